@@ -1,0 +1,46 @@
+/** The seed-000 tool result envelope: every model-facing tool returns one of these. */
+
+import type { ErrorCode } from "./errors.ts";
+import { isSkillError } from "./errors.ts";
+
+export interface SuccessEnvelope<T = unknown> {
+  success: true;
+  result: T;
+  message: string;
+}
+
+export interface FailureEnvelope {
+  success: false;
+  /** One of the DESIGN §3 codes, or a tool-specific one such as `unsupported_language`. */
+  error: ErrorCode | string;
+  message: string;
+  /** Extra structured detail, e.g. a failing script's JSON output or its exit code. */
+  details?: Record<string, unknown>;
+}
+
+export type Envelope<T = unknown> = SuccessEnvelope<T> | FailureEnvelope;
+
+export function ok<T>(result: T, message: string): SuccessEnvelope<T> {
+  return { success: true, result, message };
+}
+
+export function fail(
+  error: ErrorCode | string,
+  message: string,
+  details?: Record<string, unknown>,
+): FailureEnvelope {
+  return details === undefined ? { success: false, error, message } : {
+    success: false,
+    error,
+    message,
+    details,
+  };
+}
+
+/** Converts anything thrown into a failure envelope, so nothing throws across the tool boundary. */
+export function failFromError(value: unknown): FailureEnvelope {
+  if (isSkillError(value)) {
+    return fail(value.code, value.hint ? `${value.message}\n${value.hint}` : value.message);
+  }
+  return fail("execution_failed", value instanceof Error ? value.message : String(value));
+}

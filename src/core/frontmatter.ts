@@ -1,0 +1,163 @@
+/**
+ * Splitting and decoding `SKILL.md`: UTF-8 without BOM, YAML front matter between
+ * `---` lines (line based, so `---` inside a value is safe), then a Markdown body.
+ * YAML is loaded with bounds so alias bombs and deep nesting fail fast.
+ */
+
+// @ts-types="@types/js-yaml"
+import yaml from "js-yaml";
+
+/** Listing reads at most this much of SKILL.md; front matter must close within it. */
+export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
+/** Upper bound on YAML nodes visited (aliases count every time they are used). */
+const MAX_YAML_NODES = 10_000;
+const MAX_YAML_DEPTH = 64;
+
+export class FrontMatterError extends Error {
+  /** 1-based line in SKILL.md, when known. */
+  readonly line: number | undefined;
+  constructor(message: string, line?: number) {
+    super(message);
+    this.name = "FrontMatterError";
+    this.line = line;
+  }
+}
+
+export interface SplitSkillMd {
+  /** The YAML text between the fences. */
+  yaml: string;
+  /** The Markdown after the closing fence. */
+  body: string;
+  /** 1-based SKILL.md line where the YAML text starts (always 2). */
+  yamlLine: number;
+  /** 1-based SKILL.md line where the body starts. */
+  bodyLine: number;
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Decodes SKILL.md bytes, rejecting a BOM and invalid UTF-8. */
+export function decodeSkillMd(bytes: Uint8Array): string {
+  if (bytes.length >= 3 && BOM.every((b, i) => bytes[i] === b)) {
+    throw new FrontMatterError(
+      "SKILL.md starts with a byte order mark (BOM); save it as UTF-8 without BOM",
+      1,
+    );
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const line = lineOfInvalidByte(bytes);
+    throw new FrontMatterError(
+      `SKILL.md is not valid UTF-8 (first bad byte on line ${line})`,
+      line,
+    );
+  }
+}
+
+function lineOfInvalidByte(bytes: Uint8Array): number {
+  // Decode progressively longer prefixes of lines until one fails.
+  let line = 1;
+  let start = 0;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 0x0a) {
+      try {
+        decoder.decode(bytes.subarray(start, i));
+      } catch {
+        return line;
+      }
+      line++;
+      start = i + 1;
+    }
+  }
+  return line;
+}
+
+function isFence(line: string): boolean {
+  return line.replace(/[ \t\r]+$/, "") === "---";
+}
+
+/**
+ * Splits SKILL.md text into YAML and body. `complete` says whether `text` is the whole
+ * file (false when only a bounded prefix was read), which changes the error for a
+ * missing closing fence.
+ */
+export function splitSkillMd(text: string, complete = true): SplitSkillMd {
+  const lines = text.split("\n");
+  if (lines.length === 0 || !isFence(lines[0] ?? "")) {
+    throw new FrontMatterError("SKILL.md must start with YAML front matter ('---' on line 1)", 1);
+  }
+  for (let i = 1; i < lines.length; i++) {
+    if (isFence(lines[i] ?? "")) {
+      return {
+        yaml: lines.slice(1, i).join("\n"),
+        body: lines.slice(i + 1).join("\n"),
+        yamlLine: 2,
+        bodyLine: i + 2,
+      };
+    }
+  }
+  if (!complete) {
+    throw new FrontMatterError(
+      `SKILL.md front matter is larger than ${
+        MAX_FRONT_MATTER_BYTES / 1024
+      } KiB or not closed by a '---' line`,
+      1,
+    );
+  }
+  throw new FrontMatterError("SKILL.md front matter is not closed by a '---' line", 1);
+}
+
+/** Loads the YAML text; `firstLine` maps YAML line numbers back to SKILL.md lines. */
+export function loadFrontMatterYaml(text: string, firstLine: number): unknown {
+  let value: unknown;
+  try {
+    value = yaml.load(text, { schema: yaml.CORE_SCHEMA, json: false });
+  } catch (error) {
+    if (error instanceof yaml.YAMLException) {
+      const line = error.mark ? error.mark.line + firstLine : undefined;
+      throw new FrontMatterError(`invalid YAML: ${error.reason}`, line);
+    }
+    if (error instanceof RangeError) {
+      throw new FrontMatterError("invalid YAML: nesting is too deep", firstLine);
+    }
+    throw error;
+  }
+  checkBounds(value);
+  return value;
+}
+
+function checkBounds(root: unknown): void {
+  let visited = 0;
+  const visit = (value: unknown, depth: number): void => {
+    if (++visited > MAX_YAML_NODES) {
+      throw new FrontMatterError(
+        `front matter is too large once YAML aliases are expanded (more than ${MAX_YAML_NODES} nodes)`,
+      );
+    }
+    if (depth > MAX_YAML_DEPTH) {
+      throw new FrontMatterError(`front matter is nested deeper than ${MAX_YAML_DEPTH} levels`);
+    }
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+    } else if (value !== null && typeof value === "object") {
+      for (const item of Object.values(value)) visit(item, depth + 1);
+    }
+  };
+  visit(root, 0);
+}
+
+/** 1-based SKILL.md line of a top-level key, for error messages. */
+export function topLevelKeyLine(yamlText: string, key: string, firstLine: number): number {
+  const lines = yamlText.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (
+      line.startsWith(`${key}:`) || line.startsWith(`"${key}":`) || line.startsWith(`'${key}':`)
+    ) {
+      return i + firstLine;
+    }
+  }
+  return firstLine;
+}

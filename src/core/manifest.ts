@@ -1,0 +1,415 @@
+/**
+ * The SKILL.md manifest: seed-000 fields and Agent Skills spec fields, validated in
+ * two levels. Default mode accepts everything the seeds allow and warns about
+ * non-portable choices; strict mode applies the Agent Skills spec exactly.
+ */
+
+import {
+  decodeSkillMd,
+  FrontMatterError,
+  loadFrontMatterYaml,
+  splitSkillMd,
+  topLevelKeyLine,
+} from "./frontmatter.ts";
+import { canonicalScriptName, skillNameProblem } from "./names.ts";
+import { compareSemver, parseSemver } from "./semver.ts";
+import { isValidEnvPattern } from "./env_policy.ts";
+
+export interface Manifest {
+  name: string;
+  description: string;
+  version?: string;
+  author?: string;
+  repository?: string;
+  license?: string;
+  compatibility?: string;
+  /** Normalised from the spec's space-delimited string (or a YAML list). */
+  allowedTools?: string[];
+  metadata?: Record<string, string>;
+  minAgentVersion?: string;
+  maxAgentVersion?: string;
+  /** `module:Class` entries. */
+  toolsets: string[];
+  /** Explicit script list (canonical `x.py`), or undefined to auto-discover. */
+  scripts?: string[];
+  scriptsIgnore: string[];
+  /** `permissions.env` patterns, e.g. `KALSHI_*`. */
+  envPatterns: string[];
+  limits?: { timeoutSeconds?: number; maxOutputBytes?: number };
+}
+
+export interface Diagnostic {
+  level: "error" | "warning";
+  file: string;
+  line?: number;
+  message: string;
+}
+
+export interface ValidationOptions {
+  strict?: boolean;
+  /** The skill's directory name; strict mode requires `name` to equal it. */
+  dirName?: string;
+  /** The CLI version used for min/max version gating. */
+  cliVersion?: string;
+}
+
+export interface ParsedSkillMd {
+  manifest: Manifest | undefined;
+  body: string;
+  bodyLine: number;
+  diagnostics: Diagnostic[];
+}
+
+const SPEC_KEYS = new Set([
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "allowed-tools",
+  "metadata",
+]);
+const SEED_KEYS = new Set([
+  "version",
+  "author",
+  "repository",
+  "min_agent_base_version",
+  "max_agent_base_version",
+  "toolsets",
+  "scripts",
+  "scripts_ignore",
+  "permissions",
+  "limits",
+  "allowed_tools",
+]);
+const SPEC_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const TOOLSET_REF = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.level === "error");
+}
+
+/** Parses and validates SKILL.md bytes. Never throws for bad content: problems become diagnostics. */
+export function parseSkillMd(
+  bytes: Uint8Array,
+  file: string,
+  options: ValidationOptions = {},
+  complete = true,
+): ParsedSkillMd {
+  const diagnostics: Diagnostic[] = [];
+  try {
+    const text = decodeSkillMd(bytes);
+    const split = splitSkillMd(text, complete);
+    const data = loadFrontMatterYaml(split.yaml, split.yamlLine);
+    const manifest = validateFrontMatter(data, {
+      ...options,
+      file,
+      lineOf: (key) => topLevelKeyLine(split.yaml, key, split.yamlLine),
+      diagnostics,
+    });
+    return { manifest, body: split.body, bodyLine: split.bodyLine, diagnostics };
+  } catch (error) {
+    if (error instanceof FrontMatterError) {
+      diagnostics.push(
+        error.line === undefined
+          ? { level: "error", file, message: error.message }
+          : { level: "error", file, line: error.line, message: error.message },
+      );
+      return { manifest: undefined, body: "", bodyLine: 1, diagnostics };
+    }
+    throw error;
+  }
+}
+
+interface Checker extends ValidationOptions {
+  file: string;
+  lineOf: (key: string) => number;
+  diagnostics: Diagnostic[];
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `a ${typeof value}`;
+}
+
+/** Validates parsed front matter; returns the manifest when there are no errors. */
+export function validateFrontMatter(data: unknown, check: Checker): Manifest | undefined {
+  const { file, diagnostics, strict = false } = check;
+  const report = (level: "error" | "warning", key: string | undefined, message: string) => {
+    diagnostics.push({ level, file, line: key === undefined ? 2 : check.lineOf(key), message });
+  };
+  const error = (key: string | undefined, message: string) => report("error", key, message);
+  const warn = (key: string | undefined, message: string) => report("warning", key, message);
+
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    error(undefined, `front matter must be a YAML mapping, got ${describeType(data)}`);
+    return undefined;
+  }
+  const fm = data as Record<string, unknown>;
+  const missing = ["name", "description"].filter((k) => fm[k] === undefined || fm[k] === null);
+  if (missing.length > 0) error(undefined, `missing required field(s): ${missing.join(", ")}`);
+
+  const str = (key: string, max?: number): string | undefined => {
+    const value = fm[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "string") {
+      error(key, `'${key}' must be a string, got ${describeType(value)}`);
+      return undefined;
+    }
+    if (max !== undefined && value.length > max) {
+      error(key, `'${key}' is ${value.length} characters long (max ${max})`);
+    }
+    return value;
+  };
+  const strList = (key: string): string[] | undefined => {
+    const value = fm[key];
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+      error(key, `'${key}' must be a list of strings, got ${describeType(value)}`);
+      return undefined;
+    }
+    return value as string[];
+  };
+
+  // name
+  const name = str("name");
+  if (name !== undefined) {
+    if (strict) {
+      if (name.length < 1 || name.length > 64 || !SPEC_NAME.test(name)) {
+        error(
+          "name",
+          `'name' must be 1-64 lower-case letters, digits and single hyphens (got '${name}')`,
+        );
+      }
+      if (check.dirName !== undefined && check.dirName !== name) {
+        error("name", `'name' (${name}) must equal the directory name (${check.dirName})`);
+      }
+    } else {
+      const problem = skillNameProblem(name);
+      if (problem !== undefined) error("name", `'name' ${problem} (got '${name}')`);
+      else if (!SPEC_NAME.test(name)) {
+        warn("name", `'name' is not portable: the Agent Skills spec wants lower-case kebab-case`);
+      }
+      if (check.dirName !== undefined && check.dirName !== name) {
+        warn("name", `'name' (${name}) differs from the directory name (${check.dirName})`);
+      }
+    }
+  }
+
+  // description
+  const description = str("description", 1024);
+  if (description !== undefined) {
+    if (description.trim() === "") error("description", "'description' must not be empty");
+    else if (!strict && description.length > 500) {
+      warn(
+        "description",
+        `'description' is ${description.length} characters; keep it under 500 for a small context`,
+      );
+    }
+  }
+
+  const compatibility = str("compatibility", 500);
+  const license = str("license");
+
+  // allowed-tools
+  let allowedTools: string[] | undefined;
+  const allowedKey = fm["allowed-tools"] !== undefined ? "allowed-tools" : "allowed_tools";
+  const allowedRaw = fm[allowedKey];
+  if (allowedRaw !== undefined && allowedRaw !== null) {
+    if (typeof allowedRaw === "string") {
+      allowedTools = allowedRaw.split(/\s+/).filter((t) => t !== "");
+    } else if (Array.isArray(allowedRaw) && allowedRaw.every((t) => typeof t === "string")) {
+      if (strict) error(allowedKey, "'allowed-tools' must be a space-delimited string");
+      else {warn(
+          allowedKey,
+          "'allowed-tools' as a list is not portable; use a space-delimited string",
+        );}
+      allowedTools = allowedRaw as string[];
+    } else {
+      error(
+        allowedKey,
+        `'allowed-tools' must be a space-delimited string, got ${describeType(allowedRaw)}`,
+      );
+    }
+  }
+
+  // metadata
+  let metadata: Record<string, string> | undefined;
+  const metaRaw = fm.metadata;
+  if (metaRaw !== undefined && metaRaw !== null) {
+    if (typeof metaRaw !== "object" || Array.isArray(metaRaw)) {
+      error("metadata", `'metadata' must be a mapping of strings, got ${describeType(metaRaw)}`);
+    } else {
+      metadata = {};
+      for (const [k, v] of Object.entries(metaRaw as Record<string, unknown>)) {
+        if (typeof v === "string") metadata[k] = v;
+        else {
+          const message = `'metadata.${k}' must be a string, got ${describeType(v)}`;
+          if (strict) error("metadata", message);
+          else {
+            warn("metadata", `${message} (not portable)`);
+            if (v !== null && typeof v !== "object") metadata[k] = String(v);
+          }
+        }
+      }
+    }
+  }
+
+  // unknown / non-spec keys
+  for (const key of Object.keys(fm)) {
+    if (SPEC_KEYS.has(key)) continue;
+    if (strict) {
+      error(
+        key,
+        `'${key}' is not an Agent Skills spec field (allowed: ${[...SPEC_KEYS].join(", ")})`,
+      );
+    } else if (!SEED_KEYS.has(key)) warn(key, `unknown field '${key}' is ignored`);
+  }
+  if (strict && allowedKey === "allowed_tools" && allowedRaw !== undefined) {
+    // already reported as a non-spec key above
+  }
+
+  // seed fields (validated in both modes; strict already rejected their presence)
+  const version = semverField("version");
+  const minAgentVersion = semverField("min_agent_base_version");
+  const maxAgentVersion = semverField("max_agent_base_version");
+  function semverField(key: string): string | undefined {
+    const value = fm[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "string") {
+      error(
+        key,
+        `'${key}' must be a semver string such as "1.0.0" (quote it), got ${describeType(value)}`,
+      );
+      return undefined;
+    }
+    if (parseSemver(value) === undefined) {
+      error(key, `'${key}' must be a semver version such as 1.0.0 (got '${value}')`);
+      return undefined;
+    }
+    return value;
+  }
+  if (check.cliVersion !== undefined) {
+    const cli = parseSemver(check.cliVersion);
+    const min = minAgentVersion === undefined ? undefined : parseSemver(minAgentVersion);
+    const max = maxAgentVersion === undefined ? undefined : parseSemver(maxAgentVersion);
+    if (cli && min && compareSemver(cli, min) < 0) {
+      error(
+        "min_agent_base_version",
+        `requires skills ${minAgentVersion} or newer (this is ${check.cliVersion})`,
+      );
+    }
+    if (cli && max && compareSemver(cli, max) > 0) {
+      error(
+        "max_agent_base_version",
+        `supports skills up to ${maxAgentVersion} (this is ${check.cliVersion})`,
+      );
+    }
+  }
+  const author = str("author");
+  const repository = str("repository");
+
+  const toolsets = strList("toolsets") ?? [];
+  for (const ref of toolsets) {
+    if (!TOOLSET_REF.test(ref)) {
+      error("toolsets", `toolset '${ref}' must have the form module.path:ClassName`);
+    }
+  }
+
+  let scripts: string[] | undefined;
+  const scriptList = strList("scripts");
+  if (scriptList !== undefined) {
+    scripts = [];
+    for (const entry of scriptList) {
+      try {
+        scripts.push(canonicalScriptName(entry));
+      } catch (e) {
+        error("scripts", (e as Error).message);
+      }
+    }
+  }
+  const scriptsIgnore = strList("scripts_ignore") ?? [];
+
+  let envPatterns: string[] = [];
+  const permissions = fm.permissions;
+  if (permissions !== undefined && permissions !== null) {
+    if (typeof permissions !== "object" || Array.isArray(permissions)) {
+      error(
+        "permissions",
+        `'permissions' must be a mapping such as {env: [KALSHI_*]}, got ${
+          describeType(permissions)
+        }`,
+      );
+    } else {
+      const env = (permissions as Record<string, unknown>).env;
+      if (env !== undefined && env !== null) {
+        if (!Array.isArray(env) || env.some((v) => typeof v !== "string")) {
+          error("permissions", `'permissions.env' must be a list of variable names or patterns`);
+        } else {
+          envPatterns = env as string[];
+          for (const pattern of envPatterns) {
+            if (!isValidEnvPattern(pattern)) {
+              error(
+                "permissions",
+                `'permissions.env' pattern '${pattern}' is invalid: use NAME or PREFIX_* (letters, digits, '_', one trailing '*')`,
+              );
+            }
+          }
+        }
+      }
+      for (const key of Object.keys(permissions)) {
+        if (key !== "env") warn("permissions", `unknown permission '${key}' is ignored`);
+      }
+    }
+  }
+
+  let limits: Manifest["limits"];
+  const limitsRaw = fm.limits;
+  if (limitsRaw !== undefined && limitsRaw !== null) {
+    if (typeof limitsRaw !== "object" || Array.isArray(limitsRaw)) {
+      error("limits", `'limits' must be a mapping such as {timeout: 30, max_output: 1048576}`);
+    } else {
+      const { timeout, max_output: maxOutput } = limitsRaw as Record<string, unknown>;
+      limits = {};
+      if (timeout !== undefined) {
+        if (typeof timeout !== "number" || !(timeout > 0) || timeout > 3600) {
+          error("limits", "'limits.timeout' must be a number of seconds between 0 and 3600");
+        } else limits.timeoutSeconds = timeout;
+      }
+      if (maxOutput !== undefined) {
+        if (
+          typeof maxOutput !== "number" || !Number.isInteger(maxOutput) || maxOutput < 1024 ||
+          maxOutput > 256 * 1024 * 1024
+        ) {
+          error("limits", "'limits.max_output' must be a byte count between 1024 and 268435456");
+        } else limits.maxOutputBytes = maxOutput;
+      }
+    }
+  }
+
+  if (
+    diagnostics.some((d) => d.level === "error") || name === undefined || description === undefined
+  ) {
+    return undefined;
+  }
+  const manifest: Manifest = { name, description, toolsets, scriptsIgnore, envPatterns };
+  if (version !== undefined) manifest.version = version;
+  if (author !== undefined) manifest.author = author;
+  if (repository !== undefined) manifest.repository = repository;
+  if (license !== undefined) manifest.license = license;
+  if (compatibility !== undefined) manifest.compatibility = compatibility;
+  if (allowedTools !== undefined) manifest.allowedTools = allowedTools;
+  if (metadata !== undefined) manifest.metadata = metadata;
+  if (minAgentVersion !== undefined) manifest.minAgentVersion = minAgentVersion;
+  if (maxAgentVersion !== undefined) manifest.maxAgentVersion = maxAgentVersion;
+  if (scripts !== undefined) manifest.scripts = scripts;
+  if (limits !== undefined) manifest.limits = limits;
+  return manifest;
+}
+
+/** One line per diagnostic: `path:line: error: message`. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.line === undefined ? d.file : `${d.file}:${d.line}`;
+  return `${where}: ${d.level}: ${d.message}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Skill and script names (DESIGN §3). Input may be `Kalshi-Markets` or `kalshi_markets`;
+ * the canonical form is lower case with `_` mapped to `-`. Anything that could name a
+ * path outside a skill root is rejected with `invalid_name`.
+ */
+
+import { SkillError } from "./errors.ts";
+
+const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const RESERVED = new Set([".", "..", "~", "__pycache__"]);
+/** Windows device names: harmless on POSIX, but a skill directory must work everywhere. */
+const WINDOWS_DEVICES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
+/** Renders a name for an error message without letting control characters through. */
+export function quoteName(value: string): string {
+  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  return JSON.stringify(shown).slice(1, -1);
+}
+
+/** Why a skill name is unacceptable, or undefined when it is fine. */
+export function skillNameProblem(value: unknown): string | undefined {
+  if (typeof value !== "string") return "must be a string";
+  if (value.length === 0) return "must not be empty";
+  if (RESERVED.has(value) || RESERVED.has(value.toLowerCase())) return "is reserved";
+  if (value.length > 64) return "is longer than 64 characters";
+  if (!NAME_PATTERN.test(value)) return "may contain only letters, digits, '-' and '_'";
+  if (WINDOWS_DEVICES.test(value)) return "is a reserved device name on Windows";
+  if (/^[-_]+$/.test(value)) return "must contain a letter or digit";
+  return undefined;
+}
+
+/** Validates a skill name and returns its canonical form; throws `invalid_name`. */
+export function canonicalSkillName(value: unknown): string {
+  const problem = skillNameProblem(value);
+  if (problem !== undefined) {
+    throw new SkillError(
+      "invalid_name",
+      `Invalid skill name: '${quoteName(String(value))}' (${problem})`,
+    );
+  }
+  return (value as string).toLowerCase().replaceAll("_", "-");
+}
+
+export function isValidSkillName(value: unknown): value is string {
+  return skillNameProblem(value) === undefined;
+}
+
+/** `Status`, `status`, `status.py` → `status.py`; throws `invalid_name` for anything else. */
+export function canonicalScriptName(value: unknown): string {
+  const text = typeof value === "string" ? value : String(value);
+  const stem = text.toLowerCase().endsWith(".py") ? text.slice(0, -3) : text;
+  const problem = skillNameProblem(stem);
+  if (problem !== undefined) {
+    throw new SkillError(
+      "invalid_name",
+      `Invalid script name: '${quoteName(text)}' (${problem})`,
+    );
+  }
+  return `${stem.toLowerCase()}.py`;
+}
+
+/** `status.py` → `status` (the name shown to users and models). */
+export function scriptDisplayName(fileName: string): string {
+  return fileName.toLowerCase().endsWith(".py") ? fileName.slice(0, -3) : fileName;
+}
+
+/** Tool names for typed toolsets: `<skill>__<method>` with `-` mapped to `_`. */
+export function qualifiedToolName(skill: string, method: string): string {
+  return `${skill.replaceAll("-", "_")}__${method.replaceAll("-", "_")}`;
+}

@@ -1,0 +1,156 @@
+/**
+ * Entry point: argv → command. The ONLY place that calls Deno.exit (DESIGN §2).
+ */
+
+import { join } from "node:path";
+import { COMMANDS } from "./cli/commands.ts";
+import { EXIT_INTERRUPTED, EXIT_USAGE, isSkillError, SkillError } from "./core/errors.ts";
+import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
+import { VERSION } from "./core/version.ts";
+import type { Context, Output } from "./runtime/context.ts";
+import { stdinLineReader } from "./runtime/tty.ts";
+
+function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
+  const encoder = new TextEncoder();
+  const writeBytes = (bytes: Uint8Array) => {
+    let offset = 0;
+    while (offset < bytes.length) {
+      try {
+        offset += stream.writeSync(bytes.subarray(offset));
+      } catch (error) {
+        if (error instanceof Deno.errors.BrokenPipe) return; // reader went away (`| head`)
+        throw error;
+      }
+    }
+  };
+  return { write: (text) => writeBytes(encoder.encode(text)), writeBytes };
+}
+
+function loadEnv(cwd: string): Record<string, string> {
+  const real = Deno.env.toObject();
+  try {
+    return mergeEnv(real, parseDotenv(Deno.readTextFileSync(join(cwd, ".env"))));
+  } catch {
+    return real;
+  }
+}
+
+export function topLevelHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) =>
+    `  ${name.padEnd(width)}  ${c.summary}`
+  );
+  return `skills ${VERSION} — install, run and serve Agent Skills
+
+Usage: skills <command> [options]
+
+Commands:
+${lines.join("\n")}
+
+Global options:
+  -h, --help      Show help (also: skills <command> --help)
+  -V, --version   Print the version
+  --json          Machine-readable output on stdout
+  -v, --verbose   Debug logs on stderr
+  --no-color      Disable colour (NO_COLOR is honoured too)
+
+Environment: SKILLS_HOME (default ~/.agent/skills), AGENT_SKILLS (active skills:
+a,b | all | all-untrusted | none). A .env file in the working directory is read.
+
+Exit codes: 0 ok, 1 failure, 2 usage error, 124 timeout, 130 interrupted;
+\`skills run\` passes the script's own exit code through.
+`;
+}
+
+function suggest(name: string): string {
+  const close = Object.keys(COMMANDS).filter((c) => c.startsWith(name.slice(0, 2)));
+  return close.length > 0
+    ? `Did you mean ${close.map((c) => `\`skills ${c}\``).join(" or ")}?`
+    : "Run `skills --help` to see the commands";
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const stdout = denoOutput(Deno.stdout);
+  const stderr = denoOutput(Deno.stderr);
+  const first = argv[0];
+  if (first === undefined || first === "-h" || first === "--help" || first === "help") {
+    if (first === "help" && argv[1] !== undefined && COMMANDS[argv[1]]) {
+      stdout.write((await COMMANDS[argv[1]]!.load()).help);
+      return 0;
+    }
+    (first === undefined ? stderr : stdout).write(topLevelHelp());
+    return first === undefined ? EXIT_USAGE : 0;
+  }
+  if (first === "-V" || first === "--version") {
+    stdout.write(`skills ${VERSION}\n`);
+    return 0;
+  }
+  const wantsJson = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined).includes(
+    "--json",
+  );
+  const cwd = Deno.cwd();
+  const env = loadEnv(cwd);
+  const color = !("NO_COLOR" in env) && !argv.includes("--no-color") && Deno.stderr.isTerminal();
+  const controller = new AbortController();
+  const ctx: Context = {
+    env,
+    cwd,
+    stdout,
+    stderr,
+    isTty: Deno.stdin.isTerminal() && Deno.stderr.isTerminal(),
+    stdoutIsTty: Deno.stdout.isTerminal(),
+    signal: controller.signal,
+    verbose: false, // set from the parsed options below
+    color,
+    readLine: stdinLineReader(),
+  };
+  try {
+    const entry = COMMANDS[first];
+    if (entry === undefined) {
+      throw new SkillError("usage", `Unknown command '${first}'`, { hint: suggest(first) });
+    }
+    const module = await entry.load();
+    const options = module.parse(argv.slice(1));
+    if (options.help) {
+      stdout.write(module.help);
+      return 0;
+    }
+    ctx.verbose = options.verbose || env.SKILLS_DEBUG === "1";
+    if (module.handlesInterrupt) {
+      let interrupts = 0;
+      Deno.addSignalListener("SIGINT", () => {
+        if (++interrupts > 1) Deno.exit(EXIT_INTERRUPTED);
+        controller.abort(
+          new SkillError("cancelled", "Interrupted", { exitCode: EXIT_INTERRUPTED }),
+        );
+      });
+    }
+    return await module.run(options, ctx);
+  } catch (error) {
+    return reportError(error, ctx, wantsJson);
+  }
+}
+
+function reportError(error: unknown, ctx: Context, json: boolean): number {
+  const skillError = isSkillError(error) ? error : new SkillError(
+    "execution_failed",
+    `Unexpected error: ${(error as Error)?.stack ?? String(error)}`,
+  );
+  if (json) {
+    const message = skillError.hint
+      ? `${skillError.message}\n${skillError.hint}`
+      : skillError.message;
+    ctx.stdout.write(
+      `${JSON.stringify({ success: false, error: skillError.code, message }, null, 2)}\n`,
+    );
+  }
+  const red = ctx.color ? "\x1b[31merror\x1b[0m" : "error";
+  ctx.stderr.write(`${red}: ${skillError.message}\n`);
+  if (skillError.hint) ctx.stderr.write(`hint: ${skillError.hint}\n`);
+  return skillError.exitCode;
+}
+
+if (import.meta.main) {
+  const code = await main(Deno.args);
+  Deno.exit(code);
+}

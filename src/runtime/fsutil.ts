@@ -1,0 +1,80 @@
+import { isAbsolute, relative, sep as SEP } from "node:path";
+
+/** Small filesystem helpers shared by the runtime modules. */
+
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+export async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** Reads at most `limit` bytes from the start of a file; `complete` says if that was all. */
+export async function readPrefix(
+  path: string,
+  limit: number,
+): Promise<{ bytes: Uint8Array; complete: boolean }> {
+  const file = await Deno.open(path, { read: true });
+  try {
+    const buffer = new Uint8Array(limit + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = await file.read(buffer.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    const complete = filled <= limit;
+    return { bytes: buffer.subarray(0, Math.min(filled, limit)), complete };
+  } finally {
+    file.close();
+  }
+}
+
+/** Writes a file atomically: temp file in the same directory, fsync, rename. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const temp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o644 });
+  try {
+    let written = 0;
+    while (written < bytes.length) written += await file.write(bytes.subarray(written));
+    await file.sync();
+  } catch (error) {
+    file.close();
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+  file.close();
+  try {
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+export async function removeIfExists(path: string): Promise<void> {
+  try {
+    await Deno.remove(path, { recursive: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+/** True when `child` (a resolved absolute path) is inside `parent` or equal to it. */
+export function isWithin(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${SEP}`) && !isAbsolute(rel));
+}
