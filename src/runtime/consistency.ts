@@ -23,7 +23,7 @@ export function isConsistent(report: ConsistencyReport): boolean {
   return report.missing.length === 0 && report.orphans.length === 0;
 }
 
-const RESERVED_DIRS = new Set([".core", STAGING_DIR, TRASH_DIR]);
+const RESERVED_DIRS = new Set([".core", ".cache", STAGING_DIR, TRASH_DIR]);
 
 export async function inspectHome(home: string, registry?: Registry): Promise<ConsistencyReport> {
   const reg = registry ?? await readRegistry(home);
@@ -41,7 +41,7 @@ export async function inspectHome(home: string, registry?: Registry): Promise<Co
     for await (const item of Deno.readDir(home)) {
       const path = join(home, item.name);
       if (RESERVED_DIRS.has(item.name)) {
-        if (item.name !== ".core") {
+        if (item.name === STAGING_DIR || item.name === TRASH_DIR) {
           for await (const inner of Deno.readDir(path)) leftovers.push(join(path, inner.name));
         }
         continue;

@@ -1,0 +1,109 @@
+/**
+ * Benchmark helpers: run a command N times after a warm-up and report the median wall
+ * time and the peak RSS (from GNU time's %M when available, else /proc polling).
+ */
+
+export interface Sample {
+  wallMs: number;
+  peakRssKiB: number | null;
+  code: number;
+}
+
+export interface Measured {
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  peakRssMiB: number | null;
+  runs: number;
+}
+
+export interface BenchRow {
+  /** What is measured, e.g. "skills --version". */
+  name: string;
+  value: Measured | { tokens: number } | null;
+  baselineName: string | null;
+  baseline: Measured | null;
+  /** Human-readable target, e.g. "≤ 2× baseline". */
+  target: string;
+  /** Whether the target holds for this run (null when there is nothing to judge). */
+  pass: boolean | null;
+  note?: string;
+}
+
+export interface CommandSpec {
+  cmd: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  stdin?: string;
+}
+
+const HAS_GNU_TIME = (() => {
+  try {
+    return Deno.statSync("/usr/bin/time").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+export async function sample(spec: CommandSpec): Promise<Sample> {
+  const useTime = HAS_GNU_TIME;
+  const rssFile = useTime ? await Deno.makeTempFile() : "";
+  const cmd = useTime ? "/usr/bin/time" : spec.cmd;
+  const args = useTime ? ["-f", "%M", "-o", rssFile, spec.cmd, ...spec.args] : spec.args;
+  const start = performance.now();
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: spec.cwd,
+    env: spec.env,
+    stdin: spec.stdin === undefined ? "null" : "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  if (spec.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(spec.stdin));
+    await writer.close();
+  }
+  const status = await child.status;
+  const wallMs = performance.now() - start;
+  let peakRssKiB: number | null = null;
+  if (useTime) {
+    const text = await Deno.readTextFile(rssFile).catch(() => "");
+    const last = text.trim().split("\n").pop() ?? "";
+    peakRssKiB = /^\d+$/.test(last) ? Number(last) : null;
+    await Deno.remove(rssFile).catch(() => {});
+  }
+  return { wallMs, peakRssKiB, code: status.code };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Runs `spec` once to warm up, then `runs` times; fails loudly if the command fails. */
+export async function measure(spec: CommandSpec, runs = 7, expectCode = 0): Promise<Measured> {
+  const warm = await sample(spec);
+  if (warm.code !== expectCode) {
+    throw new Error(
+      `${spec.cmd} ${spec.args.join(" ")} exited ${warm.code} (expected ${expectCode})`,
+    );
+  }
+  const samples: Sample[] = [];
+  for (let i = 0; i < runs; i++) samples.push(await sample(spec));
+  const walls = samples.map((s) => s.wallMs);
+  const rss = samples.map((s) => s.peakRssKiB).filter((v): v is number => v !== null);
+  return {
+    medianMs: round(median(walls)),
+    minMs: round(Math.min(...walls)),
+    maxMs: round(Math.max(...walls)),
+    peakRssMiB: rss.length ? round(Math.max(...rss) / 1024) : null,
+    runs,
+  };
+}
+
+export function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}

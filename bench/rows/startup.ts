@@ -1,0 +1,23 @@
+/** `skills --version` against `deno run` of an empty script (target ≤ 2×). */
+
+import { join } from "node:path";
+import type { BenchContext } from "../main.ts";
+import { type BenchRow, measure } from "../lib.ts";
+
+export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
+  const empty = join(ctx.tmp, "empty.js");
+  await Deno.writeTextFile(empty, "");
+  const baseline = await measure(
+    { cmd: Deno.execPath(), args: ["run", "--quiet", empty] },
+    ctx.runs,
+  );
+  const value = await measure({ cmd: ctx.cli.cmd, args: [...ctx.cli.args, "--version"] }, ctx.runs);
+  return [{
+    name: "skills --version",
+    value,
+    baselineName: "deno run empty.js",
+    baseline,
+    target: "≤ 2× baseline",
+    pass: value.medianMs <= 2 * baseline.medianMs,
+  }];
+}

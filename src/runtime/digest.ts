@@ -1,0 +1,100 @@
+/**
+ * Computing a skill directory's digest from its files, with a cache keyed by each file's
+ * size and mtime so that verifying before every run stays cheap (re-hash on change only).
+ */
+
+import { join } from "node:path";
+import { combineDigest, type FileHash, sha256Hex } from "../core/digest.ts";
+import { SkillError } from "../core/errors.ts";
+import { writeFileAtomic } from "./fsutil.ts";
+
+const SKIP_DIRS = new Set([".git", "__pycache__", "node_modules", ".pytest_cache"]);
+const MAX_FILES = 20_000;
+const CACHE_VERSION = 1;
+
+interface CacheEntry {
+  size: number;
+  mtime: number;
+  sha256: string;
+}
+
+interface FileStat {
+  path: string;
+  abs: string;
+  size: number;
+  mtime: number;
+}
+
+/** Files that make up a skill: regular files, excluding VCS data and Python caches. */
+async function listFiles(root: string): Promise<FileStat[]> {
+  const files: FileStat[] = [];
+  const walk = async (dir: string, rel: string) => {
+    const entries: Deno.DirEntry[] = [];
+    for await (const entry of Deno.readDir(dir)) entries.push(entry);
+    for (const entry of entries) {
+      if (entry.isDirectory && SKIP_DIRS.has(entry.name)) continue;
+      if (entry.isFile && entry.name.endsWith(".pyc")) continue;
+      const abs = join(dir, entry.name);
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isSymlink) {
+        throw new SkillError("integrity_mismatch", `Skill contains a symlink: ${path}`);
+      }
+      if (entry.isDirectory) await walk(abs, path);
+      else if (entry.isFile) {
+        if (files.length >= MAX_FILES) {
+          throw new SkillError("io_error", `Skill has more than ${MAX_FILES} files`);
+        }
+        const info = await Deno.stat(abs);
+        files.push({ path, abs, size: info.size, mtime: info.mtime?.getTime() ?? 0 });
+      }
+    }
+  };
+  await walk(root, "");
+  return files;
+}
+
+async function hashFile(path: string): Promise<string> {
+  return sha256Hex(await Deno.readFile(path));
+}
+
+/** The digest of a directory, computed from scratch. */
+export async function computeDigest(root: string): Promise<string> {
+  const files = await listFiles(root);
+  const hashes: FileHash[] = [];
+  for (const f of files) hashes.push({ path: f.path, sha256: await hashFile(f.abs) });
+  return combineDigest(hashes);
+}
+
+/**
+ * The digest of a directory using a size+mtime cache stored at `cachePath`. Files whose
+ * size or mtime changed are re-hashed; the cache is rewritten only when something changed.
+ */
+export async function cachedDigest(root: string, cachePath: string): Promise<string> {
+  const files = await listFiles(root);
+  let cache: Record<string, CacheEntry> = {};
+  try {
+    const parsed = JSON.parse(await Deno.readTextFile(cachePath));
+    if (parsed?.version === CACHE_VERSION && parsed.root === root) cache = parsed.files ?? {};
+  } catch { /* missing or unreadable cache: hash everything */ }
+  const next: Record<string, CacheEntry> = {};
+  let changed = Object.keys(cache).length !== files.length;
+  const hashes: FileHash[] = [];
+  for (const f of files) {
+    const hit = cache[f.path];
+    let sha: string;
+    // A file modified within the last 2s may change again within mtime granularity.
+    if (hit && hit.size === f.size && hit.mtime === f.mtime && Date.now() - f.mtime > 2000) {
+      sha = hit.sha256;
+    } else {
+      sha = await hashFile(f.abs);
+      changed = true;
+    }
+    next[f.path] = { size: f.size, mtime: f.mtime, sha256: sha };
+    hashes.push({ path: f.path, sha256: sha });
+  }
+  if (changed) {
+    await writeFileAtomic(cachePath, JSON.stringify({ version: CACHE_VERSION, root, files: next }))
+      .catch(() => {}); // a cache that cannot be written only costs time
+  }
+  return combineDigest(hashes);
+}

@@ -1,0 +1,88 @@
+/**
+ * Spawning the real CLI in end-to-end tests. By default the source entry point runs with
+ * the binary's permission flags; with SKILLS_E2E_ARTIFACT=/abs/dist/skills.js the same
+ * tests run against the bundled artifact (that is how .ci/run proves the distributable).
+ */
+
+import { fromFileUrl, join } from "node:path";
+
+export const REPO_ROOT = fromFileUrl(new URL("../..", import.meta.url)).replace(/\/$/, "");
+
+/** Exactly the permission flags `deno task compile` bakes into dist/skills. */
+export const CLI_FLAGS = [
+  "--quiet",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net",
+  "--allow-sys",
+  "--allow-run=git,uv,python3,python",
+];
+
+export function cliEntry(): string {
+  return Deno.env.get("SKILLS_E2E_ARTIFACT") ?? join(REPO_ROOT, "src", "main.ts");
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  /** Environment for the CLI. PATH and HOME are filled in unless given; nothing else leaks in. */
+  env?: Record<string, string>;
+  cwd?: string;
+  stdin?: string;
+  signal?: AbortSignal;
+}
+
+/** The base environment for a spawned CLI: only what a clean shell would have. */
+export function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    NO_COLOR: "1",
+  };
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir) env.DENO_DIR = denoDir;
+  return { ...env, ...extra };
+}
+
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...CLI_FLAGS, cliEntry(), ...args],
+    cwd: options.cwd ?? REPO_ROOT,
+    env: baseEnv(options.env),
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    signal: options.signal,
+  });
+  const child = command.spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+  };
+}
+
+export interface TempDir extends AsyncDisposable {
+  path: string;
+}
+
+/** A temp directory removed at the end of the scope: `await using dir = await tempDir()`. */
+export async function tempDir(prefix = "skills-test-"): Promise<TempDir> {
+  const path = await Deno.makeTempDir({ prefix });
+  return {
+    path,
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }).catch(() => {}),
+  };
+}
