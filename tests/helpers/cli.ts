@@ -4,9 +4,10 @@
  * tests run against the bundled artifact (that is how .ci/run proves the distributable).
  */
 
-import { fromFileUrl, join } from "node:path";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const REPO_ROOT = fromFileUrl(new URL("../..", import.meta.url)).replace(/\/$/, "");
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
 /** Exactly the permission flags `deno task compile` bakes into dist/skills. */
 export const CLI_FLAGS = [
