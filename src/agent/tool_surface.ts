@@ -1,0 +1,43 @@
+/**
+ * The contract of the model-facing tool surface, shared by `skills chat` and `skills mcp`
+ * so the two can never drift. Implemented by `createToolSurface` in `tools.ts`.
+ */
+
+import type { Envelope } from "../core/envelope.ts";
+import type { Catalog } from "../runtime/catalog.ts";
+
+/** One tool as sent to a model or announced over MCP. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** A JSON Schema object (`{"type": "object", "properties": ..., "required": ...}`). */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ToolSurfaceOptions {
+  home: string;
+  catalog: Catalog;
+  /** Canonical names of the active skills. */
+  active: ReadonlySet<string>;
+  /** The effective environment (scripts receive only the allowlisted part of it). */
+  env: Readonly<Record<string, string>>;
+  /** `SKILLS_ALLOWED_TOOLS=on`: contract the tool list to the activated skill's allowed-tools. */
+  enforceAllowedTools?: boolean;
+  /** Include `<location>` (absolute SKILL.md path) in `<available_skills>`. */
+  includeLocation?: boolean;
+  /** Debug/warning lines (stderr). */
+  log?: (message: string) => void;
+}
+
+export interface ToolSurface {
+  /** Short instructions plus `<available_skills>`; no skill block when nothing is active. */
+  readonly systemPrompt: string;
+  /** The tools to send on the next request; changes after `activate_skill`. */
+  listTools(): ToolDefinition[];
+  /** Executes one tool call. Arguments are untrusted (`unknown`). Never throws. */
+  callTool(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<Envelope>;
+  /** Subscribes to tool-list changes (toolset tools mounted on activation). */
+  onToolsChanged(listener: () => void): () => void;
+  /** Stops toolset host processes. */
+  close(): Promise<void>;
+}
