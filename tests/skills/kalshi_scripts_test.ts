@@ -283,6 +283,17 @@ Deno.test("market.py reports an unknown ticker as 'Market not found' with exit 1
   });
 });
 
+Deno.test("ticker scripts reject a blank ticker without calling the API", async () => {
+  await withFixture(async ({ json, fixture }) => {
+    for (const script of ["market", "orderbook", "event", "series"]) {
+      const { run, body } = await json(script, " ");
+      assert.equal(run.code, 1, script);
+      assert.deepEqual(body, { error: "ticker must not be empty" }, script);
+    }
+    assert.deepEqual(fixture.requests, []);
+  });
+});
+
 Deno.test("market.py reports other HTTP errors with status, path and message", async () => {
   await withFixture(async ({ json }) => {
     const { run, body } = await json("market", "KXERR-500");

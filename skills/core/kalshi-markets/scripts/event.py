@@ -251,6 +251,8 @@ def build_parser() -> Parser:
 
 def _main(args) -> int:
     ticker = args.ticker.strip()
+    if not ticker:
+        raise KalshiError("ticker must not be empty")
     data = api_get(
         f"/events/{urllib.parse.quote(ticker, safe='')}",
         {"with_nested_markets": args.with_markets},

@@ -240,6 +240,8 @@ def build_parser() -> Parser:
 
 def _main(args) -> int:
     ticker = args.ticker.strip()
+    if not ticker:
+        raise KalshiError("ticker must not be empty")
     data = api_get(f"/markets/{urllib.parse.quote(ticker, safe='')}", not_found=f"Market not found: {ticker}")
     raw = data.get("market")
     if not isinstance(raw, dict):

@@ -255,6 +255,8 @@ def build_parser() -> Parser:
 
 def _main(args) -> int:
     ticker = args.ticker.strip()
+    if not ticker:
+        raise KalshiError("ticker must not be empty")
     data = api_get(
         f"/markets/{urllib.parse.quote(ticker, safe='')}/orderbook",
         {"depth": args.depth},

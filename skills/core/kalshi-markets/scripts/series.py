@@ -158,6 +158,8 @@ def build_parser() -> Parser:
 
 def _main(args) -> int:
     ticker = args.ticker.strip()
+    if not ticker:
+        raise KalshiError("ticker must not be empty")
     data = api_get(f"/series/{urllib.parse.quote(ticker, safe='')}", not_found=f"Series not found: {ticker}")
     if not isinstance(data.get("series"), dict):
         raise KalshiError(f"Series not found: {ticker}")
