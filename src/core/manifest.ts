@@ -316,6 +316,17 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
       error("toolsets", `toolset '${ref}' must have the form module.path:ClassName`);
     }
   }
+  // The strict-valid spelling (what `skills init --with-toolset` writes): the spec's
+  // string map carries them, space-separated, as `metadata: {toolsets: "mod:Class ..."}`.
+  for (const ref of (metadata?.toolsets ?? "").split(/[\s,]+/)) {
+    if (ref === "" || toolsets.includes(ref)) continue;
+    if (!TOOLSET_REF.test(ref)) {
+      error(
+        "metadata",
+        `'metadata.toolsets' entry '${ref}' must have the form module.path:ClassName`,
+      );
+    } else toolsets.push(ref);
+  }
 
   let scripts: string[] | undefined;
   const scriptList = strList("scripts");
