@@ -1,7 +1,9 @@
 /**
  * A cross-process lock: an exclusively created lock file holding the owner's pid and a
- * timestamp. A lock whose owner is gone (or that is older than the stale limit) is taken
- * over by renaming it aside, so two waiters can never both "recover" the same lock.
+ * token. The holder refreshes the file's mtime (a heartbeat) while it works, so a lock
+ * whose mtime is older than the stale limit belongs to a crashed process. (Deno only lets
+ * a fully privileged process look at /proc, so liveness is judged by the heartbeat.) A
+ * stale lock is taken over by renaming it aside, so two waiters can never both "recover" it.
  */
 
 import { SkillError } from "../core/errors.ts";
@@ -9,9 +11,11 @@ import { SkillError } from "../core/errors.ts";
 export interface LockOptions {
   /** Give up after this long (ms). */
   timeoutMs?: number;
-  /** A lock older than this (ms) is considered abandoned even if its pid looks alive. */
+  /** A lock whose heartbeat is older than this (ms) is considered abandoned. */
   staleMs?: number;
 }
+
+const HEARTBEAT_MS = 1_000;
 
 interface LockInfo {
   pid: number;
@@ -25,16 +29,6 @@ function hostname(): string {
     return Deno.hostname();
   } catch {
     return "unknown";
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  if (Deno.build.os !== "linux") return true; // cannot tell cheaply; rely on the age limit
-  try {
-    Deno.statSync(`/proc/${pid}`);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -54,11 +48,8 @@ async function readLock(
   }
 }
 
-function isStale(info: LockInfo | undefined, mtime: number, staleMs: number): boolean {
-  const age = Date.now() - (info?.created ?? mtime);
-  if (age > staleMs) return true;
-  if (info === undefined) return age > 2_000; // half-written lock from a crashed writer
-  return info.host === hostname() && !pidAlive(info.pid);
+function isStale(mtime: number, staleMs: number): boolean {
+  return Date.now() - mtime > staleMs;
 }
 
 export interface Lock {
@@ -67,7 +58,7 @@ export interface Lock {
 
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<Lock> {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const staleMs = options.staleMs ?? 120_000;
+  const staleMs = options.staleMs ?? 10_000;
   const info: LockInfo = {
     pid: Deno.pid,
     host: hostname(),
@@ -84,7 +75,17 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       } finally {
         file.close();
       }
-      return { release: () => releaseLock(path, info.token) };
+      const heartbeat = setInterval(() => {
+        const now = new Date();
+        Deno.utime(path, now, now).catch(() => {});
+      }, HEARTBEAT_MS);
+      Deno.unrefTimer(heartbeat);
+      return {
+        release: () => {
+          clearInterval(heartbeat);
+          return releaseLock(path, info.token);
+        },
+      };
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
     }
@@ -94,7 +95,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       try {
         mtime = (await Deno.stat(path)).mtime?.getTime() ?? mtime;
       } catch { /* vanished meanwhile */ }
-      if (isStale(current.info, mtime, staleMs)) {
+      if (isStale(mtime, staleMs)) {
         await takeOver(path, current.text);
         continue;
       }

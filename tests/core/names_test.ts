@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import {
+  canonicalScriptName,
+  canonicalSkillName,
+  qualifiedToolName,
+  scriptDisplayName,
+  skillNameProblem,
+} from "../../src/core/names.ts";
+import { SkillError } from "../../src/core/errors.ts";
+
+Deno.test("canonicalSkillName() lower-cases and maps '_' to '-'", () => {
+  const table: [string, string][] = [
+    ["my-skill-123", "my-skill-123"],
+    ["My_Skill_123", "my-skill-123"],
+    ["Kalshi-Markets", "kalshi-markets"],
+    ["kalshi_markets", "kalshi-markets"],
+    ["A", "a"],
+    ["x".repeat(64), "x".repeat(64)],
+  ];
+  for (const [input, expected] of table) assert.equal(canonicalSkillName(input), expected, input);
+});
+
+Deno.test("canonicalSkillName() rejects hostile names with invalid_name", () => {
+  const hostile = [
+    "../../../etc/passwd",
+    "/abs",
+    "/absolute/path",
+    ".hidden",
+    ".",
+    "..",
+    "~",
+    "__pycache__",
+    "__PYCACHE__",
+    "skill name with spaces",
+    "nul\0byte",
+    "tab\tname",
+    "new\nline",
+    "x".repeat(65),
+    "",
+    "a/b",
+    "a\\b",
+    "C:",
+    "con",
+    "LPT1",
+    "café",
+    "ѕkill", // Cyrillic look-alike
+    "---",
+  ];
+  for (const name of hostile) {
+    assert.throws(
+      () => canonicalSkillName(name),
+      (e: unknown) => e instanceof SkillError && e.code === "invalid_name",
+      JSON.stringify(name),
+    );
+  }
+});
+
+Deno.test("invalid_name messages never echo raw control characters", () => {
+  try {
+    canonicalSkillName("evil\u001b[31mred\0");
+    assert.fail("expected an error");
+  } catch (e) {
+    assert.ok(e instanceof SkillError);
+    assert.doesNotMatch(e.message, /[\u0000-\u001f]/);
+    assert.match(e.message, /^Invalid skill name: '/);
+  }
+});
+
+Deno.test("skillNameProblem() explains why a name is refused", () => {
+  assert.equal(skillNameProblem("ok-name"), undefined);
+  assert.equal(skillNameProblem(42), "must be a string");
+  assert.equal(skillNameProblem(".."), "is reserved");
+  assert.equal(skillNameProblem("x".repeat(65)), "is longer than 64 characters");
+});
+
+Deno.test("canonicalScriptName() maps Status, status and status.py to status.py", () => {
+  for (const input of ["Status", "status", "status.py", "STATUS.PY", "Status.py"]) {
+    assert.equal(canonicalScriptName(input), "status.py", input);
+  }
+  assert.equal(canonicalScriptName("series_list"), "series_list.py");
+  for (const bad of ["../status", "status.sh/..", "", ".py", "a b", "scripts/status"]) {
+    assert.throws(() => canonicalScriptName(bad), SkillError, bad);
+  }
+});
+
+Deno.test("scriptDisplayName() and qualifiedToolName() name things for users and models", () => {
+  assert.equal(scriptDisplayName("status.py"), "status");
+  assert.equal(
+    qualifiedToolName("hello-extended", "greet_in_language"),
+    "hello_extended__greet_in_language",
+  );
+});

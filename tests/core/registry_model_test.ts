@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import {
+  emptyRegistry,
+  parseRegistry,
+  type RegistryEntry,
+  removeEntry,
+  serializeRegistry,
+  upsertEntry,
+} from "../../src/core/registry_model.ts";
+
+function entry(name: string): RegistryEntry {
+  return {
+    name,
+    name_canonical: name.toLowerCase(),
+    source: { type: "git", url: `file:///repos/${name}.git`, subpath: "" },
+    commit_sha: "a".repeat(40),
+    branch: "main",
+    tag: null,
+    ref: null,
+    installed_path: `/home/.agent/skills/${name.toLowerCase()}`,
+    trusted: true,
+    trusted_digest: "sha256:" + "b".repeat(64),
+    installed_at: "2026-01-01T00:00:00.000Z",
+    updated_at: "2026-01-01T00:00:00.000Z",
+  };
+}
+
+Deno.test("registry round-trips and keeps entries sorted by canonical name", () => {
+  let registry = emptyRegistry();
+  for (const name of ["zeta", "Alpha", "mid"]) registry = upsertEntry(registry, entry(name));
+  const text = serializeRegistry(registry);
+  const parsed = parseRegistry(text);
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.registry.skills.map((e) => e.name_canonical), ["alpha", "mid", "zeta"]);
+  assert.equal(parsed.registry.version, 1);
+});
+
+Deno.test("upsertEntry() replaces by canonical name and removeEntry() drops it", () => {
+  let registry = upsertEntry(emptyRegistry(), entry("one"));
+  registry = upsertEntry(registry, { ...entry("one"), commit_sha: "c".repeat(40) });
+  assert.equal(registry.skills.length, 1);
+  assert.equal(registry.skills[0]!.commit_sha, "c".repeat(40));
+  assert.equal(removeEntry(registry, "one").skills.length, 0);
+});
+
+Deno.test("parseRegistry() explains every kind of corruption instead of returning empty", () => {
+  const table: [string, RegExp][] = [
+    ["", /not valid JSON/],
+    ['{"version":1,"skills":[', /not valid JSON/],
+    ["[]", /does not match the registry schema/],
+    ['{"version":1}', /skills/],
+    ['{"version":1,"skills":[{"name":"x"}]}', /skills\.0/],
+    ['{"version":99,"skills":[]}', /newer skills/],
+    [JSON.stringify({ version: 1, skills: [entry("a"), entry("a")] }), /lists 'a' twice/],
+  ];
+  for (const [text, reason] of table) {
+    const parsed = parseRegistry(text);
+    assert.ok(!parsed.ok, text);
+    assert.match(parsed.reason, reason, text);
+  }
+});
+
+Deno.test("parseRegistry() preserves unknown fields written by newer versions", () => {
+  const text = JSON.stringify({
+    version: 1,
+    skills: [{ ...entry("a"), future_field: 7 }],
+    extra: true,
+  });
+  const parsed = parseRegistry(text);
+  assert.ok(parsed.ok);
+  assert.equal((parsed.registry.skills[0] as Record<string, unknown>).future_field, 7);
+  assert.match(serializeRegistry(parsed.registry), /future_field/);
+});

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { compareSemver, parseSemver } from "../../src/core/semver.ts";
+import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
+import { mergeEnv, parseDotenv } from "../../src/core/dotenv.ts";
+import { combineDigest } from "../../src/core/digest.ts";
+
+Deno.test("compareSemver() orders releases and pre-releases", () => {
+  const order = ["0.1.0-alpha", "0.1.0-alpha.2", "0.1.0-beta", "0.1.0", "0.2.0", "1.0.0", "v1.0.1"];
+  for (let i = 0; i + 1 < order.length; i++) {
+    assert.ok(
+      compareSemver(parseSemver(order[i]!)!, parseSemver(order[i + 1]!)!) < 0,
+      `${order[i]} < ${order[i + 1]}`,
+    );
+  }
+  for (const bad of ["1.0", "1", "01.0.0", "a.b.c", ""]) {
+    assert.equal(parseSemver(bad), undefined, bad);
+  }
+});
+
+Deno.test("globToRegExp() supports *, ? and [] and escapes the rest", () => {
+  assert.ok(matchesAnyGlob("status_test.py", ["*_test.py"]));
+  assert.ok(matchesAnyGlob("_private.py", ["_*.py"]));
+  assert.ok(!matchesAnyGlob("status.py", ["*_test.py", "_*.py", "*.bak"]));
+  assert.ok(globToRegExp("a?c").test("abc"));
+  assert.ok(globToRegExp("[ab]x").test("bx"));
+  assert.ok(!globToRegExp("a.c").test("abc"));
+  assert.ok(globToRegExp("mcp__*").test("mcp__server__tool"));
+});
+
+Deno.test("parseDotenv() reads KEY=value lines and the real environment wins", () => {
+  const parsed = parseDotenv(
+    "# comment\nA=1\nexport B='two words'\nC=\"x\\ny\"\nD=plain # trailing\n bad line\nE=\n",
+  );
+  assert.deepEqual(parsed, { A: "1", B: "two words", C: "x\ny", D: "plain", E: "" });
+  assert.deepEqual(mergeEnv({ A: "real" }, parsed).A, "real");
+});
+
+Deno.test("combineDigest() is independent of input order and sensitive to paths and content", () => {
+  const a = { path: "SKILL.md", sha256: "1" };
+  const b = { path: "scripts/x.py", sha256: "2" };
+  assert.equal(combineDigest([a, b]), combineDigest([b, a]));
+  assert.notEqual(combineDigest([a, b]), combineDigest([a, { ...b, sha256: "3" }]));
+  assert.notEqual(combineDigest([a, b]), combineDigest([a, { ...b, path: "scripts/y.py" }]));
+  assert.match(combineDigest([a]), /^sha256:[0-9a-f]{64}$/);
+});
