@@ -55,7 +55,7 @@ export function parseRegistry(text: string): ParseRegistryResult {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, reason: `not valid JSON (${(error as Error).message})` };
+    return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
   }
   const parsed = RegistrySchema.safeParse(data);
   if (!parsed.success) {
