@@ -1,0 +1,154 @@
+/**
+ * Validation of model-supplied tool arguments (pure). Arguments are `unknown` until checked
+ * here; every problem becomes a failure envelope instead of an exception.
+ */
+
+import { fail, type FailureEnvelope } from "../core/envelope.ts";
+import { quoteName } from "../core/names.ts";
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: FailureEnvelope };
+
+const good = <T>(value: T): Checked<T> => ({ ok: true, value });
+const bad = <T>(code: string, message: string): Checked<T> => ({
+  ok: false,
+  error: fail(code, message),
+});
+
+/** Bound on any one string argument; longer values are never legitimate names or paths. */
+const MAX_STRING = 4096;
+
+/**
+ * The argument object. `undefined`/`null` mean "no arguments"; a JSON string holding an
+ * object is accepted because some models send arguments stringified.
+ */
+export function argumentObject(args: unknown): Checked<Record<string, unknown>> {
+  if (args === undefined || args === null) return good({});
+  let value = args;
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (text === "") return good({});
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return bad("invalid_arguments", "Tool arguments must be a JSON object");
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return bad("invalid_arguments", "Tool arguments must be a JSON object");
+  }
+  return good(value as Record<string, unknown>);
+}
+
+function pick(obj: Record<string, unknown>, keys: readonly string[]): unknown {
+  for (const key of keys) if (obj[key] !== undefined && obj[key] !== null) return obj[key];
+  return undefined;
+}
+
+/** A required string argument (a name or a path); `invalid_name` when missing or not a string. */
+function requiredString(
+  obj: Record<string, unknown>,
+  keys: readonly string[],
+  code = "invalid_name",
+): Checked<string> {
+  const value = pick(obj, keys);
+  if (value === undefined) return bad(code, `Missing required argument '${keys[0]}'`);
+  if (typeof value !== "string") return bad(code, `Argument '${keys[0]}' must be a string`);
+  if (value.length > MAX_STRING) {
+    return bad(code, `Argument '${keys[0]}' is too long (${value.length} characters)`);
+  }
+  return good(value);
+}
+
+export function activateArgs(args: unknown): Checked<{ name: string }> {
+  const obj = argumentObject(args);
+  if (!obj.ok) return obj;
+  const name = requiredString(obj.value, ["name", "skill", "skill_name"]);
+  return name.ok ? good({ name: name.value }) : name;
+}
+
+export function readFileArgs(args: unknown): Checked<{ skill: string; path: string }> {
+  const obj = argumentObject(args);
+  if (!obj.ok) return obj;
+  const skill = requiredString(obj.value, ["skill", "skill_name", "name"]);
+  if (!skill.ok) return skill;
+  const path = requiredString(obj.value, ["path", "file"], "invalid_path");
+  if (!path.ok) return path;
+  return good({ skill: skill.value, path: path.value });
+}
+
+export function scriptListArgs(args: unknown): Checked<{ skillName?: string }> {
+  const obj = argumentObject(args);
+  if (!obj.ok) return obj;
+  const value = pick(obj.value, ["skill_name", "skill"]);
+  if (value === undefined || value === "") return good({});
+  if (typeof value !== "string") {
+    return bad("invalid_name", "Argument 'skill_name' must be a string");
+  }
+  return good({ skillName: value });
+}
+
+export function scriptHelpArgs(
+  args: unknown,
+): Checked<{ skillName: string; scriptName: string }> {
+  const obj = argumentObject(args);
+  if (!obj.ok) return obj;
+  const skill = requiredString(obj.value, ["skill_name", "skill"]);
+  if (!skill.ok) return skill;
+  const script = requiredString(obj.value, ["script_name", "script"]);
+  if (!script.ok) return script;
+  return good({ skillName: skill.value, scriptName: script.value });
+}
+
+export interface ScriptRunArgs {
+  skillName: string;
+  scriptName: string;
+  args: string[];
+  json: boolean;
+}
+
+/** `args` is a list of CLI arguments (numbers and booleans are turned into text); `json` defaults to true. */
+export function scriptRunArgs(args: unknown): Checked<ScriptRunArgs> {
+  const head = scriptHelpArgs(args);
+  if (!head.ok) return head;
+  const obj = argumentObject(args);
+  if (!obj.ok) return obj;
+  const rawArgs = obj.value.args;
+  const list: string[] = [];
+  if (rawArgs !== undefined && rawArgs !== null) {
+    if (!Array.isArray(rawArgs)) {
+      return bad("invalid_arguments", "Argument 'args' must be a list of strings");
+    }
+    for (const item of rawArgs) {
+      if (typeof item === "string") list.push(item);
+      else if (typeof item === "number" || typeof item === "boolean") list.push(String(item));
+      else return bad("invalid_arguments", "Argument 'args' must be a list of strings");
+    }
+  }
+  const rawJson = obj.value.json;
+  let json = true;
+  if (rawJson !== undefined && rawJson !== null) {
+    if (typeof rawJson === "boolean") json = rawJson;
+    else if (rawJson === "true" || rawJson === "false") json = rawJson === "true";
+    else return bad("invalid_arguments", "Argument 'json' must be true or false");
+  }
+  return good({ ...head.value, args: list, json });
+}
+
+/**
+ * A path for `read_skill_file`: relative, `/`-separated, no `..`, no hidden segments
+ * (`.env`, `.git`), no NUL. Returns the normalised segments.
+ */
+export function skillFilePath(path: string): Checked<string[]> {
+  const refuse = (why: string) =>
+    bad<string[]>("invalid_path", `Cannot read '${quoteName(path)}': ${why}`);
+  if (path.includes("\0")) return refuse("the path contains a NUL character");
+  if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path)) {
+    return refuse("only paths relative to the skill directory are allowed");
+  }
+  if (path.includes("\\")) return refuse("use '/' as the path separator");
+  const segments = path.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.length === 0) return refuse("the path is empty");
+  if (segments.includes("..")) return refuse("'..' is not allowed");
+  if (segments.some((s) => s.startsWith("."))) return refuse("hidden files are not readable");
+  return good(segments);
+}
