@@ -24,6 +24,14 @@ export function cliEntry(): string {
   return Deno.env.get("SKILLS_E2E_ARTIFACT") ?? join(REPO_ROOT, "src", "main.ts");
 }
 
+/**
+ * Where the CLI runs when a test does not say: the repo, or (in CI, against the artifact)
+ * an empty directory given by SKILLS_E2E_CWD, proving nothing is read from the source tree.
+ */
+export function defaultCwd(): string {
+  return Deno.env.get("SKILLS_E2E_CWD") ?? REPO_ROOT;
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -53,7 +61,7 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", ...CLI_FLAGS, cliEntry(), ...args],
-    cwd: options.cwd ?? REPO_ROOT,
+    cwd: options.cwd ?? defaultCwd(),
     env: baseEnv(options.env),
     clearEnv: true,
     stdin: options.stdin === undefined ? "null" : "piped",
