@@ -1,0 +1,176 @@
+/** `skills completions`: parsing, flags from help text, and scripts that really complete. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { UsageError } from "../../src/core/errors.ts";
+import { parse } from "../../src/cli/completions.ts";
+import { flagsFromHelp } from "../../src/cli/completions_render.ts";
+import { COMMANDS } from "../../src/cli/commands.ts";
+import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
+
+const parseCases: [string[], Record<string, unknown>][] = [
+  [["bash"], { shell: "bash", listSkills: false, listScripts: undefined }],
+  [["zsh"], { shell: "zsh", listSkills: false, listScripts: undefined }],
+  [["fish"], { shell: "fish", listSkills: false, listScripts: undefined }],
+  [["--list-skills"], { shell: undefined, listSkills: true, listScripts: undefined }],
+  [["--list-scripts", "kalshi-markets"], {
+    shell: undefined,
+    listSkills: false,
+    listScripts: "kalshi-markets",
+  }],
+];
+for (const [argv, expected] of parseCases) {
+  Deno.test(`completions parse() reads ${JSON.stringify(argv)}`, () => {
+    const o = parse(argv);
+    assert.deepEqual(
+      { shell: o.shell, listSkills: o.listSkills, listScripts: o.listScripts },
+      expected,
+    );
+  });
+}
+
+for (
+  const [argv, message] of [[[], /Missing shell/], [
+    ["powershell"],
+    /Unsupported shell 'powershell'/,
+  ], [["bash", "zsh"], /Expected one shell, got 2/]] as const
+) {
+  Deno.test(`completions parse() rejects ${JSON.stringify(argv)}`, () => {
+    assert.throws(() => parse(argv), (e) => e instanceof UsageError && message.test(e.message));
+  });
+}
+
+Deno.test("flagsFromHelp() reads option lines with shorts and values, then adds the common flags", () => {
+  const flags = flagsFromHelp(`Usage: skills x [--strict]
+
+Options:
+  --strict         Apply the rules exactly
+  -t, --timeout S  Seconds before the script is stopped
+  --skills a,b     Active skills
+  -h, --help       Show this help
+`);
+  assert.deepEqual(flags.slice(0, 4), [
+    { long: "strict", description: "Apply the rules exactly" },
+    {
+      long: "timeout",
+      short: "t",
+      value: "S",
+      description: "Seconds before the script is stopped",
+    },
+    { long: "skills", value: "a,b", description: "Active skills" },
+    { long: "help", short: "h", description: "Show this help" },
+  ]);
+  assert.deepEqual(flags.slice(4).map((f) => f.long), ["json", "verbose", "no-color"]);
+});
+
+async function generate(shell: string): Promise<string> {
+  await using home = await tempDir();
+  const result = await runCli(["completions", shell], { env: { SKILLS_HOME: home.path } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, "");
+  return result.stdout;
+}
+
+Deno.test("completions zsh and fish cover every command and documented flag", async () => {
+  const zsh = await generate("zsh");
+  const fish = await generate("fish");
+  assert.match(zsh, /^#compdef skills\n/);
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    const summary = entry.summary.replaceAll("'", `'\\''`);
+    assert.ok(zsh.includes(`\n    '${name}:${summary}'\n`), `zsh lacks ${name}`);
+    assert.ok(zsh.includes(`\n    ${name})\n`), `zsh lacks a case for ${name}`);
+    assert.match(fish, new RegExp(`-a ${name} -d `), `fish lacks ${name}`);
+  }
+  assert.match(zsh, /'--strict\[Apply the Agent Skills spec rules exactly\]'/);
+  assert.match(
+    zsh,
+    /'--dir\[Parent directory for the new skill \(default: \.\)\]:directory:_files -\/'/,
+  );
+  assert.match(fish, /__fish_seen_subcommand_from validate" -l strict -d /);
+  assert.match(
+    fish,
+    /__fish_seen_subcommand_from init" -l dir -r -a "\(__fish_complete_directories\)"/,
+  );
+  assert.match(fish, /completions --list-skills/);
+  for (const [shell, text, file] of [["zsh", zsh, "c.zsh"], ["fish", fish, "c.fish"]] as const) {
+    if (!(await onPath(shell))) continue; // syntax-checked where the shell is installed
+    await using dir = await tempDir();
+    await Deno.writeTextFile(join(dir.path, file), text);
+    const check = await new Deno.Command(shell, { args: ["-n", join(dir.path, file)] }).output();
+    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+  }
+});
+
+async function onPath(program: string): Promise<boolean> {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if ((await Deno.stat(join(dir, program))).isFile) return true;
+    } catch { /* not here */ }
+  }
+  return false;
+}
+
+Deno.test("completions bash parses and completes commands, flags, skills and scripts", async () => {
+  const script = await generate("bash");
+  await using dir = await tempDir();
+  await using home = await tempDir();
+  const file = join(dir.path, "skills.bash");
+  await Deno.writeTextFile(file, script);
+  const syntax = await new Deno.Command("bash", { args: ["-n", file] }).output();
+  assert.equal(syntax.code, 0, new TextDecoder().decode(syntax.stderr));
+
+  // A `skills` executable the completion calls back into (the real CLI).
+  const wrapper = join(dir.path, "skills");
+  await Deno.writeTextFile(
+    wrapper,
+    `#!/bin/sh\nexec '${Deno.execPath()}' run ${CLI_FLAGS.join(" ")} '${cliEntry()}' "$@"\n`,
+  );
+  await Deno.chmod(wrapper, 0o755);
+  const driver = `source '${file}'
+c() { COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _skills; echo "\${COMPREPLY[*]}"; }
+c '${wrapper}' va
+c '${wrapper}' validate --st
+c '${wrapper}' info kal
+c '${wrapper}' run hello-extended ''
+c '${wrapper}' run --json kalshi-markets sta
+c '${wrapper}' chat --skills hello-extended,ka
+c '${wrapper}' completions ''
+c '${wrapper}' init demo --dir ''
+complete -p skills
+`;
+  await Deno.mkdir(join(dir.path, "sub"));
+  const output = await new Deno.Command("bash", {
+    args: ["--norc", "--noprofile", "-c", driver],
+    cwd: dir.path,
+    env: baseEnv({ SKILLS_HOME: home.path }),
+    clearEnv: true,
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  assert.deepEqual(new TextDecoder().decode(output.stdout).split("\n"), [
+    "validate",
+    "--strict",
+    "kalshi-markets",
+    "advanced_greeting",
+    "status",
+    "hello-extended,kalshi-markets",
+    "bash zsh fish",
+    "sub",
+    "complete -F _skills skills",
+    "",
+  ]);
+});
+
+Deno.test("completions --list-skills and --list-scripts print plain names", async () => {
+  await using home = await tempDir();
+  const env = { SKILLS_HOME: home.path };
+  const skills = await runCli(["completions", "--list-skills"], { env });
+  assert.equal(skills.code, 0, skills.stderr);
+  const names = skills.stdout.trim().split("\n");
+  assert.ok(names.includes("hello-extended") && names.includes("kalshi-markets"), skills.stdout);
+  assert.ok(names.every((n) => /^[a-z0-9-]+$/.test(n)), skills.stdout);
+  const scripts = await runCli(["completions", "--list-scripts", "Hello_Extended"], { env });
+  assert.equal(scripts.stdout, "advanced_greeting\n");
+  const missing = await runCli(["completions", "--list-scripts", "../etc"], { env });
+  assert.equal(missing.code, 2);
+  assert.equal(missing.stdout, "");
+});
