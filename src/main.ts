@@ -118,7 +118,16 @@ export async function main(argv: string[]): Promise<number> {
     ctx.verbose = options.verbose || env.SKILLS_DEBUG === "1";
     if (module.handlesInterrupt) {
       let interrupts = 0;
+      const listeners = new Set<() => void>();
+      ctx.onInterrupt = (listener) => {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      };
       Deno.addSignalListener("SIGINT", () => {
+        if (listeners.size > 0) {
+          for (const listener of [...listeners]) listener();
+          return;
+        }
         if (++interrupts > 1) Deno.exit(EXIT_INTERRUPTED);
         controller.abort(
           new SkillError("cancelled", "Interrupted", { exitCode: EXIT_INTERRUPTED }),

@@ -24,6 +24,12 @@ export interface Context {
   color: boolean;
   /** Reads one line from stdin (without the newline); null at end of input. */
   readLine(): Promise<string | null>;
+  /**
+   * Commands with `handlesInterrupt` may take Ctrl-C over: while at least one listener is
+   * subscribed, Ctrl-C calls the listeners instead of aborting `signal` (a REPL cancels
+   * the current turn and keeps running). Returns the unsubscribe function.
+   */
+  onInterrupt?: (listener: () => void) => () => void;
 }
 
 /** Writes debug lines to stderr when `--verbose` is on. */
