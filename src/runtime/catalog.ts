@@ -4,7 +4,7 @@
  * reason; the others still load. Only front matter is read here.
  */
 
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { SkillError } from "../core/errors.ts";
 import { matchesAnyGlob } from "../core/glob.ts";
 import { type Diagnostic, hasErrors, type Manifest, parseSkillMd } from "../core/manifest.ts";
@@ -13,7 +13,8 @@ import { canonicalSkillName, isValidSkillName, scriptDisplayName } from "../core
 import type { RegistryEntry } from "../core/registry_model.ts";
 import { VERSION } from "../core/version.ts";
 import { bundledRootPath, materializeBundledSkills } from "./bundled.ts";
-import { isWithin, lstatOrNull, readPrefix } from "./fsutil.ts";
+import { exists, isWithin, lstatSyncOrNull } from "./fsutil.ts";
+import { CatalogCache } from "./catalog_cache.ts";
 import { readRegistry } from "./registry_store.ts";
 
 export type SkillOrigin = "core" | "git" | "local";
@@ -66,6 +67,25 @@ export interface Catalog {
 export class SkillLoadError extends Error {}
 
 const MAX_RESOURCE_FILES = 500;
+/** Skills are loaded concurrently: each costs a few small filesystem operations. */
+const LOAD_CONCURRENCY = 16;
+
+async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 const MAX_RESOURCE_DEPTH = 4;
 
 /** Loads everything discoverable. Never throws for one bad skill. */
@@ -76,65 +96,113 @@ export async function loadCatalog(home: string): Promise<Catalog> {
   const notes: string[] = [];
   const seen = new Set<string>();
 
-  const loadOne = async (
+  type Loaded = { record: SkillRecord } | { failure: SkillFailure };
+  const load = async (
     dir: string,
-    root: string,
+    realRoot: string,
     origin: SkillOrigin,
     trusted: boolean,
     entry: RegistryEntry | undefined,
     fallbackName: string,
-  ) => {
+  ): Promise<Loaded> => {
     try {
-      const record = await loadSkillDir(dir, root, { origin, trusted, entry });
-      if (seen.has(record.canonical)) {
-        notes.push(
-          `Skill '${record.canonical}' in ${dir} is shadowed by an installed skill of the same name`,
-        );
-        return;
-      }
-      seen.add(record.canonical);
-      skills.push(record);
+      return {
+        record: await loadSkillDir(dir, realRoot, { origin, trusted, entry, rootIsReal: true }),
+      };
     } catch (error) {
       if (!(error instanceof SkillLoadError)) throw error;
       const canonical = entry?.name_canonical ??
         (isValidSkillName(fallbackName) ? canonicalSkillName(fallbackName) : fallbackName);
-      if (seen.has(canonical)) return;
-      seen.add(canonical);
-      failures.push({
-        name: entry?.name ?? fallbackName,
-        canonical,
-        dir,
-        origin,
-        trusted,
-        reason: error.message,
-        entry,
-      });
+      return {
+        failure: {
+          name: entry?.name ?? fallbackName,
+          canonical,
+          dir,
+          origin,
+          trusted,
+          reason: error.message,
+          entry,
+        },
+      };
+    }
+  };
+  // Installed skills win over bundled ones of the same name: results are merged in order.
+  const merge = (loaded: Loaded) => {
+    if ("record" in loaded) {
+      if (seen.has(loaded.record.canonical)) {
+        notes.push(
+          `Skill '${loaded.record.canonical}' in ${loaded.record.dir} is shadowed by an installed skill of the same name`,
+        );
+        return;
+      }
+      seen.add(loaded.record.canonical);
+      skills.push(loaded.record);
+    } else if (!seen.has(loaded.failure.canonical)) {
+      seen.add(loaded.failure.canonical);
+      failures.push(loaded.failure);
     }
   };
 
-  for (const entry of registry.skills) {
-    const path = entry.installed_path;
+  const realHome = await Deno.realPath(home).catch(() => home);
+  const cache = CatalogCache.load(home);
+  const installed = await mapConcurrent(registry.skills, LOAD_CONCURRENCY, async (entry) => {
     const trusted = entry.trusted && entry.trusted_digest !== null;
-    if (!isWithin(home, path)) {
-      failures.push({
-        name: entry.name,
-        canonical: entry.name_canonical,
-        dir: path,
-        origin: entry.source.type,
-        trusted,
-        reason: `installed path is outside ${home}`,
-        entry,
+    if (!isWithin(home, entry.installed_path)) {
+      return Promise.resolve<Loaded>({
+        failure: {
+          name: entry.name,
+          canonical: entry.name_canonical,
+          dir: entry.installed_path,
+          origin: entry.source.type,
+          trusted,
+          reason: `installed path is outside ${home}`,
+          entry,
+        },
       });
-      seen.add(entry.name_canonical);
-      continue;
     }
-    await loadOne(path, home, entry.source.type, trusted, entry, entry.name);
-  }
+    const cached = cache.get(entry.installed_path);
+    if (
+      cached !== undefined && cached.canonical === entry.name_canonical &&
+      cached.name === entry.name
+    ) {
+      const { key: _key, scriptsDir: _scriptsDir, ...rest } = cached;
+      return { record: { ...rest, origin: entry.source.type, trusted, entry } };
+    }
+    const loaded = await load(
+      entry.installed_path,
+      realHome,
+      entry.source.type,
+      trusted,
+      entry,
+      entry.name,
+    );
+    if ("record" in loaded) {
+      const r = loaded.record;
+      cache.set(entry.installed_path, {
+        scriptsDir: r.scripts.length > 0 || await exists(join(r.dir, "scripts")),
+        dir: r.dir,
+        name: r.name,
+        canonical: r.canonical,
+        skillMdPath: r.skillMdPath,
+        manifest: r.manifest,
+        scripts: r.scripts,
+        references: r.references,
+        assets: r.assets,
+        warnings: r.warnings,
+      });
+    }
+    return loaded;
+  });
+  installed.forEach(merge);
+  await cache.save(new Set(registry.skills.map((e) => e.installed_path)));
 
-  const coreRoot = await materializeBundledSkills(home);
-  for (const name of await listSubdirectories(coreRoot)) {
-    await loadOne(join(coreRoot, name), coreRoot, "core", true, undefined, name);
-  }
+  const coreRoot = await Deno.realPath(await materializeBundledSkills(home));
+  const bundled = await Promise.all(
+    (await listSubdirectories(coreRoot)).map((name) =>
+      load(join(coreRoot, name), coreRoot, "core", true, undefined, name)
+    ),
+  );
+  bundled.forEach(merge);
 
   const byName = (a: { canonical: string }, b: { canonical: string }) =>
     a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0;
@@ -184,32 +252,50 @@ export interface LoadOptions {
   entry?: RegistryEntry | undefined;
   /** Validate with the Agent Skills spec rules. */
   strict?: boolean;
+  /** `root` is already a real path (saves a realpath call per skill). */
+  rootIsReal?: boolean;
 }
 
 /**
  * Loads one skill directory (front matter, scripts, resources). Throws SkillLoadError with
  * a short reason when it cannot be used. `root` bounds realpath containment.
  */
-export async function loadSkillDir(
+export function loadSkillDir(
   dir: string,
   root: string,
   options: LoadOptions,
 ): Promise<SkillRecord> {
-  const info = await lstatOrNull(dir);
+  try {
+    return Promise.resolve(loadSkillDirSync(dir, root, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The synchronous core of loadSkillDir: listing a thousand skills is a few thousand tiny
+ * filesystem calls, and sync calls avoid the per-call async overhead that would dominate.
+ */
+function loadSkillDirSync(dir: string, root: string, options: LoadOptions): SkillRecord {
+  const info = lstatSyncOrNull(dir);
   if (info === null) throw new SkillLoadError("skill directory is missing");
   if (info.isSymlink) throw new SkillLoadError("skill directory is a symlink (refused)");
   if (!info.isDirectory) throw new SkillLoadError("not a directory");
-  const realRoot = await Deno.realPath(root);
-  const realDir = await Deno.realPath(dir);
+  const realRoot = options.rootIsReal ? root : Deno.realPathSync(root);
+  // A non-symlink directory directly inside a real root is contained; anything else is resolved.
+  const realDir = dirname(dir) === realRoot ? dir : Deno.realPathSync(dir);
   if (!isWithin(realRoot, realDir)) throw new SkillLoadError(`skill directory escapes ${root}`);
 
+  // One directory read tells us what SKILL.md, scripts/, references/ and assets/ are.
+  const children = new Map<string, Deno.DirEntry>();
+  for (const entry of Deno.readDirSync(realDir)) children.set(entry.name, entry);
+  const md = children.get("SKILL.md");
   const skillMdPath = join(realDir, "SKILL.md");
-  const mdInfo = await lstatOrNull(skillMdPath);
-  if (mdInfo === null) throw new SkillLoadError("SKILL.md is missing");
-  if (mdInfo.isSymlink) throw new SkillLoadError("SKILL.md is a symlink (refused)");
-  if (!mdInfo.isFile) throw new SkillLoadError("SKILL.md is not a regular file");
+  if (md === undefined) throw new SkillLoadError("SKILL.md is missing");
+  if (md.isSymlink) throw new SkillLoadError("SKILL.md is a symlink (refused)");
+  if (!md.isFile) throw new SkillLoadError("SKILL.md is not a regular file");
 
-  const { bytes, complete } = await readPrefix(skillMdPath, MAX_FRONT_MATTER_BYTES);
+  const { bytes, complete } = readPrefixSync(skillMdPath, MAX_FRONT_MATTER_BYTES);
   const dirName = realDir.split(/[\\/]/).pop() ?? "";
   const parsed = parseSkillMd(bytes, skillMdPath, {
     strict: options.strict ?? false,
@@ -224,7 +310,13 @@ export async function loadSkillDir(
   const name = options.entry?.name ?? manifest.name;
   const canonical = options.entry?.name_canonical ?? canonicalSkillName(manifest.name);
   const warnings = parsed.diagnostics.filter((d) => d.level === "warning");
-  const scripts = await discoverScripts(realDir, manifest, warnings, skillMdPath);
+  const scripts = discoverScripts(
+    realDir,
+    children.get("scripts"),
+    manifest,
+    warnings,
+    skillMdPath,
+  );
   return {
     name,
     canonical,
@@ -234,22 +326,45 @@ export async function loadSkillDir(
     trusted: options.trusted,
     manifest,
     scripts,
-    references: await listResources(join(realDir, "references")),
-    assets: await listResources(join(realDir, "assets")),
+    references: listResources(join(realDir, "references"), children.get("references")),
+    assets: listResources(join(realDir, "assets"), children.get("assets")),
     entry: options.entry,
     warnings,
   };
 }
 
-async function discoverScripts(
+/** Reads up to `limit` bytes; small files (the common case) cost a single read. */
+function readPrefixSync(path: string, limit: number): { bytes: Uint8Array; complete: boolean } {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    let buffer = new Uint8Array(8192);
+    let filled = 0;
+    while (filled < limit + 1) {
+      if (filled === buffer.length) {
+        const bigger = new Uint8Array(Math.min(buffer.length * 4, limit + 1));
+        bigger.set(buffer);
+        buffer = bigger;
+      }
+      const n = file.readSync(buffer.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    return { bytes: buffer.subarray(0, Math.min(filled, limit)), complete: filled <= limit };
+  } finally {
+    file.close();
+  }
+}
+
+function discoverScripts(
   dir: string,
+  scriptsEntry: Deno.DirEntry | undefined,
   manifest: Manifest,
   warnings: Diagnostic[],
   skillMdPath: string,
-): Promise<ScriptInfo[]> {
+): ScriptInfo[] {
   const scriptsDir = join(dir, "scripts");
-  const dirInfo = await lstatOrNull(scriptsDir);
-  if (dirInfo === null) {
+  const dirInfo = scriptsEntry;
+  if (dirInfo === undefined) {
     if (manifest.scripts?.length) {
       warnings.push({
         level: "warning",
@@ -262,7 +377,7 @@ async function discoverScripts(
   if (dirInfo.isSymlink) throw new SkillLoadError("scripts/ is a symlink (refused)");
   if (!dirInfo.isDirectory) return [];
   const files = new Map<string, string>();
-  for await (const entry of Deno.readDir(scriptsDir)) {
+  for (const entry of Deno.readDirSync(scriptsDir)) {
     if (!entry.isFile || entry.isSymlink) continue; // directories and symlinks are never scripts
     if (entry.name.startsWith(".") || !entry.name.toLowerCase().endsWith(".py")) continue;
     files.set(entry.name.toLowerCase(), entry.name);
@@ -292,25 +407,22 @@ async function discoverScripts(
 }
 
 /** Relative paths of regular files under a resource folder (names only, never contents). */
-async function listResources(root: string): Promise<string[]> {
-  const info = await lstatOrNull(root);
-  if (info === null || !info.isDirectory || info.isSymlink) return [];
+function listResources(root: string, info: Deno.DirEntry | undefined): string[] {
+  if (info === undefined || !info.isDirectory || info.isSymlink) return [];
   const out: string[] = [];
-  const walk = async (dir: string, depth: number) => {
+  const walk = (dir: string, depth: number) => {
     if (depth > MAX_RESOURCE_DEPTH || out.length >= MAX_RESOURCE_FILES) return;
-    const entries: Deno.DirEntry[] = [];
-    for await (const entry of Deno.readDir(dir)) entries.push(entry);
-    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    const entries = [...Deno.readDirSync(dir)].sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       if (entry.isSymlink || entry.name.startsWith(".")) continue;
       const path = join(dir, entry.name);
-      if (entry.isDirectory) await walk(path, depth + 1);
+      if (entry.isDirectory) walk(path, depth + 1);
       else if (entry.isFile && out.length < MAX_RESOURCE_FILES) {
         out.push(relative(join(root, ".."), path).replaceAll("\\", "/"));
       }
     }
   };
-  await walk(root, 1);
+  walk(root, 1);
   return out;
 }
 

@@ -169,3 +169,34 @@ Deno.test("bundled skills are materialised once per version and hash", async () 
   assert.equal(findSkill(second, "hello-extended").dir, dir);
   assert.equal((await Deno.stat(join(dir, "SKILL.md"))).mtime?.getTime(), stat.mtime?.getTime());
 });
+
+Deno.test("the listing cache is used for unchanged skills and invalidated by an edit", async () => {
+  await using home = await tempDir();
+  const dir = join(home.path, "cached");
+  await writeSkill(dir, "name: cached\ndescription: first", { "scripts/a.py": "" });
+  const past = new Date(Date.now() - 3600_000);
+  for (
+    const p of [join(dir, "scripts", "a.py"), join(dir, "scripts"), join(dir, "SKILL.md"), dir]
+  ) {
+    await Deno.utime(p, past, past);
+  }
+  await register(home.path, "cached");
+  assert.equal(findSkill(await loadCatalog(home.path), "cached").manifest.description, "first");
+  const cacheFile = join(home.path, ".cache", "catalog.json");
+  assert.match(await Deno.readTextFile(cacheFile), /"first"/);
+
+  await Deno.writeTextFile(join(dir, "SKILL.md"), "---\nname: cached\ndescription: second\n---\n");
+  await Deno.writeTextFile(join(dir, "scripts", "b.py"), "");
+  const skill = findSkill(await loadCatalog(home.path), "cached");
+  assert.equal(skill.manifest.description, "second");
+  assert.deepEqual(skill.scripts.map((s) => s.name), ["a", "b"]);
+});
+
+Deno.test("a corrupt listing cache is ignored, never trusted", async () => {
+  await using home = await tempDir();
+  await writeSkill(join(home.path, "plain"), "name: plain\ndescription: d");
+  await register(home.path, "plain");
+  await Deno.mkdir(join(home.path, ".cache"), { recursive: true });
+  await Deno.writeTextFile(join(home.path, ".cache", "catalog.json"), "{ garbage");
+  assert.equal(findSkill(await loadCatalog(home.path), "plain").manifest.description, "d");
+});
