@@ -29,9 +29,12 @@ export interface PolicyDecision {
   warning?: string;
 }
 
-/** `.` is treated as `_` so dotted spellings (`hello_extended.greet`) match too. */
+/**
+ * Spellings an author may use for a toolset tool: `hello-extended.greet` and
+ * `hello_extended__greet` both mean the qualified name `hello_extended__greet`.
+ */
 function normalize(name: string): string {
-  return name.replaceAll(".", "_");
+  return name.replaceAll("-", "_").replaceAll(".", "__");
 }
 
 /** Exact names, or `*`/`?`/`[...]` globs. */
