@@ -1,0 +1,34 @@
+/**
+ * What `activate_skill` returns (pure): the SKILL.md body wrapped in `<skill_content>`,
+ * then `<skill_resources>` naming the skill's scripts, references, assets and toolset
+ * tools. Names only: no file contents, never script source.
+ */
+
+import { escapeXml } from "./system_prompt.ts";
+
+export interface SkillResources {
+  scripts: readonly string[];
+  references: readonly string[];
+  assets: readonly string[];
+  /** Qualified toolset tool names now callable. */
+  tools: readonly string[];
+  /** Toolsets that could not be loaded, one line each. */
+  problems: readonly string[];
+}
+
+export function renderSkillContent(name: string, body: string, resources: SkillResources): string {
+  const lines = [`<skill_content name="${escapeXml(name)}">`, body.trim(), "</skill_content>"];
+  lines.push("<skill_resources>");
+  const groups: [string, readonly string[]][] = [
+    ["scripts (script_help, script_run)", resources.scripts],
+    ["references (read_skill_file)", resources.references],
+    ["assets (read_skill_file)", resources.assets],
+    ["tools", resources.tools],
+    ["unavailable toolsets", resources.problems],
+  ];
+  const present = groups.filter(([, items]) => items.length > 0);
+  for (const [label, items] of present) lines.push(`${label}: ${items.join(", ")}`);
+  if (present.length === 0) lines.push("(none)");
+  lines.push("</skill_resources>");
+  return lines.join("\n");
+}

@@ -1,0 +1,363 @@
+/**
+ * The model-facing tool surface, shared by `skills chat` and `skills mcp` (contract in
+ * tool_surface.ts). Progressive disclosure: the system prompt names the active skills;
+ * `activate_skill` returns a skill's instructions and mounts its typed toolset tools;
+ * files and scripts are reached only through tools. Every call returns an envelope.
+ */
+
+import { type Envelope, fail, failFromError, ok } from "../core/envelope.ts";
+import { canonicalSkillName, qualifiedToolName, quoteName } from "../core/names.ts";
+import { type Catalog, readSkillBody, type SkillRecord } from "../runtime/catalog.ts";
+import { scriptHelp, scriptList, scriptRun } from "../runtime/script_service.ts";
+import { ToolsetHost } from "../runtime/toolset_host.ts";
+import {
+  type AllowedToolsPolicy,
+  decidePolicy,
+  isToolAllowed,
+  TOOL_NOT_ALLOWED,
+} from "./allowed_tools.ts";
+import { readSkillFile } from "./read_skill_file.ts";
+import { renderSkillContent } from "./skill_content.ts";
+import { buildSystemPrompt } from "./system_prompt.ts";
+import {
+  activateArgs,
+  argumentObject,
+  type Checked,
+  readFileArgs,
+  scriptHelpArgs,
+  scriptListArgs,
+  scriptRunArgs,
+} from "./tool_args.ts";
+import type { ToolDefinition, ToolSurface, ToolSurfaceOptions } from "./tool_surface.ts";
+
+/** OpenAI and Anthropic both limit tool names to 64 characters of `[A-Za-z0-9_-]`. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The skill tools. Descriptions are short on purpose: they are sent with every request. */
+export function skillToolDefinitions(skills: readonly SkillRecord[]): ToolDefinition[] {
+  if (skills.length === 0) return [];
+  const str = { type: "string" };
+  const tools: ToolDefinition[] = [
+    {
+      name: "activate_skill",
+      description: "Load a skill's instructions and list its files. Call before using a skill.",
+      inputSchema: {
+        type: "object",
+        properties: { name: { type: "string", enum: skills.map((s) => s.canonical) } },
+        required: ["name"],
+      },
+    },
+    {
+      name: "read_skill_file",
+      description: "Read a text file of a skill, e.g. references/guide.md.",
+      inputSchema: {
+        type: "object",
+        properties: { skill: str, path: str },
+        required: ["skill", "path"],
+      },
+    },
+  ];
+  if (skills.some((s) => s.scripts.length > 0)) {
+    tools.push(
+      {
+        name: "script_list",
+        description: "List scripts of a skill (or of all skills).",
+        inputSchema: { type: "object", properties: { skill_name: str } },
+      },
+      {
+        name: "script_help",
+        description: "Show a script's --help.",
+        inputSchema: {
+          type: "object",
+          properties: { skill_name: str, script_name: str },
+          required: ["skill_name", "script_name"],
+        },
+      },
+      {
+        name: "script_run",
+        description:
+          "Run a script with CLI args. json (default true) adds --json and parses stdout.",
+        inputSchema: {
+          type: "object",
+          properties: {
+            skill_name: str,
+            script_name: str,
+            args: { type: "array", items: str },
+            json: { type: "boolean" },
+          },
+          required: ["skill_name", "script_name"],
+        },
+      },
+    );
+  }
+  return tools;
+}
+
+interface MountedTool {
+  skill: string;
+  method: string;
+  host: ToolsetHost;
+  definition: ToolDefinition;
+}
+
+export function createToolSurface(options: ToolSurfaceOptions): Promise<ToolSurface> {
+  return Promise.resolve(new SkillToolSurface(options));
+}
+
+class SkillToolSurface implements ToolSurface {
+  readonly systemPrompt: string;
+  readonly #options: ToolSurfaceOptions;
+  readonly #skills: SkillRecord[];
+  /** The catalog narrowed to the active skills: the script tools see nothing else. */
+  readonly #catalog: Catalog;
+  readonly #baseTools: ToolDefinition[];
+  readonly #activated = new Set<string>();
+  readonly #activating = new Map<string, Promise<Envelope>>();
+  readonly #mounted = new Map<string, MountedTool>();
+  readonly #hosts: ToolsetHost[] = [];
+  readonly #listeners = new Set<() => void>();
+  #policy: AllowedToolsPolicy | null = null;
+  #closed = false;
+
+  constructor(options: ToolSurfaceOptions) {
+    this.#options = options;
+    const { catalog, active } = options;
+    this.#skills = catalog.skills.filter((s) => active.has(s.canonical));
+    this.#catalog = {
+      ...catalog,
+      skills: this.#skills,
+      failures: catalog.failures.filter((f) => active.has(f.canonical)),
+    };
+    this.#baseTools = skillToolDefinitions(this.#skills);
+    this.systemPrompt = buildSystemPrompt(this.#skills.map((s) => ({
+      name: s.canonical,
+      description: s.manifest.description,
+      ...(options.includeLocation ? { location: s.skillMdPath } : {}),
+    })));
+  }
+
+  listTools(): ToolDefinition[] {
+    const all = [...this.#baseTools, ...[...this.#mounted.values()].map((m) => m.definition)];
+    return all.filter((tool) => this.#allowed(tool.name)).map((tool) => structuredClone(tool));
+  }
+
+  onToolsChanged(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async callTool(
+    name: string,
+    args: unknown,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Envelope> {
+    try {
+      if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+        return fail("not_found", `Unknown tool '${quoteName(String(name))}'`);
+      }
+      const known = this.#baseTools.some((t) => t.name === name) || this.#mounted.has(name);
+      if (!known) return fail("not_found", this.#unknownToolMessage(name));
+      if (!this.#allowed(name)) {
+        return fail(
+          TOOL_NOT_ALLOWED,
+          `Tool '${name}' is not allowed by the allowed-tools of skill '${this.#policy?.skill}'`,
+        );
+      }
+      const deps = {
+        home: this.#options.home,
+        env: this.#options.env,
+        signal: options.signal,
+        log: this.#options.log,
+      };
+      switch (name) {
+        case "activate_skill":
+          return await this.#withArgs(activateArgs(args), (a) => this.#activate(a.name));
+        case "read_skill_file":
+          return await this.#withArgs(readFileArgs(args), async (a) => {
+            const skill = this.#activeSkill(a.skill);
+            return "error" in skill ? skill.error : await readSkillFile(skill.record, a.path);
+          });
+        case "script_list":
+          return await this.#withArgs(scriptListArgs(args), (a) => {
+            if (a.skillName === undefined) return scriptList(this.#catalog);
+            const skill = this.#activeSkill(a.skillName);
+            return "error" in skill
+              ? skill.error
+              : scriptList(this.#catalog, skill.record.canonical);
+          });
+        case "script_help":
+          return await this.#withArgs(scriptHelpArgs(args), async (a) => {
+            const skill = this.#activeSkill(a.skillName);
+            if ("error" in skill) return skill.error;
+            return await scriptHelp(this.#catalog, skill.record.canonical, a.scriptName, deps);
+          });
+        case "script_run":
+          return await this.#withArgs(scriptRunArgs(args), async (a) => {
+            const skill = this.#activeSkill(a.skillName);
+            if ("error" in skill) return skill.error;
+            const { canonical } = skill.record;
+            return await scriptRun(this.#catalog, canonical, a.scriptName, a.args, a.json, deps);
+          });
+      }
+      const mounted = this.#mounted.get(name)!;
+      return await this.#withArgs(
+        argumentObject(args),
+        (a) => mounted.host.call(mounted.method, a, options),
+      );
+    } catch (error) {
+      return failFromError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#activating.values()]);
+    await Promise.all(this.#hosts.splice(0).map((host) => host.close()));
+  }
+
+  #allowed(name: string): boolean {
+    return !this.#options.enforceAllowedTools || isToolAllowed(this.#policy, name);
+  }
+
+  async #withArgs<T>(
+    checked: Checked<T>,
+    run: (value: T) => Envelope | Promise<Envelope>,
+  ): Promise<Envelope> {
+    return checked.ok ? await run(checked.value) : checked.error;
+  }
+
+  #unknownToolMessage(name: string): string {
+    if (this.#skills.length === 0) return `Unknown tool '${name}': no skills are active`;
+    const owner = this.#skills.find((s) =>
+      s.manifest.toolsets.length > 0 && name.startsWith(qualifiedToolName(s.canonical, ""))
+    );
+    if (owner !== undefined && !this.#activated.has(owner.canonical)) {
+      return `Tool '${name}' is not available yet: call activate_skill with name '${owner.canonical}' first`;
+    }
+    return `Unknown tool '${name}'`;
+  }
+
+  /** An active skill by any accepted spelling, or a failure envelope. */
+  #activeSkill(
+    name: string,
+  ): { record: SkillRecord } | { error: Envelope } {
+    let canonical: string;
+    try {
+      canonical = canonicalSkillName(name);
+    } catch (error) {
+      return { error: failFromError(error) };
+    }
+    const record = this.#skills.find((s) => s.canonical === canonical);
+    if (record !== undefined) return { record };
+    const available = this.#skills.map((s) => s.canonical).join(", ") || "none";
+    return {
+      error: fail("not_found", `Skill '${canonical}' is not active (active skills: ${available})`),
+    };
+  }
+
+  #activate(name: string): Promise<Envelope> {
+    const found = this.#activeSkill(name);
+    if ("error" in found) return Promise.resolve(found.error);
+    const skill = found.record;
+    const pending = this.#activating.get(skill.canonical);
+    if (pending !== undefined) return pending.then(() => this.#alreadyActive(skill));
+    if (this.#activated.has(skill.canonical)) return Promise.resolve(this.#alreadyActive(skill));
+    const work = this.#firstActivation(skill).finally(() => {
+      this.#activating.delete(skill.canonical);
+    });
+    this.#activating.set(skill.canonical, work);
+    return work;
+  }
+
+  #alreadyActive(skill: SkillRecord): Envelope {
+    const before = this.#toolNames();
+    const note = this.#applyPolicy(skill);
+    if (this.#toolNames() !== before) this.#notify();
+    return ok(
+      `Skill '${skill.canonical}' is already active; its instructions are above.`,
+      `Skill '${skill.canonical}' already active${note}`,
+    );
+  }
+
+  async #firstActivation(skill: SkillRecord): Promise<Envelope> {
+    const before = this.#toolNames();
+    const body = await readSkillBody(skill);
+    const { tools, problems } = await this.#mountToolsets(skill);
+    this.#activated.add(skill.canonical);
+    const note = this.#applyPolicy(skill);
+    const content = renderSkillContent(skill.canonical, body, {
+      scripts: skill.scripts.map((s) => s.name),
+      references: skill.references,
+      assets: skill.assets,
+      tools,
+      problems,
+    });
+    if (this.#toolNames() !== before) this.#notify();
+    const mounted = tools.length > 0 ? `; ${tools.length} toolset tools mounted` : "";
+    return ok(content, `Activated skill '${skill.canonical}'${mounted}${note}`);
+  }
+
+  /** Starts the skill's toolset host and mounts its methods as `<skill>__<method>` tools. */
+  async #mountToolsets(skill: SkillRecord): Promise<{ tools: string[]; problems: string[] }> {
+    const tools: string[] = [];
+    const problems: string[] = [];
+    if (skill.manifest.toolsets.length === 0 || this.#closed) return { tools, problems };
+    let host: ToolsetHost;
+    try {
+      host = await ToolsetHost.start(skill, {
+        home: this.#options.home,
+        env: this.#options.env,
+        ...(this.#options.log ? { log: this.#options.log } : {}),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#options.log?.(`Toolsets of skill '${skill.canonical}' not loaded: ${reason}`);
+      return { tools, problems: [`${skill.manifest.toolsets.join(", ")} (${reason})`] };
+    }
+    this.#hosts.push(host);
+    for (const error of host.errors) problems.push(`${error.toolset} (${error.message})`);
+    for (const method of host.methods) {
+      const name = qualifiedToolName(skill.canonical, method.name);
+      if (!TOOL_NAME.test(name) || this.#mounted.has(name)) {
+        problems.push(`${method.name} (tool name '${name}' is too long or taken)`);
+        continue;
+      }
+      this.#mounted.set(name, {
+        skill: skill.canonical,
+        method: method.name,
+        host,
+        definition: { name, description: method.description, inputSchema: method.inputSchema },
+      });
+      tools.push(name);
+    }
+    return { tools, problems };
+  }
+
+  /** Last activation wins; returns a note for the activation message. Does not notify. */
+  #applyPolicy(skill: SkillRecord): string {
+    if (!this.#options.enforceAllowedTools) return "";
+    const known = [...this.#baseTools.map((t) => t.name), ...this.#mounted.keys()];
+    const decision = decidePolicy(skill.canonical, skill.manifest.allowedTools, known);
+    if (decision.warning !== undefined) this.#options.log?.(decision.warning);
+    this.#policy = decision.policy;
+    return decision.policy === null
+      ? ""
+      : `; allowed-tools of '${skill.canonical}' now limit the tools to: ${
+        decision.policy.patterns.join(" ")
+      } (plus the skill tools)`;
+  }
+
+  #toolNames(): string {
+    return this.listTools().map((t) => t.name).join("\n");
+  }
+
+  #notify(): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.#options.log?.(`onToolsChanged listener failed: ${(error as Error).message}`);
+      }
+    }
+  }
+}
