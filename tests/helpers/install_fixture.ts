@@ -1,0 +1,73 @@
+/**
+ * Installs a test skill into a temp `$SKILLS_HOME` the way `skills add` does (copy the
+ * directory to `$SKILLS_HOME/<name>`, write a registry entry), optionally trusted with the
+ * digest of the installed files.
+ */
+
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { upsertEntry } from "../../src/core/registry_model.ts";
+import { computeDigest } from "../../src/runtime/digest.ts";
+import { updateRegistry } from "../../src/runtime/registry_store.ts";
+
+/** tests/fixtures/runner-skills: the runner's test skills. */
+export const RUNNER_SKILLS = fileURLToPath(new URL("../fixtures/runner-skills", import.meta.url));
+
+export interface InstallOptions {
+  /** Registry name; defaults to the source directory's name. */
+  name?: string;
+  /** Default true: trusted with the digest of the installed copy. */
+  trusted?: boolean;
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.name === "__pycache__") continue;
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory) await copyTree(source, target);
+    else if (entry.isFile) await Deno.copyFile(source, target);
+  }
+}
+
+/** Copies `sourceDir` into `home` and registers it; returns the installed path. */
+export async function installFixtureSkill(
+  home: string,
+  sourceDir: string,
+  options: InstallOptions = {},
+): Promise<string> {
+  const name = options.name ?? sourceDir.split(/[\\/]/).filter(Boolean).pop()!;
+  const installed = join(home, name);
+  await copyTree(sourceDir, installed);
+  const trusted = options.trusted ?? true;
+  const digest = trusted ? await computeDigest(installed) : null;
+  const now = new Date().toISOString();
+  await updateRegistry(home, (registry) => ({
+    registry: upsertEntry(registry, {
+      name,
+      name_canonical: name.toLowerCase().replaceAll("_", "-"),
+      source: { type: "local", url: sourceDir, subpath: "" },
+      commit_sha: null,
+      branch: null,
+      tag: null,
+      ref: null,
+      installed_path: installed,
+      trusted,
+      trusted_digest: digest,
+      installed_at: now,
+      updated_at: now,
+    }),
+    result: undefined,
+  }));
+  return installed;
+}
+
+/** Installs one of tests/fixtures/runner-skills/<name>. */
+export function installRunnerSkill(
+  home: string,
+  name: "runner-lab" | "runner-limited",
+  options: InstallOptions = {},
+): Promise<string> {
+  return installFixtureSkill(home, join(RUNNER_SKILLS, name), options);
+}
