@@ -127,6 +127,7 @@ interface Checker extends ValidationOptions {
 }
 
 function describeType(value: unknown): string {
+  if (value === undefined) return "nothing (the front matter is empty)";
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
