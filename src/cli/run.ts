@@ -257,7 +257,11 @@ function finishJson(
     return 0;
   }
   writeJson(ctx, envelope);
-  const message = isSkillError(error) ? error.message : envelope.message.split("\n")[0];
+  let message = isSkillError(error) ? error.message : envelope.message.split("\n")[0];
+  const output = envelope.details?.output;
+  if (output !== null && typeof output === "object" && "error" in output) {
+    message += `: ${String((output as { error: unknown }).error)}`;
+  }
   ctx.stderr.write(`${ctx.color ? "\x1b[31merror\x1b[0m" : "error"}: ${message}\n`);
   if (isSkillError(error) && error.hint) ctx.stderr.write(`hint: ${error.hint}\n`);
   return isSkillError(error) ? error.exitCode : exitCodeFor(envelope);

@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { UsageError } from "../../src/core/errors.ts";
+import { exitCodeFor, parse, type RunOptions } from "../../src/cli/run.ts";
+import { parse as parseScripts } from "../../src/cli/scripts.ts";
+
+const base: RunOptions = {
+  help: false,
+  json: false,
+  verbose: false,
+  skill: "",
+  script: "",
+  args: [],
+  timeoutSeconds: undefined,
+  env: [],
+  scriptHelp: false,
+};
+
+Deno.test("run parse() splits its own options from the script's arguments", () => {
+  const cases: [string[], Partial<RunOptions>][] = [
+    [["kalshi-markets", "status"], { skill: "kalshi-markets", script: "status" }],
+    [["Kalshi-Markets", "Status", "--json"], {
+      skill: "Kalshi-Markets",
+      script: "Status",
+      args: ["--json"],
+      json: true,
+    }],
+    [["k", "markets", "--limit", "5", "--timeout", "3", "-v"], {
+      skill: "k",
+      script: "markets",
+      args: ["--limit", "5", "--timeout", "3", "-v"],
+    }],
+    [["--timeout", "2.5", "--env", "KALSHI_API_BASE", "--env=KALSHI_X=a=b", "k", "s"], {
+      skill: "k",
+      script: "s",
+      timeoutSeconds: 2.5,
+      env: ["KALSHI_API_BASE", "KALSHI_X=a=b"],
+    }],
+    [["--timeout=10", "-v", "k", "s", "x"], {
+      skill: "k",
+      script: "s",
+      args: ["x"],
+      timeoutSeconds: 10,
+      verbose: true,
+    }],
+    [["--json", "k", "s"], { skill: "k", script: "s", json: true }],
+    [["k", "--timeout", "4", "s", "--help"], {
+      skill: "k",
+      script: "s",
+      timeoutSeconds: 4,
+      args: ["--help"],
+      scriptHelp: true,
+    }],
+    [["--", "k", "s", "--", "-x"], { skill: "k", script: "s", args: ["--", "-x"] }],
+    [["--help"], { help: true }],
+    [["k", "-h"], { help: true }],
+  ];
+  for (const [argv, expected] of cases) {
+    assert.deepEqual(parse(argv), { ...base, ...expected }, argv.join(" "));
+  }
+});
+
+Deno.test("run parse() rejects what it cannot understand with a usage error", () => {
+  const cases: [string[], RegExp][] = [
+    [[], /^Missing skill name$/],
+    [["kalshi-markets"], /^Missing script name$/],
+    [["--timeout", "0", "k", "s"], /^Invalid --timeout '0'/],
+    [["--timeout", "abc", "k", "s"], /^Invalid --timeout 'abc'/],
+    [["--timeout"], /^Option '--timeout' needs a value$/],
+    [["--env", "1BAD", "k", "s"], /^Invalid --env '1BAD'/],
+    [["--env", "A-B=1", "k", "s"], /^Invalid --env 'A-B=1'/],
+    [["--frobnicate", "k", "s"], /^Unknown option '--frobnicate'/],
+  ];
+  for (const [argv, message] of cases) {
+    assert.throws(() => parse(argv), (error: unknown) => {
+      assert.ok(error instanceof UsageError, argv.join(" "));
+      assert.equal(error.exitCode, 2);
+      assert.match(error.message, message);
+      return true;
+    });
+  }
+});
+
+Deno.test("exitCodeFor() maps envelopes to the documented exit codes", () => {
+  const f = (error: string, details?: Record<string, unknown>) =>
+    exitCodeFor({ success: false, error, message: "m", ...(details ? { details } : {}) });
+  assert.equal(exitCodeFor({ success: true, result: 1, message: "m" }), 0);
+  assert.equal(f("timeout"), 124);
+  assert.equal(f("cancelled"), 130);
+  assert.equal(f("invalid_name"), 2);
+  assert.equal(f("args_too_large"), 2);
+  assert.equal(f("execution_failed", { exit_code: 3 }), 3);
+  assert.equal(f("execution_failed", { exit_code: 300 }), 1);
+  assert.equal(f("parse_error"), 1);
+  assert.equal(f("untrusted"), 1);
+});
+
+Deno.test("scripts parse() takes an optional skill name", () => {
+  assert.equal(parseScripts([]).skill, undefined);
+  assert.deepEqual(parseScripts(["kalshi-markets", "--json"]), {
+    help: false,
+    json: true,
+    verbose: false,
+    skill: "kalshi-markets",
+  });
+  assert.throws(() => parseScripts(["a", "b"]), UsageError);
+  assert.throws(() => parseScripts(["--nope"]), UsageError);
+});
