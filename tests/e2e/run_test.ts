@@ -1,0 +1,371 @@
+/**
+ * `skills run` / `skills scripts` end to end: the real CLI with the binary's permission
+ * flags (`--allow-run=git,uv,python3,python`), against the runner's test skills.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
+import { installRunnerSkill } from "../helpers/install_fixture.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/** A temp SKILLS_HOME with runner-lab (trusted) and runner-limited installed. */
+async function home(options: { limitedTrusted?: boolean } = {}) {
+  const dir = await tempDir();
+  await installRunnerSkill(dir.path, "runner-lab");
+  await installRunnerSkill(dir.path, "runner-limited", { trusted: options.limitedTrusted ?? true });
+  return dir;
+}
+
+/** The interpreter behind `python3` (so no pyenv-style shim adds variables of its own). */
+async function realPython(): Promise<string> {
+  const out = await new Deno.Command("python3", {
+    args: ["-c", "import sys; print(sys.executable)"],
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** A bin dir with `python3` → the real interpreter, and optionally a recording fake `uv`. */
+async function binDir(root: string, withUv: boolean): Promise<string> {
+  const bin = join(root, "bin");
+  await Deno.mkdir(bin);
+  const python = await realPython();
+  await Deno.symlink(python, join(bin, "python3"));
+  if (withUv) {
+    await Deno.writeTextFile(
+      join(bin, "uv"),
+      `#!${python}
+"""Fake uv: records argv and env next to itself, then runs the script with python3."""
+import json, os, sys
+log = os.path.join(os.path.dirname(os.path.abspath(__file__)), "uv-calls.jsonl")
+with open(log, "a") as f:
+    f.write(json.dumps({"argv": sys.argv[1:], "env": dict(os.environ)}) + "\\n")
+assert sys.argv[1:3] == ["run", "--script"], sys.argv
+os.execv(${JSON.stringify(python)}, [${JSON.stringify(python)}, *sys.argv[3:]])
+`,
+    );
+    await Deno.chmod(join(bin, "uv"), 0o755);
+  }
+  return bin;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat[stat.lastIndexOf(")") + 2] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pid: number, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end && alive(pid)) await new Promise((r) => setTimeout(r, 25));
+  return !alive(pid);
+}
+
+async function readPids(file: string): Promise<number[]> {
+  const text = await Deno.readTextFile(file);
+  return text.trim().split("\n").map(Number);
+}
+
+Deno.test("skills run passes only the base set and allowlisted variables to the script", async () => {
+  await using dir = await home();
+  const bin = await binDir(dir.path, false);
+  const result = await runCli(["run", "runner-lab", "env_dump", "--json"], {
+    env: {
+      SKILLS_HOME: dir.path,
+      PATH: `${bin}:${SYSTEM_PATH}`,
+      LANG: "C.UTF-8",
+      AWS_SECRET_ACCESS_KEY: "aws-secret",
+      OPENAI_API_KEY: "sk-secret",
+      RUNNER_MODE: "fast",
+      EXTRA_TOKEN: "tok",
+      UNRELATED: "x",
+    },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const seen: Record<string, string> = JSON.parse(result.stdout);
+  assert.deepEqual(Object.keys(seen).filter((n) => n !== "LC_CTYPE").sort(), [
+    "EXTRA_TOKEN",
+    "HOME",
+    "LANG",
+    "PATH",
+    "PYTHONUTF8",
+    "RUNNER_MODE",
+  ]);
+  assert.equal(seen.RUNNER_MODE, "fast");
+  assert.ok(!result.stdout.includes("aws-secret") && !result.stdout.includes("sk-secret"));
+});
+
+Deno.test("skills run --env forwards allowlisted names and refuses others", async () => {
+  await using dir = await home();
+  const env = { SKILLS_HOME: dir.path, OPENAI_API_KEY: "sk-secret" };
+  const ok = await runCli(
+    ["run", "--env", "RUNNER_X=42", "--env", "TZ=UTC", "runner-lab", "env_dump", "--json"],
+    { env },
+  );
+  assert.equal(ok.code, 0, ok.stderr);
+  const seen = JSON.parse(ok.stdout);
+  assert.equal(seen.RUNNER_X, "42");
+  assert.equal(seen.TZ, "UTC");
+  const denied = await runCli(
+    ["run", "--env", "OPENAI_API_KEY", "runner-lab", "env_dump", "--json"],
+    { env },
+  );
+  assert.equal(denied.code, 1);
+  const body = JSON.parse(denied.stdout);
+  assert.equal(body.error, "permission_denied");
+  assert.match(body.message, /^Env var 'OPENAI_API_KEY' not in allowlist/);
+  assert.match(denied.stderr, /error: Env var 'OPENAI_API_KEY' not in allowlist/);
+});
+
+Deno.test("skills run kills the whole process tree on timeout and exits 124", async () => {
+  await using dir = await home();
+  const pidFile = join(dir.path, "pids");
+  const started = performance.now();
+  const result = await runCli(
+    ["run", "--timeout", "1", "runner-lab", "sleeper", pidFile, "--json"],
+    { env: { SKILLS_HOME: dir.path } },
+  );
+  assert.ok(performance.now() - started < 10_000);
+  assert.equal(result.code, 124, result.stderr);
+  const body = JSON.parse(result.stdout);
+  assert.equal(body.error, "timeout");
+  assert.equal(body.message, "Script timed out after 1s\nstderr: grandchild started");
+  const [grandchild, script] = await readPids(pidFile);
+  assert.ok(await waitGone(script!), `script ${script} still running`);
+  assert.ok(await waitGone(grandchild!), `grandchild ${grandchild} still running`);
+});
+
+Deno.test("skills run also kills a grandchild that left the process group (SCRIPT_TIMEOUT)", async () => {
+  await using dir = await home();
+  const pidFile = join(dir.path, "pids");
+  const result = await runCli(["run", "runner-lab", "sleeper", pidFile, "--escape"], {
+    env: { SKILLS_HOME: dir.path, SCRIPT_TIMEOUT: "1" },
+  });
+  assert.equal(result.code, 124);
+  assert.match(result.stderr, /grandchild started/);
+  assert.match(result.stderr, /error: Script 'sleeper' timed out after 1s/);
+  assert.match(result.stderr, /hint: Raise the limit with --timeout/);
+  assert.equal(result.stdout, "");
+  for (const pid of await readPids(pidFile)) assert.ok(await waitGone(pid), `${pid} still running`);
+});
+
+Deno.test("skills run exits 130 and kills the tree on Ctrl-C", async () => {
+  await using dir = await home();
+  const pidFile = join(dir.path, "pids");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...CLI_FLAGS, cliEntry(), "run", "runner-lab", "sleeper", pidFile],
+    env: baseEnv({ SKILLS_HOME: dir.path }),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = child.output();
+  const end = Date.now() + 15_000;
+  while (Date.now() < end) {
+    try {
+      await Deno.stat(pidFile);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  child.kill("SIGINT");
+  const result = await output;
+  assert.equal(result.code, 130, new TextDecoder().decode(result.stderr));
+  assert.match(new TextDecoder().decode(result.stderr), /error: Interrupted/);
+  for (const pid of await readPids(pidFile)) assert.ok(await waitGone(pid), `${pid} still running`);
+});
+
+Deno.test("skills run cuts a 1 GiB stdout at the cap and stops the script", async () => {
+  await using dir = await home();
+  const started = performance.now();
+  const human = await runCli(["run", "runner-lab", "flood"], { env: { SKILLS_HOME: dir.path } });
+  assert.ok(performance.now() - started < 15_000);
+  assert.equal(human.code, 1);
+  assert.equal(human.stdout.length, 1024 * 1024);
+  assert.match(human.stderr, /warning: Output of 'flood' truncated at 1048576 bytes/);
+
+  const json = await runCli(["run", "runner-lab", "flood", "--json"], {
+    env: { SKILLS_HOME: dir.path, MAX_SCRIPT_OUTPUT: "65536" },
+  });
+  assert.equal(json.code, 1);
+  const body = JSON.parse(json.stdout);
+  assert.equal(body.error, "parse_error");
+  assert.match(body.message, /^Script output exceeded 65536 bytes and was truncated/);
+  assert.ok(body.message.length < 1000);
+});
+
+Deno.test("skills run refuses 101 arguments with args_too_large and exit 2", async () => {
+  await using dir = await home();
+  const args = Array.from({ length: 101 }, (_, i) => `a${i}`);
+  const json = await runCli(["run", "runner-lab", "echo_args", ...args, "--json"], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(json.code, 2);
+  assert.deepEqual(JSON.parse(json.stdout), {
+    success: false,
+    error: "args_too_large",
+    message: "Too many arguments: 102 (max 100)",
+  });
+  const human = await runCli(["run", "runner-lab", "echo_args", ...args], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(human.code, 2);
+  assert.equal(human.stdout, "");
+  assert.match(human.stderr, /^error: Too many arguments: 101 \(max 100\)$/m);
+});
+
+Deno.test("skills run reports non-JSON output in JSON mode as parse_error with both excerpts", async () => {
+  await using dir = await home();
+  const result = await runCli(["run", "runner-lab", "not_json", "--json"], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(result.code, 1);
+  const body = JSON.parse(result.stdout);
+  assert.equal(body.error, "parse_error");
+  assert.equal(
+    body.message,
+    "Expected JSON output, got: plain text, not JSON at all\nstderr: note from not_json on stderr",
+  );
+});
+
+Deno.test("skills run hands a failing script's JSON error and exit code to the caller", async () => {
+  await using dir = await home();
+  const json = await runCli(["run", "runner-lab", "fail_json", "--json"], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(json.code, 3);
+  const body: Json = JSON.parse(json.stdout);
+  assert.equal(body.error, "execution_failed");
+  assert.deepEqual(body.details, { exit_code: 3, output: { error: "Widget not found: W-1" } });
+  assert.match(json.stderr, /error: Script failed with exit code 3: Widget not found: W-1/);
+  const human = await runCli(["run", "runner-lab", "fail_json"], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(human.code, 3);
+  assert.equal(human.stdout, '{"error": "Widget not found: W-1"}\n');
+  assert.match(human.stderr, /looking up widget W-1/);
+});
+
+Deno.test("skills run uses `uv run --script` when uv is on PATH", async () => {
+  await using dir = await home();
+  const bin = await binDir(dir.path, true);
+  const result = await runCli(["run", "runner-lab", "needs_deps", "a b", "--json"], {
+    env: { SKILLS_HOME: dir.path, PATH: `${bin}:${SYSTEM_PATH}`, OPENAI_API_KEY: "sk-x" },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout), { ran: true, args: ["a b", "--json"] });
+  const calls = (await Deno.readTextFile(join(bin, "uv-calls.jsonl"))).trim().split("\n").map((
+    l,
+  ) => JSON.parse(l));
+  assert.equal(calls.length, 1);
+  const script = join(dir.path, "runner-lab", "scripts", "needs_deps.py");
+  assert.deepEqual(calls[0].argv, ["run", "--script", script, "a b", "--json"]);
+  assert.equal(calls[0].env.OPENAI_API_KEY, undefined);
+  assert.equal(calls[0].env.PATH, `${bin}:${SYSTEM_PATH}`);
+});
+
+Deno.test("skills run without uv runs plain scripts with python3 and refuses dependency-declaring ones", async () => {
+  await using dir = await home();
+  const bin = await binDir(dir.path, false);
+  const env = { SKILLS_HOME: dir.path, PATH: `${bin}:${SYSTEM_PATH}` };
+  const plain = await runCli(["run", "-v", "runner-lab", "echo_args", "--json"], { env });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.match(plain.stderr, /debug: exec python3 /);
+  assert.match(
+    plain.stderr,
+    /debug: run runner-lab\/echo_args\.py: \d+ ms, exit 0, .* \(python3\)/,
+  );
+  const deps = await runCli(["run", "runner-lab", "needs_deps", "--json"], { env });
+  assert.equal(deps.code, 1);
+  const body = JSON.parse(deps.stdout);
+  assert.equal(body.error, "dependency_unavailable");
+  assert.match(body.message, /uv is not installed/);
+  assert.match(deps.stderr, /hint: Install uv/);
+});
+
+Deno.test("skills run refuses an untrusted skill and names the command that trusts it", async () => {
+  await using dir = await home({ limitedTrusted: false });
+  const human = await runCli(["run", "runner-limited", "chatty"], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(human.code, 1);
+  assert.match(human.stderr, /error: Skill 'runner-limited' is not trusted/);
+  assert.match(human.stderr, /hint: .*skills trust runner-limited/);
+  const json = await runCli(["run", "runner-limited", "chatty", "--json"], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(json.code, 1);
+  assert.equal(JSON.parse(json.stdout).error, "untrusted");
+});
+
+Deno.test("skills run reports bad names: invalid_name exits 2, unknown script exits 1", async () => {
+  await using dir = await home();
+  const invalid = await runCli(["run", "../etc", "status", "--json"], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(invalid.code, 2);
+  const body = JSON.parse(invalid.stdout);
+  assert.equal(body.error, "invalid_name");
+  assert.match(body.message, /^Invalid skill name: '\.\.\/etc'/);
+  const missing = await runCli(["run", "kalshi-markets", "xyz"], {
+    env: { SKILLS_HOME: dir.path },
+  });
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /error: Script 'xyz' not found in skill 'kalshi-markets'/);
+  assert.match(missing.stderr, /hint: Run `skills scripts kalshi-markets`/);
+  const usage = await runCli(["run", "kalshi-markets"], { env: { SKILLS_HOME: dir.path } });
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /error: Missing script name/);
+});
+
+Deno.test("skills run --help after the script shows the script's help", async () => {
+  await using dir = await home();
+  const env = { SKILLS_HOME: dir.path };
+  const own = await runCli(["run", "--help"], { env });
+  assert.equal(own.code, 0);
+  assert.match(own.stdout, /^Usage: skills run \[options\] <skill> <script>/);
+  const script = await runCli(["run", "runner-lab", "echo_args", "--help"], { env });
+  assert.equal(script.code, 0);
+  assert.match(script.stdout, /^usage: echo_args\.py/);
+  const json = await runCli(["run", "hello-extended", "advanced_greeting", "--help", "--json"], {
+    env,
+  });
+  assert.equal(json.code, 0, json.stderr);
+  const body = JSON.parse(json.stdout);
+  assert.match(body.usage, /^usage: advanced_greeting\.py/);
+  assert.match(body.help_text, /--style/);
+});
+
+Deno.test("skills scripts lists scripts per skill, as a table or JSON", async () => {
+  await using dir = await home();
+  const env = { SKILLS_HOME: dir.path };
+  const json = await runCli(["scripts", "Runner_Limited", "--json"], { env });
+  assert.equal(json.code, 0, json.stderr);
+  assert.deepEqual(JSON.parse(json.stdout), {
+    "runner-limited": [
+      { name: "chatty", path: join(dir.path, "runner-limited", "scripts", "chatty.py") },
+      { name: "slow", path: join(dir.path, "runner-limited", "scripts", "slow.py") },
+    ],
+  });
+  const all = await runCli(["scripts"], { env });
+  assert.equal(all.code, 0);
+  assert.match(all.stdout, /^SKILL\s+SCRIPT\s+PATH$/m);
+  assert.match(all.stdout, /^kalshi-markets\s+status\s+\/.*status\.py$/m);
+  assert.match(all.stdout, /^runner-lab\s+env_dump\s+/m);
+  assert.match(all.stderr, /Found \d+ scripts across 4 skills/);
+  const unknown = await runCli(["scripts", "nope"], { env });
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /error: Skill 'nope' not loaded or installed/);
+  const invalid = await runCli(["scripts", "../x"], { env });
+  assert.equal(invalid.code, 2);
+});
