@@ -1,0 +1,153 @@
+/**
+ * Skill files as MCP resources: `skill://<name>/SKILL.md`, `skill://<name>/references/…`,
+ * `skill://<name>/assets/…` of the active skills. Reading goes through the very function
+ * behind the `read_skill_file` tool, so containment, hidden-file, binary and 200 KB rules
+ * are the same; the URI is parsed by hand (a URL parser would quietly resolve `..`).
+ */
+
+import { type Envelope, fail } from "../core/envelope.ts";
+import { canonicalSkillName, quoteName } from "../core/names.ts";
+import { readSkillFile } from "../agent/read_skill_file.ts";
+import type { SkillRecord } from "../runtime/catalog.ts";
+
+export const SKILL_URI_SCHEME = "skill://";
+
+export interface SkillResource {
+  uri: string;
+  name: string;
+  title: string;
+  description?: string;
+  mimeType: string;
+}
+
+export interface ResourceText {
+  uri: string;
+  mimeType: string;
+  text: string;
+}
+
+const MIME_TYPES: Record<string, string> = {
+  md: "text/markdown",
+  markdown: "text/markdown",
+  txt: "text/plain",
+  json: "application/json",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  csv: "text/csv",
+  html: "text/html",
+  xml: "application/xml",
+  py: "text/x-python",
+  sh: "text/x-shellscript",
+  ts: "text/typescript",
+  js: "text/javascript",
+  toml: "application/toml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  svg: "image/svg+xml",
+  pdf: "application/pdf",
+};
+
+export function mimeTypeOf(path: string): string {
+  const ext = path.includes(".") ? path.slice(path.lastIndexOf(".") + 1).toLowerCase() : "";
+  return MIME_TYPES[ext] ?? "text/plain";
+}
+
+export function skillUri(skill: string, path: string): string {
+  return `${SKILL_URI_SCHEME}${skill}/${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** Every listed resource of the given (active) skills, SKILL.md first. */
+export function listSkillResources(skills: readonly SkillRecord[]): SkillResource[] {
+  const out: SkillResource[] = [];
+  for (const skill of skills) {
+    out.push({
+      uri: skillUri(skill.canonical, "SKILL.md"),
+      name: `${skill.canonical}/SKILL.md`,
+      title: `${skill.canonical}: instructions`,
+      description: skill.manifest.description,
+      mimeType: "text/markdown",
+    });
+    for (const path of [...skill.references, ...skill.assets]) {
+      out.push({
+        uri: skillUri(skill.canonical, path),
+        name: `${skill.canonical}/${path}`,
+        title: `${skill.canonical}: ${path}`,
+        mimeType: mimeTypeOf(path),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * `skill://<name>/<path>` → the skill name and the decoded relative path (still to be
+ * checked by readSkillFile). A failure envelope for anything else.
+ */
+export function parseSkillUri(uri: string): { skill: string; path: string } | Envelope {
+  if (!uri.startsWith(SKILL_URI_SCHEME)) {
+    return fail(
+      "invalid_path",
+      `Unsupported resource URI '${quoteName(uri)}': use skill://<name>/<path>`,
+    );
+  }
+  const rest = uri.slice(SKILL_URI_SCHEME.length).replace(/[?#].*$/s, "");
+  const slash = rest.indexOf("/");
+  if (slash <= 0 || slash === rest.length - 1) {
+    return fail(
+      "invalid_path",
+      `Resource URI '${quoteName(uri)}' names no file: use skill://<name>/<path>`,
+    );
+  }
+  const segments: string[] = [];
+  for (const segment of rest.slice(slash + 1).split("/")) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return fail("invalid_path", `Resource URI '${quoteName(uri)}' is not valid percent-encoding`);
+    }
+    if (decoded.includes("/")) {
+      return fail("invalid_path", `Resource URI '${quoteName(uri)}' encodes '/' inside a name`);
+    }
+    segments.push(decoded);
+  }
+  const path = segments.join("/");
+  return { skill: rest.slice(0, slash), path };
+}
+
+/** Reads one resource of an active skill. Never throws: failures are envelopes. */
+export async function readSkillResource(
+  skills: readonly SkillRecord[],
+  uri: string,
+): Promise<{ ok: true; contents: ResourceText; message: string } | { ok: false; error: Envelope }> {
+  const parsed = parseSkillUri(uri);
+  if ("success" in parsed) return { ok: false, error: parsed };
+  let canonical: string;
+  try {
+    canonical = canonicalSkillName(parsed.skill);
+  } catch (error) {
+    return { ok: false, error: fail("invalid_name", (error as Error).message) };
+  }
+  const skill = skills.find((s) => s.canonical === canonical);
+  if (skill === undefined) {
+    const available = skills.map((s) => s.canonical).join(", ") || "none";
+    return {
+      ok: false,
+      error: fail("not_found", `Skill '${canonical}' is not active (active skills: ${available})`),
+    };
+  }
+  let envelope: Envelope;
+  try {
+    envelope = await readSkillFile(skill, parsed.path);
+  } catch (error) {
+    envelope = fail("execution_failed", (error as Error).message);
+  }
+  if (!envelope.success) return { ok: false, error: envelope };
+  return {
+    ok: true,
+    contents: { uri, mimeType: mimeTypeOf(parsed.path), text: String(envelope.result) },
+    message: envelope.message,
+  };
+}

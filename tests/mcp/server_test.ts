@@ -1,0 +1,302 @@
+/**
+ * `skills mcp` end to end: the official MCP SDK client spawns the real CLI (source, or the
+ * bundle with SKILLS_E2E_ARTIFACT) over stdio.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { createToolSurface } from "../../src/agent/tools.ts";
+import { loadCatalog } from "../../src/runtime/catalog.ts";
+import { baseEnv, CLI_FLAGS, cliEntry, tempDir } from "../helpers/cli.ts";
+
+const ACTIVE = "hello-extended,kalshi-markets";
+
+interface Session extends AsyncDisposable {
+  client: Client;
+  home: string;
+  listChanged: () => number;
+  stderr: () => string;
+}
+
+async function connect(): Promise<Session> {
+  const dir = await tempDir("skills-mcp-");
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", ...CLI_FLAGS, cliEntry(), "mcp"],
+    env: baseEnv({ SKILLS_HOME: dir.path, AGENT_SKILLS: ACTIVE }),
+    cwd: dir.path,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "skills-test", version: "1.0.0" });
+  let changes = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+  });
+  await client.connect(transport);
+  return {
+    client,
+    home: dir.path,
+    listChanged: () => changes,
+    stderr: () => stderr,
+    [Symbol.asyncDispose]: async () => {
+      await client.close();
+      await dir[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/** The envelope inside a tool result's text content. */
+function envelopeOf(result: Awaited<ReturnType<Client["callTool"]>>) {
+  const content = result.content as { type: string; text: string }[];
+  assert.equal(content.length, 1);
+  assert.equal(content[0]!.type, "text");
+  return JSON.parse(content[0]!.text);
+}
+
+Deno.test("skills mcp serves the chat tool surface unchanged: five tools, same schemas", async () => {
+  await using s = await connect();
+  const { tools } = await s.client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), [
+    "activate_skill",
+    "read_skill_file",
+    "script_list",
+    "script_help",
+    "script_run",
+  ]);
+  // The very definitions createToolSurface gives the chat loop for the same skills.
+  const catalog = await loadCatalog(s.home);
+  const surface = await createToolSurface({
+    home: s.home,
+    catalog,
+    active: new Set(ACTIVE.split(",")),
+    env: {},
+  });
+  try {
+    assert.deepEqual(
+      tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+      surface.listTools(),
+    );
+    assert.equal(s.client.getInstructions(), surface.systemPrompt);
+  } finally {
+    await surface.close();
+  }
+  assert.deepEqual(s.client.getServerCapabilities()?.tools, { listChanged: true });
+});
+
+Deno.test("skills mcp mounts toolset tools on activate_skill, announces them and calls them", async () => {
+  await using s = await connect();
+  const before = await s.client.listTools();
+  assert.ok(!before.tools.some((t) => t.name === "hello_extended__greet_in_language"));
+
+  const activated = await s.client.callTool({
+    name: "activate_skill",
+    arguments: { name: "hello-extended" },
+  });
+  assert.equal(activated.isError, false);
+  const envelope = envelopeOf(activated);
+  assert.equal(envelope.success, true);
+  assert.match(envelope.result, /^<skill_content name="hello-extended">/);
+  assert.equal(s.listChanged(), 1, "tools/list_changed arrives before the activation result");
+
+  const after = await s.client.listTools();
+  const greet = after.tools.find((t) => t.name === "hello_extended__greet_in_language");
+  assert.ok(greet, after.tools.map((t) => t.name).join(", "));
+  assert.equal(greet.inputSchema.type, "object");
+  assert.ok("name" in (greet.inputSchema.properties ?? {}));
+
+  const called = await s.client.callTool({
+    name: "hello_extended__greet_in_language",
+    arguments: { name: "Ada", language: "fr" },
+  });
+  assert.equal(called.isError, false);
+  assert.equal(envelopeOf(called).result, "Bonjour, Ada!");
+
+  const unsupported = await s.client.callTool({
+    name: "hello_extended__greet_in_language",
+    arguments: { name: "Ada", language: "xx" },
+  });
+  assert.equal(unsupported.isError, true);
+  assert.equal(envelopeOf(unsupported).error, "unsupported_language");
+
+  // Activating again changes nothing and announces nothing.
+  await s.client.callTool({ name: "activate_skill", arguments: { name: "hello-extended" } });
+  assert.equal(s.listChanged(), 1);
+});
+
+Deno.test("skills mcp script_run returns the greeting; a traversal skill name is invalid_name", async () => {
+  await using s = await connect();
+  const run = await s.client.callTool({
+    name: "script_run",
+    arguments: {
+      skill_name: "hello-extended",
+      script_name: "advanced_greeting",
+      args: ["--name", "CI", "--style", "formal"],
+    },
+  });
+  assert.equal(run.isError, false, JSON.stringify(run));
+  const envelope = envelopeOf(run);
+  assert.equal(envelope.success, true);
+  assert.equal(
+    envelope.result.greeting,
+    "Good day, CI. It is a pleasure to make your acquaintance.",
+  );
+
+  const traversal = await s.client.callTool({
+    name: "script_run",
+    arguments: { skill_name: "../etc", script_name: "passwd" },
+  });
+  assert.equal(traversal.isError, true);
+  assert.equal(envelopeOf(traversal).error, "invalid_name");
+
+  // Failures are results, not protocol errors, and the server keeps serving.
+  const missing = await s.client.callTool({
+    name: "script_run",
+    arguments: { skill_name: "hello-extended", script_name: "nope" },
+  });
+  assert.equal(missing.isError, true);
+  assert.equal(envelopeOf(missing).error, "not_found");
+  const unknown = await s.client.callTool({ name: "no_such_tool", arguments: {} });
+  assert.equal(unknown.isError, true);
+  assert.equal(envelopeOf(unknown).error, "not_found");
+  assert.equal((await s.client.listTools()).tools.length, 5);
+});
+
+Deno.test("skills mcp lists and reads skill files as resources, refusing traversal", async () => {
+  await using s = await connect();
+  const { resources } = await s.client.listResources();
+  const uris = resources.map((r) => r.uri);
+  assert.ok(uris.includes("skill://kalshi-markets/SKILL.md"), uris.join(", "));
+  assert.ok(uris.includes("skill://hello-extended/SKILL.md"), uris.join(", "));
+
+  const read = await s.client.readResource({ uri: "skill://kalshi-markets/SKILL.md" });
+  const contents = read.contents[0] as { uri: string; mimeType: string; text: string };
+  assert.equal(contents.uri, "skill://kalshi-markets/SKILL.md");
+  assert.equal(contents.mimeType, "text/markdown");
+  assert.match(contents.text, /^---\nname: kalshi-markets\n/);
+
+  const refused = async (uri: string, code: number, message: RegExp) => {
+    await assert.rejects(
+      s.client.readResource({ uri }),
+      (e) => e instanceof McpError && e.code === code && message.test(e.message),
+      uri,
+    );
+  };
+  await refused("skill://kalshi-markets/../../x", ErrorCode.InvalidParams, /'\.\.' is not allowed/);
+  await refused("skill://kalshi-markets/%2e%2e/%2e%2e/x", ErrorCode.InvalidParams, /'\.\.'/);
+  await refused("skill://kalshi-markets//etc/passwd", ErrorCode.InvalidParams, /relative/);
+  await refused("skill://../SKILL.md", ErrorCode.InvalidParams, /Invalid skill name/);
+  await refused("skill://not-active/SKILL.md", -32002, /not active/);
+  await refused("skill://kalshi-markets/nope.md", -32002, /not found/);
+  await refused("file:///etc/passwd", ErrorCode.InvalidParams, /skill:\/\//);
+
+  // Still serving after the refusals.
+  assert.equal((await s.client.listTools()).tools.length, 5);
+});
+
+/** Reads newline-delimited JSON from a stream until `done` says stop. */
+async function readMessages(
+  reader: ReadableStreamDefaultReader<string>,
+  done: (messages: Record<string, unknown>[]) => boolean,
+): Promise<Record<string, unknown>[]> {
+  const messages: Record<string, unknown>[] = [];
+  let buffer = "";
+  while (!done(messages)) {
+    const { value, done: ended } = await reader.read();
+    if (ended) break;
+    buffer += value;
+    let newline;
+    while ((newline = buffer.indexOf("\n")) !== -1) {
+      messages.push(JSON.parse(buffer.slice(0, newline)));
+      buffer = buffer.slice(newline + 1);
+    }
+  }
+  return messages;
+}
+
+/** PIDs of processes whose command line mentions `needle` (ps works on Linux and macOS). */
+async function processesMentioning(needle: string): Promise<string[]> {
+  const out = await new Deno.Command("ps", { args: ["-eo", "pid=,args="] }).output();
+  return new TextDecoder().decode(out.stdout).split("\n")
+    .filter((line) => line.includes(needle) && !line.includes(" ps -eo"))
+    .map((line) => line.trim().split(/\s+/)[0]!);
+}
+
+Deno.test("skills mcp answers malformed input, then exits 0 on stdin close with no child left", async () => {
+  await using home = await tempDir("skills-mcp-raw-");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...CLI_FLAGS, cliEntry(), "mcp"],
+    cwd: home.path,
+    env: baseEnv({ SKILLS_HOME: home.path, AGENT_SKILLS: "hello-extended" }),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderrText = new Response(child.stderr).text();
+  const writer = child.stdin.getWriter();
+  const send = (line: string) => writer.write(new TextEncoder().encode(`${line}\n`));
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    await send(JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "0" },
+      },
+    }));
+    await send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`);
+    await send("this is not json");
+    await send(`{"jsonrpc":"2.0","id":2,"method":42}`);
+    await send(`{"jsonrpc":"2.0","id":3,"method":"no/such/method"}`);
+    await send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":5}}`);
+    await send(
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"activate_skill","arguments":{"name":"hello-extended"}}}`,
+    );
+    const messages = await readMessages(reader, (m) => m.some((x) => x.id === 5));
+    const byId = (id: unknown) =>
+      messages.find((m) => m.id === id && ("error" in m || "result" in m));
+    assert.equal((byId(null)?.error as { code: number }).code, ErrorCode.ParseError);
+    assert.equal((byId(2)?.error as { code: number }).code, ErrorCode.InvalidRequest);
+    assert.equal((byId(3)?.error as { code: number }).code, ErrorCode.MethodNotFound);
+    // The SDK reports a tools/call that fails its schema as invalid params or internal error.
+    assert.ok(
+      [ErrorCode.InvalidParams, ErrorCode.InternalError].includes(
+        (byId(4)?.error as { code: number }).code,
+      ),
+    );
+    assert.equal((byId(5)?.result as { isError: boolean }).isError, false);
+    assert.ok(messages.some((m) => m.method === "notifications/tools/list_changed"));
+
+    // The toolset host runs now (its command line names our temp home) ...
+    assert.notDeepEqual(await processesMentioning(home.path), []);
+    // ... and closing stdin ends the server and every child it started.
+    await writer.close();
+    const rest = await readMessages(reader, () => false);
+    assert.deepEqual(rest, []);
+    const status = await child.status;
+    assert.equal(status.code, 0);
+    assert.deepEqual(await processesMentioning(home.path), []);
+    const stderr = await stderrText;
+    assert.match(stderr, /rejected an MCP message: Parse error/);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await child.status;
+    reader.releaseLock();
+    await child.stdout.cancel().catch(() => {});
+    await stderrText.catch(() => {});
+  }
+});
