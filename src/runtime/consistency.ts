@@ -1,21 +1,24 @@
 /**
  * Consistency of `$SKILLS_HOME`: every registry entry has its files, every skill directory
- * has an entry, and no staging leftovers remain. `repair` fixes what is safe to fix.
+ * has an entry, and no leftovers of dead commands remain. Staging and trash directories of
+ * running commands (named `<pid>-<id>`, pid alive) are in use and never reported or touched.
+ * `repair` fixes what is safe to fix.
  */
 
 import { join } from "node:path";
 import type { Registry } from "../core/registry_model.ts";
 import { removeEntry } from "../core/registry_model.ts";
-import { isWithin, lstatOrNull, removeIfExists } from "./fsutil.ts";
-import { STAGING_DIR, TRASH_DIR } from "./home.ts";
+import { isWithin, lstatOrNull } from "./fsutil.ts";
+import { CORE_CACHE_DIR, STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, updateRegistry } from "./registry_store.ts";
+import { listStale, recoverStale } from "./staging.ts";
 
 export interface ConsistencyReport {
   /** Registry entries whose directory is missing. */
   missing: string[];
   /** Directories in $SKILLS_HOME with a SKILL.md but no registry entry. */
   orphans: string[];
-  /** Leftovers from interrupted installs/updates/removals. */
+  /** Leftovers from interrupted installs/updates/removals (dead owners only). */
   leftovers: string[];
 }
 
@@ -23,7 +26,7 @@ export function isConsistent(report: ConsistencyReport): boolean {
   return report.missing.length === 0 && report.orphans.length === 0;
 }
 
-const RESERVED_DIRS = new Set([".core", ".cache", STAGING_DIR, TRASH_DIR]);
+const RESERVED_DIRS = new Set([CORE_CACHE_DIR, ".cache", STAGING_DIR, TRASH_DIR]);
 
 export async function inspectHome(home: string, registry?: Registry): Promise<ConsistencyReport> {
   const reg = registry ?? await readRegistry(home);
@@ -36,35 +39,29 @@ export async function inspectHome(home: string, registry?: Registry): Promise<Co
   }
   const known = new Set(reg.skills.map((e) => e.installed_path));
   const orphans: string[] = [];
-  const leftovers: string[] = [];
   try {
     for await (const item of Deno.readDir(home)) {
+      if (RESERVED_DIRS.has(item.name) || item.name.startsWith(".") || !item.isDirectory) continue;
       const path = join(home, item.name);
-      if (RESERVED_DIRS.has(item.name)) {
-        if (item.name === STAGING_DIR || item.name === TRASH_DIR) {
-          for await (const inner of Deno.readDir(path)) leftovers.push(join(path, inner.name));
-        }
-        continue;
-      }
-      if (item.name.startsWith(".") || !item.isDirectory) continue;
       if (!known.has(path) && await lstatOrNull(join(path, "SKILL.md"))) orphans.push(path);
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  return { missing: missing.sort(), orphans: orphans.sort(), leftovers: leftovers.sort() };
+  const leftovers = (await listStale(home, true)).map((e) => e.path);
+  return { missing: missing.sort(), orphans: orphans.sort(), leftovers };
 }
 
 /**
- * Drops entries without files, moves orphan directories out of the way (to .trash, so
- * nothing is deleted that a user might want) and clears leftovers.
+ * Rolls back and clears what dead commands left behind, drops entries without files, and
+ * moves orphan directories out of the way (to .trash, where the next repair clears them).
  */
 export async function repairHome(home: string): Promise<ConsistencyReport> {
   return await updateRegistry(home, async (registry) => {
+    await recoverStale(home, registry, true);
     const report = await inspectHome(home, registry);
     let next = registry;
     for (const name of report.missing) next = removeEntry(next, name);
-    for (const leftover of report.leftovers) await removeIfExists(leftover);
     if (report.orphans.length > 0) {
       const trash = join(home, TRASH_DIR);
       await Deno.mkdir(trash, { recursive: true });

@@ -1,0 +1,358 @@
+/**
+ * Where a skill comes from: pure parsing of `skills add` sources and ref flags. Anything
+ * that could make git do more than fetch a repository is rejected here, before git runs:
+ * option-looking URLs and refs, remote helpers (`ext::`), transports other than
+ * https/ssh/git/file, control characters and credentials embedded in URLs.
+ *
+ * Whether the input names a directory on disk is decided by the caller (the CLI layer)
+ * and passed in as a flag; this module does no I/O.
+ */
+
+import { isAbsolute, normalize } from "node:path";
+import { SkillError } from "./errors.ts";
+import { canonicalSkillName, quoteName, skillNameProblem } from "./names.ts";
+
+export type Transport = "https" | "ssh" | "git" | "file";
+
+export interface GitSource {
+  type: "git";
+  /** What git clones: never carries credentials, never starts with `-`. */
+  url: string;
+  transport: Transport;
+  /** Path inside the repository where discovery starts ("" for the root). */
+  subpath: string;
+  /** Canonical skill name selected by `owner/repo@skill`. */
+  skill: string | undefined;
+  /** Ref selected by `#ref`. */
+  ref: string | undefined;
+}
+
+export interface LocalSource {
+  type: "local";
+  /** Absolute path of the directory. */
+  path: string;
+  subpath: "";
+  skill: undefined;
+  ref: undefined;
+}
+
+export type Source = GitSource | LocalSource;
+
+export interface ParseSourceOptions {
+  /** The caller found a directory with this absolute path for the input. */
+  localDirectory?: string | undefined;
+  /** That directory is a bare git repository: clone it (file://) instead of copying. */
+  localIsBareRepository?: boolean;
+}
+
+/** What to check out: the default branch, a named branch or tag, or any ref / commit. */
+export type RefRequest =
+  | { kind: "default" }
+  | { kind: "branch"; name: string }
+  | { kind: "tag"; name: string }
+  | { kind: "ref"; name: string };
+
+export type NamedRef = Exclude<RefRequest, { kind: "default" }>;
+
+const MAX_SOURCE_LENGTH = 2048;
+const MAX_REF_LENGTH = 255;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const GITHUB_OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+const GITHUB_REPO = /^[A-Za-z0-9._-]{1,100}$/;
+const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/;
+const SCP_LIKE = /^(?:([^@/:]+)@)?([^@/:]+):(?!\/\/)(.*)$/;
+const HEX_SHA = /^[0-9a-f]{4,64}$/i;
+
+function invalid(input: string, reason: string, hint?: string): SkillError {
+  return new SkillError(
+    "invalid_source",
+    `Invalid source '${quoteName(input)}': ${reason}`,
+    hint === undefined ? {} : { hint },
+  );
+}
+
+const CREDENTIAL_HINT = "Remove the credentials from the URL and let git supply them: " +
+  "`git config --global credential.helper store` (or your platform's helper, e.g. " +
+  "`osxkeychain`, `manager`, `libsecret`), or use an ssh URL with an ssh key";
+
+/** True for a full commit SHA (sha1 or sha256 object name). */
+export function isFullSha(value: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(value);
+}
+
+/** True when a ref could be an (abbreviated) commit SHA. */
+export function looksLikeSha(value: string): boolean {
+  return HEX_SHA.test(value);
+}
+
+/** Validates a branch, tag or commit name the way `git check-ref-format` would; throws. */
+export function validateRef(ref: string, what = "ref"): string {
+  const bad = (reason: string) =>
+    new SkillError("invalid_source", `Invalid ${what} '${quoteName(ref)}': ${reason}`);
+  if (ref.length === 0) throw bad("it is empty");
+  if (ref.length > MAX_REF_LENGTH) throw bad(`it is longer than ${MAX_REF_LENGTH} characters`);
+  if (CONTROL.test(ref)) throw bad("it contains control characters");
+  if (ref.startsWith("-")) throw bad("it starts with '-'");
+  if (/[\s~^:?*[\\]/.test(ref)) throw bad("it contains a space or one of ~ ^ : ? * [ \\");
+  if (ref.includes("..") || ref.includes("@{") || ref === "@") {
+    throw bad("it contains '..' or '@{'");
+  }
+  if (ref.startsWith("/") || ref.endsWith("/") || ref.includes("//")) {
+    throw bad("it has an empty path component");
+  }
+  if (ref.endsWith(".") || ref.split("/").some((c) => c.startsWith(".") || c.endsWith(".lock"))) {
+    throw bad("a component starts with '.' or ends with '.lock'");
+  }
+  return ref;
+}
+
+/** Normalises a path inside a repository; rejects traversal and absolute paths. */
+export function validateSubpath(input: string, subpath: string): string {
+  if (subpath === "") return "";
+  if (CONTROL.test(subpath) || subpath.includes("\\")) {
+    throw invalid(input, "the path inside the repository contains control characters or '\\'");
+  }
+  const parts = subpath.split("/").filter((p) => p !== "");
+  if (subpath.startsWith("/") && parts.length === 0) return "";
+  if (parts.some((p) => p === "." || p === ".." || p === ".git")) {
+    throw invalid(input, "the path inside the repository may not contain '.', '..' or '.git'");
+  }
+  return parts.join("/");
+}
+
+/** Parses a source as typed by the user. Throws `invalid_source` with a hint. */
+export function parseSource(input: string, options: ParseSourceOptions = {}): Source {
+  if (input.length === 0) throw invalid(input, "it is empty");
+  if (input.length > MAX_SOURCE_LENGTH) {
+    throw invalid(input, `it is longer than ${MAX_SOURCE_LENGTH} characters`);
+  }
+  if (CONTROL.test(input)) throw invalid(input, "it contains control characters");
+  if (input.startsWith("-")) {
+    throw invalid(input, "it starts with '-' (it would be read as an option by git)");
+  }
+
+  if (options.localDirectory !== undefined) {
+    const path = normalize(options.localDirectory);
+    if (!isAbsolute(path)) throw invalid(input, "the local directory path is not absolute");
+    if (options.localIsBareRepository) {
+      return gitSource(`file://${path}`, "file", "", undefined, undefined);
+    }
+    return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
+  }
+
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(input)) {
+    const transport = input.slice(0, input.indexOf("::"));
+    throw invalid(
+      input,
+      `the '${quoteName(transport)}::' remote helper transport is not allowed`,
+      "Use an https://, ssh://, git:// or file:// URL",
+    );
+  }
+
+  const hash = input.indexOf("#");
+  const base = hash === -1 ? input : input.slice(0, hash);
+  const ref = hash === -1 ? undefined : validateRef(input.slice(hash + 1));
+  if (base.length === 0) throw invalid(input, "it has a ref but no repository");
+
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(base)?.[1]?.toLowerCase();
+  if (scheme !== undefined) return parseUrl(input, base, scheme, ref);
+
+  if (looksLikePath(base)) {
+    throw invalid(
+      input,
+      "no such directory",
+      "Check the path, or use owner/repo for a GitHub repository",
+    );
+  }
+
+  const scp = SCP_LIKE.exec(base);
+  if (scp !== null) return parseScpLike(input, base, scp, ref);
+
+  return parseShorthand(input, base, ref);
+}
+
+function looksLikePath(base: string): boolean {
+  return base === "." || base === ".." || base.startsWith("./") || base.startsWith("../") ||
+    base.startsWith("/") || base.startsWith("~");
+}
+
+function gitSource(
+  url: string,
+  transport: Transport,
+  subpath: string,
+  skill: string | undefined,
+  ref: string | undefined,
+): GitSource {
+  return { type: "git", url, transport, subpath, skill, ref };
+}
+
+function parseUrl(input: string, base: string, scheme: string, ref: string | undefined): Source {
+  if (scheme === "http") {
+    throw invalid(input, "plain http:// is not allowed", "Use the https:// URL of the repository");
+  }
+  if (scheme !== "https" && scheme !== "ssh" && scheme !== "git" && scheme !== "file") {
+    throw invalid(
+      input,
+      `the '${quoteName(scheme)}' transport is not allowed`,
+      "Use an https://, ssh://, git:// or file:// URL",
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw invalid(input, "it is not a valid URL");
+  }
+  if (url.search !== "") throw invalid(input, "a query string ('?') is not allowed");
+  if (url.password !== "") {
+    throw invalid(input, "credentials in the URL are not allowed", CREDENTIAL_HINT);
+  }
+  if (url.username !== "" && scheme !== "ssh") {
+    throw invalid(input, "credentials in the URL are not allowed", CREDENTIAL_HINT);
+  }
+  const user = decodeURIComponent(url.username);
+  if (user.startsWith("-")) throw invalid(input, "the user name starts with '-'");
+  const host = url.hostname;
+  if (scheme === "file") {
+    if (host !== "" && host !== "localhost") {
+      throw invalid(input, "a file:// URL must name a local path (file:///path)");
+    }
+    const path = decodeURIComponent(url.pathname);
+    if (CONTROL.test(path)) throw invalid(input, "it contains control characters");
+    return gitSource(`file://${normalize(path)}`, "file", "", undefined, ref);
+  }
+  const rawHost = /^[a-z]+:\/\/(?:[^@/]*@)?([^/:]*)/i.exec(base)?.[1] ?? host;
+  if (rawHost.startsWith("-") || decodeURIComponent(rawHost).startsWith("-")) {
+    throw invalid(input, "the host name starts with '-' (it would be read as an ssh option)");
+  }
+  if (!HOST.test(host)) throw invalid(input, `'${quoteName(host)}' is not a valid host name`);
+  const path = decodeURIComponent(url.pathname);
+  if (CONTROL.test(path)) throw invalid(input, "it contains control characters");
+  if (path === "/" || path === "") throw invalid(input, "it names no repository");
+
+  const transport = scheme as Transport;
+  if (scheme === "https" && host.toLowerCase() === "github.com") {
+    const gh = parseGitHubPath(input, path, ref);
+    if (gh !== undefined) return gh;
+  }
+  return gitSource(base, transport, "", undefined, ref);
+}
+
+/** `https://github.com/owner/repo[.git][/tree/<ref>/<path>]`. */
+function parseGitHubPath(input: string, path: string, ref: string | undefined) {
+  const parts = path.split("/").filter((p) => p !== "");
+  const [owner, repoRaw, kind, treeRef, ...rest] = parts;
+  if (owner === undefined || repoRaw === undefined) return undefined;
+  const repo = repoRaw.replace(/\.git$/, "");
+  if (!GITHUB_OWNER.test(owner) || !GITHUB_REPO.test(repo)) return undefined;
+  const url = `https://github.com/${owner}/${repo}.git`;
+  if (kind === undefined) return gitSource(url, "https", "", undefined, ref);
+  if (kind !== "tree" || treeRef === undefined) return undefined;
+  if (ref !== undefined) throw invalid(input, "it names a ref twice (/tree/<ref> and #ref)");
+  const subpath = validateSubpath(input, rest.join("/"));
+  return gitSource(url, "https", subpath, undefined, validateRef(treeRef));
+}
+
+function parseScpLike(
+  input: string,
+  base: string,
+  match: RegExpExecArray,
+  ref: string | undefined,
+): Source {
+  const [, user, host = "", path = ""] = match;
+  if (user !== undefined && user.startsWith("-")) {
+    throw invalid(input, "the user name starts with '-'");
+  }
+  if (host.startsWith("-")) {
+    throw invalid(input, "the host name starts with '-' (it would be read as an ssh option)");
+  }
+  if (!HOST.test(host)) throw invalid(input, `'${quoteName(host)}' is not a valid host name`);
+  if (path === "" || path.startsWith("-")) {
+    throw invalid(input, "the repository path is empty or starts with '-'");
+  }
+  return gitSource(base, "ssh", "", undefined, ref);
+}
+
+/** `owner/repo`, `owner/repo/sub/path`, `owner/repo@skill`, each with an optional `#ref`. */
+function parseShorthand(input: string, base: string, ref: string | undefined): Source {
+  let spec = base;
+  let skill: string | undefined;
+  const at = spec.lastIndexOf("@");
+  if (at !== -1) {
+    const name = spec.slice(at + 1);
+    const problem = skillNameProblem(name);
+    if (problem !== undefined) throw invalid(input, `the skill name after '@' ${problem}`);
+    skill = canonicalSkillName(name);
+    spec = spec.slice(0, at);
+  }
+  const parts = spec.split("/");
+  const [owner, repoRaw, ...rest] = parts;
+  if (owner === undefined || repoRaw === undefined || repoRaw === "") {
+    throw invalid(
+      input,
+      "it is not a URL, a directory or owner/repo",
+      "Use owner/repo (GitHub), an https://, ssh://, git:// or file:// URL, or a directory path",
+    );
+  }
+  const repo = repoRaw.replace(/\.git$/, "");
+  if (!GITHUB_OWNER.test(owner)) {
+    throw invalid(input, `'${quoteName(owner)}' is not a valid GitHub owner`);
+  }
+  if (!GITHUB_REPO.test(repo) || repo === "." || repo === "..") {
+    throw invalid(input, `'${quoteName(repo)}' is not a valid GitHub repository name`);
+  }
+  const subpath = validateSubpath(input, rest.join("/"));
+  return gitSource(`https://github.com/${owner}/${repo}.git`, "https", subpath, skill, ref);
+}
+
+export interface RefFlags {
+  ref?: string | undefined;
+  branch?: string | undefined;
+  tag?: string | undefined;
+}
+
+/**
+ * Combines `--ref/--branch/--tag` with a `#ref` from the source. At most one may be
+ * given (the same value twice is fine). Throws `usage` for conflicts.
+ */
+export function refRequest(flags: RefFlags, fromSource: string | undefined): RefRequest {
+  const given: NamedRef[] = [];
+  if (flags.ref !== undefined) given.push({ kind: "ref", name: validateRef(flags.ref) });
+  if (flags.branch !== undefined) {
+    given.push({ kind: "branch", name: validateRef(flags.branch, "branch") });
+  }
+  if (flags.tag !== undefined) given.push({ kind: "tag", name: validateRef(flags.tag, "tag") });
+  if (given.length > 1) {
+    throw new SkillError("usage", "Give only one of --ref, --branch and --tag");
+  }
+  const flag = given[0];
+  if (fromSource !== undefined) {
+    if (flag !== undefined && flag.name !== fromSource) {
+      throw new SkillError(
+        "usage",
+        `The source names ref '${quoteName(fromSource)}' but --${flag.kind} names '${
+          quoteName(flag.name)
+        }'`,
+      );
+    }
+    return flag ?? { kind: "ref", name: fromSource };
+  }
+  return flag ?? { kind: "default" };
+}
+
+/** A short human description of a source, e.g. for the confirmation prompt. */
+export function describeSource(source: Source): string {
+  if (source.type === "local") return source.path;
+  return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
+}
+
+/** The argument of `--skill`: a skill name or `*`; returns the canonical name or `*`. */
+export function parseSkillSelector(value: string): string {
+  if (value === "*") return "*";
+  const problem = skillNameProblem(value);
+  if (problem !== undefined) {
+    throw new SkillError("usage", `Invalid --skill '${quoteName(value)}': ${problem}`);
+  }
+  return canonicalSkillName(value);
+}

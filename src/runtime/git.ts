@@ -1,0 +1,488 @@
+/**
+ * git, run safely: argv arrays with `--` before positionals (built by pure functions that
+ * tests assert), a clean environment (no terminal prompts, no system config, only the
+ * transport the source uses), hooks disabled, submodules never fetched, a timeout that
+ * kills git's whole process group, and 3 attempts with exponential backoff on network
+ * errors only.
+ */
+
+import { join } from "node:path";
+import { SkillError } from "../core/errors.ts";
+import { isFullSha, looksLikeSha, type RefRequest, type Transport } from "../core/sources.ts";
+import { EXIT_TIMEOUT } from "../core/errors.ts";
+import { removeIfExists } from "./fsutil.ts";
+
+export const DEFAULT_GIT_TIMEOUT_SECONDS = 120;
+export const GIT_ATTEMPTS = 3;
+
+export type GitFailureKind = "auth" | "network" | "not_found" | "ref_not_found" | "other";
+
+export class GitError extends SkillError {
+  readonly kind: GitFailureKind;
+  constructor(kind: GitFailureKind, message: string, hint?: string) {
+    super("git_failed", message, hint === undefined ? {} : { hint });
+    this.name = "GitError";
+    this.kind = kind;
+  }
+}
+
+export interface GitOptions {
+  /** The user's environment; git gets a filtered copy. */
+  env: Readonly<Record<string, string>>;
+  signal?: AbortSignal | undefined;
+  /** Per git invocation. Default: SKILLS_GIT_TIMEOUT seconds, else 120 s. */
+  timeoutMs?: number;
+  /** First retry delay; doubles each time. Default 1000 ms. */
+  backoffMs?: number;
+  attempts?: number;
+  /** Called before each retry (progress output). */
+  onRetry?: (attempt: number, delayMs: number, reason: string) => void;
+}
+
+/** `-c` settings every git invocation gets. */
+export function gitConfigArgs(transport: Transport): string[] {
+  const settings = [
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "protocol.ext.allow=never",
+    `protocol.file.allow=${transport === "file" ? "always" : "never"}`,
+    "submodule.recurse=false",
+    "fetch.recurseSubmodules=false",
+    "advice.detachedHead=false",
+    "init.defaultBranch=main",
+  ];
+  return settings.flatMap((s) => ["-c", s]);
+}
+
+/** Environment variables a user may set to steer git's connections. Other GIT_* are dropped. */
+const KEPT_GIT_VARS = new Set([
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_SSH_VARIANT",
+  "GIT_SSL_CAINFO",
+  "GIT_SSL_CAPATH",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_EXEC_PATH",
+]);
+
+/** The environment git runs with. */
+export function gitEnv(
+  env: Readonly<Record<string, string>>,
+  transport: Transport,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith("GIT_") && !KEPT_GIT_VARS.has(key)) continue;
+    if (key === "LANGUAGE" || key.startsWith("LC_")) continue;
+    out[key] = value;
+  }
+  out.GIT_TERMINAL_PROMPT = "0";
+  out.GIT_CONFIG_NOSYSTEM = "1";
+  out.GIT_ALLOW_PROTOCOL = transport === "file" ? "file" : "https:ssh:git";
+  out.LC_ALL = "C";
+  if (out.GIT_SSH === undefined && out.GIT_SSH_COMMAND === undefined) {
+    out.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+  }
+  return out;
+}
+
+/** `git clone` of one branch or tag (or the default branch), shallow. */
+export function cloneArgv(
+  transport: Transport,
+  url: string,
+  dest: string,
+  options: { branch?: string | undefined; shallow?: boolean; checkout?: boolean } = {},
+): string[] {
+  const argv = [...gitConfigArgs(transport), "clone", "--quiet", "--no-recurse-submodules"];
+  if (options.shallow ?? true) argv.push("--depth", "1", "--no-tags");
+  if (options.checkout === false) argv.push("--no-checkout");
+  if (options.branch !== undefined) argv.push("--branch", options.branch);
+  argv.push("--", url, dest);
+  return argv;
+}
+
+export function initArgv(transport: Transport, dest: string): string[] {
+  return [...gitConfigArgs(transport), "init", "--quiet", "--", dest];
+}
+
+/** Fetches exactly one commit into an initialised repository. */
+export function fetchCommitArgv(transport: Transport, url: string, sha: string): string[] {
+  return [
+    ...gitConfigArgs(transport),
+    "fetch",
+    "--quiet",
+    "--depth",
+    "1",
+    "--no-tags",
+    "--",
+    url,
+    sha,
+  ];
+}
+
+export function checkoutArgv(transport: Transport, sha: string): string[] {
+  return [...gitConfigArgs(transport), "checkout", "--quiet", "--detach", sha, "--"];
+}
+
+export function revParseArgv(transport: Transport, rev: string): string[] {
+  return [
+    ...gitConfigArgs(transport),
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    "--end-of-options",
+    `${rev}^{commit}`,
+  ];
+}
+
+export function lsRemoteArgv(transport: Transport, url: string, refs: readonly string[]): string[] {
+  return [...gitConfigArgs(transport), "ls-remote", "--", url, ...refs];
+}
+
+/** Sorts git's complaint into what the user can act on. Expects LC_ALL=C output. */
+export function classifyGitFailure(stderr: string): GitFailureKind {
+  const s = stderr;
+  if (
+    /Remote branch .* not found|couldn't find remote ref|not our ref|unadvertised object|no such remote ref/i
+      .test(s)
+  ) return "ref_not_found";
+  if (
+    /Authentication failed|could not read (Username|Password)|terminal prompts disabled|Permission denied \((publickey|password|keyboard)|returned error: 40[13]|Host key verification failed|invalid credentials/i
+      .test(s)
+  ) return "auth";
+  if (
+    /Repository not found|does not appear to be a git repository|returned error: 404|not a git repository|No such file or directory/i
+      .test(s)
+  ) return "not_found";
+  if (
+    /Could not resolve host|Connection refused|Connection timed out|Connection reset|Failed to connect|Operation timed out|early EOF|remote end hung up|RPC failed|returned error: 5\d\d|returned error: 429|SSL|TLS|gnutls|Network is unreachable|Temporary failure in name resolution|Could not read from remote repository/i
+      .test(s)
+  ) return "network";
+  return "other";
+}
+
+function lastLines(text: string, count = 2): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !/^hint:/.test(l));
+  return lines.slice(-count).join(" / ").replace(/^(fatal|error): /, "");
+}
+
+export function gitFailure(verb: string, url: string, stderr: string): GitError {
+  const kind = classifyGitFailure(stderr);
+  const detail = lastLines(stderr);
+  switch (kind) {
+    case "auth":
+      return new GitError(
+        kind,
+        `Repository requires authentication: ${url}`,
+        "Configure a credential helper (`git config --global credential.helper ...`) or an ssh key, then run the command again; credentials in URLs are refused",
+      );
+    case "not_found":
+      return new GitError(kind, `Repository not found: ${url} (${detail})`, "Check the URL");
+    case "network":
+      return new GitError(kind, `git ${verb} of ${url} failed: ${detail}`, "Check the network");
+    case "ref_not_found":
+      return new GitError(kind, `git ${verb} of ${url} failed: ${detail}`);
+    default:
+      return new GitError(kind, `git ${verb} of ${url} failed: ${detail || "unknown error"}`);
+  }
+}
+
+export function gitTimeoutMs(env: Readonly<Record<string, string>>): number {
+  const raw = Number(env.SKILLS_GIT_TIMEOUT);
+  return Number.isFinite(raw) && raw > 0 ? raw * 1000 : DEFAULT_GIT_TIMEOUT_SECONDS * 1000;
+}
+
+export interface GitOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** One git invocation in its own process group, killed as a whole on timeout or abort. */
+export async function runGit(
+  argv: readonly string[],
+  transport: Transport,
+  options: GitOptions,
+  cwd?: string,
+): Promise<GitOutput> {
+  options.signal?.throwIfAborted();
+  const timeoutMs = options.timeoutMs ?? gitTimeoutMs(options.env);
+  const child = new Deno.Command("git", {
+    args: [...argv],
+    cwd,
+    env: gitEnv(options.env, transport),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  let timedOut = false;
+  const kill = () => {
+    try {
+      if (Deno.build.os === "windows") child.kill("SIGKILL");
+      else Deno.kill(-child.pid, "SIGKILL");
+    } catch { /* already gone */ }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, timeoutMs);
+  const onAbort = () => kill();
+  options.signal?.addEventListener("abort", onAbort);
+  try {
+    const out = await child.output();
+    const decoder = new TextDecoder();
+    options.signal?.throwIfAborted();
+    if (timedOut) {
+      const verb = argv.find((a) => /^[a-z-]+$/.test(a) && a !== "-c") ?? "command";
+      throw new SkillError("timeout", `git ${verb} timed out after ${timeoutMs / 1000}s`, {
+        exitCode: EXIT_TIMEOUT,
+        hint: "Check the network, or raise SKILLS_GIT_TIMEOUT (seconds)",
+      });
+    }
+    return {
+      code: out.code,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+    };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Runs `attempt` up to N times; only GitErrors of kind "network" are retried. */
+export async function withRetries<T>(
+  options: GitOptions,
+  attempt: () => Promise<T>,
+  cleanup: () => Promise<void> = () => Promise.resolve(),
+): Promise<T> {
+  const attempts = options.attempts ?? GIT_ATTEMPTS;
+  let delay = options.backoffMs ?? 1000;
+  for (let i = 1;; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof GitError) || error.kind !== "network" || i >= attempts) throw error;
+      options.onRetry?.(i + 1, delay, error.message);
+      await cleanup();
+      await abortableSleep(delay, options.signal);
+      delay *= 2;
+    }
+  }
+}
+
+async function gitOrThrow(
+  verb: string,
+  url: string,
+  argv: readonly string[],
+  transport: Transport,
+  options: GitOptions,
+  cwd?: string,
+): Promise<GitOutput> {
+  const out = await runGit(argv, transport, options, cwd);
+  if (out.code !== 0) throw gitFailure(verb, url, out.stderr);
+  return out;
+}
+
+export interface FetchedCommit {
+  sha: string;
+  /** The branch the checkout follows, when it is one. */
+  branch: string | null;
+  /** The tag that was checked out, when it is one. */
+  tag: string | null;
+  /** The ref exactly as requested with --ref / #ref, else null. */
+  ref: string | null;
+}
+
+/**
+ * Fetches `request` of `url` into `dest` (which must not exist): shallow for branches and
+ * tags, exactly the commit for a full SHA, a full clone + rev-parse for an abbreviated one.
+ */
+export async function fetchRepository(
+  url: string,
+  transport: Transport,
+  request: RefRequest,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  const reset = () => removeIfExists(dest);
+  const retry = <T>(work: () => Promise<T>) => withRetries(options, work, reset);
+  if (request.kind === "ref" && isFullSha(request.name)) {
+    return await fetchExactCommit(url, transport, request.name, dest, options);
+  }
+  const branch = request.kind === "default" ? undefined : request.name;
+  try {
+    await retry(() =>
+      gitOrThrow("clone", url, cloneArgv(transport, url, dest, { branch }), transport, options)
+    );
+  } catch (error) {
+    const abbreviated = request.kind === "ref" && looksLikeSha(request.name);
+    if (!(error instanceof GitError) || error.kind !== "ref_not_found" || !abbreviated) {
+      if (error instanceof GitError && error.kind === "ref_not_found" && branch !== undefined) {
+        throw new GitError(
+          "ref_not_found",
+          `${
+            request.kind === "tag" ? "Tag" : request.kind === "branch" ? "Branch" : "Ref"
+          } '${branch}' not found in ${url}`,
+          "Check the name; `git ls-remote <url>` lists branches and tags",
+        );
+      }
+      throw error;
+    }
+    await reset();
+    return await fetchAbbreviatedCommit(url, transport, request.name, dest, options);
+  }
+  const head = await readHead(dest, transport, options);
+  const requested = request.kind === "default" ? null : request.name;
+  return {
+    sha: head.sha,
+    branch: head.branch,
+    tag: head.branch === null ? requested : null,
+    ref: request.kind === "ref" ? request.name : null,
+  };
+}
+
+async function fetchExactCommit(
+  url: string,
+  transport: Transport,
+  sha: string,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  const lower = sha.toLowerCase();
+  try {
+    await withRetries(options, async () => {
+      await removeIfExists(dest);
+      await gitOrThrow("init", url, initArgv(transport, dest), transport, options);
+      await gitOrThrow(
+        "fetch",
+        url,
+        fetchCommitArgv(transport, url, lower),
+        transport,
+        options,
+        dest,
+      );
+    });
+  } catch (error) {
+    // Servers that refuse unadvertised objects: clone everything and look for it.
+    if (!(error instanceof GitError) || error.kind !== "ref_not_found") throw error;
+    await removeIfExists(dest);
+    return await fetchAbbreviatedCommit(url, transport, lower, dest, options);
+  }
+  await gitOrThrow("checkout", url, checkoutArgv(transport, lower), transport, options, dest);
+  return { sha: lower, branch: null, tag: null, ref: sha };
+}
+
+async function fetchAbbreviatedCommit(
+  url: string,
+  transport: Transport,
+  prefix: string,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  await withRetries(
+    options,
+    () =>
+      gitOrThrow(
+        "clone",
+        url,
+        cloneArgv(transport, url, dest, { shallow: false, checkout: false }),
+        transport,
+        options,
+      ),
+    () => removeIfExists(dest),
+  );
+  const out = await runGit(revParseArgv(transport, prefix), transport, options, dest);
+  const sha = out.stdout.trim().toLowerCase();
+  if (out.code !== 0 || !isFullSha(sha) || !sha.startsWith(prefix.toLowerCase())) {
+    const ambiguous = /ambiguous/i.test(out.stderr);
+    throw new GitError(
+      "ref_not_found",
+      ambiguous
+        ? `Commit '${prefix}' is ambiguous in ${url}`
+        : `Ref or commit '${prefix}' not found in ${url}`,
+      ambiguous ? "Give more characters of the commit SHA" : undefined,
+    );
+  }
+  await gitOrThrow("checkout", url, checkoutArgv(transport, sha), transport, options, dest);
+  return { sha, branch: null, tag: null, ref: prefix };
+}
+
+/** The checked-out commit and branch of a fresh clone, read from .git without spawning git. */
+export async function readHead(
+  dir: string,
+  transport: Transport,
+  options: GitOptions,
+): Promise<{ sha: string; branch: string | null }> {
+  const gitDir = join(dir, ".git");
+  try {
+    const head = (await Deno.readTextFile(join(gitDir, "HEAD"))).trim();
+    if (isFullSha(head)) return { sha: head.toLowerCase(), branch: null };
+    const match = /^ref: refs\/heads\/(.+)$/.exec(head);
+    if (match) {
+      const branch = match[1]!;
+      const loose = await Deno.readTextFile(join(gitDir, "refs", "heads", branch))
+        .then((t) => t.trim()).catch(() => "");
+      if (isFullSha(loose)) return { sha: loose.toLowerCase(), branch };
+      const packed = await Deno.readTextFile(join(gitDir, "packed-refs")).catch(() => "");
+      for (const line of packed.split("\n")) {
+        const [sha, name] = line.split(" ");
+        if (name === `refs/heads/${branch}` && sha !== undefined && isFullSha(sha)) {
+          return { sha: sha.toLowerCase(), branch };
+        }
+      }
+    }
+  } catch { /* fall back to git itself */ }
+  const out = await runGit(
+    [...gitConfigArgs(transport), "rev-parse", "HEAD", "--symbolic-full-name", "HEAD"],
+    transport,
+    options,
+    dir,
+  );
+  const [sha, name] = out.stdout.trim().split("\n");
+  if (out.code !== 0 || sha === undefined || !isFullSha(sha)) {
+    throw new GitError("other", `Cannot read the checked-out commit in ${dir}`);
+  }
+  const branch = name?.startsWith("refs/heads/") ? name.slice("refs/heads/".length) : null;
+  return { sha: sha.toLowerCase(), branch };
+}
+
+/** What `branch`/`tag` currently points at upstream (ls-remote), or null if it is gone. */
+export async function remoteCommit(
+  url: string,
+  transport: Transport,
+  tracking: { kind: "branch" | "tag"; name: string },
+  options: GitOptions,
+): Promise<string | null> {
+  const refs = tracking.kind === "branch"
+    ? [`refs/heads/${tracking.name}`]
+    : [`refs/tags/${tracking.name}`, `refs/tags/${tracking.name}^{}`];
+  const out = await withRetries(
+    options,
+    () => gitOrThrow("ls-remote", url, lsRemoteArgv(transport, url, refs), transport, options),
+  );
+  const found = new Map<string, string>();
+  for (const line of out.stdout.split("\n")) {
+    const [sha, name] = line.split("\t");
+    if (sha !== undefined && name !== undefined) found.set(name, sha.toLowerCase());
+  }
+  if (tracking.kind === "branch") return found.get(refs[0]!) ?? null;
+  return found.get(refs[1]!) ?? found.get(refs[0]!) ?? null;
+}

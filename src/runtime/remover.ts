@@ -1,0 +1,104 @@
+/**
+ * `skills remove` below the CLI. Under the registry lock the directory is renamed aside into
+ * `.trash` first, then the entry is dropped; the files are deleted after the lock is released.
+ * An interruption therefore never leaves an entry without files (recovery puts the
+ * directory back while the entry exists) nor files without an entry.
+ */
+
+import { join } from "node:path";
+import { SkillError } from "../core/errors.ts";
+import { canonicalSkillName } from "../core/names.ts";
+import { findEntry, type RegistryEntry, removeEntry } from "../core/registry_model.ts";
+import { bundledSkillNames } from "./bundled.ts";
+import { exists, isWithin, removeIfExists } from "./fsutil.ts";
+import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "./registry_store.ts";
+import { createStaging, disposeStaging, recoverStale, writeIntent } from "./staging.ts";
+import { digestCachePath } from "./trust_gate.ts";
+
+/** The registry entries for `names` (any accepted spelling); bundled or unknown names throw. */
+export async function entriesToRemove(
+  home: string,
+  names: readonly string[],
+): Promise<RegistryEntry[]> {
+  const registry = await readRegistry(home);
+  const out: RegistryEntry[] = [];
+  for (const name of names) {
+    const canonical = canonicalSkillName(name);
+    const entry = findEntry(registry, canonical);
+    if (entry === undefined) {
+      if (bundledSkillNames().includes(canonical)) {
+        throw new SkillError(
+          "permission_denied",
+          `Cannot remove skill '${canonical}': it is bundled`,
+          {
+            hint: "Bundled skills ship with skills itself; deactivate it with AGENT_SKILLS instead",
+          },
+        );
+      }
+      throw new SkillError("not_found", `Cannot remove skill '${canonical}': it is not installed`, {
+        hint: "Run `skills list` to see the installed skills",
+      });
+    }
+    if (!out.includes(entry)) out.push(entry);
+  }
+  return out;
+}
+
+/**
+ * Removes the given skills in one transaction. `entries` come from `entriesToRemove`; an
+ * entry changed by another command meanwhile is a conflict.
+ */
+export async function removeSkills(
+  home: string,
+  entries: readonly RegistryEntry[],
+): Promise<{ removed: string[]; notes: string[] }> {
+  const staging = await createStaging(home);
+  try {
+    const result = await withRegistryLock(home, async () => {
+      let registry = await readRegistry(home);
+      const { notes } = await recoverStale(home, registry);
+      for (const planned of entries) {
+        const current = findEntry(registry, planned.name_canonical);
+        if (current === undefined || current.updated_at !== planned.updated_at) {
+          throw new SkillError(
+            "conflict",
+            `Cannot remove skill '${planned.name_canonical}': another command changed it meanwhile`,
+            { hint: "Run the command again" },
+          );
+        }
+      }
+      const items = entries.map((e) => ({
+        canonical: e.name_canonical,
+        target: e.installed_path,
+        aside: join(staging.trash, e.name_canonical),
+        updatedAt: null,
+      }));
+      await writeIntent(staging, { version: 1, op: "remove", items });
+      await Deno.mkdir(staging.trash, { recursive: true });
+      const moved: typeof items = [];
+      try {
+        for (const item of items) {
+          // Never move anything from outside $SKILLS_HOME; such an entry is only dropped.
+          if (isWithin(home, item.target) && await exists(item.target)) {
+            await Deno.rename(item.target, item.aside);
+            moved.push(item);
+          }
+          registry = removeEntry(registry, item.canonical);
+        }
+        await writeRegistryUnlocked(home, registry);
+      } catch (error) {
+        for (const item of moved.reverse()) {
+          await Deno.rename(item.aside, item.target).catch(() => {});
+        }
+        throw error;
+      }
+      return { removed: items.map((i) => i.canonical), notes };
+    });
+    for (const name of result.removed) {
+      await removeIfExists(digestCachePath(home, name)).catch(() => {});
+    }
+    return result;
+  } finally {
+    await disposeStaging(staging);
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * Staging and crash recovery for installs, updates and removals.
+ *
+ * Every mutating command works in `$SKILLS_HOME/.staging/<pid>-<id>/` (clones, copies)
+ * and moves replaced or removed skill directories aside to `$SKILLS_HOME/.trash/<pid>-<id>/`.
+ * Before the first rename it writes `intent.json` into its staging directory, under the
+ * registry lock. If the process dies, the next mutating command (under the same lock)
+ * finds the staging directory of a dead owner and uses the intent to roll back whatever
+ * half-finished move it finds, so the registry and the skill directories always agree.
+ */
+
+import { dirname, join } from "node:path";
+import * as z from "zod/mini";
+import { findEntry, type Registry } from "../core/registry_model.ts";
+import { exists, lstatOrNull, removeIfExists, writeFileAtomic } from "./fsutil.ts";
+import { STAGING_DIR, TRASH_DIR } from "./home.ts";
+import { readRegistry, withRegistryLock } from "./registry_store.ts";
+
+const INTENT_FILE = "intent.json";
+/** A staging directory older than this is stale even if its pid looks alive (pid reuse). */
+const MAX_STAGING_AGE_MS = 24 * 60 * 60 * 1000;
+const NAME = /^(\d+)-([0-9a-f]{8})$/;
+
+export interface Staging {
+  /** `<pid>-<id>`, shared by the staging and the trash directory of one command. */
+  id: string;
+  path: string;
+  /** Where directories moved aside go (created on demand). */
+  trash: string;
+}
+
+export async function createStaging(home: string): Promise<Staging> {
+  const id = `${Deno.pid}-${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
+  const path = join(home, STAGING_DIR, id);
+  // Another command may remove the (empty) staging root between mkdir steps: retry.
+  for (let attempt = 0;; attempt++) {
+    try {
+      await Deno.mkdir(path, { recursive: true });
+      break;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound) || attempt >= 5) throw error;
+    }
+  }
+  return { id, path, trash: join(home, TRASH_DIR, id) };
+}
+
+/**
+ * Removes a finished command's trash first, then its staging directory (with the intent),
+ * then the staging and trash roots if they are empty, so a command leaves no trace.
+ */
+export async function disposeStaging(staging: Staging): Promise<void> {
+  await removeIfExists(staging.trash).catch(() => {});
+  await removeIfExists(staging.path).catch(() => {});
+  await Deno.remove(dirname(staging.trash)).catch(() => {});
+  await Deno.remove(dirname(staging.path)).catch(() => {});
+}
+
+/** Removes a directory only if it is empty (e.g. a $SKILLS_HOME this command created). */
+export async function removeIfEmpty(path: string): Promise<void> {
+  await Deno.remove(path).catch(() => {});
+}
+
+export function ownerPid(name: string): number | undefined {
+  const match = NAME.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
+export function processAlive(pid: number): boolean {
+  if (pid === Deno.pid) return true;
+  if (Deno.build.os === "linux") {
+    try {
+      Deno.statSync(`/proc/${pid}`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return true; // cannot tell cheaply elsewhere: rely on the age limit
+}
+
+export interface StaleEntry {
+  name: string;
+  path: string;
+  area: "staging" | "trash";
+}
+
+/**
+ * Staging and trash entries left by commands that are no longer running. Entries of live
+ * processes are in use and never listed. `includeForeign` also lists names this module did
+ * not create (e.g. orphans moved aside by `skills check --repair`).
+ */
+export async function listStale(home: string, includeForeign = false): Promise<StaleEntry[]> {
+  const out: StaleEntry[] = [];
+  for (const area of ["staging", "trash"] as const) {
+    const root = join(home, area === "staging" ? STAGING_DIR : TRASH_DIR);
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(root));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      throw error;
+    }
+    for (const entry of entries) {
+      const path = join(root, entry.name);
+      const pid = ownerPid(entry.name);
+      if (pid === undefined) {
+        if (includeForeign) out.push({ name: entry.name, path, area });
+        continue;
+      }
+      const info = await lstatOrNull(path);
+      const age = Date.now() - (info?.mtime?.getTime() ?? 0);
+      if (!processAlive(pid) || age > MAX_STAGING_AGE_MS) {
+        out.push({ name: entry.name, path, area });
+      }
+    }
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+const IntentItemSchema = z.object({
+  canonical: z.string(),
+  /** `$SKILLS_HOME/<canonical>`. */
+  target: z.string(),
+  /** Where the previous directory is moved aside (update, remove), else null. */
+  aside: z.nullable(z.string()),
+  /** `updated_at` of the entry this command writes (install, update), else null. */
+  updatedAt: z.nullable(z.string()),
+});
+
+const IntentSchema = z.object({
+  version: z.literal(1),
+  op: z.enum(["install", "update", "remove"]),
+  items: z.array(IntentItemSchema),
+});
+
+export type Intent = z.infer<typeof IntentSchema>;
+export type IntentItem = z.infer<typeof IntentItemSchema>;
+
+/** Must be called under the registry lock, before the first rename. */
+export async function writeIntent(staging: Staging, intent: Intent): Promise<void> {
+  await writeFileAtomic(join(staging.path, INTENT_FILE), JSON.stringify(intent));
+}
+
+async function readIntent(stagingPath: string): Promise<Intent | undefined> {
+  try {
+    const parsed = IntentSchema.safeParse(
+      JSON.parse(await Deno.readTextFile(join(stagingPath, INTENT_FILE))),
+    );
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Undoes the half-finished moves of one dead command. The registry is the source of truth:
+ * if it already holds what the command meant to write, the command is complete; otherwise
+ * every directory goes back where it was. Returns notes for the user. Caller holds the lock.
+ */
+async function rollBack(intent: Intent, registry: Registry, stagingPath: string) {
+  const notes: string[] = [];
+  let n = 0;
+  const moveOut = async (path: string) => {
+    await Deno.rename(path, join(stagingPath, `rolled-back-${n++}`));
+  };
+  for (const item of intent.items) {
+    const entry = findEntry(registry, item.canonical);
+    const written = entry !== undefined && item.updatedAt !== null &&
+      entry.updated_at === item.updatedAt && entry.installed_path === item.target;
+    if (intent.op === "install") {
+      if (!written && entry === undefined && await exists(item.target)) {
+        await moveOut(item.target);
+        notes.push(`rolled back the interrupted install of '${item.canonical}'`);
+      }
+    } else if (intent.op === "update") {
+      if (!written && item.aside !== null && await exists(item.aside)) {
+        if (await exists(item.target)) await moveOut(item.target);
+        await Deno.rename(item.aside, item.target);
+        notes.push(`rolled back the interrupted update of '${item.canonical}'`);
+      }
+    } else if (entry !== undefined && item.aside !== null && await exists(item.aside)) {
+      if (!(await exists(item.target))) {
+        await Deno.rename(item.aside, item.target);
+        notes.push(`restored '${item.canonical}' after an interrupted removal`);
+      }
+    }
+  }
+  return notes;
+}
+
+/**
+ * Cleans up after commands that died: rolls back their half-finished moves and deletes
+ * their staging and trash directories. Must be called under the registry lock; never
+ * touches the directories of running commands. Does not change the registry itself.
+ */
+export async function recoverStale(
+  home: string,
+  registry: Registry,
+  includeForeign = false,
+): Promise<{ cleaned: string[]; notes: string[] }> {
+  const stale = await listStale(home, includeForeign);
+  const notes: string[] = [];
+  for (const entry of stale.filter((e) => e.area === "staging")) {
+    const intent = await readIntent(entry.path);
+    if (intent !== undefined) notes.push(...await rollBack(intent, registry, entry.path));
+  }
+  const cleaned: string[] = [];
+  // Trash first: a staging directory (holding the intent) must outlive its trash.
+  const ordered = [
+    ...stale.filter((e) => e.area === "trash"),
+    ...stale.filter((e) => e.area === "staging"),
+  ];
+  for (const entry of ordered) {
+    try {
+      await removeIfExists(entry.path);
+      cleaned.push(entry.path);
+    } catch { /* still in use by a dying child process; the next command retries */ }
+  }
+  return { cleaned, notes };
+}
+
+/**
+ * What every mutating command does first: if dead commands left anything behind, take the
+ * lock and recover. Cheap when there is nothing to do (one directory listing, no lock).
+ */
+export async function cleanStale(home: string): Promise<string[]> {
+  if ((await listStale(home)).length === 0) return [];
+  return await withRegistryLock(home, async () => {
+    return (await recoverStale(home, await readRegistry(home))).notes;
+  });
+}
