@@ -1,0 +1,30 @@
+/** Opens tool surfaces the same way for `skills chat`, `skills context` and the benchmarks. */
+
+import type { Catalog } from "../runtime/catalog.ts";
+import { allowedToolsEnabled } from "./allowed_tools.ts";
+import { createToolSurface } from "./tools.ts";
+import type { ToolSurface } from "./tool_surface.ts";
+
+export interface SurfaceFactoryOptions {
+  home: string;
+  catalog: Catalog;
+  env: Readonly<Record<string, string>>;
+  /** Warnings and debug lines (stderr). */
+  log?: (message: string) => void;
+}
+
+/** A function that opens a fresh surface for a set of active skills. */
+export function surfaceFactory(
+  options: SurfaceFactoryOptions,
+): (active: ReadonlySet<string>) => Promise<ToolSurface> {
+  const enforceAllowedTools = allowedToolsEnabled(options.env.SKILLS_ALLOWED_TOOLS);
+  return (active) =>
+    createToolSurface({
+      home: options.home,
+      catalog: options.catalog,
+      active,
+      env: options.env,
+      enforceAllowedTools,
+      ...(options.log ? { log: options.log } : {}),
+    });
+}
