@@ -197,6 +197,37 @@ Deno.test("skills chat speaks the Anthropic Messages format", async () => {
   });
 });
 
+Deno.test("skills chat mounts hello_extended__greet_in_language only after activate_skill", async () => {
+  const greet = (language: string) => ({
+    toolCalls: [{
+      name: "hello_extended__greet_in_language",
+      arguments: { name: "Ada", language },
+    }],
+  });
+  await withFixtures([
+    { toolCalls: [{ name: "activate_skill", arguments: { name: "hello-extended" } }] },
+    greet("fr"),
+    greet("tlh"),
+    (request) => ({ text: `error=${lastToolEnvelope(request).error}` }),
+  ], async ({ llm, env }) => {
+    const result = await runCli(["chat", "-p", "Greet Ada in French", "--json"], {
+      env: env({ AGENT_SKILLS: "hello-extended" }),
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const toolNames = (request: RecordedLlmRequest) =>
+      (request.body.tools as Json[]).map((t) => t.function.name);
+    assert.ok(!toolNames(llm.requests[0]!).includes("hello_extended__greet_in_language"));
+    assert.ok(toolNames(llm.requests[1]!).includes("hello_extended__greet_in_language"));
+    const doc = JSON.parse(result.stdout);
+    const [, french, klingon] = doc.tool_calls;
+    assert.equal(french.result.success, true, JSON.stringify(french));
+    assert.match(JSON.stringify(french.result.result), /Ada/);
+    assert.equal(klingon.result.success, false);
+    assert.equal(klingon.result.error, "unsupported_language");
+    assert.equal(doc.answer, "error=unsupported_language");
+  });
+});
+
 Deno.test("skills chat without SKILLS_MODEL says exactly what to set", async () => {
   await using dir = await tempDir();
   const result = await runCli(["chat", "-p", "hi"], { env: { SKILLS_HOME: dir.path } });
