@@ -135,7 +135,15 @@ export class Repl {
   async handleLine(line: string): Promise<"continue" | "exit"> {
     const text = line.trim();
     if (text === "") return "continue";
-    if (text.startsWith("/")) return await this.#command(text);
+    if (text.startsWith("/")) {
+      try {
+        return await this.#command(text);
+      } catch (error) {
+        this.#io.stderr.write(`error: ${describeError(error)}\n`);
+        if (isSkillError(error) && error.hint) this.#io.stderr.write(`hint: ${error.hint}\n`);
+        return "continue";
+      }
+    }
     await this.#runTurn(text);
     return "continue";
   }

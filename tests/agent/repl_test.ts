@@ -22,7 +22,11 @@ interface Harness {
   subscribedWhileReading: number[];
 }
 
-async function withRepl(script: ScriptStep[], fn: (h: Harness) => Promise<void>): Promise<void> {
+async function withRepl(
+  script: ScriptStep[],
+  fn: (h: Harness) => Promise<void>,
+  options: { failReset?: boolean } = {},
+): Promise<void> {
   const server = await startLlmServer(script);
   try {
     const config = resolveProviderConfig({
@@ -55,6 +59,7 @@ async function withRepl(script: ScriptStep[], fn: (h: Harness) => Promise<void>)
       },
       skills: [{ name: "demo", description: "A demo skill." }],
       openSurface: () => {
+        if (options.failReset) return Promise.reject(new Error("surface broke"));
         const surface = fakeSurface();
         surfaces.push(surface);
         return Promise.resolve(surface);
@@ -208,4 +213,14 @@ Deno.test("Repl reports a provider error and keeps running", async () => {
     await repl.handleLine("hi again");
     assert.equal(stdout.text(), "Recovered.\n");
   });
+});
+
+Deno.test("Repl reports a failing slash command and keeps the conversation", async () => {
+  await withRepl([{ text: "Kept." }], async ({ repl, loop, stderr }) => {
+    await repl.handleLine("hi");
+    assert.equal(await repl.handleLine("/reset"), "continue");
+    assert.match(stderr.text(), /error: surface broke\n/);
+    assert.equal(loop.messages.length, 2);
+    assert.equal(repl.state, "idle");
+  }, { failReset: true });
 });
