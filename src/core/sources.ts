@@ -205,11 +205,10 @@ function parseUrl(input: string, base: string, scheme: string, ref: string | und
     throw invalid(input, "it is not a valid URL");
   }
   if (url.search !== "") throw invalid(input, "a query string ('?') is not allowed");
-  if (url.password !== "") {
-    throw invalid(input, "credentials in the URL are not allowed", CREDENTIAL_HINT);
-  }
-  if (url.username !== "" && scheme !== "ssh") {
-    throw invalid(input, "credentials in the URL are not allowed", CREDENTIAL_HINT);
+  if (url.password !== "" || (url.username !== "" && scheme !== "ssh")) {
+    // Never echo the secret: the message shows the URL with its user info masked.
+    const masked = input.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/]*@/, "$1***@");
+    throw invalid(masked, "credentials in the URL are not allowed", CREDENTIAL_HINT);
   }
   const user = decodeURIComponent(url.username);
   if (user.startsWith("-")) throw invalid(input, "the user name starts with '-'");
