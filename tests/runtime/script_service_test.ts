@@ -149,11 +149,11 @@ Deno.test("scriptRun() times out with the stderr tail: 'Script timed out after N
   const env = failure(
     await scriptRun(f.catalog, "runner-lab", "sleeper", [join(f.home, "pids")], true, {
       ...f.deps,
-      timeoutSeconds: 1,
+      timeoutSeconds: 2,
     }),
   );
   assert.equal(env.error, "timeout");
-  assert.equal(env.message, "Script timed out after 1s\nstderr: grandchild started");
+  assert.equal(env.message, "Script timed out after 2s\nstderr: grandchild started");
 });
 
 Deno.test("scriptRun() refuses env requests outside the allowlist: permission_denied", async () => {
