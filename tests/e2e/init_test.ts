@@ -34,7 +34,7 @@ Deno.test("skills init demo → validate --strict → add --yes → run demo dem
   assert.deepEqual(JSON.parse(run.stdout), { greeting: "Hello, Ada!", name: "Ada" });
 });
 
-Deno.test("skills init --with-toolset --dir scaffolds a strict-valid skill whose unittest passes", async () => {
+Deno.test("skills init --with-toolset --dir scaffolds a strict-valid skill whose unittest and tool work", async () => {
   await using dir = await tempDir();
   const env = { SKILLS_HOME: join(dir.path, "home") };
   await Deno.mkdir(join(dir.path, "work"));
@@ -68,6 +68,20 @@ Deno.test("skills init --with-toolset --dir scaffolds a strict-valid skill whose
   const log = new TextDecoder().decode(unittest.stderr);
   assert.equal(unittest.code, 0, log);
   assert.match(log, /Ran 3 tests/);
+
+  // metadata.toolsets is honoured: once installed, the toolset's tool answers.
+  const add = await runCli(["add", path, "--yes"], { cwd: dir.path, env });
+  assert.equal(add.code, 0, add.stdout + add.stderr);
+  const call = await runCli(
+    ["call", "weather-report", "greet", "--input", '{"name": "Ada", "excited": true}', "--json"],
+    { cwd: dir.path, env },
+  );
+  assert.equal(call.code, 0, call.stdout + call.stderr);
+  assert.deepEqual(JSON.parse(call.stdout), {
+    success: true,
+    result: "Hello, Ada!!!",
+    message: "Greeted Ada",
+  });
 });
 
 Deno.test("skills init refuses an existing directory (exit 1) and a bad name (exit 2)", async () => {
