@@ -166,6 +166,33 @@ Deno.test("runScript() kills a script at the timeout and reports it", async () =
   }
 });
 
+Deno.test("runScript() ends a leftover grandchild that holds the pipes after the script exits", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const pidFile = join(dir, "pid");
+    const started = performance.now();
+    const outcome = await runScript(await request("leaves_child", [pidFile], { json: true }));
+    assert.ok(performance.now() - started < 5000, "did not wait for the grandchild");
+    assert.equal(outcome.error, null);
+    assert.equal(outcome.exitCode, 0);
+    const pid = Number((await Deno.readTextFile(pidFile)).trim());
+    assert.deepEqual(outcome.parsed?.value, { left_behind: pid });
+    let gone = false;
+    for (let i = 0; i < 100 && !gone; i++) {
+      try {
+        const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+        gone = stat[stat.lastIndexOf(")") + 2] === "Z";
+      } catch {
+        gone = true;
+      }
+      if (!gone) await new Promise((r) => setTimeout(r, 30));
+    }
+    assert.ok(gone, `grandchild ${pid} still running`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("runScript() reports a non-zero exit as execution_failed with the parsed JSON", async () => {
   const outcome = await runScript(await request("fail_json", [], { json: true }));
   assert.equal(outcome.error, "execution_failed");
