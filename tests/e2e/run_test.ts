@@ -204,6 +204,43 @@ Deno.test("skills run cuts a 1 GiB stdout at the cap and stops the script", asyn
   assert.ok(body.message.length < 1000);
 });
 
+Deno.test("skills run keeps its own memory bounded while a script prints 1 GiB", async () => {
+  await using dir = await home();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...CLI_FLAGS, cliEntry(), "run", "runner-lab", "flood"],
+    env: baseEnv({ SKILLS_HOME: dir.path }),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  // Count stdout as it arrives instead of keeping it, and sample the CLI's peak RSS.
+  let bytes = 0;
+  const counted = (async () => {
+    for await (const chunk of child.stdout) bytes += chunk.length;
+  })();
+  let peakKiB = 0;
+  let samples = 0;
+  let done = false;
+  const status = child.status.finally(() => done = true);
+  while (!done) {
+    try {
+      const text = await Deno.readTextFile(`/proc/${child.pid}/status`);
+      const hwm = /^VmHWM:\s+(\d+) kB/m.exec(text);
+      if (hwm) {
+        peakKiB = Math.max(peakKiB, Number(hwm[1]));
+        samples++;
+      }
+    } catch { /* exited */ }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await counted;
+  assert.equal((await status).code, 1);
+  assert.equal(bytes, 1024 * 1024);
+  assert.ok(samples > 0, "sampled the CLI's memory");
+  assert.ok(peakKiB < 150 * 1024, `CLI peak RSS ${Math.round(peakKiB / 1024)} MiB`);
+});
+
 Deno.test("skills run refuses 101 arguments with args_too_large and exit 2", async () => {
   await using dir = await home();
   const args = Array.from({ length: 101 }, (_, i) => `a${i}`);
