@@ -66,20 +66,20 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   for (const warning of session.activationWarnings) warn(ctx, warning);
   for (const note of session.catalog.notes) debug(ctx, note);
   // Loaded here so the MCP SDK stays off every other command's start-up path.
-  const [{ createToolSurface }, { allowedToolsEnabled }, { serveStdio }] = await Promise.all([
-    import("../agent/tools.ts"),
-    import("../agent/allowed_tools.ts"),
+  const [{ surfaceFactory }, { serveStdio }] = await Promise.all([
+    import("../agent/surface_factory.ts"),
     import("../mcp/server.ts"),
   ]);
   const log = (message: string) => ctx.stderr.write(`skills mcp: ${message}\n`);
-  const surface = await createToolSurface({
+  // The same factory `skills chat` and `skills context` open their surface with.
+  const openSurface = surfaceFactory({
     home: session.home,
     catalog: session.catalog,
-    active: session.active,
     env: ctx.env,
-    enforceAllowedTools: allowedToolsEnabled(ctx.env.SKILLS_ALLOWED_TOOLS),
-    log,
+    // runner/toolset debug lines (argv, durations, problems), as in `skills chat`
+    log: (message) => debug(ctx, message),
   });
+  const surface = await openSurface(session.active);
   const skills = session.catalog.skills.filter((s) => session.active.has(s.canonical));
   if (skills.length === 0) {
     warn(ctx, "no skills are active: set AGENT_SKILLS or pass --skills (serving no tools)");
