@@ -25,11 +25,11 @@ interface Session extends AsyncDisposable {
   stderr: () => string;
 }
 
-async function connect(): Promise<Session> {
+async function connect(extraArgs: string[] = []): Promise<Session> {
   const dir = await tempDir("skills-mcp-");
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...CLI_FLAGS, cliEntry(), "mcp"],
+    args: ["run", ...CLI_FLAGS, cliEntry(), "mcp", ...extraArgs],
     env: baseEnv({ SKILLS_HOME: dir.path, AGENT_SKILLS: ACTIVE }),
     cwd: dir.path,
     stderr: "pipe",
@@ -200,6 +200,26 @@ Deno.test("skills mcp lists and reads skill files as resources, refusing travers
 
   // Still serving after the refusals.
   assert.equal((await s.client.listTools()).tools.length, 5);
+});
+
+Deno.test("skills mcp --skills overrides AGENT_SKILLS for tools, instructions and resources", async () => {
+  await using s = await connect(["--skills", "Kalshi_Markets"]);
+  const { tools } = await s.client.listTools();
+  const activate = tools.find((t) => t.name === "activate_skill");
+  assert.deepEqual(
+    (activate?.inputSchema.properties as Record<string, { enum: string[] }>).name?.enum,
+    ["kalshi-markets"],
+  );
+  assert.match(s.client.getInstructions() ?? "", /<name>kalshi-markets<\/name>/);
+  assert.doesNotMatch(s.client.getInstructions() ?? "", /hello-extended/);
+  const { resources } = await s.client.listResources();
+  assert.ok(resources.every((r) => r.uri.startsWith("skill://kalshi-markets/")));
+  const hello = await s.client.callTool({
+    name: "script_run",
+    arguments: { skill_name: "hello-extended", script_name: "advanced_greeting" },
+  });
+  assert.equal(hello.isError, true);
+  assert.equal(envelopeOf(hello).error, "not_found");
 });
 
 /** Reads newline-delimited JSON from a stream until `done` says stop. */
