@@ -25,7 +25,6 @@ import {
   type RunTrace,
 } from "./runner.ts";
 import { scriptEnvironment } from "./sandbox.ts";
-import { assertRunnable } from "./trust_gate.ts";
 
 export interface ScriptDeps {
   home: string;
@@ -167,7 +166,11 @@ export async function prepareRun(
   }
   const stringArgs = args as string[];
   checkArgs(stringArgs);
-  await assertRunnable(skill, deps.home);
+  if (skill.origin !== "core") {
+    // Bundled skills are trusted; the digest check (and node:crypto) loads only when needed.
+    const { assertRunnable } = await import("./trust_gate.ts");
+    await assertRunnable(skill, deps.home);
+  }
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
   const limits = resolveLimits(skill.manifest, deps.env, {
     timeoutSeconds: deps.timeoutSeconds,
