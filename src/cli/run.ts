@@ -49,8 +49,10 @@ Options (before <skill>):
   -h, --help     Show this help
 
 Limits: stdout is capped at MAX_SCRIPT_OUTPUT bytes (default 1048576, or the skill's
-limits.max_output); past the cap the script is stopped and the output is cut. At most
-100 arguments and 4 KiB of arguments in total.
+limits.max_output); past the cap the script is stopped and the output is cut (a
+warning and exit 1; in JSON mode a parse_error). At most 100 arguments and 4 KiB of
+arguments in total. Precedence: --timeout, then SCRIPT_TIMEOUT / MAX_SCRIPT_OUTPUT,
+then the skill's limits, then the defaults.
 
 Environment: SKILLS_UV (uv to use), SKILLS_PYTHON (interpreter when uv is absent),
 SCRIPT_TIMEOUT, MAX_SCRIPT_OUTPUT.
