@@ -199,7 +199,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
       if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
     }
     if (accepted.length === 0) {
-      throw new SkillError("cancelled", "Nothing was installed");
+      throw new SkillError("cancelled", "Installation declined; nothing was installed");
     }
     ctx.signal.throwIfAborted();
     const notes = await commitInstall(home, staging, accepted, ctx.signal);
