@@ -16,6 +16,7 @@ Scaffold a new skill in <D>/<name> (default: the current directory):
                                 and usage instructions for the agent
   <name>/scripts/<name>.py      a standard-library PEP 723 script with --help
                                 and --json ('-' becomes '_' in file names)
+  <name>/.gitignore             __pycache__/ and *.pyc
 
 With --with-toolset, also:
 
