@@ -25,6 +25,9 @@ export function surfaceFactory(
       active,
       env: options.env,
       enforceAllowedTools,
+      // <location> lets a model (or a human reading the transcript) see where a skill lives;
+      // it also makes `skills prompt` output byte-identical to what chat and MCP send.
+      includeLocation: true,
       ...(options.log ? { log: options.log } : {}),
     });
 }

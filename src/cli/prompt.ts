@@ -21,8 +21,7 @@ system prompt or an AGENTS.md file: each skill's name, description and, as
 AGENT_SKILLS (a,b | all | all-untrusted | none) unless --skills is given.
 
 The XML form is rendered by the same code that builds the system prompt of
-\`skills chat\` and \`skills mcp\`; with --no-location it is byte-for-byte the
-block they send (they do not include locations).
+\`skills chat\` and \`skills mcp\`: it is byte-for-byte the block they send.
 
 Options:
   --skills a,b       Active skills for this command (overrides AGENT_SKILLS)

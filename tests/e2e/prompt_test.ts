@@ -43,10 +43,10 @@ Deno.test("skills prompt prints the <available_skills> block with SKILL.md locat
   }
 });
 
-Deno.test("skills prompt --no-location is byte-identical to the block skills chat sends", async () => {
+Deno.test("skills prompt output is byte-identical to the block skills chat sends", async () => {
   await using home = await tempDir();
   const env = { SKILLS_HOME: home.path, AGENT_SKILLS: BOTH };
-  const prompt = await runCli(["prompt", "--no-location"], { env });
+  const prompt = await runCli(["prompt"], { env });
   assert.equal(prompt.code, 0, prompt.stderr);
   const block = prompt.stdout.slice(0, -1);
   assert.ok(block.startsWith("<available_skills>\n") && block.endsWith("</available_skills>"));

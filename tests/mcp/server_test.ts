@@ -12,7 +12,7 @@ import {
   McpError,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createToolSurface } from "../../src/agent/tools.ts";
+import { surfaceFactory } from "../../src/agent/surface_factory.ts";
 import { loadCatalog } from "../../src/runtime/catalog.ts";
 import { baseEnv, CLI_FLAGS, cliEntry, tempDir } from "../helpers/cli.ts";
 
@@ -72,14 +72,11 @@ Deno.test("skills mcp serves the chat tool surface unchanged: five tools, same s
     "script_help",
     "script_run",
   ]);
-  // The very definitions createToolSurface gives the chat loop for the same skills.
+  // The very definitions the chat loop's surface factory gives for the same skills.
   const catalog = await loadCatalog(s.home);
-  const surface = await createToolSurface({
-    home: s.home,
-    catalog,
-    active: new Set(ACTIVE.split(",")),
-    env: {},
-  });
+  const surface = await surfaceFactory({ home: s.home, catalog, env: {} })(
+    new Set(ACTIVE.split(",")),
+  );
   try {
     assert.deepEqual(
       tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
