@@ -9,10 +9,17 @@ import type { BenchRow, Measured } from "./lib.ts";
 
 export interface BenchContext {
   repoRoot: string;
-  /** Runs the bundled CLI: `deno run <flags> dist/skills.js`. */
+  /**
+   * Runs the CLI the way the compiled binary does: `src/main.ts` with the binary's flags,
+   * modules loaded lazily per command (deno compile embeds the same module graph).
+   */
   cli: { cmd: string; args: string[] };
+  /** Runs the single-file bundle `dist/skills.js`, which V8 must parse whole at start-up. */
+  bundle: { cmd: string; args: string[] };
   /** Permission flags the compiled binary carries. */
   flags: string[];
+  /** Deno's cache: commands run with a scratch HOME must still find the npm packages there. */
+  denoDir: string;
   /** A scratch directory removed at the end. */
   tmp: string;
   runs: number;
@@ -44,10 +51,18 @@ function ratio(row: BenchRow): string {
 async function main() {
   const only = Deno.args[0];
   const tmp = await Deno.makeTempDir({ prefix: "skills-bench-" });
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+  })
+    .output();
+  const denoDir = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir as string;
   const ctx: BenchContext = {
     repoRoot,
-    cli: { cmd: Deno.execPath(), args: ["run", ...flags, join(repoRoot, "dist", "skills.js")] },
+    cli: { cmd: Deno.execPath(), args: ["run", ...flags, join(repoRoot, "src", "main.ts")] },
+    bundle: { cmd: Deno.execPath(), args: ["run", ...flags, join(repoRoot, "dist", "skills.js")] },
     flags,
+    denoDir,
     tmp,
     runs: Number(Deno.env.get("BENCH_RUNS") ?? 7),
   };

@@ -116,27 +116,47 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     ctx.verbose = options.verbose || env.SKILLS_DEBUG === "1";
-    if (module.handlesInterrupt) {
-      let interrupts = 0;
-      const listeners = new Set<() => void>();
-      ctx.onInterrupt = (listener) => {
-        listeners.add(listener);
-        return () => void listeners.delete(listener);
-      };
-      Deno.addSignalListener("SIGINT", () => {
-        if (listeners.size > 0) {
-          for (const listener of [...listeners]) listener();
-          return;
-        }
-        if (++interrupts > 1) Deno.exit(EXIT_INTERRUPTED);
-        controller.abort(
-          new SkillError("cancelled", "Interrupted", { exitCode: EXIT_INTERRUPTED }),
-        );
-      });
-    }
+    if (module.handlesInterrupt) installInterruptHandling(ctx, controller);
     return await module.run(options, ctx);
   } catch (error) {
     return reportError(error, ctx, wantsJson);
+  }
+}
+
+/** Seconds a command gets to clean up (kill a script's process tree, roll back) before a
+ * repeated Ctrl-C forces the exit. */
+const FORCE_EXIT_GRACE_MS = 1500;
+
+/**
+ * Ctrl-C (and SIGTERM/SIGHUP) abort `ctx.signal`, or go to the command's own listeners
+ * (the REPL cancels a turn and keeps running). A second Ctrl-C after the grace period
+ * forces the exit, so a stuck cleanup can always be escaped.
+ */
+function installInterruptHandling(ctx: Context, controller: AbortController): void {
+  let firstAt = 0;
+  const listeners = new Set<() => void>();
+  ctx.onInterrupt = (listener) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  const abort = (exitCode: number, what: string) => {
+    controller.abort(new SkillError("cancelled", what, { exitCode }));
+  };
+  Deno.addSignalListener("SIGINT", () => {
+    if (listeners.size > 0) {
+      for (const listener of [...listeners]) listener();
+      return;
+    }
+    if (firstAt === 0) {
+      firstAt = Date.now();
+      abort(EXIT_INTERRUPTED, "Interrupted");
+    } else if (Date.now() - firstAt > FORCE_EXIT_GRACE_MS) {
+      Deno.exit(EXIT_INTERRUPTED);
+    }
+  });
+  if (Deno.build.os !== "windows") {
+    Deno.addSignalListener("SIGTERM", () => abort(143, "Terminated"));
+    Deno.addSignalListener("SIGHUP", () => abort(129, "Hang-up"));
   }
 }
 

@@ -58,6 +58,7 @@ async function contextTokens(ctx: BenchContext, home: string, skills: string): P
     env: {
       PATH: Deno.env.get("PATH") ?? "",
       HOME: ctx.tmp,
+      DENO_DIR: ctx.denoDir,
       SKILLS_HOME: home,
       AGENT_SKILLS: skills,
     },

@@ -59,7 +59,12 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
     measure({
       cmd: ctx.cli.cmd,
       args: [...ctx.cli.args, "list", "--json"],
-      env: { PATH: Deno.env.get("PATH") ?? "", HOME: ctx.tmp, SKILLS_HOME: home },
+      env: {
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: ctx.tmp,
+        DENO_DIR: ctx.denoDir,
+        SKILLS_HOME: home,
+      },
     }, ctx.runs);
   const twenty = await run(small);
   const thousand = await run(large);

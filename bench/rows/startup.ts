@@ -12,6 +12,10 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
     ctx.runs,
   );
   const value = await measure({ cmd: ctx.cli.cmd, args: [...ctx.cli.args, "--version"] }, ctx.runs);
+  const bundled = await measure(
+    { cmd: ctx.bundle.cmd, args: [...ctx.bundle.args, "--version"] },
+    ctx.runs,
+  );
   return [{
     name: "skills --version",
     value,
@@ -19,5 +23,12 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
     baseline,
     target: "≤ 2× baseline",
     pass: value.medianMs <= 2 * baseline.medianMs,
+  }, {
+    name: "skills --version (dist/skills.js bundle)",
+    value: bundled,
+    baselineName: "deno run empty.js",
+    baseline,
+    target: "informational: the bundle is parsed whole",
+    pass: null,
   }];
 }

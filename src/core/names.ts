@@ -25,7 +25,8 @@ export function skillNameProblem(value: unknown): string | undefined {
   if (value.length > 64) return "is longer than 64 characters";
   if (!NAME_PATTERN.test(value)) return "may contain only letters, digits, '-' and '_'";
   if (WINDOWS_DEVICES.test(value)) return "is a reserved device name on Windows";
-  if (/^[-_]+$/.test(value)) return "must contain a letter or digit";
+  // A leading '-' would read as an option to git, python or this CLI itself.
+  if (!/^[A-Za-z0-9]/.test(value)) return "must start with a letter or digit";
   return undefined;
 }
 

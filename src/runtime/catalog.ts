@@ -9,7 +9,12 @@ import { SkillError } from "../core/errors.ts";
 import { matchesAnyGlob } from "../core/glob.ts";
 import { type Diagnostic, hasErrors, type Manifest, parseSkillMd } from "../core/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../core/frontmatter.ts";
-import { canonicalSkillName, isValidSkillName, scriptDisplayName } from "../core/names.ts";
+import {
+  canonicalSkillName,
+  isValidSkillName,
+  scriptDisplayName,
+  skillNameProblem,
+} from "../core/names.ts";
 import type { RegistryEntry } from "../core/registry_model.ts";
 import { VERSION } from "../core/version.ts";
 import { bundledRootPath, materializeBundledSkills } from "./bundled.ts";
@@ -380,6 +385,8 @@ function discoverScripts(
   for (const entry of Deno.readDirSync(scriptsDir)) {
     if (!entry.isFile || entry.isSymlink) continue; // directories and symlinks are never scripts
     if (entry.name.startsWith(".") || !entry.name.toLowerCase().endsWith(".py")) continue;
+    // Only files a user or model can name are scripts (no spaces, no leading '_' or '-').
+    if (skillNameProblem(entry.name.slice(0, -3)) !== undefined) continue;
     files.set(entry.name.toLowerCase(), entry.name);
   }
   let chosen: string[];
