@@ -1,45 +1,114 @@
 /**
  * The registry document (`$SKILLS_HOME/registry.json`): a versioned schema, entries
- * sorted by canonical name. Parsed with zod because the file is untrusted input.
+ * sorted by canonical name. The file is untrusted input, so it is validated field by
+ * field. (A hand-written check rather than zod: the registry is read by every command,
+ * and importing zod/mini alone costs 10-20 ms of start-up.)
  */
-
-import * as z from "zod/mini";
 
 export const REGISTRY_VERSION = 1;
 
-const nullableString = z.nullable(z.string());
-
-export const SourceSchema = z.looseObject({
-  type: z.enum(["git", "local"]),
+export interface SkillSource {
+  type: "git" | "local";
   /** Clone URL for git, absolute path for local. */
-  url: z.string(),
+  url: string;
   /** Path of the skill inside the repository ("" for the root). */
-  subpath: z.string(),
-});
+  subpath: string;
+  [extra: string]: unknown;
+}
 
-export const EntrySchema = z.looseObject({
-  name: z.string(),
-  name_canonical: z.string(),
-  source: SourceSchema,
-  commit_sha: nullableString,
-  branch: nullableString,
-  tag: nullableString,
-  ref: nullableString,
-  installed_path: z.string(),
-  trusted: z.boolean(),
-  trusted_digest: nullableString,
-  installed_at: z.string(),
-  updated_at: z.string(),
-});
+export interface RegistryEntry {
+  name: string;
+  name_canonical: string;
+  source: SkillSource;
+  commit_sha: string | null;
+  branch: string | null;
+  tag: string | null;
+  ref: string | null;
+  installed_path: string;
+  trusted: boolean;
+  trusted_digest: string | null;
+  installed_at: string;
+  updated_at: string;
+  /** Fields written by newer versions are kept, never dropped. */
+  [extra: string]: unknown;
+}
 
-export const RegistrySchema = z.looseObject({
-  version: z.number(),
-  skills: z.array(EntrySchema),
-});
+export interface Registry {
+  version: number;
+  skills: RegistryEntry[];
+  [extra: string]: unknown;
+}
 
-export type SkillSource = z.infer<typeof SourceSchema>;
-export type RegistryEntry = z.infer<typeof EntrySchema>;
-export type Registry = z.infer<typeof RegistrySchema>;
+type Check = (value: unknown) => string | undefined;
+
+const isString: Check = (v) =>
+  typeof v === "string" ? undefined : `expected string, got ${kind(v)}`;
+const isNullableString: Check = (v) =>
+  v === null || typeof v === "string" ? undefined : `expected string or null, got ${kind(v)}`;
+const isBoolean: Check = (v) =>
+  typeof v === "boolean" ? undefined : `expected boolean, got ${kind(v)}`;
+
+function kind(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  return Array.isArray(value) ? "array" : typeof value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+const SOURCE_FIELDS: Record<string, Check> = {
+  type: (v) =>
+    v === "git" || v === "local"
+      ? undefined
+      : `expected "git" or "local", got ${JSON.stringify(v)}`,
+  url: isString,
+  subpath: isString,
+};
+
+const ENTRY_FIELDS: Record<string, Check> = {
+  name: isString,
+  name_canonical: isString,
+  source: (v) => isPlainObject(v) ? undefined : `expected object, got ${kind(v)}`,
+  commit_sha: isNullableString,
+  branch: isNullableString,
+  tag: isNullableString,
+  ref: isNullableString,
+  installed_path: isString,
+  trusted: isBoolean,
+  trusted_digest: isNullableString,
+  installed_at: isString,
+  updated_at: isString,
+};
+
+function checkFields(
+  value: Record<string, unknown>,
+  fields: Record<string, Check>,
+  path: string,
+): string | undefined {
+  for (const [key, check] of Object.entries(fields)) {
+    const problem = check(value[key]);
+    if (problem !== undefined) return `at ${path}.${key}: ${problem}`;
+  }
+  return undefined;
+}
+
+/** Why `data` is not a registry document, or undefined when it is one. */
+function registryProblem(data: unknown): string | undefined {
+  if (!isPlainObject(data)) return `: expected an object, got ${kind(data)}`;
+  if (typeof data.version !== "number") {
+    return ` at version: expected number, got ${kind(data.version)}`;
+  }
+  if (!Array.isArray(data.skills)) return ` at skills: expected array, got ${kind(data.skills)}`;
+  for (const [index, entry] of data.skills.entries()) {
+    if (!isPlainObject(entry)) return ` at skills.${index}: expected object, got ${kind(entry)}`;
+    const problem = checkFields(entry, ENTRY_FIELDS, `skills.${index}`) ??
+      checkFields(entry.source as Record<string, unknown>, SOURCE_FIELDS, `skills.${index}.source`);
+    if (problem !== undefined) return ` ${problem}`;
+  }
+  return undefined;
+}
 
 export function emptyRegistry(): Registry {
   return { version: REGISTRY_VERSION, skills: [] };
@@ -57,15 +126,11 @@ export function parseRegistry(text: string): ParseRegistryResult {
   } catch (error) {
     return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
   }
-  const parsed = RegistrySchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-    return {
-      ok: false,
-      reason: `does not match the registry schema${where}: ${issue?.message ?? "invalid"}`,
-    };
+  const problem = registryProblem(data);
+  if (problem !== undefined) {
+    return { ok: false, reason: `does not match the registry schema${problem}` };
   }
+  const parsed = { data: data as Registry };
   if (parsed.data.version > REGISTRY_VERSION) {
     return {
       ok: false,
