@@ -78,6 +78,9 @@ export interface AddOptions extends ParsedCommon {
   yes: boolean;
 }
 
+/** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
+export const handlesInterrupt = true;
+
 export function parse(argv: readonly string[]): AddOptions {
   const { values, positionals } = parseCommand("add", argv, {
     ref: { type: "string" },

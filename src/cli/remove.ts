@@ -35,6 +35,9 @@ export interface RemoveOptions extends ParsedCommon {
   yes: boolean;
 }
 
+/** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
+export const handlesInterrupt = true;
+
 export function parse(argv: readonly string[]): RemoveOptions {
   const { values, positionals } = parseCommand("remove", argv, {
     yes: { type: "boolean", short: "y" },

@@ -59,6 +59,9 @@ export interface UpdateOptions extends ParsedCommon {
   yes: boolean;
 }
 
+/** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
+export const handlesInterrupt = true;
+
 export function parse(argv: readonly string[]): UpdateOptions {
   const { values, positionals } = parseCommand("update", argv, {
     all: { type: "boolean" },

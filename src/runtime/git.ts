@@ -50,6 +50,9 @@ export function gitConfigArgs(transport: Transport): string[] {
     "fetch.recurseSubmodules=false",
     "advice.detachedHead=false",
     "init.defaultBranch=main",
+    // A transfer that stalls (under 1 byte/s for 60 s) ends instead of hanging forever.
+    "http.lowSpeedLimit=1",
+    "http.lowSpeedTime=60",
   ];
   return settings.flatMap((s) => ["-c", s]);
 }
@@ -198,7 +201,45 @@ export interface GitOutput {
   stderr: string;
 }
 
-/** One git invocation in its own process group, killed as a whole on timeout or abort. */
+interface Collector {
+  done: Promise<void>;
+  cancel(): void;
+  text(): string;
+}
+
+function collect(stream: ReadableStream<Uint8Array>): Collector {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  const done = (async () => {
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        chunks.push(value);
+      }
+    } catch { /* cancelled */ }
+  })();
+  return {
+    done,
+    cancel: () => void reader.cancel().catch(() => {}),
+    text: () => {
+      const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let offset = 0;
+      for (const c of chunks) {
+        all.set(c, offset);
+        offset += c.length;
+      }
+      return new TextDecoder().decode(all);
+    },
+  };
+}
+
+/**
+ * One git invocation in its own process group. On timeout or abort the group is killed
+ * when the permissions allow it (unscoped --allow-run), else git itself; its helpers
+ * (git-remote-https, ssh) then see their parent gone, and stalled transfers end on their
+ * own (http.lowSpeedTime). We do not wait for helpers still holding the output pipes.
+ */
 export async function runGit(
   argv: readonly string[],
   transport: Transport,
@@ -215,13 +256,20 @@ export async function runGit(
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    detached: true,
+    detached: Deno.build.os !== "windows",
   }).spawn();
+  const stdout = collect(child.stdout);
+  const stderr = collect(child.stderr);
   let timedOut = false;
+  let killed = false;
   const kill = () => {
+    killed = true;
     try {
-      if (Deno.build.os === "windows") child.kill("SIGKILL");
-      else Deno.kill(-child.pid, "SIGKILL");
+      Deno.kill(-child.pid, "SIGKILL");
+      return;
+    } catch { /* scoped --allow-run may not signal a group: kill git itself */ }
+    try {
+      child.kill("SIGKILL");
     } catch { /* already gone */ }
   };
   const timer = setTimeout(() => {
@@ -231,8 +279,17 @@ export async function runGit(
   const onAbort = () => kill();
   options.signal?.addEventListener("abort", onAbort);
   try {
-    const out = await child.output();
-    const decoder = new TextDecoder();
+    const status = await child.status;
+    if (killed) {
+      await Promise.race([
+        Promise.all([stdout.done, stderr.done]),
+        new Promise((r) => setTimeout(r, 200)),
+      ]);
+      stdout.cancel();
+      stderr.cancel();
+    } else {
+      await Promise.all([stdout.done, stderr.done]);
+    }
     options.signal?.throwIfAborted();
     if (timedOut) {
       const verb = argv.find((a) => /^[a-z-]+$/.test(a) && a !== "-c") ?? "command";
@@ -241,11 +298,7 @@ export async function runGit(
         hint: "Check the network, or raise SKILLS_GIT_TIMEOUT (seconds)",
       });
     }
-    return {
-      code: out.code,
-      stdout: decoder.decode(out.stdout),
-      stderr: decoder.decode(out.stderr),
-    };
+    return { code: status.code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);

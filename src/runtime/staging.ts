@@ -7,18 +7,25 @@
  * registry lock. If the process dies, the next mutating command (under the same lock)
  * finds the staging directory of a dead owner and uses the intent to roll back whatever
  * half-finished move it finds, so the registry and the skill directories always agree.
+ *
+ * Ownership: the owner holds an exclusive advisory lock (flock) on `<staging>/.owner` for
+ * as long as it runs; the OS releases it when the process dies, even on kill -9. (Deno does
+ * not let a scoped process look at /proc or signal other pids, so a pid alone proves
+ * nothing.) The pid in the name is informational.
  */
 
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
+import { SkillError } from "../core/errors.ts";
 import { findEntry, type Registry } from "../core/registry_model.ts";
 import { exists, lstatOrNull, removeIfExists, writeFileAtomic } from "./fsutil.ts";
 import { STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, withRegistryLock } from "./registry_store.ts";
 
 const INTENT_FILE = "intent.json";
-/** A staging directory older than this is stale even if its pid looks alive (pid reuse). */
-const MAX_STAGING_AGE_MS = 24 * 60 * 60 * 1000;
+const OWNER_FILE = ".owner";
+/** A staging directory without an owner file (crash right after mkdir) is stale after this. */
+const OWNERLESS_GRACE_MS = 10_000;
 const NAME = /^(\d+)-([0-9a-f]{8})$/;
 
 export interface Staging {
@@ -27,6 +34,8 @@ export interface Staging {
   path: string;
   /** Where directories moved aside go (created on demand). */
   trash: string;
+  /** Holds the ownership lock until `disposeStaging`. */
+  owner: Deno.FsFile;
 }
 
 export async function createStaging(home: string): Promise<Staging> {
@@ -41,7 +50,12 @@ export async function createStaging(home: string): Promise<Staging> {
       if (!(error instanceof Deno.errors.NotFound) || attempt >= 5) throw error;
     }
   }
-  return { id, path, trash: join(home, TRASH_DIR, id) };
+  const owner = await Deno.open(join(path, OWNER_FILE), { write: true, createNew: true });
+  if (!(await owner.tryLock(true))) {
+    owner.close();
+    throw new SkillError("io_error", `Cannot lock the staging directory ${path}`);
+  }
+  return { id, path, trash: join(home, TRASH_DIR, id), owner };
 }
 
 /**
@@ -51,6 +65,9 @@ export async function createStaging(home: string): Promise<Staging> {
 export async function disposeStaging(staging: Staging): Promise<void> {
   await removeIfExists(staging.trash).catch(() => {});
   await removeIfExists(staging.path).catch(() => {});
+  try {
+    staging.owner.close();
+  } catch { /* already closed */ }
   await Deno.remove(dirname(staging.trash)).catch(() => {});
   await Deno.remove(dirname(staging.path)).catch(() => {});
 }
@@ -65,17 +82,26 @@ export function ownerPid(name: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-export function processAlive(pid: number): boolean {
-  if (pid === Deno.pid) return true;
-  if (Deno.build.os === "linux") {
-    try {
-      Deno.statSync(`/proc/${pid}`);
-      return true;
-    } catch {
+/** Whether the command that owns staging directory `dir` is still running. */
+export async function ownerAlive(dir: string): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(join(dir, OWNER_FILE), { read: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    const info = await lstatOrNull(dir);
+    if (info === null) return false;
+    return Date.now() - (info.mtime?.getTime() ?? 0) < OWNERLESS_GRACE_MS;
+  }
+  try {
+    if (await file.tryLock(true)) {
+      await file.unlock();
       return false;
     }
+    return true;
+  } finally {
+    file.close();
   }
-  return true; // cannot tell cheaply elsewhere: rely on the age limit
 }
 
 export interface StaleEntry {
@@ -102,16 +128,13 @@ export async function listStale(home: string, includeForeign = false): Promise<S
     }
     for (const entry of entries) {
       const path = join(root, entry.name);
-      const pid = ownerPid(entry.name);
-      if (pid === undefined) {
+      if (ownerPid(entry.name) === undefined) {
         if (includeForeign) out.push({ name: entry.name, path, area });
         continue;
       }
-      const info = await lstatOrNull(path);
-      const age = Date.now() - (info?.mtime?.getTime() ?? 0);
-      if (!processAlive(pid) || age > MAX_STAGING_AGE_MS) {
-        out.push({ name: entry.name, path, area });
-      }
+      // A trash directory belongs to the staging directory with the same id.
+      const ownerDir = area === "staging" ? path : join(home, STAGING_DIR, entry.name);
+      if (!(await ownerAlive(ownerDir))) out.push({ name: entry.name, path, area });
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));

@@ -11,6 +11,7 @@ import { readRegistry, writeRegistryUnlocked } from "../../src/runtime/registry_
 import {
   cleanStale,
   createStaging,
+  disposeStaging,
   type Intent,
   listStale,
   recoverStale,
@@ -23,6 +24,14 @@ async function deadPid(): Promise<number> {
   const child = new Deno.Command("true").spawn();
   await child.status;
   return child.pid;
+}
+
+/** A staging directory as a killed command leaves it: its owner file is no longer locked. */
+async function deadStagingDir(home: string, id: string): Promise<string> {
+  const path = join(home, ".staging", id);
+  await Deno.mkdir(path, { recursive: true });
+  await Deno.writeTextFile(join(path, ".owner"), "");
+  return path;
 }
 
 function entry(home: string, name: string, updatedAt = "2024-01-01T00:00:00.000Z"): RegistryEntry {
@@ -50,9 +59,8 @@ async function skillDir(path: string, marker: string) {
 /** A staging (and trash) directory of a dead command with the intent it wrote. */
 async function deadCommand(home: string, intent: (trash: string) => Intent) {
   const id = `${await deadPid()}-0badc0de`;
-  const staging = join(home, ".staging", id);
+  const staging = await deadStagingDir(home, id);
   const trash = join(home, ".trash", id);
-  await Deno.mkdir(staging, { recursive: true });
   await Deno.writeTextFile(join(staging, "intent.json"), JSON.stringify(intent(trash)));
   return { staging, trash };
 }
@@ -142,14 +150,26 @@ Deno.test("recovery never touches the staging directory of a running command", a
   await using tmp = await tempDir();
   const home = tmp.path;
   await withRegistry(home, emptyRegistry());
-  const mine = await createStaging(home); // this process is alive
-  await Deno.writeTextFile(join(mine.path, "clone-in-progress"), "x");
-  const deadId = `${await deadPid()}-feedface`;
-  await Deno.mkdir(join(home, ".staging", deadId, "src"), { recursive: true });
-  assert.deepEqual((await listStale(home)).map((e) => e.name), [deadId]);
-  const { cleaned } = await recoverStale(home, await readRegistry(home));
-  assert.deepEqual(cleaned, [join(home, ".staging", deadId)]);
-  assert.ok(await Deno.stat(join(mine.path, "clone-in-progress")));
+  const mine = await createStaging(home); // this process is alive and holds the owner lock
+  try {
+    await Deno.writeTextFile(join(mine.path, "clone-in-progress"), "x");
+    // A name with a pid that is gone proves nothing: only the owner lock counts.
+    const renamed = join(home, ".staging", `${await deadPid()}-feedface`);
+    await Deno.rename(mine.path, renamed);
+    const crashed = await deadStagingDir(home, `${await deadPid()}-deadbeef`);
+    await Deno.mkdir(join(crashed, "src"));
+    const justCreated = join(home, ".staging", `${await deadPid()}-0000aaaa`);
+    await Deno.mkdir(justCreated); // no owner file yet: a command between mkdir and lock
+    assert.deepEqual((await listStale(home)).map((e) => e.path), [crashed]);
+    const { cleaned } = await recoverStale(home, await readRegistry(home));
+    assert.deepEqual(cleaned, [crashed]);
+    assert.ok(await Deno.stat(join(renamed, "clone-in-progress")));
+    assert.ok(await Deno.stat(justCreated));
+    await Deno.remove(justCreated);
+    await Deno.rename(renamed, mine.path);
+  } finally {
+    await disposeStaging(mine);
+  }
   assert.deepEqual((await inspectHome(home)).leftovers, []);
 });
 
