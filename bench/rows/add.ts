@@ -1,0 +1,142 @@
+/**
+ * `skills add --yes` of one skill from a local bare repository (file://) against a plain
+ * `git clone --depth 1` of the same repository, median wall time in the same run
+ * (target ≤ 1.5×). Row 1: a single-skill repo, a copy of the bundled kalshi-markets
+ * (SKILL.md + ten scripts) renamed so it does not collide with the bundled one. Row 2: one
+ * skill out of a 20-skill collection (skills/<name>/ with a 256 KiB asset each), where the
+ * clone itself dominates. Each sample installs into a fresh $SKILLS_HOME / clones into a
+ * fresh directory.
+ */
+
+import { join } from "node:path";
+import type { BenchContext } from "../main.ts";
+import { type BenchRow, type CommandSpec, type Measured, median, round, sample } from "../lib.ts";
+
+async function git(cwd: string, args: string[]) {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "init.defaultBranch=main", ...args],
+    cwd,
+    env: {
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "bench",
+      GIT_AUTHOR_EMAIL: "bench@example.invalid",
+      GIT_COMMITTER_NAME: "bench",
+      GIT_COMMITTER_EMAIL: "bench@example.invalid",
+    },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+}
+
+async function copyDir(from: string, to: string) {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) await copyDir(join(from, entry.name), join(to, entry.name));
+    else if (entry.isFile) await Deno.copyFile(join(from, entry.name), join(to, entry.name));
+  }
+}
+
+/** A bare repo holding one skill (kalshi-markets renamed to bench-markets). */
+async function benchRepo(tmp: string, repoRoot: string): Promise<string> {
+  const work = join(tmp, "add-bench-src");
+  await copyDir(join(repoRoot, "skills", "core", "kalshi-markets"), work);
+  const md = join(work, "SKILL.md");
+  await Deno.writeTextFile(
+    md,
+    (await Deno.readTextFile(md)).replace(/^name: .*$/m, "name: bench-markets"),
+  );
+  await git(work, ["init", "--quiet"]);
+  await git(work, ["add", "--all"]);
+  await git(work, ["commit", "--quiet", "-m", "bench"]);
+  const bare = join(tmp, "add-bench.git");
+  await git(tmp, ["clone", "--quiet", "--bare", work, bare]);
+  return `file://${bare}`;
+}
+
+/** A bare repo with 20 skills under skills/<name>/, each with an incompressible asset. */
+async function collectionRepo(tmp: string): Promise<string> {
+  const work = join(tmp, "add-bench-collection");
+  for (let i = 0; i < 20; i++) {
+    const dir = join(work, "skills", `coll-${i}`);
+    await Deno.mkdir(join(dir, "assets"), { recursive: true });
+    await Deno.writeTextFile(
+      join(dir, "SKILL.md"),
+      `---\nname: coll-${i}\ndescription: Collection skill ${i} for the add benchmark.\n---\n# coll-${i}\n\nRead assets/data.bin.\n`,
+    );
+    const bytes = new Uint8Array(256 * 1024);
+    for (let o = 0; o < bytes.length; o += 65536) {
+      crypto.getRandomValues(bytes.subarray(o, o + 65536));
+    }
+    await Deno.writeFile(join(dir, "assets", "data.bin"), bytes);
+  }
+  await Deno.writeTextFile(join(work, "README.md"), "# A collection\n");
+  await git(work, ["init", "--quiet"]);
+  await git(work, ["add", "--all"]);
+  await git(work, ["commit", "--quiet", "-m", "collection"]);
+  const bare = join(tmp, "add-bench-collection.git");
+  await git(tmp, ["clone", "--quiet", "--bare", work, bare]);
+  return `file://${bare}`;
+}
+
+/** Runs `make(i)` once to warm up and `runs` times measured; each run gets a fresh target. */
+async function measureFresh(make: (i: number) => CommandSpec, runs: number): Promise<Measured> {
+  const warm = await sample(make(-1));
+  if (warm.code !== 0) throw new Error(`${make(-1).cmd} exited ${warm.code}`);
+  const walls: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = await sample(make(i));
+    if (s.code !== 0) throw new Error(`${make(i).cmd} exited ${s.code} in run ${i}`);
+    walls.push(s.wallMs);
+    if (s.peakRssKiB !== null) rss.push(s.peakRssKiB);
+  }
+  return {
+    medianMs: round(median(walls)),
+    minMs: round(Math.min(...walls)),
+    maxMs: round(Math.max(...walls)),
+    peakRssMiB: rss.length ? round(Math.max(...rss) / 1024) : null,
+    runs,
+  };
+}
+
+async function row(
+  ctx: BenchContext,
+  name: string,
+  url: string,
+  extra: string[],
+): Promise<BenchRow> {
+  const tag = name.replace(/\W+/g, "-");
+  const baseline = await measureFresh((i) => ({
+    cmd: "git",
+    args: ["clone", "--quiet", "--depth", "1", "--", url, join(ctx.tmp, `${tag}-clone-${i}`)],
+    env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+  }), ctx.runs);
+  const value = await measureFresh((i) => ({
+    cmd: ctx.cli.cmd,
+    args: [...ctx.cli.args, "add", url, ...extra, "--yes"],
+    env: { SKILLS_HOME: join(ctx.tmp, `${tag}-home-${i}`), GIT_CONFIG_GLOBAL: "/dev/null" },
+  }), ctx.runs);
+  return {
+    name,
+    value,
+    baselineName: "git clone --depth 1",
+    baseline,
+    target: "≤ 1.5× baseline",
+    pass: value.medianMs <= 1.5 * baseline.medianMs,
+    note:
+      "skills add = Deno start-up + clone + validation + digest + locked registry write; the clone alone is the baseline",
+  };
+}
+
+export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
+  const single = await benchRepo(ctx.tmp, ctx.repoRoot);
+  const collection = await collectionRepo(ctx.tmp);
+  return [
+    await row(ctx, "skills add (single-skill repo)", single, []),
+    await row(ctx, "skills add (1 of 20 skills, 5 MiB repo)", collection, ["--skill", "coll-7"]),
+  ];
+}
