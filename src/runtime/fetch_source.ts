@@ -6,7 +6,8 @@
 import { join, resolve } from "node:path";
 import { SkillError } from "../core/errors.ts";
 import { parseSource, type RefRequest, type Source } from "../core/sources.ts";
-import { type FetchedCommit, fetchRepository, type GitOptions } from "./git.ts";
+import type { GitOptions } from "./git.ts";
+import { type FetchedCommit, fetchRepository } from "./git_fetch.ts";
 import { isWithin, lstatOrNull } from "./fsutil.ts";
 import type { Staging } from "./staging.ts";
 

@@ -6,11 +6,8 @@
  * errors only.
  */
 
-import { join } from "node:path";
-import { SkillError } from "../core/errors.ts";
-import { isFullSha, looksLikeSha, type RefRequest, type Transport } from "../core/sources.ts";
-import { EXIT_TIMEOUT } from "../core/errors.ts";
-import { removeIfExists } from "./fsutil.ts";
+import { EXIT_TIMEOUT, SkillError } from "../core/errors.ts";
+import type { Transport } from "../core/sources.ts";
 
 export const DEFAULT_GIT_TIMEOUT_SECONDS = 120;
 export const GIT_ATTEMPTS = 3;
@@ -341,7 +338,8 @@ export async function withRetries<T>(
   }
 }
 
-async function gitOrThrow(
+/** Runs git and turns a non-zero exit into a classified GitError. */
+export async function gitOrThrow(
   verb: string,
   url: string,
   argv: readonly string[],
@@ -352,190 +350,4 @@ async function gitOrThrow(
   const out = await runGit(argv, transport, options, cwd);
   if (out.code !== 0) throw gitFailure(verb, url, out.stderr);
   return out;
-}
-
-export interface FetchedCommit {
-  sha: string;
-  /** The branch the checkout follows, when it is one. */
-  branch: string | null;
-  /** The tag that was checked out, when it is one. */
-  tag: string | null;
-  /** The ref exactly as requested with --ref / #ref, else null. */
-  ref: string | null;
-}
-
-/**
- * Fetches `request` of `url` into `dest` (which must not exist): shallow for branches and
- * tags, exactly the commit for a full SHA, a full clone + rev-parse for an abbreviated one.
- */
-export async function fetchRepository(
-  url: string,
-  transport: Transport,
-  request: RefRequest,
-  dest: string,
-  options: GitOptions,
-): Promise<FetchedCommit> {
-  const reset = () => removeIfExists(dest);
-  const retry = <T>(work: () => Promise<T>) => withRetries(options, work, reset);
-  if (request.kind === "ref" && isFullSha(request.name)) {
-    return await fetchExactCommit(url, transport, request.name, dest, options);
-  }
-  const branch = request.kind === "default" ? undefined : request.name;
-  try {
-    await retry(() =>
-      gitOrThrow("clone", url, cloneArgv(transport, url, dest, { branch }), transport, options)
-    );
-  } catch (error) {
-    const abbreviated = request.kind === "ref" && looksLikeSha(request.name);
-    if (!(error instanceof GitError) || error.kind !== "ref_not_found" || !abbreviated) {
-      if (error instanceof GitError && error.kind === "ref_not_found" && branch !== undefined) {
-        throw new GitError(
-          "ref_not_found",
-          `${
-            request.kind === "tag" ? "Tag" : request.kind === "branch" ? "Branch" : "Ref"
-          } '${branch}' not found in ${url}`,
-          "Check the name; `git ls-remote <url>` lists branches and tags",
-        );
-      }
-      throw error;
-    }
-    await reset();
-    return await fetchAbbreviatedCommit(url, transport, request.name, dest, options);
-  }
-  const head = await readHead(dest, transport, options);
-  const requested = request.kind === "default" ? null : request.name;
-  return {
-    sha: head.sha,
-    branch: head.branch,
-    tag: head.branch === null ? requested : null,
-    ref: request.kind === "ref" ? request.name : null,
-  };
-}
-
-async function fetchExactCommit(
-  url: string,
-  transport: Transport,
-  sha: string,
-  dest: string,
-  options: GitOptions,
-): Promise<FetchedCommit> {
-  const lower = sha.toLowerCase();
-  try {
-    await withRetries(options, async () => {
-      await removeIfExists(dest);
-      await gitOrThrow("init", url, initArgv(transport, dest), transport, options);
-      await gitOrThrow(
-        "fetch",
-        url,
-        fetchCommitArgv(transport, url, lower),
-        transport,
-        options,
-        dest,
-      );
-    });
-  } catch (error) {
-    // Servers that refuse unadvertised objects: clone everything and look for it.
-    if (!(error instanceof GitError) || error.kind !== "ref_not_found") throw error;
-    await removeIfExists(dest);
-    return await fetchAbbreviatedCommit(url, transport, lower, dest, options);
-  }
-  await gitOrThrow("checkout", url, checkoutArgv(transport, lower), transport, options, dest);
-  return { sha: lower, branch: null, tag: null, ref: sha };
-}
-
-async function fetchAbbreviatedCommit(
-  url: string,
-  transport: Transport,
-  prefix: string,
-  dest: string,
-  options: GitOptions,
-): Promise<FetchedCommit> {
-  await withRetries(
-    options,
-    () =>
-      gitOrThrow(
-        "clone",
-        url,
-        cloneArgv(transport, url, dest, { shallow: false, checkout: false }),
-        transport,
-        options,
-      ),
-    () => removeIfExists(dest),
-  );
-  const out = await runGit(revParseArgv(transport, prefix), transport, options, dest);
-  const sha = out.stdout.trim().toLowerCase();
-  if (out.code !== 0 || !isFullSha(sha) || !sha.startsWith(prefix.toLowerCase())) {
-    const ambiguous = /ambiguous/i.test(out.stderr);
-    throw new GitError(
-      "ref_not_found",
-      ambiguous
-        ? `Commit '${prefix}' is ambiguous in ${url}`
-        : `Ref or commit '${prefix}' not found in ${url}`,
-      ambiguous ? "Give more characters of the commit SHA" : undefined,
-    );
-  }
-  await gitOrThrow("checkout", url, checkoutArgv(transport, sha), transport, options, dest);
-  return { sha, branch: null, tag: null, ref: prefix };
-}
-
-/** The checked-out commit and branch of a fresh clone, read from .git without spawning git. */
-export async function readHead(
-  dir: string,
-  transport: Transport,
-  options: GitOptions,
-): Promise<{ sha: string; branch: string | null }> {
-  const gitDir = join(dir, ".git");
-  try {
-    const head = (await Deno.readTextFile(join(gitDir, "HEAD"))).trim();
-    if (isFullSha(head)) return { sha: head.toLowerCase(), branch: null };
-    const match = /^ref: refs\/heads\/(.+)$/.exec(head);
-    if (match) {
-      const branch = match[1]!;
-      const loose = await Deno.readTextFile(join(gitDir, "refs", "heads", branch))
-        .then((t) => t.trim()).catch(() => "");
-      if (isFullSha(loose)) return { sha: loose.toLowerCase(), branch };
-      const packed = await Deno.readTextFile(join(gitDir, "packed-refs")).catch(() => "");
-      for (const line of packed.split("\n")) {
-        const [sha, name] = line.split(" ");
-        if (name === `refs/heads/${branch}` && sha !== undefined && isFullSha(sha)) {
-          return { sha: sha.toLowerCase(), branch };
-        }
-      }
-    }
-  } catch { /* fall back to git itself */ }
-  const out = await runGit(
-    [...gitConfigArgs(transport), "rev-parse", "HEAD", "--symbolic-full-name", "HEAD"],
-    transport,
-    options,
-    dir,
-  );
-  const [sha, name] = out.stdout.trim().split("\n");
-  if (out.code !== 0 || sha === undefined || !isFullSha(sha)) {
-    throw new GitError("other", `Cannot read the checked-out commit in ${dir}`);
-  }
-  const branch = name?.startsWith("refs/heads/") ? name.slice("refs/heads/".length) : null;
-  return { sha: sha.toLowerCase(), branch };
-}
-
-/** What `branch`/`tag` currently points at upstream (ls-remote), or null if it is gone. */
-export async function remoteCommit(
-  url: string,
-  transport: Transport,
-  tracking: { kind: "branch" | "tag"; name: string },
-  options: GitOptions,
-): Promise<string | null> {
-  const refs = tracking.kind === "branch"
-    ? [`refs/heads/${tracking.name}`]
-    : [`refs/tags/${tracking.name}`, `refs/tags/${tracking.name}^{}`];
-  const out = await withRetries(
-    options,
-    () => gitOrThrow("ls-remote", url, lsRemoteArgv(transport, url, refs), transport, options),
-  );
-  const found = new Map<string, string>();
-  for (const line of out.stdout.split("\n")) {
-    const [sha, name] = line.split("\t");
-    if (sha !== undefined && name !== undefined) found.set(name, sha.toLowerCase());
-  }
-  if (tracking.kind === "branch") return found.get(refs[0]!) ?? null;
-  return found.get(refs[1]!) ?? found.get(refs[0]!) ?? null;
 }

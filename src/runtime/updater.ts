@@ -22,7 +22,8 @@ import { type ChangeSummary, fileHashes, summarizeChanges } from "./changes.ts";
 import { computeDigest } from "./digest.ts";
 import { type Fetched, fetchIntoStaging } from "./fetch_source.ts";
 import { exists, lstatOrNull, removeIfExists } from "./fsutil.ts";
-import { type GitOptions, remoteCommit } from "./git.ts";
+import type { GitOptions } from "./git.ts";
+import { remoteCommit } from "./git_fetch.ts";
 import { inspectSkillDir } from "./inspect.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "./registry_store.ts";
 import {

@@ -5,13 +5,12 @@ import {
   classifyGitFailure,
   cloneArgv,
   fetchCommitArgv,
-  fetchRepository,
   gitConfigArgs,
   gitEnv,
   GitError,
   lsRemoteArgv,
-  remoteCommit,
 } from "../../src/runtime/git.ts";
+import { fetchRepository, remoteCommit } from "../../src/runtime/git_fetch.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { createRepo, skillFiles } from "../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../fixtures/git_https_server.ts";
