@@ -10,9 +10,15 @@ import { SkillError } from "../core/errors.ts";
 import { canonicalSkillName } from "../core/names.ts";
 import { findEntry, type RegistryEntry, removeEntry } from "../core/registry_model.ts";
 import { bundledSkillNames } from "./bundled.ts";
-import { exists, isWithin, removeIfExists } from "./fsutil.ts";
+import { exists, removeIfExists } from "./fsutil.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "./registry_store.ts";
-import { createStaging, disposeStaging, recoverStale, writeIntent } from "./staging.ts";
+import {
+  createStaging,
+  disposeStaging,
+  isManagedEntry,
+  recoverStale,
+  writeIntent,
+} from "./staging.ts";
 import { digestCachePath } from "./trust_gate.ts";
 
 /** The registry entries for `names` (any accepted spelling); bundled or unknown names throw. */
@@ -67,10 +73,13 @@ export async function removeSkills(
           );
         }
       }
+      const managed = new Set(
+        entries.filter((e) => isManagedEntry(home, e)).map((e) => e.name_canonical),
+      );
       const items = entries.map((e) => ({
         canonical: e.name_canonical,
         target: e.installed_path,
-        aside: join(staging.trash, e.name_canonical),
+        aside: join(staging.trash, managed.has(e.name_canonical) ? e.name_canonical : "unmanaged"),
         updatedAt: null,
       }));
       await writeIntent(staging, { version: 1, op: "remove", items });
@@ -78,8 +87,8 @@ export async function removeSkills(
       const moved: typeof items = [];
       try {
         for (const item of items) {
-          // Never move anything from outside $SKILLS_HOME; such an entry is only dropped.
-          if (isWithin(home, item.target) && await exists(item.target)) {
+          // Only $SKILLS_HOME/<canonical> is ever moved; any other entry is only dropped.
+          if (managed.has(item.canonical) && await exists(item.target)) {
             await Deno.rename(item.target, item.aside);
             moved.push(item);
           }

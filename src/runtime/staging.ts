@@ -17,7 +17,8 @@
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { SkillError } from "../core/errors.ts";
-import { findEntry, type Registry } from "../core/registry_model.ts";
+import { isValidSkillName } from "../core/names.ts";
+import { findEntry, type Registry, type RegistryEntry } from "../core/registry_model.ts";
 import { exists, lstatOrNull, removeIfExists, writeFileAtomic } from "./fsutil.ts";
 import { STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, withRegistryLock } from "./registry_store.ts";
@@ -70,6 +71,17 @@ export async function disposeStaging(staging: Staging): Promise<void> {
   } catch { /* already closed */ }
   await Deno.remove(dirname(staging.trash)).catch(() => {});
   await Deno.remove(dirname(staging.path)).catch(() => {});
+}
+
+/**
+ * Whether an entry (untrusted registry input) names a directory this tool manages:
+ * a canonical name and `$SKILLS_HOME/<canonical>` as its path. Only such directories are
+ * ever moved, replaced or deleted.
+ */
+export function isManagedEntry(home: string, entry: RegistryEntry): boolean {
+  const c = entry.name_canonical;
+  return isValidSkillName(c) && c === c.toLowerCase() && !c.includes("_") &&
+    entry.installed_path === join(home, c);
 }
 
 /** Removes a directory only if it is empty (e.g. a $SKILLS_HOME this command created). */

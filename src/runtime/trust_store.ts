@@ -14,6 +14,7 @@ import { removeIfExists } from "./fsutil.ts";
 import { readRegistry, updateRegistry } from "./registry_store.ts";
 import { recoverStale } from "./staging.ts";
 import { digestCachePath } from "./trust_gate.ts";
+import { assertManaged } from "./updater.ts";
 
 export type TrustTarget =
   | { kind: "bundled"; canonical: string }
@@ -23,7 +24,10 @@ export type TrustTarget =
 export async function trustTarget(home: string, name: string): Promise<TrustTarget> {
   const canonical = canonicalSkillName(name);
   const entry = findEntry(await readRegistry(home), canonical);
-  if (entry !== undefined) return { kind: "installed", entry };
+  if (entry !== undefined) {
+    assertManaged(home, entry);
+    return { kind: "installed", entry };
+  }
   if (bundledSkillNames().includes(canonical)) return { kind: "bundled", canonical };
   throw new SkillError("not_found", `Skill '${canonical}' is not installed`, {
     hint: "Run `skills list` to see the installed skills",

@@ -29,6 +29,7 @@ import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "./registr
 import {
   createStaging,
   disposeStaging,
+  isManagedEntry,
   recoverStale,
   type Staging,
   writeIntent,
@@ -84,6 +85,18 @@ export function entrySource(entry: RegistryEntry): Source {
   return { ...parsed, subpath, skill: undefined, ref: undefined };
 }
 
+export function assertManaged(home: string, entry: RegistryEntry): void {
+  if (!isManagedEntry(home, entry)) {
+    throw new SkillError(
+      "permission_denied",
+      `Skill '${entry.name_canonical}' is recorded at ${entry.installed_path}, not at ${
+        join(home, entry.name_canonical)
+      }; refusing to change it`,
+      { hint: "Remove it with `skills remove` and install it again" },
+    );
+  }
+}
+
 function installedBaseline(entry: RegistryEntry): string | null {
   const recorded = (entry as { installed_digest?: unknown }).installed_digest;
   return typeof recorded === "string" ? recorded : entry.trusted_digest;
@@ -104,6 +117,7 @@ export async function planUpdate(
   options: PlanUpdateOptions,
 ): Promise<UpdatePlan> {
   const canonical = entry.name_canonical;
+  assertManaged(home, entry);
   const source = entrySource(entry);
   const baseline = installedBaseline(entry);
   const localChanges = baseline !== null && await exists(entry.installed_path) &&

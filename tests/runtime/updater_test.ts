@@ -17,7 +17,8 @@ import {
 import { readRegistry, updateRegistry } from "../../src/runtime/registry_store.ts";
 import { createStaging, disposeStaging } from "../../src/runtime/staging.ts";
 import { assertRunnable } from "../../src/runtime/trust_gate.ts";
-import { trustSkill, untrustSkill } from "../../src/runtime/trust_store.ts";
+import { trustSkill, trustTarget, untrustSkill } from "../../src/runtime/trust_store.ts";
+import { entriesToRemove, removeSkills } from "../../src/runtime/remover.ts";
 import {
   applyUpdate,
   discardPlan,
@@ -285,4 +286,31 @@ Deno.test("editing a trusted skill's script makes it integrity_mismatch until tr
     async () => assertRunnable(await skillOf(home, "alpha"), home),
     (e: unknown) => e instanceof SkillError && e.code === "untrusted",
   );
+});
+
+Deno.test("a tampered entry pointing outside $SKILLS_HOME is never moved: update refuses, remove only drops it", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "r", skillFiles("alpha"));
+  const home = join(tmp.path, "home");
+  await install(home, repo.url);
+  const precious = join(tmp.path, "precious");
+  await Deno.mkdir(precious);
+  await Deno.writeTextFile(join(precious, "SKILL.md"), skillMd("precious"));
+  await updateRegistry(home, (r) => ({
+    registry: { ...r, skills: r.skills.map((e) => ({ ...e, installed_path: precious })) },
+    result: null,
+  }));
+  const tampered = await entryOf(home, "alpha");
+  await repo.commit({ "x.md": "x\n" });
+  await assert.rejects(
+    () => planUpdate(home, tampered, OPTS),
+    (e: unknown) => e instanceof SkillError && e.code === "permission_denied",
+  );
+  await assert.rejects(
+    () => trustTarget(home, "alpha"),
+    (e: unknown) => e instanceof SkillError && e.code === "permission_denied",
+  );
+  await removeSkills(home, await entriesToRemove(home, ["alpha"]));
+  assert.deepEqual((await readRegistry(home)).skills, []);
+  assert.ok(await Deno.stat(join(precious, "SKILL.md")), "the outside directory is untouched");
 });
