@@ -12,6 +12,7 @@ import { canonicalSkillName } from "../core/names.ts";
 import type { Context } from "../runtime/context.ts";
 import { debug, warn } from "../runtime/context.ts";
 import { type Fetched, fetchIntoStaging, resolveSource } from "../runtime/fetch_source.ts";
+import { inContext } from "../runtime/git.ts";
 import { skillsHome } from "../runtime/home.ts";
 import {
   type Candidate,
@@ -166,6 +167,8 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
       signal: ctx.signal,
       onRetry: (attempt, delay, reason) =>
         say(`${reason}; retrying in ${delay / 1000}s (attempt ${attempt})`),
+    }).catch((error) => {
+      throw inContext(`Cannot install from ${sourceLabel(source)}`, error);
     });
     if (fetched.commit) say(`Checked out ${commitLabel(fetched)}`);
     const candidates = await inspectCandidates(fetched);

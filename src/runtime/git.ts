@@ -166,6 +166,11 @@ function lastLines(text: string, count = 2): string {
   return lines.slice(-count).join(" / ").replace(/^(fatal|error): /, "");
 }
 
+/**
+ * The error for a failed git command. Messages name no URL (git's detail may): callers add
+ * the context, e.g. "Cannot install from <url>: git clone failed: ...". Authentication
+ * failures stand on their own: "Repository requires authentication: <url>".
+ */
 export function gitFailure(verb: string, url: string, stderr: string): GitError {
   const kind = classifyGitFailure(stderr);
   const detail = lastLines(stderr);
@@ -177,13 +182,13 @@ export function gitFailure(verb: string, url: string, stderr: string): GitError 
         "Configure a credential helper (`git config --global credential.helper ...`) or an ssh key, then run the command again; credentials in URLs are refused",
       );
     case "not_found":
-      return new GitError(kind, `Repository not found: ${url} (${detail})`, "Check the URL");
+      return new GitError(kind, `repository not found (${detail})`, "Check the URL");
     case "network":
-      return new GitError(kind, `git ${verb} of ${url} failed: ${detail}`, "Check the network");
+      return new GitError(kind, `git ${verb} failed: ${detail}`, "Check the network");
     case "ref_not_found":
-      return new GitError(kind, `git ${verb} of ${url} failed: ${detail}`);
+      return new GitError(kind, `git ${verb} failed: ${detail}`);
     default:
-      return new GitError(kind, `git ${verb} of ${url} failed: ${detail || "unknown error"}`);
+      return new GitError(kind, `git ${verb} failed: ${detail || "unknown error"}`);
   }
 }
 
@@ -350,4 +355,22 @@ export async function gitOrThrow(
   const out = await runGit(argv, transport, options, cwd);
   if (out.code !== 0) throw gitFailure(verb, url, out.stderr);
   return out;
+}
+
+/**
+ * Puts a git failure or timeout in the context of the command, following the message
+ * grammar ("Cannot install from <url>: git clone timed out after 60s"). Authentication
+ * failures and other errors pass through unchanged.
+ */
+export function inContext(prefix: string, error: unknown): unknown {
+  const wrap = (error instanceof GitError && error.kind !== "auth") ||
+    (error instanceof SkillError && error.code === "timeout");
+  if (!wrap) return error;
+  const e = error as SkillError;
+  const options = e.hint === undefined
+    ? { exitCode: e.exitCode, cause: e }
+    : { exitCode: e.exitCode, cause: e, hint: e.hint };
+  return e instanceof GitError
+    ? Object.assign(new GitError(e.kind, `${prefix}: ${e.message}`, e.hint), { cause: e })
+    : new SkillError(e.code, `${prefix}: ${e.message}`, options);
 }

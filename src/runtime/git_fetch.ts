@@ -59,9 +59,7 @@ export async function fetchRepository(
       if (error instanceof GitError && error.kind === "ref_not_found" && branch !== undefined) {
         throw new GitError(
           "ref_not_found",
-          `${
-            request.kind === "tag" ? "Tag" : request.kind === "branch" ? "Branch" : "Ref"
-          } '${branch}' not found in ${url}`,
+          `${request.kind === "ref" ? "ref" : request.kind} '${branch}' not found`,
           "Check the name; `git ls-remote <url>` lists branches and tags",
         );
       }
@@ -136,9 +134,7 @@ async function fetchAbbreviatedCommit(
     const ambiguous = /ambiguous/i.test(out.stderr);
     throw new GitError(
       "ref_not_found",
-      ambiguous
-        ? `Commit '${prefix}' is ambiguous in ${url}`
-        : `Ref or commit '${prefix}' not found in ${url}`,
+      ambiguous ? `commit '${prefix}' is ambiguous` : `ref or commit '${prefix}' not found`,
       ambiguous ? "Give more characters of the commit SHA" : undefined,
     );
   }

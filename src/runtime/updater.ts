@@ -22,7 +22,7 @@ import { type ChangeSummary, fileHashes, summarizeChanges } from "./changes.ts";
 import { computeDigest } from "./digest.ts";
 import { type Fetched, fetchIntoStaging } from "./fetch_source.ts";
 import { exists, lstatOrNull, removeIfExists } from "./fsutil.ts";
-import type { GitOptions } from "./git.ts";
+import { type GitOptions, inContext } from "./git.ts";
 import { remoteCommit } from "./git_fetch.ts";
 import { inspectSkillDir } from "./inspect.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "./registry_store.ts";
@@ -143,7 +143,10 @@ export async function planUpdate(
     (request.kind === "branch" || request.kind === "tag")
   ) {
     options.progress?.(`Checking ${source.url} (${request.kind} ${request.name}) ...`);
-    const remote = await remoteCommit(source.url, source.transport, request, options.git);
+    const remote = await remoteCommit(source.url, source.transport, request, options.git)
+      .catch((error) => {
+        throw inContext(`Cannot update skill '${canonical}'`, error);
+      });
     if (remote === null) {
       throw new SkillError(
         "not_found",
@@ -159,7 +162,10 @@ export async function planUpdate(
     options.progress?.(
       source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
     );
-    const fetched = await fetchIntoStaging(source, request, staging, options.git);
+    const fetched = await fetchIntoStaging(source, request, staging, options.git)
+      .catch((error) => {
+        throw inContext(`Cannot update skill '${canonical}'`, error);
+      });
     const staged = await stageNewVersion(entry, fetched, options.now ?? new Date());
     if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
       // Pinned to the same commit again: nothing to do.

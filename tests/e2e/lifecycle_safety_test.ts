@@ -268,7 +268,10 @@ Deno.test("a git clone that stalls hits SKILLS_GIT_TIMEOUT: exit 124 and nothing
       SKILLS_GIT_TIMEOUT: "1",
     });
     assert.equal(r.code, 124, r.stderr);
-    assert.match(r.stderr, /error: git clone timed out after 1s/);
+    assert.match(
+      r.stderr,
+      /error: Cannot install from https:\/\/127\.0\.0\.1:\d+\/repo\.git: git clone timed out after 1s\n/,
+    );
     assert.match(r.stderr, /hint: .*SKILLS_GIT_TIMEOUT/);
     assert.deepEqual(await ws.written(), []);
   } finally {

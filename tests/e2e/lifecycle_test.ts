@@ -165,7 +165,10 @@ Deno.test("skills add pins branches, tags, and full or abbreviated commits to th
 
   const missing = await ws.cli(["add", repo.url, "--tag", "v9", "--yes"]);
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /Tag 'v9' not found/);
+  assert.match(
+    missing.stderr,
+    /error: Cannot install from file:\/\/.*r\.git: tag 'v9' not found\n/,
+  );
 });
 
 Deno.test("skills update: dry run changes nothing, --yes moves to the new SHA, local edits need --force", async () => {

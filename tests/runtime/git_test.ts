@@ -8,6 +8,7 @@ import {
   gitConfigArgs,
   gitEnv,
   GitError,
+  inContext,
   lsRemoteArgv,
 } from "../../src/runtime/git.ts";
 import { fetchRepository, remoteCommit } from "../../src/runtime/git_fetch.ts";
@@ -203,7 +204,7 @@ Deno.test("fetchRepository() reports a missing branch or commit by name", async 
         join(tmp.path, "x"),
         quick,
       ),
-    (e: unknown) => e instanceof GitError && /Branch 'nope' not found/.test(e.message),
+    (e: unknown) => e instanceof GitError && /^branch 'nope' not found$/.test(e.message),
   );
   await assert.rejects(
     () =>
@@ -356,4 +357,26 @@ Deno.test("aborting the signal stops git at once", async () => {
   } finally {
     await server.close();
   }
+});
+
+Deno.test("inContext() prefixes git failures and timeouts, but leaves auth failures alone", () => {
+  const net = new GitError("network", "git clone failed: Could not resolve host: x", "Check");
+  const wrapped = inContext("Cannot install from https://x/r.git", net) as GitError;
+  assert.equal(
+    wrapped.message,
+    "Cannot install from https://x/r.git: git clone failed: Could not resolve host: x",
+  );
+  assert.equal(wrapped.kind, "network");
+  assert.equal(wrapped.hint, "Check");
+  const timeout = new SkillError("timeout", "git clone timed out after 60s", { exitCode: 124 });
+  const t = inContext("Cannot install from u", timeout) as SkillError;
+  assert.deepEqual([t.code, t.exitCode, t.message], [
+    "timeout",
+    124,
+    "Cannot install from u: git clone timed out after 60s",
+  ]);
+  const auth = new GitError("auth", "Repository requires authentication: u");
+  assert.equal(inContext("Cannot install from u", auth), auth);
+  const other = new SkillError("invalid_manifest", "bad");
+  assert.equal(inContext("x", other), other);
 });
