@@ -32,7 +32,7 @@ const flags = [
   "--allow-write",
   "--allow-env",
   "--allow-net",
-  "--allow-sys",
+  "--allow-sys=hostname",
   "--allow-run=git,uv,python3,python",
 ];
 

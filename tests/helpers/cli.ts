@@ -16,7 +16,7 @@ export const CLI_FLAGS = [
   "--allow-write",
   "--allow-env",
   "--allow-net",
-  "--allow-sys",
+  "--allow-sys=hostname",
   "--allow-run=git,uv,python3,python",
 ];
 
