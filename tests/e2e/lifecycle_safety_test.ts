@@ -89,7 +89,7 @@ Deno.test("on a real terminal, answering n to the prompt writes nothing; y insta
   assert.deepEqual(await ws.written(), []);
   const yes = await inPty(ws, ["add", repo.url], "y\n");
   assert.equal(yes.code, 0, yes.text);
-  assert.deepEqual(await ws.written(), ["alpha", "registry.json"]);
+  assert.deepEqual(await ws.written(), ["alpha", "registry.json", "registry.lock"]);
 });
 
 Deno.test("hostile sources are rejected before git runs and nothing is installed", async () => {

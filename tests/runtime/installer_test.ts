@@ -118,6 +118,7 @@ Deno.test("planInstall() + commitInstall() install a root skill without .git and
     await Array.fromAsync(Deno.readDir(home)).then((e) => e.map((x) => x.name).sort()),
     [
       "registry.json",
+      "registry.lock",
       "solo",
     ],
   );

@@ -191,6 +191,7 @@ Deno.test("an update stages, summarises and swaps in the new commit; trust follo
       "alpha",
       "registry.json",
       "registry.json.bak",
+      "registry.lock",
     ],
   );
 });
