@@ -53,8 +53,10 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
     HOME: Deno.env.get("HOME") ?? "/tmp",
     NO_COLOR: "1",
   };
-  const denoDir = Deno.env.get("DENO_DIR");
-  if (denoDir) env.DENO_DIR = denoDir;
+  // Deno's module cache lives under HOME by default; keep it when a test moves HOME.
+  const denoDir = Deno.env.get("DENO_DIR") ??
+    join(Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache"), "deno");
+  env.DENO_DIR = denoDir;
   return { ...env, ...extra };
 }
 
