@@ -1,9 +1,8 @@
 /**
  * The content digest of a skill: sha256 over the sorted relative paths and the sha256 of
- * each file, so renames, additions, removals and edits all change it.
+ * each file, so renames, additions, removals and edits all change it. WebCrypto, not
+ * node:crypto: loading the node:crypto polyfill costs ~20 ms of start-up per command.
  */
-
-import { createHash } from "node:crypto";
 
 export interface FileHash {
   /** Relative path with `/` separators. */
@@ -12,13 +11,17 @@ export interface FileHash {
   sha256: string;
 }
 
-export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
+function toHex(buffer: ArrayBuffer): string {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export function combineDigest(files: readonly FileHash[]): string {
+export async function sha256Hex(data: Uint8Array | string): Promise<string> {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  return toHex(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+}
+
+export async function combineDigest(files: readonly FileHash[]): Promise<string> {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const hash = createHash("sha256");
-  for (const file of sorted) hash.update(`${file.path}\0${file.sha256}\n`);
-  return `sha256:${hash.digest("hex")}`;
+  const text = sorted.map((file) => `${file.path}\0${file.sha256}\n`).join("");
+  return `sha256:${await sha256Hex(text)}`;
 }

@@ -35,7 +35,7 @@ export async function fileHashes(root: string): Promise<Map<string, string>> {
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       const abs = join(dir, entry.name);
       if (entry.isDirectory) await walk(abs, path);
-      else if (entry.isFile) out.set(path, sha256Hex(await Deno.readFile(abs)));
+      else if (entry.isFile) out.set(path, await sha256Hex(await Deno.readFile(abs)));
       else if (entry.isSymlink) out.set(path, `symlink:${await Deno.readLink(abs)}`);
     }
   };

@@ -54,7 +54,7 @@ async function listFiles(root: string): Promise<FileStat[]> {
 }
 
 async function hashFile(path: string): Promise<string> {
-  return sha256Hex(await Deno.readFile(path));
+  return await sha256Hex(await Deno.readFile(path));
 }
 
 /** The digest of a directory, computed from scratch. */
@@ -62,7 +62,7 @@ export async function computeDigest(root: string): Promise<string> {
   const files = await listFiles(root);
   const hashes: FileHash[] = [];
   for (const f of files) hashes.push({ path: f.path, sha256: await hashFile(f.abs) });
-  return combineDigest(hashes);
+  return await combineDigest(hashes);
 }
 
 /**
@@ -96,5 +96,5 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
     await writeFileAtomic(cachePath, JSON.stringify({ version: CACHE_VERSION, root, files: next }))
       .catch(() => {}); // a cache that cannot be written only costs time
   }
-  return combineDigest(hashes);
+  return await combineDigest(hashes);
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { compareSemver, parseSemver } from "../../src/core/semver.ts";
 import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
 import { mergeEnv, parseDotenv } from "../../src/core/dotenv.ts";
-import { combineDigest } from "../../src/core/digest.ts";
+import { combineDigest, sha256Hex } from "../../src/core/digest.ts";
 
 Deno.test("compareSemver() orders releases and pre-releases", () => {
   const order = ["0.1.0-alpha", "0.1.0-alpha.2", "0.1.0-beta", "0.1.0", "0.2.0", "1.0.0", "v1.0.1"];
@@ -35,11 +35,19 @@ Deno.test("parseDotenv() reads KEY=value lines and the real environment wins", (
   assert.deepEqual(mergeEnv({ A: "real" }, parsed).A, "real");
 });
 
-Deno.test("combineDigest() is independent of input order and sensitive to paths and content", () => {
+Deno.test("combineDigest() is independent of input order and sensitive to paths and content", async () => {
   const a = { path: "SKILL.md", sha256: "1" };
   const b = { path: "scripts/x.py", sha256: "2" };
-  assert.equal(combineDigest([a, b]), combineDigest([b, a]));
-  assert.notEqual(combineDigest([a, b]), combineDigest([a, { ...b, sha256: "3" }]));
-  assert.notEqual(combineDigest([a, b]), combineDigest([a, { ...b, path: "scripts/y.py" }]));
-  assert.match(combineDigest([a]), /^sha256:[0-9a-f]{64}$/);
+  assert.equal(await combineDigest([a, b]), await combineDigest([b, a]));
+  assert.notEqual(await combineDigest([a, b]), await combineDigest([a, { ...b, sha256: "3" }]));
+  assert.notEqual(
+    await combineDigest([a, b]),
+    await combineDigest([a, { ...b, path: "scripts/y.py" }]),
+  );
+  assert.match(await combineDigest([a]), /^sha256:[0-9a-f]{64}$/);
+  // A known vector: sha256("abc").
+  assert.equal(
+    await sha256Hex("abc"),
+    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+  );
 });
