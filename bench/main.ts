@@ -6,6 +6,7 @@
 
 import { join } from "node:path";
 import type { BenchRow, Measured } from "./lib.ts";
+import { CLI_FLAGS } from "../tests/helpers/cli.ts";
 
 export interface BenchContext {
   repoRoot: string;
@@ -26,15 +27,8 @@ export interface BenchContext {
 }
 
 const repoRoot = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
-const flags = [
-  "--quiet",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-sys=hostname",
-  "--allow-run=git,uv,python3,python",
-];
+/** The binary's permission flags: one list, shared with the end-to-end tests. */
+const flags = CLI_FLAGS;
 
 function fmt(m: BenchRow["value"]): string {
   if (m === null) return "-";
