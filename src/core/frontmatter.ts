@@ -7,8 +7,9 @@
 // @ts-types="@types/js-yaml"
 import yaml from "js-yaml";
 
-/** Listing reads at most this much of SKILL.md; front matter must close within it. */
-export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
+import { MAX_FRONT_MATTER_BYTES } from "./limits.ts";
+
+export { MAX_FRONT_MATTER_BYTES };
 /** Upper bound on YAML nodes visited (aliases count every time they are used). */
 const MAX_YAML_NODES = 10_000;
 const MAX_YAML_DEPTH = 64;

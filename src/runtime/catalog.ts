@@ -7,8 +7,8 @@
 import { dirname, join, relative } from "node:path";
 import { SkillError } from "../core/errors.ts";
 import { matchesAnyGlob } from "../core/glob.ts";
-import { type Diagnostic, hasErrors, type Manifest, parseSkillMd } from "../core/manifest.ts";
-import { MAX_FRONT_MATTER_BYTES } from "../core/frontmatter.ts";
+import type { Diagnostic, Manifest } from "../core/manifest.ts";
+import { MAX_FRONT_MATTER_BYTES } from "../core/limits.ts";
 import {
   canonicalSkillName,
   isValidSkillName,
@@ -70,6 +70,18 @@ export interface Catalog {
 }
 
 export class SkillLoadError extends Error {}
+
+type ManifestModule = typeof import("../core/manifest.ts");
+let manifestModule: ManifestModule | undefined;
+
+/**
+ * The manifest parser (and with it the YAML library) loads only when a SKILL.md must
+ * actually be parsed: with the listing cache warm, `skills run` never needs it.
+ */
+async function manifestLib(): Promise<ManifestModule> {
+  manifestModule ??= await import("../core/manifest.ts");
+  return manifestModule;
+}
 
 const MAX_RESOURCE_FILES = 500;
 /** Skills are loaded concurrently: each costs a few small filesystem operations. */
@@ -150,6 +162,41 @@ export async function loadCatalog(home: string): Promise<Catalog> {
 
   const realHome = await Deno.realPath(home).catch(() => home);
   const cache = CatalogCache.load(home);
+  /** A cached record when the directory is unchanged, else a fresh load (then cached). */
+  const loadThroughCache = async (
+    dir: string,
+    realRoot: string,
+    origin: SkillOrigin,
+    trusted: boolean,
+    entry: RegistryEntry | undefined,
+    name: string,
+  ): Promise<Loaded> => {
+    const cached = cache.get(dir);
+    if (
+      cached !== undefined && cached.name === name &&
+      (entry === undefined || cached.canonical === entry.name_canonical)
+    ) {
+      const { key: _key, scriptsDir: _scriptsDir, ...rest } = cached;
+      return { record: { ...rest, origin, trusted, entry } };
+    }
+    const loaded = await load(dir, realRoot, origin, trusted, entry, name);
+    if ("record" in loaded) {
+      const r = loaded.record;
+      cache.set(dir, {
+        scriptsDir: r.scripts.length > 0 || await exists(join(r.dir, "scripts")),
+        dir: r.dir,
+        name: r.name,
+        canonical: r.canonical,
+        skillMdPath: r.skillMdPath,
+        manifest: r.manifest,
+        scripts: r.scripts,
+        references: r.references,
+        assets: r.assets,
+        warnings: r.warnings,
+      });
+    }
+    return loaded;
+  };
   const installed = await mapConcurrent(registry.skills, LOAD_CONCURRENCY, async (entry) => {
     const trusted = entry.trusted && entry.trusted_digest !== null;
     if (!isWithin(home, entry.installed_path)) {
@@ -165,15 +212,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
         },
       });
     }
-    const cached = cache.get(entry.installed_path);
-    if (
-      cached !== undefined && cached.canonical === entry.name_canonical &&
-      cached.name === entry.name
-    ) {
-      const { key: _key, scriptsDir: _scriptsDir, ...rest } = cached;
-      return { record: { ...rest, origin: entry.source.type, trusted, entry } };
-    }
-    const loaded = await load(
+    return await loadThroughCache(
       entry.installed_path,
       realHome,
       entry.source.type,
@@ -181,33 +220,18 @@ export async function loadCatalog(home: string): Promise<Catalog> {
       entry,
       entry.name,
     );
-    if ("record" in loaded) {
-      const r = loaded.record;
-      cache.set(entry.installed_path, {
-        scriptsDir: r.scripts.length > 0 || await exists(join(r.dir, "scripts")),
-        dir: r.dir,
-        name: r.name,
-        canonical: r.canonical,
-        skillMdPath: r.skillMdPath,
-        manifest: r.manifest,
-        scripts: r.scripts,
-        references: r.references,
-        assets: r.assets,
-        warnings: r.warnings,
-      });
-    }
-    return loaded;
   });
   installed.forEach(merge);
-  await cache.save(new Set(registry.skills.map((e) => e.installed_path)));
 
   const coreRoot = await Deno.realPath(await materializeBundledSkills(home));
+  const coreDirs = (await listSubdirectories(coreRoot)).map((name) => join(coreRoot, name));
   const bundled = await Promise.all(
-    (await listSubdirectories(coreRoot)).map((name) =>
-      load(join(coreRoot, name), coreRoot, "core", true, undefined, name)
+    coreDirs.map((dir) =>
+      loadThroughCache(dir, coreRoot, "core", true, undefined, dir.split(/[\\/]/).pop()!)
     ),
   );
   bundled.forEach(merge);
+  await cache.save(new Set([...registry.skills.map((e) => e.installed_path), ...coreDirs]));
 
   const byName = (a: { canonical: string }, b: { canonical: string }) =>
     a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0;
@@ -265,23 +289,24 @@ export interface LoadOptions {
  * Loads one skill directory (front matter, scripts, resources). Throws SkillLoadError with
  * a short reason when it cannot be used. `root` bounds realpath containment.
  */
-export function loadSkillDir(
+export async function loadSkillDir(
   dir: string,
   root: string,
   options: LoadOptions,
 ): Promise<SkillRecord> {
-  try {
-    return Promise.resolve(loadSkillDirSync(dir, root, options));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return loadSkillDirSync(await manifestLib(), dir, root, options);
 }
 
 /**
  * The synchronous core of loadSkillDir: listing a thousand skills is a few thousand tiny
  * filesystem calls, and sync calls avoid the per-call async overhead that would dominate.
  */
-function loadSkillDirSync(dir: string, root: string, options: LoadOptions): SkillRecord {
+function loadSkillDirSync(
+  { parseSkillMd, hasErrors }: ManifestModule,
+  dir: string,
+  root: string,
+  options: LoadOptions,
+): SkillRecord {
   const info = lstatSyncOrNull(dir);
   if (info === null) throw new SkillLoadError("skill directory is missing");
   if (info.isSymlink) throw new SkillLoadError("skill directory is a symlink (refused)");
@@ -436,7 +461,7 @@ function listResources(root: string, info: Deno.DirEntry | undefined): string[] 
 /** Reads the full SKILL.md body (after the front matter) of a loaded skill. */
 export async function readSkillBody(skill: SkillRecord): Promise<string> {
   const bytes = await Deno.readFile(skill.skillMdPath);
-  const parsed = parseSkillMd(bytes, skill.skillMdPath, {});
+  const parsed = (await manifestLib()).parseSkillMd(bytes, skill.skillMdPath, {});
   return parsed.body;
 }
 
