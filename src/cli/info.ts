@@ -30,20 +30,38 @@ export function parse(argv: readonly string[]): InfoOptions {
   return { ...flags, name: requireOne("info", positionals, "skill name") };
 }
 
-/** The skill-facing tools a model sees for this skill (toolset tools appear after activation). */
-export function agentToolNames(skill: SkillRecord): string[] {
+/**
+ * The tools a model sees for this skill: the skill tools, then its toolset tools (mounted
+ * after activation). Toolset method names come from the toolset host, which runs the
+ * skill's Python, so they are listed only for a trusted, unmodified skill; otherwise the
+ * name pattern is shown with the reason.
+ */
+export async function agentToolNames(
+  skill: SkillRecord,
+  home: string,
+  env: Record<string, string>,
+): Promise<string[]> {
   const names = ["activate_skill", "read_skill_file"];
   if (skill.scripts.length > 0) names.push("script_list", "script_help", "script_run");
-  for (const ref of skill.manifest.toolsets) {
-    const className = ref.split(":")[1] ?? ref;
+  if (skill.manifest.toolsets.length === 0) return names;
+  try {
+    const { ToolsetHost } = await import("../runtime/toolset_host.ts");
+    const host = await ToolsetHost.start(skill, { home, env, timeoutMs: 20_000 });
+    try {
+      names.push(...host.methods.map((m) => qualifiedToolName(skill.canonical, m.name)));
+    } finally {
+      await host.close();
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     names.push(
-      `${qualifiedToolName(skill.canonical, "*")} (methods of ${className}, after activation)`,
+      `${qualifiedToolName(skill.canonical, "*")} (toolset methods, not listed: ${reason})`,
     );
   }
   return names;
 }
 
-export function describeSkill(skill: SkillRecord, active: boolean) {
+export function describeSkill(skill: SkillRecord, active: boolean, tools: string[]) {
   const m = skill.manifest;
   return {
     name: skill.name,
@@ -78,7 +96,7 @@ export function describeSkill(skill: SkillRecord, active: boolean) {
     toolsets: m.toolsets,
     references: skill.references,
     assets: skill.assets,
-    tools: agentToolNames(skill),
+    tools,
     warnings: skill.warnings.map((w) => w.message),
   };
 }
@@ -86,7 +104,8 @@ export function describeSkill(skill: SkillRecord, active: boolean) {
 export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   const skill = findSkill(session.catalog, options.name);
-  const info = describeSkill(skill, session.active.has(skill.canonical));
+  const tools = await agentToolNames(skill, session.home, ctx.env);
+  const info = describeSkill(skill, session.active.has(skill.canonical), tools);
   if (options.json) {
     writeJson(ctx, info);
     return 0;

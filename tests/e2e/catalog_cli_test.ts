@@ -83,7 +83,10 @@ Deno.test("skills info lists the ten kalshi scripts with paths and agent tool na
       .stdout,
   );
   assert.deepEqual(hello.toolsets, ["toolsets.hello:HelloExtended"]);
-  assert.ok(hello.tools.some((t: string) => t.startsWith("hello_extended__")));
+  assert.deepEqual(hello.tools.filter((t: string) => t.startsWith("hello_extended__")), [
+    "hello_extended__greet_in_language",
+    "hello_extended__greet_multiple",
+  ]);
 });
 
 Deno.test("skills info rejects hostile names with exit 2 and an unknown one with exit 1", async () => {
