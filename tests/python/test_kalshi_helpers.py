@@ -1,6 +1,9 @@
-"""Unit tests for the pure helpers inside the kalshi-markets scripts.
+"""Unit tests for the kalshi-markets helpers: the shared module `scripts/_kalshi.py` and
+the pure functions inside the scripts.
 
-Each script is a standalone PEP 723 file, so the tests import them by path.
+Each script is a standalone PEP 723 file that does `from _kalshi import ...` (Python puts
+the script's folder first on sys.path), so the tests import them by path with the scripts
+folder on sys.path only while a module loads.
 """
 
 import importlib.util
@@ -19,14 +22,22 @@ SCRIPT_NAMES = ("status", "markets", "market", "orderbook", "trades", "search", 
                 "series_list", "series")
 
 
-def load(name):
-    spec = importlib.util.spec_from_file_location(f"kalshi_{name}", SCRIPTS / f"{name}.py")
+def load(name, module_name=None):
+    """Import scripts/<name>.py; its `from _kalshi import ...` resolves via the scripts folder."""
+    spec = importlib.util.spec_from_file_location(module_name or f"kalshi_{name}", SCRIPTS / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    if module_name:
+        sys.modules[module_name] = module
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(SCRIPTS))
     return module
 
 
-markets = load("markets")
+# Registered as `_kalshi` so the scripts below share this very module.
+kalshi = load("_kalshi", "_kalshi")
 orderbook = load("orderbook")
 search = load("search")
 trades = load("trades")
@@ -35,35 +46,35 @@ event = load("event")
 
 class PriceTest(unittest.TestCase):
     def test_prefers_dollars_string_over_cents(self):
-        self.assertEqual(markets.price({"yes_bid": 41, "yes_bid_dollars": "0.4200"}, "yes_bid"), 0.42)
+        self.assertEqual(kalshi.price({"yes_bid": 41, "yes_bid_dollars": "0.4200"}, "yes_bid"), 0.42)
 
     def test_falls_back_to_cents_divided_by_100(self):
-        self.assertEqual(markets.price({"yes_bid": 42}, "yes_bid"), 0.42)
+        self.assertEqual(kalshi.price({"yes_bid": 42}, "yes_bid"), 0.42)
 
     def test_keeps_sub_penny_dollar_prices(self):
-        self.assertEqual(markets.price({"yes_bid_dollars": "0.0650"}, "yes_bid"), 0.065)
+        self.assertEqual(kalshi.price({"yes_bid_dollars": "0.0650"}, "yes_bid"), 0.065)
 
     def test_missing_or_junk_values_become_none(self):
         for raw in ({}, {"yes_bid": None}, {"yes_bid": "abc"}, {"yes_bid": True},
                     {"yes_bid_dollars": "NaN"}, {"yes_bid": float("inf")}):
             with self.subTest(raw=raw):
-                self.assertIsNone(markets.price(raw, "yes_bid"))
+                self.assertIsNone(kalshi.price(raw, "yes_bid"))
 
     def test_junk_dollars_string_falls_back_to_cents(self):
-        self.assertEqual(markets.price({"last_price": 7, "last_price_dollars": ""}, "last_price"), 0.07)
+        self.assertEqual(kalshi.price({"last_price": 7, "last_price_dollars": ""}, "last_price"), 0.07)
 
     def test_count_reads_fixed_point_strings(self):
-        self.assertEqual(markets.count({"volume_fp": "5400.00"}, "volume"), 5400)
-        self.assertEqual(markets.count({"volume_fp": "12.50"}, "volume"), 12.5)
-        self.assertEqual(markets.count({"volume": 7, "volume_fp": "9.00"}, "volume"), 7)
-        self.assertIsNone(markets.count({}, "volume"))
+        self.assertEqual(kalshi.count({"volume_fp": "5400.00"}, "volume"), 5400)
+        self.assertEqual(kalshi.count({"volume_fp": "12.50"}, "volume"), 12.5)
+        self.assertEqual(kalshi.count({"volume": 7, "volume_fp": "9.00"}, "volume"), 7)
+        self.assertIsNone(kalshi.count({}, "volume"))
 
     def test_fmt_price_shows_dollars(self):
-        self.assertEqual([markets.fmt_price(v) for v in (0.42, 0.065, 1, None)], ["$0.42", "$0.065", "$1.00", "-"])
+        self.assertEqual([kalshi.fmt_price(v) for v in (0.42, 0.065, 1, None)], ["$0.42", "$0.065", "$1.00", "-"])
 
     def test_summarize_market_uses_yes_sub_title(self):
-        summary = markets.summarize_market({"ticker": "T", "subtitle": "", "yes_sub_title": "Above 4.50%",
-                                            "yes_ask": 8, "no_bid_dollars": "0.9200"})
+        summary = kalshi.summarize_market({"ticker": "T", "subtitle": "", "yes_sub_title": "Above 4.50%",
+                                           "yes_ask": 8, "no_bid_dollars": "0.9200"})
         self.assertEqual(summary["subtitle"], "Above 4.50%")
         self.assertEqual((summary["yes_ask"], summary["no_bid"], summary["yes_bid"]), (0.08, 0.92, None))
 
@@ -164,22 +175,30 @@ class SearchCacheTest(unittest.TestCase):
 
 class SharedHelpersTest(unittest.TestCase):
     def test_every_script_is_importable_without_running(self):
+        self.assertEqual(kalshi.DEFAULT_API_BASE, "https://api.elections.kalshi.com/trade-api/v2")
         for name in SCRIPT_NAMES:
             with self.subTest(script=name):
                 module = load(name)
                 self.assertTrue(callable(module.main))
-                self.assertEqual(module.DEFAULT_API_BASE, "https://api.elections.kalshi.com/trade-api/v2")
+                self.assertIs(module.run, kalshi.run, "the script uses the shared helpers")
+        self.assertNotIn(str(SCRIPTS), sys.path)
 
     def test_clean_replaces_non_finite_floats(self):
-        cleaned = markets.clean({"a": float("nan"), "b": [1.5, float("-inf")], "c": "x"})
+        cleaned = kalshi.clean({"a": float("nan"), "b": [1.5, float("-inf")], "c": "x"})
         self.assertEqual(cleaned, {"a": None, "b": [1.5, None], "c": "x"})
         json.dumps(cleaned, allow_nan=False)
 
     def test_short_body_extracts_kalshi_error_message(self):
         body = b'{"error": {"code": "not_found", "message": "market not found"}}'
-        self.assertEqual(markets._short_body(body), "market not found")
-        self.assertEqual(markets._short_body(b"<html>  Bad\n gateway </html>"), "<html> Bad gateway </html>")
-        self.assertEqual(len(markets._short_body(b"x" * 5000)), 200)
+        self.assertEqual(kalshi._short_body(body), "market not found")
+        self.assertEqual(kalshi._short_body(b"<html>  Bad\n gateway </html>"), "<html> Bad gateway </html>")
+        self.assertEqual(len(kalshi._short_body(b"x" * 5000)), 200)
+
+    def test_require_ticker_strips_and_rejects_blank(self):
+        self.assertEqual(kalshi.require_ticker("  KXFED-25DEC "), "KXFED-25DEC")
+        for blank in ("", "   "):
+            with self.subTest(blank=blank), self.assertRaisesRegex(kalshi.KalshiError, "ticker must not be empty"):
+                kalshi.require_ticker(blank)
 
     def test_trade_summary_reads_both_price_encodings(self):
         legacy = trades.summarize_trade({"yes_price": 40, "no_price": 60, "count": 3})

@@ -132,6 +132,16 @@ Deno.test("every kalshi script answers --help with usage and exit 0", async () =
   }
 });
 
+Deno.test("kalshi scripts import the shared _kalshi.py without writing __pycache__ into the skill", async () => {
+  // runScript clears the environment, so PYTHONDONTWRITEBYTECODE is not set here.
+  const run = await runScript("status", ["--help"]);
+  assert.equal(run.code, 0, run.stderr);
+  await assert.rejects(
+    Deno.stat(join(SCRIPTS_DIR, "__pycache__")),
+    Deno.errors.NotFound,
+  );
+});
+
 Deno.test("every kalshi script prints one JSON document in --json mode and text otherwise", async () => {
   await withFixture(async ({ json, human }) => {
     for (const script of SCRIPTS) {
