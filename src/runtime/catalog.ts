@@ -193,7 +193,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
         references: r.references,
         assets: r.assets,
         warnings: r.warnings,
-      });
+      }, origin === "core");
     }
     return loaded;
   };

@@ -84,12 +84,16 @@ export class CatalogCache {
     return key !== null && key === cached.key ? cached : undefined;
   }
 
-  set(dir: string, record: Omit<CachedSkill, "key">): void {
+  /**
+   * Caches a record. `immutable` marks a directory written once and never changed (the
+   * content-addressed bundled skills), which may be cached at once.
+   */
+  set(dir: string, record: Omit<CachedSkill, "key">, immutable = false): void {
     const key = freshnessKey(dir, record.scriptsDir);
     if (key === null) return;
     // A skill edited within the last two seconds may change again within mtime granularity.
     const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
-    if (Date.now() - newest < 2000) return;
+    if (!immutable && Date.now() - newest < 2000) return;
     this.#entries[dir] = { ...record, key };
     this.#dirty = true;
   }
