@@ -2,7 +2,6 @@
  * Entry point: argv → command. The ONLY place that calls Deno.exit (DESIGN §2).
  */
 
-import { join } from "node:path";
 import { COMMANDS } from "./cli/commands.ts";
 import { EXIT_INTERRUPTED, EXIT_USAGE, isSkillError, SkillError } from "./core/errors.ts";
 import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
@@ -29,7 +28,7 @@ function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
 function loadEnv(cwd: string): Record<string, string> {
   const real = Deno.env.toObject();
   try {
-    return mergeEnv(real, parseDotenv(Deno.readTextFileSync(join(cwd, ".env"))));
+    return mergeEnv(real, parseDotenv(Deno.readTextFileSync(`${cwd}/.env`)));
   } catch {
     return real;
   }
