@@ -326,10 +326,12 @@ function loadSkillDirSync(
   if (!md.isFile) throw new SkillLoadError("SKILL.md is not a regular file");
 
   const { bytes, complete } = readPrefixSync(skillMdPath, MAX_FRONT_MATTER_BYTES);
-  const dirName = realDir.split(/[\\/]/).pop() ?? "";
+  // An installed skill's directory is named by its registry entry (`--name` may rename
+  // it), so only unregistered skills are compared with their directory name.
+  const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
   const parsed = parseSkillMd(bytes, skillMdPath, {
     strict: options.strict ?? false,
-    dirName,
+    ...(dirName === undefined ? {} : { dirName }),
     cliVersion: VERSION,
   }, complete);
   if (parsed.manifest === undefined || hasErrors(parsed.diagnostics)) {

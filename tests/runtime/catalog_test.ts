@@ -200,3 +200,12 @@ Deno.test("a corrupt listing cache is ignored, never trusted", async () => {
   await Deno.writeTextFile(join(home.path, ".cache", "catalog.json"), "{ garbage");
   assert.equal(findSkill(await loadCatalog(home.path), "plain").manifest.description, "d");
 });
+
+Deno.test("a skill installed under another name (--name) loads without a directory-name warning", async () => {
+  await using home = await tempDir();
+  await writeSkill(join(home.path, "renamed"), "name: original-name\ndescription: d");
+  await register(home.path, "renamed");
+  const skill = findSkill(await loadCatalog(home.path), "renamed");
+  assert.equal(skill.manifest.name, "original-name");
+  assert.deepEqual(skill.warnings.map((w) => w.message), []);
+});
