@@ -210,7 +210,7 @@ Deno.test("a corrupt registry makes list fail loudly with the path and a backup"
   assert.equal(await Deno.readTextFile(join(home.path, "registry.json")), "{ not json");
 });
 
-Deno.test("usage errors exit 2 with a hint; --help and --version work", async () => {
+Deno.test("usage errors exit 2 with a hint; --help (every command) and --version work", async () => {
   const unknown = await runCli(["lsit"]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /Unknown command 'lsit'/);
@@ -219,7 +219,13 @@ Deno.test("usage errors exit 2 with a hint; --help and --version work", async ()
   assert.match(badFlag.stderr, /hint: Run `skills list --help`/);
   const version = await runCli(["--version"]);
   assert.match(version.stdout, /^skills \d+\.\d+\.\d+\n$/);
-  for (const command of ["list", "info", "validate", "check"]) {
+  const commands = [
+    ...["list", "info", "validate", "check", "scripts", "run", "add", "update", "remove"],
+    ...["trust", "untrust", "call", "chat", "context", "prompt", "mcp", "init", "completions"],
+  ];
+  const top = await runCli(["--help"]);
+  for (const command of commands) assert.match(top.stdout, new RegExp(`^  ${command} `, "m"));
+  for (const command of commands) {
     const help = await runCli([command, "--help"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, new RegExp(`^Usage: skills ${command}`));
