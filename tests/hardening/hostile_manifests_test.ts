@@ -10,6 +10,32 @@ import { baseEnv, CLI_FLAGS, cliEntry, defaultCwd, tempDir } from "../helpers/cl
 
 const MIB = 1024 * 1024;
 
+/**
+ * Runs a command and samples its peak resident set (VmHWM, which only grows) from /proc
+ * until it exits; the last sample is the peak up to a few milliseconds before exit.
+ */
+async function withPeakRss(
+  command: Deno.Command,
+): Promise<Deno.CommandOutput & { peakKiB: number }> {
+  const child = command.spawn();
+  let peakKiB = 0;
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      try {
+        const status = await Deno.readTextFile(`/proc/${child.pid}/status`);
+        const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+        if (kib > peakKiB) peakKiB = kib;
+      } catch { /* exited */ }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  const output = await child.output();
+  running = false;
+  await sampler;
+  return Object.assign(output, { peakKiB });
+}
+
 /** name → SKILL.md bytes, and the message the loader must give. */
 function hostileManifests(): [string, Uint8Array, RegExp][] {
   const enc = (text: string) => new TextEncoder().encode(text);
@@ -123,26 +149,16 @@ Deno.test("discovery continues past hostile installed skills, with bounded memor
     join(home.path, "registry.json"),
     JSON.stringify({ version: 1, skills }),
   );
-  const rssFile = join(home.path, "rss.txt");
-  const output = await new Deno.Command("/usr/bin/time", {
-    args: [
-      "-f",
-      "%M",
-      "-o",
-      rssFile,
-      Deno.execPath(),
-      "run",
-      ...CLI_FLAGS,
-      cliEntry(),
-      "list",
-      "--json",
-    ],
-    env: baseEnv({ SKILLS_HOME: home.path }),
-    clearEnv: true,
-    cwd: defaultCwd(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const output = await withPeakRss(
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", ...CLI_FLAGS, cliEntry(), "list", "--json"],
+      env: baseEnv({ SKILLS_HOME: home.path }),
+      clearEnv: true,
+      cwd: defaultCwd(),
+      stdout: "piped",
+      stderr: "piped",
+    }),
+  );
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
   const doc = JSON.parse(new TextDecoder().decode(output.stdout));
   const byName = Object.fromEntries(doc.skills.map((s: { name: string }) => [s.name, s]));
@@ -151,6 +167,7 @@ Deno.test("discovery continues past hostile installed skills, with bounded memor
     assert.equal(byName[name]?.status, "error", name);
     assert.match(byName[name].error, message, name);
   }
-  const peakKiB = Number((await Deno.readTextFile(rssFile)).trim().split("\n").pop());
+  const peakKiB = output.peakKiB;
+  assert.ok(peakKiB > 0, "the peak RSS was sampled");
   assert.ok(peakKiB < 200 * 1024, `peak RSS ${Math.round(peakKiB / 1024)} MiB`);
 });

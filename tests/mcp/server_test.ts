@@ -239,12 +239,17 @@ async function readMessages(
   return messages;
 }
 
-/** PIDs of processes whose command line mentions `needle` (ps works on Linux and macOS). */
-async function processesMentioning(needle: string): Promise<string[]> {
-  const out = await new Deno.Command("ps", { args: ["-eo", "pid=,args="] }).output();
-  return new TextDecoder().decode(out.stdout).split("\n")
-    .filter((line) => line.includes(needle) && !line.includes(" ps -eo"))
-    .map((line) => line.trim().split(/\s+/)[0]!);
+/** PIDs of processes whose command line mentions `needle` (from /proc: no `ps` needed). */
+function processesMentioning(needle: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name) || entry.name === String(Deno.pid)) continue;
+    try {
+      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
+      if (args.includes(needle)) found.push(entry.name);
+    } catch { /* exited meanwhile */ }
+  }
+  return Promise.resolve(found);
 }
 
 Deno.test("skills mcp answers malformed input, then exits 0 on stdin close with no child left", async () => {
