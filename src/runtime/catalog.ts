@@ -9,7 +9,7 @@ import { SkillError } from "../core/errors.ts";
 import { canonicalSkillName, isValidSkillName } from "../core/names.ts";
 import type { RegistryEntry } from "../core/registry_model.ts";
 import { bundledRootPath, materializeBundledSkills } from "./bundled.ts";
-import { exists, isWithin } from "./fsutil.ts";
+import { isWithin } from "./fsutil.ts";
 import { CatalogCache } from "./catalog_cache.ts";
 import { readRegistry } from "./registry_store.ts";
 import {
@@ -38,25 +38,6 @@ export interface Catalog {
   notes: string[];
 }
 
-/** Skills are loaded concurrently: each costs a few small filesystem operations. */
-const LOAD_CONCURRENCY = 16;
-
-async function mapConcurrent<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 /** Loads everything discoverable. Never throws for one bad skill. */
 export async function loadCatalog(home: string): Promise<Catalog> {
   const registry = await readRegistry(home);
@@ -132,27 +113,15 @@ export async function loadCatalog(home: string): Promise<Catalog> {
       return { record: { ...rest, origin, trusted, entry } };
     }
     const loaded = await load(dir, realRoot, origin, trusted, entry, name);
-    if ("record" in loaded) {
-      const r = loaded.record;
-      cache.set(dir, {
-        scriptsDir: r.scripts.length > 0 || await exists(join(r.dir, "scripts")),
-        dir: r.dir,
-        name: r.name,
-        canonical: r.canonical,
-        skillMdPath: r.skillMdPath,
-        manifest: r.manifest,
-        scripts: r.scripts,
-        references: r.references,
-        assets: r.assets,
-        warnings: r.warnings,
-      }, origin === "core");
-    }
+    // Bundled skills live in a content-addressed directory that never changes.
+    if ("record" in loaded) cache.set(dir, loaded.record, origin === "core");
     return loaded;
   };
-  const installed = await mapConcurrent(registry.skills, LOAD_CONCURRENCY, async (entry) => {
+  // One skill at a time: after the first parse, loading is synchronous filesystem work.
+  for (const entry of registry.skills) {
     const trusted = entry.trusted && entry.trusted_digest !== null;
     if (!isWithin(home, entry.installed_path)) {
-      return Promise.resolve<Loaded>({
+      merge({
         failure: {
           name: entry.name,
           canonical: entry.name_canonical,
@@ -163,17 +132,11 @@ export async function loadCatalog(home: string): Promise<Catalog> {
           entry,
         },
       });
+      continue;
     }
-    return await loadThroughCache(
-      entry.installed_path,
-      realHome,
-      entry.source.type,
-      trusted,
-      entry,
-      entry.name,
-    );
-  });
-  installed.forEach(merge);
+    const { installed_path: dir, source, name } = entry;
+    merge(await loadThroughCache(dir, realHome, source.type, trusted, entry, name));
+  }
 
   const coreRoot = await Deno.realPath(await materializeBundledSkills(home));
   const coreDirs = (await listSubdirectories(coreRoot)).map((name) => join(coreRoot, name));

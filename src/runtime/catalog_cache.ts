@@ -8,7 +8,8 @@
 import { join } from "node:path";
 import type { Diagnostic, Manifest } from "../core/manifest.ts";
 import { VERSION } from "../core/version.ts";
-import { writeFileAtomic } from "./fsutil.ts";
+import { lstatSyncOrNull, writeFileAtomic } from "./fsutil.ts";
+import type { SkillRecord } from "./skill_loader.ts";
 
 const CACHE_FORMAT = 1;
 
@@ -88,13 +89,29 @@ export class CatalogCache {
    * Caches a record. `immutable` marks a directory written once and never changed (the
    * content-addressed bundled skills), which may be cached at once.
    */
-  set(dir: string, record: Omit<CachedSkill, "key">, immutable = false): void {
-    const key = freshnessKey(dir, record.scriptsDir);
+  set(dir: string, record: SkillRecord, immutable = false): void {
+    const scriptsDir = record.scripts.length > 0 ||
+      lstatSyncOrNull(join(record.dir, "scripts"))?.isDirectory === true;
+    const key = freshnessKey(dir, scriptsDir);
     if (key === null) return;
     // A skill edited within the last two seconds may change again within mtime granularity.
     const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
     if (!immutable && Date.now() - newest < 2000) return;
-    this.#entries[dir] = { ...record, key };
+    const { name, canonical, skillMdPath, manifest, scripts, references, assets, warnings } =
+      record;
+    this.#entries[dir] = {
+      key,
+      scriptsDir,
+      dir: record.dir,
+      name,
+      canonical,
+      skillMdPath,
+      manifest,
+      scripts,
+      references,
+      assets,
+      warnings,
+    };
     this.#dirty = true;
   }
 
