@@ -130,22 +130,22 @@ export function parseRegistry(text: string): ParseRegistryResult {
   if (problem !== undefined) {
     return { ok: false, reason: `does not match the registry schema${problem}` };
   }
-  const parsed = { data: data as Registry };
-  if (parsed.data.version > REGISTRY_VERSION) {
+  const registry = data as Registry;
+  if (registry.version > REGISTRY_VERSION) {
     return {
       ok: false,
       reason:
-        `was written by a newer skills (schema version ${parsed.data.version}, this one reads ${REGISTRY_VERSION})`,
+        `was written by a newer skills (schema version ${registry.version}, this one reads ${REGISTRY_VERSION})`,
     };
   }
   const seen = new Set<string>();
-  for (const entry of parsed.data.skills) {
+  for (const entry of registry.skills) {
     if (seen.has(entry.name_canonical)) {
       return { ok: false, reason: `lists '${entry.name_canonical}' twice` };
     }
     seen.add(entry.name_canonical);
   }
-  return { ok: true, registry: { ...parsed.data, skills: sortEntries(parsed.data.skills) } };
+  return { ok: true, registry: { ...registry, skills: sortEntries(registry.skills) } };
 }
 
 export function sortEntries(entries: readonly RegistryEntry[]): RegistryEntry[] {
