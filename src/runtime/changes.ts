@@ -4,8 +4,6 @@
  * changes flagged for review.
  */
 
-import { join } from "node:path";
-import { sha256Hex } from "../core/digest.ts";
 import type { Manifest } from "../core/manifest.ts";
 
 export type ChangeKind = "manifest" | "script" | "toolset" | "other";
@@ -23,29 +21,8 @@ export interface ChangeSummary {
   flags: { manifest: boolean; scripts: boolean; toolsets: boolean; permissions: boolean };
 }
 
-const SKIP_DIRS = new Set([".git", "__pycache__", "node_modules", ".pytest_cache"]);
-
-/** Relative path → sha256 of every regular file (the files the digest covers). */
-export async function fileHashes(root: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const walk = async (dir: string, rel: string) => {
-    for await (const entry of Deno.readDir(dir)) {
-      if (entry.isDirectory && SKIP_DIRS.has(entry.name)) continue;
-      if (entry.isFile && entry.name.endsWith(".pyc")) continue;
-      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      const abs = join(dir, entry.name);
-      if (entry.isDirectory) await walk(abs, path);
-      else if (entry.isFile) out.set(path, await sha256Hex(await Deno.readFile(abs)));
-      else if (entry.isSymlink) out.set(path, `symlink:${await Deno.readLink(abs)}`);
-    }
-  };
-  try {
-    await walk(root, "");
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return out;
-}
+/** Relative path → sha256 of every file the digest covers. */
+export { fileHashes } from "./digest.ts";
 
 function toolsetFiles(manifest: Manifest | undefined): string[] {
   return (manifest?.toolsets ?? []).map((ref) => `${ref.split(":")[0]!.replaceAll(".", "/")}.py`);

@@ -23,10 +23,15 @@ interface FileStat {
   abs: string;
   size: number;
   mtime: number;
+  /** Set for a symlink when `listSymlinks` is on: its target. */
+  link?: string;
 }
 
-/** Files that make up a skill: regular files, excluding VCS data and Python caches. */
-async function listFiles(root: string): Promise<FileStat[]> {
+/**
+ * Files that make up a skill: regular files, excluding VCS data and Python caches. A
+ * symlink is an integrity error, unless `listSymlinks` reports it (for change summaries).
+ */
+async function listFiles(root: string, listSymlinks = false): Promise<FileStat[]> {
   const files: FileStat[] = [];
   const walk = async (dir: string, rel: string) => {
     const entries: Deno.DirEntry[] = [];
@@ -37,7 +42,11 @@ async function listFiles(root: string): Promise<FileStat[]> {
       const abs = join(dir, entry.name);
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isSymlink) {
-        throw new SkillError("integrity_mismatch", `Skill contains a symlink: ${path}`);
+        if (!listSymlinks) {
+          throw new SkillError("integrity_mismatch", `Skill contains a symlink: ${path}`);
+        }
+        files.push({ path, abs, size: 0, mtime: 0, link: await Deno.readLink(abs) });
+        continue;
       }
       if (entry.isDirectory) await walk(abs, path);
       else if (entry.isFile) {
@@ -55,6 +64,25 @@ async function listFiles(root: string): Promise<FileStat[]> {
 
 async function hashFile(path: string): Promise<string> {
   return await sha256Hex(await Deno.readFile(path));
+}
+
+/**
+ * Relative path → sha256 of every file the digest covers (symlinks as `symlink:<target>`);
+ * empty when `root` does not exist. Used to summarise what an update changes.
+ */
+export async function fileHashes(root: string): Promise<Map<string, string>> {
+  let files: FileStat[];
+  try {
+    files = await listFiles(root, true);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return new Map();
+    throw error;
+  }
+  const out = new Map<string, string>();
+  for (const f of files) {
+    out.set(f.path, f.link !== undefined ? `symlink:${f.link}` : await hashFile(f.abs));
+  }
+  return out;
 }
 
 /** The digest of a directory, computed from scratch. */
