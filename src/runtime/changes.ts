@@ -21,9 +21,6 @@ export interface ChangeSummary {
   flags: { manifest: boolean; scripts: boolean; toolsets: boolean; permissions: boolean };
 }
 
-/** Relative path → sha256 of every file the digest covers. */
-export { fileHashes } from "./digest.ts";
-
 function toolsetFiles(manifest: Manifest | undefined): string[] {
   return (manifest?.toolsets ?? []).map((ref) => `${ref.split(":")[0]!.replaceAll(".", "/")}.py`);
 }
