@@ -19,8 +19,7 @@ import {
 } from "../core/sources.ts";
 import { bundledSkillNames } from "./bundled.ts";
 import { type ChangeSummary, summarizeChanges } from "./changes.ts";
-import { fileHashes } from "./digest.ts";
-import { computeDigest } from "./digest.ts";
+import { computeDigest, fileHashes } from "./digest.ts";
 import { type Fetched, fetchIntoStaging } from "./fetch_source.ts";
 import { exists, lstatOrNull, removeIfExists } from "./fsutil.ts";
 import { type GitOptions, inContext } from "./git.ts";
