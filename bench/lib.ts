@@ -83,16 +83,27 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Runs `spec` once to warm up, then `runs` times; fails loudly if the command fails. */
-export async function measure(spec: CommandSpec, runs = 7, expectCode = 0): Promise<Measured> {
-  const warm = await sample(spec);
-  if (warm.code !== expectCode) {
-    throw new Error(
-      `${spec.cmd} ${spec.args.join(" ")} exited ${warm.code} (expected ${expectCode})`,
-    );
-  }
+/**
+ * Runs `spec` once to warm up, then `runs` times; fails loudly if the command fails. A
+ * function gives each run its own spec (run -1 is the warm-up), e.g. a fresh target dir.
+ */
+export async function measure(
+  spec: CommandSpec | ((run: number) => CommandSpec),
+  runs = 7,
+  expectCode = 0,
+): Promise<Measured> {
+  const specFor = typeof spec === "function" ? spec : () => spec;
   const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) samples.push(await sample(spec));
+  for (let i = -1; i < runs; i++) {
+    const current = specFor(i);
+    const s = await sample(current);
+    if (s.code !== expectCode) {
+      throw new Error(
+        `${current.cmd} ${current.args.join(" ")} exited ${s.code} (expected ${expectCode})`,
+      );
+    }
+    if (i >= 0) samples.push(s);
+  }
   const walls = samples.map((s) => s.wallMs);
   const rss = samples.map((s) => s.peakRssKiB).filter((v): v is number => v !== null);
   return {

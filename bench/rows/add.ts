@@ -10,7 +10,7 @@
 
 import { join } from "node:path";
 import type { BenchContext } from "../main.ts";
-import { type BenchRow, type CommandSpec, type Measured, median, round, sample } from "../lib.ts";
+import { type BenchRow, measure } from "../lib.ts";
 
 async function git(cwd: string, args: string[]) {
   const out = await new Deno.Command("git", {
@@ -82,27 +82,6 @@ async function collectionRepo(tmp: string): Promise<string> {
   return `file://${bare}`;
 }
 
-/** Runs `make(i)` once to warm up and `runs` times measured; each run gets a fresh target. */
-async function measureFresh(make: (i: number) => CommandSpec, runs: number): Promise<Measured> {
-  const warm = await sample(make(-1));
-  if (warm.code !== 0) throw new Error(`${make(-1).cmd} exited ${warm.code}`);
-  const walls: number[] = [];
-  const rss: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = await sample(make(i));
-    if (s.code !== 0) throw new Error(`${make(i).cmd} exited ${s.code} in run ${i}`);
-    walls.push(s.wallMs);
-    if (s.peakRssKiB !== null) rss.push(s.peakRssKiB);
-  }
-  return {
-    medianMs: round(median(walls)),
-    minMs: round(Math.min(...walls)),
-    maxMs: round(Math.max(...walls)),
-    peakRssMiB: rss.length ? round(Math.max(...rss) / 1024) : null,
-    runs,
-  };
-}
-
 async function row(
   ctx: BenchContext,
   name: string,
@@ -110,12 +89,12 @@ async function row(
   extra: string[],
 ): Promise<BenchRow> {
   const tag = name.replace(/\W+/g, "-");
-  const baseline = await measureFresh((i) => ({
+  const baseline = await measure((i) => ({
     cmd: "git",
     args: ["clone", "--quiet", "--depth", "1", "--", url, join(ctx.tmp, `${tag}-clone-${i}`)],
     env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
   }), ctx.runs);
-  const value = await measureFresh((i) => ({
+  const value = await measure((i) => ({
     cmd: ctx.cli.cmd,
     args: [...ctx.cli.args, "add", url, ...extra, "--yes"],
     env: { SKILLS_HOME: join(ctx.tmp, `${tag}-home-${i}`), GIT_CONFIG_GLOBAL: "/dev/null" },
