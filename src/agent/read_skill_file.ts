@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { type Envelope, fail, ok } from "../core/envelope.ts";
 import type { SkillRecord } from "../runtime/catalog.ts";
-import { isWithin, readPrefix } from "../runtime/fsutil.ts";
+import { isWithin, readPrefixSync } from "../runtime/fsutil.ts";
 import { skillFilePath } from "./tool_args.ts";
 
 export const MAX_READ_BYTES = 200_000;
@@ -36,7 +36,7 @@ export async function readSkillFile(skill: SkillRecord, path: string): Promise<E
     return fail("invalid_path", `'${shown}' is a directory; ask for a file inside it`);
   }
   if (!info.isFile) return fail("invalid_path", `'${shown}' is not a regular file`);
-  const { bytes, complete } = await readPrefix(real, MAX_READ_BYTES);
+  const { bytes, complete } = readPrefixSync(real, MAX_READ_BYTES);
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
     return fail("binary_file", `Cannot read '${shown}': binary files are not supported`);
   }

@@ -33,22 +33,29 @@ export function lstatSyncOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
-/** Reads at most `limit` bytes from the start of a file; `complete` says if that was all. */
-export async function readPrefix(
+/**
+ * Reads at most `limit` bytes from the start of a file; `complete` says if that was all.
+ * Small files (the common case) cost a single read.
+ */
+export function readPrefixSync(
   path: string,
   limit: number,
-): Promise<{ bytes: Uint8Array; complete: boolean }> {
-  const file = await Deno.open(path, { read: true });
+): { bytes: Uint8Array; complete: boolean } {
+  const file = Deno.openSync(path, { read: true });
   try {
-    const buffer = new Uint8Array(limit + 1);
+    let buffer = new Uint8Array(Math.min(8192, limit + 1));
     let filled = 0;
-    while (filled < buffer.length) {
-      const n = await file.read(buffer.subarray(filled));
+    while (filled < limit + 1) {
+      if (filled === buffer.length) {
+        const bigger = new Uint8Array(Math.min(buffer.length * 4, limit + 1));
+        bigger.set(buffer);
+        buffer = bigger;
+      }
+      const n = file.readSync(buffer.subarray(filled));
       if (n === null) break;
       filled += n;
     }
-    const complete = filled <= limit;
-    return { bytes: buffer.subarray(0, Math.min(filled, limit)), complete };
+    return { bytes: buffer.subarray(0, Math.min(filled, limit)), complete: filled <= limit };
   } finally {
     file.close();
   }

@@ -11,7 +11,7 @@ import { MAX_FRONT_MATTER_BYTES } from "../core/limits.ts";
 import { canonicalSkillName, scriptDisplayName, skillNameProblem } from "../core/names.ts";
 import type { RegistryEntry } from "../core/registry_model.ts";
 import { VERSION } from "../core/version.ts";
-import { isWithin, lstatSyncOrNull } from "./fsutil.ts";
+import { isWithin, lstatSyncOrNull, readPrefixSync } from "./fsutil.ts";
 
 export type SkillOrigin = "core" | "git" | "local";
 
@@ -147,28 +147,6 @@ function loadSkillDirSync(
     entry: options.entry,
     warnings,
   };
-}
-
-/** Reads up to `limit` bytes; small files (the common case) cost a single read. */
-function readPrefixSync(path: string, limit: number): { bytes: Uint8Array; complete: boolean } {
-  const file = Deno.openSync(path, { read: true });
-  try {
-    let buffer = new Uint8Array(8192);
-    let filled = 0;
-    while (filled < limit + 1) {
-      if (filled === buffer.length) {
-        const bigger = new Uint8Array(Math.min(buffer.length * 4, limit + 1));
-        bigger.set(buffer);
-        buffer = bigger;
-      }
-      const n = file.readSync(buffer.subarray(filled));
-      if (n === null) break;
-      filled += n;
-    }
-    return { bytes: buffer.subarray(0, Math.min(filled, limit)), complete: filled <= limit };
-  } finally {
-    file.close();
-  }
 }
 
 function discoverScripts(
