@@ -4,7 +4,7 @@
  * at most 200 KB returned with a truncation warning.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { type Envelope, fail, ok } from "../core/envelope.ts";
 import type { SkillRecord } from "../runtime/catalog.ts";
 import { isWithin, readPrefixSync } from "../runtime/fsutil.ts";

@@ -1,6 +1,6 @@
 /** `skills init <name> [--dir D] [--with-toolset]`: scaffold a new, valid skill. */
 
-import { resolve } from "node:path";
+import { resolve } from "../core/paths.ts";
 import { UsageError } from "../core/errors.ts";
 import type { Context } from "../runtime/context.ts";
 import { planScaffold, scaffoldName, writeScaffold } from "../runtime/scaffold.ts";

@@ -1,6 +1,6 @@
 /** `skills validate <dir>...`: errors and warnings with file:line; exit 1 on any error. */
 
-import { join, resolve } from "node:path";
+import { join, resolve } from "../core/paths.ts";
 import { formatDiagnostic } from "../core/manifest.ts";
 import type { Context } from "../runtime/context.ts";
 import { lstatOrNull } from "../runtime/fsutil.ts";

@@ -8,7 +8,7 @@
  * and passed in as a flag; this module does no I/O.
  */
 
-import { isAbsolute, normalize } from "node:path";
+import { isAbsolute, normalize } from "./paths.ts";
 import { SkillError } from "./errors.ts";
 import { canonicalSkillName, quoteName, skillNameProblem } from "./names.ts";
 

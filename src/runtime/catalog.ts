@@ -4,7 +4,7 @@
  * reason; the others still load. Only front matter is read here.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import { canonicalSkillName, isValidSkillName } from "../core/names.ts";
 import type { RegistryEntry } from "../core/registry_model.ts";

@@ -5,7 +5,7 @@
  * It only ever speeds up listing: trust decisions use digests, never this cache.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import type { Diagnostic, Manifest } from "../core/manifest.ts";
 import { VERSION } from "../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "./fsutil.ts";

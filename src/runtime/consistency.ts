@@ -5,7 +5,7 @@
  * `repair` fixes what is safe to fix.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import type { Registry } from "../core/registry_model.ts";
 import { removeEntry } from "../core/registry_model.ts";
 import { isWithin, lstatOrNull } from "./fsutil.ts";

@@ -3,7 +3,7 @@
  * size and mtime so that verifying before every run stays cheap (re-hash on change only).
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../core/digest.ts";
 import { SkillError } from "../core/errors.ts";
 import { writeFileAtomic } from "./fsutil.ts";

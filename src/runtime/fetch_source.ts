@@ -3,7 +3,7 @@
  * or a copy of a local directory; then finding the skills in it.
  */
 
-import { join, resolve } from "node:path";
+import { join, resolve } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import { parseSource, type RefRequest, type Source } from "../core/sources.ts";
 import type { GitOptions } from "./git.ts";

@@ -1,4 +1,4 @@
-import { isAbsolute, relative, sep as SEP } from "node:path";
+import { isAbsolute, relative, SEP } from "../core/paths.ts";
 
 /** Small filesystem helpers shared by the runtime modules. */
 

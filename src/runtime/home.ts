@@ -1,6 +1,6 @@
 /** Where skills live: `$SKILLS_HOME`, default `~/.agent/skills`. */
 
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 
 export function homeDir(env: Readonly<Record<string, string>>): string {

@@ -3,7 +3,7 @@
  * the whole SKILL.md, symlinks anywhere in the skill, scripts, toolset modules.
  */
 
-import { join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "../core/paths.ts";
 import { type Diagnostic, type Manifest, parseSkillMd } from "../core/manifest.ts";
 import { VERSION } from "../core/version.ts";
 import { isWithin, lstatOrNull } from "./fsutil.ts";

@@ -3,7 +3,7 @@
  * the install (names, collisions, digests) and commit it atomically under the registry lock.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import type { Diagnostic, Manifest } from "../core/manifest.ts";
 import { canonicalSkillName, isValidSkillName, quoteName } from "../core/names.ts";

@@ -3,7 +3,7 @@
  * A registry that fails to parse is an error with a backup kept, never treated as empty.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import {
   emptyRegistry,

@@ -5,7 +5,7 @@
  * directory back while the entry exists) nor files without an entry.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import { canonicalSkillName } from "../core/names.ts";
 import { findEntry, type RegistryEntry, removeEntry } from "../core/registry_model.ts";

@@ -16,7 +16,7 @@
  * allow-run list).
  */
 
-import { delimiter, join } from "node:path";
+import { DELIMITER, join } from "../core/paths.ts";
 import { envMatcher, isBaseEnvName } from "../core/env_policy.ts";
 import { SkillError } from "../core/errors.ts";
 import { quoteName } from "../core/names.ts";
@@ -85,7 +85,7 @@ export async function findOnPath(
   const windows = os === "windows";
   const path = env.PATH ?? env.Path ?? "";
   const names = windows ? [`${name}.exe`, `${name}.cmd`, `${name}.bat`] : [name];
-  for (const dir of path.split(windows ? ";" : delimiter)) {
+  for (const dir of path.split(windows ? ";" : DELIMITER)) {
     if (dir === "") continue;
     for (const file of names) {
       const candidate = join(dir, file);

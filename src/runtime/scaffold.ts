@@ -4,7 +4,7 @@
  * script runs with `skills run` straight away.
  */
 
-import { dirname, join } from "node:path";
+import { dirname, join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import { canonicalSkillName, qualifiedToolName, quoteName } from "../core/names.ts";
 import { lstatOrNull } from "./fsutil.ts";

@@ -4,7 +4,7 @@
  * scripts are refused; realpath containment bounds every directory.
  */
 
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "../core/paths.ts";
 import { matchesAnyGlob } from "../core/glob.ts";
 import type { Diagnostic, Manifest } from "../core/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../core/limits.ts";

@@ -6,7 +6,7 @@
  * that kills the whole tree. A host that dies or is killed is restarted on the next call.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { type Envelope, fail } from "../core/envelope.ts";
 import { SkillError } from "../core/errors.ts";
 import { TOOLSET_HOST_HASH, TOOLSET_HOST_SOURCE } from "../generated/toolset_host.ts";

@@ -3,7 +3,7 @@
  * an installed skill must be trusted and its files must still match the trusted digest.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import type { SkillRecord } from "./catalog.ts";
 import { cachedDigest } from "./digest.ts";

@@ -4,7 +4,7 @@
  * size+mtime cache that `assertRunnable` uses; `untrust` withdraws the approval.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import { canonicalSkillName } from "../core/names.ts";
 import { findEntry, type RegistryEntry, upsertEntry } from "../core/registry_model.ts";

@@ -5,7 +5,7 @@
  * written; any failure puts the old one back).
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import type { Diagnostic, Manifest } from "../core/manifest.ts";
 import { findEntry, type RegistryEntry, upsertEntry } from "../core/registry_model.ts";
