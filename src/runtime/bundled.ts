@@ -4,8 +4,8 @@
  * execute them and a newer binary never runs stale copies.
  */
 
-import { dirname, join } from "node:path";
-import { BUNDLED_FILES, BUNDLED_HASH } from "../generated/bundled_skills.ts";
+import { dirname, join } from "../core/paths.ts";
+import { BUNDLED_HASH, BUNDLED_NAMES } from "../generated/bundled_index.ts";
 import { VERSION } from "../core/version.ts";
 import { exists, removeIfExists } from "./fsutil.ts";
 import { CORE_CACHE_DIR } from "./home.ts";
@@ -21,6 +21,8 @@ export async function materializeBundledSkills(home: string): Promise<string> {
   const root = bundledRootPath(home);
   if (await exists(join(root, COMPLETE_MARKER))) return root;
   const staging = `${root}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+  // The contents are imported only here: once materialised, commands skip parsing them.
+  const { BUNDLED_FILES } = await import("../generated/bundled_skills.ts");
   try {
     for (const [relPath, text] of Object.entries(BUNDLED_FILES)) {
       const path = join(staging, relPath);
@@ -42,7 +44,5 @@ export async function materializeBundledSkills(home: string): Promise<string> {
 }
 
 export function bundledSkillNames(): string[] {
-  const names = new Set<string>();
-  for (const path of Object.keys(BUNDLED_FILES)) names.add(path.split("/")[0]!);
-  return [...names].sort();
+  return [...BUNDLED_NAMES];
 }
