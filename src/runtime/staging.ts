@@ -14,8 +14,7 @@
  * nothing.) The pid in the name is informational.
  */
 
-import { dirname, join } from "node:path";
-import * as z from "zod/mini";
+import { dirname, join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import { isValidSkillName } from "../core/names.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../core/registry_model.ts";
@@ -152,24 +151,35 @@ export async function listStale(home: string, includeForeign = false): Promise<S
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-const IntentItemSchema = z.object({
-  canonical: z.string(),
+export interface IntentItem {
+  canonical: string;
   /** `$SKILLS_HOME/<canonical>`. */
-  target: z.string(),
+  target: string;
   /** Where the previous directory is moved aside (update, remove), else null. */
-  aside: z.nullable(z.string()),
+  aside: string | null;
   /** `updated_at` of the entry this command writes (install, update), else null. */
-  updatedAt: z.nullable(z.string()),
-});
+  updatedAt: string | null;
+}
 
-const IntentSchema = z.object({
-  version: z.literal(1),
-  op: z.enum(["install", "update", "remove"]),
-  items: z.array(IntentItemSchema),
-});
+export interface Intent {
+  version: 1;
+  op: "install" | "update" | "remove";
+  items: IntentItem[];
+}
 
-export type Intent = z.infer<typeof IntentSchema>;
-export type IntentItem = z.infer<typeof IntentItemSchema>;
+/** A hand-written check (zod costs 10-20 ms of start-up on every lifecycle command). */
+function isIntent(value: unknown): value is Intent {
+  const record = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === "object" && !Array.isArray(v);
+  const nullableString = (v: unknown) => v === null || typeof v === "string";
+  return record(value) && value.version === 1 &&
+    (value.op === "install" || value.op === "update" || value.op === "remove") &&
+    Array.isArray(value.items) &&
+    value.items.every((item) =>
+      record(item) && typeof item.canonical === "string" && typeof item.target === "string" &&
+      nullableString(item.aside) && nullableString(item.updatedAt)
+    );
+}
 
 /** Must be called under the registry lock, before the first rename. */
 export async function writeIntent(staging: Staging, intent: Intent): Promise<void> {
@@ -178,10 +188,8 @@ export async function writeIntent(staging: Staging, intent: Intent): Promise<voi
 
 async function readIntent(stagingPath: string): Promise<Intent | undefined> {
   try {
-    const parsed = IntentSchema.safeParse(
-      JSON.parse(await Deno.readTextFile(join(stagingPath, INTENT_FILE))),
-    );
-    return parsed.success ? parsed.data : undefined;
+    const parsed: unknown = JSON.parse(await Deno.readTextFile(join(stagingPath, INTENT_FILE)));
+    return isIntent(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
