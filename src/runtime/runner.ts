@@ -5,11 +5,12 @@
  * Ctrl-C (AbortSignal) support, an optional streaming mode, and a trace hook.
  */
 
-import { dirname } from "node:path";
+import { dirname } from "../core/paths.ts";
 import { type ErrorCode, EXIT_USAGE, SkillError } from "../core/errors.ts";
 import type { Manifest } from "../core/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "./catalog.ts";
 import { type LaunchPlan, planLaunch, spawnSandboxed } from "./sandbox.ts";
+import { afterDelay, delay } from "./timer.ts";
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -189,10 +190,13 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
   let aborted = false;
   let truncated = false;
   const stop = () => void proc.killTree();
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop();
-  }, Math.min(MAX_TIMER_MS, Math.max(1, Math.round(limits.timeoutSeconds * 1000))));
+  const cancelTimer = afterDelay(
+    Math.min(MAX_TIMER_MS, Math.max(1, Math.round(limits.timeoutSeconds * 1000))),
+    () => {
+      timedOut = true;
+      stop();
+    },
+  );
   const onAbort = () => {
     aborted = true;
     stop();
@@ -229,7 +233,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     }
     await drained;
   } finally {
-    clearTimeout(timer);
+    cancelTimer();
     signal?.removeEventListener("abort", onAbort);
   }
   const stopped = timedOut || aborted || truncated;
@@ -396,13 +400,10 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
 
 /** Whether `promise` settles within `ms` (the timer is always cleared). */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
+  const timeout = delay(ms, false);
   try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
+    return await Promise.race([promise.then(() => true, () => true), timeout.promise]);
   } finally {
-    clearTimeout(timer);
+    timeout.cancel();
   }
 }
