@@ -8,6 +8,7 @@
 
 import { EXIT_TIMEOUT, SkillError } from "../core/errors.ts";
 import type { Transport } from "../core/sources.ts";
+import { afterDelay } from "./timer.ts";
 
 export const DEFAULT_GIT_TIMEOUT_SECONDS = 120;
 export const GIT_ATTEMPTS = 3;
@@ -274,10 +275,10 @@ export async function runGit(
       child.kill("SIGKILL");
     } catch { /* already gone */ }
   };
-  const timer = setTimeout(() => {
+  const cancelTimer = afterDelay(timeoutMs, () => {
     timedOut = true;
     kill();
-  }, timeoutMs);
+  });
   const onAbort = () => kill();
   options.signal?.addEventListener("abort", onAbort);
   try {
@@ -302,7 +303,7 @@ export async function runGit(
     }
     return { code: status.code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
-    clearTimeout(timer);
+    cancelTimer();
     options.signal?.removeEventListener("abort", onAbort);
   }
 }

@@ -4,7 +4,7 @@
  * an abbreviated one, and ls-remote to see whether a tracked ref moved.
  */
 
-import { join } from "node:path";
+import { join } from "../core/paths.ts";
 import { isFullSha, looksLikeSha, type RefRequest, type Transport } from "../core/sources.ts";
 import { removeIfExists } from "./fsutil.ts";
 import {
@@ -21,6 +21,7 @@ import {
   runGit,
   withRetries,
 } from "./git.ts";
+import { localRepositoryPath, readLocalRepository } from "./git_local.ts";
 
 export interface FetchedCommit {
   sha: string;
@@ -35,8 +36,22 @@ export interface FetchedCommit {
 /**
  * Fetches `request` of `url` into `dest` (which must not exist): shallow for branches and
  * tags, exactly the commit for a full SHA, a full clone + rev-parse for an abbreviated one.
+ * A repository on this machine is read directly instead (git_local.ts).
  */
 export async function fetchRepository(
+  url: string,
+  transport: Transport,
+  request: RefRequest,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  const local = transport === "file" ? localRepositoryPath(url) : null;
+  if (local !== null) return await readLocalRepository(local, url, request, dest, options);
+  return await cloneRepository(url, transport, request, dest, options);
+}
+
+/** fetchRepository by cloning (every transport; file:// too, though it is read directly). */
+export async function cloneRepository(
   url: string,
   transport: Transport,
   request: RefRequest,

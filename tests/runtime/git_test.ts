@@ -11,7 +11,7 @@ import {
   inContext,
   lsRemoteArgv,
 } from "../../src/runtime/git.ts";
-import { fetchRepository, remoteCommit } from "../../src/runtime/git_fetch.ts";
+import { cloneRepository, fetchRepository, remoteCommit } from "../../src/runtime/git_fetch.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { createRepo, skillFiles } from "../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../fixtures/git_https_server.ts";
@@ -123,112 +123,111 @@ async function fixture(root: string) {
   return { repo, first, second, dev };
 }
 
-Deno.test("fetchRepository() clones the default branch, a branch and tags shallowly", async () => {
-  await using tmp = await tempDir();
-  const { repo, first, second, dev } = await fixture(tmp.path);
-  const fetch = (request: Parameters<typeof fetchRepository>[2], name: string) =>
-    fetchRepository(repo.url, "file", request, join(tmp.path, name), quick);
+type Fetcher = typeof fetchRepository;
+/** Both ways of fetching: a clone (any transport) and the direct read of a local repo. */
+const FETCHERS: [string, Fetcher][] = [["clone", cloneRepository], ["local read", fetchRepository]];
 
-  assert.deepEqual(await fetch({ kind: "default" }, "d"), {
-    sha: second,
-    branch: "main",
-    tag: null,
-    ref: null,
-  });
-  assert.ok(await Deno.stat(join(tmp.path, "d", ".git", "shallow")), "shallow clone");
-  assert.deepEqual(await fetch({ kind: "branch", name: "dev" }, "b"), {
-    sha: dev,
-    branch: "dev",
-    tag: null,
-    ref: null,
-  });
-  assert.deepEqual(await fetch({ kind: "tag", name: "v1" }, "t1"), {
-    sha: first,
-    branch: null,
-    tag: "v1",
-    ref: null,
-  });
-  assert.deepEqual(await fetch({ kind: "ref", name: "v2" }, "t2"), {
-    sha: second,
-    branch: null,
-    tag: "v2",
-    ref: "v2",
-  });
-  assert.deepEqual(await fetch({ kind: "ref", name: "dev" }, "r"), {
-    sha: dev,
-    branch: "dev",
-    tag: null,
-    ref: "dev",
-  });
-});
+for (const [label, fetcher] of FETCHERS) {
+  Deno.test(`${label}: the default branch, a branch and tags resolve like git clone --branch`, async () => {
+    await using tmp = await tempDir();
+    const { repo, first, second, dev } = await fixture(tmp.path);
+    const fetch = (request: Parameters<Fetcher>[2], name: string) =>
+      fetcher(repo.url, "file", request, join(tmp.path, name), quick);
 
-Deno.test("fetchRepository() fetches a full commit SHA exactly and resolves an abbreviated one", async () => {
-  await using tmp = await tempDir();
-  const { repo, first } = await fixture(tmp.path);
-  const full = await fetchRepository(
-    repo.url,
-    "file",
-    { kind: "ref", name: first.toUpperCase() },
-    join(tmp.path, "full"),
-    quick,
-  );
-  assert.deepEqual(full, { sha: first, branch: null, tag: null, ref: first.toUpperCase() });
-  // Exactly that commit, shallow: one commit in the history.
-  const log = await new Deno.Command("git", {
-    args: ["-C", join(tmp.path, "full"), "rev-list", "--count", "HEAD"],
-  }).output();
-  assert.equal(new TextDecoder().decode(log.stdout).trim(), "1");
-  assert.equal(await Deno.readTextFile(join(tmp.path, "full", "extra.md")).catch(() => null), null);
+    assert.deepEqual(await fetch({ kind: "default" }, "d"), {
+      sha: second,
+      branch: "main",
+      tag: null,
+      ref: null,
+    });
+    assert.equal(await Deno.readTextFile(join(tmp.path, "d", "extra.md")), "two\n");
+    if (label === "clone") {
+      assert.ok(await Deno.stat(join(tmp.path, "d", ".git", "shallow")), "shallow clone");
+    } else {
+      assert.equal(await Deno.lstat(join(tmp.path, "d", ".git")).catch(() => null), null);
+    }
+    assert.deepEqual(await fetch({ kind: "branch", name: "dev" }, "b"), {
+      sha: dev,
+      branch: "dev",
+      tag: null,
+      ref: null,
+    });
+    assert.equal(await Deno.readTextFile(join(tmp.path, "b", "dev.md")), "dev\n");
+    assert.deepEqual(await fetch({ kind: "tag", name: "v1" }, "t1"), {
+      sha: first,
+      branch: null,
+      tag: "v1",
+      ref: null,
+    });
+    assert.equal(await Deno.readTextFile(join(tmp.path, "t1", "extra.md")).catch(() => null), null);
+    assert.deepEqual(await fetch({ kind: "ref", name: "v2" }, "t2"), {
+      sha: second,
+      branch: null,
+      tag: "v2",
+      ref: "v2",
+    });
+    assert.deepEqual(await fetch({ kind: "ref", name: "dev" }, "r"), {
+      sha: dev,
+      branch: "dev",
+      tag: null,
+      ref: "dev",
+    });
+  });
 
-  const abbrev = first.slice(0, 8);
-  const short = await fetchRepository(
-    repo.url,
-    "file",
-    { kind: "ref", name: abbrev },
-    join(tmp.path, "abbrev"),
-    quick,
-  );
-  assert.deepEqual(short, { sha: first, branch: null, tag: null, ref: abbrev });
-  assert.ok(await Deno.stat(join(tmp.path, "abbrev", "SKILL.md")));
-});
+  Deno.test(`${label}: a full commit SHA exactly, an abbreviated one resolved`, async () => {
+    await using tmp = await tempDir();
+    const { repo, first } = await fixture(tmp.path);
+    const full = await fetcher(
+      repo.url,
+      "file",
+      { kind: "ref", name: first.toUpperCase() },
+      join(tmp.path, "full"),
+      quick,
+    );
+    assert.deepEqual(full, { sha: first, branch: null, tag: null, ref: first.toUpperCase() });
+    if (label === "clone") {
+      // Exactly that commit, shallow: one commit in the history.
+      const log = await new Deno.Command("git", {
+        args: ["-C", join(tmp.path, "full"), "rev-list", "--count", "HEAD"],
+      }).output();
+      assert.equal(new TextDecoder().decode(log.stdout).trim(), "1");
+    }
+    assert.equal(
+      await Deno.readTextFile(join(tmp.path, "full", "extra.md")).catch(() => null),
+      null,
+    );
 
-Deno.test("fetchRepository() reports a missing branch or commit by name", async () => {
-  await using tmp = await tempDir();
-  const { repo } = await fixture(tmp.path);
-  await assert.rejects(
-    () =>
-      fetchRepository(
-        repo.url,
-        "file",
-        { kind: "branch", name: "nope" },
-        join(tmp.path, "x"),
-        quick,
-      ),
-    (e: unknown) => e instanceof GitError && /^branch 'nope' not found$/.test(e.message),
-  );
-  await assert.rejects(
-    () =>
-      fetchRepository(
-        repo.url,
-        "file",
-        { kind: "ref", name: "deadbeef" },
-        join(tmp.path, "y"),
-        quick,
-      ),
-    (e: unknown) => e instanceof GitError && /'deadbeef' not found/.test(e.message),
-  );
-  await assert.rejects(
-    () =>
-      fetchRepository(
-        `file://${tmp.path}/missing.git`,
-        "file",
-        { kind: "default" },
-        join(tmp.path, "z"),
-        quick,
-      ),
-    (e: unknown) => e instanceof GitError && e.kind === "not_found",
-  );
-});
+    const abbrev = first.slice(0, 8);
+    const short = await fetcher(
+      repo.url,
+      "file",
+      { kind: "ref", name: abbrev },
+      join(tmp.path, "abbrev"),
+      quick,
+    );
+    assert.deepEqual(short, { sha: first, branch: null, tag: null, ref: abbrev });
+    assert.ok(await Deno.stat(join(tmp.path, "abbrev", "SKILL.md")));
+  });
+
+  Deno.test(`${label}: a missing branch, commit or repository is reported by name`, async () => {
+    await using tmp = await tempDir();
+    const { repo } = await fixture(tmp.path);
+    const fetch = (url: string, request: Parameters<Fetcher>[2], name: string) =>
+      fetcher(url, "file", request, join(tmp.path, name), quick);
+    await assert.rejects(
+      () => fetch(repo.url, { kind: "branch", name: "nope" }, "x"),
+      (e: unknown) => e instanceof GitError && /^branch 'nope' not found$/.test(e.message),
+    );
+    await assert.rejects(
+      () => fetch(repo.url, { kind: "ref", name: "deadbeef" }, "y"),
+      (e: unknown) => e instanceof GitError && /'deadbeef' not found/.test(e.message),
+    );
+    await assert.rejects(
+      () => fetch(`file://${tmp.path}/missing.git`, { kind: "default" }, "z"),
+      (e: unknown) => e instanceof GitError && e.kind === "not_found",
+    );
+  });
+}
 
 Deno.test("remoteCommit() reads a branch head and a peeled annotated tag without cloning", async () => {
   await using tmp = await tempDir();

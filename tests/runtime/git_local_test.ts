@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { SkillError } from "../../src/core/errors.ts";
+import { cloneRepository, fetchRepository } from "../../src/runtime/git_fetch.ts";
+import { isSafeTreePath, localRepositoryPath, parseTree } from "../../src/runtime/git_local.ts";
+import { tempDir } from "../helpers/cli.ts";
+import {
+  createRepo,
+  fixtureGitEnv,
+  git,
+  skillFiles,
+  submoduleRepo,
+} from "../fixtures/git_repos.ts";
+
+const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
+const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
+
+/** Every path under `root` (but .git) with what a checkout would show: mode and content. */
+async function snapshot(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (dir: string, rel: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.name === ".git") continue;
+      const path = join(dir, entry.name);
+      const key = rel ? `${rel}/${entry.name}` : entry.name;
+      const info = await Deno.lstat(path);
+      if (info.isSymlink) out[key] = `link -> ${await Deno.readLink(path)}`;
+      else if (info.isDirectory) {
+        out[key] = "dir";
+        await walk(path, key);
+      } else {
+        const bytes = await Deno.readFile(path);
+        const digest = await crypto.subtle.digest("SHA-256", bytes);
+        const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0"));
+        out[key] = `${(info.mode! & 0o111) ? "exec" : "file"} ${bytes.length} ${hex.join("")}`;
+      }
+    }
+  };
+  await walk(root, "");
+  return out;
+}
+
+Deno.test("reading a local repository gives exactly the files a clone checks out", async () => {
+  await using tmp = await tempDir();
+  const repo = await submoduleRepo(tmp.path, "wide");
+  // Executable bits, symlinks (inside and out), binary content larger than a pipe chunk,
+  // the same blob at two paths, an empty file and deep directories.
+  const big = new Uint8Array(300_000);
+  for (let i = 0; i < big.length; i++) big[i] = (i * 7919) % 256;
+  await Deno.writeFile(join(repo.work, "assets.bin"), big);
+  await Deno.mkdir(join(repo.work, "a", "b", "c"), { recursive: true });
+  await Deno.writeTextFile(join(repo.work, "a", "b", "c", "deep.txt"), "deep\n");
+  await Deno.writeTextFile(join(repo.work, "a", "copy.txt"), "deep\n");
+  await Deno.writeTextFile(join(repo.work, "empty"), "");
+  await Deno.writeTextFile(join(repo.work, "run.sh"), "#!/bin/sh\necho hi\n", { mode: 0o755 });
+  await Deno.symlink("a/b/c/deep.txt", join(repo.work, "inside-link"));
+  await Deno.symlink("/etc/passwd", join(repo.work, "outside-link"));
+  await repo.commit({}, "many kinds of entries");
+
+  const viaClone = join(tmp.path, "clone");
+  const viaRead = join(tmp.path, "read");
+  const cloned = await cloneRepository(repo.url, "file", { kind: "default" }, viaClone, quick);
+  const read = await fetchRepository(repo.url, "file", { kind: "default" }, viaRead, quick);
+  assert.deepEqual(read, cloned);
+  const expected = await snapshot(viaClone);
+  assert.equal(expected["vendor/inner"], "dir", "the submodule is an empty directory");
+  assert.match(expected["run.sh"]!, /^exec /);
+  assert.deepEqual(await snapshot(viaRead), expected);
+  assert.equal(await Deno.lstat(join(viaRead, ".git")).catch(() => null), null);
+});
+
+Deno.test("reading a local repository runs none of its filters or hooks", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "filtered", {
+    ...skillFiles("filtered"),
+    ".gitattributes": "* filter=evil\n",
+  });
+  const marker = join(tmp.path, "ran");
+  const evil = `sh -c 'echo ran >> ${marker}; cat'`;
+  // The repository's own config asks for a smudge filter and every hook git knows.
+  await git(repo.bare, ["config", "filter.evil.smudge", evil]);
+  await git(repo.bare, ["config", "filter.evil.process", evil]);
+  await git(repo.bare, ["config", "core.fsmonitor", evil]);
+  await git(repo.bare, ["config", "core.hooksPath", join(tmp.path, "hooks")]);
+  await Deno.mkdir(join(tmp.path, "hooks"));
+  for (const hook of ["post-checkout", "reference-transaction", "pre-auto-gc"]) {
+    await Deno.writeTextFile(join(tmp.path, "hooks", hook), `#!/bin/sh\necho ran >> ${marker}\n`, {
+      mode: 0o755,
+    });
+  }
+  const dest = join(tmp.path, "dest");
+  await fetchRepository(repo.url, "file", { kind: "default" }, dest, quick);
+  assert.ok(await Deno.stat(join(dest, "SKILL.md")));
+  assert.equal(await Deno.readTextFile(marker).catch(() => null), null, "nothing ran");
+});
+
+Deno.test("a work tree repository is read from its .git directory, not its parent", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "worktree", skillFiles("worktree"));
+  const dest = join(tmp.path, "dest");
+  const read = await fetchRepository(
+    `file://${repo.work}`,
+    "file",
+    { kind: "default" },
+    dest,
+    quick,
+  );
+  assert.equal(read.sha, await repo.head());
+  assert.ok(await Deno.stat(join(dest, "SKILL.md")));
+  // A plain directory inside that work tree is not a repository of its own.
+  await Deno.mkdir(join(repo.work, "plain"));
+  await assert.rejects(
+    () =>
+      fetchRepository(
+        `file://${repo.work}/plain`,
+        "file",
+        { kind: "default" },
+        join(tmp.path, "x"),
+        quick,
+      ),
+    (e: unknown) => e instanceof SkillError,
+  );
+  assert.equal(await Deno.lstat(join(tmp.path, "x", "SKILL.md")).catch(() => null), null);
+});
+
+Deno.test("a tree path that a checkout would refuse stops the read before any write", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "hostile", skillFiles("hostile"));
+  const env = fixtureGitEnv(tmp.path);
+  const blob = await git(repo.bare, ["hash-object", "-w", "--stdin"], env).catch(() => "");
+  assert.equal(blob, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"); // the empty blob
+  // A tree with a '..' entry, made with plumbing (porcelain would never write one).
+  const tree = await mktree(repo.bare, `100644 blob ${blob}\t..\n100644 blob ${blob}\tok\n`);
+  const commit = await git(repo.bare, ["commit-tree", tree, "-m", "hostile"], env);
+  await git(repo.bare, ["update-ref", "refs/heads/main", commit], env);
+  const dest = join(tmp.path, "area", "dest");
+  await assert.rejects(
+    () => fetchRepository(repo.url, "file", { kind: "default" }, dest, quick),
+    (e: unknown) => e instanceof SkillError && /unsafe path: "\.\."/.test(e.message),
+  );
+  assert.equal(await Deno.lstat(join(tmp.path, "area")).catch(() => null), null);
+});
+
+async function mktree(gitDir: string, listing: string): Promise<string> {
+  const child = new Deno.Command("git", {
+    args: ["--git-dir", gitDir, "mktree"],
+    stdin: "piped",
+    stdout: "piped",
+    env: fixtureGitEnv(gitDir),
+    clearEnv: true,
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(listing));
+  await writer.close();
+  const out = await child.output();
+  assert.ok(out.success, "git mktree accepted the listing");
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("isSafeTreePath() and parseTree() refuse traversal, .git and control characters", () => {
+  for (const path of ["a", "a/b.txt", "skills/x/SKILL.md", ".github/x", "a..b", "...", "é"]) {
+    assert.ok(isSafeTreePath(path), path);
+  }
+  for (
+    const path of [
+      "..",
+      "a/../b",
+      ".",
+      "a/./b",
+      ".git",
+      "x/.GIT/config",
+      "a//b",
+      "/abs",
+      "a\nb",
+      "a\u0001",
+    ]
+  ) {
+    assert.ok(!isSafeTreePath(path), JSON.stringify(path));
+  }
+  const oid = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
+  assert.deepEqual(parseTree(`100755 blob ${oid}\trun.sh\u0000160000 commit ${oid}\tsub\0`), [
+    { mode: "100755", oid, path: "run.sh" },
+    { mode: "160000", oid, path: "sub" },
+  ]);
+  assert.throws(() => parseTree(`100644 blob ${oid}\t.git/hooks/post-checkout\0`), /unsafe path/);
+});
+
+Deno.test("localRepositoryPath() takes plain file:/// URLs and leaves the rest to a clone", () => {
+  assert.equal(localRepositoryPath("file:///srv/repos/skills.git"), "/srv/repos/skills.git");
+  assert.equal(localRepositoryPath("file:///srv/with%20space.git"), null);
+  assert.equal(localRepositoryPath("file://host/srv/r.git"), null);
+  assert.equal(localRepositoryPath("https://example.com/r.git"), null);
+});
