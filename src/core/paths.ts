@@ -27,9 +27,14 @@ export function isAbsolute(path: string): boolean {
   return rootOf(path) !== "";
 }
 
+/** A POSIX path with nothing to normalise: no empty, `.` or `..` segment. */
+const NEEDS_WORK = /\/\/|(?:^|\/)\.{1,2}(?:\/|$)/;
+
 /** Resolves `.` and `..` segments and repeated separators; keeps a trailing separator. */
 export function normalize(path: string): string {
   if (path === "") return ".";
+  // Listing a thousand skills normalises thousands of clean paths: skip the split.
+  if (!WINDOWS && !NEEDS_WORK.test(path)) return path;
   const root = rootOf(path);
   const segments: string[] = [];
   for (const segment of path.slice(root.length).split(SEPARATORS)) {
@@ -54,6 +59,7 @@ export function join(...parts: string[]): string {
 
 /** An absolute path: `parts` resolved right to left, then against the working directory. */
 export function resolve(...parts: string[]): string {
+  if (parts.length === 1 && isAbsolute(parts[0]!)) return stripTrailing(normalize(parts[0]!));
   let path = "";
   for (let i = parts.length - 1; i >= 0 && !isAbsolute(path); i--) {
     const part = parts[i]!;

@@ -82,14 +82,18 @@ const ENTRY_FIELDS: Record<string, Check> = {
   updated_at: isString,
 };
 
+const SOURCE_CHECKS = Object.entries(SOURCE_FIELDS);
+const ENTRY_CHECKS = Object.entries(ENTRY_FIELDS);
+
+/** The first problem of `value`, located under `path()` (built only for a problem). */
 function checkFields(
   value: Record<string, unknown>,
-  fields: Record<string, Check>,
-  path: string,
+  checks: readonly [string, Check][],
+  path: () => string,
 ): string | undefined {
-  for (const [key, check] of Object.entries(fields)) {
+  for (const [key, check] of checks) {
     const problem = check(value[key]);
-    if (problem !== undefined) return `at ${path}.${key}: ${problem}`;
+    if (problem !== undefined) return `at ${path()}.${key}: ${problem}`;
   }
   return undefined;
 }
@@ -103,8 +107,12 @@ function registryProblem(data: unknown): string | undefined {
   if (!Array.isArray(data.skills)) return ` at skills: expected array, got ${kind(data.skills)}`;
   for (const [index, entry] of data.skills.entries()) {
     if (!isPlainObject(entry)) return ` at skills.${index}: expected object, got ${kind(entry)}`;
-    const problem = checkFields(entry, ENTRY_FIELDS, `skills.${index}`) ??
-      checkFields(entry.source as Record<string, unknown>, SOURCE_FIELDS, `skills.${index}.source`);
+    const problem = checkFields(entry, ENTRY_CHECKS, () => `skills.${index}`) ??
+      checkFields(
+        entry.source as Record<string, unknown>,
+        SOURCE_CHECKS,
+        () => `skills.${index}.source`,
+      );
     if (problem !== undefined) return ` ${problem}`;
   }
   return undefined;

@@ -1,4 +1,4 @@
-import { isAbsolute, relative, SEP } from "../core/paths.ts";
+import { isAbsolute, normalize, relative, SEP } from "../core/paths.ts";
 
 /** Small filesystem helpers shared by the runtime modules. */
 
@@ -94,6 +94,13 @@ export async function removeIfExists(path: string): Promise<void> {
 
 /** True when `child` (a resolved absolute path) is inside `parent` or equal to it. */
 export function isWithin(parent: string, child: string): boolean {
+  if (isAbsolute(parent) && isAbsolute(child) && normalize(parent) === parent) {
+    // The common case, without building a relative path: a clean parent and child.
+    if (normalize(child) === child) {
+      return child === parent ||
+        child.startsWith(parent.endsWith(SEP) ? parent : `${parent}${SEP}`);
+    }
+  }
   const rel = relative(parent, child);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${SEP}`) && !isAbsolute(rel));
 }
