@@ -83,27 +83,60 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+type SpecSource = CommandSpec | ((run: number) => CommandSpec);
+
+async function checkedSample(
+  spec: SpecSource,
+  run: number,
+  expectCode: number,
+): Promise<Sample> {
+  const current = typeof spec === "function" ? spec(run) : spec;
+  const s = await sample(current);
+  if (s.code !== expectCode) {
+    throw new Error(
+      `${current.cmd} ${current.args.join(" ")} exited ${s.code} (expected ${expectCode})`,
+    );
+  }
+  return s;
+}
+
 /**
  * Runs `spec` once to warm up, then `runs` times; fails loudly if the command fails. A
  * function gives each run its own spec (run -1 is the warm-up), e.g. a fresh target dir.
  */
-export async function measure(
-  spec: CommandSpec | ((run: number) => CommandSpec),
-  runs = 7,
-  expectCode = 0,
-): Promise<Measured> {
-  const specFor = typeof spec === "function" ? spec : () => spec;
+export async function measure(spec: SpecSource, runs = 7, expectCode = 0): Promise<Measured> {
   const samples: Sample[] = [];
   for (let i = -1; i < runs; i++) {
-    const current = specFor(i);
-    const s = await sample(current);
-    if (s.code !== expectCode) {
-      throw new Error(
-        `${current.cmd} ${current.args.join(" ")} exited ${s.code} (expected ${expectCode})`,
-      );
-    }
+    const s = await checkedSample(spec, i, expectCode);
     if (i >= 0) samples.push(s);
   }
+  return summarize(samples, runs);
+}
+
+/**
+ * A value and its baseline, sampled alternately (baseline, value, baseline, ...) after one
+ * warm-up of each, so that a machine getting busier or quieter during the run weighs on
+ * both sides of the ratio alike.
+ */
+export async function measurePair(
+  baseline: SpecSource,
+  value: SpecSource,
+  runs = 7,
+): Promise<{ baseline: Measured; value: Measured }> {
+  const b: Sample[] = [];
+  const v: Sample[] = [];
+  for (let i = -1; i < runs; i++) {
+    const sb = await checkedSample(baseline, i, 0);
+    const sv = await checkedSample(value, i, 0);
+    if (i >= 0) {
+      b.push(sb);
+      v.push(sv);
+    }
+  }
+  return { baseline: summarize(b, runs), value: summarize(v, runs) };
+}
+
+function summarize(samples: readonly Sample[], runs: number): Measured {
   const walls = samples.map((s) => s.wallMs);
   const rss = samples.map((s) => s.peakRssKiB).filter((v): v is number => v !== null);
   return {

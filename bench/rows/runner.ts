@@ -12,7 +12,7 @@
 
 import { join } from "node:path";
 import type { BenchContext } from "../main.ts";
-import { type BenchRow, measure } from "../lib.ts";
+import { type BenchRow, measure, measurePair } from "../lib.ts";
 import { installRunnerSkill } from "../../tests/helpers/install_fixture.ts";
 
 export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
@@ -22,23 +22,23 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
   const env = { SKILLS_HOME: home, NO_COLOR: "1" };
 
   const script = join(ctx.repoRoot, "skills/core/hello-extended/scripts/advanced_greeting.py");
-  const baseline = await measure(
+  const { baseline, value } = await measurePair(
     { cmd: "python3", args: [script, "--name", "Ada", "--json"], env },
+    {
+      cmd: ctx.cli.cmd,
+      args: [
+        ...ctx.cli.args,
+        "run",
+        "hello-extended",
+        "advanced_greeting",
+        "--name",
+        "Ada",
+        "--json",
+      ],
+      env,
+    },
     ctx.runs,
   );
-  const value = await measure({
-    cmd: ctx.cli.cmd,
-    args: [
-      ...ctx.cli.args,
-      "run",
-      "hello-extended",
-      "advanced_greeting",
-      "--name",
-      "Ada",
-      "--json",
-    ],
-    env,
-  }, ctx.runs);
   const overhead = value.medianMs - baseline.medianMs;
 
   // Exit 1: the output was cut at the cap and the script stopped.

@@ -2,16 +2,16 @@
 
 import { join } from "node:path";
 import type { BenchContext } from "../main.ts";
-import { type BenchRow, measure } from "../lib.ts";
+import { type BenchRow, measure, measurePair } from "../lib.ts";
 
 export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
   const empty = join(ctx.tmp, "empty.js");
   await Deno.writeTextFile(empty, "");
-  const baseline = await measure(
+  const { baseline, value } = await measurePair(
     { cmd: Deno.execPath(), args: ["run", "--quiet", empty] },
+    { cmd: ctx.cli.cmd, args: [...ctx.cli.args, "--version"] },
     ctx.runs,
   );
-  const value = await measure({ cmd: ctx.cli.cmd, args: [...ctx.cli.args, "--version"] }, ctx.runs);
   const bundled = await measure(
     { cmd: ctx.bundle.cmd, args: [...ctx.bundle.args, "--version"] },
     ctx.runs,
