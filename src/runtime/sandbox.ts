@@ -46,7 +46,7 @@ export async function planLaunch(
   const uvArgs = ["run", "--script", scriptPath, ...args];
   const configuredUv = env.SKILLS_UV?.trim();
   if (configuredUv) return { command: configuredUv, args: uvArgs, launcher: "uv" };
-  if (await findOnPath("uv", env, os)) return { command: "uv", args: uvArgs, launcher: "uv" };
+  if (findOnPath("uv", env, os)) return { command: "uv", args: uvArgs, launcher: "uv" };
 
   const windows = os === "windows";
   const python = env.SKILLS_PYTHON?.trim() || (windows ? "python" : "python3");
@@ -77,11 +77,11 @@ export async function planLaunch(
 }
 
 /** Whether an executable `name` exists in one of env.PATH's directories. */
-export async function findOnPath(
+export function findOnPath(
   name: string,
   env: Readonly<Record<string, string>>,
   os: typeof Deno.build.os = Deno.build.os,
-): Promise<string | undefined> {
+): string | undefined {
   const windows = os === "windows";
   const path = env.PATH ?? env.Path ?? "";
   const names = windows ? [`${name}.exe`, `${name}.cmd`, `${name}.bat`] : [name];
@@ -90,7 +90,9 @@ export async function findOnPath(
     for (const file of names) {
       const candidate = join(dir, file);
       try {
-        const info = await Deno.stat(candidate);
+        // Synchronous: a dozen PATH entries are a dozen tiny lookups on every `skills run`,
+        // and the async round trips cost more than the lookups.
+        const info = Deno.statSync(candidate);
         if (info.isFile && (windows || ((info.mode ?? 0o111) & 0o111) !== 0)) return candidate;
       } catch { /* not here */ }
     }

@@ -50,7 +50,7 @@ Deno.test("planLaunch() uses `uv run --script <abs> <args>` when uv is on PATH",
     args: ["run", "--script", script, "--limit", "2"],
     launcher: "uv",
   });
-  assert.equal(await findOnPath("uv", { PATH: `/nonexistent:${dir.path}` }), join(dir.path, "uv"));
+  assert.equal(findOnPath("uv", { PATH: `/nonexistent:${dir.path}` }), join(dir.path, "uv"));
 });
 
 Deno.test("planLaunch() ignores a uv on PATH that is not executable", async () => {
