@@ -54,7 +54,8 @@ function kind(value: unknown): string {
   return Array.isArray(value) ? "array" : typeof value;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not null, not an array). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 

@@ -94,12 +94,10 @@ export async function removeIfExists(path: string): Promise<void> {
 
 /** True when `child` (a resolved absolute path) is inside `parent` or equal to it. */
 export function isWithin(parent: string, child: string): boolean {
-  if (isAbsolute(parent) && isAbsolute(child) && normalize(parent) === parent) {
-    // The common case, without building a relative path: a clean parent and child.
-    if (normalize(child) === child) {
-      return child === parent ||
-        child.startsWith(parent.endsWith(SEP) ? parent : `${parent}${SEP}`);
-    }
+  const clean = (path: string) => isAbsolute(path) && normalize(path) === path;
+  if (clean(parent) && clean(child)) {
+    // The common case, without building a relative path.
+    return child === parent || child.startsWith(parent.endsWith(SEP) ? parent : `${parent}${SEP}`);
   }
   const rel = relative(parent, child);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${SEP}`) && !isAbsolute(rel));

@@ -17,7 +17,12 @@
 import { dirname, join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
 import { isValidSkillName } from "../core/names.ts";
-import { findEntry, type Registry, type RegistryEntry } from "../core/registry_model.ts";
+import {
+  findEntry,
+  isPlainObject,
+  type Registry,
+  type RegistryEntry,
+} from "../core/registry_model.ts";
 import { exists, lstatOrNull, removeIfExists, writeFileAtomic } from "./fsutil.ts";
 import { STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, withRegistryLock } from "./registry_store.ts";
@@ -169,14 +174,13 @@ export interface Intent {
 
 /** A hand-written check (zod costs 10-20 ms of start-up on every lifecycle command). */
 function isIntent(value: unknown): value is Intent {
-  const record = (v: unknown): v is Record<string, unknown> =>
-    v !== null && typeof v === "object" && !Array.isArray(v);
   const nullableString = (v: unknown) => v === null || typeof v === "string";
-  return record(value) && value.version === 1 &&
+  return isPlainObject(value) && value.version === 1 &&
     (value.op === "install" || value.op === "update" || value.op === "remove") &&
     Array.isArray(value.items) &&
     value.items.every((item) =>
-      record(item) && typeof item.canonical === "string" && typeof item.target === "string" &&
+      isPlainObject(item) && typeof item.canonical === "string" &&
+      typeof item.target === "string" &&
       nullableString(item.aside) && nullableString(item.updatedAt)
     );
 }
