@@ -204,13 +204,14 @@ export interface GitOutput {
   stderr: string;
 }
 
-interface Collector {
+export interface Collector {
   done: Promise<void>;
   cancel(): void;
   text(): string;
 }
 
-function collect(stream: ReadableStream<Uint8Array>): Collector {
+/** Reads a stream to its end in the background; `text()` once `done` has settled. */
+export function collect(stream: ReadableStream<Uint8Array>): Collector {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   const done = (async () => {
@@ -295,17 +296,20 @@ export async function runGit(
     }
     options.signal?.throwIfAborted();
     if (timedOut) {
-      const verb = argv.find((a) => /^[a-z-]+$/.test(a) && a !== "-c") ?? "command";
-      throw new SkillError("timeout", `git ${verb} timed out after ${timeoutMs / 1000}s`, {
-        exitCode: EXIT_TIMEOUT,
-        hint: "Check the network, or raise SKILLS_GIT_TIMEOUT (seconds)",
-      });
+      throw gitTimeout(argv.find((a) => /^[a-z-]+$/.test(a) && a !== "-c") ?? "command", timeoutMs);
     }
     return { code: status.code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
     cancelTimer();
     options.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+export function gitTimeout(verb: string, timeoutMs: number): SkillError {
+  return new SkillError("timeout", `git ${verb} timed out after ${timeoutMs / 1000}s`, {
+    exitCode: EXIT_TIMEOUT,
+    hint: "Check the network, or raise SKILLS_GIT_TIMEOUT (seconds)",
+  });
 }
 
 function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

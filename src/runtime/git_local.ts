@@ -14,13 +14,15 @@
 
 import { dirname, join } from "../core/paths.ts";
 import { isFullSha, looksLikeSha, type RefRequest } from "../core/sources.ts";
-import { EXIT_TIMEOUT, SkillError } from "../core/errors.ts";
+import { SkillError } from "../core/errors.ts";
 import {
+  collect,
   gitConfigArgs,
   gitEnv,
   GitError,
   gitFailure,
   type GitOptions,
+  gitTimeout,
   gitTimeoutMs,
   runGit,
 } from "./git.ts";
@@ -162,7 +164,8 @@ async function materialize(
     await Deno.mkdir(parent, { recursive: true });
     made.add(parent);
   };
-  const byOid = new Map<string, TreeEntry[]>();
+  /** The blobs to read, each with where it goes (one blob may sit at several paths). */
+  const byOid = new Map<string, { mode: string; target: string }[]>();
   for (const entry of entries) {
     const target = join(dest, ...entry.path.split("/"));
     if (entry.mode === "160000") {
@@ -175,28 +178,27 @@ async function materialize(
     if (!["100644", "100755", "120000"].includes(entry.mode)) {
       throw new GitError("other", `unsupported file mode ${entry.mode} for ${entry.path}`);
     }
-    const list = byOid.get(entry.oid) ?? [];
-    list.push(entry);
-    byOid.set(entry.oid, list);
+    const places = byOid.get(entry.oid) ?? [];
+    places.push({ mode: entry.mode, target });
+    byOid.set(entry.oid, places);
   }
-  const links: { target: string; path: string }[] = [];
+  const links: { linkTo: string; path: string }[] = [];
   await catFileBatch(gitDir, [...byOid.keys()], options, async (oid, bytes) => {
-    for (const entry of byOid.get(oid) ?? []) {
-      const path = join(dest, ...entry.path.split("/"));
-      if (entry.mode === "120000") {
-        links.push({ target: new TextDecoder().decode(bytes), path });
+    for (const { mode, target } of byOid.get(oid) ?? []) {
+      if (mode === "120000") {
+        links.push({ linkTo: new TextDecoder().decode(bytes), path: target });
         continue;
       }
-      await ensureParent(path);
-      await Deno.writeFile(path, bytes, {
+      await ensureParent(target);
+      await Deno.writeFile(target, bytes, {
         createNew: true,
-        mode: entry.mode === "100755" ? 0o755 : 0o644,
+        mode: mode === "100755" ? 0o755 : 0o644,
       });
     }
   });
   for (const link of links) {
     await ensureParent(link.path);
-    await Deno.symlink(link.target, link.path);
+    await Deno.symlink(link.linkTo, link.path);
   }
 }
 
@@ -231,7 +233,7 @@ async function catFileBatch(
     kill();
   });
   options.signal?.addEventListener("abort", kill);
-  const stderr = new Response(child.stderr).text().catch(() => "");
+  const stderr = collect(child.stderr);
   const writer = child.stdin.getWriter();
   const fed = writer.write(new TextEncoder().encode(oids.join("\n") + "\n"))
     .then(() => writer.close()).catch(() => {});
@@ -257,17 +259,15 @@ async function catFileBatch(
   }
   await fed;
   const status = await child.status;
-  const detail = (await stderr).trim();
+  await stderr.done;
   options.signal?.throwIfAborted();
-  if (timedOut) {
-    throw new SkillError("timeout", `git cat-file timed out after ${timeoutMs / 1000}s`, {
-      exitCode: EXIT_TIMEOUT,
-      hint: "Raise SKILLS_GIT_TIMEOUT (seconds)",
-    });
-  }
+  if (timedOut) throw gitTimeout("cat-file", timeoutMs);
   if (failure !== undefined) throw failure;
   if (status.code !== 0) {
-    throw new GitError("other", `git cat-file failed: ${detail || `exit ${status.code}`}`);
+    throw new GitError(
+      "other",
+      `git cat-file failed: ${stderr.text().trim() || `exit ${status.code}`}`,
+    );
   }
 }
 
