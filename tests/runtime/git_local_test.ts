@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../src/core/errors.ts";
 import { cloneRepository, fetchRepository } from "../../src/runtime/git_fetch.ts";
-import { isSafeTreePath, localRepositoryPath, parseTree } from "../../src/runtime/git_local.ts";
+import {
+  isSafeTreePath,
+  localRepositoryPath,
+  MAX_TREE_ENTRIES,
+  parseTreeObject,
+} from "../../src/runtime/git_local.ts";
 import { tempDir } from "../helpers/cli.ts";
 import {
   createRepo,
@@ -141,6 +146,57 @@ Deno.test("a tree path that a checkout would refuse stops the read before any wr
   assert.equal(await Deno.lstat(join(tmp.path, "area")).catch(() => null), null);
 });
 
+Deno.test("a tree that reuses subtrees to multiply its paths is refused before any write", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "bomb", skillFiles("bomb"));
+  const env = fixtureGitEnv(tmp.path);
+  const blob = await git(repo.bare, ["hash-object", "-w", "--stdin"], env);
+  // Ten entries per level, all the same subtree, six levels: a million paths from 7 objects.
+  let tree = await mktree(repo.bare, `100644 blob ${blob}\tf\n`);
+  for (let level = 0; level < 6; level++) {
+    const lines = Array.from({ length: 10 }, (_, i) => `040000 tree ${tree}\td${i}\n`);
+    tree = await mktree(repo.bare, lines.join(""));
+  }
+  const commit = await git(repo.bare, ["commit-tree", tree, "-m", "bomb"], env);
+  await git(repo.bare, ["update-ref", "refs/heads/main", commit], env);
+  const dest = join(tmp.path, "area", "dest");
+  await assert.rejects(
+    () => fetchRepository(repo.url, "file", { kind: "default" }, dest, quick),
+    (e: unknown) =>
+      e instanceof SkillError && e.message.includes(`more than ${MAX_TREE_ENTRIES} files`),
+  );
+  assert.equal(await Deno.lstat(join(tmp.path, "area")).catch(() => null), null);
+});
+
+Deno.test("HEAD is followed in every form a repository keeps it", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "heads", skillFiles("heads"));
+  const first = await repo.head();
+  await repo.checkout("dev", true);
+  const second = await repo.commit({ "dev.txt": "dev\n" }, "on dev");
+  const env = fixtureGitEnv(tmp.path);
+  const read = (n: number) =>
+    fetchRepository(repo.url, "file", { kind: "default" }, join(tmp.path, `r${n}`), quick);
+  const clone = (n: number) =>
+    cloneRepository(repo.url, "file", { kind: "default" }, join(tmp.path, `c${n}`), quick);
+
+  // A branch in packed-refs only.
+  await git(repo.bare, ["symbolic-ref", "HEAD", "refs/heads/dev"], env);
+  await git(repo.bare, ["pack-refs", "--all"], env);
+  assert.deepEqual(await read(1), { sha: second, branch: "dev", tag: null, ref: null });
+  assert.deepEqual(await clone(1), await read(1.5));
+  // A detached HEAD: no branch to follow (a clone would guess one at the same commit).
+  await Deno.writeTextFile(join(repo.bare, "HEAD"), `${first}\n`);
+  assert.deepEqual(await read(2), { sha: first, branch: null, tag: null, ref: null });
+  // A symbolic ref outside refs/heads (git itself is asked): not a branch either.
+  await git(repo.bare, ["update-ref", "refs/remotes/origin/x", first], env);
+  await git(repo.bare, ["symbolic-ref", "HEAD", "refs/remotes/origin/x"], env);
+  assert.deepEqual(await read(3), { sha: first, branch: null, tag: null, ref: null });
+  // An unborn branch: nothing to install.
+  await git(repo.bare, ["symbolic-ref", "HEAD", "refs/heads/unborn"], env);
+  await assert.rejects(() => read(4), /no commits/);
+});
+
 async function mktree(gitDir: string, listing: string): Promise<string> {
   const child = new Deno.Command("git", {
     args: ["--git-dir", gitDir, "mktree"],
@@ -157,7 +213,7 @@ async function mktree(gitDir: string, listing: string): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-Deno.test("isSafeTreePath() and parseTree() refuse traversal, .git and control characters", () => {
+Deno.test("isSafeTreePath() and parseTreeObject() refuse traversal, .git and control characters", () => {
   for (const path of ["a", "a/b.txt", "skills/x/SKILL.md", ".github/x", "a..b", "...", "é"]) {
     assert.ok(isSafeTreePath(path), path);
   }
@@ -178,11 +234,42 @@ Deno.test("isSafeTreePath() and parseTree() refuse traversal, .git and control c
     assert.ok(!isSafeTreePath(path), JSON.stringify(path));
   }
   const oid = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
-  assert.deepEqual(parseTree(`100755 blob ${oid}\trun.sh\u0000160000 commit ${oid}\tsub\0`), [
-    { mode: "100755", oid, path: "run.sh" },
-    { mode: "160000", oid, path: "sub" },
-  ]);
-  assert.throws(() => parseTree(`100644 blob ${oid}\t.git/hooks/post-checkout\0`), /unsafe path/);
+  const raw = (hex: string) => Uint8Array.from(hex.match(/../g)!, (b) => parseInt(b, 16));
+  const tree = (...records: [string, string][]) => {
+    const parts = records.flatMap(([mode, name]) => [
+      new TextEncoder().encode(`${mode} ${name}\0`),
+      raw(oid),
+    ]);
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  // Modes come out as ls-tree prints them: any regular file is 100644 or 100755.
+  assert.deepEqual(
+    parseTreeObject(
+      tree(["100755", "run.sh"], ["160000", "sub"], ["40000", "dir"], ["100664", "old"]),
+      "skills/x",
+      20,
+    ),
+    [
+      { mode: "100755", oid, path: "skills/x/run.sh" },
+      { mode: "160000", oid, path: "skills/x/sub" },
+      { mode: "040000", oid, path: "skills/x/dir" },
+      { mode: "100644", oid, path: "skills/x/old" },
+    ],
+  );
+  for (const name of ["..", ".git", ".Git", "a/b", "", "x\u0007"]) {
+    assert.throws(() => parseTreeObject(tree(["100644", name]), "", 20), /unsafe path/, name);
+  }
+  assert.throws(() => parseTreeObject(tree(["170000", "odd"]), "", 20), /unsupported file mode/);
+  assert.throws(
+    () => parseTreeObject(tree(["100644", "cut"]).subarray(0, 20), "", 20),
+    /malformed/,
+  );
 });
 
 Deno.test("localRepositoryPath() takes plain file:/// URLs and leaves the rest to a clone", () => {
