@@ -2,12 +2,19 @@
  * Splitting and decoding `SKILL.md`: UTF-8 without BOM, YAML front matter between
  * `---` lines (line based, so `---` inside a value is safe), then a Markdown body.
  * YAML is loaded with bounds so alias bombs and deep nesting fail fast.
+ *
+ * Plain front matter goes through the small subset parser; js-yaml is imported only for
+ * what that declines, which keeps it (about 7 ms of start-up) off `skills add` of an
+ * ordinary skill. Under `deno run` its specifier is computed so that Deno does not resolve
+ * the npm package at start-up; the bundle and the binary register a literal import
+ * (`useYamlLoader`, from src/binary.ts) so that their bundlers embed it.
  */
 
 // @ts-types="@types/js-yaml"
-import yaml from "js-yaml";
+import type jsYaml from "js-yaml";
 
 import { MAX_FRONT_MATTER_BYTES } from "./limits.ts";
+import { parseYamlSubset } from "./yaml_subset.ts";
 
 export { MAX_FRONT_MATTER_BYTES };
 /** Upper bound on YAML nodes visited (aliases count every time they are used). */
@@ -110,11 +117,32 @@ export function splitSkillMd(text: string, complete = true): SplitSkillMd {
   throw new FrontMatterError("SKILL.md front matter is not closed by a '---' line", 1);
 }
 
+type JsYaml = typeof jsYaml;
+export type YamlLoader = () => Promise<{ default: JsYaml }>;
+
+let loadYamlModule: YamlLoader = () => {
+  const specifier = "js-" + "yaml";
+  return import(specifier);
+};
+let fullParser: JsYaml | undefined;
+
+/** Makes js-yaml load through this (literal) import; called by the artifact entry. */
+export function useYamlLoader(loader: YamlLoader): void {
+  loadYamlModule = loader;
+}
+
 /** Loads the YAML text; `firstLine` maps YAML line numbers back to SKILL.md lines. */
-export function loadFrontMatterYaml(text: string, firstLine: number): unknown {
-  let value: unknown;
+export async function loadFrontMatterYaml(text: string, firstLine: number): Promise<unknown> {
+  let value: unknown = parseYamlSubset(text);
+  if (value === undefined) value = await loadWithJsYaml(text, firstLine);
+  checkBounds(value);
+  return value;
+}
+
+async function loadWithJsYaml(text: string, firstLine: number): Promise<unknown> {
+  const yaml = fullParser ??= (await loadYamlModule()).default;
   try {
-    value = yaml.load(text, { schema: yaml.CORE_SCHEMA, json: false });
+    return yaml.load(text, { schema: yaml.CORE_SCHEMA, json: false });
   } catch (error) {
     if (error instanceof yaml.YAMLException) {
       const line = error.mark ? error.mark.line + firstLine : undefined;
@@ -125,8 +153,6 @@ export function loadFrontMatterYaml(text: string, firstLine: number): unknown {
     }
     throw error;
   }
-  checkBounds(value);
-  return value;
 }
 
 function checkBounds(root: unknown): void {

@@ -89,17 +89,17 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /** Parses and validates SKILL.md bytes. Never throws for bad content: problems become diagnostics. */
-export function parseSkillMd(
+export async function parseSkillMd(
   bytes: Uint8Array,
   file: string,
   options: ValidationOptions = {},
   complete = true,
-): ParsedSkillMd {
+): Promise<ParsedSkillMd> {
   const diagnostics: Diagnostic[] = [];
   try {
     const text = decodeSkillMd(bytes);
     const split = splitSkillMd(text, complete);
-    const data = loadFrontMatterYaml(split.yaml, split.yamlLine);
+    const data = await loadFrontMatterYaml(split.yaml, split.yamlLine);
     const manifest = validateFrontMatter(data, {
       ...options,
       file,

@@ -78,19 +78,20 @@ export async function loadSkillDir(
   root: string,
   options: LoadOptions,
 ): Promise<SkillRecord> {
-  return loadSkillDirSync(await manifestLib(), dir, root, options);
+  return await loadSkillDirWith(await manifestLib(), dir, root, options);
 }
 
 /**
- * The synchronous core of loadSkillDir: listing a thousand skills is a few thousand tiny
- * filesystem calls, and sync calls avoid the per-call async overhead that would dominate.
+ * The core of loadSkillDir, with synchronous filesystem calls: listing a thousand skills
+ * is a few thousand tiny calls, and sync calls avoid the per-call async overhead that
+ * would dominate. (Only a front matter beyond the subset parser waits for js-yaml.)
  */
-function loadSkillDirSync(
+async function loadSkillDirWith(
   { parseSkillMd, hasErrors }: ManifestModule,
   dir: string,
   root: string,
   options: LoadOptions,
-): SkillRecord {
+): Promise<SkillRecord> {
   const info = lstatSyncOrNull(dir);
   if (info === null) throw new SkillLoadError("skill directory is missing");
   if (info.isSymlink) throw new SkillLoadError("skill directory is a symlink (refused)");
@@ -113,7 +114,7 @@ function loadSkillDirSync(
   // An installed skill's directory is named by its registry entry (`--name` may rename
   // it), so only unregistered skills are compared with their directory name.
   const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
-  const parsed = parseSkillMd(bytes, skillMdPath, {
+  const parsed = await parseSkillMd(bytes, skillMdPath, {
     strict: options.strict ?? false,
     ...(dirName === undefined ? {} : { dirName }),
     cliVersion: VERSION,
@@ -225,6 +226,6 @@ function listResources(root: string, info: Deno.DirEntry | undefined): string[] 
 /** Reads the full SKILL.md body (after the front matter) of a loaded skill. */
 export async function readSkillBody(skill: SkillRecord): Promise<string> {
   const bytes = await Deno.readFile(skill.skillMdPath);
-  const parsed = (await manifestLib()).parseSkillMd(bytes, skill.skillMdPath, {});
+  const parsed = await (await manifestLib()).parseSkillMd(bytes, skill.skillMdPath, {});
   return parsed.body;
 }

@@ -5,8 +5,8 @@ import { parseSkillMd } from "../../src/core/manifest.ts";
 const md = (frontMatter: string) =>
   new TextEncoder().encode(`---\n${frontMatter}\n---\n\n# Body\n`);
 
-Deno.test("parseSkillMd() reads toolsets from metadata.toolsets and stays strict-valid", () => {
-  const parsed = parseSkillMd(
+Deno.test("await parseSkillMd() reads toolsets from metadata.toolsets and stays strict-valid", async () => {
+  const parsed = await parseSkillMd(
     md(
       'name: demo\ndescription: A demo.\nmetadata:\n  toolsets: "toolsets.demo:DemoTools other.mod:Other"',
     ),
@@ -17,8 +17,8 @@ Deno.test("parseSkillMd() reads toolsets from metadata.toolsets and stays strict
   assert.deepEqual(parsed.manifest?.toolsets, ["toolsets.demo:DemoTools", "other.mod:Other"]);
 });
 
-Deno.test("parseSkillMd() merges top-level toolsets with metadata.toolsets without duplicates", () => {
-  const parsed = parseSkillMd(
+Deno.test("await parseSkillMd() merges top-level toolsets with metadata.toolsets without duplicates", async () => {
+  const parsed = await parseSkillMd(
     md(
       "name: demo\ndescription: A demo.\ntoolsets:\n  - toolsets.a:A\nmetadata:\n  toolsets: toolsets.a:A toolsets.b:B",
     ),
@@ -27,8 +27,8 @@ Deno.test("parseSkillMd() merges top-level toolsets with metadata.toolsets witho
   assert.deepEqual(parsed.manifest?.toolsets, ["toolsets.a:A", "toolsets.b:B"]);
 });
 
-Deno.test("parseSkillMd() rejects a malformed metadata.toolsets entry with the metadata line", () => {
-  const parsed = parseSkillMd(
+Deno.test("await parseSkillMd() rejects a malformed metadata.toolsets entry with the metadata line", async () => {
+  const parsed = await parseSkillMd(
     md("name: demo\ndescription: A demo.\nmetadata:\n  toolsets: ../evil.py"),
     "SKILL.md",
   );

@@ -42,8 +42,8 @@ const BROKEN: [string, RegExp, number | undefined][] = [
 ];
 
 for (const [name, message, line] of BROKEN) {
-  Deno.test(`parseSkillMd() rejects the '${name}' manifest with a located message`, () => {
-    const parsed = parseFixture("broken", name);
+  Deno.test(`await parseSkillMd() rejects the '${name}' manifest with a located message`, async () => {
+    const parsed = await parseFixture("broken", name);
     assert.equal(parsed.manifest, undefined);
     const found = errors(parsed.diagnostics).find((d) => message.test(d.message));
     assert.ok(found, `expected ${message} in ${JSON.stringify(parsed.diagnostics)}`);
@@ -52,8 +52,8 @@ for (const [name, message, line] of BROKEN) {
   });
 }
 
-Deno.test("parseSkillMd() reports every wrong type at once, each on its own line", () => {
-  const parsed = parseFixture("broken", "wrong-types");
+Deno.test("await parseSkillMd() reports every wrong type at once, each on its own line", async () => {
+  const parsed = await parseFixture("broken", "wrong-types");
   const byLine = new Map(errors(parsed.diagnostics).map((d) => [d.line, d.message]));
   assert.match(byLine.get(3) ?? "", /'description' must be a string, got a list/);
   assert.match(byLine.get(4) ?? "", /'version' must be a semver string .*quote it/);
@@ -65,25 +65,25 @@ Deno.test("parseSkillMd() reports every wrong type at once, each on its own line
 const THIRD_PARTY = ["pdf-tools", "brand-guidelines", "api-docs-writer"];
 
 for (const name of THIRD_PARTY) {
-  Deno.test(`a public-layout third-party skill '${name}' is valid in default and strict mode`, () => {
+  Deno.test(`a public-layout third-party skill '${name}' is valid in default and strict mode`, async () => {
     for (const strict of [false, true]) {
-      const parsed = parseFixture("thirdparty", name, strict);
+      const parsed = await parseFixture("thirdparty", name, strict);
       assert.deepEqual(errors(parsed.diagnostics), [], `strict=${strict}`);
       assert.equal(parsed.manifest?.name, name);
     }
   });
 }
 
-Deno.test("'---' inside a value or in the body does not end the front matter", () => {
-  const parsed = parseFixture("thirdparty", "brand-guidelines");
+Deno.test("'---' inside a value or in the body does not end the front matter", async () => {
+  const parsed = await parseFixture("thirdparty", "brand-guidelines");
   assert.match(parsed.manifest?.description ?? "", /--- separated sections/);
-  const pdf = parseFixture("thirdparty", "pdf-tools");
+  const pdf = await parseFixture("thirdparty", "pdf-tools");
   assert.match(pdf.body, /Horizontal rules like the one above/);
   assert.deepEqual(pdf.manifest?.allowedTools, ["Bash(python3:*)", "Read"]);
   assert.deepEqual(pdf.manifest?.metadata, { author: "example-org", version: "1.2" });
 });
 
-Deno.test("strict mode applies the Agent Skills spec exactly", () => {
+Deno.test("strict mode applies the Agent Skills spec exactly", async () => {
   const text = [
     "---",
     "name: My_Skill",
@@ -95,7 +95,10 @@ Deno.test("strict mode applies the Agent Skills spec exactly", () => {
     "---",
     "",
   ].join("\n");
-  const strict = parseSkillMd(encode(text), "x/SKILL.md", { strict: true, dirName: "my-skill" });
+  const strict = await parseSkillMd(encode(text), "x/SKILL.md", {
+    strict: true,
+    dirName: "my-skill",
+  });
   const messages = errors(strict.diagnostics).map((d) => d.message).join("\n");
   assert.match(messages, /'name' must be 1-64 lower-case letters/);
   assert.match(messages, /must equal the directory name/);
@@ -103,14 +106,14 @@ Deno.test("strict mode applies the Agent Skills spec exactly", () => {
   assert.match(messages, /'allowed-tools' must be a space-delimited string/);
   assert.match(messages, /'metadata.count' must be a string/);
 
-  const lenient = parseSkillMd(encode(text), "x/SKILL.md", { dirName: "my-skill" });
+  const lenient = await parseSkillMd(encode(text), "x/SKILL.md", { dirName: "my-skill" });
   assert.deepEqual(errors(lenient.diagnostics), []);
   const warnings = lenient.diagnostics.map((d) => d.message).join("\n");
   assert.match(warnings, /not portable/);
   assert.deepEqual(lenient.manifest?.allowedTools, ["Read", "Write"]);
 });
 
-Deno.test("default mode accepts every seed field and warns above 500 description characters", () => {
+Deno.test("default mode accepts every seed field and warns above 500 description characters", async () => {
   const text = [
     "---",
     "name: kalshi-markets",
@@ -131,7 +134,7 @@ Deno.test("default mode accepts every seed field and warns above 500 description
     "---",
     "# Body",
   ].join("\n");
-  const parsed = parseSkillMd(encode(text), "k/SKILL.md", {
+  const parsed = await parseSkillMd(encode(text), "k/SKILL.md", {
     cliVersion: "0.1.0",
     dirName: "kalshi-markets",
   });
@@ -145,25 +148,25 @@ Deno.test("default mode accepts every seed field and warns above 500 description
   assert.deepEqual(m.toolsets, ["toolsets.hello:HelloExtended"]);
 });
 
-Deno.test("max_agent_base_version below the CLI version is refused", () => {
+Deno.test("max_agent_base_version below the CLI version is refused", async () => {
   const text = "---\nname: old\ndescription: d\nmax_agent_base_version: 0.0.1\n---\n";
-  const parsed = parseSkillMd(encode(text), "o/SKILL.md", { cliVersion: "0.1.0" });
+  const parsed = await parseSkillMd(encode(text), "o/SKILL.md", { cliVersion: "0.1.0" });
   assert.match(errors(parsed.diagnostics)[0]?.message ?? "", /supports skills up to 0.0.1/);
 });
 
-Deno.test("a huge front matter read as a bounded prefix fails fast with a clear message", () => {
+Deno.test("a huge front matter read as a bounded prefix fails fast with a clear message", async () => {
   const huge = "---\nname: big\ndescription: d\npad: " + "x".repeat(50 * 1024 * 1024);
   const prefix = encode(huge.slice(0, 64 * 1024));
   const started = performance.now();
-  const parsed = parseSkillMd(prefix, "big/SKILL.md", {}, false);
+  const parsed = await parseSkillMd(prefix, "big/SKILL.md", {}, false);
   assert.ok(performance.now() - started < 1000);
   assert.match(errors(parsed.diagnostics)[0]?.message ?? "", /larger than 64 KiB or not closed/);
 });
 
-Deno.test("deeply nested YAML is refused without crashing", () => {
+Deno.test("deeply nested YAML is refused without crashing", async () => {
   const nested = "---\nname: deep\ndescription: d\nx: " + "[".repeat(5000) + "]".repeat(5000) +
     "\n---\n";
-  const parsed = parseSkillMd(encode(nested), "deep/SKILL.md", {});
+  const parsed = await parseSkillMd(encode(nested), "deep/SKILL.md", {});
   assert.equal(parsed.manifest, undefined);
   assert.match(errors(parsed.diagnostics)[0]?.message ?? "", /nest|deep/i);
 });

@@ -47,11 +47,11 @@ Deno.test("planScaffold() without a toolset writes SKILL.md, one script and .git
   assert.match(script.content, /# dependencies = \[\]\n# \/\/\/\n/);
 });
 
-Deno.test("planScaffold() SKILL.md passes the strict spec rules and names its script", () => {
+Deno.test("planScaffold() SKILL.md passes the strict spec rules and names its script", async () => {
   for (const withToolset of [false, true]) {
     const plan = planScaffold("my-skill", { withToolset });
     const md = plan.files.find((f) => f.path === "SKILL.md")!.content;
-    const parsed = parseSkillMd(new TextEncoder().encode(md), "SKILL.md", {
+    const parsed = await parseSkillMd(new TextEncoder().encode(md), "SKILL.md", {
       strict: true,
       dirName: "my-skill",
     });
