@@ -27,16 +27,19 @@ interface FileStat {
   link?: string;
 }
 
+/** Files hashed at once: digests run in parallel, memory stays bounded. */
+const HASH_BATCH = 16;
+
 /**
  * Files that make up a skill: regular files, excluding VCS data and Python caches. A
  * symlink is an integrity error, unless `listSymlinks` reports it (for change summaries).
+ * Synchronous: a skill is mostly a few small files, where per-call async overhead would
+ * dominate, and this runs before every `skills run`.
  */
-async function listFiles(root: string, listSymlinks = false): Promise<FileStat[]> {
+function listFiles(root: string, listSymlinks = false): FileStat[] {
   const files: FileStat[] = [];
-  const walk = async (dir: string, rel: string) => {
-    const entries: Deno.DirEntry[] = [];
-    for await (const entry of Deno.readDir(dir)) entries.push(entry);
-    for (const entry of entries) {
+  const walk = (dir: string, rel: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
       if (entry.isDirectory && SKIP_DIRS.has(entry.name)) continue;
       if (entry.isFile && entry.name.endsWith(".pyc")) continue;
       const abs = join(dir, entry.name);
@@ -45,25 +48,35 @@ async function listFiles(root: string, listSymlinks = false): Promise<FileStat[]
         if (!listSymlinks) {
           throw new SkillError("integrity_mismatch", `Skill contains a symlink: ${path}`);
         }
-        files.push({ path, abs, size: 0, mtime: 0, link: await Deno.readLink(abs) });
+        files.push({ path, abs, size: 0, mtime: 0, link: Deno.readLinkSync(abs) });
         continue;
       }
-      if (entry.isDirectory) await walk(abs, path);
+      if (entry.isDirectory) walk(abs, path);
       else if (entry.isFile) {
         if (files.length >= MAX_FILES) {
           throw new SkillError("io_error", `Skill has more than ${MAX_FILES} files`);
         }
-        const info = await Deno.stat(abs);
+        const info = Deno.statSync(abs);
         files.push({ path, abs, size: info.size, mtime: info.mtime?.getTime() ?? 0 });
       }
     }
   };
-  await walk(root, "");
+  walk(root, "");
   return files;
 }
 
 async function hashFile(path: string): Promise<string> {
-  return await sha256Hex(await Deno.readFile(path));
+  return await sha256Hex(Deno.readFileSync(path));
+}
+
+/** sha256 of each file, HASH_BATCH at a time. */
+async function hashFiles(files: readonly FileStat[]): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < files.length; i += HASH_BATCH) {
+    const batch = files.slice(i, i + HASH_BATCH);
+    out.push(...await Promise.all(batch.map((f) => hashFile(f.abs))));
+  }
+  return out;
 }
 
 /**
@@ -73,7 +86,7 @@ async function hashFile(path: string): Promise<string> {
 export async function fileHashes(root: string): Promise<Map<string, string>> {
   let files: FileStat[];
   try {
-    files = await listFiles(root, true);
+    files = listFiles(root, true);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return new Map();
     throw error;
@@ -87,10 +100,9 @@ export async function fileHashes(root: string): Promise<Map<string, string>> {
 
 /** The digest of a directory, computed from scratch. */
 export async function computeDigest(root: string): Promise<string> {
-  const files = await listFiles(root);
-  const hashes: FileHash[] = [];
-  for (const f of files) hashes.push({ path: f.path, sha256: await hashFile(f.abs) });
-  return await combineDigest(hashes);
+  const files = listFiles(root);
+  const hashes = await hashFiles(files);
+  return await combineDigest(files.map((f, i) => ({ path: f.path, sha256: hashes[i]! })));
 }
 
 /**
@@ -98,10 +110,10 @@ export async function computeDigest(root: string): Promise<string> {
  * size or mtime changed are re-hashed; the cache is rewritten only when something changed.
  */
 export async function cachedDigest(root: string, cachePath: string): Promise<string> {
-  const files = await listFiles(root);
+  const files = listFiles(root);
   let cache: Record<string, CacheEntry> = {};
   try {
-    const parsed = JSON.parse(await Deno.readTextFile(cachePath));
+    const parsed = JSON.parse(Deno.readTextFileSync(cachePath));
     if (parsed?.version === CACHE_VERSION && parsed.root === root) cache = parsed.files ?? {};
   } catch { /* missing or unreadable cache: hash everything */ }
   const next: Record<string, CacheEntry> = {};

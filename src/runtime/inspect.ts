@@ -6,7 +6,7 @@
 import { join, relative, resolve } from "../core/paths.ts";
 import { type Diagnostic, type Manifest, parseSkillMd } from "../core/manifest.ts";
 import { VERSION } from "../core/version.ts";
-import { isWithin, lstatOrNull } from "./fsutil.ts";
+import { isWithin, lstatSyncOrNull, readPrefixSync } from "./fsutil.ts";
 import { loadSkillDir, SkillLoadError, type SkillRecord } from "./catalog.ts";
 
 /** SKILL.md larger than this is refused outright (bounded memory). */
@@ -24,6 +24,10 @@ export interface InspectOptions {
   strict?: boolean;
 }
 
+/**
+ * Filesystem calls here are synchronous: a skill is a handful of small files, and the
+ * per-call cost of async ops would dominate `skills add` of one skill.
+ */
 export async function inspectSkillDir(
   dirInput: string,
   options: InspectOptions = {},
@@ -39,7 +43,7 @@ export async function inspectSkillDir(
         : { level: "error", file, line, message },
     );
 
-  const dirInfo = await lstatOrNull(dir);
+  const dirInfo = lstatSyncOrNull(dir);
   if (dirInfo === null) {
     error(`directory not found: ${dirInput}`, dir);
     return result;
@@ -52,7 +56,7 @@ export async function inspectSkillDir(
     error("not a directory", dir);
     return result;
   }
-  const mdInfo = await lstatOrNull(skillMd);
+  const mdInfo = lstatSyncOrNull(skillMd);
   if (mdInfo === null) {
     error("SKILL.md not found");
     return result;
@@ -70,11 +74,11 @@ export async function inspectSkillDir(
     return result;
   }
 
-  await checkSymlinks(dir, diagnostics);
+  checkSymlinks(dir, diagnostics);
 
-  const bytes = await Deno.readFile(skillMd);
+  const bytes = Deno.readFileSync(skillMd);
   const dirName = dir.split(/[\\/]/).pop() ?? "";
-  const parsed = parseSkillMd(bytes, skillMd, {
+  const parsed = await parseSkillMd(bytes, skillMd, {
     strict: options.strict ?? false,
     dirName,
     cliVersion: VERSION,
@@ -111,13 +115,12 @@ export async function inspectSkillDir(
   for (const ref of parsed.manifest.toolsets) {
     const modulePath = ref.split(":")[0]!.replaceAll(".", "/");
     const candidates = [join(dir, `${modulePath}.py`), join(dir, modulePath, "__init__.py")];
-    const found = await Promise.all(candidates.map(lstatOrNull));
-    if (!found.some((f) => f?.isFile)) {
+    if (!candidates.some((path) => lstatSyncOrNull(path)?.isFile)) {
       error(`toolset '${ref}': ${modulePath}.py not found in the skill`, skillMd);
     }
   }
   for (const script of result.record.scripts) {
-    const head = await readHead(script.path, 4096);
+    const head = new TextDecoder().decode(readPrefixSync(script.path, 4096).bytes);
     if (!head.includes("# /// script")) {
       diagnostics.push({
         level: "warning",
@@ -129,23 +132,12 @@ export async function inspectSkillDir(
   return result;
 }
 
-async function readHead(path: string, limit: number): Promise<string> {
-  const file = await Deno.open(path);
-  try {
-    const buffer = new Uint8Array(limit);
-    const n = (await file.read(buffer)) ?? 0;
-    return new TextDecoder().decode(buffer.subarray(0, n));
-  } finally {
-    file.close();
-  }
-}
-
 /** Every symlink inside the skill is reported; one that leaves the skill is an error. */
-async function checkSymlinks(root: string, diagnostics: Diagnostic[]): Promise<void> {
+function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
   let seen = 0;
-  const realRoot = await Deno.realPath(root);
-  const walk = async (dir: string): Promise<void> => {
-    for await (const entry of Deno.readDir(dir)) {
+  const realRoot = Deno.realPathSync(root);
+  const walk = (dir: string): void => {
+    for (const entry of Deno.readDirSync(dir)) {
       if (++seen > MAX_WALK_ENTRIES) {
         diagnostics.push({
           level: "error",
@@ -158,7 +150,7 @@ async function checkSymlinks(root: string, diagnostics: Diagnostic[]): Promise<v
       if (entry.isSymlink) {
         let target: string | undefined;
         try {
-          target = await Deno.realPath(path);
+          target = Deno.realPathSync(path);
         } catch { /* dangling */ }
         const rel = relative(root, path);
         if (target === undefined || !isWithin(realRoot, target)) {
@@ -171,9 +163,9 @@ async function checkSymlinks(root: string, diagnostics: Diagnostic[]): Promise<v
           diagnostics.push({ level: "warning", file: path, message: `symlink ${rel} is ignored` });
         }
       } else if (entry.isDirectory && entry.name !== ".git") {
-        await walk(path);
+        walk(path);
       }
     }
   };
-  await walk(root);
+  walk(root);
 }
