@@ -22,7 +22,7 @@ import {
   planInstall,
   selectCandidates,
 } from "../runtime/installer.ts";
-import { exists } from "../runtime/fsutil.ts";
+import { lstatSyncOrNull } from "../runtime/fsutil.ts";
 import { cleanStale, createStaging, disposeStaging, removeIfEmpty } from "../runtime/staging.ts";
 import { commonFlags, parseCommand, requireOne } from "./args.ts";
 import type { ParsedCommon } from "./command.ts";
@@ -154,8 +154,8 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     for (const note of await cleanStale(home)) warn(ctx, note);
   }
 
-  const homeExisted = await exists(home);
-  const staging = await createStaging(home);
+  const homeExisted = lstatSyncOrNull(home) !== null;
+  const staging = createStaging(home);
   try {
     say(
       source.type === "git"
@@ -212,8 +212,8 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     for (const note of notes) warn(ctx, note);
     return renderInstalled(ctx, options, accepted);
   } finally {
-    await disposeStaging(staging);
-    if (!homeExisted) await removeIfEmpty(home);
+    disposeStaging(staging);
+    if (!homeExisted) removeIfEmpty(home);
   }
 }
 

@@ -153,7 +153,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
       if (!options.json) ctx.stdout.write(render(outcome));
       outcomes.push(outcome);
     } finally {
-      if (plan) await discardPlan(plan);
+      if (plan) discardPlan(plan);
     }
   }
   if (options.json) {

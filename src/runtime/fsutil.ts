@@ -61,6 +61,31 @@ export function readPrefixSync(
   }
 }
 
+/**
+ * writeFileAtomic, synchronously: for the few small files every lifecycle command writes
+ * (intent, registry), where async per-call overhead is most of the cost.
+ */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const temp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o644 });
+  try {
+    let written = 0;
+    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+    file.syncSync();
+    file.close();
+    Deno.renameSync(temp, path);
+  } catch (error) {
+    try {
+      file.close();
+    } catch { /* already closed */ }
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never created or already renamed */ }
+    throw error;
+  }
+}
+
 /** Writes a file atomically: temp file in the same directory, fsync, rename. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;

@@ -7,7 +7,7 @@ import { join, relative, resolve } from "../core/paths.ts";
 import { type Diagnostic, type Manifest, parseSkillMd } from "../core/manifest.ts";
 import { VERSION } from "../core/version.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "./fsutil.ts";
-import { loadSkillDir, SkillLoadError, type SkillRecord } from "./catalog.ts";
+import { loadSkillDir, SkillLoadError, type SkillRecord } from "./skill_loader.ts";
 
 /** SKILL.md larger than this is refused outright (bounded memory). */
 export const MAX_SKILL_MD_BYTES = 2 * 1024 * 1024;

@@ -13,8 +13,8 @@ import {
   type RegistryEntry,
   upsertEntry,
 } from "../core/registry_model.ts";
-import { bundledSkillNames } from "./bundled.ts";
-import type { ScriptInfo } from "./catalog.ts";
+import { BUNDLED_NAMES } from "../generated/bundled_index.ts";
+import type { ScriptInfo } from "./skill_loader.ts";
 import { computeDigest } from "./digest.ts";
 import { discoverSkills, type Fetched } from "./fetch_source.ts";
 import { exists, removeIfExists } from "./fsutil.ts";
@@ -139,7 +139,7 @@ export async function collisionProblem(
   canonical: string,
 ): Promise<string | undefined> {
   if (findEntry(registry, canonical) !== undefined) return "a skill with that name is installed";
-  if (bundledSkillNames().includes(canonical)) return "a bundled skill has that name";
+  if (BUNDLED_NAMES.includes(canonical)) return "a bundled skill has that name";
   if (await exists(join(home, canonical))) {
     return `${join(home, canonical)} already exists`;
   }
@@ -242,7 +242,7 @@ export async function commitInstall(
       const problem = await collisionProblem(home, registry, plan.canonical);
       if (problem !== undefined) throw collisionError(plan.canonical, problem, undefined);
     }
-    await writeIntent(staging, {
+    writeIntent(staging, {
       version: 1,
       op: "install",
       items: plans.map((p) => ({
@@ -260,7 +260,7 @@ export async function commitInstall(
         registry = upsertEntry(registry, plan.entry);
         await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
       }
-      await writeRegistryUnlocked(home, registry);
+      writeRegistryUnlocked(home, registry);
     } catch (error) {
       for (const plan of moved.reverse()) {
         await Deno.rename(plan.target, plan.candidate.dir).catch(() => {});

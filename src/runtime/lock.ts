@@ -13,7 +13,7 @@ export interface LockOptions {
 }
 
 export interface Lock {
-  release(): Promise<void>;
+  release(): void;
 }
 
 interface HolderInfo {
@@ -24,10 +24,11 @@ interface HolderInfo {
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<Lock> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
-  const file = await Deno.open(path, { read: true, write: true, create: true });
+  // Synchronous calls: uncontended, this is a handful of tiny operations.
+  const file = Deno.openSync(path, { read: true, write: true, create: true });
   let delay = 2;
   try {
-    while (!(await file.tryLock(true))) {
+    while (!file.tryLockSync(true)) {
       if (Date.now() > deadline) {
         const holder = await readHolder(path);
         throw new SkillError(
@@ -45,14 +46,14 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     file.close();
     throw error;
   }
-  await recordHolder(file);
+  recordHolder(file);
   let released = false;
   return {
-    release: async () => {
+    release: () => {
       if (released) return;
       released = true;
       try {
-        await file.unlock();
+        file.unlockSync();
       } finally {
         file.close();
       }
@@ -61,12 +62,12 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
 }
 
 /** Who holds the lock, for error messages only (the lock itself is the flock). */
-async function recordHolder(file: Deno.FsFile): Promise<void> {
+function recordHolder(file: Deno.FsFile): void {
   const info: HolderInfo = { pid: Deno.pid, since: new Date().toISOString() };
   try {
-    await file.truncate(0);
-    await file.seek(0, Deno.SeekMode.Start);
-    await file.write(new TextEncoder().encode(JSON.stringify(info)));
+    file.truncateSync(0);
+    file.seekSync(0, Deno.SeekMode.Start);
+    file.writeSync(new TextEncoder().encode(JSON.stringify(info)));
   } catch { /* informational */ }
 }
 

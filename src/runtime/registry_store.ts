@@ -11,7 +11,7 @@ import {
   type Registry,
   serializeRegistry,
 } from "../core/registry_model.ts";
-import { writeFileAtomic } from "./fsutil.ts";
+import { writeFileAtomic, writeFileAtomicSync } from "./fsutil.ts";
 import { REGISTRY_FILE } from "./home.ts";
 import { acquireLock } from "./lock.ts";
 
@@ -28,7 +28,7 @@ export async function readRegistry(home: string): Promise<Registry> {
   const path = registryPath(home);
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return emptyRegistry();
     throw new SkillError("io_error", `Cannot read registry ${path}: ${(error as Error).message}`);
@@ -62,39 +62,39 @@ export async function updateRegistry<T>(
     result: T;
   },
 ): Promise<T> {
-  await Deno.mkdir(home, { recursive: true });
+  Deno.mkdirSync(home, { recursive: true });
   const lock = await acquireLock(lockPath(home));
   try {
     const current = await readRegistry(home);
     const { registry, result } = await mutate(current);
-    await writeRegistryUnlocked(home, registry);
+    writeRegistryUnlocked(home, registry);
     return result;
   } finally {
-    await lock.release();
+    lock.release();
   }
 }
 
 /** Holds the registry lock around `work` without writing anything by itself. */
 export async function withRegistryLock<T>(home: string, work: () => Promise<T>): Promise<T> {
-  await Deno.mkdir(home, { recursive: true });
+  Deno.mkdirSync(home, { recursive: true });
   const lock = await acquireLock(lockPath(home));
   try {
     return await work();
   } finally {
-    await lock.release();
+    lock.release();
   }
 }
 
 /** Atomic write; the caller must hold the lock. The previous file is kept as `.bak`. */
-export async function writeRegistryUnlocked(home: string, registry: Registry): Promise<void> {
+export function writeRegistryUnlocked(home: string, registry: Registry): void {
   const path = registryPath(home);
   const text = serializeRegistry(registry);
   try {
-    const previous = await Deno.readTextFile(path);
+    const previous = Deno.readTextFileSync(path);
     if (previous === text) return;
-    await writeFileAtomic(`${path}.bak`, previous);
+    writeFileAtomicSync(`${path}.bak`, previous);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  await writeFileAtomic(path, text);
+  writeFileAtomicSync(path, text);
 }

@@ -58,7 +58,7 @@ export async function removeSkills(
   home: string,
   entries: readonly RegistryEntry[],
 ): Promise<{ removed: string[]; notes: string[] }> {
-  const staging = await createStaging(home);
+  const staging = createStaging(home);
   try {
     const result = await withRegistryLock(home, async () => {
       let registry = await readRegistry(home);
@@ -82,7 +82,7 @@ export async function removeSkills(
         aside: join(staging.trash, managed.has(e.name_canonical) ? e.name_canonical : "unmanaged"),
         updatedAt: null,
       }));
-      await writeIntent(staging, { version: 1, op: "remove", items });
+      writeIntent(staging, { version: 1, op: "remove", items });
       await Deno.mkdir(staging.trash, { recursive: true });
       const moved: typeof items = [];
       try {
@@ -94,7 +94,7 @@ export async function removeSkills(
           }
           registry = removeEntry(registry, item.canonical);
         }
-        await writeRegistryUnlocked(home, registry);
+        writeRegistryUnlocked(home, registry);
       } catch (error) {
         for (const item of moved.reverse()) {
           await Deno.rename(item.aside, item.target).catch(() => {});
@@ -108,6 +108,6 @@ export async function removeSkills(
     }
     return result;
   } finally {
-    await disposeStaging(staging);
+    disposeStaging(staging);
   }
 }

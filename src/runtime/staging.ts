@@ -23,7 +23,7 @@ import {
   type Registry,
   type RegistryEntry,
 } from "../core/registry_model.ts";
-import { exists, lstatOrNull, removeIfExists, writeFileAtomic } from "./fsutil.ts";
+import { exists, lstatOrNull, removeIfExists, writeFileAtomicSync } from "./fsutil.ts";
 import { STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, withRegistryLock } from "./registry_store.ts";
 
@@ -43,20 +43,21 @@ export interface Staging {
   owner: Deno.FsFile;
 }
 
-export async function createStaging(home: string): Promise<Staging> {
+/** Synchronous, like disposeStaging: a few tiny calls on every lifecycle command. */
+export function createStaging(home: string): Staging {
   const id = `${Deno.pid}-${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
   const path = join(home, STAGING_DIR, id);
   // Another command may remove the (empty) staging root between mkdir steps: retry.
   for (let attempt = 0;; attempt++) {
     try {
-      await Deno.mkdir(path, { recursive: true });
+      Deno.mkdirSync(path, { recursive: true });
       break;
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound) || attempt >= 5) throw error;
     }
   }
-  const owner = await Deno.open(join(path, OWNER_FILE), { write: true, createNew: true });
-  if (!(await owner.tryLock(true))) {
+  const owner = Deno.openSync(join(path, OWNER_FILE), { write: true, createNew: true });
+  if (!owner.tryLockSync(true)) {
     owner.close();
     throw new SkillError("io_error", `Cannot lock the staging directory ${path}`);
   }
@@ -67,14 +68,19 @@ export async function createStaging(home: string): Promise<Staging> {
  * Removes a finished command's trash first, then its staging directory (with the intent),
  * then the staging and trash roots if they are empty, so a command leaves no trace.
  */
-export async function disposeStaging(staging: Staging): Promise<void> {
-  await removeIfExists(staging.trash).catch(() => {});
-  await removeIfExists(staging.path).catch(() => {});
+export function disposeStaging(staging: Staging): void {
+  const remove = (path: string, recursive: boolean) => {
+    try {
+      Deno.removeSync(path, { recursive });
+    } catch { /* gone already, or (a root) not empty: another command's */ }
+  };
+  remove(staging.trash, true);
+  remove(staging.path, true);
   try {
     staging.owner.close();
   } catch { /* already closed */ }
-  await Deno.remove(dirname(staging.trash)).catch(() => {});
-  await Deno.remove(dirname(staging.path)).catch(() => {});
+  remove(dirname(staging.trash), false);
+  remove(dirname(staging.path), false);
 }
 
 /**
@@ -89,8 +95,10 @@ export function isManagedEntry(home: string, entry: RegistryEntry): boolean {
 }
 
 /** Removes a directory only if it is empty (e.g. a $SKILLS_HOME this command created). */
-export async function removeIfEmpty(path: string): Promise<void> {
-  await Deno.remove(path).catch(() => {});
+export function removeIfEmpty(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch { /* not empty, or gone */ }
 }
 
 export function ownerPid(name: string): number | undefined {
@@ -137,7 +145,7 @@ export async function listStale(home: string, includeForeign = false): Promise<S
     const root = join(home, area === "staging" ? STAGING_DIR : TRASH_DIR);
     let entries: Deno.DirEntry[];
     try {
-      entries = await Array.fromAsync(Deno.readDir(root));
+      entries = [...Deno.readDirSync(root)];
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
       throw error;
@@ -186,8 +194,8 @@ function isIntent(value: unknown): value is Intent {
 }
 
 /** Must be called under the registry lock, before the first rename. */
-export async function writeIntent(staging: Staging, intent: Intent): Promise<void> {
-  await writeFileAtomic(join(staging.path, INTENT_FILE), JSON.stringify(intent));
+export function writeIntent(staging: Staging, intent: Intent): void {
+  writeFileAtomicSync(join(staging.path, INTENT_FILE), JSON.stringify(intent));
 }
 
 async function readIntent(stagingPath: string): Promise<Intent | undefined> {

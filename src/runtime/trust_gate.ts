@@ -5,7 +5,7 @@
 
 import { join } from "../core/paths.ts";
 import { SkillError } from "../core/errors.ts";
-import type { SkillRecord } from "./catalog.ts";
+import type { SkillRecord } from "./skill_loader.ts";
 import { cachedDigest } from "./digest.ts";
 
 export function digestCachePath(home: string, canonical: string): string {

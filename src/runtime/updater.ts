@@ -157,7 +157,7 @@ export async function planUpdate(
     if (remote === entry.commit_sha) return { ...base, kind: "up_to_date", newSha: remote };
   }
 
-  const staging = await createStaging(home);
+  const staging = createStaging(home);
   try {
     options.progress?.(
       source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
@@ -170,13 +170,13 @@ export async function planUpdate(
     if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
       // Pinned to the same commit again: nothing to do.
       if (fetched.commit?.sha === entry.commit_sha && staged.digest === baseline) {
-        await disposeStaging(staging);
+        disposeStaging(staging);
         return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
       }
     }
     const sameCommit = fetched.commit === null || fetched.commit.sha === entry.commit_sha;
     if (sameCommit && staged.digest === baseline && sameTracking(entry, staged.entry)) {
-      await disposeStaging(staging);
+      disposeStaging(staging);
       return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
     }
     return {
@@ -187,7 +187,7 @@ export async function planUpdate(
       staged: { staging, ...staged },
     };
   } catch (error) {
-    await disposeStaging(staging);
+    disposeStaging(staging);
     throw error;
   }
 }
@@ -249,8 +249,8 @@ async function stageNewVersion(entry: RegistryEntry, fetched: Fetched, now: Date
 }
 
 /** Removes a plan's staging directory (after applying, or when not applying). */
-export async function discardPlan(plan: UpdatePlan): Promise<void> {
-  if (plan.staged) await disposeStaging(plan.staged.staging);
+export function discardPlan(plan: UpdatePlan): void {
+  if (plan.staged) disposeStaging(plan.staged.staging);
 }
 
 /** Swaps the staged version in under the lock; rolls back on any failure. */
@@ -270,7 +270,7 @@ export async function applyUpdate(home: string, plan: UpdatePlan): Promise<strin
         { hint: "Run the command again" },
       );
     }
-    await writeIntent(staged.staging, {
+    writeIntent(staged.staging, {
       version: 1,
       op: "update",
       items: [{ canonical: plan.canonical, target, aside, updatedAt: staged.entry.updated_at }],
@@ -286,7 +286,7 @@ export async function applyUpdate(home: string, plan: UpdatePlan): Promise<strin
       await Deno.rename(staged.dir, target);
       movedNew = true;
       registry = upsertEntry(registry, staged.entry);
-      await writeRegistryUnlocked(home, registry);
+      writeRegistryUnlocked(home, registry);
     } catch (error) {
       if (movedNew) await Deno.rename(target, staged.dir).catch(() => {});
       if (movedOld) await Deno.rename(aside, target).catch(() => {});

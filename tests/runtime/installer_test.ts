@@ -83,7 +83,7 @@ Deno.test("selectCandidates() picks by manifest name, directory name or '*'", ()
 });
 
 async function fetchRepoIntoStaging(home: string, url: string) {
-  const staging = await createStaging(home);
+  const staging = createStaging(home);
   const fetched = await fetchIntoStaging(parseSource(url), { kind: "default" }, staging, GIT);
   return { staging, fetched };
 }
@@ -100,7 +100,7 @@ Deno.test("planInstall() + commitInstall() install a root skill without .git and
     const plans = await planInstall(home, fetched, candidates);
     await commitInstall(home, staging, plans);
   } finally {
-    await disposeStaging(staging);
+    disposeStaging(staging);
   }
   const registry = await readRegistry(home);
   const entry = registry.skills[0]!;
@@ -142,7 +142,7 @@ Deno.test("planInstall() refuses a bundled skill's name unless --name renames it
     assert.equal(plans[0]!.canonical, "my-kalshi");
     assert.equal(plans[0]!.entry.name, "My_Kalshi");
   } finally {
-    await disposeStaging(staging);
+    disposeStaging(staging);
   }
 });
 
@@ -165,7 +165,7 @@ Deno.test("commitInstall() re-checks collisions under the lock and then moves no
     assert.deepEqual((await readRegistry(home)).skills, []);
     assert.ok(await Deno.stat(plans[0]!.candidate.dir), "staged copy still in staging");
   } finally {
-    await disposeStaging(staging);
+    disposeStaging(staging);
   }
 });
 
@@ -185,7 +185,7 @@ Deno.test("planInstall() blocks on validation errors and names the problem", asy
         e instanceof SkillError && e.code === "invalid_manifest" && /description/.test(e.message),
     );
   } finally {
-    await disposeStaging(staging);
+    disposeStaging(staging);
   }
 });
 
@@ -195,7 +195,7 @@ Deno.test("a local directory is copied with its symlinks, so an escaping one is 
   await write(dir, skillFiles("local-skill"));
   await Deno.symlink("/etc/passwd", join(dir, "scripts", "passwd.txt"));
   const home = join(tmp.path, "home");
-  const staging = await createStaging(home);
+  const staging = createStaging(home);
   try {
     const fetched = await fetchIntoStaging(
       parseSource(dir, { localDirectory: dir }),
@@ -207,6 +207,6 @@ Deno.test("a local directory is copied with its symlinks, so an escaping one is 
     assert.ok((await Deno.lstat(join(c!.dir, "scripts", "passwd.txt"))).isSymlink);
     assert.ok(c!.errors.some((e) => /points outside the skill/.test(e.message)));
   } finally {
-    await disposeStaging(staging);
+    disposeStaging(staging);
   }
 });

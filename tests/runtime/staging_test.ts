@@ -67,7 +67,7 @@ async function deadCommand(home: string, intent: (trash: string) => Intent) {
 
 async function withRegistry(home: string, registry: Registry) {
   await Deno.mkdir(home, { recursive: true });
-  await writeRegistryUnlocked(home, registry);
+  writeRegistryUnlocked(home, registry);
 }
 
 Deno.test("recovery rolls back an install that moved files but never wrote its entry", async () => {
@@ -150,7 +150,7 @@ Deno.test("recovery never touches the staging directory of a running command", a
   await using tmp = await tempDir();
   const home = tmp.path;
   await withRegistry(home, emptyRegistry());
-  const mine = await createStaging(home); // this process is alive and holds the owner lock
+  const mine = createStaging(home); // this process is alive and holds the owner lock
   try {
     await Deno.writeTextFile(join(mine.path, "clone-in-progress"), "x");
     // A name with a pid that is gone proves nothing: only the owner lock counts.
@@ -168,7 +168,7 @@ Deno.test("recovery never touches the staging directory of a running command", a
     await Deno.remove(justCreated);
     await Deno.rename(renamed, mine.path);
   } finally {
-    await disposeStaging(mine);
+    disposeStaging(mine);
   }
   assert.deepEqual((await inspectHome(home)).leftovers, []);
 });

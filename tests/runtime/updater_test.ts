@@ -47,13 +47,13 @@ async function install(
   const source = input.startsWith("/")
     ? parseSource(input, { localDirectory: input })
     : parseSource(input);
-  const staging = await createStaging(home);
+  const staging = createStaging(home);
   try {
     const fetched = await fetchIntoStaging(source, request, staging, GIT);
     const chosen = selectCandidates(await inspectCandidates(fetched), selectors, input);
     await commitInstall(home, staging, await planInstall(home, fetched, chosen));
   } finally {
-    await disposeStaging(staging);
+    disposeStaging(staging);
   }
 }
 
@@ -143,7 +143,7 @@ Deno.test("planUpdate() leaves a skill pinned to a commit alone unless a ref mov
     assert.equal(moved.tracking, "branch main");
     await applyUpdate(home, moved);
   } finally {
-    await discardPlan(moved);
+    discardPlan(moved);
   }
   const after = await entryOf(home, "alpha");
   assert.deepEqual([after.commit_sha, after.branch, after.ref], [second, "main", null]);
@@ -176,7 +176,7 @@ Deno.test("an update stages, summarises and swaps in the new commit; trust follo
     assert.equal((await entryOf(home, "alpha")).commit_sha, before.commit_sha);
     await applyUpdate(home, plan);
   } finally {
-    await discardPlan(plan);
+    discardPlan(plan);
   }
   const after = await entryOf(home, "alpha");
   assert.equal(after.commit_sha, newSha);
@@ -233,7 +233,7 @@ Deno.test("planUpdate() notices local edits; applyUpdate() refuses a plan made s
       (e: unknown) => e instanceof SkillError && e.code === "conflict",
     );
   } finally {
-    await discardPlan(plan);
+    discardPlan(plan);
   }
   assert.equal(
     await Deno.readTextFile(join(home, "alpha", "scripts", "hello.py")),
@@ -261,7 +261,7 @@ Deno.test("a skill installed from a directory updates from that directory", asyn
     assert.deepEqual(plan.staged!.changes.files.map((f) => f.path), ["scripts/more.py"]);
     await applyUpdate(home, plan);
   } finally {
-    await discardPlan(plan);
+    discardPlan(plan);
   }
   assert.ok(await Deno.stat(join(home, "my-skill", "scripts", "more.py")));
 });
