@@ -110,7 +110,7 @@ async function row(
     target: "≤ 1.5× baseline",
     pass: value.medianMs <= 1.5 * baseline.medianMs,
     note:
-      "skills add = Deno start-up + direct read of the local repository (rev-parse, ls-tree, cat-file; no clone) + validation + digest + locked registry write",
+      "skills add = Deno start-up + direct read of the local repository (one git cat-file --batch; no clone) + validation + digest + locked registry write",
   };
 }
 
