@@ -1,7 +1,7 @@
 /**
  * Hostile names through `--name`, `--skill` and MCP calls, and hostile repositories (a
- * symlink out of the skill, 10,000 files): nothing outside $SKILLS_HOME is written or
- * read, nothing runs. (Hostile URLs and refs, a SKILL.md symlink, submodules and hooks
+ * symlink out of the skill, 10,000 files, a tree bomb): nothing outside $SKILLS_HOME is
+ * written or read, nothing runs. (Hostile URLs and refs, a SKILL.md symlink, submodules and hooks
  * are in tests/e2e/lifecycle_safety_test.ts.)
  */
 
@@ -14,7 +14,7 @@ import { SkillError } from "../../src/core/errors.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";
 import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
-import { createRepo, git, skillFiles } from "../fixtures/git_repos.ts";
+import { commitTreeBomb, createRepo, git, skillFiles } from "../fixtures/git_repos.ts";
 
 Deno.test("skills add refuses every hostile --name and --skill before touching anything", async () => {
   const add = await COMMANDS.add!.load();
@@ -138,4 +138,22 @@ Deno.test("a 10,000-file repository installs within the home only, with capped l
   assert.equal(info.assets.length, 500, "resource listings are capped");
   const check = JSON.parse((await runCli(["check", "--json"], { env, cwd: dir.path })).stdout);
   assert.equal(check.healthy, true);
+});
+
+Deno.test("a tree bomb (a million paths from seven objects) is refused; nothing is written anywhere", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "home");
+  const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
+  const good = await createRepo(dir.path, "good", skillFiles("good"));
+  assert.equal((await runCli(["add", good.url, "--yes"], { env, cwd: dir.path })).code, 0);
+  const registry = await Deno.readTextFile(join(home, "registry.json"));
+
+  const repo = await createRepo(dir.path, "bomb", skillFiles("bomb"));
+  await commitTreeBomb(repo, dir.path);
+  const withRepo = await snapshot(dir.path);
+  const result = await runCli(["add", repo.url, "--yes"], { env, cwd: dir.path });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /more than 100000 files and directories/);
+  assert.deepEqual(await snapshot(dir.path), withRepo, "nothing was written anywhere");
+  assert.equal(await Deno.readTextFile(join(home, "registry.json")), registry);
 });

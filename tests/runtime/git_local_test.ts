@@ -10,9 +10,11 @@ import {
 } from "../../src/runtime/git_local.ts";
 import { tempDir } from "../helpers/cli.ts";
 import {
+  commitTreeBomb,
   createRepo,
   fixtureGitEnv,
   git,
+  mktree,
   skillFiles,
   submoduleRepo,
 } from "../fixtures/git_repos.ts";
@@ -149,16 +151,7 @@ Deno.test("a tree path that a checkout would refuse stops the read before any wr
 Deno.test("a tree that reuses subtrees to multiply its paths is refused before any write", async () => {
   await using tmp = await tempDir();
   const repo = await createRepo(tmp.path, "bomb", skillFiles("bomb"));
-  const env = fixtureGitEnv(tmp.path);
-  const blob = await git(repo.bare, ["hash-object", "-w", "--stdin"], env);
-  // Ten entries per level, all the same subtree, six levels: a million paths from 7 objects.
-  let tree = await mktree(repo.bare, `100644 blob ${blob}\tf\n`);
-  for (let level = 0; level < 6; level++) {
-    const lines = Array.from({ length: 10 }, (_, i) => `040000 tree ${tree}\td${i}\n`);
-    tree = await mktree(repo.bare, lines.join(""));
-  }
-  const commit = await git(repo.bare, ["commit-tree", tree, "-m", "bomb"], env);
-  await git(repo.bare, ["update-ref", "refs/heads/main", commit], env);
+  await commitTreeBomb(repo, tmp.path);
   const dest = join(tmp.path, "area", "dest");
   await assert.rejects(
     () => fetchRepository(repo.url, "file", { kind: "default" }, dest, quick),
@@ -196,22 +189,6 @@ Deno.test("HEAD is followed in every form a repository keeps it", async () => {
   await git(repo.bare, ["symbolic-ref", "HEAD", "refs/heads/unborn"], env);
   await assert.rejects(() => read(4), /no commits/);
 });
-
-async function mktree(gitDir: string, listing: string): Promise<string> {
-  const child = new Deno.Command("git", {
-    args: ["--git-dir", gitDir, "mktree"],
-    stdin: "piped",
-    stdout: "piped",
-    env: fixtureGitEnv(gitDir),
-    clearEnv: true,
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(listing));
-  await writer.close();
-  const out = await child.output();
-  assert.ok(out.success, "git mktree accepted the listing");
-  return new TextDecoder().decode(out.stdout).trim();
-}
 
 Deno.test("isSafeTreePath() and parseTreeObject() refuse traversal, .git and control characters", () => {
   for (const path of ["a", "a/b.txt", "skills/x/SKILL.md", ".github/x", "a..b", "...", "é"]) {
