@@ -23,7 +23,13 @@ import {
   type Registry,
   type RegistryEntry,
 } from "../core/registry_model.ts";
-import { exists, lstatOrNull, removeIfExists, writeFileAtomicSync } from "./fsutil.ts";
+import {
+  exists,
+  lstatOrNull,
+  lstatSyncOrNull,
+  removeIfExists,
+  writeFileAtomicSync,
+} from "./fsutil.ts";
 import { STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, withRegistryLock } from "./registry_store.ts";
 
@@ -56,11 +62,16 @@ export function createStaging(home: string): Staging {
       if (!(error instanceof Deno.errors.NotFound) || attempt >= 5) throw error;
     }
   }
-  const owner = Deno.openSync(join(path, OWNER_FILE), { write: true, createNew: true });
+  // The owner file is locked under another name and then renamed into place: a command
+  // probing `.owner` (ownerAlive) must never find it unlocked (it would judge this live
+  // directory stale), nor hold its lock at the moment we take it.
+  const pending = join(path, `${OWNER_FILE}.new`);
+  const owner = Deno.openSync(pending, { write: true, createNew: true });
   if (!owner.tryLockSync(true)) {
     owner.close();
     throw new SkillError("io_error", `Cannot lock the staging directory ${path}`);
   }
+  Deno.renameSync(pending, join(path, OWNER_FILE));
   return { id, path, trash: join(home, TRASH_DIR, id), owner };
 }
 
@@ -158,7 +169,10 @@ export async function listStale(home: string, includeForeign = false): Promise<S
       }
       // A trash directory belongs to the staging directory with the same id.
       const ownerDir = area === "staging" ? path : join(home, STAGING_DIR, entry.name);
-      if (!(await ownerAlive(ownerDir))) out.push({ name: entry.name, path, area });
+      // A directory its owner removed meanwhile is gone, not stale.
+      if (!(await ownerAlive(ownerDir)) && lstatSyncOrNull(path) !== null) {
+        out.push({ name: entry.name, path, area });
+      }
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));

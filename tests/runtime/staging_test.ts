@@ -185,3 +185,34 @@ Deno.test("repairHome() also clears leftovers it did not create, and drops entri
   assert.deepEqual(await inspectHome(home), { missing: [], orphans: [], leftovers: [] });
   assert.deepEqual((await readRegistry(home)).skills, []);
 });
+
+Deno.test("commands creating and probing staging directories at once never judge a live one stale", async () => {
+  await using tmp = await tempDir();
+  const home = join(tmp.path, "home");
+  const staging = new URL("../../src/runtime/staging.ts", import.meta.url).href;
+  // Each worker creates, lists (probing every other worker's owner lock) and disposes its
+  // staging directories in a tight loop; all workers are alive, so nothing may be stale.
+  const worker = join(tmp.path, "worker.ts");
+  await Deno.writeTextFile(
+    worker,
+    `import { createStaging, disposeStaging, listStale } from ${JSON.stringify(staging)};
+const home = Deno.args[0];
+for (let i = 0; i < 150; i++) {
+  const mine = createStaging(home);
+  const stale = await listStale(home);
+  if (stale.length > 0) throw new Error("judged stale: " + stale.map((s) => s.name).join(" "));
+  disposeStaging(mine);
+}
+`,
+  );
+  const runs = Array.from({ length: 4 }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", "--allow-read", "--allow-write", worker, home],
+      stdout: "piped",
+      stderr: "piped",
+    }).output());
+  for (const out of await Promise.all(runs)) {
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  }
+  assert.deepEqual(await listStale(home), []);
+});
