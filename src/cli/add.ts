@@ -32,9 +32,10 @@ import { table, writeJson } from "./render.ts";
 export const help = `Usage: skills add <source> [options]
 
 Install skills from a git repository or a local directory. The source is cloned
-(shallow where possible) into $SKILLS_HOME/.staging, each selected skill is
-validated, a summary is shown (name, description, source, commit, scripts,
-toolsets, requested env permissions) and nothing is installed until you confirm.
+(shallow where possible; a repository on this machine is read without cloning)
+into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
+(name, description, source, commit, scripts, toolsets, requested env
+permissions) and nothing is installed until you confirm.
 The commit is pinned in the registry and the skill is trusted with the digest of
 its files. Any failure or Ctrl-C leaves nothing behind.
 
