@@ -2,3 +2,13 @@
 
 /** Listing reads at most this much of SKILL.md; front matter must close within it. */
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
+
+/**
+ * No file of a skill may be larger (GitHub's own per-file limit): files are read whole to
+ * be hashed, so this bounds memory against a hostile repository.
+ */
+export const MAX_SKILL_FILE_BYTES = 100 * 1024 * 1024;
+
+export function tooLargeMessage(path: string, bytes: number): string {
+  return `${path} is ${bytes} bytes; files over ${MAX_SKILL_FILE_BYTES} bytes (100 MiB) are refused`;
+}

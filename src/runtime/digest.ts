@@ -6,6 +6,7 @@
 import { join } from "../core/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../core/digest.ts";
 import { SkillError } from "../core/errors.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../core/limits.ts";
 import { writeFileAtomic } from "./fsutil.ts";
 
 const SKIP_DIRS = new Set([".git", "__pycache__", "node_modules", ".pytest_cache"]);
@@ -57,6 +58,9 @@ function listFiles(root: string, listSymlinks = false): FileStat[] {
           throw new SkillError("io_error", `Skill has more than ${MAX_FILES} files`);
         }
         const info = Deno.statSync(abs);
+        if (info.size > MAX_SKILL_FILE_BYTES) {
+          throw new SkillError("io_error", `Skill file ${tooLargeMessage(path, info.size)}`);
+        }
         files.push({ path, abs, size: info.size, mtime: info.mtime?.getTime() ?? 0 });
       }
     }

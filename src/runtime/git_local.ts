@@ -15,6 +15,7 @@
 import { dirname, join } from "../core/paths.ts";
 import { isFullSha, looksLikeSha, type RefRequest, validateRef } from "../core/sources.ts";
 import { SkillError } from "../core/errors.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../core/limits.ts";
 import {
   collect,
   type Collector,
@@ -254,7 +255,7 @@ async function listTree(objects: CatFile, root: string): Promise<TreeEntry[]> {
   while (level.length > 0) {
     const next: { oid: string; path: string }[] = [];
     let i = 0;
-    await objects.each(level.map((t) => t.oid), (oid, found) => {
+    await objects.each(level.map((t) => t.oid), objectTooLarge, (oid, found) => {
       const prefix = level[i++]!.path;
       if (typeof found === "string" || found.type !== "tree") {
         throw new GitError("other", `tree ${oid} of '${prefix || "."}' cannot be read`);
@@ -290,7 +291,7 @@ async function materialize(
     made.add(parent);
   };
   /** The blobs to read, each with where it goes (one blob may sit at several paths). */
-  const byOid = new Map<string, { mode: string; target: string }[]>();
+  const byOid = new Map<string, { mode: string; target: string; path: string }[]>();
   for (const entry of entries) {
     const target = join(dest, ...entry.path.split("/"));
     if (entry.mode === "160000") {
@@ -301,11 +302,16 @@ async function materialize(
       continue;
     }
     const places = byOid.get(entry.oid) ?? [];
-    places.push({ mode: entry.mode, target });
+    places.push({ mode: entry.mode, target, path: entry.path });
     byOid.set(entry.oid, places);
   }
   const links: { linkTo: string; path: string }[] = [];
-  await objects.each([...byOid.keys()], (oid, found) => {
+  const tooLarge = (oid: string, size: number) =>
+    new SkillError(
+      "invalid_source",
+      `The repository's file ${tooLargeMessage(byOid.get(oid)?.[0]?.path ?? oid, size)}`,
+    );
+  await objects.each([...byOid.keys()], tooLarge, (oid, found) => {
     if (typeof found === "string" || found.type !== "blob") {
       throw new GitError("other", `blob ${oid} cannot be read`);
     }
@@ -325,6 +331,10 @@ async function materialize(
     ensureParent(link.path);
     Deno.symlinkSync(link.linkTo, link.path);
   }
+}
+
+function objectTooLarge(name: string, size: number): Error {
+  return new SkillError("invalid_source", `The repository's object ${tooLargeMessage(name, size)}`);
 }
 
 interface GitObject {
@@ -381,9 +391,13 @@ class CatFile {
     } catch { /* already gone */ }
   };
 
-  /** Asks for every name at once; `onAnswer` sees each answer before the next is read. */
+  /**
+   * Asks for every name at once; `onAnswer` sees each answer before the next is read. An
+   * object over MAX_SKILL_FILE_BYTES is refused (`tooLarge`) before it is read into memory.
+   */
   async each(
     names: readonly string[],
+    tooLarge: (name: string, size: number) => Error,
     onAnswer: (name: string, answer: Answer) => void,
   ): Promise<void> {
     if (names.length === 0) return;
@@ -401,7 +415,9 @@ class CatFile {
       if (match === null) {
         throw new GitError("other", `unexpected git cat-file output: ${header.slice(0, 80)}`);
       }
-      const bytes = await this.#reader.bytes(Number(match[3]) + 1); // + the trailing newline
+      const size = Number(match[3]);
+      if (size > MAX_SKILL_FILE_BYTES) throw tooLarge(name, size);
+      const bytes = await this.#reader.bytes(size + 1); // + the trailing newline
       if (bytes === null) throw await this.#failure();
       onAnswer(name, { oid: match[1]!, type: match[2]!, bytes: bytes.subarray(0, -1) });
     }
@@ -410,7 +426,7 @@ class CatFile {
 
   async lookup(name: string): Promise<Answer> {
     let answer: Answer = "missing";
-    await this.each([name], (_, found) => (answer = found));
+    await this.each([name], objectTooLarge, (_, found) => (answer = found));
     return answer;
   }
 

@@ -1,7 +1,7 @@
 /**
  * Hostile names through `--name`, `--skill` and MCP calls, and hostile repositories (a
- * symlink out of the skill, 10,000 files, a tree bomb): nothing outside $SKILLS_HOME is
- * written or read, nothing runs. (Hostile URLs and refs, a SKILL.md symlink, submodules and hooks
+ * symlink out of the skill, 10,000 files, a tree bomb, a file over the size limit):
+ * nothing outside $SKILLS_HOME is written or read, nothing runs, memory stays bounded. (Hostile URLs and refs, a SKILL.md symlink, submodules and hooks
  * are in tests/e2e/lifecycle_safety_test.ts.)
  */
 
@@ -156,4 +156,21 @@ Deno.test("a tree bomb (a million paths from seven objects) is refused; nothing 
   assert.match(result.stderr, /more than 100000 files and directories/);
   assert.deepEqual(await snapshot(dir.path), withRepo, "nothing was written anywhere");
   assert.equal(await Deno.readTextFile(join(home, "registry.json")), registry);
+});
+
+Deno.test("a repository holding a file over 100 MiB is refused before the file is read", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "home");
+  const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
+  const repo = await createRepo(dir.path, "heavy", skillFiles("heavy"));
+  await Deno.mkdir(join(repo.work, "assets"));
+  const huge = join(repo.work, "assets", "huge.bin");
+  await Deno.writeFile(huge, new Uint8Array(0));
+  await Deno.truncate(huge, 101 * 1024 * 1024); // sparse; git stores it compressed (~100 KB)
+  await repo.commit({}, "a huge asset");
+  const before = await snapshot(dir.path);
+  const result = await runCli(["add", repo.url, "--yes"], { env, cwd: dir.path });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /assets\/huge\.bin is 105906176 bytes; files over .* are refused/);
+  assert.deepEqual(await snapshot(dir.path), before, "nothing was written anywhere");
 });
