@@ -121,10 +121,6 @@ export function fetchCommitArgv(transport: Transport, url: string, sha: string):
   ];
 }
 
-export function checkoutArgv(transport: Transport, sha: string): string[] {
-  return [...gitConfigArgs(transport), "checkout", "--quiet", "--detach", sha, "--"];
-}
-
 export function revParseArgv(transport: Transport, rev: string): string[] {
   return [
     ...gitConfigArgs(transport),

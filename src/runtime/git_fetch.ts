@@ -1,14 +1,15 @@
 /**
  * Fetching a repository at a ref with git (see git.ts for how git is run): shallow clones
  * of branches and tags, an exact fetch of a full commit SHA, a full clone + rev-parse for
- * an abbreviated one, and ls-remote to see whether a tracked ref moved.
+ * an abbreviated one, and ls-remote to see whether a tracked ref moved. Clones fetch
+ * objects only: the files are written by git_local.ts's checked reader (path checks, the
+ * path and file-size caps, symlinks last, no filters), never by `git checkout`.
  */
 
 import { join } from "../core/paths.ts";
 import { isFullSha, looksLikeSha, type RefRequest, type Transport } from "../core/sources.ts";
 import { removeIfExists } from "./fsutil.ts";
 import {
-  checkoutArgv,
   cloneArgv,
   fetchCommitArgv,
   gitConfigArgs,
@@ -21,7 +22,7 @@ import {
   runGit,
   withRetries,
 } from "./git.ts";
-import { localRepositoryPath, readLocalRepository } from "./git_local.ts";
+import { localRepositoryPath, readLocalRepository, writeCommitFiles } from "./git_local.ts";
 
 export interface FetchedCommit {
   sha: string;
@@ -66,7 +67,13 @@ export async function cloneRepository(
   const branch = request.kind === "default" ? undefined : request.name;
   try {
     await retry(() =>
-      gitOrThrow("clone", url, cloneArgv(transport, url, dest, { branch }), transport, options)
+      gitOrThrow(
+        "clone",
+        url,
+        cloneArgv(transport, url, dest, { branch, checkout: false }),
+        transport,
+        options,
+      )
     );
   } catch (error) {
     const abbreviated = request.kind === "ref" && looksLikeSha(request.name);
@@ -84,6 +91,7 @@ export async function cloneRepository(
     return await fetchAbbreviatedCommit(url, transport, request.name, dest, options);
   }
   const head = await readHead(dest, transport, options);
+  await writeCommitFiles(join(dest, ".git"), url, head.sha, dest, options);
   const requested = request.kind === "default" ? null : request.name;
   return {
     sha: head.sha,
@@ -120,7 +128,7 @@ async function fetchExactCommit(
     await removeIfExists(dest);
     return await fetchAbbreviatedCommit(url, transport, lower, dest, options);
   }
-  await gitOrThrow("checkout", url, checkoutArgv(transport, lower), transport, options, dest);
+  await writeCommitFiles(join(dest, ".git"), url, lower, dest, options);
   return { sha: lower, branch: null, tag: null, ref: sha };
 }
 
@@ -153,7 +161,7 @@ async function fetchAbbreviatedCommit(
       ambiguous ? "Give more characters of the commit SHA" : undefined,
     );
   }
-  await gitOrThrow("checkout", url, checkoutArgv(transport, sha), transport, options, dest);
+  await writeCommitFiles(join(dest, ".git"), url, sha, dest, options);
   return { sha, branch: null, tag: null, ref: prefix };
 }
 

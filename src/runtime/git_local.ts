@@ -68,6 +68,31 @@ export async function readLocalRepository(
   }
 }
 
+/**
+ * Writes the files of commit `sha` of the repository at `gitDir` into `dest`: how a clone
+ * made without checkout gets its files, with the same checks as a local read.
+ */
+export async function writeCommitFiles(
+  gitDir: string,
+  url: string,
+  sha: string,
+  dest: string,
+  options: GitOptions,
+): Promise<void> {
+  const objects = new CatFile(gitDir, url, options);
+  try {
+    const commit = await objects.lookup(`${sha}^{commit}`);
+    if (typeof commit === "string") {
+      throw new GitError("other", `commit ${sha} is ${commit} in the clone of ${url}`);
+    }
+    const entries = await listTree(objects, treeOfCommit(commit));
+    await materialize(objects, entries, dest);
+    await objects.close();
+  } finally {
+    await objects.dispose();
+  }
+}
+
 interface ResolvedCommit extends FetchedCommit {
   /** The commit's root tree. */
   tree: string;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../src/core/errors.ts";
+import { MAX_SKILL_FILE_BYTES } from "../../src/core/limits.ts";
 import { cloneRepository, fetchRepository } from "../../src/runtime/git_fetch.ts";
 import {
   isSafeTreePath,
@@ -47,7 +48,7 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   return out;
 }
 
-Deno.test("reading a local repository gives exactly the files a clone checks out", async () => {
+Deno.test("the local read and our clone give exactly the files git's own checkout gives", async () => {
   await using tmp = await tempDir();
   const repo = await submoduleRepo(tmp.path, "wide");
   // Executable bits, symlinks (inside and out), binary content larger than a pipe chunk,
@@ -64,15 +65,20 @@ Deno.test("reading a local repository gives exactly the files a clone checks out
   await Deno.symlink("/etc/passwd", join(repo.work, "outside-link"));
   await repo.commit({}, "many kinds of entries");
 
+  // The oracle is git's own clone and checkout; our clone fetches objects only and writes
+  // the files with the same reader as the local read.
+  const viaGit = join(tmp.path, "git");
+  await git(tmp.path, ["clone", "--quiet", repo.url, viaGit], fixtureGitEnv(tmp.path));
   const viaClone = join(tmp.path, "clone");
   const viaRead = join(tmp.path, "read");
   const cloned = await cloneRepository(repo.url, "file", { kind: "default" }, viaClone, quick);
   const read = await fetchRepository(repo.url, "file", { kind: "default" }, viaRead, quick);
   assert.deepEqual(read, cloned);
-  const expected = await snapshot(viaClone);
+  const expected = await snapshot(viaGit);
   assert.equal(expected["vendor/inner"], "dir", "the submodule is an empty directory");
   assert.match(expected["run.sh"]!, /^exec /);
   assert.deepEqual(await snapshot(viaRead), expected);
+  assert.deepEqual(await snapshot(viaClone), expected);
   assert.equal(await Deno.lstat(join(viaRead, ".git")).catch(() => null), null);
 });
 
@@ -148,18 +154,38 @@ Deno.test("a tree path that a checkout would refuse stops the read before any wr
   assert.equal(await Deno.lstat(join(tmp.path, "area")).catch(() => null), null);
 });
 
-Deno.test("a tree that reuses subtrees to multiply its paths is refused before any write", async () => {
-  await using tmp = await tempDir();
-  const repo = await createRepo(tmp.path, "bomb", skillFiles("bomb"));
-  await commitTreeBomb(repo, tmp.path);
-  const dest = join(tmp.path, "area", "dest");
-  await assert.rejects(
-    () => fetchRepository(repo.url, "file", { kind: "default" }, dest, quick),
-    (e: unknown) =>
-      e instanceof SkillError && e.message.includes(`more than ${MAX_TREE_ENTRIES} files`),
-  );
-  assert.equal(await Deno.lstat(join(tmp.path, "area")).catch(() => null), null);
-});
+for (
+  const [label, fetch] of [["local read", fetchRepository], ["clone", cloneRepository]] as const
+) {
+  Deno.test(`${label}: a tree that reuses subtrees to multiply its paths is refused`, async () => {
+    await using tmp = await tempDir();
+    const repo = await createRepo(tmp.path, "bomb", skillFiles("bomb"));
+    await commitTreeBomb(repo, tmp.path);
+    const dest = join(tmp.path, "area", "dest");
+    await assert.rejects(
+      () => fetch(repo.url, "file", { kind: "default" }, dest, quick),
+      (e: unknown) =>
+        e instanceof SkillError && e.message.includes(`more than ${MAX_TREE_ENTRIES} files`),
+    );
+    // Nothing but the clone's own .git was written.
+    const left = await Array.fromAsync(Deno.readDir(dest)).catch(() => []);
+    assert.deepEqual(left.map((e) => e.name), label === "clone" ? [".git"] : []);
+  });
+
+  Deno.test(`${label}: a file over the size limit is refused before it is read`, async () => {
+    await using tmp = await tempDir();
+    const repo = await createRepo(tmp.path, "heavy", skillFiles("heavy"));
+    const huge = join(repo.work, "huge.bin");
+    await Deno.writeFile(huge, new Uint8Array(0));
+    await Deno.truncate(huge, MAX_SKILL_FILE_BYTES + 1);
+    await repo.commit({}, "a huge file");
+    await assert.rejects(
+      () => fetch(repo.url, "file", { kind: "default" }, join(tmp.path, "dest"), quick),
+      (e: unknown) =>
+        e instanceof SkillError && /huge\.bin is 104857601 bytes; files over/.test(e.message),
+    );
+  });
+}
 
 Deno.test("HEAD is followed in every form a repository keeps it", async () => {
   await using tmp = await tempDir();

@@ -188,7 +188,7 @@ for (const [label, fetcher] of FETCHERS) {
     if (label === "clone") {
       // Exactly that commit, shallow: one commit in the history.
       const log = await new Deno.Command("git", {
-        args: ["-C", join(tmp.path, "full"), "rev-list", "--count", "HEAD"],
+        args: ["-C", join(tmp.path, "full"), "rev-list", "--count", first],
       }).output();
       assert.equal(new TextDecoder().decode(log.stdout).trim(), "1");
     }
