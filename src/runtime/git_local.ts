@@ -1,6 +1,7 @@
 /**
- * Reading a commit straight out of a repository on this machine (`file://` URLs and bare
- * repository paths), without cloning it. One `git cat-file --batch` process answers every
+ * Writing a commit's files from git objects: straight out of a repository on this machine
+ * (`file://` URLs and bare repository paths, not cloned at all), and for a clone made
+ * without checkout (writeCommitFiles). One `git cat-file --batch` process answers every
  * question: the ref's commit, the trees (walked level by level) and then the blobs, which
  * stream into files. A clone would spawn upload-pack, pack-objects and index-pack, write a
  * pack and then check it out; this does a fraction of the work and writes only the files.
