@@ -12,7 +12,6 @@ import { removeIfExists } from "./fsutil.ts";
 import {
   cloneArgv,
   fetchCommitArgv,
-  gitConfigArgs,
   GitError,
   type GitOptions,
   gitOrThrow,
@@ -90,8 +89,9 @@ export async function cloneRepository(
     await reset();
     return await fetchAbbreviatedCommit(url, transport, request.name, dest, options);
   }
-  const head = await readHead(dest, transport, options);
-  await writeCommitFiles(join(dest, ".git"), url, head.sha, dest, options);
+  // The clone is a repository on this machine now: its HEAD is read and its files written
+  // like any local repository's.
+  const head = await readLocalRepository(dest, url, { kind: "default" }, dest, options);
   const requested = request.kind === "default" ? null : request.name;
   return {
     sha: head.sha,
@@ -163,45 +163,6 @@ async function fetchAbbreviatedCommit(
   }
   await writeCommitFiles(join(dest, ".git"), url, sha, dest, options);
   return { sha, branch: null, tag: null, ref: prefix };
-}
-
-/** The checked-out commit and branch of a fresh clone, read from .git without spawning git. */
-export async function readHead(
-  dir: string,
-  transport: Transport,
-  options: GitOptions,
-): Promise<{ sha: string; branch: string | null }> {
-  const gitDir = join(dir, ".git");
-  try {
-    const head = (await Deno.readTextFile(join(gitDir, "HEAD"))).trim();
-    if (isFullSha(head)) return { sha: head.toLowerCase(), branch: null };
-    const match = /^ref: refs\/heads\/(.+)$/.exec(head);
-    if (match) {
-      const branch = match[1]!;
-      const loose = await Deno.readTextFile(join(gitDir, "refs", "heads", branch))
-        .then((t) => t.trim()).catch(() => "");
-      if (isFullSha(loose)) return { sha: loose.toLowerCase(), branch };
-      const packed = await Deno.readTextFile(join(gitDir, "packed-refs")).catch(() => "");
-      for (const line of packed.split("\n")) {
-        const [sha, name] = line.split(" ");
-        if (name === `refs/heads/${branch}` && sha !== undefined && isFullSha(sha)) {
-          return { sha: sha.toLowerCase(), branch };
-        }
-      }
-    }
-  } catch { /* fall back to git itself */ }
-  const out = await runGit(
-    [...gitConfigArgs(transport), "rev-parse", "HEAD", "--symbolic-full-name", "HEAD"],
-    transport,
-    options,
-    dir,
-  );
-  const [sha, name] = out.stdout.trim().split("\n");
-  if (out.code !== 0 || sha === undefined || !isFullSha(sha)) {
-    throw new GitError("other", `Cannot read the checked-out commit in ${dir}`);
-  }
-  const branch = name?.startsWith("refs/heads/") ? name.slice("refs/heads/".length) : null;
-  return { sha: sha.toLowerCase(), branch };
 }
 
 /** What `branch`/`tag` currently points at upstream (ls-remote), or null if it is gone. */
