@@ -62,8 +62,8 @@ export function readPrefixSync(
 }
 
 /**
- * writeFileAtomic, synchronously: for the few small files every lifecycle command writes
- * (intent, registry), where async per-call overhead is most of the cost.
+ * Writes a file atomically: temp file in the same directory, fsync, rename. Synchronous:
+ * the files written this way are small, and async per-call overhead would be most of it.
  */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
@@ -86,27 +86,9 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
   }
 }
 
-/** Writes a file atomically: temp file in the same directory, fsync, rename. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const temp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o644 });
-  try {
-    let written = 0;
-    while (written < bytes.length) written += await file.write(bytes.subarray(written));
-    await file.sync();
-  } catch (error) {
-    file.close();
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
-  file.close();
-  try {
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
+/** writeFileAtomicSync as a promise (a throw becomes a rejection). */
+export function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  return new Promise((resolve) => resolve(writeFileAtomicSync(path, data)));
 }
 
 export async function removeIfExists(path: string): Promise<void> {
