@@ -2,11 +2,10 @@
  * Fetching a repository at a ref with git (see git.ts for how git is run): shallow clones
  * of branches and tags, an exact fetch of a full commit SHA, a full clone + rev-parse for
  * an abbreviated one, and ls-remote to see whether a tracked ref moved. Clones fetch
- * objects only: the files are written by git_local.ts's checked reader (path checks, the
- * path and file-size caps, symlinks last, no filters), never by `git checkout`.
+ * objects only: the clone is then read like any local repository (git_local.ts: path
+ * checks, the path and file-size caps, symlinks last, no filters), never checked out.
  */
 
-import { join } from "../core/paths.ts";
 import { isFullSha, looksLikeSha, type RefRequest, type Transport } from "../core/sources.ts";
 import { removeIfExists } from "./fsutil.ts";
 import {
@@ -21,7 +20,7 @@ import {
   runGit,
   withRetries,
 } from "./git.ts";
-import { localRepositoryPath, readLocalRepository, writeCommitFiles } from "./git_local.ts";
+import { localRepositoryPath, readLocalRepository } from "./git_local.ts";
 
 export interface FetchedCommit {
   sha: string;
@@ -128,7 +127,7 @@ async function fetchExactCommit(
     await removeIfExists(dest);
     return await fetchAbbreviatedCommit(url, transport, lower, dest, options);
   }
-  await writeCommitFiles(join(dest, ".git"), url, lower, dest, options);
+  await readLocalRepository(dest, url, { kind: "ref", name: lower }, dest, options);
   return { sha: lower, branch: null, tag: null, ref: sha };
 }
 
@@ -161,7 +160,7 @@ async function fetchAbbreviatedCommit(
       ambiguous ? "Give more characters of the commit SHA" : undefined,
     );
   }
-  await writeCommitFiles(join(dest, ".git"), url, sha, dest, options);
+  await readLocalRepository(dest, url, { kind: "ref", name: sha }, dest, options);
   return { sha, branch: null, tag: null, ref: prefix };
 }
 

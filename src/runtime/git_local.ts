@@ -1,7 +1,7 @@
 /**
  * Writing a commit's files from git objects: straight out of a repository on this machine
- * (`file://` URLs and bare repository paths, not cloned at all), and for a clone made
- * without checkout (writeCommitFiles). One `git cat-file --batch` process answers every
+ * (`file://` URLs and bare repository paths, not cloned at all), and from a clone made
+ * without checkout, which is then a repository on this machine too. One `git cat-file --batch` process answers every
  * question: the ref's commit, the trees (walked level by level) and then the blobs, which
  * stream into files. A clone would spawn upload-pack, pack-objects and index-pack, write a
  * pack and then check it out; this does a fraction of the work and writes only the files.
@@ -64,31 +64,6 @@ export async function readLocalRepository(
     await materialize(objects, entries, dest);
     await objects.close();
     return { sha: commit.sha, branch: commit.branch, tag: commit.tag, ref: commit.ref };
-  } finally {
-    await objects.dispose();
-  }
-}
-
-/**
- * Writes the files of commit `sha` of the repository at `gitDir` into `dest`: how a clone
- * made without checkout gets its files, with the same checks as a local read.
- */
-export async function writeCommitFiles(
-  gitDir: string,
-  url: string,
-  sha: string,
-  dest: string,
-  options: GitOptions,
-): Promise<void> {
-  const objects = new CatFile(gitDir, url, options);
-  try {
-    const commit = await objects.lookup(`${sha}^{commit}`);
-    if (typeof commit === "string") {
-      throw new GitError("other", `commit ${sha} is ${commit} in the clone of ${url}`);
-    }
-    const entries = await listTree(objects, treeOfCommit(commit));
-    await materialize(objects, entries, dest);
-    await objects.close();
   } finally {
     await objects.dispose();
   }
