@@ -101,8 +101,9 @@ export async function inspectSkillDir(
       origin: "local",
       trusted: false,
       strict: options.strict ?? false,
+      parsed,
     });
-    // loadSkillDir re-parses only the front matter; keep its script warnings.
+    // Keep the loader's script warnings (its manifest warnings are ours already).
     for (const w of result.record.warnings) {
       if (!diagnostics.some((d) => d.message === w.message)) diagnostics.push(w);
     }

@@ -6,7 +6,7 @@
 
 import { dirname, join, relative } from "../core/paths.ts";
 import { matchesAnyGlob } from "../core/glob.ts";
-import type { Diagnostic, Manifest } from "../core/manifest.ts";
+import type { Diagnostic, Manifest, ParsedSkillMd } from "../core/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../core/limits.ts";
 import { canonicalSkillName, scriptDisplayName, skillNameProblem } from "../core/names.ts";
 import type { RegistryEntry } from "../core/registry_model.ts";
@@ -67,6 +67,8 @@ export interface LoadOptions {
   strict?: boolean;
   /** `root` is already a real path (saves a realpath call per skill). */
   rootIsReal?: boolean;
+  /** SKILL.md as the caller already parsed it (validation): not read and parsed again. */
+  parsed?: ParsedSkillMd;
 }
 
 /**
@@ -110,15 +112,8 @@ async function loadSkillDirWith(
   if (md.isSymlink) throw new SkillLoadError("SKILL.md is a symlink (refused)");
   if (!md.isFile) throw new SkillLoadError("SKILL.md is not a regular file");
 
-  const { bytes, complete } = readPrefixSync(skillMdPath, MAX_FRONT_MATTER_BYTES);
-  // An installed skill's directory is named by its registry entry (`--name` may rename
-  // it), so only unregistered skills are compared with their directory name.
-  const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
-  const parsed = await parseSkillMd(bytes, skillMdPath, {
-    strict: options.strict ?? false,
-    ...(dirName === undefined ? {} : { dirName }),
-    cliVersion: VERSION,
-  }, complete);
+  const parsed = options.parsed ??
+    await parseFrontMatter(parseSkillMd, skillMdPath, realDir, options);
   if (parsed.manifest === undefined || hasErrors(parsed.diagnostics)) {
     const first = parsed.diagnostics.find((d) => d.level === "error");
     throw new SkillLoadError(`Invalid manifest (${first?.message ?? "unreadable"})`);
@@ -148,6 +143,23 @@ async function loadSkillDirWith(
     entry: options.entry,
     warnings,
   };
+}
+
+async function parseFrontMatter(
+  parseSkillMd: ManifestModule["parseSkillMd"],
+  skillMdPath: string,
+  realDir: string,
+  options: LoadOptions,
+): Promise<ParsedSkillMd> {
+  const { bytes, complete } = readPrefixSync(skillMdPath, MAX_FRONT_MATTER_BYTES);
+  // An installed skill's directory is named by its registry entry (`--name` may rename
+  // it), so only unregistered skills are compared with their directory name.
+  const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
+  return await parseSkillMd(bytes, skillMdPath, {
+    strict: options.strict ?? false,
+    ...(dirName === undefined ? {} : { dirName }),
+    cliVersion: VERSION,
+  }, complete);
 }
 
 function discoverScripts(
