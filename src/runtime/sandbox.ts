@@ -346,11 +346,13 @@ async function runKillHelper(
   add("python3");
   add("python");
   if (plan.launcher === "uv") add(plan.command, ["run", "--no-project", "--quiet", "python"]);
+  // The helper shares our process group, so it must not watch us (parent_watch.ts).
+  const { SKILLS_PARENT_PID: _, ...helperEnv } = env;
   for (const [command, prefix] of candidates) {
     try {
       const status = await new Deno.Command(command, {
         args: [...prefix, "-c", KILL_HELPER, String(root)],
-        env,
+        env: helperEnv,
         clearEnv: true,
         stdin: "null",
         stdout: "null",

@@ -25,6 +25,7 @@ import {
   type RunTrace,
 } from "./runner.ts";
 import { scriptEnvironment } from "./sandbox.ts";
+import { parentWatchEnv } from "./parent_watch.ts";
 
 export interface ScriptDeps {
   home: string;
@@ -172,6 +173,7 @@ export async function prepareRun(
     await assertRunnable(skill, deps.home);
   }
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
+  Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
   const limits = resolveLimits(skill.manifest, deps.env, {
     timeoutSeconds: deps.timeoutSeconds,
     maxOutputBytes: deps.maxOutputBytes,

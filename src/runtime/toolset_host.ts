@@ -20,6 +20,7 @@ import {
   spawnSandboxed,
 } from "./sandbox.ts";
 import { assertRunnable } from "./trust_gate.ts";
+import { parentWatchEnv } from "./parent_watch.ts";
 
 /** One public method of a toolset class, as the host describes it. */
 export interface ToolsetMethod {
@@ -280,9 +281,11 @@ export class ToolsetHost {
     await assertRunnable(this.skill, home);
     const hostPath = await materializeHost(home);
     const plan = hostLaunchPlan(hostPath, this.skill, env);
+    const hostEnv = scriptEnvironment(this.skill, env);
+    Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
     const spawned = spawnSandboxed(plan, {
       cwd: this.skill.dir,
-      env: scriptEnvironment(this.skill, env),
+      env: hostEnv,
       stdin: "piped",
     });
     const process = new HostProcess(spawned, log);
