@@ -13,6 +13,7 @@ import type { Context } from "../runtime/context.ts";
 import { debug, warn } from "../runtime/context.ts";
 import { type Fetched, fetchIntoStaging, resolveSource } from "../runtime/fetch_source.ts";
 import { inContext } from "../runtime/git.ts";
+import { localRepositoryPath } from "../runtime/git_local.ts";
 import { skillsHome } from "../runtime/home.ts";
 import {
   type Candidate,
@@ -159,9 +160,12 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   const staging = createStaging(home);
   try {
     say(
-      source.type === "git"
-        ? `Cloning ${describeSource(source)} ...`
-        : `Copying ${source.path} ...`,
+      source.type === "local"
+        ? `Copying ${source.path} ...`
+        // A repository on this machine is read in place (git_local.ts), not cloned.
+        : `${localRepositoryPath(source.url) ? "Reading" : "Cloning"} ${
+          describeSource(source)
+        } ...`,
     );
     const fetched = await fetchIntoStaging(source, request, staging, {
       env: ctx.env,

@@ -60,7 +60,7 @@ Deno.test("skills add installs a single-skill repo; list --json and info --json 
   assert.equal(installed.length, 1);
   assert.equal(installed[0].commit_sha, sha);
   assert.deepEqual(installed[0].permissions, { env: ["SOLO_*"] });
-  assert.match(add.stderr, /Cloning file:\/\/.*solo\.git/);
+  assert.match(add.stderr, /Reading file:\/\/.*solo\.git/);
   assert.match(add.stderr, /Env allowed: SOLO_\*/);
 
   const entry = await ws.entry("solo");
