@@ -146,6 +146,45 @@ async function floorRow(ctx: BenchContext, url: string): Promise<BenchRow> {
   };
 }
 
+/**
+ * What a Deno program doing only the install's I/O takes (bench/minimal_install.ts: the
+ * same git reads, files written and hashed, an fsync'd registry; no validation, lock,
+ * journal or staging). Informational: the room left between it and 1.5× the clone is what
+ * everything that makes `skills add` safe, and loading its modules, must fit in.
+ */
+async function minimalRow(ctx: BenchContext, url: string): Promise<BenchRow> {
+  const program = join(ctx.repoRoot, "bench", "minimal_install.ts");
+  const { baseline, value } = await measurePair(
+    (i) => ({
+      cmd: "git",
+      args: ["clone", "--quiet", "--depth", "1", "--", url, join(ctx.tmp, `minimal-clone-${i}`)],
+      env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+    }),
+    (i) => ({
+      cmd: Deno.execPath(),
+      args: [
+        "run",
+        "--quiet",
+        "--allow-run=git",
+        "--allow-read",
+        "--allow-write",
+        program,
+        url.slice("file://".length),
+        join(ctx.tmp, `minimal-home-${i}`),
+      ],
+    }),
+    ctx.runs,
+  );
+  return {
+    name: "floor: minimal install, no safety (single-skill repo)",
+    value,
+    baselineName: "git clone --depth 1",
+    baseline,
+    target: "informational: the install's I/O alone, in Deno",
+    pass: null,
+  };
+}
+
 export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
   const single = await benchRepo(ctx.tmp, ctx.repoRoot);
   const collection = await collectionRepo(ctx.tmp);
@@ -153,5 +192,6 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
     await row(ctx, "skills add (single-skill repo)", single, []),
     await row(ctx, "skills add (1 of 20 skills, 5 MiB repo)", collection, ["--skill", "coll-7"]),
     await floorRow(ctx, single),
+    await minimalRow(ctx, single),
   ];
 }
