@@ -7,6 +7,7 @@
  */
 
 import { EXIT_TIMEOUT, SkillError } from "../core/errors.ts";
+import { MAX_SKILL_FILE_BYTES } from "../core/limits.ts";
 import type { Transport } from "../core/sources.ts";
 import { afterDelay } from "./timer.ts";
 
@@ -88,13 +89,26 @@ export function gitEnv(
 }
 
 /** `git clone` of one branch or tag (or the default branch), shallow. */
+/**
+ * Clones and fetches leave out blobs over MAX_SKILL_FILE_BYTES (`blob:limit` omits blobs of
+ * at least n bytes), so a hostile repository's huge files are never downloaded; a server
+ * without filter support sends everything, and the cat-file size check refuses it then.
+ */
+const SIZE_FILTER = `--filter=blob:limit=${MAX_SKILL_FILE_BYTES + 1}`;
+
 export function cloneArgv(
   transport: Transport,
   url: string,
   dest: string,
   options: { branch?: string | undefined; shallow?: boolean; checkout?: boolean } = {},
 ): string[] {
-  const argv = [...gitConfigArgs(transport), "clone", "--quiet", "--no-recurse-submodules"];
+  const argv = [
+    ...gitConfigArgs(transport),
+    "clone",
+    "--quiet",
+    "--no-recurse-submodules",
+    SIZE_FILTER,
+  ];
   if (options.shallow ?? true) argv.push("--depth", "1", "--no-tags");
   if (options.checkout === false) argv.push("--no-checkout");
   if (options.branch !== undefined) argv.push("--branch", options.branch);
@@ -115,6 +129,7 @@ export function fetchCommitArgv(transport: Transport, url: string, sha: string):
     "--depth",
     "1",
     "--no-tags",
+    SIZE_FILTER,
     "--",
     url,
     sha,

@@ -2,8 +2,9 @@
  * Fetching a repository at a ref with git (see git.ts for how git is run): shallow clones
  * of branches and tags, an exact fetch of a full commit SHA, a full clone + rev-parse for
  * an abbreviated one, and ls-remote to see whether a tracked ref moved. Clones fetch
- * objects only: the clone is then read like any local repository (git_local.ts: path
- * checks, the path and file-size caps, symlinks last, no filters), never checked out.
+ * objects only, without blobs over the file-size limit: the clone is then read like any
+ * local repository (git_local.ts: path checks, the path and file-size caps, symlinks last,
+ * no filters), never checked out.
  */
 
 import { isFullSha, looksLikeSha, type RefRequest, type Transport } from "../core/sources.ts";
@@ -90,7 +91,7 @@ export async function cloneRepository(
   }
   // The clone is a repository on this machine now: its HEAD is read and its files written
   // like any local repository's.
-  const head = await readLocalRepository(dest, url, { kind: "default" }, dest, options);
+  const head = await readLocalRepository(dest, url, { kind: "default" }, dest, options, true);
   const requested = request.kind === "default" ? null : request.name;
   return {
     sha: head.sha,
@@ -127,7 +128,7 @@ async function fetchExactCommit(
     await removeIfExists(dest);
     return await fetchAbbreviatedCommit(url, transport, lower, dest, options);
   }
-  await readLocalRepository(dest, url, { kind: "ref", name: lower }, dest, options);
+  await readLocalRepository(dest, url, { kind: "ref", name: lower }, dest, options, true);
   return { sha: lower, branch: null, tag: null, ref: sha };
 }
 
@@ -160,7 +161,7 @@ async function fetchAbbreviatedCommit(
       ambiguous ? "Give more characters of the commit SHA" : undefined,
     );
   }
-  await readLocalRepository(dest, url, { kind: "ref", name: sha }, dest, options);
+  await readLocalRepository(dest, url, { kind: "ref", name: sha }, dest, options, true);
   return { sha, branch: null, tag: null, ref: prefix };
 }
 

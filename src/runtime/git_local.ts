@@ -49,19 +49,24 @@ function gitDirOf(path: string): string {
   return lstatSyncOrNull(join(path, ".git"))?.isDirectory ? join(path, ".git") : path;
 }
 
+/**
+ * Writes the files of `request`'s commit of the repository at `path` into `dest`.
+ * `sizeFiltered`: the repository is our clone, made without blobs over the size limit.
+ */
 export async function readLocalRepository(
   path: string,
   url: string,
   request: RefRequest,
   dest: string,
   options: GitOptions,
+  sizeFiltered = false,
 ): Promise<FetchedCommit> {
   const gitDir = gitDirOf(path);
   const objects = new CatFile(gitDir, url, options);
   try {
     const commit = await resolveCommit(objects, gitDir, url, request, options);
     const entries = await listTree(objects, commit.tree);
-    await materialize(objects, entries, dest);
+    await materialize(objects, entries, dest, sizeFiltered);
     await objects.close();
     return { sha: commit.sha, branch: commit.branch, tag: commit.tag, ref: commit.ref };
   } finally {
@@ -282,6 +287,7 @@ async function materialize(
   objects: CatFile,
   entries: readonly TreeEntry[],
   dest: string,
+  sizeFiltered: boolean,
 ): Promise<void> {
   Deno.mkdirSync(dest, { recursive: true });
   const made = new Set<string>([dest]);
@@ -312,7 +318,7 @@ async function materialize(
       "invalid_source",
       `The repository's file ${tooLargeMessage(byOid.get(oid)?.[0]?.path ?? oid, size)}`,
     );
-  await objects.each([...byOid.keys()], tooLarge, (oid, found) => {
+  const reading = objects.each([...byOid.keys()], tooLarge, (oid, found) => {
     if (typeof found === "string" || found.type !== "blob") {
       throw new GitError("other", `blob ${oid} cannot be read`);
     }
@@ -328,6 +334,17 @@ async function materialize(
       });
     }
   });
+  await reading.catch((error) => {
+    if (!(error instanceof OmittedObject)) throw error;
+    const path = byOid.get(error.oid)?.[0]?.path ?? error.oid;
+    throw new SkillError(
+      "invalid_source",
+      sizeFiltered
+        // Our clones leave out only blobs over the limit (git.ts).
+        ? `The repository's file ${path} is over ${MAX_SKILL_FILE_BYTES} bytes (100 MiB) and was not downloaded; larger files are refused`
+        : `The repository's file ${path} is missing (a partial clone without it); install from the repository it was cloned from`,
+    );
+  });
   for (const link of links) {
     ensureParent(link.path);
     Deno.symlinkSync(link.linkTo, link.path);
@@ -336,6 +353,13 @@ async function materialize(
 
 function objectTooLarge(name: string, size: number): Error {
   return new SkillError("invalid_source", `The repository's object ${tooLargeMessage(name, size)}`);
+}
+
+/** An object a filtered clone left out (a blob over the size limit). */
+class OmittedObject extends Error {
+  constructor(readonly oid: string) {
+    super(`git object ${oid} was not downloaded`);
+  }
 }
 
 interface GitObject {
@@ -437,7 +461,11 @@ class CatFile {
     await this.#stderr.done;
     if (this.#signal?.aborted) return this.#signal.reason;
     if (this.#timedOut) return gitTimeout("cat-file", this.#timeoutMs);
-    return gitFailure("cat-file", this.#url, this.#stderr.text());
+    const stderr = this.#stderr.text();
+    // A partial clone without the object: git dies rather than fetch it lazily.
+    const omitted = /could not fetch ([0-9a-f]{40,64}) from promisor remote/.exec(stderr);
+    if (omitted !== null) return new OmittedObject(omitted[1]!);
+    return gitFailure("cat-file", this.#url, stderr);
   }
 
   /** Ends the session after the last answer; throws if git failed on the way. */

@@ -187,6 +187,45 @@ for (
   });
 }
 
+Deno.test("a clone never downloads a file over the size limit from a server that filters", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "heavy", skillFiles("heavy"));
+  const huge = join(repo.work, "assets", "huge.bin");
+  await Deno.mkdir(join(repo.work, "assets"));
+  await Deno.writeFile(huge, new Uint8Array(0));
+  await Deno.truncate(huge, MAX_SKILL_FILE_BYTES + 1);
+  const sha = await repo.commit({}, "a huge file");
+  await git(repo.bare, ["config", "uploadpack.allowFilter", "true"], fixtureGitEnv(tmp.path));
+  const refused = (e: unknown) =>
+    e instanceof SkillError &&
+    e.message.includes("assets/huge.bin is over 104857600 bytes (100 MiB) and was not downloaded");
+  for (const [n, request] of [[1, { kind: "default" }], [2, { kind: "ref", name: sha }]] as const) {
+    const dest = join(tmp.path, `dest${n}`);
+    await assert.rejects(() => cloneRepository(repo.url, "file", request, dest, quick), refused);
+    // The pack holds the commits and trees, not 100 MiB of blob (even compressed, the
+    // unfiltered clone's pack is over 100 KiB).
+    const packed = await git(dest, ["count-objects", "-v"], ENV);
+    const kib = Number(/size-pack: (\d+)/.exec(packed)![1]) +
+      Number(/^size: (\d+)/m.exec(packed)![1]);
+    assert.ok(kib < 64, packed);
+  }
+});
+
+Deno.test("a local partial clone without a blob is refused, naming the file", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "partial", skillFiles("partial"));
+  await git(repo.bare, ["config", "uploadpack.allowFilter", "true"], fixtureGitEnv(tmp.path));
+  const partial = join(tmp.path, "partial-clone");
+  await git(tmp.path, ["clone", "--quiet", "--bare", "--filter=blob:none", repo.url, partial], ENV);
+  await assert.rejects(
+    () =>
+      fetchRepository(`file://${partial}`, "file", { kind: "default" }, join(tmp.path, "d"), quick),
+    (e: unknown) =>
+      e instanceof SkillError &&
+      /file \S+ is missing \(a partial clone without it\)/.test(e.message),
+  );
+});
+
 Deno.test("HEAD is followed in every form a repository keeps it", async () => {
   await using tmp = await tempDir();
   const repo = await createRepo(tmp.path, "heads", skillFiles("heads"));

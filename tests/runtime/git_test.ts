@@ -35,6 +35,11 @@ Deno.test("cloneArgv() disables hooks and submodules and puts -- before the URL"
   const full = cloneArgv("file", "file:///r.git", "/d", { shallow: false, checkout: false });
   assert.ok(!full.includes("--depth") && full.includes("--no-checkout"));
   assert.ok(full.includes("protocol.file.allow=always"));
+  // Blobs of at least limit bytes stay on the server: the limit is one byte over the cap.
+  for (const args of [argv, full, fetchCommitArgv("https", "https://h/o/r.git", "a".repeat(40))]) {
+    const at = args.indexOf("--filter=blob:limit=104857601");
+    assert.ok(at !== -1 && at < args.indexOf("--"), args.join(" "));
+  }
 });
 
 Deno.test("fetchCommitArgv() and lsRemoteArgv() pass user values only after --", () => {
