@@ -111,8 +111,9 @@ export function parentWatchDir(home: string): string {
 
 /**
  * The variables that make a Python child watch this process: PYTHONPATH led by the watch's
- * directory (written on first use) and SKILLS_PARENT_PID. Empty on Windows, or when the
- * file cannot be written (the script then runs unwatched, as before).
+ * directory (written on first use) and SKILLS_PARENT_PID. Empty on Windows, when the home
+ * path holds the PYTHONPATH separator, or when the file cannot be written (the script then
+ * runs unwatched, as before).
  */
 export function parentWatchEnv(
   home: string,
@@ -121,6 +122,8 @@ export function parentWatchEnv(
 ): Record<string, string> {
   if (Deno.build.os === "windows") return {};
   const dir = parentWatchDir(home);
+  // A PYTHONPATH entry cannot hold the separator itself.
+  if (dir.includes(DELIMITER)) return {};
   const file = join(dir, "sitecustomize.py");
   if (lstatSyncOrNull(file) === null) {
     try {

@@ -47,6 +47,10 @@ Deno.test("parentWatchEnv writes the module once and puts it first on PYTHONPATH
   assert.equal(env.SKILLS_PARENT_PID, String(Deno.pid));
   assert.equal(await Deno.readTextFile(join(dir, "sitecustomize.py")), PARENT_WATCH_SOURCE);
   assert.equal(parentWatchEnv(home.path, {}).PYTHONPATH, dir);
+  // Where PYTHONPATH could not name the directory, or it cannot be written: no watch.
+  assert.deepEqual(parentWatchEnv(join(home.path, "a:b"), {}), {});
+  await Deno.writeTextFile(join(home.path, "file"), "");
+  assert.deepEqual(parentWatchEnv(join(home.path, "file"), {}), {});
 });
 
 Deno.test("a watched script sees none of the watch, and the sitecustomize it shadows runs", async () => {
