@@ -38,8 +38,9 @@ def _skills_parent_watch():
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
     if not parent.isdigit() or not hasattr(os, "killpg"):
         return
-    import signal
-    import threading
+    # _thread, time and SIGKILL's number rather than threading and signal: every script
+    # pays for these imports.
+    import _thread
     import time
     pid = int(parent)
     # Only a group of its own, as the sandbox makes (setsid), is ever killed: never the
@@ -76,9 +77,9 @@ def _skills_parent_watch():
     def watch():
         while not gone():
             time.sleep(${POLL_SECONDS})
-        os.killpg(os.getpgrp(), signal.SIGKILL)
+        os.killpg(os.getpgrp(), 9)  # SIGKILL
 
-    threading.Thread(target=watch, name="skills-parent-watch", daemon=True).start()
+    _thread.start_new_thread(watch, ())
 
 
 def _skills_chain():
