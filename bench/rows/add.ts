@@ -10,7 +10,7 @@
 
 import { join } from "node:path";
 import type { BenchContext } from "../main.ts";
-import { type BenchRow, measurePair } from "../lib.ts";
+import { type BenchRow, type CommandSpec, measurePair } from "../lib.ts";
 
 async function git(cwd: string, args: string[]) {
   const out = await new Deno.Command("git", {
@@ -82,6 +82,15 @@ async function collectionRepo(tmp: string): Promise<string> {
   return `file://${bare}`;
 }
 
+/** The baseline of every row: `git clone --depth 1` of `url`, into a fresh directory. */
+function cloneSpec(ctx: BenchContext, url: string, tag: string): (run: number) => CommandSpec {
+  return (i) => ({
+    cmd: "git",
+    args: ["clone", "--quiet", "--depth", "1", "--", url, join(ctx.tmp, `${tag}-clone-${i}`)],
+    env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+  });
+}
+
 async function row(
   ctx: BenchContext,
   name: string,
@@ -90,11 +99,7 @@ async function row(
 ): Promise<BenchRow> {
   const tag = name.replace(/\W+/g, "-");
   const { baseline, value } = await measurePair(
-    (i) => ({
-      cmd: "git",
-      args: ["clone", "--quiet", "--depth", "1", "--", url, join(ctx.tmp, `${tag}-clone-${i}`)],
-      env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    }),
+    cloneSpec(ctx, url, tag),
     (i) => ({
       cmd: ctx.cli.cmd,
       args: [...ctx.cli.args, "add", url, ...extra, "--yes"],
@@ -128,11 +133,7 @@ async function floorRow(ctx: BenchContext, url: string): Promise<BenchRow> {
     }", "rev-parse", "HEAD"], stdout: "piped" }).output();\n`,
   );
   const { baseline, value } = await measurePair(
-    (i) => ({
-      cmd: "git",
-      args: ["clone", "--quiet", "--depth", "1", "--", url, join(ctx.tmp, `floor-clone-${i}`)],
-      env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    }),
+    cloneSpec(ctx, url, "floor"),
     { cmd: Deno.execPath(), args: ["run", "--quiet", "--allow-run=git", script] },
     ctx.runs,
   );
@@ -155,11 +156,7 @@ async function floorRow(ctx: BenchContext, url: string): Promise<BenchRow> {
 async function minimalRow(ctx: BenchContext, url: string): Promise<BenchRow> {
   const program = join(ctx.repoRoot, "bench", "minimal_install.ts");
   const { baseline, value } = await measurePair(
-    (i) => ({
-      cmd: "git",
-      args: ["clone", "--quiet", "--depth", "1", "--", url, join(ctx.tmp, `minimal-clone-${i}`)],
-      env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    }),
+    cloneSpec(ctx, url, "minimal"),
     (i) => ({
       cmd: Deno.execPath(),
       args: [

@@ -88,7 +88,6 @@ export function gitEnv(
   return out;
 }
 
-/** `git clone` of one branch or tag (or the default branch), shallow. */
 /**
  * Clones and fetches leave out blobs over MAX_SKILL_FILE_BYTES (`blob:limit` omits blobs of
  * at least n bytes), so a hostile repository's huge files are never downloaded; a server
@@ -96,6 +95,7 @@ export function gitEnv(
  */
 const SIZE_FILTER = `--filter=blob:limit=${MAX_SKILL_FILE_BYTES + 1}`;
 
+/** `git clone` of one branch or tag (or the default branch), shallow. */
 export function cloneArgv(
   transport: Transport,
   url: string,

@@ -313,12 +313,10 @@ async function materialize(
     byOid.set(entry.oid, places);
   }
   const links: { linkTo: string; path: string }[] = [];
+  const pathOf = (oid: string) => byOid.get(oid)?.[0]?.path ?? oid;
   const tooLarge = (oid: string, size: number) =>
-    new SkillError(
-      "invalid_source",
-      `The repository's file ${tooLargeMessage(byOid.get(oid)?.[0]?.path ?? oid, size)}`,
-    );
-  const reading = objects.each([...byOid.keys()], tooLarge, (oid, found) => {
+    new SkillError("invalid_source", `The repository's file ${tooLargeMessage(pathOf(oid), size)}`);
+  await objects.each([...byOid.keys()], tooLarge, (oid, found) => {
     if (typeof found === "string" || found.type !== "blob") {
       throw new GitError("other", `blob ${oid} cannot be read`);
     }
@@ -333,10 +331,9 @@ async function materialize(
         mode: mode === "100755" ? 0o755 : 0o644,
       });
     }
-  });
-  await reading.catch((error) => {
+  }).catch((error) => {
     if (!(error instanceof OmittedObject)) throw error;
-    const path = byOid.get(error.oid)?.[0]?.path ?? error.oid;
+    const path = pathOf(error.oid);
     throw new SkillError(
       "invalid_source",
       sizeFiltered

@@ -1,10 +1,10 @@
 /**
  * Scripts outlive a CLI that is SIGKILLed (or crashes): they lead their own process group,
  * and a killed process gets no chance to kill it. So every Python process we start loads
- * a small `sitecustomize` (parent_watch.py, found through PYTHONPATH) whose thread checks, five times
- * a second, that the skills process that started it still lives; once it is gone, the
- * thread SIGKILLs the whole process group (uv, python and their children). It acts only in
- * a process group that leads its own session, as `spawnSandboxed` makes.
+ * a small `sitecustomize` (parent_watch.py, found through PYTHONPATH) whose thread checks,
+ * five times a second, that the skills process that started it still lives; once it is
+ * gone, the thread SIGKILLs the whole process group (uv, python and their children). It
+ * acts only in a process group that leads its own session, as `spawnSandboxed` makes.
  *
  * The module erases its traces before the script runs (SKILLS_PARENT_PID, its PYTHONPATH
  * entry, its sys.path entry), so the script sees exactly the allowlisted environment, and
@@ -16,8 +16,6 @@ import { DELIMITER, join } from "../core/paths.ts";
 import { lstatSyncOrNull, writeFileAtomicSync } from "./fsutil.ts";
 import { CORE_CACHE_DIR } from "./home.ts";
 import { PARENT_WATCH_HASH, PARENT_WATCH_SOURCE } from "../generated/parent_watch.ts";
-
-export { PARENT_WATCH_SOURCE };
 
 /**
  * The directory holding the watch's `sitecustomize.py` (src/runtime/parent_watch.py) under

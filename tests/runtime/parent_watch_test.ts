@@ -6,11 +6,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  PARENT_WATCH_SOURCE,
-  parentWatchDir,
-  parentWatchEnv,
-} from "../../src/runtime/parent_watch.ts";
+import { PARENT_WATCH_SOURCE } from "../../src/generated/parent_watch.ts";
+import { parentWatchDir, parentWatchEnv } from "../../src/runtime/parent_watch.ts";
 import { tempDir } from "../helpers/cli.ts";
 
 const BASE = { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" };
