@@ -59,13 +59,19 @@ Deno.test("a watched script sees none of the watch, and the sitecustomize it sha
     'import os\nos.environ["SHADOWED_SITECUSTOMIZE"] = "ran"\n',
   );
   const out = await python(
-    `import json, os, sys
+    `import json, os, sys, time
+# The watch thread was started, but may not have run yet: give it up to 5 s to appear.
+for _ in range(100):
+    threads = [f.f_code.co_name for f in sys._current_frames().values()]
+    if len(threads) > 1:
+        break
+    time.sleep(0.05)
 print(json.dumps({
   "pythonpath": os.environ.get("PYTHONPATH"),
   "parent": os.environ.get("SKILLS_PARENT_PID"),
   "shadowed": os.environ.get("SHADOWED_SITECUSTOMIZE"),
   "path": sys.path,
-  "threads": [f.f_code.co_name for f in sys._current_frames().values()],
+  "threads": threads,
 }))`,
     parentWatchEnv(home.path, { PYTHONPATH: shadowed }),
   ).output();
