@@ -2,13 +2,14 @@
  * Embeds `skills/core` into `src/generated/bundled_skills.ts` so the bundle and the
  * compiled binary carry the reference skills without reading the source tree at run time.
  * Also embeds the Python helpers the runtime writes out, each with a hash of its content:
- * the toolset host (src/agent/toolset_host.py → `src/generated/toolset_host.ts`) and the
- * parent watch (src/runtime/parent_watch.py → `src/generated/parent_watch.ts`). Writes
- * only when the content changed. Run by `deno task gen` (a dependency of the
+ * the toolset host (src/runtime/exec/toolset_host.py → `src/generated/toolset_host_py.ts`),
+ * the parent watch (src/runtime/exec/parent_watch.py → `src/generated/parent_watch_py.ts`)
+ * and the kill helper (src/runtime/exec/kill_helper.py → `src/generated/kill_helper_py.ts`).
+ * Writes only when the content changed. Run by `deno task gen` (a dependency of the
  * `skills`, `test`, `bundle` and `compile` tasks).
  */
 
-import { join, relative } from "../src/core/paths.ts";
+import { join, relative } from "../src/runtime/os/paths.ts";
 import { sha256Hex } from "../src/core/digest.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -18,8 +19,9 @@ const TARGET = join(ROOT, "src", "generated", "bundled_skills.ts");
 const INDEX_TARGET = join(ROOT, "src", "generated", "bundled_index.ts");
 /** Python helpers embedded as strings: source, generated module, exported name prefix. */
 const PYTHON_HELPERS = [
-  ["src/agent/toolset_host.py", "toolset_host.ts", "TOOLSET_HOST"],
-  ["src/runtime/parent_watch.py", "parent_watch.ts", "PARENT_WATCH"],
+  ["src/runtime/exec/toolset_host.py", "toolset_host_py.ts", "TOOLSET_HOST"],
+  ["src/runtime/exec/parent_watch.py", "parent_watch_py.ts", "PARENT_WATCH"],
+  ["src/runtime/exec/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
 ] as const;
 const SKIP = new Set(["__pycache__", ".DS_Store", "node_modules", ".pytest_cache"]);
 

@@ -6,8 +6,8 @@ import { COMMANDS } from "./cli/commands.ts";
 import { EXIT_INTERRUPTED, EXIT_USAGE, isSkillError, SkillError } from "./core/errors.ts";
 import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
 import { VERSION } from "./core/version.ts";
-import type { Context, Output } from "./runtime/context.ts";
-import { stdinLineReader } from "./runtime/tty.ts";
+import type { Context, Output } from "./core/io.ts";
+import { stdinLineReader } from "./cli/tty.ts";
 
 function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
   const encoder = new TextEncoder();

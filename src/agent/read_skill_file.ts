@@ -4,10 +4,10 @@
  * at most 200 KB returned with a truncation warning.
  */
 
-import { join } from "../core/paths.ts";
+import { join } from "../runtime/os/paths.ts";
 import { type Envelope, fail, ok } from "../core/envelope.ts";
-import type { SkillRecord } from "../runtime/catalog.ts";
-import { isWithin, readPrefixSync } from "../runtime/fsutil.ts";
+import type { SkillRecord } from "../runtime/catalog/catalog.ts";
+import { isWithin, readPrefixSync } from "../runtime/os/fs.ts";
 import { skillFilePath } from "./tool_args.ts";
 
 export const MAX_READ_BYTES = 200_000;

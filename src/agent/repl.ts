@@ -6,7 +6,7 @@
  */
 
 import { describeError, isSkillError } from "../core/errors.ts";
-import type { Output } from "../runtime/context.ts";
+import type { Output } from "../core/io.ts";
 import { addUsage, type ChatLoop, emptyUsage, type TurnObserver } from "./chat_loop.ts";
 import type { RequestTokens } from "./tokens.ts";
 import { describeOutcome, describeToolCall, dim } from "./tool_lines.ts";

@@ -1,6 +1,6 @@
 /** Opens tool surfaces the same way for `skills chat`, `skills context` and the benchmarks. */
 
-import type { Catalog } from "../runtime/catalog.ts";
+import type { Catalog } from "../runtime/catalog/catalog.ts";
 import { allowedToolsEnabled } from "./allowed_tools.ts";
 import { createToolSurface } from "./tools.ts";
 import type { ToolSurface } from "./tool_surface.ts";

@@ -4,7 +4,7 @@
  */
 
 import type { Envelope } from "../core/envelope.ts";
-import type { Catalog } from "../runtime/catalog.ts";
+import type { Catalog } from "../runtime/catalog/catalog.ts";
 
 /** One tool as sent to a model or announced over MCP. */
 export interface ToolDefinition {

@@ -7,9 +7,9 @@
 
 import { type Envelope, fail, failFromError, ok } from "../core/envelope.ts";
 import { canonicalSkillName, qualifiedToolName, quoteName } from "../core/names.ts";
-import { type Catalog, readSkillBody, type SkillRecord } from "../runtime/catalog.ts";
-import { scriptHelp, scriptList, scriptRun } from "../runtime/script_service.ts";
-import { ToolsetHost } from "../runtime/toolset_host.ts";
+import { type Catalog, readSkillBody, type SkillRecord } from "../runtime/catalog/catalog.ts";
+import { scriptHelp, scriptList, scriptRun } from "../runtime/exec/script_service.ts";
+import { ToolsetHost } from "../runtime/exec/toolset_host.ts";
 import {
   type AllowedToolsPolicy,
   decidePolicy,

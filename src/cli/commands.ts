@@ -27,7 +27,7 @@ function entry(file: string, summary: string): CommandEntry {
     load: () => {
       const loader = registered?.[file];
       if (loader) return loader();
-      const specifier = "./" + file + ".ts";
+      const specifier = "./commands/" + file + ".ts";
       return import(specifier);
     },
   };

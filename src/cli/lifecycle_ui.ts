@@ -5,8 +5,8 @@
  */
 
 import { SkillError } from "../core/errors.ts";
-import type { Context } from "../runtime/context.ts";
-import { confirm } from "../runtime/tty.ts";
+import type { Context } from "../core/io.ts";
+import { confirm } from "./tty.ts";
 
 export function progress(ctx: Pick<Context, "stderr">): (message: string) => void {
   return (message) => ctx.stderr.write(`${message}\n`);

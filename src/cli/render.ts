@@ -1,6 +1,6 @@
 /** Rendering helpers: JSON documents on stdout, aligned tables, colour that honours NO_COLOR. */
 
-import type { Context } from "../runtime/context.ts";
+import type { Context } from "../core/io.ts";
 
 export function writeJson(ctx: Pick<Context, "stdout">, value: unknown): void {
   ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

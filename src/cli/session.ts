@@ -1,10 +1,10 @@
 /** What most commands start with: the skills home, the catalog, and activation. */
 
 import { parseActivation, resolveActivation } from "../core/activation.ts";
-import type { Catalog } from "../runtime/catalog.ts";
-import { loadCatalog } from "../runtime/catalog.ts";
-import type { Context } from "../runtime/context.ts";
-import { skillsHome } from "../runtime/home.ts";
+import type { Catalog } from "../runtime/catalog/catalog.ts";
+import { loadCatalog } from "../runtime/catalog/catalog.ts";
+import type { Context } from "../core/io.ts";
+import { skillsHome } from "../runtime/store/home.ts";
 
 export interface Session {
   home: string;

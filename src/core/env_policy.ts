@@ -3,6 +3,9 @@
  * skill's `permissions.env` patterns (`KALSHI_API_KEY`, `KALSHI_*`). Nothing else.
  */
 
+import { SkillError } from "./errors.ts";
+import { quoteName } from "./names.ts";
+
 const PATTERN = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 
 /** `NAME` or `PREFIX*`; a bare `*` would expose every secret and is refused. */
@@ -54,21 +57,47 @@ export function isBaseEnvName(name: string): boolean {
   return BASE_ENV_NAMES.includes(name) || BASE_ENV_PREFIXES.some((p) => name.startsWith(p));
 }
 
+/** What the environment policy needs to know of a skill. */
+export interface EnvSubject {
+  canonical: string;
+  manifest: { envPatterns: readonly string[] };
+}
+
+/** Set for every script: Python writes UTF-8 to pipes on every platform (Windows too). */
+export const FIXED_SCRIPT_ENV: Readonly<Record<string, string>> = { PYTHONUTF8: "1" };
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /**
- * The environment for a script: the base set plus allowlisted variables from `source`.
- * `extra` lists variables the user asked to forward (`skills run --env NAME`); each must
- * be covered by the allowlist, otherwise its name is returned in `denied`.
+ * The environment for one of `skill`'s scripts: the base set (PATH, HOME, LANG, LC_*, ...)
+ * and the variables matching the skill's `permissions.env`, taken from `source`, plus
+ * {@link FIXED_SCRIPT_ENV}. `extra` holds `--env NAME` / `--env NAME=VALUE` requests; each
+ * name must be covered by the allowlist (or be a base variable), else `permission_denied`.
  */
-export function buildScriptEnv(
+export function scriptEnvironment(
+  skill: EnvSubject,
   source: Readonly<Record<string, string>>,
-  patterns: readonly string[],
   extra: readonly string[] = [],
-): { env: Record<string, string>; denied: string[] } {
-  const allowed = envMatcher(patterns);
+): Record<string, string> {
+  const allowed = envMatcher(skill.manifest.envPatterns);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
     if (isBaseEnvName(name) || allowed(name)) env[name] = value;
   }
-  const denied = extra.filter((name) => !allowed(name));
-  return { env, denied };
+  for (const request of extra) {
+    const eq = request.indexOf("=");
+    const name = eq === -1 ? request : request.slice(0, eq);
+    if (!ENV_NAME.test(name)) {
+      throw new SkillError("usage", `Invalid environment variable name: '${quoteName(name)}'`);
+    }
+    if (!allowed(name) && !isBaseEnvName(name)) {
+      throw new SkillError("permission_denied", `Env var '${name}' not in allowlist`, {
+        hint: skill.manifest.envPatterns.length === 0
+          ? `Skill '${skill.canonical}' allows no extra variables (permissions.env is empty)`
+          : `Skill '${skill.canonical}' allows: ${skill.manifest.envPatterns.join(", ")}`,
+      });
+    }
+    if (eq !== -1) env[name] = request.slice(eq + 1);
+  }
+  return { ...env, ...FIXED_SCRIPT_ENV };
 }

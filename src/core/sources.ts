@@ -8,7 +8,10 @@
  * and passed in as a flag; this module does no I/O.
  */
 
-import { isAbsolute, normalize } from "./paths.ts";
+import { type PathRules, pathRules } from "./paths.ts";
+
+/** file:// URL paths are POSIX-style on every platform. */
+const POSIX = pathRules("posix", () => "/");
 import { SkillError } from "./errors.ts";
 import { canonicalSkillName, quoteName, skillNameProblem } from "./names.ts";
 
@@ -43,6 +46,8 @@ export interface ParseSourceOptions {
   localDirectory?: string | undefined;
   /** That directory is a bare git repository: clone it (file://) instead of copying. */
   localIsBareRepository?: boolean;
+  /** The platform's path rules for `localDirectory` (default: POSIX). */
+  paths?: Pick<PathRules, "isAbsolute" | "normalize">;
 }
 
 /** What to check out: the default branch, a named branch or tag, or any ref / commit. */
@@ -133,8 +138,9 @@ export function parseSource(input: string, options: ParseSourceOptions = {}): So
   }
 
   if (options.localDirectory !== undefined) {
-    const path = normalize(options.localDirectory);
-    if (!isAbsolute(path)) throw invalid(input, "the local directory path is not absolute");
+    const paths = options.paths ?? POSIX;
+    const path = paths.normalize(options.localDirectory);
+    if (!paths.isAbsolute(path)) throw invalid(input, "the local directory path is not absolute");
     if (options.localIsBareRepository) {
       return gitSource(`file://${path}`, "file", "", undefined, undefined);
     }
@@ -219,7 +225,7 @@ function parseUrl(input: string, base: string, scheme: string, ref: string | und
     }
     const path = decodeURIComponent(url.pathname);
     if (CONTROL.test(path)) throw invalid(input, "it contains control characters");
-    return gitSource(`file://${normalize(path)}`, "file", "", undefined, ref);
+    return gitSource(`file://${POSIX.normalize(path)}`, "file", "", undefined, ref);
   }
   const rawHost = /^[a-z]+:\/\/(?:[^@/]*@)?([^/:]*)/i.exec(base)?.[1] ?? host;
   if (rawHost.startsWith("-") || decodeURIComponent(rawHost).startsWith("-")) {

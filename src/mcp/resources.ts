@@ -8,7 +8,7 @@
 import { type Envelope, fail } from "../core/envelope.ts";
 import { canonicalSkillName, quoteName } from "../core/names.ts";
 import { readSkillFile } from "../agent/read_skill_file.ts";
-import type { SkillRecord } from "../runtime/catalog.ts";
+import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 
 export const SKILL_URI_SCHEME = "skill://";
 

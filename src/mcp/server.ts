@@ -22,7 +22,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Envelope, fail } from "../core/envelope.ts";
 import type { ToolSurface } from "../agent/tool_surface.ts";
-import type { SkillRecord } from "../runtime/catalog.ts";
+import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { LineTransport } from "./line_transport.ts";
 import { listSkillResources, readSkillResource } from "./resources.ts";
 

@@ -5,8 +5,8 @@
 
 import { dirname, join } from "node:path";
 import { upsertEntry } from "../../src/core/registry_model.ts";
-import { computeDigest } from "../../src/runtime/digest.ts";
-import { updateRegistry } from "../../src/runtime/registry_store.ts";
+import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
+import { updateRegistry } from "../../src/runtime/store/registry.ts";
 
 export interface InstallOptions {
   trusted?: boolean;

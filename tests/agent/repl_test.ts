@@ -4,7 +4,7 @@ import { ChatLoop } from "../../src/agent/chat_loop.ts";
 import { createLanguageModel, resolveProviderConfig } from "../../src/agent/providers.ts";
 import { Repl, REPL_HELP } from "../../src/agent/repl.ts";
 import { requestTokens } from "../../src/agent/tokens.ts";
-import { memoryOutput } from "../../src/runtime/context.ts";
+import { memoryOutput } from "../../src/core/io.ts";
 import { type LlmServer, type ScriptStep, startLlmServer } from "../fixtures/llm_server.ts";
 import { type FakeSurface, fakeSurface } from "./fake_surface.ts";
 

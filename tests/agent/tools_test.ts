@@ -5,7 +5,7 @@ import type { Envelope } from "../../src/core/envelope.ts";
 import type { ToolSurface } from "../../src/agent/tool_surface.ts";
 import { createToolSurface } from "../../src/agent/tools.ts";
 import { renderAvailableSkills } from "../../src/agent/system_prompt.ts";
-import { type Catalog, loadCatalog } from "../../src/runtime/catalog.ts";
+import { type Catalog, loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { installLimited, installSkill, skillMd } from "./fixtures.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { parse as parseCall, resolveMethod } from "../../src/cli/call.ts";
-import { parse as parsePrompt } from "../../src/cli/prompt.ts";
+import { parse as parseCall, resolveMethod } from "../../src/cli/commands/call.ts";
+import { parse as parsePrompt } from "../../src/cli/commands/prompt.ts";
 import { UsageError } from "../../src/core/errors.ts";
 
 Deno.test("call parse() reads skill, tool, --input, --list and --timeout", () => {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { UsageError } from "../../src/core/errors.ts";
-import { parse } from "../../src/cli/completions.ts";
+import { parse } from "../../src/cli/commands/completions.ts";
 import { flagsFromHelp } from "../../src/cli/completions_render.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
 import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";

@@ -1,7 +1,7 @@
 /** `skills init` argument parsing (pure). */
 import assert from "node:assert/strict";
 import { UsageError } from "../../src/core/errors.ts";
-import { parse } from "../../src/cli/init.ts";
+import { parse } from "../../src/cli/commands/init.ts";
 
 const ok: [string[], { name: string; dir: string | undefined; withToolset: boolean }][] = [
   [["demo"], { name: "demo", dir: undefined, withToolset: false }],

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import * as add from "../../src/cli/add.ts";
-import * as remove from "../../src/cli/remove.ts";
-import * as trust from "../../src/cli/trust.ts";
-import * as untrust from "../../src/cli/untrust.ts";
-import * as update from "../../src/cli/update.ts";
+import * as add from "../../src/cli/commands/add.ts";
+import * as remove from "../../src/cli/commands/remove.ts";
+import * as trust from "../../src/cli/commands/trust.ts";
+import * as untrust from "../../src/cli/commands/untrust.ts";
+import * as update from "../../src/cli/commands/update.ts";
 import { chooseFromList, confirmAction, parseSelection } from "../../src/cli/lifecycle_ui.ts";
 import { SkillError } from "../../src/core/errors.ts";
-import { type Context, memoryOutput } from "../../src/runtime/context.ts";
-import { readRegistry } from "../../src/runtime/registry_store.ts";
+import { type Context, memoryOutput } from "../../src/core/io.ts";
+import { readRegistry } from "../../src/runtime/store/registry.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { createRepo, multiSkillFiles } from "../fixtures/git_repos.ts";
 

@@ -1,7 +1,7 @@
 /** `skills mcp` argument parsing (pure). */
 import assert from "node:assert/strict";
 import { UsageError } from "../../src/core/errors.ts";
-import { parse } from "../../src/cli/mcp.ts";
+import { parse } from "../../src/cli/commands/mcp.ts";
 
 Deno.test("mcp parse() reads --skills and leaves it undefined without", () => {
   assert.equal(parse([]).skills, undefined);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { UsageError } from "../../src/core/errors.ts";
-import { exitCodeFor, parse, type RunOptions } from "../../src/cli/run.ts";
-import { parse as parseScripts } from "../../src/cli/scripts.ts";
+import { exitCodeFor, parse, type RunOptions } from "../../src/cli/commands/run.ts";
+import { parse as parseScripts } from "../../src/cli/commands/scripts.ts";
 
 const base: RunOptions = {
   help: false,

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { buildScriptEnv, envMatcher, isValidEnvPattern } from "../../src/core/env_policy.ts";
+import { SkillError } from "../../src/core/errors.ts";
+import {
+  envMatcher,
+  type EnvSubject,
+  isValidEnvPattern,
+  scriptEnvironment,
+} from "../../src/core/env_policy.ts";
 
 Deno.test("envMatcher() matches exact names and trailing-* prefixes", () => {
   const match = envMatcher(["KALSHI_API_KEY", "KALSHI_*", "OTHER"]);
@@ -18,21 +24,63 @@ Deno.test("isValidEnvPattern() refuses a bare * and odd characters", () => {
   }
 });
 
-Deno.test("buildScriptEnv() forwards the base set and allowlisted variables only", () => {
-  const source = {
+function fakeSkill(envPatterns: string[]): EnvSubject {
+  return { canonical: "demo", manifest: { envPatterns } };
+}
+
+const SOURCE = {
+  PATH: "/usr/bin",
+  HOME: "/home/me",
+  LANG: "C.UTF-8",
+  LC_ALL: "C.UTF-8",
+  TERM: "xterm",
+  TMPDIR: "/tmp",
+  UV_CACHE_DIR: "/cache/uv",
+  KALSHI_API_BASE: "http://127.0.0.1:1",
+  KALSHI_TIMEOUT: "3",
+  EXTRA_TOKEN: "t",
+  AWS_SECRET_ACCESS_KEY: "aws-secret",
+  OPENAI_API_KEY: "sk-secret",
+  DENO_DIR: "/deno",
+};
+
+Deno.test("scriptEnvironment() passes only the base set and the skill's allowlist", () => {
+  const env = scriptEnvironment(fakeSkill(["KALSHI_*", "EXTRA_TOKEN"]), SOURCE);
+  assert.deepEqual(env, {
     PATH: "/usr/bin",
-    HOME: "/home/u",
+    HOME: "/home/me",
     LANG: "C.UTF-8",
     LC_ALL: "C.UTF-8",
+    TERM: "xterm",
+    TMPDIR: "/tmp",
+    UV_CACHE_DIR: "/cache/uv",
     KALSHI_API_BASE: "http://127.0.0.1:1",
-    OPENAI_API_KEY: "sk-secret",
-    AWS_SECRET_ACCESS_KEY: "aws-secret",
-    SKILLS_API_KEY: "key",
-  };
-  const { env, denied } = buildScriptEnv(source, ["KALSHI_*"], [
-    "KALSHI_API_KEY",
-    "OPENAI_API_KEY",
-  ]);
-  assert.deepEqual(Object.keys(env).sort(), ["HOME", "KALSHI_API_BASE", "LANG", "LC_ALL", "PATH"]);
-  assert.deepEqual(denied, ["OPENAI_API_KEY"]);
+    KALSHI_TIMEOUT: "3",
+    EXTRA_TOKEN: "t",
+    PYTHONUTF8: "1",
+  });
+  const bare = scriptEnvironment(fakeSkill([]), SOURCE);
+  assert.equal(bare.KALSHI_API_BASE, undefined);
+  assert.equal(bare.AWS_SECRET_ACCESS_KEY, undefined);
+  assert.equal(bare.OPENAI_API_KEY, undefined);
+});
+
+Deno.test("scriptEnvironment() forwards --env NAME=VALUE only when the allowlist covers it", () => {
+  const skill = fakeSkill(["KALSHI_*"]);
+  const env = scriptEnvironment(skill, SOURCE, ["KALSHI_LIMIT=5", "KALSHI_API_BASE", "TZ=UTC"]);
+  assert.equal(env.KALSHI_LIMIT, "5");
+  assert.equal(env.KALSHI_API_BASE, "http://127.0.0.1:1");
+  assert.equal(env.TZ, "UTC");
+  for (const request of ["OPENAI_API_KEY", "SECRET_KEY=1"]) {
+    assert.throws(
+      () => scriptEnvironment(skill, SOURCE, [request]),
+      (error: unknown) => {
+        assert.ok(error instanceof SkillError);
+        assert.equal(error.code, "permission_denied");
+        assert.equal(error.message, `Env var '${request.split("=")[0]}' not in allowlist`);
+        assert.match(error.hint ?? "", /allows: KALSHI_\*/);
+        return true;
+      },
+    );
+  }
 });

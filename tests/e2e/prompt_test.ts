@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { renderAvailableSkills } from "../../src/agent/system_prompt.ts";
 import { createToolSurface } from "../../src/agent/tools.ts";
-import { loadCatalog } from "../../src/runtime/catalog.ts";
+import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { startLlmServer } from "../fixtures/llm_server.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 

@@ -8,9 +8,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../src/core/errors.ts";
-import { loadCatalog } from "../../src/runtime/catalog.ts";
+import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { createToolSurface } from "../../src/agent/tools.ts";
-import { type Context, memoryOutput } from "../../src/runtime/context.ts";
+import { type Context, memoryOutput } from "../../src/core/io.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";

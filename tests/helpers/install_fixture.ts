@@ -7,8 +7,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { upsertEntry } from "../../src/core/registry_model.ts";
-import { computeDigest } from "../../src/runtime/digest.ts";
-import { updateRegistry } from "../../src/runtime/registry_store.ts";
+import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
+import { updateRegistry } from "../../src/runtime/store/registry.ts";
 
 /** tests/fixtures/runner-skills: the runner's test skills. */
 export const RUNNER_SKILLS = fileURLToPath(new URL("../fixtures/runner-skills", import.meta.url));

@@ -1,7 +1,7 @@
 /** skill:// resources: URI parsing, listing, and reading with read_skill_file's rules. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadSkillDir } from "../../src/runtime/catalog.ts";
+import { loadSkillDir } from "../../src/runtime/catalog/catalog.ts";
 import {
   listSkillResources,
   mimeTypeOf,

@@ -13,7 +13,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { surfaceFactory } from "../../src/agent/surface_factory.ts";
-import { loadCatalog } from "../../src/runtime/catalog.ts";
+import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { baseEnv, CLI_FLAGS, cliEntry, tempDir } from "../helpers/cli.ts";
 
 const ACTIVE = "hello-extended,kalshi-markets";

@@ -1,4 +1,4 @@
-"""Unit tests for the toolset host (src/agent/toolset_host.py)."""
+"""Unit tests for the toolset host (src/runtime/exec/toolset_host.py)."""
 
 import enum
 import importlib.util
@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, Optional
 sys.dont_write_bytecode = True
 
 ROOT = Path(__file__).resolve().parents[2]
-HOST_PATH = ROOT / "src" / "agent" / "toolset_host.py"
+HOST_PATH = ROOT / "src" / "runtime" / "exec" / "toolset_host.py"
 
 
 def load_host():

@@ -1,0 +1,12 @@
+/**
+ * agent — the model-facing side: the tool surface shared by chat, MCP and the library
+ * (tools.ts, tool_surface.ts), the system prompt, the chat loop and its REPL, providers
+ * and token accounting.
+ *
+ * This file documents the folder and is read by tests/architecture; nothing imports it.
+ */
+
+export const LAYER = {
+  owns: "agent",
+  mayImport: ["core", "runtime/os", "runtime/store", "runtime/catalog", "runtime/exec"],
+} as const;

@@ -1,0 +1,322 @@
+/** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
+
+import { SkillError, UsageError } from "../../core/errors.ts";
+import {
+  describeSource,
+  parseSkillSelector,
+  type RefFlags,
+  refRequest,
+  type Source,
+} from "../../core/sources.ts";
+import { canonicalSkillName } from "../../core/names.ts";
+import type { Context } from "../../core/io.ts";
+import { debug, warn } from "../../core/io.ts";
+import {
+  type Fetched,
+  fetchIntoStaging,
+  resolveSource,
+} from "../../runtime/lifecycle/fetch_source.ts";
+import { inContext } from "../../runtime/git/command.ts";
+import { localRepositoryPath } from "../../runtime/git/local_read.ts";
+import { skillsHome } from "../../runtime/store/home.ts";
+import {
+  type Candidate,
+  commitInstall,
+  inspectCandidates,
+  type InstallPlan,
+  planInstall,
+  selectCandidates,
+} from "../../runtime/lifecycle/install.ts";
+import { lstatSyncOrNull } from "../../runtime/os/fs.ts";
+import {
+  cleanStale,
+  createStaging,
+  disposeStaging,
+  removeIfEmpty,
+} from "../../runtime/store/staging.ts";
+import { commonFlags, parseCommand, requireOne } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { chooseFromList, confirmAction, fields, listOrNone, progress } from "../lifecycle_ui.ts";
+import { table, writeJson } from "../render.ts";
+
+export const help = `Usage: skills add <source> [options]
+
+Install skills from a git repository or a local directory. The source is cloned
+(shallow where possible; a repository on this machine is read without cloning)
+into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
+(name, description, source, commit, scripts, toolsets, requested env
+permissions) and nothing is installed until you confirm.
+The commit is pinned in the registry and the skill is trusted with the digest of
+its files. Any failure or Ctrl-C leaves nothing behind.
+
+Sources:
+  owner/repo                  GitHub shorthand for https://github.com/owner/repo.git
+  owner/repo/path/in/repo     look for skills only under that path
+  owner/repo@skill            one skill of a multi-skill repository
+  <source>#<ref>              a branch, tag or commit SHA (full or abbreviated)
+  https://host/owner/repo.git also ssh://, git://, file:// and git@host:owner/repo.git
+  https://github.com/owner/repo/tree/<ref>/<path>
+  ./dir, /abs/dir, ~/dir      a local directory (copied; \`skills update\` copies it again)
+
+Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep.
+
+Options:
+  --ref REF        Branch, tag or commit to install (a commit SHA pins the skill)
+  --branch NAME    Install and track this branch
+  --tag NAME       Install this tag
+  --skill NAME     Install this skill of a multi-skill source (repeatable; '*' = all)
+  --name NAME      Install a single skill under another name
+  --list           Show the skills the source contains; install nothing
+  -y, --yes        Install without asking (required when stdin is not a terminal)
+  --json           One JSON document on stdout
+  -v, --verbose    Debug logs on stderr
+  -h, --help       Show this help
+
+Rejected before git runs: URLs or refs starting with '-', remote helpers such as
+ext::, transports other than https/ssh/git/file, control characters, and
+credentials in URLs (use a git credential helper instead).
+
+Environment: SKILLS_HOME, SKILLS_GIT_TIMEOUT (seconds per git command, default 120).
+Exit codes: 0 installed or listed, 1 failure or declined, 2 usage error,
+124 git timed out, 130 interrupted.
+`;
+
+export interface AddOptions extends ParsedCommon {
+  source: string;
+  refs: RefFlags;
+  skills: string[];
+  name: string | undefined;
+  list: boolean;
+  yes: boolean;
+}
+
+/** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
+export const handlesInterrupt = true;
+
+export function parse(argv: readonly string[]): AddOptions {
+  const { values, positionals } = parseCommand("add", argv, {
+    ref: { type: "string" },
+    branch: { type: "string" },
+    tag: { type: "string" },
+    skill: { type: "string", multiple: true },
+    name: { type: "string" },
+    list: { type: "boolean" },
+    yes: { type: "boolean", short: "y" },
+  });
+  const flags = commonFlags(values);
+  const empty = { source: "", refs: {}, skills: [], name: undefined, list: false, yes: false };
+  if (flags.help) return { ...flags, ...empty };
+  const source = requireOne("add", positionals, "source");
+  const skills = (values.skill ?? []).map(parseSkillSelector);
+  const name = values.name;
+  if (name !== undefined) {
+    try {
+      canonicalSkillName(name);
+    } catch (error) {
+      throw new UsageError(`Invalid --name: ${(error as Error).message}`);
+    }
+    if (skills.includes("*") || skills.length > 1) {
+      throw new UsageError(
+        "--name renames a single skill; it cannot be combined with several --skill",
+      );
+    }
+  }
+  if (values.list && (name !== undefined || values.yes)) {
+    throw new UsageError("--list installs nothing; it takes no --name or --yes");
+  }
+  const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
+  return {
+    ...flags,
+    source,
+    refs,
+    skills,
+    name,
+    list: values.list === true,
+    yes: values.yes === true,
+  };
+}
+
+function sourceLabel(source: Source): string {
+  return source.type === "git" ? source.url : source.path;
+}
+
+function commitLabel(fetched: Fetched): string {
+  const c = fetched.commit;
+  if (c === null) return "local directory";
+  const follows = c.tag !== null
+    ? `tag ${c.tag}`
+    : c.branch !== null
+    ? `branch ${c.branch}`
+    : `pinned to ${c.ref}`;
+  return `${c.sha} (${follows})`;
+}
+
+export async function run(options: AddOptions, ctx: Context): Promise<number> {
+  const home = skillsHome(ctx.env, ctx.cwd);
+  const source = await resolveSource(options.source, ctx.cwd, ctx.env, home);
+  if (source.type === "local" && Object.values(options.refs).some((v) => v !== undefined)) {
+    throw new UsageError("--ref, --branch and --tag apply to git sources, not to directories");
+  }
+  const request = refRequest(options.refs, source.ref);
+  const selectors = [...options.skills];
+  if (source.skill !== undefined && !selectors.includes(source.skill)) selectors.push(source.skill);
+  const say = progress(ctx);
+  if (!options.list) {
+    for (const note of await cleanStale(home)) warn(ctx, note);
+  }
+
+  const homeExisted = lstatSyncOrNull(home) !== null;
+  const staging = createStaging(home);
+  try {
+    say(
+      source.type === "local"
+        ? `Copying ${source.path} ...`
+        // A repository on this machine is read in place (runtime/git/local_read.ts), not cloned.
+        : `${localRepositoryPath(source.url) ? "Reading" : "Cloning"} ${
+          describeSource(source)
+        } ...`,
+    );
+    const fetched = await fetchIntoStaging(source, request, staging, {
+      env: ctx.env,
+      signal: ctx.signal,
+      onRetry: (attempt, delay, reason) =>
+        say(`${reason}; retrying in ${delay / 1000}s (attempt ${attempt})`),
+    }).catch((error) => {
+      throw inContext(`Cannot install from ${sourceLabel(source)}`, error);
+    });
+    if (fetched.commit) say(`Checked out ${commitLabel(fetched)}`);
+    const candidates = await inspectCandidates(fetched);
+    debug(ctx, `found ${candidates.length} skill(s) in ${fetched.base}`);
+    if (options.list) return renderList(ctx, options, fetched, candidates);
+
+    let selected: Candidate[];
+    if (selectors.length === 0 && candidates.length > 1 && ctx.isTty && !options.yes) {
+      const picked = await chooseFromList(
+        ctx,
+        `Found ${candidates.length} skills in ${sourceLabel(source)}:`,
+        candidates.map((c) => ({
+          label: c.name ?? c.rel,
+          detail: c.errors.length > 0 ? `(invalid: ${c.errors[0]!.message})` : c.description,
+        })),
+      );
+      selected = picked.map((i) => candidates[i]!);
+    } else {
+      selected = selectCandidates(candidates, selectors, sourceLabel(source));
+    }
+    for (const c of selected) {
+      for (const w of c.warnings) warn(ctx, `${c.name ?? c.rel}: ${w.message}`);
+    }
+    const plans = await planInstall(home, fetched, selected, { rename: options.name });
+    for (const plan of plans) ctx.stderr.write(summary(plan, fetched));
+
+    const accepted: InstallPlan[] = [];
+    for (const plan of plans) {
+      const at = fetched.commit?.sha ?? "its current files";
+      const question = `Install untrusted skill '${plan.canonical}' from ${
+        sourceLabel(source)
+      } at ${at}?`;
+      const action = `Cannot install skill '${plan.canonical}'`;
+      if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
+    }
+    if (accepted.length === 0) {
+      throw new SkillError("cancelled", "Installation declined; nothing was installed");
+    }
+    ctx.signal.throwIfAborted();
+    const notes = await commitInstall(home, staging, accepted, ctx.signal);
+    for (const note of notes) warn(ctx, note);
+    return renderInstalled(ctx, options, accepted);
+  } finally {
+    disposeStaging(staging);
+    if (!homeExisted) removeIfEmpty(home);
+  }
+}
+
+function summary(plan: InstallPlan, fetched: Fetched): string {
+  const m = plan.candidate.manifest!;
+  const source = fetched.source;
+  return `\nSkill '${plan.canonical}'${plan.name !== m.name ? ` (from '${m.name}')` : ""}\n` +
+    fields([
+      ["Description", m.description],
+      ["Source", `${sourceLabel(source)}${plan.candidate.rel ? ` (${plan.candidate.rel})` : ""}`],
+      ["Commit", commitLabel(fetched)],
+      ["Scripts", listOrNone(plan.candidate.scripts.map((s) => s.name))],
+      ["Toolsets", listOrNone(m.toolsets)],
+      ["Env allowed", listOrNone(m.envPatterns)],
+      ["Digest", plan.digest],
+      ["Installs to", plan.target],
+    ]);
+}
+
+function renderList(
+  ctx: Context,
+  options: AddOptions,
+  fetched: Fetched,
+  candidates: readonly Candidate[],
+): number {
+  const skills = candidates.map((c) => ({
+    name: c.name ?? null,
+    canonical: c.canonical ?? null,
+    path: c.rel,
+    description: c.description,
+    valid: c.errors.length === 0,
+    errors: c.errors.map((e) => e.message),
+    warnings: c.warnings.map((w) => w.message),
+    scripts: c.scripts.map((s) => s.name),
+    toolsets: c.manifest?.toolsets ?? [],
+    permissions: { env: c.manifest?.envPatterns ?? [] },
+  }));
+  if (options.json) {
+    writeJson(ctx, {
+      source: sourceLabel(fetched.source),
+      commit_sha: fetched.commit?.sha ?? null,
+      branch: fetched.commit?.branch ?? null,
+      tag: fetched.commit?.tag ?? null,
+      skills,
+    });
+    return 0;
+  }
+  if (skills.length === 0) {
+    ctx.stdout.write(`No skills found in ${sourceLabel(fetched.source)}\n`);
+    return 0;
+  }
+  ctx.stdout.write(table(
+    ["NAME", "PATH", "SCRIPTS", "DESCRIPTION"],
+    skills.map((s) => [
+      s.name ?? "?",
+      s.path === "" ? "." : s.path,
+      String(s.scripts.length),
+      s.valid ? s.description : `INVALID: ${s.errors[0] ?? ""}`,
+    ]),
+  ));
+  return 0;
+}
+
+function renderInstalled(ctx: Context, options: AddOptions, plans: readonly InstallPlan[]): number {
+  if (options.json) {
+    writeJson(ctx, {
+      installed: plans.map((p) => ({
+        name: p.entry.name,
+        canonical: p.canonical,
+        path: p.target,
+        source: p.entry.source,
+        commit_sha: p.entry.commit_sha,
+        branch: p.entry.branch,
+        tag: p.entry.tag,
+        ref: p.entry.ref,
+        trusted: p.entry.trusted,
+        trusted_digest: p.entry.trusted_digest,
+        scripts: p.candidate.scripts.map((s) => s.name),
+        toolsets: p.candidate.manifest?.toolsets ?? [],
+        permissions: { env: p.candidate.manifest?.envPatterns ?? [] },
+      })),
+    });
+    return 0;
+  }
+  for (const p of plans) {
+    const at = p.entry.commit_sha ? ` at ${p.entry.commit_sha.slice(0, 12)}` : "";
+    ctx.stdout.write(`Installed '${p.canonical}'${at} into ${p.target}\n`);
+  }
+  const names = plans.map((p) => p.canonical).join(",");
+  ctx.stderr.write(`Activate with: export AGENT_SKILLS=${names}\n`);
+  return 0;
+}

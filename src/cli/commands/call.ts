@@ -1,0 +1,219 @@
+/**
+ * `skills call <skill> <tool> [--input JSON] [--json]`: calls one typed toolset tool
+ * directly, without a model, through the same Python toolset host the agent uses.
+ */
+
+import type { Envelope } from "../../core/envelope.ts";
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_TIMEOUT,
+  SkillError,
+  UsageError,
+} from "../../core/errors.ts";
+import { qualifiedToolName } from "../../core/names.ts";
+import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { type Context, debug, warn } from "../../core/io.ts";
+import { skillsHome } from "../../runtime/store/home.ts";
+import { ToolsetHost, type ToolsetMethod } from "../../runtime/exec/toolset_host.ts";
+import { commonFlags, parseCommand } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { table, writeJson } from "../render.ts";
+
+export const help = `Usage: skills call <skill> <tool> [--input JSON] [--json]
+       skills call <skill> --list [--json]
+
+Call one typed toolset tool of a skill directly, without a model. <tool> is the
+method name (greet_in_language) or the qualified tool name an agent sees
+(hello_extended__greet_in_language). The skill's toolsets run in the Python
+toolset host with the skill's environment allowlist; installed skills must be
+trusted (\`skills trust <skill>\`), bundled skills always are.
+
+Options:
+  --input JSON   The tool's arguments as a JSON object (default {}); '-' reads
+                 the JSON from stdin
+  --list         List the skill's toolset tools and their input schemas
+  --timeout S    Stop the call (and the host) after S seconds
+                 (default: the skill's limits.timeout, else 60)
+  --json         Print the result envelope: {"success": true, "result", "message"}
+                 or {"success": false, "error", "message"}
+  -v, --verbose  Debug logs on stderr (toolset host output)
+  -h, --help     Show this help
+
+Output: the tool's result on stdout (text as is, anything else as JSON). A failed
+call prints its message and error code on stderr.
+
+Exit codes: 0 success, 1 the tool returned an error, 2 usage error, 124 timeout,
+130 interrupted.
+
+Examples:
+  skills call hello-extended greet_in_language --input '{"name":"Ada","language":"fr"}'
+  skills call hello-extended hello_extended__greet_multiple --input '{"names":["Ada","Bo"]}' --json
+  skills call hello-extended --list
+`;
+
+export interface CallOptions extends ParsedCommon {
+  skill: string;
+  tool: string;
+  /** Parsed `--input`, or "stdin" for `--input -`. */
+  input: Record<string, unknown> | "stdin";
+  list: boolean;
+  timeoutSeconds: number | undefined;
+}
+
+const HINT = "Run `skills call --help` for usage";
+
+/** Pure: argv → options; the `--input` JSON is parsed and must be an object. */
+export function parse(argv: readonly string[]): CallOptions {
+  const { values, positionals } = parseCommand("call", argv, {
+    input: { type: "string" },
+    list: { type: "boolean" },
+    timeout: { type: "string" },
+  });
+  const flags = commonFlags(values);
+  const options: CallOptions = {
+    ...flags,
+    skill: "",
+    tool: "",
+    input: {},
+    list: values.list === true,
+    timeoutSeconds: undefined,
+  };
+  if (flags.help) return options;
+  const [skill, tool, ...rest] = positionals;
+  if (skill === undefined) throw new UsageError("Missing skill name", HINT);
+  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'`, HINT);
+  if (tool === undefined && !options.list) throw new UsageError("Missing tool name", HINT);
+  if (tool !== undefined && options.list) {
+    throw new UsageError("Give either a tool name or --list, not both", HINT);
+  }
+  options.skill = skill;
+  options.tool = tool ?? "";
+  if (typeof values.input === "string") options.input = parseInput(values.input);
+  if (typeof values.timeout === "string") {
+    const seconds = Number(values.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+      throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 3600)`, HINT);
+    }
+    options.timeoutSeconds = seconds;
+  }
+  return options;
+}
+
+/** `-` means stdin; anything else must be a JSON object. */
+export function parseInput(text: string): Record<string, unknown> | "stdin" {
+  if (text.trim() === "-") return "stdin";
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--input is not valid JSON: ${(error as Error).message}`, HINT);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError('--input must be a JSON object, e.g. \'{"name": "Ada"}\'', HINT);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The method a tool name refers to: `greet` or `<skill>__greet`. */
+export function resolveMethod(
+  skill: Pick<SkillRecord, "canonical">,
+  methods: readonly ToolsetMethod[],
+  tool: string,
+): ToolsetMethod | undefined {
+  const prefix = qualifiedToolName(skill.canonical, "");
+  const method = tool.startsWith(prefix) ? tool.slice(prefix.length) : tool;
+  return methods.find((m) => m.name === method);
+}
+
+async function readStdin(ctx: Context): Promise<Record<string, unknown>> {
+  const lines: string[] = [];
+  for (let line = await ctx.readLine(); line !== null; line = await ctx.readLine()) {
+    lines.push(line);
+  }
+  const parsed = parseInput(lines.join("\n"));
+  if (parsed === "stdin") throw new UsageError("--input - expects JSON on stdin", HINT);
+  return parsed;
+}
+
+export const handlesInterrupt = true;
+
+export async function run(options: CallOptions, ctx: Context): Promise<number> {
+  const input = options.input === "stdin" ? await readStdin(ctx) : options.input;
+  const home = skillsHome(ctx.env, ctx.cwd);
+  const skill = findSkill(await loadCatalog(home), options.skill);
+  if (skill.manifest.toolsets.length === 0) {
+    throw new SkillError("not_found", `Skill '${skill.canonical}' has no toolsets`, {
+      hint: `Its scripts run with \`skills run ${skill.canonical} <script>\``,
+    });
+  }
+  const host = await ToolsetHost.start(skill, {
+    home,
+    env: ctx.env,
+    log: (message) => debug(ctx, message),
+    ...(options.timeoutSeconds === undefined ? {} : { timeoutMs: options.timeoutSeconds * 1000 }),
+  });
+  try {
+    for (const error of host.errors) {
+      warn(ctx, `Toolset ${error.toolset} of skill '${skill.canonical}' skipped: ${error.message}`);
+    }
+    if (options.list) return listTools(skill, host.methods, options.json, ctx);
+    const method = resolveMethod(skill, host.methods, options.tool);
+    if (method === undefined) {
+      const available = host.methods.map((m) => m.name).join(", ") || "none";
+      throw new SkillError(
+        "not_found",
+        `Skill '${skill.canonical}' has no toolset tool '${options.tool}'`,
+        { hint: `Available tools: ${available}` },
+      );
+    }
+    const envelope = await host.call(method.name, input, { signal: ctx.signal });
+    return render(envelope, options.json, ctx);
+  } finally {
+    await host.close();
+  }
+}
+
+function listTools(
+  skill: SkillRecord,
+  methods: readonly ToolsetMethod[],
+  json: boolean,
+  ctx: Context,
+): number {
+  const tools = methods.map((m) => ({
+    name: qualifiedToolName(skill.canonical, m.name),
+    method: m.name,
+    description: m.description,
+    input_schema: m.inputSchema,
+  }));
+  if (json) writeJson(ctx, { skill: skill.canonical, tools });
+  else {
+    const firstLine = (text: string) => text.split("\n")[0] ?? "";
+    ctx.stdout.write(
+      table(["TOOL", "DESCRIPTION"], tools.map((t) => [t.method, firstLine(t.description)])),
+    );
+  }
+  return 0;
+}
+
+/** Human output: the result on stdout; a failure's message on stderr. */
+export function render(envelope: Envelope, json: boolean, ctx: Context): number {
+  if (json) writeJson(ctx, envelope);
+  if (envelope.success) {
+    if (!json) {
+      const { result } = envelope;
+      ctx.stdout.write(
+        typeof result === "string" ? `${result}\n` : `${JSON.stringify(result, null, 2)}\n`,
+      );
+      debug(ctx, envelope.message);
+    }
+    return 0;
+  }
+  if (!json) {
+    const label = ctx.color ? "\x1b[31merror\x1b[0m" : "error";
+    ctx.stderr.write(`${label}: ${envelope.message} (${envelope.error})\n`);
+  }
+  if (envelope.error === "timeout") return EXIT_TIMEOUT;
+  if (envelope.error === "cancelled") return EXIT_INTERRUPTED;
+  return EXIT_FAILURE;
+}

@@ -1,0 +1,212 @@
+/**
+ * `skills chat`: a model that uses the active skills through the tool surface — an
+ * interactive REPL, or one-shot with `-p` (plus `--json` for CI).
+ */
+
+import { SkillError, UsageError } from "../../core/errors.ts";
+import type { Context } from "../../core/io.ts";
+import { debug, warn } from "../../core/io.ts";
+import { ChatLoop, DEFAULT_MAX_STEPS, type TurnResult } from "../../agent/chat_loop.ts";
+import {
+  createLanguageModel,
+  type ProviderConfig,
+  recordingFetch,
+  resolveProviderConfig,
+  routeSdkWarnings,
+} from "../../agent/providers.ts";
+import { Repl, terminalObserver } from "../../agent/repl.ts";
+import { surfaceFactory } from "../../agent/surface_factory.ts";
+import { commonFlags, parseCommand } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { writeJson } from "../render.ts";
+import { openSession } from "../session.ts";
+
+export const handlesInterrupt = true;
+
+export const help = `Usage: skills chat [--skills a,b] [-p PROMPT] [--json] [--max-steps N]
+
+Chat with a model that uses the active skills. The model sees only the skills' names
+and descriptions until it calls activate_skill; scripts run in the sandbox as with
+\`skills run\`.
+
+Interactive (default): answers stream to stdout, each tool call is one line on stderr.
+  /help  /skills  /tools  /context  /reset  /exit
+  Ctrl-C cancels the current turn (and any running script); Ctrl-D exits.
+
+One-shot: -p sends one message, prints the final answer and exits (0 on success).
+
+Options:
+  --skills a,b       Active skills for this session (overrides AGENT_SKILLS;
+                     also all, all-untrusted, none)
+  -p, --prompt TEXT  One-shot mode: send TEXT, print the answer, exit
+  --json             With -p: print one JSON document with the answer, every tool
+                     call (name, arguments, result, duration_ms) and token usage
+  --max-steps N      Model requests per turn before giving up (default ${DEFAULT_MAX_STEPS})
+  -v, --verbose      Debug logs on stderr (requests, model warnings)
+  -h, --help         Show this help
+
+Environment:
+  SKILLS_MODEL          provider:model — openai:gpt-4o-mini, anthropic:claude-sonnet-4-5,
+                        ollama:llama3.2, openai-compatible:<model>
+  OPENAI_API_KEY        key for openai
+  ANTHROPIC_API_KEY     key for anthropic
+  SKILLS_API_KEY        key for openai-compatible/ollama (fallback for the others)
+  SKILLS_BASE_URL       endpoint override (required for openai-compatible;
+                        ollama defaults to http://127.0.0.1:11434/v1)
+  AGENT_SKILLS          active skills (a,b | all | all-untrusted | none)
+  SKILLS_ALLOWED_TOOLS  on: enforce the activated skill's allowed-tools (default off)
+
+Exit codes: 0 ok, 1 failure (provider error, no answer within --max-steps),
+2 usage or configuration error, 130 interrupted (one-shot).
+`;
+
+export interface ChatOptions extends ParsedCommon {
+  skills: string | undefined;
+  prompt: string | undefined;
+  maxSteps: number;
+}
+
+export function parse(argv: readonly string[]): ChatOptions {
+  const { values, positionals } = parseCommand("chat", argv, {
+    skills: { type: "string" },
+    prompt: { type: "string", short: "p" },
+    "max-steps": { type: "string" },
+  });
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `Unexpected argument '${positionals[0]}'`,
+      'To send a message without the REPL use -p "message"; run `skills chat --help` for usage',
+    );
+  }
+  const common = commonFlags(values);
+  const prompt = values.prompt as string | undefined;
+  if (prompt !== undefined && prompt.trim() === "") {
+    throw new UsageError("The prompt given with -p is empty", 'Pass a message: -p "..."');
+  }
+  if (common.json && prompt === undefined) {
+    throw new UsageError("--json needs -p/--prompt", 'Use: skills chat -p "message" --json');
+  }
+  const rawSteps = values["max-steps"] as string | undefined;
+  let maxSteps = DEFAULT_MAX_STEPS;
+  if (rawSteps !== undefined) {
+    maxSteps = Number(rawSteps);
+    if (!/^\d+$/.test(rawSteps) || maxSteps < 1 || maxSteps > 1000) {
+      throw new UsageError(
+        `Invalid --max-steps '${rawSteps}'`,
+        "Use a whole number from 1 to 1000",
+      );
+    }
+  }
+  return { ...common, skills: values.skills as string | undefined, prompt, maxSteps };
+}
+
+export async function run(options: ChatOptions, ctx: Context): Promise<number> {
+  const config = resolveProviderConfig(ctx.env);
+  const session = await openSession(ctx, options.skills);
+  for (const warning of session.activationWarnings) warn(ctx, warning);
+  routeSdkWarnings(ctx.verbose ? (message) => debug(ctx, message) : undefined);
+  const openSurface = surfaceFactory({
+    home: session.home,
+    catalog: session.catalog,
+    env: ctx.env,
+    // the surface's log carries runner/toolset debug lines (argv, durations, problems)
+    log: (message) => debug(ctx, message),
+  });
+  const fetch = recordingFetch((request) =>
+    debug(ctx, `POST ${request.url} (${JSON.stringify(request.body ?? "").length} bytes)`)
+  );
+  const loop = new ChatLoop({
+    model: createLanguageModel(config, fetch),
+    provider: config,
+    surface: await openSurface(session.active),
+    maxSteps: options.maxSteps,
+    // --json prints one document at the end, so nothing is gained by streaming
+    stream: !options.json,
+  });
+  try {
+    if (options.prompt !== undefined) return await oneShot(options, options.prompt, loop, ctx);
+    const skills = session.catalog.skills
+      .filter((s) => session.active.has(s.canonical))
+      .map((s) => ({ name: s.canonical, description: s.manifest.description }));
+    const repl = new Repl({
+      loop,
+      io: ctx,
+      skills,
+      openSurface: () => openSurface(session.active),
+      measure: async () => {
+        const { measureConversation } = await import("../../agent/accounting.ts");
+        return await measureConversation(config, loop.surface, loop.messages);
+      },
+      onInterrupt: ctx.onInterrupt ?? fallbackInterrupts(ctx),
+      banner: banner(config, skills.map((s) => s.name)),
+    });
+    return await repl.run();
+  } finally {
+    await loop.surface.close();
+  }
+}
+
+function banner(config: ProviderConfig, skills: string[]): string {
+  const active = skills.length === 0 ? "no active skills" : `skills: ${skills.join(", ")}`;
+  return `skills chat — ${config.label}, ${active}. /help for commands, Ctrl-D to exit.\n`;
+}
+
+/** Without `ctx.onInterrupt`, the context's one-shot signal still cancels one turn. */
+function fallbackInterrupts(ctx: Context) {
+  return (listener: () => void) => {
+    ctx.signal.addEventListener("abort", listener, { once: true });
+    return () => ctx.signal.removeEventListener("abort", listener);
+  };
+}
+
+async function oneShot(
+  options: ChatOptions,
+  prompt: string,
+  loop: ChatLoop,
+  ctx: Context,
+): Promise<number> {
+  const printer = terminalObserver({
+    // with --json stdout carries only the document; tool lines still go to stderr
+    stdout: options.json ? { write: () => {}, writeBytes: () => {} } : ctx.stdout,
+    stderr: ctx.stderr,
+    color: ctx.color,
+  });
+  let result: TurnResult;
+  try {
+    result = await loop.runTurn(prompt, { signal: ctx.signal, observer: printer });
+  } catch (error) {
+    if (printer.openLine()) ctx.stdout.write("\n");
+    printer.closeToolLine("cancelled");
+    throw error;
+  }
+  const unfinished = result.finish === "max_steps";
+  const failure = new SkillError(
+    "execution_failed",
+    `No final answer after ${result.steps} model requests (--max-steps ${options.maxSteps})`,
+    { hint: "Raise --max-steps, or make the request more specific" },
+  );
+  if (options.json) {
+    writeJson(ctx, {
+      success: !unfinished,
+      model: loop.provider.label,
+      answer: result.answer,
+      tool_calls: result.toolCalls.map((c) => ({
+        name: c.name,
+        arguments: c.arguments,
+        result: c.result,
+        duration_ms: c.duration_ms,
+      })),
+      usage: result.usage,
+      steps: result.steps,
+      finish: result.finish,
+      ...(unfinished ? { error: failure.code, message: failure.message } : {}),
+    });
+  } else if (printer.openLine()) {
+    ctx.stdout.write("\n");
+  }
+  if (unfinished) {
+    ctx.stderr.write(`error: ${failure.message}\nhint: ${failure.hint}\n`);
+    return failure.exitCode;
+  }
+  return 0;
+}

@@ -1,0 +1,164 @@
+/** `skills info <name>`: manifest, scripts, toolsets, resources, provenance, tool names. */
+
+import { qualifiedToolName } from "../../core/names.ts";
+import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { Context } from "../../core/io.ts";
+import { commonFlags, parseCommand, requireOne } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { writeJson } from "../render.ts";
+import { openSession } from "../session.ts";
+
+export const help = `Usage: skills info <name> [--json]
+
+Show everything about one skill: manifest fields, description, scripts with
+paths, toolsets, references and assets, source, commit, trust, and the tool names
+an agent would see. The name is matched case- and '_'/'-'-insensitively.
+
+Options:
+  --json         One JSON document
+  -h, --help     Show this help
+`;
+
+export interface InfoOptions extends ParsedCommon {
+  name: string;
+}
+
+export function parse(argv: readonly string[]): InfoOptions {
+  const { values, positionals } = parseCommand("info", argv, {});
+  const flags = commonFlags(values);
+  if (flags.help) return { ...flags, name: "" };
+  return { ...flags, name: requireOne("info", positionals, "skill name") };
+}
+
+/**
+ * The tools a model sees for this skill: the skill tools, then its toolset tools (mounted
+ * after activation). Toolset method names come from the toolset host, which runs the
+ * skill's Python, so they are listed only for a trusted, unmodified skill; otherwise the
+ * name pattern is shown with the reason.
+ */
+export async function agentToolNames(
+  skill: SkillRecord,
+  home: string,
+  env: Record<string, string>,
+): Promise<string[]> {
+  const names = ["activate_skill", "read_skill_file"];
+  if (skill.scripts.length > 0) names.push("script_list", "script_help", "script_run");
+  if (skill.manifest.toolsets.length === 0) return names;
+  try {
+    const { ToolsetHost } = await import("../../runtime/exec/toolset_host.ts");
+    const host = await ToolsetHost.start(skill, { home, env, timeoutMs: 20_000 });
+    try {
+      names.push(...host.methods.map((m) => qualifiedToolName(skill.canonical, m.name)));
+    } finally {
+      await host.close();
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    names.push(
+      `${qualifiedToolName(skill.canonical, "*")} (toolset methods, not listed: ${reason})`,
+    );
+  }
+  return names;
+}
+
+export function describeSkill(skill: SkillRecord, active: boolean, tools: string[]) {
+  const m = skill.manifest;
+  return {
+    name: skill.name,
+    canonical: skill.canonical,
+    description: m.description,
+    version: m.version ?? null,
+    author: m.author ?? null,
+    license: m.license ?? null,
+    repository: m.repository ?? null,
+    compatibility: m.compatibility ?? null,
+    allowed_tools: m.allowedTools ?? null,
+    metadata: m.metadata ?? null,
+    min_agent_base_version: m.minAgentVersion ?? null,
+    max_agent_base_version: m.maxAgentVersion ?? null,
+    permissions: { env: m.envPatterns },
+    limits: m.limits ?? null,
+    source: skill.origin,
+    source_url: skill.entry?.source.url ?? null,
+    source_subpath: skill.entry?.source.subpath ?? null,
+    commit_sha: skill.entry?.commit_sha ?? null,
+    branch: skill.entry?.branch ?? null,
+    tag: skill.entry?.tag ?? null,
+    ref: skill.entry?.ref ?? null,
+    installed_at: skill.entry?.installed_at ?? null,
+    updated_at: skill.entry?.updated_at ?? null,
+    trusted: skill.trusted,
+    trusted_digest: skill.entry?.trusted_digest ?? null,
+    active,
+    path: skill.dir,
+    skill_md: skill.skillMdPath,
+    scripts: skill.scripts.map((s) => ({ name: s.name, file: s.file, path: s.path })),
+    toolsets: m.toolsets,
+    references: skill.references,
+    assets: skill.assets,
+    tools,
+    warnings: skill.warnings.map((w) => w.message),
+  };
+}
+
+export async function run(options: InfoOptions, ctx: Context): Promise<number> {
+  const session = await openSession(ctx);
+  const skill = findSkill(session.catalog, options.name);
+  const tools = await agentToolNames(skill, session.home, ctx.env);
+  const info = describeSkill(skill, session.active.has(skill.canonical), tools);
+  if (options.json) {
+    writeJson(ctx, info);
+    return 0;
+  }
+  const out: string[] = [];
+  const field = (label: string, value: string | null | undefined) => {
+    if (value !== null && value !== undefined && value !== "") {
+      out.push(`${label.padEnd(13)} ${value}`);
+    }
+  };
+  field("Name", info.name);
+  field("Description", info.description);
+  field("Version", info.version);
+  field("Author", info.author);
+  field("License", info.license);
+  field("Repository", info.repository);
+  field("Compatibility", info.compatibility);
+  field(
+    "Source",
+    info.source_url
+      ? `${info.source} ${info.source_url}${info.source_subpath ? ` (${info.source_subpath})` : ""}`
+      : info.source,
+  );
+  field("Commit", info.commit_sha);
+  field(
+    "Tracking",
+    info.tag
+      ? `tag ${info.tag}`
+      : info.branch
+      ? `branch ${info.branch}`
+      : info.ref
+      ? `ref ${info.ref}`
+      : null,
+  );
+  field("Trusted", info.trusted ? "yes" : "no");
+  field("Active", info.active ? "yes" : "no (export AGENT_SKILLS=" + info.canonical + ")");
+  field("Path", info.path);
+  field("Env allowed", info.permissions.env.join(", "));
+  field("Allowed tools", info.allowed_tools?.join(" "));
+  out.push("", `Scripts (${info.scripts.length}):`);
+  for (const s of info.scripts) out.push(`  ${s.name.padEnd(20)} ${s.path}`);
+  out.push("", `Toolsets (${info.toolsets.length}):`);
+  for (const t of info.toolsets) out.push(`  ${t}`);
+  if (info.references.length > 0) {
+    out.push(
+      "",
+      "References:",
+      ...info.references.map((r) => `  ${r}`),
+    );
+  }
+  if (info.assets.length > 0) out.push("", "Assets:", ...info.assets.map((a) => `  ${a}`));
+  out.push("", "Agent tools:", ...info.tools.map((t) => `  ${t}`));
+  if (info.warnings.length > 0) out.push("", "Warnings:", ...info.warnings.map((w) => `  ${w}`));
+  ctx.stdout.write(out.join("\n") + "\n");
+  return 0;
+}

@@ -1,0 +1,270 @@
+/**
+ * `skills run [--timeout S] [--env NAME[=VALUE]]... <skill> <script> [script args...]`:
+ * runs one skill script in the sandbox. Everything after <script> goes to the script.
+ */
+
+import { type Envelope, failFromError } from "../../core/envelope.ts";
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_TIMEOUT,
+  EXIT_USAGE,
+  isSkillError,
+  SkillError,
+  UsageError,
+} from "../../core/errors.ts";
+import { loadCatalog } from "../../runtime/catalog/catalog.ts";
+import { type Context, debug, warn } from "../../core/io.ts";
+import { skillsHome } from "../../runtime/store/home.ts";
+import { formatSeconds } from "../../runtime/exec/runner.ts";
+import {
+  executeRun,
+  outcomeEnvelope,
+  prepareRun,
+  type ScriptDeps,
+  scriptHelp,
+} from "../../runtime/exec/script_service.ts";
+import type { ParsedCommon } from "../command.ts";
+import { writeJson } from "../render.ts";
+
+export const help = `Usage: skills run [options] <skill> <script> [script args...]
+
+Run a skill script in the sandbox: \`uv run --script\` when uv is installed, else
+python3 for scripts whose PEP 723 block declares no dependencies. The script sees a
+cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's settings, ...) plus the
+variables its skill allowlists in permissions.env; its working directory is its folder.
+Installed skills must be trusted (\`skills trust <skill>\`); bundled skills always are.
+
+Everything after <script> is passed to the script. Among those arguments:
+  --json         JSON mode: stdout carries exactly one JSON document, the script's
+                 output on success or {"success": false, "error", "message"} on failure
+  --help         Show the script's own help
+
+Options (before <skill>):
+  --timeout S    Stop the script (and everything it started) after S seconds
+                 (default: SCRIPT_TIMEOUT, else the skill's limits.timeout, else 60)
+  --env NAME     Forward NAME; NAME=VALUE sets it. Only names the skill allowlists
+                 (permissions.env) are accepted, else permission_denied
+  -v, --verbose  Debug logs on stderr (launcher, argv, duration, exit code, bytes)
+  -h, --help     Show this help
+
+Limits: stdout is capped at MAX_SCRIPT_OUTPUT bytes (default 1048576, or the skill's
+limits.max_output); past the cap the script is stopped and the output is cut (a
+warning and exit 1; in JSON mode a parse_error). At most 100 arguments and 4 KiB of
+arguments in total. Precedence: --timeout, then SCRIPT_TIMEOUT / MAX_SCRIPT_OUTPUT,
+then the skill's limits, then the defaults.
+
+Environment: SKILLS_UV (uv to use), SKILLS_PYTHON (interpreter when uv is absent),
+SCRIPT_TIMEOUT, MAX_SCRIPT_OUTPUT.
+
+Exit codes: the script's own; 124 on timeout; 130 when interrupted; 2 for invalid
+names or arguments; 1 for other failures.
+
+Examples:
+  skills run kalshi-markets status --json
+  skills run kalshi-markets markets --help
+  skills run --timeout 10 kalshi-markets search bitcoin --json
+`;
+
+export interface RunOptions extends ParsedCommon {
+  skill: string;
+  script: string;
+  /** Arguments for the script, as given. */
+  args: string[];
+  timeoutSeconds: number | undefined;
+  /** `--env` requests: `NAME` or `NAME=VALUE`. */
+  env: string[];
+  /** `--help` among the script's arguments. */
+  scriptHelp: boolean;
+}
+
+const HINT = "Run `skills run --help` for usage";
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Pure: options before <skill> belong to `skills run`, everything after <script> to the script. */
+export function parse(argv: readonly string[]): RunOptions {
+  const options: RunOptions = {
+    help: false,
+    json: false,
+    verbose: false,
+    skill: "",
+    script: "",
+    args: [],
+    timeoutSeconds: undefined,
+    env: [],
+    scriptHelp: false,
+  };
+  const positionals: string[] = [];
+  let onlyPositionals = false;
+  let i = 0;
+  const valueOf = (arg: string, name: string): string => {
+    if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
+    const value = argv[++i];
+    if (value === undefined) throw new UsageError(`Option '${name}' needs a value`, HINT);
+    return value;
+  };
+  for (; i < argv.length && positionals.length < 2; i++) {
+    const arg = argv[i]!;
+    if (onlyPositionals || arg === "-" || !arg.startsWith("-")) positionals.push(arg);
+    else if (arg === "--") onlyPositionals = true;
+    else if (arg === "-h" || arg === "--help") options.help = true;
+    else if (arg === "--json") options.json = true;
+    else if (arg === "-v" || arg === "--verbose") options.verbose = true;
+    else if (arg === "--no-color") { /* handled by main */ }
+    else if (arg === "--timeout" || arg.startsWith("--timeout=")) {
+      options.timeoutSeconds = parseTimeout(valueOf(arg, "--timeout"));
+    } else if (arg === "--env" || arg.startsWith("--env=")) {
+      options.env.push(parseEnvRequest(valueOf(arg, "--env")));
+    } else throw new UsageError(`Unknown option '${arg}' for 'skills run'`, HINT);
+  }
+  if (options.help) return options;
+  const [skill, script] = positionals;
+  if (skill === undefined) throw new UsageError("Missing skill name", HINT);
+  if (script === undefined) {
+    throw new UsageError(
+      "Missing script name",
+      `Run \`skills scripts ${skill}\` to see the skill's scripts`,
+    );
+  }
+  options.skill = skill;
+  options.script = script;
+  options.args = argv.slice(i);
+  if (options.args.includes("--json")) options.json = true;
+  options.scriptHelp = options.args.includes("--help");
+  return options;
+}
+
+function parseTimeout(text: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value <= 0 || value > 86400) {
+    throw new UsageError(
+      `Invalid --timeout '${text}': expected seconds between 0 and 86400`,
+      HINT,
+    );
+  }
+  return value;
+}
+
+function parseEnvRequest(text: string): string {
+  const name = text.includes("=") ? text.slice(0, text.indexOf("=")) : text;
+  if (!ENV_NAME.test(name)) {
+    throw new UsageError(`Invalid --env '${text}': expected NAME or NAME=VALUE`, HINT);
+  }
+  return text;
+}
+
+/** The exit code for a failure envelope: the script's own, 124, 130, 2 or 1. */
+export function exitCodeFor(envelope: Envelope): number {
+  if (envelope.success) return 0;
+  switch (envelope.error) {
+    case "timeout":
+      return EXIT_TIMEOUT;
+    case "cancelled":
+      return EXIT_INTERRUPTED;
+    case "invalid_name":
+    case "args_too_large":
+    case "usage":
+      return EXIT_USAGE;
+    case "execution_failed": {
+      const code = envelope.details?.exit_code;
+      return typeof code === "number" && code > 0 && code < 256 ? code : EXIT_FAILURE;
+    }
+    default:
+      return EXIT_FAILURE;
+  }
+}
+
+export const handlesInterrupt = true;
+
+export async function run(options: RunOptions, ctx: Context): Promise<number> {
+  const home = skillsHome(ctx.env, ctx.cwd);
+  const catalog = await loadCatalog(home);
+  const deps: ScriptDeps = {
+    home,
+    env: ctx.env,
+    signal: ctx.signal,
+    log: (message) => debug(ctx, message),
+    extraEnv: options.env,
+    timeoutSeconds: options.timeoutSeconds,
+  };
+  const passStderr = (chunk: Uint8Array) => ctx.stderr.writeBytes(chunk);
+  if (options.json) {
+    if (options.scriptHelp) {
+      const envelope = await scriptHelp(catalog, options.skill, options.script, deps);
+      return finishJson(ctx, envelope, envelope.success ? envelope.result : undefined);
+    }
+    let envelope: Envelope;
+    let raw: string | undefined;
+    try {
+      const prepared = await prepareRun(catalog, options.skill, options.script, options.args, deps);
+      const outcome = await executeRun(prepared, true, deps, { stderr: passStderr });
+      envelope = outcomeEnvelope(prepared, outcome, true);
+      raw = outcome.stdout;
+    } catch (error) {
+      return finishJson(ctx, failFromError(error), undefined, error);
+    }
+    return finishJson(ctx, envelope, raw);
+  }
+
+  const prepared = await prepareRun(catalog, options.skill, options.script, options.args, deps);
+  const outcome = await executeRun(prepared, false, deps, {
+    stdout: (chunk) => ctx.stdout.writeBytes(chunk),
+    stderr: passStderr,
+  });
+  switch (outcome.error) {
+    case null:
+      if (outcome.truncated) {
+        warn(
+          ctx,
+          `Output of '${prepared.script.name}' truncated at ${outcome.limits.maxOutputBytes} bytes; the script was stopped`,
+        );
+        ctx.stderr.write(
+          "hint: Raise the cap with MAX_SCRIPT_OUTPUT or the skill's limits.max_output\n",
+        );
+        return EXIT_FAILURE;
+      }
+      return 0;
+    case "timeout":
+      throw new SkillError(
+        "timeout",
+        `Script '${prepared.script.name}' timed out after ${
+          formatSeconds(outcome.limits.timeoutSeconds)
+        }`,
+        { exitCode: EXIT_TIMEOUT, hint: "Raise the limit with --timeout S or SCRIPT_TIMEOUT" },
+      );
+    case "cancelled":
+      throw new SkillError("cancelled", "Interrupted", { exitCode: EXIT_INTERRUPTED });
+    case "execution_failed":
+      debug(ctx, `script exited with code ${outcome.exitCode}`);
+      return exitCodeFor(outcomeEnvelope(prepared, outcome, false));
+    case "parse_error":
+      return EXIT_FAILURE; // not reached outside JSON mode
+  }
+}
+
+/**
+ * JSON mode output: exactly one document on stdout (the script's own JSON on success, the
+ * envelope on failure) and a one-line error (plus hint) on stderr.
+ */
+function finishJson(
+  ctx: Context,
+  envelope: Envelope,
+  success: unknown,
+  error?: unknown,
+): number {
+  if (envelope.success) {
+    if (typeof success === "string") {
+      ctx.stdout.write(success.endsWith("\n") ? success : `${success}\n`);
+    } else writeJson(ctx, success ?? envelope.result);
+    return 0;
+  }
+  writeJson(ctx, envelope);
+  let message = isSkillError(error) ? error.message : envelope.message.split("\n")[0];
+  const output = envelope.details?.output;
+  if (output !== null && typeof output === "object" && "error" in output) {
+    message += `: ${String((output as { error: unknown }).error)}`;
+  }
+  ctx.stderr.write(`${ctx.color ? "\x1b[31merror\x1b[0m" : "error"}: ${message}\n`);
+  if (isSkillError(error) && error.hint) ctx.stderr.write(`hint: ${error.hint}\n`);
+  return isSkillError(error) ? error.exitCode : exitCodeFor(envelope);
+}

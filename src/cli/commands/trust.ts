@@ -1,0 +1,116 @@
+/** `skills trust <name>`: approve an installed skill's current files (bound to their digest). */
+
+import { SkillError } from "../../core/errors.ts";
+import type { RegistryEntry } from "../../core/registry_model.ts";
+import type { Context } from "../../core/io.ts";
+import { warn } from "../../core/io.ts";
+import { skillsHome } from "../../runtime/store/home.ts";
+import { inspectSkillDir } from "../../runtime/catalog/inspect.ts";
+import { cleanStale } from "../../runtime/store/staging.ts";
+import { currentDigest, trustSkill, trustTarget } from "../../runtime/lifecycle/trust.ts";
+import { describeTracking } from "../../runtime/lifecycle/update.ts";
+import { commonFlags, parseCommand, requireOne } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { confirmAction, fields, listOrNone } from "../lifecycle_ui.ts";
+import { writeJson } from "../render.ts";
+
+export const help = `Usage: skills trust <name> [--yes] [--json]
+
+Approve an installed skill's current files. The approval is bound to the digest
+of the files (sha256 over the sorted relative paths and each file's hash): before
+any script or toolset of the skill runs, the files are verified against it, and a
+mismatch fails with integrity_mismatch until you review and trust again. Use this
+after reviewing local edits, or to trust a skill you untrusted.
+
+Options:
+  -y, --yes      Do not ask (required when stdin is not a terminal)
+  --json         One JSON document on stdout
+  -v, --verbose  Debug logs on stderr
+  -h, --help     Show this help
+
+Exit codes: 0 trusted (or already trusted, or bundled), 1 failure or declined,
+2 usage error.
+`;
+
+export interface TrustOptions extends ParsedCommon {
+  name: string;
+  yes: boolean;
+}
+
+export function parse(argv: readonly string[]): TrustOptions {
+  const { values, positionals } = parseCommand("trust", argv, {
+    yes: { type: "boolean", short: "y" },
+  });
+  const flags = commonFlags(values);
+  if (flags.help) return { ...flags, name: "", yes: false };
+  return {
+    ...flags,
+    name: requireOne("trust", positionals, "skill name"),
+    yes: values.yes === true,
+  };
+}
+
+function state(entry: RegistryEntry, digest: string): string {
+  if (!entry.trusted || entry.trusted_digest === null) return "not trusted";
+  return entry.trusted_digest === digest
+    ? "trusted (files match)"
+    : "trusted, but the files changed since";
+}
+
+export async function run(options: TrustOptions, ctx: Context): Promise<number> {
+  const home = skillsHome(ctx.env, ctx.cwd);
+  for (const note of await cleanStale(home)) warn(ctx, note);
+  const target = await trustTarget(home, options.name);
+  if (target.kind === "bundled") {
+    if (options.json) writeJson(ctx, { name: target.canonical, trusted: true, bundled: true });
+    else ctx.stdout.write(`'${target.canonical}' is bundled and always trusted\n`);
+    return 0;
+  }
+  const entry = target.entry;
+  const name = entry.name_canonical;
+  const inspected = await inspectSkillDir(entry.installed_path);
+  const errors = inspected.diagnostics.filter((d) => d.level === "error");
+  if (errors.length > 0) {
+    throw new SkillError(
+      "invalid_manifest",
+      `Cannot trust skill '${name}': ${errors.map((e) => e.message).join("; ")}`,
+      { hint: `Run \`skills validate ${entry.installed_path}\` for details` },
+    );
+  }
+  const digest = await currentDigest(entry);
+  const already = entry.trusted && entry.trusted_digest === digest;
+  const result = (trusted: RegistryEntry) => ({
+    name,
+    trusted: trusted.trusted,
+    trusted_digest: trusted.trusted_digest,
+    changed: !already,
+  });
+  if (already) {
+    if (options.json) writeJson(ctx, result(entry));
+    else ctx.stdout.write(`'${name}' is already trusted (${digest})\n`);
+    return 0;
+  }
+  const m = inspected.manifest;
+  ctx.stderr.write(
+    `\nSkill '${name}'\n` + fields([
+      ["Description", m?.description],
+      ["Source", `${entry.source.url}${entry.source.subpath ? ` (${entry.source.subpath})` : ""}`],
+      ["Commit", entry.commit_sha],
+      ["Tracking", describeTracking(entry)],
+      ["Scripts", listOrNone(inspected.record?.scripts.map((s) => s.name) ?? [])],
+      ["Toolsets", listOrNone(m?.toolsets ?? [])],
+      ["Env allowed", listOrNone(m?.envPatterns ?? [])],
+      ["State", state(entry, digest)],
+      ["Digest", digest],
+    ]),
+  );
+  const ok = await confirmAction(ctx, `Trust skill '${name}' with its current files?`, {
+    yes: options.yes,
+    action: `Cannot trust skill '${name}'`,
+  });
+  if (!ok) throw new SkillError("cancelled", `Skill '${name}' was not trusted`);
+  const next = await trustSkill(home, entry, digest);
+  if (options.json) writeJson(ctx, result(next));
+  else ctx.stdout.write(`Trusted '${name}' (${digest})\n`);
+  return 0;
+}

@@ -1,0 +1,56 @@
+/** `skills untrust <name>`: withdraw approval; the skill stays installed but will not run. */
+
+import { SkillError } from "../../core/errors.ts";
+import type { Context } from "../../core/io.ts";
+import { warn } from "../../core/io.ts";
+import { skillsHome } from "../../runtime/store/home.ts";
+import { cleanStale } from "../../runtime/store/staging.ts";
+import { trustTarget, untrustSkill } from "../../runtime/lifecycle/trust.ts";
+import { commonFlags, parseCommand, requireOne } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { writeJson } from "../render.ts";
+
+export const help = `Usage: skills untrust <name> [--json]
+
+Withdraw trust from an installed skill. It stays installed and listed, but its
+scripts and toolsets refuse to run (error: untrusted) and AGENT_SKILLS=all no
+longer activates it, until \`skills trust <name>\`. Bundled skills are always
+trusted; deactivate them with AGENT_SKILLS instead.
+
+Options:
+  --json         One JSON document on stdout
+  -v, --verbose  Debug logs on stderr
+  -h, --help     Show this help
+
+Exit codes: 0 done, 1 failure, 2 usage error.
+`;
+
+export interface UntrustOptions extends ParsedCommon {
+  name: string;
+}
+
+export function parse(argv: readonly string[]): UntrustOptions {
+  const { values, positionals } = parseCommand("untrust", argv, {});
+  const flags = commonFlags(values);
+  if (flags.help) return { ...flags, name: "" };
+  return { ...flags, name: requireOne("untrust", positionals, "skill name") };
+}
+
+export async function run(options: UntrustOptions, ctx: Context): Promise<number> {
+  const home = skillsHome(ctx.env, ctx.cwd);
+  for (const note of await cleanStale(home)) warn(ctx, note);
+  const target = await trustTarget(home, options.name);
+  if (target.kind === "bundled") {
+    throw new SkillError(
+      "permission_denied",
+      `Cannot untrust skill '${target.canonical}': it is bundled and always trusted`,
+      { hint: "Deactivate it with AGENT_SKILLS instead" },
+    );
+  }
+  const name = target.entry.name_canonical;
+  const wasTrusted = target.entry.trusted && target.entry.trusted_digest !== null;
+  if (wasTrusted) await untrustSkill(home, target.entry);
+  if (options.json) writeJson(ctx, { name, trusted: false, changed: wasTrusted });
+  else ctx.stdout.write(wasTrusted ? `Untrusted '${name}'\n` : `'${name}' was not trusted\n`);
+  return 0;
+}

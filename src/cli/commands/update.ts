@@ -1,0 +1,249 @@
+/** `skills update [<name>...|--all]`: review what changed upstream, confirm, swap atomically. */
+
+import { describeError, isSkillError, SkillError, UsageError } from "../../core/errors.ts";
+import { canonicalSkillName } from "../../core/names.ts";
+import { type RefFlags, refRequest } from "../../core/sources.ts";
+import type { ChangeSummary } from "../../core/changes.ts";
+import type { Context } from "../../core/io.ts";
+import { warn } from "../../core/io.ts";
+import { skillsHome } from "../../runtime/store/home.ts";
+import { cleanStale } from "../../runtime/store/staging.ts";
+import {
+  applyUpdate,
+  discardPlan,
+  entriesToUpdate,
+  planUpdate,
+  type UpdatePlan,
+} from "../../runtime/lifecycle/update.ts";
+import { commonFlags, parseCommand } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { confirmAction, progress } from "../lifecycle_ui.ts";
+import { shortSha, writeJson } from "../render.ts";
+
+export const help = `Usage: skills update [<name>...] [--all] [options]
+
+Fetch the ref each installed skill tracks (its branch or tag; ls-remote first, so
+nothing is cloned when nothing moved), show old → new commit and what changes
+(files added/modified/removed, with SKILL.md, scripts, toolsets and permissions
+changes flagged), confirm, then swap the new version in atomically. A failing
+update (network, invalid new SKILL.md, Ctrl-C) leaves the installed version as it
+was. Skills pinned to a commit are reported and left alone unless --ref moves
+them; skills installed from a directory are copied again from it. Bundled skills
+are updated with skills itself.
+
+If the installed files no longer match what was installed (local edits), the
+update is refused unless --force: local changes would be discarded.
+
+Options:
+  --all            Update every installed skill
+  --ref REF        Move one skill to this branch, tag or commit (a commit pins it)
+  --branch NAME    Move one skill to this branch and track it
+  --tag NAME       Move one skill to this tag
+  --dry-run        Show what would change; change nothing
+  --force          Update even if local changes would be discarded
+  -y, --yes        Do not ask (required when stdin is not a terminal)
+  --json           One JSON document on stdout
+  -v, --verbose    Debug logs on stderr
+  -h, --help       Show this help
+
+Exit codes: 0 updated or nothing to do, 1 a skill failed, was blocked or declined,
+2 usage error, 124 git timed out, 130 interrupted.
+`;
+
+export interface UpdateOptions extends ParsedCommon {
+  names: string[];
+  all: boolean;
+  refs: RefFlags;
+  dryRun: boolean;
+  force: boolean;
+  yes: boolean;
+}
+
+/** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
+export const handlesInterrupt = true;
+
+export function parse(argv: readonly string[]): UpdateOptions {
+  const { values, positionals } = parseCommand("update", argv, {
+    all: { type: "boolean" },
+    ref: { type: "string" },
+    branch: { type: "string" },
+    tag: { type: "string" },
+    "dry-run": { type: "boolean" },
+    force: { type: "boolean" },
+    yes: { type: "boolean", short: "y" },
+  });
+  const flags = commonFlags(values);
+  const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
+  const base = {
+    ...flags,
+    names: [] as string[],
+    all: values.all === true,
+    refs,
+    dryRun: values["dry-run"] === true,
+    force: values.force === true,
+    yes: values.yes === true,
+  };
+  if (flags.help) return base;
+  const hint = "Run `skills update --help` for usage";
+  if (positionals.length === 0 && !base.all) {
+    throw new UsageError("Name the skills to update, or pass --all", hint);
+  }
+  if (positionals.length > 0 && base.all) {
+    throw new UsageError("Give skill names or --all, not both", hint);
+  }
+  const moving = Object.values(refs).some((v) => v !== undefined);
+  if (moving && (base.all || positionals.length !== 1)) {
+    throw new UsageError("--ref, --branch and --tag move exactly one named skill", hint);
+  }
+  if (moving) refRequest(refs, undefined); // validates and rejects conflicting flags
+  return { ...base, names: positionals.map((n) => canonicalSkillName(n)) };
+}
+
+type Status =
+  | "up_to_date"
+  | "pinned"
+  | "would_update"
+  | "updated"
+  | "declined"
+  | "blocked"
+  | "failed";
+
+interface Outcome {
+  name: string;
+  status: Status;
+  plan: UpdatePlan | undefined;
+  error: SkillError | undefined;
+}
+
+export async function run(options: UpdateOptions, ctx: Context): Promise<number> {
+  const home = skillsHome(ctx.env, ctx.cwd);
+  const say = progress(ctx);
+  if (!options.dryRun) { for (const note of await cleanStale(home)) warn(ctx, note); }
+  const entries = await entriesToUpdate(home, options.names);
+  if (entries.length === 0) {
+    if (options.json) writeJson(ctx, { dry_run: options.dryRun, updates: [] });
+    else ctx.stdout.write("No installed skills to update\n");
+    return 0;
+  }
+  const moving = Object.values(options.refs).some((v) => v !== undefined);
+  const request = moving ? refRequest(options.refs, undefined) : undefined;
+  const single = entries.length === 1;
+  const outcomes: Outcome[] = [];
+  for (const entry of entries) {
+    const name = entry.name_canonical;
+    let plan: UpdatePlan | undefined;
+    try {
+      plan = await planUpdate(home, entry, {
+        request,
+        git: {
+          env: ctx.env,
+          signal: ctx.signal,
+          onRetry: (attempt, delay, reason) =>
+            say(`${reason}; retrying in ${delay / 1000}s (attempt ${attempt})`),
+        },
+        progress: say,
+      });
+      const outcome = await decide(ctx, options, plan);
+      if (single && outcome.error) throw outcome.error;
+      if (!options.json) ctx.stdout.write(render(outcome));
+      outcomes.push(outcome);
+    } catch (error) {
+      if (single || !isSkillError(error) || error.code === "cancelled") throw error;
+      const outcome: Outcome = { name, status: "failed", plan, error };
+      if (!options.json) ctx.stdout.write(render(outcome));
+      outcomes.push(outcome);
+    } finally {
+      if (plan) discardPlan(plan);
+    }
+  }
+  if (options.json) {
+    writeJson(ctx, { dry_run: options.dryRun, updates: outcomes.map(toJson) });
+  }
+  const bad = outcomes.filter((o) => ["blocked", "failed", "declined"].includes(o.status));
+  return bad.length === 0 ? 0 : 1;
+}
+
+async function decide(ctx: Context, options: UpdateOptions, plan: UpdatePlan): Promise<Outcome> {
+  const name = plan.canonical;
+  if (plan.kind !== "update") return { name, status: plan.kind, plan, error: undefined };
+  if (options.dryRun) return { name, status: "would_update", plan, error: undefined };
+  if (plan.localChanges && !options.force) {
+    const error = new SkillError(
+      "conflict",
+      `Cannot update skill '${name}': local changes would be discarded`,
+      { hint: `Its files differ from what was installed; review them, then pass --force` },
+    );
+    return { name, status: "blocked", plan, error };
+  }
+  const preview = render({ name, status: "would_update", plan, error: undefined });
+  (options.json ? ctx.stderr : ctx.stdout).write(preview);
+  const discard = plan.localChanges ? " Local changes will be discarded." : "";
+  const ok = await confirmAction(
+    ctx,
+    `Update skill '${name}' from ${shortSha(plan.oldSha)} to ${shortSha(plan.newSha)}?${discard}`,
+    { yes: options.yes, action: `Cannot update skill '${name}'` },
+  );
+  if (!ok) return { name, status: "declined", plan, error: undefined };
+  ctx.signal.throwIfAborted();
+  for (const note of await applyUpdate(skillsHome(ctx.env, ctx.cwd), plan)) warn(ctx, note);
+  return { name, status: "updated", plan, error: undefined };
+}
+
+const MARK = { added: "+", modified: "~", removed: "-" } as const;
+
+export function renderChanges(changes: ChangeSummary): string[] {
+  const lines = changes.files.map((f) =>
+    `  ${MARK[f.change]} ${f.path}${f.kind === "other" ? "" : `  [${f.kind}]`}`
+  );
+  if (changes.files.length === 0) lines.push("  (no file changes in this skill)");
+  if (changes.permissions) {
+    const show = (v: string[]) => (v.length === 0 ? "none" : v.join(", "));
+    lines.push(
+      `  ! permissions.env: ${show(changes.permissions.before)} → ${
+        show(changes.permissions.after)
+      }`,
+    );
+  }
+  const flagged = Object.entries(changes.flags).filter(([, v]) => v).map(([k]) => k);
+  if (flagged.length > 0) lines.push(`  review: ${flagged.join(", ")} changed`);
+  return lines;
+}
+
+function render(o: Outcome): string {
+  const plan = o.plan;
+  switch (o.status) {
+    case "up_to_date":
+      return `${o.name}: up to date (${shortSha(plan?.oldSha)}, ${plan?.tracking})\n`;
+    case "pinned":
+      return `${o.name}: pinned to ${shortSha(plan?.oldSha)}; left alone (move it with --ref)\n`;
+    case "would_update": {
+      const lines = [
+        `${o.name}: ${shortSha(plan?.oldSha)} → ${shortSha(plan?.newSha)} (${plan?.tracking})`,
+        ...renderChanges(plan!.staged!.changes),
+      ];
+      if (plan?.localChanges) lines.push("  ! local changes would be discarded (needs --force)");
+      return lines.join("\n") + "\n";
+    }
+    case "updated":
+      return `${o.name}: updated to ${shortSha(plan?.newSha)}\n`;
+    case "declined":
+      return `${o.name}: not updated (declined)\n`;
+    case "blocked":
+    case "failed":
+      return `${o.name}: ${describeError(o.error)}\n`;
+  }
+}
+
+function toJson(o: Outcome) {
+  const plan = o.plan;
+  return {
+    name: o.name,
+    status: o.status,
+    old_sha: plan?.oldSha ?? null,
+    new_sha: plan?.newSha ?? null,
+    tracking: plan?.tracking ?? null,
+    local_changes: plan?.localChanges ?? null,
+    changes: plan?.staged?.changes ?? null,
+    error: o.error ? { code: o.error.code, message: o.error.message } : null,
+  };
+}

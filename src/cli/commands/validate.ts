@@ -1,0 +1,100 @@
+/** `skills validate <dir>...`: errors and warnings with file:line; exit 1 on any error. */
+
+import { join, resolve } from "../../runtime/os/paths.ts";
+import { formatDiagnostic } from "../../core/manifest.ts";
+import type { Context } from "../../core/io.ts";
+import { lstatOrNull } from "../../runtime/os/fs.ts";
+import { type InspectResult, inspectSkillDir } from "../../runtime/catalog/inspect.ts";
+import { commonFlags, parseCommand } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { style, writeJson } from "../render.ts";
+import { UsageError } from "../../core/errors.ts";
+
+export const help = `Usage: skills validate <dir>... [--strict] [--json]
+
+Validate skill directories. A directory without SKILL.md that contains skill
+directories (like skills/core) validates each of them.
+
+Default mode accepts every field skills understands (seed fields such as version,
+toolsets, scripts, permissions.env) and warns about non-portable choices.
+--strict applies the Agent Skills specification exactly: name is lower-case
+kebab-case equal to the directory name, only spec fields at the top level,
+metadata is a string map, allowed-tools a space-delimited string.
+
+Options:
+  --strict       Apply the Agent Skills spec rules exactly
+  --json         One JSON document: {"valid": bool, "results": [...]}
+  -h, --help     Show this help
+
+Exit codes: 0 all valid (warnings allowed), 1 any error, 2 usage error.
+`;
+
+export interface ValidateOptions extends ParsedCommon {
+  dirs: string[];
+  strict: boolean;
+}
+
+export function parse(argv: readonly string[]): ValidateOptions {
+  const { values, positionals } = parseCommand("validate", argv, { strict: { type: "boolean" } });
+  const flags = commonFlags(values);
+  if (!flags.help && positionals.length === 0) {
+    throw new UsageError(
+      "Missing skill directory",
+      "Run `skills validate <dir>...`, e.g. `skills validate ./my-skill`",
+    );
+  }
+  return { ...flags, dirs: positionals, strict: values.strict === true };
+}
+
+async function expand(dir: string): Promise<string[]> {
+  if (await lstatOrNull(join(dir, "SKILL.md"))) return [dir];
+  const info = await lstatOrNull(dir);
+  if (!info?.isDirectory) return [dir];
+  const children: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (
+      entry.isDirectory && !entry.name.startsWith(".") &&
+      await lstatOrNull(join(dir, entry.name, "SKILL.md"))
+    ) {
+      children.push(join(dir, entry.name));
+    }
+  }
+  return children.length > 0 ? children.sort() : [dir];
+}
+
+export async function run(options: ValidateOptions, ctx: Context): Promise<number> {
+  const results: InspectResult[] = [];
+  for (const dir of options.dirs) {
+    for (const target of await expand(resolve(ctx.cwd, dir))) {
+      results.push(await inspectSkillDir(target, { strict: options.strict }));
+    }
+  }
+  const valid = results.every((r) => !r.diagnostics.some((d) => d.level === "error"));
+  if (options.json) {
+    writeJson(ctx, {
+      valid,
+      strict: options.strict,
+      results: results.map((r) => ({
+        path: r.dir,
+        name: r.manifest?.name ?? null,
+        valid: !r.diagnostics.some((d) => d.level === "error"),
+        scripts: r.record?.scripts.length ?? 0,
+        errors: r.diagnostics.filter((d) => d.level === "error"),
+        warnings: r.diagnostics.filter((d) => d.level === "warning"),
+      })),
+    });
+    return valid ? 0 : 1;
+  }
+  const s = style(ctx.color);
+  for (const r of results) {
+    const errors = r.diagnostics.filter((d) => d.level === "error");
+    const mark = errors.length === 0 ? s.green("✓") : s.red("✗");
+    const label = r.manifest?.name ?? r.dir;
+    const detail = errors.length === 0
+      ? `${r.record?.scripts.length ?? 0} scripts, ${r.manifest?.toolsets.length ?? 0} toolsets`
+      : `${errors.length} error${errors.length === 1 ? "" : "s"}`;
+    ctx.stdout.write(`${mark} ${label} (${r.dir}) - ${detail}\n`);
+    for (const d of r.diagnostics) ctx.stdout.write(`  ${formatDiagnostic(d)}\n`);
+  }
+  return valid ? 0 : 1;
+}

@@ -1,0 +1,48 @@
+/**
+ * Bundled skills travel inside the artifact (src/generated/bundled_skills.ts) and are
+ * materialised on first use into `$SKILLS_HOME/.core/<version>-<hash>/`, so Python can
+ * execute them and a newer binary never runs stale copies.
+ */
+
+import { dirname, join } from "../os/paths.ts";
+import { BUNDLED_HASH, BUNDLED_NAMES } from "../../generated/bundled_index.ts";
+import { VERSION } from "../../core/version.ts";
+import { exists, removeIfExists } from "../os/fs.ts";
+import { CORE_CACHE_DIR } from "../store/home.ts";
+
+const COMPLETE_MARKER = ".complete";
+
+export function bundledRootPath(home: string): string {
+  return join(home, CORE_CACHE_DIR, `${VERSION}-${BUNDLED_HASH}`);
+}
+
+/** Returns the directory holding the bundled skills, writing it first if needed. */
+export async function materializeBundledSkills(home: string): Promise<string> {
+  const root = bundledRootPath(home);
+  if (await exists(join(root, COMPLETE_MARKER))) return root;
+  const staging = `${root}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+  // The contents are imported only here: once materialised, commands skip parsing them.
+  const { BUNDLED_FILES } = await import("../../generated/bundled_skills.ts");
+  try {
+    for (const [relPath, text] of Object.entries(BUNDLED_FILES)) {
+      const path = join(staging, relPath);
+      await Deno.mkdir(dirname(path), { recursive: true });
+      await Deno.writeTextFile(path, text, { mode: relPath.endsWith(".py") ? 0o755 : 0o644 });
+    }
+    await Deno.writeTextFile(join(staging, COMPLETE_MARKER), `${VERSION} ${BUNDLED_HASH}\n`);
+    await removeIfExists(root); // an incomplete copy from an interrupted run
+    try {
+      await Deno.rename(staging, root);
+    } catch (error) {
+      // Another process finished first; theirs is identical.
+      if (!(await exists(join(root, COMPLETE_MARKER)))) throw error;
+    }
+  } finally {
+    await removeIfExists(staging);
+  }
+  return root;
+}
+
+export function bundledSkillNames(): string[] {
+  return [...BUNDLED_NAMES];
+}

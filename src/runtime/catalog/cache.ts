@@ -1,0 +1,133 @@
+/**
+ * A listing cache for installed skills: each skill's loaded record keyed by the mtimes of
+ * its directory, SKILL.md (plus size) and scripts/, so `skills list` over a thousand
+ * skills needs three stats per skill instead of reading and parsing every SKILL.md.
+ * It only ever speeds up listing: trust decisions use digests, never this cache.
+ */
+
+import { join } from "../os/paths.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import { VERSION } from "../../core/version.ts";
+import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
+import type { SkillRecord } from "./loader.ts";
+
+const CACHE_FORMAT = 1;
+
+export interface CachedSkill {
+  key: string;
+  /** Whether scripts/ existed (its mtime is part of the key). */
+  scriptsDir: boolean;
+  dir: string;
+  name: string;
+  canonical: string;
+  skillMdPath: string;
+  manifest: Manifest;
+  scripts: { name: string; file: string; path: string }[];
+  references: string[];
+  assets: string[];
+  warnings: Diagnostic[];
+}
+
+interface CacheFile {
+  format: number;
+  version: string;
+  skills: Record<string, CachedSkill>;
+}
+
+export function catalogCachePath(home: string): string {
+  return join(home, ".cache", "catalog.json");
+}
+
+function stamp(info: Deno.FileInfo): string {
+  return `${info.mtime?.getTime() ?? 0}:${info.size}`;
+}
+
+/** The freshness key of a skill directory, or null when it cannot be computed cheaply. */
+export function freshnessKey(dir: string, hasScripts: boolean): string | null {
+  try {
+    const dirInfo = Deno.lstatSync(dir);
+    if (!dirInfo.isDirectory) return null;
+    const md = Deno.lstatSync(join(dir, "SKILL.md"));
+    const parts = [stamp(dirInfo), stamp(md)];
+    if (hasScripts) parts.push(stamp(Deno.lstatSync(join(dir, "scripts"))));
+    return parts.join("|");
+  } catch {
+    return null;
+  }
+}
+
+export class CatalogCache {
+  #entries: Record<string, CachedSkill>;
+  #dirty = false;
+  readonly path: string;
+
+  private constructor(path: string, entries: Record<string, CachedSkill>) {
+    this.path = path;
+    this.#entries = entries;
+  }
+
+  static load(home: string): CatalogCache {
+    const path = catalogCachePath(home);
+    try {
+      const parsed = JSON.parse(Deno.readTextFileSync(path)) as CacheFile;
+      if (parsed.format === CACHE_FORMAT && parsed.version === VERSION && parsed.skills) {
+        return new CatalogCache(path, parsed.skills);
+      }
+    } catch { /* missing or unreadable: start empty */ }
+    return new CatalogCache(path, {});
+  }
+
+  /** The cached record for `dir` if it is still fresh. */
+  get(dir: string): CachedSkill | undefined {
+    const cached = this.#entries[dir];
+    if (cached === undefined) return undefined;
+    const key = freshnessKey(dir, cached.scriptsDir);
+    return key !== null && key === cached.key ? cached : undefined;
+  }
+
+  /**
+   * Caches a record. `immutable` marks a directory written once and never changed (the
+   * content-addressed bundled skills), which may be cached at once.
+   */
+  set(dir: string, record: SkillRecord, immutable = false): void {
+    const scriptsDir = record.scripts.length > 0 ||
+      lstatSyncOrNull(join(record.dir, "scripts"))?.isDirectory === true;
+    const key = freshnessKey(dir, scriptsDir);
+    if (key === null) return;
+    // A skill edited within the last two seconds may change again within mtime granularity.
+    const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
+    if (!immutable && Date.now() - newest < 2000) return;
+    const { name, canonical, skillMdPath, manifest, scripts, references, assets, warnings } =
+      record;
+    this.#entries[dir] = {
+      key,
+      scriptsDir,
+      dir: record.dir,
+      name,
+      canonical,
+      skillMdPath,
+      manifest,
+      scripts,
+      references,
+      assets,
+      warnings,
+    };
+    this.#dirty = true;
+  }
+
+  /** Drops entries for directories no longer listed, then writes if anything changed. */
+  async save(keep: ReadonlySet<string>): Promise<void> {
+    for (const dir of Object.keys(this.#entries)) {
+      if (!keep.has(dir)) {
+        delete this.#entries[dir];
+        this.#dirty = true;
+      }
+    }
+    if (!this.#dirty) return;
+    const file: CacheFile = { format: CACHE_FORMAT, version: VERSION, skills: this.#entries };
+    try {
+      await Deno.mkdir(join(this.path, ".."), { recursive: true });
+      await writeFileAtomic(this.path, JSON.stringify(file));
+    } catch { /* a cache that cannot be written only costs time */ }
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Discovery: the skills installed in `$SKILLS_HOME` (from the registry), then the bundled
+ * `skills/core` (implicitly trusted). A skill that fails to load is reported with a short
+ * reason; the others still load. Only front matter is read here.
+ */
+
+import { join } from "../os/paths.ts";
+import { SkillError } from "../../core/errors.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import type { RegistryEntry } from "../../core/registry_model.ts";
+import { bundledRootPath, materializeBundledSkills } from "./bundled.ts";
+import { isWithin } from "../os/fs.ts";
+import { CatalogCache } from "./cache.ts";
+import { readRegistry } from "../store/registry.ts";
+import {
+  loadSkillDir,
+  type ScriptInfo,
+  SkillLoadError,
+  type SkillOrigin,
+  type SkillRecord,
+} from "./loader.ts";
+
+export interface SkillFailure {
+  name: string;
+  canonical: string;
+  dir: string;
+  origin: SkillOrigin;
+  trusted: boolean;
+  reason: string;
+  entry: RegistryEntry | undefined;
+}
+
+export interface Catalog {
+  home: string;
+  skills: SkillRecord[];
+  failures: SkillFailure[];
+  /** Problems that do not belong to one skill (shadowed names, etc.). */
+  notes: string[];
+}
+
+/** Loads everything discoverable. Never throws for one bad skill. */
+export async function loadCatalog(home: string): Promise<Catalog> {
+  const registry = await readRegistry(home);
+  const skills: SkillRecord[] = [];
+  const failures: SkillFailure[] = [];
+  const notes: string[] = [];
+  const seen = new Set<string>();
+
+  type Loaded = { record: SkillRecord } | { failure: SkillFailure };
+  const load = async (
+    dir: string,
+    realRoot: string,
+    origin: SkillOrigin,
+    trusted: boolean,
+    entry: RegistryEntry | undefined,
+    fallbackName: string,
+  ): Promise<Loaded> => {
+    try {
+      return {
+        record: await loadSkillDir(dir, realRoot, { origin, trusted, entry, rootIsReal: true }),
+      };
+    } catch (error) {
+      if (!(error instanceof SkillLoadError)) throw error;
+      const canonical = entry?.name_canonical ??
+        (isValidSkillName(fallbackName) ? canonicalSkillName(fallbackName) : fallbackName);
+      return {
+        failure: {
+          name: entry?.name ?? fallbackName,
+          canonical,
+          dir,
+          origin,
+          trusted,
+          reason: error.message,
+          entry,
+        },
+      };
+    }
+  };
+  // Installed skills win over bundled ones of the same name: results are merged in order.
+  const merge = (loaded: Loaded) => {
+    if ("record" in loaded) {
+      if (seen.has(loaded.record.canonical)) {
+        notes.push(
+          `Skill '${loaded.record.canonical}' in ${loaded.record.dir} is shadowed by an installed skill of the same name`,
+        );
+        return;
+      }
+      seen.add(loaded.record.canonical);
+      skills.push(loaded.record);
+    } else if (!seen.has(loaded.failure.canonical)) {
+      seen.add(loaded.failure.canonical);
+      failures.push(loaded.failure);
+    }
+  };
+
+  const realHome = await Deno.realPath(home).catch(() => home);
+  const cache = CatalogCache.load(home);
+  /** A cached record when the directory is unchanged, else a fresh load (then cached). */
+  const loadThroughCache = async (
+    dir: string,
+    realRoot: string,
+    origin: SkillOrigin,
+    trusted: boolean,
+    entry: RegistryEntry | undefined,
+    name: string,
+  ): Promise<Loaded> => {
+    const cached = cache.get(dir);
+    if (
+      cached !== undefined && cached.name === name &&
+      (entry === undefined || cached.canonical === entry.name_canonical)
+    ) {
+      const { key: _key, scriptsDir: _scriptsDir, ...rest } = cached;
+      return { record: { ...rest, origin, trusted, entry } };
+    }
+    const loaded = await load(dir, realRoot, origin, trusted, entry, name);
+    // Bundled skills live in a content-addressed directory that never changes.
+    if ("record" in loaded) cache.set(dir, loaded.record, origin === "core");
+    return loaded;
+  };
+  // One skill at a time: after the first parse, loading is synchronous filesystem work.
+  for (const entry of registry.skills) {
+    const trusted = entry.trusted && entry.trusted_digest !== null;
+    if (!isWithin(home, entry.installed_path)) {
+      merge({
+        failure: {
+          name: entry.name,
+          canonical: entry.name_canonical,
+          dir: entry.installed_path,
+          origin: entry.source.type,
+          trusted,
+          reason: `installed path is outside ${home}`,
+          entry,
+        },
+      });
+      continue;
+    }
+    const { installed_path: dir, source, name } = entry;
+    merge(await loadThroughCache(dir, realHome, source.type, trusted, entry, name));
+  }
+
+  const coreRoot = await Deno.realPath(await materializeBundledSkills(home));
+  const coreDirs = (await listSubdirectories(coreRoot)).map((name) => join(coreRoot, name));
+  const bundled = await Promise.all(
+    coreDirs.map((dir) =>
+      loadThroughCache(dir, coreRoot, "core", true, undefined, dir.split(/[\\/]/).pop()!)
+    ),
+  );
+  bundled.forEach(merge);
+  await cache.save(new Set([...registry.skills.map((e) => e.installed_path), ...coreDirs]));
+
+  const byName = (a: { canonical: string }, b: { canonical: string }) =>
+    a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0;
+  skills.sort(byName);
+  failures.sort(byName);
+  return { home, skills, failures, notes };
+}
+
+async function listSubdirectories(root: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(root)) {
+      if (entry.name.startsWith(".")) continue;
+      if (entry.isDirectory || entry.isSymlink) names.push(entry.name);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return names.sort();
+}
+
+/** Finds a loaded skill by any accepted spelling; throws `invalid_name` / `not_found`. */
+export function findSkill(catalog: Catalog, name: string): SkillRecord {
+  const canonical = canonicalSkillName(name);
+  const found = catalog.skills.find((s) => s.canonical === canonical);
+  if (found) return found;
+  const failure = catalog.failures.find((f) => f.canonical === canonical);
+  if (failure) {
+    throw new SkillError("not_found", `Skill '${canonical}' failed to load: ${failure.reason}`, {
+      hint: `Run \`skills validate ${failure.dir}\` for details`,
+    });
+  }
+  throw new SkillError("not_found", `Skill '${canonical}' not loaded or installed`, {
+    hint: "Run `skills list` to see the available skills",
+  });
+}
+
+/** Finds a script of a skill by `status`, `Status` or `status.py` (and `_`/`-` variants). */
+export function findScript(skill: SkillRecord, canonicalFile: string): ScriptInfo | undefined {
+  const key = (file: string) => file.toLowerCase().replaceAll("_", "-");
+  return skill.scripts.find((s) => key(s.file) === key(canonicalFile));
+}
+
+export { bundledRootPath };
+export {
+  type LoadOptions,
+  loadSkillDir,
+  readSkillBody,
+  type ScriptInfo,
+  SkillLoadError,
+  type SkillOrigin,
+  type SkillRecord,
+} from "./loader.ts";

@@ -1,0 +1,23 @@
+/**
+ * runtime/exec — running a skill's code: the launch plan and the spawn of a child that
+ * leads its own process group, with the kill helper that ends its whole tree
+ * (sandbox.ts, kill_helper.py); one script run with its limits (runner.ts); the service
+ * that resolves, gates and runs a script for the CLI, chat and MCP (script_service.ts);
+ * typed toolsets in an out-of-process Python host (toolset_host.ts, toolset_host.py); and
+ * the parent watch that stops scripts outliving a killed CLI (parent_watch.ts, .py).
+ * The .py files are embedded into src/generated/ by scripts/gen_bundled.ts.
+ *
+ * This file documents the folder and is read by tests/architecture; nothing imports it.
+ */
+
+export const LAYER = {
+  owns: "runtime/exec",
+  mayImport: [
+    "core",
+    "generated",
+    "runtime/os",
+    "runtime/store",
+    "runtime/catalog",
+    "runtime/trust",
+  ],
+} as const;

@@ -1,0 +1,78 @@
+"""The parent watch, a sitecustomize: written by skills into $SKILLS_HOME/.core/ and put
+first on PYTHONPATH for every Python process it starts (src/runtime/exec/parent_watch.ts). Ends
+this process group once the skills process that started it is gone, then runs the
+sitecustomize this one shadows.
+"""
+
+import os
+import sys
+
+
+def _skills_parent_watch():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parent = os.environ.pop("SKILLS_PARENT_PID", "")
+    rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+            if p and os.path.abspath(p) != here]
+    if rest:
+        os.environ["PYTHONPATH"] = os.pathsep.join(rest)
+    else:
+        os.environ.pop("PYTHONPATH", None)
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+    if not parent.isdigit() or not hasattr(os, "killpg"):
+        return
+    # _thread, time and SIGKILL's number rather than threading and signal: every script
+    # pays for these imports.
+    import _thread
+    import time
+    pid = int(parent)
+    # Only a group of its own, as the sandbox makes (setsid), is ever killed: never the
+    # group of a shell job or of the parent itself.
+    if os.getsid(0) != os.getpgrp():
+        return
+    try:
+        if os.getpgid(pid) == os.getpgrp():
+            return
+    except OSError:
+        pass
+
+    def identity():
+        # (state, start time) on Linux, so a zombie or a reused pid counts as gone.
+        try:
+            with open("/proc/%d/stat" % pid, "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            return (fields[0], fields[19])
+        except (OSError, IndexError):
+            return None
+
+    first = identity()
+
+    def gone():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            pass
+        now = identity()
+        return first is not None and (now is None or now[0] in (b"Z", b"X") or now[1] != first[1])
+
+    def watch():
+        while not gone():
+            time.sleep(0.2)
+        os.killpg(os.getpgrp(), 9)  # SIGKILL
+
+    _thread.start_new_thread(watch, ())
+
+
+def _skills_chain():
+    import importlib.machinery
+    import importlib.util
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", sys.path)
+    if spec is not None and spec.loader is not None:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["sitecustomize"] = module
+        spec.loader.exec_module(module)
+
+
+_skills_parent_watch()
+_skills_chain()

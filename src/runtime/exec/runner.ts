@@ -1,0 +1,409 @@
+/**
+ * Running one skill script with limits: a timeout that kills the whole process tree,
+ * a stdout cap (read incrementally; past the cap the child is stopped), argument limits,
+ * cwd = the script's folder, UTF-8 decoding with replacement, a bounded stderr tail,
+ * Ctrl-C (AbortSignal) support, an optional streaming mode, and a trace hook.
+ */
+
+import { dirname } from "../os/paths.ts";
+import { type ErrorCode, EXIT_USAGE, SkillError } from "../../core/errors.ts";
+import type { Manifest } from "../../core/manifest.ts";
+import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
+import { type LaunchPlan, planLaunch, spawnSandboxed } from "./sandbox.ts";
+import { afterDelay, delay } from "../os/timer.ts";
+
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+export const MAX_ARGS = 100;
+export const MAX_ARGS_BYTES = 4096;
+/** How much of stderr is kept in memory (the tail). */
+export const STDERR_KEEP_BYTES = 64 * 1024;
+/** How much of the stderr tail goes into error messages. */
+export const STDERR_MESSAGE_BYTES = 500;
+/** After the child exits, how long its pipes may stay open (a leftover grandchild). */
+const PIPE_GRACE_MS = 250;
+/** setTimeout's largest delay (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface RunLimits {
+  timeoutSeconds: number;
+  maxOutputBytes: number;
+}
+
+/**
+ * Effective limits. Precedence: explicit override (`--timeout`) > environment
+ * (`SCRIPT_TIMEOUT` seconds, `MAX_SCRIPT_OUTPUT` bytes) > the skill's manifest
+ * `limits: {timeout, max_output}` > defaults (60 s, 1 MiB). Unusable environment values
+ * are reported through `warn` and ignored.
+ */
+export function resolveLimits(
+  manifest: Pick<Manifest, "limits">,
+  env: Readonly<Record<string, string>>,
+  overrides: { timeoutSeconds?: number | undefined; maxOutputBytes?: number | undefined } = {},
+  warn: (message: string) => void = () => {},
+): RunLimits {
+  const fromEnv = (name: string, integer: boolean): number | undefined => {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "") return undefined;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+      warn(`Ignoring ${name}='${raw}': expected a positive ${integer ? "integer" : "number"}`);
+      return undefined;
+    }
+    return value;
+  };
+  return {
+    timeoutSeconds: overrides.timeoutSeconds ?? fromEnv("SCRIPT_TIMEOUT", false) ??
+      manifest.limits?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    maxOutputBytes: overrides.maxOutputBytes ?? fromEnv("MAX_SCRIPT_OUTPUT", true) ??
+      manifest.limits?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+  };
+}
+
+/** Throws `args_too_large` (exit 2) past 100 arguments or 4 KiB in total (UTF-8). */
+export function checkArgs(args: readonly string[]): void {
+  if (args.length > MAX_ARGS) {
+    throw new SkillError(
+      "args_too_large",
+      `Too many arguments: ${args.length} (max ${MAX_ARGS})`,
+      { exitCode: EXIT_USAGE },
+    );
+  }
+  const encoder = new TextEncoder();
+  const bytes = args.reduce((n, a) => n + encoder.encode(a).length, 0);
+  if (bytes > MAX_ARGS_BYTES) {
+    throw new SkillError(
+      "args_too_large",
+      `Arguments too large: ${bytes} bytes (max ${MAX_ARGS_BYTES})`,
+      { exitCode: EXIT_USAGE },
+    );
+  }
+}
+
+/** `60` → `60s`, `0.5` → `0.5s`. */
+export function formatSeconds(seconds: number): string {
+  return `${Number(seconds.toFixed(3))}s`;
+}
+
+export interface RunTrace {
+  skill: string;
+  script: string;
+  durationMs: number;
+  exitCode: number | null;
+  bytesOut: number;
+  bytesErr: number;
+  /** The outcome's error code, or null on success. */
+  error: ErrorCode | string | null;
+}
+
+export interface RunRequest {
+  skill: SkillRecord;
+  script: ScriptInfo;
+  /** Arguments as given (validated with {@link checkArgs}). */
+  args: readonly string[];
+  /** The script's complete environment (see `scriptEnvironment`). */
+  env: Record<string, string>;
+  limits: RunLimits;
+  /** JSON mode: append `--json` unless present, and parse stdout. */
+  json: boolean;
+  signal?: AbortSignal | undefined;
+  /**
+   * Streaming mode: stdout chunks as they arrive (still capped). Outside JSON mode stdout
+   * is then not kept in memory.
+   */
+  onStdout?: ((chunk: Uint8Array) => void) | undefined;
+  /** stderr chunks as they arrive (the tail is kept either way). */
+  onStderr?: ((chunk: Uint8Array) => void) | undefined;
+  onTrace?: ((trace: RunTrace) => void) | undefined;
+  /** Debug log (the CLI passes `--verbose` output here). */
+  log?: ((message: string) => void) | undefined;
+}
+
+export interface RunOutcome {
+  launcher: LaunchPlan["launcher"];
+  /** The script's exit code (128+n when a signal ended it); null when we stopped it. */
+  exitCode: number | null;
+  /** Decoded stdout up to the cap ("" in streaming mode). */
+  stdout: string;
+  bytesOut: number;
+  bytesErr: number;
+  /** The last {@link STDERR_MESSAGE_BYTES} bytes of stderr, decoded. */
+  stderrTail: string;
+  truncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  limits: RunLimits;
+  /** JSON mode: the parsed stdout when it was one JSON document. */
+  parsed: { value: unknown } | undefined;
+  /** null when the run succeeded (see {@link classify}). */
+  error: "timeout" | "cancelled" | "parse_error" | "execution_failed" | null;
+}
+
+/**
+ * Runs the script. Throws SkillError for problems before it starts (args_too_large,
+ * dependency_unavailable, cancelled); everything after is described by the outcome.
+ */
+export async function runScript(request: RunRequest): Promise<RunOutcome> {
+  const started = performance.now();
+  let outcome: RunOutcome | undefined;
+  let thrown: unknown;
+  try {
+    outcome = await execute(request, started);
+    return outcome;
+  } catch (error) {
+    thrown = error;
+    throw error;
+  } finally {
+    const trace: RunTrace = {
+      skill: request.skill.canonical,
+      script: request.script.name,
+      durationMs: Math.round(performance.now() - started),
+      exitCode: outcome?.exitCode ?? null,
+      bytesOut: outcome?.bytesOut ?? 0,
+      bytesErr: outcome?.bytesErr ?? 0,
+      error: outcome ? outcome.error : thrown instanceof SkillError ? thrown.code : "internal",
+    };
+    request.onTrace?.(trace);
+    request.log?.(
+      `run ${trace.skill}/${request.script.file}: ${trace.durationMs} ms, exit ${
+        trace.exitCode ?? "-"
+      }, ${trace.bytesOut} B out, ${trace.bytesErr} B err, ${trace.error ?? "ok"}${
+        outcome ? ` (${outcome.launcher})` : ""
+      }`,
+    );
+  }
+}
+
+async function execute(request: RunRequest, started: number): Promise<RunOutcome> {
+  const { limits, signal } = request;
+  checkArgs(request.args);
+  const args = request.json && !request.args.includes("--json")
+    ? [...request.args, "--json"]
+    : [...request.args];
+  const plan = await planLaunch(request.script.path, args, request.env);
+  if (signal?.aborted) throw new SkillError("cancelled", "Interrupted", { exitCode: 130 });
+  request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
+  const proc = spawnSandboxed(plan, { cwd: dirname(request.script.path), env: request.env });
+
+  let timedOut = false;
+  let aborted = false;
+  let truncated = false;
+  const stop = () => void proc.killTree();
+  const cancelTimer = afterDelay(
+    Math.min(MAX_TIMER_MS, Math.max(1, Math.round(limits.timeoutSeconds * 1000))),
+    () => {
+      timedOut = true;
+      stop();
+    },
+  );
+  const onAbort = () => {
+    aborted = true;
+    stop();
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+
+  const out = pump(proc.child.stdout, {
+    cap: limits.maxOutputBytes,
+    keep: request.onStdout === undefined || request.json ? "head" : "none",
+    onChunk: request.onStdout,
+    onCap: () => {
+      truncated = true;
+      stop();
+    },
+  });
+  const err = pump(proc.child.stderr, {
+    cap: Infinity,
+    keep: "tail",
+    onChunk: request.onStderr,
+    onCap: () => {},
+  });
+  let status: Deno.CommandStatus;
+  try {
+    status = await proc.child.status;
+    const drained = Promise.all([out.done, err.done]);
+    if (!await settlesWithin(drained, PIPE_GRACE_MS)) {
+      // A leftover grandchild holds the pipes open: end it, then stop listening.
+      await proc.killTree();
+      if (!await settlesWithin(drained, PIPE_GRACE_MS)) {
+        out.cancel();
+        err.cancel();
+      }
+    }
+    await drained;
+  } finally {
+    cancelTimer();
+    signal?.removeEventListener("abort", onAbort);
+  }
+  const stopped = timedOut || aborted || truncated;
+  const stdoutBytes = out.bytes();
+  const stdout = decodeUtf8(truncated ? trimPartialUtf8(stdoutBytes) : stdoutBytes);
+  const outcome: RunOutcome = {
+    launcher: plan.launcher,
+    exitCode: stopped && !status.success ? null : status.code,
+    stdout,
+    bytesOut: out.total(),
+    bytesErr: err.total(),
+    stderrTail: stderrTail(err.bytes()),
+    truncated,
+    timedOut,
+    aborted,
+    durationMs: Math.round(performance.now() - started),
+    limits,
+    parsed: undefined,
+    error: null,
+  };
+  if (request.json && !truncated) {
+    outcome.parsed = parseJsonDocument(stdout);
+  }
+  outcome.error = classify(outcome, request.json);
+  return outcome;
+}
+
+/** The outcome's error code (null = success). Order: cancel, timeout, exit code, JSON. */
+export function classify(outcome: RunOutcome, json: boolean): RunOutcome["error"] {
+  if (outcome.aborted) return "cancelled";
+  if (outcome.timedOut) return "timeout";
+  if (outcome.exitCode !== null && outcome.exitCode !== 0) return "execution_failed";
+  if (json && outcome.parsed === undefined) return "parse_error";
+  return null;
+}
+
+/** Parses stdout as exactly one JSON document (surrounding whitespace allowed). */
+export function parseJsonDocument(text: string): { value: unknown } | undefined {
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  try {
+    return { value: JSON.parse(trimmed) };
+  } catch {
+    return undefined;
+  }
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+export function decodeUtf8(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+/** Drops an incomplete UTF-8 sequence at the end (a cut in the middle of a character). */
+export function trimPartialUtf8(bytes: Uint8Array): Uint8Array {
+  let i = bytes.length - 1;
+  let continuation = 0;
+  while (i >= 0 && continuation < 3 && (bytes[i]! & 0xc0) === 0x80) {
+    i--;
+    continuation++;
+  }
+  if (i < 0) return bytes;
+  const lead = bytes[i]!;
+  const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : 0;
+  return need > continuation ? bytes.subarray(0, i) : bytes;
+}
+
+/** The last {@link STDERR_MESSAGE_BYTES} bytes, starting at a character boundary. */
+export function stderrTail(bytes: Uint8Array, limit = STDERR_MESSAGE_BYTES): string {
+  let start = Math.max(0, bytes.length - limit);
+  while (start < bytes.length && start > 0 && (bytes[start]! & 0xc0) === 0x80) start++;
+  return decodeUtf8(bytes.subarray(start)).trimEnd();
+}
+
+interface Pump {
+  done: Promise<void>;
+  cancel(): void;
+  /** Bytes kept (head up to the cap, or the tail). */
+  bytes(): Uint8Array;
+  /** Bytes received (up to the cap for a capped stream). */
+  total(): number;
+}
+
+/** Reads a stream incrementally; keeps its head (up to `cap`), its tail, or nothing. */
+function pump(
+  stream: ReadableStream<Uint8Array>,
+  options: {
+    cap: number;
+    keep: "head" | "tail" | "none";
+    onChunk: ((chunk: Uint8Array) => void) | undefined;
+    onCap: () => void;
+  },
+): Pump {
+  const reader = stream.getReader();
+  let chunks: Uint8Array[] = [];
+  let kept = 0;
+  let total = 0;
+  let cancelled = false;
+  const cancel = () => {
+    if (cancelled) return;
+    cancelled = true;
+    reader.cancel().catch(() => {});
+  };
+  const take = (chunk: Uint8Array) => {
+    if (options.keep === "none") return;
+    chunks.push(chunk);
+    kept += chunk.length;
+    if (options.keep === "tail" && kept > STDERR_KEEP_BYTES * 2) {
+      const all = concat(chunks, kept);
+      const tail = all.slice(all.length - STDERR_KEEP_BYTES);
+      chunks = [tail];
+      kept = tail.length;
+    }
+  };
+  const done = (async () => {
+    try {
+      while (!cancelled) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        let chunk = value;
+        const room = options.cap - total;
+        const over = chunk.length > room;
+        if (over) chunk = chunk.subarray(0, room);
+        total += chunk.length;
+        if (chunk.length > 0) {
+          take(chunk);
+          options.onChunk?.(chunk);
+        }
+        if (over) {
+          options.onCap();
+          cancel();
+          break;
+        }
+      }
+    } catch {
+      /* the stream was cancelled or broke: what we have is the result */
+    } finally {
+      reader.releaseLock();
+    }
+  })();
+  return {
+    done,
+    cancel,
+    bytes: () => {
+      const all = concat(chunks, kept);
+      return options.keep === "tail" && all.length > STDERR_KEEP_BYTES
+        ? all.subarray(all.length - STDERR_KEEP_BYTES)
+        : all;
+    },
+    total: () => total,
+  };
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}
+
+/** Whether `promise` settles within `ms` (the timer is always cleared). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const timeout = delay(ms, false);
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timeout.promise]);
+  } finally {
+    timeout.cancel();
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The script surface shared by the CLI, the agent's `script_list` / `script_help` /
+ * `script_run` tools and the MCP server, with the seed-000 result shapes and messages.
+ * The three public functions never throw: every failure is a failure envelope.
+ */
+
+import { type Envelope, fail, failFromError, ok } from "../../core/envelope.ts";
+import { SkillError } from "../../core/errors.ts";
+import { canonicalScriptName, quoteName } from "../../core/names.ts";
+import {
+  type Catalog,
+  findScript,
+  findSkill,
+  type ScriptInfo,
+  type SkillRecord,
+} from "../catalog/catalog.ts";
+import { lstatOrNull } from "../os/fs.ts";
+import {
+  checkArgs,
+  formatSeconds,
+  resolveLimits,
+  type RunLimits,
+  type RunOutcome,
+  runScript,
+  type RunTrace,
+} from "./runner.ts";
+import { scriptEnvironment } from "../../core/env_policy.ts";
+import { parentWatchEnv } from "./parent_watch.ts";
+
+export interface ScriptDeps {
+  home: string;
+  /** The caller's effective environment; scripts see only its allowlisted part. */
+  env: Readonly<Record<string, string>>;
+  signal?: AbortSignal | undefined;
+  /** Debug lines (one per run: skill, script, duration, exit code, bytes, error). */
+  log?: ((message: string) => void) | undefined;
+  /** `--env NAME` / `--env NAME=VALUE` requests (checked against the allowlist). */
+  extraEnv?: readonly string[] | undefined;
+  /** Overrides SCRIPT_TIMEOUT and the manifest's `limits.timeout`. */
+  timeoutSeconds?: number | undefined;
+  /** Overrides MAX_SCRIPT_OUTPUT and the manifest's `limits.max_output`. */
+  maxOutputBytes?: number | undefined;
+  /** Hook point for spans/metrics: called once per run. */
+  onTrace?: ((trace: RunTrace) => void) | undefined;
+}
+
+export interface ScriptEntry {
+  name: string;
+  path: string;
+}
+
+export interface ScriptHelp {
+  help_text: string;
+  usage: string;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** `{ "<skill>": [{name, path}, ...] }`: one skill, or every skill that has scripts. */
+export function scriptList(
+  catalog: Catalog,
+  skillName?: string | null,
+): Envelope<Record<string, ScriptEntry[]>> {
+  try {
+    const entries = (skill: SkillRecord) =>
+      skill.scripts.map((s) => ({ name: s.name, path: s.path }));
+    if (skillName !== undefined && skillName !== null) {
+      const skill = findSkill(catalog, skillName);
+      return ok(
+        { [skill.canonical]: entries(skill) },
+        `Found ${plural(skill.scripts.length, "script")} in ${skill.canonical}`,
+      );
+    }
+    const result: Record<string, ScriptEntry[]> = {};
+    let count = 0;
+    for (const skill of catalog.skills) {
+      if (skill.scripts.length === 0) continue;
+      result[skill.canonical] = entries(skill);
+      count += skill.scripts.length;
+    }
+    const skills = Object.keys(result).length;
+    return ok(result, `Found ${plural(count, "script")} across ${plural(skills, "skill")}`);
+  } catch (error) {
+    return failFromError(error);
+  }
+}
+
+/** Runs the script with `--help`: `{help_text, usage}`. */
+export async function scriptHelp(
+  catalog: Catalog,
+  skillName: string,
+  scriptName: string,
+  deps: ScriptDeps,
+): Promise<Envelope<ScriptHelp>> {
+  try {
+    const prepared = await prepareRun(catalog, skillName, scriptName, ["--help"], deps);
+    const outcome = await executeRun(prepared, false, deps);
+    if (outcome.error !== null) return outcomeEnvelope(prepared, outcome, false) as Envelope<never>;
+    const text = outcome.stdout.trim() !== "" ? outcome.stdout : outcome.stderrTail;
+    return ok(
+      { help_text: text, usage: usageLine(text) },
+      `Retrieved help for ${prepared.script.name}`,
+    );
+  } catch (error) {
+    return failFromError(error);
+  }
+}
+
+/** Runs the script; in JSON mode `--json` is appended unless present and stdout is parsed. */
+export async function scriptRun(
+  catalog: Catalog,
+  skillName: string,
+  scriptName: string,
+  args: readonly string[] | null | undefined,
+  json: boolean,
+  deps: ScriptDeps,
+): Promise<Envelope> {
+  try {
+    const prepared = await prepareRun(catalog, skillName, scriptName, args ?? [], deps);
+    const outcome = await executeRun(prepared, json, deps);
+    return outcomeEnvelope(prepared, outcome, json);
+  } catch (error) {
+    return failFromError(error);
+  }
+}
+
+export interface PreparedRun {
+  skill: SkillRecord;
+  script: ScriptInfo;
+  args: string[];
+  env: Record<string, string>;
+  limits: RunLimits;
+}
+
+/**
+ * Everything before the script starts: names, the script file, argument limits, trust
+ * and integrity, the environment, limits. Throws SkillError.
+ */
+export async function prepareRun(
+  catalog: Catalog,
+  skillName: string,
+  scriptName: string,
+  args: readonly unknown[],
+  deps: ScriptDeps,
+): Promise<PreparedRun> {
+  const skill = findSkill(catalog, skillName);
+  const file = canonicalScriptName(scriptName);
+  const script = findScript(skill, file);
+  if (script === undefined) {
+    throw new SkillError(
+      "not_found",
+      `Script '${quoteName(String(scriptName))}' not found in skill '${skill.canonical}'`,
+      { hint: `Run \`skills scripts ${skill.canonical}\` to see its scripts` },
+    );
+  }
+  const info = await lstatOrNull(script.path);
+  if (info === null || !info.isFile || info.isSymlink) {
+    throw new SkillError(
+      "not_found",
+      `Script '${script.name}' of skill '${skill.canonical}' is missing or not a regular file`,
+    );
+  }
+  if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
+    throw new SkillError("usage", "Script arguments must be a list of strings");
+  }
+  const stringArgs = args as string[];
+  checkArgs(stringArgs);
+  if (skill.origin !== "core") {
+    // Bundled skills are trusted; the digest check (and node:crypto) loads only when needed.
+    const { assertRunnable } = await import("../trust/gate.ts");
+    await assertRunnable(skill, deps.home);
+  }
+  const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
+  Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
+  const limits = resolveLimits(skill.manifest, deps.env, {
+    timeoutSeconds: deps.timeoutSeconds,
+    maxOutputBytes: deps.maxOutputBytes,
+  }, (message) => deps.log?.(message));
+  return { skill, script, args: [...stringArgs], env, limits };
+}
+
+export interface StreamHooks {
+  stdout?: (chunk: Uint8Array) => void;
+  stderr?: (chunk: Uint8Array) => void;
+}
+
+/** Runs a prepared script (streaming when hooks are given). Throws only before it starts. */
+export function executeRun(
+  prepared: PreparedRun,
+  json: boolean,
+  deps: ScriptDeps,
+  hooks: StreamHooks = {},
+): Promise<RunOutcome> {
+  return runScript({
+    skill: prepared.skill,
+    script: prepared.script,
+    args: prepared.args,
+    env: prepared.env,
+    limits: prepared.limits,
+    json,
+    signal: deps.signal,
+    onStdout: hooks.stdout,
+    onStderr: hooks.stderr,
+    onTrace: deps.onTrace,
+    log: deps.log,
+  });
+}
+
+const EXCERPT_CHARS = 200;
+
+function withStderr(message: string, tail: string): string {
+  return tail === "" ? message : `${message}\nstderr: ${tail}`;
+}
+
+function excerpt(text: string, chars = EXCERPT_CHARS): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "(no output)";
+  return trimmed.length > chars ? `${trimmed.slice(0, chars)}…` : trimmed;
+}
+
+/** The seed-000 envelope for a finished run. */
+export function outcomeEnvelope(
+  prepared: PreparedRun,
+  outcome: RunOutcome,
+  json: boolean,
+): Envelope {
+  const name = prepared.script.name;
+  const tail = outcome.stderrTail;
+  switch (outcome.error) {
+    case null: {
+      const note = outcome.truncated
+        ? ` (output truncated at ${outcome.limits.maxOutputBytes} bytes)`
+        : "";
+      const result = json ? outcome.parsed?.value : outcome.stdout;
+      return ok(result, `Executed ${name} script${note}`);
+    }
+    case "cancelled":
+      return fail("cancelled", `Script '${name}' was interrupted`);
+    case "timeout":
+      return fail(
+        "timeout",
+        withStderr(`Script timed out after ${formatSeconds(outcome.limits.timeoutSeconds)}`, tail),
+        { timeout_seconds: outcome.limits.timeoutSeconds },
+      );
+    case "parse_error": {
+      const head = outcome.truncated
+        ? `Script output exceeded ${outcome.limits.maxOutputBytes} bytes and was truncated; expected JSON output, got: `
+        : "Expected JSON output, got: ";
+      return fail("parse_error", withStderr(`${head}${excerpt(outcome.stdout)}`, tail), {
+        truncated: outcome.truncated,
+      });
+    }
+    case "execution_failed": {
+      const details: Record<string, unknown> = { exit_code: outcome.exitCode };
+      const parsed = json ? outcome.parsed : undefined;
+      let message = `Script failed with exit code ${outcome.exitCode}`;
+      if (parsed !== undefined) {
+        details.output = parsed.value;
+        message += `\noutput: ${excerpt(JSON.stringify(parsed.value), 500)}`;
+      } else if (outcome.stdout.trim() !== "") {
+        details.stdout = excerpt(outcome.stdout, 2000);
+      }
+      return fail("execution_failed", withStderr(message, tail), details);
+    }
+  }
+}
+
+/** The `usage:` paragraph of a help text (argparse wraps it), or its first line. */
+export function usageLine(help: string): string {
+  const lines = help.split(/\r?\n/);
+  const start = lines.findIndex((l) => /^\s*usage:/i.test(l));
+  if (start === -1) return lines.find((l) => l.trim() !== "")?.trim() ?? "";
+  const parts = [lines[start]!.trim()];
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === "" || !/^\s/.test(line)) break;
+    parts.push(line.trim());
+  }
+  return parts.join(" ").replace(/\s+/g, " ");
+}

@@ -1,0 +1,414 @@
+/**
+ * Runs a skill's typed toolsets out of process: the embedded standard-library Python host
+ * (toolset_host.py beside this file) is materialised under `$SKILLS_HOME/.core/`, started through
+ * the sandbox (trust and integrity check, env allowlist, own process group) and spoken to
+ * over JSON lines. One host process per skill; calls are serialised, each with a timeout
+ * that kills the whole tree. A host that dies or is killed is restarted on the next call.
+ */
+
+import { join } from "../os/paths.ts";
+import { type Envelope, fail } from "../../core/envelope.ts";
+import { SkillError } from "../../core/errors.ts";
+import { TOOLSET_HOST_HASH, TOOLSET_HOST_SOURCE } from "../../generated/toolset_host_py.ts";
+import type { SkillRecord } from "../catalog/catalog.ts";
+import { exists, writeFileAtomic } from "../os/fs.ts";
+import { CORE_CACHE_DIR } from "../store/home.ts";
+import { scriptEnvironment } from "../../core/env_policy.ts";
+import { type LaunchPlan, type SandboxedProcess, spawnSandboxed } from "./sandbox.ts";
+import { assertRunnable } from "../trust/gate.ts";
+import { parentWatchEnv } from "./parent_watch.ts";
+
+/** One public method of a toolset class, as the host describes it. */
+export interface ToolsetMethod {
+  /** The method name, e.g. `greet_in_language`. */
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A toolset that could not be loaded (reported and skipped; the others keep working). */
+export interface ToolsetLoadError {
+  toolset: string;
+  message: string;
+}
+
+export interface ToolsetHostOptions {
+  home: string;
+  /** The effective environment; the host receives only the skill's allowlisted part. */
+  env: Readonly<Record<string, string>>;
+  log?: (message: string) => void;
+  /** Per-call (and start-up) timeout; default the skill's `limits.timeout` or 60 s. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_TOOLSET_TIMEOUT_MS = 60_000;
+/** Largest accepted arguments document (JSON bytes). */
+export const MAX_TOOLSET_ARGS_BYTES = 64 * 1024;
+/** Largest accepted response line; the host itself caps results at 1 MB. */
+const MAX_LINE_CHARS = 2 * 1024 * 1024;
+const STDERR_TAIL_CHARS = 2000;
+const CLOSE_GRACE_MS = 2000;
+
+/** Where the embedded host is written (content-addressed, so versions never mix). */
+export function toolsetHostPath(home: string): string {
+  return join(home, CORE_CACHE_DIR, `toolset_host-${TOOLSET_HOST_HASH}.py`);
+}
+
+async function materializeHost(home: string): Promise<string> {
+  const path = toolsetHostPath(home);
+  if (!(await exists(path))) {
+    await Deno.mkdir(join(home, CORE_CACHE_DIR), { recursive: true });
+    await writeFileAtomic(path, TOOLSET_HOST_SOURCE);
+  }
+  return path;
+}
+
+/** The argv for the host: plain Python (the host is standard library only), never a shell. */
+export function hostLaunchPlan(
+  hostPath: string,
+  skill: Pick<SkillRecord, "dir" | "manifest">,
+  env: Readonly<Record<string, string>>,
+  os: typeof Deno.build.os = Deno.build.os,
+): LaunchPlan {
+  const python = env.SKILLS_PYTHON?.trim() || (os === "windows" ? "python" : "python3");
+  return {
+    command: python,
+    args: ["-B", hostPath, skill.dir, ...skill.manifest.toolsets],
+    launcher: "python3",
+  };
+}
+
+interface Pending {
+  resolve: (document: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+}
+
+/** One running host process. */
+class HostProcess {
+  readonly #process: SandboxedProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #pending = new Map<number, Pending>();
+  readonly #log: ((message: string) => void) | undefined;
+  readonly done: Promise<void>;
+  #nextId = 1;
+  #stderrTail = "";
+  alive = true;
+
+  constructor(process: SandboxedProcess, log: ((message: string) => void) | undefined) {
+    this.#process = process;
+    this.#log = log;
+    this.#writer = process.child.stdin.getWriter();
+    this.done = Promise.all([this.#readStdout(), this.#readStderr(), process.child.status])
+      .then(() => this.#exited());
+  }
+
+  get stderrTail(): string {
+    return this.#stderrTail.trim();
+  }
+
+  async request(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (!this.alive) throw new Error("the toolset host is not running");
+    const id = this.#nextId++;
+    const reply = new Promise<Record<string, unknown>>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+    });
+    const line = `${JSON.stringify({ id, ...body })}\n`;
+    try {
+      await this.#writer.write(new TextEncoder().encode(line));
+    } catch (error) {
+      this.#pending.delete(id);
+      throw new Error(`the toolset host stopped reading (${(error as Error).message})`);
+    }
+    return await reply;
+  }
+
+  async kill(): Promise<void> {
+    this.alive = false;
+    await this.#process.killTree();
+    await this.#writer.abort().catch(() => {});
+    await this.done;
+  }
+
+  /** Asks the host to stop, then kills it if it has not exited after a grace period. */
+  async shutdown(): Promise<void> {
+    if (!this.alive) return await this.done;
+    this.alive = false;
+    await this.#writer.close().catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), CLOSE_GRACE_MS);
+    });
+    const outcome = await Promise.race([this.done.then(() => "done" as const), grace]);
+    clearTimeout(timer);
+    if (outcome === "late") await this.#process.killTree();
+    await this.done;
+  }
+
+  async #readStdout(): Promise<void> {
+    let buffer = "";
+    const reader = this.#process.child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let newline: number;
+        while ((newline = buffer.indexOf("\n")) !== -1) {
+          this.#dispatch(buffer.slice(0, newline));
+          buffer = buffer.slice(newline + 1);
+        }
+        if (buffer.length > MAX_LINE_CHARS) {
+          this.#failAll(new Error("the toolset host sent an oversized response"));
+          buffer = "";
+          this.alive = false;
+          await this.#process.killTree();
+        }
+      }
+    } catch {
+      /* the stream is gone: the process ended */
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  async #readStderr(): Promise<void> {
+    const reader = this.#process.child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        this.#stderrTail = (this.#stderrTail + value).slice(-STDERR_TAIL_CHARS);
+        for (const line of value.split("\n")) {
+          if (line.trim() !== "") this.#log?.(`toolset: ${line}`);
+        }
+      }
+    } catch {
+      /* ignore */
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  #dispatch(line: string): void {
+    if (line.trim() === "") return;
+    let document: unknown;
+    try {
+      document = JSON.parse(line);
+    } catch {
+      this.#log?.(`toolset host sent a line that is not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    if (typeof document !== "object" || document === null || Array.isArray(document)) return;
+    const record = document as Record<string, unknown>;
+    const pending = typeof record.id === "number" ? this.#pending.get(record.id) : undefined;
+    if (pending === undefined) return;
+    this.#pending.delete(record.id as number);
+    pending.resolve(record);
+  }
+
+  #failAll(error: Error): void {
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+
+  #exited(): void {
+    this.alive = false;
+    const tail = this.stderrTail;
+    this.#failAll(
+      new Error(`the toolset host exited${tail === "" ? "" : `\nstderr: ${tail.slice(-500)}`}`),
+    );
+  }
+}
+
+/**
+ * A skill's toolsets. `start()` loads them and learns their methods; `call()` runs one.
+ * Never throws from `call()`: every problem is an envelope.
+ */
+export class ToolsetHost {
+  readonly skill: SkillRecord;
+  methods: ToolsetMethod[] = [];
+  errors: ToolsetLoadError[] = [];
+  readonly #options: ToolsetHostOptions;
+  readonly #timeoutMs: number;
+  #process: HostProcess | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  private constructor(skill: SkillRecord, options: ToolsetHostOptions) {
+    this.skill = skill;
+    this.#options = options;
+    const limit = skill.manifest.limits?.timeoutSeconds;
+    this.#timeoutMs = options.timeoutMs ??
+      (limit !== undefined ? limit * 1000 : DEFAULT_TOOLSET_TIMEOUT_MS);
+  }
+
+  /**
+   * Starts the host for `skill` and describes its toolsets. Throws SkillError
+   * (`untrusted`, `integrity_mismatch`, `dependency_unavailable`, `execution_failed`, ...).
+   */
+  static async start(skill: SkillRecord, options: ToolsetHostOptions): Promise<ToolsetHost> {
+    const host = new ToolsetHost(skill, options);
+    try {
+      await host.#spawn();
+    } catch (error) {
+      await host.close();
+      throw error;
+    }
+    return host;
+  }
+
+  /** Calls one method. Arguments are untrusted; the host validates them against the schema. */
+  call(method: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope> {
+    const run = this.#queue.then(() => this.#call(method, args, options.signal));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#queue.catch(() => {});
+    const process = this.#process;
+    this.#process = undefined;
+    await process?.shutdown();
+  }
+
+  async #spawn(): Promise<void> {
+    const { home, env, log } = this.#options;
+    await assertRunnable(this.skill, home);
+    const hostPath = await materializeHost(home);
+    const plan = hostLaunchPlan(hostPath, this.skill, env);
+    const hostEnv = scriptEnvironment(this.skill, env);
+    Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
+    const spawned = spawnSandboxed(plan, {
+      cwd: this.skill.dir,
+      env: hostEnv,
+      stdin: "piped",
+    });
+    const process = new HostProcess(spawned, log);
+    this.#process = process;
+    const described = await this.#withTimeout(process, { op: "describe" }, undefined);
+    if (described.kind !== "reply") {
+      throw new SkillError(
+        described.kind === "timeout" ? "timeout" : "execution_failed",
+        `Cannot load the toolsets of skill '${this.skill.canonical}': ${described.message}`,
+      );
+    }
+    const { methods, errors } = parseDescription(described.document);
+    this.methods = methods;
+    this.errors = errors;
+    for (const error of errors) {
+      log?.(
+        `Toolset ${error.toolset} of skill '${this.skill.canonical}' skipped: ${error.message}`,
+      );
+    }
+  }
+
+  async #call(method: string, args: unknown, signal: AbortSignal | undefined): Promise<Envelope> {
+    const label = `${this.skill.canonical} ${method}`;
+    try {
+      if (this.#closed) return fail("execution_failed", `Toolset host for ${label} is closed`);
+      if (!this.methods.some((m) => m.name === method)) {
+        return fail("not_found", `Skill '${this.skill.canonical}' has no toolset tool '${method}'`);
+      }
+      const encoded = JSON.stringify(args ?? {});
+      if (new TextEncoder().encode(encoded).length > MAX_TOOLSET_ARGS_BYTES) {
+        return fail(
+          "args_too_large",
+          `Arguments for ${label} exceed ${MAX_TOOLSET_ARGS_BYTES} bytes`,
+        );
+      }
+      if (signal?.aborted) return fail("cancelled", `Call to ${label} was cancelled`);
+      if (this.#process === undefined || !this.#process.alive) {
+        await this.#process?.kill();
+        await this.#spawn();
+      }
+      const outcome = await this.#withTimeout(
+        this.#process!,
+        { op: "call", tool: method, arguments: args ?? {} },
+        signal,
+      );
+      if (outcome.kind === "reply") return envelopeFrom(outcome.document, label);
+      if (outcome.kind === "timeout") {
+        return fail("timeout", `Tool ${label} timed out after ${this.#timeoutMs / 1000}s`);
+      }
+      if (outcome.kind === "cancelled") return fail("cancelled", `Call to ${label} was cancelled`);
+      return fail("execution_failed", `Tool ${label} failed: ${outcome.message}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return error instanceof SkillError
+        ? fail(error.code, error.hint ? `${message}\n${error.hint}` : message)
+        : fail("execution_failed", `Tool ${label} failed: ${message}`);
+    }
+  }
+
+  /** Sends one request; on timeout or abort the host's process tree is killed. */
+  async #withTimeout(
+    process: HostProcess,
+    body: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<
+    | { kind: "reply"; document: Record<string, unknown> }
+    | { kind: "timeout" | "cancelled" | "failed"; message: string }
+  > {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<"timeout" | "cancelled">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.#timeoutMs);
+      onAbort = () => resolve("cancelled");
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      const result = await Promise.race([
+        process.request(body).then(
+          (document) => ({ kind: "reply" as const, document }),
+          (error: Error) => ({ kind: "failed" as const, message: error.message }),
+        ),
+        stop.then((kind) => ({ kind, message: kind === "timeout" ? "timed out" : "cancelled" })),
+      ]);
+      if (result.kind === "timeout" || result.kind === "cancelled") await process.kill();
+      return result;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Validates the host's `describe` answer (it is data from a child process). */
+export function parseDescription(
+  document: Record<string, unknown>,
+): { methods: ToolsetMethod[]; errors: ToolsetLoadError[] } {
+  const methods: ToolsetMethod[] = [];
+  const errors: ToolsetLoadError[] = [];
+  for (const tool of Array.isArray(document.tools) ? document.tools : []) {
+    if (!isRecord(tool) || typeof tool.name !== "string") continue;
+    methods.push({
+      name: tool.name,
+      description: typeof tool.description === "string" ? tool.description : tool.name,
+      inputSchema: isRecord(tool.input_schema)
+        ? tool.input_schema
+        : { type: "object", properties: {} },
+    });
+  }
+  for (const error of Array.isArray(document.errors) ? document.errors : []) {
+    if (!isRecord(error)) continue;
+    errors.push({ toolset: String(error.toolset ?? "?"), message: String(error.message ?? "") });
+  }
+  return { methods, errors };
+}
+
+/** The envelope inside a `call` answer, checked for shape. */
+export function envelopeFrom(document: Record<string, unknown>, label: string): Envelope {
+  const envelope = document.envelope;
+  if (!isRecord(envelope) || typeof envelope.success !== "boolean") {
+    return fail("parse_error", `Tool ${label} returned a malformed envelope`);
+  }
+  const message = typeof envelope.message === "string" ? envelope.message : "";
+  if (envelope.success) return { ...envelope, success: true, result: envelope.result, message };
+  const error = typeof envelope.error === "string" ? envelope.error : "execution_failed";
+  return { ...envelope, success: false, error, message };
+}

@@ -1,0 +1,182 @@
+/**
+ * Fetching a repository at a ref with git (see command.ts for how git is run): shallow clones
+ * of branches and tags, an exact fetch of a full commit SHA, a full clone + rev-parse for
+ * an abbreviated one, and ls-remote to see whether a tracked ref moved. Clones fetch
+ * objects only, without blobs over the file-size limit: the clone is then read like any
+ * local repository (local_read.ts: path checks, the path and file-size caps, symlinks last,
+ * no filters), never checked out.
+ */
+
+import { isFullSha, looksLikeSha, type RefRequest, type Transport } from "../../core/sources.ts";
+import { removeIfExists } from "../os/fs.ts";
+import {
+  cloneArgv,
+  fetchCommitArgv,
+  GitError,
+  type GitOptions,
+  gitOrThrow,
+  initArgv,
+  lsRemoteArgv,
+  revParseArgv,
+  runGit,
+  withRetries,
+} from "./command.ts";
+import { localRepositoryPath, readLocalRepository } from "./local_read.ts";
+import type { FetchedCommit } from "./command.ts";
+
+export type { FetchedCommit };
+
+/**
+ * Fetches `request` of `url` into `dest` (which must not exist): shallow for branches and
+ * tags, exactly the commit for a full SHA, a full clone + rev-parse for an abbreviated one.
+ * A repository on this machine is read directly instead (local_read.ts).
+ */
+export async function fetchRepository(
+  url: string,
+  transport: Transport,
+  request: RefRequest,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  const local = transport === "file" ? localRepositoryPath(url) : null;
+  if (local !== null) return await readLocalRepository(local, url, request, dest, options);
+  return await cloneRepository(url, transport, request, dest, options);
+}
+
+/** fetchRepository by cloning (every transport; file:// too, though it is read directly). */
+export async function cloneRepository(
+  url: string,
+  transport: Transport,
+  request: RefRequest,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  const reset = () => removeIfExists(dest);
+  const retry = <T>(work: () => Promise<T>) => withRetries(options, work, reset);
+  if (request.kind === "ref" && isFullSha(request.name)) {
+    return await fetchExactCommit(url, transport, request.name, dest, options);
+  }
+  const branch = request.kind === "default" ? undefined : request.name;
+  try {
+    await retry(() =>
+      gitOrThrow(
+        "clone",
+        url,
+        cloneArgv(transport, url, dest, { branch, checkout: false }),
+        transport,
+        options,
+      )
+    );
+  } catch (error) {
+    const abbreviated = request.kind === "ref" && looksLikeSha(request.name);
+    if (!(error instanceof GitError) || error.kind !== "ref_not_found" || !abbreviated) {
+      if (error instanceof GitError && error.kind === "ref_not_found" && branch !== undefined) {
+        throw new GitError(
+          "ref_not_found",
+          `${request.kind === "ref" ? "ref" : request.kind} '${branch}' not found`,
+          "Check the name; `git ls-remote <url>` lists branches and tags",
+        );
+      }
+      throw error;
+    }
+    await reset();
+    return await fetchAbbreviatedCommit(url, transport, request.name, dest, options);
+  }
+  // The clone is a repository on this machine now: its HEAD is read and its files written
+  // like any local repository's.
+  const head = await readLocalRepository(dest, url, { kind: "default" }, dest, options, true);
+  const requested = request.kind === "default" ? null : request.name;
+  return {
+    sha: head.sha,
+    branch: head.branch,
+    tag: head.branch === null ? requested : null,
+    ref: request.kind === "ref" ? request.name : null,
+  };
+}
+
+async function fetchExactCommit(
+  url: string,
+  transport: Transport,
+  sha: string,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  const lower = sha.toLowerCase();
+  try {
+    await withRetries(options, async () => {
+      await removeIfExists(dest);
+      await gitOrThrow("init", url, initArgv(transport, dest), transport, options);
+      await gitOrThrow(
+        "fetch",
+        url,
+        fetchCommitArgv(transport, url, lower),
+        transport,
+        options,
+        dest,
+      );
+    });
+  } catch (error) {
+    // Servers that refuse unadvertised objects: clone everything and look for it.
+    if (!(error instanceof GitError) || error.kind !== "ref_not_found") throw error;
+    await removeIfExists(dest);
+    return await fetchAbbreviatedCommit(url, transport, lower, dest, options);
+  }
+  await readLocalRepository(dest, url, { kind: "ref", name: lower }, dest, options, true);
+  return { sha: lower, branch: null, tag: null, ref: sha };
+}
+
+async function fetchAbbreviatedCommit(
+  url: string,
+  transport: Transport,
+  prefix: string,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  await withRetries(
+    options,
+    () =>
+      gitOrThrow(
+        "clone",
+        url,
+        cloneArgv(transport, url, dest, { shallow: false, checkout: false }),
+        transport,
+        options,
+      ),
+    () => removeIfExists(dest),
+  );
+  const out = await runGit(revParseArgv(transport, prefix), transport, options, dest);
+  const sha = out.stdout.trim().toLowerCase();
+  if (out.code !== 0 || !isFullSha(sha) || !sha.startsWith(prefix.toLowerCase())) {
+    const ambiguous = /ambiguous/i.test(out.stderr);
+    throw new GitError(
+      "ref_not_found",
+      ambiguous ? `commit '${prefix}' is ambiguous` : `ref or commit '${prefix}' not found`,
+      ambiguous ? "Give more characters of the commit SHA" : undefined,
+    );
+  }
+  await readLocalRepository(dest, url, { kind: "ref", name: sha }, dest, options, true);
+  return { sha, branch: null, tag: null, ref: prefix };
+}
+
+/** What `branch`/`tag` currently points at upstream (ls-remote), or null if it is gone. */
+export async function remoteCommit(
+  url: string,
+  transport: Transport,
+  tracking: { kind: "branch" | "tag"; name: string },
+  options: GitOptions,
+): Promise<string | null> {
+  const refs = tracking.kind === "branch"
+    ? [`refs/heads/${tracking.name}`]
+    : [`refs/tags/${tracking.name}`, `refs/tags/${tracking.name}^{}`];
+  const out = await withRetries(
+    options,
+    () => gitOrThrow("ls-remote", url, lsRemoteArgv(transport, url, refs), transport, options),
+  );
+  const found = new Map<string, string>();
+  for (const line of out.stdout.split("\n")) {
+    const [sha, name] = line.split("\t");
+    if (sha !== undefined && name !== undefined) found.set(name, sha.toLowerCase());
+  }
+  if (tracking.kind === "branch") return found.get(refs[0]!) ?? null;
+  return found.get(refs[1]!) ?? found.get(refs[0]!) ?? null;
+}

@@ -1,0 +1,169 @@
+/**
+ * Getting a source's files into a staging directory: a git clone (shallow where possible)
+ * or a copy of a local directory; then finding the skills in it.
+ */
+
+import { join, resolve } from "../os/paths.ts";
+import * as PLATFORM_PATHS from "../os/paths.ts";
+import { SkillError } from "../../core/errors.ts";
+import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import type { GitOptions } from "../git/command.ts";
+import { type FetchedCommit, fetchRepository } from "../git/fetch.ts";
+import { isWithin, lstatOrNull } from "../os/fs.ts";
+import type { Staging } from "../store/staging.ts";
+
+export interface Fetched {
+  source: Source;
+  /** Root of the fetched tree inside staging (the clone, or the copied directory). */
+  root: string;
+  /** Where discovery starts: root + the source's subpath. */
+  base: string;
+  /** The checked-out commit for git sources, null for local directories. */
+  commit: FetchedCommit | null;
+}
+
+const SKIP_DIRS = new Set([".git", "node_modules"]);
+const MAX_COPY_ENTRIES = 20_000;
+const MAX_DISCOVERY_DEPTH = 3;
+const MAX_DISCOVERY_DIRS = 5_000;
+
+/**
+ * Turns what the user typed into a Source: an existing directory is a local source (a bare
+ * git repository is cloned via file:// instead of copied); anything else is parsed as a
+ * git URL or GitHub shorthand. A directory inside $SKILLS_HOME (or containing it) is refused.
+ */
+export async function resolveSource(
+  input: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  home: string,
+): Promise<Source> {
+  if (!input.includes("://") && !/^[A-Za-z][A-Za-z0-9+.-]*::/.test(input)) {
+    const expanded = input === "~" || input.startsWith("~/")
+      ? join(env.HOME ?? "~", input.slice(1))
+      : input;
+    const path = resolve(cwd, expanded);
+    const info = await Deno.stat(path).catch(() => null);
+    if (info?.isDirectory) {
+      if (isWithin(path, home) || isWithin(home, path)) {
+        throw new SkillError(
+          "invalid_source",
+          `Cannot install from ${path}: it is inside $SKILLS_HOME or contains it (${home})`,
+        );
+      }
+      return parseSource(input, {
+        localDirectory: path,
+        localIsBareRepository: await isBareRepository(path),
+        paths: PLATFORM_PATHS,
+      });
+    }
+  }
+  return parseSource(input);
+}
+
+async function isBareRepository(path: string): Promise<boolean> {
+  const [head, objects, refs, skillMd] = await Promise.all(
+    ["HEAD", "objects", "refs", "SKILL.md"].map((n) => lstatOrNull(join(path, n))),
+  );
+  return head?.isFile === true && objects?.isDirectory === true && refs?.isDirectory === true &&
+    skillMd === null;
+}
+
+/** Clones or copies `source` into `staging.path/src`. */
+export async function fetchIntoStaging(
+  source: Source,
+  request: RefRequest,
+  staging: Staging,
+  git: GitOptions,
+): Promise<Fetched> {
+  const root = join(staging.path, "src");
+  if (source.type === "local") {
+    await copyTree(source.path, root, git.signal);
+    return { source, root, base: root, commit: null };
+  }
+  const commit = await fetchRepository(source.url, source.transport, request, root, git);
+  const base = source.subpath === "" ? root : join(root, ...source.subpath.split("/"));
+  const info = await lstatOrNull(base);
+  if (info === null || !info.isDirectory || info.isSymlink) {
+    throw new SkillError(
+      "not_found",
+      `Path '${source.subpath}' not found in ${source.url} at ${commit.sha.slice(0, 12)}`,
+    );
+  }
+  return { source, root, base, commit };
+}
+
+/**
+ * Copies a directory tree: regular files with their mode, directories, and symlinks as
+ * symlinks (so that validation sees and judges them). `.git` and `node_modules` are skipped.
+ */
+export async function copyTree(from: string, to: string, signal?: AbortSignal): Promise<void> {
+  const info = await lstatOrNull(from);
+  if (info === null || !info.isDirectory) {
+    throw new SkillError("not_found", `Directory not found: ${from}`);
+  }
+  let count = 0;
+  const walk = async (src: string, dest: string) => {
+    signal?.throwIfAborted();
+    await Deno.mkdir(dest);
+    for await (const entry of Deno.readDir(src)) {
+      if (++count > MAX_COPY_ENTRIES) {
+        throw new SkillError(
+          "io_error",
+          `Cannot copy ${from}: more than ${MAX_COPY_ENTRIES} files`,
+        );
+      }
+      if (entry.isDirectory && SKIP_DIRS.has(entry.name)) continue;
+      const s = join(src, entry.name);
+      const d = join(dest, entry.name);
+      if (entry.isSymlink) await Deno.symlink(await Deno.readLink(s), d);
+      else if (entry.isDirectory) await walk(s, d);
+      else if (entry.isFile) {
+        await Deno.copyFile(s, d);
+        const mode = (await Deno.stat(s)).mode;
+        if (mode !== null) await Deno.chmod(d, mode & 0o777);
+      }
+    }
+  };
+  await walk(from, to);
+}
+
+export interface FoundSkill {
+  /** Absolute path of the skill directory. */
+  dir: string;
+  /** Path relative to the discovery base, "" for the base itself. */
+  rel: string;
+}
+
+/**
+ * Directories holding a SKILL.md: the base itself (then nothing else), else every one up to
+ * three levels down (`skills/<name>/`, `.claude/skills/<name>/`, ...). A skill directory's
+ * own subdirectories are its content and are not searched; `.git`, `node_modules` and
+ * symlinked directories are skipped.
+ */
+export async function discoverSkills(base: string): Promise<FoundSkill[]> {
+  if (await isSkillDir(base)) return [{ dir: base, rel: "" }];
+  const found: FoundSkill[] = [];
+  let visited = 0;
+  const walk = async (dir: string, rel: string, depth: number) => {
+    if (depth > MAX_DISCOVERY_DEPTH) return;
+    const entries = await Array.fromAsync(Deno.readDir(dir));
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (!entry.isDirectory || entry.isSymlink || SKIP_DIRS.has(entry.name)) continue;
+      if (++visited > MAX_DISCOVERY_DIRS) return;
+      const path = join(dir, entry.name);
+      const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (await isSkillDir(path)) found.push({ dir: path, rel: childRel });
+      else await walk(path, childRel, depth + 1);
+    }
+  };
+  await walk(base, "", 1);
+  return found;
+}
+
+async function isSkillDir(dir: string): Promise<boolean> {
+  // lstat: a SKILL.md symlink still marks a skill (validation then refuses it).
+  const info = await lstatOrNull(join(dir, "SKILL.md"));
+  return info !== null && !info.isDirectory;
+}

@@ -1,0 +1,272 @@
+/**
+ * `skills add` below the CLI: inspect what a fetched source contains, choose skills, plan
+ * the install (names, collisions, digests) and commit it atomically under the registry lock.
+ */
+
+import { join } from "../os/paths.ts";
+import { SkillError } from "../../core/errors.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import { canonicalSkillName, isValidSkillName, quoteName } from "../../core/names.ts";
+import {
+  findEntry,
+  type Registry,
+  type RegistryEntry,
+  upsertEntry,
+} from "../../core/registry_model.ts";
+import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
+import type { ScriptInfo } from "../catalog/loader.ts";
+import { computeDigest } from "../trust/file_hashes.ts";
+import { discoverSkills, type Fetched } from "./fetch_source.ts";
+import { exists, removeIfExists } from "../os/fs.ts";
+import { inspectSkillDir } from "../catalog/inspect.ts";
+import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
+import { recoverStale, type Staging, writeIntent } from "../store/staging.ts";
+import { digestCachePath } from "../trust/gate.ts";
+
+export interface Candidate {
+  /** Path of the skill inside the source (repository-relative), "" for the root. */
+  rel: string;
+  dir: string;
+  /** From the manifest; undefined when SKILL.md could not be parsed. */
+  name: string | undefined;
+  canonical: string | undefined;
+  description: string;
+  manifest: Manifest | undefined;
+  scripts: ScriptInfo[];
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+/** Finds and validates every skill in a fetched source. */
+export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> {
+  const found = await discoverSkills(fetched.base);
+  const prefix = fetched.source.subpath;
+  const out: Candidate[] = [];
+  for (const f of found) {
+    const result = await inspectSkillDir(f.dir);
+    const manifest = result.manifest;
+    const rel = [prefix, f.rel].filter((p) => p !== "").join("/");
+    // The directory name of a repository root says nothing about the skill.
+    const warnings = result.diagnostics.filter((d) =>
+      d.level === "warning" && !(f.rel === "" && d.message.includes("differs from the directory"))
+    );
+    const name = manifest?.name;
+    out.push({
+      rel,
+      dir: f.dir,
+      name,
+      canonical: name !== undefined && isValidSkillName(name)
+        ? canonicalSkillName(name)
+        : undefined,
+      description: manifest?.description ?? "",
+      manifest,
+      scripts: result.record?.scripts ?? [],
+      errors: result.diagnostics.filter((d) => d.level === "error"),
+      warnings,
+    });
+  }
+  return out;
+}
+
+function dirKey(rel: string): string | undefined {
+  const last = rel.split("/").pop() ?? "";
+  return isValidSkillName(last) ? canonicalSkillName(last) : undefined;
+}
+
+/**
+ * Chooses candidates by canonical name (manifest name or directory name); `*` selects all.
+ * With no selectors, a source with exactly one skill selects it; several is a usage error
+ * the CLI turns into a question on a terminal.
+ */
+export function selectCandidates(
+  candidates: readonly Candidate[],
+  selectors: readonly string[],
+  sourceLabel: string,
+): Candidate[] {
+  if (candidates.length === 0) {
+    throw new SkillError("not_found", `No skills found in ${sourceLabel}`, {
+      hint:
+        "A skill is a directory with a SKILL.md (at the root, in skills/<name>/, or up to 3 levels deep)",
+    });
+  }
+  if (selectors.length === 0) {
+    if (candidates.length === 1) return [...candidates];
+    throw new SkillError(
+      "usage",
+      `${sourceLabel} contains ${candidates.length} skills: ${candidates.map(label).join(", ")}`,
+      { hint: "Choose with --skill NAME (repeatable) or --skill '*' for all; --list shows them" },
+    );
+  }
+  if (selectors.includes("*")) return [...candidates];
+  const chosen: Candidate[] = [];
+  for (const wanted of selectors) {
+    const match = candidates.filter((c) => c.canonical === wanted);
+    const hits = match.length > 0 ? match : candidates.filter((c) => dirKey(c.rel) === wanted);
+    if (hits.length === 0) {
+      throw new SkillError("not_found", `Skill '${wanted}' not found in ${sourceLabel}`, {
+        hint: `Available: ${candidates.map(label).join(", ")}`,
+      });
+    }
+    if (hits.length > 1) {
+      throw new SkillError(
+        "conflict",
+        `Skill '${wanted}' is ambiguous in ${sourceLabel}: ${hits.map((h) => h.rel).join(", ")}`,
+      );
+    }
+    if (!chosen.includes(hits[0]!)) chosen.push(hits[0]!);
+  }
+  return chosen;
+}
+
+function label(c: Candidate): string {
+  return c.name ?? (c.rel === "" ? "(root)" : c.rel);
+}
+
+export interface InstallPlan {
+  candidate: Candidate;
+  /** Display name recorded in the registry. */
+  name: string;
+  canonical: string;
+  target: string;
+  digest: string;
+  entry: RegistryEntry;
+}
+
+/** Why `canonical` cannot be installed now, or undefined. */
+export async function collisionProblem(
+  home: string,
+  registry: Registry,
+  canonical: string,
+): Promise<string | undefined> {
+  if (findEntry(registry, canonical) !== undefined) return "a skill with that name is installed";
+  if (BUNDLED_NAMES.includes(canonical)) return "a bundled skill has that name";
+  if (await exists(join(home, canonical))) {
+    return `${join(home, canonical)} already exists`;
+  }
+  return undefined;
+}
+
+export interface PlanOptions {
+  /** `--name`: install a single skill under another name. */
+  rename?: string | undefined;
+  now?: Date;
+}
+
+/**
+ * Validates the selection (errors block), removes VCS data, computes digests and builds
+ * the registry entries. Collisions are checked here for early feedback and again under the
+ * lock when committing.
+ */
+export async function planInstall(
+  home: string,
+  fetched: Fetched,
+  selected: readonly Candidate[],
+  options: PlanOptions = {},
+): Promise<InstallPlan[]> {
+  const invalid = selected.filter((c) => c.errors.length > 0 || c.manifest === undefined);
+  if (invalid.length > 0) {
+    const lines = invalid.flatMap((c) =>
+      c.errors.map((e) => `${label(c)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`)
+    );
+    throw new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
+      hint: "Nothing was installed",
+    });
+  }
+  if (options.rename !== undefined && selected.length !== 1) {
+    throw new SkillError("usage", "--name renames a single skill; select exactly one");
+  }
+  const registry = await readRegistry(home);
+  const now = (options.now ?? new Date()).toISOString();
+  const plans: InstallPlan[] = [];
+  for (const candidate of selected) {
+    const name = options.rename ?? candidate.name!;
+    const canonical = canonicalSkillName(name);
+    if (plans.some((p) => p.canonical === canonical)) {
+      throw new SkillError("conflict", `Two selected skills are both named '${canonical}'`);
+    }
+    const problem = await collisionProblem(home, registry, canonical);
+    if (problem !== undefined) throw collisionError(canonical, problem, options.rename);
+    await removeIfExists(join(candidate.dir, ".git"));
+    const digest = await computeDigest(candidate.dir);
+    const target = join(home, canonical);
+    const source = fetched.source;
+    const commit = fetched.commit;
+    const entry: RegistryEntry = {
+      name,
+      name_canonical: canonical,
+      source: {
+        type: source.type,
+        url: source.type === "git" ? source.url : source.path,
+        subpath: candidate.rel,
+      },
+      commit_sha: commit?.sha ?? null,
+      branch: commit?.branch ?? null,
+      tag: commit?.tag ?? null,
+      ref: commit?.ref ?? null,
+      installed_path: target,
+      trusted: true,
+      trusted_digest: digest,
+      installed_digest: digest,
+      installed_at: now,
+      updated_at: now,
+    };
+    plans.push({ candidate, name, canonical, target, digest, entry });
+  }
+  return plans;
+}
+
+function collisionError(canonical: string, problem: string, renamed: string | undefined) {
+  return new SkillError("conflict", `Cannot install skill '${quoteName(canonical)}': ${problem}`, {
+    hint: renamed === undefined
+      ? `Install it under another name with --name NAME, or run \`skills update ${canonical}\``
+      : "Choose another --name",
+  });
+}
+
+/**
+ * Moves the staged skills into `$SKILLS_HOME/<canonical>` and records them, all under the
+ * registry lock: either every selected skill is installed or none is. Cleans up after
+ * dead commands first. Returns recovery notes.
+ */
+export async function commitInstall(
+  home: string,
+  staging: Staging,
+  plans: readonly InstallPlan[],
+  signal?: AbortSignal,
+): Promise<string[]> {
+  return await withRegistryLock(home, async () => {
+    signal?.throwIfAborted();
+    let registry = await readRegistry(home);
+    const { notes } = await recoverStale(home, registry);
+    for (const plan of plans) {
+      const problem = await collisionProblem(home, registry, plan.canonical);
+      if (problem !== undefined) throw collisionError(plan.canonical, problem, undefined);
+    }
+    writeIntent(staging, {
+      version: 1,
+      op: "install",
+      items: plans.map((p) => ({
+        canonical: p.canonical,
+        target: p.target,
+        aside: null,
+        updatedAt: p.entry.updated_at,
+      })),
+    });
+    const moved: InstallPlan[] = [];
+    try {
+      for (const plan of plans) {
+        await Deno.rename(plan.candidate.dir, plan.target);
+        moved.push(plan);
+        registry = upsertEntry(registry, plan.entry);
+        await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
+      }
+      writeRegistryUnlocked(home, registry);
+    } catch (error) {
+      for (const plan of moved.reverse()) {
+        await Deno.rename(plan.target, plan.candidate.dir).catch(() => {});
+      }
+      throw error;
+    }
+    return notes;
+  });
+}

@@ -1,0 +1,325 @@
+/**
+ * `skills update` below the CLI: find out whether the tracked ref moved (ls-remote, no
+ * clone when nothing changed), stage the new version, validate it, summarise the changes,
+ * and swap it in atomically under the registry lock (old directory aside, new in, entry
+ * written; any failure puts the old one back).
+ */
+
+import { join } from "../os/paths.ts";
+import * as PLATFORM_PATHS from "../os/paths.ts";
+import { SkillError } from "../../core/errors.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import { findEntry, type RegistryEntry, upsertEntry } from "../../core/registry_model.ts";
+import {
+  type GitSource,
+  isFullSha,
+  parseSource,
+  type RefRequest,
+  type Source,
+  validateSubpath,
+} from "../../core/sources.ts";
+import { bundledSkillNames } from "../catalog/bundled.ts";
+import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
+import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
+import { type Fetched, fetchIntoStaging } from "./fetch_source.ts";
+import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
+import { type GitOptions, inContext } from "../git/command.ts";
+import { remoteCommit } from "../git/fetch.ts";
+import { inspectSkillDir } from "../catalog/inspect.ts";
+import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
+import {
+  createStaging,
+  disposeStaging,
+  isManagedEntry,
+  recoverStale,
+  type Staging,
+  writeIntent,
+} from "../store/staging.ts";
+import { digestCachePath } from "../trust/gate.ts";
+
+export type UpdateKind = "up_to_date" | "pinned" | "update";
+
+export interface UpdatePlan {
+  entry: RegistryEntry;
+  canonical: string;
+  kind: UpdateKind;
+  oldSha: string | null;
+  newSha: string | null;
+  /** What the entry follows after the update, e.g. "branch main". */
+  tracking: string;
+  /** Installed files differ from what was installed (would be discarded). */
+  localChanges: boolean;
+  /** Only for kind "update". */
+  staged?: {
+    staging: Staging;
+    dir: string;
+    digest: string;
+    changes: ChangeSummary;
+    entry: RegistryEntry;
+    warnings: Diagnostic[];
+  };
+}
+
+export function isPinned(entry: RegistryEntry): boolean {
+  return entry.source.type === "git" && entry.branch === null && entry.tag === null &&
+    entry.ref !== null;
+}
+
+export function describeTracking(
+  entry: Pick<RegistryEntry, "source" | "branch" | "tag" | "ref">,
+): string {
+  if (entry.source.type === "local") return `directory ${entry.source.url}`;
+  if (entry.tag !== null) return `tag ${entry.tag}`;
+  if (entry.branch !== null) return `branch ${entry.branch}`;
+  if (entry.ref !== null) return `pinned to ${entry.ref}`;
+  return "default branch";
+}
+
+/** Rebuilds a source from a registry entry (which is untrusted input: validated again). */
+export function entrySource(entry: RegistryEntry): Source {
+  const subpath = validateSubpath(entry.source.url, entry.source.subpath);
+  if (entry.source.type === "local") {
+    const path = subpath === "" ? entry.source.url : join(entry.source.url, ...subpath.split("/"));
+    return parseSource(path, { localDirectory: path, paths: PLATFORM_PATHS });
+  }
+  const parsed = parseSource(entry.source.url) as GitSource;
+  return { ...parsed, subpath, skill: undefined, ref: undefined };
+}
+
+export function assertManaged(home: string, entry: RegistryEntry): void {
+  if (!isManagedEntry(home, entry)) {
+    throw new SkillError(
+      "permission_denied",
+      `Skill '${entry.name_canonical}' is recorded at ${entry.installed_path}, not at ${
+        join(home, entry.name_canonical)
+      }; refusing to change it`,
+      { hint: "Remove it with `skills remove` and install it again" },
+    );
+  }
+}
+
+function installedBaseline(entry: RegistryEntry): string | null {
+  const recorded = (entry as { installed_digest?: unknown }).installed_digest;
+  return typeof recorded === "string" ? recorded : entry.trusted_digest;
+}
+
+export interface PlanUpdateOptions {
+  /** `--ref/--branch/--tag`: move the skill to this ref (also unpins). */
+  request?: RefRequest | undefined;
+  git: GitOptions;
+  progress?: (message: string) => void;
+  now?: Date;
+}
+
+/** Decides and stages the update of one installed skill. Call `discardPlan` when done. */
+export async function planUpdate(
+  home: string,
+  entry: RegistryEntry,
+  options: PlanUpdateOptions,
+): Promise<UpdatePlan> {
+  const canonical = entry.name_canonical;
+  assertManaged(home, entry);
+  const source = entrySource(entry);
+  const baseline = installedBaseline(entry);
+  const localChanges = baseline !== null && await exists(entry.installed_path) &&
+    (await computeDigest(entry.installed_path)) !== baseline;
+  const base = {
+    entry,
+    canonical,
+    oldSha: entry.commit_sha,
+    tracking: describeTracking(entry),
+    localChanges,
+  };
+
+  let request: RefRequest;
+  if (options.request !== undefined) request = options.request;
+  else if (source.type === "local") request = { kind: "default" };
+  else if (entry.tag !== null) request = { kind: "tag", name: entry.tag };
+  else if (entry.branch !== null) request = { kind: "branch", name: entry.branch };
+  else if (entry.ref !== null) return { ...base, kind: "pinned", newSha: entry.commit_sha };
+  else request = { kind: "default" };
+
+  if (
+    source.type === "git" && options.request === undefined &&
+    (request.kind === "branch" || request.kind === "tag")
+  ) {
+    options.progress?.(`Checking ${source.url} (${request.kind} ${request.name}) ...`);
+    const remote = await remoteCommit(source.url, source.transport, request, options.git)
+      .catch((error) => {
+        throw inContext(`Cannot update skill '${canonical}'`, error);
+      });
+    if (remote === null) {
+      throw new SkillError(
+        "not_found",
+        `Cannot update skill '${canonical}': ${request.kind} '${request.name}' no longer exists in ${source.url}`,
+        { hint: `Move it with \`skills update ${canonical} --ref <ref>\`` },
+      );
+    }
+    if (remote === entry.commit_sha) return { ...base, kind: "up_to_date", newSha: remote };
+  }
+
+  const staging = createStaging(home);
+  try {
+    options.progress?.(
+      source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
+    );
+    const fetched = await fetchIntoStaging(source, request, staging, options.git)
+      .catch((error) => {
+        throw inContext(`Cannot update skill '${canonical}'`, error);
+      });
+    const staged = await stageNewVersion(entry, fetched, options.now ?? new Date());
+    if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
+      // Pinned to the same commit again: nothing to do.
+      if (fetched.commit?.sha === entry.commit_sha && staged.digest === baseline) {
+        disposeStaging(staging);
+        return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
+      }
+    }
+    const sameCommit = fetched.commit === null || fetched.commit.sha === entry.commit_sha;
+    if (sameCommit && staged.digest === baseline && sameTracking(entry, staged.entry)) {
+      disposeStaging(staging);
+      return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
+    }
+    return {
+      ...base,
+      kind: "update",
+      newSha: fetched.commit?.sha ?? null,
+      tracking: describeTracking(staged.entry),
+      staged: { staging, ...staged },
+    };
+  } catch (error) {
+    disposeStaging(staging);
+    throw error;
+  }
+}
+
+function sameTracking(a: RegistryEntry, b: RegistryEntry): boolean {
+  return a.branch === b.branch && a.tag === b.tag && a.ref === b.ref;
+}
+
+async function stageNewVersion(entry: RegistryEntry, fetched: Fetched, now: Date) {
+  const canonical = entry.name_canonical;
+  const dir = fetched.base;
+  const info = await lstatOrNull(join(dir, "SKILL.md"));
+  if (info === null) {
+    throw new SkillError(
+      "not_found",
+      `Cannot update skill '${canonical}': no SKILL.md at '${
+        entry.source.subpath || "."
+      }' in the new version`,
+      { hint: "The skill may have moved in its repository; remove and add it again" },
+    );
+  }
+  const inspected = await inspectSkillDir(dir);
+  const errors = inspected.diagnostics.filter((d) => d.level === "error");
+  if (errors.length > 0 || inspected.manifest === undefined) {
+    throw new SkillError(
+      "invalid_manifest",
+      `Cannot update skill '${canonical}': the new version is invalid: ${
+        errors.map((e) => `${e.message}${e.line ? ` (line ${e.line})` : ""}`).join("; ")
+      }`,
+      { hint: "The installed version was left unchanged" },
+    );
+  }
+  if (entry.source.subpath === "") await removeIfExists(join(dir, ".git"));
+  const digest = await computeDigest(dir);
+  const oldManifest = await inspectSkillDir(entry.installed_path)
+    .then((r) => r.manifest as Manifest | undefined).catch(() => undefined);
+  const changes = summarizeChanges(
+    await fileHashes(entry.installed_path),
+    await fileHashes(dir),
+    oldManifest,
+    inspected.manifest,
+  );
+  const commit = fetched.commit;
+  const next: RegistryEntry = {
+    ...entry,
+    commit_sha: commit?.sha ?? null,
+    branch: commit === null ? entry.branch : commit.branch,
+    tag: commit === null ? entry.tag : commit.tag,
+    ref: commit === null ? entry.ref : commit.ref,
+    trusted: entry.trusted,
+    trusted_digest: entry.trusted ? digest : null,
+    installed_digest: digest,
+    updated_at: now.toISOString(),
+  };
+  const warnings = inspected.diagnostics.filter((d) =>
+    d.level === "warning" && !d.message.includes("differs from the directory")
+  );
+  return { dir, digest, changes, entry: next, warnings };
+}
+
+/** Removes a plan's staging directory (after applying, or when not applying). */
+export function discardPlan(plan: UpdatePlan): void {
+  if (plan.staged) disposeStaging(plan.staged.staging);
+}
+
+/** Swaps the staged version in under the lock; rolls back on any failure. */
+export async function applyUpdate(home: string, plan: UpdatePlan): Promise<string[]> {
+  const staged = plan.staged;
+  if (plan.kind !== "update" || staged === undefined) return [];
+  const target = plan.entry.installed_path;
+  const aside = join(staged.staging.trash, plan.canonical);
+  const notes = await withRegistryLock(home, async () => {
+    let registry = await readRegistry(home);
+    const { notes } = await recoverStale(home, registry);
+    const current = findEntry(registry, plan.canonical);
+    if (current === undefined || current.updated_at !== plan.entry.updated_at) {
+      throw new SkillError(
+        "conflict",
+        `Cannot update skill '${plan.canonical}': another command changed it meanwhile`,
+        { hint: "Run the command again" },
+      );
+    }
+    writeIntent(staged.staging, {
+      version: 1,
+      op: "update",
+      items: [{ canonical: plan.canonical, target, aside, updatedAt: staged.entry.updated_at }],
+    });
+    await Deno.mkdir(staged.staging.trash, { recursive: true });
+    let movedOld = false;
+    let movedNew = false;
+    try {
+      if (await exists(target)) {
+        await Deno.rename(target, aside);
+        movedOld = true;
+      }
+      await Deno.rename(staged.dir, target);
+      movedNew = true;
+      registry = upsertEntry(registry, staged.entry);
+      writeRegistryUnlocked(home, registry);
+    } catch (error) {
+      if (movedNew) await Deno.rename(target, staged.dir).catch(() => {});
+      if (movedOld) await Deno.rename(aside, target).catch(() => {});
+      throw error;
+    }
+    return notes;
+  });
+  await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
+  return notes;
+}
+
+/** Registry entries to update: named ones (bundled names refused) or all of them. */
+export async function entriesToUpdate(
+  home: string,
+  names: readonly string[],
+): Promise<RegistryEntry[]> {
+  const registry = await readRegistry(home);
+  if (names.length === 0) return registry.skills;
+  const out: RegistryEntry[] = [];
+  for (const canonical of names) {
+    const entry = findEntry(registry, canonical);
+    if (entry === undefined) {
+      throw bundledSkillNames().includes(canonical)
+        ? new SkillError(
+          "permission_denied",
+          `Cannot update skill '${canonical}': it is bundled and updated with skills itself`,
+        )
+        : new SkillError("not_found", `Cannot update skill '${canonical}': it is not installed`, {
+          hint: "Run `skills list` to see the installed skills",
+        });
+    }
+    if (!out.includes(entry)) out.push(entry);
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+import { isAbsolute, normalize, relative, SEP } from "./paths.ts";
+
+/** Small filesystem helpers shared by the runtime modules. */
+
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+export async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** Synchronous lstat for hot paths (listing thousands of skills): no async overhead per call. */
+export function lstatSyncOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return null;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads at most `limit` bytes from the start of a file; `complete` says if that was all.
+ * Small files (the common case) cost a single read.
+ */
+export function readPrefixSync(
+  path: string,
+  limit: number,
+): { bytes: Uint8Array; complete: boolean } {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    let buffer = new Uint8Array(Math.min(8192, limit + 1));
+    let filled = 0;
+    while (filled < limit + 1) {
+      if (filled === buffer.length) {
+        const bigger = new Uint8Array(Math.min(buffer.length * 4, limit + 1));
+        bigger.set(buffer);
+        buffer = bigger;
+      }
+      const n = file.readSync(buffer.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    return { bytes: buffer.subarray(0, Math.min(filled, limit)), complete: filled <= limit };
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Writes a file atomically: temp file in the same directory, fsync, rename. Synchronous:
+ * the files written this way are small, and async per-call overhead would be most of it.
+ */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const temp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o644 });
+  try {
+    let written = 0;
+    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+    file.syncSync();
+    file.close();
+    Deno.renameSync(temp, path);
+  } catch (error) {
+    try {
+      file.close();
+    } catch { /* already closed */ }
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never created or already renamed */ }
+    throw error;
+  }
+}
+
+/** writeFileAtomicSync as a promise (a throw becomes a rejection). */
+export function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  return new Promise((resolve) => resolve(writeFileAtomicSync(path, data)));
+}
+
+export async function removeIfExists(path: string): Promise<void> {
+  try {
+    await Deno.remove(path, { recursive: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+/** True when `child` (a resolved absolute path) is inside `parent` or equal to it. */
+export function isWithin(parent: string, child: string): boolean {
+  const clean = (path: string) => isAbsolute(path) && normalize(path) === path;
+  if (clean(parent) && clean(child)) {
+    // The common case, without building a relative path.
+    return child === parent || child.startsWith(parent.endsWith(SEP) ? parent : `${parent}${SEP}`);
+  }
+  const rel = relative(parent, child);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${SEP}`) && !isAbsolute(rel));
+}

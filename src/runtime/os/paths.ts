@@ -1,0 +1,18 @@
+/**
+ * The running platform's path rules (core/paths.ts), bound once. Everything outside
+ * `core/` imports its path functions from here.
+ */
+
+import { pathRules } from "../../core/paths.ts";
+
+export const {
+  SEP,
+  DELIMITER,
+  isAbsolute,
+  normalize,
+  join,
+  resolve,
+  dirname,
+  basename,
+  relative,
+} = pathRules(Deno.build.os === "windows" ? "windows" : "posix", () => Deno.cwd());

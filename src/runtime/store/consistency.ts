@@ -1,0 +1,75 @@
+/**
+ * Consistency of `$SKILLS_HOME`: every registry entry has its files, every skill directory
+ * has an entry, and no leftovers of dead commands remain. Staging and trash directories of
+ * running commands (named `<pid>-<id>`, pid alive) are in use and never reported or touched.
+ * `repair` fixes what is safe to fix.
+ */
+
+import { join } from "../os/paths.ts";
+import type { Registry } from "../../core/registry_model.ts";
+import { removeEntry } from "../../core/registry_model.ts";
+import { isWithin, lstatOrNull } from "../os/fs.ts";
+import { CORE_CACHE_DIR, STAGING_DIR, TRASH_DIR } from "./home.ts";
+import { readRegistry, updateRegistry } from "./registry.ts";
+import { listStale, recoverStale } from "./staging.ts";
+
+export interface ConsistencyReport {
+  /** Registry entries whose directory is missing. */
+  missing: string[];
+  /** Directories in $SKILLS_HOME with a SKILL.md but no registry entry. */
+  orphans: string[];
+  /** Leftovers from interrupted installs/updates/removals (dead owners only). */
+  leftovers: string[];
+}
+
+export function isConsistent(report: ConsistencyReport): boolean {
+  return report.missing.length === 0 && report.orphans.length === 0;
+}
+
+const RESERVED_DIRS = new Set([CORE_CACHE_DIR, ".cache", STAGING_DIR, TRASH_DIR]);
+
+export async function inspectHome(home: string, registry?: Registry): Promise<ConsistencyReport> {
+  const reg = registry ?? await readRegistry(home);
+  const missing: string[] = [];
+  for (const entry of reg.skills) {
+    const info = await lstatOrNull(entry.installed_path);
+    if (info === null || !info.isDirectory || !isWithin(home, entry.installed_path)) {
+      missing.push(entry.name_canonical);
+    }
+  }
+  const known = new Set(reg.skills.map((e) => e.installed_path));
+  const orphans: string[] = [];
+  try {
+    for await (const item of Deno.readDir(home)) {
+      if (RESERVED_DIRS.has(item.name) || item.name.startsWith(".") || !item.isDirectory) continue;
+      const path = join(home, item.name);
+      if (!known.has(path) && await lstatOrNull(join(path, "SKILL.md"))) orphans.push(path);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const leftovers = (await listStale(home, true)).map((e) => e.path);
+  return { missing: missing.sort(), orphans: orphans.sort(), leftovers };
+}
+
+/**
+ * Rolls back and clears what dead commands left behind, drops entries without files, and
+ * moves orphan directories out of the way (to .trash, where the next repair clears them).
+ */
+export async function repairHome(home: string): Promise<ConsistencyReport> {
+  return await updateRegistry(home, async (registry) => {
+    await recoverStale(home, registry, true);
+    const report = await inspectHome(home, registry);
+    let next = registry;
+    for (const name of report.missing) next = removeEntry(next, name);
+    if (report.orphans.length > 0) {
+      const trash = join(home, TRASH_DIR);
+      await Deno.mkdir(trash, { recursive: true });
+      for (const orphan of report.orphans) {
+        const name = orphan.split(/[\\/]/).pop()!;
+        await Deno.rename(orphan, join(trash, `${name}-orphan-${Date.now()}`));
+      }
+    }
+    return { registry: next, result: report };
+  });
+}

@@ -1,0 +1,30 @@
+/** Where skills live: `$SKILLS_HOME`, default `~/.agent/skills`. */
+
+import { isAbsolute, join, resolve } from "../os/paths.ts";
+import { SkillError } from "../../core/errors.ts";
+
+export function homeDir(env: Readonly<Record<string, string>>): string {
+  const home = env.HOME ?? env.USERPROFILE;
+  if (!home) {
+    throw new SkillError("io_error", "Cannot locate the home directory: HOME is not set", {
+      hint: "Set SKILLS_HOME to the directory where skills should be installed",
+    });
+  }
+  return home;
+}
+
+export function skillsHome(env: Readonly<Record<string, string>>, cwd: string): string {
+  const configured = env.SKILLS_HOME;
+  if (configured !== undefined && configured !== "") {
+    return isAbsolute(configured) ? configured : resolve(cwd, configured);
+  }
+  return join(homeDir(env), ".agent", "skills");
+}
+
+export const REGISTRY_FILE = "registry.json";
+/** Bundled skills are materialised under here, one directory per version+hash. */
+export const CORE_CACHE_DIR = ".core";
+/** Staging area for installs and updates (cleaned of stale entries by every mutation). */
+export const STAGING_DIR = ".staging";
+/** Where removed or replaced skill directories wait before deletion. */
+export const TRASH_DIR = ".trash";

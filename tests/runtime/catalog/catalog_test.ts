@@ -1,0 +1,211 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { upsertEntry } from "../../../src/core/registry_model.ts";
+import { findScript, findSkill, loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
+import { updateRegistry } from "../../../src/runtime/store/registry.ts";
+import { SkillError } from "../../../src/core/errors.ts";
+import { tempDir } from "../../helpers/cli.ts";
+
+async function writeSkill(dir: string, frontMatter: string, files: Record<string, string> = {}) {
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, "SKILL.md"), `---\n${frontMatter}\n---\n# Body\n`);
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(dir, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(dir, rel), text);
+  }
+}
+
+async function register(home: string, name: string, trusted = true) {
+  await updateRegistry(home, (r) => ({
+    registry: upsertEntry(r, {
+      name,
+      name_canonical: name,
+      source: { type: "local", url: `/src/${name}`, subpath: "" },
+      commit_sha: null,
+      branch: null,
+      tag: null,
+      ref: null,
+      installed_path: join(home, name),
+      trusted,
+      trusted_digest: trusted ? "sha256:x" : null,
+      installed_at: "t",
+      updated_at: "t",
+    }),
+    result: undefined,
+  }));
+}
+
+Deno.test("loadCatalog() finds the bundled skills, trusted, with their scripts", async () => {
+  await using home = await tempDir();
+  const catalog = await loadCatalog(home.path);
+  const names = catalog.skills.map((s) => s.canonical);
+  assert.ok(names.includes("kalshi-markets") && names.includes("hello-extended"), names.join());
+  const kalshi = findSkill(catalog, "Kalshi_Markets");
+  assert.equal(kalshi.origin, "core");
+  assert.equal(kalshi.trusted, true);
+  assert.equal(kalshi.scripts.length, 10);
+  assert.ok(kalshi.dir.startsWith(join(home.path, ".core")));
+  assert.equal(findScript(kalshi, "status.py")?.name, "status");
+  assert.equal(findScript(kalshi, "series-list.py")?.file, "series_list.py");
+});
+
+Deno.test("scripts are discovered minus scripts_ignore, dot-files, directories and symlinks", async () => {
+  await using home = await tempDir();
+  const dir = join(home.path, "tools");
+  await writeSkill(dir, "name: tools\ndescription: d\nscripts_ignore: ['*_test.py', '_*.py']", {
+    "scripts/run.py": "print(1)",
+    "scripts/run_test.py": "",
+    "scripts/_private.py": "",
+    "scripts/.hidden.py": "",
+    "scripts/notes.txt": "",
+    "scripts/sub.py/inner.py": "",
+    "references/guide.md": "# guide",
+    "references/deep/more.md": "# more",
+    "assets/logo.svg": "<svg/>",
+  });
+  await Deno.symlink("/etc/passwd", join(dir, "scripts", "escape.py"));
+  await register(home.path, "tools");
+  const skill = findSkill(await loadCatalog(home.path), "tools");
+  assert.deepEqual(skill.scripts.map((s) => s.file), ["run.py"]);
+  assert.deepEqual(skill.references, ["references/deep/more.md", "references/guide.md"]);
+  assert.deepEqual(skill.assets, ["assets/logo.svg"]);
+  assert.equal(skill.origin, "local");
+});
+
+Deno.test("an explicit scripts list accepts 'x' and 'x.py' and warns about missing ones", async () => {
+  await using home = await tempDir();
+  await writeSkill(
+    join(home.path, "listed"),
+    "name: listed\ndescription: d\nscripts: [a, b.py, missing]",
+    {
+      "scripts/a.py": "",
+      "scripts/b.py": "",
+      "scripts/c.py": "",
+    },
+  );
+  await register(home.path, "listed");
+  const skill = findSkill(await loadCatalog(home.path), "listed");
+  assert.deepEqual(skill.scripts.map((s) => s.name), ["a", "b"]);
+  assert.match(skill.warnings.map((w) => w.message).join(), /missing\.py/);
+});
+
+Deno.test("a broken skill is reported with a reason while the others still load", async () => {
+  await using home = await tempDir();
+  await writeSkill(join(home.path, "good"), "name: good\ndescription: fine");
+  await writeSkill(join(home.path, "broken"), "name: broken");
+  await Deno.mkdir(join(home.path, "linked-md"));
+  await Deno.symlink("/etc/passwd", join(home.path, "linked-md", "SKILL.md"));
+  await writeSkill(
+    join(home.path, "..", `${home.path.split("/").pop()}-outside`),
+    "name: outside\ndescription: d",
+  );
+  await Deno.symlink(
+    join(home.path, "..", `${home.path.split("/").pop()}-outside`),
+    join(home.path, "linked-dir"),
+  );
+  for (const name of ["good", "broken", "linked-md", "linked-dir"]) await register(home.path, name);
+  try {
+    const catalog = await loadCatalog(home.path);
+    assert.ok(catalog.skills.some((s) => s.canonical === "good"));
+    const reasons = Object.fromEntries(catalog.failures.map((f) => [f.canonical, f.reason]));
+    assert.match(reasons.broken ?? "", /missing required field\(s\): description/);
+    assert.match(reasons["linked-md"] ?? "", /SKILL.md is a symlink/);
+    assert.match(reasons["linked-dir"] ?? "", /symlink/);
+    assert.throws(
+      () => findSkill(catalog, "broken"),
+      (e: unknown) => e instanceof SkillError && e.code === "not_found",
+    );
+  } finally {
+    await Deno.remove(join(home.path, "..", `${home.path.split("/").pop()}-outside`), {
+      recursive: true,
+    });
+  }
+});
+
+Deno.test("a registry entry pointing outside SKILLS_HOME is never loaded", async () => {
+  await using home = await tempDir();
+  await using elsewhere = await tempDir();
+  await writeSkill(join(elsewhere.path, "evil"), "name: evil\ndescription: d");
+  await updateRegistry(home.path, (r) => ({
+    registry: upsertEntry(r, {
+      name: "evil",
+      name_canonical: "evil",
+      source: { type: "local", url: "/x", subpath: "" },
+      commit_sha: null,
+      branch: null,
+      tag: null,
+      ref: null,
+      installed_path: join(elsewhere.path, "evil"),
+      trusted: true,
+      trusted_digest: "sha256:x",
+      installed_at: "t",
+      updated_at: "t",
+    }),
+    result: undefined,
+  }));
+  const catalog = await loadCatalog(home.path);
+  assert.ok(!catalog.skills.some((s) => s.canonical === "evil"));
+  assert.match(catalog.failures.find((f) => f.canonical === "evil")?.reason ?? "", /outside/);
+});
+
+Deno.test("findSkill() rejects hostile names with invalid_name before touching the disk", async () => {
+  await using home = await tempDir();
+  const catalog = await loadCatalog(home.path);
+  for (const name of ["../etc", "/abs", "a b", "..", "x\0y"]) {
+    assert.throws(
+      () => findSkill(catalog, name),
+      (e: unknown) => e instanceof SkillError && e.code === "invalid_name",
+      name,
+    );
+  }
+});
+
+Deno.test("bundled skills are materialised once per version and hash", async () => {
+  await using home = await tempDir();
+  const first = await loadCatalog(home.path);
+  const dir = findSkill(first, "hello-extended").dir;
+  const stat = await Deno.stat(join(dir, "SKILL.md"));
+  const second = await loadCatalog(home.path);
+  assert.equal(findSkill(second, "hello-extended").dir, dir);
+  assert.equal((await Deno.stat(join(dir, "SKILL.md"))).mtime?.getTime(), stat.mtime?.getTime());
+});
+
+Deno.test("the listing cache is used for unchanged skills and invalidated by an edit", async () => {
+  await using home = await tempDir();
+  const dir = join(home.path, "cached");
+  await writeSkill(dir, "name: cached\ndescription: first", { "scripts/a.py": "" });
+  const past = new Date(Date.now() - 3600_000);
+  for (
+    const p of [join(dir, "scripts", "a.py"), join(dir, "scripts"), join(dir, "SKILL.md"), dir]
+  ) {
+    await Deno.utime(p, past, past);
+  }
+  await register(home.path, "cached");
+  assert.equal(findSkill(await loadCatalog(home.path), "cached").manifest.description, "first");
+  const cacheFile = join(home.path, ".cache", "catalog.json");
+  assert.match(await Deno.readTextFile(cacheFile), /"first"/);
+
+  await Deno.writeTextFile(join(dir, "SKILL.md"), "---\nname: cached\ndescription: second\n---\n");
+  await Deno.writeTextFile(join(dir, "scripts", "b.py"), "");
+  const skill = findSkill(await loadCatalog(home.path), "cached");
+  assert.equal(skill.manifest.description, "second");
+  assert.deepEqual(skill.scripts.map((s) => s.name), ["a", "b"]);
+});
+
+Deno.test("a corrupt listing cache is ignored, never trusted", async () => {
+  await using home = await tempDir();
+  await writeSkill(join(home.path, "plain"), "name: plain\ndescription: d");
+  await register(home.path, "plain");
+  await Deno.mkdir(join(home.path, ".cache"), { recursive: true });
+  await Deno.writeTextFile(join(home.path, ".cache", "catalog.json"), "{ garbage");
+  assert.equal(findSkill(await loadCatalog(home.path), "plain").manifest.description, "d");
+});
+
+Deno.test("a skill installed under another name (--name) loads without a directory-name warning", async () => {
+  await using home = await tempDir();
+  await writeSkill(join(home.path, "renamed"), "name: original-name\ndescription: d");
+  await register(home.path, "renamed");
+  const skill = findSkill(await loadCatalog(home.path), "renamed");
+  assert.equal(skill.manifest.name, "original-name");
+  assert.deepEqual(skill.warnings.map((w) => w.message), []);
+});

@@ -1,0 +1,192 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { SkillError } from "../../../src/core/errors.ts";
+import { findOnPath, planLaunch, spawnSandboxed } from "../../../src/runtime/exec/sandbox.ts";
+import { tempDir } from "../../helpers/cli.ts";
+
+const NO_DEPS = "# /// script\n# dependencies = []\n# ///\nprint('hi')\n";
+const WITH_DEPS = '# /// script\n# dependencies = ["httpx"]\n# ///\nprint("hi")\n';
+
+async function writeExecutable(path: string, text: string): Promise<void> {
+  await Deno.writeTextFile(path, text);
+  await Deno.chmod(path, 0o755);
+}
+
+Deno.test("planLaunch() uses `uv run --script <abs> <args>` when uv is on PATH", async () => {
+  await using dir = await tempDir();
+  await writeExecutable(join(dir.path, "uv"), "#!/bin/sh\nexit 0\n");
+  const script = join(dir.path, "deps.py");
+  await Deno.writeTextFile(script, WITH_DEPS);
+  const plan = await planLaunch(script, ["--limit", "2"], { PATH: dir.path });
+  assert.deepEqual(plan, {
+    command: "uv",
+    args: ["run", "--script", script, "--limit", "2"],
+    launcher: "uv",
+  });
+  assert.equal(findOnPath("uv", { PATH: `/nonexistent:${dir.path}` }), join(dir.path, "uv"));
+});
+
+Deno.test("planLaunch() ignores a uv on PATH that is not executable", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "uv"), "not executable");
+  const script = join(dir.path, "plain.py");
+  await Deno.writeTextFile(script, NO_DEPS);
+  const plan = await planLaunch(script, [], { PATH: dir.path });
+  assert.equal(plan.launcher, "python3");
+});
+
+Deno.test("planLaunch() honours SKILLS_UV and SKILLS_PYTHON", async () => {
+  await using dir = await tempDir();
+  const script = join(dir.path, "plain.py");
+  await Deno.writeTextFile(script, NO_DEPS);
+  const uv = await planLaunch(script, ["a"], { PATH: dir.path, SKILLS_UV: "/opt/uv/bin/uv" });
+  assert.deepEqual(uv, {
+    command: "/opt/uv/bin/uv",
+    args: ["run", "--script", script, "a"],
+    launcher: "uv",
+  });
+  const py = await planLaunch(script, ["a"], { PATH: dir.path, SKILLS_PYTHON: "/usr/bin/py3" });
+  assert.deepEqual(py, { command: "/usr/bin/py3", args: [script, "a"], launcher: "python3" });
+});
+
+Deno.test("planLaunch() runs a dependency-free script with python3 when uv is absent", async () => {
+  await using dir = await tempDir();
+  const script = join(dir.path, "plain.py");
+  await Deno.writeTextFile(script, NO_DEPS);
+  const plan = await planLaunch(script, ["--json"], { PATH: dir.path });
+  assert.deepEqual(plan, { command: "python3", args: [script, "--json"], launcher: "python3" });
+});
+
+Deno.test("planLaunch() refuses a dependency-declaring script without uv: dependency_unavailable", async () => {
+  await using dir = await tempDir();
+  const script = join(dir.path, "deps.py");
+  await Deno.writeTextFile(script, WITH_DEPS);
+  await assert.rejects(
+    () => planLaunch(script, [], { PATH: dir.path }),
+    (error: unknown) => {
+      assert.ok(error instanceof SkillError);
+      assert.equal(error.code, "dependency_unavailable");
+      assert.match(error.message, /needs httpx and uv is not installed/);
+      assert.match(error.hint ?? "", /Install uv/);
+      return true;
+    },
+  );
+});
+
+Deno.test("planLaunch() on Windows falls back to python, or `python -m uv` for dependencies", async () => {
+  await using dir = await tempDir();
+  const plain = join(dir.path, "plain.py");
+  const deps = join(dir.path, "deps.py");
+  await Deno.writeTextFile(plain, NO_DEPS);
+  await Deno.writeTextFile(deps, WITH_DEPS);
+  const env = { PATH: dir.path };
+  assert.deepEqual(await planLaunch(plain, ["x"], env, "windows"), {
+    command: "python",
+    args: [plain, "x"],
+    launcher: "python3",
+  });
+  assert.deepEqual(await planLaunch(deps, ["x"], env, "windows"), {
+    command: "python",
+    args: ["-m", "uv", "run", "--script", deps, "x"],
+    launcher: "python-m-uv",
+  });
+});
+
+/** Whether `pid` is a live process (a zombie counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pid: number, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return !alive(pid);
+}
+
+const TREE_SCRIPT = `
+import os, subprocess, sys, time
+kids = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"]),
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)]
+print(os.getpid(), os.getpgid(0), os.getsid(0), kids[0].pid, kids[1].pid, flush=True)
+time.sleep(300)
+`;
+
+Deno.test({
+  name: "spawnSandboxed() makes the child a group leader and killTree() kills every descendant",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const proc = spawnSandboxed(
+      { command: "python3", args: ["-c", TREE_SCRIPT], launcher: "python3" },
+      { cwd: Deno.cwd(), env: { PATH: Deno.env.get("PATH") ?? "/usr/bin", HOME: "/tmp" } },
+    );
+    const reader = proc.child.stdout.getReader();
+    let line = "";
+    while (!line.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      line += new TextDecoder().decode(value);
+    }
+    const [pid, pgid, sid, grandchild, escaped] = line.trim().split(" ").map(Number);
+    assert.equal(pid, proc.pid);
+    assert.equal(pgid, proc.pid, "the child leads its own process group");
+    assert.equal(sid, proc.pid, "the child leads its own session");
+    assert.ok(alive(grandchild!) && alive(escaped!));
+    await proc.killTree();
+    await proc.killTree(); // idempotent
+    const status = await proc.child.status;
+    assert.equal(status.signal, "SIGKILL");
+    assert.ok(await waitGone(grandchild!), "grandchild in the group is gone");
+    assert.ok(await waitGone(escaped!), "grandchild that left the group is gone");
+    reader.releaseLock();
+    await proc.child.stdout.cancel();
+    await proc.child.stderr.cancel();
+  },
+});
+
+/** The interpreter behind `python3` (a pyenv-style shim would add PYENV_* variables). */
+async function realPython(): Promise<string> {
+  const out = await new Deno.Command("python3", {
+    args: ["-c", "import sys; print(sys.executable)"],
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("spawnSandboxed() gives the child exactly the environment it is handed", async () => {
+  const proc = spawnSandboxed(
+    {
+      command: await realPython(),
+      args: ["-c", "import json, os; print(json.dumps(sorted(os.environ)))"],
+      launcher: "python3",
+    },
+    { cwd: "/", env: { PATH: "/usr/bin:/bin", ONLY_THIS: "1" } },
+  );
+  const [status, stdout] = await Promise.all([
+    proc.child.status,
+    new Response(proc.child.stdout).text(),
+    proc.child.stderr.cancel(),
+  ]);
+  assert.equal(status.code, 0);
+  // Python may add LC_CTYPE itself (PEP 538 locale coercion); nothing else may appear.
+  const names = (JSON.parse(stdout) as string[]).filter((n) => n !== "LC_CTYPE");
+  assert.deepEqual(names, ["ONLY_THIS", "PATH"]);
+});
+
+Deno.test("spawnSandboxed() reports a missing launcher as dependency_unavailable", () => {
+  assert.throws(
+    () =>
+      spawnSandboxed(
+        { command: "/nonexistent/uv", args: ["run"], launcher: "uv" },
+        { cwd: "/", env: {} },
+      ),
+    (error: unknown) => error instanceof SkillError && error.code === "dependency_unavailable",
+  );
+});

@@ -1,0 +1,227 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Envelope, FailureEnvelope } from "../../../src/core/envelope.ts";
+import { type Catalog, loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
+import {
+  type ScriptDeps,
+  scriptHelp,
+  scriptList,
+  scriptRun,
+  usageLine,
+} from "../../../src/runtime/exec/script_service.ts";
+import { tempDir } from "../../helpers/cli.ts";
+import { installRunnerSkill } from "../../helpers/install_fixture.ts";
+
+interface Fixture extends AsyncDisposable {
+  home: string;
+  catalog: Catalog;
+  deps: ScriptDeps;
+}
+
+async function fixture(options: { untrusted?: boolean } = {}): Promise<Fixture> {
+  const dir = await tempDir();
+  await installRunnerSkill(dir.path, "runner-lab");
+  await installRunnerSkill(dir.path, "runner-limited", { trusted: !options.untrusted });
+  const catalog = await loadCatalog(dir.path);
+  return {
+    home: dir.path,
+    catalog,
+    deps: { home: dir.path, env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" } },
+    [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose](),
+  };
+}
+
+function failure(envelope: Envelope): FailureEnvelope {
+  assert.equal(envelope.success, false, JSON.stringify(envelope));
+  return envelope as FailureEnvelope;
+}
+
+Deno.test("scriptList() maps every skill with scripts to its scripts", async () => {
+  await using f = await fixture();
+  const all = scriptList(f.catalog);
+  assert.ok(all.success);
+  assert.deepEqual(Object.keys(all.result).sort(), [
+    "hello-extended",
+    "kalshi-markets",
+    "runner-lab",
+    "runner-limited",
+  ]);
+  assert.equal(all.result["kalshi-markets"]?.length, 10);
+  assert.deepEqual(all.result["runner-limited"], [
+    { name: "chatty", path: join(f.home, "runner-limited", "scripts", "chatty.py") },
+    { name: "slow", path: join(f.home, "runner-limited", "scripts", "slow.py") },
+  ]);
+  const total = Object.values(all.result).reduce((n, s) => n + s.length, 0);
+  assert.equal(all.message, `Found ${total} scripts across 4 skills`);
+
+  const one = scriptList(f.catalog, "Kalshi_Markets");
+  assert.ok(one.success);
+  assert.deepEqual(Object.keys(one.result), ["kalshi-markets"]);
+  assert.equal(one.message, "Found 10 scripts in kalshi-markets");
+});
+
+Deno.test("scriptList() and scriptRun() report unknown and invalid names", async () => {
+  await using f = await fixture();
+  const unknown = failure(scriptList(f.catalog, "unknown-skill"));
+  assert.equal(unknown.error, "not_found");
+  assert.match(unknown.message, /^Skill 'unknown-skill' not loaded or installed/);
+  const badSkill = failure(await scriptRun(f.catalog, "../etc", "status", [], true, f.deps));
+  assert.equal(badSkill.error, "invalid_name");
+  assert.match(badSkill.message, /^Invalid skill name: '\.\.\/etc'/);
+  const badScript = failure(
+    await scriptRun(f.catalog, "kalshi-markets", "../../x", [], true, f.deps),
+  );
+  assert.equal(badScript.error, "invalid_name");
+  const missing = failure(await scriptRun(f.catalog, "kalshi-markets", "xyz", [], true, f.deps));
+  assert.equal(missing.error, "not_found");
+  assert.match(missing.message, /^Script 'xyz' not found in skill 'kalshi-markets'/);
+});
+
+Deno.test("scriptRun() returns the parsed JSON and resolves name variants", async () => {
+  await using f = await fixture();
+  const run = await scriptRun(f.catalog, "Runner_Lab", "Echo_Args.py", ["x"], true, f.deps);
+  assert.deepEqual(run, {
+    success: true,
+    result: { args: ["x", "--json"], cwd: join(f.home, "runner-lab", "scripts") },
+    message: "Executed echo_args script",
+  });
+  const text = await scriptRun(f.catalog, "runner-lab", "echo_args", null, false, f.deps);
+  assert.ok(text.success);
+  assert.equal(text.result, `args: \ncwd: ${join(f.home, "runner-lab", "scripts")}\n`);
+});
+
+Deno.test("scriptRun() refuses 101 arguments with args_too_large", async () => {
+  await using f = await fixture();
+  const env = failure(
+    await scriptRun(f.catalog, "runner-lab", "echo_args", Array(150).fill("a"), true, f.deps),
+  );
+  assert.deepEqual(env, {
+    success: false,
+    error: "args_too_large",
+    message: "Too many arguments: 150 (max 100)",
+  });
+  const bad = failure(
+    await scriptRun(f.catalog, "runner-lab", "echo_args", [1 as unknown as string], true, f.deps),
+  );
+  assert.equal(bad.error, "usage");
+});
+
+Deno.test("scriptRun() reports non-JSON output as parse_error with both excerpts", async () => {
+  await using f = await fixture();
+  const env = failure(await scriptRun(f.catalog, "runner-lab", "not_json", [], true, f.deps));
+  assert.equal(env.error, "parse_error");
+  assert.equal(
+    env.message,
+    "Expected JSON output, got: plain text, not JSON at all\nstderr: note from not_json on stderr",
+  );
+});
+
+Deno.test("scriptRun() hands a failing script's JSON error to the caller", async () => {
+  await using f = await fixture();
+  const env = failure(await scriptRun(f.catalog, "runner-lab", "fail_json", [], true, f.deps));
+  assert.equal(env.error, "execution_failed");
+  assert.equal(
+    env.message,
+    'Script failed with exit code 3\noutput: {"error":"Widget not found: W-1"}\nstderr: looking up widget W-1 ... failed',
+  );
+  assert.deepEqual(env.details, { exit_code: 3, output: { error: "Widget not found: W-1" } });
+});
+
+Deno.test("scriptRun() applies the manifest's limits: timeout and output cap", async () => {
+  await using f = await fixture();
+  const slow = failure(await scriptRun(f.catalog, "runner-limited", "slow", [], true, f.deps));
+  assert.equal(slow.error, "timeout");
+  assert.equal(slow.message, "Script timed out after 1s");
+  const chatty = await scriptRun(f.catalog, "runner-limited", "chatty", [], false, f.deps);
+  assert.ok(chatty.success);
+  assert.equal(chatty.result, "y".repeat(4096));
+  assert.equal(chatty.message, "Executed chatty script (output truncated at 4096 bytes)");
+  const override = await scriptRun(f.catalog, "runner-limited", "chatty", [], false, {
+    ...f.deps,
+    env: { ...f.deps.env, MAX_SCRIPT_OUTPUT: "20000" },
+  });
+  assert.ok(override.success);
+  assert.equal(override.result, "y".repeat(10240));
+});
+
+Deno.test("scriptRun() times out with the stderr tail: 'Script timed out after Ns'", async () => {
+  await using f = await fixture();
+  const env = failure(
+    await scriptRun(f.catalog, "runner-lab", "sleeper", [join(f.home, "pids")], true, {
+      ...f.deps,
+      timeoutSeconds: 2,
+    }),
+  );
+  assert.equal(env.error, "timeout");
+  assert.equal(env.message, "Script timed out after 2s\nstderr: grandchild started");
+});
+
+Deno.test("scriptRun() refuses env requests outside the allowlist: permission_denied", async () => {
+  await using f = await fixture();
+  const denied = failure(
+    await scriptRun(f.catalog, "runner-lab", "env_dump", [], true, {
+      ...f.deps,
+      extraEnv: ["SECRET_KEY"],
+    }),
+  );
+  assert.equal(denied.error, "permission_denied");
+  assert.match(denied.message, /^Env var 'SECRET_KEY' not in allowlist/);
+  const allowed = await scriptRun(f.catalog, "runner-lab", "env_dump", [], true, {
+    ...f.deps,
+    env: { ...f.deps.env, OPENAI_API_KEY: "sk-x", RUNNER_MODE: "fast" },
+    extraEnv: ["EXTRA_TOKEN=abc"],
+  });
+  assert.ok(allowed.success);
+  const seen = allowed.result as Record<string, string>;
+  assert.equal(seen.EXTRA_TOKEN, "abc");
+  assert.equal(seen.RUNNER_MODE, "fast");
+  assert.equal(seen.OPENAI_API_KEY, undefined);
+});
+
+Deno.test("scriptRun() refuses untrusted and modified skills", async () => {
+  await using f = await fixture({ untrusted: true });
+  const untrusted = failure(
+    await scriptRun(f.catalog, "runner-limited", "chatty", [], true, f.deps),
+  );
+  assert.equal(untrusted.error, "untrusted");
+  assert.match(untrusted.message, /skills trust runner-limited/);
+  const helpRefused = failure(await scriptHelp(f.catalog, "runner-limited", "chatty", f.deps));
+  assert.equal(helpRefused.error, "untrusted");
+
+  await Deno.writeTextFile(join(f.home, "runner-lab", "scripts", "echo_args.py"), "print(1)\n");
+  const changed = failure(await scriptRun(f.catalog, "runner-lab", "echo_args", [], true, f.deps));
+  assert.equal(changed.error, "integrity_mismatch");
+});
+
+Deno.test("scriptRun() without uv refuses a dependency-declaring script", async () => {
+  await using f = await fixture();
+  const env = failure(
+    await scriptRun(f.catalog, "runner-lab", "needs_deps", [], true, {
+      ...f.deps,
+      env: { PATH: "/usr/bin:/bin", SKILLS_PYTHON: "python3" },
+    }),
+  );
+  assert.equal(env.error, "dependency_unavailable");
+  assert.match(env.message, /needs httpx\[http2\]>=0\.27, rich and uv is not installed/);
+});
+
+Deno.test("scriptHelp() returns the help text and its usage line", async () => {
+  await using f = await fixture();
+  const help = await scriptHelp(f.catalog, "hello-extended", "Advanced_Greeting", f.deps);
+  assert.ok(help.success, JSON.stringify(help));
+  assert.equal(help.message, "Retrieved help for advanced_greeting");
+  assert.match(help.result.help_text, /--name/);
+  assert.match(help.result.usage, /^usage: advanced_greeting\.py .*--name NAME/);
+  const missing = failure(await scriptHelp(f.catalog, "hello-extended", "nope", f.deps));
+  assert.equal(missing.error, "not_found");
+});
+
+Deno.test("usageLine() joins argparse's wrapped usage paragraph", () => {
+  const help = "usage: markets.py [-h] [--status {open,closed}]\n" +
+    "                  [--limit N] [--json]\n\nList markets.\n";
+  assert.equal(
+    usageLine(help),
+    "usage: markets.py [-h] [--status {open,closed}] [--limit N] [--json]",
+  );
+  assert.equal(usageLine("\nEcho things.\nMore.\n"), "Echo things.");
+});

@@ -1,0 +1,212 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { SkillError } from "../../../src/core/errors.ts";
+import { parseSource } from "../../../src/core/sources.ts";
+import { discoverSkills, fetchIntoStaging } from "../../../src/runtime/lifecycle/fetch_source.ts";
+import {
+  type Candidate,
+  commitInstall,
+  inspectCandidates,
+  planInstall,
+  selectCandidates,
+} from "../../../src/runtime/lifecycle/install.ts";
+import { readRegistry } from "../../../src/runtime/store/registry.ts";
+import { createStaging, disposeStaging } from "../../../src/runtime/store/staging.ts";
+import { tempDir } from "../../helpers/cli.ts";
+import { createRepo, multiSkillFiles, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
+
+const GIT = { env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" } };
+
+async function write(root: string, files: Record<string, string>) {
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(root, rel);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  }
+}
+
+Deno.test("discoverSkills() finds a root skill and nothing below it", async () => {
+  await using tmp = await tempDir();
+  await write(tmp.path, { ...skillFiles("root"), ...skillFiles("inner", "skills/inner") });
+  assert.deepEqual(await discoverSkills(tmp.path), [{ dir: tmp.path, rel: "" }]);
+});
+
+Deno.test("discoverSkills() finds skills/<name>/ and up to three levels, skipping .git and node_modules", async () => {
+  await using tmp = await tempDir();
+  await write(tmp.path, {
+    "skills/b/SKILL.md": skillMd("b"),
+    "skills/a/SKILL.md": skillMd("a"),
+    "skills/a/nested/SKILL.md": skillMd("nested"), // content of a, not a skill of its own
+    ".claude/skills/c/SKILL.md": skillMd("c"),
+    "one/two/three/four/SKILL.md": skillMd("too-deep"),
+    "node_modules/pkg/SKILL.md": skillMd("npm"),
+    ".git/x/SKILL.md": skillMd("git"),
+    "README.md": "hi",
+  });
+  const found = (await discoverSkills(tmp.path)).map((f) => f.rel);
+  assert.deepEqual(found, [".claude/skills/c", "skills/a", "skills/b"]);
+});
+
+function candidate(name: string, rel: string): Candidate {
+  return {
+    rel,
+    dir: `/x/${rel}`,
+    name,
+    canonical: name.toLowerCase().replaceAll("_", "-"),
+    description: `${name} desc`,
+    manifest: undefined,
+    scripts: [],
+    errors: [],
+    warnings: [],
+  };
+}
+
+Deno.test("selectCandidates() picks by manifest name, directory name or '*'", () => {
+  const all = [candidate("Pdf_Tools", "skills/pdf"), candidate("docx", "skills/docx")];
+  assert.deepEqual(selectCandidates(all, ["pdf-tools"], "src").map((c) => c.rel), ["skills/pdf"]);
+  assert.deepEqual(selectCandidates(all, ["pdf"], "src").map((c) => c.rel), ["skills/pdf"]);
+  assert.deepEqual(selectCandidates(all, ["*"], "src").length, 2);
+  assert.deepEqual(selectCandidates([all[1]!], [], "src").map((c) => c.rel), ["skills/docx"]);
+  assert.throws(
+    () => selectCandidates(all, [], "src"),
+    (e: unknown) => e instanceof SkillError && e.code === "usage" && /2 skills/.test(e.message),
+  );
+  assert.throws(
+    () => selectCandidates(all, ["nope"], "src"),
+    (e: unknown) =>
+      e instanceof SkillError && e.code === "not_found" && /Pdf_Tools, docx/.test(e.hint ?? ""),
+  );
+  assert.throws(
+    () => selectCandidates([], [], "src"),
+    (e: unknown) => e instanceof SkillError && /No skills found in src/.test(e.message),
+  );
+});
+
+async function fetchRepoIntoStaging(home: string, url: string) {
+  const staging = createStaging(home);
+  const fetched = await fetchIntoStaging(parseSource(url), { kind: "default" }, staging, GIT);
+  return { staging, fetched };
+}
+
+Deno.test("planInstall() + commitInstall() install a root skill without .git and record it", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "solo", skillFiles("solo"));
+  const home = join(tmp.path, "home");
+  const { staging, fetched } = await fetchRepoIntoStaging(home, repo.url);
+  try {
+    const candidates = await inspectCandidates(fetched);
+    assert.deepEqual(candidates.map((c) => [c.name, c.rel, c.errors.length]), [["solo", "", 0]]);
+    assert.deepEqual(candidates[0]!.warnings, [], "the clone directory name is not a warning");
+    const plans = await planInstall(home, fetched, candidates);
+    await commitInstall(home, staging, plans);
+  } finally {
+    disposeStaging(staging);
+  }
+  const registry = await readRegistry(home);
+  const entry = registry.skills[0]!;
+  assert.equal(entry.name_canonical, "solo");
+  assert.equal(entry.commit_sha, await repo.head());
+  assert.equal(entry.branch, "main");
+  assert.equal(entry.trusted, true);
+  assert.match(entry.trusted_digest ?? "", /^sha256:[0-9a-f]{64}$/);
+  assert.deepEqual(entry.source, { type: "git", url: repo.url, subpath: "" });
+  assert.equal(entry.installed_path, join(home, "solo"));
+  const names = (await Array.fromAsync(Deno.readDir(join(home, "solo")))).map((e) => e.name).sort();
+  assert.deepEqual(names, ["SKILL.md", "scripts"]);
+  // Nothing left in staging.
+  assert.deepEqual(
+    await Array.fromAsync(Deno.readDir(home)).then((e) => e.map((x) => x.name).sort()),
+    [
+      "registry.json",
+      "registry.lock",
+      "solo",
+    ],
+  );
+});
+
+Deno.test("planInstall() refuses a bundled skill's name unless --name renames it", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "clash", skillFiles("kalshi-markets"));
+  const home = join(tmp.path, "home");
+  const { staging, fetched } = await fetchRepoIntoStaging(home, repo.url);
+  try {
+    const candidates = await inspectCandidates(fetched);
+    await assert.rejects(() => planInstall(home, fetched, candidates), (e: unknown) => {
+      assert.ok(e instanceof SkillError);
+      assert.equal(e.code, "conflict");
+      assert.match(e.message, /a bundled skill has that name/);
+      assert.match(e.hint ?? "", /--name/);
+      return true;
+    });
+    const plans = await planInstall(home, fetched, candidates, { rename: "My_Kalshi" });
+    assert.equal(plans[0]!.canonical, "my-kalshi");
+    assert.equal(plans[0]!.entry.name, "My_Kalshi");
+  } finally {
+    disposeStaging(staging);
+  }
+});
+
+Deno.test("commitInstall() re-checks collisions under the lock and then moves nothing", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "multi", multiSkillFiles(["one", "two"]));
+  const home = join(tmp.path, "home");
+  const { staging, fetched } = await fetchRepoIntoStaging(home, repo.url);
+  try {
+    const candidates = await inspectCandidates(fetched);
+    const plans = await planInstall(home, fetched, selectCandidates(candidates, ["*"], "x"));
+    // Another process created `two` after planning.
+    await Deno.mkdir(join(home, "two"));
+    await Deno.writeTextFile(join(home, "two", "SKILL.md"), skillMd("two"));
+    await assert.rejects(
+      () => commitInstall(home, staging, plans),
+      (e: unknown) => e instanceof SkillError && e.code === "conflict",
+    );
+    assert.equal(await Deno.stat(join(home, "one")).catch(() => null), null, "one not moved");
+    assert.deepEqual((await readRegistry(home)).skills, []);
+    assert.ok(await Deno.stat(plans[0]!.candidate.dir), "staged copy still in staging");
+  } finally {
+    disposeStaging(staging);
+  }
+});
+
+Deno.test("planInstall() blocks on validation errors and names the problem", async () => {
+  await using tmp = await tempDir();
+  const repo = await createRepo(tmp.path, "bad", {
+    "SKILL.md": "---\nname: bad\n---\nno description\n",
+  });
+  const home = join(tmp.path, "home");
+  const { staging, fetched } = await fetchRepoIntoStaging(home, repo.url);
+  try {
+    const candidates = await inspectCandidates(fetched);
+    assert.ok(candidates[0]!.errors.length > 0);
+    await assert.rejects(
+      () => planInstall(home, fetched, candidates),
+      (e: unknown) =>
+        e instanceof SkillError && e.code === "invalid_manifest" && /description/.test(e.message),
+    );
+  } finally {
+    disposeStaging(staging);
+  }
+});
+
+Deno.test("a local directory is copied with its symlinks, so an escaping one is refused", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "local-skill");
+  await write(dir, skillFiles("local-skill"));
+  await Deno.symlink("/etc/passwd", join(dir, "scripts", "passwd.txt"));
+  const home = join(tmp.path, "home");
+  const staging = createStaging(home);
+  try {
+    const fetched = await fetchIntoStaging(
+      parseSource(dir, { localDirectory: dir }),
+      { kind: "default" },
+      staging,
+      GIT,
+    );
+    const [c] = await inspectCandidates(fetched);
+    assert.ok((await Deno.lstat(join(c!.dir, "scripts", "passwd.txt"))).isSymlink);
+    assert.ok(c!.errors.some((e) => /points outside the skill/.test(e.message)));
+  } finally {
+    disposeStaging(staging);
+  }
+});
