@@ -131,8 +131,10 @@ export class ChatLoop {
   readonly maxSteps: number;
   readonly stream: boolean;
   readonly maxRetries: number;
-  /** Skills the model activated in this conversation. */
-  readonly activated = new Set<string>();
+  /** Skills the model activated in this conversation (the surface owns this state). */
+  get activated(): ReadonlySet<string> {
+    return this.surface.activated();
+  }
 
   constructor(options: ChatLoopOptions) {
     this.model = options.model;
@@ -146,7 +148,6 @@ export class ChatLoop {
   /** Forgets the conversation; pass a fresh surface so activations are forgotten too. */
   reset(surface?: ToolSurface): void {
     this.messages = [];
-    this.activated.clear();
     if (surface) this.surface = surface;
   }
 
@@ -156,7 +157,7 @@ export class ChatLoop {
   ): Promise<TurnResult> {
     const { signal, observer } = options;
     const before = this.messages;
-    const activatedBefore = new Set(this.activated);
+    const checkpoint = this.surface.checkpoint();
     const messages: ModelMessage[] = [...before, { role: "user", content: input }];
     const toolCalls: ToolCallRecord[] = [];
     const usage = emptyUsage();
@@ -186,9 +187,10 @@ export class ChatLoop {
       this.messages = messages;
       return { answer: "", toolCalls, usage, steps: this.maxSteps, finish: "max_steps" };
     } catch (error) {
+      // The turn never happened: its messages and its activations go together, so the
+      // next activate_skill returns the instructions the model no longer has.
       this.messages = before;
-      this.activated.clear();
-      for (const name of activatedBefore) this.activated.add(name);
+      await this.surface.restore(checkpoint);
       throw error;
     }
   }
@@ -232,10 +234,6 @@ export class ChatLoop {
       result,
       duration_ms: Math.round(performance.now() - started),
     };
-    if (call.name === "activate_skill" && result.success && !signal?.aborted) {
-      const name = (call.input as { name?: unknown } | null)?.name;
-      if (typeof name === "string") this.activated.add(name.toLowerCase().replaceAll("_", "-"));
-    }
     observer?.onToolCallEnd?.(record);
     if (signal?.aborted) throw cancelledError(signal.reason);
     return record;

@@ -29,6 +29,11 @@ export interface ToolSurfaceOptions {
   log?: (message: string) => void;
 }
 
+/** What `restore` needs to undo the activations made after it was taken (opaque). */
+export interface ActivationCheckpoint {
+  readonly activated: readonly string[];
+}
+
 export interface ToolSurface {
   /** Short instructions plus `<available_skills>`; no skill block when nothing is active. */
   readonly systemPrompt: string;
@@ -36,6 +41,19 @@ export interface ToolSurface {
   listTools(): ToolDefinition[];
   /** Executes one tool call. Arguments are untrusted (`unknown`). Never throws. */
   callTool(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<Envelope>;
+  /**
+   * The skills activated so far (canonical names). The surface is the one owner of this
+   * state: the chat loop and the REPL read it here.
+   */
+  activated(): ReadonlySet<string>;
+  /** A snapshot of the activations, to restore when a turn is rolled back. */
+  checkpoint(): ActivationCheckpoint;
+  /**
+   * Undoes every activation made since `checkpoint`: the skills are no longer active, their
+   * toolset tools are unmounted (their hosts stopped) and the allowed-tools policy is what
+   * it was. The next `activate_skill` returns the instructions again.
+   */
+  restore(checkpoint: ActivationCheckpoint): Promise<void>;
   /** Subscribes to tool-list changes (toolset tools mounted on activation). */
   onToolsChanged(listener: () => void): () => void;
   /** Stops toolset host processes. */

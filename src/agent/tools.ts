@@ -28,7 +28,12 @@ import {
   scriptListArgs,
   scriptRunArgs,
 } from "./tool_args.ts";
-import type { ToolDefinition, ToolSurface, ToolSurfaceOptions } from "./tool_surface.ts";
+import type {
+  ActivationCheckpoint,
+  ToolDefinition,
+  ToolSurface,
+  ToolSurfaceOptions,
+} from "./tool_surface.ts";
 
 /** OpenAI and Anthropic both limit tool names to 64 characters of `[A-Za-z0-9_-]`. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -115,6 +120,8 @@ class SkillToolSurface implements ToolSurface {
   readonly #activating = new Map<string, Promise<Envelope>>();
   readonly #mounted = new Map<string, MountedTool>();
   readonly #hosts: ToolsetHost[] = [];
+  /** The allowed-tools policy in force when each checkpoint was taken. */
+  readonly #policyAt = new WeakMap<ActivationCheckpoint, AllowedToolsPolicy | null>();
   readonly #listeners = new Set<() => void>();
   #policy: AllowedToolsPolicy | null = null;
   #closed = false;
@@ -207,6 +214,37 @@ class SkillToolSurface implements ToolSurface {
     } catch (error) {
       return failFromError(error);
     }
+  }
+
+  activated(): ReadonlySet<string> {
+    return new Set(this.#activated);
+  }
+
+  checkpoint(): ActivationCheckpoint {
+    const checkpoint = { activated: [...this.#activated] };
+    this.#policyAt.set(checkpoint, this.#policy);
+    return checkpoint;
+  }
+
+  async restore(checkpoint: ActivationCheckpoint): Promise<void> {
+    await Promise.allSettled([...this.#activating.values()]);
+    const keep = new Set(checkpoint.activated);
+    const undone = [...this.#activated].filter((name) => !keep.has(name));
+    if (undone.length === 0) return;
+    const before = this.#toolNames();
+    const stopping = new Set<ToolsetHost>();
+    for (const name of undone) {
+      this.#activated.delete(name);
+      for (const [tool, mounted] of this.#mounted) {
+        if (mounted.skill !== name) continue;
+        this.#mounted.delete(tool);
+        stopping.add(mounted.host);
+      }
+    }
+    this.#policy = this.#policyAt.get(checkpoint) ?? null;
+    for (const host of stopping) this.#hosts.splice(this.#hosts.indexOf(host), 1);
+    await Promise.all([...stopping].map((host) => host.close()));
+    if (this.#toolNames() !== before) this.#notify();
   }
 
   async close(): Promise<void> {

@@ -82,6 +82,14 @@ export function fakeSurface(options: { skills?: string[] } = {}): FakeSurface {
           return fail("not_found", `Unknown tool '${name}'`);
       }
     },
+    activated: () => new Set(activated ? ["demo"] : []),
+    checkpoint: () => ({ activated: activated ? ["demo"] : [] }),
+    restore(checkpoint) {
+      const was = activated;
+      activated = checkpoint.activated.includes("demo");
+      if (was !== activated) { for (const listener of listeners) listener(); }
+      return Promise.resolve();
+    },
     onToolsChanged(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
