@@ -204,6 +204,12 @@ function parseUrl(input: string, base: string, scheme: string, ref: string | und
       "Use an https://, ssh://, git:// or file:// URL",
     );
   }
+  // `new URL` resolves `..` and `.` (also as %2e): `…/tree/main/../secret` would silently
+  // become ref `secret`. A repository URL has no business with dot segments; refuse them.
+  const rawPath = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*(\/[^?#]*)?/.exec(base)?.[1] ?? "";
+  if (scheme !== "file" && rawPath.split("/").some((s) => /^(?:\.|%2e){1,2}$/i.test(s))) {
+    throw invalid(input, "its path contains a '.' or '..' segment");
+  }
   let url: URL;
   try {
     url = new URL(base);

@@ -98,6 +98,11 @@ const rejected: [string, RegExp][] = [
   ["just-a-word", /not a URL, a directory or owner\/repo/],
   ["", /empty/],
   ["#main", /no repository/],
+  // URL normalisation would turn these into ref `secret` / another repository silently.
+  ["https://github.com/o/r/tree/main/../secret", /'\.' or '\.\.' segment/],
+  ["https://github.com/o/r/tree/main/%2e%2e/secret", /'\.' or '\.\.' segment/],
+  ["https://github.com/o/r/./tree/main", /'\.' or '\.\.' segment/],
+  ["https://example.com/team/../other/repo.git", /'\.' or '\.\.' segment/],
 ];
 
 for (const [input, message] of rejected) {
