@@ -51,3 +51,8 @@ Deno.test("combineDigest() is independent of input order and sensitive to paths 
     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
   );
 });
+
+Deno.test(".env.example sets nothing until the user uncomments it (no placeholder key dials out)", async () => {
+  const text = await Deno.readTextFile(new URL("../../.env.example", import.meta.url));
+  assert.deepEqual(parseDotenv(text), {});
+});
