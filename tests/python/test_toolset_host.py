@@ -350,6 +350,36 @@ class SubprocessTest(unittest.TestCase):
             self.assertIn("noise on stdout", done.stderr)
             self.assertEqual(list(skill.rglob("__pycache__")), [])
 
+    def test_asyncio_is_imported_only_when_an_async_method_runs(self):
+        probe = (
+            "import sys\n\n"
+            "class Probe:\n"
+            "    def loaded(self) -> bool:\n"
+            "        return 'asyncio' in sys.modules\n\n"
+            "    async def later(self) -> str:\n"
+            "        return 'awaited'\n"
+        )
+        with tempfile.TemporaryDirectory() as tmp:
+            skill = Path(tmp) / "s"
+            (skill / "toolsets").mkdir(parents=True)
+            (skill / "toolsets" / "probe.py").write_text(probe)
+            calls = ["loaded", "later", "loaded"]
+            requests = "".join(
+                json.dumps({"id": i, "op": "call", "tool": tool, "arguments": {}}) + "\n"
+                for i, tool in enumerate(calls)
+            )
+            done = subprocess.run(
+                [sys.executable, "-B", str(HOST_PATH), str(skill), "toolsets.probe:Probe"],
+                input=requests,
+                capture_output=True,
+                text=True,
+                cwd=skill,
+                timeout=30,
+            )
+            self.assertEqual(done.returncode, 0, done.stderr)
+            results = [json.loads(line)["envelope"]["result"] for line in done.stdout.splitlines()]
+            self.assertEqual(results, [False, "awaited", True])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -19,7 +19,6 @@ Anything a toolset prints goes to stderr; stdout belongs to the protocol.
 
 from __future__ import annotations
 
-import asyncio
 import collections.abc
 import dataclasses
 import enum
@@ -434,6 +433,9 @@ def invoke(func, arguments):
     }}
     result = func(*positional, **keywords)
     if inspect.isawaitable(result):
+        # asyncio costs 35-50 ms to import: only toolsets with async methods pay for it.
+        import asyncio
+
         result = asyncio.run(await_it(result))
     return result
 
