@@ -15,6 +15,7 @@ import {
   TypeValidationError,
 } from "ai";
 import { EXIT_INTERRUPTED, isSkillError, SkillError } from "../core/errors.ts";
+import { EndpointNotImplementedError } from "./endpoint_guard.ts";
 import type { ProviderConfig } from "./providers.ts";
 
 export function cancelledError(reason?: unknown): SkillError {
@@ -60,6 +61,19 @@ export function providerError(
   if (RetryError.isInstance(error)) {
     cause = error.lastError;
     attempts = ` after ${error.errors.length} attempts`;
+  }
+  if (cause instanceof EndpointNotImplementedError) {
+    return new SkillError(
+      "execution_failed",
+      `${action}: ${cause.url} is not an endpoint this server implements (HTTP 501: ${
+        firstLine(cause.detail)
+      })`,
+      {
+        hint: "Check SKILLS_BASE_URL: it must be the API root of the provider in SKILLS_MODEL " +
+          "(e.g. https://api.openai.com/v1)",
+        cause: error,
+      },
+    );
   }
   if (APICallError.isInstance(cause) && isSuccess(cause.statusCode)) {
     return malformed(config, action, cause.message, error);

@@ -14,6 +14,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { SkillError } from "../core/errors.ts";
+import { guardEndpoint } from "./endpoint_guard.ts";
 
 export const PROVIDERS = ["openai", "anthropic", "openai-compatible", "ollama"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -150,8 +151,9 @@ routeSdkWarnings();
 /** Builds the AI SDK language model. Keys and URLs are passed explicitly (never read from Deno.env). */
 export function createLanguageModel(
   config: ProviderConfig,
-  fetch: typeof globalThis.fetch,
+  rawFetch: typeof globalThis.fetch,
 ): LanguageModel {
+  const fetch = guardEndpoint(rawFetch);
   switch (config.provider) {
     case "openai":
       return createOpenAI({

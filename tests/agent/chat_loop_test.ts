@@ -205,6 +205,20 @@ Deno.test("runTurn() retries a rate limit and then reports it", async () => {
   });
 });
 
+Deno.test("runTurn() does not retry HTTP 501: it names the endpoint and SKILLS_BASE_URL", async () => {
+  const unimplemented: ScriptStep = { status: 501, message: "Method not implemented" };
+  await withServer([unimplemented, unimplemented, unimplemented], async (server) => {
+    const loop = loopFor(server, fakeSurface(), { maxRetries: 2 });
+    const error = await rejectsWith(loop.runTurn("hi"));
+    assert.equal(server.requests.length, 1, "a wrong endpoint is not retried");
+    assert.equal(error.code, "execution_failed");
+    assert.match(error.message, /chat\/completions is not an endpoint this server implements/);
+    assert.match(error.message, /HTTP 501: Method not implemented/);
+    assert.match(error.hint ?? "", /Check SKILLS_BASE_URL/);
+    assert.doesNotMatch(`${error.message} ${error.hint}`, /try again|temporar/i);
+  });
+});
+
 Deno.test("runTurn() reports a malformed response as parse_error", async () => {
   await withServer([{ raw: "this is not json" }], async (server) => {
     const loop = loopFor(server, fakeSurface(), { stream: false });
