@@ -210,6 +210,11 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     onChunk: request.onStdout,
     onCap: () => {
       truncated = true;
+      // End the direct child at once (the tree kill needs a helper process to start); what
+      // the tree writes meanwhile is drained and dropped.
+      try {
+        proc.child.kill("SIGKILL");
+      } catch { /* already gone */ }
       stop();
     },
   });
@@ -349,10 +354,15 @@ function pump(
     }
   };
   const done = (async () => {
+    let capped = false;
     try {
       while (!cancelled) {
         const { value, done } = await reader.read();
         if (done) break;
+        // Past the cap the pipe is drained, not closed, until the kill lands: a closed pipe
+        // would make the script's next write fail (Python prints a BrokenPipeError
+        // traceback) while it is being stopped anyway.
+        if (capped) continue;
         let chunk = value;
         const room = options.cap - total;
         const over = chunk.length > room;
@@ -363,9 +373,8 @@ function pump(
           options.onChunk?.(chunk);
         }
         if (over) {
+          capped = true;
           options.onCap();
-          cancel();
-          break;
         }
       }
     } catch {

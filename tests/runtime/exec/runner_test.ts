@@ -146,6 +146,24 @@ Deno.test("runScript() stops a script past the stdout cap and says it truncated"
   assert.equal(json.truncated, true);
 });
 
+Deno.test("runScript() stops a script at the cap without a BrokenPipeError traceback", async () => {
+  for (const json of [false, true]) {
+    const stderr: string[] = [];
+    const outcome = await runScript(
+      await request("chatter", [], {
+        json,
+        limits: { timeoutSeconds: 30, maxOutputBytes: 10_000 },
+        onStdout: () => {},
+        onStderr: (chunk) => stderr.push(new TextDecoder().decode(chunk)),
+      }),
+    );
+    assert.equal(outcome.truncated, true);
+    const shown = stderr.join("");
+    assert.doesNotMatch(shown, /Traceback|BrokenPipeError/, `json: ${json}`);
+    assert.doesNotMatch(outcome.stderrTail, /Traceback|BrokenPipeError/, `json: ${json}`);
+  }
+});
+
 Deno.test("runScript() kills a script at the timeout and reports it", async () => {
   const dir = await Deno.makeTempDir();
   try {
