@@ -3,6 +3,7 @@ import { compareSemver, parseSemver } from "../../src/core/semver.ts";
 import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
 import { mergeEnv, parseDotenv } from "../../src/core/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/digest.ts";
+import { missingModuleHint, missingPythonModule } from "../../src/core/missing_module.ts";
 
 Deno.test("compareSemver() orders releases and pre-releases", () => {
   const order = ["0.1.0-alpha", "0.1.0-alpha.2", "0.1.0-beta", "0.1.0", "0.2.0", "1.0.0", "v1.0.1"];
@@ -55,4 +56,13 @@ Deno.test("combineDigest() is independent of input order and sensitive to paths 
 Deno.test(".env.example sets nothing until the user uncomments it (no placeholder key dials out)", async () => {
   const text = await Deno.readTextFile(new URL("../../.env.example", import.meta.url));
   assert.deepEqual(parseDotenv(text), {});
+});
+
+Deno.test("missingPythonModule() reads the top-level module of a ModuleNotFoundError", () => {
+  const traceback = 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n' +
+    "ModuleNotFoundError: No module named 'pypdf.generic'\n";
+  assert.equal(missingPythonModule(traceback), "pypdf");
+  assert.equal(missingPythonModule("ImportError: cannot import name 'x' from 'y'"), undefined);
+  assert.match(missingModuleHint(traceback) ?? "", /Python module 'pypdf'.*PEP 723.*uv/s);
+  assert.equal(missingModuleHint("ValueError: nope"), undefined);
 });

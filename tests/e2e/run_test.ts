@@ -406,3 +406,22 @@ Deno.test("skills scripts lists scripts per skill, as a table or JSON", async ()
   const invalid = await runCli(["scripts", "../x"], { env });
   assert.equal(invalid.code, 2);
 });
+
+Deno.test("skills run names a missing Python module and how to provide it", async () => {
+  await using dir = await home();
+  const env = { SKILLS_HOME: dir.path };
+  const text = await runCli(["run", "runner-lab", "imports_missing"], { env });
+  assert.equal(text.code, 1);
+  assert.match(text.stderr, /ModuleNotFoundError/, "the script's own traceback is passed through");
+  assert.match(
+    text.stderr,
+    /^hint: The script needs the Python module 'skills_fixture_absent', which is not installed\. Declare its package in the script's PEP 723 block/m,
+  );
+
+  const json = await runCli(["run", "runner-lab", "imports_missing", "--json"], { env });
+  assert.equal(json.code, 1);
+  const body = JSON.parse(json.stdout);
+  assert.equal(body.error, "execution_failed");
+  assert.match(body.details.hint, /Python module 'skills_fixture_absent'/);
+  assert.match(json.stderr, /^hint: The script needs the Python module 'skills_fixture_absent'/m);
+});

@@ -234,9 +234,13 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
       );
     case "cancelled":
       throw new SkillError("cancelled", "Interrupted", { exitCode: EXIT_INTERRUPTED });
-    case "execution_failed":
+    case "execution_failed": {
       debug(ctx, `script exited with code ${outcome.exitCode}`);
-      return exitCodeFor(outcomeEnvelope(prepared, outcome, false));
+      const envelope = outcomeEnvelope(prepared, outcome, false);
+      const hint = envelope.success ? undefined : envelope.details?.hint;
+      if (typeof hint === "string") ctx.stderr.write(`hint: ${hint}\n`);
+      return exitCodeFor(envelope);
+    }
     case "parse_error":
       return EXIT_FAILURE; // not reached outside JSON mode
   }
@@ -265,6 +269,7 @@ function finishJson(
     message += `: ${String((output as { error: unknown }).error)}`;
   }
   ctx.stderr.write(`${ctx.color ? "\x1b[31merror\x1b[0m" : "error"}: ${message}\n`);
-  if (isSkillError(error) && error.hint) ctx.stderr.write(`hint: ${error.hint}\n`);
+  const hint = isSkillError(error) ? error.hint : envelope.details?.hint;
+  if (typeof hint === "string" && hint !== "") ctx.stderr.write(`hint: ${hint}\n`);
   return isSkillError(error) ? error.exitCode : exitCodeFor(envelope);
 }

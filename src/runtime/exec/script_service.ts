@@ -25,6 +25,7 @@ import {
   type RunTrace,
 } from "./runner.ts";
 import { scriptEnvironment } from "../../core/env_policy.ts";
+import { missingModuleHint } from "../../core/missing_module.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
 
 export interface ScriptDeps {
@@ -262,7 +263,14 @@ export function outcomeEnvelope(
       } else if (outcome.stdout.trim() !== "") {
         details.stdout = excerpt(outcome.stdout, 2000);
       }
-      return fail("execution_failed", withStderr(message, tail), details);
+      const hint = missingModuleHint(tail);
+      if (hint !== undefined) details.hint = hint;
+      const text = withStderr(message, tail);
+      return fail(
+        "execution_failed",
+        hint === undefined ? text : `${text}\nhint: ${hint}`,
+        details,
+      );
     }
   }
 }
