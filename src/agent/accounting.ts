@@ -8,8 +8,11 @@ import type { ModelMessage } from "ai";
 import { assistantMessage, type ToolCallRecord, toolResultMessage } from "./chat_loop.ts";
 import { runModelStep } from "./model_step.ts";
 import { captureFetch, createLanguageModel, type ProviderConfig } from "./providers.ts";
-import { type RequestTokens, requestTokens } from "./tokens.ts";
-import type { ToolSurface } from "./tool_surface.ts";
+import { countTokens, requestParts, type RequestTokens, requestTokens } from "./tokens.ts";
+import type { ToolDefinition, ToolSurface } from "./tool_surface.ts";
+
+/** How many activations one captured request carries (see measureContext). */
+const ACTIVATION_BATCH = 100;
 
 /** The first user message used when measuring; only its own tokens depend on it. */
 export const PROBE_MESSAGE = "Hello";
@@ -55,7 +58,11 @@ export async function measureConversation(
 
 export interface SkillCost {
   name: string;
-  /** What the skill adds to the fixed overhead (total minus the total without it). */
+  /**
+   * The skill's share of the fixed overhead: its own catalog entry (prompt element and its
+   * name in the tool schemas); with a single active skill, the total minus the total
+   * without it.
+   */
   fixed: number;
   /** What one `activate_skill` call and its result add to the next request. */
   activation: number;
@@ -77,6 +84,11 @@ export interface ContextReport {
 /**
  * Measures the fixed overhead with `active` skills, each skill's share of it, and what
  * each activation adds. `openSurface` builds a fresh surface for a set of active skills.
+ *
+ * Linear in the number of skills: the fixed request is captured once; a skill's share is
+ * the tokens of its own entry (its `<skill>` element in the prompt and its name in the
+ * tool schemas); each activation is measured once, on one shared surface that is rolled
+ * back after every activation, as the messages and tools it adds to a request.
  */
 export async function measureContext(
   config: ProviderConfig,
@@ -85,55 +97,151 @@ export async function measureContext(
 ): Promise<ContextReport> {
   const probe: ModelMessage[] = [{ role: "user", content: PROBE_MESSAGE }];
   const surface = await openSurface(new Set(active));
-  let fixed: RequestTokens;
-  let tools: string[];
   try {
-    fixed = requestTokens(await captureRequestBody(config, surface, probe));
-    tools = surface.listTools().map((t) => t.name);
+    const fixed = requestTokens(await captureRequestBody(config, surface, probe));
+    const tools = surface.listTools().map((t) => t.name);
+    const shares = active.length === 1
+      ? [fixed.fixed - await fixedWithout(config, openSurface, probe)]
+      : skillShares(surface, active);
+    // In batches: each batch's activations are measured with one captured request, so the
+    // work stays linear and the garbage of a thousand-skill measurement stays small.
+    const activations: Activation[] = [];
+    const costs: number[] = [];
+    for (let i = 0; i < active.length; i += ACTIVATION_BATCH) {
+      const batch = await activateEach(surface, active.slice(i, i + ACTIVATION_BATCH));
+      activations.push(...batch);
+      costs.push(...await activationCosts(config, probe, batch));
+    }
+    const skills = activations.map((a, index): SkillCost => ({
+      name: a.name,
+      fixed: shares[index]!,
+      activation: costs[index]!,
+      toolsAdded: a.added.map((t) => t.name),
+      ...(a.record.result.success ? {} : { activationError: a.record.result.message }),
+    }));
+    return {
+      model: config.label,
+      format: config.format,
+      active: [...active],
+      fixed,
+      tools,
+      skills,
+    };
   } finally {
     await surface.close();
   }
-  const skills: SkillCost[] = [];
-  for (const name of active) {
-    const others = await openSurface(new Set(active.filter((n) => n !== name)));
-    let without: RequestTokens;
-    try {
-      without = requestTokens(await captureRequestBody(config, others, probe));
-    } finally {
-      await others.close();
-    }
-    skills.push({ name, fixed: fixed.fixed - without.fixed, ...await activationCost(name) });
-  }
-  return { model: config.label, format: config.format, active: [...active], fixed, tools, skills };
+}
 
-  async function activationCost(name: string) {
-    const fresh = await openSurface(new Set(active));
-    try {
-      const base = requestTokens(await captureRequestBody(config, fresh, probe));
-      const toolsBefore = new Set(fresh.listTools().map((t) => t.name));
-      const args = { name };
-      const result = await fresh.callTool("activate_skill", args);
-      const record: ToolCallRecord = {
-        id: "call_activate",
-        name: "activate_skill",
-        arguments: args,
-        result,
-        duration_ms: 0,
-      };
-      const messages: ModelMessage[] = [
-        ...probe,
-        assistantMessage("", [{ id: record.id, name: record.name, input: args }]),
-        toolResultMessage([record]),
-      ];
-      const after = requestTokens(await captureRequestBody(config, fresh, messages));
-      const toolsAdded = fresh.listTools().map((t) => t.name).filter((t) => !toolsBefore.has(t));
-      return {
-        activation: after.total - base.total,
-        toolsAdded,
-        ...(result.success ? {} : { activationError: result.message }),
-      };
-    } finally {
-      await fresh.close();
-    }
+interface Activation {
+  name: string;
+  record: ToolCallRecord;
+  /** The tools the activation mounted. */
+  added: ToolDefinition[];
+}
+
+/** Activates each skill on `surface` in turn, rolling the surface back after each one. */
+async function activateEach(surface: ToolSurface, active: readonly string[]) {
+  const start = surface.checkpoint();
+  const before = new Set(surface.listTools().map((t) => t.name));
+  // The tool list is copied only when an activation changed it (a skill with toolsets):
+  // with a thousand skills, the activate_skill schema alone is large.
+  let changed = false;
+  const unsubscribe = surface.onToolsChanged(() => changed = true);
+  const activations: Activation[] = [];
+  for (const name of active) {
+    changed = false;
+    const args = { name };
+    const result = await surface.callTool("activate_skill", args);
+    const added = changed ? surface.listTools().filter((t) => !before.has(t.name)) : [];
+    await surface.restore(start);
+    const record = { id: "call_activate", name: "activate_skill", arguments: args, result };
+    activations.push({ name, record: { ...record, duration_ms: 0 }, added });
   }
+  unsubscribe();
+  return activations;
+}
+
+/**
+ * What each activation adds to the next request: its tool call, its result and the tools
+ * it mounts, in the wire format of the provider. One request carrying every activation is
+ * captured (the provider client's formatting is what counts, and a capture costs a few ms),
+ * then each activation's own messages and tools are counted.
+ */
+async function activationCosts(
+  config: ProviderConfig,
+  probe: ModelMessage[],
+  activations: readonly Activation[],
+): Promise<number[]> {
+  const messages: ModelMessage[] = [...probe];
+  for (const { record } of activations) {
+    const call = { id: record.id, name: record.name, input: record.arguments };
+    messages.push(assistantMessage("", [call]), toolResultMessage([record]));
+  }
+  const mounted = activations.flatMap((a) => a.added);
+  const stub = { systemPrompt: "", listTools: () => mounted };
+  const wire = requestParts(await captureRequestBody(config, stub, messages));
+  if (wire.conversation.length !== probe.length + 2 * activations.length) {
+    throw new Error("the provider client merged activation messages; cannot attribute them");
+  }
+  const head = wire.conversation.slice(0, probe.length);
+  const base = countTokens(JSON.stringify(head));
+  const toolsByName = new Map(wire.tools.map((tool) => [wireToolName(tool), tool]));
+  return activations.map((activation, index) => {
+    const at = probe.length + 2 * index;
+    const own = [...head, ...wire.conversation.slice(at, at + 2)];
+    const tools = activation.added.map((t) => toolsByName.get(t.name)).filter((t) => t);
+    const toolTokens = tools.length === 0 ? 0 : countTokens(JSON.stringify(tools));
+    return countTokens(JSON.stringify(own)) - base + toolTokens;
+  });
+}
+
+/** A tool's name in OpenAI (`{function: {name}}`) or Anthropic (`{name}`) wire format. */
+function wireToolName(tool: unknown): string | undefined {
+  const record = tool as { name?: unknown; function?: { name?: unknown } } | null;
+  const name = record?.function?.name ?? record?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/** The fixed overhead with no skill active (what a single skill's share is measured against). */
+async function fixedWithout(
+  config: ProviderConfig,
+  openSurface: (active: ReadonlySet<string>) => Promise<ToolSurface>,
+  probe: ModelMessage[],
+): Promise<number> {
+  const none = await openSurface(new Set());
+  try {
+    return requestTokens(await captureRequestBody(config, none, probe)).fixed;
+  } finally {
+    await none.close();
+  }
+}
+
+/**
+ * Each skill's own share of the fixed overhead: its `<skill>` element in the system prompt
+ * plus its name wherever a tool schema lists it (the `activate_skill` enum).
+ */
+function skillShares(
+  surface: Pick<ToolSurface, "systemPrompt" | "listTools">,
+  active: readonly string[],
+): number[] {
+  const prompt = surface.systemPrompt;
+  const schemas = JSON.stringify(surface.listTools());
+  return active.map((name) => {
+    let share = 0;
+    const at = prompt.indexOf(`<name>${name}</name>`);
+    if (at !== -1) {
+      const start = prompt.lastIndexOf("<skill>", at);
+      const end = prompt.indexOf("</skill>", at);
+      if (start !== -1 && end !== -1) {
+        share += countTokens(prompt.slice(start, end + "</skill>".length) + "\n");
+      }
+    }
+    const quoted = JSON.stringify(name);
+    let mentions = 0;
+    for (let at = schemas.indexOf(quoted); at !== -1; at = schemas.indexOf(quoted, at + 1)) {
+      mentions++;
+    }
+    share += mentions * countTokens(`${quoted},`);
+    return share;
+  });
 }

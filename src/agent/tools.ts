@@ -144,8 +144,12 @@ class SkillToolSurface implements ToolSurface {
   }
 
   listTools(): ToolDefinition[] {
+    return this.#visibleTools().map((tool) => structuredClone(tool));
+  }
+
+  #visibleTools(): ToolDefinition[] {
     const all = [...this.#baseTools, ...[...this.#mounted.values()].map((m) => m.definition)];
-    return all.filter((tool) => this.#allowed(tool.name)).map((tool) => structuredClone(tool));
+    return all.filter((tool) => this.#allowed(tool.name));
   }
 
   onToolsChanged(listener: () => void): () => void {
@@ -385,8 +389,9 @@ class SkillToolSurface implements ToolSurface {
       } (plus the skill tools)`;
   }
 
+  /** The visible tool names, to tell whether a change must be announced (no copies). */
   #toolNames(): string {
-    return this.listTools().map((t) => t.name).join("\n");
+    return this.#visibleTools().map((t) => t.name).join("\n");
   }
 
   #notify(): void {

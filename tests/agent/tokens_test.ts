@@ -133,3 +133,24 @@ Deno.test("measureContext() reports each skill's share and what its activation a
   assert.ok(demo.activation > countTokens("DEMO BODY"));
   assert.ok(opened.every((s) => s.closed), "every measuring surface is closed");
 });
+
+Deno.test("measureContext() is linear: one surface for any number of skills, shares close to the difference", async () => {
+  const config = resolveProviderConfig({ SKILLS_MODEL: "openai:m" }, { requireKey: false });
+  const names = Array.from({ length: 40 }, (_, i) => `skill-${i}`);
+  let opened = 0;
+  const open = (active: ReadonlySet<string>) => {
+    opened++;
+    return Promise.resolve(fakeSurface({ skills: [...active] }));
+  };
+  const report = await measureContext(config, names, open);
+  assert.equal(opened, 1, "one surface, whatever the number of skills (was 2N+1)");
+  assert.equal(report.skills.length, names.length);
+  // Each share is what the skill's own entry costs: the same as the total minus the total
+  // without it, give or take the tokenizer's merges at the boundaries.
+  const without = await measureContext(config, names.slice(1), open);
+  const difference = report.fixed.fixed - without.fixed.fixed;
+  assert.ok(
+    Math.abs(report.skills[0]!.fixed - difference) <= 2,
+    `${report.skills[0]!.fixed} vs ${difference}`,
+  );
+});
