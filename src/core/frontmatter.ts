@@ -145,14 +145,49 @@ async function loadWithJsYaml(text: string, firstLine: number): Promise<unknown>
     return yaml.load(text, { schema: yaml.CORE_SCHEMA, json: false });
   } catch (error) {
     if (error instanceof yaml.YAMLException) {
-      const line = error.mark ? error.mark.line + firstLine : undefined;
-      throw new FrontMatterError(`invalid YAML: ${error.reason}`, line);
+      let line = error.mark ? error.mark.line : undefined;
+      // js-yaml notices an unclosed `{…` or `[…` only where the next line starts (or at the
+      // end): point at the line that opened the collection instead.
+      if (line !== undefined && error.mark?.column === 0 && /flow collection/.test(error.reason)) {
+        line = unclosedFlowStart(text, line) ?? line;
+      }
+      throw new FrontMatterError(
+        `invalid YAML: ${error.reason}`,
+        line === undefined ? undefined : line + firstLine,
+      );
     }
     if (error instanceof RangeError) {
       throw new FrontMatterError("invalid YAML: nesting is too deep", firstLine);
     }
     throw error;
   }
+}
+
+/**
+ * The 0-based line where a flow collection still open before line `upto` began: brackets
+ * are counted outside quoted strings and comments. Undefined when none is open.
+ */
+export function unclosedFlowStart(text: string, upto: number): number | undefined {
+  const lines = text.split("\n");
+  let depth = 0;
+  let opened: number | undefined;
+  for (let i = 0; i < Math.min(upto, lines.length); i++) {
+    let quote: string | undefined;
+    for (const ch of lines[i]!) {
+      if (quote !== undefined) {
+        if (ch === quote) quote = undefined;
+      } else if (ch === '"' || ch === "'") {
+        quote = ch;
+      } else if (ch === "#") {
+        break;
+      } else if (ch === "{" || ch === "[") {
+        if (depth++ === 0) opened = i;
+      } else if ((ch === "}" || ch === "]") && depth > 0) {
+        depth--;
+      }
+    }
+  }
+  return depth > 0 ? opened : undefined;
 }
 
 function checkBounds(root: unknown): void {
