@@ -25,7 +25,7 @@ const BROKEN: [string, RegExp, number | undefined][] = [
   ["unclosed-front-matter", /not closed by a '---' line/, 1],
   ["missing-fields", /missing required field\(s\): name, description/, 2],
   ["missing-description", /missing required field\(s\): description/, 2],
-  ["bad-yaml", /invalid YAML/, 5],
+  ["bad-yaml", /invalid YAML/, 4], // the line that opens the unclosed flow sequence
   ["bad-indent", /invalid YAML/, 7],
   ["list-not-mapping", /must be a YAML mapping, got a list/, 2],
   ["scalar-front-matter", /must be a YAML mapping, got a string/, 2],

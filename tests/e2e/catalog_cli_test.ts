@@ -133,7 +133,7 @@ Deno.test("skills validate rejects every broken manifest, naming file and line",
   assert.equal(result.code, 1);
   const lines = result.stdout.split("\n");
   assert.ok(
-    lines.some((l) => /broken\/bad-yaml\/SKILL\.md:5: error: invalid YAML/.test(l)),
+    lines.some((l) => /broken\/bad-yaml\/SKILL\.md:4: error: invalid YAML/.test(l)),
     result.stdout,
   );
   assert.ok(
