@@ -13,6 +13,8 @@ import { commonFlags, parseCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { shortSha, style, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
+import { type RunState, runStates } from "../../runtime/trust/gate.ts";
+import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { UsageError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
 
@@ -47,6 +49,56 @@ export function parse(argv: readonly string[]): CheckOptions {
   return { ...commonFlags(values), repair: values.repair === true };
 }
 
+/** A skill that was never trusted is `ok` here (its `trusted` field says so). */
+type SkillStatus = "ok" | "modified" | "toolset_error" | "error";
+
+function skillStatus(state: RunState | undefined, toolsetError: string | undefined): SkillStatus {
+  if (state?.state === "modified") return "modified";
+  return toolsetError === undefined ? "ok" : "toolset_error";
+}
+
+function problemOf(state: RunState | undefined, toolsetError: string | undefined): string | null {
+  if (state?.state === "modified") return state.reason;
+  return toolsetError ?? null;
+}
+
+function fixOf(state: RunState | undefined, toolsetError: string | undefined): string | null {
+  if (state?.state === "modified") return state.fix;
+  return toolsetError === undefined ? null : "fix the toolset's import error (see the reason)";
+}
+
+/**
+ * Starts the toolset host of every runnable skill that has toolsets and collects what
+ * failed to import: a skill whose tools cannot load is not healthy, even if it lists fine.
+ */
+async function toolsetProblems(
+  skills: readonly SkillRecord[],
+  states: ReadonlyMap<string, RunState>,
+  home: string,
+  env: Record<string, string>,
+): Promise<Map<string, string>> {
+  const problems = new Map<string, string>();
+  const withToolsets = skills.filter((s) =>
+    s.manifest.toolsets.length > 0 && states.get(s.canonical)?.state === "ok"
+  );
+  if (withToolsets.length === 0) return problems;
+  const { ToolsetHost } = await import("../../runtime/exec/toolset_host.ts");
+  for (const skill of withToolsets) {
+    try {
+      const host = await ToolsetHost.start(skill, { home, env, timeoutMs: 20_000 });
+      await host.close();
+      const failed = host.errors.map((e) => `${e.toolset}: ${e.message}`);
+      if (failed.length > 0) {
+        problems.set(skill.canonical, `toolset failed to load: ${failed.join("; ")}`);
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      problems.set(skill.canonical, `toolset failed to start: ${reason}`);
+    }
+  }
+  return problems;
+}
+
 export async function run(options: CheckOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   let repaired: ConsistencyReport | null = null;
@@ -60,17 +112,20 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
     probeTool("uv", uv),
     probeTool("git", "git"),
   ]);
+  const states = await runStates(catalog.skills, session.home);
+  const toolsetErrors = await toolsetProblems(catalog.skills, states, session.home, ctx.env);
   const skills = [
     ...catalog.skills.map((s) => ({
       name: s.canonical,
-      status: "ok" as const,
+      status: skillStatus(states.get(s.canonical), toolsetErrors.get(s.canonical)),
       active: active.has(s.canonical),
       trusted: s.trusted,
       source: s.origin,
       scripts: s.scripts.length,
       toolsets: s.manifest.toolsets.length,
       commit_sha: s.entry?.commit_sha ?? null,
-      reason: null as string | null,
+      reason: problemOf(states.get(s.canonical), toolsetErrors.get(s.canonical)),
+      fix: fixOf(states.get(s.canonical), toolsetErrors.get(s.canonical)),
     })),
     ...catalog.failures.map((f) => ({
       name: f.canonical,
@@ -82,9 +137,11 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       toolsets: 0,
       commit_sha: f.entry?.commit_sha ?? null,
       reason: f.reason as string | null,
+      fix: null as string | null,
     })),
   ].sort((a, b) => (a.name < b.name ? -1 : 1));
-  const healthy = catalog.failures.length === 0 && isConsistent(consistency);
+  const healthy = skills.every((x) => x.status === "ok") &&
+    isConsistent(consistency);
   const warnings = [...session.activationWarnings, ...catalog.notes];
 
   if (options.json) {
@@ -108,6 +165,14 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
     const state = skill.active ? "active" : "inactive";
     if (skill.status === "error") {
       out.push(`  ${s.red("✗")} ${skill.name} (${state}) - Load failed: ${skill.reason}`);
+      continue;
+    }
+    if (skill.status === "modified") {
+      out.push(`  ${s.red("✗")} ${skill.name} (${state}) - ${skill.reason}; ${skill.fix}`);
+      continue;
+    }
+    if (skill.status === "toolset_error") {
+      out.push(`  ${s.yellow("!")} ${skill.name} (${state}) - ${skill.reason}`);
       continue;
     }
     const mark = skill.active ? s.green("✓") : "○";

@@ -6,6 +6,7 @@ import { commonFlags, parseCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { shortSha, table, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
+import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { UsageError } from "../../core/errors.ts";
 
 export const help = `Usage: skills list [--json]
@@ -33,9 +34,18 @@ export function parse(argv: readonly string[]): ListOptions {
   return commonFlags(values);
 }
 
+/** `state` (ok, untrusted, modified) and its reason, for one loaded skill. */
+function stateFields(state: RunState | undefined) {
+  if (state === undefined || state.state === "ok") {
+    return { state: "ok" as const, state_reason: null };
+  }
+  return { state: state.state, state_reason: state.reason };
+}
+
 export async function run(options: ListOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   const { catalog, active } = session;
+  const states = await runStates(catalog.skills, session.home);
   const rows = [
     ...catalog.skills.map((s) => ({
       name: s.name,
@@ -50,6 +60,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       toolsets: s.manifest.toolsets.length,
       path: s.dir,
       status: "ok" as const,
+      ...stateFields(states.get(s.canonical)),
     })),
     ...catalog.failures.map((f) => ({
       name: f.name,
@@ -65,6 +76,8 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       path: f.dir,
       status: "error" as const,
       error: f.reason,
+      state: "broken" as const,
+      state_reason: f.reason,
     })),
   ].sort((a, b) => (a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0));
   const warnings = [...session.activationWarnings, ...catalog.notes];
@@ -85,7 +98,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       r.version ?? "-",
       r.source,
       r.active ? "yes" : "no",
-      r.trusted ? "yes" : "no",
+      r.state === "modified" ? "changed" : r.trusted ? "yes" : "no",
       shortSha(r.commit_sha),
       String(r.scripts),
       String(r.toolsets),

@@ -127,7 +127,7 @@ export class CatalogCache {
     const file: CacheFile = { format: CACHE_FORMAT, version: VERSION, skills: this.#entries };
     try {
       await Deno.mkdir(join(this.path, ".."), { recursive: true });
-      await writeFileAtomic(this.path, JSON.stringify(file));
+      await writeFileAtomic(this.path, JSON.stringify(file), { durable: false });
     } catch { /* a cache that cannot be written only costs time */ }
   }
 }

@@ -61,18 +61,30 @@ export function readPrefixSync(
   }
 }
 
+export interface AtomicWriteOptions {
+  /**
+   * fsync before the rename (default). Caches pass false: losing one to a crash only costs
+   * time, and a thousand fsyncs cost seconds.
+   */
+  durable?: boolean;
+}
+
 /**
  * Writes a file atomically: temp file in the same directory, fsync, rename. Synchronous:
  * the files written this way are small, and async per-call overhead would be most of it.
  */
-export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+export function writeFileAtomicSync(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): void {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const temp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o644 });
   try {
     let written = 0;
     while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
-    file.syncSync();
+    if (options.durable !== false) file.syncSync();
     file.close();
     Deno.renameSync(temp, path);
   } catch (error) {
@@ -87,8 +99,12 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
 }
 
 /** writeFileAtomicSync as a promise (a throw becomes a rejection). */
-export function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  return new Promise((resolve) => resolve(writeFileAtomicSync(path, data)));
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  return new Promise((resolve) => resolve(writeFileAtomicSync(path, data, options)));
 }
 
 export async function removeIfExists(path: string): Promise<void> {

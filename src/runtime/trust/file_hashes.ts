@@ -116,9 +116,13 @@ export async function computeDigest(root: string): Promise<string> {
 export async function cachedDigest(root: string, cachePath: string): Promise<string> {
   const files = listFiles(root);
   let cache: Record<string, CacheEntry> = {};
+  let cachedCombined: string | undefined;
   try {
     const parsed = JSON.parse(Deno.readTextFileSync(cachePath));
-    if (parsed?.version === CACHE_VERSION && parsed.root === root) cache = parsed.files ?? {};
+    if (parsed?.version === CACHE_VERSION && parsed.root === root) {
+      cache = parsed.files ?? {};
+      if (typeof parsed.digest === "string") cachedCombined = parsed.digest;
+    }
   } catch { /* missing or unreadable cache: hash everything */ }
   const next: Record<string, CacheEntry> = {};
   let changed = Object.keys(cache).length !== files.length;
@@ -136,9 +140,14 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
     next[f.path] = { size: f.size, mtime: f.mtime, sha256: sha };
     hashes.push({ path: f.path, sha256: sha });
   }
-  if (changed) {
-    await writeFileAtomic(cachePath, JSON.stringify({ version: CACHE_VERSION, root, files: next }))
-      .catch(() => {}); // a cache that cannot be written only costs time
-  }
-  return await combineDigest(hashes);
+  // Nothing changed: the digest combined last time stands (listing a thousand skills then
+  // costs their stats, not a thousand more hashes).
+  if (!changed && cachedCombined !== undefined) return cachedCombined;
+  const digest = await combineDigest(hashes);
+  await writeFileAtomic(
+    cachePath,
+    JSON.stringify({ version: CACHE_VERSION, root, files: next, digest }),
+    { durable: false },
+  ).catch(() => {}); // a cache that cannot be written only costs time
+  return digest;
 }

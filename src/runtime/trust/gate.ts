@@ -4,7 +4,7 @@
  */
 
 import { join } from "../os/paths.ts";
-import { SkillError } from "../../core/errors.ts";
+import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { cachedDigest } from "./file_hashes.ts";
 
@@ -30,4 +30,47 @@ export async function assertRunnable(skill: SkillRecord, home: string): Promise<
       `Skill '${skill.canonical}' files changed since you trusted it; review and run \`skills trust ${skill.canonical}\``,
     );
   }
+}
+
+/** Whether a skill's code may run now, as `list` and `check` show it. */
+export type RunState =
+  | { state: "ok" }
+  | { state: "untrusted"; reason: string; fix: string }
+  | { state: "modified"; reason: string; fix: string };
+
+/**
+ * The gate's verdict without running anything: `untrusted` (never approved, or approval
+ * withdrawn) or `modified` (files changed since they were trusted: `skills run` would
+ * refuse with integrity_mismatch).
+ */
+export async function runState(skill: SkillRecord, home: string): Promise<RunState> {
+  try {
+    await assertRunnable(skill, home);
+    return { state: "ok" };
+  } catch (error) {
+    if (!isSkillError(error)) throw error;
+    const fix =
+      `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
+    if (error.code === "integrity_mismatch") {
+      return { state: "modified", reason: "files changed since it was trusted", fix };
+    }
+    if (error.code === "untrusted") return { state: "untrusted", reason: "not trusted", fix };
+    throw error;
+  }
+}
+
+/** {@link runState} of many skills, a few at a time. */
+export async function runStates(
+  skills: readonly SkillRecord[],
+  home: string,
+): Promise<Map<string, RunState>> {
+  const states = new Map<string, RunState>();
+  const queue = [...skills];
+  const worker = async () => {
+    for (let skill = queue.shift(); skill !== undefined; skill = queue.shift()) {
+      states.set(skill.canonical, await runState(skill, home));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
+  return states;
 }
