@@ -11,6 +11,8 @@ export interface SurfaceFactoryOptions {
   env: Readonly<Record<string, string>>;
   /** Warnings and debug lines (stderr). */
   log?: (message: string) => void;
+  /** `AGENT_SKILLS=all-untrusted`: untrusted skills' code may run. */
+  allowUntrusted?: boolean;
 }
 
 /** A function that opens a fresh surface for a set of active skills. */
@@ -28,6 +30,7 @@ export function surfaceFactory(
       // <location> lets a model (or a human reading the transcript) see where a skill lives;
       // it also makes `skills prompt` output byte-identical to what chat and MCP send.
       includeLocation: true,
+      allowUntrusted: options.allowUntrusted === true,
       ...(options.log ? { log: options.log } : {}),
     });
 }

@@ -27,6 +27,11 @@ export interface ToolSurfaceOptions {
   includeLocation?: boolean;
   /** Debug/warning lines (stderr). */
   log?: (message: string) => void;
+  /**
+   * `AGENT_SKILLS=all-untrusted`, the user's explicit opt-in: untrusted skills' scripts and
+   * toolsets run (the trust gate is open). Front ends announce it.
+   */
+  allowUntrusted?: boolean;
 }
 
 /** What `restore` needs to undo the activations made after it was taken (opaque). */

@@ -179,6 +179,7 @@ class SkillToolSurface implements ToolSurface {
         env: this.#options.env,
         signal: options.signal,
         log: this.#options.log,
+        allowUntrusted: this.#options.allowUntrusted,
       };
       switch (name) {
         case "activate_skill":
@@ -349,6 +350,7 @@ class SkillToolSurface implements ToolSurface {
       host = await ToolsetHost.start(skill, {
         home: this.#options.home,
         env: this.#options.env,
+        allowUntrusted: this.#options.allowUntrusted === true,
         ...(this.#options.log ? { log: this.#options.log } : {}),
       });
     } catch (error) {

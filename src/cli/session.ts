@@ -12,6 +12,8 @@ export interface Session {
   /** Canonical names of the active skills. */
   active: Set<string>;
   activationWarnings: string[];
+  /** `AGENT_SKILLS=all-untrusted`: untrusted skills' code may run (said in the warnings). */
+  allowUntrusted: boolean;
 }
 
 /**
@@ -26,6 +28,13 @@ export async function openSession(ctx: Context, skillsOverride?: string): Promis
     ...catalog.skills.map((s) => ({ canonical: s.canonical, trusted: s.trusted })),
     ...catalog.failures.map((f) => ({ canonical: f.canonical, trusted: f.trusted })),
   ];
-  const { active, warnings } = resolveActivation(spec, candidates);
-  return { home, catalog, active, activationWarnings: warnings };
+  const source = skillsOverride === undefined ? "AGENT_SKILLS" : "--skills";
+  const { active, warnings, allowUntrusted } = resolveActivation(spec, candidates, source);
+  // A skill the user activated that did not load must not vanish without a word.
+  for (const failure of catalog.failures) {
+    if (active.has(failure.canonical)) {
+      warnings.push(`Skill '${failure.canonical}' is active but failed to load: ${failure.reason}`);
+    }
+  }
+  return { home, catalog, active, activationWarnings: warnings, allowUntrusted };
 }

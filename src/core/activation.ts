@@ -40,24 +40,39 @@ export interface ActivationCandidate {
 export interface ActivationResult {
   /** Canonical names of active skills, in catalog order. */
   active: Set<string>;
+  /** `all-untrusted`: the user opted into running untrusted skills' code. */
+  allowUntrusted: boolean;
   /** Warnings to show the user (unknown names, untrusted skills skipped). */
   warnings: string[];
 }
 
-/** Resolves a spec against the skills that loaded. */
+/**
+ * Resolves a spec against the skills that loaded. `source` names where the spec came from
+ * (`AGENT_SKILLS`, or `--skills` when a flag overrides it) in the warnings.
+ */
 export function resolveActivation(
   spec: ActivationSpec,
   candidates: readonly ActivationCandidate[],
+  source = "AGENT_SKILLS",
 ): ActivationResult {
   const active = new Set<string>();
   const warnings: string[] = [];
-  if (spec.kind === "none") return { active, warnings };
+  if (spec.kind === "none") return { active, warnings, allowUntrusted: false };
   if (spec.kind === "all") {
     for (const c of candidates) if (c.trusted || spec.includeUntrusted) active.add(c.canonical);
     if (active.size === 0 && candidates.length > 0) {
-      warnings.push("AGENT_SKILLS=all activates trusted skills only, and none is trusted");
+      warnings.push(`${source}=all activates trusted skills only, and none is trusted`);
     }
-    return { active, warnings };
+    if (spec.includeUntrusted) {
+      const untrusted = candidates.filter((c) => !c.trusted).map((c) => c.canonical);
+      warnings.push(
+        `${source}=all-untrusted: untrusted code is enabled; ` +
+          (untrusted.length > 0
+            ? `the scripts and toolsets of ${untrusted.join(", ")} run without review`
+            : "no untrusted skill is installed now"),
+      );
+    }
+    return { active, warnings, allowUntrusted: spec.includeUntrusted };
   }
   const byName = new Map(candidates.map((c) => [c.canonical, c]));
   const unknown: string[] = [];
@@ -71,14 +86,14 @@ export function resolveActivation(
     } else active.add(name);
   }
   if (unknown.length > 0) {
-    warnings.push(`Unknown skill(s) in AGENT_SKILLS: ${unknown.join(", ")} (see \`skills list\`)`);
+    warnings.push(`Unknown skill(s) in ${source}: ${unknown.join(", ")} (see \`skills list\`)`);
   }
   if (spec.invalid.length > 0) {
     warnings.push(
-      `Invalid skill name(s) in AGENT_SKILLS ignored: ${
+      `Invalid skill name(s) in ${source} ignored: ${
         spec.invalid.map((n) => `'${quoteName(n)}'`).join(", ")
       }`,
     );
   }
-  return { active, warnings };
+  return { active, warnings, allowUntrusted: false };
 }

@@ -108,6 +108,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
   const openSurface = surfaceFactory({
     home: session.home,
     catalog: session.catalog,
+    allowUntrusted: session.allowUntrusted,
     env: ctx.env,
     // the surface's log carries runner/toolset debug lines (argv, durations, problems)
     log: (message) => debug(ctx, message),

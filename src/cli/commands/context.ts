@@ -75,6 +75,7 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
   const openSurface = surfaceFactory({
     home: session.home,
     catalog: session.catalog,
+    allowUntrusted: session.allowUntrusted,
     env: ctx.env,
     log: (message) => debug(ctx, message),
   });

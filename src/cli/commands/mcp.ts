@@ -75,6 +75,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   const openSurface = surfaceFactory({
     home: session.home,
     catalog: session.catalog,
+    allowUntrusted: session.allowUntrusted,
     env: ctx.env,
     // runner/toolset debug lines (argv, durations, problems), as in `skills chat`
     log: (message) => debug(ctx, message),

@@ -85,7 +85,12 @@ export async function run(options: PromptOptions, ctx: Context): Promise<number>
     return 0;
   }
   if (skills.length === 0) {
-    warn(ctx, "No active skills: set AGENT_SKILLS (e.g. AGENT_SKILLS=all) or pass --skills a,b");
+    warn(
+      ctx,
+      session.active.size > 0
+        ? "No active skill loaded (see the warnings above)"
+        : "No active skills: set AGENT_SKILLS (e.g. AGENT_SKILLS=all) or pass --skills a,b",
+    );
     return 0;
   }
   ctx.stdout.write(`${text}\n`);

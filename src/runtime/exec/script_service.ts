@@ -43,6 +43,8 @@ export interface ScriptDeps {
   maxOutputBytes?: number | undefined;
   /** Hook point for spans/metrics: called once per run. */
   onTrace?: ((trace: RunTrace) => void) | undefined;
+  /** `AGENT_SKILLS=all-untrusted`: the trust gate lets untrusted skills run. */
+  allowUntrusted?: boolean | undefined;
 }
 
 export interface ScriptEntry {
@@ -171,7 +173,7 @@ export async function prepareRun(
   if (skill.origin !== "core") {
     // Bundled skills are trusted; the digest check (and node:crypto) loads only when needed.
     const { assertRunnable } = await import("../trust/gate.ts");
-    await assertRunnable(skill, deps.home);
+    await assertRunnable(skill, deps.home, { allowUntrusted: deps.allowUntrusted === true });
   }
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
   Object.assign(env, parentWatchEnv(deps.home, env, deps.log));

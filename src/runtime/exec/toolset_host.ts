@@ -39,6 +39,8 @@ export interface ToolsetHostOptions {
   log?: (message: string) => void;
   /** Per-call (and start-up) timeout; default the skill's `limits.timeout` or 60 s. */
   timeoutMs?: number;
+  /** `AGENT_SKILLS=all-untrusted`: the trust gate lets an untrusted skill's toolsets run. */
+  allowUntrusted?: boolean;
 }
 
 export const DEFAULT_TOOLSET_TIMEOUT_MS = 60_000;
@@ -274,7 +276,9 @@ export class ToolsetHost {
 
   async #spawn(): Promise<void> {
     const { home, env, log } = this.#options;
-    await assertRunnable(this.skill, home);
+    await assertRunnable(this.skill, home, {
+      allowUntrusted: this.#options.allowUntrusted === true,
+    });
     const hostPath = await materializeHost(home);
     const plan = hostLaunchPlan(hostPath, this.skill, env);
     const hostEnv = scriptEnvironment(this.skill, env);

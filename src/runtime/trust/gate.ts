@@ -12,9 +12,21 @@ export function digestCachePath(home: string, canonical: string): string {
   return join(home, ".cache", `digest-${canonical}.json`);
 }
 
+export interface GateOptions {
+  /**
+   * The user's explicit opt-in (`AGENT_SKILLS=all-untrusted`): skills that were never
+   * trusted, or changed since, run anyway. Callers must say so loudly.
+   */
+  allowUntrusted?: boolean;
+}
+
 /** Throws `untrusted` or `integrity_mismatch`; returns normally when the skill may run. */
-export async function assertRunnable(skill: SkillRecord, home: string): Promise<void> {
-  if (skill.origin === "core") return;
+export async function assertRunnable(
+  skill: SkillRecord,
+  home: string,
+  options: GateOptions = {},
+): Promise<void> {
+  if (skill.origin === "core" || options.allowUntrusted === true) return;
   const entry = skill.entry;
   if (!skill.trusted || entry === undefined || entry.trusted_digest === null) {
     throw new SkillError("untrusted", `Skill '${skill.canonical}' is not trusted`, {
