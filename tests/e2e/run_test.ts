@@ -251,7 +251,7 @@ Deno.test("skills run refuses 101 arguments with args_too_large and exit 2", asy
   assert.deepEqual(JSON.parse(json.stdout), {
     success: false,
     error: "args_too_large",
-    message: "Too many arguments: 102 (max 100)",
+    message: "Too many arguments: 101 (max 100)", // the user's arguments, not the mode flag
   });
   const human = await runCli(["run", "runner-lab", "echo_args", ...args], {
     env: { SKILLS_HOME: dir.path },
@@ -424,4 +424,20 @@ Deno.test("skills run names a missing Python module and how to provide it", asyn
   assert.equal(body.error, "execution_failed");
   assert.match(body.details.hint, /Python module 'skills_fixture_absent'/);
   assert.match(json.stderr, /^hint: The script needs the Python module 'skills_fixture_absent'/m);
+});
+
+Deno.test("skills run and script_run count the same 100 arguments: --json is not one of them", async () => {
+  await using dir = await home();
+  const env = { SKILLS_HOME: dir.path };
+  const args = Array.from({ length: 100 }, (_, i) => `a${i}`);
+  const cli = await runCli(["run", "runner-lab", "echo_args", ...args, "--json"], { env });
+  assert.equal(cli.code, 0, cli.stdout + cli.stderr);
+  assert.equal(JSON.parse(cli.stdout).args.length, 101, "100 arguments and --json reach it");
+});
+
+Deno.test("skills run --timeout 0 is refused with a range that does not include 0", async () => {
+  const result = await runCli(["run", "--timeout", "0", "runner-lab", "echo_args"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /Invalid --timeout '0': expected a number of seconds above 0/);
+  assert.doesNotMatch(result.stderr, /between 0 and/);
 });

@@ -138,7 +138,7 @@ function parseTimeout(text: string): number {
   const value = Number(text);
   if (text.trim() === "" || !Number.isFinite(value) || value <= 0 || value > 86400) {
     throw new UsageError(
-      `Invalid --timeout '${text}': expected seconds between 0 and 86400`,
+      `Invalid --timeout '${text}': expected a number of seconds above 0 and at most 86400`,
       HINT,
     );
   }

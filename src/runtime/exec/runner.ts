@@ -60,17 +60,23 @@ export function resolveLimits(
   };
 }
 
-/** Throws `args_too_large` (exit 2) past 100 arguments or 4 KiB in total (UTF-8). */
+/**
+ * Throws `args_too_large` (exit 2) past 100 arguments or 4 KiB in total (UTF-8). `--json`
+ * selects the output mode (`skills run … --json`, script_run's `json`) and is added by us
+ * in one path and typed by the user in the other: it is never counted, so both paths
+ * count the same arguments.
+ */
 export function checkArgs(args: readonly string[]): void {
-  if (args.length > MAX_ARGS) {
+  const counted = args.filter((arg) => arg !== "--json");
+  if (counted.length > MAX_ARGS) {
     throw new SkillError(
       "args_too_large",
-      `Too many arguments: ${args.length} (max ${MAX_ARGS})`,
+      `Too many arguments: ${counted.length} (max ${MAX_ARGS})`,
       { exitCode: EXIT_USAGE },
     );
   }
   const encoder = new TextEncoder();
-  const bytes = args.reduce((n, a) => n + encoder.encode(a).length, 0);
+  const bytes = counted.reduce((n, a) => n + encoder.encode(a).length, 0);
   if (bytes > MAX_ARGS_BYTES) {
     throw new SkillError(
       "args_too_large",

@@ -106,6 +106,14 @@ Deno.test("scriptRun() refuses 101 arguments with args_too_large", async () => {
   assert.equal(bad.error, "usage");
 });
 
+Deno.test("scriptRun() accepts exactly 100 arguments in JSON mode, like skills run", async () => {
+  await using f = await fixture();
+  const args = Array.from({ length: 100 }, (_, i) => `a${i}`);
+  const envelope = await scriptRun(f.catalog, "runner-lab", "echo_args", args, true, f.deps);
+  assert.ok(envelope.success, JSON.stringify(envelope));
+  assert.equal((envelope.result as { args: string[] }).args.length, 101);
+});
+
 Deno.test("scriptRun() reports non-JSON output as parse_error with both excerpts", async () => {
   await using f = await fixture();
   const env = failure(await scriptRun(f.catalog, "runner-lab", "not_json", [], true, f.deps));
