@@ -103,3 +103,21 @@ Deno.test("AGENT_SKILLS=all-untrusted runs untrusted skills' scripts and says so
     await llm.close();
   }
 });
+
+Deno.test("skills list shows canonical names and a broken skill's reason", async () => {
+  await using home = await homeWithBrokenSkill();
+  await using source = await tempDir();
+  const odd = join(source.path, "My_Skill_123");
+  await Deno.mkdir(odd);
+  await Deno.writeTextFile(
+    join(odd, "SKILL.md"),
+    "---\nname: My_Skill_123\ndescription: Installed under its written name.\n---\n\nBody.\n",
+  );
+  await installFixtureSkill(home.path, odd);
+  const list = await runCli(["list"], { env: { SKILLS_HOME: home.path } });
+  assert.equal(list.code, 0);
+  assert.match(list.stdout, /^my-skill-123\s/m, "the name every other command uses");
+  assert.doesNotMatch(list.stdout, /My_Skill_123/);
+  assert.match(list.stdout, /^broken \(broken\)\s/m);
+  assert.match(list.stdout, /^Broken \(not loaded\):\n {2}broken: .*description/m);
+});

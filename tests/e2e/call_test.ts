@@ -134,3 +134,18 @@ Deno.test("skills call --timeout stops a slow tool with exit 124", async () => {
   assert.match(slow.stderr, /timed out after 1s \(timeout\)/);
   assert.ok(performance.now() - started < 20_000);
 });
+
+Deno.test("skills call --list shows each tool's input in text mode", async () => {
+  await using home = await tempDir();
+  const list = await runCli(["call", "hello-extended", "--list"], {
+    env: { SKILLS_HOME: home.path },
+  });
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /^TOOL\s+INPUT\s+DESCRIPTION$/m);
+  assert.match(
+    list.stdout,
+    /^greet_in_language\s+name: string, language\?: string = "en"\s+Greet/m,
+  );
+  assert.match(list.stdout, /^greet_multiple\s+names: string\[\], language\?: string = "en"\s/m);
+  assert.match(list.stderr, /--list --json/);
+});

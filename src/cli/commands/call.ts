@@ -190,10 +190,42 @@ function listTools(
   else {
     const firstLine = (text: string) => text.split("\n")[0] ?? "";
     ctx.stdout.write(
-      table(["TOOL", "DESCRIPTION"], tools.map((t) => [t.method, firstLine(t.description)])),
+      table(
+        ["TOOL", "INPUT", "DESCRIPTION"],
+        tools.map((t) => [t.method, inputSummary(t.input_schema), firstLine(t.description)]),
+      ),
     );
+    ctx.stderr.write("Full input schemas: skills call " + skill.canonical + " --list --json\n");
   }
   return 0;
+}
+
+/**
+ * One line for a tool's input schema: `name: string, language?: string = "en"`, with
+ * `[]` for arrays, enum values joined by `|`, and `?` for optional arguments.
+ */
+export function inputSummary(schema: Record<string, unknown>): string {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const typeOf = (s: Record<string, unknown>): string => {
+    if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join("|");
+    if (Array.isArray(s.anyOf)) return s.anyOf.map((o) => typeOf(o)).join("|");
+    const type = Array.isArray(s.type)
+      ? s.type.join("|")
+      : typeof s.type === "string"
+      ? s.type
+      : "any";
+    if (type === "array" && s.items && typeof s.items === "object") {
+      return `${typeOf(s.items as Record<string, unknown>)}[]`;
+    }
+    return type;
+  };
+  const parts = Object.entries(properties).map(([name, s]) => {
+    const optional = required.has(name) ? "" : "?";
+    const fallback = "default" in s ? ` = ${JSON.stringify(s.default)}` : "";
+    return `${name}${optional}: ${typeOf(s)}${fallback}`;
+  });
+  return parts.length === 0 ? "(none)" : parts.join(", ");
 }
 
 /** Human output: the result on stdout; a failure's message on stderr. */

@@ -94,7 +94,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
   ctx.stdout.write(table(
     ["NAME", "VERSION", "SOURCE", "ACTIVE", "TRUSTED", "SHA", "SCRIPTS", "TOOLSETS"],
     rows.map((r) => [
-      r.status === "error" ? `${r.name} (broken)` : r.name,
+      r.status === "error" ? `${r.canonical} (broken)` : r.canonical,
       r.version ?? "-",
       r.source,
       r.active ? "yes" : "no",
@@ -104,5 +104,10 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       String(r.toolsets),
     ]),
   ));
+  const broken = rows.filter((r) => r.status === "error");
+  if (broken.length > 0) {
+    ctx.stdout.write(`\nBroken (not loaded):\n`);
+    for (const r of broken) ctx.stdout.write(`  ${r.canonical}: ${r.state_reason}\n`);
+  }
   return 0;
 }
