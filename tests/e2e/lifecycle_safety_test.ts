@@ -22,11 +22,11 @@ async function workspace() {
   const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
   const cli = (args: string[], extra: Record<string, string> = {}) =>
     runCli(args, { cwd: dir.path, env: { ...env, ...extra } });
-  /** Everything under $SKILLS_HOME except the materialised bundled skills. */
+  /** Everything under $SKILLS_HOME except its caches (and the bundled skills materialised there). */
   const written = async () => {
     try {
       return (await Array.fromAsync(Deno.readDir(home))).map((e) => e.name).filter((n) =>
-        n !== ".core"
+        n !== ".cache"
       ).sort();
     } catch {
       return [];

@@ -3,8 +3,10 @@
 import type { Context } from "../../core/io.ts";
 import {
   type ConsistencyReport,
+  findUnused,
   inspectHome,
   isConsistent,
+  pruneUnused,
   repairHome,
 } from "../../runtime/store/consistency.ts";
 import { probeTool } from "../../runtime/os/probe.ts";
@@ -14,7 +16,7 @@ import type { ParsedCommon } from "../command.ts";
 import { shortSha, style, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { bundledRootPath, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { UsageError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
 
@@ -102,8 +104,21 @@ async function toolsetProblems(
 export async function run(options: CheckOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   let repaired: ConsistencyReport | null = null;
-  if (options.repair) repaired = await repairHome(session.home);
+  // What this binary materialises under .cache/core; other versions' copies are clutter.
+  const { parentWatchDir } = await import("../../runtime/exec/parent_watch.ts");
+  const { toolsetHostPath } = await import("../../runtime/exec/toolset_host.ts");
+  const keepCore = [
+    bundledRootPath(session.home),
+    parentWatchDir(session.home),
+    toolsetHostPath(session.home),
+  ];
+  let pruned: string[] = [];
+  if (options.repair) {
+    repaired = await repairHome(session.home);
+    pruned = await pruneUnused(session.home, { keepCore });
+  }
   const consistency = await inspectHome(session.home);
+  const unused = await findUnused(session.home, { keepCore });
   const { catalog, active } = session;
   const python = ctx.env.SKILLS_PYTHON || "python3";
   const uv = ctx.env.SKILLS_UV || "uv";
@@ -154,7 +169,9 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       active: [...active].sort(),
       tools,
       consistency,
+      unused,
       repaired,
+      removed_unused: pruned,
       warnings,
     });
     return healthy ? 0 : 1;
@@ -202,7 +219,7 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
   out.push("", "Home:");
   if (repaired) {
     out.push(
-      `  repaired: ${repaired.missing.length} entries without files dropped, ${repaired.orphans.length} orphans moved to .trash, ${repaired.leftovers.length} leftovers cleared`,
+      `  repaired: ${repaired.missing.length} entries without files dropped, ${repaired.orphans.length} orphans moved to .trash, ${repaired.leftovers.length} leftovers cleared, ${pruned.length} unused files removed`,
     );
   }
   if (isConsistent(consistency)) out.push(`  ${s.green("✓")} registry and skill directories agree`);
@@ -211,6 +228,11 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
   }
   for (const o of consistency.orphans) out.push(`  ${s.red("✗")} orphaned skill directory ${o}`);
   if (!isConsistent(consistency)) out.push("  Run `skills check --repair` to fix");
+  if (unused.length > 0) {
+    out.push(
+      `  ○ ${unused.length} unused file(s) from other versions or removed skills (removed by \`skills check --repair\`)`,
+    );
+  }
   if (consistency.leftovers.length > 0) {
     out.push(
       `  ○ ${consistency.leftovers.length} leftover(s) from interrupted commands (cleared by the next change)`,

@@ -1,6 +1,6 @@
 /**
  * Bundled skills travel inside the artifact (src/generated/bundled_skills.ts) and are
- * materialised on first use into `$SKILLS_HOME/.core/<version>-<hash>/`, so Python can
+ * materialised on first use into `$SKILLS_HOME/.cache/core/<version>-<hash>/`, so Python can
  * execute them and a newer binary never runs stale copies.
  */
 

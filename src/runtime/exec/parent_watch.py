@@ -1,4 +1,4 @@
-"""The parent watch, a sitecustomize: written by skills into $SKILLS_HOME/.core/ and put
+"""The parent watch, a sitecustomize: written by skills into $SKILLS_HOME/.cache/core/ and put
 first on PYTHONPATH for every Python process it starts (src/runtime/exec/parent_watch.ts). Ends
 this process group once the skills process that started it is gone, then runs the
 sitecustomize this one shadows.

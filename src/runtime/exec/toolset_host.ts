@@ -1,6 +1,6 @@
 /**
  * Runs a skill's typed toolsets out of process: the embedded standard-library Python host
- * (toolset_host.py beside this file) is materialised under `$SKILLS_HOME/.core/`, started through
+ * (toolset_host.py beside this file) is materialised under `$SKILLS_HOME/.cache/core/`, started through
  * the sandbox (trust and integrity check, env allowlist, own process group) and spoken to
  * over JSON lines. One host process per skill; calls are serialised, each with a timeout
  * that kills the whole tree. A host that dies or is killed is restarted on the next call.

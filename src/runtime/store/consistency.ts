@@ -9,7 +9,7 @@ import { join } from "../os/paths.ts";
 import type { Registry } from "../../core/registry_model.ts";
 import { removeEntry } from "../../core/registry_model.ts";
 import { isWithin, lstatOrNull } from "../os/fs.ts";
-import { CORE_CACHE_DIR, STAGING_DIR, TRASH_DIR } from "./home.ts";
+import { CACHE_DIR, CORE_CACHE_DIR, LEGACY_CORE_DIR, STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, updateRegistry } from "./registry.ts";
 import { listStale, recoverStale } from "./staging.ts";
 
@@ -22,11 +22,16 @@ export interface ConsistencyReport {
   leftovers: string[];
 }
 
+export interface UnusedOptions {
+  /** What the running binary materialises under `.cache/core` (everything else there goes). */
+  keepCore: readonly string[];
+}
+
 export function isConsistent(report: ConsistencyReport): boolean {
   return report.missing.length === 0 && report.orphans.length === 0;
 }
 
-const RESERVED_DIRS = new Set([CORE_CACHE_DIR, ".cache", STAGING_DIR, TRASH_DIR]);
+const RESERVED_DIRS = new Set([LEGACY_CORE_DIR, CACHE_DIR, STAGING_DIR, TRASH_DIR]);
 
 export async function inspectHome(home: string, registry?: Registry): Promise<ConsistencyReport> {
   const reg = registry ?? await readRegistry(home);
@@ -52,6 +57,44 @@ export async function inspectHome(home: string, registry?: Registry): Promise<Co
   return { missing: missing.sort(), orphans: orphans.sort(), leftovers };
 }
 
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Clutter no current version uses: materialised bundled skills and helpers of other
+ * versions, digest caches of skills no longer installed, the registry's backup, the pre-0.2
+ * `.core` directory. Harmless; {@link pruneUnused} removes it.
+ */
+export async function findUnused(
+  home: string,
+  options: UnusedOptions,
+  registry?: Registry,
+): Promise<string[]> {
+  const reg = registry ?? await readRegistry(home);
+  const unused: string[] = [];
+  if (await lstatOrNull(join(home, LEGACY_CORE_DIR))) unused.push(join(home, LEGACY_CORE_DIR));
+  const keep = new Set(options.keepCore);
+  for (const name of await namesIn(join(home, CORE_CACHE_DIR))) {
+    const path = join(home, CORE_CACHE_DIR, name);
+    if (!keep.has(path)) unused.push(path);
+  }
+  const installed = new Set(reg.skills.map((e) => e.name_canonical));
+  for (const name of await namesIn(join(home, CACHE_DIR))) {
+    const digestOf = /^digest-(.+)\.json$/.exec(name)?.[1];
+    if (digestOf !== undefined && !installed.has(digestOf)) {
+      unused.push(join(home, CACHE_DIR, name));
+    }
+  }
+  const backup = join(home, "registry.json.bak");
+  if (await lstatOrNull(backup)) unused.push(backup);
+  return unused.sort();
+}
+
 /**
  * Rolls back and clears what dead commands left behind, drops entries without files, and
  * moves orphan directories out of the way (to .trash, where the next repair clears them).
@@ -71,5 +114,14 @@ export async function repairHome(home: string): Promise<ConsistencyReport> {
       }
     }
     return { registry: next, result: report };
+  });
+}
+
+/** Removes what {@link findUnused} finds, under the registry lock; returns the paths. */
+export async function pruneUnused(home: string, options: UnusedOptions): Promise<string[]> {
+  return await updateRegistry(home, async (registry) => {
+    const unused = await findUnused(home, options, registry);
+    for (const path of unused) await Deno.remove(path, { recursive: true }).catch(() => {});
+    return { registry, result: unused };
   });
 }

@@ -22,8 +22,16 @@ export function skillsHome(env: Readonly<Record<string, string>>, cwd: string): 
 }
 
 export const REGISTRY_FILE = "registry.json";
-/** Bundled skills are materialised under here, one directory per version+hash. */
-export const CORE_CACHE_DIR = ".core";
+/**
+ * Everything derived and disposable: listing and digest caches, and (under `core/`) the
+ * bundled skills and Python helpers materialised from the binary. Read-only commands
+ * write nowhere else.
+ */
+export const CACHE_DIR = ".cache";
+/** Bundled skills and helpers are materialised under here, one entry per version+hash. */
+export const CORE_CACHE_DIR = ".cache/core";
+/** Where versions before 0.2 materialised them; `skills check --repair` removes it. */
+export const LEGACY_CORE_DIR = ".core";
 /** Staging area for installs and updates (cleaned of stale entries by every mutation). */
 export const STAGING_DIR = ".staging";
 /** Where removed or replaced skill directories wait before deletion. */

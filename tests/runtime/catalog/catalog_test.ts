@@ -44,7 +44,7 @@ Deno.test("loadCatalog() finds the bundled skills, trusted, with their scripts",
   assert.equal(kalshi.origin, "core");
   assert.equal(kalshi.trusted, true);
   assert.equal(kalshi.scripts.length, 10);
-  assert.ok(kalshi.dir.startsWith(join(home.path, ".core")));
+  assert.ok(kalshi.dir.startsWith(join(home.path, ".cache", "core")));
   assert.equal(findScript(kalshi, "status.py")?.name, "status");
   assert.equal(findScript(kalshi, "series-list.py")?.file, "series_list.py");
 });

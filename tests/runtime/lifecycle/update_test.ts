@@ -187,7 +187,6 @@ Deno.test("an update stages, summarises and swaps in the new commit; trust follo
     await Array.fromAsync(Deno.readDir(home)).then((e) => e.map((x) => x.name).sort()),
     [
       ".cache",
-      ".core",
       "alpha",
       "registry.json",
       "registry.json.bak",
