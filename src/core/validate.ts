@@ -92,7 +92,7 @@ export function formatIssue(issue: Issue, subject?: string): string {
 }
 
 /** The JSON-ish kind of a value, for messages: `nothing` for undefined. */
-export function kindOf(value: unknown): string {
+function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (value === undefined) return "nothing";
   return Array.isArray(value) ? "array" : typeof value;
@@ -115,7 +115,10 @@ function issue(message: string): Issue {
   return { path: [], message };
 }
 
-/** A validator from a check function (for site-specific rules the primitives lack). */
+/**
+ * A validator from a check function (for site-specific rules the primitives lack). The
+ * function itself becomes the validator (no wrapper call on hot paths): pass a fresh one.
+ */
 export function custom<T>(
   expected: string,
   check: (value: unknown) => Issue | undefined,
