@@ -83,6 +83,7 @@ const SEED_KEYS = new Set([
   "allowed_tools",
 ]);
 const SPEC_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const TOOLSET_REF = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$/;
 
 // Shapes come from the core kit; the diagnostics around them stay the manifest's own: every
 // problem at once (the kit stops at the first), each on its key's line, worded in YAML terms
@@ -91,7 +92,6 @@ const TEXT = string();
 const TEXT_LIST = array(TEXT);
 const TIMEOUT_SECONDS = number({ min: 0, exclusiveMin: true, max: 3600 });
 const MAX_OUTPUT_BYTES = integer({ min: 1024, max: 256 * 1024 * 1024 });
-const TOOLSET_REF = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.level === "error");

@@ -9,7 +9,6 @@ import {
   array,
   boolean,
   formatIssue,
-  isPlainObject,
   nullable,
   number,
   object,
@@ -17,8 +16,6 @@ import {
   string,
   type Validator,
 } from "./validate.ts";
-
-export { isPlainObject };
 
 export const REGISTRY_VERSION = 1;
 

@@ -19,6 +19,7 @@ import {
   object,
   string,
   unknownValue,
+  validate,
 } from "../../core/validate.ts";
 import { TOOLSET_HOST_HASH, TOOLSET_HOST_SOURCE } from "../../generated/toolset_host_py.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
@@ -424,14 +425,14 @@ const CALL_REPLY = object({ envelope: object({ success: boolean() }) });
 
 /** The envelope inside a `call` answer, checked for shape. */
 export function envelopeFrom(document: Record<string, unknown>, label: string): Envelope {
-  const problem = CALL_REPLY(document);
-  if (problem !== undefined) {
+  const reply = validate(CALL_REPLY, document);
+  if (!reply.ok) {
     return fail(
       "parse_error",
-      `Tool ${label} returned a malformed envelope (${formatIssue(problem)})`,
+      `Tool ${label} returned a malformed envelope (${formatIssue(reply.issue)})`,
     );
   }
-  const envelope = document.envelope as Record<string, unknown> & { success: boolean };
+  const { envelope } = reply.value;
   const message = matches(TEXT, envelope.message) ? envelope.message : "";
   if (envelope.success) return { ...envelope, success: true, result: envelope.result, message };
   // A toolset may answer with a code of its own (`unsupported_language`): passed through.
