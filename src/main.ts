@@ -3,7 +3,7 @@
  */
 
 import { COMMANDS } from "./cli/commands.ts";
-import { EXIT_INTERRUPTED, EXIT_USAGE, isSkillError, SkillError } from "./core/errors.ts";
+import { exitCodeFor, isSkillError, SkillError } from "./core/errors.ts";
 import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
 import { VERSION } from "./core/version.ts";
 import type { Context, Output } from "./core/io.ts";
@@ -78,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     (first === undefined ? stderr : stdout).write(topLevelHelp());
-    return first === undefined ? EXIT_USAGE : 0;
+    return first === undefined ? exitCodeFor("usage") : 0;
   }
   if (first === "-V" || first === "--version") {
     stdout.write(`skills ${VERSION}\n`);
@@ -138,8 +138,9 @@ function installInterruptHandling(ctx: Context, controller: AbortController): vo
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  const abort = (exitCode: number, what: string) => {
-    controller.abort(new SkillError("cancelled", what, { exitCode }));
+  /** `cancelled` exits 130 (the exit table); other signals pass their own status. */
+  const abort = (what: string, exitCode?: number) => {
+    controller.abort(new SkillError("cancelled", what, exitCode === undefined ? {} : { exitCode }));
   };
   Deno.addSignalListener("SIGINT", () => {
     if (listeners.size > 0) {
@@ -148,14 +149,14 @@ function installInterruptHandling(ctx: Context, controller: AbortController): vo
     }
     if (firstAt === 0) {
       firstAt = Date.now();
-      abort(EXIT_INTERRUPTED, "Interrupted");
+      abort("Interrupted");
     } else if (Date.now() - firstAt > FORCE_EXIT_GRACE_MS) {
-      Deno.exit(EXIT_INTERRUPTED);
+      Deno.exit(exitCodeFor("cancelled"));
     }
   });
   if (Deno.build.os !== "windows") {
-    Deno.addSignalListener("SIGTERM", () => abort(143, "Terminated"));
-    Deno.addSignalListener("SIGHUP", () => abort(129, "Hang-up"));
+    Deno.addSignalListener("SIGTERM", () => abort("Terminated", 143));
+    Deno.addSignalListener("SIGHUP", () => abort("Hang-up", 129));
   }
 }
 

@@ -4,6 +4,7 @@
  * skill tools are the baseline and always stay allowed, so a model can never lock itself out.
  */
 
+import type { ErrorCode } from "../core/errors.ts";
 import { globToRegExp } from "../core/glob.ts";
 
 export const BASELINE_TOOLS: ReadonlySet<string> = new Set([
@@ -14,7 +15,7 @@ export const BASELINE_TOOLS: ReadonlySet<string> = new Set([
   "script_run",
 ]);
 
-export const TOOL_NOT_ALLOWED = "TOOL_NOT_ALLOWED";
+export const TOOL_NOT_ALLOWED = "TOOL_NOT_ALLOWED" satisfies ErrorCode;
 
 export interface AllowedToolsPolicy {
   /** The skill whose `allowed-tools` is in force. */

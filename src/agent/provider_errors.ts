@@ -14,13 +14,13 @@ import {
   RetryError,
   TypeValidationError,
 } from "ai";
-import { EXIT_INTERRUPTED, isSkillError, SkillError } from "../core/errors.ts";
+import { isSkillError, SkillError } from "../core/errors.ts";
 import { EndpointNotImplementedError } from "./endpoint_guard.ts";
 import type { ProviderConfig } from "./providers.ts";
 
 export function cancelledError(reason?: unknown): SkillError {
   if (isSkillError(reason) && reason.code === "cancelled") return reason;
-  return new SkillError("cancelled", "Turn cancelled", { exitCode: EXIT_INTERRUPTED });
+  return new SkillError("cancelled", "Turn cancelled");
 }
 
 export function isAbort(error: unknown): boolean {

@@ -1,21 +1,39 @@
 /**
  * Validation of model-supplied tool arguments (pure). Arguments are `unknown` until checked
- * here; every problem becomes a failure envelope instead of an exception.
+ * here with the core kit; every problem becomes a failure envelope instead of an exception.
+ * The messages are worded for a model ("Argument 'args' must be a list of strings") and
+ * name the argument; where the kit can say more (which list item), it is appended.
  */
 
 import { fail, type FailureEnvelope } from "../core/envelope.ts";
+import type { ErrorCode } from "../core/errors.ts";
 import { quoteName } from "../core/names.ts";
+import {
+  anyOf,
+  array,
+  boolean,
+  formatIssue,
+  isPlainObject,
+  number,
+  oneOf,
+  string,
+} from "../core/validate.ts";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: FailureEnvelope };
 
 const good = <T>(value: T): Checked<T> => ({ ok: true, value });
-const bad = <T>(code: string, message: string): Checked<T> => ({
+const bad = <T>(code: ErrorCode, message: string): Checked<T> => ({
   ok: false,
   error: fail(code, message),
 });
 
 /** Bound on any one string argument; longer values are never legitimate names or paths. */
 const MAX_STRING = 4096;
+const NAME_OR_PATH = string({ max: MAX_STRING });
+/** Script arguments: numbers and booleans are accepted and turned into text. */
+const SCRIPT_ARGS = array(anyOf(string(), number(), boolean()));
+/** Some models send booleans as text. */
+const JSON_FLAG = anyOf(boolean(), oneOf("true", "false"));
 
 /**
  * The argument object. `undefined`/`null` mean "no arguments"; a JSON string holding an
@@ -33,10 +51,10 @@ export function argumentObject(args: unknown): Checked<Record<string, unknown>> 
       return bad("invalid_arguments", "Tool arguments must be a JSON object");
     }
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     return bad("invalid_arguments", "Tool arguments must be a JSON object");
   }
-  return good(value as Record<string, unknown>);
+  return good(value);
 }
 
 function pick(obj: Record<string, unknown>, keys: readonly string[]): unknown {
@@ -48,15 +66,17 @@ function pick(obj: Record<string, unknown>, keys: readonly string[]): unknown {
 function requiredString(
   obj: Record<string, unknown>,
   keys: readonly string[],
-  code = "invalid_name",
+  code: ErrorCode = "invalid_name",
 ): Checked<string> {
   const value = pick(obj, keys);
   if (value === undefined) return bad(code, `Missing required argument '${keys[0]}'`);
-  if (typeof value !== "string") return bad(code, `Argument '${keys[0]}' must be a string`);
-  if (value.length > MAX_STRING) {
-    return bad(code, `Argument '${keys[0]}' is too long (${value.length} characters)`);
-  }
-  return good(value);
+  if (NAME_OR_PATH(value) === undefined) return good(value as string);
+  return bad(
+    code,
+    typeof value === "string"
+      ? `Argument '${keys[0]}' is too long (${value.length} characters)`
+      : `Argument '${keys[0]}' must be a string`,
+  );
 }
 
 export function activateArgs(args: unknown): Checked<{ name: string }> {
@@ -112,26 +132,27 @@ export function scriptRunArgs(args: unknown): Checked<ScriptRunArgs> {
   if (!head.ok) return head;
   const obj = argumentObject(args);
   if (!obj.ok) return obj;
-  const rawArgs = obj.value.args;
-  const list: string[] = [];
-  if (rawArgs !== undefined && rawArgs !== null) {
-    if (!Array.isArray(rawArgs)) {
-      return bad("invalid_arguments", "Argument 'args' must be a list of strings");
-    }
-    for (const item of rawArgs) {
-      if (typeof item === "string") list.push(item);
-      else if (typeof item === "number" || typeof item === "boolean") list.push(String(item));
-      else return bad("invalid_arguments", "Argument 'args' must be a list of strings");
-    }
+  const rawArgs = obj.value.args ?? [];
+  const argsProblem = SCRIPT_ARGS(rawArgs);
+  if (argsProblem !== undefined) {
+    // An item's problem names the item: "(args.2: expected string, number or boolean, ...)".
+    argsProblem.path.unshift("args");
+    return bad(
+      "invalid_arguments",
+      argsProblem.path.length > 1
+        ? `Argument 'args' must be a list of strings (${formatIssue(argsProblem)})`
+        : "Argument 'args' must be a list of strings",
+    );
   }
-  const rawJson = obj.value.json;
-  let json = true;
-  if (rawJson !== undefined && rawJson !== null) {
-    if (typeof rawJson === "boolean") json = rawJson;
-    else if (rawJson === "true" || rawJson === "false") json = rawJson === "true";
-    else return bad("invalid_arguments", "Argument 'json' must be true or false");
+  const rawJson = obj.value.json ?? true;
+  if (JSON_FLAG(rawJson) !== undefined) {
+    return bad("invalid_arguments", "Argument 'json' must be true or false");
   }
-  return good({ ...head.value, args: list, json });
+  return good({
+    ...head.value,
+    args: (rawArgs as (string | number | boolean)[]).map(String),
+    json: rawJson === true || rawJson === "true",
+  });
 }
 
 /**

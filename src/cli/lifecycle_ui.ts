@@ -4,7 +4,7 @@
  * Everything here writes to stderr; stdout stays data.
  */
 
-import { SkillError } from "../core/errors.ts";
+import { declined, SkillError } from "../core/errors.ts";
 import type { Context } from "../core/io.ts";
 import { confirm } from "./tty.ts";
 
@@ -94,7 +94,7 @@ export async function chooseFromList(
     if (selection.kind === "cancel") break;
     ctx.stderr.write(`${selection.reason}\n`);
   }
-  throw new SkillError("cancelled", "Nothing selected; nothing was installed");
+  throw declined("Nothing selected; nothing was installed");
 }
 
 /** `label: value` lines with aligned values, skipping empty values. */

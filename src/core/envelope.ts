@@ -1,6 +1,6 @@
 /** The seed-000 tool result envelope: every model-facing tool returns one of these. */
 
-import type { ErrorCode } from "./errors.ts";
+import type { ErrorCode, ToolsetErrorCode } from "./errors.ts";
 import { isSkillError } from "./errors.ts";
 
 export interface SuccessEnvelope<T = unknown> {
@@ -11,8 +11,8 @@ export interface SuccessEnvelope<T = unknown> {
 
 export interface FailureEnvelope {
   success: false;
-  /** One of the DESIGN §3 codes, or a tool-specific one such as `unsupported_language`. */
-  error: ErrorCode | string;
+  /** One of our codes, or a toolset's own one such as `unsupported_language`, passed through. */
+  error: ErrorCode | ToolsetErrorCode;
   message: string;
   /** Extra structured detail, e.g. a failing script's JSON output or its exit code. */
   details?: Record<string, unknown>;
@@ -25,7 +25,7 @@ export function ok<T>(result: T, message: string): SuccessEnvelope<T> {
 }
 
 export function fail(
-  error: ErrorCode | string,
+  error: ErrorCode | ToolsetErrorCode,
   message: string,
   details?: Record<string, unknown>,
 ): FailureEnvelope {

@@ -3,32 +3,99 @@
  * `code` is the machine-readable reason shared with the tool envelope (DESIGN §3).
  */
 
-export type ErrorCode =
-  | "not_found"
-  | "invalid_name"
-  | "args_too_large"
-  | "timeout"
-  | "parse_error"
-  | "execution_failed"
-  | "permission_denied"
-  | "untrusted"
-  | "integrity_mismatch"
-  | "dependency_unavailable"
-  | "invalid_manifest"
-  | "invalid_source"
-  | "registry_corrupt"
-  | "conflict"
-  | "git_failed"
-  | "cancelled"
-  | "confirmation_required"
-  | "io_error"
-  | "usage";
+/**
+ * Every error code this program (and its toolset host, toolset_host.py) can produce. The
+ * union is closed: a misspelt code fails the type check. A toolset's own codes (e.g.
+ * `unsupported_language`) are not ours; they pass through envelopes as
+ * {@link ToolsetErrorCode}.
+ */
+export const ERROR_CODES = [
+  // DESIGN §3, the seed-000 envelope codes
+  "not_found",
+  "invalid_name",
+  "args_too_large",
+  "timeout",
+  "parse_error",
+  "execution_failed",
+  "permission_denied",
+  // ours
+  "untrusted",
+  "integrity_mismatch",
+  "dependency_unavailable",
+  "invalid_manifest",
+  "invalid_source",
+  "invalid_arguments",
+  "invalid_path",
+  "binary_file",
+  "registry_corrupt",
+  "conflict",
+  "git_failed",
+  "cancelled",
+  "confirmation_required",
+  "io_error",
+  "usage",
+  // allowed-tools enforcement (src/agent/allowed_tools.ts), spelt as that contract has it
+  "TOOL_NOT_ALLOWED",
+] as const;
+
+export type ErrorCode = typeof ERROR_CODES[number];
+
+declare const TOOLSET_CODE: unique symbol;
+
+/** A code chosen by a skill's own toolset, passed through to the model unchanged. */
+export type ToolsetErrorCode = string & { readonly [TOOLSET_CODE]: true };
+
+/** Marks a code read from a toolset's reply (the only way to make a {@link ToolsetErrorCode}). */
+export function toolsetErrorCode(code: string): ErrorCode | ToolsetErrorCode {
+  return isErrorCode(code) ? code : code as ToolsetErrorCode;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return (ERROR_CODES as readonly unknown[]).includes(value);
+}
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_TIMEOUT = 124;
 export const EXIT_INTERRUPTED = 130;
+
+/**
+ * The exit status each code implies (DESIGN §4.3): usage mistakes 2, timeouts 124, an
+ * interruption 130, everything else 1. Complete on purpose, so a new code needs a decision.
+ * A thrower may still override it (a declined prompt is `cancelled` but exits 1; SIGTERM
+ * exits 143).
+ */
+const EXIT_STATUS: Readonly<Record<ErrorCode, number>> = {
+  usage: EXIT_USAGE,
+  invalid_name: EXIT_USAGE,
+  args_too_large: EXIT_USAGE,
+  timeout: EXIT_TIMEOUT,
+  cancelled: EXIT_INTERRUPTED,
+  not_found: EXIT_FAILURE,
+  parse_error: EXIT_FAILURE,
+  execution_failed: EXIT_FAILURE,
+  permission_denied: EXIT_FAILURE,
+  untrusted: EXIT_FAILURE,
+  integrity_mismatch: EXIT_FAILURE,
+  dependency_unavailable: EXIT_FAILURE,
+  invalid_manifest: EXIT_FAILURE,
+  invalid_source: EXIT_FAILURE,
+  invalid_arguments: EXIT_FAILURE,
+  invalid_path: EXIT_FAILURE,
+  binary_file: EXIT_FAILURE,
+  registry_corrupt: EXIT_FAILURE,
+  conflict: EXIT_FAILURE,
+  git_failed: EXIT_FAILURE,
+  confirmation_required: EXIT_FAILURE,
+  io_error: EXIT_FAILURE,
+  TOOL_NOT_ALLOWED: EXIT_FAILURE,
+};
+
+/** The exit status `code` implies. */
+export function exitCodeFor(code: ErrorCode): number {
+  return EXIT_STATUS[code];
+}
 
 export class SkillError extends Error {
   readonly code: ErrorCode;
@@ -45,8 +112,7 @@ export class SkillError extends Error {
     this.name = "SkillError";
     this.code = code;
     this.hint = options.hint;
-    this.exitCode = options.exitCode ??
-      (code === "usage" || code === "invalid_name" ? EXIT_USAGE : EXIT_FAILURE);
+    this.exitCode = options.exitCode ?? exitCodeFor(code);
   }
 }
 
@@ -56,6 +122,14 @@ export class UsageError extends SkillError {
     super("usage", message, hint === undefined ? {} : { hint });
     this.name = "UsageError";
   }
+}
+
+/**
+ * The user answered no to a prompt: code `cancelled` like an interruption, but exit 1, since
+ * nothing was interrupted (the table's 130 means Ctrl-C).
+ */
+export function declined(message: string): SkillError {
+  return new SkillError("cancelled", message, { exitCode: EXIT_FAILURE });
 }
 
 export function isSkillError(value: unknown): value is SkillError {

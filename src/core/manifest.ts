@@ -14,6 +14,7 @@ import {
 import { canonicalScriptName, skillNameProblem } from "./names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
 import { isValidEnvPattern } from "./env_policy.ts";
+import { array, integer, isPlainObject, matches, number, string } from "./validate.ts";
 
 export interface Manifest {
   name: string;
@@ -84,6 +85,14 @@ const SEED_KEYS = new Set([
 const SPEC_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const TOOLSET_REF = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$/;
 
+// Shapes come from the core kit; the diagnostics around them stay the manifest's own: every
+// problem at once (the kit stops at the first), each on its key's line, worded in YAML terms
+// ("a list", "a mapping"), error or warning depending on the mode.
+const TEXT = string();
+const TEXT_LIST = array(TEXT);
+const TIMEOUT_SECONDS = number({ min: 0, exclusiveMin: true, max: 3600 });
+const MAX_OUTPUT_BYTES = integer({ min: 1024, max: 256 * 1024 * 1024 });
+
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.level === "error");
 }
@@ -143,18 +152,18 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   const error = (key: string | undefined, message: string) => report("error", key, message);
   const warn = (key: string | undefined, message: string) => report("warning", key, message);
 
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+  if (!isPlainObject(data)) {
     error(undefined, `front matter must be a YAML mapping, got ${describeType(data)}`);
     return undefined;
   }
-  const fm = data as Record<string, unknown>;
+  const fm = data;
   const missing = ["name", "description"].filter((k) => fm[k] === undefined || fm[k] === null);
   if (missing.length > 0) error(undefined, `missing required field(s): ${missing.join(", ")}`);
 
   const str = (key: string, max?: number): string | undefined => {
     const value = fm[key];
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== "string") {
+    if (!matches(TEXT, value)) {
       error(key, `'${key}' must be a string, got ${describeType(value)}`);
       return undefined;
     }
@@ -166,11 +175,11 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   const strList = (key: string): string[] | undefined => {
     const value = fm[key];
     if (value === undefined || value === null) return undefined;
-    if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+    if (!matches(TEXT_LIST, value)) {
       error(key, `'${key}' must be a list of strings, got ${describeType(value)}`);
       return undefined;
     }
-    return value as string[];
+    return value;
   };
 
   // name
@@ -218,15 +227,15 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   const allowedKey = fm["allowed-tools"] !== undefined ? "allowed-tools" : "allowed_tools";
   const allowedRaw = fm[allowedKey];
   if (allowedRaw !== undefined && allowedRaw !== null) {
-    if (typeof allowedRaw === "string") {
+    if (matches(TEXT, allowedRaw)) {
       allowedTools = allowedRaw.split(/\s+/).filter((t) => t !== "");
-    } else if (Array.isArray(allowedRaw) && allowedRaw.every((t) => typeof t === "string")) {
+    } else if (matches(TEXT_LIST, allowedRaw)) {
       if (strict) error(allowedKey, "'allowed-tools' must be a space-delimited string");
       else {warn(
           allowedKey,
           "'allowed-tools' as a list is not portable; use a space-delimited string",
         );}
-      allowedTools = allowedRaw as string[];
+      allowedTools = allowedRaw;
     } else {
       error(
         allowedKey,
@@ -239,12 +248,12 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   let metadata: Record<string, string> | undefined;
   const metaRaw = fm.metadata;
   if (metaRaw !== undefined && metaRaw !== null) {
-    if (typeof metaRaw !== "object" || Array.isArray(metaRaw)) {
+    if (!isPlainObject(metaRaw)) {
       error("metadata", `'metadata' must be a mapping of strings, got ${describeType(metaRaw)}`);
     } else {
       metadata = {};
-      for (const [k, v] of Object.entries(metaRaw as Record<string, unknown>)) {
-        if (typeof v === "string") metadata[k] = v;
+      for (const [k, v] of Object.entries(metaRaw)) {
+        if (matches(TEXT, v)) metadata[k] = v;
         else {
           const message = `'metadata.${k}' must be a string, got ${describeType(v)}`;
           if (strict) error("metadata", message);
@@ -278,7 +287,7 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   function semverField(key: string): string | undefined {
     const value = fm[key];
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== "string") {
+    if (!matches(TEXT, value)) {
       error(
         key,
         `'${key}' must be a semver string such as "1.0.0" (quote it), got ${describeType(value)}`,
@@ -346,7 +355,7 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   let envPatterns: string[] = [];
   const permissions = fm.permissions;
   if (permissions !== undefined && permissions !== null) {
-    if (typeof permissions !== "object" || Array.isArray(permissions)) {
+    if (!isPlainObject(permissions)) {
       error(
         "permissions",
         `'permissions' must be a mapping such as {env: [KALSHI_*]}, got ${
@@ -354,12 +363,12 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
         }`,
       );
     } else {
-      const env = (permissions as Record<string, unknown>).env;
+      const env = permissions.env;
       if (env !== undefined && env !== null) {
-        if (!Array.isArray(env) || env.some((v) => typeof v !== "string")) {
+        if (!matches(TEXT_LIST, env)) {
           error("permissions", `'permissions.env' must be a list of variable names or patterns`);
         } else {
-          envPatterns = env as string[];
+          envPatterns = env;
           for (const pattern of envPatterns) {
             if (!isValidEnvPattern(pattern)) {
               error(
@@ -379,21 +388,18 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   let limits: Manifest["limits"];
   const limitsRaw = fm.limits;
   if (limitsRaw !== undefined && limitsRaw !== null) {
-    if (typeof limitsRaw !== "object" || Array.isArray(limitsRaw)) {
+    if (!isPlainObject(limitsRaw)) {
       error("limits", `'limits' must be a mapping such as {timeout: 30, max_output: 1048576}`);
     } else {
-      const { timeout, max_output: maxOutput } = limitsRaw as Record<string, unknown>;
+      const { timeout, max_output: maxOutput } = limitsRaw;
       limits = {};
       if (timeout !== undefined) {
-        if (typeof timeout !== "number" || !(timeout > 0) || timeout > 3600) {
+        if (!matches(TIMEOUT_SECONDS, timeout)) {
           error("limits", "'limits.timeout' must be a number of seconds between 0 and 3600");
         } else limits.timeoutSeconds = timeout;
       }
       if (maxOutput !== undefined) {
-        if (
-          typeof maxOutput !== "number" || !Number.isInteger(maxOutput) || maxOutput < 1024 ||
-          maxOutput > 256 * 1024 * 1024
-        ) {
+        if (!matches(MAX_OUTPUT_BYTES, maxOutput)) {
           error("limits", "'limits.max_output' must be a byte count between 1024 and 268435456");
         } else limits.maxOutputBytes = maxOutput;
       }

@@ -1,9 +1,21 @@
 /**
  * The registry document (`$SKILLS_HOME/registry.json`): a versioned schema, entries
  * sorted by canonical name. The file is untrusted input, so it is validated field by
- * field. (A hand-written check rather than zod: the registry is read by every command,
- * and importing zod/mini alone costs 10-20 ms of start-up.)
+ * field with the core validation kit (not zod: the registry is read by every command,
+ * and importing zod/mini alone costs 10-20 ms of start-up).
  */
+
+import {
+  array,
+  boolean,
+  formatIssue,
+  nullable,
+  number,
+  object,
+  oneOf,
+  string,
+  type Validator,
+} from "./validate.ts";
 
 export const REGISTRY_VERSION = 1;
 
@@ -39,85 +51,32 @@ export interface Registry {
   [extra: string]: unknown;
 }
 
-type Check = (value: unknown) => string | undefined;
+const text = string();
+const nullableText = nullable(text);
 
-const isString: Check = (v) =>
-  typeof v === "string" ? undefined : `expected string, got ${kind(v)}`;
-const isNullableString: Check = (v) =>
-  v === null || typeof v === "string" ? undefined : `expected string or null, got ${kind(v)}`;
-const isBoolean: Check = (v) =>
-  typeof v === "boolean" ? undefined : `expected boolean, got ${kind(v)}`;
+/** Unknown keys are kept (the default): fields a newer version wrote survive a rewrite. */
+const SOURCE: Validator<SkillSource> = object({
+  type: oneOf("git", "local"),
+  url: text,
+  subpath: text,
+});
 
-function kind(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "nothing";
-  return Array.isArray(value) ? "array" : typeof value;
-}
+const ENTRY: Validator<RegistryEntry> = object({
+  name: text,
+  name_canonical: text,
+  source: SOURCE,
+  commit_sha: nullableText,
+  branch: nullableText,
+  tag: nullableText,
+  ref: nullableText,
+  installed_path: text,
+  trusted: boolean(),
+  trusted_digest: nullableText,
+  installed_at: text,
+  updated_at: text,
+});
 
-/** A JSON object (not null, not an array). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-const SOURCE_FIELDS: Record<string, Check> = {
-  type: (v) =>
-    v === "git" || v === "local"
-      ? undefined
-      : `expected "git" or "local", got ${JSON.stringify(v)}`,
-  url: isString,
-  subpath: isString,
-};
-
-const ENTRY_FIELDS: Record<string, Check> = {
-  name: isString,
-  name_canonical: isString,
-  source: (v) => isPlainObject(v) ? undefined : `expected object, got ${kind(v)}`,
-  commit_sha: isNullableString,
-  branch: isNullableString,
-  tag: isNullableString,
-  ref: isNullableString,
-  installed_path: isString,
-  trusted: isBoolean,
-  trusted_digest: isNullableString,
-  installed_at: isString,
-  updated_at: isString,
-};
-
-const SOURCE_CHECKS = Object.entries(SOURCE_FIELDS);
-const ENTRY_CHECKS = Object.entries(ENTRY_FIELDS);
-
-/** The first problem of `value`, located under `path()` (built only for a problem). */
-function checkFields(
-  value: Record<string, unknown>,
-  checks: readonly [string, Check][],
-  path: () => string,
-): string | undefined {
-  for (const [key, check] of checks) {
-    const problem = check(value[key]);
-    if (problem !== undefined) return `at ${path()}.${key}: ${problem}`;
-  }
-  return undefined;
-}
-
-/** Why `data` is not a registry document, or undefined when it is one. */
-function registryProblem(data: unknown): string | undefined {
-  if (!isPlainObject(data)) return `: expected an object, got ${kind(data)}`;
-  if (typeof data.version !== "number") {
-    return ` at version: expected number, got ${kind(data.version)}`;
-  }
-  if (!Array.isArray(data.skills)) return ` at skills: expected array, got ${kind(data.skills)}`;
-  for (const [index, entry] of data.skills.entries()) {
-    if (!isPlainObject(entry)) return ` at skills.${index}: expected object, got ${kind(entry)}`;
-    const problem = checkFields(entry, ENTRY_CHECKS, () => `skills.${index}`) ??
-      checkFields(
-        entry.source as Record<string, unknown>,
-        SOURCE_CHECKS,
-        () => `skills.${index}.source`,
-      );
-    if (problem !== undefined) return ` ${problem}`;
-  }
-  return undefined;
-}
+const REGISTRY: Validator<Registry> = object({ version: number(), skills: array(ENTRY) });
 
 export function emptyRegistry(): Registry {
   return { version: REGISTRY_VERSION, skills: [] };
@@ -135,9 +94,10 @@ export function parseRegistry(text: string): ParseRegistryResult {
   } catch (error) {
     return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
   }
-  const problem = registryProblem(data);
+  const problem = REGISTRY(data);
   if (problem !== undefined) {
-    return { ok: false, reason: `does not match the registry schema${problem}` };
+    // "does not match the registry schema at skills.0.name: expected string, got nothing"
+    return { ok: false, reason: formatIssue(problem, "does not match the registry schema") };
   }
   const registry = data as Registry;
   if (registry.version > REGISTRY_VERSION) {

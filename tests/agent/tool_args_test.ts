@@ -82,6 +82,19 @@ Deno.test("scriptRunArgs() defaults json to true and stringifies scalar args", (
   );
 });
 
+Deno.test("scriptRunArgs() names the list item a model got wrong", () => {
+  const message = (args: unknown) => {
+    const checked = scriptRunArgs({ skill_name: "a", script_name: "s", args });
+    return checked.ok ? undefined : checked.error.message;
+  };
+  assert.equal(
+    message(["--limit", 5, { n: 1 }]),
+    "Argument 'args' must be a list of strings (args.2: expected string, number or boolean, got object)",
+  );
+  assert.equal(message("--x"), "Argument 'args' must be a list of strings");
+  assert.equal(message(null), undefined);
+});
+
 Deno.test("skillFilePath() accepts relative paths and refuses escapes", () => {
   assert.deepEqual(skillFilePath("references/api.md"), {
     ok: true,

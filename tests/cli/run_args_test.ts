@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { UsageError } from "../../src/core/errors.ts";
+import { type ErrorCode, UsageError } from "../../src/core/errors.ts";
 import { exitCodeFor, parse, type RunOptions } from "../../src/cli/commands/run.ts";
 import { parse as parseScripts } from "../../src/cli/commands/scripts.ts";
 
@@ -81,7 +81,7 @@ Deno.test("run parse() rejects what it cannot understand with a usage error", ()
 });
 
 Deno.test("exitCodeFor() maps envelopes to the documented exit codes", () => {
-  const f = (error: string, details?: Record<string, unknown>) =>
+  const f = (error: ErrorCode, details?: Record<string, unknown>) =>
     exitCodeFor({ success: false, error, message: "m", ...(details ? { details } : {}) });
   assert.equal(exitCodeFor({ success: true, result: 1, message: "m" }), 0);
   assert.equal(f("timeout"), 124);

@@ -148,6 +148,33 @@ Deno.test("default mode accepts every seed field and warns above 500 description
   assert.deepEqual(m.toolsets, ["toolsets.hello:HelloExtended"]);
 });
 
+Deno.test("limits are bounded: timeout in (0, 3600] seconds, max_output a whole 1 KiB-256 MiB", async () => {
+  const limitsOf = async (limits: string) => {
+    const text = `---\nname: lim\ndescription: d\nlimits: ${limits}\n---\n`;
+    const parsed = await parseSkillMd(encode(text), "lim/SKILL.md", {});
+    return { limits: parsed.manifest?.limits, errors: errors(parsed.diagnostics) };
+  };
+  assert.deepEqual((await limitsOf("{timeout: 3600, max_output: 268435456}")).limits, {
+    timeoutSeconds: 3600,
+    maxOutputBytes: 268435456,
+  });
+  assert.deepEqual((await limitsOf("{timeout: 0.5, max_output: 1024}")).limits, {
+    timeoutSeconds: 0.5,
+    maxOutputBytes: 1024,
+  });
+  for (const timeout of ["0", "-1", "3600.5", ".inf", ".nan", "'30'"]) {
+    const { errors: found } = await limitsOf(`{timeout: ${timeout}}`);
+    assert.equal(found.length, 1, timeout);
+    assert.equal(found[0]!.line, 4, timeout);
+    assert.match(found[0]!.message, /'limits.timeout' must be a number of seconds/, timeout);
+  }
+  for (const bytes of ["1023", "1024.5", "268435457", ".inf", "true"]) {
+    const { errors: found } = await limitsOf(`{max_output: ${bytes}}`);
+    assert.equal(found.length, 1, bytes);
+    assert.match(found[0]!.message, /'limits.max_output' must be a byte count/, bytes);
+  }
+});
+
 Deno.test("max_agent_base_version below the CLI version is refused", async () => {
   const text = "---\nname: old\ndescription: d\nmax_agent_base_version: 0.0.1\n---\n";
   const parsed = await parseSkillMd(encode(text), "o/SKILL.md", { cliVersion: "0.1.0" });

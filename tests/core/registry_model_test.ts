@@ -60,6 +60,28 @@ Deno.test("parseRegistry() explains every kind of corruption instead of returnin
   }
 });
 
+Deno.test("parseRegistry() names the field at fault, however deep", () => {
+  const table: [unknown, string][] = [
+    [[], "does not match the registry schema: expected object, got array"],
+    [{ skills: [] }, "does not match the registry schema at version: expected number, got nothing"],
+    [
+      { version: 1, skills: [entry("a"), { ...entry("b"), commit_sha: 7 }] },
+      "does not match the registry schema at skills.1.commit_sha: expected string or null, got number",
+    ],
+    [
+      { version: 1, skills: [{ ...entry("a"), source: { ...entry("a").source, type: "svn" } }] },
+      'does not match the registry schema at skills.0.source.type: expected "git" or "local", got "svn"',
+    ],
+    [
+      { version: 1, skills: [{ ...entry("a"), trusted: "yes" }] },
+      "does not match the registry schema at skills.0.trusted: expected boolean, got string",
+    ],
+  ];
+  for (const [value, reason] of table) {
+    assert.deepEqual(parseRegistry(JSON.stringify(value)), { ok: false, reason });
+  }
+});
+
 Deno.test("parseRegistry() preserves unknown fields written by newer versions", () => {
   const text = JSON.stringify({
     version: 1,

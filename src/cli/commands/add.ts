@@ -1,6 +1,6 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
-import { SkillError, UsageError } from "../../core/errors.ts";
+import { declined, UsageError } from "../../core/errors.ts";
 import {
   describeSource,
   parseSkillSelector,
@@ -219,7 +219,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
       if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
     }
     if (accepted.length === 0) {
-      throw new SkillError("cancelled", "Installation declined; nothing was installed");
+      throw declined("Installation declined; nothing was installed");
     }
     ctx.signal.throwIfAborted();
     const notes = await commitInstall(home, staging, accepted, ctx.signal);

@@ -1,6 +1,6 @@
 /** `skills remove <name>...`: confirm, then remove directories and entries atomically. */
 
-import { SkillError, UsageError } from "../../core/errors.ts";
+import { declined, UsageError } from "../../core/errors.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { Context } from "../../core/io.ts";
@@ -76,7 +76,7 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
     });
     if (ok) accepted.push(entry);
   }
-  if (accepted.length === 0) throw new SkillError("cancelled", "Nothing was removed");
+  if (accepted.length === 0) throw declined("Nothing was removed");
   const { removed, notes } = await removeSkills(home, accepted);
   for (const note of notes) warn(ctx, note);
   if (options.json) writeJson(ctx, { removed });

@@ -1,6 +1,6 @@
 /** `skills trust <name>`: approve an installed skill's current files (bound to their digest). */
 
-import { SkillError } from "../../core/errors.ts";
+import { declined, SkillError } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
@@ -108,7 +108,7 @@ export async function run(options: TrustOptions, ctx: Context): Promise<number> 
     yes: options.yes,
     action: `Cannot trust skill '${name}'`,
   });
-  if (!ok) throw new SkillError("cancelled", `Skill '${name}' was not trusted`);
+  if (!ok) throw declined(`Skill '${name}' was not trusted`);
   const next = await trustSkill(home, entry, digest);
   if (options.json) writeJson(ctx, result(next));
   else ctx.stdout.write(`Trusted '${name}' (${digest})\n`);

@@ -6,7 +6,7 @@
  */
 
 import { dirname } from "../os/paths.ts";
-import { type ErrorCode, EXIT_USAGE, SkillError } from "../../core/errors.ts";
+import { type ErrorCode, SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
 import { type LaunchPlan, planLaunch, spawnSandboxed } from "./sandbox.ts";
@@ -72,7 +72,6 @@ export function checkArgs(args: readonly string[]): void {
     throw new SkillError(
       "args_too_large",
       `Too many arguments: ${counted.length} (max ${MAX_ARGS})`,
-      { exitCode: EXIT_USAGE },
     );
   }
   const encoder = new TextEncoder();
@@ -81,7 +80,6 @@ export function checkArgs(args: readonly string[]): void {
     throw new SkillError(
       "args_too_large",
       `Arguments too large: ${bytes} bytes (max ${MAX_ARGS_BYTES})`,
-      { exitCode: EXIT_USAGE },
     );
   }
 }
@@ -98,8 +96,8 @@ export interface RunTrace {
   exitCode: number | null;
   bytesOut: number;
   bytesErr: number;
-  /** The outcome's error code, or null on success. */
-  error: ErrorCode | string | null;
+  /** The outcome's error code, null on success, `internal` for an unexpected exception. */
+  error: ErrorCode | "internal" | null;
 }
 
 export interface RunRequest {
@@ -188,7 +186,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     ? [...request.args, "--json"]
     : [...request.args];
   const plan = await planLaunch(request.script.path, args, request.env);
-  if (signal?.aborted) throw new SkillError("cancelled", "Interrupted", { exitCode: 130 });
+  if (signal?.aborted) throw new SkillError("cancelled", "Interrupted");
   request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
   const proc = spawnSandboxed(plan, { cwd: dirname(request.script.path), env: request.env });
 

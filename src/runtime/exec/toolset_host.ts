@@ -8,7 +8,19 @@
 
 import { join } from "../os/paths.ts";
 import { type Envelope, fail } from "../../core/envelope.ts";
-import { SkillError } from "../../core/errors.ts";
+import { EXIT_FAILURE, SkillError, toolsetErrorCode } from "../../core/errors.ts";
+import {
+  array,
+  boolean,
+  formatIssue,
+  isPlainObject,
+  matches,
+  number,
+  object,
+  string,
+  unknownValue,
+  validate,
+} from "../../core/validate.ts";
 import { TOOLSET_HOST_HASH, TOOLSET_HOST_SOURCE } from "../../generated/toolset_host_py.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
 import { exists, writeFileAtomic } from "../os/fs.ts";
@@ -200,12 +212,11 @@ class HostProcess {
       this.#log?.(`toolset host sent a line that is not JSON: ${line.slice(0, 200)}`);
       return;
     }
-    if (typeof document !== "object" || document === null || Array.isArray(document)) return;
-    const record = document as Record<string, unknown>;
-    const pending = typeof record.id === "number" ? this.#pending.get(record.id) : undefined;
+    if (!matches(RESPONSE, document)) return;
+    const pending = this.#pending.get(document.id);
     if (pending === undefined) return;
-    this.#pending.delete(record.id as number);
-    pending.resolve(record);
+    this.#pending.delete(document.id);
+    pending.resolve(document);
   }
 
   #failAll(error: Error): void {
@@ -295,6 +306,9 @@ export class ToolsetHost {
       throw new SkillError(
         described.kind === "timeout" ? "timeout" : "execution_failed",
         `Cannot load the toolsets of skill '${this.skill.canonical}': ${described.message}`,
+        // Kept at 1, as before the exit table (which says 124 for a timeout), so that
+        // `skills call` keeps its exit status; worth aligning with DESIGN §4.3 separately.
+        { exitCode: EXIT_FAILURE },
       );
     }
     const { methods, errors } = parseDescription(described.document);
@@ -378,41 +392,56 @@ export class ToolsetHost {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** A line from the host answers the request with its `id`; anything else is ignored. */
+const RESPONSE = object({ id: number() });
+const LIST = array(unknownValue());
+const TEXT = string();
+const NAMED_TOOL = object({ name: TEXT });
 
-/** Validates the host's `describe` answer (it is data from a child process). */
+/**
+ * Validates the host's `describe` answer (it is data from a child process). Lenient on
+ * purpose: a malformed tool or error entry is skipped and the others are kept.
+ */
 export function parseDescription(
   document: Record<string, unknown>,
 ): { methods: ToolsetMethod[]; errors: ToolsetLoadError[] } {
   const methods: ToolsetMethod[] = [];
   const errors: ToolsetLoadError[] = [];
-  for (const tool of Array.isArray(document.tools) ? document.tools : []) {
-    if (!isRecord(tool) || typeof tool.name !== "string") continue;
+  for (const tool of matches(LIST, document.tools) ? document.tools : []) {
+    if (!matches(NAMED_TOOL, tool)) continue;
     methods.push({
       name: tool.name,
-      description: typeof tool.description === "string" ? tool.description : tool.name,
-      inputSchema: isRecord(tool.input_schema)
+      description: matches(TEXT, tool.description) ? tool.description : tool.name,
+      inputSchema: isPlainObject(tool.input_schema)
         ? tool.input_schema
         : { type: "object", properties: {} },
     });
   }
-  for (const error of Array.isArray(document.errors) ? document.errors : []) {
-    if (!isRecord(error)) continue;
+  for (const error of matches(LIST, document.errors) ? document.errors : []) {
+    if (!isPlainObject(error)) continue;
     errors.push({ toolset: String(error.toolset ?? "?"), message: String(error.message ?? "") });
   }
   return { methods, errors };
 }
 
+/** A `call` answer carries an envelope; the rest of the envelope is the toolset's business. */
+const CALL_REPLY = object({ envelope: object({ success: boolean() }) });
+
 /** The envelope inside a `call` answer, checked for shape. */
 export function envelopeFrom(document: Record<string, unknown>, label: string): Envelope {
-  const envelope = document.envelope;
-  if (!isRecord(envelope) || typeof envelope.success !== "boolean") {
-    return fail("parse_error", `Tool ${label} returned a malformed envelope`);
+  const reply = validate(CALL_REPLY, document);
+  if (!reply.ok) {
+    return fail(
+      "parse_error",
+      `Tool ${label} returned a malformed envelope (${formatIssue(reply.issue)})`,
+    );
   }
-  const message = typeof envelope.message === "string" ? envelope.message : "";
+  const { envelope } = reply.value;
+  const message = matches(TEXT, envelope.message) ? envelope.message : "";
   if (envelope.success) return { ...envelope, success: true, result: envelope.result, message };
-  const error = typeof envelope.error === "string" ? envelope.error : "execution_failed";
+  // A toolset may answer with a code of its own (`unsupported_language`): passed through.
+  const error = matches(TEXT, envelope.error)
+    ? toolsetErrorCode(envelope.error)
+    : "execution_failed";
   return { ...envelope, success: false, error, message };
 }

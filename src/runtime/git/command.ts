@@ -6,7 +6,7 @@
  * errors only.
  */
 
-import { EXIT_TIMEOUT, SkillError } from "../../core/errors.ts";
+import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES } from "../../core/limits.ts";
 import type { Transport } from "../../core/sources.ts";
 import { afterDelay } from "../os/timer.ts";
@@ -318,7 +318,6 @@ export async function runGit(
 
 export function gitTimeout(verb: string, timeoutMs: number): SkillError {
   return new SkillError("timeout", `git ${verb} timed out after ${timeoutMs / 1000}s`, {
-    exitCode: EXIT_TIMEOUT,
     hint: "Check the network, or raise SKILLS_GIT_TIMEOUT (seconds)",
   });
 }

@@ -17,12 +17,17 @@
 import { dirname, join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { isValidSkillName } from "../../core/names.ts";
+import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
 import {
-  findEntry,
-  isPlainObject,
-  type Registry,
-  type RegistryEntry,
-} from "../../core/registry_model.ts";
+  array,
+  formatIssue,
+  literal,
+  nullable,
+  object,
+  oneOf,
+  string,
+  type Validator,
+} from "../../core/validate.ts";
 import {
   exists,
   lstatOrNull,
@@ -194,17 +199,33 @@ export interface Intent {
   items: IntentItem[];
 }
 
-/** A hand-written check (zod costs 10-20 ms of start-up on every lifecycle command). */
-function isIntent(value: unknown): value is Intent {
-  const nullableString = (v: unknown) => v === null || typeof v === "string";
-  return isPlainObject(value) && value.version === 1 &&
-    (value.op === "install" || value.op === "update" || value.op === "remove") &&
-    Array.isArray(value.items) &&
-    value.items.every((item) =>
-      isPlainObject(item) && typeof item.canonical === "string" &&
-      typeof item.target === "string" &&
-      nullableString(item.aside) && nullableString(item.updatedAt)
-    );
+/** Checked with the core kit (zod costs 10-20 ms of start-up on every lifecycle command). */
+const INTENT: Validator<Intent> = object({
+  version: literal(1),
+  op: oneOf("install", "update", "remove"),
+  items: array(object({
+    canonical: string(),
+    target: string(),
+    aside: nullable(string()),
+    updatedAt: nullable(string()),
+  })),
+});
+
+/** Reads `intent.json` text: the intent, or why not (`intent.json at items.0.target: ...`). */
+export function parseIntent(text: string): { ok: true; intent: Intent } | {
+  ok: false;
+  reason: string;
+} {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `${INTENT_FILE} is not valid JSON (${(error as Error).message})` };
+  }
+  const problem = INTENT(data);
+  return problem === undefined
+    ? { ok: true, intent: data as Intent }
+    : { ok: false, reason: formatIssue(problem, INTENT_FILE) };
 }
 
 /** Must be called under the registry lock, before the first rename. */
@@ -212,13 +233,16 @@ export function writeIntent(staging: Staging, intent: Intent): void {
   writeFileAtomicSync(join(staging.path, INTENT_FILE), JSON.stringify(intent));
 }
 
+/** The intent of a dead command; undefined when it left none or an unreadable one. */
 async function readIntent(stagingPath: string): Promise<Intent | undefined> {
+  let text: string;
   try {
-    const parsed: unknown = JSON.parse(await Deno.readTextFile(join(stagingPath, INTENT_FILE)));
-    return isIntent(parsed) ? parsed : undefined;
+    text = await Deno.readTextFile(join(stagingPath, INTENT_FILE));
   } catch {
     return undefined;
   }
+  const parsed = parseIntent(text);
+  return parsed.ok ? parsed.intent : undefined;
 }
 
 /**

@@ -59,6 +59,27 @@ Deno.test("envelopeFrom() rejects malformed envelopes from the host", () => {
   });
 });
 
+Deno.test("envelopeFrom() says where a host reply is malformed, and passes a toolset's own code", () => {
+  assert.deepEqual(envelopeFrom({ envelope: { success: "yes" } }, "t"), {
+    success: false,
+    error: "parse_error",
+    message:
+      "Tool t returned a malformed envelope (envelope.success: expected boolean, got string)",
+  });
+  assert.deepEqual(envelopeFrom({}, "t"), {
+    success: false,
+    error: "parse_error",
+    message: "Tool t returned a malformed envelope (envelope: expected object, got nothing)",
+  });
+  assert.deepEqual(
+    envelopeFrom(
+      { envelope: { success: false, error: "unsupported_language", message: "m" } },
+      "t",
+    ),
+    { success: false, error: "unsupported_language", message: "m" },
+  );
+});
+
 Deno.test("ToolsetHost runs hello-extended's toolset and returns its envelopes", async () => {
   await using home = await tempDir();
   const catalog = await loadCatalog(home.path);

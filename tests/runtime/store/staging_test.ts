@@ -14,6 +14,7 @@ import {
   disposeStaging,
   type Intent,
   listStale,
+  parseIntent,
   recoverStale,
 } from "../../../src/runtime/store/staging.ts";
 import { tempDir } from "../../helpers/cli.ts";
@@ -215,4 +216,47 @@ for (let i = 0; i < 150; i++) {
     assert.ok(out.success, new TextDecoder().decode(out.stderr));
   }
   assert.deepEqual(await listStale(home), []);
+});
+
+Deno.test("parseIntent() refuses a malformed intent with the path of the bad field", () => {
+  const item = { canonical: "alpha", target: "/h/alpha", aside: null, updatedAt: "t1" };
+  const good = { version: 1, op: "update", items: [item] };
+  assert.deepEqual(parseIntent(JSON.stringify(good)), { ok: true, intent: good });
+  const table: [unknown, string][] = [
+    [[], "intent.json: expected object, got array"],
+    [{ ...good, version: 2 }, "intent.json at version: expected 1, got 2"],
+    [
+      { ...good, op: "erase" },
+      'intent.json at op: expected "install", "update" or "remove", got "erase"',
+    ],
+    [
+      { ...good, items: [item, { ...item, target: 7 }] },
+      "intent.json at items.1.target: expected string, got number",
+    ],
+    [
+      { ...good, items: [{ canonical: "a", target: "/h/a", updatedAt: null }] },
+      "intent.json at items.0.aside: expected string or null, got nothing",
+    ],
+  ];
+  for (const [value, reason] of table) {
+    assert.deepEqual(parseIntent(JSON.stringify(value)), { ok: false, reason });
+  }
+  const broken = parseIntent('{"version": 1,');
+  assert.ok(!broken.ok);
+  assert.match(broken.reason, /^intent\.json is not valid JSON/);
+});
+
+Deno.test("recovery ignores a malformed intent: it moves nothing, and still cleans up", async () => {
+  await using tmp = await tempDir();
+  const home = tmp.path;
+  await withRegistry(home, emptyRegistry());
+  const { staging } = await deadCommand(home, () => ({
+    version: 1,
+    op: "install",
+    // A target that is not a string: the intent is not trusted for any move.
+    items: [{ canonical: "alpha", target: 7, aside: null, updatedAt: "t1" }],
+  } as unknown as Intent));
+  const notes = await cleanStale(home);
+  assert.deepEqual(notes, []);
+  assert.equal(await Deno.stat(staging).catch(() => null), null);
 });
