@@ -131,18 +131,32 @@ export function useYamlLoader(loader: YamlLoader): void {
   loadYamlModule = loader;
 }
 
+export interface YamlLoadOptions {
+  /** Every scalar as the text it was written as (YAML's failsafe schema): `1.0` stays "1.0". */
+  scalarsAsText?: boolean;
+}
+
 /** Loads the YAML text; `firstLine` maps YAML line numbers back to SKILL.md lines. */
-export async function loadFrontMatterYaml(text: string, firstLine: number): Promise<unknown> {
-  let value: unknown = parseYamlSubset(text);
-  if (value === undefined) value = await loadWithJsYaml(text, firstLine);
+export async function loadFrontMatterYaml(
+  text: string,
+  firstLine: number,
+  options: YamlLoadOptions = {},
+): Promise<unknown> {
+  let value: unknown = options.scalarsAsText ? undefined : parseYamlSubset(text);
+  if (value === undefined) value = await loadWithJsYaml(text, firstLine, options);
   checkBounds(value);
   return value;
 }
 
-async function loadWithJsYaml(text: string, firstLine: number): Promise<unknown> {
+async function loadWithJsYaml(
+  text: string,
+  firstLine: number,
+  options: YamlLoadOptions,
+): Promise<unknown> {
   const yaml = fullParser ??= (await loadYamlModule()).default;
   try {
-    return yaml.load(text, { schema: yaml.CORE_SCHEMA, json: false });
+    const schema = options.scalarsAsText ? yaml.FAILSAFE_SCHEMA : yaml.CORE_SCHEMA;
+    return yaml.load(text, { schema, json: false });
   } catch (error) {
     if (error instanceof yaml.YAMLException) {
       let line = error.mark ? error.mark.line : undefined;

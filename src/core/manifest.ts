@@ -114,6 +114,7 @@ export async function parseSkillMd(
       file,
       lineOf: (key) => topLevelKeyLine(split.yaml, key, split.yamlLine),
       diagnostics,
+      metadataAsWritten: await metadataAsWritten(data, split.yaml, split.yamlLine),
     });
     return { manifest, body: split.body, bodyLine: split.bodyLine, diagnostics };
   } catch (error) {
@@ -133,6 +134,26 @@ interface Checker extends ValidationOptions {
   file: string;
   lineOf: (key: string) => number;
   diagnostics: Diagnostic[];
+  /** `metadata` with every scalar as written (`1.0`, not 1), when it has non-text values. */
+  metadataAsWritten?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Length in characters (Unicode code points), as the Agent Skills specification and its
+ * reference validator count: an emoji is one character, not two UTF-16 units.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
 }
 
 function describeType(value: unknown): string {
@@ -141,6 +162,26 @@ function describeType(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   return `a ${typeof value}`;
+}
+
+/**
+ * The `metadata` mapping with its scalars as written, read again (all scalars as text)
+ * only when the mapping holds numbers or booleans — the rare case that needs it.
+ */
+async function metadataAsWritten(
+  data: unknown,
+  yaml: string,
+  firstLine: number,
+): Promise<Record<string, unknown> | undefined> {
+  const metadata = isPlainObject(data) ? data.metadata : undefined;
+  if (!isPlainObject(metadata)) return undefined;
+  const typed = Object.values(metadata).some((v) =>
+    typeof v === "number" || typeof v === "boolean"
+  );
+  if (!typed) return undefined;
+  const asText = await loadFrontMatterYaml(yaml, firstLine, { scalarsAsText: true });
+  const written = isPlainObject(asText) ? asText.metadata : undefined;
+  return isPlainObject(written) ? written : undefined;
 }
 
 /** Validates parsed front matter; returns the manifest when there are no errors. */
@@ -167,8 +208,9 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
       error(key, `'${key}' must be a string, got ${describeType(value)}`);
       return undefined;
     }
-    if (max !== undefined && value.length > max) {
-      error(key, `'${key}' is ${value.length} characters long (max ${max})`);
+    const length = max === undefined ? 0 : characterCount(value);
+    if (max !== undefined && length > max) {
+      error(key, `'${key}' is ${length} characters long (max ${max})`);
     }
     return value;
   };
@@ -211,10 +253,12 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   const description = str("description", 1024);
   if (description !== undefined) {
     if (description.trim() === "") error("description", "'description' must not be empty");
-    else if (!strict && description.length > 500) {
+    else if (!strict && characterCount(description) > 500) {
       warn(
         "description",
-        `'description' is ${description.length} characters; keep it under 500 for a small context`,
+        `'description' is ${
+          characterCount(description)
+        } characters; keep it under 500 for a small context`,
       );
     }
   }
@@ -259,7 +303,11 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
           if (strict) error("metadata", message);
           else {
             warn("metadata", `${message} (not portable)`);
-            if (v !== null && typeof v !== "object") metadata[k] = String(v);
+            if (v !== null && typeof v !== "object") {
+              // Keep the value as written: `version: 1.0` is "1.0", not "1".
+              const written = check.metadataAsWritten?.[k];
+              metadata[k] = typeof written === "string" ? written : String(v);
+            }
           }
         }
       }
