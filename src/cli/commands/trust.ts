@@ -5,7 +5,7 @@ import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { inspectSkillDir } from "../../runtime/catalog/inspect.ts";
+import { inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { currentDigest, trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";

@@ -9,11 +9,10 @@ import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { canonicalSkillName, isValidSkillName, quoteName } from "../../core/names.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
-import type { ScriptInfo } from "../catalog/loader.ts";
+import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import { discoverSkills, type Fetched } from "./fetch_source.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
-import { inspectSkillDir } from "../catalog/inspect.ts";
 import { readRegistry } from "../store/registry.ts";
 
 export interface Candidate {

@@ -26,7 +26,7 @@ import { type Fetched, fetchInto } from "./fetch_source.ts";
 import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { type GitOptions, inContext } from "../git/command.ts";
 import { remoteCommit } from "../git/fetch.ts";
-import { inspectSkillDir } from "../catalog/inspect.ts";
+import { inspectSkillDir } from "../catalog/loader.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";
 
