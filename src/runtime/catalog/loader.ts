@@ -92,8 +92,7 @@ export interface LoadOptions {
 
 /**
  * Listing: loads one skill directory (front matter, scripts, resources). Throws
- * SkillLoadError with a short reason when it cannot be used. `root` bounds realpath
- * containment.
+ * SkillLoadError with a short reason when it cannot be used. `root` bounds containment.
  */
 export async function loadSkillDir(
   dir: string,
@@ -126,12 +125,12 @@ async function readSkill(
   options: LoadOptions,
   validating: string | undefined,
 ): Promise<Omit<InspectResult, "dir">> {
+  const diagnostics: Diagnostic[] = [];
   const result: Omit<InspectResult, "dir"> = {
     manifest: undefined,
     record: undefined,
-    diagnostics: [],
+    diagnostics,
   };
-  const diagnostics = result.diagnostics;
   /** Listing stops at the first problem; validation records it and returns what it has. */
   const stop = (message: string, file: string) => {
     if (validating === undefined) throw new SkillLoadError(message);
@@ -317,8 +316,7 @@ function discoverScripts(
   skillMdPath: string,
 ): ScriptInfo[] {
   const scriptsDir = join(dir, "scripts");
-  const dirInfo = scriptsEntry;
-  if (dirInfo === undefined) {
+  if (scriptsEntry === undefined) {
     if (manifest.scripts?.length) {
       warnings.push({
         level: "warning",
@@ -328,8 +326,8 @@ function discoverScripts(
     }
     return [];
   }
-  if (dirInfo.isSymlink) throw new SkillLoadError("scripts/ is a symlink (refused)");
-  if (!dirInfo.isDirectory) return [];
+  if (scriptsEntry.isSymlink) throw new SkillLoadError("scripts/ is a symlink (refused)");
+  if (!scriptsEntry.isDirectory) return [];
   const files = new Map<string, string>();
   for (const entry of Deno.readDirSync(scriptsDir)) {
     if (!entry.isFile || entry.isSymlink) continue; // directories and symlinks are never scripts
