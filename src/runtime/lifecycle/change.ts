@@ -126,7 +126,9 @@ export class Change implements AsyncDisposable {
 
   /** Swaps a planned update in, under the registry lock. Returns recovery notes. */
   async applyUpdate(plan: UpdatePlan): Promise<string[]> {
-    const staging = this.#commitStaging();
+    this.#assertCanCommit();
+    if (plan.staged === undefined) return []; // up to date or pinned: nothing to swap
+    const staging = this.#stage();
     this.#options.signal?.throwIfAborted();
     return await applyUpdate(this.home, staging, plan);
   }
