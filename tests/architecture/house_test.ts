@@ -113,3 +113,11 @@ Deno.test("every runtime subsystem folder is small and says what it owns", () =>
     assert.ok(files.includes("mod.ts"), `runtime/${entry.name} has a mod.ts header`);
   }
 });
+
+Deno.test("CLI commands leave staging and the intent journal to the lifecycle", () => {
+  for (const command of ["add", "update", "remove", "trust", "untrust"]) {
+    const file = join(SRC, "cli", "commands", `${command}.ts`);
+    const text = Deno.readTextFileSync(file);
+    assert.doesNotMatch(text, /store\/staging\.ts|writeIntent|createStaging|cleanStale/, command);
+  }
+});

@@ -1,39 +1,19 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
 import { declined, UsageError } from "../../core/errors.ts";
-import {
-  describeSource,
-  parseSkillSelector,
-  type RefFlags,
-  refRequest,
-  type Source,
-} from "../../core/sources.ts";
+import { parseSkillSelector, type RefFlags, refRequest } from "../../core/sources.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import {
-  type Fetched,
-  fetchIntoStaging,
-  resolveSource,
-} from "../../runtime/lifecycle/fetch_source.ts";
-import { inContext } from "../../runtime/git/command.ts";
-import { localRepositoryPath } from "../../runtime/git/local_read.ts";
+import { type Fetched, resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
+import { beginChange } from "../../runtime/lifecycle/change.ts";
 import {
   type Candidate,
-  commitInstall,
   inspectCandidates,
   type InstallPlan,
-  planInstall,
   selectCandidates,
 } from "../../runtime/lifecycle/install.ts";
-import { lstatSyncOrNull } from "../../runtime/os/fs.ts";
-import {
-  cleanStale,
-  createStaging,
-  disposeStaging,
-  removeIfEmpty,
-} from "../../runtime/store/staging.ts";
 import { commonFlags, parseCommand, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { chooseFromList, confirmAction, fields, listOrNone, progress } from "../lifecycle_ui.ts";
@@ -136,10 +116,6 @@ export function parse(argv: readonly string[]): AddOptions {
   };
 }
 
-function sourceLabel(source: Source): string {
-  return source.type === "git" ? source.url : source.path;
-}
-
 function commitLabel(fetched: Fetched): string {
   const c = fetched.commit;
   if (c === null) return "local directory";
@@ -161,74 +137,54 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   const selectors = [...options.skills];
   if (source.skill !== undefined && !selectors.includes(source.skill)) selectors.push(source.skill);
   const say = progress(ctx);
-  if (!options.list) {
-    for (const note of await cleanStale(home)) warn(ctx, note);
-  }
+  // Staging, crash recovery and Ctrl-C rollback are the change's; --list only previews.
+  await using change = await beginChange(home, {
+    env: ctx.env,
+    signal: ctx.signal,
+    progress: say,
+    preview: options.list,
+  });
+  for (const note of change.recovered) warn(ctx, note);
+  const fetched = await change.fetch(source, request);
+  if (fetched.commit) say(`Checked out ${commitLabel(fetched)}`);
+  const candidates = await inspectCandidates(fetched);
+  debug(ctx, `found ${candidates.length} skill(s) in ${fetched.base}`);
+  if (options.list) return renderList(ctx, options, fetched, candidates);
 
-  const homeExisted = lstatSyncOrNull(home) !== null;
-  const staging = createStaging(home);
-  try {
-    say(
-      source.type === "local"
-        ? `Copying ${source.path} ...`
-        // A repository on this machine is read in place (runtime/git/local_read.ts), not cloned.
-        : `${localRepositoryPath(source.url) ? "Reading" : "Cloning"} ${
-          describeSource(source)
-        } ...`,
+  let selected: Candidate[];
+  if (selectors.length === 0 && candidates.length > 1 && ctx.isTty && !options.yes) {
+    const picked = await chooseFromList(
+      ctx,
+      `Found ${candidates.length} skills in ${sourceLabel(source)}:`,
+      candidates.map((c) => ({
+        label: c.name ?? c.rel,
+        detail: c.errors.length > 0 ? `(invalid: ${c.errors[0]!.message})` : c.description,
+      })),
     );
-    const fetched = await fetchIntoStaging(source, request, staging, {
-      env: ctx.env,
-      signal: ctx.signal,
-      onRetry: (attempt, delay, reason) =>
-        say(`${reason}; retrying in ${delay / 1000}s (attempt ${attempt})`),
-    }).catch((error) => {
-      throw inContext(`Cannot install from ${sourceLabel(source)}`, error);
-    });
-    if (fetched.commit) say(`Checked out ${commitLabel(fetched)}`);
-    const candidates = await inspectCandidates(fetched);
-    debug(ctx, `found ${candidates.length} skill(s) in ${fetched.base}`);
-    if (options.list) return renderList(ctx, options, fetched, candidates);
-
-    let selected: Candidate[];
-    if (selectors.length === 0 && candidates.length > 1 && ctx.isTty && !options.yes) {
-      const picked = await chooseFromList(
-        ctx,
-        `Found ${candidates.length} skills in ${sourceLabel(source)}:`,
-        candidates.map((c) => ({
-          label: c.name ?? c.rel,
-          detail: c.errors.length > 0 ? `(invalid: ${c.errors[0]!.message})` : c.description,
-        })),
-      );
-      selected = picked.map((i) => candidates[i]!);
-    } else {
-      selected = selectCandidates(candidates, selectors, sourceLabel(source));
-    }
-    for (const c of selected) {
-      for (const w of c.warnings) warn(ctx, `${c.name ?? c.rel}: ${w.message}`);
-    }
-    const plans = await planInstall(home, fetched, selected, { rename: options.name });
-    for (const plan of plans) ctx.stderr.write(summary(plan, fetched));
-
-    const accepted: InstallPlan[] = [];
-    for (const plan of plans) {
-      const at = fetched.commit?.sha ?? "its current files";
-      const question = `Install untrusted skill '${plan.canonical}' from ${
-        sourceLabel(source)
-      } at ${at}?`;
-      const action = `Cannot install skill '${plan.canonical}'`;
-      if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
-    }
-    if (accepted.length === 0) {
-      throw declined("Installation declined; nothing was installed");
-    }
-    ctx.signal.throwIfAborted();
-    const notes = await commitInstall(home, staging, accepted, ctx.signal);
-    for (const note of notes) warn(ctx, note);
-    return renderInstalled(ctx, options, accepted);
-  } finally {
-    disposeStaging(staging);
-    if (!homeExisted) removeIfEmpty(home);
+    selected = picked.map((i) => candidates[i]!);
+  } else {
+    selected = selectCandidates(candidates, selectors, sourceLabel(source));
   }
+  for (const c of selected) {
+    for (const w of c.warnings) warn(ctx, `${c.name ?? c.rel}: ${w.message}`);
+  }
+  const plans = await change.planInstall(fetched, selected, { rename: options.name });
+  for (const plan of plans) ctx.stderr.write(summary(plan, fetched));
+
+  const accepted: InstallPlan[] = [];
+  for (const plan of plans) {
+    const at = fetched.commit?.sha ?? "its current files";
+    const question = `Install untrusted skill '${plan.canonical}' from ${
+      sourceLabel(source)
+    } at ${at}?`;
+    const action = `Cannot install skill '${plan.canonical}'`;
+    if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
+  }
+  if (accepted.length === 0) {
+    throw declined("Installation declined; nothing was installed");
+  }
+  for (const note of await change.commitInstall(accepted)) warn(ctx, note);
+  return renderInstalled(ctx, options, accepted);
 }
 
 function summary(plan: InstallPlan, fetched: Fetched): string {

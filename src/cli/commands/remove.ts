@@ -6,8 +6,8 @@ import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { entriesToRemove, removeSkills } from "../../runtime/lifecycle/remove.ts";
-import { cleanStale } from "../../runtime/store/staging.ts";
+import { beginChange } from "../../runtime/lifecycle/change.ts";
+import { entriesToRemove } from "../../runtime/lifecycle/remove.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
 import { commonFlags, parseCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
@@ -65,7 +65,8 @@ function describe(entry: RegistryEntry): string {
 
 export async function run(options: RemoveOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  for (const note of await cleanStale(home)) warn(ctx, note);
+  await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
+  for (const note of change.recovered) warn(ctx, note);
   const entries = await entriesToRemove(home, options.names);
   const accepted: RegistryEntry[] = [];
   for (const entry of entries) {
@@ -77,7 +78,7 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
     if (ok) accepted.push(entry);
   }
   if (accepted.length === 0) throw declined("Nothing was removed");
-  const { removed, notes } = await removeSkills(home, accepted);
+  const { removed, notes } = await change.remove(accepted);
   for (const note of notes) warn(ctx, note);
   if (options.json) writeJson(ctx, { removed });
   else for (const name of removed) ctx.stdout.write(`Removed '${name}'\n`);

@@ -5,9 +5,9 @@ import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { inspectSkillDir } from "../../runtime/catalog/inspect.ts";
-import { cleanStale } from "../../runtime/store/staging.ts";
-import { currentDigest, trustSkill, trustTarget } from "../../runtime/lifecycle/trust.ts";
+import { inspectSkillDir } from "../../runtime/catalog/loader.ts";
+import { beginChange } from "../../runtime/lifecycle/change.ts";
+import { currentDigest, trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
 import { commonFlags, parseCommand, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
@@ -59,7 +59,8 @@ function state(entry: RegistryEntry, digest: string): string {
 
 export async function run(options: TrustOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  for (const note of await cleanStale(home)) warn(ctx, note);
+  await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
+  for (const note of change.recovered) warn(ctx, note);
   const target = await trustTarget(home, options.name);
   if (target.kind === "bundled") {
     if (options.json) writeJson(ctx, { name: target.canonical, trusted: true, bundled: true });
@@ -109,7 +110,7 @@ export async function run(options: TrustOptions, ctx: Context): Promise<number> 
     action: `Cannot trust skill '${name}'`,
   });
   if (!ok) throw declined(`Skill '${name}' was not trusted`);
-  const next = await trustSkill(home, entry, digest);
+  const next = await change.trust(entry, digest);
   if (options.json) writeJson(ctx, result(next));
   else ctx.stdout.write(`Trusted '${name}' (${digest})\n`);
   return 0;

@@ -4,8 +4,8 @@ import { SkillError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { cleanStale } from "../../runtime/store/staging.ts";
-import { trustTarget, untrustSkill } from "../../runtime/lifecycle/trust.ts";
+import { beginChange } from "../../runtime/lifecycle/change.ts";
+import { trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { commonFlags, parseCommand, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { writeJson } from "../render.ts";
@@ -38,7 +38,8 @@ export function parse(argv: readonly string[]): UntrustOptions {
 
 export async function run(options: UntrustOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  for (const note of await cleanStale(home)) warn(ctx, note);
+  await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
+  for (const note of change.recovered) warn(ctx, note);
   const target = await trustTarget(home, options.name);
   if (target.kind === "bundled") {
     throw new SkillError(
@@ -49,7 +50,7 @@ export async function run(options: UntrustOptions, ctx: Context): Promise<number
   }
   const name = target.entry.name_canonical;
   const wasTrusted = target.entry.trusted && target.entry.trusted_digest !== null;
-  if (wasTrusted) await untrustSkill(home, target.entry);
+  if (wasTrusted) await change.untrust(target.entry);
   if (options.json) writeJson(ctx, { name, trusted: false, changed: wasTrusted });
   else ctx.stdout.write(wasTrusted ? `Untrusted '${name}'\n` : `'${name}' was not trusted\n`);
   return 0;

@@ -7,14 +7,8 @@ import type { ChangeSummary } from "../../core/changes.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { cleanStale } from "../../runtime/store/staging.ts";
-import {
-  applyUpdate,
-  discardPlan,
-  entriesToUpdate,
-  planUpdate,
-  type UpdatePlan,
-} from "../../runtime/lifecycle/update.ts";
+import { beginChange, type Change } from "../../runtime/lifecycle/change.ts";
+import { entriesToUpdate, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
 import { commonFlags, parseCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { confirmAction, progress } from "../lifecycle_ui.ts";
@@ -117,8 +111,14 @@ interface Outcome {
 
 export async function run(options: UpdateOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const say = progress(ctx);
-  if (!options.dryRun) { for (const note of await cleanStale(home)) warn(ctx, note); }
+  // Staging, crash recovery and Ctrl-C rollback are the change's; --dry-run only previews.
+  await using change = await beginChange(home, {
+    env: ctx.env,
+    signal: ctx.signal,
+    progress: progress(ctx),
+    preview: options.dryRun,
+  });
+  for (const note of change.recovered) warn(ctx, note);
   const entries = await entriesToUpdate(home, options.names);
   if (entries.length === 0) {
     if (options.json) writeJson(ctx, { dry_run: options.dryRun, updates: [] });
@@ -133,17 +133,8 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
     const name = entry.name_canonical;
     let plan: UpdatePlan | undefined;
     try {
-      plan = await planUpdate(home, entry, {
-        request,
-        git: {
-          env: ctx.env,
-          signal: ctx.signal,
-          onRetry: (attempt, delay, reason) =>
-            say(`${reason}; retrying in ${delay / 1000}s (attempt ${attempt})`),
-        },
-        progress: say,
-      });
-      const outcome = await decide(ctx, options, plan);
+      plan = await change.planUpdate(entry, { request });
+      const outcome = await decide(ctx, options, change, plan);
       if (single && outcome.error) throw outcome.error;
       if (!options.json) ctx.stdout.write(render(outcome));
       outcomes.push(outcome);
@@ -153,7 +144,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
       if (!options.json) ctx.stdout.write(render(outcome));
       outcomes.push(outcome);
     } finally {
-      if (plan) discardPlan(plan);
+      if (plan) change.discard(plan);
     }
   }
   if (options.json) {
@@ -163,7 +154,12 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
   return bad.length === 0 ? 0 : 1;
 }
 
-async function decide(ctx: Context, options: UpdateOptions, plan: UpdatePlan): Promise<Outcome> {
+async function decide(
+  ctx: Context,
+  options: UpdateOptions,
+  change: Change,
+  plan: UpdatePlan,
+): Promise<Outcome> {
   const name = plan.canonical;
   if (plan.kind !== "update") return { name, status: plan.kind, plan, error: undefined };
   if (options.dryRun) return { name, status: "would_update", plan, error: undefined };
@@ -184,8 +180,7 @@ async function decide(ctx: Context, options: UpdateOptions, plan: UpdatePlan): P
     { yes: options.yes, action: `Cannot update skill '${name}'` },
   );
   if (!ok) return { name, status: "declined", plan, error: undefined };
-  ctx.signal.throwIfAborted();
-  for (const note of await applyUpdate(skillsHome(ctx.env, ctx.cwd), plan)) warn(ctx, note);
+  for (const note of await change.applyUpdate(plan)) warn(ctx, note);
   return { name, status: "updated", plan, error: undefined };
 }
 

@@ -1,10 +1,9 @@
 /** `skills validate <dir>...`: errors and warnings with file:line; exit 1 on any error. */
 
-import { join, resolve } from "../../runtime/os/paths.ts";
+import { resolve } from "../../runtime/os/paths.ts";
 import { formatDiagnostic } from "../../core/manifest.ts";
 import type { Context } from "../../core/io.ts";
-import { lstatOrNull } from "../../runtime/os/fs.ts";
-import { type InspectResult, inspectSkillDir } from "../../runtime/catalog/inspect.ts";
+import { type InspectResult, inspectSkillDir, skillDirsAt } from "../../runtime/catalog/loader.ts";
 import { commonFlags, parseCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { style, writeJson } from "../render.ts";
@@ -46,26 +45,10 @@ export function parse(argv: readonly string[]): ValidateOptions {
   return { ...flags, dirs: positionals, strict: values.strict === true };
 }
 
-async function expand(dir: string): Promise<string[]> {
-  if (await lstatOrNull(join(dir, "SKILL.md"))) return [dir];
-  const info = await lstatOrNull(dir);
-  if (!info?.isDirectory) return [dir];
-  const children: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    if (
-      entry.isDirectory && !entry.name.startsWith(".") &&
-      await lstatOrNull(join(dir, entry.name, "SKILL.md"))
-    ) {
-      children.push(join(dir, entry.name));
-    }
-  }
-  return children.length > 0 ? children.sort() : [dir];
-}
-
 export async function run(options: ValidateOptions, ctx: Context): Promise<number> {
   const results: InspectResult[] = [];
   for (const dir of options.dirs) {
-    for (const target of await expand(resolve(ctx.cwd, dir))) {
+    for (const target of await skillDirsAt(resolve(ctx.cwd, dir))) {
       results.push(await inspectSkillDir(target, { strict: options.strict }));
     }
   }

@@ -1,10 +1,20 @@
 /**
- * Loading one skill directory: front matter (the parser loads lazily), scripts, and the
- * names of references and assets. Symlinked skills, a symlinked SKILL.md and symlinked
- * scripts are refused; realpath containment bounds every directory.
+ * Reading one skill directory: the one way a skill is read from disk, in two modes.
+ *
+ * - Listing (`loadSkillDir`; the catalog behind list, info, run, chat and MCP): front
+ *   matter only (the parser loads lazily), scripts, the names of references and assets;
+ *   the first problem throws SkillLoadError with a short reason.
+ * - Validation (`inspectSkillDir`; `skills validate`, add and update previews, trust):
+ *   additionally the whole SKILL.md (size-capped), every symlink anywhere in the skill,
+ *   an empty body, toolset modules and PEP 723 blocks; every problem is a diagnostic with
+ *   its file and line, and nothing throws for a bad skill.
+ *
+ * Both refuse a symlinked skill directory, SKILL.md or scripts/, and bound the directory by
+ * realpath containment. Filesystem calls are synchronous: listing a thousand skills is a
+ * few thousand tiny calls, and the per-call cost of async ops would dominate.
  */
 
-import { dirname, join, relative } from "../os/paths.ts";
+import { dirname, join, relative, resolve } from "../os/paths.ts";
 import { matchesAnyGlob } from "../../core/glob.ts";
 import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../../core/limits.ts";
@@ -44,6 +54,14 @@ export interface SkillRecord {
 
 export class SkillLoadError extends Error {}
 
+/** What validation found: the manifest if it parsed, the record if the skill loads. */
+export interface InspectResult {
+  dir: string;
+  manifest: Manifest | undefined;
+  record: SkillRecord | undefined;
+  diagnostics: Diagnostic[];
+}
+
 type ManifestModule = typeof import("../../core/manifest.ts");
 let manifestModule: ManifestModule | undefined;
 
@@ -58,6 +76,9 @@ async function manifestLib(): Promise<ManifestModule> {
 
 const MAX_RESOURCE_FILES = 500;
 const MAX_RESOURCE_DEPTH = 4;
+/** Validation refuses a SKILL.md larger than this outright (bounded memory). */
+export const MAX_SKILL_MD_BYTES = 2 * 1024 * 1024;
+const MAX_WALK_ENTRIES = 20_000;
 
 export interface LoadOptions {
   origin: SkillOrigin;
@@ -67,71 +88,137 @@ export interface LoadOptions {
   strict?: boolean;
   /** `root` is already a real path (saves a realpath call per skill). */
   rootIsReal?: boolean;
-  /** SKILL.md as the caller already parsed it (validation): not read and parsed again. */
-  parsed?: ParsedSkillMd;
 }
 
 /**
- * Loads one skill directory (front matter, scripts, resources). Throws SkillLoadError with
- * a short reason when it cannot be used. `root` bounds realpath containment.
+ * Listing: loads one skill directory (front matter, scripts, resources). Throws
+ * SkillLoadError with a short reason when it cannot be used. `root` bounds containment.
  */
 export async function loadSkillDir(
   dir: string,
   root: string,
   options: LoadOptions,
 ): Promise<SkillRecord> {
-  return await loadSkillDirWith(await manifestLib(), dir, root, options);
+  const read = await readSkill(await manifestLib(), dir, root, options, undefined);
+  return read.record!;
+}
+
+/** Validation: every problem of one skill directory, as diagnostics. */
+export async function inspectSkillDir(
+  dirInput: string,
+  options: { strict?: boolean } = {},
+): Promise<InspectResult> {
+  const dir = resolve(dirInput);
+  const load = { origin: "local", trusted: false, strict: options.strict ?? false } as const;
+  const read = await readSkill(await manifestLib(), dir, join(dir, ".."), load, dirInput);
+  return { dir, ...read };
 }
 
 /**
- * The core of loadSkillDir, with synchronous filesystem calls: listing a thousand skills
- * is a few thousand tiny calls, and sync calls avoid the per-call async overhead that
- * would dominate. (Only a front matter beyond the subset parser waits for js-yaml.)
+ * The one reader. `validating` is the path as the caller gave it (validation mode), or
+ * undefined (listing mode).
  */
-async function loadSkillDirWith(
+async function readSkill(
   { parseSkillMd, hasErrors }: ManifestModule,
   dir: string,
   root: string,
   options: LoadOptions,
-): Promise<SkillRecord> {
+  validating: string | undefined,
+): Promise<Omit<InspectResult, "dir">> {
+  const diagnostics: Diagnostic[] = [];
+  const result: Omit<InspectResult, "dir"> = {
+    manifest: undefined,
+    record: undefined,
+    diagnostics,
+  };
+  /** Listing stops at the first problem; validation records it and returns what it has. */
+  const stop = (message: string, file: string) => {
+    if (validating === undefined) throw new SkillLoadError(message);
+    diagnostics.push({ level: "error", file, message });
+    return result;
+  };
+
   const info = lstatSyncOrNull(dir);
-  if (info === null) throw new SkillLoadError("skill directory is missing");
-  if (info.isSymlink) throw new SkillLoadError("skill directory is a symlink (refused)");
-  if (!info.isDirectory) throw new SkillLoadError("not a directory");
+  if (info === null) {
+    return stop(
+      validating === undefined
+        ? "skill directory is missing"
+        : `directory not found: ${validating}`,
+      dir,
+    );
+  }
+  if (info.isSymlink) return stop("skill directory is a symlink (refused)", dir);
+  if (!info.isDirectory) return stop("not a directory", dir);
+  // Validation reports SKILL.md by the path it was given; listing by the real path.
+  const givenMd = join(dir, "SKILL.md");
+  if (validating !== undefined) {
+    const md = lstatSyncOrNull(givenMd);
+    if (md === null) return stop("SKILL.md not found", givenMd);
+    if (md.isSymlink) return stop("SKILL.md is a symlink (refused)", givenMd);
+    if (!md.isFile) return stop("SKILL.md is not a regular file", givenMd);
+    if (md.size > MAX_SKILL_MD_BYTES) {
+      return stop(`SKILL.md is ${md.size} bytes (max ${MAX_SKILL_MD_BYTES})`, givenMd);
+    }
+    checkSymlinks(dir, diagnostics);
+  }
+
   const realRoot = options.rootIsReal ? root : Deno.realPathSync(root);
   // A non-symlink directory directly inside a real root is contained; anything else is resolved.
   const realDir = dirname(dir) === realRoot ? dir : Deno.realPathSync(dir);
-  if (!isWithin(realRoot, realDir)) throw new SkillLoadError(`skill directory escapes ${root}`);
-
+  if (!isWithin(realRoot, realDir)) return stop(`skill directory escapes ${root}`, dir);
   // One directory read tells us what SKILL.md, scripts/, references/ and assets/ are.
   const children = new Map<string, Deno.DirEntry>();
   for (const entry of Deno.readDirSync(realDir)) children.set(entry.name, entry);
   const md = children.get("SKILL.md");
   const skillMdPath = join(realDir, "SKILL.md");
-  if (md === undefined) throw new SkillLoadError("SKILL.md is missing");
-  if (md.isSymlink) throw new SkillLoadError("SKILL.md is a symlink (refused)");
-  if (!md.isFile) throw new SkillLoadError("SKILL.md is not a regular file");
+  if (md === undefined) return stop("SKILL.md is missing", dir);
+  if (md.isSymlink) return stop("SKILL.md is a symlink (refused)", dir);
+  if (!md.isFile) return stop("SKILL.md is not a regular file", dir);
 
-  const parsed = options.parsed ??
-    await parseFrontMatter(parseSkillMd, skillMdPath, realDir, options);
-  if (parsed.manifest === undefined || hasErrors(parsed.diagnostics)) {
-    const first = parsed.diagnostics.find((d) => d.level === "error");
-    throw new SkillLoadError(`Invalid manifest (${first?.message ?? "unreadable"})`);
+  // An installed skill's directory is named by its registry entry (`--name` may rename
+  // it), so only unregistered skills are compared with their directory name.
+  const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
+  const validation = {
+    strict: options.strict ?? false,
+    ...(dirName === undefined ? {} : { dirName }),
+    cliVersion: VERSION,
+  };
+  let parsed: ParsedSkillMd;
+  if (validating === undefined) {
+    const { bytes, complete } = readPrefixSync(skillMdPath, MAX_FRONT_MATTER_BYTES);
+    parsed = await parseSkillMd(bytes, skillMdPath, validation, complete);
+    if (parsed.manifest === undefined || hasErrors(parsed.diagnostics)) {
+      const first = parsed.diagnostics.find((d) => d.level === "error");
+      throw new SkillLoadError(`Invalid manifest (${first?.message ?? "unreadable"})`);
+    }
+  } else {
+    parsed = await parseSkillMd(Deno.readFileSync(givenMd), givenMd, validation);
+    diagnostics.push(...parsed.diagnostics);
+    result.manifest = parsed.manifest;
+    if (parsed.manifest === undefined || hasErrors(diagnostics)) return result;
+    if (parsed.body.trim() === "") {
+      diagnostics.push({
+        level: "warning",
+        file: givenMd,
+        line: parsed.bodyLine,
+        message: "SKILL.md has no instructions after the front matter",
+      });
+    }
   }
-  const manifest = parsed.manifest;
-  const name = options.entry?.name ?? manifest.name;
-  const canonical = options.entry?.name_canonical ?? canonicalSkillName(manifest.name);
+
+  const manifest = parsed.manifest!;
   const warnings = parsed.diagnostics.filter((d) => d.level === "warning");
-  const scripts = discoverScripts(
-    realDir,
-    children.get("scripts"),
-    manifest,
-    warnings,
-    skillMdPath,
-  );
-  return {
-    name,
-    canonical,
+  const manifestWarnings = warnings.length;
+  let scripts: ScriptInfo[];
+  try {
+    scripts = discoverScripts(realDir, children.get("scripts"), manifest, warnings, skillMdPath);
+  } catch (error) {
+    if (!(error instanceof SkillLoadError)) throw error;
+    return stop(error.message, dir);
+  }
+  const record: SkillRecord = {
+    name: options.entry?.name ?? manifest.name,
+    canonical: options.entry?.name_canonical ?? canonicalSkillName(manifest.name),
     dir: realDir,
     skillMdPath,
     origin: options.origin,
@@ -143,23 +230,82 @@ async function loadSkillDirWith(
     entry: options.entry,
     warnings,
   };
+  result.record = record;
+  if (validating !== undefined) {
+    for (const w of warnings.slice(manifestWarnings)) {
+      if (!diagnostics.some((d) => d.message === w.message)) diagnostics.push(w);
+    }
+    checkToolsetsAndScripts(dir, givenMd, record, diagnostics);
+  }
+  return result;
 }
 
-async function parseFrontMatter(
-  parseSkillMd: ManifestModule["parseSkillMd"],
-  skillMdPath: string,
-  realDir: string,
-  options: LoadOptions,
-): Promise<ParsedSkillMd> {
-  const { bytes, complete } = readPrefixSync(skillMdPath, MAX_FRONT_MATTER_BYTES);
-  // An installed skill's directory is named by its registry entry (`--name` may rename
-  // it), so only unregistered skills are compared with their directory name.
-  const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
-  return await parseSkillMd(bytes, skillMdPath, {
-    strict: options.strict ?? false,
-    ...(dirName === undefined ? {} : { dirName }),
-    cliVersion: VERSION,
-  }, complete);
+/** Validation: declared toolset modules exist; scripts without PEP 723 run with python3. */
+function checkToolsetsAndScripts(
+  dir: string,
+  skillMd: string,
+  record: SkillRecord,
+  diagnostics: Diagnostic[],
+): void {
+  for (const ref of record.manifest.toolsets) {
+    const modulePath = ref.split(":")[0]!.replaceAll(".", "/");
+    const candidates = [join(dir, `${modulePath}.py`), join(dir, modulePath, "__init__.py")];
+    if (!candidates.some((path) => lstatSyncOrNull(path)?.isFile)) {
+      diagnostics.push({
+        level: "error",
+        file: skillMd,
+        message: `toolset '${ref}': ${modulePath}.py not found in the skill`,
+      });
+    }
+  }
+  for (const script of record.scripts) {
+    const head = new TextDecoder().decode(readPrefixSync(script.path, 4096).bytes);
+    if (!head.includes("# /// script")) {
+      diagnostics.push({
+        level: "warning",
+        file: script.path,
+        message: "no PEP 723 '# /// script' block; it will run with plain python3",
+      });
+    }
+  }
+}
+
+/** Validation: every symlink inside the skill is reported; one that leaves it is an error. */
+function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
+  let seen = 0;
+  const realRoot = Deno.realPathSync(root);
+  const walk = (dir: string): void => {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (++seen > MAX_WALK_ENTRIES) {
+        diagnostics.push({
+          level: "error",
+          file: root,
+          message: `skill has more than ${MAX_WALK_ENTRIES} files`,
+        });
+        return;
+      }
+      const path = join(dir, entry.name);
+      if (entry.isSymlink) {
+        let target: string | undefined;
+        try {
+          target = Deno.realPathSync(path);
+        } catch { /* dangling */ }
+        const rel = relative(root, path);
+        if (target === undefined || !isWithin(realRoot, target)) {
+          diagnostics.push({
+            level: "error",
+            file: path,
+            message: `symlink ${rel} points outside the skill (refused)`,
+          });
+        } else {
+          diagnostics.push({ level: "warning", file: path, message: `symlink ${rel} is ignored` });
+        }
+      } else if (entry.isDirectory && entry.name !== ".git") {
+        walk(path);
+      }
+    }
+  };
+  walk(root);
 }
 
 function discoverScripts(
@@ -170,8 +316,7 @@ function discoverScripts(
   skillMdPath: string,
 ): ScriptInfo[] {
   const scriptsDir = join(dir, "scripts");
-  const dirInfo = scriptsEntry;
-  if (dirInfo === undefined) {
+  if (scriptsEntry === undefined) {
     if (manifest.scripts?.length) {
       warnings.push({
         level: "warning",
@@ -181,8 +326,8 @@ function discoverScripts(
     }
     return [];
   }
-  if (dirInfo.isSymlink) throw new SkillLoadError("scripts/ is a symlink (refused)");
-  if (!dirInfo.isDirectory) return [];
+  if (scriptsEntry.isSymlink) throw new SkillLoadError("scripts/ is a symlink (refused)");
+  if (!scriptsEntry.isDirectory) return [];
   const files = new Map<string, string>();
   for (const entry of Deno.readDirSync(scriptsDir)) {
     if (!entry.isFile || entry.isSymlink) continue; // directories and symlinks are never scripts
@@ -233,6 +378,27 @@ function listResources(root: string, info: Deno.DirEntry | undefined): string[] 
   };
   walk(root, 1);
   return out;
+}
+
+/**
+ * The skill directories a path names, for validation: itself when it has a SKILL.md, else
+ * the skill directories directly inside it (like skills/core), else itself (so validation
+ * says what is wrong with it).
+ */
+export async function skillDirsAt(dir: string): Promise<string[]> {
+  if (lstatSyncOrNull(join(dir, "SKILL.md"))) return [dir];
+  const info = lstatSyncOrNull(dir);
+  if (!info?.isDirectory) return [dir];
+  const children: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (
+      entry.isDirectory && !entry.name.startsWith(".") &&
+      lstatSyncOrNull(join(dir, entry.name, "SKILL.md"))
+    ) {
+      children.push(join(dir, entry.name));
+    }
+  }
+  return children.length > 0 ? children.sort() : [dir];
 }
 
 /** Reads the full SKILL.md body (after the front matter) of a loaded skill. */

@@ -1,8 +1,10 @@
 /**
  * runtime/catalog — which skills exist and what they are: the one skill loader that reads a
- * skill directory (loader.ts) and its full validation for add, update and validate
- * (inspect.ts), the catalog of installed and bundled skills (catalog.ts), the listing
- * cache (cache.ts) and the bundled skills materialised from the binary (bundled.ts).
+ * skill directory (loader.ts), in listing mode for the catalog (front matter, scripts,
+ * resource names) or in validation mode for validate, add and update previews and trust
+ * (the whole SKILL.md, symlinks, toolset modules, PEP 723 blocks, every problem a
+ * diagnostic); the catalog of installed and bundled skills (catalog.ts), the listing cache
+ * (cache.ts) and the bundled skills materialised from the binary (bundled.ts).
  *
  * The catalog only describes skills; whether one may run is runtime/trust's question.
  * This file documents the folder and is read by tests/architecture; nothing imports it.

@@ -1,16 +1,17 @@
 /**
- * Getting a source's files into a staging directory: a git clone (shallow where possible)
- * or a copy of a local directory; then finding the skills in it.
+ * Getting a source's files into a directory of a change's staging area (change.ts decides
+ * where): a git clone (shallow where possible), a read of a repository on this machine, or a
+ * copy of a local directory; then finding the skills in it.
  */
 
 import { join, resolve } from "../os/paths.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import { describeSource, parseSource, type RefRequest, type Source } from "../../core/sources.ts";
 import type { GitOptions } from "../git/command.ts";
 import { type FetchedCommit, fetchRepository } from "../git/fetch.ts";
+import { localRepositoryPath } from "../git/local_read.ts";
 import { isWithin, lstatOrNull } from "../os/fs.ts";
-import type { Staging } from "../store/staging.ts";
 
 export interface Fetched {
   source: Source;
@@ -69,14 +70,26 @@ async function isBareRepository(path: string): Promise<boolean> {
     skillMd === null;
 }
 
-/** Clones or copies `source` into `staging.path/src`. */
-export async function fetchIntoStaging(
+/** Where a source's files come from, as the user typed it: the URL or the directory. */
+export function sourceLabel(source: Source): string {
+  return source.type === "git" ? source.url : source.path;
+}
+
+/** The progress line shown before fetching a source to install. */
+export function fetchAnnouncement(source: Source): string {
+  if (source.type === "local") return `Copying ${source.path} ...`;
+  // A repository on this machine is read in place (runtime/git/local_read.ts), not cloned.
+  const verb = localRepositoryPath(source.url) ? "Reading" : "Cloning";
+  return `${verb} ${describeSource(source)} ...`;
+}
+
+/** Clones or copies `source` into `root` (a directory that does not exist yet). */
+export async function fetchInto(
   source: Source,
   request: RefRequest,
-  staging: Staging,
+  root: string,
   git: GitOptions,
 ): Promise<Fetched> {
-  const root = join(staging.path, "src");
   if (source.type === "local") {
     await copyTree(source.path, root, git.signal);
     return { source, root, base: root, commit: null };

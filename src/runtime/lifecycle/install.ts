@@ -1,27 +1,19 @@
 /**
- * `skills add` below the CLI: inspect what a fetched source contains, choose skills, plan
- * the install (names, collisions, digests) and commit it atomically under the registry lock.
+ * `skills add` below the CLI: inspect what a fetched source contains, choose skills, and
+ * plan the install (names, collisions, digests). A Change (change.ts) fetches and commits.
  */
 
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { canonicalSkillName, isValidSkillName, quoteName } from "../../core/names.ts";
-import {
-  findEntry,
-  type Registry,
-  type RegistryEntry,
-  upsertEntry,
-} from "../../core/registry_model.ts";
+import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
-import type { ScriptInfo } from "../catalog/loader.ts";
+import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import { discoverSkills, type Fetched } from "./fetch_source.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
-import { inspectSkillDir } from "../catalog/inspect.ts";
-import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
-import { recoverStale, type Staging, writeIntent } from "../store/staging.ts";
-import { digestCachePath } from "../trust/gate.ts";
+import { readRegistry } from "../store/registry.ts";
 
 export interface Candidate {
   /** Path of the skill inside the source (repository-relative), "" for the root. */
@@ -215,58 +207,10 @@ export async function planInstall(
   return plans;
 }
 
-function collisionError(canonical: string, problem: string, renamed: string | undefined) {
+export function collisionError(canonical: string, problem: string, renamed: string | undefined) {
   return new SkillError("conflict", `Cannot install skill '${quoteName(canonical)}': ${problem}`, {
     hint: renamed === undefined
       ? `Install it under another name with --name NAME, or run \`skills update ${canonical}\``
       : "Choose another --name",
-  });
-}
-
-/**
- * Moves the staged skills into `$SKILLS_HOME/<canonical>` and records them, all under the
- * registry lock: either every selected skill is installed or none is. Cleans up after
- * dead commands first. Returns recovery notes.
- */
-export async function commitInstall(
-  home: string,
-  staging: Staging,
-  plans: readonly InstallPlan[],
-  signal?: AbortSignal,
-): Promise<string[]> {
-  return await withRegistryLock(home, async () => {
-    signal?.throwIfAborted();
-    let registry = await readRegistry(home);
-    const { notes } = await recoverStale(home, registry);
-    for (const plan of plans) {
-      const problem = await collisionProblem(home, registry, plan.canonical);
-      if (problem !== undefined) throw collisionError(plan.canonical, problem, undefined);
-    }
-    writeIntent(staging, {
-      version: 1,
-      op: "install",
-      items: plans.map((p) => ({
-        canonical: p.canonical,
-        target: p.target,
-        aside: null,
-        updatedAt: p.entry.updated_at,
-      })),
-    });
-    const moved: InstallPlan[] = [];
-    try {
-      for (const plan of plans) {
-        await Deno.rename(plan.candidate.dir, plan.target);
-        moved.push(plan);
-        registry = upsertEntry(registry, plan.entry);
-        await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
-      }
-      writeRegistryUnlocked(home, registry);
-    } catch (error) {
-      for (const plan of moved.reverse()) {
-        await Deno.rename(plan.target, plan.candidate.dir).catch(() => {});
-      }
-      throw error;
-    }
-    return notes;
   });
 }

@@ -1,9 +1,14 @@
 /**
- * runtime/lifecycle — every change to the installed skills: getting a source's files
- * into staging (fetch_source.ts), installing (install.ts), updating (update.ts),
- * removing (remove.ts), trusting and untrusting (trust.ts), and scaffolding a new skill
- * (scaffold.ts). These own the crash-safety protocol (staging, intent journal, registry
- * lock, cleanup); CLI commands only ask and render.
+ * runtime/lifecycle — every change to the installed skills, as one transaction object
+ * (change.ts: `await using change = await beginChange(home, …)`) that owns the crash-safety
+ * protocol — recovery after dead commands, the staging directory, the intent journal, the
+ * registry lock and cleanup — for install, update, remove, trust and untrust. Its writing
+ * steps run under the lock with the journal (commit.ts, used by change.ts only). Around it:
+ * getting a source's files into staging and finding skills in them (fetch_source.ts),
+ * choosing and planning an install (install.ts), deciding and staging an update
+ * (update.ts), which entries a removal means (remove.ts), what a trust decision is about
+ * (trust.ts), and scaffolding a new skill (scaffold.ts). Front ends (CLI commands, MCP, a
+ * library) only parse, ask and render; they never touch staging or intents.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

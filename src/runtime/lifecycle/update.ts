@@ -1,15 +1,16 @@
 /**
  * `skills update` below the CLI: find out whether the tracked ref moved (ls-remote, no
- * clone when nothing changed), stage the new version, validate it, summarise the changes,
- * and swap it in atomically under the registry lock (old directory aside, new in, entry
- * written; any failure puts the old one back).
+ * clone when nothing changed), stage the new version, validate it and summarise the
+ * changes. A Change (change.ts) gives the plan its staging directory and swaps the new
+ * version in atomically under the registry lock (commit.ts: old directory aside, new in,
+ * entry written; any failure puts the old one back).
  */
 
 import { join } from "../os/paths.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
-import { findEntry, type RegistryEntry, upsertEntry } from "../../core/registry_model.ts";
+import { findEntry, type RegistryEntry } from "../../core/registry_model.ts";
 import {
   type GitSource,
   isFullSha,
@@ -21,21 +22,13 @@ import {
 import { bundledSkillNames } from "../catalog/bundled.ts";
 import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
-import { type Fetched, fetchIntoStaging } from "./fetch_source.ts";
+import { type Fetched, fetchInto } from "./fetch_source.ts";
 import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { type GitOptions, inContext } from "../git/command.ts";
 import { remoteCommit } from "../git/fetch.ts";
-import { inspectSkillDir } from "../catalog/inspect.ts";
-import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
-import {
-  createStaging,
-  disposeStaging,
-  isManagedEntry,
-  recoverStale,
-  type Staging,
-  writeIntent,
-} from "../store/staging.ts";
-import { digestCachePath } from "../trust/gate.ts";
+import { inspectSkillDir } from "../catalog/loader.ts";
+import { readRegistry } from "../store/registry.ts";
+import { isManagedEntry } from "../store/staging.ts";
 
 export type UpdateKind = "up_to_date" | "pinned" | "update";
 
@@ -51,7 +44,8 @@ export interface UpdatePlan {
   localChanges: boolean;
   /** Only for kind "update". */
   staged?: {
-    staging: Staging;
+    /** The directory the new version was fetched into (inside the change's staging). */
+    root: string;
     dir: string;
     digest: string;
     changes: ChangeSummary;
@@ -106,16 +100,26 @@ function installedBaseline(entry: RegistryEntry): string | null {
 export interface PlanUpdateOptions {
   /** `--ref/--branch/--tag`: move the skill to this ref (also unpins). */
   request?: RefRequest | undefined;
-  git: GitOptions;
-  progress?: (message: string) => void;
   now?: Date;
 }
 
-/** Decides and stages the update of one installed skill. Call `discardPlan` when done. */
+/** What the change lends a plan: git settings, progress lines, a place to fetch into. */
+export interface UpdateWorkspace {
+  git: GitOptions;
+  progress: (message: string) => void;
+  /** A fresh directory path inside staging (not created yet), only asked for when fetching. */
+  fetchRoot: () => string;
+}
+
+/**
+ * Decides and stages the update of one installed skill. Whatever it fetched belongs to
+ * the change that asked (removed with the change, or when it discards the plan).
+ */
 export async function planUpdate(
   home: string,
   entry: RegistryEntry,
   options: PlanUpdateOptions,
+  workspace: UpdateWorkspace,
 ): Promise<UpdatePlan> {
   const canonical = entry.name_canonical;
   assertManaged(home, entry);
@@ -143,8 +147,8 @@ export async function planUpdate(
     source.type === "git" && options.request === undefined &&
     (request.kind === "branch" || request.kind === "tag")
   ) {
-    options.progress?.(`Checking ${source.url} (${request.kind} ${request.name}) ...`);
-    const remote = await remoteCommit(source.url, source.transport, request, options.git)
+    workspace.progress(`Checking ${source.url} (${request.kind} ${request.name}) ...`);
+    const remote = await remoteCommit(source.url, source.transport, request, workspace.git)
       .catch((error) => {
         throw inContext(`Cannot update skill '${canonical}'`, error);
       });
@@ -158,39 +162,32 @@ export async function planUpdate(
     if (remote === entry.commit_sha) return { ...base, kind: "up_to_date", newSha: remote };
   }
 
-  const staging = createStaging(home);
-  try {
-    options.progress?.(
-      source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
-    );
-    const fetched = await fetchIntoStaging(source, request, staging, options.git)
-      .catch((error) => {
-        throw inContext(`Cannot update skill '${canonical}'`, error);
-      });
-    const staged = await stageNewVersion(entry, fetched, options.now ?? new Date());
-    if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
-      // Pinned to the same commit again: nothing to do.
-      if (fetched.commit?.sha === entry.commit_sha && staged.digest === baseline) {
-        disposeStaging(staging);
-        return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
-      }
-    }
-    const sameCommit = fetched.commit === null || fetched.commit.sha === entry.commit_sha;
-    if (sameCommit && staged.digest === baseline && sameTracking(entry, staged.entry)) {
-      disposeStaging(staging);
+  const root = workspace.fetchRoot();
+  workspace.progress(
+    source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
+  );
+  const fetched = await fetchInto(source, request, root, workspace.git)
+    .catch((error) => {
+      throw inContext(`Cannot update skill '${canonical}'`, error);
+    });
+  const staged = await stageNewVersion(entry, fetched, options.now ?? new Date());
+  if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
+    // Pinned to the same commit again: nothing to do.
+    if (fetched.commit?.sha === entry.commit_sha && staged.digest === baseline) {
       return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
     }
-    return {
-      ...base,
-      kind: "update",
-      newSha: fetched.commit?.sha ?? null,
-      tracking: describeTracking(staged.entry),
-      staged: { staging, ...staged },
-    };
-  } catch (error) {
-    disposeStaging(staging);
-    throw error;
   }
+  const sameCommit = fetched.commit === null || fetched.commit.sha === entry.commit_sha;
+  if (sameCommit && staged.digest === baseline && sameTracking(entry, staged.entry)) {
+    return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
+  }
+  return {
+    ...base,
+    kind: "update",
+    newSha: fetched.commit?.sha ?? null,
+    tracking: describeTracking(staged.entry),
+    staged: { root, ...staged },
+  };
 }
 
 function sameTracking(a: RegistryEntry, b: RegistryEntry): boolean {
@@ -247,56 +244,6 @@ async function stageNewVersion(entry: RegistryEntry, fetched: Fetched, now: Date
     d.level === "warning" && !d.message.includes("differs from the directory")
   );
   return { dir, digest, changes, entry: next, warnings };
-}
-
-/** Removes a plan's staging directory (after applying, or when not applying). */
-export function discardPlan(plan: UpdatePlan): void {
-  if (plan.staged) disposeStaging(plan.staged.staging);
-}
-
-/** Swaps the staged version in under the lock; rolls back on any failure. */
-export async function applyUpdate(home: string, plan: UpdatePlan): Promise<string[]> {
-  const staged = plan.staged;
-  if (plan.kind !== "update" || staged === undefined) return [];
-  const target = plan.entry.installed_path;
-  const aside = join(staged.staging.trash, plan.canonical);
-  const notes = await withRegistryLock(home, async () => {
-    let registry = await readRegistry(home);
-    const { notes } = await recoverStale(home, registry);
-    const current = findEntry(registry, plan.canonical);
-    if (current === undefined || current.updated_at !== plan.entry.updated_at) {
-      throw new SkillError(
-        "conflict",
-        `Cannot update skill '${plan.canonical}': another command changed it meanwhile`,
-        { hint: "Run the command again" },
-      );
-    }
-    writeIntent(staged.staging, {
-      version: 1,
-      op: "update",
-      items: [{ canonical: plan.canonical, target, aside, updatedAt: staged.entry.updated_at }],
-    });
-    await Deno.mkdir(staged.staging.trash, { recursive: true });
-    let movedOld = false;
-    let movedNew = false;
-    try {
-      if (await exists(target)) {
-        await Deno.rename(target, aside);
-        movedOld = true;
-      }
-      await Deno.rename(staged.dir, target);
-      movedNew = true;
-      registry = upsertEntry(registry, staged.entry);
-      writeRegistryUnlocked(home, registry);
-    } catch (error) {
-      if (movedNew) await Deno.rename(target, staged.dir).catch(() => {});
-      if (movedOld) await Deno.rename(aside, target).catch(() => {});
-      throw error;
-    }
-    return notes;
-  });
-  await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
-  return notes;
 }
 
 /** Registry entries to update: named ones (bundled names refused) or all of them. */

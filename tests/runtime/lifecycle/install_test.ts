@@ -2,20 +2,18 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { parseSource } from "../../../src/core/sources.ts";
-import { discoverSkills, fetchIntoStaging } from "../../../src/runtime/lifecycle/fetch_source.ts";
+import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
+import { discoverSkills } from "../../../src/runtime/lifecycle/fetch_source.ts";
 import {
   type Candidate,
-  commitInstall,
   inspectCandidates,
-  planInstall,
   selectCandidates,
 } from "../../../src/runtime/lifecycle/install.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
-import { createStaging, disposeStaging } from "../../../src/runtime/store/staging.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, multiSkillFiles, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
 
-const GIT = { env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" } };
+const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
 async function write(root: string, files: Record<string, string>) {
   for (const [rel, text] of Object.entries(files)) {
@@ -82,25 +80,22 @@ Deno.test("selectCandidates() picks by manifest name, directory name or '*'", ()
   );
 });
 
-async function fetchRepoIntoStaging(home: string, url: string) {
-  const staging = createStaging(home);
-  const fetched = await fetchIntoStaging(parseSource(url), { kind: "default" }, staging, GIT);
-  return { staging, fetched };
+function begin(home: string): Promise<Change> {
+  return beginChange(home, { env: ENV });
 }
 
 Deno.test("planInstall() + commitInstall() install a root skill without .git and record it", async () => {
   await using tmp = await tempDir();
   const repo = await createRepo(tmp.path, "solo", skillFiles("solo"));
   const home = join(tmp.path, "home");
-  const { staging, fetched } = await fetchRepoIntoStaging(home, repo.url);
-  try {
+  {
+    await using change = await begin(home);
+    const fetched = await change.fetch(parseSource(repo.url), { kind: "default" });
     const candidates = await inspectCandidates(fetched);
     assert.deepEqual(candidates.map((c) => [c.name, c.rel, c.errors.length]), [["solo", "", 0]]);
     assert.deepEqual(candidates[0]!.warnings, [], "the clone directory name is not a warning");
-    const plans = await planInstall(home, fetched, candidates);
-    await commitInstall(home, staging, plans);
-  } finally {
-    disposeStaging(staging);
+    const plans = await change.planInstall(fetched, candidates);
+    await change.commitInstall(plans);
   }
   const registry = await readRegistry(home);
   const entry = registry.skills[0]!;
@@ -128,45 +123,39 @@ Deno.test("planInstall() refuses a bundled skill's name unless --name renames it
   await using tmp = await tempDir();
   const repo = await createRepo(tmp.path, "clash", skillFiles("kalshi-markets"));
   const home = join(tmp.path, "home");
-  const { staging, fetched } = await fetchRepoIntoStaging(home, repo.url);
-  try {
-    const candidates = await inspectCandidates(fetched);
-    await assert.rejects(() => planInstall(home, fetched, candidates), (e: unknown) => {
-      assert.ok(e instanceof SkillError);
-      assert.equal(e.code, "conflict");
-      assert.match(e.message, /a bundled skill has that name/);
-      assert.match(e.hint ?? "", /--name/);
-      return true;
-    });
-    const plans = await planInstall(home, fetched, candidates, { rename: "My_Kalshi" });
-    assert.equal(plans[0]!.canonical, "my-kalshi");
-    assert.equal(plans[0]!.entry.name, "My_Kalshi");
-  } finally {
-    disposeStaging(staging);
-  }
+  await using change = await begin(home);
+  const fetched = await change.fetch(parseSource(repo.url), { kind: "default" });
+  const candidates = await inspectCandidates(fetched);
+  await assert.rejects(() => change.planInstall(fetched, candidates), (e: unknown) => {
+    assert.ok(e instanceof SkillError);
+    assert.equal(e.code, "conflict");
+    assert.match(e.message, /a bundled skill has that name/);
+    assert.match(e.hint ?? "", /--name/);
+    return true;
+  });
+  const plans = await change.planInstall(fetched, candidates, { rename: "My_Kalshi" });
+  assert.equal(plans[0]!.canonical, "my-kalshi");
+  assert.equal(plans[0]!.entry.name, "My_Kalshi");
 });
 
 Deno.test("commitInstall() re-checks collisions under the lock and then moves nothing", async () => {
   await using tmp = await tempDir();
   const repo = await createRepo(tmp.path, "multi", multiSkillFiles(["one", "two"]));
   const home = join(tmp.path, "home");
-  const { staging, fetched } = await fetchRepoIntoStaging(home, repo.url);
-  try {
-    const candidates = await inspectCandidates(fetched);
-    const plans = await planInstall(home, fetched, selectCandidates(candidates, ["*"], "x"));
-    // Another process created `two` after planning.
-    await Deno.mkdir(join(home, "two"));
-    await Deno.writeTextFile(join(home, "two", "SKILL.md"), skillMd("two"));
-    await assert.rejects(
-      () => commitInstall(home, staging, plans),
-      (e: unknown) => e instanceof SkillError && e.code === "conflict",
-    );
-    assert.equal(await Deno.stat(join(home, "one")).catch(() => null), null, "one not moved");
-    assert.deepEqual((await readRegistry(home)).skills, []);
-    assert.ok(await Deno.stat(plans[0]!.candidate.dir), "staged copy still in staging");
-  } finally {
-    disposeStaging(staging);
-  }
+  await using change = await begin(home);
+  const fetched = await change.fetch(parseSource(repo.url), { kind: "default" });
+  const candidates = await inspectCandidates(fetched);
+  const plans = await change.planInstall(fetched, selectCandidates(candidates, ["*"], "x"));
+  // Another process created `two` after planning.
+  await Deno.mkdir(join(home, "two"));
+  await Deno.writeTextFile(join(home, "two", "SKILL.md"), skillMd("two"));
+  await assert.rejects(
+    () => change.commitInstall(plans),
+    (e: unknown) => e instanceof SkillError && e.code === "conflict",
+  );
+  assert.equal(await Deno.stat(join(home, "one")).catch(() => null), null, "one not moved");
+  assert.deepEqual((await readRegistry(home)).skills, []);
+  assert.ok(await Deno.stat(plans[0]!.candidate.dir), "staged copy still in staging");
 });
 
 Deno.test("planInstall() blocks on validation errors and names the problem", async () => {
@@ -175,18 +164,15 @@ Deno.test("planInstall() blocks on validation errors and names the problem", asy
     "SKILL.md": "---\nname: bad\n---\nno description\n",
   });
   const home = join(tmp.path, "home");
-  const { staging, fetched } = await fetchRepoIntoStaging(home, repo.url);
-  try {
-    const candidates = await inspectCandidates(fetched);
-    assert.ok(candidates[0]!.errors.length > 0);
-    await assert.rejects(
-      () => planInstall(home, fetched, candidates),
-      (e: unknown) =>
-        e instanceof SkillError && e.code === "invalid_manifest" && /description/.test(e.message),
-    );
-  } finally {
-    disposeStaging(staging);
-  }
+  await using change = await begin(home);
+  const fetched = await change.fetch(parseSource(repo.url), { kind: "default" });
+  const candidates = await inspectCandidates(fetched);
+  assert.ok(candidates[0]!.errors.length > 0);
+  await assert.rejects(
+    () => change.planInstall(fetched, candidates),
+    (e: unknown) =>
+      e instanceof SkillError && e.code === "invalid_manifest" && /description/.test(e.message),
+  );
 });
 
 Deno.test("a local directory is copied with its symlinks, so an escaping one is refused", async () => {
@@ -195,18 +181,11 @@ Deno.test("a local directory is copied with its symlinks, so an escaping one is 
   await write(dir, skillFiles("local-skill"));
   await Deno.symlink("/etc/passwd", join(dir, "scripts", "passwd.txt"));
   const home = join(tmp.path, "home");
-  const staging = createStaging(home);
-  try {
-    const fetched = await fetchIntoStaging(
-      parseSource(dir, { localDirectory: dir }),
-      { kind: "default" },
-      staging,
-      GIT,
-    );
-    const [c] = await inspectCandidates(fetched);
-    assert.ok((await Deno.lstat(join(c!.dir, "scripts", "passwd.txt"))).isSymlink);
-    assert.ok(c!.errors.some((e) => /points outside the skill/.test(e.message)));
-  } finally {
-    disposeStaging(staging);
-  }
+  await using change = await begin(home);
+  const fetched = await change.fetch(parseSource(dir, { localDirectory: dir }), {
+    kind: "default",
+  });
+  const [c] = await inspectCandidates(fetched);
+  assert.ok((await Deno.lstat(join(c!.dir, "scripts", "passwd.txt"))).isSymlink);
+  assert.ok(c!.errors.some((e) => /points outside the skill/.test(e.message)));
 });

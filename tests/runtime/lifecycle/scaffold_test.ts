@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { parseSkillMd } from "../../../src/core/manifest.ts";
-import { inspectSkillDir } from "../../../src/runtime/catalog/inspect.ts";
+import { inspectSkillDir } from "../../../src/runtime/catalog/loader.ts";
 import {
   planScaffold,
   scaffoldName,

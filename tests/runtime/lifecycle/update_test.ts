@@ -7,24 +7,13 @@ import { parseSource } from "../../../src/core/sources.ts";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { summarizeChanges } from "../../../src/core/changes.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
-import { fetchIntoStaging } from "../../../src/runtime/lifecycle/fetch_source.ts";
-import {
-  commitInstall,
-  inspectCandidates,
-  planInstall,
-  selectCandidates,
-} from "../../../src/runtime/lifecycle/install.ts";
+import type { RefRequest } from "../../../src/core/sources.ts";
+import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
+import { inspectCandidates, selectCandidates } from "../../../src/runtime/lifecycle/install.ts";
 import { readRegistry, updateRegistry } from "../../../src/runtime/store/registry.ts";
-import { createStaging, disposeStaging } from "../../../src/runtime/store/staging.ts";
 import { assertRunnable } from "../../../src/runtime/trust/gate.ts";
-import { trustSkill, trustTarget, untrustSkill } from "../../../src/runtime/lifecycle/trust.ts";
-import { entriesToRemove, removeSkills } from "../../../src/runtime/lifecycle/remove.ts";
-import {
-  applyUpdate,
-  discardPlan,
-  planUpdate,
-  type PlanUpdateOptions,
-} from "../../../src/runtime/lifecycle/update.ts";
+import { trustTarget } from "../../../src/runtime/lifecycle/trust.ts";
+import { entriesToRemove } from "../../../src/runtime/lifecycle/remove.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import {
   createRepo,
@@ -34,27 +23,26 @@ import {
   skillMd,
 } from "../../fixtures/git_repos.ts";
 
-const GIT = { env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" } };
-const OPTS: PlanUpdateOptions = { git: GIT };
+const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
+
+function begin(home: string): Promise<Change> {
+  return beginChange(home, { env: ENV });
+}
 
 /** Installs from a source through the same runtime path `skills add --yes` takes. */
 async function install(
   home: string,
   input: string,
   selectors: string[] = [],
-  request: Parameters<typeof fetchIntoStaging>[1] = { kind: "default" },
+  request: RefRequest = { kind: "default" },
 ) {
   const source = input.startsWith("/")
     ? parseSource(input, { localDirectory: input })
     : parseSource(input);
-  const staging = createStaging(home);
-  try {
-    const fetched = await fetchIntoStaging(source, request, staging, GIT);
-    const chosen = selectCandidates(await inspectCandidates(fetched), selectors, input);
-    await commitInstall(home, staging, await planInstall(home, fetched, chosen));
-  } finally {
-    disposeStaging(staging);
-  }
+  await using change = await begin(home);
+  const fetched = await change.fetch(source, request);
+  const chosen = selectCandidates(await inspectCandidates(fetched), selectors, input);
+  await change.commitInstall(await change.planInstall(fetched, chosen));
 }
 
 async function entryOf(home: string, name: string) {
@@ -115,7 +103,8 @@ Deno.test("planUpdate() says up to date after ls-remote, without cloning", async
   const repo = await createRepo(tmp.path, "r", skillFiles("alpha"));
   const home = join(tmp.path, "home");
   await install(home, repo.url);
-  const plan = await planUpdate(home, await entryOf(home, "alpha"), OPTS);
+  await using change = await begin(home);
+  const plan = await change.planUpdate(await entryOf(home, "alpha"));
   assert.equal(plan.kind, "up_to_date");
   assert.equal(plan.staged, undefined);
   assert.equal(await Deno.stat(join(home, ".staging")).catch(() => null), null);
@@ -131,20 +120,14 @@ Deno.test("planUpdate() leaves a skill pinned to a commit alone unless a ref mov
   const entry = await entryOf(home, "alpha");
   assert.equal(entry.commit_sha, first);
   assert.equal(entry.ref, first.slice(0, 10));
-  assert.equal((await planUpdate(home, entry, OPTS)).kind, "pinned");
+  await using change = await begin(home);
+  assert.equal((await change.planUpdate(entry)).kind, "pinned");
 
-  const moved = await planUpdate(home, entry, {
-    ...OPTS,
-    request: { kind: "branch", name: "main" },
-  });
-  try {
-    assert.equal(moved.kind, "update");
-    assert.equal(moved.newSha, second);
-    assert.equal(moved.tracking, "branch main");
-    await applyUpdate(home, moved);
-  } finally {
-    discardPlan(moved);
-  }
+  const moved = await change.planUpdate(entry, { request: { kind: "branch", name: "main" } });
+  assert.equal(moved.kind, "update");
+  assert.equal(moved.newSha, second);
+  assert.equal(moved.tracking, "branch main");
+  await change.applyUpdate(moved);
   const after = await entryOf(home, "alpha");
   assert.deepEqual([after.commit_sha, after.branch, after.ref], [second, "main", null]);
 });
@@ -160,8 +143,9 @@ Deno.test("an update stages, summarises and swaps in the new commit; trust follo
     "skills/alpha/scripts/extra.py": pyScript("print(2)"),
     "skills/alpha/references/guide.md": null,
   });
-  const plan = await planUpdate(home, before, OPTS);
-  try {
+  {
+    await using change = await begin(home);
+    const plan = await change.planUpdate(before);
     assert.equal(plan.kind, "update");
     assert.equal(plan.oldSha, before.commit_sha);
     assert.equal(plan.newSha, newSha);
@@ -174,9 +158,7 @@ Deno.test("an update stages, summarises and swaps in the new commit; trust follo
     assert.deepEqual(plan.staged!.changes.permissions, { before: [], after: ["ALPHA_TOKEN"] });
     // Nothing changed yet.
     assert.equal((await entryOf(home, "alpha")).commit_sha, before.commit_sha);
-    await applyUpdate(home, plan);
-  } finally {
-    discardPlan(plan);
+    await change.applyUpdate(plan);
   }
   const after = await entryOf(home, "alpha");
   assert.equal(after.commit_sha, newSha);
@@ -202,14 +184,16 @@ Deno.test("an update to an invalid SKILL.md fails and leaves the installed versi
   await install(home, repo.url);
   const before = await entryOf(home, "alpha");
   await repo.commit({ "SKILL.md": "---\nname: alpha\ndescription: [unclosed\n---\n" });
+  await using change = await begin(home);
   await assert.rejects(
-    () => planUpdate(home, before, OPTS),
+    () => change.planUpdate(before),
     (e: unknown) =>
       e instanceof SkillError && e.code === "invalid_manifest" &&
       /installed version was left unchanged/.test(e.hint ?? ""),
   );
   assert.deepEqual(await entryOf(home, "alpha"), before);
   await assertRunnable(await skillOf(home, "alpha"), home);
+  await change[Symbol.asyncDispose]();
   assert.equal(await Deno.stat(join(home, ".staging")).catch(() => null), null);
 });
 
@@ -220,19 +204,18 @@ Deno.test("planUpdate() notices local edits; applyUpdate() refuses a plan made s
   await install(home, repo.url);
   await repo.commit({ "new.md": "n\n" });
   await Deno.writeTextFile(join(home, "alpha", "scripts", "hello.py"), "print('edited')\n");
-  const plan = await planUpdate(home, await entryOf(home, "alpha"), OPTS);
-  try {
+  {
+    await using change = await begin(home);
+    const plan = await change.planUpdate(await entryOf(home, "alpha"));
     assert.equal(plan.localChanges, true);
     await updateRegistry(home, (r) => ({
       registry: { ...r, skills: r.skills.map((e) => ({ ...e, updated_at: "someone else" })) },
       result: null,
     }));
     await assert.rejects(
-      () => applyUpdate(home, plan),
+      () => change.applyUpdate(plan),
       (e: unknown) => e instanceof SkillError && e.code === "conflict",
     );
-  } finally {
-    discardPlan(plan);
   }
   assert.equal(
     await Deno.readTextFile(join(home, "alpha", "scripts", "hello.py")),
@@ -252,16 +235,13 @@ Deno.test("a skill installed from a directory updates from that directory", asyn
   const entry = await entryOf(home, "my-skill");
   assert.deepEqual(entry.source, { type: "local", url: dir, subpath: "" });
   assert.equal(entry.commit_sha, null);
-  assert.equal((await planUpdate(home, entry, OPTS)).kind, "up_to_date");
+  await using change = await begin(home);
+  assert.equal((await change.planUpdate(entry)).kind, "up_to_date");
   await Deno.writeTextFile(join(dir, "scripts", "more.py"), pyScript("print(3)"));
-  const plan = await planUpdate(home, entry, OPTS);
-  try {
-    assert.equal(plan.kind, "update");
-    assert.deepEqual(plan.staged!.changes.files.map((f) => f.path), ["scripts/more.py"]);
-    await applyUpdate(home, plan);
-  } finally {
-    discardPlan(plan);
-  }
+  const plan = await change.planUpdate(entry);
+  assert.equal(plan.kind, "update");
+  assert.deepEqual(plan.staged!.changes.files.map((f) => f.path), ["scripts/more.py"]);
+  await change.applyUpdate(plan);
   assert.ok(await Deno.stat(join(home, "my-skill", "scripts", "more.py")));
 });
 
@@ -279,9 +259,10 @@ Deno.test("editing a trusted skill's script makes it integrity_mismatch until tr
       /skills trust alpha/.test(e.message),
   );
   const entry = await entryOf(home, "alpha");
-  await trustSkill(home, entry, await computeDigest(entry.installed_path));
+  await using change = await begin(home);
+  await change.trust(entry, await computeDigest(entry.installed_path));
   await assertRunnable(await skillOf(home, "alpha"), home);
-  await untrustSkill(home, await entryOf(home, "alpha"));
+  await change.untrust(await entryOf(home, "alpha"));
   await assert.rejects(
     async () => assertRunnable(await skillOf(home, "alpha"), home),
     (e: unknown) => e instanceof SkillError && e.code === "untrusted",
@@ -302,15 +283,16 @@ Deno.test("a tampered entry pointing outside $SKILLS_HOME is never moved: update
   }));
   const tampered = await entryOf(home, "alpha");
   await repo.commit({ "x.md": "x\n" });
+  await using change = await begin(home);
   await assert.rejects(
-    () => planUpdate(home, tampered, OPTS),
+    () => change.planUpdate(tampered),
     (e: unknown) => e instanceof SkillError && e.code === "permission_denied",
   );
   await assert.rejects(
     () => trustTarget(home, "alpha"),
     (e: unknown) => e instanceof SkillError && e.code === "permission_denied",
   );
-  await removeSkills(home, await entriesToRemove(home, ["alpha"]));
+  await change.remove(await entriesToRemove(home, ["alpha"]));
   assert.deepEqual((await readRegistry(home)).skills, []);
   assert.ok(await Deno.stat(join(precious, "SKILL.md")), "the outside directory is untouched");
 });

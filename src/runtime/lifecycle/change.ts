@@ -1,0 +1,222 @@
+/**
+ * One change to the installed skills — an install, an update, a removal, a trust
+ * decision — as one object that owns the crash-safety protocol, so that no front end (the
+ * CLI, the MCP server, a library) ever touches staging, intents or the registry lock:
+ *
+ *   await using change = await beginChange(home, { env, signal, progress });
+ *   for (const note of change.recovered) warn(note);
+ *   const fetched = await change.fetch(source, request);
+ *   const plans = await change.planInstall(fetched, selectCandidates(...));
+ *   await change.commitInstall(plans);
+ *
+ * Beginning a change rolls back what dead commands left behind (store/staging.ts). The
+ * change stages in one directory of `$SKILLS_HOME/.staging`, created only when something
+ * is fetched or moved; each commit takes the registry lock, journals its moves and undoes
+ * them on failure (commit.ts). Disposing the change — after success, failure or Ctrl-C —
+ * removes its staging and trash, and a `$SKILLS_HOME` it created that stayed empty. A
+ * preview (`add --list`, `update --dry-run`) recovers nothing and cannot commit.
+ */
+
+import { join } from "../os/paths.ts";
+import type { RegistryEntry } from "../../core/registry_model.ts";
+import type { RefRequest, Source } from "../../core/sources.ts";
+import { type GitOptions, inContext } from "../git/command.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
+import {
+  cleanStale,
+  createStaging,
+  disposeStaging,
+  removeIfEmpty,
+  type Staging,
+} from "../store/staging.ts";
+import {
+  applyUpdate,
+  asidePath,
+  commitInstall,
+  removeSkills,
+  trustSkill,
+  untrustSkill,
+} from "./commit.ts";
+import { fetchAnnouncement, type Fetched, fetchInto, sourceLabel } from "./fetch_source.ts";
+import { type Candidate, type InstallPlan, planInstall, type PlanOptions } from "./install.ts";
+import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update.ts";
+
+export interface ChangeOptions {
+  /** The user's environment: git gets a filtered copy (and SKILLS_GIT_TIMEOUT from it). */
+  env: Readonly<Record<string, string>>;
+  /** Ctrl-C: stops git; whatever was staged is rolled back when the change is disposed. */
+  signal?: AbortSignal | undefined;
+  /** Progress lines (fetching, retrying); nothing is reported without it. */
+  progress?: ((message: string) => void) | undefined;
+  /** A read-only preview: no recovery at the start, and every commit refuses. */
+  preview?: boolean | undefined;
+}
+
+/** Starts a change: recovers what dead commands left (unless a preview). */
+export async function beginChange(home: string, options: ChangeOptions): Promise<Change> {
+  return await Change.begin(home, options);
+}
+
+export class Change implements AsyncDisposable {
+  readonly home: string;
+  /** What recovering after dead commands did at the start, as notes for the user. */
+  readonly recovered: readonly string[];
+  readonly preview: boolean;
+  readonly #options: ChangeOptions;
+  readonly #homeExisted: boolean;
+  #staging: Staging | undefined;
+  #fetches = 0;
+  #disposed = false;
+
+  private constructor(home: string, options: ChangeOptions, recovered: string[]) {
+    this.home = home;
+    this.recovered = recovered;
+    this.preview = options.preview === true;
+    this.#options = options;
+    this.#homeExisted = lstatSyncOrNull(home) !== null;
+  }
+
+  static async begin(home: string, options: ChangeOptions): Promise<Change> {
+    const recovered = options.preview ? [] : await cleanStale(home);
+    return new Change(home, options, recovered);
+  }
+
+  /** Fetches a source to install from (or to preview) into this change's staging. */
+  async fetch(source: Source, request: RefRequest): Promise<Fetched> {
+    const root = this.#fetchRoot();
+    this.#progress(fetchAnnouncement(source));
+    return await fetchInto(source, request, root, this.#git()).catch((error) => {
+      throw inContext(`Cannot install from ${sourceLabel(source)}`, error);
+    });
+  }
+
+  /** Validates the chosen candidates of a fetch and plans their install (names, digests). */
+  async planInstall(
+    fetched: Fetched,
+    selected: readonly Candidate[],
+    options: PlanOptions = {},
+  ): Promise<InstallPlan[]> {
+    return await planInstall(this.home, fetched, selected, options);
+  }
+
+  /** Installs every plan or none, under the registry lock. Returns recovery notes. */
+  async commitInstall(plans: readonly InstallPlan[]): Promise<string[]> {
+    const staging = this.#commitStaging();
+    this.#options.signal?.throwIfAborted();
+    return await commitInstall(this.home, staging, plans, this.#options.signal);
+  }
+
+  /** Decides and (if the skill moved) stages the update of one installed skill. */
+  async planUpdate(entry: RegistryEntry, options: PlanUpdateOptions = {}): Promise<UpdatePlan> {
+    let root: string | undefined;
+    const workspace = {
+      git: this.#git(),
+      progress: (message: string) => this.#progress(message),
+      fetchRoot: () => (root = this.#fetchRoot()),
+    };
+    try {
+      const plan = await planUpdate(this.home, entry, options, workspace);
+      if (plan.staged === undefined && root !== undefined) removeQuietly(root);
+      return plan;
+    } catch (error) {
+      if (root !== undefined) removeQuietly(root);
+      throw error;
+    }
+  }
+
+  /** Swaps a planned update in, under the registry lock. Returns recovery notes. */
+  async applyUpdate(plan: UpdatePlan): Promise<string[]> {
+    this.#assertCanCommit();
+    if (plan.staged === undefined) return []; // up to date or pinned: nothing to swap
+    const staging = this.#stage();
+    this.#options.signal?.throwIfAborted();
+    return await applyUpdate(this.home, staging, plan);
+  }
+
+  /**
+   * Frees what a plan staged (the new version when not applied, the old one when applied)
+   * without waiting for the end of the change: `update --all` stages one skill at a time.
+   */
+  discard(plan: UpdatePlan): void {
+    if (plan.staged === undefined || this.#staging === undefined) return;
+    removeQuietly(plan.staged.root);
+    removeQuietly(asidePath(this.#staging, plan.canonical));
+  }
+
+  /**
+   * Removes installed skills (entries from `entriesToRemove`) in one step; an entry another
+   * command changed meanwhile is a conflict. The files are deleted before this returns.
+   */
+  async remove(
+    entries: readonly RegistryEntry[],
+  ): Promise<{ removed: string[]; notes: string[] }> {
+    const staging = this.#commitStaging();
+    const result = await removeSkills(this.home, staging, entries);
+    removeQuietly(staging.trash);
+    return result;
+  }
+
+  /** Records approval of `digest` (computed and shown by the caller). */
+  async trust(entry: RegistryEntry, digest: string): Promise<RegistryEntry> {
+    this.#assertCanCommit();
+    return await trustSkill(this.home, entry, digest);
+  }
+
+  /** Withdraws approval; the skill stays installed but will not run. */
+  async untrust(entry: RegistryEntry): Promise<RegistryEntry> {
+    this.#assertCanCommit();
+    return await untrustSkill(this.home, entry);
+  }
+
+  /** Removes the staging area and a `$SKILLS_HOME` this change created that stayed empty. */
+  [Symbol.asyncDispose](): Promise<void> {
+    if (this.#disposed) return Promise.resolve();
+    this.#disposed = true;
+    if (this.#staging !== undefined) disposeStaging(this.#staging);
+    if (!this.#homeExisted) removeIfEmpty(this.home);
+    return Promise.resolve();
+  }
+
+  #progress(message: string): void {
+    this.#options.progress?.(message);
+  }
+
+  #git(): GitOptions {
+    return {
+      env: this.#options.env,
+      signal: this.#options.signal,
+      onRetry: (attempt, delay, reason) =>
+        this.#progress(`${reason}; retrying in ${delay / 1000}s (attempt ${attempt})`),
+    };
+  }
+
+  /** This change's staging directory, created on first use. */
+  #stage(): Staging {
+    if (this.#disposed) throw new Error("This change is over: it was disposed");
+    this.#staging ??= createStaging(this.home);
+    return this.#staging;
+  }
+
+  /** A fresh directory path in staging for one fetch (the first is `src`). */
+  #fetchRoot(): string {
+    const n = ++this.#fetches;
+    return join(this.#stage().path, n === 1 ? "src" : `src-${n}`);
+  }
+
+  #assertCanCommit(): void {
+    if (this.preview) throw new Error("A preview cannot change the installed skills");
+    if (this.#disposed) throw new Error("This change is over: it was disposed");
+  }
+
+  #commitStaging(): Staging {
+    this.#assertCanCommit();
+    return this.#stage();
+  }
+}
+
+/** Best effort, like disposeStaging: whatever stays is removed with the staging area. */
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch { /* gone already */ }
+}

@@ -1,0 +1,244 @@
+/**
+ * The steps of a change that write: each runs under the registry lock, first rolls back
+ * what dead commands left (recoverStale), re-checks its plan against the registry as it is
+ * now, journals its moves (writeIntent) before the first rename, and undoes its own renames
+ * if anything fails before the registry is written. Only change.ts calls these: it owns
+ * the staging directory whose intent and trash they use.
+ */
+
+import { join } from "../os/paths.ts";
+import { SkillError } from "../../core/errors.ts";
+import {
+  findEntry,
+  type Registry,
+  type RegistryEntry,
+  removeEntry,
+  upsertEntry,
+} from "../../core/registry_model.ts";
+import { cachedDigest } from "../trust/file_hashes.ts";
+import { exists, removeIfExists } from "../os/fs.ts";
+import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
+import { isManagedEntry, recoverStale, type Staging, writeIntent } from "../store/staging.ts";
+import { digestCachePath } from "../trust/gate.ts";
+import { collisionError, collisionProblem, type InstallPlan } from "./install.ts";
+import type { UpdatePlan } from "./update.ts";
+
+/**
+ * Runs `work` under the registry lock on the registry as it is after recovery; returns
+ * its result and the recovery notes. An aborted `signal` stops it before anything is read.
+ */
+async function underLock<T>(
+  home: string,
+  work: (registry: Registry) => T | Promise<T>,
+  signal?: AbortSignal,
+): Promise<{ result: T; notes: string[] }> {
+  return await withRegistryLock(home, async () => {
+    signal?.throwIfAborted();
+    const registry = await readRegistry(home);
+    const { notes } = await recoverStale(home, registry);
+    return { result: await work(registry), notes };
+  });
+}
+
+/** The planned entry must still be the registry's: another command may have changed it. */
+function assertUnchanged(registry: Registry, planned: RegistryEntry, message: string): void {
+  const current = findEntry(registry, planned.name_canonical);
+  if (current === undefined || current.updated_at !== planned.updated_at) {
+    throw new SkillError("conflict", message, { hint: "Run the command again" });
+  }
+}
+
+/** Where an update or removal moves a skill's previous directory. */
+export function asidePath(staging: Staging, canonical: string): string {
+  return join(staging.trash, canonical);
+}
+
+/**
+ * Moves the staged skills into `$SKILLS_HOME/<canonical>` and records them: either every
+ * planned skill is installed or none is. Collisions are checked again under the lock.
+ */
+export async function commitInstall(
+  home: string,
+  staging: Staging,
+  plans: readonly InstallPlan[],
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const { notes } = await underLock(home, async (registry) => {
+    for (const plan of plans) {
+      const problem = await collisionProblem(home, registry, plan.canonical);
+      if (problem !== undefined) throw collisionError(plan.canonical, problem, undefined);
+    }
+    writeIntent(staging, {
+      version: 1,
+      op: "install",
+      items: plans.map((p) => ({
+        canonical: p.canonical,
+        target: p.target,
+        aside: null,
+        updatedAt: p.entry.updated_at,
+      })),
+    });
+    const moved: InstallPlan[] = [];
+    try {
+      for (const plan of plans) {
+        await Deno.rename(plan.candidate.dir, plan.target);
+        moved.push(plan);
+        registry = upsertEntry(registry, plan.entry);
+        await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
+      }
+      writeRegistryUnlocked(home, registry);
+    } catch (error) {
+      for (const plan of moved.reverse()) {
+        await Deno.rename(plan.target, plan.candidate.dir).catch(() => {});
+      }
+      throw error;
+    }
+  }, signal);
+  return notes;
+}
+
+/** Swaps a staged update in (old directory aside, new in, entry written); rolls back on failure. */
+export async function applyUpdate(
+  home: string,
+  staging: Staging,
+  plan: UpdatePlan,
+): Promise<string[]> {
+  const staged = plan.staged;
+  if (plan.kind !== "update" || staged === undefined) return [];
+  const target = plan.entry.installed_path;
+  const aside = asidePath(staging, plan.canonical);
+  const { notes } = await underLock(home, async (registry) => {
+    assertUnchanged(
+      registry,
+      plan.entry,
+      `Cannot update skill '${plan.canonical}': another command changed it meanwhile`,
+    );
+    writeIntent(staging, {
+      version: 1,
+      op: "update",
+      items: [{ canonical: plan.canonical, target, aside, updatedAt: staged.entry.updated_at }],
+    });
+    await Deno.mkdir(staging.trash, { recursive: true });
+    let movedOld = false;
+    let movedNew = false;
+    try {
+      if (await exists(target)) {
+        await Deno.rename(target, aside);
+        movedOld = true;
+      }
+      await Deno.rename(staged.dir, target);
+      movedNew = true;
+      writeRegistryUnlocked(home, upsertEntry(registry, staged.entry));
+    } catch (error) {
+      if (movedNew) await Deno.rename(target, staged.dir).catch(() => {});
+      if (movedOld) await Deno.rename(aside, target).catch(() => {});
+      throw error;
+    }
+  });
+  await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
+  return notes;
+}
+
+/**
+ * Removes skills: each directory is renamed aside into the trash first, then the entries
+ * are dropped; the files are deleted with the staging area, after the lock is released.
+ * Only `$SKILLS_HOME/<canonical>` is ever moved; any other entry is only dropped.
+ */
+export async function removeSkills(
+  home: string,
+  staging: Staging,
+  entries: readonly RegistryEntry[],
+): Promise<{ removed: string[]; notes: string[] }> {
+  const { result: removed, notes } = await underLock(home, async (registry) => {
+    for (const planned of entries) {
+      assertUnchanged(
+        registry,
+        planned,
+        `Cannot remove skill '${planned.name_canonical}': another command changed it meanwhile`,
+      );
+    }
+    const managed = new Set(
+      entries.filter((e) => isManagedEntry(home, e)).map((e) => e.name_canonical),
+    );
+    const items = entries.map((e) => ({
+      canonical: e.name_canonical,
+      target: e.installed_path,
+      aside: asidePath(staging, managed.has(e.name_canonical) ? e.name_canonical : "unmanaged"),
+      updatedAt: null,
+    }));
+    writeIntent(staging, { version: 1, op: "remove", items });
+    await Deno.mkdir(staging.trash, { recursive: true });
+    const moved: typeof items = [];
+    try {
+      for (const item of items) {
+        if (managed.has(item.canonical) && await exists(item.target)) {
+          await Deno.rename(item.target, item.aside);
+          moved.push(item);
+        }
+        registry = removeEntry(registry, item.canonical);
+      }
+      writeRegistryUnlocked(home, registry);
+    } catch (error) {
+      for (const item of moved.reverse()) {
+        await Deno.rename(item.aside, item.target).catch(() => {});
+      }
+      throw error;
+    }
+    return items.map((i) => i.canonical);
+  });
+  for (const name of removed) {
+    await removeIfExists(digestCachePath(home, name)).catch(() => {});
+  }
+  return { removed, notes };
+}
+
+/** Rewrites one entry (no files move, so no intent); a changed entry is a conflict. */
+async function changeEntry(
+  home: string,
+  planned: RegistryEntry,
+  change: (entry: RegistryEntry) => RegistryEntry,
+): Promise<RegistryEntry> {
+  const { result } = await underLock(home, (registry) => {
+    assertUnchanged(
+      registry,
+      planned,
+      `Skill '${planned.name_canonical}' was changed by another command meanwhile`,
+    );
+    const next = change(findEntry(registry, planned.name_canonical)!);
+    writeRegistryUnlocked(home, upsertEntry(registry, next));
+    return next;
+  });
+  return result;
+}
+
+/**
+ * Records approval of `digest` (computed by the caller and shown to the user). The digest
+ * cache is rebuilt from scratch so the next run verifies against fresh hashes.
+ */
+export async function trustSkill(
+  home: string,
+  entry: RegistryEntry,
+  digest: string,
+): Promise<RegistryEntry> {
+  const next = await changeEntry(home, entry, (current) => ({
+    ...current,
+    trusted: true,
+    trusted_digest: digest,
+  }));
+  const cache = digestCachePath(home, entry.name_canonical);
+  await removeIfExists(cache).catch(() => {});
+  await Deno.mkdir(join(home, ".cache"), { recursive: true }).catch(() => {});
+  await cachedDigest(entry.installed_path, cache).catch(() => {});
+  return next;
+}
+
+/** Withdraws approval; the skill stays installed. */
+export async function untrustSkill(home: string, entry: RegistryEntry): Promise<RegistryEntry> {
+  const next = await changeEntry(home, entry, (current) => ({
+    ...current,
+    trusted: false,
+    trusted_digest: null,
+  }));
+  await removeIfExists(digestCachePath(home, entry.name_canonical)).catch(() => {});
+  return next;
+}

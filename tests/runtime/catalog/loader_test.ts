@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  inspectSkillDir,
+  loadSkillDir,
+  MAX_SKILL_MD_BYTES,
+  skillDirsAt,
+  SkillLoadError,
+} from "../../../src/runtime/catalog/loader.ts";
+import { tempDir } from "../../helpers/cli.ts";
+import { pyScript, skillMd } from "../../fixtures/git_repos.ts";
+
+async function write(root: string, files: Record<string, string>) {
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(root, rel);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  }
+}
+
+const LOCAL = { origin: "local", trusted: false } as const;
+
+async function listing(dir: string): Promise<string> {
+  try {
+    await loadSkillDir(dir, join(dir, ".."), LOCAL);
+    return "loaded";
+  } catch (error) {
+    assert.ok(error instanceof SkillLoadError, String(error));
+    return error.message;
+  }
+}
+
+async function validation(dir: string): Promise<string[]> {
+  const result = await inspectSkillDir(dir);
+  return result.diagnostics.map((d) => `${d.level} ${d.file.slice(dir.length)}: ${d.message}`);
+}
+
+Deno.test("listing and validation read one skill into the same record", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "tools");
+  await write(dir, {
+    "SKILL.md": skillMd("tools", "Tools.", "toolsets: ['lib.t:T']\n"),
+    "scripts/run.py": pyScript("print(1)"),
+    "scripts/bare.py": "print(2)\n",
+    "lib/t.py": "class T: pass\n",
+    "references/guide.md": "# guide\n",
+  });
+  const listed = await loadSkillDir(dir, tmp.path, LOCAL);
+  const inspected = await inspectSkillDir(dir);
+  assert.deepEqual(inspected.record, listed);
+  assert.deepEqual(listed.scripts.map((s) => s.file), ["bare.py", "run.py"]);
+  assert.deepEqual(listed.references, ["references/guide.md"]);
+  assert.deepEqual(await validation(dir), [
+    "warning /scripts/bare.py: no PEP 723 '# /// script' block; it will run with plain python3",
+  ]);
+});
+
+Deno.test("listing stops at the first problem; validation reports each with its file", async () => {
+  await using tmp = await tempDir();
+  const dir = (name: string) => join(tmp.path, name);
+  await write(dir("no-md"), { "README.md": "hi\n" });
+  await write(dir("empty-body"), { "SKILL.md": skillMd("empty-body", "d", "", "\n") });
+  await write(dir("escape"), { "SKILL.md": skillMd("escape") });
+  await Deno.symlink("/etc/passwd", join(dir("escape"), "passwd"));
+  await write(dir("no-toolset"), { "SKILL.md": skillMd("no-toolset", "d", "toolsets: ['x:T']\n") });
+  await write(dir("big"), { "SKILL.md": skillMd("big") + "a".repeat(MAX_SKILL_MD_BYTES) });
+  await write(dir("listed"), { "SKILL.md": skillMd("listed", "d", "scripts: [gone]\n") });
+
+  assert.equal(await listing(dir("missing")), "skill directory is missing");
+  assert.deepEqual(await validation(dir("missing")), [
+    `error : directory not found: ${dir("missing")}`,
+  ]);
+  assert.equal(await listing(dir("no-md")), "SKILL.md is missing");
+  assert.deepEqual(await validation(dir("no-md")), ["error /SKILL.md: SKILL.md not found"]);
+  // What only validation looks at: the body, symlinks, toolset modules, SKILL.md's size.
+  assert.equal(await listing(dir("empty-body")), "loaded");
+  assert.deepEqual(await validation(dir("empty-body")), [
+    "warning /SKILL.md: SKILL.md has no instructions after the front matter",
+  ]);
+  assert.equal(await listing(dir("escape")), "loaded");
+  assert.deepEqual(await validation(dir("escape")), [
+    "error /passwd: symlink passwd points outside the skill (refused)",
+  ]);
+  assert.equal(await listing(dir("no-toolset")), "loaded");
+  assert.deepEqual(await validation(dir("no-toolset")), [
+    "error /SKILL.md: toolset 'x:T': x.py not found in the skill",
+  ]);
+  assert.equal(await listing(dir("big")), "loaded");
+  assert.match((await validation(dir("big")))[0]!, /^error \/SKILL.md: SKILL.md is \d+ bytes/);
+  // Both see a listed script that is missing.
+  assert.equal(await listing(dir("listed")), "loaded");
+  assert.deepEqual(await validation(dir("listed")), [
+    "warning /SKILL.md: 'scripts' lists scripts but scripts/ is missing",
+  ]);
+});
+
+Deno.test("skillDirsAt() names a skill, the skills inside a folder, or the path itself", async () => {
+  await using tmp = await tempDir();
+  await write(tmp.path, {
+    "one/SKILL.md": skillMd("one"),
+    "many/b/SKILL.md": skillMd("b"),
+    "many/a/SKILL.md": skillMd("a"),
+    "many/.hidden/SKILL.md": skillMd("hidden"),
+    "many/notes/README.md": "x\n",
+    "none/README.md": "x\n",
+  });
+  const at = (rel: string) => skillDirsAt(join(tmp.path, rel));
+  assert.deepEqual(await at("one"), [join(tmp.path, "one")]);
+  assert.deepEqual(await at("many"), [join(tmp.path, "many/a"), join(tmp.path, "many/b")]);
+  assert.deepEqual(await at("none"), [join(tmp.path, "none")]);
+  assert.deepEqual(await at("missing"), [join(tmp.path, "missing")]);
+});
