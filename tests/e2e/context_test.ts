@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { fixedOverheadTokens } from "../../src/agent/tokens.ts";
 import { startLlmServer } from "../fixtures/llm_server.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -91,7 +92,9 @@ Deno.test("skills context: --skills overrides AGENT_SKILLS, toolset tools show o
   assert.ok(!doc.tool_names.includes("hello_extended__greet_in_language"));
 });
 
-Deno.test("skills context needs no model configuration and prints a readable summary", async () => {
+Deno.test("skills context needs no model configuration and prints a readable summary", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using dir = await tempDir();
   const env = { SKILLS_HOME: dir.path, AGENT_SKILLS: "kalshi-markets" };
   const doc = await contextJson(env);

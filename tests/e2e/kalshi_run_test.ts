@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { type KalshiFixture, startKalshiFixture } from "../fixtures/kalshi_server.ts";
 import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -53,7 +54,9 @@ async function setup(): Promise<Env> {
   };
 }
 
-Deno.test("every kalshi-markets script works through skills run in JSON and human mode", async () => {
+Deno.test("every kalshi-markets script works through skills run in JSON and human mode", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using env = await setup();
   for (const [script, args, check] of SCRIPTS) {
     const json = await env.run(["run", "kalshi-markets", script, ...args, "--json"]);

@@ -13,6 +13,7 @@ import {
   skillFiles,
   skillMd,
 } from "../fixtures/git_repos.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 interface Registry {
   skills: Record<string, unknown>[];
@@ -84,58 +85,62 @@ Deno.test("skills add installs a single-skill repo; list --json and info --json 
   assert.ok(!files.includes(".git"), "installed files carry no .git");
 });
 
-Deno.test("a public-style multi-skill repo: --list installs nothing, --skill picks one, '*' picks all", async () => {
-  await using ws = await workspace();
-  const repo = await createRepo(
-    ws.dir.path,
-    "collection",
-    multiSkillFiles(["pdf", "docx", "xlsx"]),
-  );
+Deno.test(
+  "a public-style multi-skill repo: --list installs nothing, --skill picks one, '*' picks all",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using ws = await workspace();
+    const repo = await createRepo(
+      ws.dir.path,
+      "collection",
+      multiSkillFiles(["pdf", "docx", "xlsx"]),
+    );
 
-  const list = await ws.cli(["add", repo.url, "--list", "--json"]);
-  ok(list);
-  const listed = JSON.parse(list.stdout);
-  assert.deepEqual(listed.skills.map((s: { name: string; path: string }) => [s.name, s.path]), [
-    ["docx", "skills/docx"],
-    ["pdf", "skills/pdf"],
-    ["xlsx", "skills/xlsx"],
-  ]);
-  assert.equal(listed.commit_sha, await repo.head());
-  assert.equal(await ws.registry(), null, "--list wrote nothing");
+    const list = await ws.cli(["add", repo.url, "--list", "--json"]);
+    ok(list);
+    const listed = JSON.parse(list.stdout);
+    assert.deepEqual(listed.skills.map((s: { name: string; path: string }) => [s.name, s.path]), [
+      ["docx", "skills/docx"],
+      ["pdf", "skills/pdf"],
+      ["xlsx", "skills/xlsx"],
+    ]);
+    assert.equal(listed.commit_sha, await repo.head());
+    assert.equal(await ws.registry(), null, "--list wrote nothing");
 
-  const ambiguous = await ws.cli(["add", repo.url, "--yes"]);
-  assert.equal(ambiguous.code, 2);
-  assert.match(ambiguous.stderr, /contains 3 skills: docx, pdf, xlsx/);
-  assert.match(ambiguous.stderr, /--skill/);
+    const ambiguous = await ws.cli(["add", repo.url, "--yes"]);
+    assert.equal(ambiguous.code, 2);
+    assert.match(ambiguous.stderr, /contains 3 skills: docx, pdf, xlsx/);
+    assert.match(ambiguous.stderr, /--skill/);
 
-  ok(await ws.cli(["add", repo.url, "--skill", "PDF", "--yes"]));
-  assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), ["pdf"]);
-  assert.deepEqual((await ws.entry("pdf"))?.source, {
-    type: "git",
-    url: repo.url,
-    subpath: "skills/pdf",
-  });
-  const pdfFiles = (await Array.fromAsync(Deno.readDir(join(ws.home, "pdf")))).map((e) => e.name)
-    .sort();
-  assert.deepEqual(pdfFiles, ["LICENSE.txt", "SKILL.md", "references", "scripts"]);
+    ok(await ws.cli(["add", repo.url, "--skill", "PDF", "--yes"]));
+    assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), ["pdf"]);
+    assert.deepEqual((await ws.entry("pdf"))?.source, {
+      type: "git",
+      url: repo.url,
+      subpath: "skills/pdf",
+    });
+    const pdfFiles = (await Array.fromAsync(Deno.readDir(join(ws.home, "pdf")))).map((e) => e.name)
+      .sort();
+    assert.deepEqual(pdfFiles, ["LICENSE.txt", "SKILL.md", "references", "scripts"]);
 
-  // '*' includes pdf, which is installed: the whole selection is refused, nothing added.
-  const clash = await ws.cli(["add", repo.url, "--skill", "*", "--yes"]);
-  assert.equal(clash.code, 1);
-  assert.match(clash.stderr, /Cannot install skill 'pdf': a skill with that name is installed/);
-  assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), ["pdf"]);
+    // '*' includes pdf, which is installed: the whole selection is refused, nothing added.
+    const clash = await ws.cli(["add", repo.url, "--skill", "*", "--yes"]);
+    assert.equal(clash.code, 1);
+    assert.match(clash.stderr, /Cannot install skill 'pdf': a skill with that name is installed/);
+    assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), ["pdf"]);
 
-  ok(await ws.cli(["remove", "pdf", "--yes"]));
-  const all = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
-  ok(all);
-  assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), [
-    "docx",
-    "pdf",
-    "xlsx",
-  ]);
-  const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
-  assert.deepEqual(check.consistency, { missing: [], orphans: [], leftovers: [] });
-});
+    ok(await ws.cli(["remove", "pdf", "--yes"]));
+    const all = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+    ok(all);
+    assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), [
+      "docx",
+      "pdf",
+      "xlsx",
+    ]);
+    const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
+    assert.deepEqual(check.consistency, { missing: [], orphans: [], leftovers: [] });
+  },
+);
 
 Deno.test("skills add pins branches, tags, and full or abbreviated commits to the resolved SHA", async () => {
   await using ws = await workspace();

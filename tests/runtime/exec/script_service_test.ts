@@ -11,6 +11,7 @@ import {
 } from "../../../src/runtime/exec/script_service.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installRunnerSkill } from "../../helpers/install_fixture.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 interface Fixture extends AsyncDisposable {
   home: string;
@@ -127,7 +128,9 @@ Deno.test("scriptRun() hands a failing script's JSON error to the caller", async
   assert.deepEqual(env.details, { exit_code: 3, output: { error: "Widget not found: W-1" } });
 });
 
-Deno.test("scriptRun() applies the manifest's limits: timeout and output cap", async () => {
+Deno.test("scriptRun() applies the manifest's limits: timeout and output cap", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using f = await fixture();
   const slow = failure(await scriptRun(f.catalog, "runner-limited", "slow", [], true, f.deps));
   assert.equal(slow.error, "timeout");
