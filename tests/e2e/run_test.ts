@@ -99,7 +99,9 @@ Deno.test("skills run --env forwards allowlisted names and refuses others", asyn
   assert.match(denied.stderr, /error: Env var 'OPENAI_API_KEY' not in allowlist/);
 });
 
-Deno.test("skills run kills the whole process tree on timeout and exits 124", { ignore: Deno.build.os !== "linux" || SKIP_SLOW }, async () => {
+Deno.test("skills run kills the whole process tree on timeout and exits 124", {
+  ignore: Deno.build.os !== "linux" || SKIP_SLOW,
+}, async () => {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
   const started = performance.now();
@@ -117,7 +119,9 @@ Deno.test("skills run kills the whole process tree on timeout and exits 124", { 
   assert.ok(await waitGone(grandchild!), `grandchild ${grandchild} still running`);
 });
 
-Deno.test("skills run also kills a grandchild that left the process group (SCRIPT_TIMEOUT)", { ignore: Deno.build.os !== "linux" || SKIP_SLOW }, async () => {
+Deno.test("skills run also kills a grandchild that left the process group (SCRIPT_TIMEOUT)", {
+  ignore: Deno.build.os !== "linux" || SKIP_SLOW,
+}, async () => {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
   const result = await runCli(["run", "runner-lab", "sleeper", pidFile, "--escape"], {
