@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { fixedOverheadTokens } from "../../src/agent/tokens.ts";
-import { startLlmServer } from "../fixtures/llm_server.ts";
+import { withLlmServer } from "../fixtures/llm_server.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";
 
@@ -18,8 +18,7 @@ async function firstChatRequest(
   agentSkills: string,
   model = "openai:gpt-test",
 ): Promise<Json> {
-  const llm = await startLlmServer([{ text: "ok" }]);
-  try {
+  return await withLlmServer([{ text: "ok" }], async (llm) => {
     const result = await runCli(["chat", "-p", "Hello"], {
       env: {
         SKILLS_HOME: home,
@@ -33,9 +32,7 @@ async function firstChatRequest(
     assert.equal(result.code, 0, result.stderr);
     assert.equal(llm.requests.length, 1);
     return llm.requests[0]!.body;
-  } finally {
-    await llm.close();
-  }
+  });
 }
 
 async function contextJson(env: Record<string, string>, args: string[] = []): Promise<Json> {

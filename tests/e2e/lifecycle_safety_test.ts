@@ -235,7 +235,9 @@ Deno.test("Ctrl-C during the clone stops git, rolls back and exits 130 with noth
   }
 });
 
-Deno.test("a git clone that stalls hits SKILLS_GIT_TIMEOUT: exit 124 and nothing written", async () => {
+Deno.test("a git clone that stalls hits SKILLS_GIT_TIMEOUT: exit 124 and nothing written", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using ws = await workspace();
   const root = join(ws.dir.path, "srv");
   await Deno.mkdir(root);

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { runPython } from "../helpers/python.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 const SCRIPT = fileURLToPath(
   new URL("../../skills/core/hello-extended/scripts/advanced_greeting.py", import.meta.url),
@@ -43,7 +44,9 @@ Deno.test("advanced_greeting.py --json prints exactly the documented object", as
   });
 });
 
-Deno.test("advanced_greeting.py --time-aware picks the salutation from the hour", async () => {
+Deno.test("advanced_greeting.py --time-aware picks the salutation from the hour", {
+  ignore: SKIP_SLOW,
+}, async () => {
   const cases: [string, string][] = [["8", "morning"], ["13", "afternoon"], ["21", "evening"], [
     "3",
     "evening",

@@ -16,6 +16,7 @@ import { scriptEnvironment } from "../../../src/core/env_policy.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
 import { waitGone } from "../../helpers/processes.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 async function lab(): Promise<SkillRecord> {
   return await loadSkillDir(join(RUNNER_SKILLS, "runner-lab"), RUNNER_SKILLS, {
@@ -148,21 +149,25 @@ Deno.test("runScript() stops a script past the stdout cap and says it truncated"
   assert.equal(json.truncated, true);
 });
 
-Deno.test("runScript() kills a script at the timeout and reports it", async () => {
-  await using dir = await tempDir();
-  const started = performance.now();
-  const outcome = await runScript(
-    await request("sleeper", [join(dir.path, "pids")], {
-      limits: { timeoutSeconds: 2, maxOutputBytes: 1024 },
-    }),
-  );
-  const elapsed = performance.now() - started;
-  assert.equal(outcome.error, "timeout");
-  assert.equal(outcome.timedOut, true);
-  assert.equal(outcome.exitCode, null);
-  assert.ok(elapsed >= 2000 && elapsed < 10_000, `took ${elapsed} ms`);
-  assert.match(outcome.stderrTail, /grandchild started/);
-});
+Deno.test(
+  "runScript() kills a script at the timeout and reports it",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using dir = await tempDir();
+    const started = performance.now();
+    const outcome = await runScript(
+      await request("sleeper", [join(dir.path, "pids")], {
+        limits: { timeoutSeconds: 2, maxOutputBytes: 1024 },
+      }),
+    );
+    const elapsed = performance.now() - started;
+    assert.equal(outcome.error, "timeout");
+    assert.equal(outcome.timedOut, true);
+    assert.equal(outcome.exitCode, null);
+    assert.ok(elapsed >= 2000 && elapsed < 10_000, `took ${elapsed} ms`);
+    assert.match(outcome.stderrTail, /grandchild started/);
+  },
+);
 
 Deno.test("runScript() ends a leftover grandchild that holds the pipes after the script exits", {
   ignore: Deno.build.os !== "linux",

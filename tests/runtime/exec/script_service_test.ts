@@ -147,7 +147,9 @@ Deno.test("scriptRun() applies the manifest's limits: timeout and output cap", {
   assert.equal(override.result, "y".repeat(10240));
 });
 
-Deno.test("scriptRun() times out with the stderr tail: 'Script timed out after Ns'", async () => {
+Deno.test("scriptRun() times out with the stderr tail: 'Script timed out after Ns'", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using f = await fixture();
   const env = failure(
     await scriptRun(f.catalog, "runner-lab", "sleeper", [join(f.home, "pids")], true, {
