@@ -1,6 +1,6 @@
 /**
  * Benchmark helpers: run a command N times after a warm-up and report the median wall
- * time and the peak RSS (from GNU time's %M when available, else /proc polling).
+ * time and the peak RSS (from GNU time's %M; none where /usr/bin/time is missing).
  */
 
 export interface Sample {

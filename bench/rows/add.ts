@@ -1,11 +1,12 @@
 /**
  * `skills add --yes` of one skill from a local bare repository (file://) against a plain
  * `git clone --depth 1` of the same repository, median wall time in the same run
- * (target ≤ 1.5×), plus the floor any Deno program that runs git has on the same scale. Row 1: a single-skill repo, a copy of the bundled kalshi-markets
- * (SKILL.md + ten scripts) renamed so it does not collide with the bundled one. Row 2: one
- * skill out of a 20-skill collection (skills/<name>/ with a 256 KiB asset each), where the
- * clone itself dominates. Each sample installs into a fresh $SKILLS_HOME / clones into a
- * fresh directory.
+ * (target ≤ 1.5×), plus the floor any Deno program that runs git has on the same scale.
+ * Row 1: a single-skill repo, a copy of the bundled kalshi-markets (SKILL.md + ten
+ * scripts) renamed so it does not collide with the bundled one. Row 2: one skill out of a
+ * 20-skill collection (skills/<name>/ with a 256 KiB asset each), where the clone itself
+ * dominates. Each sample installs into a fresh $SKILLS_HOME / clones into a fresh
+ * directory.
  */
 
 import { join } from "node:path";

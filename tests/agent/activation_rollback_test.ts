@@ -12,6 +12,7 @@ import { isSkillError } from "../../src/core/errors.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { startLlmServer } from "../fixtures/llm_server.ts";
 import { tempDir } from "../helpers/cli.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const GREET = "hello_extended__greet_in_language";
@@ -47,11 +48,10 @@ Deno.test("a turn cancelled after activate_skill rolls back the activation with 
     });
     const controller = new AbortController();
     const turn = loop.runTurn("greet me", { signal: controller.signal });
-    const deadline = Date.now() + 20_000;
-    while (server.requests.length < 2) {
-      assert.ok(Date.now() < deadline, "the second model request never came");
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitFor(() => server.requests.length >= 2, {
+      what: "the second model request",
+      timeoutMs: 20_000,
+    });
     assert.deepEqual([...loop.activated], ["hello-extended"], "activated during the turn");
     assert.ok(surface.listTools().some((t) => t.name === GREET), "toolset mounted");
     controller.abort();

@@ -1,45 +1,12 @@
 import assert from "node:assert/strict";
-import { ChatLoop, type ChatLoopOptions } from "../../src/agent/chat_loop.ts";
-import { createLanguageModel, resolveProviderConfig } from "../../src/agent/providers.ts";
 import { isSkillError, type SkillError } from "../../src/core/errors.ts";
-import { type LlmServer, type ScriptStep, startLlmServer } from "../fixtures/llm_server.ts";
-import { type FakeSurface, fakeSurface } from "./fake_surface.ts";
+import { type ScriptStep, withLlmServer } from "../fixtures/llm_server.ts";
+import { scriptedChatLoop } from "../helpers/chat_loop.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { fakeSurface } from "./fake_surface.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
-
-function loopFor(
-  server: Pick<LlmServer, "baseUrl">,
-  surface: FakeSurface,
-  options: Partial<Omit<ChatLoopOptions, "provider">> & { provider?: string } = {},
-): ChatLoop {
-  const { provider = "openai", ...rest } = options;
-  const config = resolveProviderConfig({
-    SKILLS_MODEL: `${provider}:test-model`,
-    OPENAI_API_KEY: "sk-test",
-    ANTHROPIC_API_KEY: "ak-test",
-    SKILLS_BASE_URL: server.baseUrl,
-  });
-  return new ChatLoop({
-    model: createLanguageModel(config, fetch),
-    provider: config,
-    surface,
-    maxRetries: 0,
-    ...rest,
-  });
-}
-
-async function withServer(
-  script: ScriptStep[],
-  fn: (server: LlmServer) => Promise<void>,
-): Promise<void> {
-  const server = await startLlmServer(script);
-  try {
-    await fn(server);
-  } finally {
-    await server.close();
-  }
-}
 
 function toolMessages(body: Json): Json[] {
   return (body.messages as Json[]).filter((m) => m.role === "tool");
@@ -57,12 +24,12 @@ async function rejectsWith(promise: Promise<unknown>): Promise<SkillError> {
 
 for (const stream of [true, false]) {
   Deno.test(`runTurn() runs tool calls and sends their envelopes back as JSON text (stream: ${stream})`, async () => {
-    await withServer([
+    await withLlmServer([
       { toolCalls: [{ name: "echo", arguments: { text: "hi" } }], text: "Let me echo." },
       { text: "The echo said hi." },
     ], async (server) => {
       const surface = fakeSurface();
-      const loop = loopFor(server, surface, { stream });
+      const loop = scriptedChatLoop(server, surface, { stream });
       const deltas: string[] = [];
       const result = await loop.runTurn("echo hi", {
         observer: { onTextDelta: (t) => deltas.push(t) },
@@ -91,13 +58,13 @@ for (const stream of [true, false]) {
 }
 
 Deno.test("runTurn() re-reads the tool list before every request", async () => {
-  await withServer([
+  await withLlmServer([
     { toolCalls: [{ name: "activate_skill", arguments: { name: "demo" } }] },
     { toolCalls: [{ name: "demo__shout", arguments: { word: "hey" } }] },
     { text: "HEY" },
   ], async (server) => {
     const surface = fakeSurface();
-    const result = await loopFor(server, surface).runTurn("shout hey");
+    const result = await scriptedChatLoop(server, surface).runTurn("shout hey");
     const names = (i: number) =>
       (server.requests[i]!.body.tools as Json[]).map((t) => t.function.name);
     assert.ok(!names(0).includes("demo__shout"));
@@ -109,7 +76,7 @@ Deno.test("runTurn() re-reads the tool list before every request", async () => {
 });
 
 Deno.test("runTurn() answers malformed tool calls with error envelopes and carries on", async () => {
-  await withServer([
+  await withLlmServer([
     {
       toolCalls: [
         { name: "echo", arguments: '{"text": "unterminated' },
@@ -119,7 +86,7 @@ Deno.test("runTurn() answers malformed tool calls with error envelopes and carri
     { text: "Sorry." },
   ], async (server) => {
     const surface = fakeSurface();
-    const result = await loopFor(server, surface).runTurn("break things");
+    const result = await scriptedChatLoop(server, surface).runTurn("break things");
     assert.equal(result.answer, "Sorry.");
     const [bad, unknown] = result.toolCalls;
     assert.equal(bad!.result.success, false);
@@ -136,8 +103,8 @@ Deno.test("runTurn() answers malformed tool calls with error envelopes and carri
 
 Deno.test("runTurn() stops after maxSteps requests when the model keeps calling tools", async () => {
   const again: ScriptStep = { toolCalls: [{ name: "echo", arguments: { text: "again" } }] };
-  await withServer([again, again, again, again], async (server) => {
-    const result = await loopFor(server, fakeSurface(), { maxSteps: 3 }).runTurn("loop");
+  await withLlmServer([again, again, again, again], async (server) => {
+    const result = await scriptedChatLoop(server, fakeSurface(), { maxSteps: 3 }).runTurn("loop");
     assert.equal(result.finish, "max_steps");
     assert.equal(result.steps, 3);
     assert.equal(server.requests.length, 3);
@@ -146,13 +113,13 @@ Deno.test("runTurn() stops after maxSteps requests when the model keeps calling 
 });
 
 Deno.test("runTurn() cancels a pending model request and rolls the conversation back", async () => {
-  await withServer([{ text: "first" }, { hang: true }], async (server) => {
-    const loop = loopFor(server, fakeSurface());
+  await withLlmServer([{ text: "first" }, { hang: true }], async (server) => {
+    const loop = scriptedChatLoop(server, fakeSurface());
     await loop.runTurn("one");
     const before = loop.messages.length;
     const controller = new AbortController();
     const turn = loop.runTurn("two", { signal: controller.signal });
-    while (server.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => server.requests.length >= 2, { what: "the second model request" });
     controller.abort();
     const error = await rejectsWith(turn);
     assert.equal(error.code, "cancelled");
@@ -162,9 +129,9 @@ Deno.test("runTurn() cancels a pending model request and rolls the conversation 
 });
 
 Deno.test("runTurn() cancels a running tool call through its signal", async () => {
-  await withServer([{ toolCalls: [{ name: "slow", arguments: {} }] }], async (server) => {
+  await withLlmServer([{ toolCalls: [{ name: "slow", arguments: {} }] }], async (server) => {
     const surface = fakeSurface();
-    const loop = loopFor(server, surface);
+    const loop = scriptedChatLoop(server, surface);
     const controller = new AbortController();
     const ended: string[] = [];
     const turn = loop.runTurn("be slow", {
@@ -182,8 +149,8 @@ Deno.test("runTurn() cancels a running tool call through its signal", async () =
 });
 
 Deno.test("runTurn() reports authentication failures with the key to check", async () => {
-  await withServer([{ status: 401, message: "Incorrect API key provided" }], async (server) => {
-    const error = await rejectsWith(loopFor(server, fakeSurface()).runTurn("hi"));
+  await withLlmServer([{ status: 401, message: "Incorrect API key provided" }], async (server) => {
+    const error = await rejectsWith(scriptedChatLoop(server, fakeSurface()).runTurn("hi"));
     assert.equal(error.code, "permission_denied");
     assert.match(error.message, /authentication failed \(HTTP 401: Incorrect API key provided\)/);
     assert.match(error.hint ?? "", /OPENAI_API_KEY/);
@@ -196,8 +163,8 @@ Deno.test("runTurn() retries a rate limit and then reports it", async () => {
     message: "Rate limit reached",
     headers: { "retry-after-ms": "5" },
   };
-  await withServer([limited, limited, limited], async (server) => {
-    const loop = loopFor(server, fakeSurface(), { maxRetries: 2 });
+  await withLlmServer([limited, limited, limited], async (server) => {
+    const loop = scriptedChatLoop(server, fakeSurface(), { maxRetries: 2 });
     const error = await rejectsWith(loop.runTurn("hi"));
     assert.equal(server.requests.length, 3);
     assert.match(error.message, /rate limited after 3 attempts \(HTTP 429: Rate limit reached\)/);
@@ -207,8 +174,8 @@ Deno.test("runTurn() retries a rate limit and then reports it", async () => {
 
 Deno.test("runTurn() does not retry HTTP 501: it names the endpoint and SKILLS_BASE_URL", async () => {
   const unimplemented: ScriptStep = { status: 501, message: "Method not implemented" };
-  await withServer([unimplemented, unimplemented, unimplemented], async (server) => {
-    const loop = loopFor(server, fakeSurface(), { maxRetries: 2 });
+  await withLlmServer([unimplemented, unimplemented, unimplemented], async (server) => {
+    const loop = scriptedChatLoop(server, fakeSurface(), { maxRetries: 2 });
     const error = await rejectsWith(loop.runTurn("hi"));
     assert.equal(server.requests.length, 1, "a wrong endpoint is not retried");
     assert.equal(error.code, "execution_failed");
@@ -220,8 +187,8 @@ Deno.test("runTurn() does not retry HTTP 501: it names the endpoint and SKILLS_B
 });
 
 Deno.test("runTurn() reports a malformed response as parse_error", async () => {
-  await withServer([{ raw: "this is not json" }], async (server) => {
-    const loop = loopFor(server, fakeSurface(), { stream: false });
+  await withLlmServer([{ raw: "this is not json" }], async (server) => {
+    const loop = scriptedChatLoop(server, fakeSurface(), { stream: false });
     const error = await rejectsWith(loop.runTurn("hi"));
     assert.equal(error.code, "parse_error", error.message);
     assert.match(error.message, /malformed/);
@@ -230,8 +197,8 @@ Deno.test("runTurn() reports a malformed response as parse_error", async () => {
 
 Deno.test("runTurn() reports a malformed stream chunk as parse_error", async () => {
   const garbage = 'data: {"choices": "not a list"}\n\ndata: [DONE]\n\n';
-  await withServer([{ raw: garbage, contentType: "text/event-stream" }], async (server) => {
-    const error = await rejectsWith(loopFor(server, fakeSurface()).runTurn("hi"));
+  await withLlmServer([{ raw: garbage, contentType: "text/event-stream" }], async (server) => {
+    const error = await rejectsWith(scriptedChatLoop(server, fakeSurface()).runTurn("hi"));
     assert.equal(error.code, "parse_error", error.message);
   });
 });
@@ -241,7 +208,7 @@ Deno.test("runTurn() reports an unreachable endpoint as a network failure", asyn
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   const error = await rejectsWith(
-    loopFor({ baseUrl: `http://127.0.0.1:${port}/v1` }, fakeSurface()).runTurn("hi"),
+    scriptedChatLoop({ baseUrl: `http://127.0.0.1:${port}/v1` }, fakeSurface()).runTurn("hi"),
   );
   assert.match(error.message, new RegExp(`Cannot reach http://127\\.0\\.0\\.1:${port}/v1`));
   assert.match(error.hint ?? "", /SKILLS_BASE_URL/);
@@ -249,11 +216,11 @@ Deno.test("runTurn() reports an unreachable endpoint as a network failure", asyn
 
 Deno.test("runTurn() speaks the Anthropic Messages format, streaming and not", async () => {
   for (const stream of [true, false]) {
-    await withServer([
+    await withLlmServer([
       { toolCalls: [{ name: "echo", arguments: { text: "hi" } }] },
       { text: "Done." },
     ], async (server) => {
-      const loop = loopFor(server, fakeSurface(), { provider: "anthropic", stream });
+      const loop = scriptedChatLoop(server, fakeSurface(), { provider: "anthropic", stream });
       const result = await loop.runTurn("echo hi");
       assert.equal(result.answer, "Done.");
       const [first, second] = server.requests;

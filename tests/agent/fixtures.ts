@@ -4,9 +4,8 @@
  */
 
 import { dirname, join } from "node:path";
-import { upsertEntry } from "../../src/core/registry_model.ts";
 import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
-import { updateRegistry } from "../../src/runtime/store/registry.ts";
+import { localEntry, registerEntries } from "../helpers/install_fixture.ts";
 
 export interface InstallOptions {
   trusted?: boolean;
@@ -33,25 +32,16 @@ export async function installSkill(
     await Deno.symlink(target, join(dir, path));
   }
   const trusted = options.trusted ?? true;
-  const digest = trusted ? await computeDigest(dir) : null;
   const now = new Date().toISOString();
-  await updateRegistry(home, (registry) => ({
-    registry: upsertEntry(registry, {
-      name,
-      name_canonical: name,
-      source: { type: "local", url: dir, subpath: "" },
-      commit_sha: null,
-      branch: null,
-      tag: null,
-      ref: null,
-      installed_path: dir,
+  await registerEntries(
+    home,
+    localEntry(name, dir, {
       trusted,
-      trusted_digest: digest,
+      trusted_digest: trusted ? await computeDigest(dir) : null,
       installed_at: now,
       updated_at: now,
     }),
-    result: undefined,
-  }));
+  );
   return dir;
 }
 

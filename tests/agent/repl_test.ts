@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { measureConversation } from "../../src/agent/accounting.ts";
-import { ChatLoop } from "../../src/agent/chat_loop.ts";
-import { createLanguageModel, resolveProviderConfig } from "../../src/agent/providers.ts";
+import type { ChatLoop } from "../../src/agent/chat_loop.ts";
 import { Repl, REPL_HELP } from "../../src/agent/repl.ts";
 import { requestTokens } from "../../src/agent/tokens.ts";
 import { memoryOutput } from "../../src/core/io.ts";
-import { type LlmServer, type ScriptStep, startLlmServer } from "../fixtures/llm_server.ts";
+import { type LlmServer, type ScriptStep, withLlmServer } from "../fixtures/llm_server.ts";
+import { scriptedChatLoop } from "../helpers/chat_loop.ts";
 import { type FakeSurface, fakeSurface } from "./fake_surface.ts";
 
 interface Harness {
@@ -27,20 +27,9 @@ async function withRepl(
   fn: (h: Harness) => Promise<void>,
   options: { failReset?: boolean } = {},
 ): Promise<void> {
-  const server = await startLlmServer(script);
-  try {
-    const config = resolveProviderConfig({
-      SKILLS_MODEL: "openai:test-model",
-      OPENAI_API_KEY: "sk-test",
-      SKILLS_BASE_URL: server.baseUrl,
-    });
+  await withLlmServer(script, async (server) => {
     const surfaces = [fakeSurface()];
-    const loop = new ChatLoop({
-      model: createLanguageModel(config, fetch),
-      provider: config,
-      surface: surfaces[0]!,
-      maxRetries: 0,
-    });
+    const loop = scriptedChatLoop(server, surfaces[0]!);
     const stdout = memoryOutput();
     const stderr = memoryOutput();
     const input: (string | null)[] = [];
@@ -64,7 +53,7 @@ async function withRepl(
         surfaces.push(surface);
         return Promise.resolve(surface);
       },
-      measure: () => measureConversation(config, loop.surface, loop.messages),
+      measure: () => measureConversation(loop.provider, loop.surface, loop.messages),
       onInterrupt: (listener) => {
         interrupts.add(listener);
         return () => interrupts.delete(listener);
@@ -81,9 +70,7 @@ async function withRepl(
       interrupts,
       subscribedWhileReading,
     });
-  } finally {
-    await server.close();
-  }
+  });
 }
 
 Deno.test("Repl streams the answer to stdout and shows each tool call as one line on stderr", async () => {

@@ -4,15 +4,15 @@ import {
   measureContext,
   measureConversation,
 } from "../../src/agent/accounting.ts";
-import { ChatLoop } from "../../src/agent/chat_loop.ts";
-import { createLanguageModel, resolveProviderConfig } from "../../src/agent/providers.ts";
+import { resolveProviderConfig } from "../../src/agent/providers.ts";
 import {
   countTokens,
   fixedOverheadTokens,
   requestParts,
   requestTokens,
 } from "../../src/agent/tokens.ts";
-import { startLlmServer } from "../fixtures/llm_server.ts";
+import { withLlmServer } from "../fixtures/llm_server.ts";
+import { scriptedChatLoop } from "../helpers/chat_loop.ts";
 import { fakeSurface } from "./fake_surface.ts";
 
 Deno.test("countTokens() counts o200k_base tokens", () => {
@@ -67,22 +67,10 @@ Deno.test("requestParts() reads the Anthropic system field (string or text block
 
 for (const provider of ["openai", "anthropic", "ollama"]) {
   Deno.test(`captureRequestBody() builds the body ${provider} really sends, without network`, async () => {
-    const server = await startLlmServer([{ text: "ok" }]);
-    try {
-      const env = {
-        SKILLS_MODEL: `${provider}:test-model`,
-        OPENAI_API_KEY: "sk-test",
-        ANTHROPIC_API_KEY: "ak-test",
-        SKILLS_BASE_URL: server.baseUrl,
-      };
-      const config = resolveProviderConfig(env);
+    await withLlmServer([{ text: "ok" }], async (server) => {
       const surface = fakeSurface();
-      const loop = new ChatLoop({
-        model: createLanguageModel(config, fetch),
-        provider: config,
-        surface,
-        maxRetries: 0,
-      });
+      const loop = scriptedChatLoop(server, surface, { provider });
+      const config = loop.provider;
       await loop.runTurn("Hello");
       const sent = server.requests[0]!.body;
       // the capture uses the same config but never reaches the server
@@ -93,9 +81,7 @@ for (const provider of ["openai", "anthropic", "ollama"]) {
       assert.equal(server.requests.length, 1);
       assert.deepEqual(captured, sent);
       assert.ok(fixedOverheadTokens(sent) > 20);
-    } finally {
-      await server.close();
-    }
+    });
   });
 }
 

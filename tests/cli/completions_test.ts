@@ -5,7 +5,7 @@ import { UsageError } from "../../src/core/errors.ts";
 import { parse } from "../../src/cli/commands/completions.ts";
 import { flagsFromHelp } from "../../src/cli/completions_render.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
-import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
+import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
 
 const parseCases: [string[], Record<string, unknown>][] = [
   [["bash"], { shell: "bash", listSkills: false, listScripts: undefined }],
@@ -122,7 +122,7 @@ Deno.test("completions bash parses and completes commands, flags, skills and scr
   const wrapper = join(dir.path, "skills");
   await Deno.writeTextFile(
     wrapper,
-    `#!/bin/sh\nexec '${Deno.execPath()}' run ${CLI_FLAGS.join(" ")} '${cliEntry()}' "$@"\n`,
+    `#!/bin/sh\nexec ${cliArgv([]).map((word) => `'${word}'`).join(" ")} "$@"\n`,
   );
   await Deno.chmod(wrapper, 0o755);
   const driver = `source '${file}'

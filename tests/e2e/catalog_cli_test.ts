@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { localEntry } from "../helpers/install_fixture.ts";
 
 const MANIFESTS = join(REPO_ROOT, "tests", "fixtures", "manifests");
 
@@ -175,20 +176,11 @@ Deno.test("skills check flags a broken installed skill and exits 1", async () =>
     join(home.path, "registry.json"),
     JSON.stringify({
       version: 1,
-      skills: [{
-        name: "broken",
-        name_canonical: "broken",
-        source: { type: "local", url: "/x", subpath: "" },
-        commit_sha: null,
-        branch: null,
-        tag: null,
-        ref: null,
-        installed_path: join(home.path, "broken"),
-        trusted: true,
-        trusted_digest: "sha256:x",
-        installed_at: "t",
-        updated_at: "t",
-      }],
+      skills: [
+        localEntry("broken", join(home.path, "broken"), {
+          source: { type: "local", url: "/x", subpath: "" },
+        }),
+      ],
     }),
   );
   const result = await runCli(["check"], {

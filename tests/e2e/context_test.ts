@@ -5,8 +5,9 @@
 
 import assert from "node:assert/strict";
 import { fixedOverheadTokens } from "../../src/agent/tokens.ts";
-import { startLlmServer } from "../fixtures/llm_server.ts";
+import { withLlmServer } from "../fixtures/llm_server.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -17,8 +18,7 @@ async function firstChatRequest(
   agentSkills: string,
   model = "openai:gpt-test",
 ): Promise<Json> {
-  const llm = await startLlmServer([{ text: "ok" }]);
-  try {
+  return await withLlmServer([{ text: "ok" }], async (llm) => {
     const result = await runCli(["chat", "-p", "Hello"], {
       env: {
         SKILLS_HOME: home,
@@ -32,9 +32,7 @@ async function firstChatRequest(
     assert.equal(result.code, 0, result.stderr);
     assert.equal(llm.requests.length, 1);
     return llm.requests[0]!.body;
-  } finally {
-    await llm.close();
-  }
+  });
 }
 
 async function contextJson(env: Record<string, string>, args: string[] = []): Promise<Json> {
@@ -91,7 +89,9 @@ Deno.test("skills context: --skills overrides AGENT_SKILLS, toolset tools show o
   assert.ok(!doc.tool_names.includes("hello_extended__greet_in_language"));
 });
 
-Deno.test("skills context needs no model configuration and prints a readable summary", async () => {
+Deno.test("skills context needs no model configuration and prints a readable summary", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using dir = await tempDir();
   const env = { SKILLS_HOME: dir.path, AGENT_SKILLS: "kalshi-markets" };
   const doc = await contextJson(env);

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { type KalshiFixture, startKalshiFixture } from "../fixtures/kalshi_server.ts";
 import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -53,7 +54,9 @@ async function setup(): Promise<Env> {
   };
 }
 
-Deno.test("every kalshi-markets script works through skills run in JSON and human mode", async () => {
+Deno.test("every kalshi-markets script works through skills run in JSON and human mode", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using env = await setup();
   for (const [script, args, check] of SCRIPTS) {
     const json = await env.run(["run", "kalshi-markets", script, ...args, "--json"]);
@@ -70,28 +73,34 @@ Deno.test("every kalshi-markets script works through skills run in JSON and huma
   assert.ok(env.fixture.requests.length >= SCRIPTS.length * 2, "the scripts used the fixture");
 });
 
-Deno.test("skills run resolves Kalshi-Markets / Status name variants", async () => {
-  await using env = await setup();
-  for (
-    const [skill, script] of [
-      ["Kalshi-Markets", "Status"],
-      ["kalshi_markets", "status.py"],
-      ["KALSHI-MARKETS", "STATUS"],
-    ]
-  ) {
-    const result = await env.run(["run", skill!, script!, "--json"]);
-    assert.equal(result.code, 0, `${skill} ${script}: ${result.stderr}`);
-    assert.deepEqual(JSON.parse(result.stdout), {
-      exchange_active: true,
-      trading_active: false,
-      exchange_estimated_resume_time: null,
-    });
-  }
-  const human = await env.run(["run", "Kalshi-Markets", "Status"]);
-  assert.match(human.stdout, /Trading: closed/);
-});
+Deno.test(
+  "skills run resolves Kalshi-Markets / Status name variants",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using env = await setup();
+    for (
+      const [skill, script] of [
+        ["Kalshi-Markets", "Status"],
+        ["kalshi_markets", "status.py"],
+        ["KALSHI-MARKETS", "STATUS"],
+      ]
+    ) {
+      const result = await env.run(["run", skill!, script!, "--json"]);
+      assert.equal(result.code, 0, `${skill} ${script}: ${result.stderr}`);
+      assert.deepEqual(JSON.parse(result.stdout), {
+        exchange_active: true,
+        trading_active: false,
+        exchange_estimated_resume_time: null,
+      });
+    }
+    const human = await env.run(["run", "Kalshi-Markets", "Status"]);
+    assert.match(human.stdout, /Trading: closed/);
+  },
+);
 
-Deno.test("a kalshi 404 reaches the caller as the script's JSON error with its exit code", async () => {
+Deno.test("a kalshi 404 reaches the caller as the script's JSON error with its exit code", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using env = await setup();
   const result = await env.run(["run", "kalshi-markets", "market", "XYZ", "--json"]);
   assert.equal(result.code, 1);

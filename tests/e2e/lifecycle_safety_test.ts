@@ -4,7 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
+import { cliArgv, killAfter, runCli, spawnCli, tempDir } from "../helpers/cli.ts";
+import { PtySession } from "../helpers/pty.ts";
+import { exists, sleep, waitFor } from "../helpers/wait.ts";
 import {
   createRepo,
   git,
@@ -15,6 +17,7 @@ import {
   symlinkSkillRepo,
 } from "../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../fixtures/git_https_server.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 async function workspace() {
   const dir = await tempDir();
@@ -38,10 +41,6 @@ async function workspace() {
 const ok = (r: { code: number; stdout: string; stderr: string }) =>
   assert.equal(r.code, 0, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
 
-async function exists(path: string) {
-  return await Deno.lstat(path).then(() => true, () => false);
-}
-
 Deno.test("without a terminal and without --yes, skills add shows the summary, refuses and writes nothing", async () => {
   await using ws = await workspace();
   const repo = await createRepo(ws.dir.path, "r", skillFiles("alpha"));
@@ -56,26 +55,17 @@ Deno.test("without a terminal and without --yes, skills add shows the summary, r
   assert.equal(JSON.parse(json.stdout).error, "confirmation_required");
 });
 
-/** Runs the CLI inside a pseudo-terminal (util-linux `script`), typing `input`. */
+/** Runs the CLI inside a pseudo-terminal, typing `input`; returns its exit code and output. */
 async function inPty(ws: Awaited<ReturnType<typeof workspace>>, args: string[], input: string) {
-  const command = [Deno.execPath(), "run", ...CLI_FLAGS, cliEntry(), ...args].join(" ");
-  const child = new Deno.Command("script", {
-    args: ["-qfec", command, "/dev/null"],
-    cwd: ws.dir.path,
-    env: baseEnv(ws.env),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(input));
-  await writer.close();
-  const out = await child.output();
-  return { code: out.code, text: new TextDecoder().decode(out.stdout).replaceAll("\r\n", "\n") };
+  const pty = new PtySession(cliArgv(args), ws.env, ws.dir.path);
+  await pty.type(input);
+  const status = await pty.close();
+  return { code: status.code, text: pty.output.replaceAll("\r\n", "\n") };
 }
 
-Deno.test("on a real terminal, answering n to the prompt writes nothing; y installs", async () => {
+Deno.test("on a real terminal, answering n to the prompt writes nothing; y installs", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using ws = await workspace();
   const repo = await createRepo(ws.dir.path, "r", skillFiles("alpha"));
   const sha = await repo.head();
@@ -151,78 +141,72 @@ Deno.test("git hooks never run and submodules are never fetched", async () => {
   assert.equal(await exists(join(ws.home, "withsub", ".git")), false);
 });
 
-Deno.test("killing skills add at random points never leaves entries without files or files without entries", async () => {
-  await using ws = await workspace();
-  const names = Array.from({ length: 8 }, (_, i) => `kill-${i}`);
-  const repo = await createRepo(ws.dir.path, "r", multiSkillFiles(names));
-  const args = (name: string) => [
-    "run",
-    ...CLI_FLAGS,
-    cliEntry(),
-    "add",
-    repo.url,
-    "--skill",
-    name,
-    "--yes",
-  ];
-  // How long one add takes here, to spread the kills over its whole run.
-  const started = performance.now();
-  ok(await ws.cli(["add", repo.url, "--skill", names[0]!, "--yes"]));
-  const full = performance.now() - started;
-  const runs = 6;
-  let interrupted = 0; // kills that left a staging directory behind
-  for (let i = 0; i < runs; i++) {
-    const name = names[i + 1]!;
-    const child = new Deno.Command(Deno.execPath(), {
-      args: args(name),
-      cwd: ws.dir.path,
-      env: baseEnv(ws.env),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const delay = full * (0.2 + (0.9 * (i + Math.random())) / runs);
-    await new Promise((r) => setTimeout(r, delay));
-    try {
-      child.kill("SIGKILL");
-    } catch { /* it had already finished */ }
-    await child.status;
-    await new Promise((r) => setTimeout(r, 100)); // let an orphaned git child finish
-    const staged = await Array.fromAsync(Deno.readDir(join(ws.home, ".staging"))).catch(() => []);
-    if (staged.length > 0) interrupted++;
+Deno.test(
+  "killing skills add at random points never leaves entries without files or files without entries",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using ws = await workspace();
+    const names = Array.from({ length: 8 }, (_, i) => `kill-${i}`);
+    const repo = await createRepo(ws.dir.path, "r", multiSkillFiles(names));
+    // How long one add takes here, to spread the kills over its whole run.
+    const started = performance.now();
+    ok(await ws.cli(["add", repo.url, "--skill", names[0]!, "--yes"]));
+    const full = performance.now() - started;
+    const runs = 6;
+    let interrupted = 0; // kills that left a staging directory behind
+    for (let i = 0; i < runs; i++) {
+      const name = names[i + 1]!;
+      const child = spawnCli(["add", repo.url, "--skill", name, "--yes"], {
+        cwd: ws.dir.path,
+        env: ws.env,
+        stdout: "null",
+        stderr: "null",
+      });
+      const delay = full * (0.2 + (0.9 * (i + Math.random())) / runs);
+      await killAfter(child, delay);
+      await sleep(100); // let an orphaned git child finish
+      const staged = await Array.fromAsync(Deno.readDir(join(ws.home, ".staging"))).catch(() => []);
+      if (staged.length > 0) interrupted++;
 
-    // The next command cleans up; then the home must be consistent.
-    ok(await ws.cli(["untrust", names[0]!]));
-    const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
-    assert.deepEqual(check.consistency.missing, [], `run ${i}: entry without files`);
-    assert.deepEqual(check.consistency.orphans, [], `run ${i}: files without entry`);
-    const registry = JSON.parse(await Deno.readTextFile(join(ws.home, "registry.json")));
-    const hasEntry = registry.skills.some((s: { name_canonical: string }) =>
-      s.name_canonical === name
+      // The next command cleans up; then the home must be consistent.
+      ok(await ws.cli(["untrust", names[0]!]));
+      const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
+      assert.deepEqual(check.consistency.missing, [], `run ${i}: entry without files`);
+      assert.deepEqual(check.consistency.orphans, [], `run ${i}: files without entry`);
+      const registry = JSON.parse(await Deno.readTextFile(join(ws.home, "registry.json")));
+      const hasEntry = registry.skills.some((s: { name_canonical: string }) =>
+        s.name_canonical === name
+      );
+      assert.equal(hasEntry, await exists(join(ws.home, name)), `run ${i}: ${name}`);
+    }
+    assert.ok(interrupted >= 1, "at least one kill landed while staging was in use");
+    ok(await ws.cli(["add", repo.url, "--skill", names[7]!, "--yes"]));
+    const final = JSON.parse((await ws.cli(["check", "--json"])).stdout);
+    assert.deepEqual(final.consistency, { missing: [], orphans: [], leftovers: [] });
+  },
+);
+
+Deno.test(
+  "16 concurrent skills add of different skills produce 16 entries",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using ws = await workspace();
+    const names = Array.from({ length: 16 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
+    const repo = await createRepo(ws.dir.path, "r", multiSkillFiles(names));
+    const results = await Promise.all(
+      names.map((name) => ws.cli(["add", repo.url, "--skill", name, "--yes"])),
     );
-    assert.equal(hasEntry, await exists(join(ws.home, name)), `run ${i}: ${name}`);
-  }
-  assert.ok(interrupted >= 1, "at least one kill landed while staging was in use");
-  ok(await ws.cli(["add", repo.url, "--skill", names[7]!, "--yes"]));
-  const final = JSON.parse((await ws.cli(["check", "--json"])).stdout);
-  assert.deepEqual(final.consistency, { missing: [], orphans: [], leftovers: [] });
-});
-
-Deno.test("16 concurrent skills add of different skills produce 16 entries", async () => {
-  await using ws = await workspace();
-  const names = Array.from({ length: 16 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
-  const repo = await createRepo(ws.dir.path, "r", multiSkillFiles(names));
-  const results = await Promise.all(
-    names.map((name) => ws.cli(["add", repo.url, "--skill", name, "--yes"])),
-  );
-  results.forEach(ok);
-  const registry = JSON.parse(await Deno.readTextFile(join(ws.home, "registry.json")));
-  assert.deepEqual(registry.skills.map((s: { name_canonical: string }) => s.name_canonical), names);
-  const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
-  assert.deepEqual(check.consistency, { missing: [], orphans: [], leftovers: [] });
-  assert.deepEqual(check.skills.filter((s: { status: string }) => s.status !== "ok"), []);
-});
+    results.forEach(ok);
+    const registry = JSON.parse(await Deno.readTextFile(join(ws.home, "registry.json")));
+    assert.deepEqual(
+      registry.skills.map((s: { name_canonical: string }) => s.name_canonical),
+      names,
+    );
+    const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
+    assert.deepEqual(check.consistency, { missing: [], orphans: [], leftovers: [] });
+    assert.deepEqual(check.skills.filter((s: { status: string }) => s.status !== "ok"), []);
+  },
+);
 
 Deno.test("Ctrl-C during the clone stops git, rolls back and exits 130 with nothing written", async () => {
   await using ws = await workspace();
@@ -231,19 +215,14 @@ Deno.test("Ctrl-C during the clone stops git, rolls back and exits 130 with noth
   await createRepo(root, "repo", skillFiles("alpha"));
   const server = await startGitHttpsServer(root, ws.dir.path, () => "hang");
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...CLI_FLAGS, cliEntry(), "add", `${server.origin}/repo.git`, "--yes"],
+    const child = spawnCli(["add", `${server.origin}/repo.git`, "--yes"], {
       cwd: ws.dir.path,
-      env: baseEnv({ ...ws.env, GIT_SSL_CAINFO: server.caFile }),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const deadline = Date.now() + 20_000;
-    while (server.requests.length === 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+      env: { ...ws.env, GIT_SSL_CAINFO: server.caFile },
+    });
+    await waitFor(() => server.requests.length > 0, {
+      what: "git to reach the server",
+      timeoutMs: 20_000,
+    });
     assert.ok(server.requests.length > 0, "git reached the server");
     child.kill("SIGINT");
     const out = await child.output();
@@ -256,7 +235,9 @@ Deno.test("Ctrl-C during the clone stops git, rolls back and exits 130 with noth
   }
 });
 
-Deno.test("a git clone that stalls hits SKILLS_GIT_TIMEOUT: exit 124 and nothing written", async () => {
+Deno.test("a git clone that stalls hits SKILLS_GIT_TIMEOUT: exit 124 and nothing written", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using ws = await workspace();
   const root = join(ws.dir.path, "srv");
   await Deno.mkdir(root);

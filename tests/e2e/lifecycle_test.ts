@@ -13,6 +13,7 @@ import {
   skillFiles,
   skillMd,
 } from "../fixtures/git_repos.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 interface Registry {
   skills: Record<string, unknown>[];
@@ -84,58 +85,62 @@ Deno.test("skills add installs a single-skill repo; list --json and info --json 
   assert.ok(!files.includes(".git"), "installed files carry no .git");
 });
 
-Deno.test("a public-style multi-skill repo: --list installs nothing, --skill picks one, '*' picks all", async () => {
-  await using ws = await workspace();
-  const repo = await createRepo(
-    ws.dir.path,
-    "collection",
-    multiSkillFiles(["pdf", "docx", "xlsx"]),
-  );
+Deno.test(
+  "a public-style multi-skill repo: --list installs nothing, --skill picks one, '*' picks all",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using ws = await workspace();
+    const repo = await createRepo(
+      ws.dir.path,
+      "collection",
+      multiSkillFiles(["pdf", "docx", "xlsx"]),
+    );
 
-  const list = await ws.cli(["add", repo.url, "--list", "--json"]);
-  ok(list);
-  const listed = JSON.parse(list.stdout);
-  assert.deepEqual(listed.skills.map((s: { name: string; path: string }) => [s.name, s.path]), [
-    ["docx", "skills/docx"],
-    ["pdf", "skills/pdf"],
-    ["xlsx", "skills/xlsx"],
-  ]);
-  assert.equal(listed.commit_sha, await repo.head());
-  assert.equal(await ws.registry(), null, "--list wrote nothing");
+    const list = await ws.cli(["add", repo.url, "--list", "--json"]);
+    ok(list);
+    const listed = JSON.parse(list.stdout);
+    assert.deepEqual(listed.skills.map((s: { name: string; path: string }) => [s.name, s.path]), [
+      ["docx", "skills/docx"],
+      ["pdf", "skills/pdf"],
+      ["xlsx", "skills/xlsx"],
+    ]);
+    assert.equal(listed.commit_sha, await repo.head());
+    assert.equal(await ws.registry(), null, "--list wrote nothing");
 
-  const ambiguous = await ws.cli(["add", repo.url, "--yes"]);
-  assert.equal(ambiguous.code, 2);
-  assert.match(ambiguous.stderr, /contains 3 skills: docx, pdf, xlsx/);
-  assert.match(ambiguous.stderr, /--skill/);
+    const ambiguous = await ws.cli(["add", repo.url, "--yes"]);
+    assert.equal(ambiguous.code, 2);
+    assert.match(ambiguous.stderr, /contains 3 skills: docx, pdf, xlsx/);
+    assert.match(ambiguous.stderr, /--skill/);
 
-  ok(await ws.cli(["add", repo.url, "--skill", "PDF", "--yes"]));
-  assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), ["pdf"]);
-  assert.deepEqual((await ws.entry("pdf"))?.source, {
-    type: "git",
-    url: repo.url,
-    subpath: "skills/pdf",
-  });
-  const pdfFiles = (await Array.fromAsync(Deno.readDir(join(ws.home, "pdf")))).map((e) => e.name)
-    .sort();
-  assert.deepEqual(pdfFiles, ["LICENSE.txt", "SKILL.md", "references", "scripts"]);
+    ok(await ws.cli(["add", repo.url, "--skill", "PDF", "--yes"]));
+    assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), ["pdf"]);
+    assert.deepEqual((await ws.entry("pdf"))?.source, {
+      type: "git",
+      url: repo.url,
+      subpath: "skills/pdf",
+    });
+    const pdfFiles = (await Array.fromAsync(Deno.readDir(join(ws.home, "pdf")))).map((e) => e.name)
+      .sort();
+    assert.deepEqual(pdfFiles, ["LICENSE.txt", "SKILL.md", "references", "scripts"]);
 
-  // '*' includes pdf, which is installed: the whole selection is refused, nothing added.
-  const clash = await ws.cli(["add", repo.url, "--skill", "*", "--yes"]);
-  assert.equal(clash.code, 1);
-  assert.match(clash.stderr, /Cannot install skill 'pdf': a skill with that name is installed/);
-  assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), ["pdf"]);
+    // '*' includes pdf, which is installed: the whole selection is refused, nothing added.
+    const clash = await ws.cli(["add", repo.url, "--skill", "*", "--yes"]);
+    assert.equal(clash.code, 1);
+    assert.match(clash.stderr, /Cannot install skill 'pdf': a skill with that name is installed/);
+    assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), ["pdf"]);
 
-  ok(await ws.cli(["remove", "pdf", "--yes"]));
-  const all = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
-  ok(all);
-  assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), [
-    "docx",
-    "pdf",
-    "xlsx",
-  ]);
-  const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
-  assert.deepEqual(check.consistency, { missing: [], orphans: [], leftovers: [] });
-});
+    ok(await ws.cli(["remove", "pdf", "--yes"]));
+    const all = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+    ok(all);
+    assert.deepEqual((await ws.registry())?.skills.map((s) => s.name_canonical), [
+      "docx",
+      "pdf",
+      "xlsx",
+    ]);
+    const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
+    assert.deepEqual(check.consistency, { missing: [], orphans: [], leftovers: [] });
+  },
+);
 
 Deno.test("skills add pins branches, tags, and full or abbreviated commits to the resolved SHA", async () => {
   await using ws = await workspace();
@@ -171,62 +176,66 @@ Deno.test("skills add pins branches, tags, and full or abbreviated commits to th
   );
 });
 
-Deno.test("skills update: dry run changes nothing, --yes moves to the new SHA, local edits need --force", async () => {
-  await using ws = await workspace();
-  const repo = await createRepo(ws.dir.path, "r", skillFiles("alpha"));
-  const oldSha = await repo.head();
-  ok(await ws.cli(["add", repo.url, "--yes"]));
-  const upToDate = await ws.cli(["update", "alpha"]);
-  ok(upToDate);
-  assert.match(upToDate.stdout, /alpha: up to date \(/);
+Deno.test(
+  "skills update: dry run changes nothing, --yes moves to the new SHA, local edits need --force",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using ws = await workspace();
+    const repo = await createRepo(ws.dir.path, "r", skillFiles("alpha"));
+    const oldSha = await repo.head();
+    ok(await ws.cli(["add", repo.url, "--yes"]));
+    const upToDate = await ws.cli(["update", "alpha"]);
+    ok(upToDate);
+    assert.match(upToDate.stdout, /alpha: up to date \(/);
 
-  const newSha = await repo.commit({
-    "scripts/extra.py": pyScript("print('extra')"),
-    "SKILL.md": skillMd("alpha", "Now with more.", "permissions:\n  env: [ALPHA_KEY]\n"),
-  });
-  const registryBefore = await Deno.readTextFile(join(ws.home, "registry.json"));
-  const dry = await ws.cli(["update", "alpha", "--dry-run"]);
-  ok(dry);
-  assert.match(
-    dry.stdout,
-    new RegExp(`alpha: ${oldSha.slice(0, 8)} → ${newSha.slice(0, 8)} \\(branch main\\)`),
-  );
-  assert.match(dry.stdout, /~ SKILL\.md {2}\[manifest\]/);
-  assert.match(dry.stdout, /\+ scripts\/extra\.py {2}\[script\]/);
-  assert.match(dry.stdout, /permissions\.env: none → ALPHA_KEY/);
-  assert.equal(await Deno.readTextFile(join(ws.home, "registry.json")), registryBefore);
-  assert.equal(
-    await Deno.stat(join(ws.home, "alpha", "scripts", "extra.py")).catch(() => null),
-    null,
-  );
+    const newSha = await repo.commit({
+      "scripts/extra.py": pyScript("print('extra')"),
+      "SKILL.md": skillMd("alpha", "Now with more.", "permissions:\n  env: [ALPHA_KEY]\n"),
+    });
+    const registryBefore = await Deno.readTextFile(join(ws.home, "registry.json"));
+    const dry = await ws.cli(["update", "alpha", "--dry-run"]);
+    ok(dry);
+    assert.match(
+      dry.stdout,
+      new RegExp(`alpha: ${oldSha.slice(0, 8)} → ${newSha.slice(0, 8)} \\(branch main\\)`),
+    );
+    assert.match(dry.stdout, /~ SKILL\.md {2}\[manifest\]/);
+    assert.match(dry.stdout, /\+ scripts\/extra\.py {2}\[script\]/);
+    assert.match(dry.stdout, /permissions\.env: none → ALPHA_KEY/);
+    assert.equal(await Deno.readTextFile(join(ws.home, "registry.json")), registryBefore);
+    assert.equal(
+      await Deno.stat(join(ws.home, "alpha", "scripts", "extra.py")).catch(() => null),
+      null,
+    );
 
-  const refused = await ws.cli(["update", "alpha"]);
-  assert.equal(refused.code, 1, "no terminal and no --yes");
-  assert.match(refused.stderr, /--yes/);
-  assert.equal(await Deno.readTextFile(join(ws.home, "registry.json")), registryBefore);
+    const refused = await ws.cli(["update", "alpha"]);
+    assert.equal(refused.code, 1, "no terminal and no --yes");
+    assert.match(refused.stderr, /--yes/);
+    assert.equal(await Deno.readTextFile(join(ws.home, "registry.json")), registryBefore);
 
-  const updated = await ws.cli(["update", "alpha", "--yes", "--json"]);
-  ok(updated);
-  assert.equal(JSON.parse(updated.stdout).updates[0].status, "updated");
-  assert.equal((await ws.entry("alpha"))?.commit_sha, newSha);
-  ok(await ws.cli(["run", "alpha", "extra"]));
+    const updated = await ws.cli(["update", "alpha", "--yes", "--json"]);
+    ok(updated);
+    assert.equal(JSON.parse(updated.stdout).updates[0].status, "updated");
+    assert.equal((await ws.entry("alpha"))?.commit_sha, newSha);
+    ok(await ws.cli(["run", "alpha", "extra"]));
 
-  await repo.commit({ "scripts/extra.py": pyScript("print('extra v3')") });
-  await Deno.writeTextFile(
-    join(ws.home, "alpha", "scripts", "hello.py"),
-    pyScript("print('mine')"),
-  );
-  const blocked = await ws.cli(["update", "alpha", "--yes"]);
-  assert.equal(blocked.code, 1);
-  assert.match(blocked.stderr, /Cannot update skill 'alpha': local changes would be discarded/);
-  assert.equal((await ws.entry("alpha"))?.commit_sha, newSha);
-  ok(await ws.cli(["update", "alpha", "--yes", "--force"]));
-  assert.equal((await ws.entry("alpha"))?.commit_sha, await repo.head());
-  assert.doesNotMatch(
-    await Deno.readTextFile(join(ws.home, "alpha", "scripts", "hello.py")),
-    /mine/,
-  );
-});
+    await repo.commit({ "scripts/extra.py": pyScript("print('extra v3')") });
+    await Deno.writeTextFile(
+      join(ws.home, "alpha", "scripts", "hello.py"),
+      pyScript("print('mine')"),
+    );
+    const blocked = await ws.cli(["update", "alpha", "--yes"]);
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.stderr, /Cannot update skill 'alpha': local changes would be discarded/);
+    assert.equal((await ws.entry("alpha"))?.commit_sha, newSha);
+    ok(await ws.cli(["update", "alpha", "--yes", "--force"]));
+    assert.equal((await ws.entry("alpha"))?.commit_sha, await repo.head());
+    assert.doesNotMatch(
+      await Deno.readTextFile(join(ws.home, "alpha", "scripts", "hello.py")),
+      /mine/,
+    );
+  },
+);
 
 Deno.test("a failing update (upstream SKILL.md now invalid) leaves the old version installed and working", async () => {
   await using ws = await workspace();
@@ -270,40 +279,44 @@ Deno.test("pinned skills are reported and left alone; --ref moves them; bundled 
   assert.match(removeBundled.stderr, /Cannot remove skill 'kalshi-markets': it is bundled/);
 });
 
-Deno.test("editing an installed script makes skills run fail with integrity_mismatch; skills trust restores it", async () => {
-  await using ws = await workspace();
-  const repo = await createRepo(ws.dir.path, "r", skillFiles("alpha"));
-  ok(await ws.cli(["add", repo.url, "--yes"]));
-  ok(await ws.cli(["run", "alpha", "hello", "--json"]));
-  await Deno.writeTextFile(
-    join(ws.home, "alpha", "scripts", "hello.py"),
-    pyScript('import json\nprint(json.dumps({"edited": True}))'),
-  );
-  const broken = await ws.cli(["run", "alpha", "hello", "--json"]);
-  assert.equal(broken.code, 1);
-  assert.equal(JSON.parse(broken.stdout).error, "integrity_mismatch");
-  assert.match(JSON.parse(broken.stdout).message, /skills trust alpha/);
+Deno.test(
+  "editing an installed script makes skills run fail with integrity_mismatch; skills trust restores it",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using ws = await workspace();
+    const repo = await createRepo(ws.dir.path, "r", skillFiles("alpha"));
+    ok(await ws.cli(["add", repo.url, "--yes"]));
+    ok(await ws.cli(["run", "alpha", "hello", "--json"]));
+    await Deno.writeTextFile(
+      join(ws.home, "alpha", "scripts", "hello.py"),
+      pyScript('import json\nprint(json.dumps({"edited": True}))'),
+    );
+    const broken = await ws.cli(["run", "alpha", "hello", "--json"]);
+    assert.equal(broken.code, 1);
+    assert.equal(JSON.parse(broken.stdout).error, "integrity_mismatch");
+    assert.match(JSON.parse(broken.stdout).message, /skills trust alpha/);
 
-  const refused = await ws.cli(["trust", "alpha"]);
-  assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /Cannot trust skill 'alpha': confirmation required/);
-  assert.match(refused.stderr, /State: +trusted, but the files changed since/);
+    const refused = await ws.cli(["trust", "alpha"]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Cannot trust skill 'alpha': confirmation required/);
+    assert.match(refused.stderr, /State: +trusted, but the files changed since/);
 
-  const trusted = await ws.cli(["trust", "alpha", "--yes", "--json"]);
-  ok(trusted);
-  assert.equal(JSON.parse(trusted.stdout).trusted, true);
-  const fixed = await ws.cli(["run", "alpha", "hello", "--json"]);
-  ok(fixed);
-  assert.deepEqual(JSON.parse(fixed.stdout), { edited: true });
+    const trusted = await ws.cli(["trust", "alpha", "--yes", "--json"]);
+    ok(trusted);
+    assert.equal(JSON.parse(trusted.stdout).trusted, true);
+    const fixed = await ws.cli(["run", "alpha", "hello", "--json"]);
+    ok(fixed);
+    assert.deepEqual(JSON.parse(fixed.stdout), { edited: true });
 
-  ok(await ws.cli(["untrust", "alpha"]));
-  const untrusted = await ws.cli(["run", "alpha", "hello", "--json"]);
-  assert.equal(untrusted.code, 1);
-  assert.equal(JSON.parse(untrusted.stdout).error, "untrusted");
-  const bundled = await ws.cli(["trust", "hello-extended"]);
-  ok(bundled);
-  assert.match(bundled.stdout, /bundled and always trusted/);
-});
+    ok(await ws.cli(["untrust", "alpha"]));
+    const untrusted = await ws.cli(["run", "alpha", "hello", "--json"]);
+    assert.equal(untrusted.code, 1);
+    assert.equal(JSON.parse(untrusted.stdout).error, "untrusted");
+    const bundled = await ws.cli(["trust", "hello-extended"]);
+    ok(bundled);
+    assert.match(bundled.stdout, /bundled and always trusted/);
+  },
+);
 
 Deno.test("skills remove confirms, then removes the directory and the entry together", async () => {
   await using ws = await workspace();

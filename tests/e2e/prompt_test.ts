@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { renderAvailableSkills } from "../../src/agent/system_prompt.ts";
 import { createToolSurface } from "../../src/agent/tools.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
-import { startLlmServer } from "../fixtures/llm_server.ts";
+import { withLlmServer } from "../fixtures/llm_server.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 
 const BOTH = "kalshi-markets,hello-extended";
@@ -51,8 +51,7 @@ Deno.test("skills prompt output is byte-identical to the block skills chat sends
   const block = prompt.stdout.slice(0, -1);
   assert.ok(block.startsWith("<available_skills>\n") && block.endsWith("</available_skills>"));
 
-  const server = await startLlmServer([{ text: "done" }]);
-  try {
+  await withLlmServer([{ text: "done" }], async (server) => {
     const chat = await runCli(["chat", "-p", "hi"], {
       env: { ...env, SKILLS_MODEL: "openai-compatible:scripted", SKILLS_BASE_URL: server.baseUrl },
     });
@@ -61,9 +60,7 @@ Deno.test("skills prompt output is byte-identical to the block skills chat sends
     const system = messages.find((m) => m.role === "system")!.content;
     const start = system.indexOf("<available_skills>");
     assert.equal(system.slice(start), block);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("skills prompt --format markdown and --json", async () => {

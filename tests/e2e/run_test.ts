@@ -5,7 +5,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
+import { runCli, spawnCli, tempDir } from "../helpers/cli.ts";
+import { samplePeakRss, sleeperPids, waitGone } from "../helpers/processes.ts";
+import { realPython } from "../helpers/python.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -19,15 +22,6 @@ async function home(options: { limitedTrusted?: boolean } = {}) {
   await installRunnerSkill(dir.path, "runner-lab");
   await installRunnerSkill(dir.path, "runner-limited", { trusted: options.limitedTrusted ?? true });
   return dir;
-}
-
-/** The interpreter behind `python3` (so no pyenv-style shim adds variables of its own). */
-async function realPython(): Promise<string> {
-  const out = await new Deno.Command("python3", {
-    args: ["-c", "import sys; print(sys.executable)"],
-    stderr: "null",
-  }).output();
-  return new TextDecoder().decode(out.stdout).trim();
 }
 
 /** A bin dir with `python3` → the real interpreter, and optionally a recording fake `uv`. */
@@ -52,26 +46,6 @@ os.execv(${JSON.stringify(python)}, [${JSON.stringify(python)}, *sys.argv[3:]])
     await Deno.chmod(join(bin, "uv"), 0o755);
   }
   return bin;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat[stat.lastIndexOf(")") + 2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-async function waitGone(pid: number, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end && alive(pid)) await new Promise((r) => setTimeout(r, 25));
-  return !alive(pid);
-}
-
-async function readPids(file: string): Promise<number[]> {
-  const text = await Deno.readTextFile(file);
-  return text.trim().split("\n").map(Number);
 }
 
 Deno.test("skills run passes only the base set and allowlisted variables to the script", async () => {
@@ -125,7 +99,9 @@ Deno.test("skills run --env forwards allowlisted names and refuses others", asyn
   assert.match(denied.stderr, /error: Env var 'OPENAI_API_KEY' not in allowlist/);
 });
 
-Deno.test("skills run kills the whole process tree on timeout and exits 124", async () => {
+Deno.test("skills run kills the whole process tree on timeout and exits 124", {
+  ignore: Deno.build.os !== "linux" || SKIP_SLOW,
+}, async () => {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
   const started = performance.now();
@@ -138,12 +114,14 @@ Deno.test("skills run kills the whole process tree on timeout and exits 124", as
   const body = JSON.parse(result.stdout);
   assert.equal(body.error, "timeout");
   assert.equal(body.message, "Script timed out after 3s\nstderr: grandchild started");
-  const [grandchild, script] = await readPids(pidFile);
+  const [grandchild, script] = await sleeperPids(pidFile);
   assert.ok(await waitGone(script!), `script ${script} still running`);
   assert.ok(await waitGone(grandchild!), `grandchild ${grandchild} still running`);
 });
 
-Deno.test("skills run also kills a grandchild that left the process group (SCRIPT_TIMEOUT)", async () => {
+Deno.test("skills run also kills a grandchild that left the process group (SCRIPT_TIMEOUT)", {
+  ignore: Deno.build.os !== "linux" || SKIP_SLOW,
+}, async () => {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
   const result = await runCli(["run", "runner-lab", "sleeper", pidFile, "--escape"], {
@@ -154,86 +132,66 @@ Deno.test("skills run also kills a grandchild that left the process group (SCRIP
   assert.match(result.stderr, /error: Script 'sleeper' timed out after 3s/);
   assert.match(result.stderr, /hint: Raise the limit with --timeout/);
   assert.equal(result.stdout, "");
-  for (const pid of await readPids(pidFile)) assert.ok(await waitGone(pid), `${pid} still running`);
+  for (const pid of await sleeperPids(pidFile)) {
+    assert.ok(await waitGone(pid), `${pid} still running`);
+  }
 });
 
-Deno.test("skills run exits 130 and kills the tree on Ctrl-C", async () => {
+Deno.test("skills run exits 130 and kills the tree on Ctrl-C", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...CLI_FLAGS, cliEntry(), "run", "runner-lab", "sleeper", pidFile],
-    env: baseEnv({ SKILLS_HOME: dir.path }),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnCli(["run", "runner-lab", "sleeper", pidFile], {
+    env: { SKILLS_HOME: dir.path },
+  });
   const output = child.output();
-  const end = Date.now() + 15_000;
-  while (Date.now() < end) {
-    try {
-      await Deno.stat(pidFile);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const pids = await sleeperPids(pidFile);
   child.kill("SIGINT");
   const result = await output;
   assert.equal(result.code, 130, new TextDecoder().decode(result.stderr));
   assert.match(new TextDecoder().decode(result.stderr), /error: Interrupted/);
-  for (const pid of await readPids(pidFile)) assert.ok(await waitGone(pid), `${pid} still running`);
+  for (const pid of pids) assert.ok(await waitGone(pid), `${pid} still running`);
 });
 
-Deno.test("skills run cuts a 1 GiB stdout at the cap and stops the script", async () => {
-  await using dir = await home();
-  const started = performance.now();
-  const human = await runCli(["run", "runner-lab", "flood"], { env: { SKILLS_HOME: dir.path } });
-  assert.ok(performance.now() - started < 15_000);
-  assert.equal(human.code, 1);
-  assert.equal(human.stdout.length, 1024 * 1024);
-  assert.match(human.stderr, /warning: Output of 'flood' truncated at 1048576 bytes/);
+Deno.test(
+  "skills run cuts a 1 GiB stdout at the cap and stops the script",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using dir = await home();
+    const started = performance.now();
+    const human = await runCli(["run", "runner-lab", "flood"], { env: { SKILLS_HOME: dir.path } });
+    assert.ok(performance.now() - started < 15_000);
+    assert.equal(human.code, 1);
+    assert.equal(human.stdout.length, 1024 * 1024);
+    assert.match(human.stderr, /warning: Output of 'flood' truncated at 1048576 bytes/);
 
-  const json = await runCli(["run", "runner-lab", "flood", "--json"], {
-    env: { SKILLS_HOME: dir.path, MAX_SCRIPT_OUTPUT: "65536" },
-  });
-  assert.equal(json.code, 1);
-  const body = JSON.parse(json.stdout);
-  assert.equal(body.error, "parse_error");
-  assert.match(body.message, /^Script output exceeded 65536 bytes and was truncated/);
-  assert.ok(body.message.length < 1000);
-});
+    const json = await runCli(["run", "runner-lab", "flood", "--json"], {
+      env: { SKILLS_HOME: dir.path, MAX_SCRIPT_OUTPUT: "65536" },
+    });
+    assert.equal(json.code, 1);
+    const body = JSON.parse(json.stdout);
+    assert.equal(body.error, "parse_error");
+    assert.match(body.message, /^Script output exceeded 65536 bytes and was truncated/);
+    assert.ok(body.message.length < 1000);
+  },
+);
 
-Deno.test("skills run keeps its own memory bounded while a script prints 1 GiB", async () => {
+Deno.test("skills run keeps its own memory bounded while a script prints 1 GiB", {
+  ignore: Deno.build.os !== "linux" || SKIP_SLOW,
+}, async () => {
   await using dir = await home();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...CLI_FLAGS, cliEntry(), "run", "runner-lab", "flood"],
-    env: baseEnv({ SKILLS_HOME: dir.path }),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
+  const child = spawnCli(["run", "runner-lab", "flood"], {
+    env: { SKILLS_HOME: dir.path },
     stderr: "null",
-  }).spawn();
+  });
   // Count stdout as it arrives instead of keeping it, and sample the CLI's peak RSS.
   let bytes = 0;
   const counted = (async () => {
     for await (const chunk of child.stdout) bytes += chunk.length;
   })();
-  let peakKiB = 0;
-  let samples = 0;
-  let done = false;
-  const status = child.status.finally(() => done = true);
-  while (!done) {
-    try {
-      const text = await Deno.readTextFile(`/proc/${child.pid}/status`);
-      const hwm = /^VmHWM:\s+(\d+) kB/m.exec(text);
-      if (hwm) {
-        peakKiB = Math.max(peakKiB, Number(hwm[1]));
-        samples++;
-      }
-    } catch { /* exited */ }
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  const { peakKiB, samples } = await samplePeakRss(child, { everyMs: 10 });
+  const status = child.status;
   await counted;
   assert.equal((await status).code, 1);
   assert.equal(bytes, 1024 * 1024);

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { createRepo, multiSkillFiles, type Repo } from "../fixtures/git_repos.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 const EXISTING = Array.from({ length: 8 }, (_, i) => `old-${i}`);
 const NEW = Array.from({ length: 8 }, (_, i) => `new-${i}`);
@@ -47,7 +48,9 @@ async function outcome(home: string) {
   }));
 }
 
-Deno.test("16 concurrent add/remove/trust/untrust commands end in the serial outcome", async () => {
+Deno.test("16 concurrent add/remove/trust/untrust commands end in the serial outcome", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using dir = await tempDir();
   const repo = await createRepo(dir.path, "repo", multiSkillFiles([...EXISTING, ...NEW]));
 

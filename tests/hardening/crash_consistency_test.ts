@@ -8,8 +8,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseRegistry } from "../../src/core/registry_model.ts";
-import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
+import { killAfter, runCli, spawnCli, tempDir } from "../helpers/cli.ts";
+import { exists } from "../helpers/wait.ts";
 import { createRepo, multiSkillFiles, type Repo } from "../fixtures/git_repos.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 const NAMES = Array.from({ length: 6 }, (_, i) => `crash-${i}`);
 
@@ -38,20 +40,13 @@ async function hasLeftovers(home: string): Promise<boolean> {
 
 /** Starts a CLI command and SIGKILLs it after `delayMs`. */
 async function killDuring(ws: Workspace, args: string[], delayMs: number): Promise<void> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...CLI_FLAGS, cliEntry(), ...args],
+  const child = spawnCli(args, {
     cwd: ws.cwd,
-    env: baseEnv({ SKILLS_HOME: ws.home, GIT_CONFIG_GLOBAL: "/dev/null" }),
-    clearEnv: true,
-    stdin: "null",
+    env: { SKILLS_HOME: ws.home, GIT_CONFIG_GLOBAL: "/dev/null" },
     stdout: "null",
     stderr: "null",
-  }).spawn();
-  await new Promise((r) => setTimeout(r, delayMs));
-  try {
-    child.kill("SIGKILL");
-  } catch { /* it had already finished */ }
-  await child.status;
+  });
+  await killAfter(child, delayMs);
   if (await hasLeftovers(ws.home)) interrupted++;
 }
 
@@ -78,7 +73,7 @@ async function assertRecovers(ws: Workspace, label: string): Promise<void> {
     const hasEntry = registry.skills.some((s: { name_canonical: string }) =>
       s.name_canonical === name
     );
-    const hasFiles = await Deno.stat(join(ws.home, name)).then(() => true, () => false);
+    const hasFiles = await exists(join(ws.home, name));
     assert.equal(hasEntry, hasFiles, `${label}: ${name} entry=${hasEntry} files=${hasFiles}`);
   }
 }
@@ -89,57 +84,65 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-Deno.test("SIGKILL at random points during add, update and remove never leaves an inconsistent home", async () => {
-  await using dir = await tempDir();
-  const ws: Workspace = {
-    home: join(dir.path, "home"),
-    cwd: dir.path,
-    repo: await createRepo(dir.path, "repo", multiSkillFiles(NAMES)),
-  };
-  const random = (() => {
-    let seed = 7; // deterministic spread of kill points, different per run index
-    return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  })();
+Deno.test(
+  "SIGKILL at random points during add, update and remove never leaves an inconsistent home",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using dir = await tempDir();
+    const ws: Workspace = {
+      home: join(dir.path, "home"),
+      cwd: dir.path,
+      repo: await createRepo(dir.path, "repo", multiSkillFiles(NAMES)),
+    };
+    const random = (() => {
+      let seed = 7; // deterministic spread of kill points, different per run index
+      return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    })();
 
-  // How long each operation takes when it is not killed, to spread kills over all of it.
-  const addTime = await timed(() => cli(ws, ["add", ws.repo.url, "--skill", NAMES[0]!, "--yes"]));
-  await ws.repo.commit({ [`skills/${NAMES[0]}/extra.md`]: "v2\n" });
-  const updateTime = await timed(() => cli(ws, ["update", NAMES[0]!, "--yes"]));
-  const removeTime = await timed(() => cli(ws, ["remove", NAMES[0]!, "--yes"]));
+    // How long each operation takes when it is not killed, to spread kills over all of it.
+    const addTime = await timed(() => cli(ws, ["add", ws.repo.url, "--skill", NAMES[0]!, "--yes"]));
+    await ws.repo.commit({ [`skills/${NAMES[0]}/extra.md`]: "v2\n" });
+    const updateTime = await timed(() => cli(ws, ["update", NAMES[0]!, "--yes"]));
+    const removeTime = await timed(() => cli(ws, ["remove", NAMES[0]!, "--yes"]));
 
-  let runs = 0;
-  for (let i = 0; i < 18; i++) {
-    const name = NAMES[i % NAMES.length]!;
-    const installed = await Deno.stat(join(ws.home, name)).then(() => true, () => false);
-    if (installed) await cli(ws, ["remove", name, "--yes"]);
-    await killDuring(ws, ["add", ws.repo.url, "--skill", name, "--yes"], addTime * random() * 1.1);
-    await assertRecovers(ws, `add run ${i}`);
-    runs++;
-  }
-  for (let i = 0; i < 18; i++) {
-    const name = NAMES[i % NAMES.length]!;
-    const installed = await Deno.stat(join(ws.home, name)).then(() => true, () => false);
-    if (!installed) {
-      assert.equal((await cli(ws, ["add", ws.repo.url, "--skill", name, "--yes"])).code, 0);
+    let runs = 0;
+    for (let i = 0; i < 18; i++) {
+      const name = NAMES[i % NAMES.length]!;
+      const installed = await exists(join(ws.home, name));
+      if (installed) await cli(ws, ["remove", name, "--yes"]);
+      await killDuring(
+        ws,
+        ["add", ws.repo.url, "--skill", name, "--yes"],
+        addTime * random() * 1.1,
+      );
+      await assertRecovers(ws, `add run ${i}`);
+      runs++;
     }
-    await ws.repo.commit({ [`skills/${name}/notes-${i}.md`]: `update ${i}\n` });
-    await killDuring(ws, ["update", name, "--yes"], updateTime * random() * 1.1);
-    await assertRecovers(ws, `update run ${i}`);
-    runs++;
-  }
-  for (let i = 0; i < 18; i++) {
-    const name = NAMES[i % NAMES.length]!;
-    const installed = await Deno.stat(join(ws.home, name)).then(() => true, () => false);
-    if (!installed) {
-      assert.equal((await cli(ws, ["add", ws.repo.url, "--skill", name, "--yes"])).code, 0);
+    for (let i = 0; i < 18; i++) {
+      const name = NAMES[i % NAMES.length]!;
+      const installed = await exists(join(ws.home, name));
+      if (!installed) {
+        assert.equal((await cli(ws, ["add", ws.repo.url, "--skill", name, "--yes"])).code, 0);
+      }
+      await ws.repo.commit({ [`skills/${name}/notes-${i}.md`]: `update ${i}\n` });
+      await killDuring(ws, ["update", name, "--yes"], updateTime * random() * 1.1);
+      await assertRecovers(ws, `update run ${i}`);
+      runs++;
     }
-    await killDuring(ws, ["remove", name, "--yes"], removeTime * random() * 1.1);
-    await assertRecovers(ws, `remove run ${i}`);
-    runs++;
-  }
-  assert.ok(runs >= 50);
-  assert.ok(interrupted >= 5, `only ${interrupted} kills landed mid-change`);
-  // Whatever survived still works end to end.
-  const final = JSON.parse((await cli(ws, ["check", "--json"])).stdout);
-  assert.deepEqual(final.consistency, { missing: [], orphans: [], leftovers: [] });
-});
+    for (let i = 0; i < 18; i++) {
+      const name = NAMES[i % NAMES.length]!;
+      const installed = await exists(join(ws.home, name));
+      if (!installed) {
+        assert.equal((await cli(ws, ["add", ws.repo.url, "--skill", name, "--yes"])).code, 0);
+      }
+      await killDuring(ws, ["remove", name, "--yes"], removeTime * random() * 1.1);
+      await assertRecovers(ws, `remove run ${i}`);
+      runs++;
+    }
+    assert.ok(runs >= 50);
+    assert.ok(interrupted >= 5, `only ${interrupted} kills landed mid-change`);
+    // Whatever survived still works end to end.
+    const final = JSON.parse((await cli(ws, ["check", "--json"])).stdout);
+    assert.deepEqual(final.consistency, { missing: [], orphans: [], leftovers: [] });
+  },
+);

@@ -13,8 +13,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { SkillError } from "../../src/core/errors.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";
-import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
+import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
 import { commitTreeBomb, createRepo, git, skillFiles } from "../fixtures/git_repos.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 Deno.test("skills add refuses every hostile --name and --skill before touching anything", async () => {
   const add = await COMMANDS.add!.load();
@@ -33,9 +34,10 @@ Deno.test("skills add refuses every hostile --name and --skill before touching a
 
 Deno.test("MCP calls and resource reads refuse every hostile name and path", async () => {
   await using home = await tempDir("skills-mcp-hostile-");
+  const [command, ...args] = cliArgv(["mcp"]);
   const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...CLI_FLAGS, cliEntry(), "mcp"],
+    command: command!,
+    args,
     env: baseEnv({ SKILLS_HOME: home.path, AGENT_SKILLS: "kalshi-markets" }),
     cwd: home.path,
     stderr: "pipe",
@@ -115,7 +117,9 @@ Deno.test("a repo with a symlink out of the skill is refused; nothing is written
   assert.deepEqual(installed.skills, []);
 });
 
-Deno.test("a 10,000-file repository installs within the home only, with capped listings", async () => {
+Deno.test("a 10,000-file repository installs within the home only, with capped listings", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using dir = await tempDir();
   const repo = await createRepo(dir.path, "big", skillFiles("big"));
   const assets = join(repo.work, "assets");
@@ -140,25 +144,31 @@ Deno.test("a 10,000-file repository installs within the home only, with capped l
   assert.equal(check.healthy, true);
 });
 
-Deno.test("a tree bomb (a million paths from seven objects) is refused; nothing is written anywhere", async () => {
-  await using dir = await tempDir();
-  const home = join(dir.path, "home");
-  const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
-  const good = await createRepo(dir.path, "good", skillFiles("good"));
-  assert.equal((await runCli(["add", good.url, "--yes"], { env, cwd: dir.path })).code, 0);
-  const registry = await Deno.readTextFile(join(home, "registry.json"));
+Deno.test(
+  "a tree bomb (a million paths from seven objects) is refused; nothing is written anywhere",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using dir = await tempDir();
+    const home = join(dir.path, "home");
+    const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
+    const good = await createRepo(dir.path, "good", skillFiles("good"));
+    assert.equal((await runCli(["add", good.url, "--yes"], { env, cwd: dir.path })).code, 0);
+    const registry = await Deno.readTextFile(join(home, "registry.json"));
 
-  const repo = await createRepo(dir.path, "bomb", skillFiles("bomb"));
-  await commitTreeBomb(repo, dir.path);
-  const withRepo = await snapshot(dir.path);
-  const result = await runCli(["add", repo.url, "--yes"], { env, cwd: dir.path });
-  assert.equal(result.code, 1, result.stderr);
-  assert.match(result.stderr, /more than 100000 files and directories/);
-  assert.deepEqual(await snapshot(dir.path), withRepo, "nothing was written anywhere");
-  assert.equal(await Deno.readTextFile(join(home, "registry.json")), registry);
-});
+    const repo = await createRepo(dir.path, "bomb", skillFiles("bomb"));
+    await commitTreeBomb(repo, dir.path);
+    const withRepo = await snapshot(dir.path);
+    const result = await runCli(["add", repo.url, "--yes"], { env, cwd: dir.path });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /more than 100000 files and directories/);
+    assert.deepEqual(await snapshot(dir.path), withRepo, "nothing was written anywhere");
+    assert.equal(await Deno.readTextFile(join(home, "registry.json")), registry);
+  },
+);
 
-Deno.test("a repository holding a file over 100 MiB is refused before the file is read", async () => {
+Deno.test("a repository holding a file over 100 MiB is refused before the file is read", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using dir = await tempDir();
   const home = join(dir.path, "home");
   const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };

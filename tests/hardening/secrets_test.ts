@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { startLlmServer } from "../fixtures/llm_server.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 const SECRETS: Record<string, string> = {
   OPENAI_API_KEY: "sk-test-openai-4f1d9c0e7b2a",
@@ -25,7 +26,9 @@ function assertNoSecret(label: string, text: string) {
   assert.ok(!text.includes(DOTENV_SECRET), `${label}: the .env value leaked`);
 }
 
-Deno.test("no secret from the environment or .env leaks into scripts, JSON, logs or errors", async () => {
+Deno.test("no secret from the environment or .env leaks into scripts, JSON, logs or errors", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using home = await tempDir();
   await using cwd = await tempDir();
   await installRunnerSkill(home.path, "runner-lab");

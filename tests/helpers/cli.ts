@@ -60,18 +60,56 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
   return { ...env, ...extra };
 }
 
-export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...CLI_FLAGS, cliEntry(), ...args],
+/** The argv that starts the CLI: `deno run <the binary's flags> <entry> ...args`. */
+export function cliArgv(args: string[]): string[] {
+  return [Deno.execPath(), "run", ...CLI_FLAGS, cliEntry(), ...args];
+}
+
+export interface SpawnOptions {
+  /** As for runCli: PATH and HOME are filled in unless given; nothing else leaks in. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Default "null". */
+  stdin?: "piped" | "null";
+  /** Default "piped". */
+  stdout?: "piped" | "null";
+  /** Default "piped". */
+  stderr?: "piped" | "null";
+  signal?: AbortSignal;
+}
+
+/** Starts the CLI and hands back the running process (for signals, pipes and timing). */
+export function spawnCli(args: string[], options: SpawnOptions = {}): Deno.ChildProcess {
+  const [command, ...rest] = cliArgv(args);
+  return new Deno.Command(command!, {
+    args: rest,
     cwd: options.cwd ?? defaultCwd(),
     env: baseEnv(options.env),
     clearEnv: true,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
+    stdin: options.stdin ?? "null",
+    stdout: options.stdout ?? "piped",
+    stderr: options.stderr ?? "piped",
     signal: options.signal,
+  }).spawn();
+}
+
+/** Waits `delayMs`, then SIGKILLs `child` (unless it has already ended) and awaits its end. */
+export async function killAfter(
+  child: Deno.ChildProcess,
+  delayMs: number,
+): Promise<Deno.CommandStatus> {
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  try {
+    child.kill("SIGKILL");
+  } catch { /* it had already finished */ }
+  return await child.status;
+}
+
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const child = spawnCli(args, {
+    ...options,
+    stdin: options.stdin === undefined ? "null" : "piped",
   });
-  const child = command.spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode(options.stdin));

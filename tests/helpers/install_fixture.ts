@@ -6,7 +6,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { upsertEntry } from "../../src/core/registry_model.ts";
+import { type RegistryEntry, upsertEntry } from "../../src/core/registry_model.ts";
 import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
 import { updateRegistry } from "../../src/runtime/store/registry.ts";
 
@@ -31,6 +31,40 @@ async function copyTree(from: string, to: string): Promise<void> {
   }
 }
 
+/**
+ * A registry entry for a skill installed from a local directory at `installedPath`,
+ * trusted with a placeholder digest unless `overrides` say otherwise.
+ */
+export function localEntry(
+  name: string,
+  installedPath: string,
+  overrides: Partial<RegistryEntry> = {},
+): RegistryEntry {
+  return {
+    name,
+    name_canonical: name,
+    source: { type: "local", url: installedPath, subpath: "" },
+    commit_sha: null,
+    branch: null,
+    tag: null,
+    ref: null,
+    installed_path: installedPath,
+    trusted: true,
+    trusted_digest: "sha256:x",
+    installed_at: "t",
+    updated_at: "t",
+    ...overrides,
+  };
+}
+
+/** Adds (or replaces) `entries` in `home`'s registry, under its lock as commands do. */
+export async function registerEntries(home: string, ...entries: RegistryEntry[]): Promise<void> {
+  await updateRegistry(home, (registry) => ({
+    registry: entries.reduce((next, entry) => upsertEntry(next, entry), registry),
+    result: undefined,
+  }));
+}
+
 /** Copies `sourceDir` into `home` and registers it; returns the installed path. */
 export async function installFixtureSkill(
   home: string,
@@ -41,25 +75,18 @@ export async function installFixtureSkill(
   const installed = join(home, name);
   await copyTree(sourceDir, installed);
   const trusted = options.trusted ?? true;
-  const digest = trusted ? await computeDigest(installed) : null;
   const now = new Date().toISOString();
-  await updateRegistry(home, (registry) => ({
-    registry: upsertEntry(registry, {
-      name,
+  await registerEntries(
+    home,
+    localEntry(name, installed, {
       name_canonical: name.toLowerCase().replaceAll("_", "-"),
       source: { type: "local", url: sourceDir, subpath: "" },
-      commit_sha: null,
-      branch: null,
-      tag: null,
-      ref: null,
-      installed_path: installed,
       trusted,
-      trusted_digest: digest,
+      trusted_digest: trusted ? await computeDigest(installed) : null,
       installed_at: now,
       updated_at: now,
     }),
-    result: undefined,
-  }));
+  );
   return installed;
 }
 

@@ -14,7 +14,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { surfaceFactory } from "../../src/agent/surface_factory.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
-import { baseEnv, CLI_FLAGS, cliEntry, tempDir } from "../helpers/cli.ts";
+import { baseEnv, cliArgv, tempDir } from "../helpers/cli.ts";
+import { spawnMcp } from "../helpers/mcp_stdio.ts";
+import { processesMentioning } from "../helpers/processes.ts";
 
 const ACTIVE = "hello-extended,kalshi-markets";
 
@@ -27,9 +29,10 @@ interface Session extends AsyncDisposable {
 
 async function connect(extraArgs: string[] = []): Promise<Session> {
   const dir = await tempDir("skills-mcp-");
+  const [command, ...args] = cliArgv(["mcp", ...extraArgs]);
   const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...CLI_FLAGS, cliEntry(), "mcp", ...extraArgs],
+    command: command!,
+    args,
     env: baseEnv({ SKILLS_HOME: dir.path, AGENT_SKILLS: ACTIVE }),
     cwd: dir.path,
     stderr: "pipe",
@@ -219,66 +222,19 @@ Deno.test("skills mcp --skills overrides AGENT_SKILLS for tools, instructions an
   assert.equal(envelopeOf(hello).error, "not_found");
 });
 
-/** Reads newline-delimited JSON from a stream until `done` says stop. */
-async function readMessages(
-  reader: ReadableStreamDefaultReader<string>,
-  done: (messages: Record<string, unknown>[]) => boolean,
-): Promise<Record<string, unknown>[]> {
-  const messages: Record<string, unknown>[] = [];
-  let buffer = "";
-  while (!done(messages)) {
-    const { value, done: ended } = await reader.read();
-    if (ended) break;
-    buffer += value;
-    let newline;
-    while ((newline = buffer.indexOf("\n")) !== -1) {
-      messages.push(JSON.parse(buffer.slice(0, newline)));
-      buffer = buffer.slice(newline + 1);
-    }
-  }
-  return messages;
-}
-
-/** PIDs of processes whose command line mentions `needle` (from /proc: no `ps` needed). */
-function processesMentioning(needle: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name) || entry.name === String(Deno.pid)) continue;
-    try {
-      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
-      if (args.includes(needle)) found.push(entry.name);
-    } catch { /* exited meanwhile */ }
-  }
-  return Promise.resolve(found);
-}
-
-Deno.test("skills mcp answers malformed input, then exits 0 on stdin close with no child left", async () => {
+Deno.test("skills mcp answers malformed input, then exits 0 on stdin close with no child left", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using home = await tempDir("skills-mcp-raw-");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...CLI_FLAGS, cliEntry(), "mcp"],
-    cwd: home.path,
-    env: baseEnv({ SKILLS_HOME: home.path, AGENT_SKILLS: "hello-extended" }),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const mcp = spawnMcp(
+    { SKILLS_HOME: home.path, AGENT_SKILLS: "hello-extended" },
+    { cwd: home.path, stderr: "piped" },
+  );
+  const child = mcp.child;
   const stderrText = new Response(child.stderr).text();
-  const writer = child.stdin.getWriter();
-  const send = (line: string) => writer.write(new TextEncoder().encode(`${line}\n`));
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const send = mcp.sendLine;
   try {
-    await send(JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "0" },
-      },
-    }));
-    await send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`);
+    await mcp.initialize("raw");
     await send("this is not json");
     await send(`{"jsonrpc":"2.0","id":2,"method":42}`);
     await send(`{"jsonrpc":"2.0","id":3,"method":"no/such/method"}`);
@@ -286,7 +242,7 @@ Deno.test("skills mcp answers malformed input, then exits 0 on stdin close with 
     await send(
       `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"activate_skill","arguments":{"name":"hello-extended"}}}`,
     );
-    const messages = await readMessages(reader, (m) => m.some((x) => x.id === 5));
+    const messages = await mcp.lines.until((m) => m.some((x) => x.id === 5));
     const byId = (id: unknown) =>
       messages.find((m) => m.id === id && ("error" in m || "result" in m));
     assert.equal((byId(null)?.error as { code: number }).code, ErrorCode.ParseError);
@@ -302,23 +258,18 @@ Deno.test("skills mcp answers malformed input, then exits 0 on stdin close with 
     assert.ok(messages.some((m) => m.method === "notifications/tools/list_changed"));
 
     // The toolset host runs now (its command line names our temp home) ...
-    assert.notDeepEqual(await processesMentioning(home.path), []);
+    assert.notDeepEqual(processesMentioning(home.path), []);
     // ... and closing stdin ends the server and every child it started.
-    await writer.close();
-    const rest = await readMessages(reader, () => false);
+    await mcp.closeStdin();
+    const rest = await mcp.lines.until(() => false);
     assert.deepEqual(rest, []);
     const status = await child.status;
     assert.equal(status.code, 0);
-    assert.deepEqual(await processesMentioning(home.path), []);
+    assert.deepEqual(processesMentioning(home.path), []);
     const stderr = await stderrText;
     assert.match(stderr, /rejected an MCP message: Parse error/);
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
-    await child.status;
-    reader.releaseLock();
-    await child.stdout.cancel().catch(() => {});
+    await mcp.kill();
     await stderrText.catch(() => {});
   }
 });

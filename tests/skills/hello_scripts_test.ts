@@ -1,27 +1,15 @@
 /** Runs the hello-extended advanced_greeting.py script with plain python3. */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { runPython } from "../helpers/python.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 const SCRIPT = fileURLToPath(
   new URL("../../skills/core/hello-extended/scripts/advanced_greeting.py", import.meta.url),
 );
 
-const decoder = new TextDecoder();
-
-async function greet(...args: string[]) {
-  const output = await new Deno.Command("python3", {
-    args: [SCRIPT, ...args],
-    env: { PATH: Deno.env.get("PATH") ?? "" },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+function greet(...args: string[]) {
+  return runPython([SCRIPT, ...args]);
 }
 
 Deno.test("advanced_greeting.py --help shows usage and exits 0", async () => {
@@ -56,7 +44,9 @@ Deno.test("advanced_greeting.py --json prints exactly the documented object", as
   });
 });
 
-Deno.test("advanced_greeting.py --time-aware picks the salutation from the hour", async () => {
+Deno.test("advanced_greeting.py --time-aware picks the salutation from the hour", {
+  ignore: SKIP_SLOW,
+}, async () => {
   const cases: [string, string][] = [["8", "morning"], ["13", "afternoon"], ["21", "evening"], [
     "3",
     "evening",

@@ -11,6 +11,9 @@ import {
   SLOW_PATH,
   startKalshiFixture,
 } from "../fixtures/kalshi_server.ts";
+import { type CliResult, tempDir } from "../helpers/cli.ts";
+import { runPython } from "../helpers/python.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 const SCRIPTS_DIR = fileURLToPath(
   new URL("../../skills/core/kalshi-markets/scripts/", import.meta.url),
@@ -43,35 +46,17 @@ const SAMPLE_ARGS: Record<(typeof SCRIPTS)[number], string[]> = {
   series: ["KXFED"],
 };
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliResult;
 
 // deno-lint-ignore no-explicit-any
 type JsonValue = any;
 
-const decoder = new TextDecoder();
-
-async function runScript(
+function runScript(
   script: string,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<Run> {
-  const output = await new Deno.Command("python3", {
-    args: [join(SCRIPTS_DIR, `${script}.py`), ...args],
-    env: { PATH: Deno.env.get("PATH") ?? "", ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  return runPython([join(SCRIPTS_DIR, `${script}.py`), ...args], { env });
 }
 
 /** stdout must be exactly one JSON document (plus a trailing newline). */
@@ -97,7 +82,8 @@ interface Ctx {
 
 async function withFixture(fn: (ctx: Ctx) => Promise<void>): Promise<void> {
   const fixture = await startKalshiFixture();
-  const cacheDir = await Deno.makeTempDir({ prefix: "kalshi-cache-" });
+  await using cache = await tempDir("kalshi-cache-");
+  const cacheDir = cache.path;
   const env = { KALSHI_API_BASE: fixture.baseUrl, KALSHI_CACHE_DIR: cacheDir };
   try {
     await fn({
@@ -112,7 +98,6 @@ async function withFixture(fn: (ctx: Ctx) => Promise<void>): Promise<void> {
     });
   } finally {
     await fixture.close();
-    await Deno.remove(cacheDir, { recursive: true });
   }
 }
 
@@ -123,14 +108,18 @@ function closedPortUrl(): string {
   return `http://127.0.0.1:${port}/trade-api/v2`;
 }
 
-Deno.test("every kalshi script answers --help with usage and exit 0", async () => {
-  for (const script of SCRIPTS) {
-    const run = await runScript(script, ["--help"]);
-    assert.equal(run.code, 0, `${script}: ${run.stderr}`);
-    assert.match(run.stdout, /usage/i, script);
-    assert.match(run.stdout, /--json/, script);
-  }
-});
+Deno.test(
+  "every kalshi script answers --help with usage and exit 0",
+  { ignore: SKIP_SLOW },
+  async () => {
+    for (const script of SCRIPTS) {
+      const run = await runScript(script, ["--help"]);
+      assert.equal(run.code, 0, `${script}: ${run.stderr}`);
+      assert.match(run.stdout, /usage/i, script);
+      assert.match(run.stdout, /--json/, script);
+    }
+  },
+);
 
 Deno.test("kalshi scripts import the shared _kalshi.py without writing __pycache__ into the skill", async () => {
   // runScript clears the environment, so PYTHONDONTWRITEBYTECODE is not set here.
@@ -142,7 +131,9 @@ Deno.test("kalshi scripts import the shared _kalshi.py without writing __pycache
   );
 });
 
-Deno.test("every kalshi script prints one JSON document in --json mode and text otherwise", async () => {
+Deno.test("every kalshi script prints one JSON document in --json mode and text otherwise", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await withFixture(async ({ json, human }) => {
     for (const script of SCRIPTS) {
       const { run, body } = await json(script, ...SAMPLE_ARGS[script]);
@@ -583,22 +574,18 @@ Deno.test("series.py shows one series with its settlement sources", async () => 
 
 Deno.test("every kalshi script reports an unreachable API as a network error", async () => {
   const base = closedPortUrl();
-  const cacheDir = await Deno.makeTempDir({ prefix: "kalshi-cache-" });
-  try {
-    for (const script of SCRIPTS) {
-      const run = await runScript(script, [...SAMPLE_ARGS[script], "--json"], {
-        KALSHI_API_BASE: base,
-        KALSHI_CACHE_DIR: cacheDir,
-      });
-      assert.equal(run.code, 1, script);
-      assert.match(
-        parseJson(run).error,
-        /^Network error contacting Kalshi API: /,
-        script,
-      );
-    }
-  } finally {
-    await Deno.remove(cacheDir, { recursive: true });
+  await using cache = await tempDir("kalshi-cache-");
+  for (const script of SCRIPTS) {
+    const run = await runScript(script, [...SAMPLE_ARGS[script], "--json"], {
+      KALSHI_API_BASE: base,
+      KALSHI_CACHE_DIR: cache.path,
+    });
+    assert.equal(run.code, 1, script);
+    assert.match(
+      parseJson(run).error,
+      /^Network error contacting Kalshi API: /,
+      script,
+    );
   }
 });
 

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { upsertEntry } from "../../../src/core/registry_model.ts";
 import { findScript, findSkill, loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
-import { updateRegistry } from "../../../src/runtime/store/registry.ts";
 import { SkillError } from "../../../src/core/errors.ts";
 import { tempDir } from "../../helpers/cli.ts";
+import { localEntry, registerEntries } from "../../helpers/install_fixture.ts";
 
 async function writeSkill(dir: string, frontMatter: string, files: Record<string, string> = {}) {
   await Deno.mkdir(dir, { recursive: true });
@@ -16,23 +15,14 @@ async function writeSkill(dir: string, frontMatter: string, files: Record<string
 }
 
 async function register(home: string, name: string, trusted = true) {
-  await updateRegistry(home, (r) => ({
-    registry: upsertEntry(r, {
-      name,
-      name_canonical: name,
+  await registerEntries(
+    home,
+    localEntry(name, join(home, name), {
       source: { type: "local", url: `/src/${name}`, subpath: "" },
-      commit_sha: null,
-      branch: null,
-      tag: null,
-      ref: null,
-      installed_path: join(home, name),
       trusted,
       trusted_digest: trusted ? "sha256:x" : null,
-      installed_at: "t",
-      updated_at: "t",
     }),
-    result: undefined,
-  }));
+  );
 }
 
 Deno.test("loadCatalog() finds the bundled skills, trusted, with their scripts", async () => {
@@ -126,23 +116,12 @@ Deno.test("a registry entry pointing outside SKILLS_HOME is never loaded", async
   await using home = await tempDir();
   await using elsewhere = await tempDir();
   await writeSkill(join(elsewhere.path, "evil"), "name: evil\ndescription: d");
-  await updateRegistry(home.path, (r) => ({
-    registry: upsertEntry(r, {
-      name: "evil",
-      name_canonical: "evil",
+  await registerEntries(
+    home.path,
+    localEntry("evil", join(elsewhere.path, "evil"), {
       source: { type: "local", url: "/x", subpath: "" },
-      commit_sha: null,
-      branch: null,
-      tag: null,
-      ref: null,
-      installed_path: join(elsewhere.path, "evil"),
-      trusted: true,
-      trusted_digest: "sha256:x",
-      installed_at: "t",
-      updated_at: "t",
     }),
-    result: undefined,
-  }));
+  );
   const catalog = await loadCatalog(home.path);
   assert.ok(!catalog.skills.some((s) => s.canonical === "evil"));
   assert.match(catalog.failures.find((f) => f.canonical === "evil")?.reason ?? "", /outside/);

@@ -97,7 +97,9 @@ Deno.test("once its parent is gone, the watch SIGKILLs its process group", async
   assert.ok(performance.now() - started < 10_000);
 });
 
-Deno.test("the watch never kills a process group it shares with its parent", async () => {
+Deno.test("the watch never kills a process group it shares with its parent", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using home = await tempDir();
   const watchEnv = parentWatchEnv(home.path, {});
   // A leads its own session and starts B in that same group, watching A (the watch erased

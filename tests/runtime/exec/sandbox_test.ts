@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { findOnPath, planLaunch, spawnSandboxed } from "../../../src/runtime/exec/sandbox.ts";
 import { tempDir } from "../../helpers/cli.ts";
+import { alive, waitGone } from "../../helpers/processes.ts";
+import { realPython } from "../../helpers/python.ts";
 
 const NO_DEPS = "# /// script\n# dependencies = []\n# ///\nprint('hi')\n";
 const WITH_DEPS = '# /// script\n# dependencies = ["httpx"]\n# ///\nprint("hi")\n';
@@ -92,25 +94,6 @@ Deno.test("planLaunch() on Windows falls back to python, or `python -m uv` for d
   });
 });
 
-/** Whether `pid` is a live process (a zombie counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-async function waitGone(pid: number, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (!alive(pid)) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return !alive(pid);
-}
-
 const TREE_SCRIPT = `
 import os, subprocess, sys, time
 kids = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"]),
@@ -150,15 +133,6 @@ Deno.test({
     await proc.child.stderr.cancel();
   },
 });
-
-/** The interpreter behind `python3` (a pyenv-style shim would add PYENV_* variables). */
-async function realPython(): Promise<string> {
-  const out = await new Deno.Command("python3", {
-    args: ["-c", "import sys; print(sys.executable)"],
-    stderr: "null",
-  }).output();
-  return new TextDecoder().decode(out.stdout).trim();
-}
 
 Deno.test("spawnSandboxed() gives the child exactly the environment it is handed", async () => {
   const proc = spawnSandboxed(

@@ -11,6 +11,7 @@ import {
 } from "../../../src/runtime/exec/script_service.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installRunnerSkill } from "../../helpers/install_fixture.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 interface Fixture extends AsyncDisposable {
   home: string;
@@ -135,7 +136,9 @@ Deno.test("scriptRun() hands a failing script's JSON error to the caller", async
   assert.deepEqual(env.details, { exit_code: 3, output: { error: "Widget not found: W-1" } });
 });
 
-Deno.test("scriptRun() applies the manifest's limits: timeout and output cap", async () => {
+Deno.test("scriptRun() applies the manifest's limits: timeout and output cap", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using f = await fixture();
   const slow = failure(await scriptRun(f.catalog, "runner-limited", "slow", [], true, f.deps));
   assert.equal(slow.error, "timeout");
@@ -152,7 +155,9 @@ Deno.test("scriptRun() applies the manifest's limits: timeout and output cap", a
   assert.equal(override.result, "y".repeat(10240));
 });
 
-Deno.test("scriptRun() times out with the stderr tail: 'Script timed out after Ns'", async () => {
+Deno.test("scriptRun() times out with the stderr tail: 'Script timed out after Ns'", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using f = await fixture();
   const env = failure(
     await scriptRun(f.catalog, "runner-lab", "sleeper", [join(f.home, "pids")], true, {

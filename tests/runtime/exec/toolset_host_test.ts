@@ -10,6 +10,7 @@ import {
 } from "../../../src/runtime/exec/toolset_host.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installLimited, installSkill, LIMITED_TOOLSET, skillMd } from "../../agent/fixtures.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
@@ -153,7 +154,9 @@ Deno.test("ToolsetHost passes only allowlisted environment variables", async () 
   }
 });
 
-Deno.test("ToolsetHost kills a call that times out and restarts on the next call", async () => {
+Deno.test("ToolsetHost kills a call that times out and restarts on the next call", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using home = await tempDir();
   await installLimited(home.path);
   const catalog = await loadCatalog(home.path);

@@ -19,6 +19,7 @@ import {
   skillFiles,
   submoduleRepo,
 } from "../../fixtures/git_repos.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
@@ -48,7 +49,9 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   return out;
 }
 
-Deno.test("the local read and our clone give exactly the files git's own checkout gives", async () => {
+Deno.test("the local read and our clone give exactly the files git's own checkout gives", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using tmp = await tempDir();
   const repo = await submoduleRepo(tmp.path, "wide");
   // Executable bits, symlinks (inside and out), binary content larger than a pipe chunk,
@@ -157,7 +160,9 @@ Deno.test("a tree path that a checkout would refuse stops the read before any wr
 for (
   const [label, fetch] of [["local read", fetchRepository], ["clone", cloneRepository]] as const
 ) {
-  Deno.test(`${label}: a tree that reuses subtrees to multiply its paths is refused`, async () => {
+  Deno.test(`${label}: a tree that reuses subtrees to multiply its paths is refused`, {
+    ignore: SKIP_SLOW,
+  }, async () => {
     await using tmp = await tempDir();
     const repo = await createRepo(tmp.path, "bomb", skillFiles("bomb"));
     await commitTreeBomb(repo, tmp.path);
@@ -172,7 +177,9 @@ for (
     assert.deepEqual(left.map((e) => e.name), label === "clone" ? [".git"] : []);
   });
 
-  Deno.test(`${label}: a file over the size limit is refused before it is read`, async () => {
+  Deno.test(`${label}: a file over the size limit is refused before it is read`, {
+    ignore: SKIP_SLOW,
+  }, async () => {
     await using tmp = await tempDir();
     const repo = await createRepo(tmp.path, "heavy", skillFiles("heavy"));
     const huge = join(repo.work, "huge.bin");
@@ -187,7 +194,9 @@ for (
   });
 }
 
-Deno.test("a clone never downloads a file over the size limit from a server that filters", async () => {
+Deno.test("a clone never downloads a file over the size limit from a server that filters", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using tmp = await tempDir();
   const repo = await createRepo(tmp.path, "heavy", skillFiles("heavy"));
   const huge = join(repo.work, "assets", "huge.bin");

@@ -4,6 +4,8 @@ import { emptyRegistry, parseRegistry, upsertEntry } from "../../../src/core/reg
 import { SkillError } from "../../../src/core/errors.ts";
 import { readRegistry, registryPath, updateRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";
+import { localEntry } from "../../helpers/install_fixture.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const WRITER = new URL("../../fixtures/registry_writer.ts", import.meta.url).pathname;
 
@@ -60,20 +62,12 @@ Deno.test("updateRegistry() writes nothing when the mutation throws", async () =
 
 Deno.test("each write keeps the previous registry as registry.json.bak", async () => {
   await using home = await tempDir();
-  const entry = (name: string) => ({
-    name,
-    name_canonical: name,
-    source: { type: "local" as const, url: "/x", subpath: "" },
-    commit_sha: null,
-    branch: null,
-    tag: null,
-    ref: null,
-    installed_path: join(home.path, name),
-    trusted: false,
-    trusted_digest: null,
-    installed_at: "t",
-    updated_at: "t",
-  });
+  const entry = (name: string) =>
+    localEntry(name, join(home.path, name), {
+      source: { type: "local", url: "/x", subpath: "" },
+      trusted: false,
+      trusted_digest: null,
+    });
   await updateRegistry(home.path, (r) => ({ registry: upsertEntry(r, entry("a")), result: 0 }));
   await updateRegistry(home.path, (r) => ({ registry: upsertEntry(r, entry("b")), result: 0 }));
   const backup = parseRegistry(await Deno.readTextFile(`${registryPath(home.path)}.bak`));
@@ -81,7 +75,9 @@ Deno.test("each write keeps the previous registry as registry.json.bak", async (
   assert.deepEqual(backup.registry.skills.map((e) => e.name), ["a"]);
 });
 
-Deno.test("16 processes registering different entries at once lose none of them", async () => {
+Deno.test("16 processes registering different entries at once lose none of them", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using home = await tempDir();
   const children = Array.from({ length: 16 }, (_, i) => writer(home.path, `skill-${i}`));
   const results = await Promise.all(children.map((c) => c.output()));
@@ -93,7 +89,9 @@ Deno.test("16 processes registering different entries at once lose none of them"
   );
 });
 
-Deno.test("a writer killed at any point leaves the old or the new registry, never a torn one", async () => {
+Deno.test("a writer killed at any point leaves the old or the new registry, never a torn one", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using home = await tempDir();
   let previousCount = 0;
   for (let round = 0; round < 12; round++) {

@@ -19,6 +19,7 @@ import {
 } from "../../../src/runtime/store/staging.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 /** A pid that certainly belonged to a process that has exited. */
 async function deadPid(): Promise<number> {
@@ -187,16 +188,19 @@ Deno.test("repairHome() also clears leftovers it did not create, and drops entri
   assert.deepEqual((await readRegistry(home)).skills, []);
 });
 
-Deno.test("commands creating and probing staging directories at once never judge a live one stale", async () => {
-  await using tmp = await tempDir();
-  const home = join(tmp.path, "home");
-  const staging = new URL("../../../src/runtime/store/staging.ts", import.meta.url).href;
-  // Each worker creates, lists (probing every other worker's owner lock) and disposes its
-  // staging directories in a tight loop; all workers are alive, so nothing may be stale.
-  const worker = join(tmp.path, "worker.ts");
-  await Deno.writeTextFile(
-    worker,
-    `import { createStaging, disposeStaging, listStale } from ${JSON.stringify(staging)};
+Deno.test(
+  "commands creating and probing staging directories at once never judge a live one stale",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using tmp = await tempDir();
+    const home = join(tmp.path, "home");
+    const staging = new URL("../../../src/runtime/store/staging.ts", import.meta.url).href;
+    // Each worker creates, lists (probing every other worker's owner lock) and disposes its
+    // staging directories in a tight loop; all workers are alive, so nothing may be stale.
+    const worker = join(tmp.path, "worker.ts");
+    await Deno.writeTextFile(
+      worker,
+      `import { createStaging, disposeStaging, listStale } from ${JSON.stringify(staging)};
 const home = Deno.args[0];
 for (let i = 0; i < 150; i++) {
   const mine = createStaging(home);
@@ -205,18 +209,19 @@ for (let i = 0; i < 150; i++) {
   disposeStaging(mine);
 }
 `,
-  );
-  const runs = Array.from({ length: 4 }, () =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", "--allow-read", "--allow-write", worker, home],
-      stdout: "piped",
-      stderr: "piped",
-    }).output());
-  for (const out of await Promise.all(runs)) {
-    assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  }
-  assert.deepEqual(await listStale(home), []);
-});
+    );
+    const runs = Array.from({ length: 4 }, () =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "--quiet", "--allow-read", "--allow-write", worker, home],
+        stdout: "piped",
+        stderr: "piped",
+      }).output());
+    for (const out of await Promise.all(runs)) {
+      assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    }
+    assert.deepEqual(await listStale(home), []);
+  },
+);
 
 Deno.test("parseIntent() refuses a malformed intent with the path of the bad field", () => {
   const item = { canonical: "alpha", target: "/h/alpha", aside: null, updatedAt: "t1" };
