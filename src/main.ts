@@ -2,7 +2,9 @@
  * Entry point: argv → command. The ONLY place that calls Deno.exit (DESIGN §2).
  */
 
-import { COMMANDS } from "./cli/commands.ts";
+import { SPECS } from "./cli/commands.ts";
+import { renderHelp, renderTopLevelHelp } from "./cli/help.ts";
+import { readInvocation } from "./cli/invocation.ts";
 import { EXIT_INTERRUPTED, EXIT_USAGE, isSkillError, SkillError } from "./core/errors.ts";
 import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
 import { VERSION } from "./core/version.ts";
@@ -34,56 +36,28 @@ function loadEnv(cwd: string): Record<string, string> {
   }
 }
 
+/** `skills --help`, from the command specs (no command module is loaded). */
 export function topLevelHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) =>
-    `  ${name.padEnd(width)}  ${c.summary}`
-  );
-  return `skills ${VERSION} — install, run and serve Agent Skills
-
-Usage: skills <command> [options]
-
-Commands:
-${lines.join("\n")}
-
-Global options:
-  -h, --help      Show help (also: skills <command> --help)
-  -V, --version   Print the version
-  --json          Machine-readable output on stdout
-  -v, --verbose   Debug logs on stderr
-  --no-color      Disable colour (NO_COLOR is honoured too)
-
-Environment: SKILLS_HOME (default ~/.agent/skills), AGENT_SKILLS (active skills:
-a,b | all | all-untrusted | none). A .env file in the working directory is read.
-
-Exit codes: 0 ok, 1 failure, 2 usage error, 124 timeout, 130 interrupted;
-\`skills run\` passes the script's own exit code through.
-`;
-}
-
-function suggest(name: string): string {
-  const close = Object.keys(COMMANDS).filter((c) => c.startsWith(name.slice(0, 2)));
-  return close.length > 0
-    ? `Did you mean ${close.map((c) => `\`skills ${c}\``).join(" or ")}?`
-    : "Run `skills --help` to see the commands";
+  return renderTopLevelHelp(SPECS, VERSION);
 }
 
 export async function main(argv: string[]): Promise<number> {
   const stdout = denoOutput(Deno.stdout);
   const stderr = denoOutput(Deno.stderr);
-  const first = argv[0];
-  if (first === undefined || first === "-h" || first === "--help" || first === "help") {
-    if (first === "help" && argv[1] !== undefined && COMMANDS[argv[1]]) {
-      stdout.write((await COMMANDS[argv[1]]!.load()).help);
+  const invocation = readInvocation(argv);
+  switch (invocation.kind) {
+    case "top-help":
+      (invocation.bare ? stderr : stdout).write(topLevelHelp());
+      return invocation.bare ? EXIT_USAGE : 0;
+    case "version":
+      stdout.write(`skills ${VERSION}\n`);
       return 0;
-    }
-    (first === undefined ? stderr : stdout).write(topLevelHelp());
-    return first === undefined ? EXIT_USAGE : 0;
+    case "command-help":
+      stdout.write(renderHelp(invocation.entry.spec));
+      return 0;
   }
-  if (first === "-V" || first === "--version") {
-    stdout.write(`skills ${VERSION}\n`);
-    return 0;
-  }
+  // Global options may precede the command: readInvocation moved them after its name, so
+  // these scans of the whole argv see the same words either way.
   const wantsJson = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined).includes(
     "--json",
   );
@@ -104,12 +78,9 @@ export async function main(argv: string[]): Promise<number> {
     readLine: stdinLineReader(),
   };
   try {
-    const entry = COMMANDS[first];
-    if (entry === undefined) {
-      throw new SkillError("usage", `Unknown command '${first}'`, { hint: suggest(first) });
-    }
-    const module = await entry.load();
-    const options = module.parse(argv.slice(1));
+    if (invocation.kind === "unknown") throw invocation.error;
+    const module = await invocation.entry.load();
+    const options = module.parse(invocation.argv);
     if (options.help) {
       stdout.write(module.help);
       return 0;

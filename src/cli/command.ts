@@ -1,6 +1,7 @@
 /** The shape of a command module: pure parse, then run with a narrow context. */
 
 import type { Context } from "../core/io.ts";
+import type { CommandSpec } from "./spec.ts";
 
 export interface ParsedCommon {
   help: boolean;
@@ -20,6 +21,7 @@ export interface CommandModule<T extends ParsedCommon = ParsedCommon> {
 }
 
 export interface CommandEntry {
+  spec: CommandSpec;
   summary: string;
   // deno-lint-ignore no-explicit-any
   load(): Promise<CommandModule<any>>;
