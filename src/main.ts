@@ -2,8 +2,8 @@
  * Entry point: argv → command. The ONLY place that calls Deno.exit (DESIGN §2).
  */
 
-import { SPECS } from "./cli/commands.ts";
-import { renderHelp, renderTopLevelHelp } from "./cli/help.ts";
+import { COMMAND_INDEX } from "./cli/command_index.ts";
+import { renderTopLevelHelp } from "./cli/help.ts";
 import { readInvocation } from "./cli/invocation.ts";
 import { EXIT_INTERRUPTED, EXIT_USAGE, isSkillError, SkillError } from "./core/errors.ts";
 import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
@@ -36,9 +36,9 @@ function loadEnv(cwd: string): Record<string, string> {
   }
 }
 
-/** `skills --help`, from the command specs (no command module is loaded). */
+/** `skills --help`, from the command index (no spec or command module is loaded). */
 export function topLevelHelp(): string {
-  return renderTopLevelHelp(SPECS, VERSION);
+  return renderTopLevelHelp(COMMAND_INDEX, VERSION);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -53,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
       stdout.write(`skills ${VERSION}\n`);
       return 0;
     case "command-help":
-      stdout.write(renderHelp(invocation.entry.spec));
+      stdout.write((await invocation.entry.load()).help);
       return 0;
   }
   // Global options may precede the command: readInvocation moved them after its name, so

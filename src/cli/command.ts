@@ -1,7 +1,6 @@
 /** The shape of a command module: pure parse, then run with a narrow context. */
 
 import type { Context } from "../core/io.ts";
-import type { CommandSpec } from "./spec.ts";
 
 export interface ParsedCommon {
   help: boolean;
@@ -20,8 +19,10 @@ export interface CommandModule<T extends ParsedCommon = ParsedCommon> {
   handlesInterrupt?: boolean;
 }
 
+/** A command as the table knows it, before its module (and spec) is loaded. */
 export interface CommandEntry {
-  spec: CommandSpec;
+  name: string;
+  aliases: readonly string[];
   summary: string;
   // deno-lint-ignore no-explicit-any
   load(): Promise<CommandModule<any>>;

@@ -1,8 +1,8 @@
 /**
- * The command table, built from the command specs (plain data: listing commands, top-level
- * help and typo suggestions load no command module). Each command module is imported only
- * when that command runs, so heavy dependencies (AI SDK, MCP SDK, tokenizer) stay off the
- * paths of list/info/run.
+ * The command table: names, aliases and summaries from command_index.ts (generated from
+ * the specs, so listing commands, top-level help and typo suggestions load no spec prose
+ * and no command module). Each command module is imported only when that command runs,
+ * so heavy dependencies (AI SDK, MCP SDK, tokenizer) stay off the paths of list/info/run.
  *
  * Under `deno run` the import specifier is computed on purpose: Deno walks every
  * statically analysable `import()` of the program at start-up (all commands and their npm
@@ -12,47 +12,8 @@
  */
 
 import type { CommandEntry, CommandModule } from "./command.ts";
-import type { CommandSpec } from "./spec.ts";
-import { addSpec } from "./specs/add.ts";
-import { callSpec } from "./specs/call.ts";
-import { chatSpec } from "./specs/chat.ts";
-import { checkSpec } from "./specs/check.ts";
-import { completionsSpec } from "./specs/completions.ts";
-import { contextSpec } from "./specs/context.ts";
-import { infoSpec } from "./specs/info.ts";
-import { initSpec } from "./specs/init.ts";
-import { listSpec } from "./specs/list.ts";
-import { mcpSpec } from "./specs/mcp.ts";
-import { promptSpec } from "./specs/prompt.ts";
-import { removeSpec } from "./specs/remove.ts";
-import { runSpec } from "./specs/run.ts";
-import { scriptsSpec } from "./specs/scripts.ts";
-import { trustSpec } from "./specs/trust.ts";
-import { untrustSpec } from "./specs/untrust.ts";
-import { updateSpec } from "./specs/update.ts";
-import { validateSpec } from "./specs/validate.ts";
-
-/** Every command, in the order of `skills --help`. */
-export const SPECS: readonly CommandSpec[] = [
-  listSpec,
-  infoSpec,
-  validateSpec,
-  checkSpec,
-  scriptsSpec,
-  runSpec,
-  addSpec,
-  updateSpec,
-  removeSpec,
-  trustSpec,
-  untrustSpec,
-  callSpec,
-  chatSpec,
-  contextSpec,
-  promptSpec,
-  mcpSpec,
-  initSpec,
-  completionsSpec,
-];
+import { COMMAND_INDEX } from "./command_index.ts";
+import type { CommandIndexEntry } from "./spec.ts";
 
 /**
  * Words that are not commands but that people type for one: the hint names the command.
@@ -70,29 +31,30 @@ export function useCommandLoaders(loaders: Readonly<Record<string, CommandLoader
   registered = loaders;
 }
 
-function entry(spec: CommandSpec): CommandEntry {
+function entry(index: CommandIndexEntry): CommandEntry {
   return {
-    spec,
-    summary: spec.summary,
+    name: index.name,
+    aliases: index.aliases,
+    summary: index.summary,
     load: () => {
-      const loader = registered?.[spec.name];
+      const loader = registered?.[index.name];
       if (loader) return loader();
-      const specifier = "./commands/" + spec.name + ".ts";
+      const specifier = "./commands/" + index.name + ".ts";
       return import(specifier);
     },
   };
 }
 
-/** Commands by name (aliases are not keys here: see `findCommand`). */
-export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.fromEntries(
-  SPECS.map((spec) => [spec.name, entry(spec)]),
-);
-
-const BY_WORD = new Map<string, CommandEntry>(
-  SPECS.flatMap((spec) => [spec.name, ...spec.aliases ?? []].map((w) => [w, COMMANDS[spec.name]!])),
-);
+/** Commands by name, in the order of `skills --help` (aliases: see `findCommand`). */
+export const COMMANDS: Record<string, CommandEntry> = {};
+// An index loop and no Map: this runs on every start-up, where Map and iterator set-up
+// measurably cost (a tenth of a millisecond or two).
+for (let i = 0; i < COMMAND_INDEX.length; i++) {
+  COMMANDS[COMMAND_INDEX[i]!.name] = entry(COMMAND_INDEX[i]!);
+}
 
 /** The command a word names, by its name or an alias. */
 export function findCommand(word: string): CommandEntry | undefined {
-  return BY_WORD.get(word);
+  const found = COMMAND_INDEX.find((c) => c.name === word || c.aliases.includes(word));
+  return found && COMMANDS[found.name];
 }

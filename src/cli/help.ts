@@ -1,6 +1,12 @@
 /** Help text rendered from command specs (pure): each command's `--help` and `skills --help`. */
 
-import { type CommandSpec, type FlagSpec, GLOBAL_FLAGS, type HelpSection } from "./spec.ts";
+import {
+  type CommandIndexEntry,
+  type CommandSpec,
+  type FlagSpec,
+  GLOBAL_FLAGS,
+  type HelpSection,
+} from "./spec.ts";
 
 /** `-y, --yes`, `--ref REF`, `-p, --prompt TEXT`. */
 export function flagLabel(long: string, flag: FlagSpec): string {
@@ -30,7 +36,7 @@ function section(s: HelpSection): string {
   return s.text.startsWith("\n") ? `${s.title}:${s.text}` : `${s.title}: ${s.text}`;
 }
 
-function aliasLine(spec: CommandSpec): string[] {
+function aliasLine(spec: Pick<CommandSpec, "aliases">): string[] {
   const aliases = spec.aliases ?? [];
   if (aliases.length === 0) return [];
   return [`${aliases.length === 1 ? "Alias" : "Aliases"}: ${aliases.join(", ")}`];
@@ -50,18 +56,21 @@ export function renderHelp(spec: CommandSpec): string {
 }
 
 /** `skills --help`: the command table (with aliases), global options, environment. */
-export function renderTopLevelHelp(specs: readonly CommandSpec[], version: string): string {
-  const width = Math.max(...specs.map((s) => s.name.length));
-  const commands = specs.map((s) => {
-    const aliases = s.aliases?.length ? ` (${aliasLine(s)[0]!.toLowerCase()})` : "";
-    return `  ${s.name.padEnd(width)}  ${s.summary}${aliases}`;
+export function renderTopLevelHelp(
+  commands: readonly CommandIndexEntry[],
+  version: string,
+): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => {
+    const aliases = c.aliases.length > 0 ? ` (${aliasLine(c)[0]!.toLowerCase()})` : "";
+    return `  ${c.name.padEnd(width)}  ${c.summary}${aliases}`;
   });
   return `skills ${version} — install, run and serve Agent Skills
 
 Usage: skills [global options] <command> [options]
 
 Commands:
-${commands.join("\n")}
+${lines.join("\n")}
 
 Global options (before or after the command):
 ${flagTable(GLOBAL_FLAGS).join("\n")}

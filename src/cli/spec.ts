@@ -63,6 +63,11 @@ export interface CommandSpec {
   sections?: readonly HelpSection[];
 }
 
+/** What start-up knows of a command (command_index.ts, generated from the specs). */
+export type CommandIndexEntry = Readonly<
+  Pick<CommandSpec, "name" | "summary"> & { aliases: readonly string[] }
+>;
+
 /** Flags every command accepts, with the wording used where a command does not list them. */
 export const COMMON_FLAGS = {
   help: { type: "boolean", short: "h", description: "Show this help" },

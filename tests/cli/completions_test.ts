@@ -5,7 +5,8 @@ import { UsageError } from "../../src/core/errors.ts";
 import { parse } from "../../src/cli/commands/completions.ts";
 import { completionCommands, renderBash, renderZsh } from "../../src/cli/completions_render.ts";
 import { renderFish } from "../../src/cli/completions_fish.ts";
-import { COMMANDS, SPECS } from "../../src/cli/commands.ts";
+import { COMMANDS } from "../../src/cli/commands.ts";
+import { SPECS } from "../../src/cli/specs/all.ts";
 import { type CommandSpec, COMMON_FLAGS, HELP_FLAG } from "../../src/cli/spec.ts";
 import { baseEnv, CLI_FLAGS, cliEntry, runCli, tempDir } from "../helpers/cli.ts";
 

@@ -1,8 +1,7 @@
 /** `readInvocation()`: global options before the command, aliases, help, typos (pure). */
 import assert from "node:assert/strict";
-import { readInvocation } from "../../src/cli/invocation.ts";
-import { SPECS } from "../../src/cli/commands.ts";
-import { editDistance, suggestCommands } from "../../src/cli/suggest.ts";
+import { COMMAND_INDEX } from "../../src/cli/command_index.ts";
+import { editDistance, readInvocation, suggestCommands } from "../../src/cli/invocation.ts";
 import type { UsageError } from "../../src/core/errors.ts";
 
 /** The command an argv runs and the arguments it hands to that command's parse(). */
@@ -10,7 +9,7 @@ function command(argv: string[]): [string, string[]] {
   const invocation = readInvocation(argv);
   assert.equal(invocation.kind, "command", argv.join(" "));
   if (invocation.kind !== "command") throw new Error("unreachable");
-  return [invocation.entry.spec.name, invocation.argv];
+  return [invocation.entry.name, invocation.argv];
 }
 
 Deno.test("readInvocation() hands global options before the command to the command", () => {
@@ -32,7 +31,7 @@ Deno.test("readInvocation() resolves aliases to their command", () => {
   assert.deepEqual(command(["rm", "a", "--yes"]), ["remove", ["a", "--yes"]]);
   assert.deepEqual(command(["--json", "uninstall", "a"]), ["remove", ["--json", "a"]]);
   const help = readInvocation(["help", "rm"]);
-  assert.ok(help.kind === "command-help" && help.entry.spec.name === "remove");
+  assert.ok(help.kind === "command-help" && help.entry.name === "remove");
 });
 
 Deno.test("readInvocation() answers help and version before any command", () => {
@@ -91,10 +90,10 @@ Deno.test("editDistance() counts insertions, deletions, substitutions and transp
 });
 
 Deno.test("suggestCommands() names each command once, nearest first, by name or alias", () => {
-  assert.deepEqual(suggestCommands("lst", SPECS), ["list"]); // list and ls are both 1 away
-  assert.deepEqual(suggestCommands("sl", SPECS), ["ls"]);
-  assert.deepEqual(suggestCommands("rn", SPECS), ["run", "rm"]);
-  assert.deepEqual(suggestCommands("Trsut", SPECS), ["trust"]);
-  assert.deepEqual(suggestCommands("unistall", SPECS), ["uninstall"]);
-  assert.deepEqual(suggestCommands("zzzz", SPECS), []);
+  assert.deepEqual(suggestCommands("lst", COMMAND_INDEX), ["list"]); // list and ls are both 1 away
+  assert.deepEqual(suggestCommands("sl", COMMAND_INDEX), ["ls"]);
+  assert.deepEqual(suggestCommands("rn", COMMAND_INDEX), ["run", "rm"]);
+  assert.deepEqual(suggestCommands("Trsut", COMMAND_INDEX), ["trust"]);
+  assert.deepEqual(suggestCommands("unistall", COMMAND_INDEX), ["uninstall"]);
+  assert.deepEqual(suggestCommands("zzzz", COMMAND_INDEX), []);
 });

@@ -2,7 +2,9 @@
 import assert from "node:assert/strict";
 import { DEFAULT_MAX_STEPS } from "../../src/agent/chat_loop.ts";
 import { parseSpec } from "../../src/cli/args.ts";
-import { COMMANDS, findCommand, MISTAKEN_COMMANDS, SPECS } from "../../src/cli/commands.ts";
+import { COMMANDS, findCommand, MISTAKEN_COMMANDS } from "../../src/cli/commands.ts";
+import { SPECS } from "../../src/cli/specs/all.ts";
+import { chatSpec } from "../../src/cli/specs/chat.ts";
 import { flagTable, renderHelp } from "../../src/cli/help.ts";
 import { type CommandSpec, COMMON_FLAGS, HELP_FLAG } from "../../src/cli/spec.ts";
 
@@ -14,7 +16,7 @@ Deno.test("command names and aliases are unique, and `install` is not one of the
   assert.deepEqual(listAliases("remove"), ["rm", "uninstall"]);
 });
 
-const listAliases = (name: string) => [...COMMANDS[name]!.spec.aliases ?? []];
+const listAliases = (name: string) => [...COMMANDS[name]!.aliases];
 
 Deno.test("each command module's help is rendered from its spec", async () => {
   for (const spec of SPECS) {
@@ -46,7 +48,7 @@ Deno.test("each spec's usage line names its positionals", () => {
 });
 
 Deno.test("chat's help states the chat loop's real default for --max-steps", () => {
-  assert.match(renderHelp(COMMANDS.chat!.spec), new RegExp(`\\(default ${DEFAULT_MAX_STEPS}\\)`));
+  assert.match(renderHelp(chatSpec), new RegExp(`\\(default ${DEFAULT_MAX_STEPS}\\)`));
 });
 
 const DEMO = {

@@ -12,7 +12,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../help.ts";
 import { completionsSpec } from "../specs/completions.ts";
-import { SPECS } from "../commands.ts";
+import { SPECS } from "../specs/all.ts";
 import { completionCommands, renderBash, renderZsh } from "../completions_render.ts";
 import { renderFish } from "../completions_fish.ts";
 import { openSession } from "../session.ts";
