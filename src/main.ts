@@ -3,8 +3,7 @@
  */
 
 import { COMMAND_INDEX } from "./cli/command_index.ts";
-import { renderTopLevelHelp } from "./cli/help.ts";
-import { readInvocation } from "./cli/invocation.ts";
+import { readInvocation, renderTopLevelHelp } from "./cli/commands.ts";
 import { EXIT_INTERRUPTED, EXIT_USAGE, isSkillError, SkillError } from "./core/errors.ts";
 import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
 import { VERSION } from "./core/version.ts";

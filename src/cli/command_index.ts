@@ -2,7 +2,7 @@
 // do not edit. After changing a command's name, aliases or summary, regenerate it with
 //   UPDATE_SNAPSHOTS=1 deno test -A tests/cli/command_index_test.ts
 
-import type { CommandIndexEntry } from "./spec.ts";
+import type { CommandIndexEntry } from "./command.ts";
 
 /** What start-up needs of every command, in the order of `skills --help`. */
 export const COMMAND_INDEX: readonly CommandIndexEntry[] = [

@@ -4,7 +4,8 @@
  * flag values complete to. Bash and zsh here, fish in completions_fish.ts.
  */
 
-import { type CommandSpec, COMMON_FLAGS, type FlagSpec, GLOBAL_FLAGS } from "./spec.ts";
+import { GLOBAL_FLAGS } from "./commands.ts";
+import { type CommandSpec, COMMON_FLAGS, type FlagSpec } from "./spec.ts";
 
 export interface CompletionFlag {
   long: string;

@@ -1,20 +1,19 @@
 /**
- * What a command declaration looks like. Each command is declared once, as plain data in
- * src/cli/specs/<name>.ts (cheap to import: main.ts loads every spec to list commands),
- * and everything else is derived from it: its parser (args.ts), its `--help` text
- * (help.ts), the command table, top-level help and typo suggestions (commands.ts), and
- * the shell completions (completions_render.ts).
+ * What a command declaration looks like, and the `--help` text rendered from one. Each
+ * command is declared once, as plain data in src/cli/specs/<name>.ts, and everything else
+ * is derived from it: its parser (args.ts), its `--help` (renderHelp, below), the command
+ * table, top-level help and typo suggestions (commands.ts, through command_index.ts, which
+ * is generated from the specs so that start-up loads none of them), and the shell
+ * completions (completions_render.ts, completions_fish.ts).
  */
 
-export interface FlagSpec {
+import { type FlagLine, flagTable } from "./commands.ts";
+
+/** A flag: its label and help line (FlagLine), and how it parses and completes. */
+export interface FlagSpec extends FlagLine {
   type: "boolean" | "string";
-  short?: string;
   /** Repeatable: every occurrence is kept, in order. */
   multiple?: boolean;
-  /** Placeholder for the value in help and completions: `REF` in `--ref REF`. */
-  value?: string;
-  /** The help line; each `\n` starts a continuation line under the first. */
-  description: string;
   /** What a shell completes for the value: comma-separated skill names, or a directory. */
   complete?: "skill-list" | "directory";
 }
@@ -63,11 +62,6 @@ export interface CommandSpec {
   sections?: readonly HelpSection[];
 }
 
-/** What start-up knows of a command (command_index.ts, generated from the specs). */
-export type CommandIndexEntry = Readonly<
-  Pick<CommandSpec, "name" | "summary"> & { aliases: readonly string[] }
->;
-
 /** Flags every command accepts, with the wording used where a command does not list them. */
 export const COMMON_FLAGS = {
   help: { type: "boolean", short: "h", description: "Show this help" },
@@ -86,14 +80,26 @@ export const jsonFlag = (description: string) => ({ type: "boolean", description
 export const verboseFlag = (description = "Debug logs on stderr") =>
   ({ type: "boolean", short: "v", description }) as const;
 
-/**
- * Options accepted before the command name too (`skills --json list`), as the top-level
- * help documents them. `--version` is top-level only.
- */
-export const GLOBAL_FLAGS = {
-  help: { type: "boolean", short: "h", description: "Show help (also: skills <command> --help)" },
-  version: { type: "boolean", short: "V", description: "Print the version" },
-  json: { type: "boolean", description: "Machine-readable output on stdout" },
-  verbose: { type: "boolean", short: "v", description: "Debug logs on stderr" },
-  "no-color": { type: "boolean", description: "Disable colour (NO_COLOR is honoured too)" },
-} as const satisfies Record<string, FlagSpec>;
+function section(s: HelpSection): string {
+  if (s.title === undefined) return s.text;
+  return s.text.startsWith("\n") ? `${s.title}:${s.text}` : `${s.title}: ${s.text}`;
+}
+
+function aliasLine(spec: Pick<CommandSpec, "aliases">): string[] {
+  const aliases = spec.aliases ?? [];
+  if (aliases.length === 0) return [];
+  return [`${aliases.length === 1 ? "Alias" : "Aliases"}: ${aliases.join(", ")}`];
+}
+
+/** A command's `--help`: usage, aliases, description, sections, options, sections. */
+export function renderHelp(spec: CommandSpec): string {
+  const usage = spec.usage.map((u, i) => `${i === 0 ? "Usage:" : "      "} skills ${u}`);
+  const blocks = [
+    [...usage, ...aliasLine(spec)].join("\n"),
+    spec.description,
+    ...(spec.sections ?? []).filter((s) => s.beforeOptions).map(section),
+    [`${spec.optionsTitle ?? "Options"}:`, ...flagTable(spec.flags)].join("\n"),
+    ...(spec.sections ?? []).filter((s) => !s.beforeOptions).map(section),
+  ];
+  return `${blocks.join("\n\n")}\n`;
+}

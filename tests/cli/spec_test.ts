@@ -5,8 +5,8 @@ import { parseSpec } from "../../src/cli/args.ts";
 import { COMMANDS, findCommand, MISTAKEN_COMMANDS } from "../../src/cli/commands.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";
 import { chatSpec } from "../../src/cli/specs/chat.ts";
-import { flagTable, renderHelp } from "../../src/cli/help.ts";
-import { type CommandSpec, COMMON_FLAGS, HELP_FLAG } from "../../src/cli/spec.ts";
+import { flagTable } from "../../src/cli/commands.ts";
+import { type CommandSpec, COMMON_FLAGS, HELP_FLAG, renderHelp } from "../../src/cli/spec.ts";
 
 Deno.test("command names and aliases are unique, and `install` is not one of them", () => {
   const words = SPECS.flatMap((s) => [s.name, ...s.aliases ?? []]);
@@ -102,7 +102,7 @@ Examples:
   );
   // A label wider than `-v, --verbose` widens the column for every line.
   assert.deepEqual(
-    flagTable({ "with-toolset": { type: "boolean", description: "x" }, ...COMMON_FLAGS }).slice(
+    flagTable({ "with-toolset": { description: "x" }, ...COMMON_FLAGS }).slice(
       0,
       2,
     ),

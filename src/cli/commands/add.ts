@@ -36,7 +36,7 @@ import {
 } from "../../runtime/store/staging.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { addSpec } from "../specs/add.ts";
 import { chooseFromList, confirmAction, fields, listOrNone, progress } from "../lifecycle_ui.ts";
 import { table, writeJson } from "../render.ts";

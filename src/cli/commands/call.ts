@@ -18,7 +18,7 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { ToolsetHost, type ToolsetMethod } from "../../runtime/exec/toolset_host.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { callSpec } from "../specs/call.ts";
 import { table, writeJson } from "../render.ts";
 

@@ -18,7 +18,7 @@ import { Repl, terminalObserver } from "../../agent/repl.ts";
 import { surfaceFactory } from "../../agent/surface_factory.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";

@@ -11,7 +11,7 @@ import { probeTool } from "../../runtime/os/probe.ts";
 import { registryPath } from "../../runtime/store/registry.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { checkSpec } from "../specs/check.ts";
 import { shortSha, style, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";

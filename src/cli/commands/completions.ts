@@ -10,7 +10,7 @@ import { findSkill } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { completionsSpec } from "../specs/completions.ts";
 import { SPECS } from "../specs/all.ts";
 import { completionCommands, renderBash, renderZsh } from "../completions_render.ts";

@@ -18,7 +18,7 @@ import { surfaceFactory } from "../../agent/surface_factory.ts";
 import { ENCODING } from "../../agent/tokens.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";

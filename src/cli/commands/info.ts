@@ -5,7 +5,7 @@ import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { infoSpec } from "../specs/info.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";

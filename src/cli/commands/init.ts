@@ -6,7 +6,7 @@ import type { Context } from "../../core/io.ts";
 import { planScaffold, scaffoldName, writeScaffold } from "../../runtime/lifecycle/scaffold.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { initSpec } from "../specs/init.ts";
 import { writeJson } from "../render.ts";
 

@@ -4,7 +4,7 @@ import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { listSpec } from "../specs/list.ts";
 import { shortSha, table, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";

@@ -6,7 +6,7 @@ import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { mcpSpec } from "../specs/mcp.ts";
 import { openSession } from "../session.ts";
 

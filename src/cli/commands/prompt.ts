@@ -9,7 +9,7 @@ import { UsageError } from "../../core/errors.ts";
 import { type Context, warn } from "../../core/io.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { promptSpec } from "../specs/prompt.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";

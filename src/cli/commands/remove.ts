@@ -11,7 +11,7 @@ import { cleanStale } from "../../runtime/store/staging.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { removeSpec } from "../specs/remove.ts";
 import { confirmAction, fields } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";

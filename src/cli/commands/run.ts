@@ -26,7 +26,7 @@ import {
 } from "../../runtime/exec/script_service.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../render.ts";
 

@@ -7,7 +7,7 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { scriptList } from "../../runtime/exec/script_service.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { scriptsSpec } from "../specs/scripts.ts";
 import { table, writeJson } from "../render.ts";
 

@@ -11,7 +11,7 @@ import { currentDigest, trustSkill, trustTarget } from "../../runtime/lifecycle/
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { trustSpec } from "../specs/trust.ts";
 import { confirmAction, fields, listOrNone } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";

@@ -8,7 +8,7 @@ import { cleanStale } from "../../runtime/store/staging.ts";
 import { trustTarget, untrustSkill } from "../../runtime/lifecycle/trust.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { untrustSpec } from "../specs/untrust.ts";
 import { writeJson } from "../render.ts";
 

@@ -17,7 +17,7 @@ import {
 } from "../../runtime/lifecycle/update.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { updateSpec } from "../specs/update.ts";
 import { confirmAction, progress } from "../lifecycle_ui.ts";
 import { shortSha, writeJson } from "../render.ts";

@@ -7,7 +7,7 @@ import { lstatOrNull } from "../../runtime/os/fs.ts";
 import { type InspectResult, inspectSkillDir } from "../../runtime/catalog/inspect.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../help.ts";
+import { renderHelp } from "../spec.ts";
 import { validateSpec } from "../specs/validate.ts";
 import { style, writeJson } from "../render.ts";
 import { UsageError } from "../../core/errors.ts";
