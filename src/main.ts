@@ -2,11 +2,12 @@
  * Entry point: argv → command. The ONLY place that calls Deno.exit (DESIGN §2).
  */
 
-import { COMMANDS } from "./cli/commands.ts";
+import { COMMAND_INDEX } from "./cli/command_index.ts";
+import { readInvocation, renderTopLevelHelp } from "./cli/commands.ts";
 import { exitCodeFor, isSkillError, SkillError } from "./core/errors.ts";
 import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
 import { VERSION } from "./core/version.ts";
-import type { Context, Output } from "./core/io.ts";
+import { colorWanted, type Context, type Output } from "./core/io.ts";
 import { stdinLineReader } from "./cli/tty.ts";
 
 function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
@@ -34,62 +35,51 @@ function loadEnv(cwd: string): Record<string, string> {
   }
 }
 
-export function topLevelHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) =>
-    `  ${name.padEnd(width)}  ${c.summary}`
-  );
-  return `skills ${VERSION} — install, run and serve Agent Skills
-
-Usage: skills <command> [options]
-
-Commands:
-${lines.join("\n")}
-
-Global options:
-  -h, --help      Show help (also: skills <command> --help)
-  -V, --version   Print the version
-  --json          Machine-readable output on stdout
-  -v, --verbose   Debug logs on stderr
-  --no-color      Disable colour (NO_COLOR is honoured too)
-
-Environment: SKILLS_HOME (default ~/.agent/skills), AGENT_SKILLS (active skills:
-a,b | all | all-untrusted | none). A .env file in the working directory is read.
-
-Exit codes: 0 ok, 1 failure, 2 usage error, 124 timeout, 130 interrupted;
-\`skills run\` passes the script's own exit code through.
-`;
+/**
+ * The directory the user ran the command from. `deno task skills …` runs in the repository
+ * root; Deno's task runner (which also sets npm_config_user_agent to `deno/…`) says where
+ * the user was in INIT_CWD. Moving there makes `.`, relative paths and `.env` mean what
+ * the user meant, exactly as with the installed binary.
+ */
+function userDirectory(): string {
+  const invokedFrom = Deno.env.get("INIT_CWD");
+  const byDenoTask = (Deno.env.get("npm_config_user_agent") ?? "").startsWith("deno/");
+  if (invokedFrom && byDenoTask) {
+    try {
+      if (Deno.statSync(invokedFrom).isDirectory) Deno.chdir(invokedFrom);
+    } catch { /* gone or unreadable: stay where we are */ }
+  }
+  return Deno.cwd();
 }
 
-function suggest(name: string): string {
-  const close = Object.keys(COMMANDS).filter((c) => c.startsWith(name.slice(0, 2)));
-  return close.length > 0
-    ? `Did you mean ${close.map((c) => `\`skills ${c}\``).join(" or ")}?`
-    : "Run `skills --help` to see the commands";
+/** `skills --help`, from the command index (no spec or command module is loaded). */
+export function topLevelHelp(): string {
+  return renderTopLevelHelp(COMMAND_INDEX, VERSION);
 }
 
 export async function main(argv: string[]): Promise<number> {
   const stdout = denoOutput(Deno.stdout);
   const stderr = denoOutput(Deno.stderr);
-  const first = argv[0];
-  if (first === undefined || first === "-h" || first === "--help" || first === "help") {
-    if (first === "help" && argv[1] !== undefined && COMMANDS[argv[1]]) {
-      stdout.write((await COMMANDS[argv[1]]!.load()).help);
+  const invocation = readInvocation(argv);
+  switch (invocation.kind) {
+    case "top-help":
+      (invocation.bare ? stderr : stdout).write(topLevelHelp());
+      return invocation.bare ? exitCodeFor("usage") : 0;
+    case "version":
+      stdout.write(`skills ${VERSION}\n`);
       return 0;
-    }
-    (first === undefined ? stderr : stdout).write(topLevelHelp());
-    return first === undefined ? exitCodeFor("usage") : 0;
+    case "command-help":
+      stdout.write((await invocation.entry.load()).help);
+      return 0;
   }
-  if (first === "-V" || first === "--version") {
-    stdout.write(`skills ${VERSION}\n`);
-    return 0;
-  }
+  // Global options may precede the command: readInvocation moved them after its name, so
+  // these scans of the whole argv see the same words either way.
   const wantsJson = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined).includes(
     "--json",
   );
-  const cwd = Deno.cwd();
+  const cwd = userDirectory();
   const env = loadEnv(cwd);
-  const color = !("NO_COLOR" in env) && !argv.includes("--no-color") && Deno.stderr.isTerminal();
+  const color = colorWanted(env, argv, Deno.stderr.isTerminal());
   const controller = new AbortController();
   const ctx: Context = {
     env,
@@ -104,12 +94,9 @@ export async function main(argv: string[]): Promise<number> {
     readLine: stdinLineReader(),
   };
   try {
-    const entry = COMMANDS[first];
-    if (entry === undefined) {
-      throw new SkillError("usage", `Unknown command '${first}'`, { hint: suggest(first) });
-    }
-    const module = await entry.load();
-    const options = module.parse(argv.slice(1));
+    if (invocation.kind === "unknown") throw invocation.error;
+    const module = await invocation.entry.load();
+    const options = module.parse(invocation.argv);
     if (options.help) {
       stdout.write(module.help);
       return 0;

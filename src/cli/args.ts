@@ -1,11 +1,13 @@
 /**
- * Shared argument parsing, raising UsageError. Hand-written rather than node:util's
- * parseArgs: any `node:` import starts Deno's Node layer (about 7 ms on every command).
- * Supports `--long value`, `--long=value`, `-s value`, grouped short booleans (`-hv`),
- * repeated options (`multiple`), and `--` before positionals.
+ * Shared argument parsing, raising UsageError, driven by a command's spec (spec.ts).
+ * Hand-written rather than node:util's parseArgs: any `node:` import starts Deno's Node
+ * layer (about 7 ms on every command). Supports `--long value`, `--long=value`,
+ * `-s value`, grouped short booleans (`-hv`), repeated options (`multiple`), `--` before
+ * positionals, and a raw tail (`skills run`'s script arguments are passed on untouched).
  */
 
 import { UsageError } from "../core/errors.ts";
+import { COMMON_FLAGS, type PositionalSpec } from "./spec.ts";
 
 export interface OptionDef {
   type: "boolean" | "string";
@@ -20,17 +22,38 @@ type ValueOf<D extends OptionDef> = D extends { type: "string" }
 export type ParsedValues<O extends OptionSpec> = { [K in keyof O]?: ValueOf<O[K]> };
 
 /** Flags every command accepts. */
-export const COMMON_OPTIONS = {
-  help: { type: "boolean", short: "h" },
-  json: { type: "boolean" },
-  verbose: { type: "boolean", short: "v" },
-  "no-color": { type: "boolean" },
-} as const satisfies OptionSpec;
+export const COMMON_OPTIONS: typeof COMMON_FLAGS = COMMON_FLAGS;
 
 export interface CommonFlags {
   help: boolean;
   json: boolean;
   verbose: boolean;
+}
+
+/** What a command's spec gives the parser. */
+export interface ParserSpec {
+  name: string;
+  flags: OptionSpec;
+  positionals: readonly PositionalSpec[];
+}
+
+export interface Parsed<O extends OptionSpec> {
+  values: ParsedValues<O & typeof COMMON_OPTIONS>;
+  positionals: string[];
+  /** The raw tail: argv after the positionals that precede a `raw` positional. */
+  rest: string[];
+}
+
+/**
+ * Parses `argv` (after the command name) against a command's spec: its flags plus the
+ * common ones. Counts and combinations are the command's own checks, made after this.
+ */
+export function parseSpec<S extends ParserSpec>(
+  spec: S,
+  argv: readonly string[],
+): Parsed<S["flags"]> {
+  const raw = spec.positionals.findIndex((p) => p.raw);
+  return parseCommand(spec.name, argv, spec.flags, true, raw < 0 ? undefined : raw);
 }
 
 /** Parses `argv` against the common options plus `options`. */
@@ -39,12 +62,15 @@ export function parseCommand<O extends OptionSpec>(
   argv: readonly string[],
   options: O,
   allowPositionals = true,
-): { values: ParsedValues<O & typeof COMMON_OPTIONS>; positionals: string[] } {
+  rawAfter?: number,
+): Parsed<O> {
   try {
-    return parseOptions(argv, { ...COMMON_OPTIONS, ...options }, allowPositionals) as {
-      values: ParsedValues<O & typeof COMMON_OPTIONS>;
-      positionals: string[];
-    };
+    return parseOptions(
+      argv,
+      { ...COMMON_OPTIONS, ...options },
+      allowPositionals,
+      rawAfter,
+    ) as Parsed<O>;
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
     throw new UsageError(error.message, `Run \`skills ${command} --help\` for usage`);
@@ -53,13 +79,17 @@ export function parseCommand<O extends OptionSpec>(
 
 class ArgumentError extends Error {}
 
+/** `rawAfter`: once that many positionals are read, the rest of argv is kept as it is. */
 function parseOptions(
   argv: readonly string[],
   spec: OptionSpec,
   allowPositionals: boolean,
-): { values: Record<string, unknown>; positionals: string[] } {
+  rawAfter: number | undefined,
+): { values: Record<string, unknown>; positionals: string[]; rest: string[] } {
   const values: Record<string, unknown> = {};
   const positionals: string[] = [];
+  let rest: string[] = [];
+  let onlyPositionals = false;
   const byShort = new Map<string, string>();
   for (const [name, def] of Object.entries(spec)) if (def.short) byShort.set(def.short, name);
 
@@ -73,10 +103,18 @@ function parseOptions(
   };
 
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      for (const rest of argv.slice(i + 1)) positional(rest);
+    if (rawAfter !== undefined && positionals.length >= rawAfter) {
+      rest = argv.slice(i);
       break;
+    }
+    const arg = argv[i]!;
+    if (onlyPositionals) {
+      positional(arg);
+      continue;
+    }
+    if (arg === "--") {
+      onlyPositionals = true;
+      continue;
     }
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
@@ -111,7 +149,7 @@ function parseOptions(
     }
     positional(arg);
   }
-  return { values, positionals };
+  return { values, positionals, rest };
 }
 
 /** The value following option `flag` at argv[index]; a missing or dash-led one is refused. */

@@ -19,8 +19,15 @@ export interface CommandModule<T extends ParsedCommon = ParsedCommon> {
   handlesInterrupt?: boolean;
 }
 
-export interface CommandEntry {
-  summary: string;
+/** What start-up knows of a command: command_index.ts, generated from the specs. */
+export interface CommandIndexEntry {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly summary: string;
+}
+
+/** A command as the table knows it, before its module (and spec) is loaded. */
+export interface CommandEntry extends CommandIndexEntry {
   // deno-lint-ignore no-explicit-any
   load(): Promise<CommandModule<any>>;
 }

@@ -1,93 +1,127 @@
 /**
- * The completion scripts of `skills completions` (pure): command specs parsed from each
- * command's `--help` text, rendered for bash, zsh and fish.
+ * The completion scripts of `skills completions` (pure), derived from the command specs:
+ * every command and alias, its flags (with the common ones), what its positionals and
+ * flag values complete to. Bash and zsh here, fish in completions_fish.ts.
  */
 
-import { COMMON_OPTIONS } from "./args.ts";
+import { GLOBAL_FLAGS } from "./commands.ts";
+import { type CommandSpec, COMMON_FLAGS, type FlagSpec } from "./spec.ts";
 
-export interface FlagSpec {
+export interface CompletionFlag {
   long: string;
   short?: string;
   /** Placeholder of the value when the flag takes one, e.g. `D` for `--dir D`. */
   value?: string;
   description: string;
+  complete?: FlagSpec["complete"];
 }
 
-/** What a command's positional arguments are. */
+/** What a command's positional arguments complete to. */
 export type PositionalKind = "skill" | "skill+script" | "path" | "shell" | "none";
 
-export interface CommandSpec {
+export interface CompletionCommand {
   name: string;
+  /** The name, then the aliases: every word that runs the command. */
+  words: string[];
   summary: string;
-  flags: FlagSpec[];
+  flags: CompletionFlag[];
   positional: PositionalKind;
+  /** From this positional on, words go to the command untouched (no flag completion). */
+  rawFrom: number | undefined;
 }
 
-export const POSITIONALS: Record<string, PositionalKind> = {
-  info: "skill",
-  scripts: "skill",
-  run: "skill+script",
-  update: "skill",
-  remove: "skill",
-  trust: "skill",
-  untrust: "skill",
-  call: "skill",
-  validate: "path",
-  add: "path",
-  completions: "shell",
-};
+/** The shells `skills completions` renders for, and completes as its argument. */
+export const SHELLS = ["bash", "zsh", "fish"] as const;
 
-const OPTION_LINE = /^\s{1,8}(?:-([A-Za-z]),\s+)?--([a-z][a-z0-9-]*)(?:[ =](\S+))?(?:\s{2,}(.*))?$/;
-
-/** The flags documented in a command's help text, plus the common ones. Pure. */
-export function flagsFromHelp(helpText: string): FlagSpec[] {
-  const flags: FlagSpec[] = [];
-  const seen = new Set<string>();
-  for (const line of helpText.split("\n")) {
-    const m = OPTION_LINE.exec(line);
-    if (!m || seen.has(m[2]!)) continue;
-    seen.add(m[2]!);
-    const flag: FlagSpec = { long: m[2]!, description: (m[4] ?? "").trim() };
-    if (m[1] !== undefined) flag.short = m[1];
-    if (m[3] !== undefined && !m[3].startsWith("(")) flag.value = m[3];
-    flags.push(flag);
-  }
-  const common: Record<string, string> = {
-    help: "Show help",
-    json: "Machine-readable output on stdout",
-    verbose: "Debug logs on stderr",
-    "no-color": "Disable colour",
-  };
-  for (const [long, option] of Object.entries(COMMON_OPTIONS)) {
-    if (seen.has(long)) continue;
-    const flag: FlagSpec = { long, description: common[long] ?? "" };
-    if ("short" in option) flag.short = option.short;
-    flags.push(flag);
-  }
-  return flags;
+function completionFlag(long: string, flag: FlagSpec): CompletionFlag {
+  // One line per flag in a completion menu: continuation lines are joined.
+  const out: CompletionFlag = { long, description: flag.description.split("\n").join(" ") };
+  if (flag.short !== undefined) out.short = flag.short;
+  if (flag.type === "string") out.value = flag.value ?? long.toUpperCase();
+  if (flag.complete !== undefined) out.complete = flag.complete;
+  return out;
 }
 
-const sq = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-const valueFlags = (c: CommandSpec) =>
-  c.flags.filter((f) => f.value !== undefined).flatMap((f) =>
-    f.short ? [`--${f.long}`, `-${f.short}`] : [`--${f.long}`]
+/** A command's documented flags in help order, then the common ones it does not list. */
+function flagsOf(spec: CommandSpec): CompletionFlag[] {
+  const listed = Object.entries(spec.flags).map(([long, f]) => completionFlag(long, f));
+  const common = Object.entries(COMMON_FLAGS).filter(([long]) => !Object.hasOwn(spec.flags, long))
+    .map(([long, f]) => completionFlag(long, f));
+  return [...listed, ...common];
+}
+
+function positionalKind(spec: CommandSpec): PositionalKind {
+  const [first, second] = spec.positionals;
+  if (first?.complete === "skill" && second?.complete === "script") return "skill+script";
+  return first === undefined || first.complete === "script" ? "none" : first.complete;
+}
+
+export function completionCommands(specs: readonly CommandSpec[]): CompletionCommand[] {
+  return specs.map((spec) => {
+    const raw = spec.positionals.findIndex((p) => p.raw);
+    return {
+      name: spec.name,
+      words: [spec.name, ...spec.aliases ?? []],
+      summary: spec.summary,
+      flags: flagsOf(spec),
+      positional: positionalKind(spec),
+      rawFrom: raw < 0 ? undefined : raw,
+    };
+  });
+}
+
+/** The options accepted before a command (and `--version`). */
+export const globalFlags = (): CompletionFlag[] =>
+  Object.entries(GLOBAL_FLAGS).map(([long, f]) => completionFlag(long, f));
+
+export const sq = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+export const flagWords = (f: CompletionFlag) =>
+  f.short ? [`--${f.long}`, `-${f.short}`] : [`--${f.long}`];
+export const valueFlags = (c: CompletionCommand) =>
+  c.flags.filter((f) => f.value !== undefined).flatMap(flagWords);
+/** The names of the commands whose positionals complete to `kind`. */
+export const namesOf = (cmds: CompletionCommand[], kind: (p: PositionalKind) => boolean) =>
+  cmds.filter((c) => kind(c.positional)).map((c) => c.name);
+/** Every word (name or alias) of the commands whose positionals complete to `kind`. */
+export const wordsOf = (cmds: CompletionCommand[], kind: (p: PositionalKind) => boolean) =>
+  cmds.filter((c) => kind(c.positional)).flatMap((c) => c.words);
+/** The long names of the value flags that complete to `kind`, across every command. */
+export const flagsCompleting = (cmds: CompletionCommand[], kind: CompletionFlag["complete"]) => [
+  ...new Set(cmds.flatMap((c) => c.flags).filter((f) => f.complete === kind).map((f) => f.long)),
+];
+
+const pattern = (words: string[]) => words.join("|");
+
+/** Shell `case` arms mapping each alias to its command's name. */
+const aliasArms = (cmds: CompletionCommand[], arm: (name: string) => string) =>
+  cmds.filter((c) => c.words.length > 1).map((c) =>
+    `${pattern(c.words.slice(1))}) ${arm(c.name)} ;;`
   );
-const namesOf = (specs: CommandSpec[], kind: (p: PositionalKind) => boolean) =>
-  specs.filter((c) => kind(c.positional)).map((c) => c.name);
 
-export function renderBash(specs: CommandSpec[]): string {
-  const flagCases = specs.map((c) => {
-    const words = c.flags.flatMap((f) =>
-      f.short ? [`--${f.long}`, `-${f.short}`] : [`--${f.long}`]
-    );
-    return `    ${c.name}) echo ${sq(words.join(" "))} ;;`;
-  }).join("\n");
-  const valueCases = specs.filter((c) => valueFlags(c).length > 0)
+export function renderBash(cmds: CompletionCommand[]): string {
+  const flagCases = cmds.map((c) =>
+    `    ${c.name}) echo ${sq(c.flags.flatMap(flagWords).join(" "))} ;;`
+  ).join("\n");
+  const valueCases = cmds.filter((c) => valueFlags(c).length > 0)
     .map((c) => `    ${c.name}) echo ${sq(valueFlags(c).join(" "))} ;;`).join("\n");
-  const skillCmds = namesOf(specs, (p) => p === "skill" || p === "skill+script").join("|");
-  const scriptCmds = namesOf(specs, (p) => p === "skill+script").join("|");
-  const pathCmds = namesOf(specs, (p) => p === "path").join("|");
+  const rawCases = cmds.filter((c) => c.rawFrom !== undefined)
+    .map((c) => `    ${c.name}) echo ${c.rawFrom} ;;`).join("\n");
+  const aliases = aliasArms(cmds, (name) => `echo ${name}`).map((a) => `    ${a}\n`).join("");
+  const at = (kind: (p: PositionalKind) => boolean, index: string) =>
+    namesOf(cmds, kind).map((w) => `${w}:${index}`).join("|");
+  const skillAt0 = at((p) => p === "skill" || p === "skill+script", "0");
+  const scriptAt1 = at((p) => p === "skill+script", "1");
+  const pathAny = at((p) => p === "path", "*");
+  const shellAt0 = at((p) => p === "shell", "0");
+  const skillLists = flagsCompleting(cmds, "skill-list").map((l) => `--${l}`);
+  const directories = flagsCompleting(cmds, "directory").map((l) => `--${l}`);
+  const topWords = [...cmds.flatMap((c) => c.words), ...globalFlags().flatMap(flagWords)];
   return `# bash completion for skills — generated by \`skills completions bash\`
+_skills_command() {
+  case "$1" in
+${aliases}    *) echo "$1" ;;
+  esac
+}
 _skills_flags() {
   case "$1" in
 ${flagCases}
@@ -98,6 +132,13 @@ _skills_value_flags() {
 ${valueCases}
   esac
 }
+# The positional from which a command's words are passed on untouched (no flags to complete).
+_skills_raw_from() {
+  case "$1" in
+${rawCases}
+    *) echo 999 ;;
+  esac
+}
 _skills() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local prog="\${COMP_WORDS[0]}" cmd="" first="" pos=0 skip=0 i w
@@ -105,7 +146,7 @@ _skills() {
     w="\${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi
     if [[ -z "$cmd" ]]; then
-      [[ "$w" == -* ]] || cmd="$w"
+      [[ "$w" == -* ]] || cmd="$(_skills_command "$w")"
       continue
     fi
     if [[ "$w" == -* && "$w" != *=* ]]; then
@@ -118,45 +159,47 @@ _skills() {
   done
   COMPREPLY=()
   if [[ -z "$cmd" ]]; then
-    COMPREPLY=($(compgen -W ${
-    sq(`${specs.map((c) => c.name).join(" ")} --help --version`)
-  } -- "$cur"))
+    COMPREPLY=($(compgen -W ${sq(topWords.join(" "))} -- "$cur"))
     return 0
   fi
   case "$prev" in
-    --skills)
+${
+    skillLists.length > 0
+      ? `    ${pattern(skillLists)})
       local prefix=""
       [[ "$cur" == *,* ]] && prefix="\${cur%,*},"
       COMPREPLY=($(compgen -P "$prefix" -W "all all-untrusted none $("$prog" completions --list-skills 2>/dev/null)" -- "\${cur##*,}"))
       return 0 ;;
-    --dir) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-  esac
+`
+      : ""
+  }${
+    directories.length > 0
+      ? `    ${pattern(directories)}) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;\n`
+      : ""
+  }  esac
   if ((skip)); then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-  if [[ "$cur" == -* ]] && { [[ "$cmd" != run ]] || ((pos < 2)); }; then
+  if [[ "$cur" == -* ]] && ((pos < $(_skills_raw_from "$cmd"))); then
     COMPREPLY=($(compgen -W "$(_skills_flags "$cmd")" -- "$cur"))
     return 0
   fi
   case "$cmd:$pos" in
 ${
-    skillCmds
-      ? `    ${skillCmds.split("|").map((c) => `${c}:0`).join("|")})
+    skillAt0
+      ? `    ${skillAt0})
       COMPREPLY=($(compgen -W "$("$prog" completions --list-skills 2>/dev/null)" -- "$cur")) ;;
 `
       : ""
   }${
-    scriptCmds
-      ? `    ${scriptCmds.split("|").map((c) => `${c}:1`).join("|")})
+    scriptAt1
+      ? `    ${scriptAt1})
       COMPREPLY=($(compgen -W "$("$prog" completions --list-scripts "$first" 2>/dev/null)" -- "$cur")) ;;
 `
       : ""
-  }${
-    pathCmds
-      ? `    ${pathCmds.split("|").map((c) => `${c}:*`).join("|")})
-      COMPREPLY=($(compgen -d -- "$cur")) ;;
-`
+  }${pathAny ? `    ${pathAny})\n      COMPREPLY=($(compgen -d -- "$cur")) ;;\n` : ""}${
+    shellAt0
+      ? `    ${shellAt0}) COMPREPLY=($(compgen -W "${SHELLS.join(" ")}" -- "$cur")) ;;\n`
       : ""
-  }    completions:0) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
-  esac
+  }  esac
   return 0
 }
 complete -F _skills skills
@@ -168,37 +211,43 @@ const zq = (text: string) => text.replaceAll("'", `'\\''`).replace(/([[\]])/g, "
 /** Escapes a value message (between colons) for a zsh `_arguments` spec. */
 const zmsg = (text: string) => zq(text).replaceAll(":", "\\:");
 
-export function renderZsh(specs: CommandSpec[]): string {
-  const commands = specs.map((c) => `    ${sq(`${c.name}:${c.summary}`)}`).join("\n");
-  const cases = specs.map((c) => {
-    const flags = c.flags.map((f) => {
-      const desc = zq(f.description);
-      const value = f.value === undefined
-        ? ""
-        : f.long === "skills"
-        ? `:skills:_skills_skill_list`
-        : f.long === "dir"
-        ? ":directory:_files -/"
-        : `:${zmsg(f.value.toLowerCase())}:`;
-      return f.short
-        ? `      '(-${f.short} --${f.long})'{-${f.short},--${f.long}}'[${desc}]${value}'`
-        : `      '--${f.long}[${desc}]${value}'`;
-    });
-    const pos = c.positional === "skill"
-      ? ["      '*:skill:_skills_skill_names'"]
-      : c.positional === "skill+script"
-      ? [
-        "      '1:skill:_skills_skill_names'",
-        "      '2:script:_skills_script_names'",
-        "      '*::script argument:_default'",
-      ]
-      : c.positional === "path"
-      ? ["      '*:path:_files -/'"]
-      : c.positional === "shell"
-      ? ["      '1:shell:(bash zsh fish)'"]
-      : [];
-    return `    ${c.name})\n      _arguments -s \\\n${[...flags, ...pos].join(" \\\n")} ;;`;
+function zshFlag(f: CompletionFlag): string {
+  const desc = zq(f.description);
+  const value = f.value === undefined
+    ? ""
+    : f.complete === "skill-list"
+    ? `:skills:_skills_skill_list`
+    : f.complete === "directory"
+    ? ":directory:_files -/"
+    : `:${zmsg(f.value.toLowerCase())}:`;
+  return f.short
+    ? `'(-${f.short} --${f.long})'{-${f.short},--${f.long}}'[${desc}]${value}'`
+    : `'--${f.long}[${desc}]${value}'`;
+}
+
+const ZSH_POSITIONALS: Record<PositionalKind, string[]> = {
+  skill: ["'*:skill:_skills_skill_names'"],
+  "skill+script": [
+    "'1:skill:_skills_skill_names'",
+    "'2:script:_skills_script_names'",
+    "'*::script argument:_default'",
+  ],
+  path: ["'*:path:_files -/'"],
+  shell: [`'1:shell:(${SHELLS.join(" ")})'`],
+  none: [],
+};
+
+export function renderZsh(cmds: CompletionCommand[]): string {
+  const commands = cmds.flatMap((c) => c.words.map((w) => `    ${sq(`${w}:${c.summary}`)}`))
+    .join("\n");
+  const cases = cmds.map((c) => {
+    const lines = [...c.flags.map(zshFlag), ...ZSH_POSITIONALS[c.positional]];
+    return `    ${c.name})\n      _arguments -s \\\n${
+      lines.map((l) => `      ${l}`).join(" \\\n")
+    } ;;`;
   }).join("\n");
+  const globals = globalFlags().map((f) => `    ${zshFlag(f)} \\`).join("\n");
+  const aliases = aliasArms(cmds, (name) => `cmd=${name}`).map((a) => `        ${a}\n`).join("");
   return `#compdef skills
 # zsh completion for skills — generated by \`skills completions zsh\`
 
@@ -228,14 +277,16 @@ _skills() {
 ${commands}
   )
   _arguments -C \\
-    '(-h --help)'{-h,--help}'[Show help]' \\
-    '(-V --version)'{-V,--version}'[Print the version]' \\
+${globals}
     '1:command:->command' \\
     '*::arguments:->arguments'
   case $state in
     command) _describe -t commands 'skills command' commands ;;
     arguments)
-      case $words[1] in
+      local cmd=$words[1]
+      case $cmd in
+${aliases}      esac
+      case $cmd in
 ${cases}
       esac ;;
   esac
@@ -246,123 +297,5 @@ if [[ "$funcstack[1]" == "_skills" ]]; then
 else
   compdef _skills skills
 fi
-`;
-}
-
-export function renderFish(specs: CommandSpec[]): string {
-  const lines: string[] = [];
-  const names = specs.map((c) => c.name).join(" ");
-  for (const c of specs) {
-    lines.push(
-      `complete -c skills -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d ${
-        sq(c.summary)
-      }`,
-    );
-  }
-  for (const c of specs) {
-    for (const f of c.flags) {
-      const short = f.short ? ` -s ${f.short}` : "";
-      const value = f.value === undefined
-        ? ""
-        : f.long === "skills"
-        ? ` -r -a "(__skills_skill_list)"`
-        : f.long === "dir"
-        ? ` -r -a "(__fish_complete_directories)"`
-        : " -r";
-      lines.push(
-        `complete -c skills -n "__fish_seen_subcommand_from ${c.name}"${short} -l ${f.long}${value} -d ${
-          sq(f.description)
-        }`,
-      );
-    }
-  }
-  const skillCmds = namesOf(specs, (p) => p === "skill").join(" ");
-  const scriptCmds = namesOf(specs, (p) => p === "skill+script").join(" ");
-  const pathCmds = namesOf(specs, (p) => p === "path").join(" ");
-  const valueCases = specs.filter((c) => valueFlags(c).length > 0)
-    .map((c) =>
-      `                    case ${c.name}\n                        set value_flags ${
-        valueFlags(c).join(" ")
-      }`
-    )
-    .join("\n");
-  return `# fish completion for skills — generated by \`skills completions fish\`
-function __skills_prog
-    set -l tokens (commandline -opc)
-    echo $tokens[1]
-end
-
-# The positional arguments after the subcommand (flags and their values skipped).
-function __skills_positionals
-    set -l tokens (commandline -opc)
-    set -l cmd ""
-    set -l skip 0
-    set -l value_flags
-    set -e tokens[1]
-    for token in $tokens
-        if test $skip -eq 1
-            set skip 0
-            continue
-        end
-        if test -z "$cmd"
-            if not string match -q -- '-*' $token
-                set cmd $token
-                switch $cmd
-${valueCases}
-                end
-            end
-            continue
-        end
-        if string match -q -- '-*' $token
-            if contains -- $token $value_flags
-                set skip 1
-            end
-            continue
-        end
-        echo $token
-    end
-end
-
-function __skills_npos
-    count (__skills_positionals)
-end
-
-function __skills_skill_names
-    set -l prog (__skills_prog)
-    command $prog completions --list-skills 2>/dev/null
-end
-
-function __skills_skill_list
-    set -l token (commandline -ct)
-    set -l prefix (string replace -r '[^,]*$' '' -- $token)
-    for name in all all-untrusted none (__skills_skill_names)
-        echo $prefix$name
-    end
-end
-
-function __skills_script_names
-    set -l skill (__skills_positionals)[1]
-    set -l prog (__skills_prog)
-    command $prog completions --list-scripts $skill 2>/dev/null
-end
-
-complete -c skills -f
-complete -c skills -n "not __fish_seen_subcommand_from ${names}" -s h -l help -d 'Show help'
-complete -c skills -n "not __fish_seen_subcommand_from ${names}" -s V -l version -d 'Print the version'
-${lines.join("\n")}
-${
-    skillCmds
-      ? `complete -c skills -n "__fish_seen_subcommand_from ${skillCmds}" -a "(__skills_skill_names)"\n`
-      : ""
-  }${
-    scriptCmds
-      ? `complete -c skills -n "__fish_seen_subcommand_from ${scriptCmds}; and test (__skills_npos) -eq 0" -a "(__skills_skill_names)"
-complete -c skills -n "__fish_seen_subcommand_from ${scriptCmds}; and test (__skills_npos) -eq 1" -a "(__skills_script_names)"\n`
-      : ""
-  }${
-    pathCmds
-      ? `complete -c skills -n "__fish_seen_subcommand_from ${pathCmds}" -a "(__fish_complete_directories)"\n`
-      : ""
-  }complete -c skills -n "__fish_seen_subcommand_from completions; and test (__skills_npos) -eq 0" -a "bash zsh fish"
 `;
 }

@@ -62,3 +62,15 @@ export function memoryOutput(): Output & { text(): string; bytes(): Uint8Array }
     bytes: all,
   };
 }
+
+/**
+ * Whether to colour stderr: on a terminal, unless `--no-color` or a non-empty `NO_COLOR`
+ * (no-color.org: an empty value does not count).
+ */
+export function colorWanted(
+  env: Readonly<Record<string, string>>,
+  argv: readonly string[],
+  terminal: boolean,
+): boolean {
+  return terminal && !env.NO_COLOR && !argv.includes("--no-color");
+}

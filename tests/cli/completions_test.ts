@@ -1,10 +1,13 @@
-/** `skills completions`: parsing, flags from help text, and scripts that really complete. */
+/** `skills completions`: parsing, flags from the command specs, and scripts that really complete. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { UsageError } from "../../src/core/errors.ts";
 import { parse } from "../../src/cli/commands/completions.ts";
-import { flagsFromHelp } from "../../src/cli/completions_render.ts";
+import { completionCommands, renderBash, renderZsh } from "../../src/cli/completions_render.ts";
+import { renderFish } from "../../src/cli/completions_fish.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
+import { SPECS } from "../../src/cli/specs/all.ts";
+import { type CommandSpec, COMMON_FLAGS, HELP_FLAG } from "../../src/cli/spec.ts";
 import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
 
 const parseCases: [string[], Record<string, unknown>][] = [
@@ -39,16 +42,33 @@ for (
   });
 }
 
-Deno.test("flagsFromHelp() reads option lines with shorts and values, then adds the common flags", () => {
-  const flags = flagsFromHelp(`Usage: skills x [--strict]
-
-Options:
-  --strict         Apply the rules exactly
-  -t, --timeout S  Seconds before the script is stopped
-  --skills a,b     Active skills
-  -h, --help       Show this help
-`);
-  assert.deepEqual(flags.slice(0, 4), [
+Deno.test("completionCommands() takes a spec's flags with shorts and values, then adds the common flags", () => {
+  const spec: CommandSpec = {
+    name: "x",
+    aliases: ["y"],
+    summary: "X",
+    usage: ["x [--strict]"],
+    description: "",
+    flags: {
+      strict: { type: "boolean", description: "Apply the rules exactly" },
+      timeout: {
+        type: "string",
+        short: "t",
+        value: "S",
+        description: "Seconds before the script\nis stopped",
+      },
+      skills: {
+        type: "string",
+        value: "a,b",
+        complete: "skill-list",
+        description: "Active skills",
+      },
+      help: HELP_FLAG,
+    },
+    positionals: [{ name: "skill", complete: "skill" }, { name: "script", complete: "script" }],
+  };
+  const [command] = completionCommands([spec]);
+  assert.deepEqual(command!.flags.slice(0, 4), [
     { long: "strict", description: "Apply the rules exactly" },
     {
       long: "timeout",
@@ -56,10 +76,54 @@ Options:
       value: "S",
       description: "Seconds before the script is stopped",
     },
-    { long: "skills", value: "a,b", description: "Active skills" },
+    { long: "skills", value: "a,b", description: "Active skills", complete: "skill-list" },
     { long: "help", short: "h", description: "Show this help" },
   ]);
-  assert.deepEqual(flags.slice(4).map((f) => f.long), ["json", "verbose", "no-color"]);
+  assert.deepEqual(command!.flags.slice(4).map((f) => f.long), ["json", "verbose", "no-color"]);
+  assert.deepEqual(command!.words, ["x", "y"]);
+  assert.equal(command!.positional, "skill+script");
+});
+
+Deno.test("completions for bash, zsh and fish carry every command, alias and flag of the specs", () => {
+  const commands = completionCommands(SPECS);
+  const bash = renderBash(commands);
+  const zsh = renderZsh(commands);
+  const fish = renderFish(commands);
+  for (const spec of SPECS) {
+    const aliases = spec.aliases ?? [];
+    const words = [spec.name, ...aliases];
+    const flags = { ...COMMON_FLAGS, ...spec.flags };
+    const bashCase = new RegExp(`^    ${spec.name}\\) echo '([^']*)' ;;$`, "m").exec(bash);
+    assert.ok(bashCase, `bash lacks the flags of ${spec.name}`);
+    const zshCase = zsh.split(`\n    ${spec.name})\n`)[1]?.split(" ;;")[0];
+    assert.ok(zshCase, `zsh lacks a case for ${spec.name}`);
+    if (aliases.length > 0) {
+      // bash and zsh turn an alias into its command's name before completing its flags.
+      assert.ok(bash.includes(`\n    ${aliases.join("|")}) echo ${spec.name} ;;\n`), spec.name);
+      assert.ok(zsh.includes(`\n        ${aliases.join("|")}) cmd=${spec.name} ;;\n`), spec.name);
+    }
+    for (const word of words) {
+      assert.match(bash, new RegExp(`compgen -W '[^']*\\b${word}\\b`), `bash lacks ${word}`);
+      assert.ok(zsh.includes(`\n    '${word}:${spec.summary.replaceAll("'", `'\\''`)}'\n`), word);
+      assert.match(fish, new RegExp(`-a ${word} -d `), `fish lacks ${word}`);
+    }
+    const fishSeen = `__fish_seen_subcommand_from ${words.join(" ")}"`;
+    for (const [long, flag] of Object.entries(flags)) {
+      const bashWords = bashCase[1]!.split(" ");
+      assert.ok(bashWords.includes(`--${long}`), `bash: ${spec.name} --${long}`);
+      if ("short" in flag && flag.short) {
+        assert.ok(bashWords.includes(`-${flag.short}`), `bash: ${spec.name} -${flag.short}`);
+        assert.ok(zshCase.includes(`{-${flag.short},--${long}}'[`), `zsh: ${spec.name} --${long}`);
+        assert.ok(
+          fish.includes(`${fishSeen} -s ${flag.short} -l ${long}`),
+          `fish: ${spec.name} --${long}`,
+        );
+      } else {
+        assert.ok(zshCase.includes(`'--${long}[`), `zsh: ${spec.name} --${long}`);
+        assert.ok(fish.includes(`${fishSeen} -l ${long}`), `fish: ${spec.name} --${long}`);
+      }
+    }
+  }
 });
 
 async function generate(shell: string): Promise<string> {
@@ -135,6 +199,11 @@ c '${wrapper}' run --json kalshi-markets sta
 c '${wrapper}' chat --skills hello-extended,ka
 c '${wrapper}' completions ''
 c '${wrapper}' init demo --dir ''
+c '${wrapper}' rm kal
+c '${wrapper}' uninstall --y
+c '${wrapper}' --json l
+c '${wrapper}' --verbose run hello-extended ''
+c '${wrapper}' run hello-extended advanced_greeting --ver
 complete -p skills
 `;
   await Deno.mkdir(join(dir.path, "sub"));
@@ -155,6 +224,11 @@ complete -p skills
     "hello-extended,kalshi-markets",
     "bash zsh fish",
     "sub",
+    "kalshi-markets",
+    "--yes",
+    "list ls",
+    "advanced_greeting",
+    "",
     "complete -F _skills skills",
     "",
   ]);

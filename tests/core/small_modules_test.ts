@@ -4,6 +4,7 @@ import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
 import { mergeEnv, parseDotenv } from "../../src/core/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/digest.ts";
 import { missingModuleHint, missingPythonModule } from "../../src/core/missing_module.ts";
+import { colorWanted } from "../../src/core/io.ts";
 
 Deno.test("compareSemver() orders releases and pre-releases", () => {
   const order = ["0.1.0-alpha", "0.1.0-alpha.2", "0.1.0-beta", "0.1.0", "0.2.0", "1.0.0", "v1.0.1"];
@@ -65,4 +66,12 @@ Deno.test("missingPythonModule() reads the top-level module of a ModuleNotFoundE
   assert.equal(missingPythonModule("ImportError: cannot import name 'x' from 'y'"), undefined);
   assert.match(missingModuleHint(traceback) ?? "", /Python module 'pypdf'.*PEP 723.*uv/s);
   assert.equal(missingModuleHint("ValueError: nope"), undefined);
+});
+
+Deno.test("colorWanted(): only a non-empty NO_COLOR or --no-color turns colour off", () => {
+  assert.equal(colorWanted({}, ["list"], true), true);
+  assert.equal(colorWanted({ NO_COLOR: "" }, ["list"], true), true, "empty NO_COLOR is unset");
+  assert.equal(colorWanted({ NO_COLOR: "1" }, ["list"], true), false);
+  assert.equal(colorWanted({}, ["list", "--no-color"], true), false);
+  assert.equal(colorWanted({}, ["list"], false), false, "never on a pipe");
 });

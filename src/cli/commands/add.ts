@@ -14,52 +14,14 @@ import {
   type InstallPlan,
   selectCandidates,
 } from "../../runtime/lifecycle/install.ts";
-import { commonFlags, parseCommand, requireOne } from "../args.ts";
+import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { addSpec } from "../specs/add.ts";
 import { chooseFromList, confirmAction, fields, listOrNone, progress } from "../lifecycle_ui.ts";
 import { table, writeJson } from "../render.ts";
 
-export const help = `Usage: skills add <source> [options]
-
-Install skills from a git repository or a local directory. The source is cloned
-(shallow where possible; a repository on this machine is read without cloning)
-into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
-(name, description, source, commit, scripts, toolsets, requested env
-permissions) and nothing is installed until you confirm.
-The commit is pinned in the registry and the skill is trusted with the digest of
-its files. Any failure or Ctrl-C leaves nothing behind.
-
-Sources:
-  owner/repo                  GitHub shorthand for https://github.com/owner/repo.git
-  owner/repo/path/in/repo     look for skills only under that path
-  owner/repo@skill            one skill of a multi-skill repository
-  <source>#<ref>              a branch, tag or commit SHA (full or abbreviated)
-  https://host/owner/repo.git also ssh://, git://, file:// and git@host:owner/repo.git
-  https://github.com/owner/repo/tree/<ref>/<path>
-  ./dir, /abs/dir, ~/dir      a local directory (copied; \`skills update\` copies it again)
-
-Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep.
-
-Options:
-  --ref REF        Branch, tag or commit to install (a commit SHA pins the skill)
-  --branch NAME    Install and track this branch
-  --tag NAME       Install this tag
-  --skill NAME     Install this skill of a multi-skill source (repeatable; '*' = all)
-  --name NAME      Install a single skill under another name
-  --list           Show the skills the source contains; install nothing
-  -y, --yes        Install without asking (required when stdin is not a terminal)
-  --json           One JSON document on stdout
-  -v, --verbose    Debug logs on stderr
-  -h, --help       Show this help
-
-Rejected before git runs: URLs or refs starting with '-', remote helpers such as
-ext::, transports other than https/ssh/git/file, control characters, and
-credentials in URLs (use a git credential helper instead).
-
-Environment: SKILLS_HOME, SKILLS_GIT_TIMEOUT (seconds per git command, default 120).
-Exit codes: 0 installed or listed, 1 failure or declined, 2 usage error,
-124 git timed out, 130 interrupted.
-`;
+export const help = renderHelp(addSpec);
 
 export interface AddOptions extends ParsedCommon {
   source: string;
@@ -74,15 +36,7 @@ export interface AddOptions extends ParsedCommon {
 export const handlesInterrupt = true;
 
 export function parse(argv: readonly string[]): AddOptions {
-  const { values, positionals } = parseCommand("add", argv, {
-    ref: { type: "string" },
-    branch: { type: "string" },
-    tag: { type: "string" },
-    skill: { type: "string", multiple: true },
-    name: { type: "string" },
-    list: { type: "boolean" },
-    yes: { type: "boolean", short: "y" },
-  });
+  const { values, positionals } = parseSpec(addSpec, argv);
   const flags = commonFlags(values);
   const empty = { source: "", refs: {}, skills: [], name: undefined, list: false, yes: false };
   if (flags.help) return { ...flags, ...empty };

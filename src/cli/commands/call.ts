@@ -16,41 +16,13 @@ import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { ToolsetHost, type ToolsetMethod } from "../../runtime/exec/toolset_host.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { callSpec } from "../specs/call.ts";
 import { table, writeJson } from "../render.ts";
 
-export const help = `Usage: skills call <skill> <tool> [--input JSON] [--json]
-       skills call <skill> --list [--json]
-
-Call one typed toolset tool of a skill directly, without a model. <tool> is the
-method name (greet_in_language) or the qualified tool name an agent sees
-(hello_extended__greet_in_language). The skill's toolsets run in the Python
-toolset host with the skill's environment allowlist; installed skills must be
-trusted (\`skills trust <skill>\`), bundled skills always are.
-
-Options:
-  --input JSON   The tool's arguments as a JSON object (default {}); '-' reads
-                 the JSON from stdin
-  --list         List the skill's toolset tools and their input schemas
-  --timeout S    Stop the call (and the host) after S seconds
-                 (default: the skill's limits.timeout, else 60)
-  --json         Print the result envelope: {"success": true, "result", "message"}
-                 or {"success": false, "error", "message"}
-  -v, --verbose  Debug logs on stderr (toolset host output)
-  -h, --help     Show this help
-
-Output: the tool's result on stdout (text as is, anything else as JSON). A failed
-call prints its message and error code on stderr.
-
-Exit codes: 0 success, 1 the tool returned an error, 2 usage error, 124 timeout,
-130 interrupted.
-
-Examples:
-  skills call hello-extended greet_in_language --input '{"name":"Ada","language":"fr"}'
-  skills call hello-extended hello_extended__greet_multiple --input '{"names":["Ada","Bo"]}' --json
-  skills call hello-extended --list
-`;
+export const help = renderHelp(callSpec);
 
 export interface CallOptions extends ParsedCommon {
   skill: string;
@@ -65,11 +37,7 @@ const HINT = "Run `skills call --help` for usage";
 
 /** Pure: argv → options; the `--input` JSON is parsed and must be an object. */
 export function parse(argv: readonly string[]): CallOptions {
-  const { values, positionals } = parseCommand("call", argv, {
-    input: { type: "string" },
-    list: { type: "boolean" },
-    timeout: { type: "string" },
-  });
+  const { values, positionals } = parseSpec(callSpec, argv);
   const flags = commonFlags(values);
   const options: CallOptions = {
     ...flags,

@@ -16,49 +16,16 @@ import {
 } from "../../agent/providers.ts";
 import { Repl, terminalObserver } from "../../agent/repl.ts";
 import { surfaceFactory } from "../../agent/surface_factory.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 
 export const handlesInterrupt = true;
 
-export const help = `Usage: skills chat [--skills a,b] [-p PROMPT] [--json] [--max-steps N]
-
-Chat with a model that uses the active skills. The model sees only the skills' names
-and descriptions until it calls activate_skill; scripts run in the sandbox as with
-\`skills run\`.
-
-Interactive (default): answers stream to stdout, each tool call is one line on stderr.
-  /help  /skills  /tools  /context  /reset  /exit
-  Ctrl-C cancels the current turn (and any running script); Ctrl-D exits.
-
-One-shot: -p sends one message, prints the final answer and exits (0 on success).
-
-Options:
-  --skills a,b       Active skills for this session (overrides AGENT_SKILLS;
-                     also all, all-untrusted, none)
-  -p, --prompt TEXT  One-shot mode: send TEXT, print the answer, exit
-  --json             With -p: print one JSON document with the answer, every tool
-                     call (name, arguments, result, duration_ms) and token usage
-  --max-steps N      Model requests per turn before giving up (default ${DEFAULT_MAX_STEPS})
-  -v, --verbose      Debug logs on stderr (requests, model warnings)
-  -h, --help         Show this help
-
-Environment:
-  SKILLS_MODEL          provider:model — openai:gpt-4o-mini, anthropic:claude-sonnet-4-5,
-                        ollama:llama3.2, openai-compatible:<model>
-  OPENAI_API_KEY        key for openai
-  ANTHROPIC_API_KEY     key for anthropic
-  SKILLS_API_KEY        key for openai-compatible/ollama (fallback for the others)
-  SKILLS_BASE_URL       endpoint override (required for openai-compatible;
-                        ollama defaults to http://127.0.0.1:11434/v1)
-  AGENT_SKILLS          active skills (a,b | all | all-untrusted | none)
-  SKILLS_ALLOWED_TOOLS  on: enforce the activated skill's allowed-tools (default off)
-
-Exit codes: 0 ok, 1 failure (provider error, no answer within --max-steps),
-2 usage or configuration error, 130 interrupted (one-shot).
-`;
+export const help = renderHelp(chatSpec);
 
 export interface ChatOptions extends ParsedCommon {
   skills: string | undefined;
@@ -67,11 +34,7 @@ export interface ChatOptions extends ParsedCommon {
 }
 
 export function parse(argv: readonly string[]): ChatOptions {
-  const { values, positionals } = parseCommand("chat", argv, {
-    skills: { type: "string" },
-    prompt: { type: "string", short: "p" },
-    "max-steps": { type: "string" },
-  });
+  const { values, positionals } = parseSpec(chatSpec, argv);
   if (positionals.length > 0) {
     throw new UsageError(
       `Unexpected argument '${positionals[0]}'`,

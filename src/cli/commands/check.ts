@@ -1,6 +1,6 @@
 /** `skills check`: the doctor — skill status, activation hint, tools, home consistency. */
 
-import type { Context } from "../../core/io.ts";
+import { type Context, debug } from "../../core/io.ts";
 import {
   type ConsistencyReport,
   findUnused,
@@ -11,8 +11,10 @@ import {
 } from "../../runtime/store/consistency.ts";
 import { probeTool } from "../../runtime/os/probe.ts";
 import { registryPath } from "../../runtime/store/registry.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { checkSpec } from "../specs/check.ts";
 import { shortSha, style, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
@@ -20,28 +22,14 @@ import { bundledRootPath, type SkillRecord } from "../../runtime/catalog/catalog
 import { UsageError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
 
-export const help = `Usage: skills check [--repair] [--json]
-
-The doctor: one line per skill (✓ loaded, ○ inactive, ✗ failed to load, with the
-reason), a hint when nothing is active, whether python3, uv and git are available,
-and whether $SKILLS_HOME is consistent (every registry entry has its files, no
-orphaned skill directories, no leftovers from interrupted commands).
-
-Options:
-  --repair       Drop registry entries without files, move orphaned directories
-                 to $SKILLS_HOME/.trash, and clear leftovers
-  --json         One JSON document
-  -h, --help     Show this help
-
-Exit codes: 0 healthy, 1 a skill failed to load or $SKILLS_HOME is inconsistent.
-`;
+export const help = renderHelp(checkSpec);
 
 export interface CheckOptions extends ParsedCommon {
   repair: boolean;
 }
 
 export function parse(argv: readonly string[]): CheckOptions {
-  const { values, positionals } = parseCommand("check", argv, { repair: { type: "boolean" } });
+  const { values, positionals } = parseSpec(checkSpec, argv);
   if (positionals.length > 0) {
     throw new UsageError(
       `Unexpected argument '${positionals[0]}'`,
@@ -127,6 +115,13 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
     probeTool("uv", uv),
     probeTool("git", "git"),
   ]);
+  debug(ctx, `home ${session.home} (registry ${registryPath(session.home)})`);
+  for (const t of tools) {
+    debug(
+      ctx,
+      `${t.name}: ${t.found ? `found ${t.version ?? ""}`.trim() : t.detail ?? "not found"}`,
+    );
+  }
   const states = await runStates(catalog.skills, session.home);
   const toolsetErrors = await toolsetProblems(catalog.skills, states, session.home, ctx.env);
   const skills = [

@@ -1,44 +1,23 @@
 /**
  * `skills completions bash|zsh|fish`: shell completion scripts generated from the command
- * table and each command's `--help` text (so they never drift), completing installed
- * skill names and a skill's scripts at completion time through `--list-skills` and
- * `--list-scripts <skill>`.
+ * specs (the same data as the parsers and the help, so they never drift), completing
+ * installed skill names and a skill's scripts at completion time through `--list-skills`
+ * and `--list-scripts <skill>`.
  */
 
 import { UsageError } from "../../core/errors.ts";
 import { findSkill } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { COMMANDS } from "../commands.ts";
-import {
-  type CommandSpec,
-  flagsFromHelp,
-  POSITIONALS,
-  renderBash,
-  renderFish,
-  renderZsh,
-} from "../completions_render.ts";
+import { renderHelp } from "../spec.ts";
+import { completionsSpec } from "../specs/completions.ts";
+import { SPECS } from "../specs/all.ts";
+import { completionCommands, renderBash, renderZsh } from "../completions_render.ts";
+import { renderFish } from "../completions_fish.ts";
 import { openSession } from "../session.ts";
 
-export const help = `Usage: skills completions bash|zsh|fish
-
-Print a shell completion script for commands, their flags, installed skill names
-(for <name> arguments and --skills) and a skill's scripts (skills run <skill> <TAB>).
-Skill and script names are looked up when you press TAB, by running the same
-skills binary with --list-skills / --list-scripts.
-
-Install:
-  bash   skills completions bash > ~/.local/share/bash-completion/completions/skills
-         (or: source <(skills completions bash) in ~/.bashrc)
-  zsh    skills completions zsh > "\${fpath[1]}/_skills"   (then: compinit)
-  fish   skills completions fish > ~/.config/fish/completions/skills.fish
-
-Options:
-  --list-skills          Print the names of the discovered skills, one a line
-  --list-scripts SKILL   Print the script names of one skill, one a line
-  -h, --help             Show this help
-`;
+export const help = renderHelp(completionsSpec);
 
 export type Shell = "bash" | "zsh" | "fish";
 
@@ -49,10 +28,7 @@ export interface CompletionsOptions extends ParsedCommon {
 }
 
 export function parse(argv: readonly string[]): CompletionsOptions {
-  const { values, positionals } = parseCommand("completions", argv, {
-    "list-skills": { type: "boolean" },
-    "list-scripts": { type: "string" },
-  });
+  const { values, positionals } = parseSpec(completionsSpec, argv);
   const flags = commonFlags(values);
   const listSkills = values["list-skills"] === true;
   const listScripts = values["list-scripts"];
@@ -74,24 +50,6 @@ export function parse(argv: readonly string[]): CompletionsOptions {
   return { ...base, shell };
 }
 
-/** Loads every command's help text; modules load lazily, so this is the slow path. */
-export async function commandSpecs(): Promise<CommandSpec[]> {
-  const specs: CommandSpec[] = [];
-  for (const [name, entry] of Object.entries(COMMANDS)) {
-    let helpText = "";
-    try {
-      helpText = (await entry.load()).help;
-    } catch { /* a command that fails to load still completes by name */ }
-    specs.push({
-      name,
-      summary: entry.summary,
-      flags: flagsFromHelp(helpText),
-      positional: POSITIONALS[name] ?? "none",
-    });
-  }
-  return specs;
-}
-
 export async function run(options: CompletionsOptions, ctx: Context): Promise<number> {
   if (options.listSkills || options.listScripts !== undefined) {
     const { catalog } = await openSession(ctx);
@@ -103,8 +61,7 @@ export async function run(options: CompletionsOptions, ctx: Context): Promise<nu
     }
     return 0;
   }
-  const specs = await commandSpecs();
   const render = { bash: renderBash, zsh: renderZsh, fish: renderFish }[options.shell!];
-  ctx.stdout.write(render(specs));
+  ctx.stdout.write(render(completionCommands(SPECS)));
   return 0;
 }

@@ -16,38 +16,23 @@ import {
 } from "../../agent/providers.ts";
 import { surfaceFactory } from "../../agent/surface_factory.ts";
 import { ENCODING } from "../../agent/tokens.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 
-/** The request format measured when SKILLS_MODEL is not set. */
-export const DEFAULT_MEASURE_MODEL = "openai:gpt-4o-mini";
+export { DEFAULT_MEASURE_MODEL };
 
-export const help = `Usage: skills context [--skills a,b] [--json]
-
-Count the tokens (o200k_base) of what \`skills chat\` sends before the first user
-message: the system prompt plus the tool definitions. The figure comes from the request
-the provider client really builds for SKILLS_MODEL (captured, never sent; the OpenAI
-chat format of ${DEFAULT_MEASURE_MODEL} when SKILLS_MODEL is not set; no key needed).
-
-Also shown per active skill: what it adds to that fixed overhead, and what one
-activate_skill call would add to the next request (its instructions, resource list and
-any toolset tools it mounts).
-
-Options:
-  --skills a,b   Active skills (overrides AGENT_SKILLS; also all, all-untrusted, none)
-  --json         One JSON document: {total, system, tools, tool_count, skills: [...]}
-  -v, --verbose  Debug logs on stderr
-  -h, --help     Show this help
-`;
+export const help = renderHelp(contextSpec);
 
 export interface ContextOptions extends ParsedCommon {
   skills: string | undefined;
 }
 
 export function parse(argv: readonly string[]): ContextOptions {
-  const { values, positionals } = parseCommand("context", argv, { skills: { type: "string" } });
+  const { values, positionals } = parseSpec(contextSpec, argv);
   if (positionals.length > 0) {
     throw new UsageError(
       `Unexpected argument '${positionals[0]}'`,

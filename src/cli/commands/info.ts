@@ -3,28 +3,21 @@
 import { qualifiedToolName } from "../../core/names.ts";
 import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
-import { commonFlags, parseCommand, requireOne } from "../args.ts";
+import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { infoSpec } from "../specs/info.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 
-export const help = `Usage: skills info <name> [--json]
-
-Show everything about one skill: manifest fields, description, scripts with
-paths, toolsets, references and assets, source, commit, trust, and the tool names
-an agent would see. The name is matched case- and '_'/'-'-insensitively.
-
-Options:
-  --json         One JSON document
-  -h, --help     Show this help
-`;
+export const help = renderHelp(infoSpec);
 
 export interface InfoOptions extends ParsedCommon {
   name: string;
 }
 
 export function parse(argv: readonly string[]): InfoOptions {
-  const { values, positionals } = parseCommand("info", argv, {});
+  const { values, positionals } = parseSpec(infoSpec, argv);
   const flags = commonFlags(values);
   if (flags.help) return { ...flags, name: "" };
   return { ...flags, name: requireOne("info", positionals, "skill name") };

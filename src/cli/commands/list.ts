@@ -2,29 +2,21 @@
 
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { listSpec } from "../specs/list.ts";
 import { shortSha, table, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { UsageError } from "../../core/errors.ts";
 
-export const help = `Usage: skills list [--json]
-
-List every discovered skill — installed ones (from $SKILLS_HOME) and the bundled
-ones — sorted by name, with version, source (core/git/local), whether it is
-active (AGENT_SKILLS), trusted, its commit, and its script and toolset counts.
-
-Options:
-  --json         One JSON document: {"skills": [...], "warnings": [...]}
-  -v, --verbose  Debug logs on stderr
-  -h, --help     Show this help
-`;
+export const help = renderHelp(listSpec);
 
 export type ListOptions = ParsedCommon;
 
 export function parse(argv: readonly string[]): ListOptions {
-  const { values, positionals } = parseCommand("list", argv, {});
+  const { values, positionals } = parseSpec(listSpec, argv);
   if (positionals.length > 0) {
     throw new UsageError(
       `Unexpected argument '${positionals[0]}'`,

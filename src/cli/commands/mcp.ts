@@ -4,51 +4,20 @@ import { UsageError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { mcpSpec } from "../specs/mcp.ts";
 import { openSession } from "../session.ts";
 
-export const help = `Usage: skills mcp [--skills a,b]
-
-Serve the active skills to an MCP client over stdio (newline-delimited JSON-RPC on
-stdin/stdout; logs on stderr). The client gets exactly the tools \`skills chat\`
-sends a model:
-
-  activate_skill, read_skill_file, script_list, script_help, script_run
-
-with the same names, JSON Schemas and {"success", "result"|"error", "message"}
-envelopes (as text content; isError set on failures). Activating a skill with a
-typed toolset mounts its tools (<skill>__<method>) and sends
-notifications/tools/list_changed. The server's instructions carry the
-<available_skills> block.
-
-Resources: skill://<name>/SKILL.md, skill://<name>/references/... and
-skill://<name>/assets/... of the active skills (text files, at most 200 KB,
-same containment rules as read_skill_file).
-
-The server exits when stdin closes (after answering requests in flight) and
-stops any toolset processes it started.
-
-Active skills come from AGENT_SKILLS (a,b | all | all-untrusted | none), or
-from --skills, which overrides it. SKILLS_ALLOWED_TOOLS=on enforces the
-activated skill's allowed-tools, as in \`skills chat\`.
-
-Client configuration (e.g. Claude Desktop, Cursor, VS Code):
-  {"mcpServers": {"skills": {"command": "skills", "args": ["mcp"],
-    "env": {"AGENT_SKILLS": "kalshi-markets,hello-extended"}}}}
-
-Options:
-  --skills a,b   Active skills (overrides AGENT_SKILLS)
-  -v, --verbose  One debug line per tool call on stderr
-  -h, --help     Show this help
-`;
+export const help = renderHelp(mcpSpec);
 
 export interface McpOptions extends ParsedCommon {
   skills: string | undefined;
 }
 
 export function parse(argv: readonly string[]): McpOptions {
-  const { values, positionals } = parseCommand("mcp", argv, { skills: { type: "string" } });
+  const { values, positionals } = parseSpec(mcpSpec, argv);
   if (positionals.length > 0) {
     throw new UsageError(
       `Unexpected argument '${positionals[0]}'`,

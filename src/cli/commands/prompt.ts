@@ -7,33 +7,14 @@
 import { renderAvailableSkills } from "../../agent/system_prompt.ts";
 import { UsageError } from "../../core/errors.ts";
 import { type Context, warn } from "../../core/io.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { promptSpec } from "../specs/prompt.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 
-export const help =
-  `Usage: skills prompt [--skills a,b] [--format xml|markdown] [--no-location] [--json]
-
-Print the <available_skills> block for the active skills, for agents that read a
-system prompt or an AGENTS.md file: each skill's name, description and, as
-<location>, the absolute path of its SKILL.md. Active skills come from
-AGENT_SKILLS (a,b | all | all-untrusted | none) unless --skills is given.
-
-The XML form is rendered by the same code that builds the system prompt of
-\`skills chat\` and \`skills mcp\`: it is byte-for-byte the block they send.
-
-Options:
-  --skills a,b       Active skills for this command (overrides AGENT_SKILLS)
-  --format F         xml (default) or markdown
-  --no-location      Leave out <location>
-  --json             {"format", "skills": [{name, description, location}], "text"}
-  -h, --help         Show this help
-
-Examples:
-  skills prompt --skills kalshi-markets,hello-extended
-  AGENT_SKILLS=all skills prompt --format markdown >> AGENTS.md
-`;
+export const help = renderHelp(promptSpec);
 
 export interface PromptOptions extends ParsedCommon {
   skills: string | undefined;
@@ -44,11 +25,7 @@ export interface PromptOptions extends ParsedCommon {
 const HINT = "Run `skills prompt --help` for usage";
 
 export function parse(argv: readonly string[]): PromptOptions {
-  const { values, positionals } = parseCommand("prompt", argv, {
-    skills: { type: "string" },
-    format: { type: "string" },
-    "no-location": { type: "boolean" },
-  });
+  const { values, positionals } = parseSpec(promptSpec, argv);
   const flags = commonFlags(values);
   if (positionals.length > 0 && !flags.help) {
     throw new UsageError(`Unexpected argument '${positionals[0]}'`, HINT);

@@ -9,26 +9,14 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { entriesToRemove } from "../../runtime/lifecycle/remove.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { removeSpec } from "../specs/remove.ts";
 import { confirmAction, fields } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
 
-export const help = `Usage: skills remove <name>... [--yes] [--json]
-
-Remove installed skills: their directories and registry entries. Each directory
-is first renamed aside (into $SKILLS_HOME/.trash), then the entry is dropped,
-then the files are deleted, so an interruption never leaves an entry without
-files. Bundled skills cannot be removed (deactivate them with AGENT_SKILLS).
-
-Options:
-  -y, --yes      Do not ask (required when stdin is not a terminal)
-  --json         One JSON document on stdout
-  -v, --verbose  Debug logs on stderr
-  -h, --help     Show this help
-
-Exit codes: 0 removed, 1 failure or declined, 2 usage error.
-`;
+export const help = renderHelp(removeSpec);
 
 export interface RemoveOptions extends ParsedCommon {
   names: string[];
@@ -39,9 +27,7 @@ export interface RemoveOptions extends ParsedCommon {
 export const handlesInterrupt = true;
 
 export function parse(argv: readonly string[]): RemoveOptions {
-  const { values, positionals } = parseCommand("remove", argv, {
-    yes: { type: "boolean", short: "y" },
-  });
+  const { values, positionals } = parseSpec(removeSpec, argv);
   const flags = commonFlags(values);
   if (flags.help) return { ...flags, names: [], yes: false };
   if (positionals.length === 0) {

@@ -24,47 +24,13 @@ import {
   type ScriptDeps,
   scriptHelp,
 } from "../../runtime/exec/script_service.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../render.ts";
 
-export const help = `Usage: skills run [options] <skill> <script> [script args...]
-
-Run a skill script in the sandbox: \`uv run --script\` when uv is installed, else
-python3 for scripts whose PEP 723 block declares no dependencies. The script sees a
-cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's settings, ...) plus the
-variables its skill allowlists in permissions.env; its working directory is its folder.
-Installed skills must be trusted (\`skills trust <skill>\`); bundled skills always are.
-
-Everything after <script> is passed to the script. Among those arguments:
-  --json         JSON mode: stdout carries exactly one JSON document, the script's
-                 output on success or {"success": false, "error", "message"} on failure
-  --help         Show the script's own help
-
-Options (before <skill>):
-  --timeout S    Stop the script (and everything it started) after S seconds
-                 (default: SCRIPT_TIMEOUT, else the skill's limits.timeout, else 60)
-  --env NAME     Forward NAME; NAME=VALUE sets it. Only names the skill allowlists
-                 (permissions.env) are accepted, else permission_denied
-  -v, --verbose  Debug logs on stderr (launcher, argv, duration, exit code, bytes)
-  -h, --help     Show this help
-
-Limits: stdout is capped at MAX_SCRIPT_OUTPUT bytes (default 1048576, or the skill's
-limits.max_output); past the cap the script is stopped and the output is cut (a
-warning and exit 1; in JSON mode a parse_error). At most 100 arguments and 4 KiB of
-arguments in total. Precedence: --timeout, then SCRIPT_TIMEOUT / MAX_SCRIPT_OUTPUT,
-then the skill's limits, then the defaults.
-
-Environment: SKILLS_UV (uv to use), SKILLS_PYTHON (interpreter when uv is absent),
-SCRIPT_TIMEOUT, MAX_SCRIPT_OUTPUT.
-
-Exit codes: the script's own; 124 on timeout; 130 when interrupted; 2 for invalid
-names or arguments; 1 for other failures.
-
-Examples:
-  skills run kalshi-markets status --json
-  skills run kalshi-markets markets --help
-  skills run --timeout 10 kalshi-markets search bitcoin --json
-`;
+export const help = renderHelp(runSpec);
 
 export interface RunOptions extends ParsedCommon {
   skill: string;
@@ -83,40 +49,16 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Pure: options before <skill> belong to `skills run`, everything after <script> to the script. */
 export function parse(argv: readonly string[]): RunOptions {
+  const { values, positionals, rest } = parseSpec(runSpec, argv);
   const options: RunOptions = {
-    help: false,
-    json: false,
-    verbose: false,
+    ...commonFlags(values),
     skill: "",
     script: "",
     args: [],
-    timeoutSeconds: undefined,
-    env: [],
+    timeoutSeconds: values.timeout === undefined ? undefined : parseTimeout(values.timeout),
+    env: (values.env ?? []).map(parseEnvRequest),
     scriptHelp: false,
   };
-  const positionals: string[] = [];
-  let onlyPositionals = false;
-  let i = 0;
-  const valueOf = (arg: string, name: string): string => {
-    if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
-    const value = argv[++i];
-    if (value === undefined) throw new UsageError(`Option '${name}' needs a value`, HINT);
-    return value;
-  };
-  for (; i < argv.length && positionals.length < 2; i++) {
-    const arg = argv[i]!;
-    if (onlyPositionals || arg === "-" || !arg.startsWith("-")) positionals.push(arg);
-    else if (arg === "--") onlyPositionals = true;
-    else if (arg === "-h" || arg === "--help") options.help = true;
-    else if (arg === "--json") options.json = true;
-    else if (arg === "-v" || arg === "--verbose") options.verbose = true;
-    else if (arg === "--no-color") { /* handled by main */ }
-    else if (arg === "--timeout" || arg.startsWith("--timeout=")) {
-      options.timeoutSeconds = parseTimeout(valueOf(arg, "--timeout"));
-    } else if (arg === "--env" || arg.startsWith("--env=")) {
-      options.env.push(parseEnvRequest(valueOf(arg, "--env")));
-    } else throw new UsageError(`Unknown option '${arg}' for 'skills run'`, HINT);
-  }
   if (options.help) return options;
   const [skill, script] = positionals;
   if (skill === undefined) throw new UsageError("Missing skill name", HINT);
@@ -128,7 +70,7 @@ export function parse(argv: readonly string[]): RunOptions {
   }
   options.skill = skill;
   options.script = script;
-  options.args = argv.slice(i);
+  options.args = rest;
   if (options.args.includes("--json")) options.json = true;
   options.scriptHelp = options.args.includes("--help");
   return options;

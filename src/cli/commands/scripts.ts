@@ -5,27 +5,20 @@ import { findSkill, loadCatalog } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { scriptList } from "../../runtime/exec/script_service.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { scriptsSpec } from "../specs/scripts.ts";
 import { table, writeJson } from "../render.ts";
 
-export const help = `Usage: skills scripts [<skill>] [--json]
-
-List the scripts of one skill (matched case- and '_'/'-'-insensitively), or of every
-discovered skill that has scripts. Run one with \`skills run <skill> <script>\`; see its
-options with \`skills run <skill> <script> --help\`.
-
-Options:
-  --json         One JSON document: {"<skill>": [{"name": ..., "path": ...}, ...]}
-  -h, --help     Show this help
-`;
+export const help = renderHelp(scriptsSpec);
 
 export interface ScriptsOptions extends ParsedCommon {
   skill: string | undefined;
 }
 
 export function parse(argv: readonly string[]): ScriptsOptions {
-  const { values, positionals } = parseCommand("scripts", argv, {});
+  const { values, positionals } = parseSpec(scriptsSpec, argv);
   const flags = commonFlags(values);
   if (positionals.length > 1) {
     throw new UsageError(

@@ -9,28 +9,14 @@ import { inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { currentDigest, trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
-import { commonFlags, parseCommand, requireOne } from "../args.ts";
+import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { trustSpec } from "../specs/trust.ts";
 import { confirmAction, fields, listOrNone } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
 
-export const help = `Usage: skills trust <name> [--yes] [--json]
-
-Approve an installed skill's current files. The approval is bound to the digest
-of the files (sha256 over the sorted relative paths and each file's hash): before
-any script or toolset of the skill runs, the files are verified against it, and a
-mismatch fails with integrity_mismatch until you review and trust again. Use this
-after reviewing local edits, or to trust a skill you untrusted.
-
-Options:
-  -y, --yes      Do not ask (required when stdin is not a terminal)
-  --json         One JSON document on stdout
-  -v, --verbose  Debug logs on stderr
-  -h, --help     Show this help
-
-Exit codes: 0 trusted (or already trusted, or bundled), 1 failure or declined,
-2 usage error.
-`;
+export const help = renderHelp(trustSpec);
 
 export interface TrustOptions extends ParsedCommon {
   name: string;
@@ -38,9 +24,7 @@ export interface TrustOptions extends ParsedCommon {
 }
 
 export function parse(argv: readonly string[]): TrustOptions {
-  const { values, positionals } = parseCommand("trust", argv, {
-    yes: { type: "boolean", short: "y" },
-  });
+  const { values, positionals } = parseSpec(trustSpec, argv);
   const flags = commonFlags(values);
   if (flags.help) return { ...flags, name: "", yes: false };
   return {

@@ -6,31 +6,20 @@ import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { trustTarget } from "../../runtime/lifecycle/trust.ts";
-import { commonFlags, parseCommand, requireOne } from "../args.ts";
+import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { untrustSpec } from "../specs/untrust.ts";
 import { writeJson } from "../render.ts";
 
-export const help = `Usage: skills untrust <name> [--json]
-
-Withdraw trust from an installed skill. It stays installed and listed, but its
-scripts and toolsets refuse to run (error: untrusted) and AGENT_SKILLS=all no
-longer activates it, until \`skills trust <name>\`. Bundled skills are always
-trusted; deactivate them with AGENT_SKILLS instead.
-
-Options:
-  --json         One JSON document on stdout
-  -v, --verbose  Debug logs on stderr
-  -h, --help     Show this help
-
-Exit codes: 0 done, 1 failure, 2 usage error.
-`;
+export const help = renderHelp(untrustSpec);
 
 export interface UntrustOptions extends ParsedCommon {
   name: string;
 }
 
 export function parse(argv: readonly string[]): UntrustOptions {
-  const { values, positionals } = parseCommand("untrust", argv, {});
+  const { values, positionals } = parseSpec(untrustSpec, argv);
   const flags = commonFlags(values);
   if (flags.help) return { ...flags, name: "" };
   return { ...flags, name: requireOne("untrust", positionals, "skill name") };

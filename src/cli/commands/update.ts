@@ -9,40 +9,14 @@ import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange, type Change } from "../../runtime/lifecycle/change.ts";
 import { entriesToUpdate, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { updateSpec } from "../specs/update.ts";
 import { confirmAction, progress } from "../lifecycle_ui.ts";
 import { shortSha, writeJson } from "../render.ts";
 
-export const help = `Usage: skills update [<name>...] [--all] [options]
-
-Fetch the ref each installed skill tracks (its branch or tag; ls-remote first, so
-nothing is cloned when nothing moved), show old → new commit and what changes
-(files added/modified/removed, with SKILL.md, scripts, toolsets and permissions
-changes flagged), confirm, then swap the new version in atomically. A failing
-update (network, invalid new SKILL.md, Ctrl-C) leaves the installed version as it
-was. Skills pinned to a commit are reported and left alone unless --ref moves
-them; skills installed from a directory are copied again from it. Bundled skills
-are updated with skills itself.
-
-If the installed files no longer match what was installed (local edits), the
-update is refused unless --force: local changes would be discarded.
-
-Options:
-  --all            Update every installed skill
-  --ref REF        Move one skill to this branch, tag or commit (a commit pins it)
-  --branch NAME    Move one skill to this branch and track it
-  --tag NAME       Move one skill to this tag
-  --dry-run        Show what would change; change nothing
-  --force          Update even if local changes would be discarded
-  -y, --yes        Do not ask (required when stdin is not a terminal)
-  --json           One JSON document on stdout
-  -v, --verbose    Debug logs on stderr
-  -h, --help       Show this help
-
-Exit codes: 0 updated or nothing to do, 1 a skill failed, was blocked or declined,
-2 usage error, 124 git timed out, 130 interrupted.
-`;
+export const help = renderHelp(updateSpec);
 
 export interface UpdateOptions extends ParsedCommon {
   names: string[];
@@ -57,15 +31,7 @@ export interface UpdateOptions extends ParsedCommon {
 export const handlesInterrupt = true;
 
 export function parse(argv: readonly string[]): UpdateOptions {
-  const { values, positionals } = parseCommand("update", argv, {
-    all: { type: "boolean" },
-    ref: { type: "string" },
-    branch: { type: "string" },
-    tag: { type: "string" },
-    "dry-run": { type: "boolean" },
-    force: { type: "boolean" },
-    yes: { type: "boolean", short: "y" },
-  });
+  const { values, positionals } = parseSpec(updateSpec, argv);
   const flags = commonFlags(values);
   const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
   const base = {

@@ -4,29 +4,14 @@ import { resolve } from "../../runtime/os/paths.ts";
 import { formatDiagnostic } from "../../core/manifest.ts";
 import type { Context } from "../../core/io.ts";
 import { type InspectResult, inspectSkillDir, skillDirsAt } from "../../runtime/catalog/loader.ts";
-import { commonFlags, parseCommand } from "../args.ts";
+import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { validateSpec } from "../specs/validate.ts";
 import { style, writeJson } from "../render.ts";
 import { UsageError } from "../../core/errors.ts";
 
-export const help = `Usage: skills validate <dir>... [--strict] [--json]
-
-Validate skill directories. A directory without SKILL.md that contains skill
-directories (like skills/core) validates each of them.
-
-Default mode accepts every field skills understands (seed fields such as version,
-toolsets, scripts, permissions.env) and warns about non-portable choices.
---strict applies the Agent Skills specification exactly: name is lower-case
-kebab-case equal to the directory name, only spec fields at the top level,
-metadata is a string map, allowed-tools a space-delimited string.
-
-Options:
-  --strict       Apply the Agent Skills spec rules exactly
-  --json         One JSON document: {"valid": bool, "results": [...]}
-  -h, --help     Show this help
-
-Exit codes: 0 all valid (warnings allowed), 1 any error, 2 usage error.
-`;
+export const help = renderHelp(validateSpec);
 
 export interface ValidateOptions extends ParsedCommon {
   dirs: string[];
@@ -34,7 +19,7 @@ export interface ValidateOptions extends ParsedCommon {
 }
 
 export function parse(argv: readonly string[]): ValidateOptions {
-  const { values, positionals } = parseCommand("validate", argv, { strict: { type: "boolean" } });
+  const { values, positionals } = parseSpec(validateSpec, argv);
   const flags = commonFlags(values);
   if (!flags.help && positionals.length === 0) {
     throw new UsageError(

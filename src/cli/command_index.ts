@@ -1,0 +1,99 @@
+// Generated from the command specs (src/cli/specs/) by tests/cli/command_index_test.ts:
+// do not edit. After changing a command's name, aliases or summary, regenerate it with
+//   UPDATE_SNAPSHOTS=1 deno test -A tests/cli/command_index_test.ts
+
+import type { CommandIndexEntry } from "./command.ts";
+
+/** What start-up needs of every command, in the order of `skills --help`. */
+export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
+  {
+    name: "list",
+    aliases: ["ls"],
+    summary: "List discovered skills",
+  },
+  {
+    name: "info",
+    aliases: [],
+    summary: "Show everything about one skill",
+  },
+  {
+    name: "validate",
+    aliases: [],
+    summary: "Validate skill directories",
+  },
+  {
+    name: "check",
+    aliases: [],
+    summary: "Diagnose skills, tools and $SKILLS_HOME",
+  },
+  {
+    name: "scripts",
+    aliases: [],
+    summary: "List a skill's scripts",
+  },
+  {
+    name: "run",
+    aliases: [],
+    summary: "Run a skill script in the sandbox",
+  },
+  {
+    name: "add",
+    aliases: [],
+    summary: "Install skills from git or a directory",
+  },
+  {
+    name: "update",
+    aliases: [],
+    summary: "Update installed skills",
+  },
+  {
+    name: "remove",
+    aliases: ["rm", "uninstall"],
+    summary: "Remove installed skills",
+  },
+  {
+    name: "trust",
+    aliases: [],
+    summary: "Trust a skill's current files",
+  },
+  {
+    name: "untrust",
+    aliases: [],
+    summary: "Withdraw trust from a skill",
+  },
+  {
+    name: "call",
+    aliases: [],
+    summary: "Call a typed toolset tool",
+  },
+  {
+    name: "chat",
+    aliases: [],
+    summary: "Chat with a model that uses the skills",
+  },
+  {
+    name: "context",
+    aliases: [],
+    summary: "Count the tokens of the fixed context",
+  },
+  {
+    name: "prompt",
+    aliases: [],
+    summary: "Print the <available_skills> block",
+  },
+  {
+    name: "mcp",
+    aliases: [],
+    summary: "Serve the skills over MCP (stdio)",
+  },
+  {
+    name: "init",
+    aliases: [],
+    summary: "Scaffold a new skill",
+  },
+  {
+    name: "completions",
+    aliases: [],
+    summary: "Print shell completions",
+  },
+];

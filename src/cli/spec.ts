@@ -1,0 +1,105 @@
+/**
+ * What a command declaration looks like, and the `--help` text rendered from one. Each
+ * command is declared once, as plain data in src/cli/specs/<name>.ts, and everything else
+ * is derived from it: its parser (args.ts), its `--help` (renderHelp, below), the command
+ * table, top-level help and typo suggestions (commands.ts, through command_index.ts, which
+ * is generated from the specs so that start-up loads none of them), and the shell
+ * completions (completions_render.ts, completions_fish.ts).
+ */
+
+import { type FlagLine, flagTable } from "./commands.ts";
+
+/** A flag: its label and help line (FlagLine), and how it parses and completes. */
+export interface FlagSpec extends FlagLine {
+  type: "boolean" | "string";
+  /** Repeatable: every occurrence is kept, in order. */
+  multiple?: boolean;
+  /** What a shell completes for the value: comma-separated skill names, or a directory. */
+  complete?: "skill-list" | "directory";
+}
+
+/** What a shell completes for a positional argument. */
+export type Completion = "skill" | "script" | "path" | "shell" | "none";
+
+export interface PositionalSpec {
+  name: string;
+  required?: boolean;
+  /** Takes every remaining argument. */
+  variadic?: boolean;
+  /** Takes the rest of argv as it is, options included (`skills run`: the script's). */
+  raw?: boolean;
+  complete: Completion;
+}
+
+/** A block of help text: `Title: text`, or `Title:` with the text below it when the text
+ * starts with a newline, or a plain paragraph without a title. */
+export interface HelpSection {
+  title?: string;
+  text: string;
+  /** Printed between the description and the options (the rest come after them). */
+  beforeOptions?: boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** Other names that run this command; shown in help and completed by the shells. */
+  aliases?: readonly string[];
+  /** One line for the command table. */
+  summary: string;
+  /** Usage lines, each after `skills `. */
+  usage: readonly string[];
+  /** The prose after the usage lines. */
+  description: string;
+  /** The heading of the options table, `Options` unless said. */
+  optionsTitle?: string;
+  /**
+   * Flags in help order. The common flags (COMMON_FLAGS) are accepted by every command
+   * whether listed or not; list one here (with this command's wording) to document it.
+   */
+  flags: Readonly<Record<string, FlagSpec>>;
+  /** Semantic checks on them (counts, combinations) stay in the command's `parse`. */
+  positionals: readonly PositionalSpec[];
+  sections?: readonly HelpSection[];
+}
+
+/** Flags every command accepts, with the wording used where a command does not list them. */
+export const COMMON_FLAGS = {
+  help: { type: "boolean", short: "h", description: "Show this help" },
+  json: { type: "boolean", description: "Machine-readable output on stdout" },
+  verbose: { type: "boolean", short: "v", description: "Debug logs on stderr" },
+  "no-color": { type: "boolean", description: "Disable colour" },
+} as const satisfies Record<string, FlagSpec>;
+
+/** `-h, --help  Show this help`, as most commands document it. */
+export const HELP_FLAG = COMMON_FLAGS.help;
+
+/** `--json` with this command's description of its document. */
+export const jsonFlag = (description: string) => ({ type: "boolean", description }) as const;
+
+/** `-v, --verbose` with this command's description of what it logs. */
+export const verboseFlag = (description = "Debug logs on stderr") =>
+  ({ type: "boolean", short: "v", description }) as const;
+
+function section(s: HelpSection): string {
+  if (s.title === undefined) return s.text;
+  return s.text.startsWith("\n") ? `${s.title}:${s.text}` : `${s.title}: ${s.text}`;
+}
+
+function aliasLine(spec: Pick<CommandSpec, "aliases">): string[] {
+  const aliases = spec.aliases ?? [];
+  if (aliases.length === 0) return [];
+  return [`${aliases.length === 1 ? "Alias" : "Aliases"}: ${aliases.join(", ")}`];
+}
+
+/** A command's `--help`: usage, aliases, description, sections, options, sections. */
+export function renderHelp(spec: CommandSpec): string {
+  const usage = spec.usage.map((u, i) => `${i === 0 ? "Usage:" : "      "} skills ${u}`);
+  const blocks = [
+    [...usage, ...aliasLine(spec)].join("\n"),
+    spec.description,
+    ...(spec.sections ?? []).filter((s) => s.beforeOptions).map(section),
+    [`${spec.optionsTitle ?? "Options"}:`, ...flagTable(spec.flags)].join("\n"),
+    ...(spec.sections ?? []).filter((s) => !s.beforeOptions).map(section),
+  ];
+  return `${blocks.join("\n\n")}\n`;
+}

@@ -1,0 +1,79 @@
+/** `skills add` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+
+export const addSpec = {
+  name: "add",
+  summary: "Install skills from git or a directory",
+  usage: ["add <source> [options]"],
+  description: `Install skills from a git repository or a local directory. The source is cloned
+(shallow where possible; a repository on this machine is read without cloning)
+into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
+(name, description, source, commit, scripts, toolsets, requested env
+permissions) and nothing is installed until you confirm.
+The commit is pinned in the registry and the skill is trusted with the digest of
+its files. Any failure or Ctrl-C leaves nothing behind.`,
+  flags: {
+    ref: {
+      type: "string",
+      value: "REF",
+      description: "Branch, tag or commit to install (a commit SHA pins the skill)",
+    },
+    branch: { type: "string", value: "NAME", description: "Install and track this branch" },
+    tag: { type: "string", value: "NAME", description: "Install this tag" },
+    skill: {
+      type: "string",
+      multiple: true,
+      value: "NAME",
+      description: "Install this skill of a multi-skill source (repeatable; '*' = all)",
+    },
+    name: {
+      type: "string",
+      value: "NAME",
+      description: "Install a single skill under another name",
+    },
+    list: { type: "boolean", description: "Show the skills the source contains; install nothing" },
+    yes: {
+      type: "boolean",
+      short: "y",
+      description: "Install without asking (required when stdin is not a terminal)",
+    },
+    json: jsonFlag("One JSON document on stdout"),
+    verbose: verboseFlag(),
+    help: HELP_FLAG,
+  },
+  positionals: [{ name: "source", required: true, complete: "path" }],
+  sections: [
+    {
+      title: "Sources",
+      beforeOptions: true,
+      text: `
+  owner/repo                  GitHub shorthand for https://github.com/owner/repo.git
+  owner/repo/path/in/repo     look for skills only under that path
+  owner/repo@skill            one skill of a multi-skill repository
+  <source>#<ref>              a branch, tag or commit SHA (full or abbreviated)
+  https://host/owner/repo.git also ssh://, git://, file:// and git@host:owner/repo.git
+  https://github.com/owner/repo/tree/<ref>/<path>
+  ./dir, /abs/dir, ~/dir      a local directory (copied; \`skills update\` copies it again)`,
+    },
+    {
+      beforeOptions: true,
+      text: "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep.",
+    },
+    {
+      title: "Rejected before git runs",
+      text: `URLs or refs starting with '-', remote helpers such as
+ext::, transports other than https/ssh/git/file, control characters, and
+credentials in URLs (use a git credential helper instead).`,
+    },
+    {
+      title: "Environment",
+      text: "SKILLS_HOME, SKILLS_GIT_TIMEOUT (seconds per git command, default 120).",
+    },
+    {
+      title: "Exit codes",
+      text: `0 installed or listed, 1 failure or declined, 2 usage error,
+124 git timed out, 130 interrupted.`,
+    },
+  ],
+} as const satisfies CommandSpec;

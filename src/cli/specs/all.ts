@@ -1,0 +1,46 @@
+/**
+ * Every command spec, in the order of `skills --help`. Imported where whole specs are
+ * needed (completions, tests); start-up reads the generated command_index.ts instead.
+ */
+
+import type { CommandSpec } from "../spec.ts";
+import { addSpec } from "./add.ts";
+import { callSpec } from "./call.ts";
+import { chatSpec } from "./chat.ts";
+import { checkSpec } from "./check.ts";
+import { completionsSpec } from "./completions.ts";
+import { contextSpec } from "./context.ts";
+import { infoSpec } from "./info.ts";
+import { initSpec } from "./init.ts";
+import { listSpec } from "./list.ts";
+import { mcpSpec } from "./mcp.ts";
+import { promptSpec } from "./prompt.ts";
+import { removeSpec } from "./remove.ts";
+import { runSpec } from "./run.ts";
+import { scriptsSpec } from "./scripts.ts";
+import { trustSpec } from "./trust.ts";
+import { untrustSpec } from "./untrust.ts";
+import { updateSpec } from "./update.ts";
+import { validateSpec } from "./validate.ts";
+
+/** Every command, in the order of `skills --help`. */
+export const SPECS: readonly CommandSpec[] = [
+  listSpec,
+  infoSpec,
+  validateSpec,
+  checkSpec,
+  scriptsSpec,
+  runSpec,
+  addSpec,
+  updateSpec,
+  removeSpec,
+  trustSpec,
+  untrustSpec,
+  callSpec,
+  chatSpec,
+  contextSpec,
+  promptSpec,
+  mcpSpec,
+  initSpec,
+  completionsSpec,
+];

@@ -1,0 +1,59 @@
+/** `skills call` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+
+export const callSpec = {
+  name: "call",
+  summary: "Call a typed toolset tool",
+  usage: ["call <skill> <tool> [--input JSON] [--json]", "call <skill> --list [--json]"],
+  description: `Call one typed toolset tool of a skill directly, without a model. <tool> is the
+method name (greet_in_language) or the qualified tool name an agent sees
+(hello_extended__greet_in_language). The skill's toolsets run in the Python
+toolset host with the skill's environment allowlist; installed skills must be
+trusted (\`skills trust <skill>\`), bundled skills always are.`,
+  flags: {
+    input: {
+      type: "string",
+      value: "JSON",
+      description: `The tool's arguments as a JSON object (default {}); '-' reads
+the JSON from stdin`,
+    },
+    list: {
+      type: "boolean",
+      description: "List the skill's toolset tools and their input schemas",
+    },
+    timeout: {
+      type: "string",
+      value: "S",
+      description: `Stop the call (and the host) after S seconds
+(default: the skill's limits.timeout, else 60)`,
+    },
+    json: jsonFlag(`Print the result envelope: {"success": true, "result", "message"}
+or {"success": false, "error", "message"}`),
+    verbose: verboseFlag("Debug logs on stderr (toolset host output)"),
+    help: HELP_FLAG,
+  },
+  positionals: [
+    { name: "skill", required: true, complete: "skill" },
+    { name: "tool", complete: "none" },
+  ],
+  sections: [
+    {
+      title: "Output",
+      text: `the tool's result on stdout (text as is, anything else as JSON). A failed
+call prints its message and error code on stderr.`,
+    },
+    {
+      title: "Exit codes",
+      text: `0 success, 1 the tool returned an error, 2 usage error, 124 timeout,
+130 interrupted.`,
+    },
+    {
+      title: "Examples",
+      text: `
+  skills call hello-extended greet_in_language --input '{"name":"Ada","language":"fr"}'
+  skills call hello-extended hello_extended__greet_multiple --input '{"names":["Ada","Bo"]}' --json
+  skills call hello-extended --list`,
+    },
+  ],
+} as const satisfies CommandSpec;

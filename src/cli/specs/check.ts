@@ -1,0 +1,29 @@
+/** `skills check` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag } from "../spec.ts";
+
+export const checkSpec = {
+  name: "check",
+  summary: "Diagnose skills, tools and $SKILLS_HOME",
+  usage: ["check [--repair] [--json]"],
+  description: `The doctor: one line per skill (✓ loaded, ○ inactive, ✗ failed to load, with the
+reason), a hint when nothing is active, whether python3, uv and git are available,
+and whether $SKILLS_HOME is consistent (every registry entry has its files, no
+orphaned skill directories, no leftovers from interrupted commands).`,
+  flags: {
+    repair: {
+      type: "boolean",
+      description: `Drop registry entries without files, move orphaned directories
+to $SKILLS_HOME/.trash, and clear leftovers`,
+    },
+    json: jsonFlag("One JSON document"),
+    help: HELP_FLAG,
+  },
+  positionals: [],
+  sections: [
+    {
+      title: "Exit codes",
+      text: "0 healthy, 1 a skill failed to load or $SKILLS_HOME is inconsistent.",
+    },
+  ],
+} as const satisfies CommandSpec;

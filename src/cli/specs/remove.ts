@@ -1,0 +1,26 @@
+/** `skills remove` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+
+export const removeSpec = {
+  name: "remove",
+  aliases: ["rm", "uninstall"],
+  summary: "Remove installed skills",
+  usage: ["remove <name>... [--yes] [--json]"],
+  description: `Remove installed skills: their directories and registry entries. Each directory
+is first renamed aside (into $SKILLS_HOME/.trash), then the entry is dropped,
+then the files are deleted, so an interruption never leaves an entry without
+files. Bundled skills cannot be removed (deactivate them with AGENT_SKILLS).`,
+  flags: {
+    yes: {
+      type: "boolean",
+      short: "y",
+      description: "Do not ask (required when stdin is not a terminal)",
+    },
+    json: jsonFlag("One JSON document on stdout"),
+    verbose: verboseFlag(),
+    help: HELP_FLAG,
+  },
+  positionals: [{ name: "name", required: true, variadic: true, complete: "skill" }],
+  sections: [{ title: "Exit codes", text: "0 removed, 1 failure or declined, 2 usage error." }],
+} as const satisfies CommandSpec;

@@ -1,0 +1,70 @@
+/** `skills run` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, verboseFlag } from "../spec.ts";
+
+export const runSpec = {
+  name: "run",
+  summary: "Run a skill script in the sandbox",
+  usage: ["run [options] <skill> <script> [script args...]"],
+  description: `Run a skill script in the sandbox: \`uv run --script\` when uv is installed, else
+python3 for scripts whose PEP 723 block declares no dependencies. The script sees a
+cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's settings, ...) plus the
+variables its skill allowlists in permissions.env; its working directory is its folder.
+Installed skills must be trusted (\`skills trust <skill>\`); bundled skills always are.
+
+Everything after <script> is passed to the script. Among those arguments:
+  --json         JSON mode: stdout carries exactly one JSON document, the script's
+                 output on success or {"success": false, "error", "message"} on failure
+  --help         Show the script's own help`,
+  optionsTitle: "Options (before <skill>)",
+  flags: {
+    timeout: {
+      type: "string",
+      value: "S",
+      description: `Stop the script (and everything it started) after S seconds
+(default: SCRIPT_TIMEOUT, else the skill's limits.timeout, else 60)`,
+    },
+    env: {
+      type: "string",
+      multiple: true,
+      value: "NAME",
+      description: `Forward NAME; NAME=VALUE sets it. Only names the skill allowlists
+(permissions.env) are accepted, else permission_denied`,
+    },
+    verbose: verboseFlag("Debug logs on stderr (launcher, argv, duration, exit code, bytes)"),
+    help: HELP_FLAG,
+  },
+  positionals: [
+    { name: "skill", required: true, complete: "skill" },
+    { name: "script", required: true, complete: "script" },
+    // Everything from here on, options included, belongs to the script.
+    { name: "script args", variadic: true, raw: true, complete: "none" },
+  ],
+  sections: [
+    {
+      title: "Limits",
+      text: `stdout is capped at MAX_SCRIPT_OUTPUT bytes (default 1048576, or the skill's
+limits.max_output); past the cap the script is stopped and the output is cut (a
+warning and exit 1; in JSON mode a parse_error). At most 100 arguments and 4 KiB of
+arguments in total. Precedence: --timeout, then SCRIPT_TIMEOUT / MAX_SCRIPT_OUTPUT,
+then the skill's limits, then the defaults.`,
+    },
+    {
+      title: "Environment",
+      text: `SKILLS_UV (uv to use), SKILLS_PYTHON (interpreter when uv is absent),
+SCRIPT_TIMEOUT, MAX_SCRIPT_OUTPUT.`,
+    },
+    {
+      title: "Exit codes",
+      text: `the script's own; 124 on timeout; 130 when interrupted; 2 for invalid
+names or arguments; 1 for other failures.`,
+    },
+    {
+      title: "Examples",
+      text: `
+  skills run kalshi-markets status --json
+  skills run kalshi-markets markets --help
+  skills run --timeout 10 kalshi-markets search bitcoin --json`,
+    },
+  ],
+} as const satisfies CommandSpec;

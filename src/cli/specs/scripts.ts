@@ -1,0 +1,17 @@
+/** `skills scripts` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag } from "../spec.ts";
+
+export const scriptsSpec = {
+  name: "scripts",
+  summary: "List a skill's scripts",
+  usage: ["scripts [<skill>] [--json]"],
+  description: `List the scripts of one skill (matched case- and '_'/'-'-insensitively), or of every
+discovered skill that has scripts. Run one with \`skills run <skill> <script>\`; see its
+options with \`skills run <skill> <script> --help\`.`,
+  flags: {
+    json: jsonFlag('One JSON document: {"<skill>": [{"name": ..., "path": ...}, ...]}'),
+    help: HELP_FLAG,
+  },
+  positionals: [{ name: "skill", complete: "skill" }],
+} as const satisfies CommandSpec;

@@ -1,0 +1,50 @@
+/** `skills update` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+
+export const updateSpec = {
+  name: "update",
+  summary: "Update installed skills",
+  usage: ["update [<name>...] [--all] [options]"],
+  description: `Fetch the ref each installed skill tracks (its branch or tag; ls-remote first, so
+nothing is cloned when nothing moved), show old → new commit and what changes
+(files added/modified/removed, with SKILL.md, scripts, toolsets and permissions
+changes flagged), confirm, then swap the new version in atomically. A failing
+update (network, invalid new SKILL.md, Ctrl-C) leaves the installed version as it
+was. Skills pinned to a commit are reported and left alone unless --ref moves
+them; skills installed from a directory are copied again from it. Bundled skills
+are updated with skills itself.
+
+If the installed files no longer match what was installed (local edits), the
+update is refused unless --force: local changes would be discarded.`,
+  flags: {
+    all: { type: "boolean", description: "Update every installed skill" },
+    ref: {
+      type: "string",
+      value: "REF",
+      description: "Move one skill to this branch, tag or commit (a commit pins it)",
+    },
+    branch: {
+      type: "string",
+      value: "NAME",
+      description: "Move one skill to this branch and track it",
+    },
+    tag: { type: "string", value: "NAME", description: "Move one skill to this tag" },
+    "dry-run": { type: "boolean", description: "Show what would change; change nothing" },
+    force: { type: "boolean", description: "Update even if local changes would be discarded" },
+    yes: {
+      type: "boolean",
+      short: "y",
+      description: "Do not ask (required when stdin is not a terminal)",
+    },
+    json: jsonFlag("One JSON document on stdout"),
+    verbose: verboseFlag(),
+    help: HELP_FLAG,
+  },
+  positionals: [{ name: "name", variadic: true, complete: "skill" }],
+  sections: [{
+    title: "Exit codes",
+    text: `0 updated or nothing to do, 1 a skill failed, was blocked or declined,
+2 usage error, 124 git timed out, 130 interrupted.`,
+  }],
+} as const satisfies CommandSpec;

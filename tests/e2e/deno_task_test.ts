@@ -1,0 +1,40 @@
+/**
+ * `deno task skills …` runs in the repository root, but the user typed the command in
+ * their own directory: `.`, relative paths and `.env` must mean that directory.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { baseEnv, REPO_ROOT, tempDir } from "../helpers/cli.ts";
+
+async function denoTask(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "--config", join(REPO_ROOT, "deno.json"), "skills", ...args],
+    cwd,
+    env: baseEnv(env),
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("deno task skills validate . validates the skill in the user's directory", async () => {
+  await using dir = await tempDir();
+  const skill = join(dir.path, "my-skill");
+  await Deno.mkdir(skill);
+  await Deno.writeTextFile(
+    join(skill, "SKILL.md"),
+    "---\nname: my-skill\ndescription: A skill in the user's directory.\n---\n\nBody.\n",
+  );
+  const result = await denoTask(skill, ["validate", "."], { SKILLS_HOME: join(dir.path, "home") });
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, new RegExp(`✓ my-skill \\(${skill.replaceAll("/", "\\/")}\\)`));
+
+  // .env is read from the user's directory too.
+  await Deno.writeTextFile(join(skill, ".env"), "AGENT_SKILLS=kalshi-markets\n");
+  const prompt = await denoTask(skill, ["prompt"], { SKILLS_HOME: join(dir.path, "home") });
+  assert.equal(prompt.code, 0, prompt.stderr);
+  assert.match(prompt.stdout, /<name>kalshi-markets<\/name>/);
+});
