@@ -15,7 +15,7 @@ import type { ToolDefinition, ToolSurface } from "./tool_surface.ts";
 const ACTIVATION_BATCH = 100;
 
 /** The first user message used when measuring; only its own tokens depend on it. */
-export const PROBE_MESSAGE = "Hello";
+const PROBE_MESSAGE = "Hello";
 
 /** Builds and captures the request for `messages` with the surface's prompt and tools. */
 export async function captureRequestBody(
@@ -56,7 +56,7 @@ export async function measureConversation(
   return { ...tokens, conversation, total: tokens.fixed + conversation };
 }
 
-export interface SkillCost {
+interface SkillCost {
   name: string;
   /**
    * The skill's share of the fixed overhead: its own catalog entry (prompt element and its
@@ -72,7 +72,7 @@ export interface SkillCost {
   activationError?: string;
 }
 
-export interface ContextReport {
+interface ContextReport {
   model: string;
   format: ProviderConfig["format"];
   active: string[];

@@ -23,7 +23,7 @@ export interface AllowedToolsPolicy {
   patterns: readonly string[];
 }
 
-export interface PolicyDecision {
+interface PolicyDecision {
   /** The policy now in force; null means no contraction. */
   policy: AllowedToolsPolicy | null;
   /** A warning for the log when an allowlist was ignored. */

@@ -28,7 +28,7 @@ export interface ToolCallRecord {
   duration_ms: number;
 }
 
-export interface TurnUsage {
+interface TurnUsage {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;

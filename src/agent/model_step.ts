@@ -30,13 +30,13 @@ export interface StepToolCall {
   detail?: string;
 }
 
-export interface StepOutcome {
+interface StepOutcome {
   text: string;
   toolCalls: StepToolCall[];
   usage: { input: number; output: number };
 }
 
-export interface StepRequest {
+interface StepRequest {
   model: LanguageModel;
   instructions: string;
   messages: ModelMessage[];
@@ -49,7 +49,7 @@ export interface StepRequest {
 }
 
 /** The tool definitions in the AI SDK's shape (no `execute`: the loop runs tools itself). */
-export function sdkTools(definitions: readonly ToolDefinition[]): ToolSet | undefined {
+function sdkTools(definitions: readonly ToolDefinition[]): ToolSet | undefined {
   if (definitions.length === 0) return undefined;
   const tools: ToolSet = {};
   for (const definition of definitions) {

@@ -23,7 +23,7 @@ export function cancelledError(reason?: unknown): SkillError {
   return new SkillError("cancelled", "Turn cancelled");
 }
 
-export function isAbort(error: unknown): boolean {
+function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 }
 

@@ -16,11 +16,11 @@ import type { LanguageModel } from "ai";
 import { SkillError } from "../core/errors.ts";
 import { guardEndpoint } from "./endpoint_guard.ts";
 
-export const PROVIDERS = ["openai", "anthropic", "openai-compatible", "ollama"] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+const PROVIDERS = ["openai", "anthropic", "openai-compatible", "ollama"] as const;
+type ProviderName = (typeof PROVIDERS)[number];
 
 /** How the request body is laid out on the wire. */
-export type WireFormat = "openai-chat" | "anthropic-messages";
+type WireFormat = "openai-chat" | "anthropic-messages";
 
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434/v1";
 
@@ -46,7 +46,7 @@ function nonEmpty(value: string | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-export interface ResolveOptions {
+interface ResolveOptions {
   /** Whether a missing key is an error (false for `skills context`, which sends nothing). */
   requireKey?: boolean;
 }
@@ -180,7 +180,7 @@ export function createLanguageModel(
 }
 
 /** One request as the provider client sent it. */
-export interface RecordedRequest {
+interface RecordedRequest {
   url: string;
   /** The parsed JSON body (null when it was not JSON). */
   body: unknown;

@@ -10,7 +10,7 @@ import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { isWithin, readPrefixSync } from "../runtime/os/fs.ts";
 import { skillFilePath } from "./tool_args.ts";
 
-export const MAX_READ_BYTES = 200_000;
+const MAX_READ_BYTES = 200_000;
 /** How much of a file is inspected for NUL bytes. */
 const BINARY_PROBE_BYTES = 8192;
 

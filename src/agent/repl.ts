@@ -12,14 +12,14 @@ import type { RequestTokens } from "./tokens.ts";
 import { describeOutcome, describeToolCall, dim } from "./tool_lines.ts";
 import type { ToolSurface } from "./tool_surface.ts";
 
-export interface ReplIo {
+interface ReplIo {
   stdout: Output;
   stderr: Output;
   color: boolean;
   readLine(): Promise<string | null>;
 }
 
-export interface ReplOptions {
+interface ReplOptions {
   loop: ChatLoop;
   io: ReplIo;
   /** Active skills (name and description), for /skills. */
@@ -34,7 +34,7 @@ export interface ReplOptions {
   banner?: string;
 }
 
-export type ReplState = "idle" | "turn" | "closed";
+type ReplState = "idle" | "turn" | "closed";
 
 export const REPL_HELP = `Commands:
   /help      Show this help

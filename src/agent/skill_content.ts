@@ -6,7 +6,7 @@
 
 import { escapeXml } from "./system_prompt.ts";
 
-export interface SkillResources {
+interface SkillResources {
   scripts: readonly string[];
   references: readonly string[];
   assets: readonly string[];

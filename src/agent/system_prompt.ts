@@ -3,14 +3,14 @@
  * block rendered here, so it is byte-identical to what the chat loop and MCP clients see.
  */
 
-export interface SkillSummary {
+interface SkillSummary {
   name: string;
   description: string;
   /** Absolute path of the skill's SKILL.md (shown as `<location>` when given). */
   location?: string;
 }
 
-export type PromptFormat = "xml" | "markdown";
+type PromptFormat = "xml" | "markdown";
 
 /** The instructions sent when no skill is active: nothing about skills at all. */
 export const BASE_INSTRUCTIONS = "You are a helpful assistant.";
@@ -43,7 +43,7 @@ const XML_ENTITIES: Record<string, string> = {
 };
 
 /** Escapes Markdown inline syntax so a description cannot open a link, emphasis or code span. */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`);
 }
 

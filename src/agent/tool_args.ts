@@ -119,7 +119,7 @@ export function scriptHelpArgs(
   return good({ skillName: skill.value, scriptName: script.value });
 }
 
-export interface ScriptRunArgs {
+interface ScriptRunArgs {
   skillName: string;
   scriptName: string;
   args: string[];

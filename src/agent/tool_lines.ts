@@ -55,7 +55,7 @@ export function describeToolCall(name: string, args: unknown): string {
   return clip(words.filter((w) => w !== "").join(" "));
 }
 
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 

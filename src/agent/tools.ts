@@ -39,7 +39,7 @@ import type {
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The skill tools. Descriptions are short on purpose: they are sent with every request. */
-export function skillToolDefinitions(skills: readonly SkillRecord[]): ToolDefinition[] {
+function skillToolDefinitions(skills: readonly SkillRecord[]): ToolDefinition[] {
   if (skills.length === 0) return [];
   const str = { type: "string" };
   const tools: ToolDefinition[] = [

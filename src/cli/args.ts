@@ -9,35 +9,35 @@
 import { UsageError } from "../core/errors.ts";
 import { COMMON_FLAGS, type PositionalSpec } from "./spec.ts";
 
-export interface OptionDef {
+interface OptionDef {
   type: "boolean" | "string";
   short?: string;
   multiple?: boolean;
 }
-export type OptionSpec = Record<string, OptionDef>;
+type OptionSpec = Record<string, OptionDef>;
 
 type ValueOf<D extends OptionDef> = D extends { type: "string" }
   ? (D extends { multiple: true } ? string[] : string)
   : (D extends { multiple: true } ? boolean[] : boolean);
-export type ParsedValues<O extends OptionSpec> = { [K in keyof O]?: ValueOf<O[K]> };
+type ParsedValues<O extends OptionSpec> = { [K in keyof O]?: ValueOf<O[K]> };
 
 /** Flags every command accepts. */
-export const COMMON_OPTIONS: typeof COMMON_FLAGS = COMMON_FLAGS;
+const COMMON_OPTIONS: typeof COMMON_FLAGS = COMMON_FLAGS;
 
-export interface CommonFlags {
+interface CommonFlags {
   help: boolean;
   json: boolean;
   verbose: boolean;
 }
 
 /** What a command's spec gives the parser. */
-export interface ParserSpec {
+interface ParserSpec {
   name: string;
   flags: OptionSpec;
   positionals: readonly PositionalSpec[];
 }
 
-export interface Parsed<O extends OptionSpec> {
+interface Parsed<O extends OptionSpec> {
   values: ParsedValues<O & typeof COMMON_OPTIONS>;
   positionals: string[];
   /** The raw tail: argv after the positionals that precede a `raw` positional. */

@@ -85,7 +85,7 @@ export function findCommand(word: string): CommandEntry | undefined {
   return found && COMMANDS[found.name];
 }
 
-export type Invocation =
+type Invocation =
   /** `skills`, `skills --help`: the top-level help (on stderr with exit 2 when bare). */
   | { kind: "top-help"; bare: boolean }
   | { kind: "version" }
@@ -195,7 +195,7 @@ export function suggestCommands(word: string, commands: readonly CommandIndexEnt
 }
 
 /** `-y, --yes`, `--ref REF`, `-p, --prompt TEXT`. */
-export function flagLabel(long: string, flag: FlagLine): string {
+function flagLabel(long: string, flag: FlagLine): string {
   const name = flag.short ? `-${flag.short}, --${long}` : `--${long}`;
   return flag.value === undefined ? name : `${name} ${flag.value}`;
 }

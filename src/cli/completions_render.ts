@@ -17,7 +17,7 @@ export interface CompletionFlag {
 }
 
 /** What a command's positional arguments complete to. */
-export type PositionalKind = "skill" | "skill+script" | "path" | "shell" | "none";
+type PositionalKind = "skill" | "skill+script" | "path" | "shell" | "none";
 
 export interface CompletionCommand {
   name: string;
@@ -75,18 +75,17 @@ export const globalFlags = (): CompletionFlag[] =>
   Object.entries(GLOBAL_FLAGS).map(([long, f]) => completionFlag(long, f));
 
 export const sq = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-export const flagWords = (f: CompletionFlag) =>
-  f.short ? [`--${f.long}`, `-${f.short}`] : [`--${f.long}`];
+const flagWords = (f: CompletionFlag) => f.short ? [`--${f.long}`, `-${f.short}`] : [`--${f.long}`];
 export const valueFlags = (c: CompletionCommand) =>
   c.flags.filter((f) => f.value !== undefined).flatMap(flagWords);
 /** The names of the commands whose positionals complete to `kind`. */
-export const namesOf = (cmds: CompletionCommand[], kind: (p: PositionalKind) => boolean) =>
+const namesOf = (cmds: CompletionCommand[], kind: (p: PositionalKind) => boolean) =>
   cmds.filter((c) => kind(c.positional)).map((c) => c.name);
 /** Every word (name or alias) of the commands whose positionals complete to `kind`. */
 export const wordsOf = (cmds: CompletionCommand[], kind: (p: PositionalKind) => boolean) =>
   cmds.filter((c) => kind(c.positional)).flatMap((c) => c.words);
 /** The long names of the value flags that complete to `kind`, across every command. */
-export const flagsCompleting = (cmds: CompletionCommand[], kind: CompletionFlag["complete"]) => [
+const flagsCompleting = (cmds: CompletionCommand[], kind: CompletionFlag["complete"]) => [
   ...new Set(cmds.flatMap((c) => c.flags).filter((f) => f.complete === kind).map((f) => f.long)),
 ];
 

@@ -40,7 +40,7 @@ export async function confirmAction(
   return await untilAborted(ctx.signal, confirm(ctx, question));
 }
 
-export type Selection = { kind: "indices"; indices: number[] } | { kind: "cancel" } | {
+type Selection = { kind: "indices"; indices: number[] } | { kind: "cancel" } | {
   kind: "invalid";
   reason: string;
 };

@@ -6,7 +6,7 @@ export function writeJson(ctx: Pick<Context, "stdout">, value: unknown): void {
   ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export interface Style {
+interface Style {
   dim(text: string): string;
   bold(text: string): string;
   green(text: string): string;

@@ -6,7 +6,7 @@ import { loadCatalog } from "../runtime/catalog/catalog.ts";
 import type { Context } from "../core/io.ts";
 import { skillsHome } from "../runtime/store/home.ts";
 
-export interface Session {
+interface Session {
   home: string;
   catalog: Catalog;
   /** Canonical names of the active skills. */

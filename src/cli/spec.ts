@@ -19,7 +19,7 @@ export interface FlagSpec extends FlagLine {
 }
 
 /** What a shell completes for a positional argument. */
-export type Completion = "skill" | "script" | "path" | "shell" | "none";
+type Completion = "skill" | "script" | "path" | "shell" | "none";
 
 export interface PositionalSpec {
   name: string;
@@ -33,7 +33,7 @@ export interface PositionalSpec {
 
 /** A block of help text: `Title: text`, or `Title:` with the text below it when the text
  * starts with a newline, or a plain paragraph without a title. */
-export interface HelpSection {
+interface HelpSection {
   title?: string;
   text: string;
   /** Printed between the description and the options (the rest come after them). */

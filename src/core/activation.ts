@@ -6,7 +6,7 @@
 
 import { canonicalSkillName, isValidSkillName, quoteName } from "./names.ts";
 
-export type ActivationSpec =
+type ActivationSpec =
   | { kind: "none" }
   | { kind: "all"; includeUntrusted: boolean }
   | { kind: "list"; names: string[]; invalid: string[] };
@@ -32,12 +32,12 @@ export function parseActivation(value: string | undefined): ActivationSpec {
     : { kind: "list", names, invalid };
 }
 
-export interface ActivationCandidate {
+interface ActivationCandidate {
   canonical: string;
   trusted: boolean;
 }
 
-export interface ActivationResult {
+interface ActivationResult {
   /** Canonical names of active skills, in catalog order. */
   active: Set<string>;
   /** `all-untrusted`: the user opted into running untrusted skills' code. */

@@ -6,9 +6,9 @@
 
 import type { Manifest } from "./manifest.ts";
 
-export type ChangeKind = "manifest" | "script" | "toolset" | "other";
+type ChangeKind = "manifest" | "script" | "toolset" | "other";
 
-export interface FileChange {
+interface FileChange {
   path: string;
   change: "added" | "modified" | "removed";
   kind: ChangeKind;
@@ -25,7 +25,7 @@ function toolsetFiles(manifest: Manifest | undefined): string[] {
   return (manifest?.toolsets ?? []).map((ref) => `${ref.split(":")[0]!.replaceAll(".", "/")}.py`);
 }
 
-export function classify(path: string, toolsets: readonly string[]): ChangeKind {
+function classify(path: string, toolsets: readonly string[]): ChangeKind {
   if (path === "SKILL.md") return "manifest";
   if (path.startsWith("scripts/")) return "script";
   if (path.startsWith("toolsets/") || toolsets.includes(path)) return "toolset";

@@ -13,7 +13,7 @@ export function isValidEnvPattern(pattern: string): boolean {
   return PATTERN.test(pattern);
 }
 
-export type EnvMatcher = (name: string) => boolean;
+type EnvMatcher = (name: string) => boolean;
 
 /** Builds a matcher from `permissions.env` patterns (exact names, or a trailing `*`). */
 export function envMatcher(patterns: readonly string[]): EnvMatcher {
@@ -28,7 +28,7 @@ export function envMatcher(patterns: readonly string[]): EnvMatcher {
 }
 
 /** Variables every script gets (when set): enough for Python, uv and locale to work. */
-export const BASE_ENV_NAMES: readonly string[] = [
+const BASE_ENV_NAMES: readonly string[] = [
   "PATH",
   "HOME",
   "USER",
@@ -53,7 +53,7 @@ export const BASE_ENV_NAMES: readonly string[] = [
 ];
 const BASE_ENV_PREFIXES: readonly string[] = ["LC_"];
 
-export function isBaseEnvName(name: string): boolean {
+function isBaseEnvName(name: string): boolean {
   return BASE_ENV_NAMES.includes(name) || BASE_ENV_PREFIXES.some((p) => name.startsWith(p));
 }
 
@@ -64,7 +64,7 @@ export interface EnvSubject {
 }
 
 /** Set for every script: Python writes UTF-8 to pipes on every platform (Windows too). */
-export const FIXED_SCRIPT_ENV: Readonly<Record<string, string>> = { PYTHONUTF8: "1" };
+const FIXED_SCRIPT_ENV: Readonly<Record<string, string>> = { PYTHONUTF8: "1" };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

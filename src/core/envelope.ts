@@ -3,7 +3,7 @@
 import type { ErrorCode, ToolsetErrorCode } from "./errors.ts";
 import { isSkillError } from "./errors.ts";
 
-export interface SuccessEnvelope<T = unknown> {
+interface SuccessEnvelope<T = unknown> {
   success: true;
   result: T;
   message: string;

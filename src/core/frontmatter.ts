@@ -16,7 +16,6 @@ import type jsYaml from "js-yaml";
 import { MAX_FRONT_MATTER_BYTES } from "./limits.ts";
 import { parseYamlSubset } from "./yaml_subset.ts";
 
-export { MAX_FRONT_MATTER_BYTES };
 /** Upper bound on YAML nodes visited (aliases count every time they are used). */
 const MAX_YAML_NODES = 10_000;
 const MAX_YAML_DEPTH = 64;
@@ -31,7 +30,7 @@ export class FrontMatterError extends Error {
   }
 }
 
-export interface SplitSkillMd {
+interface SplitSkillMd {
   /** The YAML text between the fences. */
   yaml: string;
   /** The Markdown after the closing fence. */
@@ -118,7 +117,7 @@ export function splitSkillMd(text: string, complete = true): SplitSkillMd {
 }
 
 type JsYaml = typeof jsYaml;
-export type YamlLoader = () => Promise<{ default: JsYaml }>;
+type YamlLoader = () => Promise<{ default: JsYaml }>;
 
 let loadYamlModule: YamlLoader = () => {
   const specifier = "js-" + "yaml";
@@ -131,7 +130,7 @@ export function useYamlLoader(loader: YamlLoader): void {
   loadYamlModule = loader;
 }
 
-export interface YamlLoadOptions {
+interface YamlLoadOptions {
   /** Every scalar as the text it was written as (YAML's failsafe schema): `1.0` stays "1.0". */
   scalarsAsText?: boolean;
 }
@@ -181,7 +180,7 @@ async function loadWithJsYaml(
  * The 0-based line where a flow collection still open before line `upto` began: brackets
  * are counted outside quoted strings and comments. Undefined when none is open.
  */
-export function unclosedFlowStart(text: string, upto: number): number | undefined {
+function unclosedFlowStart(text: string, upto: number): number | undefined {
   const lines = text.split("\n");
   let depth = 0;
   let opened: number | undefined;

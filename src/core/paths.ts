@@ -6,7 +6,7 @@
  * on any machine. The running platform's rules are bound in `runtime/os/paths.ts`.
  */
 
-export type PathFlavor = "posix" | "windows";
+type PathFlavor = "posix" | "windows";
 
 export interface PathRules {
   readonly SEP: string;

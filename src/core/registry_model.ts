@@ -17,9 +17,9 @@ import {
   type Validator,
 } from "./validate.ts";
 
-export const REGISTRY_VERSION = 1;
+const REGISTRY_VERSION = 1;
 
-export interface SkillSource {
+interface SkillSource {
   type: "git" | "local";
   /** Clone URL for git, absolute path for local. */
   url: string;
@@ -82,7 +82,7 @@ export function emptyRegistry(): Registry {
   return { version: REGISTRY_VERSION, skills: [] };
 }
 
-export type ParseRegistryResult =
+type ParseRegistryResult =
   | { ok: true; registry: Registry }
   | { ok: false; reason: string };
 
@@ -117,7 +117,7 @@ export function parseRegistry(text: string): ParseRegistryResult {
   return { ok: true, registry: { ...registry, skills: sortEntries(registry.skills) } };
 }
 
-export function sortEntries(entries: readonly RegistryEntry[]): RegistryEntry[] {
+function sortEntries(entries: readonly RegistryEntry[]): RegistryEntry[] {
   return [...entries].sort((a, b) =>
     a.name_canonical < b.name_canonical ? -1 : a.name_canonical > b.name_canonical ? 1 : 0
   );

@@ -3,7 +3,7 @@
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
 
-export interface SemVer {
+interface SemVer {
   major: number;
   minor: number;
   patch: number;
@@ -19,10 +19,6 @@ export function parseSemver(text: string): SemVer | undefined {
     patch: Number(match[3]),
     prerelease: match[4] ? match[4].split(".") : [],
   };
-}
-
-export function isSemver(text: string): boolean {
-  return parseSemver(text) !== undefined;
 }
 
 /** Negative when a < b, zero when equal, positive when a > b. */

@@ -30,7 +30,7 @@ export interface GitSource {
   ref: string | undefined;
 }
 
-export interface LocalSource {
+interface LocalSource {
   type: "local";
   /** Absolute path of the directory. */
   path: string;
@@ -41,7 +41,7 @@ export interface LocalSource {
 
 export type Source = GitSource | LocalSource;
 
-export interface ParseSourceOptions {
+interface ParseSourceOptions {
   /** The caller found a directory with this absolute path for the input. */
   localDirectory?: string | undefined;
   /** That directory is a bare git repository: clone it (file://) instead of copying. */
@@ -57,7 +57,7 @@ export type RefRequest =
   | { kind: "tag"; name: string }
   | { kind: "ref"; name: string };
 
-export type NamedRef = Exclude<RefRequest, { kind: "default" }>;
+type NamedRef = Exclude<RefRequest, { kind: "default" }>;
 
 const MAX_SOURCE_LENGTH = 2048;
 const MAX_REF_LENGTH = 255;

@@ -12,10 +12,10 @@
  * a schema library costs 10-20 ms.
  */
 
-export type PathSegment = string | number;
+type PathSegment = string | number;
 
 /** The one error shape: a location inside the checked value, and what is wrong there. */
-export interface Issue {
+interface Issue {
   /** Keys and indices from the checked value down to the problem ([] = the value itself). */
   path: PathSegment[];
   message: string;
@@ -37,7 +37,7 @@ export interface Validator<T> {
 /** The type a validator accepts. */
 export type Infer<V> = V extends Validator<infer T> ? T : never;
 
-export type Result<T> = { ok: true; value: T } | { ok: false; issue: Issue };
+type Result<T> = { ok: true; value: T } | { ok: false; issue: Issue };
 
 /** An {@link Issue} thrown; its message names what was checked (see {@link formatIssue}). */
 export class ValidationError extends Error {
@@ -148,7 +148,7 @@ function orList(items: readonly string[]): string {
 
 // --- primitives ----------------------------------------------------------------------------
 
-export interface StringOptions {
+interface StringOptions {
   min?: number;
   max?: number;
   pattern?: RegExp;
@@ -181,7 +181,7 @@ export function string(options: StringOptions = {}): Validator<string> {
   });
 }
 
-export interface NumberOptions {
+interface NumberOptions {
   min?: number;
   max?: number;
   /** `min` itself is refused (`0 < x`). */
@@ -302,7 +302,7 @@ function under(segment: PathSegment, problem: Issue): Issue {
   return problem;
 }
 
-export interface ArrayOptions {
+interface ArrayOptions {
   min?: number;
   max?: number;
 }
@@ -336,12 +336,12 @@ type OptionalKeys<S extends Shape> = {
   [K in keyof S]: S[K] extends { readonly optional: true } ? K : never;
 }[keyof S];
 type Simplify<T> = { [K in keyof T]: T[K] } & unknown;
-export type ObjectOf<S extends Shape> = Simplify<
+type ObjectOf<S extends Shape> = Simplify<
   & { [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> }
   & { [K in OptionalKeys<S>]?: Infer<S[K]> }
 >;
 
-export interface ObjectOptions {
+interface ObjectOptions {
   /**
    * What other keys mean: `"keep"` (the default) lets them through untouched, e.g. fields a
    * newer version wrote; `"reject"` makes the first one a problem (`unknown field`).
@@ -383,7 +383,7 @@ export function object<S extends Shape, const O extends ObjectOptions = Record<n
   });
 }
 
-export interface RecordOptions {
+interface RecordOptions {
   /** Checks each key (a key's problem is reported at that key). */
   key?: Validator<string>;
   maxKeys?: number;

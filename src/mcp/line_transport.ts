@@ -17,7 +17,7 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 
-export interface LineTransportOptions {
+interface LineTransportOptions {
   /** The next input line without its newline; null at end of input. */
   readLine(): Promise<string | null>;
   write(text: string): void;
@@ -28,7 +28,7 @@ export interface LineTransportOptions {
 }
 
 /** Largest accepted message line. */
-export const MAX_LINE_CHARS = 16 * 1024 * 1024;
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 export class LineTransport implements Transport {
   onclose?: () => void;

@@ -10,9 +10,9 @@ import { canonicalSkillName, quoteName } from "../core/names.ts";
 import { readSkillFile } from "../agent/read_skill_file.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 
-export const SKILL_URI_SCHEME = "skill://";
+const SKILL_URI_SCHEME = "skill://";
 
-export interface SkillResource {
+interface SkillResource {
   uri: string;
   name: string;
   title: string;
@@ -20,7 +20,7 @@ export interface SkillResource {
   mimeType: string;
 }
 
-export interface ResourceText {
+interface ResourceText {
   uri: string;
   mimeType: string;
   text: string;

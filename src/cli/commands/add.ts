@@ -23,7 +23,7 @@ import { table, writeJson } from "../render.ts";
 
 export const help = renderHelp(addSpec);
 
-export interface AddOptions extends ParsedCommon {
+interface AddOptions extends ParsedCommon {
   source: string;
   refs: RefFlags;
   skills: string[];

@@ -24,7 +24,7 @@ import { table, writeJson } from "../render.ts";
 
 export const help = renderHelp(callSpec);
 
-export interface CallOptions extends ParsedCommon {
+interface CallOptions extends ParsedCommon {
   skill: string;
   tool: string;
   /** Parsed `--input`, or "stdin" for `--input -`. */
@@ -69,7 +69,7 @@ export function parse(argv: readonly string[]): CallOptions {
 }
 
 /** `-` means stdin; anything else must be a JSON object. */
-export function parseInput(text: string): Record<string, unknown> | "stdin" {
+function parseInput(text: string): Record<string, unknown> | "stdin" {
   if (text.trim() === "-") return "stdin";
   let value: unknown;
   try {
@@ -172,7 +172,7 @@ function listTools(
  * One line for a tool's input schema: `name: string, language?: string = "en"`, with
  * `[]` for arrays, enum values joined by `|`, and `?` for optional arguments.
  */
-export function inputSummary(schema: Record<string, unknown>): string {
+function inputSummary(schema: Record<string, unknown>): string {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const typeOf = (s: Record<string, unknown>): string => {
@@ -197,7 +197,7 @@ export function inputSummary(schema: Record<string, unknown>): string {
 }
 
 /** Human output: the result on stdout; a failure's message on stderr. */
-export function render(envelope: Envelope, json: boolean, ctx: Context): number {
+function render(envelope: Envelope, json: boolean, ctx: Context): number {
   if (json) writeJson(ctx, envelope);
   if (envelope.success) {
     if (!json) {

@@ -27,7 +27,7 @@ export const handlesInterrupt = true;
 
 export const help = renderHelp(chatSpec);
 
-export interface ChatOptions extends ParsedCommon {
+interface ChatOptions extends ParsedCommon {
   skills: string | undefined;
   prompt: string | undefined;
   maxSteps: number;

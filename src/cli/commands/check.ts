@@ -24,7 +24,7 @@ import { VERSION } from "../../core/version.ts";
 
 export const help = renderHelp(checkSpec);
 
-export interface CheckOptions extends ParsedCommon {
+interface CheckOptions extends ParsedCommon {
   repair: boolean;
 }
 

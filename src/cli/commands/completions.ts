@@ -19,9 +19,9 @@ import { openSession } from "../session.ts";
 
 export const help = renderHelp(completionsSpec);
 
-export type Shell = "bash" | "zsh" | "fish";
+type Shell = "bash" | "zsh" | "fish";
 
-export interface CompletionsOptions extends ParsedCommon {
+interface CompletionsOptions extends ParsedCommon {
   shell: Shell | undefined;
   listSkills: boolean;
   listScripts: string | undefined;

@@ -23,11 +23,9 @@ import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 
-export { DEFAULT_MEASURE_MODEL };
-
 export const help = renderHelp(contextSpec);
 
-export interface ContextOptions extends ParsedCommon {
+interface ContextOptions extends ParsedCommon {
   skills: string | undefined;
 }
 
@@ -43,7 +41,7 @@ export function parse(argv: readonly string[]): ContextOptions {
 }
 
 /** SKILLS_MODEL when set (a key is not needed: nothing is sent), else the default format. */
-export function measuredProvider(env: Readonly<Record<string, string>>): {
+function measuredProvider(env: Readonly<Record<string, string>>): {
   config: ProviderConfig;
   configured: boolean;
 } {

@@ -12,7 +12,7 @@ import { openSession } from "../session.ts";
 
 export const help = renderHelp(infoSpec);
 
-export interface InfoOptions extends ParsedCommon {
+interface InfoOptions extends ParsedCommon {
   name: string;
 }
 
@@ -29,7 +29,7 @@ export function parse(argv: readonly string[]): InfoOptions {
  * skill's Python, so they are listed only for a trusted, unmodified skill; otherwise the
  * name pattern is shown with the reason.
  */
-export async function agentToolNames(
+async function agentToolNames(
   skill: SkillRecord,
   home: string,
   env: Record<string, string>,
@@ -54,7 +54,7 @@ export async function agentToolNames(
   return names;
 }
 
-export function describeSkill(skill: SkillRecord, active: boolean, tools: string[]) {
+function describeSkill(skill: SkillRecord, active: boolean, tools: string[]) {
   const m = skill.manifest;
   return {
     name: skill.name,

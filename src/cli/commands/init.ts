@@ -12,7 +12,7 @@ import { writeJson } from "../render.ts";
 
 export const help = renderHelp(initSpec);
 
-export interface InitOptions extends ParsedCommon {
+interface InitOptions extends ParsedCommon {
   name: string;
   dir: string | undefined;
   withToolset: boolean;

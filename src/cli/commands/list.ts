@@ -13,7 +13,7 @@ import { UsageError } from "../../core/errors.ts";
 
 export const help = renderHelp(listSpec);
 
-export type ListOptions = ParsedCommon;
+type ListOptions = ParsedCommon;
 
 export function parse(argv: readonly string[]): ListOptions {
   const { values, positionals } = parseSpec(listSpec, argv);

@@ -12,7 +12,7 @@ import { openSession } from "../session.ts";
 
 export const help = renderHelp(mcpSpec);
 
-export interface McpOptions extends ParsedCommon {
+interface McpOptions extends ParsedCommon {
   skills: string | undefined;
 }
 

@@ -16,7 +16,7 @@ import { openSession } from "../session.ts";
 
 export const help = renderHelp(promptSpec);
 
-export interface PromptOptions extends ParsedCommon {
+interface PromptOptions extends ParsedCommon {
   skills: string | undefined;
   format: "xml" | "markdown";
   location: boolean;

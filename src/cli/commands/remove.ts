@@ -18,7 +18,7 @@ import { writeJson } from "../render.ts";
 
 export const help = renderHelp(removeSpec);
 
-export interface RemoveOptions extends ParsedCommon {
+interface RemoveOptions extends ParsedCommon {
   names: string[];
   yes: boolean;
 }

@@ -13,7 +13,7 @@ import { table, writeJson } from "../render.ts";
 
 export const help = renderHelp(scriptsSpec);
 
-export interface ScriptsOptions extends ParsedCommon {
+interface ScriptsOptions extends ParsedCommon {
   skill: string | undefined;
 }
 

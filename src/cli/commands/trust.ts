@@ -18,7 +18,7 @@ import { writeJson } from "../render.ts";
 
 export const help = renderHelp(trustSpec);
 
-export interface TrustOptions extends ParsedCommon {
+interface TrustOptions extends ParsedCommon {
   name: string;
   yes: boolean;
 }

@@ -14,7 +14,7 @@ import { writeJson } from "../render.ts";
 
 export const help = renderHelp(untrustSpec);
 
-export interface UntrustOptions extends ParsedCommon {
+interface UntrustOptions extends ParsedCommon {
   name: string;
 }
 

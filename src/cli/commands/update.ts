@@ -18,7 +18,7 @@ import { shortSha, writeJson } from "../render.ts";
 
 export const help = renderHelp(updateSpec);
 
-export interface UpdateOptions extends ParsedCommon {
+interface UpdateOptions extends ParsedCommon {
   names: string[];
   all: boolean;
   refs: RefFlags;
@@ -152,7 +152,7 @@ async function decide(
 
 const MARK = { added: "+", modified: "~", removed: "-" } as const;
 
-export function renderChanges(changes: ChangeSummary): string[] {
+function renderChanges(changes: ChangeSummary): string[] {
   const lines = changes.files.map((f) =>
     `  ${MARK[f.change]} ${f.path}${f.kind === "other" ? "" : `  [${f.kind}]`}`
   );

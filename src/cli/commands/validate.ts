@@ -13,7 +13,7 @@ import { UsageError } from "../../core/errors.ts";
 
 export const help = renderHelp(validateSpec);
 
-export interface ValidateOptions extends ParsedCommon {
+interface ValidateOptions extends ParsedCommon {
   dirs: string[];
   strict: boolean;
 }

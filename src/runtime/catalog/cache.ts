@@ -13,7 +13,7 @@ import type { SkillRecord } from "./loader.ts";
 
 const CACHE_FORMAT = 1;
 
-export interface CachedSkill {
+interface CachedSkill {
   key: string;
   /** Whether scripts/ existed (its mtime is part of the key). */
   scriptsDir: boolean;
@@ -34,7 +34,7 @@ interface CacheFile {
   skills: Record<string, CachedSkill>;
 }
 
-export function catalogCachePath(home: string): string {
+function catalogCachePath(home: string): string {
   return join(home, ".cache", "catalog.json");
 }
 
@@ -43,7 +43,7 @@ function stamp(info: Deno.FileInfo): string {
 }
 
 /** The freshness key of a skill directory, or null when it cannot be computed cheaply. */
-export function freshnessKey(dir: string, hasScripts: boolean): string | null {
+function freshnessKey(dir: string, hasScripts: boolean): string | null {
   try {
     const dirInfo = Deno.lstatSync(dir);
     if (!dirInfo.isDirectory) return null;

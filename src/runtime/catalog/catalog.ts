@@ -20,7 +20,7 @@ import {
   type SkillRecord,
 } from "./loader.ts";
 
-export interface SkillFailure {
+interface SkillFailure {
   name: string;
   canonical: string;
   dir: string;
@@ -191,12 +191,4 @@ export function findScript(skill: SkillRecord, canonicalFile: string): ScriptInf
 }
 
 export { bundledRootPath };
-export {
-  type LoadOptions,
-  loadSkillDir,
-  readSkillBody,
-  type ScriptInfo,
-  SkillLoadError,
-  type SkillOrigin,
-  type SkillRecord,
-} from "./loader.ts";
+export { loadSkillDir, readSkillBody, type ScriptInfo, type SkillRecord } from "./loader.ts";

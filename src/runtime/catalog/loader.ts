@@ -80,7 +80,7 @@ const MAX_RESOURCE_DEPTH = 4;
 export const MAX_SKILL_MD_BYTES = 2 * 1024 * 1024;
 const MAX_WALK_ENTRIES = 20_000;
 
-export interface LoadOptions {
+interface LoadOptions {
   origin: SkillOrigin;
   trusted: boolean;
   entry?: RegistryEntry | undefined;

@@ -12,14 +12,14 @@ import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
 import { type LaunchPlan, planLaunch, spawnSandboxed } from "./sandbox.ts";
 import { afterDelay, delay } from "../os/timer.ts";
 
-export const DEFAULT_TIMEOUT_SECONDS = 60;
+const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
-export const MAX_ARGS = 100;
-export const MAX_ARGS_BYTES = 4096;
+const MAX_ARGS = 100;
+const MAX_ARGS_BYTES = 4096;
 /** How much of stderr is kept in memory (the tail). */
-export const STDERR_KEEP_BYTES = 64 * 1024;
+const STDERR_KEEP_BYTES = 64 * 1024;
 /** How much of the stderr tail goes into error messages. */
-export const STDERR_MESSAGE_BYTES = 500;
+const STDERR_MESSAGE_BYTES = 500;
 /** After the child exits, how long its pipes may stay open (a leftover grandchild). */
 const PIPE_GRACE_MS = 250;
 /** setTimeout's largest delay (about 24.8 days). */
@@ -271,7 +271,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
 }
 
 /** The outcome's error code (null = success). Order: cancel, timeout, exit code, JSON. */
-export function classify(outcome: RunOutcome, json: boolean): RunOutcome["error"] {
+function classify(outcome: RunOutcome, json: boolean): RunOutcome["error"] {
   if (outcome.aborted) return "cancelled";
   if (outcome.timedOut) return "timeout";
   if (outcome.exitCode !== null && outcome.exitCode !== 0) return "execution_failed";
@@ -280,7 +280,7 @@ export function classify(outcome: RunOutcome, json: boolean): RunOutcome["error"
 }
 
 /** Parses stdout as exactly one JSON document (surrounding whitespace allowed). */
-export function parseJsonDocument(text: string): { value: unknown } | undefined {
+function parseJsonDocument(text: string): { value: unknown } | undefined {
   const trimmed = text.trim();
   if (trimmed === "") return undefined;
   try {
@@ -292,7 +292,7 @@ export function parseJsonDocument(text: string): { value: unknown } | undefined 
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
-export function decodeUtf8(bytes: Uint8Array): string {
+function decodeUtf8(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 

@@ -106,7 +106,7 @@ export interface SandboxedProcess {
   killTree(): Promise<void>;
 }
 
-export interface SpawnOptions {
+interface SpawnOptions {
   cwd: string;
   env: Record<string, string>;
   stdin?: "piped" | "null";

@@ -47,12 +47,12 @@ export interface ScriptDeps {
   allowUntrusted?: boolean | undefined;
 }
 
-export interface ScriptEntry {
+interface ScriptEntry {
   name: string;
   path: string;
 }
 
-export interface ScriptHelp {
+interface ScriptHelp {
   help_text: string;
   usage: string;
 }
@@ -129,7 +129,7 @@ export async function scriptRun(
   }
 }
 
-export interface PreparedRun {
+interface PreparedRun {
   skill: SkillRecord;
   script: ScriptInfo;
   args: string[];
@@ -184,7 +184,7 @@ export async function prepareRun(
   return { skill, script, args: [...stringArgs], env, limits };
 }
 
-export interface StreamHooks {
+interface StreamHooks {
   stdout?: (chunk: Uint8Array) => void;
   stderr?: (chunk: Uint8Array) => void;
 }

@@ -39,12 +39,12 @@ export interface ToolsetMethod {
 }
 
 /** A toolset that could not be loaded (reported and skipped; the others keep working). */
-export interface ToolsetLoadError {
+interface ToolsetLoadError {
   toolset: string;
   message: string;
 }
 
-export interface ToolsetHostOptions {
+interface ToolsetHostOptions {
   home: string;
   /** The effective environment; the host receives only the skill's allowlisted part. */
   env: Readonly<Record<string, string>>;
@@ -55,9 +55,9 @@ export interface ToolsetHostOptions {
   allowUntrusted?: boolean;
 }
 
-export const DEFAULT_TOOLSET_TIMEOUT_MS = 60_000;
+const DEFAULT_TOOLSET_TIMEOUT_MS = 60_000;
 /** Largest accepted arguments document (JSON bytes). */
-export const MAX_TOOLSET_ARGS_BYTES = 64 * 1024;
+const MAX_TOOLSET_ARGS_BYTES = 64 * 1024;
 /** Largest accepted response line; the host itself caps results at 1 MB. */
 const MAX_LINE_CHARS = 2 * 1024 * 1024;
 const STDERR_TAIL_CHARS = 2000;

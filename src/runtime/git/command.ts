@@ -11,10 +11,10 @@ import { MAX_SKILL_FILE_BYTES } from "../../core/limits.ts";
 import type { Transport } from "../../core/sources.ts";
 import { afterDelay } from "../os/timer.ts";
 
-export const DEFAULT_GIT_TIMEOUT_SECONDS = 120;
-export const GIT_ATTEMPTS = 3;
+const DEFAULT_GIT_TIMEOUT_SECONDS = 120;
+const GIT_ATTEMPTS = 3;
 
-export type GitFailureKind = "auth" | "network" | "not_found" | "ref_not_found" | "other";
+type GitFailureKind = "auth" | "network" | "not_found" | "ref_not_found" | "other";
 
 export class GitError extends SkillError {
   readonly kind: GitFailureKind;
@@ -209,7 +209,7 @@ export function gitTimeoutMs(env: Readonly<Record<string, string>>): number {
   return Number.isFinite(raw) && raw > 0 ? raw * 1000 : DEFAULT_GIT_TIMEOUT_SECONDS * 1000;
 }
 
-export interface GitOutput {
+interface GitOutput {
   code: number;
   stdout: string;
   stderr: string;

@@ -184,7 +184,7 @@ function treeOfCommit(commit: GitObject): string {
   return match[1]!;
 }
 
-export interface TreeEntry {
+interface TreeEntry {
   /** Canonical mode, as `ls-tree` prints it: 040000, 100644, 100755, 120000 or 160000. */
   mode: string;
   oid: string;

@@ -41,7 +41,7 @@ import { fetchAnnouncement, type Fetched, fetchInto, sourceLabel } from "./fetch
 import { type Candidate, type InstallPlan, planInstall, type PlanOptions } from "./install.ts";
 import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update.ts";
 
-export interface ChangeOptions {
+interface ChangeOptions {
   /** The user's environment: git gets a filtered copy (and SKILLS_GIT_TIMEOUT from it). */
   env: Readonly<Record<string, string>>;
   /** Ctrl-C: stops git; whatever was staged is rolled back when the change is disposed. */

@@ -110,7 +110,7 @@ export async function fetchInto(
  * Copies a directory tree: regular files with their mode, directories, and symlinks as
  * symlinks (so that validation sees and judges them). `.git` and `node_modules` are skipped.
  */
-export async function copyTree(from: string, to: string, signal?: AbortSignal): Promise<void> {
+async function copyTree(from: string, to: string, signal?: AbortSignal): Promise<void> {
   const info = await lstatOrNull(from);
   if (info === null || !info.isDirectory) {
     throw new SkillError("not_found", `Directory not found: ${from}`);
@@ -141,7 +141,7 @@ export async function copyTree(from: string, to: string, signal?: AbortSignal): 
   await walk(from, to);
 }
 
-export interface FoundSkill {
+interface FoundSkill {
   /** Absolute path of the skill directory. */
   dir: string;
   /** Path relative to the discovery base, "" for the base itself. */

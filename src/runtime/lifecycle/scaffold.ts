@@ -9,14 +9,14 @@ import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName, qualifiedToolName, quoteName } from "../../core/names.ts";
 import { lstatOrNull } from "../os/fs.ts";
 
-export interface ScaffoldFile {
+interface ScaffoldFile {
   /** Relative path with `/` separators. */
   path: string;
   content: string;
   executable?: boolean;
 }
 
-export interface ScaffoldPlan {
+interface ScaffoldPlan {
   name: string;
   /** Script file name, e.g. `demo.py`. */
   script: string;

@@ -13,7 +13,7 @@ import { computeDigest } from "../trust/file_hashes.ts";
 import { readRegistry } from "../store/registry.ts";
 import { assertManaged } from "./update.ts";
 
-export type TrustTarget =
+type TrustTarget =
   | { kind: "bundled"; canonical: string }
   | { kind: "installed"; entry: RegistryEntry };
 

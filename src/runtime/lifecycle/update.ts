@@ -30,7 +30,7 @@ import { inspectSkillDir } from "../catalog/loader.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";
 
-export type UpdateKind = "up_to_date" | "pinned" | "update";
+type UpdateKind = "up_to_date" | "pinned" | "update";
 
 export interface UpdatePlan {
   entry: RegistryEntry;
@@ -54,11 +54,6 @@ export interface UpdatePlan {
   };
 }
 
-export function isPinned(entry: RegistryEntry): boolean {
-  return entry.source.type === "git" && entry.branch === null && entry.tag === null &&
-    entry.ref !== null;
-}
-
 export function describeTracking(
   entry: Pick<RegistryEntry, "source" | "branch" | "tag" | "ref">,
 ): string {
@@ -70,7 +65,7 @@ export function describeTracking(
 }
 
 /** Rebuilds a source from a registry entry (which is untrusted input: validated again). */
-export function entrySource(entry: RegistryEntry): Source {
+function entrySource(entry: RegistryEntry): Source {
   const subpath = validateSubpath(entry.source.url, entry.source.subpath);
   if (entry.source.type === "local") {
     const path = subpath === "" ? entry.source.url : join(entry.source.url, ...subpath.split("/"));
@@ -104,7 +99,7 @@ export interface PlanUpdateOptions {
 }
 
 /** What the change lends a plan: git settings, progress lines, a place to fetch into. */
-export interface UpdateWorkspace {
+interface UpdateWorkspace {
   git: GitOptions;
   progress: (message: string) => void;
   /** A fresh directory path inside staging (not created yet), only asked for when fetching. */

@@ -61,7 +61,7 @@ export function readPrefixSync(
   }
 }
 
-export interface AtomicWriteOptions {
+interface AtomicWriteOptions {
   /**
    * fsync before the rename (default). Caches pass false: losing one to a crash only costs
    * time, and a thousand fsyncs cost seconds.

@@ -1,6 +1,6 @@
 /** Finds external tools (python3, uv, git) and their versions for `skills check`. */
 
-export interface ToolProbe {
+interface ToolProbe {
   name: string;
   command: string;
   found: boolean;

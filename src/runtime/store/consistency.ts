@@ -22,7 +22,7 @@ export interface ConsistencyReport {
   leftovers: string[];
 }
 
-export interface UnusedOptions {
+interface UnusedOptions {
   /** What the running binary materialises under `.cache/core` (everything else there goes). */
   keepCore: readonly string[];
 }

@@ -3,7 +3,7 @@
 import { isAbsolute, join, resolve } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 
-export function homeDir(env: Readonly<Record<string, string>>): string {
+function homeDir(env: Readonly<Record<string, string>>): string {
   const home = env.HOME ?? env.USERPROFILE;
   if (!home) {
     throw new SkillError("io_error", "Cannot locate the home directory: HOME is not set", {

@@ -7,12 +7,12 @@
 
 import { SkillError } from "../../core/errors.ts";
 
-export interface LockOptions {
+interface LockOptions {
   /** Give up after this long (ms). */
   timeoutMs?: number;
 }
 
-export interface Lock {
+interface Lock {
   release(): void;
 }
 

@@ -117,13 +117,13 @@ export function removeIfEmpty(path: string): void {
   } catch { /* not empty, or gone */ }
 }
 
-export function ownerPid(name: string): number | undefined {
+function ownerPid(name: string): number | undefined {
   const match = NAME.exec(name);
   return match ? Number(match[1]) : undefined;
 }
 
 /** Whether the command that owns staging directory `dir` is still running. */
-export async function ownerAlive(dir: string): Promise<boolean> {
+async function ownerAlive(dir: string): Promise<boolean> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(join(dir, OWNER_FILE), { read: true });
@@ -144,7 +144,7 @@ export async function ownerAlive(dir: string): Promise<boolean> {
   }
 }
 
-export interface StaleEntry {
+interface StaleEntry {
   name: string;
   path: string;
   area: "staging" | "trash";
@@ -183,7 +183,7 @@ export async function listStale(home: string, includeForeign = false): Promise<S
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-export interface IntentItem {
+interface IntentItem {
   canonical: string;
   /** `$SKILLS_HOME/<canonical>`. */
   target: string;

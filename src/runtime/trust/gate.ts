@@ -12,7 +12,7 @@ export function digestCachePath(home: string, canonical: string): string {
   return join(home, ".cache", `digest-${canonical}.json`);
 }
 
-export interface GateOptions {
+interface GateOptions {
   /**
    * The user's explicit opt-in (`AGENT_SKILLS=all-untrusted`): skills that were never
    * trusted, or changed since, run anyway. Callers must say so loudly.
@@ -55,7 +55,7 @@ export type RunState =
  * withdrawn) or `modified` (files changed since they were trusted: `skills run` would
  * refuse with integrity_mismatch).
  */
-export async function runState(skill: SkillRecord, home: string): Promise<RunState> {
+async function runState(skill: SkillRecord, home: string): Promise<RunState> {
   try {
     await assertRunnable(skill, home);
     return { state: "ok" };
