@@ -1,22 +1,27 @@
 /**
- * A listing cache for installed skills: each skill's loaded record keyed by the mtimes of
- * its directory, SKILL.md (plus size) and scripts/, so `skills list` over a thousand
- * skills needs three stats per skill instead of reading and parsing every SKILL.md.
+ * A listing cache for installed skills: each skill's loaded record keyed by the stamps of
+ * SKILL.md and of every directory of the skill, so `skills list` over a thousand skills
+ * needs a few stats per skill instead of reading and parsing every SKILL.md. Adding,
+ * removing or renaming a file anywhere changes its directory's stamp, so what the cache
+ * returns (scripts, references, assets) is what a cold read returns.
  * It only ever speeds up listing: trust decisions use digests, never this cache.
  */
 
 import { join } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
-import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
+import { writeFileAtomic } from "../os/fs.ts";
 import type { SkillRecord } from "./loader.ts";
 
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
+/** A skill with more directories than this is not cached (its stamps would cost a read). */
+const MAX_STAMPED_DIRS = 64;
+const MAX_DEPTH = 5;
 
 interface CachedSkill {
   key: string;
-  /** Whether scripts/ existed (its mtime is part of the key). */
-  scriptsDir: boolean;
+  /** The skill's subdirectories (relative), whose stamps are part of the key. */
+  dirs: string[];
   dir: string;
   name: string;
   canonical: string;
@@ -42,15 +47,38 @@ function stamp(info: Deno.FileInfo): string {
   return `${info.mtime?.getTime() ?? 0}:${info.size}`;
 }
 
-/** The freshness key of a skill directory, or null when it cannot be computed cheaply. */
-function freshnessKey(dir: string, hasScripts: boolean): string | null {
+/** The freshness key of a skill directory and its subdirectories `dirs`, or null. */
+function freshnessKey(dir: string, dirs: readonly string[]): string | null {
   try {
     const dirInfo = Deno.lstatSync(dir);
     if (!dirInfo.isDirectory) return null;
     const md = Deno.lstatSync(join(dir, "SKILL.md"));
     const parts = [stamp(dirInfo), stamp(md)];
-    if (hasScripts) parts.push(stamp(Deno.lstatSync(join(dir, "scripts"))));
+    for (const sub of dirs) {
+      const info = Deno.lstatSync(join(dir, sub));
+      if (!info.isDirectory) return null;
+      parts.push(stamp(info));
+    }
     return parts.join("|");
+  } catch {
+    return null;
+  }
+}
+
+/** Every subdirectory of a skill (not following symlinks), or null when there are too many. */
+function subdirectories(dir: string): string[] | null {
+  const found: string[] = [];
+  const walk = (rel: string, depth: number): boolean => {
+    for (const entry of Deno.readDirSync(rel === "" ? dir : join(dir, rel))) {
+      if (!entry.isDirectory) continue;
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (found.push(path) > MAX_STAMPED_DIRS || depth >= MAX_DEPTH) return false;
+      if (!walk(path, depth + 1)) return false;
+    }
+    return true;
+  };
+  try {
+    return walk("", 1) ? found : null;
   } catch {
     return null;
   }
@@ -81,7 +109,7 @@ export class CatalogCache {
   get(dir: string): CachedSkill | undefined {
     const cached = this.#entries[dir];
     if (cached === undefined) return undefined;
-    const key = freshnessKey(dir, cached.scriptsDir);
+    const key = freshnessKey(dir, cached.dirs);
     return key !== null && key === cached.key ? cached : undefined;
   }
 
@@ -90,9 +118,9 @@ export class CatalogCache {
    * content-addressed bundled skills), which may be cached at once.
    */
   set(dir: string, record: SkillRecord, immutable = false): void {
-    const scriptsDir = record.scripts.length > 0 ||
-      lstatSyncOrNull(join(record.dir, "scripts"))?.isDirectory === true;
-    const key = freshnessKey(dir, scriptsDir);
+    const dirs = subdirectories(dir);
+    if (dirs === null) return;
+    const key = freshnessKey(dir, dirs);
     if (key === null) return;
     // A skill edited within the last two seconds may change again within mtime granularity.
     const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
@@ -101,7 +129,7 @@ export class CatalogCache {
       record;
     this.#entries[dir] = {
       key,
-      scriptsDir,
+      dirs,
       dir: record.dir,
       name,
       canonical,
