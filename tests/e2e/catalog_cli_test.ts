@@ -149,7 +149,7 @@ Deno.test("skills validate of the bundled skills passes in default mode", async 
   const result = await runCli(["validate", join(REPO_ROOT, "skills", "core")]);
   assert.equal(result.code, 0, result.stdout);
   assert.match(result.stdout, /✓ kalshi-markets .* 10 scripts, 0 toolsets/);
-  assert.match(result.stdout, /✓ hello-extended .* 1 scripts, 1 toolsets/);
+  assert.match(result.stdout, /✓ hello-extended .* 1 script, 1 toolset$/m);
 });
 
 Deno.test("skills check prints the doctor report with the activation hint and tools", async () => {
@@ -241,4 +241,41 @@ Deno.test(".env in the working directory is read and the real environment wins",
     env: { AGENT_SKILLS: "none" },
   });
   assert.deepEqual(JSON.parse(overridden.stdout).skills.filter((s: ListedSkill) => s.active), []);
+});
+
+Deno.test("skills validate takes a SKILL.md path, refuses other files, and finds skills like add", async () => {
+  await using dir = await tempDir();
+  const repo = dir.path;
+  const write = async (rel: string, text: string) => {
+    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(repo, rel), text);
+  };
+  const md = (name: string) => `---\nname: ${name}\ndescription: Skill ${name}.\n---\n\nBody.\n`;
+  // A repository laid out like the public ones: skills/<name>/, nested, .claude/skills/.
+  await write("README.md", "# repo\n");
+  await write("skills/alpha/SKILL.md", md("alpha"));
+  await write("skills/beta/SKILL.md", md("beta"));
+  await write("document-skills/pdf/SKILL.md", md("pdf"));
+  await write(".claude/skills/gamma/SKILL.md", md("gamma"));
+
+  const whole = await runCli(["validate", repo]);
+  assert.equal(whole.code, 0, whole.stdout);
+  for (const name of ["alpha", "beta", "pdf", "gamma"]) {
+    assert.match(whole.stdout, new RegExp(`^✓ ${name} \\(`, "m"));
+  }
+  assert.match(whole.stdout, /^Checked 4 skills: 4 valid, 0 invalid$/m);
+
+  const file = await runCli(["validate", join(repo, "skills/alpha/SKILL.md")]);
+  assert.equal(file.code, 0, file.stdout + file.stderr);
+  assert.match(file.stdout, /^✓ alpha \(.*skills\/alpha\) - 0 scripts, 0 toolsets$/m);
+  assert.match(file.stdout, /^Checked 1 skill: 1 valid, 0 invalid$/m);
+
+  const other = await runCli(["validate", join(repo, "README.md")]);
+  assert.equal(other.code, 2);
+  assert.match(other.stderr, /it is a file, not a skill directory or a SKILL\.md/);
+  assert.doesNotMatch(other.stderr, /Unexpected error|NotADirectory/);
+
+  const missing = await runCli(["validate", join(repo, "nowhere")]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stdout, /^✗ \S*nowhere - 1 error$/m, "the path is shown once");
 });

@@ -55,7 +55,7 @@ Deno.test("skills init --with-toolset --dir scaffolds a strict-valid skill whose
 
   const validate = await runCli(["validate", "--strict", path], { cwd: dir.path, env });
   assert.equal(validate.code, 0, validate.stdout + validate.stderr);
-  assert.match(validate.stdout, /✓ weather-report .* 1 scripts, 1 toolsets/);
+  assert.match(validate.stdout, /✓ weather-report .* 1 script, 1 toolset$/m);
 
   const unittest = await new Deno.Command("python3", {
     args: ["-m", "unittest", "discover", "-s", "tests"],

@@ -3,7 +3,8 @@
 import { resolve } from "../../runtime/os/paths.ts";
 import { formatDiagnostic } from "../../core/manifest.ts";
 import type { Context } from "../../core/io.ts";
-import { type InspectResult, inspectSkillDir, skillDirsAt } from "../../runtime/catalog/loader.ts";
+import { type InspectResult, inspectSkillDir } from "../../runtime/catalog/loader.ts";
+import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
@@ -38,10 +39,12 @@ export async function run(options: ValidateOptions, ctx: Context): Promise<numbe
     }
   }
   const valid = results.every((r) => !r.diagnostics.some((d) => d.level === "error"));
+  const invalid = results.filter((r) => r.diagnostics.some((d) => d.level === "error")).length;
   if (options.json) {
     writeJson(ctx, {
       valid,
       strict: options.strict,
+      checked: results.length,
       results: results.map((r) => ({
         path: r.dir,
         name: r.manifest?.name ?? null,
@@ -57,12 +60,24 @@ export async function run(options: ValidateOptions, ctx: Context): Promise<numbe
   for (const r of results) {
     const errors = r.diagnostics.filter((d) => d.level === "error");
     const mark = errors.length === 0 ? s.green("✓") : s.red("✗");
-    const label = r.manifest?.name ?? r.dir;
+    // A skill whose name could not be read is named by its path, once.
+    const label = r.manifest?.name === undefined ? r.dir : `${r.manifest.name} (${r.dir})`;
     const detail = errors.length === 0
-      ? `${r.record?.scripts.length ?? 0} scripts, ${r.manifest?.toolsets.length ?? 0} toolsets`
-      : `${errors.length} error${errors.length === 1 ? "" : "s"}`;
-    ctx.stdout.write(`${mark} ${label} (${r.dir}) - ${detail}\n`);
+      ? `${count(r.record?.scripts.length ?? 0, "script")}, ${
+        count(r.manifest?.toolsets.length ?? 0, "toolset")
+      }`
+      : count(errors.length, "error");
+    ctx.stdout.write(`${mark} ${label} - ${detail}\n`);
     for (const d of r.diagnostics) ctx.stdout.write(`  ${formatDiagnostic(d)}\n`);
   }
+  ctx.stdout.write(
+    `Checked ${count(results.length, "skill")}: ${
+      results.length - invalid
+    } valid, ${invalid} invalid\n`,
+  );
   return valid ? 0 : 1;
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -6,8 +6,9 @@ export const validateSpec = {
   name: "validate",
   summary: "Validate skill directories",
   usage: ["validate <dir>... [--strict] [--json]"],
-  description: `Validate skill directories. A directory without SKILL.md that contains skill
-directories (like skills/core) validates each of them.
+  description: `Validate skill directories. A path may be a skill directory, its SKILL.md, or
+any folder that holds skills (a repository root too): skills are found there as
+\`skills add\` finds them, up to three levels down. Ends with how many were checked.
 
 Default mode accepts every field skills understands (seed fields such as version,
 toolsets, scripts, permissions.env) and warns about non-portable choices.

@@ -380,27 +380,6 @@ function listResources(root: string, info: Deno.DirEntry | undefined): string[] 
   return out;
 }
 
-/**
- * The skill directories a path names, for validation: itself when it has a SKILL.md, else
- * the skill directories directly inside it (like skills/core), else itself (so validation
- * says what is wrong with it).
- */
-export async function skillDirsAt(dir: string): Promise<string[]> {
-  if (lstatSyncOrNull(join(dir, "SKILL.md"))) return [dir];
-  const info = lstatSyncOrNull(dir);
-  if (!info?.isDirectory) return [dir];
-  const children: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    if (
-      entry.isDirectory && !entry.name.startsWith(".") &&
-      lstatSyncOrNull(join(dir, entry.name, "SKILL.md"))
-    ) {
-      children.push(join(dir, entry.name));
-    }
-  }
-  return children.length > 0 ? children.sort() : [dir];
-}
-
 /** Reads the full SKILL.md body (after the front matter) of a loaded skill. */
 export async function readSkillBody(skill: SkillRecord): Promise<string> {
   const bytes = await Deno.readFile(skill.skillMdPath);

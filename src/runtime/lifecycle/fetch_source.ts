@@ -25,8 +25,6 @@ export interface Fetched {
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_COPY_ENTRIES = 20_000;
-const MAX_DISCOVERY_DEPTH = 3;
-const MAX_DISCOVERY_DIRS = 5_000;
 
 /**
  * Turns what the user typed into a Source: an existing directory is a local source (a bare
@@ -139,44 +137,4 @@ async function copyTree(from: string, to: string, signal?: AbortSignal): Promise
     }
   };
   await walk(from, to);
-}
-
-interface FoundSkill {
-  /** Absolute path of the skill directory. */
-  dir: string;
-  /** Path relative to the discovery base, "" for the base itself. */
-  rel: string;
-}
-
-/**
- * Directories holding a SKILL.md: the base itself (then nothing else), else every one up to
- * three levels down (`skills/<name>/`, `.claude/skills/<name>/`, ...). A skill directory's
- * own subdirectories are its content and are not searched; `.git`, `node_modules` and
- * symlinked directories are skipped.
- */
-export async function discoverSkills(base: string): Promise<FoundSkill[]> {
-  if (await isSkillDir(base)) return [{ dir: base, rel: "" }];
-  const found: FoundSkill[] = [];
-  let visited = 0;
-  const walk = async (dir: string, rel: string, depth: number) => {
-    if (depth > MAX_DISCOVERY_DEPTH) return;
-    const entries = await Array.fromAsync(Deno.readDir(dir));
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (!entry.isDirectory || entry.isSymlink || SKIP_DIRS.has(entry.name)) continue;
-      if (++visited > MAX_DISCOVERY_DIRS) return;
-      const path = join(dir, entry.name);
-      const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (await isSkillDir(path)) found.push({ dir: path, rel: childRel });
-      else await walk(path, childRel, depth + 1);
-    }
-  };
-  await walk(base, "", 1);
-  return found;
-}
-
-async function isSkillDir(dir: string): Promise<boolean> {
-  // lstat: a SKILL.md symlink still marks a skill (validation then refuses it).
-  const info = await lstatOrNull(join(dir, "SKILL.md"));
-  return info !== null && !info.isDirectory;
 }

@@ -11,7 +11,8 @@ import { findEntry, type Registry, type RegistryEntry } from "../../core/registr
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
-import { discoverSkills, type Fetched } from "./fetch_source.ts";
+import { discoverSkills } from "../catalog/discover.ts";
+import type { Fetched } from "./fetch_source.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
 

@@ -4,9 +4,9 @@ import {
   inspectSkillDir,
   loadSkillDir,
   MAX_SKILL_MD_BYTES,
-  skillDirsAt,
   SkillLoadError,
 } from "../../../src/runtime/catalog/loader.ts";
+import { skillDirsAt } from "../../../src/runtime/catalog/discover.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { pyScript, skillMd } from "../../fixtures/git_repos.ts";
 
@@ -106,7 +106,12 @@ Deno.test("skillDirsAt() names a skill, the skills inside a folder, or the path 
   });
   const at = (rel: string) => skillDirsAt(join(tmp.path, rel));
   assert.deepEqual(await at("one"), [join(tmp.path, "one")]);
-  assert.deepEqual(await at("many"), [join(tmp.path, "many/a"), join(tmp.path, "many/b")]);
+  // Found the way `skills add` finds them: hidden folders such as .claude/skills count.
+  assert.deepEqual(await at("many"), [
+    join(tmp.path, "many/.hidden"),
+    join(tmp.path, "many/a"),
+    join(tmp.path, "many/b"),
+  ]);
   assert.deepEqual(await at("none"), [join(tmp.path, "none")]);
   assert.deepEqual(await at("missing"), [join(tmp.path, "missing")]);
 });

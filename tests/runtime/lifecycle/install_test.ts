@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { parseSource } from "../../../src/core/sources.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
-import { discoverSkills } from "../../../src/runtime/lifecycle/fetch_source.ts";
+import { discoverSkills } from "../../../src/runtime/catalog/discover.ts";
 import {
   type Candidate,
   inspectCandidates,
