@@ -11,7 +11,7 @@ const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_DISCOVERY_DEPTH = 3;
 const MAX_DISCOVERY_DIRS = 5_000;
 
-export interface FoundSkill {
+interface FoundSkill {
   /** Absolute path of the skill directory. */
   dir: string;
   /** Path relative to the discovery base, "" for the base itself. */
