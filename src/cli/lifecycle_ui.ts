@@ -107,3 +107,35 @@ export function fields(rows: readonly [string, string | null | undefined][]): st
 export function listOrNone(values: readonly string[]): string {
   return values.length === 0 ? "none" : values.join(", ");
 }
+
+/** At most this many file names are listed for a warning several files share. */
+const FOLDED_NAMES = 3;
+
+/**
+ * A skill's warnings as lines to show: each names the file it is about (relative to the
+ * skill), and a warning that several files share is one line with a count instead of one
+ * line per file.
+ */
+export function warningLines(
+  skill: string,
+  dir: string,
+  warnings: readonly { file: string; line?: number; message: string }[],
+): string[] {
+  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+  const where = (w: { file: string; line?: number }) => {
+    const rel = w.file.startsWith(prefix) ? w.file.slice(prefix.length) : w.file;
+    return w.line === undefined ? rel : `${rel}:${w.line}`;
+  };
+  const byMessage = new Map<string, string[]>();
+  for (const w of warnings) {
+    const files = byMessage.get(w.message) ?? [];
+    files.push(where(w));
+    byMessage.set(w.message, files);
+  }
+  return [...byMessage].map(([message, files]) => {
+    if (files.length === 1) return `${skill}: ${files[0]}: ${message}`;
+    const shown = files.slice(0, FOLDED_NAMES).join(", ");
+    const more = files.length > FOLDED_NAMES ? `, and ${files.length - FOLDED_NAMES} more` : "";
+    return `${skill}: ${files.length} files: ${message} (${shown}${more})`;
+  });
+}

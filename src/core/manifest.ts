@@ -56,6 +56,8 @@ export interface ValidationOptions {
 
 export interface ParsedSkillMd {
   manifest: Manifest | undefined;
+  /** The `name` as written, when it is text — known even when the manifest is invalid. */
+  declaredName?: string;
   body: string;
   bodyLine: number;
   diagnostics: Diagnostic[];
@@ -116,7 +118,9 @@ export async function parseSkillMd(
       diagnostics,
       metadataAsWritten: await metadataAsWritten(data, split.yaml, split.yamlLine),
     });
-    return { manifest, body: split.body, bodyLine: split.bodyLine, diagnostics };
+    const name = isPlainObject(data) ? data.name : undefined;
+    const declared = typeof name === "string" ? { declaredName: name } : {};
+    return { manifest, ...declared, body: split.body, bodyLine: split.bodyLine, diagnostics };
   } catch (error) {
     if (error instanceof FrontMatterError) {
       diagnostics.push(

@@ -18,7 +18,14 @@ import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { addSpec } from "../specs/add.ts";
-import { chooseFromList, confirmAction, fields, listOrNone, progress } from "../lifecycle_ui.ts";
+import {
+  chooseFromList,
+  confirmAction,
+  fields,
+  listOrNone,
+  progress,
+  warningLines,
+} from "../lifecycle_ui.ts";
 import { table, writeJson } from "../render.ts";
 
 export const help = renderHelp(addSpec);
@@ -120,7 +127,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     selected = selectCandidates(candidates, selectors, sourceLabel(source));
   }
   for (const c of selected) {
-    for (const w of c.warnings) warn(ctx, `${c.name ?? c.rel}: ${w.message}`);
+    for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
   }
   const plans = await change.planInstall(fetched, selected, { rename: options.name });
   for (const plan of plans) ctx.stderr.write(summary(plan, fetched));

@@ -58,6 +58,8 @@ export class SkillLoadError extends Error {}
 export interface InspectResult {
   dir: string;
   manifest: Manifest | undefined;
+  /** SKILL.md's `name` as written, even when the manifest is invalid. */
+  declaredName?: string | undefined;
   record: SkillRecord | undefined;
   diagnostics: Diagnostic[];
 }
@@ -195,6 +197,7 @@ async function readSkill(
     parsed = await parseSkillMd(Deno.readFileSync(givenMd), givenMd, validation);
     diagnostics.push(...parsed.diagnostics);
     result.manifest = parsed.manifest;
+    result.declaredName = parsed.declaredName;
     if (parsed.manifest === undefined || hasErrors(diagnostics)) return result;
     if (parsed.body.trim() === "") {
       diagnostics.push({

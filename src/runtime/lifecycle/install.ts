@@ -43,7 +43,9 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
     const warnings = result.diagnostics.filter((d) =>
       d.level === "warning" && !(f.rel === "" && d.message.includes("differs from the directory"))
     );
-    const name = manifest?.name;
+    // An invalid skill is still named as its SKILL.md names it, so it can be listed and
+    // picked with --skill (and then refused with its errors).
+    const name = manifest?.name ?? result.declaredName;
     out.push({
       rel,
       dir: f.dir,
