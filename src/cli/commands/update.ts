@@ -102,7 +102,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
       plan = await change.planUpdate(entry, { request });
       const outcome = await decide(ctx, options, change, plan);
       if (single && outcome.error) throw outcome.error;
-      if (!options.json) ctx.stdout.write(render(outcome));
+      if (!options.json) ctx.stdout.write(render(outcome, options.force));
       outcomes.push(outcome);
     } catch (error) {
       if (single || !isSkillError(error) || error.code === "cancelled") throw error;
@@ -137,12 +137,12 @@ async function decide(
     );
     return { name, status: "blocked", plan, error };
   }
-  const preview = render({ name, status: "would_update", plan, error: undefined });
+  const preview = render({ name, status: "would_update", plan, error: undefined }, options.force);
   (options.json ? ctx.stderr : ctx.stdout).write(preview);
   const discard = plan.localChanges ? " Local changes will be discarded." : "";
   const ok = await confirmAction(
     ctx,
-    `Update skill '${name}' from ${shortSha(plan.oldSha)} to ${shortSha(plan.newSha)}?${discard}`,
+    `Update skill '${name}' ${versions(plan)}?${discard}`,
     { yes: options.yes, action: `Cannot update skill '${name}'` },
   );
   if (!ok) return { name, status: "declined", plan, error: undefined };
@@ -170,23 +170,42 @@ function renderChanges(changes: ChangeSummary): string[] {
   return lines;
 }
 
-function render(o: Outcome): string {
+/** "from <sha> to <sha>", or for a skill copied from a directory, where it is copied from. */
+function versions(plan: UpdatePlan): string {
+  if (plan.entry.source.type === "local") {
+    return `from its source directory ${plan.entry.source.url}`;
+  }
+  return `from ${shortSha(plan.oldSha)} to ${shortSha(plan.newSha)}`;
+}
+
+function render(o: Outcome, force = false): string {
   const plan = o.plan;
+  const local = plan?.entry.source.type === "local";
   switch (o.status) {
     case "up_to_date":
-      return `${o.name}: up to date (${shortSha(plan?.oldSha)}, ${plan?.tracking})\n`;
+      return local
+        ? `${o.name}: up to date (${plan?.tracking})\n`
+        : `${o.name}: up to date (${shortSha(plan?.oldSha)}, ${plan?.tracking})\n`;
     case "pinned":
       return `${o.name}: pinned to ${shortSha(plan?.oldSha)}; left alone (move it with --ref)\n`;
     case "would_update": {
-      const lines = [
-        `${o.name}: ${shortSha(plan?.oldSha)} → ${shortSha(plan?.newSha)} (${plan?.tracking})`,
-        ...renderChanges(plan!.staged!.changes),
-      ];
-      if (plan?.localChanges) lines.push("  ! local changes would be discarded (needs --force)");
+      const head = local
+        ? `${o.name}: new files in ${plan?.entry.source.url}`
+        : `${o.name}: ${shortSha(plan?.oldSha)} → ${shortSha(plan?.newSha)} (${plan?.tracking})`;
+      const lines = [head, ...renderChanges(plan!.staged!.changes)];
+      if (plan?.localChanges) {
+        lines.push(
+          force
+            ? "  ! local changes will be discarded (--force)"
+            : "  ! local changes would be discarded (needs --force)",
+        );
+      }
       return lines.join("\n") + "\n";
     }
     case "updated":
-      return `${o.name}: updated to ${shortSha(plan?.newSha)}\n`;
+      return local
+        ? `${o.name}: updated from ${plan?.entry.source.url}\n`
+        : `${o.name}: updated to ${shortSha(plan?.newSha)}\n`;
     case "declined":
       return `${o.name}: not updated (declined)\n`;
     case "blocked":

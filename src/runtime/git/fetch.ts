@@ -159,24 +159,45 @@ async function fetchAbbreviatedCommit(
 }
 
 /** What `branch`/`tag` currently points at upstream (ls-remote), or null if it is gone. */
-export async function remoteCommit(
+/**
+ * Every branch and tag of a remote, by full ref name (peeled tags as `refs/tags/x^{}`): one
+ * ls-remote answers for all the skills an update checks from that remote.
+ */
+export async function remoteRefs(
   url: string,
   transport: Transport,
-  tracking: { kind: "branch" | "tag"; name: string },
   options: GitOptions,
-): Promise<string | null> {
-  const refs = tracking.kind === "branch"
-    ? [`refs/heads/${tracking.name}`]
-    : [`refs/tags/${tracking.name}`, `refs/tags/${tracking.name}^{}`];
+): Promise<Map<string, string>> {
+  // Patterns, not everything: GitHub also advertises thousands of refs/pull/* refs.
+  const argv = lsRemoteArgv(transport, url, ["refs/heads/*", "refs/tags/*"]);
   const out = await withRetries(
     options,
-    () => gitOrThrow("ls-remote", url, lsRemoteArgv(transport, url, refs), transport, options),
+    () => gitOrThrow("ls-remote", url, argv, transport, options),
   );
   const found = new Map<string, string>();
   for (const line of out.stdout.split("\n")) {
     const [sha, name] = line.split("\t");
     if (sha !== undefined && name !== undefined) found.set(name, sha.toLowerCase());
   }
-  if (tracking.kind === "branch") return found.get(refs[0]!) ?? null;
-  return found.get(refs[1]!) ?? found.get(refs[0]!) ?? null;
+  return found;
+}
+
+/** The commit `tracking` names among a remote's refs (a peeled tag wins), or null. */
+export function trackedCommit(
+  refs: ReadonlyMap<string, string>,
+  tracking: { kind: "branch" | "tag"; name: string },
+): string | null {
+  if (tracking.kind === "branch") return refs.get(`refs/heads/${tracking.name}`) ?? null;
+  return refs.get(`refs/tags/${tracking.name}^{}`) ?? refs.get(`refs/tags/${tracking.name}`) ??
+    null;
+}
+
+/** The commit a branch or tag of `url` points to (a peeled tag wins), or null. */
+export async function remoteCommit(
+  url: string,
+  transport: Transport,
+  tracking: { kind: "branch" | "tag"; name: string },
+  options: GitOptions,
+): Promise<string | null> {
+  return trackedCommit(await remoteRefs(url, transport, options), tracking);
 }

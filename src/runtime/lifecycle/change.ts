@@ -19,8 +19,9 @@
 
 import { join } from "../os/paths.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
-import type { RefRequest, Source } from "../../core/sources.ts";
+import type { RefRequest, Source, Transport } from "../../core/sources.ts";
 import { type GitOptions, inContext } from "../git/command.ts";
+import { remoteRefs } from "../git/fetch.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import {
   cleanStale,
@@ -67,6 +68,8 @@ export class Change implements AsyncDisposable {
   #staging: Staging | undefined;
   #fetches = 0;
   #disposed = false;
+  /** One ls-remote per remote for the whole change (`update --all` of one repo's skills). */
+  readonly #remotes = new Map<string, Promise<ReadonlyMap<string, string>>>();
 
   private constructor(home: string, options: ChangeOptions, recovered: string[]) {
     this.home = home;
@@ -112,6 +115,7 @@ export class Change implements AsyncDisposable {
     const workspace = {
       git: this.#git(),
       progress: (message: string) => this.#progress(message),
+      remoteRefs: (url: string, transport: Transport) => this.#remoteRefs(url, transport),
       fetchRoot: () => (root = this.#fetchRoot()),
     };
     try {
@@ -179,6 +183,18 @@ export class Change implements AsyncDisposable {
 
   #progress(message: string): void {
     this.#options.progress?.(message);
+  }
+
+  #remoteRefs(url: string, transport: Transport): Promise<ReadonlyMap<string, string>> {
+    let refs = this.#remotes.get(url);
+    if (refs === undefined) {
+      this.#progress(`Checking ${url} ...`);
+      refs = remoteRefs(url, transport, this.#git());
+      // A failed query is not kept: the next skill asks again and reports its own error.
+      refs.catch(() => this.#remotes.delete(url));
+      this.#remotes.set(url, refs);
+    }
+    return refs;
   }
 
   #git(): GitOptions {

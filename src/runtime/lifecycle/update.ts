@@ -17,6 +17,7 @@ import {
   parseSource,
   type RefRequest,
   type Source,
+  type Transport,
   validateSubpath,
 } from "../../core/sources.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
@@ -25,7 +26,7 @@ import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
 import { type Fetched, fetchInto } from "./fetch_source.ts";
 import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { type GitOptions, inContext } from "../git/command.ts";
-import { remoteCommit } from "../git/fetch.ts";
+import { trackedCommit } from "../git/fetch.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";
@@ -102,6 +103,8 @@ export interface PlanUpdateOptions {
 interface UpdateWorkspace {
   git: GitOptions;
   progress: (message: string) => void;
+  /** A remote's branches and tags, asked once per remote for the whole change. */
+  remoteRefs: (url: string, transport: Transport) => Promise<ReadonlyMap<string, string>>;
   /** A fresh directory path inside staging (not created yet), only asked for when fetching. */
   fetchRoot: () => string;
 }
@@ -142,11 +145,10 @@ export async function planUpdate(
     source.type === "git" && options.request === undefined &&
     (request.kind === "branch" || request.kind === "tag")
   ) {
-    workspace.progress(`Checking ${source.url} (${request.kind} ${request.name}) ...`);
-    const remote = await remoteCommit(source.url, source.transport, request, workspace.git)
-      .catch((error) => {
-        throw inContext(`Cannot update skill '${canonical}'`, error);
-      });
+    const refs = await workspace.remoteRefs(source.url, source.transport).catch((error) => {
+      throw inContext(`Cannot update skill '${canonical}'`, error);
+    });
+    const remote = trackedCommit(refs, request);
     if (remote === null) {
       throw new SkillError(
         "not_found",
