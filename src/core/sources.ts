@@ -65,6 +65,8 @@ const MAX_REF_LENGTH = 255;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const GITHUB_OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 const GITHUB_REPO = /^[A-Za-z0-9._-]{1,100}$/;
+const REPO_HINT =
+  "Give the repository (https://github.com/<owner>/<repo>, owner/repo) or a folder in it (…/tree/<ref>/<path>)";
 const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/;
 const SCP_LIKE = /^(?:([^@/:]+)@)?([^@/:]+):(?!\/\/)(.*)$/;
 const HEX_SHA = /^[0-9a-f]{4,64}$/i;
@@ -244,25 +246,67 @@ function parseUrl(input: string, base: string, scheme: string, ref: string | und
 
   const transport = scheme as Transport;
   if (scheme === "https" && host.toLowerCase() === "github.com") {
-    const gh = parseGitHubPath(input, path, ref);
-    if (gh !== undefined) return gh;
+    return parseGitHubPath(input, path, ref) ?? gitSource(base, transport, "", undefined, ref);
   }
+  if (scheme === "https" && path.includes("/-/")) return parseGitLabPath(input, host, path, ref);
   return gitSource(base, transport, "", undefined, ref);
 }
 
-/** `https://github.com/owner/repo[.git][/tree/<ref>/<path>]`. */
+/**
+ * The repository path of a browser URL: `<ref>/<path>` after `tree` names a folder, after
+ * `blob` a file (whose folder is meant). A branch name with slashes is read as its first
+ * segment, as other tools do; use `#ref` and a path for those.
+ */
+function refAndSubpath(
+  input: string,
+  kind: "tree" | "blob",
+  rest: readonly string[],
+  ref: string | undefined,
+): { ref: string; subpath: string } {
+  const [treeRef, ...path] = rest;
+  if (treeRef === undefined) throw invalid(input, `it names no ref after /${kind}/`);
+  if (ref !== undefined) throw invalid(input, `it names a ref twice (/${kind}/<ref> and #ref)`);
+  const folder = kind === "blob" ? path.slice(0, -1) : path;
+  return { ref: validateRef(treeRef), subpath: validateSubpath(input, folder.join("/")) };
+}
+
+/** GitLab (any host): `https://host/group/.../repo/-/(tree|blob)/<ref>/<path>`. */
+function parseGitLabPath(input: string, host: string, path: string, ref: string | undefined) {
+  const marker = path.indexOf("/-/");
+  const repoPath = path.slice(0, marker).replace(/\.git$/, "");
+  const [kind, ...rest] = path.slice(marker + 3).split("/").filter((p) => p !== "");
+  if (repoPath.split("/").filter((p) => p !== "").length < 2) {
+    throw invalid(input, "it names no repository before /-/");
+  }
+  const url = `https://${host}${repoPath}.git`;
+  if (kind !== "tree" && kind !== "blob") {
+    throw invalid(input, `a GitLab /-/${kind ?? ""} page is not a repository`, REPO_HINT);
+  }
+  const at = refAndSubpath(input, kind, rest, ref);
+  return gitSource(url, "https", at.subpath, undefined, at.ref);
+}
+
+/** `https://github.com/owner/repo[.git][/(tree|blob)/<ref>/<path>]`. */
 function parseGitHubPath(input: string, path: string, ref: string | undefined) {
   const parts = path.split("/").filter((p) => p !== "");
-  const [owner, repoRaw, kind, treeRef, ...rest] = parts;
+  const [owner, repoRaw, kind, ...rest] = parts;
+  if (owner !== undefined && repoRaw === undefined) {
+    throw invalid(
+      input,
+      `it names the user or organisation '${quoteName(owner)}', not a repository`,
+      REPO_HINT,
+    );
+  }
   if (owner === undefined || repoRaw === undefined) return undefined;
   const repo = repoRaw.replace(/\.git$/, "");
   if (!GITHUB_OWNER.test(owner) || !GITHUB_REPO.test(repo)) return undefined;
   const url = `https://github.com/${owner}/${repo}.git`;
   if (kind === undefined) return gitSource(url, "https", "", undefined, ref);
-  if (kind !== "tree" || treeRef === undefined) return undefined;
-  if (ref !== undefined) throw invalid(input, "it names a ref twice (/tree/<ref> and #ref)");
-  const subpath = validateSubpath(input, rest.join("/"));
-  return gitSource(url, "https", subpath, undefined, validateRef(treeRef));
+  if (kind !== "tree" && kind !== "blob") {
+    throw invalid(input, `a GitHub /${kind} page is not a repository`, REPO_HINT);
+  }
+  const at = refAndSubpath(input, kind, rest, ref);
+  return gitSource(url, "https", at.subpath, undefined, at.ref);
 }
 
 function parseScpLike(

@@ -58,6 +58,28 @@ const accepted: [string, Partial<Source>][] = [
   ["file:///srv/git/skills.git", { url: "file:///srv/git/skills.git", transport: "file" }],
   ["file:///srv/git/skills.git#v1", { url: "file:///srv/git/skills.git", ref: "v1" }],
   ["file://localhost/srv/x.git", { url: "file:///srv/x.git" }],
+  // Browser URLs the peers read: GitHub blob (a file: its folder is meant) and GitLab pages.
+  ["https://github.com/owner/repo/blob/main/skills/pdf/SKILL.md", {
+    url: "https://github.com/owner/repo.git",
+    ref: "main",
+    subpath: "skills/pdf",
+  }],
+  ["https://gitlab.com/group/sub/repo/-/tree/v2/skills/pdf", {
+    url: "https://gitlab.com/group/sub/repo.git",
+    transport: "https",
+    ref: "v2",
+    subpath: "skills/pdf",
+  }],
+  ["https://git.example.com/team/repo/-/blob/main/pdf/SKILL.md", {
+    url: "https://git.example.com/team/repo.git",
+    ref: "main",
+    subpath: "pdf",
+  }],
+  ["https://gitlab.com/group/repo/-/tree/main", {
+    url: "https://gitlab.com/group/repo.git",
+    ref: "main",
+    subpath: "",
+  }],
 ];
 
 for (const [input, expected] of accepted) {
@@ -98,6 +120,10 @@ const rejected: [string, RegExp][] = [
   ["just-a-word", /not a URL, a directory or owner\/repo/],
   ["", /empty/],
   ["#main", /no repository/],
+  ["https://github.com/someone", /names the user or organisation 'someone', not a repository/],
+  ["https://github.com/owner/repo/issues/3", /a GitHub \/issues page is not a repository/],
+  ["https://gitlab.com/group/repo/-/merge_requests/1", /a GitLab \/-\/merge_requests page/],
+  ["https://github.com/owner/repo/tree/main#v2", /names a ref twice/],
   // URL normalisation would turn these into ref `secret` / another repository silently.
   ["https://github.com/o/r/tree/main/../secret", /'\.' or '\.\.' segment/],
   ["https://github.com/o/r/tree/main/%2e%2e/secret", /'\.' or '\.\.' segment/],

@@ -53,7 +53,8 @@ its files. Any failure or Ctrl-C leaves nothing behind.`,
   owner/repo@skill            one skill of a multi-skill repository
   <source>#<ref>              a branch, tag or commit SHA (full or abbreviated)
   https://host/owner/repo.git also ssh://, git://, file:// and git@host:owner/repo.git
-  https://github.com/owner/repo/tree/<ref>/<path>
+  https://github.com/owner/repo/tree/<ref>/<path>    (also /blob/<ref>/<file>)
+  https://gitlab.example/group/repo/-/tree/<ref>/<path> (also /-/blob/)
   ./dir, /abs/dir, ~/dir      a local directory (copied; \`skills update\` copies it again)`,
     },
     {
