@@ -4,12 +4,17 @@
  */
 
 import { basename, dirname, join } from "../os/paths.ts";
-import { lstatOrNull } from "../os/fs.ts";
+import { lstatOrNull, readPrefixSync } from "../os/fs.ts";
 import { SkillError } from "../../core/errors.ts";
+import { marketplacePlugins, type PluginSkills, pluginSkills } from "../../core/plugin_manifest.ts";
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_DISCOVERY_DEPTH = 3;
 const MAX_DISCOVERY_DIRS = 5_000;
+/** Plugin manifests are small; a larger one is not read. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+/** Folders a plugin's `skills/` default may hold before the rest is ignored. */
+const MAX_PLUGIN_SKILLS = 1_000;
 
 interface FoundSkill {
   /** Absolute path of the skill directory. */
@@ -19,13 +24,27 @@ interface FoundSkill {
 }
 
 /**
- * Directories holding a SKILL.md: the base itself (then nothing else), else every one up to
- * three levels down (`skills/<name>/`, `.claude/skills/<name>/`, ...). A skill directory's
- * own subdirectories are its content and are not searched; `.git`, `node_modules` and
+ * Directories holding a SKILL.md (or skill.md): the base itself (then nothing else), else
+ * every one up to three levels down (`skills/<name>/`, `.claude/skills/<name>/`, ...), plus
+ * the skills Claude plugin manifests list (`.claude-plugin/marketplace.json` and
+ * `plugin.json`: `plugins/<p>/skills/<s>/` is four levels down). A skill directory's own
+ * subdirectories are its content and are not searched; `.git`, `node_modules` and
  * symlinked directories are skipped.
  */
 export async function discoverSkills(base: string): Promise<FoundSkill[]> {
   if (await isSkillDir(base)) return [{ dir: base, rel: "" }];
+  const found = await walkForSkills(base);
+  const seen = new Set(found.map((skill) => skill.rel));
+  for (const rel of await pluginSkillDirs(base)) {
+    if (seen.has(rel) || !await isSkillDir(join(base, rel))) continue;
+    if (await symlinkOnTheWay(base, rel)) continue;
+    seen.add(rel);
+    found.push({ dir: join(base, rel), rel });
+  }
+  return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+async function walkForSkills(base: string): Promise<FoundSkill[]> {
   const found: FoundSkill[] = [];
   let visited = 0;
   const walk = async (dir: string, rel: string, depth: number) => {
@@ -47,8 +66,67 @@ export async function discoverSkills(base: string): Promise<FoundSkill[]> {
 
 async function isSkillDir(dir: string): Promise<boolean> {
   // lstat: a SKILL.md symlink still marks a skill (validation then refuses it).
-  const info = await lstatOrNull(join(dir, "SKILL.md"));
-  return info !== null && !info.isDirectory;
+  for (const name of ["SKILL.md", "skill.md"]) {
+    const info = await lstatOrNull(join(dir, name));
+    if (info !== null && !info.isDirectory) return true;
+  }
+  return false;
+}
+
+/** A manifest's JSON, or undefined when it is missing, too large or not JSON. */
+async function readManifest(path: string): Promise<unknown> {
+  const info = await lstatOrNull(path);
+  if (info === null || !info.isFile || info.size > MAX_MANIFEST_BYTES) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(readPrefixSync(path, MAX_MANIFEST_BYTES).bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The skill folders (relative to `base`) that plugin manifests point to. */
+async function pluginSkillDirs(base: string): Promise<string[]> {
+  const plugins: PluginSkills[] = marketplacePlugins(
+    await readManifest(join(base, ".claude-plugin", "marketplace.json")),
+  );
+  // A repository that is itself one plugin.
+  if (await lstatOrNull(join(base, ".claude-plugin", "plugin.json"))) {
+    plugins.push({ source: "", skills: undefined });
+  }
+  const dirs: string[] = [];
+  for (const plugin of plugins) {
+    const declared = plugin.skills ??
+      pluginSkills(
+        await readManifest(join(base, plugin.source, ".claude-plugin", "plugin.json")),
+        plugin.source,
+      );
+    if (declared !== undefined) {
+      dirs.push(...declared);
+      continue;
+    }
+    const skillsDir = plugin.source === "" ? "skills" : `${plugin.source}/skills`;
+    if (await symlinkOnTheWay(base, skillsDir)) continue;
+    try {
+      let count = 0;
+      for await (const entry of Deno.readDir(join(base, skillsDir))) {
+        if (++count > MAX_PLUGIN_SKILLS) break;
+        if (entry.isDirectory && !entry.isSymlink) dirs.push(`${skillsDir}/${entry.name}`);
+      }
+    } catch { /* no skills/ folder */ }
+  }
+  return dirs;
+}
+
+/** Whether a folder of `rel` (or `rel` itself) is a symlink: manifests never lead out. */
+async function symlinkOnTheWay(base: string, rel: string): Promise<boolean> {
+  let path = base;
+  for (const segment of rel.split("/")) {
+    path = join(path, segment);
+    const info = await lstatOrNull(path);
+    if (info === null) return false;
+    if (info.isSymlink) return true;
+  }
+  return false;
 }
 
 /**

@@ -76,6 +76,8 @@ async function manifestLib(): Promise<ManifestModule> {
   return manifestModule;
 }
 
+/** The lower-case spelling of SKILL.md some published skills use. */
+const LOWER_MANIFEST = "skill.md";
 const MAX_RESOURCE_FILES = 500;
 const MAX_RESOURCE_DEPTH = 4;
 /** Validation refuses a SKILL.md larger than this outright (bounded memory). */
@@ -151,8 +153,13 @@ async function readSkill(
   }
   if (info.isSymlink) return stop("skill directory is a symlink (refused)", dir);
   if (!info.isDirectory) return stop("not a directory", dir);
-  // Validation reports SKILL.md by the path it was given; listing by the real path.
-  const givenMd = join(dir, "SKILL.md");
+  // Validation reports SKILL.md by the path it was given; listing by the real path. Some
+  // published skills spell it skill.md: read it, and say so when validating.
+  const mdName = lstatSyncOrNull(join(dir, "SKILL.md")) === null &&
+      lstatSyncOrNull(join(dir, LOWER_MANIFEST)) !== null
+    ? LOWER_MANIFEST
+    : "SKILL.md";
+  const givenMd = join(dir, mdName);
   if (validating !== undefined) {
     const md = lstatSyncOrNull(givenMd);
     if (md === null) return stop("SKILL.md not found", givenMd);
@@ -162,6 +169,13 @@ async function readSkill(
       return stop(`SKILL.md is ${md.size} bytes (max ${MAX_SKILL_MD_BYTES})`, givenMd);
     }
     checkSymlinks(dir, diagnostics);
+    if (mdName === LOWER_MANIFEST) {
+      diagnostics.push({
+        level: options.strict ? "error" : "warning",
+        file: givenMd,
+        message: "the manifest is named skill.md; the Agent Skills specification names it SKILL.md",
+      });
+    }
   }
 
   const realRoot = options.rootIsReal ? root : Deno.realPathSync(root);
@@ -171,8 +185,8 @@ async function readSkill(
   // One directory read tells us what SKILL.md, scripts/, references/ and assets/ are.
   const children = new Map<string, Deno.DirEntry>();
   for (const entry of Deno.readDirSync(realDir)) children.set(entry.name, entry);
-  const md = children.get("SKILL.md");
-  const skillMdPath = join(realDir, "SKILL.md");
+  const md = children.get(mdName);
+  const skillMdPath = join(realDir, mdName);
   if (md === undefined) return stop("SKILL.md is missing", dir);
   if (md.isSymlink) return stop("SKILL.md is a symlink (refused)", dir);
   if (!md.isFile) return stop("SKILL.md is not a regular file", dir);

@@ -1,0 +1,62 @@
+/**
+ * Claude plugin manifests as a map of where skills live: a marketplace
+ * (`.claude-plugin/marketplace.json`) lists plugins, each with a `source` folder and an
+ * optional `skills` list; a plugin (`.claude-plugin/plugin.json`) may list its `skills`;
+ * without a list, a plugin's skills are the folders of its `skills/`. Pure: the caller reads
+ * the files. Every path is untrusted input: only relative paths inside the repository are
+ * kept.
+ */
+
+import { isPlainObject } from "./validate.ts";
+
+/** A plugin folder (relative to the repository) and the skill folders it declares, if any. */
+export interface PluginSkills {
+  source: string;
+  /** Skill folders relative to the repository; undefined: look in `<source>/skills/`. */
+  skills: string[] | undefined;
+}
+
+/**
+ * Joins relative path segments and refuses what could leave the repository: absolute
+ * paths, `..`, backslashes and control characters. `./` and `.` segments are dropped.
+ */
+export function repositoryPath(...parts: string[]): string | undefined {
+  const segments: string[] = [];
+  for (const part of parts) {
+    // deno-lint-ignore no-control-regex
+    if (part.startsWith("/") || part.includes("\\") || /[\u0000-\u001f\u007f]/.test(part)) {
+      return undefined;
+    }
+    for (const segment of part.split("/")) {
+      if (segment === "" || segment === ".") continue;
+      if (segment === "..") return undefined;
+      segments.push(segment);
+    }
+  }
+  return segments.join("/");
+}
+
+function skillList(value: unknown, base: string): string[] | undefined {
+  const items = typeof value === "string" ? [value] : Array.isArray(value) ? value : undefined;
+  if (items === undefined) return undefined;
+  return items.flatMap((item) => {
+    const path = typeof item === "string" ? repositoryPath(base, item) : undefined;
+    return path === undefined ? [] : [path];
+  });
+}
+
+/** The local plugins a marketplace document lists (remote sources are skipped). */
+export function marketplacePlugins(document: unknown): PluginSkills[] {
+  if (!isPlainObject(document) || !Array.isArray(document.plugins)) return [];
+  return document.plugins.flatMap((plugin): PluginSkills[] => {
+    if (!isPlainObject(plugin) || typeof plugin.source !== "string") return [];
+    const source = repositoryPath(plugin.source);
+    if (source === undefined) return [];
+    return [{ source, skills: skillList(plugin.skills, source) }];
+  });
+}
+
+/** The skill folders a plugin document at `source` declares, or undefined. */
+export function pluginSkills(document: unknown, source: string): string[] | undefined {
+  return isPlainObject(document) ? skillList(document.skills, source) : undefined;
+}

@@ -1,0 +1,61 @@
+/**
+ * Layouts published skills use, reproduced in fixtures written here: Claude plugin
+ * marketplaces (skills four levels down, listed by manifests), a plugin that lists its own
+ * skills, and a lower-case skill.md.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, tempDir } from "../helpers/cli.ts";
+
+const md = (name: string) => `---\nname: ${name}\ndescription: Skill ${name}.\n---\n\nBody.\n`;
+
+Deno.test("skills add finds skills that Claude plugin manifests list, and skill.md", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "market");
+  const files: Record<string, string> = {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      name: "fixture-market",
+      plugins: [
+        { name: "writer", source: "./plugins/writer" },
+        { name: "tools", source: "./plugins/tools" },
+        { name: "hostile", source: "./", skills: ["../../outside", "/etc"] },
+      ],
+    }),
+    "plugins/writer/skills/drafting/SKILL.md": md("drafting"),
+    "plugins/writer/skills/editing/SKILL.md": md("editing"),
+    "plugins/tools/.claude-plugin/plugin.json": JSON.stringify({
+      name: "tools",
+      skills: ["./custom/linting"],
+    }),
+    "plugins/tools/custom/linting/SKILL.md": md("linting"),
+    "plugins/tools/skills/not-listed/SKILL.md": md("not-listed"),
+    "lower/skill.md": md("lower"),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(repo, rel), text);
+  }
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const list = await runCli(["add", repo, "--list", "--json"], { env });
+  assert.equal(list.code, 0, list.stderr);
+  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path).sort();
+  assert.deepEqual(found, [
+    "lower",
+    "plugins/tools/custom/linting",
+    "plugins/writer/skills/drafting",
+    "plugins/writer/skills/editing",
+  ]);
+  const lower = JSON.parse(list.stdout).skills.find((s: { path: string }) => s.path === "lower");
+  assert.equal(lower.valid, true);
+  assert.match(
+    lower.warnings.join("\n"),
+    /named skill\.md; the Agent Skills specification names it SKILL\.md/,
+  );
+
+  const add = await runCli(["add", repo, "--skill", "lower", "--yes"], { env });
+  assert.equal(add.code, 0, add.stderr);
+  const run = await runCli(["info", "lower", "--json"], { env });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).description, "Skill lower.");
+});
