@@ -15,6 +15,7 @@ import { canonicalScriptName, skillNameProblem } from "./names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
 import { isValidEnvPattern } from "./env_policy.ts";
 import { array, integer, isPlainObject, matches, number, string } from "./validate.ts";
+import { AGENT_KEYS, type Invocation, readInvocation } from "./agent_fields.ts";
 
 export interface Manifest {
   name: string;
@@ -37,6 +38,8 @@ export interface Manifest {
   /** `permissions.env` patterns, e.g. `KALSHI_*`. */
   envPatterns: string[];
   limits?: { timeoutSeconds?: number; maxOutputBytes?: number };
+  /** Fields of the agents that run skills (Claude Code, Codex): see agent_fields.ts. */
+  invocation?: Invocation;
 }
 
 export interface Diagnostic {
@@ -116,7 +119,7 @@ export async function parseSkillMd(
       file,
       lineOf: (key) => topLevelKeyLine(split.yaml, key, split.yamlLine),
       diagnostics,
-      metadataAsWritten: await metadataAsWritten(data, split.yaml, split.yamlLine),
+      asWritten: await frontMatterAsWritten(data, split.yaml, split.yamlLine),
     });
     const name = isPlainObject(data) ? data.name : undefined;
     const declared = typeof name === "string" ? { declaredName: name } : {};
@@ -138,8 +141,8 @@ interface Checker extends ValidationOptions {
   file: string;
   lineOf: (key: string) => number;
   diagnostics: Diagnostic[];
-  /** `metadata` with every scalar as written (`1.0`, not 1), when it has non-text values. */
-  metadataAsWritten?: Record<string, unknown> | undefined;
+  /** The front matter with every scalar as written (`1.0`, not 1), when it has typed values. */
+  asWritten?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -169,23 +172,21 @@ function describeType(value: unknown): string {
 }
 
 /**
- * The `metadata` mapping with its scalars as written, read again (all scalars as text)
- * only when the mapping holds numbers or booleans — the rare case that needs it.
+ * The front matter with its scalars as written, read again (all scalars as text) only when
+ * a value kept as text was typed by YAML (`version: 1.0`, `license: 2`, metadata numbers) —
+ * the rare case that needs it.
  */
-async function metadataAsWritten(
+async function frontMatterAsWritten(
   data: unknown,
   yaml: string,
   firstLine: number,
 ): Promise<Record<string, unknown> | undefined> {
-  const metadata = isPlainObject(data) ? data.metadata : undefined;
-  if (!isPlainObject(metadata)) return undefined;
-  const typed = Object.values(metadata).some((v) =>
-    typeof v === "number" || typeof v === "boolean"
-  );
-  if (!typed) return undefined;
+  if (!isPlainObject(data)) return undefined;
+  const typed = (v: unknown) => typeof v === "number" || typeof v === "boolean";
+  const metadata = isPlainObject(data.metadata) ? Object.values(data.metadata) : [];
+  if (![data.version, data.license, ...metadata].some(typed)) return undefined;
   const asText = await loadFrontMatterYaml(yaml, firstLine, { scalarsAsText: true });
-  const written = isPlainObject(asText) ? asText.metadata : undefined;
-  return isPlainObject(written) ? written : undefined;
+  return isPlainObject(asText) ? asText : undefined;
 }
 
 /** Validates parsed front matter; returns the manifest when there are no errors. */
@@ -218,6 +219,19 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
     }
     return value;
   };
+  /** Default mode: a scalar where text is expected is kept as written, with a warning. */
+  const lenientText = (key: string): string | undefined => {
+    const value = fm[key];
+    if (value === undefined || value === null) return undefined;
+    if (matches(TEXT, value)) return value;
+    if (typeof value === "number" || typeof value === "boolean") {
+      const written = check.asWritten?.[key];
+      warn(key, `'${key}' should be a string, got ${describeType(value)}; read as text`);
+      return typeof written === "string" ? written : String(value);
+    }
+    warn(key, `'${key}' must be a string, got ${describeType(value)}; ignored`);
+    return undefined;
+  };
   const strList = (key: string): string[] | undefined => {
     const value = fm[key];
     if (value === undefined || value === null) return undefined;
@@ -228,8 +242,12 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
     return value;
   };
 
-  // name
-  const name = str("name");
+  // name (published skills sometimes pad it: read it trimmed, and say so)
+  let name = str("name");
+  if (name !== undefined && name !== name.trim() && !strict && name.trim() !== "") {
+    warn("name", `'name' has surrounding spaces; read as '${name.trim()}'`);
+    name = name.trim();
+  }
   if (name !== undefined) {
     if (strict) {
       if (name.length < 1 || name.length > 64 || !SPEC_NAME.test(name)) {
@@ -254,10 +272,18 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   }
 
   // description
-  const description = str("description", 1024);
+  const description = str("description", strict ? 1024 : undefined);
+  if (description !== undefined && !strict && characterCount(description) > 1024) {
+    warn(
+      "description",
+      `'description' is ${
+        characterCount(description)
+      } characters long (max 1024 in the specification; agents may cut it)`,
+    );
+  }
   if (description !== undefined) {
     if (description.trim() === "") error("description", "'description' must not be empty");
-    else if (!strict && characterCount(description) > 500) {
+    else if (!strict && characterCount(description) > 500 && characterCount(description) <= 1024) {
       warn(
         "description",
         `'description' is ${
@@ -268,7 +294,7 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   }
 
   const compatibility = str("compatibility", 500);
-  const license = str("license");
+  const license = strict ? str("license") : lenientText("license");
 
   // allowed-tools
   let allowedTools: string[] | undefined;
@@ -309,7 +335,8 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
             warn("metadata", `${message} (not portable)`);
             if (v !== null && typeof v !== "object") {
               // Keep the value as written: `version: 1.0` is "1.0", not "1".
-              const written = check.metadataAsWritten?.[k];
+              const meta = check.asWritten?.metadata;
+              const written = isPlainObject(meta) ? meta[k] : undefined;
               metadata[k] = typeof written === "string" ? written : String(v);
             }
           }
@@ -326,14 +353,27 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
         key,
         `'${key}' is not an Agent Skills spec field (allowed: ${[...SPEC_KEYS].join(", ")})`,
       );
-    } else if (!SEED_KEYS.has(key)) warn(key, `unknown field '${key}' is ignored`);
+    } else if (!SEED_KEYS.has(key) && !AGENT_KEYS.has(key)) {
+      warn(key, `unknown field '${key}' is ignored`);
+    }
   }
   if (strict && allowedKey === "allowed_tools" && allowedRaw !== undefined) {
     // already reported as a non-spec key above
   }
 
   // seed fields (validated in both modes; strict already rejected their presence)
-  const version = semverField("version");
+  const version = strict ? semverField("version") : lenientVersion();
+  /** Default mode: a version that is not semver is kept as written, with a warning. */
+  function lenientVersion(): string | undefined {
+    const value = lenientText("version");
+    if (value !== undefined && parseSemver(value) === undefined) {
+      warn(
+        "version",
+        `'version' is not a semver version such as 1.0.0 (got '${value}'); kept as text`,
+      );
+    }
+    return value;
+  }
   const minAgentVersion = semverField("min_agent_base_version");
   const maxAgentVersion = semverField("max_agent_base_version");
   function semverField(key: string): string | undefined {
@@ -464,6 +504,8 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
     return undefined;
   }
   const manifest: Manifest = { name, description, toolsets, scriptsIgnore, envPatterns };
+  const invocation = readInvocation(fm, (key, message) => warn(key, message));
+  if (invocation !== undefined) manifest.invocation = invocation;
   if (version !== undefined) manifest.version = version;
   if (author !== undefined) manifest.author = author;
   if (repository !== undefined) manifest.repository = repository;
