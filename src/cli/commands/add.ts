@@ -1,6 +1,6 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
-import { declined, UsageError } from "../../core/errors.ts";
+import { declined, isSkillError, UsageError } from "../../core/errors.ts";
 import { parseSkillSelector, type RefFlags, refRequest } from "../../core/sources.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
@@ -9,6 +9,7 @@ import { type Fetched, resolveSource, sourceLabel } from "../../runtime/lifecycl
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import {
+  type AlreadyInstalled,
   type Candidate,
   inspectCandidates,
   type InstallPlan,
@@ -129,7 +130,17 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const c of selected) {
     for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
   }
-  const plans = await change.planInstall(fetched, selected, { rename: options.name });
+  const planning = await change.planEach(fetched, selected, { rename: options.name });
+  // One skill asked for and refused: the error is the answer, as it always was.
+  if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
+  const { plans, already } = planning;
+  const refused: Refused[] = planning.refused.map((r) => ({
+    name: r.label,
+    code: r.error.code,
+    message: r.error.message,
+    hint: r.error.hint,
+  }));
+  for (const r of refused) warn(ctx, `Not installing '${r.name}': ${r.message}`);
   for (const plan of plans) ctx.stderr.write(summary(plan, fetched));
 
   const accepted: InstallPlan[] = [];
@@ -141,11 +152,34 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     const action = `Cannot install skill '${plan.canonical}'`;
     if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
   }
-  if (accepted.length === 0) {
+  if (plans.length > 0 && accepted.length === 0) {
     throw declined("Installation declined; nothing was installed");
   }
-  for (const note of await change.commitInstall(accepted)) warn(ctx, note);
-  return renderInstalled(ctx, options, accepted);
+  // Each skill is committed on its own: one that fails does not take the others with it.
+  const installed: InstallPlan[] = [];
+  for (const plan of accepted) {
+    try {
+      for (const note of await change.commitInstall([plan])) warn(ctx, note);
+      installed.push(plan);
+    } catch (error) {
+      if (accepted.length === 1 || !isSkillError(error) || error.code === "cancelled") throw error;
+      refused.push({
+        name: plan.canonical,
+        code: error.code,
+        message: error.message,
+        hint: error.hint,
+      });
+      warn(ctx, `Not installing '${plan.canonical}': ${error.message}`);
+    }
+  }
+  return renderInstalled(ctx, options, { installed, already, refused });
+}
+
+interface Refused {
+  name: string;
+  code: string;
+  message: string;
+  hint: string | undefined;
 }
 
 function summary(plan: InstallPlan, fetched: Fetched): string {
@@ -208,9 +242,25 @@ function renderList(
   return 0;
 }
 
-function renderInstalled(ctx: Context, options: AddOptions, plans: readonly InstallPlan[]): number {
+/**
+ * The outcome of an install: what was installed, what already was (exit 0 either way), what
+ * was refused (exit 1, the rest still installed).
+ */
+function renderInstalled(
+  ctx: Context,
+  options: AddOptions,
+  outcome: { installed: InstallPlan[]; already: AlreadyInstalled[]; refused: Refused[] },
+): number {
+  const { installed: plans, already, refused } = outcome;
+  const status = refused.length > 0 ? 1 : 0;
   if (options.json) {
     writeJson(ctx, {
+      already_installed: already.map((a) => ({
+        canonical: a.canonical,
+        commit_sha: a.entry.commit_sha,
+        path: a.entry.installed_path,
+      })),
+      refused: refused.map((r) => ({ name: r.name, error: r.code, message: r.message })),
       installed: plans.map((p) => ({
         name: p.entry.name,
         canonical: p.canonical,
@@ -227,13 +277,26 @@ function renderInstalled(ctx: Context, options: AddOptions, plans: readonly Inst
         permissions: { env: p.candidate.manifest?.envPatterns ?? [] },
       })),
     });
-    return 0;
+    return status;
   }
   for (const p of plans) {
     const at = p.entry.commit_sha ? ` at ${p.entry.commit_sha.slice(0, 12)}` : "";
     ctx.stdout.write(`Installed '${p.canonical}'${at} into ${p.target}\n`);
   }
-  const names = plans.map((p) => p.canonical).join(",");
-  ctx.stderr.write(`Activate with: export AGENT_SKILLS=${names}\n`);
-  return 0;
+  for (const a of already) {
+    const at = a.entry.commit_sha ? ` at ${a.entry.commit_sha.slice(0, 12)}` : "";
+    ctx.stdout.write(`Already installed '${a.canonical}'${at} (nothing to do)\n`);
+  }
+  for (const r of refused) {
+    ctx.stdout.write(`Refused '${r.name}': ${r.message}\n`);
+    if (r.hint) ctx.stdout.write(`  hint: ${r.hint}\n`);
+  }
+  if (refused.length > 0 && plans.length + already.length > 0) {
+    ctx.stdout.write(
+      `${plans.length} installed, ${already.length} already installed, ${refused.length} refused\n`,
+    );
+  }
+  const names = [...plans.map((p) => p.canonical), ...already.map((a) => a.canonical)].join(",");
+  if (names !== "") ctx.stderr.write(`Activate with: export AGENT_SKILLS=${names}\n`);
+  return status;
 }

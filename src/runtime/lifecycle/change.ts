@@ -18,6 +18,7 @@
  */
 
 import { join } from "../os/paths.ts";
+import { SkillError } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { RefRequest, Source, Transport } from "../../core/sources.ts";
 import { type GitOptions, inContext } from "../git/command.ts";
@@ -39,7 +40,13 @@ import {
   untrustSkill,
 } from "./commit.ts";
 import { fetchAnnouncement, type Fetched, fetchInto, sourceLabel } from "./fetch_source.ts";
-import { type Candidate, type InstallPlan, planInstall, type PlanOptions } from "./install.ts";
+import {
+  type Candidate,
+  type InstallPlan,
+  type InstallPlanning,
+  planInstall,
+  type PlanOptions,
+} from "./install.ts";
 import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update.ts";
 
 interface ChangeOptions {
@@ -93,13 +100,35 @@ export class Change implements AsyncDisposable {
     });
   }
 
-  /** Validates the chosen candidates of a fetch and plans their install (names, digests). */
+  /**
+   * Plans each chosen candidate of a fetch on its own: the plans, the skills already
+   * installed as they are, and the refused ones with their reasons.
+   */
+  async planEach(
+    fetched: Fetched,
+    selected: readonly Candidate[],
+    options: PlanOptions = {},
+  ): Promise<InstallPlanning> {
+    return await planInstall(this.home, fetched, selected, options);
+  }
+
+  /** All or nothing: the plans of every chosen candidate, or the first refusal thrown. */
   async planInstall(
     fetched: Fetched,
     selected: readonly Candidate[],
     options: PlanOptions = {},
   ): Promise<InstallPlan[]> {
-    return await planInstall(this.home, fetched, selected, options);
+    const planning = await this.planEach(fetched, selected, options);
+    const invalid = planning.refused.filter((r) => r.error.code === "invalid_manifest");
+    if (invalid.length > 1) {
+      const reasons = invalid.map((r) => r.error.message.replace(/^Invalid skill: /, ""));
+      throw new SkillError("invalid_manifest", `Invalid skill: ${reasons.join("; ")}`, {
+        hint: "Nothing was installed",
+      });
+    }
+    const first = planning.refused[0];
+    if (first !== undefined) throw first.error;
+    return planning.plans;
   }
 
   /** Installs every plan or none, under the registry lock. Returns recovery notes. */

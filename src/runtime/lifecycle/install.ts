@@ -147,40 +147,98 @@ export interface PlanOptions {
   now?: Date;
 }
 
+/** A selected skill that will not be installed, and why. */
+interface Refusal {
+  /** The skill's name, or its path in the source when it has none. */
+  label: string;
+  /** What to throw when this was the only skill asked for. */
+  error: SkillError;
+}
+
+/** Installed already from this source, as this commit (or these files): nothing to do. */
+export interface AlreadyInstalled {
+  canonical: string;
+  entry: RegistryEntry;
+}
+
+/** What an install of a selection will do, skill by skill. */
+export interface InstallPlanning {
+  plans: InstallPlan[];
+  already: AlreadyInstalled[];
+  refused: Refusal[];
+}
+
 /**
- * Validates the selection (errors block), removes VCS data, computes digests and builds
- * the registry entries. Collisions are checked here for early feedback and again under the
- * lock when committing.
+ * Plans each selected skill on its own: an invalid skill or a name clash refuses that skill
+ * only (the others still install); a skill installed from the same source at the same
+ * commit is already there (a re-run is a no-op). For each plan: VCS data removed, digest
+ * computed, registry entry built. Collisions are checked again under the lock at commit.
  */
 export async function planInstall(
   home: string,
   fetched: Fetched,
   selected: readonly Candidate[],
   options: PlanOptions = {},
-): Promise<InstallPlan[]> {
-  const invalid = selected.filter((c) => c.errors.length > 0 || c.manifest === undefined);
-  if (invalid.length > 0) {
-    const lines = invalid.flatMap((c) =>
-      c.errors.map((e) => `${label(c)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`)
-    );
-    throw new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
-      hint: "Nothing was installed",
-    });
-  }
+): Promise<InstallPlanning> {
   if (options.rename !== undefined && selected.length !== 1) {
     throw new SkillError("usage", "--name renames a single skill; select exactly one");
   }
   const registry = await readRegistry(home);
   const now = (options.now ?? new Date()).toISOString();
-  const plans: InstallPlan[] = [];
+  const planning: InstallPlanning = { plans: [], already: [], refused: [] };
+  const { plans } = planning;
+  const refuse = (candidate: Candidate, error: SkillError) =>
+    planning.refused.push({ label: label(candidate), error });
   for (const candidate of selected) {
+    if (candidate.errors.length > 0 || candidate.manifest === undefined) {
+      const lines = candidate.errors.map((e) =>
+        `${label(candidate)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`
+      );
+      refuse(
+        candidate,
+        new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
+          hint: selected.length === 1 ? "Nothing was installed" : "This skill was not installed",
+        }),
+      );
+      continue;
+    }
     const name = options.rename ?? candidate.name!;
     const canonical = canonicalSkillName(name);
     if (plans.some((p) => p.canonical === canonical)) {
-      throw new SkillError("conflict", `Two selected skills are both named '${canonical}'`);
+      refuse(
+        candidate,
+        new SkillError("conflict", `Two selected skills are both named '${canonical}'`),
+      );
+      continue;
+    }
+    const installed = findEntry(registry, canonical);
+    if (installed !== undefined && options.rename === undefined) {
+      const same = await sameInstall(installed, fetched, candidate);
+      if (same === "same") {
+        planning.already.push({ canonical, entry: installed });
+        continue;
+      }
+      if (same === "moved") {
+        refuse(
+          candidate,
+          new SkillError(
+            "conflict",
+            `Cannot install skill '${
+              quoteName(canonical)
+            }': it is installed from this source at another ${
+              fetched.commit ? "commit" : "version"
+            }`,
+            { hint: `Run \`skills update ${canonical}\` to move it` },
+          ),
+        );
+        continue;
+      }
     }
     const problem = await collisionProblem(home, registry, canonical);
-    if (problem !== undefined) throw collisionError(canonical, problem, options.rename);
+    if (problem !== undefined) {
+      refuse(candidate, collisionError(canonical, problem, options.rename));
+      continue;
+    }
     await removeIfExists(join(candidate.dir, ".git"));
     const digest = await computeDigest(candidate.dir);
     const target = join(home, canonical);
@@ -207,7 +265,32 @@ export async function planInstall(
     };
     plans.push({ candidate, name, canonical, target, digest, entry });
   }
-  return plans;
+  return planning;
+}
+
+/**
+ * Whether an installed entry is this very skill: the same source and path in it, and the
+ * same commit (git) or the same files (a local directory) — "same"; the same source at
+ * another commit — "moved"; anything else is a different skill with that name.
+ */
+async function sameInstall(
+  installed: RegistryEntry,
+  fetched: Fetched,
+  candidate: Candidate,
+): Promise<"same" | "moved" | "other"> {
+  const source = fetched.source;
+  const url = source.type === "git" ? source.url : source.path;
+  if (
+    installed.source.type !== source.type || installed.source.url !== url ||
+    installed.source.subpath !== candidate.rel
+  ) return "other";
+  if (fetched.commit !== null) {
+    return installed.commit_sha === fetched.commit.sha ? "same" : "moved";
+  }
+  const digest = await computeDigest(candidate.dir);
+  return installed.installed_digest === digest || installed.trusted_digest === digest
+    ? "same"
+    : "moved";
 }
 
 export function collisionError(canonical: string, problem: string, renamed: string | undefined) {

@@ -1,0 +1,77 @@
+/**
+ * Bulk selections install skill by skill (one invalid or installed skill no longer aborts
+ * the rest), and re-adding what is installed is a no-op that provisioning can re-run.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createRepo, skillFiles } from "../fixtures/git_repos.ts";
+import { runCli, tempDir } from "../helpers/cli.ts";
+
+async function workspace() {
+  const dir = await tempDir();
+  const home = join(dir.path, "home");
+  const cli = (args: string[]) =>
+    runCli(args, { cwd: dir.path, env: { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" } });
+  const names = async () =>
+    JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills
+      .map((s: { name_canonical: string }) => s.name_canonical).sort();
+  return { dir, home, cli, names, [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose]() };
+}
+
+Deno.test("--skill '*' installs the valid skills, reports the installed and the invalid one", async () => {
+  await using ws = await workspace();
+  const repo = await createRepo(ws.dir.path, "many", {
+    ...skillFiles("alpha", "skills/alpha"),
+    ...skillFiles("charlie", "skills/charlie"),
+    ...skillFiles("delta", "skills/delta"),
+    "skills/bravo/SKILL.md": "---\nname: bravo\n---\n\nNo description.\n",
+  });
+  assert.equal((await ws.cli(["add", repo.url, "--skill", "charlie", "--yes"])).code, 0);
+
+  const bulk = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  assert.equal(bulk.code, 1, "something asked for was refused");
+  const doc = JSON.parse(bulk.stdout);
+  assert.deepEqual(doc.installed.map((s: { canonical: string }) => s.canonical), [
+    "alpha",
+    "delta",
+  ]);
+  assert.deepEqual(doc.already_installed.map((s: { canonical: string }) => s.canonical), [
+    "charlie",
+  ]);
+  assert.equal(doc.refused.length, 1);
+  assert.equal(doc.refused[0].name, "bravo");
+  assert.match(doc.refused[0].message, /missing required field\(s\): description/);
+  assert.deepEqual(await ws.names(), ["alpha", "charlie", "delta"]);
+  assert.match(bulk.stderr, /warning: Not installing 'bravo': Invalid skill/);
+});
+
+Deno.test("re-adding a skill at the same commit is a no-op; another commit points to update", async () => {
+  await using ws = await workspace();
+  const repo = await createRepo(ws.dir.path, "one", skillFiles("alpha"));
+  assert.equal((await ws.cli(["add", repo.url, "--yes"])).code, 0);
+  const registry = await Deno.readTextFile(join(ws.home, "registry.json"));
+
+  const again = await ws.cli(["add", repo.url, "--yes"]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^Already installed 'alpha' at [0-9a-f]{12} \(nothing to do\)$/m);
+  assert.equal(await Deno.readTextFile(join(ws.home, "registry.json")), registry, "untouched");
+
+  await repo.commit({ "notes.md": "new\n" });
+  const moved = await ws.cli(["add", repo.url, "--yes"]);
+  assert.equal(moved.code, 1);
+  assert.match(moved.stderr, /it is installed from this source at another commit/);
+  assert.match(moved.stderr, /hint: Run `skills update alpha` to move it/);
+
+  // A local directory: the same files are already installed.
+  const local = join(ws.dir.path, "local-skill");
+  await Deno.mkdir(local);
+  await Deno.writeTextFile(
+    join(local, "SKILL.md"),
+    "---\nname: mine\ndescription: Mine.\n---\n\nB.\n",
+  );
+  assert.equal((await ws.cli(["add", local, "--yes"])).code, 0);
+  const localAgain = await ws.cli(["add", local, "--yes"]);
+  assert.equal(localAgain.code, 0, localAgain.stderr);
+  assert.match(localAgain.stdout, /^Already installed 'mine' \(nothing to do\)$/m);
+});
