@@ -29,7 +29,7 @@ Deno.test("skills add names each warning's file and folds a warning several file
 Deno.test("skills add --list names an invalid skill by its declared name, not '?'", async () => {
   await using dir = await tempDir();
   const repo = join(dir.path, "repo");
-  for (const [name, extra] of [["good", ""], ["bad-field", "version: [1, 2]\n"]]) {
+  for (const [name, extra] of [["good", ""], ["bad-field", "scripts: 42\n"]]) {
     await Deno.mkdir(join(repo, "skills", name!), { recursive: true });
     await Deno.writeTextFile(
       join(repo, "skills", name!, "SKILL.md"),
