@@ -27,6 +27,11 @@ export const CALL_SKILL_TOOL: ToolDefinition = {
   },
 };
 
+/** Escapes `&`, `<` and `>` only: JSON's quotes stay readable (and cheap in tokens). */
+function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (ch) => (ch === "&" ? "&amp;" : ch === "<" ? "&lt;" : "&gt;"));
+}
+
 /**
  * `<skill_tools>`: how to call each tool of a virtual skill, with its input's JSON Schema.
  * Empty when the skill has no tools.
@@ -38,8 +43,8 @@ export function renderSkillTools(skill: VirtualSkill): string {
     `Call these with call_skill_tool: {"skill": "${skill.name}", "tool": "<name>", "input": {...}}.`,
   ];
   for (const tool of skill.tools) {
-    lines.push(`- ${escapeXml(oneLine(tool.name))}: ${escapeXml(oneLine(tool.description))}`);
-    lines.push(`  input: ${escapeXml(JSON.stringify(tool.inputSchema))}`);
+    lines.push(`- ${escapeText(oneLine(tool.name))}: ${escapeText(oneLine(tool.description))}`);
+    lines.push(`  input: ${escapeText(JSON.stringify(tool.inputSchema))}`);
   }
   lines.push("</skill_tools>");
   return lines.join("\n");

@@ -4,11 +4,11 @@ import { type CommandSpec, HELP_FLAG, verboseFlag } from "../spec.ts";
 
 export const mcpSpec = {
   name: "mcp",
-  summary: "Serve the skills over MCP (stdio)",
-  usage: ["mcp [--skills a,b]"],
+  summary: "Serve the skills over MCP (stdio or HTTP)",
+  usage: ["mcp [--skills a,b]", "mcp --http HOST:PORT [--skills a,b] [--session-timeout S]"],
   description: `Serve the active skills to an MCP client over stdio (newline-delimited JSON-RPC on
-stdin/stdout; logs on stderr). The client gets exactly the tools \`skills chat\`
-sends a model:
+stdin/stdout; logs on stderr), or to many clients over HTTP with --http. A client
+gets exactly the tools \`skills chat\` sends a model:
 
   activate_skill, read_skill_file, script_list, script_help, script_run
 
@@ -26,9 +26,29 @@ skill://<name>/assets/... of the active skills (text files, at most 200 KB,
 same containment rules as read_skill_file).`,
     },
     {
+      title: "Skills extension (SEP-2640)",
       beforeOptions: true,
-      text: `The server exits when stdin closes (after answering requests in flight) and
-stops any toolset processes it started.`,
+      text: `The server declares io.modelcontextprotocol/skills: skills/list and skills/get
+return each active skill's SKILL.md URI, its front matter as written, and every
+file it serves with its sha256 digest and size, computed from the bytes
+resources/read returns (whole files; binary ones as base64 blobs).`,
+    },
+    {
+      beforeOptions: true,
+      text: `Over stdio the server exits when stdin closes (after answering requests in
+flight) and stops any toolset processes it started.`,
+    },
+    {
+      title: "HTTP (--http HOST:PORT)",
+      beforeOptions: true,
+      text: `MCP's Streamable HTTP transport at http://HOST:PORT/mcp. Each session (each
+initialize) has its own activation state and toolset processes; a session
+with no request for --session-timeout seconds (default 1800) is closed.
+Every request must carry "Authorization: Bearer $SKILLS_MCP_TOKEN" when the
+variable is set (16 characters at least); without it the server listens
+only on a loopback address (127.0.0.1, ::1, localhost). Requests from a
+browser page of another origin are refused. Ctrl-C closes every session and
+stops their toolset processes. The listening URL is printed on stderr.`,
     },
     {
       beforeOptions: true,
@@ -41,7 +61,9 @@ activated skill's allowed-tools, as in \`skills chat\`.`,
       beforeOptions: true,
       text: `
   {"mcpServers": {"skills": {"command": "skills", "args": ["mcp"],
-    "env": {"AGENT_SKILLS": "kalshi-markets,hello-extended"}}}}`,
+    "env": {"AGENT_SKILLS": "kalshi-markets,hello-extended"}}}}
+  {"mcpServers": {"team-skills": {"url": "https://skills.example.com/mcp",
+    "headers": {"Authorization": "Bearer <token>"}}}}`,
     },
   ],
   flags: {
@@ -51,7 +73,17 @@ activated skill's allowed-tools, as in \`skills chat\`.`,
       complete: "skill-list",
       description: "Active skills (overrides AGENT_SKILLS)",
     },
-    verbose: verboseFlag("One debug line per tool call on stderr"),
+    http: {
+      type: "string",
+      value: "HOST:PORT",
+      description: "Serve over Streamable HTTP at http://HOST:PORT/mcp (port 0: any free one)",
+    },
+    "session-timeout": {
+      type: "string",
+      value: "S",
+      description: "With --http: close a session idle for S seconds (default 1800)",
+    },
+    verbose: verboseFlag("One debug line per tool call (and session) on stderr"),
     help: HELP_FLAG,
   },
   positionals: [],
