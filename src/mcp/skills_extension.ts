@@ -16,7 +16,14 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { sha256Hex } from "../core/digest.ts";
 import { decodeSkillMd, loadFrontMatterYaml, splitSkillMd } from "../core/frontmatter.ts";
-import { isPlainObject, object, optional, string, validate } from "../core/validate.ts";
+import {
+  formatIssue,
+  isPlainObject,
+  object,
+  optional,
+  string,
+  validate,
+} from "../core/validate.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { parseSkillUri, skillUri } from "./resources.ts";
 import { readServedFile, servedFilePaths } from "./skill_files.ts";
@@ -117,14 +124,15 @@ interface ExtensionRequest {
 export function skillsExtensionHandler(
   skills: readonly SkillRecord[],
   log: (message: string) => void,
+  pageSize = PAGE_SIZE,
 ): (request: ExtensionRequest) => Promise<Record<string, unknown>> {
   return async (request) => {
     switch (request.method) {
       case "skills/list": {
         const params = validate(LIST_PARAMS, request.params);
-        if (!params.ok) throw invalidParams(`skills/list: ${params.issue.message}`);
+        if (!params.ok) throw invalidParams(`skills/list: ${formatIssue(params.issue)}`);
         const start = decodeCursor(params.value?.cursor, skills.length);
-        const page = skills.slice(start, start + PAGE_SIZE);
+        const page = skills.slice(start, start + pageSize);
         const entries: SkillEntry[] = [];
         for (const skill of page) {
           const entry = await skillEntry(skill);
@@ -143,7 +151,7 @@ export function skillsExtensionHandler(
       }
       case "skills/get": {
         const params = validate(GET_PARAMS, request.params);
-        if (!params.ok) throw invalidParams(`skills/get: ${params.issue.message}`);
+        if (!params.ok) throw invalidParams(`skills/get: ${formatIssue(params.issue)}`);
         const { uri } = params.value;
         const parsed = parseSkillUri(uri);
         const skill = "success" in parsed || parsed.path !== "SKILL.md"

@@ -22,16 +22,18 @@ notifications/tools/list_changed. The server's instructions carry the
       title: "Resources",
       beforeOptions: true,
       text: `skill://<name>/SKILL.md, skill://<name>/references/... and
-skill://<name>/assets/... of the active skills (text files, at most 200 KB,
-same containment rules as read_skill_file).`,
+skill://<name>/assets/... of the active skills; any other file of a skill
+(scripts/...) can be read too. Reads return the whole file (text, or a base64
+blob for binary files) with read_skill_file's containment rules.`,
     },
     {
       title: "Skills extension (SEP-2640)",
       beforeOptions: true,
-      text: `The server declares io.modelcontextprotocol/skills: skills/list and skills/get
-return each active skill's SKILL.md URI, its front matter as written, and every
-file it serves with its sha256 digest and size, computed from the bytes
-resources/read returns (whole files; binary ones as base64 blobs).`,
+      text: `
+  The server declares io.modelcontextprotocol/skills: skills/list and
+  skills/get return each active skill's SKILL.md URI, its front matter as
+  written, and every file it serves with its sha256 digest and size, computed
+  from the very bytes resources/read returns.`,
     },
     {
       beforeOptions: true,
@@ -41,14 +43,15 @@ flight) and stops any toolset processes it started.`,
     {
       title: "HTTP (--http HOST:PORT)",
       beforeOptions: true,
-      text: `MCP's Streamable HTTP transport at http://HOST:PORT/mcp. Each session (each
-initialize) has its own activation state and toolset processes; a session
-with no request for --session-timeout seconds (default 1800) is closed.
-Every request must carry "Authorization: Bearer $SKILLS_MCP_TOKEN" when the
-variable is set (16 characters at least); without it the server listens
-only on a loopback address (127.0.0.1, ::1, localhost). Requests from a
-browser page of another origin are refused. Ctrl-C closes every session and
-stops their toolset processes. The listening URL is printed on stderr.`,
+      text: `
+  MCP's Streamable HTTP transport at http://HOST:PORT/mcp. Each session (each
+  initialize) has its own activation state and toolset processes; a session
+  with no request for --session-timeout seconds (default 1800) is closed.
+  Every request must carry "Authorization: Bearer $SKILLS_MCP_TOKEN" when the
+  variable is set (16 characters at least); without it the server listens
+  only on a loopback address (127.0.0.1, ::1, localhost). Requests from a
+  browser page of another origin are refused. Ctrl-C closes every session and
+  stops their toolset processes. The listening URL is printed on stderr.`,
     },
     {
       beforeOptions: true,
@@ -76,12 +79,12 @@ activated skill's allowed-tools, as in \`skills chat\`.`,
     http: {
       type: "string",
       value: "HOST:PORT",
-      description: "Serve over Streamable HTTP at http://HOST:PORT/mcp (port 0: any free one)",
+      description: "Serve Streamable HTTP at http://HOST:PORT/mcp (0: a free port)",
     },
     "session-timeout": {
       type: "string",
       value: "S",
-      description: "With --http: close a session idle for S seconds (default 1800)",
+      description: "With --http: close sessions idle for S seconds (default 1800)",
     },
     verbose: verboseFlag("One debug line per tool call (and session) on stderr"),
     help: HELP_FLAG,
