@@ -7,7 +7,7 @@
 import { SkillError } from "../core/errors.ts";
 
 /** A token shorter than this is refused: it would be guessable. */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 export interface ListenAddress {
   hostname: string;

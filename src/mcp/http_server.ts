@@ -22,7 +22,7 @@ const MAX_SESSIONS = 128;
 /** An `initialize` body larger than this is refused before it is parsed. */
 const MAX_INITIALIZE_BYTES = 1024 * 1024;
 
-export interface ServeHttpOptions extends Omit<McpServerOptions, "surface"> {
+interface ServeHttpOptions extends Omit<McpServerOptions, "surface"> {
   address: ListenAddress;
   /** The bearer token every request must carry; undefined only on loopback. */
   token: string | undefined;

@@ -17,12 +17,12 @@ import { isWithin } from "../runtime/os/fs.ts";
 import { skillFilePath } from "../agent/tool_args.ts";
 
 /** SEP-2640's per-skill limits: a host must accept skills up to these. */
-export const MAX_SKILL_FILES = 512;
-export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+const MAX_SKILL_FILES = 512;
+const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 const MAX_DEPTH = 16;
 
 /** One file's bytes as served, with the content form `resources/read` uses. */
-export interface ServedFile {
+interface ServedFile {
   bytes: Uint8Array;
   /** The UTF-8 text when the bytes are text (no NUL, valid UTF-8), else undefined (a blob). */
   text: string | undefined;

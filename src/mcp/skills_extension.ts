@@ -55,7 +55,7 @@ const GET_PARAMS = object({ uri: string({ max: 4096 }) });
  * A skill's entry, read now; or why it is not served under SEP-2640 (over the limits, or a
  * front-matter name that is not its served name, which the extension forbids).
  */
-export async function skillEntry(skill: SkillRecord): Promise<SkillEntry | { refused: string }> {
+async function skillEntry(skill: SkillRecord): Promise<SkillEntry | { refused: string }> {
   const paths = await servedFilePaths(skill);
   if (!Array.isArray(paths)) return paths;
   const resources: SkillFileEntry[] = [];
