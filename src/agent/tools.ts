@@ -283,7 +283,8 @@ class SkillToolSurface implements ToolSurface {
         ),
       };
     }
-    const available = this.#skills.map((s) => s.canonical).join(", ") || "none";
+    const available = [...this.#skills.map((s) => s.canonical), ...this.#virtual.keys()]
+      .join(", ") || "none";
     return {
       error: fail("not_found", `Skill '${canonical}' is not active (active skills: ${available})`),
     };
