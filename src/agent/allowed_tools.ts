@@ -1,7 +1,7 @@
 /**
  * `allowed-tools` enforcement (pure). When enabled, the last successfully activated skill's
- * allowlist contracts the tool list and blocks other calls with `TOOL_NOT_ALLOWED`. The five
- * skill tools are the baseline and always stay allowed, so a model can never lock itself out.
+ * allowlist contracts the tool list and blocks other calls with `TOOL_NOT_ALLOWED`. The
+ * skill tools (and `call_skill_tool`, the dispatcher of virtual skills' tools) are the baseline and always stay allowed, so a model can never lock itself out.
  */
 
 import type { ErrorCode } from "../core/errors.ts";
@@ -13,6 +13,7 @@ export const BASELINE_TOOLS: ReadonlySet<string> = new Set([
   "script_list",
   "script_help",
   "script_run",
+  "call_skill_tool",
 ]);
 
 export const TOOL_NOT_ALLOWED = "TOOL_NOT_ALLOWED" satisfies ErrorCode;

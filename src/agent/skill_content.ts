@@ -1,7 +1,8 @@
 /**
  * What `activate_skill` returns (pure): the SKILL.md body wrapped in `<skill_content>`,
- * then `<skill_resources>` naming the skill's scripts, references, assets and toolset
- * tools. Names only: no file contents, never script source.
+ * a virtual skill's `<skill_tools>` (how to call them through `call_skill_tool`), then
+ * `<skill_resources>` naming the skill's scripts, references, assets and toolset tools.
+ * Names only: no file contents, never script source.
  */
 
 import { escapeXml } from "./system_prompt.ts";
@@ -14,10 +15,13 @@ interface SkillResources {
   tools: readonly string[];
   /** Toolsets that could not be loaded, one line each. */
   problems: readonly string[];
+  /** A virtual skill's `<skill_tools>` block (virtual_tools.ts), if it has tools. */
+  skillTools?: string;
 }
 
 export function renderSkillContent(name: string, body: string, resources: SkillResources): string {
   const lines = [`<skill_content name="${escapeXml(name)}">`, body.trim(), "</skill_content>"];
+  if (resources.skillTools) lines.push(resources.skillTools);
   lines.push("<skill_resources>");
   const groups: [string, readonly string[]][] = [
     ["scripts (script_help, script_run)", resources.scripts],

@@ -96,6 +96,30 @@ export function readFileArgs(args: unknown): Checked<{ skill: string; path: stri
   return good({ skill: skill.value, path: path.value });
 }
 
+/**
+ * `call_skill_tool`: `skill` and `tool` are required names; `input` is whatever the tool
+ * takes (its own check runs later). No input means `{}`; an object sent as JSON text (some
+ * models stringify nested arguments) is parsed.
+ */
+export function callSkillToolArgs(
+  args: unknown,
+): Checked<{ skill: string; tool: string; input: unknown }> {
+  const obj = argumentObject(args);
+  if (!obj.ok) return obj;
+  const skill = requiredString(obj.value, ["skill", "skill_name", "name"]);
+  if (!skill.ok) return skill;
+  const tool = requiredString(obj.value, ["tool", "tool_name"]);
+  if (!tool.ok) return tool;
+  let input = obj.value.input ?? obj.value.arguments ?? {};
+  if (typeof input === "string" && input.trim().startsWith("{")) {
+    try {
+      const parsed: unknown = JSON.parse(input);
+      if (isPlainObject(parsed)) input = parsed;
+    } catch { /* left as text: the tool's own check says what is wrong */ }
+  }
+  return good({ skill: skill.value, tool: tool.value, input });
+}
+
 export function scriptListArgs(args: unknown): Checked<{ skillName?: string }> {
   const obj = argumentObject(args);
   if (!obj.ok) return obj;

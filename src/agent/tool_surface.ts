@@ -1,6 +1,7 @@
 /**
- * The contract of the model-facing tool surface, shared by `skills chat` and `skills mcp`
- * so the two can never drift. Implemented by `createToolSurface` in `tools.ts`.
+ * The contract of the model-facing tool surface, shared by `skills chat`, `skills mcp` and
+ * the library (mod.ts) so they can never drift. Implemented by `createToolSurface` in
+ * `tools.ts`.
  */
 
 import type { Envelope } from "../core/envelope.ts";
@@ -12,6 +13,31 @@ export interface ToolDefinition {
   description: string;
   /** A JSON Schema object (`{"type": "object", "properties": ..., "required": ...}`). */
   inputSchema: Record<string, unknown>;
+}
+
+/** What a virtual skill tool's input check says: the value to hand over, or why not. */
+export type InputCheck = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** One tool of a virtual skill, reached through `call_skill_tool` (never listed by itself). */
+export interface VirtualSkillTool {
+  name: string;
+  description: string;
+  /** The input's JSON Schema, shown to the model in the skill's instructions on activation. */
+  inputSchema: Record<string, unknown>;
+  /** Checks (and may transform) the input; a failure becomes an `invalid_input` envelope. */
+  check(input: unknown): Promise<InputCheck>;
+  /** The program's own code; whatever it throws becomes an `execution_failed` envelope. */
+  handler(input: unknown, options: { signal?: AbortSignal | undefined }): unknown;
+}
+
+/** A skill defined in code by a program: nothing of it is on disk. */
+export interface VirtualSkill {
+  /** Canonical name (lower case, `-`). */
+  name: string;
+  description: string;
+  /** The Markdown instructions `activate_skill` returns. */
+  body: string;
+  tools: readonly VirtualSkillTool[];
 }
 
 export interface ToolSurfaceOptions {
@@ -32,6 +58,11 @@ export interface ToolSurfaceOptions {
    * toolsets run (the trust gate is open). Front ends announce it.
    */
   allowUntrusted?: boolean;
+  /**
+   * Skills defined in code (the library): active, listed after the stored ones; their tools
+   * are called through `call_skill_tool`. Their names must not clash with stored skills.
+   */
+  virtualSkills?: readonly VirtualSkill[];
 }
 
 /** What `restore` needs to undo the activations made after it was taken (opaque). */

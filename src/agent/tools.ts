@@ -1,12 +1,19 @@
 /**
- * The model-facing tool surface, shared by `skills chat` and `skills mcp` (contract in
- * tool_surface.ts). Progressive disclosure: the system prompt names the active skills;
- * `activate_skill` returns a skill's instructions and mounts its typed toolset tools;
- * files and scripts are reached only through tools. Every call returns an envelope.
+ * The model-facing tool surface, shared by `skills chat`, `skills mcp` and the library
+ * (contract in tool_surface.ts). Progressive disclosure: the system prompt names the active
+ * skills; `activate_skill` returns a skill's instructions, mounts its typed toolset tools
+ * and documents a virtual skill's tools (called through `call_skill_tool`); files and
+ * scripts are reached only through tools. Every call returns an envelope.
  */
 
 import { type Envelope, fail, failFromError, ok } from "../core/envelope.ts";
-import { canonicalSkillName, qualifiedToolName, quoteName } from "../core/names.ts";
+import { SkillError } from "../core/errors.ts";
+import {
+  canonicalSkillName,
+  isValidSkillName,
+  qualifiedToolName,
+  quoteName,
+} from "../core/names.ts";
 import { type Catalog, readSkillBody, type SkillRecord } from "../runtime/catalog/catalog.ts";
 import { scriptHelp, scriptList, scriptRun } from "../runtime/exec/script_service.ts";
 import { ToolsetHost } from "../runtime/exec/toolset_host.ts";
@@ -22,6 +29,7 @@ import { buildSystemPrompt } from "./system_prompt.ts";
 import {
   activateArgs,
   argumentObject,
+  callSkillToolArgs,
   type Checked,
   readFileArgs,
   scriptHelpArgs,
@@ -33,70 +41,13 @@ import type {
   ToolDefinition,
   ToolSurface,
   ToolSurfaceOptions,
+  VirtualSkill,
 } from "./tool_surface.ts";
+import { callVirtualTool, dispatchTarget, renderSkillTools } from "./virtual_tools.ts";
+import { skillToolDefinitions } from "./tool_definitions.ts";
 
 /** OpenAI and Anthropic both limit tool names to 64 characters of `[A-Za-z0-9_-]`. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** The skill tools. Descriptions are short on purpose: they are sent with every request. */
-function skillToolDefinitions(skills: readonly SkillRecord[]): ToolDefinition[] {
-  if (skills.length === 0) return [];
-  const str = { type: "string" };
-  const tools: ToolDefinition[] = [
-    {
-      name: "activate_skill",
-      description: "Load a skill's instructions and list its files. Call before using a skill.",
-      inputSchema: {
-        type: "object",
-        properties: { name: { type: "string", enum: skills.map((s) => s.canonical) } },
-        required: ["name"],
-      },
-    },
-    {
-      name: "read_skill_file",
-      description: "Read a text file of a skill, e.g. references/guide.md.",
-      inputSchema: {
-        type: "object",
-        properties: { skill: str, path: str },
-        required: ["skill", "path"],
-      },
-    },
-  ];
-  if (skills.some((s) => s.scripts.length > 0)) {
-    tools.push(
-      {
-        name: "script_list",
-        description: "List scripts of a skill (or of all skills).",
-        inputSchema: { type: "object", properties: { skill_name: str } },
-      },
-      {
-        name: "script_help",
-        description: "Show a script's --help.",
-        inputSchema: {
-          type: "object",
-          properties: { skill_name: str, script_name: str },
-          required: ["skill_name", "script_name"],
-        },
-      },
-      {
-        name: "script_run",
-        description:
-          "Run a script with CLI args. json (default true) adds --json and parses stdout.",
-        inputSchema: {
-          type: "object",
-          properties: {
-            skill_name: str,
-            script_name: str,
-            args: { type: "array", items: str },
-            json: { type: "boolean" },
-          },
-          required: ["skill_name", "script_name"],
-        },
-      },
-    );
-  }
-  return tools;
-}
 
 interface MountedTool {
   skill: string;
@@ -113,6 +64,8 @@ class SkillToolSurface implements ToolSurface {
   readonly systemPrompt: string;
   readonly #options: ToolSurfaceOptions;
   readonly #skills: SkillRecord[];
+  /** Skills defined in code (the library), by canonical name. */
+  readonly #virtual: Map<string, VirtualSkill>;
   /** The catalog narrowed to the active skills: the script tools see nothing else. */
   readonly #catalog: Catalog;
   readonly #baseTools: ToolDefinition[];
@@ -135,12 +88,25 @@ class SkillToolSurface implements ToolSurface {
       skills: this.#skills,
       failures: catalog.failures.filter((f) => active.has(f.canonical)),
     };
-    this.#baseTools = skillToolDefinitions(this.#skills);
-    this.systemPrompt = buildSystemPrompt(this.#skills.map((s) => ({
-      name: s.canonical,
-      description: s.manifest.description,
-      ...(options.includeLocation ? { location: s.skillMdPath } : {}),
-    })));
+    this.#virtual = new Map();
+    for (const skill of options.virtualSkills ?? []) {
+      if (this.#virtual.has(skill.name) || this.#skills.some((s) => s.canonical === skill.name)) {
+        throw new SkillError("conflict", `Two skills are named '${skill.name}'`, {
+          hint: "Give each skill, stored or defined in code, its own name",
+        });
+      }
+      this.#virtual.set(skill.name, skill);
+    }
+    const virtual = [...this.#virtual.values()];
+    this.#baseTools = skillToolDefinitions(this.#skills, virtual);
+    this.systemPrompt = buildSystemPrompt([
+      ...this.#skills.map((s) => ({
+        name: s.canonical,
+        description: s.manifest.description,
+        ...(options.includeLocation ? { location: s.skillMdPath } : {}),
+      })),
+      ...virtual.map((v) => ({ name: v.name, description: v.description })),
+    ]);
   }
 
   listTools(): ToolDefinition[] {
@@ -184,6 +150,15 @@ class SkillToolSurface implements ToolSurface {
       switch (name) {
         case "activate_skill":
           return await this.#withArgs(activateArgs(args), (a) => this.#activate(a.name));
+        case "call_skill_tool":
+          return await this.#withArgs(callSkillToolArgs(args), (a) => {
+            const canonical = canonicalSkillName(a.skill);
+            const stored = this.#skills.some((s) => s.canonical === canonical);
+            const target = dispatchTarget(canonical, this.#virtual, stored, this.#activated);
+            return "success" in target
+              ? target
+              : callVirtualTool(target, a.tool, a.input, options.signal);
+          });
         case "read_skill_file":
           return await this.#withArgs(readFileArgs(args), async (a) => {
             const skill = this.#activeSkill(a.skill);
@@ -270,7 +245,14 @@ class SkillToolSurface implements ToolSurface {
   }
 
   #unknownToolMessage(name: string): string {
-    if (this.#skills.length === 0) return `Unknown tool '${name}': no skills are active`;
+    if (this.#skills.length === 0 && this.#virtual.size === 0) {
+      return `Unknown tool '${name}': no skills are active`;
+    }
+    const virtual = [...this.#virtual.values()].find((v) => v.tools.some((t) => t.name === name));
+    if (virtual !== undefined) {
+      return `Tool '${name}' belongs to skill '${virtual.name}': call it through call_skill_tool ` +
+        `with skill '${virtual.name}' and tool '${name}'`;
+    }
     const owner = this.#skills.find((s) =>
       s.manifest.toolsets.length > 0 && name.startsWith(qualifiedToolName(s.canonical, ""))
     );
@@ -292,19 +274,32 @@ class SkillToolSurface implements ToolSurface {
     }
     const record = this.#skills.find((s) => s.canonical === canonical);
     if (record !== undefined) return { record };
-    const available = this.#skills.map((s) => s.canonical).join(", ") || "none";
+    if (this.#virtual.has(canonical)) {
+      return {
+        error: fail(
+          "not_found",
+          `Skill '${canonical}' is defined in code: it has no files or scripts ` +
+            `(its tools are called through call_skill_tool)`,
+        ),
+      };
+    }
+    const available = [...this.#skills.map((s) => s.canonical), ...this.#virtual.keys()]
+      .join(", ") || "none";
     return {
       error: fail("not_found", `Skill '${canonical}' is not active (active skills: ${available})`),
     };
   }
 
   #activate(name: string): Promise<Envelope> {
+    const virtual = this.#virtual.get(isValidSkillName(name) ? canonicalSkillName(name) : "");
+    if (virtual !== undefined) return Promise.resolve(this.#activateVirtual(virtual));
     const found = this.#activeSkill(name);
     if ("error" in found) return Promise.resolve(found.error);
     const skill = found.record;
     const pending = this.#activating.get(skill.canonical);
-    if (pending !== undefined) return pending.then(() => this.#alreadyActive(skill));
-    if (this.#activated.has(skill.canonical)) return Promise.resolve(this.#alreadyActive(skill));
+    const active = { canonical: skill.canonical, allowedTools: skill.manifest.allowedTools };
+    if (pending !== undefined) return pending.then(() => this.#alreadyActive(active));
+    if (this.#activated.has(skill.canonical)) return Promise.resolve(this.#alreadyActive(active));
     const work = this.#firstActivation(skill).finally(() => {
       this.#activating.delete(skill.canonical);
     });
@@ -312,9 +307,9 @@ class SkillToolSurface implements ToolSurface {
     return work;
   }
 
-  #alreadyActive(skill: SkillRecord): Envelope {
+  #alreadyActive(skill: { canonical: string; allowedTools: string[] | undefined }): Envelope {
     const before = this.#toolNames();
-    const note = this.#applyPolicy(skill);
+    const note = this.#applyPolicy(skill.canonical, skill.allowedTools);
     if (this.#toolNames() !== before) this.#notify();
     return ok(
       `Skill '${skill.canonical}' is already active; its instructions are above.`,
@@ -322,12 +317,35 @@ class SkillToolSurface implements ToolSurface {
     );
   }
 
+  /** A virtual skill's instructions with its tools documented; nothing to start. */
+  #activateVirtual(skill: VirtualSkill): Envelope {
+    if (this.#activated.has(skill.name)) {
+      return this.#alreadyActive({ canonical: skill.name, allowedTools: undefined });
+    }
+    const before = this.#toolNames();
+    this.#activated.add(skill.name);
+    const note = this.#applyPolicy(skill.name, undefined);
+    const content = renderSkillContent(skill.name, skill.body, {
+      scripts: [],
+      references: [],
+      assets: [],
+      tools: [],
+      problems: [],
+      skillTools: renderSkillTools(skill),
+    });
+    if (this.#toolNames() !== before) this.#notify();
+    const tools = skill.tools.length > 0
+      ? `; ${skill.tools.length} tools callable through call_skill_tool`
+      : "";
+    return ok(content, `Activated skill '${skill.name}'${tools}${note}`);
+  }
+
   async #firstActivation(skill: SkillRecord): Promise<Envelope> {
     const before = this.#toolNames();
     const body = await readSkillBody(skill);
     const { tools, problems } = await this.#mountToolsets(skill);
     this.#activated.add(skill.canonical);
-    const note = this.#applyPolicy(skill);
+    const note = this.#applyPolicy(skill.canonical, skill.manifest.allowedTools);
     const content = renderSkillContent(skill.canonical, body, {
       scripts: skill.scripts.map((s) => s.name),
       references: skill.references,
@@ -378,15 +396,15 @@ class SkillToolSurface implements ToolSurface {
   }
 
   /** Last activation wins; returns a note for the activation message. Does not notify. */
-  #applyPolicy(skill: SkillRecord): string {
+  #applyPolicy(canonical: string, allowedTools: string[] | undefined): string {
     if (!this.#options.enforceAllowedTools) return "";
     const known = [...this.#baseTools.map((t) => t.name), ...this.#mounted.keys()];
-    const decision = decidePolicy(skill.canonical, skill.manifest.allowedTools, known);
+    const decision = decidePolicy(canonical, allowedTools, known);
     if (decision.warning !== undefined) this.#options.log?.(decision.warning);
     this.#policy = decision.policy;
     return decision.policy === null
       ? ""
-      : `; allowed-tools of '${skill.canonical}' now limit the tools to: ${
+      : `; allowed-tools of '${canonical}' now limit the tools to: ${
         decision.policy.patterns.join(" ")
       } (plus the skill tools)`;
   }

@@ -84,7 +84,7 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
   {
     name: "mcp",
     aliases: [],
-    summary: "Serve the skills over MCP (stdio)",
+    summary: "Serve the skills over MCP (stdio or HTTP)",
   },
   {
     name: "init",

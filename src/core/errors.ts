@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   "invalid_manifest",
   "invalid_source",
   "invalid_arguments",
+  /** A virtual skill tool's input failed its schema (src/agent/virtual_tools.ts). */
+  "invalid_input",
   "invalid_path",
   "binary_file",
   "registry_corrupt",
@@ -81,6 +83,7 @@ const EXIT_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_manifest: EXIT_FAILURE,
   invalid_source: EXIT_FAILURE,
   invalid_arguments: EXIT_FAILURE,
+  invalid_input: EXIT_FAILURE,
   invalid_path: EXIT_FAILURE,
   binary_file: EXIT_FAILURE,
   registry_corrupt: EXIT_FAILURE,

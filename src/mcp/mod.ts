@@ -1,6 +1,8 @@
 /**
- * mcp — the MCP server: the agent's tool surface and the skills' files as resources,
- * served over stdio (server.ts, resources.ts, line_transport.ts).
+ * mcp — the MCP server: the agent's tool surface, the skills' files as resources and
+ * SEP-2640's skills/list and skills/get (server.ts, resources.ts, skill_files.ts,
+ * skills_extension.ts), served over stdio (line_transport.ts) or Streamable HTTP with a
+ * surface per session (http_server.ts, http_guard.ts).
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

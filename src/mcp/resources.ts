@@ -1,14 +1,16 @@
 /**
  * Skill files as MCP resources: `skill://<name>/SKILL.md`, `skill://<name>/references/…`,
- * `skill://<name>/assets/…` of the active skills. Reading goes through the very function
- * behind the `read_skill_file` tool, so containment, hidden-file, binary and 200 KB rules
- * are the same; the URI is parsed by hand (a URL parser would quietly resolve `..`).
+ * `skill://<name>/assets/…` of the active skills are listed; any file a skill serves can be
+ * read (`skill://<name>/scripts/x.py` too). Reads have `read_skill_file`'s containment and
+ * hidden-file rules, but return the file whole — text, or a base64 blob for binary files —
+ * since a host checks it against SEP-2640's digest (skill_files.ts). The URI is parsed by
+ * hand (a URL parser would quietly resolve `..`).
  */
 
 import { type Envelope, fail } from "../core/envelope.ts";
 import { canonicalSkillName, quoteName } from "../core/names.ts";
-import { readSkillFile } from "../agent/read_skill_file.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
+import { readServedFile } from "./skill_files.ts";
 
 const SKILL_URI_SCHEME = "skill://";
 
@@ -20,10 +22,17 @@ interface SkillResource {
   mimeType: string;
 }
 
-interface ResourceText {
-  uri: string;
-  mimeType: string;
-  text: string;
+type ResourceContents =
+  | { uri: string; mimeType: string; text: string }
+  | { uri: string; mimeType: string; blob: string };
+
+/** Base64 without a spread of the whole array into arguments (files reach 16 MiB). */
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
 }
 
 const MIME_TYPES: Record<string, string> = {
@@ -117,11 +126,11 @@ export function parseSkillUri(uri: string): { skill: string; path: string } | En
   return { skill: rest.slice(0, slash), path };
 }
 
-/** Reads one resource of an active skill. Never throws: failures are envelopes. */
+/** Reads one resource of an active skill, whole. Never throws: failures are envelopes. */
 export async function readSkillResource(
   skills: readonly SkillRecord[],
   uri: string,
-): Promise<{ ok: true; contents: ResourceText; message: string } | { ok: false; error: Envelope }> {
+): Promise<{ ok: true; contents: ResourceContents } | { ok: false; error: Envelope }> {
   const parsed = parseSkillUri(uri);
   if ("success" in parsed) return { ok: false, error: parsed };
   let canonical: string;
@@ -138,16 +147,17 @@ export async function readSkillResource(
       error: fail("not_found", `Skill '${canonical}' is not active (active skills: ${available})`),
     };
   }
-  let envelope: Envelope;
   try {
-    envelope = await readSkillFile(skill, parsed.path);
+    const served = await readServedFile(skill, parsed.path);
+    if ("success" in served) return { ok: false, error: served };
+    const mimeType = mimeTypeOf(parsed.path);
+    return {
+      ok: true,
+      contents: served.text === undefined
+        ? { uri, mimeType, blob: base64(served.bytes) }
+        : { uri, mimeType, text: served.text },
+    };
   } catch (error) {
-    envelope = fail("execution_failed", (error as Error).message);
+    return { ok: false, error: fail("execution_failed", (error as Error).message) };
   }
-  if (!envelope.success) return { ok: false, error: envelope };
-  return {
-    ok: true,
-    contents: { uri, mimeType: mimeTypeOf(parsed.path), text: String(envelope.result) },
-    message: envelope.message,
-  };
 }

@@ -1,9 +1,11 @@
 /**
  * `skills mcp`: the tool surface of `skills chat` (src/agent/tools.ts) served to any MCP
- * client over stdio with the SDK's low-level Server, so tool names, JSON Schemas and
- * envelopes pass through untouched. Toolset tools mounted by `activate_skill` are
- * announced with `notifications/tools/list_changed`; the active skills' files are
- * resources. stdout carries only the protocol; logs go to `log` (stderr).
+ * client with the SDK's low-level Server, so tool names, JSON Schemas and envelopes pass
+ * through untouched. Toolset tools mounted by `activate_skill` are announced with
+ * `notifications/tools/list_changed`; the active skills' files are resources, and SEP-2640's
+ * `skills/list` and `skills/get` describe them with digests (skills_extension.ts). One
+ * server per connection: over stdio here (stdout carries only the protocol; logs go to
+ * `log`, stderr), one per session over HTTP (http_server.ts).
  */
 
 // The SDK's wildcard export maps `x.js` to a missing `x.js.d.ts`, hence the type hints.
@@ -25,6 +27,7 @@ import type { ToolSurface } from "../agent/tool_surface.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { LineTransport } from "./line_transport.ts";
 import { listSkillResources, readSkillResource } from "./resources.ts";
+import { SKILLS_EXTENSION, skillsExtensionHandler } from "./skills_extension.ts";
 
 /** MCP's "resource not found" error code. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -53,7 +56,12 @@ export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server(
     { name: "skills", title: "Agent Skills", version: options.version },
     {
-      capabilities: { tools: { listChanged: true }, resources: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: {},
+        // SEP-2640 without `directoryRead`: skills/list and skills/get only.
+        extensions: { [SKILLS_EXTENSION]: {} },
+      },
       ...(surface.systemPrompt ? { instructions: surface.systemPrompt } : {}),
     },
   );
@@ -105,10 +113,13 @@ export function createMcpServer(options: McpServerOptions): Server {
       options.debug?.(`resources/read ${request.params.uri} → ${error.error}`);
       throw new McpError(code, error.message, error);
     }
-    const result: ReadResourceResult = { contents: [read.contents] };
-    if (read.message.startsWith("Warning:")) result._meta = { "skills/warning": read.message };
-    return result;
+    return { contents: [read.contents] } satisfies ReadResourceResult;
   });
+
+  const extension = skillsExtensionHandler(skills, (message) => options.debug?.(message));
+  // The SDK has no schemas for skills/*: they arrive here, checked by the extension itself.
+  server.fallbackRequestHandler = (request) =>
+    extension(request) as ReturnType<NonNullable<Server["fallbackRequestHandler"]>>;
 
   const unsubscribe = surface.onToolsChanged(() => {
     server.sendToolListChanged().catch((error) =>

@@ -10,11 +10,22 @@ Deno.test("mcp parse() reads --skills and leaves it undefined without", () => {
   assert.equal(parse(["-v"]).verbose, true);
 });
 
+Deno.test("mcp parse() reads --http and --session-timeout (seconds, default 1800)", () => {
+  assert.equal(parse([]).http, undefined);
+  const http = parse(["--http", "127.0.0.1:0", "--session-timeout", "2.5"]);
+  assert.equal(http.http, "127.0.0.1:0");
+  assert.equal(http.sessionTimeoutSeconds, 2.5);
+  assert.equal(parse(["--http", "[::1]:8080"]).sessionTimeoutSeconds, 1800);
+});
+
 for (
   const [argv, message] of [
     [["serve"], /Unexpected argument 'serve'/],
     [["--skills"], /--skills/],
     [["--port", "1"], /--port/],
+    [["--session-timeout", "5"], /applies to --http only/],
+    [["--http", "127.0.0.1:0", "--session-timeout", "0"], /Invalid --session-timeout '0'/],
+    [["--http", "127.0.0.1:0", "--session-timeout", "soon"], /Invalid --session-timeout/],
   ] as const
 ) {
   Deno.test(`mcp parse() rejects ${JSON.stringify(argv)} with a usage error`, () => {

@@ -1,4 +1,7 @@
-/** skill:// resources: URI parsing, listing, and reading with read_skill_file's rules. */
+/**
+ * skill:// resources: URI parsing, listing, and reading with read_skill_file's containment
+ * rules, whole (SEP-2640 digests are checked against what a read returns).
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadSkillDir } from "../../src/runtime/catalog/catalog.ts";
@@ -73,7 +76,9 @@ Deno.test("listSkillResources() offers SKILL.md, references and assets (symlinks
   ]);
 });
 
-Deno.test("readSkillResource() applies read_skill_file's containment, binary and size rules", async () => {
+// Before SEP-2640 a read was cut at 200 KB and refused binary files, like the model-facing
+// read_skill_file; a host checking a digest needs the whole file, so reads are whole now.
+Deno.test("readSkillResource() applies read_skill_file's containment rules and reads whole files", async () => {
   await using root = await tempDir();
   const skill = await fixtureSkill(root.path);
   const read = (uri: string) => readSkillResource([skill], uri);
@@ -87,13 +92,18 @@ Deno.test("readSkillResource() applies read_skill_file's containment, binary and
   });
 
   const big = await read("skill://demo/references/big.txt");
-  assert.ok(big.ok);
-  assert.equal(big.contents.text.length, 200_000);
-  assert.match(big.message, /^Warning: .* truncated/);
+  assert.ok(big.ok && "text" in big.contents);
+  assert.equal(big.contents.text.length, 250_000);
+  const logo = await read("skill://demo/assets/logo.png");
+  assert.ok(logo.ok);
+  assert.deepEqual(logo.contents, {
+    uri: "skill://demo/assets/logo.png",
+    mimeType: "image/png",
+    blob: btoa(String.fromCharCode(0x89, 0x50, 0, 1, 2)),
+  });
 
   const failures: [string, string][] = [
     ["skill://demo/references/leak.md", "permission_denied"],
-    ["skill://demo/assets/logo.png", "binary_file"],
     ["skill://demo/../secret.txt", "invalid_path"],
     ["skill://demo/%2e%2e/secret.txt", "invalid_path"],
     ["skill://demo/.hidden", "invalid_path"],

@@ -12,6 +12,7 @@ import {
   McpError,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { surfaceFactory } from "../../src/agent/surface_factory.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { baseEnv, cliArgv, tempDir } from "../helpers/cli.ts";
@@ -200,6 +201,37 @@ Deno.test("skills mcp lists and reads skill files as resources, refusing travers
 
   // Still serving after the refusals.
   assert.equal((await s.client.listTools()).tools.length, 5);
+});
+
+Deno.test("skills mcp over stdio declares SEP-2640 and answers skills/list and skills/get", async () => {
+  await using s = await connect(["--skills", "kalshi-markets"]);
+  assert.deepEqual(s.client.getServerCapabilities()?.extensions, {
+    "io.modelcontextprotocol/skills": {},
+  });
+  const Entry = z.looseObject({
+    uri: z.string(),
+    frontmatter: z.looseObject({ name: z.string() }),
+    resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })),
+  });
+  const listed = await s.client.request(
+    { method: "skills/list", params: {} },
+    z.looseObject({ skills: z.array(Entry) }),
+  );
+  assert.deepEqual(listed.skills.map((e) => e.uri), ["skill://kalshi-markets/SKILL.md"]);
+  const skillMd = listed.skills[0]!.resources.find((r) => r.uri === listed.skills[0]!.uri)!;
+  const read = await s.client.readResource({ uri: skillMd.uri });
+  const bytes = new TextEncoder().encode((read.contents[0] as { text: string }).text);
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  assert.equal(
+    skillMd.digest,
+    `sha256:${Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")}`,
+  );
+  assert.equal(skillMd.size, bytes.length);
+  const got = await s.client.request(
+    { method: "skills/get", params: { uri: skillMd.uri } },
+    z.looseObject({ skill: Entry }),
+  );
+  assert.deepEqual(got.skill, listed.skills[0]);
 });
 
 Deno.test("skills mcp --skills overrides AGENT_SKILLS for tools, instructions and resources", async () => {

@@ -1,4 +1,7 @@
-/** `skills mcp [--skills a,b]`: serve the active skills to an MCP client over stdio. */
+/**
+ * `skills mcp [--skills a,b]`: serve the active skills to an MCP client over stdio, or with
+ * `--http HOST:PORT` to many clients over Streamable HTTP (one surface per session).
+ */
 
 import { UsageError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
@@ -9,12 +12,17 @@ import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { mcpSpec } from "../specs/mcp.ts";
 import { openSession } from "../session.ts";
+import type { ListenAddress } from "../../mcp/http_guard.ts";
 
 export const help = renderHelp(mcpSpec);
 
 interface McpOptions extends ParsedCommon {
   skills: string | undefined;
+  http: string | undefined;
+  sessionTimeoutSeconds: number;
 }
+
+const DEFAULT_SESSION_TIMEOUT_SECONDS = 1800;
 
 export function parse(argv: readonly string[]): McpOptions {
   const { values, positionals } = parseSpec(mcpSpec, argv);
@@ -24,13 +32,35 @@ export function parse(argv: readonly string[]): McpOptions {
       "Run `skills mcp --help` for usage",
     );
   }
-  return { ...commonFlags(values), skills: values.skills };
+  if (values["session-timeout"] !== undefined && values.http === undefined) {
+    throw new UsageError("--session-timeout applies to --http only", "Run `skills mcp --help`");
+  }
+  const timeout = Number(values["session-timeout"] ?? DEFAULT_SESSION_TIMEOUT_SECONDS);
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new UsageError(
+      `Invalid --session-timeout '${values["session-timeout"]}'`,
+      "Give a number of seconds greater than 0",
+    );
+  }
+  return {
+    ...commonFlags(values),
+    skills: values.skills,
+    http: values.http,
+    sessionTimeoutSeconds: timeout,
+  };
 }
 
 /** Ctrl-C closes the server (and its toolset processes) instead of killing it. */
 export const handlesInterrupt = true;
 
 export async function run(options: McpOptions, ctx: Context): Promise<number> {
+  let http: { address: ListenAddress; token: string | undefined } | undefined;
+  if (options.http !== undefined) {
+    // Refuse a bad address or an unprotected public one before anything is loaded.
+    const { parseListenAddress, checkTokenPolicy } = await import("../../mcp/http_guard.ts");
+    const address = parseListenAddress(options.http);
+    http = { address, token: checkTokenPolicy(address, ctx.env.SKILLS_MCP_TOKEN) };
+  }
   const session = await openSession(ctx, options.skills);
   for (const warning of session.activationWarnings) warn(ctx, warning);
   for (const note of session.catalog.notes) debug(ctx, note);
@@ -49,15 +79,34 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
     // runner/toolset debug lines (argv, durations, problems), as in `skills chat`
     log: (message) => debug(ctx, message),
   });
-  const surface = await openSurface(session.active);
   const skills = session.catalog.skills.filter((s) => session.active.has(s.canonical));
   if (skills.length === 0) {
     warn(ctx, "no skills are active: set AGENT_SKILLS or pass --skills (serving no tools)");
   }
-  log(
-    `serving ${skills.map((s) => s.canonical).join(", ") || "no skills"} over stdio ` +
-      `(${surface.listTools().length} tools)`,
-  );
+  const serving = `${skills.map((s) => s.canonical).join(", ") || "no skills"}`;
+  if (http !== undefined) {
+    const { serveHttp } = await import("../../mcp/http_server.ts");
+    await serveHttp({
+      address: http.address,
+      token: http.token,
+      // One surface per session: its own activation state and toolset processes.
+      openSurface: () => openSurface(session.active),
+      idleMs: options.sessionTimeoutSeconds * 1000,
+      skills,
+      version: VERSION,
+      log,
+      debug: (message) => debug(ctx, message),
+      signal: ctx.signal,
+      onListening: ({ hostname, port }) => {
+        const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+        const guard = http.token === undefined ? "no token: loopback only" : "bearer token";
+        log(`serving ${serving} at http://${host}:${port}/mcp (${guard})`);
+      },
+    });
+    return 130; // it serves until Ctrl-C
+  }
+  const surface = await openSurface(session.active);
+  log(`serving ${serving} over stdio (${surface.listTools().length} tools)`);
   try {
     await serveStdio({
       surface,

@@ -4,11 +4,11 @@ import { type CommandSpec, HELP_FLAG, verboseFlag } from "../spec.ts";
 
 export const mcpSpec = {
   name: "mcp",
-  summary: "Serve the skills over MCP (stdio)",
-  usage: ["mcp [--skills a,b]"],
+  summary: "Serve the skills over MCP (stdio or HTTP)",
+  usage: ["mcp [--skills a,b]", "mcp --http HOST:PORT [--skills a,b] [--session-timeout S]"],
   description: `Serve the active skills to an MCP client over stdio (newline-delimited JSON-RPC on
-stdin/stdout; logs on stderr). The client gets exactly the tools \`skills chat\`
-sends a model:
+stdin/stdout; logs on stderr), or to many clients over HTTP with --http. A client
+gets exactly the tools \`skills chat\` sends a model:
 
   activate_skill, read_skill_file, script_list, script_help, script_run
 
@@ -22,13 +22,36 @@ notifications/tools/list_changed. The server's instructions carry the
       title: "Resources",
       beforeOptions: true,
       text: `skill://<name>/SKILL.md, skill://<name>/references/... and
-skill://<name>/assets/... of the active skills (text files, at most 200 KB,
-same containment rules as read_skill_file).`,
+skill://<name>/assets/... of the active skills; any other file of a skill
+(scripts/...) can be read too. Reads return the whole file (text, or a base64
+blob for binary files) with read_skill_file's containment rules.`,
+    },
+    {
+      title: "Skills extension (SEP-2640)",
+      beforeOptions: true,
+      text: `
+  The server declares io.modelcontextprotocol/skills: skills/list and
+  skills/get return each active skill's SKILL.md URI, its front matter as
+  written, and every file it serves with its sha256 digest and size, computed
+  from the very bytes resources/read returns.`,
     },
     {
       beforeOptions: true,
-      text: `The server exits when stdin closes (after answering requests in flight) and
-stops any toolset processes it started.`,
+      text: `Over stdio the server exits when stdin closes (after answering requests in
+flight) and stops any toolset processes it started.`,
+    },
+    {
+      title: "HTTP (--http HOST:PORT)",
+      beforeOptions: true,
+      text: `
+  MCP's Streamable HTTP transport at http://HOST:PORT/mcp. Each session (each
+  initialize) has its own activation state and toolset processes; a session
+  with no request for --session-timeout seconds (default 1800) is closed.
+  Every request must carry "Authorization: Bearer $SKILLS_MCP_TOKEN" when the
+  variable is set (16 characters at least); without it the server listens
+  only on a loopback address (127.0.0.1, ::1, localhost). Requests from a
+  browser page of another origin are refused. Ctrl-C closes every session and
+  stops their toolset processes. The listening URL is printed on stderr.`,
     },
     {
       beforeOptions: true,
@@ -41,7 +64,9 @@ activated skill's allowed-tools, as in \`skills chat\`.`,
       beforeOptions: true,
       text: `
   {"mcpServers": {"skills": {"command": "skills", "args": ["mcp"],
-    "env": {"AGENT_SKILLS": "kalshi-markets,hello-extended"}}}}`,
+    "env": {"AGENT_SKILLS": "kalshi-markets,hello-extended"}}}}
+  {"mcpServers": {"team-skills": {"url": "https://skills.example.com/mcp",
+    "headers": {"Authorization": "Bearer <token>"}}}}`,
     },
   ],
   flags: {
@@ -51,7 +76,17 @@ activated skill's allowed-tools, as in \`skills chat\`.`,
       complete: "skill-list",
       description: "Active skills (overrides AGENT_SKILLS)",
     },
-    verbose: verboseFlag("One debug line per tool call on stderr"),
+    http: {
+      type: "string",
+      value: "HOST:PORT",
+      description: "Serve Streamable HTTP at http://HOST:PORT/mcp (0: a free port)",
+    },
+    "session-timeout": {
+      type: "string",
+      value: "S",
+      description: "With --http: close sessions idle for S seconds (default 1800)",
+    },
+    verbose: verboseFlag("One debug line per tool call (and session) on stderr"),
     help: HELP_FLAG,
   },
   positionals: [],

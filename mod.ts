@@ -1,0 +1,84 @@
+/**
+ * Agent Skills for TypeScript programs: the tool surface of `skills chat` and `skills mcp`,
+ * as a library. Load stored skills (a skill directory, a directory of skills, or the user's
+ * installed and trusted skills), define skills in code with typed tools (nothing is written
+ * to disk), and hand the system prompt and the tools to the AI SDK. The model sees only
+ * `<available_skills>` until it calls `activate_skill`; the tools of skills defined in code
+ * are documented in the skill's instructions on activation and reached through one
+ * dispatcher, `call_skill_tool(skill, tool, input)`. Every tool result is the CLI's envelope
+ * (`{"success": true, "result", "message"}` or `{"success": false, "error", "message"}`):
+ * bad input is `invalid_input`, a handler that throws is `execution_failed`, and nothing
+ * throws across the tool boundary. Scripts and toolsets of stored skills run through the
+ * CLI's runner, sandbox and trust gate.
+ *
+ * Importing this module loads none of the CLI's commands.
+ *
+ * @example A skill defined in code, with the AI SDK
+ * ```ts
+ * import { generateText, stepCountIs } from "ai";
+ * import { createOpenAI } from "@ai-sdk/openai";
+ * import { z } from "zod";
+ * import { defineSkill, openSkills, skillTool } from "./mod.ts";
+ *
+ * const weather = defineSkill({
+ *   name: "weather",
+ *   description: "Forecasts for a city. Use when the user asks about the weather.",
+ *   body: "# Weather\n\nCall `forecast` with the city the user names.",
+ *   tools: [
+ *     skillTool({
+ *       name: "forecast",
+ *       description: "Tomorrow's forecast for a city.",
+ *       inputSchema: z.object({ city: z.string() }),
+ *       handler: ({ city }) => ({ city, sky: "clear", highC: 21 }),
+ *     }),
+ *   ],
+ * });
+ *
+ * await using skills = await openSkills({ skills: [weather], paths: ["./skills"] });
+ * const { text } = await generateText({
+ *   model: createOpenAI()("gpt-4.1-mini"),
+ *   system: skills.systemPrompt,
+ *   tools: skills.tools(),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: "Will it rain in Lisbon tomorrow?",
+ * });
+ * console.log(text);
+ * ```
+ *
+ * @example Dispatching tool calls yourself
+ * ```ts
+ * import { openSkills, SkillManifestError } from "./mod.ts";
+ *
+ * try {
+ *   await using skills = await openSkills({ installed: ["hello-extended"] });
+ *   await skills.callTool("activate_skill", { name: "hello-extended" });
+ *   const run = await skills.callTool("script_run", {
+ *     skill_name: "hello-extended",
+ *     script_name: "advanced_greeting",
+ *     args: ["--name", "Ada"],
+ *   });
+ *   if (!run.success) console.error(run.error, run.message);
+ * } catch (error) {
+ *   // A stored skill with an invalid SKILL.md throws at once, naming its line.
+ *   if (error instanceof SkillManifestError) console.error(error.file, error.line);
+ *   else throw error;
+ * }
+ * ```
+ *
+ * @module
+ */
+
+export { openSkills, type OpenSkillsOptions, type Skills } from "./src/agent/library.ts";
+export {
+  defineSkill,
+  type JsonSchema,
+  type SkillDefinition,
+  type SkillTool,
+  skillTool,
+  type StandardSchemaV1,
+  type ToolContext,
+} from "./src/agent/virtual_skills.ts";
+export { SkillManifestError } from "./src/agent/stored_skills.ts";
+export type { ToolDefinition } from "./src/agent/tool_surface.ts";
+export type { Envelope, FailureEnvelope } from "./src/core/envelope.ts";
+export { type ErrorCode, SkillError } from "./src/core/errors.ts";

@@ -1,0 +1,159 @@
+/**
+ * The library's skill set (mod.ts): stored skills (paths, or the user's installed and
+ * trusted skills) and skills defined in code, served through the very tool surface of
+ * `skills chat` and `skills mcp`. A program gets the system prompt, the tools in the AI
+ * SDK's shape (for `generateText`/`streamText`), and a dispatcher that returns the CLI's
+ * envelopes and never throws. Scripts and toolsets run through the CLI's runner, sandbox
+ * and trust gate; skills defined in code touch no disk at all.
+ */
+
+import { jsonSchema, type JSONSchema7, tool, type ToolSet } from "ai";
+import type { Envelope } from "../core/envelope.ts";
+import { SkillError } from "../core/errors.ts";
+import {
+  type Catalog,
+  findSkill,
+  loadCatalog,
+  type SkillRecord,
+} from "../runtime/catalog/catalog.ts";
+import { skillsHome } from "../runtime/store/home.ts";
+import { loadStoredSkills } from "./stored_skills.ts";
+import { createToolSurface } from "./tools.ts";
+import type { ToolDefinition, ToolSurface } from "./tool_surface.ts";
+import { type SkillDefinition, toVirtualSkill } from "./virtual_skills.ts";
+
+export interface OpenSkillsOptions {
+  /**
+   * Stored skills: each path is a skill directory (with a SKILL.md) or a directory of skill
+   * directories. Read at once; an invalid SKILL.md throws `SkillManifestError` with its line.
+   * They are not installed, so their scripts and toolsets run only with `allowUntrusted`.
+   */
+  paths?: readonly string[];
+  /**
+   * The user's installed skills (`$SKILLS_HOME`, as `skills list` shows them): `true` for
+   * every trusted one (and the bundled ones), or a list of names (any trust state; scripts
+   * and toolsets of untrusted ones are refused as in the CLI).
+   */
+  installed?: boolean | readonly string[];
+  /** Skills defined in code (see `defineSkill`). Nothing of them is written to disk. */
+  skills?: readonly SkillDefinition[];
+  /** The skills home; default `SKILLS_HOME`, else `~/.agent/skills`. */
+  home?: string;
+  /**
+   * The environment scripts are given the allowlisted part of (as in the CLI); default
+   * the process environment.
+   */
+  env?: Readonly<Record<string, string>>;
+  /** The CLI's `AGENT_SKILLS=all-untrusted`: scripts and toolsets of untrusted skills run. */
+  allowUntrusted?: boolean;
+  /** The CLI's `SKILLS_ALLOWED_TOOLS=on`: an activated skill's `allowed-tools` limit the tools. */
+  enforceAllowedTools?: boolean;
+  /** Warnings and debug lines (toolset problems, script runs). */
+  log?: (message: string) => void;
+}
+
+/** An open skill set. Close it (or `await using` it) to stop toolset processes. */
+export interface Skills extends AsyncDisposable {
+  /** Short instructions and the `<available_skills>` block: the system prompt to send. */
+  readonly systemPrompt: string;
+  /** The tools in the AI SDK's shape; they change when an activation mounts toolset tools. */
+  tools(): ToolSet;
+  /** The same tools as plain definitions (name, description, JSON Schema). */
+  toolDefinitions(): ToolDefinition[];
+  /** Runs one tool call by name. Arguments are untrusted; it never throws. */
+  callTool(name: string, input: unknown, options?: { signal?: AbortSignal }): Promise<Envelope>;
+  /** The skills activated so far (canonical names). */
+  activated(): ReadonlySet<string>;
+  /** Stops toolset host processes; later calls of their tools fail with an envelope. */
+  close(): Promise<void>;
+}
+
+async function installedSkills(
+  home: string,
+  wanted: true | readonly string[],
+): Promise<SkillRecord[]> {
+  const catalog = await loadCatalog(home);
+  if (wanted === true) return catalog.skills.filter((s) => s.trusted);
+  return wanted.map((name) => findSkill(catalog, name));
+}
+
+/** Loads the skills and opens the tool surface over them. */
+export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skills> {
+  const env = options.env ?? Deno.env.toObject();
+  const home = options.home ?? skillsHome(env, Deno.cwd());
+  // Definitions first: a mistake in code throws before any disk is read.
+  const virtualSkills = await Promise.all((options.skills ?? []).map(toVirtualSkill));
+  const stored: SkillRecord[] = [];
+  for (const path of options.paths ?? []) stored.push(...await loadStoredSkills(path));
+  const installed = options.installed;
+  if (installed === true || Array.isArray(installed)) {
+    stored.push(...await installedSkills(home, installed as true | readonly string[]));
+  }
+  const seen = new Set<string>();
+  for (const skill of stored) {
+    if (seen.has(skill.canonical)) {
+      throw new SkillError("conflict", `Two stored skills are named '${skill.canonical}'`, {
+        hint: `One of them is ${skill.dir}`,
+      });
+    }
+    seen.add(skill.canonical);
+  }
+  const catalog: Catalog = { home, skills: stored, failures: [], notes: [] };
+  const surface = await createToolSurface({
+    home,
+    catalog,
+    active: seen,
+    env,
+    virtualSkills,
+    enforceAllowedTools: options.enforceAllowedTools === true,
+    allowUntrusted: options.allowUntrusted === true,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return new SkillSet(surface);
+}
+
+class SkillSet implements Skills {
+  readonly #surface: ToolSurface;
+
+  constructor(surface: ToolSurface) {
+    this.#surface = surface;
+  }
+
+  get systemPrompt(): string {
+    return this.#surface.systemPrompt;
+  }
+
+  tools(): ToolSet {
+    const tools: ToolSet = {};
+    for (const definition of this.#surface.listTools()) {
+      const name = definition.name;
+      tools[name] = tool({
+        description: definition.description,
+        inputSchema: jsonSchema(definition.inputSchema as JSONSchema7),
+        execute: (input: unknown, { abortSignal }) =>
+          this.#surface.callTool(name, input, abortSignal ? { signal: abortSignal } : {}),
+      });
+    }
+    return tools;
+  }
+
+  toolDefinitions(): ToolDefinition[] {
+    return this.#surface.listTools();
+  }
+
+  callTool(name: string, input: unknown, options: { signal?: AbortSignal } = {}) {
+    return this.#surface.callTool(name, input, options);
+  }
+
+  activated(): ReadonlySet<string> {
+    return this.#surface.activated();
+  }
+
+  close(): Promise<void> {
+    return this.#surface.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}

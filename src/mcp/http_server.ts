@@ -1,0 +1,236 @@
+/**
+ * `skills mcp --http`: MCP's Streamable HTTP transport (the SDK's web-standard transport,
+ * behind `Deno.serve`) for many clients at once, at `/mcp`. Every session — an `initialize`
+ * without a session id — gets its own MCP server over its own tool surface: its own
+ * activation state, its own toolset processes. A session idle (no request in progress) for
+ * longer than `idleMs` is closed with its toolset processes, as is one the client ends with
+ * DELETE, and every one on shutdown. Requests pass the guards of http_guard.ts first: the
+ * bearer token (401), the DNS-rebinding check (403).
+ */
+
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server";
+import type { ToolSurface } from "../agent/tool_surface.ts";
+import { hasBearerToken, type ListenAddress, rebindingProblem } from "./http_guard.ts";
+import { createMcpServer, type McpServerOptions } from "./server.ts";
+
+/** Sessions open at once; the next `initialize` gets 503 (each may hold toolset processes). */
+const MAX_SESSIONS = 128;
+/** An `initialize` body larger than this is refused before it is parsed. */
+const MAX_INITIALIZE_BYTES = 1024 * 1024;
+
+interface ServeHttpOptions extends Omit<McpServerOptions, "surface"> {
+  address: ListenAddress;
+  /** The bearer token every request must carry; undefined only on loopback. */
+  token: string | undefined;
+  /** A fresh tool surface (activation state) for a new session. */
+  openSurface(): Promise<ToolSurface>;
+  /** A session with no request for this long is closed. */
+  idleMs: number;
+  /** Aborting it shuts the server down: sessions closed, toolset processes stopped. */
+  signal: AbortSignal;
+  /** Called once listening, with the actual port (for port 0). */
+  onListening?(address: ListenAddress): void;
+}
+
+interface Session {
+  id: string;
+  server: Server;
+  transport: WebStandardStreamableHTTPServerTransport;
+  surface: ToolSurface;
+  lastSeen: number;
+  /** POST responses still streaming (a tool call in progress). */
+  busy: number;
+}
+
+function jsonRpcError(status: number, code: number, message: string, headers = {}): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code, message }, id: null },
+    { status, headers },
+  );
+}
+
+/** The request body as JSON, refusing more than `limit` bytes; undefined when not JSON. */
+async function boundedJson(request: Request, limit: number): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limit) throw new RangeError("too large");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body ?? new ReadableStream<Uint8Array>()) {
+    size += chunk.length;
+    if (size > limit) throw new RangeError("too large");
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `response` with `done` called once its body has been sent or abandoned. */
+function whenSent(response: Response, done: () => void): Response {
+  let called = false;
+  const finish = () => {
+    if (!called) (called = true, done());
+  };
+  if (response.body === null) {
+    finish();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          finish();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        finish();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      finish();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** Serves until `signal` aborts; then closes every session and stops listening. */
+export async function serveHttp(options: ServeHttpOptions): Promise<void> {
+  const { log, token, address } = options;
+  const sessions = new Map<string, Session>();
+  let closing = false;
+
+  const closeSession = async (id: string, reason: string) => {
+    const session = sessions.get(id);
+    if (session === undefined) return;
+    sessions.delete(id);
+    options.debug?.(`session ${id.slice(0, 8)} closed (${reason})`);
+    await session.server.close().catch(() => {});
+    await session.surface.close().catch((error) =>
+      log(`could not stop the toolsets of a session: ${(error as Error).message}`)
+    );
+  };
+
+  /** An `initialize` without a session id: a new server over a new surface. */
+  const openSession = async (request: Request, body: unknown): Promise<Response> => {
+    const surface = await options.openSurface();
+    const server = createMcpServer({ ...options, surface });
+    let session: Session | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => {
+        session = { id, server, transport, surface, lastSeen: performance.now(), busy: 0 };
+        sessions.set(id, session);
+        options.debug?.(`session ${id.slice(0, 8)} opened (${sessions.size} open)`);
+      },
+      onsessionclosed: (id) => closeSession(id, "ended by the client"),
+    });
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    if (session === undefined) { // initialize was refused: nothing to keep
+      await server.close().catch(() => {});
+      await surface.close();
+    }
+    return response;
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    if (new URL(request.url).pathname !== "/mcp") {
+      return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
+    }
+    if (closing) return jsonRpcError(503, -32000, "The server is shutting down");
+    const rebinding = rebindingProblem(request.headers, address);
+    if (rebinding !== undefined) return jsonRpcError(403, -32000, `Forbidden: ${rebinding}`);
+    if (token !== undefined && !hasBearerToken(request.headers.get("authorization"), token)) {
+      return jsonRpcError(401, -32001, "Unauthorized: a valid bearer token is required", {
+        "www-authenticate": 'Bearer realm="skills mcp"',
+      });
+    }
+    const id = request.headers.get("mcp-session-id");
+    if (id !== null) {
+      const session = sessions.get(id);
+      if (session === undefined) return jsonRpcError(404, -32001, "Session not found");
+      session.lastSeen = performance.now();
+      const { transport } = session;
+      // A standalone GET stream stays open while the session idles; only POSTs keep it busy.
+      if (request.method !== "POST") return await transport.handleRequest(request);
+      session.busy++;
+      const response = await transport.handleRequest(request).catch((error) => {
+        session.busy--;
+        throw error;
+      });
+      return whenSent(response, () => {
+        session.busy--;
+        session.lastSeen = performance.now();
+      });
+    }
+    if (request.method !== "POST") {
+      return jsonRpcError(400, -32000, "Bad request: start a session with initialize (POST)");
+    }
+    let body: unknown;
+    try {
+      body = await boundedJson(request, MAX_INITIALIZE_BYTES);
+    } catch {
+      return jsonRpcError(413, -32000, "Request body too large");
+    }
+    if (body === undefined) return jsonRpcError(400, -32700, "Parse error");
+    if (!isInitializeRequest(body)) {
+      return jsonRpcError(400, -32000, "Bad request: no valid session id; start with initialize");
+    }
+    if (sessions.size >= MAX_SESSIONS) {
+      return jsonRpcError(503, -32000, `Too many sessions (${MAX_SESSIONS}); try again later`);
+    }
+    return await openSession(request, body);
+  };
+
+  const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
+  const http = Deno.serve({
+    hostname: address.hostname,
+    port: address.port,
+    onListen: resolve,
+    onError: (error) => {
+      log(`HTTP request failed: ${(error as Error).message}`);
+      return jsonRpcError(500, -32603, "Internal error");
+    },
+  }, handle);
+  const bound = await listening;
+  options.onListening?.({ hostname: address.hostname, port: bound.port });
+
+  const sweep = setInterval(() => {
+    const now = performance.now();
+    for (const session of sessions.values()) {
+      if (session.busy === 0 && now - session.lastSeen > options.idleMs) {
+        void closeSession(session.id, "idle");
+      }
+    }
+  }, Math.max(50, Math.min(options.idleMs / 4, 30_000)));
+
+  const { promise: aborted, resolve: onAbort } = Promise.withResolvers<void>();
+  if (options.signal.aborted) onAbort();
+  options.signal.addEventListener("abort", () => onAbort(), { once: true });
+  try {
+    await aborted;
+  } finally {
+    closing = true;
+    clearInterval(sweep);
+    const open = sessions.size;
+    await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
+    if (open > 0) log(`closed ${open} session${open === 1 ? "" : "s"}`);
+    await http.shutdown();
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * SEP-2640, MCP's skills extension (`io.modelcontextprotocol/skills`; the landed text is
+ * specification/stable/skills.mdx in modelcontextprotocol/ext-skills). `skills/list`
+ * (paginated with `nextCursor`) and `skills/get` return each active skill's entry: the URI
+ * of its SKILL.md, its front matter verbatim as JSON, and every file it serves with a
+ * `sha256:` digest and size — computed from the very bytes `resources/read` returns
+ * (skill_files.ts), at the time of the request. `resources/directory/read` is not offered
+ * (`directoryRead` is not declared).
+ *
+ * The SDK ships no schemas for these methods: requests are checked with the core kit and
+ * answered by the server's fallback request handler, which also keeps the SDK's "method
+ * not found" answer for everything else.
+ */
+
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { sha256Hex } from "../core/digest.ts";
+import { decodeSkillMd, loadFrontMatterYaml, splitSkillMd } from "../core/frontmatter.ts";
+import {
+  formatIssue,
+  isPlainObject,
+  object,
+  optional,
+  string,
+  validate,
+} from "../core/validate.ts";
+import type { SkillRecord } from "../runtime/catalog/catalog.ts";
+import { parseSkillUri, skillUri } from "./resources.ts";
+import { readServedFile, servedFilePaths } from "./skill_files.ts";
+
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+
+/** Entries per `skills/list` page. */
+const PAGE_SIZE = 50;
+/** How long a host may treat a listing or entry as current (a freshness hint only). */
+const TTL_MS = 60_000;
+
+interface SkillFileEntry {
+  uri: string;
+  /** `sha256:` and 64 lower-case hex digits of the file's raw bytes. */
+  digest: string;
+  size: number;
+}
+
+export interface SkillEntry {
+  uri: string;
+  frontmatter: { name: string; description: string; [key: string]: unknown };
+  resources: SkillFileEntry[];
+}
+
+const LIST_PARAMS = optional(object({ cursor: optional(string({ max: 200 })) }));
+const GET_PARAMS = object({ uri: string({ max: 4096 }) });
+
+/**
+ * A skill's entry, read now; or why it is not served under SEP-2640 (over the limits, or a
+ * front-matter name that is not its served name, which the extension forbids).
+ */
+async function skillEntry(skill: SkillRecord): Promise<SkillEntry | { refused: string }> {
+  const paths = await servedFilePaths(skill);
+  if (!Array.isArray(paths)) return paths;
+  const resources: SkillFileEntry[] = [];
+  let frontmatter: unknown;
+  for (const path of paths) {
+    const served = await readServedFile(skill, path);
+    // A file removed or replaced since the walk: the listing must not name what is not served.
+    if ("success" in served) continue;
+    resources.push({
+      uri: skillUri(skill.canonical, path),
+      digest: `sha256:${await sha256Hex(served.bytes)}`,
+      size: served.bytes.length,
+    });
+    if (path === "SKILL.md") frontmatter = await frontMatterOf(served.bytes);
+  }
+  if (!isPlainObject(frontmatter)) return { refused: "its SKILL.md front matter cannot be read" };
+  const { name, description } = frontmatter;
+  if (typeof name !== "string" || typeof description !== "string") {
+    return { refused: "its front matter lacks a name or a description" };
+  }
+  if (name !== skill.canonical) {
+    return {
+      refused: `its front matter names it '${name}', but it is served as '${skill.canonical}'`,
+    };
+  }
+  return {
+    uri: skillUri(skill.canonical, "SKILL.md"),
+    frontmatter: { ...frontmatter, name, description },
+    resources,
+  };
+}
+
+/** The front matter as the YAML says it (core schema), as JSON data; undefined if unreadable. */
+async function frontMatterOf(bytes: Uint8Array): Promise<unknown> {
+  try {
+    const split = splitSkillMd(decodeSkillMd(bytes));
+    return JSON.parse(JSON.stringify(await loadFrontMatterYaml(split.yaml, split.yamlLine)));
+  } catch {
+    return undefined;
+  }
+}
+
+function invalidParams(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
+}
+
+/** Cursors are opaque to clients: a base64 offset into the (sorted) active skills. */
+function decodeCursor(cursor: string | undefined, count: number): number {
+  if (cursor === undefined) return 0;
+  const offset = /^[A-Za-z0-9+/=]{1,16}$/.test(cursor) ? Number(atob(cursor)) : NaN;
+  if (!Number.isInteger(offset) || offset < 0 || offset > count) {
+    throw invalidParams(`Invalid cursor '${cursor.slice(0, 40)}'`);
+  }
+  return offset;
+}
+
+interface ExtensionRequest {
+  method: string;
+  params?: unknown;
+}
+
+/**
+ * Answers `skills/list` and `skills/get` for the active `skills`; any other method is
+ * "method not found", as the SDK answers a method without a handler.
+ */
+export function skillsExtensionHandler(
+  skills: readonly SkillRecord[],
+  log: (message: string) => void,
+  pageSize = PAGE_SIZE,
+): (request: ExtensionRequest) => Promise<Record<string, unknown>> {
+  return async (request) => {
+    switch (request.method) {
+      case "skills/list": {
+        const params = validate(LIST_PARAMS, request.params);
+        if (!params.ok) throw invalidParams(`skills/list: ${formatIssue(params.issue)}`);
+        const start = decodeCursor(params.value?.cursor, skills.length);
+        const page = skills.slice(start, start + pageSize);
+        const entries: SkillEntry[] = [];
+        for (const skill of page) {
+          const entry = await skillEntry(skill);
+          if ("refused" in entry) {
+            log(`skills/list leaves out '${skill.canonical}': ${entry.refused}`);
+          } else entries.push(entry);
+        }
+        const next = start + page.length;
+        return {
+          resultType: "complete",
+          skills: entries,
+          ...(next < skills.length ? { nextCursor: btoa(String(next)) } : {}),
+          ttlMs: TTL_MS,
+          cacheScope: "private",
+        };
+      }
+      case "skills/get": {
+        const params = validate(GET_PARAMS, request.params);
+        if (!params.ok) throw invalidParams(`skills/get: ${formatIssue(params.issue)}`);
+        const { uri } = params.value;
+        const parsed = parseSkillUri(uri);
+        const skill = "success" in parsed || parsed.path !== "SKILL.md"
+          ? undefined
+          : skills.find((s) => s.canonical === parsed.skill);
+        if (skill === undefined) throw invalidParams(`No skill is served at ${uri}`);
+        const entry = await skillEntry(skill);
+        if ("refused" in entry) {
+          throw invalidParams(`Skill at ${uri} is not served: ${entry.refused}`);
+        }
+        return { resultType: "complete", skill: entry, ttlMs: TTL_MS, cacheScope: "private" };
+      }
+      default:
+        throw new McpError(ErrorCode.MethodNotFound, "Method not found");
+    }
+  };
+}
