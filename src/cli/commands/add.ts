@@ -12,14 +12,17 @@ import {
   type Candidate,
   inspectCandidates,
   type InstallPlan,
+  refuseRisky,
   selectCandidates,
 } from "../../runtime/lifecycle/install.ts";
+import { saveAuditRecord } from "../../runtime/audit/record.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { addSpec } from "../specs/add.ts";
 import { chooseFromList, confirmAction, fields, listOrNone, progress } from "../lifecycle_ui.ts";
 import { table, writeJson } from "../render.ts";
+import { auditSummary, findingJson } from "../audit_ui.ts";
 
 export const help = renderHelp(addSpec);
 
@@ -30,6 +33,7 @@ interface AddOptions extends ParsedCommon {
   name: string | undefined;
   list: boolean;
   yes: boolean;
+  allowRisky: boolean;
 }
 
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
@@ -38,7 +42,15 @@ export const handlesInterrupt = true;
 export function parse(argv: readonly string[]): AddOptions {
   const { values, positionals } = parseSpec(addSpec, argv);
   const flags = commonFlags(values);
-  const empty = { source: "", refs: {}, skills: [], name: undefined, list: false, yes: false };
+  const empty = {
+    source: "",
+    refs: {},
+    skills: [],
+    name: undefined,
+    list: false,
+    yes: false,
+    allowRisky: false,
+  };
   if (flags.help) return { ...flags, ...empty };
   const source = requireOne("add", positionals, "source");
   const skills = (values.skill ?? []).map(parseSkillSelector);
@@ -67,6 +79,7 @@ export function parse(argv: readonly string[]): AddOptions {
     name,
     list: values.list === true,
     yes: values.yes === true,
+    allowRisky: values["allow-risky"] === true,
   };
 }
 
@@ -122,8 +135,13 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const c of selected) {
     for (const w of c.warnings) warn(ctx, `${c.name ?? c.rel}: ${w.message}`);
   }
-  const plans = await change.planInstall(fetched, selected, { rename: options.name });
-  for (const plan of plans) ctx.stderr.write(summary(plan, fetched));
+  const plans = await change.planInstall(fetched, selected, {
+    rename: options.name,
+    allowRisky: options.allowRisky,
+  });
+  for (const plan of plans) ctx.stderr.write(summary(ctx, plan, fetched));
+  // Critical findings refuse here, after the summary showed them and before any question.
+  refuseRisky(plans);
 
   const accepted: InstallPlan[] = [];
   for (const plan of plans) {
@@ -138,10 +156,11 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     throw declined("Installation declined; nothing was installed");
   }
   for (const note of await change.commitInstall(accepted)) warn(ctx, note);
+  for (const p of accepted) await saveAuditRecord(home, p.canonical, p.digest, p.audit);
   return renderInstalled(ctx, options, accepted);
 }
 
-function summary(plan: InstallPlan, fetched: Fetched): string {
+function summary(ctx: Context, plan: InstallPlan, fetched: Fetched): string {
   const m = plan.candidate.manifest!;
   const source = fetched.source;
   return `\nSkill '${plan.canonical}'${plan.name !== m.name ? ` (from '${m.name}')` : ""}\n` +
@@ -154,7 +173,10 @@ function summary(plan: InstallPlan, fetched: Fetched): string {
       ["Env allowed", listOrNone(m.envPatterns)],
       ["Digest", plan.digest],
       ["Installs to", plan.target],
-    ]);
+    ]) + auditSummary(ctx, plan.audit) +
+    (plan.entry.allowed_risky === undefined
+      ? ""
+      : `  ${"Risk:".padEnd(12)} critical findings accepted with --allow-risky\n`);
 }
 
 function renderList(
@@ -218,6 +240,13 @@ function renderInstalled(ctx: Context, options: AddOptions, plans: readonly Inst
         scripts: p.candidate.scripts.map((s) => s.name),
         toolsets: p.candidate.manifest?.toolsets ?? [],
         permissions: { env: p.candidate.manifest?.envPatterns ?? [] },
+        audit: {
+          rules_version: p.audit.rules_version,
+          counts: p.audit.counts,
+          endpoints: p.audit.endpoints,
+          findings: p.audit.findings.filter((f) => f.severity !== "info").map(findingJson),
+        },
+        allowed_risky: p.entry.allowed_risky ?? null,
       })),
     });
     return 0;

@@ -4,6 +4,13 @@
  */
 
 import { join } from "../os/paths.ts";
+import {
+  AUDIT_RULES_VERSION,
+  type AuditReport,
+  criticalFindings,
+  type Finding,
+  findingLabel,
+} from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { canonicalSkillName, isValidSkillName, quoteName } from "../../core/names.ts";
@@ -11,6 +18,7 @@ import { findEntry, type Registry, type RegistryEntry } from "../../core/registr
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
+import { auditDir } from "../audit/scan.ts";
 import { discoverSkills, type Fetched } from "./fetch_source.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
@@ -122,6 +130,10 @@ export interface InstallPlan {
   target: string;
   digest: string;
   entry: RegistryEntry;
+  /** The audit of the files that would be installed (shown before asking). */
+  audit: AuditReport;
+  /** Critical findings not accepted with --allow-risky: the install is refused. */
+  risky: Finding[];
 }
 
 /** Why `canonical` cannot be installed now, or undefined. */
@@ -141,11 +153,14 @@ export async function collisionProblem(
 export interface PlanOptions {
   /** `--name`: install a single skill under another name. */
   rename?: string | undefined;
+  /** `--allow-risky`: accept critical audit findings (recorded in the entry). */
+  allowRisky?: boolean | undefined;
   now?: Date;
 }
 
 /**
- * Validates the selection (errors block), removes VCS data, computes digests and builds
+ * Validates the selection (errors block), removes VCS data, computes digests, audits the
+ * files (critical findings need --allow-risky, which the entry records) and builds
  * the registry entries. Collisions are checked here for early feedback and again under the
  * lock when committing.
  */
@@ -202,9 +217,48 @@ export async function planInstall(
       installed_at: now,
       updated_at: now,
     };
-    plans.push({ candidate, name, canonical, target, digest, entry });
+    const audit = await auditDir(candidate.dir, candidate.manifest);
+    const critical = criticalFindings(audit);
+    if (critical.length > 0 && options.allowRisky) {
+      entry.allowed_risky = acceptance(critical, now);
+    }
+    const risky = options.allowRisky ? [] : critical;
+    plans.push({ candidate, name, canonical, target, digest, entry, audit, risky });
   }
   return plans;
+}
+
+/** The registry record of critical findings accepted with --allow-risky. */
+export function acceptance(critical: readonly Finding[], at: string) {
+  return {
+    accepted_at: at,
+    rules_version: AUDIT_RULES_VERSION,
+    findings: critical.map(findingLabel),
+  };
+}
+
+/**
+ * Refuses plans with critical findings nobody accepted: shown in the summary first, then
+ * this error (`risky_skill`) instead of the question. Nothing has been written.
+ */
+export function refuseRisky(
+  plans: readonly { canonical: string; risky: readonly Finding[] }[],
+  action = "install",
+): void {
+  const risky = plans.filter((p) => p.risky.length > 0);
+  if (risky.length === 0) return;
+  const what = risky.map((p) =>
+    `'${p.canonical}' (${p.risky.map((f) => findingLabel(f)).join(", ")})`
+  ).join("; ");
+  const count = risky.reduce((n, p) => n + p.risky.length, 0);
+  throw new SkillError(
+    "risky_skill",
+    `Cannot ${action} ${what}: the audit found ${count} critical finding${count === 1 ? "" : "s"}`,
+    {
+      hint:
+        `Review the findings above; to ${action} anyway, pass --allow-risky (recorded in the registry)`,
+    },
+  );
 }
 
 export function collisionError(canonical: string, problem: string, renamed: string | undefined) {
