@@ -27,7 +27,8 @@ a critical finding refuses the install unless --allow-risky.`,
     "fail-on": {
       type: "string",
       value: "LEVEL",
-      description: "Exit 1 at this severity or above:\ncritical, high (default), medium, info, none",
+      description:
+        "Exit 1 at this severity or above:\ncritical, high (default), medium, info, none",
     },
     json: jsonFlag("Same as --format json"),
     verbose: verboseFlag(),

@@ -247,18 +247,18 @@ export function refuseRisky(
 ): void {
   const risky = plans.filter((p) => p.risky.length > 0);
   if (risky.length === 0) return;
-  const what = risky.map((p) =>
-    `'${p.canonical}' (${p.risky.map((f) => findingLabel(f)).join(", ")})`
-  ).join("; ");
   const count = risky.reduce((n, p) => n + p.risky.length, 0);
-  throw new SkillError(
-    "risky_skill",
-    `Cannot ${action} ${what}: the audit found ${count} critical finding${count === 1 ? "" : "s"}`,
-    {
-      hint:
-        `Review the findings above; to ${action} anyway, pass --allow-risky (recorded in the registry)`,
-    },
-  );
+  const found = `the audit found ${count} critical finding${count === 1 ? "" : "s"}`;
+  const labels = (p: (typeof risky)[number]) => p.risky.map((f) => findingLabel(f)).join(", ");
+  const message = risky.length === 1
+    ? `Cannot ${action} skill '${risky[0]!.canonical}': ${found} (${labels(risky[0]!)})`
+    : `Cannot ${action} skills ${
+      risky.map((p) => `'${p.canonical}' (${labels(p)})`).join(", ")
+    }: ${found}`;
+  throw new SkillError("risky_skill", message, {
+    hint:
+      `Review the findings above; to ${action} anyway, pass --allow-risky (recorded in the registry)`,
+  });
 }
 
 export function collisionError(canonical: string, problem: string, renamed: string | undefined) {
