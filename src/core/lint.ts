@@ -24,7 +24,7 @@ export const MAX_BODY_TOKENS = 5000;
 const MIN_DESCRIPTION_CHARS = 40;
 
 const FIRST_PERSON =
-  /(?:^|[^\w'’])(?:I|I'm|I'll|I've|I'd|[Mm]y|[Mm]e|[Ww]e|[Ww]e're|[Oo]ur|[Uu]s)(?![\w'’])/;
+  /(?:^|[^\w'’/-])(?:I|I'm|I'll|I've|I'd|[Mm]y|[Mm]e|[Ww]e|[Ww]e're|[Oo]ur|[Uu]s)(?![\w'’/-])/;
 const WHEN =
   /\b(?:when(?:ever)?|use (?:it |this (?:skill )?)?(?:for|to|if|on|with)|if (?:the )?(?:user|you|an? agent)|for (?:tasks|requests|questions|work)|triggers?)\b/i;
 const VAGUE =
