@@ -54,6 +54,7 @@ Deno.test("skills audit finds every rule's hostile sample, where expected, and e
     );
   }
   // Whatever a skill wrote, the output holds no raw control or invisible character.
+  // deno-lint-ignore no-control-regex
   assert.doesNotMatch(result.stdout, /[\u0000-\u0008\u001b\u200b\u202e\u{e0000}-\u{e007f}]/u);
 
   const benign = await runCli(["audit", "benign", "--json"], { cwd: dir.path, env });
