@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { AUDIT_RULES } from "../../src/core/audit_rules.ts";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
 import { sarifErrors } from "../helpers/sarif.ts";
 import { AUDIT_CORPUS, writeSample } from "../fixtures/audit_corpus.ts";
 import { createRepo, skillFiles } from "../fixtures/git_repos.ts";
@@ -155,4 +155,24 @@ Deno.test("skills audit of a bundled skill's name; an unknown name is not found"
   const missing = await runCli(["audit", "no-such-skill"], { cwd: dir.path, env });
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Cannot audit 'no-such-skill': no such directory or skill/);
+});
+
+Deno.test("the CI workflow's audit step exits 0 on the bundled skills and uploads valid SARIF", async () => {
+  const workflow = await Deno.readTextFile(join(REPO_ROOT, ".github", "workflows", "ci.yml"));
+  const step = /run: \.\/dist\/skills (audit [^>\n]*--format sarif[^>\n]*)>/.exec(workflow);
+  assert.ok(step, "ci.yml runs skills audit --format sarif");
+  assert.match(workflow, /uses: github\/codeql-action\/upload-sarif@v\d+/);
+  assert.match(workflow, /security-events: write/);
+  // From a clean checkout's root, the way CI runs it (the bundled skills must stay clean).
+  const args = step[1]!.trim().split(/\s+/);
+  await using dir = await tempDir();
+  const result = await runCli(args, { cwd: REPO_ROOT, env: { SKILLS_HOME: dir.path } });
+  assert.equal(result.code, 0, result.stdout);
+  const log = JSON.parse(result.stdout);
+  assert.deepEqual(sarifErrors(log), []);
+  assert.ok(
+    log.runs[0].results.every((
+      r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] },
+    ) => r.locations[0]!.physicalLocation.artifactLocation.uri.startsWith("skills/core/")),
+  );
 });
