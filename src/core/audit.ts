@@ -24,7 +24,7 @@ export interface AuditFile {
   size?: number;
 }
 
-export interface AuditInput {
+interface AuditInput {
   files: readonly AuditFile[];
   /** The skill's name and `permissions.env`, when its manifest could be read. */
   name?: string | undefined;
@@ -52,7 +52,6 @@ export interface AuditReport {
   endpoints: string[];
 }
 
-const RULES_BY_ID = new Map(AUDIT_RULES.map((r) => [r.id, r]));
 const SCRIPT_EXTENSIONS = new Set([
   "py",
   "sh",
@@ -427,11 +426,6 @@ export function criticalFindings(report: Pick<AuditReport, "findings">): Finding
 /** `rule file:line`, how a finding is named in the registry and in one-line messages. */
 export function findingLabel(f: Pick<Finding, "rule" | "file" | "line">): string {
   return `${f.rule} ${f.file}:${f.line}`;
-}
-
-/** The rule record behind a finding (for SARIF's rule table). */
-export function ruleOf(id: string): AuditRule | undefined {
-  return RULES_BY_ID.get(id);
 }
 
 export { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES, type Severity };

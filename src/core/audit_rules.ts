@@ -17,7 +17,7 @@ export type Severity = "critical" | "high" | "medium" | "info";
  */
 export type FileKind = "frontmatter" | "instructions" | "script" | "text";
 
-export type Matcher =
+type Matcher =
   /** One finding per match of any pattern; `unless` drops matches that are known benign. */
   | { type: "pattern"; patterns: readonly RegExp[]; unless?: RegExp }
   /** An HTML comment (invisible once rendered) whose text matches `pattern`. */

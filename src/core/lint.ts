@@ -19,7 +19,7 @@ export interface LintFinding {
   message: string;
 }
 
-export const MAX_BODY_LINES = 500;
+const MAX_BODY_LINES = 500;
 export const MAX_BODY_TOKENS = 5000;
 const MIN_DESCRIPTION_CHARS = 40;
 

@@ -52,7 +52,7 @@ export interface RegistryEntry {
 }
 
 /** What `--allow-risky` accepted: when, under which audit rules, which findings. */
-export interface AllowedRisky {
+interface AllowedRisky {
   accepted_at: string;
   rules_version: string;
   /** `rule file:line` of each critical finding accepted. */

@@ -7,7 +7,7 @@
 import { AUDIT_RULES, type Finding, type Severity } from "./audit.ts";
 
 /** One audited skill: where its files are, as URIs relative to the scan root or absolute. */
-export interface SarifTarget {
+interface SarifTarget {
   /** Prefix for the skill's file paths: `skills/pdf/` (relative) or `file:///abs/pdf/`. */
   uriPrefix: string;
   findings: readonly Finding[];
