@@ -91,21 +91,38 @@ const EXCERPT_CHARS = 120;
 
 /** Audits one skill. Pure: every byte it looks at is in `input`. */
 export function auditSkill(input: AuditInput): AuditReport {
-  const findings: Finding[] = [];
-  for (const file of input.files) findings.push(...auditFile(file, input));
-  findings.sort(compareFindings);
-  const counts = { critical: 0, high: 0, medium: 0, info: 0 };
-  for (const f of findings) counts[f.severity]++;
-  const endpoints = [
-    ...new Set(findings.filter((f) => f.rule === "network-endpoint").map((f) => f.excerpt)),
-  ].sort();
-  return {
-    rules_version: AUDIT_RULES_VERSION,
-    files: input.files.length,
-    findings,
-    counts,
-    endpoints,
-  };
+  const audit = new SkillAudit(input);
+  for (const file of input.files) audit.add(file);
+  return audit.report();
+}
+
+/**
+ * An audit fed one file at a time, so that a reader never holds a whole skill in memory:
+ * `add` each file (its bytes can be dropped afterwards), then take the `report`.
+ */
+export class SkillAudit {
+  readonly #facts: Pick<AuditInput, "name" | "envPatterns">;
+  readonly #findings: Finding[] = [];
+  #files = 0;
+
+  constructor(facts: Pick<AuditInput, "name" | "envPatterns">) {
+    this.#facts = facts;
+  }
+
+  add(file: AuditFile): void {
+    this.#files++;
+    this.#findings.push(...auditFile(file, this.#facts));
+  }
+
+  report(): AuditReport {
+    const findings = [...this.#findings].sort(compareFindings);
+    const counts = { critical: 0, high: 0, medium: 0, info: 0 };
+    for (const f of findings) counts[f.severity]++;
+    const endpoints = [
+      ...new Set(findings.filter((f) => f.rule === "network-endpoint").map((f) => f.excerpt)),
+    ].sort();
+    return { rules_version: AUDIT_RULES_VERSION, files: this.#files, findings, counts, endpoints };
+  }
 }
 
 function compareFindings(a: Finding, b: Finding): number {
@@ -123,7 +140,7 @@ interface Region {
   offset: number;
 }
 
-function auditFile(file: AuditFile, input: AuditInput): Finding[] {
+function auditFile(file: AuditFile, input: Pick<AuditInput, "name" | "envPatterns">): Finding[] {
   const out: Finding[] = [];
   const text = decodeText(file.bytes);
   if (text === undefined) {

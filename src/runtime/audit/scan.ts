@@ -6,7 +6,7 @@
  */
 
 import { join } from "../os/paths.ts";
-import { type AuditFile, type AuditReport, auditSkill } from "../../core/audit.ts";
+import { type AuditFile, type AuditReport, SkillAudit } from "../../core/audit.ts";
 import { AUDIT_MAX_FILE_BYTES } from "../../core/audit_rules.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest.ts";
@@ -40,27 +40,49 @@ export function skillFiles(dir: string): string[] {
 type ManifestFacts = Pick<Manifest, "name" | "envPatterns">;
 
 /**
- * Audits the skill in `dir`. `manifest` (when the caller has parsed it) supplies the name
- * and `permissions.env`; otherwise SKILL.md is parsed here, and a broken one only loses the
- * env-permission rule: every file is scanned as text regardless.
+ * At most this much is read from one skill in all: past it the skill is refused as too
+ * large to review (the digest of an install reads every byte too, but needs no memory).
+ */
+const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Audits the skill in `dir`, one file at a time (a file's bytes are dropped once scanned).
+ * `manifest` (when the caller has parsed it) supplies the name and `permissions.env`;
+ * otherwise SKILL.md is parsed here, and a broken one only loses the env-permission rule:
+ * every file is scanned as text regardless.
  */
 export async function auditDir(dir: string, manifest?: ManifestFacts): Promise<AuditReport> {
   const info = lstatSyncOrNull(dir);
   if (info === null || !info.isDirectory || info.isSymlink) {
     throw new SkillError("not_found", `Cannot audit ${dir}: not a directory`);
   }
-  const files: AuditFile[] = skillFiles(dir).map((path) => {
+  const read = (path: string): AuditFile => {
     const abs = join(dir, ...path.split("/"));
     const { bytes, complete } = readPrefixSync(abs, AUDIT_MAX_FILE_BYTES);
     return complete ? { path, bytes } : { path, bytes, size: lstatSyncOrNull(abs)?.size ?? 0 };
-  });
-  const facts = manifest ?? await manifestFacts(files);
-  return auditSkill({ files, name: facts?.name, envPatterns: facts?.envPatterns });
+  };
+  const paths = skillFiles(dir);
+  const facts = manifest ??
+    (paths.includes("SKILL.md") ? await manifestFacts(read("SKILL.md")) : undefined);
+  const audit = new SkillAudit({ name: facts?.name, envPatterns: facts?.envPatterns });
+  let total = 0;
+  for (const path of paths) {
+    const file = read(path);
+    total += file.bytes.length;
+    if (total > MAX_TOTAL_BYTES) {
+      throw new SkillError(
+        "risky_skill",
+        `Cannot audit ${dir}: its files exceed ${
+          MAX_TOTAL_BYTES / 1024 / 1024
+        } MiB, too much to review`,
+      );
+    }
+    audit.add(file);
+  }
+  return audit.report();
 }
 
-async function manifestFacts(files: readonly AuditFile[]): Promise<ManifestFacts | undefined> {
-  const skillMd = files.find((f) => f.path === "SKILL.md");
-  if (skillMd === undefined) return undefined;
+async function manifestFacts(skillMd: AuditFile): Promise<ManifestFacts | undefined> {
   const { parseSkillMd } = await import("../../core/manifest.ts");
   try {
     return (await parseSkillMd(skillMd.bytes, "SKILL.md")).manifest;
