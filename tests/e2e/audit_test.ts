@@ -176,3 +176,30 @@ Deno.test("the CI workflow's audit step exits 0 on the bundled skills and upload
     ) => r.locations[0]!.physicalLocation.artifactLocation.uri.startsWith("skills/core/")),
   );
 });
+
+Deno.test("skills audit of a repository layout finds its skills; SARIF names files from the working directory", async () => {
+  await using dir = await tempDir();
+  await writeSample(join(dir.path, "collection", "skills", "risky"), {
+    ...AUDIT_CORPUS["decode-and-execute"]!.fires,
+  });
+  await writeSample(join(dir.path, "collection", "skills", "plain"), {
+    ...AUDIT_CORPUS["decode-and-execute"]!.quiet,
+  });
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const result = await runCli(["audit", "collection", "--format", "sarif"], { cwd: dir.path, env });
+  assert.equal(result.code, 1, result.stderr);
+  const log = JSON.parse(result.stdout);
+  assert.deepEqual(sarifErrors(log), []);
+  const critical = log.runs[0].results.filter((r: { level: string }) => r.level === "error");
+  assert.deepEqual(
+    critical.map((
+      r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] },
+    ) => r.locations[0]!.physicalLocation.artifactLocation.uri),
+    ["collection/skills/risky/scripts/run.py"],
+  );
+  assert.equal(
+    await Deno.stat(join(dir.path, "home")).catch(() => null),
+    null,
+    "nothing installed",
+  );
+});

@@ -151,15 +151,21 @@ async function auditTarget(target: string, ctx: Context): Promise<Audited[]> {
 
 async function auditLocal(dir: string, cwd: string): Promise<Audited> {
   const report = await auditDir(dir);
-  const inside = isWithin(cwd, dir);
   const rel = relative(cwd, dir).replaceAll("\\", "/");
   const name = await manifestName(dir);
   return {
     name,
-    label: inside ? (rel === "" ? "." : rel) : dir,
-    uriPrefix: inside ? (rel === "" ? "" : `${rel}/`) : fileUri(dir),
+    label: isWithin(cwd, dir) ? (rel === "" ? "." : rel) : dir,
+    uriPrefix: prefixFor(dir, cwd),
     report,
   };
+}
+
+/** SARIF names files relative to the working directory when they are under it. */
+function prefixFor(dir: string, cwd: string): string {
+  if (!isWithin(cwd, dir)) return fileUri(dir);
+  const rel = relative(cwd, dir).replaceAll("\\", "/");
+  return rel === "" ? "" : `${rel}/`;
 }
 
 async function manifestName(dir: string): Promise<string | null> {
@@ -227,10 +233,15 @@ async function auditSource(target: string, home: string, ctx: Context): Promise<
   for (const c of chosen) {
     for (const e of c.errors) warn(ctx, `${c.name ?? c.rel}: ${e.message} (audited anyway)`);
     const facts: Pick<Manifest, "name" | "envPatterns"> | undefined = c.manifest;
+    // A directory's files are named from the working directory (like a directory target);
+    // a repository's from its root.
+    const local = source.type === "local" ? join(source.path, ...c.rel.split("/")) : undefined;
     out.push({
       name: c.name ?? null,
       label: `${sourceLabel(source)}${c.rel === "" ? "" : ` (${c.rel})`}`,
-      uriPrefix: c.rel === "" ? "" : `${c.rel}/`,
+      uriPrefix: local === undefined
+        ? (c.rel === "" ? "" : `${c.rel}/`)
+        : prefixFor(local, ctx.cwd),
       report: await auditDir(c.dir, facts),
     });
   }
