@@ -148,6 +148,16 @@ async function scriptFindings(record: SkillRecord, options: LintOptions): Promis
     const file = `scripts/${script.file}`;
     const firstLine = (text: string) => text.split("\n")[0]!.slice(0, 200);
     const help = await scriptHelp(catalog, record.canonical, script.name, deps);
+    if (!help.success && help.error === "dependency_unavailable") {
+      // Nothing to judge: the script cannot start on this machine (no uv for its dependencies).
+      out.push({
+        rule: "script-unchecked",
+        level: "warning",
+        file,
+        message: `\`${script.name}\` was not run: ${firstLine(help.message)}`,
+      });
+      continue;
+    }
     if (!help.success) {
       out.push({
         rule: "script-help",

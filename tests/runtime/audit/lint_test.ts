@@ -121,3 +121,25 @@ Deno.test("a skill that does not validate is reported with its errors", async ()
   const report = await lintSkillDir(dir, options(tmp.path));
   assert.deepEqual(report.findings.map((f) => [f.rule, f.level]), [["invalid", "error"]]);
 });
+
+Deno.test("a script that cannot start here (dependencies without uv) is reported as not run", async () => {
+  await using tmp = await tempDir();
+  // A PATH with python3 but no uv, as on a fresh machine.
+  const bin = join(tmp.path, "bin");
+  await Deno.mkdir(bin);
+  const python = await new Deno.Command("sh", { args: ["-c", "command -v python3"] }).output();
+  await Deno.symlink(new TextDecoder().decode(python.stdout).trim(), join(bin, "python3"));
+  const dir = join(tmp.path, "needy");
+  await writeSample(dir, {
+    "SKILL.md":
+      "---\nname: needy\ndescription: Fetches pages over HTTP/2. Use when the user asks for a page.\n---\nRun `fetch` with a URL.\n",
+    "scripts/fetch.py":
+      '# /// script\n# dependencies = ["httpx"]\n# ///\nimport httpx\nprint("{}")\n',
+  });
+  const report = await lintSkillDir(dir, {
+    ...options(join(tmp.path, "home")),
+    env: { PATH: bin, HOME: tmp.path },
+  });
+  assert.deepEqual(report.findings.map((f) => f.rule), ["script-unchecked"]);
+  assert.match(report.findings[0]!.message, /`fetch` was not run: .*uv is not installed/);
+});
