@@ -73,7 +73,10 @@ async function auditStates(
   const { installedAudit } = await import("../../runtime/audit/record.ts");
   const { criticalFindings, findingLabel } = await import("../../core/audit.ts");
   for (const skill of installed) {
-    const { report, refreshed } = await installedAudit(home, skill.entry!);
+    // A skill that cannot be read now is reported by the load and consistency checks.
+    const audited = await installedAudit(home, skill.entry!).catch(() => undefined);
+    if (audited === undefined) continue;
+    const { report, refreshed } = audited;
     const critical = criticalFindings(report).map(findingLabel);
     const accepted = new Set(skill.entry!.allowed_risky?.findings ?? []);
     states.set(skill.canonical, {
