@@ -22,6 +22,16 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     summary: "Validate skill directories",
   },
   {
+    name: "audit",
+    aliases: [],
+    summary: "Scan a skill for risky content before trusting it",
+  },
+  {
+    name: "lint",
+    aliases: [],
+    summary: "Check a skill's style for its author",
+  },
+  {
     name: "check",
     aliases: [],
     summary: "Diagnose skills, tools and $SKILLS_HOME",

@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   "confirmation_required",
   "io_error",
   "usage",
+  // a critical audit finding, refused without --allow-risky (core/audit.ts)
+  "risky_skill",
   // allowed-tools enforcement (src/agent/allowed_tools.ts), spelt as that contract has it
   "TOOL_NOT_ALLOWED",
 ] as const;
@@ -91,6 +93,7 @@ const EXIT_STATUS: Readonly<Record<ErrorCode, number>> = {
   git_failed: EXIT_FAILURE,
   confirmation_required: EXIT_FAILURE,
   io_error: EXIT_FAILURE,
+  risky_skill: EXIT_FAILURE,
   TOOL_NOT_ALLOWED: EXIT_FAILURE,
 };
 

@@ -13,6 +13,7 @@ import {
   number,
   object,
   oneOf,
+  optional,
   string,
   type Validator,
 } from "./validate.ts";
@@ -41,8 +42,21 @@ export interface RegistryEntry {
   trusted_digest: string | null;
   installed_at: string;
   updated_at: string;
+  /**
+   * Critical audit findings the user accepted with `--allow-risky` when installing or
+   * updating this version (absent: none were found, or the entry predates audits).
+   */
+  allowed_risky?: AllowedRisky;
   /** Fields written by newer versions are kept, never dropped. */
   [extra: string]: unknown;
+}
+
+/** What `--allow-risky` accepted: when, under which audit rules, which findings. */
+interface AllowedRisky {
+  accepted_at: string;
+  rules_version: string;
+  /** `rule file:line` of each critical finding accepted. */
+  findings: string[];
 }
 
 export interface Registry {
@@ -74,6 +88,11 @@ const ENTRY: Validator<RegistryEntry> = object({
   trusted_digest: nullableText,
   installed_at: text,
   updated_at: text,
+  allowed_risky: optional(object({
+    accepted_at: text,
+    rules_version: text,
+    findings: array(text),
+  })),
 });
 
 const REGISTRY: Validator<Registry> = object({ version: number(), skills: array(ENTRY) });

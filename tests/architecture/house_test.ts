@@ -57,7 +57,7 @@ async function layers(): Promise<Map<string, readonly string[]>> {
 
 Deno.test("every import goes down the layers: core ← runtime ← agent/mcp ← cli", async () => {
   const allowedBy = await layers();
-  for (const folder of ["core", "agent", "mcp", "runtime/os", "runtime/exec"]) {
+  for (const folder of ["core", "agent", "mcp", "runtime/os", "runtime/exec", "runtime/audit"]) {
     assert.ok(allowedBy.has(folder), `${folder} declares its layer`);
   }
   const violations: string[] = [];

@@ -226,7 +226,7 @@ complete -p skills
     "sub",
     "kalshi-markets",
     "--yes",
-    "list ls",
+    "list ls lint",
     "advanced_greeting",
     "",
     "complete -F _skills skills",

@@ -93,3 +93,28 @@ Deno.test("parseRegistry() preserves unknown fields written by newer versions", 
   assert.equal((parsed.registry.skills[0] as Record<string, unknown>).future_field, 7);
   assert.match(serializeRegistry(parsed.registry), /future_field/);
 });
+
+Deno.test("allowed_risky is optional: old entries still parse, a recorded one round-trips, a bad one is named", () => {
+  const old = parseRegistry(serializeRegistry(upsertEntry(emptyRegistry(), entry("plain"))));
+  assert.ok(old.ok);
+  assert.equal(old.registry.skills[0]!.allowed_risky, undefined);
+
+  const accepted = {
+    ...entry("risky"),
+    allowed_risky: {
+      accepted_at: "2026-02-01T00:00:00.000Z",
+      rules_version: "1-0badc0de",
+      findings: ["fetch-and-execute scripts/setup.sh:2"],
+    },
+  };
+  const parsed = parseRegistry(serializeRegistry(upsertEntry(emptyRegistry(), accepted)));
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.registry.skills[0]!.allowed_risky, accepted.allowed_risky);
+
+  const bad = parseRegistry(JSON.stringify({
+    version: 1,
+    skills: [{ ...accepted, allowed_risky: { ...accepted.allowed_risky, findings: [3] } }],
+  }));
+  assert.ok(!bad.ok);
+  assert.match(bad.reason, /skills\.0\.allowed_risky\.findings\.0: expected string/);
+});

@@ -13,8 +13,10 @@ import {
   type Candidate,
   inspectCandidates,
   type InstallPlan,
+  refuseRisky,
   selectCandidates,
 } from "../../runtime/lifecycle/install.ts";
+import { saveAuditRecord } from "../../runtime/audit/record.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
@@ -28,6 +30,7 @@ import {
   warningLines,
 } from "../lifecycle_ui.ts";
 import { table, writeJson } from "../render.ts";
+import { auditSummary, findingJson } from "../audit_ui.ts";
 
 export const help = renderHelp(addSpec);
 
@@ -38,6 +41,7 @@ interface AddOptions extends ParsedCommon {
   name: string | undefined;
   list: boolean;
   yes: boolean;
+  allowRisky: boolean;
 }
 
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
@@ -46,7 +50,15 @@ export const handlesInterrupt = true;
 export function parse(argv: readonly string[]): AddOptions {
   const { values, positionals } = parseSpec(addSpec, argv);
   const flags = commonFlags(values);
-  const empty = { source: "", refs: {}, skills: [], name: undefined, list: false, yes: false };
+  const empty = {
+    source: "",
+    refs: {},
+    skills: [],
+    name: undefined,
+    list: false,
+    yes: false,
+    allowRisky: false,
+  };
   if (flags.help) return { ...flags, ...empty };
   const source = requireOne("add", positionals, "source");
   const skills = (values.skill ?? []).map(parseSkillSelector);
@@ -75,6 +87,7 @@ export function parse(argv: readonly string[]): AddOptions {
     name,
     list: values.list === true,
     yes: values.yes === true,
+    allowRisky: values["allow-risky"] === true,
   };
 }
 
@@ -130,18 +143,39 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const c of selected) {
     for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
   }
-  const planning = await change.planEach(fetched, selected, { rename: options.name });
+  const planning = await change.planEach(fetched, selected, {
+    rename: options.name,
+    allowRisky: options.allowRisky,
+  });
   // One skill asked for and refused: the error is the answer, as it always was.
   if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
-  const { plans, already } = planning;
+  const { already } = planning;
   const refused: Refused[] = planning.refused.map((r) => ({
     name: r.label,
     code: r.error.code,
     message: r.error.message,
     hint: r.error.hint,
   }));
+  for (const plan of planning.plans) ctx.stderr.write(summary(ctx, plan, fetched));
+  // Critical findings refuse a skill after its summary showed them and before any question:
+  // the only one asked for is refused with the error; in a bulk selection, that skill alone.
+  if (planning.plans.length === 1 && selected.length === 1) refuseRisky(planning.plans);
+  const plans: InstallPlan[] = [];
+  for (const plan of planning.plans) {
+    try {
+      refuseRisky([plan]);
+      plans.push(plan);
+    } catch (error) {
+      if (!isSkillError(error)) throw error;
+      refused.push({
+        name: plan.canonical,
+        code: error.code,
+        message: error.message,
+        hint: error.hint,
+      });
+    }
+  }
   for (const r of refused) warn(ctx, `Not installing '${r.name}': ${r.message}`);
-  for (const plan of plans) ctx.stderr.write(summary(plan, fetched));
 
   const accepted: InstallPlan[] = [];
   for (const plan of plans) {
@@ -160,6 +194,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const plan of accepted) {
     try {
       for (const note of await change.commitInstall([plan])) warn(ctx, note);
+      await saveAuditRecord(home, plan.canonical, plan.digest, plan.audit);
       installed.push(plan);
     } catch (error) {
       if (accepted.length === 1 || !isSkillError(error) || error.code === "cancelled") throw error;
@@ -182,7 +217,7 @@ interface Refused {
   hint: string | undefined;
 }
 
-function summary(plan: InstallPlan, fetched: Fetched): string {
+function summary(ctx: Context, plan: InstallPlan, fetched: Fetched): string {
   const m = plan.candidate.manifest!;
   const source = fetched.source;
   return `\nSkill '${plan.canonical}'${plan.name !== m.name ? ` (from '${m.name}')` : ""}\n` +
@@ -195,7 +230,10 @@ function summary(plan: InstallPlan, fetched: Fetched): string {
       ["Env allowed", listOrNone(m.envPatterns)],
       ["Digest", plan.digest],
       ["Installs to", plan.target],
-    ]);
+    ]) + auditSummary(ctx, plan.audit) +
+    (plan.entry.allowed_risky === undefined
+      ? ""
+      : `  ${"Risk:".padEnd(12)} critical findings accepted with --allow-risky\n`);
 }
 
 function renderList(
@@ -275,6 +313,13 @@ function renderInstalled(
         scripts: p.candidate.scripts.map((s) => s.name),
         toolsets: p.candidate.manifest?.toolsets ?? [],
         permissions: { env: p.candidate.manifest?.envPatterns ?? [] },
+        audit: {
+          rules_version: p.audit.rules_version,
+          counts: p.audit.counts,
+          endpoints: p.audit.endpoints,
+          findings: p.audit.findings.filter((f) => f.severity !== "info").map(findingJson),
+        },
+        allowed_risky: p.entry.allowed_risky ?? null,
       })),
     });
     return status;

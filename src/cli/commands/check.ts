@@ -40,16 +40,68 @@ export function parse(argv: readonly string[]): CheckOptions {
 }
 
 /** A skill that was never trusted is `ok` here (its `trusted` field says so). */
-type SkillStatus = "ok" | "modified" | "toolset_error" | "error";
+type SkillStatus = "ok" | "modified" | "toolset_error" | "risky" | "error";
 
-function skillStatus(state: RunState | undefined, toolsetError: string | undefined): SkillStatus {
+function skillStatus(
+  state: RunState | undefined,
+  toolsetError: string | undefined,
+  audit?: AuditState,
+): SkillStatus {
   if (state?.state === "modified") return "modified";
-  return toolsetError === undefined ? "ok" : "toolset_error";
+  if (toolsetError !== undefined) return "toolset_error";
+  return audit !== undefined && audit.unaccepted.length > 0 ? "risky" : "ok";
+}
+
+/** An installed skill's audit under the current rules (redone when the rules changed). */
+interface AuditState {
+  rules_version: string;
+  /** Audited again now: no kept audit, or one made by other rules or for other files. */
+  refreshed: boolean;
+  /** `rule file:line` of every critical finding. */
+  critical: string[];
+  /** Those not accepted with --allow-risky when the skill was installed or updated. */
+  unaccepted: string[];
+}
+
+async function auditStates(
+  skills: readonly SkillRecord[],
+  home: string,
+): Promise<Map<string, AuditState>> {
+  const states = new Map<string, AuditState>();
+  const installed = skills.filter((s) => s.origin !== "core" && s.entry !== undefined);
+  if (installed.length === 0) return states;
+  const { installedAudit } = await import("../../runtime/audit/record.ts");
+  const { criticalFindings, findingLabel } = await import("../../core/audit.ts");
+  for (const skill of installed) {
+    // A skill that cannot be read now is reported by the load and consistency checks.
+    const audited = await installedAudit(home, skill.entry!).catch(() => undefined);
+    if (audited === undefined) continue;
+    const { report, refreshed } = audited;
+    const critical = criticalFindings(report).map(findingLabel);
+    const accepted = new Set(skill.entry!.allowed_risky?.findings ?? []);
+    states.set(skill.canonical, {
+      rules_version: report.rules_version,
+      refreshed,
+      critical,
+      unaccepted: critical.filter((c) => !accepted.has(c)),
+    });
+  }
+  return states;
 }
 
 function problemOf(state: RunState | undefined, toolsetError: string | undefined): string | null {
   if (state?.state === "modified") return state.reason;
   return toolsetError ?? null;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function riskOf(audit: AuditState | undefined): string | null {
+  if (audit === undefined || audit.unaccepted.length === 0) return null;
+  const n = audit.unaccepted.length;
+  return `audit: ${n} critical finding${n === 1 ? "" : "s"} (${audit.unaccepted.join(", ")})`;
 }
 
 function fixOf(state: RunState | undefined, toolsetError: string | undefined): string | null {
@@ -124,18 +176,28 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
   }
   const states = await runStates(catalog.skills, session.home);
   const toolsetErrors = await toolsetProblems(catalog.skills, states, session.home, ctx.env);
+  const audits = await auditStates(catalog.skills, session.home);
   const skills = [
     ...catalog.skills.map((s) => ({
       name: s.canonical,
-      status: skillStatus(states.get(s.canonical), toolsetErrors.get(s.canonical)),
+      status: skillStatus(
+        states.get(s.canonical),
+        toolsetErrors.get(s.canonical),
+        audits.get(s.canonical),
+      ),
       active: active.has(s.canonical),
       trusted: s.trusted,
       source: s.origin,
       scripts: s.scripts.length,
       toolsets: s.manifest.toolsets.length,
       commit_sha: s.entry?.commit_sha ?? null,
-      reason: problemOf(states.get(s.canonical), toolsetErrors.get(s.canonical)),
-      fix: fixOf(states.get(s.canonical), toolsetErrors.get(s.canonical)),
+      reason: problemOf(states.get(s.canonical), toolsetErrors.get(s.canonical)) ??
+        riskOf(audits.get(s.canonical)),
+      fix: fixOf(states.get(s.canonical), toolsetErrors.get(s.canonical)) ??
+        (audits.get(s.canonical)?.unaccepted.length
+          ? `review it (skills audit ${s.canonical}); remove it, or update it to a clean version`
+          : null),
+      audit: audits.get(s.canonical) ?? null,
     })),
     ...catalog.failures.map((f) => ({
       name: f.canonical,
@@ -148,6 +210,7 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       commit_sha: f.entry?.commit_sha ?? null,
       reason: f.reason as string | null,
       fix: null as string | null,
+      audit: null as AuditState | null,
     })),
   ].sort((a, b) => (a.name < b.name ? -1 : 1));
   const healthy = skills.every((x) => x.status === "ok") &&
@@ -183,18 +246,32 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       out.push(`  ${s.red("✗")} ${skill.name} (${state}) - ${skill.reason}; ${skill.fix}`);
       continue;
     }
+    if (skill.status === "risky") {
+      out.push(`  ${s.red("✗")} ${skill.name} (${state}) - ${skill.reason}; ${skill.fix}`);
+      continue;
+    }
     if (skill.status === "toolset_error") {
       out.push(`  ${s.yellow("!")} ${skill.name} (${state}) - ${skill.reason}`);
       continue;
     }
     const mark = skill.active ? s.green("✓") : "○";
-    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
     const tag = skill.source === "core" ? "core" : shortSha(skill.commit_sha);
     const trust = skill.trusted ? "" : ` ${s.yellow("(untrusted)")}`;
+    const accepted = skill.audit?.critical.length
+      ? ` ${s.yellow(`(${plural(skill.audit.critical.length, "critical finding")} accepted)`)}`
+      : "";
     out.push(
       `  ${mark} ${skill.name} (${state}) - ${plural(skill.scripts, "script")}, ${
         plural(skill.toolsets, "toolset")
-      } [${tag}]${trust}`,
+      } [${tag}]${trust}${accepted}`,
+    );
+  }
+  const reaudited = [...audits.values()].filter((a) => a.refreshed).length;
+  if (reaudited > 0) {
+    out.push(
+      `  ○ audited ${plural(reaudited, "installed skill")} again (audit rules ${
+        [...audits.values()][0]!.rules_version
+      })`,
     );
   }
   if (active.size === 0) {

@@ -15,6 +15,8 @@ import { renderHelp } from "../spec.ts";
 import { updateSpec } from "../specs/update.ts";
 import { confirmAction, progress } from "../lifecycle_ui.ts";
 import { shortSha, writeJson } from "../render.ts";
+import { auditDeltaLines, findingJson } from "../audit_ui.ts";
+import { saveAuditRecord } from "../../runtime/audit/record.ts";
 
 export const help = renderHelp(updateSpec);
 
@@ -25,6 +27,7 @@ interface UpdateOptions extends ParsedCommon {
   dryRun: boolean;
   force: boolean;
   yes: boolean;
+  allowRisky: boolean;
 }
 
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
@@ -42,6 +45,7 @@ export function parse(argv: readonly string[]): UpdateOptions {
     dryRun: values["dry-run"] === true,
     force: values.force === true,
     yes: values.yes === true,
+    allowRisky: values["allow-risky"] === true,
   };
   if (flags.help) return base;
   const hint = "Run `skills update --help` for usage";
@@ -99,15 +103,15 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
     const name = entry.name_canonical;
     let plan: UpdatePlan | undefined;
     try {
-      plan = await change.planUpdate(entry, { request });
+      plan = await change.planUpdate(entry, { request, allowRisky: options.allowRisky });
       const outcome = await decide(ctx, options, change, plan);
       if (single && outcome.error) throw outcome.error;
-      if (!options.json) ctx.stdout.write(render(outcome, options.force));
+      if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force));
       outcomes.push(outcome);
     } catch (error) {
       if (single || !isSkillError(error) || error.code === "cancelled") throw error;
       const outcome: Outcome = { name, status: "failed", plan, error };
-      if (!options.json) ctx.stdout.write(render(outcome));
+      if (!options.json) ctx.stdout.write(render(outcome, ctx));
       outcomes.push(outcome);
     } finally {
       if (plan) change.discard(plan);
@@ -137,7 +141,19 @@ async function decide(
     );
     return { name, status: "blocked", plan, error };
   }
-  const preview = render({ name, status: "would_update", plan, error: undefined }, options.force);
+  const risky = plan.staged?.risky ?? [];
+  if (risky.length > 0) {
+    // Shown first (what the commit adds), then refused without a question.
+    (options.json ? ctx.stderr : ctx.stdout).write(
+      render({ name, status: "would_update", plan, error: undefined }, ctx, options.force),
+    );
+    return { name, status: "blocked", plan, error: riskyError(name, risky.length) };
+  }
+  const preview = render(
+    { name, status: "would_update", plan, error: undefined },
+    ctx,
+    options.force,
+  );
   (options.json ? ctx.stderr : ctx.stdout).write(preview);
   const discard = plan.localChanges ? " Local changes will be discarded." : "";
   const ok = await confirmAction(
@@ -147,7 +163,19 @@ async function decide(
   );
   if (!ok) return { name, status: "declined", plan, error: undefined };
   for (const note of await change.applyUpdate(plan)) warn(ctx, note);
+  const staged = plan.staged!;
+  await saveAuditRecord(change.home, name, staged.digest, staged.audit.report);
   return { name, status: "updated", plan, error: undefined };
+}
+
+function riskyError(name: string, count: number): SkillError {
+  return new SkillError(
+    "risky_skill",
+    `Cannot update skill '${name}': the new version adds ${count} critical audit finding${
+      count === 1 ? "" : "s"
+    }`,
+    { hint: "Review them above; to update anyway, pass --allow-risky (recorded in the registry)" },
+  );
 }
 
 const MARK = { added: "+", modified: "~", removed: "-" } as const;
@@ -178,7 +206,21 @@ function versions(plan: UpdatePlan): string {
   return `from ${shortSha(plan.oldSha)} to ${shortSha(plan.newSha)}`;
 }
 
-function render(o: Outcome, force = false): string {
+/** What the new commit adds to the audit: new critical/high findings, new endpoints. */
+function renderAudit(plan: UpdatePlan, ctx: Pick<Context, "color">): string[] {
+  const staged = plan.staged!;
+  const lines = auditDeltaLines(ctx, staged.audit.added);
+  if (lines.length === 0) lines.push("  audit: nothing new at high or critical, no new endpoints");
+  else lines.unshift("  audit: the new version adds");
+  if (staged.risky.length > 0) {
+    lines.push("  ! new critical findings: refused without --allow-risky");
+  } else if (staged.entry.allowed_risky && staged.audit.added.findings.length > 0) {
+    lines.push("  ! critical findings accepted with --allow-risky");
+  }
+  return lines;
+}
+
+function render(o: Outcome, ctx: Pick<Context, "color">, force = false): string {
   const plan = o.plan;
   const local = plan?.entry.source.type === "local";
   switch (o.status) {
@@ -192,7 +234,7 @@ function render(o: Outcome, force = false): string {
       const head = local
         ? `${o.name}: new files in ${plan?.entry.source.url}`
         : `${o.name}: ${shortSha(plan?.oldSha)} → ${shortSha(plan?.newSha)} (${plan?.tracking})`;
-      const lines = [head, ...renderChanges(plan!.staged!.changes)];
+      const lines = [head, ...renderChanges(plan!.staged!.changes), ...renderAudit(plan!, ctx)];
       if (plan?.localChanges) {
         lines.push(
           force
@@ -224,6 +266,16 @@ function toJson(o: Outcome) {
     tracking: plan?.tracking ?? null,
     local_changes: plan?.localChanges ?? null,
     changes: plan?.staged?.changes ?? null,
+    audit: plan?.staged
+      ? {
+        rules_version: plan.staged.audit.report.rules_version,
+        counts: plan.staged.audit.report.counts,
+        added: plan.staged.audit.added.findings.map(findingJson),
+        new_endpoints: plan.staged.audit.added.endpoints,
+        refused: plan.staged.risky.length > 0,
+        allowed_risky: plan.staged.entry.allowed_risky ?? null,
+      }
+      : null,
     error: o.error ? { code: o.error.code, message: o.error.message } : null,
   };
 }

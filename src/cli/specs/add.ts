@@ -10,7 +10,9 @@ export const addSpec = {
 (shallow where possible; a repository on this machine is read without cloning)
 into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
 (name, description, source, commit, scripts, toolsets, requested env
-permissions) and nothing is installed until you confirm.
+permissions, and the findings of \`skills audit\`: critical, high and medium ones,
+and every network endpoint) and nothing is installed until you confirm. A critical
+finding refuses the install unless --allow-risky (recorded in the registry).
 The commit is pinned in the registry and the skill is trusted with the digest of
 its files. Any failure or Ctrl-C leaves nothing behind.`,
   flags: {
@@ -33,6 +35,10 @@ its files. Any failure or Ctrl-C leaves nothing behind.`,
       description: "Install a single skill under another name",
     },
     list: { type: "boolean", description: "Show the skills the source contains; install nothing" },
+    "allow-risky": {
+      type: "boolean",
+      description: "Install even with critical audit findings (recorded in the registry)",
+    },
     yes: {
       type: "boolean",
       short: "y",
@@ -73,8 +79,9 @@ credentials in URLs (use a git credential helper instead).`,
     },
     {
       title: "Exit codes",
-      text: `0 installed or listed, 1 failure or declined, 2 usage error,
-124 git timed out, 130 interrupted.`,
+      text: `0 installed or listed, 1 failure, declined or refused (critical
+audit findings without --allow-risky), 2 usage error, 124 git timed out,
+130 interrupted.`,
     },
   ],
 } as const satisfies CommandSpec;

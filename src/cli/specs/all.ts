@@ -5,6 +5,7 @@
 
 import type { CommandSpec } from "../spec.ts";
 import { addSpec } from "./add.ts";
+import { auditSpec } from "./audit.ts";
 import { callSpec } from "./call.ts";
 import { chatSpec } from "./chat.ts";
 import { checkSpec } from "./check.ts";
@@ -12,6 +13,7 @@ import { completionsSpec } from "./completions.ts";
 import { contextSpec } from "./context.ts";
 import { infoSpec } from "./info.ts";
 import { initSpec } from "./init.ts";
+import { lintSpec } from "./lint.ts";
 import { listSpec } from "./list.ts";
 import { mcpSpec } from "./mcp.ts";
 import { promptSpec } from "./prompt.ts";
@@ -28,6 +30,8 @@ export const SPECS: readonly CommandSpec[] = [
   listSpec,
   infoSpec,
   validateSpec,
+  auditSpec,
+  lintSpec,
   checkSpec,
   scriptsSpec,
   runSpec,

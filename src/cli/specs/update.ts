@@ -15,6 +15,11 @@ was. Skills pinned to a commit are reported and left alone unless --ref moves
 them; skills installed from a directory are copied again from it. Bundled skills
 are updated with skills itself.
 
+The new version is audited (\`skills audit\`) and the summary shows what the new
+commit adds: new critical or high findings and new network endpoints. A new
+critical finding refuses the update unless --allow-risky (recorded in the
+registry).
+
 If the installed files no longer match what was installed (local edits), the
 update is refused unless --force: local changes would be discarded.`,
   flags: {
@@ -32,6 +37,10 @@ update is refused unless --force: local changes would be discarded.`,
     tag: { type: "string", value: "NAME", description: "Move one skill to this tag" },
     "dry-run": { type: "boolean", description: "Show what would change; change nothing" },
     force: { type: "boolean", description: "Update even if local changes would be discarded" },
+    "allow-risky": {
+      type: "boolean",
+      description: "Update even with new critical audit findings (recorded in the registry)",
+    },
     yes: {
       type: "boolean",
       short: "y",
@@ -44,7 +53,8 @@ update is refused unless --force: local changes would be discarded.`,
   positionals: [{ name: "name", variadic: true, complete: "skill" }],
   sections: [{
     title: "Exit codes",
-    text: `0 updated or nothing to do, 1 a skill failed, was blocked or declined,
-2 usage error, 124 git timed out, 130 interrupted.`,
+    text: `0 updated or nothing to do, 1 a skill failed, was blocked (local changes,
+new critical audit findings) or declined, 2 usage error, 124 git timed out,
+130 interrupted.`,
   }],
 } as const satisfies CommandSpec;

@@ -46,6 +46,7 @@ import {
   type InstallPlanning,
   planInstall,
   type PlanOptions,
+  refuseRisky,
 } from "./install.ts";
 import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update.ts";
 
@@ -131,8 +132,12 @@ export class Change implements AsyncDisposable {
     return planning.plans;
   }
 
-  /** Installs every plan or none, under the registry lock. Returns recovery notes. */
+  /**
+   * Installs every plan or none, under the registry lock. Returns recovery notes. A plan
+   * with critical audit findings nobody accepted (--allow-risky) is refused.
+   */
   async commitInstall(plans: readonly InstallPlan[]): Promise<string[]> {
+    refuseRisky(plans);
     const staging = this.#commitStaging();
     this.#options.signal?.throwIfAborted();
     return await commitInstall(this.home, staging, plans, this.#options.signal);
@@ -161,6 +166,7 @@ export class Change implements AsyncDisposable {
   async applyUpdate(plan: UpdatePlan): Promise<string[]> {
     this.#assertCanCommit();
     if (plan.staged === undefined) return []; // up to date or pinned: nothing to swap
+    refuseRisky([{ canonical: plan.canonical, risky: plan.staged.risky }], "update");
     const staging = this.#stage();
     this.#options.signal?.throwIfAborted();
     return await applyUpdate(this.home, staging, plan);

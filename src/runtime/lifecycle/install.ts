@@ -4,6 +4,13 @@
  */
 
 import { join } from "../os/paths.ts";
+import {
+  AUDIT_RULES_VERSION,
+  type AuditReport,
+  criticalFindings,
+  type Finding,
+  findingLabel,
+} from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { canonicalSkillName, isValidSkillName, quoteName } from "../../core/names.ts";
@@ -11,6 +18,7 @@ import { findEntry, type Registry, type RegistryEntry } from "../../core/registr
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
+import { auditDir } from "../audit/scan.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import type { Fetched } from "./fetch_source.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
@@ -125,6 +133,10 @@ export interface InstallPlan {
   target: string;
   digest: string;
   entry: RegistryEntry;
+  /** The audit of the files that would be installed (shown before asking). */
+  audit: AuditReport;
+  /** Critical findings not accepted with --allow-risky: the install is refused. */
+  risky: Finding[];
 }
 
 /** Why `canonical` cannot be installed now, or undefined. */
@@ -144,6 +156,8 @@ export async function collisionProblem(
 export interface PlanOptions {
   /** `--name`: install a single skill under another name. */
   rename?: string | undefined;
+  /** `--allow-risky`: accept critical audit findings (recorded in the entry). */
+  allowRisky?: boolean | undefined;
   now?: Date;
 }
 
@@ -172,7 +186,8 @@ export interface InstallPlanning {
  * Plans each selected skill on its own: an invalid skill or a name clash refuses that skill
  * only (the others still install); a skill installed from the same source at the same
  * commit is already there (a re-run is a no-op). For each plan: VCS data removed, digest
- * computed, registry entry built. Collisions are checked again under the lock at commit.
+ * computed, files audited (critical findings need --allow-risky, which the entry
+ * records), registry entry built. Collisions are checked again under the lock at commit.
  */
 export async function planInstall(
   home: string,
@@ -263,7 +278,13 @@ export async function planInstall(
       installed_at: now,
       updated_at: now,
     };
-    plans.push({ candidate, name, canonical, target, digest, entry });
+    const audit = await auditDir(candidate.dir, candidate.manifest);
+    const critical = criticalFindings(audit);
+    if (critical.length > 0 && options.allowRisky) {
+      entry.allowed_risky = acceptance(critical, now);
+    }
+    const risky = options.allowRisky ? [] : critical;
+    plans.push({ candidate, name, canonical, target, digest, entry, audit, risky });
   }
   return planning;
 }
@@ -291,6 +312,39 @@ async function sameInstall(
   return installed.installed_digest === digest || installed.trusted_digest === digest
     ? "same"
     : "moved";
+}
+
+/** The registry record of critical findings accepted with --allow-risky. */
+export function acceptance(critical: readonly Finding[], at: string) {
+  return {
+    accepted_at: at,
+    rules_version: AUDIT_RULES_VERSION,
+    findings: critical.map(findingLabel),
+  };
+}
+
+/**
+ * Refuses plans with critical findings nobody accepted: shown in the summary first, then
+ * this error (`risky_skill`) instead of the question. Nothing has been written.
+ */
+export function refuseRisky(
+  plans: readonly { canonical: string; risky: readonly Finding[] }[],
+  action = "install",
+): void {
+  const risky = plans.filter((p) => p.risky.length > 0);
+  if (risky.length === 0) return;
+  const count = risky.reduce((n, p) => n + p.risky.length, 0);
+  const found = `the audit found ${count} critical finding${count === 1 ? "" : "s"}`;
+  const labels = (p: (typeof risky)[number]) => p.risky.map((f) => findingLabel(f)).join(", ");
+  const message = risky.length === 1
+    ? `Cannot ${action} skill '${risky[0]!.canonical}': ${found} (${labels(risky[0]!)})`
+    : `Cannot ${action} skills ${
+      risky.map((p) => `'${p.canonical}' (${labels(p)})`).join(", ")
+    }: ${found}`;
+  throw new SkillError("risky_skill", message, {
+    hint:
+      `Review the findings above; to ${action} anyway, pass --allow-risky (recorded in the registry)`,
+  });
 }
 
 export function collisionError(canonical: string, problem: string, renamed: string | undefined) {

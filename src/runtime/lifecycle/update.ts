@@ -8,6 +8,13 @@
 
 import { join } from "../os/paths.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
+import {
+  auditAdded,
+  type AuditDelta,
+  type AuditReport,
+  auditSkill,
+  type Finding,
+} from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { findEntry, type RegistryEntry } from "../../core/registry_model.ts";
@@ -30,6 +37,8 @@ import { trackedCommit } from "../git/fetch.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";
+import { auditDir } from "../audit/scan.ts";
+import { acceptance } from "./install.ts";
 
 type UpdateKind = "up_to_date" | "pinned" | "update";
 
@@ -52,6 +61,10 @@ export interface UpdatePlan {
     changes: ChangeSummary;
     entry: RegistryEntry;
     warnings: Diagnostic[];
+    /** The new version's audit, and what it adds to the installed version's. */
+    audit: { report: AuditReport; added: AuditDelta };
+    /** New critical findings not accepted with --allow-risky: the update is refused. */
+    risky: Finding[];
   };
 }
 
@@ -96,6 +109,8 @@ function installedBaseline(entry: RegistryEntry): string | null {
 export interface PlanUpdateOptions {
   /** `--ref/--branch/--tag`: move the skill to this ref (also unpins). */
   request?: RefRequest | undefined;
+  /** `--allow-risky`: accept new critical audit findings (recorded in the entry). */
+  allowRisky?: boolean | undefined;
   now?: Date;
 }
 
@@ -167,7 +182,7 @@ export async function planUpdate(
     .catch((error) => {
       throw inContext(`Cannot update skill '${canonical}'`, error);
     });
-  const staged = await stageNewVersion(entry, fetched, options.now ?? new Date());
+  const staged = await stageNewVersion(entry, fetched, options.now ?? new Date(), options);
   if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
     // Pinned to the same commit again: nothing to do.
     if (fetched.commit?.sha === entry.commit_sha && staged.digest === baseline) {
@@ -191,7 +206,12 @@ function sameTracking(a: RegistryEntry, b: RegistryEntry): boolean {
   return a.branch === b.branch && a.tag === b.tag && a.ref === b.ref;
 }
 
-async function stageNewVersion(entry: RegistryEntry, fetched: Fetched, now: Date) {
+async function stageNewVersion(
+  entry: RegistryEntry,
+  fetched: Fetched,
+  now: Date,
+  options: PlanUpdateOptions,
+) {
   const canonical = entry.name_canonical;
   const dir = fetched.base;
   const info = await lstatOrNull(join(dir, "SKILL.md"));
@@ -240,7 +260,19 @@ async function stageNewVersion(entry: RegistryEntry, fetched: Fetched, now: Date
   const warnings = inspected.diagnostics.filter((d) =>
     d.level === "warning" && !d.message.includes("differs from the directory")
   );
-  return { dir, digest, changes, entry: next, warnings };
+  // Only what the new commit adds is news: findings the installed version already had
+  // were reviewed (or accepted) when it was installed.
+  const report = await auditDir(dir, inspected.manifest);
+  const before = await auditDir(entry.installed_path).catch(() => auditSkill({ files: [] }));
+  const added = auditAdded(before, report);
+  const newCritical = added.findings.filter((f) => f.severity === "critical");
+  const critical = report.findings.filter((f) => f.severity === "critical");
+  if (critical.length === 0) delete next.allowed_risky;
+  else if (newCritical.length > 0 && options.allowRisky) {
+    next.allowed_risky = acceptance(critical, now.toISOString());
+  }
+  const risky = options.allowRisky ? [] : newCritical;
+  return { dir, digest, changes, entry: next, warnings, audit: { report, added }, risky };
 }
 
 /** Registry entries to update: named ones (bundled names refused) or all of them. */

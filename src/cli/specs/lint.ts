@@ -1,0 +1,42 @@
+/** `skills lint` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+
+export const lintSpec = {
+  name: "lint",
+  summary: "Check a skill's style for its author",
+  usage: ["lint <dir>... [--no-scripts] [--timeout S] [--json]"],
+  description: `Checks for skill authors, beyond what \`skills validate\` requires:
+
+  description   says what the skill does and when to use it, in the third
+                person, without vague words ('helps', 'various', 'etc.')
+  body          at most 500 lines and 5,000 tokens (it is loaded whole)
+  files         every file the body mentions exists; every reference, asset
+                and script is mentioned somewhere
+  scripts       each answers --help, and prints one JSON document with --json
+                (run through the same runner and sandbox as \`skills run\`)
+  name          equals the folder's name
+  portability   what \`validate\` warns about and \`validate --strict\` refuses
+
+A directory without SKILL.md that holds skill directories lints each of them.
+Lint runs the skill's scripts: use --no-scripts on code you have not reviewed.
+\`skills init\` output lints clean.`,
+  flags: {
+    "no-scripts": { type: "boolean", description: "Do not run the scripts" },
+    timeout: {
+      type: "string",
+      value: "S",
+      description: "Seconds per script run (default 10)",
+    },
+    json: jsonFlag('{"clean": bool, "skills": [{path, name, findings: [...]}]}'),
+    verbose: verboseFlag(),
+    help: HELP_FLAG,
+  },
+  positionals: [{ name: "dir", required: true, variadic: true, complete: "path" }],
+  sections: [
+    {
+      title: "Exit codes",
+      text: "0 no errors (warnings allowed), 1 an error (e.g. a missing file), 2 usage error.",
+    },
+  ],
+} as const satisfies CommandSpec;

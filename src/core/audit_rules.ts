@@ -1,0 +1,413 @@
+/**
+ * The rules of `skills audit`, as data: one record per rule (id, severity, title, the
+ * explanation a reviewer reads, the file kinds it looks at, and its matcher). The engine
+ * that applies them is audit.ts; tests/core/audit_corpus.ts holds, for every rule, a
+ * hostile sample that must fire and a benign look-alike that must not.
+ *
+ * Changing a rule changes AUDIT_RULES_VERSION (a hash of these records), which makes
+ * `skills check` audit installed skills again.
+ */
+
+export type Severity = "critical" | "high" | "medium" | "info";
+
+/**
+ * What part of a skill a rule reads: SKILL.md's front matter, instructions (SKILL.md's
+ * body and other Markdown or text documents), scripts (by extension or shebang), other
+ * text files (JSON, YAML, ...). Binary files only meet the `binary` matcher.
+ */
+export type FileKind = "frontmatter" | "instructions" | "script" | "text";
+
+type Matcher =
+  /** One finding per match of any pattern; `unless` drops matches that are known benign. */
+  | { type: "pattern"; patterns: readonly RegExp[]; unless?: RegExp }
+  /** An HTML comment (invisible once rendered) whose text matches `pattern`. */
+  | { type: "html-comment"; pattern: RegExp }
+  /** A `permissions.env` pattern with a wildcard whose stem does not name the skill. */
+  | { type: "env-permission" }
+  /** A file that is not text: compiled code (`executable`) or any other opaque blob. */
+  | { type: "binary"; classes: readonly ("executable" | "opaque")[] }
+  /** Code written on very long lines (minified, packed or generated). */
+  | { type: "minified"; maxLineLength: number }
+  /** Both rules fired in the same file (e.g. reads credentials and names an endpoint). */
+  | { type: "together"; rules: readonly [string, string] }
+  /** A file larger than the audit reads: only its first `bytes` were scanned. */
+  | { type: "oversized"; bytes: number };
+
+export interface AuditRule {
+  /** Stable id (SARIF ruleId, JSON `rule`). */
+  id: string;
+  severity: Severity;
+  title: string;
+  /** Why this matters, for the reviewer; one or two sentences. */
+  explanation: string;
+  kinds: readonly FileKind[];
+  match: Matcher;
+}
+
+const ALL_TEXT: readonly FileKind[] = ["frontmatter", "instructions", "script", "text"];
+const PROSE: readonly FileKind[] = ["frontmatter", "instructions"];
+const CODE_AND_PROSE: readonly FileKind[] = ["frontmatter", "instructions", "script"];
+
+/** The largest part of one file the audit reads. */
+export const AUDIT_MAX_FILE_BYTES = 1024 * 1024;
+
+const SHELLS = String
+  .raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi)?sh|python[0-9.]*|node|deno|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`;
+
+export const AUDIT_RULES: readonly AuditRule[] = [
+  {
+    id: "fetch-and-execute",
+    severity: "critical",
+    title: "Downloads code and runs it",
+    explanation:
+      "Code fetched from the network at run time is not what you reviewed: whoever controls the URL decides what runs.",
+    kinds: ALL_TEXT,
+    match: {
+      type: "pattern",
+      patterns: [
+        new RegExp(
+          String
+            .raw`\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|]*\|\s*${SHELLS}`,
+          "gi",
+        ),
+        /\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b/gi,
+        /\b(?:(?:ba|z)?sh\s+-c|eval|source)\s+["']?\$\(\s*(?:curl|wget)\b/gi,
+        /\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:DownloadString|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi,
+        /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.|request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(/g,
+        /\beval\s*\([^\n]*\bfetch\s*\(/g,
+      ],
+    },
+  },
+  {
+    id: "decode-and-execute",
+    severity: "critical",
+    title: "Decodes hidden code and runs it",
+    explanation:
+      "Encoded (base64, hex, compressed) code that is decoded and executed hides what runs from the reviewer.",
+    kinds: ALL_TEXT,
+    match: {
+      type: "pattern",
+      patterns: [
+        new RegExp(String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^\n|]*\|\s*${SHELLS}`, "gi"),
+        /\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64\.decodebytes|codecs\.decode|zlib\.decompress|marshal\.loads|bytes\.fromhex|binascii\.unhexlify|atob|Buffer\.from)\s*\(/g,
+        /\b(?:exec|eval)\s*\([^\n]*__import__\(\s*['"](?:base64|zlib|codecs|marshal|binascii)['"]\s*\)/g,
+        /\bnew\s+Function\s*\(\s*atob\s*\(/g,
+        /\bFromBase64String\b[^\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]*FromBase64String/gi,
+        /\b(?:pwsh|powershell)(?:\.exe)?\b[^\n]*\s-(?:e|en|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}/gi,
+      ],
+    },
+  },
+  {
+    id: "tag-unicode",
+    severity: "critical",
+    title: "Invisible Unicode tag characters",
+    explanation:
+      "Tag characters (U+E0000–U+E007F) are invisible in editors and terminals but models read them: they can carry whole hidden instructions.",
+    kinds: ALL_TEXT,
+    match: {
+      type: "pattern",
+      patterns: [/\u{1F3F4}?[\u{E0000}-\u{E007F}]+/gu],
+      // An emoji subdivision flag (England, Scotland, Wales, ...) is a short tag sequence.
+      unless: /^\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}$/u,
+    },
+  },
+  {
+    id: "exfiltration-instruction",
+    severity: "critical",
+    title: "Tells the agent to send secrets somewhere",
+    explanation:
+      "Instructions that send keys, tokens, passwords or credential files to a network address exfiltrate your data.",
+    kinds: PROSE,
+    match: {
+      type: "pattern",
+      patterns: [
+        /\b(?:send|post|upload|transmit|forward|exfiltrate|copy|submit)\b[^\n]{0,80}(?:\.ssh|\.aws|credentials?|private keys?|api[ _-]?keys?|access[ _-]?tokens?|tokens|secrets?|passwords?|cookies|\.env\b)[^\n]{0,80}?\b(?:to|at|into)\s+(?:https?:\/\/|[\w-]+\.(?:com|net|org|io|sh|site|xyz|app)\b)/gi,
+      ],
+    },
+  },
+  {
+    id: "credential-exfiltration",
+    severity: "critical",
+    title: "Reads credentials and talks to the network",
+    explanation:
+      "A script that both reads credential locations and names a network endpoint can send your keys away.",
+    kinds: ["script"],
+    match: { type: "together", rules: ["credential-read", "network-endpoint"] },
+  },
+  {
+    id: "prompt-injection",
+    severity: "high",
+    title: "Prompt-injection phrasing",
+    explanation:
+      "Text that tells the model to drop its instructions or change its identity tries to take over the agent.",
+    kinds: PROSE,
+    match: {
+      type: "pattern",
+      patterns: [
+        /\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:previous|prior|above|earlier|preceding|system|original|other|safety)\s+(?:instructions?|prompts?|rules|guidelines|directions|messages|guardrails|policies)\b/gi,
+        /\byou\s+are\s+no\s+longer\s+(?:bound|restricted|limited|an?\s+(?:ai|assistant|language model))\b/gi,
+        /\byou\s+are\s+now\s+(?:in\s+)?(?:developer|dan|jailbreak|unrestricted|god|admin)\s+mode\b/gi,
+        /\b(?:reveal|print|output|repeat|dump)\s+(?:your|the)\s+(?:system|hidden|initial)\s+(?:prompt|instructions)\b/gi,
+      ],
+    },
+  },
+  {
+    id: "conceal-from-user",
+    severity: "high",
+    title: "Tells the agent to hide something from the user",
+    explanation:
+      "A skill that asks the agent to keep actions from the user wants them to go unreviewed.",
+    kinds: PROSE,
+    match: {
+      type: "pattern",
+      patterns: [
+        /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention|reveal|show|disclose|report)\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?the\s+user\b/gi,
+        /\bwithout\s+(?:telling|informing|asking|notifying|alerting)\s+the\s+user\b/gi,
+        /\b(?:secretly|silently|covertly|quietly)\s+(?:send|upload|post|exfiltrate|copy|run|execute|read|install)\b/gi,
+      ],
+    },
+  },
+  {
+    id: "remote-instructions",
+    severity: "high",
+    title: "Loads its instructions from the network",
+    explanation:
+      "Instructions fetched at run time can change after you reviewed the skill (a rug pull).",
+    kinds: PROSE,
+    match: {
+      type: "pattern",
+      patterns: [
+        /\b(?:fetch|download|read|load|get|curl|open)\b[^\n]{0,60}https?:\/\/[^\n]{0,100}?\b(?:follow|obey|execute|run|apply)\s+(?:the\s+|its\s+|those\s+|these\s+|any\s+)?(?:instructions|steps|commands|directions)\b/gi,
+      ],
+    },
+  },
+  {
+    id: "hidden-comment-instructions",
+    severity: "high",
+    title: "Instructions hidden in an HTML comment",
+    explanation:
+      "HTML comments do not show in rendered Markdown, but the model reads them: text aimed at the agent there is hidden from you.",
+    kinds: ["instructions"],
+    match: {
+      type: "html-comment",
+      pattern:
+        /\b(?:ignore|disregard)\b|\b(?:assistant|AI|LLM|model|agent|Claude|GPT)\b|\byou\s+(?:must|should|will|are)\b|\b(?:execute|curl|wget|send|upload|exfiltrate)\b|system\s+prompt/i,
+    },
+  },
+  {
+    id: "bidi-unicode",
+    severity: "high",
+    title: "Bidirectional control characters",
+    explanation:
+      "Bidi overrides and isolates reorder how text is displayed, so code or instructions read differently from what runs (Trojan Source).",
+    kinds: ALL_TEXT,
+    match: { type: "pattern", patterns: [/[\u202A-\u202E\u2066-\u2069]+/gu] },
+  },
+  {
+    id: "invisible-unicode",
+    severity: "high",
+    title: "Invisible Unicode characters",
+    explanation:
+      "Zero-width and other invisible characters hide text or split words so that filters and reviewers miss them.",
+    kinds: ALL_TEXT,
+    match: {
+      type: "pattern",
+      patterns: [
+        /[\u200B\u200C\u2060-\u2064\u180E\u00AD\u034F\u115F\u1160\u3164\uFFA0]+/gu,
+        // U+FEFF is a byte order mark only as the first character of a file.
+        /(?<!^)\uFEFF+/gu,
+        // A zero-width joiner belongs between emoji; anywhere else it hides something.
+        /(?<![\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F])\u200D|\u200D(?![\p{Extended_Pictographic}])/gu,
+        // Runs of variation selectors (one after an emoji is normal) can encode bytes.
+        /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}|[\u{E0100}-\u{E01EF}]/gu,
+      ],
+    },
+  },
+  {
+    id: "shell-on-load",
+    severity: "high",
+    title: "Shell command run when the skill loads",
+    explanation:
+      "Claude Code runs !`command` blocks when the skill is loaded, before the model or you decide anything.",
+    kinds: ["instructions"],
+    match: { type: "pattern", patterns: [/(?:^|(?<=[\s(>]))!`[^`\n]+`/gm] },
+  },
+  {
+    id: "frontmatter-hooks",
+    severity: "high",
+    title: "Hooks in the front matter",
+    explanation:
+      "`hooks` make an agent run shell commands on its events (tool use, session start) while the skill is active.",
+    kinds: ["frontmatter"],
+    match: { type: "pattern", patterns: [/^["']?hooks["']?\s*:/gm] },
+  },
+  {
+    id: "credential-read",
+    severity: "high",
+    title: "Reads credential locations",
+    explanation:
+      "SSH keys, cloud credentials, keychains, browser profiles and .env files hold secrets a skill rarely needs.",
+    kinds: CODE_AND_PROSE,
+    match: {
+      type: "pattern",
+      patterns: [
+        /(?<![\w.-])\.(?:ssh|aws|gnupg|azure|netrc|git-credentials|npmrc|pypirc)(?![\w-])/g,
+        /(?<![\w-])\.config[/\\]gcloud\b|application_default_credentials\.json|(?<![\w.-])\.kube[/\\]config\b|(?<![\w.-])\.docker[/\\]config\.json\b|\/etc\/shadow\b/g,
+        /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\blogin\.keychain\b|\.keychain-db\b|\bsecret-tool\s+lookup\b|\bkeyring\.get_password\b|\bCredRead\b/gi,
+        /Google[/\\]Chrome[/\\]|google-chrome[/\\]|BraveSoftware[/\\]|Microsoft[/\\]Edge[/\\]User Data|(?<![\w.-])\.mozilla[/\\]firefox|Firefox[/\\]Profiles|\bLogin Data\b|\bkey4\.db\b|\blogins\.json\b|\bcookies\.sqlite\b/gi,
+        /\b(?:open|read_text|read_bytes|readFile(?:Sync)?|cat|source|load_dotenv|dotenv_values|Get-Content|less|head|tail)\b[^\n]{0,60}?(?<![\w-])\.env(?![\w-])/g,
+      ],
+    },
+  },
+  {
+    id: "persistence",
+    severity: "high",
+    title: "Installs itself to run later",
+    explanation:
+      "Cron jobs, launch agents, services, shell start-up files and authorized_keys keep code (or access) alive after the skill ran.",
+    kinds: CODE_AND_PROSE,
+    match: {
+      type: "pattern",
+      patterns: [
+        /\bcrontab\b(?!\s+-l\b)|\bLaunchAgents\b|\bLaunchDaemons\b|\bsystemctl\s+(?:--user\s+)?enable\b|\bauthorized_keys\b|\\CurrentVersion\\Run\b|\bschtasks\s+\/create\b/gi,
+        /(?:>>?|\btee\s+-a)\s*["']?(?:~|\$HOME|\$\{HOME\})?\/?[\w./-]*\.(?:bashrc|bash_profile|zshrc|zprofile|profile)\b/g,
+      ],
+    },
+  },
+  {
+    id: "destructive-command",
+    severity: "high",
+    title: "Deletes or overwrites broadly",
+    explanation:
+      "Removing the home directory or the filesystem root, or writing to a disk device, destroys data.",
+    kinds: CODE_AND_PROSE,
+    match: {
+      type: "pattern",
+      patterns: [
+        /\brm\s+(?:-[a-zA-Z]*(?:rf|fr)[a-zA-Z]*|-r\s+-f|-f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:\/|~|\$HOME|\$\{HOME\})\/?\*?["']?(?=\s|$|;|&|\|)/gm,
+        /\bshutil\.rmtree\(\s*(?:os\.path\.expanduser\(\s*)?["'](?:~|\/)["']/g,
+        /\bmkfs\.\w+\s+\/dev\/|\bdd\b[^\n]*\bof=\/dev\/(?:sd|nvme|disk|hd)/g,
+      ],
+    },
+  },
+  {
+    id: "exfil-endpoint",
+    severity: "high",
+    title: "Endpoint of a request-capture or paste service",
+    explanation:
+      "Request bins, tunnels, paste sites and chat webhooks are where stolen data is usually sent.",
+    kinds: ALL_TEXT,
+    match: {
+      type: "pattern",
+      patterns: [
+        /\b(?:https?:\/\/)?(?:[\w-]+\.)*(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|ngrok(?:-free)?\.(?:app|io|dev)|burpcollaborator\.net|oastify\.com|interact\.sh|oast\.(?:pro|live|site|online|fun|me)|pastebin\.com|transfer\.sh|hookb\.in|beeceptor\.com)\b/gi,
+        /\bdiscord(?:app)?\.com\/api\/webhooks\b/gi,
+      ],
+    },
+  },
+  {
+    id: "broad-env-permission",
+    severity: "high",
+    title: "Environment permission broader than the skill",
+    explanation:
+      "A wildcard in permissions.env that does not name the skill (AWS_* in a skill named pdf) hands its scripts secrets of other services.",
+    kinds: ["frontmatter"],
+    match: { type: "env-permission" },
+  },
+  {
+    id: "executable-binary",
+    severity: "high",
+    title: "Compiled code",
+    explanation:
+      "Executables, libraries and bytecode cannot be reviewed, and they run with the skill's rights.",
+    kinds: [],
+    match: { type: "binary", classes: ["executable"] },
+  },
+  {
+    id: "allowed-tools-shell",
+    severity: "medium",
+    title: "Pre-approves unrestricted shell",
+    explanation:
+      "`allowed-tools` with a bare Bash lets the agent run any command without asking while the skill is active.",
+    kinds: ["frontmatter"],
+    match: {
+      type: "pattern",
+      patterns: [/^allowed[-_]tools\s*:[^\n]*\bBash\b(?!\()/gm, /^\s+-\s*["']?Bash["']?\s*$/gm],
+    },
+  },
+  {
+    id: "ip-endpoint",
+    severity: "medium",
+    title: "Endpoint given as a raw IP address",
+    explanation:
+      "A service addressed by IP rather than by name is hard to attribute and often temporary.",
+    kinds: ALL_TEXT,
+    match: {
+      type: "pattern",
+      patterns: [/\b(?:https?|wss?|ftp):\/\/(?:\d{1,3}\.){3}\d{1,3}\b/g],
+      unless: /:\/\/(?:127\.|0\.0\.0\.0|10\.|192\.168\.)/,
+    },
+  },
+  {
+    id: "binary-file",
+    severity: "medium",
+    title: "Binary file",
+    explanation: "An archive or other opaque file cannot be reviewed as text.",
+    kinds: [],
+    match: { type: "binary", classes: ["opaque"] },
+  },
+  {
+    id: "minified-code",
+    severity: "medium",
+    title: "Minified or packed code",
+    explanation: "Code on very long lines cannot be reviewed; ask for the source.",
+    kinds: ["script"],
+    match: { type: "minified", maxLineLength: 1000 },
+  },
+  {
+    id: "oversized-file",
+    severity: "medium",
+    title: "File too large to audit whole",
+    explanation: `Only the first ${
+      AUDIT_MAX_FILE_BYTES / 1024 / 1024
+    } MiB of this file were scanned; review the rest yourself.`,
+    kinds: ALL_TEXT,
+    match: { type: "oversized", bytes: AUDIT_MAX_FILE_BYTES },
+  },
+  {
+    id: "network-endpoint",
+    severity: "info",
+    title: "Network endpoint",
+    explanation: "Where data can go: every URL the skill names, for the reviewer.",
+    kinds: ALL_TEXT,
+    match: {
+      type: "pattern",
+      patterns: [/\b(?:https?|wss?|ftp):\/\/[^\s"'<>()[\]{}`\\|^]+/g],
+      // Reserved documentation names cannot receive anything.
+      unless:
+        /^\w+:\/\/(?:[\w-]+\.)*(?:example\.(?:com|org|net)|example|invalid|test)(?:[:/?#]|$)/i,
+    },
+  },
+];
+
+/** Severity order, most severe first. */
+export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
+
+/** Changes whenever the matching code changes in a way the rule records do not show. */
+const ENGINE_VERSION = 1;
+
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+/** A hash of every rule record: a changed rule means installed skills are audited again. */
+export const AUDIT_RULES_VERSION = `${ENGINE_VERSION}-${
+  fnv1a(
+    JSON.stringify(AUDIT_RULES, (_key, value) => value instanceof RegExp ? String(value) : value),
+  )
+}`;

@@ -1,0 +1,15 @@
+/**
+ * runtime/audit — looking at a skill before trusting it, and helping its author: reading
+ * every file a skill ships for the audit rules in core (scan.ts: `auditDir`), the audit
+ * result each installed skill keeps under `$SKILLS_HOME/.cache`, redone when the rules
+ * change (record.ts), and `skills lint`: the author's checks with the skill's scripts run
+ * through the real runner (lint.ts). The rules and their matching are pure (core/audit.ts,
+ * core/audit_rules.ts, core/lint.ts); this folder only reads files and runs scripts.
+ *
+ * This file documents the folder and is read by tests/architecture; nothing imports it.
+ */
+
+export const LAYER = {
+  owns: "runtime/audit",
+  mayImport: ["core", "runtime/os", "runtime/store", "runtime/catalog", "runtime/exec"],
+} as const;

@@ -1,0 +1,121 @@
+/** The author's checks of core/lint.ts, as tables. */
+
+import assert from "node:assert/strict";
+import {
+  lintBody,
+  lintDescription,
+  lintMissingFiles,
+  lintNameFolder,
+  lintUnreferenced,
+  MAX_BODY_TOKENS,
+  mentionedPaths,
+  needsTokenCount,
+} from "../../src/core/lint.ts";
+
+const rules = (findings: { rule: string }[]) => findings.map((f) => f.rule);
+
+Deno.test("lintDescription() wants what and when, in the third person, without vague words", () => {
+  const table: [string, string[]][] = [
+    [
+      "Extracts tables and form fields from PDF files. Use when the user asks about a PDF.",
+      [],
+    ],
+    [
+      "Reads Kalshi market data. Use it for questions about prediction market prices.",
+      [],
+    ],
+    ["PDF tool.", ["description-short", "description-when"]],
+    [
+      "I extract tables from PDF files whenever the user asks for the data in them.",
+      ["description-first-person"],
+    ],
+    [
+      "We convert documents to Markdown when a user uploads a Word or PDF file.",
+      ["description-first-person"],
+    ],
+    [
+      "Helps with various document things when the user needs something done with files.",
+      ["description-vague"],
+    ],
+    [
+      "Extracts tables and form fields from PDF files and writes them as CSV files.",
+      ["description-when"],
+    ],
+    // "US" is not "us"; "I/O" is not "I".
+    [
+      "Looks up US holidays and I/O schedules. Use when the user plans a trip or a release.",
+      [],
+    ],
+  ];
+  for (const [description, expected] of table) {
+    assert.deepEqual(rules(lintDescription(description, 3)), expected, description);
+  }
+  assert.equal(lintDescription("PDF tool.", 3)[0]!.line, 3);
+});
+
+Deno.test("lintBody() flags more than 500 lines and, when counted, more than 5,000 tokens", () => {
+  assert.deepEqual(lintBody("line\n".repeat(499), 6, undefined), []);
+  assert.deepEqual(rules(lintBody("line\n".repeat(501), 6, undefined)), ["body-lines"]);
+  assert.deepEqual(rules(lintBody("short", 6, MAX_BODY_TOKENS + 1)), ["body-tokens"]);
+  assert.deepEqual(lintBody("short", 6, MAX_BODY_TOKENS), []);
+  // A token is at least one byte: up to 5,000 bytes need no tokenizer.
+  assert.equal(needsTokenCount(5000), false);
+  assert.equal(needsTokenCount(5001), true);
+});
+
+Deno.test("mentionedPaths() finds link targets and resource paths, not URLs or anchors", () => {
+  const body = [
+    "See [the guide](references/guide.md#setup) and ![logo](./assets/logo.png).",
+    "Run `python scripts/extract.py --help`; read https://example.com/x.md and [top](#top).",
+    "[mail](mailto:a@b.c) [abs](/etc/passwd) [spaced](references/a%20b.md)",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 10), [
+    { path: "references/guide.md", line: 10 },
+    { path: "assets/logo.png", line: 10 },
+    { path: "references/guide.md", line: 10 },
+    { path: "assets/logo.png", line: 10 },
+    { path: "scripts/extract.py", line: 11 },
+    { path: "references/a b.md", line: 12 },
+    { path: "references/a", line: 12 },
+  ]);
+});
+
+Deno.test("lintMissingFiles() reports each mentioned file or folder the skill lacks, once", () => {
+  const files = ["SKILL.md", "references/guide.md", "scripts/extract.py"];
+  const mentions = [
+    { path: "references/guide.md", line: 5 },
+    { path: "references", line: 5 },
+    { path: "scripts/missing.py", line: 7 },
+    { path: "scripts/missing.py", line: 9 },
+    { path: "../other/SKILL.md", line: 9 },
+  ];
+  const found = lintMissingFiles(mentions, files);
+  assert.deepEqual(found.map((f) => [f.rule, f.level, f.line]), [["missing-file", "error", 7]]);
+  assert.match(found[0]!.message, /scripts\/missing\.py/);
+});
+
+Deno.test("lintUnreferenced() wants every reference, asset and script mentioned somewhere", () => {
+  const docs = [
+    { path: "SKILL.md", text: "Read references/guide.md. Run `extract` for tables." },
+    { path: "references/guide.md", text: "The palette is in palette.json." },
+  ];
+  const files = [
+    "SKILL.md",
+    "references/guide.md",
+    "references/orphan.md",
+    "assets/palette.json",
+    "scripts/extract.py",
+    "scripts/unused.py",
+    "LICENSE.txt",
+  ];
+  const scripts = [{ file: "extract.py", name: "extract" }, { file: "unused.py", name: "unused" }];
+  assert.deepEqual(lintUnreferenced(docs, files, scripts).map((f) => f.file), [
+    "references/orphan.md",
+    "scripts/unused.py",
+  ]);
+});
+
+Deno.test("lintNameFolder() compares the name with the folder", () => {
+  assert.deepEqual(lintNameFolder("pdf", "pdf", 2), []);
+  assert.deepEqual(rules(lintNameFolder("pdf", "pdf-tools", 2)), ["name-folder"]);
+});

@@ -1,0 +1,145 @@
+/**
+ * `lintSkillDir` on real skill directories, with their scripts run through the real runner
+ * (python3): `skills init` output lints clean, with and without a toolset; each author
+ * problem is found where it is; `runScripts: false` runs nothing.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type LintOptions, lintSkillDir } from "../../../src/runtime/audit/lint.ts";
+import { planScaffold, writeScaffold } from "../../../src/runtime/lifecycle/scaffold.ts";
+import { countTokens } from "../../../src/agent/tokens.ts";
+import { tempDir } from "../../helpers/cli.ts";
+import { writeSample } from "../../fixtures/audit_corpus.ts";
+
+function options(home: string, extra: Partial<LintOptions> = {}): LintOptions {
+  return {
+    home,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home },
+    runScripts: true,
+    timeoutSeconds: 20,
+    countTokens: (text) => Promise.resolve(countTokens(text)),
+    ...extra,
+  };
+}
+
+const PEP723 = '# /// script\n# requires-python = ">=3.9"\n# dependencies = []\n# ///\n';
+
+Deno.test("skills init output lints clean, with and without a toolset (scripts run)", async () => {
+  await using tmp = await tempDir();
+  for (const withToolset of [false, true]) {
+    const name = withToolset ? "tooled-demo" : "plain-demo";
+    const dir = await writeScaffold(tmp.path, planScaffold(name, { withToolset }));
+    const report = await lintSkillDir(dir, options(join(tmp.path, "home")));
+    assert.equal(report.name, name);
+    assert.deepEqual(report.findings, [], name);
+  }
+});
+
+Deno.test("lint finds each author problem where it is", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "reporter");
+  const long = Array.from({ length: 520 }, (_, i) => `Step ${i}: keep going.`).join("\n");
+  await writeSample(dir, {
+    "SKILL.md": `---
+name: report-tool
+description: I help with various report things.
+version: 1.0.0
+---
+# Reports
+
+Run \`quiet\` and \`chatty\` as needed; the template is in [the guide](references/guide.md).
+Details live in references/missing.md.
+${long}
+`,
+    "references/guide.md": "# Guide\n",
+    "assets/unused.png": "not really a png\n",
+    "scripts/quiet.py": `${PEP723}import sys\nsys.exit(3)\n`,
+    "scripts/chatty.py": `${PEP723}print("hello there")\n`,
+  });
+  const report = await lintSkillDir(dir, options(join(tmp.path, "home")));
+  const got = report.findings.map((f) => `${f.rule} ${f.file}${f.line ? `:${f.line}` : ""}`);
+  assert.deepEqual(got, [
+    "name-folder SKILL.md:2",
+    "description-short SKILL.md:3",
+    "description-first-person SKILL.md:3",
+    "description-when SKILL.md:3",
+    "description-vague SKILL.md:3",
+    "portability SKILL.md:4",
+    "body-lines SKILL.md:6",
+    "missing-file SKILL.md:9",
+    "unreferenced-file assets/unused.png",
+    "script-json scripts/chatty.py",
+    "script-help scripts/quiet.py",
+  ]);
+  const levels = new Map(report.findings.map((f) => [f.rule, f.level]));
+  assert.equal(levels.get("missing-file"), "error");
+  assert.equal(levels.get("script-json"), "warning");
+  const json = report.findings.find((f) => f.rule === "script-json")!;
+  assert.match(json.message, /printed something other than one JSON document .*hello there/);
+  const help = report.findings.find((f) => f.rule === "script-help")!;
+  assert.match(help.message, /`quiet --help` failed \(execution_failed/);
+
+  const offline = await lintSkillDir(dir, options(join(tmp.path, "home"), { runScripts: false }));
+  assert.deepEqual(offline.findings.filter((f) => f.rule.startsWith("script-")), []);
+});
+
+Deno.test("a body over 5,000 tokens is counted with the tokenizer; a short one never loads it", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "wordy");
+  const words = Array.from({ length: 6000 }, (_, i) => `word${i}`).join(" ");
+  await writeSample(dir, {
+    "SKILL.md":
+      `---\nname: wordy\ndescription: Explains everything at length. Use when the user wants detail.\n---\n${words}\n`,
+  });
+  let calls = 0;
+  const counting = (text: string) => {
+    calls++;
+    return Promise.resolve(countTokens(text));
+  };
+  const report = await lintSkillDir(dir, options(tmp.path, { countTokens: counting }));
+  assert.deepEqual(report.findings.map((f) => f.rule), ["body-tokens"]);
+  assert.equal(calls, 1);
+
+  const short = join(tmp.path, "short");
+  await writeSample(short, {
+    "SKILL.md":
+      "---\nname: short\ndescription: Says one thing briefly. Use when the user wants a summary.\n---\nBrief.\n",
+  });
+  calls = 0;
+  assert.deepEqual(
+    (await lintSkillDir(short, options(tmp.path, { countTokens: counting }))).findings,
+    [],
+  );
+  assert.equal(calls, 0);
+});
+
+Deno.test("a skill that does not validate is reported with its errors", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "broken");
+  await writeSample(dir, { "SKILL.md": "---\nname: broken\n---\nbody\n" });
+  const report = await lintSkillDir(dir, options(tmp.path));
+  assert.deepEqual(report.findings.map((f) => [f.rule, f.level]), [["invalid", "error"]]);
+});
+
+Deno.test("a script that cannot start here (dependencies without uv) is reported as not run", async () => {
+  await using tmp = await tempDir();
+  // A PATH with python3 but no uv, as on a fresh machine.
+  const bin = join(tmp.path, "bin");
+  await Deno.mkdir(bin);
+  const python = await new Deno.Command("sh", { args: ["-c", "command -v python3"] }).output();
+  await Deno.symlink(new TextDecoder().decode(python.stdout).trim(), join(bin, "python3"));
+  const dir = join(tmp.path, "needy");
+  await writeSample(dir, {
+    "SKILL.md":
+      "---\nname: needy\ndescription: Fetches pages over HTTP/2. Use when the user asks for a page.\n---\nRun `fetch` with a URL.\n",
+    "scripts/fetch.py":
+      '# /// script\n# dependencies = ["httpx"]\n# ///\nimport httpx\nprint("{}")\n',
+  });
+  const report = await lintSkillDir(dir, {
+    ...options(join(tmp.path, "home")),
+    env: { PATH: bin, HOME: tmp.path },
+  });
+  assert.deepEqual(report.findings.map((f) => f.rule), ["script-unchecked"]);
+  assert.match(report.findings[0]!.message, /`fetch` was not run: .*uv is not installed/);
+});
