@@ -54,6 +54,7 @@ Deno.test("skills check reports unused files and --repair removes them, keeping 
     join(home, ".cache", "core", "0.0.1-0123456789abcdef", "hello-extended", "SKILL.md"),
     join(home, ".cache", "core", "parent-watch-0000000000000000", "sitecustomize.py"),
     join(home, ".cache", "digest-long-removed.json"),
+    join(home, ".cache", "audit-long-removed.json"),
     join(home, "registry.json.bak"),
   ];
   for (const path of planted) {
@@ -63,6 +64,7 @@ Deno.test("skills check reports unused files and --repair removes them, keeping 
   const check = await runCli(["check", "--json"], { env });
   const unused: string[] = JSON.parse(check.stdout).unused;
   assert.deepEqual(unused, [
+    join(home, ".cache", "audit-long-removed.json"),
     join(home, ".cache", "core", "0.0.1-0123456789abcdef"),
     join(home, ".cache", "core", "parent-watch-0000000000000000"),
     join(home, ".cache", "digest-long-removed.json"),
@@ -70,11 +72,11 @@ Deno.test("skills check reports unused files and --repair removes them, keeping 
     join(home, "registry.json.bak"),
   ]);
   const text = await runCli(["check"], { env });
-  assert.match(text.stdout, /○ 5 unused file\(s\) from other versions or removed skills/);
+  assert.match(text.stdout, /○ 6 unused file\(s\) from other versions or removed skills/);
 
   const repair = await runCli(["check", "--repair"], { env });
   assert.equal(repair.code, 0, repair.stdout + repair.stderr);
-  assert.match(repair.stdout, /5 unused files removed/);
+  assert.match(repair.stdout, /6 unused files removed/);
   for (const path of planted) {
     assert.equal(await Deno.lstat(path).catch(() => null), null, `${path} removed`);
   }

@@ -85,7 +85,8 @@ export async function findUnused(
   }
   const installed = new Set(reg.skills.map((e) => e.name_canonical));
   for (const name of await namesIn(join(home, CACHE_DIR))) {
-    const digestOf = /^digest-(.+)\.json$/.exec(name)?.[1];
+    // Per-skill caches (digests, kept audits) of skills no longer installed.
+    const digestOf = /^(?:digest|audit)-(.+)\.json$/.exec(name)?.[1];
     if (digestOf !== undefined && !installed.has(digestOf)) {
       unused.push(join(home, CACHE_DIR, name));
     }
