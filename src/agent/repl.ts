@@ -10,7 +10,7 @@ import type { Output } from "../core/io.ts";
 import { addUsage, type ChatLoop, emptyUsage, type TurnObserver } from "./chat_loop.ts";
 import type { RequestTokens } from "./tokens.ts";
 import { describeOutcome, describeToolCall, dim } from "./tool_lines.ts";
-import type { ToolSurface } from "./tool_surface.ts";
+import type { ActivationCheckpoint, ToolSurface } from "./tool_surface.ts";
 
 interface ReplIo {
   stdout: Output;
@@ -22,8 +22,8 @@ interface ReplIo {
 interface ReplOptions {
   loop: ChatLoop;
   io: ReplIo;
-  /** Active skills (name and description), for /skills. */
-  skills: { name: string; description: string }[];
+  /** Active skills (name and description), for /skills; `userOnly`: hidden from the model. */
+  skills: { name: string; description: string; userOnly?: boolean }[];
   /** A fresh tool surface for /reset (activations are forgotten with the conversation). */
   openSurface(): Promise<ToolSurface>;
   /** Tokens of the next request (o200k_base): fixed overhead and conversation. */
@@ -43,6 +43,9 @@ export const REPL_HELP = `Commands:
   /context   Tokens of the fixed overhead and of the conversation so far
   /reset     Start a new conversation (forgets activations too)
   /exit      Leave (Ctrl-D works too)
+  /<skill> [arguments]
+             Start a skill yourself: its instructions (with $ARGUMENTS filled in)
+             go to the model as your message — also skills hidden from the model
 Ctrl-C cancels the current turn and any running script.
 `;
 
@@ -148,7 +151,7 @@ export class Repl {
     return "continue";
   }
 
-  async #runTurn(text: string): Promise<void> {
+  async #runTurn(text: string, startedAt?: ActivationCheckpoint): Promise<void> {
     const { loop } = this.#options;
     const io = this.#io;
     const printer = terminalObserver(io);
@@ -167,6 +170,8 @@ export class Repl {
       }
     } catch (error) {
       if (printer.openLine()) io.stdout.write("\n");
+      // A skill the user started belongs to the turn it was started for.
+      if (startedAt !== undefined) await loop.surface.restore(startedAt);
       if (isSkillError(error) && error.code === "cancelled") {
         printer.closeToolLine("cancelled");
         io.stderr.write("^C turn cancelled\n");
@@ -200,7 +205,11 @@ export class Repl {
           return "continue";
         }
         for (const skill of skills) {
-          const mark = loop.activated.has(skill.name) ? " (activated)" : "";
+          const mark = loop.activated.has(skill.name)
+            ? " (activated)"
+            : skill.userOnly
+            ? ` (hidden from the model: start it with /${skill.name})`
+            : "";
           io.stdout.write(`${skill.name}${mark} — ${skill.description}\n`);
         }
         return "continue";
@@ -232,8 +241,24 @@ export class Repl {
         return "continue";
       }
       default:
-        io.stderr.write(`Unknown command '${command}'. Type /help for the commands.\n`);
-        return "continue";
+        return await this.#startSkill(command.slice(1), text.slice(command.length).trim());
     }
+  }
+
+  /** `/<skill> [arguments]`: the user starts a skill; its content is the message. */
+  async #startSkill(name: string, args: string): Promise<"continue"> {
+    const { loop } = this.#options;
+    const io = this.#io;
+    const startedAt = loop.surface.checkpoint();
+    const envelope = await loop.surface.invokeSkill(name, args);
+    if (!envelope.success) {
+      if (envelope.error === "not_found") {
+        io.stderr.write(`Unknown command '/${name}'. Type /help for the commands.\n`);
+      } else io.stderr.write(`error: ${envelope.message}\n`);
+      return "continue";
+    }
+    io.stderr.write(dim(`→ ${envelope.message}\n`, io.color));
+    await this.#runTurn(String(envelope.result), startedAt);
+    return "continue";
   }
 }

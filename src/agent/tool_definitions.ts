@@ -9,13 +9,18 @@ import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import type { ToolDefinition, VirtualSkill } from "./tool_surface.ts";
 import { CALL_SKILL_TOOL } from "./virtual_tools.ts";
 
+/**
+ * `offered` names the skills the model may activate itself (the `activate_skill` enum); the
+ * others (started only by the user) still bring their tools once started.
+ */
 export function skillToolDefinitions(
   skills: readonly SkillRecord[],
   virtual: readonly VirtualSkill[],
+  offered: readonly string[] = [...skills.map((s) => s.canonical), ...virtual.map((v) => v.name)],
 ): ToolDefinition[] {
   if (skills.length === 0 && virtual.length === 0) return [];
   const str = { type: "string" };
-  const names = [...skills.map((s) => s.canonical), ...virtual.map((v) => v.name)];
+  const names = [...offered];
   const tools: ToolDefinition[] = [
     {
       name: "activate_skill",

@@ -90,6 +90,13 @@ export interface ToolSurface {
    * it was. The next `activate_skill` returns the instructions again.
    */
   restore(checkpoint: ActivationCheckpoint): Promise<void>;
+  /**
+   * The user starts a skill by name (`/name args` in the REPL): like `activate_skill`, but
+   * also for skills hidden from the model (`disable-model-invocation`), refused for skills
+   * that are not user-invocable; `$ARGUMENTS` in the body becomes `args`. The result's
+   * content is what the user sends to the model.
+   */
+  invokeSkill(name: string, args: string): Promise<Envelope>;
   /** Subscribes to tool-list changes (toolset tools mounted on activation). */
   onToolsChanged(listener: () => void): () => void;
   /** Stops toolset host processes. */

@@ -45,6 +45,7 @@ import type {
 } from "./tool_surface.ts";
 import { callVirtualTool, dispatchTarget, renderSkillTools } from "./virtual_tools.ts";
 import { skillToolDefinitions } from "./tool_definitions.ts";
+import { modelCanInvoke, userCanInvoke, withArguments } from "./invocation.ts";
 
 /** OpenAI and Anthropic both limit tool names to 64 characters of `[A-Za-z0-9_-]`. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -66,6 +67,10 @@ class SkillToolSurface implements ToolSurface {
   readonly #skills: SkillRecord[];
   /** Skills defined in code (the library), by canonical name. */
   readonly #virtual: Map<string, VirtualSkill>;
+  /** Active skills the model may not start itself (`disable-model-invocation`). */
+  readonly #hidden: Set<string>;
+  /** Set while the user starts a skill, which may be hidden from the model. */
+  #userStarting = false;
   /** The catalog narrowed to the active skills: the script tools see nothing else. */
   readonly #catalog: Catalog;
   readonly #baseTools: ToolDefinition[];
@@ -98,9 +103,15 @@ class SkillToolSurface implements ToolSurface {
       this.#virtual.set(skill.name, skill);
     }
     const virtual = [...this.#virtual.values()];
-    this.#baseTools = skillToolDefinitions(this.#skills, virtual);
+    // Skills the model may not start itself are left out of what it is told.
+    const offered = this.#skills.filter(modelCanInvoke);
+    this.#hidden = new Set(this.#skills.filter((s) => !modelCanInvoke(s)).map((s) => s.canonical));
+    this.#baseTools = skillToolDefinitions(this.#skills, virtual, [
+      ...offered.map((s) => s.canonical),
+      ...virtual.map((v) => v.name),
+    ]);
     this.systemPrompt = buildSystemPrompt([
-      ...this.#skills.map((s) => ({
+      ...offered.map((s) => ({
         name: s.canonical,
         description: s.manifest.description,
         ...(options.includeLocation ? { location: s.skillMdPath } : {}),
@@ -273,7 +284,10 @@ class SkillToolSurface implements ToolSurface {
       return { error: failFromError(error) };
     }
     const record = this.#skills.find((s) => s.canonical === canonical);
-    if (record !== undefined) return { record };
+    // A skill hidden from the model exists for it only once the user has started it.
+    const hidden = record !== undefined && this.#hidden.has(canonical) &&
+      !this.#activated.has(canonical) && !this.#userStarting;
+    if (record !== undefined && !hidden) return { record };
     if (this.#virtual.has(canonical)) {
       return {
         error: fail(
@@ -283,7 +297,10 @@ class SkillToolSurface implements ToolSurface {
         ),
       };
     }
-    const available = [...this.#skills.map((s) => s.canonical), ...this.#virtual.keys()]
+    const visible = this.#skills.filter((s) =>
+      !this.#hidden.has(s.canonical) || this.#activated.has(s.canonical)
+    );
+    const available = [...visible.map((s) => s.canonical), ...this.#virtual.keys()]
       .join(", ") || "none";
     return {
       error: fail("not_found", `Skill '${canonical}' is not active (active skills: ${available})`),
@@ -340,19 +357,54 @@ class SkillToolSurface implements ToolSurface {
     return ok(content, `Activated skill '${skill.name}'${tools}${note}`);
   }
 
-  async #firstActivation(skill: SkillRecord): Promise<Envelope> {
-    const before = this.#toolNames();
-    const body = await readSkillBody(skill);
-    const { tools, problems } = await this.#mountToolsets(skill);
-    this.#activated.add(skill.canonical);
-    const note = this.#applyPolicy(skill.canonical, skill.manifest.allowedTools);
-    const content = renderSkillContent(skill.canonical, body, {
+  async invokeSkill(name: string, args: string): Promise<Envelope> {
+    try {
+      const canonical = isValidSkillName(name) ? canonicalSkillName(name) : "";
+      const virtual = this.#virtual.get(canonical);
+      if (virtual !== undefined) return this.#activateVirtual(virtual);
+      const skill = this.#skills.find((s) => s.canonical === canonical);
+      if (skill === undefined) {
+        return fail("not_found", `No active skill is named '${quoteName(name)}'`);
+      }
+      if (!userCanInvoke(skill)) {
+        return fail(
+          "permission_denied",
+          `Skill '${canonical}' is started by the model only (user-invocable: false)`,
+        );
+      }
+      if (this.#activated.has(canonical)) {
+        const body = withArguments(await readSkillBody(skill), args);
+        return ok(this.#content(skill, body, [], []), `Started skill '${canonical}'`);
+      }
+      this.#userStarting = true;
+      try {
+        return await this.#firstActivation(skill, args);
+      } finally {
+        this.#userStarting = false;
+      }
+    } catch (error) {
+      return failFromError(error);
+    }
+  }
+
+  #content(skill: SkillRecord, body: string, tools: string[], problems: string[]): string {
+    return renderSkillContent(skill.canonical, body, {
       scripts: skill.scripts.map((s) => s.name),
       references: skill.references,
       assets: skill.assets,
       tools,
       problems,
     });
+  }
+
+  async #firstActivation(skill: SkillRecord, args?: string): Promise<Envelope> {
+    const before = this.#toolNames();
+    const written = await readSkillBody(skill);
+    const body = args === undefined ? written : withArguments(written, args);
+    const { tools, problems } = await this.#mountToolsets(skill);
+    this.#activated.add(skill.canonical);
+    const note = this.#applyPolicy(skill.canonical, skill.manifest.allowedTools);
+    const content = this.#content(skill, body, tools, problems);
     if (this.#toolNames() !== before) this.#notify();
     const mounted = tools.length > 0 ? `; ${tools.length} toolset tools mounted` : "";
     return ok(content, `Activated skill '${skill.canonical}'${mounted}${note}`);

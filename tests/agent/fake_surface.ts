@@ -90,6 +90,11 @@ export function fakeSurface(options: { skills?: string[] } = {}): FakeSurface {
       if (was !== activated) { for (const listener of listeners) listener(); }
       return Promise.resolve();
     },
+    invokeSkill(name, args) {
+      if (name !== "demo") return Promise.resolve(fail("not_found", `No active skill '${name}'`));
+      activated = true;
+      return Promise.resolve(ok(`DEMO BODY for ${args}`, "Started skill 'demo'"));
+    },
     onToolsChanged(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -22,6 +22,7 @@ import { renderHelp } from "../spec.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
+import { modelCanInvoke } from "../../agent/invocation.ts";
 
 export const handlesInterrupt = true;
 
@@ -91,7 +92,11 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
     if (options.prompt !== undefined) return await oneShot(options, options.prompt, loop, ctx);
     const skills = session.catalog.skills
       .filter((s) => session.active.has(s.canonical))
-      .map((s) => ({ name: s.canonical, description: s.manifest.description }));
+      .map((s) => ({
+        name: s.canonical,
+        description: s.manifest.description,
+        userOnly: !modelCanInvoke(s),
+      }));
     const repl = new Repl({
       loop,
       io: ctx,

@@ -13,6 +13,7 @@ import { renderHelp } from "../spec.ts";
 import { promptSpec } from "../specs/prompt.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
+import { modelCanInvoke } from "../../agent/invocation.ts";
 
 export const help = renderHelp(promptSpec);
 
@@ -45,8 +46,9 @@ export function parse(argv: readonly string[]): PromptOptions {
 export async function run(options: PromptOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx, options.skills);
   for (const warning of session.activationWarnings) warn(ctx, warning);
+  // What the model is told: skills it may not start itself (disable-model-invocation) are not.
   const skills = session.catalog.skills
-    .filter((s) => session.active.has(s.canonical))
+    .filter((s) => session.active.has(s.canonical) && modelCanInvoke(s))
     .map((s) => ({
       name: s.canonical,
       description: s.manifest.description,

@@ -42,6 +42,7 @@ call (name, arguments, result, duration_ms) and token usage`),
       beforeOptions: true,
       text: `answers stream to stdout, each tool call is one line on stderr.
   /help  /skills  /tools  /context  /reset  /exit
+  /<skill> [arguments]  start a skill yourself (also one hidden from the model)
   Ctrl-C cancels the current turn (and any running script); Ctrl-D exits.`,
     },
     {

@@ -10,8 +10,8 @@
 import { join } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
-import { writeFileAtomic } from "../os/fs.ts";
-import type { SkillRecord } from "./loader.ts";
+import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
+import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";
 
 const CACHE_FORMAT = 2;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */
@@ -22,6 +22,8 @@ interface CachedSkill {
   key: string;
   /** The skill's subdirectories (relative), whose stamps are part of the key. */
   dirs: string[];
+  /** Files read besides SKILL.md (relative; e.g. agents/openai.yaml), also stamped. */
+  files?: string[];
   dir: string;
   name: string;
   canonical: string;
@@ -47,8 +49,12 @@ function stamp(info: Deno.FileInfo): string {
   return `${info.mtime?.getTime() ?? 0}:${info.size}`;
 }
 
-/** The freshness key of a skill directory and its subdirectories `dirs`, or null. */
-function freshnessKey(dir: string, dirs: readonly string[]): string | null {
+/** The freshness key of a skill directory, its subdirectories and extra files, or null. */
+function freshnessKey(
+  dir: string,
+  dirs: readonly string[],
+  files: readonly string[] = [],
+): string | null {
   try {
     const dirInfo = Deno.lstatSync(dir);
     if (!dirInfo.isDirectory) return null;
@@ -59,6 +65,7 @@ function freshnessKey(dir: string, dirs: readonly string[]): string | null {
       if (!info.isDirectory) return null;
       parts.push(stamp(info));
     }
+    for (const file of files) parts.push(stamp(Deno.lstatSync(join(dir, file))));
     return parts.join("|");
   } catch {
     return null;
@@ -109,7 +116,7 @@ export class CatalogCache {
   get(dir: string): CachedSkill | undefined {
     const cached = this.#entries[dir];
     if (cached === undefined) return undefined;
-    const key = freshnessKey(dir, cached.dirs);
+    const key = freshnessKey(dir, cached.dirs, cached.files);
     return key !== null && key === cached.key ? cached : undefined;
   }
 
@@ -120,7 +127,8 @@ export class CatalogCache {
   set(dir: string, record: SkillRecord, immutable = false): void {
     const dirs = subdirectories(dir);
     if (dirs === null) return;
-    const key = freshnessKey(dir, dirs);
+    const files = lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile ? [CODEX_AGENT_FILE] : [];
+    const key = freshnessKey(dir, dirs, files);
     if (key === null) return;
     // A skill edited within the last two seconds may change again within mtime granularity.
     const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
@@ -130,6 +138,7 @@ export class CatalogCache {
     this.#entries[dir] = {
       key,
       dirs,
+      files,
       dir: record.dir,
       name,
       canonical,

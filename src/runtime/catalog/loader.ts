@@ -21,6 +21,7 @@ import { MAX_FRONT_MATTER_BYTES } from "../../core/limits.ts";
 import { canonicalSkillName, scriptDisplayName, skillNameProblem } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import { VERSION } from "../../core/version.ts";
+import { isPlainObject } from "../../core/validate.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 
 export type SkillOrigin = "core" | "git" | "local";
@@ -221,9 +222,17 @@ async function readSkill(
         message: "SKILL.md has no instructions after the front matter",
       });
     }
+    diagnostics.push(...shellOnLoadWarnings(parsed.body, parsed.bodyLine, givenMd));
   }
 
   const manifest = parsed.manifest!;
+  // Codex's agents/openai.yaml may keep the skill from the model (implicit invocation off).
+  if (children.get("agents")?.isDirectory && await codexHidesSkill(realDir)) {
+    manifest.invocation = {
+      ...(manifest.invocation ?? { modelInvocable: true, userInvocable: true }),
+      modelInvocable: false,
+    };
+  }
   const warnings = parsed.diagnostics.filter((d) => d.level === "warning");
   const manifestWarnings = warnings.length;
   let scripts: ScriptInfo[];
@@ -255,6 +264,46 @@ async function readSkill(
     checkToolsetsAndScripts(dir, givenMd, record, diagnostics);
   }
   return result;
+}
+
+/** The Codex agent file whose policy the loader reads (its stamp is part of the cache key). */
+export const CODEX_AGENT_FILE = "agents/openai.yaml";
+const MAX_AGENT_FILE_BYTES = 64 * 1024;
+
+/** Whether `agents/openai.yaml` sets `policy.allow_implicit_invocation: false`. */
+async function codexHidesSkill(dir: string): Promise<boolean> {
+  const path = join(dir, ...CODEX_AGENT_FILE.split("/"));
+  const info = lstatSyncOrNull(path);
+  if (info === null || !info.isFile) return false;
+  const { bytes } = readPrefixSync(path, MAX_AGENT_FILE_BYTES);
+  try {
+    const { loadFrontMatterYaml } = await import("../../core/frontmatter.ts");
+    const document = await loadFrontMatterYaml(new TextDecoder().decode(bytes), 1);
+    const policy = isPlainObject(document) ? document.policy : undefined;
+    return isPlainObject(policy) && policy.allow_implicit_invocation === false;
+  } catch {
+    return false; // an unreadable agent file changes nothing
+  }
+}
+
+/**
+ * Claude Code runs `` !`command` `` blocks of a skill's body when it loads the skill;
+ * skills never does (the body is text), and says so when validating.
+ */
+function shellOnLoadWarnings(body: string, bodyLine: number, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  body.split("\n").forEach((line, i) => {
+    if (/!`[^`\n]+`/.test(line)) {
+      out.push({
+        level: "warning",
+        file,
+        line: bodyLine + i,
+        message:
+          "a !`command` block: Claude Code runs it when it loads the skill; skills never runs it",
+      });
+    }
+  });
+  return out;
 }
 
 /** Validation: declared toolset modules exist; scripts without PEP 723 run with python3. */
