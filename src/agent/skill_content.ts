@@ -11,6 +11,8 @@ interface SkillResources {
   scripts: readonly string[];
   references: readonly string[];
   assets: readonly string[];
+  /** The skill's other files (forms.md, templates/…); binaries are marked. */
+  files?: readonly string[];
   /** Qualified toolset tool names now callable. */
   tools: readonly string[];
   /** Toolsets that could not be loaded, one line each. */
@@ -27,6 +29,7 @@ export function renderSkillContent(name: string, body: string, resources: SkillR
     ["scripts (script_help, script_run)", resources.scripts],
     ["references (read_skill_file)", resources.references],
     ["assets (read_skill_file)", resources.assets],
+    ["other files (read_skill_file)", (resources.files ?? []).map(markBinary)],
     ["tools", resources.tools],
     ["unavailable toolsets", resources.problems],
   ];
@@ -35,4 +38,12 @@ export function renderSkillContent(name: string, body: string, resources: SkillR
   if (present.length === 0) lines.push("(none)");
   lines.push("</skill_resources>");
   return lines.join("\n");
+}
+
+/** Files read_skill_file cannot show (it reads UTF-8 text only), marked for the model. */
+const BINARY =
+  /\.(?:png|jpe?g|gif|webp|ico|bmp|pdf|zip|gz|tgz|bz2|xz|7z|tar|docx?|xlsx?|pptx?|odt|ods|ttf|otf|woff2?|eot|mp3|mp4|wav|ogg|webm|mov|avi|wasm|so|dylib|dll|exe|bin|class|jar|pyc|sqlite|db)$/i;
+
+function markBinary(path: string): string {
+  return BINARY.test(path) ? `${path} (binary)` : path;
 }

@@ -392,6 +392,7 @@ class SkillToolSurface implements ToolSurface {
       scripts: skill.scripts.map((s) => s.name),
       references: skill.references,
       assets: skill.assets,
+      files: skill.files,
       tools,
       problems,
     });

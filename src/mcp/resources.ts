@@ -78,7 +78,8 @@ export function listSkillResources(skills: readonly SkillRecord[]): SkillResourc
       description: skill.manifest.description,
       mimeType: "text/markdown",
     });
-    for (const path of [...skill.references, ...skill.assets]) {
+    const others = skill.files.filter((path) => !path.startsWith("… and "));
+    for (const path of [...skill.references, ...skill.assets, ...others]) {
       out.push({
         uri: skillUri(skill.canonical, path),
         name: `${skill.canonical}/${path}`,

@@ -59,3 +59,49 @@ Deno.test("skills add finds skills that Claude plugin manifests list, and skill.
   assert.equal(run.code, 0, run.stderr);
   assert.equal(JSON.parse(run.stdout).description, "Skill lower.");
 });
+
+Deno.test("every file a skill ships is offered: top-level forms.md in info, activation and MCP", async () => {
+  await using dir = await tempDir();
+  const skill = join(dir.path, "pdf");
+  const files: Record<string, string> = {
+    "SKILL.md":
+      "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\nRead forms.md and reference.md first.\n",
+    "forms.md": "# Forms\n",
+    "reference.md": "# Reference\n",
+    "templates/letter.docx": "PK\u0003\u0004binary",
+    "references/guide.md": "# Guide\n",
+    ".hidden": "x\n",
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(skill, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(skill, rel), text);
+  }
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  assert.equal((await runCli(["add", skill, "--yes"], { env })).code, 0);
+
+  const info = JSON.parse((await runCli(["info", "pdf", "--json"], { env })).stdout);
+  assert.deepEqual(info.files, ["forms.md", "reference.md", "templates/letter.docx"]);
+  assert.deepEqual(info.references, ["references/guide.md"]);
+
+  // What activation tells the model, through the real surface.
+  const { loadCatalog } = await import("../../src/runtime/catalog/catalog.ts");
+  const { createToolSurface } = await import("../../src/agent/tools.ts");
+  const surface = await createToolSurface({
+    home: env.SKILLS_HOME,
+    catalog: await loadCatalog(env.SKILLS_HOME),
+    active: new Set(["pdf"]),
+    env: { PATH: Deno.env.get("PATH") ?? "" },
+  });
+  try {
+    const activated = await surface.callTool("activate_skill", { name: "pdf" });
+    assert.match(
+      String(activated.success && activated.result),
+      /other files \(read_skill_file\): forms\.md, reference\.md, templates\/letter\.docx \(binary\)/,
+    );
+    const read = await surface.callTool("read_skill_file", { skill: "pdf", path: "forms.md" });
+    assert.ok(read.success);
+    assert.equal(read.result, "# Forms\n");
+  } finally {
+    await surface.close();
+  }
+});

@@ -89,6 +89,7 @@ function describeSkill(skill: SkillRecord, active: boolean, tools: string[]) {
     toolsets: m.toolsets,
     references: skill.references,
     assets: skill.assets,
+    files: skill.files,
     tools,
     warnings: skill.warnings.map((w) => w.message),
   };
@@ -150,6 +151,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
     );
   }
   if (info.assets.length > 0) out.push("", "Assets:", ...info.assets.map((a) => `  ${a}`));
+  if (info.files.length > 0) out.push("", "Other files:", ...info.files.map((f) => `  ${f}`));
   out.push("", "Agent tools:", ...info.tools.map((t) => `  ${t}`));
   if (info.warnings.length > 0) out.push("", "Warnings:", ...info.warnings.map((w) => `  ${w}`));
   ctx.stdout.write(out.join("\n") + "\n");

@@ -13,7 +13,7 @@ import { VERSION } from "../../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
 import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";
 
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */
 const MAX_STAMPED_DIRS = 64;
 const MAX_DEPTH = 5;
@@ -23,7 +23,7 @@ interface CachedSkill {
   /** The skill's subdirectories (relative), whose stamps are part of the key. */
   dirs: string[];
   /** Files read besides SKILL.md (relative; e.g. agents/openai.yaml), also stamped. */
-  files?: string[];
+  stamped?: string[];
   dir: string;
   name: string;
   canonical: string;
@@ -32,6 +32,7 @@ interface CachedSkill {
   scripts: { name: string; file: string; path: string }[];
   references: string[];
   assets: string[];
+  files: string[];
   warnings: Diagnostic[];
 }
 
@@ -116,7 +117,7 @@ export class CatalogCache {
   get(dir: string): CachedSkill | undefined {
     const cached = this.#entries[dir];
     if (cached === undefined) return undefined;
-    const key = freshnessKey(dir, cached.dirs, cached.files);
+    const key = freshnessKey(dir, cached.dirs, cached.stamped);
     return key !== null && key === cached.key ? cached : undefined;
   }
 
@@ -127,18 +128,18 @@ export class CatalogCache {
   set(dir: string, record: SkillRecord, immutable = false): void {
     const dirs = subdirectories(dir);
     if (dirs === null) return;
-    const files = lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile ? [CODEX_AGENT_FILE] : [];
-    const key = freshnessKey(dir, dirs, files);
+    const stamped = lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile ? [CODEX_AGENT_FILE] : [];
+    const key = freshnessKey(dir, dirs, stamped);
     if (key === null) return;
     // A skill edited within the last two seconds may change again within mtime granularity.
     const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
     if (!immutable && Date.now() - newest < 2000) return;
-    const { name, canonical, skillMdPath, manifest, scripts, references, assets, warnings } =
+    const { name, canonical, skillMdPath, manifest, scripts, references, assets, files, warnings } =
       record;
     this.#entries[dir] = {
       key,
       dirs,
-      files,
+      stamped,
       dir: record.dir,
       name,
       canonical,
@@ -147,6 +148,7 @@ export class CatalogCache {
       scripts,
       references,
       assets,
+      files,
       warnings,
     };
     this.#dirty = true;

@@ -109,7 +109,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
       cached !== undefined && cached.name === name &&
       (entry === undefined || cached.canonical === entry.name_canonical)
     ) {
-      const { key: _key, dirs: _dirs, files: _files, ...rest } = cached;
+      const { key: _key, dirs: _dirs, stamped: _stamped, ...rest } = cached;
       return { record: { ...rest, origin, trusted, entry } };
     }
     const loaded = await load(dir, realRoot, origin, trusted, entry, name);

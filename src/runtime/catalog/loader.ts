@@ -49,6 +49,12 @@ export interface SkillRecord {
   /** Relative paths under `references/` and `assets/`. */
   references: string[];
   assets: string[];
+  /**
+   * Every other file the skill ships, at any depth (not SKILL.md, scripts/, references/,
+   * assets/ or hidden files): `forms.md`, `templates/report.docx`, … Bounded: past
+   * {@link MAX_OTHER_FILES} the last entry says how many more there are.
+   */
+  files: string[];
   entry: RegistryEntry | undefined;
   warnings: Diagnostic[];
 }
@@ -84,6 +90,8 @@ const MAX_RESOURCE_DEPTH = 4;
 /** Validation refuses a SKILL.md larger than this outright (bounded memory). */
 export const MAX_SKILL_MD_BYTES = 2 * 1024 * 1024;
 const MAX_WALK_ENTRIES = 20_000;
+/** How deep the other files of a skill are listed. */
+const MAX_WALK_DEPTH = 8;
 
 interface LoadOptions {
   origin: SkillOrigin;
@@ -253,6 +261,7 @@ async function readSkill(
     scripts,
     references: listResources(join(realDir, "references"), children.get("references")),
     assets: listResources(join(realDir, "assets"), children.get("assets")),
+    files: listOtherFiles(realDir, children),
     entry: options.entry,
     warnings,
   };
@@ -424,6 +433,44 @@ function discoverScripts(
     file,
     path: join(scriptsDir, file),
   }));
+}
+
+/** At most this many other files are named; the rest are counted. */
+export const MAX_OTHER_FILES = 200;
+const LISTED_ELSEWHERE = new Set([
+  "SKILL.md",
+  "skill.md",
+  "scripts",
+  "references",
+  "assets",
+  "__pycache__",
+  "node_modules",
+]);
+
+/**
+ * The skill's other files (see SkillRecord.files): names only, never contents, symlinks and
+ * hidden entries skipped, at most MAX_OTHER_FILES then `… and N more`.
+ */
+function listOtherFiles(dir: string, children: ReadonlyMap<string, Deno.DirEntry>): string[] {
+  const out: string[] = [];
+  let more = 0;
+  const visit = (entry: Deno.DirEntry, path: string, rel: string, depth: number) => {
+    if (entry.isSymlink || entry.name.startsWith(".")) return;
+    if (entry.isFile) {
+      if (out.length < MAX_OTHER_FILES) out.push(rel);
+      else more++;
+    } else if (entry.isDirectory && depth < MAX_WALK_DEPTH) {
+      for (const child of [...Deno.readDirSync(path)].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        visit(child, join(path, child.name), `${rel}/${child.name}`, depth + 1);
+      }
+    }
+  };
+  const top = [...children.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of top) {
+    if (!LISTED_ELSEWHERE.has(entry.name)) visit(entry, join(dir, entry.name), entry.name, 1);
+  }
+  if (more > 0) out.push(`… and ${more} more`);
+  return out;
 }
 
 /** Relative paths of regular files under a resource folder (names only, never contents). */

@@ -43,6 +43,7 @@ async function listing(home: string) {
     scripts: s.scripts.map((x) => x.file),
     references: s.references,
     assets: s.assets,
+    files: s.files,
     warnings: s.warnings.map((w) => w.message),
   }));
 }
@@ -72,7 +73,14 @@ Deno.test("the listing cache returns exactly what a cold read returns, under ran
 
     for (let step = 1; step <= 40; step++) {
       const files = filesUnder(skill);
-      const folder = pick(["references", "assets", "scripts", "references/deep", "extra/nested"]);
+      const folder = pick([
+        "references",
+        "assets",
+        "scripts",
+        "references/deep",
+        "extra/nested",
+        ".",
+      ]);
       const touched: string[] = [];
       const ensureFolder = async (rel: string) => {
         const parts = rel.split("/");
@@ -87,10 +95,12 @@ Deno.test("the listing cache returns exactly what a cold read returns, under ran
       };
       const op = pick(["add", "add", "remove", "rename", "describe"]);
       if (op === "add" || files.length === 0) {
-        await ensureFolder(folder);
-        const name = `${folder}/f${step}.${folder === "scripts" ? "py" : "md"}`;
+        if (folder !== ".") await ensureFolder(folder);
+        const name = folder === "."
+          ? `top${step}.md`
+          : `${folder}/f${step}.${folder === "scripts" ? "py" : "md"}`;
         await Deno.writeTextFile(join(skill, name), `step ${step}\n`);
-        touched.push(name, folder);
+        touched.push(name, folder === "." ? "" : folder);
       } else if (op === "remove") {
         const victim = pick(files);
         await Deno.remove(join(skill, victim));
