@@ -436,7 +436,7 @@ function discoverScripts(
 }
 
 /** At most this many other files are named; the rest are counted. */
-export const MAX_OTHER_FILES = 200;
+const MAX_OTHER_FILES = 200;
 const LISTED_ELSEWHERE = new Set([
   "SKILL.md",
   "skill.md",
