@@ -63,8 +63,15 @@ export interface EnvSubject {
   manifest: { envPatterns: readonly string[] };
 }
 
-/** Set for every script: Python writes UTF-8 to pipes on every platform (Windows too). */
-const FIXED_SCRIPT_ENV: Readonly<Record<string, string>> = { PYTHONUTF8: "1" };
+/**
+ * Set for every script: Python writes UTF-8 to pipes on every platform (Windows too), and
+ * never writes bytecode into a skill folder (what runs is a verified copy without any:
+ * runtime/trust/snapshot.ts).
+ */
+const FIXED_SCRIPT_ENV: Readonly<Record<string, string>> = {
+  PYTHONUTF8: "1",
+  PYTHONDONTWRITEBYTECODE: "1",
+};
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

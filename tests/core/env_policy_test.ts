@@ -58,6 +58,7 @@ Deno.test("scriptEnvironment() passes only the base set and the skill's allowlis
     KALSHI_TIMEOUT: "3",
     EXTRA_TOKEN: "t",
     PYTHONUTF8: "1",
+    PYTHONDONTWRITEBYTECODE: "1",
   });
   const bare = scriptEnvironment(fakeSkill([]), SOURCE);
   assert.equal(bare.KALSHI_API_BASE, undefined);

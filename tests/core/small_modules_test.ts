@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { compareSemver, parseSemver } from "../../src/core/semver.ts";
 import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
-import { mergeEnv, parseDotenv } from "../../src/core/dotenv.ts";
+import { applyDotenv, parseDotenv } from "../../src/core/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/digest.ts";
 import { missingModuleHint, missingPythonModule } from "../../src/core/missing_module.ts";
 import { colorWanted } from "../../src/core/io.ts";
@@ -34,7 +34,7 @@ Deno.test("parseDotenv() reads KEY=value lines and the real environment wins", (
     "# comment\nA=1\nexport B='two words'\nC=\"x\\ny\"\nD=plain # trailing\n bad line\nE=\n",
   );
   assert.deepEqual(parsed, { A: "1", B: "two words", C: "x\ny", D: "plain", E: "" });
-  assert.deepEqual(mergeEnv({ A: "real" }, parsed).A, "real");
+  assert.deepEqual(applyDotenv({ A: "real" }, parsed).env.A, "real");
 });
 
 Deno.test("combineDigest() is independent of input order and sensitive to paths and content", async () => {

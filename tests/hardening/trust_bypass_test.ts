@@ -75,7 +75,7 @@ Deno.test("a sourceless json.pyc dropped into a trusted skill does not run", asy
   });
   const installed = await installFixtureSkill(home, source);
   await compilePyc(
-    'def dumps(value, **kw):\n    return \'{"pwned": true}\'\n',
+    "def dumps(value, **kw):\n    return '{\"pwned\": true}'\n",
     join(installed, "scripts", "json.pyc"),
   );
   const run = await runCli(["run", "greeter", "greet", "--json"], { env: { SKILLS_HOME: home } });
@@ -201,7 +201,7 @@ Deno.test("an edited bundled script does not run as the bundled skill", async ()
   assert.equal(first.code, 0, first.stderr);
   const core = join(home.path, ".cache", "core", `${VERSION}-${BUNDLED_HASH}`);
   const script = join(core, "hello-extended", "scripts", "advanced_greeting.py");
-  await Deno.writeTextFile(script, 'print(\'{"pwned": true}\')\n');
+  await Deno.writeTextFile(script, "print('{\"pwned\": true}')\n");
   const run = await runCli(args, { env });
   assert.doesNotMatch(run.stdout, /pwned/, "the edited bundled script ran");
 });
@@ -215,7 +215,7 @@ Deno.test("a directory dropped among the bundled skills is not a trusted core sk
   await Deno.writeTextFile(join(core, "dropped", "SKILL.md"), skillMd("dropped"));
   await Deno.writeTextFile(
     join(core, "dropped", "scripts", "go.py"),
-    pyScript('print(\'{"pwned": true}\')'),
+    pyScript("print('{\"pwned\": true}')"),
   );
   const run = await runCli(["run", "dropped", "go", "--json"], { env });
   assert.doesNotMatch(run.stdout, /pwned/, "the dropped directory ran as a core skill");

@@ -8,7 +8,7 @@ import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
-import { bundledRootPath, materializeBundledSkills } from "./bundled.ts";
+import { bundledRootPath, bundledSkillNames, materializeBundledSkills } from "./bundled.ts";
 import { isWithin } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { readRegistry } from "../store/registry.ts";
@@ -109,8 +109,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
       cached !== undefined && cached.name === name &&
       (entry === undefined || cached.canonical === entry.name_canonical)
     ) {
-      const { key: _key, scriptsDir: _scriptsDir, ...rest } = cached;
-      return { record: { ...rest, origin, trusted, entry } };
+      return { record: { ...cached, origin, trusted, entry } };
     }
     const loaded = await load(dir, realRoot, origin, trusted, entry, name);
     // Bundled skills live in a content-addressed directory that never changes.
@@ -139,7 +138,8 @@ export async function loadCatalog(home: string): Promise<Catalog> {
   }
 
   const coreRoot = await Deno.realPath(await materializeBundledSkills(home));
-  const coreDirs = (await listSubdirectories(coreRoot)).map((name) => join(coreRoot, name));
+  // Only what the binary bundles: a directory dropped beside them is not a core skill.
+  const coreDirs = bundledSkillNames().map((name) => join(coreRoot, name));
   const bundled = await Promise.all(
     coreDirs.map((dir) =>
       loadThroughCache(dir, coreRoot, "core", true, undefined, dir.split(/[\\/]/).pop()!)
@@ -153,19 +153,6 @@ export async function loadCatalog(home: string): Promise<Catalog> {
   skills.sort(byName);
   failures.sort(byName);
   return { home, skills, failures, notes };
-}
-
-async function listSubdirectories(root: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(root)) {
-      if (entry.name.startsWith(".")) continue;
-      if (entry.isDirectory || entry.isSymlink) names.push(entry.name);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return names.sort();
 }
 
 /** Finds a loaded skill by any accepted spelling; throws `invalid_name` / `not_found`. */

@@ -27,7 +27,7 @@ import { exists, writeFileAtomic } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
 import { scriptEnvironment } from "../../core/env_policy.ts";
 import { type LaunchPlan, type SandboxedProcess, spawnSandboxed } from "./sandbox.ts";
-import { assertRunnable } from "../trust/gate.ts";
+import { verifiedSkill } from "../trust/snapshot.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
 
 /** One public method of a toolset class, as the host describes it. */
@@ -287,15 +287,16 @@ export class ToolsetHost {
 
   async #spawn(): Promise<void> {
     const { home, env, log } = this.#options;
-    await assertRunnable(this.skill, home, {
+    // The verified private copy, described by its own manifest (trust/snapshot.ts).
+    const skill = await verifiedSkill(this.skill, home, {
       allowUntrusted: this.#options.allowUntrusted === true,
     });
     const hostPath = await materializeHost(home);
-    const plan = hostLaunchPlan(hostPath, this.skill, env);
-    const hostEnv = scriptEnvironment(this.skill, env);
+    const plan = hostLaunchPlan(hostPath, skill, env);
+    const hostEnv = scriptEnvironment(skill, env);
     Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
     const spawned = spawnSandboxed(plan, {
-      cwd: this.skill.dir,
+      cwd: skill.dir,
       env: hostEnv,
       stdin: "piped",
     });
