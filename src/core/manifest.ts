@@ -13,7 +13,7 @@ import {
 } from "./frontmatter.ts";
 import { canonicalScriptName, skillNameProblem } from "./names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
-import { isValidEnvPattern } from "./env_policy.ts";
+import { isValidEnvPattern, neverForwarded } from "./env_policy.ts";
 import { array, integer, isPlainObject, matches, number, string } from "./validate.ts";
 
 export interface Manifest {
@@ -421,7 +421,12 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
             if (!isValidEnvPattern(pattern)) {
               error(
                 "permissions",
-                `'permissions.env' pattern '${pattern}' is invalid: use NAME or PREFIX_* (letters, digits, '_', one trailing '*')`,
+                `'permissions.env' pattern '${pattern}' is invalid: use NAME or PREFIX_* (letters, digits, '_', at least 3 characters before one trailing '*')`,
+              );
+            } else if (!pattern.endsWith("*") && neverForwarded(pattern)) {
+              warn(
+                "permissions",
+                `'permissions.env' names '${pattern}', which is never passed to scripts (it would change what runs)`,
               );
             }
           }

@@ -6,7 +6,7 @@
  * that kills the whole tree. A host that dies or is killed is restarted on the next call.
  */
 
-import { join } from "../os/paths.ts";
+import { isAbsolute, join } from "../os/paths.ts";
 import { type Envelope, fail } from "../../core/envelope.ts";
 import { EXIT_FAILURE, SkillError, toolsetErrorCode } from "../../core/errors.ts";
 import {
@@ -26,7 +26,7 @@ import type { SkillRecord } from "../catalog/catalog.ts";
 import { exists, writeFileAtomic } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
 import { scriptEnvironment } from "../../core/env_policy.ts";
-import { type LaunchPlan, type SandboxedProcess, spawnSandboxed } from "./sandbox.ts";
+import { findOnPath, type LaunchPlan, type SandboxedProcess, spawnSandboxed } from "./sandbox.ts";
 import { verifiedSkill } from "../trust/snapshot.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
 
@@ -84,10 +84,16 @@ export function hostLaunchPlan(
   env: Readonly<Record<string, string>>,
   os: typeof Deno.build.os = Deno.build.os,
 ): LaunchPlan {
-  const python = env.SKILLS_PYTHON?.trim() || (os === "windows" ? "python" : "python3");
+  const configured = env.SKILLS_PYTHON?.trim() || (os === "windows" ? "python" : "python3");
+  // An absolute interpreter from PATH's absolute entries (never the working directory's);
+  // -s: no user site-packages. (Not -I: it would drop the parent watch's PYTHONPATH; the host
+  // removes the working and its own directory from sys.path itself.)
+  const python = isAbsolute(configured)
+    ? configured
+    : findOnPath(configured, env, os) ?? configured;
   return {
     command: python,
-    args: ["-B", hostPath, skill.dir, ...skill.manifest.toolsets],
+    args: ["-B", "-s", hostPath, skill.dir, ...skill.manifest.toolsets],
     launcher: "python3",
   };
 }
