@@ -60,7 +60,8 @@ export async function loadCatalog(home: string): Promise<Catalog> {
         record: await loadSkillDir(dir, realRoot, { origin, trusted, entry, rootIsReal: true }),
       };
     } catch (error) {
-      if (!(error instanceof SkillLoadError)) throw error;
+      const reason = error instanceof SkillLoadError ? error.message : changingReason(error);
+      if (reason === undefined) throw error;
       const canonical = entry?.name_canonical ??
         (isValidSkillName(fallbackName) ? canonicalSkillName(fallbackName) : fallbackName);
       return {
@@ -70,7 +71,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
           dir,
           origin,
           trusted,
-          reason: error.message,
+          reason,
           entry,
         },
       };
@@ -153,6 +154,16 @@ export async function loadCatalog(home: string): Promise<Catalog> {
   skills.sort(byName);
   failures.sort(byName);
   return { home, skills, failures, notes };
+}
+
+/**
+ * A skill directory that vanished or changed shape while it was read: another command
+ * (add, update, remove) is replacing it. Said as the reason the skill did not load.
+ */
+export function changingReason(error: unknown): string | undefined {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory
+    ? "its files changed while being read (another command is changing it); try again"
+    : undefined;
 }
 
 /** Finds a loaded skill by any accepted spelling; throws `invalid_name` / `not_found`. */

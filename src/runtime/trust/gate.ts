@@ -88,6 +88,13 @@ async function runState(skill: SkillRecord, home: string): Promise<RunState> {
     await assertRunnable(skill, home);
     return { state: "ok" };
   } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return {
+        state: "modified",
+        reason: "its files are being changed by another command",
+        fix: "try again once that command has finished",
+      };
+    }
     if (!isSkillError(error)) throw error;
     const fix =
       `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;

@@ -58,10 +58,43 @@ export async function verifiedSkill(
   home: string,
   options: VerifyOptions = {},
 ): Promise<SkillRecord> {
-  if (skill.origin === "core") return await verifiedBundled(skill, home);
-  const checked = (await assertRunnable(skill, home, options))!;
-  const dir = await verifiedCopy(home, skill.canonical, checked.dir, checked.digest);
-  return await reload(dir, skill);
+  try {
+    if (skill.origin === "core") return await verifiedBundled(skill, home);
+    const checked = (await assertRunnable(skill, home, options))!;
+    const dir = await verifiedCopy(home, skill.canonical, checked.dir, checked.digest);
+    return await reload(dir, skill);
+  } catch (error) {
+    if (await changedMeanwhile(skill, home, error)) {
+      throw new SkillError(
+        "conflict",
+        `Skill '${skill.canonical}' is being changed by another command (add, update or remove)`,
+        { hint: "Run it again once that command has finished" },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Whether a failure came from another command replacing the skill meanwhile: its files
+ * vanished, or they no longer match while its registry entry has changed since it was read.
+ */
+async function changedMeanwhile(
+  skill: SkillRecord,
+  home: string,
+  error: unknown,
+): Promise<boolean> {
+  if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+    return true;
+  }
+  if (!(error instanceof SkillError) || error.code !== "integrity_mismatch") return false;
+  if (skill.entry === undefined) return false;
+  const { readRegistry } = await import("../store/registry.ts");
+  const now = (await readRegistry(home).catch(() => undefined))?.skills
+    .find((e) => e.name_canonical === skill.canonical);
+  return now === undefined || now.updated_at !== skill.entry.updated_at ||
+    now.trusted_digest !== skill.entry.trusted_digest ||
+    now.installed_path !== skill.entry.installed_path;
 }
 
 async function reload(dir: string, skill: SkillRecord): Promise<SkillRecord> {
