@@ -7,6 +7,7 @@
 
 import { describeError, isSkillError } from "../core/errors.ts";
 import type { Output } from "../core/io.ts";
+import { inert } from "../core/terminal_text.ts";
 import { addUsage, type ChatLoop, emptyUsage, type TurnObserver } from "./chat_loop.ts";
 import type { RequestTokens } from "./tokens.ts";
 import { describeOutcome, describeToolCall, dim } from "./tool_lines.ts";
@@ -201,7 +202,7 @@ export class Repl {
         }
         for (const skill of skills) {
           const mark = loop.activated.has(skill.name) ? " (activated)" : "";
-          io.stdout.write(`${skill.name}${mark} — ${skill.description}\n`);
+          io.stdout.write(`${inert(skill.name)}${mark} — ${inert(skill.description)}\n`);
         }
         return "continue";
       }
@@ -209,7 +210,7 @@ export class Repl {
         const tools = loop.surface.listTools();
         if (tools.length === 0) io.stdout.write("No tools (no active skills).\n");
         for (const tool of tools) {
-          io.stdout.write(`${tool.name} — ${tool.description.split("\n")[0]}\n`);
+          io.stdout.write(`${inert(tool.name)} — ${inert(tool.description.split("\n")[0]!)}\n`);
         }
         return "continue";
       }

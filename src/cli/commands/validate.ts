@@ -1,5 +1,6 @@
 /** `skills validate <dir>...`: errors and warnings with file:line; exit 1 on any error. */
 
+import { inert } from "../../core/terminal_text.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 import { formatDiagnostic } from "../../core/manifest.ts";
 import type { Context } from "../../core/io.ts";
@@ -62,7 +63,8 @@ export async function run(options: ValidateOptions, ctx: Context): Promise<numbe
       ? `${r.record?.scripts.length ?? 0} scripts, ${r.manifest?.toolsets.length ?? 0} toolsets`
       : `${errors.length} error${errors.length === 1 ? "" : "s"}`;
     ctx.stdout.write(`${mark} ${label} (${r.dir}) - ${detail}\n`);
-    for (const d of r.diagnostics) ctx.stdout.write(`  ${formatDiagnostic(d)}\n`);
+    // Diagnostics quote the manifest: written inert (core/terminal_text.ts).
+    for (const d of r.diagnostics) ctx.stdout.write(`  ${inert(formatDiagnostic(d))}\n`);
   }
   return valid ? 0 : 1;
 }
