@@ -118,7 +118,15 @@ export class Repl {
       if (this.#options.banner) this.#io.stderr.write(this.#options.banner);
       while (this.state !== "closed") {
         this.#io.stderr.write(PROMPT);
-        const line = await this.#io.readLine();
+        let line: string | null;
+        try {
+          line = await this.#io.readLine();
+        } catch (error) {
+          // An overlong line is refused by the reader, which goes on after it.
+          if (!isSkillError(error) || error.code !== "args_too_large") throw error;
+          this.#io.stderr.write(`error: ${error.message}\n`);
+          continue;
+        }
         if (line === null) {
           this.#io.stderr.write("\n");
           break;

@@ -1,0 +1,88 @@
+/**
+ * Bounded input: a huge line on the MCP or REPL stdin is refused in linear time with bounded
+ * memory, and the next line still works; a local source's huge file is refused before it is
+ * copied; a `registry.lock` symlink is never followed.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, spawnCli, tempDir } from "../helpers/cli.ts";
+import { samplePeakRss } from "../helpers/processes.ts";
+import { pyScript, skillMd } from "../fixtures/git_repos.ts";
+
+const MiB = 1024 * 1024;
+
+Deno.test("a 48 MiB line to skills mcp is refused quickly, in bounded memory, and the next works", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  await using home = await tempDir();
+  const child = spawnCli(["mcp"], { env: { SKILLS_HOME: home.path }, stdin: "piped" });
+  // Killed (and the wait failed) when still running after 30 s.
+  const peak = samplePeakRss(child, { everyMs: 20, timeoutMs: 30_000 }).catch((e) => e as Error);
+  const started = Date.now();
+  const writer = child.stdin.getWriter();
+  const chunk = new TextEncoder().encode("x".repeat(MiB));
+  await writer.write(
+    new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'),
+  );
+  for (let i = 0; i < 48; i++) await writer.write(chunk);
+  await writer.write(new TextEncoder().encode('"}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n'));
+  await writer.close();
+  const output = await child.output();
+  const elapsed = Date.now() - started;
+  const rss = await peak;
+  assert.ok(!(rss instanceof Error), `${rss}`);
+  const lines = new TextDecoder().decode(output.stdout).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  assert.ok(
+    lines.some((m) => m.error && /too large/i.test(m.error.message)),
+    JSON.stringify(lines),
+  );
+  assert.ok(lines.some((m) => m.id === 2 && m.result !== undefined), "the next message was served");
+  assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
+  assert.ok(rss.peakKiB < 250 * 1024, `peak RSS ${Math.round(rss.peakKiB / 1024)} MiB`);
+});
+
+Deno.test("a local source's 2 GiB sparse file is refused before anything is copied", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using root = await tempDir();
+  const source = join(root.path, "huge-skill");
+  await Deno.mkdir(join(source, "scripts"), { recursive: true });
+  await Deno.writeTextFile(join(source, "SKILL.md"), skillMd("huge-skill"));
+  await Deno.writeTextFile(join(source, "scripts", "go.py"), pyScript("print('{}')"));
+  const file = await Deno.open(join(source, "assets.bin"), { write: true, create: true });
+  await file.truncate(2 * 1024 * MiB); // sparse: takes no space until copied
+  file.close();
+  const home = join(root.path, "home");
+  const started = Date.now();
+  const add = await runCli(["add", source, "--yes"], { env: { SKILLS_HOME: home } });
+  assert.notEqual(add.code, 0);
+  assert.match(
+    add.stderr,
+    /assets\.bin is \d+ bytes; files over \d+ bytes \(100 MiB\) are refused/,
+  );
+  assert.ok(Date.now() - started < 10_000, "the file was copied before the check");
+});
+
+Deno.test("a registry.lock symlink is refused, its target untouched", async () => {
+  await using root = await tempDir();
+  const home = join(root.path, "home");
+  await Deno.mkdir(home);
+  const target = join(root.path, "precious.txt");
+  await Deno.writeTextFile(target, "keep me\n");
+  await Deno.symlink(target, join(home, "registry.lock"));
+  const source = join(root.path, "small");
+  await Deno.mkdir(source);
+  await Deno.writeTextFile(join(source, "SKILL.md"), skillMd("small"));
+  const add = await runCli(["add", source, "--yes"], { env: { SKILLS_HOME: home } });
+  assert.equal(
+    await Deno.readTextFile(target),
+    "keep me\n",
+    "the symlink's target was overwritten",
+  );
+  assert.notEqual(add.code, 0);
+  assert.match(add.stderr, /registry\.lock.*symlink/);
+  assert.doesNotMatch(add.stderr, /Unexpected error/);
+});
