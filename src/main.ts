@@ -4,7 +4,7 @@
 
 import { COMMAND_INDEX } from "./cli/command_index.ts";
 import { readInvocation, renderTopLevelHelp } from "./cli/commands.ts";
-import { exitCodeFor, isSkillError, SkillError } from "./core/errors.ts";
+import { exitCodeFor, isSkillError, osError, SkillError } from "./core/errors.ts";
 import { applyDotenv, MAX_DOTENV_BYTES, parseDotenv } from "./core/dotenv.ts";
 import { VERSION } from "./core/version.ts";
 import { colorWanted, type Context, type Output } from "./core/io.ts";
@@ -183,7 +183,7 @@ function installInterruptHandling(ctx: Context, controller: AbortController): vo
 }
 
 function reportError(error: unknown, ctx: Context, json: boolean): number {
-  const skillError = isSkillError(error) ? error : new SkillError(
+  const skillError = isSkillError(error) ? error : osError(error) ?? new SkillError(
     "execution_failed",
     `Unexpected error: ${(error as Error)?.stack ?? String(error)}`,
   );

@@ -6,7 +6,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, spawnCli, tempDir } from "../helpers/cli.ts";
+import {
+  baseEnv,
+  cliArgv,
+  defaultCwd,
+  REPO_ROOT,
+  runCli,
+  spawnCli,
+  tempDir,
+} from "../helpers/cli.ts";
 import { samplePeakRss } from "../helpers/processes.ts";
 import { pyScript, skillMd } from "../fixtures/git_repos.ts";
 
@@ -85,4 +93,49 @@ Deno.test("a registry.lock symlink is refused, its target untouched", async () =
   assert.notEqual(add.code, 0);
   assert.match(add.stderr, /registry\.lock.*symlink/);
   assert.doesNotMatch(add.stderr, /Unexpected error/);
+});
+
+/** Runs the CLI in a private mount namespace where `home` is a fresh tmpfs mounted `opts`. */
+async function inMountedHome(opts: string, args: string[][]) {
+  const home = await Deno.makeTempDir();
+  const script = [
+    `mount -t tmpfs -o ${opts} tmpfs "${home}"`,
+    ...args.map((a) => `${cliArgv(a).map((w) => `'${w}'`).join(" ")}; echo "exit=$?"`),
+  ].join("\n");
+  const out = await new Deno.Command("unshare", {
+    args: ["-rm", "sh", "-c", script],
+    env: baseEnv({ SKILLS_HOME: home }),
+    clearEnv: true,
+    cwd: defaultCwd(),
+  }).output();
+  await Deno.remove(home, { recursive: true });
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  assert.ok(out.success, text);
+  return text;
+}
+
+Deno.test("a read-only or full SKILLS_HOME is a clear error, never a stack trace", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  const readOnly = await inMountedHome("ro,size=1m", [["list"], [
+    "run",
+    "hello-extended",
+    "advanced_greeting",
+    "--name",
+    "A",
+    "--json",
+  ]]);
+  assert.doesNotMatch(readOnly, /Unexpected error|^\s+at /m, readOnly);
+  assert.match(readOnly, /error: Cannot .*: the file system is read-only/);
+  assert.match(readOnly, /"error": "io_error"/);
+
+  const full = await inMountedHome("size=48k", [["list"], [
+    "add",
+    `${REPO_ROOT}/skills/core/kalshi-markets`,
+    "--name",
+    "k",
+    "--yes",
+  ]]);
+  assert.doesNotMatch(full, /Unexpected error|^\s+at /m, full);
+  assert.match(full, /error: Cannot .*: the disk is full/);
 });
