@@ -14,6 +14,7 @@ import {
 import { canonicalScriptName, skillNameProblem } from "./names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
 import { isValidEnvPattern, neverForwarded } from "./env_policy.ts";
+import { MAX_MANIFEST_OUTPUT_BYTES } from "./limits.ts";
 import { array, integer, isPlainObject, matches, number, string } from "./validate.ts";
 
 export interface Manifest {
@@ -454,6 +455,13 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
       if (maxOutput !== undefined) {
         if (!matches(MAX_OUTPUT_BYTES, maxOutput)) {
           error("limits", "'limits.max_output' must be a byte count between 1024 and 268435456");
+        } else if (maxOutput > MAX_MANIFEST_OUTPUT_BYTES) {
+          // A skill may not make the CLI hold (and parse) hundreds of MiB of its output.
+          warn(
+            "limits",
+            `'limits.max_output' ${maxOutput} is above the ${MAX_MANIFEST_OUTPUT_BYTES} bytes (16 MiB) a skill may ask for; 16 MiB applies (MAX_SCRIPT_OUTPUT raises it)`,
+          );
+          limits.maxOutputBytes = MAX_MANIFEST_OUTPUT_BYTES;
         } else limits.maxOutputBytes = maxOutput;
       }
     }

@@ -139,3 +139,31 @@ Deno.test("a read-only or full SKILLS_HOME is a clear error, never a stack trace
   assert.doesNotMatch(full, /Unexpected error|^\s+at /m, full);
   assert.match(full, /error: Cannot .*: the disk is full/);
 });
+
+Deno.test("a manifest cannot raise the stdout cap past 16 MiB: run --json stays bounded", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  await using root = await tempDir();
+  const source = join(root.path, "flood-skill");
+  await Deno.mkdir(join(source, "scripts"), { recursive: true });
+  await Deno.writeTextFile(
+    join(source, "SKILL.md"),
+    skillMd("flood-skill", undefined, "limits:\n  max_output: 268435456\n"),
+  );
+  await Deno.writeTextFile(
+    join(source, "scripts", "flood.py"),
+    pyScript("import sys\nsys.stdout.write('\"' + 'x' * (200 << 20) + '\"')"),
+  );
+  const home = join(root.path, "home");
+  assert.equal((await runCli(["add", source, "--yes"], { env: { SKILLS_HOME: home } })).code, 0);
+  const child = spawnCli(["run", "flood-skill", "flood", "--json"], {
+    env: { SKILLS_HOME: home },
+  });
+  const peak = samplePeakRss(child, { everyMs: 20 });
+  const output = await child.output();
+  const rss = await peak;
+  const envelope = JSON.parse(new TextDecoder().decode(output.stdout));
+  assert.equal(envelope.error, "parse_error", JSON.stringify(envelope).slice(0, 300));
+  assert.match(envelope.message, /exceeded 16777216 bytes/);
+  assert.ok(rss.peakKiB < 300 * 1024, `peak RSS ${Math.round(rss.peakKiB / 1024)} MiB`);
+});
