@@ -14,6 +14,7 @@ import { CatalogCache } from "./cache.ts";
 import { readRegistry } from "../store/registry.ts";
 import {
   loadSkillDir,
+  SCRIPT_COLLISION,
   type ScriptInfo,
   SkillLoadError,
   type SkillOrigin,
@@ -88,6 +89,11 @@ export async function loadCatalog(home: string): Promise<Catalog> {
       }
       seen.add(loaded.record.canonical);
       skills.push(loaded.record);
+      for (const w of loaded.record.warnings) {
+        if (w.message.startsWith(SCRIPT_COLLISION)) {
+          notes.push(`Skill '${loaded.record.canonical}': ${w.message}`);
+        }
+      }
     } else if (!seen.has(loaded.failure.canonical)) {
       seen.add(loaded.failure.canonical);
       failures.push(loaded.failure);
