@@ -354,7 +354,9 @@ function discoverScripts(
         file: scriptsDir,
         message: `${SCRIPT_COLLISION} ${
           names.sort().map((n) => `scripts/${n}`).join(", ")
-        } are all called '${scriptDisplayName(key)}'; none of them runs until all but one are renamed`,
+        } are all called '${
+          scriptDisplayName(key)
+        }'; none of them runs until all but one are renamed`,
       });
     }
   }

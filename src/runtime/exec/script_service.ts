@@ -203,6 +203,7 @@ export function executeRun(
     script: prepared.script,
     args: prepared.args,
     env: prepared.env,
+    launcherEnv: launcherSettings(deps.env),
     limits: prepared.limits,
     json,
     signal: deps.signal,
@@ -211,6 +212,16 @@ export function executeRun(
     onTrace: deps.onTrace,
     log: deps.log,
   });
+}
+
+/** The user's launcher choices (SKILLS_PYTHON, SKILLS_UV), kept out of the script's env. */
+function launcherSettings(env: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ["SKILLS_PYTHON", "SKILLS_UV"]) {
+    const value = env[name]?.trim();
+    if (value) out[name] = value;
+  }
+  return out;
 }
 
 const EXCERPT_CHARS = 200;
