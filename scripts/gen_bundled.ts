@@ -54,9 +54,7 @@ export async function renderBundledModules(): Promise<{ index: string; files: st
     `export const BUNDLED_HASH = ${JSON.stringify(digest)};`,
     `export const BUNDLED_NAMES: readonly string[] = ${JSON.stringify(names)};`,
     "/** Each bundled skill's digest (as runtime/trust computes it), checked before it runs. */",
-    `export const BUNDLED_DIGESTS: Readonly<Record<string, string>> = ${
-      JSON.stringify(digests)
-    };`,
+    `export const BUNDLED_DIGESTS: Readonly<Record<string, string>> = ${JSON.stringify(digests)};`,
     "",
   ];
   const contents = [
