@@ -4,7 +4,7 @@ import { SkillError } from "../core/errors.ts";
 import type { Context } from "../core/io.ts";
 
 /** The longest input line accepted (MCP messages, REPL input, answers). */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 type ReadFn = (buffer: Uint8Array) => Promise<number | null>;
 

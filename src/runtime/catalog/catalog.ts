@@ -166,7 +166,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
  * A skill directory that vanished or changed shape while it was read: another command
  * (add, update, remove) is replacing it. Said as the reason the skill did not load.
  */
-export function changingReason(error: unknown): string | undefined {
+function changingReason(error: unknown): string | undefined {
   return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory
     ? "its files changed while being read (another command is changing it); try again"
     : undefined;

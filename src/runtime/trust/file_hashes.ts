@@ -26,7 +26,7 @@ interface CacheEntry {
   sha256: string;
 }
 
-export interface FileStat {
+interface FileStat {
   /** Relative path with `/` separators. */
   path: string;
   abs: string;
