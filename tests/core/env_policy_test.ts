@@ -85,3 +85,15 @@ Deno.test("scriptEnvironment() forwards --env NAME=VALUE only when the allowlist
     );
   }
 });
+
+Deno.test("isValidEnvPattern() wants three characters before '*'; envMatcher() never forwards loader variables", () => {
+  for (const bad of ["*", "A*", "OP*", "A**", "1AB*"]) assert.ok(!isValidEnvPattern(bad), bad);
+  for (const good of ["KAL*", "KALSHI_*", "A", "GITHUB_TOKEN"]) {
+    assert.ok(isValidEnvPattern(good), good);
+  }
+  const allowed = envMatcher(["PYTHONPATH", "LD_*", "PATH", "BASH_ENV", "UV_INDEX_URL", "MY_*"]);
+  for (const name of ["PYTHONPATH", "LD_PRELOAD", "PATH", "BASH_ENV", "UV_INDEX_URL"]) {
+    assert.ok(!allowed(name), name);
+  }
+  assert.ok(allowed("MY_TOKEN"));
+});

@@ -5,6 +5,7 @@ import { applyDotenv, parseDotenv } from "../../src/core/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/digest.ts";
 import { missingModuleHint, missingPythonModule } from "../../src/core/missing_module.ts";
 import { colorWanted } from "../../src/core/io.ts";
+import { osError } from "../../src/core/errors.ts";
 
 Deno.test("compareSemver() orders releases and pre-releases", () => {
   const order = ["0.1.0-alpha", "0.1.0-alpha.2", "0.1.0-beta", "0.1.0", "0.2.0", "1.0.0", "v1.0.1"];
@@ -74,4 +75,18 @@ Deno.test("colorWanted(): only a non-empty NO_COLOR or --no-color turns colour o
   assert.equal(colorWanted({ NO_COLOR: "1" }, ["list"], true), false);
   assert.equal(colorWanted({}, ["list", "--no-color"], true), false);
   assert.equal(colorWanted({}, ["list"], false), false, "never on a pipe");
+});
+
+Deno.test("osError() turns a full disk or a read-only place into io_error with the path", () => {
+  const full = osError(new Error("No space left on device (os error 28): writefile '/h/x'"));
+  assert.equal(full?.code, "io_error");
+  assert.equal(full?.message, "Cannot write /h/x: the disk is full");
+  const ro = osError(new Error("Read-only file system (os error 30): mkdir '/h/.cache'"));
+  assert.equal(ro?.message, "Cannot create the directory /h/.cache: the file system is read-only");
+  assert.match(
+    osError(new Error("No space left on device (os error 28)"))!.message,
+    /disk is full/,
+  );
+  assert.equal(osError(new Error("Connection refused (os error 111)")), undefined);
+  assert.equal(osError("text"), undefined);
 });
