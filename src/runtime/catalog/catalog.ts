@@ -8,8 +8,13 @@ import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
-import { bundledRootPath, bundledSkillNames, materializeBundledSkills } from "./bundled.ts";
-import { isWithin } from "../os/fs.ts";
+import {
+  bundledRootPath,
+  bundledSkillNames,
+  materializeBundledSkills,
+  restoreBundledSkills,
+} from "./bundled.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { readRegistry } from "../store/registry.ts";
 import {
@@ -144,7 +149,11 @@ export async function loadCatalog(home: string): Promise<Catalog> {
     merge(await loadThroughCache(dir, realHome, source.type, trusted, entry, name));
   }
 
-  const coreRoot = await Deno.realPath(await materializeBundledSkills(home));
+  let coreRoot = await Deno.realPath(await materializeBundledSkills(home));
+  // A bundled skill's directory gone from the copy: write the copy afresh from the binary.
+  if (bundledSkillNames().some((name) => lstatSyncOrNull(join(coreRoot, name)) === null)) {
+    coreRoot = await Deno.realPath(await restoreBundledSkills(home));
+  }
   // Only what the binary bundles: a directory dropped beside them is not a core skill.
   const coreDirs = bundledSkillNames().map((name) => join(coreRoot, name));
   const bundled = await Promise.all(
