@@ -20,6 +20,8 @@ interface GateOptions {
    * trusted, or changed since, run anyway. Callers must say so loudly.
    */
   allowUntrusted?: boolean;
+  /** Say why a mismatch is one (legacy trust): skipped when only the verdict matters. */
+  explain?: boolean;
 }
 
 /**
@@ -46,14 +48,14 @@ export async function assertRunnable(
   await Deno.mkdir(join(home, ".cache"), { recursive: true }).catch(() => {});
   const actual = await cachedDigest(dir, digestCachePath(home, skill.canonical));
   if (trusted && actual !== entry!.trusted_digest && options.allowUntrusted !== true) {
-    throw await mismatchError(skill.canonical, dir, entry!.trusted_digest!);
+    throw await mismatchError(skill.canonical, dir, entry!.trusted_digest!, options.explain);
   }
   return { dir, digest: actual };
 }
 
 /** `integrity_mismatch`, saying so when the trust predates the digest covering bytecode. */
-async function mismatchError(canonical: string, dir: string, trusted: string) {
-  const uncovered = await uncoveredFiles(dir, trusted).catch(() => undefined);
+async function mismatchError(canonical: string, dir: string, trusted: string, explain = true) {
+  const uncovered = explain ? await uncoveredFiles(dir, trusted).catch(() => undefined) : undefined;
   const review = `review it (\`skills info ${canonical}\`) and run \`skills trust ${canonical}\``;
   if (uncovered !== undefined) {
     const shown = uncovered.slice(0, 3).join(", ") + (uncovered.length > 3 ? ", …" : "");
@@ -85,7 +87,7 @@ export type RunState =
  */
 async function runState(skill: SkillRecord, home: string): Promise<RunState> {
   try {
-    await assertRunnable(skill, home);
+    await assertRunnable(skill, home, { explain: false });
     return { state: "ok" };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
