@@ -4,8 +4,8 @@
 
 import { COMMAND_INDEX } from "./cli/command_index.ts";
 import { readInvocation, renderTopLevelHelp } from "./cli/commands.ts";
-import { exitCodeFor, isSkillError, SkillError } from "./core/errors.ts";
-import { mergeEnv, parseDotenv } from "./core/dotenv.ts";
+import { exitCodeFor, isSkillError, osError, SkillError } from "./core/errors.ts";
+import { applyDotenv, MAX_DOTENV_BYTES, parseDotenv } from "./core/dotenv.ts";
 import { VERSION } from "./core/version.ts";
 import { colorWanted, type Context, type Output } from "./core/io.ts";
 import { stdinLineReader } from "./cli/tty.ts";
@@ -26,13 +26,48 @@ function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
   return { write: (text) => writeBytes(encoder.encode(text)), writeBytes };
 }
 
-function loadEnv(cwd: string): Record<string, string> {
+/**
+ * The real environment plus what `./.env` may set (core/dotenv.ts: never what runs or
+ * where a credential goes). Only a regular file of bounded size is read, so a FIFO or
+ * `/dev/zero` named `.env` cannot hang or exhaust a command. Ignored names are said on
+ * stderr.
+ */
+function loadEnv(cwd: string, stderr: Output): Record<string, string> {
   const real = Deno.env.toObject();
+  const path = `${cwd}/.env`;
+  let text: string;
   try {
-    return mergeEnv(real, parseDotenv(Deno.readTextFileSync(`${cwd}/.env`)));
+    if (!Deno.statSync(path).isFile) {
+      stderr.write(`warning: ignoring ${path}: not a regular file\n`);
+      return real;
+    }
+    const file = Deno.openSync(path, { read: true });
+    try {
+      // Checked again on the open file: the name may have been swapped since the stat.
+      if (!file.statSync().isFile) return real;
+      const buffer = new Uint8Array(MAX_DOTENV_BYTES + 1);
+      let filled = 0;
+      while (filled < buffer.length) {
+        const n = file.readSync(buffer.subarray(filled));
+        if (n === null) break;
+        filled += n;
+      }
+      if (filled > MAX_DOTENV_BYTES) {
+        stderr.write(`warning: ignoring ${path}: larger than ${MAX_DOTENV_BYTES} bytes\n`);
+        return real;
+      }
+      text = new TextDecoder().decode(buffer.subarray(0, filled));
+    } finally {
+      file.close();
+    }
   } catch {
-    return real;
+    return real; // none, or unreadable
   }
+  const { env, ignored } = applyDotenv(real, parseDotenv(text));
+  for (const { name, reason } of ignored) {
+    stderr.write(`warning: ignoring ${name} from ${path}: ${reason} (see README, Environment)\n`);
+  }
+  return env;
 }
 
 /**
@@ -78,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     "--json",
   );
   const cwd = userDirectory();
-  const env = loadEnv(cwd);
+  const env = loadEnv(cwd, stderr);
   const color = colorWanted(env, argv, Deno.stderr.isTerminal());
   const controller = new AbortController();
   const ctx: Context = {
@@ -148,7 +183,7 @@ function installInterruptHandling(ctx: Context, controller: AbortController): vo
 }
 
 function reportError(error: unknown, ctx: Context, json: boolean): number {
-  const skillError = isSkillError(error) ? error : new SkillError(
+  const skillError = isSkillError(error) ? error : osError(error) ?? new SkillError(
     "execution_failed",
     `Unexpected error: ${(error as Error)?.stack ?? String(error)}`,
   );

@@ -47,12 +47,48 @@ function firstLine(text: string, max = 300): string {
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
-/** Converts anything a model request threw into a SkillError. Aborts become `cancelled`. */
+/** Query parameters that carry credentials (`?api-key=…`, `&token=…`). */
+const SECRET_PARAM =
+  /([?&;](?:api[-_]?key|apikey|key|token|access[-_]?token|secret|password|passwd|pass|auth|sig|signature|code)=)[^&#\s'"]+/gi;
+
+/**
+ * `text` with credentials masked: the given secrets (the configured key) wherever they
+ * appear, a URL's user-info (`https://user:pass@host`), credential query parameters, and
+ * key-shaped tokens a provider may echo back (`sk-…`, `Bearer …`).
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length >= 4) out = out.replaceAll(secret, "***");
+  }
+  return out
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@?#]+@/gi, "$1***@")
+    .replace(SECRET_PARAM, "$1***")
+    .replace(/\b((?:sk|pk|rk)-(?:[a-z]+-)?)[A-Za-z0-9_-]{8,}/g, "$1***")
+    .replace(/(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi, "$1***");
+}
+
+/**
+ * Converts anything a model request threw into a SkillError. Aborts become `cancelled`.
+ * Its message and hint never carry a credential (see {@link redactSecrets}).
+ */
 export function providerError(
   error: unknown,
   config: ProviderConfig,
   signal?: AbortSignal,
 ): SkillError {
+  const found = classify(error, config, signal);
+  const scrub = (text: string) => redactSecrets(text, [config.apiKey]);
+  const message = scrub(found.message);
+  const hint = found.hint === undefined ? undefined : scrub(found.hint);
+  if (message === found.message && hint === found.hint) return found;
+  return new SkillError(found.code, message, {
+    ...hint === undefined ? {} : { hint },
+    exitCode: found.exitCode,
+  });
+}
+
+function classify(error: unknown, config: ProviderConfig, signal?: AbortSignal): SkillError {
   if (isSkillError(error)) return error;
   if (signal?.aborted || isAbort(error)) return cancelledError(signal?.reason);
   const action = `Cannot get an answer from ${config.label}`;

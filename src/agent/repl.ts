@@ -7,6 +7,7 @@
 
 import { describeError, isSkillError } from "../core/errors.ts";
 import type { Output } from "../core/io.ts";
+import { inert } from "../core/terminal_text.ts";
 import { addUsage, type ChatLoop, emptyUsage, type TurnObserver } from "./chat_loop.ts";
 import type { RequestTokens } from "./tokens.ts";
 import { describeOutcome, describeToolCall, dim } from "./tool_lines.ts";
@@ -120,7 +121,15 @@ export class Repl {
       if (this.#options.banner) this.#io.stderr.write(this.#options.banner);
       while (this.state !== "closed") {
         this.#io.stderr.write(PROMPT);
-        const line = await this.#io.readLine();
+        let line: string | null;
+        try {
+          line = await this.#io.readLine();
+        } catch (error) {
+          // An overlong line is refused by the reader, which goes on after it.
+          if (!isSkillError(error) || error.code !== "args_too_large") throw error;
+          this.#io.stderr.write(`error: ${error.message}\n`);
+          continue;
+        }
         if (line === null) {
           this.#io.stderr.write("\n");
           break;
@@ -210,7 +219,7 @@ export class Repl {
             : skill.userOnly
             ? ` (hidden from the model: start it with /${skill.name})`
             : "";
-          io.stdout.write(`${skill.name}${mark} — ${skill.description}\n`);
+          io.stdout.write(`${inert(skill.name)}${mark} — ${inert(skill.description)}\n`);
         }
         return "continue";
       }
@@ -218,7 +227,7 @@ export class Repl {
         const tools = loop.surface.listTools();
         if (tools.length === 0) io.stdout.write("No tools (no active skills).\n");
         for (const tool of tools) {
-          io.stdout.write(`${tool.name} — ${tool.description.split("\n")[0]}\n`);
+          io.stdout.write(`${inert(tool.name)} — ${inert(tool.description.split("\n")[0]!)}\n`);
         }
         return "continue";
       }

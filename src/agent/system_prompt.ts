@@ -3,6 +3,8 @@
  * block rendered here, so it is byte-identical to what the chat loop and MCP clients see.
  */
 
+import { markInvisible } from "../core/terminal_text.ts";
+
 interface SkillSummary {
   name: string;
   description: string;
@@ -24,9 +26,13 @@ export const SKILL_INSTRUCTIONS = "You are a helpful assistant with skills (list
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
-/** One line of plain text: control characters and lone surrogates removed, whitespace collapsed. */
+/**
+ * One line of plain text: control characters and lone surrogates removed, whitespace
+ * collapsed, and invisible characters (tag characters, zero-width, bidi controls, variation
+ * selectors) marked as `[U+XXXX]`, so what the model reads is what a reviewer sees.
+ */
 export function oneLine(text: string): string {
-  return text.toWellFormed().replace(CONTROL, "").replace(/\s+/g, " ").trim();
+  return markInvisible(text.toWellFormed().replace(CONTROL, "").replace(/\s+/g, " ").trim());
 }
 
 /** Escapes text for an XML element body or attribute value. */

@@ -7,15 +7,57 @@ import { SkillError } from "./errors.ts";
 import { quoteName } from "./names.ts";
 
 const PATTERN = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
+/** A prefix pattern must name this much before its `*` (`KAL*`; `A*` reads every secret). */
+const MIN_PREFIX_CHARS = 3;
 
-/** `NAME` or `PREFIX*`; a bare `*` would expose every secret and is refused. */
+/**
+ * `NAME` or `PREFIX*` with a prefix of at least three characters: a bare `*`, and its
+ * equivalents `A*`, `O*`, … would expose nearly every secret, and are refused.
+ */
 export function isValidEnvPattern(pattern: string): boolean {
-  return PATTERN.test(pattern);
+  if (!PATTERN.test(pattern)) return false;
+  return !pattern.endsWith("*") || pattern.length - 1 >= MIN_PREFIX_CHARS;
+}
+
+/**
+ * Variables that make a loader, shell or interpreter run other code (or change which
+ * program runs): never forwarded from a skill's allowlist, whatever it names. PATH reaches
+ * scripts from the base set, as the user's own.
+ */
+const NEVER_FORWARDED_NAMES = new Set([
+  "PATH",
+  "BASH_ENV",
+  "ENV",
+  "SHELLOPTS",
+  "PS4",
+  "IFS",
+  "CDPATH",
+  "GCONV_PATH",
+  "PERL5OPT",
+  "PERL5LIB",
+  "RUBYOPT",
+  "RUBYLIB",
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "SKILLS_PARENT_PID",
+]);
+const NEVER_FORWARDED_PREFIXES = ["LD_", "DYLD_", "PYTHON", "BASH_FUNC_", "UV_", "PIP_"];
+
+/** Whether a variable may never be forwarded by a skill's `permissions.env`. */
+export function neverForwarded(name: string): boolean {
+  const upper = name.toUpperCase();
+  return NEVER_FORWARDED_NAMES.has(upper) ||
+    NEVER_FORWARDED_PREFIXES.some((prefix) => upper.startsWith(prefix));
 }
 
 type EnvMatcher = (name: string) => boolean;
 
-/** Builds a matcher from `permissions.env` patterns (exact names, or a trailing `*`). */
+/**
+ * Builds a matcher from `permissions.env` patterns (exact names, or a trailing `*`). It
+ * never matches a {@link neverForwarded} name.
+ */
 export function envMatcher(patterns: readonly string[]): EnvMatcher {
   const exact = new Set<string>();
   const prefixes: string[] = [];
@@ -24,10 +66,15 @@ export function envMatcher(patterns: readonly string[]): EnvMatcher {
     if (pattern.endsWith("*")) prefixes.push(pattern.slice(0, -1));
     else exact.add(pattern);
   }
-  return (name) => exact.has(name) || prefixes.some((prefix) => name.startsWith(prefix));
+  return (name) =>
+    !neverForwarded(name) &&
+    (exact.has(name) || prefixes.some((prefix) => name.startsWith(prefix)));
 }
 
-/** Variables every script gets (when set): enough for Python, uv and locale to work. */
+/**
+ * Variables every script gets from the caller's environment (when set): enough for Python,
+ * uv and the locale to work, nothing that decides which code runs.
+ */
 const BASE_ENV_NAMES: readonly string[] = [
   "PATH",
   "HOME",
@@ -44,11 +91,12 @@ const BASE_ENV_NAMES: readonly string[] = [
   "APPDATA",
   "LOCALAPPDATA",
   "XDG_CACHE_HOME",
+  // Where uv keeps things, and whether it may go online. Not UV_INDEX_URL (it chooses what
+  // code is installed, and often carries a token) nor UV_PYTHON (it chooses the
+  // interpreter): configure those in uv.toml, which uv reads itself.
   "UV_CACHE_DIR",
-  "UV_PYTHON",
   "UV_PYTHON_INSTALL_DIR",
   "UV_OFFLINE",
-  "UV_INDEX_URL",
   "UV_NO_CACHE",
 ];
 const BASE_ENV_PREFIXES: readonly string[] = ["LC_"];
@@ -63,8 +111,15 @@ export interface EnvSubject {
   manifest: { envPatterns: readonly string[] };
 }
 
-/** Set for every script: Python writes UTF-8 to pipes on every platform (Windows too). */
-const FIXED_SCRIPT_ENV: Readonly<Record<string, string>> = { PYTHONUTF8: "1" };
+/**
+ * Set for every script: Python writes UTF-8 to pipes on every platform (Windows too), and
+ * never writes bytecode into a skill folder (what runs is a verified copy without any:
+ * runtime/trust/snapshot.ts).
+ */
+const FIXED_SCRIPT_ENV: Readonly<Record<string, string>> = {
+  PYTHONUTF8: "1",
+  PYTHONDONTWRITEBYTECODE: "1",
+};
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -1,7 +1,7 @@
 /** The seed-000 tool result envelope: every model-facing tool returns one of these. */
 
 import type { ErrorCode, ToolsetErrorCode } from "./errors.ts";
-import { isSkillError } from "./errors.ts";
+import { isSkillError, osError } from "./errors.ts";
 
 interface SuccessEnvelope<T = unknown> {
   success: true;
@@ -39,8 +39,9 @@ export function fail(
 
 /** Converts anything thrown into a failure envelope, so nothing throws across the tool boundary. */
 export function failFromError(value: unknown): FailureEnvelope {
-  if (isSkillError(value)) {
-    return fail(value.code, value.hint ? `${value.message}\n${value.hint}` : value.message);
+  const known = isSkillError(value) ? value : osError(value);
+  if (known !== undefined) {
+    return fail(known.code, known.hint ? `${known.message}\n${known.hint}` : known.message);
   }
   return fail("execution_failed", value instanceof Error ? value.message : String(value));
 }

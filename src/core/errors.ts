@@ -146,3 +146,54 @@ export function describeError(value: unknown): string {
   if (value instanceof Error) return value.message;
   return String(value);
 }
+
+/** What the user can do about an OS error, by errno (Linux and macOS numbers). */
+const OS_ERRORS: Readonly<Record<number, { what: string; hint: string }>> = {
+  28: { what: "the disk is full", hint: "Free some space, then try again" },
+  122: { what: "the disk quota is exceeded", hint: "Free some space, then try again" },
+  69: { what: "the disk quota is exceeded", hint: "Free some space, then try again" },
+  30: {
+    what: "the file system is read-only",
+    hint: "Point SKILLS_HOME at a writable directory, or remount it read-write",
+  },
+  13: {
+    what: "permission denied",
+    hint: "Check the permissions of that path (or point SKILLS_HOME elsewhere)",
+  },
+  1: {
+    what: "operation not permitted",
+    hint: "Check the permissions of that path (or point SKILLS_HOME elsewhere)",
+  },
+};
+
+/** Deno's operation names, as a user would say them. */
+const OPERATIONS: Readonly<Record<string, string>> = {
+  writefile: "write",
+  readfile: "read",
+  mkdir: "create the directory",
+  open: "open",
+  rename: "move",
+  remove: "remove",
+  copy: "copy",
+  symlink: "create the link",
+  chmod: "change the mode of",
+};
+
+/**
+ * A filesystem failure a user can act on (a full disk, a read-only or unwritable place) as
+ * an `io_error` with the path and the next step, never a stack trace; undefined for any
+ * other value. Pure: it reads the `(os error N): op 'path'` Deno puts in such messages.
+ */
+export function osError(value: unknown): SkillError | undefined {
+  if (!(value instanceof Error)) return undefined;
+  const match = /\(os error (\d+)\)(?::\s*(\w+)\s+'([^']*)')?/.exec(value.message);
+  const known = match === null ? undefined : OS_ERRORS[Number(match[1])];
+  if (known === undefined) return undefined;
+  const path = match![3];
+  const op = match![2] ?? "";
+  const verb = OPERATIONS[op] ?? op.replaceAll("_", " ");
+  const message = path === undefined
+    ? `Cannot complete the command: ${known.what}`
+    : `Cannot ${verb} ${path}: ${known.what}`;
+  return new SkillError("io_error", message, { hint: known.hint, cause: value });
+}

@@ -12,3 +12,10 @@ export const MAX_SKILL_FILE_BYTES = 100 * 1024 * 1024;
 export function tooLargeMessage(path: string, bytes: number): string {
   return `${path} is ${bytes} bytes; files over ${MAX_SKILL_FILE_BYTES} bytes (100 MiB) are refused`;
 }
+
+/**
+ * The largest stdout cap a skill's manifest may set (`limits.max_output`): in JSON mode the
+ * CLI keeps, decodes and parses the whole output, a few times its size in memory. The user
+ * may go higher with MAX_SCRIPT_OUTPUT or a flag.
+ */
+export const MAX_MANIFEST_OUTPUT_BYTES = 16 * 1024 * 1024;

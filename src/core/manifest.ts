@@ -13,7 +13,8 @@ import {
 } from "./frontmatter.ts";
 import { canonicalScriptName, skillNameProblem } from "./names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
-import { isValidEnvPattern } from "./env_policy.ts";
+import { isValidEnvPattern, neverForwarded } from "./env_policy.ts";
+import { MAX_MANIFEST_OUTPUT_BYTES } from "./limits.ts";
 import { array, integer, isPlainObject, matches, number, string } from "./validate.ts";
 import { AGENT_KEYS, type Invocation, readInvocation } from "./agent_fields.ts";
 
@@ -465,7 +466,12 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
             if (!isValidEnvPattern(pattern)) {
               error(
                 "permissions",
-                `'permissions.env' pattern '${pattern}' is invalid: use NAME or PREFIX_* (letters, digits, '_', one trailing '*')`,
+                `'permissions.env' pattern '${pattern}' is invalid: use NAME or PREFIX_* (letters, digits, '_', at least 3 characters before one trailing '*')`,
+              );
+            } else if (!pattern.endsWith("*") && neverForwarded(pattern)) {
+              warn(
+                "permissions",
+                `'permissions.env' names '${pattern}', which is never passed to scripts (it would change what runs)`,
               );
             }
           }
@@ -493,6 +499,13 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
       if (maxOutput !== undefined) {
         if (!matches(MAX_OUTPUT_BYTES, maxOutput)) {
           error("limits", "'limits.max_output' must be a byte count between 1024 and 268435456");
+        } else if (maxOutput > MAX_MANIFEST_OUTPUT_BYTES) {
+          // A skill may not make the CLI hold (and parse) hundreds of MiB of its output.
+          warn(
+            "limits",
+            `'limits.max_output' ${maxOutput} is above the ${MAX_MANIFEST_OUTPUT_BYTES} bytes (16 MiB) a skill may ask for; 16 MiB applies (MAX_SCRIPT_OUTPUT raises it)`,
+          );
+          limits.maxOutputBytes = MAX_MANIFEST_OUTPUT_BYTES;
         } else limits.maxOutputBytes = maxOutput;
       }
     }

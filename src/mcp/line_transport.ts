@@ -16,6 +16,7 @@ import {
   JSONRPCMessageSchema,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { isSkillError } from "../core/errors.ts";
 
 interface LineTransportOptions {
   /** The next input line without its newline; null at end of input. */
@@ -27,8 +28,11 @@ interface LineTransportOptions {
   drainMs?: number;
 }
 
-/** Largest accepted message line. */
-const MAX_LINE_CHARS = 16 * 1024 * 1024;
+/**
+ * Largest accepted message line. The stdin reader (cli/tty.ts) already refuses longer lines
+ * in bytes before they are buffered; this bounds readers that do not.
+ */
+const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
 export class LineTransport implements Transport {
   onclose?: () => void;
@@ -83,7 +87,15 @@ export class LineTransport implements Transport {
   async #readLoop(): Promise<void> {
     try {
       while (!this.#closed) {
-        const line = await this.#options.readLine();
+        let line: string | null;
+        try {
+          line = await this.#options.readLine();
+        } catch (error) {
+          // The reader refuses an overlong line (bounded memory) and goes on after it.
+          if (!isSkillError(error) || error.code !== "args_too_large") throw error;
+          this.#reject(null, ErrorCode.InvalidRequest, `Message too large: ${error.message}`);
+          continue;
+        }
         if (line === null) break;
         this.#handleLine(line);
       }

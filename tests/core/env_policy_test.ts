@@ -58,6 +58,7 @@ Deno.test("scriptEnvironment() passes only the base set and the skill's allowlis
     KALSHI_TIMEOUT: "3",
     EXTRA_TOKEN: "t",
     PYTHONUTF8: "1",
+    PYTHONDONTWRITEBYTECODE: "1",
   });
   const bare = scriptEnvironment(fakeSkill([]), SOURCE);
   assert.equal(bare.KALSHI_API_BASE, undefined);
@@ -83,4 +84,16 @@ Deno.test("scriptEnvironment() forwards --env NAME=VALUE only when the allowlist
       },
     );
   }
+});
+
+Deno.test("isValidEnvPattern() wants three characters before '*'; envMatcher() never forwards loader variables", () => {
+  for (const bad of ["*", "A*", "OP*", "A**", "1AB*"]) assert.ok(!isValidEnvPattern(bad), bad);
+  for (const good of ["KAL*", "KALSHI_*", "A", "GITHUB_TOKEN"]) {
+    assert.ok(isValidEnvPattern(good), good);
+  }
+  const allowed = envMatcher(["PYTHONPATH", "LD_*", "PATH", "BASH_ENV", "UV_INDEX_URL", "MY_*"]);
+  for (const name of ["PYTHONPATH", "LD_PRELOAD", "PATH", "BASH_ENV", "UV_INDEX_URL"]) {
+    assert.ok(!allowed(name), name);
+  }
+  assert.ok(allowed("MY_TOKEN"));
 });

@@ -155,9 +155,13 @@ Deno.test("limits are bounded: timeout in (0, 3600] seconds, max_output a whole 
     const parsed = await parseSkillMd(encode(text), "lim/SKILL.md", {});
     return { limits: parsed.manifest?.limits, errors: errors(parsed.diagnostics) };
   };
+  // Accepted up to 256 MiB, but a manifest gets at most 16 MiB (with a warning).
   assert.deepEqual((await limitsOf("{timeout: 3600, max_output: 268435456}")).limits, {
     timeoutSeconds: 3600,
-    maxOutputBytes: 268435456,
+    maxOutputBytes: 16777216,
+  });
+  assert.deepEqual((await limitsOf("{max_output: 16777216}")).limits, {
+    maxOutputBytes: 16777216,
   });
   assert.deepEqual((await limitsOf("{timeout: 0.5, max_output: 1024}")).limits, {
     timeoutSeconds: 0.5,

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { compareSemver, parseSemver } from "../../src/core/semver.ts";
 import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
-import { mergeEnv, parseDotenv } from "../../src/core/dotenv.ts";
+import { applyDotenv, parseDotenv } from "../../src/core/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/digest.ts";
 import { missingModuleHint, missingPythonModule } from "../../src/core/missing_module.ts";
 import { colorWanted } from "../../src/core/io.ts";
+import { osError } from "../../src/core/errors.ts";
 
 Deno.test("compareSemver() orders releases and pre-releases", () => {
   const order = ["0.1.0-alpha", "0.1.0-alpha.2", "0.1.0-beta", "0.1.0", "0.2.0", "1.0.0", "v1.0.1"];
@@ -34,7 +35,7 @@ Deno.test("parseDotenv() reads KEY=value lines and the real environment wins", (
     "# comment\nA=1\nexport B='two words'\nC=\"x\\ny\"\nD=plain # trailing\n bad line\nE=\n",
   );
   assert.deepEqual(parsed, { A: "1", B: "two words", C: "x\ny", D: "plain", E: "" });
-  assert.deepEqual(mergeEnv({ A: "real" }, parsed).A, "real");
+  assert.deepEqual(applyDotenv({ A: "real" }, parsed).env.A, "real");
 });
 
 Deno.test("combineDigest() is independent of input order and sensitive to paths and content", async () => {
@@ -74,4 +75,18 @@ Deno.test("colorWanted(): only a non-empty NO_COLOR or --no-color turns colour o
   assert.equal(colorWanted({ NO_COLOR: "1" }, ["list"], true), false);
   assert.equal(colorWanted({}, ["list", "--no-color"], true), false);
   assert.equal(colorWanted({}, ["list"], false), false, "never on a pipe");
+});
+
+Deno.test("osError() turns a full disk or a read-only place into io_error with the path", () => {
+  const full = osError(new Error("No space left on device (os error 28): writefile '/h/x'"));
+  assert.equal(full?.code, "io_error");
+  assert.equal(full?.message, "Cannot write /h/x: the disk is full");
+  const ro = osError(new Error("Read-only file system (os error 30): mkdir '/h/.cache'"));
+  assert.equal(ro?.message, "Cannot create the directory /h/.cache: the file system is read-only");
+  assert.match(
+    osError(new Error("No space left on device (os error 28)"))!.message,
+    /disk is full/,
+  );
+  assert.equal(osError(new Error("Connection refused (os error 111)")), undefined);
+  assert.equal(osError("text"), undefined);
 });

@@ -70,6 +70,7 @@ Deno.test("skills run passes only the base set and allowlisted variables to the 
     "HOME",
     "LANG",
     "PATH",
+    "PYTHONDONTWRITEBYTECODE",
     "PYTHONUTF8",
     "RUNNER_MODE",
   ]);
@@ -263,8 +264,14 @@ Deno.test("skills run uses `uv run --script` when uv is on PATH", async () => {
     l,
   ) => JSON.parse(l));
   assert.equal(calls.length, 1);
-  const script = join(dir.path, "runner-lab", "scripts", "needs_deps.py");
-  assert.deepEqual(calls[0].argv, ["run", "--script", script, "a b", "--json"]);
+  // The script runs from the verified private copy of the skill (runtime/trust/snapshot.ts).
+  const [run, flag, script, ...rest] = calls[0].argv;
+  assert.deepEqual([run, flag, ...rest], ["run", "--script", "a b", "--json"]);
+  assert.match(
+    script,
+    /\/\.cache\/run\/runner-lab-[0-9a-f]{32}\/scripts\/needs_deps\.py$/,
+  );
+  assert.ok(script.startsWith(dir.path));
   assert.equal(calls[0].env.OPENAI_API_KEY, undefined);
   assert.equal(calls[0].env.PATH, `${bin}:${SYSTEM_PATH}`);
 });

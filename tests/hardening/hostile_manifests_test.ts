@@ -6,8 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseSkillMd } from "../../src/core/manifest.ts";
-import { spawnCli, tempDir } from "../helpers/cli.ts";
-import { localEntry } from "../helpers/install_fixture.ts";
+import { runCli, spawnCli, tempDir } from "../helpers/cli.ts";
+import { installFixtureSkill, localEntry } from "../helpers/install_fixture.ts";
+import { pyScript, skillMd } from "../fixtures/git_repos.ts";
 import { samplePeakRss } from "../helpers/processes.ts";
 
 const MIB = 1024 * 1024;
@@ -128,4 +129,35 @@ Deno.test("discovery continues past hostile installed skills, with bounded memor
   }
   assert.ok(peakKiB > 0, "the peak RSS was sampled");
   assert.ok(peakKiB < 200 * 1024, `peak RSS ${Math.round(peakKiB / 1024)} MiB`);
+});
+
+Deno.test("scripts whose names collide by case or _/- are reported, and none of them runs", async () => {
+  await using root = await tempDir();
+  const source = join(root.path, "twins");
+  await Deno.mkdir(join(source, "scripts"), { recursive: true });
+  await Deno.writeTextFile(join(source, "SKILL.md"), skillMd("twins"));
+  const script = (who: string) => pyScript(`print('{"who": "${who}"}')`);
+  for (const name of ["Status.py", "status.py", "get_all.py", "get-all.py", "solo.py"]) {
+    await Deno.writeTextFile(join(source, "scripts", name), script(name));
+  }
+  const validate = await runCli(["validate", source]);
+  assert.notEqual(validate.code, 0);
+  assert.match(validate.stdout, /scripts\/Status\.py, scripts\/status\.py are all called 'status'/);
+  assert.match(
+    validate.stdout,
+    /scripts\/get-all\.py, scripts\/get_all\.py are all called 'get-all'/,
+  );
+
+  const home = join(root.path, "home");
+  await installFixtureSkill(home, source);
+  const env = { SKILLS_HOME: home };
+  const list = await runCli(["list"], { env });
+  assert.match(list.stderr, /warning: Skill 'twins': script names collide: .*'status'/);
+  assert.match(list.stderr, /warning: Skill 'twins': script names collide: .*'get-all'/);
+  for (const name of ["status", "get_all"]) {
+    const run = await runCli(["run", "twins", name, "--json"], { env });
+    assert.equal(JSON.parse(run.stdout).error, "not_found", run.stdout);
+  }
+  const solo = await runCli(["run", "twins", "solo", "--json"], { env });
+  assert.deepEqual(JSON.parse(solo.stdout), { who: "solo.py" });
 });

@@ -92,3 +92,36 @@ Deno.test("an allowlisted variable reaches the script, and only that one", async
   assert.ok(result.stdout.includes("allowed-value"));
   assert.ok(!result.stdout.includes(SECRETS.OPENAI_API_KEY!));
 });
+
+Deno.test("secrets in SKILLS_BASE_URL or echoed by a provider never appear in errors", async () => {
+  await using home = await tempDir();
+  const llm = await startLlmServer([
+    { status: 401, message: `Incorrect API key provided: ${SECRETS.OPENAI_API_KEY}` },
+    { status: 500, message: `upstream said: token=${SECRETS.OPENAI_API_KEY}` },
+  ]);
+  try {
+    const url = new URL(llm.baseUrl);
+    const cases = [
+      // Credentials in the URL's userinfo and in its query.
+      `http://user:userinfo-pass-31337@127.0.0.1:1/v1?api-key=query-key-31337`,
+      `${llm.baseUrl}?api-key=query-key-31337`,
+      `${url.protocol}//${url.host}${url.pathname}?key=query-key-31337`,
+    ];
+    for (const base of cases) {
+      const chat = await runCli(["chat", "-p", "hi", "--json", "--verbose"], {
+        env: {
+          SKILLS_HOME: home.path,
+          SKILLS_MODEL: "openai:gpt-test",
+          OPENAI_API_KEY: SECRETS.OPENAI_API_KEY!,
+          SKILLS_BASE_URL: base,
+        },
+      });
+      const text = chat.stdout + chat.stderr;
+      assert.notEqual(chat.code, 0);
+      assert.doesNotMatch(text, /userinfo-pass-31337|query-key-31337/, text);
+      assertNoSecret(base, text);
+    }
+  } finally {
+    await llm.close();
+  }
+});

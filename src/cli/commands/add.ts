@@ -1,5 +1,6 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
+import { inert } from "../../core/terminal_text.ts";
 import { declined, isSkillError, UsageError } from "../../core/errors.ts";
 import { parseSkillSelector, type RefFlags, refRequest } from "../../core/sources.ts";
 import { canonicalSkillName } from "../../core/names.ts";
@@ -220,7 +221,9 @@ interface Refused {
 function summary(ctx: Context, plan: InstallPlan, fetched: Fetched): string {
   const m = plan.candidate.manifest!;
   const source = fetched.source;
-  return `\nSkill '${plan.canonical}'${plan.name !== m.name ? ` (from '${m.name}')` : ""}\n` +
+  return `\nSkill '${plan.canonical}'${
+    plan.name !== m.name ? ` (from '${inert(m.name)}')` : ""
+  }\n` +
     fields([
       ["Description", m.description],
       ["Source", `${sourceLabel(source)}${plan.candidate.rel ? ` (${plan.candidate.rel})` : ""}`],

@@ -15,6 +15,7 @@ import {
   routeSdkWarnings,
 } from "../../agent/providers.ts";
 import { Repl, terminalObserver } from "../../agent/repl.ts";
+import { redactSecrets } from "../../agent/provider_errors.ts";
 import { surfaceFactory } from "../../agent/surface_factory.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
@@ -78,7 +79,12 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
     log: (message) => debug(ctx, message),
   });
   const fetch = recordingFetch((request) =>
-    debug(ctx, `POST ${request.url} (${JSON.stringify(request.body ?? "").length} bytes)`)
+    debug(
+      ctx,
+      `POST ${redactSecrets(request.url, [config.apiKey])} (${
+        JSON.stringify(request.body ?? "").length
+      } bytes)`,
+    )
   );
   const loop = new ChatLoop({
     model: createLanguageModel(config, fetch),

@@ -1,6 +1,7 @@
 /** `skills info <name>`: manifest, scripts, toolsets, resources, provenance, tool names. */
 
 import { qualifiedToolName } from "../../core/names.ts";
+import { inert } from "../../core/terminal_text.ts";
 import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
@@ -154,6 +155,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   if (info.files.length > 0) out.push("", "Other files:", ...info.files.map((f) => `  ${f}`));
   out.push("", "Agent tools:", ...info.tools.map((t) => `  ${t}`));
   if (info.warnings.length > 0) out.push("", "Warnings:", ...info.warnings.map((w) => `  ${w}`));
-  ctx.stdout.write(out.join("\n") + "\n");
+  // Nearly every line holds text from the skill: written inert (core/terminal_text.ts).
+  ctx.stdout.write(out.map((line) => inert(line)).join("\n") + "\n");
   return 0;
 }

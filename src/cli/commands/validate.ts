@@ -1,5 +1,6 @@
 /** `skills validate <dir>...`: errors and warnings with file:line; exit 1 on any error. */
 
+import { inert } from "../../core/terminal_text.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 import { formatDiagnostic } from "../../core/manifest.ts";
 import type { Context } from "../../core/io.ts";
@@ -68,7 +69,8 @@ export async function run(options: ValidateOptions, ctx: Context): Promise<numbe
       }`
       : count(errors.length, "error");
     ctx.stdout.write(`${mark} ${label} - ${detail}\n`);
-    for (const d of r.diagnostics) ctx.stdout.write(`  ${formatDiagnostic(d)}\n`);
+    // Diagnostics quote the manifest: written inert (core/terminal_text.ts).
+    for (const d of r.diagnostics) ctx.stdout.write(`  ${inert(formatDiagnostic(d))}\n`);
   }
   ctx.stdout.write(
     `Checked ${count(results.length, "skill")}: ${

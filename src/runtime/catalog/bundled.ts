@@ -1,7 +1,10 @@
 /**
  * Bundled skills travel inside the artifact (src/generated/bundled_skills.ts) and are
  * materialised on first use into `$SKILLS_HOME/.cache/core/<version>-<hash>/`, so Python can
- * execute them and a newer binary never runs stale copies.
+ * execute them and a newer binary never runs stale copies. Only the names the binary
+ * bundles are bundled skills (a directory dropped there is nothing), and each is checked
+ * against its build-time digest before it runs (runtime/trust/snapshot.ts), restored from
+ * the binary when it does not match.
  */
 
 import { dirname, join } from "../os/paths.ts";
@@ -20,6 +23,21 @@ export function bundledRootPath(home: string): string {
 export async function materializeBundledSkills(home: string): Promise<string> {
   const root = bundledRootPath(home);
   if (await exists(join(root, COMPLETE_MARKER))) return root;
+  await writeBundledSkills(home, false);
+  return root;
+}
+
+/**
+ * Writes the bundled skills afresh over a copy that failed verification (edited files,
+ * extra files): the old directory is moved aside first, so no run sees half of each.
+ */
+export async function restoreBundledSkills(home: string): Promise<string> {
+  await writeBundledSkills(home, true);
+  return bundledRootPath(home);
+}
+
+async function writeBundledSkills(home: string, replace: boolean): Promise<void> {
+  const root = bundledRootPath(home);
   const staging = `${root}.tmp-${crypto.randomUUID().slice(0, 8)}`;
   // The contents are imported only here: once materialised, commands skip parsing them.
   const { BUNDLED_FILES } = await import("../../generated/bundled_skills.ts");
@@ -30,17 +48,22 @@ export async function materializeBundledSkills(home: string): Promise<string> {
       await Deno.writeTextFile(path, text, { mode: relPath.endsWith(".py") ? 0o755 : 0o644 });
     }
     await Deno.writeTextFile(join(staging, COMPLETE_MARKER), `${VERSION} ${BUNDLED_HASH}\n`);
-    await removeIfExists(root); // an incomplete copy from an interrupted run
+    if (replace) {
+      const aside = `${root}.old-${crypto.randomUUID().slice(0, 8)}`;
+      await Deno.rename(root, aside).catch(() => {});
+      await removeIfExists(aside);
+    } else {
+      await removeIfExists(root); // an incomplete copy from an interrupted run
+    }
     try {
       await Deno.rename(staging, root);
     } catch (error) {
-      // Another process finished first; theirs is identical.
+      // Another process finished first; theirs is identical (and verified before use).
       if (!(await exists(join(root, COMPLETE_MARKER)))) throw error;
     }
   } finally {
     await removeIfExists(staging);
   }
-  return root;
 }
 
 export function bundledSkillNames(): string[] {

@@ -8,12 +8,18 @@ import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
-import { bundledRootPath, materializeBundledSkills } from "./bundled.ts";
-import { isWithin } from "../os/fs.ts";
+import {
+  bundledRootPath,
+  bundledSkillNames,
+  materializeBundledSkills,
+  restoreBundledSkills,
+} from "./bundled.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { readRegistry } from "../store/registry.ts";
 import {
   loadSkillDir,
+  SCRIPT_COLLISION,
   type ScriptInfo,
   SkillLoadError,
   type SkillOrigin,
@@ -60,7 +66,8 @@ export async function loadCatalog(home: string): Promise<Catalog> {
         record: await loadSkillDir(dir, realRoot, { origin, trusted, entry, rootIsReal: true }),
       };
     } catch (error) {
-      if (!(error instanceof SkillLoadError)) throw error;
+      const reason = error instanceof SkillLoadError ? error.message : changingReason(error);
+      if (reason === undefined) throw error;
       const canonical = entry?.name_canonical ??
         (isValidSkillName(fallbackName) ? canonicalSkillName(fallbackName) : fallbackName);
       return {
@@ -70,7 +77,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
           dir,
           origin,
           trusted,
-          reason: error.message,
+          reason,
           entry,
         },
       };
@@ -87,6 +94,11 @@ export async function loadCatalog(home: string): Promise<Catalog> {
       }
       seen.add(loaded.record.canonical);
       skills.push(loaded.record);
+      for (const w of loaded.record.warnings) {
+        if (w.message.startsWith(SCRIPT_COLLISION)) {
+          notes.push(`Skill '${loaded.record.canonical}': ${w.message}`);
+        }
+      }
     } else if (!seen.has(loaded.failure.canonical)) {
       seen.add(loaded.failure.canonical);
       failures.push(loaded.failure);
@@ -109,8 +121,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
       cached !== undefined && cached.name === name &&
       (entry === undefined || cached.canonical === entry.name_canonical)
     ) {
-      const { key: _key, dirs: _dirs, stamped: _stamped, ...rest } = cached;
-      return { record: { ...rest, origin, trusted, entry } };
+      return { record: { ...cached, origin, trusted, entry } };
     }
     const loaded = await load(dir, realRoot, origin, trusted, entry, name);
     // Bundled skills live in a content-addressed directory that never changes.
@@ -138,8 +149,13 @@ export async function loadCatalog(home: string): Promise<Catalog> {
     merge(await loadThroughCache(dir, realHome, source.type, trusted, entry, name));
   }
 
-  const coreRoot = await Deno.realPath(await materializeBundledSkills(home));
-  const coreDirs = (await listSubdirectories(coreRoot)).map((name) => join(coreRoot, name));
+  let coreRoot = await Deno.realPath(await materializeBundledSkills(home));
+  // A bundled skill's directory gone from the copy: write the copy afresh from the binary.
+  if (bundledSkillNames().some((name) => lstatSyncOrNull(join(coreRoot, name)) === null)) {
+    coreRoot = await Deno.realPath(await restoreBundledSkills(home));
+  }
+  // Only what the binary bundles: a directory dropped beside them is not a core skill.
+  const coreDirs = bundledSkillNames().map((name) => join(coreRoot, name));
   const bundled = await Promise.all(
     coreDirs.map((dir) =>
       loadThroughCache(dir, coreRoot, "core", true, undefined, dir.split(/[\\/]/).pop()!)
@@ -155,17 +171,14 @@ export async function loadCatalog(home: string): Promise<Catalog> {
   return { home, skills, failures, notes };
 }
 
-async function listSubdirectories(root: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(root)) {
-      if (entry.name.startsWith(".")) continue;
-      if (entry.isDirectory || entry.isSymlink) names.push(entry.name);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return names.sort();
+/**
+ * A skill directory that vanished or changed shape while it was read: another command
+ * (add, update, remove) is replacing it. Said as the reason the skill did not load.
+ */
+function changingReason(error: unknown): string | undefined {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory
+    ? "its files changed while being read (another command is changing it); try again"
+    : undefined;
 }
 
 /** Finds a loaded skill by any accepted spelling; throws `invalid_name` / `not_found`. */

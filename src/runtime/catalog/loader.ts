@@ -61,6 +61,9 @@ export interface SkillRecord {
 
 export class SkillLoadError extends Error {}
 
+/** How a script-name collision warning begins (the catalog lists them as notes). */
+export const SCRIPT_COLLISION = "script names collide:";
+
 /** What validation found: the manifest if it parsed, the record if the skill loads. */
 export interface InspectResult {
   dir: string;
@@ -268,7 +271,9 @@ async function readSkill(
   result.record = record;
   if (validating !== undefined) {
     for (const w of warnings.slice(manifestWarnings)) {
-      if (!diagnostics.some((d) => d.message === w.message)) diagnostics.push(w);
+      // A collision is an error for validate, add and update: the skill is ambiguous.
+      const d = w.message.startsWith(SCRIPT_COLLISION) ? { ...w, level: "error" as const } : w;
+      if (!diagnostics.some((known) => known.message === d.message)) diagnostics.push(d);
     }
     checkToolsetsAndScripts(dir, givenMd, record, diagnostics);
   }
@@ -404,12 +409,31 @@ function discoverScripts(
   if (scriptsEntry.isSymlink) throw new SkillLoadError("scripts/ is a symlink (refused)");
   if (!scriptsEntry.isDirectory) return [];
   const files = new Map<string, string>();
+  /** Files by the name a user or model would call them: `Status.py`, `status.py` are one. */
+  const byName = new Map<string, string[]>();
   for (const entry of Deno.readDirSync(scriptsDir)) {
     if (!entry.isFile || entry.isSymlink) continue; // directories and symlinks are never scripts
     if (entry.name.startsWith(".") || !entry.name.toLowerCase().endsWith(".py")) continue;
     // Only files a user or model can name are scripts (no spaces, no leading '_' or '-').
     if (skillNameProblem(entry.name.slice(0, -3)) !== undefined) continue;
-    files.set(entry.name.toLowerCase(), entry.name);
+    const key = entry.name.toLowerCase().replaceAll("_", "-");
+    byName.set(key, [...byName.get(key) ?? [], entry.name]);
+  }
+  // Two files one name would call (case, `_` or `-`): which one runs would be a guess, so
+  // neither is a script, and the skill says so.
+  for (const [key, names] of byName) {
+    if (names.length === 1) files.set(names[0]!.toLowerCase(), names[0]!);
+    else {
+      warnings.push({
+        level: "warning",
+        file: scriptsDir,
+        message: `${SCRIPT_COLLISION} ${
+          names.sort().map((n) => `scripts/${n}`).join(", ")
+        } are all called '${
+          scriptDisplayName(key)
+        }'; none of them runs until all but one are renamed`,
+      });
+    }
   }
   let chosen: string[];
   if (manifest.scripts !== undefined) {

@@ -107,6 +107,8 @@ export interface RunRequest {
   args: readonly string[];
   /** The script's complete environment (see `scriptEnvironment`). */
   env: Record<string, string>;
+  /** The caller's SKILLS_PYTHON / SKILLS_UV: they choose the launcher, never reach the script. */
+  launcherEnv?: Readonly<Record<string, string>> | undefined;
   limits: RunLimits;
   /** JSON mode: append `--json` unless present, and parse stdout. */
   json: boolean;
@@ -185,7 +187,10 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
   const args = request.json && !request.args.includes("--json")
     ? [...request.args, "--json"]
     : [...request.args];
-  const plan = await planLaunch(request.script.path, args, request.env);
+  const plan = await planLaunch(request.script.path, args, {
+    ...request.env,
+    ...request.launcherEnv,
+  });
   if (signal?.aborted) throw new SkillError("cancelled", "Interrupted");
   request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
   const proc = spawnSandboxed(plan, { cwd: dirname(request.script.path), env: request.env });

@@ -16,7 +16,7 @@
  * allow-run list).
  */
 
-import { DELIMITER, join } from "../os/paths.ts";
+import { DELIMITER, isAbsolute, join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { pep723Dependencies } from "../../core/pep723.ts";
 import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
@@ -85,7 +85,8 @@ export function findOnPath(
   const path = env.PATH ?? env.Path ?? "";
   const names = windows ? [`${name}.exe`, `${name}.cmd`, `${name}.bat`] : [name];
   for (const dir of path.split(windows ? ";" : DELIMITER)) {
-    if (dir === "") continue;
+    // An empty or relative entry means the working directory: never searched.
+    if (dir === "" || !isAbsolute(dir)) continue;
     for (const file of names) {
       const candidate = join(dir, file);
       try {
@@ -195,16 +196,23 @@ async function runKillHelper(
       candidates.push([command, prefix]);
     }
   };
-  if (plan.launcher === "python3") add(plan.command);
-  add("python3");
-  add("python");
-  if (plan.launcher === "uv") add(plan.command, ["run", "--no-project", "--quiet", "python"]);
+  // Absolute interpreters, found on PATH's absolute entries, never in the user's directory.
+  const absolute = (name: string) => isAbsolute(name) ? name : findOnPath(name, env) ?? name;
+  if (plan.launcher === "python3") add(absolute(plan.command));
+  add(absolute("python3"));
+  add(absolute("python"));
+  if (plan.launcher === "uv") {
+    add(absolute(plan.command), ["run", "--no-project", "--quiet", "python"]);
+  }
   // The helper shares our process group, so it must not watch us (parent_watch.ts).
   const { SKILLS_PARENT_PID: _, ...helperEnv } = env;
   for (const [command, prefix] of candidates) {
     try {
+      // -I: no working directory or script directory on sys.path, no PYTHON* variables, no
+      // user site: a signal.py where the user stands is never imported. cwd "/" as well.
       const status = await new Deno.Command(command, {
-        args: [...prefix, "-c", KILL_HELPER_SOURCE, String(root)],
+        args: [...prefix, "-I", "-c", KILL_HELPER_SOURCE, String(root)],
+        cwd: "/",
         env: helperEnv,
         clearEnv: true,
         stdin: "null",

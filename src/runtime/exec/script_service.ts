@@ -148,32 +148,34 @@ export async function prepareRun(
   args: readonly unknown[],
   deps: ScriptDeps,
 ): Promise<PreparedRun> {
-  const skill = findSkill(catalog, skillName);
+  const listed = findSkill(catalog, skillName);
   const file = canonicalScriptName(scriptName);
-  const script = findScript(skill, file);
-  if (script === undefined) {
-    throw new SkillError(
+  const notFound = (skill: SkillRecord) =>
+    new SkillError(
       "not_found",
       `Script '${quoteName(String(scriptName))}' not found in skill '${skill.canonical}'`,
       { hint: `Run \`skills scripts ${skill.canonical}\` to see its scripts` },
     );
+  if (findScript(listed, file) === undefined) throw notFound(listed);
+  if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
+    throw new SkillError("usage", "Script arguments must be a list of strings");
   }
+  const stringArgs = args as string[];
+  checkArgs(stringArgs);
+  // Trust, integrity, and the verified private copy the script runs from, described by its
+  // own manifest (never the listing cache's). Loaded only when a script runs.
+  const { verifiedSkill } = await import("../trust/snapshot.ts");
+  const skill = await verifiedSkill(listed, deps.home, {
+    allowUntrusted: deps.allowUntrusted === true,
+  });
+  const script = findScript(skill, file);
+  if (script === undefined) throw notFound(skill);
   const info = await lstatOrNull(script.path);
   if (info === null || !info.isFile || info.isSymlink) {
     throw new SkillError(
       "not_found",
       `Script '${script.name}' of skill '${skill.canonical}' is missing or not a regular file`,
     );
-  }
-  if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
-    throw new SkillError("usage", "Script arguments must be a list of strings");
-  }
-  const stringArgs = args as string[];
-  checkArgs(stringArgs);
-  if (skill.origin !== "core") {
-    // Bundled skills are trusted; the digest check (and node:crypto) loads only when needed.
-    const { assertRunnable } = await import("../trust/gate.ts");
-    await assertRunnable(skill, deps.home, { allowUntrusted: deps.allowUntrusted === true });
   }
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
   Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
@@ -201,6 +203,7 @@ export function executeRun(
     script: prepared.script,
     args: prepared.args,
     env: prepared.env,
+    launcherEnv: launcherSettings(deps.env),
     limits: prepared.limits,
     json,
     signal: deps.signal,
@@ -209,6 +212,16 @@ export function executeRun(
     onTrace: deps.onTrace,
     log: deps.log,
   });
+}
+
+/** The user's launcher choices (SKILLS_PYTHON, SKILLS_UV), kept out of the script's env. */
+function launcherSettings(env: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ["SKILLS_PYTHON", "SKILLS_UV"]) {
+    const value = env[name]?.trim();
+    if (value) out[name] = value;
+  }
+  return out;
 }
 
 const EXCERPT_CHARS = 200;

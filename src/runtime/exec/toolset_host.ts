@@ -6,7 +6,7 @@
  * that kills the whole tree. A host that dies or is killed is restarted on the next call.
  */
 
-import { join } from "../os/paths.ts";
+import { isAbsolute, join } from "../os/paths.ts";
 import { type Envelope, fail } from "../../core/envelope.ts";
 import { EXIT_FAILURE, SkillError, toolsetErrorCode } from "../../core/errors.ts";
 import {
@@ -26,8 +26,8 @@ import type { SkillRecord } from "../catalog/catalog.ts";
 import { exists, writeFileAtomic } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
 import { scriptEnvironment } from "../../core/env_policy.ts";
-import { type LaunchPlan, type SandboxedProcess, spawnSandboxed } from "./sandbox.ts";
-import { assertRunnable } from "../trust/gate.ts";
+import { findOnPath, type LaunchPlan, type SandboxedProcess, spawnSandboxed } from "./sandbox.ts";
+import { verifiedSkill } from "../trust/snapshot.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
 
 /** One public method of a toolset class, as the host describes it. */
@@ -84,10 +84,16 @@ export function hostLaunchPlan(
   env: Readonly<Record<string, string>>,
   os: typeof Deno.build.os = Deno.build.os,
 ): LaunchPlan {
-  const python = env.SKILLS_PYTHON?.trim() || (os === "windows" ? "python" : "python3");
+  const configured = env.SKILLS_PYTHON?.trim() || (os === "windows" ? "python" : "python3");
+  // An absolute interpreter from PATH's absolute entries (never the working directory's);
+  // -s: no user site-packages. (Not -I: it would drop the parent watch's PYTHONPATH; the host
+  // removes the working and its own directory from sys.path itself.)
+  const python = isAbsolute(configured)
+    ? configured
+    : findOnPath(configured, env, os) ?? configured;
   return {
     command: python,
-    args: ["-B", hostPath, skill.dir, ...skill.manifest.toolsets],
+    args: ["-B", "-s", hostPath, skill.dir, ...skill.manifest.toolsets],
     launcher: "python3",
   };
 }
@@ -287,15 +293,16 @@ export class ToolsetHost {
 
   async #spawn(): Promise<void> {
     const { home, env, log } = this.#options;
-    await assertRunnable(this.skill, home, {
+    // The verified private copy, described by its own manifest (trust/snapshot.ts).
+    const skill = await verifiedSkill(this.skill, home, {
       allowUntrusted: this.#options.allowUntrusted === true,
     });
     const hostPath = await materializeHost(home);
-    const plan = hostLaunchPlan(hostPath, this.skill, env);
-    const hostEnv = scriptEnvironment(this.skill, env);
+    const plan = hostLaunchPlan(hostPath, skill, env);
+    const hostEnv = scriptEnvironment(skill, env);
     Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
     const spawned = spawnSandboxed(plan, {
-      cwd: this.skill.dir,
+      cwd: skill.dir,
       env: hostEnv,
       stdin: "piped",
     });

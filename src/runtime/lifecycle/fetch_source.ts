@@ -7,6 +7,7 @@
 import { join, resolve } from "../os/paths.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
 import { describeSource, parseSource, type RefRequest, type Source } from "../../core/sources.ts";
 import type { GitOptions } from "../git/command.ts";
 import { type FetchedCommit, fetchRepository } from "../git/fetch.ts";
@@ -25,6 +26,8 @@ export interface Fetched {
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_COPY_ENTRIES = 20_000;
+/** A local directory copied for an install holds at most this much in all. */
+const MAX_COPY_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Turns what the user typed into a Source: an existing directory is a local source (a bare
@@ -114,6 +117,22 @@ async function copyTree(from: string, to: string, signal?: AbortSignal): Promise
     throw new SkillError("not_found", `Directory not found: ${from}`);
   }
   let count = 0;
+  let bytes = 0;
+  /** Sizes are checked before a byte is copied (a sparse 2 GiB file costs nothing to stat). */
+  const checkSize = (path: string, size: number) => {
+    const rel = path.slice(from.length + 1).replaceAll("\\", "/");
+    if (size > MAX_SKILL_FILE_BYTES) {
+      throw new SkillError("io_error", `Cannot copy ${from}: ${tooLargeMessage(rel, size)}`);
+    }
+    bytes += size;
+    if (bytes > MAX_COPY_BYTES) {
+      throw new SkillError(
+        "io_error",
+        `Cannot copy ${from}: it holds more than ${MAX_COPY_BYTES} bytes (1 GiB)`,
+        { hint: "Point at the skill's own directory, or install from its git repository" },
+      );
+    }
+  };
   const walk = async (src: string, dest: string) => {
     signal?.throwIfAborted();
     await Deno.mkdir(dest);
@@ -130,9 +149,13 @@ async function copyTree(from: string, to: string, signal?: AbortSignal): Promise
       if (entry.isSymlink) await Deno.symlink(await Deno.readLink(s), d);
       else if (entry.isDirectory) await walk(s, d);
       else if (entry.isFile) {
+        const info = await Deno.lstat(s);
+        checkSize(s, info.size);
         await Deno.copyFile(s, d);
-        const mode = (await Deno.stat(s)).mode;
-        if (mode !== null) await Deno.chmod(d, mode & 0o777);
+        // A file that grew while being copied is caught here, at most one copy late.
+        const copied = await Deno.lstat(d);
+        if (copied.size > MAX_SKILL_FILE_BYTES) checkSize(s, copied.size);
+        if (info.mode !== null) await Deno.chmod(d, info.mode & 0o777);
       }
     }
   };

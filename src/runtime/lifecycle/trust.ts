@@ -1,7 +1,7 @@
 /**
  * Trust records: approval of an installed skill bound to the digest of its files. `trust`
  * hashes the files afresh (never from the cache, currentDigest here); a Change records the
- * digest and re-primes the size+mtime cache that `assertRunnable` uses (commit.ts), or
+ * digest and re-primes the stat-keyed digest cache that `assertRunnable` uses (commit.ts), or
  * withdraws the approval.
  */
 

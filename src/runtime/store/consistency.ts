@@ -67,7 +67,7 @@ async function namesIn(dir: string): Promise<string[]> {
 
 /**
  * Clutter no current version uses: materialised bundled skills and helpers of other
- * versions, digest caches of skills no longer installed, the registry's backup, the pre-0.2
+ * versions, digest caches and verified copies of skills no longer installed, the registry's backup, the pre-0.2
  * `.core` directory. Harmless; {@link pruneUnused} removes it.
  */
 export async function findUnused(
@@ -89,6 +89,13 @@ export async function findUnused(
     const digestOf = /^(?:digest|audit)-(.+)\.json$/.exec(name)?.[1];
     if (digestOf !== undefined && !installed.has(digestOf)) {
       unused.push(join(home, CACHE_DIR, name));
+    }
+  }
+  // Verified copies (runtime/trust/snapshot.ts) of skills no longer installed.
+  for (const name of await namesIn(join(home, CACHE_DIR, "run"))) {
+    const copyOf = /^(.+)-[0-9a-f]{32}(?:\.json|\.hashes\.json)?$/.exec(name)?.[1];
+    if (copyOf !== undefined && !installed.has(copyOf)) {
+      unused.push(join(home, CACHE_DIR, "run", name));
     }
   }
   const backup = join(home, "registry.json.bak");

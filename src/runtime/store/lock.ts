@@ -25,7 +25,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
   // Synchronous calls: uncontended, this is a handful of tiny operations.
-  const file = Deno.openSync(path, { read: true, write: true, create: true });
+  const file = openLockFile(path);
   let delay = 2;
   try {
     while (!file.tryLockSync(true)) {
@@ -59,6 +59,34 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       }
     },
   };
+}
+
+/**
+ * Opens the lock file without ever following a symlink: a `registry.lock` pointing at
+ * another file would have that file truncated and overwritten by {@link recordHolder}.
+ * Created exclusively when missing (O_EXCL does not follow links); otherwise opened and
+ * checked to be the very regular file the name holds.
+ */
+function openLockFile(path: string): Deno.FsFile {
+  try {
+    return Deno.openSync(path, { read: true, write: true, createNew: true, mode: 0o644 });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const refuse = (what: string) =>
+    new SkillError("permission_denied", `Cannot lock ${path}: it is ${what} (refused)`, {
+      hint: "Remove it; skills creates the lock file itself",
+    });
+  const named = Deno.lstatSync(path);
+  if (named.isSymlink) throw refuse("a symlink");
+  if (!named.isFile) throw refuse("not a regular file");
+  const file = Deno.openSync(path, { read: true, write: true });
+  const opened = file.statSync();
+  if (!opened.isFile || opened.ino !== named.ino || opened.dev !== named.dev) {
+    file.close();
+    throw refuse("being replaced (by a symlink?)");
+  }
+  return file;
 }
 
 /** Who holds the lock, for error messages only (the lock itself is the flock). */

@@ -1,6 +1,9 @@
 /**
- * Computing a skill directory's digest from its files, with a cache keyed by each file's
- * size and mtime so that verifying before every run stays cheap (re-hash on change only).
+ * A skill directory's digest: every file it holds, nothing excluded (Python bytecode,
+ * `__pycache__/` and `node_modules/` run too, so they are covered). Verifying before every
+ * run stays cheap through a cache keyed by what a user cannot put back: each file's device,
+ * inode, size and change time (ctime moves on every write, chmod, rename and `touch -d`;
+ * only the clock can turn it back). A file is re-hashed when any of these differ.
  */
 
 import { join } from "../os/paths.ts";
@@ -9,21 +12,31 @@ import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
 import { writeFileAtomic } from "../os/fs.ts";
 
-const SKIP_DIRS = new Set([".git", "__pycache__", "node_modules", ".pytest_cache"]);
 const MAX_FILES = 20_000;
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
+/**
+ * A hash is reused only for a file whose ctime was this much older than the moment it was
+ * hashed: a change within the timestamp granularity could otherwise keep the same ctime.
+ */
+const SETTLE_MS = 2_000;
 
 interface CacheEntry {
-  size: number;
-  mtime: number;
+  /** `dev:ino:size:ctime:mtime` when the file was hashed. */
+  key: string;
   sha256: string;
 }
 
 interface FileStat {
+  /** Relative path with `/` separators. */
   path: string;
   abs: string;
   size: number;
-  mtime: number;
+  /** The fast path's key, or null when the platform gives no inode or ctime. */
+  key: string | null;
+  /** ctime in ms (0 when unknown). */
+  ctime: number;
+  /** Permission bits (0 when unknown). */
+  mode: number;
   /** Set for a symlink when `listSymlinks` is on: its target. */
   link?: string;
 }
@@ -31,25 +44,37 @@ interface FileStat {
 /** Files hashed at once: digests run in parallel, memory stays bounded. */
 const HASH_BATCH = 16;
 
+function statKey(info: Deno.FileInfo): string | null {
+  if (info.ino === null || info.ctime === null) return null;
+  return `${info.dev}:${info.ino}:${info.size}:${info.ctime.getTime()}:${
+    info.mtime?.getTime() ?? 0
+  }`;
+}
+
 /**
- * Files that make up a skill: regular files, excluding VCS data and Python caches. A
- * symlink is an integrity error, unless `listSymlinks` reports it (for change summaries).
- * Synchronous: a skill is mostly a few small files, where per-call async overhead would
- * dominate, and this runs before every `skills run`.
+ * Every file of a skill (a skill holds no `.git`: installs never write one). A symlink is
+ * an integrity error, unless `listSymlinks` reports it (for change summaries). Synchronous:
+ * a skill is mostly a few small files, and this runs before every `skills run`.
  */
-function listFiles(root: string, listSymlinks = false): FileStat[] {
+export function listFiles(root: string, listSymlinks = false): FileStat[] {
   const files: FileStat[] = [];
   const walk = (dir: string, rel: string) => {
     for (const entry of Deno.readDirSync(dir)) {
-      if (entry.isDirectory && SKIP_DIRS.has(entry.name)) continue;
-      if (entry.isFile && entry.name.endsWith(".pyc")) continue;
       const abs = join(dir, entry.name);
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isSymlink) {
         if (!listSymlinks) {
           throw new SkillError("integrity_mismatch", `Skill contains a symlink: ${path}`);
         }
-        files.push({ path, abs, size: 0, mtime: 0, link: Deno.readLinkSync(abs) });
+        files.push({
+          path,
+          abs,
+          size: 0,
+          key: null,
+          ctime: 0,
+          mode: 0,
+          link: Deno.readLinkSync(abs),
+        });
         continue;
       }
       if (entry.isDirectory) walk(abs, path);
@@ -57,11 +82,15 @@ function listFiles(root: string, listSymlinks = false): FileStat[] {
         if (files.length >= MAX_FILES) {
           throw new SkillError("io_error", `Skill has more than ${MAX_FILES} files`);
         }
-        const info = Deno.statSync(abs);
+        const info = Deno.lstatSync(abs);
         if (info.size > MAX_SKILL_FILE_BYTES) {
           throw new SkillError("io_error", `Skill file ${tooLargeMessage(path, info.size)}`);
         }
-        files.push({ path, abs, size: info.size, mtime: info.mtime?.getTime() ?? 0 });
+        const ctime = info.ctime?.getTime() ?? 0;
+        files.push({ path, abs, size: info.size, key: statKey(info), ctime, mode: info.mode ?? 0 });
+      } else {
+        // A FIFO, socket or device inside a skill: nothing an install writes.
+        throw new SkillError("integrity_mismatch", `Skill contains a special file: ${path}`);
       }
     }
   };
@@ -110,8 +139,37 @@ export async function computeDigest(root: string): Promise<string> {
 }
 
 /**
- * The digest of a directory using a size+mtime cache stored at `cachePath`. Files whose
- * size or mtime changed are re-hashed; the cache is rewritten only when something changed.
+ * What versions before 0.2 left out of a digest: VCS data, Python caches and bytecode,
+ * node_modules. Trust recorded under that rule still matches a skill without such files;
+ * for one with them, {@link uncoveredFiles} says what the old trust never covered.
+ */
+function legacyExcluded(path: string): boolean {
+  const parts = path.split("/");
+  const skipDirs = [".git", "__pycache__", "node_modules", ".pytest_cache"];
+  return parts.slice(0, -1).some((p) => skipDirs.includes(p)) || path.endsWith(".pyc");
+}
+
+/**
+ * When `trustedDigest` was recorded under the pre-0.2 rule and the files it covered are
+ * unchanged: the files that rule left out (bytecode, caches). Else undefined.
+ */
+export async function uncoveredFiles(
+  root: string,
+  trustedDigest: string,
+): Promise<string[] | undefined> {
+  const files = listFiles(root);
+  const covered = files.filter((f) => !legacyExcluded(f.path));
+  if (covered.length === files.length) return undefined;
+  const hashes = await hashFiles(covered);
+  const legacy = await combineDigest(covered.map((f, i) => ({ path: f.path, sha256: hashes[i]! })));
+  if (legacy !== trustedDigest) return undefined;
+  return files.filter((f) => legacyExcluded(f.path)).map((f) => f.path);
+}
+
+/**
+ * The digest of a directory using the stat-keyed cache stored at `cachePath`. Files whose
+ * device, inode, size, ctime or mtime changed are re-hashed; the cache is rewritten only
+ * when something changed.
  */
 export async function cachedDigest(root: string, cachePath: string): Promise<string> {
   const files = listFiles(root);
@@ -130,23 +188,29 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
   for (const f of files) {
     const hit = cache[f.path];
     let sha: string;
-    // A file modified within the last 2s may change again within mtime granularity.
-    if (hit && hit.size === f.size && hit.mtime === f.mtime && Date.now() - f.mtime > 2000) {
+    if (hit !== undefined && f.key !== null && hit.key === f.key) {
       sha = hit.sha256;
     } else {
+      const hashedAt = Date.now();
       sha = await hashFile(f.abs);
       changed = true;
+      if (f.key === null || hashedAt - f.ctime < SETTLE_MS) {
+        // Not reusable: the next check hashes this file again.
+        hashes.push({ path: f.path, sha256: sha });
+        continue;
+      }
     }
-    next[f.path] = { size: f.size, mtime: f.mtime, sha256: sha };
+    next[f.path] = { key: f.key!, sha256: sha };
     hashes.push({ path: f.path, sha256: sha });
   }
   // Nothing changed: the digest combined last time stands (listing a thousand skills then
   // costs their stats, not a thousand more hashes).
   if (!changed && cachedCombined !== undefined) return cachedCombined;
   const digest = await combineDigest(hashes);
+  const complete = Object.keys(next).length === files.length;
   await writeFileAtomic(
     cachePath,
-    JSON.stringify({ version: CACHE_VERSION, root, files: next, digest }),
+    JSON.stringify({ version: CACHE_VERSION, root, files: next, ...complete ? { digest } : {} }),
     { durable: false },
   ).catch(() => {}); // a cache that cannot be written only costs time
   return digest;

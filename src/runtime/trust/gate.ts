@@ -1,12 +1,14 @@
 /**
- * The check before any script or toolset of a skill runs: bundled skills are trusted;
- * an installed skill must be trusted and its files must still match the trusted digest.
+ * The check before any script or toolset of a skill runs: an installed skill must be
+ * trusted and its files must still match the trusted digest (bundled skills are checked
+ * against the digests embedded at build time: snapshot.ts). What then runs is the
+ * verified private copy snapshot.ts makes, never the installed files themselves.
  */
 
 import { join } from "../os/paths.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { cachedDigest } from "./file_hashes.ts";
+import { cachedDigest, uncoveredFiles } from "./file_hashes.ts";
 
 export function digestCachePath(home: string, canonical: string): string {
   return join(home, ".cache", `digest-${canonical}.json`);
@@ -18,30 +20,58 @@ interface GateOptions {
    * trusted, or changed since, run anyway. Callers must say so loudly.
    */
   allowUntrusted?: boolean;
+  /** Say why a mismatch is one (legacy trust): skipped when only the verdict matters. */
+  explain?: boolean;
 }
 
-/** Throws `untrusted` or `integrity_mismatch`; returns normally when the skill may run. */
+/**
+ * The digest of an installed skill's files when it may run: trusted (or the user's
+ * explicit opt-in), and unchanged since it was trusted. Throws `untrusted` or
+ * `integrity_mismatch`. Bundled skills are verified by {@link verifiedSkill} instead.
+ */
 export async function assertRunnable(
   skill: SkillRecord,
   home: string,
   options: GateOptions = {},
-): Promise<void> {
-  if (skill.origin === "core" || options.allowUntrusted === true) return;
+): Promise<{ dir: string; digest: string } | undefined> {
+  if (skill.origin === "core") return undefined;
   const entry = skill.entry;
-  if (!skill.trusted || entry === undefined || entry.trusted_digest === null) {
+  const trusted = skill.trusted && entry !== undefined && entry.trusted_digest !== null;
+  if (!trusted && options.allowUntrusted !== true) {
     throw new SkillError("untrusted", `Skill '${skill.canonical}' is not trusted`, {
       hint:
         `Review it with \`skills info ${skill.canonical}\`, then run \`skills trust ${skill.canonical}\``,
     });
   }
+  // The registry says where the skill lives; a listing cache never does.
+  const dir = entry?.installed_path ?? skill.dir;
   await Deno.mkdir(join(home, ".cache"), { recursive: true }).catch(() => {});
-  const actual = await cachedDigest(skill.dir, digestCachePath(home, skill.canonical));
-  if (actual !== entry.trusted_digest) {
-    throw new SkillError(
+  const actual = await cachedDigest(dir, digestCachePath(home, skill.canonical));
+  if (trusted && actual !== entry!.trusted_digest && options.allowUntrusted !== true) {
+    throw await mismatchError(skill.canonical, dir, entry!.trusted_digest!, options.explain);
+  }
+  return { dir, digest: actual };
+}
+
+/** `integrity_mismatch`, saying so when the trust predates the digest covering bytecode. */
+async function mismatchError(canonical: string, dir: string, trusted: string, explain = true) {
+  const uncovered = explain ? await uncoveredFiles(dir, trusted).catch(() => undefined) : undefined;
+  const review = `review it (\`skills info ${canonical}\`) and run \`skills trust ${canonical}\``;
+  if (uncovered !== undefined) {
+    const shown = uncovered.slice(0, 3).join(", ") + (uncovered.length > 3 ? ", …" : "");
+    return new SkillError(
       "integrity_mismatch",
-      `Skill '${skill.canonical}' files changed since you trusted it; review and run \`skills trust ${skill.canonical}\``,
+      `Skill '${canonical}' holds files its trust did not cover (${shown}): digests now cover every file, Python bytecode included`,
+      {
+        hint:
+          `If they are Python caches an earlier version let scripts write, delete them; otherwise ${review}`,
+      },
     );
   }
+  return new SkillError(
+    "integrity_mismatch",
+    `Skill '${canonical}' files changed since you trusted it; ${review}`,
+  );
 }
 
 /** Whether a skill's code may run now, as `list` and `check` show it. */
@@ -57,9 +87,16 @@ export type RunState =
  */
 async function runState(skill: SkillRecord, home: string): Promise<RunState> {
   try {
-    await assertRunnable(skill, home);
+    await assertRunnable(skill, home, { explain: false });
     return { state: "ok" };
   } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return {
+        state: "modified",
+        reason: "its files are being changed by another command",
+        fix: "try again once that command has finished",
+      };
+    }
     if (!isSkillError(error)) throw error;
     const fix =
       `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;

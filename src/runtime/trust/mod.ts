@@ -1,7 +1,10 @@
 /**
- * runtime/trust — what a skill's files hash to (file_hashes.ts, with the size+mtime cache
- * that keeps verification cheap) and the gate every script and toolset passes before it
- * runs: trusted, and unchanged since it was trusted (gate.ts).
+ * runtime/trust — what a skill's files hash to (file_hashes.ts: every file, bytecode
+ * included, with a cache keyed by device, inode, size and ctime that keeps verification
+ * cheap), the gate every script and toolset passes before it runs: trusted, and unchanged
+ * since it was trusted (gate.ts), and the verified private copy code runs from, with its
+ * record read from the copy itself; bundled skills checked against their build-time
+ * digests (snapshot.ts: `verifiedSkill`, the one boundary between trust and execution).
  *
  * Recording or withdrawing trust changes the registry, so it is a lifecycle operation
  * (runtime/lifecycle/trust.ts).
@@ -10,5 +13,5 @@
 
 export const LAYER = {
   owns: "runtime/trust",
-  mayImport: ["core", "runtime/os", "runtime/store", "runtime/catalog"],
+  mayImport: ["core", "generated", "runtime/os", "runtime/store", "runtime/catalog"],
 } as const;

@@ -81,14 +81,19 @@ Deno.test("scriptList() and scriptRun() report unknown and invalid names", async
 Deno.test("scriptRun() returns the parsed JSON and resolves name variants", async () => {
   await using f = await fixture();
   const run = await scriptRun(f.catalog, "Runner_Lab", "Echo_Args.py", ["x"], true, f.deps);
+  // Scripts run from the verified private copy of the skill (runtime/trust/snapshot.ts).
+  const copy = await Array.fromAsync(Deno.readDir(join(f.home, ".cache", "run")));
+  const dir = copy.find((e) => e.isDirectory && /^runner-lab-[0-9a-f]{32}$/.test(e.name));
+  assert.ok(dir, "the verified copy exists");
+  const cwd = join(f.home, ".cache", "run", dir.name, "scripts");
   assert.deepEqual(run, {
     success: true,
-    result: { args: ["x", "--json"], cwd: join(f.home, "runner-lab", "scripts") },
+    result: { args: ["x", "--json"], cwd },
     message: "Executed echo_args script",
   });
   const text = await scriptRun(f.catalog, "runner-lab", "echo_args", null, false, f.deps);
   assert.ok(text.success);
-  assert.equal(text.result, `args: \ncwd: ${join(f.home, "runner-lab", "scripts")}\n`);
+  assert.equal(text.result, `args: \ncwd: ${cwd}\n`);
 });
 
 Deno.test("scriptRun() refuses 101 arguments with args_too_large", async () => {

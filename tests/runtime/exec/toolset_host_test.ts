@@ -19,14 +19,18 @@ Deno.test("hostLaunchPlan() runs the embedded host with plain python and an argv
   const plan = hostLaunchPlan(
     "/h/.core/toolset_host-x.py",
     skill as never,
-    { PATH: "/bin" },
+    { PATH: "/nonexistent" },
     "linux",
   );
   assert.deepEqual(plan, {
     command: "python3",
-    args: ["-B", "/h/.core/toolset_host-x.py", "/s/hello", "toolsets.hello:HelloExtended"],
+    args: ["-B", "-s", "/h/.core/toolset_host-x.py", "/s/hello", "toolsets.hello:HelloExtended"],
     launcher: "python3",
   });
+  // The interpreter is an absolute path from PATH's absolute entries, never the cwd's.
+  const found = hostLaunchPlan("/h", skill as never, ENV, "linux").command;
+  assert.ok(found.startsWith("/") && found.endsWith("python3"), found);
+  assert.equal(hostLaunchPlan("/h", skill as never, { PATH: ".:bin" }, "linux").command, "python3");
   assert.equal(hostLaunchPlan("/h", skill as never, { SKILLS_PYTHON: "/py" }).command, "/py");
   assert.equal(hostLaunchPlan("/h", skill as never, {}, "windows").command, "python");
 });

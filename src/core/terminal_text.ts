@@ -1,0 +1,52 @@
+/**
+ * Text from a skill (manifest fields, names, file contents) is untrusted. Written to a
+ * terminal raw, an escape sequence can move the cursor, erase a line or retitle the window
+ * (so a trust prompt could be painted over with a fake summary), and bidi or zero-width
+ * characters can make text read differently from what it is. `inert` shows such
+ * characters as visible escapes instead; `markInvisible` marks the ones a model would
+ * read but a person reviewing the text would not see (tag characters, zero-width, bidi).
+ */
+
+/**
+ * Controls (C0, DEL, C1: ESC, BEL, CR, backspace, CSI…), format characters (bidi
+ * embeddings, overrides and isolates, zero-width space and joiners, the BOM, soft hyphen,
+ * tag characters), and line and paragraph separators.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+/** Characters nobody sees that a model reads: format characters and variation selectors. */
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/gu;
+
+function codePoint(ch: string): number {
+  return ch.codePointAt(0)!;
+}
+
+function escape(ch: string): string {
+  const cp = codePoint(ch);
+  if (cp === 0x0a) return "\\n";
+  if (cp === 0x09) return "\\t";
+  if (cp === 0x0d) return "\\r";
+  if (cp < 0x100) return `\\x${cp.toString(16).padStart(2, "0")}`;
+  if (cp < 0x10000) return `\\u${cp.toString(16).padStart(4, "0")}`;
+  return `\\u{${cp.toString(16)}}`;
+}
+
+/**
+ * `text` safe to write to a terminal: every control, format and separator character shown
+ * as an escape (`\x1b`, `\u202e`, `\u{e0041}`), lone surrogates replaced. With
+ * `multiline`, newlines (and tabs) stay as they are.
+ */
+export function inert(text: string, options: { multiline?: boolean } = {}): string {
+  const keep = options.multiline === true;
+  return text.toWellFormed().replace(
+    UNSAFE,
+    (ch) => keep && (ch === "\n" || ch === "\t") ? ch : escape(ch),
+  );
+}
+
+/** `text` with each invisible character replaced by a visible mark such as `[U+200B]`. */
+export function markInvisible(text: string): string {
+  return text.toWellFormed().replace(
+    INVISIBLE,
+    (ch) => `[U+${codePoint(ch).toString(16).toUpperCase().padStart(4, "0")}]`,
+  );
+}

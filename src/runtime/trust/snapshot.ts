@@ -1,0 +1,257 @@
+/**
+ * The skill a script or toolset runs from: `verifiedSkill` is the boundary between trust and
+ * execution. Checking files and then running them by path leaves a window in which they
+ * can be swapped, so code never runs from the installed directory: it runs from a private
+ * copy written from exactly the bytes that were hashed (read once, hashed, written), in
+ * `$SKILLS_HOME/.cache/run/<skill>-<digest>/`. The copy is made once per trusted digest and
+ * re-checked on every run by the same stat-keyed digest as the installed files (a changed
+ * or added file means a fresh copy). Its record is loaded from the copy itself, so the
+ * manifest that decides the environment, the limits and the scripts is the verified one,
+ * never the listing cache's.
+ *
+ * Python bytecode (`*.pyc`, `__pycache__/`) is covered by the digest but left out of the
+ * copy, and scripts run with PYTHONDONTWRITEBYTECODE (core/env_policy.ts), so Python never
+ * reads bytecode from a skill folder: no sourceless import, no cached `.pyc` standing in for
+ * its reviewed source. (A private PYTHONPYCACHEPREFIX would do the same for `__pycache__`
+ * but not for sourceless files, and it moves the standard library's caches too: every run
+ * would recompile what it imports, ~300 ms for argparse, json and urllib.)
+ *
+ * Bundled skills are already a private copy (materialised from the binary); each is
+ * checked against the digest embedded at build time and rewritten from the binary when
+ * it does not match.
+ */
+
+import { dirname, join } from "../os/paths.ts";
+import { combineDigest, type FileHash, sha256Hex } from "../../core/digest.ts";
+import { SkillError } from "../../core/errors.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
+import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
+import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
+import { loadSkillDir, SkillLoadError, type SkillRecord } from "../catalog/loader.ts";
+import { exists, lstatOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
+import { cachedDigest, listFiles } from "./file_hashes.ts";
+import { assertRunnable } from "./gate.ts";
+
+/** Where verified copies live, under `$SKILLS_HOME`. */
+const RUN_DIR = ".cache/run";
+const STAMP_VERSION = 1;
+/** A copy of an older digest is kept this long (a long-lived toolset host may use it). */
+const PRUNE_AFTER_MS = 10 * 60_000;
+
+interface VerifyOptions {
+  /** `AGENT_SKILLS=all-untrusted`: run what is there, still from a private copy. */
+  allowUntrusted?: boolean;
+}
+
+/** Python bytecode: covered by a digest, never copied to where code runs. */
+function isBytecode(path: string): boolean {
+  return path.endsWith(".pyc") || path.split("/").includes("__pycache__");
+}
+
+/**
+ * The skill as it may run: trusted and unchanged (throws `untrusted`, `integrity_mismatch`),
+ * its record read from the verified copy its code runs from. Its `dir`, `skillMdPath` and
+ * script paths point into that copy.
+ */
+export async function verifiedSkill(
+  skill: SkillRecord,
+  home: string,
+  options: VerifyOptions = {},
+): Promise<SkillRecord> {
+  try {
+    if (skill.origin === "core") return await verifiedBundled(skill, home);
+    const checked = (await assertRunnable(skill, home, options))!;
+    const dir = await verifiedCopy(home, skill.canonical, checked.dir, checked.digest);
+    return await reload(dir, skill);
+  } catch (error) {
+    if (await changedMeanwhile(skill, home, error)) {
+      throw new SkillError(
+        "conflict",
+        `Skill '${skill.canonical}' is being changed by another command (add, update or remove)`,
+        { hint: "Run it again once that command has finished" },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Whether a failure came from another command replacing the skill meanwhile: its files
+ * vanished, or they no longer match while its registry entry has changed since it was read.
+ */
+async function changedMeanwhile(
+  skill: SkillRecord,
+  home: string,
+  error: unknown,
+): Promise<boolean> {
+  if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+    return true;
+  }
+  if (!(error instanceof SkillError) || error.code !== "integrity_mismatch") return false;
+  if (skill.entry === undefined) return false;
+  const { readRegistry } = await import("../store/registry.ts");
+  const now = (await readRegistry(home).catch(() => undefined))?.skills
+    .find((e) => e.name_canonical === skill.canonical);
+  return now === undefined || now.updated_at !== skill.entry.updated_at ||
+    now.trusted_digest !== skill.entry.trusted_digest ||
+    now.installed_path !== skill.entry.installed_path;
+}
+
+async function reload(dir: string, skill: SkillRecord): Promise<SkillRecord> {
+  try {
+    return await loadSkillDir(dir, Deno.realPathSync(dirname(dir)), {
+      origin: skill.origin,
+      trusted: skill.trusted,
+      entry: skill.entry,
+      rootIsReal: true,
+    });
+  } catch (error) {
+    if (!(error instanceof SkillLoadError)) throw error;
+    throw new SkillError(
+      "invalid_manifest",
+      `Skill '${skill.canonical}' cannot run: ${error.message}`,
+    );
+  }
+}
+
+async function verifiedBundled(skill: SkillRecord, home: string): Promise<SkillRecord> {
+  const name = skill.dir.split(/[\\/]/).pop() ?? "";
+  const expected = Object.hasOwn(BUNDLED_DIGESTS, name) ? BUNDLED_DIGESTS[name] : undefined;
+  if (expected === undefined || name !== skill.canonical) {
+    throw new SkillError("not_found", `Skill '${skill.canonical}' is not a bundled skill`);
+  }
+  const cache = join(home, RUN_DIR, `bundled-${name}.hashes.json`);
+  await Deno.mkdir(join(home, RUN_DIR), { recursive: true });
+  const digestOf = (dir: string) => cachedDigest(dir, cache).catch(() => "");
+  let dir = join(await materializeBundledSkills(home), name);
+  if (await digestOf(dir) !== expected) {
+    dir = join(await restoreBundledSkills(home), name);
+    if (await digestOf(dir) !== expected) {
+      throw new SkillError(
+        "integrity_mismatch",
+        `Bundled skill '${name}' does not match this binary even after rewriting it in ${dir}`,
+      );
+    }
+  }
+  return await reload(dir, skill);
+}
+
+interface Stamp {
+  /** The digest of the installed files the copy was made from. */
+  digest: string;
+  /** The digest of the copy (its files minus bytecode). */
+  run_digest: string;
+}
+
+function readStamp(path: string): Stamp | undefined {
+  try {
+    const parsed = JSON.parse(Deno.readTextFileSync(path));
+    return parsed?.version === STAMP_VERSION && typeof parsed.digest === "string" &&
+        typeof parsed.run_digest === "string"
+      ? parsed
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The verified copy of `source` (whose files hashed to `digest`), made when missing. */
+async function verifiedCopy(
+  home: string,
+  canonical: string,
+  source: string,
+  digest: string,
+): Promise<string> {
+  const base = join(home, RUN_DIR);
+  const id = `${canonical}-${digest.replace(/^sha256:/, "").slice(0, 32)}`;
+  const dir = join(base, id);
+  const stampPath = join(base, `${id}.json`);
+  const hashesPath = join(base, `${id}.hashes.json`);
+  const intact = async () => {
+    const stamp = readStamp(stampPath);
+    if (stamp === undefined || stamp.digest !== digest) return false;
+    try {
+      return await cachedDigest(dir, hashesPath) === stamp.run_digest;
+    } catch {
+      return false; // missing, or holds a symlink or special file now
+    }
+  };
+  if (await intact()) return dir;
+
+  await Deno.mkdir(base, { recursive: true });
+  const staging = join(base, `${id}.tmp-${crypto.randomUUID().slice(0, 8)}`);
+  try {
+    const copied = await copyVerified(source, staging);
+    if (copied.digest !== digest) {
+      throw new SkillError(
+        "integrity_mismatch",
+        `Skill '${canonical}' files changed while they were being verified`,
+        { hint: `Run it again; if this persists, review it and run \`skills trust ${canonical}\`` },
+      );
+    }
+    writeFileAtomicSync(
+      stampPath,
+      JSON.stringify({ version: STAMP_VERSION, digest, run_digest: copied.runDigest }),
+      { durable: false },
+    );
+    // A concurrent run may have made the same copy meanwhile: keep it if it is intact.
+    if (!(await intact())) {
+      await removeIfExists(hashesPath);
+      await removeIfExists(dir);
+      try {
+        await Deno.rename(staging, dir);
+      } catch (error) {
+        if (!(await exists(dir))) throw error;
+      }
+    }
+  } finally {
+    await removeIfExists(staging);
+  }
+  await pruneCopies(base, canonical, id).catch(() => {});
+  return dir;
+}
+
+/**
+ * Copies every file of `source` but bytecode into `target`, each read once: the bytes
+ * hashed are the bytes written. Returns the digest of everything read (what trust
+ * covers) and of what was written. Files are written read-only.
+ */
+async function copyVerified(
+  source: string,
+  target: string,
+): Promise<{ digest: string; runDigest: string }> {
+  const files = listFiles(source);
+  const all: FileHash[] = [];
+  const run: FileHash[] = [];
+  Deno.mkdirSync(target, { recursive: true });
+  for (const file of files) {
+    const bytes = Deno.readFileSync(file.abs);
+    if (bytes.length > MAX_SKILL_FILE_BYTES) {
+      throw new SkillError("io_error", `Skill file ${tooLargeMessage(file.path, bytes.length)}`);
+    }
+    const hash = { path: file.path, sha256: await sha256Hex(bytes) };
+    all.push(hash);
+    if (isBytecode(file.path)) continue;
+    const dest = join(target, ...file.path.split("/"));
+    Deno.mkdirSync(dirname(dest), { recursive: true });
+    const mode = (file.mode & 0o111) !== 0 ? 0o555 : 0o444;
+    Deno.writeFileSync(dest, bytes, { createNew: true, mode });
+    run.push(hash);
+  }
+  return { digest: await combineDigest(all), runDigest: await combineDigest(run) };
+}
+
+/** Removes copies of `canonical` made for other digests, once they are no longer fresh. */
+async function pruneCopies(base: string, canonical: string, keep: string): Promise<void> {
+  const now = Date.now();
+  for (const entry of Deno.readDirSync(base)) {
+    const match = /^(.+)-([0-9a-f]{32})\.json$/.exec(entry.name);
+    if (match === null || match[1] !== canonical || `${match[1]}-${match[2]}` === keep) continue;
+    const id = `${match[1]}-${match[2]}`;
+    const stamp = await lstatOrNull(join(base, entry.name));
+    if (stamp === null || now - (stamp.mtime?.getTime() ?? now) < PRUNE_AFTER_MS) continue;
+    await removeIfExists(join(base, id));
+    await removeIfExists(join(base, `${id}.hashes.json`));
+    await removeIfExists(join(base, entry.name));
+  }
+}

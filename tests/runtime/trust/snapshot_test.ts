@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
+import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
+import { verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
+import { tempDir } from "../../helpers/cli.ts";
+import { installFixtureSkill } from "../../helpers/install_fixture.ts";
+import { pyScript, skillMd } from "../../fixtures/git_repos.ts";
+
+Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read from the copy", async () => {
+  await using tmp = await tempDir();
+  const source = join(tmp.path, "copied");
+  await Deno.mkdir(join(source, "scripts", "__pycache__"), { recursive: true });
+  await Deno.writeTextFile(join(source, "SKILL.md"), skillMd("copied"));
+  await Deno.writeTextFile(join(source, "scripts", "go.py"), pyScript("print('{}')"));
+  await Deno.writeTextFile(join(source, "scripts", "__pycache__", "go.cpython-311.pyc"), "x");
+  await Deno.writeTextFile(join(source, "scripts", "lone.pyc"), "x");
+  const home = join(tmp.path, "home");
+  const installed = await installFixtureSkill(home, source);
+  // installFixtureSkill leaves __pycache__ behind; put it back: bytecode is covered.
+  await Deno.mkdir(join(installed, "scripts", "__pycache__"));
+  await Deno.writeTextFile(join(installed, "scripts", "__pycache__", "go.cpython-311.pyc"), "x");
+  const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
+  registry.skills[0].trusted_digest = await computeDigest(installed);
+  await Deno.writeTextFile(join(home, "registry.json"), JSON.stringify(registry));
+
+  const skill = (await loadCatalog(home)).skills.find((s) => s.canonical === "copied")!;
+  const verified = await verifiedSkill(skill, home);
+  assert.match(verified.dir, /\/\.cache\/run\/copied-[0-9a-f]{32}$/);
+  assert.equal(verified.scripts[0]!.path, join(verified.dir, "scripts", "go.py"));
+  const names = [...Deno.readDirSync(join(verified.dir, "scripts"))].map((e) => e.name).sort();
+  assert.deepEqual(names, ["go.py"], "bytecode stays out of the copy");
+  if (Deno.build.os !== "windows") {
+    assert.equal((await Deno.stat(join(verified.dir, "SKILL.md"))).mode! & 0o222, 0);
+  }
+  // The second run reuses the copy; an edit to it makes a fresh one.
+  assert.equal((await verifiedSkill(skill, home)).dir, verified.dir);
+  await Deno.chmod(join(verified.dir, "scripts", "go.py"), 0o644);
+  await Deno.writeTextFile(join(verified.dir, "scripts", "go.py"), "print('tampered')\n");
+  const again = await verifiedSkill(skill, home);
+  assert.equal(
+    await Deno.readTextFile(join(again.dir, "scripts", "go.py")),
+    pyScript("print('{}')"),
+  );
+});
