@@ -28,6 +28,11 @@ import {
   warningLines,
 } from "../lifecycle_ui.ts";
 import { table, writeJson } from "../render.ts";
+import { type AgentName, parseAgentName } from "../../core/agents.ts";
+import { loadCatalog } from "../../runtime/catalog/catalog.ts";
+import { type LinkOutcome, linkSkills } from "../../runtime/project/links.ts";
+import { addToProject } from "../project_add.ts";
+import { renderLinks } from "../project_ui.ts";
 
 export const help = renderHelp(addSpec);
 
@@ -38,6 +43,10 @@ interface AddOptions extends ParsedCommon {
   name: string | undefined;
   list: boolean;
   yes: boolean;
+  /** `--project`: into `<repo>/.agents/skills`, recorded in skills-lock.json. */
+  project: boolean;
+  /** `--agent`: link what was installed for these agents. */
+  agents: AgentName[];
 }
 
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
@@ -46,7 +55,16 @@ export const handlesInterrupt = true;
 export function parse(argv: readonly string[]): AddOptions {
   const { values, positionals } = parseSpec(addSpec, argv);
   const flags = commonFlags(values);
-  const empty = { source: "", refs: {}, skills: [], name: undefined, list: false, yes: false };
+  const empty = {
+    source: "",
+    refs: {},
+    skills: [],
+    name: undefined,
+    list: false,
+    yes: false,
+    project: false,
+    agents: [],
+  };
   if (flags.help) return { ...flags, ...empty };
   const source = requireOne("add", positionals, "source");
   const skills = (values.skill ?? []).map(parseSkillSelector);
@@ -67,6 +85,12 @@ export function parse(argv: readonly string[]): AddOptions {
     throw new UsageError("--list installs nothing; it takes no --name or --yes");
   }
   const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
+  const agents = [
+    ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
+  ];
+  if (values.list && agents.length > 0) {
+    throw new UsageError("--list installs nothing; it takes no --agent");
+  }
   return {
     ...flags,
     source,
@@ -75,6 +99,8 @@ export function parse(argv: readonly string[]): AddOptions {
     name,
     list: values.list === true,
     yes: values.yes === true,
+    project: values.project === true,
+    agents,
   };
 }
 
@@ -130,6 +156,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const c of selected) {
     for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
   }
+  if (options.project) return await addToProject(ctx, options, home, fetched, selected);
   const planning = await change.planEach(fetched, selected, { rename: options.name });
   // One skill asked for and refused: the error is the answer, as it always was.
   if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
@@ -172,7 +199,17 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
       warn(ctx, `Not installing '${plan.canonical}': ${error.message}`);
     }
   }
-  return renderInstalled(ctx, options, { installed, already, refused });
+  let links: LinkOutcome[] = [];
+  const names = new Set([...installed, ...already].map((p) => p.canonical));
+  if (options.agents.length > 0 && names.size > 0) {
+    // An installed skill is the user's: it is linked into the agents' user folders.
+    const catalog = await loadCatalog(home);
+    const skills = catalog.skills.filter((s) => s.scope === "user" && names.has(s.canonical));
+    links = await linkSkills(home, ctx.env, skills, options.agents, { kind: "user" }, {
+      copy: false,
+    });
+  }
+  return renderInstalled(ctx, options, { installed, already, refused, links });
 }
 
 interface Refused {
@@ -249,10 +286,15 @@ function renderList(
 function renderInstalled(
   ctx: Context,
   options: AddOptions,
-  outcome: { installed: InstallPlan[]; already: AlreadyInstalled[]; refused: Refused[] },
+  outcome: {
+    installed: InstallPlan[];
+    already: AlreadyInstalled[];
+    refused: Refused[];
+    links: LinkOutcome[];
+  },
 ): number {
-  const { installed: plans, already, refused } = outcome;
-  const status = refused.length > 0 ? 1 : 0;
+  const { installed: plans, already, refused, links } = outcome;
+  const status = refused.length > 0 || links.some((l) => l.status === "refused") ? 1 : 0;
   if (options.json) {
     writeJson(ctx, {
       already_installed: already.map((a) => ({
@@ -276,6 +318,7 @@ function renderInstalled(
         toolsets: p.candidate.manifest?.toolsets ?? [],
         permissions: { env: p.candidate.manifest?.envPatterns ?? [] },
       })),
+      ...(options.agents.length > 0 ? { links } : {}),
     });
     return status;
   }
@@ -291,6 +334,7 @@ function renderInstalled(
     ctx.stdout.write(`Refused '${r.name}': ${r.message}\n`);
     if (r.hint) ctx.stdout.write(`  hint: ${r.hint}\n`);
   }
+  for (const line of renderLinks(links)) ctx.stdout.write(`${line}\n`);
   if (refused.length > 0 && plans.length + already.length > 0) {
     ctx.stdout.write(
       `${plans.length} installed, ${already.length} already installed, ${refused.length} refused\n`,

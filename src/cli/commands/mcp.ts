@@ -55,7 +55,9 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
     warn(ctx, "no skills are active: set AGENT_SKILLS or pass --skills (serving no tools)");
   }
   log(
-    `serving ${skills.map((s) => s.canonical).join(", ") || "no skills"} over stdio ` +
+    `serving ${
+      skills.map((s) => `${s.canonical} (${s.scope})`).join(", ") || "no skills"
+    } over stdio ` +
       `(${surface.listTools().length} tools)`,
   );
   try {

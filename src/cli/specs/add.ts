@@ -5,14 +5,21 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const addSpec = {
   name: "add",
   summary: "Install skills from git or a directory",
-  usage: ["add <source> [options]"],
+  usage: ["add <source> [options]", "add <source> --project [--agent <agent>...] [options]"],
   description: `Install skills from a git repository or a local directory. The source is cloned
 (shallow where possible; a repository on this machine is read without cloning)
 into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
 (name, description, source, commit, scripts, toolsets, requested env
 permissions) and nothing is installed until you confirm.
 The commit is pinned in the registry and the skill is trusted with the digest of
-its files. Any failure or Ctrl-C leaves nothing behind.`,
+its files. Any failure or Ctrl-C leaves nothing behind.
+
+With --project the skill goes into the project instead: <repo>/.agents/skills/<name>/
+(the repository root is the nearest folder with .git), recorded in the project's
+skills-lock.json (source, ref, resolved commit, path, the sha256 of every file
+and the permissions you approved) for the team to commit and restore with
+\`skills install\`. With --agent it is also made visible to those agents (see
+\`skills link\`).`,
   flags: {
     ref: {
       type: "string",
@@ -31,6 +38,16 @@ its files. Any failure or Ctrl-C leaves nothing behind.`,
       type: "string",
       value: "NAME",
       description: "Install a single skill under another name",
+    },
+    project: {
+      type: "boolean",
+      description: "Install into the project (.agents/skills) and record it in skills-lock.json",
+    },
+    agent: {
+      type: "string",
+      multiple: true,
+      value: "AGENT",
+      description: "Also link it for this agent (repeatable): claude-code, codex, gemini, ...",
     },
     list: { type: "boolean", description: "Show the skills the source contains; install nothing" },
     yes: {

@@ -39,8 +39,8 @@ interface CacheFile {
   skills: Record<string, CachedSkill>;
 }
 
-function catalogCachePath(home: string): string {
-  return join(home, ".cache", "catalog.json");
+function catalogCachePath(home: string, file: string): string {
+  return join(home, ".cache", file);
 }
 
 function stamp(info: Deno.FileInfo): string {
@@ -94,8 +94,9 @@ export class CatalogCache {
     this.#entries = entries;
   }
 
-  static load(home: string): CatalogCache {
-    const path = catalogCachePath(home);
+  /** `file`: one cache per listing (the user scope's, or one per project root). */
+  static load(home: string, file = "catalog.json"): CatalogCache {
+    const path = catalogCachePath(home, file);
     try {
       const parsed = JSON.parse(Deno.readTextFileSync(path)) as CacheFile;
       if (parsed.format === CACHE_FORMAT && parsed.version === VERSION && parsed.skills) {

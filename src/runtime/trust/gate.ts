@@ -3,13 +3,36 @@
  * an installed skill must be trusted and its files must still match the trusted digest.
  */
 
-import { join } from "../os/paths.ts";
+import { dirname, join } from "../os/paths.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { cachedDigest } from "./file_hashes.ts";
 
 export function digestCachePath(home: string, canonical: string): string {
   return join(home, ".cache", `digest-${canonical}.json`);
+}
+
+/**
+ * Project skills (issue 17): the digest this user trusted is on the record (from
+ * `$SKILLS_HOME/project-trust.json`, keyed by project and folder), and the size+mtime cache
+ * is keyed by the skill's directory, since two projects may hold skills of one name.
+ */
+function trustedDigestOf(skill: SkillRecord): string | null {
+  if (skill.scope === "project") return skill.project?.trustedDigest ?? null;
+  return skill.entry?.trusted_digest ?? null;
+}
+
+/** The gate's size+mtime digest cache for `skill` (dropped when trust changes). */
+export function gateCachePath(
+  skill: Pick<SkillRecord, "scope" | "dir" | "canonical">,
+  home: string,
+): string {
+  if (skill.scope !== "project") return digestCachePath(home, skill.canonical);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < skill.dir.length; i++) {
+    hash = Math.imul(hash ^ skill.dir.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return join(home, ".cache", "projects", `digest-${skill.canonical}-${hash.toString(16)}.json`);
 }
 
 interface GateOptions {
@@ -27,16 +50,17 @@ export async function assertRunnable(
   options: GateOptions = {},
 ): Promise<void> {
   if (skill.origin === "core" || options.allowUntrusted === true) return;
-  const entry = skill.entry;
-  if (!skill.trusted || entry === undefined || entry.trusted_digest === null) {
+  const trustedDigest = trustedDigestOf(skill);
+  if (!skill.trusted || trustedDigest === null) {
     throw new SkillError("untrusted", `Skill '${skill.canonical}' is not trusted`, {
       hint:
         `Review it with \`skills info ${skill.canonical}\`, then run \`skills trust ${skill.canonical}\``,
     });
   }
-  await Deno.mkdir(join(home, ".cache"), { recursive: true }).catch(() => {});
-  const actual = await cachedDigest(skill.dir, digestCachePath(home, skill.canonical));
-  if (actual !== entry.trusted_digest) {
+  const cachePath = gateCachePath(skill, home);
+  await Deno.mkdir(dirname(cachePath), { recursive: true }).catch(() => {});
+  const actual = await cachedDigest(skill.dir, cachePath);
+  if (actual !== trustedDigest) {
     throw new SkillError(
       "integrity_mismatch",
       `Skill '${skill.canonical}' files changed since you trusted it; review and run \`skills trust ${skill.canonical}\``,
