@@ -37,8 +37,8 @@ Deno.test("a project skill shadows a user skill of the same name, and list --jso
     shadowed_by: { scope: "project", path: join(p.root, ".claude", "skills", "alpha") },
   }]);
   const text = await p.cli(["list"]);
-  assert.match(text.stdout, /^NAME\s+VERSION\s+SOURCE\s+ACTIVE\s+SCOPE\s+TRUSTED/);
-  assert.match(text.stdout, /^alpha\s+-\s+local\s+no\s+project\s+no/m);
+  assert.match(text.stdout, /^NAME\s+VERSION\s+SOURCE\s+ACTIVE\s+TRUSTED\s+SCOPE/);
+  assert.match(text.stdout, /^alpha\s+-\s+local\s+no\s+no\s+project/m);
   assert.match(
     text.stdout,
     /^ {2}alpha \(user, .*\) by the project skill in .*\.claude\/skills\/alpha$/m,

@@ -105,14 +105,14 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
     return 0;
   }
   ctx.stdout.write(table(
-    ["NAME", "VERSION", "SOURCE", "ACTIVE", "SCOPE", "TRUSTED", "SHA", "SCRIPTS", "TOOLSETS"],
+    ["NAME", "VERSION", "SOURCE", "ACTIVE", "TRUSTED", "SCOPE", "SHA", "SCRIPTS", "TOOLSETS"],
     rows.map((r) => [
       r.status === "error" ? `${r.canonical} (broken)` : r.canonical,
       r.version ?? "-",
       r.source,
       r.active ? "yes" : "no",
-      r.scope,
       r.state === "modified" ? "changed" : r.trusted ? "yes" : "no",
+      r.scope,
       shortSha(r.commit_sha),
       String(r.scripts),
       String(r.toolsets),

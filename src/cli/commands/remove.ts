@@ -78,7 +78,7 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
   const project = await removeFromProject(ctx, options, home, root, inProject);
   if (others.length === 0) {
     if (project.removed.length === 0) throw declined("Nothing was removed");
-    if (options.json) writeJson(ctx, { removed: project.removed, links_removed: project.links });
+    if (options.json) writeJson(ctx, { removed: project.removed, ...linksField(project.links) });
     return project.removed.length === inProject.length ? 0 : 1;
   }
   const entries = await entriesToRemove(home, others);
@@ -101,13 +101,18 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
   for (const note of notes) warn(ctx, note);
   const links = [...project.links, ...await removeLinksTo(home, dirs)];
   if (options.json) {
-    writeJson(ctx, { removed: [...project.removed, ...removed], links_removed: links });
+    writeJson(ctx, { removed: [...project.removed, ...removed], ...linksField(links) });
   } else {
     for (const name of removed) ctx.stdout.write(`Removed '${name}'\n`);
     for (const path of links) ctx.stdout.write(`Removed link ${path}\n`);
   }
   const all = project.removed.length + removed.length;
   return all === entries.length + inProject.length ? 0 : 1;
+}
+
+/** `links_removed` in the JSON document, when `skills remove` removed links. */
+function linksField(links: readonly string[]) {
+  return links.length === 0 ? {} : { links_removed: links };
 }
 
 function realOrSame(path: string): string {

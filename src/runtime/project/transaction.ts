@@ -175,7 +175,10 @@ export class ProjectChange implements AsyncDisposable {
           hadOld,
         });
       }
-      const lockfile = text === null ? UNCHANGED : await sha256Hex(text);
+      const before = await Deno.readTextFile(lockfilePath(this.root)).catch(() => "");
+      // A lockfile that does not change cannot tell a finished change from an interrupted
+      // one: such a change completes folder by folder (see recoverProject).
+      const lockfile = text === null || text === before ? UNCHANGED : await sha256Hex(text);
       const intent: ProjectIntent = { version: 1, lockfile, items };
       writeFileAtomicSync(join(staging.path, INTENT_FILE), JSON.stringify(intent));
       await Deno.mkdir(staging.trash, { recursive: true });
