@@ -78,10 +78,6 @@ export function parseAgentName(word: string): AgentName {
   });
 }
 
-export function agentLabel(agent: AgentName): string {
-  return AGENTS[agent].label;
-}
-
 /** The agent's project folder, as path segments below the project root. */
 export function agentProjectDir(agent: AgentName): readonly string[] {
   return AGENTS[agent].project;

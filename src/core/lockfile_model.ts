@@ -92,7 +92,7 @@ export interface ForeignLockedSkill {
   computedHash: string;
 }
 
-export type ParsedLockfile =
+type ParsedLockfile =
   | { ok: true; format: "skills"; lock: Lockfile }
   | { ok: true; format: "vercel"; entries: ForeignLockedSkill[] }
   | { ok: false; reason: string };

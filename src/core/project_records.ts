@@ -26,7 +26,7 @@ import {
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-export interface ProjectTrustRecord {
+interface ProjectTrustRecord {
   /** Canonical skill name when it was trusted (for messages). */
   name: string;
   digest: string;

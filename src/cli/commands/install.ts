@@ -8,6 +8,7 @@ import { SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
+import { readProjectTrust } from "../../runtime/store/project_records.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
@@ -87,7 +88,6 @@ export async function run(options: InstallOptions, ctx: Context): Promise<number
   if (options.trust && blocking.length === 0) {
     trusted = await trustInstalled(home, root, [...report.present, ...report.restored]);
   }
-  const total = report.present.length + report.restored.length + report.held.length;
   if (options.json) {
     writeJson(ctx, {
       lockfile: read.path,
@@ -122,9 +122,16 @@ export async function run(options: InstallOptions, ctx: Context): Promise<number
     );
     return 1;
   }
-  const untrusted = total - trusted.length;
-  if (!options.trust && report.restored.length > 0 && untrusted > 0) {
-    warn(ctx, "restored project skills are not trusted: review them, then `skills trust <name>`");
+  // Restoring is not approving: say which restored skills this user has not trusted.
+  const approved = readProjectTrust(home).doc.projects[root] ?? {};
+  const untrusted = report.restored.filter((n) =>
+    !trusted.includes(n) && approved[`.agents/skills/${n}`] === undefined
+  );
+  if (untrusted.length > 0) {
+    warn(
+      ctx,
+      `not trusted by you yet: ${untrusted.join(", ")} (review, then \`skills trust <name>\`)`,
+    );
   }
   return 0;
 }

@@ -214,10 +214,4 @@ export function findScript(skill: SkillRecord, canonicalFile: string): ScriptInf
 }
 
 export { bundledRootPath };
-export {
-  loadSkillDir,
-  readSkillBody,
-  type ScriptInfo,
-  type SkillRecord,
-  type SkillScope,
-} from "./loader.ts";
+export { loadSkillDir, readSkillBody, type ScriptInfo, type SkillRecord } from "./loader.ts";

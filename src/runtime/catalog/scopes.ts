@@ -205,7 +205,7 @@ function pathKey(path: string): string {
 
 export type Loaded = { record: SkillRecord } | { failure: SkillFailure };
 
-export interface ProjectLoad {
+interface ProjectLoad {
   project: ProjectRoot;
   lock: LockRead;
   /** In precedence order (nearest first); the catalog merges and reports shadowing. */

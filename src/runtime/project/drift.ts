@@ -21,7 +21,7 @@ import { readLinks } from "../store/project_records.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { digestOfLocked } from "./lockfile.ts";
 
-export interface Drift {
+interface Drift {
   /** The skill, or `skills-lock.json` for the file itself. */
   name: string;
   kind:

@@ -31,7 +31,7 @@ interface ProjectRefusal {
   error: SkillError;
 }
 
-export interface ProjectPlanning {
+interface ProjectPlanning {
   plans: ProjectPlan[];
   already: { canonical: string; entry: LockedSkill; target: string }[];
   refused: ProjectRefusal[];

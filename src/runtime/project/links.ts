@@ -202,7 +202,7 @@ export async function removeLinksTo(home: string, targets: readonly string[]): P
   return removed;
 }
 
-export interface LinkProblem {
+interface LinkProblem {
   link: LinkRecord;
   problem: string;
   fix: string;

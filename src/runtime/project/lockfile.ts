@@ -19,7 +19,7 @@ import { isWithin } from "../os/fs.ts";
 import { type LockRead, readProjectLock } from "../catalog/scopes.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 
-export { type LockRead, readProjectLock };
+export { readProjectLock };
 
 export function lockfilePath(root: string): string {
   return join(root, LOCKFILE_NAME);

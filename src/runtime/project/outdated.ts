@@ -21,7 +21,7 @@ export interface Tracked {
   commit: string | null;
 }
 
-export interface OutdatedResult {
+interface OutdatedResult {
   name: string;
   scope: "project" | "user";
   url: string;

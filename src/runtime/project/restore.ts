@@ -33,7 +33,7 @@ import { describeFileDrift, diskDrift, unlockedFolders } from "./drift.ts";
 import { digestOfLocked } from "./lockfile.ts";
 import type { LockChange, ProjectChange } from "./transaction.ts";
 
-export type MismatchKind =
+type MismatchKind =
   | "lock_digest"
   | "changed"
   | "permissions"

@@ -75,7 +75,7 @@ const INTENT: Validator<ProjectIntent> = object({
   })),
 });
 
-export interface ProjectMove {
+interface ProjectMove {
   canonical: string;
   /** The new folder (from stageCopy), or null to remove the skill's folder. */
   staged: string | null;
@@ -88,7 +88,7 @@ export interface ProjectMove {
 export type LockChange = ((lock: Lockfile) => Lockfile) | { replace: Lockfile } | null;
 
 /** Test hooks: simulate a crash at the worst moment (the folders moved, the lock not). */
-export interface CommitHooks {
+interface CommitHooks {
   beforeLockfile?: () => void;
 }
 

@@ -25,7 +25,7 @@ import { setProjectTrust } from "./trust.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { readProjectTrust } from "../store/project_records.ts";
 
-export interface ProjectUpdatePlan {
+interface ProjectUpdatePlan {
   key: string;
   entry: LockedSkill;
   kind: "up_to_date" | "pinned" | "update";

@@ -20,11 +20,11 @@ import {
 import { writeFileAtomicSync } from "../os/fs.ts";
 import { withRegistryLock } from "./registry.ts";
 
-export function projectTrustPath(home: string): string {
+function projectTrustPath(home: string): string {
   return join(home, "project-trust.json");
 }
 
-export function linksPath(home: string): string {
+function linksPath(home: string): string {
   return join(home, "links.json");
 }
 
