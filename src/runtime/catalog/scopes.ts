@@ -15,7 +15,7 @@
  * cache by directory stamps: `skills list` in a project of a thousand skills costs stats.
  */
 
-import { basename, dirname, join, relative } from "../os/paths.ts";
+import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import {
   type ForeignLockedSkill,
@@ -111,6 +111,8 @@ function searchDirs(start: string, project: ProjectRoot, home: string | undefine
 
 interface Candidate {
   dir: string;
+  /** Where it was found (not resolved): what a recorded copy would be named. */
+  path: string;
   /** The real path of the skill folder holding it (containment root). */
   folder: string;
   /** The root its trust is keyed by, and its path relative to that root. */
@@ -159,14 +161,17 @@ function findCandidates(
         continue;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Paths by concatenation: a thousand skills make path functions a visible cost.
+      const relPrefix = [relative(keyRoot, dir).replaceAll("\\", "/"), ...parts]
+        .filter((p) => p !== "").join("/");
       for (const entry of entries) {
         if (entry.name.startsWith(".")) continue;
-        const at = join(path, entry.name);
+        const at = `${path}${SEP}${entry.name}`;
         if (entry.isSymlink) links.push({ path: at, folder });
         else if (entry.isDirectory) {
-          const skillDir = join(folder, entry.name);
-          const rel = relative(keyRoot, join(dir, ...parts, entry.name)).replaceAll("\\", "/");
-          candidates.push({ dir: skillDir, folder, keyRoot, rel });
+          const skillDir = `${folder}${SEP}${entry.name}`;
+          const rel = `${relPrefix}/${entry.name}`;
+          candidates.push({ dir: skillDir, path: at, folder, keyRoot, rel });
         }
       }
     }
@@ -175,7 +180,11 @@ function findCandidates(
   const recorded = readLinks(home).doc.links;
   const copies = new Set(recorded.filter((l) => l.mode === "copy").map((l) => l.path));
   const known = new Set(candidates.map((c) => c.dir));
-  const kept = candidates.filter((c) => !copies.has(join(c.keyRoot, ...c.rel.split("/"))));
+  let realHome = home;
+  try {
+    realHome = Deno.realPathSync(home);
+  } catch { /* not there yet */ }
+  const kept = copies.size === 0 ? candidates : candidates.filter((c) => !copies.has(c.path));
   for (const link of links) {
     let target: string;
     try {
@@ -184,7 +193,7 @@ function findCandidates(
       notes.push(`Skipped ${link.path}: a broken symlink`);
       continue;
     }
-    const alias = known.has(target) || isWithin(home, target) ||
+    const alias = known.has(target) || isWithin(realHome, target) || isWithin(home, target) ||
       recorded.some((l) => l.path === link.path);
     if (!alias) {
       notes.push(`Skipped ${link.path}: a symlink to ${target}, which is not a known skill`);

@@ -80,6 +80,13 @@ export type RunState =
  * refuse with integrity_mismatch).
  */
 async function runState(skill: SkillRecord, home: string): Promise<RunState> {
+  // Never approved (a fresh clone's project skills, by the thousand): known without
+  // hashing, and without building an error per skill.
+  if (skill.origin !== "core" && trustedDigestOf(skill) === null) {
+    const fix =
+      `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
+    return { state: "untrusted", reason: "not trusted", fix };
+  }
   try {
     await assertRunnable(skill, home);
     return { state: "ok" };
