@@ -199,3 +199,62 @@ Deno.test("check in a project reports each drift with its fix: missing, unlocked
   assert.match(install.stdout, /^Restored 'beta'/m);
   assert.match(install.stdout, /^! stray: in .agents\/skills but not in skills-lock.json$/m);
 });
+
+Deno.test("add --agent links an installed skill into the user's agent folders; --copy copies; check verifies; remove removes them", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "upstream", skillFiles("alpha"));
+  const add = await p.cli(["add", repo.url, "--agent", "claude-code", "--yes"], { cwd: p.dir });
+  assert.equal(add.code, 0, add.stderr);
+  const claude = join(p.dir, ".claude", "skills", "alpha");
+  assert.match(add.stdout, new RegExp(`^Linked 'alpha' for claude-code: ${claude}$`, "m"));
+  assert.equal(Deno.readLinkSync(claude), join(p.home, "alpha"));
+
+  const copy = await p.cli(["link", "alpha", "--agent", "goose", "--global", "--copy", "--json"]);
+  assert.equal(copy.code, 0, copy.stderr);
+  const goose = join(p.dir, ".config", "agents", "skills", "alpha");
+  assert.deepEqual(
+    JSON.parse(copy.stdout).links.map((l: { status: string; path: string }) => [l.status, l.path]),
+    [
+      ["copied", goose],
+    ],
+  );
+  assert.ok(!Deno.lstatSync(goose).isSymlink);
+  assert.equal((await p.cli(["check"])).code, 0);
+  const again = await p.cli(["link", "alpha", "--agent", "goose", "--global", "--copy"]);
+  assert.match(again.stdout, /^'alpha' is already linked for goose/m);
+
+  await Deno.writeTextFile(join(goose, "SKILL.md"), "\nEdited in the copy.\n", { append: true });
+  const check = JSON.parse((await p.cli(["check", "--json"])).stdout);
+  assert.deepEqual(check.links.map((l: { path: string }) => l.path), [goose]);
+  assert.match(check.links[0].fix, /--copy` to replace the copy with the trusted files/);
+  assert.equal(check.healthy, false);
+
+  // Something this tool did not make is never replaced.
+  await Deno.mkdir(join(p.dir, ".claude", "skills", "mine"), { recursive: true });
+  const unknown = await p.cli(["link", "nosuch", "--agent", "claude-code", "--global"]);
+  assert.equal(unknown.code, 1);
+
+  const remove = await p.cli(["remove", "alpha", "--yes", "--json"]);
+  assert.equal(remove.code, 0, remove.stderr);
+  assert.deepEqual(JSON.parse(remove.stdout).links_removed.sort(), [claude, goose].sort());
+  assert.equal(await Deno.lstat(claude).catch(() => null), null);
+  assert.equal(await Deno.lstat(goose).catch(() => null), null);
+  assert.ok(Deno.statSync(join(p.dir, ".claude", "skills", "mine")).isDirectory, "not ours: kept");
+});
+
+Deno.test("link refuses an untrusted skill and a path it did not make", async () => {
+  await using p = await project();
+  for (const [rel, text] of Object.entries(skillFiles("gamma", ".agents/skills/gamma"))) {
+    await Deno.mkdir(join(p.root, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(p.root, rel), text);
+  }
+  const refused = await p.cli(["link", "gamma", "--agent", "claude-code"]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stdout, /Not linking 'gamma' for claude-code: 'gamma' is not trusted/);
+  assert.equal((await p.cli(["trust", "gamma", "--yes"])).code, 0);
+  await Deno.mkdir(join(p.root, ".claude", "skills", "gamma"), { recursive: true });
+  const taken = await p.cli(["link", "gamma", "--agent", "claude-code"]);
+  assert.equal(taken.code, 1);
+  assert.match(taken.stdout, /exists and was not made by skills/);
+  assert.equal((await p.cli(["link", "--agent", "emacs"])).code, 2);
+});
