@@ -76,6 +76,16 @@ Deno.test("an untrusted project skill can be read, but its script runs only afte
   const ran = await p.cli(["run", "gamma", "hello"]);
   assert.equal(ran.code, 0, ran.stderr);
   assert.deepEqual(JSON.parse(ran.stdout), { skill: "gamma", ok: true });
+  // prompt, mcp and chat say where each skill comes from.
+  const prompt = await p.cli(["prompt", "--skills", "gamma,hello-extended", "--json"]);
+  assert.deepEqual(
+    JSON.parse(prompt.stdout).skills.map((s: { name: string; scope: string }) => [s.name, s.scope]),
+    [["gamma", "project"], ["hello-extended", "bundled"]],
+  );
+  const text = await p.cli(["prompt", "--skills", "gamma"]);
+  assert.match(text.stderr, /^skills: gamma \(project\)$/m);
+  const mcp = await p.cli(["mcp", "--skills", "gamma"], { env: {} });
+  assert.match(mcp.stderr, /serving gamma \(project\) over stdio/);
 
   await Deno.writeTextFile(
     join(p.root, ".agents", "skills", "gamma", "scripts", "hello.py"),
