@@ -24,7 +24,6 @@ import { renderLinks } from "./project_ui.ts";
 import { writeJson } from "./render.ts";
 
 interface ProjectAddOptions {
-  name: string | undefined;
   agents: AgentName[];
   yes: boolean;
   json: boolean;
@@ -78,9 +77,7 @@ export async function addToProject(
   await using tx = await beginProjectChange(root, home);
   for (const note of tx.recovered) warn(ctx, note);
   const lock = lockForChange(readProjectLock(root));
-  const planning = await planProjectInstall(root, lock, fetched, selected, {
-    rename: options.name,
-  });
+  const planning = await planProjectInstall(root, lock, fetched, selected);
   if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
   const refused: Refused[] = planning.refused.map((r) => ({
     name: r.label,

@@ -61,6 +61,9 @@ export async function run(options: InstallOptions, ctx: Context): Promise<number
   }
   const home = skillsHome(ctx.env, ctx.cwd);
   const { root } = findProjectRoot(ctx.cwd);
+  // What a dead command left in the project is rolled back first, lockfile or not.
+  await using tx = await beginProjectChange(root, home);
+  for (const note of tx.recovered) warn(ctx, note);
   const read = readProjectLock(root);
   if (read.state === "absent") {
     throw new SkillError("not_found", `No skills-lock.json in ${root}`, {
@@ -75,8 +78,6 @@ export async function run(options: InstallOptions, ctx: Context): Promise<number
   const say = progress(ctx);
   await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal, progress: say });
   for (const note of change.recovered) warn(ctx, note);
-  await using tx = await beginProjectChange(root, home);
-  for (const note of tx.recovered) warn(ctx, note);
   const ws = { root, home, change, tx };
   const restoreOptions = { frozen, force: options.force };
   const report: RestoreReport & Partial<ForeignReport> = read.state === "ok"

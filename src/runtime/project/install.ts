@@ -53,11 +53,7 @@ export async function planProjectInstall(
   lock: Lockfile,
   fetched: Fetched,
   selected: readonly Candidate[],
-  options: { rename?: string | undefined } = {},
 ): Promise<ProjectPlanning> {
-  if (options.rename !== undefined && selected.length !== 1) {
-    throw new SkillError("usage", "--name renames a single skill; select exactly one");
-  }
   const planning: ProjectPlanning = { plans: [], already: [], refused: [] };
   const refuse = (c: Candidate, error: SkillError) =>
     planning.refused.push({ label: label(c), error });
@@ -75,7 +71,8 @@ export async function planProjectInstall(
       );
       continue;
     }
-    const name = options.rename ?? candidate.name!;
+    // A project skill is named by its SKILL.md: every agent reading the folder sees that name.
+    const name = candidate.name!;
     const canonical = canonicalSkillName(name);
     const target = projectSkillDir(root, canonical);
     if (planning.plans.some((p) => p.canonical === canonical)) {
@@ -99,18 +96,17 @@ export async function planProjectInstall(
         planning.already.push({ canonical, entry: locked, target });
         continue;
       }
+      const [why, hint] = !sameSource
+        ? [`from ${locked.source.url}`, `Remove it first (\`skills remove ${canonical}\`)`]
+        : sameCommit
+        ? ["at this commit, but its folder is missing or changed", "Run `skills install`"]
+        : ["at another commit", `Run \`skills update ${canonical}\` to move it`];
       refuse(
         candidate,
         new SkillError(
           "conflict",
-          `Cannot install skill '${quoteName(canonical)}': skills-lock.json records it ${
-            sameSource ? "at another commit" : `from ${locked.source.url}`
-          }`,
-          {
-            hint: sameSource
-              ? `Run \`skills update ${canonical}\` to move it, or \`skills install\` to restore it`
-              : "Install it under another name with --name NAME",
-          },
+          `Cannot install skill '${quoteName(canonical)}': skills-lock.json records it ${why}`,
+          { hint },
         ),
       );
       continue;
@@ -121,7 +117,7 @@ export async function planProjectInstall(
         new SkillError(
           "conflict",
           `Cannot install skill '${quoteName(canonical)}': ${target} already exists`,
-          { hint: "Install it under another name with --name NAME, or remove that folder" },
+          { hint: "Remove or rename that folder first" },
         ),
       );
       continue;

@@ -13,7 +13,7 @@
  */
 
 import { isAbsolute, join, resolve } from "../os/paths.ts";
-import { describeError } from "../../core/errors.ts";
+import { describeError, SkillError } from "../../core/errors.ts";
 import {
   diffFiles,
   type FileDrift,
@@ -22,7 +22,7 @@ import {
   samePatterns,
 } from "../../core/lockfile_model.ts";
 import { parseSource, type Source, validateSubpath } from "../../core/sources.ts";
-import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
+import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { GitError } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
@@ -85,10 +85,20 @@ export interface Verified {
   base: string;
 }
 
-/** The source a lock entry names, fetched whole (the subpath is applied afterwards). */
-function entrySource(entry: LockedSkill, root: string): Source {
+/**
+ * The source a lock entry names, fetched whole (the subpath is applied afterwards). The
+ * lockfile is the repository's: a local source is never read from inside `$SKILLS_HOME`
+ * (the same rule as `skills add`).
+ */
+function entrySource(entry: LockedSkill, root: string, home: string): Source {
   if (entry.source.type === "local") {
     const path = isAbsolute(entry.source.url) ? entry.source.url : resolve(root, entry.source.url);
+    if (isWithin(home, path) || isWithin(path, home)) {
+      throw new SkillError(
+        "invalid_source",
+        `${path} is inside $SKILLS_HOME or contains it; a lockfile does not read from there`,
+      );
+    }
     return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
   }
   const parsed = parseSource(entry.source.url);
@@ -129,7 +139,7 @@ async function fetchAndVerify(
     const at = entry.commit === null ? "" : ` at ${entry.commit.slice(0, 12)}`;
     let source: Source;
     try {
-      source = entrySource(entry, ws.root);
+      source = entrySource(entry, ws.root, ws.home);
     } catch (error) {
       out.mismatches.push(mismatch(key, "fetch_failed", describeError(error)));
       continue;
