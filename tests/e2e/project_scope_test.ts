@@ -149,25 +149,48 @@ Deno.test("link --agent claude-code makes .claude/skills/<name>; check flags an 
 
 Deno.test("outdated exits 1 after an upstream commit and 0 after update, which moves the lockfile too", async () => {
   await using p = await project();
-  const repo = await createRepo(p.dir, "upstream", skillFiles("alpha"));
-  assert.equal((await p.cli(["add", repo.url, "--project", "--yes"])).code, 0);
+  const repo = await createRepo(p.dir, "upstream", {
+    ...skillFiles("alpha", "skills/alpha"),
+    ...skillFiles("beta", "skills/beta"),
+  });
+  assert.equal((await p.cli(["add", repo.url, "--project", "--skill", "*", "--yes"])).code, 0);
+  const other = await createRepo(p.dir, "other", skillFiles("omega"));
+  assert.equal((await p.cli(["add", other.url, "--yes"])).code, 0, "an installed user skill");
   const fresh = await p.cli(["outdated", "--json"]);
   assert.equal(fresh.code, 0, fresh.stderr);
-  assert.equal(JSON.parse(fresh.stdout).skills[0].status, "up_to_date");
+  assert.deepEqual(
+    JSON.parse(fresh.stdout).skills.map((s: Record<string, string>) => [s.name, s.scope, s.status]),
+    [
+      ["alpha", "project", "up_to_date"],
+      ["beta", "project", "up_to_date"],
+      ["omega", "user", "up_to_date"],
+    ],
+  );
 
-  const head = await repo.commit({ "skills-notes.md": "new upstream\n" });
+  const head = await repo.commit({ "skills/alpha/notes.md": "new upstream\n" });
   const stale = await p.cli(["outdated"]);
   assert.equal(stale.code, 1);
   assert.match(
     stale.stdout,
     /^alpha\s+project\s+branch main\s+[0-9a-f]{8}\s+[0-9a-f]{8}\s+outdated$/m,
   );
-  assert.equal((stale.stderr.match(/Checking /g) ?? []).length, 1, "one ls-remote per remote");
+  assert.match(stale.stdout, /^omega\s+user\s+branch main\s+.*up to date$/m);
+  assert.equal((stale.stderr.match(/Checking /g) ?? []).length, 2, "one ls-remote per remote");
 
-  const update = await p.cli(["update", "alpha", "--yes"]);
+  const dry = await p.cli(["update", "alpha", "--dry-run"]);
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.match(dry.stdout, /^alpha: [0-9a-f]{8} → [0-9a-f]{8} \(branch main\)$/m);
+  assert.match(dry.stdout, /^ {2}\+ notes\.md$/m);
+  assert.notEqual((await p.lock()).skills.alpha!.commit, head, "a dry run changes nothing");
+  const update = await p.cli(["update", "--project", "--yes"]);
   assert.equal(update.code, 0, update.stderr);
   assert.match(update.stdout, /^alpha: updated to [0-9a-f]{8}/m);
+  assert.match(
+    update.stdout,
+    /^beta: [0-9a-f]{8} → [0-9a-f]{8} \(branch main\)\n {2}\(no file changes in this skill\)$/m,
+  );
   assert.equal((await p.lock()).skills.alpha!.commit, head);
+  assert.equal((await p.lock()).skills.beta!.commit, head);
   assert.equal((await p.cli(["outdated"])).code, 0);
   assert.equal((await p.cli(["install", "--frozen"])).code, 0, "folder and lock agree");
   const run = await p.cli(["run", "alpha", "hello"]);

@@ -152,15 +152,16 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
   const single = entries.length + inProject.length === 1;
   const outcomes: Outcome[] = [];
   if (inProject.length > 0) {
-    await using tx = await beginProjectChange(root, home);
-    for (const note of tx.recovered) warn(ctx, note);
+    // A dry run changes nothing, not even a dead command's leftovers.
+    await using tx = options.dryRun ? undefined : await beginProjectChange(root, home);
+    for (const note of tx?.recovered ?? []) warn(ctx, note);
     for (const key of inProject) {
       let plan: PlanView | undefined;
       try {
         const planned = await planProjectUpdate(root, key, locked[key]!, change, { request });
         plan = { ...planned, canonical: key };
         const outcome = await decide(ctx, options, plan, async () => {
-          await applyProjectUpdate(tx, home, planned);
+          await applyProjectUpdate(tx!, home, planned);
           return [];
         });
         if (single && outcome.error) throw outcome.error;
