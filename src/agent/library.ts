@@ -98,7 +98,14 @@ export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skill
     }
     seen.add(skill.canonical);
   }
-  const catalog: Catalog = { home, skills: stored, failures: [], notes: [] };
+  const catalog: Catalog = {
+    home,
+    skills: stored,
+    failures: [],
+    notes: [],
+    shadowed: [],
+    project: undefined,
+  };
   const surface = await createToolSurface({
     home,
     catalog,

@@ -52,14 +52,29 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     summary: "Install skills from git or a directory",
   },
   {
+    name: "install",
+    aliases: [],
+    summary: "Restore the project's skills from skills-lock.json",
+  },
+  {
     name: "update",
     aliases: [],
     summary: "Update installed skills",
   },
   {
+    name: "outdated",
+    aliases: [],
+    summary: "List skills whose branch or tag has a newer commit",
+  },
+  {
     name: "remove",
     aliases: ["rm", "uninstall"],
     summary: "Remove installed skills",
+  },
+  {
+    name: "link",
+    aliases: [],
+    summary: "Make trusted skills visible to your agents",
   },
   {
     name: "trust",

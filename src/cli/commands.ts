@@ -43,9 +43,9 @@ export const GLOBAL_FLAGS = {
 
 /**
  * Words that are not commands but that people type for one: the hint names the command.
- * Not aliases: `skills install` will restore a project's lockfile once that exists.
+ * (`skills install <source>` is the install command's own usage error, pointing to `add`.)
  */
-export const MISTAKEN_COMMANDS: Readonly<Record<string, string>> = { install: "add" };
+export const MISTAKEN_COMMANDS: Readonly<Record<string, string>> = {};
 
 // deno-lint-ignore no-explicit-any
 export type CommandLoader = () => Promise<CommandModule<any>>;

@@ -22,7 +22,7 @@ interface Session {
  */
 export async function openSession(ctx: Context, skillsOverride?: string): Promise<Session> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const catalog = await loadCatalog(home);
+  const catalog = await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env });
   const spec = parseActivation(skillsOverride ?? ctx.env.AGENT_SKILLS);
   const candidates = [
     ...catalog.skills.map((s) => ({ canonical: s.canonical, trusted: s.trusted })),

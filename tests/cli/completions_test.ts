@@ -226,7 +226,7 @@ complete -p skills
     "sub",
     "kalshi-markets",
     "--yes",
-    "list ls lint",
+    "list ls lint link",
     "advanced_greeting",
     "",
     "complete -F _skills skills",

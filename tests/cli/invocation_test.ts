@@ -57,7 +57,6 @@ function refusal(argv: string[]): UsageError {
 
 Deno.test("readInvocation() refuses unknown commands with the likeliest one as the hint", () => {
   const cases: [string[], string, string][] = [
-    [["install", "x"], "Unknown command 'install'", "Did you mean `skills add`?"],
     [["lsit"], "Unknown command 'lsit'", "Did you mean `skills list`?"],
     [["upate", "--all"], "Unknown command 'upate'", "Did you mean `skills update`?"],
     [["--json", "chek"], "Unknown command 'chek'", "Did you mean `skills check`?"],
@@ -94,6 +93,6 @@ Deno.test("suggestCommands() names each command once, nearest first, by name or 
   assert.deepEqual(suggestCommands("sl", COMMAND_INDEX), ["ls"]);
   assert.deepEqual(suggestCommands("rn", COMMAND_INDEX), ["run", "rm"]);
   assert.deepEqual(suggestCommands("Trsut", COMMAND_INDEX), ["trust"]);
-  assert.deepEqual(suggestCommands("unistall", COMMAND_INDEX), ["uninstall"]);
+  assert.deepEqual(suggestCommands("unistall", COMMAND_INDEX), ["uninstall", "install"]);
   assert.deepEqual(suggestCommands("zzzz", COMMAND_INDEX), []);
 });

@@ -76,13 +76,16 @@ Deno.test("skills ls and skills rm are list and remove", async () => {
   assert.match(help.stdout, /^Usage: skills remove .*\nAliases: rm, uninstall\n/);
 });
 
-Deno.test("skills install is refused with a pointer to skills add (exit 2)", async () => {
+Deno.test("skills install <source> is refused with a pointer to skills add (exit 2)", async () => {
+  // `skills install` restores a project's lockfile (issue 17); with a source it is a usage
+  // error that still points to `skills add`.
   const result = await runCli(["install", "owner/repo"]);
   assert.equal(result.code, 2);
   assert.equal(result.stdout, "");
   assert.equal(
     result.stderr,
-    "error: Unknown command 'install'\nhint: Did you mean `skills add`?\n",
+    "error: `skills install` restores the project's skills-lock.json; it takes no source\n" +
+      "hint: Did you mean `skills add owner/repo`? (add --project records it in the lockfile)\n",
   );
 });
 

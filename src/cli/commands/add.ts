@@ -32,6 +32,11 @@ import {
 } from "../lifecycle_ui.ts";
 import { table, writeJson } from "../render.ts";
 import { auditSummary, findingJson } from "../audit_ui.ts";
+import { type AgentName, parseAgentName } from "../../core/agents.ts";
+import { loadCatalog } from "../../runtime/catalog/catalog.ts";
+import { type LinkOutcome, linkSkills } from "../../runtime/project/links.ts";
+import { addToProject } from "../project_add.ts";
+import { renderLinks } from "../project_ui.ts";
 
 export const help = renderHelp(addSpec);
 
@@ -43,6 +48,10 @@ interface AddOptions extends ParsedCommon {
   list: boolean;
   yes: boolean;
   allowRisky: boolean;
+  /** `--project`: into `<repo>/.agents/skills`, recorded in skills-lock.json. */
+  project: boolean;
+  /** `--agent`: link what was installed for these agents. */
+  agents: AgentName[];
 }
 
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
@@ -59,6 +68,8 @@ export function parse(argv: readonly string[]): AddOptions {
     list: false,
     yes: false,
     allowRisky: false,
+    project: false,
+    agents: [],
   };
   if (flags.help) return { ...flags, ...empty };
   const source = requireOne("add", positionals, "source");
@@ -80,6 +91,18 @@ export function parse(argv: readonly string[]): AddOptions {
     throw new UsageError("--list installs nothing; it takes no --name or --yes");
   }
   const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
+  const agents = [
+    ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
+  ];
+  if (values.project && name !== undefined) {
+    throw new UsageError(
+      "--name cannot rename a project skill: its SKILL.md names it for every agent",
+      "Install it without --name, or into $SKILLS_HOME (without --project)",
+    );
+  }
+  if (values.list && agents.length > 0) {
+    throw new UsageError("--list installs nothing; it takes no --agent");
+  }
   return {
     ...flags,
     source,
@@ -89,6 +112,8 @@ export function parse(argv: readonly string[]): AddOptions {
     list: values.list === true,
     yes: values.yes === true,
     allowRisky: values["allow-risky"] === true,
+    project: values.project === true,
+    agents,
   };
 }
 
@@ -144,6 +169,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const c of selected) {
     for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
   }
+  if (options.project) return await addToProject(ctx, options, home, fetched, selected);
   const planning = await change.planEach(fetched, selected, {
     rename: options.name,
     allowRisky: options.allowRisky,
@@ -208,7 +234,17 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
       warn(ctx, `Not installing '${plan.canonical}': ${error.message}`);
     }
   }
-  return renderInstalled(ctx, options, { installed, already, refused });
+  let links: LinkOutcome[] = [];
+  const names = new Set([...installed, ...already].map((p) => p.canonical));
+  if (options.agents.length > 0 && names.size > 0) {
+    // An installed skill is the user's: it is linked into the agents' user folders.
+    const catalog = await loadCatalog(home);
+    const skills = catalog.skills.filter((s) => s.scope === "user" && names.has(s.canonical));
+    links = await linkSkills(home, ctx.env, skills, options.agents, { kind: "user" }, {
+      copy: false,
+    });
+  }
+  return renderInstalled(ctx, options, { installed, already, refused, links });
 }
 
 interface Refused {
@@ -290,10 +326,15 @@ function renderList(
 function renderInstalled(
   ctx: Context,
   options: AddOptions,
-  outcome: { installed: InstallPlan[]; already: AlreadyInstalled[]; refused: Refused[] },
+  outcome: {
+    installed: InstallPlan[];
+    already: AlreadyInstalled[];
+    refused: Refused[];
+    links: LinkOutcome[];
+  },
 ): number {
-  const { installed: plans, already, refused } = outcome;
-  const status = refused.length > 0 ? 1 : 0;
+  const { installed: plans, already, refused, links } = outcome;
+  const status = refused.length > 0 || links.some((l) => l.status === "refused") ? 1 : 0;
   if (options.json) {
     writeJson(ctx, {
       already_installed: already.map((a) => ({
@@ -324,6 +365,7 @@ function renderInstalled(
         },
         allowed_risky: p.entry.allowed_risky ?? null,
       })),
+      ...(options.agents.length > 0 ? { links } : {}),
     });
     return status;
   }
@@ -339,6 +381,7 @@ function renderInstalled(
     ctx.stdout.write(`Refused '${r.name}': ${r.message}\n`);
     if (r.hint) ctx.stdout.write(`  hint: ${r.hint}\n`);
   }
+  for (const line of renderLinks(links)) ctx.stdout.write(`${line}\n`);
   if (refused.length > 0 && plans.length + already.length > 0) {
     ctx.stdout.write(
       `${plans.length} installed, ${already.length} already installed, ${refused.length} refused\n`,

@@ -109,7 +109,7 @@ export const handlesInterrupt = true;
 export async function run(options: CallOptions, ctx: Context): Promise<number> {
   const input = options.input === "stdin" ? await readStdin(ctx) : options.input;
   const home = skillsHome(ctx.env, ctx.cwd);
-  const skill = findSkill(await loadCatalog(home), options.skill);
+  const skill = findSkill(await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env }), options.skill);
   if (skill.manifest.toolsets.length === 0) {
     throw new SkillError("not_found", `Skill '${skill.canonical}' has no toolsets`, {
       hint: `Its scripts run with \`skills run ${skill.canonical} <script>\``,

@@ -113,12 +113,23 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
         return await measureConversation(config, loop.surface, loop.messages);
       },
       onInterrupt: ctx.onInterrupt ?? fallbackInterrupts(ctx),
-      banner: banner(config, skills.map((s) => s.name)),
+      banner: banner(config, skills.map((s) => s.name)) +
+        scopeLine(session.catalog.skills, skills.map((s) => s.name)),
     });
     return await repl.run();
   } finally {
     await loop.surface.close();
   }
+}
+
+/** Where each active skill comes from (project, user, bundled), under the banner. */
+function scopeLine(
+  catalog: readonly { canonical: string; scope: string }[],
+  names: readonly string[],
+): string {
+  if (names.length === 0) return "";
+  const scope = (name: string) => catalog.find((s) => s.canonical === name)?.scope ?? "?";
+  return `scopes: ${names.map((n) => `${n} (${scope(n)})`).join(", ")}\n`;
 }
 
 function banner(config: ProviderConfig, skills: string[]): string {

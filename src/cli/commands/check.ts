@@ -21,6 +21,9 @@ import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { bundledRootPath, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { UsageError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
+import type { Catalog } from "../../runtime/catalog/catalog.ts";
+import { projectDrift } from "../../runtime/project/drift.ts";
+import { trustedDigest, verifyLinks } from "../../runtime/project/links.ts";
 
 export const help = renderHelp(checkSpec);
 
@@ -188,9 +191,10 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       active: active.has(s.canonical),
       trusted: s.trusted,
       source: s.origin,
+      scope: s.scope,
       scripts: s.scripts.length,
       toolsets: s.manifest.toolsets.length,
-      commit_sha: s.entry?.commit_sha ?? null,
+      commit_sha: s.entry?.commit_sha ?? s.project?.locked?.commit ?? null,
       reason: problemOf(states.get(s.canonical), toolsetErrors.get(s.canonical)) ??
         riskOf(audits.get(s.canonical)),
       fix: fixOf(states.get(s.canonical), toolsetErrors.get(s.canonical)) ??
@@ -205,6 +209,7 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       active: active.has(f.canonical),
       trusted: f.trusted,
       source: f.origin,
+      scope: f.scope,
       scripts: 0,
       toolsets: 0,
       commit_sha: f.entry?.commit_sha ?? null,
@@ -213,8 +218,9 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       audit: null as AuditState | null,
     })),
   ].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const project = await projectReport(session.home, catalog);
   const healthy = skills.every((x) => x.status === "ok") &&
-    isConsistent(consistency);
+    isConsistent(consistency) && project.healthy;
   const warnings = [...session.activationWarnings, ...catalog.notes];
 
   if (options.json) {
@@ -231,6 +237,8 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       repaired,
       removed_unused: pruned,
       warnings,
+      project: project.json,
+      links: project.links,
     });
     return healthy ? 0 : 1;
   }
@@ -255,7 +263,9 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       continue;
     }
     const mark = skill.active ? s.green("✓") : "○";
-    const tag = skill.source === "core" ? "core" : shortSha(skill.commit_sha);
+    const tag = skill.source === "core"
+      ? "core"
+      : `${skill.scope === "project" ? "project " : ""}${shortSha(skill.commit_sha)}`;
     const trust = skill.trusted ? "" : ` ${s.yellow("(untrusted)")}`;
     const accepted = skill.audit?.critical.length
       ? ` ${s.yellow(`(${plural(skill.audit.critical.length, "critical finding")} accepted)`)}`
@@ -279,6 +289,7 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
     out.push("", `To enable: export AGENT_SKILLS=${example}`);
   }
   for (const w of warnings) out.push(`${s.yellow("warning")}: ${w}`);
+  out.push(...project.lines(s));
   out.push("", "Tools:");
   for (const t of tools) {
     const mark = t.found ? s.green("✓") : t.name === "uv" ? "○" : s.red("✗");
@@ -312,4 +323,74 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
   }
   ctx.stdout.write(out.join("\n") + "\n");
   return healthy ? 0 : 1;
+}
+
+/**
+ * The project seen from here (issue 17): skills-lock.json vs the folders on disk vs this
+ * user's trust, and the links `skills link` made (project and user scope), each drift with
+ * its fix. Untrusted project skills are a note: that is how a fresh clone starts.
+ */
+async function projectReport(home: string, catalog: Catalog) {
+  const project = catalog.project;
+  const root = project?.root.root;
+  const projectSkills = catalog.skills.filter((s) => s.scope === "project");
+  const drift = project === undefined
+    ? []
+    : await projectDrift(project.root.root, home, project.lock, projectSkills);
+  const byDir = new Map(catalog.skills.map((s) => [s.dir, s]));
+  const links = await verifyLinks(home, root, (target) => {
+    const skill = byDir.get(target);
+    return skill === undefined ? undefined : trustedDigest(skill);
+  });
+  const shown = project !== undefined &&
+    (project.lock.state !== "absent" || projectSkills.length > 0 || drift.length > 0);
+  return {
+    healthy: drift.every((d) => d.severity !== "error") && links.length === 0,
+    json: shown
+      ? {
+        root,
+        repository: project!.root.repository,
+        lockfile: project!.lock.state === "absent" ? null : project!.lock.path,
+        lockfile_state: project!.lock.state,
+        drift: drift.map(({ name, kind, problem, fix, severity, files }) => ({
+          name,
+          kind,
+          problem,
+          fix,
+          severity,
+          files: files ?? [],
+        })),
+      }
+      : null,
+    links: links.map((l) => ({
+      path: l.link.path,
+      skill: l.link.skill,
+      agent: l.link.agent,
+      problem: l.problem,
+      fix: l.fix,
+    })),
+    lines: (s: ReturnType<typeof style>): string[] => {
+      const out: string[] = [];
+      if (shown) {
+        const lock = project!.lock;
+        out.push("", `Project: ${root}`);
+        out.push(
+          lock.state === "absent"
+            ? "  ○ no skills-lock.json (record skills with `skills add <source> --project`)"
+            : lock.state === "ok"
+            ? `  ${s.green("✓")} skills-lock.json records ${
+              Object.keys(lock.lock.skills).length
+            } skill(s)`
+            : `  ${lock.state === "invalid" ? s.red("✗") : "○"} skills-lock.json`,
+        );
+        for (const d of drift) {
+          const mark = d.severity === "error" ? s.red("✗") : "○";
+          out.push(`  ${mark} ${d.name}: ${d.problem}; ${d.fix}`);
+        }
+      }
+      if (links.length > 0) out.push("", "Links:");
+      for (const l of links) out.push(`  ${s.red("✗")} ${l.link.skill}: ${l.problem}; ${l.fix}`);
+      return out;
+    },
+  };
 }

@@ -2,7 +2,7 @@
 
 import { qualifiedToolName } from "../../core/names.ts";
 import { inert } from "../../core/terminal_text.ts";
-import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { findSkill, type ShadowedSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
 import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
@@ -55,8 +55,14 @@ async function agentToolNames(
   return names;
 }
 
-function describeSkill(skill: SkillRecord, active: boolean, tools: string[]) {
+function describeSkill(
+  skill: SkillRecord,
+  active: boolean,
+  tools: string[],
+  shadows: readonly ShadowedSkill[],
+) {
   const m = skill.manifest;
+  const locked = skill.project?.locked;
   return {
     name: skill.name,
     canonical: skill.canonical,
@@ -73,16 +79,23 @@ function describeSkill(skill: SkillRecord, active: boolean, tools: string[]) {
     permissions: { env: m.envPatterns },
     limits: m.limits ?? null,
     source: skill.origin,
-    source_url: skill.entry?.source.url ?? null,
-    source_subpath: skill.entry?.source.subpath ?? null,
-    commit_sha: skill.entry?.commit_sha ?? null,
-    branch: skill.entry?.branch ?? null,
-    tag: skill.entry?.tag ?? null,
-    ref: skill.entry?.ref ?? null,
+    scope: skill.scope,
+    source_url: skill.entry?.source.url ?? locked?.source.url ?? null,
+    source_subpath: skill.entry?.source.subpath ?? locked?.source.subpath ?? null,
+    commit_sha: skill.entry?.commit_sha ?? locked?.commit ?? null,
+    branch: skill.entry?.branch ?? locked?.branch ?? null,
+    tag: skill.entry?.tag ?? locked?.tag ?? null,
+    ref: skill.entry?.ref ?? locked?.ref ?? null,
     installed_at: skill.entry?.installed_at ?? null,
     updated_at: skill.entry?.updated_at ?? null,
     trusted: skill.trusted,
-    trusted_digest: skill.entry?.trusted_digest ?? null,
+    trusted_digest: skill.entry?.trusted_digest ?? skill.project?.trustedDigest ?? null,
+    project: skill.project === undefined ? null : {
+      root: skill.project.root,
+      path: skill.project.rel,
+      locked: locked !== undefined,
+    },
+    shadows: shadows.map((h) => ({ scope: h.scope, path: h.dir })),
     active,
     path: skill.dir,
     skill_md: skill.skillMdPath,
@@ -100,7 +113,10 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   const skill = findSkill(session.catalog, options.name);
   const tools = await agentToolNames(skill, session.home, ctx.env);
-  const info = describeSkill(skill, session.active.has(skill.canonical), tools);
+  const shadows = session.catalog.shadowed.filter((h) =>
+    h.canonical === skill.canonical && h.by.dir === skill.dir
+  );
+  const info = describeSkill(skill, session.active.has(skill.canonical), tools, shadows);
   if (options.json) {
     writeJson(ctx, info);
     return 0;
@@ -135,6 +151,15 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
       ? `ref ${info.ref}`
       : null,
   );
+  field(
+    "Scope",
+    info.project
+      ? `project (${info.project.path} in ${info.project.root}${
+        info.project.locked ? ", recorded in skills-lock.json" : ""
+      })`
+      : info.scope,
+  );
+  for (const h of info.shadows) field("Shadows", `the ${h.scope} skill in ${h.path}`);
   field("Trusted", info.trusted ? "yes" : "no");
   field("Active", info.active ? "yes" : "no (export AGENT_SKILLS=" + info.canonical + ")");
   field("Path", info.path);

@@ -45,9 +45,10 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       version: s.manifest.version ?? null,
       description: s.manifest.description,
       source: s.origin,
+      scope: s.scope,
       active: active.has(s.canonical),
       trusted: s.trusted,
-      commit_sha: s.entry?.commit_sha ?? null,
+      commit_sha: s.entry?.commit_sha ?? s.project?.locked?.commit ?? null,
       scripts: s.scripts.length,
       toolsets: s.manifest.toolsets.length,
       path: s.dir,
@@ -60,6 +61,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       version: null,
       description: null,
       source: f.origin,
+      scope: f.scope,
       active: active.has(f.canonical),
       trusted: f.trusted,
       commit_sha: f.entry?.commit_sha ?? null,
@@ -71,31 +73,59 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       state: "broken" as const,
       state_reason: f.reason,
     })),
-  ].sort((a, b) => (a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0));
+  ].sort((a, b) => (a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0))
+    .map((row) => ({
+      ...row,
+      shadows: catalog.shadowed.filter((h) =>
+        h.canonical === row.canonical && h.by.dir === row.path
+      )
+        .map((h) => ({ scope: h.scope, path: h.dir })),
+    }));
   const warnings = [...session.activationWarnings, ...catalog.notes];
+  // A skill hidden by one of the same name in a scope of higher precedence is never dropped
+  // silently: it is listed, with what hides it.
+  const shadowed = catalog.shadowed.map((h) => ({
+    name: h.canonical,
+    scope: h.scope,
+    path: h.dir,
+    status: "shadowed" as const,
+    shadowed_by: { scope: h.by.scope, path: h.by.dir },
+  }));
 
   if (options.json) {
-    writeJson(ctx, { skills: rows, warnings });
+    writeJson(ctx, { skills: rows, shadowed, warnings });
     return 0;
   }
-  for (const w of warnings) warn(ctx, w);
+  const shadowNotes = new Set(
+    catalog.notes.filter((n) => catalog.shadowed.some((h) => n.includes(`(${h.scope}, ${h.dir})`))),
+  );
+  for (const w of warnings) if (!shadowNotes.has(w)) warn(ctx, w);
   if (rows.length === 0) {
     ctx.stdout.write("No skills found. Install one with `skills add <git-url|owner/repo|path>`.\n");
     return 0;
   }
   ctx.stdout.write(table(
-    ["NAME", "VERSION", "SOURCE", "ACTIVE", "TRUSTED", "SHA", "SCRIPTS", "TOOLSETS"],
+    ["NAME", "VERSION", "SOURCE", "ACTIVE", "TRUSTED", "SCOPE", "SHA", "SCRIPTS", "TOOLSETS"],
     rows.map((r) => [
       r.status === "error" ? `${r.canonical} (broken)` : r.canonical,
       r.version ?? "-",
       r.source,
       r.active ? "yes" : "no",
       r.state === "modified" ? "changed" : r.trusted ? "yes" : "no",
+      r.scope,
       shortSha(r.commit_sha),
       String(r.scripts),
       String(r.toolsets),
     ]),
   ));
+  if (shadowed.length > 0) {
+    ctx.stdout.write(`\nShadowed (a skill of the same name comes first):\n`);
+    for (const h of shadowed) {
+      ctx.stdout.write(
+        `  ${h.name} (${h.scope}, ${h.path}) by the ${h.shadowed_by.scope} skill in ${h.shadowed_by.path}\n`,
+      );
+    }
+  }
   const broken = rows.filter((r) => r.status === "error");
   if (broken.length > 0) {
     ctx.stdout.write(`\nBroken (not loaded):\n`);

@@ -83,7 +83,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   if (skills.length === 0) {
     warn(ctx, "no skills are active: set AGENT_SKILLS or pass --skills (serving no tools)");
   }
-  const serving = `${skills.map((s) => s.canonical).join(", ") || "no skills"}`;
+  const serving = `${skills.map((s) => `${s.canonical} (${s.scope})`).join(", ") || "no skills"}`;
   if (http !== undefined) {
     const { serveHttp } = await import("../../mcp/http_server.ts");
     await serveHttp({

@@ -55,13 +55,24 @@ export async function run(options: PromptOptions, ctx: Context): Promise<number>
       ...(options.location ? { location: s.skillMdPath } : {}),
     }));
   const text = renderAvailableSkills(skills, options.format);
+  const scopes = new Map(session.catalog.skills.map((s) => [s.canonical, s.scope]));
   if (options.json) {
     writeJson(ctx, {
       format: options.format,
-      skills: skills.map((s) => ({ ...s, location: s.location ?? null })),
+      skills: skills.map((s) => ({
+        ...s,
+        location: s.location ?? null,
+        scope: scopes.get(s.name) ?? null,
+      })),
       text,
     });
     return 0;
+  }
+  // Where each skill comes from, for the person (stderr): the block itself is for a model.
+  if (skills.some((s) => scopes.get(s.name) !== "bundled")) {
+    ctx.stderr.write(
+      `skills: ${skills.map((s) => `${s.name} (${scopes.get(s.name)})`).join(", ")}\n`,
+    );
   }
   if (skills.length === 0) {
     warn(

@@ -1,6 +1,12 @@
 /** `skills remove <name>...`: confirm, then remove directories and entries atomically. */
 
-import { declined, UsageError } from "../../core/errors.ts";
+import { declined, SkillError, UsageError } from "../../core/errors.ts";
+import { withoutLockedSkill } from "../../core/lockfile_model.ts";
+import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
+import { removeLinksTo } from "../../runtime/project/links.ts";
+import { readProjectLock } from "../../runtime/project/lockfile.ts";
+import { beginProjectChange, projectSkillDir } from "../../runtime/project/transaction.ts";
+import { setProjectTrust } from "../../runtime/project/trust.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { Context } from "../../core/io.ts";
@@ -21,6 +27,8 @@ export const help = renderHelp(removeSpec);
 interface RemoveOptions extends ParsedCommon {
   names: string[];
   yes: boolean;
+  /** Only the project's locked skills. */
+  project: boolean;
 }
 
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
@@ -29,7 +37,7 @@ export const handlesInterrupt = true;
 export function parse(argv: readonly string[]): RemoveOptions {
   const { values, positionals } = parseSpec(removeSpec, argv);
   const flags = commonFlags(values);
-  if (flags.help) return { ...flags, names: [], yes: false };
+  if (flags.help) return { ...flags, names: [], yes: false, project: false };
   if (positionals.length === 0) {
     throw new UsageError("Missing skill name", "Run `skills remove --help` for usage");
   }
@@ -37,6 +45,7 @@ export function parse(argv: readonly string[]): RemoveOptions {
     ...flags,
     names: positionals.map((n) => canonicalSkillName(n)),
     yes: values.yes === true,
+    project: values.project === true,
   };
 }
 
@@ -53,7 +62,26 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
   const home = skillsHome(ctx.env, ctx.cwd);
   await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
   for (const note of change.recovered) warn(ctx, note);
-  const entries = await entriesToRemove(home, options.names);
+  // Names the project's skills-lock.json records are the project's (issue 17).
+  const { root } = findProjectRoot(ctx.cwd);
+  const read = readProjectLock(root);
+  const locked = read.state === "ok" ? read.lock.skills : {};
+  const inProject = options.names.filter((n) => Object.hasOwn(locked, n));
+  const others = options.names.filter((n) => !inProject.includes(n));
+  if (options.project && others.length > 0) {
+    throw new SkillError(
+      "not_found",
+      `Cannot remove skill '${others[0]}': skills-lock.json does not record it`,
+      { hint: "Run `skills list` to see the project's skills" },
+    );
+  }
+  const project = await removeFromProject(ctx, options, home, root, inProject);
+  if (others.length === 0) {
+    if (project.removed.length === 0) throw declined("Nothing was removed");
+    if (options.json) writeJson(ctx, { removed: project.removed, ...linksField(project.links) });
+    return project.removed.length === inProject.length ? 0 : 1;
+  }
+  const entries = await entriesToRemove(home, others);
   const accepted: RegistryEntry[] = [];
   for (const entry of entries) {
     ctx.stderr.write(describe(entry));
@@ -63,10 +91,95 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
     });
     if (ok) accepted.push(entry);
   }
-  if (accepted.length === 0) throw declined("Nothing was removed");
-  const { removed, notes } = await change.remove(accepted);
+  if (accepted.length === 0 && project.removed.length === 0) {
+    throw declined("Nothing was removed");
+  }
+  const dirs = accepted.flatMap((e) => [e.installed_path, realOrSame(e.installed_path)]);
+  const { removed, notes } = accepted.length > 0
+    ? await change.remove(accepted)
+    : { removed: [], notes: [] };
   for (const note of notes) warn(ctx, note);
-  if (options.json) writeJson(ctx, { removed });
-  else for (const name of removed) ctx.stdout.write(`Removed '${name}'\n`);
-  return removed.length === entries.length ? 0 : 1;
+  const links = [...project.links, ...await removeLinksTo(home, dirs)];
+  if (options.json) {
+    writeJson(ctx, { removed: [...project.removed, ...removed], ...linksField(links) });
+  } else {
+    for (const name of removed) ctx.stdout.write(`Removed '${name}'\n`);
+    for (const path of links) ctx.stdout.write(`Removed link ${path}\n`);
+  }
+  const all = project.removed.length + removed.length;
+  return all === entries.length + inProject.length ? 0 : 1;
+}
+
+/** `links_removed` in the JSON document, when `skills remove` removed links. */
+function linksField(links: readonly string[]) {
+  return links.length === 0 ? {} : { links_removed: links };
+}
+
+function realOrSame(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Removes locked project skills: confirmed one by one, then their folders and lock entries
+ * in one project commit; this user's trust of them and the links made for them go too.
+ */
+async function removeFromProject(
+  ctx: Context,
+  options: RemoveOptions,
+  home: string,
+  root: string,
+  keys: readonly string[],
+): Promise<{ removed: string[]; links: string[] }> {
+  if (keys.length === 0) return { removed: [], links: [] };
+  const read = readProjectLock(root);
+  const locked = read.state === "ok" ? read.lock.skills : {};
+  const accepted: string[] = [];
+  for (const key of keys) {
+    const entry = locked[key]!;
+    ctx.stderr.write(
+      `\nSkill '${key}' (project)\n` + fields([
+        [
+          "Source",
+          `${entry.source.url}${entry.source.subpath ? ` (${entry.source.subpath})` : ""}`,
+        ],
+        ["Commit", entry.commit],
+        ["Path", projectSkillDir(root, key)],
+      ]),
+    );
+    const ok = await confirmAction(ctx, `Remove project skill '${key}' and its lock entry?`, {
+      yes: options.yes,
+      action: `Cannot remove skill '${key}'`,
+    });
+    if (ok) accepted.push(key);
+  }
+  if (accepted.length === 0) return { removed: [], links: [] };
+  const dirs = accepted.map((key) => projectSkillDir(root, key));
+  {
+    await using tx = await beginProjectChange(root, home);
+    for (const note of tx.recovered) warn(ctx, note);
+    await tx.commit(
+      accepted.map((canonical) => ({ canonical, staged: null })),
+      (lock) => accepted.reduce(withoutLockedSkill, lock),
+    );
+  }
+  await setProjectTrust(
+    home,
+    accepted.map((key, i) => ({
+      root,
+      rel: `.agents/skills/${key}`,
+      canonical: key,
+      digest: null,
+      dir: dirs[i]!,
+    })),
+  );
+  const links = await removeLinksTo(home, dirs);
+  if (!options.json) {
+    for (const key of accepted) ctx.stdout.write(`Removed project skill '${key}'\n`);
+    for (const path of links) ctx.stdout.write(`Removed link ${path}\n`);
+  }
+  return { removed: accepted, links };
 }

@@ -120,7 +120,7 @@ export const handlesInterrupt = true;
 
 export async function run(options: RunOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const catalog = await loadCatalog(home);
+  const catalog = await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env });
   const deps: ScriptDeps = {
     home,
     env: ctx.env,

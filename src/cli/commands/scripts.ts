@@ -31,7 +31,7 @@ export function parse(argv: readonly string[]): ScriptsOptions {
 
 export async function run(options: ScriptsOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const catalog = await loadCatalog(home);
+  const catalog = await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env });
   // Resolve the name first so a bad one fails with its hint (exit 2 / 1).
   if (options.skill !== undefined) findSkill(catalog, options.skill);
   const envelope = scriptList(catalog, options.skill);

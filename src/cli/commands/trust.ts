@@ -15,6 +15,7 @@ import { renderHelp } from "../spec.ts";
 import { trustSpec } from "../specs/trust.ts";
 import { confirmAction, fields, listOrNone } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
+import { projectSkillNamed, trustProjectSkill } from "../project_trust.ts";
 
 export const help = renderHelp(trustSpec);
 
@@ -45,6 +46,9 @@ export async function run(options: TrustOptions, ctx: Context): Promise<number> 
   const home = skillsHome(ctx.env, ctx.cwd);
   await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
   for (const note of change.recovered) warn(ctx, note);
+  // A project skill of that name wins over an installed one, as everywhere (issue 17).
+  const projectSkill = await projectSkillNamed(ctx, home, options.name);
+  if (projectSkill !== undefined) return await trustProjectSkill(ctx, home, projectSkill, options);
   const target = await trustTarget(home, options.name);
   if (target.kind === "bundled") {
     if (options.json) writeJson(ctx, { name: target.canonical, trusted: true, bundled: true });

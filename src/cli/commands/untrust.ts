@@ -11,6 +11,7 @@ import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { untrustSpec } from "../specs/untrust.ts";
 import { writeJson } from "../render.ts";
+import { projectSkillNamed, untrustProjectSkill } from "../project_trust.ts";
 
 export const help = renderHelp(untrustSpec);
 
@@ -29,6 +30,10 @@ export async function run(options: UntrustOptions, ctx: Context): Promise<number
   const home = skillsHome(ctx.env, ctx.cwd);
   await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
   for (const note of change.recovered) warn(ctx, note);
+  const projectSkill = await projectSkillNamed(ctx, home, options.name);
+  if (projectSkill !== undefined) {
+    return await untrustProjectSkill(ctx, home, projectSkill, options.json);
+  }
   const target = await trustTarget(home, options.name);
   if (target.kind === "bundled") {
     throw new SkillError(

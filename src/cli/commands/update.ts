@@ -7,7 +7,12 @@ import type { ChangeSummary } from "../../core/changes.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { beginChange, type Change } from "../../runtime/lifecycle/change.ts";
+import { beginChange } from "../../runtime/lifecycle/change.ts";
+import type { LockedSkill } from "../../core/lockfile_model.ts";
+import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
+import { readProjectLock } from "../../runtime/project/lockfile.ts";
+import { beginProjectChange } from "../../runtime/project/transaction.ts";
+import { applyProjectUpdate, planProjectUpdate } from "../../runtime/project/update.ts";
 import { entriesToUpdate, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
@@ -23,6 +28,8 @@ export const help = renderHelp(updateSpec);
 interface UpdateOptions extends ParsedCommon {
   names: string[];
   all: boolean;
+  /** Only the project's locked skills. */
+  project: boolean;
   refs: RefFlags;
   dryRun: boolean;
   force: boolean;
@@ -41,6 +48,7 @@ export function parse(argv: readonly string[]): UpdateOptions {
     ...flags,
     names: [] as string[],
     all: values.all === true,
+    project: values.project === true,
     refs,
     dryRun: values["dry-run"] === true,
     force: values.force === true,
@@ -49,7 +57,7 @@ export function parse(argv: readonly string[]): UpdateOptions {
   };
   if (flags.help) return base;
   const hint = "Run `skills update --help` for usage";
-  if (positionals.length === 0 && !base.all) {
+  if (positionals.length === 0 && !base.all && !base.project) {
     throw new UsageError("Name the skills to update, or pass --all", hint);
   }
   if (positionals.length > 0 && base.all) {
@@ -72,11 +80,48 @@ type Status =
   | "blocked"
   | "failed";
 
+/** What rendering needs of a plan, an installed skill's or a locked project skill's. */
+interface PlanView {
+  canonical: string;
+  kind: "up_to_date" | "pinned" | "update";
+  entry: { source: { type: "git" | "local"; url: string } };
+  oldSha: string | null;
+  newSha: string | null;
+  tracking: string;
+  localChanges: boolean;
+  /** An installed skill's plan also carries the new version's audit. */
+  staged?: { changes: ChangeSummary } & Partial<Pick<UserStaged, "audit" | "risky" | "entry">>;
+}
+
+type UserStaged = NonNullable<UpdatePlan["staged"]>;
+
 interface Outcome {
   name: string;
   status: Status;
-  plan: UpdatePlan | undefined;
+  plan: PlanView | undefined;
   error: SkillError | undefined;
+}
+
+/**
+ * Which names are the project's (issue 17): those its skills-lock.json records (a project
+ * skill wins over an installed one of the same name), all of them with --all or --project.
+ */
+function projectNames(options: UpdateOptions, locked: Readonly<Record<string, LockedSkill>>) {
+  if (options.names.length === 0) {
+    return options.all || options.project ? Object.keys(locked).sort() : [];
+  }
+  const mine = options.names.filter((n) => Object.hasOwn(locked, n));
+  const other = options.names.find((n) => !Object.hasOwn(locked, n));
+  if (options.project && other !== undefined) {
+    throw new SkillError(
+      "not_found",
+      `Cannot update skill '${other}': skills-lock.json does not record it`,
+      {
+        hint: "Run `skills list` to see the project's skills",
+      },
+    );
+  }
+  return mine;
 }
 
 export async function run(options: UpdateOptions, ctx: Context): Promise<number> {
@@ -89,22 +134,67 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
     preview: options.dryRun,
   });
   for (const note of change.recovered) warn(ctx, note);
-  const entries = await entriesToUpdate(home, options.names);
-  if (entries.length === 0) {
+  const { root } = findProjectRoot(ctx.cwd);
+  const read = readProjectLock(root);
+  if (options.project && read.state !== "ok") {
+    throw new SkillError("not_found", `No usable skills-lock.json in ${root}`, {
+      hint: read.state === "absent"
+        ? "Record project skills with `skills add <source> --project`"
+        : "Run `skills install` or `skills check` for details",
+    });
+  }
+  const locked = read.state === "ok" ? read.lock.skills : {};
+  const inProject = projectNames(options, locked);
+  const userNames = options.names.filter((n) => !inProject.includes(n));
+  const entries = options.project || (userNames.length === 0 && !options.all)
+    ? []
+    : await entriesToUpdate(home, userNames);
+  if (entries.length + inProject.length === 0) {
     if (options.json) writeJson(ctx, { dry_run: options.dryRun, updates: [] });
     else ctx.stdout.write("No installed skills to update\n");
     return 0;
   }
   const moving = Object.values(options.refs).some((v) => v !== undefined);
   const request = moving ? refRequest(options.refs, undefined) : undefined;
-  const single = entries.length === 1;
+  const single = entries.length + inProject.length === 1;
   const outcomes: Outcome[] = [];
+  if (inProject.length > 0) {
+    // A dry run changes nothing, not even a dead command's leftovers.
+    await using tx = options.dryRun ? undefined : await beginProjectChange(root, home);
+    for (const note of tx?.recovered ?? []) warn(ctx, note);
+    for (const key of inProject) {
+      let plan: PlanView | undefined;
+      try {
+        const planned = await planProjectUpdate(root, key, locked[key]!, change, { request });
+        const staged = planned.staged && { changes: planned.staged.changes };
+        plan = { ...planned, canonical: key, staged };
+        const outcome = await decide(ctx, options, plan, async () => {
+          await applyProjectUpdate(tx!, home, planned);
+          return [];
+        });
+        if (single && outcome.error) throw outcome.error;
+        if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force));
+        outcomes.push(outcome);
+      } catch (error) {
+        if (single || !isSkillError(error) || error.code === "cancelled") throw error;
+        const outcome: Outcome = { name: key, status: "failed", plan, error };
+        if (!options.json) ctx.stdout.write(render(outcome, ctx));
+        outcomes.push(outcome);
+      }
+    }
+  }
   for (const entry of entries) {
     const name = entry.name_canonical;
     let plan: UpdatePlan | undefined;
     try {
       plan = await change.planUpdate(entry, { request, allowRisky: options.allowRisky });
-      const outcome = await decide(ctx, options, change, plan);
+      const planned = plan;
+      const outcome = await decide(ctx, options, plan, async () => {
+        const notes = await change.applyUpdate(planned);
+        const staged = planned.staged!;
+        await saveAuditRecord(home, name, staged.digest, staged.audit.report);
+        return notes;
+      });
       if (single && outcome.error) throw outcome.error;
       if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force));
       outcomes.push(outcome);
@@ -127,8 +217,8 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
 async function decide(
   ctx: Context,
   options: UpdateOptions,
-  change: Change,
-  plan: UpdatePlan,
+  plan: PlanView,
+  apply: () => Promise<string[]>,
 ): Promise<Outcome> {
   const name = plan.canonical;
   if (plan.kind !== "update") return { name, status: plan.kind, plan, error: undefined };
@@ -162,9 +252,7 @@ async function decide(
     { yes: options.yes, action: `Cannot update skill '${name}'` },
   );
   if (!ok) return { name, status: "declined", plan, error: undefined };
-  for (const note of await change.applyUpdate(plan)) warn(ctx, note);
-  const staged = plan.staged!;
-  await saveAuditRecord(change.home, name, staged.digest, staged.audit.report);
+  for (const note of await apply()) warn(ctx, note);
   return { name, status: "updated", plan, error: undefined };
 }
 
@@ -199,7 +287,7 @@ function renderChanges(changes: ChangeSummary): string[] {
 }
 
 /** "from <sha> to <sha>", or for a skill copied from a directory, where it is copied from. */
-function versions(plan: UpdatePlan): string {
+function versions(plan: PlanView): string {
   if (plan.entry.source.type === "local") {
     return `from its source directory ${plan.entry.source.url}`;
   }
@@ -207,14 +295,15 @@ function versions(plan: UpdatePlan): string {
 }
 
 /** What the new commit adds to the audit: new critical/high findings, new endpoints. */
-function renderAudit(plan: UpdatePlan, ctx: Pick<Context, "color">): string[] {
+function renderAudit(plan: PlanView, ctx: Pick<Context, "color">): string[] {
   const staged = plan.staged!;
+  if (staged.audit === undefined) return [];
   const lines = auditDeltaLines(ctx, staged.audit.added);
   if (lines.length === 0) lines.push("  audit: nothing new at high or critical, no new endpoints");
   else lines.unshift("  audit: the new version adds");
-  if (staged.risky.length > 0) {
+  if ((staged.risky ?? []).length > 0) {
     lines.push("  ! new critical findings: refused without --allow-risky");
-  } else if (staged.entry.allowed_risky && staged.audit.added.findings.length > 0) {
+  } else if (staged.entry?.allowed_risky && staged.audit.added.findings.length > 0) {
     lines.push("  ! critical findings accepted with --allow-risky");
   }
   return lines;
@@ -266,14 +355,14 @@ function toJson(o: Outcome) {
     tracking: plan?.tracking ?? null,
     local_changes: plan?.localChanges ?? null,
     changes: plan?.staged?.changes ?? null,
-    audit: plan?.staged
+    audit: plan?.staged?.audit
       ? {
         rules_version: plan.staged.audit.report.rules_version,
         counts: plan.staged.audit.report.counts,
         added: plan.staged.audit.added.findings.map(findingJson),
         new_endpoints: plan.staged.audit.added.endpoints,
-        refused: plan.staged.risky.length > 0,
-        allowed_risky: plan.staged.entry.allowed_risky ?? null,
+        refused: (plan.staged.risky ?? []).length > 0,
+        allowed_risky: plan.staged.entry?.allowed_risky ?? null,
       }
       : null,
     error: o.error ? { code: o.error.code, message: o.error.message } : null,

@@ -5,7 +5,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const addSpec = {
   name: "add",
   summary: "Install skills from git or a directory",
-  usage: ["add <source> [options]"],
+  usage: ["add <source> [options]", "add <source> --project [--agent <agent>...] [options]"],
   description: `Install skills from a git repository or a local directory. The source is cloned
 (shallow where possible; a repository on this machine is read without cloning)
 into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
@@ -14,7 +14,14 @@ permissions, and the findings of \`skills audit\`: critical, high and medium one
 and every network endpoint) and nothing is installed until you confirm. A critical
 finding refuses the install unless --allow-risky (recorded in the registry).
 The commit is pinned in the registry and the skill is trusted with the digest of
-its files. Any failure or Ctrl-C leaves nothing behind.`,
+its files. Any failure or Ctrl-C leaves nothing behind.
+
+With --project the skill goes into the project instead: <repo>/.agents/skills/<name>/
+(the repository root is the nearest folder with .git), recorded in the project's
+skills-lock.json (source, ref, resolved commit, path, the sha256 of every file
+and the permissions you approved) for the team to commit and restore with
+\`skills install\`. A project skill is named by its SKILL.md (no --name). With --agent
+it is also made visible to those agents (see \`skills link\`).`,
   flags: {
     ref: {
       type: "string",
@@ -33,6 +40,16 @@ its files. Any failure or Ctrl-C leaves nothing behind.`,
       type: "string",
       value: "NAME",
       description: "Install a single skill under another name",
+    },
+    project: {
+      type: "boolean",
+      description: "Install into the project (.agents/skills) and record it in skills-lock.json",
+    },
+    agent: {
+      type: "string",
+      multiple: true,
+      value: "AGENT",
+      description: "Also link it for this agent (repeatable): claude-code, codex, gemini, ...",
     },
     list: { type: "boolean", description: "Show the skills the source contains; install nothing" },
     "allow-risky": {

@@ -13,9 +13,12 @@ import { completionsSpec } from "./completions.ts";
 import { contextSpec } from "./context.ts";
 import { infoSpec } from "./info.ts";
 import { initSpec } from "./init.ts";
+import { installSpec } from "./install.ts";
+import { linkSpec } from "./link.ts";
 import { lintSpec } from "./lint.ts";
 import { listSpec } from "./list.ts";
 import { mcpSpec } from "./mcp.ts";
+import { outdatedSpec } from "./outdated.ts";
 import { promptSpec } from "./prompt.ts";
 import { removeSpec } from "./remove.ts";
 import { runSpec } from "./run.ts";
@@ -36,8 +39,11 @@ export const SPECS: readonly CommandSpec[] = [
   scriptsSpec,
   runSpec,
   addSpec,
+  installSpec,
   updateSpec,
+  outdatedSpec,
   removeSpec,
+  linkSpec,
   trustSpec,
   untrustSpec,
   callSpec,

@@ -10,7 +10,11 @@ export const trustSpec = {
 of the files (sha256 over the sorted relative paths and each file's hash): before
 any script or toolset of the skill runs, the files are verified against it, and a
 mismatch fails with integrity_mismatch until you review and trust again. Use this
-after reviewing local edits, or to trust a skill you untrusted.`,
+after reviewing local edits, or to trust a skill you untrusted.
+
+A project skill (.agents/skills or .claude/skills of the repository you are in) is
+untrusted until you trust it: the approval is yours, kept in
+$SKILLS_HOME/project-trust.json by project and folder, never in the repository.`,
   flags: {
     yes: {
       type: "boolean",

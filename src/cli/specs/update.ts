@@ -5,7 +5,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const updateSpec = {
   name: "update",
   summary: "Update installed skills",
-  usage: ["update [<name>...] [--all] [options]"],
+  usage: ["update [<name>...] [--all] [--project] [options]"],
   description: `Fetch the ref each installed skill tracks (its branch or tag; ls-remote first, so
 nothing is cloned when nothing moved), show old → new commit and what changes
 (files added/modified/removed, with SKILL.md, scripts, toolsets and permissions
@@ -21,9 +21,18 @@ critical finding refuses the update unless --allow-risky (recorded in the
 registry).
 
 If the installed files no longer match what was installed (local edits), the
-update is refused unless --force: local changes would be discarded.`,
+update is refused unless --force: local changes would be discarded.
+
+In a project, a skill its skills-lock.json records is the project's (it wins over
+an installed skill of the same name): its folder in .agents/skills and its lock
+entry (commit, file digests, permissions) are updated together. --all updates the
+installed skills and the locked ones; --project only the locked ones.`,
   flags: {
-    all: { type: "boolean", description: "Update every installed skill" },
+    all: { type: "boolean", description: "Update every installed (and locked project) skill" },
+    project: {
+      type: "boolean",
+      description: "Only the project's skills (skills-lock.json); all of them without names",
+    },
     ref: {
       type: "string",
       value: "REF",

@@ -135,7 +135,14 @@ type SkillRecord = Catalog["skills"][number];
 
 /** Runs every script with --help, then with --json alone, through the real runner. */
 async function scriptFindings(record: SkillRecord, options: LintOptions): Promise<LintFinding[]> {
-  const catalog: Catalog = { home: options.home, skills: [record], failures: [], notes: [] };
+  const catalog: Catalog = {
+    home: options.home,
+    skills: [record],
+    failures: [],
+    notes: [],
+    shadowed: [],
+    project: undefined,
+  };
   const deps = {
     home: options.home,
     env: options.env,

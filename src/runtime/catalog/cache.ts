@@ -45,7 +45,7 @@ interface CachedSkill {
 }
 
 /** A cached record with its paths put back: everything of a SkillRecord but its origin. */
-type CachedRecord = Omit<SkillRecord, "origin" | "trusted" | "entry">;
+type CachedRecord = Omit<SkillRecord, "origin" | "trusted" | "entry" | "scope" | "project">;
 
 const isString = (value: unknown): value is string => typeof value === "string";
 const isStringList = (value: unknown): value is string[] =>
@@ -81,8 +81,8 @@ interface CacheFile {
   skills: Record<string, CachedSkill>;
 }
 
-function catalogCachePath(home: string): string {
-  return join(home, ".cache", "catalog.json");
+function catalogCachePath(home: string, file: string): string {
+  return join(home, ".cache", file);
 }
 
 function stamp(info: Deno.FileInfo): string {
@@ -141,8 +141,9 @@ export class CatalogCache {
     this.#entries = entries;
   }
 
-  static load(home: string): CatalogCache {
-    const path = catalogCachePath(home);
+  /** `file`: one cache per listing (the user scope's, or one per project root). */
+  static load(home: string, file = "catalog.json"): CatalogCache {
+    const path = catalogCachePath(home, file);
     try {
       const parsed = JSON.parse(Deno.readTextFileSync(path)) as CacheFile;
       if (

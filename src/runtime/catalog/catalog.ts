@@ -1,7 +1,10 @@
 /**
- * Discovery: the skills installed in `$SKILLS_HOME` (from the registry), then the bundled
- * `skills/core` (implicitly trusted). A skill that fails to load is reported with a short
- * reason; the others still load. Only front matter is read here.
+ * Discovery: the project's skills (scopes.ts: `.agents/skills`, `.claude/skills` up to the
+ * repository root) when a working directory is given, the skills installed in
+ * `$SKILLS_HOME` (from the registry), then the bundled `skills/core` (implicitly trusted).
+ * The first of a name wins; the others are listed as shadowed, never dropped silently. A
+ * skill that fails to load is reported with a short reason; the others still load. Only
+ * front matter is read here.
  */
 
 import { join } from "../os/paths.ts";
@@ -21,19 +24,20 @@ import {
   loadSkillDir,
   SCRIPT_COLLISION,
   type ScriptInfo,
+  type SkillFailure,
   SkillLoadError,
   type SkillOrigin,
   type SkillRecord,
+  type SkillScope,
 } from "./loader.ts";
+import { type Loaded, loadProjectSkills, type LockRead, type ProjectRoot } from "./scopes.ts";
 
-interface SkillFailure {
-  name: string;
+/** A skill hidden by one of the same name in a scope of higher precedence. */
+export interface ShadowedSkill {
   canonical: string;
+  scope: SkillScope;
   dir: string;
-  origin: SkillOrigin;
-  trusted: boolean;
-  reason: string;
-  entry: RegistryEntry | undefined;
+  by: { scope: SkillScope; dir: string };
 }
 
 export interface Catalog {
@@ -42,17 +46,26 @@ export interface Catalog {
   failures: SkillFailure[];
   /** Problems that do not belong to one skill (shadowed names, etc.). */
   notes: string[];
+  shadowed: ShadowedSkill[];
+  /** The project seen from the working directory (when one was given) and its lockfile. */
+  project: { root: ProjectRoot; lock: LockRead } | undefined;
+}
+
+interface CatalogOptions {
+  /** The user's working directory: its project skills come first. */
+  cwd?: string | undefined;
+  /** For `$HOME` (where the project search stops without a repository). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Loads everything discoverable. Never throws for one bad skill. */
-export async function loadCatalog(home: string): Promise<Catalog> {
+export async function loadCatalog(home: string, options: CatalogOptions = {}): Promise<Catalog> {
   const registry = await readRegistry(home);
   const skills: SkillRecord[] = [];
   const failures: SkillFailure[] = [];
   const notes: string[] = [];
-  const seen = new Set<string>();
-
-  type Loaded = { record: SkillRecord } | { failure: SkillFailure };
+  const shadowed: ShadowedSkill[] = [];
+  const winners = new Map<string, { scope: SkillScope; dir: string }>();
   const load = async (
     dir: string,
     realRoot: string,
@@ -79,31 +92,40 @@ export async function loadCatalog(home: string): Promise<Catalog> {
           trusted,
           reason,
           entry,
+          scope: origin === "core" ? "bundled" : "user",
         },
       };
     }
   };
-  // Installed skills win over bundled ones of the same name: results are merged in order.
+  // Project skills win over installed ones, which win over bundled ones: results are
+  // merged in that order, and whatever a name already taken hides is listed as shadowed.
   const merge = (loaded: Loaded) => {
-    if ("record" in loaded) {
-      if (seen.has(loaded.record.canonical)) {
-        notes.push(
-          `Skill '${loaded.record.canonical}' in ${loaded.record.dir} is shadowed by an installed skill of the same name`,
-        );
-        return;
-      }
-      seen.add(loaded.record.canonical);
-      skills.push(loaded.record);
-      for (const w of loaded.record.warnings) {
-        if (w.message.startsWith(SCRIPT_COLLISION)) {
-          notes.push(`Skill '${loaded.record.canonical}': ${w.message}`);
-        }
-      }
-    } else if (!seen.has(loaded.failure.canonical)) {
-      seen.add(loaded.failure.canonical);
+    const { canonical, scope, dir } = "record" in loaded ? loaded.record : loaded.failure;
+    const winner = winners.get(canonical);
+    if (winner !== undefined) {
+      shadowed.push({ canonical, scope, dir, by: winner });
+      notes.push(
+        `Skill '${canonical}' (${scope}, ${dir}) is shadowed by the ${winner.scope} skill in ${winner.dir}`,
+      );
+      return;
+    }
+    winners.set(canonical, { scope, dir });
+    if (!("record" in loaded)) {
       failures.push(loaded.failure);
+      return;
+    }
+    skills.push(loaded.record);
+    for (const w of loaded.record.warnings) {
+      if (w.message.startsWith(SCRIPT_COLLISION)) notes.push(`Skill '${canonical}': ${w.message}`);
     }
   };
+  let project: Catalog["project"];
+  if (options.cwd !== undefined) {
+    const found = await loadProjectSkills(home, options.cwd, options.env ?? {});
+    project = { root: found.project, lock: found.lock };
+    notes.push(...found.notes);
+    found.loaded.forEach(merge);
+  }
 
   const realHome = await Deno.realPath(home).catch(() => home);
   const cache = CatalogCache.load(home);
@@ -121,7 +143,8 @@ export async function loadCatalog(home: string): Promise<Catalog> {
       cached !== undefined && cached.name === name &&
       (entry === undefined || cached.canonical === entry.name_canonical)
     ) {
-      return { record: { ...cached, origin, trusted, entry } };
+      const scope = origin === "core" ? "bundled" : "user";
+      return { record: { ...cached, origin, trusted, entry, scope } };
     }
     const loaded = await load(dir, realRoot, origin, trusted, entry, name);
     // Bundled skills live in a content-addressed directory that never changes.
@@ -141,6 +164,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
           trusted,
           reason: `installed path is outside ${home}`,
           entry,
+          scope: "user",
         },
       });
       continue;
@@ -168,7 +192,7 @@ export async function loadCatalog(home: string): Promise<Catalog> {
     a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0;
   skills.sort(byName);
   failures.sort(byName);
-  return { home, skills, failures, notes };
+  return { home, skills, failures, notes, shadowed, project };
 }
 
 /**

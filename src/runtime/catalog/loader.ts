@@ -20,11 +20,31 @@ import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest.ts
 import { MAX_FRONT_MATTER_BYTES } from "../../core/limits.ts";
 import { canonicalSkillName, scriptDisplayName, skillNameProblem } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
+import type { LockedSkill } from "../../core/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
 import { isPlainObject } from "../../core/validate.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 
 export type SkillOrigin = "core" | "git" | "local";
+
+/**
+ * Where a skill was found (issue 17): in the project (`.agents/skills`, `.claude/skills`
+ * from the working directory up to the repository root), the user's `$SKILLS_HOME`, or
+ * bundled with the binary. Precedence in that order.
+ */
+export type SkillScope = "project" | "user" | "bundled";
+
+/** What a project skill carries besides the record: where it is, its trust, its lock. */
+export interface ProjectSkillInfo {
+  /** The project root (the repository root, or the folder holding `.agents`). */
+  root: string;
+  /** The skill's folder relative to the root, with `/` (the trust record's key). */
+  rel: string;
+  /** The digest this user trusted for it (`$SKILLS_HOME/project-trust.json`), or null. */
+  trustedDigest: string | null;
+  /** Its `skills-lock.json` entry, if the lockfile records it. */
+  locked: LockedSkill | undefined;
+}
 
 export interface ScriptInfo {
   /** Display name without `.py`, e.g. `status`. */
@@ -57,6 +77,21 @@ export interface SkillRecord {
   files: string[];
   entry: RegistryEntry | undefined;
   warnings: Diagnostic[];
+  scope: SkillScope;
+  /** Project skills only. */
+  project?: ProjectSkillInfo | undefined;
+}
+
+/** A skill that failed to load, listed with its reason (the catalog's other half). */
+export interface SkillFailure {
+  name: string;
+  canonical: string;
+  dir: string;
+  origin: SkillOrigin;
+  trusted: boolean;
+  reason: string;
+  entry: RegistryEntry | undefined;
+  scope: SkillScope;
 }
 
 export class SkillLoadError extends Error {}
@@ -104,6 +139,9 @@ interface LoadOptions {
   strict?: boolean;
   /** `root` is already a real path (saves a realpath call per skill). */
   rootIsReal?: boolean;
+  /** Default: bundled for origin "core", else user. */
+  scope?: SkillScope;
+  project?: ProjectSkillInfo | undefined;
 }
 
 /**
@@ -267,6 +305,8 @@ async function readSkill(
     files: listOtherFiles(realDir, children),
     entry: options.entry,
     warnings,
+    scope: options.scope ?? (options.origin === "core" ? "bundled" : "user"),
+    ...(options.project === undefined ? {} : { project: options.project }),
   };
   result.record = record;
   if (validating !== undefined) {

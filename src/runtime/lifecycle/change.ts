@@ -207,6 +207,14 @@ export class Change implements AsyncDisposable {
     return await untrustSkill(this.home, entry);
   }
 
+  /**
+   * A remote's branches and tags, asked once per remote for the whole change (project
+   * restores and updates ask through here too).
+   */
+  remoteRefs(url: string, transport: Transport): Promise<ReadonlyMap<string, string>> {
+    return this.#remoteRefs(url, transport);
+  }
+
   /** Removes the staging area and a `$SKILLS_HOME` this change created that stayed empty. */
   [Symbol.asyncDispose](): Promise<void> {
     if (this.#disposed) return Promise.resolve();

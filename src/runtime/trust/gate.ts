@@ -5,13 +5,36 @@
  * verified private copy snapshot.ts makes, never the installed files themselves.
  */
 
-import { join } from "../os/paths.ts";
+import { dirname, join } from "../os/paths.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { cachedDigest, uncoveredFiles } from "./file_hashes.ts";
 
 export function digestCachePath(home: string, canonical: string): string {
   return join(home, ".cache", `digest-${canonical}.json`);
+}
+
+/**
+ * Project skills (issue 17): the digest this user trusted is on the record (from
+ * `$SKILLS_HOME/project-trust.json`, keyed by project and folder), and the size+mtime cache
+ * is keyed by the skill's directory, since two projects may hold skills of one name.
+ */
+function trustedDigestOf(skill: SkillRecord): string | null {
+  if (skill.scope === "project") return skill.project?.trustedDigest ?? null;
+  return skill.entry?.trusted_digest ?? null;
+}
+
+/** The gate's size+mtime digest cache for `skill` (dropped when trust changes). */
+export function gateCachePath(
+  skill: Pick<SkillRecord, "scope" | "dir" | "canonical">,
+  home: string,
+): string {
+  if (skill.scope !== "project") return digestCachePath(home, skill.canonical);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < skill.dir.length; i++) {
+    hash = Math.imul(hash ^ skill.dir.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return join(home, ".cache", "projects", `digest-${skill.canonical}-${hash.toString(16)}.json`);
 }
 
 interface GateOptions {
@@ -35,8 +58,8 @@ export async function assertRunnable(
   options: GateOptions = {},
 ): Promise<{ dir: string; digest: string } | undefined> {
   if (skill.origin === "core") return undefined;
-  const entry = skill.entry;
-  const trusted = skill.trusted && entry !== undefined && entry.trusted_digest !== null;
+  const trustedDigest = trustedDigestOf(skill);
+  const trusted = skill.trusted && trustedDigest !== null;
   if (!trusted && options.allowUntrusted !== true) {
     throw new SkillError("untrusted", `Skill '${skill.canonical}' is not trusted`, {
       hint:
@@ -44,11 +67,12 @@ export async function assertRunnable(
     });
   }
   // The registry says where the skill lives; a listing cache never does.
-  const dir = entry?.installed_path ?? skill.dir;
-  await Deno.mkdir(join(home, ".cache"), { recursive: true }).catch(() => {});
-  const actual = await cachedDigest(dir, digestCachePath(home, skill.canonical));
-  if (trusted && actual !== entry!.trusted_digest && options.allowUntrusted !== true) {
-    throw await mismatchError(skill.canonical, dir, entry!.trusted_digest!, options.explain);
+  const dir = skill.entry?.installed_path ?? skill.dir;
+  const cachePath = gateCachePath(skill, home);
+  await Deno.mkdir(dirname(cachePath), { recursive: true }).catch(() => {});
+  const actual = await cachedDigest(dir, cachePath);
+  if (trusted && actual !== trustedDigest && options.allowUntrusted !== true) {
+    throw await mismatchError(skill.canonical, dir, trustedDigest, options.explain);
   }
   return { dir, digest: actual };
 }
@@ -86,6 +110,13 @@ export type RunState =
  * refuse with integrity_mismatch).
  */
 async function runState(skill: SkillRecord, home: string): Promise<RunState> {
+  // Never approved (a fresh clone's project skills, by the thousand): known without
+  // hashing, and without building an error per skill.
+  if (skill.origin !== "core" && trustedDigestOf(skill) === null) {
+    const fix =
+      `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
+    return { state: "untrusted", reason: "not trusted", fix };
+  }
   try {
     await assertRunnable(skill, home, { explain: false });
     return { state: "ok" };

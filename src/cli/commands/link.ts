@@ -1,0 +1,70 @@
+/** `skills link [<name>...] --agent <agent>...`: trusted skills where agents read them. */
+
+import { type AgentName, parseAgentName } from "../../core/agents.ts";
+import { UsageError } from "../../core/errors.ts";
+import type { Context } from "../../core/io.ts";
+import { warn } from "../../core/io.ts";
+import { canonicalSkillName } from "../../core/names.ts";
+import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { type LinkScope, linkSkills } from "../../runtime/project/links.ts";
+import { renderLinks } from "../project_ui.ts";
+import { commonFlags, parseSpec } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { linkSpec } from "../specs/link.ts";
+import { writeJson } from "../render.ts";
+import { openSession } from "../session.ts";
+
+export const help = renderHelp(linkSpec);
+
+interface LinkOptions extends ParsedCommon {
+  names: string[];
+  agents: AgentName[];
+  global: boolean;
+  copy: boolean;
+}
+
+export function parse(argv: readonly string[]): LinkOptions {
+  const { values, positionals } = parseSpec(linkSpec, argv);
+  const flags = commonFlags(values);
+  const base = {
+    ...flags,
+    names: [],
+    agents: [],
+    global: values.global === true,
+    copy: values.copy === true,
+  };
+  if (flags.help) return base;
+  const agents = [
+    ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
+  ];
+  if (agents.length === 0) {
+    throw new UsageError("Name at least one --agent", "Run `skills link --help` for the agents");
+  }
+  return { ...base, agents, names: positionals.map((n) => canonicalSkillName(n)) };
+}
+
+export async function run(options: LinkOptions, ctx: Context): Promise<number> {
+  const session = await openSession(ctx);
+  const { catalog, home } = session;
+  const project = catalog.project?.root;
+  const scope: LinkScope = options.global || project === undefined
+    ? { kind: "user" }
+    : { kind: "project", root: project.root };
+  const wantedScope = scope.kind === "user" ? "user" : "project";
+  const skills: SkillRecord[] = options.names.length > 0
+    ? options.names.map((name) => findSkill(catalog, name))
+    : catalog.skills.filter((s) => s.scope === wantedScope && s.trusted);
+  if (skills.length === 0) {
+    warn(ctx, `No trusted ${wantedScope} skills to link: review one, then \`skills trust <name>\``);
+    if (options.json) writeJson(ctx, { links: [] });
+    return 0;
+  }
+  const outcomes = await linkSkills(home, ctx.env, skills, options.agents, scope, {
+    copy: options.copy,
+  });
+  const refused = outcomes.filter((o) => o.status === "refused");
+  if (options.json) writeJson(ctx, { scope: scope.kind, links: outcomes });
+  else ctx.stdout.write(renderLinks(outcomes).join("\n") + "\n");
+  return refused.length === 0 ? 0 : 1;
+}

@@ -1,0 +1,107 @@
+/** `skills outdated`: which locked or installed skills have a newer commit upstream. */
+
+import { UsageError } from "../../core/errors.ts";
+import type { Context } from "../../core/io.ts";
+import { skillsHome } from "../../runtime/store/home.ts";
+import { readRegistry } from "../../runtime/store/registry.ts";
+import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
+import { beginChange } from "../../runtime/lifecycle/change.ts";
+import { readProjectLock } from "../../runtime/project/lockfile.ts";
+import { checkOutdated, type Tracked } from "../../runtime/project/outdated.ts";
+import { commonFlags, parseSpec } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { outdatedSpec } from "../specs/outdated.ts";
+import { progress } from "../lifecycle_ui.ts";
+import { shortSha, table, writeJson } from "../render.ts";
+
+export const help = renderHelp(outdatedSpec);
+
+type OutdatedOptions = ParsedCommon;
+
+export const handlesInterrupt = true;
+
+export function parse(argv: readonly string[]): OutdatedOptions {
+  const { values, positionals } = parseSpec(outdatedSpec, argv);
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `Unexpected argument '${positionals[0]}'`,
+      "Run `skills outdated --help` for usage",
+    );
+  }
+  return commonFlags(values);
+}
+
+export async function run(options: OutdatedOptions, ctx: Context): Promise<number> {
+  const home = skillsHome(ctx.env, ctx.cwd);
+  const tracked: Tracked[] = [];
+  const read = readProjectLock(findProjectRoot(ctx.cwd).root);
+  if (read.state === "ok") {
+    for (const [name, e] of Object.entries(read.lock.skills)) {
+      const { branch, tag, ref, commit } = e;
+      tracked.push({
+        name,
+        scope: "project",
+        type: e.source.type,
+        url: e.source.url,
+        branch,
+        tag,
+        ref,
+        commit,
+      });
+    }
+  }
+  for (const e of (await readRegistry(home)).skills) {
+    const { branch, tag, ref } = e;
+    tracked.push({
+      name: e.name_canonical,
+      scope: "user",
+      type: e.source.type,
+      url: e.source.url,
+      branch,
+      tag,
+      ref,
+      commit: e.commit_sha,
+    });
+  }
+  // A preview: nothing is staged or recovered; it lends its one-ls-remote-per-remote cache.
+  await using change = await beginChange(home, {
+    env: ctx.env,
+    signal: ctx.signal,
+    progress: options.json ? undefined : progress(ctx),
+    preview: true,
+  });
+  const results = await checkOutdated(
+    tracked,
+    (url, transport) => change.remoteRefs(url, transport),
+  );
+  const bad = results.filter((r) => r.status === "outdated" || r.status === "error");
+  if (options.json) {
+    writeJson(ctx, { outdated: bad.some((r) => r.status === "outdated"), skills: results });
+    return bad.length === 0 ? 0 : 1;
+  }
+  if (results.length === 0) {
+    ctx.stdout.write("No locked or installed skills to check\n");
+    return 0;
+  }
+  ctx.stdout.write(table(
+    ["NAME", "SCOPE", "TRACKING", "CURRENT", "LATEST", "STATUS"],
+    results.map((r) => [
+      r.name,
+      r.scope,
+      r.tracking,
+      shortSha(r.current),
+      shortSha(r.latest),
+      r.status === "error" ? `error: ${r.error}` : r.status.replaceAll("_", " "),
+    ]),
+  ));
+  const outdated = results.filter((r) => r.status === "outdated");
+  if (outdated.length > 0) {
+    ctx.stderr.write(
+      `${outdated.length} outdated: update with \`skills update ${
+        outdated.map((r) => r.name).join(" ")
+      }\`\n`,
+    );
+  }
+  return bad.length === 0 ? 0 : 1;
+}

@@ -1,0 +1,187 @@
+/**
+ * `skills add <source> --project`: after the fetch and selection `add` does, each selected
+ * skill is planned on its own (installed / already installed / refused, as `skills add`),
+ * summarised, confirmed, then committed on its own by the project transaction into
+ * `<root>/.agents/skills/<name>/` with its `skills-lock.json` entry; the user who confirmed
+ * trusts it (in their `$SKILLS_HOME`), and `--agent` links it for those agents.
+ */
+
+import type { AgentName } from "../core/agents.ts";
+import { declined, isSkillError } from "../core/errors.ts";
+import { type Context, warn } from "../core/io.ts";
+import { withLockedSkill } from "../core/lockfile_model.ts";
+import { loadCatalog } from "../runtime/catalog/catalog.ts";
+import { findProjectRoot } from "../runtime/catalog/scopes.ts";
+import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
+import type { Candidate } from "../runtime/lifecycle/install.ts";
+import { planProjectInstall, type ProjectPlan } from "../runtime/project/install.ts";
+import { type LinkOutcome, linkSkills } from "../runtime/project/links.ts";
+import { lockfilePath, lockForChange, readProjectLock } from "../runtime/project/lockfile.ts";
+import { beginProjectChange } from "../runtime/project/transaction.ts";
+import { trustInstalled } from "../runtime/project/trust.ts";
+import { confirmAction, fields, listOrNone } from "./lifecycle_ui.ts";
+import { renderLinks } from "./project_ui.ts";
+import { writeJson } from "./render.ts";
+
+interface ProjectAddOptions {
+  agents: AgentName[];
+  yes: boolean;
+  json: boolean;
+}
+
+interface Refused {
+  name: string;
+  code: string;
+  message: string;
+  hint: string | undefined;
+}
+
+function commitLabel(fetched: Fetched): string {
+  const c = fetched.commit;
+  if (c === null) return "local directory";
+  const follows = c.tag !== null
+    ? `tag ${c.tag}`
+    : c.branch !== null
+    ? `branch ${c.branch}`
+    : `pinned to ${c.ref}`;
+  return `${c.sha} (${follows})`;
+}
+
+function summary(plan: ProjectPlan, fetched: Fetched, lockfile: string): string {
+  const m = plan.candidate.manifest!;
+  return `\nSkill '${plan.canonical}' (project)\n` + fields([
+    ["Description", m.description],
+    [
+      "Source",
+      `${sourceLabel(fetched.source)}${plan.candidate.rel ? ` (${plan.candidate.rel})` : ""}`,
+    ],
+    ["Commit", commitLabel(fetched)],
+    ["Scripts", listOrNone(plan.candidate.scripts.map((s) => s.name))],
+    ["Toolsets", listOrNone(m.toolsets)],
+    ["Env allowed", listOrNone(m.envPatterns)],
+    ["Digest", plan.digest],
+    ["Installs to", plan.target],
+    ["Lockfile", lockfile],
+  ]);
+}
+
+/** Installs the selected skills into the project; returns the exit status. */
+export async function addToProject(
+  ctx: Context,
+  options: ProjectAddOptions,
+  home: string,
+  fetched: Fetched,
+  selected: readonly Candidate[],
+): Promise<number> {
+  const { root } = findProjectRoot(ctx.cwd);
+  await using tx = await beginProjectChange(root, home);
+  for (const note of tx.recovered) warn(ctx, note);
+  const lock = lockForChange(readProjectLock(root));
+  const planning = await planProjectInstall(root, lock, fetched, selected);
+  if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
+  const refused: Refused[] = planning.refused.map((r) => ({
+    name: r.label,
+    code: r.error.code,
+    message: r.error.message,
+    hint: r.error.hint,
+  }));
+  for (const r of refused) warn(ctx, `Not installing '${r.name}': ${r.message}`);
+  const lockfile = lockfilePath(root);
+  for (const plan of planning.plans) ctx.stderr.write(summary(plan, fetched, lockfile));
+  const accepted: ProjectPlan[] = [];
+  for (const plan of planning.plans) {
+    const at = fetched.commit?.sha ?? "its current files";
+    const question = `Install skill '${plan.canonical}' into the project from ${
+      sourceLabel(fetched.source)
+    } at ${at}?`;
+    const action = `Cannot install skill '${plan.canonical}'`;
+    if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
+  }
+  if (planning.plans.length > 0 && accepted.length === 0) {
+    throw declined("Installation declined; nothing was installed");
+  }
+  const installed: ProjectPlan[] = [];
+  for (const plan of accepted) {
+    try {
+      const staged = await tx.stageCopy(
+        plan.candidate.dir,
+        plan.canonical,
+        Object.keys(plan.entry.files),
+      );
+      await tx.commit(
+        [{ canonical: plan.canonical, staged }],
+        (current) => withLockedSkill(current, plan.canonical, plan.entry),
+      );
+      installed.push(plan);
+    } catch (error) {
+      if (accepted.length === 1 || !isSkillError(error) || error.code === "cancelled") throw error;
+      refused.push({
+        name: plan.canonical,
+        code: error.code,
+        message: error.message,
+        hint: error.hint,
+      });
+      warn(ctx, `Not installing '${plan.canonical}': ${error.message}`);
+    }
+  }
+  // The user confirmed these files: they are trusted by this user, bound to their digest.
+  await trustInstalled(home, root, installed.map((p) => p.canonical));
+  let links: LinkOutcome[] = [];
+  const names = new Set([...installed, ...planning.already].map((p) => p.canonical));
+  if (options.agents.length > 0 && names.size > 0) {
+    const catalog = await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env });
+    const skills = catalog.skills.filter((s) => s.scope === "project" && names.has(s.canonical));
+    links = await linkSkills(home, ctx.env, skills, options.agents, { kind: "project", root }, {
+      copy: false,
+    });
+  }
+  const status = refused.length > 0 || links.some((l) => l.status === "refused") ? 1 : 0;
+  if (options.json) {
+    writeJson(ctx, {
+      scope: "project",
+      lockfile,
+      installed: installed.map((p) => ({
+        name: p.name,
+        canonical: p.canonical,
+        path: p.target,
+        source: p.entry.source,
+        commit_sha: p.entry.commit,
+        branch: p.entry.branch,
+        tag: p.entry.tag,
+        ref: p.entry.ref,
+        trusted: true,
+        trusted_digest: p.digest,
+        scripts: p.candidate.scripts.map((s) => s.name),
+        toolsets: p.candidate.manifest?.toolsets ?? [],
+        permissions: p.entry.permissions,
+      })),
+      already_installed: planning.already.map((a) => ({
+        canonical: a.canonical,
+        commit_sha: a.entry.commit,
+        path: a.target,
+      })),
+      refused: refused.map((r) => ({ name: r.name, error: r.code, message: r.message })),
+      links,
+    });
+    return status;
+  }
+  const out: string[] = [];
+  for (const p of installed) {
+    const at = p.entry.commit ? ` at ${p.entry.commit.slice(0, 12)}` : "";
+    out.push(`Installed '${p.canonical}'${at} into ${p.target} (recorded in skills-lock.json)`);
+  }
+  for (const a of planning.already) {
+    const at = a.entry.commit ? ` at ${a.entry.commit.slice(0, 12)}` : "";
+    out.push(`Already installed '${a.canonical}'${at} in the project (nothing to do)`);
+  }
+  for (const r of refused) {
+    out.push(`Refused '${r.name}': ${r.message}`);
+    if (r.hint) out.push(`  hint: ${r.hint}`);
+  }
+  out.push(...renderLinks(links));
+  if (out.length > 0) ctx.stdout.write(out.join("\n") + "\n");
+  if (installed.length > 0) {
+    ctx.stderr.write(`Commit ${lockfile} and .agents/skills/ with your project\n`);
+  }
+  return status;
+}

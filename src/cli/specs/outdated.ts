@@ -1,0 +1,25 @@
+/** `skills outdated` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+
+export const outdatedSpec = {
+  name: "outdated",
+  summary: "List skills whose branch or tag has a newer commit",
+  usage: ["outdated [--json]"],
+  description: `Ask each remote (one ls-remote per remote, nothing is cloned) where the branch
+or tag of every locked project skill (skills-lock.json) and every installed skill
+points now, and list those that moved. Skills pinned to a commit and skills
+copied from a directory are listed as such. Exits 1 when any skill is outdated
+(or a remote could not be asked), so a CI step can fail on it; \`skills update\`
+moves them.`,
+  flags: {
+    json: jsonFlag("One JSON document on stdout"),
+    verbose: verboseFlag(),
+    help: HELP_FLAG,
+  },
+  positionals: [],
+  sections: [{
+    title: "Exit codes",
+    text: "0 everything up to date, 1 something is outdated or a remote failed, 2 usage error.",
+  }],
+} as const satisfies CommandSpec;

@@ -1,0 +1,291 @@
+/**
+ * The project scope (issue 17): skill folders in `.agents/skills/` and `.claude/skills/`
+ * from the user's working directory up to the repository root (the nearest ancestor with a
+ * `.git`); without a repository, up to (not including) `$HOME`, or the filesystem root.
+ * Nearer folders win, and `.agents/skills` wins over `.claude/skills` in one folder.
+ *
+ * A repository is hostile: its skills are listed and their instructions readable, but they
+ * are trusted only through `$SKILLS_HOME/project-trust.json` (this user's approvals, by
+ * project root and folder, bound to a digest). Symlinks in the skill folders are followed
+ * only when they alias a skill already known (a link `skills link` made, a folder linked to
+ * another skill folder, a user skill); any other is skipped with a note. The project's
+ * `skills-lock.json` is read here too, so `list` and `info` can say where a skill is from.
+ *
+ * Loading goes through a listing cache of its own per project root, keyed like the user
+ * cache by directory stamps: `skills list` in a project of a thousand skills costs stats.
+ */
+
+import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import {
+  type ForeignLockedSkill,
+  type Lockfile,
+  LOCKFILE_NAME,
+  MAX_LOCKFILE_BYTES,
+  parseLockfileText,
+} from "../../core/lockfile_model.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { readLinks, readProjectTrust } from "../store/project_records.ts";
+import { CatalogCache } from "./cache.ts";
+import {
+  loadSkillDir,
+  type ProjectSkillInfo,
+  type SkillFailure,
+  SkillLoadError,
+  type SkillRecord,
+} from "./loader.ts";
+
+const SKILL_FOLDERS = [[".agents", "skills"], [".claude", "skills"]] as const;
+
+/** Where project skills are installed (`skills add --project`), relative to the root. */
+export const PROJECT_SKILLS_DIR = [".agents", "skills"] as const;
+
+export interface ProjectRoot {
+  /** The repository root, or (without one) the real working directory. */
+  root: string;
+  repository: boolean;
+  /** The real working directory the search starts from. */
+  from: string;
+}
+
+/** What `skills-lock.json` at a root holds: nothing, this tool's lock, a foreign one. */
+export type LockRead =
+  | { state: "absent"; path: string }
+  | { state: "ok"; path: string; lock: Lockfile }
+  | { state: "foreign"; path: string; entries: ForeignLockedSkill[] }
+  | { state: "invalid"; path: string; reason: string };
+
+/** The nearest ancestor of `cwd` (itself included) holding `.git`, else `cwd` itself. */
+export function findProjectRoot(cwd: string): ProjectRoot {
+  let real: string;
+  try {
+    real = Deno.realPathSync(cwd);
+  } catch {
+    real = cwd;
+  }
+  for (let dir = real;;) {
+    if (lstatSyncOrNull(join(dir, ".git")) !== null) {
+      return { root: dir, repository: true, from: real };
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return { root: real, repository: false, from: real };
+    dir = parent;
+  }
+}
+
+/** Reads `<root>/skills-lock.json` (untrusted: validated, size-capped). */
+export function readProjectLock(root: string): LockRead {
+  const path = join(root, LOCKFILE_NAME);
+  const info = lstatSyncOrNull(path);
+  if (info === null) return { state: "absent", path };
+  if (!info.isFile) return { state: "invalid", path, reason: "is not a regular file" };
+  if (info.size > MAX_LOCKFILE_BYTES) {
+    return { state: "invalid", path, reason: `is larger than ${MAX_LOCKFILE_BYTES} bytes` };
+  }
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    return { state: "invalid", path, reason: `cannot be read (${(error as Error).message})` };
+  }
+  const parsed = parseLockfileText(text);
+  if (!parsed.ok) return { state: "invalid", path, reason: parsed.reason };
+  return parsed.format === "skills"
+    ? { state: "ok", path, lock: parsed.lock }
+    : { state: "foreign", path, entries: parsed.entries };
+}
+
+/** The folders searched, nearest first: up to the repository root, or below `$HOME`. */
+function searchDirs(start: string, project: ProjectRoot, home: string | undefined): string[] {
+  const dirs: string[] = [];
+  for (let dir = start;;) {
+    if (!project.repository && home !== undefined && dir === home) break;
+    dirs.push(dir);
+    if (project.repository && dir === project.root) break;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return dirs;
+}
+
+interface Candidate {
+  dir: string;
+  /** Where it was found (not resolved): what a recorded copy would be named. */
+  path: string;
+  /** The real path of the skill folder holding it (containment root). */
+  folder: string;
+  /** The root its trust is keyed by, and its path relative to that root. */
+  keyRoot: string;
+  rel: string;
+}
+
+interface Found {
+  candidates: Candidate[];
+  notes: string[];
+}
+
+/** Lists the skill directories of every project skill folder, nearest first. */
+function findCandidates(
+  project: ProjectRoot,
+  env: Readonly<Record<string, string>>,
+  home: string,
+): Found {
+  const userHome = env.HOME || env.USERPROFILE || undefined;
+  const candidates: Candidate[] = [];
+  const links: { path: string; folder: string }[] = [];
+  const notes: string[] = [];
+  const scanned = new Set<string>();
+  for (const dir of searchDirs(project.from, project, userHome)) {
+    const keyRoot = project.repository ? project.root : dir;
+    for (const parts of SKILL_FOLDERS) {
+      const path = join(dir, ...parts);
+      if (lstatSyncOrNull(path) === null) continue;
+      let folder: string;
+      try {
+        folder = Deno.realPathSync(path);
+      } catch {
+        continue;
+      }
+      // `.claude/skills` linked to `.agents/skills` is one folder, listed once.
+      if (scanned.has(folder)) continue;
+      scanned.add(folder);
+      if (!isWithin(keyRoot, folder)) {
+        notes.push(`Skipped ${path}: it links outside the project (${folder})`);
+        continue;
+      }
+      let entries: Deno.DirEntry[];
+      try {
+        entries = [...Deno.readDirSync(folder)];
+      } catch {
+        continue;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Paths by concatenation: a thousand skills make path functions a visible cost.
+      const relPrefix = [relative(keyRoot, dir).replaceAll("\\", "/"), ...parts]
+        .filter((p) => p !== "").join("/");
+      for (const entry of entries) {
+        if (entry.name.startsWith(".")) continue;
+        const at = `${path}${SEP}${entry.name}`;
+        if (entry.isSymlink) links.push({ path: at, folder });
+        else if (entry.isDirectory) {
+          const skillDir = `${folder}${SEP}${entry.name}`;
+          const rel = `${relPrefix}/${entry.name}`;
+          candidates.push({ dir: skillDir, path: at, folder, keyRoot, rel });
+        }
+      }
+    }
+  }
+  // Links and copies `skills link` made are exports of known skills, not skills of their own.
+  const recorded = readLinks(home).doc.links;
+  const copies = new Set(recorded.filter((l) => l.mode === "copy").map((l) => l.path));
+  const known = new Set(candidates.map((c) => c.dir));
+  let realHome = home;
+  try {
+    realHome = Deno.realPathSync(home);
+  } catch { /* not there yet */ }
+  const kept = copies.size === 0 ? candidates : candidates.filter((c) => !copies.has(c.path));
+  for (const link of links) {
+    let target: string;
+    try {
+      target = Deno.realPathSync(link.path);
+    } catch {
+      notes.push(`Skipped ${link.path}: a broken symlink`);
+      continue;
+    }
+    const alias = known.has(target) || isWithin(realHome, target) || isWithin(home, target) ||
+      recorded.some((l) => l.path === link.path);
+    if (!alias) {
+      notes.push(`Skipped ${link.path}: a symlink to ${target}, which is not a known skill`);
+    }
+  }
+  return { candidates: kept, notes };
+}
+
+/** A short stable hash of a path, to name the project's cache file. */
+function pathKey(path: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) {
+    hash ^= path.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+export type Loaded = { record: SkillRecord } | { failure: SkillFailure };
+
+interface ProjectLoad {
+  project: ProjectRoot;
+  lock: LockRead;
+  /** In precedence order (nearest first); the catalog merges and reports shadowing. */
+  loaded: Loaded[];
+  notes: string[];
+}
+
+/** Discovers and loads the project skills seen from `cwd`. Never throws for one bad skill. */
+export async function loadProjectSkills(
+  home: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): Promise<ProjectLoad> {
+  const project = findProjectRoot(cwd);
+  const lock = readProjectLock(project.root);
+  const { candidates, notes } = findCandidates(project, env, home);
+  if (lock.state === "invalid") notes.push(`Cannot read ${lock.path}: it ${lock.reason}`);
+  const loaded: Loaded[] = [];
+  if (candidates.length === 0) return { project, lock, loaded, notes };
+  const trust = readProjectTrust(home);
+  if (trust.problem !== undefined) {
+    notes.push(`${trust.problem}; project skills count as untrusted`);
+  }
+  const cache = CatalogCache.load(home, `projects/catalog-${pathKey(project.root)}.json`);
+  const lockedSkills = lock.state === "ok" ? lock.lock.skills : {};
+  const installedPrefix = `${PROJECT_SKILLS_DIR.join("/")}/`;
+  for (const c of candidates) {
+    const key = c.rel.startsWith(installedPrefix) && c.keyRoot === project.root
+      ? c.rel.slice(installedPrefix.length)
+      : undefined;
+    const locked = key !== undefined && Object.hasOwn(lockedSkills, key)
+      ? lockedSkills[key]
+      : undefined;
+    const trustedDigest = trust.doc.projects[c.keyRoot]?.[c.rel]?.digest ?? null;
+    const info: ProjectSkillInfo = { root: c.keyRoot, rel: c.rel, trustedDigest, locked };
+    const origin = locked?.source.type ?? "local";
+    const trusted = trustedDigest !== null;
+    const cached = cache.get(c.dir);
+    if (cached !== undefined) {
+      loaded.push({
+        record: { ...cached, origin, trusted, entry: undefined, scope: "project", project: info },
+      });
+      continue;
+    }
+    try {
+      const record = await loadSkillDir(c.dir, c.folder, {
+        origin,
+        trusted,
+        rootIsReal: true,
+        scope: "project",
+        project: info,
+      });
+      cache.set(c.dir, record);
+      loaded.push({ record });
+    } catch (error) {
+      if (!(error instanceof SkillLoadError)) throw error;
+      const name = basename(c.dir);
+      loaded.push({
+        failure: {
+          name,
+          canonical: isValidSkillName(name) ? canonicalSkillName(name) : name,
+          dir: c.dir,
+          origin,
+          trusted,
+          reason: error.message,
+          entry: undefined,
+          scope: "project",
+        },
+      });
+    }
+  }
+  await cache.save(new Set(candidates.map((c) => c.dir)));
+  return { project, lock, loaded, notes };
+}

@@ -1,0 +1,175 @@
+/**
+ * How a project's skills drifted from its lockfile: the lockfile itself (unreadable, a
+ * digest that no longer adds up to its files list), each locked skill on disk (missing,
+ * files changed, permissions that differ from the approved ones), folders in
+ * `.agents/skills` the lockfile does not record, and this user's trust. Each drift comes
+ * with its fix. `skills check` reports them; `skills install` acts on the same findings.
+ */
+
+import { join } from "../os/paths.ts";
+import {
+  diffFiles,
+  type FileDrift,
+  type LockedSkill,
+  samePatterns,
+} from "../../core/lockfile_model.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
+import type { LockRead } from "../catalog/scopes.ts";
+import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
+import type { SkillRecord } from "../catalog/loader.ts";
+import { readLinks } from "../store/project_records.ts";
+import { fileHashes } from "../trust/file_hashes.ts";
+import { digestOfLocked } from "./lockfile.ts";
+
+interface Drift {
+  /** The skill, or `skills-lock.json` for the file itself. */
+  name: string;
+  kind:
+    | "lockfile"
+    | "lock_digest"
+    | "missing"
+    | "changed"
+    | "permissions"
+    | "extra"
+    | "untrusted";
+  problem: string;
+  fix: string;
+  /** Untrusted project skills are expected after a clone: a note, not a failure. */
+  severity: "error" | "note";
+  files?: FileDrift[];
+}
+
+/** One line per changed file: `~ scripts/run.py`, `+ new.md`, `- gone.md`. */
+export function describeFileDrift(files: readonly FileDrift[]): string {
+  const mark = { changed: "~", added: "+", removed: "-" } as const;
+  return files.map((f) => `${mark[f.change]} ${f.path}`).join(", ");
+}
+
+/** Folders in `<root>/.agents/skills` the lock does not list (links and copies excluded). */
+export function unlockedFolders(
+  root: string,
+  home: string,
+  locked: Readonly<Record<string, LockedSkill>>,
+): string[] {
+  const folder = join(root, ...PROJECT_SKILLS_DIR);
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(folder)];
+  } catch {
+    return [];
+  }
+  const recorded = new Set(readLinks(home).doc.links.map((l) => l.path));
+  return entries
+    .filter((e) => e.isDirectory && !e.name.startsWith(".") && !Object.hasOwn(locked, e.name))
+    .filter((e) => !recorded.has(join(folder, e.name)))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** The locked skill's folder on disk compared with its entry: file drift, or null if absent. */
+export async function diskDrift(root: string, key: string, entry: LockedSkill) {
+  const dir = join(root, ...PROJECT_SKILLS_DIR, key);
+  if (lstatSyncOrNull(dir) === null) return null;
+  return diffFiles(entry.files, await fileHashes(dir));
+}
+
+/**
+ * Lockfile vs disk vs trust for the project at `root`. `skills` are the catalog's project
+ * skills (for permissions as SKILL.md states them and for trust).
+ */
+export async function projectDrift(
+  root: string,
+  home: string,
+  lock: LockRead,
+  skills: readonly SkillRecord[],
+): Promise<Drift[]> {
+  const out: Drift[] = [];
+  if (lock.state === "invalid") {
+    out.push({
+      name: "skills-lock.json",
+      kind: "lockfile",
+      problem: `it ${lock.reason}`,
+      fix: "restore it from git (`git checkout -- skills-lock.json`) or fix it by hand",
+      severity: "error",
+    });
+  }
+  if (lock.state === "foreign") {
+    out.push({
+      name: "skills-lock.json",
+      kind: "lockfile",
+      problem: "written by vercel-labs' skills CLI: no commits and no per-file digests",
+      fix: "run `skills install` to resolve the commits and record the digests",
+      severity: "note",
+    });
+  }
+  const locked = lock.state === "ok" ? lock.lock.skills : {};
+  for (const [key, entry] of Object.entries(locked)) {
+    if ((await digestOfLocked(entry)) !== entry.digest) {
+      out.push({
+        name: key,
+        kind: "lock_digest",
+        problem: "its digest in skills-lock.json does not add up to its files list (hand edit?)",
+        fix: "restore skills-lock.json from git (`git checkout -- skills-lock.json`)",
+        severity: "error",
+      });
+    }
+    const files = await diskDrift(root, key, entry);
+    if (files === null) {
+      out.push({
+        name: key,
+        kind: "missing",
+        problem: `locked but missing from ${PROJECT_SKILLS_DIR.join("/")}`,
+        fix: "run `skills install`",
+        severity: "error",
+      });
+      continue;
+    }
+    if (files.length > 0) {
+      out.push({
+        name: key,
+        kind: "changed",
+        problem: `files differ from skills-lock.json: ${describeFileDrift(files)}`,
+        fix: "run `skills install --force` to restore the locked files",
+        severity: "error",
+        files,
+      });
+    }
+    const rel = `${PROJECT_SKILLS_DIR.join("/")}/${key}`;
+    const skill = skills.find((s) => s.project?.root === root && s.project.rel === rel);
+    const stated = skill?.manifest.envPatterns;
+    if (stated !== undefined && !samePatterns(stated, entry.permissions.env)) {
+      out.push({
+        name: key,
+        kind: "permissions",
+        problem: `permissions.env differ: skills-lock.json approves [${
+          entry.permissions.env.join(", ")
+        }], SKILL.md asks [${stated.join(", ")}]`,
+        fix: `review it, then \`skills trust ${key}\` records the approval`,
+        severity: "error",
+      });
+    }
+  }
+  if (lock.state === "ok") {
+    for (const name of unlockedFolders(root, home, locked)) {
+      out.push({
+        name,
+        kind: "extra",
+        problem: `in ${PROJECT_SKILLS_DIR.join("/")} but not in skills-lock.json`,
+        fix: "record it with `skills add <source> --project`, or remove the folder",
+        severity: "error",
+      });
+    }
+  }
+  for (const skill of skills) {
+    if (skill.scope !== "project" || skill.trusted) continue;
+    out.push({
+      name: skill.canonical,
+      kind: "untrusted",
+      problem: "project skill not trusted by you (its instructions can be read; no code runs)",
+      fix:
+        `review it (\`skills info ${skill.canonical}\`), then \`skills trust ${skill.canonical}\``,
+      severity: "note",
+    });
+  }
+  return out;
+}

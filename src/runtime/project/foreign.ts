@@ -1,0 +1,188 @@
+/**
+ * `skills install` of a `skills-lock.json` written by vercel-labs' `skills` CLI (version 1:
+ * `source`, `sourceType`, an optional `ref` and `skillPath`, a `computedHash` and no commit).
+ * Each skill is fetched where its entry points (the default branch, or its `ref`), so its
+ * commit is resolved anew — the run says so. Its files are checked against `computedHash`
+ * (that tool's sha256 over sorted paths and bytes): under `--frozen` a difference fails and
+ * nothing is written; otherwise it is a note, the skills are restored and the lockfile is
+ * rewritten in this tool's format, pinned to the commits found and their file digests.
+ */
+
+import { basename, isAbsolute, join, resolve } from "../os/paths.ts";
+import { describeError } from "../../core/errors.ts";
+import {
+  diffFiles,
+  emptyLockfile,
+  foreignComputedHash,
+  type ForeignLockedSkill,
+  foreignSkillFolder,
+  type LockedSkill,
+  withLockedSkill,
+} from "../../core/lockfile_model.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import { discoverSkills } from "../catalog/discover.ts";
+import type { Fetched } from "../lifecycle/fetch_source.ts";
+import { fileHashes } from "../trust/file_hashes.ts";
+import { describeFiles } from "./lockfile.ts";
+import {
+  type Mismatch,
+  type RestoreOptions,
+  type RestoreReport,
+  type RestoreWorkspace,
+  skillBase,
+  statedPermissions,
+  type Verified,
+  writeVerified,
+} from "./restore.ts";
+import { projectSkillDir } from "./transaction.ts";
+
+export interface ForeignReport extends RestoreReport {
+  /** Whether this run rewrote skills-lock.json in this tool's format. */
+  converted: boolean;
+  notes: string[];
+}
+
+function foreignSource(entry: ForeignLockedSkill, root: string): Source {
+  if (entry.sourceType === "local") {
+    const path = isAbsolute(entry.source) ? entry.source : resolve(root, entry.source);
+    return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
+  }
+  if (!["github", "gitlab", "git"].includes(entry.sourceType)) {
+    throw new Error(`sourceType '${entry.sourceType}' cannot be restored by this tool`);
+  }
+  const parsed = parseSource(entry.source);
+  if (parsed.type !== "git") throw new Error(`'${entry.source}' is not a git source`);
+  return { ...parsed, subpath: "", skill: undefined, ref: undefined };
+}
+
+/** The skill's folder in the fetch: its `skillPath`, else the one folder named like it. */
+async function locate(fetched: Fetched, entry: ForeignLockedSkill): Promise<string | null> {
+  if (entry.skillPath !== null) {
+    const folder = foreignSkillFolder(entry.skillPath);
+    return folder === undefined ? null : await skillBase(fetched, folder);
+  }
+  const named = (await discoverSkills(fetched.root)).filter((s) =>
+    basename(s.dir) === entry.name || (s.rel === "" && fetched.source.type === "git")
+  );
+  return named.length === 1 ? await skillBase(fetched, named[0]!.rel) : null;
+}
+
+async function foreignHash(dir: string, files: Record<string, string>): Promise<string> {
+  const list = [];
+  for (const path of Object.keys(files)) {
+    list.push({ path, bytes: await Deno.readFile(join(dir, ...path.split("/"))) });
+  }
+  return await foreignComputedHash(list);
+}
+
+const problem = (skill: string, kind: Mismatch["kind"], message: string): Mismatch => ({
+  skill,
+  kind,
+  message,
+  files: [],
+  blocking: true,
+});
+
+/** Restores (and, unless frozen, converts) a vercel-labs lockfile. */
+export async function restoreForeign(
+  ws: RestoreWorkspace,
+  entries: readonly ForeignLockedSkill[],
+  options: RestoreOptions,
+): Promise<ForeignReport> {
+  const report: ForeignReport = {
+    present: [],
+    restored: [],
+    held: [],
+    mismatches: [],
+    converted: false,
+    notes: [
+      "skills-lock.json was written by vercel-labs' skills CLI, which records no commits: " +
+      "each skill's commit is resolved anew from its source",
+    ],
+  };
+  let converted = emptyLockfile();
+  const toWrite: Verified[] = [];
+  const fetches = new Map<string, Promise<Fetched>>();
+  for (const entry of entries) {
+    if (!isValidSkillName(entry.name)) {
+      report.mismatches.push(problem(entry.name, "unsupported", "is not a valid skill name"));
+      continue;
+    }
+    const key = canonicalSkillName(entry.name);
+    let fetched: Fetched;
+    try {
+      const source = foreignSource(entry, ws.root);
+      const request: RefRequest = entry.ref === null
+        ? { kind: "default" }
+        : { kind: "ref", name: entry.ref };
+      const id = `${source.type === "git" ? source.url : source.path}\0${entry.ref ?? ""}`;
+      let fetching = fetches.get(id);
+      if (fetching === undefined) {
+        fetching = ws.change.fetch(source, request);
+        fetching.catch(() => {});
+        fetches.set(id, fetching);
+      }
+      fetched = await fetching;
+    } catch (error) {
+      report.mismatches.push(problem(key, "fetch_failed", describeError(error)));
+      continue;
+    }
+    const base = await locate(fetched, entry);
+    if (base === null) {
+      report.mismatches.push(
+        problem(key, "missing", `not found in ${entry.source} (skillPath ${entry.skillPath})`),
+      );
+      continue;
+    }
+    const { files, digest } = await describeFiles(base);
+    const at = fetched.commit === null ? "" : ` at ${fetched.commit.sha.slice(0, 12)}`;
+    if ((await foreignHash(base, files)) !== entry.computedHash) {
+      const message =
+        `the files of ${entry.source}${at} differ from the computedHash in skills-lock.json (the source changed since it was written)`;
+      if (options.frozen) report.mismatches.push(problem(key, "changed", message));
+      else report.notes.push(`${key}: ${message}; installing them as found`);
+      if (options.frozen) continue;
+    }
+    const commit = fetched.commit;
+    const folder = base === fetched.root ? "" : base.slice(fetched.root.length + 1);
+    const locked: LockedSkill = {
+      name: entry.name,
+      source: fetched.source.type === "git"
+        ? { type: "git", url: fetched.source.url, subpath: folder.replaceAll("\\", "/") }
+        : { type: "local", url: entry.source, subpath: "" },
+      branch: commit?.branch ?? null,
+      tag: commit?.tag ?? null,
+      ref: entry.ref,
+      commit: commit?.sha ?? null,
+      digest,
+      files,
+      permissions: { env: (await statedPermissions(base)) ?? [] },
+    };
+    converted = withLockedSkill(converted, key, locked);
+    const target = projectSkillDir(ws.root, key);
+    const onDisk = await fileHashes(target);
+    if (onDisk.size > 0 && diffFiles(files, onDisk).length === 0) report.present.push(key);
+    else if (onDisk.size > 0 && !options.force) {
+      report.mismatches.push({
+        ...problem(key, "changed", `files on disk differ from its source${at}`),
+        files: diffFiles(files, onDisk),
+      });
+    } else toWrite.push({ key, entry: locked, base });
+  }
+  const blocked = report.mismatches.some((m) => m.blocking);
+  if (options.frozen) {
+    if (blocked) report.held = toWrite.map((v) => v.key);
+    else {
+      await writeVerified(ws, toWrite, null);
+      report.restored = toWrite.map((v) => v.key);
+    }
+    return report;
+  }
+  if (blocked) return report;
+  await writeVerified(ws, toWrite, { replace: converted });
+  report.restored = toWrite.map((v) => v.key);
+  report.converted = true;
+  report.notes.push("skills-lock.json was rewritten in this tool's format (lockfileVersion 1)");
+  return report;
+}

@@ -1,0 +1,257 @@
+/**
+ * Making trusted skills visible to the agents people use (`skills link --agent <name>`):
+ * a link (or, with `--copy` or where links cannot be made, a copy) named like the skill in
+ * the folder the agent reads (core/agents.ts), in the project or the user's home. What was
+ * made is recorded in `$SKILLS_HOME/links.json`, so `skills remove` removes exactly that
+ * (never something it did not make), and `skills check` verifies each link or copy still
+ * shows the files that were trusted.
+ */
+
+import { dirname, isAbsolute, join, relative } from "../os/paths.ts";
+import { type AgentName, agentProjectDir, agentUserDir } from "../../core/agents.ts";
+import type { LinkRecord } from "../../core/project_records.ts";
+import { withLink, withoutLinks } from "../../core/project_records.ts";
+import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
+import type { SkillRecord } from "../catalog/loader.ts";
+import { readLinks, updateLinks } from "../store/project_records.ts";
+import { computeDigest } from "../trust/file_hashes.ts";
+import { describeFiles } from "./lockfile.ts";
+
+export type LinkScope = { kind: "project"; root: string } | { kind: "user" };
+
+export interface LinkOutcome {
+  skill: string;
+  agents: AgentName[];
+  path: string;
+  /** linked/copied now; already (made before); visible (the agent reads the skill's own folder). */
+  status: "linked" | "copied" | "already" | "visible" | "refused";
+  reason?: string;
+}
+
+/** The digest a skill was trusted with, or null (untrusted, or bundled). */
+export function trustedDigest(skill: SkillRecord): string | null {
+  if (!skill.trusted) return null;
+  if (skill.scope === "project") return skill.project?.trustedDigest ?? null;
+  if (skill.scope === "user") return skill.entry?.trusted_digest ?? null;
+  return null;
+}
+
+function agentFolder(agent: AgentName, scope: LinkScope, env: Readonly<Record<string, string>>) {
+  return scope.kind === "project"
+    ? join(scope.root, ...agentProjectDir(agent))
+    : join(...agentUserDir(agent, env, isAbsolute));
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Copies the skill's files into `path` through a temporary sibling (then one rename). */
+async function copySkill(from: string, path: string): Promise<void> {
+  const { files } = await describeFiles(from);
+  const temp = join(dirname(path), `.${crypto.randomUUID().slice(0, 8)}.skills-link-tmp`);
+  try {
+    for (const rel of Object.keys(files)) {
+      const to = join(temp, ...rel.split("/"));
+      await Deno.mkdir(dirname(to), { recursive: true });
+      await Deno.copyFile(join(from, ...rel.split("/")), to);
+    }
+    await removeIfExists(path);
+    await Deno.rename(temp, path);
+  } finally {
+    await removeIfExists(temp);
+  }
+}
+
+/**
+ * Links each skill into each agent's folder (agents sharing a folder get one link).
+ * Skills must be trusted and unchanged since; anything already at a path that this tool
+ * did not make is left alone and refused.
+ */
+export async function linkSkills(
+  home: string,
+  env: Readonly<Record<string, string>>,
+  skills: readonly SkillRecord[],
+  agents: readonly AgentName[],
+  scope: LinkScope,
+  options: { copy: boolean; now?: Date },
+): Promise<LinkOutcome[]> {
+  const recorded = readLinks(home).doc.links;
+  const made: LinkRecord[] = [];
+  const out: LinkOutcome[] = [];
+  const now = (options.now ?? new Date()).toISOString();
+  for (const skill of skills) {
+    const byFolder = new Map<string, AgentName[]>();
+    for (const agent of agents) {
+      const folder = agentFolder(agent, scope, env);
+      byFolder.set(folder, [...(byFolder.get(folder) ?? []), agent]);
+    }
+    const digest = trustedDigest(skill);
+    for (const [folder, forAgents] of byFolder) {
+      const path = join(folder, skill.canonical);
+      const linkRecord = (kind: "symlink" | "copy"): LinkRecord => ({
+        path,
+        target: skill.dir,
+        skill: skill.canonical,
+        agent: forAgents.join(","),
+        scope: scope.kind,
+        project: scope.kind === "project" ? scope.root : null,
+        mode: kind,
+        digest: digest!,
+        created_at: now,
+      });
+      const outcome = (status: LinkOutcome["status"], reason?: string) =>
+        out.push({
+          skill: skill.canonical,
+          agents: forAgents,
+          path,
+          status,
+          ...(reason ? { reason } : {}),
+        });
+      if (digest === null) {
+        outcome(
+          "refused",
+          `'${skill.canonical}' is not trusted: run \`skills trust ${skill.canonical}\``,
+        );
+        continue;
+      }
+      if ((await computeDigest(skill.dir)) !== digest) {
+        outcome("refused", `'${skill.canonical}' changed since it was trusted`);
+        continue;
+      }
+      const existing = lstatSyncOrNull(path);
+      const record = recorded.find((l) => l.path === path);
+      const real = existing === null ? null : realOrNull(path);
+      if (existing !== null && !existing.isSymlink && real === skill.dir) {
+        outcome("visible");
+        continue;
+      }
+      const wanted = options.copy ? "copy" : "symlink";
+      if (existing?.isSymlink && real === skill.dir && wanted === "symlink") {
+        if (record === undefined) made.push(linkRecord("symlink"));
+        outcome("already");
+        continue;
+      }
+      if (existing !== null && record === undefined) {
+        outcome("refused", `${path} exists and was not made by skills`);
+        continue;
+      }
+      if (
+        existing !== null && record?.mode === "copy" && wanted === "copy" &&
+        (await computeDigest(path).catch(() => "")) === digest
+      ) {
+        outcome("already");
+        continue;
+      }
+      // Absent, or ours and out of date: made anew.
+      if (existing !== null) await removeIfExists(path);
+      await Deno.mkdir(folder, { recursive: true });
+      let mode: "symlink" | "copy" = wanted;
+      if (mode === "symlink") {
+        const target = scope.kind === "project" && isWithin(scope.root, skill.dir)
+          ? relative(folder, skill.dir)
+          : skill.dir;
+        try {
+          await Deno.symlink(target, path, { type: "dir" });
+        } catch {
+          mode = "copy"; // Windows without the privilege, or a filesystem without links
+        }
+      }
+      if (mode === "copy") await copySkill(skill.dir, path);
+      made.push(linkRecord(mode));
+      outcome(mode === "symlink" ? "linked" : "copied");
+    }
+  }
+  if (made.length > 0) {
+    await updateLinks(home, (doc) => {
+      for (const link of made) doc = withLink(doc, link);
+      return { doc, result: undefined };
+    });
+  }
+  return out;
+}
+
+/**
+ * Removes the links and copies recorded for skill folders `targets` (a symlink only when it
+ * still points there, a copy only when recorded as one), and forgets them.
+ */
+export async function removeLinksTo(home: string, targets: readonly string[]): Promise<string[]> {
+  const wanted = new Set(targets);
+  const links = readLinks(home).doc.links.filter((l) => wanted.has(l.target));
+  if (links.length === 0) return [];
+  const removed: string[] = [];
+  for (const link of links) {
+    const info = lstatSyncOrNull(link.path);
+    if (info === null) continue;
+    if (link.mode === "symlink" && info.isSymlink) {
+      await Deno.remove(link.path);
+      removed.push(link.path);
+    } else if (link.mode === "copy" && info.isDirectory && !info.isSymlink) {
+      await removeIfExists(link.path);
+      removed.push(link.path);
+    }
+  }
+  await updateLinks(home, (doc) => ({
+    doc: withoutLinks(doc, new Set(links.map((l) => l.path))),
+    result: undefined,
+  }));
+  return removed;
+}
+
+interface LinkProblem {
+  link: LinkRecord;
+  problem: string;
+  fix: string;
+}
+
+/**
+ * Checks the recorded links of a project (`root`) and of the user scope: still there, still
+ * pointing at the skill, and still showing the files that were trusted (`current` gives a
+ * skill folder's trusted digest now, else the one recorded with the link is used).
+ */
+export async function verifyLinks(
+  home: string,
+  root: string | undefined,
+  current: (target: string) => string | null | undefined,
+): Promise<LinkProblem[]> {
+  const out: LinkProblem[] = [];
+  const relevant = readLinks(home).doc.links.filter((l) =>
+    l.scope === "user" || (root !== undefined && l.project === root)
+  );
+  for (const link of relevant) {
+    const agents = link.agent.split(",")[0] ?? link.agent;
+    const relink = `\`skills link ${link.skill} --agent ${agents}${
+      link.scope === "user" ? " --global" : ""
+    }${link.mode === "copy" ? " --copy" : ""}\``;
+    const info = lstatSyncOrNull(link.path);
+    if (info === null) {
+      out.push({ link, problem: `${link.path} is gone`, fix: `run ${relink}` });
+      continue;
+    }
+    if (link.mode === "symlink" && (!info.isSymlink || realOrNull(link.path) !== link.target)) {
+      out.push({
+        link,
+        problem: `${link.path} no longer links to ${link.target}`,
+        fix: `remove it, then run ${relink}`,
+      });
+      continue;
+    }
+    const expected = current(link.target) ?? link.digest;
+    const actual = await computeDigest(link.path).catch((e) => `unreadable (${e.message})`);
+    if (actual !== expected) {
+      out.push({
+        link,
+        problem:
+          `files at ${link.path} (${link.agent}) no longer match the trusted digest of '${link.skill}'`,
+        fix: link.mode === "copy"
+          ? `review them; run ${relink} to replace the copy with the trusted files`
+          : `an edit through the link changed the skill itself: review it, then \`skills trust ${link.skill}\`, or restore it`,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * `skills-lock.json` on disk (model: core/lockfile_model.ts; reading: catalog/scopes.ts,
+ * which lists project skills with their lock). Writes are atomic (temp file, fsync, rename)
+ * and happen only inside a project transaction (transaction.ts), after the skill folders
+ * are in place. Also: the files and digest a skill folder has, as a lock entry records them.
+ */
+
+import { join, relative } from "../os/paths.ts";
+import { combineDigest } from "../../core/digest.ts";
+import { SkillError } from "../../core/errors.ts";
+import {
+  emptyLockfile,
+  type LockedSkill,
+  type LockedSource,
+  type Lockfile,
+  LOCKFILE_NAME,
+} from "../../core/lockfile_model.ts";
+import { isWithin } from "../os/fs.ts";
+import { type LockRead, readProjectLock } from "../catalog/scopes.ts";
+import { fileHashes } from "../trust/file_hashes.ts";
+
+export { readProjectLock };
+
+export function lockfilePath(root: string): string {
+  return join(root, LOCKFILE_NAME);
+}
+
+/** The lock to change: the current one, or an empty one when there is none yet. */
+export function lockForChange(read: LockRead): Lockfile {
+  if (read.state === "absent") return emptyLockfile();
+  if (read.state === "ok") return read.lock;
+  if (read.state === "foreign") {
+    throw new SkillError(
+      "conflict",
+      `${read.path} was written by vercel-labs' skills CLI (no commits, no file digests)`,
+      { hint: "Run `skills install` first: it resolves the commits and rewrites the lockfile" },
+    );
+  }
+  throw new SkillError("parse_error", `Cannot read ${read.path}: it ${read.reason}`, {
+    hint: "Fix the file (git diff / git checkout it), then run the command again",
+  });
+}
+
+/** What a lock entry records of a folder: every file's sha256 and the skill's digest. */
+export async function describeFiles(
+  dir: string,
+): Promise<{ files: Record<string, string>; digest: string }> {
+  const hashes = await fileHashes(dir);
+  const files: Record<string, string> = {};
+  for (const [path, sha] of [...hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (sha.startsWith("symlink:")) {
+      throw new SkillError("integrity_mismatch", `Skill contains a symlink: ${path}`);
+    }
+    files[path] = sha;
+  }
+  const digest = await combineDigest(
+    Object.entries(files).map(([path, sha256]) => ({
+      path,
+      sha256,
+    })),
+  );
+  return { files, digest };
+}
+
+/** The digest a lock entry's own files list adds up to (a hand edit shows here). */
+export async function digestOfLocked(entry: LockedSkill): Promise<string> {
+  return await combineDigest(
+    Object.entries(entry.files).map(([path, sha256]) => ({
+      path,
+      sha256,
+    })),
+  );
+}
+
+/**
+ * How the lockfile names a source: a git URL as given, a directory relative to the root
+ * when it is inside the project (so a clone elsewhere finds it), else absolute.
+ */
+export function lockedSource(
+  source: { type: "git"; url: string } | { type: "local"; path: string },
+  subpath: string,
+  root: string,
+): LockedSource {
+  if (source.type === "git") return { type: "git", url: source.url, subpath };
+  const inside = isWithin(root, source.path);
+  const url = inside ? (relative(root, source.path).replaceAll("\\", "/") || ".") : source.path;
+  return { type: "local", url, subpath: "" };
+}

@@ -1,0 +1,67 @@
+/**
+ * A temporary git project for end-to-end tests of project skills: `<tmp>/app` (a git work
+ * tree, the repository root), a scratch `$SKILLS_HOME` and `$HOME`, and the CLI run from
+ * inside the project (by default from `app/src`, a subfolder, as a developer would).
+ */
+
+import { join } from "node:path";
+import { git } from "../fixtures/git_repos.ts";
+import { type CliResult, runCli, tempDir } from "./cli.ts";
+
+export interface Project extends AsyncDisposable {
+  /** The temp directory holding everything (repositories are created here too). */
+  dir: string;
+  /** The project (repository root). */
+  root: string;
+  home: string;
+  cli(args: string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<CliResult>;
+  /** The parsed skills-lock.json. */
+  lock(): Promise<Record<string, unknown> & { skills: Record<string, LockEntryShape> }>;
+  /** Every file of a folder: relative path → bytes (for byte-for-byte comparisons). */
+  files(dir: string): Promise<Map<string, string>>;
+}
+
+export interface LockEntryShape {
+  name: string;
+  source: { type: string; url: string; subpath: string };
+  branch: string | null;
+  tag: string | null;
+  ref: string | null;
+  commit: string | null;
+  digest: string;
+  files: Record<string, string>;
+  permissions: { env: string[] };
+}
+
+export async function project(): Promise<Project> {
+  const tmp = await tempDir("skills-project-");
+  const root = join(tmp.path, "app");
+  const home = join(tmp.path, "skills-home");
+  await Deno.mkdir(join(root, "src"), { recursive: true });
+  await git(root, ["init", "--quiet"]);
+  const files = async (dir: string) => {
+    const out = new Map<string, string>();
+    const walk = async (at: string, rel: string) => {
+      for await (const entry of Deno.readDir(at)) {
+        const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+        if (entry.isDirectory) await walk(join(at, entry.name), path);
+        else out.set(path, await Deno.readTextFile(join(at, entry.name)));
+      }
+    };
+    await walk(dir, "");
+    return out;
+  };
+  return {
+    dir: tmp.path,
+    root,
+    home,
+    cli: (args, options = {}) =>
+      runCli(args, {
+        cwd: options.cwd ?? join(root, "src"),
+        env: { SKILLS_HOME: home, HOME: tmp.path, GIT_CONFIG_GLOBAL: "/dev/null", ...options.env },
+      }),
+    lock: async () => JSON.parse(await Deno.readTextFile(join(root, "skills-lock.json"))),
+    files,
+    [Symbol.asyncDispose]: () => tmp[Symbol.asyncDispose](),
+  };
+}
