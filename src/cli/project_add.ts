@@ -14,17 +14,20 @@ import { loadCatalog } from "../runtime/catalog/catalog.ts";
 import { findProjectRoot } from "../runtime/catalog/scopes.ts";
 import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
 import type { Candidate } from "../runtime/lifecycle/install.ts";
+import { riskyError } from "../runtime/lifecycle/install.ts";
 import { planProjectInstall, type ProjectPlan } from "../runtime/project/install.ts";
 import { type LinkOutcome, linkSkills } from "../runtime/project/links.ts";
 import { lockfilePath, lockForChange, readProjectLock } from "../runtime/project/lockfile.ts";
 import { beginProjectChange } from "../runtime/project/transaction.ts";
 import { trustInstalled } from "../runtime/project/trust.ts";
+import { auditSummary, findingJson } from "./audit_ui.ts";
 import { confirmAction, fields, listOrNone } from "./lifecycle_ui.ts";
 import { renderLinks } from "./project_ui.ts";
 import { writeJson } from "./render.ts";
 
 interface ProjectAddOptions {
   agents: AgentName[];
+  allowRisky: boolean;
   yes: boolean;
   json: boolean;
 }
@@ -47,7 +50,12 @@ function commitLabel(fetched: Fetched): string {
   return `${c.sha} (${follows})`;
 }
 
-function summary(plan: ProjectPlan, fetched: Fetched, lockfile: string): string {
+function summary(
+  ctx: Context,
+  plan: ProjectPlan,
+  fetched: Fetched,
+  lockfile: string,
+): string {
   const m = plan.candidate.manifest!;
   return `\nSkill '${plan.canonical}' (project)\n` + fields([
     ["Description", m.description],
@@ -62,7 +70,7 @@ function summary(plan: ProjectPlan, fetched: Fetched, lockfile: string): string 
     ["Digest", plan.digest],
     ["Installs to", plan.target],
     ["Lockfile", lockfile],
-  ]);
+  ]) + auditSummary(ctx, plan.audit);
 }
 
 /** Installs the selected skills into the project; returns the exit status. */
@@ -77,7 +85,9 @@ export async function addToProject(
   await using tx = await beginProjectChange(root, home);
   for (const note of tx.recovered) warn(ctx, note);
   const lock = lockForChange(readProjectLock(root));
-  const planning = await planProjectInstall(root, lock, fetched, selected);
+  const planning = await planProjectInstall(root, lock, fetched, selected, {
+    allowRisky: options.allowRisky,
+  });
   if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
   const refused: Refused[] = planning.refused.map((r) => ({
     name: r.label,
@@ -87,9 +97,26 @@ export async function addToProject(
   }));
   for (const r of refused) warn(ctx, `Not installing '${r.name}': ${r.message}`);
   const lockfile = lockfilePath(root);
-  for (const plan of planning.plans) ctx.stderr.write(summary(plan, fetched, lockfile));
-  const accepted: ProjectPlan[] = [];
+  for (const plan of planning.plans) ctx.stderr.write(summary(ctx, plan, fetched, lockfile));
+  // Critical findings nobody accepted: shown above, then refused without a question.
+  const safe: ProjectPlan[] = [];
   for (const plan of planning.plans) {
+    const error = riskyError([plan], "install", undefined);
+    if (error === undefined) {
+      safe.push(plan);
+      continue;
+    }
+    if (selected.length === 1) throw error;
+    refused.push({
+      name: plan.canonical,
+      code: error.code,
+      message: error.message,
+      hint: error.hint,
+    });
+    warn(ctx, `Not installing '${plan.canonical}': ${error.message}`);
+  }
+  const accepted: ProjectPlan[] = [];
+  for (const plan of safe) {
     const at = fetched.commit?.sha ?? "its current files";
     const question = `Install skill '${plan.canonical}' into the project from ${
       sourceLabel(fetched.source)
@@ -97,7 +124,7 @@ export async function addToProject(
     const action = `Cannot install skill '${plan.canonical}'`;
     if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
   }
-  if (planning.plans.length > 0 && accepted.length === 0) {
+  if (safe.length > 0 && accepted.length === 0) {
     throw declined("Installation declined; nothing was installed");
   }
   const installed: ProjectPlan[] = [];
@@ -154,6 +181,12 @@ export async function addToProject(
         scripts: p.candidate.scripts.map((s) => s.name),
         toolsets: p.candidate.manifest?.toolsets ?? [],
         permissions: p.entry.permissions,
+        audit: {
+          rules_version: p.audit.rules_version,
+          counts: p.audit.counts,
+          endpoints: p.audit.endpoints,
+          findings: p.audit.findings.filter((f) => f.severity !== "info").map(findingJson),
+        },
       })),
       already_installed: planning.already.map((a) => ({
         canonical: a.canonical,

@@ -331,8 +331,19 @@ export function refuseRisky(
   plans: readonly { canonical: string; risky: readonly Finding[] }[],
   action = "install",
 ): void {
+  const error = riskyError(plans, action);
+  if (error !== undefined) throw error;
+}
+
+/** The `risky_skill` error for plans with unaccepted critical findings, if any have them. */
+export function riskyError(
+  plans: readonly { canonical: string; risky: readonly Finding[] }[],
+  action = "install",
+  /** Where an acceptance is kept, if anywhere (the registry for installed skills). */
+  recordedIn: string | undefined = "the registry",
+): SkillError | undefined {
   const risky = plans.filter((p) => p.risky.length > 0);
-  if (risky.length === 0) return;
+  if (risky.length === 0) return undefined;
   const count = risky.reduce((n, p) => n + p.risky.length, 0);
   const found = `the audit found ${count} critical finding${count === 1 ? "" : "s"}`;
   const labels = (p: (typeof risky)[number]) => p.risky.map((f) => findingLabel(f)).join(", ");
@@ -341,9 +352,9 @@ export function refuseRisky(
     : `Cannot ${action} skills ${
       risky.map((p) => `'${p.canonical}' (${labels(p)})`).join(", ")
     }: ${found}`;
-  throw new SkillError("risky_skill", message, {
+  return new SkillError("risky_skill", message, {
     hint:
-      `Review the findings above; to ${action} anyway, pass --allow-risky (recorded in the registry)`,
+      `Review the findings above; to ${action} anyway, pass --allow-risky (recorded in ${recordedIn})`,
   });
 }
 

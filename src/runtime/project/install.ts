@@ -3,16 +3,20 @@
  * `skills add` does for `$SKILLS_HOME` (lifecycle/install.ts) — installed into
  * `<root>/.agents/skills/<name>/`, already there (the lockfile records it from this source
  * at this commit and the folder matches: a re-run is a no-op), or refused (invalid, a name
- * clash, locked from elsewhere). Each plan carries the lock entry the commit will write.
+ * clash, locked from elsewhere). Each plan carries the lock entry the commit will write and
+ * the audit of its files: critical findings refuse the skill unless the user passed
+ * `--allow-risky`, as for `$SKILLS_HOME`.
  */
 
 import { join } from "../os/paths.ts";
+import { type AuditReport, criticalFindings, type Finding } from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
 import { diffFiles, type LockedSkill, type Lockfile } from "../../core/lockfile_model.ts";
 import { canonicalSkillName, quoteName } from "../../core/names.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import type { Candidate } from "../lifecycle/install.ts";
+import { auditDir } from "../audit/scan.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { describeFiles, lockedSource } from "./lockfile.ts";
 import { projectSkillDir } from "./transaction.ts";
@@ -24,6 +28,10 @@ export interface ProjectPlan {
   target: string;
   digest: string;
   entry: LockedSkill;
+  /** The audit of the files that would be installed (shown before asking). */
+  audit: AuditReport;
+  /** Critical findings not accepted with --allow-risky: shown, then the skill is refused. */
+  risky: Finding[];
 }
 
 interface ProjectRefusal {
@@ -53,6 +61,7 @@ export async function planProjectInstall(
   lock: Lockfile,
   fetched: Fetched,
   selected: readonly Candidate[],
+  options: { allowRisky?: boolean } = {},
 ): Promise<ProjectPlanning> {
   const planning: ProjectPlanning = { plans: [], already: [], refused: [] };
   const refuse = (c: Candidate, error: SkillError) =>
@@ -136,7 +145,18 @@ export async function planProjectInstall(
       files,
       permissions: { env: [...candidate.manifest.envPatterns] },
     };
-    planning.plans.push({ candidate, name, canonical, target, digest, entry });
+    const audit = await auditDir(candidate.dir, candidate.manifest);
+    const risky = options.allowRisky === true ? [] : criticalFindings(audit);
+    planning.plans.push({
+      candidate,
+      name,
+      canonical,
+      target,
+      digest,
+      entry,
+      audit,
+      risky,
+    });
   }
   return planning;
 }

@@ -25,5 +25,6 @@ export const LAYER = {
     "runtime/catalog",
     "runtime/trust",
     "runtime/lifecycle",
+    "runtime/audit",
   ],
 } as const;
