@@ -4,6 +4,7 @@
  * path outside a skill root is rejected with `invalid_name`.
  */
 
+import { splitScriptFile } from "./script_language.ts";
 import { SkillError } from "./errors.ts";
 
 const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -46,10 +47,15 @@ export function isValidSkillName(value: unknown): value is string {
   return skillNameProblem(value) === undefined;
 }
 
-/** `Status`, `status`, `status.py` → `status.py`; throws `invalid_name` for anything else. */
+/**
+ * How a script is asked for: `Status`, `status`, `status.py` → `status` or `status.py`
+ * (lower case; an extension only when one of a script language was given, which then
+ * must match). Throws `invalid_name` for anything else.
+ */
 export function canonicalScriptName(value: unknown): string {
   const text = typeof value === "string" ? value : String(value);
-  const stem = text.toLowerCase().endsWith(".py") ? text.slice(0, -3) : text;
+  const split = splitScriptFile(text);
+  const stem = split?.stem ?? text;
   const problem = skillNameProblem(stem);
   if (problem !== undefined) {
     throw new SkillError(
@@ -57,12 +63,12 @@ export function canonicalScriptName(value: unknown): string {
       `Invalid script name: '${quoteName(text)}' (${problem})`,
     );
   }
-  return `${stem.toLowerCase()}.py`;
+  return split === undefined ? stem.toLowerCase() : `${stem.toLowerCase()}.${split.extension}`;
 }
 
-/** `status.py` → `status` (the name shown to users and models). */
+/** `status.py`, `build.sh` → `status`, `build` (the name shown to users and models). */
 export function scriptDisplayName(fileName: string): string {
-  return fileName.toLowerCase().endsWith(".py") ? fileName.slice(0, -3) : fileName;
+  return splitScriptFile(fileName)?.stem ?? fileName;
 }
 
 /** Tool names for typed toolsets: `<skill>__<method>` with `-` mapped to `_`. */

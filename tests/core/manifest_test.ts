@@ -143,7 +143,7 @@ Deno.test("default mode accepts every seed field and warns above 500 description
   assert.ok(!hasErrors(parsed.diagnostics));
   assert.match(parsed.diagnostics.map((d) => d.message).join(), /600 characters/);
   const m = parsed.manifest!;
-  assert.deepEqual(m.scripts, ["status.py", "markets.py"]);
+  assert.deepEqual(m.scripts, ["status", "markets.py"]);
   assert.deepEqual(m.envPatterns, ["KALSHI_API_KEY", "KALSHI_*"]);
   assert.deepEqual(m.limits, { timeoutSeconds: 30, maxOutputBytes: 65536 });
   assert.deepEqual(m.toolsets, ["toolsets.hello:HelloExtended"]);

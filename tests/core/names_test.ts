@@ -73,18 +73,25 @@ Deno.test("skillNameProblem() explains why a name is refused", () => {
   assert.equal(skillNameProblem("x".repeat(65)), "is longer than 64 characters");
 });
 
-Deno.test("canonicalScriptName() maps Status, status and status.py to status.py", () => {
-  for (const input of ["Status", "status", "status.py", "STATUS.PY", "Status.py"]) {
+Deno.test("canonicalScriptName() asks for a script by name, or by file when a script extension is given", () => {
+  for (const input of ["Status", "status", "STATUS"]) {
+    assert.equal(canonicalScriptName(input), "status", input);
+  }
+  for (const input of ["status.py", "STATUS.PY", "Status.py"]) {
     assert.equal(canonicalScriptName(input), "status.py", input);
   }
-  assert.equal(canonicalScriptName("series_list"), "series_list.py");
-  for (const bad of ["../status", "status.sh/..", "", ".py", "a b", "scripts/status"]) {
+  assert.equal(canonicalScriptName("Build.SH"), "build.sh");
+  assert.equal(canonicalScriptName("render.mjs"), "render.mjs");
+  assert.equal(canonicalScriptName("series_list"), "series_list");
+  for (const bad of ["../status", "status.sh/..", "", ".py", "a b", "scripts/status", "x.tar"]) {
     assert.throws(() => canonicalScriptName(bad), SkillError, bad);
   }
 });
 
 Deno.test("scriptDisplayName() and qualifiedToolName() name things for users and models", () => {
   assert.equal(scriptDisplayName("status.py"), "status");
+  assert.equal(scriptDisplayName("build.sh"), "build");
+  assert.equal(scriptDisplayName("render.test.ts"), "render.test");
   assert.equal(
     qualifiedToolName("hello-extended", "greet_in_language"),
     "hello_extended__greet_in_language",

@@ -355,14 +355,22 @@ Deno.test("skills scripts lists scripts per skill, as a table or JSON", async ()
   assert.equal(json.code, 0, json.stderr);
   assert.deepEqual(JSON.parse(json.stdout), {
     "runner-limited": [
-      { name: "chatty", path: join(dir.path, "runner-limited", "scripts", "chatty.py") },
-      { name: "slow", path: join(dir.path, "runner-limited", "scripts", "slow.py") },
+      {
+        name: "chatty",
+        path: join(dir.path, "runner-limited", "scripts", "chatty.py"),
+        interpreter: "python",
+      },
+      {
+        name: "slow",
+        path: join(dir.path, "runner-limited", "scripts", "slow.py"),
+        interpreter: "python",
+      },
     ],
   });
   const all = await runCli(["scripts"], { env });
   assert.equal(all.code, 0);
-  assert.match(all.stdout, /^SKILL\s+SCRIPT\s+PATH$/m);
-  assert.match(all.stdout, /^kalshi-markets\s+status\s+\/.*status\.py$/m);
+  assert.match(all.stdout, /^SKILL\s+SCRIPT\s+RUNS WITH\s+PATH$/m);
+  assert.match(all.stdout, /^kalshi-markets\s+status\s+python\s+\/.*status\.py$/m);
   assert.match(all.stdout, /^runner-lab\s+env_dump\s+/m);
   assert.match(all.stderr, /Found \d+ scripts across 4 skills/);
   const unknown = await runCli(["scripts", "nope"], { env });

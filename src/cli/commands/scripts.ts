@@ -44,10 +44,9 @@ export async function run(options: ScriptsOptions, ctx: Context): Promise<number
   for (const [skill, scripts] of Object.entries(envelope.result)) {
     for (const script of scripts) {
       rows.push(
-        options.skill === undefined ? [skill, script.name, script.path] : [
-          script.name,
-          script.path,
-        ],
+        options.skill === undefined
+          ? [skill, script.name, script.interpreter, script.path]
+          : [script.name, script.interpreter, script.path],
       );
     }
   }
@@ -57,7 +56,9 @@ export async function run(options: ScriptsOptions, ctx: Context): Promise<number
     );
     return 0;
   }
-  const header = options.skill === undefined ? ["SKILL", "SCRIPT", "PATH"] : ["SCRIPT", "PATH"];
+  const header = options.skill === undefined
+    ? ["SKILL", "SCRIPT", "RUNS WITH", "PATH"]
+    : ["SCRIPT", "RUNS WITH", "PATH"];
   ctx.stdout.write(table(header, rows));
   ctx.stderr.write(`${envelope.message}\n`);
   return 0;

@@ -12,13 +12,14 @@
  * path points to.
  */
 
+import { scriptLanguage } from "../../core/script_language.ts";
 import { join } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
 import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";
 
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */
 const MAX_STAMPED_DIRS = 64;
 const MAX_DEPTH = 5;
@@ -55,8 +56,8 @@ const isInside = (path: string) =>
   path !== "" && !path.startsWith("/") && !path.includes("\\") &&
   !path.split("/").some((s) => s === ".." || s === "");
 
-/** A script file name as the loader finds them: one `.py` name, no path. */
-const SCRIPT_FILE = /^[A-Za-z0-9][A-Za-z0-9_-]*\.py$/i;
+/** A script file name as the loader finds them: a name and a script extension, no path. */
+const SCRIPT_FILE = /^[A-Za-z0-9][A-Za-z0-9_-]*\.(py|sh|bash|js|mjs|cjs|ts)$/i;
 
 /** Whether a cache entry has the shape this version writes (the file is only a cache). */
 function wellFormed(value: unknown): value is CachedSkill {
@@ -167,6 +168,7 @@ export class CatalogCache {
       name,
       file,
       path: join(dir, "scripts", file),
+      language: scriptLanguage(file)!,
     }));
     const skillMdPath = join(dir, cached.manifestFile);
     return {

@@ -221,10 +221,16 @@ export function findSkill(catalog: Catalog, name: string): SkillRecord {
   });
 }
 
-/** Finds a script of a skill by `status`, `Status` or `status.py` (and `_`/`-` variants). */
-export function findScript(skill: SkillRecord, canonicalFile: string): ScriptInfo | undefined {
+/**
+ * Finds a script of a skill by `status`, `Status` or `status.py` (and `_`/`-` variants):
+ * `wanted` is canonicalScriptName's key, with an extension only when one was given. Two
+ * scripts one name would call are never listed (the loader's collision rule), so a name
+ * without extension finds at most one.
+ */
+export function findScript(skill: SkillRecord, wanted: string): ScriptInfo | undefined {
   const key = (file: string) => file.toLowerCase().replaceAll("_", "-");
-  return skill.scripts.find((s) => key(s.file) === key(canonicalFile));
+  return skill.scripts.find((s) => key(s.file) === key(wanted)) ??
+    skill.scripts.find((s) => key(s.name) === key(wanted));
 }
 
 export { bundledRootPath };

@@ -14,6 +14,11 @@
  * few thousand tiny calls, and the per-call cost of async ops would dominate.
  */
 
+import {
+  type ScriptLanguage,
+  scriptLanguage,
+  splitScriptFile,
+} from "../../core/script_language.ts";
 import { dirname, join, relative, resolve } from "../os/paths.ts";
 import { matchesAnyGlob } from "../../core/glob.ts";
 import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest.ts";
@@ -47,12 +52,14 @@ export interface ProjectSkillInfo {
 }
 
 export interface ScriptInfo {
-  /** Display name without `.py`, e.g. `status`. */
+  /** Display name without its extension, e.g. `status`. */
   name: string;
-  /** File name, e.g. `status.py`. */
+  /** File name, e.g. `status.py`, `build.sh`. */
   file: string;
   /** Absolute path. */
   path: string;
+  /** Told by the extension: what runs it (exec/sandbox.ts plans the launcher). */
+  language: ScriptLanguage;
 }
 
 export interface SkillRecord {
@@ -379,6 +386,7 @@ function checkToolsetsAndScripts(
     }
   }
   for (const script of record.scripts) {
+    if (script.language !== "python") continue;
     const head = new TextDecoder().decode(readPrefixSync(script.path, 4096).bytes);
     if (!head.includes("# /// script")) {
       diagnostics.push({
@@ -453,10 +461,12 @@ function discoverScripts(
   const byName = new Map<string, string[]>();
   for (const entry of Deno.readDirSync(scriptsDir)) {
     if (!entry.isFile || entry.isSymlink) continue; // directories and symlinks are never scripts
-    if (entry.name.startsWith(".") || !entry.name.toLowerCase().endsWith(".py")) continue;
+    const split = splitScriptFile(entry.name);
+    if (entry.name.startsWith(".") || split === undefined) continue;
     // Only files a user or model can name are scripts (no spaces, no leading '_' or '-').
-    if (skillNameProblem(entry.name.slice(0, -3)) !== undefined) continue;
-    const key = entry.name.toLowerCase().replaceAll("_", "-");
+    if (skillNameProblem(split.stem) !== undefined) continue;
+    // `status.py` and `status.sh` are both called `status`: the collision rule covers them.
+    const key = split.stem.toLowerCase().replaceAll("_", "-");
     byName.set(key, [...byName.get(key) ?? [], entry.name]);
   }
   // Two files one name would call (case, `_` or `-`): which one runs would be a guess, so
@@ -479,7 +489,12 @@ function discoverScripts(
   if (manifest.scripts !== undefined) {
     chosen = [];
     for (const wanted of manifest.scripts) {
-      const actual = files.get(wanted);
+      // `scripts:` names a file (`run.sh`) or, without extension, the script by its name.
+      const actual = files.get(wanted) ??
+        [...files.values()].find((f) =>
+          splitScriptFile(wanted) === undefined &&
+          scriptDisplayName(f).toLowerCase().replaceAll("_", "-") === wanted.replaceAll("_", "-")
+        );
       if (actual === undefined) {
         warnings.push({
           level: "warning",
@@ -496,6 +511,7 @@ function discoverScripts(
     name: scriptDisplayName(file),
     file,
     path: join(scriptsDir, file),
+    language: scriptLanguage(file)!,
   }));
 }
 

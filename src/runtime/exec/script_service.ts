@@ -4,6 +4,7 @@
  * The three public functions never throw: every failure is a failure envelope.
  */
 
+import { INTERPRETER_LABEL } from "../../core/script_language.ts";
 import { type Envelope, fail, failFromError, ok } from "../../core/envelope.ts";
 import { SkillError } from "../../core/errors.ts";
 import { canonicalScriptName, quoteName } from "../../core/names.ts";
@@ -50,6 +51,8 @@ export interface ScriptDeps {
 interface ScriptEntry {
   name: string;
   path: string;
+  /** What runs it: python, bash, node or deno. */
+  interpreter: string;
 }
 
 interface ScriptHelp {
@@ -68,7 +71,11 @@ export function scriptList(
 ): Envelope<Record<string, ScriptEntry[]>> {
   try {
     const entries = (skill: SkillRecord) =>
-      skill.scripts.map((s) => ({ name: s.name, path: s.path }));
+      skill.scripts.map((s) => ({
+        name: s.name,
+        path: s.path,
+        interpreter: INTERPRETER_LABEL[s.language],
+      }));
     if (skillName !== undefined && skillName !== null) {
       const skill = findSkill(catalog, skillName);
       return ok(

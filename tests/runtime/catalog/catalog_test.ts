@@ -76,7 +76,7 @@ Deno.test("an explicit scripts list accepts 'x' and 'x.py' and warns about missi
   await register(home.path, "listed");
   const skill = findSkill(await loadCatalog(home.path), "listed");
   assert.deepEqual(skill.scripts.map((s) => s.name), ["a", "b"]);
-  assert.match(skill.warnings.map((w) => w.message).join(), /missing\.py/);
+  assert.match(skill.warnings.map((w) => w.message).join(), /scripts\/missing is missing/);
 });
 
 Deno.test("a broken skill is reported with a reason while the others still load", async () => {
@@ -187,4 +187,38 @@ Deno.test("a skill installed under another name (--name) loads without a directo
   const skill = findSkill(await loadCatalog(home.path), "renamed");
   assert.equal(skill.manifest.name, "original-name");
   assert.deepEqual(skill.warnings.map((w) => w.message), []);
+});
+
+Deno.test("scripts in the languages skills ship are found with their language; one name for two files is a collision", async () => {
+  await using home = await tempDir();
+  await writeSkill(join(home.path, "polyglot"), "name: polyglot\ndescription: d", {
+    "scripts/build.sh": "#!/bin/bash\n",
+    "scripts/render.mjs": "",
+    "scripts/legacy.cjs": "",
+    "scripts/check.ts": "",
+    "scripts/fetch.py": "",
+    "scripts/status.py": "",
+    "scripts/status.sh": "",
+    "scripts/notes.txt": "",
+    "scripts/types.d.ts": "",
+  });
+  await register(home.path, "polyglot");
+  const skill = findSkill(await loadCatalog(home.path), "polyglot");
+  assert.deepEqual(
+    skill.scripts.map((s) => [s.name, s.language]),
+    [
+      ["build", "bash"],
+      ["check", "typescript"],
+      ["fetch", "python"],
+      ["legacy", "node"],
+      ["render", "node"],
+    ],
+  );
+  assert.match(
+    skill.warnings.map((w) => w.message).join(),
+    /scripts\/status\.py, scripts\/status\.sh are all called 'status'/,
+  );
+  assert.equal(findScript(skill, "build")?.file, "build.sh");
+  assert.equal(findScript(skill, "build.sh")?.file, "build.sh");
+  assert.equal(findScript(skill, "build.py"), undefined);
 });

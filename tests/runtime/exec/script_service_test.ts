@@ -49,8 +49,16 @@ Deno.test("scriptList() maps every skill with scripts to its scripts", async () 
   ]);
   assert.equal(all.result["kalshi-markets"]?.length, 10);
   assert.deepEqual(all.result["runner-limited"], [
-    { name: "chatty", path: join(f.home, "runner-limited", "scripts", "chatty.py") },
-    { name: "slow", path: join(f.home, "runner-limited", "scripts", "slow.py") },
+    {
+      name: "chatty",
+      path: join(f.home, "runner-limited", "scripts", "chatty.py"),
+      interpreter: "python",
+    },
+    {
+      name: "slow",
+      path: join(f.home, "runner-limited", "scripts", "slow.py"),
+      interpreter: "python",
+    },
   ]);
   const total = Object.values(all.result).reduce((n, s) => n + s.length, 0);
   assert.equal(all.message, `Found ${total} scripts across 4 skills`);
