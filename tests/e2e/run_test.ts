@@ -105,16 +105,19 @@ Deno.test("skills run kills the whole process tree on timeout and exits 124", {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
   const started = performance.now();
-  const result = await runCli(
-    ["run", "--timeout", "3", "runner-lab", "sleeper", pidFile, "--json"],
-    { env: { SKILLS_HOME: dir.path } },
-  );
+  // The pids are found while the script runs (in the OS sandbox it cannot write pidFile).
+  const [result, [grandchild, script]] = await Promise.all([
+    runCli(
+      ["run", "--timeout", "3", "runner-lab", "sleeper", pidFile, "--json"],
+      { env: { SKILLS_HOME: dir.path } },
+    ),
+    sleeperPids(pidFile),
+  ]);
   assert.ok(performance.now() - started < 15_000);
   assert.equal(result.code, 124, result.stderr);
   const body = JSON.parse(result.stdout);
   assert.equal(body.error, "timeout");
   assert.equal(body.message, "Script timed out after 3s\nstderr: grandchild started");
-  const [grandchild, script] = await sleeperPids(pidFile);
   assert.ok(await waitGone(script!), `script ${script} still running`);
   assert.ok(await waitGone(grandchild!), `grandchild ${grandchild} still running`);
 });
@@ -124,17 +127,18 @@ Deno.test("skills run also kills a grandchild that left the process group (SCRIP
 }, async () => {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
-  const result = await runCli(["run", "runner-lab", "sleeper", pidFile, "--escape"], {
-    env: { SKILLS_HOME: dir.path, SCRIPT_TIMEOUT: "3" },
-  });
+  const [result, pids] = await Promise.all([
+    runCli(["run", "runner-lab", "sleeper", pidFile, "--escape"], {
+      env: { SKILLS_HOME: dir.path, SCRIPT_TIMEOUT: "3" },
+    }),
+    sleeperPids(pidFile),
+  ]);
   assert.equal(result.code, 124);
   assert.match(result.stderr, /grandchild started/);
   assert.match(result.stderr, /error: Script 'sleeper' timed out after 3s/);
   assert.match(result.stderr, /hint: Raise the limit with --timeout/);
   assert.equal(result.stdout, "");
-  for (const pid of await sleeperPids(pidFile)) {
-    assert.ok(await waitGone(pid), `${pid} still running`);
-  }
+  for (const pid of pids) assert.ok(await waitGone(pid), `${pid} still running`);
 });
 
 Deno.test("skills run exits 130 and kills the tree on Ctrl-C", {

@@ -1,0 +1,299 @@
+/**
+ * One sandboxed launch: turns a launcher command (`python3 script.py …`, `uv run --script
+ * …`, the toolset host) into the bubblewrap command that runs it isolated, with its work
+ * folder, environment, limits and network, and cleans up afterwards.
+ *
+ * What a script sees (documented in README, "Security model"):
+ *   - the whole filesystem read-only; the user's home, /run, $SKILLS_HOME and other skills
+ *     replaced by empty folders; its own skill folder read-only;
+ *   - a fresh work folder, writable, removed after the run: HOME, TMPDIR and
+ *     SKILLS_WORK_DIR point at it; /tmp is private too;
+ *   - the caller's directory read-only at its own path, as SKILLS_CALLER_DIR (its `.env`
+ *     masked), unless it is `/`, the home itself or a folder containing it;
+ *   - its working directory: its own folder, as without the sandbox;
+ *   - no network, except the hosts its manifest declares and the user grants, through the
+ *     CLI's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY); proxy settings of the user's own
+ *     environment never reach it;
+ *   - limits: processes, address space, CPU seconds, file size (init.py applies them).
+ */
+
+import { basename, DELIMITER, join } from "../os/paths.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { findOnPath } from "../os/probe.ts";
+import { allowsNetwork, type NetPolicy } from "../../core/net_grants.ts";
+import { SANDBOX_INIT_SOURCE } from "../../generated/sandbox_init_py.ts";
+import { bwrapArgs, type MountPlan } from "./bwrap.ts";
+import { type BwrapInfo, currentUid } from "./mode.ts";
+import { initPython, toolchainMounts } from "./toolchain.ts";
+import type { NetProxy } from "./proxy.ts";
+
+/** Resource limits inside the sandbox; a negative value means unlimited. */
+export interface SandboxLimits {
+  processes: number;
+  memoryBytes: number;
+  cpuSeconds: number;
+  fileSizeBytes: number;
+}
+
+export interface SandboxRequest {
+  bwrap: BwrapInfo;
+  /** The skill's folder (real path), bound read-only. */
+  skillDir: string;
+  /** Where the launcher starts (the script's folder, inside skillDir). */
+  cwd: string;
+  /** `$SKILLS_HOME`, hidden. */
+  skillsHome: string;
+  /** The caller's directory, exposed read-only unless unsafe (see the header). */
+  callerDir?: string | undefined;
+  /** Other skill folders to hide (project skills in the caller's tree). */
+  otherSkills?: readonly string[];
+  /** More files or folders bound read-only (the toolset host's source). */
+  readOnly?: readonly string[];
+  network: NetPolicy;
+  limits: SandboxLimits;
+  /** The CLI's own environment: where the home, PATH and the runtime dir are. */
+  callerEnv: Readonly<Record<string, string>>;
+  /** A connection the proxy refused (target and reason). */
+  onDenied?: ((target: string, reason: string) => void) | undefined;
+  log?: ((message: string) => void) | undefined;
+}
+
+/** A launch ready to spawn, and what to clean up after it. */
+export interface SandboxedLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  workDir: string;
+  /** Removes the work folder and stops the proxy. Safe to call more than once. */
+  dispose(): Promise<void>;
+}
+
+/** The loopback port the init helper relays to the proxy, inside the sandbox's own network. */
+const BRIDGE_PORT = 3128;
+const PROXY_URL = `http://127.0.0.1:${BRIDGE_PORT}`;
+/** Proxy settings in any spelling: the user's never reach a sandboxed script. */
+const PROXY_VARIABLE = /^(https?|all|no|ftp|socks|rsync)_proxy$/i;
+/** Locations inside the (hidden) home that a script would write to and fail. */
+const HOME_POINTERS = ["XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"];
+/** First unprivileged uid a root CLI runs sandboxes as (far above any real account). */
+const ROOT_RUN_UID_BASE = 2_000_000_000;
+
+function realDir(path: string | undefined): string | undefined {
+  if (path === undefined || path === "") return undefined;
+  try {
+    const real = Deno.realPathSync(path);
+    return Deno.statSync(real).isDirectory ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every `name` on PATH, in order (absolute paths). */
+function allOnPath(name: string, env: Readonly<Record<string, string>>): string[] {
+  const found: string[] = [];
+  for (const dir of (env.PATH ?? "").split(DELIMITER)) {
+    if (dir === "" || !dir.startsWith("/")) continue;
+    const candidate = join(dir, name);
+    const info = lstatSyncOrNull(candidate) === null ? null : Deno.statSync(candidate);
+    if (info?.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) found.push(candidate);
+  }
+  return found;
+}
+
+/** The uid a root CLI runs `skillDir` as: stable per skill, distinct between skills. */
+function rootRunUid(skillDir: string): number {
+  let hash = 2166136261;
+  for (const char of skillDir) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  return ROOT_RUN_UID_BASE + (hash % 100_000_000);
+}
+
+function isAncestorOrSame(path: string, of: string): boolean {
+  return isWithin(path, of);
+}
+
+let accountHome: string | undefined | null = null;
+
+/**
+ * The home /etc/passwd gives this process's uid: hidden too, so that a HOME pointed
+ * elsewhere does not expose the real one (for root, /root).
+ */
+function passwdHome(): string | undefined {
+  if (accountHome !== null) return accountHome;
+  accountHome = undefined;
+  try {
+    const uid = String(currentUid());
+    for (const line of Deno.readTextFileSync("/etc/passwd").split("\n")) {
+      const fields = line.split(":");
+      if (fields[2] === uid && fields[5]?.startsWith("/")) {
+        accountHome = fields[5];
+        break;
+      }
+    }
+  } catch { /* no passwd file: HOME alone */ }
+  return accountHome;
+}
+
+/** The `.env` files of the caller's directory (what the CLI itself reads secrets from). */
+function dotenvFiles(dir: string): string[] {
+  const files: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (!/^\.env(\..+)?$/.test(entry.name)) continue;
+      const path = join(dir, entry.name);
+      try {
+        if (Deno.statSync(path).isFile) files.push(path);
+      } catch { /* dangling: nothing to read */ }
+    }
+  } catch { /* unreadable: nothing bound either */ }
+  return files;
+}
+
+/** The mounts for `request`; `workDir` is the run's fresh folder. */
+function mountPlan(request: SandboxRequest, workDir: string, executables: string[]) {
+  const env = request.callerEnv;
+  const runtimeDir = realDir(env.XDG_RUNTIME_DIR);
+  const homes = [realDir(env.HOME), realDir(passwdHome())];
+  const hideFirst = [...new Set([...homes, realDir("/run"), realDir("/var/run"), runtimeDir])]
+    .filter((p): p is string => p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp"));
+  const skillDir = request.skillDir;
+  const hideSecond = [
+    ...new Set([realDir(request.skillsHome), ...(request.otherSkills ?? []).map(realDir)]),
+  ].filter((p): p is string =>
+    p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp") && p !== skillDir &&
+    !isWithin(skillDir, p)
+  );
+  let callerDir = realDir(request.callerDir);
+  if (
+    callerDir !== undefined &&
+    (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
+      hideSecond.some((root) => isWithin(root, callerDir!)))
+  ) callerDir = undefined;
+  const hidden = [...hideFirst, ...hideSecond];
+  const readOnly = [
+    ...toolchainMounts(executables, hidden),
+    skillDir,
+    ...(request.readOnly ?? []),
+  ];
+  const plan: MountPlan = {
+    hideFirst,
+    callerDir,
+    mask: callerDir === undefined ? [] : dotenvFiles(callerDir),
+    hideSecond,
+    readOnly,
+    writable: [workDir],
+    chdir: request.cwd,
+  };
+  return plan;
+}
+
+/** The script's environment inside the sandbox (see the header). */
+function sandboxEnv(
+  env: Readonly<Record<string, string>>,
+  workDir: string,
+  callerDir: string | undefined,
+  network: boolean,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (PROXY_VARIABLE.test(name) || HOME_POINTERS.includes(name)) continue;
+    if (name === "SKILLS_PARENT_PID" || name === "XDG_RUNTIME_DIR") continue;
+    out[name] = value;
+  }
+  out.HOME = workDir;
+  out.TMPDIR = workDir;
+  delete out.TMP;
+  delete out.TEMP;
+  out.SKILLS_WORK_DIR = workDir;
+  if (callerDir !== undefined) out.SKILLS_CALLER_DIR = callerDir;
+  else delete out.SKILLS_CALLER_DIR;
+  if (network) {
+    for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"]) {
+      out[name] = PROXY_URL;
+      out[name.toLowerCase()] = PROXY_URL;
+    }
+  }
+  return out;
+}
+
+/**
+ * Prepares the sandboxed form of `command args` (an absolute path or a name found on the
+ * caller's PATH) with the script's environment `env`. The caller spawns the result and
+ * awaits `dispose()` once the process is gone.
+ */
+export async function prepareSandbox(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  request: SandboxRequest,
+): Promise<SandboxedLaunch> {
+  const callerEnv = request.callerEnv;
+  const launcher = command.startsWith("/") ? command : findOnPath(command, callerEnv) ?? command;
+  const pythons = [
+    ...(env.SKILLS_PYTHON?.startsWith("/") ? [env.SKILLS_PYTHON] : []),
+    ...allOnPath("python3", callerEnv),
+  ];
+  const init = initPython(
+    basename(launcher).startsWith("python") ? [launcher, ...pythons] : pythons,
+  );
+  if (init === undefined) throw new Error("no python3 on PATH to start the sandbox");
+  // uv looks for an interpreter on PATH itself.
+  const executables = [launcher, init, ...(basename(launcher) === "uv" ? pythons.slice(0, 1) : [])];
+
+  const workDir = Deno.realPathSync(await Deno.makeTempDir({ prefix: "skills-work-" }));
+  let proxy: NetProxy | undefined;
+  let disposed: Promise<void> | undefined;
+  const dispose = () =>
+    disposed ??= (async () => {
+      await proxy?.close();
+      await Deno.remove(workDir, { recursive: true }).catch(() => {});
+    })();
+  try {
+    const root = request.bwrap.root;
+    const uid = root ? rootRunUid(request.skillDir) : undefined;
+    if (uid !== undefined) await Deno.chown(workDir, uid, uid);
+    const plan = mountPlan(request, workDir, executables);
+    const network = allowsNetwork(request.network);
+    let bridge: { port: number; socket: string } | undefined;
+    if (network) {
+      const { startNetProxy } = await import("./proxy.ts");
+      proxy = await startNetProxy(request.network, {
+        onDenied: request.onDenied,
+        log: request.log,
+      });
+      plan.readOnly.push(proxy.dir);
+      bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
+    }
+    const config = {
+      limits: {
+        processes: request.limits.processes,
+        memory: request.limits.memoryBytes,
+        cpu: request.limits.cpuSeconds,
+        file_size: request.limits.fileSizeBytes,
+      },
+      uid: uid ?? null,
+      gid: uid ?? null,
+      bridge: bridge ?? null,
+    };
+    const inner = [
+      init,
+      "-I",
+      "-S",
+      "-B",
+      "-c",
+      SANDBOX_INIT_SOURCE,
+      JSON.stringify(config),
+      launcher,
+      ...args,
+    ];
+    return {
+      command: request.bwrap.path,
+      args: bwrapArgs(request.bwrap, plan, inner),
+      env: sandboxEnv(env, workDir, plan.callerDir, network),
+      workDir,
+      dispose,
+    };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
