@@ -35,7 +35,10 @@ export type SandboxStatus =
 const SETTINGS: readonly SandboxSetting[] = ["auto", "required", "off"];
 const INSTALL_HINT =
   "Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap)";
-const PROBE_FILE = "sandbox-probe.json";
+/** Where a successful probe is remembered (kept by `skills check --repair`). */
+export function sandboxProbePath(home: string): string {
+  return join(home, CORE_CACHE_DIR, "sandbox-probe.json");
+}
 
 /** `SKILLS_SANDBOX`, validated; unset or empty means `auto`. */
 export function sandboxSetting(env: Readonly<Record<string, string>>): SandboxSetting {
@@ -141,7 +144,7 @@ async function probe(
     return { kind: "policy", setting, reason: `Cannot read ${path}: ${(error as Error).message}` };
   }
   const root = currentUid() === 0;
-  const cacheFile = join(home, CORE_CACHE_DIR, PROBE_FILE);
+  const cacheFile = sandboxProbePath(home);
   const cached = readCache(cacheFile, key);
   if (cached !== undefined) {
     return bwrapStatus(setting, { path, version: cached, root });
