@@ -34,11 +34,11 @@ async function binDir(root: string, withUv: boolean): Promise<string> {
     await Deno.writeTextFile(
       join(bin, "uv"),
       `#!${python}
-"""Fake uv: records argv and env next to itself, then runs the script with python3."""
+"""Fake uv: records argv and env on stderr (a sandboxed uv can write nowhere the test
+reads), then runs the script with python3."""
 import json, os, sys
-log = os.path.join(os.path.dirname(os.path.abspath(__file__)), "uv-calls.jsonl")
-with open(log, "a") as f:
-    f.write(json.dumps({"argv": sys.argv[1:], "env": dict(os.environ)}) + "\\n")
+sys.stderr.write("uv-call " + json.dumps({"argv": sys.argv[1:], "env": dict(os.environ)}) + "\\n")
+sys.stderr.flush()
 assert sys.argv[1:3] == ["run", "--script"], sys.argv
 os.execv(${JSON.stringify(python)}, [${JSON.stringify(python)}, *sys.argv[3:]])
 `,
@@ -53,6 +53,8 @@ Deno.test("skills run passes only the base set and allowlisted variables to the 
   const bin = await binDir(dir.path, false);
   const result = await runCli(["run", "runner-lab", "env_dump", "--json"], {
     env: {
+      // Policy mode; the sandbox adds its own variables (tests/hardening/sandbox_test.ts).
+      SKILLS_SANDBOX: "off",
       SKILLS_HOME: dir.path,
       PATH: `${bin}:${SYSTEM_PATH}`,
       LANG: "C.UTF-8",
@@ -263,9 +265,8 @@ Deno.test("skills run uses `uv run --script` when uv is on PATH", async () => {
   });
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout), { ran: true, args: ["a b", "--json"] });
-  const calls = (await Deno.readTextFile(join(bin, "uv-calls.jsonl"))).trim().split("\n").map((
-    l,
-  ) => JSON.parse(l));
+  const calls = result.stderr.split("\n").filter((l) => l.startsWith("uv-call "))
+    .map((l) => JSON.parse(l.slice("uv-call ".length)));
   assert.equal(calls.length, 1);
   const script = join(dir.path, "runner-lab", "scripts", "needs_deps.py");
   assert.deepEqual(calls[0].argv, ["run", "--script", script, "a b", "--json"]);

@@ -138,7 +138,9 @@ function dotenvFiles(dir: string): string[] {
   const files: string[] = [];
   try {
     for (const entry of Deno.readDirSync(dir)) {
-      if (!/^\.env(\..+)?$/.test(entry.name)) continue;
+      if (!/^\.env(\..+)?$/.test(entry.name) || /\.(example|sample|template)$/.test(entry.name)) {
+        continue;
+      }
       const path = join(dir, entry.name);
       try {
         if (Deno.statSync(path).isFile) files.push(path);
@@ -146,6 +148,33 @@ function dotenvFiles(dir: string): string[] {
     }
   } catch { /* unreadable: nothing bound either */ }
   return files;
+}
+
+/** Whether others may list and enter `dir` (a root CLI's sandbox runs as another uid). */
+function readableByOthers(dir: string): boolean {
+  try {
+    return ((Deno.statSync(dir).mode ?? 0o755) & 0o005) === 0o005;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The shallowest folder above `path` that others may not enter, skipping what lies inside
+ * `covered` (tmpfs mounts the sandbox makes itself, whose folders it makes 0755).
+ */
+function closedAncestor(path: string, covered: readonly string[]): string | undefined {
+  const parts = path.split("/").filter(Boolean);
+  for (let i = 1; i < parts.length; i++) {
+    const ancestor = `/${parts.slice(0, i).join("/")}`;
+    if (covered.some((root) => isWithin(root, ancestor))) return undefined;
+    try {
+      if (((Deno.statSync(ancestor).mode ?? 0o755) & 0o001) === 0) return ancestor;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** The mounts for `request`; `workDir` is the run's fresh folder. */
@@ -166,14 +195,27 @@ function mountPlan(request: SandboxRequest, workDir: string, executables: string
   if (
     callerDir !== undefined &&
     (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
-      hideSecond.some((root) => isWithin(root, callerDir!)))
+      hideSecond.some((root) => isWithin(root, callerDir!)) ||
+      (request.bwrap.root && !readableByOthers(callerDir)))
   ) callerDir = undefined;
-  const hidden = [...hideFirst, ...hideSecond];
+  // /tmp is a fresh tmpfs inside: executables under it must be bound like hidden ones.
+  const hidden = ["/tmp", ...hideFirst, ...hideSecond];
   const readOnly = [
     ...toolchainMounts(executables, hidden),
     skillDir,
     ...(request.readOnly ?? []),
   ];
+  if (request.bwrap.root) {
+    // The unprivileged uid must walk to every bound path: a folder on the way it may not
+    // enter (root's 0700 temp and home folders) is replaced by an empty one it may.
+    const covered = () => ["/tmp", ...hideFirst];
+    const targets = [callerDir, ...hideSecond, ...readOnly, workDir];
+    for (const target of targets) {
+      if (target === undefined) continue;
+      const blocked = closedAncestor(target, covered());
+      if (blocked !== undefined && !hideFirst.includes(blocked)) hideFirst.push(blocked);
+    }
+  }
   const plan: MountPlan = {
     hideFirst,
     callerDir,

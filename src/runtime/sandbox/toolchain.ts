@@ -28,8 +28,13 @@ function realPath(path: string): string | undefined {
   }
 }
 
+/** The deepest hidden folder holding `path`. */
 function hiddenRootOf(path: string, hidden: readonly string[]): string | undefined {
-  return hidden.find((root) => isWithin(root, path));
+  let found: string | undefined;
+  for (const root of hidden) {
+    if (isWithin(root, path) && (found === undefined || root.length > found.length)) found = root;
+  }
+  return found;
 }
 
 function installRoot(file: string, hiddenRoot: string): string {
@@ -74,7 +79,9 @@ export function toolchainMounts(
     for (const candidate of new Set([path, realPath(path) ?? path])) {
       const root = hiddenRootOf(candidate, hidden);
       if (root === undefined || candidate === root) continue;
-      const mount = installRoot(candidate, root);
+      let mount = installRoot(candidate, root);
+      // Never a folder that holds a hidden one ($SKILLS_HOME inside the home, say).
+      if (hidden.some((other) => isWithin(mount, other))) mount = candidate;
       if (realPath(mount) === undefined) continue;
       mounts.add(mount);
       if (mount !== candidate) {
