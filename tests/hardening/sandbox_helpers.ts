@@ -39,6 +39,20 @@ export const DOTENV_SECRET = "dotenv-secret-77c2";
 /** Set in the CLI's own environment: no script may find it anywhere. */
 export const ENV_SECRET = "sk-live-env-secret-91aa";
 
+/**
+ * A folder holding only `python3` (a link to the real interpreter, not a version manager's
+ * shim, which would add variables of its own): PATH for tests about exact environments.
+ */
+export async function pythonOnlyBin(parent: string): Promise<string> {
+  const bin = join(parent, "bin");
+  await Deno.mkdir(bin, { recursive: true });
+  const python = await new Deno.Command("python3", {
+    args: ["-c", "import sys; print(sys.executable)"],
+  }).output();
+  await Deno.symlink(new TextDecoder().decode(python.stdout).trim(), join(bin, "python3"));
+  return bin;
+}
+
 export async function setupLab(): Promise<Lab> {
   const dirs: TempDir[] = [];
   const dir = async (prefix: string) => {

@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
-import { DOTENV_SECRET, ENV_SECRET, setupLab, SSH_SECRET } from "./sandbox_helpers.ts";
+import {
+  DOTENV_SECRET,
+  ENV_SECRET,
+  pythonOnlyBin,
+  setupLab,
+  SSH_SECRET,
+} from "./sandbox_helpers.ts";
 
 const linux = { ignore: Deno.build.os !== "linux" };
 
@@ -113,13 +119,8 @@ Deno.test(
   linux,
   async () => {
     await using lab = await setupLab();
-    // A PATH with python3 (and git) but no bwrap.
-    const bin = join(lab.outside, "bin");
-    await Deno.mkdir(bin);
-    const python = await new Deno.Command("python3", {
-      args: ["-c", "import sys; print(sys.executable)"],
-    }).output();
-    await Deno.symlink(new TextDecoder().decode(python.stdout).trim(), join(bin, "python3"));
+    // A PATH with python3 but no bwrap.
+    const bin = await pythonOnlyBin(lab.outside);
     const refused = await lab.run(["sandbox-lab", "attempt", "env:HOME"], {
       PATH: bin,
       SKILLS_SANDBOX: "required",
@@ -169,3 +170,33 @@ Deno.test("skills check says which sandbox is in force and why", linux, async ()
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /Invalid SKILLS_SANDBOX 'sometimes': expected auto, required or off/);
 });
+
+Deno.test(
+  "a sandboxed script's environment: the base set, its allowlist and the sandbox's own",
+  linux,
+  async () => {
+    await using lab = await setupLab();
+    const result = await lab.run(["runner-lab", "env_dump", "--json"], {
+      // The real interpreter: a version manager's shim would add variables of its own.
+      PATH: `${await pythonOnlyBin(lab.outside)}:/usr/bin:/bin`,
+      RUNNER_MODE: "fast",
+      AWS_SECRET_ACCESS_KEY: "aws-secret",
+      HTTPS_PROXY: "http://127.0.0.1:9",
+      LANG: "C.UTF-8",
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const seen: Record<string, string> = JSON.parse(result.stdout);
+    assert.deepEqual(Object.keys(seen).filter((n) => n !== "LC_CTYPE").sort(), [
+      "HOME",
+      "LANG",
+      "PATH",
+      "PYTHONUTF8",
+      "RUNNER_MODE",
+      "SKILLS_CALLER_DIR",
+      "SKILLS_WORK_DIR",
+      "TMPDIR",
+    ]);
+    assert.equal(seen.HOME, seen.SKILLS_WORK_DIR);
+    assert.ok(!result.stdout.includes("aws-secret") && !result.stdout.includes(ENV_SECRET));
+  },
+);

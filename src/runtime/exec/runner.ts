@@ -13,6 +13,7 @@ import type { Manifest } from "../../core/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
 import { type LaunchPlan, planLaunch, spawnLaunch } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
+import { describeNetPolicy } from "../../core/net_grants.ts";
 import { afterDelay, delay } from "../os/timer.ts";
 
 const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -216,6 +217,13 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
   const plan = await planLaunch(request.script.path, args, request.env);
   if (signal?.aborted) throw new SkillError("cancelled", "Interrupted");
   request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
+  if (request.sandbox !== undefined) {
+    request.log?.(
+      `sandbox: bubblewrap, network ${describeNetPolicy(request.sandbox.network)}${
+        request.sandbox.callerDir ? `, caller directory ${request.sandbox.callerDir}` : ""
+      }`,
+    );
+  }
   const proc = await spawnLaunch(plan, {
     cwd: dirname(request.script.path),
     env: request.env,

@@ -18,6 +18,7 @@
  *   the caller's directory  read-only, its `.env` files masked
  *   hidden (second)         empty read-only tmpfs over $SKILLS_HOME and other skills
  *   read-only               the interpreter's install folders, the skill, helper files
+ *   symlinks                an interpreter's links that lived in a hidden folder
  *   writable                the run's work folder
  */
 
@@ -40,6 +41,8 @@ export interface MountPlan {
   hideSecond: string[];
   /** Bound read-only at their own paths (toolchains, the skill, helper files). */
   readOnly: string[];
+  /** `[target, path]`: symlinks made inside (a hidden toolchain's links, see toolchain.ts). */
+  links?: [string, string][];
   /** Bound read-write at their own paths (the work folder). */
   writable: string[];
   /** The working directory inside the sandbox. */
@@ -126,6 +129,10 @@ export function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: 
   }
   for (const path of plan.hideSecond) hide(path, "0755", HIDDEN_BYTES);
   for (const path of plan.readOnly) bind("--ro-bind", path, path);
+  for (const [target, path] of plan.links ?? []) {
+    parents(path);
+    args.push("--symlink", target, path);
+  }
   for (const path of plan.writable) bind("--bind", path, path);
   // The hidden tmpfs mounts were writable only so that mount points could be made in them.
   for (const path of [...plan.hideFirst, ...plan.hideSecond]) args.push("--remount-ro", path);

@@ -200,16 +200,23 @@ function mountPlan(request: SandboxRequest, workDir: string, executables: string
   ) callerDir = undefined;
   // /tmp is a fresh tmpfs inside: executables under it must be bound like hidden ones.
   const hidden = ["/tmp", ...hideFirst, ...hideSecond];
-  const readOnly = [
-    ...toolchainMounts(executables, hidden),
-    skillDir,
-    ...(request.readOnly ?? []),
-  ];
+  const toolchain = toolchainMounts(
+    executables,
+    hidden,
+    callerDir === undefined ? [] : [callerDir],
+  );
+  const readOnly = [...toolchain.binds, skillDir, ...(request.readOnly ?? [])];
   if (request.bwrap.root) {
     // The unprivileged uid must walk to every bound path: a folder on the way it may not
     // enter (root's 0700 temp and home folders) is replaced by an empty one it may.
     const covered = () => ["/tmp", ...hideFirst];
-    const targets = [callerDir, ...hideSecond, ...readOnly, workDir];
+    const targets = [
+      callerDir,
+      ...hideSecond,
+      ...readOnly,
+      ...toolchain.links.map(([, p]) => p),
+      workDir,
+    ];
     for (const target of targets) {
       if (target === undefined) continue;
       const blocked = closedAncestor(target, covered());
@@ -222,6 +229,7 @@ function mountPlan(request: SandboxRequest, workDir: string, executables: string
     mask: callerDir === undefined ? [] : dotenvFiles(callerDir),
     hideSecond,
     readOnly,
+    links: toolchain.links,
     writable: [workDir],
     chdir: request.cwd,
   };
@@ -327,6 +335,7 @@ export async function prepareSandbox(
       launcher,
       ...args,
     ];
+    request.log?.(`sandbox: ${launcher} started by ${init}; work folder ${workDir}`);
     return {
       command: request.bwrap.path,
       args: bwrapArgs(request.bwrap, plan, inner),

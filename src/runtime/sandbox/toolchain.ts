@@ -1,31 +1,32 @@
 /**
- * What of the hidden folders (the user's home, $SKILLS_HOME) must stay visible, read-only,
- * for the launcher to start inside the sandbox, and which Python runs the init helper.
+ * What of the hidden folders (the user's home, $SKILLS_HOME, the host's /tmp) must stay
+ * visible, read-only, for the launcher to start inside the sandbox, and which Python runs
+ * the init helper.
  *
  * Interpreters often live under the home: pyenv (`~/.pyenv/shims/python3`, a shell script
  * that runs `~/.pyenv/versions/X/bin/python3`), uv (`~/.local/bin/uv`, its Pythons under
  * `~/.local/share/uv/python`), virtual environments. For each executable the launcher needs,
- * found on PATH and followed through symlinks, the rule is:
- *   - `<root>/bin/<exe>` or `<root>/shims/<exe>`: the install folder `<root>` (a Python
- *     prefix, a venv, pyenv), unless `<root>` is the home itself or a shared folder such
- *     as `~/.local` or `~/.cargo` (which also hold credentials): then the file alone;
- *   - a venv's `pyvenv.cfg` names its base interpreter's folder: that one too;
- *   - anything else: the file alone.
- * Nothing else of the home is visible.
+ * found on PATH, the rule is:
+ *   - `<root>/bin/<exe>` or `<root>/shims/<exe>` where `<root>` is an interpreter's install
+ *     folder (a Python prefix, a venv, pyenv, conda): `<root>`, unless it is a hidden folder
+ *     itself or a shared one such as `~/.local` or `~/.cargo` (which also hold credentials);
+ *   - otherwise the file alone, or for a symlink the same symlink, made inside the sandbox;
+ *   - symlinks are followed, and a venv's `pyvenv.cfg` names its base interpreter: both get
+ *     the same treatment.
+ * Nothing else of the home is visible, and no bind ever covers a hidden folder.
  */
 
-import { basename, dirname, join } from "../os/paths.ts";
-import { isWithin } from "../os/fs.ts";
+import { basename, dirname, join, resolve } from "../os/paths.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 
-/** Folders directly under the home that hold more than one tool (or secrets): never bound whole. */
+/** Folders directly under a hidden one that hold more than one tool (or secrets): never bound whole. */
 const SHARED_FOLDERS = new Set([".local", ".cargo", ".config", ".cache", "bin", ".npm", ".gem"]);
 
-function realPath(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return undefined;
-  }
+export interface ToolchainMounts {
+  /** Bound read-only at their own paths. */
+  binds: string[];
+  /** `[target, path]`: symlinks made inside the sandbox. */
+  links: [string, string][];
 }
 
 /** The deepest hidden folder holding `path`. */
@@ -37,22 +38,42 @@ function hiddenRootOf(path: string, hidden: readonly string[]): string | undefin
   return found;
 }
 
-function installRoot(file: string, hiddenRoot: string): string {
-  const dir = dirname(file);
-  const name = basename(dir);
-  if (name !== "bin" && name !== "shims") return file;
+/**
+ * Whether `root` is an interpreter's install folder, not any folder with a `bin` in it: a
+ * venv (pyvenv.cfg), a Python prefix (lib/python3*), pyenv (shims beside libexec) or conda.
+ */
+function looksLikeInstall(root: string, binName: string): boolean {
+  const has = (name: string) => lstatSyncOrNull(join(root, name)) !== null;
+  if (has("pyvenv.cfg") || has("conda-meta")) return true;
+  if (binName === "shims") return has("libexec");
+  try {
+    for (const entry of Deno.readDirSync(join(root, "lib"))) {
+      if (entry.name.startsWith("python")) return true;
+    }
+  } catch { /* no lib folder */ }
+  return false;
+}
+
+/** `<root>` of `<root>/bin/<exe>` when that folder can be shown whole, else undefined. */
+function installRoot(
+  path: string,
+  hiddenRoot: string,
+  hidden: readonly string[],
+): string | undefined {
+  const dir = dirname(path);
+  if (basename(dir) !== "bin" && basename(dir) !== "shims") return undefined;
   const root = dirname(dir);
-  if (root === hiddenRoot || !isWithin(hiddenRoot, root)) return file;
-  const top = root.slice(hiddenRoot.length + 1).split("/")[0] ?? "";
-  if (SHARED_FOLDERS.has(top)) {
-    // ~/.local/share/uv/python/cpython-3.12/bin/python3: deeper than the shared folder
-    // itself, so the interpreter's own prefix is safe to show.
-    return root.split("/").length - hiddenRoot.split("/").length >= 3 ? root : file;
-  }
+  if (root === hiddenRoot || !isWithin(hiddenRoot, root)) return undefined;
+  if (!looksLikeInstall(root, basename(dir))) return undefined;
+  if (hidden.some((other) => isWithin(root, other))) return undefined;
+  const below = root.slice(hiddenRoot.length + 1).split("/");
+  // ~/.local/share/uv/python/cpython-3.12/bin/python3.12: deep below the shared folder, the
+  // interpreter's own prefix is safe to show; ~/.local/bin itself is not.
+  if (SHARED_FOLDERS.has(below[0] ?? "") && below.length < 3) return undefined;
   return root;
 }
 
-/** The base interpreter folder a venv at `root` was made from (`home = ...` in pyvenv.cfg). */
+/** The base interpreter of a venv at `root` (`home = ...` in pyvenv.cfg). */
 function venvBase(root: string): string | undefined {
   try {
     const text = Deno.readTextFileSync(join(root, "pyvenv.cfg"));
@@ -64,34 +85,44 @@ function venvBase(root: string): string | undefined {
 }
 
 /**
- * The read-only binds that make `executables` (absolute paths) runnable when `hidden`
- * folders are covered. Deduplicated; nested entries are kept (binding both is harmless).
+ * The binds and symlinks that make `executables` (absolute paths) runnable when `hidden`
+ * folders are covered; `visible` folders (the caller's directory) are shown anyway.
  */
 export function toolchainMounts(
   executables: readonly string[],
   hidden: readonly string[],
-): string[] {
-  const mounts = new Set<string>();
+  visible: readonly string[] = [],
+): ToolchainMounts {
+  const binds = new Set<string>();
+  const links = new Map<string, string>();
   const seen = new Set<string>();
+  const covered = (path: string) =>
+    binds.has(path) || [...binds].some((bind) => isWithin(bind, path));
   const visit = (path: string, depth: number) => {
-    if (depth > 3 || seen.has(path)) return;
+    if (depth > 8 || seen.has(path)) return;
     seen.add(path);
-    for (const candidate of new Set([path, realPath(path) ?? path])) {
-      const root = hiddenRootOf(candidate, hidden);
-      if (root === undefined || candidate === root) continue;
-      let mount = installRoot(candidate, root);
-      // Never a folder that holds a hidden one ($SKILLS_HOME inside the home, say).
-      if (hidden.some((other) => isWithin(mount, other))) mount = candidate;
-      if (realPath(mount) === undefined) continue;
-      mounts.add(mount);
-      if (mount !== candidate) {
-        const base = venvBase(mount);
+    const info = lstatSyncOrNull(path);
+    if (info === null) return;
+    const root = hiddenRootOf(path, hidden);
+    const shown = root === undefined || visible.some((dir) => isWithin(dir, path)) ||
+      covered(path);
+    if (!shown && root !== path) {
+      const install = installRoot(path, root!, hidden);
+      if (install !== undefined) {
+        binds.add(install);
+        const base = venvBase(install);
         if (base !== undefined) visit(base, depth + 1);
-      }
+      } else if (info.isSymlink) {
+        links.set(path, Deno.readLinkSync(path));
+      } else if (info.isFile) binds.add(path);
     }
+    if (info.isSymlink) visit(resolve(dirname(path), Deno.readLinkSync(path)), depth + 1);
   };
   for (const executable of executables) visit(executable, 0);
-  return [...mounts];
+  return {
+    binds: [...binds],
+    links: [...links].filter(([path]) => !covered(path)).map(([path, target]) => [target, path]),
+  };
 }
 
 function isElf(path: string): boolean {
