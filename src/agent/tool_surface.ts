@@ -32,6 +32,8 @@ export interface ToolSurfaceOptions {
    * toolsets run (the trust gate is open). Front ends announce it.
    */
   allowUntrusted?: boolean;
+  /** The user's directory: sandboxed scripts see it read-only as SKILLS_CALLER_DIR. */
+  cwd?: string;
 }
 
 /** What `restore` needs to undo the activations made after it was taken (opaque). */

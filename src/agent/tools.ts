@@ -180,6 +180,7 @@ class SkillToolSurface implements ToolSurface {
         signal: options.signal,
         log: this.#options.log,
         allowUntrusted: this.#options.allowUntrusted,
+        cwd: this.#options.cwd,
       };
       switch (name) {
         case "activate_skill":

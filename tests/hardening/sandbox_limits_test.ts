@@ -13,21 +13,33 @@ import { SKIP_SLOW } from "../helpers/quick.ts";
 
 const linux = { ignore: Deno.build.os !== "linux" };
 
-Deno.test("a fork bomb is stopped by the process limit", linux, async () => {
-  await using lab = await setupLab();
-  // A name of its own: as root, the sandbox's uid (and so its process count) is per skill.
-  const name = basename(
-    await installFixtureSkill(lab.home, join(RUNNER_SKILLS, "sandbox-lab"), {
-      name: `bomb-${crypto.randomUUID().slice(0, 8)}`,
-    }),
-  );
-  const result = await lab.run([name, "fork_bomb", "1000", "--json"]);
-  assert.equal(result.code, 0, result.stderr);
-  const bomb = JSON.parse(result.stdout);
-  assert.equal(bomb.stopped, true, `forked ${bomb.forked} children unchecked`);
-  assert.ok(bomb.forked < 300, `forked ${bomb.forked}`);
-  assert.match(bomb.error, /Resource temporarily unavailable/);
-});
+for (
+  const [how, env] of [
+    ["prlimit", {}],
+    // Any network grant starts the Python init helper (it relays the proxy) instead.
+    ["the Python init helper", { SKILLS_ALLOW_NET: "example.invalid:443" }],
+  ] as const
+) {
+  Deno.test(`a fork bomb is stopped by the process limit (${how})`, linux, async () => {
+    await using lab = await setupLab();
+    // A name of its own: as root, the sandbox's uid (and so its process count) is per skill.
+    const name = basename(
+      await installFixtureSkill(lab.home, join(RUNNER_SKILLS, "sandbox-lab"), {
+        name: `bomb-${crypto.randomUUID().slice(0, 8)}`,
+      }),
+    );
+    const result = await lab.run(["-v", name, "fork_bomb", "1000", "--json"], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      how === "prlimit" ? /sandbox: .*prlimit --nproc=256/ : /<init\.py>/,
+    );
+    const bomb = JSON.parse(result.stdout);
+    assert.equal(bomb.stopped, true, `forked ${bomb.forked} children unchecked`);
+    assert.ok(bomb.forked < 300, `forked ${bomb.forked}`);
+    assert.match(bomb.error, /Resource temporarily unavailable/);
+  });
+}
 
 Deno.test("a memory hog is stopped by the memory limit (MAX_SCRIPT_MEMORY)", linux, async () => {
   await using lab = await setupLab();

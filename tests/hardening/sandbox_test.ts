@@ -190,6 +190,7 @@ Deno.test(
       "HOME",
       "LANG",
       "PATH",
+      "PWD",
       "PYTHONUTF8",
       "RUNNER_MODE",
       "SKILLS_CALLER_DIR",

@@ -3,7 +3,7 @@
  * their versions (python3, uv, git, for `skills check`).
  */
 
-import { DELIMITER, join } from "./paths.ts";
+import { DELIMITER, isAbsolute, join } from "./paths.ts";
 
 interface ToolProbe {
   name: string;
@@ -54,7 +54,8 @@ export function findOnPath(
   const path = env.PATH ?? env.Path ?? "";
   const names = windows ? [`${name}.exe`, `${name}.cmd`, `${name}.bat`] : [name];
   for (const dir of path.split(windows ? ";" : DELIMITER)) {
-    if (dir === "") continue;
+    // An empty or relative entry means the working directory: never searched.
+    if (dir === "" || !isAbsolute(dir)) continue;
     for (const file of names) {
       const candidate = join(dir, file);
       try {

@@ -19,8 +19,6 @@ import sys
 
 config = json.loads(sys.argv[1])
 command = sys.argv[2:]
-# bubblewrap sets PWD; the script gets exactly the environment the CLI built.
-os.environ.pop("PWD", None)
 
 
 def fail(message):

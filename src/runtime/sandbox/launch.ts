@@ -21,19 +21,11 @@ import { basename, DELIMITER, join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
 import { allowsNetwork, type NetPolicy } from "../../core/net_grants.ts";
-import { SANDBOX_INIT_SOURCE } from "../../generated/sandbox_init_py.ts";
+import { initCommand, type SandboxLimits } from "./init.ts";
 import { bwrapArgs, type MountPlan } from "./bwrap.ts";
 import { type BwrapInfo, currentUid } from "./mode.ts";
 import { initPython, toolchainMounts } from "./toolchain.ts";
 import type { NetProxy } from "./proxy.ts";
-
-/** Resource limits inside the sandbox; a negative value means unlimited. */
-export interface SandboxLimits {
-  processes: number;
-  memoryBytes: number;
-  cpuSeconds: number;
-  fileSizeBytes: number;
-}
 
 export interface SandboxRequest {
   bwrap: BwrapInfo;
@@ -286,8 +278,18 @@ export async function prepareSandbox(
     basename(launcher).startsWith("python") ? [launcher, ...pythons] : pythons,
   );
   if (init === undefined) throw new Error("no python3 on PATH to start the sandbox");
-  // uv looks for an interpreter on PATH itself.
-  const executables = [launcher, init, ...(basename(launcher) === "uv" ? pythons.slice(0, 1) : [])];
+  const tools = {
+    prlimit: findOnPath("prlimit", callerEnv),
+    setpriv: findOnPath("setpriv", callerEnv),
+    python: init,
+  };
+  const executables = [
+    launcher,
+    init,
+    // uv looks for an interpreter on PATH itself.
+    ...(basename(launcher) === "uv" ? pythons.slice(0, 1) : []),
+    ...[tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
+  ];
 
   const workDir = Deno.realPathSync(await Deno.makeTempDir({ prefix: "skills-work-" }));
   let proxy: NetProxy | undefined;
@@ -313,29 +315,16 @@ export async function prepareSandbox(
       plan.readOnly.push(proxy.dir);
       bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
     }
-    const config = {
-      limits: {
-        processes: request.limits.processes,
-        memory: request.limits.memoryBytes,
-        cpu: request.limits.cpuSeconds,
-        file_size: request.limits.fileSizeBytes,
-      },
-      uid: uid ?? null,
-      gid: uid ?? null,
-      bridge: bridge ?? null,
-    };
-    const inner = [
-      init,
-      "-I",
-      "-S",
-      "-B",
-      "-c",
-      SANDBOX_INIT_SOURCE,
-      JSON.stringify(config),
-      launcher,
-      ...args,
-    ];
-    request.log?.(`sandbox: ${launcher} started by ${init}; work folder ${workDir}`);
+    const inner = initCommand(
+      { limits: request.limits, uid, bridge, command: [launcher, ...args] },
+      tools,
+    );
+    request.log?.(
+      `sandbox: ${
+        inner.slice(0, inner.indexOf(launcher) + 1).map((a) => a.length > 60 ? "<init.py>" : a)
+          .join(" ")
+      } …; work folder ${workDir}`,
+    );
     return {
       command: request.bwrap.path,
       args: bwrapArgs(request.bwrap, plan, inner),
