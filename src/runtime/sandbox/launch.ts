@@ -92,6 +92,18 @@ function allOnPath(name: string, env: Readonly<Record<string, string>>): string[
   return found;
 }
 
+/**
+ * util-linux's `name` from the system's own folders (not PATH: one stat instead of a miss
+ * per PATH entry, and never a look-alike from a user's folder).
+ */
+function systemTool(name: string): string | undefined {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) {
+    const path = `${dir}/${name}`;
+    if (lstatSyncOrNull(path) !== null) return path;
+  }
+  return undefined;
+}
+
 /** The uid a root CLI runs `skillDir` as: stable per skill, distinct between skills. */
 function rootRunUid(skillDir: string): number {
   let hash = 2166136261;
@@ -278,11 +290,7 @@ export async function prepareSandbox(
     basename(launcher).startsWith("python") ? [launcher, ...pythons] : pythons,
   );
   if (init === undefined) throw new Error("no python3 on PATH to start the sandbox");
-  const tools = {
-    prlimit: findOnPath("prlimit", callerEnv),
-    setpriv: findOnPath("setpriv", callerEnv),
-    python: init,
-  };
+  const tools = { prlimit: systemTool("prlimit"), setpriv: systemTool("setpriv"), python: init };
   const executables = [
     launcher,
     init,
