@@ -137,7 +137,7 @@ function hostMatches(pattern: string, host: string): boolean {
 }
 
 /** Lower case, brackets and a trailing dot removed: the form grants are compared in. */
-export function normalizeHost(host: string): string {
+function normalizeHost(host: string): string {
   let h = host.trim().toLowerCase();
   if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
   if (h.endsWith(".")) h = h.slice(0, -1);

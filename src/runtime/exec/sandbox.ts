@@ -189,7 +189,7 @@ export function spawnSandboxed(plan: LaunchPlan, options: SpawnOptions): Sandbox
 }
 
 /** What a sandboxed launch of one skill needs besides the skill (see {@link sandboxRequestFor}). */
-export interface SandboxScope {
+interface SandboxScope {
   /** `$SKILLS_HOME`. */
   home: string;
   /** The caller's effective environment (SKILLS_SANDBOX, SKILLS_ALLOW_NET, HOME, PATH). */

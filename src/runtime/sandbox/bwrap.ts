@@ -96,7 +96,7 @@ function tmpfs(features: BwrapFeatures, path: string, mode: string, bytes: numbe
 }
 
 /** The mounts, in the order that makes later ones win (see the header). */
-export function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string): string[] {
+function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   const roots: string[] = [];
   const made = new Set<string>();

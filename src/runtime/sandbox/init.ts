@@ -21,7 +21,7 @@ export interface SandboxLimits {
   fileSizeBytes: number;
 }
 
-export interface InitTools {
+interface InitTools {
   /** Absolute paths found on PATH, when present. */
   prlimit?: string | undefined;
   setpriv?: string | undefined;
@@ -29,7 +29,7 @@ export interface InitTools {
   python: string;
 }
 
-export interface InitRequest {
+interface InitRequest {
   limits: SandboxLimits;
   /** The unprivileged uid (and gid) a root CLI's sandbox switches to. */
   uid?: number | undefined;

@@ -51,7 +51,7 @@ export interface SandboxRequest {
 }
 
 /** A launch ready to spawn, and what to clean up after it. */
-export interface SandboxedLaunch {
+interface SandboxedLaunch {
   command: string;
   args: string[];
   env: Record<string, string>;

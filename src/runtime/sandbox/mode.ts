@@ -21,14 +21,14 @@ import { CORE_CACHE_DIR } from "../store/home.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import { type BwrapFeatures, namespaceArgs, parseBwrapVersion } from "./bwrap.ts";
 
-export type SandboxSetting = "auto" | "required" | "off";
+type SandboxSetting = "auto" | "required" | "off";
 
 export interface BwrapInfo extends BwrapFeatures {
   /** Absolute path of the bwrap that was probed (and that runs). */
   path: string;
 }
 
-export type SandboxStatus =
+type SandboxStatus =
   | { kind: "bwrap"; setting: SandboxSetting; bwrap: BwrapInfo; reason: string }
   | { kind: "policy"; setting: SandboxSetting; reason: string; hint?: string };
 
@@ -41,7 +41,7 @@ export function sandboxProbePath(home: string): string {
 }
 
 /** `SKILLS_SANDBOX`, validated; unset or empty means `auto`. */
-export function sandboxSetting(env: Readonly<Record<string, string>>): SandboxSetting {
+function sandboxSetting(env: Readonly<Record<string, string>>): SandboxSetting {
   const raw = (env.SKILLS_SANDBOX ?? "").trim().toLowerCase();
   if (raw === "") return "auto";
   if ((SETTINGS as readonly string[]).includes(raw)) return raw as SandboxSetting;
@@ -107,12 +107,6 @@ export function assertSandbox(status: SandboxStatus): void {
 
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-/** Forgets what was probed (tests that change PATH or remove bwrap mid-process). */
-export function forgetSandboxProbe(): void {
-  resolved.clear();
-  warned = false;
 }
 
 async function probe(

@@ -22,7 +22,7 @@ import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 /** Folders directly under a hidden one that hold more than one tool (or secrets): never bound whole. */
 const SHARED_FOLDERS = new Set([".local", ".cargo", ".config", ".cache", "bin", ".npm", ".gem"]);
 
-export interface ToolchainMounts {
+interface ToolchainMounts {
   /** Bound read-only at their own paths. */
   binds: string[];
   /** `[target, path]`: symlinks made inside the sandbox. */
