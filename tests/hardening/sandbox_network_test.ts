@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
-import { setupLab } from "./sandbox_helpers.ts";
+import { pythonOnlyBin, setupLab } from "./sandbox_helpers.ts";
 
 const linux = { ignore: Deno.build.os !== "linux" };
 
@@ -148,5 +148,41 @@ Deno.test(
     } finally {
       await fixture.close();
     }
+  },
+);
+
+Deno.test(
+  "uv in the sandbox: a cache of its own per skill, the package index only for dependencies",
+  linux,
+  async () => {
+    await using lab = await setupLab();
+    const bin = await pythonOnlyBin(lab.outside);
+    const python = await Deno.readLink(join(bin, "python3"));
+    // A fake uv that reports what it was given, then runs the script with python3.
+    await Deno.writeTextFile(
+      join(bin, "uv"),
+      `#!${python}\nimport json, os, sys\nsys.stderr.write("uv-call " + json.dumps({"argv": sys.argv[1:], "env": dict(os.environ)}) + "\\n")\nsys.stderr.flush()\nos.execv(${
+        JSON.stringify(python)
+      }, [${JSON.stringify(python)}, *sys.argv[3:]])\n`,
+    );
+    await Deno.chmod(join(bin, "uv"), 0o755);
+    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    const call = (stderr: string) =>
+      JSON.parse(stderr.split("\n").find((l) => l.startsWith("uv-call "))!.slice(8));
+
+    const deps = await lab.run(["runner-lab", "needs_deps", "--json"], env);
+    assert.equal(deps.code, 0, deps.stderr);
+    const withDeps = call(deps.stderr);
+    assert.deepEqual(withDeps.argv.slice(0, 2), ["run", "--script"]);
+    assert.equal(
+      withDeps.env.UV_CACHE_DIR,
+      join(await Deno.realPath(lab.home), ".cache", "uv", "runner-lab"),
+    );
+    assert.match(withDeps.env.HTTPS_PROXY, /^http:\/\/127\.0\.0\.1:\d+$/, "PyPI is reachable");
+    await Deno.stat(withDeps.env.UV_CACHE_DIR); // kept between runs
+
+    const plain = await lab.run(["runner-lab", "echo_args", "--json"], env);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(call(plain.stderr).env.HTTPS_PROXY, undefined, "no dependencies, no network");
   },
 );

@@ -112,7 +112,11 @@ export async function spawnLaunch(
 ): Promise<SandboxedProcess> {
   if (options.sandbox === undefined) return spawnSandboxed(plan, options);
   const { prepareSandbox } = await import("../sandbox/launch.ts");
-  const launch = await prepareSandbox(plan.command, plan.args, options.env, options.sandbox);
+  const uv = plan.launcher !== "python3";
+  const launch = await prepareSandbox(plan.command, plan.args, options.env, options.sandbox, {
+    uv,
+    fetchesPackages: uv && await declaresDependencies(plan.args[plan.args.indexOf("--script") + 1]),
+  });
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(launch.command, {
@@ -188,6 +192,16 @@ export function spawnSandboxed(plan: LaunchPlan, options: SpawnOptions): Sandbox
   return { pid, child, killTree, release };
 }
 
+/** Whether the script at `path` declares PEP 723 dependencies (or ones this tool cannot read). */
+async function declaresDependencies(path: string | undefined): Promise<boolean> {
+  if (path === undefined) return false;
+  try {
+    return pep723Dependencies(await Deno.readTextFile(path)) !== "none";
+  } catch {
+    return false;
+  }
+}
+
 /** What a sandboxed launch of one skill needs besides the skill (see {@link sandboxRequestFor}). */
 interface SandboxScope {
   /** `$SKILLS_HOME`. */
@@ -214,7 +228,7 @@ interface SandboxScope {
  * SKILLS_SANDBOX=required without one, and `usage` for a malformed SKILLS_ALLOW_NET.
  */
 export async function sandboxRequestFor(
-  skill: Pick<SkillRecord, "dir" | "manifest">,
+  skill: Pick<SkillRecord, "dir" | "manifest" | "canonical">,
   scope: SandboxScope,
 ): Promise<SandboxRequest | undefined> {
   const status = await resolveSandbox(scope.env, scope.home, scope.warn);
@@ -238,6 +252,7 @@ export async function sandboxRequestFor(
     skillDir: skill.dir,
     cwd: scope.cwd,
     skillsHome: scope.home,
+    skillName: skill.canonical,
     callerDir: scope.callerDir,
     otherSkills: scope.otherSkills ?? [],
     readOnly: scope.readOnly ?? [],

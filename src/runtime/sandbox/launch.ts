@@ -20,7 +20,12 @@
 import { basename, DELIMITER, join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
-import { allowsNetwork, type NetPolicy } from "../../core/net_grants.ts";
+import {
+  allowsNetwork,
+  mergeNetPolicies,
+  type NetGrant,
+  type NetPolicy,
+} from "../../core/net_grants.ts";
 import { initCommand, type SandboxLimits } from "./init.ts";
 import { bwrapArgs, type MountPlan } from "./bwrap.ts";
 import { type BwrapInfo, currentUid } from "./mode.ts";
@@ -35,6 +40,8 @@ export interface SandboxRequest {
   cwd: string;
   /** `$SKILLS_HOME`, hidden. */
   skillsHome: string;
+  /** The skill's canonical name (names its uv cache). */
+  skillName: string;
   /** The caller's directory, exposed read-only unless unsafe (see the header). */
   callerDir?: string | undefined;
   /** Other skill folders to hide (project skills in the caller's tree). */
@@ -48,6 +55,43 @@ export interface SandboxRequest {
   /** A connection the proxy refused (target and reason). */
   onDenied?: ((target: string, reason: string) => void) | undefined;
   log?: ((message: string) => void) | undefined;
+}
+
+/** How the launcher behaves, as exec/sandbox.ts knows it. */
+interface LauncherTraits {
+  /** uv: it gets a cache of its own per skill, kept between runs. */
+  uv?: boolean;
+  /** uv fetches the script's dependencies: the package index is granted (see {@link uvIndexGrants}). */
+  fetchesPackages?: boolean;
+}
+
+/** Where uv's cache for `skillName` lives: writable for that skill's sandbox only. */
+function uvCacheDir(skillsHome: string, skillName: string): string {
+  return join(skillsHome, ".cache", "uv", skillName);
+}
+
+/**
+ * The hosts uv needs to fetch a script's dependencies: PyPI, or the indexes the user's own
+ * environment names (UV_INDEX_URL, UV_DEFAULT_INDEX, UV_INDEX, UV_EXTRA_INDEX_URL).
+ */
+export function uvIndexGrants(env: Readonly<Record<string, string>>): NetGrant[] {
+  const urls = ["UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX", "UV_EXTRA_INDEX_URL"]
+    .flatMap((name) => (env[name] ?? "").split(/\s+/))
+    .map((entry) => entry.replace(/^[^=]*=(?=\w+:\/\/)/, "")) // UV_INDEX's `name=url`
+    .filter((entry) => entry !== "");
+  const grants: NetGrant[] = [];
+  for (const text of urls) {
+    try {
+      const url = new URL(text);
+      if (url.protocol !== "https:" && url.protocol !== "http:") continue;
+      const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+      grants.push({ host: url.hostname.replace(/^\[|\]$/g, "").toLowerCase(), port });
+    } catch { /* not a URL: uv will say so */ }
+  }
+  if (!["UV_INDEX_URL", "UV_DEFAULT_INDEX"].some((name) => env[name])) {
+    grants.push({ host: "pypi.org", port: 443 }, { host: "files.pythonhosted.org", port: 443 });
+  }
+  return grants;
 }
 
 /** A launch ready to spawn, and what to clean up after it. */
@@ -279,6 +323,7 @@ export async function prepareSandbox(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
   request: SandboxRequest,
+  traits: LauncherTraits = {},
 ): Promise<SandboxedLaunch> {
   const callerEnv = request.callerEnv;
   const launcher = command.startsWith("/") ? command : findOnPath(command, callerEnv) ?? command;
@@ -312,11 +357,30 @@ export async function prepareSandbox(
     const uid = root ? rootRunUid(request.skillDir) : undefined;
     if (uid !== undefined) await Deno.chown(workDir, uid, uid);
     const plan = mountPlan(request, workDir, executables);
-    const network = allowsNetwork(request.network);
+    const extraEnv: Record<string, string> = {};
+    let policy = request.network;
+    if (traits.uv) {
+      // uv's own state: its cache (per skill, so no skill can poison another's packages)
+      // and the Pythons it manages, read-only.
+      const cache = uvCacheDir(request.skillsHome, request.skillName);
+      await Deno.mkdir(cache, { recursive: true });
+      if (uid !== undefined) await Deno.chown(cache, uid, uid);
+      plan.writable.push(cache);
+      extraEnv.UV_CACHE_DIR = cache;
+      const pythons = realDir(
+        callerEnv.UV_PYTHON_INSTALL_DIR ??
+          join(callerEnv.HOME ?? "/nonexistent", ".local/share/uv/python"),
+      );
+      if (pythons !== undefined) plan.readOnly.push(pythons);
+      if (traits.fetchesPackages) {
+        policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
+      }
+    }
+    const network = allowsNetwork(policy);
     let bridge: { port: number; socket: string } | undefined;
     if (network) {
       const { startNetProxy } = await import("./proxy.ts");
-      proxy = await startNetProxy(request.network, {
+      proxy = await startNetProxy(policy, {
         onDenied: request.onDenied,
         log: request.log,
       });
@@ -336,7 +400,7 @@ export async function prepareSandbox(
     return {
       command: request.bwrap.path,
       args: bwrapArgs(request.bwrap, plan, inner),
-      env: sandboxEnv(env, workDir, plan.callerDir, network),
+      env: { ...sandboxEnv(env, workDir, plan.callerDir, network), ...extraEnv },
       workDir,
       dispose,
     };
