@@ -246,6 +246,13 @@ function mountPlan(request: SandboxRequest, workDir: string, executables: string
       hideSecond.some((root) => isWithin(root, callerDir!)) ||
       (request.bwrap.root && !readableByOthers(callerDir)))
   ) callerDir = undefined;
+  // Out of sight already (inside another hidden folder, the fresh /tmp or the home) unless
+  // the caller's directory shows it again: no mount of its own.
+  const shownAgain = (p: string) => callerDir !== undefined && isWithin(callerDir, p);
+  const hideMounts = hideSecond.filter((p) =>
+    !hideSecond.some((q) => q !== p && isWithin(q, p)) &&
+    (shownAgain(p) || !["/tmp", ...hideFirst].some((root) => isWithin(root, p)))
+  );
   // /tmp is a fresh tmpfs inside: executables under it must be bound like hidden ones.
   const hidden = ["/tmp", ...hideFirst, ...hideSecond];
   const toolchain = toolchainMounts(
@@ -260,7 +267,7 @@ function mountPlan(request: SandboxRequest, workDir: string, executables: string
     const covered = () => ["/tmp", ...hideFirst];
     const targets = [
       callerDir,
-      ...hideSecond,
+      ...hideMounts,
       ...readOnly,
       ...toolchain.links.map(([, p]) => p),
       workDir,
@@ -275,7 +282,7 @@ function mountPlan(request: SandboxRequest, workDir: string, executables: string
     hideFirst,
     callerDir,
     mask: callerDir === undefined ? [] : dotenvFiles(callerDir),
-    hideSecond,
+    hideSecond: hideMounts,
     readOnly,
     links: toolchain.links,
     writable: [workDir],
@@ -353,7 +360,9 @@ export async function prepareSandbox(
       await Deno.remove(workDir, { recursive: true }).catch(() => {});
     })();
   try {
-    const root = request.bwrap.root;
+    // Root or not, from the folder just made (the probe's answer may be another user's).
+    const root = Deno.statSync(workDir).uid === 0;
+    request = { ...request, bwrap: { ...request.bwrap, root } };
     const uid = root ? rootRunUid(request.skillDir) : undefined;
     if (uid !== undefined) await Deno.chown(workDir, uid, uid);
     const plan = mountPlan(request, workDir, executables);

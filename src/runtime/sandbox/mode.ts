@@ -9,9 +9,11 @@
  *
  * "Works here" is a probe: `bwrap --version`, then a sandbox with the real run's namespace
  * flags around `true`. A success is remembered in `$SKILLS_HOME/.cache/core/` keyed by the
- * bwrap binary (path, inode, size, mtime) and the uid, so one-shot commands do not pay ~5 ms
- * for it each time; a failure is never remembered. Forging that file gains nothing: it can
- * only make the CLI try bubblewrap, and a bwrap that then fails fails the run.
+ * bwrap binary (path, inode, size, mtime), with the PATH it was found on, so one-shot
+ * commands pay neither the probe (~5 ms) nor the PATH scan; a failure is never remembered.
+ * Forging that file gains nothing: it can only make the CLI try a bubblewrap (an absolute
+ * path that the binary's --allow-run must still accept), and one that fails fails the run.
+ * Whether we are root is taken afresh for every launch (launch.ts).
  */
 
 import { join } from "../os/paths.ts";
@@ -121,7 +123,12 @@ async function probe(
       : `No OS sandbox on ${Deno.build.os}`;
     return { kind: "policy", setting, reason };
   }
-  const path = findOnPath("bwrap", env);
+  const cacheFile = sandboxProbePath(home);
+  const cached = readCache(cacheFile);
+  // The same PATH found this bwrap last time: no PATH scan (a miss per entry costs).
+  const path = cached?.pathEnv === (env.PATH ?? "") && cached.path !== undefined
+    ? cached.path
+    : findOnPath("bwrap", env);
   if (path === undefined) {
     return {
       kind: "policy",
@@ -133,16 +140,14 @@ async function probe(
   let key: string;
   try {
     const info = Deno.statSync(path);
-    key = [path, info.ino, info.size, info.mtime?.getTime(), currentUid()].join("|");
+    key = [path, info.ino, info.size, info.mtime?.getTime()].join("|");
   } catch (error) {
     return { kind: "policy", setting, reason: `Cannot read ${path}: ${(error as Error).message}` };
   }
-  const root = currentUid() === 0;
-  const cacheFile = sandboxProbePath(home);
-  const cached = readCache(cacheFile, key);
-  if (cached !== undefined) {
-    return bwrapStatus(setting, { path, version: cached, root });
+  if (cached?.key === key && cached.version !== undefined) {
+    return bwrapStatus(setting, { path, version: cached.version, root: cached.root === true });
   }
+  const root = currentUid() === 0;
   const version = parseBwrapVersion(await output(path, ["--version"]) ?? "");
   if (version === undefined) {
     return {
@@ -178,7 +183,8 @@ async function probe(
   }
   try {
     Deno.mkdirSync(join(home, CORE_CACHE_DIR), { recursive: true });
-    writeFileAtomicSync(cacheFile, JSON.stringify({ key, version }), { durable: false });
+    const record = { key, version, root, path, pathEnv: env.PATH ?? "" };
+    writeFileAtomicSync(cacheFile, JSON.stringify(record), { durable: false });
   } catch { /* an unwritable home only costs the next probe */ }
   return bwrapStatus(setting, { path, version, root });
 }
@@ -194,12 +200,29 @@ function bwrapStatus(setting: SandboxSetting, bwrap: BwrapInfo): SandboxStatus {
   };
 }
 
-function readCache(file: string, key: string): BwrapInfo["version"] | undefined {
+interface ProbeRecord {
+  key?: string;
+  version?: BwrapInfo["version"];
+  root?: boolean;
+  path?: string;
+  pathEnv?: string;
+}
+
+/** The remembered probe, each field checked (a bad file is as good as none). */
+function readCache(file: string): ProbeRecord | undefined {
   try {
     const data = JSON.parse(Deno.readTextFileSync(file));
-    if (data?.key !== key || !Array.isArray(data.version) || data.version.length !== 3) return;
-    if (!data.version.every((n: unknown) => Number.isInteger(n) && (n as number) >= 0)) return;
-    return data.version as BwrapInfo["version"];
+    if (data === null || typeof data !== "object") return undefined;
+    const record: ProbeRecord = {};
+    if (typeof data.key === "string") record.key = data.key;
+    if (typeof data.path === "string" && data.path.startsWith("/")) record.path = data.path;
+    if (typeof data.pathEnv === "string") record.pathEnv = data.pathEnv;
+    if (typeof data.root === "boolean") record.root = data.root;
+    if (
+      Array.isArray(data.version) && data.version.length === 3 &&
+      data.version.every((n: unknown) => Number.isInteger(n) && (n as number) >= 0)
+    ) record.version = data.version as BwrapInfo["version"];
+    return record;
   } catch {
     return undefined;
   }
