@@ -201,3 +201,27 @@ Deno.test(
     assert.ok(!result.stdout.includes("aws-secret") && !result.stdout.includes(ENV_SECRET));
   },
 );
+
+Deno.test(
+  "a symlinked .env in the caller's directory is masked where it points",
+  linux,
+  async () => {
+    await using lab = await setupLab();
+    await Deno.remove(join(lab.callerDir, ".env"));
+    await Deno.mkdir(join(lab.callerDir, "config"));
+    await Deno.writeTextFile(join(lab.callerDir, "config", "secrets"), `KEY=${DOTENV_SECRET}\n`);
+    await Deno.symlink("config/secrets", join(lab.callerDir, ".env"));
+    await Deno.writeTextFile(join(lab.userHome, "env"), `KEY=${DOTENV_SECRET}\n`);
+    await Deno.symlink(join(lab.userHome, "env"), join(lab.callerDir, ".env.local"));
+    await Deno.symlink("/nonexistent/env", join(lab.callerDir, ".env.dangling"));
+    const ops = [
+      `read:${join(lab.callerDir, ".env")}`,
+      `read:${join(lab.callerDir, "config", "secrets")}`,
+      `read:${join(lab.callerDir, ".env.local")}`,
+    ];
+    const seen = await lab.attempt(ops);
+    for (const op of ops) {
+      assert.ok(!seen[op]!.detail.includes(DOTENV_SECRET), `${op}: ${seen[op]!.detail}`);
+    }
+  },
+);

@@ -181,21 +181,27 @@ function passwdHome(): string | undefined {
   return accountHome;
 }
 
-/** The `.env` files of the caller's directory (what the CLI itself reads secrets from). */
-function dotenvFiles(dir: string): string[] {
-  const files: string[] = [];
+/**
+ * The files to mask for the caller's directory: its `.env` files (what the CLI reads
+ * secrets from), by their real paths so a symlinked `.env` is masked where it points. A
+ * target out of sight anyway (hidden, or in the host's /tmp) needs nothing.
+ */
+function dotenvMasks(dir: string, hidden: readonly string[]): string[] {
+  const files = new Set<string>();
   try {
     for (const entry of Deno.readDirSync(dir)) {
       if (!/^\.env(\..+)?$/.test(entry.name) || /\.(example|sample|template)$/.test(entry.name)) {
         continue;
       }
-      const path = join(dir, entry.name);
       try {
-        if (Deno.statSync(path).isFile) files.push(path);
+        const real = Deno.realPathSync(join(dir, entry.name));
+        if (!Deno.statSync(real).isFile) continue;
+        if (!isWithin(dir, real) && hidden.some((root) => isWithin(root, real))) continue;
+        files.add(real);
       } catch { /* dangling: nothing to read */ }
     }
   } catch { /* unreadable: nothing bound either */ }
-  return files;
+  return [...files];
 }
 
 /** Whether others may list and enter `dir` (a root CLI's sandbox runs as another uid). */
@@ -281,7 +287,7 @@ function mountPlan(request: SandboxRequest, workDir: string, executables: string
   const plan: MountPlan = {
     hideFirst,
     callerDir,
-    mask: callerDir === undefined ? [] : dotenvFiles(callerDir),
+    mask: callerDir === undefined ? [] : dotenvMasks(callerDir, hidden),
     hideSecond: hideMounts,
     readOnly,
     links: toolchain.links,
