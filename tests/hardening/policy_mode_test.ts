@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { runCli, spawnCli, tempDir } from "../helpers/cli.ts";
 import { alive, killAll, sleeperPids, survivors } from "../helpers/processes.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
+import { exists, waitFor } from "../helpers/wait.ts";
 
 const linux = { ignore: Deno.build.os !== "linux" };
 
@@ -51,7 +52,7 @@ Deno.test(
     try {
       assert.deepEqual(pids.filter(alive), pids);
       // Policy mode writes the pid file: the script really ran outside the sandbox.
-      assert.ok((await Deno.readTextFile(pidFile)).trim().length > 0);
+      await waitFor(() => exists(pidFile), { what: "the sleeper's pid file", timeoutMs: 10_000 });
       child.kill("SIGKILL");
       await child.status;
       assert.deepEqual(await survivors(pids, 3_000), []);

@@ -21,12 +21,12 @@ export interface SandboxLimits {
   fileSizeBytes: number;
 }
 
-interface InitTools {
-  /** Absolute paths found on PATH, when present. */
+export interface InitTools {
+  /** Absolute paths, when present. */
   prlimit?: string | undefined;
   setpriv?: string | undefined;
-  /** The Python that runs init.py. */
-  python: string;
+  /** The Python that runs init.py (needed only when the util-linux form cannot be used). */
+  python?: string | undefined;
 }
 
 interface InitRequest {
@@ -81,6 +81,7 @@ export function initCommand(request: InitRequest, tools: InitTools): string[] {
     gid: uid ?? null,
     bridge: bridge ?? null,
   };
+  if (tools.python === undefined) throw new Error("the sandbox's init helper needs python3");
   return [
     tools.python,
     "-I",

@@ -26,7 +26,7 @@ import {
   type NetGrant,
   type NetPolicy,
 } from "../../core/net_grants.ts";
-import { initCommand, type SandboxLimits } from "./init.ts";
+import { initCommand, type InitTools, type SandboxLimits } from "./init.ts";
 import { bwrapArgs, type MountPlan } from "./bwrap.ts";
 import { type BwrapInfo, currentUid } from "./mode.ts";
 import { initPython, toolchainMounts } from "./toolchain.ts";
@@ -340,24 +340,7 @@ export async function prepareSandbox(
 ): Promise<SandboxedLaunch> {
   const callerEnv = request.callerEnv;
   const launcher = command.startsWith("/") ? command : findOnPath(command, callerEnv) ?? command;
-  const pythons = [
-    ...(env.SKILLS_PYTHON?.startsWith("/") ? [env.SKILLS_PYTHON] : []),
-    ...allOnPath("python3", callerEnv),
-  ];
-  const init = initPython(
-    basename(launcher).startsWith("python") ? [launcher, ...pythons] : pythons,
-  );
-  if (init === undefined) throw new Error("no python3 on PATH to start the sandbox");
-  const tools = { prlimit: systemTool("prlimit"), setpriv: systemTool("setpriv"), python: init };
-  const executables = [
-    launcher,
-    init,
-    // uv looks for an interpreter on PATH itself.
-    ...(basename(launcher) === "uv" ? pythons.slice(0, 1) : []),
-    ...[tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
-  ];
-
-  const workDir = Deno.realPathSync(await Deno.makeTempDir({ prefix: "skills-work-" }));
+  const workDir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "skills-work-" }));
   let proxy: NetProxy | undefined;
   let disposed: Promise<void> | undefined;
   const dispose = () =>
@@ -370,10 +353,34 @@ export async function prepareSandbox(
     const root = Deno.statSync(workDir).uid === 0;
     request = { ...request, bwrap: { ...request.bwrap, root } };
     const uid = root ? rootRunUid(request.skillDir) : undefined;
-    if (uid !== undefined) await Deno.chown(workDir, uid, uid);
+    if (uid !== undefined) Deno.chownSync(workDir, uid, uid);
+
+    let policy = request.network;
+    if (traits.uv && traits.fetchesPackages) {
+      policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
+    }
+    const network = allowsNetwork(policy);
+    const tools: InitTools = { prlimit: systemTool("prlimit"), setpriv: systemTool("setpriv") };
+    if (network || tools.prlimit === undefined || (root && tools.setpriv === undefined)) {
+      // The Python init helper is needed: a real interpreter rather than a shim if there is one.
+      const candidates = [
+        ...(basename(launcher).startsWith("python") ? [launcher] : []),
+        ...(env.SKILLS_PYTHON?.startsWith("/") ? [env.SKILLS_PYTHON] : []),
+        ...allOnPath("python3", callerEnv),
+      ];
+      tools.python = initPython(candidates);
+      if (tools.python === undefined) throw new Error("no python3 on PATH to start the sandbox");
+    }
+    const executables = [
+      launcher,
+      ...[tools.python, tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
+    ];
+    // uv looks for an interpreter on PATH itself.
+    const pathPython = traits.uv ? findOnPath("python3", callerEnv) : undefined;
+    if (pathPython !== undefined) executables.push(pathPython);
+
     const plan = mountPlan(request, workDir, executables);
     const extraEnv: Record<string, string> = {};
-    let policy = request.network;
     if (traits.uv) {
       // uv's own state: its cache (per skill, so no skill can poison another's packages)
       // and the Pythons it manages, read-only.
@@ -387,11 +394,7 @@ export async function prepareSandbox(
           join(callerEnv.HOME ?? "/nonexistent", ".local/share/uv/python"),
       );
       if (pythons !== undefined) plan.readOnly.push(pythons);
-      if (traits.fetchesPackages) {
-        policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
-      }
     }
-    const network = allowsNetwork(policy);
     let bridge: { port: number; socket: string } | undefined;
     if (network) {
       const { startNetProxy } = await import("./proxy.ts");
