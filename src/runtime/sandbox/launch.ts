@@ -14,11 +14,12 @@
  *   - no network, except the hosts its manifest declares and the user grants, through the
  *     CLI's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY); proxy settings of the user's own
  *     environment never reach it;
- *   - limits: processes, address space, CPU seconds, file size (init.py applies them).
+ *   - limits: processes, address space, CPU seconds, file size (init.ts: prlimit or init.py).
+ * The mounts themselves are mounts.ts's.
  */
 
 import { basename, DELIMITER, join } from "../os/paths.ts";
-import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
 import {
   allowsNetwork,
@@ -27,9 +28,10 @@ import {
   type NetPolicy,
 } from "../../core/net_grants.ts";
 import { initCommand, type InitTools, type SandboxLimits } from "./init.ts";
-import { bwrapArgs, type MountPlan } from "./bwrap.ts";
-import { type BwrapInfo, currentUid } from "./mode.ts";
-import { initPython, toolchainMounts } from "./toolchain.ts";
+import { bwrapArgs } from "./bwrap.ts";
+import type { BwrapInfo } from "./mode.ts";
+import { initPython } from "./toolchain.ts";
+import { mountPlan, realDir } from "./mounts.ts";
 import type { NetProxy } from "./proxy.ts";
 
 export interface SandboxRequest {
@@ -114,16 +116,6 @@ const HOME_POINTERS = ["XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XD
 /** First unprivileged uid a root CLI runs sandboxes as (far above any real account). */
 const ROOT_RUN_UID_BASE = 2_000_000_000;
 
-function realDir(path: string | undefined): string | undefined {
-  if (path === undefined || path === "") return undefined;
-  try {
-    const real = Deno.realPathSync(path);
-    return Deno.statSync(real).isDirectory ? real : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Every `name` on PATH, in order (absolute paths). */
 function allOnPath(name: string, env: Readonly<Record<string, string>>): string[] {
   const found: string[] = [];
@@ -153,148 +145,6 @@ function rootRunUid(skillDir: string): number {
   let hash = 2166136261;
   for (const char of skillDir) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
   return ROOT_RUN_UID_BASE + (hash % 100_000_000);
-}
-
-function isAncestorOrSame(path: string, of: string): boolean {
-  return isWithin(path, of);
-}
-
-let accountHome: string | undefined | null = null;
-
-/**
- * The home /etc/passwd gives this process's uid: hidden too, so that a HOME pointed
- * elsewhere does not expose the real one (for root, /root).
- */
-function passwdHome(): string | undefined {
-  if (accountHome !== null) return accountHome;
-  accountHome = undefined;
-  try {
-    const uid = String(currentUid());
-    for (const line of Deno.readTextFileSync("/etc/passwd").split("\n")) {
-      const fields = line.split(":");
-      if (fields[2] === uid && fields[5]?.startsWith("/")) {
-        accountHome = fields[5];
-        break;
-      }
-    }
-  } catch { /* no passwd file: HOME alone */ }
-  return accountHome;
-}
-
-/**
- * The files to mask for the caller's directory: its `.env` files (what the CLI reads
- * secrets from), by their real paths so a symlinked `.env` is masked where it points. A
- * target out of sight anyway (hidden, or in the host's /tmp) needs nothing.
- */
-function dotenvMasks(dir: string, hidden: readonly string[]): string[] {
-  const files = new Set<string>();
-  try {
-    for (const entry of Deno.readDirSync(dir)) {
-      if (!/^\.env(\..+)?$/.test(entry.name) || /\.(example|sample|template)$/.test(entry.name)) {
-        continue;
-      }
-      try {
-        const real = Deno.realPathSync(join(dir, entry.name));
-        if (!Deno.statSync(real).isFile) continue;
-        if (!isWithin(dir, real) && hidden.some((root) => isWithin(root, real))) continue;
-        files.add(real);
-      } catch { /* dangling: nothing to read */ }
-    }
-  } catch { /* unreadable: nothing bound either */ }
-  return [...files];
-}
-
-/** Whether others may list and enter `dir` (a root CLI's sandbox runs as another uid). */
-function readableByOthers(dir: string): boolean {
-  try {
-    return ((Deno.statSync(dir).mode ?? 0o755) & 0o005) === 0o005;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The shallowest folder above `path` that others may not enter, skipping what lies inside
- * `covered` (tmpfs mounts the sandbox makes itself, whose folders it makes 0755).
- */
-function closedAncestor(path: string, covered: readonly string[]): string | undefined {
-  const parts = path.split("/").filter(Boolean);
-  for (let i = 1; i < parts.length; i++) {
-    const ancestor = `/${parts.slice(0, i).join("/")}`;
-    if (covered.some((root) => isWithin(root, ancestor))) return undefined;
-    try {
-      if (((Deno.statSync(ancestor).mode ?? 0o755) & 0o001) === 0) return ancestor;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-/** The mounts for `request`; `workDir` is the run's fresh folder. */
-function mountPlan(request: SandboxRequest, workDir: string, executables: string[]) {
-  const env = request.callerEnv;
-  const runtimeDir = realDir(env.XDG_RUNTIME_DIR);
-  const homes = [realDir(env.HOME), realDir(passwdHome())];
-  const hideFirst = [...new Set([...homes, realDir("/run"), realDir("/var/run"), runtimeDir])]
-    .filter((p): p is string => p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp"));
-  const skillDir = request.skillDir;
-  const hideSecond = [
-    ...new Set([realDir(request.skillsHome), ...(request.otherSkills ?? []).map(realDir)]),
-  ].filter((p): p is string =>
-    p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp") && p !== skillDir &&
-    !isWithin(skillDir, p)
-  );
-  let callerDir = realDir(request.callerDir);
-  if (
-    callerDir !== undefined &&
-    (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
-      hideSecond.some((root) => isWithin(root, callerDir!)) ||
-      (request.bwrap.root && !readableByOthers(callerDir)))
-  ) callerDir = undefined;
-  // Out of sight already (inside another hidden folder, the fresh /tmp or the home) unless
-  // the caller's directory shows it again: no mount of its own.
-  const shownAgain = (p: string) => callerDir !== undefined && isWithin(callerDir, p);
-  const hideMounts = hideSecond.filter((p) =>
-    !hideSecond.some((q) => q !== p && isWithin(q, p)) &&
-    (shownAgain(p) || !["/tmp", ...hideFirst].some((root) => isWithin(root, p)))
-  );
-  // /tmp is a fresh tmpfs inside: executables under it must be bound like hidden ones.
-  const hidden = ["/tmp", ...hideFirst, ...hideSecond];
-  const toolchain = toolchainMounts(
-    executables,
-    hidden,
-    callerDir === undefined ? [] : [callerDir],
-  );
-  const readOnly = [...toolchain.binds, skillDir, ...(request.readOnly ?? [])];
-  if (request.bwrap.root) {
-    // The unprivileged uid must walk to every bound path: a folder on the way it may not
-    // enter (root's 0700 temp and home folders) is replaced by an empty one it may.
-    const covered = () => ["/tmp", ...hideFirst];
-    const targets = [
-      callerDir,
-      ...hideMounts,
-      ...readOnly,
-      ...toolchain.links.map(([, p]) => p),
-      workDir,
-    ];
-    for (const target of targets) {
-      if (target === undefined) continue;
-      const blocked = closedAncestor(target, covered());
-      if (blocked !== undefined && !hideFirst.includes(blocked)) hideFirst.push(blocked);
-    }
-  }
-  const plan: MountPlan = {
-    hideFirst,
-    callerDir,
-    mask: callerDir === undefined ? [] : dotenvMasks(callerDir, hidden),
-    hideSecond: hideMounts,
-    readOnly,
-    links: toolchain.links,
-    writable: [workDir],
-    chdir: request.cwd,
-  };
-  return plan;
 }
 
 /** The script's environment inside the sandbox (see the header). */
@@ -379,7 +229,7 @@ export async function prepareSandbox(
     const pathPython = traits.uv ? findOnPath("python3", callerEnv) : undefined;
     if (pathPython !== undefined) executables.push(pathPython);
 
-    const plan = mountPlan(request, workDir, executables);
+    const plan = mountPlan({ ...request, root }, workDir, executables);
     const extraEnv: Record<string, string> = {};
     if (traits.uv) {
       // uv's own state: its cache (per skill, so no skill can poison another's packages)
