@@ -192,6 +192,12 @@ export function spawnSandboxed(plan: LaunchPlan, options: SpawnOptions): Sandbox
   return { pid, child, killTree, release };
 }
 
+function warnOnStderr(message: string): void {
+  try {
+    Deno.stderr.writeSync(new TextEncoder().encode(`warning: ${message}\n`));
+  } catch { /* no stderr: nothing to tell */ }
+}
+
 /** Whether the script at `path` declares PEP 723 dependencies (or ones this tool cannot read). */
 async function declaresDependencies(path: string | undefined): Promise<boolean> {
   if (path === undefined) return false;
@@ -217,7 +223,10 @@ interface SandboxScope {
   /** `--allow-net` grants (already checked by the command's parser). */
   allowNet?: readonly string[] | undefined;
   limits: SandboxLimits;
-  /** Once-per-process notices (a missing sandbox in auto mode, refused connections). */
+  /**
+   * Notices for the user: the sandbox missing in auto mode (once per process), refused
+   * connections. Default: `warning: …` lines on stderr (chat, MCP, library users).
+   */
   warn?: ((message: string) => void) | undefined;
   log?: ((message: string) => void) | undefined;
 }
@@ -231,7 +240,8 @@ export async function sandboxRequestFor(
   skill: Pick<SkillRecord, "dir" | "manifest" | "canonical">,
   scope: SandboxScope,
 ): Promise<SandboxRequest | undefined> {
-  const status = await resolveSandbox(scope.env, scope.home, scope.warn);
+  const warn = scope.warn ?? warnOnStderr;
+  const status = await resolveSandbox(scope.env, scope.home, warn);
   assertSandbox(status);
   if (status.kind !== "bwrap") return undefined;
   const fromEnv = parseNetGrants([scope.env.SKILLS_ALLOW_NET ?? ""]);
@@ -246,7 +256,6 @@ export async function sandboxRequestFor(
     skill.manifest.network ?? NO_NETWORK,
     { any: false, grants: [...fromEnv.grants, ...fromFlags.grants] },
   );
-  const warn = scope.warn ?? scope.log;
   return {
     bwrap: status.bwrap,
     skillDir: skill.dir,

@@ -53,7 +53,7 @@ export interface ScriptDeps {
   cwd?: string | undefined;
   /** `--allow-net HOST[:PORT]` grants for this run (on top of SKILLS_ALLOW_NET). */
   allowNet?: readonly string[] | undefined;
-  /** Notices for the user (a missing sandbox, a refused connection); default: `log`. */
+  /** Notices for the user (a missing sandbox, a refused connection); default: stderr. */
   warn?: ((message: string) => void) | undefined;
 }
 
@@ -207,7 +207,7 @@ export async function prepareRun(
       cpuSeconds: Math.ceil(limits.timeoutSeconds) * 2 + 10,
       fileSizeBytes: SCRIPT_FILE_BYTES,
     },
-    warn: deps.warn ?? deps.log,
+    warn: deps.warn,
     log: deps.log,
   });
   // Outside the sandbox, the parent watch stops scripts outliving a killed CLI; inside,

@@ -58,7 +58,7 @@ interface ToolsetHostOptions {
   timeoutMs?: number;
   /** `AGENT_SKILLS=all-untrusted`: the trust gate lets an untrusted skill's toolsets run. */
   allowUntrusted?: boolean;
-  /** Notices (a missing sandbox, a refused connection); default: `log`. */
+  /** Notices (a missing sandbox, a refused connection); default: stderr. */
   warn?: (message: string) => void;
 }
 
@@ -309,7 +309,7 @@ export class ToolsetHost {
       cwd: this.skill.dir,
       readOnly: [hostPath],
       limits: { ...HOST_LIMITS, memoryBytes: HOST_MEMORY_BYTES },
-      warn: this.#options.warn ?? log,
+      warn: this.#options.warn,
       log,
     });
     // Inside the sandbox --die-with-parent does the parent watch's job (runner.ts).
