@@ -15,7 +15,7 @@ import { currentUid } from "./mode.ts";
 import { toolchainMounts } from "./toolchain.ts";
 
 /** What {@link mountPlan} needs to know of a launch. */
-export interface MountRequest {
+interface MountRequest {
   /** The CLI's environment: HOME, XDG_RUNTIME_DIR. */
   callerEnv: Readonly<Record<string, string>>;
   skillDir: string;
