@@ -19,8 +19,8 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
   const home = join(ctx.tmp, "sandbox-home");
   await Deno.mkdir(home, { recursive: true });
   // The same, with python3 the interpreter itself rather than a version manager's shim (a
-  // pyenv shim is a bash script that starts ~40 processes, each paying for the sandbox's
-  // unprivileged uid on some kernels): what the sandbox costs apart from the launcher.
+  // pyenv shim is a bash script that starts ~40 processes, ~90 ms of noise-prone work):
+  // what the sandbox costs apart from the launcher.
   const bin = join(ctx.tmp, "sandbox-bin");
   await Deno.mkdir(bin, { recursive: true });
   const python = await new Deno.Command("python3", {
