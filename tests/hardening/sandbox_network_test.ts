@@ -176,10 +176,10 @@ Deno.test(
     assert.deepEqual(withDeps.argv.slice(0, 2), ["run", "--script"]);
     assert.equal(
       withDeps.env.UV_CACHE_DIR,
-      join(await Deno.realPath(lab.home), ".cache", "uv", "runner-lab"),
+      join(await Deno.realPath(lab.home), ".cache", "skills", "runner-lab", "uv"),
     );
     assert.match(withDeps.env.HTTPS_PROXY, /^http:\/\/127\.0\.0\.1:\d+$/, "PyPI is reachable");
-    await Deno.stat(withDeps.env.UV_CACHE_DIR); // kept between runs
+    await Deno.stat(withDeps.env.XDG_CACHE_HOME); // the skill's cache, kept between runs
 
     const plain = await lab.run(["runner-lab", "echo_args", "--json"], env);
     assert.equal(plain.code, 0, plain.stderr);

@@ -196,6 +196,7 @@ Deno.test(
       "SKILLS_CALLER_DIR",
       "SKILLS_WORK_DIR",
       "TMPDIR",
+      "XDG_CACHE_HOME",
     ]);
     assert.equal(seen.HOME, seen.SKILLS_WORK_DIR);
     assert.ok(!result.stdout.includes("aws-secret") && !result.stdout.includes(ENV_SECRET));
@@ -223,5 +224,29 @@ Deno.test(
     for (const op of ops) {
       assert.ok(!seen[op]!.detail.includes(DOTENV_SECRET), `${op}: ${seen[op]!.detail}`);
     }
+  },
+);
+
+Deno.test(
+  "a skill's cache folder (XDG_CACHE_HOME) is kept between its runs and is its own",
+  linux,
+  async () => {
+    await using lab = await setupLab();
+    const first = await lab.attempt(["env:XDG_CACHE_HOME"]);
+    const cache = first["env:XDG_CACHE_HOME"]!.detail;
+    assert.equal(cache, join(await Deno.realPath(lab.home), ".cache", "skills", "sandbox-lab"));
+    const file = join(cache, "kept.txt");
+    assert.equal((await lab.attempt([`write:${file}`]))[`write:${file}`]!.ok, true);
+    assert.equal(
+      (await lab.attempt([`read:${file}`]))[`read:${file}`]!.detail,
+      "written by a skill\n",
+    );
+    // Another skill sees neither that folder nor its file.
+    const other = await lab.run(["runner-lab", "env_dump", "--json"]);
+    assert.equal(other.code, 0, other.stderr);
+    assert.equal(
+      JSON.parse(other.stdout).XDG_CACHE_HOME,
+      join(await Deno.realPath(lab.home), ".cache", "skills", "runner-lab"),
+    );
   },
 );

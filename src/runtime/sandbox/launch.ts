@@ -7,7 +7,8 @@
  *   - the whole filesystem read-only; the user's home, /run, $SKILLS_HOME and other skills
  *     replaced by empty folders; its own skill folder read-only;
  *   - a fresh work folder, writable, removed after the run: HOME, TMPDIR and
- *     SKILLS_WORK_DIR point at it; /tmp is private too;
+ *     SKILLS_WORK_DIR point at it; /tmp is private too; a cache folder of the skill's own,
+ *     kept between runs (XDG_CACHE_HOME, uv's cache);
  *   - the caller's directory read-only at its own path, as SKILLS_CALLER_DIR (its `.env`
  *     masked), unless it is `/`, the home itself or a folder containing it;
  *   - its working directory: its own folder, as without the sandbox;
@@ -67,9 +68,12 @@ interface LauncherTraits {
   fetchesPackages?: boolean;
 }
 
-/** Where uv's cache for `skillName` lives: writable for that skill's sandbox only. */
-function uvCacheDir(skillsHome: string, skillName: string): string {
-  return join(skillsHome, ".cache", "uv", skillName);
+/**
+ * The skill's own cache folder, kept between runs and writable by that skill's sandboxes
+ * only: its XDG_CACHE_HOME (kalshi-markets keeps its market list there) and uv's cache.
+ */
+function skillCacheDir(skillsHome: string, skillName: string): string {
+  return join(skillsHome, ".cache", "skills", skillName);
 }
 
 /**
@@ -111,8 +115,14 @@ const BRIDGE_PORT = 3128;
 const PROXY_URL = `http://127.0.0.1:${BRIDGE_PORT}`;
 /** Proxy settings in any spelling: the user's never reach a sandboxed script. */
 const PROXY_VARIABLE = /^(https?|all|no|ftp|socks|rsync)_proxy$/i;
-/** Locations inside the (hidden) home that a script would write to and fail. */
-const HOME_POINTERS = ["XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"];
+/** Locations in the (hidden) home that a script would write to and fail; the sandbox sets its own. */
+const HOME_POINTERS = [
+  "XDG_CACHE_HOME",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "UV_CACHE_DIR",
+];
 /** First unprivileged uid a root CLI runs sandboxes as (far above any real account). */
 const ROOT_RUN_UID_BASE = 2_000_000_000;
 
@@ -140,10 +150,15 @@ function systemTool(name: string): string | undefined {
   return undefined;
 }
 
-/** The uid a root CLI runs `skillDir` as: stable per skill, distinct between skills. */
-function rootRunUid(skillDir: string): number {
+/**
+ * The uid a root CLI runs a skill as: stable per skill and home (its cache folder stays
+ * its own across versions), distinct between skills.
+ */
+function rootRunUid(skillsHome: string, skillName: string): number {
   let hash = 2166136261;
-  for (const char of skillDir) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  for (const char of `${skillsHome}\0${skillName}`) {
+    hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  }
   return ROOT_RUN_UID_BASE + (hash % 100_000_000);
 }
 
@@ -202,7 +217,7 @@ export async function prepareSandbox(
     // Root or not, from the folder just made (the probe's answer may be another user's).
     const root = Deno.statSync(workDir).uid === 0;
     request = { ...request, bwrap: { ...request.bwrap, root } };
-    const uid = root ? rootRunUid(request.skillDir) : undefined;
+    const uid = root ? rootRunUid(request.skillsHome, request.skillName) : undefined;
     if (uid !== undefined) Deno.chownSync(workDir, uid, uid);
 
     let policy = request.network;
@@ -230,15 +245,16 @@ export async function prepareSandbox(
     if (pathPython !== undefined) executables.push(pathPython);
 
     const plan = mountPlan({ ...request, root }, workDir, executables);
-    const extraEnv: Record<string, string> = {};
+    // The skill's cache, kept between runs (per skill, so no skill can poison another's
+    // packages or data).
+    const cache = skillCacheDir(request.skillsHome, request.skillName);
+    Deno.mkdirSync(cache, { recursive: true });
+    if (uid !== undefined && Deno.statSync(cache).uid !== uid) Deno.chownSync(cache, uid, uid);
+    plan.writable.push(cache);
+    const extraEnv: Record<string, string> = { XDG_CACHE_HOME: cache };
     if (traits.uv) {
-      // uv's own state: its cache (per skill, so no skill can poison another's packages)
-      // and the Pythons it manages, read-only.
-      const cache = uvCacheDir(request.skillsHome, request.skillName);
-      await Deno.mkdir(cache, { recursive: true });
-      if (uid !== undefined) await Deno.chown(cache, uid, uid);
-      plan.writable.push(cache);
-      extraEnv.UV_CACHE_DIR = cache;
+      // uv's cache inside it; the Pythons uv manages, read-only.
+      extraEnv.UV_CACHE_DIR = join(cache, "uv");
       const pythons = realDir(
         callerEnv.UV_PYTHON_INSTALL_DIR ??
           join(callerEnv.HOME ?? "/nonexistent", ".local/share/uv/python"),
