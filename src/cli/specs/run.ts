@@ -14,9 +14,10 @@ Installed skills must be trusted (\`skills trust <skill>\`); bundled skills alwa
 
 On Linux the script runs inside bubblewrap: a read-only filesystem without your home,
 $SKILLS_HOME or other skills; a fresh writable work folder (HOME, TMPDIR and
-SKILLS_WORK_DIR); this directory read-only as SKILLS_CALLER_DIR; no network but the
-hosts its manifest declares (permissions.network) and those you grant; limits on
-processes, memory, CPU time and file size.
+SKILLS_WORK_DIR) and a cache folder of the skill's own (XDG_CACHE_HOME); this
+directory read-only as SKILLS_CALLER_DIR; no network but the hosts its manifest
+declares (permissions.network) and those you grant; limits on processes, memory, CPU
+time and file size.
 
 Everything after <script> is passed to the script. Among those arguments:
   --json         JSON mode: stdout carries exactly one JSON document, the script's
