@@ -4,7 +4,8 @@
  * Also embeds the Python helpers the runtime writes out, each with a hash of its content:
  * the toolset host (src/runtime/exec/toolset_host.py → `src/generated/toolset_host_py.ts`),
  * the parent watch (src/runtime/exec/parent_watch.py → `src/generated/parent_watch_py.ts`)
- * and the kill helper (src/runtime/exec/kill_helper.py → `src/generated/kill_helper_py.ts`).
+ * the kill helper (src/runtime/exec/kill_helper.py → `src/generated/kill_helper_py.ts`)
+ * and the sandbox's init helper (src/runtime/sandbox/init.py → `src/generated/sandbox_init_py.ts`).
  * Writes only when the content changed. Run by `deno task gen` (a dependency of the
  * `skills`, `test`, `bundle` and `compile` tasks).
  */
@@ -22,6 +23,7 @@ const PYTHON_HELPERS = [
   ["src/runtime/exec/toolset_host.py", "toolset_host_py.ts", "TOOLSET_HOST"],
   ["src/runtime/exec/parent_watch.py", "parent_watch_py.ts", "PARENT_WATCH"],
   ["src/runtime/exec/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
+  ["src/runtime/sandbox/init.py", "sandbox_init_py.ts", "SANDBOX_INIT"],
 ] as const;
 const SKIP = new Set(["__pycache__", ".DS_Store", "node_modules", ".pytest_cache"]);
 

@@ -13,6 +13,8 @@ export interface SurfaceFactoryOptions {
   log?: (message: string) => void;
   /** `AGENT_SKILLS=all-untrusted`: untrusted skills' code may run. */
   allowUntrusted?: boolean;
+  /** The user's directory, shown read-only to sandboxed scripts. */
+  cwd?: string;
 }
 
 /** A function that opens a fresh surface for a set of active skills. */
@@ -31,6 +33,7 @@ export function surfaceFactory(
       // it also makes `skills prompt` output byte-identical to what chat and MCP send.
       includeLocation: true,
       allowUntrusted: options.allowUntrusted === true,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
 }

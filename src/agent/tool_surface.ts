@@ -63,6 +63,8 @@ export interface ToolSurfaceOptions {
    * are called through `call_skill_tool`. Their names must not clash with stored skills.
    */
   virtualSkills?: readonly VirtualSkill[];
+  /** The user's directory: sandboxed scripts see it read-only as SKILLS_CALLER_DIR. */
+  cwd?: string;
 }
 
 /** What `restore` needs to undo the activations made after it was taken (opaque). */

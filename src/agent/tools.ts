@@ -157,6 +157,7 @@ class SkillToolSurface implements ToolSurface {
         signal: options.signal,
         log: this.#options.log,
         allowUntrusted: this.#options.allowUntrusted,
+        cwd: this.#options.cwd,
       };
       switch (name) {
         case "activate_skill":

@@ -15,6 +15,7 @@ import { canonicalScriptName, skillNameProblem } from "./names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
 import { isValidEnvPattern, neverForwarded } from "./env_policy.ts";
 import { MAX_MANIFEST_OUTPUT_BYTES } from "./limits.ts";
+import { type NetGrant, type NetPolicy, parseNetGrant } from "./net_grants.ts";
 import { array, integer, isPlainObject, matches, number, string } from "./validate.ts";
 import { AGENT_KEYS, type Invocation, readInvocation } from "./agent_fields.ts";
 
@@ -38,6 +39,8 @@ export interface Manifest {
   scriptsIgnore: string[];
   /** `permissions.env` patterns, e.g. `KALSHI_*`. */
   envPatterns: string[];
+  /** `permissions.network`: `true` (any public host) or the declared hosts; absent: none. */
+  network?: NetPolicy;
   limits?: { timeoutSeconds?: number; maxOutputBytes?: number };
   /** Fields of the agents that run skills (Claude Code, Codex): see agent_fields.ts. */
   invocation?: Invocation;
@@ -446,6 +449,7 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   const scriptsIgnore = strList("scripts_ignore") ?? [];
 
   let envPatterns: string[] = [];
+  let network: NetPolicy | undefined;
   const permissions = fm.permissions;
   if (permissions !== undefined && permissions !== null) {
     if (!isPlainObject(permissions)) {
@@ -477,8 +481,11 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
           }
         }
       }
+      network = networkPermission(permissions.network, (message) => error("permissions", message));
       for (const key of Object.keys(permissions)) {
-        if (key !== "env") warn("permissions", `unknown permission '${key}' is ignored`);
+        if (key !== "env" && key !== "network") {
+          warn("permissions", `unknown permission '${key}' is ignored`);
+        }
       }
     }
   }
@@ -530,7 +537,28 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   if (maxAgentVersion !== undefined) manifest.maxAgentVersion = maxAgentVersion;
   if (scripts !== undefined) manifest.scripts = scripts;
   if (limits !== undefined) manifest.limits = limits;
+  if (network !== undefined) manifest.network = network;
   return manifest;
+}
+
+/** `permissions.network`: `true`, `false`, or a list of `host[:port]` (core/net_grants). */
+function networkPermission(
+  value: unknown,
+  error: (message: string) => void,
+): NetPolicy | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  if (value === true) return { any: true, grants: [] };
+  if (!matches(TEXT_LIST, value)) {
+    error("'permissions.network' must be true or a list of hosts such as [api.example.com]");
+    return undefined;
+  }
+  const grants: NetGrant[] = [];
+  for (const entry of value) {
+    const parsed = parseNetGrant(entry);
+    if ("error" in parsed) error(`'permissions.network' entry ${parsed.error}`);
+    else grants.push(parsed);
+  }
+  return { any: false, grants };
 }
 
 /** One line per diagnostic: `path:line: error: message`. */

@@ -12,6 +12,7 @@ const base: RunOptions = {
   args: [],
   timeoutSeconds: undefined,
   env: [],
+  allowNet: [],
   scriptHelp: false,
 };
 
@@ -43,6 +44,11 @@ Deno.test("run parse() splits its own options from the script's arguments", () =
       verbose: true,
     }],
     [["--json", "k", "s"], { skill: "k", script: "s", json: true }],
+    [["--allow-net", "API.Example.com", "--allow-net=127.0.0.1:8080", "k", "s"], {
+      skill: "k",
+      script: "s",
+      allowNet: ["api.example.com", "127.0.0.1:8080"],
+    }],
     [["k", "--timeout", "4", "s", "--help"], {
       skill: "k",
       script: "s",
@@ -65,6 +71,7 @@ Deno.test("run parse() rejects what it cannot understand with a usage error", ()
     [["kalshi-markets"], /^Missing script name$/],
     [["--timeout", "0", "k", "s"], /^Invalid --timeout '0'/],
     [["--timeout", "abc", "k", "s"], /^Invalid --timeout 'abc'/],
+    [["--allow-net", "a:99999", "k", "s"], /^Invalid --allow-net: .a:99999. has an invalid port/],
     [["--timeout"], /^Option '--timeout' needs a value$/],
     [["--env", "1BAD", "k", "s"], /^Invalid --env '1BAD'/],
     [["--env", "A-B=1", "k", "s"], /^Invalid --env 'A-B=1'/],

@@ -36,6 +36,8 @@ Deno.test("skills chat REPL in a terminal: Ctrl-C cancels a long tool call, Ctrl
     OPENAI_API_KEY: "sk-test",
     SKILLS_BASE_URL: llm.baseUrl,
     KALSHI_API_BASE: kalshi.baseUrl,
+    // The sandbox lets scripts reach the loopback stand-in for the Kalshi API only when granted.
+    SKILLS_ALLOW_NET: new URL(kalshi.baseUrl).host,
   }, REPO_ROOT);
   try {
     let at = await pty.waitFor(/skills chat — openai:gpt-test, skills: kalshi-markets\./);

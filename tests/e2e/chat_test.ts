@@ -45,6 +45,8 @@ async function withFixtures(
         OPENAI_API_KEY: "sk-test",
         SKILLS_BASE_URL: llm.baseUrl,
         KALSHI_API_BASE: kalshi.baseUrl,
+        // The sandbox lets scripts reach the loopback stand-in for the Kalshi API only when granted.
+        SKILLS_ALLOW_NET: new URL(kalshi.baseUrl).host,
         ...extra,
       }),
     });

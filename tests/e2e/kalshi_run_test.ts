@@ -1,7 +1,9 @@
 /**
  * The bundled skills through `skills run`: every kalshi-markets script in JSON and human
  * mode against the local Kalshi fixture (KALSHI_API_BASE reaches the scripts through the
- * skill's `permissions.env: [KALSHI_*]`), and hello-extended's advanced_greeting.
+ * skill's `permissions.env: [KALSHI_*]`; the sandbox lets them reach the fixture's loopback
+ * port because SKILLS_ALLOW_NET grants it, as the skill itself declares only Kalshi's API
+ * host), and hello-extended's advanced_greeting.
  */
 
 import assert from "node:assert/strict";
@@ -42,6 +44,7 @@ async function setup(): Promise<Env> {
     SKILLS_HOME: home.path,
     KALSHI_API_BASE: fixture.baseUrl,
     KALSHI_CACHE_DIR: cache.path,
+    SKILLS_ALLOW_NET: new URL(fixture.baseUrl).host,
   };
   return {
     fixture,

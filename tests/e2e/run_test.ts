@@ -1,6 +1,6 @@
 /**
  * `skills run` / `skills scripts` end to end: the real CLI with the binary's permission
- * flags (`--allow-run=git,uv,python3,python`), against the runner's test skills.
+ * flags (`--allow-run=git,uv,python3,python,bwrap`), against the runner's test skills.
  */
 
 import assert from "node:assert/strict";
@@ -34,11 +34,11 @@ async function binDir(root: string, withUv: boolean): Promise<string> {
     await Deno.writeTextFile(
       join(bin, "uv"),
       `#!${python}
-"""Fake uv: records argv and env next to itself, then runs the script with python3."""
+"""Fake uv: records argv and env on stderr (a sandboxed uv can write nowhere the test
+reads), then runs the script with python3."""
 import json, os, sys
-log = os.path.join(os.path.dirname(os.path.abspath(__file__)), "uv-calls.jsonl")
-with open(log, "a") as f:
-    f.write(json.dumps({"argv": sys.argv[1:], "env": dict(os.environ)}) + "\\n")
+sys.stderr.write("uv-call " + json.dumps({"argv": sys.argv[1:], "env": dict(os.environ)}) + "\\n")
+sys.stderr.flush()
 assert sys.argv[1:3] == ["run", "--script"], sys.argv
 os.execv(${JSON.stringify(python)}, [${JSON.stringify(python)}, *sys.argv[3:]])
 `,
@@ -53,6 +53,8 @@ Deno.test("skills run passes only the base set and allowlisted variables to the 
   const bin = await binDir(dir.path, false);
   const result = await runCli(["run", "runner-lab", "env_dump", "--json"], {
     env: {
+      // Policy mode; the sandbox adds its own variables (tests/hardening/sandbox_test.ts).
+      SKILLS_SANDBOX: "off",
       SKILLS_HOME: dir.path,
       PATH: `${bin}:${SYSTEM_PATH}`,
       LANG: "C.UTF-8",
@@ -106,16 +108,19 @@ Deno.test("skills run kills the whole process tree on timeout and exits 124", {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
   const started = performance.now();
-  const result = await runCli(
-    ["run", "--timeout", "3", "runner-lab", "sleeper", pidFile, "--json"],
-    { env: { SKILLS_HOME: dir.path } },
-  );
+  // The pids are found while the script runs (in the OS sandbox it cannot write pidFile).
+  const [result, [grandchild, script]] = await Promise.all([
+    runCli(
+      ["run", "--timeout", "3", "runner-lab", "sleeper", pidFile, "--json"],
+      { env: { SKILLS_HOME: dir.path } },
+    ),
+    sleeperPids(pidFile),
+  ]);
   assert.ok(performance.now() - started < 15_000);
   assert.equal(result.code, 124, result.stderr);
   const body = JSON.parse(result.stdout);
   assert.equal(body.error, "timeout");
   assert.equal(body.message, "Script timed out after 3s\nstderr: grandchild started");
-  const [grandchild, script] = await sleeperPids(pidFile);
   assert.ok(await waitGone(script!), `script ${script} still running`);
   assert.ok(await waitGone(grandchild!), `grandchild ${grandchild} still running`);
 });
@@ -125,17 +130,18 @@ Deno.test("skills run also kills a grandchild that left the process group (SCRIP
 }, async () => {
   await using dir = await home();
   const pidFile = join(dir.path, "pids");
-  const result = await runCli(["run", "runner-lab", "sleeper", pidFile, "--escape"], {
-    env: { SKILLS_HOME: dir.path, SCRIPT_TIMEOUT: "3" },
-  });
+  const [result, pids] = await Promise.all([
+    runCli(["run", "runner-lab", "sleeper", pidFile, "--escape"], {
+      env: { SKILLS_HOME: dir.path, SCRIPT_TIMEOUT: "3" },
+    }),
+    sleeperPids(pidFile),
+  ]);
   assert.equal(result.code, 124);
   assert.match(result.stderr, /grandchild started/);
   assert.match(result.stderr, /error: Script 'sleeper' timed out after 3s/);
   assert.match(result.stderr, /hint: Raise the limit with --timeout/);
   assert.equal(result.stdout, "");
-  for (const pid of await sleeperPids(pidFile)) {
-    assert.ok(await waitGone(pid), `${pid} still running`);
-  }
+  for (const pid of pids) assert.ok(await waitGone(pid), `${pid} still running`);
 });
 
 Deno.test("skills run exits 130 and kills the tree on Ctrl-C", {
@@ -260,9 +266,8 @@ Deno.test("skills run uses `uv run --script` when uv is on PATH", async () => {
   });
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout), { ran: true, args: ["a b", "--json"] });
-  const calls = (await Deno.readTextFile(join(bin, "uv-calls.jsonl"))).trim().split("\n").map((
-    l,
-  ) => JSON.parse(l));
+  const calls = result.stderr.split("\n").filter((l) => l.startsWith("uv-call "))
+    .map((l) => JSON.parse(l.slice("uv-call ".length)));
   assert.equal(calls.length, 1);
   // The script runs from the verified private copy of the skill (runtime/trust/snapshot.ts).
   const [run, flag, script, ...rest] = calls[0].argv;

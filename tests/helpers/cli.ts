@@ -17,7 +17,7 @@ export const CLI_FLAGS = [
   "--allow-env",
   "--allow-net",
   "--allow-sys=hostname",
-  "--allow-run=git,uv,python3,python",
+  "--allow-run=git,uv,python3,python,bwrap",
 ];
 
 export function cliEntry(): string {

@@ -5,7 +5,7 @@
  * elsewhere throws rather than reporting every process as gone.
  */
 
-import { exists, waitFor, WaitTimeout } from "./wait.ts";
+import { waitFor, WaitTimeout } from "./wait.ts";
 
 function requireProc(): void {
   if (Deno.build.os !== "linux") {
@@ -98,12 +98,41 @@ export function killAll(pids: number[]): void {
 }
 
 /**
- * The pids the runner-lab `sleeper` fixture writes to `pidFile` (its grandchild's, then
- * its own), once it has written them.
+ * The pids of the runner-lab `sleeper` fixture started with `pidFile` (its grandchild's,
+ * then its own), once both run. They are found in /proc by their command lines (both
+ * carry `pidFile`), not read from the file: inside the OS sandbox the script can neither
+ * write it nor see its own pids as the host does.
  */
 export async function sleeperPids(pidFile: string, timeoutMs = 15_000): Promise<number[]> {
-  await waitFor(() => exists(pidFile), { what: `the sleeper's pid file ${pidFile}`, timeoutMs });
-  return (await Deno.readTextFile(pidFile)).trim().split("\n").map(Number);
+  requireProc();
+  let found: number[] | undefined;
+  await waitFor(() => (found = findSleeper(pidFile)) !== undefined, {
+    what: `the sleeper started with ${pidFile}`,
+    timeoutMs,
+  });
+  return found!;
+}
+
+function findSleeper(pidFile: string): number[] | undefined {
+  for (const pid of processesMentioning(pidFile)) {
+    let args: string;
+    try {
+      args = Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ");
+    } catch {
+      continue;
+    }
+    if (!args.includes("time.sleep(300)")) continue;
+    const parent = Number(statFields(pid)?.[1]);
+    const parentArgs = (() => {
+      try {
+        return Deno.readTextFileSync(`/proc/${parent}/cmdline`);
+      } catch {
+        return "";
+      }
+    })();
+    if (parentArgs.includes("sleeper.py")) return [Number(pid), parent];
+  }
+  return undefined;
 }
 
 export interface PeakRss {

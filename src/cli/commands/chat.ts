@@ -75,6 +75,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
     catalog: session.catalog,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
+    cwd: ctx.cwd,
     // the surface's log carries runner/toolset debug lines (argv, durations, problems)
     log: (message) => debug(ctx, message),
   });

@@ -144,16 +144,53 @@ async function toolsetProblems(
   return problems;
 }
 
+interface SandboxReport {
+  mode: "bwrap" | "policy";
+  setting: string;
+  reason: string;
+  hint?: string;
+  /** False when SKILLS_SANDBOX=required cannot be met (scripts would be refused). */
+  usable: boolean;
+}
+
+/** Which sandbox scripts run in, and why (runtime/sandbox/mode). */
+async function sandboxReport(env: Record<string, string>, home: string): Promise<SandboxReport> {
+  const { resolveSandbox } = await import("../../runtime/sandbox/mode.ts");
+  let status;
+  try {
+    status = await resolveSandbox(env, home);
+  } catch (error) {
+    return { mode: "policy", setting: "invalid", reason: (error as Error).message, usable: false };
+  }
+  const report: SandboxReport = {
+    mode: status.kind,
+    setting: status.setting,
+    reason: status.reason,
+    usable: status.kind === "bwrap" || status.setting !== "required",
+  };
+  if (status.kind === "policy" && status.hint !== undefined) report.hint = status.hint;
+  return report;
+}
+
+function sandboxLine(report: SandboxReport): string {
+  const setting = `SKILLS_SANDBOX=${report.setting}`;
+  if (report.mode === "bwrap") return `OS sandbox (${setting}): ${report.reason}`;
+  if (!report.usable) return `no OS sandbox and ${setting}: scripts are refused - ${report.reason}`;
+  return `policy mode (${setting}): ${report.reason}`;
+}
+
 export async function run(options: CheckOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   let repaired: ConsistencyReport | null = null;
   // What this binary materialises under .cache/core; other versions' copies are clutter.
   const { parentWatchDir } = await import("../../runtime/exec/parent_watch.ts");
   const { toolsetHostPath } = await import("../../runtime/exec/toolset_host.ts");
+  const { sandboxProbePath } = await import("../../runtime/sandbox/mode.ts");
   const keepCore = [
     bundledRootPath(session.home),
     parentWatchDir(session.home),
     toolsetHostPath(session.home),
+    sandboxProbePath(session.home),
   ];
   let pruned: string[] = [];
   if (options.repair) {
@@ -177,6 +214,8 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       `${t.name}: ${t.found ? `found ${t.version ?? ""}`.trim() : t.detail ?? "not found"}`,
     );
   }
+  const sandbox = await sandboxReport(ctx.env, session.home);
+  debug(ctx, `sandbox: ${sandbox.mode} (${sandbox.reason})`);
   const states = await runStates(catalog.skills, session.home);
   const toolsetErrors = await toolsetProblems(catalog.skills, states, session.home, ctx.env);
   const audits = await auditStates(catalog.skills, session.home);
@@ -220,7 +259,7 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
   ].sort((a, b) => (a.name < b.name ? -1 : 1));
   const project = await projectReport(session.home, catalog);
   const healthy = skills.every((x) => x.status === "ok") &&
-    isConsistent(consistency) && project.healthy;
+    isConsistent(consistency) && project.healthy && sandbox.usable;
   const warnings = [...session.activationWarnings, ...catalog.notes];
 
   if (options.json) {
@@ -232,6 +271,7 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       skills,
       active: [...active].sort(),
       tools,
+      sandbox: { mode: sandbox.mode, setting: sandbox.setting, reason: sandbox.reason },
       consistency,
       unused,
       repaired,
@@ -298,6 +338,16 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       ? " (optional: needed only for scripts that declare dependencies)"
       : "";
     out.push(`  ${mark} ${t.name}${t.version ? ` ${t.version}` : ""}${why}${note}`);
+  }
+  out.push("", "Sandbox:");
+  const sandboxMark = sandbox.mode === "bwrap"
+    ? s.green("✓")
+    : sandbox.usable
+    ? sandbox.setting === "off" ? "○" : s.yellow("!")
+    : s.red("✗");
+  out.push(`  ${sandboxMark} ${sandboxLine(sandbox)}`);
+  if (sandbox.hint !== undefined && sandbox.mode === "policy" && sandbox.setting !== "off") {
+    out.push(`    hint: ${sandbox.hint}`);
   }
   out.push("", "Home:");
   if (repaired) {

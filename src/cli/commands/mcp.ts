@@ -76,6 +76,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
     catalog: session.catalog,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
+    cwd: ctx.cwd,
     // runner/toolset debug lines (argv, durations, problems), as in `skills chat`
     log: (message) => debug(ctx, message),
   });

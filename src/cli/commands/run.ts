@@ -1,5 +1,6 @@
 /**
- * `skills run [--timeout S] [--env NAME[=VALUE]]... <skill> <script> [script args...]`:
+ * `skills run [--timeout S] [--env NAME[=VALUE]]... [--allow-net HOST[:PORT]]... <skill>
+ * <script> [script args...]`:
  * runs one skill script in the sandbox. Everything after <script> goes to the script.
  */
 
@@ -15,6 +16,7 @@ import {
 } from "../../core/errors.ts";
 import { loadCatalog } from "../../runtime/catalog/catalog.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
+import { formatNetGrant, parseNetGrant } from "../../core/net_grants.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { formatSeconds } from "../../runtime/exec/runner.ts";
 import {
@@ -40,6 +42,8 @@ export interface RunOptions extends ParsedCommon {
   timeoutSeconds: number | undefined;
   /** `--env` requests: `NAME` or `NAME=VALUE`. */
   env: string[];
+  /** `--allow-net` grants: `HOST` or `HOST:PORT`. */
+  allowNet: string[];
   /** `--help` among the script's arguments. */
   scriptHelp: boolean;
 }
@@ -57,6 +61,7 @@ export function parse(argv: readonly string[]): RunOptions {
     args: [],
     timeoutSeconds: values.timeout === undefined ? undefined : parseTimeout(values.timeout),
     env: (values.env ?? []).map(parseEnvRequest),
+    allowNet: (values["allow-net"] ?? []).map(parseAllowNet),
     scriptHelp: false,
   };
   if (options.help) return options;
@@ -85,6 +90,14 @@ function parseTimeout(text: string): number {
     );
   }
   return value;
+}
+
+function parseAllowNet(text: string): string {
+  const parsed = parseNetGrant(text);
+  if ("error" in parsed) {
+    throw new UsageError(`Invalid --allow-net: ${parsed.error}`, "Expected HOST or HOST:PORT");
+  }
+  return formatNetGrant(parsed);
 }
 
 function parseEnvRequest(text: string): string {
@@ -128,6 +141,9 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
     log: (message) => debug(ctx, message),
     extraEnv: options.env,
     timeoutSeconds: options.timeoutSeconds,
+    cwd: ctx.cwd,
+    allowNet: options.allowNet,
+    warn: (message) => warn(ctx, message),
   };
   const passStderr = (chunk: Uint8Array) => ctx.stderr.writeBytes(chunk);
   if (options.json) {

@@ -12,6 +12,13 @@ cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's settings, ...) p
 variables its skill allowlists in permissions.env; its working directory is its folder.
 Installed skills must be trusted (\`skills trust <skill>\`); bundled skills always are.
 
+On Linux the script runs inside bubblewrap: a read-only filesystem without your home,
+$SKILLS_HOME or other skills; a fresh writable work folder (HOME, TMPDIR and
+SKILLS_WORK_DIR) and a cache folder of the skill's own (XDG_CACHE_HOME); this
+directory read-only as SKILLS_CALLER_DIR; no network but the hosts its manifest
+declares (permissions.network) and those you grant; limits on processes, memory, CPU
+time and file size.
+
 Everything after <script> is passed to the script. Among those arguments:
   --json         JSON mode: stdout carries exactly one JSON document, the script's
                  output on success or {"success": false, "error", "message"} on failure
@@ -30,6 +37,13 @@ Everything after <script> is passed to the script. Among those arguments:
       value: "NAME",
       description: `Forward NAME; NAME=VALUE sets it. Only names the skill allowlists
 (permissions.env) are accepted, else permission_denied`,
+    },
+    "allow-net": {
+      type: "string",
+      multiple: true,
+      value: "HOST[:PORT]",
+      description: `Let the script reach HOST (on PORT only, if given) for this run,
+besides the hosts its manifest declares (also SKILLS_ALLOW_NET=host,host:port)`,
     },
     verbose: verboseFlag("Debug logs on stderr (launcher, argv, duration, exit code, bytes)"),
     help: HELP_FLAG,
@@ -52,7 +66,10 @@ then the skill's limits, then the defaults.`,
     {
       title: "Environment",
       text: `SKILLS_UV (uv to use), SKILLS_PYTHON (interpreter when uv is absent),
-SCRIPT_TIMEOUT, MAX_SCRIPT_OUTPUT.`,
+SCRIPT_TIMEOUT, MAX_SCRIPT_OUTPUT, MAX_SCRIPT_MEMORY (bytes of address space per
+process in the sandbox, default 4 GiB), SKILLS_ALLOW_NET (hosts granted to every run),
+SKILLS_SANDBOX (auto: bubblewrap when it works here, else policy mode with a warning;
+required: refuse without it; off: policy mode).`,
     },
     {
       title: "Exit codes",
@@ -64,7 +81,8 @@ names or arguments; 1 for other failures.`,
       text: `
   skills run kalshi-markets status --json
   skills run kalshi-markets markets --help
-  skills run --timeout 10 kalshi-markets search bitcoin --json`,
+  skills run --timeout 10 kalshi-markets search bitcoin --json
+  skills run --allow-net 127.0.0.1:8080 kalshi-markets status --json`,
     },
   ],
 } as const satisfies CommandSpec;

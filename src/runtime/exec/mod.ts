@@ -1,5 +1,6 @@
 /**
- * runtime/exec — running a skill's code: the launch plan and the spawn of a child that
+ * runtime/exec — running a skill's code: the launch plan, the OS sandbox request for it
+ * (runtime/sandbox does the isolating) and, in policy mode, the spawn of a child that
  * leads its own process group, with the kill helper that ends its whole tree
  * (sandbox.ts, kill_helper.py); one script run with its limits (runner.ts); the service
  * that resolves, gates and runs a script for the CLI, chat and MCP (script_service.ts);
@@ -19,5 +20,6 @@ export const LAYER = {
     "runtime/store",
     "runtime/catalog",
     "runtime/trust",
+    "runtime/sandbox",
   ],
 } as const;

@@ -2,18 +2,26 @@
  * Running one skill script with limits: a timeout that kills the whole process tree,
  * a stdout cap (read incrementally; past the cap the child is stopped), argument limits,
  * cwd = the script's folder, UTF-8 decoding with replacement, a bounded stderr tail,
- * Ctrl-C (AbortSignal) support, an optional streaming mode, and a trace hook.
+ * Ctrl-C (AbortSignal) support, an optional streaming mode, and a trace hook. With a
+ * sandbox request the script runs inside the OS sandbox (runtime/sandbox), which also
+ * enforces the memory, process, CPU and file-size limits.
  */
 
 import { dirname } from "../os/paths.ts";
 import { type ErrorCode, SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
-import { type LaunchPlan, planLaunch, spawnSandboxed } from "./sandbox.ts";
+import { type LaunchPlan, planLaunch, spawnLaunch } from "./sandbox.ts";
+import type { SandboxRequest } from "../sandbox/launch.ts";
+import { describeNetPolicy } from "../../core/net_grants.ts";
 import { afterDelay, delay } from "../os/timer.ts";
 
 const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** The sandbox's address-space limit unless MAX_SCRIPT_MEMORY says otherwise (4 GiB). */
+const DEFAULT_MAX_MEMORY_BYTES = 4 * 1024 ** 3;
+/** The smallest MAX_SCRIPT_MEMORY that still lets an interpreter start (64 MiB). */
+const MIN_MEMORY_BYTES = 64 * 1024 ** 2;
 const MAX_ARGS = 100;
 const MAX_ARGS_BYTES = 4096;
 /** How much of stderr is kept in memory (the tail). */
@@ -42,22 +50,41 @@ export function resolveLimits(
   overrides: { timeoutSeconds?: number | undefined; maxOutputBytes?: number | undefined } = {},
   warn: (message: string) => void = () => {},
 ): RunLimits {
-  const fromEnv = (name: string, integer: boolean): number | undefined => {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === "") return undefined;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-      warn(`Ignoring ${name}='${raw}': expected a positive ${integer ? "integer" : "number"}`);
-      return undefined;
-    }
-    return value;
-  };
+  const fromEnv = (name: string, integer: boolean) => positiveFromEnv(env, name, integer, warn);
   return {
     timeoutSeconds: overrides.timeoutSeconds ?? fromEnv("SCRIPT_TIMEOUT", false) ??
       manifest.limits?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     maxOutputBytes: overrides.maxOutputBytes ?? fromEnv("MAX_SCRIPT_OUTPUT", true) ??
       manifest.limits?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
   };
+}
+
+function positiveFromEnv(
+  env: Readonly<Record<string, string>>,
+  name: string,
+  integer: boolean,
+  warn: (message: string) => void,
+): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    warn(`Ignoring ${name}='${raw}': expected a positive ${integer ? "integer" : "number"}`);
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * The OS sandbox's address-space limit per process: `MAX_SCRIPT_MEMORY` bytes (at least
+ * 64 MiB, so an interpreter still starts), else 4 GiB. Not enforced in policy mode.
+ */
+export function resolveMemoryLimit(
+  env: Readonly<Record<string, string>>,
+  warn: (message: string) => void = () => {},
+): number {
+  const value = positiveFromEnv(env, "MAX_SCRIPT_MEMORY", true, warn);
+  return value === undefined ? DEFAULT_MAX_MEMORY_BYTES : Math.max(MIN_MEMORY_BYTES, value);
 }
 
 /**
@@ -110,6 +137,8 @@ export interface RunRequest {
   /** The caller's SKILLS_PYTHON / SKILLS_UV: they choose the launcher, never reach the script. */
   launcherEnv?: Readonly<Record<string, string>> | undefined;
   limits: RunLimits;
+  /** The OS sandbox to run in (see exec/sandbox.sandboxRequestFor); undefined: policy mode. */
+  sandbox?: SandboxRequest | undefined;
   /** JSON mode: append `--json` unless present, and parse stdout. */
   json: boolean;
   signal?: AbortSignal | undefined;
@@ -193,7 +222,18 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
   });
   if (signal?.aborted) throw new SkillError("cancelled", "Interrupted");
   request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
-  const proc = spawnSandboxed(plan, { cwd: dirname(request.script.path), env: request.env });
+  if (request.sandbox !== undefined) {
+    request.log?.(
+      `sandbox: bubblewrap, network ${describeNetPolicy(request.sandbox.network)}${
+        request.sandbox.callerDir ? `, caller directory ${request.sandbox.callerDir}` : ""
+      }`,
+    );
+  }
+  const proc = await spawnLaunch(plan, {
+    cwd: dirname(request.script.path),
+    env: request.env,
+    sandbox: request.sandbox,
+  });
 
   let timedOut = false;
   let aborted = false;
@@ -233,7 +273,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     onChunk: request.onStderr,
     onCap: () => {},
   });
-  let status: Deno.CommandStatus;
+  let status: Deno.CommandStatus | undefined;
   try {
     status = await proc.child.status;
     const drained = Promise.all([out.done, err.done]);
@@ -249,6 +289,9 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
   } finally {
     cancelTimer();
     signal?.removeEventListener("abort", onAbort);
+    // Never leave a sandbox's work folder behind, even when reading failed.
+    if (status === undefined) await proc.killTree();
+    await proc.release();
   }
   const stopped = timedOut || aborted || truncated;
   const stdoutBytes = out.bytes();

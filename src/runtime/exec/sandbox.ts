@@ -1,9 +1,11 @@
 /**
  * Launching a skill script: choosing the launcher (uv or python3), building the
- * environment (clearEnv + an allowlist), and spawning a child that leads its own process
- * group so that the whole tree (uv → python → any grandchild) can be killed.
+ * environment (clearEnv + an allowlist), and spawning it: inside the OS sandbox
+ * (`spawnLaunch` with a request from {@link sandboxRequestFor}; runtime/sandbox) or, in
+ * policy mode, as a child that leads its own process group so that the whole tree
+ * (uv → python → any grandchild) can be killed (`spawnSandboxed`).
  *
- * Killing a tree under the binary's scoped `--allow-run=git,uv,python3,python`:
+ * Policy mode, killing a tree under the binary's scoped `--allow-run=…,uv,python3,python`:
  * `Deno.kill` (any pid, incl. `-pgid`) requires *unscoped* --allow-run and reading /proc
  * requires --allow-all, so neither is available to the compiled binary. What is: the
  * `ChildProcess.kill()` of our own child, and spawning python. So the child is spawned
@@ -16,10 +18,16 @@
  * allow-run list).
  */
 
-import { DELIMITER, isAbsolute, join } from "../os/paths.ts";
-import { SkillError } from "../../core/errors.ts";
+import { findOnPath } from "../os/probe.ts";
+import { isAbsolute } from "../os/paths.ts";
+import { SkillError, UsageError } from "../../core/errors.ts";
 import { pep723Dependencies } from "../../core/pep723.ts";
 import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
+import type { SandboxRequest } from "../sandbox/launch.ts";
+import type { SandboxLimits } from "../sandbox/init.ts";
+import { assertSandbox, resolveSandbox } from "../sandbox/mode.ts";
+import { mergeNetPolicies, NO_NETWORK, parseNetGrants } from "../../core/net_grants.ts";
+import type { SkillRecord } from "../catalog/catalog.ts";
 
 export interface LaunchPlan {
   command: string;
@@ -75,42 +83,70 @@ export async function planLaunch(
   );
 }
 
-/** Whether an executable `name` exists in one of env.PATH's directories. */
-export function findOnPath(
-  name: string,
-  env: Readonly<Record<string, string>>,
-  os: typeof Deno.build.os = Deno.build.os,
-): string | undefined {
-  const windows = os === "windows";
-  const path = env.PATH ?? env.Path ?? "";
-  const names = windows ? [`${name}.exe`, `${name}.cmd`, `${name}.bat`] : [name];
-  for (const dir of path.split(windows ? ";" : DELIMITER)) {
-    // An empty or relative entry means the working directory: never searched.
-    if (dir === "" || !isAbsolute(dir)) continue;
-    for (const file of names) {
-      const candidate = join(dir, file);
-      try {
-        // Synchronous: a dozen PATH entries are a dozen tiny lookups on every `skills run`,
-        // and the async round trips cost more than the lookups.
-        const info = Deno.statSync(candidate);
-        if (info.isFile && (windows || ((info.mode ?? 0o111) & 0o111) !== 0)) return candidate;
-      } catch { /* not here */ }
-    }
-  }
-  return undefined;
-}
-
 export interface SandboxedProcess {
   readonly pid: number;
   readonly child: Deno.ChildProcess;
   /** Kills the child and every process it started; safe to call more than once. */
   killTree(): Promise<void>;
+  /**
+   * Waits for the child to exit, then cleans up after it (the OS sandbox's work folder and
+   * proxy). Safe to call more than once.
+   */
+  release(): Promise<void>;
 }
 
 interface SpawnOptions {
   cwd: string;
   env: Record<string, string>;
   stdin?: "piped" | "null";
+}
+
+/**
+ * Spawns `plan` inside the OS sandbox `sandbox` describes (runtime/sandbox), or as
+ * {@link spawnSandboxed} does when it is undefined (policy mode). In the sandbox, killing
+ * bubblewrap ends everything inside: it runs with --die-with-parent in its own PID
+ * namespace, whose processes all die with its first one.
+ */
+export async function spawnLaunch(
+  plan: LaunchPlan,
+  options: SpawnOptions & { sandbox?: SandboxRequest | undefined },
+): Promise<SandboxedProcess> {
+  if (options.sandbox === undefined) return spawnSandboxed(plan, options);
+  const { prepareSandbox } = await import("../sandbox/launch.ts");
+  const uv = plan.launcher !== "python3";
+  const launch = await prepareSandbox(plan.command, plan.args, options.env, options.sandbox, {
+    uv,
+    fetchesPackages: uv && await declaresDependencies(plan.args[plan.args.indexOf("--script") + 1]),
+  });
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(launch.command, {
+      args: launch.args,
+      env: launch.env,
+      clearEnv: true,
+      stdin: options.stdin ?? "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    await launch.dispose();
+    throw new SkillError(
+      "dependency_unavailable",
+      `Cannot start the sandbox (${launch.command}): ${(error as Error).message}`,
+      { hint: "Set SKILLS_SANDBOX=off to run scripts in policy mode" },
+    );
+  }
+  const killTree = () => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already exited */ }
+    return Promise.resolve();
+  };
+  let released: Promise<void> | undefined;
+  const release = () =>
+    released ??= child.status.then(() => launch.dispose(), () => launch.dispose());
+  return { pid: child.pid, child, killTree, release };
 }
 
 /**
@@ -153,7 +189,90 @@ export function spawnSandboxed(plan: LaunchPlan, options: SpawnOptions): Sandbox
     })();
     return killing;
   };
-  return { pid, child, killTree };
+  const release = () => child.status.then(() => {}, () => {});
+  return { pid, child, killTree, release };
+}
+
+function warnOnStderr(message: string): void {
+  try {
+    Deno.stderr.writeSync(new TextEncoder().encode(`warning: ${message}\n`));
+  } catch { /* no stderr: nothing to tell */ }
+}
+
+/** Whether the script at `path` declares PEP 723 dependencies (or ones this tool cannot read). */
+async function declaresDependencies(path: string | undefined): Promise<boolean> {
+  if (path === undefined) return false;
+  try {
+    return pep723Dependencies(await Deno.readTextFile(path)) !== "none";
+  } catch {
+    return false;
+  }
+}
+
+/** What a sandboxed launch of one skill needs besides the skill (see {@link sandboxRequestFor}). */
+interface SandboxScope {
+  /** `$SKILLS_HOME`. */
+  home: string;
+  /** The caller's effective environment (SKILLS_SANDBOX, SKILLS_ALLOW_NET, HOME, PATH). */
+  env: Readonly<Record<string, string>>;
+  /** Where the launcher starts. */
+  cwd: string;
+  /** The caller's directory, shown read-only to the script. */
+  callerDir?: string | undefined;
+  otherSkills?: readonly string[] | undefined;
+  readOnly?: readonly string[] | undefined;
+  /** `--allow-net` grants (already checked by the command's parser). */
+  allowNet?: readonly string[] | undefined;
+  limits: SandboxLimits;
+  /**
+   * Notices for the user: the sandbox missing in auto mode (once per process), refused
+   * connections. Default: `warning: …` lines on stderr (chat, MCP, library users).
+   */
+  warn?: ((message: string) => void) | undefined;
+  log?: ((message: string) => void) | undefined;
+}
+
+/**
+ * The OS sandbox for a launch of `skill`, or undefined in policy mode (SKILLS_SANDBOX=off,
+ * or auto without a working bubblewrap). Throws `dependency_unavailable` under
+ * SKILLS_SANDBOX=required without one, and `usage` for a malformed SKILLS_ALLOW_NET.
+ */
+export async function sandboxRequestFor(
+  skill: Pick<SkillRecord, "dir" | "manifest" | "canonical">,
+  scope: SandboxScope,
+): Promise<SandboxRequest | undefined> {
+  const warn = scope.warn ?? warnOnStderr;
+  const status = await resolveSandbox(scope.env, scope.home, warn);
+  assertSandbox(status);
+  if (status.kind !== "bwrap") return undefined;
+  const fromEnv = parseNetGrants([scope.env.SKILLS_ALLOW_NET ?? ""]);
+  if (fromEnv.errors.length > 0) {
+    throw new UsageError(
+      `Invalid SKILLS_ALLOW_NET: ${fromEnv.errors.join("; ")}`,
+      "Use a comma-separated list of host or host:port, e.g. SKILLS_ALLOW_NET=api.example.com,127.0.0.1:8080",
+    );
+  }
+  const fromFlags = parseNetGrants(scope.allowNet ?? []);
+  const network = mergeNetPolicies(
+    skill.manifest.network ?? NO_NETWORK,
+    { any: false, grants: [...fromEnv.grants, ...fromFlags.grants] },
+  );
+  return {
+    bwrap: status.bwrap,
+    skillDir: skill.dir,
+    cwd: scope.cwd,
+    skillsHome: scope.home,
+    skillName: skill.canonical,
+    callerDir: scope.callerDir,
+    otherSkills: scope.otherSkills ?? [],
+    readOnly: scope.readOnly ?? [],
+    network,
+    limits: scope.limits,
+    callerEnv: scope.env,
+    onDenied: (target, reason) =>
+      warn?.(`The sandbox refused a connection to ${target}: ${reason}`),
+    log: scope.log,
+  };
 }
 
 function launchError(plan: LaunchPlan, error: unknown): SkillError {

@@ -20,6 +20,7 @@ import {
   checkArgs,
   formatSeconds,
   resolveLimits,
+  resolveMemoryLimit,
   type RunLimits,
   type RunOutcome,
   runScript,
@@ -28,6 +29,9 @@ import {
 import { scriptEnvironment } from "../../core/env_policy.ts";
 import { missingModuleHint } from "../../core/missing_module.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
+import { sandboxRequestFor } from "./sandbox.ts";
+import type { SandboxRequest } from "../sandbox/launch.ts";
+import { dirname } from "../os/paths.ts";
 
 export interface ScriptDeps {
   home: string;
@@ -46,6 +50,12 @@ export interface ScriptDeps {
   onTrace?: ((trace: RunTrace) => void) | undefined;
   /** `AGENT_SKILLS=all-untrusted`: the trust gate lets untrusted skills run. */
   allowUntrusted?: boolean | undefined;
+  /** The caller's directory: shown read-only to sandboxed scripts as SKILLS_CALLER_DIR. */
+  cwd?: string | undefined;
+  /** `--allow-net HOST[:PORT]` grants for this run (on top of SKILLS_ALLOW_NET). */
+  allowNet?: readonly string[] | undefined;
+  /** Notices for the user (a missing sandbox, a refused connection); default: stderr. */
+  warn?: ((message: string) => void) | undefined;
 }
 
 interface ScriptEntry {
@@ -142,6 +152,8 @@ interface PreparedRun {
   args: string[];
   env: Record<string, string>;
   limits: RunLimits;
+  /** Undefined in policy mode. */
+  sandbox: SandboxRequest | undefined;
 }
 
 /**
@@ -185,13 +197,38 @@ export async function prepareRun(
     );
   }
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
-  Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
   const limits = resolveLimits(skill.manifest, deps.env, {
     timeoutSeconds: deps.timeoutSeconds,
     maxOutputBytes: deps.maxOutputBytes,
   }, (message) => deps.log?.(message));
-  return { skill, script, args: [...stringArgs], env, limits };
+  const sandbox = await sandboxRequestFor(skill, {
+    home: deps.home,
+    env: deps.env,
+    cwd: dirname(script.path),
+    callerDir: deps.cwd,
+    otherSkills: catalog.skills.filter((s) => s.dir !== skill.dir).map((s) => s.dir),
+    allowNet: deps.allowNet,
+    limits: {
+      processes: SCRIPT_PROCESSES,
+      memoryBytes: resolveMemoryLimit(deps.env, (message) => deps.log?.(message)),
+      // CPU seconds per process: past the wall-clock timeout only a multi-threaded
+      // script gets near it, and the timeout stops the run first.
+      cpuSeconds: Math.ceil(limits.timeoutSeconds) * 2 + 10,
+      fileSizeBytes: SCRIPT_FILE_BYTES,
+    },
+    warn: deps.warn,
+    log: deps.log,
+  });
+  // Outside the sandbox, the parent watch stops scripts outliving a killed CLI; inside,
+  // bubblewrap's --die-with-parent does (and the watch could not see the CLI's pid).
+  if (sandbox === undefined) Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
+  return { skill, script, args: [...stringArgs], env, limits, sandbox };
 }
+
+/** Processes (and threads) a sandboxed script may have at once. */
+const SCRIPT_PROCESSES = 256;
+/** The largest file a sandboxed script may write (1 GiB). */
+const SCRIPT_FILE_BYTES = 1024 ** 3;
 
 interface StreamHooks {
   stdout?: (chunk: Uint8Array) => void;
@@ -212,6 +249,7 @@ export function executeRun(
     env: prepared.env,
     launcherEnv: launcherSettings(deps.env),
     limits: prepared.limits,
+    sandbox: prepared.sandbox,
     json,
     signal: deps.signal,
     onStdout: hooks.stdout,

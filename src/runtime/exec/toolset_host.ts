@@ -26,8 +26,14 @@ import type { SkillRecord } from "../catalog/catalog.ts";
 import { exists, writeFileAtomic } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
 import { scriptEnvironment } from "../../core/env_policy.ts";
-import { findOnPath, type LaunchPlan, type SandboxedProcess, spawnSandboxed } from "./sandbox.ts";
+import {
+  type LaunchPlan,
+  type SandboxedProcess,
+  sandboxRequestFor,
+  spawnLaunch,
+} from "./sandbox.ts";
 import { verifiedSkill } from "../trust/snapshot.ts";
+import { findOnPath } from "../os/probe.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
 
 /** One public method of a toolset class, as the host describes it. */
@@ -53,9 +59,14 @@ interface ToolsetHostOptions {
   timeoutMs?: number;
   /** `AGENT_SKILLS=all-untrusted`: the trust gate lets an untrusted skill's toolsets run. */
   allowUntrusted?: boolean;
+  /** Notices (a missing sandbox, a refused connection); default: stderr. */
+  warn?: (message: string) => void;
 }
 
 const DEFAULT_TOOLSET_TIMEOUT_MS = 60_000;
+/** The host's limits in the OS sandbox: like a script's, without a CPU-time cap (it lives long). */
+const HOST_LIMITS = { processes: 256, cpuSeconds: -1, fileSizeBytes: 1024 ** 3 };
+const HOST_MEMORY_BYTES = 4 * 1024 ** 3;
 /** Largest accepted arguments document (JSON bytes). */
 const MAX_TOOLSET_ARGS_BYTES = 64 * 1024;
 /** Largest accepted response line; the host itself caps results at 1 MB. */
@@ -118,7 +129,7 @@ class HostProcess {
     this.#process = process;
     this.#log = log;
     this.#writer = process.child.stdin.getWriter();
-    this.done = Promise.all([this.#readStdout(), this.#readStderr(), process.child.status])
+    this.done = Promise.all([this.#readStdout(), this.#readStderr(), process.release()])
       .then(() => this.#exited());
   }
 
@@ -300,11 +311,22 @@ export class ToolsetHost {
     const hostPath = await materializeHost(home);
     const plan = hostLaunchPlan(hostPath, skill, env);
     const hostEnv = scriptEnvironment(skill, env);
-    Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
-    const spawned = spawnSandboxed(plan, {
+    const sandbox = await sandboxRequestFor(skill, {
+      home,
+      env,
+      cwd: skill.dir,
+      readOnly: [hostPath],
+      limits: { ...HOST_LIMITS, memoryBytes: HOST_MEMORY_BYTES },
+      warn: this.#options.warn,
+      log,
+    });
+    // Inside the sandbox --die-with-parent does the parent watch's job (runner.ts).
+    if (sandbox === undefined) Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
+    const spawned = await spawnLaunch(plan, {
       cwd: skill.dir,
       env: hostEnv,
       stdin: "piped",
+      sandbox,
     });
     const process = new HostProcess(spawned, log);
     this.#process = process;

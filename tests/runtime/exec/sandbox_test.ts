@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import { findOnPath, planLaunch, spawnSandboxed } from "../../../src/runtime/exec/sandbox.ts";
+import { planLaunch, spawnSandboxed } from "../../../src/runtime/exec/sandbox.ts";
+import { findOnPath } from "../../../src/runtime/os/probe.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { alive, waitGone } from "../../helpers/processes.ts";
 import { realPython } from "../../helpers/python.ts";

@@ -1,0 +1,183 @@
+/**
+ * Network grants: which `host[:port]` a sandboxed script may reach through the CLI's
+ * proxy. A grant comes from the skill's `permissions.network` (a list of hosts, or `true`
+ * for any host), from `skills run --allow-net HOST[:PORT]`, or from
+ * `SKILLS_ALLOW_NET=host,host:port`. Pure: the proxy (runtime/sandbox/proxy.ts) asks
+ * {@link grantFor} about every connection.
+ *
+ * Grammar: `api.example.com` (any port), `api.example.com:443`, `*.example.com` (any
+ * subdomain, not the bare domain), an IPv4 literal, a bracketed IPv6 literal (`[::1]:8080`)
+ * or `localhost`. Names are compared in lower case.
+ */
+
+export interface NetGrant {
+  /** Lower-case name, IP literal (IPv6 without brackets), or `*.suffix`. */
+  host: string;
+  /** Undefined: any port. */
+  port?: number;
+}
+
+/**
+ * `any`: every public host (`permissions.network: true`); `grants`: the hosts named. Local
+ * addresses are reached only through a grant that names them (see {@link isLocalAddress}).
+ */
+export interface NetPolicy {
+  any: boolean;
+  grants: readonly NetGrant[];
+}
+
+/** No network at all. */
+export const NO_NETWORK: NetPolicy = { any: false, grants: [] };
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const IPV6 = /^[0-9a-f:.]{2,45}$/;
+
+function isHostName(host: string): boolean {
+  if (host.length > 253) return false;
+  return host.split(".").every((label) => LABEL.test(label));
+}
+
+/**
+ * Parses one grant; returns an error message (a sentence fragment) for anything else, so
+ * the manifest loader and the CLI can report it in their own words.
+ */
+export function parseNetGrant(text: string): NetGrant | { error: string } {
+  const raw = text.trim().toLowerCase();
+  if (raw === "") return { error: "an empty host" };
+  let host: string;
+  let portText: string | undefined;
+  if (raw.startsWith("[")) {
+    const close = raw.indexOf("]");
+    if (close === -1) return { error: `'${text}' has an unclosed '['` };
+    host = raw.slice(1, close);
+    const rest = raw.slice(close + 1);
+    if (rest !== "" && !rest.startsWith(":")) return { error: `'${text}' is not host[:port]` };
+    if (rest !== "") portText = rest.slice(1);
+    if (!IPV6.test(host) || !host.includes(":")) {
+      return { error: `'${text}' is not a valid IPv6 address` };
+    }
+  } else {
+    const colon = raw.lastIndexOf(":");
+    if (colon !== -1) {
+      if (raw.indexOf(":") !== colon) {
+        return { error: `'${text}': write IPv6 addresses in brackets, e.g. [::1]:8080` };
+      }
+      host = raw.slice(0, colon);
+      portText = raw.slice(colon + 1);
+    } else host = raw;
+    const name = host.startsWith("*.") ? host.slice(2) : host;
+    if (!IPV4.test(host) && !isHostName(name)) {
+      return { error: `'${text}' is not a host name, IP address or *.domain` };
+    }
+    if (host.startsWith("*.") && !name.includes(".")) {
+      return { error: `'${text}': a wildcard needs a domain with a dot, e.g. *.example.com` };
+    }
+  }
+  const grant: NetGrant = { host };
+  if (portText !== undefined) {
+    const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+    if (!(port >= 1 && port <= 65535)) {
+      return { error: `'${text}' has an invalid port (expected 1-65535)` };
+    }
+    grant.port = port;
+  }
+  return grant;
+}
+
+/** `host`, `host:port`, `[v6]:port`. */
+export function formatNetGrant(grant: NetGrant): string {
+  const host = grant.host.includes(":") ? `[${grant.host}]` : grant.host;
+  return grant.port === undefined ? host : `${host}:${grant.port}`;
+}
+
+/** `any host`, or the grants joined by commas, or `none`. */
+export function describeNetPolicy(policy: NetPolicy): string {
+  const named = policy.grants.map(formatNetGrant);
+  if (policy.any) named.unshift("any host");
+  return named.length === 0 ? "none" : named.join(", ");
+}
+
+/**
+ * Parses a comma-separated list (`SKILLS_ALLOW_NET`) or repeated values (`--allow-net`);
+ * returns the grants and the entries that did not parse.
+ */
+export function parseNetGrants(
+  values: readonly string[],
+): { grants: NetGrant[]; errors: string[] } {
+  const grants: NetGrant[] = [];
+  const errors: string[] = [];
+  for (const value of values.flatMap((v) => v.split(","))) {
+    if (value.trim() === "") continue;
+    const parsed = parseNetGrant(value);
+    if ("error" in parsed) errors.push(parsed.error);
+    else grants.push(parsed);
+  }
+  return { grants, errors };
+}
+
+/** The union of policies. */
+export function mergeNetPolicies(...policies: NetPolicy[]): NetPolicy {
+  return {
+    any: policies.some((p) => p.any),
+    grants: policies.flatMap((p) => p.grants),
+  };
+}
+
+/** Whether the policy lets anything out at all. */
+export function allowsNetwork(policy: NetPolicy): boolean {
+  return policy.any || policy.grants.length > 0;
+}
+
+function hostMatches(pattern: string, host: string): boolean {
+  if (pattern.startsWith("*.")) {
+    return host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1;
+  }
+  return pattern === host;
+}
+
+/** Lower case, brackets and a trailing dot removed: the form grants are compared in. */
+function normalizeHost(host: string): string {
+  let h = host.trim().toLowerCase();
+  if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
+  if (h.endsWith(".")) h = h.slice(0, -1);
+  return h;
+}
+
+/**
+ * Whether `host:port` may be reached, and how: `literal` when a grant named the address
+ * itself (an IP literal or `localhost`), which alone may reach a local address (see
+ * {@link isLocalAddress}); undefined when nothing allows it.
+ */
+export function grantFor(
+  policy: NetPolicy,
+  host: string,
+  port: number,
+): { literal: boolean } | undefined {
+  const h = normalizeHost(host);
+  for (const grant of policy.grants) {
+    if (grant.port !== undefined && grant.port !== port) continue;
+    if (hostMatches(grant.host, h)) return { literal: isAddressLiteral(grant.host) };
+  }
+  return policy.any ? { literal: false } : undefined;
+}
+
+function isAddressLiteral(host: string): boolean {
+  return host === "localhost" || IPV4.test(host) || host.includes(":");
+}
+
+/**
+ * Loopback, link-local (cloud metadata at 169.254.169.254) and unspecified addresses. A
+ * grant that names a DNS host never reaches these, whatever the name resolves to: a skill
+ * declaring its own domain cannot point it at the user's local services. Granting the
+ * address itself (`127.0.0.1:8080`, `localhost`) does.
+ */
+export function isLocalAddress(ip: string): boolean {
+  const a = normalizeHost(ip);
+  const mapped = a.startsWith("::ffff:") ? a.slice(7) : a;
+  if (IPV4.test(mapped)) {
+    return mapped.startsWith("127.") || mapped.startsWith("169.254.") || mapped.startsWith("0.");
+  }
+  return a === "::1" || a === "::" || a.startsWith("fe8") || a.startsWith("fe9") ||
+    a.startsWith("fea") || a.startsWith("feb");
+}

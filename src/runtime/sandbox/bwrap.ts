@@ -1,0 +1,151 @@
+/**
+ * The bubblewrap command line, built by pure functions so tests can assert it.
+ *
+ * Namespaces: new PID (the CLI's /proc is out of reach), IPC, UTS, network (loopback
+ * only; declared hosts go through the CLI's proxy) and cgroup; the sandbox dies with the
+ * CLI (`--die-with-parent`) and runs in a session of its own (`--new-session`: no
+ * TIOCSTI into the user's terminal). Privileges: every capability is dropped. As a normal
+ * user bubblewrap works in a user namespace of its own (nested ones disabled); as root it
+ * keeps only CAP_SETUID/CAP_SETGID, which the init helper uses to become an unprivileged
+ * uid before anything of the skill runs (see launch.ts: root is exempt from the process
+ * limit, and root-owned secrets stay unreadable).
+ *
+ * Filesystem, in mount order (a later mount covers an earlier one):
+ *   /                       read-only
+ *   /dev, /proc             minimal devices; the sandbox's own processes only
+ *   /tmp                    a private tmpfs
+ *   hidden (first)          empty read-only tmpfs over the user's home, /run, ...
+ *   the caller's directory  read-only, its `.env` files masked
+ *   hidden (second)         empty read-only tmpfs over $SKILLS_HOME and other skills
+ *   read-only               the interpreter's install folders, the skill, helper files
+ *   symlinks                an interpreter's links that lived in a hidden folder
+ *   writable                the run's work folder
+ */
+
+/** What the installed bubblewrap supports, and whether we run as root. */
+export interface BwrapFeatures {
+  /** `[major, minor, patch]` from `bwrap --version`. */
+  version: readonly [number, number, number];
+  root: boolean;
+}
+
+/** Where things go inside the sandbox; every path is absolute and already resolved. */
+export interface MountPlan {
+  /** Hidden before the caller's directory is bound (home, /run, the runtime dir). */
+  hideFirst: string[];
+  /** Bound read-only at its own path, or undefined when not exposed. */
+  callerDir?: string | undefined;
+  /** Files masked with an empty read-only file (the caller's `.env`). */
+  mask: string[];
+  /** Hidden after the caller's directory ($SKILLS_HOME, other skills). */
+  hideSecond: string[];
+  /** Bound read-only at their own paths (toolchains, the skill, helper files). */
+  readOnly: string[];
+  /** `[target, path]`: symlinks made inside (a hidden toolchain's links, see toolchain.ts). */
+  links?: [string, string][];
+  /** Bound read-write at their own paths (the work folder). */
+  writable: string[];
+  /** The working directory inside the sandbox. */
+  chdir: string;
+}
+
+/** Size caps of the tmpfs mounts (RAM-backed: without a cap a script could fill memory). */
+const TMP_BYTES = 256 * 1024 * 1024;
+const HIDDEN_BYTES = 1024 * 1024;
+
+export function parseBwrapVersion(text: string): BwrapFeatures["version"] | undefined {
+  const match = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+}
+
+function atLeast(version: BwrapFeatures["version"], major: number, minor: number): boolean {
+  return version[0] > major || (version[0] === major && version[1] >= minor);
+}
+
+/** Namespaces, lifetime and privileges: shared by the probe and every run. */
+export function namespaceArgs(features: BwrapFeatures): string[] {
+  const args = [
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-net",
+    "--unshare-cgroup-try",
+    "--hostname",
+    "skills-sandbox",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL",
+  ];
+  if (features.root) {
+    // No user namespace: the init helper must be able to switch to a real unprivileged uid.
+    args.push("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID");
+  } else {
+    args.push("--unshare-user");
+    if (atLeast(features.version, 0, 8)) args.push("--disable-userns");
+  }
+  return args;
+}
+
+function tmpfs(features: BwrapFeatures, path: string, mode: string, bytes: number): string[] {
+  // --perms and --size before --tmpfs arrived in 0.8 (Debian 12); older ones get a plain tmpfs.
+  return atLeast(features.version, 0, 8)
+    ? ["--perms", mode, "--size", String(bytes), "--tmpfs", path]
+    : ["--tmpfs", path];
+}
+
+/** The mounts, in the order that makes later ones win (see the header). */
+function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  const roots: string[] = [];
+  const made = new Set<string>();
+  // bubblewrap makes missing mount points 0700: an unprivileged uid (a root CLI's
+  // sandbox) could not walk through them, so the folders on the way are made 0755 first.
+  const parents = (path: string) => {
+    if (!atLeast(features.version, 0, 8)) return;
+    const parts = path.split("/").filter(Boolean);
+    for (let i = 1; i < parts.length; i++) {
+      const parent = `/${parts.slice(0, i).join("/")}`;
+      if (made.has(parent) || !roots.some((root) => parent.startsWith(`${root}/`))) continue;
+      made.add(parent);
+      args.push("--perms", "0755", "--dir", parent);
+    }
+  };
+  const hide = (path: string, mode: string, bytes: number) => {
+    parents(path);
+    args.push(...tmpfs(features, path, mode, bytes));
+    roots.push(path);
+  };
+  const bind = (flag: string, source: string, target: string) => {
+    parents(target);
+    args.push(flag, source, target);
+  };
+  hide("/tmp", "1777", TMP_BYTES);
+  for (const path of plan.hideFirst) hide(path, "0755", HIDDEN_BYTES);
+  if (plan.callerDir !== undefined) {
+    bind("--ro-bind", plan.callerDir, plan.callerDir);
+    for (const file of plan.mask) bind("--ro-bind", maskSource, file);
+  }
+  for (const path of plan.hideSecond) hide(path, "0755", HIDDEN_BYTES);
+  for (const path of plan.readOnly) bind("--ro-bind", path, path);
+  for (const [target, path] of plan.links ?? []) {
+    parents(path);
+    args.push("--symlink", target, path);
+  }
+  for (const path of plan.writable) bind("--bind", path, path);
+  // The hidden tmpfs mounts were writable only so that mount points could be made in them.
+  for (const path of [...plan.hideFirst, ...plan.hideSecond]) args.push("--remount-ro", path);
+  args.push("--chdir", plan.chdir);
+  return args;
+}
+
+/** The whole argv after `bwrap`: namespaces, mounts, then `--` and the command. */
+export function bwrapArgs(
+  features: BwrapFeatures,
+  plan: MountPlan,
+  command: readonly string[],
+  maskSource = "/dev/null",
+): string[] {
+  return [...namespaceArgs(features), ...mountArgs(features, plan, maskSource), "--", ...command];
+}

@@ -1,0 +1,295 @@
+/**
+ * One sandboxed launch: turns a launcher command (`python3 script.py …`, `uv run --script
+ * …`, the toolset host) into the bubblewrap command that runs it isolated, with its work
+ * folder, environment, limits and network, and cleans up afterwards.
+ *
+ * What a script sees (documented in README, "Security model"):
+ *   - the whole filesystem read-only; the user's home, /run, $SKILLS_HOME and other skills
+ *     replaced by empty folders; its own skill folder read-only;
+ *   - a fresh work folder, writable, removed after the run: HOME, TMPDIR and
+ *     SKILLS_WORK_DIR point at it; /tmp is private too; a cache folder of the skill's own,
+ *     kept between runs (XDG_CACHE_HOME, uv's cache);
+ *   - the caller's directory read-only at its own path, as SKILLS_CALLER_DIR (its `.env`
+ *     masked), unless it is `/`, the home itself or a folder containing it;
+ *   - its working directory: its own folder, as without the sandbox;
+ *   - no network, except the hosts its manifest declares and the user grants, through the
+ *     CLI's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY); proxy settings of the user's own
+ *     environment never reach it;
+ *   - limits: processes, address space, CPU seconds, file size (init.ts: prlimit or init.py).
+ * The mounts themselves are mounts.ts's.
+ */
+
+import { basename, DELIMITER, join } from "../os/paths.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
+import { findOnPath } from "../os/probe.ts";
+import {
+  allowsNetwork,
+  mergeNetPolicies,
+  type NetGrant,
+  type NetPolicy,
+} from "../../core/net_grants.ts";
+import { initCommand, type InitTools, type SandboxLimits } from "./init.ts";
+import { bwrapArgs } from "./bwrap.ts";
+import type { BwrapInfo } from "./mode.ts";
+import { initPython } from "./toolchain.ts";
+import { mountPlan, realDir } from "./mounts.ts";
+import type { NetProxy } from "./proxy.ts";
+
+export interface SandboxRequest {
+  bwrap: BwrapInfo;
+  /** The skill's folder (real path), bound read-only. */
+  skillDir: string;
+  /** Where the launcher starts (the script's folder, inside skillDir). */
+  cwd: string;
+  /** `$SKILLS_HOME`, hidden. */
+  skillsHome: string;
+  /** The skill's canonical name (names its uv cache). */
+  skillName: string;
+  /** The caller's directory, exposed read-only unless unsafe (see the header). */
+  callerDir?: string | undefined;
+  /** Other skill folders to hide (project skills in the caller's tree). */
+  otherSkills?: readonly string[];
+  /** More files or folders bound read-only (the toolset host's source). */
+  readOnly?: readonly string[];
+  network: NetPolicy;
+  limits: SandboxLimits;
+  /** The CLI's own environment: where the home, PATH and the runtime dir are. */
+  callerEnv: Readonly<Record<string, string>>;
+  /** A connection the proxy refused (target and reason). */
+  onDenied?: ((target: string, reason: string) => void) | undefined;
+  log?: ((message: string) => void) | undefined;
+}
+
+/** How the launcher behaves, as exec/sandbox.ts knows it. */
+interface LauncherTraits {
+  /** uv: it gets a cache of its own per skill, kept between runs. */
+  uv?: boolean;
+  /** uv fetches the script's dependencies: the package index is granted (see {@link uvIndexGrants}). */
+  fetchesPackages?: boolean;
+}
+
+/**
+ * The skill's own cache folder, kept between runs and writable by that skill's sandboxes
+ * only: its XDG_CACHE_HOME (kalshi-markets keeps its market list there) and uv's cache.
+ */
+function skillCacheDir(skillsHome: string, skillName: string): string {
+  return join(skillsHome, ".cache", "skills", skillName);
+}
+
+/**
+ * The hosts uv needs to fetch a script's dependencies: PyPI, or the indexes the user's own
+ * environment names (UV_INDEX_URL, UV_DEFAULT_INDEX, UV_INDEX, UV_EXTRA_INDEX_URL).
+ */
+export function uvIndexGrants(env: Readonly<Record<string, string>>): NetGrant[] {
+  const urls = ["UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX", "UV_EXTRA_INDEX_URL"]
+    .flatMap((name) => (env[name] ?? "").split(/\s+/))
+    .map((entry) => entry.replace(/^[^=]*=(?=\w+:\/\/)/, "")) // UV_INDEX's `name=url`
+    .filter((entry) => entry !== "");
+  const grants: NetGrant[] = [];
+  for (const text of urls) {
+    try {
+      const url = new URL(text);
+      if (url.protocol !== "https:" && url.protocol !== "http:") continue;
+      const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+      grants.push({ host: url.hostname.replace(/^\[|\]$/g, "").toLowerCase(), port });
+    } catch { /* not a URL: uv will say so */ }
+  }
+  if (!["UV_INDEX_URL", "UV_DEFAULT_INDEX"].some((name) => env[name])) {
+    grants.push({ host: "pypi.org", port: 443 }, { host: "files.pythonhosted.org", port: 443 });
+  }
+  return grants;
+}
+
+/** A launch ready to spawn, and what to clean up after it. */
+interface SandboxedLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  workDir: string;
+  /** Removes the work folder and stops the proxy. Safe to call more than once. */
+  dispose(): Promise<void>;
+}
+
+/** The loopback port the init helper relays to the proxy, inside the sandbox's own network. */
+const BRIDGE_PORT = 3128;
+const PROXY_URL = `http://127.0.0.1:${BRIDGE_PORT}`;
+/** Proxy settings in any spelling: the user's never reach a sandboxed script. */
+const PROXY_VARIABLE = /^(https?|all|no|ftp|socks|rsync)_proxy$/i;
+/** Locations in the (hidden) home that a script would write to and fail; the sandbox sets its own. */
+const HOME_POINTERS = [
+  "XDG_CACHE_HOME",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "UV_CACHE_DIR",
+];
+/** First unprivileged uid a root CLI runs sandboxes as (far above any real account). */
+const ROOT_RUN_UID_BASE = 2_000_000_000;
+
+/** Every `name` on PATH, in order (absolute paths). */
+function allOnPath(name: string, env: Readonly<Record<string, string>>): string[] {
+  const found: string[] = [];
+  for (const dir of (env.PATH ?? "").split(DELIMITER)) {
+    if (dir === "" || !dir.startsWith("/")) continue;
+    const candidate = join(dir, name);
+    const info = lstatSyncOrNull(candidate) === null ? null : Deno.statSync(candidate);
+    if (info?.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) found.push(candidate);
+  }
+  return found;
+}
+
+/**
+ * util-linux's `name` from the system's own folders (not PATH: one stat instead of a miss
+ * per PATH entry, and never a look-alike from a user's folder).
+ */
+function systemTool(name: string): string | undefined {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) {
+    const path = `${dir}/${name}`;
+    if (lstatSyncOrNull(path) !== null) return path;
+  }
+  return undefined;
+}
+
+/**
+ * The uid a root CLI runs a skill as: stable per skill and home (its cache folder stays
+ * its own across versions), distinct between skills.
+ */
+function rootRunUid(skillsHome: string, skillName: string): number {
+  let hash = 2166136261;
+  for (const char of `${skillsHome}\0${skillName}`) {
+    hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  }
+  return ROOT_RUN_UID_BASE + (hash % 100_000_000);
+}
+
+/** The script's environment inside the sandbox (see the header). */
+function sandboxEnv(
+  env: Readonly<Record<string, string>>,
+  workDir: string,
+  callerDir: string | undefined,
+  network: boolean,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (PROXY_VARIABLE.test(name) || HOME_POINTERS.includes(name)) continue;
+    if (name === "SKILLS_PARENT_PID" || name === "XDG_RUNTIME_DIR") continue;
+    out[name] = value;
+  }
+  out.HOME = workDir;
+  out.TMPDIR = workDir;
+  delete out.TMP;
+  delete out.TEMP;
+  out.SKILLS_WORK_DIR = workDir;
+  if (callerDir !== undefined) out.SKILLS_CALLER_DIR = callerDir;
+  else delete out.SKILLS_CALLER_DIR;
+  if (network) {
+    for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"]) {
+      out[name] = PROXY_URL;
+      out[name.toLowerCase()] = PROXY_URL;
+    }
+  }
+  return out;
+}
+
+/**
+ * Prepares the sandboxed form of `command args` (an absolute path or a name found on the
+ * caller's PATH) with the script's environment `env`. The caller spawns the result and
+ * awaits `dispose()` once the process is gone.
+ */
+export async function prepareSandbox(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  request: SandboxRequest,
+  traits: LauncherTraits = {},
+): Promise<SandboxedLaunch> {
+  const callerEnv = request.callerEnv;
+  const launcher = command.startsWith("/") ? command : findOnPath(command, callerEnv) ?? command;
+  const workDir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "skills-work-" }));
+  let proxy: NetProxy | undefined;
+  let disposed: Promise<void> | undefined;
+  const dispose = () =>
+    disposed ??= (async () => {
+      await proxy?.close();
+      await Deno.remove(workDir, { recursive: true }).catch(() => {});
+    })();
+  try {
+    // Root or not, from the folder just made (the probe's answer may be another user's).
+    const root = Deno.statSync(workDir).uid === 0;
+    request = { ...request, bwrap: { ...request.bwrap, root } };
+    const uid = root ? rootRunUid(request.skillsHome, request.skillName) : undefined;
+    if (uid !== undefined) Deno.chownSync(workDir, uid, uid);
+
+    let policy = request.network;
+    if (traits.uv && traits.fetchesPackages) {
+      policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
+    }
+    const network = allowsNetwork(policy);
+    const tools: InitTools = { prlimit: systemTool("prlimit"), setpriv: systemTool("setpriv") };
+    if (network || tools.prlimit === undefined || (root && tools.setpriv === undefined)) {
+      // The Python init helper is needed: a real interpreter rather than a shim if there is one.
+      const candidates = [
+        ...(basename(launcher).startsWith("python") ? [launcher] : []),
+        ...(env.SKILLS_PYTHON?.startsWith("/") ? [env.SKILLS_PYTHON] : []),
+        ...allOnPath("python3", callerEnv),
+      ];
+      tools.python = initPython(candidates);
+      if (tools.python === undefined) throw new Error("no python3 on PATH to start the sandbox");
+    }
+    const executables = [
+      launcher,
+      ...[tools.python, tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
+    ];
+    // uv looks for an interpreter on PATH itself.
+    const pathPython = traits.uv ? findOnPath("python3", callerEnv) : undefined;
+    if (pathPython !== undefined) executables.push(pathPython);
+
+    const plan = mountPlan({ ...request, root }, workDir, executables);
+    // The skill's cache, kept between runs (per skill, so no skill can poison another's
+    // packages or data).
+    const cache = skillCacheDir(request.skillsHome, request.skillName);
+    Deno.mkdirSync(cache, { recursive: true });
+    if (uid !== undefined && Deno.statSync(cache).uid !== uid) Deno.chownSync(cache, uid, uid);
+    plan.writable.push(cache);
+    const extraEnv: Record<string, string> = { XDG_CACHE_HOME: cache };
+    if (traits.uv) {
+      // uv's cache inside it; the Pythons uv manages, read-only.
+      extraEnv.UV_CACHE_DIR = join(cache, "uv");
+      const pythons = realDir(
+        callerEnv.UV_PYTHON_INSTALL_DIR ??
+          join(callerEnv.HOME ?? "/nonexistent", ".local/share/uv/python"),
+      );
+      if (pythons !== undefined) plan.readOnly.push(pythons);
+    }
+    let bridge: { port: number; socket: string } | undefined;
+    if (network) {
+      const { startNetProxy } = await import("./proxy.ts");
+      proxy = await startNetProxy(policy, {
+        onDenied: request.onDenied,
+        log: request.log,
+      });
+      plan.readOnly.push(proxy.dir);
+      bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
+    }
+    const inner = initCommand(
+      { limits: request.limits, uid, bridge, command: [launcher, ...args] },
+      tools,
+    );
+    request.log?.(
+      `sandbox: ${
+        inner.slice(0, inner.indexOf(launcher) + 1).map((a) => a.length > 60 ? "<init.py>" : a)
+          .join(" ")
+      } …; work folder ${workDir}`,
+    );
+    return {
+      command: request.bwrap.path,
+      args: bwrapArgs(request.bwrap, plan, inner),
+      env: { ...sandboxEnv(env, workDir, plan.callerDir, network), ...extraEnv },
+      workDir,
+      dispose,
+    };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}

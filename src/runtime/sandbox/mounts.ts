@@ -1,0 +1,185 @@
+/**
+ * What a sandbox hides, shows and lets write (see bwrap.ts for the order of the mounts):
+ * the homes, /run and the runtime folder hidden first; the caller's directory shown
+ * read-only with its `.env` masked, unless that would show a home or a hidden folder;
+ * $SKILLS_HOME and other skills hidden after it; the interpreter's folders
+ * (toolchain.ts), the skill and helper files read-only; the work folder writable. Under a
+ * root CLI the sandbox runs as another uid, so folders on the way it may not enter are
+ * replaced by empty ones, and the caller's directory is shown only if others may read it.
+ */
+
+import { join } from "../os/paths.ts";
+import { isWithin } from "../os/fs.ts";
+import type { MountPlan } from "./bwrap.ts";
+import { currentUid } from "./mode.ts";
+import { toolchainMounts } from "./toolchain.ts";
+
+/** What {@link mountPlan} needs to know of a launch. */
+interface MountRequest {
+  /** The CLI's environment: HOME, XDG_RUNTIME_DIR. */
+  callerEnv: Readonly<Record<string, string>>;
+  skillDir: string;
+  skillsHome: string;
+  callerDir?: string | undefined;
+  otherSkills?: readonly string[] | undefined;
+  readOnly?: readonly string[] | undefined;
+  cwd: string;
+  /** A root CLI (the sandbox then runs as an unprivileged uid). */
+  root: boolean;
+}
+
+export function realDir(path: string | undefined): string | undefined {
+  if (path === undefined || path === "") return undefined;
+  try {
+    const real = Deno.realPathSync(path);
+    return Deno.statSync(real).isDirectory ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAncestorOrSame(path: string, of: string): boolean {
+  return isWithin(path, of);
+}
+
+let accountHome: string | undefined | null = null;
+
+/**
+ * The home /etc/passwd gives this process's uid: hidden too, so that a HOME pointed
+ * elsewhere does not expose the real one (for root, /root).
+ */
+function passwdHome(): string | undefined {
+  if (accountHome !== null) return accountHome;
+  accountHome = undefined;
+  try {
+    const uid = String(currentUid());
+    for (const line of Deno.readTextFileSync("/etc/passwd").split("\n")) {
+      const fields = line.split(":");
+      if (fields[2] === uid && fields[5]?.startsWith("/")) {
+        accountHome = fields[5];
+        break;
+      }
+    }
+  } catch { /* no passwd file: HOME alone */ }
+  return accountHome;
+}
+
+/**
+ * The files to mask for the caller's directory: its `.env` files (what the CLI reads
+ * secrets from), by their real paths so a symlinked `.env` is masked where it points. A
+ * target out of sight anyway (hidden, or in the host's /tmp) needs nothing.
+ */
+function dotenvMasks(dir: string, hidden: readonly string[]): string[] {
+  const files = new Set<string>();
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (!/^\.env(\..+)?$/.test(entry.name) || /\.(example|sample|template)$/.test(entry.name)) {
+        continue;
+      }
+      try {
+        const real = Deno.realPathSync(join(dir, entry.name));
+        if (!Deno.statSync(real).isFile) continue;
+        if (!isWithin(dir, real) && hidden.some((root) => isWithin(root, real))) continue;
+        files.add(real);
+      } catch { /* dangling: nothing to read */ }
+    }
+  } catch { /* unreadable: nothing bound either */ }
+  return [...files];
+}
+
+/** Whether others may list and enter `dir` (a root CLI's sandbox runs as another uid). */
+function readableByOthers(dir: string): boolean {
+  try {
+    return ((Deno.statSync(dir).mode ?? 0o755) & 0o005) === 0o005;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The shallowest folder above `path` that others may not enter, skipping what lies inside
+ * `covered` (tmpfs mounts the sandbox makes itself, whose folders it makes 0755).
+ */
+function closedAncestor(path: string, covered: readonly string[]): string | undefined {
+  const parts = path.split("/").filter(Boolean);
+  for (let i = 1; i < parts.length; i++) {
+    const ancestor = `/${parts.slice(0, i).join("/")}`;
+    if (covered.some((root) => isWithin(root, ancestor))) return undefined;
+    try {
+      if (((Deno.statSync(ancestor).mode ?? 0o755) & 0o001) === 0) return ancestor;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The mounts for `request`; `workDir` is the run's fresh folder. */
+export function mountPlan(
+  request: MountRequest,
+  workDir: string,
+  executables: string[],
+): MountPlan {
+  const env = request.callerEnv;
+  const runtimeDir = realDir(env.XDG_RUNTIME_DIR);
+  const homes = [realDir(env.HOME), realDir(passwdHome())];
+  const hideFirst = [...new Set([...homes, realDir("/run"), realDir("/var/run"), runtimeDir])]
+    .filter((p): p is string => p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp"));
+  const skillDir = request.skillDir;
+  const hideSecond = [
+    ...new Set([realDir(request.skillsHome), ...(request.otherSkills ?? []).map(realDir)]),
+  ].filter((p): p is string =>
+    p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp") && p !== skillDir &&
+    !isWithin(skillDir, p)
+  );
+  let callerDir = realDir(request.callerDir);
+  if (
+    callerDir !== undefined &&
+    (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
+      hideSecond.some((root) => isWithin(root, callerDir!)) ||
+      (request.root && !readableByOthers(callerDir)))
+  ) callerDir = undefined;
+  // Out of sight already (inside another hidden folder, the fresh /tmp or the home) unless
+  // the caller's directory shows it again: no mount of its own.
+  const shownAgain = (p: string) => callerDir !== undefined && isWithin(callerDir, p);
+  const hideMounts = hideSecond.filter((p) =>
+    !hideSecond.some((q) => q !== p && isWithin(q, p)) &&
+    (shownAgain(p) || !["/tmp", ...hideFirst].some((root) => isWithin(root, p)))
+  );
+  // /tmp is a fresh tmpfs inside: executables under it must be bound like hidden ones.
+  const hidden = ["/tmp", ...hideFirst, ...hideSecond];
+  const toolchain = toolchainMounts(
+    executables,
+    hidden,
+    callerDir === undefined ? [] : [callerDir],
+  );
+  const readOnly = [...toolchain.binds, skillDir, ...(request.readOnly ?? [])];
+  if (request.root) {
+    // The unprivileged uid must walk to every bound path: a folder on the way it may not
+    // enter (root's 0700 temp and home folders) is replaced by an empty one it may.
+    const covered = () => ["/tmp", ...hideFirst];
+    const targets = [
+      callerDir,
+      ...hideMounts,
+      ...readOnly,
+      ...toolchain.links.map(([, p]) => p),
+      workDir,
+    ];
+    for (const target of targets) {
+      if (target === undefined) continue;
+      const blocked = closedAncestor(target, covered());
+      if (blocked !== undefined && !hideFirst.includes(blocked)) hideFirst.push(blocked);
+    }
+  }
+  const plan: MountPlan = {
+    hideFirst,
+    callerDir,
+    mask: callerDir === undefined ? [] : dotenvMasks(callerDir, hidden),
+    hideSecond: hideMounts,
+    readOnly,
+    links: toolchain.links,
+    writable: [workDir],
+    chdir: request.cwd,
+  };
+  return plan;
+}

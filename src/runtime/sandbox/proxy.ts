@@ -1,0 +1,237 @@
+/**
+ * The filtering proxy: the only way out of a sandbox's network namespace. The CLI listens
+ * on a Unix socket that is bound into the sandbox; the init helper relays a loopback port
+ * inside the sandbox to it, and the script finds that port in HTTP_PROXY / HTTPS_PROXY /
+ * ALL_PROXY. Two request forms are served:
+ *   CONNECT host:port            (HTTPS and any other TCP): a tunnel once allowed;
+ *   GET http://host[:port]/path  (plain HTTP): forwarded in origin form.
+ * A target that no grant allows gets `403` and never a connection. A grant naming a DNS
+ * host never reaches a loopback or link-local address (core/net_grants.isLocalAddress),
+ * whatever the name resolves to.
+ */
+
+import { join } from "../os/paths.ts";
+import { formatNetGrant, grantFor, isLocalAddress, type NetPolicy } from "../../core/net_grants.ts";
+
+export interface NetProxy {
+  /** The folder holding the socket (bound read-only into the sandbox). */
+  readonly dir: string;
+  readonly socketPath: string;
+  /** Stops listening, ends every tunnel and removes the socket's folder. */
+  close(): Promise<void>;
+}
+
+interface ProxyOptions {
+  /** Called for every refused target (`host:port` and why). */
+  onDenied?: (target: string, reason: string) => void;
+  log?: (message: string) => void;
+}
+
+const MAX_HEAD_BYTES = 16 * 1024;
+const HEAD_END = new Uint8Array([13, 10, 13, 10]);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Starts the proxy for one sandbox; `policy` says which targets are allowed. */
+export async function startNetProxy(
+  policy: NetPolicy,
+  options: ProxyOptions = {},
+): Promise<NetProxy> {
+  const dir = await Deno.makeTempDir({ prefix: "skills-net-" });
+  // Reachable by the unprivileged uid a root CLI runs scripts as; nothing else is in here.
+  await Deno.chmod(dir, 0o755);
+  const socketPath = join(dir, "proxy.sock");
+  const listener = Deno.listen({ transport: "unix", path: socketPath });
+  await Deno.chmod(socketPath, 0o666);
+  const open = new Set<Deno.Conn>();
+  const serving = (async () => {
+    try {
+      for await (const conn of listener) {
+        open.add(conn);
+        handle(conn, policy, options, open).finally(() => open.delete(conn));
+      }
+    } catch { /* closed */ }
+  })();
+  let closed: Promise<void> | undefined;
+  return {
+    dir,
+    socketPath,
+    close() {
+      closed ??= (async () => {
+        try {
+          listener.close();
+        } catch { /* already closed */ }
+        for (const conn of open) closeQuietly(conn);
+        await serving;
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+      })();
+      return closed;
+    },
+  };
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch { /* already closed */ }
+}
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** Reads the request head; returns it and whatever followed it, or undefined. */
+async function readHead(conn: Deno.Conn): Promise<{ head: string; rest: Uint8Array } | undefined> {
+  let buffer = new Uint8Array(0);
+  const chunk = new Uint8Array(4096);
+  while (buffer.length <= MAX_HEAD_BYTES) {
+    const n = await conn.read(chunk);
+    if (n === null) return undefined;
+    const next = new Uint8Array(buffer.length + n);
+    next.set(buffer);
+    next.set(chunk.subarray(0, n), buffer.length);
+    buffer = next;
+    const end = indexOf(buffer, HEAD_END);
+    if (end !== -1) {
+      return { head: decoder.decode(buffer.subarray(0, end)), rest: buffer.slice(end + 4) };
+    }
+  }
+  return undefined;
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) written += await conn.write(bytes.subarray(written));
+}
+
+async function reply(conn: Deno.Conn, status: string, body: string): Promise<void> {
+  const text = `${body}\n`;
+  await writeAll(
+    conn,
+    encoder.encode(
+      `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${
+        encoder.encode(text).length
+      }\r\nConnection: close\r\n\r\n${text}`,
+    ),
+  ).catch(() => {});
+}
+
+interface Target {
+  host: string;
+  port: number;
+  /** For plain HTTP: the head to send upstream (origin form). */
+  head?: string;
+}
+
+/** `host:port` of a CONNECT, or the pieces of an absolute-form HTTP request. */
+function parseTarget(head: string): Target | string {
+  const lines = head.split("\r\n");
+  const [method, target, version] = (lines[0] ?? "").split(" ");
+  if (!method || !target || !version?.startsWith("HTTP/")) return "malformed request line";
+  if (method.toUpperCase() === "CONNECT") {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[^:\[\]]+):(\d{1,5})$/.exec(target);
+    const port = Number(match?.[2]);
+    if (!match || !(port >= 1 && port <= 65535)) return `bad CONNECT target '${target}'`;
+    return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
+  }
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return `'${target}' is not an absolute http:// URL`;
+  }
+  if (url.protocol !== "http:") {
+    return `only http:// can be proxied in the clear, got ${url.protocol}`;
+  }
+  const headers = lines.slice(1).filter((line) =>
+    !/^proxy-(connection|authorization)\s*:/i.test(line)
+  );
+  const path = `${url.pathname}${url.search}`;
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: url.port === "" ? 80 : Number(url.port),
+    head: [`${method} ${path} ${version}`, ...headers].join("\r\n") + "\r\n\r\n",
+  };
+}
+
+async function handle(
+  conn: Deno.Conn,
+  policy: NetPolicy,
+  options: ProxyOptions,
+  open: Set<Deno.Conn>,
+): Promise<void> {
+  let upstream: Deno.TcpConn | undefined;
+  try {
+    const request = await readHead(conn);
+    if (request === undefined) return;
+    const target = parseTarget(request.head);
+    if (typeof target === "string") {
+      await reply(conn, "400 Bad Request", `skills sandbox: ${target}`);
+      return;
+    }
+    const label = formatNetGrant({ host: target.host, port: target.port });
+    const grant = grantFor(policy, target.host, target.port);
+    if (grant === undefined) {
+      const reason = "not in the skill's permissions.network";
+      options.onDenied?.(label, reason);
+      await reply(
+        conn,
+        "403 Forbidden",
+        `skills sandbox: ${label} is ${reason}; grant it with \`skills run --allow-net ${label}\` or SKILLS_ALLOW_NET`,
+      );
+      return;
+    }
+    try {
+      upstream = await Deno.connect({ hostname: target.host, port: target.port });
+    } catch (error) {
+      await reply(
+        conn,
+        "502 Bad Gateway",
+        `skills sandbox: cannot reach ${label}: ${(error as Error).message}`,
+      );
+      return;
+    }
+    open.add(upstream);
+    const remote = (upstream.remoteAddr as Deno.NetAddr).hostname;
+    if (!grant.literal && isLocalAddress(remote)) {
+      const reason =
+        `resolves to the local address ${remote}; only a grant naming that address reaches it`;
+      options.onDenied?.(label, reason);
+      await reply(conn, "403 Forbidden", `skills sandbox: ${label} ${reason}`);
+      return;
+    }
+    options.log?.(`sandbox network: ${label}`);
+    if (target.head === undefined) {
+      await writeAll(conn, encoder.encode("HTTP/1.1 200 Connection established\r\n\r\n"));
+    } else await writeAll(upstream, encoder.encode(target.head));
+    if (request.rest.length > 0) await writeAll(upstream, request.rest);
+    await Promise.all([pump(conn, upstream), pump(upstream, conn)]);
+  } catch {
+    /* a broken connection ends its tunnel */
+  } finally {
+    if (upstream !== undefined) {
+      open.delete(upstream);
+      closeQuietly(upstream);
+    }
+    closeQuietly(conn);
+  }
+}
+
+/** Copies `from` to `to` until `from` ends, then half-closes `to`. */
+async function pump(from: Deno.Conn, to: Deno.Conn): Promise<void> {
+  const buffer = new Uint8Array(64 * 1024);
+  try {
+    while (true) {
+      const n = await from.read(buffer);
+      if (n === null) break;
+      await writeAll(to, buffer.subarray(0, n));
+    }
+  } catch { /* either side went away */ }
+  try {
+    await to.closeWrite();
+  } catch { /* already closed */ }
+}

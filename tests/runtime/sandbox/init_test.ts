@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { initCommand } from "../../../src/runtime/sandbox/init.ts";
+
+const LIMITS = { processes: 256, memoryBytes: 4096, cpuSeconds: -1, fileSizeBytes: 1024 };
+const TOOLS = {
+  prlimit: "/usr/bin/prlimit",
+  setpriv: "/usr/bin/setpriv",
+  python: "/usr/bin/python3",
+};
+
+Deno.test("initCommand(): prlimit (after setpriv as root) when no proxy relay is needed", () => {
+  assert.deepEqual(initCommand({ limits: LIMITS, command: ["/x/python3", "s.py"] }, TOOLS), [
+    "/usr/bin/prlimit",
+    "--nproc=256:256",
+    "--as=4096:4096",
+    "--cpu=unlimited:unlimited",
+    "--fsize=1024:1024",
+    "--core=0:0",
+    "--",
+    "/x/python3",
+    "s.py",
+  ]);
+  const root = initCommand({ limits: LIMITS, uid: 2000000007, command: ["/x/python3"] }, TOOLS);
+  assert.deepEqual(root.slice(0, 7), [
+    "/usr/bin/setpriv",
+    "--reuid=2000000007",
+    "--regid=2000000007",
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--",
+    "/usr/bin/prlimit",
+  ]);
+});
+
+Deno.test("initCommand(): the Python helper for the proxy relay, or without util-linux", () => {
+  const bridge = { port: 3128, socket: "/tmp/skills-net-1/proxy.sock" };
+  for (
+    const [request, tools] of [
+      [{ limits: LIMITS, bridge, command: ["/x/uv", "run"] }, TOOLS],
+      [{ limits: LIMITS, command: ["/x/uv", "run"] }, { python: "/usr/bin/python3" }],
+      [{ limits: LIMITS, uid: 5, command: ["/x/uv", "run"] }, { ...TOOLS, setpriv: undefined }],
+    ] as const
+  ) {
+    const argv = initCommand(request, tools);
+    assert.deepEqual(argv.slice(0, 5), ["/usr/bin/python3", "-I", "-S", "-B", "-c"]);
+    assert.deepEqual(argv.slice(-2), ["/x/uv", "run"]);
+    const config = JSON.parse(argv[6]!);
+    assert.deepEqual(config.limits, { processes: 256, memory: 4096, cpu: -1, file_size: 1024 });
+    assert.equal(config.bridge?.port, "bridge" in request ? 3128 : undefined);
+  }
+});
