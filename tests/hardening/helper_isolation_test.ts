@@ -25,12 +25,14 @@ Deno.test("a signal.py in the working directory does not disarm the timeout's tr
     );
   }
   const pidFile = join(home.path, "pids");
-  const result = await runCli(["run", "--timeout", "2", "runner-lab", "sleeper", pidFile], {
+  const running = runCli(["run", "--timeout", "2", "runner-lab", "sleeper", pidFile], {
     // Policy mode: the kill helper alone ends the tree.
     env: { SKILLS_HOME: home.path, SKILLS_SANDBOX: "off" },
     cwd: cwd.path,
   });
+  // Found while the run is still going (by command line: see sleeperPids).
   const pids = await sleeperPids(pidFile);
+  const result = await running;
   const left = await survivors(pids, 5_000);
   killAll(left);
   assert.equal(result.code, 124, result.stderr);

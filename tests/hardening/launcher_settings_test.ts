@@ -31,7 +31,8 @@ Deno.test("SKILLS_PYTHON and SKILLS_UV from the environment launch the script", 
   for (const [name, path] of [["SKILLS_PYTHON", python], ["SKILLS_UV", uv]]) {
     const run = await scriptRun(catalog, "runner-lab", "echo_args", ["x"], true, {
       home: home.path,
-      env: { PATH, [name!]: path! },
+      // Policy mode: the wrappers' markers are written outside any sandbox.
+      env: { PATH, [name!]: path!, SKILLS_SANDBOX: "off" },
     });
     assert.ok(run.success, JSON.stringify(run));
     assert.ok(await exists(`${path}.used`), `${name} was not used`);

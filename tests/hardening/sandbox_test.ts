@@ -53,16 +53,20 @@ Deno.test(
 
 Deno.test("a sandboxed script sees only its own processes and its own skill", linux, async () => {
   await using lab = await setupLab();
+  // It runs from the verified copy of its skill (trust/snapshot.ts): its own files are
+  // where its scripts are, the installed folder is hidden like every other skill.
   const seen = await lab.attempt([
+    "read:../SKILL.md",
     `read:${join(lab.labDir, "SKILL.md")}`,
     "read:/proc/1/environ",
     "env:HOME",
     "env:OPENAI_API_KEY",
   ]);
+  assert.equal(seen["read:../SKILL.md"]!.ok, true, "its own files are readable");
   assert.equal(
     seen[`read:${join(lab.labDir, "SKILL.md")}`]!.ok,
-    true,
-    "its own files are readable",
+    false,
+    "the installed folder is not",
   );
   assert.ok(!seen["read:/proc/1/environ"]!.detail.includes(ENV_SECRET));
   assert.notEqual(seen["env:HOME"]!.detail, lab.userHome, "HOME is the work folder");
@@ -191,6 +195,7 @@ Deno.test(
       "LANG",
       "PATH",
       "PWD",
+      "PYTHONDONTWRITEBYTECODE",
       "PYTHONUTF8",
       "RUNNER_MODE",
       "SKILLS_CALLER_DIR",

@@ -216,10 +216,16 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
   const args = request.json && !request.args.includes("--json")
     ? [...request.args, "--json"]
     : [...request.args];
-  const plan = await planLaunch(request.script.path, args, {
-    ...request.env,
-    ...request.launcherEnv,
-  });
+  const plan = await planLaunch(
+    request.script,
+    args,
+    {
+      ...request.env,
+      ...request.launcherEnv,
+    },
+    Deno.build.os,
+    request.skill.dir,
+  );
   if (signal?.aborted) throw new SkillError("cancelled", "Interrupted");
   request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
   if (request.sandbox !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * Launching a skill script: choosing the launcher (uv or python3), building the
+ * Launching a skill script: choosing the launcher (uv or python3; bash, node or deno for other languages), building the
  * environment (clearEnv + an allowlist), and spawning it: inside the OS sandbox
  * (`spawnLaunch` with a request from {@link sandboxRequestFor}; runtime/sandbox) or, in
  * policy mode, as a child that leads its own process group so that the whole tree
@@ -19,7 +19,9 @@
  */
 
 import { findOnPath } from "../os/probe.ts";
-import { isAbsolute } from "../os/paths.ts";
+import { dirname, isAbsolute, join } from "../os/paths.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
+import type { ScriptLanguage } from "../../core/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import { pep723Dependencies } from "../../core/pep723.ts";
 import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
@@ -32,31 +34,40 @@ import type { SkillRecord } from "../catalog/catalog.ts";
 export interface LaunchPlan {
   command: string;
   args: string[];
-  launcher: "uv" | "python3" | "python-m-uv";
+  launcher: "uv" | "python3" | "python-m-uv" | "bash" | "node" | "deno";
+  /** uv will fetch packages (PEP 723 dependencies or a requirements file): the index is granted. */
+  fetchesPackages?: boolean;
 }
 
 const UV_HINT =
   "Install uv (https://docs.astral.sh/uv/) so `uv run --script` can provide the dependencies, or set SKILLS_UV to its path";
 
+/** The script to launch: its absolute path and language (catalog/contents.ts). */
+interface LaunchScript {
+  path: string;
+  language?: ScriptLanguage | undefined;
+}
+
 /**
- * `uv run --script <abs> <args>` when uv is on PATH (or SKILLS_UV); else python3
- * (SKILLS_PYTHON) if the PEP 723 block declares no dependencies; else throws
- * SkillError("dependency_unavailable"). On Windows without uv: plain `python` for
- * dependency-free scripts, `python -m uv run --script` otherwise.
+ * The launcher of a script, by language:
+ * - Python: `uv run --script <abs> <args>` when uv is on PATH (or SKILLS_UV), with
+ *   `--with-requirements <file>` when the script has no PEP 723 block and a
+ *   `requirements.txt` sits in its folder or at the skill root (`skillDir`); else python3
+ *   (SKILLS_PYTHON) if nothing needs installing; else `dependency_unavailable` naming what.
+ *   On Windows without uv: plain `python`, or `python -m uv run --script` for dependencies.
+ * - `.sh`/`.bash`: bash. `.js`/`.mjs`/`.cjs`: node, else deno. `.ts`: deno. Each found on
+ *   PATH (the binary may start only those names), else `dependency_unavailable`.
  */
 export async function planLaunch(
-  scriptPath: string,
+  script: LaunchScript,
   args: readonly string[],
   env: Readonly<Record<string, string>>,
   os: typeof Deno.build.os = Deno.build.os,
+  skillDir?: string,
 ): Promise<LaunchPlan> {
-  const uvArgs = ["run", "--script", scriptPath, ...args];
-  const configuredUv = env.SKILLS_UV?.trim();
-  if (configuredUv) return { command: configuredUv, args: uvArgs, launcher: "uv" };
-  if (findOnPath("uv", env, os)) return { command: "uv", args: uvArgs, launcher: "uv" };
-
-  const windows = os === "windows";
-  const python = env.SKILLS_PYTHON?.trim() || (windows ? "python" : "python3");
+  const scriptPath = script.path;
+  const language = script.language ?? "python";
+  if (language !== "python") return planOtherLanguage(scriptPath, language, args, env, os);
   let source: string;
   try {
     source = await Deno.readTextFile(scriptPath);
@@ -66,20 +77,100 @@ export async function planLaunch(
       `Cannot read script ${scriptPath}: ${(error as Error).message}`,
     );
   }
+  // PEP 723 first; a requirements file only for scripts without a block.
+  const requirements = hasPep723Block(source) ? undefined : requirementsFile(scriptPath, skillDir);
   const dependencies = pep723Dependencies(source);
-  if (dependencies === "none") {
+  const fetchesPackages = requirements !== undefined || dependencies !== "none";
+  const uvArgs = [
+    "run",
+    ...(requirements === undefined ? [] : ["--no-project", "--with-requirements", requirements]),
+    "--script",
+    scriptPath,
+    ...args,
+  ];
+  const configuredUv = env.SKILLS_UV?.trim();
+  if (configuredUv) return { command: configuredUv, args: uvArgs, launcher: "uv", fetchesPackages };
+  if (findOnPath("uv", env, os)) {
+    return { command: "uv", args: uvArgs, launcher: "uv", fetchesPackages };
+  }
+
+  const windows = os === "windows";
+  const python = env.SKILLS_PYTHON?.trim() || (windows ? "python" : "python3");
+  if (!fetchesPackages) {
     return { command: python, args: [scriptPath, ...args], launcher: "python3" };
   }
   if (windows) {
-    return { command: python, args: ["-m", "uv", ...uvArgs], launcher: "python-m-uv" };
+    return {
+      command: python,
+      args: ["-m", "uv", ...uvArgs],
+      launcher: "python-m-uv",
+      fetchesPackages,
+    };
   }
-  const what = dependencies === "unknown"
+  const what = requirements !== undefined
+    ? `needs the packages listed in ${requirements}`
+    : dependencies === "unknown"
     ? "declares dependencies this tool cannot read"
-    : `needs ${dependencies.join(", ")}`;
+    : `needs ${(dependencies as string[]).join(", ")}`;
   throw new SkillError(
     "dependency_unavailable",
     `Cannot run ${scriptPath}: the script ${what} and uv is not installed`,
     { hint: UV_HINT },
+  );
+}
+
+/** Whether a Python source has a PEP 723 `# /// script` block (even one without dependencies). */
+function hasPep723Block(source: string): boolean {
+  return /^# \/\/\/ script\r?$/m.test(source);
+}
+
+/**
+ * The `requirements.txt` of a script: in its own folder, else at the skill root. Only a
+ * regular file counts (never a symlink).
+ */
+function requirementsFile(scriptPath: string, skillDir: string | undefined): string | undefined {
+  const folders = [dirname(scriptPath), ...(skillDir === undefined ? [] : [skillDir])];
+  for (const folder of folders) {
+    const candidate = join(folder, "requirements.txt");
+    const info = lstatSyncOrNull(candidate);
+    if (info !== null && info.isFile && !info.isSymlink) return candidate;
+  }
+  return undefined;
+}
+
+const RUNTIME_HINT: Readonly<Record<Exclude<ScriptLanguage, "python">, string>> = {
+  bash: "Install bash",
+  node: "Install Node.js (https://nodejs.org/) or Deno (https://deno.com/)",
+  typescript: "Install Deno (https://deno.com/)",
+};
+
+/** bash, node (or deno) and deno scripts: the interpreter from PATH, never a shell line. */
+function planOtherLanguage(
+  scriptPath: string,
+  language: Exclude<ScriptLanguage, "python">,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  os: typeof Deno.build.os,
+): LaunchPlan {
+  // Deno without prompts (there is no terminal to ask on); the sandbox is the boundary,
+  // as it is for the Python a script runs with.
+  const deno = (): LaunchPlan => ({
+    command: "deno",
+    args: ["run", "--allow-all", "--no-prompt", scriptPath, ...args],
+    launcher: "deno",
+  });
+  if (language === "bash" && findOnPath("bash", env, os)) {
+    return { command: "bash", args: [scriptPath, ...args], launcher: "bash" };
+  }
+  if (language === "node" && findOnPath("node", env, os)) {
+    return { command: "node", args: [scriptPath, ...args], launcher: "node" };
+  }
+  if (language !== "bash" && findOnPath("deno", env, os)) return deno();
+  const needed = language === "bash" ? "bash" : language === "node" ? "node or deno" : "deno";
+  throw new SkillError(
+    "dependency_unavailable",
+    `Cannot run ${scriptPath}: it needs ${needed}, which is not on PATH`,
+    { hint: RUNTIME_HINT[language] },
   );
 }
 
@@ -113,10 +204,10 @@ export async function spawnLaunch(
 ): Promise<SandboxedProcess> {
   if (options.sandbox === undefined) return spawnSandboxed(plan, options);
   const { prepareSandbox } = await import("../sandbox/launch.ts");
-  const uv = plan.launcher !== "python3";
+  const uv = plan.launcher === "uv" || plan.launcher === "python-m-uv";
   const launch = await prepareSandbox(plan.command, plan.args, options.env, options.sandbox, {
     uv,
-    fetchesPackages: uv && await declaresDependencies(plan.args[plan.args.indexOf("--script") + 1]),
+    fetchesPackages: uv && plan.fetchesPackages === true,
   });
   let child: Deno.ChildProcess;
   try {
@@ -199,16 +290,6 @@ function warnOnStderr(message: string): void {
   } catch { /* no stderr: nothing to tell */ }
 }
 
-/** Whether the script at `path` declares PEP 723 dependencies (or ones this tool cannot read). */
-async function declaresDependencies(path: string | undefined): Promise<boolean> {
-  if (path === undefined) return false;
-  try {
-    return pep723Dependencies(await Deno.readTextFile(path)) !== "none";
-  } catch {
-    return false;
-  }
-}
-
 /** What a sandboxed launch of one skill needs besides the skill (see {@link sandboxRequestFor}). */
 interface SandboxScope {
   /** `$SKILLS_HOME`. */
@@ -281,6 +362,8 @@ function launchError(plan: LaunchPlan, error: unknown): SkillError {
     return new SkillError("dependency_unavailable", `Cannot start ${name}: it is not installed`, {
       hint: plan.launcher === "uv"
         ? UV_HINT
+        : plan.launcher === "bash" || plan.launcher === "node" || plan.launcher === "deno"
+        ? `Install ${plan.launcher}`
         : "Install Python 3 (or uv), or set SKILLS_PYTHON to the interpreter",
     });
   }
@@ -290,7 +373,7 @@ function launchError(plan: LaunchPlan, error: unknown): SkillError {
       `Cannot start ${plan.command}: ${(error as Error).message}`,
       {
         hint:
-          "The skills binary may only run `uv`, `python3` and `python` as found on PATH; point SKILLS_UV/SKILLS_PYTHON at those",
+          "The skills binary may only run `uv`, `python3`, `python`, `bash`, `node` and `deno` as found on PATH; point SKILLS_UV/SKILLS_PYTHON at those",
       },
     );
   }

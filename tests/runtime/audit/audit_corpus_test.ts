@@ -47,6 +47,9 @@ for (const rule of AUDIT_RULES) {
   });
 }
 
+/** The skill tests/hardening/sandbox_test.ts attacks the sandbox with (it reads secrets). */
+const HOSTILE_FIXTURE = join("runner-skills", "sandbox-lab");
+
 /** Every skill directory (a folder with a SKILL.md) under `root`. */
 function skillDirsUnder(root: string): string[] {
   const out: string[] = [];
@@ -74,14 +77,18 @@ Deno.test("no high or critical finding on the bundled skills and the fixture ski
   ];
   assert.ok(dirs.length >= 20, `only ${dirs.length} skill directories found`);
   const serious: string[] = [];
+  const hostile: string[] = [];
   for (const dir of dirs) {
     for (const f of (await auditDir(dir)).findings) {
       if (f.severity === "critical" || f.severity === "high") {
-        serious.push(`${relative(REPO_ROOT, dir)}/${f.file}:${f.line} ${f.rule}: ${f.excerpt}`);
+        const line = `${relative(REPO_ROOT, dir)}/${f.file}:${f.line} ${f.rule}`;
+        // The sandbox tests' attacker does what the audit looks for, and must be caught.
+        (dir.endsWith(HOSTILE_FIXTURE) ? hostile : serious).push(`${line}: ${f.excerpt}`);
       }
     }
   }
   assert.deepEqual(serious, []);
+  assert.ok(hostile.some((f) => f.includes("credential-read")), hostile.join("\n"));
 });
 
 Deno.test("the kalshi-markets skill's endpoint is listed (info), so a reviewer sees where data goes", async () => {

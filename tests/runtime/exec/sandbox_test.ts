@@ -20,11 +20,12 @@ Deno.test("planLaunch() uses `uv run --script <abs> <args>` when uv is on PATH",
   await writeExecutable(join(dir.path, "uv"), "#!/bin/sh\nexit 0\n");
   const script = join(dir.path, "deps.py");
   await Deno.writeTextFile(script, WITH_DEPS);
-  const plan = await planLaunch(script, ["--limit", "2"], { PATH: dir.path });
+  const plan = await planLaunch({ path: script }, ["--limit", "2"], { PATH: dir.path });
   assert.deepEqual(plan, {
     command: "uv",
     args: ["run", "--script", script, "--limit", "2"],
     launcher: "uv",
+    fetchesPackages: true,
   });
   assert.equal(findOnPath("uv", { PATH: `/nonexistent:${dir.path}` }), join(dir.path, "uv"));
 });
@@ -34,7 +35,7 @@ Deno.test("planLaunch() ignores a uv on PATH that is not executable", async () =
   await Deno.writeTextFile(join(dir.path, "uv"), "not executable");
   const script = join(dir.path, "plain.py");
   await Deno.writeTextFile(script, NO_DEPS);
-  const plan = await planLaunch(script, [], { PATH: dir.path });
+  const plan = await planLaunch({ path: script }, [], { PATH: dir.path });
   assert.equal(plan.launcher, "python3");
 });
 
@@ -42,13 +43,20 @@ Deno.test("planLaunch() honours SKILLS_UV and SKILLS_PYTHON", async () => {
   await using dir = await tempDir();
   const script = join(dir.path, "plain.py");
   await Deno.writeTextFile(script, NO_DEPS);
-  const uv = await planLaunch(script, ["a"], { PATH: dir.path, SKILLS_UV: "/opt/uv/bin/uv" });
+  const uv = await planLaunch({ path: script }, ["a"], {
+    PATH: dir.path,
+    SKILLS_UV: "/opt/uv/bin/uv",
+  });
   assert.deepEqual(uv, {
     command: "/opt/uv/bin/uv",
     args: ["run", "--script", script, "a"],
     launcher: "uv",
+    fetchesPackages: false,
   });
-  const py = await planLaunch(script, ["a"], { PATH: dir.path, SKILLS_PYTHON: "/usr/bin/py3" });
+  const py = await planLaunch({ path: script }, ["a"], {
+    PATH: dir.path,
+    SKILLS_PYTHON: "/usr/bin/py3",
+  });
   assert.deepEqual(py, { command: "/usr/bin/py3", args: [script, "a"], launcher: "python3" });
 });
 
@@ -56,7 +64,7 @@ Deno.test("planLaunch() runs a dependency-free script with python3 when uv is ab
   await using dir = await tempDir();
   const script = join(dir.path, "plain.py");
   await Deno.writeTextFile(script, NO_DEPS);
-  const plan = await planLaunch(script, ["--json"], { PATH: dir.path });
+  const plan = await planLaunch({ path: script }, ["--json"], { PATH: dir.path });
   assert.deepEqual(plan, { command: "python3", args: [script, "--json"], launcher: "python3" });
 });
 
@@ -65,7 +73,7 @@ Deno.test("planLaunch() refuses a dependency-declaring script without uv: depend
   const script = join(dir.path, "deps.py");
   await Deno.writeTextFile(script, WITH_DEPS);
   await assert.rejects(
-    () => planLaunch(script, [], { PATH: dir.path }),
+    () => planLaunch({ path: script }, [], { PATH: dir.path }),
     (error: unknown) => {
       assert.ok(error instanceof SkillError);
       assert.equal(error.code, "dependency_unavailable");
@@ -83,16 +91,111 @@ Deno.test("planLaunch() on Windows falls back to python, or `python -m uv` for d
   await Deno.writeTextFile(plain, NO_DEPS);
   await Deno.writeTextFile(deps, WITH_DEPS);
   const env = { PATH: dir.path };
-  assert.deepEqual(await planLaunch(plain, ["x"], env, "windows"), {
+  assert.deepEqual(await planLaunch({ path: plain }, ["x"], env, "windows"), {
     command: "python",
     args: [plain, "x"],
     launcher: "python3",
   });
-  assert.deepEqual(await planLaunch(deps, ["x"], env, "windows"), {
+  assert.deepEqual(await planLaunch({ path: deps }, ["x"], env, "windows"), {
     command: "python",
     args: ["-m", "uv", "run", "--script", deps, "x"],
     launcher: "python-m-uv",
+    fetchesPackages: true,
   });
+});
+
+Deno.test("planLaunch() passes a requirements.txt (script folder first, then skill root) to uv for scripts without PEP 723", async () => {
+  await using dir = await tempDir();
+  await writeExecutable(join(dir.path, "uv"), "#!/bin/sh\nexit 0\n");
+  const skill = join(dir.path, "skill");
+  await Deno.mkdir(join(skill, "scripts"), { recursive: true });
+  const script = join(skill, "scripts", "gif.py");
+  await Deno.writeTextFile(script, "import imageio\n");
+  await Deno.writeTextFile(join(skill, "requirements.txt"), "imageio\n");
+  const env = { PATH: dir.path };
+  const atRoot = await planLaunch({ path: script, language: "python" }, ["x"], env, "linux", skill);
+  assert.deepEqual(atRoot.args, [
+    "run",
+    "--no-project",
+    "--with-requirements",
+    join(skill, "requirements.txt"),
+    "--script",
+    script,
+    "x",
+  ]);
+  assert.equal(atRoot.fetchesPackages, true);
+  await Deno.writeTextFile(join(skill, "scripts", "requirements.txt"), "pillow\n");
+  const beside = await planLaunch({ path: script }, [], env, "linux", skill);
+  assert.equal(beside.args[3], join(skill, "scripts", "requirements.txt"));
+  // A PEP 723 block wins, even one declaring nothing.
+  await Deno.writeTextFile(script, NO_DEPS);
+  const pep = await planLaunch({ path: script }, [], env, "linux", skill);
+  assert.deepEqual(pep.args, ["run", "--script", script]);
+  assert.equal(pep.fetchesPackages, false);
+});
+
+Deno.test("planLaunch() without uv: a requirements.txt is dependency_unavailable naming the file", async () => {
+  await using dir = await tempDir();
+  const script = join(dir.path, "gif.py");
+  await Deno.writeTextFile(script, "import imageio\n");
+  await Deno.writeTextFile(join(dir.path, "requirements.txt"), "imageio\n");
+  await assert.rejects(
+    () => planLaunch({ path: script }, [], { PATH: "/nonexistent" }, "linux", dir.path),
+    (error: unknown) => {
+      assert.ok(error instanceof SkillError);
+      assert.equal(error.code, "dependency_unavailable");
+      assert.ok(
+        error.message.includes(
+          `needs the packages listed in ${join(dir.path, "requirements.txt")}`,
+        ),
+      );
+      return true;
+    },
+  );
+});
+
+Deno.test("planLaunch() runs .sh with bash, .js with node (else deno), .ts with deno, from PATH", async () => {
+  await using dir = await tempDir();
+  const bin = join(dir.path, "bin");
+  await Deno.mkdir(bin);
+  const env = { PATH: bin };
+  const missing = async (path: string, language: "bash" | "node" | "typescript", what: RegExp) =>
+    await assert.rejects(
+      () => planLaunch({ path, language }, [], env),
+      (error: unknown) => {
+        assert.ok(error instanceof SkillError);
+        assert.equal(error.code, "dependency_unavailable");
+        assert.match(error.message, what);
+        return true;
+      },
+    );
+  await missing("/s/build.sh", "bash", /needs bash, which is not on PATH/);
+  await missing("/s/render.mjs", "node", /needs node or deno/);
+  await missing("/s/check.ts", "typescript", /needs deno/);
+
+  await writeExecutable(join(bin, "deno"), "#!/bin/sh\n");
+  const js = await planLaunch({ path: "/s/render.mjs", language: "node" }, ["--json"], env);
+  assert.deepEqual(js, {
+    command: "deno",
+    args: ["run", "--allow-all", "--no-prompt", "/s/render.mjs", "--json"],
+    launcher: "deno",
+  });
+  await writeExecutable(join(bin, "node"), "#!/bin/sh\n");
+  await writeExecutable(join(bin, "bash"), "#!/bin/sh\n");
+  assert.deepEqual(await planLaunch({ path: "/s/render.mjs", language: "node" }, ["a"], env), {
+    command: "node",
+    args: ["/s/render.mjs", "a"],
+    launcher: "node",
+  });
+  assert.deepEqual(await planLaunch({ path: "/s/build.sh", language: "bash" }, ["a"], env), {
+    command: "bash",
+    args: ["/s/build.sh", "a"],
+    launcher: "bash",
+  });
+  assert.equal(
+    (await planLaunch({ path: "/s/check.ts", language: "typescript" }, [], env)).launcher,
+    "deno",
+  );
 });
 
 const TREE_SCRIPT = `
