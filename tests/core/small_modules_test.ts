@@ -3,7 +3,12 @@ import { compareSemver, parseSemver } from "../../src/core/semver.ts";
 import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
 import { applyDotenv, parseDotenv } from "../../src/core/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/digest.ts";
-import { missingModuleHint, missingPythonModule } from "../../src/core/missing_module.ts";
+import {
+  missingModuleHint,
+  missingPythonModule,
+  readOnlyHint,
+  scriptFailureHint,
+} from "../../src/core/script_hints.ts";
 import { colorWanted } from "../../src/core/io.ts";
 import { osError } from "../../src/core/errors.ts";
 
@@ -67,6 +72,22 @@ Deno.test("missingPythonModule() reads the top-level module of a ModuleNotFoundE
   assert.equal(missingPythonModule("ImportError: cannot import name 'x' from 'y'"), undefined);
   assert.match(missingModuleHint(traceback) ?? "", /Python module 'pypdf'.*PEP 723.*uv/s);
   assert.equal(missingModuleHint("ValueError: nope"), undefined);
+  assert.equal(scriptFailureHint(traceback), missingModuleHint(traceback));
+});
+
+Deno.test("readOnlyHint() explains a write into the skill, not every permission error", () => {
+  const erofs = "OSError: [Errno 30] Read-only file system: 'out.json'";
+  const relative = "PermissionError: [Errno 13] Permission denied: 'cache/out.json'";
+  const copy = "PermissionError: [Errno 13] Permission denied: '/h/.cache/run/x-ab/scripts/o'";
+  for (const stderr of [erofs, relative, copy]) {
+    assert.match(readOnlyHint(stderr) ?? "", /SKILLS_WORK_DIR/, stderr);
+    assert.equal(scriptFailureHint(stderr), readOnlyHint(stderr));
+  }
+  assert.equal(
+    readOnlyHint("PermissionError: [Errno 13] Permission denied: '/etc/shadow'"),
+    undefined,
+  );
+  assert.equal(readOnlyHint("ValueError: nope"), undefined);
 });
 
 Deno.test("colorWanted(): only a non-empty NO_COLOR or --no-color turns colour off", () => {

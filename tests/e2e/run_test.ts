@@ -1,6 +1,6 @@
 /**
  * `skills run` / `skills scripts` end to end: the real CLI with the binary's permission
- * flags (`--allow-run=git,uv,python3,python,bwrap`), against the runner's test skills.
+ * flags (`--allow-run=git,uv,python3,python,bwrap,bash,node,deno`), against the runner's test skills.
  */
 
 import assert from "node:assert/strict";
@@ -73,10 +73,16 @@ Deno.test("skills run passes only the base set and allowlisted variables to the 
     "LANG",
     "PATH",
     "PYTHONDONTWRITEBYTECODE",
+    "PYTHONPATH",
     "PYTHONUTF8",
     "RUNNER_MODE",
+    "SKILLS_CALLER_DIR",
+    "SKILLS_WORK_DIR",
   ]);
   assert.equal(seen.RUNNER_MODE, "fast");
+  // The skill root (its verified copy) is importable; the run's own folders are named.
+  assert.match(seen.PYTHONPATH!, /\/\.cache\/run\/runner-lab-[0-9a-f]+$/);
+  assert.match(seen.SKILLS_WORK_DIR!, /skills-work-/);
   assert.ok(!result.stdout.includes("aws-secret") && !result.stdout.includes("sk-secret"));
 });
 

@@ -196,6 +196,7 @@ Deno.test(
       "PATH",
       "PWD",
       "PYTHONDONTWRITEBYTECODE",
+      "PYTHONPATH",
       "PYTHONUTF8",
       "RUNNER_MODE",
       "SKILLS_CALLER_DIR",

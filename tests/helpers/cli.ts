@@ -4,6 +4,7 @@
  * tests run against the bundled artifact (that is how .ci/run proves the distributable).
  */
 
+import { removeIfExists } from "../../src/runtime/os/fs.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,7 +18,7 @@ export const CLI_FLAGS = [
   "--allow-env",
   "--allow-net",
   "--allow-sys=hostname",
-  "--allow-run=git,uv,python3,python,bwrap",
+  "--allow-run=git,uv,python3,python,bwrap,bash,node,deno",
 ];
 
 export function cliEntry(): string {
@@ -132,6 +133,7 @@ export async function tempDir(prefix = "skills-test-"): Promise<TempDir> {
   const path = await Deno.makeTempDir({ prefix });
   return {
     path,
-    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }).catch(() => {}),
+    // Opens read-only folders first (verified run copies are sealed: trust/snapshot.ts).
+    [Symbol.asyncDispose]: () => removeIfExists(path).catch(() => {}),
   };
 }

@@ -6,10 +6,13 @@ export const runSpec = {
   name: "run",
   summary: "Run a skill script in the sandbox",
   usage: ["run [options] <skill> <script> [script args...]"],
-  description: `Run a skill script in the sandbox: \`uv run --script\` when uv is installed, else
-python3 for scripts whose PEP 723 block declares no dependencies. The script sees a
-cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's settings, ...) plus the
-variables its skill allowlists in permissions.env; its working directory is its folder.
+  description: `Run a skill script in the sandbox. Python: \`uv run --script\` when uv is installed
+(with the skill's requirements.txt for scripts without a PEP 723 block), else python3 for
+scripts that need no packages. .sh: bash; .js/.mjs/.cjs: node (or deno); .ts: deno.
+The script sees a cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's
+settings, ...) plus the variables its skill allowlists in permissions.env, the skill root
+on PYTHONPATH, and SKILLS_WORK_DIR, a fresh folder to write in; its working directory is
+its own folder, read-only.
 Installed skills must be trusted (\`skills trust <skill>\`); bundled skills always are.
 
 On Linux the script runs inside bubblewrap: a read-only filesystem without your home,

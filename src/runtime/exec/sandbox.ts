@@ -5,7 +5,7 @@
  * policy mode, as a child that leads its own process group so that the whole tree
  * (uv → python → any grandchild) can be killed (`spawnSandboxed`).
  *
- * Policy mode, killing a tree under the binary's scoped `--allow-run=…,uv,python3,python`:
+ * Policy mode, killing a tree under the binary's scoped `--allow-run=…,uv,python3,python,…`:
  * `Deno.kill` (any pid, incl. `-pgid`) requires *unscoped* --allow-run and reading /proc
  * requires --allow-all, so neither is available to the compiled binary. What is: the
  * `ChildProcess.kill()` of our own child, and spawning python. So the child is spawned
@@ -20,7 +20,7 @@
 
 import { findOnPath } from "../os/probe.ts";
 import { dirname, isAbsolute, join } from "../os/paths.ts";
-import { lstatSyncOrNull } from "../os/fs.ts";
+import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { ScriptLanguage } from "../../core/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import { pep723Dependencies } from "../../core/pep723.ts";
@@ -202,10 +202,13 @@ export async function spawnLaunch(
   plan: LaunchPlan,
   options: SpawnOptions & { sandbox?: SandboxRequest | undefined },
 ): Promise<SandboxedProcess> {
-  if (options.sandbox === undefined) return spawnSandboxed(plan, options);
+  if (options.sandbox === undefined) return spawnWithWorkDir(plan, options);
   const { prepareSandbox } = await import("../sandbox/launch.ts");
   const uv = plan.launcher === "uv" || plan.launcher === "python-m-uv";
-  const launch = await prepareSandbox(plan.command, plan.args, options.env, options.sandbox, {
+  const request = plan.launcher === "deno"
+    ? withDenoAddressSpace(options.sandbox)
+    : options.sandbox;
+  const launch = await prepareSandbox(plan.command, plan.args, options.env, request, {
     uv,
     fetchesPackages: uv && plan.fetchesPackages === true,
   });
@@ -238,6 +241,40 @@ export async function spawnLaunch(
   const release = () =>
     released ??= child.status.then(() => launch.dispose(), () => launch.dispose());
   return { pid: child.pid, child, killTree, release };
+}
+
+/**
+ * Deno reserves tens of GiB of address space at start-up (V8's cages), far past the 4 GiB
+ * a Python script gets: the address-space limit, which bounds reservations rather than
+ * memory used, is raised for it. The process, CPU and file limits still hold.
+ */
+const DENO_ADDRESS_SPACE = 256 * 1024 ** 3;
+
+function withDenoAddressSpace(request: SandboxRequest): SandboxRequest {
+  const memoryBytes = Math.max(request.limits.memoryBytes, DENO_ADDRESS_SPACE);
+  return { ...request, limits: { ...request.limits, memoryBytes } };
+}
+
+/**
+ * Policy mode: {@link spawnSandboxed} with a fresh work folder of its own as
+ * SKILLS_WORK_DIR (as in the sandbox), removed once the process is gone.
+ */
+function spawnWithWorkDir(plan: LaunchPlan, options: SpawnOptions): SandboxedProcess {
+  const workDir = Deno.makeTempDirSync({ prefix: "skills-work-" });
+  let spawned: SandboxedProcess;
+  try {
+    spawned = spawnSandboxed(plan, {
+      ...options,
+      env: { ...options.env, SKILLS_WORK_DIR: workDir },
+    });
+  } catch (error) {
+    Deno.removeSync(workDir, { recursive: true });
+    throw error;
+  }
+  let released: Promise<void> | undefined;
+  const release = () =>
+    released ??= spawned.release().then(() => removeIfExists(workDir).catch(() => {}));
+  return { ...spawned, release };
 }
 
 /**

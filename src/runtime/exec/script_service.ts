@@ -27,7 +27,7 @@ import {
   type RunTrace,
 } from "./runner.ts";
 import { scriptEnvironment } from "../../core/env_policy.ts";
-import { missingModuleHint } from "../../core/missing_module.ts";
+import { scriptFailureHint } from "../../core/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
 import { sandboxRequestFor } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
@@ -197,6 +197,9 @@ export async function prepareRun(
     );
   }
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
+  // The skill root importable, as its authors run it (`from scripts.x import …`); the
+  // script's own folder is on sys.path already. Never taken from the caller's environment.
+  if (script.language === "python") env.PYTHONPATH = skill.dir;
   const limits = resolveLimits(skill.manifest, deps.env, {
     timeoutSeconds: deps.timeoutSeconds,
     maxOutputBytes: deps.maxOutputBytes,
@@ -221,7 +224,11 @@ export async function prepareRun(
   });
   // Outside the sandbox, the parent watch stops scripts outliving a killed CLI; inside,
   // bubblewrap's --die-with-parent does (and the watch could not see the CLI's pid).
-  if (sandbox === undefined) Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
+  if (sandbox === undefined) {
+    Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
+    // In the sandbox it is set where the directory is shown (sandbox/launch.ts).
+    if (deps.cwd !== undefined) env.SKILLS_CALLER_DIR = deps.cwd;
+  }
   return { skill, script, args: [...stringArgs], env, limits, sandbox };
 }
 
@@ -323,7 +330,7 @@ export function outcomeEnvelope(
       } else if (outcome.stdout.trim() !== "") {
         details.stdout = excerpt(outcome.stdout, 2000);
       }
-      const hint = missingModuleHint(tail);
+      const hint = scriptFailureHint(tail);
       if (hint !== undefined) details.hint = hint;
       const text = withStderr(message, tail);
       return fail(

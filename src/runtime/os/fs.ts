@@ -1,4 +1,4 @@
-import { isAbsolute, normalize, relative, SEP } from "./paths.ts";
+import { isAbsolute, join, normalize, relative, SEP } from "./paths.ts";
 
 /** Small filesystem helpers shared by the runtime modules. */
 
@@ -111,8 +111,38 @@ export async function removeIfExists(path: string): Promise<void> {
   try {
     await Deno.remove(path, { recursive: true });
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    if (error instanceof Deno.errors.NotFound) return;
+    // Read-only folders (the verified copies scripts run from) must be opened up first.
+    if (!(error instanceof Deno.errors.PermissionDenied) || !makeFoldersWritable(path)) throw error;
+    try {
+      await Deno.remove(path, { recursive: true });
+    } catch (again) {
+      if (!(again instanceof Deno.errors.NotFound)) throw again;
+    }
   }
+}
+
+/** chmod u+rwx on `path` and every folder below it (never through a symlink); false if none. */
+function makeFoldersWritable(path: string): boolean {
+  if (Deno.build.os === "windows") return false;
+  let changed = false;
+  const visit = (dir: string) => {
+    const info = lstatSyncOrNull(dir);
+    if (info === null || !info.isDirectory) return;
+    if (((info.mode ?? 0) & 0o700) !== 0o700) {
+      Deno.chmodSync(dir, (info.mode ?? 0) | 0o700);
+      changed = true;
+    }
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isDirectory && !entry.isSymlink) visit(join(dir, entry.name));
+    }
+  };
+  try {
+    visit(path);
+  } catch {
+    return changed;
+  }
+  return changed;
 }
 
 /** True when `child` (a resolved absolute path) is inside `parent` or equal to it. */

@@ -8,7 +8,7 @@
 import { join } from "../os/paths.ts";
 import type { Registry } from "../../core/registry_model.ts";
 import { removeEntry } from "../../core/registry_model.ts";
-import { isWithin, lstatOrNull } from "../os/fs.ts";
+import { isWithin, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { CACHE_DIR, CORE_CACHE_DIR, LEGACY_CORE_DIR, STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, updateRegistry } from "./registry.ts";
 import { listStale, recoverStale } from "./staging.ts";
@@ -129,7 +129,7 @@ export async function repairHome(home: string): Promise<ConsistencyReport> {
 export async function pruneUnused(home: string, options: UnusedOptions): Promise<string[]> {
   return await updateRegistry(home, async (registry) => {
     const unused = await findUnused(home, options, registry);
-    for (const path of unused) await Deno.remove(path, { recursive: true }).catch(() => {});
+    for (const path of unused) await removeIfExists(path).catch(() => {});
     return { registry, result: unused };
   });
 }

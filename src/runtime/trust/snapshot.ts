@@ -238,7 +238,26 @@ async function copyVerified(
     Deno.writeFileSync(dest, bytes, { createNew: true, mode });
     run.push(hash);
   }
+  sealFolders(target);
   return { digest: await combineDigest(all), runDigest: await combineDigest(run) };
+}
+
+/**
+ * Makes every folder of a copy read-only (deepest first), so that a script writing into its
+ * own skill fails at once — `EACCES`, or `EROFS` inside the OS sandbox — rather than
+ * changing the files it runs from. Root ignores modes; the sandbox binds the copy read-only.
+ */
+function sealFolders(root: string): void {
+  if (Deno.build.os === "windows") return;
+  const folders: string[] = [];
+  const walk = (dir: string) => {
+    folders.push(dir);
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isDirectory && !entry.isSymlink) walk(join(dir, entry.name));
+    }
+  };
+  walk(root);
+  for (const dir of folders.reverse()) Deno.chmodSync(dir, 0o555);
 }
 
 /** Removes copies of `canonical` made for other digests, once they are no longer fresh. */
