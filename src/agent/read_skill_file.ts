@@ -5,7 +5,7 @@
  */
 
 import { join } from "../runtime/os/paths.ts";
-import { type Envelope, fail, ok } from "../core/envelope.ts";
+import { type Envelope, fail, type FailureEnvelope, ok } from "../core/envelope.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { isWithin, readPrefixSync } from "../runtime/os/fs.ts";
 import { skillFilePath } from "./tool_args.ts";
@@ -14,7 +14,22 @@ const MAX_READ_BYTES = 200_000;
 /** How much of a file is inspected for NUL bytes. */
 const BINARY_PROBE_BYTES = 8192;
 
-export async function readSkillFile(skill: SkillRecord, path: string): Promise<Envelope> {
+/** A file of a skill, found by its relative path: where it really is, and its name to show. */
+interface ResolvedFile {
+  real: string;
+  shown: string;
+  info: Deno.FileInfo;
+}
+
+/**
+ * Resolves `path` inside `skill`: relative, no hidden or `..` segments (skillFilePath),
+ * realpath-contained (a symlink cannot lead out), a regular file. Shared by
+ * `read_skill_file` and the MCP resources (mcp/skill_files.ts).
+ */
+export async function resolveSkillFile(
+  skill: SkillRecord,
+  path: string,
+): Promise<ResolvedFile | FailureEnvelope> {
   const checked = skillFilePath(path);
   if (!checked.ok) return checked.error;
   const relative = checked.value.join("/");
@@ -36,6 +51,13 @@ export async function readSkillFile(skill: SkillRecord, path: string): Promise<E
     return fail("invalid_path", `'${shown}' is a directory; ask for a file inside it`);
   }
   if (!info.isFile) return fail("invalid_path", `'${shown}' is not a regular file`);
+  return { real, shown, info };
+}
+
+export async function readSkillFile(skill: SkillRecord, path: string): Promise<Envelope> {
+  const resolved = await resolveSkillFile(skill, path);
+  if ("success" in resolved) return resolved;
+  const { real, shown, info } = resolved;
   const { bytes, complete } = readPrefixSync(real, MAX_READ_BYTES);
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
     return fail("binary_file", `Cannot read '${shown}': binary files are not supported`);

@@ -7,21 +7,19 @@
  */
 
 import type { AgentName } from "../core/agents.ts";
-import { declined, isSkillError } from "../core/errors.ts";
 import { type Context, warn } from "../core/io.ts";
 import { withLockedSkill } from "../core/lockfile_model.ts";
 import { loadCatalog } from "../runtime/catalog/catalog.ts";
 import { findProjectRoot } from "../runtime/catalog/scopes.ts";
 import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
-import type { Candidate } from "../runtime/lifecycle/install.ts";
-import { riskyError } from "../runtime/lifecycle/install.ts";
+import { type Candidate, riskyError } from "../runtime/lifecycle/install.ts";
 import { planProjectInstall, type ProjectPlan } from "../runtime/project/install.ts";
 import { type LinkOutcome, linkSkills } from "../runtime/project/links.ts";
 import { lockfilePath, lockForChange, readProjectLock } from "../runtime/project/lockfile.ts";
 import { beginProjectChange } from "../runtime/project/transaction.ts";
 import { trustInstalled } from "../runtime/project/trust.ts";
 import { auditSummary, findingJson } from "./audit_ui.ts";
-import { confirmAction, fields, listOrNone } from "./lifecycle_ui.ts";
+import { confirmAndCommitEach, fields, listOrNone, refuse, type Refused } from "./lifecycle_ui.ts";
 import { renderLinks } from "./project_ui.ts";
 import { writeJson } from "./render.ts";
 
@@ -30,13 +28,6 @@ interface ProjectAddOptions {
   allowRisky: boolean;
   yes: boolean;
   json: boolean;
-}
-
-interface Refused {
-  name: string;
-  code: string;
-  message: string;
-  hint: string | undefined;
 }
 
 function commitLabel(fetched: Fetched): string {
@@ -89,47 +80,26 @@ export async function addToProject(
     allowRisky: options.allowRisky,
   });
   if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
-  const refused: Refused[] = planning.refused.map((r) => ({
-    name: r.label,
-    code: r.error.code,
-    message: r.error.message,
-    hint: r.error.hint,
-  }));
-  for (const r of refused) warn(ctx, `Not installing '${r.name}': ${r.message}`);
+  const refused: Refused[] = [];
+  for (const r of planning.refused) refuse(ctx, refused, r.label, r.error);
   const lockfile = lockfilePath(root);
   for (const plan of planning.plans) ctx.stderr.write(summary(ctx, plan, fetched, lockfile));
   // Critical findings nobody accepted: shown above, then refused without a question.
   const safe: ProjectPlan[] = [];
   for (const plan of planning.plans) {
     const error = riskyError([plan], "install", undefined);
-    if (error === undefined) {
-      safe.push(plan);
-      continue;
-    }
-    if (selected.length === 1) throw error;
-    refused.push({
-      name: plan.canonical,
-      code: error.code,
-      message: error.message,
-      hint: error.hint,
-    });
-    warn(ctx, `Not installing '${plan.canonical}': ${error.message}`);
+    if (error === undefined) safe.push(plan);
+    else if (selected.length === 1) throw error;
+    else refuse(ctx, refused, plan.canonical, error);
   }
-  const accepted: ProjectPlan[] = [];
-  for (const plan of safe) {
-    const at = fetched.commit?.sha ?? "its current files";
-    const question = `Install skill '${plan.canonical}' into the project from ${
-      sourceLabel(fetched.source)
-    } at ${at}?`;
-    const action = `Cannot install skill '${plan.canonical}'`;
-    if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
-  }
-  if (safe.length > 0 && accepted.length === 0) {
-    throw declined("Installation declined; nothing was installed");
-  }
-  const installed: ProjectPlan[] = [];
-  for (const plan of accepted) {
-    try {
+  const at = fetched.commit?.sha ?? "its current files";
+  const installed = await confirmAndCommitEach(ctx, safe, {
+    yes: options.yes,
+    question: (plan) =>
+      `Install skill '${plan.canonical}' into the project from ${
+        sourceLabel(fetched.source)
+      } at ${at}?`,
+    commit: async (plan) => {
       const staged = await tx.stageCopy(
         plan.candidate.dir,
         plan.canonical,
@@ -139,18 +109,8 @@ export async function addToProject(
         [{ canonical: plan.canonical, staged }],
         (current) => withLockedSkill(current, plan.canonical, plan.entry),
       );
-      installed.push(plan);
-    } catch (error) {
-      if (accepted.length === 1 || !isSkillError(error) || error.code === "cancelled") throw error;
-      refused.push({
-        name: plan.canonical,
-        code: error.code,
-        message: error.message,
-        hint: error.hint,
-      });
-      warn(ctx, `Not installing '${plan.canonical}': ${error.message}`);
-    }
-  }
+    },
+  }, refused);
   // The user confirmed these files: they are trusted by this user, bound to their digest.
   await trustInstalled(home, root, installed.map((p) => p.canonical));
   let links: LinkOutcome[] = [];

@@ -13,8 +13,7 @@
 import { join } from "../runtime/os/paths.ts";
 import { fail, type FailureEnvelope } from "../core/envelope.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
-import { isWithin } from "../runtime/os/fs.ts";
-import { skillFilePath } from "../agent/tool_args.ts";
+import { resolveSkillFile } from "../agent/read_skill_file.ts";
 
 /** SEP-2640's per-skill limits: a host must accept skills up to these. */
 const MAX_SKILL_FILES = 512;
@@ -43,27 +42,9 @@ export async function readServedFile(
   skill: SkillRecord,
   path: string,
 ): Promise<ServedFile | FailureEnvelope> {
-  const checked = skillFilePath(path);
-  if (!checked.ok) return checked.error;
-  const relative = checked.value.join("/");
-  const shown = `${skill.canonical}/${relative}`;
-  let real: string;
-  try {
-    real = await Deno.realPath(join(skill.dir, ...checked.value));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      return fail("not_found", `File '${relative}' not found in skill '${skill.canonical}'`);
-    }
-    throw error;
-  }
-  if (!isWithin(skill.dir, real) || real === skill.dir) {
-    return fail("permission_denied", `Cannot read '${shown}': it resolves outside the skill`);
-  }
-  const info = await Deno.stat(real);
-  if (info.isDirectory) {
-    return fail("invalid_path", `'${shown}' is a directory; ask for a file inside it`);
-  }
-  if (!info.isFile) return fail("invalid_path", `'${shown}' is not a regular file`);
+  const resolved = await resolveSkillFile(skill, path);
+  if ("success" in resolved) return resolved;
+  const { real, shown, info } = resolved;
   if (info.size > MAX_SKILL_BYTES) {
     return fail("args_too_large", `Cannot serve '${shown}': ${info.size} bytes is over 16 MiB`);
   }

@@ -1,7 +1,7 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
 import { inert } from "../../core/terminal_text.ts";
-import { declined, isSkillError, UsageError } from "../../core/errors.ts";
+import { UsageError } from "../../core/errors.ts";
 import { parseSkillSelector, type RefFlags, refRequest } from "../../core/sources.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
@@ -15,6 +15,7 @@ import {
   inspectCandidates,
   type InstallPlan,
   refuseRisky,
+  riskyError,
   selectCandidates,
 } from "../../runtime/lifecycle/install.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
@@ -24,10 +25,12 @@ import { renderHelp } from "../spec.ts";
 import { addSpec } from "../specs/add.ts";
 import {
   chooseFromList,
-  confirmAction,
+  confirmAndCommitEach,
   fields,
   listOrNone,
   progress,
+  refuse,
+  type Refused,
   warningLines,
 } from "../lifecycle_ui.ts";
 import { table, writeJson } from "../render.ts";
@@ -177,63 +180,29 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   // One skill asked for and refused: the error is the answer, as it always was.
   if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
   const { already } = planning;
-  const refused: Refused[] = planning.refused.map((r) => ({
-    name: r.label,
-    code: r.error.code,
-    message: r.error.message,
-    hint: r.error.hint,
-  }));
+  const refused: Refused[] = [];
+  for (const r of planning.refused) refuse(ctx, refused, r.label, r.error);
   for (const plan of planning.plans) ctx.stderr.write(summary(ctx, plan, fetched));
   // Critical findings refuse a skill after its summary showed them and before any question:
   // the only one asked for is refused with the error; in a bulk selection, that skill alone.
   if (planning.plans.length === 1 && selected.length === 1) refuseRisky(planning.plans);
   const plans: InstallPlan[] = [];
   for (const plan of planning.plans) {
-    try {
-      refuseRisky([plan]);
-      plans.push(plan);
-    } catch (error) {
-      if (!isSkillError(error)) throw error;
-      refused.push({
-        name: plan.canonical,
-        code: error.code,
-        message: error.message,
-        hint: error.hint,
-      });
-    }
-  }
-  for (const r of refused) warn(ctx, `Not installing '${r.name}': ${r.message}`);
-
-  const accepted: InstallPlan[] = [];
-  for (const plan of plans) {
-    const at = fetched.commit?.sha ?? "its current files";
-    const question = `Install untrusted skill '${plan.canonical}' from ${
-      sourceLabel(source)
-    } at ${at}?`;
-    const action = `Cannot install skill '${plan.canonical}'`;
-    if (await confirmAction(ctx, question, { yes: options.yes, action })) accepted.push(plan);
-  }
-  if (plans.length > 0 && accepted.length === 0) {
-    throw declined("Installation declined; nothing was installed");
+    const risky = riskyError([plan]);
+    if (risky === undefined) plans.push(plan);
+    else refuse(ctx, refused, plan.canonical, risky);
   }
   // Each skill is committed on its own: one that fails does not take the others with it.
-  const installed: InstallPlan[] = [];
-  for (const plan of accepted) {
-    try {
+  const at = fetched.commit?.sha ?? "its current files";
+  const installed = await confirmAndCommitEach(ctx, plans, {
+    yes: options.yes,
+    question: (plan) =>
+      `Install untrusted skill '${plan.canonical}' from ${sourceLabel(source)} at ${at}?`,
+    commit: async (plan) => {
       for (const note of await change.commitInstall([plan])) warn(ctx, note);
       await saveAuditRecord(home, plan.canonical, plan.digest, plan.audit);
-      installed.push(plan);
-    } catch (error) {
-      if (accepted.length === 1 || !isSkillError(error) || error.code === "cancelled") throw error;
-      refused.push({
-        name: plan.canonical,
-        code: error.code,
-        message: error.message,
-        hint: error.hint,
-      });
-      warn(ctx, `Not installing '${plan.canonical}': ${error.message}`);
-    }
-  }
+    },
+  }, refused);
   let links: LinkOutcome[] = [];
   const names = new Set([...installed, ...already].map((p) => p.canonical));
   if (options.agents.length > 0 && names.size > 0) {
@@ -245,13 +214,6 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     });
   }
   return renderInstalled(ctx, options, { installed, already, refused, links });
-}
-
-interface Refused {
-  name: string;
-  code: string;
-  message: string;
-  hint: string | undefined;
 }
 
 function summary(ctx: Context, plan: InstallPlan, fetched: Fetched): string {

@@ -96,7 +96,9 @@ export function selectCandidates(
     if (candidates.length === 1) return [...candidates];
     throw new SkillError(
       "usage",
-      `${sourceLabel} contains ${candidates.length} skills: ${candidates.map(label).join(", ")}`,
+      `${sourceLabel} contains ${candidates.length} skills: ${
+        candidates.map(candidateLabel).join(", ")
+      }`,
       { hint: "Choose with --skill NAME (repeatable) or --skill '*' for all; --list shows them" },
     );
   }
@@ -107,7 +109,7 @@ export function selectCandidates(
     const hits = match.length > 0 ? match : candidates.filter((c) => dirKey(c.rel) === wanted);
     if (hits.length === 0) {
       throw new SkillError("not_found", `Skill '${wanted}' not found in ${sourceLabel}`, {
-        hint: `Available: ${candidates.map(label).join(", ")}`,
+        hint: `Available: ${candidates.map(candidateLabel).join(", ")}`,
       });
     }
     if (hits.length > 1) {
@@ -121,8 +123,20 @@ export function selectCandidates(
   return chosen;
 }
 
-function label(c: Candidate): string {
+/** How a candidate is named in messages: its manifest name, else its folder. */
+export function candidateLabel(c: Candidate): string {
   return c.name ?? (c.rel === "" ? "(root)" : c.rel);
+}
+
+/** `invalid_manifest` for a candidate that failed validation, each error with its line. */
+export function invalidCandidate(c: Candidate, selectedCount: number): SkillError | undefined {
+  if (c.errors.length === 0 && c.manifest !== undefined) return undefined;
+  const lines = c.errors.map((e) =>
+    `${candidateLabel(c)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`
+  );
+  return new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
+    hint: selectedCount === 1 ? "Nothing was installed" : "This skill was not installed",
+  });
 }
 
 export interface InstallPlan {
@@ -203,18 +217,11 @@ export async function planInstall(
   const planning: InstallPlanning = { plans: [], already: [], refused: [] };
   const { plans } = planning;
   const refuse = (candidate: Candidate, error: SkillError) =>
-    planning.refused.push({ label: label(candidate), error });
+    planning.refused.push({ label: candidateLabel(candidate), error });
   for (const candidate of selected) {
-    if (candidate.errors.length > 0 || candidate.manifest === undefined) {
-      const lines = candidate.errors.map((e) =>
-        `${label(candidate)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`
-      );
-      refuse(
-        candidate,
-        new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
-          hint: selected.length === 1 ? "Nothing was installed" : "This skill was not installed",
-        }),
-      );
+    const invalid = invalidCandidate(candidate, selected.length);
+    if (invalid !== undefined || candidate.manifest === undefined) {
+      refuse(candidate, invalid!);
       continue;
     }
     const name = options.rename ?? candidate.name!;

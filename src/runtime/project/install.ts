@@ -15,7 +15,7 @@ import { diffFiles, type LockedSkill, type Lockfile } from "../../core/lockfile_
 import { canonicalSkillName, quoteName } from "../../core/names.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
-import type { Candidate } from "../lifecycle/install.ts";
+import { type Candidate, candidateLabel, invalidCandidate } from "../lifecycle/install.ts";
 import { auditDir } from "../audit/scan.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { describeFiles, lockedSource } from "./lockfile.ts";
@@ -45,10 +45,6 @@ interface ProjectPlanning {
   refused: ProjectRefusal[];
 }
 
-function label(c: Candidate): string {
-  return c.name ?? (c.rel === "" ? "(root)" : c.rel);
-}
-
 /** Whether the folder at `target` holds exactly the files `entry` lists. */
 async function matchesLock(target: string, entry: LockedSkill): Promise<boolean> {
   if (lstatSyncOrNull(target) === null) return false;
@@ -65,19 +61,12 @@ export async function planProjectInstall(
 ): Promise<ProjectPlanning> {
   const planning: ProjectPlanning = { plans: [], already: [], refused: [] };
   const refuse = (c: Candidate, error: SkillError) =>
-    planning.refused.push({ label: label(c), error });
+    planning.refused.push({ label: candidateLabel(c), error });
   const source = fetched.source;
   for (const candidate of selected) {
-    if (candidate.errors.length > 0 || candidate.manifest === undefined) {
-      const lines = candidate.errors.map((e) =>
-        `${label(candidate)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`
-      );
-      refuse(
-        candidate,
-        new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
-          hint: selected.length === 1 ? "Nothing was installed" : "This skill was not installed",
-        }),
-      );
+    const invalid = invalidCandidate(candidate, selected.length);
+    if (invalid !== undefined || candidate.manifest === undefined) {
+      refuse(candidate, invalid!);
       continue;
     }
     // A project skill is named by its SKILL.md: every agent reading the folder sees that name.
