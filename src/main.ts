@@ -74,17 +74,31 @@ function loadEnv(cwd: string, stderr: Output): Record<string, string> {
  * The directory the user ran the command from. `deno task skills …` runs in the repository
  * root; Deno's task runner (which also sets npm_config_user_agent to `deno/…`) says where
  * the user was in INIT_CWD. Moving there makes `.`, relative paths and `.env` mean what
- * the user meant, exactly as with the installed binary.
+ * the user meant, exactly as with the installed binary. Only when we were started in this
+ * repository's root, as the task does: the variables are inherited by every process a
+ * task starts, and a `skills` started elsewhere (by a script, a benchmark, another task's
+ * `cd sub && skills …`) means the directory it was started in.
  */
 function userDirectory(): string {
   const invokedFrom = Deno.env.get("INIT_CWD");
   const byDenoTask = (Deno.env.get("npm_config_user_agent") ?? "").startsWith("deno/");
-  if (invokedFrom && byDenoTask) {
+  if (invokedFrom && byDenoTask && startedInTaskDirectory()) {
     try {
       if (Deno.statSync(invokedFrom).isDirectory) Deno.chdir(invokedFrom);
     } catch { /* gone or unreadable: stay where we are */ }
   }
   return Deno.cwd();
+}
+
+/** Whether the working directory is the root of the checkout this module runs from. */
+function startedInTaskDirectory(): boolean {
+  const here = new URL("..", import.meta.url);
+  if (here.protocol !== "file:") return false;
+  try {
+    return Deno.realPathSync(here) === Deno.realPathSync(Deno.cwd());
+  } catch {
+    return false;
+  }
 }
 
 /** `skills --help`, from the command index (no spec or command module is loaded). */

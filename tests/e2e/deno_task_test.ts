@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, REPO_ROOT, tempDir } from "../helpers/cli.ts";
+import { baseEnv, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
 
 async function denoTask(cwd: string, args: string[], env: Record<string, string> = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
@@ -37,4 +37,28 @@ Deno.test("deno task skills validate . validates the skill in the user's directo
   const prompt = await denoTask(skill, ["prompt"], { SKILLS_HOME: join(dir.path, "home") });
   assert.equal(prompt.code, 0, prompt.stderr);
   assert.match(prompt.stdout, /<name>kalshi-markets<\/name>/);
+});
+
+Deno.test("a skills started elsewhere by a process inside a deno task keeps its own directory", async () => {
+  await using dir = await tempDir();
+  const project = join(dir.path, "project");
+  await Deno.mkdir(join(project, ".git"), { recursive: true });
+  const skill = join(project, ".agents", "skills", "local-one");
+  await Deno.mkdir(skill, { recursive: true });
+  await Deno.writeTextFile(
+    join(skill, "SKILL.md"),
+    "---\nname: local-one\ndescription: A project skill.\n---\n\nBody.\n",
+  );
+  // What a benchmark or another task's `cd sub && skills …` hands down: deno task's
+  // variables, naming the directory the task started in, not this one.
+  const result = await runCli(["check", "--json"], {
+    cwd: project,
+    env: {
+      SKILLS_HOME: join(dir.path, "home"),
+      INIT_CWD: REPO_ROOT,
+      npm_config_user_agent: "deno/2.9.6",
+    },
+  });
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.project?.root ?? null, await Deno.realPath(project), result.stderr);
 });
