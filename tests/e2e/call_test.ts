@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { withoutSandboxNotice } from "../helpers/sandbox.ts";
 import { installLimited, installSkill, skillMd } from "../agent/fixtures.ts";
 
 const FR = '{"name":"Ada","language":"fr"}';
@@ -12,7 +13,10 @@ Deno.test("skills call hello-extended greet_in_language prints the greeting", as
   const human = await runCli(["call", "hello-extended", "greet_in_language", "--input", FR], {
     env,
   });
-  assert.deepEqual(human, { code: 0, stdout: "Bonjour, Ada!\n", stderr: "" });
+  assert.deepEqual(
+    { ...human, stderr: withoutSandboxNotice(human.stderr) },
+    { code: 0, stdout: "Bonjour, Ada!\n", stderr: "" },
+  );
 
   const json = await runCli(
     ["call", "hello-extended", "hello_extended__greet_in_language", "--input", FR, "--json"],
@@ -51,7 +55,10 @@ Deno.test("skills call returns the unsupported-language envelope and exits 1", a
   });
   assert.equal(human.code, 1);
   assert.equal(human.stdout, "");
-  assert.match(human.stderr, /^error: Language 'xx' is not supported.*\(unsupported_language\)\n$/);
+  assert.match(
+    withoutSandboxNotice(human.stderr),
+    /^error: Language 'xx' is not supported.*\(unsupported_language\)\n$/,
+  );
 });
 
 Deno.test("skills call reads --input - from stdin and lists tools with --list", async () => {

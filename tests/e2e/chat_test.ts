@@ -14,6 +14,7 @@ import {
   startLlmServer,
 } from "../fixtures/llm_server.ts";
 import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { withoutSandboxNotice } from "../helpers/sandbox.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -128,7 +129,8 @@ Deno.test("skills chat -p completes activate → script_help → script_run → 
     assert.ok(llm.requests.every((r) => r.stream), "the REPL/one-shot path streams");
     await assertKalshiFlowRequests(llm);
     assert.match(result.stdout, /^Status envelope success=true: \{.*\}\n$/);
-    const lines = result.stderr.trim().split("\n");
+    // Where bubblewrap cannot work, the policy-mode notice comes first, on a line of its own.
+    const lines = withoutSandboxNotice(result.stderr).trim().split("\n");
     assert.match(lines[0]!, /^→ activate_skill kalshi-markets ✓ \d+\.\ds$/);
     assert.match(lines[1]!, /^→ script_help kalshi-markets status ✓ \d+\.\ds$/);
     assert.match(lines[2]!, /^→ script_run kalshi-markets status --json ✓ \d+\.\ds$/);
@@ -284,7 +286,10 @@ Deno.test("skills chat reads REPL input from a pipe: slash commands, a turn, end
     assert.match(result.stdout, /^kalshi-markets — Read-only Kalshi/m);
     assert.match(result.stdout, /^Hello from the model\.$/m);
     assert.match(result.stdout, /conversation [1-9]\d*, total/);
-    assert.match(result.stderr, /^skills chat — openai:gpt-test, skills: kalshi-markets\./);
+    assert.match(
+      withoutSandboxNotice(result.stderr),
+      /^skills chat — openai:gpt-test, skills: kalshi-markets\./,
+    );
     assert.match(result.stderr, /Unknown command '\/bogus'\. Type \/help/);
   });
 });

@@ -12,9 +12,11 @@ import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
 import { installFixtureSkill, installRunnerSkill } from "../helpers/install_fixture.ts";
 import { realPython } from "../helpers/python.ts";
 import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
+import { needsSandbox } from "../helpers/sandbox.ts";
 
 const linux = { ignore: Deno.build.os !== "linux" };
-const MODES = [["sandbox", "auto"], ["policy mode", "off"]] as const;
+/** Each test in the OS sandbox (where bubblewrap works) and in policy mode. */
+const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
 
 async function polyglot() {
   const dir = await tempDir();
@@ -43,10 +45,10 @@ Deno.test("skills scripts lists shell, Node, Deno and Python scripts with what r
   ]);
 });
 
-for (const [label, mode] of MODES) {
+for (const [label, mode, where] of MODES) {
   Deno.test(
     `${label}: a .sh script runs with bash and --json, and has a work folder of its own`,
-    linux,
+    where,
     async () => {
       await using p = await polyglot();
       const version = await new Deno.Command("bash", { args: ["-c", "echo ${BASH_VERSINFO[0]}"] })
@@ -65,7 +67,7 @@ for (const [label, mode] of MODES) {
     },
   );
 
-  Deno.test(`${label}: .mjs runs with node and .ts with deno`, linux, async () => {
+  Deno.test(`${label}: .mjs runs with node and .ts with deno`, where, async () => {
     await using p = await polyglot();
     assert.deepEqual(json(await p.run(["render", "a", "--json"], { SKILLS_SANDBOX: mode })), {
       runtime: "node",
@@ -80,7 +82,7 @@ for (const [label, mode] of MODES) {
 
   Deno.test(
     `${label}: a script imports its sibling as scripts.<module> from the skill root`,
-    linux,
+    where,
     async () => {
       await using p = await polyglot();
       assert.deepEqual(
@@ -94,7 +96,7 @@ for (const [label, mode] of MODES) {
 
   Deno.test(
     `${label}: a script writing into its own folder never changes the skill or locks it out`,
-    linux,
+    where,
     async () => {
       await using p = await polyglot();
       const before = await computeDigest(p.installed);
@@ -129,7 +131,7 @@ for (const [label, mode] of MODES) {
 
   Deno.test(
     `${label}: a requirements.txt goes to uv as --with-requirements; without uv the error names it`,
-    linux,
+    where,
     async () => {
       await using p = await polyglot();
       // A skill laid out like slack-gif-creator: no PEP 723, a requirements.txt at its root.

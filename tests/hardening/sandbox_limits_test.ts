@@ -10,8 +10,7 @@ import { setupLab } from "./sandbox_helpers.ts";
 import { installFixtureSkill, RUNNER_SKILLS } from "../helpers/install_fixture.ts";
 import { basename, join } from "node:path";
 import { SKIP_SLOW } from "../helpers/quick.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
+import { needsSandbox } from "../helpers/sandbox.ts";
 
 for (
   const [how, env] of [
@@ -20,7 +19,7 @@ for (
     ["the Python init helper", { SKILLS_ALLOW_NET: "example.invalid:443" }],
   ] as const
 ) {
-  Deno.test(`a fork bomb is stopped by the process limit (${how})`, linux, async () => {
+  Deno.test(`a fork bomb is stopped by the process limit (${how})`, needsSandbox, async () => {
     await using lab = await setupLab();
     // A name of its own: as root, the sandbox's uid (and so its process count) is per skill.
     const name = basename(
@@ -41,20 +40,24 @@ for (
   });
 }
 
-Deno.test("a memory hog is stopped by the memory limit (MAX_SCRIPT_MEMORY)", linux, async () => {
-  await using lab = await setupLab();
-  const result = await lab.run(["sandbox-lab", "memory_hog", "1024", "--json"], {
-    MAX_SCRIPT_MEMORY: String(256 * 1024 * 1024),
-  });
-  assert.equal(result.code, 0, result.stderr);
-  const hog = JSON.parse(result.stdout);
-  assert.equal(hog.stopped, true, `held ${hog.held_mib} MiB`);
-  assert.ok(hog.held_mib < 256, `held ${hog.held_mib} MiB`);
-});
+Deno.test(
+  "a memory hog is stopped by the memory limit (MAX_SCRIPT_MEMORY)",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    const result = await lab.run(["sandbox-lab", "memory_hog", "1024", "--json"], {
+      MAX_SCRIPT_MEMORY: String(256 * 1024 * 1024),
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const hog = JSON.parse(result.stdout);
+    assert.equal(hog.stopped, true, `held ${hog.held_mib} MiB`);
+    assert.ok(hog.held_mib < 256, `held ${hog.held_mib} MiB`);
+  },
+);
 
 Deno.test("a double-forked setsid daemon dies with the sandbox at the timeout", {
-  ...linux,
-  ignore: linux.ignore || SKIP_SLOW,
+  ...needsSandbox,
+  ignore: needsSandbox.ignore || SKIP_SLOW,
 }, async () => {
   await using lab = await setupLab();
   const marker = `skills-daemon-${crypto.randomUUID()}`;
@@ -66,7 +69,7 @@ Deno.test("a double-forked setsid daemon dies with the sandbox at the timeout", 
   assert.deepEqual(left, [], "the daemon outlived the timeout");
 });
 
-Deno.test("a daemon left behind by a script that exits dies with it", linux, async () => {
+Deno.test("a daemon left behind by a script that exits dies with it", needsSandbox, async () => {
   await using lab = await setupLab();
   const marker = `skills-daemon-${crypto.randomUUID()}`;
   const result = await lab.run(["sandbox-lab", "daemon", marker, "--exit"]);

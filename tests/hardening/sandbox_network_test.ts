@@ -8,8 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
 import { pythonOnlyBin, setupLab } from "./sandbox_helpers.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
+import { needsSandbox } from "../helpers/sandbox.ts";
 
 /** A loopback HTTP server answering `pong` (and counting requests) for the scope. */
 function pongServer() {
@@ -34,7 +33,7 @@ function pongServer() {
 
 Deno.test(
   "a script without declared network reaches no server, not even on loopback",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     await using server = pongServer();
@@ -47,7 +46,7 @@ Deno.test(
 
 Deno.test(
   "SKILLS_ALLOW_NET and --allow-net open exactly the granted host:port",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     await using server = pongServer();
@@ -92,7 +91,7 @@ Deno.test(
 
 Deno.test(
   "a host the manifest declares is reachable; the user's proxy settings are not used",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     await using server = pongServer();
@@ -123,7 +122,7 @@ Deno.test(
 
 Deno.test(
   "kalshi-markets declares its API host: a stand-in server needs the user's grant",
-  linux,
+  needsSandbox,
   async () => {
     const { startKalshiFixture } = await import("../fixtures/kalshi_server.ts");
     await using lab = await setupLab();
@@ -153,7 +152,7 @@ Deno.test(
 
 Deno.test(
   "uv in the sandbox: a cache of its own per skill, the package index only for dependencies",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     const bin = await pythonOnlyBin(lab.outside);

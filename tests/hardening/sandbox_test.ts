@@ -14,12 +14,11 @@ import {
   setupLab,
   SSH_SECRET,
 } from "./sandbox_helpers.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
+import { needsSandbox } from "../helpers/sandbox.ts";
 
 Deno.test(
   "a sandboxed script cannot read ~/.ssh, another skill, the registry or the CLI's secrets",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     const ops = [
@@ -51,31 +50,35 @@ Deno.test(
   },
 );
 
-Deno.test("a sandboxed script sees only its own processes and its own skill", linux, async () => {
-  await using lab = await setupLab();
-  // It runs from the verified copy of its skill (trust/snapshot.ts): its own files are
-  // where its scripts are, the installed folder is hidden like every other skill.
-  const seen = await lab.attempt([
-    "read:../SKILL.md",
-    `read:${join(lab.labDir, "SKILL.md")}`,
-    "read:/proc/1/environ",
-    "env:HOME",
-    "env:OPENAI_API_KEY",
-  ]);
-  assert.equal(seen["read:../SKILL.md"]!.ok, true, "its own files are readable");
-  assert.equal(
-    seen[`read:${join(lab.labDir, "SKILL.md")}`]!.ok,
-    false,
-    "the installed folder is not",
-  );
-  assert.ok(!seen["read:/proc/1/environ"]!.detail.includes(ENV_SECRET));
-  assert.notEqual(seen["env:HOME"]!.detail, lab.userHome, "HOME is the work folder");
-  assert.equal(seen["env:OPENAI_API_KEY"]!.ok, false);
-});
+Deno.test(
+  "a sandboxed script sees only its own processes and its own skill",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    // It runs from the verified copy of its skill (trust/snapshot.ts): its own files are
+    // where its scripts are, the installed folder is hidden like every other skill.
+    const seen = await lab.attempt([
+      "read:../SKILL.md",
+      `read:${join(lab.labDir, "SKILL.md")}`,
+      "read:/proc/1/environ",
+      "env:HOME",
+      "env:OPENAI_API_KEY",
+    ]);
+    assert.equal(seen["read:../SKILL.md"]!.ok, true, "its own files are readable");
+    assert.equal(
+      seen[`read:${join(lab.labDir, "SKILL.md")}`]!.ok,
+      false,
+      "the installed folder is not",
+    );
+    assert.ok(!seen["read:/proc/1/environ"]!.detail.includes(ENV_SECRET));
+    assert.notEqual(seen["env:HOME"]!.detail, lab.userHome, "HOME is the work folder");
+    assert.equal(seen["env:OPENAI_API_KEY"]!.ok, false);
+  },
+);
 
 Deno.test(
   "a sandboxed script writes only to its work folder and a private /tmp",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     const targets = {
@@ -103,7 +106,7 @@ Deno.test(
 
 Deno.test(
   "the work folder is HOME, TMPDIR and SKILLS_WORK_DIR: writable, fresh, removed",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     const ops = ["env:HOME", "env:TMPDIR", "env:SKILLS_WORK_DIR", "write:~/out.txt"];
@@ -120,7 +123,7 @@ Deno.test(
 
 Deno.test(
   "SKILLS_SANDBOX=required refuses to run without bubblewrap; auto warns and runs",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     // A PATH with python3 but no bwrap.
@@ -144,7 +147,7 @@ Deno.test(
   },
 );
 
-Deno.test("skills check says which sandbox is in force and why", linux, async () => {
+Deno.test("skills check says which sandbox is in force and why", needsSandbox, async () => {
   await using lab = await setupLab();
   const env = { SKILLS_HOME: lab.home };
   const on = await runCli(["check", "--json"], { env });
@@ -177,7 +180,7 @@ Deno.test("skills check says which sandbox is in force and why", linux, async ()
 
 Deno.test(
   "a sandboxed script's environment: the base set, its allowlist and the sandbox's own",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     const result = await lab.run(["runner-lab", "env_dump", "--json"], {
@@ -211,7 +214,7 @@ Deno.test(
 
 Deno.test(
   "a symlinked .env in the caller's directory is masked where it points",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     await Deno.remove(join(lab.callerDir, ".env"));
@@ -235,7 +238,7 @@ Deno.test(
 
 Deno.test(
   "a skill's cache folder (XDG_CACHE_HOME) is kept between its runs and is its own",
-  linux,
+  needsSandbox,
   async () => {
     await using lab = await setupLab();
     const first = await lab.attempt(["env:XDG_CACHE_HOME"]);

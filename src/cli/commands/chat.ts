@@ -23,6 +23,7 @@ import { renderHelp } from "../spec.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
+import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { modelCanInvoke } from "../../agent/invocation.ts";
 
 export const handlesInterrupt = true;
@@ -69,6 +70,8 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
   const config = resolveProviderConfig(ctx.env);
   const session = await openSession(ctx, options.skills);
   for (const warning of session.activationWarnings) warn(ctx, warning);
+  // Whether scripts will run in the OS sandbox, said now: not in the middle of a tool line.
+  await resolveSandbox(ctx.env, session.home, (message) => warn(ctx, message));
   routeSdkWarnings(ctx.verbose ? (message) => debug(ctx, message) : undefined);
   const openSurface = surfaceFactory({
     home: session.home,

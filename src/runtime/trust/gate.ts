@@ -69,12 +69,21 @@ export async function assertRunnable(
   // The registry says where the skill lives; a listing cache never does.
   const dir = skill.entry?.installed_path ?? skill.dir;
   const cachePath = gateCachePath(skill, home);
-  await Deno.mkdir(dirname(cachePath), { recursive: true }).catch(() => {});
+  await ensureCacheDir(dirname(cachePath));
   const actual = await cachedDigest(dir, cachePath);
   if (trusted && actual !== trustedDigest && options.allowUntrusted !== true) {
     throw await mismatchError(skill.canonical, dir, trustedDigest, options.explain);
   }
   return { dir, digest: actual };
+}
+
+/** Cache folders made by this process: `list` of a thousand skills asks a thousand times. */
+const madeCacheDirs = new Set<string>();
+
+async function ensureCacheDir(dir: string): Promise<void> {
+  if (madeCacheDirs.has(dir)) return;
+  await Deno.mkdir(dir, { recursive: true }).catch(() => {});
+  madeCacheDirs.add(dir);
 }
 
 /** `integrity_mismatch`, saying so when the trust predates the digest covering bytecode. */

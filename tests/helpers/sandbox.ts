@@ -1,0 +1,42 @@
+/**
+ * Whether the OS sandbox can work here: bubblewrap installed and allowed to make its
+ * namespaces. Tests of what happens inside the sandbox need it; without it `skills` runs
+ * scripts in policy mode (tests/hardening/policy_mode_test.ts covers that). CI installs
+ * bubblewrap (.ci/run) and must never skip them: there, a missing sandbox fails loudly.
+ */
+
+function bubblewrapWorks(): boolean {
+  if (Deno.build.os !== "linux") return false;
+  try {
+    const probe = new Deno.Command("bwrap", {
+      args: ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "true"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    return probe.success;
+  } catch {
+    return false;
+  }
+}
+
+const works = bubblewrapWorks();
+if (!works && Deno.build.os === "linux" && Deno.env.get("CI")) {
+  throw new Error(
+    "The sandbox tests must run in CI: install bubblewrap (Debian: apt-get install bubblewrap)",
+  );
+}
+
+/** Deno.test options for a test of the OS sandbox itself. */
+export const needsSandbox = { ignore: !works };
+
+/**
+ * `text` without the one-line notice `skills` prints where the sandbox cannot work
+ * (`auto` falling back to policy mode): tests of other things read the same output
+ * on a machine with or without bubblewrap.
+ */
+export function withoutSandboxNotice(text: string): string {
+  return text.replace(
+    /^warning: [^\n]*: scripts run without the OS sandbox \(policy mode\)\n/m,
+    "",
+  );
+}
