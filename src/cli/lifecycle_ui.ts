@@ -8,6 +8,7 @@ import { inert } from "../core/terminal_text.ts";
 import { declined, isSkillError, SkillError } from "../core/errors.ts";
 import { type Context, warn } from "../core/io.ts";
 import { confirm } from "./tty.ts";
+import type { Fetched } from "../runtime/lifecycle/fetch_source.ts";
 
 export function progress(ctx: Pick<Context, "stderr">): (message: string) => void {
   return (message) => ctx.stderr.write(`${message}\n`);
@@ -187,4 +188,16 @@ export async function confirmAndCommitEach<P extends { canonical: string }>(
     }
   }
   return installed;
+}
+
+/** The commit line of an install summary: `<sha> (branch main)`, or a local directory. */
+export function commitLabel(fetched: Pick<Fetched, "commit">): string {
+  const c = fetched.commit;
+  if (c === null) return "local directory";
+  const follows = c.tag !== null
+    ? `tag ${c.tag}`
+    : c.branch !== null
+    ? `branch ${c.branch}`
+    : `pinned to ${c.ref}`;
+  return `${c.sha} (${follows})`;
 }

@@ -19,7 +19,14 @@ import { lockfilePath, lockForChange, readProjectLock } from "../runtime/project
 import { beginProjectChange } from "../runtime/project/transaction.ts";
 import { trustInstalled } from "../runtime/project/trust.ts";
 import { auditSummary, findingJson } from "./audit_ui.ts";
-import { confirmAndCommitEach, fields, listOrNone, refuse, type Refused } from "./lifecycle_ui.ts";
+import {
+  commitLabel,
+  confirmAndCommitEach,
+  fields,
+  listOrNone,
+  refuse,
+  type Refused,
+} from "./lifecycle_ui.ts";
 import { renderLinks } from "./project_ui.ts";
 import { writeJson } from "./render.ts";
 
@@ -28,17 +35,6 @@ interface ProjectAddOptions {
   allowRisky: boolean;
   yes: boolean;
   json: boolean;
-}
-
-function commitLabel(fetched: Fetched): string {
-  const c = fetched.commit;
-  if (c === null) return "local directory";
-  const follows = c.tag !== null
-    ? `tag ${c.tag}`
-    : c.branch !== null
-    ? `branch ${c.branch}`
-    : `pinned to ${c.ref}`;
-  return `${c.sha} (${follows})`;
 }
 
 function summary(

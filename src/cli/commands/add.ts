@@ -25,6 +25,7 @@ import { renderHelp } from "../spec.ts";
 import { addSpec } from "../specs/add.ts";
 import {
   chooseFromList,
+  commitLabel,
   confirmAndCommitEach,
   fields,
   listOrNone,
@@ -118,17 +119,6 @@ export function parse(argv: readonly string[]): AddOptions {
     project: values.project === true,
     agents,
   };
-}
-
-function commitLabel(fetched: Fetched): string {
-  const c = fetched.commit;
-  if (c === null) return "local directory";
-  const follows = c.tag !== null
-    ? `tag ${c.tag}`
-    : c.branch !== null
-    ? `branch ${c.branch}`
-    : `pinned to ${c.ref}`;
-  return `${c.sha} (${follows})`;
 }
 
 export async function run(options: AddOptions, ctx: Context): Promise<number> {
