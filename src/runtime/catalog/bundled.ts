@@ -48,18 +48,26 @@ async function writeBundledSkills(home: string, replace: boolean): Promise<void>
       await Deno.writeTextFile(path, text, { mode: relPath.endsWith(".py") ? 0o755 : 0o644 });
     }
     await Deno.writeTextFile(join(staging, COMPLETE_MARKER), `${VERSION} ${BUNDLED_HASH}\n`);
-    if (replace) {
+    const moveAside = async () => {
+      // Moved aside, then removed: never removed in place, where another process may be
+      // renaming its own copy in.
       const aside = `${root}.old-${crypto.randomUUID().slice(0, 8)}`;
       await Deno.rename(root, aside).catch(() => {});
       await removeIfExists(aside);
-    } else {
-      await removeIfExists(root); // an incomplete copy from an interrupted run
-    }
+    };
+    if (replace) await moveAside();
     try {
       await Deno.rename(staging, root);
     } catch (error) {
-      // Another process finished first; theirs is identical (and verified before use).
-      if (!(await exists(join(root, COMPLETE_MARKER)))) throw error;
+      // Another process finished first: its copy is identical (and verified before use),
+      // and others may be reading it already, so it stays.
+      if (await exists(join(root, COMPLETE_MARKER))) return;
+      // A folder without the marker (an interrupted copy of an older version): replace it.
+      if (!(await exists(root))) throw error;
+      await moveAside();
+      await Deno.rename(staging, root).catch(async (again) => {
+        if (!(await exists(join(root, COMPLETE_MARKER)))) throw again;
+      });
     }
   } finally {
     await removeIfExists(staging);
