@@ -7,6 +7,8 @@ interface SuccessEnvelope<T = unknown> {
   success: true;
   result: T;
   message: string;
+  /** What a script run did (files, network, environment names): see exec/receipt.ts. */
+  receipt?: unknown;
 }
 
 export interface FailureEnvelope {
@@ -16,6 +18,8 @@ export interface FailureEnvelope {
   message: string;
   /** Extra structured detail, e.g. a failing script's JSON output or its exit code. */
   details?: Record<string, unknown>;
+  /** What a script run did (files, network, environment names): see exec/receipt.ts. */
+  receipt?: unknown;
 }
 
 export type Envelope<T = unknown> = SuccessEnvelope<T> | FailureEnvelope;

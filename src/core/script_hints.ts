@@ -1,8 +1,9 @@
 /**
  * Next steps for the ways scripts from other people commonly fail, instead of leaving the
  * user with a bare traceback: a third-party module imported without being declared
- * (Python's `ModuleNotFoundError`), and a write into the skill's own folder, which is
- * read-only (scripts run from a sealed verified copy, read-only again in the OS sandbox).
+ * (Python's `ModuleNotFoundError`), a write the sandbox refused (into the skill's own
+ * folder, always read-only, or outside what the workspace lets scripts write), and no
+ * network where the skill declares none.
  */
 
 const MISSING = /ModuleNotFoundError: No module named '([A-Za-z_][A-Za-z0-9_.]*)'/;
@@ -23,19 +24,45 @@ export function missingModuleHint(stderr: string): string | undefined {
     `\`uv run\` provides it, or install it for the python3 that runs the script.`;
 }
 
-/** `EROFS` anywhere; `EACCES` on a relative path (the script's folder is its cwd) or a run copy. */
-const READ_ONLY =
-  /Read-only file system|Permission denied: '(?:[^/'][^']*|[^']*\/\.cache\/run\/[^']*)'/;
+/** `EROFS` anywhere; `EACCES` on a relative path or a run copy (else it may be a read). */
+const WRITE_REFUSED =
+  /Read-only file system: '([^']*)'|Permission denied: '([^/'][^']*|[^']*\/\.cache\/run\/[^']*)'/;
+const SKILL_COPY = /\/\.cache\/run\//;
 
-/** A next step for a script that failed writing into its own (read-only) skill. */
+/**
+ * A next step for a script whose write was refused: into its own skill (always
+ * read-only: scripts run from a sealed verified copy), or anywhere else the sandbox does
+ * not let scripts write (outside the workspace, a guarded path inside it, or a workspace
+ * kept read-only).
+ */
 export function readOnlyHint(stderr: string): string | undefined {
-  if (!READ_ONLY.test(stderr)) return undefined;
-  return "Scripts cannot change their skill: its folder (the script's working directory) is " +
-    "read-only. Write to $SKILLS_WORK_DIR (a fresh folder for each run) or $XDG_CACHE_HOME " +
-    "(kept between runs), and hand results back on stdout.";
+  const match = WRITE_REFUSED.exec(stderr);
+  if (match === null) return undefined;
+  const path = match[1] ?? match[2]!;
+  if (SKILL_COPY.test(path)) {
+    return "Scripts cannot change their skill: its folder is read-only. Write to the " +
+      "workspace (the working directory), $SKILLS_WORK_DIR (a fresh folder for each run) or " +
+      "$XDG_CACHE_HOME (kept between runs), and hand results back on stdout.";
+  }
+  return `The sandbox refused the write to '${path}'. Scripts may write the workspace (the ` +
+    "folder you ran skills from, unless it is your home or --read-only / SKILLS_READ_ONLY " +
+    "keeps it read-only), except guarded paths such as .git/hooks, .vscode/ or .claude/, " +
+    "plus $SKILLS_WORK_DIR and $XDG_CACHE_HOME. Run it from the folder it should write, or " +
+    "grant one more folder with --write PATH.";
 }
 
 /** The first hint that applies to a failed script's stderr, or undefined. */
 export function scriptFailureHint(stderr: string): string | undefined {
-  return missingModuleHint(stderr) ?? readOnlyHint(stderr);
+  return missingModuleHint(stderr) ?? readOnlyHint(stderr) ?? noNetworkHint(stderr);
+}
+
+const NO_NETWORK =
+  /Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)/;
+
+/** A script that failed to resolve or reach a host: the sandbox gives it no network. */
+export function noNetworkHint(stderr: string): string | undefined {
+  if (!NO_NETWORK.test(stderr)) return undefined;
+  return "The sandbox gives scripts no network except the hosts their skill declares " +
+    "(permissions.network). If this script should reach a host, run it with " +
+    "--allow-net HOST[:PORT] or set SKILLS_ALLOW_NET=HOST[:PORT].";
 }

@@ -108,7 +108,10 @@ for (const [label, mode, where] of MODES) {
         assert.equal(first.code, 1, first.stdout);
         const envelope = JSON.parse(first.stdout);
         assert.equal(envelope.error, "execution_failed");
-        assert.match(envelope.message, /(Read-only file system|Permission denied): 'out\.txt'/);
+        assert.match(
+          envelope.message,
+          /(Read-only file system|Permission denied): '[^']*scripts\/out\.txt'/,
+        );
         assert.match(envelope.message, /hint: Scripts cannot change their skill.*SKILLS_WORK_DIR/s);
       }
       await assert.rejects(

@@ -77,6 +77,7 @@ Deno.test("skills run passes only the base set and allowlisted variables to the 
     "PYTHONUTF8",
     "RUNNER_MODE",
     "SKILLS_CALLER_DIR",
+    "SKILLS_SKILL_DIR",
     "SKILLS_WORK_DIR",
   ]);
   assert.equal(seen.RUNNER_MODE, "fast");

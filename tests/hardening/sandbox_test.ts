@@ -56,15 +56,16 @@ Deno.test(
   async () => {
     await using lab = await setupLab();
     // It runs from the verified copy of its skill (trust/snapshot.ts): its own files are
-    // where its scripts are, the installed folder is hidden like every other skill.
+    // where its scripts are (SKILLS_SKILL_DIR), the installed folder is hidden like every
+    // other skill.
     const seen = await lab.attempt([
-      "read:../SKILL.md",
+      "read:$SKILLS_SKILL_DIR/SKILL.md",
       `read:${join(lab.labDir, "SKILL.md")}`,
       "read:/proc/1/environ",
       "env:HOME",
       "env:OPENAI_API_KEY",
     ]);
-    assert.equal(seen["read:../SKILL.md"]!.ok, true, "its own files are readable");
+    assert.equal(seen["read:$SKILLS_SKILL_DIR/SKILL.md"]!.ok, true, "its own files are readable");
     assert.equal(
       seen[`read:${join(lab.labDir, "SKILL.md")}`]!.ok,
       false,
@@ -77,10 +78,11 @@ Deno.test(
 );
 
 Deno.test(
-  "a sandboxed script writes only to its work folder and a private /tmp",
+  "a sandboxed script writes only to its work folder and a private /tmp (workspace read-only)",
   needsSandbox,
   async () => {
     await using lab = await setupLab();
+    // The workspace (callerDir) is writable by default: tests/hardening/workspace_test.ts.
     const targets = {
       outside: join(lab.outside, "planted"),
       home: join(lab.userHome, "planted"),
@@ -90,7 +92,7 @@ Deno.test(
     };
     const tmpName = `/tmp/skills-sbx-private-${crypto.randomUUID()}`;
     const ops = [...Object.values(targets).map((p) => `write:${p}`), `write:${tmpName}`];
-    const seen = await lab.attempt(ops);
+    const seen = await lab.attempt(ops, { SKILLS_READ_ONLY: "1" });
     for (const [where, path] of Object.entries(targets)) {
       assert.equal(
         seen[`write:${path}`]!.ok,
@@ -203,6 +205,7 @@ Deno.test(
       "PYTHONUTF8",
       "RUNNER_MODE",
       "SKILLS_CALLER_DIR",
+      "SKILLS_SKILL_DIR",
       "SKILLS_WORK_DIR",
       "TMPDIR",
       "XDG_CACHE_HOME",
@@ -243,7 +246,12 @@ Deno.test(
     await using lab = await setupLab();
     const first = await lab.attempt(["env:XDG_CACHE_HOME"]);
     const cache = first["env:XDG_CACHE_HOME"]!.detail;
-    assert.equal(cache, join(await Deno.realPath(lab.home), ".cache", "skills", "sandbox-lab"));
+    // Named by the skill and keyed by who it is (scope, folder, source): see
+    // tests/hardening/workspace_test.ts for two skills of one name.
+    assert.match(
+      cache,
+      new RegExp(`^${await Deno.realPath(lab.home)}/\\.cache/skills/sandbox-lab-[0-9a-f]{16}$`),
+    );
     const file = join(cache, "kept.txt");
     assert.equal((await lab.attempt([`write:${file}`]))[`write:${file}`]!.ok, true);
     assert.equal(
@@ -253,9 +261,9 @@ Deno.test(
     // Another skill sees neither that folder nor its file.
     const other = await lab.run(["runner-lab", "env_dump", "--json"]);
     assert.equal(other.code, 0, other.stderr);
-    assert.equal(
+    assert.match(
       JSON.parse(other.stdout).XDG_CACHE_HOME,
-      join(await Deno.realPath(lab.home), ".cache", "skills", "runner-lab"),
+      new RegExp(`^${await Deno.realPath(lab.home)}/\\.cache/skills/runner-lab-[0-9a-f]{16}$`),
     );
   },
 );

@@ -31,6 +31,8 @@ import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../render.ts";
+import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
+import { resolve } from "../../runtime/os/paths.ts";
 
 export const help = renderHelp(runSpec);
 
@@ -46,6 +48,10 @@ export interface RunOptions extends ParsedCommon {
   allowNet: string[];
   /** `--help` among the script's arguments. */
   scriptHelp: boolean;
+  /** `--read-only`: the workspace stays read-only. */
+  readOnly: boolean;
+  /** `--write PATH` grants. */
+  write: string[];
 }
 
 const HINT = "Run `skills run --help` for usage";
@@ -63,6 +69,8 @@ export function parse(argv: readonly string[]): RunOptions {
     env: (values.env ?? []).map(parseEnvRequest),
     allowNet: (values["allow-net"] ?? []).map(parseAllowNet),
     scriptHelp: false,
+    readOnly: values["read-only"] === true,
+    write: values.write ?? [],
   };
   if (options.help) return options;
   const [skill, script] = positionals;
@@ -142,6 +150,8 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
     extraEnv: options.env,
     timeoutSeconds: options.timeoutSeconds,
     cwd: ctx.cwd,
+    readOnly: options.readOnly,
+    write: options.write.map((path) => resolve(ctx.cwd, path)),
     allowNet: options.allowNet,
     warn: (message) => warn(ctx, message),
   };
@@ -158,6 +168,7 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
       const outcome = await executeRun(prepared, true, deps, { stderr: passStderr });
       envelope = outcomeEnvelope(prepared, outcome, true);
       raw = outcome.stdout;
+      if (outcome.receipt) ctx.stderr.write(`receipt: ${JSON.stringify(outcome.receipt)}\n`);
     } catch (error) {
       return finishJson(ctx, failFromError(error), undefined, error);
     }
@@ -169,6 +180,10 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
     stdout: (chunk) => ctx.stdout.writeBytes(chunk),
     stderr: passStderr,
   });
+  const receipt = outcome.receipt;
+  if (receipt && (options.verbose || receiptIsNotable(receipt))) {
+    ctx.stderr.write(`${receiptLine(receipt)}\n`);
+  }
   switch (outcome.error) {
     case null:
       if (outcome.truncated) {
@@ -220,7 +235,9 @@ function finishJson(
     } else writeJson(ctx, success ?? envelope.result);
     return 0;
   }
-  writeJson(ctx, envelope);
+  // The receipt went to stderr already: stdout keeps the envelope's documented shape.
+  const { receipt: _receipt, ...shown } = envelope;
+  writeJson(ctx, shown);
   let message = isSkillError(error) ? error.message : envelope.message.split("\n")[0];
   const output = envelope.details?.output;
   if (output !== null && typeof output === "object" && "error" in output) {

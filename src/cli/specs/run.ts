@@ -11,14 +11,19 @@ export const runSpec = {
 scripts that need no packages. .sh: bash; .js/.mjs/.cjs: node (or deno); .ts: deno.
 The script sees a cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's
 settings, ...) plus the variables its skill allowlists in permissions.env, the skill root
-on PYTHONPATH, and SKILLS_WORK_DIR, a fresh folder to write in; its working directory is
-its own folder, read-only.
+on PYTHONPATH, SKILLS_SKILL_DIR (the skill's verified, read-only folder) and
+SKILLS_WORK_DIR, a fresh folder of its own. Its working directory is this directory, the
+workspace: relative paths in its arguments mean what you meant, and it may write here,
+except guarded paths (.git hooks and config, .gitmodules, shell start-up files, .envrc,
+.vscode/, .idea/, .claude/, .agents/, .github/workflows/, .mcp.json, skills-lock.json),
+which stay read-only. Secret files (.env*, .envrc, .npmrc, .netrc, .pypirc, ...) read as
+empty. Your home, / or a folder holding $SKILLS_HOME as the workspace stay read-only.
 Installed skills must be trusted (\`skills trust <skill>\`); bundled skills always are.
 
 On Linux the script runs inside bubblewrap: a read-only filesystem without your home,
 $SKILLS_HOME or other skills; a fresh writable work folder (HOME, TMPDIR and
 SKILLS_WORK_DIR) and a cache folder of the skill's own (XDG_CACHE_HOME); this
-directory read-only as SKILLS_CALLER_DIR; no network but the hosts its manifest
+directory as SKILLS_CALLER_DIR, writable as above; no network but the hosts its manifest
 declares (permissions.network) and those you grant; limits on processes, memory, CPU
 time and file size.
 
@@ -48,6 +53,17 @@ Everything after <script> is passed to the script. Among those arguments:
       description: `Let the script reach HOST (on PORT only, if given) for this run,
 besides the hosts its manifest declares (also SKILLS_ALLOW_NET=host,host:port)`,
     },
+    "read-only": {
+      type: "boolean",
+      description: `Keep the workspace read-only for this run (also SKILLS_READ_ONLY=1)`,
+    },
+    write: {
+      type: "string",
+      multiple: true,
+      value: "PATH",
+      description: `Let the script write folder PATH too (its guarded paths stay read-only;
+never /, your home or $SKILLS_HOME)`,
+    },
     verbose: verboseFlag("Debug logs on stderr (launcher, argv, duration, exit code, bytes)"),
     help: HELP_FLAG,
   },
@@ -73,6 +89,14 @@ SCRIPT_TIMEOUT, MAX_SCRIPT_OUTPUT, MAX_SCRIPT_MEMORY (bytes of address space per
 process in the sandbox, default 4 GiB), SKILLS_ALLOW_NET (hosts granted to every run),
 SKILLS_SANDBOX (auto: bubblewrap when it works here, else policy mode with a warning;
 required: refuse without it; off: policy mode).`,
+    },
+    {
+      title: "Receipt",
+      text: `After a run that changed files in the workspace or used the network, one line on
+stderr says what it did (files created, changed, deleted; hosts reached and refused).
+With --json the receipt is on stderr as one JSON line (receipt: {...}); --verbose
+prints it after every run. Guarded paths a script created are moved to
+$SKILLS_HOME/.cache/quarantine/.`,
     },
     {
       title: "Exit codes",

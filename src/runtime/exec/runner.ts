@@ -1,7 +1,7 @@
 /**
  * Running one skill script with limits: a timeout that kills the whole process tree,
  * a stdout cap (read incrementally; past the cap the child is stopped), argument limits,
- * cwd = the script's folder, UTF-8 decoding with replacement, a bounded stderr tail,
+ * cwd = the workspace (else the script's folder), UTF-8 decoding with replacement, a bounded stderr tail,
  * Ctrl-C (AbortSignal) support, an optional streaming mode, and a trace hook. With a
  * sandbox request the script runs inside the OS sandbox (runtime/sandbox), which also
  * enforces the memory, process, CPU and file-size limits.
@@ -15,6 +15,7 @@ import { type LaunchPlan, planLaunch, spawnLaunch } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { describeNetPolicy } from "../../core/net_grants.ts";
 import { afterDelay, delay } from "../os/timer.ts";
+import type { RunReceipt } from "./receipt.ts";
 
 const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -128,6 +129,8 @@ export interface RunTrace {
 }
 
 export interface RunRequest {
+  /** Where the script starts (the workspace); default: the script's folder. */
+  cwd?: string | undefined;
   skill: SkillRecord;
   script: ScriptInfo;
   /** Arguments as given (validated with {@link checkArgs}). */
@@ -173,6 +176,8 @@ export interface RunOutcome {
   parsed: { value: unknown } | undefined;
   /** null when the run succeeded (see {@link classify}). */
   error: "timeout" | "cancelled" | "parse_error" | "execution_failed" | null;
+  /** What the run did (set by exec/script_service). */
+  receipt?: RunReceipt | undefined;
 }
 
 /**
@@ -236,7 +241,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     );
   }
   const proc = await spawnLaunch(plan, {
-    cwd: dirname(request.script.path),
+    cwd: request.cwd ?? dirname(request.script.path),
     env: request.env,
     sandbox: request.sandbox,
   });

@@ -335,8 +335,18 @@ interface SandboxScope {
   env: Readonly<Record<string, string>>;
   /** Where the launcher starts. */
   cwd: string;
-  /** The caller's directory, shown read-only to the script. */
+  /** The caller's directory: the workspace. */
   callerDir?: string | undefined;
+  /** Whether scripts may write the workspace, and what to guard inside it. */
+  workspace?: SandboxRequest["workspace"];
+  /** `--write` folders with their guards. */
+  grants?: SandboxRequest["grants"];
+  /** Who the skill is (see SandboxRequest.skillKey). */
+  skillKey: string;
+  /** Connections the proxy let through (the run's receipt). */
+  onAllowed?: ((target: string) => void) | undefined;
+  /** Connections the proxy refused (the run's receipt), besides the user's notice. */
+  onDenied?: ((target: string, reason: string) => void) | undefined;
   otherSkills?: readonly string[] | undefined;
   readOnly?: readonly string[] | undefined;
   /** `--allow-net` grants (already checked by the command's parser). */
@@ -348,6 +358,15 @@ interface SandboxScope {
    */
   warn?: ((message: string) => void) | undefined;
   log?: ((message: string) => void) | undefined;
+}
+
+/**
+ * Who a skill is, for its sandbox cache and a root CLI's uid: scope, folder and source of
+ * the skill as listed (not its verified copy, whose folder changes with every version), so
+ * a project skill named like a bundled one never shares the bundled one's cache.
+ */
+export function skillKeyOf(skill: Pick<SkillRecord, "scope" | "dir" | "entry">): string {
+  return `${skill.scope}\0${skill.dir}\0${skill.entry?.source ?? ""}`;
 }
 
 /**
@@ -381,14 +400,20 @@ export async function sandboxRequestFor(
     cwd: scope.cwd,
     skillsHome: scope.home,
     skillName: skill.canonical,
+    skillKey: scope.skillKey,
     callerDir: scope.callerDir,
+    workspace: scope.workspace,
+    grants: scope.grants,
     otherSkills: scope.otherSkills ?? [],
     readOnly: scope.readOnly ?? [],
     network,
     limits: scope.limits,
     callerEnv: scope.env,
-    onDenied: (target, reason) =>
-      warn?.(`The sandbox refused a connection to ${target}: ${reason}`),
+    onDenied: (target, reason) => {
+      scope.onDenied?.(target, reason);
+      warn?.(`The sandbox refused a connection to ${target}: ${reason}`);
+    },
+    onAllowed: scope.onAllowed,
     log: scope.log,
   };
 }

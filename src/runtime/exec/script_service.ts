@@ -29,9 +29,13 @@ import {
 import { scriptEnvironment } from "../../core/env_policy.ts";
 import { scriptFailureHint } from "../../core/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
-import { sandboxRequestFor } from "./sandbox.ts";
+import { sandboxRequestFor, skillKeyOf } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
-import { dirname } from "../os/paths.ts";
+import { dirname, join } from "../os/paths.ts";
+import { UsageError } from "../../core/errors.ts";
+import { decideWorkspace, refusedGrant } from "../../core/workspace.ts";
+import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace.ts";
+import { ReceiptCollector, type RunReceipt } from "./receipt.ts";
 
 export interface ScriptDeps {
   home: string;
@@ -50,8 +54,15 @@ export interface ScriptDeps {
   onTrace?: ((trace: RunTrace) => void) | undefined;
   /** `AGENT_SKILLS=all-untrusted`: the trust gate lets untrusted skills run. */
   allowUntrusted?: boolean | undefined;
-  /** The caller's directory: shown read-only to sandboxed scripts as SKILLS_CALLER_DIR. */
+  /**
+   * The workspace: the caller's directory, where scripts start (SKILLS_CALLER_DIR) and may
+   * write, guarded paths excepted. Without it a script starts in its own folder, read-only.
+   */
   cwd?: string | undefined;
+  /** `--read-only` (SKILLS_READ_ONLY in `env` says the same). */
+  readOnly?: boolean | undefined;
+  /** `--write PATH` grants: more folders scripts may write. */
+  write?: readonly string[] | undefined;
   /** `--allow-net HOST[:PORT]` grants for this run (on top of SKILLS_ALLOW_NET). */
   allowNet?: readonly string[] | undefined;
   /** Notices for the user (a missing sandbox, a refused connection); default: stderr. */
@@ -154,6 +165,11 @@ interface PreparedRun {
   limits: RunLimits;
   /** Undefined in policy mode. */
   sandbox: SandboxRequest | undefined;
+  /** Where the script starts: the workspace, else its own folder. */
+  cwd: string;
+  receipt: ReceiptCollector;
+  /** Where guarded paths a run creates are moved. */
+  quarantine: string;
 }
 
 /**
@@ -197,6 +213,9 @@ export async function prepareRun(
     );
   }
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
+  // Scripts that locate their own files find the verified copy here (or by __file__).
+  env.SKILLS_SKILL_DIR = skill.dir;
+  const workspace = resolveWorkspace(deps);
   // The skill root importable, as its authors run it (`from scripts.x import …`); the
   // script's own folder is on sys.path already. Never taken from the caller's environment.
   if (script.language === "python") env.PYTHONPATH = skill.dir;
@@ -204,11 +223,35 @@ export async function prepareRun(
     timeoutSeconds: deps.timeoutSeconds,
     maxOutputBytes: deps.maxOutputBytes,
   }, (message) => deps.log?.(message));
+  const receipt = new ReceiptCollector(
+    {
+      skill: skill.canonical,
+      script: script.name,
+      digest: listed.entry?.trusted_digest ?? listed.project?.trustedDigest ?? null,
+      sandbox: "policy",
+      env: Object.keys(env),
+      workspace: {
+        dir: workspace.dir ?? null,
+        writable: workspace.writable,
+        ...(workspace.reason ? { reason: workspace.reason } : {}),
+      },
+    },
+    workspace.scan,
+  );
+  const cwd = workspace.dir ?? dirname(script.path);
   const sandbox = await sandboxRequestFor(skill, {
     home: deps.home,
     env: deps.env,
-    cwd: dirname(script.path),
+    cwd,
     callerDir: deps.cwd,
+    workspace: workspace.scan === undefined
+      ? { writable: false, guards: { readOnly: [], pins: [], secrets: [] } }
+      : { writable: true, guards: workspace.scan },
+    grants: workspace.grants,
+    // Its cache and (as root) its uid belong to this skill of this origin only.
+    skillKey: skillKeyOf(listed),
+    onAllowed: receipt.allowed,
+    onDenied: receipt.denied,
     otherSkills: catalog.skills.filter((s) => s.dir !== skill.dir).map((s) => s.dir),
     allowNet: deps.allowNet,
     limits: {
@@ -228,8 +271,82 @@ export async function prepareRun(
     Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
     // In the sandbox it is set where the directory is shown (sandbox/launch.ts).
     if (deps.cwd !== undefined) env.SKILLS_CALLER_DIR = deps.cwd;
+    if (workspace.writable) {
+      deps.warn?.(
+        "policy mode: guarded paths in the workspace cannot be protected; the receipt lists what the script changed",
+      );
+    }
+  } else receipt.base.sandbox = "bubblewrap";
+  const quarantine = join(
+    deps.home,
+    ".cache",
+    "quarantine",
+    `${new Date().toISOString().replace(/[:.]/g, "-")}-${skill.canonical}`,
+  );
+  return {
+    skill,
+    script,
+    args: [...stringArgs],
+    env,
+    limits,
+    sandbox,
+    cwd,
+    receipt,
+    quarantine,
+  };
+}
+
+interface ResolvedWorkspace {
+  dir?: string | undefined;
+  writable: boolean;
+  reason?: string | undefined;
+  /** The walk before the run (writable workspaces only). */
+  scan?: WorkspaceScan | undefined;
+  grants: { dir: string; guards: WorkspaceScan }[];
+}
+
+function realPathOr(path: string | undefined): string | undefined {
+  if (path === undefined || path === "") return undefined;
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
   }
-  return { skill, script, args: [...stringArgs], env, limits, sandbox };
+}
+
+/** The workspace's directory, whether scripts may write it, its guards, and `--write` grants. */
+function resolveWorkspace(deps: ScriptDeps): ResolvedWorkspace {
+  const dir = realPathOr(deps.cwd);
+  const skillsHome = realPathOr(deps.home) ?? deps.home;
+  const home = realPathOr(deps.env.HOME);
+  const readOnly = deps.readOnly === true || isTruthy(deps.env.SKILLS_READ_ONLY);
+  const grants = (deps.write ?? []).map((path) => {
+    const real = realPathOr(path);
+    if (real === undefined || !Deno.statSync(real).isDirectory) {
+      throw new UsageError(`Cannot grant --write ${path}: it is not a folder`);
+    }
+    const refused = refusedGrant(real, skillsHome, home);
+    if (refused !== undefined) {
+      throw new UsageError(
+        `Cannot grant --write ${path}: ${refused}`,
+        "Grant a narrower folder, e.g. the project folder scripts should write",
+      );
+    }
+    return { dir: real, guards: scanWorkspace(real) };
+  });
+  if (dir === undefined) return { writable: false, grants };
+  const decision = decideWorkspace({ dir, home, skillsHome, readOnly });
+  return {
+    dir,
+    writable: decision.writable,
+    reason: decision.reason,
+    scan: decision.writable ? scanWorkspace(dir) : undefined,
+    grants,
+  };
+}
+
+function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
 
 /** Processes (and threads) a sandboxed script may have at once. */
@@ -243,13 +360,14 @@ interface StreamHooks {
 }
 
 /** Runs a prepared script (streaming when hooks are given). Throws only before it starts. */
-export function executeRun(
+export async function executeRun(
   prepared: PreparedRun,
   json: boolean,
   deps: ScriptDeps,
   hooks: StreamHooks = {},
 ): Promise<RunOutcome> {
-  return runScript({
+  const outcome = await runScript({
+    cwd: prepared.cwd,
     skill: prepared.skill,
     script: prepared.script,
     args: prepared.args,
@@ -264,6 +382,15 @@ export function executeRun(
     onTrace: deps.onTrace,
     log: deps.log,
   });
+  const scan = prepared.receipt.scan;
+  const changes = scan === undefined ? undefined : workspaceChanges(scan, prepared.quarantine);
+  outcome.receipt = prepared.receipt.finish(
+    outcome.exitCode,
+    outcome.durationMs,
+    changes,
+    prepared.quarantine,
+  );
+  return outcome;
 }
 
 /** The user's launcher choices (SKILLS_PYTHON, SKILLS_UV), kept out of the script's env. */
@@ -302,7 +429,8 @@ export function outcomeEnvelope(
         ? ` (output truncated at ${outcome.limits.maxOutputBytes} bytes)`
         : "";
       const result = json ? outcome.parsed?.value : outcome.stdout;
-      return ok(result, `Executed ${name} script${note}`);
+      const envelope = ok(result, `Executed ${name} script${note}`);
+      return outcome.receipt ? { ...envelope, receipt: outcome.receipt } : envelope;
     }
     case "cancelled":
       return fail("cancelled", `Script '${name}' was interrupted`);
@@ -330,16 +458,28 @@ export function outcomeEnvelope(
       } else if (outcome.stdout.trim() !== "") {
         details.stdout = excerpt(outcome.stdout, 2000);
       }
-      const hint = scriptFailureHint(tail);
+      const hint = refusedConnectionHint(outcome.receipt) ?? scriptFailureHint(tail);
       if (hint !== undefined) details.hint = hint;
       const text = withStderr(message, tail);
-      return fail(
+      const envelope = fail(
         "execution_failed",
         hint === undefined ? text : `${text}\nhint: ${hint}`,
         details,
       );
+      return outcome.receipt ? { ...envelope, receipt: outcome.receipt } : envelope;
     }
   }
+}
+
+/** A failed run whose connections the sandbox refused: name them and the grant. */
+function refusedConnectionHint(receipt: RunReceipt | undefined): string | undefined {
+  const refused = receipt?.network.refused ?? [];
+  if (refused.length === 0) return undefined;
+  const targets = refused.map((r) => r.target);
+  return `The sandbox refused ${targets.join(", ")} (${refused[0]!.reason}). ` +
+    `If the script should reach ${targets.length === 1 ? "it" : "them"}, run it with ` +
+    targets.map((t) => `--allow-net ${t}`).join(" ") +
+    ` or set SKILLS_ALLOW_NET=${targets.join(",")}`;
 }
 
 /** The `usage:` paragraph of a help text (argparse wraps it), or its first line. */

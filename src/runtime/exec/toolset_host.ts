@@ -30,6 +30,7 @@ import {
   type LaunchPlan,
   type SandboxedProcess,
   sandboxRequestFor,
+  skillKeyOf,
   spawnLaunch,
 } from "./sandbox.ts";
 import { verifiedSkill } from "../trust/snapshot.ts";
@@ -315,6 +316,8 @@ export class ToolsetHost {
       home,
       env,
       cwd: skill.dir,
+      // The same cache as the skill's scripts: keyed by the skill as listed, not its copy.
+      skillKey: skillKeyOf(this.skill),
       readOnly: [hostPath],
       limits: { ...HOST_LIMITS, memoryBytes: HOST_MEMORY_BYTES },
       warn: this.#options.warn,

@@ -13,9 +13,11 @@
  * Filesystem, in mount order (a later mount covers an earlier one):
  *   /                       read-only
  *   /dev, /proc             minimal devices; the sandbox's own processes only
- *   /tmp                    a private tmpfs
+ *   /tmp, /var/tmp          private tmpfs mounts
  *   hidden (first)          empty read-only tmpfs over the user's home, /run, ...
- *   the caller's directory  read-only, its `.env` files masked
+ *   the workspace           the caller's directory: writable (or read-only when asked),
+ *                           its `.git` folders pinned, guarded paths read-only, secret
+ *                           files masked
  *   hidden (second)         empty read-only tmpfs over $SKILLS_HOME and other skills
  *   read-only               the interpreter's install folders, the skill, helper files
  *   symlinks                an interpreter's links that lived in a hidden folder
@@ -33,18 +35,29 @@ export interface BwrapFeatures {
 export interface MountPlan {
   /** Hidden before the caller's directory is bound (home, /run, the runtime dir). */
   hideFirst: string[];
-  /** Bound read-only at its own path, or undefined when not exposed. */
+  /** Bound at its own path (the workspace), or undefined when not exposed. */
   callerDir?: string | undefined;
-  /** Files masked with an empty read-only file (the caller's `.env`). */
+  /** Whether the workspace is bound writable. */
+  callerWritable?: boolean;
+  /** Inside the workspace: bound onto themselves writable, so they cannot be swapped. */
+  pins?: string[];
+  /** Inside the workspace: bound onto themselves read-only (guarded paths). */
+  guards?: string[];
+  /** Files masked with an empty read-only file (the workspace's secret files). */
   mask: string[];
+  /** Whether the host has /var/tmp (replaced by a private tmpfs like /tmp). */
+  varTmp?: boolean;
   /** Hidden after the caller's directory ($SKILLS_HOME, other skills). */
   hideSecond: string[];
   /** Bound read-only at their own paths (toolchains, the skill, helper files). */
   readOnly: string[];
   /** `[target, path]`: symlinks made inside (a hidden toolchain's links, see toolchain.ts). */
   links?: [string, string][];
-  /** Bound read-write at their own paths (the work folder). */
+  /** Bound read-write at their own paths (the work folder, the skill's cache, `--write`). */
   writable: string[];
+  /** Inside `--write` folders: read-only guarded paths and masked secret files. */
+  writableGuards?: string[];
+  writableMasks?: string[];
   /** The working directory inside the sandbox. */
   chdir: string;
 }
@@ -122,9 +135,16 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
     args.push(flag, source, target);
   };
   hide("/tmp", "1777", TMP_BYTES);
+  if (plan.varTmp) hide("/var/tmp", "1777", TMP_BYTES);
   for (const path of plan.hideFirst) hide(path, "0755", HIDDEN_BYTES);
   if (plan.callerDir !== undefined) {
-    bind("--ro-bind", plan.callerDir, plan.callerDir);
+    bind(plan.callerWritable ? "--bind" : "--ro-bind", plan.callerDir, plan.callerDir);
+    if (plan.callerWritable) {
+      // A mount point can be neither renamed nor removed: a pinned `.git` cannot be swapped
+      // for a planted one, and guarded files cannot be replaced.
+      for (const path of plan.pins ?? []) bind("--bind", path, path);
+      for (const path of plan.guards ?? []) bind("--ro-bind", path, path);
+    }
     for (const file of plan.mask) bind("--ro-bind", maskSource, file);
   }
   for (const path of plan.hideSecond) hide(path, "0755", HIDDEN_BYTES);
@@ -134,6 +154,8 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
     args.push("--symlink", target, path);
   }
   for (const path of plan.writable) bind("--bind", path, path);
+  for (const path of plan.writableGuards ?? []) bind("--ro-bind", path, path);
+  for (const file of plan.writableMasks ?? []) bind("--ro-bind", maskSource, file);
   // The hidden tmpfs mounts were writable only so that mount points could be made in them.
   for (const path of [...plan.hideFirst, ...plan.hideSecond]) args.push("--remount-ro", path);
   args.push("--chdir", plan.chdir);

@@ -9,9 +9,11 @@
  *   - a fresh work folder, writable, removed after the run: HOME, TMPDIR and
  *     SKILLS_WORK_DIR point at it; /tmp is private too; a cache folder of the skill's own,
  *     kept between runs (XDG_CACHE_HOME, uv's cache);
- *   - the caller's directory read-only at its own path, as SKILLS_CALLER_DIR (its `.env`
- *     masked), unless it is `/`, the home itself or a folder containing it;
- *   - its working directory: its own folder, as without the sandbox;
+ *   - the workspace (the caller's directory) at its own path, as SKILLS_CALLER_DIR, and
+ *     its working directory: writable unless read-only was asked for, with guarded paths
+ *     read-only and secret files masked (core/workspace.ts); hidden when it is `/`, the
+ *     home itself or a folder containing it (the script then starts in its work folder);
+ *     as root, the sandbox's uid writes it through an idmapped mount (idmap.py);
  *   - no network, except the hosts its manifest declares and the user grants, through the
  *     CLI's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY); proxy settings of the user's own
  *     environment never reach it;
@@ -34,6 +36,9 @@ import type { BwrapInfo } from "./mode.ts";
 import { initPython } from "./toolchain.ts";
 import { mountPlan, realDir } from "./mounts.ts";
 import type { NetProxy } from "./proxy.ts";
+import type { WorkspaceGuards } from "../../core/workspace.ts";
+import { sha256Hex } from "../../core/digest.ts";
+import { SANDBOX_IDMAP_SOURCE } from "../../generated/sandbox_idmap_py.ts";
 
 export interface SandboxRequest {
   bwrap: BwrapInfo;
@@ -45,8 +50,16 @@ export interface SandboxRequest {
   skillsHome: string;
   /** The skill's canonical name (names its uv cache). */
   skillName: string;
-  /** The caller's directory, exposed read-only unless unsafe (see the header). */
+  /**
+   * Who the skill is (scope, project, source): its cache and a root CLI's uid are keyed by
+   * it, so two skills of one name never share either.
+   */
+  skillKey: string;
+  /** The caller's directory: the workspace (see the header). */
   callerDir?: string | undefined;
+  workspace?: { writable: boolean; guards: WorkspaceGuards } | undefined;
+  /** `--write` folders, writable with their own guards. */
+  grants?: readonly { dir: string; guards: WorkspaceGuards }[] | undefined;
   /** Other skill folders to hide (project skills in the caller's tree). */
   otherSkills?: readonly string[];
   /** More files or folders bound read-only (the toolset host's source). */
@@ -57,6 +70,8 @@ export interface SandboxRequest {
   callerEnv: Readonly<Record<string, string>>;
   /** A connection the proxy refused (target and reason). */
   onDenied?: ((target: string, reason: string) => void) | undefined;
+  /** A connection the proxy let through (target). */
+  onAllowed?: ((target: string) => void) | undefined;
   log?: ((message: string) => void) | undefined;
 }
 
@@ -72,8 +87,20 @@ interface LauncherTraits {
  * The skill's own cache folder, kept between runs and writable by that skill's sandboxes
  * only: its XDG_CACHE_HOME (kalshi-markets keeps its market list there) and uv's cache.
  */
-function skillCacheDir(skillsHome: string, skillName: string): string {
-  return join(skillsHome, ".cache", "skills", skillName);
+async function skillCacheDir(
+  skillsHome: string,
+  skillName: string,
+  skillKey: string,
+): Promise<string> {
+  // 64 bits of SHA-256: a hostile skill cannot search for a key that lands on another's.
+  const id = (await sha256Hex(skillKey)).slice(0, 16);
+  return join(skillsHome, ".cache", "skills", `${skillName}-${id}`);
+}
+
+function fnv1a(text: string): number {
+  let hash = 2166136261;
+  for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  return hash;
 }
 
 /**
@@ -154,12 +181,8 @@ function systemTool(name: string): string | undefined {
  * The uid a root CLI runs a skill as: stable per skill and home (its cache folder stays
  * its own across versions), distinct between skills.
  */
-function rootRunUid(skillsHome: string, skillName: string): number {
-  let hash = 2166136261;
-  for (const char of `${skillsHome}\0${skillName}`) {
-    hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
-  }
-  return ROOT_RUN_UID_BASE + (hash % 100_000_000);
+function rootRunUid(skillsHome: string, skillKey: string): number {
+  return ROOT_RUN_UID_BASE + (fnv1a(`${skillsHome}\0${skillKey}`) % 100_000_000);
 }
 
 /** The script's environment inside the sandbox (see the header). */
@@ -217,8 +240,14 @@ export async function prepareSandbox(
     // Root or not, from the folder just made (the probe's answer may be another user's).
     const root = Deno.statSync(workDir).uid === 0;
     request = { ...request, bwrap: { ...request.bwrap, root } };
-    const uid = root ? rootRunUid(request.skillsHome, request.skillName) : undefined;
-    if (uid !== undefined) Deno.chownSync(workDir, uid, uid);
+    const uid = root ? rootRunUid(request.skillsHome, request.skillKey) : undefined;
+    if (uid !== undefined) {
+      Deno.chownSync(workDir, uid, uid);
+      // bubblewrap enters the working directory before init drops to the uid, as root
+      // without CAP_DAC_OVERRIDE: it may traverse, never list (the folder is out of sight
+      // of every other sandbox anyway, the host's /tmp being replaced).
+      Deno.chmodSync(workDir, 0o711);
+    }
 
     let policy = request.network;
     if (traits.uv && traits.fetchesPackages) {
@@ -247,7 +276,7 @@ export async function prepareSandbox(
     const plan = mountPlan({ ...request, root }, workDir, executables);
     // The skill's cache, kept between runs (per skill, so no skill can poison another's
     // packages or data).
-    const cache = skillCacheDir(request.skillsHome, request.skillName);
+    const cache = await skillCacheDir(request.skillsHome, request.skillName, request.skillKey);
     Deno.mkdirSync(cache, { recursive: true });
     if (uid !== undefined && Deno.statSync(cache).uid !== uid) Deno.chownSync(cache, uid, uid);
     plan.writable.push(cache);
@@ -266,6 +295,7 @@ export async function prepareSandbox(
       const { startNetProxy } = await import("./proxy.ts");
       proxy = await startNetProxy(policy, {
         onDenied: request.onDenied,
+        onAllowed: request.onAllowed,
         log: request.log,
       });
       plan.readOnly.push(proxy.dir);
@@ -281,9 +311,29 @@ export async function prepareSandbox(
           .join(" ")
       } …; work folder ${workDir}`,
     );
+    let command = request.bwrap.path;
+    let commandArgs = bwrapArgs(request.bwrap, plan, inner);
+    if (uid !== undefined && plan.callerWritable && plan.callerDir !== undefined) {
+      // The sandbox's uid may not write a root-owned workspace: idmap.py mounts it idmapped
+      // in a mount namespace of its own, then starts bubblewrap.
+      // By name: the binary may start `python3` as found on PATH, not any absolute path.
+      commandArgs = [
+        "-I",
+        "-S",
+        "-B",
+        "-c",
+        SANDBOX_IDMAP_SOURCE,
+        plan.callerDir,
+        String(uid),
+        "--",
+        command,
+        ...commandArgs,
+      ];
+      command = "python3";
+    }
     return {
-      command: request.bwrap.path,
-      args: bwrapArgs(request.bwrap, plan, inner),
+      command,
+      args: commandArgs,
       env: { ...sandboxEnv(env, workDir, plan.callerDir, network), ...extraEnv },
       workDir,
       dispose,

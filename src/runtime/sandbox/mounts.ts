@@ -9,7 +9,8 @@
  */
 
 import { join } from "../os/paths.ts";
-import { isWithin } from "../os/fs.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import type { WorkspaceGuards } from "../../core/workspace.ts";
 import type { MountPlan } from "./bwrap.ts";
 import { currentUid } from "./mode.ts";
 import { toolchainMounts } from "./toolchain.ts";
@@ -21,6 +22,10 @@ interface MountRequest {
   skillDir: string;
   skillsHome: string;
   callerDir?: string | undefined;
+  /** The caller's directory as a workspace: writable or not, and what to guard inside it. */
+  workspace?: { writable: boolean; guards: WorkspaceGuards } | undefined;
+  /** `--write` folders: writable, with their own guards. */
+  grants?: readonly { dir: string; guards: WorkspaceGuards }[] | undefined;
   otherSkills?: readonly string[] | undefined;
   readOnly?: readonly string[] | undefined;
   cwd: string;
@@ -137,8 +142,10 @@ export function mountPlan(
     callerDir !== undefined &&
     (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
       hideSecond.some((root) => isWithin(root, callerDir!)) ||
-      (request.root && !readableByOthers(callerDir)))
+      // A root CLI's writable workspace is idmapped for the sandbox's uid (idmap.py).
+      (request.root && !request.workspace?.writable && !readableByOthers(callerDir)))
   ) callerDir = undefined;
+  const writable = callerDir !== undefined && request.workspace?.writable === true;
   // Out of sight already (inside another hidden folder, the fresh /tmp or the home) unless
   // the caller's directory shows it again: no mount of its own.
   const shownAgain = (p: string) => callerDir !== undefined && isWithin(callerDir, p);
@@ -171,15 +178,30 @@ export function mountPlan(
       if (blocked !== undefined && !hideFirst.includes(blocked)) hideFirst.push(blocked);
     }
   }
+  const guards = request.workspace?.guards;
+  const varTmp = lstatSyncOrNull("/var/tmp");
+  const grants = request.grants ?? [];
   const plan: MountPlan = {
     hideFirst,
     callerDir,
-    mask: callerDir === undefined ? [] : dotenvMasks(callerDir, hidden),
+    callerWritable: writable,
+    pins: writable ? guards?.pins ?? [] : [],
+    guards: writable ? guards?.readOnly ?? [] : [],
+    mask: callerDir === undefined
+      ? []
+      : [...new Set([...dotenvMasks(callerDir, hidden), ...guards?.secrets ?? []])],
+    varTmp: varTmp?.isDirectory === true && !varTmp.isSymlink,
     hideSecond: hideMounts,
     readOnly,
     links: toolchain.links,
-    writable: [workDir],
-    chdir: request.cwd,
+    writable: [workDir, ...grants.map((grant) => grant.dir)],
+    writableGuards: grants.flatMap((grant) => grant.guards.readOnly),
+    writableMasks: grants.flatMap((grant) => grant.guards.secrets),
+    // A script starts in the workspace; when that is out of sight, in the work folder.
+    chdir: callerDir === undefined && request.callerDir !== undefined &&
+        isWithin(realDir(request.callerDir) ?? request.callerDir, request.cwd)
+      ? workDir
+      : request.cwd,
   };
   return plan;
 }

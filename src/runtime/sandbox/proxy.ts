@@ -24,6 +24,8 @@ export interface NetProxy {
 interface ProxyOptions {
   /** Called for every refused target (`host:port` and why). */
   onDenied?: (target: string, reason: string) => void;
+  /** Called for every tunnel opened (`host:port`): the run's receipt lists them. */
+  onAllowed?: (target: string) => void;
   log?: (message: string) => void;
 }
 
@@ -205,6 +207,7 @@ async function handle(
       return;
     }
     options.log?.(`sandbox network: ${label}`);
+    options.onAllowed?.(label);
     if (target.head === undefined) {
       await writeAll(conn, encoder.encode("HTTP/1.1 200 Connection established\r\n\r\n"));
     } else await writeAll(upstream, encoder.encode(target.head));

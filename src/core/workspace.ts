@@ -1,0 +1,122 @@
+/**
+ * The workspace: the folder a script runs in (where the user ran `skills`, or `chat`/`mcp`'s
+ * `--workspace`). Scripts may write there, as agents let them, except where a write would
+ * turn into code execution or credential theft. The rules are data, anchored on Anthropic's
+ * sandbox runtime ("mandatory deny" paths) and Claude Code's dangerous files, plus what our
+ * own tool and CI read (README, "Security model", says why each is here):
+ *
+ * - guarded (read-only even inside a writable workspace): git hooks and config, submodule
+ *   definitions, shell start-up files, direnv's `.envrc`, editor and agent configuration,
+ *   CI workflows, MCP server lists and the skills lockfile;
+ * - secret (hidden: read as empty files): `.env*`, `.envrc`, `.npmrc`, `.netrc`, `.pypirc`,
+ *   `.git-credentials`, `.pgpass`, at any depth the bounded scan reaches.
+ *
+ * Pure: the runtime (runtime/sandbox/workspace.ts) walks the folder and applies these.
+ */
+
+/** Files read-only wherever the scan finds them: a write would run code or redirect secrets. */
+export const GUARDED_FILES: readonly string[] = [
+  ".gitmodules", // clones a hostile submodule on the user's next `git submodule update`
+  ".gitconfig",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".envrc", // direnv runs it on `cd`
+  ".mcp.json", // project MCP servers: commands an agent starts
+  ".claude.json",
+  ".ripgreprc",
+  "skills-lock.json", // what `skills install` restores in CI
+];
+
+/**
+ * Folders read-only as a whole wherever the scan finds them: editor tasks run on open,
+ * agent settings hold hooks and commands, `.agents/` holds the project's skills.
+ */
+export const GUARDED_DIRS: readonly string[] = [".vscode", ".idea", ".claude", ".agents"];
+
+/** Inside a `.git` folder: hooks run on the user's next commit, config names commands. */
+export const GUARDED_IN_GIT: readonly string[] = ["hooks", "config"];
+
+/** `.github/workflows` runs in CI on the next push. */
+export const GUARDED_WORKFLOWS = ".github/workflows";
+
+const SECRET = /^(?:\.env(?:\..+)?|\.envrc|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass)$/;
+const TEMPLATE = /\.(?:example|sample|template|dist)$/;
+
+/** Whether a file of this name holds secrets the sandbox hides (templates are not secrets). */
+export function isSecretFileName(name: string): boolean {
+  return SECRET.test(name) && !TEMPLATE.test(name);
+}
+
+/** Whether a file or folder of this name is guarded wherever it stands. */
+export function isGuardedName(name: string, isDirectory: boolean): boolean {
+  return isDirectory ? GUARDED_DIRS.includes(name) : GUARDED_FILES.includes(name);
+}
+
+/** What the sandbox must do inside a writable folder (absolute real paths). */
+export interface WorkspaceGuards {
+  /** Bound read-only onto themselves. */
+  readOnly: string[];
+  /** Bound onto themselves writable first, so they can be neither renamed nor replaced. */
+  pins: string[];
+  /** Secret files shown as empty files. */
+  secrets: string[];
+}
+
+/** What a user asked of the workspace, and where things are. */
+export interface WorkspaceRequest {
+  /** The workspace (real path). */
+  dir: string;
+  /** The user's home (real path), if known. */
+  home?: string | undefined;
+  /** `$SKILLS_HOME` (real path). */
+  skillsHome: string;
+  /** `--read-only` or SKILLS_READ_ONLY. */
+  readOnly: boolean;
+}
+
+/** Whether scripts may write to the workspace, and why not when they may not. */
+export interface WorkspaceDecision {
+  writable: boolean;
+  /** Why the workspace stays read-only (shown by `--verbose`, `info` and the receipt). */
+  reason?: string;
+}
+
+function within(parent: string, child: string): boolean {
+  return child === parent || parent === "/" || child.startsWith(`${parent}/`);
+}
+
+/**
+ * Writable unless the user said read-only, or the workspace is `/`, the home (or a folder
+ * holding it), or a folder holding `$SKILLS_HOME`. Those three stay read-only even when
+ * asked (see {@link refusedGrant}): a script would reach every project, every dotfile and
+ * the trust records at once. The way to write there is a narrower `--write` folder.
+ */
+export function decideWorkspace(request: WorkspaceRequest): WorkspaceDecision {
+  if (request.readOnly) return { writable: false, reason: "read-only was asked for" };
+  const refused = refusedGrant(request.dir, request.skillsHome, request.home);
+  return refused === undefined
+    ? { writable: true }
+    : { writable: false, reason: refused.replace(/^it /, "the workspace ") };
+}
+
+/**
+ * Why a folder may never be writable for scripts (a `--write PATH` grant or the
+ * workspace), or undefined when it may: `/`, the home or a folder holding it, a folder
+ * holding `$SKILLS_HOME` or one inside it (installed skills and their trust records).
+ */
+export function refusedGrant(
+  path: string,
+  skillsHome: string,
+  home: string | undefined,
+): string | undefined {
+  if (path === "/") return "it is /";
+  if (home !== undefined && within(path, home)) return "it is your home folder (or holds it)";
+  if (within(path, skillsHome)) return "it holds $SKILLS_HOME (installed skills and trust)";
+  if (within(skillsHome, path)) return "it is inside $SKILLS_HOME (installed skills and trust)";
+  return undefined;
+}

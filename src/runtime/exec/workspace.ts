@@ -1,0 +1,183 @@
+/**
+ * The workspace as a run sees it (rules: core/workspace.ts). One bounded walk before the
+ * run finds what the sandbox must guard (read-only guarded paths, `.git` folders pinned so
+ * they cannot be swapped, secret files hidden) and records every entry's stat signature;
+ * a second walk after the run gives the receipt's created, changed and deleted files.
+ * Guarded paths that did not exist and were created during a run are moved to a
+ * quarantine folder under `$SKILLS_HOME/.cache/quarantine/` afterwards.
+ */
+
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { join, relative } from "../os/paths.ts";
+import {
+  GUARDED_DIRS,
+  GUARDED_FILES,
+  GUARDED_IN_GIT,
+  GUARDED_WORKFLOWS,
+  isGuardedName,
+  isSecretFileName,
+  type WorkspaceGuards,
+} from "../../core/workspace.ts";
+
+/** How far the walk goes: depth, and entries in all (a large monorepo is cut, and says so). */
+const MAX_DEPTH = 6;
+const MAX_ENTRIES = 20_000;
+/** Folders whose contents are never walked: installed packages, git's object store. */
+const SKIP_CONTENTS = new Set(["node_modules", ".git", "__pycache__", ".venv", "venv"]);
+
+export interface WorkspaceScan extends WorkspaceGuards {
+  dir: string;
+  /** Guarded names absent at the workspace's top before the run (relative paths). */
+  absent: string[];
+  /** Stat signature of each entry, by relative path (files and links; folders by name). */
+  entries: Map<string, string>;
+  /** The walk stopped at its bounds: changes deeper or past the cap are not listed. */
+  cut: boolean;
+}
+
+/** What a run did to the workspace (relative paths, sorted). */
+export interface WorkspaceChanges {
+  created: string[];
+  changed: string[];
+  deleted: string[];
+  /** Guarded paths the run created, moved to quarantine afterwards. */
+  quarantined: string[];
+  /** The walk was cut: the lists may be incomplete. */
+  incomplete: boolean;
+}
+
+function signature(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "d";
+  const kind = info.isSymlink ? "l" : "f";
+  return `${kind}:${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}:${info.mode ?? 0}`;
+}
+
+/**
+ * Walks `dir` (a real path) within the bounds. With `guards` false only signatures are
+ * recorded (the walk after a run).
+ */
+export function scanWorkspace(dir: string, guards = true): WorkspaceScan {
+  const scan: WorkspaceScan = {
+    dir,
+    readOnly: [],
+    pins: [],
+    secrets: [],
+    absent: [],
+    entries: new Map(),
+    cut: false,
+  };
+  let count = 0;
+  const walk = (folder: string, depth: number) => {
+    let list: Deno.DirEntry[];
+    try {
+      list = [...Deno.readDirSync(folder)];
+    } catch {
+      return; // unreadable: nothing of it is shown to the script either
+    }
+    for (const entry of list) {
+      if (++count > MAX_ENTRIES) {
+        scan.cut = true;
+        return;
+      }
+      const path = join(folder, entry.name);
+      const info = lstatSyncOrNull(path);
+      if (info === null) continue;
+      const rel = relative(dir, path);
+      scan.entries.set(rel, signature(info));
+      if (guards) guard(scan, path, entry.name, info);
+      if (!info.isDirectory || info.isSymlink) continue;
+      if (SKIP_CONTENTS.has(entry.name) || (guards && isGuardedName(entry.name, true))) continue;
+      if (depth + 1 >= MAX_DEPTH) {
+        scan.cut = true;
+        continue;
+      }
+      walk(path, depth + 1);
+    }
+  };
+  walk(dir, 0);
+  if (guards) {
+    for (const name of [...GUARDED_FILES, ...GUARDED_DIRS, GUARDED_WORKFLOWS]) {
+      if (lstatSyncOrNull(join(dir, name)) === null) scan.absent.push(name);
+    }
+    // git makes hooks/ with every repository; one that lacks it must not gain one.
+    if (
+      lstatSyncOrNull(join(dir, ".git"))?.isDirectory &&
+      lstatSyncOrNull(join(dir, ".git/hooks")) === null
+    ) {
+      scan.absent.push(".git/hooks");
+    }
+  }
+  return scan;
+}
+
+/** Adds what `path` needs: guarded names read-only, `.git` pinned, secrets hidden. */
+function guard(scan: WorkspaceScan, path: string, name: string, info: Deno.FileInfo): void {
+  if (info.isSymlink) {
+    // A link's target is what a write through it reaches: guard that, if it is inside.
+    if (!isGuardedName(name, false) && !isGuardedName(name, true) && !isSecretFileName(name)) {
+      return;
+    }
+    try {
+      const target = Deno.realPathSync(path);
+      if (!isWithin(scan.dir, target)) return; // outside: read-only or hidden anyway
+      (isSecretFileName(name) && Deno.statSync(target).isFile ? scan.secrets : scan.readOnly)
+        .push(target);
+    } catch { /* dangling: nothing to protect */ }
+    return;
+  }
+  if (info.isFile && isSecretFileName(name)) scan.secrets.push(path);
+  else if (isGuardedName(name, info.isDirectory)) scan.readOnly.push(path);
+  else if (info.isDirectory && name === ".git") {
+    scan.pins.push(path);
+    for (const inner of GUARDED_IN_GIT) {
+      if (lstatSyncOrNull(join(path, inner)) !== null) scan.readOnly.push(join(path, inner));
+    }
+  } else if (info.isDirectory && name === ".github") {
+    const workflows = join(path, "workflows");
+    const found = lstatSyncOrNull(workflows);
+    if (found?.isDirectory && !found.isSymlink) {
+      scan.pins.push(path);
+      scan.readOnly.push(workflows);
+    }
+  }
+}
+
+/**
+ * What changed between `before` and a walk now; guarded names that were absent and exist
+ * now are moved under `quarantine` (a fresh folder) and listed as such.
+ */
+export function workspaceChanges(before: WorkspaceScan, quarantine?: string): WorkspaceChanges {
+  const quarantined: string[] = [];
+  if (quarantine !== undefined) {
+    for (const name of before.absent) {
+      const path = join(before.dir, name);
+      if (lstatSyncOrNull(path) === null) continue;
+      const target = join(quarantine, name);
+      try {
+        Deno.mkdirSync(join(target, ".."), { recursive: true });
+        Deno.renameSync(path, target);
+        quarantined.push(name);
+      } catch { /* left in place; listed as created below */ }
+    }
+  }
+  const after = scanWorkspace(before.dir, false);
+  const created: string[] = [];
+  const changed: string[] = [];
+  const deleted: string[] = [];
+  for (const [rel, sig] of after.entries) {
+    const old = before.entries.get(rel);
+    if (old === undefined) {
+      if (!sig.startsWith("d")) created.push(rel);
+    } else if (old !== sig && !sig.startsWith("d")) changed.push(rel);
+  }
+  for (const [rel, sig] of before.entries) {
+    if (!after.entries.has(rel) && !sig.startsWith("d")) deleted.push(rel);
+  }
+  return {
+    created: created.sort(),
+    changed: changed.sort(),
+    deleted: deleted.sort(),
+    quarantined: quarantined.sort(),
+    incomplete: before.cut || after.cut,
+  };
+}
