@@ -14,10 +14,19 @@ const base: RunOptions = {
   env: [],
   allowNet: [],
   scriptHelp: false,
+  readOnly: false,
+  write: [],
 };
 
 Deno.test("run parse() splits its own options from the script's arguments", () => {
   const cases: [string[], Partial<RunOptions>][] = [
+    [["--read-only", "--write", "out", "s", "x", "--write", "y"], {
+      skill: "s",
+      script: "x",
+      readOnly: true,
+      write: ["out"],
+      args: ["--write", "y"],
+    }],
     [["kalshi-markets", "status"], { skill: "kalshi-markets", script: "status" }],
     [["Kalshi-Markets", "Status", "--json"], {
       skill: "Kalshi-Markets",

@@ -24,8 +24,8 @@ export interface Lab extends AsyncDisposable {
   /** The installed sandbox-lab folder and another skill's. */
   labDir: string;
   otherDir: string;
-  /** `skills run <args>` with the lab's environment (plus `env`). */
-  run(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  /** `skills run <args>` with the lab's environment (plus `env`), in callerDir by default. */
+  run(args: string[], env?: Record<string, string>, options?: { cwd?: string }): Promise<CliResult>;
   /** `skills run sandbox-lab attempt <ops> --json`, parsed. */
   attempt(
     ops: string[],
@@ -78,8 +78,8 @@ export async function setupLab(): Promise<Lab> {
     HOME: userHome,
     OPENAI_API_KEY: ENV_SECRET,
   };
-  const run = (args: string[], env: Record<string, string> = {}) =>
-    runCli(["run", ...args], { env: { ...baseEnv, ...env }, cwd: callerDir });
+  const run = (args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}) =>
+    runCli(["run", ...args], { env: { ...baseEnv, ...env }, cwd: options.cwd ?? callerDir });
   return {
     home,
     userHome,

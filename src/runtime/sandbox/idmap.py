@@ -1,5 +1,5 @@
 # Started by a root CLI before bubblewrap when the workspace is writable (launch.ts):
-# `python3 -I -S -B -c <this> <workspace> <uid> -- <bwrap> <args…>`.
+# `python3 -I -S -B -c <this> <uid> <folder>… -- <bwrap> <args…>`.
 #
 # As root the sandbox runs scripts as an unprivileged uid of their own (root ignores the
 # process limit, and root-only files stay unreadable). That uid may not write the user's
@@ -70,11 +70,16 @@ def userns_mapping(uid):
         os.waitpid(pid, 0)
 
 
-def idmap(workspace, uid):
+def idmap(folders, uid):
     userns = userns_mapping(uid)
     checked(libc.unshare(CLONE_NEWNS), "unshare")
     checked(libc.mount(None, b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None), "mount")
-    path = workspace.encode()
+    for folder in folders:
+        idmap_one(folder, userns)
+
+
+def idmap_one(folder, userns):
+    path = folder.encode()
     tree = checked(
         libc.syscall(SYS_OPEN_TREE, AT_FDCWD, path, OPEN_TREE_CLONE | os.O_CLOEXEC), "open_tree"
     )
@@ -92,12 +97,12 @@ def idmap(workspace, uid):
 
 
 def main():
-    workspace, uid, separator = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    command = sys.argv[4:]
-    if separator != "--" or not command:
-        sys.exit("usage: idmap <workspace> <uid> -- <command…>")
+    if "--" not in sys.argv[2:]:
+        sys.exit("usage: idmap <uid> <folder>… -- <command…>")
+    split = sys.argv.index("--", 2)
+    uid, folders, command = int(sys.argv[1]), sys.argv[2:split], sys.argv[split + 1 :]
     try:
-        idmap(workspace, uid)
+        idmap(folders, uid)
     except OSError as error:
         sys.stderr.write(
             f"warning: the workspace stays read-only for scripts: no idmapped mount ({error})\n"

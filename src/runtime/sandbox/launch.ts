@@ -313,9 +313,13 @@ export async function prepareSandbox(
     );
     let command = request.bwrap.path;
     let commandArgs = bwrapArgs(request.bwrap, plan, inner);
-    if (uid !== undefined && plan.callerWritable && plan.callerDir !== undefined) {
-      // The sandbox's uid may not write a root-owned workspace: idmap.py mounts it idmapped
-      // in a mount namespace of its own, then starts bubblewrap.
+    const mapped = [
+      ...(plan.callerWritable && plan.callerDir !== undefined ? [plan.callerDir] : []),
+      ...(request.grants ?? []).map((grant) => grant.dir),
+    ];
+    if (uid !== undefined && mapped.length > 0) {
+      // The sandbox's uid may not write a root-owned workspace (or --write folder): idmap.py
+      // mounts them idmapped in a mount namespace of its own, then starts bubblewrap.
       // By name: the binary may start `python3` as found on PATH, not any absolute path.
       commandArgs = [
         "-I",
@@ -323,8 +327,8 @@ export async function prepareSandbox(
         "-B",
         "-c",
         SANDBOX_IDMAP_SOURCE,
-        plan.callerDir,
         String(uid),
+        ...mapped,
         "--",
         command,
         ...commandArgs,

@@ -119,6 +119,27 @@ function closedAncestor(path: string, covered: readonly string[]): string | unde
   return undefined;
 }
 
+/**
+ * A script starts in the workspace. One that is out of sight but still there (the home or
+ * `/`, shown empty or read-only) is still the place, so a write there fails with a reason;
+ * one that is not there at all (inside $SKILLS_HOME, or closed to a root CLI's uid) gives
+ * way to the work folder.
+ */
+function startIn(
+  request: MountRequest,
+  shown: string | undefined,
+  hideFirst: readonly string[],
+  workDir: string,
+): string {
+  const requested = realDir(request.callerDir);
+  if (shown !== undefined || requested === undefined || !isWithin(requested, request.cwd)) {
+    return request.cwd;
+  }
+  return requested === "/" || hideFirst.some((root) => isAncestorOrSame(requested, root))
+    ? request.cwd
+    : workDir;
+}
+
 /** The mounts for `request`; `workDir` is the run's fresh folder. */
 export function mountPlan(
   request: MountRequest,
@@ -197,11 +218,7 @@ export function mountPlan(
     writable: [workDir, ...grants.map((grant) => grant.dir)],
     writableGuards: grants.flatMap((grant) => grant.guards.readOnly),
     writableMasks: grants.flatMap((grant) => grant.guards.secrets),
-    // A script starts in the workspace; when that is out of sight, in the work folder.
-    chdir: callerDir === undefined && request.callerDir !== undefined &&
-        isWithin(realDir(request.callerDir) ?? request.callerDir, request.cwd)
-      ? workDir
-      : request.cwd,
+    chdir: startIn(request, callerDir, hideFirst, workDir),
   };
   return plan;
 }

@@ -1,0 +1,87 @@
+/**
+ * Real skills do their real work in the user's folder (the workspace), in the OS sandbox
+ * and in policy mode: a packaging script given a relative folder writes its archive where
+ * the user stands, a build script writes `./build.log`, a script reads the git repository
+ * the user is in. The layouts follow public skills (skill packaging, build helpers).
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { installRunnerSkill } from "../helpers/install_fixture.ts";
+import { needsSandbox } from "../helpers/sandbox.ts";
+import { git } from "../fixtures/git_repos.ts";
+
+const linux = { ignore: Deno.build.os !== "linux" };
+const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
+
+async function userProject(mode: string) {
+  const dir = await tempDir("skills-ws-");
+  const home = join(dir.path, "skills-home");
+  const user = join(dir.path, "user");
+  const project = join(dir.path, "my-project");
+  await Deno.mkdir(user);
+  await Deno.mkdir(join(project, "my-skill", "scripts"), { recursive: true });
+  await Deno.chmod(project, 0o755);
+  await Deno.writeTextFile(join(project, "my-skill", "SKILL.md"), "---\nname: my-skill\n---\n");
+  await Deno.writeTextFile(join(project, "my-skill", "scripts", "go.py"), "print('hi')\n");
+  await installRunnerSkill(home, "workspace-lab");
+  const run = (args: string[]): Promise<CliResult> =>
+    runCli(["run", "workspace-lab", ...args], {
+      env: { SKILLS_HOME: home, HOME: user, SKILLS_SANDBOX: mode },
+      cwd: project,
+    });
+  return { dir, project, run, [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose]() };
+}
+
+const json = (result: CliResult) => {
+  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+};
+
+for (const [label, mode, where] of MODES) {
+  Deno.test(
+    `${label}: a packaging script given a relative folder writes its archive into the user's folder`,
+    where,
+    async () => {
+      await using p = await userProject(mode);
+      const packed = json(await p.run(["package_folder", "my-skill", "--json"]));
+      assert.equal(packed.archive, join(await Deno.realPath(p.project), "my-skill.skill"));
+      assert.equal(packed.files, 2);
+      assert.ok((await Deno.stat(join(p.project, "my-skill.skill"))).size > 0);
+    },
+  );
+
+  Deno.test(
+    `${label}: a build script writes ./build.log where the user ran it`,
+    where,
+    async () => {
+      await using p = await userProject(mode);
+      const result = await p.run(["build_log", "--json"]);
+      const out = json(result);
+      assert.equal(out.log, join(await Deno.realPath(p.project), "build.log"));
+      assert.match(await Deno.readTextFile(join(p.project, "build.log")), /^build started in /);
+      const receipt = JSON.parse(
+        result.stderr.split("\n").find((line) => line.startsWith("receipt: "))!.slice(9),
+      );
+      assert.deepEqual(receipt.files.created, ["build.log"]);
+      assert.equal(receipt.sandbox, mode === "off" ? "policy" : "bubblewrap");
+      // In text mode the receipt is one line.
+      const text = await p.run(["build_log"]);
+      assert.match(
+        text.stderr,
+        /^receipt: workspace-lab\/build_log exit 0 in \d+ ms; 1 changed \(build\.log\)$/m,
+      );
+    },
+  );
+
+  Deno.test(`${label}: a script reads the git repository the user is in`, where, async () => {
+    await using p = await userProject(mode);
+    await git(p.project, ["init", "-q"]);
+    await git(p.project, ["add", "."]);
+    await git(p.project, ["commit", "-qm", "the user's last commit"]);
+    const info = json(await p.run(["repo_info", "--json"]));
+    assert.equal(info.top, await Deno.realPath(p.project));
+    assert.equal(info.subject, "the user's last commit");
+  });
+}
