@@ -48,6 +48,12 @@ export interface OpenSkillsOptions {
   allowUntrusted?: boolean;
   /** The CLI's `SKILLS_ALLOWED_TOOLS=on`: an activated skill's `allowed-tools` limit the tools. */
   enforceAllowedTools?: boolean;
+  /**
+   * The folder scripts run in and may write (guarded paths excepted), as the CLI's working
+   * directory is for `skills run`. Without it a script starts in its own skill's folder and
+   * writes only its work folder.
+   */
+  workspace?: string;
   /** Warnings and debug lines (toolset problems, script runs). */
   log?: (message: string) => void;
 }
@@ -114,6 +120,7 @@ export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skill
     virtualSkills,
     enforceAllowedTools: options.enforceAllowedTools === true,
     allowUntrusted: options.allowUntrusted === true,
+    ...(options.workspace ? { cwd: options.workspace } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   return new SkillSet(surface);

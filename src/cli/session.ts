@@ -5,6 +5,8 @@ import type { Catalog } from "../runtime/catalog/catalog.ts";
 import { loadCatalog } from "../runtime/catalog/catalog.ts";
 import type { Context } from "../core/io.ts";
 import { skillsHome } from "../runtime/store/home.ts";
+import { UsageError } from "../core/errors.ts";
+import { resolve } from "../runtime/os/paths.ts";
 
 interface Session {
   home: string;
@@ -37,4 +39,24 @@ export async function openSession(ctx: Context, skillsOverride?: string): Promis
     }
   }
   return { home, catalog, active, activationWarnings: warnings, allowUntrusted };
+}
+
+/**
+ * The workspace of `chat` and `mcp`: `--workspace DIR` (relative to where the command
+ * runs), or that directory. A folder that is not there is a usage error, said at start.
+ */
+export function workspaceDir(ctx: Context, given: string | undefined): string {
+  if (given === undefined) return ctx.cwd;
+  const dir = resolve(ctx.cwd, given);
+  let isDirectory = false;
+  try {
+    isDirectory = Deno.statSync(dir).isDirectory;
+  } catch { /* reported below */ }
+  if (!isDirectory) {
+    throw new UsageError(
+      `Invalid --workspace '${given}': not a folder`,
+      "Name the folder scripts should run in and may write",
+    );
+  }
+  return dir;
 }

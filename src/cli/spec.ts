@@ -76,6 +76,15 @@ export const HELP_FLAG = COMMON_FLAGS.help;
 /** `--json` with this command's description of its document. */
 export const jsonFlag = (description: string) => ({ type: "boolean", description }) as const;
 
+/** `--workspace DIR` of the commands that run scripts for a model (chat, mcp). */
+export const WORKSPACE_FLAG = {
+  type: "string",
+  value: "DIR",
+  complete: "directory",
+  description: `The folder scripts run in and may write (default: this directory;
+guarded paths stay read-only; SKILLS_READ_ONLY=1 keeps it read-only)`,
+} as const;
+
 /** `-v, --verbose` with this command's description of what it logs. */
 export const verboseFlag = (description = "Debug logs on stderr") =>
   ({ type: "boolean", short: "v", description }) as const;

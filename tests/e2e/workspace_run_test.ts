@@ -11,6 +11,10 @@ import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
 import { git } from "../fixtures/git_repos.ts";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { baseEnv, cliArgv } from "../helpers/cli.ts";
 
 const linux = { ignore: Deno.build.os !== "linux" };
 const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
@@ -31,7 +35,14 @@ async function userProject(mode: string) {
       env: { SKILLS_HOME: home, HOME: user, SKILLS_SANDBOX: mode },
       cwd: project,
     });
-  return { dir, project, run, [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose]() };
+  return {
+    dir,
+    home,
+    user,
+    project,
+    run,
+    [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose](),
+  };
 }
 
 const json = (result: CliResult) => {
@@ -85,3 +96,39 @@ for (const [label, mode, where] of MODES) {
     assert.equal(info.subject, "the user's last commit");
   });
 }
+
+Deno.test(
+  "skills mcp --workspace DIR: script_run works in DIR; a missing folder is refused at start",
+  needsSandbox,
+  async () => {
+    await using p = await userProject("auto");
+    const [command, ...args] = cliArgv(["mcp", "--workspace", p.project]);
+    const transport = new StdioClientTransport({
+      command: command!,
+      args,
+      env: baseEnv({ SKILLS_HOME: p.home, HOME: p.user, AGENT_SKILLS: "workspace-lab" }),
+      cwd: p.dir.path,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "skills-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const called = await client.callTool({
+        name: "script_run",
+        arguments: { skill_name: "workspace-lab", script_name: "build_log" },
+      });
+      const content = called.content as { type: string; text: string }[];
+      const envelope = JSON.parse(content[0]!.text);
+      assert.equal(envelope.success, true, content[0]!.text);
+      assert.equal(envelope.result.log, join(await Deno.realPath(p.project), "build.log"));
+      assert.deepEqual(envelope.receipt.files.created, ["build.log"]);
+    } finally {
+      await client.close();
+    }
+    const missing = await runCli(["mcp", "--workspace", join(p.dir.path, "nope")], {
+      env: { SKILLS_HOME: p.home },
+    });
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /Invalid --workspace '.*nope': not a folder/);
+  },
+);

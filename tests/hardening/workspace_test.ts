@@ -89,7 +89,10 @@ Deno.test(
     );
     assert.deepEqual(receipt.files.quarantined, [".mcp.json"]);
     assert.deepEqual(receipt.files.created, ["made.txt"]);
-    const kept = await Deno.readTextFile(join(receipt.files.quarantine, ".mcp.json"));
+    assert.match(receipt.files.quarantine, /^\$SKILLS_HOME\/\.cache\/quarantine\//);
+    const kept = await Deno.readTextFile(
+      join(receipt.files.quarantine.replace("$SKILLS_HOME", lab.home), ".mcp.json"),
+    );
     assert.equal(kept, "written by a skill\n", "nothing is lost: the file is kept aside");
   },
 );

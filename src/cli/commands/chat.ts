@@ -22,7 +22,7 @@ import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../render.ts";
-import { openSession } from "../session.ts";
+import { openSession, workspaceDir } from "../session.ts";
 import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { modelCanInvoke } from "../../agent/invocation.ts";
 
@@ -34,6 +34,8 @@ interface ChatOptions extends ParsedCommon {
   skills: string | undefined;
   prompt: string | undefined;
   maxSteps: number;
+  /** `--workspace DIR`, as given. */
+  workspace: string | undefined;
 }
 
 export function parse(argv: readonly string[]): ChatOptions {
@@ -63,7 +65,13 @@ export function parse(argv: readonly string[]): ChatOptions {
       );
     }
   }
-  return { ...common, skills: values.skills as string | undefined, prompt, maxSteps };
+  return {
+    ...common,
+    skills: values.skills as string | undefined,
+    prompt,
+    maxSteps,
+    workspace: values.workspace as string | undefined,
+  };
 }
 
 export async function run(options: ChatOptions, ctx: Context): Promise<number> {
@@ -78,7 +86,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
     catalog: session.catalog,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
-    cwd: ctx.cwd,
+    cwd: workspaceDir(ctx, options.workspace),
     // the surface's log carries runner/toolset debug lines (argv, durations, problems)
     log: (message) => debug(ctx, message),
   });

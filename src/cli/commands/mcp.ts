@@ -11,7 +11,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { mcpSpec } from "../specs/mcp.ts";
-import { openSession } from "../session.ts";
+import { openSession, workspaceDir } from "../session.ts";
 import type { ListenAddress } from "../../mcp/http_guard.ts";
 
 export const help = renderHelp(mcpSpec);
@@ -20,6 +20,8 @@ interface McpOptions extends ParsedCommon {
   skills: string | undefined;
   http: string | undefined;
   sessionTimeoutSeconds: number;
+  /** `--workspace DIR`, as given. */
+  workspace: string | undefined;
 }
 
 const DEFAULT_SESSION_TIMEOUT_SECONDS = 1800;
@@ -47,6 +49,7 @@ export function parse(argv: readonly string[]): McpOptions {
     skills: values.skills,
     http: values.http,
     sessionTimeoutSeconds: timeout,
+    workspace: values.workspace,
   };
 }
 
@@ -76,7 +79,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
     catalog: session.catalog,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
-    cwd: ctx.cwd,
+    cwd: workspaceDir(ctx, options.workspace),
     // runner/toolset debug lines (argv, durations, problems), as in `skills chat`
     log: (message) => debug(ctx, message),
   });

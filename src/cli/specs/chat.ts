@@ -1,6 +1,6 @@
 /** `skills chat` (declaration: see ../spec.ts). */
 
-import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag, WORKSPACE_FLAG } from "../spec.ts";
 
 export const chatSpec = {
   name: "chat",
@@ -32,6 +32,7 @@ call (name, arguments, result, duration_ms) and token usage`),
       value: "N",
       description: "Model requests per turn before giving up (default 12)",
     },
+    workspace: WORKSPACE_FLAG,
     verbose: verboseFlag("Debug logs on stderr (requests, model warnings)"),
     help: HELP_FLAG,
   },

@@ -1,6 +1,6 @@
 /** `skills mcp` (declaration: see ../spec.ts). */
 
-import { type CommandSpec, HELP_FLAG, verboseFlag } from "../spec.ts";
+import { type CommandSpec, HELP_FLAG, verboseFlag, WORKSPACE_FLAG } from "../spec.ts";
 
 export const mcpSpec = {
   name: "mcp",
@@ -86,6 +86,7 @@ activated skill's allowed-tools, as in \`skills chat\`.`,
       value: "S",
       description: "With --http: close sessions idle for S seconds (default 1800)",
     },
+    workspace: WORKSPACE_FLAG,
     verbose: verboseFlag("One debug line per tool call (and session) on stderr"),
     help: HELP_FLAG,
   },

@@ -21,8 +21,8 @@ export interface RunReceipt {
   sandbox: "bubblewrap" | "policy";
   exit_code: number | null;
   duration_ms: number;
+  /** No absolute paths: `script_run` sends the receipt to the model provider. */
   workspace: {
-    dir: string | null;
     writable: boolean;
     /** Why it stayed read-only. */
     reason?: string;
@@ -33,6 +33,7 @@ export interface RunReceipt {
     deleted: string[];
     /** Guarded paths the run created, moved to `quarantine` afterwards. */
     quarantined: string[];
+    /** `$SKILLS_HOME/.cache/quarantine/<run>`, written so (no absolute path). */
     quarantine?: string;
     /** Guarded paths changed where nothing could stop it (policy mode). */
     guarded_changed: string[];

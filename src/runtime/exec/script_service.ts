@@ -168,7 +168,7 @@ interface PreparedRun {
   /** Where the script starts: the workspace, else its own folder. */
   cwd: string;
   receipt: ReceiptCollector;
-  /** Where guarded paths a run creates are moved. */
+  /** Where guarded paths a run creates are moved, relative to `$SKILLS_HOME`. */
   quarantine: string;
 }
 
@@ -231,7 +231,6 @@ export async function prepareRun(
       sandbox: "policy",
       env: Object.keys(env),
       workspace: {
-        dir: workspace.dir ?? null,
         writable: workspace.writable,
         ...(workspace.reason ? { reason: workspace.reason } : {}),
       },
@@ -278,7 +277,6 @@ export async function prepareRun(
     }
   } else receipt.base.sandbox = "bubblewrap";
   const quarantine = join(
-    deps.home,
     ".cache",
     "quarantine",
     `${new Date().toISOString().replace(/[:.]/g, "-")}-${skill.canonical}`,
@@ -383,12 +381,14 @@ export async function executeRun(
     log: deps.log,
   });
   const scan = prepared.receipt.scan;
-  const changes = scan === undefined ? undefined : workspaceChanges(scan, prepared.quarantine);
+  const changes = scan === undefined
+    ? undefined
+    : workspaceChanges(scan, join(deps.home, prepared.quarantine));
   outcome.receipt = prepared.receipt.finish(
     outcome.exitCode,
     outcome.durationMs,
     changes,
-    prepared.quarantine,
+    `$SKILLS_HOME/${prepared.quarantine}`,
   );
   return outcome;
 }
