@@ -6,6 +6,7 @@
  * trusts it (in their `$SKILLS_HOME`), and `--agent` links it for those agents.
  */
 
+import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
 import type { AgentName } from "../core/agents.ts";
 import { type Context, warn } from "../core/io.ts";
 import { withLockedSkill } from "../core/lockfile_model.ts";
@@ -54,6 +55,7 @@ function summary(
     ["Scripts", listOrNone(plan.candidate.scripts.map((s) => s.name))],
     ["Toolsets", listOrNone(m.toolsets)],
     ["Env allowed", listOrNone(m.envPatterns)],
+    ["Writes", SCRIPT_WRITES_SUMMARY],
     ["Digest", plan.digest],
     ["Installs to", plan.target],
     ["Lockfile", lockfile],

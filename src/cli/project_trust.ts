@@ -6,6 +6,7 @@
  * recorded there too.
  */
 
+import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
 import { declined, SkillError } from "../core/errors.ts";
 import { type Context, warn } from "../core/io.ts";
 import { diffFiles, samePatterns, withLockedSkill } from "../core/lockfile_model.ts";
@@ -90,6 +91,7 @@ export async function trustProjectSkill(
       ["Scripts", listOrNone(inspected.record?.scripts.map((s) => s.name) ?? [])],
       ["Toolsets", listOrNone(m?.toolsets ?? [])],
       ["Env allowed", listOrNone(asked)],
+      ["Writes", SCRIPT_WRITES_SUMMARY],
       [
         "State",
         project.trustedDigest === null ? "not trusted" : "trusted, but the files changed since",

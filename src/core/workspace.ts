@@ -120,3 +120,8 @@ export function refusedGrant(
   if (within(skillsHome, path)) return "it is inside $SKILLS_HOME (installed skills and trust)";
   return undefined;
 }
+
+/** What a skill's scripts may write, said where a user decides to trust it (add, trust, info). */
+export const SCRIPT_WRITES_SUMMARY =
+  "the folder you run them from (except guarded paths such as .git/hooks, .vscode/, .claude/; " +
+  "never your home; --read-only prevents it), their own work folder and cache";

@@ -1,5 +1,6 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
+import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { UsageError } from "../../core/errors.ts";
 import { parseSkillSelector, type RefFlags, refRequest } from "../../core/sources.ts";
@@ -219,6 +220,7 @@ function summary(ctx: Context, plan: InstallPlan, fetched: Fetched): string {
       ["Scripts", listOrNone(plan.candidate.scripts.map((s) => s.name))],
       ["Toolsets", listOrNone(m.toolsets)],
       ["Env allowed", listOrNone(m.envPatterns)],
+      ["Writes", SCRIPT_WRITES_SUMMARY],
       ["Digest", plan.digest],
       ["Installs to", plan.target],
     ]) + auditSummary(ctx, plan.audit) +

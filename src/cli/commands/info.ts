@@ -1,5 +1,6 @@
 /** `skills info <name>`: manifest, scripts, toolsets, resources, provenance, tool names. */
 
+import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
 import { qualifiedToolName } from "../../core/names.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { findSkill, type ShadowedSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
@@ -164,6 +165,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   field("Active", info.active ? "yes" : "no (export AGENT_SKILLS=" + info.canonical + ")");
   field("Path", info.path);
   field("Env allowed", info.permissions.env.join(", "));
+  field("Writes", SCRIPT_WRITES_SUMMARY);
   field("Allowed tools", info.allowed_tools?.join(" "));
   out.push("", `Scripts (${info.scripts.length}):`);
   for (const s of info.scripts) out.push(`  ${s.name.padEnd(20)} ${s.path}`);

@@ -1,5 +1,6 @@
 /** `skills trust <name>`: approve an installed skill's current files (bound to their digest). */
 
+import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
 import { declined, SkillError } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { Context } from "../../core/io.ts";
@@ -89,6 +90,7 @@ export async function run(options: TrustOptions, ctx: Context): Promise<number> 
       ["Scripts", listOrNone(inspected.record?.scripts.map((s) => s.name) ?? [])],
       ["Toolsets", listOrNone(m?.toolsets ?? [])],
       ["Env allowed", listOrNone(m?.envPatterns ?? [])],
+      ["Writes", SCRIPT_WRITES_SUMMARY],
       ["State", state(entry, digest)],
       ["Digest", digest],
     ]),

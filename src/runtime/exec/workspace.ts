@@ -8,7 +8,7 @@
  */
 
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
-import { join, relative } from "../os/paths.ts";
+import { join } from "../os/paths.ts";
 import {
   GUARDED_DIRS,
   GUARDED_FILES,
@@ -47,9 +47,9 @@ export interface WorkspaceChanges {
 }
 
 function signature(info: Deno.FileInfo): string {
-  if (info.isDirectory) return "d";
-  const kind = info.isSymlink ? "l" : "f";
-  return `${kind}:${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}:${info.mode ?? 0}`;
+  return `${info.isSymlink ? "l" : "f"}${info.size}:${info.mtime?.getTime() ?? 0}:${
+    info.ino ?? 0
+  }:${info.mode ?? 0}`;
 }
 
 /**
@@ -67,34 +67,40 @@ export function scanWorkspace(dir: string, guards = true): WorkspaceScan {
     cut: false,
   };
   let count = 0;
-  const walk = (folder: string, depth: number) => {
+  // Breadth first, so the shallow entries (where guarded names matter most) are always seen
+  // before the cap; relative paths by concatenation, stats by the sync call (~5 µs an entry).
+  const queue: [folder: string, prefix: string, depth: number][] = [
+    [dir === "/" ? "" : dir, "", 0],
+  ];
+  let full = false;
+  for (let next = queue.shift(); next !== undefined && !full; next = queue.shift()) {
+    const [folder, prefix, depth] = next;
     let list: Deno.DirEntry[];
     try {
-      list = [...Deno.readDirSync(folder)];
+      list = [...Deno.readDirSync(folder || "/")];
     } catch {
-      return; // unreadable: nothing of it is shown to the script either
+      continue; // unreadable: nothing of it is shown to the script either
     }
     for (const entry of list) {
       if (++count > MAX_ENTRIES) {
-        scan.cut = true;
-        return;
+        scan.cut = full = true;
+        break;
       }
-      const path = join(folder, entry.name);
-      const info = lstatSyncOrNull(path);
-      if (info === null) continue;
-      const rel = relative(dir, path);
-      scan.entries.set(rel, signature(info));
-      if (guards) guard(scan, path, entry.name, info);
-      if (!info.isDirectory || info.isSymlink) continue;
+      const path = `${folder}/${entry.name}`;
+      const rel = `${prefix}${entry.name}`;
+      if (entry.isDirectory) scan.entries.set(rel, "d");
+      else {
+        const info = lstatSyncOrNull(path);
+        if (info === null) continue;
+        scan.entries.set(rel, signature(info));
+      }
+      if (guards) guard(scan, path, entry.name, entry);
+      if (!entry.isDirectory) continue;
       if (SKIP_CONTENTS.has(entry.name) || (guards && isGuardedName(entry.name, true))) continue;
-      if (depth + 1 >= MAX_DEPTH) {
-        scan.cut = true;
-        continue;
-      }
-      walk(path, depth + 1);
+      if (depth + 1 >= MAX_DEPTH) scan.cut = true;
+      else queue.push([path, `${rel}/`, depth + 1]);
     }
-  };
-  walk(dir, 0);
+  }
   if (guards) {
     for (const name of [...GUARDED_FILES, ...GUARDED_DIRS, GUARDED_WORKFLOWS]) {
       if (lstatSyncOrNull(join(dir, name)) === null) scan.absent.push(name);
@@ -111,7 +117,12 @@ export function scanWorkspace(dir: string, guards = true): WorkspaceScan {
 }
 
 /** Adds what `path` needs: guarded names read-only, `.git` pinned, secrets hidden. */
-function guard(scan: WorkspaceScan, path: string, name: string, info: Deno.FileInfo): void {
+function guard(
+  scan: WorkspaceScan,
+  path: string,
+  name: string,
+  info: { isFile: boolean; isDirectory: boolean; isSymlink: boolean },
+): void {
   if (info.isSymlink) {
     // A link's target is what a write through it reaches: guard that, if it is inside.
     if (!isGuardedName(name, false) && !isGuardedName(name, true) && !isSecretFileName(name)) {
@@ -166,12 +177,12 @@ export function workspaceChanges(before: WorkspaceScan, quarantine?: string): Wo
   const deleted: string[] = [];
   for (const [rel, sig] of after.entries) {
     const old = before.entries.get(rel);
-    if (old === undefined) {
-      if (!sig.startsWith("d")) created.push(rel);
-    } else if (old !== sig && !sig.startsWith("d")) changed.push(rel);
+    if (sig === "d") continue;
+    if (old === undefined) created.push(rel);
+    else if (old !== sig) changed.push(rel);
   }
   for (const [rel, sig] of before.entries) {
-    if (!after.entries.has(rel) && !sig.startsWith("d")) deleted.push(rel);
+    if (sig !== "d" && !after.entries.has(rel)) deleted.push(rel);
   }
   return {
     created: created.sort(),

@@ -94,11 +94,15 @@ Deno.test("scriptRun() returns the parsed JSON and resolves name variants", asyn
   const dir = copy.find((e) => e.isDirectory && /^runner-lab-[0-9a-f]{32}$/.test(e.name));
   assert.ok(dir, "the verified copy exists");
   const cwd = join(f.home, ".cache", "run", dir.name, "scripts");
-  assert.deepEqual(run, {
+  // Without a workspace the script starts in its own (read-only) folder.
+  const { receipt, ...envelope } = run as typeof run & { receipt: Record<string, unknown> };
+  assert.deepEqual(envelope, {
     success: true,
     result: { args: ["x", "--json"], cwd },
     message: "Executed echo_args script",
   });
+  assert.equal(receipt.script, "echo_args");
+  assert.deepEqual(receipt.workspace, { writable: false });
   const text = await scriptRun(f.catalog, "runner-lab", "echo_args", null, false, f.deps);
   assert.ok(text.success);
   assert.equal(text.result, `args: \ncwd: ${cwd}\n`);
