@@ -4,6 +4,8 @@
  * leads its own process group, with the kill helper that ends its whole tree
  * (sandbox.ts, kill_helper.py); one script run with its limits (runner.ts); the service
  * that resolves, gates and runs a script for the CLI, chat and MCP (script_service.ts);
+ * the workspace a script runs in, walked before and after (workspace.ts), and the run's
+ * receipt (receipt.ts);
  * typed toolsets in an out-of-process Python host (toolset_host.ts, toolset_host.py); and
  * the parent watch that stops scripts outliving a killed CLI (parent_watch.ts, .py).
  * The .py files are embedded into src/generated/ by scripts/gen_bundled.ts.
