@@ -67,6 +67,14 @@ if uid is not None:
     if os.getuid() == 0 or os.geteuid() == 0:
         fail("still root after dropping privileges")
 
+# A root CLI's workspace is idmapped for the uid: only the uid may enter it.
+cwd = config.get("cwd")
+if cwd is not None:
+    try:
+        os.chdir(cwd)
+    except OSError as error:
+        fail("cannot enter the workspace %s: %s" % (cwd, error))
+
 bridge = config.get("bridge")
 if bridge is None:
     try:

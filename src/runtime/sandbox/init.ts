@@ -25,6 +25,8 @@ export interface InitTools {
   /** Absolute paths, when present. */
   prlimit?: string | undefined;
   setpriv?: string | undefined;
+  /** coreutils' env, to enter the working directory after the uid switch (`env -C`). */
+  env?: string | undefined;
   /** The Python that runs init.py (needed only when the util-linux form cannot be used). */
   python?: string | undefined;
 }
@@ -33,6 +35,11 @@ interface InitRequest {
   limits: SandboxLimits;
   /** The unprivileged uid (and gid) a root CLI's sandbox switches to. */
   uid?: number | undefined;
+  /**
+   * Where to start, entered after becoming the uid: a root CLI's idmapped workspace is the
+   * uid's alone, so bubblewrap (still root) cannot enter it.
+   */
+  cwd?: string | undefined;
   /** Relay 127.0.0.1:port inside to the proxy's socket. */
   bridge?: { port: number; socket: string } | undefined;
   /** The launcher (absolute) and its arguments. */
@@ -46,9 +53,10 @@ function rlimit(value: number): string {
 
 /** The argv bubblewrap runs after `--`. */
 export function initCommand(request: InitRequest, tools: InitTools): string[] {
-  const { limits, uid, bridge, command } = request;
+  const { limits, uid, bridge, command, cwd } = request;
   const utilLinux = bridge === undefined && tools.prlimit !== undefined &&
-    (uid === undefined || tools.setpriv !== undefined);
+    (uid === undefined || tools.setpriv !== undefined) &&
+    (cwd === undefined || tools.env !== undefined);
   if (utilLinux) {
     const drop = uid === undefined ? [] : [
       tools.setpriv!,
@@ -58,8 +66,10 @@ export function initCommand(request: InitRequest, tools: InitTools): string[] {
       "--inh-caps=-all",
       "--",
     ];
+    const enter = cwd === undefined ? [] : [tools.env!, "-C", cwd, "--"];
     return [
       ...drop,
+      ...enter,
       tools.prlimit!,
       `--nproc=${rlimit(limits.processes)}`,
       `--as=${rlimit(limits.memoryBytes)}`,
@@ -80,6 +90,7 @@ export function initCommand(request: InitRequest, tools: InitTools): string[] {
     uid: uid ?? null,
     gid: uid ?? null,
     bridge: bridge ?? null,
+    cwd: cwd ?? null,
   };
   if (tools.python === undefined) throw new Error("the sandbox's init helper needs python3");
   return [

@@ -22,7 +22,7 @@
  */
 
 import { basename, DELIMITER, join } from "../os/paths.ts";
-import { lstatSyncOrNull } from "../os/fs.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
 import {
   allowsNetwork,
@@ -254,8 +254,15 @@ export async function prepareSandbox(
       policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
     }
     const network = allowsNetwork(policy);
-    const tools: InitTools = { prlimit: systemTool("prlimit"), setpriv: systemTool("setpriv") };
-    if (network || tools.prlimit === undefined || (root && tools.setpriv === undefined)) {
+    const tools: InitTools = {
+      prlimit: systemTool("prlimit"),
+      setpriv: systemTool("setpriv"),
+      env: systemTool("env"),
+    };
+    if (
+      network || tools.prlimit === undefined ||
+      (root && (tools.setpriv === undefined || tools.env === undefined))
+    ) {
       // The Python init helper is needed: a real interpreter rather than a shim if there is one.
       const candidates = [
         ...(basename(launcher).startsWith("python") ? [launcher] : []),
@@ -267,7 +274,9 @@ export async function prepareSandbox(
     }
     const executables = [
       launcher,
-      ...[tools.python, tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
+      ...[tools.python, tools.prlimit, tools.setpriv, tools.env].filter((p): p is string =>
+        p !== undefined
+      ),
     ];
     // uv looks for an interpreter on PATH itself.
     const pathPython = traits.uv ? findOnPath("python3", callerEnv) : undefined;
@@ -301,8 +310,20 @@ export async function prepareSandbox(
       plan.readOnly.push(proxy.dir);
       bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
     }
+    // Folders the sandbox's uid writes through an idmapped mount (a root CLI: see below).
+    const mapped = uid === undefined ? [] : [
+      ...(plan.callerWritable && plan.callerDir !== undefined ? [plan.callerDir] : []),
+      ...(request.grants ?? []).map((grant) => grant.dir),
+    ];
+    // Only the uid may enter those: bubblewrap (still root) starts in the work folder, and
+    // init enters the real working directory once it is the uid.
+    let cwd: string | undefined;
+    if (mapped.some((dir) => isWithin(dir, plan.chdir))) {
+      cwd = plan.chdir;
+      plan.chdir = workDir;
+    }
     const inner = initCommand(
-      { limits: request.limits, uid, bridge, command: [launcher, ...args] },
+      { limits: request.limits, uid, bridge, cwd, command: [launcher, ...args] },
       tools,
     );
     request.log?.(
@@ -313,10 +334,6 @@ export async function prepareSandbox(
     );
     let command = request.bwrap.path;
     let commandArgs = bwrapArgs(request.bwrap, plan, inner);
-    const mapped = [
-      ...(plan.callerWritable && plan.callerDir !== undefined ? [plan.callerDir] : []),
-      ...(request.grants ?? []).map((grant) => grant.dir),
-    ];
     if (uid !== undefined && mapped.length > 0) {
       // The sandbox's uid may not write a root-owned workspace (or --write folder): idmap.py
       // mounts them idmapped in a mount namespace of its own, then starts bubblewrap.

@@ -49,3 +49,14 @@ Deno.test("initCommand(): the Python helper for the proxy relay, or without util
     assert.equal(config.bridge?.port, "bridge" in request ? 3128 : undefined);
   }
 });
+
+Deno.test("initCommand(): a root CLI's idmapped workspace is entered after the uid switch", () => {
+  const request = { limits: LIMITS, uid: 2000000007, cwd: "/w", command: ["/x/python3"] };
+  const util = initCommand(request, { ...TOOLS, env: "/usr/bin/env" });
+  assert.deepEqual(util.slice(5, 10), ["--", "/usr/bin/env", "-C", "/w", "--"]);
+  assert.equal(util[10], "/usr/bin/prlimit");
+  // Without coreutils' env, init.py enters it (its config says where).
+  const python = initCommand(request, TOOLS);
+  assert.equal(python[0], "/usr/bin/python3");
+  assert.equal(JSON.parse(python[6]!).cwd, "/w");
+});
