@@ -132,3 +132,29 @@ Deno.test(
     assert.match(missing.stderr, /Invalid --workspace '.*nope': not a folder/);
   },
 );
+
+Deno.test(
+  "a script failing on a connection the sandbox refused gets a hint naming the host and the grant",
+  needsSandbox,
+  async () => {
+    await using p = await userProject("auto");
+    const env = { SKILLS_HOME: p.home, HOME: p.user };
+    // A grant for another host starts the proxy, which refuses this one.
+    const refused = await runCli(["run", "workspace-lab", "fetch", "http://127.0.0.1:9/"], {
+      env: { ...env, SKILLS_ALLOW_NET: "example.invalid:443" },
+      cwd: p.project,
+    });
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /hint: The sandbox refused 127\.0\.0\.1:9 .*--allow-net 127\.0\.0\.1:9 or set SKILLS_ALLOW_NET=127\.0\.0\.1:9/,
+    );
+    // Without any grant the script has no network at all, and is told so.
+    const offline = await runCli(["run", "workspace-lab", "fetch", "http://api.example.com/"], {
+      env,
+      cwd: p.project,
+    });
+    assert.equal(offline.code, 1, offline.stderr);
+    assert.match(offline.stderr, /hint: The sandbox gives scripts no network .*--allow-net HOST/);
+  },
+);
