@@ -15,7 +15,7 @@ export interface BenchContext {
    * modules loaded lazily per command (deno compile embeds the same module graph).
    */
   cli: { cmd: string; args: string[] };
-  /** Runs the single-file bundle `dist/skills.js`, which V8 must parse whole at start-up. */
+  /** Runs the bundle `dist/skills.js` (its chunks in dist/bundle/, loaded on demand). */
   bundle: { cmd: string; args: string[] };
   /** Permission flags the compiled binary carries. */
   flags: string[];
