@@ -60,7 +60,7 @@ const NO_NETWORK =
   /Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)/;
 
 /** A script that failed to resolve or reach a host: the sandbox gives it no network. */
-export function noNetworkHint(stderr: string): string | undefined {
+function noNetworkHint(stderr: string): string | undefined {
   if (!NO_NETWORK.test(stderr)) return undefined;
   return "The sandbox gives scripts no network except the hosts their skill declares " +
     "(permissions.network). If this script should reach a host, run it with " +

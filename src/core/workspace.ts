@@ -68,7 +68,7 @@ export interface WorkspaceGuards {
 }
 
 /** What a user asked of the workspace, and where things are. */
-export interface WorkspaceRequest {
+interface WorkspaceRequest {
   /** The workspace (real path). */
   dir: string;
   /** The user's home (real path), if known. */
@@ -80,7 +80,7 @@ export interface WorkspaceRequest {
 }
 
 /** Whether scripts may write to the workspace, and why not when they may not. */
-export interface WorkspaceDecision {
+interface WorkspaceDecision {
   writable: boolean;
   /** Why the workspace stays read-only (shown by `--verbose`, `info` and the receipt). */
   reason?: string;
