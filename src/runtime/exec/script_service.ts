@@ -270,7 +270,8 @@ export async function prepareRun(
     Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
     // In the sandbox it is set where the directory is shown (sandbox/launch.ts).
     if (deps.cwd !== undefined) env.SKILLS_CALLER_DIR = deps.cwd;
-    if (workspace.writable) {
+    if (workspace.writable && !policyWorkspaceSaid) {
+      policyWorkspaceSaid = true; // once per process: chat and MCP run many scripts
       deps.warn?.(
         "policy mode: guarded paths in the workspace cannot be protected; the receipt lists what the script changed",
       );
@@ -293,6 +294,8 @@ export async function prepareRun(
     quarantine,
   };
 }
+
+let policyWorkspaceSaid = false;
 
 interface ResolvedWorkspace {
   dir?: string | undefined;
