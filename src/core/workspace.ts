@@ -38,8 +38,11 @@ export const GUARDED_FILES: readonly string[] = [
  */
 export const GUARDED_DIRS: readonly string[] = [".vscode", ".idea", ".claude", ".agents"];
 
-/** Inside a `.git` folder: hooks run on the user's next commit, config names commands. */
-export const GUARDED_IN_GIT: readonly string[] = ["hooks", "config"];
+/**
+ * Inside a `.git` folder (and each submodule's under `.git/modules/`): hooks run on the
+ * user's next git command, config (and a worktree's `config.worktree`) names commands.
+ */
+export const GUARDED_IN_GIT: readonly string[] = ["hooks", "config", "config.worktree"];
 
 /** `.github/workflows` runs in CI on the next push. */
 export const GUARDED_WORKFLOWS = ".github/workflows";

@@ -30,6 +30,9 @@ const GUARDED: Record<string, string> = {
 
 async function plantProject(dir: string): Promise<void> {
   await git(dir, ["init", "-q"]);
+  // A submodule's git folder lives in the parent's: its hooks run too.
+  await Deno.mkdir(join(dir, ".git/modules/lib/hooks"), { recursive: true });
+  await Deno.writeTextFile(join(dir, ".git/modules/lib/config"), "[core]\n");
   for (const [rel, text] of Object.entries(GUARDED)) {
     await Deno.mkdir(join(dir, rel, ".."), { recursive: true });
     await Deno.writeTextFile(join(dir, rel), text);
@@ -47,6 +50,8 @@ Deno.test(
       ...Object.keys(GUARDED).map((rel) => `write:${rel}`),
       "write:.git/config",
       "write:.git/hooks/post-checkout",
+      "write:.git/modules/lib/hooks/post-checkout",
+      "write:.git/modules/lib/config",
       "write:.vscode/settings.json",
       "write:.github/workflows/evil.yml",
       "move:.git>.git-old",
@@ -74,10 +79,13 @@ Deno.test(
   needsSandbox,
   async () => {
     await using lab = await setupLab();
+    await Deno.mkdir(join(lab.callerDir, "packages", "web"), { recursive: true });
     const result = await lab.run([
       "sandbox-lab",
       "attempt",
       "write:.mcp.json",
+      "create:packages/web/.claude/settings.json",
+      "create:packages/web/.github/workflows/ci.yml",
       "write:made.txt",
       "--json",
     ]);
@@ -87,7 +95,14 @@ Deno.test(
     const receipt = JSON.parse(
       result.stderr.split("\n").find((line) => line.startsWith("receipt: "))!.slice(9),
     );
-    assert.deepEqual(receipt.files.quarantined, [".mcp.json"]);
+    assert.deepEqual(receipt.files.quarantined, [
+      ".mcp.json",
+      "packages/web/.claude",
+      "packages/web/.github/workflows",
+    ]);
+    for (const made of ["packages/web/.claude", "packages/web/.github/workflows"]) {
+      await assert.rejects(Deno.lstat(join(lab.callerDir, made)), Deno.errors.NotFound, made);
+    }
     assert.deepEqual(receipt.files.created, ["made.txt"]);
     assert.match(receipt.files.quarantine, /^\$SKILLS_HOME\/\.cache\/quarantine\//);
     const kept = await Deno.readTextFile(

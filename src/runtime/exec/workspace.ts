@@ -140,9 +140,7 @@ function guard(
   else if (isGuardedName(name, info.isDirectory)) scan.readOnly.push(path);
   else if (info.isDirectory && name === ".git") {
     scan.pins.push(path);
-    for (const inner of GUARDED_IN_GIT) {
-      if (lstatSyncOrNull(join(path, inner)) !== null) scan.readOnly.push(join(path, inner));
-    }
+    guardGitDir(scan, path, 0);
   } else if (info.isDirectory && name === ".github") {
     const workflows = join(path, "workflows");
     const found = lstatSyncOrNull(workflows);
@@ -153,25 +151,57 @@ function guard(
   }
 }
 
+/** A git folder's hooks and config read-only, and those of its submodules (`modules/…`). */
+function guardGitDir(scan: WorkspaceScan, gitDir: string, depth: number): void {
+  for (const inner of GUARDED_IN_GIT) {
+    if (lstatSyncOrNull(join(gitDir, inner)) !== null) scan.readOnly.push(join(gitDir, inner));
+  }
+  if (depth >= 3) return;
+  // Submodules' git folders, and linked worktrees' own config (`worktrees/<name>/`).
+  for (const folder of ["modules", "worktrees"]) {
+    let entries: Deno.DirEntry[] = [];
+    try {
+      entries = [...Deno.readDirSync(join(gitDir, folder))];
+    } catch { /* none */ }
+    for (const entry of entries) {
+      if (entry.isDirectory) guardGitDir(scan, join(gitDir, folder, entry.name), depth + 1);
+    }
+  }
+}
+
 /**
  * What changed between `before` and a walk now; guarded names that were absent and exist
  * now are moved under `quarantine` (a fresh folder) and listed as such.
  */
 export function workspaceChanges(before: WorkspaceScan, quarantine?: string): WorkspaceChanges {
   const quarantined: string[] = [];
-  if (quarantine !== undefined) {
-    for (const name of before.absent) {
-      const path = join(before.dir, name);
-      if (lstatSyncOrNull(path) === null) continue;
-      const target = join(quarantine, name);
-      try {
-        Deno.mkdirSync(join(target, ".."), { recursive: true });
-        Deno.renameSync(path, target);
-        quarantined.push(name);
-      } catch { /* left in place; listed as created below */ }
+  const moveAside = (rel: string) => {
+    if (quarantine === undefined) return false;
+    const target = join(quarantine, rel);
+    try {
+      Deno.mkdirSync(join(target, ".."), { recursive: true });
+      Deno.renameSync(join(before.dir, rel), target);
+      quarantined.push(rel);
+      return true;
+    } catch {
+      return false; // left in place: listed as created
+    }
+  };
+  for (const rel of before.absent) {
+    if (lstatSyncOrNull(join(before.dir, rel)) !== null) moveAside(rel);
+  }
+  let after = scanWorkspace(before.dir, false);
+  // A guarded name made anywhere else the walk reaches (`sub/.claude/settings.json`, a
+  // nested `.vscode/`): the new guarded entry goes too, shallowest first.
+  let movedNested = false;
+  for (const rel of after.entries.keys()) {
+    if (before.entries.has(rel)) continue;
+    const top = newGuardedTop(rel, before);
+    if (top !== undefined && !quarantined.some((q) => isWithinRel(q, top)) && moveAside(top)) {
+      movedNested = true;
     }
   }
-  const after = scanWorkspace(before.dir, false);
+  if (movedNested) after = scanWorkspace(before.dir, false);
   const created: string[] = [];
   const changed: string[] = [];
   const deleted: string[] = [];
@@ -191,4 +221,27 @@ export function workspaceChanges(before: WorkspaceScan, quarantine?: string): Wo
     quarantined: quarantined.sort(),
     incomplete: before.cut || after.cut,
   };
+}
+
+function isWithinRel(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(`${parent}/`);
+}
+
+/**
+ * The shallowest part of a new path `rel` that is a guarded name the run created, if any:
+ * `sub/.vscode` for `sub/.vscode/tasks.json` when `sub/.vscode` did not exist before.
+ */
+function newGuardedTop(rel: string, before: WorkspaceScan): string | undefined {
+  const parts = rel.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    const last = i === parts.length - 1;
+    const name = parts[i]!;
+    const guarded = isGuardedName(name, !last) || isGuardedName(name, true) ||
+      (!last && name === ".github" && parts[i + 1] === "workflows") ||
+      (last && isGuardedName(name, false));
+    if (!guarded) continue;
+    const top = parts.slice(0, name === ".github" ? i + 2 : i + 1).join("/");
+    return before.entries.has(top) ? undefined : top;
+  }
+  return undefined;
 }
