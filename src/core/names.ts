@@ -48,23 +48,30 @@ export function isValidSkillName(value: unknown): value is string {
 }
 
 /**
- * How a script is asked for: `Status`, `status`, `status.py` → `status` or `status.py`
- * (lower case; an extension only when one of a script language was given, which then
- * must match). Throws `invalid_name` for anything else.
+ * How a script is asked for: `Status`, `status`, `status.py` → `status` or `status.py`;
+ * nested ones by their path, `office/unpack` or `scripts/office/unpack.py`; a file
+ * elsewhere in the skill by its path from the skill root, `resources/deploy.sh` (lower case;
+ * an extension only when one of a script language was given). Every part must be a name
+ * one can type: no `..`, no absolute path, no hidden part. Throws `invalid_name`.
  */
 export function canonicalScriptName(value: unknown): string {
   const text = typeof value === "string" ? value : String(value);
-  const split = splitScriptFile(text);
-  const stem = split?.stem ?? text;
-  const problem = skillNameProblem(stem);
-  if (problem !== undefined) {
-    throw new SkillError(
-      "invalid_name",
-      `Invalid script name: '${quoteName(text)}' (${problem})`,
-    );
-  }
-  return split === undefined ? stem.toLowerCase() : `${stem.toLowerCase()}.${split.extension}`;
+  const parts = text.split("/");
+  const invalid = (why: string) =>
+    new SkillError("invalid_name", `Invalid script name: '${quoteName(text)}' (${why})`);
+  if (parts.length > MAX_SCRIPT_PARTS) throw invalid("is nested too deep");
+  const out = parts.map((part, i) => {
+    const split = i === parts.length - 1 ? splitScriptFile(part) : undefined;
+    const stem = split?.stem ?? part;
+    const problem = skillNameProblem(stem);
+    if (problem !== undefined) throw invalid(parts.length > 1 ? `'${part}' ${problem}` : problem);
+    return split === undefined ? stem.toLowerCase() : `${stem.toLowerCase()}.${split.extension}`;
+  });
+  return out.join("/");
 }
+
+/** `scripts/` plus four folders, as deep as the loader looks for scripts. */
+const MAX_SCRIPT_PARTS = 6;
 
 /** `status.py`, `build.sh` → `status`, `build` (the name shown to users and models). */
 export function scriptDisplayName(fileName: string): string {

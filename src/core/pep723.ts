@@ -61,3 +61,49 @@ function scanTomlStringArray(text: string): string[] | undefined {
   }
   return undefined;
 }
+
+/**
+ * Distributions whose import name is not their own (the common ones skills declare); any
+ * other is imported by its normalised name (`python-foo` → `python_foo`).
+ */
+const IMPORT_NAMES: Readonly<Record<string, string>> = {
+  "pyyaml": "yaml",
+  "beautifulsoup4": "bs4",
+  "pillow": "PIL",
+  "python-dateutil": "dateutil",
+  "scikit-learn": "sklearn",
+  "scikit-image": "skimage",
+  "opencv-python": "cv2",
+  "opencv-python-headless": "cv2",
+  "python-docx": "docx",
+  "python-pptx": "pptx",
+  "pymupdf": "fitz",
+  "pypdf2": "PyPDF2",
+  "attrs": "attr",
+  "protobuf": "google",
+  "python-dotenv": "dotenv",
+  "pyjwt": "jwt",
+  "typing-extensions": "typing_extensions",
+  "google-genai": "google",
+  "faiss-cpu": "faiss",
+  "msgpack-python": "msgpack",
+  "pycryptodome": "Crypto",
+};
+
+/**
+ * The distribution a PEP 508 requirement names (`requests[socks]>=2; python_version>"3"` →
+ * `requests`), lower case, or undefined for what is not a plain name (a URL, a path).
+ */
+export function requirementName(requirement: string): string | undefined {
+  const match = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;@(]|$)/.exec(
+    requirement,
+  );
+  if (match === null) return undefined;
+  if (/@\s*\S/.test(requirement.slice(match[0].length - 1))) return undefined; // a direct URL
+  return match[1]!.toLowerCase().replace(/[._]+/g, "-");
+}
+
+/** The top-level module a distribution is imported as. */
+export function importNameOf(distribution: string): string {
+  return IMPORT_NAMES[distribution] ?? distribution.replaceAll("-", "_");
+}

@@ -18,10 +18,13 @@ export function missingPythonModule(stderr: string): string | undefined {
 export function missingModuleHint(stderr: string): string | undefined {
   const module = missingPythonModule(stderr);
   if (module === undefined) return undefined;
-  return `The script needs the Python module '${module}', which is not installed. ` +
-    `Declare its package in the script's PEP 723 block (# /// script, ` +
-    `# dependencies = ["<package>"]) and install uv (https://docs.astral.sh/uv/) so ` +
-    `\`uv run\` provides it, or install it for the python3 that runs the script.`;
+  // Aimed at the user, who can act: install uv (which provides what the script declares),
+  // or the module for the python3 that runs it. The author's part comes last.
+  return `The script needs the Python module '${module}', which is not installed for the ` +
+    `python3 that runs it. Install uv (https://docs.astral.sh/uv/) so \`uv run\` provides ` +
+    `what the script declares, or install the package yourself (python3 -m pip install ` +
+    `<package for '${module}'>). If the script does not declare it (PEP 723 ` +
+    `"# /// script" dependencies), tell its author.`;
 }
 
 /** `EROFS` anywhere; `EACCES` on a relative path or a run copy (else it may be a read). */

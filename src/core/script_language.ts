@@ -1,41 +1,124 @@
 /**
- * The languages skills ship scripts in, told by file extension: Python (PEP 723 or
- * requirements.txt), shell, JavaScript and TypeScript. What a language needs to run is the
- * launcher's business (runtime/exec/sandbox.ts); here is only what a file is.
+ * The languages skills ship scripts in, as one table: a language is one row (its file
+ * extensions, the interpreters a `#!` line may name, the programs that run it in order of
+ * preference, the label `skills scripts` shows and what to install when none is there).
+ * Launching (runtime/exec/sandbox.ts) and the binary's `--allow-run` list (deno.json, checked
+ * by tests/architecture) are read from here; Python's dependency handling (uv, PEP 723,
+ * requirements.txt) is the launcher's own. Adding a language is adding a row.
  */
 
 export type ScriptLanguage = "python" | "bash" | "node" | "typescript";
 
-const BY_EXTENSION: Readonly<Record<string, ScriptLanguage>> = {
-  py: "python",
-  sh: "bash",
-  bash: "bash",
-  js: "node",
-  mjs: "node",
-  cjs: "node",
-  ts: "typescript",
+interface LanguageSpec {
+  /** Lower-case extensions without the dot. */
+  extensions: readonly string[];
+  /** Interpreter names a `#!` line may give (`#!/usr/bin/env node`, `#!/bin/bash`). */
+  shebang: readonly string[];
+  /**
+   * The programs that run a script, tried in order on PATH (the binary may start only
+   * these names): `{ program, args }` where `args` come before the script's path.
+   */
+  runners: readonly { program: string; args: readonly string[] }[];
+  /** What `skills scripts` and `script_list` say runs it. */
+  label: string;
+  /** Said when no runner is on PATH. */
+  install: string;
+}
+
+export const LANGUAGES: Readonly<Record<ScriptLanguage, LanguageSpec>> = {
+  python: {
+    extensions: ["py"],
+    shebang: ["python"],
+    // uv first when the script needs packages (runtime/exec/sandbox.ts decides).
+    runners: [{ program: "uv", args: ["run", "--script"] }, { program: "python3", args: [] }, {
+      program: "python",
+      args: [],
+    }],
+    label: "python",
+    install: "Install Python 3 (or uv), or set SKILLS_PYTHON to the interpreter",
+  },
+  bash: {
+    extensions: ["sh", "bash"],
+    shebang: ["bash", "sh"],
+    runners: [{ program: "bash", args: [] }],
+    label: "bash",
+    install: "Install bash",
+  },
+  node: {
+    extensions: ["js", "mjs", "cjs"],
+    shebang: ["node", "nodejs"],
+    // Deno without prompts (there is no terminal to ask on); the sandbox is the boundary.
+    runners: [{ program: "node", args: [] }, {
+      program: "deno",
+      args: ["run", "--allow-all", "--no-prompt"],
+    }],
+    label: "node",
+    install: "Install Node.js (https://nodejs.org/) or Deno (https://deno.com/)",
+  },
+  typescript: {
+    extensions: ["ts"],
+    shebang: ["deno"],
+    runners: [{ program: "deno", args: ["run", "--allow-all", "--no-prompt"] }],
+    label: "deno",
+    install: "Install Deno (https://deno.com/)",
+  },
 };
+
+/** Programs the CLI itself starts besides the languages' runners (git, the sandbox). */
+const OWN_PROGRAMS = ["git", "bwrap"];
+
+/** Every program name the binary may start: its `--allow-run` list, in a stable order. */
+export function allowedPrograms(): string[] {
+  const programs = [...OWN_PROGRAMS];
+  for (const spec of Object.values(LANGUAGES)) {
+    for (const { program } of spec.runners) if (!programs.includes(program)) programs.push(program);
+  }
+  return programs;
+}
+
+const BY_EXTENSION = new Map<string, ScriptLanguage>(
+  (Object.entries(LANGUAGES) as [ScriptLanguage, LanguageSpec][]).flatMap(([language, spec]) =>
+    spec.extensions.map((extension) => [extension, language] as const)
+  ),
+);
 
 /** `status.py` → `{ stem: "status", extension: "py", language: "python" }`; else undefined. */
 export function splitScriptFile(
   file: string,
 ): { stem: string; extension: string; language: ScriptLanguage } | undefined {
   const dot = file.lastIndexOf(".");
-  if (dot <= 0) return undefined;
+  if (dot <= 0 || file.lastIndexOf("/") > dot) return undefined;
   const extension = file.slice(dot + 1).toLowerCase();
-  if (!Object.hasOwn(BY_EXTENSION, extension)) return undefined;
-  return { stem: file.slice(0, dot), extension, language: BY_EXTENSION[extension]! };
+  const language = BY_EXTENSION.get(extension);
+  if (language === undefined) return undefined;
+  return { stem: file.slice(0, dot), extension, language };
 }
 
-/** The language of a script file by its extension, or undefined when it is not one. */
-export function scriptLanguage(file: string): ScriptLanguage | undefined {
-  return splitScriptFile(file)?.language;
+/**
+ * The language a `#!` first line names (`#!/usr/bin/env bash`, `#!/bin/sh`,
+ * `#!/usr/bin/env -S deno run`), or undefined: how an extension-less script is told.
+ */
+export function shebangLanguage(firstLine: string): ScriptLanguage | undefined {
+  const match = /^#!\s*(\S+)(.*)$/.exec(firstLine.trim());
+  if (match === null) return undefined;
+  let program = match[1]!.split("/").pop()!;
+  if (program === "env") {
+    // `env [-S] [VAR=value…] program`: the first word that is neither an option nor an assignment.
+    program = match[2]!.trim().split(/\s+/).find((word) =>
+      word !== "" && !word.startsWith("-") && !word.includes("=")
+    ) ?? "";
+  }
+  program = program.replace(/(?<=[a-z])[\d.]+$/, ""); // python3.11, python3 → python
+  for (const [language, spec] of Object.entries(LANGUAGES) as [ScriptLanguage, LanguageSpec][]) {
+    if (spec.shebang.includes(program)) return language;
+  }
+  return undefined;
 }
 
 /** What a script of each language is run with, as `skills scripts` shows it. */
 export const INTERPRETER_LABEL: Readonly<Record<ScriptLanguage, string>> = {
-  python: "python",
-  bash: "bash",
-  node: "node",
-  typescript: "deno",
+  python: LANGUAGES.python.label,
+  bash: LANGUAGES.bash.label,
+  node: LANGUAGES.node.label,
+  typescript: LANGUAGES.typescript.label,
 };

@@ -140,3 +140,25 @@ Deno.test("ARCHITECTURE.md describes every source folder, and only folders that 
   collect(SRC);
   assert.deepEqual(described, [...new Set(folders)].sort());
 });
+
+Deno.test("the binary's --allow-run list is the script-language registry's programs", async () => {
+  const { allowedPrograms } = await import("../../src/core/script_language.ts");
+  const { CLI_FLAGS } = await import("../helpers/cli.ts");
+  const wanted = [...allowedPrograms()].sort();
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const lists = [
+    // The tasks that run the CLI with the binary's permissions (not the build scripts').
+    ...["skills", "compile"].map((task) =>
+      [`deno.json task ${task}`, config.tasks[task].command as string] as const
+    ),
+    ["tests/helpers/cli.ts CLI_FLAGS", CLI_FLAGS.join(" ")] as const,
+  ];
+  let seen = 0;
+  for (const [where, text] of lists) {
+    for (const match of text.matchAll(/--allow-run=([\w,.-]+)/g)) {
+      seen++;
+      assert.deepEqual(match[1]!.split(",").sort(), wanted, `${where}: ${match[1]}`);
+    }
+  }
+  assert.equal(seen, 3, "the skills and compile tasks and the tests' flags name programs");
+});

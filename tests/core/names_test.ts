@@ -83,7 +83,26 @@ Deno.test("canonicalScriptName() asks for a script by name, or by file when a sc
   assert.equal(canonicalScriptName("Build.SH"), "build.sh");
   assert.equal(canonicalScriptName("render.mjs"), "render.mjs");
   assert.equal(canonicalScriptName("series_list"), "series_list");
-  for (const bad of ["../status", "status.sh/..", "", ".py", "a b", "scripts/status", "x.tar"]) {
+  // Nested scripts by their path, and files elsewhere by theirs from the skill root.
+  assert.equal(canonicalScriptName("scripts/Office/unpack.py"), "scripts/office/unpack.py");
+  assert.equal(canonicalScriptName("office/unpack"), "office/unpack");
+  assert.equal(canonicalScriptName("resources/deploy.sh"), "resources/deploy.sh");
+  for (
+    const bad of [
+      "../status",
+      "status.sh/..",
+      "",
+      ".py",
+      "a b",
+      "x.tar",
+      "./status",
+      "/etc/passwd",
+      "a//b",
+      "scripts/.hidden.py",
+      "scripts/_private.py",
+      "a/b/c/d/e/f/g.py",
+    ]
+  ) {
     assert.throws(() => canonicalScriptName(bad), SkillError, bad);
   }
 });

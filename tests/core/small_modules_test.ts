@@ -70,7 +70,10 @@ Deno.test("missingPythonModule() reads the top-level module of a ModuleNotFoundE
     "ModuleNotFoundError: No module named 'pypdf.generic'\n";
   assert.equal(missingPythonModule(traceback), "pypdf");
   assert.equal(missingPythonModule("ImportError: cannot import name 'x' from 'y'"), undefined);
-  assert.match(missingModuleHint(traceback) ?? "", /Python module 'pypdf'.*PEP 723.*uv/s);
+  assert.match(
+    missingModuleHint(traceback) ?? "",
+    /Python module 'pypdf'.*Install uv.*python3 -m pip install.*tell its author/s,
+  );
   assert.equal(missingModuleHint("ValueError: nope"), undefined);
   assert.equal(scriptFailureHint(traceback), missingModuleHint(traceback));
 });

@@ -400,7 +400,7 @@ Deno.test("skills run names a missing Python module and how to provide it", asyn
   assert.match(text.stderr, /ModuleNotFoundError/, "the script's own traceback is passed through");
   assert.match(
     text.stderr,
-    /^hint: The script needs the Python module 'skills_fixture_absent', which is not installed\. Declare its package in the script's PEP 723 block/m,
+    /^hint: The script needs the Python module 'skills_fixture_absent', which is not installed for the python3 that runs it\. Install uv .*python3 -m pip install/m,
   );
 
   const json = await runCli(["run", "runner-lab", "imports_missing", "--json"], { env });

@@ -279,13 +279,21 @@ async function copyDir(from: string, to: string): Promise<void> {
   }
 }
 
-Deno.test("removing a skill clears its sandbox cache", needsSandbox, async () => {
-  await using lab = await setupLab();
-  const cache = (await lab.attempt(["env:XDG_CACHE_HOME"]))["env:XDG_CACHE_HOME"]!.detail;
-  assert.equal((await lab.attempt([`write:${cache}/planted`]))[`write:${cache}/planted`]!.ok, true);
-  const removed = await runCli(["remove", "sandbox-lab", "--yes"], {
-    env: { SKILLS_HOME: lab.home, HOME: lab.userHome },
-  });
-  assert.equal(removed.code, 0, removed.stderr);
-  await assert.rejects(Deno.lstat(cache), Deno.errors.NotFound, "the cache outlived its skill");
-});
+Deno.test(
+  "a skill removed and added again starts with an empty sandbox cache",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    const cache = (await lab.attempt(["env:XDG_CACHE_HOME"]))["env:XDG_CACHE_HOME"]!.detail;
+    const planted = `${cache}/planted`;
+    assert.equal((await lab.attempt([`write:${planted}`]))[`write:${planted}`]!.ok, true);
+    const removed = await runCli(["remove", "sandbox-lab", "--yes"], {
+      env: { SKILLS_HOME: lab.home, HOME: lab.userHome },
+    });
+    assert.equal(removed.code, 0, removed.stderr);
+    await installFixtureSkill(lab.home, join(RUNNER_SKILLS, "sandbox-lab"));
+    const again = await lab.attempt(["env:XDG_CACHE_HOME", `read:${planted}`]);
+    assert.equal(again["env:XDG_CACHE_HOME"]!.detail, cache, "the same skill, the same folder");
+    assert.equal(again[`read:${planted}`]!.ok, false, "nothing the removed install left");
+  },
+);

@@ -6,9 +6,12 @@ export const runSpec = {
   name: "run",
   summary: "Run a skill script in the sandbox",
   usage: ["run [options] <skill> <script> [script args...]"],
-  description: `Run a skill script in the sandbox. Python: \`uv run --script\` when uv is installed
-(with the skill's requirements.txt for scripts without a PEP 723 block), else python3 for
-scripts that need no packages. .sh: bash; .js/.mjs/.cjs: node (or deno); .ts: deno.
+  description: `Run a skill script in the sandbox. <script> is its name (status, office/unpack),
+its path in scripts/ (scripts/office/unpack.py), or the path from the skill root of any
+file in a script language (resources/deploy.sh). Python: \`uv run --script\` when uv is
+installed (with the skill's requirements.txt for scripts without a PEP 723 block), else
+python3 for scripts whose packages need no installing. .sh: bash; .js/.mjs/.cjs: node (or
+deno); .ts: deno; no extension: what its #! line names.
 The script sees a cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's
 settings, ...) plus the variables its skill allowlists in permissions.env, the skill root
 on PYTHONPATH, SKILLS_SKILL_DIR (the skill's verified, read-only folder) and

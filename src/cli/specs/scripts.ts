@@ -7,8 +7,10 @@ export const scriptsSpec = {
   summary: "List a skill's scripts",
   usage: ["scripts [<skill>] [--json]"],
   description: `List the scripts of one skill (matched case- and '_'/'-'-insensitively), or of every
-discovered skill that has scripts. Run one with \`skills run <skill> <script>\`; see its
-options with \`skills run <skill> <script> --help\`.`,
+discovered skill that has scripts: every file under scripts/ (nested ones by their path,
+office/unpack) with a script language's extension, or none and a #! line naming one. Run
+one with \`skills run <skill> <script>\` (a file elsewhere in the skill runs by its path,
+resources/deploy.sh); see its options with \`skills run <skill> <script> --help\`.`,
   flags: {
     json: jsonFlag('One JSON document: {"<skill>": [{"name": ..., "path": ...}, ...]}'),
     help: HELP_FLAG,

@@ -12,14 +12,14 @@
  * path points to.
  */
 
-import { scriptLanguage } from "../../core/script_language.ts";
+import { LANGUAGES, type ScriptLanguage } from "../../core/script_language.ts";
 import { join } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
 import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";
 
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 5;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */
 const MAX_STAMPED_DIRS = 64;
 const MAX_DEPTH = 5;
@@ -37,8 +37,8 @@ interface CachedSkill {
   name: string;
   canonical: string;
   manifest: Manifest;
-  /** Script names and file names inside `scripts/`. */
-  scripts: { name: string; file: string }[];
+  /** Script names, paths inside `scripts/` and languages. */
+  scripts: { name: string; file: string; language: ScriptLanguage }[];
   references: string[];
   assets: string[];
   files: string[];
@@ -57,7 +57,9 @@ const isInside = (path: string) =>
   !path.split("/").some((s) => s === ".." || s === "");
 
 /** A script file name as the loader finds them: a name and a script extension, no path. */
-const SCRIPT_FILE = /^[A-Za-z0-9][A-Za-z0-9_-]*\.(py|sh|bash|js|mjs|cjs|ts)$/i;
+/** A path inside `scripts/`: typeable parts, no `..`, at most a few folders deep. */
+const SCRIPT_FILE =
+  /^(?:[A-Za-z0-9][A-Za-z0-9_-]*\/){0,4}[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z]+)?$/;
 
 /** Whether a cache entry has the shape this version writes (the file is only a cache). */
 function wellFormed(value: unknown): value is CachedSkill {
@@ -71,7 +73,10 @@ function wellFormed(value: unknown): value is CachedSkill {
     typeof m === "object" && m !== null && isString(m.name) && isString(m.description) &&
     isStringList(m.toolsets) && isStringList(m.envPatterns) && isStringList(m.scriptsIgnore) &&
     Array.isArray(v.scripts) &&
-    v.scripts.every((s) => isString(s?.name) && isString(s?.file) && SCRIPT_FILE.test(s.file)) &&
+    v.scripts.every((s) =>
+      isString(s?.name) && isString(s?.file) && SCRIPT_FILE.test(s.file) &&
+      Object.hasOwn(LANGUAGES, s?.language)
+    ) &&
     isStringList(v.references) && isStringList(v.assets) && isStringList(v.files) &&
     Array.isArray(v.warnings);
 }
@@ -164,11 +169,11 @@ export class CatalogCache {
     const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped);
     if (key === null || key !== cached.key) return undefined;
     const { name, canonical, manifest, references, assets, files, warnings } = cached;
-    const scripts = cached.scripts.map(({ name, file }) => ({
+    const scripts = cached.scripts.map(({ name, file, language }) => ({
       name,
       file,
-      path: join(dir, "scripts", file),
-      language: scriptLanguage(file)!,
+      path: join(dir, "scripts", ...file.split("/")),
+      language,
     }));
     const skillMdPath = join(dir, cached.manifestFile);
     return {
@@ -195,6 +200,10 @@ export class CatalogCache {
     const dirs = subdirectories(dir);
     if (dirs === null) return;
     const stamped = lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile ? [CODEX_AGENT_FILE] : [];
+    // An extension-less script is one by its `#!` line: an edit there must be seen.
+    for (const script of record.scripts) {
+      if (!script.file.split("/").pop()!.includes(".")) stamped.push(`scripts/${script.file}`);
+    }
     const key = freshnessKey(dir, manifestFile, dirs, stamped);
     if (key === null) return;
     // A skill edited within the last two seconds may change again within mtime granularity.
@@ -203,7 +212,9 @@ export class CatalogCache {
     // Only records whose paths are where get() puts them back (inside the key directory).
     const scriptsPath = join(record.dir, "scripts");
     if (
-      record.scripts.some((s) => s.path !== join(scriptsPath, s.file) || !SCRIPT_FILE.test(s.file))
+      record.scripts.some((s) =>
+        s.path !== join(scriptsPath, ...s.file.split("/")) || !SCRIPT_FILE.test(s.file)
+      )
     ) {
       return;
     }
@@ -216,7 +227,7 @@ export class CatalogCache {
       name,
       canonical,
       manifest,
-      scripts: record.scripts.map(({ name, file }) => ({ name, file })),
+      scripts: record.scripts.map(({ name, file, language }) => ({ name, file, language })),
       references,
       assets,
       files,

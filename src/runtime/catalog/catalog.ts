@@ -229,9 +229,13 @@ export function findSkill(catalog: Catalog, name: string): SkillRecord {
  */
 export function findScript(skill: SkillRecord, wanted: string): ScriptInfo | undefined {
   const key = (file: string) => file.toLowerCase().replaceAll("_", "-");
-  return skill.scripts.find((s) => key(s.file) === key(wanted)) ??
-    skill.scripts.find((s) => key(s.name) === key(wanted));
+  const find = (text: string) =>
+    skill.scripts.find((s) => key(s.file) === key(text)) ??
+      skill.scripts.find((s) => key(s.name) === key(text));
+  // `scripts/office/unpack.py`, as SKILL.md files write it, is `office/unpack.py`.
+  return find(wanted) ?? (wanted.startsWith("scripts/") ? find(wanted.slice(8)) : undefined);
 }
 
 export { bundledRootPath };
 export { loadSkillDir, readSkillBody, type ScriptInfo, type SkillRecord } from "./loader.ts";
+export { scriptAtPath } from "./contents.ts";

@@ -8,12 +8,13 @@
 import { join, relative } from "../os/paths.ts";
 import { matchesAnyGlob } from "../../core/glob.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
-import { scriptDisplayName, skillNameProblem } from "../../core/names.ts";
+import { skillNameProblem } from "../../core/names.ts";
 import {
   type ScriptLanguage,
-  scriptLanguage,
+  shebangLanguage,
   splitScriptFile,
 } from "../../core/script_language.ts";
+import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 
 /** A skill that cannot be listed; the message is the short reason shown to users. */
 export class SkillLoadError extends Error {}
@@ -22,13 +23,13 @@ export class SkillLoadError extends Error {}
 export const SCRIPT_COLLISION = "script names collide:";
 
 export interface ScriptInfo {
-  /** Display name without its extension, e.g. `status`. */
+  /** What users and models call it: `status`, `office/unpack` (no extension). */
   name: string;
-  /** File name, e.g. `status.py`, `build.sh`. */
+  /** Its path inside `scripts/`: `status.py`, `office/unpack.py`, `task-brief`. */
   file: string;
   /** Absolute path. */
   path: string;
-  /** Told by the extension: what runs it (exec/sandbox.ts plans the launcher). */
+  /** Told by the extension, or by the `#!` line of an extension-less file. */
   language: ScriptLanguage;
 }
 
@@ -36,6 +37,81 @@ const MAX_RESOURCE_FILES = 500;
 const MAX_RESOURCE_DEPTH = 4;
 /** How deep the other files of a skill are listed. */
 const MAX_WALK_DEPTH = 8;
+/** Scripts listed per skill, and how deep `scripts/` is searched (`office/helpers/x.py`). */
+const MAX_SCRIPTS = 200;
+const MAX_SCRIPT_DEPTH = 4;
+/** Folders under `scripts/` that hold no scripts of their own. */
+const NOT_SCRIPT_FOLDERS = new Set(["__pycache__", "node_modules"]);
+/** The bytes of an extension-less file read for its `#!` line. */
+const SHEBANG_BYTES = 256;
+
+/** A file under `scripts/` as the walk finds it: its path there and its language. */
+interface Candidate {
+  file: string;
+  stem: string;
+  language: ScriptLanguage;
+}
+
+/**
+ * The `#!` language of an extension-less file (a regular file, read for its first line
+ * only), or undefined.
+ */
+function shebangOf(path: string): ScriptLanguage | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder().decode(readPrefixSync(path, SHEBANG_BYTES).bytes);
+  } catch {
+    return undefined; // unreadable: not a script anyone can run
+  }
+  return text.startsWith("#!") ? shebangLanguage(text.split("\n", 1)[0]!) : undefined;
+}
+
+/**
+ * Every file a user or model can name under `scripts/`, at any depth up to
+ * {@link MAX_SCRIPT_DEPTH}: a known extension, or none and a `#!` line naming a known
+ * interpreter. Names are the path without extension; each part must be a name one can
+ * type (letters, digits, `-`, `_`, not leading `_` or `-`), so `_helpers.py`, hidden files
+ * and `__pycache__/` are never scripts. Symlinks are never followed.
+ */
+function walkScripts(scriptsDir: string, warnings: Diagnostic[]): Candidate[] {
+  const found: Candidate[] = [];
+  let cut = false;
+  const walk = (dir: string, prefix: string, depth: number) => {
+    const entries = [...Deno.readDirSync(dir)].sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of entries) {
+      if (entry.isSymlink || entry.name.startsWith(".")) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) {
+        if (NOT_SCRIPT_FOLDERS.has(entry.name) || skillNameProblem(entry.name) !== undefined) {
+          continue;
+        }
+        if (depth < MAX_SCRIPT_DEPTH) walk(path, `${prefix}${entry.name}/`, depth + 1);
+        continue;
+      }
+      if (!entry.isFile) continue;
+      const split = splitScriptFile(entry.name);
+      const stem = split?.stem ?? entry.name;
+      if (skillNameProblem(stem) !== undefined) continue;
+      const language = split?.language ?? (entry.name.includes(".") ? undefined : shebangOf(path));
+      if (language === undefined) continue;
+      if (found.length >= MAX_SCRIPTS) {
+        cut = true;
+        return;
+      }
+      found.push({ file: `${prefix}${entry.name}`, stem: `${prefix}${stem}`, language });
+    }
+  };
+  walk(scriptsDir, "", 1);
+  if (cut) {
+    warnings.push({
+      level: "warning",
+      file: scriptsDir,
+      message:
+        `scripts/ holds more than ${MAX_SCRIPTS} scripts; only the first ${MAX_SCRIPTS} are listed`,
+    });
+  }
+  return found;
+}
 
 export function discoverScripts(
   dir: string,
@@ -57,44 +133,38 @@ export function discoverScripts(
   }
   if (scriptsEntry.isSymlink) throw new SkillLoadError("scripts/ is a symlink (refused)");
   if (!scriptsEntry.isDirectory) return [];
-  const files = new Map<string, string>();
+  const files = new Map<string, Candidate>();
   /** Files by the name a user or model would call them: `Status.py`, `status.py` are one. */
-  const byName = new Map<string, string[]>();
-  for (const entry of Deno.readDirSync(scriptsDir)) {
-    if (!entry.isFile || entry.isSymlink) continue; // directories and symlinks are never scripts
-    const split = splitScriptFile(entry.name);
-    if (entry.name.startsWith(".") || split === undefined) continue;
-    // Only files a user or model can name are scripts (no spaces, no leading '_' or '-').
-    if (skillNameProblem(split.stem) !== undefined) continue;
-    // `status.py` and `status.sh` are both called `status`: the collision rule covers them.
-    const key = split.stem.toLowerCase().replaceAll("_", "-");
-    byName.set(key, [...byName.get(key) ?? [], entry.name]);
+  const byName = new Map<string, Candidate[]>();
+  for (const candidate of walkScripts(scriptsDir, warnings)) {
+    // `status.py` and `status.sh` are both called `status`: the collision rule covers them,
+    // folder by folder (`a/run.py` and `b/run.py` are `a/run` and `b/run`).
+    const key = candidate.stem.toLowerCase().replaceAll("_", "-");
+    byName.set(key, [...byName.get(key) ?? [], candidate]);
   }
   // Two files one name would call (case, `_` or `-`): which one runs would be a guess, so
   // neither is a script, and the skill says so.
-  for (const [key, names] of byName) {
-    if (names.length === 1) files.set(names[0]!.toLowerCase(), names[0]!);
+  for (const [key, candidates] of byName) {
+    if (candidates.length === 1) files.set(candidates[0]!.file.toLowerCase(), candidates[0]!);
     else {
       warnings.push({
         level: "warning",
         file: scriptsDir,
         message: `${SCRIPT_COLLISION} ${
-          names.sort().map((n) => `scripts/${n}`).join(", ")
-        } are all called '${
-          scriptDisplayName(key)
-        }'; none of them runs until all but one are renamed`,
+          candidates.map((c) => `scripts/${c.file}`).sort().join(", ")
+        } are all called '${key}'; none of them runs until all but one are renamed`,
       });
     }
   }
-  let chosen: string[];
+  let chosen: Candidate[];
   if (manifest.scripts !== undefined) {
     chosen = [];
     for (const wanted of manifest.scripts) {
       // `scripts:` names a file (`run.sh`) or, without extension, the script by its name.
-      const actual = files.get(wanted) ??
-        [...files.values()].find((f) =>
-          splitScriptFile(wanted) === undefined &&
-          scriptDisplayName(f).toLowerCase().replaceAll("_", "-") === wanted.replaceAll("_", "-")
+      const key = (text: string) => text.toLowerCase().replaceAll("_", "-");
+      const actual = files.get(wanted.toLowerCase()) ??
+        [...files.values()].find((c) =>
+          splitScriptFile(wanted) === undefined && key(c.stem) === key(wanted)
         );
       if (actual === undefined) {
         warnings.push({
@@ -106,14 +176,37 @@ export function discoverScripts(
       } else chosen.push(actual);
     }
   } else {
-    chosen = [...files.values()].filter((f) => !matchesAnyGlob(f, manifest.scriptsIgnore));
+    chosen = [...files.values()].filter((c) => !matchesAnyGlob(c.file, manifest.scriptsIgnore));
   }
-  return chosen.sort().map((file) => ({
-    name: scriptDisplayName(file),
-    file,
-    path: join(scriptsDir, file),
-    language: scriptLanguage(file)!,
+  return chosen.sort((a, b) => (a.file < b.file ? -1 : 1)).map((c) => ({
+    name: c.stem,
+    file: c.file,
+    path: join(scriptsDir, ...c.file.split("/")),
+    language: c.language,
   }));
+}
+
+/**
+ * A file elsewhere in the skill run by its path from the skill root (`resources/deploy.sh`,
+ * as SKILL.md tells the agent), when it has a script language: by extension, or an
+ * extension-less file's `#!` line. `rel` is checked part by part (canonicalScriptName); no
+ * part may be a symlink, and the file must be a regular file inside `dir`.
+ */
+export function scriptAtPath(dir: string, rel: string): ScriptInfo | undefined {
+  const parts = rel.split("/");
+  let path = dir;
+  for (const part of parts) {
+    path = join(path, part);
+    const info = lstatSyncOrNull(path);
+    if (info === null || info.isSymlink) return undefined;
+  }
+  if (!lstatSyncOrNull(path)?.isFile) return undefined;
+  const name = parts[parts.length - 1]!;
+  const split = splitScriptFile(name);
+  const language = split?.language ?? (name.includes(".") ? undefined : shebangOf(path));
+  if (language === undefined) return undefined;
+  const stem = parts.slice(0, -1).concat(split?.stem ?? name).join("/");
+  return { name: stem, file: rel, path, language };
 }
 
 /** At most this many other files are named; the rest are counted. */

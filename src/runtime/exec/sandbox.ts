@@ -21,9 +21,9 @@
 import { findOnPath } from "../os/probe.ts";
 import { dirname, isAbsolute, join } from "../os/paths.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
-import type { ScriptLanguage } from "../../core/script_language.ts";
+import { allowedPrograms, LANGUAGES, type ScriptLanguage } from "../../core/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
-import { pep723Dependencies } from "../../core/pep723.ts";
+import { importNameOf, pep723Dependencies, requirementName } from "../../core/pep723.ts";
 import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/init.ts";
@@ -99,6 +99,21 @@ export async function planLaunch(
   if (!fetchesPackages) {
     return { command: python, args: [scriptPath, ...args], launcher: "python3" };
   }
+  // Without uv, declared packages that already import in this python need no installing.
+  const distributions = Array.isArray(dependencies) && requirements === undefined
+    ? dependencies.map(requirementName)
+    : undefined;
+  let missing: string[] | undefined;
+  if (distributions !== undefined && distributions.every((d) => d !== undefined)) {
+    const wanted = distributions as string[];
+    const unimportable = await missingModules(python, wanted.map(importNameOf), skillDir, env);
+    if (unimportable?.length === 0) {
+      return { command: python, args: [scriptPath, ...args], launcher: "python3" };
+    }
+    if (unimportable !== undefined) {
+      missing = wanted.filter((d) => unimportable.includes(importNameOf(d)));
+    }
+  }
   if (windows) {
     return {
       command: python,
@@ -111,12 +126,66 @@ export async function planLaunch(
     ? `needs the packages listed in ${requirements}`
     : dependencies === "unknown"
     ? "declares dependencies this tool cannot read"
+    : missing !== undefined
+    ? `needs the Python package${missing.length === 1 ? "" : "s"} ${
+      missing.join(", ")
+    }, not installed for ${python},`
     : `needs ${(dependencies as string[]).join(", ")}`;
   throw new SkillError(
     "dependency_unavailable",
     `Cannot run ${scriptPath}: the script ${what} and uv is not installed`,
-    { hint: UV_HINT },
+    {
+      hint: missing === undefined
+        ? UV_HINT
+        : `${UV_HINT}; or install ${
+          missing.length === 1 ? "it" : "them"
+        } for ${python} yourself: ${python} -m pip install ${missing.join(" ")}`,
+    },
   );
+}
+
+/** Which of these top-level modules `python` cannot import, by name; memoised per process. */
+const probed = new Map<string, Promise<string[] | undefined>>();
+const PROBE = "import importlib.util, json, sys\n" +
+  "if sys.argv[1]: sys.path.insert(0, sys.argv[1])\n" +
+  "print(json.dumps([m for m in sys.argv[2:] if importlib.util.find_spec(m) is None]))";
+
+/**
+ * The modules of `modules` that `python` cannot find, as a script would import them (the
+ * skill root first on sys.path, no user site-packages: a sandboxed script's HOME is its
+ * work folder). Nothing is imported, only looked up. Undefined when python cannot tell.
+ */
+function missingModules(
+  python: string,
+  modules: readonly string[],
+  skillDir: string | undefined,
+  env: Readonly<Record<string, string>>,
+): Promise<string[] | undefined> {
+  const key = [python, skillDir ?? "", ...modules].join("\0");
+  let answer = probed.get(key);
+  if (answer === undefined) {
+    answer = (async () => {
+      try {
+        const out = await new Deno.Command(python, {
+          args: ["-I", "-c", PROBE, skillDir ?? "", ...modules],
+          cwd: "/",
+          env: { PATH: env.PATH ?? "/usr/bin:/bin" },
+          clearEnv: true,
+          stdin: "null",
+          stdout: "piped",
+          stderr: "null",
+          signal: AbortSignal.timeout(10_000),
+        }).output();
+        if (!out.success) return undefined;
+        const list = JSON.parse(new TextDecoder().decode(out.stdout));
+        return Array.isArray(list) && list.every((m) => typeof m === "string") ? list : undefined;
+      } catch {
+        return undefined; // no such python, or it could not answer: uv is needed
+      }
+    })();
+    probed.set(key, answer);
+  }
+  return answer;
 }
 
 /** Whether a Python source has a PEP 723 `# /// script` block (even one without dependencies). */
@@ -138,13 +207,10 @@ function requirementsFile(scriptPath: string, skillDir: string | undefined): str
   return undefined;
 }
 
-const RUNTIME_HINT: Readonly<Record<Exclude<ScriptLanguage, "python">, string>> = {
-  bash: "Install bash",
-  node: "Install Node.js (https://nodejs.org/) or Deno (https://deno.com/)",
-  typescript: "Install Deno (https://deno.com/)",
-};
-
-/** bash, node (or deno) and deno scripts: the interpreter from PATH, never a shell line. */
+/**
+ * bash, node (or deno) and deno scripts: the first of the language's runners on PATH
+ * (core/script_language.ts), never a shell line.
+ */
 function planOtherLanguage(
   scriptPath: string,
   language: Exclude<ScriptLanguage, "python">,
@@ -152,25 +218,20 @@ function planOtherLanguage(
   env: Readonly<Record<string, string>>,
   os: typeof Deno.build.os,
 ): LaunchPlan {
-  // Deno without prompts (there is no terminal to ask on); the sandbox is the boundary,
-  // as it is for the Python a script runs with.
-  const deno = (): LaunchPlan => ({
-    command: "deno",
-    args: ["run", "--allow-all", "--no-prompt", scriptPath, ...args],
-    launcher: "deno",
-  });
-  if (language === "bash" && findOnPath("bash", env, os)) {
-    return { command: "bash", args: [scriptPath, ...args], launcher: "bash" };
+  const spec = LANGUAGES[language];
+  for (const runner of spec.runners) {
+    if (!findOnPath(runner.program, env, os)) continue;
+    return {
+      command: runner.program,
+      args: [...runner.args, scriptPath, ...args],
+      launcher: runner.program as LaunchPlan["launcher"],
+    };
   }
-  if (language === "node" && findOnPath("node", env, os)) {
-    return { command: "node", args: [scriptPath, ...args], launcher: "node" };
-  }
-  if (language !== "bash" && findOnPath("deno", env, os)) return deno();
-  const needed = language === "bash" ? "bash" : language === "node" ? "node or deno" : "deno";
+  const needed = spec.runners.map((r) => r.program).join(" or ");
   throw new SkillError(
     "dependency_unavailable",
     `Cannot run ${scriptPath}: it needs ${needed}, which is not on PATH`,
-    { hint: RUNTIME_HINT[language] },
+    { hint: spec.install },
   );
 }
 
@@ -341,8 +402,9 @@ interface SandboxScope {
   workspace?: SandboxRequest["workspace"];
   /** `--write` folders with their guards. */
   grants?: SandboxRequest["grants"];
-  /** Who the skill is (see SandboxRequest.skillKey). */
+  /** Who the skill is, and which install of it (see SandboxRequest). */
   skillKey: string;
+  skillGeneration: string;
   /** Connections the proxy let through (the run's receipt). */
   onAllowed?: ((target: string) => void) | undefined;
   /** Connections the proxy refused (the run's receipt), besides the user's notice. */
@@ -367,6 +429,23 @@ interface SandboxScope {
  */
 export function skillKeyOf(skill: Pick<SkillRecord, "scope" | "dir" | "entry">): string {
   return `${skill.scope}\0${skill.dir}\0${skill.entry?.source ?? ""}`;
+}
+
+/**
+ * Which install of a skill this is, for its cache: installed and updated times of an
+ * installed skill, the approved digest of a project skill, the content-addressed folder of
+ * a bundled one. A new install (an update, a remove and add) starts with an empty cache.
+ */
+export function skillGenerationOf(
+  skill: Pick<SkillRecord, "dir" | "entry" | "project">,
+): string {
+  if (skill.entry !== undefined) {
+    return `${skill.entry.installed_at}|${skill.entry.updated_at ?? ""}|${
+      skill.entry.trusted_digest ?? ""
+    }`;
+  }
+  if (skill.project !== undefined) return `project|${skill.project.trustedDigest ?? ""}`;
+  return `dir|${skill.dir}`;
 }
 
 /**
@@ -401,6 +480,7 @@ export async function sandboxRequestFor(
     skillsHome: scope.home,
     skillName: skill.canonical,
     skillKey: scope.skillKey,
+    skillGeneration: scope.skillGeneration,
     callerDir: scope.callerDir,
     workspace: scope.workspace,
     grants: scope.grants,
@@ -421,21 +501,22 @@ export async function sandboxRequestFor(
 function launchError(plan: LaunchPlan, error: unknown): SkillError {
   const name = plan.launcher === "uv" ? "uv" : plan.command;
   if (error instanceof Deno.errors.NotFound) {
+    const language = (Object.values(LANGUAGES)).find((spec) =>
+      spec.runners.some((r) => r.program === plan.launcher)
+    );
     return new SkillError("dependency_unavailable", `Cannot start ${name}: it is not installed`, {
-      hint: plan.launcher === "uv"
-        ? UV_HINT
-        : plan.launcher === "bash" || plan.launcher === "node" || plan.launcher === "deno"
-        ? `Install ${plan.launcher}`
-        : "Install Python 3 (or uv), or set SKILLS_PYTHON to the interpreter",
+      hint: plan.launcher === "uv" ? UV_HINT : language?.install ?? LANGUAGES.python.install,
     });
   }
   if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+    const names = allowedPrograms().filter((p) => p !== "git" && p !== "bwrap");
     return new SkillError(
       "dependency_unavailable",
       `Cannot start ${plan.command}: ${(error as Error).message}`,
       {
-        hint:
-          "The skills binary may only run `uv`, `python3`, `python`, `bash`, `node` and `deno` as found on PATH; point SKILLS_UV/SKILLS_PYTHON at those",
+        hint: `The skills binary may only run ${
+          names.map((n) => `\`${n}\``).join(", ")
+        } as found on PATH; point SKILLS_UV/SKILLS_PYTHON at those`,
       },
     );
   }

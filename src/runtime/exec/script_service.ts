@@ -12,6 +12,7 @@ import {
   type Catalog,
   findScript,
   findSkill,
+  scriptAtPath,
   type ScriptInfo,
   type SkillRecord,
 } from "../catalog/catalog.ts";
@@ -29,7 +30,7 @@ import {
 import { scriptEnvironment } from "../../core/env_policy.ts";
 import { scriptFailureHint } from "../../core/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
-import { sandboxRequestFor, skillKeyOf } from "./sandbox.ts";
+import { sandboxRequestFor, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
@@ -189,9 +190,16 @@ export async function prepareRun(
     new SkillError(
       "not_found",
       `Script '${quoteName(String(scriptName))}' not found in skill '${skill.canonical}'`,
-      { hint: `Run \`skills scripts ${skill.canonical}\` to see its scripts` },
+      {
+        hint: `Run \`skills scripts ${skill.canonical}\` to see its scripts (a file ` +
+          "elsewhere in the skill runs by its path from the skill root, e.g. resources/deploy.sh)",
+      },
     );
-  if (findScript(listed, file) === undefined) throw notFound(listed);
+  // Listed scripts by name; any other file of a script language by its path in the skill.
+  const asPath = String(scriptName);
+  const lookup = (skill: SkillRecord) =>
+    findScript(skill, file) ?? (asPath.includes("/") ? scriptAtPath(skill.dir, asPath) : undefined);
+  if (lookup(listed) === undefined) throw notFound(listed);
   if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
     throw new SkillError("usage", "Script arguments must be a list of strings");
   }
@@ -203,7 +211,7 @@ export async function prepareRun(
   const skill = await verifiedSkill(listed, deps.home, {
     allowUntrusted: deps.allowUntrusted === true,
   });
-  const script = findScript(skill, file);
+  const script = lookup(skill);
   if (script === undefined) throw notFound(skill);
   const info = await lstatOrNull(script.path);
   if (info === null || !info.isFile || info.isSymlink) {
@@ -249,6 +257,7 @@ export async function prepareRun(
     grants: workspace.grants,
     // Its cache and (as root) its uid belong to this skill of this origin only.
     skillKey: skillKeyOf(listed),
+    skillGeneration: skillGenerationOf(listed),
     onAllowed: receipt.allowed,
     onDenied: receipt.denied,
     otherSkills: catalog.skills.filter((s) => s.dir !== skill.dir).map((s) => s.dir),

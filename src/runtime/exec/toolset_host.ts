@@ -30,6 +30,7 @@ import {
   type LaunchPlan,
   type SandboxedProcess,
   sandboxRequestFor,
+  skillGenerationOf,
   skillKeyOf,
   spawnLaunch,
 } from "./sandbox.ts";
@@ -318,6 +319,7 @@ export class ToolsetHost {
       cwd: skill.dir,
       // The same cache as the skill's scripts: keyed by the skill as listed, not its copy.
       skillKey: skillKeyOf(this.skill),
+      skillGeneration: skillGenerationOf(this.skill),
       readOnly: [hostPath],
       limits: { ...HOST_LIMITS, memoryBytes: HOST_MEMORY_BYTES },
       warn: this.#options.warn,

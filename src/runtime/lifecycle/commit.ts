@@ -84,7 +84,7 @@ export async function commitInstall(
         await Deno.rename(plan.candidate.dir, plan.target);
         moved.push(plan);
         registry = upsertEntry(registry, plan.entry);
-        await forgetCaches(home, plan.canonical);
+        await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
       }
       writeRegistryUnlocked(home, registry);
     } catch (error) {
@@ -135,7 +135,7 @@ export async function applyUpdate(
       throw error;
     }
   });
-  await forgetCaches(home, plan.canonical);
+  await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
   return notes;
 }
 
@@ -186,24 +186,10 @@ export async function removeSkills(
     }
     return items.map((i) => i.canonical);
   });
-  for (const name of removed) await forgetCaches(home, name);
+  for (const name of removed) {
+    await removeIfExists(digestCachePath(home, name)).catch(() => {});
+  }
   return { removed, notes };
-}
-
-/**
- * What a replaced or removed skill leaves behind: its digest cache, and the sandbox caches
- * of skills of that name (`.cache/skills/<name>-<key>`: its data and uv environments), so
- * nothing one version planted is served to the next or to a newcomer of the same name.
- */
-async function forgetCaches(home: string, canonical: string): Promise<void> {
-  await removeIfExists(digestCachePath(home, canonical)).catch(() => {});
-  const folder = join(home, ".cache", "skills");
-  const own = new RegExp(`^${canonical.replace(/[^a-z0-9]/g, "\\$&")}-[0-9a-f]{16}$`);
-  try {
-    for await (const entry of Deno.readDir(folder)) {
-      if (own.test(entry.name)) await removeIfExists(join(folder, entry.name)).catch(() => {});
-    }
-  } catch { /* no sandbox cache yet */ }
 }
 
 /** Rewrites one entry (no files move, so no intent); a changed entry is a conflict. */

@@ -55,6 +55,11 @@ export interface SandboxRequest {
    * it, so two skills of one name never share either.
    */
   skillKey: string;
+  /**
+   * Which install of it this is (when it was installed or last updated): a cache left by an
+   * earlier install — one since replaced, or removed and added again — is emptied first.
+   */
+  skillGeneration: string;
   /** The caller's directory: the workspace (see the header). */
   callerDir?: string | undefined;
   workspace?: { writable: boolean; guards: WorkspaceGuards } | undefined;
@@ -101,6 +106,32 @@ function fnv1a(text: string): number {
   let hash = 2166136261;
   for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
   return hash;
+}
+
+/**
+ * Makes `cache` exist for this install of the skill: one an earlier install left (the skill
+ * since updated, or removed and added again) is moved aside and removed, so nothing that
+ * version planted — data, uv environments — is served to this one. Moving aside first means
+ * a run of the old install that already bound the folder keeps its own.
+ */
+function freshCache(cache: string, generation: string): void {
+  // Beside the folder, not in it: $SKILLS_HOME is hidden from every sandbox, so no script
+  // can forge which install its cache belongs to.
+  const marker = `${cache}.generation`;
+  let current: string | undefined;
+  try {
+    current = Deno.readTextFileSync(marker);
+  } catch { /* a new cache, or one from before the marker */ }
+  if (current === generation) return;
+  if (lstatSyncOrNull(cache) !== null) {
+    const aside = `${cache}.old-${crypto.randomUUID().slice(0, 8)}`;
+    try {
+      Deno.renameSync(cache, aside);
+      Deno.removeSync(aside, { recursive: true });
+    } catch { /* another run got there first */ }
+  }
+  Deno.mkdirSync(cache, { recursive: true });
+  Deno.writeTextFileSync(marker, generation);
 }
 
 /**
@@ -286,7 +317,7 @@ export async function prepareSandbox(
     // The skill's cache, kept between runs (per skill, so no skill can poison another's
     // packages or data).
     const cache = await skillCacheDir(request.skillsHome, request.skillName, request.skillKey);
-    Deno.mkdirSync(cache, { recursive: true });
+    freshCache(cache, request.skillGeneration);
     if (uid !== undefined && Deno.statSync(cache).uid !== uid) Deno.chownSync(cache, uid, uid);
     plan.writable.push(cache);
     const extraEnv: Record<string, string> = { XDG_CACHE_HOME: cache };

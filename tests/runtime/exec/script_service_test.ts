@@ -232,7 +232,12 @@ Deno.test("scriptRun() without uv refuses a dependency-declaring script", async 
     }),
   );
   assert.equal(env.error, "dependency_unavailable");
-  assert.match(env.message, /needs httpx\[http2\]>=0\.27, rich and uv is not installed/);
+  // Not installed for python3 either: named, with what the user can do.
+  assert.match(
+    env.message,
+    /needs the Python packages httpx, rich, not installed for python3, and uv is not installed/,
+  );
+  assert.match(env.message, /python3 -m pip install httpx rich/);
 });
 
 Deno.test("scriptHelp() returns the help text and its usage line", async () => {
