@@ -9,6 +9,8 @@ import { escapeXml } from "./system_prompt.ts";
 
 interface SkillResources {
   scripts: readonly string[];
+  /** The other files under `scripts/`: helper modules, data the scripts read. */
+  scriptFiles?: readonly string[];
   references: readonly string[];
   assets: readonly string[];
   /** The skill's other files (forms.md, templates/…); binaries are marked. */
@@ -27,6 +29,7 @@ export function renderSkillContent(name: string, body: string, resources: SkillR
   lines.push("<skill_resources>");
   const groups: [string, readonly string[]][] = [
     ["scripts (script_help, script_run)", resources.scripts],
+    ["other files under scripts/ (read_skill_file)", (resources.scriptFiles ?? []).map(markBinary)],
     ["references (read_skill_file)", resources.references],
     ["assets (read_skill_file)", resources.assets],
     ["other files (read_skill_file)", (resources.files ?? []).map(markBinary)],

@@ -14,7 +14,12 @@ import {
   qualifiedToolName,
   quoteName,
 } from "../core/names.ts";
-import { type Catalog, readSkillBody, type SkillRecord } from "../runtime/catalog/catalog.ts";
+import {
+  type Catalog,
+  listScriptFiles,
+  readSkillBody,
+  type SkillRecord,
+} from "../runtime/catalog/catalog.ts";
 import { scriptHelp, scriptList, scriptRun } from "../runtime/exec/script_service.ts";
 import { ToolsetHost } from "../runtime/exec/toolset_host.ts";
 import {
@@ -391,6 +396,10 @@ class SkillToolSurface implements ToolSurface {
   #content(skill: SkillRecord, body: string, tools: string[], problems: string[]): string {
     return renderSkillContent(skill.canonical, body, {
       scripts: skill.scripts.map((s) => s.name),
+      // The other files under scripts/ (helper modules, schemas): the scripts are named above.
+      scriptFiles: listScriptFiles(skill.dir).filter((path) =>
+        !skill.scripts.some((script) => `scripts/${script.file}` === path)
+      ),
       references: skill.references,
       assets: skill.assets,
       files: skill.files,

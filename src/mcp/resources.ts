@@ -1,6 +1,7 @@
 /**
- * Skill files as MCP resources: `skill://<name>/SKILL.md`, `skill://<name>/references/…`,
- * `skill://<name>/assets/…` of the active skills are listed; any file a skill serves can be
+ * Skill files as MCP resources: `skill://<name>/SKILL.md` and every other file the active
+ * skills ship (`references/…`, `assets/…`, `scripts/…` at any depth, the rest), bounded,
+ * are listed; any file a skill serves can be
  * read (`skill://<name>/scripts/x.py` too). Reads have `read_skill_file`'s containment and
  * hidden-file rules, but return the file whole — text, or a base64 blob for binary files —
  * since a host checks it against SEP-2640's digest (skill_files.ts). The URI is parsed by
@@ -9,7 +10,7 @@
 
 import { type Envelope, fail } from "../core/envelope.ts";
 import { canonicalSkillName, quoteName } from "../core/names.ts";
-import type { SkillRecord } from "../runtime/catalog/catalog.ts";
+import { listScriptFiles, type SkillRecord } from "../runtime/catalog/catalog.ts";
 import { readServedFile } from "./skill_files.ts";
 
 const SKILL_URI_SCHEME = "skill://";
@@ -79,7 +80,8 @@ export function listSkillResources(skills: readonly SkillRecord[]): SkillResourc
       mimeType: "text/markdown",
     });
     const others = skill.files.filter((path) => !path.startsWith("… and "));
-    for (const path of [...skill.references, ...skill.assets, ...others]) {
+    const scripts = listScriptFiles(skill.dir);
+    for (const path of [...skill.references, ...skill.assets, ...scripts, ...others]) {
       out.push({
         uri: skillUri(skill.canonical, path),
         name: `${skill.canonical}/${path}`,

@@ -129,7 +129,7 @@ Deno.test("the skill body appears only after activate_skill, and only once", asy
   assert.ok(first.includes(KALSHI_BODY_LINE));
   assert.match(
     first,
-    /<\/skill_content>\n<skill_resources>\nscripts \(script_help, script_run\): event, events, market, markets, orderbook, search, series, series_list, status, trades\n<\/skill_resources>$/,
+    /<\/skill_content>\n<skill_resources>\nscripts \(script_help, script_run\): event, events, market, markets, orderbook, search, series, series_list, status, trades\nother files under scripts\/ \(read_skill_file\): scripts\/_kalshi\.py\n<\/skill_resources>$/,
   );
   const second = resultText(await surface.callTool("activate_skill", { name: "kalshi-markets" }));
   assert.ok(!second.includes(KALSHI_BODY_LINE));

@@ -8,7 +8,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { baseEnv, cliArgv, type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
 
@@ -122,3 +125,48 @@ for (const [label, mode, where] of MODES) {
     },
   );
 }
+
+Deno.test("MCP resources/list and activate_skill name every file the skill ships, scripts/ included", async () => {
+  await using lab = await officeLab("auto");
+  const [command, ...args] = cliArgv(["mcp"]);
+  const transport = new StdioClientTransport({
+    command: command!,
+    args,
+    env: baseEnv({ SKILLS_HOME: lab.home, AGENT_SKILLS: "office-lab" }),
+    cwd: lab.work,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "skills-test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const { resources } = await client.listResources();
+    const uris = resources.map((r) => r.uri).filter((u) => u.startsWith("skill://office-lab/"));
+    for (
+      const path of [
+        "SKILL.md",
+        "scripts/office/unpack.py",
+        "scripts/office/schemas/wml.xsd",
+        "scripts/task-brief",
+        "scripts/uses_vendored.py",
+        "resources/deploy.sh",
+        "vendored_lib/__init__.py",
+      ]
+    ) {
+      assert.ok(uris.includes(`skill://office-lab/${path}`), `${path} in ${uris.join(", ")}`);
+    }
+    const read = await client.readResource({ uri: "skill://office-lab/scripts/task-brief" });
+    assert.match((read.contents[0] as { text: string }).text, /^#!\/usr\/bin\/env bash/);
+    const activated = await client.callTool({
+      name: "activate_skill",
+      arguments: { name: "office-lab" },
+    });
+    const text = JSON.parse((activated.content as { text: string }[])[0]!.text).result as string;
+    assert.match(text, /^scripts \(script_help, script_run\): .*office\/unpack/m);
+    assert.match(
+      text,
+      /^other files under scripts\/ \(read_skill_file\): scripts\/office\/schemas\/wml\.xsd$/m,
+    );
+  } finally {
+    await client.close();
+  }
+});

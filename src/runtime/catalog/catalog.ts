@@ -238,4 +238,4 @@ export function findScript(skill: SkillRecord, wanted: string): ScriptInfo | und
 
 export { bundledRootPath };
 export { loadSkillDir, readSkillBody, type ScriptInfo, type SkillRecord } from "./loader.ts";
-export { scriptAtPath } from "./contents.ts";
+export { listScriptFiles, scriptAtPath } from "./contents.ts";

@@ -250,6 +250,23 @@ export function listOtherFiles(
   return out;
 }
 
+/**
+ * Every file under a skill's `scripts/` (`scripts/office/unpack.py`, a helper module, a schema
+ * a script reads), bounded like a resource folder: what a model can read or be told about
+ * besides the scripts it runs. Walked when asked (activation, MCP's resource list).
+ */
+export function listScriptFiles(skillDir: string): string[] {
+  const root = join(skillDir, "scripts");
+  const info = lstatSyncOrNull(root);
+  if (info === null) return [];
+  return listResources(root, {
+    name: "scripts",
+    isFile: info.isFile,
+    isDirectory: info.isDirectory,
+    isSymlink: info.isSymlink,
+  });
+}
+
 /** Relative paths of regular files under a resource folder (names only, never contents). */
 export function listResources(root: string, info: Deno.DirEntry | undefined): string[] {
   if (info === undefined || !info.isDirectory || info.isSymlink) return [];
