@@ -24,7 +24,6 @@ const PYTHON_HELPERS = [
   ["src/runtime/exec/parent_watch.py", "parent_watch_py.ts", "PARENT_WATCH"],
   ["src/runtime/exec/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
   ["src/runtime/sandbox/init.py", "sandbox_init_py.ts", "SANDBOX_INIT"],
-  ["src/runtime/sandbox/idmap.py", "sandbox_idmap_py.ts", "SANDBOX_IDMAP"],
 ] as const;
 const SKIP = new Set(["__pycache__", ".DS_Store", "node_modules", ".pytest_cache"]);
 

@@ -14,7 +14,9 @@ import { needsSandbox } from "../helpers/sandbox.ts";
 
 for (
   const [how, env] of [
-    ["prlimit", {}],
+    // As root a writable workspace is mounted idmapped by the Python init helper: read-only
+    // here, the util-linux form is what starts.
+    ["prlimit", { SKILLS_READ_ONLY: "1" }],
     // Any network grant starts the Python init helper (it relays the proxy) instead.
     ["the Python init helper", { SKILLS_ALLOW_NET: "example.invalid:443" }],
   ] as const

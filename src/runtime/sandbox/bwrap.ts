@@ -29,6 +29,8 @@ export interface BwrapFeatures {
   /** `[major, minor, patch]` from `bwrap --version`. */
   version: readonly [number, number, number];
   root: boolean;
+  /** A root CLI's init mounts the workspace idmapped (init.py): it keeps CAP_SYS_ADMIN for that. */
+  idmap?: boolean;
 }
 
 /** Where things go inside the sandbox; every path is absolute and already resolved. */
@@ -94,6 +96,8 @@ export function namespaceArgs(features: BwrapFeatures): string[] {
   if (features.root) {
     // No user namespace: the init helper must be able to switch to a real unprivileged uid.
     args.push("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID");
+    // Dropped with the others when init becomes the uid, before anything of the skill runs.
+    if (features.idmap) args.push("--cap-add", "CAP_SYS_ADMIN");
   } else {
     args.push("--unshare-user");
     if (atLeast(features.version, 0, 8)) args.push("--disable-userns");

@@ -3,8 +3,16 @@
 Run as `python3 -I -S -B -c <this source> <config json> <command> [args...]`. It
   1. sets the resource limits (processes, address space, CPU seconds, file size, no core
      files), soft and hard, so nothing inside can raise them again;
+  0. as root with a writable workspace only: mounts the workspace (and `--write` folders)
+     idmapped for that uid, so the uid owns what root owns there and what it creates is
+     stored as root's (bubblewrap left CAP_SYS_ADMIN for this alone). The clone is
+     recursive, so guarded paths and masked files bound over the workspace stay as they were;
+     pinned `.git` folders are idmapped too, so git works. Needs Linux 5.12+ and a filesystem
+     that supports idmapped mounts; otherwise a warning, and the folder stays read-only for
+     the uid;
   2. as root only: becomes the unprivileged uid/gid the config names (bubblewrap left it
-     CAP_SETUID and CAP_SETGID for that alone; switching uid drops every capability);
+     CAP_SETUID and CAP_SETGID for that; switching uid drops every capability), then enters
+     the working directory (an idmapped workspace is the uid's alone);
   3. when the skill may use the network: listens on 127.0.0.1:<port> inside the sandbox
      and relays each connection to the CLI's proxy socket (the only way out of the
      sandbox's network namespace), then runs the command as a child and exits with its
@@ -25,6 +33,70 @@ def fail(message):
     sys.stderr.write("skills sandbox: %s\n" % message)
     sys.stderr.flush()
     os._exit(126)
+
+
+def idmap_folders(folders, uid):
+    """Mounts each folder idmapped (on-disk root ↔ `uid`) over itself, pins included."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+
+    class MountAttr(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_uint64) for name in ("set", "clear", "propagation", "userns")]
+
+    def checked(result, what):
+        if result < 0:
+            err = ctypes.get_errno()
+            raise OSError(err, "%s: %s" % (what, os.strerror(err)))
+        return result
+
+    # A user namespace whose root is `uid` outside: the mapping of the mounts.
+    ready_r, ready_w = os.pipe()
+    done_r, done_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(ready_r)
+        os.close(done_w)
+        os.write(ready_w, b"1" if libc.unshare(0x10000000) == 0 else b"0")  # CLONE_NEWUSER
+        os.read(done_r, 1)
+        os._exit(0)
+    os.close(ready_w)
+    os.close(done_r)
+    try:
+        if os.read(ready_r, 1) != b"1":
+            raise OSError("cannot create a user namespace")
+        for name in ("uid_map", "gid_map"):
+            with open("/proc/%d/%s" % (pid, name), "w") as handle:
+                handle.write("0 %d 1\n" % uid)
+        userns = os.open("/proc/%d/ns/user" % pid, os.O_RDONLY | os.O_CLOEXEC)
+    finally:
+        os.write(done_w, b"x")
+        os.waitpid(pid, 0)
+
+    def remount(path):
+        # open_tree(CLONE | RECURSIVE | CLOEXEC), idmap its top, move it over the original.
+        tree = checked(libc.syscall(428, -100, path.encode(), 1 | 0x8000 | os.O_CLOEXEC), "open_tree")
+        attr = MountAttr(0x00100000, 0, 0, userns)  # MOUNT_ATTR_IDMAP
+        checked(libc.syscall(442, tree, b"", 0x1000, ctypes.byref(attr), ctypes.sizeof(attr)),
+                "mount_setattr")
+        checked(libc.syscall(429, tree, b"", -100, path.encode(), 0x4), "move_mount")
+        os.close(tree)
+
+    for folder in folders:
+        remount(folder["path"])
+        for pin in folder.get("pins", []):
+            remount(pin)
+
+
+idmap = config.get("idmap")
+if idmap:
+    try:
+        idmap_folders(idmap, config["uid"])
+    except OSError as error:
+        sys.stderr.write(
+            "warning: the workspace stays read-only for scripts: no idmapped mount (%s)\n" % error
+        )
 
 
 def limit(name, value):

@@ -7,8 +7,9 @@
  *               (two tiny execs, ~1 ms: the common case on Linux distributions);
  *   Python      `python3 -I -S -B -c <init.py> <config> launcher …` (~10 ms more: a Python
  *               start), used when the skill may use the network — init.py then also
- *               relays the sandbox's loopback port to the CLI's proxy — or when prlimit (or,
- *               as root, setpriv) is missing.
+ *               relays the sandbox's loopback port to the CLI's proxy — when a root CLI's
+ *               workspace must be mounted idmapped for the uid, or when prlimit (or, as
+ *               root, setpriv) is missing.
  */
 
 import { SANDBOX_INIT_SOURCE } from "../../generated/sandbox_init_py.ts";
@@ -40,6 +41,11 @@ interface InitRequest {
    * uid's alone, so bubblewrap (still root) cannot enter it.
    */
   cwd?: string | undefined;
+  /**
+   * Folders to mount idmapped for `uid` first (a root CLI's writable workspace and `--write`
+   * folders, each with its pinned `.git` folders): needs init.py and CAP_SYS_ADMIN.
+   */
+  idmap?: readonly { path: string; pins: readonly string[] }[] | undefined;
   /** Relay 127.0.0.1:port inside to the proxy's socket. */
   bridge?: { port: number; socket: string } | undefined;
   /** The launcher (absolute) and its arguments. */
@@ -53,8 +59,8 @@ function rlimit(value: number): string {
 
 /** The argv bubblewrap runs after `--`. */
 export function initCommand(request: InitRequest, tools: InitTools): string[] {
-  const { limits, uid, bridge, command, cwd } = request;
-  const utilLinux = bridge === undefined && tools.prlimit !== undefined &&
+  const { limits, uid, bridge, command, cwd, idmap } = request;
+  const utilLinux = bridge === undefined && !idmap?.length && tools.prlimit !== undefined &&
     (uid === undefined || tools.setpriv !== undefined) &&
     (cwd === undefined || tools.env !== undefined);
   if (utilLinux) {
@@ -91,6 +97,7 @@ export function initCommand(request: InitRequest, tools: InitTools): string[] {
     gid: uid ?? null,
     bridge: bridge ?? null,
     cwd: cwd ?? null,
+    idmap: idmap?.length ? idmap : null,
   };
   if (tools.python === undefined) throw new Error("the sandbox's init helper needs python3");
   return [

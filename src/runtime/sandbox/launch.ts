@@ -13,7 +13,7 @@
  *     its working directory: writable unless read-only was asked for, with guarded paths
  *     read-only and secret files masked (core/workspace.ts); hidden when it is `/`, the
  *     home itself or a folder containing it (the script then starts in its work folder);
- *     as root, the sandbox's uid writes it through an idmapped mount (idmap.py);
+ *     as root, the sandbox's uid writes it through an idmapped mount (init.py);
  *   - no network, except the hosts its manifest declares and the user grants, through the
  *     CLI's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY); proxy settings of the user's own
  *     environment never reach it;
@@ -38,7 +38,6 @@ import { mountPlan, realDir } from "./mounts.ts";
 import type { NetProxy } from "./proxy.ts";
 import type { WorkspaceGuards } from "../../core/workspace.ts";
 import { sha256Hex } from "../../core/digest.ts";
-import { SANDBOX_IDMAP_SOURCE } from "../../generated/sandbox_idmap_py.ts";
 
 export interface SandboxRequest {
   bwrap: BwrapInfo;
@@ -290,8 +289,11 @@ export async function prepareSandbox(
       setpriv: systemTool("setpriv"),
       env: systemTool("env"),
     };
+    // A root CLI's writable workspace is mounted idmapped for the uid by init.py.
+    const idmapping = root &&
+      (request.workspace?.writable === true || (request.grants?.length ?? 0) > 0);
     if (
-      network || tools.prlimit === undefined ||
+      network || idmapping || tools.prlimit === undefined ||
       (root && (tools.setpriv === undefined || tools.env === undefined))
     ) {
       // The Python init helper is needed: a real interpreter rather than a shim if there is one.
@@ -341,20 +343,22 @@ export async function prepareSandbox(
       plan.readOnly.push(proxy.dir);
       bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
     }
-    // Folders the sandbox's uid writes through an idmapped mount (a root CLI: see below).
-    const mapped = uid === undefined ? [] : [
+    // Folders the sandbox's uid writes through an idmapped mount (a root CLI), each with the
+    // `.git` folders pinned inside it.
+    const pinsIn = (dir: string) => (plan.pins ?? []).filter((pin) => isWithin(dir, pin));
+    const mapped = uid === undefined || !idmapping ? [] : [
       ...(plan.callerWritable && plan.callerDir !== undefined ? [plan.callerDir] : []),
       ...(request.grants ?? []).map((grant) => grant.dir),
-    ];
+    ].map((path) => ({ path, pins: pinsIn(path) }));
     // Only the uid may enter those: bubblewrap (still root) starts in the work folder, and
-    // init enters the real working directory once it is the uid.
+    // init enters the real working directory once the mounts are made and it is the uid.
     let cwd: string | undefined;
-    if (mapped.some((dir) => isWithin(dir, plan.chdir))) {
+    if (mapped.some(({ path }) => isWithin(path, plan.chdir))) {
       cwd = plan.chdir;
       plan.chdir = workDir;
     }
     const inner = initCommand(
-      { limits: request.limits, uid, bridge, cwd, command: [launcher, ...args] },
+      { limits: request.limits, uid, bridge, cwd, idmap: mapped, command: [launcher, ...args] },
       tools,
     );
     request.log?.(
@@ -363,29 +367,9 @@ export async function prepareSandbox(
           .join(" ")
       } …; work folder ${workDir}`,
     );
-    let command = request.bwrap.path;
-    let commandArgs = bwrapArgs(request.bwrap, plan, inner);
-    if (uid !== undefined && mapped.length > 0) {
-      // The sandbox's uid may not write a root-owned workspace (or --write folder): idmap.py
-      // mounts them idmapped in a mount namespace of its own, then starts bubblewrap.
-      // By name: the binary may start `python3` as found on PATH, not any absolute path.
-      commandArgs = [
-        "-I",
-        "-S",
-        "-B",
-        "-c",
-        SANDBOX_IDMAP_SOURCE,
-        String(uid),
-        ...mapped,
-        "--",
-        command,
-        ...commandArgs,
-      ];
-      command = "python3";
-    }
     return {
-      command,
-      args: commandArgs,
+      command: request.bwrap.path,
+      args: bwrapArgs({ ...request.bwrap, idmap: mapped.length > 0 }, plan, inner),
       env: { ...sandboxEnv(env, workDir, plan.callerDir, network), ...extraEnv },
       workDir,
       dispose,

@@ -3,10 +3,10 @@
  * mode is in force and why (mode.ts: SKILLS_SANDBOX, finding and probing bubblewrap), the
  * bubblewrap argv (bwrap.ts, pure), what is hidden, shown and writable (mounts.ts), what
  * of the user's home must stay visible for the interpreter to start (toolchain.ts), one
- * sandboxed launch with its work folder, environment and network (launch.ts; as root, a
- * writable workspace is mounted idmapped for the sandbox's uid first: idmap.py), the first
+ * sandboxed launch with its work folder, environment and network (launch.ts), the first
  * command inside, which applies the limits (init.ts: util-linux prlimit, or init.py,
- * embedded by scripts/gen_bundled.ts, which also relays the proxy), the filtering CONNECT
+ * embedded by scripts/gen_bundled.ts, which also relays the proxy and, under a root CLI,
+ * mounts a writable workspace idmapped for the sandbox's uid), the filtering CONNECT
  * proxy the CLI runs for declared hosts (proxy.ts), and the macOS `sandbox-exec` profile
  * (macos.sb, documented in README, not applied automatically).
  *
