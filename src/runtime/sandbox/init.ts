@@ -26,8 +26,6 @@ export interface InitTools {
   /** Absolute paths, when present. */
   prlimit?: string | undefined;
   setpriv?: string | undefined;
-  /** coreutils' env, to enter the working directory after the uid switch (`env -C`). */
-  env?: string | undefined;
   /** The Python that runs init.py (needed only when the util-linux form cannot be used). */
   python?: string | undefined;
 }
@@ -60,9 +58,8 @@ function rlimit(value: number): string {
 /** The argv bubblewrap runs after `--`. */
 export function initCommand(request: InitRequest, tools: InitTools): string[] {
   const { limits, uid, bridge, command, cwd, idmap } = request;
-  const utilLinux = bridge === undefined && !idmap?.length && tools.prlimit !== undefined &&
-    (uid === undefined || tools.setpriv !== undefined) &&
-    (cwd === undefined || tools.env !== undefined);
+  const utilLinux = bridge === undefined && !idmap?.length && cwd === undefined &&
+    tools.prlimit !== undefined && (uid === undefined || tools.setpriv !== undefined);
   if (utilLinux) {
     const drop = uid === undefined ? [] : [
       tools.setpriv!,
@@ -72,10 +69,8 @@ export function initCommand(request: InitRequest, tools: InitTools): string[] {
       "--inh-caps=-all",
       "--",
     ];
-    const enter = cwd === undefined ? [] : [tools.env!, "-C", cwd, "--"];
     return [
       ...drop,
-      ...enter,
       tools.prlimit!,
       `--nproc=${rlimit(limits.processes)}`,
       `--as=${rlimit(limits.memoryBytes)}`,

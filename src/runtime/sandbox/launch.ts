@@ -287,14 +287,13 @@ export async function prepareSandbox(
     const tools: InitTools = {
       prlimit: systemTool("prlimit"),
       setpriv: systemTool("setpriv"),
-      env: systemTool("env"),
     };
     // A root CLI's writable workspace is mounted idmapped for the uid by init.py.
     const idmapping = root &&
       (request.workspace?.writable === true || (request.grants?.length ?? 0) > 0);
     if (
       network || idmapping || tools.prlimit === undefined ||
-      (root && (tools.setpriv === undefined || tools.env === undefined))
+      (root && tools.setpriv === undefined)
     ) {
       // The Python init helper is needed: a real interpreter rather than a shim if there is one.
       const candidates = [
@@ -307,9 +306,7 @@ export async function prepareSandbox(
     }
     const executables = [
       launcher,
-      ...[tools.python, tools.prlimit, tools.setpriv, tools.env].filter((p): p is string =>
-        p !== undefined
-      ),
+      ...[tools.python, tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
     ];
     // uv looks for an interpreter on PATH itself.
     const pathPython = traits.uv ? findOnPath("python3", callerEnv) : undefined;

@@ -50,13 +50,13 @@ Deno.test("initCommand(): the Python helper for the proxy relay, or without util
   }
 });
 
-Deno.test("initCommand(): a root CLI's idmapped workspace is entered after the uid switch", () => {
-  const request = { limits: LIMITS, uid: 2000000007, cwd: "/w", command: ["/x/python3"] };
-  const util = initCommand(request, { ...TOOLS, env: "/usr/bin/env" });
-  assert.deepEqual(util.slice(5, 10), ["--", "/usr/bin/env", "-C", "/w", "--"]);
-  assert.equal(util[10], "/usr/bin/prlimit");
-  // Without coreutils' env, init.py enters it (its config says where).
+Deno.test("initCommand(): a root CLI's idmapped workspace needs init.py, which enters it as the uid", () => {
+  const idmap = [{ path: "/w", pins: ["/w/.git"] }];
+  const request = { limits: LIMITS, uid: 2000000007, cwd: "/w", idmap, command: ["/x/python3"] };
   const python = initCommand(request, TOOLS);
-  assert.equal(python[0], "/usr/bin/python3");
-  assert.equal(JSON.parse(python[6]!).cwd, "/w");
+  assert.equal(python[0], "/usr/bin/python3", "never the util-linux form, prlimit or not");
+  const config = JSON.parse(python[6]!);
+  assert.equal(config.cwd, "/w");
+  assert.deepEqual(config.idmap, idmap);
+  assert.equal(config.uid, 2000000007);
 });
