@@ -376,6 +376,9 @@ export async function executeRun(
   deps: ScriptDeps,
   hooks: StreamHooks = {},
 ): Promise<RunOutcome> {
+  // The kernel stamps change times from a coarse clock (one tick, a few ms, behind): a
+  // margin of 50 ms only ever over-reports, by a file changed just before the run.
+  const started = Date.now() - 50;
   const outcome = await runScript({
     cwd: prepared.cwd,
     skill: prepared.skill,
@@ -395,7 +398,7 @@ export async function executeRun(
   const scan = prepared.receipt.scan;
   const changes = scan === undefined
     ? undefined
-    : workspaceChanges(scan, join(deps.home, prepared.quarantine));
+    : workspaceChanges(scan, started, join(deps.home, prepared.quarantine));
   outcome.receipt = prepared.receipt.finish(
     outcome.exitCode,
     outcome.durationMs,

@@ -1,8 +1,10 @@
 /**
  * The workspace as a run sees it (rules: core/workspace.ts). One bounded walk before the
  * run finds what the sandbox must guard (read-only guarded paths, `.git` folders pinned so
- * they cannot be swapped, secret files hidden) and records every entry's stat signature;
- * a second walk after the run gives the receipt's created, changed and deleted files.
+ * they cannot be swapped, secret files hidden) and records every entry's name and kind
+ * (no stat: names are enough to tell created and deleted files); a second walk after the
+ * run stats what it finds, and a file whose change time is past the run's start was
+ * changed by it (a script can set a file's mtime back, never its ctime).
  * Guarded paths that did not exist and were created during a run are moved to a
  * quarantine folder under `$SKILLS_HOME/.cache/quarantine/` afterwards.
  */
@@ -29,8 +31,10 @@ export interface WorkspaceScan extends WorkspaceGuards {
   dir: string;
   /** Guarded names absent at the workspace's top before the run (relative paths). */
   absent: string[];
-  /** Stat signature of each entry, by relative path (files and links; folders by name). */
+  /** Each entry's kind by relative path: `d` folder, `f` file, `l` symlink. */
   entries: Map<string, string>;
+  /** The walk after a run: files changed since it started. */
+  changed: string[];
   /** The walk stopped at its bounds: changes deeper or past the cap are not listed. */
   cut: boolean;
 }
@@ -46,17 +50,16 @@ export interface WorkspaceChanges {
   incomplete: boolean;
 }
 
-function signature(info: Deno.FileInfo): string {
-  return `${info.isSymlink ? "l" : "f"}${info.size}:${info.mtime?.getTime() ?? 0}:${
-    info.ino ?? 0
-  }:${info.mode ?? 0}`;
+function kind(entry: { isDirectory: boolean; isSymlink: boolean }): string {
+  return entry.isDirectory ? "d" : entry.isSymlink ? "l" : "f";
 }
 
 /**
- * Walks `dir` (a real path) within the bounds. With `guards` false only signatures are
- * recorded (the walk after a run).
+ * Walks `dir` (a real path) within the bounds. With `since`, the walk after a run: files
+ * are stat'ed and those changed at or after `since` (ms) are listed in `changed`.
  */
-export function scanWorkspace(dir: string, guards = true): WorkspaceScan {
+export function scanWorkspace(dir: string, since?: number): WorkspaceScan {
+  const guards = since === undefined;
   const scan: WorkspaceScan = {
     dir,
     readOnly: [],
@@ -64,6 +67,7 @@ export function scanWorkspace(dir: string, guards = true): WorkspaceScan {
     secrets: [],
     absent: [],
     entries: new Map(),
+    changed: [],
     cut: false,
   };
   let count = 0;
@@ -88,11 +92,11 @@ export function scanWorkspace(dir: string, guards = true): WorkspaceScan {
       }
       const path = `${folder}/${entry.name}`;
       const rel = `${prefix}${entry.name}`;
-      if (entry.isDirectory) scan.entries.set(rel, "d");
-      else {
+      scan.entries.set(rel, kind(entry));
+      if (since !== undefined && !entry.isDirectory) {
         const info = lstatSyncOrNull(path);
-        if (info === null) continue;
-        scan.entries.set(rel, signature(info));
+        const changedAt = Math.max(info?.ctime?.getTime() ?? 0, info?.mtime?.getTime() ?? 0);
+        if (changedAt >= since) scan.changed.push(rel);
       }
       if (guards) guard(scan, path, entry.name, entry);
       if (!entry.isDirectory) continue;
@@ -173,7 +177,11 @@ function guardGitDir(scan: WorkspaceScan, gitDir: string, depth: number): void {
  * What changed between `before` and a walk now; guarded names that were absent and exist
  * now are moved under `quarantine` (a fresh folder) and listed as such.
  */
-export function workspaceChanges(before: WorkspaceScan, quarantine?: string): WorkspaceChanges {
+export function workspaceChanges(
+  before: WorkspaceScan,
+  since: number,
+  quarantine?: string,
+): WorkspaceChanges {
   const quarantined: string[] = [];
   const moveAside = (rel: string) => {
     if (quarantine === undefined) return false;
@@ -190,7 +198,7 @@ export function workspaceChanges(before: WorkspaceScan, quarantine?: string): Wo
   for (const rel of before.absent) {
     if (lstatSyncOrNull(join(before.dir, rel)) !== null) moveAside(rel);
   }
-  let after = scanWorkspace(before.dir, false);
+  let after = scanWorkspace(before.dir, since);
   // A guarded name made anywhere else the walk reaches (`sub/.claude/settings.json`, a
   // nested `.vscode/`): the new guarded entry goes too, shallowest first.
   let movedNested = false;
@@ -201,15 +209,15 @@ export function workspaceChanges(before: WorkspaceScan, quarantine?: string): Wo
       movedNested = true;
     }
   }
-  if (movedNested) after = scanWorkspace(before.dir, false);
+  if (movedNested) after = scanWorkspace(before.dir, since);
   const created: string[] = [];
   const changed: string[] = [];
   const deleted: string[] = [];
   for (const [rel, sig] of after.entries) {
-    const old = before.entries.get(rel);
-    if (sig === "d") continue;
-    if (old === undefined) created.push(rel);
-    else if (old !== sig) changed.push(rel);
+    if (sig !== "d" && !before.entries.has(rel)) created.push(rel);
+  }
+  for (const rel of after.changed) {
+    if (before.entries.get(rel) === after.entries.get(rel)) changed.push(rel);
   }
   for (const [rel, sig] of before.entries) {
     if (sig !== "d" && !after.entries.has(rel)) deleted.push(rel);
