@@ -5,6 +5,7 @@
  * adds compared with the installed version.
  */
 
+import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "./net_grants.ts";
 import {
   AUDIT_MAX_FILE_BYTES,
   AUDIT_RULES,
@@ -29,6 +30,8 @@ interface AuditInput {
   /** The skill's name and `permissions.env`, when its manifest could be read. */
   name?: string | undefined;
   envPatterns?: readonly string[] | undefined;
+  /** Its `permissions.network`, when its manifest could be read. */
+  network?: NetPolicy | undefined;
 }
 
 export interface Finding {
@@ -101,11 +104,11 @@ export function auditSkill(input: AuditInput): AuditReport {
  * `add` each file (its bytes can be dropped afterwards), then take the `report`.
  */
 export class SkillAudit {
-  readonly #facts: Pick<AuditInput, "name" | "envPatterns">;
+  readonly #facts: Pick<AuditInput, "name" | "envPatterns" | "network">;
   readonly #findings: Finding[] = [];
   #files = 0;
 
-  constructor(facts: Pick<AuditInput, "name" | "envPatterns">) {
+  constructor(facts: Pick<AuditInput, "name" | "envPatterns" | "network">) {
     this.#facts = facts;
   }
 
@@ -140,7 +143,10 @@ interface Region {
   offset: number;
 }
 
-function auditFile(file: AuditFile, input: Pick<AuditInput, "name" | "envPatterns">): Finding[] {
+function auditFile(
+  file: AuditFile,
+  input: Pick<AuditInput, "name" | "envPatterns" | "network">,
+): Finding[] {
   const out: Finding[] = [];
   const text = decodeText(file.bytes);
   if (text === undefined) {
@@ -182,6 +188,15 @@ function auditFile(file: AuditFile, input: Pick<AuditInput, "name" | "envPattern
           const index = region.text.indexOf(pattern);
           const at = region.offset + (index === -1 ? 0 : index);
           out.push(finding(rule, file.path, lineAt(at), `permissions.env: ${pattern}`));
+          fired.add(rule.id);
+        }
+      } else if (m.type === "network-permission" && region.kind === "frontmatter") {
+        for (const grant of input.network?.grants ?? []) {
+          if (!namesNonPublicAddress(grant)) continue;
+          const text = formatNetGrant(grant);
+          const index = region.text.indexOf(grant.host);
+          const at = region.offset + (index === -1 ? 0 : index);
+          out.push(finding(rule, file.path, lineAt(at), `permissions.network: ${text}`));
           fired.add(rule.id);
         }
       } else if (m.type === "minified") {

@@ -24,6 +24,8 @@ type Matcher =
   | { type: "html-comment"; pattern: RegExp }
   /** A `permissions.env` pattern with a wildcard whose stem does not name the skill. */
   | { type: "env-permission" }
+  /** A `permissions.network` entry naming a local, private or metadata address. */
+  | { type: "network-permission" }
   /** A file that is not text: compiled code (`executable`) or any other opaque blob. */
   | { type: "binary"; classes: readonly ("executable" | "opaque")[] }
   /** Code written on very long lines (minified, packed or generated). */
@@ -313,6 +315,15 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "A wildcard in permissions.env that does not name the skill (AWS_* in a skill named pdf) hands its scripts secrets of other services.",
     kinds: ["frontmatter"],
     match: { type: "env-permission" },
+  },
+  {
+    id: "local-network-permission",
+    severity: "high",
+    title: "Network permission for a local, private or metadata address",
+    explanation:
+      "permissions.network naming localhost, a private address or a cloud metadata endpoint asks to reach your own services or your machine's credentials; the sandbox grants it only when you do (--allow-net).",
+    kinds: ["frontmatter"],
+    match: { type: "network-permission" },
   },
   {
     id: "executable-binary",

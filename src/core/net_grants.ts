@@ -10,6 +10,8 @@
  * or `localhost`. Names are compared in lower case.
  */
 
+import { isPublicAddress, parseIp } from "./ip_ranges.ts";
+
 export interface NetGrant {
   /** Lower-case name, IP literal (IPv6 without brackets), or `*.suffix`. */
   host: string;
@@ -18,8 +20,8 @@ export interface NetGrant {
 }
 
 /**
- * `any`: every public host (`permissions.network: true`); `grants`: the hosts named. Local
- * addresses are reached only through a grant that names them (see {@link isLocalAddress}).
+ * `any`: every public host (`permissions.network: true`); `grants`: the hosts named. An
+ * address that is not public is reached only through a grant that names it (core/ip_ranges).
  */
 export interface NetPolicy {
   any: boolean;
@@ -167,17 +169,11 @@ function isAddressLiteral(host: string): boolean {
 }
 
 /**
- * Loopback, link-local (cloud metadata at 169.254.169.254) and unspecified addresses. A
- * grant that names a DNS host never reaches these, whatever the name resolves to: a skill
- * declaring its own domain cannot point it at the user's local services. Granting the
- * address itself (`127.0.0.1:8080`, `localhost`) does.
+ * Whether a grant names an address that is not public (`localhost`, `127.0.0.1`,
+ * `169.254.169.254`, `10.0.0.5`, `[fd00:ec2::254]`): reached only when the user grants it
+ * (`--allow-net`, SKILLS_ALLOW_NET), never by a skill's own manifest.
  */
-export function isLocalAddress(ip: string): boolean {
-  const a = normalizeHost(ip);
-  const mapped = a.startsWith("::ffff:") ? a.slice(7) : a;
-  if (IPV4.test(mapped)) {
-    return mapped.startsWith("127.") || mapped.startsWith("169.254.") || mapped.startsWith("0.");
-  }
-  return a === "::1" || a === "::" || a.startsWith("fe8") || a.startsWith("fe9") ||
-    a.startsWith("fea") || a.startsWith("feb");
+export function namesNonPublicAddress(grant: NetGrant): boolean {
+  if (grant.host === "localhost" || grant.host.endsWith(".localhost")) return true;
+  return parseIp(grant.host) !== undefined && !isPublicAddress(grant.host);
 }

@@ -4,8 +4,8 @@ import {
   describeNetPolicy,
   formatNetGrant,
   grantFor,
-  isLocalAddress,
   mergeNetPolicies,
+  namesNonPublicAddress,
   NO_NETWORK,
   parseNetGrant,
   parseNetGrants,
@@ -89,24 +89,16 @@ Deno.test("grantFor() matches host, port and wildcard; `any` never counts as nam
   );
 });
 
-Deno.test("isLocalAddress() covers loopback, link-local and unspecified, v4 and v6", () => {
+Deno.test("namesNonPublicAddress(): localhost and non-public literals, never a DNS name", () => {
   for (
-    const ip of [
-      "127.0.0.1",
-      "127.1.2.3",
-      "169.254.169.254",
-      "0.0.0.0",
-      "::1",
-      "::",
-      "fe80::1",
-      "::ffff:127.0.0.1",
-      "[::1]",
-    ]
+    const text of ["localhost", "127.0.0.1:8080", "169.254.169.254", "10.0.0.5", "[fd00:ec2::254]"]
   ) {
-    assert.equal(isLocalAddress(ip), true, ip);
+    const grant = parseNetGrant(text);
+    assert.ok(!("error" in grant) && namesNonPublicAddress(grant), text);
   }
-  for (const ip of ["10.0.0.1", "192.168.1.1", "93.184.216.34", "2001:db8::1", "::ffff:8.8.8.8"]) {
-    assert.equal(isLocalAddress(ip), false, ip);
+  for (const text of ["api.example.com", "8.8.8.8:53", "*.example.com", "[2606:4700::1111]"]) {
+    const grant = parseNetGrant(text);
+    assert.ok(!("error" in grant) && !namesNonPublicAddress(grant), text);
   }
 });
 

@@ -90,7 +90,7 @@ Deno.test(
 );
 
 Deno.test(
-  "a host the manifest declares is reachable; the user's proxy settings are not used",
+  "a loopback host the manifest declares needs the user's grant; the user's proxy settings are not used",
   needsSandbox,
   async () => {
     await using lab = await setupLab();
@@ -106,10 +106,22 @@ Deno.test(
       `---\nname: net-lab\ndescription: Declares one loopback host.\npermissions:\n  env: [HTTP_PROXY, NO_PROXY]\n  network:\n    - 127.0.0.1:${server.port}\n---\n\n# net-lab\n`,
     );
     await installFixtureSkill(lab.home, source);
+    // A skill may not grant itself a local address: only the user may.
+    const declared = await lab.run(["net-lab", "attempt", `http:${server.url}`, "--json"]);
+    assert.equal(declared.code, 0, declared.stderr);
+    assert.equal(JSON.parse(declared.stdout)[`http:${server.url}`].ok, false);
+    assert.match(
+      declared.stderr,
+      /net-lab declares 127\.0\.0\.1:\d+, which is not a public address/,
+    );
     const result = await lab.run(
       ["net-lab", "attempt", `http:${server.url}`, "env:NO_PROXY", "env:HTTP_PROXY", "--json"],
       // Forwarded by the skill's permissions.env, yet replaced inside the sandbox.
-      { HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" },
+      {
+        HTTP_PROXY: "http://127.0.0.1:9",
+        NO_PROXY: "127.0.0.1",
+        SKILLS_ALLOW_NET: `127.0.0.1:${server.port}`,
+      },
     );
     assert.equal(result.code, 0, result.stderr);
     const seen = JSON.parse(result.stdout);
@@ -133,7 +145,7 @@ Deno.test(
       assert.equal(refused.code, 1);
       assert.match(
         JSON.parse(refused.stdout).message,
-        /403 .*not in the skill's permissions\.network/,
+        /403 .*is not allowed/,
       );
       assert.equal(fixture.requests.length, 0);
       const granted = await lab.run(["kalshi-markets", "status", "--json"], {

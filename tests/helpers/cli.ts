@@ -17,7 +17,7 @@ export const CLI_FLAGS = [
   "--allow-write",
   "--allow-env",
   "--allow-net",
-  "--allow-sys=hostname",
+  "--allow-sys=hostname,networkInterfaces",
   "--allow-run=git,uv,python3,python,bwrap,bash,node,deno",
 ];
 

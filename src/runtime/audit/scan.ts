@@ -36,8 +36,8 @@ export function skillFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** What the audit needs of a manifest: the name and env permissions. */
-type ManifestFacts = Pick<Manifest, "name" | "envPatterns">;
+/** What the audit needs of a manifest: the name, env and network permissions. */
+type ManifestFacts = Pick<Manifest, "name" | "envPatterns" | "network">;
 
 /**
  * At most this much is read from one skill in all: past it the skill is refused as too
@@ -64,7 +64,11 @@ export async function auditDir(dir: string, manifest?: ManifestFacts): Promise<A
   const paths = skillFiles(dir);
   const facts = manifest ??
     (paths.includes("SKILL.md") ? await manifestFacts(read("SKILL.md")) : undefined);
-  const audit = new SkillAudit({ name: facts?.name, envPatterns: facts?.envPatterns });
+  const audit = new SkillAudit({
+    name: facts?.name,
+    envPatterns: facts?.envPatterns,
+    network: facts?.network,
+  });
   let total = 0;
   for (const path of paths) {
     const file = read(path);

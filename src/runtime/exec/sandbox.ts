@@ -28,7 +28,13 @@ import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/init.ts";
 import { assertSandbox, resolveSandbox } from "../sandbox/mode.ts";
-import { mergeNetPolicies, NO_NETWORK, parseNetGrants } from "../../core/net_grants.ts";
+import {
+  formatNetGrant,
+  mergeNetPolicies,
+  namesNonPublicAddress,
+  NO_NETWORK,
+  parseNetGrants,
+} from "../../core/net_grants.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
 
 export interface LaunchPlan {
@@ -469,9 +475,23 @@ export async function sandboxRequestFor(
     );
   }
   const fromFlags = parseNetGrants(scope.allowNet ?? []);
+  const userGrants = [...fromEnv.grants, ...fromFlags.grants];
+  // A skill may not grant itself a local, private or metadata address: only the user may.
+  const declared = skill.manifest.network ?? NO_NETWORK;
+  const own = declared.grants.filter((grant) => {
+    if (!namesNonPublicAddress(grant)) return true;
+    const granted = userGrants.some((g) => g.host === grant.host);
+    if (!granted) {
+      warn?.(
+        `${skill.canonical} declares ${formatNetGrant(grant)}, which is not a public address: ` +
+          `it is reached only when you grant it (--allow-net ${formatNetGrant(grant)})`,
+      );
+    }
+    return false;
+  });
   const network = mergeNetPolicies(
-    skill.manifest.network ?? NO_NETWORK,
-    { any: false, grants: [...fromEnv.grants, ...fromFlags.grants] },
+    { any: declared.any, grants: own },
+    { any: false, grants: userGrants },
   );
   return {
     bwrap: status.bwrap,

@@ -5,13 +5,18 @@
  * ALL_PROXY. Two request forms are served:
  *   CONNECT host:port            (HTTPS and any other TCP): a tunnel once allowed;
  *   GET http://host[:port]/path  (plain HTTP): forwarded in origin form.
- * A target that no grant allows gets `403` and never a connection. A grant naming a DNS
- * host never reaches a loopback or link-local address (core/net_grants.isLocalAddress),
- * whatever the name resolves to.
+ * Every decision is made before any connection, on the addresses a name resolves to: a
+ * target no grant allows, or a name that resolves to an address that is not public
+ * (loopback, private, CGNAT, link-local and metadata, unique-local, the host's own
+ * interface addresses: core/ip_ranges.ts) unless a grant names that very address, gets the
+ * same `403` and never a connection — so the proxy cannot be used to tell open ports from
+ * closed ones. The connection then goes to the address that was checked (no second lookup
+ * a rebinding DNS could answer differently).
  */
 
 import { join } from "../os/paths.ts";
-import { formatNetGrant, grantFor, isLocalAddress, type NetPolicy } from "../../core/net_grants.ts";
+import { formatNetGrant, grantFor, type NetPolicy } from "../../core/net_grants.ts";
+import { isPublicAddress, parseIp, sameAddress } from "../../core/ip_ranges.ts";
 
 export interface NetProxy {
   /** The folder holding the socket (bound read-only into the sandbox). */
@@ -176,36 +181,44 @@ async function handle(
       return;
     }
     const label = formatNetGrant({ host: target.host, port: target.port });
-    const grant = grantFor(policy, target.host, target.port);
-    if (grant === undefined) {
-      const reason = "not in the skill's permissions.network";
+    const refuse = async (reason: string) => {
       options.onDenied?.(label, reason);
+      // One answer for every refusal, whatever the reason and whatever listens there.
       await reply(
         conn,
         "403 Forbidden",
-        `skills sandbox: ${label} is ${reason}; grant it with \`skills run --allow-net ${label}\` or SKILLS_ALLOW_NET`,
+        `skills sandbox: ${label} is not allowed; grant it with \`skills run --allow-net ${label}\` or SKILLS_ALLOW_NET`,
       );
+    };
+    const grant = grantFor(policy, target.host, target.port);
+    if (grant === undefined) return await refuse("not in the skill's permissions.network");
+    const addresses = await addressesOf(target.host);
+    if (addresses.length === 0) {
+      await reply(conn, "502 Bad Gateway", `skills sandbox: cannot resolve ${target.host}`);
       return;
     }
-    try {
-      upstream = await Deno.connect({ hostname: target.host, port: target.port });
-    } catch (error) {
-      await reply(
-        conn,
-        "502 Bad Gateway",
-        `skills sandbox: cannot reach ${label}: ${(error as Error).message}`,
+    const hidden = await ownAddresses();
+    const notPublic = addresses.find((a) =>
+      !isPublicAddress(a) || hidden.some((own) => sameAddress(own, a))
+    );
+    // Only a grant naming the address itself (an IP literal, `localhost`) reaches one that
+    // is not public; a name that resolves to one is refused outright, whatever else it has.
+    if (notPublic !== undefined && !grant.literal) {
+      return await refuse(
+        `resolves to ${notPublic}, which is not a public address; only a grant naming that address reaches it`,
       );
+    }
+    for (const address of addresses) {
+      try {
+        upstream = await Deno.connect({ hostname: address, port: target.port });
+        break;
+      } catch { /* the next address, if any */ }
+    }
+    if (upstream === undefined) {
+      await reply(conn, "502 Bad Gateway", `skills sandbox: cannot reach ${label}`);
       return;
     }
     open.add(upstream);
-    const remote = (upstream.remoteAddr as Deno.NetAddr).hostname;
-    if (!grant.literal && isLocalAddress(remote)) {
-      const reason =
-        `resolves to the local address ${remote}; only a grant naming that address reaches it`;
-      options.onDenied?.(label, reason);
-      await reply(conn, "403 Forbidden", `skills sandbox: ${label} ${reason}`);
-      return;
-    }
     options.log?.(`sandbox network: ${label}`);
     options.onAllowed?.(label);
     if (target.head === undefined) {
@@ -222,6 +235,36 @@ async function handle(
     }
     closeQuietly(conn);
   }
+}
+
+/** The addresses to try for a target: itself when it is one, else what DNS answers. */
+async function addressesOf(host: string): Promise<string[]> {
+  if (parseIp(host) !== undefined) return [host];
+  if (host === "localhost") return ["127.0.0.1", "::1"];
+  const found: string[] = [];
+  for (const kind of ["A", "AAAA"] as const) {
+    try {
+      found.push(...await Deno.resolveDns(host, kind, { signal: AbortSignal.timeout(5000) }));
+    } catch { /* no such record, or no answer */ }
+  }
+  return found;
+}
+
+let interfaceAddresses: Promise<string[]> | undefined;
+
+/**
+ * This machine's own addresses: a service bound to 0.0.0.0 answers on a public one too, so
+ * "any public host" must not reach them. Empty where the permission to list them is missing.
+ */
+function ownAddresses(): Promise<string[]> {
+  interfaceAddresses ??= (async () => {
+    try {
+      return Deno.networkInterfaces().map((i) => i.address);
+    } catch {
+      return [];
+    }
+  })();
+  return interfaceAddresses;
 }
 
 /** Copies `from` to `to` until `from` ends, then half-closes `to`. */

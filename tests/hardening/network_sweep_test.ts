@@ -1,0 +1,140 @@
+/**
+ * The security sweep's network items (issue 23, items 4 and 5), against the real proxy and
+ * a real server on loopback: "any public host" reaches no address that is not public —
+ * loopback in all its spellings, this machine's own interface addresses — unless a grant
+ * names that very address; and every refusal is decided before any connection, with one
+ * answer, so open and closed ports cannot be told apart. (The private, CGNAT, metadata,
+ * ULA and NAT64 ranges are checked without traffic in tests/core/ip_ranges_test.ts: this
+ * workplace sends nothing to such addresses.)
+ */
+
+import assert from "node:assert/strict";
+import { startNetProxy } from "../../src/runtime/sandbox/proxy.ts";
+
+async function ask(socketPath: string, request: string): Promise<string> {
+  const conn = await Deno.connect({ transport: "unix", path: socketPath });
+  try {
+    await conn.write(new TextEncoder().encode(request));
+    let text = "";
+    const buffer = new Uint8Array(4096);
+    while (true) {
+      const n = await conn.read(buffer);
+      if (n === null) break;
+      text += new TextDecoder().decode(buffer.subarray(0, n));
+      if (text.includes("pong")) break;
+    }
+    return text;
+  } finally {
+    conn.close();
+  }
+}
+
+function pongServer(hostname = "0.0.0.0") {
+  let hits = 0;
+  const server = Deno.serve({ hostname, port: 0, onListen() {} }, () => {
+    hits++;
+    return new Response("pong");
+  });
+  return {
+    port: (server.addr as Deno.NetAddr).port,
+    hits: () => hits,
+    close: () => server.shutdown(),
+  };
+}
+
+/** A port nothing listens on (bound, then released). */
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+const linux = { ignore: Deno.build.os !== "linux" };
+
+Deno.test(
+  "any public host (network: true) reaches no loopback spelling and not this machine's own addresses",
+  linux,
+  async () => {
+    const server = pongServer();
+    const reasons: string[] = [];
+    const proxy = await startNetProxy({ any: true, grants: [] }, {
+      onDenied: (_, reason) => reasons.push(reason),
+    });
+    try {
+      const own = Deno.networkInterfaces()
+        .filter((i) => i.family === "IPv4" && !i.address.startsWith("127."))
+        .map((i) => i.address);
+      const targets = [
+        "127.0.0.1",
+        "127.1.2.3",
+        "0.0.0.0",
+        "[::1]",
+        "[::ffff:127.0.0.1]",
+        "[::ffff:7f00:1]",
+        "localhost",
+        ...own,
+      ];
+      for (const host of targets) {
+        const answer = await ask(
+          proxy.socketPath,
+          `CONNECT ${host}:${server.port} HTTP/1.1\r\n\r\n`,
+        );
+        assert.match(answer, /^HTTP\/1\.1 403 Forbidden/, host);
+      }
+      assert.equal(server.hits(), 0, "no request reached the server");
+      assert.equal(reasons.length, targets.length);
+      for (const reason of reasons) assert.match(reason, /not a public address/);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  },
+);
+
+Deno.test("a grant naming the exact address reaches it", linux, async () => {
+  const server = pongServer("127.0.0.1");
+  const proxy = await startNetProxy({ any: false, grants: [{ host: "127.0.0.1" }] });
+  try {
+    const answer = await ask(
+      proxy.socketPath,
+      `GET http://127.0.0.1:${server.port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    assert.match(answer, /pong/);
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+});
+
+Deno.test(
+  "the proxy decides before it connects: open and closed ports get the same answer",
+  linux,
+  async () => {
+    const server = pongServer("127.0.0.1");
+    const closed = closedPort();
+    for (
+      const policy of [{ any: true, grants: [] }, { any: false, grants: [{ host: "example.com" }] }]
+    ) {
+      const proxy = await startNetProxy(policy);
+      try {
+        const answers: string[] = [];
+        for (const port of [server.port, closed]) {
+          for (const form of ["CONNECT", "GET"]) {
+            const request = form === "CONNECT"
+              ? `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`
+              : `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\n\r\n`;
+            const answer = await ask(proxy.socketPath, request);
+            answers.push(answer.replaceAll(String(port), "PORT"));
+          }
+        }
+        assert.equal(new Set(answers).size, 1, answers.join("\n---\n"));
+        assert.match(answers[0]!, /^HTTP\/1\.1 403 Forbidden/);
+        assert.equal(server.hits(), 0, "nothing was connected to decide");
+      } finally {
+        await proxy.close();
+      }
+    }
+    await server.close();
+  },
+);
