@@ -383,7 +383,11 @@ function checkToolsetsAndScripts(
   }
 }
 
-/** Validation: every symlink inside the skill is reported; one that leaves it is an error. */
+/**
+ * Validation: every symlink inside the skill is an error. A skill's digest covers file
+ * contents, and a link would make what runs depend on where it points at run time: none
+ * is installed, whether it leaves the skill or not (README, "Security model").
+ */
 function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
   let seen = 0;
   const realRoot = Deno.realPathSync(root);
@@ -411,7 +415,12 @@ function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
             message: `symlink ${rel} points outside the skill (refused)`,
           });
         } else {
-          diagnostics.push({ level: "warning", file: path, message: `symlink ${rel} is ignored` });
+          diagnostics.push({
+            level: "error",
+            file: path,
+            message:
+              `symlink ${rel} (refused: a skill holds no symlinks; ship the file itself, or a copy)`,
+          });
         }
       } else if (entry.isDirectory && entry.name !== ".git") {
         walk(path);
