@@ -42,6 +42,45 @@ function agentFolder(agent: AgentName, scope: LinkScope, env: Readonly<Record<st
     : join(...agentUserDir(agent, env, isAbsolute));
 }
 
+/**
+ * Why the agent folder may not be written, or undefined. In a project (a repository someone
+ * else wrote), every part of the path from the project root down — `.claude`, `.claude/skills`
+ * — must be a real folder, not a symlink: a cloned repository's `.claude` linking to the
+ * user's `~/.claude` would turn a project skill into one active in every project. In the
+ * user's home (`--global`) the user's own links are fine, but the folder must resolve inside
+ * the agent's home folder.
+ */
+function agentFolderProblem(
+  folder: string,
+  scope: LinkScope,
+  agentHome: string,
+): string | undefined {
+  const base = scope.kind === "project" ? scope.root : agentHome;
+  const realBase = realOrNull(base);
+  if (realBase === null) return undefined; // nothing there yet: made below, inside it
+  const rel = relative(base, folder);
+  if (rel.startsWith("..") || isAbsolute(rel)) return `${folder} is not inside ${base}`;
+  let at = base;
+  for (const part of rel.split(/[\\/]/).filter(Boolean)) {
+    at = join(at, part);
+    const info = lstatSyncOrNull(at);
+    if (info === null) return undefined; // the rest is made inside what was checked
+    if (info.isSymlink) {
+      const target = realOrNull(at) ?? Deno.readLinkSync(at);
+      if (scope.kind === "project") {
+        return `${relative(base, at)} is a symlink (to ${target}) in the project: ` +
+          "skills writes only into real folders of a repository, never through a link it did not make";
+      }
+      if (realOrNull(at) === null || !isWithin(realBase, realOrNull(at)!)) {
+        return `${at} leads out of ${base} (to ${target})`;
+      }
+    } else if (!info.isDirectory) return `${at} is not a folder`;
+  }
+  const real = realOrNull(folder);
+  if (real !== null && !isWithin(realBase, real)) return `${folder} resolves outside ${base}`;
+  return undefined;
+}
+
 function realOrNull(path: string): string | null {
   try {
     return Deno.realPathSync(path);
@@ -93,6 +132,9 @@ export async function linkSkills(
     const digest = trustedDigest(skill);
     for (const [folder, forAgents] of byFolder) {
       const path = join(folder, skill.canonical);
+      const agentHome = scope.kind === "project"
+        ? scope.root
+        : agentUserDir(forAgents[0]!, env, isAbsolute)[0]!;
       const linkRecord = (kind: "symlink" | "copy"): LinkRecord => ({
         path,
         target: skill.dir,
@@ -112,6 +154,11 @@ export async function linkSkills(
           status,
           ...(reason ? { reason } : {}),
         });
+      const unsafe = agentFolderProblem(folder, scope, agentHome);
+      if (unsafe !== undefined) {
+        outcome("refused", unsafe);
+        continue;
+      }
       if (digest === null) {
         outcome(
           "refused",
