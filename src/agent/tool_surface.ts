@@ -4,6 +4,7 @@
  * `tools.ts`.
  */
 
+import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import type { Envelope } from "../core/envelope.ts";
 import type { Catalog } from "../runtime/catalog/catalog.ts";
 
@@ -99,6 +100,12 @@ export interface ToolSurface {
    * content is what the user sends to the model.
    */
   invokeSkill(name: string, args: string): Promise<Envelope>;
+  /**
+   * The skill as its files are served (read_skill_file, MCP resources, skills/get): an
+   * installed, project or bundled one from its verified copy, or a failure when it changed
+   * since it was trusted (throws SkillError `integrity_mismatch` or `untrusted`).
+   */
+  served(skill: SkillRecord): Promise<SkillRecord>;
   /** Subscribes to tool-list changes (toolset tools mounted on activation). */
   onToolsChanged(listener: () => void): () => void;
   /** Stops toolset host processes. */

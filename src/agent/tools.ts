@@ -20,7 +20,7 @@ import {
   readSkillBody,
   type SkillRecord,
 } from "../runtime/catalog/catalog.ts";
-import { scriptHelp, scriptList, scriptRun } from "../runtime/exec/script_service.ts";
+import { scriptHelp, scriptList, scriptRun, servedSkill } from "../runtime/exec/script_service.ts";
 import { ToolsetHost } from "../runtime/exec/toolset_host.ts";
 import {
   type AllowedToolsPolicy,
@@ -179,7 +179,12 @@ class SkillToolSurface implements ToolSurface {
         case "read_skill_file":
           return await this.#withArgs(readFileArgs(args), async (a) => {
             const skill = this.#activeSkill(a.skill);
-            return "error" in skill ? skill.error : await readSkillFile(skill.record, a.path);
+            if ("error" in skill) return skill.error;
+            try {
+              return await readSkillFile(await this.served(skill.record), a.path);
+            } catch (error) {
+              return failFromError(error);
+            }
           });
         case "script_list":
           return await this.#withArgs(scriptListArgs(args), (a) => {
@@ -379,7 +384,7 @@ class SkillToolSurface implements ToolSurface {
         );
       }
       if (this.#activated.has(canonical)) {
-        const body = withArguments(await readSkillBody(skill), args);
+        const body = withArguments(await readSkillBody(await this.served(skill)), args);
         return ok(this.#content(skill, body, [], []), `Started skill '${canonical}'`);
       }
       this.#userStarting = true;
@@ -391,6 +396,10 @@ class SkillToolSurface implements ToolSurface {
     } catch (error) {
       return failFromError(error);
     }
+  }
+
+  served(skill: SkillRecord): Promise<SkillRecord> {
+    return servedSkill(skill, this.#options.home, this.#options.allowUntrusted === true);
   }
 
   #content(skill: SkillRecord, body: string, tools: string[], problems: string[]): string {
@@ -410,7 +419,8 @@ class SkillToolSurface implements ToolSurface {
 
   async #firstActivation(skill: SkillRecord, args?: string): Promise<Envelope> {
     const before = this.#toolNames();
-    const written = await readSkillBody(skill);
+    // What the model reads is what was verified: instructions edited after trust are refused.
+    const written = await readSkillBody(await this.served(skill));
     const body = args === undefined ? written : withArguments(written, args);
     const { tools, problems } = await this.#mountToolsets(skill);
     this.#activated.add(skill.canonical);

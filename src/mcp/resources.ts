@@ -8,7 +8,7 @@
  * hand (a URL parser would quietly resolve `..`).
  */
 
-import { type Envelope, fail } from "../core/envelope.ts";
+import { type Envelope, fail, failFromError } from "../core/envelope.ts";
 import { canonicalSkillName, quoteName } from "../core/names.ts";
 import { listScriptFiles, type SkillRecord } from "../runtime/catalog/catalog.ts";
 import { readServedFile } from "./skill_files.ts";
@@ -129,10 +129,19 @@ export function parseSkillUri(uri: string): { skill: string; path: string } | En
   return { skill: rest.slice(0, slash), path };
 }
 
-/** Reads one resource of an active skill, whole. Never throws: failures are envelopes. */
+/** How a skill's files are served: its verified copy (ToolSurface.served), or as it is. */
+export type ServeSkill = (skill: SkillRecord) => Promise<SkillRecord>;
+const asItIs: ServeSkill = (skill) => Promise.resolve(skill);
+
+/**
+ * Reads one resource of an active skill, whole, from the files `serve` says are served (the
+ * verified copy: instructions edited after trust are refused). Never throws: failures are
+ * envelopes.
+ */
 export async function readSkillResource(
   skills: readonly SkillRecord[],
   uri: string,
+  serve: ServeSkill = asItIs,
 ): Promise<{ ok: true; contents: ResourceContents } | { ok: false; error: Envelope }> {
   const parsed = parseSkillUri(uri);
   if ("success" in parsed) return { ok: false, error: parsed };
@@ -151,7 +160,13 @@ export async function readSkillResource(
     };
   }
   try {
-    const served = await readServedFile(skill, parsed.path);
+    let verified: SkillRecord;
+    try {
+      verified = await serve(skill);
+    } catch (error) {
+      return { ok: false, error: failFromError(error) };
+    }
+    const served = await readServedFile(verified, parsed.path);
     if ("success" in served) return { ok: false, error: served };
     const mimeType = mimeTypeOf(parsed.path);
     return {

@@ -106,7 +106,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const read = await readSkillResource(skills, request.params.uri);
+    const read = await readSkillResource(skills, request.params.uri, (s) => surface.served(s));
     if (!read.ok) {
       const error = read.error as Extract<Envelope, { success: false }>;
       const code = error.error === "not_found" ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
@@ -116,7 +116,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     return { contents: [read.contents] } satisfies ReadResourceResult;
   });
 
-  const extension = skillsExtensionHandler(skills, (message) => options.debug?.(message));
+  const extension = skillsExtensionHandler(
+    skills,
+    (message) => options.debug?.(message),
+    undefined,
+    (skill) => surface.served(skill),
+  );
   // The SDK has no schemas for skills/*: they arrive here, checked by the extension itself.
   server.fallbackRequestHandler = (request) =>
     extension(request) as ReturnType<NonNullable<Server["fallbackRequestHandler"]>>;

@@ -27,6 +27,7 @@ import {
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { parseSkillUri, skillUri } from "./resources.ts";
 import { readServedFile, servedFilePaths } from "./skill_files.ts";
+import type { ServeSkill } from "./resources.ts";
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
@@ -55,7 +56,16 @@ const GET_PARAMS = object({ uri: string({ max: 4096 }) });
  * A skill's entry, read now; or why it is not served under SEP-2640 (over the limits, or a
  * front-matter name that is not its served name, which the extension forbids).
  */
-async function skillEntry(skill: SkillRecord): Promise<SkillEntry | { refused: string }> {
+async function skillEntry(
+  listed: SkillRecord,
+  serve: ServeSkill,
+): Promise<SkillEntry | { refused: string }> {
+  let skill: SkillRecord;
+  try {
+    skill = await serve(listed); // the verified copy: digests of what was trusted
+  } catch (error) {
+    return { refused: (error as Error).message };
+  }
   const paths = await servedFilePaths(skill);
   if (!Array.isArray(paths)) return paths;
   const resources: SkillFileEntry[] = [];
@@ -125,6 +135,7 @@ export function skillsExtensionHandler(
   skills: readonly SkillRecord[],
   log: (message: string) => void,
   pageSize = PAGE_SIZE,
+  serve: ServeSkill = (skill) => Promise.resolve(skill),
 ): (request: ExtensionRequest) => Promise<Record<string, unknown>> {
   return async (request) => {
     switch (request.method) {
@@ -135,7 +146,7 @@ export function skillsExtensionHandler(
         const page = skills.slice(start, start + pageSize);
         const entries: SkillEntry[] = [];
         for (const skill of page) {
-          const entry = await skillEntry(skill);
+          const entry = await skillEntry(skill, serve);
           if ("refused" in entry) {
             log(`skills/list leaves out '${skill.canonical}': ${entry.refused}`);
           } else entries.push(entry);
@@ -158,7 +169,7 @@ export function skillsExtensionHandler(
           ? undefined
           : skills.find((s) => s.canonical === parsed.skill);
         if (skill === undefined) throw invalidParams(`No skill is served at ${uri}`);
-        const entry = await skillEntry(skill);
+        const entry = await skillEntry(skill, serve);
         if ("refused" in entry) {
           throw invalidParams(`Skill at ${uri} is not served: ${entry.refused}`);
         }

@@ -95,6 +95,9 @@ export function fakeSurface(options: { skills?: string[] } = {}): FakeSurface {
       activated = true;
       return Promise.resolve(ok(`DEMO BODY for ${args}`, "Started skill 'demo'"));
     },
+    served(skill) {
+      return Promise.resolve(skill);
+    },
     onToolsChanged(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

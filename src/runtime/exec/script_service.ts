@@ -359,6 +359,25 @@ function isTruthy(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
 
+/**
+ * The skill as its files may be served to a model or an MCP host: instructions are code
+ * too, so a trusted installed, project or bundled skill is read from its verified private
+ * copy — unchanged since it was trusted, else `integrity_mismatch`, as for a script run. An
+ * untrusted skill is read as it is (its instructions may be read before it is trusted; its
+ * code never runs), and so is a skill a program opened by path (the library owns it).
+ */
+export async function servedSkill(
+  skill: SkillRecord,
+  home: string,
+  allowUntrusted: boolean,
+): Promise<SkillRecord> {
+  const installed = skill.entry !== undefined || skill.project !== undefined ||
+    skill.origin === "core";
+  if (!installed || !skill.trusted) return skill;
+  const { verifiedSkill } = await import("../trust/snapshot.ts");
+  return await verifiedSkill(skill, home, { allowUntrusted });
+}
+
 /** Processes (and threads) a sandboxed script may have at once. */
 const SCRIPT_PROCESSES = 256;
 /** The largest file a sandboxed script may write (1 GiB). */
