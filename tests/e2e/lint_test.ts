@@ -9,13 +9,17 @@ Deno.test("skills init output lints clean; a mentioned file that is missing exit
   const env = { SKILLS_HOME: join(dir.path, "home") };
   const init = await runCli(["init", "weather-report", "--with-toolset"], { cwd: dir.path, env });
   assert.equal(init.code, 0, init.stderr);
-  const lint = await runCli(["lint", "weather-report", "--json"], { cwd: dir.path, env });
+  // The author's own skill, not trusted: its scripts run when asked to.
+  const lint = await runCli(["lint", "weather-report", "--run-scripts", "--json"], {
+    cwd: dir.path,
+    env,
+  });
   assert.equal(lint.code, 0, lint.stderr);
   const report = JSON.parse(lint.stdout);
   assert.equal(report.clean, true);
   assert.equal(report.scripts_run, true);
   assert.deepEqual(report.skills[0].findings, []);
-  const text = await runCli(["lint", "weather-report"], { cwd: dir.path, env });
+  const text = await runCli(["lint", "weather-report", "--run-scripts"], { cwd: dir.path, env });
   assert.match(text.stdout, /^✓ weather-report \(.*weather-report\) - clean$/m);
 
   const skillMd = join(dir.path, "weather-report", "SKILL.md");

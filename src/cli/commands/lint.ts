@@ -17,7 +17,8 @@ export const help = renderHelp(lintSpec);
 
 interface LintOptions extends ParsedCommon {
   dirs: string[];
-  runScripts: boolean;
+  /** `yes` (--run-scripts), `no` (--no-scripts), or `trusted`: only for skills you trusted. */
+  scripts: "yes" | "no" | "trusted";
   timeoutSeconds: number;
 }
 
@@ -39,12 +40,35 @@ export function parse(argv: readonly string[]): LintOptions {
       throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 600)`);
     }
   }
+  if (values["no-scripts"] === true && values["run-scripts"] === true) {
+    throw new UsageError("Give --run-scripts or --no-scripts, not both");
+  }
   return {
     ...flags,
     dirs: positionals,
-    runScripts: values["no-scripts"] !== true,
+    scripts: values["no-scripts"] === true
+      ? "no"
+      : values["run-scripts"] === true
+      ? "yes"
+      : "trusted",
     timeoutSeconds,
   };
+}
+
+/**
+ * Without an OS sandbox here, scripts under review would run as the user: asked on a
+ * terminal, refused (false) otherwise. True when there is a sandbox (nothing to agree to).
+ */
+async function agreeToPolicyMode(home: string, ctx: Context): Promise<boolean> {
+  const { sandboxStatus } = await import("../../runtime/exec/sandbox.ts");
+  const status = await sandboxStatus(ctx.env, home);
+  if (status.kind === "bwrap") return true;
+  if (!ctx.isTty) return false;
+  const { confirm } = await import("../tty.ts");
+  return await confirm(
+    ctx,
+    `There is no OS sandbox here (${status.reason}): run the skills' scripts as you, unconfined?`,
+  );
 }
 
 /** The tokenizer (gpt-tokenizer) loads only for a body long enough to need it. */
@@ -53,17 +77,42 @@ async function countTokens(text: string): Promise<number> {
   return countTokens(text);
 }
 
+/** The real folders of the skills this user trusted (installed and project ones). */
+async function trustedDirs(home: string, ctx: Context): Promise<Set<string>> {
+  const { loadCatalog } = await import("../../runtime/catalog/catalog.ts");
+  const catalog = await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env });
+  return new Set(
+    catalog.skills.filter((s) => s.trusted && s.origin !== "core").map((s) => s.dir),
+  );
+}
+
+function realDir(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 export async function run(options: LintOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
   const reports: LintReport[] = [];
+  const trusted = options.scripts === "trusted" ? await trustedDirs(home, ctx) : new Set();
+  let policyModeAgreed: boolean | undefined;
   for (const dir of options.dirs) {
     for (const target of await skillDirsAt(resolve(ctx.cwd, dir))) {
+      const runScripts = options.scripts === "yes" ||
+        (options.scripts === "trusted" && trusted.has(realDir(target)));
+      if (runScripts && policyModeAgreed === undefined) {
+        policyModeAgreed = await agreeToPolicyMode(home, ctx);
+      }
       reports.push(
         await lintSkillDir(target, {
           home,
           env: ctx.env,
           signal: ctx.signal,
-          runScripts: options.runScripts,
+          runScripts,
+          policyModeAgreed,
           timeoutSeconds: options.timeoutSeconds,
           countTokens,
         }),
@@ -75,7 +124,7 @@ export async function run(options: LintOptions, ctx: Context): Promise<number> {
   if (options.json) {
     writeJson(ctx, {
       clean: reports.every((r) => r.findings.length === 0),
-      scripts_run: options.runScripts,
+      scripts_run: reports.some((r) => r.scriptsRun),
       skills: reports.map((r) => ({ path: r.dir, name: r.name, findings: r.findings })),
     });
     return failed ? 1 : 0;

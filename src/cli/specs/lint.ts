@@ -5,7 +5,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const lintSpec = {
   name: "lint",
   summary: "Check a skill's style for its author",
-  usage: ["lint <dir>... [--no-scripts] [--timeout S] [--json]"],
+  usage: ["lint <dir>... [--run-scripts | --no-scripts] [--timeout S] [--json]"],
   description: `Checks for skill authors, beyond what \`skills validate\` requires:
 
   description   says what the skill does and when to use it, in the third
@@ -19,10 +19,20 @@ export const lintSpec = {
   portability   what \`validate\` warns about and \`validate --strict\` refuses
 
 A directory without SKILL.md that holds skill directories lints each of them.
-Lint runs the skill's scripts: use --no-scripts on code you have not reviewed.
+Scripts run only for a skill you trusted (an installed or project skill) or with
+--run-scripts, always in the OS sandbox with no network but what you grant
+(SKILLS_ALLOW_NET; the skill's own permissions.network is ignored under review).
+Without a sandbox on this machine lint asks first, and runs none when it cannot ask.
 \`skills init\` output lints clean.`,
   flags: {
-    "no-scripts": { type: "boolean", description: "Do not run the scripts" },
+    "run-scripts": {
+      type: "boolean",
+      description: "Run the scripts of a skill you have not trusted (your own, in the works)",
+    },
+    "no-scripts": {
+      type: "boolean",
+      description: "Do not run the scripts, even of a trusted skill",
+    },
     timeout: {
       type: "string",
       value: "S",

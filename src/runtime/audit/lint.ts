@@ -2,8 +2,10 @@
  * `skills lint <dir>`: the author's checks (core/lint.ts) on one skill directory, plus
  * what only running it shows: each script is run with `--help`, and with `--json` alone,
  * through the real runner (exec/script_service: the same launcher, environment allowlist,
- * sandbox and timeout as `skills run`). The skill is the author's own and not installed,
- * so the trust gate is passed explicitly; `runScripts: false` runs nothing.
+ * sandbox and timeout as `skills run`) — only when the command says so (a trusted skill, or
+ * `--run-scripts`), always in the OS sandbox with no network but what the user grants (the
+ * skill's own declared hosts are not honoured: nobody reviewed them), and without a
+ * sandbox only when the user agreed (`policyModeAgreed`).
  */
 
 import { basename, join, relative } from "../os/paths.ts";
@@ -21,6 +23,7 @@ import {
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { scriptHelp, scriptRun } from "../exec/script_service.ts";
+import { sandboxStatus } from "../exec/sandbox.ts";
 import { readPrefixSync } from "../os/fs.ts";
 import { skillFiles } from "./scan.ts";
 
@@ -28,8 +31,10 @@ export interface LintOptions {
   home: string;
   env: Readonly<Record<string, string>>;
   signal?: AbortSignal | undefined;
-  /** Run each script with --help and with --json (default: yes). */
+  /** Run each script with --help and with --json. */
   runScripts: boolean;
+  /** Without a working OS sandbox, scripts run only when the user agreed to policy mode. */
+  policyModeAgreed?: boolean;
   /** Per script run. */
   timeoutSeconds: number;
   /** Counts tokens (the tokenizer loads only for a body that could exceed the limit). */
@@ -40,6 +45,8 @@ export interface LintReport {
   dir: string;
   name: string | null;
   findings: LintFinding[];
+  /** Whether its scripts were run (asked for, and a sandbox or the user's agreement). */
+  scriptsRun: boolean;
 }
 
 const DOC = /\.(?:md|markdown|txt)$/i;
@@ -58,7 +65,7 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   const manifest = loose.manifest;
   const record = loose.record;
   if (manifest === undefined || record === undefined) {
-    return { dir: loose.dir, name: manifest?.name ?? null, findings };
+    return { dir: loose.dir, name: manifest?.name ?? null, findings, scriptsRun: false };
   }
   findings.push(...await portability(dir, loose.diagnostics, rel));
 
@@ -90,9 +97,10 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   ];
   findings.push(...lintUnreferenced(docs, files, record.scripts));
   findings.push(...lintNameFolder(manifest.name, basename(loose.dir), lineOf("name")));
-  if (options.runScripts) findings.push(...await scriptFindings(record, options));
+  const scripts = options.runScripts ? await scriptFindings(record, options) : undefined;
+  findings.push(...scripts?.findings ?? []);
   findings.sort(byFileAndLine);
-  return { dir: loose.dir, name: manifest.name, findings };
+  return { dir: loose.dir, name: manifest.name, findings, scriptsRun: scripts?.ran === true };
 }
 
 /** SKILL.md first, then the other files by path; within a file by line. */
@@ -134,7 +142,10 @@ async function portability(
 type SkillRecord = Catalog["skills"][number];
 
 /** Runs every script with --help, then with --json alone, through the real runner. */
-async function scriptFindings(record: SkillRecord, options: LintOptions): Promise<LintFinding[]> {
+async function scriptFindings(
+  record: SkillRecord,
+  options: LintOptions,
+): Promise<{ findings: LintFinding[]; ran: boolean }> {
   const catalog: Catalog = {
     home: options.home,
     skills: [record],
@@ -143,14 +154,27 @@ async function scriptFindings(record: SkillRecord, options: LintOptions): Promis
     shadowed: [],
     project: undefined,
   };
+  const out: LintFinding[] = [];
+  const sandbox = await sandboxStatus(options.env, options.home);
+  if (sandbox.kind !== "bwrap" && options.policyModeAgreed !== true) {
+    const findings = record.scripts.map((script) => ({
+      rule: "script-unchecked",
+      level: "warning" as const,
+      file: `scripts/${script.file}`,
+      message: `\`${script.name}\` was not run: no OS sandbox here (${sandbox.reason}), and ` +
+        "scripts of a skill under review run outside one only when you agree",
+    }));
+    return { findings, ran: false };
+  }
   const deps = {
     home: options.home,
     env: options.env,
     signal: options.signal,
     timeoutSeconds: options.timeoutSeconds,
     allowUntrusted: true,
+    // The skill's own permissions.network is not honoured under review: nobody approved it.
+    declaredNetwork: false,
   };
-  const out: LintFinding[] = [];
   for (const script of record.scripts) {
     const file = `scripts/${script.file}`;
     const firstLine = (text: string) => text.split("\n")[0]!.slice(0, 200);
@@ -196,5 +220,5 @@ async function scriptFindings(record: SkillRecord, options: LintOptions): Promis
       });
     }
   }
-  return out;
+  return { findings: out, ran: true };
 }

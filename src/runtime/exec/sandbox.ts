@@ -408,6 +408,8 @@ interface SandboxScope {
   workspace?: SandboxRequest["workspace"];
   /** `--write` folders with their guards. */
   grants?: SandboxRequest["grants"];
+  /** False: the manifest's `permissions.network` is not honoured (lint of unreviewed code). */
+  declaredNetwork?: boolean | undefined;
   /** Who the skill is, and which install of it (see SandboxRequest). */
   skillKey: string;
   skillGeneration: string;
@@ -426,6 +428,14 @@ interface SandboxScope {
    */
   warn?: ((message: string) => void) | undefined;
   log?: ((message: string) => void) | undefined;
+}
+
+/** The sandbox mode in force here (bubblewrap, or policy mode and why), said to nobody. */
+export function sandboxStatus(
+  env: Readonly<Record<string, string>>,
+  home: string,
+): Promise<{ kind: "bwrap" | "policy"; reason: string }> {
+  return resolveSandbox(env, home, () => {});
 }
 
 /**
@@ -477,7 +487,9 @@ export async function sandboxRequestFor(
   const fromFlags = parseNetGrants(scope.allowNet ?? []);
   const userGrants = [...fromEnv.grants, ...fromFlags.grants];
   // A skill may not grant itself a local, private or metadata address: only the user may.
-  const declared = skill.manifest.network ?? NO_NETWORK;
+  const declared = scope.declaredNetwork === false
+    ? NO_NETWORK
+    : skill.manifest.network ?? NO_NETWORK;
   const own = declared.grants.filter((grant) => {
     if (!namesNonPublicAddress(grant)) return true;
     const granted = userGrants.some((g) => g.host === grant.host);

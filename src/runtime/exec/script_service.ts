@@ -64,6 +64,8 @@ export interface ScriptDeps {
   readOnly?: boolean | undefined;
   /** `--write PATH` grants: more folders scripts may write. */
   write?: readonly string[] | undefined;
+  /** False: the skill's own `permissions.network` is ignored (lint of unreviewed code). */
+  declaredNetwork?: boolean | undefined;
   /** `--allow-net HOST[:PORT]` grants for this run (on top of SKILLS_ALLOW_NET). */
   allowNet?: readonly string[] | undefined;
   /** Notices for the user (a missing sandbox, a refused connection); default: stderr. */
@@ -255,6 +257,7 @@ export async function prepareRun(
       ? { writable: false, guards: { readOnly: [], pins: [], secrets: [] } }
       : { writable: true, guards: workspace.scan },
     grants: workspace.grants,
+    declaredNetwork: deps.declaredNetwork !== false,
     // Its cache and (as root) its uid belong to this skill of this origin only.
     skillKey: skillKeyOf(listed),
     skillGeneration: skillGenerationOf(listed),

@@ -139,6 +139,8 @@ Deno.test("a script that cannot start here (dependencies without uv) is reported
   const report = await lintSkillDir(dir, {
     ...options(join(tmp.path, "home")),
     env: { PATH: bin, HOME: tmp.path },
+    // No bwrap on this PATH: policy mode, as agreed to (the point here is the runner's answer).
+    policyModeAgreed: true,
   });
   assert.deepEqual(report.findings.map((f) => f.rule), ["script-unchecked"]);
   assert.match(report.findings[0]!.message, /`fetch` was not run: .*uv is not installed/);
