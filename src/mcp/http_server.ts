@@ -44,7 +44,12 @@ interface Session {
   lastSeen: number;
   /** POST responses still streaming (a tool call in progress). */
   busy: number;
+  /** The client's address (its sessions are counted against a per-address cap off loopback). */
+  client: string;
 }
+
+/** Sessions one remote address may hold (LAN clients with the token); loopback shares one. */
+const MAX_SESSIONS_PER_CLIENT = 16;
 
 function jsonRpcError(status: number, code: number, message: string, headers = {}): Response {
   return Response.json(
@@ -126,15 +131,48 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
     );
   };
 
+  /**
+   * Room for one more session: at the cap, the session idle longest gives way (one client
+   * opening sessions in a loop cannot lock the others out: its own idle sessions go first);
+   * a remote address past its own cap is refused. False when every session is busy.
+   */
+  const makeRoom = async (client: string): Promise<"ok" | "busy" | "client"> => {
+    const loopback = /^(127\.|::1$|::ffff:127\.)/.test(client);
+    const mine = [...sessions.values()].filter((s) => s.client === client);
+    if (!loopback && mine.length >= MAX_SESSIONS_PER_CLIENT) {
+      const idle = mine.filter((s) => s.busy === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
+      if (idle === undefined) return "client";
+      await closeSession(idle.id, "evicted: its client opened another");
+    }
+    if (sessions.size < MAX_SESSIONS) return "ok";
+    const idle = [...sessions.values()].filter((s) => s.busy === 0)
+      .sort((a, b) => a.lastSeen - b.lastSeen)[0];
+    if (idle === undefined) return "busy";
+    await closeSession(idle.id, "evicted: the server is full and it was idle longest");
+    return "ok";
+  };
+
   /** An `initialize` without a session id: a new server over a new surface. */
-  const openSession = async (request: Request, body: unknown): Promise<Response> => {
+  const openSession = async (
+    request: Request,
+    body: unknown,
+    client: string,
+  ): Promise<Response> => {
     const surface = await options.openSurface();
     const server = createMcpServer({ ...options, surface });
     let session: Session | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        session = { id, server, transport, surface, lastSeen: performance.now(), busy: 0 };
+        session = {
+          id,
+          server,
+          transport,
+          surface,
+          lastSeen: performance.now(),
+          busy: 0,
+          client,
+        };
         sessions.set(id, session);
         options.debug?.(`session ${id.slice(0, 8)} opened (${sessions.size} open)`);
       },
@@ -149,7 +187,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
     return response;
   };
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (request: Request, info: Deno.ServeHandlerInfo): Promise<Response> => {
     if (new URL(request.url).pathname !== "/mcp") {
       return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
     }
@@ -192,10 +230,23 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
     if (!isInitializeRequest(body)) {
       return jsonRpcError(400, -32000, "Bad request: no valid session id; start with initialize");
     }
-    if (sessions.size >= MAX_SESSIONS) {
-      return jsonRpcError(503, -32000, `Too many sessions (${MAX_SESSIONS}); try again later`);
+    const client = (info.remoteAddr as Deno.NetAddr).hostname;
+    const room = await makeRoom(client);
+    if (room === "busy") {
+      return jsonRpcError(
+        503,
+        -32000,
+        `Too many sessions (${MAX_SESSIONS}), all busy; try again later`,
+      );
     }
-    return await openSession(request, body);
+    if (room === "client") {
+      return jsonRpcError(
+        429,
+        -32000,
+        `Too many sessions from ${client} (${MAX_SESSIONS_PER_CLIENT}), all busy; end one first`,
+      );
+    }
+    return await openSession(request, body, client);
   };
 
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
@@ -210,6 +261,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
   }, handle);
   const bound = await listening;
   options.onListening?.({ hostname: address.hostname, port: bound.port });
+  if (token === undefined) {
+    log(
+      "no token: any user or process on this machine can use this server and run its skills' " +
+        "scripts (set SKILLS_MCP_TOKEN to require one)",
+    );
+  }
 
   const sweep = setInterval(() => {
     const now = performance.now();
