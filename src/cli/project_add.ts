@@ -6,6 +6,7 @@
  * trusts it (in their `$SKILLS_HOME`), and `--agent` links it for those agents.
  */
 
+import { describeNetPolicy, NO_NETWORK } from "../core/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
 import type { AgentName } from "../core/agents.ts";
 import { type Context, warn } from "../core/io.ts";
@@ -55,6 +56,7 @@ function summary(
     ["Scripts", listOrNone(plan.candidate.scripts.map((s) => s.name))],
     ["Toolsets", listOrNone(m.toolsets)],
     ["Env allowed", listOrNone(m.envPatterns)],
+    ["Network", describeNetPolicy(m.network ?? NO_NETWORK)],
     ["Writes", SCRIPT_WRITES_SUMMARY],
     ["Digest", plan.digest],
     ["Installs to", plan.target],

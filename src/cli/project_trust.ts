@@ -6,10 +6,11 @@
  * recorded there too.
  */
 
+import { describeNetPolicy, networkList, NO_NETWORK } from "../core/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
 import { declined, SkillError } from "../core/errors.ts";
 import { type Context, warn } from "../core/io.ts";
-import { diffFiles, samePatterns, withLockedSkill } from "../core/lockfile_model.ts";
+import { diffFiles, permissionsProblem, withLockedSkill } from "../core/lockfile_model.ts";
 import { canonicalSkillName } from "../core/names.ts";
 import { loadCatalog, type SkillRecord } from "../runtime/catalog/catalog.ts";
 import { inspectSkillDir } from "../runtime/catalog/loader.ts";
@@ -55,8 +56,9 @@ export async function trustProjectSkill(
   const locked = project.locked;
   const drift = locked === undefined ? [] : diffFiles(locked.files, await fileHashes(skill.dir));
   const asked = inspected.manifest?.envPatterns ?? [];
+  const askedNetwork = networkList(inspected.manifest?.network);
   const relock = locked !== undefined && drift.length === 0 &&
-    !samePatterns(asked, locked.permissions.env);
+    permissionsProblem(locked.permissions, { env: asked, network: askedNetwork }) !== undefined;
   const already = project.trustedDigest === digest && !relock;
   const result = {
     name,
@@ -91,6 +93,7 @@ export async function trustProjectSkill(
       ["Scripts", listOrNone(inspected.record?.scripts.map((s) => s.name) ?? [])],
       ["Toolsets", listOrNone(m?.toolsets ?? [])],
       ["Env allowed", listOrNone(asked)],
+      ["Network", describeNetPolicy(inspected.manifest?.network ?? NO_NETWORK)],
       ["Writes", SCRIPT_WRITES_SUMMARY],
       [
         "State",
@@ -111,7 +114,7 @@ export async function trustProjectSkill(
       const entry = lock.skills[name];
       return entry === undefined ? lock : withLockedSkill(lock, name, {
         ...entry,
-        permissions: { ...entry.permissions, env: [...asked] },
+        permissions: { ...entry.permissions, env: [...asked], network: askedNetwork },
       });
     });
   }
@@ -119,7 +122,11 @@ export async function trustProjectSkill(
   else {
     ctx.stdout.write(`Trusted project skill '${name}' (${digest})\n`);
     if (relock) {
-      ctx.stdout.write(`Recorded permissions.env [${asked.join(", ")}] in skills-lock.json\n`);
+      ctx.stdout.write(
+        `Recorded permissions.env [${asked.join(", ")}] and permissions.network [${
+          askedNetwork.join(", ")
+        }] in skills-lock.json\n`,
+      );
     }
   }
   if (locked !== undefined && drift.length > 0) {

@@ -1,10 +1,11 @@
 /**
  * What an update changes: files added, modified and removed between the installed skill
- * and the staged new version, with SKILL.md, scripts, toolsets and `permissions.env`
- * changes flagged for review.
+ * and the staged new version, with SKILL.md, scripts, toolsets and permissions (`env` and
+ * `network`) changes flagged for review.
  */
 
 import type { Manifest } from "./manifest.ts";
+import { networkList } from "./net_grants.ts";
 
 type ChangeKind = "manifest" | "script" | "toolset" | "other";
 
@@ -18,6 +19,8 @@ export interface ChangeSummary {
   files: FileChange[];
   /** Set when `permissions.env` differs. */
   permissions: { before: string[]; after: string[] } | null;
+  /** Set when `permissions.network` differs (`*` is any public host). */
+  network: { before: string[]; after: string[] } | null;
   flags: { manifest: boolean; scripts: boolean; toolsets: boolean; permissions: boolean };
 }
 
@@ -60,15 +63,19 @@ export function summarizeChanges(
   const permissions = sameList(beforeEnv, afterEnv)
     ? null
     : { before: [...beforeEnv], after: [...afterEnv] };
+  const beforeNet = networkList(oldManifest?.network);
+  const afterNet = networkList(newManifest?.network);
+  const network = sameList(beforeNet, afterNet) ? null : { before: beforeNet, after: afterNet };
   return {
     files,
     permissions,
+    network,
     flags: {
       manifest: files.some((f) => f.kind === "manifest"),
       scripts: files.some((f) => f.kind === "script"),
       toolsets: files.some((f) => f.kind === "toolset") ||
         !sameList(oldManifest?.toolsets ?? [], newManifest?.toolsets ?? []),
-      permissions: permissions !== null,
+      permissions: permissions !== null || network !== null,
     },
   };
 }

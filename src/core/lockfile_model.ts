@@ -65,8 +65,11 @@ export interface LockedSkill {
   digest: string;
   /** Relative path (with `/`) → hex sha256 of the file's bytes, for every file. */
   files: Record<string, string>;
-  /** What the user approved when the skill was locked. */
-  permissions: { env: string[]; [extra: string]: unknown };
+  /**
+   * What the user approved when the skill was locked: `env` patterns, and `network` (`*`
+   * for any public host, then each grant; absent in lockfiles written before it was kept).
+   */
+  permissions: { env: string[]; network?: string[]; [extra: string]: unknown };
   /** Fields written by newer versions are kept, never dropped. */
   [extra: string]: unknown;
 }
@@ -132,7 +135,7 @@ const ENTRY: Validator<LockedSkill> = object({
   commit: nullable(string({ pattern: COMMIT })),
   digest: string({ pattern: DIGEST }),
   files: FILES,
-  permissions: object({ env: array(text) }),
+  permissions: object({ env: array(text), network: optional(array(text)) }),
 });
 
 const LOCKFILE: Validator<Lockfile> = object({
@@ -282,6 +285,39 @@ export function diffFiles(
     if (!Object.hasOwn(locked, path)) out.push({ path, change: "added" });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** What a SKILL.md asks for, in the lockfile's terms. */
+export interface StatedPermissions {
+  env: readonly string[];
+  network: readonly string[];
+}
+
+/**
+ * Why what SKILL.md asks differs from what the lockfile approved, or undefined: env
+ * patterns, and the network grants when the lockfile recorded them. `where` names the copy.
+ */
+export function permissionsProblem(
+  approved: LockedSkill["permissions"],
+  stated: StatedPermissions | undefined,
+  where = "SKILL.md",
+): string | undefined {
+  if (stated === undefined) {
+    return `the permissions of ${where} cannot be read (skills-lock.json approves env [${
+      approved.env.join(", ")
+    }])`;
+  }
+  if (!samePatterns(stated.env, approved.env)) {
+    return `permissions.env differ: skills-lock.json approves [${
+      approved.env.join(", ")
+    }], ${where} asks [${stated.env.join(", ")}]`;
+  }
+  if (approved.network !== undefined && !samePatterns(stated.network, approved.network)) {
+    return `permissions.network differ: skills-lock.json approves [${
+      approved.network.join(", ")
+    }], ${where} asks [${stated.network.join(", ")}]`;
+  }
+  return undefined;
 }
 
 /** Whether two `permissions.env` lists allow the same patterns (order does not matter). */

@@ -93,6 +93,27 @@ export function formatNetGrant(grant: NetGrant): string {
   return grant.port === undefined ? host : `${host}:${grant.port}`;
 }
 
+/**
+ * A policy as the list the lockfile and registry record: `*` for any public host, then each
+ * grant (`api.example.com:443`), sorted; empty for no network.
+ */
+export function networkList(policy: NetPolicy | undefined): string[] {
+  if (policy === undefined) return [];
+  return [...(policy.any ? ["*"] : []), ...policy.grants.map(formatNetGrant).sort()];
+}
+
+/** A recorded network list for people: `*` is any public host; empty is none. */
+export function describeNetworkList(list: readonly string[]): string {
+  return list.length === 0
+    ? "none"
+    : list.map((entry) => entry === "*" ? "any public host" : entry).join(", ");
+}
+
+/** Whether a network list allows more than another (a grant added, or any host). */
+export function widensNetwork(approved: readonly string[], asked: readonly string[]): boolean {
+  return asked.some((entry) => !approved.includes(entry));
+}
+
 /** `any host`, or the grants joined by commas, or `none`. */
 export function describeNetPolicy(policy: NetPolicy): string {
   const named = policy.grants.map(formatNetGrant);

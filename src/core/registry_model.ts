@@ -47,6 +47,8 @@ export interface RegistryEntry {
    * updating this version (absent: none were found, or the entry predates audits).
    */
   allowed_risky?: AllowedRisky;
+  /** The network grants approved with this version (`*`: any public host); absent before. */
+  approved_network?: string[];
   /** Fields written by newer versions are kept, never dropped. */
   [extra: string]: unknown;
 }
@@ -88,6 +90,7 @@ const ENTRY: Validator<RegistryEntry> = object({
   trusted_digest: nullableText,
   installed_at: text,
   updated_at: text,
+  approved_network: optional(array(text)),
   allowed_risky: optional(object({
     accepted_at: text,
     rules_version: text,

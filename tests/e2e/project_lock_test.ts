@@ -40,7 +40,7 @@ Deno.test("add --project writes the skill and its lockfile; install --frozen res
   assert.deepEqual(entry.source, { type: "git", url: repo.url, subpath: "skills/alpha" });
   assert.equal(entry.commit, await repo.head());
   assert.equal(entry.branch, "main");
-  assert.deepEqual(entry.permissions, { env: ["ALPHA_*"] });
+  assert.deepEqual(entry.permissions, { env: ["ALPHA_*"], network: [] });
   assert.deepEqual(Object.keys(entry.files), ["SKILL.md", "scripts/hello.py"]);
   assert.equal(entry.files["SKILL.md"], sha256(collection()["skills/alpha/SKILL.md"]!));
   assert.match(entry.digest, /^sha256:[0-9a-f]{64}$/);
@@ -199,7 +199,7 @@ Deno.test("install reads a vercel-labs skills-lock.json: commits resolved anew (
   assert.equal(ours.lockfileVersion, 1);
   assert.equal(ours.skills.alpha!.commit, await repo.head());
   assert.equal(ours.skills.alpha!.source.subpath, "skills/alpha");
-  assert.deepEqual(ours.skills.alpha!.permissions, { env: ["ALPHA_*"] });
+  assert.deepEqual(ours.skills.alpha!.permissions, { env: ["ALPHA_*"], network: [] });
   const check = await p.cli(["install", "--frozen"]);
   assert.equal(check.code, 0, check.stderr);
 

@@ -30,7 +30,7 @@ export interface LockEntryShape {
   commit: string | null;
   digest: string;
   files: Record<string, string>;
-  permissions: { env: string[] };
+  permissions: { env: string[]; network?: string[] };
 }
 
 export async function project(): Promise<Project> {

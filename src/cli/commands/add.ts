@@ -1,5 +1,6 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
+import { describeNetPolicy, NO_NETWORK } from "../../core/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { UsageError } from "../../core/errors.ts";
@@ -220,6 +221,7 @@ function summary(ctx: Context, plan: InstallPlan, fetched: Fetched): string {
       ["Scripts", listOrNone(plan.candidate.scripts.map((s) => s.name))],
       ["Toolsets", listOrNone(m.toolsets)],
       ["Env allowed", listOrNone(m.envPatterns)],
+      ["Network", describeNetPolicy(m.network ?? NO_NETWORK)],
       ["Writes", SCRIPT_WRITES_SUMMARY],
       ["Digest", plan.digest],
       ["Installs to", plan.target],

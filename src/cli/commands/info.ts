@@ -1,5 +1,6 @@
 /** `skills info <name>`: manifest, scripts, toolsets, resources, provenance, tool names. */
 
+import { describeNetworkList, networkList } from "../../core/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
 import { qualifiedToolName } from "../../core/names.ts";
 import { inert } from "../../core/terminal_text.ts";
@@ -77,7 +78,7 @@ function describeSkill(
     metadata: m.metadata ?? null,
     min_agent_base_version: m.minAgentVersion ?? null,
     max_agent_base_version: m.maxAgentVersion ?? null,
-    permissions: { env: m.envPatterns },
+    permissions: { env: m.envPatterns, network: networkList(m.network) },
     limits: m.limits ?? null,
     source: skill.origin,
     scope: skill.scope,
@@ -165,6 +166,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   field("Active", info.active ? "yes" : "no (export AGENT_SKILLS=" + info.canonical + ")");
   field("Path", info.path);
   field("Env allowed", info.permissions.env.join(", "));
+  field("Network", describeNetworkList(info.permissions.network));
   field("Writes", SCRIPT_WRITES_SUMMARY);
   field("Allowed tools", info.allowed_tools?.join(" "));
   out.push("", `Scripts (${info.scripts.length}):`);

@@ -1,5 +1,6 @@
 /** `skills trust <name>`: approve an installed skill's current files (bound to their digest). */
 
+import { describeNetPolicy, NO_NETWORK } from "../../core/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
 import { declined, SkillError } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
@@ -90,6 +91,7 @@ export async function run(options: TrustOptions, ctx: Context): Promise<number> 
       ["Scripts", listOrNone(inspected.record?.scripts.map((s) => s.name) ?? [])],
       ["Toolsets", listOrNone(m?.toolsets ?? [])],
       ["Env allowed", listOrNone(m?.envPatterns ?? [])],
+      ["Network", describeNetPolicy(m?.network ?? NO_NETWORK)],
       ["Writes", SCRIPT_WRITES_SUMMARY],
       ["State", state(entry, digest)],
       ["Digest", digest],

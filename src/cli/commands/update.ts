@@ -1,5 +1,6 @@
 /** `skills update [<name>...|--all]`: review what changed upstream, confirm, swap atomically. */
 
+import { describeNetworkList } from "../../core/net_grants.ts";
 import { describeError, isSkillError, SkillError, UsageError } from "../../core/errors.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import { type RefFlags, refRequest } from "../../core/sources.ts";
@@ -273,8 +274,15 @@ function renderChanges(changes: ChangeSummary): string[] {
     `  ${MARK[f.change]} ${f.path}${f.kind === "other" ? "" : `  [${f.kind}]`}`
   );
   if (changes.files.length === 0) lines.push("  (no file changes in this skill)");
+  const show = (v: string[]) => (v.length === 0 ? "none" : v.join(", "));
+  if (changes.network) {
+    lines.push(
+      `  ! permissions.network: ${describeNetworkList(changes.network.before)} → ${
+        describeNetworkList(changes.network.after)
+      }`,
+    );
+  }
   if (changes.permissions) {
-    const show = (v: string[]) => (v.length === 0 ? "none" : v.join(", "));
     lines.push(
       `  ! permissions.env: ${show(changes.permissions.before)} → ${
         show(changes.permissions.after)

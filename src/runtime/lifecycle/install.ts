@@ -3,6 +3,7 @@
  * plan the install (names, collisions, digests). A Change (change.ts) fetches and commits.
  */
 
+import { networkList } from "../../core/net_grants.ts";
 import { join } from "../os/paths.ts";
 import {
   AUDIT_RULES_VERSION,
@@ -282,6 +283,8 @@ export async function planInstall(
       trusted: true,
       trusted_digest: digest,
       installed_digest: digest,
+      // What the user approved with it, shown by info and compared by update's review.
+      approved_network: networkList(candidate.manifest.network),
       installed_at: now,
       updated_at: now,
     };

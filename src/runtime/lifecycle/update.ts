@@ -6,6 +6,7 @@
  * entry written; any failure puts the old one back).
  */
 
+import { networkList } from "../../core/net_grants.ts";
 import { join } from "../os/paths.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
 import {
@@ -255,6 +256,7 @@ async function stageNewVersion(
     trusted: entry.trusted,
     trusted_digest: entry.trusted ? digest : null,
     installed_digest: digest,
+    approved_network: networkList(inspected.manifest.network),
     updated_at: now.toISOString(),
   };
   const warnings = inspected.diagnostics.filter((d) =>

@@ -11,8 +11,10 @@ import {
   diffFiles,
   type FileDrift,
   type LockedSkill,
-  samePatterns,
+  permissionsProblem,
+  type StatedPermissions,
 } from "../../core/lockfile_model.ts";
+import { networkList } from "../../core/net_grants.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import type { LockRead } from "../catalog/scopes.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
@@ -136,14 +138,15 @@ export async function projectDrift(
     }
     const rel = `${PROJECT_SKILLS_DIR.join("/")}/${key}`;
     const skill = skills.find((s) => s.project?.root === root && s.project.rel === rel);
-    const stated = skill?.manifest.envPatterns;
-    if (stated !== undefined && !samePatterns(stated, entry.permissions.env)) {
+    const problem = skill === undefined ? undefined : permissionsProblem(entry.permissions, {
+      env: skill.manifest.envPatterns,
+      network: networkList(skill.manifest.network),
+    });
+    if (problem !== undefined) {
       out.push({
         name: key,
         kind: "permissions",
-        problem: `permissions.env differ: skills-lock.json approves [${
-          entry.permissions.env.join(", ")
-        }], SKILL.md asks [${stated.join(", ")}]`,
+        problem,
         fix: `review it, then \`skills trust ${key}\` records the approval`,
         severity: "error",
       });

@@ -157,7 +157,7 @@ export async function restoreForeign(
       commit: commit?.sha ?? null,
       digest,
       files,
-      permissions: { env: (await statedPermissions(base)) ?? [] },
+      permissions: await lockedPermissions(base),
     };
     converted = withLockedSkill(converted, key, locked);
     const target = projectSkillDir(ws.root, key);
@@ -185,4 +185,10 @@ export async function restoreForeign(
   report.converted = true;
   report.notes.push("skills-lock.json was rewritten in this tool's format (lockfileVersion 1)");
   return report;
+}
+
+/** What a converted entry approves: what the SKILL.md states now (none when unreadable). */
+async function lockedPermissions(dir: string): Promise<{ env: string[]; network: string[] }> {
+  const stated = await statedPermissions(dir);
+  return { env: [...stated?.env ?? []], network: [...stated?.network ?? []] };
 }

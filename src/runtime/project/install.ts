@@ -8,6 +8,7 @@
  * `--allow-risky`, as for `$SKILLS_HOME`.
  */
 
+import { networkList } from "../../core/net_grants.ts";
 import { join } from "../os/paths.ts";
 import { type AuditReport, criticalFindings, type Finding } from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
@@ -132,7 +133,10 @@ export async function planProjectInstall(
       commit: commit?.sha ?? null,
       digest,
       files,
-      permissions: { env: [...candidate.manifest.envPatterns] },
+      permissions: {
+        env: [...candidate.manifest.envPatterns],
+        network: networkList(candidate.manifest.network),
+      },
     };
     const audit = await auditDir(candidate.dir, candidate.manifest);
     const risky = options.allowRisky === true ? [] : criticalFindings(audit);

@@ -19,8 +19,10 @@ import {
   type FileDrift,
   type LockedSkill,
   type Lockfile,
-  samePatterns,
+  permissionsProblem,
+  type StatedPermissions,
 } from "../../core/lockfile_model.ts";
+import { networkList } from "../../core/net_grants.ts";
 import { parseSource, type Source, validateSubpath } from "../../core/sources.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { GitError } from "../git/command.ts";
@@ -117,8 +119,11 @@ export async function skillBase(fetched: Fetched, subpathInput: string): Promise
 }
 
 /** Permissions as the fetched SKILL.md states them (undefined when it does not parse). */
-export async function statedPermissions(dir: string): Promise<string[] | undefined> {
-  return (await inspectSkillDir(dir)).manifest?.envPatterns;
+export async function statedPermissions(dir: string): Promise<StatedPermissions | undefined> {
+  const manifest = (await inspectSkillDir(dir)).manifest;
+  return manifest === undefined
+    ? undefined
+    : { env: manifest.envPatterns, network: networkList(manifest.network) };
 }
 
 const mismatch = (
@@ -182,15 +187,13 @@ async function fetchAndVerify(
       ));
       continue;
     }
-    const stated = await statedPermissions(base);
-    if (stated === undefined || !samePatterns(stated, entry.permissions.env)) {
-      out.mismatches.push(mismatch(
-        key,
-        "permissions",
-        `permissions.env differ: skills-lock.json approves [${
-          entry.permissions.env.join(", ")
-        }], SKILL.md${at} asks [${(stated ?? ["?"]).join(", ")}]`,
-      ));
+    const problem = permissionsProblem(
+      entry.permissions,
+      await statedPermissions(base),
+      `SKILL.md${at}`,
+    );
+    if (problem !== undefined) {
+      out.mismatches.push(mismatch(key, "permissions", problem));
       continue;
     }
     out.verified.push({ key, entry, base });
@@ -263,14 +266,11 @@ export async function restoreLocked(
     } else if (drift.length === 0) {
       const dir = join(ws.root, ".agents", "skills", key);
       const stated = await statedPermissions(dir);
-      if (stated !== undefined && !samePatterns(stated, entry.permissions.env)) {
-        report.mismatches.push(mismatch(
-          key,
-          "permissions",
-          `permissions.env differ: skills-lock.json approves [${
-            entry.permissions.env.join(", ")
-          }], SKILL.md asks [${stated.join(", ")}]`,
-        ));
+      const problem = stated === undefined
+        ? undefined
+        : permissionsProblem(entry.permissions, stated);
+      if (problem !== undefined) {
+        report.mismatches.push(mismatch(key, "permissions", problem));
       } else report.present.push(key);
     } else if (options.force && !options.frozen) {
       wanted.push({ key, entry, replace: true });

@@ -5,6 +5,7 @@
  * writes. The project transaction (transaction.ts) swaps the folder and the entry at once.
  */
 
+import { networkList } from "../../core/net_grants.ts";
 import { isAbsolute, resolve } from "../os/paths.ts";
 import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
 import { SkillError } from "../../core/errors.ts";
@@ -125,7 +126,11 @@ export async function planProjectUpdate(
     commit: commit?.sha ?? null,
     digest,
     files,
-    permissions: { ...entry.permissions, env: [...inspected.manifest.envPatterns] },
+    permissions: {
+      ...entry.permissions,
+      env: [...inspected.manifest.envPatterns],
+      network: networkList(inspected.manifest.network),
+    },
   };
   const sameFiles = digest === entry.digest && drift !== null && drift.length === 0;
   if ((commit === null || commit.sha === entry.commit) && sameFiles) {
