@@ -109,11 +109,6 @@ export function describeNetworkList(list: readonly string[]): string {
     : list.map((entry) => entry === "*" ? "any public host" : entry).join(", ");
 }
 
-/** Whether a network list allows more than another (a grant added, or any host). */
-export function widensNetwork(approved: readonly string[], asked: readonly string[]): boolean {
-  return asked.some((entry) => !approved.includes(entry));
-}
-
 /** `any host`, or the grants joined by commas, or `none`. */
 export function describeNetPolicy(policy: NetPolicy): string {
   const named = policy.grants.map(formatNetGrant);
