@@ -1,5 +1,6 @@
 /** `skills check`: the doctor — skill status, activation hint, tools, home consistency. */
 
+import { missingProtections } from "../../core/protections.ts";
 import { type Context, debug } from "../../core/io.ts";
 import {
   type ConsistencyReport,
@@ -271,7 +272,17 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       skills,
       active: [...active].sort(),
       tools,
-      sandbox: { mode: sandbox.mode, setting: sandbox.setting, reason: sandbox.reason },
+      sandbox: {
+        mode: sandbox.mode,
+        setting: sandbox.setting,
+        reason: sandbox.reason,
+        // What this machine's mode does not enforce (README, "Security model").
+        missing: missingProtections(sandbox.mode).map((p) => ({
+          id: p.id,
+          protection: p.label,
+          instead: typeof p.policy === "string" ? p.policy : null,
+        })),
+      },
       consistency,
       unused,
       repaired,
@@ -348,6 +359,14 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
   out.push(`  ${sandboxMark} ${sandboxLine(sandbox)}`);
   if (sandbox.hint !== undefined && sandbox.mode === "policy" && sandbox.setting !== "off") {
     out.push(`    hint: ${sandbox.hint}`);
+  }
+  const missing = missingProtections(sandbox.mode);
+  if (missing.length > 0) {
+    out.push("  Not enforced here without the OS sandbox:");
+    for (const p of missing) {
+      const instead = typeof p.policy === "string" ? ` (instead: ${p.policy})` : "";
+      out.push(`    ${s.yellow("-")} ${p.label}${instead}`);
+    }
   }
   out.push("", "Home:");
   if (repaired) {

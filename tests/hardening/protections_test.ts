@@ -1,0 +1,50 @@
+/**
+ * `skills check` says which protections this machine lacks (issue 23's policy-mode
+ * paragraph): none under the OS sandbox, and in policy mode the ones it cannot enforce —
+ * network, secrets, hidden home, limits — each with what it does instead where it does
+ * something. Every protection names the test that proves it, and that test exists.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { PROTECTIONS } from "../../src/core/protections.ts";
+import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { needsSandbox } from "../helpers/sandbox.ts";
+
+Deno.test("every protection names a test that exists", async () => {
+  for (const p of PROTECTIONS) {
+    const info = await Deno.stat(join(REPO_ROOT, "tests", p.test));
+    assert.ok(info.isFile, `${p.id}: ${p.test}`);
+  }
+});
+
+Deno.test(
+  "skills check lists what policy mode does not enforce, and nothing under the sandbox",
+  needsSandbox,
+  async () => {
+    await using home = await tempDir();
+    const env = { SKILLS_HOME: home.path };
+    const sandboxed = JSON.parse((await runCli(["check", "--json"], { env })).stdout).sandbox;
+    assert.equal(sandboxed.mode, "bwrap");
+    assert.deepEqual(sandboxed.missing, []);
+
+    const off = await runCli(["check", "--json"], { env: { ...env, SKILLS_SANDBOX: "off" } });
+    const missing = JSON.parse(off.stdout).sandbox.missing as {
+      id: string;
+      instead: string | null;
+    }[];
+    const ids = missing.map((m) => m.id);
+    for (
+      const id of ["network", "secrets", "hidden-home", "limits", "read-only", "guarded-paths"]
+    ) {
+      assert.ok(ids.includes(id), `${id} in ${ids.join(", ")}`);
+    }
+    assert.ok(!ids.includes("trust") && !ids.includes("env"), "enforced in both modes");
+    assert.match(missing.find((m) => m.id === "guarded-paths")!.instead!, /quarantine/);
+
+    const text = await runCli(["check"], { env: { ...env, SKILLS_SANDBOX: "off" } });
+    assert.match(text.stdout, /Not enforced here without the OS sandbox:
+ {4}- /);
+    assert.match(text.stdout, /no network but the public hosts the skill declares and you grant/);
+  },
+);
