@@ -5,7 +5,7 @@
  * lacks; README's "Security model" states the same table.
  */
 
-export interface Protection {
+interface Protection {
   id: string;
   /** What it does, for `skills check` and README. */
   label: string;

@@ -43,8 +43,7 @@ Deno.test(
     assert.match(missing.find((m) => m.id === "guarded-paths")!.instead!, /quarantine/);
 
     const text = await runCli(["check"], { env: { ...env, SKILLS_SANDBOX: "off" } });
-    assert.match(text.stdout, /Not enforced here without the OS sandbox:
- {4}- /);
+    assert.match(text.stdout, /Not enforced here without the OS sandbox:\n {4}- /);
     assert.match(text.stdout, /no network but the public hosts the skill declares and you grant/);
   },
 );
