@@ -47,3 +47,12 @@ Deno.test(
     assert.match(text.stdout, /no network but the public hosts the skill declares and you grant/);
   },
 );
+
+Deno.test("README's Security model states every protection and its test", async () => {
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
+  for (const p of PROTECTIONS) {
+    const row = readme.split("\n").find((line) => line.startsWith(`| ${p.label} |`));
+    assert.ok(row, `README has no row for ${p.id}`);
+    assert.ok(row.includes(`\`tests/${p.test}\``), `${p.id}: ${row}`);
+  }
+});
