@@ -1,7 +1,8 @@
 """The parent watch, a sitecustomize: written by skills into $SKILLS_HOME/.cache/core/ and put
 first on PYTHONPATH for every Python process it starts (src/runtime/exec/parent_watch.ts). Ends
 this process group once the skills process that started it is gone, then runs the
-sitecustomize this one shadows.
+sitecustomize this one shadows if it lies in a folder this process cannot write (one a script
+could have planted never runs; nor does a writable usercustomize).
 """
 
 import os
@@ -64,14 +65,31 @@ def _skills_parent_watch():
     _thread.start_new_thread(watch, ())
 
 
+def _skills_writable(path):
+    try:
+        return os.access(path or os.curdir, os.W_OK)
+    except (OSError, ValueError):
+        return True
+
+
 def _skills_chain():
+    # Only from folders this process cannot write: a sitecustomize (or usercustomize) a
+    # script planted where it can write (the user site, a writable PYTHONPATH entry: all
+    # of them in policy mode) must not run in the next script. Inside the sandbox the
+    # system's own sitecustomize lies on a read-only mount and still runs.
     import importlib.machinery
     import importlib.util
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", sys.path)
+    import types
+    trusted = [p for p in sys.path if not _skills_writable(p)]
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", trusted)
     if spec is not None and spec.loader is not None:
         module = importlib.util.module_from_spec(spec)
         sys.modules["sitecustomize"] = module
         spec.loader.exec_module(module)
+    user = importlib.machinery.PathFinder.find_spec("usercustomize", sys.path)
+    if user is not None and _skills_writable(os.path.dirname(user.origin or "")):
+        # site imports usercustomize next; an empty module in its place ends that import.
+        sys.modules["usercustomize"] = types.ModuleType("usercustomize")
 
 
 _skills_parent_watch()

@@ -8,7 +8,8 @@
  *
  * The module erases its traces before the script runs (SKILLS_PARENT_PID, its PYTHONPATH
  * entry, its sys.path entry), so the script sees exactly the allowlisted environment, and
- * then runs the `sitecustomize` it shadows, if the interpreter has one. Unix only: Windows
+ * then runs the `sitecustomize` it shadows, if the interpreter has one in a folder the
+ * process cannot write (a planted one never runs). Unix only: Windows
  * has no process groups to kill this way.
  */
 
