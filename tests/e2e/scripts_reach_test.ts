@@ -8,10 +8,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, cliArgv, type CliResult, runCli, tempDir } from "../helpers/cli.ts";
-import { Client } from "@modelcontextprotocol/sdk/client";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { connectStdio, envelopeOf } from "../helpers/mcp_client.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
 
@@ -128,17 +126,12 @@ for (const [label, mode, where] of MODES) {
 
 Deno.test("MCP resources/list and activate_skill name every file the skill ships, scripts/ included", async () => {
   await using lab = await officeLab("auto");
-  const [command, ...args] = cliArgv(["mcp"]);
-  const transport = new StdioClientTransport({
-    command: command!,
-    args,
-    env: baseEnv({ SKILLS_HOME: lab.home, AGENT_SKILLS: "office-lab" }),
-    cwd: lab.work,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "skills-test", version: "1.0.0" });
-  await client.connect(transport);
-  try {
+  await using session = await connectStdio(
+    { SKILLS_HOME: lab.home, AGENT_SKILLS: "office-lab" },
+    lab.work,
+  );
+  const { client } = session;
+  {
     const { resources } = await client.listResources();
     const uris = resources.map((r) => r.uri).filter((u) => u.startsWith("skill://office-lab/"));
     for (
@@ -160,13 +153,11 @@ Deno.test("MCP resources/list and activate_skill name every file the skill ships
       name: "activate_skill",
       arguments: { name: "office-lab" },
     });
-    const text = JSON.parse((activated.content as { text: string }[])[0]!.text).result as string;
+    const text = envelopeOf(activated).result as string;
     assert.match(text, /^scripts \(script_help, script_run\): .*office\/unpack/m);
     assert.match(
       text,
       /^other files under scripts\/ \(read_skill_file\): scripts\/office\/schemas\/wml\.xsd$/m,
     );
-  } finally {
-    await client.close();
   }
 });

@@ -11,10 +11,7 @@ import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
 import { git } from "../fixtures/git_repos.ts";
-import { Client } from "@modelcontextprotocol/sdk/client";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { baseEnv, cliArgv } from "../helpers/cli.ts";
+import { connectStdio, envelopeOf } from "../helpers/mcp_client.ts";
 
 const linux = { ignore: Deno.build.os !== "linux" };
 const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
@@ -102,28 +99,24 @@ Deno.test(
   needsSandbox,
   async () => {
     await using p = await userProject("auto");
-    const [command, ...args] = cliArgv(["mcp", "--workspace", p.project]);
-    const transport = new StdioClientTransport({
-      command: command!,
-      args,
-      env: baseEnv({ SKILLS_HOME: p.home, HOME: p.user, AGENT_SKILLS: "workspace-lab" }),
-      cwd: p.dir.path,
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "skills-test", version: "1.0.0" });
-    await client.connect(transport);
-    try {
-      const called = await client.callTool({
+    {
+      await using session = await connectStdio(
+        { SKILLS_HOME: p.home, HOME: p.user, AGENT_SKILLS: "workspace-lab" },
+        p.dir.path,
+        ["--workspace", p.project],
+      );
+      const called = await session.client.callTool({
         name: "script_run",
         arguments: { skill_name: "workspace-lab", script_name: "build_log" },
       });
-      const content = called.content as { type: string; text: string }[];
-      const envelope = JSON.parse(content[0]!.text);
-      assert.equal(envelope.success, true, content[0]!.text);
+      const envelope = envelopeOf(called) as {
+        success: boolean;
+        result: { log: string };
+        receipt: { files: { created: string[] } };
+      };
+      assert.equal(envelope.success, true, JSON.stringify(envelope));
       assert.equal(envelope.result.log, join(await Deno.realPath(p.project), "build.log"));
       assert.deepEqual(envelope.receipt.files.created, ["build.log"]);
-    } finally {
-      await client.close();
     }
     const missing = await runCli(["mcp", "--workspace", join(p.dir.path, "nope")], {
       env: { SKILLS_HOME: p.home },

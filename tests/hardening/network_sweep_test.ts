@@ -8,26 +8,9 @@
  * workplace sends nothing to such addresses.)
  */
 
+import { askProxy } from "../helpers/proxy.ts";
 import assert from "node:assert/strict";
 import { startNetProxy } from "../../src/runtime/sandbox/proxy.ts";
-
-async function ask(socketPath: string, request: string): Promise<string> {
-  const conn = await Deno.connect({ transport: "unix", path: socketPath });
-  try {
-    await conn.write(new TextEncoder().encode(request));
-    let text = "";
-    const buffer = new Uint8Array(4096);
-    while (true) {
-      const n = await conn.read(buffer);
-      if (n === null) break;
-      text += new TextDecoder().decode(buffer.subarray(0, n));
-      if (text.includes("pong")) break;
-    }
-    return text;
-  } finally {
-    conn.close();
-  }
-}
 
 function pongServer(hostname = "0.0.0.0") {
   let hits = 0;
@@ -76,7 +59,7 @@ Deno.test(
         ...own,
       ];
       for (const host of targets) {
-        const answer = await ask(
+        const answer = await askProxy(
           proxy.socketPath,
           `CONNECT ${host}:${server.port} HTTP/1.1\r\n\r\n`,
         );
@@ -96,7 +79,7 @@ Deno.test("a grant naming the exact address reaches it", linux, async () => {
   const server = pongServer("127.0.0.1");
   const proxy = await startNetProxy({ any: false, grants: [{ host: "127.0.0.1" }] });
   try {
-    const answer = await ask(
+    const answer = await askProxy(
       proxy.socketPath,
       `GET http://127.0.0.1:${server.port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
     );
@@ -124,7 +107,7 @@ Deno.test(
             const request = form === "CONNECT"
               ? `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`
               : `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\n\r\n`;
-            const answer = await ask(proxy.socketPath, request);
+            const answer = await askProxy(proxy.socketPath, request);
             answers.push(answer.replaceAll(String(port), "PORT"));
           }
         }

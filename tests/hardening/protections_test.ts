@@ -59,3 +59,15 @@ Deno.test("README's Security model states every protection and its test", async 
     assert.equal(cells[4], `\`tests/${p.test}\``, p.id);
   }
 });
+
+Deno.test("the macOS profile writes nowhere shared and reads no home", async () => {
+  // Not applied automatically (sandbox-exec cannot run here): its rules are checked as text.
+  const profile = await Deno.readTextFile(join(REPO_ROOT, "src", "runtime", "sandbox", "macos.sb"));
+  const rules = profile.split("\n").filter((line) => !line.trim().startsWith(";;")).join("\n");
+  const writes = /\(allow file-write\*([\s\S]*?)\)\n\(/.exec(rules)?.[1] ?? "";
+  assert.match(writes, /\(subpath \(param "WORK_DIR"\)\)/);
+  assert.doesNotMatch(writes, /"\/private\/tmp"/, "no shared /tmp");
+  assert.match(rules, /\(deny file-read\*\s+\(subpath "\/Users"\)/);
+  assert.match(rules, /\(deny default\)/);
+  assert.doesNotMatch(rules, /\(allow network/);
+});

@@ -1,26 +1,7 @@
 import assert from "node:assert/strict";
+import { askProxy } from "../../helpers/proxy.ts";
 import { startNetProxy } from "../../../src/runtime/sandbox/proxy.ts";
 import type { NetPolicy } from "../../../src/core/net_grants.ts";
-
-/** Sends `request` through the proxy's socket and returns everything it answers. */
-async function ask(socketPath: string, request: string): Promise<string> {
-  const conn = await Deno.connect({ transport: "unix", path: socketPath });
-  try {
-    await conn.write(new TextEncoder().encode(request));
-    let text = "";
-    const buffer = new Uint8Array(4096);
-    while (true) {
-      const n = await conn.read(buffer);
-      if (n === null) break;
-      text += new TextDecoder().decode(buffer.subarray(0, n));
-      // A tunnel stays open: stop once the upstream's answer is in.
-      if (text.includes("pong") || (text.startsWith("HTTP/1.1 4") && text.includes("\n\n"))) break;
-    }
-    return text;
-  } finally {
-    conn.close();
-  }
-}
 
 function pong() {
   const seen: string[] = [];
@@ -39,14 +20,14 @@ Deno.test("the proxy forwards granted plain-HTTP requests in origin form and ref
   const policy: NetPolicy = { any: false, grants: [{ host: "127.0.0.1", port: server.port }] };
   const proxy = await startNetProxy(policy, { onDenied: (target) => denied.push(target) });
   try {
-    const ok = await ask(
+    const ok = await askProxy(
       proxy.socketPath,
       `GET http://127.0.0.1:${server.port}/ping?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nProxy-Connection: keep-alive\r\nConnection: close\r\n\r\n`,
     );
     assert.match(ok, /^HTTP\/1\.1 200/);
     assert.match(ok, /pong/);
     assert.deepEqual(server.seen, ["/ping"]);
-    const refused = await ask(
+    const refused = await askProxy(
       proxy.socketPath,
       `GET http://127.0.0.1:${server.port + 1}/ HTTP/1.1\r\nHost: x\r\n\r\n`,
     );
@@ -56,7 +37,7 @@ Deno.test("the proxy forwards granted plain-HTTP requests in origin form and ref
       /is not allowed; grant it with `skills run --allow-net 127\.0\.0\.1:\d+`/,
     );
     assert.deepEqual(denied, [`127.0.0.1:${server.port + 1}`]);
-    const https = await ask(proxy.socketPath, "GET https://x/ HTTP/1.1\r\n\r\n");
+    const https = await askProxy(proxy.socketPath, "GET https://x/ HTTP/1.1\r\n\r\n");
     assert.match(https, /^HTTP\/1\.1 400/);
   } finally {
     await proxy.close();
@@ -75,14 +56,17 @@ Deno.test("the proxy tunnels a granted CONNECT and keeps DNS names away from loc
     grants: [{ host: "127.0.0.1", port: server.port }],
   }, { onDenied: (_, reason) => reasons.push(reason) });
   try {
-    const tunnel = await ask(
+    const tunnel = await askProxy(
       proxy.socketPath,
       `CONNECT 127.0.0.1:${server.port} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /t HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
     );
     assert.match(tunnel, /^HTTP\/1\.1 200 Connection established\r\n\r\nHTTP\/1\.1 200/);
     assert.deepEqual(server.seen, ["/t"]);
     // `any` host, but a name that resolves to loopback is not the address itself.
-    const local = await ask(proxy.socketPath, `CONNECT localhost:${server.port} HTTP/1.1\r\n\r\n`);
+    const local = await askProxy(
+      proxy.socketPath,
+      `CONNECT localhost:${server.port} HTTP/1.1\r\n\r\n`,
+    );
     assert.match(local, /^HTTP\/1\.1 403/);
     assert.match(reasons[0]!, /resolves to 127\.0\.0\.1, which is not a public address/);
     assert.deepEqual(server.seen, ["/t"]);
