@@ -1,5 +1,5 @@
 /**
- * Which addresses are public: the only ones "any host" (`permissions.network: true`) or a
+ * Which addresses are public: the only ones "any public host" (`permissions.network: true`) or a
  * grant by DNS name may reach. Everything else — loopback, private (RFC 1918), carrier-grade
  * NAT, link-local and the cloud metadata endpoints on it, unique-local IPv6, multicast,
  * reserved and documentation ranges, and the IPv6 forms that carry an IPv4 address

@@ -1,7 +1,7 @@
 /**
  * Network grants: which `host[:port]` a sandboxed script may reach through the CLI's
  * proxy. A grant comes from the skill's `permissions.network` (a list of hosts, or `true`
- * for any host), from `skills run --allow-net HOST[:PORT]`, or from
+ * for any public host), from `skills run --allow-net HOST[:PORT]`, or from
  * `SKILLS_ALLOW_NET=host,host:port`. Pure: the proxy (runtime/sandbox/proxy.ts) asks
  * {@link grantFor} about every connection.
  *
@@ -109,10 +109,10 @@ export function describeNetworkList(list: readonly string[]): string {
     : list.map((entry) => entry === "*" ? "any public host" : entry).join(", ");
 }
 
-/** `any host`, or the grants joined by commas, or `none`. */
+/** `any public host`, or the grants joined by commas, or `none`. */
 export function describeNetPolicy(policy: NetPolicy): string {
   const named = policy.grants.map(formatNetGrant);
-  if (policy.any) named.unshift("any host");
+  if (policy.any) named.unshift("any public host");
   return named.length === 0 ? "none" : named.join(", ");
 }
 

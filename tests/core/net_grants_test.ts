@@ -85,7 +85,7 @@ Deno.test("grantFor() matches host, port and wildcard; `any` never counts as nam
   assert.equal(allowsNetwork(NO_NETWORK), false);
   assert.equal(
     describeNetPolicy(mergeNetPolicies(any, policy)),
-    "any host, api.example.com:443, *.cdn.example, 127.0.0.1:8080",
+    "any public host, api.example.com:443, *.cdn.example, 127.0.0.1:8080",
   );
 });
 
