@@ -118,6 +118,27 @@ function isGuardedPath(rel: string): boolean {
     rel.startsWith(".github/workflows/");
 }
 
+/**
+ * The receipt as a tool result carries it to a model: what is empty left out (no empty
+ * lists, zero counts, `incomplete: false`), since every token of a tool result is paid for.
+ */
+export function compactReceipt(receipt: RunReceipt): Record<string, unknown> {
+  const prune = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.length === 0 ? undefined : value;
+    if (value === null || typeof value !== "object") return value === false ? undefined : value;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      const kept = prune(inner);
+      if (kept !== undefined && !(key === "counts" && Object.values(inner).every((n) => n === 0))) {
+        out[key] = kept;
+      }
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  };
+  // `workspace.writable: false` says something: kept.
+  return { ...prune(receipt) as Record<string, unknown>, workspace: receipt.workspace };
+}
+
 /** Whether a receipt has anything to tell in text mode (files or network). */
 export function receiptIsNotable(receipt: RunReceipt): boolean {
   const { counts, quarantined } = receipt.files;

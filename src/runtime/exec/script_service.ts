@@ -36,7 +36,7 @@ import { dirname, join } from "../os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
 import { decideWorkspace, refusedGrant } from "../../core/workspace.ts";
 import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace.ts";
-import { ReceiptCollector, type RunReceipt } from "./receipt.ts";
+import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
 
 export interface ScriptDeps {
   home: string;
@@ -467,7 +467,7 @@ export function outcomeEnvelope(
         : "";
       const result = json ? outcome.parsed?.value : outcome.stdout;
       const envelope = ok(result, `Executed ${name} script${note}`);
-      return outcome.receipt ? { ...envelope, receipt: outcome.receipt } : envelope;
+      return outcome.receipt ? { ...envelope, receipt: compactReceipt(outcome.receipt) } : envelope;
     }
     case "cancelled":
       return fail("cancelled", `Script '${name}' was interrupted`);
@@ -503,7 +503,7 @@ export function outcomeEnvelope(
         hint === undefined ? text : `${text}\nhint: ${hint}`,
         details,
       );
-      return outcome.receipt ? { ...envelope, receipt: outcome.receipt } : envelope;
+      return outcome.receipt ? { ...envelope, receipt: compactReceipt(outcome.receipt) } : envelope;
     }
   }
 }
