@@ -5,7 +5,9 @@
  * `WWW-Authenticate` Bearer token flow and basic auth, HTTPS always (plain HTTP only for
  * loopback or a host the user names). Credentials come from an env var or
  * `~/.docker/config.json`, its credential helpers included (credentials.ts). References
- * `oci://registry/repo[:tag|@sha256:…]` are parsed in reference.ts.
+ * `oci://registry/repo[:tag|@sha256:…]` are parsed in reference.ts. A skill folder becomes one
+ * deterministic tar+gzip layer (pack.ts) and an OCI 1.1 artifact or, for a folder of skills,
+ * an index (publish.ts).
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */
