@@ -7,7 +7,7 @@
  * `~/.docker/config.json`, its credential helpers included (credentials.ts). References
  * `oci://registry/repo[:tag|@sha256:…]` are parsed in reference.ts. A skill folder becomes one
  * deterministic tar+gzip layer (pack.ts) and an OCI 1.1 artifact or, for a folder of skills,
- * an index (publish.ts).
+ * an index (publish.ts). pull.ts reads it back, every blob and file checked, for add.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */
