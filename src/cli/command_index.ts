@@ -67,6 +67,11 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     summary: "List skills whose branch or tag has a newer commit",
   },
   {
+    name: "publish",
+    aliases: [],
+    summary: "Push a skill (or a folder of skills) to an OCI registry",
+  },
+  {
     name: "remove",
     aliases: ["rm", "uninstall"],
     summary: "Remove installed skills",

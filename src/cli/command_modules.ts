@@ -20,6 +20,7 @@ export const COMMAND_MODULES: Readonly<Record<string, CommandLoader>> = {
   remove: () => import("./commands/remove.ts"),
   link: () => import("./commands/link.ts"),
   outdated: () => import("./commands/outdated.ts"),
+  publish: () => import("./commands/publish.ts"),
   trust: () => import("./commands/trust.ts"),
   untrust: () => import("./commands/untrust.ts"),
   call: () => import("./commands/call.ts"),

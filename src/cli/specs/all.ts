@@ -20,6 +20,7 @@ import { listSpec } from "./list.ts";
 import { mcpSpec } from "./mcp.ts";
 import { outdatedSpec } from "./outdated.ts";
 import { promptSpec } from "./prompt.ts";
+import { publishSpec } from "./publish.ts";
 import { removeSpec } from "./remove.ts";
 import { runSpec } from "./run.ts";
 import { scriptsSpec } from "./scripts.ts";
@@ -42,6 +43,7 @@ export const SPECS: readonly CommandSpec[] = [
   installSpec,
   updateSpec,
   outdatedSpec,
+  publishSpec,
   removeSpec,
   linkSpec,
   trustSpec,

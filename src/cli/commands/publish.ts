@@ -1,0 +1,77 @@
+/** `skills publish`: a skill folder (or a folder of skills) pushed to an OCI registry. */
+
+import { resolve } from "node:path";
+import { SkillError, UsageError } from "../../core/errors.ts";
+import type { Context } from "../../core/io.ts";
+import { RegistryClient } from "../../runtime/oci/client.ts";
+import { publishSkills } from "../../runtime/oci/publish.ts";
+import { parseOciReference } from "../../runtime/oci/reference.ts";
+import { commonFlags, parseSpec } from "../args.ts";
+import type { ParsedCommon } from "../command.ts";
+import { renderHelp } from "../spec.ts";
+import { publishSpec } from "../specs/publish.ts";
+import { writeJson } from "../render.ts";
+
+export const help = renderHelp(publishSpec);
+
+interface PublishOptions extends ParsedCommon {
+  source: string;
+  target: string;
+  insecureHosts: string[];
+}
+
+export function parse(argv: readonly string[]): PublishOptions {
+  const { values, positionals } = parseSpec(publishSpec, argv);
+  const common = commonFlags(values);
+  if (common.help) return { ...common, source: "", target: "", insecureHosts: [] };
+  if (positionals.length !== 2) {
+    throw new UsageError(
+      positionals.length < 2
+        ? "Missing skill folder or oci:// target"
+        : `Unexpected argument '${positionals[2]}'`,
+      "Run `skills publish --help` for usage",
+    );
+  }
+  const insecure = values["insecure-registry"];
+  return {
+    ...common,
+    source: positionals[0] ?? "",
+    target: positionals[1] ?? "",
+    insecureHosts: Array.isArray(insecure) ? insecure.map(String) : [],
+  };
+}
+
+export async function run(options: PublishOptions, ctx: Context): Promise<number> {
+  let target;
+  try {
+    target = parseOciReference(options.target);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (target.digest) {
+    throw new UsageError(
+      `Cannot publish to "${options.target}": a digest names content that already exists.`,
+      "Publish to a tag, e.g. oci://registry/repository:1.0.0",
+    );
+  }
+  const client = new RegistryClient({
+    registry: target.registry,
+    insecureHosts: options.insecureHosts,
+  });
+  let result;
+  try {
+    result = await publishSkills(resolve(ctx.cwd, options.source), target, client);
+  } catch (error) {
+    if (error instanceof SkillError) throw error;
+    throw new SkillError("io_error", (error as Error).message, { cause: error });
+  }
+  if (options.json) {
+    writeJson(ctx, result);
+  } else {
+    for (const skill of result.skills) {
+      ctx.stdout.write(`published ${skill.name} ${skill.digest}\n`);
+    }
+    ctx.stdout.write(`${result.reference}@${result.digest}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,37 @@
+/** `skills publish` (declaration: see ../spec.ts). */
+
+import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+
+export const publishSpec = {
+  name: "publish",
+  summary: "Push a skill (or a folder of skills) to an OCI registry",
+  usage: ["publish <skill-dir | folder-of-skills> oci://registry/repository[:tag] [--json]"],
+  description: `Pack the skill into one deterministic tar+gzip layer (same files, same digest)
+and push it as an OCI 1.1 artifact, with a config blob holding its front matter
+and every file's sha256. A folder of skills becomes one OCI index. Prints the
+digest of what it pushed (manifest, or index). The tag defaults to latest.
+Credentials come from SKILLS_OCI_AUTH (user:token) or ~/.docker/config.json.
+Plain HTTP is used only for loopback registries and hosts named with
+--insecure-registry.`,
+  flags: {
+    "insecure-registry": {
+      type: "string",
+      multiple: true,
+      value: "HOST[:PORT]",
+      description: "Allow plain HTTP to this registry host (repeatable)",
+    },
+    json: jsonFlag("One JSON document on stdout: reference, digest, mediaType, skills"),
+    verbose: verboseFlag(),
+    help: HELP_FLAG,
+  },
+  positionals: [
+    { name: "source", required: true, complete: "path" },
+    { name: "target", required: true, complete: "none" },
+  ],
+  sections: [{
+    title: "Examples",
+    text: `
+  skills publish ./pdf oci://ghcr.io/acme/skills/pdf:1.0.0
+  skills publish ./skills oci://127.0.0.1:5000/acme/all:v1 --json`,
+  }],
+} as const satisfies CommandSpec;

@@ -1,0 +1,342 @@
+/**
+ * An OCI distribution client: just the calls publish and add need. Every blob and every
+ * manifest fetched by digest is hashed before it is returned; a registry answering with
+ * other bytes is refused. Auth follows the registry's `WWW-Authenticate` challenge: Bearer
+ * (a token fetched from the realm, with basic credentials when we have them) or Basic.
+ */
+
+import { sha256Hex } from "../../core/digest.ts";
+import { findCredentials, type RegistryCredentials } from "./credentials.ts";
+import { isLoopbackRegistry } from "./reference.ts";
+
+export interface RegistryClientOptions {
+  registry: string;
+  /** Hosts the user allowed to speak plain HTTP (loopback always may). */
+  insecureHosts?: string[];
+  credentials?: RegistryCredentials | null;
+  /** Blobs larger than this are uploaded in chunks (PATCH with Content-Range). */
+  chunkSize?: number;
+}
+
+export interface FetchedManifest {
+  digest: string;
+  mediaType: string;
+  bytes: Uint8Array;
+}
+
+export class RegistryError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+export async function sha256Digest(bytes: Uint8Array): Promise<string> {
+  return `sha256:${await sha256Hex(bytes)}`;
+}
+
+export const MANIFEST_ACCEPT = [
+  "application/vnd.oci.image.manifest.v1+json",
+  "application/vnd.oci.image.index.v1+json",
+  "application/vnd.docker.distribution.manifest.v2+json",
+  "application/vnd.docker.distribution.manifest.list.v2+json",
+].join(", ");
+
+export class RegistryClient {
+  readonly base: string;
+  readonly #registry: string;
+  #credentials: RegistryCredentials | null | undefined;
+  #authorization: string | undefined;
+  readonly #chunkSize: number;
+
+  constructor(options: RegistryClientOptions) {
+    this.#registry = options.registry;
+    const plain = isLoopbackRegistry(options.registry) ||
+      (options.insecureHosts ?? []).includes(options.registry);
+    this.base = `${plain ? "http" : "https"}://${options.registry}`;
+    this.#credentials = options.credentials;
+    this.#chunkSize = options.chunkSize ?? 8 * 1024 * 1024;
+  }
+
+  async getManifest(repository: string, reference: string): Promise<FetchedManifest> {
+    const response = await this.#send(
+      repository,
+      "pull",
+      `/v2/${repository}/manifests/${reference}`,
+      {
+        headers: { Accept: MANIFEST_ACCEPT },
+      },
+      `manifest ${repository}:${reference}`,
+    );
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const digest = await sha256Digest(bytes);
+    if (reference.startsWith("sha256:") && digest !== reference) {
+      throw new RegistryError(
+        `Cannot trust ${this.#registry}/${repository}@${reference}: the registry sent a manifest whose digest is ${digest}. Refusing it; report the registry's fault or use another mirror.`,
+      );
+    }
+    const headerDigest = response.headers.get("docker-content-digest");
+    if (headerDigest && headerDigest !== digest) {
+      throw new RegistryError(
+        `Cannot trust ${this.#registry}/${repository}:${reference}: the registry says its digest is ${headerDigest} but its bytes hash to ${digest}. Refusing it.`,
+      );
+    }
+    const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim() ??
+      (JSON.parse(new TextDecoder().decode(bytes)).mediaType as string);
+    return { digest, mediaType, bytes };
+  }
+
+  async putManifest(
+    repository: string,
+    reference: string,
+    bytes: Uint8Array,
+    mediaType: string,
+  ): Promise<string> {
+    await this.#send(repository, "push", `/v2/${repository}/manifests/${reference}`, {
+      method: "PUT",
+      headers: { "Content-Type": mediaType },
+      body: bytes as Uint8Array<ArrayBuffer>,
+    }, `manifest ${repository}:${reference}`);
+    return await sha256Digest(bytes);
+  }
+
+  async getBlob(repository: string, digest: string): Promise<Uint8Array> {
+    const response = await this.#send(
+      repository,
+      "pull",
+      `/v2/${repository}/blobs/${digest}`,
+      {},
+      `blob ${digest}`,
+    );
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const actual = await sha256Digest(bytes);
+    if (actual !== digest) {
+      throw new RegistryError(
+        `Cannot trust blob ${digest} of ${this.#registry}/${repository}: its bytes hash to ${actual}. Refusing it; nothing was installed.`,
+      );
+    }
+    return bytes;
+  }
+
+  async hasBlob(
+    repository: string,
+    digest: string,
+    action: "pull" | "push" = "pull",
+  ): Promise<boolean> {
+    const response = await this.#send(
+      repository,
+      action,
+      `/v2/${repository}/blobs/${digest}`,
+      {
+        method: "HEAD",
+      },
+      `blob ${digest}`,
+      [404],
+    );
+    return response.status === 200;
+  }
+
+  /**
+   * Pushes a blob unless the repository has it: a cross-repository mount first when a
+   * source repository is known (201 = mounted), else one PUT or chunked PATCHes.
+   */
+  async pushBlob(
+    repository: string,
+    bytes: Uint8Array,
+    options: { mountFrom?: string } = {},
+  ): Promise<string> {
+    const digest = await sha256Digest(bytes);
+    // Ask for push rights from the first request, so one token serves the whole upload.
+    if (await this.hasBlob(repository, digest, "push")) return digest;
+    const mount = options.mountFrom
+      ? `?mount=${encodeURIComponent(digest)}&from=${encodeURIComponent(options.mountFrom)}`
+      : "";
+    const scope = options.mountFrom
+      ? `${repository}:push,pull repository:${options.mountFrom}:pull`
+      : undefined;
+    const started = await this.#send(
+      repository,
+      "push",
+      `/v2/${repository}/blobs/uploads/${mount}`,
+      {
+        method: "POST",
+        headers: { "Content-Length": "0" },
+      },
+      `upload of ${digest}`,
+      [],
+      scope,
+    );
+    await started.body?.cancel();
+    if (started.status === 201) return digest; // mounted
+    let location = this.#resolve(started.headers.get("location"));
+    if (bytes.length > this.#chunkSize) {
+      for (let offset = 0; offset < bytes.length; offset += this.#chunkSize) {
+        const chunk = bytes.subarray(offset, Math.min(bytes.length, offset + this.#chunkSize));
+        const patched = await this.#send(repository, "push", location, {
+          method: "PATCH",
+          headers: {
+            "Content-Type": "application/octet-stream",
+            "Content-Range": `${offset}-${offset + chunk.length - 1}`,
+            "Content-Length": String(chunk.length),
+          },
+          body: chunk as Uint8Array<ArrayBuffer>,
+        }, `upload of ${digest}`);
+        await patched.body?.cancel();
+        location = this.#resolve(patched.headers.get("location"));
+      }
+      const done = await this.#send(
+        repository,
+        "push",
+        withQuery(location, `digest=${encodeURIComponent(digest)}`),
+        {
+          method: "PUT",
+          headers: { "Content-Length": "0" },
+        },
+        `upload of ${digest}`,
+      );
+      await done.body?.cancel();
+    } else {
+      const done = await this.#send(
+        repository,
+        "push",
+        withQuery(location, `digest=${encodeURIComponent(digest)}`),
+        {
+          method: "PUT",
+          headers: {
+            "Content-Type": "application/octet-stream",
+            "Content-Length": String(bytes.length),
+          },
+          body: bytes as Uint8Array<ArrayBuffer>,
+        },
+        `upload of ${digest}`,
+      );
+      await done.body?.cancel();
+    }
+    return digest;
+  }
+
+  #resolve(location: string | null): string {
+    if (!location) {
+      throw new RegistryError(`Cannot upload to ${this.#registry}: it gave no upload location.`);
+    }
+    const url = new URL(location, this.base);
+    if (url.origin !== new URL(this.base).origin) {
+      throw new RegistryError(
+        `Cannot upload to ${this.#registry}: it redirected the upload to another host (${url.origin}). Refusing to send blobs there.`,
+      );
+    }
+    return url.pathname + url.search;
+  }
+
+  async #send(
+    repository: string,
+    action: "pull" | "push",
+    path: string,
+    init: RequestInit,
+    what: string,
+    allowed: number[] = [],
+    scope = `${repository}:${action === "push" ? "pull,push" : "pull"}`,
+  ): Promise<Response> {
+    const request = () => {
+      const headers = new Headers(init.headers);
+      if (this.#authorization) headers.set("Authorization", this.#authorization);
+      return fetch(`${this.base}${path}`, { ...init, headers, redirect: "follow" });
+    };
+    let response = await this.#fetch(request);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      const challenge = response.headers.get("www-authenticate") ?? "";
+      await this.#authenticate(challenge, `repository:${scope}`);
+      response = await this.#fetch(request);
+    }
+    if (response.ok || allowed.includes(response.status)) return response;
+    await response.body?.cancel();
+    throw new RegistryError(
+      this.#explain(response.status, what, repository, action),
+      response.status,
+    );
+  }
+
+  async #fetch(request: () => Promise<Response>): Promise<Response> {
+    try {
+      return await request();
+    } catch (error) {
+      throw new RegistryError(
+        `Cannot reach registry ${this.#registry} (${this.base}): ${
+          (error as Error).message
+        }. Check the host name and your network${
+          this.base.startsWith("https")
+            ? "; a registry on plain HTTP must be on loopback or named with --insecure-registry"
+            : ""
+        }.`,
+      );
+    }
+  }
+
+  async #authenticate(challenge: string, scope: string): Promise<void> {
+    if (this.#credentials === undefined) {
+      this.#credentials = (await findCredentials(this.#registry)) ?? null;
+    }
+    const credentials = this.#credentials;
+    const basic = credentials
+      ? `Basic ${btoa(`${credentials.username}:${credentials.password}`)}`
+      : undefined;
+    const scheme = (challenge.split(" ")[0] ?? "").toLowerCase();
+    if (scheme === "basic") {
+      this.#authorization = basic;
+      return;
+    }
+    if (scheme !== "bearer") return;
+    const params = Object.fromEntries(
+      [...challenge.slice(7).matchAll(/(\w+)="([^"]*)"/g)].map((
+        m,
+      ) => [(m[1] ?? "").toLowerCase(), m[2] ?? ""]),
+    );
+    if (!params.realm) return;
+    const realm = new URL(params.realm);
+    if (
+      realm.protocol !== "https:" && !isLoopbackRegistry(realm.host) &&
+      realm.host !== this.#registry
+    ) {
+      throw new RegistryError(
+        `Cannot log in to ${this.#registry}: its token service ${realm.origin} is plain HTTP. Refusing to send credentials there.`,
+      );
+    }
+    if (params.service) realm.searchParams.set("service", params.service);
+    realm.searchParams.set("scope", params.scope ?? scope);
+    const response = await this.#fetch(() =>
+      fetch(realm, { headers: basic ? { Authorization: basic } : {} })
+    );
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new RegistryError(
+        this.#explain(response.status, "a token", "", "pull"),
+        response.status,
+      );
+    }
+    const body = await response.json();
+    const token = body.token ?? body.access_token;
+    if (typeof token === "string") this.#authorization = `Bearer ${token}`;
+  }
+
+  #explain(status: number, what: string, repository: string, action: string): string {
+    const where = repository ? `${this.#registry}/${repository}` : this.#registry;
+    switch (status) {
+      case 401:
+        return `Cannot ${action} ${what} at ${where}: the registry wants credentials (401). Log in with \`docker login ${this.#registry}\` or set SKILLS_OCI_AUTH=user:token.`;
+      case 403:
+        return `Cannot ${action} ${what} at ${where}: these credentials may not ${action} there (403). Use a token with ${action} rights on ${
+          repository || "the repository"
+        }.`;
+      case 404:
+        return `Cannot ${action} ${what} at ${where}: not found (404). Check the repository name and tag.`;
+      case 429:
+        return `Cannot ${action} ${what} at ${where}: the registry is rate-limiting us (429). Wait and retry, or log in for a higher limit.`;
+      default:
+        return `Cannot ${action} ${what} at ${where}: the registry answered ${status}. Retry later or check the registry's status.`;
+    }
+  }
+}
+
+function withQuery(location: string, query: string): string {
+  return `${location}${location.includes("?") ? "&" : "?"}${query}`;
+}

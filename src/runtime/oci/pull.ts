@@ -1,0 +1,136 @@
+/**
+ * Reading a published skill back: the manifest (pinned to its digest), its config and layer
+ * (each hashed against the manifest), the tar entries (regular files only, relative paths
+ * without `..`), and every file against the config's sha256 list — so a tampered blob, an
+ * extra file or a missing one is refused before anything reaches the disk.
+ */
+
+import { sha256Hex } from "../../core/digest.ts";
+import { RegistryClient } from "./client.ts";
+import { INDEX_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";
+import type { OciReference } from "./reference.ts";
+
+export interface PulledSkill {
+  name: string;
+  /** Digest of the skill's manifest: what an install pins. */
+  digest: string;
+  files: { path: string; bytes: Uint8Array; executable: boolean }[];
+}
+
+interface Descriptor {
+  mediaType?: string;
+  digest: string;
+  size?: number;
+  annotations?: Record<string, string>;
+}
+
+const decode = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
+
+/** Pulls every skill the reference names (an index: each entry, or those in `only`). */
+export async function pullSkills(
+  ref: OciReference,
+  client: RegistryClient,
+  only?: readonly string[],
+): Promise<PulledSkill[]> {
+  const reference = ref.digest ?? ref.tag ?? "latest";
+  const top = await client.getManifest(ref.repository, reference);
+  const parsed = decode(top.bytes);
+  if (
+    top.mediaType === INDEX_TYPE || parsed.mediaType === INDEX_TYPE ||
+    Array.isArray(parsed.manifests)
+  ) {
+    const entries = (parsed.manifests as Descriptor[]).filter((entry) => {
+      const name = entry.annotations?.[SKILL_NAME_ANNOTATION];
+      return !only || (name !== undefined && only.includes(name));
+    });
+    if (entries.length === 0) {
+      throw new Error(
+        `Cannot install from oci://${ref.registry}/${ref.repository}:${reference}: the index has no skill named ${
+          only?.join(", ")
+        }. Run without --skill to see what it holds.`,
+      );
+    }
+    return await Promise.all(entries.map((entry) => pullManifest(ref, client, entry.digest)));
+  }
+  return [await pullManifest(ref, client, top.digest, top.bytes)];
+}
+
+async function pullManifest(
+  ref: OciReference,
+  client: RegistryClient,
+  digest: string,
+  bytes?: Uint8Array,
+): Promise<PulledSkill> {
+  const manifest = decode(bytes ?? (await client.getManifest(ref.repository, digest)).bytes);
+  const where = `oci://${ref.registry}/${ref.repository}@${digest}`;
+  const layers = (manifest.layers ?? []) as Descriptor[];
+  if (layers.length !== 1 || !layers[0]) {
+    throw new Error(
+      `Cannot install from ${where}: it has ${layers.length} layers, not one. Publish it with skills publish.`,
+    );
+  }
+  const config = decode(
+    await client.getBlob(ref.repository, (manifest.config as Descriptor).digest),
+  );
+  const files = untar(await gunzip(await client.getBlob(ref.repository, layers[0].digest)), where);
+  const listed = new Map<string, string>(
+    ((config.files ?? []) as { path: string; sha256: string }[]).map((
+      file,
+    ) => [file.path, file.sha256]),
+  );
+  if (listed.size !== files.length) {
+    throw new Error(
+      `Cannot install from ${where}: the layer holds ${files.length} files but the config lists ${listed.size}. Refusing it.`,
+    );
+  }
+  for (const file of files) {
+    const expected = listed.get(file.path);
+    if (expected !== await sha256Hex(file.bytes)) {
+      throw new Error(
+        `Cannot install from ${where}: ${file.path} does not match the sha256 its config lists. Refusing it.`,
+      );
+    }
+  }
+  const name = typeof config.name === "string" ? config.name : "";
+  if (!name) {
+    throw new Error(`Cannot install from ${where}: its config names no skill. Refusing it.`);
+  }
+  return { name, digest, files };
+}
+
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
+    new DecompressionStream("gzip"),
+  );
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function untar(tar: Uint8Array, where: string): PulledSkill["files"] {
+  const files: PulledSkill["files"] = [];
+  const text = (from: number, length: number) =>
+    new TextDecoder().decode(tar.subarray(from, from + length)).replace(/\0.*$/s, "");
+  for (let offset = 0; offset + 512 <= tar.length;) {
+    if (tar.subarray(offset, offset + 512).every((byte) => byte === 0)) break;
+    const name = text(offset, 100);
+    const prefix = text(offset + 345, 155);
+    const path = prefix ? `${prefix}/${name}` : name;
+    const size = parseInt(text(offset + 124, 12).trim() || "0", 8);
+    const type = text(offset + 156, 1) || "0";
+    const mode = parseInt(text(offset + 100, 8).trim() || "0", 8);
+    const start = offset + 512;
+    offset = start + Math.ceil(size / 512) * 512;
+    if (type === "5") continue; // directories come from the files' paths
+    if (type !== "0") {
+      throw new Error(
+        `Cannot install from ${where}: ${path} is not a regular file (tar type ${type}). Refusing it.`,
+      );
+    }
+    if (path.startsWith("/") || path.split("/").some((part) => part === ".." || part === "")) {
+      throw new Error(
+        `Cannot install from ${where}: the path ${path} leaves the skill folder. Refusing it.`,
+      );
+    }
+    files.push({ path, bytes: tar.slice(start, start + size), executable: (mode & 0o100) !== 0 });
+  }
+  return files;
+}

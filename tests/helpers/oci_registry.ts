@@ -1,0 +1,80 @@
+/**
+ * A real OCI registry for tests: Debian's `docker-registry` serving from a temp dir on a
+ * loopback port, optionally behind htpasswd basic auth (a bcrypt hash made with python3's
+ * crypt module, so apache2-utils is not needed).
+ */
+
+export interface TestRegistry {
+  host: string;
+  dir: string;
+  close(): Promise<void>;
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function bcrypt(password: string): Promise<string> {
+  const out = await new Deno.Command("python3", {
+    args: [
+      "-W",
+      "ignore",
+      "-c",
+      "import crypt,sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1<<4)))",
+      password,
+    ],
+    stdout: "piped",
+  }).output();
+  if (!out.success) throw new Error("python3 could not make a bcrypt hash");
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+export async function startRegistry(
+  options: { user?: { name: string; password: string } } = {},
+): Promise<TestRegistry> {
+  const dir = await Deno.makeTempDir({ prefix: "skills-oci-registry-" });
+  const port = freePort();
+  let auth = "";
+  if (options.user) {
+    await Deno.writeTextFile(
+      `${dir}/htpasswd`,
+      `${options.user.name}:${await bcrypt(options.user.password)}\n`,
+    );
+    auth = `auth:\n  htpasswd:\n    realm: test\n    path: ${dir}/htpasswd\n`;
+  }
+  await Deno.writeTextFile(
+    `${dir}/config.yml`,
+    `version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: ${dir}/data\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:${port}\n${auth}`,
+  );
+  const child = new Deno.Command("docker-registry", {
+    args: ["serve", `${dir}/config.yml`],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const host = `127.0.0.1:${port}`;
+  for (let attempt = 0;; attempt++) {
+    try {
+      const response = await fetch(`http://${host}/v2/`);
+      await response.body?.cancel();
+      break;
+    } catch (error) {
+      if (attempt > 200) {
+        child.kill();
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    host,
+    dir,
+    async close() {
+      child.kill();
+      await child.status;
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
