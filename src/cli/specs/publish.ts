@@ -5,10 +5,9 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const publishSpec = {
   name: "publish",
   summary: "Push a skill (or a folder of skills) to an OCI registry",
-  usage: [
-    "publish <source> <target> [--json]   (a skill dir or folder of skills; oci://registry/repository[:tag])",
-  ],
-  description: `Pack the skill into one deterministic tar+gzip layer (same files, same digest)
+  usage: ["publish <source> <target> [--json]"],
+  description: `<source> is a skill folder or a folder of skills; <target> is
+oci://registry/repository[:tag]. Pack the skill into one deterministic tar+gzip layer (same files, same digest)
 and push it as an OCI 1.1 artifact, with a config blob holding its front matter
 and every file's sha256. A folder of skills becomes one OCI index. Prints the
 digest of what it pushed (manifest, or index). The tag defaults to latest.
