@@ -234,3 +234,50 @@ Deno.test("`skills install <source>` is a usage error that points to `skills add
   assert.match(none.stderr, /No skills-lock.json in .*app/);
   assert.match(none.stderr, /skills add <source> --project/);
 });
+
+Deno.test("a vercel-labs skills-lock.json without skillPath finds each skill by its declared name, wherever its folder is; converting keeps path and commit", async () => {
+  await using p = await project();
+  // Published layouts where the folder is not named like the skill (as in vercel-labs/agent-skills).
+  const repo = await createRepo(p.dir, "agent-skills", {
+    "README.md": "# skills\n",
+    ...skillFiles("composition-patterns", "skills/composition"),
+    ...skillFiles("react-best-practices", "skills/react"),
+  });
+  const foreign = {
+    version: 1,
+    skills: {
+      "composition-patterns": {
+        source: repo.url,
+        sourceType: "git",
+        computedHash: await vercelHash(join(repo.work, "skills", "composition")),
+      },
+      "react-best-practices": {
+        source: repo.url,
+        sourceType: "git",
+        computedHash: await vercelHash(join(repo.work, "skills", "react")),
+      },
+    },
+  };
+  const lockPath = join(p.root, "skills-lock.json");
+  await Deno.writeTextFile(lockPath, JSON.stringify(foreign, null, 2) + "\n");
+
+  const frozen = await p.cli(["install", "--frozen"]);
+  assert.equal(frozen.code, 0, frozen.stdout + frozen.stderr);
+  for (const name of ["composition-patterns", "react-best-practices"]) {
+    assert.ok(await Deno.stat(join(p.root, ".agents", "skills", name, "SKILL.md")), name);
+  }
+
+  await Deno.remove(join(p.root, ".agents"), { recursive: true });
+  const convert = await p.cli(["install"]);
+  assert.equal(convert.code, 0, convert.stdout + convert.stderr);
+  const ours = await p.lock();
+  assert.equal(ours.skills["composition-patterns"]!.source.subpath, "skills/composition");
+  assert.equal(ours.skills["react-best-practices"]!.source.subpath, "skills/react");
+  assert.equal(ours.skills["composition-patterns"]!.commit, await repo.head());
+
+  // A fresh clone of the project restores from the converted file.
+  await Deno.remove(join(p.root, ".agents"), { recursive: true });
+  const again = await p.cli(["install", "--frozen"]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.ok(await Deno.stat(join(p.root, ".agents", "skills", "react-best-practices", "SKILL.md")));
+});

@@ -22,6 +22,7 @@ import {
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
 import { discoverSkills } from "../catalog/discover.ts";
+import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { describeFiles } from "./lockfile.ts";
@@ -56,15 +57,29 @@ function foreignSource(entry: ForeignLockedSkill, root: string): Source {
   return { ...parsed, subpath: "", skill: undefined, ref: undefined };
 }
 
-/** The skill's folder in the fetch: its `skillPath`, else the one folder named like it. */
+/**
+ * The skill's folder in the fetch: its `skillPath`, else — as vercel-labs' CLI does — the one
+ * skill whose SKILL.md declares the entry's `name` anywhere in the source (its folder may be
+ * named otherwise), else the one folder named like it.
+ */
 async function locate(fetched: Fetched, entry: ForeignLockedSkill): Promise<string | null> {
   if (entry.skillPath !== null) {
     const folder = foreignSkillFolder(entry.skillPath);
     return folder === undefined ? null : await skillBase(fetched, folder);
   }
-  const named = (await discoverSkills(fetched.root)).filter((s) =>
-    basename(s.dir) === entry.name || (s.rel === "" && fetched.source.type === "git")
-  );
+  const found = await discoverSkills(fetched.root);
+  if (found.length === 1 && found[0]!.rel === "" && fetched.source.type === "git") {
+    return await skillBase(fetched, "");
+  }
+  const declared = [];
+  for (const skill of found) {
+    const inspected = await inspectSkillDir(skill.dir);
+    const name = inspected.manifest?.name ?? inspected.declaredName;
+    if (name === entry.name) declared.push(skill);
+  }
+  const named = declared.length > 0
+    ? declared
+    : found.filter((skill) => basename(skill.dir) === entry.name);
   return named.length === 1 ? await skillBase(fetched, named[0]!.rel) : null;
 }
 
