@@ -281,3 +281,38 @@ Deno.test("a vercel-labs skills-lock.json without skillPath finds each skill by 
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.ok(await Deno.stat(join(p.root, ".agents", "skills", "react-best-practices", "SKILL.md")));
 });
+
+Deno.test("a project whose skills-lock.json vercel-labs' CLI rewrote: check and install --frozen name the folder its file no longer records", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "upstream", collection());
+  const add = await p.cli(["add", repo.url, "--project", "--skill", "beta", "--yes"]);
+  assert.equal(add.code, 0, add.stderr);
+  // The peer's `add` replaced our file with its format and recorded only alpha.
+  await Deno.writeTextFile(
+    join(p.root, "skills-lock.json"),
+    JSON.stringify(
+      {
+        version: 1,
+        skills: {
+          alpha: {
+            source: repo.url,
+            sourceType: "git",
+            skillPath: "skills/alpha/SKILL.md",
+            computedHash: await vercelHash(join(repo.work, "skills", "alpha")),
+          },
+        },
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  const check = await p.cli(["check"]);
+  assert.notEqual(check.code, 0, check.stdout);
+  assert.match(
+    check.stdout + check.stderr,
+    /beta.*in \.agents\/skills but not in skills-lock\.json/,
+  );
+  const frozen = await p.cli(["install", "--frozen"]);
+  assert.equal(frozen.code, 1, frozen.stdout + frozen.stderr);
+  assert.match(frozen.stdout, /beta: in \.agents\/skills but not in skills-lock\.json/);
+});

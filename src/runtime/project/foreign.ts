@@ -25,6 +25,7 @@ import { discoverSkills } from "../catalog/discover.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
+import { foreignKeys, unlockedFolders } from "./drift.ts";
 import { describeFiles } from "./lockfile.ts";
 import {
   type Mismatch,
@@ -184,6 +185,12 @@ export async function restoreForeign(
         files: diffFiles(files, onDisk),
       });
     } else toWrite.push({ key, entry: locked, base });
+  }
+  for (const name of unlockedFolders(ws.root, ws.home, foreignKeys(entries))) {
+    report.mismatches.push({
+      ...problem(name, "extra", "in .agents/skills but not in skills-lock.json"),
+      blocking: options.frozen,
+    });
   }
   const blocked = report.mismatches.some((m) => m.blocking);
   if (options.frozen) {
