@@ -72,16 +72,33 @@ async function locate(fetched: Fetched, entry: ForeignLockedSkill): Promise<stri
   if (found.length === 1 && found[0]!.rel === "" && fetched.source.type === "git") {
     return await skillBase(fetched, "");
   }
-  const declared = [];
-  for (const skill of found) {
-    const inspected = await inspectSkillDir(skill.dir);
-    const name = inspected.manifest?.name ?? inspected.declaredName;
-    if (name === entry.name) declared.push(skill);
-  }
+  const names = await declaredNames(fetched, found);
+  const declared = found.filter((skill) => names.get(skill.rel) === entry.name);
   const named = declared.length > 0
     ? declared
     : found.filter((skill) => basename(skill.dir) === entry.name);
   return named.length === 1 ? await skillBase(fetched, named[0]!.rel) : null;
+}
+
+/** Each found skill's declared name, read once per fetch however many entries ask. */
+const namesByFetch = new WeakMap<Fetched, Promise<Map<string, string | undefined>>>();
+function declaredNames(
+  fetched: Fetched,
+  found: readonly { dir: string; rel: string }[],
+): Promise<Map<string, string | undefined>> {
+  let names = namesByFetch.get(fetched);
+  if (names === undefined) {
+    names = (async () => {
+      const out = new Map<string, string | undefined>();
+      for (const skill of found) {
+        const inspected = await inspectSkillDir(skill.dir);
+        out.set(skill.rel, inspected.manifest?.name ?? inspected.declaredName);
+      }
+      return out;
+    })();
+    namesByFetch.set(fetched, names);
+  }
+  return names;
 }
 
 async function foreignHash(dir: string, files: Record<string, string>): Promise<string> {
