@@ -45,12 +45,25 @@ function skillList(value: unknown, base: string): string[] | undefined {
   });
 }
 
-/** The local plugins a marketplace document lists (remote sources are skipped). */
+/** `metadata.pluginRoot`: the folder relative plugin sources are read from ("" without one). */
+function pluginRoot(document: Record<string, unknown>): string | undefined {
+  const metadata = document.metadata;
+  const root = isPlainObject(metadata) ? metadata.pluginRoot : undefined;
+  return typeof root === "string" ? repositoryPath(root) : "";
+}
+
+/**
+ * The local plugins a marketplace document lists (remote sources are skipped). Relative
+ * sources are read under `metadata.pluginRoot` when the marketplace sets one, as Claude Code
+ * does; a root that leaves the repository lists nothing.
+ */
 export function marketplacePlugins(document: unknown): PluginSkills[] {
   if (!isPlainObject(document) || !Array.isArray(document.plugins)) return [];
+  const root = pluginRoot(document);
+  if (root === undefined) return [];
   return document.plugins.flatMap((plugin): PluginSkills[] => {
     if (!isPlainObject(plugin) || typeof plugin.source !== "string") return [];
-    const source = repositoryPath(plugin.source);
+    const source = repositoryPath(root, plugin.source);
     if (source === undefined) return [];
     return [{ source, skills: skillList(plugin.skills, source) }];
   });

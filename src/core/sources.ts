@@ -248,7 +248,10 @@ function parseUrl(input: string, base: string, scheme: string, ref: string | und
   if (scheme === "https" && host.toLowerCase() === "github.com") {
     return parseGitHubPath(input, path, ref) ?? gitSource(base, transport, "", undefined, ref);
   }
-  if (scheme === "https" && path.includes("/-/")) return parseGitLabPath(input, host, path, ref);
+  // `url.host` keeps a non-default port (self-hosted GitLab on :8443); `hostname` would drop it.
+  if (scheme === "https" && path.includes("/-/")) {
+    return parseGitLabPath(input, url.host, path, ref);
+  }
   return gitSource(base, transport, "", undefined, ref);
 }
 

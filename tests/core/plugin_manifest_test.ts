@@ -36,3 +36,27 @@ Deno.test("marketplacePlugins() reads local plugins and their skill lists, skipp
   assert.deepEqual(pluginSkills({ skills: "./custom" }, "plugins/x"), ["plugins/x/custom"]);
   assert.equal(pluginSkills({ name: "x" }, "plugins/x"), undefined);
 });
+
+Deno.test("marketplacePlugins() prepends metadata.pluginRoot to relative plugin sources", () => {
+  const document = {
+    name: "m",
+    metadata: { pluginRoot: "./plugins" },
+    plugins: [
+      { name: "formatter", source: "formatter" },
+      { name: "docs", source: "./docs", skills: ["./skills/pdf"] },
+    ],
+  };
+  assert.deepEqual(marketplacePlugins(document), [
+    { source: "plugins/formatter", skills: undefined },
+    { source: "plugins/docs", skills: ["plugins/docs/skills/pdf"] },
+  ]);
+  // A root that leaves the repository, or is not a string, lists nothing / is ignored.
+  assert.deepEqual(
+    marketplacePlugins({ metadata: { pluginRoot: "../up" }, plugins: [{ source: "x" }] }),
+    [],
+  );
+  assert.deepEqual(
+    marketplacePlugins({ metadata: { pluginRoot: 7 }, plugins: [{ source: "./x" }] }),
+    [{ source: "x", skills: undefined }],
+  );
+});

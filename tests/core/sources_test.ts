@@ -80,6 +80,17 @@ const accepted: [string, Partial<Source>][] = [
     ref: "main",
     subpath: "",
   }],
+  // A self-hosted GitLab on a non-default port keeps its port (the peer's own test case).
+  ["https://git.corp.com:8443/group/repo/-/tree/main", {
+    url: "https://git.corp.com:8443/group/repo.git",
+    ref: "main",
+    subpath: "",
+  }],
+  ["https://git.corp.com:8443/group/sub/repo/-/blob/v1/skills/pdf/SKILL.md", {
+    url: "https://git.corp.com:8443/group/sub/repo.git",
+    ref: "v1",
+    subpath: "skills/pdf",
+  }],
 ];
 
 for (const [input, expected] of accepted) {

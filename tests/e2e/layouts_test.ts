@@ -60,6 +60,28 @@ Deno.test("skills add finds skills that Claude plugin manifests list, and skill.
   assert.equal(JSON.parse(run.stdout).description, "Skill lower.");
 });
 
+Deno.test("a marketplace whose plugins sit under metadata.pluginRoot yields their skills", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "rooted");
+  const files: Record<string, string> = {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      name: "rooted-market",
+      metadata: { pluginRoot: "./plugins" },
+      plugins: [{ name: "formatter", source: "formatter" }],
+    }),
+    "plugins/formatter/skills/prettify/SKILL.md": md("prettify"),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(repo, rel), text);
+  }
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const list = await runCli(["add", repo, "--list", "--json"], { env });
+  assert.equal(list.code, 0, list.stderr);
+  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path);
+  assert.deepEqual(found, ["plugins/formatter/skills/prettify"]);
+});
+
 Deno.test("every file a skill ships is offered: top-level forms.md in info, activation and MCP", async () => {
   await using dir = await tempDir();
   const skill = join(dir.path, "pdf");

@@ -234,3 +234,85 @@ Deno.test("`skills install <source>` is a usage error that points to `skills add
   assert.match(none.stderr, /No skills-lock.json in .*app/);
   assert.match(none.stderr, /skills add <source> --project/);
 });
+
+Deno.test("a vercel-labs skills-lock.json without skillPath finds each skill by its declared name, wherever its folder is; converting keeps path and commit", async () => {
+  await using p = await project();
+  // Published layouts where the folder is not named like the skill (as in vercel-labs/agent-skills).
+  const repo = await createRepo(p.dir, "agent-skills", {
+    "README.md": "# skills\n",
+    ...skillFiles("composition-patterns", "skills/composition"),
+    ...skillFiles("react-best-practices", "skills/react"),
+  });
+  const foreign = {
+    version: 1,
+    skills: {
+      "composition-patterns": {
+        source: repo.url,
+        sourceType: "git",
+        computedHash: await vercelHash(join(repo.work, "skills", "composition")),
+      },
+      "react-best-practices": {
+        source: repo.url,
+        sourceType: "git",
+        computedHash: await vercelHash(join(repo.work, "skills", "react")),
+      },
+    },
+  };
+  const lockPath = join(p.root, "skills-lock.json");
+  await Deno.writeTextFile(lockPath, JSON.stringify(foreign, null, 2) + "\n");
+
+  const frozen = await p.cli(["install", "--frozen"]);
+  assert.equal(frozen.code, 0, frozen.stdout + frozen.stderr);
+  for (const name of ["composition-patterns", "react-best-practices"]) {
+    assert.ok(await Deno.stat(join(p.root, ".agents", "skills", name, "SKILL.md")), name);
+  }
+
+  await Deno.remove(join(p.root, ".agents"), { recursive: true });
+  const convert = await p.cli(["install"]);
+  assert.equal(convert.code, 0, convert.stdout + convert.stderr);
+  const ours = await p.lock();
+  assert.equal(ours.skills["composition-patterns"]!.source.subpath, "skills/composition");
+  assert.equal(ours.skills["react-best-practices"]!.source.subpath, "skills/react");
+  assert.equal(ours.skills["composition-patterns"]!.commit, await repo.head());
+
+  // A fresh clone of the project restores from the converted file.
+  await Deno.remove(join(p.root, ".agents"), { recursive: true });
+  const again = await p.cli(["install", "--frozen"]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.ok(await Deno.stat(join(p.root, ".agents", "skills", "react-best-practices", "SKILL.md")));
+});
+
+Deno.test("a project whose skills-lock.json vercel-labs' CLI rewrote: check and install --frozen name the folder its file no longer records", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "upstream", collection());
+  const add = await p.cli(["add", repo.url, "--project", "--skill", "beta", "--yes"]);
+  assert.equal(add.code, 0, add.stderr);
+  // The peer's `add` replaced our file with its format and recorded only alpha.
+  await Deno.writeTextFile(
+    join(p.root, "skills-lock.json"),
+    JSON.stringify(
+      {
+        version: 1,
+        skills: {
+          alpha: {
+            source: repo.url,
+            sourceType: "git",
+            skillPath: "skills/alpha/SKILL.md",
+            computedHash: await vercelHash(join(repo.work, "skills", "alpha")),
+          },
+        },
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  const check = await p.cli(["check"]);
+  assert.notEqual(check.code, 0, check.stdout);
+  assert.match(
+    check.stdout + check.stderr,
+    /beta.*in \.agents\/skills but not in skills-lock\.json/,
+  );
+  const frozen = await p.cli(["install", "--frozen"]);
+  assert.equal(frozen.code, 1, frozen.stdout + frozen.stderr);
+  assert.match(frozen.stdout, /beta: in \.agents\/skills but not in skills-lock\.json/);
+});

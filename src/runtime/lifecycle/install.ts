@@ -154,13 +154,15 @@ export interface InstallPlan {
   risky: Finding[];
 }
 
+const INSTALLED_CLASH = "a skill with that name is installed";
+
 /** Why `canonical` cannot be installed now, or undefined. */
 export async function collisionProblem(
   home: string,
   registry: Registry,
   canonical: string,
 ): Promise<string | undefined> {
-  if (findEntry(registry, canonical) !== undefined) return "a skill with that name is installed";
+  if (findEntry(registry, canonical) !== undefined) return INSTALLED_CLASH;
   if (BUNDLED_NAMES.includes(canonical)) return "a bundled skill has that name";
   if (await exists(join(home, canonical))) {
     return `${join(home, canonical)} already exists`;
@@ -370,8 +372,12 @@ export function riskyError(
 
 export function collisionError(canonical: string, problem: string, renamed: string | undefined) {
   return new SkillError("conflict", `Cannot install skill '${quoteName(canonical)}': ${problem}`, {
-    hint: renamed === undefined
-      ? `Install it under another name with --name NAME, or run \`skills update ${canonical}\``
-      : "Choose another --name",
+    // Say what each way out does: `update` would move the *installed* skill along its own
+    // source, which is not what someone adding another repository's skill asked for.
+    hint: renamed !== undefined
+      ? "Choose another --name"
+      : problem === INSTALLED_CLASH
+      ? `To keep both, add this one under another name with --name NAME; to replace the installed one, \`skills remove ${canonical}\` first, then add again (\`skills update ${canonical}\` only updates the installed skill from its own source)`
+      : "Install it under another name with --name NAME",
   });
 }

@@ -22,6 +22,7 @@ import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks } from "../store/project_records.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { digestOfLocked } from "./lockfile.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 
 interface Drift {
   /** The skill, or `skills-lock.json` for the file itself. */
@@ -51,7 +52,7 @@ export function describeFileDrift(files: readonly FileDrift[]): string {
 export function unlockedFolders(
   root: string,
   home: string,
-  locked: Readonly<Record<string, LockedSkill>>,
+  locked: Readonly<Record<string, unknown>>,
 ): string[] {
   const folder = join(root, ...PROJECT_SKILLS_DIR);
   let entries: Deno.DirEntry[];
@@ -152,8 +153,10 @@ export async function projectDrift(
       });
     }
   }
-  if (lock.state === "ok") {
-    for (const name of unlockedFolders(root, home, locked)) {
+  if (lock.state === "ok" || lock.state === "foreign") {
+    // A folder no entry explains is reported whichever tool wrote the file.
+    const explained = lock.state === "ok" ? locked : foreignKeys(lock.entries);
+    for (const name of unlockedFolders(root, home, explained)) {
       out.push({
         name,
         kind: "extra",
@@ -175,4 +178,13 @@ export async function projectDrift(
     });
   }
   return out;
+}
+
+/** The folder names a vercel-labs lockfile's entries explain (their canonical names). */
+export function foreignKeys(entries: readonly { name: string }[]): Record<string, true> {
+  const keys: Record<string, true> = {};
+  for (const entry of entries) {
+    if (isValidSkillName(entry.name)) keys[canonicalSkillName(entry.name)] = true;
+  }
+  return keys;
 }

@@ -22,8 +22,10 @@ import {
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
 import { discoverSkills } from "../catalog/discover.ts";
+import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
+import { foreignKeys, unlockedFolders } from "./drift.ts";
 import { describeFiles } from "./lockfile.ts";
 import {
   type Mismatch,
@@ -56,16 +58,47 @@ function foreignSource(entry: ForeignLockedSkill, root: string): Source {
   return { ...parsed, subpath: "", skill: undefined, ref: undefined };
 }
 
-/** The skill's folder in the fetch: its `skillPath`, else the one folder named like it. */
+/**
+ * The skill's folder in the fetch: its `skillPath`, else — as vercel-labs' CLI does — the one
+ * skill whose SKILL.md declares the entry's `name` anywhere in the source (its folder may be
+ * named otherwise), else the one folder named like it.
+ */
 async function locate(fetched: Fetched, entry: ForeignLockedSkill): Promise<string | null> {
   if (entry.skillPath !== null) {
     const folder = foreignSkillFolder(entry.skillPath);
     return folder === undefined ? null : await skillBase(fetched, folder);
   }
-  const named = (await discoverSkills(fetched.root)).filter((s) =>
-    basename(s.dir) === entry.name || (s.rel === "" && fetched.source.type === "git")
-  );
+  const found = await discoverSkills(fetched.root);
+  if (found.length === 1 && found[0]!.rel === "" && fetched.source.type === "git") {
+    return await skillBase(fetched, "");
+  }
+  const names = await declaredNames(fetched, found);
+  const declared = found.filter((skill) => names.get(skill.rel) === entry.name);
+  const named = declared.length > 0
+    ? declared
+    : found.filter((skill) => basename(skill.dir) === entry.name);
   return named.length === 1 ? await skillBase(fetched, named[0]!.rel) : null;
+}
+
+/** Each found skill's declared name, read once per fetch however many entries ask. */
+const namesByFetch = new WeakMap<Fetched, Promise<Map<string, string | undefined>>>();
+function declaredNames(
+  fetched: Fetched,
+  found: readonly { dir: string; rel: string }[],
+): Promise<Map<string, string | undefined>> {
+  let names = namesByFetch.get(fetched);
+  if (names === undefined) {
+    names = (async () => {
+      const out = new Map<string, string | undefined>();
+      for (const skill of found) {
+        const inspected = await inspectSkillDir(skill.dir);
+        out.set(skill.rel, inspected.manifest?.name ?? inspected.declaredName);
+      }
+      return out;
+    })();
+    namesByFetch.set(fetched, names);
+  }
+  return names;
 }
 
 async function foreignHash(dir: string, files: Record<string, string>): Promise<string> {
@@ -169,6 +202,12 @@ export async function restoreForeign(
         files: diffFiles(files, onDisk),
       });
     } else toWrite.push({ key, entry: locked, base });
+  }
+  for (const name of unlockedFolders(ws.root, ws.home, foreignKeys(entries))) {
+    report.mismatches.push({
+      ...problem(name, "extra", "in .agents/skills but not in skills-lock.json"),
+      blocking: options.frozen,
+    });
   }
   const blocked = report.mismatches.some((m) => m.blocking);
   if (options.frozen) {

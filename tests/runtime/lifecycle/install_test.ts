@@ -189,3 +189,29 @@ Deno.test("a local directory is copied with its symlinks, so an escaping one is 
   assert.ok((await Deno.lstat(join(c!.dir, "scripts", "passwd.txt"))).isSymlink);
   assert.ok(c!.errors.some((e) => /points outside the skill/.test(e.message)));
 });
+
+Deno.test("a name clash with another repository's installed skill: the hint says what --name, remove and update would each do", async () => {
+  await using tmp = await tempDir();
+  const first = await createRepo(tmp.path, "first", skillFiles("pdf"));
+  const second = await createRepo(tmp.path, "second", skillFiles("pdf"));
+  const home = join(tmp.path, "home");
+  {
+    await using change = await begin(home);
+    const fetched = await change.fetch(parseSource(first.url), { kind: "default" });
+    await change.commitInstall(await change.planInstall(fetched, await inspectCandidates(fetched)));
+  }
+  await using change = await begin(home);
+  const fetched = await change.fetch(parseSource(second.url), { kind: "default" });
+  const candidates = await inspectCandidates(fetched);
+  await assert.rejects(() => change.planInstall(fetched, candidates), (e: unknown) => {
+    assert.ok(e instanceof SkillError);
+    assert.equal(e.code, "conflict");
+    assert.match(e.hint ?? "", /To keep both, add this one under another name with --name NAME/);
+    assert.match(e.hint ?? "", /to replace the installed one, `skills remove pdf` first/);
+    assert.match(
+      e.hint ?? "",
+      /`skills update pdf` only updates the installed skill from its own source/,
+    );
+    return true;
+  });
+});
