@@ -576,7 +576,7 @@ const KNOWN_INSTALLER =
  * The severity of a finding where it stands. A script's code and SKILL.md's instructions
  * keep the rule's severity. In documentation, a well-known toolchain's installer one-liner
  * is information; in a reference document (not SKILL.md), a fenced example or quotation
- * describes rather than orders (critical → high, high → medium), and credential paths
+ * describes rather than orders (critical and high → medium), and credential paths
  * named there (detection rules, troubleshooting) are information.
  */
 function severityInContext(
@@ -591,7 +591,7 @@ function severityInContext(
   if (path === "SKILL.md") return rule.severity;
   if (rule.id === "credential-read" || rule.id === "persistence") return "info";
   if (!quotedAt(region.text, index)) return rule.severity;
-  if (rule.severity === "critical") return "high";
-  if (rule.severity === "high") return "medium";
+  // Still shown, never refused: the reviewer sees the example, the install goes ahead.
+  if (rule.severity === "critical" || rule.severity === "high") return "medium";
   return rule.severity;
 }

@@ -156,7 +156,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "folded-name",
       names:
-        /^(?:os|subprocess|sys|builtins|importlib|pty|socket|system|popen|exec\w*|eval|spawn\w*|child_process|__import__|getattr|compile|urlopen|urllib\.request|requests|base64|b64decode|atob|Function|\.?aws|\.?ssh|credentials|id_rsa|id_ed25519|environ|process\.env|curl|wget|bash|sh)$/,
+        /^(?:node:)?(?:os|subprocess|sys|builtins|importlib|pty|socket|system|popen|exec\w*|eval|spawn\w*|child_process|__import__|getattr|compile|urlopen|urllib\.request|requests|base64|b64decode|atob|Function|\.?aws|\.?ssh|credentials|id_rsa|id_ed25519|environ|process\.env|curl|wget|bash|sh)$/,
     },
   },
   {
