@@ -63,6 +63,7 @@ Deno.test("the labelled corpus: hostile recall >= 90% overall and per family, no
   }
   lines.push(
     `overall: ${caught}/${hostile} hostile caught (${(100 * caught / hostile).toFixed(1)}%), ` +
+      `precision ${(100 * caught / (caught + flagged)).toFixed(1)}%, ` +
       `benign ${benign}: critical ${benignCritical.length}, high ${benignHigh.length} ` +
       `(${(100 * benignHigh.length / benign).toFixed(1)}%)`,
   );
