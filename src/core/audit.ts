@@ -155,6 +155,8 @@ function auditFile(file: AuditFile, input: Pick<AuditInput, "name" | "envPattern
   const lines = lineStarts(text);
   const lineAt = (offset: number) => lineOf(lines, offset);
   const regions = regionsOf(file.path, text);
+  // Folded once per region, matched by every rule.
+  const readingsOf = new Map(regions.map((region) => [region, readings(region)]));
   const fired = new Set<string>();
   const push = (rule: AuditRule, region: Region, at: number, matched: string) => {
     const severity = severityInContext(rule, file.path, region, at - region.offset, matched);
@@ -168,19 +170,23 @@ function auditFile(file: AuditFile, input: Pick<AuditInput, "name" | "envPattern
       if (m.type === "pattern") {
         // Matched on the text read as a reviewer would (confusables folded, string pieces
         // joined); reported with the file's own characters. Both keep every offset.
+        // One finding per rule and line, however many of its patterns (or readings) match.
         const seen = new Set<number>();
-        for (const text of readings(region)) {
+        for (const text of readingsOf.get(region)!) {
           for (const pattern of m.patterns) {
             for (const match of text.matchAll(pattern)) {
-              const key = match.index! * 31 + match[0].length;
-              if (seen.has(key)) continue;
-              seen.add(key);
+              // (Every URL is listed, though: network-endpoint keys by position.)
+              const line = rule.id === "network-endpoint"
+                ? -match.index! - 1
+                : lineAt(region.offset + match.index!);
+              if (seen.has(line)) continue;
               let matched = region.text.slice(match.index!, match.index! + match[0].length);
               if (rule.id === "network-endpoint") matched = matched.replace(/[.,;:!?*_~]+$/, "");
               if (m.unless?.test(matched)) continue;
               if (rule.id === "prompt-injection" && isAdvisory(text, match.index!, match[0])) {
                 continue;
               }
+              seen.add(line);
               push(rule, region, region.offset + match.index!, matched);
             }
           }
@@ -482,15 +488,14 @@ const CONFUSABLES: Record<string, string> = Object.fromEntries(
   ].flat().map((pair) => [pair[0]!, pair[1]!]),
 );
 
+/** Greek, Cyrillic (and supplement), ɡ, ı and fullwidth ASCII: where confusables live. */
+const CONFUSABLE_RANGE = /[\u0370-\u052F\u0261\u0131\uFF01-\uFF5E]/g;
+
 function foldConfusables(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+  return text.replace(CONFUSABLE_RANGE, (c) => {
     const code = c.charCodeAt(0);
-    if (code >= 0xff01 && code <= 0xff5e) out += String.fromCharCode(code - 0xfee0);
-    else out += CONFUSABLES[c] ?? c;
-  }
-  return out;
+    return code >= 0xff01 ? String.fromCharCode(code - 0xfee0) : CONFUSABLES[c] ?? c;
+  });
 }
 
 /** A string literal joined from pieces: `"sys" + "tem"` → `system`, at `index`. */
@@ -523,14 +528,14 @@ function readings(region: Region): string[] {
   const folded = foldConfusables(region.text);
   const out = folded === region.text ? [region.text] : [region.text, folded];
   if (region.kind === "script") {
-    let joined = folded;
+    const pieces: string[] = [];
+    let last = 0;
     for (const c of concatenations(folded)) {
       const quote = c.source[0]!;
-      const literal = quote + c.value + quote;
-      joined = joined.slice(0, c.index) + literal.padEnd(c.source.length, " ") +
-        joined.slice(c.index + c.source.length);
+      pieces.push(folded.slice(last, c.index), (quote + c.value + quote).padEnd(c.source.length));
+      last = c.index + c.source.length;
     }
-    if (joined !== folded) out.push(joined);
+    if (pieces.length > 0) out.push(pieces.join("") + folded.slice(last));
   }
   return out;
 }
@@ -552,7 +557,10 @@ function isAdvisory(text: string, index: number, matched: string): boolean {
     .test(sentence);
 }
 
-/** Lines of prose inside fenced code blocks or quotations (`> ...`): examples, not orders. */
+/**
+ * Prose inside fenced code blocks, quotations (`> ...`) or inline code spans: examples, not
+ * orders.
+ */
 function quotedAt(text: string, index: number): boolean {
   let inFence = false;
   let start = 0;
@@ -561,7 +569,11 @@ function quotedAt(text: string, index: number): boolean {
     if (end === -1) end = text.length;
     const line = text.slice(start, end);
     const fence = /^\s{0,3}(?:```|~~~)/.test(line);
-    if (index >= start && index <= end) return inFence || fence || /^\s{0,3}>/.test(line);
+    if (index >= start && index <= end) {
+      if (inFence || fence || /^\s{0,3}>/.test(line)) return true;
+      // Inside an inline code span: an odd number of backticks before it on the line.
+      return (line.slice(0, index - start).match(/`/g)?.length ?? 0) % 2 === 1;
+    }
     if (fence) inFence = !inFence;
     start = end + 1;
   }
@@ -586,10 +598,14 @@ function severityInContext(
   index: number,
   matched: string,
 ): Severity {
-  if (region.kind !== "instructions") return rule.severity;
+  if (region.kind === "script" || region.kind === "frontmatter") return rule.severity;
   if (rule.id === "fetch-and-execute" && KNOWN_INSTALLER.test(matched)) return "info";
+  // Templates and data (a Dockerfile, a YAML workflow) are not run by the skill: shown, not
+  // refused.
+  if (region.kind === "text") return rule.severity === "critical" ? "high" : rule.severity;
   if (path === "SKILL.md") return rule.severity;
   if (rule.id === "credential-read" || rule.id === "persistence") return "info";
+  if (rule.severity !== "critical" && rule.severity !== "high") return rule.severity;
   if (!quotedAt(region.text, index)) return rule.severity;
   // Still shown, never refused: the reviewer sees the example, the install goes ahead.
   if (rule.severity === "critical" || rule.severity === "high") return "medium";

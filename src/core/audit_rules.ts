@@ -85,7 +85,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         /\bnew\s+Function\s*\([^\n]*\bfetch\s*\(/g,
         // Any line that names a URL and pipes into a shell, however the command is spelled
         // (`$a$b https://… | sh` with the downloader split over variables).
-        /^[^\n#]*(?:https?:\/\/|\$\{?\w+\}?\$\{?\w+\}?)[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b(?!\S)/gm,
+        // (Unanchored, so that each candidate start is tried once: no quadratic scan of long
+        // lines.)
+        /(?:https?:\/\/|\$\{?\w+\}?\$\{?\w+\}?)[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b(?!\S)/g,
       ],
     },
   },
@@ -315,7 +317,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         /(?<![\w.-])\.(?:ssh|aws|gnupg|azure|netrc|git-credentials|npmrc|pypirc)(?![\w-])/g,
         /(?<![\w-])\.config[/\\]gcloud\b|application_default_credentials\.json|(?<![\w.-])\.kube[/\\]config\b|(?<![\w.-])\.docker[/\\]config\.json\b|\/etc\/shadow\b/g,
         /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\blogin\.keychain\b|\.keychain-db\b|\bsecret-tool\s+lookup\b|\bkeyring\.get_password\b|\bCredRead\b/gi,
-        /Google[/\\]Chrome[/\\]|google-chrome[/\\]|BraveSoftware[/\\]|Microsoft[/\\]Edge[/\\]User Data|(?<![\w.-])\.mozilla[/\\]firefox|Firefox[/\\]Profiles|\bLogin Data\b|\bkey4\.db\b|\blogins\.json\b|\bcookies\.sqlite\b/gi,
+        // A browser's stores of passwords and cookies (its profile folder alone is where
+        // troubleshooting guides send you).
+        /\bLogin Data\b|\bkey4\.db\b|\blogins\.json\b|\bcookies\.sqlite\b/gi,
         /\b(?:open|read_text|read_bytes|readFile(?:Sync)?|cat|source|load_dotenv|dotenv_values|Get-Content|less|head|tail)\b[^\n]{0,60}?(?<![\w-])\.env(?![\w-])/g,
       ],
     },
@@ -444,7 +448,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "pattern",
       patterns: [
-        /\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\{\s*\*\*os\.environ\s*\}|\bjson\.dumps?\(\s*(?:dict\()?os\.environ\b/g,
+        // Serialised, not copied: `env = os.environ.copy()` for a subprocess is ordinary.
+        /\b(?:json\.dumps?|str|repr|urlencode|pickle\.dumps?)\(\s*(?:dict\(\s*)?os\.environ\b|\bdict\(\s*os\.environ\s*\)\s*\)/g,
         /\bJSON\.stringify\(\s*(?:process\.env|Deno\.env\.toObject\(\))|\bObject\.(?:entries|keys)\(\s*process\.env\s*\)|\bDeno\.env\.toObject\(\)/g,
         /^\s*(?:env|printenv|set|export\s+-p)\s*(?:\||>)/gm,
         /\$\((?:env|printenv)\)|`(?:env|printenv)`/g,
@@ -490,7 +495,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "pattern",
       patterns: [
-        /\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\burlopen\s*\([^\n]*\bdata\s*=|\bRequest\s*\([^\n]*\bdata\s*=|\burlopen\s*\(\s*\w+\s*,\s*\w+|\bsocket\.(?:socket|create_connection)\b|\.sendall?\s*\(/g,
+        /\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\burlopen\s*\([^\n]*\bdata\s*=|\bRequest\s*\([^\n]*\bdata\s*=|\burlopen\s*\(\s*\w+\s*,\s*\w+|\bsocket\.create_connection\b|\.sendall\s*\(/g,
         /\bfetch\s*\([^\n]*\bmethod\s*:\s*["'](?:POST|PUT)|\bmethod\s*:\s*["'](?:POST|PUT)["']|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(/g,
         /\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\b|\bwget\b[^\n]*--post-(?:data|file)\b|\b(?:nc|ncat|netcat)\s+-?\S+\s+\d+|\/dev\/tcp\//g,
       ],
