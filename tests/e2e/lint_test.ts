@@ -9,7 +9,10 @@ Deno.test("skills init output lints clean; a mentioned file that is missing exit
   const env = { SKILLS_HOME: join(dir.path, "home") };
   const init = await runCli(["init", "weather-report", "--with-toolset"], { cwd: dir.path, env });
   assert.equal(init.code, 0, init.stderr);
-  const lint = await runCli(["lint", "weather-report", "--json"], { cwd: dir.path, env });
+  const lint = await runCli(["lint", "weather-report", "--json", "--run-scripts"], {
+    cwd: dir.path,
+    env,
+  });
   assert.equal(lint.code, 0, lint.stderr);
   const report = JSON.parse(lint.stdout);
   assert.equal(report.clean, true);
@@ -23,7 +26,7 @@ Deno.test("skills init output lints clean; a mentioned file that is missing exit
     skillMd,
     (await Deno.readTextFile(skillMd)) + "\nSee references/units.md for the units.\n",
   );
-  const broken = await runCli(["lint", "weather-report", "--no-scripts"], { cwd: dir.path, env });
+  const broken = await runCli(["lint", "weather-report"], { cwd: dir.path, env });
   assert.equal(broken.code, 1);
   assert.match(
     broken.stdout,

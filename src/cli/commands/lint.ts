@@ -42,7 +42,8 @@ export function parse(argv: readonly string[]): LintOptions {
   return {
     ...flags,
     dirs: positionals,
-    runScripts: values["no-scripts"] !== true,
+    // A directory handed to lint is nobody's trusted skill: its scripts run only on request.
+    runScripts: values["run-scripts"] === true && values["no-scripts"] !== true,
     timeoutSeconds,
   };
 }
@@ -81,6 +82,11 @@ export async function run(options: LintOptions, ctx: Context): Promise<number> {
     return failed ? 1 : 0;
   }
   const s = style(ctx.color);
+  if (!options.runScripts && reports.some((r) => r.scripts > 0)) {
+    ctx.stderr.write(
+      "Scripts were not run (their --help and --json checks skipped). Review them, then pass --run-scripts.\n",
+    );
+  }
   for (const r of reports) {
     const errors = r.findings.filter((f) => f.level === "error").length;
     const warnings = r.findings.length - errors;

@@ -5,7 +5,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const lintSpec = {
   name: "lint",
   summary: "Check a skill's style for its author",
-  usage: ["lint <dir>... [--no-scripts] [--timeout S] [--json]"],
+  usage: ["lint <dir>... [--run-scripts] [--timeout S] [--json]"],
   description: `Checks for skill authors, beyond what \`skills validate\` requires:
 
   description   says what the skill does and when to use it, in the third
@@ -13,16 +13,21 @@ export const lintSpec = {
   body          at most 500 lines and 5,000 tokens (it is loaded whole)
   files         every file the body mentions exists; every reference, asset
                 and script is mentioned somewhere
-  scripts       each answers --help, and prints one JSON document with --json
-                (run through the same runner and sandbox as \`skills run\`)
+  scripts       with --run-scripts: each answers --help, and prints one JSON
+                document with --json (run through the same runner and sandbox
+                as \`skills run\`)
   name          equals the folder's name
   portability   what \`validate\` warns about and \`validate --strict\` refuses
 
 A directory without SKILL.md that holds skill directories lints each of them.
-Lint runs the skill's scripts: use --no-scripts on code you have not reviewed.
+Lint runs no script unless you pass --run-scripts: a directory is not trusted.
 \`skills init\` output lints clean.`,
   flags: {
-    "no-scripts": { type: "boolean", description: "Do not run the scripts" },
+    "run-scripts": {
+      type: "boolean",
+      description: "Run each script with --help and --json (only on code you reviewed)",
+    },
+    "no-scripts": { type: "boolean", description: "Run no script (the default)" },
     timeout: {
       type: "string",
       value: "S",

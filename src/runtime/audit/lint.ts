@@ -40,6 +40,8 @@ export interface LintReport {
   dir: string;
   name: string | null;
   findings: LintFinding[];
+  /** How many scripts the skill ships (run or not). */
+  scripts: number;
 }
 
 const DOC = /\.(?:md|markdown|txt)$/i;
@@ -58,7 +60,7 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   const manifest = loose.manifest;
   const record = loose.record;
   if (manifest === undefined || record === undefined) {
-    return { dir: loose.dir, name: manifest?.name ?? null, findings };
+    return { dir: loose.dir, name: manifest?.name ?? null, findings, scripts: 0 };
   }
   findings.push(...await portability(dir, loose.diagnostics, rel));
 
@@ -92,7 +94,7 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   findings.push(...lintNameFolder(manifest.name, basename(loose.dir), lineOf("name")));
   if (options.runScripts) findings.push(...await scriptFindings(record, options));
   findings.sort(byFileAndLine);
-  return { dir: loose.dir, name: manifest.name, findings };
+  return { dir: loose.dir, name: manifest.name, findings, scripts: record.scripts.length };
 }
 
 /** SKILL.md first, then the other files by path; within a file by line. */
