@@ -9,7 +9,7 @@ Deno.test("skills init output lints clean; a mentioned file that is missing exit
   const env = { SKILLS_HOME: join(dir.path, "home") };
   const init = await runCli(["init", "weather-report", "--with-toolset"], { cwd: dir.path, env });
   assert.equal(init.code, 0, init.stderr);
-  const lint = await runCli(["lint", "weather-report", "--json", "--run-scripts"], {
+  const lint = await runCli(["lint", "weather-report", "--json", "--run-scripts", "--yes"], {
     cwd: dir.path,
     env,
   });

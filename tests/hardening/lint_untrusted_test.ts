@@ -37,3 +37,23 @@ Deno.test("lint runs no script of an untrusted directory without --run-scripts",
   const text = await runCli(["lint", "phone-home"], { cwd: dir.path, env });
   assert.match(text.stderr, /Scripts were not run .*--run-scripts/);
 });
+
+Deno.test("lint --run-scripts without the OS sandbox refuses when it cannot ask, unless --yes", async () => {
+  await using dir = await tempDir();
+  const skill = join(dir.path, "phone-home");
+  await Deno.mkdir(join(skill, "scripts"), { recursive: true });
+  await Deno.writeTextFile(join(skill, "SKILL.md"), SKILL_MD);
+  const marker = join(dir.path, "ran.txt");
+  await Deno.writeTextFile(join(skill, "scripts", "format.py"), script(marker));
+  const env = { SKILLS_HOME: join(dir.path, "home"), SKILLS_SANDBOX: "off" };
+  const refused = await runCli(["lint", "phone-home", "--run-scripts"], { cwd: dir.path, env });
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /Cannot run the scripts: no OS sandbox .*policy mode/);
+  assert.equal(await Deno.stat(marker).then(() => true, () => false), false);
+  const agreed = await runCli(["lint", "phone-home", "--run-scripts", "--yes"], {
+    cwd: dir.path,
+    env,
+  });
+  assert.equal(agreed.code, 0, agreed.stderr);
+  assert.equal(await Deno.readTextFile(marker), "ran");
+});

@@ -7,6 +7,7 @@ import type { LintFinding } from "../../core/lint.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { type LintReport, lintSkillDir } from "../../runtime/audit/lint.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
+import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
@@ -18,6 +19,7 @@ export const help = renderHelp(lintSpec);
 interface LintOptions extends ParsedCommon {
   dirs: string[];
   runScripts: boolean;
+  yes: boolean;
   timeoutSeconds: number;
 }
 
@@ -44,6 +46,7 @@ export function parse(argv: readonly string[]): LintOptions {
     dirs: positionals,
     // A directory handed to lint is nobody's trusted skill: its scripts run only on request.
     runScripts: values["run-scripts"] === true && values["no-scripts"] !== true,
+    yes: values.yes === true,
     timeoutSeconds,
   };
 }
@@ -56,6 +59,7 @@ async function countTokens(text: string): Promise<number> {
 
 export async function run(options: LintOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
+  if (options.runScripts) await confirmPolicyMode(options, ctx, home);
   const reports: LintReport[] = [];
   for (const dir of options.dirs) {
     for (const target of await skillDirsAt(resolve(ctx.cwd, dir))) {
@@ -100,6 +104,27 @@ export async function run(options: LintOptions, ctx: Context): Promise<number> {
     for (const f of r.findings) ctx.stdout.write(`  ${formatFinding(f)}\n`);
   }
   return failed ? 1 : 0;
+}
+
+/**
+ * Without the OS sandbox, a script run by lint runs as the user (it can write to ~ and
+ * reach the network): say so and ask; refuse when nobody can be asked, unless --yes.
+ */
+async function confirmPolicyMode(options: LintOptions, ctx: Context, home: string) {
+  const status = await resolveSandbox(ctx.env, home);
+  if (status.kind === "bwrap" || options.yes) return;
+  const reason = "no OS sandbox is available (policy mode): the scripts would run as you";
+  if (!ctx.isTty) {
+    throw new UsageError(
+      `Cannot run the scripts: ${reason}`,
+      "Install bubblewrap, or pass --yes to run them anyway, or drop --run-scripts",
+    );
+  }
+  ctx.stderr.write(`The scripts would run without the OS sandbox, as you. Run them? [y/N] `);
+  const answer = (await ctx.readLine())?.trim().toLowerCase();
+  if (answer !== "y" && answer !== "yes") {
+    throw new UsageError(`Cannot run the scripts: ${reason}`, "Lint without --run-scripts");
+  }
 }
 
 function formatFinding(f: LintFinding): string {

@@ -5,7 +5,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const lintSpec = {
   name: "lint",
   summary: "Check a skill's style for its author",
-  usage: ["lint <dir>... [--run-scripts] [--timeout S] [--json]"],
+  usage: ["lint <dir>... [--run-scripts [--yes]] [--timeout S] [--json]"],
   description: `Checks for skill authors, beyond what \`skills validate\` requires:
 
   description   says what the skill does and when to use it, in the third
@@ -21,6 +21,9 @@ export const lintSpec = {
 
 A directory without SKILL.md that holds skill directories lints each of them.
 Lint runs no script unless you pass --run-scripts: a directory is not trusted.
+Scripts run in the OS sandbox with no network (the skill's declared hosts are
+not granted); without a sandbox (policy mode) lint asks first, and refuses when
+it cannot ask unless --yes is given.
 \`skills init\` output lints clean.`,
   flags: {
     "run-scripts": {
@@ -28,6 +31,10 @@ Lint runs no script unless you pass --run-scripts: a directory is not trusted.
       description: "Run each script with --help and --json (only on code you reviewed)",
     },
     "no-scripts": { type: "boolean", description: "Run no script (the default)" },
+    yes: {
+      type: "boolean",
+      description: "With --run-scripts and no OS sandbox: run them as you without asking",
+    },
     timeout: {
       type: "string",
       value: "S",
