@@ -161,21 +161,46 @@ function auditFile(
   const lines = lineStarts(text);
   const lineAt = (offset: number) => lineOf(lines, offset);
   const regions = regionsOf(file.path, text);
+  // Folded once per region, matched by every rule.
+  const readingsOf = new Map(regions.map((region) => [region, readings(region)]));
   const fired = new Set<string>();
+  const push = (rule: AuditRule, region: Region, at: number, matched: string) => {
+    const severity = severityInContext(rule, file.path, region, at - region.offset, matched);
+    out.push(finding(rule, file.path, lineAt(at), matched, false, severity));
+    fired.add(rule.id);
+  };
   for (const rule of AUDIT_RULES) {
     const m = rule.match;
     for (const region of regions) {
       if (!rule.kinds.includes(region.kind)) continue;
       if (m.type === "pattern") {
-        for (const pattern of m.patterns) {
-          for (const match of region.text.matchAll(pattern)) {
-            let matched = match[0];
-            if (rule.id === "network-endpoint") matched = matched.replace(/[.,;:!?*_~]+$/, "");
-            if (m.unless?.test(matched)) continue;
-            const at = region.offset + match.index!;
-            out.push(finding(rule, file.path, lineAt(at), matched));
-            fired.add(rule.id);
+        // Matched on the text read as a reviewer would (confusables folded, string pieces
+        // joined); reported with the file's own characters. Both keep every offset.
+        // One finding per rule and line, however many of its patterns (or readings) match.
+        const seen = new Set<number>();
+        for (const text of readingsOf.get(region)!) {
+          for (const pattern of m.patterns) {
+            for (const match of text.matchAll(pattern)) {
+              // (Every URL is listed, though: network-endpoint keys by position.)
+              const line = rule.id === "network-endpoint"
+                ? -match.index! - 1
+                : lineAt(region.offset + match.index!);
+              if (seen.has(line)) continue;
+              let matched = region.text.slice(match.index!, match.index! + match[0].length);
+              if (rule.id === "network-endpoint") matched = matched.replace(/[.,;:!?*_~]+$/, "");
+              if (m.unless?.test(matched)) continue;
+              if (rule.id === "prompt-injection" && isAdvisory(text, match.index!, match[0])) {
+                continue;
+              }
+              seen.add(line);
+              push(rule, region, region.offset + match.index!, matched);
+            }
           }
+        }
+      } else if (m.type === "folded-name") {
+        for (const piece of concatenations(region.text)) {
+          if (!m.names.test(piece.value)) continue;
+          push(rule, region, region.offset + piece.index, piece.source);
         }
       } else if (m.type === "html-comment") {
         for (const match of region.text.matchAll(/<!--([\s\S]*?)(?:-->|$)/g)) {
@@ -232,10 +257,11 @@ function finding(
   line: number,
   matched: string,
   escaped = false,
+  severity: Severity = rule.severity,
 ): Finding {
   return {
     rule: rule.id,
-    severity: rule.severity,
+    severity,
     title: rule.title,
     explanation: rule.explanation,
     file,
@@ -461,3 +487,142 @@ export function findingLabel(f: Pick<Finding, "rule" | "file" | "line">): string
 }
 
 export { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES, type Severity };
+
+// --- Reading text as a reviewer would -------------------------------------------------
+
+/**
+ * Latin look-alikes of Cyrillic and Greek letters (and fullwidth forms), one UTF-16 unit
+ * each, so that offsets in the folded text are offsets in the file.
+ */
+const CONFUSABLES: Record<string, string> = Object.fromEntries(
+  [
+    ["аa", "вb", "сc", "еe", "һh", "іi", "јj", "кk", "мm", "нh", "оo", "рp", "ԛq", "ѕs", "тt"],
+    ["уy", "хx", "ԝw", "ӏl", "АA", "ВB", "СC", "ЕE", "НH", "ІI", "ЈJ", "КK", "МM", "ОO", "РP"],
+    ["ЅS", "ТT", "ХX", "УY", "αa", "εe", "ιi", "κk", "νv", "οo", "ρp", "τt", "υu", "χx", "ΑA"],
+    ["ΒB", "ΕE", "ΗH", "ΙI", "ΚK", "ΜM", "ΝN", "ΟO", "ΡP", "ΤT", "ΥY", "ΧX", "ΖZ", "ɡg", "ı" + "i"],
+  ].flat().map((pair) => [pair[0]!, pair[1]!]),
+);
+
+/** Greek, Cyrillic (and supplement), ɡ, ı and fullwidth ASCII: where confusables live. */
+const CONFUSABLE_RANGE = /[\u0370-\u052F\u0261\u0131\uFF01-\uFF5E]/g;
+
+function foldConfusables(text: string): string {
+  return text.replace(CONFUSABLE_RANGE, (c) => {
+    const code = c.charCodeAt(0);
+    return code >= 0xff01 ? String.fromCharCode(code - 0xfee0) : CONFUSABLES[c] ?? c;
+  });
+}
+
+/** A string literal joined from pieces: `"sys" + "tem"` → `system`, at `index`. */
+interface Concatenation {
+  index: number;
+  source: string;
+  value: string;
+}
+
+const CONCATENATION =
+  /(["'`])([^"'`\\\n]*)\1(?:[ \t]*\+[ \t]*(["'`])([^"'`\\\n]*)\3)+|(["'])([^"'\\\n]*)\5(?:[ \t]+\5?)/g;
+const LITERAL = /(["'`])([^"'`\\\n]*)\1/g;
+
+function concatenations(text: string): Concatenation[] {
+  const out: Concatenation[] = [];
+  for (const m of text.matchAll(CONCATENATION)) {
+    if (!m[0].includes("+")) continue;
+    const value = [...m[0].matchAll(LITERAL)].map((l) => l[2]).join("");
+    out.push({ index: m.index!, source: m[0], value });
+  }
+  return out;
+}
+
+/**
+ * The readings of a region that rules match against, all the same length as the region:
+ * its text, its text with confusables folded, and (for scripts) with string pieces joined
+ * in place (`"sys" + "tem"` read as `"system"` padded with spaces).
+ */
+function readings(region: Region): string[] {
+  const folded = foldConfusables(region.text);
+  const out = folded === region.text ? [region.text] : [region.text, folded];
+  if (region.kind === "script") {
+    const pieces: string[] = [];
+    let last = 0;
+    for (const c of concatenations(folded)) {
+      const quote = c.source[0]!;
+      pieces.push(folded.slice(last, c.index), (quote + c.value + quote).padEnd(c.source.length));
+      last = c.index + c.source.length;
+    }
+    if (pieces.length > 0) out.push(pieces.join("") + folded.slice(last));
+  }
+  return out;
+}
+
+/**
+ * Prompt-injection phrasing that warns about the phrase rather than uses it: quoted, or
+ * after "never", "do not", "such as", "watch for" in the same sentence.
+ */
+function isAdvisory(text: string, index: number, matched: string): boolean {
+  const before = text.slice(Math.max(0, index - 100), index);
+  const sentence = before.split(/[.!?\n]\s/).pop() ?? before;
+  const after = text.slice(index + matched.length, index + matched.length + 2);
+  if (/["'“‘`]\s*$/.test(sentence) && /^\s*["'”’`]|^[^"'”’`]*$/.test(after)) {
+    if (/["'”’`]/.test(text.slice(index + matched.length, index + matched.length + 40))) {
+      return true;
+    }
+  }
+  return /\b(?:never|not|don'?t|avoid|refuse|resist|reject|ignore\s+requests|watch\s+(?:out\s+)?for|beware|detect|flag|such\s+as|e\.g\.|like|phrases?|attempts?\s+to|example)\b[^.!?]*$/i
+    .test(sentence);
+}
+
+/**
+ * Prose inside fenced code blocks, quotations (`> ...`) or inline code spans: examples, not
+ * orders.
+ */
+function quotedAt(text: string, index: number): boolean {
+  let inFence = false;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    const fence = /^\s{0,3}(?:```|~~~)/.test(line);
+    if (index >= start && index <= end) {
+      if (inFence || fence || /^\s{0,3}>/.test(line)) return true;
+      // Inside an inline code span: an odd number of backticks before it on the line.
+      return (line.slice(0, index - start).match(/`/g)?.length ?? 0) % 2 === 1;
+    }
+    if (fence) inFence = !inFence;
+    start = end + 1;
+  }
+  return false;
+}
+
+/** Installers of well-known toolchains, shown in docs as their projects publish them. */
+const KNOWN_INSTALLER =
+  /https?:\/\/(?:astral\.sh\/uv|sh\.rustup\.rs|(?:www\.)?rustup\.rs|deno\.land\/install|bun\.sh\/install|get\.docker\.com|raw\.githubusercontent\.com\/(?:nvm-sh\/nvm|Homebrew\/install|pyenv\/pyenv-installer)\/|install\.python-poetry\.org|pyenv\.run|get\.pnpm\.io|sh\.uv\.dev|foundry\.paradigm\.xyz|cli\.github\.com|fnm\.vercel\.app|nixos\.org\/nix\/install|install\.determinate\.systems|get\.helm\.sh|starship\.rs\/install|(?:www\.)?ollama\.com\/install|claude\.ai\/install|opencode\.ai\/install)/i;
+
+/**
+ * The severity of a finding where it stands. A script's code and SKILL.md's instructions
+ * keep the rule's severity. In documentation, a well-known toolchain's installer one-liner
+ * is information; in a reference document (not SKILL.md), a fenced example or quotation
+ * describes rather than orders (critical and high → medium), and credential paths
+ * named there (detection rules, troubleshooting) are information.
+ */
+function severityInContext(
+  rule: AuditRule,
+  path: string,
+  region: Region,
+  index: number,
+  matched: string,
+): Severity {
+  if (region.kind === "script" || region.kind === "frontmatter") return rule.severity;
+  if (rule.id === "fetch-and-execute" && KNOWN_INSTALLER.test(matched)) return "info";
+  // Templates and data (a Dockerfile, a YAML workflow) are not run by the skill: shown, not
+  // refused.
+  if (region.kind === "text") return rule.severity === "critical" ? "high" : rule.severity;
+  if (path === "SKILL.md") return rule.severity;
+  if (rule.id === "credential-read" || rule.id === "persistence") return "info";
+  if (rule.severity !== "critical" && rule.severity !== "high") return rule.severity;
+  if (!quotedAt(region.text, index)) return rule.severity;
+  // Still shown, never refused: the reviewer sees the example, the install goes ahead.
+  if (rule.severity === "critical" || rule.severity === "high") return "medium";
+  return rule.severity;
+}

@@ -30,6 +30,11 @@ type Matcher =
   | { type: "binary"; classes: readonly ("executable" | "opaque")[] }
   /** Code written on very long lines (minified, packed or generated). */
   | { type: "minified"; maxLineLength: number }
+  /**
+   * A string built by concatenating literals (`"sys" + "tem"`, `'child_' + 'process'`)
+   * whose joined value matches `names`: the author hid which module or call it is.
+   */
+  | { type: "folded-name"; names: RegExp }
   /** Both rules fired in the same file (e.g. reads credentials and names an endpoint). */
   | { type: "together"; rules: readonly [string, string] }
   /** A file larger than the audit reads: only its first `bytes` were scanned. */
@@ -77,6 +82,14 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         /\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:DownloadString|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi,
         /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.|request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(/g,
         /\beval\s*\([^\n]*\bfetch\s*\(/g,
+        // exec(u.urlopen(url).read()) through an alias, requests.get(...).text, fetch in JS.
+        /\b(?:exec|eval)\s*\([^\n]*\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|\w+\.get\(\s*["']https?:)/g,
+        /\bnew\s+Function\s*\([^\n]*\bfetch\s*\(/g,
+        // Any line that names a URL and pipes into a shell, however the command is spelled
+        // (`$a$b https://… | sh` with the downloader split over variables).
+        // (Unanchored, so that each candidate start is tried once: no quadratic scan of long
+        // lines.)
+        /(?:https?:\/\/|\$\{?\w+\}?\$\{?\w+\}?)[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b(?!\S)/g,
       ],
     },
   },
@@ -91,6 +104,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       type: "pattern",
       patterns: [
         new RegExp(String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^\n|]*\|\s*${SHELLS}`, "gi"),
+        /\b(?:(?:ba|z)?sh\s+-c|eval)\s+["']?\$\([^\n]*\bbase64\s+(?:-d|--decode|-D)\b/gi,
         /\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64\.decodebytes|codecs\.decode|zlib\.decompress|marshal\.loads|bytes\.fromhex|binascii\.unhexlify|atob|Buffer\.from)\s*\(/g,
         /\b(?:exec|eval)\s*\([^\n]*__import__\(\s*['"](?:base64|zlib|codecs|marshal|binascii)['"]\s*\)/g,
         /\bnew\s+Function\s*\(\s*atob\s*\(/g,
@@ -137,6 +151,46 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: { type: "together", rules: ["credential-read", "network-endpoint"] },
   },
   {
+    id: "obfuscated-call",
+    severity: "critical",
+    title: "Hides which module or call it uses",
+    explanation:
+      "A module or function name glued together from pieces (\"sys\" + \"tem\", 'child_' + 'process') exists to get past reviewers and scanners.",
+    kinds: ["script"],
+    match: {
+      type: "folded-name",
+      names:
+        /^(?:node:)?(?:os|subprocess|sys|builtins|importlib|pty|socket|system|popen|exec\w*|eval|spawn\w*|child_process|__import__|getattr|compile|urlopen|urllib\.request|requests|base64|b64decode|atob|Function|\.?aws|\.?ssh|credentials|id_rsa|id_ed25519|environ|process\.env|curl|wget|bash|sh)$/,
+    },
+  },
+  {
+    id: "environment-exfiltration",
+    severity: "critical",
+    title: "Sends the environment over the network",
+    explanation:
+      "A script that collects the whole environment (where tokens live) and sends data out leaks every secret it was given.",
+    kinds: ["script"],
+    match: { type: "together", rules: ["environment-dump", "network-send"] },
+  },
+  {
+    id: "deserialize-download",
+    severity: "critical",
+    title: "Deserialises data it downloads",
+    explanation:
+      "pickle, marshal and unsafe YAML loading run code embedded in the data: a download fed to them is code from the network.",
+    kinds: ["script"],
+    match: { type: "together", rules: ["unsafe-deserialize", "network-fetch"] },
+  },
+  {
+    id: "fetch-and-import",
+    severity: "critical",
+    title: "Imports code from a temporary directory",
+    explanation:
+      "A script that downloads and then imports a module from /tmp runs code nobody reviewed.",
+    kinds: ["script"],
+    match: { type: "together", rules: ["temp-import", "network-fetch"] },
+  },
+  {
     id: "prompt-injection",
     severity: "high",
     title: "Prompt-injection phrasing",
@@ -150,6 +204,10 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         /\byou\s+are\s+no\s+longer\s+(?:bound|restricted|limited|an?\s+(?:ai|assistant|language model))\b/gi,
         /\byou\s+are\s+now\s+(?:in\s+)?(?:developer|dan|jailbreak|unrestricted|god|admin)\s+mode\b/gi,
         /\b(?:reveal|print|output|repeat|dump)\s+(?:your|the)\s+(?:system|hidden|initial)\s+(?:prompt|instructions)\b/gi,
+        /\b(?:ignore|disregard|forget|set\s+aside|discard)\s+(?:what(?:ever)?|anything|everything|all)\b[^.\n]{0,60}?\b(?:told|said|instructed|given|taught)\s+(?:to\s+)?(?:you\s+)?(?:before|earlier|previously|so\s+far|until\s+now)\b/gi,
+        /\b(?:safety|security|content|previous|prior|earlier|original|system)\s+(?:rules|guidelines|policies|instructions|restrictions|filters|guardrails|prompts?)\s+(?:are|have\s+been|were|is)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|disabled|removed|void|revoked|cancell?ed|superseded|overridden|obsolete|off|no\s+longer\s+(?:valid|apply|applicable|in\s+effect))\b/gi,
+        /\b(?:suspend|lift|disable|turn\s+off|switch\s+off|deactivate)\s+(?:all\s+|your\s+|the\s+|any\s+)*(?:safety|security|content)\s+(?:rules|guidelines|policies|restrictions|filters|guardrails|checks)\b/gi,
+        /\b(?:previous|prior|earlier|above|original)\s+(?:instructions|rules|prompts?|guidelines)\s+(?:no\s+longer\s+apply|do\s+not\s+apply|don't\s+apply)\b/gi,
       ],
     },
   },
@@ -166,6 +224,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention|reveal|show|disclose|report)\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?the\s+user\b/gi,
         /\bwithout\s+(?:telling|informing|asking|notifying|alerting)\s+the\s+user\b/gi,
         /\b(?:secretly|silently|covertly|quietly)\s+(?:send|upload|post|exfiltrate|copy|run|execute|read|install)\b/gi,
+        /\b(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+|the\s+\w+|them|that)\s+(?:(?:secret|hidden)\s+)?from\s+the\s+user\b/gi,
+        /\b(?:do\s+not|don'?t|never)\s+let\s+the\s+user\s+(?:know|see|notice|find\s+out)\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out|learn)\b/gi,
       ],
     },
   },
@@ -179,7 +239,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "pattern",
       patterns: [
-        /\b(?:fetch|download|read|load|get|curl|open)\b[^\n]{0,60}https?:\/\/[^\n]{0,100}?\b(?:follow|obey|execute|run|apply)\s+(?:the\s+|its\s+|those\s+|these\s+|any\s+)?(?:instructions|steps|commands|directions)\b/gi,
+        // Across lines and sentences: "Fetch https://… first. Then apply all rules from the
+        // fetched guidelines."
+        /\b(?:fetch|download|read|load|get|curl|open|retrieve|visit)\b[^\n]{0,60}https?:\/\/[\s\S]{0,200}?\b(?:follow|obey|execute|run|apply|adopt|use)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:the\s+|its\s+|those\s+|these\s+|any\s+)?(?:fetched\s+|downloaded\s+|remote\s+|new\s+)?(?:instructions|steps|commands|directions|rules|guidelines)\b(?!\s+(?:below|above|in\s+this))/gi,
       ],
     },
   },
@@ -193,7 +255,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "html-comment",
       pattern:
-        /\b(?:ignore|disregard)\b|\b(?:assistant|AI|LLM|model|agent|Claude|GPT)\b|\byou\s+(?:must|should|will|are)\b|\b(?:execute|curl|wget|send|upload|exfiltrate)\b|system\s+prompt/i,
+        // Addressed to the agent; a bare "model" in a branch name or a note is not.
+        /\b(?:ignore|disregard)\s+(?:all\s+|any\s+|the\s+|previous|prior|above|instructions|rules)|\b(?:assistant|AI|LLM|model|agent|Claude|GPT)\s*(?:[,:]|must\b|should\b|will\b)|\byou\s+(?:must|should|will|are)\b|\b(?:execute|curl|wget|exfiltrate)\b|\b(?:send|upload)\s+(?:the|all|this|it|your)\b|system\s+prompt/i,
     },
   },
   {
@@ -256,7 +319,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         /(?<![\w.-])\.(?:ssh|aws|gnupg|azure|netrc|git-credentials|npmrc|pypirc)(?![\w-])/g,
         /(?<![\w-])\.config[/\\]gcloud\b|application_default_credentials\.json|(?<![\w.-])\.kube[/\\]config\b|(?<![\w.-])\.docker[/\\]config\.json\b|\/etc\/shadow\b/g,
         /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\blogin\.keychain\b|\.keychain-db\b|\bsecret-tool\s+lookup\b|\bkeyring\.get_password\b|\bCredRead\b/gi,
-        /Google[/\\]Chrome[/\\]|google-chrome[/\\]|BraveSoftware[/\\]|Microsoft[/\\]Edge[/\\]User Data|(?<![\w.-])\.mozilla[/\\]firefox|Firefox[/\\]Profiles|\bLogin Data\b|\bkey4\.db\b|\blogins\.json\b|\bcookies\.sqlite\b/gi,
+        // A browser's stores of passwords and cookies (its profile folder alone is where
+        // troubleshooting guides send you).
+        /\bLogin Data\b|\bkey4\.db\b|\blogins\.json\b|\bcookies\.sqlite\b/gi,
         /\b(?:open|read_text|read_bytes|readFile(?:Sync)?|cat|source|load_dotenv|dotenv_values|Get-Content|less|head|tail)\b[^\n]{0,60}?(?<![\w-])\.env(?![\w-])/g,
       ],
     },
@@ -386,6 +451,81 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: { type: "oversized", bytes: AUDIT_MAX_FILE_BYTES },
   },
   {
+    id: "environment-dump",
+    severity: "medium",
+    title: "Collects the whole environment",
+    explanation: "Copying every environment variable takes tokens along with everything else.",
+    kinds: ["script"],
+    match: {
+      type: "pattern",
+      patterns: [
+        // Serialised, not copied: `env = os.environ.copy()` for a subprocess is ordinary.
+        /\b(?:json\.dumps?|str|repr|urlencode|pickle\.dumps?)\(\s*(?:dict\(\s*)?os\.environ\b|\bdict\(\s*os\.environ\s*\)\s*\)/g,
+        /\bJSON\.stringify\(\s*(?:process\.env|Deno\.env\.toObject\(\))|\bObject\.(?:entries|keys)\(\s*process\.env\s*\)|\bDeno\.env\.toObject\(\)/g,
+        /^\s*(?:env|printenv|set|export\s+-p)\s*(?:\||>)/gm,
+        /\$\((?:env|printenv)\)|`(?:env|printenv)`/g,
+      ],
+    },
+  },
+  {
+    id: "unsafe-deserialize",
+    severity: "medium",
+    title: "Deserialises with code execution",
+    explanation: "pickle, marshal and yaml.load without a safe loader can run code.",
+    kinds: ["script"],
+    match: {
+      type: "pattern",
+      patterns: [
+        /\b(?:pickle|cPickle|marshal|dill|cloudpickle|joblib|shelve)\.loads?\s*\(/g,
+        /\byaml\.(?:unsafe_)?load\s*\((?![^\n)]*Loader\s*=\s*(?:yaml\.)?SafeLoader)/g,
+      ],
+    },
+  },
+  {
+    id: "temp-import",
+    severity: "medium",
+    title: "Imports from a temporary directory",
+    explanation: "Code in /tmp was written at run time; it is not part of the reviewed skill.",
+    kinds: ["script"],
+    match: {
+      type: "pattern",
+      patterns: [
+        /\bsys\.path\.(?:insert|append)\s*\([^\n)]*["'](?:\/tmp|\/var\/tmp|\/dev\/shm)/g,
+        /\bspec_from_file_location\s*\([^\n)]*["'](?:\/tmp|\/var\/tmp|\/dev\/shm)/g,
+        /\b(?:require|import)\s*\(\s*["'](?:\/tmp|\/var\/tmp|\/dev\/shm)\//g,
+        /\bsys\.path\.(?:insert|append)\s*\([^\n)]*tempfile\.gettempdir\(\)/g,
+      ],
+    },
+  },
+  {
+    id: "network-send",
+    severity: "info",
+    title: "Sends data over the network",
+    explanation: "Where a script posts or uploads data, for the reviewer.",
+    kinds: ["script"],
+    match: {
+      type: "pattern",
+      patterns: [
+        /\b(?:requests|httpx|session|client)\.(?:post|put|patch)\s*\(|\burlopen\s*\([^\n]*\bdata\s*=|\bRequest\s*\([^\n]*\bdata\s*=|\burlopen\s*\(\s*\w+\s*,\s*\w+|\bsocket\.create_connection\b|\.sendall\s*\(/g,
+        /\bfetch\s*\([^\n]*\bmethod\s*:\s*["'](?:POST|PUT)|\bmethod\s*:\s*["'](?:POST|PUT)["']|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(/g,
+        /\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\b|\bwget\b[^\n]*--post-(?:data|file)\b|\b(?:nc|ncat|netcat)\s+-?\S+\s+\d+|\/dev\/tcp\//g,
+      ],
+    },
+  },
+  {
+    id: "network-fetch",
+    severity: "info",
+    title: "Downloads data",
+    explanation: "Where a script fetches data from the network, for the reviewer.",
+    kinds: ["script"],
+    match: {
+      type: "pattern",
+      patterns: [
+        /\b(?:urlopen|urlretrieve)\s*\(|\b(?:requests|httpx|session|client)\.get\s*\(|\bfetch\s*\(|\b(?:curl|wget)\s/g,
+      ],
+    },
+  },
+  {
     id: "network-endpoint",
     severity: "info",
     title: "Network endpoint",
@@ -405,7 +545,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 1;
+const ENGINE_VERSION = 2;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;

@@ -42,7 +42,11 @@ export function lintDescription(description: string, line: number): LintFinding[
       `'description' is ${length} characters: say what the skill does and when to use it`,
     );
   }
-  const person = FIRST_PERSON.exec(description);
+  // Quoted requests ("deploy my app"), code and model ids (us.anthropic.*) are not the
+  // description speaking.
+  const own = description
+    .replace(/"[^"]*"|“[^”]*”|`[^`]*`|(?<![\w])'[^']*'(?![\w])|\b[\w.-]*anthropic\.[\w.:-]*/g, " ");
+  const person = FIRST_PERSON.exec(own);
   if (person !== null) {
     at(
       "description-first-person",
@@ -115,11 +119,24 @@ const LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const RESOURCE_PATH =
   /(?<![\w./-])((?:\.\/)?(?:scripts|references|assets|templates|examples|toolsets)\/[\w./-]*[\w-])/g;
 
-/** Relative files a Markdown text points at: link targets and resource-folder paths. */
+const TOLD_TO_USE =
+  /\b(?:run|runs|execute|invoke|call|open|read|reads|see|load|consult|refer\s+to|check|follow|use|using|with|from|in)\b[^.;:!?]*$/i;
+
+/**
+ * Relative files a Markdown text points at: link targets, and resource-folder paths the
+ * text tells the agent to open or run (outside code blocks).
+ */
 export function mentionedPaths(text: string, firstLine = 1): Mention[] {
   const out: Mention[] = [];
   const lines = text.split("\n");
+  let inFence = false;
   lines.forEach((line, i) => {
+    if (/^\s{0,3}(?:```|~~~)/.test(line)) {
+      inFence = !inFence;
+      return;
+    }
+    // A path in a code block is an example, not a file of this skill.
+    if (inFence) return;
     for (const m of line.matchAll(LINK)) {
       const target = m[1]!;
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("/")) {
@@ -129,6 +146,11 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
       if (path !== "") out.push({ path: normalizeRel(path), line: firstLine + i });
     }
     for (const m of line.matchAll(RESOURCE_PATH)) {
+      // Outside a link, a path is this skill's file only where the agent is told to open
+      // or run it ("run scripts/x.py", "see references/y.md"); "add a references/citations
+      // section" is an example.
+      const before = line.slice(Math.max(0, m.index! - 60), m.index!);
+      if (!TOLD_TO_USE.test(before)) continue;
       out.push({ path: normalizeRel(m[1]!), line: firstLine + i });
     }
   });

@@ -73,11 +73,34 @@ Deno.test("mentionedPaths() finds link targets and resource paths, not URLs or a
     { path: "references/guide.md", line: 10 },
     { path: "assets/logo.png", line: 10 },
     { path: "references/guide.md", line: 10 },
-    { path: "assets/logo.png", line: 10 },
     { path: "scripts/extract.py", line: 11 },
     { path: "references/a b.md", line: 12 },
-    { path: "references/a", line: 12 },
   ]);
+});
+
+Deno.test("mentionedPaths() skips example paths: code blocks and paths the agent is not told to open", () => {
+  const body = [
+    "Add a `references/citations` section to the report.",
+    "A script such as `scripts/rotate_pdf.py` would take the page number.",
+    "```",
+    "python scripts/example_tool.py",
+    "```",
+    "Run `scripts/real.py` to convert.",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 1), [{ path: "scripts/real.py", line: 6 }]);
+});
+
+Deno.test("lintDescription() ignores quoted requests, code and model ids in the first-person check", () => {
+  const quoted = lintDescription(
+    'Deploys web apps to the cloud. Use when the user says "deploy my app" or asks for `my-config`; works with us.anthropic.claude-3 models.',
+    3,
+  );
+  assert.deepEqual(quoted.filter((f) => f.rule === "description-first-person"), []);
+  const own = lintDescription(
+    "I deploy web apps to the cloud. Use when the user asks to deploy.",
+    3,
+  );
+  assert.equal(own.filter((f) => f.rule === "description-first-person").length, 1);
 });
 
 Deno.test("lintMissingFiles() reports each mentioned file or folder the skill lacks, once", () => {
