@@ -9,7 +9,7 @@ import { sha256Hex } from "../../core/digest.ts";
 import { findCredentials, type RegistryCredentials } from "./credentials.ts";
 import { isLoopbackRegistry } from "./reference.ts";
 
-export interface RegistryClientOptions {
+interface RegistryClientOptions {
   registry: string;
   /** Hosts the user allowed to speak plain HTTP (loopback always may). */
   insecureHosts?: string[];
@@ -18,13 +18,13 @@ export interface RegistryClientOptions {
   chunkSize?: number;
 }
 
-export interface FetchedManifest {
+interface FetchedManifest {
   digest: string;
   mediaType: string;
   bytes: Uint8Array;
 }
 
-export class RegistryError extends Error {
+class RegistryError extends Error {
   constructor(message: string, readonly status?: number) {
     super(message);
   }
@@ -34,7 +34,7 @@ export async function sha256Digest(bytes: Uint8Array): Promise<string> {
   return `sha256:${await sha256Hex(bytes)}`;
 }
 
-export const MANIFEST_ACCEPT = [
+const MANIFEST_ACCEPT = [
   "application/vnd.oci.image.manifest.v1+json",
   "application/vnd.oci.image.index.v1+json",
   "application/vnd.docker.distribution.manifest.v2+json",

@@ -6,14 +6,14 @@
 
 import { sha256Hex } from "../../core/digest.ts";
 
-export interface PackedFile {
+interface PackedFile {
   /** Relative path, `/` separators. */
   path: string;
   bytes: Uint8Array;
   executable: boolean;
 }
 
-export interface SkillLayer {
+interface SkillLayer {
   layer: Uint8Array;
   files: { path: string; sha256: string }[];
 }

@@ -12,12 +12,12 @@ import type { OciReference } from "./reference.ts";
 
 export const SKILL_ARTIFACT_TYPE = "application/vnd.agentskills.skill.v1";
 export const SKILL_CONFIG_TYPE = "application/vnd.agentskills.skill.config.v1+json";
-export const LAYER_TYPE = "application/vnd.oci.image.layer.v1.tar+gzip";
+const LAYER_TYPE = "application/vnd.oci.image.layer.v1.tar+gzip";
 export const MANIFEST_TYPE = "application/vnd.oci.image.manifest.v1+json";
 export const INDEX_TYPE = "application/vnd.oci.image.index.v1+json";
 export const SKILL_NAME_ANNOTATION = "io.agentskills.skill.name";
 
-export interface SkillArtifact {
+interface SkillArtifact {
   name: string;
   config: Uint8Array;
   layer: Uint8Array;
@@ -25,7 +25,7 @@ export interface SkillArtifact {
   digest: string;
 }
 
-export interface PublishResult {
+interface PublishResult {
   reference: string;
   digest: string;
   mediaType: string;

@@ -10,7 +10,7 @@ import { RegistryClient } from "./client.ts";
 import { INDEX_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";
 import type { OciReference } from "./reference.ts";
 
-export interface PulledSkill {
+interface PulledSkill {
   name: string;
   /** Digest of the skill's manifest: what an install pins. */
   digest: string;

@@ -45,7 +45,7 @@ export function parseOciReference(text: string): OciReference {
   return { registry, repository: path, ...(tag ? { tag } : {}), ...(digest ? { digest } : {}) };
 }
 
-export function formatOciReference(ref: OciReference): string {
+function formatOciReference(ref: OciReference): string {
   return `oci://${ref.registry}/${ref.repository}${ref.tag ? `:${ref.tag}` : ""}${
     ref.digest ? `@${ref.digest}` : ""
   }`;
