@@ -6,7 +6,7 @@
  */
 
 import { sha256Hex } from "../../core/digest.ts";
-import { RegistryClient } from "./client.ts";
+import type { RegistryClient } from "./client.ts";
 import { INDEX_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";
 import type { OciReference } from "./reference.ts";
 

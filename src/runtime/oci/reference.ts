@@ -45,12 +45,6 @@ export function parseOciReference(text: string): OciReference {
   return { registry, repository: path, ...(tag ? { tag } : {}), ...(digest ? { digest } : {}) };
 }
 
-function formatOciReference(ref: OciReference): string {
-  return `oci://${ref.registry}/${ref.repository}${ref.tag ? `:${ref.tag}` : ""}${
-    ref.digest ? `@${ref.digest}` : ""
-  }`;
-}
-
 /** Loopback registries may speak plain HTTP; every other host must use HTTPS unless named. */
 export function isLoopbackRegistry(registry: string): boolean {
   const host = registry.startsWith("[")

@@ -12,7 +12,6 @@ import {
   type FileDrift,
   type LockedSkill,
   permissionsProblem,
-  type StatedPermissions,
 } from "../../core/lockfile_model.ts";
 import { networkList } from "../../core/net_grants.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";

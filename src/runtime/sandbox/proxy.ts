@@ -197,7 +197,7 @@ async function handle(
       await reply(conn, "502 Bad Gateway", `skills sandbox: cannot resolve ${target.host}`);
       return;
     }
-    const hidden = await ownAddresses();
+    const hidden = ownAddresses();
     const notPublic = addresses.find((a) =>
       !isPublicAddress(a) || hidden.some((own) => sameAddress(own, a))
     );
@@ -250,20 +250,20 @@ async function addressesOf(host: string): Promise<string[]> {
   return found;
 }
 
-let interfaceAddresses: Promise<string[]> | undefined;
+let interfaceAddresses: string[] | undefined;
 
 /**
  * This machine's own addresses: a service bound to 0.0.0.0 answers on a public one too, so
  * "any public host" must not reach them. Empty where the permission to list them is missing.
  */
-function ownAddresses(): Promise<string[]> {
-  interfaceAddresses ??= (async () => {
+function ownAddresses(): string[] {
+  if (interfaceAddresses === undefined) {
     try {
-      return Deno.networkInterfaces().map((i) => i.address);
+      interfaceAddresses = Deno.networkInterfaces().map((i) => i.address);
     } catch {
-      return [];
+      interfaceAddresses = [];
     }
-  })();
+  }
   return interfaceAddresses;
 }
 
