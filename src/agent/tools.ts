@@ -188,11 +188,14 @@ class SkillToolSurface implements ToolSurface {
           });
         case "script_list":
           return await this.#withArgs(scriptListArgs(args), (a) => {
-            if (a.skillName === undefined) return scriptList(this.#catalog);
+            if (a.skillName === undefined) {
+              return pathsRelativeToSkills(scriptList(this.#catalog), this.#catalog);
+            }
             const skill = this.#activeSkill(a.skillName);
-            return "error" in skill
-              ? skill.error
-              : scriptList(this.#catalog, skill.record.canonical);
+            return "error" in skill ? skill.error : pathsRelativeToSkills(
+              scriptList(this.#catalog, skill.record.canonical),
+              this.#catalog,
+            );
           });
         case "script_help":
           return await this.#withArgs(scriptHelpArgs(args), async (a) => {
@@ -496,4 +499,27 @@ class SkillToolSurface implements ToolSurface {
       }
     }
   }
+}
+
+/**
+ * `script_list` for a model: each script's path relative to its skill (`scripts/x.py`), never
+ * the absolute local path, which says where the user's home is and is no use to the model
+ * (read_skill_file and script_run take skill-relative names).
+ */
+function pathsRelativeToSkills<T extends { path: string }>(
+  envelope: Envelope<Record<string, T[]>>,
+  catalog: Catalog,
+): Envelope<Record<string, T[]>> {
+  if (!envelope.success) return envelope;
+  const result: Record<string, T[]> = {};
+  for (const [canonical, entries] of Object.entries(envelope.result)) {
+    const dir = catalog.skills.find((s) => s.canonical === canonical)?.dir;
+    result[canonical] = entries.map((entry) => ({
+      ...entry,
+      path: dir !== undefined && entry.path.startsWith(dir + "/")
+        ? entry.path.slice(dir.length + 1)
+        : entry.path.split("/").slice(-2).join("/"),
+    }));
+  }
+  return { ...envelope, result };
 }

@@ -428,3 +428,19 @@ Deno.test("close() stops toolset hosts; later toolset calls fail with an envelop
   const after = await surface.callTool(GREET, { name: "Ada" });
   assert.equal(errorOf(after), "execution_failed");
 });
+
+Deno.test("script_list sends each script's path relative to its skill, never a local path", async () => {
+  await using s = await setup();
+  const surface = await s.surface(["hello-extended"]);
+  for (const args of [{}, { skill_name: "hello-extended" }]) {
+    const list = await surface.callTool("script_list", args);
+    assert.ok(list.success, JSON.stringify(list));
+    const entries = (list.result as Record<string, { name: string; path: string }[]>)[
+      "hello-extended"
+    ]!;
+    assert.ok(entries.length > 0);
+    assert.ok(!JSON.stringify(list).includes(s.home), JSON.stringify(list));
+    const greeting = entries.find((e) => e.name === "advanced_greeting")!;
+    assert.equal(greeting.path, "scripts/advanced_greeting.py");
+  }
+});
