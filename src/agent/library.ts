@@ -91,6 +91,7 @@ export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skill
   const virtualSkills = await Promise.all((options.skills ?? []).map(toVirtualSkill));
   const stored: SkillRecord[] = [];
   for (const path of options.paths ?? []) stored.push(...await loadStoredSkills(path));
+  const openedByPath = new Set(stored.map((s) => s.canonical));
   const installed = options.installed;
   if (installed === true || Array.isArray(installed)) {
     stored.push(...await installedSkills(home, installed as true | readonly string[]));
@@ -123,14 +124,32 @@ export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skill
     ...(options.workspace ? { cwd: options.workspace } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  return new SkillSet(surface);
+  return new SkillSet(surface, openedByPath);
+}
+
+/**
+ * The runner's `untrusted` hint says `skills trust`, which cannot help a skill opened by path
+ * (it is not installed): say the library's own opt-in instead.
+ */
+function libraryHint(envelope: Envelope, openedByPath: ReadonlySet<string>): Envelope {
+  if (envelope.success || envelope.error !== "untrusted") return envelope;
+  const name = /^Skill '([^']+)' is not trusted/.exec(envelope.message)?.[1];
+  if (name === undefined || !openedByPath.has(name)) return envelope;
+  const first = envelope.message.split("\n")[0];
+  return {
+    ...envelope,
+    message: `${first}\nIt was opened by path, not installed: review it, then pass ` +
+      "`allowUntrusted: true` to openSkills() to run its scripts and toolsets",
+  };
 }
 
 class SkillSet implements Skills {
   readonly #surface: ToolSurface;
+  readonly #openedByPath: ReadonlySet<string>;
 
-  constructor(surface: ToolSurface) {
+  constructor(surface: ToolSurface, openedByPath: ReadonlySet<string>) {
     this.#surface = surface;
+    this.#openedByPath = openedByPath;
   }
 
   get systemPrompt(): string {
@@ -145,7 +164,7 @@ class SkillSet implements Skills {
         description: definition.description,
         inputSchema: jsonSchema(definition.inputSchema as JSONSchema7),
         execute: (input: unknown, { abortSignal }) =>
-          this.#surface.callTool(name, input, abortSignal ? { signal: abortSignal } : {}),
+          this.callTool(name, input, abortSignal ? { signal: abortSignal } : {}),
       });
     }
     return tools;
@@ -155,8 +174,8 @@ class SkillSet implements Skills {
     return this.#surface.listTools();
   }
 
-  callTool(name: string, input: unknown, options: { signal?: AbortSignal } = {}) {
-    return this.#surface.callTool(name, input, options);
+  async callTool(name: string, input: unknown, options: { signal?: AbortSignal } = {}) {
+    return libraryHint(await this.#surface.callTool(name, input, options), this.#openedByPath);
   }
 
   activated(): ReadonlySet<string> {

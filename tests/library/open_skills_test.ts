@@ -121,6 +121,10 @@ Deno.test(
     await using refused = await openSkills({ paths: [skillDir], env: ENV, home });
     const denied = await refused.callTool("script_run", run);
     assert.equal(denied.success ? "" : denied.error, "untrusted");
+    // Opened by path, the skill is not installed: `skills trust` cannot help, the opt-in can.
+    const hint = denied.success ? "" : denied.message;
+    assert.match(hint, /allowUntrusted: true/);
+    assert.doesNotMatch(hint, /skills trust/);
 
     await using opted = await openSkills({
       paths: [skillDir],
