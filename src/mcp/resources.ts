@@ -74,7 +74,8 @@ export function listSkillResources(skills: readonly SkillRecord[]): SkillResourc
   for (const skill of skills) {
     out.push({
       uri: skillUri(skill.canonical, "SKILL.md"),
-      name: `${skill.canonical}/SKILL.md`,
+      // SEP-2640: a skill's SKILL.md resource is named after the skill itself.
+      name: skill.canonical,
       title: `${skill.canonical}: instructions`,
       description: skill.manifest.description,
       mimeType: "text/markdown",

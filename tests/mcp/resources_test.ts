@@ -76,6 +76,19 @@ Deno.test("listSkillResources() offers SKILL.md, references and assets (symlinks
   ]);
 });
 
+Deno.test("listSkillResources() names the SKILL.md resource after the skill (SEP-2640)", async () => {
+  await using root = await tempDir();
+  const skill = await fixtureSkill(root.path);
+  const [manifest, ...files] = listSkillResources([skill]);
+  assert.equal(manifest!.uri, "skill://demo/SKILL.md");
+  assert.equal(manifest!.name, "demo");
+  assert.deepEqual(files.map((r) => r.name), [
+    "demo/references/big.txt",
+    "demo/references/guide.md",
+    "demo/assets/logo.png",
+  ]);
+});
+
 // Before SEP-2640 a read was cut at 200 KB and refused binary files, like the model-facing
 // read_skill_file; a host checking a digest needs the whole file, so reads are whole now.
 Deno.test("readSkillResource() applies read_skill_file's containment rules and reads whole files", async () => {
