@@ -90,6 +90,7 @@ then the skill's limits, then the defaults.`,
       text: `SKILLS_UV (uv to use), SKILLS_PYTHON (interpreter when uv is absent),
 SCRIPT_TIMEOUT, MAX_SCRIPT_OUTPUT, MAX_SCRIPT_MEMORY (bytes of address space per
 process in the sandbox, default 4 GiB), SKILLS_ALLOW_NET (hosts granted to every run),
+SKILLS_READ_ONLY=1 (the workspace stays read-only),
 SKILLS_SANDBOX (auto: bubblewrap when it works here, else policy mode with a warning;
 required: refuse without it; off: policy mode).`,
     },
