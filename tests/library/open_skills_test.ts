@@ -208,3 +208,25 @@ Deno.test("importing mod.ts loads none of the CLI's modules", async () => {
     [],
   );
 });
+
+Deno.test("openSkills({ workspace }) runs scripts in that folder, which they may write", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "home");
+  const workspace = join(dir.path, "project");
+  await Deno.mkdir(workspace);
+  await Deno.chmod(workspace, 0o755);
+  const { installRunnerSkill } = await import("../helpers/install_fixture.ts");
+  await installRunnerSkill(home, "workspace-lab");
+  await using skills = await openSkills({
+    installed: ["workspace-lab"],
+    env: ENV,
+    home,
+    workspace,
+  });
+  const ran = await skills.callTool("script_run", {
+    skill_name: "workspace-lab",
+    script_name: "build_log",
+  });
+  assert.ok(ran.success, JSON.stringify(ran));
+  assert.match(await Deno.readTextFile(join(workspace, "build.log")), /^build started in /);
+});
