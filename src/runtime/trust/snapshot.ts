@@ -28,7 +28,14 @@ import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
 import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
 import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
 import { loadSkillDir, SkillLoadError, type SkillRecord } from "../catalog/loader.ts";
-import { exists, lstatOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
+import {
+  exists,
+  lstatOrNull,
+  lstatSyncOrNull,
+  removeIfExists,
+  writeFileAtomicSync,
+} from "../os/fs.ts";
+import type { Registry } from "../../core/registry_model.ts";
 import { cachedDigest, listFiles } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
 
@@ -89,12 +96,29 @@ async function changedMeanwhile(
   }
   if (!(error instanceof SkillError) || error.code !== "integrity_mismatch") return false;
   if (skill.entry === undefined) return false;
-  const { readRegistry } = await import("../store/registry.ts");
-  const now = (await readRegistry(home).catch(() => undefined))?.skills
-    .find((e) => e.name_canonical === skill.canonical);
+  const now = (await registryNow(home))?.skills.find((e) => e.name_canonical === skill.canonical);
   return now === undefined || now.updated_at !== skill.entry.updated_at ||
     now.trusted_digest !== skill.entry.trusted_digest ||
     now.installed_path !== skill.entry.installed_path;
+}
+
+/** The registry as last read, reused while its file is unchanged (size, mtime, inode). */
+let lastRegistry: { key: string; registry: Registry | undefined } | undefined;
+
+/**
+ * The registry now. Serving a thousand skills whose files all changed (`context`, MCP) asks
+ * once per skill: one parse per version of the file, not one per skill.
+ */
+async function registryNow(home: string): Promise<Registry | undefined> {
+  const { readRegistry, registryPath } = await import("../store/registry.ts");
+  const info = lstatSyncOrNull(registryPath(home));
+  const key = info === null
+    ? ""
+    : `${registryPath(home)}:${info.size}:${info.mtime?.getTime()}:${info.ino}`;
+  if (key !== "" && lastRegistry?.key === key) return lastRegistry.registry;
+  const registry = await readRegistry(home).catch(() => undefined);
+  lastRegistry = { key, registry };
+  return registry;
 }
 
 async function reload(dir: string, skill: SkillRecord): Promise<SkillRecord> {

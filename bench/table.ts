@@ -1,0 +1,67 @@
+/**
+ * README's Performance table, made from `bench/results.json` (the one source of truth):
+ * `deno run --allow-read --allow-write bench/table.ts` rewrites the table between the
+ * `<!-- bench:start -->` and `<!-- bench:end -->` markers; tests/bench_table_test.ts checks
+ * that README holds exactly what this makes from the committed results.
+ */
+
+import type { BenchRow, Measured } from "./lib.ts";
+
+export const START = "<!-- bench:start -->";
+export const END = "<!-- bench:end -->";
+
+interface Results {
+  measured_at: string;
+  machine: { os: string; arch: string; cpus: number; deno: string };
+  rows: BenchRow[];
+}
+
+function value(v: BenchRow["value"]): string {
+  if (v === null) return "—";
+  if ("tokens" in v) return `${v.tokens} tokens`;
+  const m = v as Measured;
+  return `${Math.round(m.medianMs)} ms${m.peakRssMiB === null ? "" : `, ${Math.round(m.peakRssMiB)} MiB`}`;
+}
+
+function baseline(row: BenchRow): string {
+  if (row.baselineName === null || row.baseline === null) return "—";
+  const v = row.value;
+  const ratio = v !== null && !("tokens" in v)
+    ? ` (${(v.medianMs / row.baseline.medianMs).toFixed(2)}×)`
+    : "";
+  return `${row.baselineName}: ${Math.round(row.baseline.medianMs)} ms${ratio}`;
+}
+
+/** The Markdown of the section between the markers (a sentence of when and where, the table). */
+export function performanceTable(results: Results): string {
+  const { machine } = results;
+  const lines = [
+    `Last full run: ${results.measured_at.slice(0, 10)}, ${machine.os}/${machine.arch}, ` +
+    `${machine.cpus} cores, Deno ${machine.deno} (from \`bench/results.json\`).`,
+    "",
+    "| what | measured | baseline (same run) | target | met |",
+    "| --- | --- | --- | --- | --- |",
+    ...results.rows.map((row) =>
+      `| ${row.name.replaceAll("|", "\\|")} | ${value(row.value)} | ${baseline(row)} | ${row.target} | ${
+        row.pass === null ? "—" : row.pass ? "✓" : "✗"
+      } |`
+    ),
+  ];
+  return lines.join("\n");
+}
+
+/** README with the section between the markers replaced. */
+export function withTable(readme: string, table: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start === -1 || end < start) throw new Error(`README lacks ${START} … ${END}`);
+  return `${readme.slice(0, start + START.length)}\n\n${table}\n\n${readme.slice(end)}`;
+}
+
+if (import.meta.main) {
+  const root = new URL("..", import.meta.url);
+  const results = JSON.parse(await Deno.readTextFile(new URL("bench/results.json", root)));
+  const readmeUrl = new URL("README.md", root);
+  const readme = await Deno.readTextFile(readmeUrl);
+  await Deno.writeTextFile(readmeUrl, withTable(readme, performanceTable(results)));
+}
