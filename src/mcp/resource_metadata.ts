@@ -12,13 +12,13 @@
  */
 
 /** RFC 9728's well-known path; a resource with a path has it appended (`…/mcp`). */
-export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
+const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
 
 const CONFIGURE_HEADER = "this server takes a static bearer token (SKILLS_MCP_TOKEN), not " +
   "OAuth: configure the client to send the header 'Authorization: Bearer <token>'";
 
 /** The URL of the metadata document for the MCP endpoint `endpoint` (RFC 9728 §3.1). */
-export function metadataUrl(endpoint: URL): string {
+function metadataUrl(endpoint: URL): string {
   return `${endpoint.origin}${PROTECTED_RESOURCE_PATH}${endpoint.pathname}`;
 }
 
@@ -35,7 +35,7 @@ export function bearerChallenge(endpoint: URL, given: boolean): string {
 }
 
 /** The metadata document of the MCP endpoint `endpoint`. */
-export function protectedResourceMetadata(endpoint: URL): Record<string, unknown> {
+function protectedResourceMetadata(endpoint: URL): Record<string, unknown> {
   return {
     resource: `${endpoint.origin}${endpoint.pathname}`,
     bearer_methods_supported: ["header"],
