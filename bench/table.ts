@@ -20,7 +20,9 @@ function value(v: BenchRow["value"]): string {
   if (v === null) return "—";
   if ("tokens" in v) return `${v.tokens} tokens`;
   const m = v as Measured;
-  return `${Math.round(m.medianMs)} ms${m.peakRssMiB === null ? "" : `, ${Math.round(m.peakRssMiB)} MiB`}`;
+  return `${Math.round(m.medianMs)} ms${
+    m.peakRssMiB === null ? "" : `, ${Math.round(m.peakRssMiB)} MiB`
+  }`;
 }
 
 function baseline(row: BenchRow): string {
@@ -42,9 +44,9 @@ export function performanceTable(results: Results): string {
     "| what | measured | baseline (same run) | target | met |",
     "| --- | --- | --- | --- | --- |",
     ...results.rows.map((row) =>
-      `| ${row.name.replaceAll("|", "\\|")} | ${value(row.value)} | ${baseline(row)} | ${row.target} | ${
-        row.pass === null ? "—" : row.pass ? "✓" : "✗"
-      } |`
+      `| ${row.name.replaceAll("|", "\\|")} | ${value(row.value)} | ${
+        baseline(row)
+      } | ${row.target} | ${row.pass === null ? "—" : row.pass ? "✓" : "✗"} |`
     ),
   ];
   return lines.join("\n");

@@ -17,6 +17,6 @@ Deno.test("docs/performance.md's table is bench/results.json's, as bench/table.t
   const results = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "bench", "results.json")));
   const readme = await Deno.readTextFile(join(REPO_ROOT, "docs", "performance.md"));
   const shown = readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END));
-  assert.ok(readme.includes(START) && readme.includes(END), "the markers are in docs/performance.md");
+  assert.ok(readme.includes(START) && readme.includes(END), "the markers are in the document");
   assert.deepEqual(cells(shown), cells(performanceTable(results)));
 });
