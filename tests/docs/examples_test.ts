@@ -9,6 +9,11 @@
  *   kalshi-markets reaches a local Kalshi stand-in (tests/fixtures/kalshi_server.ts);
  * - `model`: the chat model is a local fake of OpenAI's API (tests/fixtures/llm_server.ts)
  *   that activates kalshi-markets, runs `status` and answers;
+ * - `registry`: `ghcr.io` is a local OCI registry (Debian's docker-registry on loopback, no
+ *   login: a `docker login` line is skipped), and `./pdf` and `./skills` are copies of
+ *   `owner/repo`'s skills;
+ * - `server`: each line starts a server (`:8080` becomes `:0`, a free port), which must say
+ *   where it listens (an `http://` URL on stderr) within 20 s; it is then stopped;
  * - `synopsis`: usage forms, not run; each names a real command and only flags it declares;
  * - `not-run: <why>`: shown, never run (a server that runs until stopped, a registry login).
  */
@@ -19,6 +24,7 @@ import { SPECS } from "../../src/cli/specs/all.ts";
 import { startKalshiFixture } from "../fixtures/kalshi_server.ts";
 import { createRepo, fixtureGitEnv, pyScript } from "../fixtures/git_repos.ts";
 import { type LlmReply, type RecordedLlmRequest, startLlmServer } from "../fixtures/llm_server.ts";
+import { startRegistry } from "../helpers/oci_registry.ts";
 import { baseEnv, CLI_FLAGS, cliEntry, REPO_ROOT, tempDir } from "../helpers/cli.ts";
 import { type Block, commandLines, documents, fencedBlocks, runsSkills } from "./markdown.ts";
 
@@ -42,12 +48,20 @@ function expectedStatus(text: string): number {
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** One bash script for a document's runnable blocks, each line checked as it ends. */
-export function scriptFor(doc: string, blocks: Block[], ownerRepo: string): string {
+export function scriptFor(
+  doc: string,
+  blocks: Block[],
+  ownerRepo: string,
+  registry = "",
+): string {
   const out = ["set -u", 'cd "$DOCTEST_PROJECT"'];
   for (const block of blocks) {
     const words = block.marker.split(/\s+/);
     const network = words.includes("network") || words.includes("model");
     const model = words.includes("model");
+    const oci = words.includes("registry");
+    const server = words.includes("server");
+    if (oci) out.push('cp -R "$DOCTEST_REPO/skills" ./skills && cp -R ./skills/pdf ./pdf');
     out.push(
       network
         ? 'export KALSHI_API_BASE="$DOCTEST_KALSHI" SKILLS_ALLOW_NET="$DOCTEST_KALSHI_HOST"'
@@ -57,9 +71,24 @@ export function scriptFor(doc: string, blocks: Block[], ownerRepo: string): stri
         : "unset SKILLS_MODEL OPENAI_API_KEY SKILLS_BASE_URL",
     );
     for (const { line, text } of commandLines(block)) {
-      const command = network ? text.replace(/\bowner\/repo\b/g, ownerRepo) : text;
+      if (oci && /^\s*(?:echo .*\|\s*)?docker login\b/.test(text)) continue;
+      let command = network ? text.replace(/\bowner\/repo\b/g, ownerRepo) : text;
+      if (oci) command = command.replaceAll("ghcr.io", registry);
       const where = `${doc}:${line}`;
       const want = expectedStatus(text);
+      if (server) {
+        const fail = quote(`doctest: ${where} never said where it listens: ${text}`);
+        out.push(
+          `printf '%s\\n' ${quote(`$ ${text}`)} >&2`,
+          `${command.replaceAll(":8080", ":0")} 2>"$DOCTEST_PROJECT/.server.log" &`,
+          "__pid=$!",
+          'for __i in $(seq 200); do grep -qs "http://" "$DOCTEST_PROJECT/.server.log" && break; sleep 0.1; done',
+          'cat "$DOCTEST_PROJECT/.server.log" >&2',
+          `grep -qs "http://" "$DOCTEST_PROJECT/.server.log" || { kill $__pid; echo ${fail} >&2; exit 1; }`,
+          'kill $__pid; wait $__pid; rm -f "$DOCTEST_PROJECT/.server.log"',
+        );
+        continue;
+      }
       out.push(
         `printf '%s\\n' ${quote(`$ ${text}`)} >&2`,
         command,
@@ -92,7 +121,7 @@ function modelTurn(request: RecordedLlmRequest): LlmReply {
 }
 
 /** `owner/repo` of the examples: two skills, each with a script that answers --help and --json. */
-async function ownerRepo(root: string): Promise<string> {
+async function ownerRepo(root: string): Promise<{ url: string; work: string }> {
   const skill = (name: string, what: string) => ({
     [`skills/${name}/SKILL.md`]: `---
 name: ${name}
@@ -119,13 +148,15 @@ print(json.dumps(result) if args.json else result["text"])`),
     ...skill("pdf", "PDF"),
     ...skill("docx", "Word"),
   });
-  return repo.url;
+  return { url: repo.url, work: repo.work };
 }
 
 async function runDocument(doc: string, blocks: Block[]): Promise<void> {
   await using dir = await tempDir("skills-doctest-");
   const kalshi = await startKalshiFixture();
   const llm = await startLlmServer(Array.from({ length: 200 }, () => modelTurn));
+  const needsRegistry = blocks.some((b) => b.marker.split(/\s+/).includes("registry"));
+  const registry = needsRegistry ? await startRegistry() : undefined;
   try {
     const [bin, project, home, skillsHome] = ["bin", "project", "home", "skills-home"].map((d) =>
       join(dir.path, d)
@@ -137,7 +168,7 @@ async function runDocument(doc: string, blocks: Block[]): Promise<void> {
       `#!/bin/sh\nexec ${quote(deno)} run ${CLI_FLAGS.join(" ")} ${quote(cliEntry())} "$@"\n`,
       { mode: 0o755 },
     );
-    const url = await ownerRepo(join(dir.path, "remote"));
+    const repo = await ownerRepo(join(dir.path, "remote"));
     const gitEnv = fixtureGitEnv(home!);
     const init = await new Deno.Command("git", {
       args: ["init", "--quiet", "--initial-branch=main"],
@@ -146,7 +177,7 @@ async function runDocument(doc: string, blocks: Block[]): Promise<void> {
       clearEnv: true,
     }).output();
     assert.ok(init.success);
-    const script = scriptFor(doc, blocks, url);
+    const script = scriptFor(doc, blocks, repo.url, registry?.host);
     const output = await new Deno.Command("bash", {
       args: ["-c", script],
       cwd: project,
@@ -159,6 +190,7 @@ async function runDocument(doc: string, blocks: Block[]): Promise<void> {
         DOCTEST_KALSHI: kalshi.baseUrl,
         DOCTEST_KALSHI_HOST: new URL(kalshi.baseUrl).host,
         DOCTEST_LLM: llm.baseUrl,
+        DOCTEST_REPO: repo.work,
         GIT_CONFIG_PARAMETERS: "'protocol.file.allow'='always'",
       }),
       clearEnv: true,
@@ -180,6 +212,7 @@ async function runDocument(doc: string, blocks: Block[]): Promise<void> {
   } finally {
     await kalshi.close();
     await llm.close();
+    await registry?.close();
   }
 }
 
@@ -222,15 +255,17 @@ for (const doc of documents()) {
 }
 
 Deno.test("blocks are sorted: marked blocks and plain ones", () => {
-  const [plain, marked, synopsis, other] = fencedBlocks(
+  const [plain, server, marked, synopsis, other] = fencedBlocks(
     [
       "```sh\nskills list\n```",
+      "<!-- doctest: server -->\n\n```sh\nTOKEN=$(openssl rand -hex 32) skills mcp --http :8080\n```",
       "<!-- doctest: not-run: a server -->\n\n```sh\nskills mcp --http 0.0.0.0:8080\n```",
       "<!-- doctest: synopsis -->\n```sh\nskills add <source> [--yes]\n```",
       "```sh\nnpx -y deno@2.9.6 task test\n```",
     ].join("\n\n"),
   );
   assert.equal(blockKind(plain!), "run");
+  assert.equal(blockKind(server!), "run", "a $(…) value before skills");
   assert.equal(blockKind(marked!), "not-run");
   assert.equal(blockKind(synopsis!), "synopsis");
   assert.equal(blockKind(other!), "none");

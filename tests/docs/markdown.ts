@@ -70,9 +70,10 @@ export function commandLines(block: Block): { line: number; text: string }[] {
 
 /** Does this shell line start `skills` (after `VAR=value` words, or after a `|`)? */
 export function runsSkills(text: string): boolean {
-  return text.split(/\||&&/).some((part) =>
-    /^\s*(?:[A-Z_][A-Z0-9_]*=\S*\s+)*skills(?:\s|$)/.test(part)
-  );
+  // A value may be `$(command)`, quoted, or a plain word; `|` inside `$( )` is not a pipe here.
+  const value = /(?:\$\([^)]*\)|"[^"]*"|'[^']*'|[^\s|&])*/.source;
+  const assignments = new RegExp(`^\\s*(?:[A-Z_][A-Z0-9_]*=${value}\\s+)*skills(?:\\s|$)`);
+  return text.split(/\||&&/).some((part) => assignments.test(part));
 }
 
 /** The text outside fenced blocks and inline code, where links and headings live. */
