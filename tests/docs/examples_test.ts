@@ -2,7 +2,8 @@
  * Every shell example in README.md and docs/ that runs `skills` is run, as a reader would
  * type it: the blocks of one document in order, in one shell, in a fresh git repository with
  * an empty SKILLS_HOME and HOME, `skills` on PATH being this checkout (the binary's flags).
- * Each line must exit 0, or the status its comment names (`# … exit 1`).
+ * Each line must exit 0, or the status its comment ends with (`# … exit 1`). A YAML block's
+ * `run: |` steps (a CI job) count as shell.
  *
  * A block is marked by the HTML comment before it (`<!-- doctest: … -->`):
  * - `network`: `owner/repo` is a local git repository (skills `pdf` and `docx`), and
@@ -26,7 +27,14 @@ import { createRepo, fixtureGitEnv, pyScript } from "../fixtures/git_repos.ts";
 import { type LlmReply, type RecordedLlmRequest, startLlmServer } from "../fixtures/llm_server.ts";
 import { startRegistry } from "../helpers/oci_registry.ts";
 import { baseEnv, CLI_FLAGS, cliEntry, REPO_ROOT, tempDir } from "../helpers/cli.ts";
-import { type Block, commandLines, documents, fencedBlocks, runsSkills } from "./markdown.ts";
+import {
+  type Block,
+  commandLines,
+  documents,
+  fencedBlocks,
+  runsSkills,
+  shellOf,
+} from "./markdown.ts";
 
 const SHELL = new Set(["sh", "bash", "shell", "console"]);
 
@@ -39,10 +47,10 @@ export function blockKind(block: Block): "run" | "synopsis" | "not-run" | "none"
   return "run";
 }
 
-/** The exit status a line's comment promises (`# error envelope, exit 1`), else 0. */
+/** The exit status a line's comment ends with (`# error envelope, exit 1`), else 0. */
 function expectedStatus(text: string): number {
   const comment = /\s#\s.*$/.exec(text)?.[0] ?? "";
-  return Number(/\bexit (\d+)\b/.exec(comment)?.[1] ?? 0);
+  return Number(/\bexit (\d+)\s*$/.exec(comment)?.[1] ?? 0);
 }
 
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -227,7 +235,7 @@ const flagsOf = new Map(
 
 for (const doc of documents()) {
   const text = Deno.readTextFileSync(join(REPO_ROOT, doc));
-  const blocks = fencedBlocks(text);
+  const blocks = fencedBlocks(text).map(shellOf);
   const runnable = blocks.filter((b) => blockKind(b) === "run");
   if (runnable.length > 0) {
     Deno.test(`${doc}: every shell example that runs skills succeeds`, async () => {
@@ -254,7 +262,7 @@ for (const doc of documents()) {
   }
 }
 
-Deno.test("blocks are sorted: marked blocks and plain ones", () => {
+Deno.test("blocks are sorted: marked blocks, plain ones and CI steps", () => {
   const [plain, server, marked, synopsis, other] = fencedBlocks(
     [
       "```sh\nskills list\n```",
@@ -269,4 +277,10 @@ Deno.test("blocks are sorted: marked blocks and plain ones", () => {
   assert.equal(blockKind(marked!), "not-run");
   assert.equal(blockKind(synopsis!), "synopsis");
   assert.equal(blockKind(other!), "none");
+
+  const [ci] = fencedBlocks(
+    "```yaml\n- name: step\n  run: |\n    skills check   # exit 1 on drift\n- name: next\n```",
+  ).map(shellOf);
+  assert.equal(blockKind(ci!), "run", "a CI step's run: | is shell");
+  assert.deepEqual(commandLines(ci!), [{ line: 4, text: "skills check   # exit 1 on drift" }]);
 });

@@ -49,6 +49,25 @@ export function fencedBlocks(text: string): Block[] {
   return blocks;
 }
 
+/**
+ * The shell a block holds: a shell block itself, or the `run: |` scripts of a YAML block (a CI
+ * step), as a `sh` block whose other lines are blank so line numbers still point into the file.
+ */
+export function shellOf(block: Block): Block {
+  if (block.lang !== "yaml" && block.lang !== "yml") return block;
+  const lines = block.lines.map(() => "");
+  let indent = -1;
+  block.lines.forEach((line, i) => {
+    const depth = line.length - line.trimStart().length;
+    if (indent >= 0 && line.trim() !== "" && depth <= indent) indent = -1;
+    if (indent >= 0) lines[i] = line.trim();
+    if (/^\s*(?:-\s+)?run:\s*\|\s*$/.test(line)) {
+      indent = depth + (line.trimStart().startsWith("-") ? 2 : 0);
+    }
+  });
+  return { ...block, lang: "sh", lines };
+}
+
 /** Lines with `\` continuations joined, each with its 1-based line number. */
 export function commandLines(block: Block): { line: number; text: string }[] {
   const out: { line: number; text: string }[] = [];
