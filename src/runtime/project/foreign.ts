@@ -170,7 +170,7 @@ export async function restoreForeign(
     }
     const { files, digest } = await describeFiles(base);
     const at = fetched.commit === null ? "" : ` at ${fetched.commit.sha.slice(0, 12)}`;
-    if ((await foreignHash(base, files)) !== entry.computedHash) {
+    if (entry.computedHash !== null && (await foreignHash(base, files)) !== entry.computedHash) {
       const message =
         `the files of ${entry.source}${at} differ from the computedHash in skills-lock.json (the source changed since it was written)`;
       if (options.frozen) report.mismatches.push(problem(key, "changed", message));
@@ -222,7 +222,9 @@ export async function restoreForeign(
   await writeVerified(ws, toWrite, { replace: converted });
   report.restored = toWrite.map((v) => v.key);
   report.converted = true;
-  report.notes.push("skills-lock.json was rewritten in this tool's format (lockfileVersion 1)");
+  report.notes.push(
+    "skills-lock.json was rewritten with the commits and file digests (lockfileVersion 2, still read by vercel-labs' CLI)",
+  );
   return report;
 }
 
