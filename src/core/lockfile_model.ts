@@ -19,7 +19,7 @@
  */
 
 import { fromSharedEntry, isPinnedEntry, PEER_VERSION, toSharedEntry } from "./lockfile_peer.ts";
-import { canonicalSkillName, isValidSkillName } from "./names.ts";
+import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "./names.ts";
 import {
   array,
   custom,
@@ -194,7 +194,7 @@ function entryProblem(key: string, entry: LockedSkill): string | undefined {
   if (!isValidSkillName(key) || canonicalSkillName(key) !== key) {
     return `skills.${key}: the key is not a canonical skill name`;
   }
-  if (!isValidSkillName(entry.name) || canonicalSkillName(entry.name) !== key) {
+  if (publishedSkillKey(entry.name) !== key) {
     return `skills.${key}.name: '${entry.name}' is not the skill named by the key`;
   }
   if (entry.source.type === "git" && entry.commit === null) {

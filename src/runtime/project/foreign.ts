@@ -19,7 +19,7 @@ import {
   type LockedSkill,
   withLockedSkill,
 } from "../../core/lockfile_model.ts";
-import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import { publishedSkillKey } from "../../core/names.ts";
 import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
@@ -138,11 +138,11 @@ export async function restoreForeign(
   const toWrite: Verified[] = [];
   const fetches = new Map<string, Promise<Fetched>>();
   for (const entry of entries) {
-    if (!isValidSkillName(entry.name)) {
+    const key = publishedSkillKey(entry.name);
+    if (key === undefined) {
       report.mismatches.push(problem(entry.name, "unsupported", "is not a valid skill name"));
       continue;
     }
-    const key = canonicalSkillName(entry.name);
     let fetched: Fetched;
     try {
       const source = foreignSource(entry, ws.root);
