@@ -1,15 +1,17 @@
 /**
  * One skills-lock.json, two tools — against the real vercel-labs `skills` CLI from npm
  * (scripts/peer_cli.ts installs it into a cache folder; .ci/run does so before the tests).
- * Everything is local: bare repositories reached by `file://`, a project committed and
- * cloned afresh, no network.
+ * Everything is local: bare repositories reached by `file://` (or served over HTTPS on
+ * loopback, where the peer can fetch a commit by its id), a project committed and cloned
+ * afresh, no network.
  */
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { ensurePeer } from "../../scripts/peer_cli.ts";
-import { createRepo, fixtureGitEnv, git, skillFiles } from "../fixtures/git_repos.ts";
+import { createRepo, fixtureGitEnv, git, skillFiles, skillMd } from "../fixtures/git_repos.ts";
+import { startGitHttpsServer } from "../fixtures/git_https_server.ts";
 import { type LockEntryShape, project } from "../helpers/project.ts";
 
 function collection(): Record<string, string> {
@@ -21,7 +23,12 @@ function collection(): Record<string, string> {
 }
 
 /** Runs the peer in `cwd` with a clean environment of its own (no telemetry, no prompts). */
-async function peer(cwd: string, home: string, args: string[]) {
+async function peer(
+  cwd: string,
+  home: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+) {
   const { node, cli } = await ensurePeer();
   const out = await new Deno.Command(node, {
     args: [cli, ...args],
@@ -34,6 +41,7 @@ async function peer(cwd: string, home: string, args: string[]) {
       NO_COLOR: "1",
       GIT_CONFIG_GLOBAL: "/dev/null",
       GIT_TERMINAL_PROMPT: "0",
+      ...extraEnv,
     },
     stdin: "null",
     stdout: "piped",
@@ -146,4 +154,28 @@ Deno.test("vercel-labs' `skills add` into our skills-lock.json keeps our entries
     assert.ok(await Deno.stat(join(clone, ".agents", "skills", name, "SKILL.md")), name);
   }
   assert.deepEqual(await hashes(join(clone, ".agents", "skills", "alpha")), alpha.files);
+});
+
+Deno.test("vercel-labs' skills CLI installs the commit we locked, not where the branch moved since (a git server over HTTPS on loopback)", async () => {
+  await using p = await project();
+  const served = join(p.dir, "srv");
+  await Deno.mkdir(served);
+  const repo = await createRepo(served, "upstream", collection());
+  const server = await startGitHttpsServer(served, p.dir);
+  try {
+    const url = `${server.origin}/upstream.git`;
+    const env = { GIT_SSL_CAINFO: server.caFile };
+    const add = await p.cli(["add", url, "--project", "--skill", "alpha", "--yes"], { env });
+    assert.equal(add.code, 0, add.stderr);
+    const locked = (await p.lock()).skills.alpha!;
+    assert.equal(locked.ref, locked.commit, "the peer's ref names the locked commit");
+    const clone = await freshClone(p.root, p.dir);
+    await repo.commit({ "skills/alpha/SKILL.md": skillMd("alpha", "Moved on upstream.") });
+
+    const restored = await peer(clone, p.dir, ["experimental_install"], env);
+    assert.equal(restored.code, 0, restored.text);
+    assert.deepEqual(await hashes(join(clone, ".agents", "skills", "alpha")), locked.files);
+  } finally {
+    await server.close();
+  }
 });
