@@ -74,7 +74,7 @@ export function toSharedEntry(entry: PinnedFields): Record<string, unknown> {
   if (source.type === "local") {
     // The peer reads `./dir` as a path and `dir` as `owner/repo`; it resolves it from the root.
     const url = source.url;
-    out.source = url === "." || url.startsWith("/") ? url : `./${url}`;
+    out.source = url === "." || /^(\/|[A-Za-z]:[\\/])/.test(url) ? url : `./${url}`;
     out.sourceType = "local";
   } else {
     const shorthand = githubShorthand(source.url);

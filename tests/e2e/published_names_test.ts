@@ -112,6 +112,28 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
   assert.equal(several.code, 2);
   assert.match(several.stderr, /--name OLD=NEW/);
 
+  // Another repository's 'pdf' in a bulk install: the hint spells the rename of just it, and
+  // says what `skills update pdf` would do (move the installed one, not install this one).
+  const other = await createRepo(w.dir.path, "other", {
+    "skills/pdf/SKILL.md": skillMd("pdf", "Another pdf skill."),
+    "skills/notes/SKILL.md": skillMd("notes", "Notes."),
+  });
+  const clash = await w.cli(["add", other.url, "--skill", "*", "--yes"]);
+  assert.equal(clash.code, 1, clash.stdout + clash.stderr);
+  assert.equal((await w.installed()).notes, "notes", "the rest of the install proceeds");
+  assert.match(
+    clash.stdout,
+    /Refused 'pdf': Cannot install skill 'pdf': a skill with that name is installed/,
+  );
+  assert.match(
+    clash.stdout,
+    /hint: To keep both, add this one under another name with --name 'pdf=NAME'/,
+  );
+  assert.match(
+    clash.stdout,
+    /`skills update pdf` only updates the installed skill from its own source/,
+  );
+
   await using mcp = await connectStdio(w.env, w.dir.path, [
     "--skills",
     "my-tool-b,ahrefs-automation,pdf",
