@@ -13,7 +13,7 @@ import { type PathRules, pathRules } from "./paths.ts";
 /** file:// URL paths are POSIX-style on every platform. */
 const POSIX = pathRules("posix", () => "/");
 import { SkillError } from "./errors.ts";
-import { canonicalSkillName, publishedSkillKey, quoteName, skillNameProblem } from "./names.ts";
+import { canonicalSkillName, quoteName, skillNameProblem } from "./names.ts";
 
 export type Transport = "https" | "ssh" | "git" | "file";
 
@@ -406,13 +406,14 @@ export function describeSource(source: Source): string {
 }
 
 /**
- * The argument of `--skill`: a skill name or `*`; returns the canonical name or `*`. A name
- * as published (`'Ahrefs Automation'`) selects the skill installed under its derived name.
+ * The argument of `--skill`: a skill name or `*`; returns the canonical name or `*`. A skill
+ * published under a name that is no identifier is selected by its installed name.
  */
 export function parseSkillSelector(value: string): string {
   if (value === "*") return "*";
-  const published = publishedSkillKey(value);
-  if (published !== undefined) return published;
   const problem = skillNameProblem(value);
-  throw new SkillError("usage", `Invalid --skill '${quoteName(value)}': ${problem}`);
+  if (problem !== undefined) {
+    throw new SkillError("usage", `Invalid --skill '${quoteName(value)}': ${problem}`);
+  }
+  return canonicalSkillName(value);
 }

@@ -96,12 +96,12 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
     pdf: "pdf",
   });
 
-  // The published name selects the skill too, and plain --name still renames one skill.
+  // The installed name selects the skill, and plain --name still renames one skill.
   const one = await w.cli([
     "add",
     repo.url,
     "--skill",
-    "Ahrefs Automation",
+    "ahrefs-automation",
     "--name",
     "ahrefs",
     "--yes",
