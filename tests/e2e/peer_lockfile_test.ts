@@ -145,6 +145,11 @@ Deno.test("vercel-labs' `skills add` into our skills-lock.json keeps our entries
   assert.equal(mixed.skills.beta.skillPath, "skills/beta/SKILL.md");
   const check = await p.cli(["check"]);
   assert.doesNotMatch(check.stdout + check.stderr, /not in skills-lock\.json/);
+  // Our next change waits for `skills install` to pin what the peer wrote.
+  const next = await p.cli(["add", repo.url, "--project", "--skill", "alpha", "--yes"]);
+  assert.equal(next.code, 1, next.stdout + next.stderr);
+  assert.match(next.stderr, /has entries vercel-labs' skills CLI wrote/);
+  assert.match(next.stderr, /Run `skills install` first/);
 
   const clone = await freshClone(p.root, p.dir);
   const frozen = await p.cli(["install", "--frozen"], { cwd: clone });

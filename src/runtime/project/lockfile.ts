@@ -33,7 +33,7 @@ export function lockForChange(read: LockRead): Lockfile {
   if (read.state === "foreign") {
     throw new SkillError(
       "conflict",
-      `${read.path} was written by vercel-labs' skills CLI (no commits, no file digests)`,
+      `${read.path} has entries vercel-labs' skills CLI wrote (no commits, no file digests)`,
       { hint: "Run `skills install` first: it resolves the commits and rewrites the lockfile" },
     );
   }
