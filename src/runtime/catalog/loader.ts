@@ -17,7 +17,7 @@
 import { dirname, join, relative, resolve } from "../os/paths.ts";
 import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../../core/limits.ts";
-import { canonicalSkillName } from "../../core/names.ts";
+import { canonicalPublishedName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { LockedSkill } from "../../core/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
@@ -285,7 +285,7 @@ async function readSkill(
   }
   const record: SkillRecord = {
     name: options.entry?.name ?? manifest.name,
-    canonical: options.entry?.name_canonical ?? canonicalSkillName(manifest.name),
+    canonical: options.entry?.name_canonical ?? canonicalPublishedName(manifest.name),
     dir: realDir,
     skillMdPath,
     origin: options.origin,
