@@ -13,7 +13,12 @@ import type { LockedSkill } from "../../core/lockfile_model.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { beginProjectChange } from "../../runtime/project/transaction.ts";
-import { applyProjectUpdate, planProjectUpdate } from "../../runtime/project/update.ts";
+import {
+  applyProjectUpdate,
+  planProjectUpdate,
+  type ProjectUpdatePlan,
+  recordProjectMoved,
+} from "../../runtime/project/update.ts";
 import { entriesToUpdate, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
@@ -75,6 +80,7 @@ export function parse(argv: readonly string[]): UpdateOptions {
 type Status =
   | "up_to_date"
   | "pinned"
+  | "moved"
   | "would_update"
   | "updated"
   | "declined"
@@ -84,7 +90,7 @@ type Status =
 /** What rendering needs of a plan, an installed skill's or a locked project skill's. */
 interface PlanView {
   canonical: string;
-  kind: "up_to_date" | "pinned" | "update";
+  kind: "up_to_date" | "pinned" | "moved" | "update";
   entry: { source: { type: "git" | "local"; url: string } };
   oldSha: string | null;
   newSha: string | null;
@@ -163,10 +169,12 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
     // A dry run changes nothing, not even a dead command's leftovers.
     await using tx = options.dryRun ? undefined : await beginProjectChange(root, home);
     for (const note of tx?.recovered ?? []) warn(ctx, note);
+    const moved: ProjectUpdatePlan[] = [];
     for (const key of inProject) {
       let plan: PlanView | undefined;
       try {
         const planned = await planProjectUpdate(root, key, locked[key]!, change, { request });
+        if (planned.kind === "moved") moved.push(planned);
         const staged = planned.staged && { changes: planned.staged.changes };
         plan = { ...planned, canonical: key, staged };
         const outcome = await decide(ctx, options, plan, async () => {
@@ -174,7 +182,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
           return [];
         });
         if (single && outcome.error) throw outcome.error;
-        if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force));
+        if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
         outcomes.push(outcome);
       } catch (error) {
         if (single || !isSkillError(error) || error.code === "cancelled") throw error;
@@ -183,12 +191,16 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
         outcomes.push(outcome);
       }
     }
+    // Skills whose repository moved but whose files did not: their new commit, in one write.
+    if (tx !== undefined) await recordProjectMoved(tx, moved);
   }
+  const moved: UpdatePlan[] = [];
   for (const entry of entries) {
     const name = entry.name_canonical;
     let plan: UpdatePlan | undefined;
     try {
       plan = await change.planUpdate(entry, { request, allowRisky: options.allowRisky });
+      if (plan.kind === "moved") moved.push(plan);
       const planned = plan;
       const outcome = await decide(ctx, options, plan, async () => {
         const notes = await change.applyUpdate(planned);
@@ -197,7 +209,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
         return notes;
       });
       if (single && outcome.error) throw outcome.error;
-      if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force));
+      if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
       outcomes.push(outcome);
     } catch (error) {
       if (single || !isSkillError(error) || error.code === "cancelled") throw error;
@@ -208,6 +220,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
       if (plan) change.discard(plan);
     }
   }
+  if (!options.dryRun) { for (const note of await change.recordMoved(moved)) warn(ctx, note); }
   if (options.json) {
     writeJson(ctx, { dry_run: options.dryRun, updates: outcomes.map(toJson) });
   }
@@ -317,7 +330,12 @@ function renderAudit(plan: PlanView, ctx: Pick<Context, "color">): string[] {
   return lines;
 }
 
-function render(o: Outcome, ctx: Pick<Context, "color">, force = false): string {
+function render(
+  o: Outcome,
+  ctx: Pick<Context, "color">,
+  force = false,
+  dryRun = false,
+): string {
   const plan = o.plan;
   const local = plan?.entry.source.type === "local";
   switch (o.status) {
@@ -327,6 +345,10 @@ function render(o: Outcome, ctx: Pick<Context, "color">, force = false): string 
         : `${o.name}: up to date (${shortSha(plan?.oldSha)}, ${plan?.tracking})\n`;
     case "pinned":
       return `${o.name}: pinned to ${shortSha(plan?.oldSha)}; left alone (move it with --ref)\n`;
+    case "moved":
+      return `${o.name}: repository moved, skill unchanged (${shortSha(plan?.oldSha)} → ${
+        shortSha(plan?.newSha)
+      }, ${plan?.tracking}); files kept, ${dryRun ? "would record" : "recorded"} the new commit\n`;
     case "would_update": {
       const head = local
         ? `${o.name}: new files in ${plan?.entry.source.url}`

@@ -1,7 +1,8 @@
 /**
- * `skills update` below the CLI: find out whether the tracked ref moved (ls-remote, no
- * clone when nothing changed), stage the new version, validate it and summarise the
- * changes. A Change (change.ts) gives the plan its staging directory and swaps the new
+ * `skills update` of an installed skill below the CLI: the planner shared with project
+ * skills (update_planner.ts) says whether its ref moved and whether its own files changed
+ * (one ls-remote and at most one fetch per remote for the whole command); when they did,
+ * its folder is copied out of that fetch, validated, audited and its changes summarised. A Change (change.ts) gives the plan its staging directory and swaps the new
  * version in atomically under the registry lock (commit.ts: old directory aside, new in,
  * entry written; any failure puts the old one back).
  */
@@ -25,23 +26,27 @@ import {
   parseSource,
   type RefRequest,
   type Source,
-  type Transport,
   validateSubpath,
 } from "../../core/sources.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
 import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
-import { type Fetched, fetchInto } from "./fetch_source.ts";
+import type { Fetched } from "./fetch_source.ts";
+import {
+  assessSkill,
+  copyFolder,
+  type PlannerWorkspace,
+  type TrackedSkill,
+} from "./update_planner.ts";
 import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
-import { type GitOptions, inContext } from "../git/command.ts";
-import { trackedCommit } from "../git/fetch.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";
 import { auditDir } from "../audit/scan.ts";
 import { acceptance } from "./install.ts";
 
-type UpdateKind = "up_to_date" | "pinned" | "update";
+/** `moved`: the repository moved, the skill's files did not; it is left as it is. */
+type UpdateKind = "up_to_date" | "pinned" | "moved" | "update";
 
 export interface UpdatePlan {
   entry: RegistryEntry;
@@ -115,19 +120,31 @@ export interface PlanUpdateOptions {
   now?: Date;
 }
 
-/** What the change lends a plan: git settings, progress lines, a place to fetch into. */
-interface UpdateWorkspace {
-  git: GitOptions;
-  progress: (message: string) => void;
-  /** A remote's branches and tags, asked once per remote for the whole change. */
-  remoteRefs: (url: string, transport: Transport) => Promise<ReadonlyMap<string, string>>;
-  /** A fresh directory path inside staging (not created yet), only asked for when fetching. */
+/** What the change lends a plan: its remote and fetch caches, a place to stage into. */
+interface UpdateWorkspace extends PlannerWorkspace {
+  /** A fresh directory path inside staging (not created yet), only asked for when staging. */
   fetchRoot: () => string;
 }
 
+/** An installed skill as the update planner sees it (shared with project skills). */
+export function trackedEntry(entry: RegistryEntry): TrackedSkill {
+  const source = entrySource(entry);
+  return {
+    name: entry.name_canonical,
+    scope: "user",
+    source,
+    subpath: source.subpath,
+    branch: entry.branch,
+    tag: entry.tag,
+    ref: entry.ref,
+    commit: entry.commit_sha,
+    digest: installedBaseline(entry),
+  };
+}
+
 /**
- * Decides and stages the update of one installed skill. Whatever it fetched belongs to
- * the change that asked (removed with the change, or when it discards the plan).
+ * Decides and stages the update of one installed skill. Whatever it staged belongs to the
+ * change that asked (removed with the change, or when it discards the plan).
  */
 export async function planUpdate(
   home: string,
@@ -137,8 +154,8 @@ export async function planUpdate(
 ): Promise<UpdatePlan> {
   const canonical = entry.name_canonical;
   assertManaged(home, entry);
-  const source = entrySource(entry);
-  const baseline = installedBaseline(entry);
+  const tracked = trackedEntry(entry);
+  const baseline = tracked.digest;
   const localChanges = baseline !== null && await exists(entry.installed_path) &&
     (await computeDigest(entry.installed_path)) !== baseline;
   const base = {
@@ -148,43 +165,40 @@ export async function planUpdate(
     tracking: describeTracking(entry),
     localChanges,
   };
-
-  let request: RefRequest;
-  if (options.request !== undefined) request = options.request;
-  else if (source.type === "local") request = { kind: "default" };
-  else if (entry.tag !== null) request = { kind: "tag", name: entry.tag };
-  else if (entry.branch !== null) request = { kind: "branch", name: entry.branch };
-  else if (entry.ref !== null) return { ...base, kind: "pinned", newSha: entry.commit_sha };
-  else request = { kind: "default" };
-
-  if (
-    source.type === "git" && options.request === undefined &&
-    (request.kind === "branch" || request.kind === "tag")
-  ) {
-    const refs = await workspace.remoteRefs(source.url, source.transport).catch((error) => {
-      throw inContext(`Cannot update skill '${canonical}'`, error);
-    });
-    const remote = trackedCommit(refs, request);
-    if (remote === null) {
-      throw new SkillError(
-        "not_found",
-        `Cannot update skill '${canonical}': ${request.kind} '${request.name}' no longer exists in ${source.url}`,
-        { hint: `Move it with \`skills update ${canonical} --ref <ref>\`` },
-      );
-    }
-    if (remote === entry.commit_sha) return { ...base, kind: "up_to_date", newSha: remote };
+  const assessed = await assessSkill(tracked, workspace, {
+    request: options.request,
+    digestOf: computeDigest,
+  });
+  if (assessed.status === "pinned") return { ...base, kind: "pinned", newSha: entry.commit_sha };
+  if (assessed.status === "up_to_date") {
+    return { ...base, kind: "up_to_date", newSha: assessed.latest };
   }
-
-  const root = workspace.fetchRoot();
-  workspace.progress(
-    source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
+  if (assessed.status === "moved") return { ...base, kind: "moved", newSha: assessed.latest };
+  const { fetched, dir } = assessed.found;
+  if (dir === null) {
+    throw new SkillError(
+      "not_found",
+      `Cannot update skill '${canonical}': no SKILL.md at '${
+        entry.source.subpath || "."
+      }' in the new version`,
+      { hint: "The skill may have moved in its repository; remove and add it again" },
+    );
+  }
+  // A repository's fetch is shared by all its skills: this one's folder is copied out. A
+  // directory's copy is the plan's own.
+  let root = fetched.root;
+  if (tracked.source.type === "git") {
+    root = workspace.fetchRoot();
+    await copyFolder(dir, root);
+  }
+  const staged = await stageNewVersion(
+    entry,
+    { ...fetched, root, base: root },
+    options.now ?? new Date(),
+    options,
   );
-  const fetched = await fetchInto(source, request, root, workspace.git)
-    .catch((error) => {
-      throw inContext(`Cannot update skill '${canonical}'`, error);
-    });
-  const staged = await stageNewVersion(entry, fetched, options.now ?? new Date(), options);
-  if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
+  const request = options.request;
+  if (request?.kind === "ref" && isFullSha(request.name) && tracked.source.type === "git") {
     // Pinned to the same commit again: nothing to do.
     if (fetched.commit?.sha === entry.commit_sha && staged.digest === baseline) {
       return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
