@@ -28,6 +28,7 @@ import { confirmAction, progress } from "../lifecycle_ui.ts";
 import { shortSha, writeJson } from "../render.ts";
 import { auditDeltaLines, findingJson } from "../audit_ui.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
+import { refreshCopies } from "../../runtime/project/links.ts";
 
 export const help = renderHelp(updateSpec);
 
@@ -177,10 +178,12 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
         if (planned.kind === "moved") moved.push(planned);
         const staged = planned.staged && { changes: planned.staged.changes };
         plan = { ...planned, canonical: key, staged };
-        const outcome = await decide(ctx, options, plan, async () => {
-          await applyProjectUpdate(tx!, home, planned);
-          return [];
-        });
+        const outcome = await decide(
+          ctx,
+          options,
+          plan,
+          () => applyProjectUpdate(tx!, home, planned),
+        );
         if (single && outcome.error) throw outcome.error;
         if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
         outcomes.push(outcome);
@@ -206,7 +209,9 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
         const notes = await change.applyUpdate(planned);
         const staged = planned.staged!;
         await saveAuditRecord(home, name, staged.digest, staged.audit.report);
-        return notes;
+        // Copies `skills link --copy` made of the skill show the new files too.
+        const folder = { dir: entry.installed_path, trusted: staged.entry.trusted_digest };
+        return [...notes, ...(await refreshCopies(home, [folder])).notes];
       });
       if (single && outcome.error) throw outcome.error;
       if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));

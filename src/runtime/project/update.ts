@@ -19,6 +19,7 @@ import { describeTracking } from "../lifecycle/update.ts";
 import { assessSkill, type TrackedSkill } from "../lifecycle/update_planner.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { diskDrift } from "./drift.ts";
+import { refreshCopies } from "./links.ts";
 import { describeFiles } from "./lockfile.ts";
 import { type ProjectChange, projectSkillDir } from "./transaction.ts";
 import { setProjectTrust } from "./trust.ts";
@@ -167,15 +168,16 @@ export async function planProjectUpdate(
 /**
  * Swaps a planned update in (folder and lock entry in one commit). A skill this user trusted
  * stays trusted with the new digest — they reviewed and confirmed the update — as installed
- * skills do; an untrusted one stays untrusted.
+ * skills do; an untrusted one stays untrusted. Copies `skills link --copy` made of the
+ * folder are refreshed; returns notes on those left as they were.
  */
 export async function applyProjectUpdate(
   tx: ProjectChange,
   home: string,
   plan: ProjectUpdatePlan,
-): Promise<void> {
+): Promise<string[]> {
   const staged = plan.staged;
-  if (plan.kind !== "update" || staged === undefined) return;
+  if (plan.kind !== "update" || staged === undefined) return [];
   const rel = `${PROJECT_SKILLS_DIR.join("/")}/${plan.key}`;
   const wasTrusted = readProjectTrust(home).doc.projects[tx.root]?.[rel] !== undefined;
   const dir = await tx.stageCopy(staged.base, plan.key, Object.keys(staged.entry.files));
@@ -192,6 +194,10 @@ export async function applyProjectUpdate(
       dir: projectSkillDir(tx.root, plan.key),
     }]);
   }
+  // Copies `skills link --copy` made of the folder show the new files too.
+  const folder = projectSkillDir(tx.root, plan.key);
+  const trusted = wasTrusted ? staged.entry.digest : null;
+  return (await refreshCopies(home, [{ dir: folder, trusted }])).notes;
 }
 
 /**
