@@ -18,7 +18,7 @@ import {
   type Finding,
 } from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import type { Diagnostic } from "../../core/manifest.ts";
 import { findEntry, type RegistryEntry } from "../../core/registry_model.ts";
 import {
   type GitSource,
@@ -29,17 +29,18 @@ import {
   validateSubpath,
 } from "../../core/sources.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
-import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
-import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
+import type { ChangeSummary } from "../../core/changes.ts";
+import { computeDigest } from "../trust/file_hashes.ts";
 import type { Fetched } from "./fetch_source.ts";
 import {
   assessSkill,
   copyFolder,
+  missingSkillError,
   type PlannerWorkspace,
+  readNewVersion,
   type TrackedSkill,
 } from "./update_planner.ts";
-import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
-import { inspectSkillDir } from "../catalog/loader.ts";
+import { exists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";
 import { auditDir } from "../audit/scan.ts";
@@ -175,15 +176,7 @@ export async function planUpdate(
   }
   if (assessed.status === "moved") return { ...base, kind: "moved", newSha: assessed.latest };
   const { fetched, dir } = assessed.found;
-  if (dir === null) {
-    throw new SkillError(
-      "not_found",
-      `Cannot update skill '${canonical}': no SKILL.md at '${
-        entry.source.subpath || "."
-      }' in the new version`,
-      { hint: "The skill may have moved in its repository; remove and add it again" },
-    );
-  }
+  if (dir === null) throw missingSkillError(canonical, entry.source.subpath);
   // A repository's fetch is shared by all its skills: this one's folder is copied out. A
   // directory's copy is the plan's own.
   let root = fetched.root;
@@ -227,39 +220,15 @@ async function stageNewVersion(
   now: Date,
   options: PlanUpdateOptions,
 ) {
-  const canonical = entry.name_canonical;
   const dir = fetched.base;
-  const info = await lstatOrNull(join(dir, "SKILL.md"));
-  if (info === null) {
-    throw new SkillError(
-      "not_found",
-      `Cannot update skill '${canonical}': no SKILL.md at '${
-        entry.source.subpath || "."
-      }' in the new version`,
-      { hint: "The skill may have moved in its repository; remove and add it again" },
-    );
-  }
-  const inspected = await inspectSkillDir(dir);
-  const errors = inspected.diagnostics.filter((d) => d.level === "error");
-  if (errors.length > 0 || inspected.manifest === undefined) {
-    throw new SkillError(
-      "invalid_manifest",
-      `Cannot update skill '${canonical}': the new version is invalid: ${
-        errors.map((e) => `${e.message}${e.line ? ` (line ${e.line})` : ""}`).join("; ")
-      }`,
-      { hint: "The installed version was left unchanged" },
-    );
-  }
-  if (entry.source.subpath === "") await removeIfExists(join(dir, ".git"));
-  const digest = await computeDigest(dir);
-  const oldManifest = await inspectSkillDir(entry.installed_path)
-    .then((r) => r.manifest as Manifest | undefined).catch(() => undefined);
-  const changes = summarizeChanges(
-    await fileHashes(entry.installed_path),
-    await fileHashes(dir),
-    oldManifest,
-    inspected.manifest,
+  const version = await readNewVersion(
+    entry.name_canonical,
+    dir,
+    entry.installed_path,
+    "installed",
   );
+  const { manifest, warnings, changes } = version;
+  const digest = await computeDigest(dir);
   const commit = fetched.commit;
   const next: RegistryEntry = {
     ...entry,
@@ -270,15 +239,12 @@ async function stageNewVersion(
     trusted: entry.trusted,
     trusted_digest: entry.trusted ? digest : null,
     installed_digest: digest,
-    approved_network: networkList(inspected.manifest.network),
+    approved_network: networkList(manifest.network),
     updated_at: now.toISOString(),
   };
-  const warnings = inspected.diagnostics.filter((d) =>
-    d.level === "warning" && !d.message.includes("differs from the directory")
-  );
   // Only what the new commit adds is news: findings the installed version already had
   // were reviewed (or accepted) when it was installed.
-  const report = await auditDir(dir, inspected.manifest);
+  const report = await auditDir(dir, manifest);
   const before = await auditDir(entry.installed_path).catch(() => auditSkill({ files: [] }));
   const added = auditAdded(before, report);
   const newCritical = added.findings.filter((f) => f.severity === "critical");

@@ -11,7 +11,9 @@
  */
 
 import { dirname, join } from "../os/paths.ts";
+import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
 import { SkillError } from "../../core/errors.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import {
   type RefRequest,
   type Source,
@@ -21,6 +23,8 @@ import {
 import { inContext } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
 import { lstatOrNull, removeIfExists } from "../os/fs.ts";
+import { inspectSkillDir } from "../catalog/loader.ts";
+import { fileHashes } from "../trust/file_hashes.ts";
 import type { Fetched } from "./fetch_source.ts";
 
 /** A skill that follows something upstream, as either scope records it. */
@@ -141,6 +145,58 @@ async function skillFolder(fetched: Fetched, subpathInput: string): Promise<stri
   // A skill at the repository's root: the clone's own git data is not one of its files.
   if (subpath === "") await removeIfExists(join(dir, ".git"));
   return dir;
+}
+
+/** The new version has no SKILL.md where the skill was. */
+export function missingSkillError(name: string, subpath: string): SkillError {
+  return new SkillError(
+    "not_found",
+    `Cannot update skill '${name}': no SKILL.md at '${subpath || "."}' in the new version`,
+    { hint: "The skill may have moved in its repository; remove it and add it again" },
+  );
+}
+
+/** The new version of a skill, validated, with what it changes in the folder in use now. */
+export interface NewVersion {
+  manifest: Manifest;
+  /** Its warnings (the folder-name one aside: the skill keeps the name it is kept under). */
+  warnings: Diagnostic[];
+  changes: ChangeSummary;
+}
+
+/**
+ * Reads the new version at `dir` and compares it with the folder in use (`current`): an
+ * invalid new version is refused, and `kept` ("installed", "locked") says what stays.
+ */
+export async function readNewVersion(
+  name: string,
+  dir: string,
+  current: string,
+  kept: "installed" | "locked",
+): Promise<NewVersion> {
+  const inspected = await inspectSkillDir(dir);
+  const errors = inspected.diagnostics.filter((d) => d.level === "error");
+  if (errors.length > 0 || inspected.manifest === undefined) {
+    throw new SkillError(
+      "invalid_manifest",
+      `Cannot update skill '${name}': the new version is invalid: ${
+        errors.map((e) => `${e.message}${e.line ? ` (line ${e.line})` : ""}`).join("; ")
+      }`,
+      { hint: `The ${kept} version was left unchanged` },
+    );
+  }
+  const oldManifest = await inspectSkillDir(current)
+    .then((r) => r.manifest as Manifest | undefined).catch(() => undefined);
+  const changes = summarizeChanges(
+    await fileHashes(current),
+    await fileHashes(dir),
+    oldManifest,
+    inspected.manifest,
+  );
+  const warnings = inspected.diagnostics.filter((d) =>
+    d.level === "warning" && !d.message.includes("differs from the directory")
+  );
+  return { manifest: inspected.manifest, warnings, changes };
 }
 
 /**

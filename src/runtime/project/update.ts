@@ -8,16 +8,18 @@
 
 import { networkList } from "../../core/net_grants.ts";
 import { isAbsolute, resolve } from "../os/paths.ts";
-import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
-import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import type { ChangeSummary } from "../../core/changes.ts";
+import type { Diagnostic } from "../../core/manifest.ts";
 import { type LockedSkill, withLockedSkill } from "../../core/lockfile_model.ts";
 import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
-import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Change } from "../lifecycle/change.ts";
 import { describeTracking } from "../lifecycle/update.ts";
-import { assessSkill, type TrackedSkill } from "../lifecycle/update_planner.ts";
-import { fileHashes } from "../trust/file_hashes.ts";
+import {
+  assessSkill,
+  missingSkillError,
+  readNewVersion,
+  type TrackedSkill,
+} from "../lifecycle/update_planner.ts";
 import { diskDrift } from "./drift.ts";
 import { refreshCopies } from "./links.ts";
 import { describeFiles } from "./lockfile.ts";
@@ -104,26 +106,9 @@ export async function planProjectUpdate(
   if (assessed.status === "moved") return { ...base, kind: "moved", newSha: assessed.latest };
   const found = assessed.found!;
   const dir = found.dir;
-  if (dir === null) {
-    throw new SkillError(
-      "not_found",
-      `Cannot update skill '${key}': no SKILL.md at '${
-        entry.source.subpath || "."
-      }' in the new version`,
-      { hint: "The skill may have moved in its repository; remove it and add it again" },
-    );
-  }
-  const inspected = await inspectSkillDir(dir);
-  const errors = inspected.diagnostics.filter((d) => d.level === "error");
-  if (errors.length > 0 || inspected.manifest === undefined) {
-    throw new SkillError(
-      "invalid_manifest",
-      `Cannot update skill '${key}': the new version is invalid: ${
-        errors.map((e) => e.message).join("; ")
-      }`,
-      { hint: "The locked version was left unchanged" },
-    );
-  }
+  if (dir === null) throw missingSkillError(key, entry.source.subpath);
+  const current = projectSkillDir(root, key);
+  const { manifest, warnings, changes } = await readNewVersion(key, dir, current, "locked");
   const { files, digest } = await describeFiles(dir);
   const commit = found.fetched.commit;
   const next: LockedSkill = {
@@ -136,26 +121,14 @@ export async function planProjectUpdate(
     files,
     permissions: {
       ...entry.permissions,
-      env: [...inspected.manifest.envPatterns],
-      network: networkList(inspected.manifest.network),
+      env: [...manifest.envPatterns],
+      network: networkList(manifest.network),
     },
   };
   const sameFiles = digest === entry.digest && sameOnDisk;
   if ((commit === null || commit.sha === entry.commit) && sameFiles) {
     return { ...base, kind: "up_to_date", newSha: entry.commit };
   }
-  const current = projectSkillDir(root, key);
-  const oldManifest = await inspectSkillDir(current)
-    .then((r) => r.manifest as Manifest | undefined).catch(() => undefined);
-  const changes = summarizeChanges(
-    await fileHashes(current),
-    await fileHashes(dir),
-    oldManifest,
-    inspected.manifest,
-  );
-  const warnings = inspected.diagnostics.filter((d) =>
-    d.level === "warning" && !d.message.includes("differs from the directory")
-  );
   return {
     ...base,
     kind: "update",
