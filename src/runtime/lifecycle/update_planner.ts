@@ -59,14 +59,14 @@ export interface PlannerWorkspace {
  * - `moved`: the repository moved, but this skill's folder is the same as recorded.
  * - `changed`: the skill's folder differs at `latest` (or the ref is moved on request).
  */
-export type Assessment =
+type Assessment =
   | { status: "pinned"; latest: string | null }
   | { status: "up_to_date"; latest: string | null; found?: FoundSkill }
   | { status: "moved"; latest: string | null; found: FoundSkill }
   | { status: "changed"; latest: string | null; found: FoundSkill };
 
 /** The skill's folder as the new version has it (inside the command's shared fetch). */
-export interface FoundSkill {
+interface FoundSkill {
   fetched: Fetched;
   /** The folder, or null when the new version has no SKILL.md at the recorded path. */
   dir: string | null;
@@ -74,7 +74,7 @@ export interface FoundSkill {
   digest: string | null;
 }
 
-export interface AssessOptions {
+interface AssessOptions {
   /** `--ref/--branch/--tag`: move the skill to this ref (its files are fetched there). */
   request?: RefRequest | undefined;
   /** The scope's digest of a folder (registry and lockfile count files the same way). */
@@ -82,7 +82,7 @@ export interface AssessOptions {
 }
 
 /** The ref an update follows: the one asked for, else what the skill records; null if pinned. */
-export function followedRef(
+function followedRef(
   skill: Pick<TrackedSkill, "source" | "branch" | "tag" | "ref">,
   request?: RefRequest,
 ): RefRequest | null {
@@ -157,7 +157,7 @@ export function missingSkillError(name: string, subpath: string): SkillError {
 }
 
 /** The new version of a skill, validated, with what it changes in the folder in use now. */
-export interface NewVersion {
+interface NewVersion {
   manifest: Manifest;
   /** Its warnings (the folder-name one aside: the skill keeps the name it is kept under). */
   warnings: Diagnostic[];

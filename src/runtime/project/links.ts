@@ -252,7 +252,7 @@ export async function removeLinksTo(home: string, targets: readonly string[]): P
 }
 
 /** A skill folder an update or install just wrote, with the digest this user trusts now. */
-export interface RefreshedFolder {
+interface RefreshedFolder {
   dir: string;
   /** The digest this user trusts for it now, or null (untrusted: its copies are kept). */
   trusted: string | null;
