@@ -17,8 +17,11 @@ import {
   planProjectUpdate,
   type ProjectUpdatePlan,
   recordProjectMoved,
+  trackedLocked,
 } from "../../runtime/project/update.ts";
-import { entriesToUpdate, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
+import { entriesToUpdate, trackedEntry, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
+import type { TrackedSkill } from "../../runtime/lifecycle/update_planner.ts";
+import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
@@ -142,7 +145,8 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
   const outcomes: Outcome[] = [];
   // The project's skills first, then the installed ones: each planned, shown, confirmed and
   // applied in turn, the same way whatever its scope.
-  for (const step of [...project.steps, ...user.steps]) {
+  const steps = [...project.steps, ...user.steps];
+  for (const [i, step] of steps.entries()) {
     let plan: PlanView | undefined;
     try {
       plan = await step.plan();
@@ -157,6 +161,9 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
       outcomes.push(outcome);
     } finally {
       step.discard();
+      // A repository's fetch is kept while a skill still to come needs it, no longer.
+      const needed = steps.slice(i + 1).flatMap((s) => (s.remote === undefined ? [] : [s.remote]));
+      change.releaseShared(new Set(needed));
     }
   }
   // Skills whose repository moved but whose files did not: their new commits, one write each.
@@ -174,6 +181,8 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
 /** One skill's update, whatever its scope: plan it, apply the plan, free what it staged. */
 interface UpdateStep {
   name: string;
+  /** The URL of the skill's repository (or its directory), as the change fetches it. */
+  remote: string | undefined;
   plan: () => Promise<PlanView>;
   /** Applies the plan `plan` returned; returns notes for the user. */
   apply: () => Promise<string[]>;
@@ -184,6 +193,15 @@ interface Steps {
   steps: UpdateStep[];
   /** Records the new commit of every planned skill whose repository moved but files did not. */
   recordMoved: () => Promise<string[]>;
+}
+
+/** Where a skill is fetched from; undefined when its record is unusable (planning says why). */
+function remoteOf(track: () => TrackedSkill): string | undefined {
+  try {
+    return sourceLabel(track().source);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The locked project skills `keys` (folder and lock entry swapped together). */
@@ -203,6 +221,7 @@ function projectSteps(
     let plan: ProjectUpdatePlan | undefined;
     return {
       name: key,
+      remote: remoteOf(() => trackedLocked(ws.root, key, ws.locked[key]!)),
       plan: async () => {
         plan = await planProjectUpdate(ws.root, key, ws.locked[key]!, ws.change, {
           request: ws.request,
@@ -233,6 +252,7 @@ function userSteps(
     let plan: UpdatePlan | undefined;
     return {
       name: entry.name_canonical,
+      remote: remoteOf(() => trackedEntry(entry)),
       plan: async () => {
         plan = await ws.change.planUpdate(entry, {
           request: ws.request,

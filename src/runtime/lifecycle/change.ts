@@ -80,7 +80,7 @@ export class Change implements AsyncDisposable {
   /** One ls-remote per remote for the whole change (`update --all` of one repo's skills). */
   readonly #remotes = new Map<string, Promise<ReadonlyMap<string, string>>>();
   /** One fetch per source and ref for the whole change (update_planner.ts). */
-  readonly #shared = new Map<string, Promise<Fetched>>();
+  readonly #shared = new Map<string, { url: string; root: string; fetched: Promise<Fetched> }>();
 
   private constructor(home: string, options: ChangeOptions, recovered: string[]) {
     this.home = home;
@@ -155,22 +155,33 @@ export class Change implements AsyncDisposable {
   fetchShared(source: Source, request: RefRequest): Promise<Fetched> {
     // A directory holds one skill and is read anew each time (it may change meanwhile).
     const key = source.type === "git" ? JSON.stringify([source.url, request]) : undefined;
-    let fetched = key === undefined ? undefined : this.#shared.get(key);
-    if (fetched === undefined) {
-      const repository: Source = source.type === "git" ? { ...source, subpath: "" } : source;
-      const root = this.#fetchRoot();
-      this.#progress(
-        source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
-      );
-      fetched = fetchInto(repository, request, root, this.#git());
-      // A failed fetch is not kept: the next skill asks again and reports its own error.
-      fetched.catch(() => {
-        if (key !== undefined) this.#shared.delete(key);
-        removeQuietly(root);
-      });
-      if (key !== undefined) this.#shared.set(key, fetched);
-    }
+    const shared = key === undefined ? undefined : this.#shared.get(key);
+    if (shared !== undefined) return shared.fetched;
+    const repository: Source = source.type === "git" ? { ...source, subpath: "" } : source;
+    const root = this.#fetchRoot();
+    this.#progress(
+      source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
+    );
+    const fetched = fetchInto(repository, request, root, this.#git());
+    // A failed fetch is not kept: the next skill asks again and reports its own error.
+    fetched.catch(() => {
+      if (key !== undefined) this.#shared.delete(key);
+      removeQuietly(root);
+    });
+    if (key !== undefined) this.#shared.set(key, { url: sourceLabel(source), root, fetched });
     return fetched;
+  }
+
+  /**
+   * Frees the shared fetches of every remote not in `needed` (the remotes of the skills a
+   * command has still to plan), so that `update --all` keeps at most the fetches it will use.
+   */
+  releaseShared(needed: ReadonlySet<string>): void {
+    for (const [key, shared] of this.#shared) {
+      if (needed.has(shared.url)) continue;
+      this.#shared.delete(key);
+      removeQuietly(shared.root);
+    }
   }
 
   /** Decides and (if the skill's files changed) stages the update of one installed skill. */
