@@ -2,9 +2,10 @@
  * `skills update` of an installed skill below the CLI: the planner shared with project
  * skills (update_planner.ts) says whether its ref moved and whether its own files changed
  * (one ls-remote and at most one fetch per remote for the whole command); when they did,
- * its folder is copied out of that fetch, validated, audited and its changes summarised. A Change (change.ts) gives the plan its staging directory and swaps the new
- * version in atomically under the registry lock (commit.ts: old directory aside, new in,
- * entry written; any failure puts the old one back).
+ * its folder is copied out of that fetch, validated, audited and its changes summarised. A
+ * Change (change.ts) gives the plan its staging directory and swaps the new version in
+ * atomically under the registry lock (commit.ts: old directory aside, new in, entry written;
+ * any failure puts the old one back).
  */
 
 import { networkList } from "../../core/net_grants.ts";
