@@ -169,6 +169,11 @@ Deno.test("a project's locked skills: outdated reports only the changed one; upd
     dry.stdout,
     /^alpha: repository moved, skill unchanged .*would record the new commit$/m,
   );
+  const dryJson = JSON.parse((await p.cli(["update", "--project", "--dry-run", "--json"])).stdout);
+  assert.deepEqual(
+    dryJson.updates.map((u: Record<string, string>) => [u.name, u.status, u.new_sha]),
+    [["alpha", "moved", head], ["beta", "would_update", head], ["gamma", "moved", head]],
+  );
   assert.deepEqual((await p.lock()).skills, lockBefore, "a dry run writes nothing");
 
   const update = await p.cli(["update", "--project", "--yes"]);
@@ -240,4 +245,25 @@ Deno.test("a copy edited since link --copy made it is left alone by update, and 
   assert.match(update.stderr, /the copy at .*alpha was edited since it was made; left as it is/);
   assert.equal(await Deno.readTextFile(join(copy, "mine.md")), "my own note\n");
   assert.equal(await Deno.readTextFile(join(copy, "notes.md")).catch(() => null), null);
+});
+
+Deno.test("update does not refresh a copy through a .claude the repository turned into a link out of the project", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "upstream", multiSkillFiles(["alpha"]));
+  assert.equal((await p.cli(["add", repo.url, "--project", "--yes"])).code, 0);
+  assert.equal((await p.cli(["link", "alpha", "--agent", "claude-code", "--copy"])).code, 0);
+  // A pull replaces the project's .claude with a link to a folder outside it (as a hostile
+  // repository could, towards the user's ~/.claude), holding the same copy.
+  const outside = join(p.dir, "outside");
+  await Deno.rename(join(p.root, ".claude"), outside);
+  await Deno.symlink(outside, join(p.root, ".claude"));
+  await repo.commit({ "skills/alpha/notes.md": "upstream\n" });
+  const update = await p.cli(["update", "alpha", "--yes"]);
+  assert.equal(update.code, 0, update.stderr);
+  assert.match(update.stderr, /the copy at .*alpha was not refreshed: \.claude is a symlink/);
+  assert.equal(
+    await Deno.readTextFile(join(outside, "skills", "alpha", "notes.md")).catch(() => null),
+    null,
+    "nothing written outside the project",
+  );
 });

@@ -291,6 +291,19 @@ export async function refreshCopies(
   for (const link of copies) {
     const info = lstatSyncOrNull(link.path);
     if (info === null || info.isSymlink || !info.isDirectory) continue; // `check` reports it
+    // The repository may have changed since the copy was made (a pull that turned `.claude`
+    // into a link out of the project): the same check as when it was made.
+    const unsafe = link.scope === "project" && link.project !== null
+      ? agentFolderProblem(
+        dirname(link.path),
+        { kind: "project", root: link.project },
+        link.project,
+      )
+      : undefined;
+    if (unsafe !== undefined) {
+      notes.push(`the copy at ${link.path} was not refreshed: ${unsafe}`);
+      continue;
+    }
     const folder = byDir.get(link.target)!;
     const now = await computeDigest(folder.dir).catch(() => null);
     const copy = await computeDigest(link.path).catch(() => null);
