@@ -64,7 +64,7 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
   {
     name: "outdated",
     aliases: [],
-    summary: "List skills whose branch or tag has a newer commit",
+    summary: "List skills whose files changed upstream",
   },
   {
     name: "publish",

@@ -185,9 +185,10 @@ Deno.test("outdated exits 1 after an upstream commit and 0 after update, which m
   const update = await p.cli(["update", "--project", "--yes"]);
   assert.equal(update.code, 0, update.stderr);
   assert.match(update.stdout, /^alpha: updated to [0-9a-f]{8}/m);
+  // beta's folder did not change (issue 25): its files stay, its new commit is recorded.
   assert.match(
     update.stdout,
-    /^beta: [0-9a-f]{8} → [0-9a-f]{8} \(branch main\)\n {2}\(no file changes in this skill\)$/m,
+    /^beta: repository moved, skill unchanged \([0-9a-f]{8} → [0-9a-f]{8}, branch main\); files kept, recorded the new commit$/m,
   );
   assert.equal((await p.lock()).skills.alpha!.commit, head);
   assert.equal((await p.lock()).skills.beta!.commit, head);

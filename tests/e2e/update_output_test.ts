@@ -62,8 +62,10 @@ Deno.test("update --all asks each remote once, however many skills come from it"
   assert.equal(all.code, 0, all.stdout + all.stderr);
   const checks = all.stderr.split("\n").filter((line) => line.startsWith(`Checking ${repo.url}`));
   assert.equal(checks.length, 1, all.stderr);
-  for (const name of ["a1", "a2", "a3"]) {
-    assert.match(all.stdout, new RegExp(`^${name}: updated to [0-9a-f]{8}`, "m"));
+  // Only a2's folder changed: a1 and a3 keep their files (issue 25, per-skill precision).
+  assert.match(all.stdout, /^a2: updated to [0-9a-f]{8}/m);
+  for (const name of ["a1", "a3"]) {
+    assert.match(all.stdout, new RegExp(`^${name}: repository moved, skill unchanged`, "m"));
   }
   assert.match(all.stdout, /^ {2}\+ notes\.md$/m);
 });

@@ -23,6 +23,7 @@ import { progress } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
 import { isCi, renderMismatches } from "../project_ui.ts";
 import { trustInstalled } from "../../runtime/project/trust.ts";
+import { refreshCopies, trustedProjectFolders } from "../../runtime/project/links.ts";
 
 export const help = renderHelp(installSpec);
 
@@ -89,6 +90,12 @@ export async function run(options: InstallOptions, ctx: Context): Promise<number
   if (options.trust && blocking.length === 0) {
     trusted = await trustInstalled(home, root, [...report.present, ...report.restored]);
   }
+  // Copies `skills link --copy` made of the folders show what the lockfile restored.
+  const copies = frozen || blocking.length > 0 ? { refreshed: [], notes: [] } : await refreshCopies(
+    home,
+    trustedProjectFolders(home, root, [...report.present, ...report.restored]),
+  );
+  for (const note of copies.notes) warn(ctx, note);
   if (options.json) {
     writeJson(ctx, {
       lockfile: read.path,

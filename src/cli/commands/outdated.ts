@@ -1,4 +1,4 @@
-/** `skills outdated`: which locked or installed skills have a newer commit upstream. */
+/** `skills outdated`: which locked or installed skills have new files upstream. */
 
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
@@ -7,7 +7,7 @@ import { readRegistry } from "../../runtime/store/registry.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
-import { checkOutdated, type Tracked } from "../../runtime/project/outdated.ts";
+import { checkOutdated, type OutdatedCandidate } from "../../runtime/project/outdated.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
@@ -34,47 +34,24 @@ export function parse(argv: readonly string[]): OutdatedOptions {
 
 export async function run(options: OutdatedOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const tracked: Tracked[] = [];
-  const read = readProjectLock(findProjectRoot(ctx.cwd).root);
+  const candidates: OutdatedCandidate[] = [];
+  const { root } = findProjectRoot(ctx.cwd);
+  const read = readProjectLock(root);
   if (read.state === "ok") {
-    for (const [name, e] of Object.entries(read.lock.skills)) {
-      const { branch, tag, ref, commit } = e;
-      tracked.push({
-        name,
-        scope: "project",
-        type: e.source.type,
-        url: e.source.url,
-        branch,
-        tag,
-        ref,
-        commit,
-      });
+    for (const [key, entry] of Object.entries(read.lock.skills)) {
+      candidates.push({ scope: "project", root, key, entry });
     }
   }
-  for (const e of (await readRegistry(home)).skills) {
-    const { branch, tag, ref } = e;
-    tracked.push({
-      name: e.name_canonical,
-      scope: "user",
-      type: e.source.type,
-      url: e.source.url,
-      branch,
-      tag,
-      ref,
-      commit: e.commit_sha,
-    });
-  }
-  // A preview: nothing is staged or recovered; it lends its one-ls-remote-per-remote cache.
+  for (const entry of (await readRegistry(home)).skills) candidates.push({ scope: "user", entry });
+  // A preview: nothing is recovered or committed; it lends its caches (one ls-remote per
+  // remote, one fetch per remote whose branch or tag moved) and removes what it fetched.
   await using change = await beginChange(home, {
     env: ctx.env,
     signal: ctx.signal,
     progress: options.json ? undefined : progress(ctx),
     preview: true,
   });
-  const results = await checkOutdated(
-    tracked,
-    (url, transport) => change.remoteRefs(url, transport),
-  );
+  const results = await checkOutdated(candidates, change);
   const bad = results.filter((r) => r.status === "outdated" || r.status === "error");
   if (options.json) {
     writeJson(ctx, { outdated: bad.some((r) => r.status === "outdated"), skills: results });
@@ -92,7 +69,11 @@ export async function run(options: OutdatedOptions, ctx: Context): Promise<numbe
       r.tracking,
       shortSha(r.current),
       shortSha(r.latest),
-      r.status === "error" ? `error: ${r.error}` : r.status.replaceAll("_", " "),
+      r.status === "error"
+        ? `error: ${r.error}`
+        : r.status === "moved"
+        ? "repository moved, skill unchanged"
+        : r.status.replaceAll("_", " "),
     ]),
   ));
   const outdated = results.filter((r) => r.status === "outdated");

@@ -1,28 +1,36 @@
 /** `skills update [<name>...|--all]`: review what changed upstream, confirm, swap atomically. */
 
-import { describeNetworkList } from "../../core/net_grants.ts";
-import { describeError, isSkillError, SkillError, UsageError } from "../../core/errors.ts";
+import { isSkillError, SkillError, UsageError } from "../../core/errors.ts";
 import { canonicalSkillName } from "../../core/names.ts";
-import { type RefFlags, refRequest } from "../../core/sources.ts";
-import type { ChangeSummary } from "../../core/changes.ts";
+import { type RefFlags, type RefRequest, refRequest } from "../../core/sources.ts";
+import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { beginChange } from "../../runtime/lifecycle/change.ts";
+import { beginChange, type Change } from "../../runtime/lifecycle/change.ts";
 import type { LockedSkill } from "../../core/lockfile_model.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
-import { beginProjectChange } from "../../runtime/project/transaction.ts";
-import { applyProjectUpdate, planProjectUpdate } from "../../runtime/project/update.ts";
-import { entriesToUpdate, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
+import { beginProjectChange, type ProjectChange } from "../../runtime/project/transaction.ts";
+import {
+  applyProjectUpdate,
+  planProjectUpdate,
+  type ProjectUpdatePlan,
+  recordProjectMoved,
+  trackedLocked,
+} from "../../runtime/project/update.ts";
+import { entriesToUpdate, trackedEntry, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
+import type { TrackedSkill } from "../../runtime/lifecycle/update_planner.ts";
+import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { updateSpec } from "../specs/update.ts";
 import { confirmAction, progress } from "../lifecycle_ui.ts";
-import { shortSha, writeJson } from "../render.ts";
-import { auditDeltaLines, findingJson } from "../audit_ui.ts";
+import { writeJson } from "../render.ts";
+import { type Outcome, type PlanView, render, toJson, versions } from "../update_ui.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
+import { refreshCopies } from "../../runtime/project/links.ts";
 
 export const help = renderHelp(updateSpec);
 
@@ -70,37 +78,6 @@ export function parse(argv: readonly string[]): UpdateOptions {
   }
   if (moving) refRequest(refs, undefined); // validates and rejects conflicting flags
   return { ...base, names: positionals.map((n) => canonicalSkillName(n)) };
-}
-
-type Status =
-  | "up_to_date"
-  | "pinned"
-  | "would_update"
-  | "updated"
-  | "declined"
-  | "blocked"
-  | "failed";
-
-/** What rendering needs of a plan, an installed skill's or a locked project skill's. */
-interface PlanView {
-  canonical: string;
-  kind: "up_to_date" | "pinned" | "update";
-  entry: { source: { type: "git" | "local"; url: string } };
-  oldSha: string | null;
-  newSha: string | null;
-  tracking: string;
-  localChanges: boolean;
-  /** An installed skill's plan also carries the new version's audit. */
-  staged?: { changes: ChangeSummary } & Partial<Pick<UserStaged, "audit" | "risky" | "entry">>;
-}
-
-type UserStaged = NonNullable<UpdatePlan["staged"]>;
-
-interface Outcome {
-  name: string;
-  status: Status;
-  plan: PlanView | undefined;
-  error: SkillError | undefined;
 }
 
 /**
@@ -158,61 +135,146 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
   const moving = Object.values(options.refs).some((v) => v !== undefined);
   const request = moving ? refRequest(options.refs, undefined) : undefined;
   const single = entries.length + inProject.length === 1;
+  // A dry run changes nothing, not even a dead command's leftovers in the project.
+  await using tx = options.dryRun || inProject.length === 0
+    ? undefined
+    : await beginProjectChange(root, home);
+  for (const note of tx?.recovered ?? []) warn(ctx, note);
+  const project = projectSteps(inProject, { root, home, locked, change, tx, request });
+  const user = userSteps(entries, { home, change, request, allowRisky: options.allowRisky });
   const outcomes: Outcome[] = [];
-  if (inProject.length > 0) {
-    // A dry run changes nothing, not even a dead command's leftovers.
-    await using tx = options.dryRun ? undefined : await beginProjectChange(root, home);
-    for (const note of tx?.recovered ?? []) warn(ctx, note);
-    for (const key of inProject) {
-      let plan: PlanView | undefined;
-      try {
-        const planned = await planProjectUpdate(root, key, locked[key]!, change, { request });
-        const staged = planned.staged && { changes: planned.staged.changes };
-        plan = { ...planned, canonical: key, staged };
-        const outcome = await decide(ctx, options, plan, async () => {
-          await applyProjectUpdate(tx!, home, planned);
-          return [];
-        });
-        if (single && outcome.error) throw outcome.error;
-        if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force));
-        outcomes.push(outcome);
-      } catch (error) {
-        if (single || !isSkillError(error) || error.code === "cancelled") throw error;
-        const outcome: Outcome = { name: key, status: "failed", plan, error };
-        if (!options.json) ctx.stdout.write(render(outcome, ctx));
-        outcomes.push(outcome);
-      }
-    }
-  }
-  for (const entry of entries) {
-    const name = entry.name_canonical;
-    let plan: UpdatePlan | undefined;
+  // The project's skills first, then the installed ones: each planned, shown, confirmed and
+  // applied in turn, the same way whatever its scope.
+  const steps = [...project.steps, ...user.steps];
+  for (const [i, step] of steps.entries()) {
+    let plan: PlanView | undefined;
     try {
-      plan = await change.planUpdate(entry, { request, allowRisky: options.allowRisky });
-      const planned = plan;
-      const outcome = await decide(ctx, options, plan, async () => {
-        const notes = await change.applyUpdate(planned);
-        const staged = planned.staged!;
-        await saveAuditRecord(home, name, staged.digest, staged.audit.report);
-        return notes;
-      });
+      plan = await step.plan();
+      const outcome = await decide(ctx, options, plan, step.apply);
       if (single && outcome.error) throw outcome.error;
-      if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force));
+      if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
       outcomes.push(outcome);
     } catch (error) {
       if (single || !isSkillError(error) || error.code === "cancelled") throw error;
-      const outcome: Outcome = { name, status: "failed", plan, error };
+      const outcome: Outcome = { name: step.name, status: "failed", plan, error };
       if (!options.json) ctx.stdout.write(render(outcome, ctx));
       outcomes.push(outcome);
     } finally {
-      if (plan) change.discard(plan);
+      step.discard();
+      // A repository's fetch is kept while a skill still to come needs it, no longer.
+      const needed = steps.slice(i + 1).flatMap((s) => (s.remote === undefined ? [] : [s.remote]));
+      change.releaseShared(new Set(needed));
     }
+  }
+  // Skills whose repository moved but whose files did not: their new commits, one write each.
+  if (!options.dryRun) {
+    await project.recordMoved();
+    for (const note of await user.recordMoved()) warn(ctx, note);
   }
   if (options.json) {
     writeJson(ctx, { dry_run: options.dryRun, updates: outcomes.map(toJson) });
   }
   const bad = outcomes.filter((o) => ["blocked", "failed", "declined"].includes(o.status));
   return bad.length === 0 ? 0 : 1;
+}
+
+/** One skill's update, whatever its scope: plan it, apply the plan, free what it staged. */
+interface UpdateStep {
+  name: string;
+  /** The URL of the skill's repository (or its directory), as the change fetches it. */
+  remote: string | undefined;
+  plan: () => Promise<PlanView>;
+  /** Applies the plan `plan` returned; returns notes for the user. */
+  apply: () => Promise<string[]>;
+  discard: () => void;
+}
+
+interface Steps {
+  steps: UpdateStep[];
+  /** Records the new commit of every planned skill whose repository moved but files did not. */
+  recordMoved: () => Promise<string[]>;
+}
+
+/** Where a skill is fetched from; undefined when its record is unusable (planning says why). */
+function remoteOf(track: () => TrackedSkill): string | undefined {
+  try {
+    return sourceLabel(track().source);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The locked project skills `keys` (folder and lock entry swapped together). */
+function projectSteps(
+  keys: readonly string[],
+  ws: {
+    root: string;
+    home: string;
+    locked: Readonly<Record<string, LockedSkill>>;
+    change: Change;
+    tx: ProjectChange | undefined;
+    request: RefRequest | undefined;
+  },
+): Steps {
+  const planned: ProjectUpdatePlan[] = [];
+  const steps = keys.map((key): UpdateStep => {
+    let plan: ProjectUpdatePlan | undefined;
+    return {
+      name: key,
+      remote: remoteOf(() => trackedLocked(ws.root, key, ws.locked[key]!)),
+      plan: async () => {
+        plan = await planProjectUpdate(ws.root, key, ws.locked[key]!, ws.change, {
+          request: ws.request,
+        });
+        planned.push(plan);
+        return { ...plan, canonical: key, staged: plan.staged && { changes: plan.staged.changes } };
+      },
+      apply: () => applyProjectUpdate(ws.tx!, ws.home, plan!),
+      discard: () => {},
+    };
+  });
+  return {
+    steps,
+    recordMoved: async () => {
+      if (ws.tx !== undefined) await recordProjectMoved(ws.tx, planned);
+      return [];
+    },
+  };
+}
+
+/** The installed skills `entries` (swapped in `$SKILLS_HOME` under the registry lock). */
+function userSteps(
+  entries: readonly RegistryEntry[],
+  ws: { home: string; change: Change; request: RefRequest | undefined; allowRisky: boolean },
+): Steps {
+  const planned: UpdatePlan[] = [];
+  const steps = entries.map((entry): UpdateStep => {
+    let plan: UpdatePlan | undefined;
+    return {
+      name: entry.name_canonical,
+      remote: remoteOf(() => trackedEntry(entry)),
+      plan: async () => {
+        plan = await ws.change.planUpdate(entry, {
+          request: ws.request,
+          allowRisky: ws.allowRisky,
+        });
+        planned.push(plan);
+        return plan;
+      },
+      apply: async () => {
+        const notes = await ws.change.applyUpdate(plan!);
+        const staged = plan!.staged!;
+        await saveAuditRecord(ws.home, entry.name_canonical, staged.digest, staged.audit.report);
+        // Copies `skills link --copy` made of the skill show the new files too.
+        const folder = { dir: entry.installed_path, trusted: staged.entry.trusted_digest };
+        return [...notes, ...(await refreshCopies(ws.home, [folder])).notes];
+      },
+      discard: () => {
+        if (plan) ws.change.discard(plan);
+      },
+    };
+  });
+  return { steps, recordMoved: () => ws.change.recordMoved(planned) };
 }
 
 async function decide(
@@ -265,114 +327,4 @@ function riskyError(name: string, count: number): SkillError {
     }`,
     { hint: "Review them above; to update anyway, pass --allow-risky (recorded in the registry)" },
   );
-}
-
-const MARK = { added: "+", modified: "~", removed: "-" } as const;
-
-function renderChanges(changes: ChangeSummary): string[] {
-  const lines = changes.files.map((f) =>
-    `  ${MARK[f.change]} ${f.path}${f.kind === "other" ? "" : `  [${f.kind}]`}`
-  );
-  if (changes.files.length === 0) lines.push("  (no file changes in this skill)");
-  const show = (v: string[]) => (v.length === 0 ? "none" : v.join(", "));
-  if (changes.network) {
-    lines.push(
-      `  ! permissions.network: ${describeNetworkList(changes.network.before)} → ${
-        describeNetworkList(changes.network.after)
-      }`,
-    );
-  }
-  if (changes.permissions) {
-    lines.push(
-      `  ! permissions.env: ${show(changes.permissions.before)} → ${
-        show(changes.permissions.after)
-      }`,
-    );
-  }
-  const flagged = Object.entries(changes.flags).filter(([, v]) => v).map(([k]) => k);
-  if (flagged.length > 0) lines.push(`  review: ${flagged.join(", ")} changed`);
-  return lines;
-}
-
-/** "from <sha> to <sha>", or for a skill copied from a directory, where it is copied from. */
-function versions(plan: PlanView): string {
-  if (plan.entry.source.type === "local") {
-    return `from its source directory ${plan.entry.source.url}`;
-  }
-  return `from ${shortSha(plan.oldSha)} to ${shortSha(plan.newSha)}`;
-}
-
-/** What the new commit adds to the audit: new critical/high findings, new endpoints. */
-function renderAudit(plan: PlanView, ctx: Pick<Context, "color">): string[] {
-  const staged = plan.staged!;
-  if (staged.audit === undefined) return [];
-  const lines = auditDeltaLines(ctx, staged.audit.added);
-  if (lines.length === 0) lines.push("  audit: nothing new at high or critical, no new endpoints");
-  else lines.unshift("  audit: the new version adds");
-  if ((staged.risky ?? []).length > 0) {
-    lines.push("  ! new critical findings: refused without --allow-risky");
-  } else if (staged.entry?.allowed_risky && staged.audit.added.findings.length > 0) {
-    lines.push("  ! critical findings accepted with --allow-risky");
-  }
-  return lines;
-}
-
-function render(o: Outcome, ctx: Pick<Context, "color">, force = false): string {
-  const plan = o.plan;
-  const local = plan?.entry.source.type === "local";
-  switch (o.status) {
-    case "up_to_date":
-      return local
-        ? `${o.name}: up to date (${plan?.tracking})\n`
-        : `${o.name}: up to date (${shortSha(plan?.oldSha)}, ${plan?.tracking})\n`;
-    case "pinned":
-      return `${o.name}: pinned to ${shortSha(plan?.oldSha)}; left alone (move it with --ref)\n`;
-    case "would_update": {
-      const head = local
-        ? `${o.name}: new files in ${plan?.entry.source.url}`
-        : `${o.name}: ${shortSha(plan?.oldSha)} → ${shortSha(plan?.newSha)} (${plan?.tracking})`;
-      const lines = [head, ...renderChanges(plan!.staged!.changes), ...renderAudit(plan!, ctx)];
-      if (plan?.localChanges) {
-        lines.push(
-          force
-            ? "  ! local changes will be discarded (--force)"
-            : "  ! local changes would be discarded (needs --force)",
-        );
-      }
-      return lines.join("\n") + "\n";
-    }
-    case "updated":
-      return local
-        ? `${o.name}: updated from ${plan?.entry.source.url}\n`
-        : `${o.name}: updated to ${shortSha(plan?.newSha)}\n`;
-    case "declined":
-      return `${o.name}: not updated (declined)\n`;
-    case "blocked":
-    case "failed":
-      return `${o.name}: ${describeError(o.error)}\n`;
-  }
-}
-
-function toJson(o: Outcome) {
-  const plan = o.plan;
-  return {
-    name: o.name,
-    status: o.status,
-    old_sha: plan?.oldSha ?? null,
-    new_sha: plan?.newSha ?? null,
-    tracking: plan?.tracking ?? null,
-    local_changes: plan?.localChanges ?? null,
-    changes: plan?.staged?.changes ?? null,
-    audit: plan?.staged?.audit
-      ? {
-        rules_version: plan.staged.audit.report.rules_version,
-        counts: plan.staged.audit.report.counts,
-        added: plan.staged.audit.added.findings.map(findingJson),
-        new_endpoints: plan.staged.audit.added.endpoints,
-        refused: (plan.staged.risky ?? []).length > 0,
-        allowed_risky: plan.staged.entry?.allowed_risky ?? null,
-      }
-      : null,
-    error: o.error ? { code: o.error.code, message: o.error.message } : null,
-  };
 }

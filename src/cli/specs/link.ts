@@ -16,7 +16,9 @@ already see the project's own skills there.
 Only trusted skills, unchanged since, are linked, and nothing this tool did not
 make is ever replaced. What is made is recorded in $SKILLS_HOME/links.json:
 \`skills check\` reports a link or copy whose files no longer match the trusted
-digest, and \`skills remove\` removes the links it made.`,
+digest, and \`skills remove\` removes the links it made. \`skills update\` and
+\`skills install\` refresh the copies of the folders they replace, when the new
+files are trusted and the copy was not edited since it was made.`,
   flags: {
     agent: {
       type: "string",

@@ -7,9 +7,14 @@ export const updateSpec = {
   summary: "Update installed skills",
   usage: ["update [<name>...] [--all] [--project] [options]"],
   description: `Fetch the ref each installed skill tracks (its branch or tag; ls-remote first, so
-nothing is cloned when nothing moved), show old → new commit and what changes
-(files added/modified/removed, with SKILL.md, scripts, toolsets and permissions
-changes flagged), confirm, then swap the new version in atomically. A failing
+nothing is cloned when nothing moved; each remote is fetched once, however many
+skills come from it), show old → new commit and what changes (files
+added/modified/removed, with SKILL.md, scripts, toolsets and permissions changes
+flagged), confirm, then swap the new version in atomically. A skill whose
+repository moved but whose own folder did not is reported as "repository moved,
+skill unchanged": its files are kept and only its recorded commit moves (in the
+registry or skills-lock.json), without a question. Copies made by
+\`skills link --copy\` are refreshed with the new files. A failing
 update (network, invalid new SKILL.md, Ctrl-C) leaves the installed version as it
 was. Skills pinned to a commit are reported and left alone unless --ref moves
 them; skills installed from a directory are copied again from it. Bundled skills

@@ -35,6 +35,7 @@ import {
   applyUpdate,
   asidePath,
   commitInstall,
+  recordCommits,
   removeSkills,
   trustSkill,
   untrustSkill,
@@ -78,6 +79,8 @@ export class Change implements AsyncDisposable {
   #disposed = false;
   /** One ls-remote per remote for the whole change (`update --all` of one repo's skills). */
   readonly #remotes = new Map<string, Promise<ReadonlyMap<string, string>>>();
+  /** One fetch per source and ref for the whole change (update_planner.ts). */
+  readonly #shared = new Map<string, { url: string; root: string; fetched: Promise<Fetched> }>();
 
   private constructor(home: string, options: ChangeOptions, recovered: string[]) {
     this.home = home;
@@ -143,13 +146,55 @@ export class Change implements AsyncDisposable {
     return await commitInstall(this.home, staging, plans, this.#options.signal);
   }
 
-  /** Decides and (if the skill moved) stages the update of one installed skill. */
+  /**
+   * A source's files at `request` for the planners of updates and `outdated` (all skills of
+   * one repository read the same fetch): a repository is fetched once per URL and ref for
+   * the whole change and kept in its staging until the change ends; planners copy a skill's
+   * folder out. A directory is copied anew each time.
+   */
+  fetchShared(source: Source, request: RefRequest): Promise<Fetched> {
+    // A directory holds one skill and is read anew each time (it may change meanwhile).
+    const key = source.type === "git" ? JSON.stringify([source.url, request]) : undefined;
+    const shared = key === undefined ? undefined : this.#shared.get(key);
+    if (shared !== undefined) return shared.fetched;
+    const repository: Source = source.type === "git" ? { ...source, subpath: "" } : source;
+    const root = this.#fetchRoot();
+    this.#progress(
+      source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
+    );
+    const fetched = fetchInto(repository, request, root, this.#git());
+    // A failed fetch is not kept: the next skill asks again and reports its own error.
+    fetched.catch(() => {
+      if (key !== undefined) this.#shared.delete(key);
+      removeQuietly(root);
+    });
+    if (key !== undefined) this.#shared.set(key, { url: sourceLabel(source), root, fetched });
+    return fetched;
+  }
+
+  /**
+   * Frees the shared fetches of every remote not in `needed` (the remotes of the skills a
+   * command has still to plan), so that `update --all` keeps at most the fetches it will use.
+   */
+  releaseShared(needed: ReadonlySet<string>): void {
+    for (const [key, shared] of this.#shared) {
+      if (needed.has(shared.url)) continue;
+      this.#shared.delete(key);
+      removeQuietly(shared.root);
+    }
+  }
+
+  /** Decides and (if the skill's files changed) stages the update of one installed skill. */
   async planUpdate(entry: RegistryEntry, options: PlanUpdateOptions = {}): Promise<UpdatePlan> {
     let root: string | undefined;
     const workspace = {
-      git: this.#git(),
-      progress: (message: string) => this.#progress(message),
       remoteRefs: (url: string, transport: Transport) => this.#remoteRefs(url, transport),
+      fetchShared: async (source: Source, request: RefRequest) => {
+        const fetched = await this.fetchShared(source, request);
+        // A directory's copy is this plan's own (not shared): freed with the plan.
+        if (source.type === "local") root = fetched.root;
+        return fetched;
+      },
       fetchRoot: () => (root = this.#fetchRoot()),
     };
     try {
@@ -170,6 +215,18 @@ export class Change implements AsyncDisposable {
     const staging = this.#stage();
     this.#options.signal?.throwIfAborted();
     return await applyUpdate(this.home, staging, plan);
+  }
+
+  /**
+   * Records, in one registry write, the new commits of skills whose repository moved while
+   * their own files did not (plans of kind "moved"); their files are left as they are.
+   */
+  async recordMoved(plans: readonly UpdatePlan[]): Promise<string[]> {
+    this.#assertCanCommit();
+    const moves = plans.flatMap((p) =>
+      p.kind === "moved" && p.newSha !== null ? [{ entry: p.entry, sha: p.newSha }] : []
+    );
+    return await recordCommits(this.home, moves);
   }
 
   /**

@@ -242,3 +242,25 @@ export async function untrustSkill(home: string, entry: RegistryEntry): Promise<
   await removeIfExists(digestCachePath(home, entry.name_canonical)).catch(() => {});
   return next;
 }
+
+/**
+ * Records the commits that skills whose repository moved, but whose own files did not, are
+ * now known to match (update_planner.ts: "moved"): one registry write for them all, no file
+ * moves. An entry another command changed meanwhile is left as it is.
+ */
+export async function recordCommits(
+  home: string,
+  moves: readonly { entry: RegistryEntry; sha: string }[],
+): Promise<string[]> {
+  if (moves.length === 0) return [];
+  const { notes } = await underLock(home, (registry) => {
+    let next = registry;
+    for (const { entry, sha } of moves) {
+      const current = findEntry(next, entry.name_canonical);
+      if (current === undefined || current.updated_at !== entry.updated_at) continue;
+      next = upsertEntry(next, { ...current, commit_sha: sha });
+    }
+    if (next !== registry) writeRegistryUnlocked(home, next);
+  });
+  return notes;
+}

@@ -1,9 +1,11 @@
 /**
- * `skills update` below the CLI: find out whether the tracked ref moved (ls-remote, no
- * clone when nothing changed), stage the new version, validate it and summarise the
- * changes. A Change (change.ts) gives the plan its staging directory and swaps the new
- * version in atomically under the registry lock (commit.ts: old directory aside, new in,
- * entry written; any failure puts the old one back).
+ * `skills update` of an installed skill below the CLI: the planner shared with project
+ * skills (update_planner.ts) says whether its ref moved and whether its own files changed
+ * (one ls-remote and at most one fetch per remote for the whole command); when they did,
+ * its folder is copied out of that fetch, validated, audited and its changes summarised. A
+ * Change (change.ts) gives the plan its staging directory and swaps the new version in
+ * atomically under the registry lock (commit.ts: old directory aside, new in, entry written;
+ * any failure puts the old one back).
  */
 
 import { networkList } from "../../core/net_grants.ts";
@@ -17,7 +19,7 @@ import {
   type Finding,
 } from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import type { Diagnostic } from "../../core/manifest.ts";
 import { findEntry, type RegistryEntry } from "../../core/registry_model.ts";
 import {
   type GitSource,
@@ -25,23 +27,28 @@ import {
   parseSource,
   type RefRequest,
   type Source,
-  type Transport,
   validateSubpath,
 } from "../../core/sources.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
-import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
-import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
-import { type Fetched, fetchInto } from "./fetch_source.ts";
-import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
-import { type GitOptions, inContext } from "../git/command.ts";
-import { trackedCommit } from "../git/fetch.ts";
-import { inspectSkillDir } from "../catalog/loader.ts";
+import type { ChangeSummary } from "../../core/changes.ts";
+import { computeDigest } from "../trust/file_hashes.ts";
+import type { Fetched } from "./fetch_source.ts";
+import {
+  assessSkill,
+  copyFolder,
+  missingSkillError,
+  type PlannerWorkspace,
+  readNewVersion,
+  type TrackedSkill,
+} from "./update_planner.ts";
+import { exists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";
 import { auditDir } from "../audit/scan.ts";
 import { acceptance } from "./install.ts";
 
-type UpdateKind = "up_to_date" | "pinned" | "update";
+/** `moved`: the repository moved, the skill's files did not; it is left as it is. */
+type UpdateKind = "up_to_date" | "pinned" | "moved" | "update";
 
 export interface UpdatePlan {
   entry: RegistryEntry;
@@ -115,19 +122,31 @@ export interface PlanUpdateOptions {
   now?: Date;
 }
 
-/** What the change lends a plan: git settings, progress lines, a place to fetch into. */
-interface UpdateWorkspace {
-  git: GitOptions;
-  progress: (message: string) => void;
-  /** A remote's branches and tags, asked once per remote for the whole change. */
-  remoteRefs: (url: string, transport: Transport) => Promise<ReadonlyMap<string, string>>;
-  /** A fresh directory path inside staging (not created yet), only asked for when fetching. */
+/** What the change lends a plan: its remote and fetch caches, a place to stage into. */
+interface UpdateWorkspace extends PlannerWorkspace {
+  /** A fresh directory path inside staging (not created yet), only asked for when staging. */
   fetchRoot: () => string;
 }
 
+/** An installed skill as the update planner sees it (shared with project skills). */
+export function trackedEntry(entry: RegistryEntry): TrackedSkill {
+  const source = entrySource(entry);
+  return {
+    name: entry.name_canonical,
+    scope: "user",
+    source,
+    subpath: source.subpath,
+    branch: entry.branch,
+    tag: entry.tag,
+    ref: entry.ref,
+    commit: entry.commit_sha,
+    digest: installedBaseline(entry),
+  };
+}
+
 /**
- * Decides and stages the update of one installed skill. Whatever it fetched belongs to
- * the change that asked (removed with the change, or when it discards the plan).
+ * Decides and stages the update of one installed skill. Whatever it staged belongs to the
+ * change that asked (removed with the change, or when it discards the plan).
  */
 export async function planUpdate(
   home: string,
@@ -137,8 +156,8 @@ export async function planUpdate(
 ): Promise<UpdatePlan> {
   const canonical = entry.name_canonical;
   assertManaged(home, entry);
-  const source = entrySource(entry);
-  const baseline = installedBaseline(entry);
+  const tracked = trackedEntry(entry);
+  const baseline = tracked.digest;
   const localChanges = baseline !== null && await exists(entry.installed_path) &&
     (await computeDigest(entry.installed_path)) !== baseline;
   const base = {
@@ -148,43 +167,32 @@ export async function planUpdate(
     tracking: describeTracking(entry),
     localChanges,
   };
-
-  let request: RefRequest;
-  if (options.request !== undefined) request = options.request;
-  else if (source.type === "local") request = { kind: "default" };
-  else if (entry.tag !== null) request = { kind: "tag", name: entry.tag };
-  else if (entry.branch !== null) request = { kind: "branch", name: entry.branch };
-  else if (entry.ref !== null) return { ...base, kind: "pinned", newSha: entry.commit_sha };
-  else request = { kind: "default" };
-
-  if (
-    source.type === "git" && options.request === undefined &&
-    (request.kind === "branch" || request.kind === "tag")
-  ) {
-    const refs = await workspace.remoteRefs(source.url, source.transport).catch((error) => {
-      throw inContext(`Cannot update skill '${canonical}'`, error);
-    });
-    const remote = trackedCommit(refs, request);
-    if (remote === null) {
-      throw new SkillError(
-        "not_found",
-        `Cannot update skill '${canonical}': ${request.kind} '${request.name}' no longer exists in ${source.url}`,
-        { hint: `Move it with \`skills update ${canonical} --ref <ref>\`` },
-      );
-    }
-    if (remote === entry.commit_sha) return { ...base, kind: "up_to_date", newSha: remote };
+  const assessed = await assessSkill(tracked, workspace, {
+    request: options.request,
+    digestOf: computeDigest,
+  });
+  if (assessed.status === "pinned") return { ...base, kind: "pinned", newSha: entry.commit_sha };
+  if (assessed.status === "up_to_date") {
+    return { ...base, kind: "up_to_date", newSha: assessed.latest };
   }
-
-  const root = workspace.fetchRoot();
-  workspace.progress(
-    source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
+  if (assessed.status === "moved") return { ...base, kind: "moved", newSha: assessed.latest };
+  const { fetched, dir } = assessed.found;
+  if (dir === null) throw missingSkillError(canonical, entry.source.subpath);
+  // A repository's fetch is shared by all its skills: this one's folder is copied out. A
+  // directory's copy is the plan's own.
+  let root = fetched.root;
+  if (tracked.source.type === "git") {
+    root = workspace.fetchRoot();
+    await copyFolder(dir, root);
+  }
+  const staged = await stageNewVersion(
+    entry,
+    { ...fetched, root, base: root },
+    options.now ?? new Date(),
+    options,
   );
-  const fetched = await fetchInto(source, request, root, workspace.git)
-    .catch((error) => {
-      throw inContext(`Cannot update skill '${canonical}'`, error);
-    });
-  const staged = await stageNewVersion(entry, fetched, options.now ?? new Date(), options);
-  if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
+  const request = options.request;
+  if (request?.kind === "ref" && isFullSha(request.name) && tracked.source.type === "git") {
     // Pinned to the same commit again: nothing to do.
     if (fetched.commit?.sha === entry.commit_sha && staged.digest === baseline) {
       return { ...base, kind: "up_to_date", newSha: entry.commit_sha };
@@ -213,39 +221,15 @@ async function stageNewVersion(
   now: Date,
   options: PlanUpdateOptions,
 ) {
-  const canonical = entry.name_canonical;
   const dir = fetched.base;
-  const info = await lstatOrNull(join(dir, "SKILL.md"));
-  if (info === null) {
-    throw new SkillError(
-      "not_found",
-      `Cannot update skill '${canonical}': no SKILL.md at '${
-        entry.source.subpath || "."
-      }' in the new version`,
-      { hint: "The skill may have moved in its repository; remove and add it again" },
-    );
-  }
-  const inspected = await inspectSkillDir(dir);
-  const errors = inspected.diagnostics.filter((d) => d.level === "error");
-  if (errors.length > 0 || inspected.manifest === undefined) {
-    throw new SkillError(
-      "invalid_manifest",
-      `Cannot update skill '${canonical}': the new version is invalid: ${
-        errors.map((e) => `${e.message}${e.line ? ` (line ${e.line})` : ""}`).join("; ")
-      }`,
-      { hint: "The installed version was left unchanged" },
-    );
-  }
-  if (entry.source.subpath === "") await removeIfExists(join(dir, ".git"));
-  const digest = await computeDigest(dir);
-  const oldManifest = await inspectSkillDir(entry.installed_path)
-    .then((r) => r.manifest as Manifest | undefined).catch(() => undefined);
-  const changes = summarizeChanges(
-    await fileHashes(entry.installed_path),
-    await fileHashes(dir),
-    oldManifest,
-    inspected.manifest,
+  const version = await readNewVersion(
+    entry.name_canonical,
+    dir,
+    entry.installed_path,
+    "installed",
   );
+  const { manifest, warnings, changes } = version;
+  const digest = await computeDigest(dir);
   const commit = fetched.commit;
   const next: RegistryEntry = {
     ...entry,
@@ -256,15 +240,12 @@ async function stageNewVersion(
     trusted: entry.trusted,
     trusted_digest: entry.trusted ? digest : null,
     installed_digest: digest,
-    approved_network: networkList(inspected.manifest.network),
+    approved_network: networkList(manifest.network),
     updated_at: now.toISOString(),
   };
-  const warnings = inspected.diagnostics.filter((d) =>
-    d.level === "warning" && !d.message.includes("differs from the directory")
-  );
   // Only what the new commit adds is news: findings the installed version already had
   // were reviewed (or accepted) when it was installed.
-  const report = await auditDir(dir, inspected.manifest);
+  const report = await auditDir(dir, manifest);
   const before = await auditDir(entry.installed_path).catch(() => auditSkill({ files: [] }));
   const added = auditAdded(before, report);
   const newCritical = added.findings.filter((f) => f.severity === "critical");

@@ -3,8 +3,9 @@
  * a link (or, with `--copy` or where links cannot be made, a copy) named like the skill in
  * the folder the agent reads (core/agents.ts), in the project or the user's home. What was
  * made is recorded in `$SKILLS_HOME/links.json`, so `skills remove` removes exactly that
- * (never something it did not make), and `skills check` verifies each link or copy still
- * shows the files that were trusted.
+ * (never something it did not make), `skills check` verifies each link or copy still
+ * shows the files that were trusted, and `update` and `install` refresh the copies of the
+ * folders they replace (`refreshCopies`).
  */
 
 import { dirname, isAbsolute, join, relative } from "../os/paths.ts";
@@ -13,7 +14,8 @@ import type { LinkRecord } from "../../core/project_records.ts";
 import { withLink, withoutLinks } from "../../core/project_records.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { readLinks, updateLinks } from "../store/project_records.ts";
+import { readLinks, readProjectTrust, updateLinks } from "../store/project_records.ts";
+import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import { describeFiles } from "./lockfile.ts";
 
@@ -247,6 +249,98 @@ export async function removeLinksTo(home: string, targets: readonly string[]): P
     result: undefined,
   }));
   return removed;
+}
+
+/** A skill folder an update or install just wrote, with the digest this user trusts now. */
+interface RefreshedFolder {
+  dir: string;
+  /** The digest this user trusts for it now, or null (untrusted: its copies are kept). */
+  trusted: string | null;
+}
+
+/** The project skill folders `names` with the digest this user trusts for each now. */
+export function trustedProjectFolders(
+  home: string,
+  root: string,
+  names: readonly string[],
+): RefreshedFolder[] {
+  const approved = readProjectTrust(home).doc.projects[root] ?? {};
+  return names.map((name) => ({
+    dir: join(root, ...PROJECT_SKILLS_DIR, name),
+    trusted: approved[`${PROJECT_SKILLS_DIR.join("/")}/${name}`]?.digest ?? null,
+  }));
+}
+
+/**
+ * Brings the copies `skills link --copy` made of `folders` up to date after an update or an
+ * install replaced those folders, as a symlink would be: a copy that still shows the files
+ * it was made with is rewritten from the folder (through a temporary sibling, one rename)
+ * and its record moves to the new digest. Only trusted files are copied where an agent
+ * reads them: a folder this user does not trust as it is now keeps its copies, and so does a
+ * copy edited since it was made; each such copy is named in the notes returned.
+ */
+export async function refreshCopies(
+  home: string,
+  folders: readonly RefreshedFolder[],
+): Promise<{ refreshed: string[]; notes: string[] }> {
+  const byDir = new Map(folders.map((f) => [f.dir, f]));
+  const copies = readLinks(home).doc.links.filter((l) => l.mode === "copy" && byDir.has(l.target));
+  const refreshed: string[] = [];
+  const notes: string[] = [];
+  const updated: LinkRecord[] = [];
+  for (const link of copies) {
+    const info = lstatSyncOrNull(link.path);
+    if (info === null || info.isSymlink || !info.isDirectory) continue; // `check` reports it
+    // The repository may have changed since the copy was made (a pull that turned `.claude`
+    // into a link out of the project): the same check as when it was made.
+    const unsafe = link.scope === "project" && link.project !== null
+      ? agentFolderProblem(
+        dirname(link.path),
+        { kind: "project", root: link.project },
+        link.project,
+      )
+      : undefined;
+    if (unsafe !== undefined) {
+      notes.push(`the copy at ${link.path} was not refreshed: ${unsafe}`);
+      continue;
+    }
+    const folder = byDir.get(link.target)!;
+    const now = await computeDigest(folder.dir).catch(() => null);
+    const copy = await computeDigest(link.path).catch(() => null);
+    if (now === null || copy === now) {
+      if (now !== null && link.digest !== now) updated.push({ ...link, digest: now });
+      continue;
+    }
+    if (folder.trusted !== now) {
+      notes.push(
+        `the copy at ${link.path} was not refreshed: '${link.skill}' is not trusted as it is now ` +
+          `(review it, \`skills trust ${link.skill}\`, then \`skills link ${link.skill} --copy\`)`,
+      );
+      continue;
+    }
+    if (copy !== link.digest) {
+      notes.push(
+        `the copy at ${link.path} was edited since it was made; left as it is ` +
+          `(\`skills check\` shows it)`,
+      );
+      continue;
+    }
+    try {
+      await copySkill(folder.dir, link.path);
+    } catch (error) {
+      notes.push(`the copy at ${link.path} could not be refreshed: ${(error as Error).message}`);
+      continue;
+    }
+    updated.push({ ...link, digest: now });
+    refreshed.push(link.path);
+  }
+  if (updated.length > 0) {
+    await updateLinks(home, (doc) => {
+      for (const link of updated) doc = withLink(doc, link);
+      return { doc, result: undefined };
+    });
+  }
+  return { refreshed, notes };
 }
 
 interface LinkProblem {

@@ -6,8 +6,9 @@
  * what a dead command left); planning `skills add --project` (install.ts) and `update` of
  * a locked skill (update.ts); restoring the lockfile, verified file by file (restore.ts);
  * lockfile vs disk vs trust (drift.ts); this user's approvals of project skills (trust.ts);
- * links and copies into the folders agents read (links.ts); and which locked or installed
- * skills have newer commits (outdated.ts).
+ * links and copies into the folders agents read, copies refreshed after an update or install
+ * (links.ts); and which locked or installed skills have new files upstream (outdated.ts, through
+ * lifecycle/update_planner.ts, as update.ts).
  *
  * Fetching stays the lifecycle's (a Change stages clones in `$SKILLS_HOME`); discovery of
  * project skills is the catalog's (catalog/scopes.ts). Front ends only parse, ask, render.

@@ -1,25 +1,28 @@
 /**
  * `skills outdated` below the CLI: which locked project skills and installed user skills
- * follow a branch or tag that now points at another commit. One `git ls-remote` per remote
- * (its branches and tags at once, through the change's cache), however many skills it
- * serves; nothing is fetched.
+ * have new files upstream. It asks the update planner both scopes share
+ * (lifecycle/update_planner.ts): one `git ls-remote` per remote, however many skills it
+ * serves; where a followed branch or tag moved, one fetch of that remote and ref, and each
+ * skill's own folder compared with the digest recorded for it — a commit elsewhere in the
+ * repository leaves a skill "moved" (repository moved, skill unchanged), not outdated.
  */
 
 import { describeError } from "../../core/errors.ts";
-import { parseSource, type Transport } from "../../core/sources.ts";
-import { trackedCommit } from "../git/fetch.ts";
+import type { LockedSkill } from "../../core/lockfile_model.ts";
+import type { RegistryEntry } from "../../core/registry_model.ts";
+import { trackedEntry } from "../lifecycle/update.ts";
+import {
+  assessSkill,
+  type PlannerWorkspace,
+  type TrackedSkill,
+} from "../lifecycle/update_planner.ts";
+import { computeDigest } from "../trust/file_hashes.ts";
+import { lockedDigestOf, trackedLocked } from "./update.ts";
 
-/** A skill that follows something: a locked project skill or an installed one. */
-export interface Tracked {
-  name: string;
-  scope: "project" | "user";
-  type: "git" | "local";
-  url: string;
-  branch: string | null;
-  tag: string | null;
-  ref: string | null;
-  commit: string | null;
-}
+/** A skill to check: a project's locked skill or an installed one. */
+export type OutdatedCandidate =
+  | { scope: "project"; root: string; key: string; entry: LockedSkill }
+  | { scope: "user"; entry: RegistryEntry };
 
 interface OutdatedResult {
   name: string;
@@ -29,55 +32,57 @@ interface OutdatedResult {
   tracking: string;
   current: string | null;
   latest: string | null;
-  status: "outdated" | "up_to_date" | "pinned" | "local" | "error";
+  /** `moved`: the repository moved, the skill's files did not (nothing to update). */
+  status: "outdated" | "up_to_date" | "moved" | "pinned" | "local" | "error";
   error?: string;
 }
 
-type RemoteRefs = (url: string, transport: Transport) => Promise<ReadonlyMap<string, string>>;
-
-/** Compares each tracked skill's commit with what its branch or tag points at now. */
+/** Compares each skill's files with its followed branch or tag now, one fetch per remote. */
 export async function checkOutdated(
-  tracked: readonly Tracked[],
-  remoteRefs: RemoteRefs,
+  candidates: readonly OutdatedCandidate[],
+  workspace: PlannerWorkspace,
 ): Promise<OutdatedResult[]> {
   const out: OutdatedResult[] = [];
-  for (const t of tracked) {
-    const base = { name: t.name, scope: t.scope, url: t.url, current: t.commit, latest: null };
-    if (t.type === "local") {
-      out.push({ ...base, tracking: "local directory", status: "local" });
+  for (const candidate of candidates) {
+    const name = candidate.scope === "project" ? candidate.key : candidate.entry.name_canonical;
+    const current = candidate.scope === "project"
+      ? candidate.entry.commit
+      : candidate.entry.commit_sha;
+    const { branch, tag, ref } = candidate.entry;
+    const base = { name, scope: candidate.scope, url: candidate.entry.source.url, current };
+    if (candidate.entry.source.type === "local") {
+      out.push({ ...base, latest: null, tracking: "local directory", status: "local" });
       continue;
     }
-    const follows = t.tag !== null
-      ? { kind: "tag" as const, name: t.tag }
-      : t.branch !== null
-      ? { kind: "branch" as const, name: t.branch }
-      : null;
+    const follows = tag !== null ? `tag ${tag}` : branch !== null ? `branch ${branch}` : null;
     if (follows === null) {
-      out.push({ ...base, tracking: `pinned to ${t.ref ?? t.commit ?? "?"}`, status: "pinned" });
+      const pinned = `pinned to ${ref ?? current ?? "?"}`;
+      out.push({ ...base, latest: null, tracking: pinned, status: "pinned" });
       continue;
     }
-    const tracking = `${follows.kind} ${follows.name}`;
+    const tracking = follows;
     try {
-      const source = parseSource(t.url);
-      if (source.type !== "git") throw new Error(`'${t.url}' is not a git source`);
-      const latest = trackedCommit(await remoteRefs(source.url, source.transport), follows);
-      if (latest === null) {
-        out.push({
-          ...base,
-          tracking,
-          status: "error",
-          error: `${tracking} no longer exists in ${t.url}`,
-        });
+      const skill: TrackedSkill = candidate.scope === "project"
+        ? trackedLocked(candidate.root, candidate.key, candidate.entry)
+        : trackedEntry(candidate.entry);
+      const digestOf = candidate.scope === "project" ? lockedDigestOf : computeDigest;
+      const assessed = await assessSkill(skill, workspace, { digestOf });
+      const latest = assessed.latest;
+      if (assessed.status === "changed" && assessed.found.dir === null) {
+        const where = skill.subpath || ".";
+        const error = `the ${tracking} has no SKILL.md at '${where}' any more`;
+        out.push({ ...base, latest, tracking, status: "error", error });
         continue;
       }
-      out.push({
-        ...base,
-        tracking,
-        latest,
-        status: latest === t.commit ? "up_to_date" : "outdated",
-      });
+      const status = assessed.status === "changed"
+        ? "outdated"
+        : assessed.status === "moved"
+        ? "moved"
+        : "up_to_date";
+      out.push({ ...base, latest, tracking, status });
     } catch (error) {
-      out.push({ ...base, tracking, status: "error", error: describeError(error) });
+      const message = describeError(error).replace(/^Cannot update skill '[^']*': /, "");
+      out.push({ ...base, latest: null, tracking, status: "error", error: message });
     }
   }
   return out;

@@ -1,35 +1,38 @@
 /**
- * `skills update <name>` of a locked project skill below the CLI: ask the remote whether the
- * branch or tag moved (one ls-remote per remote, no fetch when nothing changed), fetch the
- * new commit, validate it, summarise what changes, and build the lock entry the commit
- * writes. The project transaction (transaction.ts) swaps the folder and the entry at once.
+ * `skills update <name>` of a locked project skill below the CLI: the planner shared with
+ * installed skills (lifecycle/update_planner.ts) says whether its ref moved and whether its
+ * own files changed (one ls-remote and at most one fetch per remote for the whole command);
+ * when they did, the new version is validated, its changes summarised, and the lock entry
+ * the commit writes is built. The project transaction (transaction.ts) swaps the folder and the entry at once.
  */
 
 import { networkList } from "../../core/net_grants.ts";
 import { isAbsolute, resolve } from "../os/paths.ts";
-import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
-import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import type { ChangeSummary } from "../../core/changes.ts";
+import type { Diagnostic } from "../../core/manifest.ts";
 import { type LockedSkill, withLockedSkill } from "../../core/lockfile_model.ts";
 import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
-import { inContext } from "../git/command.ts";
-import { trackedCommit } from "../git/fetch.ts";
-import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Change } from "../lifecycle/change.ts";
 import { describeTracking } from "../lifecycle/update.ts";
-import { fileHashes } from "../trust/file_hashes.ts";
+import {
+  assessSkill,
+  missingSkillError,
+  readNewVersion,
+  type TrackedSkill,
+} from "../lifecycle/update_planner.ts";
 import { diskDrift } from "./drift.ts";
+import { refreshCopies } from "./links.ts";
 import { describeFiles } from "./lockfile.ts";
-import { skillBase } from "./restore.ts";
 import { type ProjectChange, projectSkillDir } from "./transaction.ts";
 import { setProjectTrust } from "./trust.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { readProjectTrust } from "../store/project_records.ts";
 
-interface ProjectUpdatePlan {
+export interface ProjectUpdatePlan {
   key: string;
   entry: LockedSkill;
-  kind: "up_to_date" | "pinned" | "update";
+  /** `moved`: the repository moved, the skill's files did not; it is left as it is. */
+  kind: "up_to_date" | "pinned" | "moved" | "update";
   oldSha: string | null;
   newSha: string | null;
   tracking: string;
@@ -53,6 +56,26 @@ function sourceOf(entry: LockedSkill, root: string): Source {
   return { ...parsed, subpath: "", skill: undefined, ref: undefined };
 }
 
+/** A locked skill as the update planner sees it (shared with installed skills). */
+export function trackedLocked(root: string, key: string, entry: LockedSkill): TrackedSkill {
+  return {
+    name: key,
+    scope: "project",
+    source: sourceOf(entry, root),
+    subpath: entry.source.type === "local" ? "" : entry.source.subpath,
+    branch: entry.branch,
+    tag: entry.tag,
+    ref: entry.ref,
+    commit: entry.commit,
+    digest: entry.digest,
+  };
+}
+
+/** The digest a lock entry would record for a folder. */
+export async function lockedDigestOf(dir: string): Promise<string> {
+  return (await describeFiles(dir)).digest;
+}
+
 /** Decides and fetches the update of the locked skill `key` (the change owns the fetch). */
 export async function planProjectUpdate(
   root: string,
@@ -61,7 +84,6 @@ export async function planProjectUpdate(
   change: Change,
   options: { request?: RefRequest | undefined; now?: Date } = {},
 ): Promise<ProjectUpdatePlan> {
-  const source = sourceOf(entry, root);
   const drift = await diskDrift(root, key, entry);
   const base = {
     key,
@@ -70,54 +92,25 @@ export async function planProjectUpdate(
     tracking: describeTracking(entry),
     localChanges: drift !== null && drift.length > 0,
   };
-  let request: RefRequest;
-  if (options.request !== undefined) request = options.request;
-  else if (source.type === "local") request = { kind: "default" };
-  else if (entry.tag !== null) request = { kind: "tag", name: entry.tag };
-  else if (entry.branch !== null) request = { kind: "branch", name: entry.branch };
-  else if (entry.ref !== null) return { ...base, kind: "pinned", newSha: entry.commit };
-  else request = { kind: "default" };
-
-  if (source.type === "git" && options.request === undefined && request.kind !== "default") {
-    const refs = await change.remoteRefs(source.url, source.transport).catch((error) => {
-      throw inContext(`Cannot update skill '${key}'`, error);
-    });
-    const remote = trackedCommit(refs, request as { kind: "branch" | "tag"; name: string });
-    if (remote === null) {
-      throw new SkillError(
-        "not_found",
-        `Cannot update skill '${key}': ${request.kind} '${request.name}' no longer exists in ${source.url}`,
-        { hint: `Move it with \`skills update ${key} --ref <ref>\`` },
-      );
-    }
-    if (remote === entry.commit) {
-      return { ...base, kind: "up_to_date", newSha: remote };
-    }
+  const assessed = await assessSkill(trackedLocked(root, key, entry), change, {
+    request: options.request,
+    digestOf: lockedDigestOf,
+  });
+  if (assessed.status === "pinned") return { ...base, kind: "pinned", newSha: entry.commit };
+  // A folder that differs from the lockfile on disk is restored by an update even when
+  // upstream did not change it (as before the planner was shared).
+  const sameOnDisk = drift !== null && drift.length === 0;
+  if (assessed.status === "up_to_date" && (assessed.found === undefined || sameOnDisk)) {
+    return { ...base, kind: "up_to_date", newSha: assessed.latest };
   }
-  const fetched = await change.fetch(source, request);
-  const dir = await skillBase(fetched, entry.source.subpath);
-  if (dir === null) {
-    throw new SkillError(
-      "not_found",
-      `Cannot update skill '${key}': no SKILL.md at '${
-        entry.source.subpath || "."
-      }' in the new version`,
-      { hint: "The skill may have moved in its repository; remove it and add it again" },
-    );
-  }
-  const inspected = await inspectSkillDir(dir);
-  const errors = inspected.diagnostics.filter((d) => d.level === "error");
-  if (errors.length > 0 || inspected.manifest === undefined) {
-    throw new SkillError(
-      "invalid_manifest",
-      `Cannot update skill '${key}': the new version is invalid: ${
-        errors.map((e) => e.message).join("; ")
-      }`,
-      { hint: "The locked version was left unchanged" },
-    );
-  }
+  if (assessed.status === "moved") return { ...base, kind: "moved", newSha: assessed.latest };
+  const found = assessed.found!;
+  const dir = found.dir;
+  if (dir === null) throw missingSkillError(key, entry.source.subpath);
+  const current = projectSkillDir(root, key);
+  const { manifest, warnings, changes } = await readNewVersion(key, dir, current, "locked");
   const { files, digest } = await describeFiles(dir);
-  const commit = fetched.commit;
+  const commit = found.fetched.commit;
   const next: LockedSkill = {
     ...entry,
     branch: commit === null ? entry.branch : commit.branch,
@@ -128,26 +121,14 @@ export async function planProjectUpdate(
     files,
     permissions: {
       ...entry.permissions,
-      env: [...inspected.manifest.envPatterns],
-      network: networkList(inspected.manifest.network),
+      env: [...manifest.envPatterns],
+      network: networkList(manifest.network),
     },
   };
-  const sameFiles = digest === entry.digest && drift !== null && drift.length === 0;
+  const sameFiles = digest === entry.digest && sameOnDisk;
   if ((commit === null || commit.sha === entry.commit) && sameFiles) {
     return { ...base, kind: "up_to_date", newSha: entry.commit };
   }
-  const current = projectSkillDir(root, key);
-  const oldManifest = await inspectSkillDir(current)
-    .then((r) => r.manifest as Manifest | undefined).catch(() => undefined);
-  const changes = summarizeChanges(
-    await fileHashes(current),
-    await fileHashes(dir),
-    oldManifest,
-    inspected.manifest,
-  );
-  const warnings = inspected.diagnostics.filter((d) =>
-    d.level === "warning" && !d.message.includes("differs from the directory")
-  );
   return {
     ...base,
     kind: "update",
@@ -160,15 +141,16 @@ export async function planProjectUpdate(
 /**
  * Swaps a planned update in (folder and lock entry in one commit). A skill this user trusted
  * stays trusted with the new digest — they reviewed and confirmed the update — as installed
- * skills do; an untrusted one stays untrusted.
+ * skills do; an untrusted one stays untrusted. Copies `skills link --copy` made of the
+ * folder are refreshed; returns notes on those left as they were.
  */
 export async function applyProjectUpdate(
   tx: ProjectChange,
   home: string,
   plan: ProjectUpdatePlan,
-): Promise<void> {
+): Promise<string[]> {
   const staged = plan.staged;
-  if (plan.kind !== "update" || staged === undefined) return;
+  if (plan.kind !== "update" || staged === undefined) return [];
   const rel = `${PROJECT_SKILLS_DIR.join("/")}/${plan.key}`;
   const wasTrusted = readProjectTrust(home).doc.projects[tx.root]?.[rel] !== undefined;
   const dir = await tx.stageCopy(staged.base, plan.key, Object.keys(staged.entry.files));
@@ -185,4 +167,30 @@ export async function applyProjectUpdate(
       dir: projectSkillDir(tx.root, plan.key),
     }]);
   }
+  // Copies `skills link --copy` made of the folder show the new files too.
+  const folder = projectSkillDir(tx.root, plan.key);
+  const trusted = wasTrusted ? staged.entry.digest : null;
+  return (await refreshCopies(home, [{ dir: folder, trusted }])).notes;
+}
+
+/**
+ * Records, in one lockfile write, the new commits of locked skills whose repository moved
+ * while their own files did not (plans of kind "moved"); no folder moves. An entry another
+ * command changed meanwhile is left as it is.
+ */
+export async function recordProjectMoved(
+  tx: ProjectChange,
+  plans: readonly ProjectUpdatePlan[],
+): Promise<void> {
+  const moved = plans.filter((p) => p.kind === "moved" && p.newSha !== null);
+  if (moved.length === 0) return;
+  await tx.commit([], (lock) => {
+    let next = lock;
+    for (const plan of moved) {
+      const current = next.skills[plan.key];
+      if (current?.commit !== plan.entry.commit || current.digest !== plan.entry.digest) continue;
+      next = withLockedSkill(next, plan.key, { ...current, commit: plan.newSha });
+    }
+    return next;
+  });
 }
