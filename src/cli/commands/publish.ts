@@ -5,7 +5,7 @@ import { SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { RegistryClient } from "../../runtime/oci/client.ts";
 import { publishSkills } from "../../runtime/oci/publish.ts";
-import { parseOciReference } from "../../runtime/oci/reference.ts";
+import { parseOciReference } from "../../core/oci_reference.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
@@ -46,7 +46,8 @@ export async function run(options: PublishOptions, ctx: Context): Promise<number
   try {
     target = parseOciReference(options.target);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    const problem = error as SkillError;
+    throw new UsageError(problem.message, problem.hint);
   }
   if (target.digest) {
     throw new UsageError(

@@ -85,7 +85,7 @@ type Status =
 interface PlanView {
   canonical: string;
   kind: "up_to_date" | "pinned" | "update";
-  entry: { source: { type: "git" | "local"; url: string } };
+  entry: { source: { type: "git" | "local" | "oci"; url: string } };
   oldSha: string | null;
   newSha: string | null;
   tracking: string;

@@ -15,6 +15,7 @@ import {
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { canonicalSkillName, isValidSkillName, quoteName } from "../../core/names.ts";
+import { sourceLocation } from "../../core/sources.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
@@ -251,7 +252,7 @@ export async function planInstall(
             `Cannot install skill '${
               quoteName(canonical)
             }': it is installed from this source at another ${
-              fetched.commit ? "commit" : "version"
+              fetched.source.type === "git" ? "commit" : "version"
             }`,
             { hint: `Run \`skills update ${canonical}\` to move it` },
           ),
@@ -274,7 +275,7 @@ export async function planInstall(
       name_canonical: canonical,
       source: {
         type: source.type,
-        url: source.type === "git" ? source.url : source.path,
+        url: sourceLocation(source),
         subpath: candidate.rel,
       },
       commit_sha: commit?.sha ?? null,
@@ -312,7 +313,7 @@ async function sameInstall(
   candidate: Candidate,
 ): Promise<"same" | "moved" | "other"> {
   const source = fetched.source;
-  const url = source.type === "git" ? source.url : source.path;
+  const url = sourceLocation(source);
   if (
     installed.source.type !== source.type || installed.source.url !== url ||
     installed.source.subpath !== candidate.rel

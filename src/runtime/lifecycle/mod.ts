@@ -26,5 +26,6 @@ export const LAYER = {
     "runtime/catalog",
     "runtime/trust",
     "runtime/audit",
+    "runtime/oci",
   ],
 } as const;

@@ -22,6 +22,7 @@ import { findEntry, type RegistryEntry } from "../../core/registry_model.ts";
 import {
   type GitSource,
   isFullSha,
+  ociSource,
   parseSource,
   type RefRequest,
   type Source,
@@ -86,6 +87,7 @@ function entrySource(entry: RegistryEntry): Source {
     const path = subpath === "" ? entry.source.url : join(entry.source.url, ...subpath.split("/"));
     return parseSource(path, { localDirectory: path, paths: PLATFORM_PATHS });
   }
+  if (entry.source.type === "oci") return { ...ociSource(entry.source.url), subpath };
   const parsed = parseSource(entry.source.url) as GitSource;
   return { ...parsed, subpath, skill: undefined, ref: undefined };
 }
@@ -177,7 +179,7 @@ export async function planUpdate(
 
   const root = workspace.fetchRoot();
   workspace.progress(
-    source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
+    source.type === "local" ? `Copying ${source.path} ...` : `Fetching ${source.url} ...`,
   );
   const fetched = await fetchInto(source, request, root, workspace.git)
     .catch((error) => {

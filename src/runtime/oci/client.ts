@@ -7,7 +7,7 @@
 
 import { sha256Hex } from "../../core/digest.ts";
 import { findCredentials, type RegistryCredentials } from "./credentials.ts";
-import { isLoopbackRegistry } from "./reference.ts";
+import { isLoopbackRegistry } from "../../core/oci_reference.ts";
 
 interface RegistryClientOptions {
   registry: string;

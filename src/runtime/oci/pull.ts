@@ -6,12 +6,16 @@
  */
 
 import { sha256Hex } from "../../core/digest.ts";
-import type { RegistryClient } from "./client.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import { MAX_SKILL_FILE_BYTES } from "../../core/limits.ts";
+import { RegistryClient } from "./client.ts";
 import { INDEX_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";
-import type { OciReference } from "./reference.ts";
+import { type OciReference, parseOciReference } from "../../core/oci_reference.ts";
 
 interface PulledSkill {
   name: string;
+  /** The skill's name in its index (its folder when pulled into a directory), if any. */
+  indexName?: string;
   /** Digest of the skill's manifest: what an install pins. */
   digest: string;
   files: { path: string; bytes: Uint8Array; executable: boolean }[];
@@ -31,9 +35,10 @@ export async function pullSkills(
   ref: OciReference,
   client: RegistryClient,
   only?: readonly string[],
+  fetched?: { digest: string; mediaType: string; bytes: Uint8Array },
 ): Promise<PulledSkill[]> {
   const reference = ref.digest ?? ref.tag ?? "latest";
-  const top = await client.getManifest(ref.repository, reference);
+  const top = fetched ?? await client.getManifest(ref.repository, reference);
   const parsed = decode(top.bytes);
   if (
     top.mediaType === INDEX_TYPE || parsed.mediaType === INDEX_TYPE ||
@@ -50,9 +55,66 @@ export async function pullSkills(
         }. Run without --skill to see what it holds.`,
       );
     }
-    return await Promise.all(entries.map((entry) => pullManifest(ref, client, entry.digest)));
+    return await Promise.all(
+      entries.map(async (entry) => ({
+        ...await pullManifest(ref, client, entry.digest),
+        indexName: entry.annotations?.[SKILL_NAME_ANNOTATION] ?? "",
+      })),
+    );
   }
   return [await pullManifest(ref, client, top.digest, top.bytes)];
+}
+
+/** The manifest digest a tag of `oci://registry/repository` points at now (outdated). */
+export async function ociTagDigest(url: string, tag: string): Promise<string> {
+  const ref = parseOciReference(`${url}:${tag}`);
+  const client = new RegistryClient({ registry: ref.registry });
+  return (await client.getManifest(ref.repository, tag)).digest;
+}
+
+/** What a pull into a directory resolved: the top manifest's digest (index or skill). */
+interface PulledInto {
+  digest: string;
+}
+
+/**
+ * Pulls a reference into `root` (which must not exist), every blob and file verified first:
+ * one skill's files at the root, or an index's skills each in a folder named after it. The
+ * digest returned is what the reference resolved to — what an install pins.
+ */
+export async function pullInto(
+  ref: OciReference,
+  client: RegistryClient,
+  root: string,
+): Promise<PulledInto> {
+  const reference = ref.digest ?? ref.tag ?? "latest";
+  const top = await client.getManifest(ref.repository, reference);
+  const skills = await pullSkills({ ...ref, digest: top.digest }, client, undefined, top);
+  const folders = new Set<string>();
+  await Deno.mkdir(root, { recursive: true });
+  for (const skill of skills) {
+    let dir = root;
+    if (skill.indexName !== undefined) {
+      // The folder name comes from the registry: a skill name, nothing else.
+      const name = skill.indexName;
+      if (!isValidSkillName(name) || folders.has(canonicalSkillName(name))) {
+        throw new Error(
+          `Cannot install from oci://${ref.registry}/${ref.repository}@${top.digest}: the index names a skill "${name}" twice or not as a skill name. Refusing it.`,
+        );
+      }
+      folders.add(canonicalSkillName(name));
+      dir = `${root}/${canonicalSkillName(name)}`;
+    }
+    for (const file of skill.files) {
+      const path = `${dir}/${file.path}`;
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.writeFile(path, file.bytes, {
+        createNew: true,
+        mode: file.executable ? 0o755 : 0o644,
+      });
+    }
+  }
+  return { digest: top.digest };
 }
 
 async function pullManifest(
@@ -72,7 +134,10 @@ async function pullManifest(
   const config = decode(
     await client.getBlob(ref.repository, (manifest.config as Descriptor).digest),
   );
-  const files = untar(await gunzip(await client.getBlob(ref.repository, layers[0].digest)), where);
+  const files = untar(
+    await gunzip(await client.getBlob(ref.repository, layers[0].digest), where),
+    where,
+  );
   const listed = new Map<string, string>(
     ((config.files ?? []) as { path: string; sha256: string }[]).map((
       file,
@@ -98,11 +163,31 @@ async function pullManifest(
   return { name, digest, files };
 }
 
-async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+/** A layer unpacks to at most this much: a small gzip must not fill the memory. */
+const MAX_LAYER_BYTES = 1024 * 1024 * 1024;
+
+async function gunzip(bytes: Uint8Array, where: string): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
     new DecompressionStream("gzip"),
   );
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.length;
+    if (total > MAX_LAYER_BYTES) {
+      throw new Error(
+        `Cannot install from ${where}: its layer unpacks to more than 1 GiB. Refusing it.`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 function untar(tar: Uint8Array, where: string): PulledSkill["files"] {
@@ -119,6 +204,11 @@ function untar(tar: Uint8Array, where: string): PulledSkill["files"] {
     const mode = parseInt(text(offset + 100, 8).trim() || "0", 8);
     const start = offset + 512;
     offset = start + Math.ceil(size / 512) * 512;
+    if (size > MAX_SKILL_FILE_BYTES || offset > tar.length) {
+      throw new Error(
+        `Cannot install from ${where}: ${path} is ${size} bytes, too large or cut short. Refusing it.`,
+      );
+    }
     if (type === "5") continue; // directories come from the files' paths
     if (type !== "0") {
       throw new Error(

@@ -82,7 +82,7 @@ export async function planProjectInstall(
       continue;
     }
     const lockedSrc = lockedSource(
-      source.type === "git" ? { type: "git", url: source.url } : source,
+      source.type === "local" ? source : { type: source.type, url: source.url },
       candidate.rel,
       root,
     );

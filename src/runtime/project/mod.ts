@@ -26,5 +26,6 @@ export const LAYER = {
     "runtime/trust",
     "runtime/lifecycle",
     "runtime/audit",
+    "runtime/oci",
   ],
 } as const;

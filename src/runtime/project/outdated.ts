@@ -5,6 +5,7 @@
  * serves; nothing is fetched.
  */
 
+import { ociTagDigest } from "../oci/pull.ts";
 import { describeError } from "../../core/errors.ts";
 import { parseSource, type Transport } from "../../core/sources.ts";
 import { trackedCommit } from "../git/fetch.ts";
@@ -13,7 +14,7 @@ import { trackedCommit } from "../git/fetch.ts";
 export interface Tracked {
   name: string;
   scope: "project" | "user";
-  type: "git" | "local";
+  type: "git" | "local" | "oci";
   url: string;
   branch: string | null;
   tag: string | null;
@@ -58,6 +59,17 @@ export async function checkOutdated(
     }
     const tracking = `${follows.kind} ${follows.name}`;
     try {
+      if (t.type === "oci") {
+        // A tag is the registry's moving pointer; the digest it names now is the "commit".
+        const latest = await ociTagDigest(t.url, follows.name);
+        out.push({
+          ...base,
+          tracking,
+          latest,
+          status: latest === t.commit ? "up_to_date" : "outdated",
+        });
+        continue;
+      }
       const source = parseSource(t.url);
       if (source.type !== "git") throw new Error(`'${t.url}' is not a git source`);
       const latest = trackedCommit(await remoteRefs(source.url, source.transport), follows);

@@ -11,7 +11,7 @@ import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { type LockedSkill, withLockedSkill } from "../../core/lockfile_model.ts";
-import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import { ociSource, parseSource, type RefRequest, type Source } from "../../core/sources.ts";
 import { inContext } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
@@ -48,6 +48,7 @@ function sourceOf(entry: LockedSkill, root: string): Source {
     const path = isAbsolute(entry.source.url) ? entry.source.url : resolve(root, entry.source.url);
     return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
   }
+  if (entry.source.type === "oci") return ociSource(entry.source.url);
   const parsed = parseSource(entry.source.url);
   if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
   return { ...parsed, subpath: "", skill: undefined, ref: undefined };

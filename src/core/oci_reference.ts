@@ -1,4 +1,10 @@
-/** `oci://registry[:port]/repository[:tag|@sha256:hex]` — what publish and add accept. */
+/**
+ * `oci://registry[:port]/repository[:tag|@sha256:hex]` — what publish and add accept. Pure
+ * parsing (core): the source parser reads `oci://` sources with it, the registry client its
+ * hosts.
+ */
+
+import { SkillError } from "./errors.ts";
 
 export interface OciReference {
   registry: string;
@@ -14,8 +20,10 @@ const DIGEST = /^sha256:[a-f0-9]{64}$/;
 
 export function parseOciReference(text: string): OciReference {
   const fail = (reason: string): never => {
-    throw new Error(
-      `Cannot read OCI reference "${text}": ${reason}. Write it as oci://registry/repository[:tag|@sha256:<digest>].`,
+    throw new SkillError(
+      "invalid_source",
+      `Cannot read OCI reference "${text}": ${reason}`,
+      { hint: "Write it as oci://registry/repository[:tag|@sha256:<digest>]" },
     );
   };
   if (!text.startsWith("oci://")) fail("it does not start with oci://");
