@@ -31,7 +31,11 @@ export function parseOciReference(text: string): OciReference {
   const slash = rest.indexOf("/");
   if (slash <= 0) fail("it names no repository");
   const registry = rest.slice(0, slash);
-  if (!/^[A-Za-z0-9.-]+(?::[0-9]{1,5})?$|^\[[0-9a-fA-F:]+\](?::[0-9]{1,5})?$/.test(registry)) {
+  if (
+    !/^[A-Za-z0-9][A-Za-z0-9.-]*(?::[0-9]{1,5})?$|^\[[0-9a-fA-F:]+\](?::[0-9]{1,5})?$/.test(
+      registry,
+    )
+  ) {
     fail(`"${registry}" is not a registry host`);
   }
   let path = rest.slice(slash + 1);

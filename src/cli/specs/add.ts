@@ -4,16 +4,17 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const addSpec = {
   name: "add",
-  summary: "Install skills from git or a directory",
+  summary: "Install skills from git, an OCI registry or a directory",
   usage: ["add <source> [options]", "add <source> --project [--agent <agent>...] [options]"],
-  description: `Install skills from a git repository or a local directory. The source is cloned
-(shallow where possible; a repository on this machine is read without cloning)
-into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
+  description: `Install skills from a git repository, an OCI registry or a local directory. The
+source is cloned (shallow where possible; a repository on this machine is read
+without cloning) or pulled (every blob against its digest, every file against the
+artifact's list) into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
 (name, description, source, commit, scripts, toolsets, requested env
 permissions, and the findings of \`skills audit\`: critical, high and medium ones,
 and every network endpoint) and nothing is installed until you confirm. A critical
 finding refuses the install unless --allow-risky (recorded in the registry).
-The commit is pinned in the registry and the skill is trusted with the digest of
+The commit (for OCI: the manifest digest) is pinned in the registry and the skill is trusted with the digest of
 its files. Any failure or Ctrl-C leaves nothing behind.
 
 With --project the skill goes into the project instead: <repo>/.agents/skills/<name>/
@@ -78,6 +79,9 @@ it is also made visible to those agents (see \`skills link\`).`,
   https://host/owner/repo.git also ssh://, git://, file:// and git@host:owner/repo.git
   https://github.com/owner/repo/tree/<ref>/<path>    (also /blob/<ref>/<file>)
   https://gitlab.example/group/repo/-/tree/<ref>/<path> (also /-/blob/)
+  oci://registry/repo:tag     a skill published to an OCI registry (\`skills publish\`);
+                              an index of skills takes --skill; \`update\` follows the tag
+  oci://registry/repo@sha256:<digest>   pinned to that manifest
   ./dir, /abs/dir, ~/dir      a local directory (copied; \`skills update\` copies it again)`,
     },
     {
@@ -92,7 +96,9 @@ credentials in URLs (use a git credential helper instead).`,
     },
     {
       title: "Environment",
-      text: "SKILLS_HOME, SKILLS_GIT_TIMEOUT (seconds per git command, default 120).",
+      text: `SKILLS_HOME, SKILLS_GIT_TIMEOUT (seconds per git command, default 120),
+SKILLS_OCI_AUTH (user:password or a token for OCI registries; else
+~/.docker/config.json and its credential helpers).`,
     },
     {
       title: "Exit codes",
