@@ -1,5 +1,6 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
+import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { describeNetPolicy, NO_NETWORK } from "../../core/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";
@@ -145,6 +146,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     signal: ctx.signal,
     progress: say,
     preview: options.list,
+    project: options.project ? findProjectRoot(ctx.cwd).root : undefined,
   });
   for (const note of change.recovered) warn(ctx, note);
   const fetched = await change.fetch(source, request);

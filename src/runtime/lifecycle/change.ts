@@ -49,6 +49,8 @@ import {
   refuseRisky,
 } from "./install.ts";
 import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update.ts";
+import { verifySigner } from "./signatures.ts";
+import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
 
 interface ChangeOptions {
   /** The user's environment: git gets a filtered copy (and SKILLS_GIT_TIMEOUT from it). */
@@ -59,6 +61,11 @@ interface ChangeOptions {
   progress?: ((message: string) => void) | undefined;
   /** A read-only preview: no recovery at the start, and every commit refuses. */
   preview?: boolean | undefined;
+  /**
+   * The project this change installs into (its root): its signer policy applies on top of
+   * the user's (runtime/signing/policy.ts).
+   */
+  project?: string | undefined;
 }
 
 /** Starts a change: recovers what dead commands left (unless a preview). */
@@ -96,9 +103,18 @@ export class Change implements AsyncDisposable {
   async fetch(source: Source, request: RefRequest): Promise<Fetched> {
     const root = this.#fetchRoot();
     this.#progress(fetchAnnouncement(source));
-    return await fetchInto(source, request, root, this.#git()).catch((error) => {
+    const fetched = await fetchInto(source, request, root, this.#git()).catch((error) => {
       throw inContext(`Cannot install from ${sourceLabel(source)}`, error);
     });
+    // A preview installs nothing, so it asks for no signature.
+    const policy = this.preview ? null : this.signerPolicy();
+    if (policy !== null) fetched.signed = await verifySigner(fetched, policy, this.#git());
+    return fetched;
+  }
+
+  /** The signer policy this change's fetches must satisfy, read when asked (null: none). */
+  signerPolicy(): SignerPolicy | null {
+    return signerPolicy(this.home, this.#options.project);
   }
 
   /**
@@ -151,6 +167,10 @@ export class Change implements AsyncDisposable {
       progress: (message: string) => this.#progress(message),
       remoteRefs: (url: string, transport: Transport) => this.#remoteRefs(url, transport),
       fetchRoot: () => (root = this.#fetchRoot()),
+      verify: async (fetched: Fetched) => {
+        const policy = this.signerPolicy();
+        if (policy !== null) fetched.signed = await verifySigner(fetched, policy, this.#git());
+      },
     };
     try {
       const plan = await planUpdate(this.home, entry, options, workspace);

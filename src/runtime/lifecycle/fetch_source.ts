@@ -24,6 +24,7 @@ import { localRepositoryPath } from "../git/local_read.ts";
 import { isWithin, lstatOrNull } from "../os/fs.ts";
 import { RegistryClient } from "../oci/client.ts";
 import { pullInto } from "../oci/pull.ts";
+import type { Signed } from "../signing/policy.ts";
 
 export interface Fetched {
   source: Source;
@@ -36,6 +37,8 @@ export interface Fetched {
    * resolved to (as `sha`, with the tag followed or the digest pinned); null for directories.
    */
   commit: FetchedCommit | null;
+  /** Who signed it, when a signer policy applied (lifecycle/signatures.ts). */
+  signed?: Signed;
 }
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);

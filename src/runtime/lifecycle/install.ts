@@ -290,6 +290,8 @@ export async function planInstall(
       approved_network: networkList(candidate.manifest.network),
       installed_at: now,
       updated_at: now,
+      // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
+      ...(fetched.signed ? { signed: fetched.signed } : {}),
     };
     const audit = await auditDir(candidate.dir, candidate.manifest);
     const critical = criticalFindings(audit);

@@ -27,5 +27,6 @@ export const LAYER = {
     "runtime/trust",
     "runtime/audit",
     "runtime/oci",
+    "runtime/signing",
   ],
 } as const;

@@ -125,6 +125,8 @@ interface UpdateWorkspace {
   remoteRefs: (url: string, transport: Transport) => Promise<ReadonlyMap<string, string>>;
   /** A fresh directory path inside staging (not created yet), only asked for when fetching. */
   fetchRoot: () => string;
+  /** Applies the signer policy to what was fetched (records the signer in it, or throws). */
+  verify: (fetched: Fetched) => Promise<void>;
 }
 
 /**
@@ -185,6 +187,9 @@ export async function planUpdate(
     .catch((error) => {
       throw inContext(`Cannot update skill '${canonical}'`, error);
     });
+  await workspace.verify(fetched).catch((error) => {
+    throw inContext(`Cannot update skill '${canonical}'`, error);
+  });
   const staged = await stageNewVersion(entry, fetched, options.now ?? new Date(), options);
   if (source.type === "git" && request.kind === "ref" && isFullSha(request.name)) {
     // Pinned to the same commit again: nothing to do.
@@ -261,6 +266,8 @@ async function stageNewVersion(
     approved_network: networkList(inspected.manifest.network),
     updated_at: now.toISOString(),
   };
+  if (fetched.signed !== undefined) next.signed = fetched.signed;
+  else delete next.signed;
   const warnings = inspected.diagnostics.filter((d) =>
     d.level === "warning" && !d.message.includes("differs from the directory")
   );

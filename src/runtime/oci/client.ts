@@ -99,6 +99,63 @@ export class RegistryClient {
     return await sha256Digest(bytes);
   }
 
+  /**
+   * Pushes a manifest with a `subject` by its digest. `referrers` tells whether the registry
+   * indexed it for the referrers API (it answers with `OCI-Subject`, OCI distribution 1.1).
+   */
+  async putReferrer(
+    repository: string,
+    bytes: Uint8Array,
+    mediaType: string,
+  ): Promise<{ digest: string; referrers: boolean }> {
+    const digest = await sha256Digest(bytes);
+    const response = await this.#send(repository, "push", `/v2/${repository}/manifests/${digest}`, {
+      method: "PUT",
+      headers: { "Content-Type": mediaType },
+      body: bytes as Uint8Array<ArrayBuffer>,
+    }, `manifest ${repository}@${digest}`);
+    await response.body?.cancel();
+    return { digest, referrers: response.headers.get("oci-subject") !== null };
+  }
+
+  /**
+   * The referrers of a manifest (OCI distribution 1.1), filtered by artifact type; null when
+   * the registry has no referrers API (404), so the caller falls back to the tag scheme.
+   */
+  async getReferrers(
+    repository: string,
+    digest: string,
+    artifactType: string,
+  ): Promise<{ digest: string; artifactType?: string }[] | null> {
+    const response = await this.#send(
+      repository,
+      "pull",
+      `/v2/${repository}/referrers/${digest}?artifactType=${encodeURIComponent(artifactType)}`,
+      { headers: { Accept: "application/vnd.oci.image.index.v1+json" } },
+      `referrers of ${digest}`,
+      [404],
+    );
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    const index = await response.json().catch(() => ({}));
+    const manifests = Array.isArray(index?.manifests) ? index.manifests : [];
+    return manifests.filter((entry: { digest?: unknown }) =>
+      typeof entry?.digest === "string" && /^sha256:[0-9a-f]{64}$/.test(entry.digest)
+    );
+  }
+
+  /** A manifest by tag or digest, or null when the registry has none (404). */
+  async findManifest(repository: string, reference: string): Promise<FetchedManifest | null> {
+    try {
+      return await this.getManifest(repository, reference);
+    } catch (error) {
+      if (error instanceof RegistryError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
   async getBlob(repository: string, digest: string): Promise<Uint8Array> {
     const response = await this.#send(
       repository,

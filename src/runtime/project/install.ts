@@ -137,6 +137,7 @@ export async function planProjectInstall(
         env: [...candidate.manifest.envPatterns],
         network: networkList(candidate.manifest.network),
       },
+      ...(fetched.signed ? { signed: fetched.signed } : {}),
     };
     const audit = await auditDir(candidate.dir, candidate.manifest);
     const risky = options.allowRisky === true ? [] : criticalFindings(audit);
