@@ -9,7 +9,7 @@
 import { type RegistryClient, sha256Digest } from "./client.ts";
 import { MANIFEST_TYPE } from "./publish.ts";
 
-export const SIGNATURE_ARTIFACT_TYPE = "application/vnd.agentskills.signature.ssh.v1";
+const SIGNATURE_ARTIFACT_TYPE = "application/vnd.agentskills.signature.ssh.v1";
 const SIGNATURE_LAYER_TYPE = "application/vnd.agentskills.signature.ssh.v1+pem";
 const EMPTY_TYPE = "application/vnd.oci.empty.v1+json";
 const EMPTY = new TextEncoder().encode("{}");

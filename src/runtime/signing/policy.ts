@@ -17,8 +17,8 @@ import { inert } from "../../core/terminal_text.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import { sshVerify } from "./ssh.ts";
 
-export const USER_SIGNERS_FILE = "allowed_signers";
-export const PROJECT_SIGNERS_FILE = ".agents/allowed_signers";
+const USER_SIGNERS_FILE = "allowed_signers";
+const PROJECT_SIGNERS_FILE = ".agents/allowed_signers";
 
 export interface SignerPolicy {
   /** Every file must accept the signer. */

@@ -8,7 +8,7 @@
 import { SkillError } from "../../core/errors.ts";
 
 /** The `-n` namespace of every signature `skills publish --sign` makes. */
-export const SKILL_SIGNATURE_NAMESPACE = "agent-skills-oci";
+const SKILL_SIGNATURE_NAMESPACE = "agent-skills-oci";
 
 interface KeygenResult {
   code: number;
