@@ -147,9 +147,21 @@ async function pullOci(source: OciSource, request: RefRequest, root: string): Pr
     pulled = await pullInto(reference, new RegistryClient({ registry: source.registry }), root);
   } catch (error) {
     if (error instanceof SkillError) throw error;
+    const message = (error as Error).message;
+    const status = (error as { status?: number }).status;
+    const code = status === 404
+      ? "not_found"
+      : status === 401 || status === 403
+      ? "permission_denied"
+      : status !== undefined || message.startsWith("Cannot reach")
+      ? "io_error"
+      : "integrity_mismatch";
     throw new SkillError(
-      "integrity_mismatch",
-      `Cannot install from ${ociLabel(source, wanted)}: ${(error as Error).message}`,
+      code,
+      // pull.ts already names the artifact in its own refusals.
+      message.startsWith("Cannot install from ")
+        ? message
+        : `Cannot install from ${ociLabel(source, wanted)}: ${message}`,
       { cause: error },
     );
   }

@@ -3,13 +3,36 @@
  * (each hashed against the manifest), the tar entries (regular files only, relative paths
  * without `..`), and every file against the config's sha256 list — so a tampered blob, an
  * extra file or a missing one is refused before anything reaches the disk.
+ *
+ * The other published families are read too, one tar+gzip layer each: salaboy/skills-oci
+ * (config `application/vnd.agentskills.skill.config.v1+json` with the front matter, layer
+ * `…skill.content.v1.tar+gzip` rooted at `<name>/`), Alibaba ACR (artifactType
+ * `application/vnd.agent.skill.v1+json`, an empty config, `org.agent.skill.name` annotations,
+ * layer `application/vnd.agent.skill.content.v1.tar+gzip`) and a plain image whose one layer
+ * holds a skill folder. They list no files, so their layer is trusted by its digest alone
+ * (which the manifest digest pins); skills are then found in it as in a repository.
  */
 
 import { sha256Hex } from "../../core/digest.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { MAX_SKILL_FILE_BYTES } from "../../core/limits.ts";
 import { RegistryClient } from "./client.ts";
-import { INDEX_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";
+import { INDEX_TYPE, SKILL_ARTIFACT_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";
+
+/** Layer media types that hold a skill as tar+gzip: ours (OCI's), skills-oci's, ACR's, docker's. */
+const SKILL_LAYER_TYPES = new Set([
+  "application/vnd.oci.image.layer.v1.tar+gzip",
+  "application/vnd.agentskills.skill.content.v1.tar+gzip",
+  "application/vnd.agent.skill.content.v1.tar+gzip",
+  "application/vnd.docker.image.rootfs.diff.tar.gzip",
+]);
+
+/** Where the other families put a skill's name: ACR's annotation, then OCI's title. */
+const NAME_ANNOTATIONS = [
+  SKILL_NAME_ANNOTATION,
+  "org.agent.skill.name",
+  "org.opencontainers.image.title",
+];
 import { type OciReference, parseOciReference } from "../../core/oci_reference.ts";
 
 interface PulledSkill {
@@ -131,17 +154,34 @@ async function pullManifest(
       `Cannot install from ${where}: it has ${layers.length} layers, not one. Publish it with skills publish.`,
     );
   }
-  const config = decode(
-    await client.getBlob(ref.repository, (manifest.config as Descriptor).digest),
-  );
+  if (layers[0].mediaType !== undefined && !SKILL_LAYER_TYPES.has(layers[0].mediaType)) {
+    throw new Error(
+      `Cannot install from ${where}: its layer is ${
+        layers[0].mediaType
+      }, not a tar+gzip skill layer.`,
+    );
+  }
+  const configBytes = await client.getBlob(ref.repository, (manifest.config as Descriptor).digest);
+  let config: Record<string, unknown> = {};
+  try {
+    const parsed = decode(configBytes);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) config = parsed;
+  } catch { /* an empty or foreign config: nothing in it is needed */ }
   const files = untar(
     await gunzip(await client.getBlob(ref.repository, layers[0].digest), where),
     where,
   );
+  const ours = manifest.artifactType === SKILL_ARTIFACT_TYPE;
+  if (!Array.isArray(config.files)) {
+    // Our artifacts always list their files; a manifest that says it is ours but lists none
+    // is refused. The other families list none: the layer's digest vouches for it.
+    if (ours) {
+      throw new Error(`Cannot install from ${where}: its config lists no files. Refusing it.`);
+    }
+    return { name: foreignName(config, manifest.annotations), digest, files };
+  }
   const listed = new Map<string, string>(
-    ((config.files ?? []) as { path: string; sha256: string }[]).map((
-      file,
-    ) => [file.path, file.sha256]),
+    (config.files as { path: string; sha256: string }[]).map((file) => [file.path, file.sha256]),
   );
   if (listed.size !== files.length) {
     throw new Error(
@@ -156,11 +196,15 @@ async function pullManifest(
       );
     }
   }
-  const name = typeof config.name === "string" ? config.name : "";
-  if (!name) {
-    throw new Error(`Cannot install from ${where}: its config names no skill. Refusing it.`);
-  }
-  return { name, digest, files };
+  return { name: foreignName(config, manifest.annotations), digest, files };
+}
+
+/** The skill's name as the config or the annotations give it ("" when none does). */
+function foreignName(config: Record<string, unknown>, annotations: unknown): string {
+  if (typeof config.name === "string") return config.name;
+  const notes = (annotations ?? {}) as Record<string, unknown>;
+  for (const key of NAME_ANNOTATIONS) if (typeof notes[key] === "string") return notes[key];
+  return "";
 }
 
 /** A layer unpacks to at most this much: a small gzip must not fill the memory. */
@@ -194,11 +238,16 @@ function untar(tar: Uint8Array, where: string): PulledSkill["files"] {
   const files: PulledSkill["files"] = [];
   const text = (from: number, length: number) =>
     new TextDecoder().decode(tar.subarray(from, from + length)).replace(/\0.*$/s, "");
+  /** The next entry's path from a PAX (`x`) or GNU (`L`) header, when one came first. */
+  let longPath: string | undefined;
   for (let offset = 0; offset + 512 <= tar.length;) {
     if (tar.subarray(offset, offset + 512).every((byte) => byte === 0)) break;
     const name = text(offset, 100);
     const prefix = text(offset + 345, 155);
-    const path = prefix ? `${prefix}/${name}` : name;
+    const raw = longPath ?? (prefix ? `${prefix}/${name}` : name);
+    longPath = undefined;
+    // `tar -C dir .` writes `./SKILL.md`; directories end with `/`.
+    const path = raw.replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
     const size = parseInt(text(offset + 124, 12).trim() || "0", 8);
     const type = text(offset + 156, 1) || "0";
     const mode = parseInt(text(offset + 100, 8).trim() || "0", 8);
@@ -209,13 +258,21 @@ function untar(tar: Uint8Array, where: string): PulledSkill["files"] {
         `Cannot install from ${where}: ${path} is ${size} bytes, too large or cut short. Refusing it.`,
       );
     }
-    if (type === "5") continue; // directories come from the files' paths
+    if (type === "5" || path === "") continue; // directories come from the files' paths
+    if (type === "g") continue; // global PAX header: nothing a skill's files need
+    if (type === "x" || type === "L") {
+      const body = new TextDecoder().decode(tar.subarray(start, start + size));
+      longPath = type === "L"
+        ? body.replace(/\0.*$/s, "")
+        : /(?:^|\n)\d+ path=([^\n]*)\n/.exec(body)?.[1];
+      continue;
+    }
     if (type !== "0") {
       throw new Error(
         `Cannot install from ${where}: ${path} is not a regular file (tar type ${type}). Refusing it.`,
       );
     }
-    if (path.startsWith("/") || path.split("/").some((part) => part === ".." || part === "")) {
+    if (path.startsWith("/") || path.split("/").some((p) => p === ".." || p === "." || p === "")) {
       throw new Error(
         `Cannot install from ${where}: the path ${path} leaves the skill folder. Refusing it.`,
       );
