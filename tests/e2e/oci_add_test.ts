@@ -268,3 +268,32 @@ Deno.test("install --frozen restores an OCI lockfile in a fresh clone by digest,
     await registry.close();
   }
 });
+
+Deno.test("a project's OCI skill follows its tag: outdated names it, update --project reviews and locks the new digest", async () => {
+  const registry = await startRegistry();
+  await using p = await project();
+  try {
+    await writeSkill(join(p.dir, "demo"), "demo");
+    const ref = `oci://${registry.host}/team/demo:v1`;
+    const first = await publish(join(p.dir, "demo"), ref);
+    const add = await p.cli(["add", ref, "--project", "--yes"]);
+    assert.equal(add.code, 0, add.stderr);
+    await writeSkill(join(p.dir, "demo"), "demo", "Moved on in the registry.");
+    const second = await publish(join(p.dir, "demo"), ref);
+
+    const outdated = await p.cli(["outdated", "--json"]);
+    assert.match(outdated.stdout, /"status": "outdated"/);
+    assert.ok(outdated.stdout.includes(second), outdated.stdout);
+    const update = await p.cli(["update", "--project", "--yes"]);
+    assert.equal(update.code, 0, update.stderr);
+    const entry = (await p.lock()).skills.demo!;
+    assert.notEqual(entry.commit, first);
+    assert.equal(entry.commit, second);
+    assert.match(
+      await Deno.readTextFile(join(p.root, ".agents", "skills", "demo", "SKILL.md")),
+      /Moved on/,
+    );
+  } finally {
+    await registry.close();
+  }
+});

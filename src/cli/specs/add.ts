@@ -89,6 +89,16 @@ it is also made visible to those agents (see \`skills link\`).`,
       text: "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep.",
     },
     {
+      title: "Signer policy",
+      text: `When $SKILLS_HOME/allowed_signers exists (OpenSSH allowed_signers format), every
+install needs a signature by a principal it lists: a signed git commit or tag
+(git verify-commit/verify-tag), or an SSH signature attached to an OCI artifact
+(\`skills publish --sign\`). A project's .agents/allowed_signers applies to its
+skills (--project) as well; where both exist the signer must be in both. Unsigned
+sources, unknown signers and local directories are then refused; the registry
+and skills-lock.json record who signed.`,
+    },
+    {
       title: "Rejected before git runs",
       text: `URLs or refs starting with '-', remote helpers such as
 ext::, transports other than https/ssh/git/file, control characters, and
