@@ -117,6 +117,11 @@ Deno.test("publish --sign and add under $SKILLS_HOME/allowed_signers: the right 
     assert.equal(accepted.code, 0, accepted.stderr);
     const entry = JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills[0];
     assert.deepEqual(entry.signed, { by: "alice@example.com", format: "ssh" });
+    const info = await runCli(["info", "good"], { env });
+    assert.match(info.stdout, /^Manifest +sha256:[0-9a-f]{64}$/m);
+    assert.match(info.stdout, /^Signed by +alice@example\.com$/m);
+    const infoJson = JSON.parse((await runCli(["info", "good", "--json"], { env })).stdout);
+    assert.equal(infoJson.signed_by, "alice@example.com");
 
     // Without a policy, an unsigned artifact installs as before.
     const free = await runCli(["add", `oci://${registry.host}/team/plain:v1`, "--yes"], {
