@@ -41,6 +41,36 @@ const MANIFEST_ACCEPT = [
   "application/vnd.docker.distribution.manifest.list.v2+json",
 ].join(", ");
 
+/** A manifest larger than this is refused (the limit registries themselves apply). */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+/** No blob we read (a layer of skill files) may be larger than this. */
+const MAX_BLOB_BYTES = 1024 * 1024 * 1024;
+
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body === null) return new Uint8Array();
+  for await (const chunk of response.body) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      await response.body.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
 export class RegistryClient {
   readonly base: string;
   readonly #registry: string;
@@ -67,7 +97,10 @@ export class RegistryClient {
       },
       `manifest ${repository}:${reference}`,
     );
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = await readCapped(response, MAX_MANIFEST_BYTES, () =>
+      new RegistryError(
+        `Cannot trust ${this.#registry}/${repository}:${reference}: its manifest is larger than 4 MiB. Refusing it.`,
+      ));
     const digest = await sha256Digest(bytes);
     if (reference.startsWith("sha256:") && digest !== reference) {
       throw new RegistryError(
@@ -156,7 +189,15 @@ export class RegistryClient {
     }
   }
 
-  async getBlob(repository: string, digest: string): Promise<Uint8Array> {
+  /**
+   * A blob by digest, hashed before it is returned. At most `maxBytes` are read: a registry
+   * sending more than the manifest promised is cut off, not buffered.
+   */
+  async getBlob(
+    repository: string,
+    digest: string,
+    maxBytes = MAX_BLOB_BYTES,
+  ): Promise<Uint8Array> {
     const response = await this.#send(
       repository,
       "pull",
@@ -164,7 +205,10 @@ export class RegistryClient {
       {},
       `blob ${digest}`,
     );
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = await readCapped(response, maxBytes, () =>
+      new RegistryError(
+        `Cannot trust blob ${digest} of ${this.#registry}/${repository}: it is larger than ${maxBytes} bytes. Refusing it.`,
+      ));
     const actual = await sha256Digest(bytes);
     if (actual !== digest) {
       throw new RegistryError(

@@ -71,6 +71,11 @@ export async function pullSkills(
       const name = entry.annotations?.[SKILL_NAME_ANNOTATION];
       return !only || (name !== undefined && only.includes(name));
     });
+    if (entries.length > MAX_INDEX_SKILLS) {
+      throw new Error(
+        `Cannot install from oci://${ref.registry}/${ref.repository}:${reference}: the index lists ${entries.length} skills, more than ${MAX_INDEX_SKILLS}. Refusing it.`,
+      );
+    }
     if (entries.length === 0) {
       throw new Error(
         `Cannot install from oci://${ref.registry}/${ref.repository}:${reference}: the index has no skill named ${
@@ -94,6 +99,9 @@ export async function ociTagDigest(url: string, tag: string): Promise<string> {
   const client = new RegistryClient({ registry: ref.registry });
   return (await client.getManifest(ref.repository, tag)).digest;
 }
+
+/** An index listing more skills than this is refused (each is a manifest and two blobs). */
+const MAX_INDEX_SKILLS = 1000;
 
 /** What a pull into a directory resolved: the top manifest's digest (index or skill). */
 interface PulledInto {
@@ -161,14 +169,23 @@ async function pullManifest(
       }, not a tar+gzip skill layer.`,
     );
   }
-  const configBytes = await client.getBlob(ref.repository, (manifest.config as Descriptor).digest);
+  // The manifest (pinned by digest) promises each blob's size: never read more than that.
+  const configDescriptor = manifest.config as Descriptor;
+  const configBytes = await client.getBlob(
+    ref.repository,
+    configDescriptor.digest,
+    promised(configDescriptor, where),
+  );
   let config: Record<string, unknown> = {};
   try {
     const parsed = decode(configBytes);
     if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) config = parsed;
   } catch { /* an empty or foreign config: nothing in it is needed */ }
   const files = untar(
-    await gunzip(await client.getBlob(ref.repository, layers[0].digest), where),
+    await gunzip(
+      await client.getBlob(ref.repository, layers[0].digest, promised(layers[0], where)),
+      where,
+    ),
     where,
   );
   const ours = manifest.artifactType === SKILL_ARTIFACT_TYPE;
@@ -280,4 +297,15 @@ function untar(tar: Uint8Array, where: string): PulledSkill["files"] {
     files.push({ path, bytes: tar.slice(start, start + size), executable: (mode & 0o100) !== 0 });
   }
   return files;
+}
+
+/** The size a descriptor promises, checked: a whole number up to the layer limit. */
+function promised(descriptor: Descriptor, where: string): number {
+  const size = descriptor.size;
+  if (typeof size !== "number" || !Number.isInteger(size) || size < 0 || size > MAX_LAYER_BYTES) {
+    throw new Error(
+      `Cannot install from ${where}: blob ${descriptor.digest} has no valid size in its manifest. Refusing it.`,
+    );
+  }
+  return size;
 }
