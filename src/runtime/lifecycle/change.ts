@@ -102,7 +102,7 @@ export class Change implements AsyncDisposable {
   /** Fetches a source to install from (or to preview) into this change's staging. */
   async fetch(source: Source, request: RefRequest): Promise<Fetched> {
     const root = this.#fetchRoot();
-    this.#progress(fetchAnnouncement(source));
+    this.#progress(fetchAnnouncement(source, request));
     const fetched = await fetchInto(source, request, root, this.#git()).catch((error) => {
       throw inContext(`Cannot install from ${sourceLabel(source)}`, error);
     });

@@ -94,9 +94,13 @@ export function sourceLabel(source: Source): string {
 }
 
 /** The progress line shown before fetching a source to install. */
-export function fetchAnnouncement(source: Source): string {
+export function fetchAnnouncement(source: Source, request?: RefRequest): string {
   if (source.type === "local") return `Copying ${source.path} ...`;
-  if (source.type === "oci") return `Pulling ${describeSource(source)} ...`;
+  if (source.type === "oci") {
+    // A restore pulls the lockfile's digest, an update the tag: say which.
+    const named = request === undefined || request.kind === "default" ? source.ref : request.name;
+    return `Pulling ${ociLabel(source, named)} ...`;
+  }
   // A repository on this machine is read in place (runtime/git/local_read.ts), not cloned.
   const verb = localRepositoryPath(source.url) ? "Reading" : "Cloning";
   return `${verb} ${describeSource(source)} ...`;
