@@ -107,8 +107,9 @@ credentials in URLs (use a git credential helper instead).`,
     {
       title: "Environment",
       text: `SKILLS_HOME, SKILLS_GIT_TIMEOUT (seconds per git command, default 120),
-SKILLS_OCI_AUTH (user:password or a token for OCI registries; else
-~/.docker/config.json and its credential helpers).`,
+SKILLS_OCI_AUTH (user:password or a token for every OCI registry, or
+registry=user:password,... for each; else ~/.docker/config.json and its
+credential helpers).`,
     },
     {
       title: "Exit codes",
