@@ -49,7 +49,7 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
   {
     name: "add",
     aliases: [],
-    summary: "Install skills from git or a directory",
+    summary: "Install skills from git, an OCI registry or a directory",
   },
   {
     name: "install",

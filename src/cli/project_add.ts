@@ -6,6 +6,7 @@
  * trusts it (in their `$SKILLS_HOME`), and `--agent` links it for those agents.
  */
 
+import { revisionLabel, shortRevision } from "../core/sources.ts";
 import { describeNetPolicy, NO_NETWORK } from "../core/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
 import type { AgentName } from "../core/agents.ts";
@@ -52,7 +53,7 @@ function summary(
       "Source",
       `${sourceLabel(fetched.source)}${plan.candidate.rel ? ` (${plan.candidate.rel})` : ""}`,
     ],
-    ["Commit", commitLabel(fetched)],
+    [revisionLabel(fetched.source), commitLabel(fetched)],
     ["Scripts", listOrNone(plan.candidate.scripts.map((s) => s.name))],
     ["Toolsets", listOrNone(m.toolsets)],
     ["Env allowed", listOrNone(m.envPatterns)],
@@ -160,11 +161,11 @@ export async function addToProject(
   }
   const out: string[] = [];
   for (const p of installed) {
-    const at = p.entry.commit ? ` at ${p.entry.commit.slice(0, 12)}` : "";
+    const at = p.entry.commit ? ` at ${shortRevision(p.entry.commit)}` : "";
     out.push(`Installed '${p.canonical}'${at} into ${p.target} (recorded in skills-lock.json)`);
   }
   for (const a of planning.already) {
-    const at = a.entry.commit ? ` at ${a.entry.commit.slice(0, 12)}` : "";
+    const at = a.entry.commit ? ` at ${shortRevision(a.entry.commit)}` : "";
     out.push(`Already installed '${a.canonical}'${at} in the project (nothing to do)`);
   }
   for (const r of refused) {

@@ -36,6 +36,8 @@ export function table(header: readonly string[], cells: readonly (readonly strin
   return [line(header), ...rows.map(line)].join("\n") + "\n";
 }
 
+/** A commit (8 hex digits) or an OCI manifest digest (`sha256:` and 8) for a table cell. */
 export function shortSha(sha: string | null | undefined): string {
-  return sha ? sha.slice(0, 8) : "-";
+  if (!sha) return "-";
+  return sha.startsWith("sha256:") ? sha.slice(0, 15) : sha.slice(0, 8);
 }

@@ -26,7 +26,7 @@ type Status =
 export interface PlanView {
   canonical: string;
   kind: "up_to_date" | "pinned" | "moved" | "update";
-  entry: { source: { type: "git" | "local"; url: string } };
+  entry: { source: { type: "git" | "local" | "oci"; url: string } };
   oldSha: string | null;
   newSha: string | null;
   tracking: string;

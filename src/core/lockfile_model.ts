@@ -45,12 +45,17 @@ const MAX_FILES_PER_SKILL = 20_000;
 const SHA256 = /^[0-9a-f]{64}$/;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const COMMIT = /^[0-9a-f]{40}$/;
+/** A git commit, or the manifest digest an OCI source is pinned to. */
+const COMMIT_OR_DIGEST = /^(?:[0-9a-f]{40}|sha256:[0-9a-f]{64})$/;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export interface LockedSource {
-  /** `git`: a clone URL (or GitHub shorthand); `local`: a directory (relative to the root). */
-  type: "git" | "local";
+  /**
+   * `git`: a clone URL (or GitHub shorthand); `local`: a directory (relative to the root);
+   * `oci`: `oci://registry/repository` (the tag is in `tag`, the digest in `commit`).
+   */
+  type: "git" | "local" | "oci";
   url: string;
   /** The skill's folder inside the repository ("" for the root). */
   subpath: string;
@@ -65,7 +70,10 @@ export interface LockedSkill {
   branch: string | null;
   tag: string | null;
   ref: string | null;
-  /** The commit the request resolved to (git sources), null for a local directory. */
+  /**
+   * The commit the request resolved to (git sources), the manifest digest (`sha256:…`) an OCI
+   * tag resolved to, null for a local directory.
+   */
   commit: string | null;
   /** Digest of the whole skill (`sha256:…`, as `skills trust` computes it). */
   digest: string;
@@ -142,11 +150,11 @@ const FILES = custom<Record<string, string>>("object of sha256 by path", (value)
 
 const ENTRY: Validator<LockedSkill> = object({
   name: text,
-  source: object({ type: oneOf("git", "local"), url: string({ min: 1 }), subpath: text }),
+  source: object({ type: oneOf("git", "local", "oci"), url: string({ min: 1 }), subpath: text }),
   branch: nullableText,
   tag: nullableText,
   ref: nullableText,
-  commit: nullable(string({ pattern: COMMIT })),
+  commit: nullable(string({ pattern: COMMIT_OR_DIGEST })),
   digest: string({ pattern: DIGEST }),
   files: FILES,
   permissions: object({ env: array(text), network: optional(array(text)) }),
@@ -197,8 +205,11 @@ function entryProblem(key: string, entry: LockedSkill): string | undefined {
   if (publishedSkillKey(entry.name) !== key) {
     return `skills.${key}.name: '${entry.name}' is not the skill named by the key`;
   }
-  if (entry.source.type === "git" && entry.commit === null) {
+  if (entry.source.type === "git" && (entry.commit === null || !COMMIT.test(entry.commit))) {
     return `skills.${key}.commit: a git source needs the commit it resolved to`;
+  }
+  if (entry.source.type === "oci" && (entry.commit === null || !DIGEST.test(entry.commit))) {
+    return `skills.${key}.commit: an OCI source needs the manifest digest it resolved to`;
   }
   if (entry.source.type === "local" && (entry.commit !== null || entry.source.subpath !== "")) {
     return `skills.${key}: a local source has no commit and no subpath`;

@@ -25,7 +25,7 @@ export const PEER_VERSION = 1;
 /** The fields of this tool's entry that the shared form writes under other names. */
 interface PinnedFields {
   name: string;
-  source: { type: "git" | "local"; url: string; subpath: string; [extra: string]: unknown };
+  source: { type: "git" | "local" | "oci"; url: string; subpath: string; [extra: string]: unknown };
   branch: string | null;
   tag: string | null;
   ref: string | null;
@@ -76,6 +76,12 @@ export function toSharedEntry(entry: PinnedFields): Record<string, unknown> {
     const url = source.url;
     out.source = url === "." || /^(\/|[A-Za-z]:[\\/])/.test(url) ? url : `./${url}`;
     out.sourceType = "local";
+  } else if (source.type === "oci") {
+    // The peer has no OCI sources: it reports this entry as one it cannot install, and
+    // keeps it as it is when it rewrites the file.
+    out.source = source.url;
+    out.sourceType = "oci";
+    out.sourceUrl = source.url;
   } else {
     const shorthand = githubShorthand(source.url);
     out.source = shorthand ?? source.url;
@@ -137,7 +143,12 @@ export function fromSharedEntry(raw: Record<string, unknown>): Record<string, un
   const extras = sourceExtras !== null && typeof sourceExtras === "object" ? sourceExtras : {};
   return {
     ...rest,
-    source: { ...extras, type: local ? "local" : "git", url, subpath },
+    source: {
+      ...extras,
+      type: local ? "local" : sourceType === "oci" ? "oci" : "git",
+      url,
+      subpath,
+    },
     ref: pinnedRef,
   };
 }

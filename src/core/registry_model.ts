@@ -21,8 +21,8 @@ import {
 const REGISTRY_VERSION = 1;
 
 interface SkillSource {
-  type: "git" | "local";
-  /** Clone URL for git, absolute path for local. */
+  type: "git" | "local" | "oci";
+  /** Clone URL for git, absolute path for local, `oci://registry/repository` for OCI. */
   url: string;
   /** Path of the skill inside the repository ("" for the root). */
   subpath: string;
@@ -72,7 +72,7 @@ const nullableText = nullable(text);
 
 /** Unknown keys are kept (the default): fields a newer version wrote survive a rewrite. */
 const SOURCE: Validator<SkillSource> = object({
-  type: oneOf("git", "local"),
+  type: oneOf("git", "local", "oci"),
   url: text,
   subpath: text,
 });

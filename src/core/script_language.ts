@@ -64,8 +64,8 @@ export const LANGUAGES: Readonly<Record<ScriptLanguage, LanguageSpec>> = {
   },
 };
 
-/** Programs the CLI itself starts besides the languages' runners (git, the sandbox). */
-const OWN_PROGRAMS = ["git", "bwrap"];
+/** Programs the CLI itself starts besides the languages' runners (git, the sandbox, ssh-keygen). */
+const OWN_PROGRAMS = ["git", "bwrap", "ssh-keygen"];
 
 /** Every program name the binary may start: its `--allow-run` list, in a stable order. */
 export function allowedPrograms(): string[] {

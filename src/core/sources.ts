@@ -14,6 +14,7 @@ import { type PathRules, pathRules } from "./paths.ts";
 const POSIX = pathRules("posix", () => "/");
 import { SkillError } from "./errors.ts";
 import { canonicalSkillName, quoteName, skillNameProblem } from "./names.ts";
+import { parseOciReference } from "./oci_reference.ts";
 
 export type Transport = "https" | "ssh" | "git" | "file";
 
@@ -39,7 +40,40 @@ interface LocalSource {
   ref: undefined;
 }
 
-export type Source = GitSource | LocalSource;
+/** A skill (or an index of skills) published to an OCI registry (`skills publish`). */
+export interface OciSource {
+  type: "oci";
+  /** `oci://registry/repository`, without tag or digest: where the artifact lives. */
+  url: string;
+  registry: string;
+  repository: string;
+  /** The skill's folder in a pulled index ("" for the whole artifact). */
+  subpath: string;
+  skill: undefined;
+  /** The tag (`:1.0`) or manifest digest (`@sha256:…`) the reference names. */
+  ref: string | undefined;
+}
+
+export type Source = GitSource | LocalSource | OciSource;
+
+/** Where a source's files come from: the URL (git, OCI) or the directory. */
+export function sourceLocation(source: Source): string {
+  return source.type === "local" ? source.path : source.url;
+}
+
+/** An `oci://registry/repository[:tag|@sha256:…]` source; the reference is checked here. */
+export function ociSource(input: string): OciSource {
+  const reference = parseOciReference(input);
+  return {
+    type: "oci",
+    url: `oci://${reference.registry}/${reference.repository}`,
+    registry: reference.registry,
+    repository: reference.repository,
+    subpath: "",
+    skill: undefined,
+    ref: reference.digest ?? reference.tag,
+  };
+}
 
 interface ParseSourceOptions {
   /** The caller found a directory with this absolute path for the input. */
@@ -157,6 +191,8 @@ export function parseSource(input: string, options: ParseSourceOptions = {}): So
       "Use an https://, ssh://, git:// or file:// URL",
     );
   }
+
+  if (/^oci:\/\//i.test(input)) return ociSource(input);
 
   const hash = input.indexOf("#");
   const base = hash === -1 ? input : input.slice(0, hash);
@@ -402,6 +438,7 @@ export function refRequest(flags: RefFlags, fromSource: string | undefined): Ref
 /** A short human description of a source, e.g. for the confirmation prompt. */
 export function describeSource(source: Source): string {
   if (source.type === "local") return source.path;
+  if (source.type === "oci") return source.ref === undefined ? source.url : ociLabel(source);
   return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
 }
 
@@ -416,4 +453,20 @@ export function parseSkillSelector(value: string): string {
     throw new SkillError("usage", `Invalid --skill '${quoteName(value)}': ${problem}`);
   }
   return canonicalSkillName(value);
+}
+
+/** `oci://registry/repository:tag` or `…@sha256:…` as the user would write it. */
+export function ociLabel(source: Pick<OciSource, "url" | "ref">, ref = source.ref): string {
+  if (ref === undefined) return source.url;
+  return `${source.url}${ref.startsWith("sha256:") ? "@" : ":"}${ref}`;
+}
+
+/** A commit or manifest digest shortened for a line of output (`3f2a9c1e0b4d`, `sha256:3f2a9c1e0b4d`). */
+export function shortRevision(id: string): string {
+  return id.startsWith("sha256:") ? id.slice(0, 19) : id.slice(0, 12);
+}
+
+/** What the summary calls a source's revision: a git commit, or an OCI manifest digest. */
+export function revisionLabel(source: Pick<Source, "type">): "Commit" | "Manifest" {
+  return source.type === "oci" ? "Manifest" : "Commit";
 }

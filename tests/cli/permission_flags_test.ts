@@ -17,5 +17,5 @@ Deno.test("the skills task, the compile task and the e2e tests carry the same pe
   assert.deepEqual(permissionFlags(config.tasks.skills.command), expected);
   assert.deepEqual(permissionFlags(config.tasks.compile.command), expected);
   assert.ok(!expected.includes("--allow-all") && !expected.includes("--allow-run"), "narrow flags");
-  assert.ok(expected.includes("--allow-run=git,uv,python3,python,bwrap,bash,node,deno"));
+  assert.ok(expected.includes("--allow-run=git,uv,python3,python,bwrap,bash,node,deno,ssh-keygen"));
 });

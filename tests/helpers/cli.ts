@@ -18,7 +18,7 @@ export const CLI_FLAGS = [
   "--allow-env",
   "--allow-net",
   "--allow-sys=hostname,networkInterfaces",
-  "--allow-run=git,uv,python3,python,bwrap,bash,node,deno",
+  "--allow-run=git,uv,python3,python,bwrap,bash,node,deno,ssh-keygen",
 ];
 
 export function cliEntry(): string {

@@ -1,10 +1,17 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
+import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { describeNetPolicy, NO_NETWORK } from "../../core/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { UsageError } from "../../core/errors.ts";
-import { parseSkillSelector, type RefFlags, refRequest } from "../../core/sources.ts";
+import {
+  parseSkillSelector,
+  type RefFlags,
+  refRequest,
+  revisionLabel,
+  shortRevision,
+} from "../../core/sources.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
@@ -174,10 +181,13 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     signal: ctx.signal,
     progress: say,
     preview: options.list,
+    project: options.project ? findProjectRoot(ctx.cwd).root : undefined,
   });
   for (const note of change.recovered) warn(ctx, note);
   const fetched = await change.fetch(source, request);
-  if (fetched.commit) say(`Checked out ${commitLabel(fetched)}`);
+  if (fetched.commit) {
+    say(`${source.type === "oci" ? "Pulled" : "Checked out"} ${commitLabel(fetched)}`);
+  }
   const candidates = await inspectCandidates(fetched);
   debug(ctx, `found ${candidates.length} skill(s) in ${fetched.base}`);
   if (options.list) return renderList(ctx, options, fetched, candidates);
@@ -253,7 +263,7 @@ function summary(ctx: Context, plan: InstallPlan, fetched: Fetched): string {
     fields([
       ["Description", m.description],
       ["Source", `${sourceLabel(source)}${plan.candidate.rel ? ` (${plan.candidate.rel})` : ""}`],
-      ["Commit", commitLabel(fetched)],
+      [revisionLabel(source), commitLabel(fetched)],
       ["Scripts", listOrNone(plan.candidate.scripts.map((s) => s.name))],
       ["Toolsets", listOrNone(m.toolsets)],
       ["Env allowed", listOrNone(m.envPatterns)],
@@ -362,11 +372,11 @@ function renderInstalled(
     return status;
   }
   for (const p of plans) {
-    const at = p.entry.commit_sha ? ` at ${p.entry.commit_sha.slice(0, 12)}` : "";
+    const at = p.entry.commit_sha ? ` at ${shortRevision(p.entry.commit_sha)}` : "";
     ctx.stdout.write(`Installed '${p.canonical}'${at} into ${p.target}\n`);
   }
   for (const a of already) {
-    const at = a.entry.commit_sha ? ` at ${a.entry.commit_sha.slice(0, 12)}` : "";
+    const at = a.entry.commit_sha ? ` at ${shortRevision(a.entry.commit_sha)}` : "";
     ctx.stdout.write(`Already installed '${a.canonical}'${at} (nothing to do)\n`);
   }
   for (const r of refused) {

@@ -88,6 +88,7 @@ function describeSkill(
     branch: skill.entry?.branch ?? locked?.branch ?? null,
     tag: skill.entry?.tag ?? locked?.tag ?? null,
     ref: skill.entry?.ref ?? locked?.ref ?? null,
+    signed_by: signer(skill.entry?.signed ?? locked?.signed),
     installed_at: skill.entry?.installed_at ?? null,
     updated_at: skill.entry?.updated_at ?? null,
     trusted: skill.trusted,
@@ -142,7 +143,9 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
       ? `${info.source} ${info.source_url}${info.source_subpath ? ` (${info.source_subpath})` : ""}`
       : info.source,
   );
-  field("Commit", info.commit_sha);
+  // An OCI skill is pinned to a manifest digest, a git skill to a commit.
+  field(skill.origin === "oci" ? "Manifest" : "Commit", info.commit_sha);
+  field("Signed by", info.signed_by);
   field(
     "Tracking",
     info.tag
@@ -187,4 +190,10 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   // Nearly every line holds text from the skill: written inert (core/terminal_text.ts).
   ctx.stdout.write(out.map((line) => inert(line)).join("\n") + "\n");
   return 0;
+}
+
+/** Who signed it, as the registry or lockfile records it (runtime/signing), else null. */
+function signer(signed: unknown): string | null {
+  const by = (signed as { by?: unknown } | undefined)?.by;
+  return typeof by === "string" ? by : null;
 }

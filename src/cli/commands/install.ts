@@ -77,7 +77,12 @@ export async function run(options: InstallOptions, ctx: Context): Promise<number
     });
   }
   const say = progress(ctx);
-  await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal, progress: say });
+  await using change = await beginChange(home, {
+    env: ctx.env,
+    signal: ctx.signal,
+    progress: say,
+    project: root,
+  });
   for (const note of change.recovered) warn(ctx, note);
   const ws = { root, home, change, tx };
   const restoreOptions = { frozen, force: options.force };

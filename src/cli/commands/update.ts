@@ -110,6 +110,8 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
     signal: ctx.signal,
     progress: progress(ctx),
     preview: options.dryRun,
+    // The project's signer policy applies to its skills (--project), on top of the user's.
+    project: options.project ? findProjectRoot(ctx.cwd).root : undefined,
   });
   for (const note of change.recovered) warn(ctx, note);
   const { root } = findProjectRoot(ctx.cwd);

@@ -4,16 +4,17 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const addSpec = {
   name: "add",
-  summary: "Install skills from git or a directory",
+  summary: "Install skills from git, an OCI registry or a directory",
   usage: ["add <source> [options]", "add <source> --project [--agent <agent>...] [options]"],
-  description: `Install skills from a git repository or a local directory. The source is cloned
-(shallow where possible; a repository on this machine is read without cloning)
-into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
+  description: `Install skills from a git repository, an OCI registry or a local directory. The
+source is cloned (shallow where possible; a repository on this machine is read
+without cloning) or pulled (every blob against its digest, every file against the
+artifact's list) into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
 (name, description, source, commit, scripts, toolsets, requested env
 permissions, and the findings of \`skills audit\`: critical, high and medium ones,
 and every network endpoint) and nothing is installed until you confirm. A critical
 finding refuses the install unless --allow-risky (recorded in the registry).
-The commit is pinned in the registry and the skill is trusted with the digest of
+The commit (for OCI: the manifest digest) is pinned in the registry and the skill is trusted with the digest of
 its files. Any failure or Ctrl-C leaves nothing behind.
 
 With --project the skill goes into the project instead: <repo>/.agents/skills/<name>/
@@ -79,6 +80,9 @@ it is also made visible to those agents (see \`skills link\`).`,
   https://host/owner/repo.git also ssh://, git://, file:// and git@host:owner/repo.git
   https://github.com/owner/repo/tree/<ref>/<path>    (also /blob/<ref>/<file>)
   https://gitlab.example/group/repo/-/tree/<ref>/<path> (also /-/blob/)
+  oci://registry/repo:tag     a skill published to an OCI registry (\`skills publish\`);
+                              an index of skills takes --skill; \`update\` follows the tag
+  oci://registry/repo@sha256:<digest>   pinned to that manifest
   ./dir, /abs/dir, ~/dir      a local directory (copied; \`skills update\` copies it again)`,
     },
     {
@@ -95,6 +99,16 @@ that end up with the same name are both refused; rename one with
 --name 'OLD=NAME' (repeatable, OLD as published).`,
     },
     {
+      title: "Signer policy",
+      text: `When $SKILLS_HOME/allowed_signers exists (OpenSSH allowed_signers format), every
+install needs a signature by a principal it lists: a signed git commit or tag
+(git verify-commit/verify-tag), or an SSH signature attached to an OCI artifact
+(\`skills publish --sign\`). A project's .agents/allowed_signers applies to its
+skills (--project) as well; where both exist the signer must be in both. Unsigned
+sources, unknown signers and local directories are then refused; the registry
+and skills-lock.json record who signed.`,
+    },
+    {
       title: "Rejected before git runs",
       text: `URLs or refs starting with '-', remote helpers such as
 ext::, transports other than https/ssh/git/file, control characters, and
@@ -102,7 +116,10 @@ credentials in URLs (use a git credential helper instead).`,
     },
     {
       title: "Environment",
-      text: "SKILLS_HOME, SKILLS_GIT_TIMEOUT (seconds per git command, default 120).",
+      text: `SKILLS_HOME, SKILLS_GIT_TIMEOUT (seconds per git command, default 120),
+SKILLS_OCI_AUTH (user:password or a token for every OCI registry, or
+registry=user:password,... for each; else ~/.docker/config.json and its
+credential helpers).`,
     },
     {
       title: "Exit codes",

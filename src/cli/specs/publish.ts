@@ -5,7 +5,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const publishSpec = {
   name: "publish",
   summary: "Push a skill (or a folder of skills) to an OCI registry",
-  usage: ["publish <source> <target> [--json]"],
+  usage: ["publish <source> <target> [--sign <key>] [--json]"],
   description: `<source> is a skill folder or a folder of skills; <target> is
 oci://registry/repository[:tag]. Pack the skill into one deterministic tar+gzip layer (same files, same digest)
 and push it as an OCI 1.1 artifact, with a config blob holding its front matter
@@ -13,8 +13,18 @@ and every file's sha256. A folder of skills becomes one OCI index. Prints the
 digest of what it pushed (manifest, or index). The tag defaults to latest.
 Credentials come from SKILLS_OCI_AUTH (user:token) or ~/.docker/config.json.
 Plain HTTP is used only for loopback registries and hosts named with
---insecure-registry.`,
+--insecure-registry.
+
+With --sign, the digest printed is signed with \`ssh-keygen -Y sign\` (namespace
+agent-skills-oci) and the signature attached as an OCI 1.1 referrer of it, also
+tagged sha256-<hex>.sig for registries without the referrers API. \`skills add\`
+checks it against allowed_signers files (see \`skills add --help\`).`,
   flags: {
+    sign: {
+      type: "string",
+      value: "KEY",
+      description: "Sign what was pushed with this SSH private key (ssh-keygen -Y sign)",
+    },
     "insecure-registry": {
       type: "string",
       multiple: true,
@@ -33,6 +43,7 @@ Plain HTTP is used only for loopback registries and hosts named with
     title: "Examples",
     text: `
   skills publish ./pdf oci://ghcr.io/acme/skills/pdf:1.0.0
-  skills publish ./skills oci://127.0.0.1:5000/acme/all:v1 --json`,
+  skills publish ./skills oci://127.0.0.1:5000/acme/all:v1 --json
+  skills publish ./pdf oci://ghcr.io/acme/skills/pdf:1.0.0 --sign ~/.ssh/id_ed25519`,
   }],
 } as const satisfies CommandSpec;

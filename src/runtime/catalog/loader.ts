@@ -35,7 +35,7 @@ import {
 // Part of what the loader answers, so callers need not know where it is declared.
 export { SCRIPT_COLLISION, type ScriptInfo, SkillLoadError };
 
-export type SkillOrigin = "core" | "git" | "local";
+export type SkillOrigin = "core" | "git" | "local" | "oci";
 
 /**
  * Where a skill was found (issue 17): in the project (`.agents/skills`, `.claude/skills`

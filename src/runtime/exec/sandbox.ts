@@ -541,7 +541,7 @@ function launchError(plan: LaunchPlan, error: unknown): SkillError {
     });
   }
   if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-    const names = allowedPrograms().filter((p) => p !== "git" && p !== "bwrap");
+    const names = allowedPrograms().filter((p) => !["git", "bwrap", "ssh-keygen"].includes(p));
     return new SkillError(
       "dependency_unavailable",
       `Cannot start ${plan.command}: ${(error as Error).message}`,

@@ -50,6 +50,8 @@ import {
   refuseRisky,
 } from "./install.ts";
 import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update.ts";
+import { verifySigner } from "./signatures.ts";
+import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
 
 interface ChangeOptions {
   /** The user's environment: git gets a filtered copy (and SKILLS_GIT_TIMEOUT from it). */
@@ -60,6 +62,11 @@ interface ChangeOptions {
   progress?: ((message: string) => void) | undefined;
   /** A read-only preview: no recovery at the start, and every commit refuses. */
   preview?: boolean | undefined;
+  /**
+   * The project this change installs into (its root): its signer policy applies on top of
+   * the user's (runtime/signing/policy.ts).
+   */
+  project?: string | undefined;
 }
 
 /** Starts a change: recovers what dead commands left (unless a preview). */
@@ -98,10 +105,19 @@ export class Change implements AsyncDisposable {
   /** Fetches a source to install from (or to preview) into this change's staging. */
   async fetch(source: Source, request: RefRequest): Promise<Fetched> {
     const root = this.#fetchRoot();
-    this.#progress(fetchAnnouncement(source));
-    return await fetchInto(source, request, root, this.#git()).catch((error) => {
+    this.#progress(fetchAnnouncement(source, request));
+    const fetched = await fetchInto(source, request, root, this.#git()).catch((error) => {
       throw inContext(`Cannot install from ${sourceLabel(source)}`, error);
     });
+    // A preview installs nothing, so it asks for no signature.
+    const policy = this.preview ? null : this.signerPolicy();
+    if (policy !== null) fetched.signed = await verifySigner(fetched, policy, this.#git());
+    return fetched;
+  }
+
+  /** The signer policy this change's fetches must satisfy, read when asked (null: none). */
+  signerPolicy(): SignerPolicy | null {
+    return signerPolicy(this.home, this.#options.project);
   }
 
   /**
@@ -153,16 +169,23 @@ export class Change implements AsyncDisposable {
    * folder out. A directory is copied anew each time.
    */
   fetchShared(source: Source, request: RefRequest): Promise<Fetched> {
-    // A directory holds one skill and is read anew each time (it may change meanwhile).
+    // A directory holds one skill and is read anew each time (it may change meanwhile); an
+    // artifact is pulled for the skill that names it.
     const key = source.type === "git" ? JSON.stringify([source.url, request]) : undefined;
     const shared = key === undefined ? undefined : this.#shared.get(key);
     if (shared !== undefined) return shared.fetched;
     const repository: Source = source.type === "git" ? { ...source, subpath: "" } : source;
     const root = this.#fetchRoot();
     this.#progress(
-      source.type === "git" ? `Fetching ${source.url} ...` : `Copying ${source.path} ...`,
+      source.type === "git" ? `Fetching ${source.url} ...` : fetchAnnouncement(repository, request),
     );
-    const fetched = fetchInto(repository, request, root, this.#git());
+    // The signer policy is applied to the fetch itself, before any skill's folder is read
+    // out of it (a root skill's folder loses the clone's .git, which verify-commit reads).
+    const policy = this.preview ? null : this.signerPolicy();
+    const fetched = fetchInto(repository, request, root, this.#git()).then(async (f) => {
+      if (policy !== null) f.signed = await verifySigner(f, policy, this.#git());
+      return f;
+    });
     // A failed fetch is not kept: the next skill asks again and reports its own error.
     fetched.catch(() => {
       if (key !== undefined) this.#shared.delete(key);
@@ -191,8 +214,9 @@ export class Change implements AsyncDisposable {
       remoteRefs: (url: string, transport: Transport) => this.#remoteRefs(url, transport),
       fetchShared: async (source: Source, request: RefRequest) => {
         const fetched = await this.fetchShared(source, request);
-        // A directory's copy is this plan's own (not shared): freed with the plan.
-        if (source.type === "local") root = fetched.root;
+        // A directory's copy or an artifact's pull is this plan's own (not shared): freed
+        // with the plan.
+        if (source.type !== "git") root = fetched.root;
         return fetched;
       },
       fetchRoot: () => (root = this.#fetchRoot()),

@@ -1,18 +1,30 @@
 /**
  * Getting a source's files into a directory of a change's staging area (change.ts decides
- * where): a git clone (shallow where possible), a read of a repository on this machine, or a
- * copy of a local directory; then finding the skills in it.
+ * where): a git clone (shallow where possible), a read of a repository on this machine, a
+ * verified pull from an OCI registry, or a copy of a local directory; then finding the skills
+ * in it.
  */
 
 import { join, resolve } from "../os/paths.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
-import { describeSource, parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import {
+  describeSource,
+  ociLabel,
+  type OciSource,
+  parseSource,
+  type RefRequest,
+  type Source,
+  sourceLocation,
+} from "../../core/sources.ts";
 import type { GitOptions } from "../git/command.ts";
 import { type FetchedCommit, fetchRepository } from "../git/fetch.ts";
 import { localRepositoryPath } from "../git/local_read.ts";
 import { isWithin, lstatOrNull } from "../os/fs.ts";
+import { RegistryClient } from "../oci/client.ts";
+import { pullInto } from "../oci/pull.ts";
+import type { Signed } from "../signing/policy.ts";
 
 export interface Fetched {
   source: Source;
@@ -20,8 +32,13 @@ export interface Fetched {
   root: string;
   /** Where discovery starts: root + the source's subpath. */
   base: string;
-  /** The checked-out commit for git sources, null for local directories. */
+  /**
+   * The checked-out commit for git sources; for OCI, the manifest digest the reference
+   * resolved to (as `sha`, with the tag followed or the digest pinned); null for directories.
+   */
   commit: FetchedCommit | null;
+  /** Who signed it, when a signer policy applied (lifecycle/signatures.ts). */
+  signed?: Signed;
 }
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
@@ -73,12 +90,17 @@ async function isBareRepository(path: string): Promise<boolean> {
 
 /** Where a source's files come from, as the user typed it: the URL or the directory. */
 export function sourceLabel(source: Source): string {
-  return source.type === "git" ? source.url : source.path;
+  return sourceLocation(source);
 }
 
 /** The progress line shown before fetching a source to install. */
-export function fetchAnnouncement(source: Source): string {
+export function fetchAnnouncement(source: Source, request?: RefRequest): string {
   if (source.type === "local") return `Copying ${source.path} ...`;
+  if (source.type === "oci") {
+    // A restore pulls the lockfile's digest, an update the tag: say which.
+    const named = request === undefined || request.kind === "default" ? source.ref : request.name;
+    return `Pulling ${ociLabel(source, named)} ...`;
+  }
   // A repository on this machine is read in place (runtime/git/local_read.ts), not cloned.
   const verb = localRepositoryPath(source.url) ? "Reading" : "Cloning";
   return `${verb} ${describeSource(source)} ...`;
@@ -95,6 +117,7 @@ export async function fetchInto(
     await copyTree(source.path, root, git.signal);
     return { source, root, base: root, commit: null };
   }
+  if (source.type === "oci") return await pullOci(source, request, root);
   const commit = await fetchRepository(source.url, source.transport, request, root, git);
   const base = source.subpath === "" ? root : join(root, ...source.subpath.split("/"));
   const info = await lstatOrNull(base);
@@ -104,6 +127,61 @@ export async function fetchInto(
       `Path '${source.subpath}' not found in ${source.url} at ${commit.sha.slice(0, 12)}`,
     );
   }
+  return { source, root, base, commit };
+}
+
+/**
+ * Pulls an OCI reference, verified blob by blob and file by file (runtime/oci/pull.ts): the
+ * tag or digest asked for (`--tag`, `:tag`, `@sha256:…`), else the source's own, else
+ * `latest`. The "commit" is the manifest digest the reference resolved to.
+ */
+async function pullOci(source: OciSource, request: RefRequest, root: string): Promise<Fetched> {
+  const wanted = request.kind === "default" ? source.ref ?? "latest" : request.name;
+  if (request.kind === "branch") {
+    throw new SkillError("usage", `An OCI registry has tags, not branches: use --tag ${wanted}`);
+  }
+  const digest = wanted.startsWith("sha256:") ? wanted : undefined;
+  const reference = {
+    registry: source.registry,
+    repository: source.repository,
+    ...(digest ? { digest } : { tag: wanted }),
+  };
+  let pulled;
+  try {
+    pulled = await pullInto(reference, new RegistryClient({ registry: source.registry }), root);
+  } catch (error) {
+    if (error instanceof SkillError) throw error;
+    const message = (error as Error).message;
+    const status = (error as { status?: number }).status;
+    const code = status === 404
+      ? "not_found"
+      : status === 401 || status === 403
+      ? "permission_denied"
+      : status !== undefined || message.startsWith("Cannot reach")
+      ? "io_error"
+      : "integrity_mismatch";
+    throw new SkillError(
+      code,
+      // pull.ts already names the artifact in its own refusals.
+      message.startsWith("Cannot install from ")
+        ? message
+        : `Cannot install from ${ociLabel(source, wanted)}: ${message}`,
+      { cause: error },
+    );
+  }
+  const base = source.subpath === "" ? root : join(root, ...source.subpath.split("/"));
+  if (source.subpath !== "" && (await lstatOrNull(base)) === null) {
+    throw new SkillError(
+      "not_found",
+      `Skill '${source.subpath}' not found in ${ociLabel(source, pulled.digest)}`,
+    );
+  }
+  const commit = {
+    sha: pulled.digest,
+    branch: null,
+    tag: digest ? null : wanted,
+    ref: digest ?? null,
+  };
   return { source, root, base, commit };
 }
 

@@ -20,6 +20,7 @@ import {
   publishedSkillKey,
   quoteName,
 } from "../../core/names.ts";
+import { sourceLocation } from "../../core/sources.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
@@ -258,7 +259,7 @@ export async function planInstall(
             `Cannot install skill '${
               quoteName(canonical)
             }': it is installed from this source at another ${
-              fetched.commit ? "commit" : "version"
+              fetched.source.type === "git" ? "commit" : "version"
             }`,
             { hint: `Run \`skills update ${canonical}\` to move it` },
           ),
@@ -284,7 +285,7 @@ export async function planInstall(
       name_canonical: canonical,
       source: {
         type: source.type,
-        url: source.type === "git" ? source.url : source.path,
+        url: sourceLocation(source),
         subpath: candidate.rel,
       },
       commit_sha: commit?.sha ?? null,
@@ -299,6 +300,8 @@ export async function planInstall(
       approved_network: networkList(candidate.manifest.network),
       installed_at: now,
       updated_at: now,
+      // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
+      ...(fetched.signed ? { signed: fetched.signed } : {}),
     };
     const audit = await auditDir(candidate.dir, candidate.manifest);
     const critical = criticalFindings(audit);
@@ -392,7 +395,7 @@ async function sameInstall(
   candidate: Candidate,
 ): Promise<"same" | "moved" | "other"> {
   const source = fetched.source;
-  const url = source.type === "git" ? source.url : source.path;
+  const url = sourceLocation(source);
   if (
     installed.source.type !== source.type || installed.source.url !== url ||
     installed.source.subpath !== candidate.rel

@@ -27,5 +27,7 @@ export const LAYER = {
     "runtime/catalog",
     "runtime/trust",
     "runtime/audit",
+    "runtime/oci",
+    "runtime/signing",
   ],
 } as const;

@@ -24,6 +24,7 @@ import { findEntry, type RegistryEntry } from "../../core/registry_model.ts";
 import {
   type GitSource,
   isFullSha,
+  ociSource,
   parseSource,
   type RefRequest,
   type Source,
@@ -93,6 +94,7 @@ function entrySource(entry: RegistryEntry): Source {
     const path = subpath === "" ? entry.source.url : join(entry.source.url, ...subpath.split("/"));
     return parseSource(path, { localDirectory: path, paths: PLATFORM_PATHS });
   }
+  if (entry.source.type === "oci") return { ...ociSource(entry.source.url), subpath };
   const parsed = parseSource(entry.source.url) as GitSource;
   return { ...parsed, subpath, skill: undefined, ref: undefined };
 }
@@ -179,15 +181,17 @@ export async function planUpdate(
   const { fetched, dir } = assessed.found;
   if (dir === null) throw missingSkillError(canonical, entry.source.subpath);
   // A repository's fetch is shared by all its skills: this one's folder is copied out. A
-  // directory's copy is the plan's own.
+  // directory's copy, or an artifact's pull, is the plan's own.
   let root = fetched.root;
+  let skillBase = dir;
   if (tracked.source.type === "git") {
     root = workspace.fetchRoot();
     await copyFolder(dir, root);
+    skillBase = root;
   }
   const staged = await stageNewVersion(
     entry,
-    { ...fetched, root, base: root },
+    { ...fetched, root, base: skillBase },
     options.now ?? new Date(),
     options,
   );
@@ -243,6 +247,8 @@ async function stageNewVersion(
     approved_network: networkList(manifest.network),
     updated_at: now.toISOString(),
   };
+  if (fetched.signed !== undefined) next.signed = fetched.signed;
+  else delete next.signed;
   // Only what the new commit adds is news: findings the installed version already had
   // were reviewed (or accepted) when it was installed.
   const report = await auditDir(dir, manifest);

@@ -25,6 +25,7 @@ import { trackedCommit } from "../git/fetch.ts";
 import { lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
+import { ociTagDigest } from "../oci/pull.ts";
 import type { Fetched } from "./fetch_source.ts";
 
 /** A skill that follows something upstream, as either scope records it. */
@@ -121,6 +122,14 @@ export async function assessSkill(
         { hint: `Move it with \`skills update ${skill.name} --ref <ref>\`` },
       );
     }
+    if (latest === skill.commit) return { status: "up_to_date", latest };
+  }
+  if (source.type === "oci" && options.request === undefined && request.kind === "tag") {
+    // A tag is the registry's moving pointer: the manifest digest it names now is the
+    // "commit", asked for without pulling anything.
+    const latest = await ociTagDigest(source.url, request.name).catch((error) => {
+      throw inContext(`Cannot update skill '${skill.name}'`, error);
+    });
     if (latest === skill.commit) return { status: "up_to_date", latest };
   }
   const fetched = await workspace.fetchShared(source, request).catch((error) => {

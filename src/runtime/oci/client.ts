@@ -7,7 +7,7 @@
 
 import { sha256Hex } from "../../core/digest.ts";
 import { findCredentials, type RegistryCredentials } from "./credentials.ts";
-import { isLoopbackRegistry } from "./reference.ts";
+import { isLoopbackRegistry } from "../../core/oci_reference.ts";
 
 interface RegistryClientOptions {
   registry: string;
@@ -41,6 +41,36 @@ const MANIFEST_ACCEPT = [
   "application/vnd.docker.distribution.manifest.list.v2+json",
 ].join(", ");
 
+/** A manifest larger than this is refused (the limit registries themselves apply). */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+/** No blob we read (a layer of skill files) may be larger than this. */
+const MAX_BLOB_BYTES = 1024 * 1024 * 1024;
+
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body === null) return new Uint8Array();
+  for await (const chunk of response.body) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      await response.body.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
 export class RegistryClient {
   readonly base: string;
   readonly #registry: string;
@@ -67,7 +97,10 @@ export class RegistryClient {
       },
       `manifest ${repository}:${reference}`,
     );
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = await readCapped(response, MAX_MANIFEST_BYTES, () =>
+      new RegistryError(
+        `Cannot trust ${this.#registry}/${repository}:${reference}: its manifest is larger than 4 MiB. Refusing it.`,
+      ));
     const digest = await sha256Digest(bytes);
     if (reference.startsWith("sha256:") && digest !== reference) {
       throw new RegistryError(
@@ -99,7 +132,72 @@ export class RegistryClient {
     return await sha256Digest(bytes);
   }
 
-  async getBlob(repository: string, digest: string): Promise<Uint8Array> {
+  /**
+   * Pushes a manifest with a `subject` by its digest. `referrers` tells whether the registry
+   * indexed it for the referrers API (it answers with `OCI-Subject`, OCI distribution 1.1).
+   */
+  async putReferrer(
+    repository: string,
+    bytes: Uint8Array,
+    mediaType: string,
+  ): Promise<{ digest: string; referrers: boolean }> {
+    const digest = await sha256Digest(bytes);
+    const response = await this.#send(repository, "push", `/v2/${repository}/manifests/${digest}`, {
+      method: "PUT",
+      headers: { "Content-Type": mediaType },
+      body: bytes as Uint8Array<ArrayBuffer>,
+    }, `manifest ${repository}@${digest}`);
+    await response.body?.cancel();
+    return { digest, referrers: response.headers.get("oci-subject") !== null };
+  }
+
+  /**
+   * The referrers of a manifest (OCI distribution 1.1), filtered by artifact type; null when
+   * the registry has no referrers API (404), so the caller falls back to the tag scheme.
+   */
+  async getReferrers(
+    repository: string,
+    digest: string,
+    artifactType: string,
+  ): Promise<{ digest: string; artifactType?: string }[] | null> {
+    const response = await this.#send(
+      repository,
+      "pull",
+      `/v2/${repository}/referrers/${digest}?artifactType=${encodeURIComponent(artifactType)}`,
+      { headers: { Accept: "application/vnd.oci.image.index.v1+json" } },
+      `referrers of ${digest}`,
+      [404],
+    );
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    const index = await response.json().catch(() => ({}));
+    const manifests = Array.isArray(index?.manifests) ? index.manifests : [];
+    return manifests.filter((entry: { digest?: unknown }) =>
+      typeof entry?.digest === "string" && /^sha256:[0-9a-f]{64}$/.test(entry.digest)
+    );
+  }
+
+  /** A manifest by tag or digest, or null when the registry has none (404). */
+  async findManifest(repository: string, reference: string): Promise<FetchedManifest | null> {
+    try {
+      return await this.getManifest(repository, reference);
+    } catch (error) {
+      if (error instanceof RegistryError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * A blob by digest, hashed before it is returned. At most `maxBytes` are read: a registry
+   * sending more than the manifest promised is cut off, not buffered.
+   */
+  async getBlob(
+    repository: string,
+    digest: string,
+    maxBytes = MAX_BLOB_BYTES,
+  ): Promise<Uint8Array> {
     const response = await this.#send(
       repository,
       "pull",
@@ -107,7 +205,10 @@ export class RegistryClient {
       {},
       `blob ${digest}`,
     );
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = await readCapped(response, maxBytes, () =>
+      new RegistryError(
+        `Cannot trust blob ${digest} of ${this.#registry}/${repository}: it is larger than ${maxBytes} bytes. Refusing it.`,
+      ));
     const actual = await sha256Digest(bytes);
     if (actual !== digest) {
       throw new RegistryError(

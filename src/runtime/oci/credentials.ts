@@ -22,13 +22,8 @@ export async function findCredentials(
   registry: string,
   env: { get(name: string): string | undefined } = Deno.env,
 ): Promise<RegistryCredentials | undefined> {
-  const fromEnv = env.get("SKILLS_OCI_AUTH");
-  if (fromEnv) {
-    const colon = fromEnv.indexOf(":");
-    return colon > 0
-      ? { username: fromEnv.slice(0, colon), password: fromEnv.slice(colon + 1) }
-      : { username: "<token>", password: fromEnv };
-  }
+  const fromEnv = envCredentials(env.get("SKILLS_OCI_AUTH"), registry);
+  if (fromEnv !== null) return fromEnv;
   const configDir = env.get("DOCKER_CONFIG") ?? `${env.get("HOME") ?? ""}/.docker`;
   let config: DockerConfig;
   try {
@@ -95,4 +90,32 @@ async function askHelper(
     }
   } catch { /* unreadable answer: no credentials */ }
   return undefined;
+}
+
+/**
+ * `registry=` before credentials scopes them to that registry (`ghcr.io=user:token`). A
+ * registry has a dot or a port (or is localhost), so a base64 token ending in `=` is not one.
+ */
+const SCOPED =
+  /^((?:[A-Za-z0-9-]+\.[A-Za-z0-9.-]+|localhost|[A-Za-z0-9.-]+:[0-9]{1,5})(?::[0-9]{1,5})?)=(.+)$/;
+
+/**
+ * `SKILLS_OCI_AUTH`: `user:password` or a token for every registry, or a comma list of
+ * `registry=user:password` scoped to each — the form to use where sources come from others
+ * (a project's lockfile may name any registry, and an unscoped secret is sent to each).
+ * Null when it gives nothing for this registry (then docker's config is asked).
+ */
+function envCredentials(value: string | undefined, registry: string): RegistryCredentials | null {
+  if (!value) return null;
+  const parts = value.split(",").map((part) => part.trim()).filter(Boolean);
+  const scoped = parts.map((part) => SCOPED.exec(part)).filter((m) => m !== null);
+  let secret: string | undefined;
+  if (scoped.length > 0 && scoped.length === parts.length) {
+    secret = scoped.find((m) => m[1]!.toLowerCase() === registry.toLowerCase())?.[2];
+    if (secret === undefined) return null;
+  } else secret = value;
+  const colon = secret.indexOf(":");
+  return colon > 0
+    ? { username: secret.slice(0, colon), password: secret.slice(colon + 1) }
+    : { username: "<token>", password: secret };
 }

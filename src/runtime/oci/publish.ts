@@ -8,7 +8,7 @@
 import { loadFrontMatterYaml, splitSkillMd } from "../../core/frontmatter.ts";
 import { RegistryClient, sha256Digest } from "./client.ts";
 import { packLayer, readSkillFolder } from "./pack.ts";
-import type { OciReference } from "./reference.ts";
+import type { OciReference } from "../../core/oci_reference.ts";
 
 export const SKILL_ARTIFACT_TYPE = "application/vnd.agentskills.skill.v1";
 export const SKILL_CONFIG_TYPE = "application/vnd.agentskills.skill.config.v1+json";

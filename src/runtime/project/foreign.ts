@@ -20,7 +20,7 @@ import {
   withLockedSkill,
 } from "../../core/lockfile_model.ts";
 import { publishedSkillKey } from "../../core/names.ts";
-import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import { parseSource, type RefRequest, type Source, sourceLocation } from "../../core/sources.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
@@ -149,7 +149,7 @@ export async function restoreForeign(
       const request: RefRequest = entry.ref === null
         ? { kind: "default" }
         : { kind: "ref", name: entry.ref };
-      const id = `${source.type === "git" ? source.url : source.path}\0${entry.ref ?? ""}`;
+      const id = `${sourceLocation(source)}\0${entry.ref ?? ""}`;
       let fetching = fetches.get(id);
       if (fetching === undefined) {
         fetching = ws.change.fetch(source, request);

@@ -82,7 +82,7 @@ export async function planProjectInstall(
       continue;
     }
     const lockedSrc = lockedSource(
-      source.type === "git" ? { type: "git", url: source.url } : source,
+      source.type === "local" ? source : { type: source.type, url: source.url },
       candidate.rel,
       root,
     );
@@ -137,6 +137,7 @@ export async function planProjectInstall(
         env: [...candidate.manifest.envPatterns],
         network: networkList(candidate.manifest.network),
       },
+      ...(fetched.signed ? { signed: fetched.signed } : {}),
     };
     const audit = await auditDir(candidate.dir, candidate.manifest);
     const risky = options.allowRisky === true ? [] : criticalFindings(audit);

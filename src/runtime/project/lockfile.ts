@@ -78,11 +78,11 @@ export async function digestOfLocked(entry: LockedSkill): Promise<string> {
  * when it is inside the project (so a clone elsewhere finds it), else absolute.
  */
 export function lockedSource(
-  source: { type: "git"; url: string } | { type: "local"; path: string },
+  source: { type: "git" | "oci"; url: string } | { type: "local"; path: string },
   subpath: string,
   root: string,
 ): LockedSource {
-  if (source.type === "git") return { type: "git", url: source.url, subpath };
+  if (source.type !== "local") return { type: source.type, url: source.url, subpath };
   const inside = isWithin(root, source.path);
   const url = inside ? (relative(root, source.path).replaceAll("\\", "/") || ".") : source.path;
   return { type: "local", url, subpath: "" };

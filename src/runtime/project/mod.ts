@@ -27,5 +27,6 @@ export const LAYER = {
     "runtime/trust",
     "runtime/lifecycle",
     "runtime/audit",
+    "runtime/oci",
   ],
 } as const;

@@ -23,7 +23,13 @@ import {
   type StatedPermissions,
 } from "../../core/lockfile_model.ts";
 import { networkList } from "../../core/net_grants.ts";
-import { parseSource, type Source, validateSubpath } from "../../core/sources.ts";
+import {
+  ociSource,
+  parseSource,
+  type Source,
+  sourceLocation,
+  validateSubpath,
+} from "../../core/sources.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { GitError } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
@@ -103,6 +109,7 @@ function entrySource(entry: LockedSkill, root: string, home: string): Source {
     }
     return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
   }
+  if (entry.source.type === "oci") return ociSource(entry.source.url);
   const parsed = parseSource(entry.source.url);
   if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
   return { ...parsed, subpath: "", skill: undefined, ref: undefined };
@@ -149,7 +156,7 @@ async function fetchAndVerify(
       out.mismatches.push(mismatch(key, "fetch_failed", describeError(error)));
       continue;
     }
-    const label = source.type === "git" ? source.url : source.path;
+    const label = sourceLocation(source);
     const id = `${label}\0${entry.commit ?? ""}`;
     let fetching = fetches.get(id);
     if (fetching === undefined) {

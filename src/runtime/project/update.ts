@@ -11,7 +11,7 @@ import { isAbsolute, resolve } from "../os/paths.ts";
 import type { ChangeSummary } from "../../core/changes.ts";
 import type { Diagnostic } from "../../core/manifest.ts";
 import { type LockedSkill, withLockedSkill } from "../../core/lockfile_model.ts";
-import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import { ociSource, parseSource, type RefRequest, type Source } from "../../core/sources.ts";
 import type { Change } from "../lifecycle/change.ts";
 import { describeTracking } from "../lifecycle/update.ts";
 import {
@@ -51,6 +51,7 @@ function sourceOf(entry: LockedSkill, root: string): Source {
     const path = isAbsolute(entry.source.url) ? entry.source.url : resolve(root, entry.source.url);
     return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
   }
+  if (entry.source.type === "oci") return ociSource(entry.source.url);
   const parsed = parseSource(entry.source.url);
   if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
   return { ...parsed, subpath: "", skill: undefined, ref: undefined };
@@ -125,6 +126,9 @@ export async function planProjectUpdate(
       network: networkList(manifest.network),
     },
   };
+  // Who signed the new version (under a signer policy), never a signer of the old one.
+  if (found.fetched.signed !== undefined) next.signed = found.fetched.signed;
+  else delete next.signed;
   const sameFiles = digest === entry.digest && sameOnDisk;
   if ((commit === null || commit.sha === entry.commit) && sameFiles) {
     return { ...base, kind: "up_to_date", newSha: entry.commit };

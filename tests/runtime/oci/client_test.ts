@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RegistryClient, sha256Digest } from "../../../src/runtime/oci/client.ts";
-import { parseOciReference } from "../../../src/runtime/oci/reference.ts";
+import { parseOciReference } from "../../../src/core/oci_reference.ts";
 import { findCredentials } from "../../../src/runtime/oci/credentials.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
 
@@ -242,6 +242,22 @@ Deno.test("oci references and credentials", async () => {
       username: "eve",
       password: "tok",
     });
+    // Scoped to registries: another registry (one a hostile lockfile names) gets nothing from
+    // the variable; a token ending in "=" is not read as a scope.
+    const scoped = new Map([["SKILLS_OCI_AUTH", "ghcr.io=eve:tok, 127.0.0.1:5000=bob:pw"]]);
+    assertEquals(await findCredentials("ghcr.io", scoped), { username: "eve", password: "tok" });
+    assertEquals(await findCredentials("127.0.0.1:5000", scoped), {
+      username: "bob",
+      password: "pw",
+    });
+    assertEquals(await findCredentials("evil.example", scoped), undefined);
+    assertEquals(
+      await findCredentials("reg.example", new Map([["SKILLS_OCI_AUTH", "dG9rZW4=="]])),
+      {
+        username: "<token>",
+        password: "dG9rZW4==",
+      },
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }

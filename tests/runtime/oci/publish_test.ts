@@ -7,7 +7,7 @@ import {
   SKILL_ARTIFACT_TYPE,
   SKILL_CONFIG_TYPE,
 } from "../../../src/runtime/oci/publish.ts";
-import { parseOciReference } from "../../../src/runtime/oci/reference.ts";
+import { parseOciReference } from "../../../src/core/oci_reference.ts";
 import { sha256Hex } from "../../../src/core/digest.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
 

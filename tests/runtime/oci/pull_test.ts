@@ -6,7 +6,7 @@ import {
   publishSkills,
 } from "../../../src/runtime/oci/publish.ts";
 import { pullSkills } from "../../../src/runtime/oci/pull.ts";
-import { parseOciReference } from "../../../src/runtime/oci/reference.ts";
+import { parseOciReference } from "../../../src/core/oci_reference.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
 
 async function writeSkill(dir: string, name: string, body = "") {
@@ -119,6 +119,33 @@ Deno.test("oci pull: a digest pin keeps its content after the tag moved; a tampe
     await assert.rejects(
       () => pullSkills(parseOciReference(`oci://${registry.host}/a/demo:v1`), client),
       /Cannot trust blob/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await registry.close();
+  }
+});
+
+Deno.test("oci pull: a blob larger than its manifest promised is cut off and refused", async () => {
+  const registry = await startRegistry();
+  const root = await Deno.makeTempDir();
+  try {
+    await writeSkill(`${root}/demo`, "demo", "x".repeat(4096));
+    const client = new RegistryClient({ registry: registry.host, credentials: null });
+    const artifact = await buildSkillArtifact(`${root}/demo`);
+    await client.pushBlob("a/short", artifact.config);
+    await client.pushBlob("a/short", artifact.layer);
+    const manifest = JSON.parse(new TextDecoder().decode(artifact.manifest));
+    manifest.layers[0].size = 16;
+    await client.putManifest(
+      "a/short",
+      "v1",
+      new TextEncoder().encode(JSON.stringify(manifest)),
+      MANIFEST_TYPE,
+    );
+    await assert.rejects(
+      () => pullSkills(parseOciReference(`oci://${registry.host}/a/short:v1`), client),
+      /larger than 16 bytes/,
     );
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -1,4 +1,10 @@
-/** `oci://registry[:port]/repository[:tag|@sha256:hex]` — what publish and add accept. */
+/**
+ * `oci://registry[:port]/repository[:tag|@sha256:hex]` — what publish and add accept. Pure
+ * parsing (core): the source parser reads `oci://` sources with it, the registry client its
+ * hosts.
+ */
+
+import { SkillError } from "./errors.ts";
 
 export interface OciReference {
   registry: string;
@@ -14,8 +20,10 @@ const DIGEST = /^sha256:[a-f0-9]{64}$/;
 
 export function parseOciReference(text: string): OciReference {
   const fail = (reason: string): never => {
-    throw new Error(
-      `Cannot read OCI reference "${text}": ${reason}. Write it as oci://registry/repository[:tag|@sha256:<digest>].`,
+    throw new SkillError(
+      "invalid_source",
+      `Cannot read OCI reference "${text}": ${reason}`,
+      { hint: "Write it as oci://registry/repository[:tag|@sha256:<digest>]" },
     );
   };
   if (!text.startsWith("oci://")) fail("it does not start with oci://");
@@ -23,7 +31,11 @@ export function parseOciReference(text: string): OciReference {
   const slash = rest.indexOf("/");
   if (slash <= 0) fail("it names no repository");
   const registry = rest.slice(0, slash);
-  if (!/^[A-Za-z0-9.-]+(?::[0-9]{1,5})?$|^\[[0-9a-fA-F:]+\](?::[0-9]{1,5})?$/.test(registry)) {
+  if (
+    !/^[A-Za-z0-9][A-Za-z0-9.-]*(?::[0-9]{1,5})?$|^\[[0-9a-fA-F:]+\](?::[0-9]{1,5})?$/.test(
+      registry,
+    )
+  ) {
     fail(`"${registry}" is not a registry host`);
   }
   let path = rest.slice(slash + 1);

@@ -1,0 +1,58 @@
+/**
+ * The signer policy applied to a fetch, before anything from it is planned: an OCI artifact
+ * needs an SSH signature over its manifest digest (a referrer, or the `.sig` tag), a git
+ * source a signed commit (or tag), by a signer every policy file lists. A local directory
+ * carries no signature and is refused under a policy. Without a policy nothing is asked.
+ */
+
+import { SkillError } from "../../core/errors.ts";
+import { ociLabel, sourceLocation } from "../../core/sources.ts";
+import { localRepositoryPath } from "../git/local_read.ts";
+import type { GitOptions } from "../git/command.ts";
+import { RegistryClient } from "../oci/client.ts";
+import { findSignatures } from "../oci/signature.ts";
+import { join } from "../os/paths.ts";
+import { lstatOrNull } from "../os/fs.ts";
+import { gitSigner } from "../signing/git_signature.ts";
+import { refusal, requireSigned, type Signed, type SignerPolicy } from "../signing/policy.ts";
+import type { Fetched } from "./fetch_source.ts";
+
+/** Who signed what was fetched, as the policy accepts it; throws `untrusted` otherwise. */
+export async function verifySigner(
+  fetched: Fetched,
+  policy: SignerPolicy,
+  git: GitOptions,
+): Promise<Signed> {
+  const source = fetched.source;
+  const commit = fetched.commit;
+  if (source.type === "local" || commit === null) {
+    throw refusal(sourceLocation(source), "a local directory carries no signature", policy);
+  }
+  if (source.type === "oci") {
+    const client = new RegistryClient({ registry: source.registry });
+    let signatures;
+    try {
+      signatures = await findSignatures(client, source.repository, commit.sha);
+    } catch (error) {
+      throw new SkillError(
+        "untrusted",
+        `Cannot install ${ociLabel(source, commit.sha)}: its signature could not be read (${
+          (error as Error).message
+        })`,
+      );
+    }
+    return await requireSigned(policy, signatures, commit.sha, ociLabel(source, commit.sha));
+  }
+  // A clone keeps its .git in the fetch; a repository on this machine is read in place.
+  const cloned = await lstatOrNull(join(fetched.root, ".git"));
+  const repository = cloned?.isDirectory ? fetched.root : localRepositoryPath(source.url);
+  const what = `${source.url} at ${commit.sha.slice(0, 12)}`;
+  if (repository === null) throw refusal(what, "its commit could not be read", policy);
+  let by: string | undefined;
+  for (const file of policy.files) {
+    const result = await gitSigner(repository, source.transport, commit.sha, commit.tag, file, git);
+    if ("refused" in result) throw refusal(what, `${result.refused} (${file})`, policy);
+    by ??= result.principal;
+  }
+  return { by: by!, format: "ssh" };
+}
