@@ -6,6 +6,7 @@
  */
 
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "./net_grants.ts";
+import { codeLanguageOf, inSpans, readCode, type Span } from "./audit_code.ts";
 import {
   AUDIT_MAX_FILE_BYTES,
   AUDIT_RULES,
@@ -163,11 +164,26 @@ function auditFile(
   const regions = regionsOf(file.path, text);
   // Folded once per region, matched by every rule.
   const readingsOf = new Map(regions.map((region) => [region, readings(region)]));
+  // A script's comments and docstrings, told apart by a tokenizer (audit_code.ts).
+  const inertOf = new Map<Region, readonly Span[]>();
+  for (const region of regions) {
+    if (region.kind !== "script") continue;
+    const language = codeLanguageOf(file.path, region.text);
+    if (language !== undefined) inertOf.set(region, readCode(language, region.text).inert);
+  }
+  const isInert = (region: Region, index: number) => {
+    const spans = inertOf.get(region);
+    return spans !== undefined && inSpans(spans, index);
+  };
+  /** Rules that fired in code (not in a comment): what the `together` rules combine. */
   const fired = new Set<string>();
   const push = (rule: AuditRule, region: Region, at: number, matched: string) => {
-    const severity = severityInContext(rule, file.path, region, at - region.offset, matched);
+    const inert = isInert(region, at - region.offset);
+    const severity = inert && !HIDING_RULES.has(rule.id)
+      ? commentSeverity(rule.severity)
+      : severityInContext(rule, file.path, region, at - region.offset, matched);
     out.push(finding(rule, file.path, lineAt(at), matched, false, severity));
-    fired.add(rule.id);
+    if (!inert) fired.add(rule.id);
   };
   for (const rule of AUDIT_RULES) {
     const m = rule.match;
@@ -199,7 +215,7 @@ function auditFile(
         }
       } else if (m.type === "folded-name") {
         for (const piece of concatenations(region.text)) {
-          if (!m.names.test(piece.value)) continue;
+          if (!m.names.test(piece.value) || isInert(region, piece.index)) continue;
           push(rule, region, region.offset + piece.index, piece.source);
         }
       } else if (m.type === "html-comment") {
@@ -593,6 +609,17 @@ function quotedAt(text: string, index: number): boolean {
     start = end + 1;
   }
   return false;
+}
+
+/**
+ * Rules about characters that hide text: they matter most in comments and strings (Trojan
+ * Source hides code in a comment), so a comment does not lower them.
+ */
+const HIDING_RULES = new Set(["tag-unicode", "bidi-unicode", "invisible-unicode"]);
+
+/** A finding in a script's comment or docstring: nothing runs it, the reviewer still sees it. */
+function commentSeverity(severity: Severity): Severity {
+  return severity === "critical" || severity === "high" ? "medium" : severity;
 }
 
 /** Installers of well-known toolchains, shown in docs as their projects publish them. */

@@ -545,7 +545,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 2;
+const ENGINE_VERSION = 3;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
