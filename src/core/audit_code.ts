@@ -12,15 +12,17 @@
  * patterns of audit_rules.ts, on the code this leaves.
  */
 
-export type CodeLanguage = "python" | "javascript" | "shell";
+type CodeLanguage = "python" | "javascript" | "shell";
 
 /** A span `[start, end)` of a file's text. */
 export type Span = readonly [number, number];
 
-export interface CodeReading {
+interface CodeReading {
   language: CodeLanguage;
   /** Comments and (Python) docstrings: text nothing executes. Sorted, disjoint. */
   inert: Span[];
+  /** Python's other string literals (what `codeOnly` keeps as code); empty for the others. */
+  strings: Span[];
 }
 
 const BY_EXTENSION: Record<string, CodeLanguage> = {
@@ -54,12 +56,13 @@ export function codeLanguageOf(path: string, text: string): CodeLanguage | undef
 
 /** Tokenizes `text` as `language`. Linear in the text; never throws on malformed code. */
 export function readCode(language: CodeLanguage, text: string): CodeReading {
+  const strings: Span[] = [];
   const inert = language === "python"
-    ? pythonInert(text)
+    ? pythonInert(text, strings)
     : language === "javascript"
     ? javascriptInert(text)
     : shellInert(text);
-  return { language, inert };
+  return { language, inert, strings };
 }
 
 /** Whether `index` falls inside one of the sorted, disjoint `spans`. */
@@ -89,7 +92,7 @@ export function codeOnly(text: string, reading: CodeReading): string {
 
 // --- Python ---------------------------------------------------------------------------
 
-function pythonInert(text: string): Span[] {
+function pythonInert(text: string, strings: Span[]): Span[] {
   const out: Span[] = [];
   let depth = 0; // brackets: inside them a newline does not end the statement
   /** Whether only whitespace stands between the last statement start and here. */
@@ -125,7 +128,8 @@ function pythonInert(text: string): Span[] {
       if (statementStart && depth === 0) {
         const rest = text.slice(literal.end, lineEnd(text, literal.end));
         if (/^[ \t\r]*(?:#.*)?$/.test(rest)) out.push([i, literal.end]);
-      }
+        else strings.push([i, literal.end]);
+      } else strings.push([i, literal.end]);
       statementStart = false;
       i = literal.end;
       continue;

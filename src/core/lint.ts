@@ -6,9 +6,14 @@
  *   without vague words, at a useful length.
  * - The body stays small: at most 500 lines and 5,000 tokens (it is loaded whole).
  * - Every file the body mentions exists; every resource and script is mentioned somewhere.
+ * - Helper modules of `scripts/` are told from commands (only commands are run and must be
+ *   mentioned); a script that cannot start for a missing module is reported as such.
  */
 
 import { characterCount } from "./manifest.ts";
+import { codeLanguageOf, codeOnly, readCode } from "./audit_code.ts";
+import { importNameOf, pep723Dependencies, requirementName } from "./pep723.ts";
+import { missingPythonModule } from "./script_hints.ts";
 
 export interface LintFinding {
   rule: string;
@@ -251,4 +256,186 @@ export function lintNameFolder(name: string, folder: string, line: number): Lint
     line,
     message: `'name' (${name}) differs from the folder name (${folder}): rename one of them`,
   }];
+}
+
+// --- Scripts and helper modules ---------------------------------------------------------
+
+/** A file of `scripts/` with its text, as lint reads it. */
+interface ScriptSource {
+  /** Path inside `scripts/` (`build.py`, `office/helpers/utils.py`). */
+  file: string;
+  text: string;
+}
+
+const PY_MAIN_GUARD =
+  /^if\s+(?:__name__\s*==\s*["']__main__["']|["']__main__["']\s*==\s*__name__)\s*:/m;
+/** Reads the command line: whatever else it holds, the file is a program. */
+const PY_READS_ARGV = /\bsys\.argv\b|\.parse_args\s*\(|\bArgumentParser\s*\(/;
+/** Top-level statements a module is made of: imports, definitions, constants, guards. */
+const PY_DEFINITION =
+  /^(?:import\s|from\s|(?:async\s+)?def\s|class\s|@|try\s*:|except\b|finally\s*:|else\s*:|elif\s|if\s+(?:(?:typing\.)?TYPE_CHECKING|sys\.version_info|sys\.platform)\b|pass\b|__all__\b|[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_]\w*)*\s*(?::[^=\n]+)?=(?!=))/;
+const JS_PROGRAM =
+  /\bimport\.meta\.main\b|\brequire\.main\s*===?\s*module\b|\bprocess\.argv\b|\bDeno\.args\b/;
+
+/**
+ * The files of `scripts/` that are helper modules rather than commands, each with the reason:
+ * a Python file without a `__main__` guard that another script imports, or whose top level
+ * only imports and defines (functions, classes, constants); a JavaScript/TypeScript file that
+ * never reads its command line and is imported by another script or exports what it defines;
+ * a shell file another script sources. Lint neither runs them with --help nor asks SKILL.md to
+ * say when to run them.
+ */
+export function helperModules(scripts: readonly ScriptSource[]): Map<string, string> {
+  const read = scripts.map((s) => {
+    const language = codeLanguageOf(s.file, s.text);
+    const code = language === undefined ? s.text : codeOnly(s.text, readCode(language, s.text));
+    return { ...s, language, code };
+  });
+  const out = new Map<string, string>();
+  for (const script of read) {
+    const others = read.filter((o) => o !== script);
+    if (script.language === "python") {
+      if (PY_MAIN_GUARD.test(script.code)) continue;
+      const importer = others.find((o) =>
+        o.language === "python" &&
+        pythonImports(o.code).some((m) => pythonNames(script.file).has(m))
+      );
+      if (importer !== undefined) {
+        out.set(script.file, `imported by scripts/${importer.file}`);
+      } else if (onlyDefinitions(script.text)) {
+        out.set(script.file, "its top level only imports and defines");
+      }
+    } else if (script.language === "javascript") {
+      if (JS_PROGRAM.test(script.code)) continue;
+      const importer = others.find((o) =>
+        o.language === "javascript" && jsImports(o.file, o.code).has(withoutExtension(script.file))
+      );
+      if (importer !== undefined) out.set(script.file, `imported by scripts/${importer.file}`);
+      else if (/^export\s/m.test(script.code)) out.set(script.file, "it exports what it defines");
+    } else if (script.language === "shell") {
+      const base = script.file.split("/").pop()!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const named = new RegExp(`(?:^|[/"'\\s])${base}(?:["'\\s]|$)`);
+      const importer = others.find((o) =>
+        o.language === "shell" && [...o.code.matchAll(SOURCED)].some((m) => named.test(m[1]!))
+      );
+      if (importer !== undefined) out.set(script.file, `sourced by scripts/${importer.file}`);
+    }
+  }
+  return out;
+}
+
+/** The dotted names a Python file under `scripts/` is imported by (`utils`, `helpers.utils`). */
+function pythonNames(file: string): Set<string> {
+  const parts = withoutExtension(file).split("/");
+  return new Set(parts.map((_, i) => parts.slice(i).join(".")));
+}
+
+/** Every module a Python text imports, with `from A import b` giving both `A` and `A.b`. */
+function pythonImports(code: string): string[] {
+  const out: string[] = [];
+  for (
+    const m of code.matchAll(/^[ \t]*from[ \t]+\.*([\w.]*)[ \t]+import[ \t]+\(?([\w \t,\n]+)/gm)
+  ) {
+    const base = m[1]!;
+    if (base !== "") out.push(base);
+    for (const name of m[2]!.split(/[,\n]/)) {
+      const imported = name.trim().split(/\s+as\s+/)[0]!.trim();
+      if (/^\w+$/.test(imported)) out.push(base === "" ? imported : `${base}.${imported}`);
+    }
+  }
+  for (const m of code.matchAll(/^[ \t]*import[ \t]+([\w., \t]+)/gm)) {
+    for (const name of m[1]!.split(",")) out.push(name.trim().split(/\s+as\s+/)[0]!.trim());
+  }
+  return out;
+}
+
+/** Files (inside `scripts/`, without extension) a JavaScript text imports relatively. */
+function jsImports(importer: string, code: string): Set<string> {
+  const dir = importer.split("/").slice(0, -1);
+  const out = new Set<string>();
+  const specifier =
+    /(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*|^\s*import\s+)["'](\.{1,2}\/[^"']+)["']/gm;
+  for (const m of code.matchAll(specifier)) {
+    const parts = [...dir];
+    for (const part of m[1]!.split("/")) {
+      if (part === "..") parts.pop();
+      else if (part !== ".") parts.push(part);
+    }
+    out.add(withoutExtension(parts.join("/")));
+  }
+  return out;
+}
+
+/** `source x.sh`, `. "$(dirname "$0")/x.sh"`: the rest of the command names the file. */
+const SOURCED = /(?:^|[;&|(]|\s)(?:source|\.)[ \t]+([^\n;&|]+)/gm;
+
+function withoutExtension(path: string): string {
+  return path.replace(/\.(?:py|m?[jt]s|cjs|cts|jsx|tsx)$/, "");
+}
+
+/**
+ * Whether a Python file's top level only imports and defines: every statement that starts
+ * at column 0 (outside brackets, strings and continued lines) is an import, a definition, a
+ * constant or a guard, and nothing reads the command line.
+ */
+function onlyDefinitions(text: string): boolean {
+  const reading = readCode("python", text);
+  // Strings and comments blanked, so their contents cannot look like statements.
+  let blank = "";
+  let last = 0;
+  for (const [start, end] of [...reading.inert, ...reading.strings].sort((a, b) => a[0] - b[0])) {
+    blank += text.slice(last, start) + text.slice(start, end).replace(/[^\n]/g, " ");
+    last = end;
+  }
+  blank += text.slice(last);
+  let depth = 0;
+  let continued = false;
+  let statements = 0;
+  for (const line of blank.split("\n")) {
+    const starts = depth === 0 && !continued && /^\S/.test(line);
+    if (starts) {
+      statements++;
+      if (PY_READS_ARGV.test(line) || !PY_DEFINITION.test(line)) return false;
+    }
+    for (const c of line) {
+      if (c === "(" || c === "[" || c === "{") depth++;
+      else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
+    }
+    continued = /\\\s*$/.test(line);
+  }
+  return statements > 0;
+}
+
+/** The module a failed script's stderr says is missing (Python, Node.js or Deno), if any. */
+export function missingModule(stderr: string): string | undefined {
+  return missingPythonModule(stderr) ??
+    /Cannot find (?:module|package) '([^']+)'/.exec(stderr)?.[1] ??
+    /Module not found "([^"]+)"/.exec(stderr)?.[1] ??
+    /Relative import path "([^"]+)" not prefixed/.exec(stderr)?.[1];
+}
+
+/**
+ * A script that could not start because a module is missing here: said as such (not as a
+ * script that fails to print --help), with what the author should do when its PEP 723 block
+ * does not declare the module.
+ */
+export function missingModuleFinding(
+  script: { name: string; file: string; text: string },
+  module: string,
+): LintFinding {
+  const declared = /\.py$/.test(script.file) ? pep723Dependencies(script.text) : "unknown";
+  const names = Array.isArray(declared)
+    ? declared.map(requirementName).filter((n) => n !== undefined).map((n) => importNameOf(n!))
+    : [];
+  const advice = declared === "unknown"
+    ? "install it, or declare it where the script's runner reads dependencies"
+    : names.includes(module)
+    ? "it is declared in the script's PEP 723 block: install uv so `uv run` provides it"
+    : "declare it in the script's PEP 723 `# /// script` dependencies";
+  return {
+    rule: "script-missing-module",
+    level: "warning",
+    file: `scripts/${script.file}`,
+    message: `\`${script.name}\` was not run: missing module ${module} (${advice})`,
+  };
 }

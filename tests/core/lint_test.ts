@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import {
+  helperModules,
   lintBody,
   lintDescription,
   lintMissingFiles,
@@ -9,6 +10,7 @@ import {
   lintUnreferenced,
   MAX_BODY_TOKENS,
   mentionedPaths,
+  missingModule,
   needsTokenCount,
 } from "../../src/core/lint.ts";
 
@@ -141,4 +143,52 @@ Deno.test("lintUnreferenced() wants every reference, asset and script mentioned 
 Deno.test("lintNameFolder() compares the name with the folder", () => {
   assert.deepEqual(lintNameFolder("pdf", "pdf", 2), []);
   assert.deepEqual(rules(lintNameFolder("pdf", "pdf-tools", 2)), ["name-folder"]);
+});
+
+Deno.test("helperModules(): modules are told from commands by guard, imports and top level", () => {
+  const modules = helperModules([
+    {
+      file: "build.py",
+      text: "from utils import slug\nif __name__ == '__main__':\n    print(slug('a'))\n",
+    },
+    { file: "utils.py", text: "import re\n\ndef slug(t):\n    return re.sub('x', '-', t)\n" },
+    // Imported, but with a guard: also a command.
+    { file: "both.py", text: 'def f(): pass\nif __name__ == "__main__":\n    f()\n' },
+    { file: "uses_both.py", text: "import both\nboth.f()\n" },
+    // No guard, but top-level code: a command.
+    { file: "quick.py", text: "import sys\nprint(sys.version)\n" },
+    {
+      file: "cli.py",
+      text: "import argparse\nparser = argparse.ArgumentParser()\nargs = parser.parse_args()\n",
+    },
+    // No guard, nothing imports it, only definitions (a docstring, a multi-line constant).
+    { file: "consts.py", text: '"""Shared."""\nX = {\n    "a": 1,\n}\nY = """\nprint(1)\n"""\n' },
+    { file: "office/pack.py", text: "from helpers.ooxml import NS\nprint(NS)\n" },
+    { file: "office/helpers/ooxml.py", text: "NS = {}\n" },
+    { file: "run.sh", text: '#!/bin/sh\nsource "$(dirname "$0")/lib.sh"\nmain "$@"\n' },
+    { file: "lib.sh", text: "main() { echo hi; }\n" },
+    {
+      file: "report.ts",
+      text: "import { fmt } from './lib/fmt.ts';\nconsole.log(fmt(Deno.args));\n",
+    },
+    { file: "lib/fmt.ts", text: "export const fmt = (a: string[]) => a.join(' ');\n" },
+    { file: "tool.mjs", text: "export function f() {}\nif (import.meta.main) f();\n" },
+  ]);
+  assert.deepEqual(Object.fromEntries(modules), {
+    "utils.py": "imported by scripts/build.py",
+    "consts.py": "its top level only imports and defines",
+    "office/helpers/ooxml.py": "imported by scripts/office/pack.py",
+    "lib.sh": "sourced by scripts/run.sh",
+    "lib/fmt.ts": "imported by scripts/report.ts",
+  });
+});
+
+Deno.test("missingModule() reads Python, Node.js and Deno failures", () => {
+  assert.equal(
+    missingModule("Traceback ...\nModuleNotFoundError: No module named 'docx.shared'"),
+    "docx",
+  );
+  assert.equal(missingModule("Error: Cannot find module 'pptxgenjs'\nRequire stack:"), "pptxgenjs");
+  assert.equal(missingModule('error: Relative import path "zod" not prefixed with / or ./'), "zod");
+  assert.equal(missingModule("Script failed with exit code 2\nusage: x"), undefined);
 });

@@ -1,6 +1,7 @@
 /**
  * `skills lint <dir>`: the author's checks (core/lint.ts) on one skill directory, plus
- * what only running it shows: each script is run with `--help`, and with `--json` alone,
+ * what only running it shows: each command-line script (helper modules aside, see
+ * core/lint.helperModules) is run with `--help`, and with `--json` alone,
  * through the real runner (exec/script_service: the same launcher, environment allowlist,
  * sandbox and timeout as `skills run`) — only when the command says so (a trusted skill, or
  * `--run-scripts`), always in the OS sandbox with no network but what the user grants (the
@@ -11,6 +12,7 @@
 import { basename, join, relative } from "../os/paths.ts";
 import type { Diagnostic } from "../../core/manifest.ts";
 import {
+  helperModules,
   lintBody,
   lintDescription,
   type LintFinding,
@@ -18,6 +20,8 @@ import {
   lintNameFolder,
   lintUnreferenced,
   mentionedPaths,
+  missingModule,
+  missingModuleFinding,
   needsTokenCount,
 } from "../../core/lint.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
@@ -95,9 +99,25 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
         ),
       })),
   ];
-  findings.push(...lintUnreferenced(docs, files, record.scripts));
+  // Helper modules (utils.py) are not commands: not run, not asked to be mentioned.
+  const sources = new Map(record.scripts.map((s) => [
+    s.file,
+    new TextDecoder().decode(readPrefixSync(s.path, MAX_DOC_BYTES).bytes),
+  ]));
+  const modules = helperModules([...sources].map(([file, text]) => ({ file, text })));
+  const commands = record.scripts.filter((s) => !modules.has(s.file));
+  // A module is imported, never run on its own: it needs no PEP 723 block of its own.
+  const moduleFiles = new Set([...modules.keys()].map((file) => `scripts/${file}`));
+  findings.splice(
+    0,
+    findings.length,
+    ...findings.filter((f) => !(moduleFiles.has(f.file) && /PEP 723/.test(f.message))),
+  );
+  findings.push(...lintUnreferenced(docs, files, commands));
   findings.push(...lintNameFolder(manifest.name, basename(loose.dir), lineOf("name")));
-  const scripts = options.runScripts ? await scriptFindings(record, options) : undefined;
+  const scripts = options.runScripts
+    ? await scriptFindings({ ...record, scripts: commands }, sources, options)
+    : undefined;
   findings.push(...scripts?.findings ?? []);
   findings.sort(byFileAndLine);
   return { dir: loose.dir, name: manifest.name, findings, scriptsRun: scripts?.ran === true };
@@ -124,10 +144,12 @@ async function portability(
   const out: LintFinding[] = [];
   for (const d of [...loose.filter((x) => x.level === "warning"), ...strict.diagnostics]) {
     if (/differs from the directory|must equal the directory/.test(d.message)) continue;
-    if (seen.has(d.message) || loose.some((x) => x.level === "error" && x.message === d.message)) {
+    // The same warning may come from both readings; each file keeps its own.
+    const key = `${d.file}\u0000${d.message}`;
+    if (seen.has(key) || loose.some((x) => x.level === "error" && x.message === d.message)) {
       continue;
     }
-    seen.add(d.message);
+    seen.add(key);
     out.push({
       rule: "portability",
       level: "warning",
@@ -144,6 +166,7 @@ type SkillRecord = Catalog["skills"][number];
 /** Runs every script with --help, then with --json alone, through the real runner. */
 async function scriptFindings(
   record: SkillRecord,
+  sources: ReadonlyMap<string, string>,
   options: LintOptions,
 ): Promise<{ findings: LintFinding[]; ran: boolean }> {
   const catalog: Catalog = {
@@ -187,6 +210,13 @@ async function scriptFindings(
         file,
         message: `\`${script.name}\` was not run: ${firstLine(help.message)}`,
       });
+      continue;
+    }
+    const missing = help.success ? undefined : missingModule(help.message);
+    if (missing !== undefined) {
+      // The script never started: its help is not what failed.
+      const text = sources.get(script.file) ?? "";
+      out.push(missingModuleFinding({ name: script.name, file: script.file, text }, missing));
       continue;
     }
     if (!help.success) {
