@@ -147,7 +147,9 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("/")) {
         continue;
       }
-      const path = safeDecode(target.replace(/[#?].*$/, ""));
+      const path = withoutSkillRoot(safeDecode(target.replace(/[#?].*$/, "")));
+      // Another placeholder (`{skill-name}/x.md`, `$PLUGIN_ROOT/x`) cannot be resolved here.
+      if (/[{}$<>%]/.test(path)) continue;
       if (path !== "") out.push({ path: normalizeRel(path), line: firstLine + i });
     }
     for (const m of line.matchAll(RESOURCE_PATH)) {
@@ -162,6 +164,16 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
   return out;
 }
 
+/**
+ * Placeholders agents replace with the skill's own folder (`{baseDir}/references/x.md` in
+ * Claude Code skills): the path after one is a file of this skill.
+ */
+const SKILL_ROOT = /^(?:\{baseDir\}|\$\{?CLAUDE_SKILL_DIR\}?|\$\{?SKILL_DIR\}?|\{SKILL_DIR\})\//;
+
+function withoutSkillRoot(path: string): string {
+  return path.replace(SKILL_ROOT, "");
+}
+
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
@@ -174,10 +186,15 @@ function normalizeRel(path: string): string {
   return path.replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
 }
 
-/** Mentions of files (or folders) that are not in the skill. */
+/**
+ * Mentions of files (or folders) that are not in the skill: an error, or a warning when
+ * `outside` finds the path beside the skill (relative to a folder above it, such as the
+ * plugin or repository it lives in), which an agent that installs the skill alone lacks.
+ */
 export function lintMissingFiles(
   mentions: readonly Mention[],
   files: readonly string[],
+  outside: (path: string) => string | undefined = () => undefined,
 ): LintFinding[] {
   const present = new Set(files);
   const folders = new Set(files.flatMap((f) => {
@@ -190,6 +207,18 @@ export function lintMissingFiles(
     if (m.path === "" || present.has(m.path) || folders.has(m.path) || seen.has(m.path)) continue;
     if (m.path.split("/").includes("..")) continue; // outside the skill: not ours to check
     seen.add(m.path);
+    const found = outside(m.path);
+    if (found !== undefined) {
+      out.push({
+        rule: "file-outside-skill",
+        level: "warning",
+        file: "SKILL.md",
+        line: m.line,
+        message:
+          `the body mentions ${m.path}, which is not in the skill but at ${found}: an agent that installs the skill alone will not have it`,
+      });
+      continue;
+    }
     out.push({
       rule: "missing-file",
       level: "error",
@@ -216,14 +245,10 @@ export function lintUnreferenced(
   scripts: readonly { file: string; name: string }[],
 ): LintFinding[] {
   const out: LintFinding[] = [];
-  const mentionedIn = (path: string, needles: readonly RegExp[]) =>
-    docs.some((d) => d.path !== path && needles.some((n) => n.test(d.text)));
-  const word = (text: string) =>
-    new RegExp(`(?<![\\w.-])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`);
   for (const path of files) {
     if (!/^(?:references|assets)\//.test(path)) continue;
     const name = path.split("/").pop()!;
-    if (!mentionedIn(path, [word(path), word(name)])) {
+    if (!mentionedIn(docs, path, [word(path), word(name)])) {
       out.push({
         rule: "unreferenced-file",
         level: "warning",
@@ -233,8 +258,8 @@ export function lintUnreferenced(
     }
   }
   for (const script of scripts) {
-    const path = `scripts/${script.file}`;
-    if (!mentionedIn(path, [word(path), word(script.file), word(script.name)])) {
+    if (!scriptMentioned(docs, script)) {
+      const path = `scripts/${script.file}`;
       out.push({
         rule: "unreferenced-file",
         level: "warning",
@@ -244,6 +269,27 @@ export function lintUnreferenced(
     }
   }
   return out;
+}
+
+function mentionedIn(docs: readonly Doc[], path: string, needles: readonly RegExp[]): boolean {
+  return docs.some((d) => d.path !== path && needles.some((n) => n.test(d.text)));
+}
+
+function word(text: string): RegExp {
+  return new RegExp(`(?<![\\w.-])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`);
+}
+
+/**
+ * Whether a document of the skill names a script: by path, file name, the name `skills run`
+ * takes, or as a Python module (`python -m scripts.aggregate`).
+ */
+export function scriptMentioned(
+  docs: readonly Doc[],
+  script: { file: string; name: string },
+): boolean {
+  const path = `scripts/${script.file}`;
+  const dotted = `scripts.${script.name.replaceAll("/", ".")}`;
+  return mentionedIn(docs, path, [word(path), word(script.file), word(script.name), word(dotted)]);
 }
 
 /** The skill's name should equal its folder's (the Agent Skills spec requires it). */
@@ -279,30 +325,34 @@ const JS_PROGRAM =
 
 /**
  * The files of `scripts/` that are helper modules rather than commands, each with the reason:
- * a Python file without a `__main__` guard that another script imports, or whose top level
- * only imports and defines (functions, classes, constants); a JavaScript/TypeScript file that
- * never reads its command line and is imported by another script or exports what it defines;
- * a shell file another script sources. Lint neither runs them with --help nor asks SKILL.md to
- * say when to run them.
+ * a Python file another file of `scripts/` imports (`from utils import x`, `from .base
+ * import y`, a package's `__init__.py` included), unless it has a `__main__` guard and the
+ * documents name it (`mentioned`), or one without a guard whose top level only imports and
+ * defines (functions, classes, constants); a JavaScript/TypeScript file that never reads its
+ * command line and is imported by another script or exports what it defines; a shell file
+ * another script sources. Lint neither runs them with --help nor asks SKILL.md to say when
+ * to run them. `files` may hold files that are not scripts (`__init__.py`): they import too.
  */
-export function helperModules(scripts: readonly ScriptSource[]): Map<string, string> {
-  const read = scripts.map((s) => {
+export function helperModules(
+  files: readonly ScriptSource[],
+  mentioned: (file: string) => boolean = () => false,
+): Map<string, string> {
+  const read = files.map((s) => {
     const language = codeLanguageOf(s.file, s.text);
     const code = language === undefined ? s.text : codeOnly(s.text, readCode(language, s.text));
-    return { ...s, language, code };
+    const imports = language === "python" ? pythonImports(s.file, code) : new Set<string>();
+    return { ...s, language, code, imports };
   });
   const out = new Map<string, string>();
   for (const script of read) {
     const others = read.filter((o) => o !== script);
     if (script.language === "python") {
-      if (PY_MAIN_GUARD.test(script.code)) continue;
-      const importer = others.find((o) =>
-        o.language === "python" &&
-        pythonImports(o.code).some((m) => pythonNames(script.file).has(m))
-      );
-      if (importer !== undefined) {
+      const guard = PY_MAIN_GUARD.test(script.code);
+      const name = pythonModuleName(script.file);
+      const importer = others.find((o) => o.imports.has(name));
+      if (importer !== undefined && !(guard && mentioned(script.file))) {
         out.set(script.file, `imported by scripts/${importer.file}`);
-      } else if (onlyDefinitions(script.text)) {
+      } else if (!guard && onlyDefinitions(script.text)) {
         out.set(script.file, "its top level only imports and defines");
       }
     } else if (script.language === "javascript") {
@@ -324,27 +374,44 @@ export function helperModules(scripts: readonly ScriptSource[]): Map<string, str
   return out;
 }
 
-/** The dotted names a Python file under `scripts/` is imported by (`utils`, `helpers.utils`). */
-function pythonNames(file: string): Set<string> {
-  const parts = withoutExtension(file).split("/");
-  return new Set(parts.map((_, i) => parts.slice(i).join(".")));
+/** A file's dotted module name inside `scripts/`: `office/validators/base.py` → `office.validators.base`. */
+function pythonModuleName(file: string): string {
+  return withoutExtension(file).replace(/\/__init__$/, "").replaceAll("/", ".");
 }
 
-/** Every module a Python text imports, with `from A import b` giving both `A` and `A.b`. */
-function pythonImports(code: string): string[] {
-  const out: string[] = [];
-  for (
-    const m of code.matchAll(/^[ \t]*from[ \t]+\.*([\w.]*)[ \t]+import[ \t]+\(?([\w \t,\n]+)/gm)
-  ) {
-    const base = m[1]!;
-    if (base !== "") out.push(base);
-    for (const name of m[2]!.split(/[,\n]/)) {
-      const imported = name.trim().split(/\s+as\s+/)[0]!.trim();
-      if (/^\w+$/.test(imported)) out.push(base === "" ? imported : `${base}.${imported}`);
+/**
+ * Every module a Python file may import, as dotted names inside `scripts/`: a relative import
+ * resolved against the file's package; an absolute one against the file's folder (first on
+ * `sys.path` when it runs) and each folder above it, with a leading `scripts.` (run from the
+ * skill's root) dropped. `from A import b` gives both `A` and `A.b`.
+ */
+function pythonImports(file: string, code: string): Set<string> {
+  const out = new Set<string>();
+  const folder = file.split("/").slice(0, -1);
+  const absolute = (name: string) => {
+    const bare = name.replace(/^scripts\./, "");
+    for (let up = 0; up <= folder.length; up++) {
+      out.add([...folder.slice(0, folder.length - up), bare].join("."));
     }
+  };
+  // Names span lines only inside parentheses.
+  const from = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n;]*))/gm;
+  for (const m of code.matchAll(from)) {
+    const dots = m[1]!.length;
+    const names = (m[3] ?? m[4]!).split(/[,\n]/).map((n) => n.trim().split(/\s+as\s+/)[0]!.trim())
+      .filter((n) => /^\w+$/.test(n));
+    if (dots === 0) {
+      absolute(m[2]!);
+      for (const name of names) absolute(`${m[2]!}.${name}`);
+      continue;
+    }
+    const base = [...folder.slice(0, Math.max(0, folder.length - (dots - 1))), m[2]!]
+      .filter((p) => p !== "").join(".");
+    if (base !== "") out.add(base);
+    for (const name of names) out.add(base === "" ? name : `${base}.${name}`);
   }
   for (const m of code.matchAll(/^[ \t]*import[ \t]+([\w., \t]+)/gm)) {
-    for (const name of m[1]!.split(",")) out.push(name.trim().split(/\s+as\s+/)[0]!.trim());
+    for (const name of m[1]!.split(",")) absolute(name.trim().split(/\s+as\s+/)[0]!.trim());
   }
   return out;
 }

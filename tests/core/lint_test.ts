@@ -92,6 +92,18 @@ Deno.test("mentionedPaths() skips example paths: code blocks and paths the agent
   assert.deepEqual(mentionedPaths(body, 1), [{ path: "scripts/real.py", line: 6 }]);
 });
 
+Deno.test("mentionedPaths() reads {baseDir}/ as the skill's folder and skips other placeholders", () => {
+  const body = [
+    "Consult [verification]({baseDir}/references/verify.md) first.",
+    "Helpers: [{baseDir}/resources/helpers.py](${CLAUDE_SKILL_DIR}/resources/helpers.py).",
+    "Each generated skill lives at [its folder]({skill-name}/SKILL.md).",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 1), [
+    { path: "references/verify.md", line: 1 },
+    { path: "resources/helpers.py", line: 2 },
+  ]);
+});
+
 Deno.test("lintDescription() ignores quoted requests, code and model ids in the first-person check", () => {
   const quoted = lintDescription(
     'Deploys web apps to the cloud. Use when the user says "deploy my app" or asks for `my-config`; works with us.anthropic.claude-3 models.',
@@ -117,6 +129,16 @@ Deno.test("lintMissingFiles() reports each mentioned file or folder the skill la
   const found = lintMissingFiles(mentions, files);
   assert.deepEqual(found.map((f) => [f.rule, f.level, f.line]), [["missing-file", "error", 7]]);
   assert.match(found[0]!.message, /scripts\/missing\.py/);
+  // Found beside the skill (its plugin's scripts/): a warning that says where.
+  const beside = lintMissingFiles(
+    mentions,
+    files,
+    (path) => path === "scripts/missing.py" ? "../../scripts/missing.py" : undefined,
+  );
+  assert.deepEqual(beside.map((f) => [f.rule, f.level, f.line]), [
+    ["file-outside-skill", "warning", 7],
+  ]);
+  assert.match(beside[0]!.message, /not in the skill but at \.\.\/\.\.\/scripts\/missing\.py/);
 });
 
 Deno.test("lintUnreferenced() wants every reference, asset and script mentioned somewhere", () => {
@@ -152,9 +174,30 @@ Deno.test("helperModules(): modules are told from commands by guard, imports and
       text: "from utils import slug\nif __name__ == '__main__':\n    print(slug('a'))\n",
     },
     { file: "utils.py", text: "import re\n\ndef slug(t):\n    return re.sub('x', '-', t)\n" },
-    // Imported, but with a guard: also a command.
+    // Imported, with a guard, and named by the documents: also a command.
     { file: "both.py", text: 'def f(): pass\nif __name__ == "__main__":\n    f()\n' },
     { file: "uses_both.py", text: "import both\nboth.f()\n" },
+    // Imported with a guard (a self-test) but never named: a module.
+    { file: "check.py", text: 'def run(): pass\nif __name__ == "__main__":\n    run()\n' },
+    { file: "package_it.py", text: "from scripts.check import run\nrun()\n" },
+    // A package: its __init__ imports the modules, a command imports the package.
+    { file: "office/validate.py", text: "from validators import V\nV()\n" },
+    {
+      file: "office/validators/__init__.py",
+      text: "from .base import V\nfrom .redline import (\n    R,\n)\nfrom .docx import D\n",
+    },
+    {
+      file: "office/validators/redline.py",
+      text: "R = 1\nif __name__ == '__main__':\n    print(R)\n",
+    },
+    {
+      file: "office/validators/docx.py",
+      text: "D = 1\nif __name__ == '__main__':\n    print(D)\n",
+    },
+    {
+      file: "office/validators/base.py",
+      text: "class V:\n    pass\n\nif __name__ == '__main__':\n    V()\n",
+    },
     // No guard, but top-level code: a command.
     { file: "quick.py", text: "import sys\nprint(sys.version)\n" },
     {
@@ -173,9 +216,14 @@ Deno.test("helperModules(): modules are told from commands by guard, imports and
     },
     { file: "lib/fmt.ts", text: "export const fmt = (a: string[]) => a.join(' ');\n" },
     { file: "tool.mjs", text: "export function f() {}\nif (import.meta.main) f();\n" },
-  ]);
+  ], (file) => file === "both.py");
   assert.deepEqual(Object.fromEntries(modules), {
     "utils.py": "imported by scripts/build.py",
+    "check.py": "imported by scripts/package_it.py",
+    "office/validators/base.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/redline.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/docx.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/__init__.py": "imported by scripts/office/validate.py",
     "consts.py": "its top level only imports and defines",
     "office/helpers/ooxml.py": "imported by scripts/office/pack.py",
     "lib.sh": "sourced by scripts/run.sh",

@@ -9,7 +9,7 @@
  * sandbox only when the user agreed (`policyModeAgreed`).
  */
 
-import { basename, join, relative } from "../os/paths.ts";
+import { basename, dirname, join, relative } from "../os/paths.ts";
 import type { Diagnostic } from "../../core/manifest.ts";
 import {
   helperModules,
@@ -23,12 +23,13 @@ import {
   missingModule,
   missingModuleFinding,
   needsTokenCount,
+  scriptMentioned,
 } from "../../core/lint.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { scriptHelp, scriptRun } from "../exec/script_service.ts";
 import { sandboxStatus } from "../exec/sandbox.ts";
-import { readPrefixSync } from "../os/fs.ts";
+import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { skillFiles } from "./scan.ts";
 
 export interface LintOptions {
@@ -54,6 +55,8 @@ export interface LintReport {
 }
 
 const DOC = /\.(?:md|markdown|txt)$/i;
+/** Files of scripts/ read to tell helper modules from commands. */
+const CODE = /\.(?:py|m?[jt]s|cjs|cts|sh|bash)$/i;
 const MAX_DOC_BYTES = 1024 * 1024;
 
 export async function lintSkillDir(dir: string, options: LintOptions): Promise<LintReport> {
@@ -88,7 +91,13 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   const files = skillFiles(loose.dir).filter((f) =>
     !f.split("/").some((part) => part.startsWith(".") || part === "__pycache__")
   );
-  findings.push(...lintMissingFiles(mentionedPaths(parsed.body, parsed.bodyLine), files));
+  findings.push(
+    ...lintMissingFiles(
+      mentionedPaths(parsed.body, parsed.bodyLine),
+      files,
+      besideSkill(loose.dir),
+    ),
+  );
   const docs = [
     { path: "SKILL.md", text },
     ...files.filter((f) => DOC.test(f) && f !== "SKILL.md")
@@ -99,12 +108,27 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
         ),
       })),
   ];
-  // Helper modules (utils.py) are not commands: not run, not asked to be mentioned.
-  const sources = new Map(record.scripts.map((s) => [
-    s.file,
-    new TextDecoder().decode(readPrefixSync(s.path, MAX_DOC_BYTES).bytes),
-  ]));
-  const modules = helperModules([...sources].map(([file, text]) => ({ file, text })));
+  // Helper modules (utils.py) are not commands: not run, not asked to be mentioned. Every
+  // code file of scripts/ is read, for what imports what (a package's __init__.py too).
+  const sources = new Map(
+    files.filter((f) => f.startsWith("scripts/") && CODE.test(f)).map((f) => [
+      f.slice("scripts/".length),
+      new TextDecoder().decode(
+        readPrefixSync(join(loose.dir, ...f.split("/")), MAX_DOC_BYTES).bytes,
+      ),
+    ]),
+  );
+  for (const script of record.scripts) {
+    if (!sources.has(script.file)) {
+      const bytes = readPrefixSync(script.path, MAX_DOC_BYTES).bytes;
+      sources.set(script.file, new TextDecoder().decode(bytes));
+    }
+  }
+  const byFile = new Map(record.scripts.map((s) => [s.file, s]));
+  const modules = helperModules(
+    [...sources].map(([file, text]) => ({ file, text })),
+    (file) => byFile.has(file) && scriptMentioned(docs, byFile.get(file)!),
+  );
   const commands = record.scripts.filter((s) => !modules.has(s.file));
   // A module is imported, never run on its own: it needs no PEP 723 block of its own.
   const moduleFiles = new Set([...modules.keys()].map((file) => `scripts/${file}`));
@@ -121,6 +145,30 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   findings.push(...scripts?.findings ?? []);
   findings.sort(byFileAndLine);
   return { dir: loose.dir, name: manifest.name, findings, scriptsRun: scripts?.ran === true };
+}
+
+/** How many folders above a skill a path it mentions may be found (plugin, repository). */
+const OUTSIDE_LEVELS = 3;
+
+/**
+ * Finds a path a skill mentions in a folder above it (`scripts/x.py` of the plugin or
+ * repository holding the skill), up to the repository's root; answers where, relative to
+ * the skill.
+ */
+function besideSkill(dir: string): (path: string) => string | undefined {
+  return (path) => {
+    let folder = dir;
+    for (let up = 1; up <= OUTSIDE_LEVELS; up++) {
+      if (lstatSyncOrNull(join(folder, ".git")) !== null) return undefined;
+      const parent = dirname(folder);
+      if (parent === folder) return undefined;
+      folder = parent;
+      if (lstatSyncOrNull(join(folder, ...path.split("/"))) !== null) {
+        return `${"../".repeat(up)}${path}`;
+      }
+    }
+    return undefined;
+  };
 }
 
 /** SKILL.md first, then the other files by path; within a file by line. */

@@ -196,3 +196,34 @@ Run \`build\` to make the report, \`office/pack\` to pack it, \`convert\` to con
   );
   assert.equal(report.scriptsRun, true);
 });
+
+Deno.test("a path found beside the skill (its plugin's scripts/) is a warning saying where, not a missing file", async () => {
+  await using tmp = await tempDir();
+  const plugin = join(tmp.path, "handbook-plugin");
+  await writeSample(plugin, {
+    "scripts/validate.py": "print('ok')\n",
+    "skills/generator/SKILL.md": `---
+name: generator
+description: Generates handbook skills from sections. Use when the user asks for a new handbook skill.
+---
+# Generator
+
+Read [the template]({baseDir}/references/template.md), then run the validator:
+\`uv run scripts/validate.py --skill {name}\`. Then open references/gone.md.
+`,
+    "skills/generator/references/template.md": "# Template\n",
+  });
+  const report = await lintSkillDir(
+    join(plugin, "skills", "generator"),
+    options(join(tmp.path, "home"), { runScripts: false }),
+  );
+  assert.deepEqual(report.findings.map((f) => [f.rule, f.level, f.line]), [
+    ["file-outside-skill", "warning", 8],
+    ["missing-file", "error", 8],
+  ]);
+  assert.match(
+    report.findings[0]!.message,
+    /scripts\/validate\.py, which is not in the skill but at \.\.\/\.\.\/scripts\/validate\.py/,
+  );
+  assert.match(report.findings[1]!.message, /references\/gone\.md/);
+});
