@@ -91,90 +91,87 @@ export function codeOnly(text: string, reading: CodeReading): string {
 }
 
 // --- Python ---------------------------------------------------------------------------
+//
+// Each tokenizer jumps with a sticky-free global regex to the next character that can start
+// or end something (a quote, `#`, a bracket, a newline): the code between is skipped by the
+// regex engine, not walked character by character.
+
+/** What can start or end a Python token this tokenizer cares about. */
+const PY_INTERESTING = /[#\n;"'()[\]{}]/g;
 
 function pythonInert(text: string, strings: Span[]): Span[] {
   const out: Span[] = [];
   let depth = 0; // brackets: inside them a newline does not end the statement
-  /** Whether only whitespace stands between the last statement start and here. */
-  let statementStart = true;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text[i]!;
-    if (c === "#") {
+  /** Where the current statement began (after a newline outside brackets, or a `;`). */
+  let statement = 0;
+  const find = new RegExp(PY_INTERESTING.source, "g");
+  let m: RegExpExecArray | null;
+  while ((m = find.exec(text)) !== null) {
+    const i = m.index;
+    const c = text.charCodeAt(i);
+    if (c === HASH) {
       const end = lineEnd(text, i);
       out.push([i, end]);
-      i = end;
-      continue;
-    }
-    if (c === "\n") {
-      if (depth === 0 && text[i - 1] !== "\\") statementStart = true;
-      i++;
-      continue;
-    }
-    if (c === " " || c === "\t" || c === "\r" || c === "\f") {
-      i++;
-      continue;
-    }
-    if (c === ";" && depth === 0) {
-      statementStart = true;
-      i++;
-      continue;
-    }
-    const literal = pythonString(text, i);
-    if (literal !== undefined) {
+      find.lastIndex = end;
+    } else if (c === NEWLINE) {
+      if (depth === 0 && text.charCodeAt(i - 1) !== BACKSLASH) statement = i + 1;
+    } else if (c === SEMICOLON) {
+      if (depth === 0) statement = i + 1;
+    } else if (c === DQUOTE || c === SQUOTE) {
+      // One or two prefix letters (r, b, u, f) right before the quote belong to the string.
+      let start = i;
+      while (start > i - 2 && start > 0 && isPrefix(text.charCodeAt(start - 1))) start--;
+      if (start > 0 && isWord(text.charCodeAt(start - 1))) start = i; // part of a longer name
+      const end = pythonStringEnd(text, i);
       // A string alone as a statement (nothing after it on its line but a comment): a
       // docstring or a bare string, evaluated and thrown away.
-      if (statementStart && depth === 0) {
-        const rest = text.slice(literal.end, lineEnd(text, literal.end));
-        if (/^[ \t\r]*(?:#.*)?$/.test(rest)) out.push([i, literal.end]);
-        else strings.push([i, literal.end]);
-      } else strings.push([i, literal.end]);
-      statementStart = false;
-      i = literal.end;
-      continue;
-    }
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
-    // A block's colon starts a statement on the same line (`def f(): "doc"` is rare; the
-    // docstring normally follows on the next line, which the newline handles).
-    statementStart = false;
-    // Skip a whole identifier or number at once (a prefix letter is not a string start).
-    if (/[\w]/.test(c)) {
-      while (i < n && /[\w]/.test(text[i]!)) i++;
-      continue;
-    }
-    i++;
+      const alone = depth === 0 && /^[ \t\r\f]*$/.test(text.slice(statement, start)) &&
+        /^[ \t\r]*(?:#.*)?$/.test(text.slice(end, lineEnd(text, end)));
+      (alone ? out : strings).push([start, end]);
+      find.lastIndex = end;
+    } else if (c === 0x28 || c === 0x5b || c === 0x7b) depth++; // ( [ {
+    else if (depth > 0) depth--; // ) ] }
   }
   return out;
 }
 
-/** A Python string literal starting at `i` (with its prefix), or undefined. */
-function pythonString(text: string, i: number): { end: number } | undefined {
-  let j = i;
-  // Up to two prefix letters (r, b, u, f, rb, br, fr, rf), not part of a longer name.
-  if (i > 0 && /\w/.test(text[i - 1]!)) return undefined;
-  while (j < i + 2 && /[rRbBuUfF]/.test(text[j] ?? "")) j++;
-  const quote = text[j];
-  if (quote !== '"' && quote !== "'") return undefined;
-  const triple = text.startsWith(quote.repeat(3), j);
-  let k = j + (triple ? 3 : 1);
-  const n = text.length;
-  while (k < n) {
-    const c = text[k]!;
-    if (c === "\\") {
-      k += 2;
-      continue;
-    }
-    if (triple) {
-      if (text.startsWith(quote.repeat(3), k)) return { end: k + 3 };
-    } else {
-      if (c === quote) return { end: k + 1 };
-      if (c === "\n") return { end: k }; // unterminated: ends with the line
-    }
-    k++;
+const HASH = 0x23;
+const NEWLINE = 0x0a;
+const BACKSLASH = 0x5c;
+const SEMICOLON = 0x3b;
+const DQUOTE = 0x22;
+const SQUOTE = 0x27;
+
+function isWord(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ||
+    c === 0x5f || c > 0x7f;
+}
+
+/** r, b, u, f in either case: Python's string prefixes. */
+function isPrefix(c: number): boolean {
+  const lower = c | 0x20;
+  return lower === 0x72 || lower === 0x62 || lower === 0x75 || lower === 0x66;
+}
+
+/** The end of a Python string literal whose opening quote is at `j`. */
+function pythonStringEnd(text: string, j: number): number {
+  const quote = text[j]!;
+  const triple = text.startsWith(quote + quote, j + 1);
+  // Jump from quote to quote (or backslash); an unterminated one-line string ends its line.
+  const stop = triple
+    ? (quote === '"' ? /["\\]/g : /['\\]/g)
+    : (quote === '"' ? /["\\\n]/g : /['\\\n]/g);
+  stop.lastIndex = j + (triple ? 3 : 1);
+  let m: RegExpExecArray | null;
+  while ((m = stop.exec(text)) !== null) {
+    const k = m.index;
+    const c = text[k];
+    if (c === "\\") stop.lastIndex = k + 2;
+    else if (c === "\n") return k;
+    else if (!triple) return k + 1;
+    else if (text.startsWith(quote + quote, k + 1)) return k + 3;
   }
-  return { end: n };
+  return text.length;
 }
 
 function lineEnd(text: string, i: number): number {
@@ -188,6 +185,7 @@ function lineEnd(text: string, i: number): number {
 const REGEX_AFTER = new Set("(,=:[!&|?{};+-*%<>~^".split(""));
 const REGEX_AFTER_WORD =
   /\b(?:return|typeof|instanceof|in|of|new|delete|void|throw|case|do|else|yield|await)$/;
+const JS_INTERESTING = /[\/"'`{}]/g;
 
 function javascriptInert(text: string): Span[] {
   const out: Span[] = [];
@@ -195,78 +193,58 @@ function javascriptInert(text: string): Span[] {
   /** Brace depth of each open template literal's `${`, innermost last. */
   const templates: number[] = [];
   let braces = 0;
-  let i = 0;
-  /** The last significant character outside comments (decides whether `/` is a regex). */
-  let previous = "";
-  let previousWordEnd = -1;
-  while (i < n) {
+  const find = new RegExp(JS_INTERESTING.source, "g");
+  let m: RegExpExecArray | null;
+  while ((m = find.exec(text)) !== null) {
+    const i = m.index;
     const c = text[i]!;
-    if (c === "/" && text[i + 1] === "/") {
-      const end = lineEnd(text, i);
-      out.push([i, end]);
-      i = end;
-      continue;
-    }
-    if (c === "/" && text[i + 1] === "*") {
-      const close = text.indexOf("*/", i + 2);
-      const end = close === -1 ? n : close + 2;
-      out.push([i, end]);
-      i = end;
-      continue;
-    }
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      i = quotedEnd(text, i, c);
-      previous = c;
-      continue;
-    }
-    if (c === "`" || (c === "}" && templates.length > 0 && templates.at(-1) === braces)) {
+    if (c === "/") {
+      const next = text[i + 1];
+      if (next === "/") {
+        const end = lineEnd(text, i);
+        out.push([i, end]);
+        find.lastIndex = end;
+      } else if (next === "*") {
+        const close = text.indexOf("*/", i + 2);
+        const end = close === -1 ? n : close + 2;
+        out.push([i, end]);
+        find.lastIndex = end;
+      } else if (regexAllowed(text, i)) {
+        find.lastIndex = regexEnd(text, i);
+      }
+    } else if (c === '"' || c === "'") {
+      find.lastIndex = quotedEnd(text, i, c);
+    } else if (c === "`" || (c === "}" && templates.length > 0 && templates.at(-1) === braces)) {
       // A template literal's text, from its start or from the end of a `${…}`.
       if (c === "}") templates.pop();
       let k = i + 1;
+      let open = false;
       while (k < n && text[k] !== "`") {
         if (text[k] === "\\") k++;
         else if (text[k] === "$" && text[k + 1] === "{") {
           templates.push(braces);
           k += 2;
+          open = true;
           break;
         }
         k++;
       }
-      if (k >= n || text[k] === "`") {
-        i = Math.min(n, k + 1);
-        previous = "`";
-      } else {
-        i = k;
-        previous = "{";
-      }
-      continue;
-    }
-    if (c === "/") {
-      const word = previousWordEnd === i - 1 || /\w/.test(previous)
-        ? REGEX_AFTER_WORD.test(text.slice(Math.max(0, i - 12), i).trimEnd())
-        : false;
-      if (previous === "" || REGEX_AFTER.has(previous) || word) {
-        i = regexEnd(text, i);
-        previous = "/";
-        continue;
-      }
-    }
-    if (c === "{") braces++;
-    else if (c === "}") braces--;
-    if (/\w|\$/.test(c)) {
-      while (i < n && /[\w$]/.test(text[i]!)) i++;
-      previous = "a";
-      previousWordEnd = i - 1;
-      continue;
-    }
-    previous = c;
-    i++;
+      find.lastIndex = open ? k : Math.min(n, k + 1);
+    } else if (c === "{") braces++;
+    else braces--;
   }
   return out;
+}
+
+/** Whether a `/` at `i` starts a regular expression: judged by what comes before it. */
+function regexAllowed(text: string, i: number): boolean {
+  let k = i - 1;
+  while (k >= 0 && /\s/.test(text[k]!)) k--;
+  if (k < 0) return true;
+  const previous = text[k]!;
+  if (REGEX_AFTER.has(previous)) return true;
+  if (!/[\w$]/.test(previous)) return false;
+  return REGEX_AFTER_WORD.test(text.slice(Math.max(0, k - 11), k + 1));
 }
 
 /** The end of a `'…'` or `"…"` literal starting at `i` (an unterminated one ends its line). */
@@ -309,56 +287,51 @@ function regexEnd(text: string, i: number): number {
 /** A `#` starts a comment only at the start of a word. */
 const WORD_BREAK = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 
+const SH_INTERESTING = /[\n#\\'"<]/g;
+
 function shellInert(text: string): Span[] {
   const out: Span[] = [];
   const n = text.length;
   /** Heredoc delimiters whose bodies start after the current line. */
   const heredocs: { word: string; tabs: boolean }[] = [];
-  let i = 0;
-  while (i < n) {
+  const find = new RegExp(SH_INTERESTING.source, "g");
+  let m: RegExpExecArray | null;
+  while ((m = find.exec(text)) !== null) {
+    const i = m.index;
     const c = text[i]!;
     if (c === "\n") {
-      i++;
       // Heredoc bodies are data (or code fed to another program), never comments.
+      let k = i + 1;
       while (heredocs.length > 0) {
         const { word, tabs } = heredocs.shift()!;
-        while (i < n) {
-          const end = lineEnd(text, i);
-          const line = text.slice(i, end).replace(/\r$/, "");
-          i = Math.min(n, end + 1);
+        while (k < n) {
+          const end = lineEnd(text, k);
+          const line = text.slice(k, end).replace(/\r$/, "");
+          k = Math.min(n, end + 1);
           if ((tabs ? line.replace(/^\t+/, "") : line) === word) break;
         }
       }
-      continue;
-    }
-    if (c === "#" && (i === 0 || WORD_BREAK.has(text[i - 1]!))) {
-      const end = lineEnd(text, i);
-      out.push([i, end]);
-      i = end;
-      continue;
-    }
-    if (c === "\\") {
-      i += 2;
-      continue;
-    }
-    if (c === "'") {
+      find.lastIndex = k;
+    } else if (c === "#") {
+      if (i === 0 || WORD_BREAK.has(text[i - 1]!)) {
+        const end = lineEnd(text, i);
+        out.push([i, end]);
+        find.lastIndex = end;
+      }
+    } else if (c === "\\") {
+      find.lastIndex = i + 2;
+    } else if (c === "'") {
       const close = text.indexOf("'", i + 1);
-      i = close === -1 ? n : close + 1;
-      continue;
-    }
-    if (c === '"') {
-      i = shellDoubleQuotedEnd(text, i);
-      continue;
-    }
-    if (c === "<" && text[i + 1] === "<" && text[i + 2] !== "<") {
-      const m = /^<<(-?)[ \t]*(["']?)([\w.-]+)\2/.exec(text.slice(i, i + 80));
-      if (m !== null) {
-        heredocs.push({ word: m[3]!, tabs: m[1] === "-" });
-        i += m[0].length;
-        continue;
+      find.lastIndex = close === -1 ? n : close + 1;
+    } else if (c === '"') {
+      find.lastIndex = shellDoubleQuotedEnd(text, i);
+    } else if (text[i + 1] === "<" && text[i + 2] !== "<") {
+      const here = /^<<(-?)[ \t]*(["']?)([\w.-]+)\2/.exec(text.slice(i, i + 80));
+      if (here !== null) {
+        heredocs.push({ word: here[3]!, tabs: here[1] === "-" });
+        find.lastIndex = i + here[0].length;
       }
     }
-    i++;
   }
   return out;
 }
