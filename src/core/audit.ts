@@ -6,7 +6,7 @@
  */
 
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "./net_grants.ts";
-import { codeLanguageOf, inSpans, readCode, type Span } from "./audit_code.ts";
+import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./audit_code.ts";
 import {
   AUDIT_MAX_FILE_BYTES,
   AUDIT_RULES,
@@ -169,7 +169,10 @@ function auditFile(
   for (const region of regions) {
     if (region.kind !== "script") continue;
     const language = codeLanguageOf(file.path, region.text);
-    if (language !== undefined) inertOf.set(region, readCode(language, region.text).inert);
+    if (language === undefined) continue;
+    const reading = readCode(language, region.text);
+    // A script that reads its own source can run what its comments hold: none is inert.
+    if (!readsOwnSource(region.text, reading)) inertOf.set(region, reading.inert);
   }
   const isInert = (region: Region, index: number) => {
     const spans = inertOf.get(region);

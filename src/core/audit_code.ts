@@ -65,6 +65,25 @@ export function readCode(language: CodeLanguage, text: string): CodeReading {
   return { language, inert, strings };
 }
 
+/**
+ * Code that reads its own source, comments or docstrings (`os.system(__doc__)`,
+ * `sed -n 2p "$0" | sh`, `readFileSync(__filename)`, a function's `toString()` sliced): its
+ * comments can run, so they are not inert. Printing `__doc__` as help is not reading it.
+ */
+const READS_OWN_SOURCE: Record<CodeLanguage, RegExp> = {
+  python:
+    /\b(?:open|io\.open|tokenize\.open)\(\s*(?:__file__|sys\.argv\[0\])|__file__\s*\)\s*\.\s*(?:read_text|read_bytes|open)\b|\bgetsource\w*\s*\(|\bgetcomments\s*\(|\bgetdoc\s*\(|\blinecache\b|\.get_source\s*\(|__doc__(?<!(?:description|epilog|usage|help)\s*=\s*__doc__)(?<!print\(\s*__doc__)(?<!exit\(\s*__doc__)/,
+  javascript:
+    /\b(?:readFileSync|readFile|readTextFile(?:Sync)?)\s*\(\s*(?:__filename|process\.argv\[1\]|import\.meta\.(?:filename|path)|new\s+URL\(\s*import\.meta\.url|fileURLToPath\(\s*import\.meta\.url)|\.toString\(\s*\)\s*\.\s*(?:slice|substring|substr|match|split|replace|matchAll)\s*\(|Function\.prototype\.toString/,
+  shell:
+    /\b(?:cat|sed|awk|tail|head|grep|cut|tr|base64|xxd|perl|python3?)\b[^\n|;]*["']?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?(?!\w)|<\s*["']?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?(?!\w)/,
+};
+
+/** Whether the code (comments and docstrings left out) reads its own source. */
+export function readsOwnSource(text: string, reading: CodeReading): boolean {
+  return READS_OWN_SOURCE[reading.language].test(codeOnly(text, reading));
+}
+
 /** Whether `index` falls inside one of the sorted, disjoint `spans`. */
 export function inSpans(spans: readonly Span[], index: number): boolean {
   let lo = 0;

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { codeLanguageOf, codeOnly, readCode } from "../../src/core/audit_code.ts";
+import { codeLanguageOf, codeOnly, readCode, readsOwnSource } from "../../src/core/audit_code.ts";
 
 const code = (language: "python" | "javascript" | "shell", text: string) =>
   codeOnly(text, readCode(language, text));
@@ -77,4 +77,33 @@ Deno.test("a script's language comes from its extension, else its #! line", () =
   assert.equal(codeLanguageOf("scripts/run", "#!/usr/bin/env -S deno run\n"), "javascript");
   assert.equal(codeLanguageOf("scripts/run", "#!/bin/bash\n"), "shell");
   assert.equal(codeLanguageOf("scripts/run.rb", "#!/usr/bin/env ruby\n"), undefined);
+});
+
+Deno.test("readsOwnSource(): code that reads its own comments or docstrings, not help text", () => {
+  const reads = (language: "python" | "javascript" | "shell", text: string) =>
+    readsOwnSource(text, readCode(language, text));
+  assert.equal(reads("python", '"""x"""\nimport os\nos.system(__doc__)\n'), true);
+  assert.equal(reads("python", "src = open(__file__).read()\n"), true);
+  assert.equal(reads("python", "import inspect\nprint(inspect.getsource(f))\n"), true);
+  assert.equal(
+    reads(
+      "python",
+      '"""Usage."""\nimport argparse\nargparse.ArgumentParser(description=__doc__)\n',
+    ),
+    false,
+  );
+  assert.equal(
+    reads("python", '"""Usage."""\nprint(__doc__)\nroot = Path(__file__).parent\n'),
+    false,
+  );
+  assert.equal(reads("python", "# os.system(__doc__) in a comment only\n"), false);
+  assert.equal(reads("shell", '#!/bin/sh\nsed -n 2p "$0" | sh\n'), true);
+  assert.equal(
+    reads("shell", '#!/bin/bash\nwhile read l; do :; done < "${BASH_SOURCE[0]}"\n'),
+    true,
+  );
+  assert.equal(reads("shell", '#!/bin/sh\ncd "$(dirname "$0")"\necho "usage: $0 FILE"\n'), false);
+  assert.equal(reads("javascript", "const me = fs.readFileSync(__filename, 'utf8');\n"), true);
+  assert.equal(reads("javascript", "new Function(f.toString().slice(14, -1))();\n"), true);
+  assert.equal(reads("javascript", "console.log(n.toString());\n"), false);
 });
