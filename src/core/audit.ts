@@ -172,7 +172,9 @@ function auditFile(
     if (language === undefined) continue;
     const reading = readCode(language, region.text);
     // A script that reads its own source can run what its comments hold: none is inert.
-    if (!readsOwnSource(region.text, reading)) inertOf.set(region, reading.inert);
+    // (Read as written and with string pieces joined: `"__do" + "c__"` is `__doc__`.)
+    const texts = readingsOf.get(region)!;
+    if (!texts.some((text) => readsOwnSource(text, reading))) inertOf.set(region, reading.inert);
   }
   const isInert = (region: Region, index: number) => {
     const spans = inertOf.get(region);

@@ -72,7 +72,7 @@ export function readCode(language: CodeLanguage, text: string): CodeReading {
  */
 const READS_OWN_SOURCE: Record<CodeLanguage, RegExp> = {
   python:
-    /\b(?:open|io\.open|tokenize\.open)\(\s*(?:__file__|sys\.argv\[0\])|__file__\s*\)\s*\.\s*(?:read_text|read_bytes|open)\b|\bgetsource\w*\s*\(|\bgetcomments\s*\(|\bgetdoc\s*\(|\blinecache\b|\.get_source\s*\(|__doc__(?<!(?:description|epilog|usage|help)\s*=\s*__doc__)(?<!print\(\s*__doc__)(?<!exit\(\s*__doc__)/,
+    /\b(?:open|io\.open|tokenize\.open)\(\s*(?:__file__|sys\.argv\[0\])|__file__\s*\)\s*\.\s*(?:read_text|read_bytes|open)\b|\bgetsource\w*\s*\(|\bgetcomments\s*\(|\b(?:getdoc|get_docstring)\s*\(|\bco_consts\b|\blinecache\b|\.get_source\s*\(|__doc__(?<!(?:description|epilog|usage|help)\s*=\s*__doc__)(?<!print\(\s*__doc__)(?<!exit\(\s*__doc__)/,
   javascript:
     /\b(?:readFileSync|readFile|readTextFile(?:Sync)?)\s*\(\s*(?:__filename|process\.argv\[1\]|import\.meta\.(?:filename|path)|new\s+URL\(\s*import\.meta\.url|fileURLToPath\(\s*import\.meta\.url)|\.toString\(\s*\)\s*\.\s*(?:slice|substring|substr|match|split|replace|matchAll)\s*\(|Function\.prototype\.toString/,
   shell:

@@ -84,6 +84,7 @@ Deno.test("readsOwnSource(): code that reads its own comments or docstrings, not
     readsOwnSource(text, readCode(language, text));
   assert.equal(reads("python", '"""x"""\nimport os\nos.system(__doc__)\n'), true);
   assert.equal(reads("python", "src = open(__file__).read()\n"), true);
+  assert.equal(reads("python", "import ast\nexec(ast.get_docstring(tree))\n"), true);
   assert.equal(reads("python", "import inspect\nprint(inspect.getsource(f))\n"), true);
   assert.equal(
     reads(
