@@ -151,6 +151,15 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: { type: "together", rules: ["credential-read", "network-endpoint"] },
   },
   {
+    id: "credential-send",
+    severity: "critical",
+    title: "Reads credentials and sends data out",
+    explanation:
+      "A script that reads credential locations and sends data over a socket or upload (nc, /dev/tcp, curl -F, a POST) without naming a URL still ships your keys away.",
+    kinds: ["script"],
+    match: { type: "together", rules: ["credential-read", "network-send"] },
+  },
+  {
     id: "obfuscated-call",
     severity: "critical",
     title: "Hides which module or call it uses",
