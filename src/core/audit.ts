@@ -226,7 +226,13 @@ function auditFile(
       } else if (m.type === "html-comment") {
         for (const match of region.text.matchAll(/<!--([\s\S]*?)(?:-->|$)/g)) {
           if (!m.pattern.test(match[1]!)) continue;
-          out.push(finding(rule, file.path, lineAt(region.offset + match.index!), match[0]));
+          // In a code block or code span the comment is shown as written: nothing is hidden.
+          if (inCode(region.text, match.index!)) continue;
+          // A template's comments guide whoever fills it in ("describe when the agent should
+          // use each tool"): shown, at medium.
+          const severity = TEMPLATE_PATH.test(file.path) ? "medium" : rule.severity;
+          const line = lineAt(region.offset + match.index!);
+          out.push(finding(rule, file.path, line, match[0], false, severity));
           fired.add(rule.id);
         }
       } else if (m.type === "env-permission" && region.kind === "frontmatter") {
@@ -625,6 +631,14 @@ const HIDING_RULES = new Set(["tag-unicode", "bidi-unicode", "invisible-unicode"
 /** A finding in a script's comment or docstring: nothing runs it, the reviewer still sees it. */
 function commentSeverity(severity: Severity): Severity {
   return severity === "critical" || severity === "high" ? "medium" : severity;
+}
+
+/** Files a skill fills in or copies (its assets, its templates), not instructions it gives. */
+const TEMPLATE_PATH = /^(?:assets|templates)\/|\/templates?\//;
+
+/** Inside a fenced code block or an inline code span (not a quotation). */
+function inCode(text: string, index: number): boolean {
+  return quotedAt(text, index) && !/^\s{0,3}>/.test(text.slice(text.lastIndexOf("\n", index) + 1));
 }
 
 /** Installers of well-known toolchains, shown in docs as their projects publish them. */
