@@ -9,18 +9,23 @@
  * The file comes from the repository, so it is untrusted input: every field is checked
  * with the validation kit, and every path and name in it again where it is used.
  *
- * A `skills-lock.json` written by vercel-labs' `skills` CLI (`version: 1`, entries of
- * `source`, `sourceType`, optional `ref` and `skillPath`, and `computedHash`, a sha256 over
- * the sorted paths and bytes; no commit) is read too: it says where to fetch from, and this
- * tool resolves commits anew (see {@link parseLockfileText}).
+ * The file is shared with vercel-labs' `skills` CLI (see lockfile_peer.ts): this tool writes
+ * that CLI's `version: 1` and per-entry fields (`source`, `sourceType`, `sourceUrl`, `ref`,
+ * `skillPath`, `computedHash`, a sha256 over the sorted paths and bytes) beside its own,
+ * under `lockfileVersion: 2`. A file only that CLI wrote — or one where it rewrote some
+ * entries, dropping this tool's fields — says where to fetch from but pins no commit: this
+ * tool resolves commits anew (see {@link parseLockfileText}). `lockfileVersion: 1` files
+ * (this tool's fields only, `source` an object) are still read.
  */
 
-import { canonicalSkillName, isValidSkillName } from "./names.ts";
+import { fromSharedEntry, isPinnedEntry, PEER_VERSION, toSharedEntry } from "./lockfile_peer.ts";
+import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "./names.ts";
 import {
   array,
   custom,
   formatIssue,
   integer,
+  isPlainObject,
   literal,
   nullable,
   object,
@@ -32,7 +37,8 @@ import {
 } from "./validate.ts";
 
 export const LOCKFILE_NAME = "skills-lock.json";
-const LOCKFILE_VERSION = 1;
+/** 2: the file vercel-labs' CLI reads too; 1: this tool's fields only (still read). */
+const LOCKFILE_VERSION = 2;
 /** A lockfile larger than this is refused outright (bounded memory). */
 export const MAX_LOCKFILE_BYTES = 16 * 1024 * 1024;
 const MAX_FILES_PER_SKILL = 20_000;
@@ -70,6 +76,11 @@ export interface LockedSkill {
    * for any public host, then each grant; absent in lockfiles written before it was kept).
    */
   permissions: { env: string[]; network?: string[]; [extra: string]: unknown };
+  /**
+   * vercel-labs' digest of the files (see {@link foreignComputedHash}), written for that CLI;
+   * set when the lockfile is written from the folder whose files the entry lists.
+   */
+  computedHash?: string;
   /** Fields written by newer versions are kept, never dropped. */
   [extra: string]: unknown;
 }
@@ -91,8 +102,11 @@ export interface ForeignLockedSkill {
   ref: string | null;
   /** The skill's folder (or its SKILL.md) inside the source, if recorded. */
   skillPath: string | null;
-  /** sha256 over the sorted relative paths and bytes of the installed files. */
-  computedHash: string;
+  /**
+   * sha256 over the sorted relative paths and bytes of the installed files; null for an
+   * entry this tool wrote before it recorded one (its `ref` then pins its commit).
+   */
+  computedHash: string | null;
 }
 
 type ParsedLockfile =
@@ -136,6 +150,7 @@ const ENTRY: Validator<LockedSkill> = object({
   digest: string({ pattern: DIGEST }),
   files: FILES,
   permissions: object({ env: array(text), network: optional(array(text)) }),
+  computedHash: optional(string({ pattern: SHA256 })),
 });
 
 const LOCKFILE: Validator<Lockfile> = object({
@@ -151,9 +166,27 @@ const FOREIGN_ENTRY = object({
   computedHash: text,
 });
 
-const FOREIGN: Validator<{ version: number; skills: Record<string, unknown> }> = object({
-  version: literal(1),
-  skills: record(FOREIGN_ENTRY),
+/** An entry of this tool in a file the peer rewrote: the peer's fields, no hash required. */
+const PINNED_AS_FOREIGN = object({
+  source: string({ min: 1 }),
+  sourceType: string({ min: 1 }),
+  ref: optional(text),
+  skillPath: optional(text),
+  computedHash: optional(text),
+});
+
+const SHARED: Validator<{ version: number; skills: Record<string, unknown> }> = object({
+  version: literal(PEER_VERSION),
+  lockfileVersion: optional(integer({ min: 2 })),
+  skills: record(
+    custom<Record<string, unknown>>(
+      "object",
+      (value) =>
+        isPlainObject(value)
+          ? (isPinnedEntry(value) ? PINNED_AS_FOREIGN : FOREIGN_ENTRY)(value)
+          : { path: [], message: "expected object" },
+    ),
+  ),
 });
 
 /** Checks the parts the kit cannot: keys, the key ↔ name match, source kinds, commits. */
@@ -161,7 +194,7 @@ function entryProblem(key: string, entry: LockedSkill): string | undefined {
   if (!isValidSkillName(key) || canonicalSkillName(key) !== key) {
     return `skills.${key}: the key is not a canonical skill name`;
   }
-  if (!isValidSkillName(entry.name) || canonicalSkillName(entry.name) !== key) {
+  if (publishedSkillKey(entry.name) !== key) {
     return `skills.${key}.name: '${entry.name}' is not the skill named by the key`;
   }
   if (entry.source.type === "git" && entry.commit === null) {
@@ -189,30 +222,51 @@ export function parseLockfileText(textInput: string): ParsedLockfile {
   } catch (error) {
     return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
   }
-  const looksOurs = data !== null && typeof data === "object" && "lockfileVersion" in data;
-  if (!looksOurs) {
-    const problem = FOREIGN(data);
-    if (problem !== undefined) {
-      return {
-        ok: false,
-        reason: formatIssue(problem, "is neither this tool's lockfile nor") +
-          " a skills-lock.json of vercel-labs' skills CLI",
-      };
-    }
-    return { ok: true, format: "vercel", entries: foreignEntries(data as ForeignDocument) };
+  const version = isPlainObject(data) ? data.lockfileVersion : undefined;
+  if (typeof version === "number" && version > LOCKFILE_VERSION) {
+    return {
+      ok: false,
+      reason:
+        `was written by a newer skills (lockfileVersion ${version}, this one reads ${LOCKFILE_VERSION})`,
+    };
   }
+  if (isPlainObject(data) && version === 1 && !("version" in data)) return parseVersion1(data);
+  const problem = SHARED(data);
+  if (problem !== undefined) {
+    return {
+      ok: false,
+      reason: formatIssue(problem, "is neither this tool's lockfile nor") +
+        " a skills-lock.json of vercel-labs' skills CLI",
+    };
+  }
+  const shared = data as { skills: Record<string, Record<string, unknown>> };
+  const entries = Object.values(shared.skills);
+  if (!entries.every(isPinnedEntry)) {
+    // Some entries are the peer's own: read them all as the peer does, commits resolved anew.
+    return { ok: true, format: "vercel", entries: foreignEntries(shared as ForeignDocument) };
+  }
+  const { version: _peer, lockfileVersion: _ours, skills: rawSkills, ...extras } = data as Record<
+    string,
+    unknown
+  >;
+  const skills: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(rawSkills as Record<string, Record<string, unknown>>)) {
+    skills[key] = fromSharedEntry(raw);
+  }
+  return checkLock({ ...extras, lockfileVersion: LOCKFILE_VERSION, skills });
+}
+
+/** `lockfileVersion: 1`: this tool's fields only, `source` an object. */
+function parseVersion1(data: Record<string, unknown>): ParsedLockfile {
+  return checkLock(data);
+}
+
+function checkLock(data: unknown): ParsedLockfile {
   const problem = LOCKFILE(data);
   if (problem !== undefined) {
     return { ok: false, reason: formatIssue(problem, "does not match the lockfile schema") };
   }
   const lock = data as Lockfile;
-  if (lock.lockfileVersion > LOCKFILE_VERSION) {
-    return {
-      ok: false,
-      reason:
-        `was written by a newer skills (lockfileVersion ${lock.lockfileVersion}, this one reads ${LOCKFILE_VERSION})`,
-    };
-  }
   for (const [key, entry] of Object.entries(lock.skills)) {
     const reason = entryProblem(key, entry);
     if (reason !== undefined) return { ok: false, reason: `is invalid at ${reason}` };
@@ -223,7 +277,7 @@ export function parseLockfileText(textInput: string): ParsedLockfile {
 type ForeignDocument = {
   skills: Record<
     string,
-    { source: string; sourceType: string; ref?: string; skillPath?: string; computedHash: string }
+    { source: string; sourceType: string; ref?: string; skillPath?: string; computedHash?: string }
   >;
 };
 
@@ -234,7 +288,7 @@ function foreignEntries(data: ForeignDocument): ForeignLockedSkill[] {
     sourceType: e.sourceType,
     ref: e.ref ?? null,
     skillPath: e.skillPath ?? null,
-    computedHash: e.computedHash,
+    computedHash: e.computedHash ?? null,
   })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -244,13 +298,21 @@ function sortedRecord<T>(input: Readonly<Record<string, T>>): Record<string, T> 
   return out;
 }
 
-/** The file's text: keys sorted everywhere, two-space indent, a final newline. */
+/**
+ * The file's text, shared with vercel-labs' CLI (see lockfile_peer.ts): skills and files
+ * sorted by key, two-space indent, a final newline.
+ */
 export function serializeLockfile(lock: Lockfile): string {
-  const skills: Record<string, LockedSkill> = {};
+  const skills: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(sortedRecord(lock.skills))) {
-    skills[key] = { ...entry, files: sortedRecord(entry.files) };
+    skills[key] = toSharedEntry({ ...entry, files: sortedRecord(entry.files) });
   }
-  return JSON.stringify({ ...lock, lockfileVersion: LOCKFILE_VERSION, skills }, null, 2) + "\n";
+  const { lockfileVersion: _old, skills: _skills, ...extras } = lock;
+  return JSON.stringify(
+    { version: PEER_VERSION, lockfileVersion: LOCKFILE_VERSION, ...extras, skills },
+    null,
+    2,
+  ) + "\n";
 }
 
 /** A new lockfile with `entry` added or replaced under its canonical name. */

@@ -11,7 +11,7 @@ import {
   splitSkillMd,
   topLevelKeyLine,
 } from "./frontmatter.ts";
-import { skillNameProblem } from "./names.ts";
+import { publishedSkillKey, skillNameProblem } from "./names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
 import type { NetPolicy } from "./net_grants.ts";
 import { array, isPlainObject, matches, string } from "./validate.ts";
@@ -244,7 +244,15 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
       }
     } else {
       const problem = skillNameProblem(name);
-      if (problem !== undefined) error("name", `'name' ${problem} (got '${name}')`);
+      const installedAs = problem === undefined ? undefined : publishedSkillKey(name);
+      if (installedAs !== undefined) {
+        // Published names with spaces or a leading '-' are common; the skill is still usable
+        // under the name derived from it, and the user is told both.
+        warn(
+          "name",
+          `'name' '${name}' is not a skill identifier (${problem}); it is installed and called as '${installedAs}'`,
+        );
+      } else if (problem !== undefined) error("name", `'name' ${problem} (got '${name}')`);
       else if (!SPEC_NAME.test(name)) {
         warn("name", `'name' is not portable: the Agent Skills spec wants lower-case kebab-case`);
       }

@@ -43,6 +43,32 @@ export function canonicalSkillName(value: unknown): string {
   return (value as string).toLowerCase().replaceAll("_", "-");
 }
 
+/**
+ * The name a skill is installed and called by, from the name it was published with: its
+ * canonical form when it is a valid name; otherwise (`Ahrefs Automation`, `-draft`,
+ * `my skill_`) the form derived from it — lower case, spaces and `_` to `-`, runs of `-`
+ * collapsed, leading and trailing `-` trimmed. Undefined when even that is no valid name
+ * (other characters, a reserved or over-long name): such a skill cannot be installed.
+ * Valid names are never collapsed, so what is installed keeps the name it has.
+ */
+export function publishedSkillKey(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (skillNameProblem(value) === undefined) return canonicalSkillName(value);
+  if (RESERVED.has(value.trim().toLowerCase()) || WINDOWS_DEVICES.test(value.trim())) {
+    return undefined;
+  }
+  const derived = value.toLowerCase().replace(/[ _]/g, "-").replace(/-{2,}/g, "-").replace(
+    /^-+|-+$/g,
+    "",
+  );
+  return skillNameProblem(derived) === undefined ? derived : undefined;
+}
+
+/** {@link publishedSkillKey}, throwing `invalid_name` as {@link canonicalSkillName} does. */
+export function canonicalPublishedName(value: unknown): string {
+  return publishedSkillKey(value) ?? canonicalSkillName(value);
+}
+
 export function isValidSkillName(value: unknown): value is string {
   return skillNameProblem(value) === undefined;
 }

@@ -405,7 +405,10 @@ export function describeSource(source: Source): string {
   return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
 }
 
-/** The argument of `--skill`: a skill name or `*`; returns the canonical name or `*`. */
+/**
+ * The argument of `--skill`: a skill name or `*`; returns the canonical name or `*`. A skill
+ * published under a name that is no identifier is selected by its installed name.
+ */
 export function parseSkillSelector(value: string): string {
   if (value === "*") return "*";
   const problem = skillNameProblem(value);

@@ -4,7 +4,8 @@
  * (paginated with `nextCursor`) and `skills/get` return each active skill's entry: the URI
  * of its SKILL.md, its front matter verbatim as JSON, and every file it serves with a
  * `sha256:` digest and size — computed from the very bytes `resources/read` returns
- * (skill_files.ts), at the time of the request. `resources/directory/read` is not offered
+ * (skill_files.ts), at the time of the request. A skill installed under another name than
+ * its SKILL.md's is listed under the installed one (see servedFrontmatter). `resources/directory/read` is not offered
  * (`directoryRead` is not declared).
  *
  * The SDK ships no schemas for these methods: requests are checked with the core kit and
@@ -12,8 +13,6 @@
  * not found" answer for everything else.
  */
 
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { sha256Hex } from "../core/digest.ts";
 import { decodeSkillMd, loadFrontMatterYaml, splitSkillMd } from "../core/frontmatter.ts";
 import {
@@ -28,6 +27,7 @@ import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { parseSkillUri, skillUri } from "./resources.ts";
 import { readServedFile, servedFilePaths } from "./skill_files.ts";
 import type { ServeSkill } from "./resources.ts";
+import { invalidParams, METHOD_NOT_FOUND, ProtocolError } from "./protocol_error.ts";
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
@@ -53,8 +53,8 @@ const LIST_PARAMS = optional(object({ cursor: optional(string({ max: 200 })) }))
 const GET_PARAMS = object({ uri: string({ max: 4096 }) });
 
 /**
- * A skill's entry, read now; or why it is not served under SEP-2640 (over the limits, or a
- * front-matter name that is not its served name, which the extension forbids).
+ * A skill's entry, read now; or why it is not served under SEP-2640 (over the limits, or
+ * front matter without a name or description).
  */
 async function skillEntry(
   listed: SkillRecord,
@@ -86,15 +86,35 @@ async function skillEntry(
   if (typeof name !== "string" || typeof description !== "string") {
     return { refused: "its front matter lacks a name or a description" };
   }
-  if (name !== skill.canonical) {
-    return {
-      refused: `its front matter names it '${name}', but it is served as '${skill.canonical}'`,
-    };
-  }
   return {
     uri: skillUri(skill.canonical, "SKILL.md"),
-    frontmatter: { ...frontmatter, name, description },
+    frontmatter: servedFrontmatter(frontmatter, name, description, skill.canonical),
     resources,
+  };
+}
+
+/** Where a skill served under another name than its SKILL.md's keeps the name it was published with. */
+export const ORIGINAL_NAME_KEY = "original-name";
+
+/**
+ * The front matter as written — except a skill installed under another name (`--name`, or
+ * a published name such as `Ahrefs Automation` installed as `ahrefs-automation`): the
+ * extension wants the entry's name to be the one in its URI, so `name` is the installed
+ * name and the published one is kept in `metadata` under {@link ORIGINAL_NAME_KEY}.
+ */
+function servedFrontmatter(
+  frontmatter: Record<string, unknown>,
+  name: string,
+  description: string,
+  served: string,
+): SkillEntry["frontmatter"] {
+  if (name === served) return { ...frontmatter, name, description };
+  const metadata = isPlainObject(frontmatter.metadata) ? frontmatter.metadata : {};
+  return {
+    ...frontmatter,
+    name: served,
+    description,
+    metadata: { ...metadata, [ORIGINAL_NAME_KEY]: name },
   };
 }
 
@@ -106,10 +126,6 @@ async function frontMatterOf(bytes: Uint8Array): Promise<unknown> {
   } catch {
     return undefined;
   }
-}
-
-function invalidParams(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
 }
 
 /** Cursors are opaque to clients: a base64 offset into the (sorted) active skills. */
@@ -132,12 +148,14 @@ interface ExtensionRequest {
  * "method not found", as the SDK answers a method without a handler.
  */
 export function skillsExtensionHandler(
-  skills: readonly SkillRecord[],
+  served: readonly SkillRecord[] | (() => readonly SkillRecord[]),
   log: (message: string) => void,
   pageSize = PAGE_SIZE,
   serve: ServeSkill = (skill) => Promise.resolve(skill),
 ): (request: ExtensionRequest) => Promise<Record<string, unknown>> {
   return async (request) => {
+    // The active skills as they are now: the catalog may have changed since the last request.
+    const skills = typeof served === "function" ? served() : served;
     switch (request.method) {
       case "skills/list": {
         const params = validate(LIST_PARAMS, request.params);
@@ -176,7 +194,7 @@ export function skillsExtensionHandler(
         return { resultType: "complete", skill: entry, ttlMs: TTL_MS, cacheScope: "private" };
       }
       default:
-        throw new McpError(ErrorCode.MethodNotFound, "Method not found");
+        throw new ProtocolError(METHOD_NOT_FOUND, "Method not found");
     }
   };
 }

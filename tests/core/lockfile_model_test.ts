@@ -65,7 +65,11 @@ Deno.test("parseLockfileText() refuses what it cannot trust, with the field that
       doc({ "pdf-tools": entry({ source: { type: "svn", url: "x", subpath: "" } as never }) }),
       /source\.type/,
     ],
-    [JSON.stringify({ lockfileVersion: 2, skills: {} }), /newer skills \(lockfileVersion 2/],
+    [JSON.stringify({ lockfileVersion: 3, skills: {} }), /newer skills \(lockfileVersion 3/],
+    [
+      JSON.stringify({ version: 1, lockfileVersion: 3, skills: {} }),
+      /newer skills \(lockfileVersion 3/,
+    ],
     [JSON.stringify({ skills: {} }), /neither this tool's lockfile nor/],
   ];
   for (const [text, reason] of cases) {
@@ -120,6 +124,81 @@ Deno.test("serializeLockfile() sorts skills and files, so two branches merge cle
   const back = parseLockfileText(text);
   assert.ok(back.ok && back.format === "skills");
   assert.deepEqual(Object.keys(withoutLockedSkill(back.lock, "zeta").skills), ["alpha"]);
+});
+
+Deno.test("serializeLockfile() writes the peer's fields beside ours; reading it back gives the same entries", () => {
+  const local = entry({
+    name: "notes",
+    source: { type: "local", url: "vendor/notes", subpath: "" },
+    branch: null,
+    commit: null,
+  });
+  const lock = withLockedSkill(
+    withLockedSkill(emptyLockfile(), "pdf-tools", entry({ ref: "v1", computedHash: SHA })),
+    "notes",
+    local,
+  );
+  const data = JSON.parse(serializeLockfile(lock));
+  assert.equal(data.version, 1);
+  assert.equal(data.lockfileVersion, 2);
+  assert.deepEqual(data.skills["pdf-tools"], {
+    source: "o/r",
+    sourceType: "github",
+    sourceUrl: "https://github.com/o/r.git",
+    ref: COMMIT,
+    skillPath: "skills/pdf-tools/SKILL.md",
+    computedHash: SHA,
+    name: "pdf-tools",
+    branch: "main",
+    tag: null,
+    pinnedRef: "v1",
+    commit: COMMIT,
+    digest: `sha256:${"b".repeat(64)}`,
+    files: { "SKILL.md": SHA, "scripts/run.py": SHA },
+    permissions: { env: ["PDF_*"] },
+  });
+  // A path the peer reads as a path (it would read `vendor/notes` as owner/repo).
+  assert.equal(data.skills.notes.source, "./vendor/notes");
+  assert.equal(data.skills.notes.sourceType, "local");
+  const back = parseLockfileText(serializeLockfile(lock));
+  assert.ok(back.ok && back.format === "skills");
+  assert.deepEqual(back.lock.skills["pdf-tools"], lock.skills["pdf-tools"]);
+  assert.deepEqual(back.lock.skills.notes, local);
+});
+
+Deno.test("serializeLockfile() names the commit as the peer's ref only where the peer can fetch one", () => {
+  const at = (url: string) =>
+    JSON.parse(serializeLockfile(withLockedSkill(
+      emptyLockfile(),
+      "pdf-tools",
+      entry({ source: { type: "git", url, subpath: "" } }),
+    ))).skills["pdf-tools"];
+  assert.equal(at("https://git.corp.com/g/r.git").ref, COMMIT);
+  assert.equal(at("https://git.corp.com/g/r.git").sourceType, "git");
+  assert.equal(at("https://gitlab.com/g/r").sourceType, "gitlab");
+  assert.equal(at("git@host:o/r.git").ref, COMMIT);
+  // The peer keeps `#…` as part of a file:// path: no ref, it installs the default branch.
+  assert.equal(at("file:///srv/r.git").ref, undefined);
+  assert.equal(at("file:///srv/r.git").skillPath, "SKILL.md");
+});
+
+Deno.test("parseLockfileText() reads a file the peer rewrote in part as the peer's: every entry, commits resolved anew", () => {
+  const ours = JSON.parse(
+    serializeLockfile(withLockedSkill(emptyLockfile(), "pdf-tools", entry())),
+  );
+  // What the peer's writer leaves: `version` and `skills` only, our entry spread as it was.
+  const parsed = parseLockfileText(JSON.stringify({
+    version: 1,
+    skills: {
+      ...ours.skills,
+      theirs: { source: "o/r", sourceType: "github", skillPath: "x/SKILL.md", computedHash: SHA },
+    },
+  }));
+  assert.ok(parsed.ok && parsed.format === "vercel");
+  assert.deepEqual(parsed.entries.map((e) => [e.name, e.ref, e.skillPath, e.computedHash]), [
+    ["pdf-tools", COMMIT, "skills/pdf-tools/SKILL.md", null],
+    ["theirs", null, "x/SKILL.md", SHA],
+  ]);
 });
 
 Deno.test("diffFiles() names every changed, added and removed file", () => {

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import {
+  canonicalPublishedName,
   canonicalScriptName,
   canonicalSkillName,
+  publishedSkillKey,
   qualifiedToolName,
   scriptDisplayName,
   skillNameProblem,
@@ -115,4 +117,27 @@ Deno.test("scriptDisplayName() and qualifiedToolName() name things for users and
     qualifiedToolName("hello-extended", "greet_in_language"),
     "hello_extended__greet_in_language",
   );
+});
+
+Deno.test("publishedSkillKey() derives the installed name from names as published", () => {
+  const cases: [string, string | undefined][] = [
+    ["pdf", "pdf"],
+    ["Kalshi_Markets", "kalshi-markets"],
+    // Valid names keep their canonical form: nothing installed changes its name.
+    ["my__skill", "my--skill"],
+    ["Ahrefs Automation", "ahrefs-automation"],
+    ["-draft-notes", "draft-notes"],
+    ["  Spaced   Out _ Name ", "spaced-out-name"],
+    ["_private", "private"],
+    ["a/b", undefined],
+    ["../etc", undefined],
+    ["Café Tools", undefined],
+    ["-", undefined],
+    ["__pycache__", undefined],
+    ["con", undefined],
+    ["x".repeat(65), undefined],
+  ];
+  for (const [input, expected] of cases) assert.equal(publishedSkillKey(input), expected, input);
+  assert.equal(canonicalPublishedName("Ahrefs Automation"), "ahrefs-automation");
+  assert.throws(() => canonicalPublishedName("a/b"), /Invalid skill name: 'a\/b'/);
 });

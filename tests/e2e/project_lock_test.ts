@@ -34,10 +34,13 @@ Deno.test("add --project writes the skill and its lockfile; install --frozen res
   assert.match(add.stdout, /^Installed 'alpha' at [0-9a-f]{12} into .*\.agents\/skills\/alpha/m);
 
   const lock = await p.lock();
-  assert.equal(lock.lockfileVersion, 1);
+  assert.equal(lock.version, 1, "vercel-labs' CLI reads version 1");
+  assert.equal(lock.lockfileVersion, 2);
   assert.deepEqual(Object.keys(lock.skills), ["alpha"]);
   const entry = lock.skills.alpha!;
-  assert.deepEqual(entry.source, { type: "git", url: repo.url, subpath: "skills/alpha" });
+  assert.equal(entry.sourceUrl, repo.url);
+  assert.equal(entry.skillPath, "skills/alpha/SKILL.md");
+  assert.equal(entry.computedHash, await vercelHash(join(repo.work, "skills", "alpha")));
   assert.equal(entry.commit, await repo.head());
   assert.equal(entry.branch, "main");
   assert.deepEqual(entry.permissions, { env: ["ALPHA_*"], network: [] });
@@ -194,11 +197,13 @@ Deno.test("install reads a vercel-labs skills-lock.json: commits resolved anew (
   await Deno.remove(join(p.root, ".agents"), { recursive: true });
   const convert = await p.cli(["install"]);
   assert.equal(convert.code, 0, convert.stderr);
-  assert.match(convert.stderr, /rewritten in this tool's format/);
+  assert.match(convert.stderr, /rewritten with the commits and file digests/);
   const ours = await p.lock();
-  assert.equal(ours.lockfileVersion, 1);
+  assert.equal(ours.version, 1);
+  assert.equal(ours.lockfileVersion, 2);
   assert.equal(ours.skills.alpha!.commit, await repo.head());
-  assert.equal(ours.skills.alpha!.source.subpath, "skills/alpha");
+  assert.equal(ours.skills.alpha!.skillPath, "skills/alpha/SKILL.md");
+  assert.equal(ours.skills.alpha!.computedHash, foreign.skills.alpha.computedHash);
   assert.deepEqual(ours.skills.alpha!.permissions, { env: ["ALPHA_*"], network: [] });
   const check = await p.cli(["install", "--frozen"]);
   assert.equal(check.code, 0, check.stderr);
@@ -271,8 +276,8 @@ Deno.test("a vercel-labs skills-lock.json without skillPath finds each skill by 
   const convert = await p.cli(["install"]);
   assert.equal(convert.code, 0, convert.stdout + convert.stderr);
   const ours = await p.lock();
-  assert.equal(ours.skills["composition-patterns"]!.source.subpath, "skills/composition");
-  assert.equal(ours.skills["react-best-practices"]!.source.subpath, "skills/react");
+  assert.equal(ours.skills["composition-patterns"]!.skillPath, "skills/composition/SKILL.md");
+  assert.equal(ours.skills["react-best-practices"]!.skillPath, "skills/react/SKILL.md");
   assert.equal(ours.skills["composition-patterns"]!.commit, await repo.head());
 
   // A fresh clone of the project restores from the converted file.

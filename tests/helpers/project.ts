@@ -21,12 +21,18 @@ export interface Project extends AsyncDisposable {
   files(dir: string): Promise<Map<string, string>>;
 }
 
+/** An entry as skills-lock.json holds it: vercel-labs' fields, then this tool's. */
 export interface LockEntryShape {
+  source: string;
+  sourceType: string;
+  sourceUrl?: string;
+  ref?: string;
+  skillPath: string;
+  computedHash?: string;
   name: string;
-  source: { type: string; url: string; subpath: string };
   branch: string | null;
   tag: string | null;
-  ref: string | null;
+  pinnedRef: string | null;
   commit: string | null;
   digest: string;
   files: Record<string, string>;

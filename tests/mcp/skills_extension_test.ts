@@ -8,9 +8,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "../../src/mcp/protocol_error.ts";
 import { loadSkillDir, type SkillRecord } from "../../src/runtime/catalog/catalog.ts";
-import { type SkillEntry, skillsExtensionHandler } from "../../src/mcp/skills_extension.ts";
+import {
+  ORIGINAL_NAME_KEY,
+  type SkillEntry,
+  skillsExtensionHandler,
+} from "../../src/mcp/skills_extension.ts";
 import { readSkillResource } from "../../src/mcp/resources.ts";
 import { tempDir } from "../helpers/cli.ts";
 
@@ -103,39 +108,54 @@ Deno.test("skills/list returns the front matter verbatim and every served file w
   assert.equal(got.resultType, "complete");
 });
 
-Deno.test("skills/get and skills/list refuse what they do not serve with invalid params", async () => {
+Deno.test("a skill served under another name than its SKILL.md's is listed by that name, the published one in its metadata", async () => {
   await using root = await tempDir();
-  const demo = await writeSkill(root.path, "demo", SKILL_MD);
-  // A seed-style name: canonical 'odd-name', but SEP-2640 wants the URI to end in the name.
+  // A seed-style name: canonical 'odd-name'; SEP-2640 wants the URI to end in the name.
   const odd = await writeSkill(
     root.path,
     "odd-name",
-    "---\nname: Odd_Name\ndescription: Not spec-shaped.\n---\n\n# Odd\n",
+    "---\nname: Odd_Name\ndescription: Not spec-shaped.\nmetadata:\n  owner: team-a\n---\n\n# Odd\n",
   );
   const logs: string[] = [];
-  const handler = skillsExtensionHandler([demo, odd], (m) => logs.push(m));
+  const handler = skillsExtensionHandler([odd], (m) => logs.push(m));
   const listed = await handler({ method: "skills/list" });
-  assert.deepEqual((listed.skills as SkillEntry[]).map((s) => s.uri), ["skill://demo/SKILL.md"]);
-  assert.match(logs.join("\n"), /leaves out 'odd-name': .*'Odd_Name'/);
+  const entries = listed.skills as SkillEntry[];
+  assert.deepEqual(entries.map((s) => s.uri), ["skill://odd-name/SKILL.md"]);
+  assert.equal(entries[0]!.frontmatter.name, "odd-name");
+  assert.deepEqual(entries[0]!.frontmatter.metadata, {
+    owner: "team-a",
+    [ORIGINAL_NAME_KEY]: "Odd_Name",
+  });
+  assert.deepEqual(logs, []);
+  const got = await handler({ method: "skills/get", params: { uri: "skill://odd-name/SKILL.md" } });
+  assert.deepEqual(got.skill, entries[0]);
+});
+
+Deno.test("skills/get and skills/list refuse what they do not serve with invalid params", async () => {
+  await using root = await tempDir();
+  const demo = await writeSkill(root.path, "demo", SKILL_MD);
+  const logs: string[] = [];
+  const handler = skillsExtensionHandler([demo], (m) => logs.push(m));
 
   const refused = async (params: unknown, message: RegExp, method = "skills/get") => {
     await assert.rejects(handler({ method, params }), (error) => {
-      assert.ok(error instanceof McpError);
+      assert.ok(error instanceof ProtocolError);
       assert.equal(error.code, ErrorCode.InvalidParams);
       assert.match(error.message, message);
+      // One sentence: the client adds its own "MCP error -32602:" in front.
+      assert.doesNotMatch(error.message, /MCP error/);
       return true;
     });
   };
   await refused({ uri: "skill://nope/SKILL.md" }, /No skill is served at skill:\/\/nope/);
   await refused({ uri: "skill://demo/references/guide.md" }, /No skill is served/);
   await refused({ uri: "https://demo/SKILL.md" }, /No skill is served/);
-  await refused({ uri: "skill://odd-name/SKILL.md" }, /not served: .*Odd_Name/);
   await refused({}, /skills\/get: .*uri/);
   await refused({ cursor: 7 }, /skills\/list/, "skills/list");
   await refused({ cursor: "bm9wZQ==" }, /Invalid cursor/, "skills/list");
   await assert.rejects(
     handler({ method: "prompts/list" }),
-    (error) => error instanceof McpError && error.code === ErrorCode.MethodNotFound,
+    (error) => error instanceof ProtocolError && error.code === ErrorCode.MethodNotFound,
   );
 });
 

@@ -50,7 +50,10 @@ interface AddOptions extends ParsedCommon {
   source: string;
   refs: RefFlags;
   skills: string[];
+  /** `--name NEW`: the one skill installed under another name. */
   name: string | undefined;
+  /** `--name OLD=NEW` (repeatable): the skill published as OLD installed as NEW. */
+  renames: Map<string, string>;
   list: boolean;
   yes: boolean;
   allowRisky: boolean;
@@ -71,6 +74,7 @@ export function parse(argv: readonly string[]): AddOptions {
     refs: {},
     skills: [],
     name: undefined,
+    renames: new Map<string, string>(),
     list: false,
     yes: false,
     allowRisky: false,
@@ -80,27 +84,16 @@ export function parse(argv: readonly string[]): AddOptions {
   if (flags.help) return { ...flags, ...empty };
   const source = requireOne("add", positionals, "source");
   const skills = (values.skill ?? []).map(parseSkillSelector);
-  const name = values.name;
-  if (name !== undefined) {
-    try {
-      canonicalSkillName(name);
-    } catch (error) {
-      throw new UsageError(`Invalid --name: ${(error as Error).message}`);
-    }
-    if (skills.includes("*") || skills.length > 1) {
-      throw new UsageError(
-        "--name renames a single skill; it cannot be combined with several --skill",
-      );
-    }
-  }
-  if (values.list && (name !== undefined || values.yes)) {
+  const { name, renames } = parseNames(values.name ?? [], skills);
+  const renaming = name !== undefined || renames.size > 0;
+  if (values.list && (renaming || values.yes)) {
     throw new UsageError("--list installs nothing; it takes no --name or --yes");
   }
   const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
   const agents = [
     ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
   ];
-  if (values.project && name !== undefined) {
+  if (values.project && renaming) {
     throw new UsageError(
       "--name cannot rename a project skill: its SKILL.md names it for every agent",
       "Install it without --name, or into $SKILLS_HOME (without --project)",
@@ -115,12 +108,54 @@ export function parse(argv: readonly string[]): AddOptions {
     refs,
     skills,
     name,
+    renames,
     list: values.list === true,
     yes: values.yes === true,
     allowRisky: values["allow-risky"] === true,
     project: values.project === true,
     agents,
   };
+}
+
+/**
+ * `--name NEW` (one skill) or `--name OLD=NEW` (repeatable, any skill of a bulk install);
+ * every NEW must be a valid name. The two forms do not mix.
+ */
+function parseNames(
+  values: readonly string[],
+  skills: readonly string[],
+): { name: string | undefined; renames: Map<string, string> } {
+  const renames = new Map<string, string>();
+  const plain: string[] = [];
+  for (const value of values) {
+    const eq = value.indexOf("=");
+    const next = eq === -1 ? value : value.slice(eq + 1);
+    try {
+      canonicalSkillName(next);
+    } catch (error) {
+      throw new UsageError(`Invalid --name: ${(error as Error).message}`);
+    }
+    if (eq === -1) plain.push(value);
+    else {
+      const old = value.slice(0, eq);
+      if (old === "") throw new UsageError(`Invalid --name '${value}': OLD=NEW needs the OLD name`);
+      if (renames.has(old)) throw new UsageError(`--name renames '${old}' twice`);
+      renames.set(old, next);
+    }
+  }
+  if (plain.length > 0 && (plain.length > 1 || renames.size > 0)) {
+    throw new UsageError(
+      "--name NEW renames a single skill; to rename several, give --name OLD=NEW for each",
+    );
+  }
+  const name = plain[0];
+  if (name !== undefined && (skills.includes("*") || skills.length > 1)) {
+    throw new UsageError(
+      "--name renames a single skill; it cannot be combined with several --skill",
+      "Rename skills of a bulk install with --name OLD=NEW (repeatable)",
+    );
+  }
+  return { name, renames };
 }
 
 export async function run(options: AddOptions, ctx: Context): Promise<number> {
@@ -167,6 +202,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   if (options.project) return await addToProject(ctx, options, home, fetched, selected);
   const planning = await change.planEach(fetched, selected, {
     rename: options.name,
+    renames: options.renames,
     allowRisky: options.allowRisky,
   });
   // One skill asked for and refused: the error is the answer, as it always was.

@@ -38,8 +38,9 @@ it is also made visible to those agents (see \`skills link\`).`,
     },
     name: {
       type: "string",
+      multiple: true,
       value: "NAME",
-      description: "Install a single skill under another name",
+      description: "Install one skill as NAME; OLD=NAME renames any skill (repeatable)",
     },
     project: {
       type: "boolean",
@@ -83,6 +84,15 @@ it is also made visible to those agents (see \`skills link\`).`,
     {
       beforeOptions: true,
       text: "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep.",
+    },
+    {
+      title: "Names",
+      text: `A skill is installed under its name in lower case with '_' as '-'. A published
+name that is no identifier ('Ahrefs Automation', '-draft') is installed as the
+name derived from it (spaces and '_' to '-', runs of '-' collapsed, leading and
+trailing '-' trimmed), with a warning naming both. Two skills of one install
+that end up with the same name are both refused; rename one with
+--name 'OLD=NAME' (repeatable, OLD as published).`,
     },
     {
       title: "Rejected before git runs",

@@ -17,9 +17,10 @@ is written unless everything agrees: any mismatch — a changed file, permission
 that differ from the approved ones, a skill its source no longer has, a locked
 commit gone from its source (where the branch resolves now, and which files
 differ there), a folder the lockfile does not list — exits 1 with a per-skill
-diff. A skills-lock.json written by vercel-labs' skills CLI (no commits) is read
-too: commits are resolved anew (said so), the files are checked against its
-computedHash, and (unless --frozen) the lockfile is rewritten in this format.
+diff. The file is one vercel-labs' skills CLI reads too. Entries that CLI wrote
+(no commits) are read as well: commits are resolved anew (said so), the files
+are checked against its computedHash, and (unless --frozen) the lockfile is
+rewritten with the commits and file digests found.
 
 Restored project skills are not trusted until you say so: review them and run
 \`skills trust <name>\`, or pass --trust to approve every skill whose files match

@@ -17,7 +17,7 @@
 import { dirname, join, relative, resolve } from "../os/paths.ts";
 import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../../core/limits.ts";
-import { canonicalSkillName } from "../../core/names.ts";
+import { canonicalPublishedName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import type { LockedSkill } from "../../core/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
@@ -285,7 +285,7 @@ async function readSkill(
   }
   const record: SkillRecord = {
     name: options.entry?.name ?? manifest.name,
-    canonical: options.entry?.name_canonical ?? canonicalSkillName(manifest.name),
+    canonical: options.entry?.name_canonical ?? canonicalPublishedName(manifest.name),
     dir: realDir,
     skillMdPath,
     origin: options.origin,
@@ -386,7 +386,7 @@ function checkToolsetsAndScripts(
 /**
  * Validation: every symlink inside the skill is an error. A skill's digest covers file
  * contents, and a link would make what runs depend on where it points at run time: none
- * is installed, whether it leaves the skill or not (README, "Security model").
+ * is installed, whether it leaves the skill or not (docs/security.md).
  */
 function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
   let seen = 0;

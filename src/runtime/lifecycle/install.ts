@@ -14,7 +14,12 @@ import {
 } from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
-import { canonicalSkillName, isValidSkillName, quoteName } from "../../core/names.ts";
+import {
+  canonicalSkillName,
+  isValidSkillName,
+  publishedSkillKey,
+  quoteName,
+} from "../../core/names.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
@@ -59,9 +64,7 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
       rel,
       dir: f.dir,
       name,
-      canonical: name !== undefined && isValidSkillName(name)
-        ? canonicalSkillName(name)
-        : undefined,
+      canonical: publishedSkillKey(name),
       description: manifest?.description ?? "",
       manifest,
       scripts: result.record?.scripts ?? [],
@@ -171,8 +174,10 @@ export async function collisionProblem(
 }
 
 export interface PlanOptions {
-  /** `--name`: install a single skill under another name. */
+  /** `--name NEW`: install a single skill under another name. */
   rename?: string | undefined;
+  /** `--name OLD=NEW` (repeatable): the skill published as OLD is installed as NEW. */
+  renames?: ReadonlyMap<string, string> | undefined;
   /** `--allow-risky`: accept critical audit findings (recorded in the entry). */
   allowRisky?: boolean | undefined;
   now?: Date;
@@ -221,23 +226,25 @@ export async function planInstall(
   const { plans } = planning;
   const refuse = (candidate: Candidate, error: SkillError) =>
     planning.refused.push({ label: candidateLabel(candidate), error });
+  const newNames = resolveRenames(selected, options.renames);
+  const nameOf = (c: Candidate) => options.rename ?? newNames.get(c);
+  const twins = twinsOf(selected, nameOf);
   for (const candidate of selected) {
     const invalid = invalidCandidate(candidate, selected.length);
     if (invalid !== undefined || candidate.manifest === undefined) {
       refuse(candidate, invalid!);
       continue;
     }
-    const name = options.rename ?? candidate.name!;
-    const canonical = canonicalSkillName(name);
-    if (plans.some((p) => p.canonical === canonical)) {
-      refuse(
-        candidate,
-        new SkillError("conflict", `Two selected skills are both named '${canonical}'`),
-      );
+    const renamed = nameOf(candidate);
+    const name = renamed ?? candidate.name!;
+    const canonical = renamed !== undefined ? canonicalSkillName(renamed) : candidate.canonical!;
+    const twin = twins.get(candidate);
+    if (twin !== undefined) {
+      refuse(candidate, twinError(candidate, canonical, twin));
       continue;
     }
     const installed = findEntry(registry, canonical);
-    if (installed !== undefined && options.rename === undefined) {
+    if (installed !== undefined && renamed === undefined) {
       const same = await sameInstall(installed, fetched, candidate);
       if (same === "same") {
         planning.already.push({ canonical, entry: installed });
@@ -261,7 +268,10 @@ export async function planInstall(
     }
     const problem = await collisionProblem(home, registry, canonical);
     if (problem !== undefined) {
-      refuse(candidate, collisionError(canonical, problem, options.rename));
+      refuse(
+        candidate,
+        collisionError(canonical, problem, renamed, selected.length > 1 ? name : undefined),
+      );
       continue;
     }
     await removeIfExists(join(candidate.dir, ".git"));
@@ -299,6 +309,76 @@ export async function planInstall(
     plans.push({ candidate, name, canonical, target, digest, entry, audit, risky });
   }
   return planning;
+}
+
+/**
+ * `--name OLD=NEW`: which selected skill each OLD names — its name as published, exactly,
+ * else the one skill whose canonical name OLD gives. A name that selects none, or several,
+ * is a usage error before anything is planned.
+ */
+function resolveRenames(
+  selected: readonly Candidate[],
+  renames: ReadonlyMap<string, string> | undefined,
+): Map<Candidate, string> {
+  const out = new Map<Candidate, string>();
+  for (const [old, next] of renames ?? []) {
+    const exact = selected.filter((c) => c.name === old);
+    const key = publishedSkillKey(old);
+    const hits = exact.length > 0 ? exact : selected.filter((c) => c.canonical === key);
+    if (hits.length !== 1) {
+      throw new SkillError(
+        "usage",
+        hits.length === 0
+          ? `--name ${quoteName(old)}=${quoteName(next)}: no selected skill is named '${
+            quoteName(old)
+          }'`
+          : `--name ${quoteName(old)}=${quoteName(next)}: '${quoteName(old)}' names ${
+            hits.map((h) => `'${quoteName(candidateLabel(h))}'`).join(" and ")
+          }; give the name exactly as published`,
+      );
+    }
+    out.set(hits[0]!, next);
+  }
+  return out;
+}
+
+/**
+ * Skills of one selection that would be installed under the same name (`my_skill` and
+ * `My Skill` are both `my-skill`): each maps to the others' labels. None of them is
+ * installed — which one is "the" skill is not for this tool to guess.
+ */
+function twinsOf(
+  selected: readonly Candidate[],
+  nameOf: (c: Candidate) => string | undefined,
+): Map<Candidate, Candidate[]> {
+  const byName = new Map<string, Candidate[]>();
+  for (const c of selected) {
+    const renamed = nameOf(c);
+    const key = renamed !== undefined ? canonicalSkillName(renamed) : c.canonical;
+    if (key === undefined || c.manifest === undefined || c.errors.length > 0) continue;
+    byName.set(key, [...(byName.get(key) ?? []), c]);
+  }
+  const out = new Map<Candidate, Candidate[]>();
+  for (const group of byName.values()) {
+    if (group.length < 2) continue;
+    for (const c of group) out.set(c, group.filter((other) => other !== c));
+  }
+  return out;
+}
+
+function twinError(candidate: Candidate, canonical: string, others: readonly Candidate[]) {
+  const label = (c: Candidate) => `'${quoteName(candidateLabel(c))}' (${c.rel || "(root)"})`;
+  return new SkillError(
+    "conflict",
+    `Cannot install skill ${label(candidate)} as '${canonical}': ${
+      others.map(label).join(", ")
+    } would be installed under the same name`,
+    {
+      hint: `Rename one with --name '${
+        quoteName(candidateLabel(candidate))
+      }=NEW' (repeatable), or pick one with --skill`,
+    },
+  );
 }
 
 /**
@@ -370,14 +450,24 @@ export function riskyError(
   });
 }
 
-export function collisionError(canonical: string, problem: string, renamed: string | undefined) {
+/**
+ * `bulkName`: the skill's name as published when it is one of several being installed, so
+ * the hint spells the `--name OLD=NEW` that renames just it.
+ */
+export function collisionError(
+  canonical: string,
+  problem: string,
+  renamed: string | undefined,
+  bulkName?: string,
+) {
+  const nameFlag = bulkName === undefined ? "--name NAME" : `--name '${quoteName(bulkName)}=NAME'`;
   return new SkillError("conflict", `Cannot install skill '${quoteName(canonical)}': ${problem}`, {
     // Say what each way out does: `update` would move the *installed* skill along its own
     // source, which is not what someone adding another repository's skill asked for.
     hint: renamed !== undefined
       ? "Choose another --name"
       : problem === INSTALLED_CLASH
-      ? `To keep both, add this one under another name with --name NAME; to replace the installed one, \`skills remove ${canonical}\` first, then add again (\`skills update ${canonical}\` only updates the installed skill from its own source)`
-      : "Install it under another name with --name NAME",
+      ? `To keep both, add this one under another name with ${nameFlag}; to replace the installed one, \`skills remove ${canonical}\` first, then add again (\`skills update ${canonical}\` only updates the installed skill from its own source)`
+      : `Install it under another name with ${nameFlag}`,
   });
 }

@@ -21,7 +21,7 @@ import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks } from "../store/project_records.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { digestOfLocked } from "./lockfile.ts";
-import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import { publishedSkillKey } from "../../core/names.ts";
 
 interface Drift {
   /** The skill, or `skills-lock.json` for the file itself. */
@@ -183,7 +183,8 @@ export async function projectDrift(
 export function foreignKeys(entries: readonly { name: string }[]): Record<string, true> {
   const keys: Record<string, true> = {};
   for (const entry of entries) {
-    if (isValidSkillName(entry.name)) keys[canonicalSkillName(entry.name)] = true;
+    const key = publishedSkillKey(entry.name);
+    if (key !== undefined) keys[key] = true;
   }
   return keys;
 }

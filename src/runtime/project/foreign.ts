@@ -19,7 +19,7 @@ import {
   type LockedSkill,
   withLockedSkill,
 } from "../../core/lockfile_model.ts";
-import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import { publishedSkillKey } from "../../core/names.ts";
 import { parseSource, type RefRequest, type Source } from "../../core/sources.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
@@ -138,11 +138,11 @@ export async function restoreForeign(
   const toWrite: Verified[] = [];
   const fetches = new Map<string, Promise<Fetched>>();
   for (const entry of entries) {
-    if (!isValidSkillName(entry.name)) {
+    const key = publishedSkillKey(entry.name);
+    if (key === undefined) {
       report.mismatches.push(problem(entry.name, "unsupported", "is not a valid skill name"));
       continue;
     }
-    const key = canonicalSkillName(entry.name);
     let fetched: Fetched;
     try {
       const source = foreignSource(entry, ws.root);
@@ -170,7 +170,7 @@ export async function restoreForeign(
     }
     const { files, digest } = await describeFiles(base);
     const at = fetched.commit === null ? "" : ` at ${fetched.commit.sha.slice(0, 12)}`;
-    if ((await foreignHash(base, files)) !== entry.computedHash) {
+    if (entry.computedHash !== null && (await foreignHash(base, files)) !== entry.computedHash) {
       const message =
         `the files of ${entry.source}${at} differ from the computedHash in skills-lock.json (the source changed since it was written)`;
       if (options.frozen) report.mismatches.push(problem(key, "changed", message));
@@ -222,7 +222,9 @@ export async function restoreForeign(
   await writeVerified(ws, toWrite, { replace: converted });
   report.restored = toWrite.map((v) => v.key);
   report.converted = true;
-  report.notes.push("skills-lock.json was rewritten in this tool's format (lockfileVersion 1)");
+  report.notes.push(
+    "skills-lock.json was rewritten with the commits and file digests (lockfileVersion 2, still read by vercel-labs' CLI)",
+  );
   return report;
 }
 

@@ -13,7 +13,7 @@ import { join } from "../os/paths.ts";
 import { type AuditReport, criticalFindings, type Finding } from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
 import { diffFiles, type LockedSkill, type Lockfile } from "../../core/lockfile_model.ts";
-import { canonicalSkillName, quoteName } from "../../core/names.ts";
+import { quoteName } from "../../core/names.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { type Candidate, candidateLabel, invalidCandidate } from "../lifecycle/install.ts";
@@ -72,7 +72,7 @@ export async function planProjectInstall(
     }
     // A project skill is named by its SKILL.md: every agent reading the folder sees that name.
     const name = candidate.name!;
-    const canonical = canonicalSkillName(name);
+    const canonical = candidate.canonical!;
     const target = projectSkillDir(root, canonical);
     if (planning.plans.some((p) => p.canonical === canonical)) {
       refuse(

@@ -6,10 +6,11 @@
  */
 
 import { join, relative } from "../os/paths.ts";
-import { combineDigest } from "../../core/digest.ts";
+import { combineDigest, sha256Hex } from "../../core/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
   emptyLockfile,
+  foreignComputedHash,
   type LockedSkill,
   type LockedSource,
   type Lockfile,
@@ -32,7 +33,7 @@ export function lockForChange(read: LockRead): Lockfile {
   if (read.state === "foreign") {
     throw new SkillError(
       "conflict",
-      `${read.path} was written by vercel-labs' skills CLI (no commits, no file digests)`,
+      `${read.path} has entries vercel-labs' skills CLI wrote (no commits, no file digests)`,
       { hint: "Run `skills install` first: it resolves the commits and rewrites the lockfile" },
     );
   }
@@ -85,4 +86,36 @@ export function lockedSource(
   const inside = isWithin(root, source.path);
   const url = inside ? (relative(root, source.path).replaceAll("\\", "/") || ".") : source.path;
   return { type: "local", url, subpath: "" };
+}
+
+/**
+ * The lock with each entry's `computedHash` — vercel-labs' digest, which that CLI compares
+ * when it reads the file — computed from `folderOf(key)` when that folder holds exactly the
+ * bytes the entry lists. An entry whose folder differs gets none: a stale hash would tell
+ * that CLI the wrong thing, and this tool trusts its own sha256s, not this hash.
+ */
+export async function withPeerHashes(
+  lock: Lockfile,
+  folderOf: (key: string) => string,
+): Promise<Lockfile> {
+  const skills: Record<string, LockedSkill> = {};
+  for (const [key, entry] of Object.entries(lock.skills)) {
+    const { computedHash: _stale, ...rest } = entry;
+    const hash = await hashOfListedFiles(folderOf(key), entry.files);
+    skills[key] = hash === undefined ? rest : { ...rest, computedHash: hash };
+  }
+  return { ...lock, skills };
+}
+
+async function hashOfListedFiles(
+  dir: string,
+  files: Readonly<Record<string, string>>,
+): Promise<string | undefined> {
+  const read: { path: string; bytes: Uint8Array }[] = [];
+  for (const [path, sha] of Object.entries(files)) {
+    const bytes = await Deno.readFile(join(dir, ...path.split("/"))).catch(() => undefined);
+    if (bytes === undefined || (await sha256Hex(bytes)) !== sha) return undefined;
+    read.push({ path, bytes });
+  }
+  return await foreignComputedHash(read);
 }

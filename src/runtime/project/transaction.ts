@@ -40,7 +40,7 @@ import {
   type Staging,
 } from "../store/staging.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import { lockfilePath, lockForChange, readProjectLock } from "./lockfile.ts";
+import { lockfilePath, lockForChange, readProjectLock, withPeerHashes } from "./lockfile.ts";
 
 const INTENT_FILE = "project-intent.json";
 /** The journal's lockfile hash when a change leaves the lockfile as it is. */
@@ -160,8 +160,14 @@ export class ProjectChange implements AsyncDisposable {
     if (this.#disposed) throw new Error("This change is over: it was disposed");
     const staging = this.#stage();
     await withRegistryLock(this.home, async () => {
+      const staged = new Map(moves.map((m) => [m.canonical, m.staged]));
       const text = next === null ? null : serializeLockfile(
-        typeof next === "function" ? next(lockForChange(readProjectLock(this.root))) : next.replace,
+        await withPeerHashes(
+          typeof next === "function"
+            ? next(lockForChange(readProjectLock(this.root)))
+            : next.replace,
+          (key) => staged.get(key) ?? projectSkillDir(this.root, key),
+        ),
       );
       const items: IntentItem[] = [];
       for (const move of moves) {

@@ -1,0 +1,143 @@
+/**
+ * One `skills-lock.json` for two tools: how an entry of this tool's lockfile is written so
+ * that vercel-labs' `skills` CLI reads it too, and read back.
+ *
+ * That CLI reads a file of `{ version: 1, skills: { <name>: entry } }` and, per entry,
+ * `source` (`owner/repo`, a URL or a path), `sourceType`, `sourceUrl` (preferred over
+ * `source` when set), `ref` (given to `git clone --branch`, a commit fetched by its id),
+ * `skillPath` (the skill's SKILL.md inside the source) and `computedHash`. It ignores every
+ * other field and keeps them when it rewrites the file for another skill (it spreads each
+ * entry), but it writes only `version` and `skills` at the top and replaces the entries it
+ * installs itself. So this tool writes the peer's fields, under their names and meanings,
+ * plus its own (`name`, `branch`, `tag`, `pinnedRef`, `commit`, `digest`, `files`,
+ * `permissions`) in fields the peer ignores — and an entry without them is one the peer
+ * wrote (see {@link isPinnedEntry}).
+ *
+ * The two meanings that clash are kept apart: this tool's `source` object becomes the
+ * peer's `source`/`sourceType`/`sourceUrl` and `skillPath`, and its `ref` (a ref or commit
+ * that pins) is written as `pinnedRef`, while the peer's `ref` names the locked commit
+ * wherever the peer can fetch one (so it installs exactly what was recorded).
+ */
+
+/** The peer reads `version`; this is the only version it knows. */
+export const PEER_VERSION = 1;
+
+/** The fields of this tool's entry that the shared form writes under other names. */
+interface PinnedFields {
+  name: string;
+  source: { type: "git" | "local"; url: string; subpath: string; [extra: string]: unknown };
+  branch: string | null;
+  tag: string | null;
+  ref: string | null;
+  commit: string | null;
+  computedHash?: string;
+  [extra: string]: unknown;
+}
+
+/** The peer's own names, never kept as extras of this tool's entry. */
+const PEER_FIELDS = ["source", "sourceType", "sourceUrl", "ref", "skillPath", "computedHash"];
+
+/**
+ * Whether the peer could ask git for a ref of this URL: its `#ref` is read only on sources
+ * that look like git remotes to it (GitHub and GitLab URLs, `https://….git`, `ssh://….git`,
+ * `git@…`); on any other URL (a `file://` one) a `#` stays part of the path.
+ */
+function peerReadsRef(url: string): boolean {
+  if (url.startsWith("git@")) return true;
+  if (/^ssh:\/\/.+\.git(?:$|[/?])/i.test(url)) return true;
+  if (/^https?:\/\/.+\.git(?:$|[/?])/i.test(url)) return true;
+  const host = hostOf(url);
+  return host === "github.com" || host === "gitlab.com";
+}
+
+function hostOf(url: string): string | undefined {
+  if (!/^https?:\/\//.test(url)) return undefined;
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `https://github.com/o/r(.git)` → `o/r` (the peer's spelling of a GitHub source). */
+function githubShorthand(url: string): string | undefined {
+  const match = /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+?)(?:\.git)?\/?$/.exec(
+    url,
+  );
+  return match === null ? undefined : `${match[1]}/${match[2]}`;
+}
+
+/** An entry as the file holds it: the peer's fields first, then this tool's. */
+export function toSharedEntry(entry: PinnedFields): Record<string, unknown> {
+  const { name, source, branch, tag, ref, commit, computedHash, ...rest } = entry;
+  const out: Record<string, unknown> = {};
+  if (source.type === "local") {
+    // The peer reads `./dir` as a path and `dir` as `owner/repo`; it resolves it from the root.
+    const url = source.url;
+    out.source = url === "." || /^(\/|[A-Za-z]:[\\/])/.test(url) ? url : `./${url}`;
+    out.sourceType = "local";
+  } else {
+    const shorthand = githubShorthand(source.url);
+    out.source = shorthand ?? source.url;
+    out.sourceType = shorthand !== undefined
+      ? "github"
+      : hostOf(source.url) === "gitlab.com"
+      ? "gitlab"
+      : "git";
+    out.sourceUrl = source.url;
+    if (commit !== null && peerReadsRef(source.url)) out.ref = commit;
+  }
+  out.skillPath = source.subpath === "" ? "SKILL.md" : `${source.subpath}/SKILL.md`;
+  if (computedHash !== undefined) out.computedHash = computedHash;
+  const { type: _type, url: _url, subpath: _subpath, ...sourceExtras } = source;
+  out.name = name;
+  out.branch = branch;
+  out.tag = tag;
+  out.pinnedRef = ref;
+  out.commit = commit;
+  if (Object.keys(sourceExtras).length > 0) out.sourceExtras = sourceExtras;
+  for (const [key, value] of Object.entries(rest)) {
+    if (!PEER_FIELDS.includes(key)) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Whether a shared entry carries this tool's record (commit, digest, files) or is one the
+ * peer wrote (which it does for every skill it installs or restores).
+ */
+export function isPinnedEntry(raw: Record<string, unknown>): boolean {
+  return "digest" in raw || "files" in raw || "commit" in raw;
+}
+
+/**
+ * A pinned entry back in this tool's shape, unchecked: the caller validates the result
+ * with the lockfile schema. `skillPath` must name a SKILL.md (or its folder).
+ */
+export function fromSharedEntry(raw: Record<string, unknown>): Record<string, unknown> {
+  const {
+    source,
+    sourceType,
+    sourceUrl,
+    ref: _peerRef,
+    skillPath,
+    pinnedRef,
+    sourceExtras,
+    ...rest
+  } = raw;
+  const local = sourceType === "local";
+  const url = local
+    ? (typeof source === "string" ? source.replace(/^\.\/(?=.)/, "") : source)
+    : sourceUrl;
+  const subpath = local
+    ? ""
+    : typeof skillPath === "string"
+    ? skillPath.replace(/^\.\//, "").replace(/(^|\/)SKILL\.md$/, "").replace(/\/+$/, "")
+    : skillPath;
+  const extras = sourceExtras !== null && typeof sourceExtras === "object" ? sourceExtras : {};
+  return {
+    ...rest,
+    source: { ...extras, type: local ? "local" : "git", url, subpath },
+    ref: pinnedRef,
+  };
+}

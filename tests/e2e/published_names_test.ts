@@ -1,0 +1,162 @@
+/**
+ * Names as published: a collection whose skills are named `Ahrefs Automation`, `-draft-notes`,
+ * `data_kit`, and twins (`my_tool`, `My Tool`) that end up with one name — installed in bulk
+ * from a real git repository, renamed with `--name OLD=NEW`, and served by `skills mcp`'s
+ * SEP-2640 `skills/list` under the installed names, the published ones in their metadata.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { z } from "zod";
+import { runCli, tempDir } from "../helpers/cli.ts";
+import { connectStdio } from "../helpers/mcp_client.ts";
+import { createRepo, skillMd } from "../fixtures/git_repos.ts";
+
+/** A collection laid out as public ones are, with the names people publish. */
+function collection(): Record<string, string> {
+  const skill = (name: string) => skillMd(name, `What ${name} does, for tests.`);
+  return {
+    "README.md": "# A collection\n",
+    "skills/ahrefs/SKILL.md": skill("Ahrefs Automation"),
+    "skills/draft/SKILL.md": skill("-draft-notes"),
+    "skills/data/SKILL.md": skill("data_kit"),
+    "skills/tool-a/SKILL.md": skill("my_tool"),
+    "skills/tool-b/SKILL.md": skill("My Tool"),
+    "skills/pdf/SKILL.md": skill("pdf"),
+  };
+}
+
+async function workspace() {
+  const dir = await tempDir();
+  const home = join(dir.path, "home");
+  const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
+  const cli = (args: string[]) => runCli(args, { cwd: dir.path, env });
+  const installed = async () => {
+    const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
+    return Object.fromEntries(
+      (registry.skills as { name: string; name_canonical: string }[]).map((
+        e,
+      ) => [e.name_canonical, e.name]),
+    );
+  };
+  return { dir, home, env, cli, installed };
+}
+
+Deno.test("a bulk install gives every published name a distinct canonical name, refuses twins naming both, and renames on request", async () => {
+  const w = await workspace();
+  await using _dir = w.dir;
+  const repo = await createRepo(w.dir.path, "collection", collection());
+
+  const first = await w.cli(["add", repo.url, "--skill", "*", "--yes"]);
+  assert.equal(first.code, 1, "the twins are refused: " + first.stdout + first.stderr);
+  assert.match(
+    first.stderr,
+    /'Ahrefs Automation' is not a skill identifier .*; it is installed and called as 'ahrefs-automation'/,
+  );
+  assert.match(first.stderr, /'-draft-notes' is not a skill identifier .*called as 'draft-notes'/);
+  assert.deepEqual(await w.installed(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    pdf: "pdf",
+  });
+  for (const [mine, other] of [["my_tool", "My Tool"], ["My Tool", "my_tool"]]) {
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `Refused '${mine}': Cannot install skill '${mine}' \\(skills/tool-.\\) as 'my-tool': '${other}' \\(skills/tool-.\\) would be installed under the same name`,
+      ),
+    );
+  }
+
+  // A rename that names no selected skill is a usage error, before anything is written.
+  const unknown = await w.cli(["add", repo.url, "--skill", "*", "--name", "nope=x", "--yes"]);
+  assert.equal(unknown.code, 2, unknown.stderr);
+  assert.match(unknown.stderr, /--name nope=x: no selected skill is named 'nope'/);
+
+  const second = await w.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "*",
+    "--name",
+    "My Tool=my-tool-b",
+    "--name",
+    "data_kit=kit",
+    "--yes",
+  ]);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.deepEqual(await w.installed(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    kit: "kit",
+    "my-tool": "my_tool",
+    "my-tool-b": "my-tool-b",
+    pdf: "pdf",
+  });
+
+  // The installed name selects the skill, and plain --name still renames one skill.
+  const one = await w.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "ahrefs-automation",
+    "--name",
+    "ahrefs",
+    "--yes",
+  ]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  assert.equal((await w.installed()).ahrefs, "ahrefs");
+  const several = await w.cli(["add", repo.url, "--skill", "*", "--name", "x", "--yes"]);
+  assert.equal(several.code, 2);
+  assert.match(several.stderr, /--name OLD=NEW/);
+
+  // Another repository's 'pdf' in a bulk install: the hint spells the rename of just it, and
+  // says what `skills update pdf` would do (move the installed one, not install this one).
+  const other = await createRepo(w.dir.path, "other", {
+    "skills/pdf/SKILL.md": skillMd("pdf", "Another pdf skill."),
+    "skills/notes/SKILL.md": skillMd("notes", "Notes."),
+  });
+  const clash = await w.cli(["add", other.url, "--skill", "*", "--yes"]);
+  assert.equal(clash.code, 1, clash.stdout + clash.stderr);
+  assert.equal((await w.installed()).notes, "notes", "the rest of the install proceeds");
+  assert.match(
+    clash.stdout,
+    /Refused 'pdf': Cannot install skill 'pdf': a skill with that name is installed/,
+  );
+  assert.match(
+    clash.stdout,
+    /hint: To keep both, add this one under another name with --name 'pdf=NAME'/,
+  );
+  assert.match(
+    clash.stdout,
+    /`skills update pdf` only updates the installed skill from its own source/,
+  );
+
+  await using mcp = await connectStdio(w.env, w.dir.path, [
+    "--skills",
+    "my-tool-b,ahrefs-automation,pdf",
+  ]);
+  const listed = await mcp.client.request(
+    { method: "skills/list", params: {} },
+    z.looseObject({
+      skills: z.array(z.looseObject({
+        uri: z.string(),
+        frontmatter: z.looseObject({ name: z.string(), metadata: z.optional(z.unknown()) }),
+      })),
+    }),
+  );
+  const byUri = Object.fromEntries(listed.skills.map((e) => [e.uri, e.frontmatter]));
+  assert.deepEqual(Object.keys(byUri).sort(), [
+    "skill://ahrefs-automation/SKILL.md",
+    "skill://my-tool-b/SKILL.md",
+    "skill://pdf/SKILL.md",
+  ]);
+  assert.equal(byUri["skill://my-tool-b/SKILL.md"]!.name, "my-tool-b");
+  assert.deepEqual(byUri["skill://my-tool-b/SKILL.md"]!.metadata, { "original-name": "My Tool" });
+  assert.deepEqual(byUri["skill://ahrefs-automation/SKILL.md"]!.metadata, {
+    "original-name": "Ahrefs Automation",
+  });
+  assert.equal(byUri["skill://pdf/SKILL.md"]!.metadata, undefined);
+});
