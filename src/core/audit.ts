@@ -6,6 +6,7 @@
  */
 
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "./net_grants.ts";
+import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./audit_code.ts";
 import {
   AUDIT_MAX_FILE_BYTES,
   AUDIT_RULES,
@@ -163,11 +164,31 @@ function auditFile(
   const regions = regionsOf(file.path, text);
   // Folded once per region, matched by every rule.
   const readingsOf = new Map(regions.map((region) => [region, readings(region)]));
+  // A script's comments and docstrings, told apart by a tokenizer (audit_code.ts).
+  const inertOf = new Map<Region, readonly Span[]>();
+  for (const region of regions) {
+    if (region.kind !== "script") continue;
+    const language = codeLanguageOf(file.path, region.text);
+    if (language === undefined) continue;
+    const reading = readCode(language, region.text);
+    // A script that reads its own source can run what its comments hold: none is inert.
+    // (Read as written and with string pieces joined: `"__do" + "c__"` is `__doc__`.)
+    const texts = readingsOf.get(region)!;
+    if (!texts.some((text) => readsOwnSource(text, reading))) inertOf.set(region, reading.inert);
+  }
+  const isInert = (region: Region, index: number) => {
+    const spans = inertOf.get(region);
+    return spans !== undefined && inSpans(spans, index);
+  };
+  /** Rules that fired in code (not in a comment): what the `together` rules combine. */
   const fired = new Set<string>();
   const push = (rule: AuditRule, region: Region, at: number, matched: string) => {
-    const severity = severityInContext(rule, file.path, region, at - region.offset, matched);
+    const inert = isInert(region, at - region.offset);
+    const severity = inert && !HIDING_RULES.has(rule.id)
+      ? commentSeverity(rule.severity)
+      : severityInContext(rule, file.path, region, at - region.offset, matched);
     out.push(finding(rule, file.path, lineAt(at), matched, false, severity));
-    fired.add(rule.id);
+    if (!inert) fired.add(rule.id);
   };
   for (const rule of AUDIT_RULES) {
     const m = rule.match;
@@ -199,13 +220,19 @@ function auditFile(
         }
       } else if (m.type === "folded-name") {
         for (const piece of concatenations(region.text)) {
-          if (!m.names.test(piece.value)) continue;
+          if (!m.names.test(piece.value) || isInert(region, piece.index)) continue;
           push(rule, region, region.offset + piece.index, piece.source);
         }
       } else if (m.type === "html-comment") {
         for (const match of region.text.matchAll(/<!--([\s\S]*?)(?:-->|$)/g)) {
           if (!m.pattern.test(match[1]!)) continue;
-          out.push(finding(rule, file.path, lineAt(region.offset + match.index!), match[0]));
+          // In a code block or code span the comment is shown as written: nothing is hidden.
+          if (inCode(region.text, match.index!)) continue;
+          // A template's comments guide whoever fills it in ("describe when the agent should
+          // use each tool"): shown, at medium.
+          const severity = TEMPLATE_PATH.test(file.path) ? "medium" : rule.severity;
+          const line = lineAt(region.offset + match.index!);
+          out.push(finding(rule, file.path, line, match[0], false, severity));
           fired.add(rule.id);
         }
       } else if (m.type === "env-permission" && region.kind === "frontmatter") {
@@ -593,6 +620,25 @@ function quotedAt(text: string, index: number): boolean {
     start = end + 1;
   }
   return false;
+}
+
+/**
+ * Rules about characters that hide text: they matter most in comments and strings (Trojan
+ * Source hides code in a comment), so a comment does not lower them.
+ */
+const HIDING_RULES = new Set(["tag-unicode", "bidi-unicode", "invisible-unicode"]);
+
+/** A finding in a script's comment or docstring: nothing runs it, the reviewer still sees it. */
+function commentSeverity(severity: Severity): Severity {
+  return severity === "critical" || severity === "high" ? "medium" : severity;
+}
+
+/** Files a skill fills in or copies (its assets, its templates), not instructions it gives. */
+const TEMPLATE_PATH = /^(?:assets|templates)\/|\/templates?\//;
+
+/** Inside a fenced code block or an inline code span (not a quotation). */
+function inCode(text: string, index: number): boolean {
+  return quotedAt(text, index) && !/^\s{0,3}>/.test(text.slice(text.lastIndexOf("\n", index) + 1));
 }
 
 /** Installers of well-known toolchains, shown in docs as their projects publish them. */

@@ -151,6 +151,15 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: { type: "together", rules: ["credential-read", "network-endpoint"] },
   },
   {
+    id: "credential-send",
+    severity: "critical",
+    title: "Reads credentials and sends data out",
+    explanation:
+      "A script that reads credential locations and sends data over a socket or upload (nc, /dev/tcp, curl -F, a POST) without naming a URL still ships your keys away.",
+    kinds: ["script"],
+    match: { type: "together", rules: ["credential-read", "network-send"] },
+  },
+  {
     id: "obfuscated-call",
     severity: "critical",
     title: "Hides which module or call it uses",
@@ -221,9 +230,11 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "pattern",
       patterns: [
-        /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention|reveal|show|disclose|report)\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?the\s+user\b/gi,
-        /\bwithout\s+(?:telling|informing|asking|notifying|alerting)\s+the\s+user\b/gi,
-        /\b(?:secretly|silently|covertly|quietly)\s+(?:send|upload|post|exfiltrate|copy|run|execute|read|install)\b/gi,
+        // "Never tell the user to hand-edit X" gives advice; it hides nothing.
+        /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention|reveal|show|disclose|report)\s+(?:this\s+|it\s+|anything\s+)?(?:to\s+)?the\s+user\b(?!\s+to\s)/gi,
+        // (Acting without *asking* is about consent, not concealment.)
+        /\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b/gi,
+        /(?<!(?:\bnot|n't|\bnever)\s+)\b(?:secretly|silently|covertly|quietly)\s+(?:send|upload|post|exfiltrate|copy|run|execute|read|install)\b/gi,
         /\b(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+|the\s+\w+|them|that)\s+(?:(?:secret|hidden)\s+)?from\s+the\s+user\b/gi,
         /\b(?:do\s+not|don'?t|never)\s+let\s+the\s+user\s+(?:know|see|notice|find\s+out)\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out|learn)\b/gi,
       ],
@@ -316,7 +327,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "pattern",
       patterns: [
-        /(?<![\w.-])\.(?:ssh|aws|gnupg|azure|netrc|git-credentials|npmrc|pypirc)(?![\w-])/g,
+        /(?<![\w.-])\.(?:ssh|aws|gnupg|azure)(?![\w-])/g,
+        // Files that hold credentials in the home folder; `typescript/.npmrc` is a project's.
+        /(?<![\w.-])(?<![\w-]\/)\.(?:netrc|git-credentials|npmrc|pypirc)(?![\w-])/g,
         /(?<![\w-])\.config[/\\]gcloud\b|application_default_credentials\.json|(?<![\w.-])\.kube[/\\]config\b|(?<![\w.-])\.docker[/\\]config\.json\b|\/etc\/shadow\b/g,
         /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\blogin\.keychain\b|\.keychain-db\b|\bsecret-tool\s+lookup\b|\bkeyring\.get_password\b|\bCredRead\b/gi,
         // A browser's stores of passwords and cookies (its profile folder alone is where
@@ -545,7 +558,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 2;
+const ENGINE_VERSION = 3;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;

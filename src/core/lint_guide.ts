@@ -23,6 +23,7 @@ export const LINT_GUIDE_ANCHORS: Readonly<Record<string, string>> = {
   "body-lines": RESOURCES,
   "body-tokens": RESOURCES,
   "missing-file": RESOURCES,
+  "file-outside-skill": RESOURCES,
   "unreferenced-file": RESOURCES,
   "name-folder": MANIFEST,
   "invalid": MANIFEST,
@@ -30,6 +31,7 @@ export const LINT_GUIDE_ANCHORS: Readonly<Record<string, string>> = {
   "script-help": SCRIPTS,
   "script-json": SCRIPTS,
   "script-unchecked": SCRIPTS,
+  "script-missing-module": SCRIPTS,
 };
 
 /** `docs/writing-skills.md#…` for a finding's rule. */

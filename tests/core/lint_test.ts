@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import {
+  helperModules,
   lintBody,
   lintDescription,
   lintMissingFiles,
@@ -9,6 +10,7 @@ import {
   lintUnreferenced,
   MAX_BODY_TOKENS,
   mentionedPaths,
+  missingModule,
   needsTokenCount,
 } from "../../src/core/lint.ts";
 
@@ -90,6 +92,18 @@ Deno.test("mentionedPaths() skips example paths: code blocks and paths the agent
   assert.deepEqual(mentionedPaths(body, 1), [{ path: "scripts/real.py", line: 6 }]);
 });
 
+Deno.test("mentionedPaths() reads {baseDir}/ as the skill's folder and skips other placeholders", () => {
+  const body = [
+    "Consult [verification]({baseDir}/references/verify.md) first.",
+    "Helpers: [{baseDir}/resources/helpers.py](${CLAUDE_SKILL_DIR}/resources/helpers.py).",
+    "Each generated skill lives at [its folder]({skill-name}/SKILL.md).",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 1), [
+    { path: "references/verify.md", line: 1 },
+    { path: "resources/helpers.py", line: 2 },
+  ]);
+});
+
 Deno.test("lintDescription() ignores quoted requests, code and model ids in the first-person check", () => {
   const quoted = lintDescription(
     'Deploys web apps to the cloud. Use when the user says "deploy my app" or asks for `my-config`; works with us.anthropic.claude-3 models.',
@@ -115,6 +129,16 @@ Deno.test("lintMissingFiles() reports each mentioned file or folder the skill la
   const found = lintMissingFiles(mentions, files);
   assert.deepEqual(found.map((f) => [f.rule, f.level, f.line]), [["missing-file", "error", 7]]);
   assert.match(found[0]!.message, /scripts\/missing\.py/);
+  // Found beside the skill (its plugin's scripts/): a warning that says where.
+  const beside = lintMissingFiles(
+    mentions,
+    files,
+    (path) => path === "scripts/missing.py" ? "../../scripts/missing.py" : undefined,
+  );
+  assert.deepEqual(beside.map((f) => [f.rule, f.level, f.line]), [
+    ["file-outside-skill", "warning", 7],
+  ]);
+  assert.match(beside[0]!.message, /not in the skill but at \.\.\/\.\.\/scripts\/missing\.py/);
 });
 
 Deno.test("lintUnreferenced() wants every reference, asset and script mentioned somewhere", () => {
@@ -141,4 +165,78 @@ Deno.test("lintUnreferenced() wants every reference, asset and script mentioned 
 Deno.test("lintNameFolder() compares the name with the folder", () => {
   assert.deepEqual(lintNameFolder("pdf", "pdf", 2), []);
   assert.deepEqual(rules(lintNameFolder("pdf", "pdf-tools", 2)), ["name-folder"]);
+});
+
+Deno.test("helperModules(): modules are told from commands by guard, imports and top level", () => {
+  const modules = helperModules([
+    {
+      file: "build.py",
+      text: "from utils import slug\nif __name__ == '__main__':\n    print(slug('a'))\n",
+    },
+    { file: "utils.py", text: "import re\n\ndef slug(t):\n    return re.sub('x', '-', t)\n" },
+    // Imported, with a guard, and named by the documents: also a command.
+    { file: "both.py", text: 'def f(): pass\nif __name__ == "__main__":\n    f()\n' },
+    { file: "uses_both.py", text: "import both\nboth.f()\n" },
+    // Imported with a guard (a self-test) but never named: a module.
+    { file: "check.py", text: 'def run(): pass\nif __name__ == "__main__":\n    run()\n' },
+    { file: "package_it.py", text: "from scripts.check import run\nrun()\n" },
+    // A package: its __init__ imports the modules, a command imports the package.
+    { file: "office/validate.py", text: "from validators import V\nV()\n" },
+    {
+      file: "office/validators/__init__.py",
+      text: "from .base import V\nfrom .redline import (\n    R,\n)\nfrom .docx import D\n",
+    },
+    {
+      file: "office/validators/redline.py",
+      text: "R = 1\nif __name__ == '__main__':\n    print(R)\n",
+    },
+    {
+      file: "office/validators/docx.py",
+      text: "D = 1\nif __name__ == '__main__':\n    print(D)\n",
+    },
+    {
+      file: "office/validators/base.py",
+      text: "class V:\n    pass\n\nif __name__ == '__main__':\n    V()\n",
+    },
+    // No guard, but top-level code: a command.
+    { file: "quick.py", text: "import sys\nprint(sys.version)\n" },
+    {
+      file: "cli.py",
+      text: "import argparse\nparser = argparse.ArgumentParser()\nargs = parser.parse_args()\n",
+    },
+    // No guard, nothing imports it, only definitions (a docstring, a multi-line constant).
+    { file: "consts.py", text: '"""Shared."""\nX = {\n    "a": 1,\n}\nY = """\nprint(1)\n"""\n' },
+    { file: "office/pack.py", text: "from helpers.ooxml import NS\nprint(NS)\n" },
+    { file: "office/helpers/ooxml.py", text: "NS = {}\n" },
+    { file: "run.sh", text: '#!/bin/sh\nsource "$(dirname "$0")/lib.sh"\nmain "$@"\n' },
+    { file: "lib.sh", text: "main() { echo hi; }\n" },
+    {
+      file: "report.ts",
+      text: "import { fmt } from './lib/fmt.ts';\nconsole.log(fmt(Deno.args));\n",
+    },
+    { file: "lib/fmt.ts", text: "export const fmt = (a: string[]) => a.join(' ');\n" },
+    { file: "tool.mjs", text: "export function f() {}\nif (import.meta.main) f();\n" },
+  ], (file) => file === "both.py");
+  assert.deepEqual(Object.fromEntries(modules), {
+    "utils.py": "imported by scripts/build.py",
+    "check.py": "imported by scripts/package_it.py",
+    "office/validators/base.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/redline.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/docx.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/__init__.py": "imported by scripts/office/validate.py",
+    "consts.py": "its top level only imports and defines",
+    "office/helpers/ooxml.py": "imported by scripts/office/pack.py",
+    "lib.sh": "sourced by scripts/run.sh",
+    "lib/fmt.ts": "imported by scripts/report.ts",
+  });
+});
+
+Deno.test("missingModule() reads Python, Node.js and Deno failures", () => {
+  assert.equal(
+    missingModule("Traceback ...\nModuleNotFoundError: No module named 'docx.shared'"),
+    "docx",
+  );
+  assert.equal(missingModule("Error: Cannot find module 'pptxgenjs'\nRequire stack:"), "pptxgenjs");
+  assert.equal(missingModule('error: Relative import path "zod" not prefixed with / or ./'), "zod");
+  assert.equal(missingModule("Script failed with exit code 2\nusage: x"), undefined);
 });

@@ -11,10 +11,14 @@ export const lintSpec = {
   description   says what the skill does and when to use it, in the third
                 person, without vague words ('helps', 'various', 'etc.')
   body          at most 500 lines and 5,000 tokens (it is loaded whole)
-  files         every file the body mentions exists; every reference, asset
+  files         every file the body links to or tells the agent to open or run
+                exists (examples and code blocks aside; one found beside the
+                skill, as in its plugin, is a warning); every reference, asset
                 and script is mentioned somewhere
   scripts       each answers --help, and prints one JSON document with --json
-                (run through the same runner and sandbox as \`skills run\`)
+                (run through the same runner and sandbox as \`skills run\`);
+                helper modules (imported by other scripts, or only defining
+                things) are not commands; a missing module is named as such
   name          equals the folder's name
   portability   what \`validate\` warns about and \`validate --strict\` refuses
 

@@ -1,6 +1,7 @@
 /**
  * `skills lint <dir>`: the author's checks (core/lint.ts) on one skill directory, plus
- * what only running it shows: each script is run with `--help`, and with `--json` alone,
+ * what only running it shows: each command-line script (helper modules aside, see
+ * core/lint.helperModules) is run with `--help`, and with `--json` alone,
  * through the real runner (exec/script_service: the same launcher, environment allowlist,
  * sandbox and timeout as `skills run`) — only when the command says so (a trusted skill, or
  * `--run-scripts`), always in the OS sandbox with no network but what the user grants (the
@@ -8,9 +9,10 @@
  * sandbox only when the user agreed (`policyModeAgreed`).
  */
 
-import { basename, join, relative } from "../os/paths.ts";
+import { basename, dirname, join, relative } from "../os/paths.ts";
 import type { Diagnostic } from "../../core/manifest.ts";
 import {
+  helperModules,
   lintBody,
   lintDescription,
   type LintFinding,
@@ -18,13 +20,16 @@ import {
   lintNameFolder,
   lintUnreferenced,
   mentionedPaths,
+  missingModule,
+  missingModuleFinding,
   needsTokenCount,
+  scriptMentioned,
 } from "../../core/lint.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { scriptHelp, scriptRun } from "../exec/script_service.ts";
 import { sandboxStatus } from "../exec/sandbox.ts";
-import { readPrefixSync } from "../os/fs.ts";
+import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { skillFiles } from "./scan.ts";
 
 export interface LintOptions {
@@ -50,6 +55,8 @@ export interface LintReport {
 }
 
 const DOC = /\.(?:md|markdown|txt)$/i;
+/** Files of scripts/ read to tell helper modules from commands. */
+const CODE = /\.(?:py|m?[jt]s|cjs|cts|sh|bash)$/i;
 const MAX_DOC_BYTES = 1024 * 1024;
 
 export async function lintSkillDir(dir: string, options: LintOptions): Promise<LintReport> {
@@ -84,7 +91,13 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   const files = skillFiles(loose.dir).filter((f) =>
     !f.split("/").some((part) => part.startsWith(".") || part === "__pycache__")
   );
-  findings.push(...lintMissingFiles(mentionedPaths(parsed.body, parsed.bodyLine), files));
+  findings.push(
+    ...lintMissingFiles(
+      mentionedPaths(parsed.body, parsed.bodyLine),
+      files,
+      besideSkill(loose.dir),
+    ),
+  );
   const docs = [
     { path: "SKILL.md", text },
     ...files.filter((f) => DOC.test(f) && f !== "SKILL.md")
@@ -95,12 +108,67 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
         ),
       })),
   ];
-  findings.push(...lintUnreferenced(docs, files, record.scripts));
+  // Helper modules (utils.py) are not commands: not run, not asked to be mentioned. Every
+  // code file of scripts/ is read, for what imports what (a package's __init__.py too).
+  const sources = new Map(
+    files.filter((f) => f.startsWith("scripts/") && CODE.test(f)).map((f) => [
+      f.slice("scripts/".length),
+      new TextDecoder().decode(
+        readPrefixSync(join(loose.dir, ...f.split("/")), MAX_DOC_BYTES).bytes,
+      ),
+    ]),
+  );
+  for (const script of record.scripts) {
+    if (!sources.has(script.file)) {
+      const bytes = readPrefixSync(script.path, MAX_DOC_BYTES).bytes;
+      sources.set(script.file, new TextDecoder().decode(bytes));
+    }
+  }
+  const byFile = new Map(record.scripts.map((s) => [s.file, s]));
+  const modules = helperModules(
+    [...sources].map(([file, text]) => ({ file, text })),
+    (file) => byFile.has(file) && scriptMentioned(docs, byFile.get(file)!),
+  );
+  const commands = record.scripts.filter((s) => !modules.has(s.file));
+  // A module is imported, never run on its own: it needs no PEP 723 block of its own.
+  const moduleFiles = new Set([...modules.keys()].map((file) => `scripts/${file}`));
+  findings.splice(
+    0,
+    findings.length,
+    ...findings.filter((f) => !(moduleFiles.has(f.file) && /PEP 723/.test(f.message))),
+  );
+  findings.push(...lintUnreferenced(docs, files, commands));
   findings.push(...lintNameFolder(manifest.name, basename(loose.dir), lineOf("name")));
-  const scripts = options.runScripts ? await scriptFindings(record, options) : undefined;
+  const scripts = options.runScripts
+    ? await scriptFindings({ ...record, scripts: commands }, sources, options)
+    : undefined;
   findings.push(...scripts?.findings ?? []);
   findings.sort(byFileAndLine);
   return { dir: loose.dir, name: manifest.name, findings, scriptsRun: scripts?.ran === true };
+}
+
+/** How many folders above a skill a path it mentions may be found (plugin, repository). */
+const OUTSIDE_LEVELS = 3;
+
+/**
+ * Finds a path a skill mentions in a folder above it (`scripts/x.py` of the plugin or
+ * repository holding the skill), up to the repository's root; answers where, relative to
+ * the skill.
+ */
+function besideSkill(dir: string): (path: string) => string | undefined {
+  return (path) => {
+    let folder = dir;
+    for (let up = 1; up <= OUTSIDE_LEVELS; up++) {
+      if (lstatSyncOrNull(join(folder, ".git")) !== null) return undefined;
+      const parent = dirname(folder);
+      if (parent === folder) return undefined;
+      folder = parent;
+      if (lstatSyncOrNull(join(folder, ...path.split("/"))) !== null) {
+        return `${"../".repeat(up)}${path}`;
+      }
+    }
+    return undefined;
+  };
 }
 
 /** SKILL.md first, then the other files by path; within a file by line. */
@@ -124,10 +192,12 @@ async function portability(
   const out: LintFinding[] = [];
   for (const d of [...loose.filter((x) => x.level === "warning"), ...strict.diagnostics]) {
     if (/differs from the directory|must equal the directory/.test(d.message)) continue;
-    if (seen.has(d.message) || loose.some((x) => x.level === "error" && x.message === d.message)) {
+    // The same warning may come from both readings; each file keeps its own.
+    const key = `${d.file}\u0000${d.message}`;
+    if (seen.has(key) || loose.some((x) => x.level === "error" && x.message === d.message)) {
       continue;
     }
-    seen.add(d.message);
+    seen.add(key);
     out.push({
       rule: "portability",
       level: "warning",
@@ -144,6 +214,7 @@ type SkillRecord = Catalog["skills"][number];
 /** Runs every script with --help, then with --json alone, through the real runner. */
 async function scriptFindings(
   record: SkillRecord,
+  sources: ReadonlyMap<string, string>,
   options: LintOptions,
 ): Promise<{ findings: LintFinding[]; ran: boolean }> {
   const catalog: Catalog = {
@@ -187,6 +258,13 @@ async function scriptFindings(
         file,
         message: `\`${script.name}\` was not run: ${firstLine(help.message)}`,
       });
+      continue;
+    }
+    const missing = help.success ? undefined : missingModule(help.message);
+    if (missing !== undefined) {
+      // The script never started: its help is not what failed.
+      const text = sources.get(script.file) ?? "";
+      out.push(missingModuleFinding({ name: script.name, file: script.file, text }, missing));
       continue;
     }
     if (!help.success) {

@@ -145,3 +145,85 @@ Deno.test("a script that cannot start here (dependencies without uv) is reported
   assert.deepEqual(report.findings.map((f) => f.rule), ["script-unchecked"]);
   assert.match(report.findings[0]!.message, /`fetch` was not run: .*uv is not installed/);
 });
+
+Deno.test("helper modules are not linted as commands; a missing module is reported as such", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "office-tools");
+  const json = 'import json, sys\nif "--help" in sys.argv:\n    print("usage: x [--json]")\n' +
+    "else:\n    print(json.dumps({}))\n";
+  await writeSample(dir, {
+    "SKILL.md": `---
+name: office-tools
+description: Builds and packs office documents. Use when the user asks for a .docx report.
+---
+# Office tools
+
+Run \`build\` to make the report, \`office/pack\` to pack it, \`convert\` to convert it,
+\`render\` to render it and \`tables\` to extract tables.
+`,
+    // A command that imports its helper; the helper has no __main__ guard.
+    "scripts/build.py": `${PEP723}from utils import slug\n\ndef main():\n    ${
+      json.replaceAll("\n", "\n    ").trimEnd()
+    }\n\nif __name__ == "__main__":\n    main()\n`,
+    "scripts/utils.py": '"""Shared helpers."""\nimport re\n\nSEP = "-"\n\n' +
+      "def slug(text):\n    return re.sub(r'\\W+', SEP, text).strip(SEP)\n",
+    // A package-style import of a nested helper.
+    "scripts/office/pack.py": `${PEP723}from helpers.ooxml import NS\n${json}`,
+    "scripts/office/helpers/ooxml.py": 'NS = {"w": "urn:w"}\n',
+    // A helper nobody imports, but which only defines things.
+    "scripts/constants.py": "from pathlib import Path\n\nROOT = Path(__file__).parent\n",
+    // Shell: a library another script sources.
+    "scripts/convert.sh": '#!/bin/bash\n. "$(dirname "$0")/common.sh"\n' +
+      'if [ "$1" = "--help" ]; then echo "usage: convert"; else echo "{}"; fi\n',
+    "scripts/common.sh": 'log() { echo "$*" >&2; }\n',
+    // JavaScript: a module another script imports.
+    "scripts/render.mjs": "import { fmt } from './lib/format.mjs';\n" +
+      "console.log(process.argv.includes('--help') ? 'usage: render' : JSON.stringify(fmt()));\n",
+    "scripts/lib/format.mjs": "export function fmt() {\n  return {};\n}\n",
+    // A command whose third-party module is not installed here (and not declared).
+    "scripts/tables.py": `${PEP723}import skills_lint_fixture_dependency\nprint("{}")\n`,
+  });
+  const report = await lintSkillDir(dir, options(join(tmp.path, "home")));
+  const got = report.findings.map((f) => `${f.rule} ${f.file}`);
+  assert.deepEqual(
+    got,
+    ["script-missing-module scripts/tables.py"],
+    JSON.stringify(report.findings),
+  );
+  assert.match(
+    report.findings[0]!.message,
+    /`tables` was not run: missing module skills_lint_fixture_dependency \(declare it in the script's PEP 723/,
+  );
+  assert.equal(report.scriptsRun, true);
+});
+
+Deno.test("a path found beside the skill (its plugin's scripts/) is a warning saying where, not a missing file", async () => {
+  await using tmp = await tempDir();
+  const plugin = join(tmp.path, "handbook-plugin");
+  await writeSample(plugin, {
+    "scripts/validate.py": "print('ok')\n",
+    "skills/generator/SKILL.md": `---
+name: generator
+description: Generates handbook skills from sections. Use when the user asks for a new handbook skill.
+---
+# Generator
+
+Read [the template]({baseDir}/references/template.md), then run the validator:
+\`uv run scripts/validate.py --skill {name}\`. Then open references/gone.md.
+`,
+    "skills/generator/references/template.md": "# Template\n",
+  });
+  const report = await lintSkillDir(
+    join(plugin, "skills", "generator"),
+    options(join(tmp.path, "home"), { runScripts: false }),
+  );
+  assert.deepEqual(report.findings.map((f) => [f.rule, f.level, f.line]), [
+    ["file-outside-skill", "warning", 8],
+    ["missing-file", "error", 8],
+  ]);
+  assert.match(
+    report.findings[0]!.message,
+    /scripts\/validate\.py, which is not in the skill but at \.\.\/\.\.\/scripts\/validate\.py/,
+  );
+  assert.match(report.findings[1]!.message, /references\/gone\.md/);
+});
