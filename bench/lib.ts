@@ -27,6 +27,8 @@ export interface BenchRow {
   target: string;
   /** When this row was measured (ISO); rows refreshed alone keep their own date. */
   measured_at?: string;
+  /** The machine's 1-minute load average when it was measured (Linux). */
+  load_average?: number;
   /** The bench/rows/ module that made it (a refresh replaces that module's rows). */
   module?: string;
   /** Whether the target holds for this run (null when there is nothing to judge). */

@@ -90,6 +90,18 @@ function merged(
   return { ...previous, rows: out };
 }
 
+/**
+ * The machine's 1-minute load average when a module starts (Linux), kept with its rows: on
+ * a shared 2-core machine, a load of 15 stretches every figure several times over.
+ */
+function loadAverage(): number | undefined {
+  try {
+    return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
+  } catch {
+    return undefined;
+  }
+}
+
 async function main() {
   const only = Deno.args[0];
   const tmp = await Deno.makeTempDir({ prefix: "skills-bench-" });
@@ -120,8 +132,14 @@ async function main() {
       const mod = await import(join(repoRoot, "bench", "rows", name));
       console.error(`bench: ${name} ...`);
       const measuredAt = new Date().toISOString();
+      const load = loadAverage();
       for (const row of await mod.rows(ctx) as BenchRow[]) {
-        rows.push({ ...row, measured_at: measuredAt, module: name });
+        rows.push({
+          ...row,
+          measured_at: measuredAt,
+          ...(load === undefined ? {} : { load_average: load }),
+          module: name,
+        });
       }
     }
   } finally {

@@ -42,12 +42,15 @@ function baseline(row: BenchRow): string {
 export function performanceTable(results: Results): string {
   const { machine } = results;
   const full = results.measured_at.slice(0, 10);
-  const when = (row: BenchRow) => row.measured_at?.slice(0, 10) ?? full;
+  const when = (row: BenchRow) =>
+    (row.measured_at?.slice(0, 10) ?? full) +
+    (row.load_average === undefined ? "" : ` (load ${row.load_average.toFixed(1)})`);
   const lines = [
     `Last full run: ${full}, ${machine.os}/${machine.arch}, ` +
     `${machine.cpus} cores, Deno ${machine.deno} (from \`bench/results.json\`).`,
     "",
-    "A row's date is when it was measured with its baseline (rows can be refreshed alone).",
+    "A row's date is when it was measured with its baseline (rows can be refreshed alone), with",
+    "the machine's 1-minute load average then where it was recorded.",
     "",
     "| what | measured | baseline (same run) | target | met | date |",
     "| --- | --- | --- | --- | --- | --- |",
