@@ -49,8 +49,9 @@ export function performanceTable(results: Results): string {
     `Last full run: ${full}, ${machine.os}/${machine.arch}, ` +
     `${machine.cpus} cores, Deno ${machine.deno} (from \`bench/results.json\`).`,
     "",
-    "A row's date is when it was measured with its baseline (rows can be refreshed alone), with",
-    "the machine's 1-minute load average then where it was recorded.",
+    "A row's date is when it was measured with its baseline (rows can be refreshed alone).",
+    "",
+    "Beside it, where recorded: the machine's 1-minute load average at the time.",
     "",
     "| what | measured | baseline (same run) | target | met | date |",
     "| --- | --- | --- | --- | --- | --- |",
