@@ -4,8 +4,10 @@
  * installed and trusted skills), define skills in code with typed tools (nothing is written
  * to disk), and hand the system prompt and the tools to the AI SDK. The model sees only
  * `<available_skills>` until it calls `activate_skill`; the tools of skills defined in code
- * are documented in the skill's instructions on activation and reached through one
- * dispatcher, `call_skill_tool(skill, tool, input)`. Every tool result is the CLI's envelope
+ * and the toolset tools of stored skills are documented in the skill's instructions on
+ * activation and reached through one dispatcher, `call_skill_tool(skill, tool, input)`, so
+ * the tools one AI SDK call takes reach every skill. With `installed`, an open set follows
+ * skills added, updated or removed meanwhile. Every tool result is the CLI's envelope
  * (`{"success": true, "result", "message"}` or `{"success": false, "error", "message"}`):
  * bad input is `invalid_input`, a handler that throws is `execution_failed`, and nothing
  * throws across the tool boundary. Scripts and toolsets of stored skills run through the
@@ -13,10 +15,10 @@
  *
  * Importing this module loads none of the CLI's commands.
  *
- * @example A skill defined in code, with the AI SDK
+ * @example Skills defined in code and stored, with the AI SDK
  * ```ts
  * import { generateText, stepCountIs } from "ai";
- * import { createOpenAI } from "@ai-sdk/openai";
+ * import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
  * import { z } from "zod";
  * import { defineSkill, openSkills, skillTool } from "./mod.ts";
  *
@@ -34,9 +36,19 @@
  *   ],
  * });
  *
- * await using skills = await openSkills({ skills: [weather], paths: ["./skills"] });
+ * await using skills = await openSkills({
+ *   skills: [weather],
+ *   paths: ["./skills"],
+ *   installed: ["hello-extended"], // a stored skill with a toolset
+ * });
+ * // An OpenAI-compatible gateway, through chat completions.
+ * const gateway = createOpenAICompatible({
+ *   name: "gateway",
+ *   baseURL: "https://gateway.example.com/v1",
+ *   apiKey: Deno.env.get("GATEWAY_API_KEY"),
+ * });
  * const { text } = await generateText({
- *   model: createOpenAI()("gpt-4.1-mini"),
+ *   model: gateway.chatModel("gpt-4.1-mini"),
  *   system: skills.systemPrompt,
  *   tools: skills.tools(),
  *   stopWhen: stepCountIs(5),

@@ -1,8 +1,8 @@
 /**
- * README's Performance table, made from `bench/results.json` (the one source of truth):
+ * docs/performance.md's table, made from `bench/results.json` (the one source of truth):
  * `deno run --allow-read --allow-write bench/table.ts` rewrites the table between the
  * `<!-- bench:start -->` and `<!-- bench:end -->` markers; tests/bench_table_test.ts checks
- * that README holds exactly what this makes from the committed results.
+ * that docs/performance.md holds exactly what this makes from the committed results.
  */
 
 import type { BenchRow, Measured } from "./lib.ts";
@@ -51,7 +51,7 @@ export function performanceTable(results: Results): string {
     "",
     "A row's date is when it was measured with its baseline (rows can be refreshed alone).",
     "",
-    "Beside it, where recorded: the machine's 1-minute load average at the time.",
+    "Beside it, where recorded: the machine's 1-minute load average when its module started.",
     "",
     "| what | measured | baseline (same run) | target | met | date |",
     "| --- | --- | --- | --- | --- | --- |",
@@ -64,18 +64,18 @@ export function performanceTable(results: Results): string {
   return lines.join("\n");
 }
 
-/** README with the section between the markers replaced. */
+/** The document with the section between the markers replaced. */
 export function withTable(readme: string, table: string): string {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`README lacks ${START} … ${END}`);
+  if (start === -1 || end < start) throw new Error(`docs/performance.md lacks ${START} … ${END}`);
   return `${readme.slice(0, start + START.length)}\n\n${table}\n\n${readme.slice(end)}`;
 }
 
 if (import.meta.main) {
   const root = new URL("..", import.meta.url);
   const results = JSON.parse(await Deno.readTextFile(new URL("bench/results.json", root)));
-  const readmeUrl = new URL("README.md", root);
+  const readmeUrl = new URL("docs/performance.md", root);
   const readme = await Deno.readTextFile(readmeUrl);
   await Deno.writeTextFile(readmeUrl, withTable(readme, performanceTable(results)));
 }

@@ -65,7 +65,7 @@ function loadEnv(cwd: string, stderr: Output): Record<string, string> {
   }
   const { env, ignored } = applyDotenv(real, parseDotenv(text));
   for (const { name, reason } of ignored) {
-    stderr.write(`warning: ignoring ${name} from ${path}: ${reason} (see README, Environment)\n`);
+    stderr.write(`warning: ignoring ${name} from ${path}: ${reason} (see docs/environment.md)\n`);
   }
   return env;
 }

@@ -2,7 +2,7 @@
  * What a writable workspace costs a run: `skills run` in a folder of 10,000 files (200
  * folders of 50, as a mid-sized repository) against the same run with `--read-only`, where
  * the workspace is neither walked for guarded paths and secrets nor compared afterwards for
- * the receipt. The difference is the two bounded walks (README, "The workspace").
+ * the receipt. The difference is the two bounded walks (docs/running-scripts.md, "The workspace").
  */
 
 import { join } from "node:path";

@@ -17,6 +17,7 @@ import {
   type SkillRecord,
 } from "../runtime/catalog/catalog.ts";
 import { skillsHome } from "../runtime/store/home.ts";
+import { CATALOG_POLL_MS, CatalogWatch } from "./catalog_watch.ts";
 import { loadStoredSkills } from "./stored_skills.ts";
 import { createToolSurface } from "./tools.ts";
 import type { ToolDefinition, ToolSurface } from "./tool_surface.ts";
@@ -62,7 +63,11 @@ export interface OpenSkillsOptions {
 export interface Skills extends AsyncDisposable {
   /** Short instructions and the `<available_skills>` block: the system prompt to send. */
   readonly systemPrompt: string;
-  /** The tools in the AI SDK's shape; they change when an activation mounts toolset tools. */
+  /**
+   * The tools in the AI SDK's shape. Activations do not change them (toolset tools of stored
+   * skills are called through `call_skill_tool`), so one `generateText` call with them
+   * reaches every skill; a changed installed catalog changes `activate_skill`'s names.
+   */
   tools(): ToolSet;
   /** The same tools as plain definitions (name, description, JSON Schema). */
   toolDefinitions(): ToolDefinition[];
@@ -74,13 +79,29 @@ export interface Skills extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/**
+ * The installed skills asked for. At opening a missing name throws; later (`strict` false,
+ * the catalog changed meanwhile) a skill removed since is simply no longer there.
+ */
 async function installedSkills(
   home: string,
   wanted: true | readonly string[],
+  strict = true,
 ): Promise<SkillRecord[]> {
   const catalog = await loadCatalog(home);
   if (wanted === true) return catalog.skills.filter((s) => s.trusted);
-  return wanted.map((name) => findSkill(catalog, name));
+  if (strict) return wanted.map((name) => findSkill(catalog, name));
+  return wanted.flatMap((name) => {
+    try {
+      return [findSkill(catalog, name)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function libraryCatalog(home: string, skills: SkillRecord[]): Catalog {
+  return { home, skills, failures: [], notes: [], shadowed: [], project: undefined };
 }
 
 /** Loads the skills and opens the tool surface over them. */
@@ -105,26 +126,44 @@ export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skill
     }
     seen.add(skill.canonical);
   }
-  const catalog: Catalog = {
-    home,
-    skills: stored,
-    failures: [],
-    notes: [],
-    shadowed: [],
-    project: undefined,
-  };
+  const catalog = libraryCatalog(home, stored);
+  // Installed skills follow `skills add/update/trust/remove` while the handle is open: looked
+  // for before every tool call and every half second (a timer that does not keep the program
+  // alive). Skills opened by path are read where they are and stay as opened.
+  let catalogWatch: CatalogWatch | undefined;
+  if (installed === true || Array.isArray(installed)) {
+    const byPath = stored.filter((s) => openedByPath.has(s.canonical));
+    catalogWatch = new CatalogWatch({
+      home,
+      initial: { catalog, active: seen },
+      load: async () => {
+        const now = await installedSkills(home, installed as true | readonly string[], false);
+        const skills = [...byPath, ...now.filter((s) => !openedByPath.has(s.canonical))];
+        return {
+          catalog: libraryCatalog(home, skills),
+          active: new Set(skills.map((s) => s.canonical)),
+        };
+      },
+      ...(options.log ? { log: options.log } : {}),
+    });
+    catalogWatch.start(CATALOG_POLL_MS, true);
+  }
   const surface = await createToolSurface({
     home,
     catalog,
     active: seen,
     env,
     virtualSkills,
+    // One AI SDK call takes the tools as they are at its start: toolset tools of stored
+    // skills are reached through call_skill_tool, which is there from the start.
+    toolsetsThroughDispatcher: true,
+    ...(catalogWatch ? { catalogWatch } : {}),
     enforceAllowedTools: options.enforceAllowedTools === true,
     allowUntrusted: options.allowUntrusted === true,
     ...(options.workspace ? { cwd: options.workspace } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  return new SkillSet(surface, openedByPath);
+  return new SkillSet(surface, openedByPath, catalogWatch);
 }
 
 /**
@@ -147,9 +186,16 @@ class SkillSet implements Skills {
   readonly #surface: ToolSurface;
   readonly #openedByPath: ReadonlySet<string>;
 
-  constructor(surface: ToolSurface, openedByPath: ReadonlySet<string>) {
+  readonly #watch: CatalogWatch | undefined;
+
+  constructor(
+    surface: ToolSurface,
+    openedByPath: ReadonlySet<string>,
+    watch: CatalogWatch | undefined,
+  ) {
     this.#surface = surface;
     this.#openedByPath = openedByPath;
+    this.#watch = watch;
   }
 
   get systemPrompt(): string {
@@ -183,6 +229,7 @@ class SkillSet implements Skills {
   }
 
   close(): Promise<void> {
+    this.#watch?.stop();
     return this.#surface.close();
   }
 

@@ -2,6 +2,7 @@
 
 import type { Catalog } from "../runtime/catalog/catalog.ts";
 import { allowedToolsEnabled } from "./allowed_tools.ts";
+import type { CatalogWatch } from "./catalog_watch.ts";
 import { createToolSurface } from "./tools.ts";
 import type { ToolSurface } from "./tool_surface.ts";
 
@@ -15,6 +16,8 @@ export interface SurfaceFactoryOptions {
   allowUntrusted?: boolean;
   /** The user's directory, shown read-only to sandboxed scripts. */
   cwd?: string;
+  /** Surfaces follow the catalog as other commands change it (mcp, chat). */
+  catalogWatch?: CatalogWatch;
 }
 
 /** A function that opens a fresh surface for a set of active skills. */
@@ -25,7 +28,8 @@ export function surfaceFactory(
   return (active) =>
     createToolSurface({
       home: options.home,
-      catalog: options.catalog,
+      // A watched catalog: the newest view (a new session opens on what is installed now).
+      catalog: options.catalogWatch?.view.catalog ?? options.catalog,
       active,
       env: options.env,
       enforceAllowedTools,
@@ -34,6 +38,7 @@ export function surfaceFactory(
       includeLocation: true,
       allowUntrusted: options.allowUntrusted === true,
       ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.catalogWatch ? { catalogWatch: options.catalogWatch } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
 }

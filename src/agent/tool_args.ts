@@ -62,21 +62,26 @@ function pick(obj: Record<string, unknown>, keys: readonly string[]): unknown {
   return undefined;
 }
 
-/** A required string argument (a name or a path); `invalid_name` when missing or not a string. */
+/**
+ * A required string argument (a name or a path). Missing or not a string is
+ * `invalid_arguments`, whichever argument it is (the call is malformed); a string too long
+ * to be a name or path is `valueCode` (`invalid_name`, `invalid_path`), as is any other
+ * unacceptable value the later checks find.
+ */
 function requiredString(
   obj: Record<string, unknown>,
   keys: readonly string[],
-  code: ErrorCode = "invalid_name",
+  valueCode: ErrorCode = "invalid_name",
 ): Checked<string> {
   const value = pick(obj, keys);
-  if (value === undefined) return bad(code, `Missing required argument '${keys[0]}'`);
-  if (NAME_OR_PATH(value) === undefined) return good(value as string);
-  return bad(
-    code,
-    typeof value === "string"
-      ? `Argument '${keys[0]}' is too long (${value.length} characters)`
-      : `Argument '${keys[0]}' must be a string`,
-  );
+  if (value === undefined) {
+    return bad("invalid_arguments", `Missing required argument '${keys[0]}'`);
+  }
+  if (typeof value !== "string") {
+    return bad("invalid_arguments", `Argument '${keys[0]}' must be a string`);
+  }
+  if (NAME_OR_PATH(value) === undefined) return good(value);
+  return bad(valueCode, `Argument '${keys[0]}' is too long (${value.length} characters)`);
 }
 
 export function activateArgs(args: unknown): Checked<{ name: string }> {
@@ -126,7 +131,7 @@ export function scriptListArgs(args: unknown): Checked<{ skillName?: string }> {
   const value = pick(obj.value, ["skill_name", "skill"]);
   if (value === undefined || value === "") return good({});
   if (typeof value !== "string") {
-    return bad("invalid_name", "Argument 'skill_name' must be a string");
+    return bad("invalid_arguments", "Argument 'skill_name' must be a string");
   }
   return good({ skillName: value });
 }

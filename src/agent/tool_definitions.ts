@@ -1,6 +1,7 @@
 /**
  * The definitions of the skill tools (pure): `activate_skill` with the active skills as its
- * enum, `read_skill_file` for stored skills, `call_skill_tool` for virtual skills with tools,
+ * enum, `read_skill_file` for stored skills, `call_skill_tool` for virtual skills with tools
+ * (and, when toolsets go through the dispatcher, for stored skills with toolsets),
  * the script tools when a stored skill has scripts. Descriptions are short on purpose: they
  * are sent with every request.
  */
@@ -17,6 +18,7 @@ export function skillToolDefinitions(
   skills: readonly SkillRecord[],
   virtual: readonly VirtualSkill[],
   offered: readonly string[] = [...skills.map((s) => s.canonical), ...virtual.map((v) => v.name)],
+  toolsetsThroughDispatcher = false,
 ): ToolDefinition[] {
   if (skills.length === 0 && virtual.length === 0) return [];
   const str = { type: "string" };
@@ -43,7 +45,11 @@ export function skillToolDefinitions(
       },
     });
   }
-  if (virtual.some((v) => v.tools.length > 0)) tools.push(structuredClone(CALL_SKILL_TOOL));
+  const storedToolsets = toolsetsThroughDispatcher &&
+    skills.some((s) => s.manifest.toolsets.length > 0);
+  if (storedToolsets || virtual.some((v) => v.tools.length > 0)) {
+    tools.push(structuredClone(CALL_SKILL_TOOL));
+  }
   if (skills.some((s) => s.scripts.length > 0)) {
     tools.push(
       {

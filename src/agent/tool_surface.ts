@@ -7,6 +7,7 @@
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import type { Envelope } from "../core/envelope.ts";
 import type { Catalog } from "../runtime/catalog/catalog.ts";
+import type { CatalogWatch } from "./catalog_watch.ts";
 
 /** One tool as sent to a model or announced over MCP. */
 export interface ToolDefinition {
@@ -66,6 +67,17 @@ export interface ToolSurfaceOptions {
   virtualSkills?: readonly VirtualSkill[];
   /** The user's directory: sandboxed scripts see it read-only as SKILLS_CALLER_DIR. */
   cwd?: string;
+  /**
+   * The library: a stored skill's toolset tools are documented on activation and called
+   * through `call_skill_tool`, never listed one by one, so the tools a program hands to one
+   * AI SDK call (built before any activation) reach them.
+   */
+  toolsetsThroughDispatcher?: boolean;
+  /**
+   * Follows the catalog as other commands change it: the surface takes each new catalog
+   * (updateCatalog) until it is closed, and looks for one before every tool call.
+   */
+  catalogWatch?: CatalogWatch;
 }
 
 /** What `restore` needs to undo the activations made after it was taken (opaque). */
@@ -106,8 +118,21 @@ export interface ToolSurface {
    * since it was trusted (throws SkillError `integrity_mismatch` or `untrusted`).
    */
   served(skill: SkillRecord): Promise<SkillRecord>;
-  /** Subscribes to tool-list changes (toolset tools mounted on activation). */
+  /** Subscribes to tool-list changes (toolset tools mounted on activation, a new catalog). */
   onToolsChanged(listener: () => void): () => void;
+  /** The active stored skills now (their files are MCP resources). */
+  skills(): readonly SkillRecord[];
+  /**
+   * A new catalog (a skill added, updated, trusted or removed meanwhile): the active skills,
+   * the system prompt and the tools follow it. An activated skill that was removed or
+   * changed is deactivated (its toolset stopped), so nothing is served from what it was.
+   * Listeners hear of changed tools and changed skills; true when anything changed.
+   */
+  updateCatalog(catalog: Catalog, active: ReadonlySet<string>): Promise<boolean>;
+  /** Subscribes to changes of the active skills (updateCatalog). */
+  onSkillsChanged(listener: () => void): () => void;
+  /** Takes a changed catalog now, if its watch sees one (before serving a read). */
+  refresh(): Promise<void>;
   /** Stops toolset host processes. */
   close(): Promise<void>;
 }

@@ -67,18 +67,21 @@ export function createToolSurface(options: ToolSurfaceOptions): Promise<ToolSurf
 }
 
 class SkillToolSurface implements ToolSurface {
-  readonly systemPrompt: string;
+  #systemPrompt = "";
   readonly #options: ToolSurfaceOptions;
-  readonly #skills: SkillRecord[];
+  /** The active stored skills; replaced when the catalog changes (updateCatalog). */
+  #skills: SkillRecord[] = [];
   /** Skills defined in code (the library), by canonical name. */
   readonly #virtual: Map<string, VirtualSkill>;
   /** Active skills the model may not start itself (`disable-model-invocation`). */
-  readonly #hidden: Set<string>;
+  #hidden = new Set<string>();
   /** Set while the user starts a skill, which may be hidden from the model. */
   #userStarting = false;
   /** The catalog narrowed to the active skills: the script tools see nothing else. */
-  readonly #catalog: Catalog;
-  readonly #baseTools: ToolDefinition[];
+  #catalog!: Catalog;
+  #baseTools: ToolDefinition[] = [];
+  readonly #skillListeners = new Set<() => void>();
+  #unwatch: (() => void) | undefined;
   readonly #activated = new Set<string>();
   readonly #activating = new Map<string, Promise<Envelope>>();
   readonly #mounted = new Map<string, MountedTool>();
@@ -92,21 +95,47 @@ class SkillToolSurface implements ToolSurface {
   constructor(options: ToolSurfaceOptions) {
     this.#options = options;
     const { catalog, active } = options;
-    this.#skills = catalog.skills.filter((s) => active.has(s.canonical));
-    this.#catalog = {
-      ...catalog,
-      skills: this.#skills,
-      failures: catalog.failures.filter((f) => active.has(f.canonical)),
-    };
     this.#virtual = new Map();
     for (const skill of options.virtualSkills ?? []) {
-      if (this.#virtual.has(skill.name) || this.#skills.some((s) => s.canonical === skill.name)) {
+      const stored = catalog.skills.some((s) =>
+        s.canonical === skill.name && active.has(s.canonical)
+      );
+      if (this.#virtual.has(skill.name) || stored) {
         throw new SkillError("conflict", `Two skills are named '${skill.name}'`, {
           hint: "Give each skill, stored or defined in code, its own name",
         });
       }
       this.#virtual.set(skill.name, skill);
     }
+    this.#useCatalog(catalog, active);
+    const watch = options.catalogWatch;
+    if (watch !== undefined) {
+      // Opened from an older view than the watch holds now: take the newer one first.
+      if (watch.view.catalog !== catalog) {
+        void this.updateCatalog(watch.view.catalog, watch.view.active);
+      }
+      this.#unwatch = watch.subscribe((view) => this.updateCatalog(view.catalog, view.active));
+    }
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.#closed) await this.#options.catalogWatch?.check();
+  }
+
+  get systemPrompt(): string {
+    return this.#systemPrompt;
+  }
+
+  /** Takes the active skills of `catalog`: what the model is told and what the tools see. */
+  #useCatalog(catalog: Catalog, active: ReadonlySet<string>): void {
+    this.#skills = catalog.skills.filter((s) =>
+      active.has(s.canonical) && !this.#virtual.has(s.canonical)
+    );
+    this.#catalog = {
+      ...catalog,
+      skills: this.#skills,
+      failures: catalog.failures.filter((f) => active.has(f.canonical)),
+    };
     const virtual = [...this.#virtual.values()];
     // Skills the model may not start itself are left out of what it is told.
     const offered = this.#skills.filter(modelCanInvoke);
@@ -114,15 +143,81 @@ class SkillToolSurface implements ToolSurface {
     this.#baseTools = skillToolDefinitions(this.#skills, virtual, [
       ...offered.map((s) => s.canonical),
       ...virtual.map((v) => v.name),
-    ]);
-    this.systemPrompt = buildSystemPrompt([
+    ], this.#options.toolsetsThroughDispatcher === true);
+    this.#systemPrompt = buildSystemPrompt([
       ...offered.map((s) => ({
         name: s.canonical,
         description: s.manifest.description,
-        ...(options.includeLocation ? { location: s.skillMdPath } : {}),
+        ...(this.#options.includeLocation ? { location: s.skillMdPath } : {}),
       })),
       ...virtual.map((v) => ({ name: v.name, description: v.description })),
     ]);
+  }
+
+  skills(): readonly SkillRecord[] {
+    return this.#skills;
+  }
+
+  async updateCatalog(catalog: Catalog, active: ReadonlySet<string>): Promise<boolean> {
+    await Promise.allSettled([...this.#activating.values()]);
+    const before = { tools: JSON.stringify(this.#visibleTools()), skills: this.#skillsStamp() };
+    const next = new Map(
+      catalog.skills.filter((s) => active.has(s.canonical)).map((s) => [s.canonical, s]),
+    );
+    for (const name of next.keys()) {
+      if (this.#virtual.has(name)) {
+        this.#options.log?.(`Skill '${name}' is left out: a skill defined in code has its name`);
+      }
+    }
+    // A skill removed or changed (updated, trusted, untrusted) is no longer what the model
+    // activated: it is deactivated, its toolset stopped, and activating it reads it afresh.
+    const stale = [...this.#activated].filter((name) => {
+      if (this.#virtual.has(name)) return false;
+      const old = this.#skills.find((s) => s.canonical === name);
+      const now = next.get(name);
+      return old === undefined || now === undefined || skillStamp(old) !== skillStamp(now);
+    });
+    await this.#deactivate(stale);
+    this.#useCatalog(catalog, active);
+    const toolsChanged = JSON.stringify(this.#visibleTools()) !== before.tools;
+    const skillsChanged = this.#skillsStamp() !== before.skills;
+    if (toolsChanged) this.#notify();
+    if (skillsChanged) this.#notifySkills();
+    return toolsChanged || skillsChanged;
+  }
+
+  onSkillsChanged(listener: () => void): () => void {
+    this.#skillListeners.add(listener);
+    return () => this.#skillListeners.delete(listener);
+  }
+
+  #skillsStamp(): string {
+    return this.#skills.map(skillStamp).join("\n");
+  }
+
+  #notifySkills(): void {
+    for (const listener of [...this.#skillListeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.#options.log?.(`onSkillsChanged listener failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /** Undoes the activation of `names`: unmounts their toolset tools and stops their hosts. */
+  async #deactivate(names: readonly string[]): Promise<void> {
+    const stopping = new Set<ToolsetHost>();
+    for (const name of names) {
+      this.#activated.delete(name);
+      for (const [tool, mounted] of this.#mounted) {
+        if (mounted.skill !== name) continue;
+        this.#mounted.delete(tool);
+        stopping.add(mounted.host);
+      }
+    }
+    for (const host of stopping) this.#hosts.splice(this.#hosts.indexOf(host), 1);
+    await Promise.all([...stopping].map((host) => host.close()));
   }
 
   listTools(): ToolDefinition[] {
@@ -130,7 +225,9 @@ class SkillToolSurface implements ToolSurface {
   }
 
   #visibleTools(): ToolDefinition[] {
-    const all = [...this.#baseTools, ...[...this.#mounted.values()].map((m) => m.definition)];
+    // Through the dispatcher, toolset tools are documented on activation, never listed.
+    const mounted = this.#options.toolsetsThroughDispatcher ? [] : [...this.#mounted.values()];
+    const all = [...this.#baseTools, ...mounted.map((m) => m.definition)];
     return all.filter((tool) => this.#allowed(tool.name));
   }
 
@@ -145,6 +242,8 @@ class SkillToolSurface implements ToolSurface {
     options: { signal?: AbortSignal } = {},
   ): Promise<Envelope> {
     try {
+      // A skill removed or changed since the last look is never served from the old view.
+      await this.refresh();
       if (typeof name !== "string" || !TOOL_NAME.test(name)) {
         return fail("not_found", `Unknown tool '${quoteName(String(name))}'`);
       }
@@ -171,6 +270,7 @@ class SkillToolSurface implements ToolSurface {
           return await this.#withArgs(callSkillToolArgs(args), (a) => {
             const canonical = canonicalSkillName(a.skill);
             const stored = this.#skills.some((s) => s.canonical === canonical);
+            if (stored) return this.#callToolsetTool(canonical, a.tool, a.input, options);
             const target = dispatchTarget(canonical, this.#virtual, stored, this.#activated);
             return "success" in target
               ? target
@@ -237,23 +337,14 @@ class SkillToolSurface implements ToolSurface {
     const undone = [...this.#activated].filter((name) => !keep.has(name));
     if (undone.length === 0) return;
     const before = this.#toolNames();
-    const stopping = new Set<ToolsetHost>();
-    for (const name of undone) {
-      this.#activated.delete(name);
-      for (const [tool, mounted] of this.#mounted) {
-        if (mounted.skill !== name) continue;
-        this.#mounted.delete(tool);
-        stopping.add(mounted.host);
-      }
-    }
     this.#policy = this.#policyAt.get(checkpoint) ?? null;
-    for (const host of stopping) this.#hosts.splice(this.#hosts.indexOf(host), 1);
-    await Promise.all([...stopping].map((host) => host.close()));
+    await this.#deactivate(undone);
     if (this.#toolNames() !== before) this.#notify();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#unwatch?.();
     await Promise.allSettled([...this.#activating.values()]);
     await Promise.all(this.#hosts.splice(0).map((host) => host.close()));
   }
@@ -288,6 +379,47 @@ class SkillToolSurface implements ToolSurface {
   }
 
   /** An active skill by any accepted spelling, or a failure envelope. */
+  /** `call_skill_tool` for a stored skill: one of its mounted toolset tools. */
+  async #callToolsetTool(
+    canonical: string,
+    tool: string,
+    input: unknown,
+    options: { signal?: AbortSignal },
+  ): Promise<Envelope> {
+    const skill = this.#skills.find((s) => s.canonical === canonical)!;
+    if (skill.manifest.toolsets.length === 0) {
+      return fail(
+        "not_found",
+        `Skill '${canonical}' has no tools for call_skill_tool (use script_list and script_run for its scripts)`,
+      );
+    }
+    if (!this.#activated.has(canonical)) {
+      return fail(
+        "not_found",
+        `The tools of skill '${canonical}' are not available yet: call activate_skill with name '${canonical}' first`,
+      );
+    }
+    const mounted = [...this.#mounted.entries()].filter(([, m]) => m.skill === canonical);
+    const found = mounted.find(([name, m]) => m.method === tool || name === tool);
+    if (found === undefined) {
+      const known = mounted.map(([, m]) => m.method).join(", ") || "none";
+      return fail(
+        "not_found",
+        `Skill '${canonical}' has no tool '${quoteName(tool)}' (its tools: ${known})`,
+      );
+    }
+    const [name, target] = found;
+    if (!this.#allowed(name)) {
+      return fail(
+        TOOL_NOT_ALLOWED,
+        `Tool '${name}' is not allowed by the allowed-tools of skill '${this.#policy?.skill}'`,
+      );
+    }
+    const checked = argumentObject(input);
+    if (!checked.ok) return checked.error;
+    return await target.host.call(target.method, checked.value, options);
+  }
+
   #activeSkill(
     name: string,
   ): { record: SkillRecord } | { error: Envelope } {
@@ -406,7 +538,17 @@ class SkillToolSurface implements ToolSurface {
   }
 
   #content(skill: SkillRecord, body: string, tools: string[], problems: string[]): string {
+    const dispatched = this.#options.toolsetsThroughDispatcher === true;
+    const methods = [...this.#mounted.values()].filter((m) => m.skill === skill.canonical);
     return renderSkillContent(skill.canonical, body, {
+      ...(dispatched
+        ? {
+          skillTools: renderSkillTools({
+            name: skill.canonical,
+            tools: methods.map((m) => ({ ...m.definition, name: m.method })),
+          }),
+        }
+        : {}),
       scripts: skill.scripts.map((s) => s.name),
       // The other files under scripts/ (helper modules, schemas): the scripts are named above.
       scriptFiles: listScriptFiles(skill.dir).filter((path) =>
@@ -415,7 +557,7 @@ class SkillToolSurface implements ToolSurface {
       references: skill.references,
       assets: skill.assets,
       files: skill.files,
-      tools,
+      tools: dispatched ? [] : tools,
       problems,
     });
   }
@@ -499,6 +641,22 @@ class SkillToolSurface implements ToolSurface {
       }
     }
   }
+}
+
+/** What makes a stored skill the same skill: where it is, its trust, its version and files. */
+function skillStamp(skill: SkillRecord): string {
+  return JSON.stringify([
+    skill.canonical,
+    skill.dir,
+    skill.trusted,
+    skill.scope,
+    skill.entry ?? null,
+    skill.manifest,
+    skill.scripts,
+    skill.references,
+    skill.assets,
+    skill.files,
+  ]);
 }
 
 /**

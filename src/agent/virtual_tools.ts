@@ -33,10 +33,13 @@ function escapeText(text: string): string {
 }
 
 /**
- * `<skill_tools>`: how to call each tool of a virtual skill, with its input's JSON Schema.
- * Empty when the skill has no tools.
+ * `<skill_tools>`: how to call each tool of a virtual skill (or, in the library, each toolset
+ * tool of a stored skill), with its input's JSON Schema. Empty when the skill has no tools.
  */
-export function renderSkillTools(skill: VirtualSkill): string {
+export function renderSkillTools(skill: {
+  name: string;
+  tools: readonly Pick<ToolDefinition, "name" | "description" | "inputSchema">[];
+}): string {
   if (skill.tools.length === 0) return "";
   const lines = [
     `<skill_tools skill="${escapeXml(skill.name)}">`,

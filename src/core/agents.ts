@@ -2,7 +2,7 @@
  * Where the agents people use read skills, in a project and for the user — what
  * `skills link --agent <name>` writes into. From each agent's own documentation: most read
  * the shared `.agents/skills` (Codex, Gemini CLI, OpenCode, goose, Cursor, GitHub Copilot);
- * Claude Code reads `.claude/skills`. README.md ("Skills for your agents") shows the table.
+ * Claude Code reads `.claude/skills`. docs/project-skills.md ("Skills for your agents") shows the table.
  */
 
 import { SkillError } from "./errors.ts";

@@ -2,12 +2,12 @@
  * What protects the user when a skill's code runs, one row per protection: whether the OS
  * sandbox (bubblewrap) and policy mode (no bubblewrap, macOS, Windows, SKILLS_SANDBOX=off)
  * enforce it, and the test that proves it. `skills check` lists the rows this machine's mode
- * lacks; README's "Security model" states the same table.
+ * lacks; docs/security.md states the same table.
  */
 
 interface Protection {
   id: string;
-  /** What it does, for `skills check` and README. */
+  /** What it does, for `skills check` and docs/security.md. */
   label: string;
   sandbox: boolean;
   /** true, false, or what policy mode does instead. */

@@ -3,7 +3,7 @@
  * `--workspace`). Scripts may write there, as agents let them, except where a write would
  * turn into code execution or credential theft. The rules are data, anchored on Anthropic's
  * sandbox runtime ("mandatory deny" paths) and Claude Code's dangerous files, plus what our
- * own tool and CI read (README, "Security model", says why each is here):
+ * own tool and CI read (docs/security.md says why each is here):
  *
  * - guarded (read-only even inside a writable workspace): git hooks and config, submodule
  *   definitions, shell start-up files, direnv's `.envrc`, editor and agent configuration,

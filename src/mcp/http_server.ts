@@ -5,7 +5,8 @@
  * activation state, its own toolset processes. A session idle (no request in progress) for
  * longer than `idleMs` is closed with its toolset processes, as is one the client ends with
  * DELETE, and every one on shutdown. Requests pass the guards of http_guard.ts first: the
- * bearer token (401), the DNS-rebinding check (403).
+ * bearer token (401, pointing at the protected-resource metadata of resource_metadata.ts),
+ * the DNS-rebinding check (403).
  */
 
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
@@ -16,6 +17,10 @@ import type { Server } from "@modelcontextprotocol/sdk/server";
 import type { ToolSurface } from "../agent/tool_surface.ts";
 import { hasBearerToken, type ListenAddress, rebindingProblem } from "./http_guard.ts";
 import { createMcpServer, type McpServerOptions } from "./server.ts";
+import { bearerChallenge, wellKnownResponse } from "./resource_metadata.ts";
+
+/** The one MCP endpoint. */
+const MCP_PATH = "/mcp";
 
 /** Sessions open at once; the next `initialize` gets 503 (each may hold toolset processes). */
 const MAX_SESSIONS = 128;
@@ -188,16 +193,33 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
   };
 
   const handle = async (request: Request, info: Deno.ServeHandlerInfo): Promise<Response> => {
-    if (new URL(request.url).pathname !== "/mcp") {
+    const url = new URL(request.url);
+    const rebinding = rebindingProblem(request.headers, address);
+    // The protected-resource metadata is public (RFC 9728), served only with a token.
+    const wellKnown = token === undefined ? undefined : wellKnownResponse(url, MCP_PATH);
+    if (wellKnown !== undefined) {
+      return rebinding === undefined
+        ? wellKnown
+        : jsonRpcError(403, -32000, `Forbidden: ${rebinding}`);
+    }
+    if (url.pathname !== MCP_PATH) {
       return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
     }
     if (closing) return jsonRpcError(503, -32000, "The server is shutting down");
-    const rebinding = rebindingProblem(request.headers, address);
     if (rebinding !== undefined) return jsonRpcError(403, -32000, `Forbidden: ${rebinding}`);
-    if (token !== undefined && !hasBearerToken(request.headers.get("authorization"), token)) {
-      return jsonRpcError(401, -32001, "Unauthorized: a valid bearer token is required", {
-        "www-authenticate": 'Bearer realm="skills mcp"',
-      });
+    const authorization = request.headers.get("authorization");
+    if (token !== undefined && !hasBearerToken(authorization, token)) {
+      return jsonRpcError(
+        401,
+        -32001,
+        "Unauthorized: send the server's token as 'Authorization: Bearer <token>'",
+        {
+          "www-authenticate": bearerChallenge(
+            new URL(MCP_PATH, url.origin),
+            authorization !== null,
+          ),
+        },
+      );
     }
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {

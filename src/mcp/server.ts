@@ -12,30 +12,28 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Envelope, fail } from "../core/envelope.ts";
+import { isPlainObject } from "../core/validate.ts";
 import type { ToolSurface } from "../agent/tool_surface.ts";
-import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { LineTransport } from "./line_transport.ts";
 import { listSkillResources, readSkillResource } from "./resources.ts";
 import { SKILLS_EXTENSION, skillsExtensionHandler } from "./skills_extension.ts";
-
-/** MCP's "resource not found" error code. */
-export const RESOURCE_NOT_FOUND = -32002;
+import {
+  INVALID_PARAMS,
+  invalidParams,
+  ProtocolError,
+  RESOURCE_NOT_FOUND,
+} from "./protocol_error.ts";
 
 export interface McpServerOptions {
   surface: ToolSurface;
-  /** The active skills, whose files are offered as resources. */
-  skills: readonly SkillRecord[];
   version: string;
   /** Warnings and errors (stderr). */
   log: (message: string) => void;
@@ -51,14 +49,32 @@ export function toolResult(envelope: Envelope): CallToolResult {
   };
 }
 
+/**
+ * `tools/call` params checked here rather than by the SDK, whose schema failure is a
+ * -32603 with the schema dumped: a malformed call gets -32602 and one sentence.
+ */
+function callParams(params: unknown): { name: string; arguments: unknown } {
+  if (!isPlainObject(params)) throw invalidParams("tools/call needs params: an object with 'name'");
+  if (typeof params.name !== "string") {
+    throw invalidParams("tools/call params need 'name', the tool's name as a string");
+  }
+  const args = params.arguments;
+  if (args !== undefined && !isPlainObject(args)) {
+    throw invalidParams("tools/call 'arguments' must be an object of the tool's arguments");
+  }
+  return { name: params.name, arguments: args ?? {} };
+}
+
 export function createMcpServer(options: McpServerOptions): Server {
-  const { surface, skills, log } = options;
+  const { surface, log } = options;
+  // The active skills as they are now: the catalog follows installs and removals.
+  const skills = () => surface.skills();
   const server = new Server(
     { name: "skills", title: "Agent Skills", version: options.version },
     {
       capabilities: {
         tools: { listChanged: true },
-        resources: {},
+        resources: { listChanged: true },
         // SEP-2640 without `directoryRead`: skills/list and skills/get only.
         extensions: { [SKILLS_EXTENSION]: {} },
       },
@@ -66,22 +82,20 @@ export function createMcpServer(options: McpServerOptions): Server {
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: surface.listTools().map((tool) => ({
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await surface.refresh(), surface.listTools()).map((tool) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema as { type: "object"; [key: string]: unknown },
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name } = request.params;
+  const callTool = async (params: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+    const { name, arguments: args } = callParams(params);
     const started = performance.now();
     let envelope: Envelope;
     try {
-      envelope = await surface.callTool(name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-      });
+      envelope = await surface.callTool(name, args, { signal });
     } catch (error) { // the surface never throws; stay up even if it did
       envelope = fail("execution_failed", error instanceof Error ? error.message : String(error));
     }
@@ -90,28 +104,35 @@ export function createMcpServer(options: McpServerOptions): Server {
       `tools/call ${name} → ${envelope.success ? "ok" : envelope.error} in ${took}s`,
     );
     return toolResult(envelope);
+  };
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    await surface.refresh();
+    return { resources: listSkillResources(skills()) };
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: listSkillResources(skills),
-  }));
-
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: skills.length === 0 ? [] : [{
-      uriTemplate: "skill://{skill}/{+path}",
-      name: "skill-file",
-      title: "A file of an active skill",
-      description: "SKILL.md, references/… or assets/… of an active skill (text, at most 200 KB)",
-    }],
-  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
+    await surface.refresh();
+    return {
+      resourceTemplates: skills().length === 0 ? [] : [{
+        uriTemplate: "skill://{skill}/{+path}",
+        name: "skill-file",
+        title: "A file of an active skill",
+        // What reads serve (resources.ts, skill_files.ts): any file, whole.
+        description: "Any file of an active skill (SKILL.md, references/…, assets/…, " +
+          "scripts/…), whole: text, or a base64 blob for a binary file; at most 16 MiB",
+      }],
+    };
+  });
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const read = await readSkillResource(skills, request.params.uri, (s) => surface.served(s));
+    await surface.refresh();
+    const read = await readSkillResource(skills(), request.params.uri, (s) => surface.served(s));
     if (!read.ok) {
       const error = read.error as Extract<Envelope, { success: false }>;
-      const code = error.error === "not_found" ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
+      const code = error.error === "not_found" ? RESOURCE_NOT_FOUND : INVALID_PARAMS;
       options.debug?.(`resources/read ${request.params.uri} → ${error.error}`);
-      throw new McpError(code, error.message, error);
+      throw new ProtocolError(code, error.message, error);
     }
     return { contents: [read.contents] } satisfies ReadResourceResult;
   });
@@ -122,18 +143,29 @@ export function createMcpServer(options: McpServerOptions): Server {
     undefined,
     (skill) => surface.served(skill),
   );
-  // The SDK has no schemas for skills/*: they arrive here, checked by the extension itself.
-  server.fallbackRequestHandler = (request) =>
-    extension(request) as ReturnType<NonNullable<Server["fallbackRequestHandler"]>>;
+  // The SDK has no schemas for skills/*, and its own for tools/call answers a malformed call
+  // with a schema dump: both arrive here, checked by our own code.
+  server.fallbackRequestHandler = (async (request, extra) => {
+    if (request.method === "tools/call") return await callTool(request.params, extra.signal);
+    await surface.refresh();
+    return await extension(request);
+  }) as NonNullable<Server["fallbackRequestHandler"]>;
 
   const unsubscribe = surface.onToolsChanged(() => {
     server.sendToolListChanged().catch((error) =>
       log(`could not announce the changed tool list: ${(error as Error).message}`)
     );
   });
+  // A skill added, updated or removed changes the resources (and skills/list).
+  const unsubscribeSkills = surface.onSkillsChanged(() => {
+    server.sendResourceListChanged().catch((error) =>
+      log(`could not announce the changed resources: ${(error as Error).message}`)
+    );
+  });
   const previousOnClose = server.onclose;
   server.onclose = () => {
     unsubscribe();
+    unsubscribeSkills();
     previousOnClose?.();
   };
   server.onerror = (error) => log(`MCP: ${error.message}`);

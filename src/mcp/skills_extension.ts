@@ -12,8 +12,6 @@
  * not found" answer for everything else.
  */
 
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { sha256Hex } from "../core/digest.ts";
 import { decodeSkillMd, loadFrontMatterYaml, splitSkillMd } from "../core/frontmatter.ts";
 import {
@@ -28,6 +26,7 @@ import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { parseSkillUri, skillUri } from "./resources.ts";
 import { readServedFile, servedFilePaths } from "./skill_files.ts";
 import type { ServeSkill } from "./resources.ts";
+import { invalidParams, METHOD_NOT_FOUND, ProtocolError } from "./protocol_error.ts";
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
@@ -108,10 +107,6 @@ async function frontMatterOf(bytes: Uint8Array): Promise<unknown> {
   }
 }
 
-function invalidParams(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
-}
-
 /** Cursors are opaque to clients: a base64 offset into the (sorted) active skills. */
 function decodeCursor(cursor: string | undefined, count: number): number {
   if (cursor === undefined) return 0;
@@ -132,12 +127,14 @@ interface ExtensionRequest {
  * "method not found", as the SDK answers a method without a handler.
  */
 export function skillsExtensionHandler(
-  skills: readonly SkillRecord[],
+  served: readonly SkillRecord[] | (() => readonly SkillRecord[]),
   log: (message: string) => void,
   pageSize = PAGE_SIZE,
   serve: ServeSkill = (skill) => Promise.resolve(skill),
 ): (request: ExtensionRequest) => Promise<Record<string, unknown>> {
   return async (request) => {
+    // The active skills as they are now: the catalog may have changed since the last request.
+    const skills = typeof served === "function" ? served() : served;
     switch (request.method) {
       case "skills/list": {
         const params = validate(LIST_PARAMS, request.params);
@@ -176,7 +173,7 @@ export function skillsExtensionHandler(
         return { resultType: "complete", skill: entry, ttlMs: TTL_MS, cacheScope: "private" };
       }
       default:
-        throw new McpError(ErrorCode.MethodNotFound, "Method not found");
+        throw new ProtocolError(METHOD_NOT_FOUND, "Method not found");
     }
   };
 }

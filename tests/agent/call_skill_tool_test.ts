@@ -154,7 +154,7 @@ Deno.test("call_skill_tool answers every failure with an envelope", async () => 
   assert.equal(missing, "not_found");
   assert.match(known, /its tools: search, boom/);
   assert.equal(failure(await call({ skill: "../x", tool: "search" }))[0], "invalid_name");
-  assert.equal(failure(await call({ skill: "docs" }))[0], "invalid_name");
+  assert.equal(failure(await call({ skill: "docs" }))[0], "invalid_arguments");
   assert.equal(failure(await call("not json"))[0], "invalid_arguments");
   assert.equal(failure(await call({ skill: "other", tool: "search" }))[0], "not_found");
   // The model calls a virtual tool by its own name: told how to reach it.
@@ -195,8 +195,9 @@ Deno.test("a stored skill and a virtual one share the surface; names may not cla
   const [code, message] = failure(
     await s.surface.callTool("call_skill_tool", { skill: "hello-extended", tool: "greet" }),
   );
+  // A stored skill's toolset tools go through the same dispatcher, once it is activated.
   assert.equal(code, "not_found");
-  assert.match(message, /has no tools for call_skill_tool/);
+  assert.match(message, /call activate_skill with name 'hello-extended' first/);
   assert.match(
     failure(await s.surface.callTool("read_skill_file", { skill: "docs", path: "SKILL.md" }))[1],
     /defined in code/,

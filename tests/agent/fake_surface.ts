@@ -102,6 +102,11 @@ export function fakeSurface(options: { skills?: string[] } = {}): FakeSurface {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    // No stored skills and no catalog to follow.
+    skills: () => [],
+    updateCatalog: () => Promise.resolve(false),
+    onSkillsChanged: () => () => {},
+    refresh: () => Promise.resolve(),
     close() {
       surface.closed = true;
       return Promise.resolve();

@@ -27,8 +27,9 @@ Deno.test("activateArgs() requires a string name", () => {
     ok: true,
     value: { name: "kalshi-markets" },
   });
-  assert.equal(errorCode(activateArgs({})), "invalid_name");
-  assert.equal(errorCode(activateArgs({ name: 7 })), "invalid_name");
+  // A missing argument and a wrong type are both a malformed call, whichever argument it is.
+  assert.equal(errorCode(activateArgs({})), "invalid_arguments");
+  assert.equal(errorCode(activateArgs({ name: 7 })), "invalid_arguments");
   assert.equal(errorCode(activateArgs({ name: "x".repeat(5000) })), "invalid_name");
 });
 
@@ -37,15 +38,17 @@ Deno.test("readFileArgs() requires skill and path", () => {
     ok: true,
     value: { skill: "a", path: "references/x.md" },
   });
-  assert.equal(errorCode(readFileArgs({ skill: "a" })), "invalid_path");
-  assert.equal(errorCode(readFileArgs({ path: "x" })), "invalid_name");
+  assert.equal(errorCode(readFileArgs({ skill: "a" })), "invalid_arguments");
+  assert.equal(errorCode(readFileArgs({ path: "x" })), "invalid_arguments");
+  assert.equal(errorCode(readFileArgs({ skill: "a", path: 3 })), "invalid_arguments");
+  assert.equal(errorCode(readFileArgs({ skill: "a", path: "x".repeat(5000) })), "invalid_path");
 });
 
 Deno.test("scriptListArgs() makes skill_name optional", () => {
   assert.deepEqual(scriptListArgs({}), { ok: true, value: {} });
   assert.deepEqual(scriptListArgs({ skill_name: "" }), { ok: true, value: {} });
   assert.deepEqual(scriptListArgs({ skill_name: "a" }), { ok: true, value: { skillName: "a" } });
-  assert.equal(errorCode(scriptListArgs({ skill_name: ["a"] })), "invalid_name");
+  assert.equal(errorCode(scriptListArgs({ skill_name: ["a"] })), "invalid_arguments");
 });
 
 Deno.test("scriptHelpArgs() requires both names", () => {
@@ -53,7 +56,8 @@ Deno.test("scriptHelpArgs() requires both names", () => {
     ok: true,
     value: { skillName: "a", scriptName: "status" },
   });
-  assert.equal(errorCode(scriptHelpArgs({ skill_name: "a" })), "invalid_name");
+  assert.equal(errorCode(scriptHelpArgs({ skill_name: "a" })), "invalid_arguments");
+  assert.equal(errorCode(scriptHelpArgs({ skill_name: 1, script_name: "s" })), "invalid_arguments");
 });
 
 Deno.test("scriptRunArgs() defaults json to true and stringifies scalar args", () => {

@@ -139,12 +139,14 @@ Deno.test("the skill body appears only after activate_skill, and only once", asy
 Deno.test("activate_skill validates its argument and only knows active skills", async () => {
   await using s = await setup();
   const surface = await s.surface(["kalshi-markets"]);
-  assert.equal(errorOf(await surface.callTool("activate_skill", {})), "invalid_name");
+  // Missing and of the wrong type alike: the call is malformed (invalid_arguments); a
+  // name that is given but unacceptable is invalid_name.
+  assert.equal(errorOf(await surface.callTool("activate_skill", {})), "invalid_arguments");
   assert.equal(
     errorOf(await surface.callTool("activate_skill", { name: "../etc" })),
     "invalid_name",
   );
-  assert.equal(errorOf(await surface.callTool("activate_skill", { name: 5 })), "invalid_name");
+  assert.equal(errorOf(await surface.callTool("activate_skill", { name: 5 })), "invalid_arguments");
   assert.equal(errorOf(await surface.callTool("activate_skill", "[1,2]")), "invalid_arguments");
   const inactive = await surface.callTool("activate_skill", { name: "hello-extended" });
   assert.equal(errorOf(inactive), "not_found");
@@ -319,7 +321,7 @@ Deno.test("read_skill_file reads text inside the skill and refuses everything el
   assert.equal(errorOf(await read(".env")), "invalid_path");
   assert.equal(errorOf(await read("references")), "invalid_path");
   assert.equal(errorOf(await read("references/missing.md")), "not_found");
-  assert.equal(errorOf(await read(undefined)), "invalid_path");
+  assert.equal(errorOf(await read(undefined)), "invalid_arguments");
   assert.equal(errorOf(await read("SKILL.md", "../etc")), "invalid_name");
   assert.equal(errorOf(await read("SKILL.md", "kalshi-markets")), "not_found");
 });

@@ -1,6 +1,7 @@
 /**
  * The `--help` text of every command and the top-level help, as the real CLI prints them,
  * against the committed files in help_snapshots/ (rewrite with UPDATE_SNAPSHOTS=1).
+ * docs/reference.md holds the same texts (tests/docs/reference_test.ts, same variable).
  */
 
 import assert from "node:assert/strict";

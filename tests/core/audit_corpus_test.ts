@@ -1,7 +1,7 @@
 /**
  * The audit measured on the labelled corpus of tests/fixtures/audit_corpus/labelled.ts:
  * recall per family (a hostile sample is caught by a critical or high finding), false
- * positives on benign look-alikes at critical and at high. Prints the table README quotes.
+ * positives on benign look-alikes at critical and at high. Prints the table docs/reviewing.md quotes.
  */
 
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The README's command for running the bundle is the one users copy: with it, a machine
+ * docs/setup.md's command for running the bundle is the one users copy: with it, a machine
  * without uv must not get Deno's "Failed to resolve 'uv' for allow-run" on every call.
  */
 
@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { baseEnv, CLI_FLAGS, cliEntry, REPO_ROOT, tempDir } from "../helpers/cli.ts";
 
-Deno.test("the README's bundle command runs silently where uv is not installed", async () => {
-  const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
+Deno.test("docs/setup.md's bundle command runs silently where uv is not installed", async () => {
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "docs", "setup.md"));
   const documented = /`deno run ((?:--[a-z-]+(?:=[^\s`]+)? )+)dist\/skills\.js`/.exec(readme);
-  assert.ok(documented, "README documents how to run dist/skills.js");
+  assert.ok(documented, "docs/setup.md documents how to run dist/skills.js");
   const flags = documented[1]!.trim().split(" ");
   assert.deepEqual(flags, CLI_FLAGS, "the tests run the artifact exactly as documented");
 

@@ -48,13 +48,13 @@ Deno.test(
   },
 );
 
-Deno.test("README's Security model states every protection and its test", async () => {
-  const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
+Deno.test("docs/security.md states every protection and its test", async () => {
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "docs", "security.md"));
   for (const p of PROTECTIONS) {
     // deno fmt pads the cells: compare them trimmed.
     const cells = readme.split("\n").map((line) => line.split("|").map((c) => c.trim()))
       .find((row) => row[1] === p.label);
-    assert.ok(cells, `README has no row for ${p.id}`);
+    assert.ok(cells, `docs/security.md has no row for ${p.id}`);
     assert.equal(cells[2], p.sandbox ? "yes" : "no", p.id);
     assert.equal(cells[4], `\`tests/${p.test}\``, p.id);
   }

@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 10: README and behaviour agree on symlinks inside a skill. A skill holds
+ * Issue 23, item 10: docs/security.md and behaviour agree on symlinks inside a skill. A skill holds
  * none: one pointing inside the skill is refused by `validate` and by `add` (from a git
  * repository and from a folder) exactly like one pointing out of it, and nothing is
  * installed. (Before, `validate` called an inside link "ignored" while `add` failed on it.)

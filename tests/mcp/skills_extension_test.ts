@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "../../src/mcp/protocol_error.ts";
 import { loadSkillDir, type SkillRecord } from "../../src/runtime/catalog/catalog.ts";
 import { type SkillEntry, skillsExtensionHandler } from "../../src/mcp/skills_extension.ts";
 import { readSkillResource } from "../../src/mcp/resources.ts";
@@ -120,9 +121,11 @@ Deno.test("skills/get and skills/list refuse what they do not serve with invalid
 
   const refused = async (params: unknown, message: RegExp, method = "skills/get") => {
     await assert.rejects(handler({ method, params }), (error) => {
-      assert.ok(error instanceof McpError);
+      assert.ok(error instanceof ProtocolError);
       assert.equal(error.code, ErrorCode.InvalidParams);
       assert.match(error.message, message);
+      // One sentence: the client adds its own "MCP error -32602:" in front.
+      assert.doesNotMatch(error.message, /MCP error/);
       return true;
     });
   };
@@ -135,7 +138,7 @@ Deno.test("skills/get and skills/list refuse what they do not serve with invalid
   await refused({ cursor: "bm9wZQ==" }, /Invalid cursor/, "skills/list");
   await assert.rejects(
     handler({ method: "prompts/list" }),
-    (error) => error instanceof McpError && error.code === ErrorCode.MethodNotFound,
+    (error) => error instanceof ProtocolError && error.code === ErrorCode.MethodNotFound,
   );
 });
 

@@ -17,6 +17,7 @@ import {
 import { Repl, terminalObserver } from "../../agent/repl.ts";
 import { redactSecrets } from "../../agent/provider_errors.ts";
 import { surfaceFactory } from "../../agent/surface_factory.ts";
+import { CatalogWatch } from "../../agent/catalog_watch.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
@@ -81,9 +82,22 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
   // Whether scripts will run in the OS sandbox, said now: not in the middle of a tool line.
   await resolveSandbox(ctx.env, session.home, (message) => warn(ctx, message));
   routeSdkWarnings(ctx.verbose ? (message) => debug(ctx, message) : undefined);
+  // A long chat sees skills added, updated, trusted or removed meanwhile (before each step).
+  const watch = new CatalogWatch({
+    home: session.home,
+    initial: { catalog: session.catalog, active: session.active },
+    load: async () => {
+      const again = await openSession(ctx, options.skills);
+      for (const warning of again.activationWarnings) debug(ctx, warning);
+      return { catalog: again.catalog, active: again.active };
+    },
+    log: (message) => warn(ctx, message),
+  });
+  watch.start();
   const openSurface = surfaceFactory({
     home: session.home,
     catalog: session.catalog,
+    catalogWatch: watch,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
     cwd: workspaceDir(ctx, options.workspace),
@@ -130,6 +144,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
     });
     return await repl.run();
   } finally {
+    watch.stop();
     await loop.surface.close();
   }
 }

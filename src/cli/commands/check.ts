@@ -276,7 +276,7 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
         mode: sandbox.mode,
         setting: sandbox.setting,
         reason: sandbox.reason,
-        // What this machine's mode does not enforce (README, "Security model").
+        // What this machine's mode does not enforce (docs/security.md).
         missing: missingProtections(sandbox.mode).map((p) => ({
           id: p.id,
           protection: p.label,

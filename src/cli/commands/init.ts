@@ -54,11 +54,14 @@ export async function run(options: InitOptions, ctx: Context): Promise<number> {
   ctx.stderr.write(
     `\nNext steps:\n` +
       `  skills validate --strict ${path}\n` +
+      `  skills lint --run-scripts ${path}\n` +
+      `  skills audit ${path}\n` +
       `  skills add ${path} --yes\n` +
       `  skills run ${name} ${stem} --name Ada --json\n` +
       (plan.toolset === undefined
         ? ""
-        : `  (cd ${path} && python3 -m unittest discover -s tests)\n`),
+        : `  (cd ${path} && python3 -m unittest discover -s tests)\n`) +
+      `The guide for skill authors: docs/writing-skills.md (lint findings link to its sections)\n`,
   );
   return 0;
 }

@@ -4,6 +4,7 @@ import { resolve } from "../../runtime/os/paths.ts";
 import type { Context } from "../../core/io.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { LintFinding } from "../../core/lint.ts";
+import { lintGuideFor } from "../../core/lint_guide.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { type LintReport, lintSkillDir } from "../../runtime/audit/lint.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -125,7 +126,11 @@ export async function run(options: LintOptions, ctx: Context): Promise<number> {
     writeJson(ctx, {
       clean: reports.every((r) => r.findings.length === 0),
       scripts_run: reports.some((r) => r.scriptsRun),
-      skills: reports.map((r) => ({ path: r.dir, name: r.name, findings: r.findings })),
+      skills: reports.map((r) => ({
+        path: r.dir,
+        name: r.name,
+        findings: r.findings.map((f) => ({ ...f, guide: lintGuideFor(f.rule) })),
+      })),
     });
     return failed ? 1 : 0;
   }
@@ -140,7 +145,9 @@ export async function run(options: LintOptions, ctx: Context): Promise<number> {
         warnings === 1 ? "" : "s"
       }`;
     ctx.stdout.write(`${mark} ${r.name ?? r.dir} (${r.dir}) - ${detail}\n`);
-    for (const f of r.findings) ctx.stdout.write(`  ${formatFinding(f)}\n`);
+    for (const f of r.findings) {
+      ctx.stdout.write(`  ${formatFinding(f)}\n    see ${lintGuideFor(f.rule)}\n`);
+    }
   }
   return failed ? 1 : 0;
 }

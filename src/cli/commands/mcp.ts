@@ -68,11 +68,23 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   for (const warning of session.activationWarnings) warn(ctx, warning);
   for (const note of session.catalog.notes) debug(ctx, note);
   // Loaded here so the MCP SDK stays off every other command's start-up path.
-  const [{ surfaceFactory }, { serveStdio }] = await Promise.all([
+  const [{ surfaceFactory }, { serveStdio }, { CatalogWatch }] = await Promise.all([
     import("../../agent/surface_factory.ts"),
     import("../../mcp/server.ts"),
+    import("../../agent/catalog_watch.ts"),
   ]);
   const log = (message: string) => ctx.stderr.write(`skills mcp: ${message}\n`);
+  // Skills added, updated, trusted or removed meanwhile are served without a restart.
+  const watch = new CatalogWatch({
+    home: session.home,
+    initial: { catalog: session.catalog, active: session.active },
+    load: async () => {
+      const again = await openSession(ctx, options.skills);
+      for (const warning of again.activationWarnings) debug(ctx, warning);
+      return { catalog: again.catalog, active: again.active };
+    },
+    log,
+  });
   // The same factory `skills chat` and `skills context` open their surface with.
   const openSurface = surfaceFactory({
     home: session.home,
@@ -80,6 +92,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
     cwd: workspaceDir(ctx, options.workspace),
+    catalogWatch: watch,
     // runner/toolset debug lines (argv, durations, problems), as in `skills chat`
     log: (message) => debug(ctx, message),
   });
@@ -88,15 +101,15 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
     warn(ctx, "no skills are active: set AGENT_SKILLS or pass --skills (serving no tools)");
   }
   const serving = `${skills.map((s) => `${s.canonical} (${s.scope})`).join(", ") || "no skills"}`;
+  watch.start();
   if (http !== undefined) {
     const { serveHttp } = await import("../../mcp/http_server.ts");
     await serveHttp({
       address: http.address,
       token: http.token,
       // One surface per session: its own activation state and toolset processes.
-      openSurface: () => openSurface(session.active),
+      openSurface: () => openSurface(watch.view.active),
       idleMs: options.sessionTimeoutSeconds * 1000,
-      skills,
       version: VERSION,
       log,
       debug: (message) => debug(ctx, message),
@@ -107,6 +120,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
         log(`serving ${serving} at http://${host}:${port}/mcp (${guard})`);
       },
     });
+    watch.stop();
     return 130; // it serves until Ctrl-C
   }
   const surface = await openSurface(session.active);
@@ -114,7 +128,6 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   try {
     await serveStdio({
       surface,
-      skills,
       version: VERSION,
       log,
       debug: (message) => debug(ctx, message),
@@ -123,6 +136,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
       signal: ctx.signal,
     });
   } finally {
+    watch.stop();
     await surface.close();
   }
   return ctx.signal.aborted ? 130 : 0;

@@ -8,7 +8,8 @@ export const chatSpec = {
   usage: ["chat [--skills a,b] [-p PROMPT] [--json] [--max-steps N]"],
   description: `Chat with a model that uses the active skills. The model sees only the skills' names
 and descriptions until it calls activate_skill; scripts run in the sandbox as with
-\`skills run\`.`,
+\`skills run\`. Skills added, updated, trusted or removed while the chat runs are
+seen from the next model request on.`,
   flags: {
     skills: {
       type: "string",

@@ -45,6 +45,11 @@ Without a sandbox on this machine lint asks first, and runs none when it cannot 
   positionals: [{ name: "dir", required: true, variadic: true, complete: "path" }],
   sections: [
     {
+      title: "Guide",
+      text: `docs/writing-skills.md in the skills repository explains every rule; each
+finding names its section (a "see" line under it, "guide" in --json).`,
+    },
+    {
       title: "Exit codes",
       text: "0 no errors (warnings allowed), 1 an error (e.g. a missing file), 2 usage error.",
     },

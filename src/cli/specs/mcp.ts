@@ -51,13 +51,27 @@ flight) and stops any toolset processes it started.`,
   variable is set (16 characters at least); without it the server listens
   only on a loopback address (127.0.0.1, ::1, localhost). Requests from a
   browser page of another origin are refused. Ctrl-C closes every session and
-  stops their toolset processes. The listening URL is printed on stderr.`,
+  stops their toolset processes. The listening URL is printed on stderr.
+  With a token, the 401 names the OAuth protected-resource metadata (RFC 9728,
+  /.well-known/oauth-protected-resource/mcp): a bearer token in the header, no
+  authorization server. Clients that try OAuth first must be configured with
+  the static header instead (see the client configuration below).`,
     },
     {
       beforeOptions: true,
       text: `Active skills come from AGENT_SKILLS (a,b | all | all-untrusted | none), or
 from --skills, which overrides it. SKILLS_ALLOWED_TOOLS=on enforces the
 activated skill's allowed-tools, as in \`skills chat\`.`,
+    },
+    {
+      title: "Live catalog",
+      beforeOptions: true,
+      text: `
+  Skills added, updated, trusted, untrusted or removed while the server runs
+  are served without a restart: clients get notifications/tools/list_changed
+  (activate_skill's names) and notifications/resources/list_changed (the
+  resources and skills/list). A skill removed or changed after a session
+  activated it is deactivated there; activating it again reads it afresh.`,
     },
     {
       title: "Client configuration (e.g. Claude Desktop, Cursor, VS Code)",

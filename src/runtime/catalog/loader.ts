@@ -386,7 +386,7 @@ function checkToolsetsAndScripts(
 /**
  * Validation: every symlink inside the skill is an error. A skill's digest covers file
  * contents, and a link would make what runs depend on where it points at run time: none
- * is installed, whether it leaves the skill or not (README, "Security model").
+ * is installed, whether it leaves the skill or not (docs/security.md).
  */
 function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
   let seen = 0;

@@ -97,18 +97,20 @@ Each returns \`{"success": true, "result": ..., "message": ...}\` or
 `;
   return `---
 name: ${name}
-description: Says hello to someone by name. Replace this with what the skill does and when an agent should use it.
+description: Greets someone by name. Use when the user asks for a greeting. Replace this with what your skill does and when an agent should use it.
 compatibility: Requires Python 3.10+ (standard library only)
 ${metadata}---
 
 # ${title(name)}
 
 Use this skill when the user asks for a greeting. Replace these instructions with the
-steps an agent should follow.
+steps an agent should follow: which script to run for what, in which order, and the
+facts it would otherwise get wrong. Name every file the skill ships that the agent
+should know about.
 
 ## Script (via \`script_help\` / \`script_run\`)
 
-\`${stem}\` greets someone:
+\`${stem}\` greets someone (run it with \`--help\` for every option):
 
 - \`--name NAME\` — who to greet (default \`World\`)
 - \`--json\` — print one JSON object: \`{"greeting": "...", "name": "..."}\`
@@ -127,7 +129,13 @@ function scriptPy(name: string, script: string): string {
 # requires-python = ">=3.10"
 # dependencies = []
 # ///
-"""Greet someone by name: the starting point of the ${name} skill's script."""
+"""Greet someone by name: the starting point of the ${name} skill's script.
+
+It runs in the user's directory (the workspace): open the paths the user gives as
+given, find files the skill ships from this file (Path(__file__)), write scratch files
+to $SKILLS_WORK_DIR and caches to $XDG_CACHE_HOME. Declare every package it imports in
+the block above. See docs/writing-skills.md in the skills repository.
+"""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
  * …`, the toolset host) into the bubblewrap command that runs it isolated, with its work
  * folder, environment, limits and network, and cleans up afterwards.
  *
- * What a script sees (documented in README, "Security model"):
+ * What a script sees (documented in docs/security.md):
  *   - the whole filesystem read-only; the user's home, /run, $SKILLS_HOME and other skills
  *     replaced by empty folders; its own skill folder read-only;
  *   - a fresh work folder, writable, removed after the run: HOME, TMPDIR and

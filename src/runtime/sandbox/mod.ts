@@ -8,7 +8,7 @@
  * embedded by scripts/gen_bundled.ts, which also relays the proxy and, under a root CLI,
  * mounts a writable workspace idmapped for the sandbox's uid), the filtering CONNECT
  * proxy the CLI runs for declared hosts (proxy.ts), and the macOS `sandbox-exec` profile
- * (macos.sb, documented in README, not applied automatically).
+ * (macos.sb, documented in docs/security.md, not applied automatically).
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

@@ -119,7 +119,7 @@ async function probe(
   if (setting === "off") return { kind: "policy", setting, reason: "SKILLS_SANDBOX=off" };
   if (Deno.build.os !== "linux") {
     const reason = Deno.build.os === "darwin"
-      ? "No sandbox is applied on macOS yet (see README, Security model, for the sandbox-exec profile)"
+      ? "No sandbox is applied on macOS yet (see docs/security.md for the sandbox-exec profile)"
       : `No OS sandbox on ${Deno.build.os}`;
     return { kind: "policy", setting, reason };
   }

@@ -1,0 +1,30 @@
+/**
+ * `skills init` starts an author on the guide's walk: its next steps are the guide's checks
+ * (validate, lint, audit) and name the guide, and what it writes already does what the guide
+ * asks of a new skill (tests/e2e/lint_test.ts: it lints clean, scripts run).
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+
+Deno.test("skills init's next steps are the guide's checks, and name the guide", async () => {
+  await using dir = await tempDir();
+  const init = await runCli(["init", "weather-report"], {
+    cwd: dir.path,
+    env: { SKILLS_HOME: join(dir.path, "home") },
+  });
+  assert.equal(init.code, 0, init.stderr);
+  const path = join(dir.path, "weather-report");
+  for (const step of ["validate --strict", "lint --run-scripts", "audit", "add"]) {
+    assert.ok(init.stderr.includes(`skills ${step} ${path}`), `${step} in:\n${init.stderr}`);
+  }
+  const guide = /(docs\/writing-skills\.md)/.exec(init.stderr)?.[1];
+  assert.ok(guide, init.stderr);
+  await Deno.stat(join(REPO_ROOT, guide));
+
+  const skillMd = await Deno.readTextFile(join(path, "SKILL.md"));
+  assert.match(skillMd, /^description: .*Use when /m, "the description says when");
+  const script = await Deno.readTextFile(join(path, "scripts", "weather_report.py"));
+  assert.match(script, /^# \/\/\/ script\n# requires-python = "[^"]+"\n# dependencies = \[\]/m);
+});
