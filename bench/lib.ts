@@ -25,6 +25,12 @@ export interface BenchRow {
   baseline: Measured | null;
   /** Human-readable target, e.g. "≤ 2× baseline". */
   target: string;
+  /** When this row was measured (ISO); rows refreshed alone keep their own date. */
+  measured_at?: string;
+  /** The machine's 1-minute load average when it was measured (Linux). */
+  load_average?: number;
+  /** The bench/rows/ module that made it (a refresh replaces that module's rows). */
+  module?: string;
   /** Whether the target holds for this run (null when there is nothing to judge). */
   pass: boolean | null;
   note?: string;
@@ -123,17 +129,26 @@ export async function measurePair(
   value: SpecSource,
   runs = 7,
 ): Promise<{ baseline: Measured; value: Measured }> {
-  const b: Sample[] = [];
-  const v: Sample[] = [];
+  const [b, v] = await measureAlternately([baseline, value], runs);
+  return { baseline: b!, value: v! };
+}
+
+/**
+ * Several commands sampled in turn (first, second, ..., first, ...) after one warm-up of
+ * each, for rows that share one baseline: each figure in the order of `specs`.
+ */
+export async function measureAlternately(
+  specs: readonly SpecSource[],
+  runs = 7,
+): Promise<Measured[]> {
+  const samples: Sample[][] = specs.map(() => []);
   for (let i = -1; i < runs; i++) {
-    const sb = await checkedSample(baseline, i, 0);
-    const sv = await checkedSample(value, i, 0);
-    if (i >= 0) {
-      b.push(sb);
-      v.push(sv);
+    for (const [at, spec] of specs.entries()) {
+      const s = await checkedSample(spec, i, 0);
+      if (i >= 0) samples[at]!.push(s);
     }
   }
-  return { baseline: summarize(b, runs), value: summarize(v, runs) };
+  return samples.map((taken) => summarize(taken, runs));
 }
 
 function summarize(samples: readonly Sample[], runs: number): Measured {

@@ -2,6 +2,9 @@
  * `deno task bench`: runs every module in bench/rows/ (each exports `rows(ctx)`), prints a
  * table with each figure, its baseline from the same run, the ratio and the target, and
  * writes bench/results.json (kept in the repo as the last measured figures).
+ * `deno run -A bench/main.ts <filter>` runs the modules whose file name contains `filter`
+ * and merges their rows into bench/results.json: every row those modules made before is
+ * replaced, the others are kept, and each row carries the date it was measured.
  */
 
 import { join } from "node:path";
@@ -42,6 +45,63 @@ function ratio(row: BenchRow): string {
   return `${(row.value.medianMs / (row.baseline as Measured).medianMs).toFixed(2)}×`;
 }
 
+interface Results {
+  measured_at: string;
+  machine: Record<string, unknown>;
+  rows: BenchRow[];
+}
+
+/**
+ * The results of a partial run merged into the last ones: the rows of the modules that ran
+ * (found by their module, or by name for rows written before rows named their module) are
+ * replaced in place, new ones appended; `measured_at` stays the last full run's. A row
+ * measured on another machine than the full run says so in its note.
+ */
+function merged(
+  previous: Results,
+  fresh: readonly BenchRow[],
+  modules: readonly string[],
+  existing: ReadonlySet<string>,
+  machine: Record<string, unknown>,
+): Results {
+  const ran = new Set(modules);
+  const names = new Set(fresh.map((r) => r.name));
+  // A row of a module that ran, or of one since removed from bench/rows/, goes.
+  const replaced = (row: BenchRow) =>
+    row.module !== undefined
+      ? ran.has(row.module) || !existing.has(row.module)
+      : names.has(row.name);
+  const sameMachine = JSON.stringify(previous.machine) === JSON.stringify(machine);
+  const stamped = fresh.map((row) =>
+    sameMachine
+      ? row
+      : { ...row, note: `${row.note ? `${row.note}; ` : ""}measured on ${JSON.stringify(machine)}` }
+  );
+  const out: BenchRow[] = [];
+  let inserted = false;
+  for (const row of previous.rows) {
+    if (!replaced(row)) out.push(row);
+    else if (!inserted) {
+      out.push(...stamped);
+      inserted = true;
+    }
+  }
+  if (!inserted) out.push(...stamped);
+  return { ...previous, rows: out };
+}
+
+/**
+ * The machine's 1-minute load average when a module starts (Linux), kept with its rows: on
+ * a shared 2-core machine, a load of 15 stretches every figure several times over.
+ */
+function loadAverage(): number | undefined {
+  try {
+    return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
+  } catch {
+    return undefined;
+  }
+}
+
 async function main() {
   const only = Deno.args[0];
   const tmp = await Deno.makeTempDir({ prefix: "skills-bench-" });
@@ -60,19 +120,27 @@ async function main() {
     tmp,
     runs: Number(Deno.env.get("BENCH_RUNS") ?? 7),
   };
-  const modules = [];
+  const all = new Set<string>();
   for await (const entry of Deno.readDir(join(repoRoot, "bench", "rows"))) {
-    if (entry.isFile && entry.name.endsWith(".ts") && (!only || entry.name.includes(only))) {
-      modules.push(entry.name);
-    }
+    if (entry.isFile && entry.name.endsWith(".ts")) all.add(entry.name);
   }
-  modules.sort();
+  const modules = [...all].filter((name) => !only || name.includes(only)).sort();
   const rows: BenchRow[] = [];
+  const startedAt = new Date().toISOString();
   try {
     for (const name of modules) {
       const mod = await import(join(repoRoot, "bench", "rows", name));
       console.error(`bench: ${name} ...`);
-      rows.push(...await mod.rows(ctx));
+      const measuredAt = new Date().toISOString();
+      const load = loadAverage();
+      for (const row of await mod.rows(ctx) as BenchRow[]) {
+        rows.push({
+          ...row,
+          measured_at: measuredAt,
+          ...(load === undefined ? {} : { load_average: load }),
+          module: name,
+        });
+      }
     }
   } finally {
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
@@ -91,22 +159,17 @@ async function main() {
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
   for (const b of body) console.log(line(b));
-  const result = {
-    measured_at: new Date().toISOString(),
-    machine: {
-      os: Deno.build.os,
-      arch: Deno.build.arch,
-      cpus: navigator.hardwareConcurrency,
-      deno: Deno.version.deno,
-    },
-    rows,
+  const machine = {
+    os: Deno.build.os,
+    arch: Deno.build.arch,
+    cpus: navigator.hardwareConcurrency,
+    deno: Deno.version.deno,
   };
-  if (!only) {
-    await Deno.writeTextFile(
-      join(repoRoot, "bench", "results.json"),
-      JSON.stringify(result, null, 2) + "\n",
-    );
-  }
+  const resultsPath = join(repoRoot, "bench", "results.json");
+  const result = only
+    ? merged(JSON.parse(await Deno.readTextFile(resultsPath)), rows, modules, all, machine)
+    : { measured_at: startedAt, machine, rows };
+  await Deno.writeTextFile(resultsPath, JSON.stringify(result, null, 2) + "\n");
   const failed = rows.filter((r) => r.pass === false);
   if (failed.length > 0) {
     console.log(`\n${failed.length} target(s) missed: ${failed.map((r) => r.name).join("; ")}`);

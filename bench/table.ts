@@ -34,19 +34,31 @@ function baseline(row: BenchRow): string {
   return `${row.baselineName}: ${Math.round(row.baseline.medianMs)} ms${ratio}`;
 }
 
-/** The Markdown of the section between the markers (a sentence of when and where, the table). */
+/**
+ * The Markdown of the section between the markers (a sentence of when and where, the table).
+ * Rows refreshed alone (`bench/main.ts <filter>`) are dated in their own column, so a figure
+ * never passes for the last full run's when it is not.
+ */
 export function performanceTable(results: Results): string {
   const { machine } = results;
+  const full = results.measured_at.slice(0, 10);
+  const when = (row: BenchRow) =>
+    (row.measured_at?.slice(0, 10) ?? full) +
+    (row.load_average === undefined ? "" : ` (load ${row.load_average.toFixed(1)})`);
   const lines = [
-    `Last full run: ${results.measured_at.slice(0, 10)}, ${machine.os}/${machine.arch}, ` +
+    `Last full run: ${full}, ${machine.os}/${machine.arch}, ` +
     `${machine.cpus} cores, Deno ${machine.deno} (from \`bench/results.json\`).`,
     "",
-    "| what | measured | baseline (same run) | target | met |",
-    "| --- | --- | --- | --- | --- |",
+    "A row's date is when it was measured with its baseline (rows can be refreshed alone).",
+    "",
+    "Beside it, where recorded: the machine's 1-minute load average when its module started.",
+    "",
+    "| what | measured | baseline (same run) | target | met | date |",
+    "| --- | --- | --- | --- | --- | --- |",
     ...results.rows.map((row) =>
       `| ${row.name.replaceAll("|", "\\|")} | ${value(row.value)} | ${
         baseline(row)
-      } | ${row.target} | ${row.pass === null ? "—" : row.pass ? "✓" : "✗"} |`
+      } | ${row.target} | ${row.pass === null ? "—" : row.pass ? "✓" : "✗"} | ${when(row)} |`
     ),
   ];
   return lines.join("\n");

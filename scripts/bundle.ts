@@ -35,7 +35,59 @@ for await (const entry of Deno.readDir(OUT)) {
   const lazy = text.replace(/import\("(\.\/[^"]+\.js)"\)/g, 'import(String("$1"))');
   if (lazy !== text) await Deno.writeTextFile(file, lazy);
 }
+await splitRequireShim();
 await Deno.writeTextFile(
   new URL("skills.js", DIST),
   `// The entry of the split bundle (scripts/bundle.ts): chunks load on demand.\nimport "./bundle/binary.js";\n`,
 );
+
+/**
+ * The bundler's runtime helpers sit in one chunk the entry imports, and with them
+ * `__require`, made at load time by `createRequire` from `node:module`: that one import
+ * starts Node's compatibility layer (~90 modules) on every start, `--version` included.
+ * Only chunks of CommonJS packages call `__require`, so it moves to a chunk of its own,
+ * imported by them alone.
+ */
+async function splitRequireShim(): Promise<void> {
+  const SHIM = "require_shim.js";
+  const made =
+    /^import \{ createRequire as (\w+) \} from "node:module";\nvar __require = \1\(import\.meta\.url\);\n/m;
+  let helpers: string | undefined;
+  for await (const entry of Deno.readDir(OUT)) {
+    if (!entry.isFile || !entry.name.endsWith(".js")) continue;
+    const text = await Deno.readTextFile(new URL(entry.name, OUT));
+    const found = made.exec(text);
+    if (found === null) continue;
+    if (helpers !== undefined) throw new Error("bundle: two chunks make __require");
+    helpers = entry.name;
+    const exported = /^export \{([^}]*)\};?$/m;
+    const rest = text.replace(found[0], "").replace(exported, (_, names: string) => {
+      const kept = names.split(",").map((n) => n.trim()).filter((n) =>
+        n !== "" && n !== "__require"
+      );
+      return `export {\n  ${kept.join(",\n  ")}\n};`;
+    });
+    if (/\b__require\b/.test(rest)) throw new Error(`bundle: ${entry.name} uses __require itself`);
+    await Deno.writeTextFile(new URL(entry.name, OUT), rest);
+    await Deno.writeTextFile(new URL(SHIM, OUT), `${found[0]}export { __require };\n`);
+  }
+  if (helpers === undefined) return; // nothing bundled needs require: nothing to move
+  // Every import of __require from the helpers' chunk now comes from the shim.
+  const from = new RegExp(`import \\{([^}]*)\\} from "\\./${helpers.replace(".", "\\.")}";`, "g");
+  for await (const entry of Deno.readDir(OUT)) {
+    if (!entry.isFile || !entry.name.endsWith(".js") || entry.name === SHIM) continue;
+    const file = new URL(entry.name, OUT);
+    const text = await Deno.readTextFile(file);
+    const next = text.replace(from, (whole, names: string) => {
+      const list = names.split(",").map((n) => n.trim()).filter((n) => n !== "");
+      const shim = list.filter((n) => /^__require(?: as \w+)?$/.test(n));
+      if (shim.length === 0) return whole;
+      const kept = list.filter((n) => !shim.includes(n));
+      return (kept.length > 0
+        ? `import {\n  ${kept.join(",\n  ")}\n} from "./${helpers}";\n`
+        : "") +
+        `import { ${shim.join(", ")} } from "./${SHIM}";`;
+    });
+    if (next !== text) await Deno.writeTextFile(file, next);
+  }
+}

@@ -158,14 +158,21 @@ export function refuse(ctx: Context, refused: Refused[], name: string, error: Sk
 }
 
 /**
- * Asks about each plan (`question`), then commits the accepted ones one by one: a skill that
- * fails does not take the others with it (it joins `refused`), unless it was the only one
- * or the user interrupted. Nothing accepted out of something asked is `declined`.
+ * Asks about each plan (`question`), then commits the accepted ones: all of them in one
+ * step (`commitAll`: one lock, one journal, one registry write however many skills), and
+ * only if that fails, one by one, so that a skill that fails does not take the others with
+ * it (it joins `refused`), unless it was the only one or the user interrupted. Nothing
+ * accepted out of something asked is `declined`.
  */
 export async function confirmAndCommitEach<P extends { canonical: string }>(
   ctx: Context,
   plans: readonly P[],
-  options: { yes: boolean; question: (plan: P) => string; commit: (plan: P) => Promise<void> },
+  options: {
+    yes: boolean;
+    question: (plan: P) => string;
+    commit: (plan: P) => Promise<void>;
+    commitAll?: (plans: readonly P[]) => Promise<void>;
+  },
   refused: Refused[],
 ): Promise<P[]> {
   const accepted: P[] = [];
@@ -176,6 +183,15 @@ export async function confirmAndCommitEach<P extends { canonical: string }>(
   }
   if (plans.length > 0 && accepted.length === 0) {
     throw declined("Installation declined; nothing was installed");
+  }
+  if (accepted.length > 1 && options.commitAll !== undefined) {
+    try {
+      await options.commitAll(accepted);
+      return accepted;
+    } catch (error) {
+      // All or nothing failed (and rolled back): find the culprit by committing each alone.
+      if (!isSkillError(error) || error.code === "cancelled") throw error;
+    }
   }
   const installed: P[] = [];
   for (const plan of accepted) {

@@ -1,6 +1,7 @@
 /**
- * Bulk selections install skill by skill (one invalid or installed skill no longer aborts
- * the rest), and re-adding what is installed is a no-op that provisioning can re-run.
+ * Bulk selections: one invalid or installed skill does not abort the rest, the accepted
+ * skills are committed in one step (one registry write), and re-adding what is installed
+ * is a no-op that provisioning can re-run.
  */
 
 import assert from "node:assert/strict";
@@ -44,6 +45,24 @@ Deno.test("--skill '*' installs the valid skills, reports the installed and the 
   assert.match(doc.refused[0].message, /missing required field\(s\): description/);
   assert.deepEqual(await ws.names(), ["alpha", "charlie", "delta"]);
   assert.match(bulk.stderr, /warning: Not installing 'bravo': Invalid skill/);
+});
+
+Deno.test("a bulk add is one step: registry.json.bak is the registry from before the command", async () => {
+  await using ws = await workspace();
+  const first = await createRepo(ws.dir.path, "first", skillFiles("zulu"));
+  assert.equal((await ws.cli(["add", first.url, "--yes"])).code, 0);
+  const before = await Deno.readTextFile(join(ws.home, "registry.json"));
+  const repo = await createRepo(ws.dir.path, "many", {
+    ...skillFiles("alpha", "skills/alpha"),
+    ...skillFiles("bravo", "skills/bravo"),
+    ...skillFiles("charlie", "skills/charlie"),
+  });
+
+  const bulk = await ws.cli(["add", repo.url, "--skill", "*", "--yes"]);
+  assert.equal(bulk.code, 0, bulk.stderr);
+  assert.deepEqual(await ws.names(), ["alpha", "bravo", "charlie", "zulu"]);
+  // Written skill by skill, the backup would hold the registry of the last step but one.
+  assert.equal(await Deno.readTextFile(join(ws.home, "registry.json.bak")), before);
 });
 
 Deno.test("re-adding a skill at the same commit is a no-op; another commit points to update", async () => {

@@ -1,6 +1,7 @@
 /**
  * docs/performance.md's table is made from bench/results.json (bench/table.ts), so the figures
- * it states are the last full run's: compared cell by cell (deno fmt pads the cells).
+ * it states are the last measured ones, each with its date: compared cell by cell (deno fmt pads
+ * the cells).
  */
 
 import assert from "node:assert/strict";

@@ -230,16 +230,19 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     if (risky === undefined) plans.push(plan);
     else refuse(ctx, refused, plan.canonical, risky);
   }
-  // Each skill is committed on its own: one that fails does not take the others with it.
+  // One commit for every accepted skill; only if it fails, each on its own, so that one
+  // that fails does not take the others with it.
   const at = fetched.commit?.sha ?? "its current files";
+  const commit = async (batch: readonly InstallPlan[]) => {
+    for (const note of await change.commitInstall(batch)) warn(ctx, note);
+    for (const plan of batch) await saveAuditRecord(home, plan.canonical, plan.digest, plan.audit);
+  };
   const installed = await confirmAndCommitEach(ctx, plans, {
     yes: options.yes,
     question: (plan) =>
       `Install untrusted skill '${plan.canonical}' from ${sourceLabel(source)} at ${at}?`,
-    commit: async (plan) => {
-      for (const note of await change.commitInstall([plan])) warn(ctx, note);
-      await saveAuditRecord(home, plan.canonical, plan.digest, plan.audit);
-    },
+    commit: (plan) => commit([plan]),
+    commitAll: commit,
   }, refused);
   let links: LinkOutcome[] = [];
   const names = new Set([...installed, ...already].map((p) => p.canonical));

@@ -92,9 +92,27 @@ export function writeRegistryUnlocked(home: string, registry: Registry): void {
   try {
     const previous = Deno.readTextFileSync(path);
     if (previous === text) return;
-    writeFileAtomicSync(`${path}.bak`, previous);
+    keepBackup(path, previous);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   writeFileAtomicSync(path, text);
+}
+
+/**
+ * Keeps the registry about to be replaced as `.bak`: a second name for the same file (it was
+ * made durable when it was written, so no copy is written and synced again), put in place by
+ * a rename so a `.bak` is always whole; a copy where the filesystem has no hard links.
+ */
+function keepBackup(path: string, previous: string): void {
+  const temp = `${path}.bak.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    Deno.linkSync(path, temp);
+    Deno.renameSync(temp, `${path}.bak`);
+  } catch {
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never made, or already renamed */ }
+    writeFileAtomicSync(`${path}.bak`, previous);
+  }
 }

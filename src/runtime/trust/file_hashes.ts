@@ -4,6 +4,9 @@
  * run stays cheap through a cache keyed by what a user cannot put back: each file's device,
  * inode, size and change time (ctime moves on every write, chmod, rename and `touch -d`;
  * only the clock can turn it back). A file is re-hashed when any of these differ.
+ * Directories are keyed the same way: adding, removing or renaming an entry moves its
+ * directory's ctime, so while every directory's key holds, the files are the ones the cache
+ * lists and a check stats them without reading any directory (`list` of a thousand skills).
  */
 
 import { join } from "../os/paths.ts";
@@ -13,7 +16,7 @@ import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
 import { writeFileAtomic } from "../os/fs.ts";
 
 const MAX_FILES = 20_000;
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 /**
  * A hash is reused only for a file whose ctime was this much older than the moment it was
  * hashed: a change within the timestamp granularity could otherwise keep the same ctime.
@@ -24,6 +27,14 @@ interface CacheEntry {
   /** `dev:ino:size:ctime:mtime` when the file was hashed. */
   key: string;
   sha256: string;
+}
+
+/** A directory of the skill ("" for its root) and its stat key when the files were listed. */
+interface DirStat {
+  path: string;
+  key: string | null;
+  /** Its ctime was SETTLE_MS old when it was read (its key may stand for its entries). */
+  settled: boolean;
 }
 
 interface FileStat {
@@ -56,9 +67,15 @@ function statKey(info: Deno.FileInfo): string | null {
  * an integrity error, unless `listSymlinks` reports it (for change summaries). Synchronous:
  * a skill is mostly a few small files, and this runs before every `skills run`.
  */
-export function listFiles(root: string, listSymlinks = false): FileStat[] {
+export function listFiles(root: string, listSymlinks = false, dirs?: DirStat[]): FileStat[] {
   const files: FileStat[] = [];
   const walk = (dir: string, rel: string) => {
+    if (dirs !== undefined) {
+      // Stat before reading: an entry added meanwhile moves the ctime past this key.
+      const info = Deno.lstatSync(dir);
+      const ctime = info.ctime?.getTime() ?? 0;
+      dirs.push({ path: rel, key: statKey(info), settled: Date.now() - ctime >= SETTLE_MS });
+    }
     for (const entry of Deno.readDirSync(dir)) {
       const abs = join(dir, entry.name);
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
@@ -172,16 +189,25 @@ export async function uncoveredFiles(
  * when something changed.
  */
 export async function cachedDigest(root: string, cachePath: string): Promise<string> {
-  const files = listFiles(root);
   let cache: Record<string, CacheEntry> = {};
   let cachedCombined: string | undefined;
+  let cachedDirs: Record<string, string> | undefined;
   try {
     const parsed = JSON.parse(Deno.readTextFileSync(cachePath));
     if (parsed?.version === CACHE_VERSION && parsed.root === root) {
       cache = parsed.files ?? {};
       if (typeof parsed.digest === "string") cachedCombined = parsed.digest;
+      if (typeof parsed.dirs === "object" && parsed.dirs !== null) cachedDirs = parsed.dirs;
     }
   } catch { /* missing or unreadable cache: hash everything */ }
+  if (
+    cachedCombined !== undefined && cachedDirs !== undefined &&
+    unchangedTree(root, cachedDirs, cache)
+  ) {
+    return cachedCombined;
+  }
+  const dirs: DirStat[] = [];
+  const files = listFiles(root, false, dirs);
   const next: Record<string, CacheEntry> = {};
   let changed = Object.keys(cache).length !== files.length;
   const hashes: FileHash[] = [];
@@ -208,10 +234,57 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
   if (!changed && cachedCombined !== undefined) return cachedCombined;
   const digest = await combineDigest(hashes);
   const complete = Object.keys(next).length === files.length;
+  // Directory keys only when each had settled: a change within the timestamp granularity
+  // could otherwise keep a directory's ctime while its entries change.
+  const settled = dirs.every((d) => d.key !== null && d.settled);
+  const dirKeys = complete && settled
+    ? { dirs: Object.fromEntries(dirs.map((d) => [d.path, d.key!])) }
+    : {};
   await writeFileAtomic(
     cachePath,
-    JSON.stringify({ version: CACHE_VERSION, root, files: next, ...complete ? { digest } : {} }),
+    JSON.stringify({
+      version: CACHE_VERSION,
+      root,
+      files: next,
+      ...complete ? { digest } : {},
+      ...dirKeys,
+    }),
     { durable: false },
   ).catch(() => {}); // a cache that cannot be written only costs time
   return digest;
+}
+
+/**
+ * Whether the tree under `root` is still exactly what the cache describes, by stats alone:
+ * every directory with its key (so no entry was added, removed or renamed in any of them),
+ * every cached file a regular file with its key. Any doubt answers no (a full check follows).
+ */
+function unchangedTree(
+  root: string,
+  dirs: Record<string, string>,
+  files: Record<string, CacheEntry>,
+): boolean {
+  try {
+    if (!Object.hasOwn(dirs, "")) return false;
+    for (const [path, key] of Object.entries(dirs)) {
+      if (typeof key !== "string" || !isRelative(path, true)) return false;
+      const info = Deno.lstatSync(path === "" ? root : join(root, ...path.split("/")));
+      if (!info.isDirectory || statKey(info) !== key) return false;
+    }
+    for (const [path, entry] of Object.entries(files)) {
+      if (typeof entry?.key !== "string" || !isRelative(path, false)) return false;
+      const info = Deno.lstatSync(join(root, ...path.split("/")));
+      if (!info.isFile || statKey(info) !== entry.key) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A cache's relative path: no absolute path, no `.` or `..`, no empty part. */
+function isRelative(path: string, rootAllowed: boolean): boolean {
+  if (path === "") return rootAllowed;
+  return !path.startsWith("/") && !path.includes("\\") &&
+    path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
 }
