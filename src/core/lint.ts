@@ -10,7 +10,7 @@
  *   mentioned); a script that cannot start for a missing module is reported as such.
  */
 
-import { characterCount } from "./manifest.ts";
+import { characterCount } from "./manifest_fields.ts";
 import { codeLanguageOf, codeOnly, readCode } from "./audit_code.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "./pep723.ts";
 import { missingPythonModule } from "./script_hints.ts";
