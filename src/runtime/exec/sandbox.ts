@@ -63,6 +63,7 @@ interface LaunchScript {
  *   On Windows without uv: plain `python`, or `python -m uv run --script` for dependencies.
  * - `.sh`/`.bash`: bash. `.js`/`.mjs`/`.cjs`: node, else deno. `.ts`: deno. Each found on
  *   PATH (the binary may start only those names), else `dependency_unavailable`.
+ * long because: the Python launch order (uv, requirements, python3, Windows) is one decision read top to bottom.
  */
 export async function planLaunch(
   script: LaunchScript,

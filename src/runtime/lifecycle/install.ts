@@ -211,6 +211,7 @@ export interface InstallPlanning {
  * commit is already there (a re-run is a no-op). For each plan: VCS data removed, digest
  * computed, files audited (critical findings need --allow-risky, which the entry
  * records), registry entry built. Collisions are checked again under the lock at commit.
+ * long because: each candidate's refusals are checked in the order their messages promise.
  */
 export async function planInstall(
   home: string,
