@@ -28,7 +28,7 @@ export interface TableFields {
 }
 
 /** What a row's rule reads and reports through. */
-export interface FieldContext {
+interface FieldContext {
   /** The front matter, as YAML typed it. */
   fm: Readonly<Record<string, unknown>>;
   /** The front matter with every scalar as written (`1.0`, not 1), when it has typed values. */

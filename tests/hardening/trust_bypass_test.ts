@@ -11,6 +11,7 @@ import { runCli, tempDir } from "../helpers/cli.ts";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
 import { createRepo, pyScript, skillMd } from "../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";
+// @ts-types="../../src/generated/bundled_index.d.ts"
 import { BUNDLED_HASH } from "../../src/generated/bundled_index.ts";
 import { VERSION } from "../../src/core/version.ts";
 

@@ -24,6 +24,7 @@ import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { allowedPrograms, LANGUAGES, type ScriptLanguage } from "../../core/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../../core/pep723.ts";
+// @ts-types="../../generated/kill_helper_py.d.ts"
 import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/init.ts";

@@ -22,6 +22,7 @@ import {
 } from "../../core/names.ts";
 import { sourceLocation } from "../../core/sources.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
+// @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
