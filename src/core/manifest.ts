@@ -181,14 +181,31 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   if (hasErrors(diagnostics) || name === undefined || description === undefined) {
     return undefined;
   }
-  const manifest: Manifest = { ...read, name, description, toolsets, scriptsIgnore, envPatterns };
+  const manifest: Manifest = { name, description, toolsets, scriptsIgnore, envPatterns };
   const invocation = readInvocation(fm, (key, message) => warn(key, message));
   if (invocation !== undefined) manifest.invocation = invocation;
+  // In the order manifests always had (JSON output shows them), then any newer row's.
+  const keys = new Set([...TABLE_ORDER, ...Object.keys(read) as (keyof TableFields)[]]);
+  for (const key of keys) {
+    if (read[key] !== undefined) Object.assign(manifest, { [key]: read[key] });
+  }
   if (scripts !== undefined) manifest.scripts = scripts;
   if (limits !== undefined) manifest.limits = limits;
   if (network !== undefined) manifest.network = network;
   return manifest;
 }
+
+const TABLE_ORDER: readonly (keyof TableFields)[] = [
+  "version",
+  "author",
+  "repository",
+  "license",
+  "compatibility",
+  "allowedTools",
+  "metadata",
+  "minAgentVersion",
+  "maxAgentVersion",
+];
 
 /** Strict mode refuses every key the spec lacks; default mode warns about unknown ones. */
 function reportUnknownKeys(

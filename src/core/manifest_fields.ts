@@ -303,6 +303,14 @@ export const MANIFEST_FIELDS: readonly ManifestField[] = [
     message: "'description' is N characters long (max 1024) / must not be empty",
   }),
   row({
+    key: "compatibility",
+    property: "compatibility",
+    type: "text, at most 500 characters",
+    origin: "spec",
+    ...both(text(500)),
+    message: "'compatibility' is N characters long (max 500)",
+  }),
+  row({
     key: "license",
     property: "license",
     type: "text",
@@ -310,14 +318,6 @@ export const MANIFEST_FIELDS: readonly ManifestField[] = [
     strict: text(),
     lenient: lenientText,
     message: "'license' must be a string (default mode reads a number as written)",
-  }),
-  row({
-    key: "compatibility",
-    property: "compatibility",
-    type: "text, at most 500 characters",
-    origin: "spec",
-    ...both(text(500)),
-    message: "'compatibility' is N characters long (max 500)",
   }),
   row({
     key: "allowed-tools",
@@ -384,9 +384,18 @@ export const MANIFEST_FIELDS: readonly ManifestField[] = [
 /** The seed's fields for running code, read together by seed_fields.ts. */
 const RUNNING_CODE_KEYS = ["toolsets", "scripts", "scripts_ignore", "permissions", "limits"];
 
-/** Keys of the Agent Skills specification, in the table's order. */
-export const SPEC_KEYS: readonly string[] = MANIFEST_FIELDS
-  .filter((f) => f.origin === "spec").map((f) => f.key);
+/**
+ * Keys of the Agent Skills specification, in the order the specification lists them (strict
+ * mode's message names them so); the same keys as the table's `spec` rows.
+ */
+export const SPEC_KEYS: readonly string[] = [
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "allowed-tools",
+  "metadata",
+];
 
 /** Keys the seeds define on top of the spec (strict mode refuses them). */
 export const EXTENSION_KEYS: ReadonlySet<string> = new Set([
