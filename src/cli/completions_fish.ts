@@ -26,6 +26,7 @@ function fishFlag(condition: string, f: CompletionFlag): string {
   }`;
 }
 
+// long because: a template of the fish script; the pieces are computed just above it.
 export function renderFish(cmds: CompletionCommand[]): string {
   const words = cmds.flatMap((c) => c.words).join(" ");
   const noCommand = `not __fish_seen_subcommand_from ${words}`;

@@ -97,6 +97,7 @@ const aliasArms = (cmds: CompletionCommand[], arm: (name: string) => string) =>
     `${pattern(c.words.slice(1))}) ${arm(c.name)} ;;`
   );
 
+// long because: a template of the bash script; the pieces are computed just above it.
 export function renderBash(cmds: CompletionCommand[]): string {
   const flagCases = cmds.map((c) =>
     `    ${c.name}) echo ${sq(c.flags.flatMap(flagWords).join(" "))} ;;`

@@ -65,7 +65,10 @@ function summary(
   ]) + auditSummary(ctx, plan.audit);
 }
 
-/** Installs the selected skills into the project; returns the exit status. */
+/**
+ * Installs the selected skills into the project; returns the exit status.
+ * long because: one project transaction: plan, refuse, fetch, write, lock; each step reads the one before.
+ */
 export async function addToProject(
   ctx: Context,
   options: ProjectAddOptions,

@@ -35,6 +35,7 @@ export async function projectSkillNamed(
   return skill?.scope === "project" ? skill : undefined;
 }
 
+// long because: the trust prompt's steps in order: inspect, drift, ask, record; each reads the one before.
 export async function trustProjectSkill(
   ctx: Context,
   home: string,

@@ -21,7 +21,10 @@ export interface PathRules {
   relative(from: string, to: string): string;
 }
 
-/** The path functions of `flavor`; `cwd` answers `resolve` for relative paths. */
+/**
+ * The path functions of `flavor`; `cwd` answers `resolve` for relative paths.
+ * long because: a closure over one flavor's separators: the path functions are its methods.
+ */
 export function pathRules(flavor: PathFlavor, cwd: () => string): PathRules {
   const WINDOWS = flavor === "windows";
   const SEP = WINDOWS ? "\\" : "/";

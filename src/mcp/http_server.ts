@@ -119,7 +119,10 @@ function whenSent(response: Response, done: () => void): Response {
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
-/** Serves until `signal` aborts; then closes every session and stops listening. */
+/**
+ * Serves until `signal` aborts; then closes every session and stops listening.
+ * long because: the HTTP server's handlers share its session table and shutdown; each is a closure over them.
+ */
 export async function serveHttp(options: ServeHttpOptions): Promise<void> {
   const { log, token, address } = options;
   const sessions = new Map<string, Session>();

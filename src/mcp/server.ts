@@ -65,6 +65,7 @@ function callParams(params: unknown): { name: string; arguments: unknown } {
   return { name: params.name, arguments: args ?? {} };
 }
 
+// long because: one MCP server's request handlers, each a few lines, registered on one Server.
 export function createMcpServer(options: McpServerOptions): Server {
   const { surface, log } = options;
   // The active skills as they are now: the catalog follows installs and removals.

@@ -8,8 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { userHome } from "../helpers/user_home.ts";
 import { LABELLED_CORPUS, type LabelledSample } from "../fixtures/audit_corpus/labelled.ts";
 import { createRepo } from "../fixtures/git_repos.ts";
 
@@ -33,14 +32,10 @@ interface AddResult {
 }
 
 Deno.test("installing every benign look-alike of the corpus from a collection refuses none", async () => {
-  await using dir = await tempDir();
+  await using ws = await userHome();
   const benign = LABELLED_CORPUS.filter((s) => !s.hostile);
-  const repo = await createRepo(dir.path, "collection", collection(benign));
-  const env = { SKILLS_HOME: join(dir.path, "home"), GIT_CONFIG_GLOBAL: "/dev/null" };
-  const result = await runCli(["add", repo.url, "--skill", "*", "--yes", "--json"], {
-    cwd: dir.path,
-    env,
-  });
+  const repo = await createRepo(ws.dir.path, "collection", collection(benign));
+  const result = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
   assert.equal(result.code, 0, result.stderr);
   const added = JSON.parse(result.stdout) as AddResult;
   assert.deepEqual(added.refused, []);
@@ -50,16 +45,12 @@ Deno.test("installing every benign look-alike of the corpus from a collection re
 });
 
 Deno.test("the corpus's hostile scripts published as a collection: critical ones refused, the rest shown with high findings", async () => {
-  await using dir = await tempDir();
+  await using ws = await userHome();
   const scripts = LABELLED_CORPUS.filter((s) =>
     s.hostile && Object.keys(s.files).some((path) => path.startsWith("scripts/"))
   );
-  const repo = await createRepo(dir.path, "tools", collection(scripts));
-  const env = { SKILLS_HOME: join(dir.path, "home"), GIT_CONFIG_GLOBAL: "/dev/null" };
-  const result = await runCli(["add", repo.url, "--skill", "*", "--yes", "--json"], {
-    cwd: dir.path,
-    env,
-  });
+  const repo = await createRepo(ws.dir.path, "tools", collection(scripts));
+  const result = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
   assert.equal(result.code, 1, result.stderr);
   const added = JSON.parse(result.stdout) as AddResult;
   // Only persistence that downloads nothing (a cron entry, a launch agent, a key in

@@ -7,17 +7,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRepo, skillFiles } from "../fixtures/git_repos.ts";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { userHome } from "../helpers/user_home.ts";
 
 async function workspace() {
-  const dir = await tempDir();
-  const home = join(dir.path, "home");
-  const cli = (args: string[]) =>
-    runCli(args, { cwd: dir.path, env: { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" } });
-  const names = async () =>
-    JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills
-      .map((s: { name_canonical: string }) => s.name_canonical).sort();
-  return { dir, home, cli, names, [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose]() };
+  const ws = await userHome();
+  const names = async () => (await ws.registry())!.skills.map((s) => s.name_canonical).sort();
+  return { ...ws, names };
 }
 
 Deno.test("--skill '*' installs the valid skills, reports the installed and the invalid one", async () => {

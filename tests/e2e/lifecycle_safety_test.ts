@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cliArgv, killAfter, runCli, spawnCli, tempDir } from "../helpers/cli.ts";
+import { cliArgv, killAfter, spawnCli } from "../helpers/cli.ts";
+import { userHome } from "../helpers/user_home.ts";
 import { PtySession } from "../helpers/pty.ts";
 import { exists, sleep, waitFor } from "../helpers/wait.ts";
 import {
@@ -20,22 +21,19 @@ import { startGitHttpsServer } from "../fixtures/git_https_server.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";
 
 async function workspace() {
-  const dir = await tempDir();
-  const home = join(dir.path, "home");
-  const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
-  const cli = (args: string[], extra: Record<string, string> = {}) =>
-    runCli(args, { cwd: dir.path, env: { ...env, ...extra } });
+  const ws = await userHome();
+  const cli = (args: string[], extra: Record<string, string> = {}) => ws.cli(args, { env: extra });
   /** Everything under $SKILLS_HOME except its caches (and the bundled skills materialised there). */
   const written = async () => {
     try {
-      return (await Array.fromAsync(Deno.readDir(home))).map((e) => e.name).filter((n) =>
+      return (await Array.fromAsync(Deno.readDir(ws.home))).map((e) => e.name).filter((n) =>
         n !== ".cache"
       ).sort();
     } catch {
       return [];
     }
   };
-  return { dir, home, env, cli, written, [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose]() };
+  return { ...ws, cli, written };
 }
 
 const ok = (r: { code: number; stdout: string; stderr: string }) =>

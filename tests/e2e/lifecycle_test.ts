@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { userHome } from "../helpers/user_home.ts";
 import {
   createRepo,
   multiSkillFiles,
@@ -20,28 +20,12 @@ interface Registry {
 }
 
 async function workspace() {
-  const dir = await tempDir();
-  const home = join(dir.path, "home");
-  const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
+  const ws = await userHome();
   const cli = (args: string[], stdin?: string) =>
-    runCli(args, stdin === undefined ? { cwd: dir.path, env } : { cwd: dir.path, env, stdin });
-  const registry = async (): Promise<Registry | null> => {
-    try {
-      return JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
-    } catch {
-      return null;
-    }
-  };
+    ws.cli(args, stdin === undefined ? {} : { stdin });
   const entry = async (name: string) =>
-    (await registry())?.skills.find((s) => s.name_canonical === name);
-  return {
-    dir,
-    home,
-    cli,
-    registry,
-    entry,
-    [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose](),
-  };
+    (await ws.registry())?.skills.find((s) => s.name_canonical === name);
+  return { ...ws, cli, entry };
 }
 
 const ok = (r: { code: number; stdout: string; stderr: string }) =>

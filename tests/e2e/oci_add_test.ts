@@ -12,16 +12,12 @@ import { join } from "node:path";
 import { git } from "../fixtures/git_repos.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { startRegistry, type TestRegistry } from "../helpers/oci_registry.ts";
+import { writeShellSkill } from "../helpers/tree.ts";
 import { project } from "../helpers/project.ts";
 
-async function writeSkill(dir: string, name: string, description = "A demo skill."): Promise<void> {
-  await Deno.mkdir(join(dir, "scripts"), { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, "SKILL.md"),
-    `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nRun scripts/run.sh.\n`,
-  );
-  await Deno.writeTextFile(join(dir, "scripts", "run.sh"), "#!/bin/sh\necho hi\n");
-  await Deno.chmod(join(dir, "scripts", "run.sh"), 0o755);
+function writeSkill(dir: string, name: string, description = "A demo skill."): Promise<void> {
+  const body = `# ${name}\n\nRun scripts/run.sh.\n`;
+  return writeShellSkill(dir, `name: ${name}\ndescription: ${description}`, body);
 }
 
 /** Every file under `dir` (relative path → bytes as text), empty when it does not exist. */

@@ -13,18 +13,14 @@ import { join } from "node:path";
 import { RegistryClient, sha256Digest } from "../../src/runtime/oci/client.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { startRegistry, type TestRegistry } from "../helpers/oci_registry.ts";
+import { writeShellSkill } from "../helpers/tree.ts";
 
 const MANIFEST = "application/vnd.oci.image.manifest.v1+json";
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
-async function writeSkill(dir: string, name: string): Promise<void> {
-  await Deno.mkdir(join(dir, "scripts"), { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, "SKILL.md"),
-    `---\nname: ${name}\ndescription: Published by another tool.\nversion: 1.0.0\n---\n# ${name}\n`,
-  );
-  await Deno.writeTextFile(join(dir, "scripts", "run.sh"), "#!/bin/sh\necho hi\n");
-  await Deno.chmod(join(dir, "scripts", "run.sh"), 0o755);
+function writeSkill(dir: string, name: string): Promise<void> {
+  const frontMatter = `name: ${name}\ndescription: Published by another tool.\nversion: 1.0.0`;
+  return writeShellSkill(dir, frontMatter, `# ${name}\n`);
 }
 
 /** A tar+gzip of `entries` under `cwd`, made by GNU tar as other tools' layers are. */

@@ -6,9 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { z } from "zod";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { userHome } from "../helpers/user_home.ts";
 import { connectStdio } from "../helpers/mcp_client.ts";
 import { createRepo, skillMd } from "../fixtures/git_repos.ts";
 
@@ -27,19 +26,12 @@ function collection(): Record<string, string> {
 }
 
 async function workspace() {
-  const dir = await tempDir();
-  const home = join(dir.path, "home");
-  const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
-  const cli = (args: string[]) => runCli(args, { cwd: dir.path, env });
+  const ws = await userHome();
   const installed = async () => {
-    const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
-    return Object.fromEntries(
-      (registry.skills as { name: string; name_canonical: string }[]).map((
-        e,
-      ) => [e.name_canonical, e.name]),
-    );
+    const registry = (await ws.registry())!;
+    return Object.fromEntries(registry.skills.map((e) => [e.name_canonical, e.name]));
   };
-  return { dir, home, env, cli, installed };
+  return { ...ws, installed };
 }
 
 Deno.test("a bulk install gives every published name a distinct canonical name, refuses twins naming both, and renames on request", async () => {

@@ -12,6 +12,7 @@ import { git } from "../fixtures/git_repos.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { startRegistry } from "../helpers/oci_registry.ts";
 import { project } from "../helpers/project.ts";
+import { readTree } from "../helpers/tree.ts";
 
 async function keypair(dir: string, name: string): Promise<{ key: string; line: string }> {
   const key = join(dir, name);
@@ -31,21 +32,6 @@ async function writeSkill(dir: string, name: string, body = "Hello."): Promise<v
     join(dir, "SKILL.md"),
     `---\nname: ${name}\ndescription: A signed skill.\n---\n# ${name}\n\n${body}\n`,
   );
-}
-
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const walk = async (at: string, rel: string) => {
-    for await (const entry of Deno.readDir(at)) {
-      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory) await walk(join(at, entry.name), path);
-      else out.set(path, await Deno.readTextFile(join(at, entry.name)));
-    }
-  };
-  await walk(dir, "").catch((error) => {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
-  return out;
 }
 
 Deno.test("publish --sign and add under $SKILLS_HOME/allowed_signers: the right signer is accepted and recorded; a wrong key and an unsigned artifact are refused with nothing installed", async () => {
@@ -97,7 +83,7 @@ Deno.test("publish --sign and add under $SKILLS_HOME/allowed_signers: the right 
     ]);
     assert.equal(unsigned.code, 0, unsigned.stderr);
 
-    const before = await snapshot(home);
+    const before = await readTree(home);
     const refusedWrong = await runCli(["add", `oci://${registry.host}/team/evil:v1`, "--yes"], {
       env,
     });
@@ -109,7 +95,7 @@ Deno.test("publish --sign and add under $SKILLS_HOME/allowed_signers: the right 
     assert.equal(refusedPlain.code, 1);
     assert.match(refusedPlain.stderr, /it is not signed/);
     assert.match(refusedPlain.stderr, /nothing was installed/);
-    assert.deepEqual(await snapshot(home), before, "nothing installed");
+    assert.deepEqual(await readTree(home), before, "nothing installed");
 
     const accepted = await runCli(["add", `oci://${registry.host}/team/good:v1`, "--yes"], {
       env,
@@ -168,7 +154,7 @@ Deno.test("a project's .agents/allowed_signers applies to add --project and inst
     const refused = await p.cli(["install", "--frozen"], { cwd: clone });
     assert.equal(refused.code, 1, refused.stdout);
     assert.match(refused.stdout + refused.stderr, /its signer is not in the allowed signers/);
-    assert.deepEqual(await snapshot(join(clone, ".agents", "skills")), new Map());
+    assert.deepEqual(await readTree(join(clone, ".agents", "skills")), new Map());
   } finally {
     await registry.close();
   }
@@ -197,11 +183,11 @@ Deno.test("git sources under the policy: a commit signed by an allowed key insta
   // An unsigned commit on top: update refuses it and keeps the signed version.
   await writeSkill(repo, "gsk", "Changed without a signature.");
   await git(repo, ["commit", "-qam", "unsigned"]);
-  const before = await snapshot(home);
+  const before = await readTree(home);
   const update = await runCli(["update", "gsk", "--yes"], { env });
   assert.equal(update.code, 1, update.stdout);
   assert.match(update.stderr, /its commit is not signed/);
-  assert.deepEqual(await snapshot(home), before);
+  assert.deepEqual(await readTree(home), before);
 
   // The repository names its own allowed signers (mallory) and signs with mallory: ignored.
   const hostile = join(tmp.path, "hostile");
@@ -214,5 +200,5 @@ Deno.test("git sources under the policy: a commit signed by an allowed key insta
   const refused = await runCli(["add", `file://${hostile}`, "--yes"], { env });
   assert.equal(refused.code, 1, refused.stdout);
   assert.match(refused.stderr, /its signer is not in the allowed signers|not signed/);
-  assert.deepEqual(await snapshot(home), before, "nothing installed");
+  assert.deepEqual(await readTree(home), before, "nothing installed");
 });

@@ -3,18 +3,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRepo, multiSkillFiles, pyScript, skillFiles } from "../fixtures/git_repos.ts";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { userHome } from "../helpers/user_home.ts";
 
 async function workspace() {
-  const dir = await tempDir();
-  const env = { SKILLS_HOME: join(dir.path, "home"), GIT_CONFIG_GLOBAL: "/dev/null" };
-  const cli = (args: string[]) => runCli(args, { cwd: dir.path, env });
-  return {
-    dir,
-    home: env.SKILLS_HOME,
-    cli,
-    [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose](),
-  };
+  return await userHome();
 }
 
 Deno.test("updating a skill copied from a directory names the directory, never '- → -'", async () => {

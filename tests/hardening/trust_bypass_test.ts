@@ -8,9 +8,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { userHome } from "../helpers/user_home.ts";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
 import { createRepo, pyScript, skillMd } from "../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";
+// @ts-types="../../src/generated/bundled_index.d.ts"
 import { BUNDLED_HASH } from "../../src/generated/bundled_index.ts";
 import { VERSION } from "../../src/core/version.ts";
 
@@ -108,24 +110,22 @@ Deno.test("a shipped __pycache__ never replaces the reviewed helper.py", async (
 });
 
 Deno.test("an update that only adds bytecode shows it and is a change of the digest", async () => {
-  await using root = await tempDir();
-  const home = join(root.path, "home");
-  const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
-  const repo = await createRepo(root.path, "repo", {
+  await using ws = await userHome();
+  const repo = await createRepo(ws.dir.path, "repo", {
     "SKILL.md": skillMd("bytes"),
     "scripts/hello.py": GREETER,
   });
-  const add = await runCli(["add", repo.url, "--yes"], { env, cwd: root.path });
+  const add = await ws.cli(["add", repo.url, "--yes"]);
   assert.equal(add.code, 0, add.stderr);
-  const before = JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills[0];
+  const before = (await ws.registry())!.skills[0]!;
   await compilePyc("print('hidden')\n", join(repo.work, "scripts", "json.pyc"));
   await repo.commit({}, "add bytecode");
 
-  const update = await runCli(["update", "bytes", "--yes"], { env, cwd: root.path });
+  const update = await ws.cli(["update", "bytes", "--yes"]);
   assert.equal(update.code, 0, update.stderr);
   assert.match(update.stdout + update.stderr, /scripts\/json\.pyc/);
   assert.doesNotMatch(update.stdout + update.stderr, /no file changes/);
-  const after = JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills[0];
+  const after = (await ws.registry())!.skills[0]!;
   assert.notEqual(after.installed_digest, before.installed_digest);
 });
 

@@ -5,8 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { userHome } from "../helpers/user_home.ts";
 import { createRepo, pyScript } from "../fixtures/git_repos.ts";
 import { renderAvailableSkills } from "../../src/agent/surface/system_prompt.ts";
 
@@ -30,43 +29,39 @@ function assertInert(label: string, text: string): void {
 }
 
 Deno.test("manifest escapes cannot paint over add's trust summary", async () => {
-  await using root = await tempDir();
-  const env = { SKILLS_HOME: join(root.path, "home"), GIT_CONFIG_GLOBAL: "/dev/null" };
-  const repo = await createRepo(root.path, "repo", {
+  await using ws = await userHome();
+  const repo = await createRepo(ws.dir.path, "repo", {
     "SKILL.md": HOSTILE_MD,
     "scripts/go.py": pyScript("print('{}')"),
   });
   // Declined at the prompt: the summary is what the user decides on.
-  const add = await runCli(["add", repo.url], { env, cwd: root.path, stdin: "n\n" });
+  const add = await ws.cli(["add", repo.url], { stdin: "n\n" });
   assertInert("add", add.stdout + add.stderr);
   assert.match(add.stderr, /Env allowed:\s+OPENAI_\*/);
   assert.match(add.stderr, /\\x1b\[2K\\r {2}Env allowed: {2}none/, "the escape is shown, not run");
 
-  const yes = await runCli(["add", repo.url, "--yes"], { env, cwd: root.path });
+  const yes = await ws.cli(["add", repo.url, "--yes"]);
   assert.equal(yes.code, 0, yes.stderr);
   for (const args of [["info", "painter"], ["list"], ["untrust", "painter"]]) {
-    const result = await runCli(args, { env, cwd: root.path });
+    const result = await ws.cli(args);
     assertInert(args[0]!, result.stdout + result.stderr);
   }
-  const trust = await runCli(["trust", "painter"], { env, cwd: root.path, stdin: "n\n" });
+  const trust = await ws.cli(["trust", "painter"], { stdin: "n\n" });
   assertInert("trust", trust.stdout + trust.stderr);
   assert.match(trust.stderr, /Env allowed:\s+OPENAI_\*/);
 });
 
 Deno.test("the REPL's /skills shows a skill's description inert", async () => {
-  await using root = await tempDir();
-  const env = { SKILLS_HOME: join(root.path, "home"), GIT_CONFIG_GLOBAL: "/dev/null" };
-  const repo = await createRepo(root.path, "repo", { "SKILL.md": HOSTILE_MD });
-  assert.equal((await runCli(["add", repo.url, "--yes"], { env, cwd: root.path })).code, 0);
-  const chat = await runCli(["chat"], {
+  await using ws = await userHome();
+  const repo = await createRepo(ws.dir.path, "repo", { "SKILL.md": HOSTILE_MD });
+  assert.equal((await ws.cli(["add", repo.url, "--yes"])).code, 0);
+  const chat = await ws.cli(["chat"], {
     env: {
-      ...env,
       AGENT_SKILLS: "painter",
       SKILLS_MODEL: "openai:gpt-test",
       OPENAI_API_KEY: "sk-test",
       SKILLS_BASE_URL: "http://127.0.0.1:1/v1",
     },
-    cwd: root.path,
     stdin: "/skills\n",
   });
   assert.equal(chat.code, 0, chat.stderr);

@@ -13,6 +13,7 @@ import { git } from "../fixtures/git_repos.ts";
 import { project } from "../helpers/project.ts";
 import { runCli } from "../helpers/cli.ts";
 import { installFixtureSkill, RUNNER_SKILLS } from "../helpers/install_fixture.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 /** Guarded files of a project, with the content each starts with. */
 const GUARDED: Record<string, string> = {
@@ -33,10 +34,7 @@ async function plantProject(dir: string): Promise<void> {
   // A submodule's git folder lives in the parent's: its hooks run too.
   await Deno.mkdir(join(dir, ".git/modules/lib/hooks"), { recursive: true });
   await Deno.writeTextFile(join(dir, ".git/modules/lib/config"), "[core]\n");
-  for (const [rel, text] of Object.entries(GUARDED)) {
-    await Deno.mkdir(join(dir, rel, ".."), { recursive: true });
-    await Deno.writeTextFile(join(dir, rel), text);
-  }
+  await writeTree(dir, GUARDED);
 }
 
 Deno.test(

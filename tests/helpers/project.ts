@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { git } from "../fixtures/git_repos.ts";
 import { type CliResult, runCli, tempDir } from "./cli.ts";
+import { readTree } from "./tree.ts";
 
 export interface Project extends AsyncDisposable {
   /** The temp directory holding everything (repositories are created here too). */
@@ -45,18 +46,6 @@ export async function project(): Promise<Project> {
   const home = join(tmp.path, "skills-home");
   await Deno.mkdir(join(root, "src"), { recursive: true });
   await git(root, ["init", "--quiet"]);
-  const files = async (dir: string) => {
-    const out = new Map<string, string>();
-    const walk = async (at: string, rel: string) => {
-      for await (const entry of Deno.readDir(at)) {
-        const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-        if (entry.isDirectory) await walk(join(at, entry.name), path);
-        else out.set(path, await Deno.readTextFile(join(at, entry.name)));
-      }
-    };
-    await walk(dir, "");
-    return out;
-  };
   return {
     dir: tmp.path,
     root,
@@ -67,7 +56,7 @@ export async function project(): Promise<Project> {
         env: { SKILLS_HOME: home, HOME: tmp.path, GIT_CONFIG_GLOBAL: "/dev/null", ...options.env },
       }),
     lock: async () => JSON.parse(await Deno.readTextFile(join(root, "skills-lock.json"))),
-    files,
+    files: readTree,
     [Symbol.asyncDispose]: () => tmp[Symbol.asyncDispose](),
   };
 }

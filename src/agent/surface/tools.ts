@@ -241,6 +241,7 @@ class SkillToolSurface implements ToolSurface {
     return () => this.#listeners.delete(listener);
   }
 
+  // long because: the one dispatch of every tool call, each tool's arm a few lines, with one error envelope.
   async callTool(
     name: string,
     args: unknown,

@@ -165,6 +165,7 @@ function parseNames(
   return { name, renames };
 }
 
+// long because: the add workflow in order (resolve, fetch, select, plan, commit, report) in one change.
 export async function run(options: AddOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
   const source = await resolveSource(options.source, ctx.cwd, ctx.env, home);

@@ -180,10 +180,130 @@ function sandboxLine(report: SandboxReport): string {
   return `policy mode (${setting}): ${report.reason}`;
 }
 
+/** What every doctor check is given. */
+interface Doctor {
+  ctx: Context;
+  session: Session;
+  /** What this binary materialises under .cache/core; other versions' copies are clutter. */
+  keepCore: string[];
+  /** What `--repair` did, by check id. */
+  repaired: Map<string, unknown>;
+}
+
+type Style = ReturnType<typeof style>;
+
+/**
+ * One doctor check: what it looks at, whether that is healthy, its `--json` fields and its
+ * lines of the text report, and how `--repair` fixes it. A new check is a new row of
+ * {@link CHECKS}.
+ */
+interface DoctorCheck<R> {
+  id: string;
+  /** What it looks at, in a few words. */
+  looksAt: string;
+  /** What `--repair` does about it; runs before any check looks. */
+  repair?: { does: string; run(doctor: Doctor): Promise<unknown> };
+  look(doctor: Doctor): Promise<R>;
+  /** False makes `skills check` exit 1. */
+  healthy(result: R): boolean;
+  /** Its fields of the `--json` report. */
+  json(result: R, doctor: Doctor): Record<string, unknown>;
+  /** Its lines of the text report. */
+  lines(result: R, s: Style, doctor: Doctor): string[];
+}
+
+type Session = Awaited<ReturnType<typeof openSession>>;
+
+function check<R>(row: DoctorCheck<R>): DoctorCheck<unknown> {
+  return row as DoctorCheck<unknown>;
+}
+
+/** The checks, in the order of the `--json` report's fields. */
+const CHECKS: readonly DoctorCheck<unknown>[] = [
+  check({
+    id: "skills",
+    looksAt: "each skill: loads, files as trusted, toolsets import, audit under today's rules",
+    look: skillsCheck,
+    healthy: (r) => r.skills.every((x) => x.status === "ok"),
+    json: (r, { session }) => ({ skills: r.skills, active: [...session.active].sort() }),
+    lines: skillLines,
+  }),
+  check({
+    id: "tools",
+    looksAt: "python3, uv and git on PATH (or SKILLS_PYTHON, SKILLS_UV)",
+    look: toolsCheck,
+    healthy: () => true,
+    json: (tools) => ({ tools }),
+    lines: toolLines,
+  }),
+  check({
+    id: "sandbox",
+    looksAt: "which sandbox scripts run in, and what it does not enforce",
+    look: ({ ctx, session }) => sandboxCheck(ctx, session.home),
+    healthy: (sandbox) => sandbox.usable,
+    json: (sandbox) => ({
+      sandbox: {
+        mode: sandbox.mode,
+        setting: sandbox.setting,
+        reason: sandbox.reason,
+        // What this machine's mode does not enforce (docs/security.md).
+        missing: missingProtections(sandbox.mode).map((p) => ({
+          id: p.id,
+          protection: p.label,
+          instead: typeof p.policy === "string" ? p.policy : null,
+        })),
+      },
+    }),
+    lines: sandboxLines,
+  }),
+  check({
+    id: "home",
+    looksAt: "the registry against the skill directories; unused files and leftovers",
+    repair: {
+      does: "drops entries without files, moves orphans to .trash, removes unused files",
+      run: async ({ session, keepCore }) => ({
+        repaired: await repairHome(session.home),
+        pruned: await pruneUnused(session.home, { keepCore }),
+      }),
+    },
+    look: async ({ session, keepCore, repaired }) => ({
+      consistency: await inspectHome(session.home),
+      unused: await findUnused(session.home, { keepCore }),
+      repair: repaired.get("home") as HomeRepair | undefined,
+    }),
+    healthy: (r) => isConsistent(r.consistency),
+    json: ({ consistency, unused, repair }) => ({
+      consistency,
+      unused,
+      repaired: repair?.repaired ?? null,
+      removed_unused: repair?.pruned ?? [],
+    }),
+    lines: homeLines,
+  }),
+  check({
+    id: "warnings",
+    looksAt: "AGENT_SKILLS activation and catalog notes",
+    look: ({ session }) =>
+      Promise.resolve([...session.activationWarnings, ...session.catalog.notes]),
+    healthy: () => true,
+    json: (warnings) => ({ warnings }),
+    lines: (warnings, s) => warnings.map((w) => `${s.yellow("warning")}: ${w}`),
+  }),
+  check({
+    id: "project",
+    looksAt: "skills-lock.json against the project's folders and trust; links",
+    look: ({ session }) => projectReport(session.home, session.catalog),
+    healthy: (project) => project.healthy,
+    json: (project) => ({ project: project.json, links: project.links }),
+    lines: (project, s) => project.lines(s),
+  }),
+];
+
+/** The text report puts the skills (and what to do about them) first, the machine after. */
+const TEXT_ORDER = ["skills", "warnings", "project", "tools", "sandbox", "home"];
+
 export async function run(options: CheckOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
-  let repaired: ConsistencyReport | null = null;
-  // What this binary materialises under .cache/core; other versions' copies are clutter.
   const { parentWatchDir } = await import("../../runtime/exec/parent_watch.ts");
   const { toolsetHostPath } = await import("../../runtime/exec/toolset_host.ts");
   const { sandboxProbePath } = await import("../../runtime/sandbox/mode.ts");
@@ -193,34 +313,57 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
     toolsetHostPath(session.home),
     sandboxProbePath(session.home),
   ];
-  let pruned: string[] = [];
+  const doctor: Doctor = { ctx, session, keepCore, repaired: new Map() };
   if (options.repair) {
-    repaired = await repairHome(session.home);
-    pruned = await pruneUnused(session.home, { keepCore });
+    for (const c of CHECKS) if (c.repair) doctor.repaired.set(c.id, await c.repair.run(doctor));
   }
-  const consistency = await inspectHome(session.home);
-  const unused = await findUnused(session.home, { keepCore });
-  const { catalog, active } = session;
-  const python = ctx.env.SKILLS_PYTHON || "python3";
-  const uv = ctx.env.SKILLS_UV || "uv";
-  const tools = await Promise.all([
-    probeTool("python3", python),
-    probeTool("uv", uv),
-    probeTool("git", "git"),
-  ]);
   debug(ctx, `home ${session.home} (registry ${registryPath(session.home)})`);
-  for (const t of tools) {
-    debug(
-      ctx,
-      `${t.name}: ${t.found ? `found ${t.version ?? ""}`.trim() : t.detail ?? "not found"}`,
-    );
+  const results = new Map<string, unknown>();
+  for (const c of CHECKS) results.set(c.id, await c.look(doctor));
+  const healthy = CHECKS.every((c) => c.healthy(results.get(c.id)));
+
+  if (options.json) {
+    writeJson(ctx, {
+      version: VERSION,
+      healthy,
+      home: session.home,
+      registry: registryPath(session.home),
+      ...Object.assign({}, ...CHECKS.map((c) => c.json(results.get(c.id), doctor))),
+    });
+    return healthy ? 0 : 1;
   }
-  const sandbox = await sandboxReport(ctx.env, session.home);
-  debug(ctx, `sandbox: ${sandbox.mode} (${sandbox.reason})`);
-  const states = await runStates(catalog.skills, session.home);
-  const toolsetErrors = await toolsetProblems(catalog.skills, states, session.home, ctx.env);
-  const audits = await auditStates(catalog.skills, session.home);
-  const skills = [
+  const s = style(ctx.color);
+  const out: string[] = [`skills ${VERSION}`, `Home: ${session.home}`, ""];
+  for (const id of TEXT_ORDER) {
+    const c = CHECKS.find((c) => c.id === id)!;
+    out.push(...c.lines(results.get(id), s, doctor));
+  }
+  ctx.stdout.write(out.join("\n") + "\n");
+  return healthy ? 0 : 1;
+}
+
+interface SkillRow {
+  name: string;
+  status: SkillStatus;
+  active: boolean;
+  trusted: boolean;
+  source: string;
+  scope: string;
+  scripts: number;
+  toolsets: number;
+  commit_sha: string | null;
+  reason: string | null;
+  fix: string | null;
+  audit: AuditState | null;
+}
+
+/** Every skill of the catalog (and every one that failed to load), by name. */
+async function skillsCheck({ ctx, session }: Doctor) {
+  const { catalog, active, home } = session;
+  const states = await runStates(catalog.skills, home);
+  const toolsetErrors = await toolsetProblems(catalog.skills, states, home, ctx.env);
+  const audits = await auditStates(catalog.skills, home);
+  const skills: SkillRow[] = [
     ...catalog.skills.map((s) => ({
       name: s.canonical,
       status: skillStatus(
@@ -258,75 +401,16 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       audit: null as AuditState | null,
     })),
   ].sort((a, b) => (a.name < b.name ? -1 : 1));
-  const project = await projectReport(session.home, catalog);
-  const healthy = skills.every((x) => x.status === "ok") &&
-    isConsistent(consistency) && project.healthy && sandbox.usable;
-  const warnings = [...session.activationWarnings, ...catalog.notes];
+  return { skills, audits };
+}
 
-  if (options.json) {
-    writeJson(ctx, {
-      version: VERSION,
-      healthy,
-      home: session.home,
-      registry: registryPath(session.home),
-      skills,
-      active: [...active].sort(),
-      tools,
-      sandbox: {
-        mode: sandbox.mode,
-        setting: sandbox.setting,
-        reason: sandbox.reason,
-        // What this machine's mode does not enforce (docs/security.md).
-        missing: missingProtections(sandbox.mode).map((p) => ({
-          id: p.id,
-          protection: p.label,
-          instead: typeof p.policy === "string" ? p.policy : null,
-        })),
-      },
-      consistency,
-      unused,
-      repaired,
-      removed_unused: pruned,
-      warnings,
-      project: project.json,
-      links: project.links,
-    });
-    return healthy ? 0 : 1;
-  }
-  const s = style(ctx.color);
-  const out: string[] = [`skills ${VERSION}`, `Home: ${session.home}`, "", "Skills:"];
-  for (const skill of skills) {
-    const state = skill.active ? "active" : "inactive";
-    if (skill.status === "error") {
-      out.push(`  ${s.red("✗")} ${skill.name} (${state}) - Load failed: ${skill.reason}`);
-      continue;
-    }
-    if (skill.status === "modified") {
-      out.push(`  ${s.red("✗")} ${skill.name} (${state}) - ${skill.reason}; ${skill.fix}`);
-      continue;
-    }
-    if (skill.status === "risky") {
-      out.push(`  ${s.red("✗")} ${skill.name} (${state}) - ${skill.reason}; ${skill.fix}`);
-      continue;
-    }
-    if (skill.status === "toolset_error") {
-      out.push(`  ${s.yellow("!")} ${skill.name} (${state}) - ${skill.reason}`);
-      continue;
-    }
-    const mark = skill.active ? s.green("✓") : "○";
-    const tag = skill.source === "core"
-      ? "core"
-      : `${skill.scope === "project" ? "project " : ""}${shortSha(skill.commit_sha)}`;
-    const trust = skill.trusted ? "" : ` ${s.yellow("(untrusted)")}`;
-    const accepted = skill.audit?.critical.length
-      ? ` ${s.yellow(`(${plural(skill.audit.critical.length, "critical finding")} accepted)`)}`
-      : "";
-    out.push(
-      `  ${mark} ${skill.name} (${state}) - ${plural(skill.scripts, "script")}, ${
-        plural(skill.toolsets, "toolset")
-      } [${tag}]${trust}${accepted}`,
-    );
-  }
+function skillLines(
+  { skills, audits }: Awaited<ReturnType<typeof skillsCheck>>,
+  s: Style,
+  { session }: Doctor,
+): string[] {
+  const out: string[] = ["Skills:"];
+  for (const skill of skills) out.push(skillLine(skill, s));
   const reaudited = [...audits.values()].filter((a) => a.refreshed).length;
   if (reaudited > 0) {
     out.push(
@@ -335,13 +419,56 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       })`,
     );
   }
-  if (active.size === 0) {
+  if (session.active.size === 0) {
     const example = skills.find((x) => x.status === "ok")?.name ?? "<name>";
     out.push("", `To enable: export AGENT_SKILLS=${example}`);
   }
-  for (const w of warnings) out.push(`${s.yellow("warning")}: ${w}`);
-  out.push(...project.lines(s));
-  out.push("", "Tools:");
+  return out;
+}
+
+function skillLine(skill: SkillRow, s: Style): string {
+  const state = skill.active ? "active" : "inactive";
+  if (skill.status === "error") {
+    return `  ${s.red("✗")} ${skill.name} (${state}) - Load failed: ${skill.reason}`;
+  }
+  if (skill.status === "modified" || skill.status === "risky") {
+    return `  ${s.red("✗")} ${skill.name} (${state}) - ${skill.reason}; ${skill.fix}`;
+  }
+  if (skill.status === "toolset_error") {
+    return `  ${s.yellow("!")} ${skill.name} (${state}) - ${skill.reason}`;
+  }
+  const mark = skill.active ? s.green("✓") : "○";
+  const tag = skill.source === "core"
+    ? "core"
+    : `${skill.scope === "project" ? "project " : ""}${shortSha(skill.commit_sha)}`;
+  const trust = skill.trusted ? "" : ` ${s.yellow("(untrusted)")}`;
+  const accepted = skill.audit?.critical.length
+    ? ` ${s.yellow(`(${plural(skill.audit.critical.length, "critical finding")} accepted)`)}`
+    : "";
+  return `  ${mark} ${skill.name} (${state}) - ${plural(skill.scripts, "script")}, ${
+    plural(skill.toolsets, "toolset")
+  } [${tag}]${trust}${accepted}`;
+}
+
+async function toolsCheck({ ctx }: Doctor) {
+  const python = ctx.env.SKILLS_PYTHON || "python3";
+  const uv = ctx.env.SKILLS_UV || "uv";
+  const tools = await Promise.all([
+    probeTool("python3", python),
+    probeTool("uv", uv),
+    probeTool("git", "git"),
+  ]);
+  for (const t of tools) {
+    debug(
+      ctx,
+      `${t.name}: ${t.found ? `found ${t.version ?? ""}`.trim() : t.detail ?? "not found"}`,
+    );
+  }
+  return tools;
+}
+
+function toolLines(tools: Awaited<ReturnType<typeof toolsCheck>>, s: Style): string[] {
+  const out = ["", "Tools:"];
   for (const t of tools) {
     const mark = t.found ? s.green("✓") : t.name === "uv" ? "○" : s.red("✗");
     const why = t.found ? "" : ` - ${t.detail ?? "unavailable"}`;
@@ -350,7 +477,17 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       : "";
     out.push(`  ${mark} ${t.name}${t.version ? ` ${t.version}` : ""}${why}${note}`);
   }
-  out.push("", "Sandbox:");
+  return out;
+}
+
+async function sandboxCheck(ctx: Context, home: string): Promise<SandboxReport> {
+  const sandbox = await sandboxReport(ctx.env, home);
+  debug(ctx, `sandbox: ${sandbox.mode} (${sandbox.reason})`);
+  return sandbox;
+}
+
+function sandboxLines(sandbox: SandboxReport, s: Style): string[] {
+  const out = ["", "Sandbox:"];
   const sandboxMark = sandbox.mode === "bwrap"
     ? s.green("✓")
     : sandbox.usable
@@ -368,8 +505,25 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       out.push(`    ${s.yellow("-")} ${p.label}${instead}`);
     }
   }
-  out.push("", "Home:");
-  if (repaired) {
+  return out;
+}
+
+interface HomeRepair {
+  repaired: ConsistencyReport;
+  pruned: string[];
+}
+
+function homeLines(
+  { consistency, unused, repair }: {
+    consistency: ConsistencyReport;
+    unused: string[];
+    repair: HomeRepair | undefined;
+  },
+  s: Style,
+): string[] {
+  const out = ["", "Home:"];
+  if (repair) {
+    const { repaired, pruned } = repair;
     out.push(
       `  repaired: ${repaired.missing.length} entries without files dropped, ${repaired.orphans.length} orphans moved to .trash, ${repaired.leftovers.length} leftovers cleared, ${pruned.length} unused files removed`,
     );
@@ -390,8 +544,7 @@ export async function run(options: CheckOptions, ctx: Context): Promise<number> 
       `  ○ ${consistency.leftovers.length} leftover(s) from interrupted commands (cleared by the next change)`,
     );
   }
-  ctx.stdout.write(out.join("\n") + "\n");
-  return healthy ? 0 : 1;
+  return out;
 }
 
 /**

@@ -53,6 +53,7 @@ export function parse(argv: readonly string[]): InstallOptions {
   };
 }
 
+// long because: the install workflow in order (lockfile state, fetch each source, verify, write) in one change.
 export async function run(options: InstallOptions, ctx: Context): Promise<number> {
   const frozen = options.frozen || isCi(ctx.env);
   if (frozen && options.force) {

@@ -56,6 +56,7 @@ export function parse(argv: readonly string[]): McpOptions {
 /** Ctrl-C closes the server (and its toolset processes) instead of killing it. */
 export const handlesInterrupt = true;
 
+// long because: stdio and HTTP serving share one session, watch and surface set up in order.
 export async function run(options: McpOptions, ctx: Context): Promise<number> {
   let http: { address: ListenAddress; token: string | undefined } | undefined;
   if (options.http !== undefined) {

@@ -144,6 +144,7 @@ interface Region {
   offset: number;
 }
 
+// long because: every rule over one file's regions, sharing the folded readings and inert spans.
 function auditFile(
   file: AuditFile,
   input: Pick<AuditInput, "name" | "envPatterns" | "network">,

@@ -10,7 +10,7 @@
  *   mentioned); a script that cannot start for a missing module is reported as such.
  */
 
-import { characterCount } from "../manifest/manifest.ts";
+import { characterCount } from "../manifest/manifest_fields.ts";
 import { codeLanguageOf, codeOnly, readCode } from "./audit_code.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../scripts/pep723.ts";
 import { missingPythonModule } from "../scripts/script_hints.ts";

@@ -11,26 +11,24 @@ import {
   splitSkillMd,
   topLevelKeyLine,
 } from "./frontmatter.ts";
-import { publishedSkillKey, skillNameProblem } from "./names.ts";
-import { compareSemver, parseSemver } from "./semver.ts";
 import type { NetPolicy } from "../policy/net_grants.ts";
-import { array, isPlainObject, matches, string } from "./validate.ts";
+import { isPlainObject } from "./validate.ts";
+import {
+  EXTENSION_KEYS,
+  MANIFEST_FIELDS,
+  type ManifestField,
+  SPEC_KEYS,
+  type TableFields,
+} from "./manifest_fields.ts";
 import { describeType, readSeedFields, type SeedLimits } from "./seed_fields.ts";
 import { AGENT_KEYS, type Invocation, readInvocation } from "./agent_fields.ts";
 
-export interface Manifest {
+/** Counted as the specification counts; re-exported for callers of the manifest module. */
+export { characterCount } from "./manifest_fields.ts";
+
+export interface Manifest extends TableFields {
   name: string;
   description: string;
-  version?: string;
-  author?: string;
-  repository?: string;
-  license?: string;
-  compatibility?: string;
-  /** Normalised from the spec's space-delimited string (or a YAML list). */
-  allowedTools?: string[];
-  metadata?: Record<string, string>;
-  minAgentVersion?: string;
-  maxAgentVersion?: string;
   /** `module:Class` entries. */
   toolsets: string[];
   /** Explicit script list (canonical `x.py`), or undefined to auto-discover. */
@@ -68,35 +66,6 @@ export interface ParsedSkillMd {
   bodyLine: number;
   diagnostics: Diagnostic[];
 }
-
-const SPEC_KEYS = new Set([
-  "name",
-  "description",
-  "license",
-  "compatibility",
-  "allowed-tools",
-  "metadata",
-]);
-const SEED_KEYS = new Set([
-  "version",
-  "author",
-  "repository",
-  "min_agent_base_version",
-  "max_agent_base_version",
-  "toolsets",
-  "scripts",
-  "scripts_ignore",
-  "permissions",
-  "limits",
-  "allowed_tools",
-]);
-const SPEC_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
-// Shapes come from the core kit; the diagnostics around them stay the manifest's own: every
-// problem at once (the kit stops at the first), each on its key's line, worded in YAML terms
-// ("a list", "a mapping"), error or warning depending on the mode.
-const TEXT = string();
-const TEXT_LIST = array(TEXT);
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.level === "error");
@@ -146,24 +115,6 @@ interface Checker extends ValidationOptions {
 }
 
 /**
- * Length in characters (Unicode code points), as the Agent Skills specification and its
- * reference validator count: an emoji is one character, not two UTF-16 units.
- */
-export function characterCount(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one code point.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
-}
-
-/**
  * The front matter with its scalars as written, read again (all scalars as text) only when
  * a value kept as text was typed by YAML (`version: 1.0`, `license: 2`, metadata numbers) —
  * the rare case that needs it.
@@ -181,7 +132,10 @@ async function frontMatterAsWritten(
   return isPlainObject(asText) ? asText : undefined;
 }
 
-/** Validates parsed front matter; returns the manifest when there are no errors. */
+/**
+ * Validates parsed front matter, row by row of the field table (manifest_fields.ts), then
+ * the seed's fields for running code; returns the manifest when there are no errors.
+ */
 export function validateFrontMatter(data: unknown, check: Checker): Manifest | undefined {
   const { file, diagnostics, strict = false } = check;
   const report = (level: "error" | "warning", key: string | undefined, message: string) => {
@@ -195,242 +149,79 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
     return undefined;
   }
   const fm = data;
-  const missing = ["name", "description"].filter((k) => fm[k] === undefined || fm[k] === null);
+  const absent = (key: string) => fm[key] === undefined || fm[key] === null;
+  const missing = MANIFEST_FIELDS.filter((f) => f.required && absent(f.key)).map((f) => f.key);
   if (missing.length > 0) error(undefined, `missing required field(s): ${missing.join(", ")}`);
 
-  const str = (key: string, max?: number): string | undefined => {
-    const value = fm[key];
-    if (value === undefined || value === null) return undefined;
-    if (!matches(TEXT, value)) {
-      error(key, `'${key}' must be a string, got ${describeType(value)}`);
-      return undefined;
+  const read: TableFields = {};
+  const context = { fm, asWritten: check.asWritten, dirName: check.dirName, read, error, warn };
+  const readRows = (origin: ManifestField["origin"]) => {
+    for (const field of MANIFEST_FIELDS.filter((f) => f.origin === origin)) {
+      const key = [field.key, ...field.aliases ?? []].find((k) => fm[k] !== undefined) ??
+        field.key;
+      const value = fm[key];
+      if (value === undefined || value === null) continue;
+      const rule = strict ? field.strict : field.lenient;
+      const kept = rule(value, key, { ...context, cliVersion: check.cliVersion });
+      if (kept !== undefined) Object.assign(read, { [field.property]: kept });
     }
-    const length = max === undefined ? 0 : characterCount(value);
-    if (max !== undefined && length > max) {
-      error(key, `'${key}' is ${length} characters long (max ${max})`);
-    }
-    return value;
   };
-  /** Default mode: a scalar where text is expected is kept as written, with a warning. */
-  const lenientText = (key: string): string | undefined => {
-    const value = fm[key];
-    if (value === undefined || value === null) return undefined;
-    if (matches(TEXT, value)) return value;
-    if (typeof value === "number" || typeof value === "boolean") {
-      const written = check.asWritten?.[key];
-      warn(key, `'${key}' should be a string, got ${describeType(value)}; read as text`);
-      return typeof written === "string" ? written : String(value);
-    }
-    warn(key, `'${key}' must be a string, got ${describeType(value)}; ignored`);
-    return undefined;
-  };
-
-  // name (published skills sometimes pad it: read it trimmed, and say so)
-  let name = str("name");
-  if (name !== undefined && name !== name.trim() && !strict && name.trim() !== "") {
-    warn("name", `'name' has surrounding spaces; read as '${name.trim()}'`);
-    name = name.trim();
-  }
-  if (name !== undefined) {
-    if (strict) {
-      if (name.length < 1 || name.length > 64 || !SPEC_NAME.test(name)) {
-        error(
-          "name",
-          `'name' must be 1-64 lower-case letters, digits and single hyphens (got '${name}')`,
-        );
-      }
-      if (check.dirName !== undefined && check.dirName !== name) {
-        error("name", `'name' (${name}) must equal the directory name (${check.dirName})`);
-      }
-    } else {
-      const problem = skillNameProblem(name);
-      const installedAs = problem === undefined ? undefined : publishedSkillKey(name);
-      if (installedAs !== undefined) {
-        // Published names with spaces or a leading '-' are common; the skill is still usable
-        // under the name derived from it, and the user is told both.
-        warn(
-          "name",
-          `'name' '${name}' is not a skill identifier (${problem}); it is installed and called as '${installedAs}'`,
-        );
-      } else if (problem !== undefined) error("name", `'name' ${problem} (got '${name}')`);
-      else if (!SPEC_NAME.test(name)) {
-        warn("name", `'name' is not portable: the Agent Skills spec wants lower-case kebab-case`);
-      }
-      if (check.dirName !== undefined && check.dirName !== name) {
-        warn("name", `'name' (${name}) differs from the directory name (${check.dirName})`);
-      }
-    }
-  }
-
-  // description
-  const description = str("description", strict ? 1024 : undefined);
-  if (description !== undefined && !strict && characterCount(description) > 1024) {
-    warn(
-      "description",
-      `'description' is ${
-        characterCount(description)
-      } characters long (max 1024 in the specification; agents may cut it)`,
-    );
-  }
-  if (description !== undefined) {
-    if (description.trim() === "") error("description", "'description' must not be empty");
-    else if (!strict && characterCount(description) > 500 && characterCount(description) <= 1024) {
-      warn(
-        "description",
-        `'description' is ${
-          characterCount(description)
-        } characters; keep it under 500 for a small context`,
-      );
-    }
-  }
-
-  const compatibility = str("compatibility", 500);
-  const license = strict ? str("license") : lenientText("license");
-
-  // allowed-tools
-  let allowedTools: string[] | undefined;
-  const allowedKey = fm["allowed-tools"] !== undefined ? "allowed-tools" : "allowed_tools";
-  const allowedRaw = fm[allowedKey];
-  if (allowedRaw !== undefined && allowedRaw !== null) {
-    if (matches(TEXT, allowedRaw)) {
-      allowedTools = allowedRaw.split(/\s+/).filter((t) => t !== "");
-    } else if (matches(TEXT_LIST, allowedRaw)) {
-      if (strict) error(allowedKey, "'allowed-tools' must be a space-delimited string");
-      else {warn(
-          allowedKey,
-          "'allowed-tools' as a list is not portable; use a space-delimited string",
-        );}
-      allowedTools = allowedRaw;
-    } else {
-      error(
-        allowedKey,
-        `'allowed-tools' must be a space-delimited string, got ${describeType(allowedRaw)}`,
-      );
-    }
-  }
-
-  // metadata
-  let metadata: Record<string, string> | undefined;
-  const metaRaw = fm.metadata;
-  if (metaRaw !== undefined && metaRaw !== null) {
-    if (!isPlainObject(metaRaw)) {
-      error("metadata", `'metadata' must be a mapping of strings, got ${describeType(metaRaw)}`);
-    } else {
-      metadata = {};
-      for (const [k, v] of Object.entries(metaRaw)) {
-        if (matches(TEXT, v)) metadata[k] = v;
-        else {
-          const message = `'metadata.${k}' must be a string, got ${describeType(v)}`;
-          if (strict) error("metadata", message);
-          else {
-            warn("metadata", `${message} (not portable)`);
-            if (v !== null && typeof v !== "object") {
-              // Keep the value as written: `version: 1.0` is "1.0", not "1".
-              const meta = check.asWritten?.metadata;
-              const written = isPlainObject(meta) ? meta[k] : undefined;
-              metadata[k] = typeof written === "string" ? written : String(v);
-            }
-          }
-        }
-      }
-    }
-  }
-
-  // unknown / non-spec keys
-  for (const key of Object.keys(fm)) {
-    if (SPEC_KEYS.has(key)) continue;
-    if (strict) {
-      error(
-        key,
-        `'${key}' is not an Agent Skills spec field (allowed: ${[...SPEC_KEYS].join(", ")})`,
-      );
-    } else if (!SEED_KEYS.has(key) && !AGENT_KEYS.has(key)) {
-      warn(key, `unknown field '${key}' is ignored`);
-    }
-  }
-  if (strict && allowedKey === "allowed_tools" && allowedRaw !== undefined) {
-    // already reported as a non-spec key above
-  }
-
-  // seed fields (validated in both modes; strict already rejected their presence)
-  const version = strict ? semverField("version") : lenientVersion();
-  /** Default mode: a version that is not semver is kept as written, with a warning. */
-  function lenientVersion(): string | undefined {
-    const value = lenientText("version");
-    if (value !== undefined && parseSemver(value) === undefined) {
-      warn(
-        "version",
-        `'version' is not a semver version such as 1.0.0 (got '${value}'); kept as text`,
-      );
-    }
-    return value;
-  }
-  const minAgentVersion = semverField("min_agent_base_version");
-  const maxAgentVersion = semverField("max_agent_base_version");
-  function semverField(key: string): string | undefined {
-    const value = fm[key];
-    if (value === undefined || value === null) return undefined;
-    if (!matches(TEXT, value)) {
-      error(
-        key,
-        `'${key}' must be a semver string such as "1.0.0" (quote it), got ${describeType(value)}`,
-      );
-      return undefined;
-    }
-    if (parseSemver(value) === undefined) {
-      error(key, `'${key}' must be a semver version such as 1.0.0 (got '${value}')`);
-      return undefined;
-    }
-    return value;
-  }
-  if (check.cliVersion !== undefined) {
-    const cli = parseSemver(check.cliVersion);
-    const min = minAgentVersion === undefined ? undefined : parseSemver(minAgentVersion);
-    const max = maxAgentVersion === undefined ? undefined : parseSemver(maxAgentVersion);
-    if (cli && min && compareSemver(cli, min) < 0) {
-      error(
-        "min_agent_base_version",
-        `requires skills ${minAgentVersion} or newer (this is ${check.cliVersion})`,
-      );
-    }
-    if (cli && max && compareSemver(cli, max) > 0) {
-      error(
-        "max_agent_base_version",
-        `supports skills up to ${maxAgentVersion} (this is ${check.cliVersion})`,
-      );
-    }
-  }
-  const author = str("author");
-  const repository = str("repository");
+  readRows("spec");
+  reportUnknownKeys(fm, strict, error, warn);
+  readRows("extension");
 
   // The seed's fields for running code (toolsets, scripts, permissions, limits).
   const { toolsets, scripts, scriptsIgnore, envPatterns, network, limits } = readSeedFields(
     fm,
-    metadata,
+    read.metadata,
     { error, warn },
   );
 
-  if (
-    diagnostics.some((d) => d.level === "error") || name === undefined || description === undefined
-  ) {
+  const { name, description } = read;
+  if (hasErrors(diagnostics) || name === undefined || description === undefined) {
     return undefined;
   }
   const manifest: Manifest = { name, description, toolsets, scriptsIgnore, envPatterns };
   const invocation = readInvocation(fm, (key, message) => warn(key, message));
   if (invocation !== undefined) manifest.invocation = invocation;
-  if (version !== undefined) manifest.version = version;
-  if (author !== undefined) manifest.author = author;
-  if (repository !== undefined) manifest.repository = repository;
-  if (license !== undefined) manifest.license = license;
-  if (compatibility !== undefined) manifest.compatibility = compatibility;
-  if (allowedTools !== undefined) manifest.allowedTools = allowedTools;
-  if (metadata !== undefined) manifest.metadata = metadata;
-  if (minAgentVersion !== undefined) manifest.minAgentVersion = minAgentVersion;
-  if (maxAgentVersion !== undefined) manifest.maxAgentVersion = maxAgentVersion;
+  // In the order manifests always had (JSON output shows them), then any newer row's.
+  const keys = new Set([...TABLE_ORDER, ...Object.keys(read) as (keyof TableFields)[]]);
+  for (const key of keys) {
+    if (read[key] !== undefined) Object.assign(manifest, { [key]: read[key] });
+  }
   if (scripts !== undefined) manifest.scripts = scripts;
   if (limits !== undefined) manifest.limits = limits;
   if (network !== undefined) manifest.network = network;
   return manifest;
+}
+
+const TABLE_ORDER: readonly (keyof TableFields)[] = [
+  "version",
+  "author",
+  "repository",
+  "license",
+  "compatibility",
+  "allowedTools",
+  "metadata",
+  "minAgentVersion",
+  "maxAgentVersion",
+];
+
+/** Strict mode refuses every key the spec lacks; default mode warns about unknown ones. */
+function reportUnknownKeys(
+  fm: Record<string, unknown>,
+  strict: boolean,
+  error: (key: string, message: string) => void,
+  warn: (key: string, message: string) => void,
+): void {
+  for (const key of Object.keys(fm)) {
+    if (SPEC_KEYS.includes(key)) continue;
+    if (strict) {
+      error(key, `'${key}' is not an Agent Skills spec field (allowed: ${SPEC_KEYS.join(", ")})`);
+    } else if (!EXTENSION_KEYS.has(key) && !AGENT_KEYS.has(key)) {
+      warn(key, `unknown field '${key}' is ignored`);
+    }
+  }
 }
 
 /** One line per diagnostic: `path:line: error: message`. */

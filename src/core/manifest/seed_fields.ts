@@ -51,17 +51,32 @@ export function readSeedFields(
   metadata: Readonly<Record<string, string>> | undefined,
   report: Report,
 ): SeedFields {
-  const { error, warn } = report;
-  const strList = (key: string): string[] | undefined => {
-    const value = fm[key];
-    if (value === undefined || value === null) return undefined;
-    if (!matches(TEXT_LIST, value)) {
-      error(key, `'${key}' must be a list of strings, got ${describeType(value)}`);
-      return undefined;
-    }
-    return value;
-  };
-  const toolsets = strList("toolsets") ?? [];
+  const toolsets = readToolsets(fm, metadata, report);
+  const scripts = readScripts(fm, report);
+  const scriptsIgnore = textList(fm, "scripts_ignore", report) ?? [];
+  const { envPatterns, network } = readPermissions(fm.permissions, report);
+  const limits = readLimits(fm.limits, report);
+  return { toolsets, scripts, scriptsIgnore, envPatterns, network, limits };
+}
+
+function textList(fm: Record<string, unknown>, key: string, { error }: Report) {
+  const value = fm[key];
+  if (value === undefined || value === null) return undefined;
+  if (!matches(TEXT_LIST, value)) {
+    error(key, `'${key}' must be a list of strings, got ${describeType(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
+/** `toolsets`, and the strict-valid spelling in `metadata.toolsets`. */
+function readToolsets(
+  fm: Record<string, unknown>,
+  metadata: Readonly<Record<string, string>> | undefined,
+  report: Report,
+): string[] {
+  const { error } = report;
+  const toolsets = textList(fm, "toolsets", report) ?? [];
   for (const ref of toolsets) {
     if (!TOOLSET_REF.test(ref)) {
       error("toolsets", `toolset '${ref}' must have the form module.path:ClassName`);
@@ -78,24 +93,31 @@ export function readSeedFields(
       );
     } else toolsets.push(ref);
   }
+  return toolsets;
+}
 
-  let scripts: string[] | undefined;
-  const scriptList = strList("scripts");
-  if (scriptList !== undefined) {
-    scripts = [];
-    for (const entry of scriptList) {
-      try {
-        scripts.push(canonicalScriptName(entry));
-      } catch (e) {
-        error("scripts", (e as Error).message);
-      }
+/** `scripts`: each entry canonical (`x.py`); undefined to discover them. */
+function readScripts(fm: Record<string, unknown>, report: Report): string[] | undefined {
+  const scriptList = textList(fm, "scripts", report);
+  if (scriptList === undefined) return undefined;
+  const scripts: string[] = [];
+  for (const entry of scriptList) {
+    try {
+      scripts.push(canonicalScriptName(entry));
+    } catch (e) {
+      report.error("scripts", (e as Error).message);
     }
   }
-  const scriptsIgnore = strList("scripts_ignore") ?? [];
+  return scripts;
+}
 
+/** `permissions`: `env` patterns and `network`. */
+function readPermissions(
+  permissions: unknown,
+  { error, warn }: Report,
+): { envPatterns: string[]; network: NetPolicy | undefined } {
   let envPatterns: string[] = [];
   let network: NetPolicy | undefined;
-  const permissions = fm.permissions;
   if (permissions !== undefined && permissions !== null) {
     if (!isPlainObject(permissions)) {
       error(
@@ -134,9 +156,12 @@ export function readSeedFields(
       }
     }
   }
+  return { envPatterns, network };
+}
 
+/** `limits`: `timeout` seconds and `max_output` bytes. */
+function readLimits(limitsRaw: unknown, { error, warn }: Report): SeedLimits | undefined {
   let limits: SeedLimits | undefined;
-  const limitsRaw = fm.limits;
   if (limitsRaw !== undefined && limitsRaw !== null) {
     if (!isPlainObject(limitsRaw)) {
       error("limits", `'limits' must be a mapping such as {timeout: 30, max_output: 1048576}`);
@@ -162,7 +187,7 @@ export function readSeedFields(
       }
     }
   }
-  return { toolsets, scripts, scriptsIgnore, envPatterns, network, limits };
+  return limits;
 }
 
 /** `permissions.network`: `true`, `false`, or a list of `host[:port]` (core/net_grants). */

@@ -59,6 +59,7 @@ const DOC = /\.(?:md|markdown|txt)$/i;
 const CODE = /\.(?:py|m?[jt]s|cjs|cts|sh|bash)$/i;
 const MAX_DOC_BYTES = 1024 * 1024;
 
+// long because: the lint passes over one skill in report order, sharing the parsed SKILL.md and sources.
 export async function lintSkillDir(dir: string, options: LintOptions): Promise<LintReport> {
   const loose = await inspectSkillDir(dir);
   const rel = (file: string) => relative(loose.dir, file).replaceAll("\\", "/") || "SKILL.md";
@@ -211,7 +212,10 @@ async function portability(
 
 type SkillRecord = Catalog["skills"][number];
 
-/** Runs every script with --help, then with --json alone, through the real runner. */
+/**
+ * Runs every script with --help, then with --json alone, through the real runner.
+ * long because: each script's --help and --json runs share one sandbox decision and runner setup.
+ */
 async function scriptFindings(
   record: SkillRecord,
   sources: ReadonlyMap<string, string>,

@@ -8,6 +8,7 @@
  */
 
 import { dirname, join } from "../os/paths.ts";
+// @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_HASH, BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { VERSION } from "../../core/version.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
@@ -40,7 +41,9 @@ async function writeBundledSkills(home: string, replace: boolean): Promise<void>
   const root = bundledRootPath(home);
   const staging = `${root}.tmp-${crypto.randomUUID().slice(0, 8)}`;
   // The contents are imported only here: once materialised, commands skip parsing them.
-  const { BUNDLED_FILES } = await import("../../generated/bundled_skills.ts");
+  const { BUNDLED_FILES }: typeof import("../../generated/bundled_skills.d.ts") = await import(
+    "../../generated/bundled_skills.ts"
+  );
   try {
     for (const [relPath, text] of Object.entries(BUNDLED_FILES)) {
       const path = join(staging, relPath);

@@ -16,6 +16,7 @@
 import { DELIMITER, join } from "../os/paths.ts";
 import { lstatSyncOrNull, writeFileAtomicSync } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
+// @ts-types="../../generated/parent_watch_py.d.ts"
 import { PARENT_WATCH_HASH, PARENT_WATCH_SOURCE } from "../../generated/parent_watch_py.ts";
 
 /**

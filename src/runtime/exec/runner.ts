@@ -215,6 +215,7 @@ export async function runScript(request: RunRequest): Promise<RunOutcome> {
   }
 }
 
+// long because: one run's steps in order (plan, spawn, timers, pumps, outcome) share the process and its flags.
 async function execute(request: RunRequest, started: number): Promise<RunOutcome> {
   const { limits, signal } = request;
   checkArgs(request.args);

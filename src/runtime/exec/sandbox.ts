@@ -28,6 +28,7 @@ import {
 } from "../../core/scripts/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../../core/scripts/pep723.ts";
+// @ts-types="../../generated/kill_helper_py.d.ts"
 import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/init.ts";
@@ -67,6 +68,7 @@ interface LaunchScript {
  *   On Windows without uv: plain `python`, or `python -m uv run --script` for dependencies.
  * - `.sh`/`.bash`: bash. `.js`/`.mjs`/`.cjs`: node, else deno. `.ts`: deno. Each found on
  *   PATH (the binary may start only those names), else `dependency_unavailable`.
+ * long because: the Python launch order (uv, requirements, python3, Windows) is one decision read top to bottom.
  */
 export async function planLaunch(
   script: LaunchScript,

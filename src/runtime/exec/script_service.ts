@@ -178,6 +178,7 @@ interface PreparedRun {
 /**
  * Everything before the script starts: names, the script file, argument limits, trust
  * and integrity, the environment, limits. Throws SkillError.
+ * long because: the checks before a script starts, in the order they must pass, each using the one before.
  */
 export async function prepareRun(
   catalog: Catalog,

@@ -21,6 +21,7 @@ import {
   unknownValue,
   validate,
 } from "../../core/manifest/validate.ts";
+// @ts-types="../../generated/toolset_host_py.d.ts"
 import { TOOLSET_HOST_HASH, TOOLSET_HOST_SOURCE } from "../../generated/toolset_host_py.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
 import { exists, writeFileAtomic } from "../os/fs.ts";

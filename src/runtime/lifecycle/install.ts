@@ -22,6 +22,7 @@ import {
 } from "../../core/manifest/names.ts";
 import { sourceLocation } from "../../core/sources/sources.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/records/registry_model.ts";
+// @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
@@ -211,6 +212,7 @@ export interface InstallPlanning {
  * commit is already there (a re-run is a no-op). For each plan: VCS data removed, digest
  * computed, files audited (critical findings need --allow-risky, which the entry
  * records), registry entry built. Collisions are checked again under the lock at commit.
+ * long because: each candidate's refusals are checked in the order their messages promise.
  */
 export async function planInstall(
   home: string,

@@ -78,6 +78,7 @@ export async function diskDrift(root: string, key: string, entry: LockedSkill) {
 /**
  * Lockfile vs disk vs trust for the project at `root`. `skills` are the catalog's project
  * skills (for permissions as SKILL.md states them and for trust).
+ * long because: the drift kinds are reported in one pass over lockfile entries and folders, in report order.
  */
 export async function projectDrift(
   root: string,

@@ -122,7 +122,10 @@ const problem = (skill: string, kind: Mismatch["kind"], message: string): Mismat
   blocking: true,
 });
 
-/** Restores (and, unless frozen, converts) a vercel-labs lockfile. */
+/**
+ * Restores (and, unless frozen, converts) a vercel-labs lockfile.
+ * long because: one restore: fetch, verify, compare each entry, then write once or report.
+ */
 export async function restoreForeign(
   ws: RestoreWorkspace,
   entries: readonly ForeignLockedSkill[],

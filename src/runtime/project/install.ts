@@ -52,7 +52,10 @@ async function matchesLock(target: string, entry: LockedSkill): Promise<boolean>
   return diffFiles(entry.files, await fileHashes(target)).length === 0;
 }
 
-/** Plans each selected candidate for the project at `root` whose lock is `lock`. */
+/**
+ * Plans each selected candidate for the project at `root` whose lock is `lock`.
+ * long because: each candidate's refusals are checked in the order their messages promise.
+ */
 export async function planProjectInstall(
   root: string,
   lock: Lockfile,

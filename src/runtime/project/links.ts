@@ -112,6 +112,7 @@ async function copySkill(from: string, path: string): Promise<void> {
  * Links each skill into each agent's folder (agents sharing a folder get one link).
  * Skills must be trusted and unchanged since; anything already at a path that this tool
  * did not make is left alone and refused.
+ * long because: each skill-by-agent link decision (make, keep, refuse, copy) and one write of the record.
  */
 export async function linkSkills(
   home: string,

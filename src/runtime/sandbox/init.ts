@@ -12,6 +12,7 @@
  *               root, setpriv) is missing.
  */
 
+// @ts-types="../../generated/sandbox_init_py.d.ts"
 import { SANDBOX_INIT_SOURCE } from "../../generated/sandbox_init_py.ts";
 
 /** Resource limits inside the sandbox; a negative value means unlimited. */

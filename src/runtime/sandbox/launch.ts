@@ -248,6 +248,7 @@ function sandboxEnv(
  * Prepares the sandboxed form of `command args` (an absolute path or a name found on the
  * caller's PATH) with the script's environment `env`. The caller spawns the result and
  * awaits `dispose()` once the process is gone.
+ * long because: one bubblewrap command line built in order, with one dispose for all it made.
  */
 export async function prepareSandbox(
   command: string,

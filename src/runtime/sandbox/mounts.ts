@@ -140,7 +140,10 @@ function startIn(
     : workDir;
 }
 
-/** The mounts for `request`; `workDir` is the run's fresh folder. */
+/**
+ * The mounts for `request`; `workDir` is the run's fresh folder.
+ * long because: the mount order is the security argument: hidden first, shown again, toolchain, guards.
+ */
 export function mountPlan(
   request: MountRequest,
   workDir: string,

@@ -25,6 +25,7 @@ import { dirname, join } from "../os/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
+// @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
 import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
 import { loadSkillDir, SkillLoadError, type SkillRecord } from "../catalog/loader.ts";

@@ -4,14 +4,10 @@ import { findScript, findSkill, loadCatalog } from "../../../src/runtime/catalog
 import { SkillError } from "../../../src/core/errors.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { localEntry, registerEntries } from "../../helpers/install_fixture.ts";
+import { writeTree } from "../../helpers/tree.ts";
 
 async function writeSkill(dir: string, frontMatter: string, files: Record<string, string> = {}) {
-  await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(join(dir, "SKILL.md"), `---\n${frontMatter}\n---\n# Body\n`);
-  for (const [rel, text] of Object.entries(files)) {
-    await Deno.mkdir(join(dir, rel, ".."), { recursive: true });
-    await Deno.writeTextFile(join(dir, rel), text);
-  }
+  await writeTree(dir, { "SKILL.md": `---\n${frontMatter}\n---\n# Body\n`, ...files });
 }
 
 async function register(home: string, name: string, trusted = true) {

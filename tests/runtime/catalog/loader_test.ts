@@ -9,14 +9,7 @@ import {
 import { skillDirsAt } from "../../../src/runtime/catalog/discover.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { pyScript, skillMd } from "../../fixtures/git_repos.ts";
-
-async function write(root: string, files: Record<string, string>) {
-  for (const [rel, text] of Object.entries(files)) {
-    const path = join(root, rel);
-    await Deno.mkdir(join(path, ".."), { recursive: true });
-    await Deno.writeTextFile(path, text);
-  }
-}
+import { writeTree } from "../../helpers/tree.ts";
 
 const LOCAL = { origin: "local", trusted: false } as const;
 
@@ -38,7 +31,7 @@ async function validation(dir: string): Promise<string[]> {
 Deno.test("listing and validation read one skill into the same record", async () => {
   await using tmp = await tempDir();
   const dir = join(tmp.path, "tools");
-  await write(dir, {
+  await writeTree(dir, {
     "SKILL.md": skillMd("tools", "Tools.", "toolsets: ['lib.t:T']\n"),
     "scripts/run.py": pyScript("print(1)"),
     "scripts/bare.py": "print(2)\n",
@@ -58,13 +51,15 @@ Deno.test("listing and validation read one skill into the same record", async ()
 Deno.test("listing stops at the first problem; validation reports each with its file", async () => {
   await using tmp = await tempDir();
   const dir = (name: string) => join(tmp.path, name);
-  await write(dir("no-md"), { "README.md": "hi\n" });
-  await write(dir("empty-body"), { "SKILL.md": skillMd("empty-body", "d", "", "\n") });
-  await write(dir("escape"), { "SKILL.md": skillMd("escape") });
+  await writeTree(dir("no-md"), { "README.md": "hi\n" });
+  await writeTree(dir("empty-body"), { "SKILL.md": skillMd("empty-body", "d", "", "\n") });
+  await writeTree(dir("escape"), { "SKILL.md": skillMd("escape") });
   await Deno.symlink("/etc/passwd", join(dir("escape"), "passwd"));
-  await write(dir("no-toolset"), { "SKILL.md": skillMd("no-toolset", "d", "toolsets: ['x:T']\n") });
-  await write(dir("big"), { "SKILL.md": skillMd("big") + "a".repeat(MAX_SKILL_MD_BYTES) });
-  await write(dir("listed"), { "SKILL.md": skillMd("listed", "d", "scripts: [gone]\n") });
+  await writeTree(dir("no-toolset"), {
+    "SKILL.md": skillMd("no-toolset", "d", "toolsets: ['x:T']\n"),
+  });
+  await writeTree(dir("big"), { "SKILL.md": skillMd("big") + "a".repeat(MAX_SKILL_MD_BYTES) });
+  await writeTree(dir("listed"), { "SKILL.md": skillMd("listed", "d", "scripts: [gone]\n") });
 
   assert.equal(await listing(dir("missing")), "skill directory is missing");
   assert.deepEqual(await validation(dir("missing")), [
@@ -96,7 +91,7 @@ Deno.test("listing stops at the first problem; validation reports each with its 
 
 Deno.test("skillDirsAt() names a skill, the skills inside a folder, or the path itself", async () => {
   await using tmp = await tempDir();
-  await write(tmp.path, {
+  await writeTree(tmp.path, {
     "one/SKILL.md": skillMd("one"),
     "many/b/SKILL.md": skillMd("b"),
     "many/a/SKILL.md": skillMd("a"),

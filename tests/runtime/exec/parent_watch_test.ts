@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+// @ts-types="../../../src/generated/parent_watch_py.d.ts"
 import { PARENT_WATCH_SOURCE } from "../../../src/generated/parent_watch_py.ts";
 import { parentWatchDir, parentWatchEnv } from "../../../src/runtime/exec/parent_watch.ts";
 import { tempDir } from "../../helpers/cli.ts";

@@ -9,6 +9,7 @@ import { entriesToRemove } from "../../../src/runtime/lifecycle/remove.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { pyScript, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
+import { writeTree } from "../../helpers/tree.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const DEFAULT = { kind: "default" } as const;
@@ -17,18 +18,10 @@ function begin(home: string, options: { preview?: boolean; signal?: AbortSignal 
   return beginChange(home, { env: ENV, ...options });
 }
 
-async function write(root: string, files: Record<string, string>) {
-  for (const [rel, text] of Object.entries(files)) {
-    const path = join(root, rel);
-    await Deno.mkdir(join(path, ".."), { recursive: true });
-    await Deno.writeTextFile(path, text);
-  }
-}
-
 /** A skill directory on this machine, as `skills add ./dir` sees it. */
 async function localSkill(root: string, name: string): Promise<Source> {
   const dir = join(root, name);
-  await write(dir, skillFiles(name));
+  await writeTree(dir, skillFiles(name));
   return parseSource(dir, { localDirectory: dir });
 }
 
@@ -131,7 +124,7 @@ Deno.test("a preview leaves a dead command's leftovers for the next real change 
       items: [{ canonical: "beta", target: join(home, "beta"), aside: null, updatedAt: "t" }],
     }),
   );
-  await write(join(home, "beta"), { "SKILL.md": skillMd("beta") });
+  await writeTree(join(home, "beta"), { "SKILL.md": skillMd("beta") });
   {
     await using preview = await begin(home, { preview: true });
     assert.deepEqual(preview.recovered, []);

@@ -12,26 +12,19 @@ import {
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, multiSkillFiles, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
+import { writeTree } from "../../helpers/tree.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
-async function write(root: string, files: Record<string, string>) {
-  for (const [rel, text] of Object.entries(files)) {
-    const path = join(root, rel);
-    await Deno.mkdir(join(path, ".."), { recursive: true });
-    await Deno.writeTextFile(path, text);
-  }
-}
-
 Deno.test("discoverSkills() finds a root skill and nothing below it", async () => {
   await using tmp = await tempDir();
-  await write(tmp.path, { ...skillFiles("root"), ...skillFiles("inner", "skills/inner") });
+  await writeTree(tmp.path, { ...skillFiles("root"), ...skillFiles("inner", "skills/inner") });
   assert.deepEqual(await discoverSkills(tmp.path), [{ dir: tmp.path, rel: "" }]);
 });
 
 Deno.test("discoverSkills() finds skills/<name>/ and up to three levels, skipping .git and node_modules", async () => {
   await using tmp = await tempDir();
-  await write(tmp.path, {
+  await writeTree(tmp.path, {
     "skills/b/SKILL.md": skillMd("b"),
     "skills/a/SKILL.md": skillMd("a"),
     "skills/a/nested/SKILL.md": skillMd("nested"), // content of a, not a skill of its own
@@ -178,7 +171,7 @@ Deno.test("planInstall() blocks on validation errors and names the problem", asy
 Deno.test("a local directory is copied with its symlinks, so an escaping one is refused", async () => {
   await using tmp = await tempDir();
   const dir = join(tmp.path, "local-skill");
-  await write(dir, skillFiles("local-skill"));
+  await writeTree(dir, skillFiles("local-skill"));
   await Deno.symlink("/etc/passwd", join(dir, "scripts", "passwd.txt"));
   const home = join(tmp.path, "home");
   await using change = await begin(home);

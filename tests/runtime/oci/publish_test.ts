@@ -10,15 +10,14 @@ import {
 import { parseOciReference } from "../../../src/core/sources/oci_reference.ts";
 import { sha256Hex } from "../../../src/core/records/digest.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
+import { writeShellSkill } from "../../helpers/tree.ts";
 
 async function writeSkill(dir: string, name: string, extra = "") {
-  await Deno.mkdir(`${dir}/scripts`, { recursive: true });
-  await Deno.writeTextFile(
-    `${dir}/SKILL.md`,
-    `---\nname: ${name}\ndescription: Does ${name} things.\nmetadata:\n  version: "1.2.0"\n---\n# ${name}\n${extra}`,
+  await writeShellSkill(
+    dir,
+    `name: ${name}\ndescription: Does ${name} things.\nmetadata:\n  version: "1.2.0"`,
+    `# ${name}\n${extra}`,
   );
-  await Deno.writeTextFile(`${dir}/scripts/run.sh`, "#!/bin/sh\necho hi\n");
-  await Deno.chmod(`${dir}/scripts/run.sh`, 0o755);
   await Deno.writeTextFile(`${dir}/notes.txt`, "notes\n");
 }
 

@@ -8,15 +8,10 @@ import {
 import { pullSkills } from "../../../src/runtime/oci/pull.ts";
 import { parseOciReference } from "../../../src/core/sources/oci_reference.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
+import { writeShellSkill } from "../../helpers/tree.ts";
 
-async function writeSkill(dir: string, name: string, body = "") {
-  await Deno.mkdir(`${dir}/scripts`, { recursive: true });
-  await Deno.writeTextFile(
-    `${dir}/SKILL.md`,
-    `---\nname: ${name}\ndescription: Demo.\n---\n# ${name}\n${body}`,
-  );
-  await Deno.writeTextFile(`${dir}/scripts/run.sh`, "#!/bin/sh\necho hi\n");
-  await Deno.chmod(`${dir}/scripts/run.sh`, 0o755);
+function writeSkill(dir: string, name: string, body = "") {
+  return writeShellSkill(dir, `name: ${name}\ndescription: Demo.`, `# ${name}\n${body}`);
 }
 
 Deno.test("oci pull: a published skill comes back file for file; an index by --skill name", async () => {
