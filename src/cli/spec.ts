@@ -41,7 +41,10 @@ interface HelpSection {
 }
 
 export interface CommandSpec {
+  /** The command's word; its spec file is specs/<name>.ts and its module commands/<name>.ts. */
   name: string;
+  /** Its place in `skills --help` (and the generated registry): lower comes first. */
+  order: number;
   /** Other names that run this command; shown in help and completed by the shells. */
   aliases?: readonly string[];
   /** One line for the command table. */

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const callSpec = {
   name: "call",
+  order: 180,
   summary: "Call a typed toolset tool",
   usage: ["call <skill> <tool> [--input JSON] [--json]", "call <skill> --list [--json]"],
   description: `Call one typed toolset tool of a skill directly, without a model. <tool> is the

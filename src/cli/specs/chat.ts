@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag, WORKSPACE_FLAG } fr
 
 export const chatSpec = {
   name: "chat",
+  order: 190,
   summary: "Chat with a model that uses the skills",
   usage: ["chat [--skills a,b] [-p PROMPT] [--json] [--max-steps N]"],
   description: `Chat with a model that uses the active skills. The model sees only the skills' names

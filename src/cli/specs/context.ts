@@ -7,6 +7,7 @@ export const DEFAULT_MEASURE_MODEL = "openai:gpt-4o-mini";
 
 export const contextSpec = {
   name: "context",
+  order: 200,
   summary: "Count the tokens of the fixed context",
   usage: ["context [--skills a,b] [--json]"],
   description: `Count the tokens (o200k_base) of what \`skills chat\` sends before the first user

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const lintSpec = {
   name: "lint",
+  order: 50,
   summary: "Check a skill's style for its author",
   usage: ["lint <dir>... [--run-scripts | --no-scripts] [--timeout S] [--json]"],
   description: `Checks for skill authors, beyond what \`skills validate\` requires:

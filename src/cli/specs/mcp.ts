@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, verboseFlag, WORKSPACE_FLAG } from "../spe
 
 export const mcpSpec = {
   name: "mcp",
+  order: 220,
   summary: "Serve the skills over MCP (stdio or HTTP)",
   usage: ["mcp [--skills a,b]", "mcp --http HOST:PORT [--skills a,b] [--session-timeout S]"],
   description: `Serve the active skills to an MCP client over stdio (newline-delimited JSON-RPC on

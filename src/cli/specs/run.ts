@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, verboseFlag } from "../spec.ts";
 
 export const runSpec = {
   name: "run",
+  order: 80,
   summary: "Run a skill script in the sandbox",
   usage: ["run [options] <skill> <script> [script args...]"],
   description: `Run a skill script in the sandbox. <script> is its name (status, office/unpack),
