@@ -7,18 +7,23 @@
  */
 
 import { UsageError } from "../core/errors.ts";
-import { COMMON_FLAGS, type PositionalSpec } from "./spec.ts";
+import type { ParsedCommon } from "./command.ts";
+import { type CommandSpec, COMMON_FLAGS, type PositionalSpec, renderHelp } from "./spec.ts";
 
 interface OptionDef {
   type: "boolean" | "string";
   short?: string;
   multiple?: boolean;
+  /** The flag's value parser (values.ts): text → value, or a UsageError. */
+  parse?: (text: string) => unknown;
 }
 type OptionSpec = Record<string, OptionDef>;
 
-type ValueOf<D extends OptionDef> = D extends { type: "string" }
-  ? (D extends { multiple: true } ? string[] : string)
-  : (D extends { multiple: true } ? boolean[] : boolean);
+/** One occurrence's value: what the flag's parser returns, else its text or `true`. */
+type OneValue<D extends OptionDef> = D extends { parse: (text: string) => infer T } ? T
+  : D extends { type: "string" } ? string
+  : boolean;
+type ValueOf<D extends OptionDef> = D extends { multiple: true } ? OneValue<D>[] : OneValue<D>;
 type ParsedValues<O extends OptionSpec> = { [K in keyof O]?: ValueOf<O[K]> };
 
 /** Flags every command accepts. */
@@ -65,12 +70,10 @@ export function parseCommand<O extends OptionSpec>(
   rawAfter?: number,
 ): Parsed<O> {
   try {
-    return parseOptions(
-      argv,
-      { ...COMMON_OPTIONS, ...options },
-      allowPositionals,
-      rawAfter,
-    ) as Parsed<O>;
+    const spec = { ...COMMON_OPTIONS, ...options };
+    const parsed = parseOptions(argv, spec, allowPositionals, rawAfter);
+    applyValueParsers(spec, parsed.values);
+    return parsed as Parsed<O>;
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
     throw new UsageError(error.message, `Run \`skills ${command} --help\` for usage`);
@@ -152,6 +155,22 @@ function parseOptions(
   return { values, positionals, rest };
 }
 
+/**
+ * Runs each flag's value parser over what was given, in the order the spec declares the
+ * flags (so the first bad flag of the declaration is the one reported), after the whole
+ * argv is read: an unknown option is still reported before a bad value.
+ */
+function applyValueParsers(spec: OptionSpec, values: Record<string, unknown>): void {
+  for (const [name, def] of Object.entries(spec)) {
+    const parse = def.parse;
+    if (parse === undefined || values[name] === undefined) continue;
+    const given = values[name];
+    values[name] = Array.isArray(given)
+      ? given.map((text) => parse(text as string))
+      : parse(given as string);
+  }
+}
+
 /** The value following option `flag` at argv[index]; a missing or dash-led one is refused. */
 function valueAfter(argv: readonly string[], index: number, flag: string): string {
   const value = argv[index + 1];
@@ -183,4 +202,48 @@ export function requireOne(command: string, positionals: readonly string[], what
     );
   }
   return positionals[0]!;
+}
+
+/** What a command's `options` function receives: argv read against its spec. */
+export interface CommandInput<S extends ParserSpec> {
+  /** Every flag given, parsed by its value parser (the common flags included). */
+  values: ParsedValues<S["flags"] & typeof COMMON_OPTIONS>;
+  positionals: string[];
+  /** The raw tail (a `raw` positional's arguments), as given. */
+  rest: string[];
+  /** `--help`, `--json`, `--verbose`. */
+  common: ParsedCommon;
+}
+
+/** The options a command's parse returns: `OptionsOf<typeof parse>`. */
+export type OptionsOf<P extends (argv: readonly string[]) => unknown> = ReturnType<P>;
+
+/**
+ * A command's help and parser from its spec: argv is read against the spec (flags, value
+ * parsers, the raw tail), then `options` makes its own checks (counts, combinations) and
+ * shapes what `run` receives, whose type is inferred from it. Commands write no argv
+ * parsing of their own (tests/architecture/house_test.ts keeps it so).
+ */
+export function defineCommand<S extends CommandSpec, T extends ParsedCommon>(
+  spec: S,
+  options: (input: CommandInput<S>) => T,
+): { help: string; parse(argv: readonly string[]): T } {
+  return {
+    help: renderHelp(spec),
+    parse(argv) {
+      const { values, positionals, rest } = parseSpec(spec, argv);
+      return options({ values, positionals, rest, common: commonFlags(values) });
+    },
+  };
+}
+
+/** `Unexpected argument 'x'` for a command that takes no positionals. */
+export function refuseArguments(
+  command: string,
+  positionals: readonly string[],
+  hint = `Run \`skills ${command} --help\` for usage`,
+): void {
+  if (positionals.length > 0) {
+    throw new UsageError(`Unexpected argument '${positionals[0]}'`, hint);
+  }
 }

@@ -3,8 +3,10 @@
  * command is declared once, as plain data in src/cli/specs/<name>.ts, and everything else
  * is derived from it: its parser (args.ts), its `--help` (renderHelp, below), the command
  * table, top-level help and typo suggestions (commands.ts, through command_index.ts, which
- * is generated from the specs so that start-up loads none of them), and the shell
- * completions (completions_render.ts, completions_fish.ts).
+ * is generated from the specs by scripts/gen_commands.ts so that start-up loads none of
+ * them), typed option values (a flag's `parse`, values.ts; the command's options are
+ * inferred through `defineCommand`) and the shell completions (completions_render.ts,
+ * completions_fish.ts).
  */
 
 import { type FlagLine, flagTable } from "./commands.ts";
@@ -16,6 +18,11 @@ export interface FlagSpec extends FlagLine {
   multiple?: boolean;
   /** What a shell completes for the value: comma-separated skill names, or a directory. */
   complete?: "skill-list" | "directory";
+  /**
+   * The value parser (values.ts): each value given is passed through it before the command
+   * sees it, and the options type carries what it returns. Throws UsageError.
+   */
+  parse?: (text: string) => unknown;
 }
 
 /** What a shell completes for a positional argument. */

@@ -28,9 +28,8 @@ import {
   selectCandidates,
 } from "../../runtime/lifecycle/install.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
+import { defineCommand, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { addSpec } from "../specs/add.ts";
 import {
   chooseFromList,
@@ -50,8 +49,6 @@ import { loadCatalog } from "../../runtime/catalog/catalog.ts";
 import { type LinkOutcome, linkSkills } from "../../runtime/project/links.ts";
 import { addToProject } from "../project_add.ts";
 import { renderLinks } from "../project_ui.ts";
-
-export const help = renderHelp(addSpec);
 
 interface AddOptions extends ParsedCommon {
   source: string;
@@ -73,56 +70,58 @@ interface AddOptions extends ParsedCommon {
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
-export function parse(argv: readonly string[]): AddOptions {
-  const { values, positionals } = parseSpec(addSpec, argv);
-  const flags = commonFlags(values);
-  const empty = {
-    source: "",
-    refs: {},
-    skills: [],
-    name: undefined,
-    renames: new Map<string, string>(),
-    list: false,
-    yes: false,
-    allowRisky: false,
-    project: false,
-    agents: [],
-  };
-  if (flags.help) return { ...flags, ...empty };
-  const source = requireOne("add", positionals, "source");
-  const skills = (values.skill ?? []).map(parseSkillSelector);
-  const { name, renames } = parseNames(values.name ?? [], skills);
-  const renaming = name !== undefined || renames.size > 0;
-  if (values.list && (renaming || values.yes)) {
-    throw new UsageError("--list installs nothing; it takes no --name or --yes");
-  }
-  const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
-  const agents = [
-    ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
-  ];
-  if (values.project && renaming) {
-    throw new UsageError(
-      "--name cannot rename a project skill: its SKILL.md names it for every agent",
-      "Install it without --name, or into $SKILLS_HOME (without --project)",
-    );
-  }
-  if (values.list && agents.length > 0) {
-    throw new UsageError("--list installs nothing; it takes no --agent");
-  }
-  return {
-    ...flags,
-    source,
-    refs,
-    skills,
-    name,
-    renames,
-    list: values.list === true,
-    yes: values.yes === true,
-    allowRisky: values["allow-risky"] === true,
-    project: values.project === true,
-    agents,
-  };
-}
+export const { help, parse } = defineCommand(
+  addSpec,
+  ({ values, positionals, common }): AddOptions => {
+    const flags = common;
+    const empty = {
+      source: "",
+      refs: {},
+      skills: [],
+      name: undefined,
+      renames: new Map<string, string>(),
+      list: false,
+      yes: false,
+      allowRisky: false,
+      project: false,
+      agents: [],
+    };
+    if (flags.help) return { ...flags, ...empty };
+    const source = requireOne("add", positionals, "source");
+    const skills = (values.skill ?? []).map(parseSkillSelector);
+    const { name, renames } = parseNames(values.name ?? [], skills);
+    const renaming = name !== undefined || renames.size > 0;
+    if (values.list && (renaming || values.yes)) {
+      throw new UsageError("--list installs nothing; it takes no --name or --yes");
+    }
+    const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
+    const agents = [
+      ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
+    ];
+    if (values.project && renaming) {
+      throw new UsageError(
+        "--name cannot rename a project skill: its SKILL.md names it for every agent",
+        "Install it without --name, or into $SKILLS_HOME (without --project)",
+      );
+    }
+    if (values.list && agents.length > 0) {
+      throw new UsageError("--list installs nothing; it takes no --agent");
+    }
+    return {
+      ...flags,
+      source,
+      refs,
+      skills,
+      name,
+      renames,
+      list: values.list === true,
+      yes: values.yes === true,
+      allowRisky: values["allow-risky"] === true,
+      project: values.project === true,
+      agents,
+    };
+  },
+);
 
 /**
  * `--name NEW` (one skill) or `--name OLD=NEW` (repeatable, any skill of a bulk install);

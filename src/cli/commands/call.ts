@@ -16,13 +16,10 @@ import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { ToolsetHost, type ToolsetMethod } from "../../runtime/exec/toolset_host.ts";
-import { commonFlags, parseSpec } from "../args.ts";
+import { defineCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { callSpec } from "../specs/call.ts";
 import { table, writeJson } from "../render.ts";
-
-export const help = renderHelp(callSpec);
 
 interface CallOptions extends ParsedCommon {
   skill: string;
@@ -36,37 +33,39 @@ interface CallOptions extends ParsedCommon {
 const HINT = "Run `skills call --help` for usage";
 
 /** Pure: argv → options; the `--input` JSON is parsed and must be an object. */
-export function parse(argv: readonly string[]): CallOptions {
-  const { values, positionals } = parseSpec(callSpec, argv);
-  const flags = commonFlags(values);
-  const options: CallOptions = {
-    ...flags,
-    skill: "",
-    tool: "",
-    input: {},
-    list: values.list === true,
-    timeoutSeconds: undefined,
-  };
-  if (flags.help) return options;
-  const [skill, tool, ...rest] = positionals;
-  if (skill === undefined) throw new UsageError("Missing skill name", HINT);
-  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'`, HINT);
-  if (tool === undefined && !options.list) throw new UsageError("Missing tool name", HINT);
-  if (tool !== undefined && options.list) {
-    throw new UsageError("Give either a tool name or --list, not both", HINT);
-  }
-  options.skill = skill;
-  options.tool = tool ?? "";
-  if (typeof values.input === "string") options.input = parseInput(values.input);
-  if (typeof values.timeout === "string") {
-    const seconds = Number(values.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-      throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 3600)`, HINT);
+export const { help, parse } = defineCommand(
+  callSpec,
+  ({ values, positionals, common }): CallOptions => {
+    const flags = common;
+    const options: CallOptions = {
+      ...flags,
+      skill: "",
+      tool: "",
+      input: {},
+      list: values.list === true,
+      timeoutSeconds: undefined,
+    };
+    if (flags.help) return options;
+    const [skill, tool, ...rest] = positionals;
+    if (skill === undefined) throw new UsageError("Missing skill name", HINT);
+    if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'`, HINT);
+    if (tool === undefined && !options.list) throw new UsageError("Missing tool name", HINT);
+    if (tool !== undefined && options.list) {
+      throw new UsageError("Give either a tool name or --list, not both", HINT);
     }
-    options.timeoutSeconds = seconds;
-  }
-  return options;
-}
+    options.skill = skill;
+    options.tool = tool ?? "";
+    if (typeof values.input === "string") options.input = parseInput(values.input);
+    if (typeof values.timeout === "string") {
+      const seconds = Number(values.timeout);
+      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+        throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 3600)`, HINT);
+      }
+      options.timeoutSeconds = seconds;
+    }
+    return options;
+  },
+);
 
 /** `-` means stdin; anything else must be a JSON object. */
 function parseInput(text: string): Record<string, unknown> | "stdin" {

@@ -6,25 +6,24 @@ import { qualifiedToolName } from "../../core/names.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { findSkill, type ShadowedSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
+import { defineCommand, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { infoSpec } from "../specs/info.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
-
-export const help = renderHelp(infoSpec);
 
 interface InfoOptions extends ParsedCommon {
   name: string;
 }
 
-export function parse(argv: readonly string[]): InfoOptions {
-  const { values, positionals } = parseSpec(infoSpec, argv);
-  const flags = commonFlags(values);
-  if (flags.help) return { ...flags, name: "" };
-  return { ...flags, name: requireOne("info", positionals, "skill name") };
-}
+export const { help, parse } = defineCommand(
+  infoSpec,
+  ({ positionals, common }): InfoOptions => {
+    const flags = common;
+    if (flags.help) return { ...flags, name: "" };
+    return { ...flags, name: requireOne("info", positionals, "skill name") };
+  },
+);
 
 /**
  * The tools a model sees for this skill: the skill tools, then its toolset tools (mounted

@@ -4,13 +4,10 @@ import { resolve } from "../../runtime/os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { planScaffold, scaffoldName, writeScaffold } from "../../runtime/lifecycle/scaffold.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
+import { defineCommand, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { initSpec } from "../specs/init.ts";
 import { writeJson } from "../render.ts";
-
-export const help = renderHelp(initSpec);
 
 interface InitOptions extends ParsedCommon {
   name: string;
@@ -18,16 +15,18 @@ interface InitOptions extends ParsedCommon {
   withToolset: boolean;
 }
 
-export function parse(argv: readonly string[]): InitOptions {
-  const { values, positionals } = parseSpec(initSpec, argv);
-  const flags = commonFlags(values);
-  const options = { ...flags, dir: values.dir, withToolset: values["with-toolset"] === true };
-  if (flags.help) return { ...options, name: "" };
-  if (values.dir === "") {
-    throw new UsageError("--dir must not be empty", "Run `skills init --help` for usage");
-  }
-  return { ...options, name: requireOne("init", positionals, "skill name") };
-}
+export const { help, parse } = defineCommand(
+  initSpec,
+  ({ values, positionals, common }): InitOptions => {
+    const flags = common;
+    const options = { ...flags, dir: values.dir, withToolset: values["with-toolset"] === true };
+    if (flags.help) return { ...options, name: "" };
+    if (values.dir === "") {
+      throw new UsageError("--dir must not be empty", "Run `skills init --help` for usage");
+    }
+    return { ...options, name: requireOne("init", positionals, "skill name") };
+  },
+);
 
 export async function run(options: InitOptions, ctx: Context): Promise<number> {
   const name = scaffoldName(options.name);

@@ -15,17 +15,14 @@ import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { type ForeignReport, restoreForeign } from "../../runtime/project/foreign.ts";
 import { restoreLocked, type RestoreReport } from "../../runtime/project/restore.ts";
 import { beginProjectChange } from "../../runtime/project/transaction.ts";
-import { commonFlags, parseSpec } from "../args.ts";
+import { defineCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { installSpec } from "../specs/install.ts";
 import { progress } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
 import { isCi, renderMismatches } from "../project_ui.ts";
 import { trustInstalled } from "../../runtime/project/trust.ts";
 import { refreshCopies, trustedProjectFolders } from "../../runtime/project/links.ts";
-
-export const help = renderHelp(installSpec);
 
 interface InstallOptions extends ParsedCommon {
   frozen: boolean;
@@ -36,22 +33,24 @@ interface InstallOptions extends ParsedCommon {
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
-export function parse(argv: readonly string[]): InstallOptions {
-  const { values, positionals } = parseSpec(installSpec, argv);
-  const flags = commonFlags(values);
-  if (positionals.length > 0 && !flags.help) {
-    throw new UsageError(
-      "`skills install` restores the project's skills-lock.json; it takes no source",
-      `Did you mean \`skills add ${positionals[0]}\`? (add --project records it in the lockfile)`,
-    );
-  }
-  return {
-    ...flags,
-    frozen: values.frozen === true,
-    force: values.force === true,
-    trust: values.trust === true,
-  };
-}
+export const { help, parse } = defineCommand(
+  installSpec,
+  ({ values, positionals, common }): InstallOptions => {
+    const flags = common;
+    if (positionals.length > 0 && !flags.help) {
+      throw new UsageError(
+        "`skills install` restores the project's skills-lock.json; it takes no source",
+        `Did you mean \`skills add ${positionals[0]}\`? (add --project records it in the lockfile)`,
+      );
+    }
+    return {
+      ...flags,
+      frozen: values.frozen === true,
+      force: values.force === true,
+      trust: values.trust === true,
+    };
+  },
+);
 
 export async function run(options: InstallOptions, ctx: Context): Promise<number> {
   const frozen = options.frozen || isCi(ctx.env);

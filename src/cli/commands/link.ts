@@ -8,14 +8,11 @@ import { canonicalSkillName } from "../../core/names.ts";
 import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { type LinkScope, linkSkills } from "../../runtime/project/links.ts";
 import { renderLinks } from "../project_ui.ts";
-import { commonFlags, parseSpec } from "../args.ts";
+import { defineCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { linkSpec } from "../specs/link.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
-
-export const help = renderHelp(linkSpec);
 
 interface LinkOptions extends ParsedCommon {
   names: string[];
@@ -24,25 +21,27 @@ interface LinkOptions extends ParsedCommon {
   copy: boolean;
 }
 
-export function parse(argv: readonly string[]): LinkOptions {
-  const { values, positionals } = parseSpec(linkSpec, argv);
-  const flags = commonFlags(values);
-  const base = {
-    ...flags,
-    names: [],
-    agents: [],
-    global: values.global === true,
-    copy: values.copy === true,
-  };
-  if (flags.help) return base;
-  const agents = [
-    ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
-  ];
-  if (agents.length === 0) {
-    throw new UsageError("Name at least one --agent", "Run `skills link --help` for the agents");
-  }
-  return { ...base, agents, names: positionals.map((n) => canonicalSkillName(n)) };
-}
+export const { help, parse } = defineCommand(
+  linkSpec,
+  ({ values, positionals, common }): LinkOptions => {
+    const flags = common;
+    const base = {
+      ...flags,
+      names: [],
+      agents: [],
+      global: values.global === true,
+      copy: values.copy === true,
+    };
+    if (flags.help) return base;
+    const agents = [
+      ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
+    ];
+    if (agents.length === 0) {
+      throw new UsageError("Name at least one --agent", "Run `skills link --help` for the agents");
+    }
+    return { ...base, agents, names: positionals.map((n) => canonicalSkillName(n)) };
+  },
+);
 
 export async function run(options: LinkOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);

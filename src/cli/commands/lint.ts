@@ -8,13 +8,10 @@ import { lintGuideFor } from "../../core/lint_guide.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { type LintReport, lintSkillDir } from "../../runtime/audit/lint.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { commonFlags, parseSpec } from "../args.ts";
+import { defineCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { lintSpec } from "../specs/lint.ts";
 import { style, writeJson } from "../render.ts";
-
-export const help = renderHelp(lintSpec);
 
 interface LintOptions extends ParsedCommon {
   dirs: string[];
@@ -25,36 +22,38 @@ interface LintOptions extends ParsedCommon {
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
 
-export function parse(argv: readonly string[]): LintOptions {
-  const { values, positionals } = parseSpec(lintSpec, argv);
-  const flags = commonFlags(values);
-  if (!flags.help && positionals.length === 0) {
-    throw new UsageError(
-      "Missing skill directory",
-      "Run `skills lint <dir>`, e.g. `skills lint .`",
-    );
-  }
-  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
-  if (values.timeout !== undefined) {
-    timeoutSeconds = Number(values.timeout);
-    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0 || timeoutSeconds > 600) {
-      throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 600)`);
+export const { help, parse } = defineCommand(
+  lintSpec,
+  ({ values, positionals, common }): LintOptions => {
+    const flags = common;
+    if (!flags.help && positionals.length === 0) {
+      throw new UsageError(
+        "Missing skill directory",
+        "Run `skills lint <dir>`, e.g. `skills lint .`",
+      );
     }
-  }
-  if (values["no-scripts"] === true && values["run-scripts"] === true) {
-    throw new UsageError("Give --run-scripts or --no-scripts, not both");
-  }
-  return {
-    ...flags,
-    dirs: positionals,
-    scripts: values["no-scripts"] === true
-      ? "no"
-      : values["run-scripts"] === true
-      ? "yes"
-      : "trusted",
-    timeoutSeconds,
-  };
-}
+    let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
+    if (values.timeout !== undefined) {
+      timeoutSeconds = Number(values.timeout);
+      if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0 || timeoutSeconds > 600) {
+        throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 600)`);
+      }
+    }
+    if (values["no-scripts"] === true && values["run-scripts"] === true) {
+      throw new UsageError("Give --run-scripts or --no-scripts, not both");
+    }
+    return {
+      ...flags,
+      dirs: positionals,
+      scripts: values["no-scripts"] === true
+        ? "no"
+        : values["run-scripts"] === true
+        ? "yes"
+        : "trusted",
+      timeoutSeconds,
+    };
+  },
+);
 
 /**
  * Without an OS sandbox here, scripts under review would run as the user: asked on a

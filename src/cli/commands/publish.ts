@@ -8,13 +8,10 @@ import { publishSkills } from "../../runtime/oci/publish.ts";
 import { attachSignature, signatureTag } from "../../runtime/oci/signature.ts";
 import { sshSign } from "../../runtime/signing/ssh.ts";
 import { parseOciReference } from "../../core/oci_reference.ts";
-import { commonFlags, parseSpec } from "../args.ts";
+import { defineCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { publishSpec } from "../specs/publish.ts";
 import { writeJson } from "../render.ts";
-
-export const help = renderHelp(publishSpec);
 
 interface PublishOptions extends ParsedCommon {
   source: string;
@@ -24,29 +21,30 @@ interface PublishOptions extends ParsedCommon {
   sign: string | undefined;
 }
 
-export function parse(argv: readonly string[]): PublishOptions {
-  const { values, positionals } = parseSpec(publishSpec, argv);
-  const common = commonFlags(values);
-  if (common.help) {
-    return { ...common, source: "", target: "", insecureHosts: [], sign: undefined };
-  }
-  if (positionals.length !== 2) {
-    throw new UsageError(
-      positionals.length < 2
-        ? "Missing skill folder or oci:// target"
-        : `Unexpected argument '${positionals[2]}'`,
-      "Run `skills publish --help` for usage",
-    );
-  }
-  const insecure = values["insecure-registry"];
-  return {
-    ...common,
-    source: positionals[0] ?? "",
-    target: positionals[1] ?? "",
-    insecureHosts: Array.isArray(insecure) ? insecure.map(String) : [],
-    sign: typeof values.sign === "string" ? values.sign : undefined,
-  };
-}
+export const { help, parse } = defineCommand(
+  publishSpec,
+  ({ values, positionals, common }): PublishOptions => {
+    if (common.help) {
+      return { ...common, source: "", target: "", insecureHosts: [], sign: undefined };
+    }
+    if (positionals.length !== 2) {
+      throw new UsageError(
+        positionals.length < 2
+          ? "Missing skill folder or oci:// target"
+          : `Unexpected argument '${positionals[2]}'`,
+        "Run `skills publish --help` for usage",
+      );
+    }
+    const insecure = values["insecure-registry"];
+    return {
+      ...common,
+      source: positionals[0] ?? "",
+      target: positionals[1] ?? "",
+      insecureHosts: Array.isArray(insecure) ? insecure.map(String) : [],
+      sign: typeof values.sign === "string" ? values.sign : undefined,
+    };
+  },
+);
 
 export async function run(options: PublishOptions, ctx: Context): Promise<number> {
   let target;

@@ -15,14 +15,11 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { entriesToRemove } from "../../runtime/lifecycle/remove.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
-import { commonFlags, parseSpec } from "../args.ts";
+import { defineCommand } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { removeSpec } from "../specs/remove.ts";
 import { confirmAction, fields } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
-
-export const help = renderHelp(removeSpec);
 
 interface RemoveOptions extends ParsedCommon {
   names: string[];
@@ -34,20 +31,22 @@ interface RemoveOptions extends ParsedCommon {
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
-export function parse(argv: readonly string[]): RemoveOptions {
-  const { values, positionals } = parseSpec(removeSpec, argv);
-  const flags = commonFlags(values);
-  if (flags.help) return { ...flags, names: [], yes: false, project: false };
-  if (positionals.length === 0) {
-    throw new UsageError("Missing skill name", "Run `skills remove --help` for usage");
-  }
-  return {
-    ...flags,
-    names: positionals.map((n) => canonicalSkillName(n)),
-    yes: values.yes === true,
-    project: values.project === true,
-  };
-}
+export const { help, parse } = defineCommand(
+  removeSpec,
+  ({ values, positionals, common }): RemoveOptions => {
+    const flags = common;
+    if (flags.help) return { ...flags, names: [], yes: false, project: false };
+    if (positionals.length === 0) {
+      throw new UsageError("Missing skill name", "Run `skills remove --help` for usage");
+    }
+    return {
+      ...flags,
+      names: positionals.map((n) => canonicalSkillName(n)),
+      yes: values.yes === true,
+      project: values.project === true,
+    };
+  },
+);
 
 function describe(entry: RegistryEntry): string {
   return `\nSkill '${entry.name_canonical}'\n` + fields([
