@@ -86,14 +86,26 @@ export const HELP_FLAG = COMMON_FLAGS.help;
 /** `--json` with this command's description of its document. */
 export const jsonFlag = (description: string) => ({ type: "boolean", description }) as const;
 
-/** `--workspace DIR` of the commands that run scripts for a model (chat, mcp). */
-export const WORKSPACE_FLAG = {
-  type: "string",
-  value: "DIR",
-  complete: "directory",
-  description: `The folder scripts run in and may write (default: this directory;
+/**
+ * The surface options of the commands that serve the skills to a model (chat, mcp): which
+ * skills are active and the folder their scripts run in. Declared once; each command lists
+ * them in its own help order, and session.ts's `surfaceOptions` reads them.
+ */
+export const SURFACE_FLAGS = {
+  skills: {
+    type: "string",
+    value: "a,b",
+    complete: "skill-list",
+    description: "Active skills (overrides AGENT_SKILLS; also all, all-untrusted, none)",
+  },
+  workspace: {
+    type: "string",
+    value: "DIR",
+    complete: "directory",
+    description: `The folder scripts run in and may write (default: this directory;
 guarded paths stay read-only; SKILLS_READ_ONLY=1 keeps it read-only)`,
-} as const;
+  },
+} as const satisfies Record<string, FlagSpec>;
 
 /** `-v, --verbose` with this command's description of what it logs. */
 export const verboseFlag = (description = "Debug logs on stderr") =>

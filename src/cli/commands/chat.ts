@@ -18,60 +18,38 @@ import { Repl, terminalObserver } from "../../agent/repl.ts";
 import { redactSecrets } from "../../agent/provider_errors.ts";
 import { surfaceFactory } from "../../agent/surface_factory.ts";
 import { CatalogWatch } from "../../agent/catalog_watch.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../render.ts";
-import { openSession, workspaceDir } from "../session.ts";
+import { openSession, surfaceOptions, workspaceDir } from "../session.ts";
 import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { modelCanInvoke } from "../../agent/invocation.ts";
 
 export const handlesInterrupt = true;
 
-interface ChatOptions extends ParsedCommon {
-  skills: string | undefined;
-  prompt: string | undefined;
-  maxSteps: number;
-  /** `--workspace DIR`, as given. */
-  workspace: string | undefined;
-}
+export const { help, parse } = defineCommand(chatSpec, ({ values, positionals, common }) => {
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `Unexpected argument '${positionals[0]}'`,
+      'To send a message without the REPL use -p "message"; run `skills chat --help` for usage',
+    );
+  }
+  const prompt = values.prompt;
+  if (prompt !== undefined && prompt.trim() === "") {
+    throw new UsageError("The prompt given with -p is empty", 'Pass a message: -p "..."');
+  }
+  if (common.json && prompt === undefined) {
+    throw new UsageError("--json needs -p/--prompt", 'Use: skills chat -p "message" --json');
+  }
+  return {
+    ...common,
+    ...surfaceOptions(values),
+    prompt,
+    maxSteps: values["max-steps"] ?? DEFAULT_MAX_STEPS,
+  };
+});
 
-export const { help, parse } = defineCommand(
-  chatSpec,
-  ({ values, positionals, common }): ChatOptions => {
-    if (positionals.length > 0) {
-      throw new UsageError(
-        `Unexpected argument '${positionals[0]}'`,
-        'To send a message without the REPL use -p "message"; run `skills chat --help` for usage',
-      );
-    }
-    const prompt = values.prompt as string | undefined;
-    if (prompt !== undefined && prompt.trim() === "") {
-      throw new UsageError("The prompt given with -p is empty", 'Pass a message: -p "..."');
-    }
-    if (common.json && prompt === undefined) {
-      throw new UsageError("--json needs -p/--prompt", 'Use: skills chat -p "message" --json');
-    }
-    const rawSteps = values["max-steps"] as string | undefined;
-    let maxSteps = DEFAULT_MAX_STEPS;
-    if (rawSteps !== undefined) {
-      maxSteps = Number(rawSteps);
-      if (!/^\d+$/.test(rawSteps) || maxSteps < 1 || maxSteps > 1000) {
-        throw new UsageError(
-          `Invalid --max-steps '${rawSteps}'`,
-          "Use a whole number from 1 to 1000",
-        );
-      }
-    }
-    return {
-      ...common,
-      skills: values.skills as string | undefined,
-      prompt,
-      maxSteps,
-      workspace: values.workspace as string | undefined,
-    };
-  },
-);
+type ChatOptions = OptionsOf<typeof parse>;
 
 export async function run(options: ChatOptions, ctx: Context): Promise<number> {
   const config = resolveProviderConfig(ctx.env);

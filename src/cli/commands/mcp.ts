@@ -7,50 +7,32 @@ import { UsageError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { mcpSpec } from "../specs/mcp.ts";
-import { openSession, workspaceDir } from "../session.ts";
+import { openSession, surfaceOptions, workspaceDir } from "../session.ts";
 import type { ListenAddress } from "../../mcp/http_guard.ts";
-
-interface McpOptions extends ParsedCommon {
-  skills: string | undefined;
-  http: string | undefined;
-  sessionTimeoutSeconds: number;
-  /** `--workspace DIR`, as given. */
-  workspace: string | undefined;
-}
 
 const DEFAULT_SESSION_TIMEOUT_SECONDS = 1800;
 
-export const { help, parse } = defineCommand(
-  mcpSpec,
-  ({ values, positionals, common }): McpOptions => {
-    if (positionals.length > 0) {
-      throw new UsageError(
-        `Unexpected argument '${positionals[0]}'`,
-        "Run `skills mcp --help` for usage",
-      );
-    }
-    if (values["session-timeout"] !== undefined && values.http === undefined) {
-      throw new UsageError("--session-timeout applies to --http only", "Run `skills mcp --help`");
-    }
-    const timeout = Number(values["session-timeout"] ?? DEFAULT_SESSION_TIMEOUT_SECONDS);
-    if (!Number.isFinite(timeout) || timeout <= 0) {
-      throw new UsageError(
-        `Invalid --session-timeout '${values["session-timeout"]}'`,
-        "Give a number of seconds greater than 0",
-      );
-    }
-    return {
-      ...common,
-      skills: values.skills,
-      http: values.http,
-      sessionTimeoutSeconds: timeout,
-      workspace: values.workspace,
-    };
-  },
-);
+export const { help, parse } = defineCommand(mcpSpec, ({ values, positionals, common }) => {
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `Unexpected argument '${positionals[0]}'`,
+      "Run `skills mcp --help` for usage",
+    );
+  }
+  if (values["session-timeout"] !== undefined && values.http === undefined) {
+    throw new UsageError("--session-timeout applies to --http only", "Run `skills mcp --help`");
+  }
+  return {
+    ...common,
+    ...surfaceOptions(values),
+    http: values.http,
+    sessionTimeoutSeconds: values["session-timeout"] ?? DEFAULT_SESSION_TIMEOUT_SECONDS,
+  };
+});
+
+type McpOptions = OptionsOf<typeof parse>;
 
 /** Ctrl-C closes the server (and its toolset processes) instead of killing it. */
 export const handlesInterrupt = true;
