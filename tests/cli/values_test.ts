@@ -11,6 +11,8 @@ import type { CommandSpec } from "../../src/cli/spec.ts";
 import { keyValue, number, oneOf } from "../../src/cli/values.ts";
 import { parse as parseChat } from "../../src/cli/commands/chat.ts";
 import { parse as parseMcp } from "../../src/cli/commands/mcp.ts";
+import { parse as parseCall } from "../../src/cli/commands/call.ts";
+import { parse as parseLint } from "../../src/cli/commands/lint.ts";
 
 const bad = (text: string) => new UsageError(`Bad '${text}'`, "hint");
 
@@ -73,4 +75,18 @@ Deno.test("chat's --max-steps and mcp's --session-timeout arrive as numbers", ()
   const mcp = parseMcp(["--http", "127.0.0.1:0", "--session-timeout", "2.5", "--skills", "a"]);
   assert.deepEqual([mcp.sessionTimeoutSeconds, mcp.skills], [2.5, "a"]);
   assert.equal(parseMcp([]).sessionTimeoutSeconds, 1800);
+});
+
+Deno.test("call's and lint's --timeout keep their ranges and messages", () => {
+  assert.equal(parseCall(["k", "t", "--timeout", "3600"]).timeoutSeconds, 3600);
+  assert.throws(
+    () => parseCall(["k", "t", "--timeout", "3601"]),
+    /^UsageError: Invalid --timeout '3601' \(seconds, 0 < S ≤ 3600\)/,
+  );
+  assert.equal(parseLint(["."]).timeoutSeconds, 10);
+  assert.equal(parseLint([".", "--timeout", "0.5"]).timeoutSeconds, 0.5);
+  assert.throws(
+    () => parseLint([".", "--timeout", "0"]),
+    /Invalid --timeout '0' \(seconds, 0 < S ≤ 600\)/,
+  );
 });

@@ -56,13 +56,7 @@ export const { help, parse } = defineCommand(
     options.skill = skill;
     options.tool = tool ?? "";
     if (typeof values.input === "string") options.input = parseInput(values.input);
-    if (typeof values.timeout === "string") {
-      const seconds = Number(values.timeout);
-      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-        throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 3600)`, HINT);
-      }
-      options.timeoutSeconds = seconds;
-    }
+    options.timeoutSeconds = values.timeout;
     return options;
   },
 );

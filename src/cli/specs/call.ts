@@ -1,6 +1,8 @@
 /** `skills call` (declaration: see ../spec.ts). */
 
+import { UsageError } from "../../core/errors.ts";
 import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+import { number } from "../values.ts";
 
 export const callSpec = {
   name: "call",
@@ -26,6 +28,15 @@ the JSON from stdin`,
     timeout: {
       type: "string",
       value: "S",
+      parse: number({
+        above: 0,
+        max: 3600,
+        invalid: (text) =>
+          new UsageError(
+            `Invalid --timeout '${text}' (seconds, 0 < S ≤ 3600)`,
+            "Run `skills call --help` for usage",
+          ),
+      }),
       description: `Stop the call (and the host) after S seconds
 (default: the skill's limits.timeout, else 60)`,
     },
