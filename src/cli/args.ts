@@ -183,7 +183,7 @@ function valueAfter(argv: readonly string[], index: number, flag: string): strin
   return value;
 }
 
-export function commonFlags(values: Record<string, unknown>): CommonFlags {
+function commonFlags(values: Record<string, unknown>): CommonFlags {
   return {
     help: values.help === true,
     json: values.json === true,
@@ -205,7 +205,7 @@ export function requireOne(command: string, positionals: readonly string[], what
 }
 
 /** What a command's `options` function receives: argv read against its spec. */
-export interface CommandInput<S extends ParserSpec> {
+interface CommandInput<S extends ParserSpec> {
   /** Every flag given, parsed by its value parser (the common flags included). */
   values: ParsedValues<S["flags"] & typeof COMMON_OPTIONS>;
   positionals: string[];
@@ -235,15 +235,4 @@ export function defineCommand<S extends CommandSpec, T extends ParsedCommon>(
       return options({ values, positionals, rest, common: commonFlags(values) });
     },
   };
-}
-
-/** `Unexpected argument 'x'` for a command that takes no positionals. */
-export function refuseArguments(
-  command: string,
-  positionals: readonly string[],
-  hint = `Run \`skills ${command} --help\` for usage`,
-): void {
-  if (positionals.length > 0) {
-    throw new UsageError(`Unexpected argument '${positionals[0]}'`, hint);
-  }
 }

@@ -166,6 +166,10 @@ function commandRuleViolations(cli: string): string[] {
     if (handParsing) {
       problems.push(`commands/${name}.ts parses its own arguments (${handParsing[0]})`);
     }
+    // The options type is inferred from the spec (`OptionsOf<typeof parse>`), not restated.
+    if (/\binterface \w*Options\b|\bParsedCommon\b/.test(text)) {
+      problems.push(`commands/${name}.ts restates its options in a type of its own`);
+    }
   }
   return problems;
 }
@@ -203,6 +207,7 @@ Deno.test("the command rule fails on a planted hand-written parser and an unregi
       Deno.readTextFileSync(list).replace(
         /export const \{ help, parse \} = defineCommand\(/,
         `export const help = renderHelp(listSpec);
+interface ListOptions extends ParsedCommon {}
 export function parse(argv: readonly string[]) {
   const { values } = parseSpec(listSpec, argv);
   return commonFlags(values);
@@ -225,6 +230,7 @@ export async function run() {
       "hello is missing from the generated command_index.ts",
       "commands/list.ts: help and parse must come from defineCommand(listSpec, …)",
       "commands/list.ts parses its own arguments (renderHelp()",
+      "commands/list.ts restates its options in a type of its own",
     ]);
   } finally {
     Deno.removeSync(cli, { recursive: true });

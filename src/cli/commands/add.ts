@@ -28,8 +28,7 @@ import {
   selectCandidates,
 } from "../../runtime/lifecycle/install.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
-import { defineCommand, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";
 import {
   chooseFromList,
@@ -50,29 +49,12 @@ import { type LinkOutcome, linkSkills } from "../../runtime/project/links.ts";
 import { addToProject } from "../project_add.ts";
 import { renderLinks } from "../project_ui.ts";
 
-interface AddOptions extends ParsedCommon {
-  source: string;
-  refs: RefFlags;
-  skills: string[];
-  /** `--name NEW`: the one skill installed under another name. */
-  name: string | undefined;
-  /** `--name OLD=NEW` (repeatable): the skill published as OLD installed as NEW. */
-  renames: Map<string, string>;
-  list: boolean;
-  yes: boolean;
-  allowRisky: boolean;
-  /** `--project`: into `<repo>/.agents/skills`, recorded in skills-lock.json. */
-  project: boolean;
-  /** `--agent`: link what was installed for these agents. */
-  agents: AgentName[];
-}
-
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
 export const { help, parse } = defineCommand(
   addSpec,
-  ({ values, positionals, common }): AddOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     const empty = {
       source: "",
@@ -112,16 +94,22 @@ export const { help, parse } = defineCommand(
       source,
       refs,
       skills,
+      /** `--name NEW`: the one skill installed under another name. */
       name,
+      /** `--name OLD=NEW` (repeatable): the skill published as OLD installed as NEW. */
       renames,
       list: values.list === true,
       yes: values.yes === true,
       allowRisky: values["allow-risky"] === true,
+      /** `--project`: into `<repo>/.agents/skills`, recorded in skills-lock.json. */
       project: values.project === true,
+      /** `--agent`: link what was installed for these agents. */
       agents,
     };
   },
 );
+
+type AddOptions = OptionsOf<typeof parse>;
 
 /**
  * `--name NEW` (one skill) or `--name OLD=NEW` (repeatable, any skill of a bulk install);

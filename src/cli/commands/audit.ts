@@ -21,20 +21,13 @@ import { resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source
 import { inspectCandidates, selectCandidates } from "../../runtime/lifecycle/install.ts";
 import { isWithin, lstatOrNull } from "../../runtime/os/fs.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { defineCommand, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { auditSpec } from "../specs/audit.ts";
 import { progress } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
 import { countsLine, findingJson, findingLines } from "../audit_ui.ts";
 
 type Format = "text" | "json" | "sarif";
-
-interface AuditOptions extends ParsedCommon {
-  target: string;
-  format: Format;
-  failOn: Severity | "none";
-}
 
 /** Ctrl-C stops git while a source is fetched; the preview's staging is removed. */
 export const handlesInterrupt = true;
@@ -43,7 +36,7 @@ const HINT = "Run `skills audit --help` for usage";
 
 export const { help, parse } = defineCommand(
   auditSpec,
-  ({ values, positionals, common }): AuditOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     const format = (values.format ?? (flags.json ? "json" : "text")).toLowerCase();
     if (format !== "text" && format !== "json" && format !== "sarif") {
@@ -69,6 +62,8 @@ export const { help, parse } = defineCommand(
     };
   },
 );
+
+type AuditOptions = OptionsOf<typeof parse>;
 
 /** One audited skill, with where its files are for the reader and for SARIF. */
 interface Audited {

@@ -16,65 +16,35 @@ import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { ToolsetHost, type ToolsetMethod } from "../../runtime/exec/toolset_host.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { callSpec } from "../specs/call.ts";
 import { table, writeJson } from "../render.ts";
 
-interface CallOptions extends ParsedCommon {
-  skill: string;
-  tool: string;
-  /** Parsed `--input`, or "stdin" for `--input -`. */
-  input: Record<string, unknown> | "stdin";
-  list: boolean;
-  timeoutSeconds: number | undefined;
-}
-
 const HINT = "Run `skills call --help` for usage";
 
-/** Pure: argv → options; the `--input` JSON is parsed and must be an object. */
-export const { help, parse } = defineCommand(
-  callSpec,
-  ({ values, positionals, common }): CallOptions => {
-    const flags = common;
-    const options: CallOptions = {
-      ...flags,
-      skill: "",
-      tool: "",
-      input: {},
-      list: values.list === true,
-      timeoutSeconds: undefined,
-    };
-    if (flags.help) return options;
-    const [skill, tool, ...rest] = positionals;
-    if (skill === undefined) throw new UsageError("Missing skill name", HINT);
-    if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'`, HINT);
-    if (tool === undefined && !options.list) throw new UsageError("Missing tool name", HINT);
-    if (tool !== undefined && options.list) {
-      throw new UsageError("Give either a tool name or --list, not both", HINT);
-    }
-    options.skill = skill;
-    options.tool = tool ?? "";
-    if (typeof values.input === "string") options.input = parseInput(values.input);
-    options.timeoutSeconds = values.timeout;
-    return options;
-  },
-);
+/** Pure: argv → options; `--input` and `--timeout` are parsed by the spec's value parsers. */
+export const { help, parse } = defineCommand(callSpec, ({ values, positionals, common }) => {
+  const options = {
+    ...common,
+    skill: "",
+    tool: "",
+    /** Parsed `--input`, or "stdin" for `--input -`. */
+    input: values.input ?? {},
+    list: values.list === true,
+    timeoutSeconds: values.timeout,
+  };
+  if (options.help) return options;
+  const [skill, tool, ...rest] = positionals;
+  if (skill === undefined) throw new UsageError("Missing skill name", HINT);
+  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'`, HINT);
+  if (tool === undefined && !options.list) throw new UsageError("Missing tool name", HINT);
+  if (tool !== undefined && options.list) {
+    throw new UsageError("Give either a tool name or --list, not both", HINT);
+  }
+  return { ...options, skill, tool: tool ?? "" };
+});
 
-/** `-` means stdin; anything else must be a JSON object. */
-function parseInput(text: string): Record<string, unknown> | "stdin" {
-  if (text.trim() === "-") return "stdin";
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--input is not valid JSON: ${(error as Error).message}`, HINT);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError('--input must be a JSON object, e.g. \'{"name": "Ada"}\'', HINT);
-  }
-  return value as Record<string, unknown>;
-}
+type CallOptions = OptionsOf<typeof parse>;
 
 /** The method a tool name refers to: `greet` or `<skill>__greet`. */
 export function resolveMethod(
@@ -92,7 +62,7 @@ async function readStdin(ctx: Context): Promise<Record<string, unknown>> {
   for (let line = await ctx.readLine(); line !== null; line = await ctx.readLine()) {
     lines.push(line);
   }
-  const parsed = parseInput(lines.join("\n"));
+  const parsed = callSpec.flags.input.parse(lines.join("\n"));
   if (parsed === "stdin") throw new UsageError("--input - expects JSON on stdin", HINT);
   return parsed;
 }

@@ -12,8 +12,7 @@ import {
 } from "../../runtime/store/consistency.ts";
 import { probeTool } from "../../runtime/os/probe.ts";
 import { registryPath } from "../../runtime/store/registry.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { checkSpec } from "../specs/check.ts";
 import { shortSha, style, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
@@ -25,13 +24,9 @@ import type { Catalog } from "../../runtime/catalog/catalog.ts";
 import { projectDrift } from "../../runtime/project/drift.ts";
 import { trustedDigest, verifyLinks } from "../../runtime/project/links.ts";
 
-interface CheckOptions extends ParsedCommon {
-  repair: boolean;
-}
-
 export const { help, parse } = defineCommand(
   checkSpec,
-  ({ values, positionals, common }): CheckOptions => {
+  ({ values, positionals, common }) => {
     if (positionals.length > 0) {
       throw new UsageError(
         `Unexpected argument '${positionals[0]}'`,
@@ -41,6 +36,8 @@ export const { help, parse } = defineCommand(
     return { ...common, repair: values.repair === true };
   },
 );
+
+type CheckOptions = OptionsOf<typeof parse>;
 
 /** A skill that was never trusted is `ok` here (its `trusted` field says so). */
 type SkillStatus = "ok" | "modified" | "toolset_error" | "risky" | "error";

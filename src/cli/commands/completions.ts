@@ -8,8 +8,7 @@
 import { UsageError } from "../../core/errors.ts";
 import { findSkill } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { completionsSpec } from "../specs/completions.ts";
 import { SPECS } from "../specs/all.ts";
 import { completionCommands, renderBash, renderZsh } from "../completions_render.ts";
@@ -18,19 +17,13 @@ import { openSession } from "../session.ts";
 
 type Shell = "bash" | "zsh" | "fish";
 
-interface CompletionsOptions extends ParsedCommon {
-  shell: Shell | undefined;
-  listSkills: boolean;
-  listScripts: string | undefined;
-}
-
 export const { help, parse } = defineCommand(
   completionsSpec,
-  ({ values, positionals, common }): CompletionsOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     const listSkills = values["list-skills"] === true;
     const listScripts = values["list-scripts"];
-    const base = { ...flags, shell: undefined, listSkills, listScripts };
+    const base = { ...flags, shell: undefined as Shell | undefined, listSkills, listScripts };
     if (flags.help || listSkills || listScripts !== undefined) return base;
     if (positionals.length !== 1) {
       throw new UsageError(
@@ -47,9 +40,11 @@ export const { help, parse } = defineCommand(
         "Supported shells: bash, zsh, fish",
       );
     }
-    return { ...base, shell };
+    return { ...base, shell: shell as Shell };
   },
 );
+
+type CompletionsOptions = OptionsOf<typeof parse>;
 
 export async function run(options: CompletionsOptions, ctx: Context): Promise<number> {
   if (options.listSkills || options.listScripts !== undefined) {

@@ -16,19 +16,14 @@ import {
 } from "../../agent/providers.ts";
 import { surfaceFactory } from "../../agent/surface_factory.ts";
 import { ENCODING } from "../../agent/tokens.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 
-interface ContextOptions extends ParsedCommon {
-  skills: string | undefined;
-}
-
 export const { help, parse } = defineCommand(
   contextSpec,
-  ({ values, positionals, common }): ContextOptions => {
+  ({ values, positionals, common }) => {
     if (positionals.length > 0) {
       throw new UsageError(
         `Unexpected argument '${positionals[0]}'`,
@@ -38,6 +33,8 @@ export const { help, parse } = defineCommand(
     return { ...common, skills: values.skills as string | undefined };
   },
 );
+
+type ContextOptions = OptionsOf<typeof parse>;
 
 /** SKILLS_MODEL when set (a key is not needed: nothing is sent), else the default format. */
 function measuredProvider(env: Readonly<Record<string, string>>): {

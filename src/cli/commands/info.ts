@@ -6,24 +6,21 @@ import { qualifiedToolName } from "../../core/names.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { findSkill, type ShadowedSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
-import { defineCommand, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { infoSpec } from "../specs/info.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 
-interface InfoOptions extends ParsedCommon {
-  name: string;
-}
-
 export const { help, parse } = defineCommand(
   infoSpec,
-  ({ positionals, common }): InfoOptions => {
+  ({ positionals, common }) => {
     const flags = common;
     if (flags.help) return { ...flags, name: "" };
     return { ...flags, name: requireOne("info", positionals, "skill name") };
   },
 );
+
+type InfoOptions = OptionsOf<typeof parse>;
 
 /**
  * The tools a model sees for this skill: the skill tools, then its toolset tools (mounted

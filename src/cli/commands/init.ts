@@ -4,20 +4,13 @@ import { resolve } from "../../runtime/os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { planScaffold, scaffoldName, writeScaffold } from "../../runtime/lifecycle/scaffold.ts";
-import { defineCommand, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { initSpec } from "../specs/init.ts";
 import { writeJson } from "../render.ts";
 
-interface InitOptions extends ParsedCommon {
-  name: string;
-  dir: string | undefined;
-  withToolset: boolean;
-}
-
 export const { help, parse } = defineCommand(
   initSpec,
-  ({ values, positionals, common }): InitOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     const options = { ...flags, dir: values.dir, withToolset: values["with-toolset"] === true };
     if (flags.help) return { ...options, name: "" };
@@ -27,6 +20,8 @@ export const { help, parse } = defineCommand(
     return { ...options, name: requireOne("init", positionals, "skill name") };
   },
 );
+
+type InitOptions = OptionsOf<typeof parse>;
 
 export async function run(options: InitOptions, ctx: Context): Promise<number> {
   const name = scaffoldName(options.name);

@@ -15,8 +15,7 @@ import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { type ForeignReport, restoreForeign } from "../../runtime/project/foreign.ts";
 import { restoreLocked, type RestoreReport } from "../../runtime/project/restore.ts";
 import { beginProjectChange } from "../../runtime/project/transaction.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { installSpec } from "../specs/install.ts";
 import { progress } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
@@ -24,18 +23,12 @@ import { isCi, renderMismatches } from "../project_ui.ts";
 import { trustInstalled } from "../../runtime/project/trust.ts";
 import { refreshCopies, trustedProjectFolders } from "../../runtime/project/links.ts";
 
-interface InstallOptions extends ParsedCommon {
-  frozen: boolean;
-  force: boolean;
-  trust: boolean;
-}
-
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
 export const { help, parse } = defineCommand(
   installSpec,
-  ({ values, positionals, common }): InstallOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     if (positionals.length > 0 && !flags.help) {
       throw new UsageError(
@@ -51,6 +44,8 @@ export const { help, parse } = defineCommand(
     };
   },
 );
+
+type InstallOptions = OptionsOf<typeof parse>;
 
 export async function run(options: InstallOptions, ctx: Context): Promise<number> {
   const frozen = options.frozen || isCi(ctx.env);

@@ -8,22 +8,14 @@ import { canonicalSkillName } from "../../core/names.ts";
 import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { type LinkScope, linkSkills } from "../../runtime/project/links.ts";
 import { renderLinks } from "../project_ui.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { linkSpec } from "../specs/link.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 
-interface LinkOptions extends ParsedCommon {
-  names: string[];
-  agents: AgentName[];
-  global: boolean;
-  copy: boolean;
-}
-
 export const { help, parse } = defineCommand(
   linkSpec,
-  ({ values, positionals, common }): LinkOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     const base = {
       ...flags,
@@ -42,6 +34,8 @@ export const { help, parse } = defineCommand(
     return { ...base, agents, names: positionals.map((n) => canonicalSkillName(n)) };
   },
 );
+
+type LinkOptions = OptionsOf<typeof parse>;
 
 export async function run(options: LinkOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);

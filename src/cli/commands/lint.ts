@@ -8,23 +8,15 @@ import { lintGuideFor } from "../../core/lint_guide.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { type LintReport, lintSkillDir } from "../../runtime/audit/lint.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { lintSpec } from "../specs/lint.ts";
 import { style, writeJson } from "../render.ts";
-
-interface LintOptions extends ParsedCommon {
-  dirs: string[];
-  /** `yes` (--run-scripts), `no` (--no-scripts), or `trusted`: only for skills you trusted. */
-  scripts: "yes" | "no" | "trusted";
-  timeoutSeconds: number;
-}
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
 
 export const { help, parse } = defineCommand(
   lintSpec,
-  ({ values, positionals, common }): LintOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     if (!flags.help && positionals.length === 0) {
       throw new UsageError(
@@ -47,6 +39,8 @@ export const { help, parse } = defineCommand(
     };
   },
 );
+
+type LintOptions = OptionsOf<typeof parse>;
 
 /**
  * Without an OS sandbox here, scripts under review would run as the user: asked on a

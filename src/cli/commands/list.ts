@@ -2,19 +2,16 @@
 
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { listSpec } from "../specs/list.ts";
 import { shortSha, table, writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { UsageError } from "../../core/errors.ts";
 
-type ListOptions = ParsedCommon;
-
 export const { help, parse } = defineCommand(
   listSpec,
-  ({ positionals, common }): ListOptions => {
+  ({ positionals, common }) => {
     if (positionals.length > 0) {
       throw new UsageError(
         `Unexpected argument '${positionals[0]}'`,
@@ -24,6 +21,8 @@ export const { help, parse } = defineCommand(
     return common;
   },
 );
+
+type ListOptions = OptionsOf<typeof parse>;
 
 /** `state` (ok, untrusted, modified) and its reason, for one loaded skill. */
 function stateFields(state: RunState | undefined) {

@@ -8,19 +8,16 @@ import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { checkOutdated, type OutdatedCandidate } from "../../runtime/project/outdated.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { outdatedSpec } from "../specs/outdated.ts";
 import { progress } from "../lifecycle_ui.ts";
 import { shortSha, table, writeJson } from "../render.ts";
-
-type OutdatedOptions = ParsedCommon;
 
 export const handlesInterrupt = true;
 
 export const { help, parse } = defineCommand(
   outdatedSpec,
-  ({ positionals, common }): OutdatedOptions => {
+  ({ positionals, common }) => {
     if (positionals.length > 0) {
       throw new UsageError(
         `Unexpected argument '${positionals[0]}'`,
@@ -30,6 +27,8 @@ export const { help, parse } = defineCommand(
     return common;
   },
 );
+
+type OutdatedOptions = OptionsOf<typeof parse>;
 
 export async function run(options: OutdatedOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);

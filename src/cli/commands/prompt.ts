@@ -7,24 +7,17 @@
 import { renderAvailableSkills } from "../../agent/system_prompt.ts";
 import { UsageError } from "../../core/errors.ts";
 import { type Context, warn } from "../../core/io.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { promptSpec } from "../specs/prompt.ts";
 import { writeJson } from "../render.ts";
 import { openSession } from "../session.ts";
 import { modelCanInvoke } from "../../agent/invocation.ts";
 
-interface PromptOptions extends ParsedCommon {
-  skills: string | undefined;
-  format: "xml" | "markdown";
-  location: boolean;
-}
-
 const HINT = "Run `skills prompt --help` for usage";
 
 export const { help, parse } = defineCommand(
   promptSpec,
-  ({ values, positionals, common }): PromptOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     if (positionals.length > 0 && !flags.help) {
       throw new UsageError(`Unexpected argument '${positionals[0]}'`, HINT);
@@ -36,11 +29,13 @@ export const { help, parse } = defineCommand(
     return {
       ...flags,
       skills: typeof values.skills === "string" ? values.skills : undefined,
-      format: format === "xml" ? "xml" : "markdown",
+      format: format === "xml" ? "xml" as const : "markdown" as const,
       location: values["no-location"] !== true,
     };
   },
 );
+
+type PromptOptions = OptionsOf<typeof parse>;
 
 export async function run(options: PromptOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx, options.skills);

@@ -8,22 +8,13 @@ import { publishSkills } from "../../runtime/oci/publish.ts";
 import { attachSignature, signatureTag } from "../../runtime/oci/signature.ts";
 import { sshSign } from "../../runtime/signing/ssh.ts";
 import { parseOciReference } from "../../core/oci_reference.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { publishSpec } from "../specs/publish.ts";
 import { writeJson } from "../render.ts";
 
-interface PublishOptions extends ParsedCommon {
-  source: string;
-  target: string;
-  insecureHosts: string[];
-  /** `--sign`: the SSH private key that signs the pushed digest. */
-  sign: string | undefined;
-}
-
 export const { help, parse } = defineCommand(
   publishSpec,
-  ({ values, positionals, common }): PublishOptions => {
+  ({ values, positionals, common }) => {
     if (common.help) {
       return { ...common, source: "", target: "", insecureHosts: [], sign: undefined };
     }
@@ -45,6 +36,8 @@ export const { help, parse } = defineCommand(
     };
   },
 );
+
+type PublishOptions = OptionsOf<typeof parse>;
 
 export async function run(options: PublishOptions, ctx: Context): Promise<number> {
   let target;

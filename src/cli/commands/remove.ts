@@ -15,25 +15,17 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { entriesToRemove } from "../../runtime/lifecycle/remove.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { removeSpec } from "../specs/remove.ts";
 import { confirmAction, fields } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
-
-interface RemoveOptions extends ParsedCommon {
-  names: string[];
-  yes: boolean;
-  /** Only the project's locked skills. */
-  project: boolean;
-}
 
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
 export const { help, parse } = defineCommand(
   removeSpec,
-  ({ values, positionals, common }): RemoveOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     if (flags.help) return { ...flags, names: [], yes: false, project: false };
     if (positionals.length === 0) {
@@ -47,6 +39,8 @@ export const { help, parse } = defineCommand(
     };
   },
 );
+
+type RemoveOptions = OptionsOf<typeof parse>;
 
 function describe(entry: RegistryEntry): string {
   return `\nSkill '${entry.name_canonical}'\n` + fields([

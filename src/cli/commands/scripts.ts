@@ -5,18 +5,13 @@ import { findSkill, loadCatalog } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { scriptList } from "../../runtime/exec/script_service.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { scriptsSpec } from "../specs/scripts.ts";
 import { table, writeJson } from "../render.ts";
 
-interface ScriptsOptions extends ParsedCommon {
-  skill: string | undefined;
-}
-
 export const { help, parse } = defineCommand(
   scriptsSpec,
-  ({ positionals, common }): ScriptsOptions => {
+  ({ positionals, common }) => {
     const flags = common;
     if (positionals.length > 1) {
       throw new UsageError(
@@ -27,6 +22,8 @@ export const { help, parse } = defineCommand(
     return { ...flags, skill: positionals[0] };
   },
 );
+
+type ScriptsOptions = OptionsOf<typeof parse>;
 
 export async function run(options: ScriptsOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);

@@ -11,21 +11,15 @@ import { inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { currentDigest, trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
-import { defineCommand, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { trustSpec } from "../specs/trust.ts";
 import { confirmAction, fields, listOrNone } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
 import { projectSkillNamed, trustProjectSkill } from "../project_trust.ts";
 
-interface TrustOptions extends ParsedCommon {
-  name: string;
-  yes: boolean;
-}
-
 export const { help, parse } = defineCommand(
   trustSpec,
-  ({ values, positionals, common }): TrustOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     if (flags.help) return { ...flags, name: "", yes: false };
     return {
@@ -35,6 +29,8 @@ export const { help, parse } = defineCommand(
     };
   },
 );
+
+type TrustOptions = OptionsOf<typeof parse>;
 
 function state(entry: RegistryEntry, digest: string): string {
   if (!entry.trusted || entry.trusted_digest === null) return "not trusted";

@@ -6,24 +6,21 @@ import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { trustTarget } from "../../runtime/lifecycle/trust.ts";
-import { defineCommand, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { untrustSpec } from "../specs/untrust.ts";
 import { writeJson } from "../render.ts";
 import { projectSkillNamed, untrustProjectSkill } from "../project_trust.ts";
 
-interface UntrustOptions extends ParsedCommon {
-  name: string;
-}
-
 export const { help, parse } = defineCommand(
   untrustSpec,
-  ({ positionals, common }): UntrustOptions => {
+  ({ positionals, common }) => {
     const flags = common;
     if (flags.help) return { ...flags, name: "" };
     return { ...flags, name: requireOne("untrust", positionals, "skill name") };
   },
 );
+
+type UntrustOptions = OptionsOf<typeof parse>;
 
 export async function run(options: UntrustOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);

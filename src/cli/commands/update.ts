@@ -22,8 +22,7 @@ import {
 import { entriesToUpdate, trackedEntry, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
 import type { TrackedSkill } from "../../runtime/lifecycle/update_planner.ts";
 import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { updateSpec } from "../specs/update.ts";
 import { confirmAction, progress } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
@@ -31,30 +30,19 @@ import { type Outcome, type PlanView, render, toJson, versions } from "../update
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
 import { refreshCopies } from "../../runtime/project/links.ts";
 
-interface UpdateOptions extends ParsedCommon {
-  names: string[];
-  all: boolean;
-  /** Only the project's locked skills. */
-  project: boolean;
-  refs: RefFlags;
-  dryRun: boolean;
-  force: boolean;
-  yes: boolean;
-  allowRisky: boolean;
-}
-
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
 export const { help, parse } = defineCommand(
   updateSpec,
-  ({ values, positionals, common }): UpdateOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
     const base = {
       ...flags,
       names: [] as string[],
       all: values.all === true,
+      /** Only the project's locked skills. */
       project: values.project === true,
       refs,
       dryRun: values["dry-run"] === true,
@@ -78,6 +66,8 @@ export const { help, parse } = defineCommand(
     return { ...base, names: positionals.map((n) => canonicalSkillName(n)) };
   },
 );
+
+type UpdateOptions = OptionsOf<typeof parse>;
 
 /**
  * Which names are the project's (issue 17): those its skills-lock.json records (a project

@@ -6,20 +6,14 @@ import { formatDiagnostic } from "../../core/manifest.ts";
 import type { Context } from "../../core/io.ts";
 import { type InspectResult, inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
-import { defineCommand } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { validateSpec } from "../specs/validate.ts";
 import { style, writeJson } from "../render.ts";
 import { UsageError } from "../../core/errors.ts";
 
-interface ValidateOptions extends ParsedCommon {
-  dirs: string[];
-  strict: boolean;
-}
-
 export const { help, parse } = defineCommand(
   validateSpec,
-  ({ values, positionals, common }): ValidateOptions => {
+  ({ values, positionals, common }) => {
     const flags = common;
     if (!flags.help && positionals.length === 0) {
       throw new UsageError(
@@ -30,6 +24,8 @@ export const { help, parse } = defineCommand(
     return { ...flags, dirs: positionals, strict: values.strict === true };
   },
 );
+
+type ValidateOptions = OptionsOf<typeof parse>;
 
 export async function run(options: ValidateOptions, ctx: Context): Promise<number> {
   const results: InspectResult[] = [];
