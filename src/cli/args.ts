@@ -3,7 +3,9 @@
  * Hand-written rather than node:util's parseArgs: any `node:` import starts Deno's Node
  * layer (about 7 ms on every command). Supports `--long value`, `--long=value`,
  * `-s value`, grouped short booleans (`-hv`), repeated options (`multiple`), `--` before
- * positionals, and a raw tail (`skills run`'s script arguments are passed on untouched).
+ * positionals, a raw tail (`skills run`'s script arguments are passed on untouched) and
+ * each flag's value parser (values.ts). `defineCommand` turns a spec into a command's help
+ * and typed parse, so commands never read argv themselves.
  */
 
 import { UsageError } from "../core/errors.ts";

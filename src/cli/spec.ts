@@ -67,7 +67,7 @@ export interface CommandSpec {
    * whether listed or not; list one here (with this command's wording) to document it.
    */
   flags: Readonly<Record<string, FlagSpec>>;
-  /** Semantic checks on them (counts, combinations) stay in the command's `parse`. */
+  /** Semantic checks on them (counts, combinations) are the command's, in `defineCommand`. */
   positionals: readonly PositionalSpec[];
   sections?: readonly HelpSection[];
 }
