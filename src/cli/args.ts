@@ -4,7 +4,7 @@
  * layer (about 7 ms on every command). Supports `--long value`, `--long=value`,
  * `-s value`, grouped short booleans (`-hv`), repeated options (`multiple`), `--` before
  * positionals, a raw tail (`skills run`'s script arguments are passed on untouched) and
- * each flag's value parser (values.ts). `defineCommand` turns a spec into a command's help
+ * each flag's value parser (args.ts). `defineCommand` turns a spec into a command's help
  * and typed parse, so commands never read argv themselves.
  */
 
@@ -16,7 +16,7 @@ interface OptionDef {
   type: "boolean" | "string";
   short?: string;
   multiple?: boolean;
-  /** The flag's value parser (values.ts): text → value, or a UsageError. */
+  /** The flag's value parser (args.ts): text → value, or a UsageError. */
   parse?: (text: string) => unknown;
 }
 type OptionSpec = Record<string, OptionDef>;
@@ -236,5 +236,57 @@ export function defineCommand<S extends CommandSpec, T extends ParsedCommon>(
       const { values, positionals, rest } = parseSpec(spec, argv);
       return options({ values, positionals, rest, common: commonFlags(values) });
     },
+  };
+}
+
+/**
+ * Value parsers for a flag's `parse` (spec.ts): each turns the text given into the value
+ * the command receives, or throws the command's UsageError. The command's own wording is
+ * kept: `invalid` builds the error from the text, so messages stay what users know.
+ */
+type Invalid = (text: string) => UsageError;
+
+interface NumberRule {
+  /** Digits only (no sign, point or exponent). */
+  integer?: boolean;
+  /** The smallest value allowed. */
+  min?: number;
+  /** Values must be greater than this. */
+  above?: number;
+  max?: number;
+  invalid: Invalid;
+}
+
+/** A finite number within the rule's range (`--timeout 2.5`, `--max-steps 20`). */
+export function number(rule: NumberRule): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    const ok = text.trim() !== "" && Number.isFinite(value) &&
+      (rule.integer !== true || /^\d+$/.test(text)) &&
+      (rule.min === undefined || value >= rule.min) &&
+      (rule.above === undefined || value > rule.above) &&
+      (rule.max === undefined || value <= rule.max);
+    if (!ok) throw rule.invalid(text);
+    return value;
+  };
+}
+
+/** One of a closed set of words (`--format json`), typed as that union. */
+export function oneOf<const T extends string>(
+  choices: readonly T[],
+  invalid: Invalid,
+): (text: string) => T {
+  return (text) => {
+    if (!(choices as readonly string[]).includes(text)) throw invalid(text);
+    return text as T;
+  };
+}
+
+/** `KEY` or `KEY=VALUE` whose key matches `key`; kept as written (`--env NAME=VALUE`). */
+export function keyValue(key: RegExp, invalid: Invalid): (text: string) => string {
+  return (text) => {
+    const name = text.includes("=") ? text.slice(0, text.indexOf("=")) : text;
+    if (!key.test(name)) throw invalid(text);
+    return text;
   };
 }

@@ -6,12 +6,12 @@
  * trusts it (in their `$SKILLS_HOME`), and `--agent` links it for those agents.
  */
 
-import { revisionLabel, shortRevision } from "../core/sources.ts";
-import { describeNetPolicy, NO_NETWORK } from "../core/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
+import { revisionLabel, shortRevision } from "../core/sources/sources.ts";
+import { describeNetPolicy, NO_NETWORK } from "../core/policy/net_grants.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../core/policy/workspace.ts";
 import type { AgentName } from "../core/agents.ts";
 import { type Context, warn } from "../core/io.ts";
-import { withLockedSkill } from "../core/lockfile_model.ts";
+import { withLockedSkill } from "../core/records/lockfile_model.ts";
 import { loadCatalog } from "../runtime/catalog/catalog.ts";
 import { findProjectRoot } from "../runtime/catalog/scopes.ts";
 import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
@@ -21,7 +21,7 @@ import { type LinkOutcome, linkSkills } from "../runtime/project/links.ts";
 import { lockfilePath, lockForChange, readProjectLock } from "../runtime/project/lockfile.ts";
 import { beginProjectChange } from "../runtime/project/transaction.ts";
 import { trustInstalled } from "../runtime/project/trust.ts";
-import { auditSummary, findingJson } from "./audit_ui.ts";
+import { auditSummary, findingJson } from "./ui/audit_ui.ts";
 import {
   commitLabel,
   confirmAndCommitEach,
@@ -29,9 +29,9 @@ import {
   listOrNone,
   refuse,
   type Refused,
-} from "./lifecycle_ui.ts";
-import { renderLinks } from "./project_ui.ts";
-import { writeJson } from "./render.ts";
+} from "./ui/lifecycle_ui.ts";
+import { renderLinks } from "./ui/project_ui.ts";
+import { writeJson } from "./ui/render.ts";
 
 interface ProjectAddOptions {
   agents: AgentName[];

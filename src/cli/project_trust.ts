@@ -6,12 +6,12 @@
  * recorded there too.
  */
 
-import { describeNetPolicy, networkList, NO_NETWORK } from "../core/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
+import { describeNetPolicy, networkList, NO_NETWORK } from "../core/policy/net_grants.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../core/policy/workspace.ts";
 import { declined, SkillError } from "../core/errors.ts";
 import { type Context, warn } from "../core/io.ts";
-import { diffFiles, permissionsProblem, withLockedSkill } from "../core/lockfile_model.ts";
-import { canonicalSkillName } from "../core/names.ts";
+import { diffFiles, permissionsProblem, withLockedSkill } from "../core/records/lockfile_model.ts";
+import { canonicalSkillName } from "../core/manifest/names.ts";
 import { loadCatalog, type SkillRecord } from "../runtime/catalog/catalog.ts";
 import { inspectSkillDir } from "../runtime/catalog/loader.ts";
 import { describeTracking } from "../runtime/lifecycle/update.ts";
@@ -20,8 +20,8 @@ import { describeFiles } from "../runtime/project/lockfile.ts";
 import { beginProjectChange } from "../runtime/project/transaction.ts";
 import { approvalOf, setProjectTrust } from "../runtime/project/trust.ts";
 import { fileHashes } from "../runtime/trust/file_hashes.ts";
-import { confirmAction, fields, listOrNone } from "./lifecycle_ui.ts";
-import { writeJson } from "./render.ts";
+import { confirmAction, fields, listOrNone } from "./ui/lifecycle_ui.ts";
+import { writeJson } from "./ui/render.ts";
 
 /** The project skill `name` means here (it wins over a user skill of that name), if any. */
 export async function projectSkillNamed(

@@ -4,7 +4,7 @@
  * is derived from it: its parser (args.ts), its `--help` (renderHelp, below), the command
  * table, top-level help and typo suggestions (commands.ts, through command_index.ts, which
  * is generated from the specs by scripts/gen_commands.ts so that start-up loads none of
- * them), typed option values (a flag's `parse`, values.ts; the command's options are
+ * them), typed option values (a flag's `parse`, args.ts; the command's options are
  * inferred through `defineCommand`) and the shell completions (completions_render.ts,
  * completions_fish.ts).
  */
@@ -19,7 +19,7 @@ export interface FlagSpec extends FlagLine {
   /** What a shell completes for the value: comma-separated skill names, or a directory. */
   complete?: "skill-list" | "directory";
   /**
-   * The value parser (values.ts): each value given is passed through it before the command
+   * The value parser (args.ts): each value given is passed through it before the command
    * sees it, and the options type carries what it returns. Throws UsageError.
    */
   parse?: (text: string) => unknown;

@@ -1,14 +1,13 @@
 /**
- * Value parsers on a command's spec (src/cli/values.ts): a flag's value reaches the command
+ * Value parsers on a command's spec (src/cli/args.ts): a flag's value reaches the command
  * parsed and typed (the options type is inferred from the spec), and a bad value is the
  * command's own usage error, whatever the flag's position.
  */
 
 import assert from "node:assert/strict";
 import { UsageError } from "../../src/core/errors.ts";
-import { defineCommand } from "../../src/cli/args.ts";
 import type { CommandSpec } from "../../src/cli/spec.ts";
-import { keyValue, number, oneOf } from "../../src/cli/values.ts";
+import { defineCommand, keyValue, number, oneOf } from "../../src/cli/args.ts";
 import { parse as parseChat } from "../../src/cli/commands/chat.ts";
 import { parse as parseMcp } from "../../src/cli/commands/mcp.ts";
 import { parse as parseCall } from "../../src/cli/commands/call.ts";

@@ -11,14 +11,14 @@ import {
   SkillError,
   UsageError,
 } from "../../core/errors.ts";
-import { qualifiedToolName } from "../../core/names.ts";
+import { qualifiedToolName } from "../../core/manifest/names.ts";
 import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { ToolsetHost, type ToolsetMethod } from "../../runtime/exec/toolset_host.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { callSpec } from "../specs/call.ts";
-import { table, writeJson } from "../render.ts";
+import { table, writeJson } from "../ui/render.ts";
 
 const HINT = "Run `skills call --help` for usage";
 

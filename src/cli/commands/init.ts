@@ -6,7 +6,7 @@ import type { Context } from "../../core/io.ts";
 import { planScaffold, scaffoldName, writeScaffold } from "../../runtime/lifecycle/scaffold.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { initSpec } from "../specs/init.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 
 export const { help, parse } = defineCommand(
   initSpec,

@@ -17,9 +17,9 @@ import { restoreLocked, type RestoreReport } from "../../runtime/project/restore
 import { beginProjectChange } from "../../runtime/project/transaction.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { installSpec } from "../specs/install.ts";
-import { progress } from "../lifecycle_ui.ts";
-import { writeJson } from "../render.ts";
-import { isCi, renderMismatches } from "../project_ui.ts";
+import { progress } from "../ui/lifecycle_ui.ts";
+import { writeJson } from "../ui/render.ts";
+import { isCi, renderMismatches } from "../ui/project_ui.ts";
 import { trustInstalled } from "../../runtime/project/trust.ts";
 import { refreshCopies, trustedProjectFolders } from "../../runtime/project/links.ts";
 

@@ -1,16 +1,16 @@
 /** `skills link [<name>...] --agent <agent>...`: trusted skills where agents read them. */
 
-import { type AgentName, parseAgentName } from "../../core/agents.ts";
+import { parseAgentName } from "../../core/agents.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
-import { canonicalSkillName } from "../../core/names.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
 import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { type LinkScope, linkSkills } from "../../runtime/project/links.ts";
-import { renderLinks } from "../project_ui.ts";
+import { renderLinks } from "../ui/project_ui.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { linkSpec } from "../specs/link.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 
 export const { help, parse } = defineCommand(

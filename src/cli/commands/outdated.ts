@@ -10,8 +10,8 @@ import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { checkOutdated, type OutdatedCandidate } from "../../runtime/project/outdated.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { outdatedSpec } from "../specs/outdated.ts";
-import { progress } from "../lifecycle_ui.ts";
-import { shortSha, table, writeJson } from "../render.ts";
+import { progress } from "../ui/lifecycle_ui.ts";
+import { shortSha, table, writeJson } from "../ui/render.ts";
 
 export const handlesInterrupt = true;
 

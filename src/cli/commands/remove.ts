@@ -1,14 +1,14 @@
 /** `skills remove <name>...`: confirm, then remove directories and entries atomically. */
 
 import { declined, SkillError, UsageError } from "../../core/errors.ts";
-import { withoutLockedSkill } from "../../core/lockfile_model.ts";
+import { withoutLockedSkill } from "../../core/records/lockfile_model.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { removeLinksTo } from "../../runtime/project/links.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { beginProjectChange, projectSkillDir } from "../../runtime/project/transaction.ts";
 import { setProjectTrust } from "../../runtime/project/trust.ts";
-import { canonicalSkillName } from "../../core/names.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -17,8 +17,8 @@ import { entriesToRemove } from "../../runtime/lifecycle/remove.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { removeSpec } from "../specs/remove.ts";
-import { confirmAction, fields } from "../lifecycle_ui.ts";
-import { writeJson } from "../render.ts";
+import { confirmAction, fields } from "../ui/lifecycle_ui.ts";
+import { writeJson } from "../ui/render.ts";
 
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;

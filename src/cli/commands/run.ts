@@ -27,7 +27,7 @@ import {
 } from "../../runtime/exec/script_service.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { runSpec } from "../specs/run.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 

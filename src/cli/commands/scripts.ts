@@ -7,7 +7,7 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { scriptList } from "../../runtime/exec/script_service.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { scriptsSpec } from "../specs/scripts.ts";
-import { table, writeJson } from "../render.ts";
+import { table, writeJson } from "../ui/render.ts";
 
 export const { help, parse } = defineCommand(
   scriptsSpec,

@@ -8,7 +8,7 @@ import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { untrustSpec } from "../specs/untrust.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { projectSkillNamed, untrustProjectSkill } from "../project_trust.ts";
 
 export const { help, parse } = defineCommand(

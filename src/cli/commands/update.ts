@@ -1,14 +1,14 @@
 /** `skills update [<name>...|--all]`: review what changed upstream, confirm, swap atomically. */
 
 import { isSkillError, SkillError, UsageError } from "../../core/errors.ts";
-import { canonicalSkillName } from "../../core/names.ts";
-import { type RefFlags, type RefRequest, refRequest } from "../../core/sources.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { type RefFlags, type RefRequest, refRequest } from "../../core/sources/sources.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange, type Change } from "../../runtime/lifecycle/change.ts";
-import type { LockedSkill } from "../../core/lockfile_model.ts";
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { beginProjectChange, type ProjectChange } from "../../runtime/project/transaction.ts";
@@ -24,9 +24,9 @@ import type { TrackedSkill } from "../../runtime/lifecycle/update_planner.ts";
 import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { updateSpec } from "../specs/update.ts";
-import { confirmAction, progress } from "../lifecycle_ui.ts";
-import { writeJson } from "../render.ts";
-import { type Outcome, type PlanView, render, toJson, versions } from "../update_ui.ts";
+import { confirmAction, progress } from "../ui/lifecycle_ui.ts";
+import { writeJson } from "../ui/render.ts";
+import { type Outcome, type PlanView, render, toJson, versions } from "../ui/update_ui.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
 import { refreshCopies } from "../../runtime/project/links.ts";
 

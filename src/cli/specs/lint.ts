@@ -2,7 +2,7 @@
 
 import { UsageError } from "../../core/errors.ts";
 import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
-import { number } from "../values.ts";
+import { number } from "../args.ts";
 
 export const lintSpec = {
   name: "lint",

@@ -2,7 +2,7 @@
 
 import { UsageError } from "../../core/errors.ts";
 import { type CommandSpec, HELP_FLAG, SURFACE_FLAGS, verboseFlag } from "../spec.ts";
-import { number } from "../values.ts";
+import { number } from "../args.ts";
 
 export const mcpSpec = {
   name: "mcp",

@@ -1,9 +1,9 @@
 /** `skills run` (declaration: see ../spec.ts). */
 
 import { UsageError } from "../../core/errors.ts";
-import { formatNetGrant, parseNetGrant } from "../../core/net_grants.ts";
+import { formatNetGrant, parseNetGrant } from "../../core/policy/net_grants.ts";
 import { type CommandSpec, HELP_FLAG, verboseFlag } from "../spec.ts";
-import { keyValue, number } from "../values.ts";
+import { keyValue, number } from "../args.ts";
 
 const HINT = "Run `skills run --help` for usage";
 

@@ -8,12 +8,12 @@
  * `--allow-risky`, as for `$SKILLS_HOME`.
  */
 
-import { networkList } from "../../core/net_grants.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
 import { join } from "../os/paths.ts";
-import { type AuditReport, criticalFindings, type Finding } from "../../core/audit.ts";
+import { type AuditReport, criticalFindings, type Finding } from "../../core/audit/audit.ts";
 import { SkillError } from "../../core/errors.ts";
-import { diffFiles, type LockedSkill, type Lockfile } from "../../core/lockfile_model.ts";
-import { quoteName } from "../../core/names.ts";
+import { diffFiles, type LockedSkill, type Lockfile } from "../../core/records/lockfile_model.ts";
+import { quoteName } from "../../core/manifest/names.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { type Candidate, candidateLabel, invalidCandidate } from "../lifecycle/install.ts";

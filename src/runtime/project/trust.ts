@@ -7,7 +7,7 @@
  */
 
 import type { SkillRecord } from "../catalog/loader.ts";
-import { withProjectTrust } from "../../core/project_records.ts";
+import { withProjectTrust } from "../../core/records/project_records.ts";
 import { removeIfExists } from "../os/fs.ts";
 import { updateProjectTrust } from "../store/project_records.ts";
 import { gateCachePath } from "../trust/gate.ts";

@@ -6,12 +6,17 @@
  * the commit writes is built. The project transaction (transaction.ts) swaps the folder and the entry at once.
  */
 
-import { networkList } from "../../core/net_grants.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
 import { isAbsolute, resolve } from "../os/paths.ts";
-import type { ChangeSummary } from "../../core/changes.ts";
-import type { Diagnostic } from "../../core/manifest.ts";
-import { type LockedSkill, withLockedSkill } from "../../core/lockfile_model.ts";
-import { ociSource, parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import type { ChangeSummary } from "../../core/records/changes.ts";
+import type { Diagnostic } from "../../core/manifest/manifest.ts";
+import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile_model.ts";
+import {
+  ociSource,
+  parseSource,
+  type RefRequest,
+  type Source,
+} from "../../core/sources/sources.ts";
 import type { Change } from "../lifecycle/change.ts";
 import { describeTracking } from "../lifecycle/update.ts";
 import {
