@@ -3,22 +3,29 @@
  * Hand-written rather than node:util's parseArgs: any `node:` import starts Deno's Node
  * layer (about 7 ms on every command). Supports `--long value`, `--long=value`,
  * `-s value`, grouped short booleans (`-hv`), repeated options (`multiple`), `--` before
- * positionals, and a raw tail (`skills run`'s script arguments are passed on untouched).
+ * positionals, a raw tail (`skills run`'s script arguments are passed on untouched) and
+ * each flag's value parser (args.ts). `defineCommand` turns a spec into a command's help
+ * and typed parse, so commands never read argv themselves.
  */
 
 import { UsageError } from "../core/errors.ts";
-import { COMMON_FLAGS, type PositionalSpec } from "./spec.ts";
+import type { ParsedCommon } from "./command.ts";
+import { type CommandSpec, COMMON_FLAGS, type PositionalSpec, renderHelp } from "./spec.ts";
 
 interface OptionDef {
   type: "boolean" | "string";
   short?: string;
   multiple?: boolean;
+  /** The flag's value parser (args.ts): text → value, or a UsageError. */
+  parse?: (text: string) => unknown;
 }
 type OptionSpec = Record<string, OptionDef>;
 
-type ValueOf<D extends OptionDef> = D extends { type: "string" }
-  ? (D extends { multiple: true } ? string[] : string)
-  : (D extends { multiple: true } ? boolean[] : boolean);
+/** One occurrence's value: what the flag's parser returns, else its text or `true`. */
+type OneValue<D extends OptionDef> = D extends { parse: (text: string) => infer T } ? T
+  : D extends { type: "string" } ? string
+  : boolean;
+type ValueOf<D extends OptionDef> = D extends { multiple: true } ? OneValue<D>[] : OneValue<D>;
 type ParsedValues<O extends OptionSpec> = { [K in keyof O]?: ValueOf<O[K]> };
 
 /** Flags every command accepts. */
@@ -65,12 +72,10 @@ export function parseCommand<O extends OptionSpec>(
   rawAfter?: number,
 ): Parsed<O> {
   try {
-    return parseOptions(
-      argv,
-      { ...COMMON_OPTIONS, ...options },
-      allowPositionals,
-      rawAfter,
-    ) as Parsed<O>;
+    const spec = { ...COMMON_OPTIONS, ...options };
+    const parsed = parseOptions(argv, spec, allowPositionals, rawAfter);
+    applyValueParsers(spec, parsed.values);
+    return parsed as Parsed<O>;
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
     throw new UsageError(error.message, `Run \`skills ${command} --help\` for usage`);
@@ -152,6 +157,22 @@ function parseOptions(
   return { values, positionals, rest };
 }
 
+/**
+ * Runs each flag's value parser over what was given, in the order the spec declares the
+ * flags (so the first bad flag of the declaration is the one reported), after the whole
+ * argv is read: an unknown option is still reported before a bad value.
+ */
+function applyValueParsers(spec: OptionSpec, values: Record<string, unknown>): void {
+  for (const [name, def] of Object.entries(spec)) {
+    const parse = def.parse;
+    if (parse === undefined || values[name] === undefined) continue;
+    const given = values[name];
+    values[name] = Array.isArray(given)
+      ? given.map((text) => parse(text as string))
+      : parse(given as string);
+  }
+}
+
 /** The value following option `flag` at argv[index]; a missing or dash-led one is refused. */
 function valueAfter(argv: readonly string[], index: number, flag: string): string {
   const value = argv[index + 1];
@@ -164,7 +185,7 @@ function valueAfter(argv: readonly string[], index: number, flag: string): strin
   return value;
 }
 
-export function commonFlags(values: Record<string, unknown>): CommonFlags {
+function commonFlags(values: Record<string, unknown>): CommonFlags {
   return {
     help: values.help === true,
     json: values.json === true,
@@ -183,4 +204,89 @@ export function requireOne(command: string, positionals: readonly string[], what
     );
   }
   return positionals[0]!;
+}
+
+/** What a command's `options` function receives: argv read against its spec. */
+interface CommandInput<S extends ParserSpec> {
+  /** Every flag given, parsed by its value parser (the common flags included). */
+  values: ParsedValues<S["flags"] & typeof COMMON_OPTIONS>;
+  positionals: string[];
+  /** The raw tail (a `raw` positional's arguments), as given. */
+  rest: string[];
+  /** `--help`, `--json`, `--verbose`. */
+  common: ParsedCommon;
+}
+
+/** The options a command's parse returns: `OptionsOf<typeof parse>`. */
+export type OptionsOf<P extends (argv: readonly string[]) => unknown> = ReturnType<P>;
+
+/**
+ * A command's help and parser from its spec: argv is read against the spec (flags, value
+ * parsers, the raw tail), then `options` makes its own checks (counts, combinations) and
+ * shapes what `run` receives, whose type is inferred from it. Commands write no argv
+ * parsing of their own (tests/architecture/house_test.ts keeps it so).
+ */
+export function defineCommand<S extends CommandSpec, T extends ParsedCommon>(
+  spec: S,
+  options: (input: CommandInput<S>) => T,
+): { help: string; parse(argv: readonly string[]): T } {
+  return {
+    help: renderHelp(spec),
+    parse(argv) {
+      const { values, positionals, rest } = parseSpec(spec, argv);
+      return options({ values, positionals, rest, common: commonFlags(values) });
+    },
+  };
+}
+
+/**
+ * Value parsers for a flag's `parse` (spec.ts): each turns the text given into the value
+ * the command receives, or throws the command's UsageError. The command's own wording is
+ * kept: `invalid` builds the error from the text, so messages stay what users know.
+ */
+type Invalid = (text: string) => UsageError;
+
+interface NumberRule {
+  /** Digits only (no sign, point or exponent). */
+  integer?: boolean;
+  /** The smallest value allowed. */
+  min?: number;
+  /** Values must be greater than this. */
+  above?: number;
+  max?: number;
+  invalid: Invalid;
+}
+
+/** A finite number within the rule's range (`--timeout 2.5`, `--max-steps 20`). */
+export function number(rule: NumberRule): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    const ok = text.trim() !== "" && Number.isFinite(value) &&
+      (rule.integer !== true || /^\d+$/.test(text)) &&
+      (rule.min === undefined || value >= rule.min) &&
+      (rule.above === undefined || value > rule.above) &&
+      (rule.max === undefined || value <= rule.max);
+    if (!ok) throw rule.invalid(text);
+    return value;
+  };
+}
+
+/** One of a closed set of words (`--format json`), typed as that union. */
+export function oneOf<const T extends string>(
+  choices: readonly T[],
+  invalid: Invalid,
+): (text: string) => T {
+  return (text) => {
+    if (!(choices as readonly string[]).includes(text)) throw invalid(text);
+    return text as T;
+  };
+}
+
+/** `KEY` or `KEY=VALUE` whose key matches `key`; kept as written (`--env NAME=VALUE`). */
+export function keyValue(key: RegExp, invalid: Invalid): (text: string) => string {
+  return (text) => {
+    const name = text.includes("=") ? text.slice(0, text.indexOf("=")) : text;
+    if (!key.test(name)) throw invalid(text);
+    return text;
+  };
 }

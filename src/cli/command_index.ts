@@ -1,6 +1,5 @@
-// Generated from the command specs (src/cli/specs/) by tests/cli/command_index_test.ts:
-// do not edit. After changing a command's name, aliases or summary, regenerate it with
-//   UPDATE_SNAPSHOTS=1 deno test -A tests/cli/command_index_test.ts
+// Generated from the command specs (src/cli/specs/) by scripts/gen_commands.ts (run by
+// `deno task gen`): do not edit.
 
 import type { CommandIndexEntry } from "./command.ts";
 

@@ -1,7 +1,7 @@
-/**
- * Literal imports of every command module, for the bundle and the compiled binary (see
- * commands.ts): a bundler embeds exactly what it can see. Keyed like COMMANDS.
- */
+// Generated from the command specs (src/cli/specs/) by scripts/gen_commands.ts (run by
+// `deno task gen`): do not edit.
+// Literal imports of every command module, for the bundle and the compiled binary (see
+// commands.ts): a bundler embeds exactly what it can see. Keyed like COMMANDS.
 
 import type { CommandLoader } from "./commands.ts";
 
@@ -17,10 +17,10 @@ export const COMMAND_MODULES: Readonly<Record<string, CommandLoader>> = {
   add: () => import("./commands/add.ts"),
   install: () => import("./commands/install.ts"),
   update: () => import("./commands/update.ts"),
-  remove: () => import("./commands/remove.ts"),
-  link: () => import("./commands/link.ts"),
   outdated: () => import("./commands/outdated.ts"),
   publish: () => import("./commands/publish.ts"),
+  remove: () => import("./commands/remove.ts"),
+  link: () => import("./commands/link.ts"),
   trust: () => import("./commands/trust.ts"),
   untrust: () => import("./commands/untrust.ts"),
   call: () => import("./commands/call.ts"),

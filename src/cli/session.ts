@@ -60,3 +60,13 @@ export function workspaceDir(ctx: Context, given: string | undefined): string {
   }
   return dir;
 }
+
+/** The surface options (spec.ts's SURFACE_FLAGS) as chat and mcp receive them. */
+export function surfaceOptions(values: { skills?: string; workspace?: string }): {
+  /** `--skills a,b`, as given (else AGENT_SKILLS decides). */
+  skills: string | undefined;
+  /** `--workspace DIR`, as given (see workspaceDir). */
+  workspace: string | undefined;
+} {
+  return { skills: values.skills, workspace: values.workspace };
+}

@@ -3,8 +3,10 @@
  * command is declared once, as plain data in src/cli/specs/<name>.ts, and everything else
  * is derived from it: its parser (args.ts), its `--help` (renderHelp, below), the command
  * table, top-level help and typo suggestions (commands.ts, through command_index.ts, which
- * is generated from the specs so that start-up loads none of them), and the shell
- * completions (completions_render.ts, completions_fish.ts).
+ * is generated from the specs by scripts/gen_commands.ts so that start-up loads none of
+ * them), typed option values (a flag's `parse`, args.ts; the command's options are
+ * inferred through `defineCommand`) and the shell completions (completions_render.ts,
+ * completions_fish.ts).
  */
 
 import { type FlagLine, flagTable } from "./commands.ts";
@@ -16,6 +18,11 @@ export interface FlagSpec extends FlagLine {
   multiple?: boolean;
   /** What a shell completes for the value: comma-separated skill names, or a directory. */
   complete?: "skill-list" | "directory";
+  /**
+   * The value parser (args.ts): each value given is passed through it before the command
+   * sees it, and the options type carries what it returns. Throws UsageError.
+   */
+  parse?: (text: string) => unknown;
 }
 
 /** What a shell completes for a positional argument. */
@@ -41,7 +48,10 @@ interface HelpSection {
 }
 
 export interface CommandSpec {
+  /** The command's word; its spec file is specs/<name>.ts and its module commands/<name>.ts. */
   name: string;
+  /** Its place in `skills --help` (and the generated registry): lower comes first. */
+  order: number;
   /** Other names that run this command; shown in help and completed by the shells. */
   aliases?: readonly string[];
   /** One line for the command table. */
@@ -57,7 +67,7 @@ export interface CommandSpec {
    * whether listed or not; list one here (with this command's wording) to document it.
    */
   flags: Readonly<Record<string, FlagSpec>>;
-  /** Semantic checks on them (counts, combinations) stay in the command's `parse`. */
+  /** Semantic checks on them (counts, combinations) are the command's, in `defineCommand`. */
   positionals: readonly PositionalSpec[];
   sections?: readonly HelpSection[];
 }
@@ -76,14 +86,26 @@ export const HELP_FLAG = COMMON_FLAGS.help;
 /** `--json` with this command's description of its document. */
 export const jsonFlag = (description: string) => ({ type: "boolean", description }) as const;
 
-/** `--workspace DIR` of the commands that run scripts for a model (chat, mcp). */
-export const WORKSPACE_FLAG = {
-  type: "string",
-  value: "DIR",
-  complete: "directory",
-  description: `The folder scripts run in and may write (default: this directory;
+/**
+ * The surface options of the commands that serve the skills to a model (chat, mcp): which
+ * skills are active and the folder their scripts run in. Declared once; each command lists
+ * them in its own help order, and session.ts's `surfaceOptions` reads them.
+ */
+export const SURFACE_FLAGS = {
+  skills: {
+    type: "string",
+    value: "a,b",
+    complete: "skill-list",
+    description: "Active skills (overrides AGENT_SKILLS; also all, all-untrusted, none)",
+  },
+  workspace: {
+    type: "string",
+    value: "DIR",
+    complete: "directory",
+    description: `The folder scripts run in and may write (default: this directory;
 guarded paths stay read-only; SKILLS_READ_ONLY=1 keeps it read-only)`,
-} as const;
+  },
+} as const satisfies Record<string, FlagSpec>;
 
 /** `-v, --verbose` with this command's description of what it logs. */
 export const verboseFlag = (description = "Debug logs on stderr") =>

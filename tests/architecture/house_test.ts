@@ -1,7 +1,9 @@
 /**
  * The house rules of ARCHITECTURE.md, checked on the source tree: the layers import only
  * downwards, runtime subsystems form no circle, `core/` never touches `Deno.*`, subsystem
- * folders (every folder of src/) stay small with a mod.ts header, and CLI commands leave the install protocol to the lifecycle.
+ * folders (every folder of src/) stay small with a mod.ts header, CLI commands leave the
+ * install protocol to the lifecycle, and a command is two files: its spec and its module
+ * (help, parse and run from the spec).
  */
 
 import assert from "node:assert/strict";
@@ -168,6 +170,120 @@ Deno.test("CLI commands leave staging and the intent journal to the lifecycle", 
     const file = join(SRC, "cli", "commands", `${command}.ts`);
     const text = Deno.readTextFileSync(file);
     assert.doesNotMatch(text, /store\/staging\.ts|writeIntent|createStaging|cleanStale/, command);
+  }
+});
+
+/**
+ * A command is its spec (src/cli/specs/<name>.ts) and its module (src/cli/commands/<name>.ts,
+ * whose help and parse come from `defineCommand(<name>Spec, …)` and which exports `run`);
+ * the registry is generated from the specs (scripts/gen_commands.ts). Returns what breaks
+ * that in the cli folder `cli`.
+ */
+function commandRuleViolations(cli: string): string[] {
+  const names = (dir: string) =>
+    [...Deno.readDirSync(join(cli, dir))]
+      .filter((e) => e.isFile && e.name.endsWith(".ts") && e.name !== "all.ts")
+      .map((e) => e.name.slice(0, -3)).sort();
+  const specs = names("specs");
+  const commands = names("commands");
+  const modules = Deno.readTextFileSync(join(cli, "command_modules.ts"));
+  const index = Deno.readTextFileSync(join(cli, "command_index.ts"));
+  const problems: string[] = [];
+  for (const name of new Set([...specs, ...commands])) {
+    if (!specs.includes(name)) problems.push(`commands/${name}.ts has no specs/${name}.ts`);
+    if (!commands.includes(name)) problems.push(`specs/${name}.ts has no commands/${name}.ts`);
+    if (!modules.includes(`import("./commands/${name}.ts")`)) {
+      problems.push(`${name} is missing from the generated command_modules.ts`);
+    }
+    if (!index.includes(`name: ${JSON.stringify(name)},`)) {
+      problems.push(`${name} is missing from the generated command_index.ts`);
+    }
+    if (!commands.includes(name)) continue;
+    const text = Deno.readTextFileSync(join(cli, "commands", `${name}.ts`));
+    const spec = `${name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Spec`;
+    if (
+      !new RegExp(`export const \\{ help, parse \\} = defineCommand\\(\\s*${spec}\\b`).test(text)
+    ) {
+      problems.push(`commands/${name}.ts: help and parse must come from defineCommand(${spec}, …)`);
+    }
+    if (!/^export (async )?function run\(/m.test(text)) {
+      problems.push(`commands/${name}.ts exports no run function`);
+    }
+    // Reading argv by hand: the spec's parser (and its value parsers) does that.
+    const handParsing = text.match(
+      /\b(parseSpec|parseCommand|commonFlags)\b|\bDeno\.args\b|\(\s*argv\s*:|\bNumber\(values\b|renderHelp\(/,
+    );
+    if (handParsing) {
+      problems.push(`commands/${name}.ts parses its own arguments (${handParsing[0]})`);
+    }
+    // The options type is inferred from the spec (`OptionsOf<typeof parse>`), not restated.
+    if (/\binterface \w*Options\b|\bParsedCommon\b/.test(text)) {
+      problems.push(`commands/${name}.ts restates its options in a type of its own`);
+    }
+  }
+  return problems;
+}
+
+Deno.test("a command is its spec and its run function, and the registry is generated", () => {
+  assert.deepEqual(commandRuleViolations(join(SRC, "cli")), []);
+});
+
+Deno.test('ARCHITECTURE.md\'s "where to add" row for a command names its two files', () => {
+  const text = Deno.readTextFileSync(join(ROOT, "ARCHITECTURE.md"));
+  const row = text.match(/^\| a command +\|(.*)\|$/m);
+  assert.ok(row, "ARCHITECTURE.md has a where-to-add row for a command");
+  const files = new Set([...row[1]!.matchAll(/`(src\/[^`]+\.ts)`/g)].map((m) => m[1]));
+  assert.deepEqual([...files], ["src/cli/specs/<name>.ts", "src/cli/commands/<name>.ts"]);
+});
+
+Deno.test("the command rule fails on a planted hand-written parser and an unregistered command", () => {
+  const cli = Deno.makeTempDirSync();
+  try {
+    for (const dir of ["specs", "commands"]) {
+      Deno.mkdirSync(join(cli, dir));
+      for (const entry of Deno.readDirSync(join(SRC, "cli", dir))) {
+        Deno.copyFileSync(join(SRC, "cli", dir, entry.name), join(cli, dir, entry.name));
+      }
+    }
+    for (const file of ["command_modules.ts", "command_index.ts"]) {
+      Deno.copyFileSync(join(SRC, "cli", file), join(cli, file));
+    }
+    assert.deepEqual(commandRuleViolations(cli), []);
+
+    // A command that reads its argv by hand again, as commands did before defineCommand.
+    const list = join(cli, "commands", "list.ts");
+    Deno.writeTextFileSync(
+      list,
+      Deno.readTextFileSync(list).replace(
+        /export const \{ help, parse \} = defineCommand\(/,
+        `export const help = renderHelp(listSpec);
+interface ListOptions extends ParsedCommon {}
+export function parse(argv: readonly string[]) {
+  const { values } = parseSpec(listSpec, argv);
+  return commonFlags(values);
+}
+const unused = defineCommand(`,
+      ),
+    );
+    // A new command whose spec and module exist but the registry was not regenerated.
+    Deno.writeTextFileSync(join(cli, "specs", "hello.ts"), "export const helloSpec = {};\n");
+    Deno.writeTextFileSync(
+      join(cli, "commands", "hello.ts"),
+      `export const { help, parse } = defineCommand(helloSpec, ({ common }) => common);
+export async function run() {
+  return 0;
+}
+`,
+    );
+    assert.deepEqual(commandRuleViolations(cli), [
+      "hello is missing from the generated command_modules.ts",
+      "hello is missing from the generated command_index.ts",
+      "commands/list.ts: help and parse must come from defineCommand(listSpec, …)",
+      "commands/list.ts parses its own arguments (renderHelp()",
+      "commands/list.ts restates its options in a type of its own",
+    ]);
+  } finally {
+    Deno.removeSync(cli, { recursive: true });
   }
 });
 

@@ -1,40 +1,56 @@
 /**
- * src/cli/command_index.ts is generated from the command specs: start-up reads the names,
- * aliases and summaries there instead of loading every spec (and its help prose). This
- * test fails when the file is stale; `UPDATE_SNAPSHOTS=1` rewrites it.
+ * The command registry (src/cli/specs/all.ts, command_index.ts, command_modules.ts) is
+ * generated from the spec files by scripts/gen_commands.ts: start-up reads the names,
+ * aliases and summaries of command_index.ts instead of loading every spec. These tests fail
+ * when a file is stale (`deno task gen` rewrites them) and show the generator refusing a
+ * spec without its command module.
  */
 
 import { join } from "node:path";
 import { COMMAND_INDEX } from "../../src/cli/command_index.ts";
-import type { CommandSpec } from "../../src/cli/spec.ts";
+import { COMMAND_MODULES } from "../../src/cli/command_modules.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";
+import { findSpecs, renderRegistry } from "../../scripts/gen_commands.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
-import { assertSnapshot } from "../helpers/snapshot.ts";
 import assert from "node:assert/strict";
 
-export function renderCommandIndex(specs: readonly CommandSpec[]): string {
-  const rows = specs.map((s) =>
-    `  {\n    name: ${JSON.stringify(s.name)},\n    aliases: ${
-      JSON.stringify(s.aliases ?? []).replaceAll(",", ", ")
-    },\n    summary: ${JSON.stringify(s.summary)},\n  },`
-  );
-  return `// Generated from the command specs (src/cli/specs/) by tests/cli/command_index_test.ts:
-// do not edit. After changing a command's name, aliases or summary, regenerate it with
-//   UPDATE_SNAPSHOTS=1 deno test -A tests/cli/command_index_test.ts
-
-import type { CommandIndexEntry } from "./command.ts";
-
-/** What start-up needs of every command, in the order of \`skills --help\`. */
-export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
-${rows.join("\n")}
-];
-`;
-}
-
-Deno.test("command_index.ts is what the specs say", async () => {
-  await assertSnapshot(join(REPO_ROOT, "src/cli/command_index.ts"), renderCommandIndex(SPECS));
+Deno.test("the generated registry is what the spec files say", async () => {
+  for (const [path, text] of await renderRegistry()) {
+    assert.equal(
+      Deno.readTextFileSync(join(REPO_ROOT, path)),
+      text,
+      `${path} is stale: run \`deno task gen\``,
+    );
+  }
   assert.deepEqual(
     COMMAND_INDEX,
     SPECS.map((s) => ({ name: s.name, aliases: s.aliases ?? [], summary: s.summary })),
   );
+  assert.deepEqual(Object.keys(COMMAND_MODULES), SPECS.map((s) => s.name));
+});
+
+Deno.test("a spec file without its command module is refused by the generator", async () => {
+  const cli = Deno.makeTempDirSync();
+  try {
+    Deno.mkdirSync(join(cli, "specs"));
+    Deno.mkdirSync(join(cli, "commands"));
+    const specOf = (name: string, order: number) =>
+      `export const ${name}Spec = { name: "${name}", order: ${order}, summary: "s", usage: [], ` +
+      `description: "", flags: {}, positionals: [] };\n`;
+    Deno.writeTextFileSync(join(cli, "specs", "hello.ts"), specOf("hello", 1));
+    Deno.writeTextFileSync(join(cli, "commands", "hello.ts"), "export {};\n");
+    assert.deepEqual((await findSpecs(cli)).map((f) => f.spec.name), ["hello"]);
+
+    Deno.writeTextFileSync(join(cli, "specs", "orphan.ts"), specOf("orphan", 2));
+    await assert.rejects(() => findSpecs(cli), /orphan\.ts has no command module/);
+    Deno.writeTextFileSync(join(cli, "commands", "orphan.ts"), "export {};\n");
+    Deno.writeTextFileSync(
+      join(cli, "specs", "misnamed.ts"),
+      specOf("other", 3).replace("otherSpec", "misnamedSpec"),
+    );
+    Deno.writeTextFileSync(join(cli, "commands", "misnamed.ts"), "export {};\n");
+    await assert.rejects(() => findSpecs(cli), /misnamed\.ts declares the command 'other'/);
+  } finally {
+    Deno.removeSync(cli, { recursive: true });
+  }
 });

@@ -45,6 +45,7 @@ for (
 Deno.test("completionCommands() takes a spec's flags with shorts and values, then adds the common flags", () => {
   const spec: CommandSpec = {
     name: "x",
+    order: 1,
     aliases: ["y"],
     summary: "X",
     usage: ["x [--strict]"],

@@ -53,6 +53,7 @@ Deno.test("chat's help states the chat loop's real default for --max-steps", () 
 
 const DEMO = {
   name: "demo",
+  order: 1,
   aliases: ["dm"],
   summary: "A demo",
   usage: ["demo <skill> <script> [args...]", "demo --list"],

@@ -28,9 +28,7 @@ import {
   selectCandidates,
 } from "../../runtime/lifecycle/install.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";
 import {
   chooseFromList,
@@ -45,84 +43,73 @@ import {
 } from "../ui/lifecycle_ui.ts";
 import { table, writeJson } from "../ui/render.ts";
 import { auditSummary, findingJson } from "../ui/audit_ui.ts";
-import { type AgentName, parseAgentName } from "../../core/agents.ts";
+import { parseAgentName } from "../../core/agents.ts";
 import { loadCatalog } from "../../runtime/catalog/catalog.ts";
 import { type LinkOutcome, linkSkills } from "../../runtime/project/links.ts";
 import { addToProject } from "../project_add.ts";
 import { renderLinks } from "../ui/project_ui.ts";
 
-export const help = renderHelp(addSpec);
-
-interface AddOptions extends ParsedCommon {
-  source: string;
-  refs: RefFlags;
-  skills: string[];
-  /** `--name NEW`: the one skill installed under another name. */
-  name: string | undefined;
-  /** `--name OLD=NEW` (repeatable): the skill published as OLD installed as NEW. */
-  renames: Map<string, string>;
-  list: boolean;
-  yes: boolean;
-  allowRisky: boolean;
-  /** `--project`: into `<repo>/.agents/skills`, recorded in skills-lock.json. */
-  project: boolean;
-  /** `--agent`: link what was installed for these agents. */
-  agents: AgentName[];
-}
-
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
-export function parse(argv: readonly string[]): AddOptions {
-  const { values, positionals } = parseSpec(addSpec, argv);
-  const flags = commonFlags(values);
-  const empty = {
-    source: "",
-    refs: {},
-    skills: [],
-    name: undefined,
-    renames: new Map<string, string>(),
-    list: false,
-    yes: false,
-    allowRisky: false,
-    project: false,
-    agents: [],
-  };
-  if (flags.help) return { ...flags, ...empty };
-  const source = requireOne("add", positionals, "source");
-  const skills = (values.skill ?? []).map(parseSkillSelector);
-  const { name, renames } = parseNames(values.name ?? [], skills);
-  const renaming = name !== undefined || renames.size > 0;
-  if (values.list && (renaming || values.yes)) {
-    throw new UsageError("--list installs nothing; it takes no --name or --yes");
-  }
-  const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
-  const agents = [
-    ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
-  ];
-  if (values.project && renaming) {
-    throw new UsageError(
-      "--name cannot rename a project skill: its SKILL.md names it for every agent",
-      "Install it without --name, or into $SKILLS_HOME (without --project)",
-    );
-  }
-  if (values.list && agents.length > 0) {
-    throw new UsageError("--list installs nothing; it takes no --agent");
-  }
-  return {
-    ...flags,
-    source,
-    refs,
-    skills,
-    name,
-    renames,
-    list: values.list === true,
-    yes: values.yes === true,
-    allowRisky: values["allow-risky"] === true,
-    project: values.project === true,
-    agents,
-  };
-}
+export const { help, parse } = defineCommand(
+  addSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    const empty = {
+      source: "",
+      refs: {},
+      skills: [],
+      name: undefined,
+      renames: new Map<string, string>(),
+      list: false,
+      yes: false,
+      allowRisky: false,
+      project: false,
+      agents: [],
+    };
+    if (flags.help) return { ...flags, ...empty };
+    const source = requireOne("add", positionals, "source");
+    const skills = (values.skill ?? []).map(parseSkillSelector);
+    const { name, renames } = parseNames(values.name ?? [], skills);
+    const renaming = name !== undefined || renames.size > 0;
+    if (values.list && (renaming || values.yes)) {
+      throw new UsageError("--list installs nothing; it takes no --name or --yes");
+    }
+    const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
+    const agents = [
+      ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
+    ];
+    if (values.project && renaming) {
+      throw new UsageError(
+        "--name cannot rename a project skill: its SKILL.md names it for every agent",
+        "Install it without --name, or into $SKILLS_HOME (without --project)",
+      );
+    }
+    if (values.list && agents.length > 0) {
+      throw new UsageError("--list installs nothing; it takes no --agent");
+    }
+    return {
+      ...flags,
+      source,
+      refs,
+      skills,
+      /** `--name NEW`: the one skill installed under another name. */
+      name,
+      /** `--name OLD=NEW` (repeatable): the skill published as OLD installed as NEW. */
+      renames,
+      list: values.list === true,
+      yes: values.yes === true,
+      allowRisky: values["allow-risky"] === true,
+      /** `--project`: into `<repo>/.agents/skills`, recorded in skills-lock.json. */
+      project: values.project === true,
+      /** `--agent`: link what was installed for these agents. */
+      agents,
+    };
+  },
+);
+
+type AddOptions = OptionsOf<typeof parse>;
 
 /**
  * `--name NEW` (one skill) or `--name OLD=NEW` (repeatable, any skill of a bulk install);

@@ -21,55 +21,49 @@ import { resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source
 import { inspectCandidates, selectCandidates } from "../../runtime/lifecycle/install.ts";
 import { isWithin, lstatOrNull } from "../../runtime/os/fs.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { auditSpec } from "../specs/audit.ts";
 import { progress } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
 import { countsLine, findingJson, findingLines } from "../ui/audit_ui.ts";
 
-export const help = renderHelp(auditSpec);
-
 type Format = "text" | "json" | "sarif";
-
-interface AuditOptions extends ParsedCommon {
-  target: string;
-  format: Format;
-  failOn: Severity | "none";
-}
 
 /** Ctrl-C stops git while a source is fetched; the preview's staging is removed. */
 export const handlesInterrupt = true;
 
 const HINT = "Run `skills audit --help` for usage";
 
-export function parse(argv: readonly string[]): AuditOptions {
-  const { values, positionals } = parseSpec(auditSpec, argv);
-  const flags = commonFlags(values);
-  const format = (values.format ?? (flags.json ? "json" : "text")).toLowerCase();
-  if (format !== "text" && format !== "json" && format !== "sarif") {
-    throw new UsageError(`Unknown format '${values.format}' (use text, json or sarif)`, HINT);
-  }
-  if (flags.json && format !== "json") {
-    throw new UsageError("--json is --format json; give one of them", HINT);
-  }
-  const failOn = (values["fail-on"] ?? "high").toLowerCase();
-  if (failOn !== "none" && !(SEVERITIES as readonly string[]).includes(failOn)) {
-    throw new UsageError(
-      `Unknown --fail-on level '${values["fail-on"]}' (use critical, high, medium, info or none)`,
-      HINT,
-    );
-  }
-  const target = flags.help ? "" : requireOne("audit", positionals, "target");
-  return {
-    ...flags,
-    json: format === "json",
-    target,
-    format: format as Format,
-    failOn: failOn as Severity | "none",
-  };
-}
+export const { help, parse } = defineCommand(
+  auditSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    const format = (values.format ?? (flags.json ? "json" : "text")).toLowerCase();
+    if (format !== "text" && format !== "json" && format !== "sarif") {
+      throw new UsageError(`Unknown format '${values.format}' (use text, json or sarif)`, HINT);
+    }
+    if (flags.json && format !== "json") {
+      throw new UsageError("--json is --format json; give one of them", HINT);
+    }
+    const failOn = (values["fail-on"] ?? "high").toLowerCase();
+    if (failOn !== "none" && !(SEVERITIES as readonly string[]).includes(failOn)) {
+      throw new UsageError(
+        `Unknown --fail-on level '${values["fail-on"]}' (use critical, high, medium, info or none)`,
+        HINT,
+      );
+    }
+    const target = flags.help ? "" : requireOne("audit", positionals, "target");
+    return {
+      ...flags,
+      json: format === "json",
+      target,
+      format: format as Format,
+      failOn: failOn as Severity | "none",
+    };
+  },
+);
+
+type AuditOptions = OptionsOf<typeof parse>;
 
 /** One audited skill, with where its files are for the reader and for SARIF. */
 interface Audited {

@@ -16,38 +16,24 @@ import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { ToolsetHost, type ToolsetMethod } from "../../runtime/exec/toolset_host.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { callSpec } from "../specs/call.ts";
 import { table, writeJson } from "../ui/render.ts";
 
-export const help = renderHelp(callSpec);
-
-interface CallOptions extends ParsedCommon {
-  skill: string;
-  tool: string;
-  /** Parsed `--input`, or "stdin" for `--input -`. */
-  input: Record<string, unknown> | "stdin";
-  list: boolean;
-  timeoutSeconds: number | undefined;
-}
-
 const HINT = "Run `skills call --help` for usage";
 
-/** Pure: argv → options; the `--input` JSON is parsed and must be an object. */
-export function parse(argv: readonly string[]): CallOptions {
-  const { values, positionals } = parseSpec(callSpec, argv);
-  const flags = commonFlags(values);
-  const options: CallOptions = {
-    ...flags,
+/** Pure: argv → options; `--input` and `--timeout` are parsed by the spec's value parsers. */
+export const { help, parse } = defineCommand(callSpec, ({ values, positionals, common }) => {
+  const options = {
+    ...common,
     skill: "",
     tool: "",
-    input: {},
+    /** Parsed `--input`, or "stdin" for `--input -`. */
+    input: values.input ?? {},
     list: values.list === true,
-    timeoutSeconds: undefined,
+    timeoutSeconds: values.timeout,
   };
-  if (flags.help) return options;
+  if (options.help) return options;
   const [skill, tool, ...rest] = positionals;
   if (skill === undefined) throw new UsageError("Missing skill name", HINT);
   if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'`, HINT);
@@ -55,33 +41,10 @@ export function parse(argv: readonly string[]): CallOptions {
   if (tool !== undefined && options.list) {
     throw new UsageError("Give either a tool name or --list, not both", HINT);
   }
-  options.skill = skill;
-  options.tool = tool ?? "";
-  if (typeof values.input === "string") options.input = parseInput(values.input);
-  if (typeof values.timeout === "string") {
-    const seconds = Number(values.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-      throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 3600)`, HINT);
-    }
-    options.timeoutSeconds = seconds;
-  }
-  return options;
-}
+  return { ...options, skill, tool: tool ?? "" };
+});
 
-/** `-` means stdin; anything else must be a JSON object. */
-function parseInput(text: string): Record<string, unknown> | "stdin" {
-  if (text.trim() === "-") return "stdin";
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--input is not valid JSON: ${(error as Error).message}`, HINT);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError('--input must be a JSON object, e.g. \'{"name": "Ada"}\'', HINT);
-  }
-  return value as Record<string, unknown>;
-}
+type CallOptions = OptionsOf<typeof parse>;
 
 /** The method a tool name refers to: `greet` or `<skill>__greet`. */
 export function resolveMethod(
@@ -99,7 +62,7 @@ async function readStdin(ctx: Context): Promise<Record<string, unknown>> {
   for (let line = await ctx.readLine(); line !== null; line = await ctx.readLine()) {
     lines.push(line);
   }
-  const parsed = parseInput(lines.join("\n"));
+  const parsed = callSpec.flags.input.parse(lines.join("\n"));
   if (parsed === "stdin") throw new UsageError("--input - expects JSON on stdin", HINT);
   return parsed;
 }

@@ -18,62 +18,38 @@ import { Repl, terminalObserver } from "../../agent/chat/repl.ts";
 import { redactSecrets } from "../../agent/chat/provider_errors.ts";
 import { surfaceFactory } from "../../agent/surface/surface_factory.ts";
 import { CatalogWatch } from "../../agent/surface/catalog_watch.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../ui/render.ts";
-import { openSession, workspaceDir } from "../session.ts";
+import { openSession, surfaceOptions, workspaceDir } from "../session.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { modelCanInvoke } from "../../agent/surface/invocation.ts";
 
 export const handlesInterrupt = true;
 
-export const help = renderHelp(chatSpec);
-
-interface ChatOptions extends ParsedCommon {
-  skills: string | undefined;
-  prompt: string | undefined;
-  maxSteps: number;
-  /** `--workspace DIR`, as given. */
-  workspace: string | undefined;
-}
-
-export function parse(argv: readonly string[]): ChatOptions {
-  const { values, positionals } = parseSpec(chatSpec, argv);
+export const { help, parse } = defineCommand(chatSpec, ({ values, positionals, common }) => {
   if (positionals.length > 0) {
     throw new UsageError(
       `Unexpected argument '${positionals[0]}'`,
       'To send a message without the REPL use -p "message"; run `skills chat --help` for usage',
     );
   }
-  const common = commonFlags(values);
-  const prompt = values.prompt as string | undefined;
+  const prompt = values.prompt;
   if (prompt !== undefined && prompt.trim() === "") {
     throw new UsageError("The prompt given with -p is empty", 'Pass a message: -p "..."');
   }
   if (common.json && prompt === undefined) {
     throw new UsageError("--json needs -p/--prompt", 'Use: skills chat -p "message" --json');
   }
-  const rawSteps = values["max-steps"] as string | undefined;
-  let maxSteps = DEFAULT_MAX_STEPS;
-  if (rawSteps !== undefined) {
-    maxSteps = Number(rawSteps);
-    if (!/^\d+$/.test(rawSteps) || maxSteps < 1 || maxSteps > 1000) {
-      throw new UsageError(
-        `Invalid --max-steps '${rawSteps}'`,
-        "Use a whole number from 1 to 1000",
-      );
-    }
-  }
   return {
     ...common,
-    skills: values.skills as string | undefined,
+    ...surfaceOptions(values),
     prompt,
-    maxSteps,
-    workspace: values.workspace as string | undefined,
+    maxSteps: values["max-steps"] ?? DEFAULT_MAX_STEPS,
   };
-}
+});
+
+type ChatOptions = OptionsOf<typeof parse>;
 
 export async function run(options: ChatOptions, ctx: Context): Promise<number> {
   const config = resolveProviderConfig(ctx.env);

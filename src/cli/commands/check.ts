@@ -12,9 +12,7 @@ import {
 } from "../../runtime/store/consistency.ts";
 import { probeTool } from "../../runtime/os/probe.ts";
 import { registryPath } from "../../runtime/store/registry.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { checkSpec } from "../specs/check.ts";
 import { shortSha, style, writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
@@ -26,22 +24,20 @@ import type { Catalog } from "../../runtime/catalog/catalog.ts";
 import { projectDrift } from "../../runtime/project/drift.ts";
 import { trustedDigest, verifyLinks } from "../../runtime/project/links.ts";
 
-export const help = renderHelp(checkSpec);
+export const { help, parse } = defineCommand(
+  checkSpec,
+  ({ values, positionals, common }) => {
+    if (positionals.length > 0) {
+      throw new UsageError(
+        `Unexpected argument '${positionals[0]}'`,
+        "Run `skills check --help` for usage",
+      );
+    }
+    return { ...common, repair: values.repair === true };
+  },
+);
 
-interface CheckOptions extends ParsedCommon {
-  repair: boolean;
-}
-
-export function parse(argv: readonly string[]): CheckOptions {
-  const { values, positionals } = parseSpec(checkSpec, argv);
-  if (positionals.length > 0) {
-    throw new UsageError(
-      `Unexpected argument '${positionals[0]}'`,
-      "Run `skills check --help` for usage",
-    );
-  }
-  return { ...commonFlags(values), repair: values.repair === true };
-}
+type CheckOptions = OptionsOf<typeof parse>;
 
 /** A skill that was never trusted is `ok` here (its `trusted` field says so). */
 type SkillStatus = "ok" | "modified" | "toolset_error" | "risky" | "error";

@@ -8,47 +8,43 @@
 import { UsageError } from "../../core/errors.ts";
 import { findSkill } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { completionsSpec } from "../specs/completions.ts";
 import { SPECS } from "../specs/all.ts";
 import { completionCommands, renderBash, renderZsh } from "../completions_render.ts";
 import { renderFish } from "../completions_fish.ts";
 import { openSession } from "../session.ts";
 
-export const help = renderHelp(completionsSpec);
-
 type Shell = "bash" | "zsh" | "fish";
 
-interface CompletionsOptions extends ParsedCommon {
-  shell: Shell | undefined;
-  listSkills: boolean;
-  listScripts: string | undefined;
-}
+export const { help, parse } = defineCommand(
+  completionsSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    const listSkills = values["list-skills"] === true;
+    const listScripts = values["list-scripts"];
+    const base = { ...flags, shell: undefined as Shell | undefined, listSkills, listScripts };
+    if (flags.help || listSkills || listScripts !== undefined) return base;
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        positionals.length === 0
+          ? "Missing shell"
+          : `Expected one shell, got ${positionals.length}`,
+        "Run `skills completions bash`, `skills completions zsh` or `skills completions fish`",
+      );
+    }
+    const shell = positionals[0]!;
+    if (shell !== "bash" && shell !== "zsh" && shell !== "fish") {
+      throw new UsageError(
+        `Unsupported shell '${shell}'`,
+        "Supported shells: bash, zsh, fish",
+      );
+    }
+    return { ...base, shell: shell as Shell };
+  },
+);
 
-export function parse(argv: readonly string[]): CompletionsOptions {
-  const { values, positionals } = parseSpec(completionsSpec, argv);
-  const flags = commonFlags(values);
-  const listSkills = values["list-skills"] === true;
-  const listScripts = values["list-scripts"];
-  const base = { ...flags, shell: undefined, listSkills, listScripts };
-  if (flags.help || listSkills || listScripts !== undefined) return base;
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0 ? "Missing shell" : `Expected one shell, got ${positionals.length}`,
-      "Run `skills completions bash`, `skills completions zsh` or `skills completions fish`",
-    );
-  }
-  const shell = positionals[0]!;
-  if (shell !== "bash" && shell !== "zsh" && shell !== "fish") {
-    throw new UsageError(
-      `Unsupported shell '${shell}'`,
-      "Supported shells: bash, zsh, fish",
-    );
-  }
-  return { ...base, shell };
-}
+type CompletionsOptions = OptionsOf<typeof parse>;
 
 export async function run(options: CompletionsOptions, ctx: Context): Promise<number> {
   if (options.listSkills || options.listScripts !== undefined) {

@@ -16,29 +16,25 @@ import {
 } from "../../agent/chat/providers.ts";
 import { surfaceFactory } from "../../agent/surface/surface_factory.ts";
 import { ENCODING } from "../../agent/chat/tokens.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 
-export const help = renderHelp(contextSpec);
+export const { help, parse } = defineCommand(
+  contextSpec,
+  ({ values, positionals, common }) => {
+    if (positionals.length > 0) {
+      throw new UsageError(
+        `Unexpected argument '${positionals[0]}'`,
+        "Run `skills context --help` for usage",
+      );
+    }
+    return { ...common, skills: values.skills as string | undefined };
+  },
+);
 
-interface ContextOptions extends ParsedCommon {
-  skills: string | undefined;
-}
-
-export function parse(argv: readonly string[]): ContextOptions {
-  const { values, positionals } = parseSpec(contextSpec, argv);
-  if (positionals.length > 0) {
-    throw new UsageError(
-      `Unexpected argument '${positionals[0]}'`,
-      "Run `skills context --help` for usage",
-    );
-  }
-  return { ...commonFlags(values), skills: values.skills as string | undefined };
-}
+type ContextOptions = OptionsOf<typeof parse>;
 
 /** SKILLS_MODEL when set (a key is not needed: nothing is sent), else the default format. */
 function measuredProvider(env: Readonly<Record<string, string>>): {

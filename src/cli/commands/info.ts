@@ -6,25 +6,21 @@ import { qualifiedToolName } from "../../core/manifest/names.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { findSkill, type ShadowedSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { infoSpec } from "../specs/info.ts";
 import { writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 
-export const help = renderHelp(infoSpec);
+export const { help, parse } = defineCommand(
+  infoSpec,
+  ({ positionals, common }) => {
+    const flags = common;
+    if (flags.help) return { ...flags, name: "" };
+    return { ...flags, name: requireOne("info", positionals, "skill name") };
+  },
+);
 
-interface InfoOptions extends ParsedCommon {
-  name: string;
-}
-
-export function parse(argv: readonly string[]): InfoOptions {
-  const { values, positionals } = parseSpec(infoSpec, argv);
-  const flags = commonFlags(values);
-  if (flags.help) return { ...flags, name: "" };
-  return { ...flags, name: requireOne("info", positionals, "skill name") };
-}
+type InfoOptions = OptionsOf<typeof parse>;
 
 /**
  * The tools a model sees for this skill: the skill tools, then its toolset tools (mounted

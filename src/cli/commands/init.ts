@@ -4,30 +4,24 @@ import { resolve } from "../../runtime/os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { planScaffold, scaffoldName, writeScaffold } from "../../runtime/lifecycle/scaffold.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { initSpec } from "../specs/init.ts";
 import { writeJson } from "../ui/render.ts";
 
-export const help = renderHelp(initSpec);
+export const { help, parse } = defineCommand(
+  initSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    const options = { ...flags, dir: values.dir, withToolset: values["with-toolset"] === true };
+    if (flags.help) return { ...options, name: "" };
+    if (values.dir === "") {
+      throw new UsageError("--dir must not be empty", "Run `skills init --help` for usage");
+    }
+    return { ...options, name: requireOne("init", positionals, "skill name") };
+  },
+);
 
-interface InitOptions extends ParsedCommon {
-  name: string;
-  dir: string | undefined;
-  withToolset: boolean;
-}
-
-export function parse(argv: readonly string[]): InitOptions {
-  const { values, positionals } = parseSpec(initSpec, argv);
-  const flags = commonFlags(values);
-  const options = { ...flags, dir: values.dir, withToolset: values["with-toolset"] === true };
-  if (flags.help) return { ...options, name: "" };
-  if (values.dir === "") {
-    throw new UsageError("--dir must not be empty", "Run `skills init --help` for usage");
-  }
-  return { ...options, name: requireOne("init", positionals, "skill name") };
-}
+type InitOptions = OptionsOf<typeof parse>;
 
 export async function run(options: InitOptions, ctx: Context): Promise<number> {
   const name = scaffoldName(options.name);

@@ -15,9 +15,7 @@ import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { type ForeignReport, restoreForeign } from "../../runtime/project/foreign.ts";
 import { restoreLocked, type RestoreReport } from "../../runtime/project/restore.ts";
 import { beginProjectChange } from "../../runtime/project/transaction.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { installSpec } from "../specs/install.ts";
 import { progress } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
@@ -25,33 +23,29 @@ import { isCi, renderMismatches } from "../ui/project_ui.ts";
 import { trustInstalled } from "../../runtime/project/trust.ts";
 import { refreshCopies, trustedProjectFolders } from "../../runtime/project/links.ts";
 
-export const help = renderHelp(installSpec);
-
-interface InstallOptions extends ParsedCommon {
-  frozen: boolean;
-  force: boolean;
-  trust: boolean;
-}
-
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
-export function parse(argv: readonly string[]): InstallOptions {
-  const { values, positionals } = parseSpec(installSpec, argv);
-  const flags = commonFlags(values);
-  if (positionals.length > 0 && !flags.help) {
-    throw new UsageError(
-      "`skills install` restores the project's skills-lock.json; it takes no source",
-      `Did you mean \`skills add ${positionals[0]}\`? (add --project records it in the lockfile)`,
-    );
-  }
-  return {
-    ...flags,
-    frozen: values.frozen === true,
-    force: values.force === true,
-    trust: values.trust === true,
-  };
-}
+export const { help, parse } = defineCommand(
+  installSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    if (positionals.length > 0 && !flags.help) {
+      throw new UsageError(
+        "`skills install` restores the project's skills-lock.json; it takes no source",
+        `Did you mean \`skills add ${positionals[0]}\`? (add --project records it in the lockfile)`,
+      );
+    }
+    return {
+      ...flags,
+      frozen: values.frozen === true,
+      force: values.force === true,
+      trust: values.trust === true,
+    };
+  },
+);
+
+type InstallOptions = OptionsOf<typeof parse>;
 
 // long because: the install workflow in order (lockfile state, fetch each source, verify, write) in one change.
 export async function run(options: InstallOptions, ctx: Context): Promise<number> {

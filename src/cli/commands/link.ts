@@ -1,6 +1,6 @@
 /** `skills link [<name>...] --agent <agent>...`: trusted skills where agents read them. */
 
-import { type AgentName, parseAgentName } from "../../core/agents.ts";
+import { parseAgentName } from "../../core/agents.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
@@ -8,41 +8,34 @@ import { canonicalSkillName } from "../../core/manifest/names.ts";
 import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { type LinkScope, linkSkills } from "../../runtime/project/links.ts";
 import { renderLinks } from "../ui/project_ui.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { linkSpec } from "../specs/link.ts";
 import { writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 
-export const help = renderHelp(linkSpec);
+export const { help, parse } = defineCommand(
+  linkSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    const base = {
+      ...flags,
+      names: [],
+      agents: [],
+      global: values.global === true,
+      copy: values.copy === true,
+    };
+    if (flags.help) return base;
+    const agents = [
+      ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
+    ];
+    if (agents.length === 0) {
+      throw new UsageError("Name at least one --agent", "Run `skills link --help` for the agents");
+    }
+    return { ...base, agents, names: positionals.map((n) => canonicalSkillName(n)) };
+  },
+);
 
-interface LinkOptions extends ParsedCommon {
-  names: string[];
-  agents: AgentName[];
-  global: boolean;
-  copy: boolean;
-}
-
-export function parse(argv: readonly string[]): LinkOptions {
-  const { values, positionals } = parseSpec(linkSpec, argv);
-  const flags = commonFlags(values);
-  const base = {
-    ...flags,
-    names: [],
-    agents: [],
-    global: values.global === true,
-    copy: values.copy === true,
-  };
-  if (flags.help) return base;
-  const agents = [
-    ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
-  ];
-  if (agents.length === 0) {
-    throw new UsageError("Name at least one --agent", "Run `skills link --help` for the agents");
-  }
-  return { ...base, agents, names: positionals.map((n) => canonicalSkillName(n)) };
-}
+type LinkOptions = OptionsOf<typeof parse>;
 
 export async function run(options: LinkOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);

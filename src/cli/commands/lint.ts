@@ -8,53 +8,39 @@ import { lintGuideFor } from "../../core/audit/lint_guide.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { type LintReport, lintSkillDir } from "../../runtime/audit/lint.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { lintSpec } from "../specs/lint.ts";
 import { style, writeJson } from "../ui/render.ts";
 
-export const help = renderHelp(lintSpec);
-
-interface LintOptions extends ParsedCommon {
-  dirs: string[];
-  /** `yes` (--run-scripts), `no` (--no-scripts), or `trusted`: only for skills you trusted. */
-  scripts: "yes" | "no" | "trusted";
-  timeoutSeconds: number;
-}
-
 const DEFAULT_TIMEOUT_SECONDS = 10;
 
-export function parse(argv: readonly string[]): LintOptions {
-  const { values, positionals } = parseSpec(lintSpec, argv);
-  const flags = commonFlags(values);
-  if (!flags.help && positionals.length === 0) {
-    throw new UsageError(
-      "Missing skill directory",
-      "Run `skills lint <dir>`, e.g. `skills lint .`",
-    );
-  }
-  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
-  if (values.timeout !== undefined) {
-    timeoutSeconds = Number(values.timeout);
-    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0 || timeoutSeconds > 600) {
-      throw new UsageError(`Invalid --timeout '${values.timeout}' (seconds, 0 < S ≤ 600)`);
+export const { help, parse } = defineCommand(
+  lintSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    if (!flags.help && positionals.length === 0) {
+      throw new UsageError(
+        "Missing skill directory",
+        "Run `skills lint <dir>`, e.g. `skills lint .`",
+      );
     }
-  }
-  if (values["no-scripts"] === true && values["run-scripts"] === true) {
-    throw new UsageError("Give --run-scripts or --no-scripts, not both");
-  }
-  return {
-    ...flags,
-    dirs: positionals,
-    scripts: values["no-scripts"] === true
-      ? "no"
-      : values["run-scripts"] === true
-      ? "yes"
-      : "trusted",
-    timeoutSeconds,
-  };
-}
+    if (values["no-scripts"] === true && values["run-scripts"] === true) {
+      throw new UsageError("Give --run-scripts or --no-scripts, not both");
+    }
+    return {
+      ...flags,
+      dirs: positionals,
+      scripts: values["no-scripts"] === true
+        ? "no"
+        : values["run-scripts"] === true
+        ? "yes"
+        : "trusted",
+      timeoutSeconds: values.timeout ?? DEFAULT_TIMEOUT_SECONDS,
+    };
+  },
+);
+
+type LintOptions = OptionsOf<typeof parse>;
 
 /**
  * Without an OS sandbox here, scripts under review would run as the user: asked on a

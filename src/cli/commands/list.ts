@@ -2,29 +2,27 @@
 
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { listSpec } from "../specs/list.ts";
 import { shortSha, table, writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { UsageError } from "../../core/errors.ts";
 
-export const help = renderHelp(listSpec);
+export const { help, parse } = defineCommand(
+  listSpec,
+  ({ positionals, common }) => {
+    if (positionals.length > 0) {
+      throw new UsageError(
+        `Unexpected argument '${positionals[0]}'`,
+        "Run `skills list --help` for usage",
+      );
+    }
+    return common;
+  },
+);
 
-type ListOptions = ParsedCommon;
-
-export function parse(argv: readonly string[]): ListOptions {
-  const { values, positionals } = parseSpec(listSpec, argv);
-  if (positionals.length > 0) {
-    throw new UsageError(
-      `Unexpected argument '${positionals[0]}'`,
-      "Run `skills list --help` for usage",
-    );
-  }
-  return commonFlags(values);
-}
+type ListOptions = OptionsOf<typeof parse>;
 
 /** `state` (ok, untrusted, modified) and its reason, for one loaded skill. */
 function stateFields(state: RunState | undefined) {

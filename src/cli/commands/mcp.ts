@@ -7,27 +7,14 @@ import { UsageError } from "../../core/errors.ts";
 import { VERSION } from "../../core/version.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { mcpSpec } from "../specs/mcp.ts";
-import { openSession, workspaceDir } from "../session.ts";
+import { openSession, surfaceOptions, workspaceDir } from "../session.ts";
 import type { ListenAddress } from "../../mcp/http_guard.ts";
-
-export const help = renderHelp(mcpSpec);
-
-interface McpOptions extends ParsedCommon {
-  skills: string | undefined;
-  http: string | undefined;
-  sessionTimeoutSeconds: number;
-  /** `--workspace DIR`, as given. */
-  workspace: string | undefined;
-}
 
 const DEFAULT_SESSION_TIMEOUT_SECONDS = 1800;
 
-export function parse(argv: readonly string[]): McpOptions {
-  const { values, positionals } = parseSpec(mcpSpec, argv);
+export const { help, parse } = defineCommand(mcpSpec, ({ values, positionals, common }) => {
   if (positionals.length > 0) {
     throw new UsageError(
       `Unexpected argument '${positionals[0]}'`,
@@ -37,21 +24,15 @@ export function parse(argv: readonly string[]): McpOptions {
   if (values["session-timeout"] !== undefined && values.http === undefined) {
     throw new UsageError("--session-timeout applies to --http only", "Run `skills mcp --help`");
   }
-  const timeout = Number(values["session-timeout"] ?? DEFAULT_SESSION_TIMEOUT_SECONDS);
-  if (!Number.isFinite(timeout) || timeout <= 0) {
-    throw new UsageError(
-      `Invalid --session-timeout '${values["session-timeout"]}'`,
-      "Give a number of seconds greater than 0",
-    );
-  }
   return {
-    ...commonFlags(values),
-    skills: values.skills,
+    ...common,
+    ...surfaceOptions(values),
     http: values.http,
-    sessionTimeoutSeconds: timeout,
-    workspace: values.workspace,
+    sessionTimeoutSeconds: values["session-timeout"] ?? DEFAULT_SESSION_TIMEOUT_SECONDS,
   };
-}
+});
+
+type McpOptions = OptionsOf<typeof parse>;
 
 /** Ctrl-C closes the server (and its toolset processes) instead of killing it. */
 export const handlesInterrupt = true;

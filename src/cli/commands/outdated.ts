@@ -8,29 +8,27 @@ import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { checkOutdated, type OutdatedCandidate } from "../../runtime/project/outdated.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { outdatedSpec } from "../specs/outdated.ts";
 import { progress } from "../ui/lifecycle_ui.ts";
 import { shortSha, table, writeJson } from "../ui/render.ts";
 
-export const help = renderHelp(outdatedSpec);
-
-type OutdatedOptions = ParsedCommon;
-
 export const handlesInterrupt = true;
 
-export function parse(argv: readonly string[]): OutdatedOptions {
-  const { values, positionals } = parseSpec(outdatedSpec, argv);
-  if (positionals.length > 0) {
-    throw new UsageError(
-      `Unexpected argument '${positionals[0]}'`,
-      "Run `skills outdated --help` for usage",
-    );
-  }
-  return commonFlags(values);
-}
+export const { help, parse } = defineCommand(
+  outdatedSpec,
+  ({ positionals, common }) => {
+    if (positionals.length > 0) {
+      throw new UsageError(
+        `Unexpected argument '${positionals[0]}'`,
+        "Run `skills outdated --help` for usage",
+      );
+    }
+    return common;
+  },
+);
+
+type OutdatedOptions = OptionsOf<typeof parse>;
 
 export async function run(options: OutdatedOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);

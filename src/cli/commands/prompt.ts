@@ -7,41 +7,35 @@
 import { renderAvailableSkills } from "../../agent/surface/system_prompt.ts";
 import { UsageError } from "../../core/errors.ts";
 import { type Context, warn } from "../../core/io.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { promptSpec } from "../specs/prompt.ts";
 import { writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 import { modelCanInvoke } from "../../agent/surface/invocation.ts";
 
-export const help = renderHelp(promptSpec);
-
-interface PromptOptions extends ParsedCommon {
-  skills: string | undefined;
-  format: "xml" | "markdown";
-  location: boolean;
-}
-
 const HINT = "Run `skills prompt --help` for usage";
 
-export function parse(argv: readonly string[]): PromptOptions {
-  const { values, positionals } = parseSpec(promptSpec, argv);
-  const flags = commonFlags(values);
-  if (positionals.length > 0 && !flags.help) {
-    throw new UsageError(`Unexpected argument '${positionals[0]}'`, HINT);
-  }
-  const format = (values.format ?? "xml").toLowerCase();
-  if (format !== "xml" && format !== "markdown" && format !== "md") {
-    throw new UsageError(`Unknown format '${values.format}' (use xml or markdown)`, HINT);
-  }
-  return {
-    ...flags,
-    skills: typeof values.skills === "string" ? values.skills : undefined,
-    format: format === "xml" ? "xml" : "markdown",
-    location: values["no-location"] !== true,
-  };
-}
+export const { help, parse } = defineCommand(
+  promptSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    if (positionals.length > 0 && !flags.help) {
+      throw new UsageError(`Unexpected argument '${positionals[0]}'`, HINT);
+    }
+    const format = (values.format ?? "xml").toLowerCase();
+    if (format !== "xml" && format !== "markdown" && format !== "md") {
+      throw new UsageError(`Unknown format '${values.format}' (use xml or markdown)`, HINT);
+    }
+    return {
+      ...flags,
+      skills: typeof values.skills === "string" ? values.skills : undefined,
+      format: format === "xml" ? "xml" as const : "markdown" as const,
+      location: values["no-location"] !== true,
+    };
+  },
+);
+
+type PromptOptions = OptionsOf<typeof parse>;
 
 export async function run(options: PromptOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx, options.skills);

@@ -8,45 +8,36 @@ import { publishSkills } from "../../runtime/oci/publish.ts";
 import { attachSignature, signatureTag } from "../../runtime/oci/signature.ts";
 import { sshSign } from "../../runtime/signing/ssh.ts";
 import { parseOciReference } from "../../core/sources/oci_reference.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { publishSpec } from "../specs/publish.ts";
 import { writeJson } from "../ui/render.ts";
 
-export const help = renderHelp(publishSpec);
+export const { help, parse } = defineCommand(
+  publishSpec,
+  ({ values, positionals, common }) => {
+    if (common.help) {
+      return { ...common, source: "", target: "", insecureHosts: [], sign: undefined };
+    }
+    if (positionals.length !== 2) {
+      throw new UsageError(
+        positionals.length < 2
+          ? "Missing skill folder or oci:// target"
+          : `Unexpected argument '${positionals[2]}'`,
+        "Run `skills publish --help` for usage",
+      );
+    }
+    const insecure = values["insecure-registry"];
+    return {
+      ...common,
+      source: positionals[0] ?? "",
+      target: positionals[1] ?? "",
+      insecureHosts: Array.isArray(insecure) ? insecure.map(String) : [],
+      sign: typeof values.sign === "string" ? values.sign : undefined,
+    };
+  },
+);
 
-interface PublishOptions extends ParsedCommon {
-  source: string;
-  target: string;
-  insecureHosts: string[];
-  /** `--sign`: the SSH private key that signs the pushed digest. */
-  sign: string | undefined;
-}
-
-export function parse(argv: readonly string[]): PublishOptions {
-  const { values, positionals } = parseSpec(publishSpec, argv);
-  const common = commonFlags(values);
-  if (common.help) {
-    return { ...common, source: "", target: "", insecureHosts: [], sign: undefined };
-  }
-  if (positionals.length !== 2) {
-    throw new UsageError(
-      positionals.length < 2
-        ? "Missing skill folder or oci:// target"
-        : `Unexpected argument '${positionals[2]}'`,
-      "Run `skills publish --help` for usage",
-    );
-  }
-  const insecure = values["insecure-registry"];
-  return {
-    ...common,
-    source: positionals[0] ?? "",
-    target: positionals[1] ?? "",
-    insecureHosts: Array.isArray(insecure) ? insecure.map(String) : [],
-    sign: typeof values.sign === "string" ? values.sign : undefined,
-  };
-}
+type PublishOptions = OptionsOf<typeof parse>;
 
 export async function run(options: PublishOptions, ctx: Context): Promise<number> {
   let target;

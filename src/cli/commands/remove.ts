@@ -15,39 +15,32 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { entriesToRemove } from "../../runtime/lifecycle/remove.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { removeSpec } from "../specs/remove.ts";
 import { confirmAction, fields } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
 
-export const help = renderHelp(removeSpec);
-
-interface RemoveOptions extends ParsedCommon {
-  names: string[];
-  yes: boolean;
-  /** Only the project's locked skills. */
-  project: boolean;
-}
-
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
-export function parse(argv: readonly string[]): RemoveOptions {
-  const { values, positionals } = parseSpec(removeSpec, argv);
-  const flags = commonFlags(values);
-  if (flags.help) return { ...flags, names: [], yes: false, project: false };
-  if (positionals.length === 0) {
-    throw new UsageError("Missing skill name", "Run `skills remove --help` for usage");
-  }
-  return {
-    ...flags,
-    names: positionals.map((n) => canonicalSkillName(n)),
-    yes: values.yes === true,
-    project: values.project === true,
-  };
-}
+export const { help, parse } = defineCommand(
+  removeSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    if (flags.help) return { ...flags, names: [], yes: false, project: false };
+    if (positionals.length === 0) {
+      throw new UsageError("Missing skill name", "Run `skills remove --help` for usage");
+    }
+    return {
+      ...flags,
+      names: positionals.map((n) => canonicalSkillName(n)),
+      yes: values.yes === true,
+      project: values.project === true,
+    };
+  },
+);
+
+type RemoveOptions = OptionsOf<typeof parse>;
 
 function describe(entry: RegistryEntry): string {
   return `\nSkill '${entry.name_canonical}'\n` + fields([

@@ -16,7 +16,6 @@ import {
 } from "../../core/errors.ts";
 import { loadCatalog } from "../../runtime/catalog/catalog.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
-import { formatNetGrant, parseNetGrant } from "../../core/policy/net_grants.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { formatSeconds } from "../../runtime/exec/runner.ts";
 import {
@@ -26,50 +25,35 @@ import {
   type ScriptDeps,
   scriptHelp,
 } from "../../runtime/exec/script_service.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 
-export const help = renderHelp(runSpec);
-
-export interface RunOptions extends ParsedCommon {
-  skill: string;
-  script: string;
-  /** Arguments for the script, as given. */
-  args: string[];
-  timeoutSeconds: number | undefined;
-  /** `--env` requests: `NAME` or `NAME=VALUE`. */
-  env: string[];
-  /** `--allow-net` grants: `HOST` or `HOST:PORT`. */
-  allowNet: string[];
-  /** `--help` among the script's arguments. */
-  scriptHelp: boolean;
-  /** `--read-only`: the workspace stays read-only. */
-  readOnly: boolean;
-  /** `--write PATH` grants. */
-  write: string[];
-}
-
 const HINT = "Run `skills run --help` for usage";
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Pure: options before <skill> belong to `skills run`, everything after <script> to the script. */
-export function parse(argv: readonly string[]): RunOptions {
-  const { values, positionals, rest } = parseSpec(runSpec, argv);
-  const options: RunOptions = {
-    ...commonFlags(values),
+/**
+ * Pure: options before <skill> belong to `skills run`, everything after <script> to the
+ * script. `--timeout`, `--env` and `--allow-net` are parsed by their spec's value parsers.
+ */
+export const { help, parse } = defineCommand(runSpec, ({ values, positionals, rest, common }) => {
+  const options = {
+    ...common,
     skill: "",
     script: "",
-    args: [],
-    timeoutSeconds: values.timeout === undefined ? undefined : parseTimeout(values.timeout),
-    env: (values.env ?? []).map(parseEnvRequest),
-    allowNet: (values["allow-net"] ?? []).map(parseAllowNet),
+    /** Arguments for the script, as given. */
+    args: [] as string[],
+    timeoutSeconds: values.timeout,
+    /** `--env` requests: `NAME` or `NAME=VALUE`. */
+    env: values.env ?? [],
+    /** `--allow-net` grants: `HOST` or `HOST:PORT`. */
+    allowNet: values["allow-net"] ?? [],
+    /** `--help` among the script's arguments. */
     scriptHelp: false,
+    /** `--read-only`: the workspace stays read-only. */
     readOnly: values["read-only"] === true,
+    /** `--write PATH` grants. */
     write: values.write ?? [],
   };
   if (options.help) return options;
@@ -87,34 +71,9 @@ export function parse(argv: readonly string[]): RunOptions {
   if (options.args.includes("--json")) options.json = true;
   options.scriptHelp = options.args.includes("--help");
   return options;
-}
+});
 
-function parseTimeout(text: string): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || value <= 0 || value > 86400) {
-    throw new UsageError(
-      `Invalid --timeout '${text}': expected a number of seconds above 0 and at most 86400`,
-      HINT,
-    );
-  }
-  return value;
-}
-
-function parseAllowNet(text: string): string {
-  const parsed = parseNetGrant(text);
-  if ("error" in parsed) {
-    throw new UsageError(`Invalid --allow-net: ${parsed.error}`, "Expected HOST or HOST:PORT");
-  }
-  return formatNetGrant(parsed);
-}
-
-function parseEnvRequest(text: string): string {
-  const name = text.includes("=") ? text.slice(0, text.indexOf("=")) : text;
-  if (!ENV_NAME.test(name)) {
-    throw new UsageError(`Invalid --env '${text}': expected NAME or NAME=VALUE`, HINT);
-  }
-  return text;
-}
+export type RunOptions = OptionsOf<typeof parse>;
 
 /** The exit code for a failure envelope: the script's own, 124, 130, 2 or 1. */
 export function exitCodeFor(envelope: Envelope): number {

@@ -5,29 +5,25 @@ import { findSkill, loadCatalog } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { scriptList } from "../../runtime/exec/script_service.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { scriptsSpec } from "../specs/scripts.ts";
 import { table, writeJson } from "../ui/render.ts";
 
-export const help = renderHelp(scriptsSpec);
+export const { help, parse } = defineCommand(
+  scriptsSpec,
+  ({ positionals, common }) => {
+    const flags = common;
+    if (positionals.length > 1) {
+      throw new UsageError(
+        `Expected at most one skill name, got ${positionals.length}`,
+        "Run `skills scripts --help` for usage",
+      );
+    }
+    return { ...flags, skill: positionals[0] };
+  },
+);
 
-interface ScriptsOptions extends ParsedCommon {
-  skill: string | undefined;
-}
-
-export function parse(argv: readonly string[]): ScriptsOptions {
-  const { values, positionals } = parseSpec(scriptsSpec, argv);
-  const flags = commonFlags(values);
-  if (positionals.length > 1) {
-    throw new UsageError(
-      `Expected at most one skill name, got ${positionals.length}`,
-      "Run `skills scripts --help` for usage",
-    );
-  }
-  return { ...flags, skill: positionals[0] };
-}
+type ScriptsOptions = OptionsOf<typeof parse>;
 
 export async function run(options: ScriptsOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);

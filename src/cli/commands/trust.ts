@@ -11,31 +11,26 @@ import { inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { currentDigest, trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { trustSpec } from "../specs/trust.ts";
 import { confirmAction, fields, listOrNone } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
 import { projectSkillNamed, trustProjectSkill } from "../project_trust.ts";
 
-export const help = renderHelp(trustSpec);
+export const { help, parse } = defineCommand(
+  trustSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    if (flags.help) return { ...flags, name: "", yes: false };
+    return {
+      ...flags,
+      name: requireOne("trust", positionals, "skill name"),
+      yes: values.yes === true,
+    };
+  },
+);
 
-interface TrustOptions extends ParsedCommon {
-  name: string;
-  yes: boolean;
-}
-
-export function parse(argv: readonly string[]): TrustOptions {
-  const { values, positionals } = parseSpec(trustSpec, argv);
-  const flags = commonFlags(values);
-  if (flags.help) return { ...flags, name: "", yes: false };
-  return {
-    ...flags,
-    name: requireOne("trust", positionals, "skill name"),
-    yes: values.yes === true,
-  };
-}
+type TrustOptions = OptionsOf<typeof parse>;
 
 function state(entry: RegistryEntry, digest: string): string {
   if (!entry.trusted || entry.trusted_digest === null) return "not trusted";

@@ -6,25 +6,21 @@ import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { trustTarget } from "../../runtime/lifecycle/trust.ts";
-import { commonFlags, parseSpec, requireOne } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { untrustSpec } from "../specs/untrust.ts";
 import { writeJson } from "../ui/render.ts";
 import { projectSkillNamed, untrustProjectSkill } from "../project_trust.ts";
 
-export const help = renderHelp(untrustSpec);
+export const { help, parse } = defineCommand(
+  untrustSpec,
+  ({ positionals, common }) => {
+    const flags = common;
+    if (flags.help) return { ...flags, name: "" };
+    return { ...flags, name: requireOne("untrust", positionals, "skill name") };
+  },
+);
 
-interface UntrustOptions extends ParsedCommon {
-  name: string;
-}
-
-export function parse(argv: readonly string[]): UntrustOptions {
-  const { values, positionals } = parseSpec(untrustSpec, argv);
-  const flags = commonFlags(values);
-  if (flags.help) return { ...flags, name: "" };
-  return { ...flags, name: requireOne("untrust", positionals, "skill name") };
-}
+type UntrustOptions = OptionsOf<typeof parse>;
 
 export async function run(options: UntrustOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);

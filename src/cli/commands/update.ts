@@ -22,9 +22,7 @@ import {
 import { entriesToUpdate, trackedEntry, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
 import type { TrackedSkill } from "../../runtime/lifecycle/update_planner.ts";
 import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { updateSpec } from "../specs/update.ts";
 import { confirmAction, progress } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
@@ -32,53 +30,44 @@ import { type Outcome, type PlanView, render, toJson, versions } from "../ui/upd
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
 import { refreshCopies } from "../../runtime/project/links.ts";
 
-export const help = renderHelp(updateSpec);
-
-interface UpdateOptions extends ParsedCommon {
-  names: string[];
-  all: boolean;
-  /** Only the project's locked skills. */
-  project: boolean;
-  refs: RefFlags;
-  dryRun: boolean;
-  force: boolean;
-  yes: boolean;
-  allowRisky: boolean;
-}
-
 /** Ctrl-C aborts ctx.signal: git is stopped and everything staged is rolled back. */
 export const handlesInterrupt = true;
 
-export function parse(argv: readonly string[]): UpdateOptions {
-  const { values, positionals } = parseSpec(updateSpec, argv);
-  const flags = commonFlags(values);
-  const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
-  const base = {
-    ...flags,
-    names: [] as string[],
-    all: values.all === true,
-    project: values.project === true,
-    refs,
-    dryRun: values["dry-run"] === true,
-    force: values.force === true,
-    yes: values.yes === true,
-    allowRisky: values["allow-risky"] === true,
-  };
-  if (flags.help) return base;
-  const hint = "Run `skills update --help` for usage";
-  if (positionals.length === 0 && !base.all && !base.project) {
-    throw new UsageError("Name the skills to update, or pass --all", hint);
-  }
-  if (positionals.length > 0 && base.all) {
-    throw new UsageError("Give skill names or --all, not both", hint);
-  }
-  const moving = Object.values(refs).some((v) => v !== undefined);
-  if (moving && (base.all || positionals.length !== 1)) {
-    throw new UsageError("--ref, --branch and --tag move exactly one named skill", hint);
-  }
-  if (moving) refRequest(refs, undefined); // validates and rejects conflicting flags
-  return { ...base, names: positionals.map((n) => canonicalSkillName(n)) };
-}
+export const { help, parse } = defineCommand(
+  updateSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
+    const base = {
+      ...flags,
+      names: [] as string[],
+      all: values.all === true,
+      /** Only the project's locked skills. */
+      project: values.project === true,
+      refs,
+      dryRun: values["dry-run"] === true,
+      force: values.force === true,
+      yes: values.yes === true,
+      allowRisky: values["allow-risky"] === true,
+    };
+    if (flags.help) return base;
+    const hint = "Run `skills update --help` for usage";
+    if (positionals.length === 0 && !base.all && !base.project) {
+      throw new UsageError("Name the skills to update, or pass --all", hint);
+    }
+    if (positionals.length > 0 && base.all) {
+      throw new UsageError("Give skill names or --all, not both", hint);
+    }
+    const moving = Object.values(refs).some((v) => v !== undefined);
+    if (moving && (base.all || positionals.length !== 1)) {
+      throw new UsageError("--ref, --branch and --tag move exactly one named skill", hint);
+    }
+    if (moving) refRequest(refs, undefined); // validates and rejects conflicting flags
+    return { ...base, names: positionals.map((n) => canonicalSkillName(n)) };
+  },
+);
+
+type UpdateOptions = OptionsOf<typeof parse>;
 
 /**
  * Which names are the project's (issue 17): those its skills-lock.json records (a project

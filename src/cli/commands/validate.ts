@@ -6,31 +6,26 @@ import { formatDiagnostic } from "../../core/manifest/manifest.ts";
 import type { Context } from "../../core/io.ts";
 import { type InspectResult, inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
-import { commonFlags, parseSpec } from "../args.ts";
-import type { ParsedCommon } from "../command.ts";
-import { renderHelp } from "../spec.ts";
+import { defineCommand, type OptionsOf } from "../args.ts";
 import { validateSpec } from "../specs/validate.ts";
 import { style, writeJson } from "../ui/render.ts";
 import { UsageError } from "../../core/errors.ts";
 
-export const help = renderHelp(validateSpec);
+export const { help, parse } = defineCommand(
+  validateSpec,
+  ({ values, positionals, common }) => {
+    const flags = common;
+    if (!flags.help && positionals.length === 0) {
+      throw new UsageError(
+        "Missing skill directory",
+        "Run `skills validate <dir>...`, e.g. `skills validate ./my-skill`",
+      );
+    }
+    return { ...flags, dirs: positionals, strict: values.strict === true };
+  },
+);
 
-interface ValidateOptions extends ParsedCommon {
-  dirs: string[];
-  strict: boolean;
-}
-
-export function parse(argv: readonly string[]): ValidateOptions {
-  const { values, positionals } = parseSpec(validateSpec, argv);
-  const flags = commonFlags(values);
-  if (!flags.help && positionals.length === 0) {
-    throw new UsageError(
-      "Missing skill directory",
-      "Run `skills validate <dir>...`, e.g. `skills validate ./my-skill`",
-    );
-  }
-  return { ...flags, dirs: positionals, strict: values.strict === true };
-}
+type ValidateOptions = OptionsOf<typeof parse>;
 
 export async function run(options: ValidateOptions, ctx: Context): Promise<number> {
   const results: InspectResult[] = [];

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const addSpec = {
   name: "add",
+  order: 90,
   summary: "Install skills from git, an OCI registry or a directory",
   usage: ["add <source> [options]", "add <source> --project [--agent <agent>...] [options]"],
   description: `Install skills from a git repository, an OCI registry or a local directory. The

@@ -1,7 +1,5 @@
-/**
- * Every command spec, in the order of `skills --help`. Imported where whole specs are
- * needed (completions, tests); start-up reads the generated command_index.ts instead.
- */
+// Generated from the command specs (src/cli/specs/) by scripts/gen_commands.ts (run by
+// `deno task gen`): do not edit.
 
 import type { CommandSpec } from "../spec.ts";
 import { addSpec } from "./add.ts";

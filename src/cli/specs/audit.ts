@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const auditSpec = {
   name: "audit",
+  order: 40,
   summary: "Scan a skill for risky content before trusting it",
   usage: ["audit <target> [--format text|json|sarif] [--fail-on LEVEL] [--json]"],
   description: `A static scan of SKILL.md and every file a skill ships, nothing run. Findings are

@@ -1,9 +1,29 @@
 /** `skills call` (declaration: see ../spec.ts). */
 
+import { UsageError } from "../../core/errors.ts";
 import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+import { number } from "../args.ts";
+
+const HINT = "Run `skills call --help` for usage";
+
+/** `--input`: `-` means stdin; anything else must be a JSON object. */
+function jsonInput(text: string): Record<string, unknown> | "stdin" {
+  if (text.trim() === "-") return "stdin";
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--input is not valid JSON: ${(error as Error).message}`, HINT);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError('--input must be a JSON object, e.g. \'{"name": "Ada"}\'', HINT);
+  }
+  return value as Record<string, unknown>;
+}
 
 export const callSpec = {
   name: "call",
+  order: 180,
   summary: "Call a typed toolset tool",
   usage: ["call <skill> <tool> [--input JSON] [--json]", "call <skill> --list [--json]"],
   description: `Call one typed toolset tool of a skill directly, without a model. <tool> is the
@@ -15,6 +35,7 @@ trusted (\`skills trust <skill>\`), bundled skills always are.`,
     input: {
       type: "string",
       value: "JSON",
+      parse: jsonInput,
       description: `The tool's arguments as a JSON object (default {}); '-' reads
 the JSON from stdin`,
     },
@@ -25,6 +46,15 @@ the JSON from stdin`,
     timeout: {
       type: "string",
       value: "S",
+      parse: number({
+        above: 0,
+        max: 3600,
+        invalid: (text) =>
+          new UsageError(
+            `Invalid --timeout '${text}' (seconds, 0 < S ≤ 3600)`,
+            HINT,
+          ),
+      }),
       description: `Stop the call (and the host) after S seconds
 (default: the skill's limits.timeout, else 60)`,
     },

@@ -1,9 +1,12 @@
 /** `skills chat` (declaration: see ../spec.ts). */
 
-import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag, WORKSPACE_FLAG } from "../spec.ts";
+import { UsageError } from "../../core/errors.ts";
+import { type CommandSpec, HELP_FLAG, jsonFlag, SURFACE_FLAGS, verboseFlag } from "../spec.ts";
+import { number } from "../args.ts";
 
 export const chatSpec = {
   name: "chat",
+  order: 190,
   summary: "Chat with a model that uses the skills",
   usage: ["chat [--skills a,b] [-p PROMPT] [--json] [--max-steps N]"],
   description: `Chat with a model that uses the active skills. The model sees only the skills' names
@@ -11,13 +14,7 @@ and descriptions until it calls activate_skill; scripts run in the sandbox as wi
 \`skills run\`. Skills added, updated, trusted or removed while the chat runs are
 seen from the next model request on.`,
   flags: {
-    skills: {
-      type: "string",
-      value: "a,b",
-      complete: "skill-list",
-      description: `Active skills for this session (overrides AGENT_SKILLS;
-also all, all-untrusted, none)`,
-    },
+    skills: SURFACE_FLAGS.skills,
     prompt: {
       type: "string",
       short: "p",
@@ -31,9 +28,16 @@ call (name, arguments, result, duration_ms) and token usage`),
     "max-steps": {
       type: "string",
       value: "N",
+      parse: number({
+        integer: true,
+        min: 1,
+        max: 1000,
+        invalid: (text) =>
+          new UsageError(`Invalid --max-steps '${text}'`, "Use a whole number from 1 to 1000"),
+      }),
       description: "Model requests per turn before giving up (default 12)",
     },
-    workspace: WORKSPACE_FLAG,
+    workspace: SURFACE_FLAGS.workspace,
     verbose: verboseFlag("Debug logs on stderr (requests, model warnings)"),
     help: HELP_FLAG,
   },

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag } from "../spec.ts";
 
 export const checkSpec = {
   name: "check",
+  order: 60,
   summary: "Diagnose skills, tools and $SKILLS_HOME",
   usage: ["check [--repair] [--json]"],
   description: `The doctor: one line per skill (✓ loaded, ○ inactive, ✗ failed to load, with the

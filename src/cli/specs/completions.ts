@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG } from "../spec.ts";
 
 export const completionsSpec = {
   name: "completions",
+  order: 240,
   summary: "Print shell completions",
   usage: ["completions bash|zsh|fish"],
   description: `Print a shell completion script for commands, their flags, installed skill names

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag } from "../spec.ts";
 
 export const infoSpec = {
   name: "info",
+  order: 20,
   summary: "Show everything about one skill",
   usage: ["info <name> [--json]"],
   description: `Show everything about one skill: manifest fields, description, scripts with

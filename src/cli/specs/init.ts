@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag } from "../spec.ts";
 
 export const initSpec = {
   name: "init",
+  order: 230,
   summary: "Scaffold a new skill",
   usage: ["init <name> [--dir D] [--with-toolset] [--json]"],
   description: `Scaffold a new skill in <D>/<name> (default: the current directory):

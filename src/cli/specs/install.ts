@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const installSpec = {
   name: "install",
+  order: 100,
   summary: "Restore the project's skills from skills-lock.json",
   usage: ["install [--frozen] [--force] [--trust] [--json]"],
   description: `Restore every skill of the project's lockfile (skills-lock.json at the repository

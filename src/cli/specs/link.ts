@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const linkSpec = {
   name: "link",
+  order: 150,
   summary: "Make trusted skills visible to your agents",
   usage: ["link [<name>...] --agent <agent>... [--global] [--copy] [--json]"],
   description: `Put trusted skills where each agent reads skills: a symlink named like the skill

@@ -1,9 +1,12 @@
 /** `skills lint` (declaration: see ../spec.ts). */
 
+import { UsageError } from "../../core/errors.ts";
 import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
+import { number } from "../args.ts";
 
 export const lintSpec = {
   name: "lint",
+  order: 50,
   summary: "Check a skill's style for its author",
   usage: ["lint <dir>... [--run-scripts | --no-scripts] [--timeout S] [--json]"],
   description: `Checks for skill authors, beyond what \`skills validate\` requires:
@@ -39,6 +42,11 @@ Without a sandbox on this machine lint asks first, and runs none when it cannot 
     },
     timeout: {
       type: "string",
+      parse: number({
+        above: 0,
+        max: 600,
+        invalid: (text) => new UsageError(`Invalid --timeout '${text}' (seconds, 0 < S ≤ 600)`),
+      }),
       value: "S",
       description: "Seconds per script run (default 10)",
     },

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const listSpec = {
   name: "list",
+  order: 10,
   aliases: ["ls"],
   summary: "List discovered skills",
   usage: ["list [--json]"],

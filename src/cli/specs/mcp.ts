@@ -1,9 +1,12 @@
 /** `skills mcp` (declaration: see ../spec.ts). */
 
-import { type CommandSpec, HELP_FLAG, verboseFlag, WORKSPACE_FLAG } from "../spec.ts";
+import { UsageError } from "../../core/errors.ts";
+import { type CommandSpec, HELP_FLAG, SURFACE_FLAGS, verboseFlag } from "../spec.ts";
+import { number } from "../args.ts";
 
 export const mcpSpec = {
   name: "mcp",
+  order: 220,
   summary: "Serve the skills over MCP (stdio or HTTP)",
   usage: ["mcp [--skills a,b]", "mcp --http HOST:PORT [--skills a,b] [--session-timeout S]"],
   description: `Serve the active skills to an MCP client over stdio (newline-delimited JSON-RPC on
@@ -84,12 +87,7 @@ activated skill's allowed-tools, as in \`skills chat\`.`,
     },
   ],
   flags: {
-    skills: {
-      type: "string",
-      value: "a,b",
-      complete: "skill-list",
-      description: "Active skills (overrides AGENT_SKILLS)",
-    },
+    skills: SURFACE_FLAGS.skills,
     http: {
       type: "string",
       value: "HOST:PORT",
@@ -98,9 +96,17 @@ activated skill's allowed-tools, as in \`skills chat\`.`,
     "session-timeout": {
       type: "string",
       value: "S",
+      parse: number({
+        above: 0,
+        invalid: (text) =>
+          new UsageError(
+            `Invalid --session-timeout '${text}'`,
+            "Give a number of seconds greater than 0",
+          ),
+      }),
       description: "With --http: close sessions idle for S seconds (default 1800)",
     },
-    workspace: WORKSPACE_FLAG,
+    workspace: SURFACE_FLAGS.workspace,
     verbose: verboseFlag("One debug line per tool call (and session) on stderr"),
     help: HELP_FLAG,
   },

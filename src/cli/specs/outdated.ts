@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const outdatedSpec = {
   name: "outdated",
+  order: 120,
   summary: "List skills whose files changed upstream",
   usage: ["outdated [--json]"],
   description: `Ask each remote (one ls-remote per remote) where the branch or tag of every

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag } from "../spec.ts";
 
 export const promptSpec = {
   name: "prompt",
+  order: 210,
   summary: "Print the <available_skills> block",
   usage: ["prompt [--skills a,b] [--format xml|markdown] [--no-location] [--json]"],
   description: `Print the <available_skills> block for the active skills, for agents that read a

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const publishSpec = {
   name: "publish",
+  order: 130,
   summary: "Push a skill (or a folder of skills) to an OCI registry",
   usage: ["publish <source> <target> [--sign <key>] [--json]"],
   description: `<source> is a skill folder or a folder of skills; <target> is

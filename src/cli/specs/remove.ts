@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const removeSpec = {
   name: "remove",
+  order: 140,
   aliases: ["rm", "uninstall"],
   summary: "Remove installed skills",
   usage: ["remove <name>... [--project] [--yes] [--json]"],

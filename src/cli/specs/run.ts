@@ -1,9 +1,15 @@
 /** `skills run` (declaration: see ../spec.ts). */
 
+import { UsageError } from "../../core/errors.ts";
+import { formatNetGrant, parseNetGrant } from "../../core/policy/net_grants.ts";
 import { type CommandSpec, HELP_FLAG, verboseFlag } from "../spec.ts";
+import { keyValue, number } from "../args.ts";
+
+const HINT = "Run `skills run --help` for usage";
 
 export const runSpec = {
   name: "run",
+  order: 80,
   summary: "Run a skill script in the sandbox",
   usage: ["run [options] <skill> <script> [script args...]"],
   description: `Run a skill script in the sandbox. <script> is its name (status, office/unpack),
@@ -39,6 +45,15 @@ Everything after <script> is passed to the script. Among those arguments:
     timeout: {
       type: "string",
       value: "S",
+      parse: number({
+        above: 0,
+        max: 86400,
+        invalid: (text) =>
+          new UsageError(
+            `Invalid --timeout '${text}': expected a number of seconds above 0 and at most 86400`,
+            HINT,
+          ),
+      }),
       description: `Stop the script (and everything it started) after S seconds
 (default: SCRIPT_TIMEOUT, else the skill's limits.timeout, else 60)`,
     },
@@ -46,6 +61,10 @@ Everything after <script> is passed to the script. Among those arguments:
       type: "string",
       multiple: true,
       value: "NAME",
+      parse: keyValue(
+        /^[A-Za-z_][A-Za-z0-9_]*$/,
+        (text) => new UsageError(`Invalid --env '${text}': expected NAME or NAME=VALUE`, HINT),
+      ),
       description: `Forward NAME; NAME=VALUE sets it. Only names the skill allowlists
 (permissions.env) are accepted, else permission_denied`,
     },
@@ -53,6 +72,17 @@ Everything after <script> is passed to the script. Among those arguments:
       type: "string",
       multiple: true,
       value: "HOST[:PORT]",
+      // Kept in its canonical spelling (`host:port`, IPv6 in brackets).
+      parse: (text: string) => {
+        const parsed = parseNetGrant(text);
+        if ("error" in parsed) {
+          throw new UsageError(
+            `Invalid --allow-net: ${parsed.error}`,
+            "Expected HOST or HOST:PORT",
+          );
+        }
+        return formatNetGrant(parsed);
+      },
       description: `Let the script reach HOST (on PORT only, if given) for this run,
 besides the hosts its manifest declares (also SKILLS_ALLOW_NET=host,host:port)`,
     },

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag } from "../spec.ts";
 
 export const scriptsSpec = {
   name: "scripts",
+  order: 70,
   summary: "List a skill's scripts",
   usage: ["scripts [<skill>] [--json]"],
   description: `List the scripts of one skill (matched case- and '_'/'-'-insensitively), or of every

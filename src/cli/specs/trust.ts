@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const trustSpec = {
   name: "trust",
+  order: 160,
   summary: "Trust a skill's current files",
   usage: ["trust <name> [--yes] [--json]"],
   description: `Approve an installed skill's current files. The approval is bound to the digest

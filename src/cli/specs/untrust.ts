@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const untrustSpec = {
   name: "untrust",
+  order: 170,
   summary: "Withdraw trust from a skill",
   usage: ["untrust <name> [--json]"],
   description: `Withdraw trust from an installed skill. It stays installed and listed, but its

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const updateSpec = {
   name: "update",
+  order: 110,
   summary: "Update installed skills",
   usage: ["update [<name>...] [--all] [--project] [options]"],
   description: `Fetch the ref each installed skill tracks (its branch or tag; ls-remote first, so

@@ -4,6 +4,7 @@ import { type CommandSpec, HELP_FLAG, jsonFlag } from "../spec.ts";
 
 export const validateSpec = {
   name: "validate",
+  order: 30,
   summary: "Validate skill directories",
   usage: ["validate <dir>... [--strict] [--json]"],
   description: `Validate skill directories. A path may be a skill directory, its SKILL.md, or
