@@ -8,7 +8,7 @@
  */
 
 import { join, relative } from "node:path";
-import { type AuditFile, auditSkill } from "../src/core/audit/audit.ts";
+import { type AuditFile, auditSkill } from "../src/core/audit/engine.ts";
 import { AUDIT_MAX_FILE_BYTES } from "../src/core/audit/audit_rules.ts";
 
 async function extract(gitDir: string): Promise<string> {

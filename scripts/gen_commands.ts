@@ -87,7 +87,7 @@ export function renderIndex(found: readonly Found[]): string {
   );
   return `${HEADER}
 
-import type { CommandIndexEntry } from "./command.ts";
+import type { CommandIndexEntry } from "./command_module.ts";
 
 /** What start-up needs of every command, in the order of \`skills --help\`. */
 export const COMMAND_INDEX: readonly CommandIndexEntry[] = [

@@ -1,7 +1,7 @@
 // Generated from the command specs (src/cli/specs/) by scripts/gen_commands.ts (run by
 // `deno task gen`): do not edit.
 
-import type { CommandIndexEntry } from "./command.ts";
+import type { CommandIndexEntry } from "./command_module.ts";
 
 /** What start-up needs of every command, in the order of `skills --help`. */
 export const COMMAND_INDEX: readonly CommandIndexEntry[] = [

@@ -17,7 +17,7 @@
  */
 
 import { UsageError } from "../core/errors.ts";
-import type { CommandEntry, CommandIndexEntry, CommandModule } from "./command.ts";
+import type { CommandEntry, CommandIndexEntry, CommandModule } from "./command_module.ts";
 import { COMMAND_INDEX } from "./command_index.ts";
 
 /** What an options table shows of a flag: a command's FlagSpec, or a global flag. */

@@ -36,7 +36,7 @@ export const ERROR_CODES = [
   "confirmation_required",
   "io_error",
   "usage",
-  // a critical audit finding, refused without --allow-risky (core/audit/audit.ts)
+  // a critical audit finding, refused without --allow-risky (core/audit/engine.ts)
   "risky_skill",
   // allowed-tools enforcement (src/agent/surface/allowed_tools.ts), spelt as that contract has it
   "TOOL_NOT_ALLOWED",

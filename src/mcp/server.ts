@@ -20,7 +20,7 @@ import {
   type ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Envelope, fail } from "../core/envelope.ts";
-import { isPlainObject } from "../core/manifest/validate.ts";
+import { isPlainObject } from "../core/manifest/validation.ts";
 import type { ToolSurface } from "../agent/surface/tool_surface.ts";
 import { LineTransport } from "./line_transport.ts";
 import { listSkillResources, readSkillResource } from "./resources.ts";

@@ -22,7 +22,7 @@ import {
   optional,
   string,
   validate,
-} from "../core/manifest/validate.ts";
+} from "../core/manifest/validation.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { parseSkillUri, skillUri } from "./resources.ts";
 import { readServedFile, servedFilePaths } from "./skill_files.ts";

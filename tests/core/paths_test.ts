@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import * as node from "node:path";
-import { pathRules } from "../../src/core/paths.ts";
+import { pathRules } from "../../src/core/path_rules.ts";
 
 // The rules of the platform these tests run on, bound like runtime/os/paths.ts binds them.
 const ours = pathRules(Deno.build.os === "windows" ? "windows" : "posix", () => Deno.cwd());

@@ -13,7 +13,7 @@ import { anchors } from "./markdown.ts";
 /** Every rule id the lint sources can report (`rule: "x"`, or the description's `at("x", …)`). */
 function rulesInSource(): Set<string> {
   const rules = new Set<string>();
-  for (const file of ["src/core/audit/lint.ts", "src/runtime/audit/lint.ts"]) {
+  for (const file of ["src/core/audit/lint_checks.ts", "src/runtime/audit/lint.ts"]) {
     const text = Deno.readTextFileSync(join(REPO_ROOT, file));
     for (const m of text.matchAll(/\brule:\s*"([a-z0-9-]+)"|\bat\(\s*"([a-z0-9-]+)"/g)) {
       rules.add(m[1] ?? m[2]!);

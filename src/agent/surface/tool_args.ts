@@ -17,7 +17,7 @@ import {
   number,
   oneOf,
   string,
-} from "../../core/manifest/validate.ts";
+} from "../../core/manifest/validation.ts";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: FailureEnvelope };
 

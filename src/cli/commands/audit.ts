@@ -5,7 +5,7 @@
  */
 
 import { join, relative, resolve } from "../../runtime/os/paths.ts";
-import { type AuditReport, SEVERITIES, type Severity } from "../../core/audit/audit.ts";
+import { type AuditReport, SEVERITIES, type Severity } from "../../core/audit/engine.ts";
 import { isSkillError, SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";

@@ -8,7 +8,7 @@ import { SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { readProjectTrust } from "../../runtime/store/project_records.ts";
+import { readProjectTrust } from "../../runtime/store/project_records_file.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";

@@ -3,7 +3,7 @@
 import { resolve } from "../../runtime/os/paths.ts";
 import type { Context } from "../../core/io.ts";
 import { UsageError } from "../../core/errors.ts";
-import type { LintFinding } from "../../core/audit/lint.ts";
+import type { LintFinding } from "../../core/audit/lint_checks.ts";
 import { lintGuideFor } from "../../core/audit/lint_guide.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { type LintReport, lintSkillDir } from "../../runtime/audit/lint.ts";

@@ -1,11 +1,11 @@
 /**
  * How audit findings read on a terminal, shared by `skills audit` and the summaries of
- * `add`, `update` and `check`. Excerpts arrive escaped (core/audit/audit.ts), so nothing a skill
+ * `add`, `update` and `check`. Excerpts arrive escaped (core/audit/engine.ts), so nothing a skill
  * wrote can move the cursor or hide itself here.
  */
 
-import type { AuditDelta, AuditReport, Finding, Severity } from "../../core/audit/audit.ts";
-import { findingLabel } from "../../core/audit/audit.ts";
+import type { AuditDelta, AuditReport, Finding, Severity } from "../../core/audit/engine.ts";
+import { findingLabel } from "../../core/audit/engine.ts";
 import type { Context } from "../../core/io.ts";
 import { style } from "./render.ts";
 

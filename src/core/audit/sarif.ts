@@ -4,7 +4,7 @@
  * code scanning turns into its critical/high/medium/low levels.
  */
 
-import { AUDIT_RULES, type Finding, type Severity } from "./audit.ts";
+import { AUDIT_RULES, type Finding, type Severity } from "./engine.ts";
 
 /** One audited skill: where its files are, as URIs relative to the scan root or absolute. */
 interface SarifTarget {

@@ -12,7 +12,7 @@ import {
   topLevelKeyLine,
 } from "./frontmatter.ts";
 import type { NetPolicy } from "../policy/net_grants.ts";
-import { isPlainObject } from "./validate.ts";
+import { isPlainObject } from "./validation.ts";
 import {
   EXTENSION_KEYS,
   MANIFEST_FIELDS,

@@ -8,7 +8,7 @@
 
 import { publishedSkillKey, skillNameProblem } from "./names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
-import { array, isPlainObject, matches, string } from "./validate.ts";
+import { array, isPlainObject, matches, string } from "./validation.ts";
 import { describeType } from "./seed_fields.ts";
 
 /** The manifest properties the table's rows read (the rest come from seed_fields.ts). */

@@ -7,7 +7,7 @@
  * kept.
  */
 
-import { isPlainObject } from "./validate.ts";
+import { isPlainObject } from "./validation.ts";
 
 /** A plugin folder (relative to the repository) and the skill folders it declares, if any. */
 export interface PluginSkills {

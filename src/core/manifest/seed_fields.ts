@@ -9,7 +9,7 @@ import { canonicalScriptName } from "./names.ts";
 import { isValidEnvPattern, neverForwarded } from "../policy/env_policy.ts";
 import { MAX_MANIFEST_OUTPUT_BYTES } from "./limits.ts";
 import { type NetGrant, type NetPolicy, parseNetGrant } from "../policy/net_grants.ts";
-import { array, integer, isPlainObject, matches, number, string } from "./validate.ts";
+import { array, integer, isPlainObject, matches, number, string } from "./validation.ts";
 
 export interface SeedLimits {
   timeoutSeconds?: number;

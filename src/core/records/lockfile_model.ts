@@ -34,7 +34,7 @@ import {
   record,
   string,
   type Validator,
-} from "../manifest/validate.ts";
+} from "../manifest/validation.ts";
 
 export const LOCKFILE_NAME = "skills-lock.json";
 /** 2: the file vercel-labs' CLI reads too; 1: this tool's fields only (still read). */

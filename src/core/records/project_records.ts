@@ -9,7 +9,7 @@
  *   `skills remove` removes exactly those and `skills check` verifies them.
  *
  * Both are untrusted input when read back (validated with the kit), versioned, and written
- * atomically under the registry lock (runtime/store/project_records.ts).
+ * atomically under the registry lock (runtime/store/project_records_file.ts).
  */
 
 import {
@@ -22,7 +22,7 @@ import {
   record,
   string,
   type Validator,
-} from "../manifest/validate.ts";
+} from "../manifest/validation.ts";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 

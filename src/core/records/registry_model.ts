@@ -16,7 +16,7 @@ import {
   optional,
   string,
   type Validator,
-} from "../manifest/validate.ts";
+} from "../manifest/validation.ts";
 
 const REGISTRY_VERSION = 1;
 

@@ -8,7 +8,7 @@
  * and passed in as a flag; this module does no I/O.
  */
 
-import { type PathRules, pathRules } from "../paths.ts";
+import { type PathRules, pathRules } from "../path_rules.ts";
 
 /** file:// URL paths are POSIX-style on every platform. */
 const POSIX = pathRules("posix", () => "/");

@@ -1,5 +1,5 @@
 /**
- * `skills lint <dir>`: the author's checks (core/audit/lint.ts) on one skill directory, plus
+ * `skills lint <dir>`: the author's checks (core/audit/lint_checks.ts) on one skill directory, plus
  * what only running it shows: each command-line script (helper modules aside, see
  * core/lint.helperModules) is run with `--help`, and with `--json` alone,
  * through the real runner (exec/script_service: the same launcher, environment allowlist,
@@ -24,7 +24,7 @@ import {
   missingModuleFinding,
   needsTokenCount,
   scriptMentioned,
-} from "../../core/audit/lint.ts";
+} from "../../core/audit/lint_checks.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { scriptHelp, scriptRun } from "../exec/script_service.ts";

@@ -7,7 +7,7 @@
  */
 
 import { join } from "../os/paths.ts";
-import { AUDIT_RULES_VERSION, type AuditReport } from "../../core/audit/audit.ts";
+import { AUDIT_RULES_VERSION, type AuditReport } from "../../core/audit/engine.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import {
   array,
@@ -18,7 +18,7 @@ import {
   oneOf,
   record,
   string,
-} from "../../core/manifest/validate.ts";
+} from "../../core/manifest/validation.ts";
 import { writeFileAtomic } from "../os/fs.ts";
 import { CACHE_DIR } from "../store/home.ts";
 import { auditDir } from "./scan.ts";

@@ -1,12 +1,12 @@
 /**
  * Reading a skill for the audit: every regular file it ships (`.git` aside), each up to
- * AUDIT_MAX_FILE_BYTES, symlinks never followed, then the rules of core/audit/audit.ts.
+ * AUDIT_MAX_FILE_BYTES, symlinks never followed, then the rules of core/audit/engine.ts.
  * Synchronous reads: a thousand small files are a thousand tiny calls, where the per-call
  * cost of async ops would dominate.
  */
 
 import { join } from "../os/paths.ts";
-import { type AuditFile, type AuditReport, SkillAudit } from "../../core/audit/audit.ts";
+import { type AuditFile, type AuditReport, SkillAudit } from "../../core/audit/engine.ts";
 import { AUDIT_MAX_FILE_BYTES } from "../../core/audit/audit_rules.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";

@@ -21,7 +21,7 @@ import { canonicalPublishedName } from "../../core/manifest/names.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
-import { isPlainObject } from "../../core/manifest/validate.ts";
+import { isPlainObject } from "../../core/manifest/validation.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import {
   discoverScripts,

@@ -25,7 +25,7 @@ import {
   parseLockfileText,
 } from "../../core/records/lockfile_model.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
-import { readLinks, readProjectTrust } from "../store/project_records.ts";
+import { readLinks, readProjectTrust } from "../store/project_records_file.ts";
 import { CatalogCache } from "./cache.ts";
 import {
   loadSkillDir,

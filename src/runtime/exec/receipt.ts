@@ -1,6 +1,6 @@
 /**
  * A receipt for every run: what the script did, for the user who let it write. Files it
- * created, changed or deleted in the workspace (exec/workspace.ts walks it before and
+ * created, changed or deleted in the workspace (exec/workspace_walk.ts walks it before and
  * after), hosts it reached and connections the sandbox refused, the names of the
  * environment variables it received, the skill's digest, its exit status and duration.
  * `skills run` prints it (stderr, or with the JSON), `script_run` returns it.
@@ -8,7 +8,7 @@
 
 import { isGuardedName } from "../../core/policy/workspace.ts";
 import { basename } from "../os/paths.ts";
-import type { WorkspaceChanges, WorkspaceScan } from "./workspace.ts";
+import type { WorkspaceChanges, WorkspaceScan } from "./workspace_walk.ts";
 
 /** At most this many paths per list; the count says how many there were. */
 const MAX_LISTED = 100;

@@ -31,7 +31,7 @@ import { importNameOf, pep723Dependencies, requirementName } from "../../core/sc
 // @ts-types="../../generated/kill_helper_py.d.ts"
 import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
-import type { SandboxLimits } from "../sandbox/init.ts";
+import type { SandboxLimits } from "../sandbox/sandbox_init.ts";
 import { assertSandbox, resolveSandbox } from "../sandbox/mode.ts";
 import {
   formatNetGrant,

@@ -35,7 +35,7 @@ import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace.ts";
-import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace.ts";
+import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace_walk.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
 
 export interface ScriptDeps {

@@ -20,7 +20,7 @@ import {
   string,
   unknownValue,
   validate,
-} from "../../core/manifest/validate.ts";
+} from "../../core/manifest/validation.ts";
 // @ts-types="../../generated/toolset_host_py.d.ts"
 import { TOOLSET_HOST_HASH, TOOLSET_HOST_SOURCE } from "../../generated/toolset_host_py.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";

@@ -11,7 +11,7 @@ import {
   criticalFindings,
   type Finding,
   findingLabel,
-} from "../../core/audit/audit.ts";
+} from "../../core/audit/engine.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import {

@@ -17,7 +17,7 @@ import {
   type AuditReport,
   auditSkill,
   type Finding,
-} from "../../core/audit/audit.ts";
+} from "../../core/audit/engine.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic } from "../../core/manifest/manifest.ts";
 import { findEntry, type RegistryEntry } from "../../core/records/registry_model.ts";

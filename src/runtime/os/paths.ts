@@ -1,9 +1,9 @@
 /**
- * The running platform's path rules (core/paths.ts), bound once. Everything outside
+ * The running platform's path rules (core/path_rules.ts), bound once. Everything outside
  * `core/` imports its path functions from here.
  */
 
-import { pathRules } from "../../core/paths.ts";
+import { pathRules } from "../../core/path_rules.ts";
 
 export const {
   SEP,

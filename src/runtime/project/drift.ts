@@ -18,7 +18,7 @@ import { lstatSyncOrNull } from "../os/fs.ts";
 import type { LockRead } from "../catalog/scopes.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { readLinks } from "../store/project_records.ts";
+import { readLinks } from "../store/project_records_file.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { digestOfLocked } from "./lockfile.ts";
 import { publishedSkillKey } from "../../core/manifest/names.ts";

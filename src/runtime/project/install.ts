@@ -10,7 +10,7 @@
 
 import { networkList } from "../../core/policy/net_grants.ts";
 import { join } from "../os/paths.ts";
-import { type AuditReport, criticalFindings, type Finding } from "../../core/audit/audit.ts";
+import { type AuditReport, criticalFindings, type Finding } from "../../core/audit/engine.ts";
 import { SkillError } from "../../core/errors.ts";
 import { diffFiles, type LockedSkill, type Lockfile } from "../../core/records/lockfile_model.ts";
 import { quoteName } from "../../core/manifest/names.ts";

@@ -14,7 +14,7 @@ import type { LinkRecord } from "../../core/records/project_records.ts";
 import { withLink, withoutLinks } from "../../core/records/project_records.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { readLinks, readProjectTrust, updateLinks } from "../store/project_records.ts";
+import { readLinks, readProjectTrust, updateLinks } from "../store/project_records_file.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import { describeFiles } from "./lockfile.ts";

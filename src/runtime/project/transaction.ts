@@ -33,7 +33,7 @@ import {
   object,
   string,
   type Validator,
-} from "../../core/manifest/validate.ts";
+} from "../../core/manifest/validation.ts";
 import { exists, lstatSyncOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
 import { withRegistryLock } from "../store/registry.ts";
 import {

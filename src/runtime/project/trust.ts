@@ -9,7 +9,7 @@
 import type { SkillRecord } from "../catalog/loader.ts";
 import { withProjectTrust } from "../../core/records/project_records.ts";
 import { removeIfExists } from "../os/fs.ts";
-import { updateProjectTrust } from "../store/project_records.ts";
+import { updateProjectTrust } from "../store/project_records_file.ts";
 import { gateCachePath } from "../trust/gate.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { describeFiles } from "./lockfile.ts";

@@ -31,7 +31,7 @@ import { describeFiles } from "./lockfile.ts";
 import { type ProjectChange, projectSkillDir } from "./transaction.ts";
 import { setProjectTrust } from "./trust.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import { readProjectTrust } from "../store/project_records.ts";
+import { readProjectTrust } from "../store/project_records_file.ts";
 
 export interface ProjectUpdatePlan {
   key: string;

@@ -30,7 +30,7 @@ import {
   type NetGrant,
   type NetPolicy,
 } from "../../core/policy/net_grants.ts";
-import { initCommand, type InitTools, type SandboxLimits } from "./init.ts";
+import { initCommand, type InitTools, type SandboxLimits } from "./sandbox_init.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import type { BwrapInfo } from "./mode.ts";
 import { initPython } from "./toolchain.ts";

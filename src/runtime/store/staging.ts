@@ -27,7 +27,7 @@ import {
   oneOf,
   string,
   type Validator,
-} from "../../core/manifest/validate.ts";
+} from "../../core/manifest/validation.ts";
 import {
   exists,
   lstatOrNull,

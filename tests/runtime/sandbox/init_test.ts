@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { initCommand } from "../../../src/runtime/sandbox/init.ts";
+import { initCommand } from "../../../src/runtime/sandbox/sandbox_init.ts";
 
 const LIMITS = { processes: 256, memoryBytes: 4096, cpuSeconds: -1, fileSizeBytes: 1024 };
 const TOOLS = {
