@@ -199,7 +199,11 @@ export class CatalogCache {
     if (!MANIFEST_NAMES.has(manifestFile)) return;
     const dirs = subdirectories(dir);
     if (dirs === null) return;
-    const stamped = lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile ? [CODEX_AGENT_FILE] : [];
+    // Only where agents/ exists: a stat of a missing file costs an error object.
+    const stamped = dirs.includes(CODEX_AGENT_FILE.split("/")[0]!) &&
+        lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile
+      ? [CODEX_AGENT_FILE]
+      : [];
     // An extension-less script is one by its `#!` line: an edit there must be seen.
     for (const script of record.scripts) {
       if (!script.file.split("/").pop()!.includes(".")) stamped.push(`scripts/${script.file}`);

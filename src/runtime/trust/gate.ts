@@ -8,10 +8,15 @@
 import { dirname, join } from "../os/paths.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { cachedDigest, uncoveredFiles } from "./file_hashes.ts";
+import { cachedDigest, DigestIndex, uncoveredFiles } from "./file_hashes.ts";
 
 export function digestCachePath(home: string, canonical: string): string {
   return join(home, ".cache", `digest-${canonical}.json`);
+}
+
+/** The digests of every listed skill with their trees' stat keys (file_hashes.ts). */
+export function digestIndexPath(home: string): string {
+  return join(home, ".cache", "digests.json");
 }
 
 /**
@@ -45,6 +50,8 @@ interface GateOptions {
   allowUntrusted?: boolean;
   /** Say why a mismatch is one (legacy trust): skipped when only the verdict matters. */
   explain?: boolean;
+  /** Listing many skills: their digests looked up in one index file first. */
+  index?: DigestIndex;
 }
 
 /**
@@ -68,13 +75,25 @@ export async function assertRunnable(
   }
   // The registry says where the skill lives; a listing cache never does.
   const dir = skill.entry?.installed_path ?? skill.dir;
-  const cachePath = gateCachePath(skill, home);
-  await ensureCacheDir(dirname(cachePath));
-  const actual = await cachedDigest(dir, cachePath);
+  const actual = options.index?.digestOf(dir) ?? await checkDigest(skill, dir, home, options.index);
   if (trusted && actual !== trustedDigest && options.allowUntrusted !== true) {
     throw await mismatchError(skill.canonical, dir, trustedDigest, options.explain);
   }
   return { dir, digest: actual };
+}
+
+/** The digest through the skill's own stat-keyed cache (and into the index, if any). */
+async function checkDigest(
+  skill: SkillRecord,
+  dir: string,
+  home: string,
+  index: DigestIndex | undefined,
+): Promise<string> {
+  const cachePath = gateCachePath(skill, home);
+  await ensureCacheDir(dirname(cachePath));
+  return index === undefined
+    ? await cachedDigest(dir, cachePath)
+    : await index.check(dir, cachePath);
 }
 
 /** Cache folders made by this process: `list` of a thousand skills asks a thousand times. */
@@ -118,7 +137,11 @@ export type RunState =
  * withdrawn) or `modified` (files changed since they were trusted: `skills run` would
  * refuse with integrity_mismatch).
  */
-async function runState(skill: SkillRecord, home: string): Promise<RunState> {
+async function runState(
+  skill: SkillRecord,
+  home: string,
+  index: DigestIndex,
+): Promise<RunState> {
   // Never approved (a fresh clone's project skills, by the thousand): known without
   // hashing, and without building an error per skill.
   if (skill.origin !== "core" && trustedDigestOf(skill) === null) {
@@ -127,7 +150,7 @@ async function runState(skill: SkillRecord, home: string): Promise<RunState> {
     return { state: "untrusted", reason: "not trusted", fix };
   }
   try {
-    await assertRunnable(skill, home, { explain: false });
+    await assertRunnable(skill, home, { explain: false, index });
     return { state: "ok" };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
@@ -154,12 +177,14 @@ export async function runStates(
   home: string,
 ): Promise<Map<string, RunState>> {
   const states = new Map<string, RunState>();
+  const index = DigestIndex.load(digestIndexPath(home));
   const queue = [...skills];
   const worker = async () => {
     for (let skill = queue.shift(); skill !== undefined; skill = queue.shift()) {
-      states.set(skill.canonical, await runState(skill, home));
+      states.set(skill.canonical, await runState(skill, home, index));
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
+  await index.save();
   return states;
 }
