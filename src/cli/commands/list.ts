@@ -37,7 +37,7 @@ function stateFields(state: RunState | undefined) {
 export async function run(options: ListOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   const { catalog, active } = session;
-  const states = await runStates(catalog.skills, session.home);
+  const states = await runStates(catalog.skills, session.home, catalog.listingStats);
   const rows = [
     ...catalog.skills.map((s) => ({
       name: s.name,

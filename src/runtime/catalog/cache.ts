@@ -101,17 +101,18 @@ function freshnessKey(
   manifestFile: string,
   dirs: readonly string[],
   stamped: readonly string[],
+  lstat: (path: string) => Deno.FileInfo = Deno.lstatSync,
 ): string | null {
   try {
-    const dirInfo = Deno.lstatSync(dir);
+    const dirInfo = lstat(dir);
     if (!dirInfo.isDirectory) return null;
-    const parts = [stamp(dirInfo), stamp(Deno.lstatSync(join(dir, manifestFile)))];
+    const parts = [stamp(dirInfo), stamp(lstat(join(dir, manifestFile)))];
     for (const sub of dirs) {
-      const info = Deno.lstatSync(join(dir, sub));
+      const info = lstat(join(dir, sub));
       if (!info.isDirectory) return null;
       parts.push(stamp(info));
     }
-    for (const file of stamped) parts.push(stamp(Deno.lstatSync(join(dir, file))));
+    for (const file of stamped) parts.push(stamp(lstat(join(dir, file))));
     return parts.join("|");
   } catch {
     return null;
@@ -140,6 +141,8 @@ function subdirectories(dir: string): string[] | null {
 export class CatalogCache {
   #entries: Record<string, CachedSkill>;
   #dirty = false;
+  /** What fresh lookups stat'ed, by path: the listing's digest check stats the same paths. */
+  readonly stats = new Map<string, Deno.FileInfo>();
   readonly path: string;
 
   private constructor(path: string, entries: Record<string, CachedSkill>) {
@@ -166,8 +169,15 @@ export class CatalogCache {
   get(dir: string): CachedRecord | undefined {
     const cached = this.#entries[dir];
     if (!Object.hasOwn(this.#entries, dir) || !wellFormed(cached)) return undefined;
-    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped);
+    const seen: [string, Deno.FileInfo][] = [];
+    const lstat = (path: string) => {
+      const info = Deno.lstatSync(path);
+      seen.push([path, info]);
+      return info;
+    };
+    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, lstat);
     if (key === null || key !== cached.key) return undefined;
+    for (const [path, info] of seen) this.stats.set(path, info);
     const { name, canonical, manifest, references, assets, files, warnings } = cached;
     const scripts = cached.scripts.map(({ name, file, language }) => ({
       name,

@@ -49,6 +49,11 @@ export interface Catalog {
   shadowed: ShadowedSkill[];
   /** The project seen from the working directory (when one was given) and its lockfile. */
   project: { root: ProjectRoot; lock: LockRead } | undefined;
+  /**
+   * The stats the listing cache took of installed skills' folders and manifests, by path:
+   * `list` tells each skill's digest state from the same stats instead of taking them twice.
+   */
+  listingStats?: ReadonlyMap<string, Deno.FileInfo>;
 }
 
 interface CatalogOptions {
@@ -192,7 +197,7 @@ export async function loadCatalog(home: string, options: CatalogOptions = {}): P
     a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0;
   skills.sort(byName);
   failures.sort(byName);
-  return { home, skills, failures, notes, shadowed, project };
+  return { home, skills, failures, notes, shadowed, project, listingStats: cache.stats };
 }
 
 /**

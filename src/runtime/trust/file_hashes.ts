@@ -313,8 +313,11 @@ export class DigestIndex {
     return new DigestIndex(path, {});
   }
 
-  /** The digest of `root` when its tree still has the recorded keys, by stats alone. */
-  digestOf(root: string): string | undefined {
+  /**
+   * The digest of `root` when its tree still has the recorded keys, by stats alone; `stats`
+   * are ones this listing already took (by path), reused instead of taken again.
+   */
+  digestOf(root: string, stats?: ReadonlyMap<string, Deno.FileInfo>): string | undefined {
     this.#seen.add(root);
     if (!Object.hasOwn(this.#entries, root)) return undefined;
     const entry = this.#entries[root];
@@ -324,7 +327,7 @@ export class DigestIndex {
     ) {
       return undefined;
     }
-    return unchangedTree(root, entry.dirs, entry.files) ? entry.digest : undefined;
+    return unchangedTree(root, entry.dirs, entry.files, stats) ? entry.digest : undefined;
   }
 
   /** {@link checkedDigest}, remembering the tree when its keys may stand for the digest. */
@@ -367,7 +370,9 @@ function unchangedTree(
   root: string,
   dirs: Record<string, string>,
   files: Record<string, string | undefined>,
+  stats?: ReadonlyMap<string, Deno.FileInfo>,
 ): boolean {
+  const lstat = (path: string) => stats?.get(path) ?? Deno.lstatSync(path);
   try {
     if (!Object.hasOwn(dirs, "")) return false;
     // Paths by concatenation: each part was checked (isRelative), and `join` over a
@@ -377,12 +382,12 @@ function unchangedTree(
       `${root}${sep}${sep === "/" ? path : path.replaceAll("/", sep)}`;
     for (const [path, key] of Object.entries(dirs)) {
       if (typeof key !== "string" || !isRelative(path, true)) return false;
-      const info = Deno.lstatSync(path === "" ? root : under(path));
+      const info = lstat(path === "" ? root : under(path));
       if (!info.isDirectory || statKey(info) !== key) return false;
     }
     for (const [path, key] of Object.entries(files)) {
       if (typeof key !== "string" || !isRelative(path, false)) return false;
-      const info = Deno.lstatSync(under(path));
+      const info = lstat(under(path));
       if (!info.isFile || statKey(info) !== key) return false;
     }
     return true;

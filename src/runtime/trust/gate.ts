@@ -50,8 +50,6 @@ interface GateOptions {
   allowUntrusted?: boolean;
   /** Say why a mismatch is one (legacy trust): skipped when only the verdict matters. */
   explain?: boolean;
-  /** Listing many skills: their digests looked up in one index file first. */
-  index?: DigestIndex;
 }
 
 /**
@@ -75,7 +73,7 @@ export async function assertRunnable(
   }
   // The registry says where the skill lives; a listing cache never does.
   const dir = skill.entry?.installed_path ?? skill.dir;
-  const actual = options.index?.digestOf(dir) ?? await checkDigest(skill, dir, home, options.index);
+  const actual = await checkDigest(skill, dir, home);
   if (trusted && actual !== trustedDigest && options.allowUntrusted !== true) {
     throw await mismatchError(skill.canonical, dir, trustedDigest, options.explain);
   }
@@ -87,7 +85,7 @@ async function checkDigest(
   skill: SkillRecord,
   dir: string,
   home: string,
-  index: DigestIndex | undefined,
+  index?: DigestIndex,
 ): Promise<string> {
   const cachePath = gateCachePath(skill, home);
   await ensureCacheDir(dirname(cachePath));
@@ -141,17 +139,22 @@ async function runState(
   skill: SkillRecord,
   home: string,
   index: DigestIndex,
+  stats: ReadonlyMap<string, Deno.FileInfo> | undefined,
 ): Promise<RunState> {
-  // Never approved (a fresh clone's project skills, by the thousand): known without
-  // hashing, and without building an error per skill.
-  if (skill.origin !== "core" && trustedDigestOf(skill) === null) {
-    const fix =
-      `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
+  const fix =
+    `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
+  if (skill.origin === "core") return { state: "ok" };
+  // Never approved (a fresh clone's project skills, by the thousand): known without hashing.
+  const trustedDigest = trustedDigestOf(skill);
+  if (!skill.trusted || trustedDigest === null) {
     return { state: "untrusted", reason: "not trusted", fix };
   }
+  // assertRunnable's comparison, without building an error per changed skill.
+  const dir = skill.entry?.installed_path ?? skill.dir;
   try {
-    await assertRunnable(skill, home, { explain: false, index });
-    return { state: "ok" };
+    const actual = index.digestOf(dir, stats) ?? await checkDigest(skill, dir, home, index);
+    if (actual === trustedDigest) return { state: "ok" };
+    return { state: "modified", reason: "files changed since it was trusted", fix };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return {
@@ -160,28 +163,29 @@ async function runState(
         fix: "try again once that command has finished",
       };
     }
-    if (!isSkillError(error)) throw error;
-    const fix =
-      `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
-    if (error.code === "integrity_mismatch") {
+    // A symlink or special file in the skill: what run refuses as integrity_mismatch.
+    if (isSkillError(error) && error.code === "integrity_mismatch") {
       return { state: "modified", reason: "files changed since it was trusted", fix };
     }
-    if (error.code === "untrusted") return { state: "untrusted", reason: "not trusted", fix };
     throw error;
   }
 }
 
-/** {@link runState} of many skills, a few at a time. */
+/**
+ * {@link runState} of many skills, a few at a time. `stats`: ones the listing already took
+ * (Catalog.listingStats), so each path is stat'ed once per command.
+ */
 export async function runStates(
   skills: readonly SkillRecord[],
   home: string,
+  stats?: ReadonlyMap<string, Deno.FileInfo>,
 ): Promise<Map<string, RunState>> {
   const states = new Map<string, RunState>();
   const index = DigestIndex.load(digestIndexPath(home));
   const queue = [...skills];
   const worker = async () => {
     for (let skill = queue.shift(); skill !== undefined; skill = queue.shift()) {
-      states.set(skill.canonical, await runState(skill, home, index));
+      states.set(skill.canonical, await runState(skill, home, index, stats));
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
