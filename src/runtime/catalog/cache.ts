@@ -17,6 +17,7 @@ import { join } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
+import { dirEntries } from "./dir_reads.ts";
 import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";
 
 const CACHE_FORMAT = 5;
@@ -123,7 +124,7 @@ function freshnessKey(
 function subdirectories(dir: string): string[] | null {
   const found: string[] = [];
   const walk = (rel: string, depth: number): boolean => {
-    for (const entry of Deno.readDirSync(rel === "" ? dir : join(dir, rel))) {
+    for (const entry of dirEntries(rel === "" ? dir : join(dir, rel))) {
       if (!entry.isDirectory) continue;
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (found.push(path) > MAX_STAMPED_DIRS || depth >= MAX_DEPTH) return false;
@@ -136,6 +137,15 @@ function subdirectories(dir: string): string[] | null {
   } catch {
     return null;
   }
+}
+
+/** An lstat that keeps what it saw. */
+function recorder(seen: [string, Deno.FileInfo][]): (path: string) => Deno.FileInfo {
+  return (path) => {
+    const info = Deno.lstatSync(path);
+    seen.push([path, info]);
+    return info;
+  };
 }
 
 export class CatalogCache {
@@ -170,12 +180,7 @@ export class CatalogCache {
     const cached = this.#entries[dir];
     if (!Object.hasOwn(this.#entries, dir) || !wellFormed(cached)) return undefined;
     const seen: [string, Deno.FileInfo][] = [];
-    const lstat = (path: string) => {
-      const info = Deno.lstatSync(path);
-      seen.push([path, info]);
-      return info;
-    };
-    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, lstat);
+    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, recorder(seen));
     if (key === null || key !== cached.key) return undefined;
     for (const [path, info] of seen) this.stats.set(path, info);
     const { name, canonical, manifest, references, assets, files, warnings } = cached;
@@ -218,8 +223,10 @@ export class CatalogCache {
     for (const script of record.scripts) {
       if (!script.file.split("/").pop()!.includes(".")) stamped.push(`scripts/${script.file}`);
     }
-    const key = freshnessKey(dir, manifestFile, dirs, stamped);
+    const seen: [string, Deno.FileInfo][] = [];
+    const key = freshnessKey(dir, manifestFile, dirs, stamped, recorder(seen));
     if (key === null) return;
+    for (const [path, info] of seen) this.stats.set(path, info);
     // A skill edited within the last two seconds may change again within mtime granularity.
     const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
     if (!immutable && Date.now() - newest < 2000) return;

@@ -19,6 +19,7 @@ import {
 } from "./bundled.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
+import { keepingDirReads } from "./dir_reads.ts";
 import { readRegistry } from "../store/registry.ts";
 import {
   loadSkillDir,
@@ -64,7 +65,11 @@ interface CatalogOptions {
 }
 
 /** Loads everything discoverable. Never throws for one bad skill. */
-export async function loadCatalog(home: string, options: CatalogOptions = {}): Promise<Catalog> {
+export function loadCatalog(home: string, options: CatalogOptions = {}): Promise<Catalog> {
+  return keepingDirReads(() => loadEverything(home, options));
+}
+
+async function loadEverything(home: string, options: CatalogOptions): Promise<Catalog> {
   const registry = await readRegistry(home);
   const skills: SkillRecord[] = [];
   const failures: SkillFailure[] = [];

@@ -23,6 +23,7 @@ import type { LockedSkill } from "../../core/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
 import { isPlainObject } from "../../core/validate.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
+import { readDirEntries } from "./dir_reads.ts";
 import {
   discoverScripts,
   listOtherFiles,
@@ -226,7 +227,7 @@ async function readSkill(
   if (!isWithin(realRoot, realDir)) return stop(`skill directory escapes ${root}`, dir);
   // One directory read tells us what SKILL.md, scripts/, references/ and assets/ are.
   const children = new Map<string, Deno.DirEntry>();
-  for (const entry of Deno.readDirSync(realDir)) children.set(entry.name, entry);
+  for (const entry of readDirEntries(realDir)) children.set(entry.name, entry);
   const md = children.get(mdName);
   const skillMdPath = join(realDir, mdName);
   if (md === undefined) return stop("SKILL.md is missing", dir);
