@@ -17,7 +17,7 @@ import { join } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
-import { dirEntries } from "./dir_reads.ts";
+import { dirEntries, takeStat } from "./dir_reads.ts";
 import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";
 
 const CACHE_FORMAT = 5;
@@ -139,10 +139,13 @@ function subdirectories(dir: string): string[] | null {
   }
 }
 
-/** An lstat that keeps what it saw. */
-function recorder(seen: [string, Deno.FileInfo][]): (path: string) => Deno.FileInfo {
+/** An lstat that keeps what it saw (`stat`: where it comes from). */
+function recorder(
+  seen: [string, Deno.FileInfo][],
+  stat: (path: string) => Deno.FileInfo = Deno.lstatSync,
+): (path: string) => Deno.FileInfo {
   return (path) => {
-    const info = Deno.lstatSync(path);
+    const info = stat(path);
     seen.push([path, info]);
     return info;
   };
@@ -224,7 +227,8 @@ export class CatalogCache {
       if (!script.file.split("/").pop()!.includes(".")) stamped.push(`scripts/${script.file}`);
     }
     const seen: [string, Deno.FileInfo][] = [];
-    const key = freshnessKey(dir, manifestFile, dirs, stamped, recorder(seen));
+    // The loader's stats of the folder and manifest, taken before it read them.
+    const key = freshnessKey(dir, manifestFile, dirs, stamped, recorder(seen, takeStat));
     if (key === null) return;
     for (const [path, info] of seen) this.stats.set(path, info);
     // A skill edited within the last two seconds may change again within mtime granularity.

@@ -23,7 +23,7 @@ import type { LockedSkill } from "../../core/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
 import { isPlainObject } from "../../core/validate.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
-import { readDirEntries } from "./dir_reads.ts";
+import { lstatKeptOrNull, readDirEntries } from "./dir_reads.ts";
 import {
   discoverScripts,
   listOtherFiles,
@@ -185,7 +185,7 @@ async function readSkill(
     return result;
   };
 
-  const info = lstatSyncOrNull(dir);
+  const info = lstatKeptOrNull(dir);
   if (info === null) {
     return stop(
       validating === undefined
@@ -198,7 +198,7 @@ async function readSkill(
   if (!info.isDirectory) return stop("not a directory", dir);
   // Validation reports SKILL.md by the path it was given; listing by the real path. Some
   // published skills spell it skill.md: read it, and say so when validating.
-  const mdName = lstatSyncOrNull(join(dir, "SKILL.md")) === null &&
+  const mdName = lstatKeptOrNull(join(dir, "SKILL.md")) === null &&
       lstatSyncOrNull(join(dir, LOWER_MANIFEST)) !== null
     ? LOWER_MANIFEST
     : "SKILL.md";
