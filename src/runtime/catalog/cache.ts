@@ -13,7 +13,7 @@
  */
 
 import { LANGUAGES, type ScriptLanguage } from "../../core/script_language.ts";
-import { join } from "../os/paths.ts";
+import { join, normalize, SEP } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
@@ -92,6 +92,18 @@ function catalogCachePath(home: string, file: string): string {
   return join(home, ".cache", file);
 }
 
+/**
+ * `join(dir, …)` of relative paths already checked clean (isInside, SCRIPT_FILE, a manifest
+ * name): plain concatenation when `dir` is itself normal, as installed paths are, since a
+ * listing of a thousand skills joins thousands of paths. The same strings `join` makes.
+ */
+function pathsUnder(dir: string): (rel: string) => string {
+  if (SEP === "/" && dir.length > 1 && !dir.endsWith("/") && normalize(dir) === dir) {
+    return (rel) => `${dir}/${rel}`;
+  }
+  return (rel) => join(dir, ...rel.split("/"));
+}
+
 function stamp(info: Deno.FileInfo): string {
   return `${info.mtime?.getTime() ?? 0}:${info.size}`;
 }
@@ -107,13 +119,14 @@ function freshnessKey(
   try {
     const dirInfo = lstat(dir);
     if (!dirInfo.isDirectory) return null;
-    const parts = [stamp(dirInfo), stamp(lstat(join(dir, manifestFile)))];
+    const under = pathsUnder(dir);
+    const parts = [stamp(dirInfo), stamp(lstat(under(manifestFile)))];
     for (const sub of dirs) {
-      const info = lstat(join(dir, sub));
+      const info = lstat(under(sub));
       if (!info.isDirectory) return null;
       parts.push(stamp(info));
     }
-    for (const file of stamped) parts.push(stamp(lstat(join(dir, file))));
+    for (const file of stamped) parts.push(stamp(lstat(under(file))));
     return parts.join("|");
   } catch {
     return null;
@@ -187,13 +200,14 @@ export class CatalogCache {
     if (key === null || key !== cached.key) return undefined;
     for (const [path, info] of seen) this.stats.set(path, info);
     const { name, canonical, manifest, references, assets, files, warnings } = cached;
+    const under = pathsUnder(dir);
     const scripts = cached.scripts.map(({ name, file, language }) => ({
       name,
       file,
-      path: join(dir, "scripts", ...file.split("/")),
+      path: under(`scripts/${file}`),
       language,
     }));
-    const skillMdPath = join(dir, cached.manifestFile);
+    const skillMdPath = under(cached.manifestFile);
     return {
       name,
       canonical,

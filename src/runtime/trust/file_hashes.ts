@@ -396,9 +396,11 @@ function unchangedTree(
   }
 }
 
+/** An empty, `.` or `..` part (a leading or trailing `/` makes an empty one). */
+const NOT_A_PART = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
 /** A cache's relative path: no absolute path, no `.` or `..`, no empty part. */
 function isRelative(path: string, rootAllowed: boolean): boolean {
   if (path === "") return rootAllowed;
-  return !path.startsWith("/") && !path.includes("\\") &&
-    path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+  return !path.includes("\\") && !NOT_A_PART.test(path);
 }
