@@ -89,3 +89,28 @@ Deno.test("re-adding a skill at the same commit is a no-op; another commit point
   assert.equal(localAgain.code, 0, localAgain.stderr);
   assert.match(localAgain.stdout, /^Already installed 'mine' \(nothing to do\)$/m);
 });
+
+Deno.test("update --all is one step: every skill updated, registry.json.bak the registry from before", async () => {
+  await using ws = await workspace();
+  const repo = await createRepo(ws.dir.path, "many", {
+    ...skillFiles("alpha", "skills/alpha"),
+    ...skillFiles("bravo", "skills/bravo"),
+    ...skillFiles("charlie", "skills/charlie"),
+  });
+  assert.equal((await ws.cli(["add", repo.url, "--skill", "*", "--yes"])).code, 0);
+  await repo.commit({
+    "skills/alpha/notes.md": "a\n",
+    "skills/bravo/notes.md": "b\n",
+    "skills/charlie/notes.md": "c\n",
+  });
+  const before = await Deno.readTextFile(join(ws.home, "registry.json"));
+
+  const update = await ws.cli(["update", "--all", "--yes"]);
+  assert.equal(update.code, 0, update.stderr);
+  for (const name of ["alpha", "bravo", "charlie"]) {
+    assert.match(update.stdout, new RegExp(`^${name}: updated to [0-9a-f]+$`, "m"));
+    assert.equal(await Deno.readTextFile(join(ws.home, name, "notes.md")), `${name[0]}\n`);
+  }
+  // Written skill by skill, the backup would hold the registry of the last step but one.
+  assert.equal(await Deno.readTextFile(join(ws.home, "registry.json.bak")), before);
+});

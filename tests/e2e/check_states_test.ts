@@ -46,6 +46,28 @@ Deno.test("a skill edited after it was trusted is ✗ in check, 'changed' in lis
   assert.equal((await runCli(["check"], { env })).code, 0, "trusting again heals it");
 });
 
+Deno.test("list reports a skill edited after a listing recorded its digest as modified, and run refuses it", async () => {
+  await using home = await tempDir();
+  const installed = await installRunnerSkill(home.path, "runner-lab");
+  const env = { SKILLS_HOME: home.path };
+  // Settled files, as an installed skill's are: listings then keep their digests.
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  const state = async () => {
+    const list = JSON.parse((await runCli(["list", "--json"], { env })).stdout);
+    return list.skills.find((s: { name: string }) => s.name === "runner-lab").state;
+  };
+  assert.equal(await state(), "ok");
+  assert.equal(await state(), "ok", "answered from the listing's digests");
+
+  const script = join(installed, "scripts", "echo_args.py");
+  const original = await Deno.readTextFile(script);
+  // Same size, other bytes.
+  await Deno.writeTextFile(script, original.replace(/./, (c) => c === "#" ? "x" : "#"));
+  assert.equal(await state(), "modified");
+  const run = await runCli(["run", "runner-lab", "echo_args", "--json"], { env });
+  assert.equal(JSON.parse(run.stdout).error, "integrity_mismatch");
+});
+
 Deno.test("a skill whose toolset fails to import is ! in check with the import error", async () => {
   await using home = await tempDir();
   await using source = await tempDir();

@@ -32,10 +32,11 @@ function stateFields(state: RunState | undefined) {
   return { state: state.state, state_reason: state.reason };
 }
 
+// long because: one listing in order (catalog, run states from the stats taken once, JSON or table) over one session.
 export async function run(options: ListOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   const { catalog, active } = session;
-  const states = await runStates(catalog.skills, session.home);
+  const states = await runStates(catalog.skills, session.home, catalog.listingStats);
   const rows = [
     ...catalog.skills.map((s) => ({
       name: s.name,

@@ -91,6 +91,7 @@ function projectNames(options: UpdateOptions, locked: Readonly<Record<string, Lo
   return mine;
 }
 
+// long because: one loop over both scopes (plan, ask, apply) whose steps share the change, the answers and the batch swapped in at the end.
 export async function run(options: UpdateOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
   // Staging, crash recovery and Ctrl-C rollback are the change's; --dry-run only previews.
@@ -134,27 +135,55 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
   const project = projectSteps(inProject, { root, home, locked, change, tx, request });
   const user = userSteps(entries, { home, change, request, allowRisky: options.allowRisky });
   const outcomes: Outcome[] = [];
-  // The project's skills first, then the installed ones: each planned, shown, confirmed and
-  // applied in turn, the same way whatever its scope.
+  // The project's skills first, then the installed ones: each planned, shown and confirmed
+  // in turn, the same way whatever its scope. Of several installed skills, the accepted ones
+  // are swapped in together at the end (one registry write), and said updated then.
   const steps = [...project.steps, ...user.steps];
+  const later: { step: UpdateStep; at: number }[] = [];
   for (const [i, step] of steps.entries()) {
     let plan: PlanView | undefined;
+    let waits = false;
     try {
       plan = await step.plan();
-      const outcome = await decide(ctx, options, plan, step.apply);
+      const together = step.together === true && !single && user.applyTogether !== undefined;
+      const apply = together
+        ? () => {
+          waits = true;
+          return Promise.resolve([]);
+        }
+        : step.apply;
+      const outcome = await decide(ctx, options, plan, apply);
       if (single && outcome.error) throw outcome.error;
-      if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
+      if (waits) later.push({ step, at: outcomes.length });
+      else if (!options.json) {
+        ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
+      }
       outcomes.push(outcome);
     } catch (error) {
+      waits = false;
       if (single || !isSkillError(error) || error.code === "cancelled") throw error;
       const outcome: Outcome = { name: step.name, status: "failed", plan, error };
       if (!options.json) ctx.stdout.write(render(outcome, ctx));
       outcomes.push(outcome);
     } finally {
-      step.discard();
+      // What it staged is kept until the swap that waits for it.
+      if (!waits) step.discard();
       // A repository's fetch is kept while a skill still to come needs it, no longer.
       const needed = steps.slice(i + 1).flatMap((s) => (s.remote === undefined ? [] : [s.remote]));
       change.releaseShared(new Set(needed));
+    }
+  }
+  if (later.length > 0) {
+    const results = await user.applyTogether!(later.map(({ step }) => step.name));
+    for (const { step, at } of later) {
+      const result = results.get(step.name)!;
+      const outcome: Outcome = result instanceof SkillError
+        ? { ...outcomes[at]!, status: "failed", error: result }
+        : outcomes[at]!;
+      if (!(result instanceof SkillError)) { for (const note of result) warn(ctx, note); }
+      outcomes[at] = outcome;
+      if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
+      step.discard();
     }
   }
   // Skills whose repository moved but whose files did not: their new commits, one write each.
@@ -177,6 +206,8 @@ interface UpdateStep {
   plan: () => Promise<PlanView>;
   /** Applies the plan `plan` returned; returns notes for the user. */
   apply: () => Promise<string[]>;
+  /** Its swap may wait and be made with the others' (Steps.applyTogether). */
+  together?: boolean;
   discard: () => void;
 }
 
@@ -184,6 +215,12 @@ interface Steps {
   steps: UpdateStep[];
   /** Records the new commit of every planned skill whose repository moved but files did not. */
   recordMoved: () => Promise<string[]>;
+  /**
+   * Applies the planned updates of steps `names` (each `together`): all in one step (one
+   * lock, one journal, one registry write), and only if that fails, one by one, so that one
+   * skill's failure does not take the others with it. Per name: its notes, or its error.
+   */
+  applyTogether?: (names: readonly string[]) => Promise<Map<string, string[] | SkillError>>;
 }
 
 /** Where a skill is fetched from; undefined when its record is unusable (planning says why). */
@@ -239,10 +276,19 @@ function userSteps(
   ws: { home: string; change: Change; request: RefRequest | undefined; allowRisky: boolean },
 ): Steps {
   const planned: UpdatePlan[] = [];
+  const plans = new Map<string, UpdatePlan>();
+  /** What follows a swap: the audit record, and copies `skills link --copy` made. */
+  const after = async (plan: UpdatePlan) => {
+    const staged = plan.staged!;
+    await saveAuditRecord(ws.home, plan.canonical, staged.digest, staged.audit.report);
+    const folder = { dir: plan.entry.installed_path, trusted: staged.entry.trusted_digest };
+    return (await refreshCopies(ws.home, [folder])).notes;
+  };
   const steps = entries.map((entry): UpdateStep => {
     let plan: UpdatePlan | undefined;
     return {
       name: entry.name_canonical,
+      together: true,
       remote: remoteOf(() => trackedEntry(entry)),
       plan: async () => {
         plan = await ws.change.planUpdate(entry, {
@@ -250,22 +296,39 @@ function userSteps(
           allowRisky: ws.allowRisky,
         });
         planned.push(plan);
+        plans.set(entry.name_canonical, plan);
         return plan;
       },
-      apply: async () => {
-        const notes = await ws.change.applyUpdate(plan!);
-        const staged = plan!.staged!;
-        await saveAuditRecord(ws.home, entry.name_canonical, staged.digest, staged.audit.report);
-        // Copies `skills link --copy` made of the skill show the new files too.
-        const folder = { dir: entry.installed_path, trusted: staged.entry.trusted_digest };
-        return [...notes, ...(await refreshCopies(ws.home, [folder])).notes];
-      },
+      apply: async () => [...await ws.change.applyUpdate(plan!), ...await after(plan!)],
       discard: () => {
         if (plan) ws.change.discard(plan);
       },
     };
   });
-  return { steps, recordMoved: () => ws.change.recordMoved(planned) };
+  const applyTogether = async (names: readonly string[]) => {
+    const chosen = names.map((name) => plans.get(name)!);
+    const results = new Map<string, string[] | SkillError>();
+    try {
+      const notes = await ws.change.applyUpdates(chosen);
+      for (const [i, plan] of chosen.entries()) {
+        results.set(plan.canonical, [...i === 0 ? notes : [], ...await after(plan)]);
+      }
+      return results;
+    } catch (error) {
+      // All or nothing failed (and rolled back): find the culprit by applying each alone.
+      if (!isSkillError(error) || error.code === "cancelled") throw error;
+    }
+    for (const plan of chosen) {
+      try {
+        results.set(plan.canonical, [...await ws.change.applyUpdate(plan), ...await after(plan)]);
+      } catch (error) {
+        if (!isSkillError(error) || error.code === "cancelled") throw error;
+        results.set(plan.canonical, error);
+      }
+    }
+    return results;
+  };
+  return { steps, recordMoved: () => ws.change.recordMoved(planned), applyTogether };
 }
 
 async function decide(

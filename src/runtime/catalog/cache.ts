@@ -13,10 +13,11 @@
  */
 
 import { LANGUAGES, type ScriptLanguage } from "../../core/scripts/script_language.ts";
-import { join } from "../os/paths.ts";
+import { join, normalize, SEP } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
+import { dirEntries, takeStat } from "./dir_reads.ts";
 import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";
 
 const CACHE_FORMAT = 5;
@@ -91,6 +92,18 @@ function catalogCachePath(home: string, file: string): string {
   return join(home, ".cache", file);
 }
 
+/**
+ * `join(dir, …)` of relative paths already checked clean (isInside, SCRIPT_FILE, a manifest
+ * name): plain concatenation when `dir` is itself normal, as installed paths are, since a
+ * listing of a thousand skills joins thousands of paths. The same strings `join` makes.
+ */
+function pathsUnder(dir: string): (rel: string) => string {
+  if (SEP === "/" && dir.length > 1 && !dir.endsWith("/") && normalize(dir) === dir) {
+    return (rel) => `${dir}/${rel}`;
+  }
+  return (rel) => join(dir, ...rel.split("/"));
+}
+
 function stamp(info: Deno.FileInfo): string {
   return `${info.mtime?.getTime() ?? 0}:${info.size}`;
 }
@@ -101,17 +114,19 @@ function freshnessKey(
   manifestFile: string,
   dirs: readonly string[],
   stamped: readonly string[],
+  lstat: (path: string) => Deno.FileInfo = Deno.lstatSync,
 ): string | null {
   try {
-    const dirInfo = Deno.lstatSync(dir);
+    const dirInfo = lstat(dir);
     if (!dirInfo.isDirectory) return null;
-    const parts = [stamp(dirInfo), stamp(Deno.lstatSync(join(dir, manifestFile)))];
+    const under = pathsUnder(dir);
+    const parts = [stamp(dirInfo), stamp(lstat(under(manifestFile)))];
     for (const sub of dirs) {
-      const info = Deno.lstatSync(join(dir, sub));
+      const info = lstat(under(sub));
       if (!info.isDirectory) return null;
       parts.push(stamp(info));
     }
-    for (const file of stamped) parts.push(stamp(Deno.lstatSync(join(dir, file))));
+    for (const file of stamped) parts.push(stamp(lstat(under(file))));
     return parts.join("|");
   } catch {
     return null;
@@ -122,7 +137,7 @@ function freshnessKey(
 function subdirectories(dir: string): string[] | null {
   const found: string[] = [];
   const walk = (rel: string, depth: number): boolean => {
-    for (const entry of Deno.readDirSync(rel === "" ? dir : join(dir, rel))) {
+    for (const entry of dirEntries(rel === "" ? dir : join(dir, rel))) {
       if (!entry.isDirectory) continue;
       const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (found.push(path) > MAX_STAMPED_DIRS || depth >= MAX_DEPTH) return false;
@@ -137,9 +152,23 @@ function subdirectories(dir: string): string[] | null {
   }
 }
 
+/** An lstat that keeps what it saw (`stat`: where it comes from). */
+function recorder(
+  seen: [string, Deno.FileInfo][],
+  stat: (path: string) => Deno.FileInfo = Deno.lstatSync,
+): (path: string) => Deno.FileInfo {
+  return (path) => {
+    const info = stat(path);
+    seen.push([path, info]);
+    return info;
+  };
+}
+
 export class CatalogCache {
   #entries: Record<string, CachedSkill>;
   #dirty = false;
+  /** What fresh lookups stat'ed, by path: the listing's digest check stats the same paths. */
+  readonly stats = new Map<string, Deno.FileInfo>();
   readonly path: string;
 
   private constructor(path: string, entries: Record<string, CachedSkill>) {
@@ -166,16 +195,19 @@ export class CatalogCache {
   get(dir: string): CachedRecord | undefined {
     const cached = this.#entries[dir];
     if (!Object.hasOwn(this.#entries, dir) || !wellFormed(cached)) return undefined;
-    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped);
+    const seen: [string, Deno.FileInfo][] = [];
+    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, recorder(seen));
     if (key === null || key !== cached.key) return undefined;
+    for (const [path, info] of seen) this.stats.set(path, info);
     const { name, canonical, manifest, references, assets, files, warnings } = cached;
+    const under = pathsUnder(dir);
     const scripts = cached.scripts.map(({ name, file, language }) => ({
       name,
       file,
-      path: join(dir, "scripts", ...file.split("/")),
+      path: under(`scripts/${file}`),
       language,
     }));
-    const skillMdPath = join(dir, cached.manifestFile);
+    const skillMdPath = under(cached.manifestFile);
     return {
       name,
       canonical,
@@ -199,13 +231,20 @@ export class CatalogCache {
     if (!MANIFEST_NAMES.has(manifestFile)) return;
     const dirs = subdirectories(dir);
     if (dirs === null) return;
-    const stamped = lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile ? [CODEX_AGENT_FILE] : [];
+    // Only where agents/ exists: a stat of a missing file costs an error object.
+    const stamped = dirs.includes(CODEX_AGENT_FILE.split("/")[0]!) &&
+        lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile
+      ? [CODEX_AGENT_FILE]
+      : [];
     // An extension-less script is one by its `#!` line: an edit there must be seen.
     for (const script of record.scripts) {
       if (!script.file.split("/").pop()!.includes(".")) stamped.push(`scripts/${script.file}`);
     }
-    const key = freshnessKey(dir, manifestFile, dirs, stamped);
+    const seen: [string, Deno.FileInfo][] = [];
+    // The loader's stats of the folder and manifest, taken before it read them.
+    const key = freshnessKey(dir, manifestFile, dirs, stamped, recorder(seen, takeStat));
     if (key === null) return;
+    for (const [path, info] of seen) this.stats.set(path, info);
     // A skill edited within the last two seconds may change again within mtime granularity.
     const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
     if (!immutable && Date.now() - newest < 2000) return;

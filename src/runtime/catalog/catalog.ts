@@ -19,6 +19,7 @@ import {
 } from "./bundled.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
+import { keepingDirReads } from "./dir_reads.ts";
 import { readRegistry } from "../store/registry.ts";
 import {
   loadSkillDir,
@@ -49,6 +50,11 @@ export interface Catalog {
   shadowed: ShadowedSkill[];
   /** The project seen from the working directory (when one was given) and its lockfile. */
   project: { root: ProjectRoot; lock: LockRead } | undefined;
+  /**
+   * The stats the listing cache took of installed skills' folders and manifests, by path:
+   * `list` tells each skill's digest state from the same stats instead of taking them twice.
+   */
+  listingStats?: ReadonlyMap<string, Deno.FileInfo>;
 }
 
 interface CatalogOptions {
@@ -59,7 +65,12 @@ interface CatalogOptions {
 }
 
 /** Loads everything discoverable. Never throws for one bad skill. */
-export async function loadCatalog(home: string, options: CatalogOptions = {}): Promise<Catalog> {
+export function loadCatalog(home: string, options: CatalogOptions = {}): Promise<Catalog> {
+  return keepingDirReads(() => loadEverything(home, options));
+}
+
+// long because: the scopes are read in their shadowing order (project, installed, bundled) into one list, each step deciding what the next may add.
+async function loadEverything(home: string, options: CatalogOptions): Promise<Catalog> {
   const registry = await readRegistry(home);
   const skills: SkillRecord[] = [];
   const failures: SkillFailure[] = [];
@@ -192,7 +203,7 @@ export async function loadCatalog(home: string, options: CatalogOptions = {}): P
     a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0;
   skills.sort(byName);
   failures.sort(byName);
-  return { home, skills, failures, notes, shadowed, project };
+  return { home, skills, failures, notes, shadowed, project, listingStats: cache.stats };
 }
 
 /**

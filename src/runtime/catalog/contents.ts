@@ -15,6 +15,7 @@ import {
   splitScriptFile,
 } from "../../core/scripts/script_language.ts";
 import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
+import { readDirEntries } from "./dir_reads.ts";
 
 /** A skill that cannot be listed; the message is the short reason shown to users. */
 export class SkillLoadError extends Error {}
@@ -77,7 +78,7 @@ function walkScripts(scriptsDir: string, warnings: Diagnostic[]): Candidate[] {
   const found: Candidate[] = [];
   let cut = false;
   const walk = (dir: string, prefix: string, depth: number) => {
-    const entries = [...Deno.readDirSync(dir)].sort((a, b) => (a.name < b.name ? -1 : 1));
+    const entries = readDirEntries(dir).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       if (entry.isSymlink || entry.name.startsWith(".")) continue;
       const path = join(dir, entry.name);
@@ -237,7 +238,7 @@ export function listOtherFiles(
       if (out.length < MAX_OTHER_FILES) out.push(rel);
       else more++;
     } else if (entry.isDirectory && depth < MAX_WALK_DEPTH) {
-      for (const child of [...Deno.readDirSync(path)].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      for (const child of readDirEntries(path).sort((a, b) => (a.name < b.name ? -1 : 1))) {
         visit(child, join(path, child.name), `${rel}/${child.name}`, depth + 1);
       }
     }
@@ -273,7 +274,7 @@ export function listResources(root: string, info: Deno.DirEntry | undefined): st
   const out: string[] = [];
   const walk = (dir: string, depth: number) => {
     if (depth > MAX_RESOURCE_DEPTH || out.length >= MAX_RESOURCE_FILES) return;
-    const entries = [...Deno.readDirSync(dir)].sort((a, b) => (a.name < b.name ? -1 : 1));
+    const entries = readDirEntries(dir).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       if (entry.isSymlink || entry.name.startsWith(".")) continue;
       const path = join(dir, entry.name);

@@ -23,6 +23,7 @@ import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
 import { isPlainObject } from "../../core/manifest/validation.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
+import { lstatKeptOrNull, readDirEntries } from "./dir_reads.ts";
 import {
   discoverScripts,
   listOtherFiles,
@@ -163,6 +164,7 @@ export async function inspectSkillDir(
 /**
  * The one reader. `validating` is the path as the caller gave it (validation mode), or
  * undefined (listing mode).
+ * long because: its phases (manifest, contents, toolsets, metadata) run in order over one folder listing and share its diagnostics.
  */
 async function readSkill(
   { parseSkillMd, hasErrors }: ManifestModule,
@@ -184,7 +186,7 @@ async function readSkill(
     return result;
   };
 
-  const info = lstatSyncOrNull(dir);
+  const info = lstatKeptOrNull(dir);
   if (info === null) {
     return stop(
       validating === undefined
@@ -197,7 +199,7 @@ async function readSkill(
   if (!info.isDirectory) return stop("not a directory", dir);
   // Validation reports SKILL.md by the path it was given; listing by the real path. Some
   // published skills spell it skill.md: read it, and say so when validating.
-  const mdName = lstatSyncOrNull(join(dir, "SKILL.md")) === null &&
+  const mdName = lstatKeptOrNull(join(dir, "SKILL.md")) === null &&
       lstatSyncOrNull(join(dir, LOWER_MANIFEST)) !== null
     ? LOWER_MANIFEST
     : "SKILL.md";
@@ -226,7 +228,7 @@ async function readSkill(
   if (!isWithin(realRoot, realDir)) return stop(`skill directory escapes ${root}`, dir);
   // One directory read tells us what SKILL.md, scripts/, references/ and assets/ are.
   const children = new Map<string, Deno.DirEntry>();
-  for (const entry of Deno.readDirSync(realDir)) children.set(entry.name, entry);
+  for (const entry of readDirEntries(realDir)) children.set(entry.name, entry);
   const md = children.get(mdName);
   const skillMdPath = join(realDir, mdName);
   if (md === undefined) return stop("SKILL.md is missing", dir);

@@ -32,7 +32,7 @@ import {
   type Staging,
 } from "../store/staging.ts";
 import {
-  applyUpdate,
+  applyUpdates,
   asidePath,
   commitInstall,
   recordCommits,
@@ -233,12 +233,19 @@ export class Change implements AsyncDisposable {
 
   /** Swaps a planned update in, under the registry lock. Returns recovery notes. */
   async applyUpdate(plan: UpdatePlan): Promise<string[]> {
+    return await this.applyUpdates([plan]);
+  }
+
+  /** Swaps planned updates in, all or none, in one registry write. Returns recovery notes. */
+  async applyUpdates(plans: readonly UpdatePlan[]): Promise<string[]> {
     this.#assertCanCommit();
-    if (plan.staged === undefined) return []; // up to date or pinned: nothing to swap
-    refuseRisky([{ canonical: plan.canonical, risky: plan.staged.risky }], "update");
+    // Up to date or pinned: nothing to swap.
+    const staged = plans.filter((plan) => plan.staged !== undefined);
+    if (staged.length === 0) return [];
+    refuseRisky(staged.map((p) => ({ canonical: p.canonical, risky: p.staged!.risky })), "update");
     const staging = this.#stage();
     this.#options.signal?.throwIfAborted();
-    return await applyUpdate(this.home, staging, plan);
+    return await applyUpdates(this.home, staging, staged);
   }
 
   /**

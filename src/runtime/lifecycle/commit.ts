@@ -97,45 +97,67 @@ export async function commitInstall(
   return notes;
 }
 
-/** Swaps a staged update in (old directory aside, new in, entry written); rolls back on failure. */
-export async function applyUpdate(
+/**
+ * Swaps staged updates in, all or none: one lock, one journal, one registry write however
+ * many skills (`update --all` of a thousand), each old directory aside and each new one in;
+ * on any failure every swap made is undone before the registry is written.
+ */
+export async function applyUpdates(
   home: string,
   staging: Staging,
-  plan: UpdatePlan,
+  plans: readonly UpdatePlan[],
 ): Promise<string[]> {
-  const staged = plan.staged;
-  if (plan.kind !== "update" || staged === undefined) return [];
-  const target = plan.entry.installed_path;
-  const aside = asidePath(staging, plan.canonical);
+  const swaps = plans.flatMap((plan) => {
+    const staged = plan.staged;
+    if (plan.kind !== "update" || staged === undefined) return [];
+    const target = plan.entry.installed_path;
+    return [{ plan, staged, target, aside: asidePath(staging, plan.canonical) }];
+  });
+  if (swaps.length === 0) return [];
   const { notes } = await underLock(home, async (registry) => {
-    assertUnchanged(
-      registry,
-      plan.entry,
-      `Cannot update skill '${plan.canonical}': another command changed it meanwhile`,
-    );
+    for (const { plan } of swaps) {
+      assertUnchanged(
+        registry,
+        plan.entry,
+        `Cannot update skill '${plan.canonical}': another command changed it meanwhile`,
+      );
+    }
     writeIntent(staging, {
       version: 1,
       op: "update",
-      items: [{ canonical: plan.canonical, target, aside, updatedAt: staged.entry.updated_at }],
+      items: swaps.map(({ plan, staged, target, aside }) => ({
+        canonical: plan.canonical,
+        target,
+        aside,
+        updatedAt: staged.entry.updated_at,
+      })),
     });
     await Deno.mkdir(staging.trash, { recursive: true });
-    let movedOld = false;
-    let movedNew = false;
+    const made: { swap: (typeof swaps)[number]; movedOld: boolean; movedNew: boolean }[] = [];
     try {
-      if (await exists(target)) {
-        await Deno.rename(target, aside);
-        movedOld = true;
+      for (const swap of swaps) {
+        const step = { swap, movedOld: false, movedNew: false };
+        made.push(step);
+        if (await exists(swap.target)) {
+          await Deno.rename(swap.target, swap.aside);
+          step.movedOld = true;
+        }
+        await Deno.rename(swap.staged.dir, swap.target);
+        step.movedNew = true;
+        registry = upsertEntry(registry, swap.staged.entry);
       }
-      await Deno.rename(staged.dir, target);
-      movedNew = true;
-      writeRegistryUnlocked(home, upsertEntry(registry, staged.entry));
+      writeRegistryUnlocked(home, registry);
     } catch (error) {
-      if (movedNew) await Deno.rename(target, staged.dir).catch(() => {});
-      if (movedOld) await Deno.rename(aside, target).catch(() => {});
+      for (const { swap, movedOld, movedNew } of made.reverse()) {
+        if (movedNew) await Deno.rename(swap.target, swap.staged.dir).catch(() => {});
+        if (movedOld) await Deno.rename(swap.aside, swap.target).catch(() => {});
+      }
       throw error;
     }
   });
-  await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
+  for (const { plan } of swaps) {
+    await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
+  }
   return notes;
 }
 

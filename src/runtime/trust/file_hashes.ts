@@ -184,11 +184,30 @@ export async function uncoveredFiles(
 }
 
 /**
+ * A digest with the stat keys of every directory and file it covers, when they may stand
+ * for it (every file hashed long enough after its last change, every directory settled):
+ * while each key holds, the digest holds.
+ */
+interface DigestTree {
+  digest: string;
+  dirs: Record<string, string>;
+  files: Record<string, string>;
+}
+
+/**
  * The digest of a directory using the stat-keyed cache stored at `cachePath`. Files whose
  * device, inode, size, ctime or mtime changed are re-hashed; the cache is rewritten only
  * when something changed.
  */
 export async function cachedDigest(root: string, cachePath: string): Promise<string> {
+  return (await checkedDigest(root, cachePath)).digest;
+}
+
+/** {@link cachedDigest}, with the tree's keys when they may stand for the digest. */
+async function checkedDigest(
+  root: string,
+  cachePath: string,
+): Promise<{ digest: string; tree?: DigestTree }> {
   let cache: Record<string, CacheEntry> = {};
   let cachedCombined: string | undefined;
   let cachedDirs: Record<string, string> | undefined;
@@ -200,11 +219,13 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
       if (typeof parsed.dirs === "object" && parsed.dirs !== null) cachedDirs = parsed.dirs;
     }
   } catch { /* missing or unreadable cache: hash everything */ }
-  if (
-    cachedCombined !== undefined && cachedDirs !== undefined &&
-    unchangedTree(root, cachedDirs, cache)
-  ) {
-    return cachedCombined;
+  const fileKeys = (entries: Record<string, CacheEntry>) =>
+    Object.fromEntries(Object.entries(entries).map(([path, entry]) => [path, entry?.key]));
+  if (cachedCombined !== undefined && cachedDirs !== undefined) {
+    const files = fileKeys(cache);
+    if (unchangedTree(root, cachedDirs, files)) {
+      return { digest: cachedCombined, tree: { digest: cachedCombined, dirs: cachedDirs, files } };
+    }
   }
   const dirs: DirStat[] = [];
   const files = listFiles(root, false, dirs);
@@ -229,17 +250,22 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
     next[f.path] = { key: f.key!, sha256: sha };
     hashes.push({ path: f.path, sha256: sha });
   }
-  // Nothing changed: the digest combined last time stands (listing a thousand skills then
-  // costs their stats, not a thousand more hashes).
-  if (!changed && cachedCombined !== undefined) return cachedCombined;
-  const digest = await combineDigest(hashes);
   const complete = Object.keys(next).length === files.length;
   // Directory keys only when each had settled: a change within the timestamp granularity
   // could otherwise keep a directory's ctime while its entries change.
   const settled = dirs.every((d) => d.key !== null && d.settled);
   const dirKeys = complete && settled
-    ? { dirs: Object.fromEntries(dirs.map((d) => [d.path, d.key!])) }
-    : {};
+    ? Object.fromEntries(dirs.map((d) => [d.path, d.key!]))
+    : undefined;
+  const treeOf = (digest: string) =>
+    dirKeys === undefined ? { digest } : {
+      digest,
+      tree: { digest, dirs: dirKeys, files: fileKeys(next) },
+    };
+  // Nothing changed: the digest combined last time stands (listing a thousand skills then
+  // costs their stats, not a thousand more hashes).
+  if (!changed && cachedCombined !== undefined) return treeOf(cachedCombined);
+  const digest = await combineDigest(hashes);
   await writeFileAtomic(
     cachePath,
     JSON.stringify({
@@ -247,11 +273,92 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
       root,
       files: next,
       ...complete ? { digest } : {},
-      ...dirKeys,
+      ...dirKeys === undefined ? {} : { dirs: dirKeys },
     }),
     { durable: false },
   ).catch(() => {}); // a cache that cannot be written only costs time
-  return digest;
+  return treeOf(digest);
+}
+
+const INDEX_VERSION = 1;
+
+/**
+ * Many skills' digests with their trees' stat keys in one file, for listings: `list` of a
+ * thousand skills reads this one file instead of a thousand digest caches. Nothing is
+ * trusted because of it: an entry stands only while every directory and file of the tree
+ * keeps the key it had when it was hashed (the same rule as {@link cachedDigest}), and a
+ * run still checks the skill's own cache (trust/snapshot.ts).
+ */
+export class DigestIndex {
+  #entries: Record<string, DigestTree>;
+  #seen = new Set<string>();
+  #dirty = false;
+  readonly path: string;
+
+  private constructor(path: string, entries: Record<string, DigestTree>) {
+    this.path = path;
+    this.#entries = entries;
+  }
+
+  static load(path: string): DigestIndex {
+    try {
+      const parsed = JSON.parse(Deno.readTextFileSync(path));
+      if (
+        parsed?.version === INDEX_VERSION && typeof parsed.roots === "object" &&
+        parsed.roots !== null
+      ) {
+        return new DigestIndex(path, parsed.roots);
+      }
+    } catch { /* missing or unreadable: start empty */ }
+    return new DigestIndex(path, {});
+  }
+
+  /**
+   * The digest of `root` when its tree still has the recorded keys, by stats alone; `stats`
+   * are ones this listing already took (by path), reused instead of taken again.
+   */
+  digestOf(root: string, stats?: ReadonlyMap<string, Deno.FileInfo>): string | undefined {
+    this.#seen.add(root);
+    if (!Object.hasOwn(this.#entries, root)) return undefined;
+    const entry = this.#entries[root];
+    if (
+      typeof entry?.digest !== "string" || typeof entry.dirs !== "object" ||
+      entry.dirs === null || typeof entry.files !== "object" || entry.files === null
+    ) {
+      return undefined;
+    }
+    return unchangedTree(root, entry.dirs, entry.files, stats) ? entry.digest : undefined;
+  }
+
+  /** {@link checkedDigest}, remembering the tree when its keys may stand for the digest. */
+  async check(root: string, cachePath: string): Promise<string> {
+    this.#seen.add(root);
+    const { digest, tree } = await checkedDigest(root, cachePath);
+    if (tree !== undefined) this.#entries[root] = tree;
+    else if (Object.hasOwn(this.#entries, root)) delete this.#entries[root];
+    else return digest;
+    this.#dirty = true;
+    return digest;
+  }
+
+  /** Writes the index if anything changed, dropping roots that no longer exist. */
+  async save(): Promise<void> {
+    for (const root of Object.keys(this.#entries)) {
+      if (this.#seen.has(root)) continue;
+      try {
+        Deno.lstatSync(root);
+      } catch {
+        delete this.#entries[root];
+        this.#dirty = true;
+      }
+    }
+    if (!this.#dirty) return;
+    await writeFileAtomic(
+      this.path,
+      JSON.stringify({ version: INDEX_VERSION, roots: this.#entries }),
+      { durable: false },
+    ).catch(() => {}); // an index that cannot be written only costs time
+  }
 }
 
 /**
@@ -262,19 +369,26 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
 function unchangedTree(
   root: string,
   dirs: Record<string, string>,
-  files: Record<string, CacheEntry>,
+  files: Record<string, string | undefined>,
+  stats?: ReadonlyMap<string, Deno.FileInfo>,
 ): boolean {
+  const lstat = (path: string) => stats?.get(path) ?? Deno.lstatSync(path);
   try {
     if (!Object.hasOwn(dirs, "")) return false;
+    // Paths by concatenation: each part was checked (isRelative), and `join` over a
+    // thousand skills' files is measurable in `list`.
+    const sep = Deno.build.os === "windows" ? "\\" : "/";
+    const under = (path: string) =>
+      `${root}${sep}${sep === "/" ? path : path.replaceAll("/", sep)}`;
     for (const [path, key] of Object.entries(dirs)) {
       if (typeof key !== "string" || !isRelative(path, true)) return false;
-      const info = Deno.lstatSync(path === "" ? root : join(root, ...path.split("/")));
+      const info = lstat(path === "" ? root : under(path));
       if (!info.isDirectory || statKey(info) !== key) return false;
     }
-    for (const [path, entry] of Object.entries(files)) {
-      if (typeof entry?.key !== "string" || !isRelative(path, false)) return false;
-      const info = Deno.lstatSync(join(root, ...path.split("/")));
-      if (!info.isFile || statKey(info) !== entry.key) return false;
+    for (const [path, key] of Object.entries(files)) {
+      if (typeof key !== "string" || !isRelative(path, false)) return false;
+      const info = lstat(under(path));
+      if (!info.isFile || statKey(info) !== key) return false;
     }
     return true;
   } catch {
@@ -282,9 +396,11 @@ function unchangedTree(
   }
 }
 
+/** An empty, `.` or `..` part (a leading or trailing `/` makes an empty one). */
+const NOT_A_PART = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
 /** A cache's relative path: no absolute path, no `.` or `..`, no empty part. */
 function isRelative(path: string, rootAllowed: boolean): boolean {
   if (path === "") return rootAllowed;
-  return !path.startsWith("/") && !path.includes("\\") &&
-    path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+  return !path.includes("\\") && !NOT_A_PART.test(path);
 }

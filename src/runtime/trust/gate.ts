@@ -8,10 +8,15 @@
 import { dirname, join } from "../os/paths.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { cachedDigest, uncoveredFiles } from "./file_hashes.ts";
+import { cachedDigest, DigestIndex, uncoveredFiles } from "./file_hashes.ts";
 
 export function digestCachePath(home: string, canonical: string): string {
   return join(home, ".cache", `digest-${canonical}.json`);
+}
+
+/** The digests of every listed skill with their trees' stat keys (file_hashes.ts). */
+function digestIndexPath(home: string): string {
+  return join(home, ".cache", "digests.json");
 }
 
 /**
@@ -68,13 +73,25 @@ export async function assertRunnable(
   }
   // The registry says where the skill lives; a listing cache never does.
   const dir = skill.entry?.installed_path ?? skill.dir;
-  const cachePath = gateCachePath(skill, home);
-  await ensureCacheDir(dirname(cachePath));
-  const actual = await cachedDigest(dir, cachePath);
+  const actual = await checkDigest(skill, dir, home);
   if (trusted && actual !== trustedDigest && options.allowUntrusted !== true) {
     throw await mismatchError(skill.canonical, dir, trustedDigest, options.explain);
   }
   return { dir, digest: actual };
+}
+
+/** The digest through the skill's own stat-keyed cache (and into the index, if any). */
+async function checkDigest(
+  skill: SkillRecord,
+  dir: string,
+  home: string,
+  index?: DigestIndex,
+): Promise<string> {
+  const cachePath = gateCachePath(skill, home);
+  await ensureCacheDir(dirname(cachePath));
+  return index === undefined
+    ? await cachedDigest(dir, cachePath)
+    : await index.check(dir, cachePath);
 }
 
 /** Cache folders made by this process: `list` of a thousand skills asks a thousand times. */
@@ -118,17 +135,26 @@ export type RunState =
  * withdrawn) or `modified` (files changed since they were trusted: `skills run` would
  * refuse with integrity_mismatch).
  */
-async function runState(skill: SkillRecord, home: string): Promise<RunState> {
-  // Never approved (a fresh clone's project skills, by the thousand): known without
-  // hashing, and without building an error per skill.
-  if (skill.origin !== "core" && trustedDigestOf(skill) === null) {
-    const fix =
-      `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
+async function runState(
+  skill: SkillRecord,
+  home: string,
+  index: DigestIndex,
+  stats: ReadonlyMap<string, Deno.FileInfo> | undefined,
+): Promise<RunState> {
+  const fix =
+    `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
+  if (skill.origin === "core") return { state: "ok" };
+  // Never approved (a fresh clone's project skills, by the thousand): known without hashing.
+  const trustedDigest = trustedDigestOf(skill);
+  if (!skill.trusted || trustedDigest === null) {
     return { state: "untrusted", reason: "not trusted", fix };
   }
+  // assertRunnable's comparison, without building an error per changed skill.
+  const dir = skill.entry?.installed_path ?? skill.dir;
   try {
-    await assertRunnable(skill, home, { explain: false });
-    return { state: "ok" };
+    const actual = index.digestOf(dir, stats) ?? await checkDigest(skill, dir, home, index);
+    if (actual === trustedDigest) return { state: "ok" };
+    return { state: "modified", reason: "files changed since it was trusted", fix };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return {
@@ -137,29 +163,32 @@ async function runState(skill: SkillRecord, home: string): Promise<RunState> {
         fix: "try again once that command has finished",
       };
     }
-    if (!isSkillError(error)) throw error;
-    const fix =
-      `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
-    if (error.code === "integrity_mismatch") {
+    // A symlink or special file in the skill: what run refuses as integrity_mismatch.
+    if (isSkillError(error) && error.code === "integrity_mismatch") {
       return { state: "modified", reason: "files changed since it was trusted", fix };
     }
-    if (error.code === "untrusted") return { state: "untrusted", reason: "not trusted", fix };
     throw error;
   }
 }
 
-/** {@link runState} of many skills, a few at a time. */
+/**
+ * {@link runState} of many skills, a few at a time. `stats`: ones the listing already took
+ * (Catalog.listingStats), so each path is stat'ed once per command.
+ */
 export async function runStates(
   skills: readonly SkillRecord[],
   home: string,
+  stats?: ReadonlyMap<string, Deno.FileInfo>,
 ): Promise<Map<string, RunState>> {
   const states = new Map<string, RunState>();
+  const index = DigestIndex.load(digestIndexPath(home));
   const queue = [...skills];
   const worker = async () => {
     for (let skill = queue.shift(); skill !== undefined; skill = queue.shift()) {
-      states.set(skill.canonical, await runState(skill, home));
+      states.set(skill.canonical, await runState(skill, home, index, stats));
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
+  await index.save();
   return states;
 }

@@ -296,3 +296,45 @@ Deno.test("a tampered entry pointing outside $SKILLS_HOME is never moved: update
   assert.deepEqual((await readRegistry(home)).skills, []);
   assert.ok(await Deno.stat(join(precious, "SKILL.md")), "the outside directory is untouched");
 });
+
+Deno.test("applyUpdates() swaps several skills in one registry write, or none of them", async () => {
+  await using tmp = await tempDir();
+  const a = await createRepo(tmp.path, "a", skillFiles("alpha"));
+  const b = await createRepo(tmp.path, "b", skillFiles("bravo"));
+  const home = join(tmp.path, "home");
+  await install(home, a.url);
+  await install(home, b.url);
+  await a.commit({ "new.md": "a2\n" });
+  await b.commit({ "new.md": "b2\n" });
+  const registry = await Deno.readTextFile(join(home, "registry.json"));
+
+  {
+    await using change = await begin(home);
+    const plans = [
+      await change.planUpdate(await entryOf(home, "alpha")),
+      await change.planUpdate(await entryOf(home, "bravo")),
+    ];
+    // bravo's staged copy vanishes: its swap fails after alpha's was made.
+    await Deno.remove(plans[1]!.staged!.dir, { recursive: true });
+    await assert.rejects(() => change.applyUpdates(plans));
+  }
+  assert.equal(await Deno.readTextFile(join(home, "registry.json")), registry, "nothing recorded");
+  for (const name of ["alpha", "bravo"]) {
+    await assert.rejects(() => Deno.stat(join(home, name, "new.md")), Deno.errors.NotFound);
+    assert.ok((await Deno.stat(join(home, name, "SKILL.md"))).isFile, `${name} still installed`);
+  }
+
+  {
+    await using change = await begin(home);
+    const plans = [
+      await change.planUpdate(await entryOf(home, "alpha")),
+      await change.planUpdate(await entryOf(home, "bravo")),
+    ];
+    await change.applyUpdates(plans);
+  }
+  assert.equal(await Deno.readTextFile(join(home, "alpha", "new.md")), "a2\n");
+  assert.equal(await Deno.readTextFile(join(home, "bravo", "new.md")), "b2\n");
+  // Written once: the backup is the registry from before the command.
+  assert.equal(await Deno.readTextFile(join(home, "registry.json.bak")), registry);
+  await skillOf(home, "alpha");
+});

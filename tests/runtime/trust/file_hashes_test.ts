@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { MAX_SKILL_FILE_BYTES } from "../../../src/core/manifest/limits.ts";
-import { cachedDigest, computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
+import {
+  cachedDigest,
+  computeDigest,
+  DigestIndex,
+} from "../../../src/runtime/trust/file_hashes.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 Deno.test("computeDigest() changes with any file's content or path", async () => {
@@ -89,4 +93,39 @@ Deno.test("cachedDigest() answers from stats alone only while no file or folder 
     },
   );
   assert.notEqual(gone, trusted, "a folder removed");
+});
+
+Deno.test("DigestIndex answers a listing from one file, and never for a skill changed since", async () => {
+  await using tmp = await tempDir();
+  const dirs = ["one", "two"].map((name) => join(tmp.path, name));
+  for (const dir of dirs) {
+    await Deno.mkdir(join(dir, "scripts"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "SKILL.md"), `${dir}\n`);
+    await Deno.writeTextFile(join(dir, "scripts", "x.py"), "b\n");
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  const path = join(tmp.path, "digests.json");
+  const index = DigestIndex.load(path);
+  const digests = [];
+  for (const dir of dirs) {
+    assert.equal(index.digestOf(dir), undefined, "nothing recorded yet");
+    digests.push(await index.check(dir, join(tmp.path, `digest-${dirs.indexOf(dir)}.json`)));
+  }
+  await index.save();
+  for (const [i, dir] of dirs.entries()) assert.equal(digests[i], await computeDigest(dir));
+
+  // The skills' own caches gone: the index alone answers.
+  for (const i of [0, 1]) await Deno.remove(join(tmp.path, `digest-${i}.json`));
+  const reloaded = DigestIndex.load(path);
+  assert.deepEqual(dirs.map((dir) => reloaded.digestOf(dir)), digests);
+
+  // Same size, new bytes: the file's change time moved, so the index no longer answers.
+  await Deno.writeTextFile(join(dirs[0]!, "scripts", "x.py"), "z\n");
+  await Deno.writeTextFile(join(dirs[1]!, "scripts", "new.py"), "n\n");
+  const after = DigestIndex.load(path);
+  assert.equal(after.digestOf(dirs[0]!), undefined, "an edited file");
+  assert.equal(after.digestOf(dirs[1]!), undefined, "an added file");
+  const edited = await after.check(dirs[0]!, join(tmp.path, "digest-0.json"));
+  assert.notEqual(edited, digests[0]);
+  assert.equal(edited, await computeDigest(dirs[0]!));
 });
