@@ -11,6 +11,8 @@ import { z } from "zod";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { connectStdio } from "../helpers/mcp_client.ts";
 import { createRepo, skillMd } from "../fixtures/git_repos.ts";
+import { project } from "../helpers/project.ts";
+import { exists } from "../helpers/wait.ts";
 
 /** A collection laid out as public ones are, with the names people publish. */
 function collection(): Record<string, string> {
@@ -159,4 +161,79 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
     "original-name": "Ahrefs Automation",
   });
   assert.equal(byUri["skill://pdf/SKILL.md"]!.metadata, undefined);
+});
+
+Deno.test("a bulk add into a project refuses twins naming both and renames with --name OLD=NEW, as for $SKILLS_HOME", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "collection", collection());
+  const keys = async () =>
+    Object.fromEntries(Object.entries((await p.lock()).skills).map(([k, e]) => [k, e.name]));
+
+  const first = await p.cli(["add", repo.url, "--skill", "*", "--project", "--yes"]);
+  assert.equal(first.code, 1, "the twins are refused: " + first.stdout + first.stderr);
+  for (const [mine, other] of [["my_tool", "My Tool"], ["My Tool", "my_tool"]]) {
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `Refused '${mine}': Cannot install skill '${mine}' \\(skills/tool-.\\) as 'my-tool': '${other}' \\(skills/tool-.\\) would be installed under the same name`,
+      ),
+    );
+  }
+  assert.match(first.stdout, /hint: Rename one with --name 'My Tool=NEW' \(repeatable\)/);
+  assert.deepEqual(await keys(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    pdf: "pdf",
+  });
+  assert.equal(await exists(join(p.root, ".agents/skills/my-tool")), false);
+
+  const second = await p.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "*",
+    "--project",
+    "--name",
+    "My Tool=my-tool-b",
+    "--name",
+    "data_kit=kit",
+    "--yes",
+  ]);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(
+    second.stdout,
+    /Installed 'my-tool-b' at [0-9a-f]+ into .*\.agents\/skills\/my-tool-b/,
+  );
+  assert.deepEqual(await keys(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    kit: "kit",
+    "my-tool": "my_tool",
+    "my-tool-b": "my-tool-b",
+    pdf: "pdf",
+  });
+  // The renamed folder holds the files as published; skills calls it by its installed name.
+  assert.match(
+    await Deno.readTextFile(join(p.root, ".agents/skills/my-tool-b/SKILL.md")),
+    /name: My Tool/,
+  );
+  const listed = await p.cli(["list", "--json"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  const inProject = (JSON.parse(listed.stdout).skills as { canonical: string; scope: string }[])
+    .filter((s) => s.scope === "project").map((s) => s.canonical).sort();
+  assert.deepEqual(inProject, [
+    "ahrefs-automation",
+    "data-kit",
+    "draft-notes",
+    "kit",
+    "my-tool",
+    "my-tool-b",
+    "pdf",
+  ]);
+
+  // The lockfile restores the renamed folders as they are, with nothing reported.
+  const frozen = await p.cli(["install", "--frozen"]);
+  assert.equal(frozen.code, 0, frozen.stdout + frozen.stderr);
 });

@@ -100,12 +100,6 @@ export function parse(argv: readonly string[]): AddOptions {
   const agents = [
     ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
   ];
-  if (values.project && renaming) {
-    throw new UsageError(
-      "--name cannot rename a project skill: its SKILL.md names it for every agent",
-      "Install it without --name, or into $SKILLS_HOME (without --project)",
-    );
-  }
   if (values.list && agents.length > 0) {
     throw new UsageError("--list installs nothing; it takes no --agent");
   }

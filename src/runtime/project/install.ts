@@ -13,14 +13,35 @@ import { join } from "../os/paths.ts";
 import { type AuditReport, criticalFindings, type Finding } from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
 import { diffFiles, type LockedSkill, type Lockfile } from "../../core/lockfile_model.ts";
-import { quoteName } from "../../core/names.ts";
+import { canonicalSkillName, quoteName } from "../../core/names.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
-import { type Candidate, candidateLabel, invalidCandidate } from "../lifecycle/install.ts";
+import {
+  type Candidate,
+  candidateLabel,
+  installNames,
+  invalidCandidate,
+  type PlanOptions,
+  twinError,
+  twinsOf,
+} from "../lifecycle/install.ts";
 import { auditDir } from "../audit/scan.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
-import { describeFiles, lockedSource } from "./lockfile.ts";
-import { projectSkillDir } from "./transaction.ts";
+import { loadCatalog } from "../catalog/catalog.ts";
+import { findProjectRoot } from "../catalog/scopes.ts";
+import type { AgentName } from "../../core/agents.ts";
+import { withLockedSkill } from "../../core/lockfile_model.ts";
+import { type LinkOutcome, linkSkills } from "./links.ts";
+import {
+  describeFiles,
+  lockedSource,
+  lockfilePath,
+  lockForChange,
+  readProjectLock,
+} from "./lockfile.ts";
+import { beginProjectChange, type ProjectChange, projectSkillDir } from "./transaction.ts";
+import { trustInstalled } from "./trust.ts";
+import { riskyError } from "../lifecycle/install.ts";
 
 export interface ProjectPlan {
   candidate: Candidate;
@@ -42,8 +63,15 @@ interface ProjectRefusal {
 
 interface ProjectPlanning {
   plans: ProjectPlan[];
-  already: { canonical: string; entry: LockedSkill; target: string }[];
+  already: ProjectAlready[];
   refused: ProjectRefusal[];
+}
+
+/** Locked from this source at this commit, its folder unchanged: a re-run is a no-op. */
+interface ProjectAlready {
+  canonical: string;
+  entry: LockedSkill;
+  target: string;
 }
 
 /** Whether the folder at `target` holds exactly the files `entry` lists. */
@@ -53,13 +81,17 @@ async function matchesLock(target: string, entry: LockedSkill): Promise<boolean>
 }
 
 /** Plans each selected candidate for the project at `root` whose lock is `lock`. */
-export async function planProjectInstall(
+async function planProjectInstall(
   root: string,
   lock: Lockfile,
   fetched: Fetched,
   selected: readonly Candidate[],
-  options: { allowRisky?: boolean } = {},
+  options: Pick<PlanOptions, "rename" | "renames" | "allowRisky"> = {},
 ): Promise<ProjectPlanning> {
+  // Names follow the rules of `skills add` for $SKILLS_HOME: renames first, then twins
+  // (two skills that would share a folder) are both refused, each naming the other.
+  const nameOf = installNames(selected, options);
+  const twins = twinsOf(selected, nameOf);
   const planning: ProjectPlanning = { plans: [], already: [], refused: [] };
   const refuse = (c: Candidate, error: SkillError) =>
     planning.refused.push({ label: candidateLabel(c), error });
@@ -70,15 +102,15 @@ export async function planProjectInstall(
       refuse(candidate, invalid!);
       continue;
     }
-    // A project skill is named by its SKILL.md: every agent reading the folder sees that name.
-    const name = candidate.name!;
-    const canonical = candidate.canonical!;
+    // The folder and the lockfile key are the installed name; a renamed skill's lock entry
+    // carries the new name, and the catalog names the folder by its key (catalog/loader).
+    const renamed = nameOf(candidate);
+    const name = renamed ?? candidate.name!;
+    const canonical = renamed !== undefined ? canonicalSkillName(renamed) : candidate.canonical!;
     const target = projectSkillDir(root, canonical);
-    if (planning.plans.some((p) => p.canonical === canonical)) {
-      refuse(
-        candidate,
-        new SkillError("conflict", `Two selected skills are both named '${canonical}'`),
-      );
+    const twin = twins.get(candidate);
+    if (twin !== undefined) {
+      refuse(candidate, twinError(candidate, canonical, twin));
       continue;
     }
     const lockedSrc = lockedSource(
@@ -153,4 +185,99 @@ export async function planProjectInstall(
     });
   }
   return planning;
+}
+
+/** What `skills add --project` will do once the user agrees, skill by skill. */
+interface ProjectAddPlanning extends ProjectPlanning {
+  /** Plans with critical findings nobody accepted: shown, then refused without a question. */
+  risky: { plan: ProjectPlan; error: SkillError }[];
+  /** The plans the user is asked about. */
+  safe: ProjectPlan[];
+}
+
+/**
+ * `skills add <source> --project` below the CLI: the project found from the working
+ * directory, its transaction open (recovering what a dead command left), the lock read once.
+ * The command plans, shows, asks, then commits each accepted plan and settles (trust and
+ * links); it never touches the project's files itself.
+ */
+export class ProjectInstall implements AsyncDisposable {
+  private constructor(
+    readonly home: string,
+    readonly root: string,
+    /** The working directory the catalog is seen from (for the agents' links). */
+    private readonly cwd: string,
+    private readonly tx: ProjectChange,
+  ) {}
+
+  static async open(home: string, cwd: string): Promise<ProjectInstall> {
+    const { root } = findProjectRoot(cwd);
+    return new ProjectInstall(home, root, cwd, await beginProjectChange(root, home));
+  }
+
+  /** Notes about what a command that died had left half done (now recovered). */
+  get recovered(): readonly string[] {
+    return this.tx.recovered;
+  }
+
+  get lockfile(): string {
+    return lockfilePath(this.root);
+  }
+
+  /** Plans each selected skill; critical findings nobody accepted are set apart. */
+  async plan(
+    fetched: Fetched,
+    selected: readonly Candidate[],
+    options: Pick<PlanOptions, "rename" | "renames" | "allowRisky">,
+  ): Promise<ProjectAddPlanning> {
+    const lock = lockForChange(readProjectLock(this.root));
+    const planning = await planProjectInstall(this.root, lock, fetched, selected, options);
+    const risky: ProjectAddPlanning["risky"] = [];
+    const safe: ProjectPlan[] = [];
+    for (const plan of planning.plans) {
+      // Nothing keeps an acceptance for a project: the lockfile is shared, trust is per user.
+      const error = riskyError([plan], "install", undefined);
+      if (error === undefined) safe.push(plan);
+      else risky.push({ plan, error });
+    }
+    return { ...planning, risky, safe };
+  }
+
+  /** Moves one accepted skill into `.agents/skills/` and records it in the lockfile. */
+  async commit(plan: ProjectPlan): Promise<void> {
+    const staged = await this.tx.stageCopy(
+      plan.candidate.dir,
+      plan.canonical,
+      Object.keys(plan.entry.files),
+    );
+    await this.tx.commit(
+      [{ canonical: plan.canonical, staged }],
+      (current) => withLockedSkill(current, plan.canonical, plan.entry),
+    );
+  }
+
+  /**
+   * After the commits: the user who confirmed these files trusts them (in their
+   * `$SKILLS_HOME`, bound to the digest), and `agents` get links to what is now installed.
+   */
+  async settle(
+    installed: readonly ProjectPlan[],
+    already: readonly ProjectAlready[],
+    agents: readonly AgentName[],
+    env: Readonly<Record<string, string>>,
+  ): Promise<LinkOutcome[]> {
+    await trustInstalled(this.home, this.root, installed.map((p) => p.canonical));
+    const names = new Set([...installed, ...already].map((p) => p.canonical));
+    if (agents.length === 0 || names.size === 0) return [];
+    const catalog = await loadCatalog(this.home, { cwd: this.cwd, env });
+    const skills = catalog.skills.filter((s) => s.scope === "project" && names.has(s.canonical));
+    return await linkSkills(this.home, env, skills, [...agents], {
+      kind: "project",
+      root: this.root,
+    }, { copy: false });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.tx[Symbol.asyncDispose]();
+  }
 }
