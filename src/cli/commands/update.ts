@@ -2,26 +2,13 @@
 
 import { isSkillError, SkillError, UsageError } from "../../core/errors.ts";
 import { canonicalSkillName } from "../../core/names.ts";
-import { type RefFlags, type RefRequest, refRequest } from "../../core/sources.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
+import { type RefFlags, refRequest } from "../../core/sources.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { beginChange, type Change } from "../../runtime/lifecycle/change.ts";
-import type { LockedSkill } from "../../core/lockfile_model.ts";
+import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
-import { readProjectLock } from "../../runtime/project/lockfile.ts";
-import { beginProjectChange, type ProjectChange } from "../../runtime/project/transaction.ts";
-import {
-  applyProjectUpdate,
-  planProjectUpdate,
-  type ProjectUpdatePlan,
-  recordProjectMoved,
-  trackedLocked,
-} from "../../runtime/project/update.ts";
-import { entriesToUpdate, trackedEntry, type UpdatePlan } from "../../runtime/lifecycle/update.ts";
-import type { TrackedSkill } from "../../runtime/lifecycle/update_planner.ts";
-import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
+import { beginUpdates } from "../../runtime/project/update.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
@@ -29,8 +16,6 @@ import { updateSpec } from "../specs/update.ts";
 import { confirmAction, progress } from "../lifecycle_ui.ts";
 import { writeJson } from "../render.ts";
 import { type Outcome, type PlanView, render, toJson, versions } from "../update_ui.ts";
-import { saveAuditRecord } from "../../runtime/audit/record.ts";
-import { refreshCopies } from "../../runtime/project/links.ts";
 
 export const help = renderHelp(updateSpec);
 
@@ -80,28 +65,6 @@ export function parse(argv: readonly string[]): UpdateOptions {
   return { ...base, names: positionals.map((n) => canonicalSkillName(n)) };
 }
 
-/**
- * Which names are the project's (issue 17): those its skills-lock.json records (a project
- * skill wins over an installed one of the same name), all of them with --all or --project.
- */
-function projectNames(options: UpdateOptions, locked: Readonly<Record<string, LockedSkill>>) {
-  if (options.names.length === 0) {
-    return options.all || options.project ? Object.keys(locked).sort() : [];
-  }
-  const mine = options.names.filter((n) => Object.hasOwn(locked, n));
-  const other = options.names.find((n) => !Object.hasOwn(locked, n));
-  if (options.project && other !== undefined) {
-    throw new SkillError(
-      "not_found",
-      `Cannot update skill '${other}': skills-lock.json does not record it`,
-      {
-        hint: "Run `skills list` to see the project's skills",
-      },
-    );
-  }
-  return mine;
-}
-
 export async function run(options: UpdateOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
   // Staging, crash recovery and Ctrl-C rollback are the change's; --dry-run only previews.
@@ -114,40 +77,26 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
     project: options.project ? findProjectRoot(ctx.cwd).root : undefined,
   });
   for (const note of change.recovered) warn(ctx, note);
-  const { root } = findProjectRoot(ctx.cwd);
-  const read = readProjectLock(root);
-  if (options.project && read.state !== "ok") {
-    throw new SkillError("not_found", `No usable skills-lock.json in ${root}`, {
-      hint: read.state === "absent"
-        ? "Record project skills with `skills add <source> --project`"
-        : "Run `skills install` or `skills check` for details",
-    });
-  }
-  const locked = read.state === "ok" ? read.lock.skills : {};
-  const inProject = projectNames(options, locked);
-  const userNames = options.names.filter((n) => !inProject.includes(n));
-  const entries = options.project || (userNames.length === 0 && !options.all)
-    ? []
-    : await entriesToUpdate(home, userNames);
-  if (entries.length + inProject.length === 0) {
+  const moving = Object.values(options.refs).some((v) => v !== undefined);
+  await using updates = await beginUpdates(home, ctx.cwd, change, {
+    names: options.names,
+    all: options.all,
+    project: options.project,
+    dryRun: options.dryRun,
+    request: moving ? refRequest(options.refs, undefined) : undefined,
+    allowRisky: options.allowRisky,
+  });
+  const { steps } = updates;
+  if (steps.length === 0) {
     if (options.json) writeJson(ctx, { dry_run: options.dryRun, updates: [] });
     else ctx.stdout.write("No installed skills to update\n");
     return 0;
   }
-  const moving = Object.values(options.refs).some((v) => v !== undefined);
-  const request = moving ? refRequest(options.refs, undefined) : undefined;
-  const single = entries.length + inProject.length === 1;
-  // A dry run changes nothing, not even a dead command's leftovers in the project.
-  await using tx = options.dryRun || inProject.length === 0
-    ? undefined
-    : await beginProjectChange(root, home);
-  for (const note of tx?.recovered ?? []) warn(ctx, note);
-  const project = projectSteps(inProject, { root, home, locked, change, tx, request });
-  const user = userSteps(entries, { home, change, request, allowRisky: options.allowRisky });
+  for (const note of updates.recovered) warn(ctx, note);
+  const single = steps.length === 1;
   const outcomes: Outcome[] = [];
   // The project's skills first, then the installed ones: each planned, shown, confirmed and
   // applied in turn, the same way whatever its scope.
-  const steps = [...project.steps, ...user.steps];
   for (const [i, step] of steps.entries()) {
     let plan: PlanView | undefined;
     try {
@@ -170,113 +119,13 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
   }
   // Skills whose repository moved but whose files did not: their new commits, one write each.
   if (!options.dryRun) {
-    await project.recordMoved();
-    for (const note of await user.recordMoved()) warn(ctx, note);
+    for (const note of await updates.recordMoved()) warn(ctx, note);
   }
   if (options.json) {
     writeJson(ctx, { dry_run: options.dryRun, updates: outcomes.map(toJson) });
   }
   const bad = outcomes.filter((o) => ["blocked", "failed", "declined"].includes(o.status));
   return bad.length === 0 ? 0 : 1;
-}
-
-/** One skill's update, whatever its scope: plan it, apply the plan, free what it staged. */
-interface UpdateStep {
-  name: string;
-  /** The URL of the skill's repository (or its directory), as the change fetches it. */
-  remote: string | undefined;
-  plan: () => Promise<PlanView>;
-  /** Applies the plan `plan` returned; returns notes for the user. */
-  apply: () => Promise<string[]>;
-  discard: () => void;
-}
-
-interface Steps {
-  steps: UpdateStep[];
-  /** Records the new commit of every planned skill whose repository moved but files did not. */
-  recordMoved: () => Promise<string[]>;
-}
-
-/** Where a skill is fetched from; undefined when its record is unusable (planning says why). */
-function remoteOf(track: () => TrackedSkill): string | undefined {
-  try {
-    return sourceLabel(track().source);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The locked project skills `keys` (folder and lock entry swapped together). */
-function projectSteps(
-  keys: readonly string[],
-  ws: {
-    root: string;
-    home: string;
-    locked: Readonly<Record<string, LockedSkill>>;
-    change: Change;
-    tx: ProjectChange | undefined;
-    request: RefRequest | undefined;
-  },
-): Steps {
-  const planned: ProjectUpdatePlan[] = [];
-  const steps = keys.map((key): UpdateStep => {
-    let plan: ProjectUpdatePlan | undefined;
-    return {
-      name: key,
-      remote: remoteOf(() => trackedLocked(ws.root, key, ws.locked[key]!)),
-      plan: async () => {
-        plan = await planProjectUpdate(ws.root, key, ws.locked[key]!, ws.change, {
-          request: ws.request,
-        });
-        planned.push(plan);
-        return { ...plan, canonical: key, staged: plan.staged && { changes: plan.staged.changes } };
-      },
-      apply: () => applyProjectUpdate(ws.tx!, ws.home, plan!),
-      discard: () => {},
-    };
-  });
-  return {
-    steps,
-    recordMoved: async () => {
-      if (ws.tx !== undefined) await recordProjectMoved(ws.tx, planned);
-      return [];
-    },
-  };
-}
-
-/** The installed skills `entries` (swapped in `$SKILLS_HOME` under the registry lock). */
-function userSteps(
-  entries: readonly RegistryEntry[],
-  ws: { home: string; change: Change; request: RefRequest | undefined; allowRisky: boolean },
-): Steps {
-  const planned: UpdatePlan[] = [];
-  const steps = entries.map((entry): UpdateStep => {
-    let plan: UpdatePlan | undefined;
-    return {
-      name: entry.name_canonical,
-      remote: remoteOf(() => trackedEntry(entry)),
-      plan: async () => {
-        plan = await ws.change.planUpdate(entry, {
-          request: ws.request,
-          allowRisky: ws.allowRisky,
-        });
-        planned.push(plan);
-        return plan;
-      },
-      apply: async () => {
-        const notes = await ws.change.applyUpdate(plan!);
-        const staged = plan!.staged!;
-        await saveAuditRecord(ws.home, entry.name_canonical, staged.digest, staged.audit.report);
-        // Copies `skills link --copy` made of the skill show the new files too.
-        const folder = { dir: entry.installed_path, trusted: staged.entry.trusted_digest };
-        return [...notes, ...(await refreshCopies(ws.home, [folder])).notes];
-      },
-      discard: () => {
-        if (plan) ws.change.discard(plan);
-      },
-    };
-  });
-  return { steps, recordMoved: () => ws.change.recordMoved(planned) };
 }
 
 async function decide(
