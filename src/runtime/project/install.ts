@@ -6,6 +6,9 @@
  * clash, locked from elsewhere). Each plan carries the lock entry the commit will write and
  * the audit of its files: critical findings refuse the skill unless the user passed
  * `--allow-risky`, as for `$SKILLS_HOME`.
+ *
+ * And the way back out, `skills remove`, for both scopes: what the command confirmed leaves
+ * with its lock entry (or registry entry), this user's trust of it and the agents' links.
  */
 
 import { networkList } from "../../core/net_grants.ts";
@@ -31,7 +34,11 @@ import { loadCatalog } from "../catalog/catalog.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import type { AgentName } from "../../core/agents.ts";
 import { withLockedSkill } from "../../core/lockfile_model.ts";
-import { type LinkOutcome, linkSkills } from "./links.ts";
+import { type LinkOutcome, linkSkills, removeLinksTo } from "./links.ts";
+import type { Change } from "../lifecycle/change.ts";
+import type { RegistryEntry } from "../../core/registry_model.ts";
+import { withoutLockedSkill } from "../../core/lockfile_model.ts";
+import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import {
   describeFiles,
   lockedSource,
@@ -40,7 +47,7 @@ import {
   readProjectLock,
 } from "./lockfile.ts";
 import { beginProjectChange, type ProjectChange, projectSkillDir } from "./transaction.ts";
-import { trustInstalled } from "./trust.ts";
+import { setProjectTrust, trustInstalled } from "./trust.ts";
 import { riskyError } from "../lifecycle/install.ts";
 
 export interface ProjectPlan {
@@ -279,5 +286,60 @@ export class ProjectInstall implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.tx[Symbol.asyncDispose]();
+  }
+}
+
+/**
+ * Removes locked project skills the user confirmed: their folders and lock entries in one
+ * project commit; this user's trust of them and the links made for them go too.
+ */
+export async function removeFromProject(
+  home: string,
+  root: string,
+  keys: readonly string[],
+): Promise<{ recovered: string[]; links: string[] }> {
+  if (keys.length === 0) return { recovered: [], links: [] };
+  const dirs = keys.map((key) => projectSkillDir(root, key));
+  let recovered: string[];
+  {
+    await using tx = await beginProjectChange(root, home);
+    recovered = [...tx.recovered];
+    await tx.commit(
+      keys.map((canonical) => ({ canonical, staged: null })),
+      (lock) => keys.reduce(withoutLockedSkill, lock),
+    );
+  }
+  await setProjectTrust(
+    home,
+    keys.map((key, i) => ({
+      root,
+      rel: `${PROJECT_SKILLS_DIR.join("/")}/${key}`,
+      canonical: key,
+      digest: null,
+      dir: dirs[i]!,
+    })),
+  );
+  return { recovered, links: await removeLinksTo(home, dirs) };
+}
+
+/** Removes installed skills the user confirmed, in one step of `change`, and their links. */
+export async function removeInstalled(
+  change: Change,
+  home: string,
+  entries: readonly RegistryEntry[],
+): Promise<{ removed: string[]; notes: string[]; links: string[] }> {
+  // A link may point at the folder by either path: as recorded, or resolved.
+  const dirs = entries.flatMap((e) => [e.installed_path, realOrSame(e.installed_path)]);
+  const { removed, notes } = entries.length > 0
+    ? await change.remove(entries)
+    : { removed: [], notes: [] };
+  return { removed, notes, links: await removeLinksTo(home, dirs) };
+}
+
+function realOrSame(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
   }
 }
