@@ -7,6 +7,9 @@
  * the audit of its files: critical findings refuse the skill unless the user passed
  * `--allow-risky`, as for `$SKILLS_HOME`.
  *
+ * `skills install` (`installFromLock`): the project's skills restored from its lockfile (ours
+ * or the peer's), trusted on request, copies refreshed.
+ *
  * And the way back out, `skills remove`, for both scopes: what the command confirmed leaves
  * with its lock entry (or registry entry), this user's trust of it and the agents' links.
  */
@@ -34,8 +37,17 @@ import { loadCatalog } from "../catalog/catalog.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import type { AgentName } from "../../core/agents.ts";
 import { withLockedSkill } from "../../core/lockfile_model.ts";
-import { type LinkOutcome, linkSkills, removeLinksTo } from "./links.ts";
-import type { Change } from "../lifecycle/change.ts";
+import {
+  type LinkOutcome,
+  linkSkills,
+  refreshCopies,
+  removeLinksTo,
+  trustedProjectFolders,
+} from "./links.ts";
+import { beginChange, type Change } from "../lifecycle/change.ts";
+import { type ForeignReport, restoreForeign } from "./foreign.ts";
+import { restoreLocked, type RestoreReport } from "./restore.ts";
+import { readProjectTrust } from "../store/project_records.ts";
 import type { RegistryEntry } from "../../core/registry_model.ts";
 import { withoutLockedSkill } from "../../core/lockfile_model.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
@@ -342,4 +354,93 @@ function realOrSame(path: string): string {
   } catch {
     return path;
   }
+}
+
+interface InstallFromLockOptions {
+  /** `--frozen` (or CI): nothing is written unless every entry agrees. */
+  frozen: boolean;
+  /** `--force`: folders that differ are replaced. */
+  force: boolean;
+  /** `--trust`: this user approves what is then in place. */
+  trust: boolean;
+  env: Readonly<Record<string, string>>;
+  signal?: AbortSignal | undefined;
+  progress?: ((message: string) => void) | undefined;
+  /** Notes for the user as they arise (recoveries, conversions, copies left as they were). */
+  note: (text: string) => void;
+}
+
+/** What `skills install` did: the restore's report and what followed from it. */
+interface InstallFromLock {
+  root: string;
+  lockfile: string;
+  format: "skills" | "vercel";
+  report: RestoreReport & Partial<ForeignReport>;
+  /** Mismatches that fail the command (nothing of theirs was written). */
+  blocking: RestoreReport["mismatches"];
+  trusted: string[];
+  /** Restored skills this user has not approved (restoring is not approving). */
+  untrusted: string[];
+}
+
+/**
+ * `skills install` below the CLI: the project seen from `cwd` restored from its lockfile,
+ * after what a dead command left is rolled back (lockfile or not). An absent or unreadable
+ * lockfile is an error; mismatches are in the report.
+ */
+export async function installFromLock(
+  home: string,
+  cwd: string,
+  options: InstallFromLockOptions,
+): Promise<InstallFromLock> {
+  const { root } = findProjectRoot(cwd);
+  await using tx = await beginProjectChange(root, home);
+  for (const note of tx.recovered) options.note(note);
+  const read = readProjectLock(root);
+  if (read.state === "absent") {
+    throw new SkillError("not_found", `No skills-lock.json in ${root}`, {
+      hint: "Record project skills with `skills add <source> --project`",
+    });
+  }
+  if (read.state === "invalid") {
+    throw new SkillError("parse_error", `Cannot read ${read.path}: it ${read.reason}`, {
+      hint: "Restore it from git (`git checkout -- skills-lock.json`) or fix it by hand",
+    });
+  }
+  await using change = await beginChange(home, {
+    env: options.env,
+    signal: options.signal,
+    progress: options.progress,
+    project: root,
+  });
+  for (const note of change.recovered) options.note(note);
+  const ws = { root, home, change, tx };
+  const restoreOptions = { frozen: options.frozen, force: options.force };
+  const report: RestoreReport & Partial<ForeignReport> = read.state === "ok"
+    ? await restoreLocked(ws, read.lock, restoreOptions)
+    : await restoreForeign(ws, read.entries, restoreOptions);
+  for (const note of report.notes ?? []) options.note(note);
+  const blocking = report.mismatches.filter((m) => m.blocking);
+  let trusted: string[] = [];
+  if (options.trust && blocking.length === 0) {
+    trusted = await trustInstalled(home, root, [...report.present, ...report.restored]);
+  }
+  // Copies `skills link --copy` made of the folders show what the lockfile restored.
+  if (!options.frozen && blocking.length === 0) {
+    const folders = trustedProjectFolders(home, root, [...report.present, ...report.restored]);
+    for (const note of (await refreshCopies(home, folders)).notes) options.note(note);
+  }
+  const approved = readProjectTrust(home).doc.projects[root] ?? {};
+  const untrusted = report.restored.filter((n) =>
+    !trusted.includes(n) && approved[`${PROJECT_SKILLS_DIR.join("/")}/${n}`] === undefined
+  );
+  return {
+    root,
+    lockfile: read.path,
+    format: read.state === "ok" ? "skills" : "vercel",
+    report,
+    blocking,
+    trusted,
+    untrusted,
+  };
 }
