@@ -33,13 +33,12 @@ import {
 } from "../lifecycle/install.ts";
 import { auditDir } from "../audit/scan.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
-import { loadCatalog } from "../catalog/catalog.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import type { AgentName } from "../../core/agents.ts";
 import { withLockedSkill } from "../../core/lockfile_model.ts";
 import {
+  linkAdded,
   type LinkOutcome,
-  linkSkills,
   refreshCopies,
   removeLinksTo,
   trustedProjectFolders,
@@ -287,13 +286,8 @@ export class ProjectInstall implements AsyncDisposable {
   ): Promise<LinkOutcome[]> {
     await trustInstalled(this.home, this.root, installed.map((p) => p.canonical));
     const names = new Set([...installed, ...already].map((p) => p.canonical));
-    if (agents.length === 0 || names.size === 0) return [];
-    const catalog = await loadCatalog(this.home, { cwd: this.cwd, env });
-    const skills = catalog.skills.filter((s) => s.scope === "project" && names.has(s.canonical));
-    return await linkSkills(this.home, env, skills, [...agents], {
-      kind: "project",
-      root: this.root,
-    }, { copy: false });
+    const where = { scope: { kind: "project", root: this.root } as const, cwd: this.cwd };
+    return await linkAdded(this.home, env, where, names, agents);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -7,9 +7,8 @@
  */
 
 import type { SkillRecord } from "../catalog/loader.ts";
-import { inspectSkillDir } from "../catalog/loader.ts";
+import { inspectForTrust } from "../lifecycle/trust.ts";
 import { loadCatalog } from "../catalog/catalog.ts";
-import { SkillError } from "../../core/errors.ts";
 import type { InspectResult } from "../catalog/loader.ts";
 import {
   diffFiles,
@@ -142,15 +141,7 @@ interface TrustReview {
 export async function reviewProjectTrust(skill: SkillRecord): Promise<TrustReview> {
   const name = skill.canonical;
   const project = skill.project!;
-  const inspected = await inspectSkillDir(skill.dir);
-  const errors = inspected.diagnostics.filter((d) => d.level === "error");
-  if (errors.length > 0) {
-    throw new SkillError(
-      "invalid_manifest",
-      `Cannot trust skill '${name}': ${errors.map((e) => e.message).join("; ")}`,
-      { hint: `Run \`skills validate ${skill.dir}\` for details` },
-    );
-  }
+  const inspected = await inspectForTrust(name, skill.dir);
   const { digest } = await describeFiles(skill.dir);
   const locked = project.locked;
   const drift = locked === undefined ? [] : diffFiles(locked.files, await fileHashes(skill.dir));
