@@ -299,12 +299,10 @@ export async function planInstall(
       // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
       ...(fetched.signed ? { signed: fetched.signed } : {}),
     };
-    const audit = await auditDir(candidate.dir, candidate.manifest);
-    const critical = criticalFindings(audit);
+    const { audit, critical, risky } = await auditCandidate(candidate, options.allowRisky);
     if (critical.length > 0 && options.allowRisky) {
       entry.allowed_risky = acceptance(critical, now);
     }
-    const risky = options.allowRisky ? [] : critical;
     plans.push({ candidate, name, canonical, target, digest, entry, audit, risky });
   }
   return planning;
@@ -420,6 +418,19 @@ async function sameInstall(
   return installed.installed_digest === digest || installed.trusted_digest === digest
     ? "same"
     : "moved";
+}
+
+/**
+ * The audit of a planned skill's files, in either scope: its critical findings, and those
+ * that refuse it (`risky`: all of them unless the user accepted them with --allow-risky).
+ */
+export async function auditCandidate(
+  candidate: Candidate,
+  allowRisky: boolean | undefined,
+): Promise<{ audit: AuditReport; critical: Finding[]; risky: Finding[] }> {
+  const audit = await auditDir(candidate.dir, candidate.manifest);
+  const critical = criticalFindings(audit);
+  return { audit, critical, risky: allowRisky === true ? [] : critical };
 }
 
 /** The registry record of critical findings accepted with --allow-risky. */

@@ -240,3 +240,26 @@ export async function copyFolder(from: string, to: string): Promise<void> {
   };
   await walk(from, to);
 }
+
+/**
+ * What a new version's fetch says about an entry's tracking, in either scope: the branch,
+ * tag and ref of its commit (a directory has none: the entry keeps its own), and who signed
+ * it under a signer policy — never a signer of the old version.
+ */
+export function followedVersion(
+  fetched: Pick<Fetched, "commit" | "signed">,
+  old: { branch: string | null; tag: string | null; ref: string | null },
+): {
+  branch: string | null;
+  tag: string | null;
+  ref: string | null;
+  signed: Fetched["signed"];
+} {
+  const commit = fetched.commit;
+  return {
+    branch: commit === null ? old.branch : commit.branch,
+    tag: commit === null ? old.tag : commit.tag,
+    ref: commit === null ? old.ref : commit.ref,
+    signed: fetched.signed,
+  };
+}

@@ -16,13 +16,14 @@
 
 import { networkList } from "../../core/net_grants.ts";
 import { join } from "../os/paths.ts";
-import { type AuditReport, criticalFindings, type Finding } from "../../core/audit.ts";
+import type { AuditReport, Finding } from "../../core/audit.ts";
 import { SkillError } from "../../core/errors.ts";
 import { diffFiles, type LockedSkill, type Lockfile } from "../../core/lockfile_model.ts";
 import { canonicalSkillName, quoteName } from "../../core/names.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import {
+  auditCandidate,
   type Candidate,
   candidateLabel,
   installNames,
@@ -31,7 +32,6 @@ import {
   twinError,
   twinsOf,
 } from "../lifecycle/install.ts";
-import { auditDir } from "../audit/scan.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import type { AgentName } from "../../core/agents.ts";
@@ -189,8 +189,7 @@ async function planProjectInstall(
       },
       ...(fetched.signed ? { signed: fetched.signed } : {}),
     };
-    const audit = await auditDir(candidate.dir, candidate.manifest);
-    const risky = options.allowRisky === true ? [] : criticalFindings(audit);
+    const { audit, risky } = await auditCandidate(candidate, options.allowRisky);
     planning.plans.push({
       candidate,
       name,

@@ -25,6 +25,7 @@ import {
 } from "../lifecycle/update.ts";
 import {
   assessSkill,
+  followedVersion,
   missingSkillError,
   readNewVersion,
   type Scope,
@@ -130,11 +131,12 @@ async function planProjectUpdate(
   const { manifest, warnings, changes } = await readNewVersion(key, dir, current, "locked");
   const { files, digest } = await describeFiles(dir);
   const commit = found.fetched.commit;
+  const followed = followedVersion(found.fetched, entry);
   const next: LockedSkill = {
     ...entry,
-    branch: commit === null ? entry.branch : commit.branch,
-    tag: commit === null ? entry.tag : commit.tag,
-    ref: commit === null ? entry.ref : commit.ref,
+    branch: followed.branch,
+    tag: followed.tag,
+    ref: followed.ref,
     commit: commit?.sha ?? null,
     digest,
     files,
@@ -145,7 +147,7 @@ async function planProjectUpdate(
     },
   };
   // Who signed the new version (under a signer policy), never a signer of the old one.
-  if (found.fetched.signed !== undefined) next.signed = found.fetched.signed;
+  if (followed.signed !== undefined) next.signed = followed.signed;
   else delete next.signed;
   const sameFiles = digest === entry.digest && sameOnDisk;
   if ((commit === null || commit.sha === entry.commit) && sameFiles) {
