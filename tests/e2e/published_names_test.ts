@@ -236,4 +236,34 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
   // The lockfile restores the renamed folders as they are, with nothing reported.
   const frozen = await p.cli(["install", "--frozen"]);
   assert.equal(frozen.code, 0, frozen.stdout + frozen.stderr);
+
+  // Another repository's 'pdf': the hint spells the rename of just it, which then installs.
+  const other = await createRepo(p.dir, "other", {
+    "skills/pdf/SKILL.md": skillMd("pdf", "Another pdf skill."),
+    "skills/notes/SKILL.md": skillMd("notes", "Notes."),
+  });
+  const clash = await p.cli(["add", other.url, "--skill", "*", "--project", "--yes"]);
+  assert.equal(clash.code, 1, clash.stdout + clash.stderr);
+  assert.match(
+    clash.stdout,
+    /Refused 'pdf': Cannot install skill 'pdf': skills-lock.json records it from /,
+  );
+  assert.match(
+    clash.stdout,
+    /hint: To keep both, add this one under another name with --name 'pdf=NAME'/,
+  );
+  assert.equal((await keys()).notes, "notes", "the rest of the install proceeds");
+  const renamed = await p.cli([
+    "add",
+    other.url,
+    "--skill",
+    "pdf",
+    "--project",
+    "--name",
+    "pdf-other",
+    "--yes",
+  ]);
+  assert.equal(renamed.code, 0, renamed.stdout + renamed.stderr);
+  assert.equal((await keys())["pdf-other"], "pdf-other");
+  assert.equal((await p.lock()).skills["pdf-other"]!.skillPath, "skills/pdf/SKILL.md");
 });

@@ -114,6 +114,8 @@ async function planProjectInstall(
   const refuse = (c: Candidate, error: SkillError) =>
     planning.refused.push({ label: candidateLabel(c), error });
   const source = fetched.source;
+  const nameFlag = (c: Candidate) =>
+    selected.length === 1 ? "--name NAME" : `--name '${quoteName(candidateLabel(c))}=NAME'`;
   for (const candidate of selected) {
     const invalid = invalidCandidate(candidate, selected.length);
     if (invalid !== undefined || candidate.manifest === undefined) {
@@ -145,8 +147,13 @@ async function planProjectInstall(
         planning.already.push({ canonical, entry: locked, target });
         continue;
       }
+      // As for $SKILLS_HOME: say each way out, --name spelled for just this skill.
+      const keepBoth = `add this one under another name with ${nameFlag(candidate)}`;
       const [why, hint] = !sameSource
-        ? [`from ${locked.source.url}`, `Remove it first (\`skills remove ${canonical}\`)`]
+        ? [
+          `from ${locked.source.url}`,
+          `To keep both, ${keepBoth}; to replace it, \`skills remove ${canonical}\` first, then add again`,
+        ]
         : sameCommit
         ? ["at this commit, but its folder is missing or changed", "Run `skills install`"]
         : ["at another commit", `Run \`skills update ${canonical}\` to move it`];
@@ -166,7 +173,12 @@ async function planProjectInstall(
         new SkillError(
           "conflict",
           `Cannot install skill '${quoteName(canonical)}': ${target} already exists`,
-          { hint: "Remove or rename that folder first" },
+          {
+            hint:
+              `Remove or rename that folder first, or install this one under another name with ${
+                nameFlag(candidate)
+              }`,
+          },
         ),
       );
       continue;
