@@ -266,4 +266,28 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
   assert.equal(renamed.code, 0, renamed.stdout + renamed.stderr);
   assert.equal((await keys())["pdf-other"], "pdf-other");
   assert.equal((await p.lock()).skills["pdf-other"]!.skillPath, "skills/pdf/SKILL.md");
+
+  // SEP-2640 serves the renamed project skill under its installed name, the published one kept.
+  await using mcp = await connectStdio(
+    { SKILLS_HOME: p.home, HOME: p.dir, GIT_CONFIG_GLOBAL: "/dev/null" },
+    p.root,
+    ["--skills", "my-tool-b,pdf-other"],
+  );
+  const served = await mcp.client.request(
+    { method: "skills/list", params: {} },
+    z.looseObject({
+      skills: z.array(z.looseObject({
+        uri: z.string(),
+        frontmatter: z.looseObject({ name: z.string(), metadata: z.optional(z.unknown()) }),
+      })),
+    }),
+  );
+  const byUri = Object.fromEntries(served.skills.map((e) => [e.uri, e.frontmatter]));
+  assert.deepEqual(Object.keys(byUri).sort(), [
+    "skill://my-tool-b/SKILL.md",
+    "skill://pdf-other/SKILL.md",
+  ]);
+  assert.equal(byUri["skill://my-tool-b/SKILL.md"]!.name, "my-tool-b");
+  assert.deepEqual(byUri["skill://my-tool-b/SKILL.md"]!.metadata, { "original-name": "My Tool" });
+  assert.deepEqual(byUri["skill://pdf-other/SKILL.md"]!.metadata, { "original-name": "pdf" });
 });
