@@ -237,6 +237,18 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
   const frozen = await p.cli(["install", "--frozen"]);
   assert.equal(frozen.code, 0, frozen.stdout + frozen.stderr);
 
+  // The renamed skill follows its source under its installed name.
+  const sha = await repo.commit({
+    "skills/tool-b/SKILL.md": skillMd("My Tool", "What My Tool does, now better."),
+  });
+  const updated = await p.cli(["update", "my-tool-b", "--yes"]);
+  assert.equal(updated.code, 0, updated.stdout + updated.stderr);
+  assert.equal((await p.lock()).skills["my-tool-b"]!.commit, sha);
+  assert.match(
+    await Deno.readTextFile(join(p.root, ".agents/skills/my-tool-b/SKILL.md")),
+    /now better/,
+  );
+
   // Another repository's 'pdf': the hint spells the rename of just it, which then installs.
   const other = await createRepo(p.dir, "other", {
     "skills/pdf/SKILL.md": skillMd("pdf", "Another pdf skill."),
