@@ -80,7 +80,7 @@
  * @module
  */
 
-export { openSkills, type OpenSkillsOptions, type Skills } from "./src/agent/library.ts";
+export { openSkills, type OpenSkillsOptions, type Skills } from "./src/agent/library/library.ts";
 export {
   defineSkill,
   type JsonSchema,
@@ -89,8 +89,8 @@ export {
   skillTool,
   type StandardSchemaV1,
   type ToolContext,
-} from "./src/agent/virtual_skills.ts";
-export { SkillManifestError } from "./src/agent/stored_skills.ts";
-export type { ToolDefinition } from "./src/agent/tool_surface.ts";
+} from "./src/agent/library/virtual_skills.ts";
+export { SkillManifestError } from "./src/agent/library/stored_skills.ts";
+export type { ToolDefinition } from "./src/agent/surface/tool_surface.ts";
 export type { Envelope, FailureEnvelope } from "./src/core/envelope.ts";
 export { type ErrorCode, SkillError } from "./src/core/errors.ts";

@@ -8,8 +8,8 @@
  */
 
 import { join, relative } from "node:path";
-import { type AuditFile, auditSkill } from "../src/core/audit.ts";
-import { AUDIT_MAX_FILE_BYTES } from "../src/core/audit_rules.ts";
+import { type AuditFile, auditSkill } from "../src/core/audit/audit.ts";
+import { AUDIT_MAX_FILE_BYTES } from "../src/core/audit/audit_rules.ts";
 
 async function extract(gitDir: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "audit-public-" });

@@ -11,7 +11,7 @@
  */
 
 import { join, relative } from "../src/runtime/os/paths.ts";
-import { combineDigest, sha256Hex } from "../src/core/digest.ts";
+import { combineDigest, sha256Hex } from "../src/core/records/digest.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SOURCE = join(ROOT, "skills", "core");

@@ -6,7 +6,7 @@
 
 import { COMMAND_MODULES } from "./cli/command_modules.ts";
 import { useCommandLoaders } from "./cli/commands.ts";
-import { useYamlLoader } from "./core/frontmatter.ts";
+import { useYamlLoader } from "./core/manifest/frontmatter.ts";
 import { main } from "./main.ts";
 
 useCommandLoaders(COMMAND_MODULES);

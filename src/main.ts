@@ -5,10 +5,10 @@
 import { COMMAND_INDEX } from "./cli/command_index.ts";
 import { readInvocation, renderTopLevelHelp } from "./cli/commands.ts";
 import { exitCodeFor, isSkillError, osError, SkillError } from "./core/errors.ts";
-import { applyDotenv, MAX_DOTENV_BYTES, parseDotenv } from "./core/dotenv.ts";
+import { applyDotenv, MAX_DOTENV_BYTES, parseDotenv } from "./core/policy/dotenv.ts";
 import { VERSION } from "./core/version.ts";
 import { colorWanted, type Context, type Output } from "./core/io.ts";
-import { stdinLineReader } from "./cli/tty.ts";
+import { stdinLineReader } from "./cli/ui/tty.ts";
 
 function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
   const encoder = new TextEncoder();
@@ -27,7 +27,7 @@ function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
 }
 
 /**
- * The real environment plus what `./.env` may set (core/dotenv.ts: never what runs or
+ * The real environment plus what `./.env` may set (core/policy/dotenv.ts: never what runs or
  * where a credential goes). Only a regular file of bounded size is read, so a FIFO or
  * `/dev/zero` named `.env` cannot hang or exhaust a command. Ignored names are said on
  * stderr.

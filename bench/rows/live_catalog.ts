@@ -16,7 +16,7 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import type { BenchContext } from "../main.ts";
 import type { BenchRow, Measured } from "../lib.ts";
 import { median } from "../lib.ts";
-import { CatalogWatch } from "../../src/agent/catalog_watch.ts";
+import { CatalogWatch } from "../../src/agent/surface/catalog_watch.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { installSkill, skillMd } from "../../tests/agent/fixtures.ts";
 

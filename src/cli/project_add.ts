@@ -6,16 +6,16 @@
  * `skills-lock.json` entry, then settle (the user's trust, `--agent` links).
  */
 
-import { revisionLabel, shortRevision } from "../core/sources.ts";
-import { describeNetPolicy, NO_NETWORK } from "../core/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
+import { revisionLabel, shortRevision } from "../core/sources/sources.ts";
+import { describeNetPolicy, NO_NETWORK } from "../core/policy/net_grants.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../core/policy/workspace.ts";
 import type { AgentName } from "../core/agents.ts";
 import { type Context, warn } from "../core/io.ts";
 import { inert } from "../core/terminal_text.ts";
 import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
 import type { Candidate } from "../runtime/lifecycle/install.ts";
 import { ProjectInstall, type ProjectPlan } from "../runtime/project/install.ts";
-import { auditSummary, findingJson } from "./audit_ui.ts";
+import { auditSummary, findingJson } from "./ui/audit_ui.ts";
 import {
   commitLabel,
   confirmAndCommitEach,
@@ -23,9 +23,9 @@ import {
   listOrNone,
   refuse,
   type Refused,
-} from "./lifecycle_ui.ts";
-import { renderLinks } from "./project_ui.ts";
-import { writeJson } from "./render.ts";
+} from "./ui/lifecycle_ui.ts";
+import { renderLinks } from "./ui/project_ui.ts";
+import { writeJson } from "./ui/render.ts";
 
 interface ProjectAddOptions {
   agents: AgentName[];

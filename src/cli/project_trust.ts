@@ -4,8 +4,8 @@
  * the files reviewed) and the lockfile kept in step are runtime/project/trust's.
  */
 
-import { describeNetPolicy, NO_NETWORK } from "../core/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../core/workspace.ts";
+import { describeNetPolicy, NO_NETWORK } from "../core/policy/net_grants.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../core/policy/workspace.ts";
 import { declined } from "../core/errors.ts";
 import { type Context, warn } from "../core/io.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
@@ -17,8 +17,8 @@ import {
   reviewProjectTrust,
   withdrawProjectTrust,
 } from "../runtime/project/trust.ts";
-import { confirmAction, fields, listOrNone } from "./lifecycle_ui.ts";
-import { writeJson } from "./render.ts";
+import { confirmAction, fields, listOrNone } from "./ui/lifecycle_ui.ts";
+import { writeJson } from "./ui/render.ts";
 
 /** The project skill `name` means here (it wins over a user skill of that name), if any. */
 export function projectSkillNamed(

@@ -25,7 +25,7 @@ export const ERROR_CODES = [
   "invalid_manifest",
   "invalid_source",
   "invalid_arguments",
-  /** A virtual skill tool's input failed its schema (src/agent/virtual_tools.ts). */
+  /** A virtual skill tool's input failed its schema (src/agent/library/virtual_tools.ts). */
   "invalid_input",
   "invalid_path",
   "binary_file",
@@ -36,9 +36,9 @@ export const ERROR_CODES = [
   "confirmation_required",
   "io_error",
   "usage",
-  // a critical audit finding, refused without --allow-risky (core/audit.ts)
+  // a critical audit finding, refused without --allow-risky (core/audit/audit.ts)
   "risky_skill",
-  // allowed-tools enforcement (src/agent/allowed_tools.ts), spelt as that contract has it
+  // allowed-tools enforcement (src/agent/surface/allowed_tools.ts), spelt as that contract has it
   "TOOL_NOT_ALLOWED",
 ] as const;
 

@@ -14,7 +14,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server";
-import type { ToolSurface } from "../agent/tool_surface.ts";
+import type { ToolSurface } from "../agent/surface/tool_surface.ts";
 import { hasBearerToken, type ListenAddress, rebindingProblem } from "./http_guard.ts";
 import { createMcpServer, type McpServerOptions } from "./server.ts";
 import { bearerChallenge, wellKnownResponse } from "./resource_metadata.ts";

@@ -29,7 +29,7 @@ interface LineTransportOptions {
 }
 
 /**
- * Largest accepted message line. The stdin reader (cli/tty.ts) already refuses longer lines
+ * Largest accepted message line. The stdin reader (cli/ui/tty.ts) already refuses longer lines
  * in bytes before they are buffered; this bounds readers that do not.
  */
 const MAX_LINE_CHARS = 4 * 1024 * 1024;

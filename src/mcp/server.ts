@@ -1,5 +1,5 @@
 /**
- * `skills mcp`: the tool surface of `skills chat` (src/agent/tools.ts) served to any MCP
+ * `skills mcp`: the tool surface of `skills chat` (src/agent/surface/tools.ts) served to any MCP
  * client with the SDK's low-level Server, so tool names, JSON Schemas and envelopes pass
  * through untouched. Toolset tools mounted by `activate_skill` are announced with
  * `notifications/tools/list_changed`; the active skills' files are resources, and SEP-2640's
@@ -20,8 +20,8 @@ import {
   type ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Envelope, fail } from "../core/envelope.ts";
-import { isPlainObject } from "../core/validate.ts";
-import type { ToolSurface } from "../agent/tool_surface.ts";
+import { isPlainObject } from "../core/manifest/validate.ts";
+import type { ToolSurface } from "../agent/surface/tool_surface.ts";
 import { LineTransport } from "./line_transport.ts";
 import { listSkillResources, readSkillResource } from "./resources.ts";
 import { SKILLS_EXTENSION, skillsExtensionHandler } from "./skills_extension.ts";

@@ -13,7 +13,7 @@
 import { join } from "../runtime/os/paths.ts";
 import { fail, type FailureEnvelope } from "../core/envelope.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
-import { resolveSkillFile } from "../agent/read_skill_file.ts";
+import { resolveSkillFile } from "../agent/surface/read_skill_file.ts";
 
 /** SEP-2640's per-skill limits: a host must accept skills up to these. */
 const MAX_SKILL_FILES = 512;

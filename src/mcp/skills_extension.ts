@@ -13,8 +13,8 @@
  * not found" answer for everything else.
  */
 
-import { sha256Hex } from "../core/digest.ts";
-import { decodeSkillMd, loadFrontMatterYaml, splitSkillMd } from "../core/frontmatter.ts";
+import { sha256Hex } from "../core/records/digest.ts";
+import { decodeSkillMd, loadFrontMatterYaml, splitSkillMd } from "../core/manifest/frontmatter.ts";
 import {
   formatIssue,
   isPlainObject,
@@ -22,7 +22,7 @@ import {
   optional,
   string,
   validate,
-} from "../core/validate.ts";
+} from "../core/manifest/validate.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { parseSkillUri, skillUri } from "./resources.ts";
 import { readServedFile, servedFilePaths } from "./skill_files.ts";

@@ -5,9 +5,9 @@
  */
 
 import assert from "node:assert/strict";
-import { ChatLoop } from "../../src/agent/chat_loop.ts";
-import { createLanguageModel, resolveProviderConfig } from "../../src/agent/providers.ts";
-import { createToolSurface } from "../../src/agent/tools.ts";
+import { ChatLoop } from "../../src/agent/chat/chat_loop.ts";
+import { createLanguageModel, resolveProviderConfig } from "../../src/agent/chat/providers.ts";
+import { createToolSurface } from "../../src/agent/surface/tools.ts";
 import { isSkillError } from "../../src/core/errors.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { startLlmServer } from "../fixtures/llm_server.ts";

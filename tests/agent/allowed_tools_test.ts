@@ -5,7 +5,7 @@ import {
   decidePolicy,
   isToolAllowed,
   matchesAllowlist,
-} from "../../src/agent/allowed_tools.ts";
+} from "../../src/agent/surface/allowed_tools.ts";
 
 const KNOWN = [
   ...BASELINE_TOOLS,

@@ -8,8 +8,12 @@
 import assert from "node:assert/strict";
 import type { Envelope } from "../../src/core/envelope.ts";
 import { isSkillError } from "../../src/core/errors.ts";
-import { createToolSurface } from "../../src/agent/tools.ts";
-import type { InputCheck, VirtualSkill, VirtualSkillTool } from "../../src/agent/tool_surface.ts";
+import { createToolSurface } from "../../src/agent/surface/tools.ts";
+import type {
+  InputCheck,
+  VirtualSkill,
+  VirtualSkillTool,
+} from "../../src/agent/surface/tool_surface.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { tempDir } from "../helpers/cli.ts";
 

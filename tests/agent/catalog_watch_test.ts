@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CatalogWatch } from "../../src/agent/catalog_watch.ts";
-import { createToolSurface } from "../../src/agent/tools.ts";
+import { CatalogWatch } from "../../src/agent/surface/catalog_watch.ts";
+import { createToolSurface } from "../../src/agent/surface/tools.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { registryPath } from "../../src/runtime/store/registry.ts";
 import { tempDir } from "../helpers/cli.ts";

@@ -5,7 +5,7 @@
  */
 
 import { type Envelope, fail, ok } from "../../src/core/envelope.ts";
-import type { ToolDefinition, ToolSurface } from "../../src/agent/tool_surface.ts";
+import type { ToolDefinition, ToolSurface } from "../../src/agent/surface/tool_surface.ts";
 
 export interface FakeSurface extends ToolSurface {
   calls: { name: string; args: unknown; aborted: boolean }[];

@@ -8,9 +8,9 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Repl } from "../../src/agent/repl.ts";
-import { createToolSurface } from "../../src/agent/tools.ts";
-import type { ToolSurface } from "../../src/agent/tool_surface.ts";
+import { Repl } from "../../src/agent/chat/repl.ts";
+import { createToolSurface } from "../../src/agent/surface/tools.ts";
+import type { ToolSurface } from "../../src/agent/surface/tool_surface.ts";
 import { memoryOutput } from "../../src/core/io.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { withLlmServer } from "../fixtures/llm_server.ts";

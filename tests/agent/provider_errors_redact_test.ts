@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { redactSecrets } from "../../src/agent/provider_errors.ts";
+import { redactSecrets } from "../../src/agent/chat/provider_errors.ts";
 
 Deno.test("redactSecrets() masks user-info, credential parameters, the key and echoed tokens", () => {
   assert.equal(

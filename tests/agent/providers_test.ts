@@ -4,7 +4,7 @@ import {
   type ProviderConfig,
   recordingFetch,
   resolveProviderConfig,
-} from "../../src/agent/providers.ts";
+} from "../../src/agent/chat/providers.ts";
 import { isSkillError } from "../../src/core/errors.ts";
 
 const cases: [string, Record<string, string>, Partial<ProviderConfig>][] = [

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { measureConversation } from "../../src/agent/accounting.ts";
-import type { ChatLoop } from "../../src/agent/chat_loop.ts";
-import { Repl, REPL_HELP } from "../../src/agent/repl.ts";
-import { requestTokens } from "../../src/agent/tokens.ts";
+import { measureConversation } from "../../src/agent/chat/accounting.ts";
+import type { ChatLoop } from "../../src/agent/chat/chat_loop.ts";
+import { Repl, REPL_HELP } from "../../src/agent/chat/repl.ts";
+import { requestTokens } from "../../src/agent/chat/tokens.ts";
 import { memoryOutput } from "../../src/core/io.ts";
 import { type LlmServer, type ScriptStep, withLlmServer } from "../fixtures/llm_server.ts";
 import { scriptedChatLoop } from "../helpers/chat_loop.ts";

@@ -6,7 +6,7 @@ import {
   oneLine,
   renderAvailableSkills,
   SKILL_INSTRUCTIONS,
-} from "../../src/agent/system_prompt.ts";
+} from "../../src/agent/surface/system_prompt.ts";
 
 Deno.test("renderAvailableSkills() lists name and description per skill", () => {
   const block = renderAvailableSkills([

@@ -3,14 +3,14 @@ import {
   captureRequestBody,
   measureContext,
   measureConversation,
-} from "../../src/agent/accounting.ts";
-import { resolveProviderConfig } from "../../src/agent/providers.ts";
+} from "../../src/agent/chat/accounting.ts";
+import { resolveProviderConfig } from "../../src/agent/chat/providers.ts";
 import {
   countTokens,
   fixedOverheadTokens,
   requestParts,
   requestTokens,
-} from "../../src/agent/tokens.ts";
+} from "../../src/agent/chat/tokens.ts";
 import { withLlmServer } from "../fixtures/llm_server.ts";
 import { scriptedChatLoop } from "../helpers/chat_loop.ts";
 import { fakeSurface } from "./fake_surface.ts";

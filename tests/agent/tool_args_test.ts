@@ -7,7 +7,7 @@ import {
   scriptListArgs,
   scriptRunArgs,
   skillFilePath,
-} from "../../src/agent/tool_args.ts";
+} from "../../src/agent/surface/tool_args.ts";
 
 function errorCode(result: { ok: boolean; error?: { error: string } }): string | undefined {
   return result.ok ? undefined : result.error?.error;

@@ -5,7 +5,7 @@ import * as remove from "../../src/cli/commands/remove.ts";
 import * as trust from "../../src/cli/commands/trust.ts";
 import * as untrust from "../../src/cli/commands/untrust.ts";
 import * as update from "../../src/cli/commands/update.ts";
-import { chooseFromList, confirmAction, parseSelection } from "../../src/cli/lifecycle_ui.ts";
+import { chooseFromList, confirmAction, parseSelection } from "../../src/cli/ui/lifecycle_ui.ts";
 import { SkillError } from "../../src/core/errors.ts";
 import { type Context, memoryOutput } from "../../src/core/io.ts";
 import { readRegistry } from "../../src/runtime/store/registry.ts";

@@ -1,6 +1,6 @@
 /** The command specs: one declaration per command, from which parse, help and table derive. */
 import assert from "node:assert/strict";
-import { DEFAULT_MAX_STEPS } from "../../src/agent/chat_loop.ts";
+import { DEFAULT_MAX_STEPS } from "../../src/agent/chat/chat_loop.ts";
 import { parseSpec } from "../../src/cli/args.ts";
 import { COMMANDS, findCommand, MISTAKEN_COMMANDS } from "../../src/cli/commands.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { stdinLineReader } from "../../src/cli/tty.ts";
+import { stdinLineReader } from "../../src/cli/ui/tty.ts";
 import { isSkillError } from "../../src/core/errors.ts";
 
 /** A reader over fixed chunks, as stdin would deliver them. */

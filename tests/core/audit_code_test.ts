@@ -1,11 +1,16 @@
 /**
- * The audit's code tokenizer (core/audit_code.ts): comments and Python docstrings are told
+ * The audit's code tokenizer (core/audit/audit_code.ts): comments and Python docstrings are told
  * apart from code and strings, in the cases a line-based guess gets wrong (`#` in a string
  * or a URL, `//` in a string, regex literals, template literals, heredocs, `${#x}`).
  */
 
 import assert from "node:assert/strict";
-import { codeLanguageOf, codeOnly, readCode, readsOwnSource } from "../../src/core/audit_code.ts";
+import {
+  codeLanguageOf,
+  codeOnly,
+  readCode,
+  readsOwnSource,
+} from "../../src/core/audit/audit_code.ts";
 
 const code = (language: "python" | "javascript" | "shell", text: string) =>
   codeOnly(text, readCode(language, text));

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { auditSkill } from "../../src/core/audit.ts";
+import { auditSkill } from "../../src/core/audit/audit.ts";
 import { type Family, LABELLED_CORPUS } from "../fixtures/audit_corpus/labelled.ts";
 
 const encoder = new TextEncoder();

@@ -1,5 +1,5 @@
 /**
- * The audit engine (core/audit.ts) and the shape of its rule records: excerpts escape
+ * The audit engine (core/audit/audit.ts) and the shape of its rule records: excerpts escape
  * what a terminal would hide, tag text is decoded for the reviewer, update deltas keep only
  * what is new, env wildcards are judged against the skill's name.
  */
@@ -12,8 +12,8 @@ import {
   criticalFindings,
   escapeInvisible,
   findingLabel,
-} from "../../src/core/audit.ts";
-import { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES } from "../../src/core/audit_rules.ts";
+} from "../../src/core/audit/audit.ts";
+import { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES } from "../../src/core/audit/audit_rules.ts";
 import { sampleSkillMd } from "../fixtures/audit_corpus.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);

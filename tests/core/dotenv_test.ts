@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { applyDotenv } from "../../src/core/dotenv.ts";
+import { applyDotenv } from "../../src/core/policy/dotenv.ts";
 
 Deno.test("applyDotenv() keeps CLI settings and skill values, ignores what steers programs", () => {
   const { env, ignored } = applyDotenv({ PATH: "/bin" }, {

@@ -5,7 +5,7 @@ import {
   type EnvSubject,
   isValidEnvPattern,
   scriptEnvironment,
-} from "../../src/core/env_policy.ts";
+} from "../../src/core/policy/env_policy.ts";
 
 Deno.test("envMatcher() matches exact names and trailing-* prefixes", () => {
   const match = envMatcher(["KALSHI_API_KEY", "KALSHI_*", "OTHER"]);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FrontMatterError, loadFrontMatterYaml } from "../../src/core/frontmatter.ts";
+import { FrontMatterError, loadFrontMatterYaml } from "../../src/core/manifest/frontmatter.ts";
 
 /** The SKILL.md line a front matter error is reported on (front matter starts on line 2). */
 async function errorLine(yaml: string): Promise<number | undefined> {

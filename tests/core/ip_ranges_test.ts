@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isPublicAddress, parseIp, sameAddress } from "../../src/core/ip_ranges.ts";
+import { isPublicAddress, parseIp, sameAddress } from "../../src/core/policy/ip_ranges.ts";
 
 Deno.test("isPublicAddress(): private, CGNAT, loopback, link-local, metadata, ULA, mapped and NAT64 forms are not public", () => {
   const notPublic = [

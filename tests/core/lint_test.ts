@@ -1,4 +1,4 @@
-/** The author's checks of core/lint.ts, as tables. */
+/** The author's checks of core/audit/lint.ts, as tables. */
 
 import assert from "node:assert/strict";
 import {
@@ -12,7 +12,7 @@ import {
   mentionedPaths,
   missingModule,
   needsTokenCount,
-} from "../../src/core/lint.ts";
+} from "../../src/core/audit/lint.ts";
 
 const rules = (findings: { rule: string }[]) => findings.map((f) => f.rule);
 

@@ -12,7 +12,7 @@ import {
   serializeLockfile,
   withLockedSkill,
   withoutLockedSkill,
-} from "../../src/core/lockfile_model.ts";
+} from "../../src/core/records/lockfile_model.ts";
 
 const SHA = "a".repeat(64);
 const COMMIT = "0123456789abcdef0123456789abcdef01234567";

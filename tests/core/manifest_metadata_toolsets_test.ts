@@ -1,6 +1,6 @@
 /** `metadata.toolsets`: the strict-valid way to declare typed toolsets (used by `skills init`). */
 import assert from "node:assert/strict";
-import { parseSkillMd } from "../../src/core/manifest.ts";
+import { parseSkillMd } from "../../src/core/manifest/manifest.ts";
 
 const md = (frontMatter: string) =>
   new TextEncoder().encode(`---\n${frontMatter}\n---\n\n# Body\n`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Diagnostic, hasErrors, parseSkillMd } from "../../src/core/manifest.ts";
+import { type Diagnostic, hasErrors, parseSkillMd } from "../../src/core/manifest/manifest.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/manifests", import.meta.url));
 const encode = (text: string) => new TextEncoder().encode(text);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { characterCount, parseSkillMd } from "../../src/core/manifest.ts";
+import { characterCount, parseSkillMd } from "../../src/core/manifest/manifest.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

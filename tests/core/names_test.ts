@@ -7,7 +7,7 @@ import {
   qualifiedToolName,
   scriptDisplayName,
   skillNameProblem,
-} from "../../src/core/names.ts";
+} from "../../src/core/manifest/names.ts";
 import { SkillError } from "../../src/core/errors.ts";
 
 Deno.test("canonicalSkillName() lower-cases and maps '_' to '-'", () => {

@@ -9,8 +9,8 @@ import {
   NO_NETWORK,
   parseNetGrant,
   parseNetGrants,
-} from "../../src/core/net_grants.ts";
-import { parseSkillMd } from "../../src/core/manifest.ts";
+} from "../../src/core/policy/net_grants.ts";
+import { parseSkillMd } from "../../src/core/manifest/manifest.ts";
 
 Deno.test("parseNetGrant() reads host, host:port, *.domain, IPv4 and [IPv6]", () => {
   const cases: [string, unknown][] = [

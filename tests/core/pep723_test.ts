@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pep723Dependencies } from "../../src/core/pep723.ts";
+import { pep723Dependencies } from "../../src/core/scripts/pep723.ts";
 
 Deno.test("pep723Dependencies() reads the script block's dependency list", () => {
   const block = (body: string) => `#!/usr/bin/env python3\n# /// script\n${body}# ///\nimport os\n`;

@@ -3,7 +3,7 @@ import {
   marketplacePlugins,
   pluginSkills,
   repositoryPath,
-} from "../../src/core/plugin_manifest.ts";
+} from "../../src/core/manifest/plugin_manifest.ts";
 
 Deno.test("repositoryPath() keeps relative paths inside the repository only", () => {
   assert.equal(repositoryPath("./", "./skills/pdf"), "skills/pdf");

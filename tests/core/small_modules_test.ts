@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { compareSemver, parseSemver } from "../../src/core/semver.ts";
+import { compareSemver, parseSemver } from "../../src/core/manifest/semver.ts";
 import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
-import { applyDotenv, parseDotenv } from "../../src/core/dotenv.ts";
-import { combineDigest, sha256Hex } from "../../src/core/digest.ts";
+import { applyDotenv, parseDotenv } from "../../src/core/policy/dotenv.ts";
+import { combineDigest, sha256Hex } from "../../src/core/records/digest.ts";
 import {
   missingModuleHint,
   missingPythonModule,
   readOnlyHint,
   scriptFailureHint,
-} from "../../src/core/script_hints.ts";
+} from "../../src/core/scripts/script_hints.ts";
 import { colorWanted } from "../../src/core/io.ts";
 import { osError } from "../../src/core/errors.ts";
 

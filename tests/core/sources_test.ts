@@ -8,7 +8,7 @@ import {
   refRequest,
   type Source,
   validateRef,
-} from "../../src/core/sources.ts";
+} from "../../src/core/sources/sources.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 

@@ -23,7 +23,7 @@ import {
   validate,
   ValidationError,
   type Validator,
-} from "../../src/core/validate.ts";
+} from "../../src/core/manifest/validate.ts";
 
 /** The formatted problem, or undefined when the value passes. */
 function problem(validator: Validator<unknown>, value: unknown): string | undefined {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // @ts-types="@types/js-yaml"
 import yaml from "js-yaml";
-import { parseYamlSubset } from "../../src/core/yaml_subset.ts";
+import { parseYamlSubset } from "../../src/core/manifest/yaml_subset.ts";
 
 type JsYaml = { ok: true; value: unknown } | { ok: false; error: string };
 

@@ -1,19 +1,19 @@
 /**
  * `skills lint` points each finding to the section of docs/writing-skills.md that explains
- * it (src/core/lint_guide.ts): every anchor it links exists, every rule lint can report has
+ * it (src/core/audit/lint_guide.ts): every anchor it links exists, every rule lint can report has
  * its own row, and the CLI shows the link in text and JSON.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LINT_GUIDE, LINT_GUIDE_ANCHORS, lintGuideFor } from "../../src/core/lint_guide.ts";
+import { LINT_GUIDE, LINT_GUIDE_ANCHORS, lintGuideFor } from "../../src/core/audit/lint_guide.ts";
 import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
 import { anchors } from "./markdown.ts";
 
 /** Every rule id the lint sources can report (`rule: "x"`, or the description's `at("x", …)`). */
 function rulesInSource(): Set<string> {
   const rules = new Set<string>();
-  for (const file of ["src/core/lint.ts", "src/runtime/audit/lint.ts"]) {
+  for (const file of ["src/core/audit/lint.ts", "src/runtime/audit/lint.ts"]) {
     const text = Deno.readTextFileSync(join(REPO_ROOT, file));
     for (const m of text.matchAll(/\brule:\s*"([a-z0-9-]+)"|\bat\(\s*"([a-z0-9-]+)"/g)) {
       rules.add(m[1] ?? m[2]!);

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { AUDIT_RULES } from "../../src/core/audit_rules.ts";
+import { AUDIT_RULES } from "../../src/core/audit/audit_rules.ts";
 import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
 import { sarifErrors } from "../helpers/sarif.ts";
 import { AUDIT_CORPUS, writeSample } from "../fixtures/audit_corpus.ts";

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fixedOverheadTokens } from "../../src/agent/tokens.ts";
+import { fixedOverheadTokens } from "../../src/agent/chat/tokens.ts";
 import { type KalshiFixture, startKalshiFixture } from "../fixtures/kalshi_server.ts";
 import {
   type LlmServer,

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { fixedOverheadTokens } from "../../src/agent/tokens.ts";
+import { fixedOverheadTokens } from "../../src/agent/chat/tokens.ts";
 import { withLlmServer } from "../fixtures/llm_server.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";

@@ -107,7 +107,7 @@ Deno.test("every file a skill ships is offered: top-level forms.md in info, acti
 
   // What activation tells the model, through the real surface.
   const { loadCatalog } = await import("../../src/runtime/catalog/catalog.ts");
-  const { createToolSurface } = await import("../../src/agent/tools.ts");
+  const { createToolSurface } = await import("../../src/agent/surface/tools.ts");
   const surface = await createToolSurface({
     home: env.SKILLS_HOME,
     catalog: await loadCatalog(env.SKILLS_HOME),

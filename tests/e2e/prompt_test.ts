@@ -4,8 +4,8 @@
  */
 
 import assert from "node:assert/strict";
-import { renderAvailableSkills } from "../../src/agent/system_prompt.ts";
-import { createToolSurface } from "../../src/agent/tools.ts";
+import { renderAvailableSkills } from "../../src/agent/surface/system_prompt.ts";
+import { createToolSurface } from "../../src/agent/surface/tools.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { withLlmServer } from "../fixtures/llm_server.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";

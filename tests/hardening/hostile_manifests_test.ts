@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseSkillMd } from "../../src/core/manifest.ts";
+import { parseSkillMd } from "../../src/core/manifest/manifest.ts";
 import { runCli, spawnCli, tempDir } from "../helpers/cli.ts";
 import { installFixtureSkill, localEntry } from "../helpers/install_fixture.ts";
 import { pyScript, skillMd } from "../fixtures/git_repos.ts";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../src/core/errors.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
-import { createToolSurface } from "../../src/agent/tools.ts";
+import { createToolSurface } from "../../src/agent/surface/tools.ts";
 import { type Context, memoryOutput } from "../../src/core/io.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PROTECTIONS } from "../../src/core/protections.ts";
+import { PROTECTIONS } from "../../src/core/policy/protections.ts";
 import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { createRepo, pyScript } from "../fixtures/git_repos.ts";
-import { renderAvailableSkills } from "../../src/agent/system_prompt.ts";
+import { renderAvailableSkills } from "../../src/agent/surface/system_prompt.ts";
 
 /** A description that erases its line and prints a fake, harmless-looking permission line. */
 const HOSTILE_MD = `---

@@ -1,5 +1,5 @@
 /**
- * The workspace a sandboxed script writes in (core/workspace.ts, exec/workspace.ts,
+ * The workspace a sandboxed script writes in (core/policy/workspace.ts, exec/workspace.ts,
  * sandbox/mounts.ts): writable, yet every guarded path stays as it was, secret files read
  * empty at any depth, a home or `--read-only` workspace is not written, a symlink out of
  * the workspace widens nothing, and guarded paths a script creates are taken away.

@@ -3,9 +3,9 @@
  * tests/fixtures/llm_server.ts, as the chat loop, REPL and token tests drive it.
  */
 
-import { ChatLoop, type ChatLoopOptions } from "../../src/agent/chat_loop.ts";
-import { createLanguageModel, resolveProviderConfig } from "../../src/agent/providers.ts";
-import type { ToolSurface } from "../../src/agent/tool_surface.ts";
+import { ChatLoop, type ChatLoopOptions } from "../../src/agent/chat/chat_loop.ts";
+import { createLanguageModel, resolveProviderConfig } from "../../src/agent/chat/providers.ts";
+import type { ToolSurface } from "../../src/agent/surface/tool_surface.ts";
 import type { LlmServer } from "../fixtures/llm_server.ts";
 
 export type ScriptedLoopOptions = Partial<Omit<ChatLoopOptions, "provider">> & {

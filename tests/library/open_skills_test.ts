@@ -202,7 +202,7 @@ Deno.test("importing mod.ts loads none of the CLI's modules", async () => {
   };
   const local = graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
     .map((s) => s.slice(`file://${REPO_ROOT}/`.length));
-  assert.ok(local.includes("src/agent/tools.ts"), "the graph is read");
+  assert.ok(local.includes("src/agent/surface/tools.ts"), "the graph is read");
   assert.deepEqual(
     local.filter((path) => path.startsWith("src/cli/") || path === "src/main.ts"),
     [],

@@ -1,8 +1,8 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
-import { describeNetPolicy, NO_NETWORK } from "../../core/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
+import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { UsageError } from "../../core/errors.ts";
 import {
@@ -11,8 +11,8 @@ import {
   refRequest,
   revisionLabel,
   shortRevision,
-} from "../../core/sources.ts";
-import { canonicalSkillName } from "../../core/names.ts";
+} from "../../core/sources/sources.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
 import { type Fetched, resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
@@ -42,13 +42,13 @@ import {
   refuse,
   type Refused,
   warningLines,
-} from "../lifecycle_ui.ts";
-import { table, writeJson } from "../render.ts";
-import { auditSummary, findingJson } from "../audit_ui.ts";
+} from "../ui/lifecycle_ui.ts";
+import { table, writeJson } from "../ui/render.ts";
+import { auditSummary, findingJson } from "../ui/audit_ui.ts";
 import { type AgentName, parseAgentName } from "../../core/agents.ts";
 import { linkAdded, type LinkOutcome } from "../../runtime/project/links.ts";
 import { addToProject } from "../project_add.ts";
-import { renderLinks } from "../project_ui.ts";
+import { renderLinks } from "../ui/project_ui.ts";
 
 export const help = renderHelp(addSpec);
 

@@ -1,18 +1,18 @@
 /**
- * `skills audit <dir | name | source>`: the static scan of core/audit_rules.ts over every
+ * `skills audit <dir | name | source>`: the static scan of core/audit/audit_rules.ts over every
  * file of one or more skills, as text, JSON or SARIF. A source is fetched into staging by
  * a read-only preview change and removed with it: nothing is installed.
  */
 
 import { join, relative, resolve } from "../../runtime/os/paths.ts";
-import { type AuditReport, SEVERITIES, type Severity } from "../../core/audit.ts";
+import { type AuditReport, SEVERITIES, type Severity } from "../../core/audit/audit.ts";
 import { isSkillError, SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import type { Manifest } from "../../core/manifest.ts";
-import { isValidSkillName } from "../../core/names.ts";
-import { renderSarif } from "../../core/sarif.ts";
-import { refRequest } from "../../core/sources.ts";
+import type { Manifest } from "../../core/manifest/manifest.ts";
+import { isValidSkillName } from "../../core/manifest/names.ts";
+import { renderSarif } from "../../core/audit/sarif.ts";
+import { refRequest } from "../../core/sources/sources.ts";
 import { VERSION } from "../../core/version.ts";
 import { auditDir } from "../../runtime/audit/scan.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
@@ -25,9 +25,9 @@ import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { auditSpec } from "../specs/audit.ts";
-import { progress } from "../lifecycle_ui.ts";
-import { writeJson } from "../render.ts";
-import { countsLine, findingJson, findingLines } from "../audit_ui.ts";
+import { progress } from "../ui/lifecycle_ui.ts";
+import { writeJson } from "../ui/render.ts";
+import { countsLine, findingJson, findingLines } from "../ui/audit_ui.ts";
 
 export const help = renderHelp(auditSpec);
 

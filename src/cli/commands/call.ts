@@ -11,7 +11,7 @@ import {
   SkillError,
   UsageError,
 } from "../../core/errors.ts";
-import { qualifiedToolName } from "../../core/names.ts";
+import { qualifiedToolName } from "../../core/manifest/names.ts";
 import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -20,7 +20,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { callSpec } from "../specs/call.ts";
-import { table, writeJson } from "../render.ts";
+import { table, writeJson } from "../ui/render.ts";
 
 export const help = renderHelp(callSpec);
 

@@ -6,26 +6,26 @@
 import { SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { ChatLoop, DEFAULT_MAX_STEPS, type TurnResult } from "../../agent/chat_loop.ts";
+import { ChatLoop, DEFAULT_MAX_STEPS, type TurnResult } from "../../agent/chat/chat_loop.ts";
 import {
   createLanguageModel,
   type ProviderConfig,
   recordingFetch,
   resolveProviderConfig,
   routeSdkWarnings,
-} from "../../agent/providers.ts";
-import { Repl, terminalObserver } from "../../agent/repl.ts";
-import { redactSecrets } from "../../agent/provider_errors.ts";
-import { surfaceFactory } from "../../agent/surface_factory.ts";
-import { CatalogWatch } from "../../agent/catalog_watch.ts";
+} from "../../agent/chat/providers.ts";
+import { Repl, terminalObserver } from "../../agent/chat/repl.ts";
+import { redactSecrets } from "../../agent/chat/provider_errors.ts";
+import { surfaceFactory } from "../../agent/surface/surface_factory.ts";
+import { CatalogWatch } from "../../agent/surface/catalog_watch.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { chatSpec } from "../specs/chat.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { openSession, workspaceDir } from "../session.ts";
 import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
-import { modelCanInvoke } from "../../agent/invocation.ts";
+import { modelCanInvoke } from "../../agent/surface/invocation.ts";
 
 export const handlesInterrupt = true;
 
@@ -135,7 +135,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
       skills,
       openSurface: () => openSurface(session.active),
       measure: async () => {
-        const { measureConversation } = await import("../../agent/accounting.ts");
+        const { measureConversation } = await import("../../agent/chat/accounting.ts");
         return await measureConversation(config, loop.surface, loop.messages);
       },
       onInterrupt: ctx.onInterrupt ?? fallbackInterrupts(ctx),

@@ -1,6 +1,6 @@
 /** `skills check`: the doctor — skill status, activation hint, tools, home consistency. */
 
-import { missingProtections } from "../../core/protections.ts";
+import { missingProtections } from "../../core/policy/protections.ts";
 import { type Context, debug } from "../../core/io.ts";
 import {
   type ConsistencyReport,
@@ -16,7 +16,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { checkSpec } from "../specs/check.ts";
-import { shortSha, style, writeJson } from "../render.ts";
+import { shortSha, style, writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { bundledRootPath, type SkillRecord } from "../../runtime/catalog/catalog.ts";
@@ -75,7 +75,7 @@ async function auditStates(
   const installed = skills.filter((s) => s.origin !== "core" && s.entry !== undefined);
   if (installed.length === 0) return states;
   const { installedAudit } = await import("../../runtime/audit/record.ts");
-  const { criticalFindings, findingLabel } = await import("../../core/audit.ts");
+  const { criticalFindings, findingLabel } = await import("../../core/audit/audit.ts");
   for (const skill of installed) {
     // A skill that cannot be read now is reported by the load and consistency checks.
     const audited = await installedAudit(home, skill.entry!).catch(() => undefined);

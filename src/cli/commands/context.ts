@@ -8,19 +8,19 @@
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { measureContext } from "../../agent/accounting.ts";
+import { measureContext } from "../../agent/chat/accounting.ts";
 import {
   type ProviderConfig,
   resolveProviderConfig,
   routeSdkWarnings,
-} from "../../agent/providers.ts";
-import { surfaceFactory } from "../../agent/surface_factory.ts";
-import { ENCODING } from "../../agent/tokens.ts";
+} from "../../agent/chat/providers.ts";
+import { surfaceFactory } from "../../agent/surface/surface_factory.ts";
+import { ENCODING } from "../../agent/chat/tokens.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
-import { table, writeJson } from "../render.ts";
+import { table, writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 
 export const help = renderHelp(contextSpec);

@@ -1,8 +1,8 @@
 /** `skills info <name>`: manifest, scripts, toolsets, resources, provenance, tool names. */
 
-import { describeNetworkList, networkList } from "../../core/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
-import { qualifiedToolName } from "../../core/names.ts";
+import { describeNetworkList, networkList } from "../../core/policy/net_grants.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
+import { qualifiedToolName } from "../../core/manifest/names.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { findSkill, type ShadowedSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Context } from "../../core/io.ts";
@@ -10,7 +10,7 @@ import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { infoSpec } from "../specs/info.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 
 export const help = renderHelp(infoSpec);

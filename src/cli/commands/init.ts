@@ -8,7 +8,7 @@ import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { initSpec } from "../specs/init.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 
 export const help = renderHelp(initSpec);
 

@@ -13,9 +13,9 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { installSpec } from "../specs/install.ts";
-import { progress } from "../lifecycle_ui.ts";
-import { writeJson } from "../render.ts";
-import { isCi, renderMismatches } from "../project_ui.ts";
+import { progress } from "../ui/lifecycle_ui.ts";
+import { writeJson } from "../ui/render.ts";
+import { isCi, renderMismatches } from "../ui/project_ui.ts";
 
 export const help = renderHelp(installSpec);
 

@@ -4,15 +4,15 @@ import { type AgentName, parseAgentName } from "../../core/agents.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
-import { canonicalSkillName } from "../../core/names.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
 import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { type LinkScope, linkSkills } from "../../runtime/project/links.ts";
-import { renderLinks } from "../project_ui.ts";
+import { renderLinks } from "../ui/project_ui.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { linkSpec } from "../specs/link.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 
 export const help = renderHelp(linkSpec);

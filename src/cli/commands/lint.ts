@@ -3,8 +3,8 @@
 import { resolve } from "../../runtime/os/paths.ts";
 import type { Context } from "../../core/io.ts";
 import { UsageError } from "../../core/errors.ts";
-import type { LintFinding } from "../../core/lint.ts";
-import { lintGuideFor } from "../../core/lint_guide.ts";
+import type { LintFinding } from "../../core/audit/lint.ts";
+import { lintGuideFor } from "../../core/audit/lint_guide.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { type LintReport, lintSkillDir } from "../../runtime/audit/lint.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -12,7 +12,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { lintSpec } from "../specs/lint.ts";
-import { style, writeJson } from "../render.ts";
+import { style, writeJson } from "../ui/render.ts";
 
 export const help = renderHelp(lintSpec);
 
@@ -65,7 +65,7 @@ async function agreeToPolicyMode(home: string, ctx: Context): Promise<boolean> {
   const status = await sandboxStatus(ctx.env, home);
   if (status.kind === "bwrap") return true;
   if (!ctx.isTty) return false;
-  const { confirm } = await import("../tty.ts");
+  const { confirm } = await import("../ui/tty.ts");
   return await confirm(
     ctx,
     `There is no OS sandbox here (${status.reason}): run the skills' scripts as you, unconfined?`,
@@ -74,7 +74,7 @@ async function agreeToPolicyMode(home: string, ctx: Context): Promise<boolean> {
 
 /** The tokenizer (gpt-tokenizer) loads only for a body long enough to need it. */
 async function countTokens(text: string): Promise<number> {
-  const { countTokens } = await import("../../agent/tokens.ts");
+  const { countTokens } = await import("../../agent/chat/tokens.ts");
   return countTokens(text);
 }
 

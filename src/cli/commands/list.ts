@@ -6,7 +6,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { listSpec } from "../specs/list.ts";
-import { shortSha, table, writeJson } from "../render.ts";
+import { shortSha, table, writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { UsageError } from "../../core/errors.ts";

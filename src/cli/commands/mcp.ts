@@ -69,9 +69,9 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   for (const note of session.catalog.notes) debug(ctx, note);
   // Loaded here so the MCP SDK stays off every other command's start-up path.
   const [{ surfaceFactory }, { serveStdio }, { CatalogWatch }] = await Promise.all([
-    import("../../agent/surface_factory.ts"),
+    import("../../agent/surface/surface_factory.ts"),
     import("../../mcp/server.ts"),
-    import("../../agent/catalog_watch.ts"),
+    import("../../agent/surface/catalog_watch.ts"),
   ]);
   const log = (message: string) => ctx.stderr.write(`skills mcp: ${message}\n`);
   // Skills added, updated, trusted or removed meanwhile are served without a restart.

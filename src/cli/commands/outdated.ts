@@ -12,8 +12,8 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { outdatedSpec } from "../specs/outdated.ts";
-import { progress } from "../lifecycle_ui.ts";
-import { shortSha, table, writeJson } from "../render.ts";
+import { progress } from "../ui/lifecycle_ui.ts";
+import { shortSha, table, writeJson } from "../ui/render.ts";
 
 export const help = renderHelp(outdatedSpec);
 

@@ -4,16 +4,16 @@
  * the same function that builds the chat loop's and the MCP server's system prompt.
  */
 
-import { renderAvailableSkills } from "../../agent/system_prompt.ts";
+import { renderAvailableSkills } from "../../agent/surface/system_prompt.ts";
 import { UsageError } from "../../core/errors.ts";
 import { type Context, warn } from "../../core/io.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { promptSpec } from "../specs/prompt.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { openSession } from "../session.ts";
-import { modelCanInvoke } from "../../agent/invocation.ts";
+import { modelCanInvoke } from "../../agent/surface/invocation.ts";
 
 export const help = renderHelp(promptSpec);
 

@@ -7,12 +7,12 @@ import { RegistryClient } from "../../runtime/oci/client.ts";
 import { publishSkills } from "../../runtime/oci/publish.ts";
 import { attachSignature, signatureTag } from "../../runtime/oci/signature.ts";
 import { sshSign } from "../../runtime/signing/ssh.ts";
-import { parseOciReference } from "../../core/oci_reference.ts";
+import { parseOciReference } from "../../core/sources/oci_reference.ts";
 import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { publishSpec } from "../specs/publish.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 
 export const help = renderHelp(publishSpec);
 

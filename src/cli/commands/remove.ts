@@ -5,8 +5,8 @@ import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { removeFromProject, removeInstalled } from "../../runtime/project/install.ts";
 import { readProjectLock } from "../../runtime/project/lockfile.ts";
 import { projectSkillDir } from "../../runtime/project/transaction.ts";
-import { canonicalSkillName } from "../../core/names.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -17,8 +17,8 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { removeSpec } from "../specs/remove.ts";
-import { confirmAction, fields } from "../lifecycle_ui.ts";
-import { writeJson } from "../render.ts";
+import { confirmAction, fields } from "../ui/lifecycle_ui.ts";
+import { writeJson } from "../ui/render.ts";
 
 export const help = renderHelp(removeSpec);
 

@@ -16,7 +16,7 @@ import {
 } from "../../core/errors.ts";
 import { loadCatalog } from "../../runtime/catalog/catalog.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
-import { formatNetGrant, parseNetGrant } from "../../core/net_grants.ts";
+import { formatNetGrant, parseNetGrant } from "../../core/policy/net_grants.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { formatSeconds } from "../../runtime/exec/runner.ts";
 import {
@@ -30,7 +30,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { runSpec } from "../specs/run.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 

@@ -9,7 +9,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { scriptsSpec } from "../specs/scripts.ts";
-import { table, writeJson } from "../render.ts";
+import { table, writeJson } from "../ui/render.ts";
 
 export const help = renderHelp(scriptsSpec);
 

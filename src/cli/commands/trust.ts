@@ -1,9 +1,9 @@
 /** `skills trust <name>`: approve an installed skill's current files (bound to their digest). */
 
-import { describeNetPolicy, NO_NETWORK } from "../../core/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../../core/workspace.ts";
+import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
 import { declined } from "../../core/errors.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -14,8 +14,8 @@ import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { trustSpec } from "../specs/trust.ts";
-import { confirmAction, fields, listOrNone } from "../lifecycle_ui.ts";
-import { writeJson } from "../render.ts";
+import { confirmAction, fields, listOrNone } from "../ui/lifecycle_ui.ts";
+import { writeJson } from "../ui/render.ts";
 import { projectSkillNamed, trustProjectSkill } from "../project_trust.ts";
 
 export const help = renderHelp(trustSpec);

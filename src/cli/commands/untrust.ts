@@ -10,7 +10,7 @@ import { commonFlags, parseSpec, requireOne } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { untrustSpec } from "../specs/untrust.ts";
-import { writeJson } from "../render.ts";
+import { writeJson } from "../ui/render.ts";
 import { projectSkillNamed, untrustProjectSkill } from "../project_trust.ts";
 
 export const help = renderHelp(untrustSpec);

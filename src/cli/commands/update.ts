@@ -1,8 +1,8 @@
 /** `skills update [<name>...|--all]`: review what changed upstream, confirm, swap atomically. */
 
 import { isSkillError, SkillError, UsageError } from "../../core/errors.ts";
-import { canonicalSkillName } from "../../core/names.ts";
-import { type RefFlags, refRequest } from "../../core/sources.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { type RefFlags, refRequest } from "../../core/sources/sources.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -13,9 +13,9 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { updateSpec } from "../specs/update.ts";
-import { confirmAction, progress } from "../lifecycle_ui.ts";
-import { writeJson } from "../render.ts";
-import { type Outcome, type PlanView, render, toJson, versions } from "../update_ui.ts";
+import { confirmAction, progress } from "../ui/lifecycle_ui.ts";
+import { writeJson } from "../ui/render.ts";
+import { type Outcome, type PlanView, render, toJson, versions } from "../ui/update_ui.ts";
 
 export const help = renderHelp(updateSpec);
 

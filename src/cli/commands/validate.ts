@@ -2,7 +2,7 @@
 
 import { inert } from "../../core/terminal_text.ts";
 import { resolve } from "../../runtime/os/paths.ts";
-import { formatDiagnostic } from "../../core/manifest.ts";
+import { formatDiagnostic } from "../../core/manifest/manifest.ts";
 import type { Context } from "../../core/io.ts";
 import { type InspectResult, inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
@@ -10,7 +10,7 @@ import { commonFlags, parseSpec } from "../args.ts";
 import type { ParsedCommon } from "../command.ts";
 import { renderHelp } from "../spec.ts";
 import { validateSpec } from "../specs/validate.ts";
-import { style, writeJson } from "../render.ts";
+import { style, writeJson } from "../ui/render.ts";
 import { UsageError } from "../../core/errors.ts";
 
 export const help = renderHelp(validateSpec);

@@ -1,5 +1,5 @@
 /**
- * `skills lint <dir>`: the author's checks (core/lint.ts) on one skill directory, plus
+ * `skills lint <dir>`: the author's checks (core/audit/lint.ts) on one skill directory, plus
  * what only running it shows: each command-line script (helper modules aside, see
  * core/lint.helperModules) is run with `--help`, and with `--json` alone,
  * through the real runner (exec/script_service: the same launcher, environment allowlist,
@@ -10,7 +10,7 @@
  */
 
 import { basename, dirname, join, relative } from "../os/paths.ts";
-import type { Diagnostic } from "../../core/manifest.ts";
+import type { Diagnostic } from "../../core/manifest/manifest.ts";
 import {
   helperModules,
   lintBody,
@@ -24,7 +24,7 @@ import {
   missingModuleFinding,
   needsTokenCount,
   scriptMentioned,
-} from "../../core/lint.ts";
+} from "../../core/audit/lint.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { scriptHelp, scriptRun } from "../exec/script_service.ts";
@@ -77,7 +77,7 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   findings.push(...await portability(dir, loose.diagnostics, rel));
 
   const text = new TextDecoder().decode(Deno.readFileSync(record.skillMdPath));
-  const { parseSkillMd } = await import("../../core/manifest.ts");
+  const { parseSkillMd } = await import("../../core/manifest/manifest.ts");
   const parsed = await parseSkillMd(new TextEncoder().encode(text), "SKILL.md");
   const lineOf = (key: string) => {
     const index = text.split("\n").findIndex((l) => l.startsWith(`${key}:`));

@@ -3,8 +3,8 @@
  * every file a skill ships for the audit rules in core (scan.ts: `auditDir`), the audit
  * result each installed skill keeps under `$SKILLS_HOME/.cache`, redone when the rules
  * change (record.ts), and `skills lint`: the author's checks with the skill's scripts run
- * through the real runner (lint.ts). The rules and their matching are pure (core/audit.ts,
- * core/audit_rules.ts, core/lint.ts); this folder only reads files and runs scripts.
+ * through the real runner (lint.ts). The rules and their matching are pure (core/audit/audit.ts,
+ * core/audit/audit_rules.ts, core/audit/lint.ts); this folder only reads files and runs scripts.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

@@ -7,8 +7,8 @@
  */
 
 import { join } from "../os/paths.ts";
-import { AUDIT_RULES_VERSION, type AuditReport } from "../../core/audit.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
+import { AUDIT_RULES_VERSION, type AuditReport } from "../../core/audit/audit.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import {
   array,
   integer,
@@ -18,7 +18,7 @@ import {
   oneOf,
   record,
   string,
-} from "../../core/validate.ts";
+} from "../../core/manifest/validate.ts";
 import { writeFileAtomic } from "../os/fs.ts";
 import { CACHE_DIR } from "../store/home.ts";
 import { auditDir } from "./scan.ts";

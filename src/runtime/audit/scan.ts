@@ -1,15 +1,15 @@
 /**
  * Reading a skill for the audit: every regular file it ships (`.git` aside), each up to
- * AUDIT_MAX_FILE_BYTES, symlinks never followed, then the rules of core/audit.ts.
+ * AUDIT_MAX_FILE_BYTES, symlinks never followed, then the rules of core/audit/audit.ts.
  * Synchronous reads: a thousand small files are a thousand tiny calls, where the per-call
  * cost of async ops would dominate.
  */
 
 import { join } from "../os/paths.ts";
-import { type AuditFile, type AuditReport, SkillAudit } from "../../core/audit.ts";
-import { AUDIT_MAX_FILE_BYTES } from "../../core/audit_rules.ts";
+import { type AuditFile, type AuditReport, SkillAudit } from "../../core/audit/audit.ts";
+import { AUDIT_MAX_FILE_BYTES } from "../../core/audit/audit_rules.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { Manifest } from "../../core/manifest.ts";
+import type { Manifest } from "../../core/manifest/manifest.ts";
 import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 
 /** At most this many entries are walked (like validation's bound). */
@@ -87,7 +87,7 @@ export async function auditDir(dir: string, manifest?: ManifestFacts): Promise<A
 }
 
 async function manifestFacts(skillMd: AuditFile): Promise<ManifestFacts | undefined> {
-  const { parseSkillMd } = await import("../../core/manifest.ts");
+  const { parseSkillMd } = await import("../../core/manifest/manifest.ts");
   try {
     return (await parseSkillMd(skillMd.bytes, "SKILL.md")).manifest;
   } catch {

@@ -12,9 +12,9 @@
  * path points to.
  */
 
-import { LANGUAGES, type ScriptLanguage } from "../../core/script_language.ts";
+import { LANGUAGES, type ScriptLanguage } from "../../core/scripts/script_language.ts";
 import { join } from "../os/paths.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
 import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";

@@ -7,13 +7,13 @@
 
 import { join, relative } from "../os/paths.ts";
 import { matchesAnyGlob } from "../../core/glob.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest.ts";
-import { skillNameProblem } from "../../core/names.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
+import { skillNameProblem } from "../../core/manifest/names.ts";
 import {
   type ScriptLanguage,
   shebangLanguage,
   splitScriptFile,
-} from "../../core/script_language.ts";
+} from "../../core/scripts/script_language.ts";
 import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 
 /** A skill that cannot be listed; the message is the short reason shown to users. */

@@ -6,7 +6,11 @@
 import { basename, dirname, join } from "../os/paths.ts";
 import { lstatOrNull, readPrefixSync } from "../os/fs.ts";
 import { SkillError } from "../../core/errors.ts";
-import { marketplacePlugins, type PluginSkills, pluginSkills } from "../../core/plugin_manifest.ts";
+import {
+  marketplacePlugins,
+  type PluginSkills,
+  pluginSkills,
+} from "../../core/manifest/plugin_manifest.ts";
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_DISCOVERY_DEPTH = 3;

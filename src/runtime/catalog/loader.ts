@@ -15,13 +15,13 @@
  */
 
 import { dirname, join, relative, resolve } from "../os/paths.ts";
-import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest.ts";
-import { MAX_FRONT_MATTER_BYTES } from "../../core/limits.ts";
-import { canonicalPublishedName } from "../../core/names.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
-import type { LockedSkill } from "../../core/lockfile_model.ts";
+import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest/manifest.ts";
+import { MAX_FRONT_MATTER_BYTES } from "../../core/manifest/limits.ts";
+import { canonicalPublishedName } from "../../core/manifest/names.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
-import { isPlainObject } from "../../core/validate.ts";
+import { isPlainObject } from "../../core/manifest/validate.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import {
   discoverScripts,
@@ -105,7 +105,7 @@ export interface InspectResult {
   diagnostics: Diagnostic[];
 }
 
-type ManifestModule = typeof import("../../core/manifest.ts");
+type ManifestModule = typeof import("../../core/manifest/manifest.ts");
 let manifestModule: ManifestModule | undefined;
 
 /**
@@ -113,7 +113,7 @@ let manifestModule: ManifestModule | undefined;
  * actually be parsed: with the listing cache warm, `skills run` never needs it.
  */
 async function manifestLib(): Promise<ManifestModule> {
-  manifestModule ??= await import("../../core/manifest.ts");
+  manifestModule ??= await import("../../core/manifest/manifest.ts");
   return manifestModule;
 }
 
@@ -339,7 +339,7 @@ async function codexHidesSkill(dir: string): Promise<boolean> {
   if (info === null || !info.isFile) return false;
   const { bytes } = readPrefixSync(path, MAX_AGENT_FILE_BYTES);
   try {
-    const { loadFrontMatterYaml } = await import("../../core/frontmatter.ts");
+    const { loadFrontMatterYaml } = await import("../../core/manifest/frontmatter.ts");
     const document = await loadFrontMatterYaml(new TextDecoder().decode(bytes), 1);
     const policy = isPlainObject(document) ? document.policy : undefined;
     return isPlainObject(policy) && policy.allow_implicit_invocation === false;

@@ -16,14 +16,14 @@
  */
 
 import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
-import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/manifest/names.ts";
 import {
   type ForeignLockedSkill,
   type Lockfile,
   LOCKFILE_NAME,
   MAX_LOCKFILE_BYTES,
   parseLockfileText,
-} from "../../core/lockfile_model.ts";
+} from "../../core/records/lockfile_model.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { readLinks, readProjectTrust } from "../store/project_records.ts";
 import { CatalogCache } from "./cache.ts";

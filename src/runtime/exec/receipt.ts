@@ -6,7 +6,7 @@
  * `skills run` prints it (stderr, or with the JSON), `script_run` returns it.
  */
 
-import { isGuardedName } from "../../core/workspace.ts";
+import { isGuardedName } from "../../core/policy/workspace.ts";
 import { basename } from "../os/paths.ts";
 import type { WorkspaceChanges, WorkspaceScan } from "./workspace.ts";
 

@@ -9,11 +9,11 @@
 
 import { dirname } from "../os/paths.ts";
 import { type ErrorCode, SkillError } from "../../core/errors.ts";
-import type { Manifest } from "../../core/manifest.ts";
+import type { Manifest } from "../../core/manifest/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
 import { type LaunchPlan, planLaunch, spawnLaunch } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
-import { describeNetPolicy } from "../../core/net_grants.ts";
+import { describeNetPolicy } from "../../core/policy/net_grants.ts";
 import { afterDelay, delay } from "../os/timer.ts";
 import type { RunReceipt } from "./receipt.ts";
 

@@ -21,9 +21,13 @@
 import { findOnPath } from "../os/probe.ts";
 import { dirname, isAbsolute, join } from "../os/paths.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
-import { allowedPrograms, LANGUAGES, type ScriptLanguage } from "../../core/script_language.ts";
+import {
+  allowedPrograms,
+  LANGUAGES,
+  type ScriptLanguage,
+} from "../../core/scripts/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
-import { importNameOf, pep723Dependencies, requirementName } from "../../core/pep723.ts";
+import { importNameOf, pep723Dependencies, requirementName } from "../../core/scripts/pep723.ts";
 import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/init.ts";
@@ -34,7 +38,7 @@ import {
   namesNonPublicAddress,
   NO_NETWORK,
   parseNetGrants,
-} from "../../core/net_grants.ts";
+} from "../../core/policy/net_grants.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
 
 export interface LaunchPlan {
@@ -215,7 +219,7 @@ function requirementsFile(scriptPath: string, skillDir: string | undefined): str
 
 /**
  * bash, node (or deno) and deno scripts: the first of the language's runners on PATH
- * (core/script_language.ts), never a shell line.
+ * (core/scripts/script_language.ts), never a shell line.
  */
 function planOtherLanguage(
   scriptPath: string,

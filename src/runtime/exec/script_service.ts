@@ -4,10 +4,10 @@
  * The three public functions never throw: every failure is a failure envelope.
  */
 
-import { INTERPRETER_LABEL } from "../../core/script_language.ts";
+import { INTERPRETER_LABEL } from "../../core/scripts/script_language.ts";
 import { type Envelope, fail, failFromError, ok } from "../../core/envelope.ts";
 import { SkillError } from "../../core/errors.ts";
-import { canonicalScriptName, quoteName } from "../../core/names.ts";
+import { canonicalScriptName, quoteName } from "../../core/manifest/names.ts";
 import {
   type Catalog,
   findScript,
@@ -27,14 +27,14 @@ import {
   runScript,
   type RunTrace,
 } from "./runner.ts";
-import { scriptEnvironment } from "../../core/env_policy.ts";
-import { scriptFailureHint } from "../../core/script_hints.ts";
+import { scriptEnvironment } from "../../core/policy/env_policy.ts";
+import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
 import { sandboxRequestFor, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
-import { decideWorkspace, refusedGrant } from "../../core/workspace.ts";
+import { decideWorkspace, refusedGrant } from "../../core/policy/workspace.ts";
 import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
 

@@ -20,12 +20,12 @@ import {
   string,
   unknownValue,
   validate,
-} from "../../core/validate.ts";
+} from "../../core/manifest/validate.ts";
 import { TOOLSET_HOST_HASH, TOOLSET_HOST_SOURCE } from "../../generated/toolset_host_py.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
 import { exists, writeFileAtomic } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
-import { scriptEnvironment } from "../../core/env_policy.ts";
+import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import {
   type LaunchPlan,
   type SandboxedProcess,

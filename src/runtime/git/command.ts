@@ -7,8 +7,8 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { MAX_SKILL_FILE_BYTES } from "../../core/limits.ts";
-import type { Transport } from "../../core/sources.ts";
+import { MAX_SKILL_FILE_BYTES } from "../../core/manifest/limits.ts";
+import type { Transport } from "../../core/sources/sources.ts";
 import { afterDelay } from "../os/timer.ts";
 
 const DEFAULT_GIT_TIMEOUT_SECONDS = 120;

@@ -7,7 +7,12 @@
  * no filters), never checked out.
  */
 
-import { isFullSha, looksLikeSha, type RefRequest, type Transport } from "../../core/sources.ts";
+import {
+  isFullSha,
+  looksLikeSha,
+  type RefRequest,
+  type Transport,
+} from "../../core/sources/sources.ts";
 import { removeIfExists } from "../os/fs.ts";
 import {
   cloneArgv,

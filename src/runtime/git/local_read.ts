@@ -14,9 +14,14 @@
  */
 
 import { dirname, join } from "../os/paths.ts";
-import { isFullSha, looksLikeSha, type RefRequest, validateRef } from "../../core/sources.ts";
+import {
+  isFullSha,
+  looksLikeSha,
+  type RefRequest,
+  validateRef,
+} from "../../core/sources/sources.ts";
 import { SkillError } from "../../core/errors.ts";
-import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 import {
   collect,
   type Collector,

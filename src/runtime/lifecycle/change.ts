@@ -19,8 +19,8 @@
 
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
-import type { RefRequest, Source, Transport } from "../../core/sources.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RefRequest, Source, Transport } from "../../core/sources/sources.ts";
 import { type GitOptions, inContext } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";

@@ -14,7 +14,7 @@ import {
   type RegistryEntry,
   removeEntry,
   upsertEntry,
-} from "../../core/registry_model.ts";
+} from "../../core/records/registry_model.ts";
 import { cachedDigest } from "../trust/file_hashes.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";

@@ -8,7 +8,7 @@
 import { join, resolve } from "../os/paths.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 import {
   describeSource,
   ociLabel,
@@ -17,7 +17,7 @@ import {
   type RefRequest,
   type Source,
   sourceLocation,
-} from "../../core/sources.ts";
+} from "../../core/sources/sources.ts";
 import type { GitOptions } from "../git/command.ts";
 import { type FetchedCommit, fetchRepository } from "../git/fetch.ts";
 import { localRepositoryPath } from "../git/local_read.ts";

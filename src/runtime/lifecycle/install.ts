@@ -3,7 +3,7 @@
  * plan the install (names, collisions, digests). A Change (change.ts) fetches and commits.
  */
 
-import { networkList } from "../../core/net_grants.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
 import { join } from "../os/paths.ts";
 import {
   AUDIT_RULES_VERSION,
@@ -11,17 +11,17 @@ import {
   criticalFindings,
   type Finding,
   findingLabel,
-} from "../../core/audit.ts";
+} from "../../core/audit/audit.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import {
   canonicalSkillName,
   isValidSkillName,
   publishedSkillKey,
   quoteName,
-} from "../../core/names.ts";
-import { sourceLocation } from "../../core/sources.ts";
-import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
+} from "../../core/manifest/names.ts";
+import { sourceLocation } from "../../core/sources/sources.ts";
+import { findEntry, type Registry, type RegistryEntry } from "../../core/records/registry_model.ts";
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { computeDigest } from "../trust/file_hashes.ts";

@@ -6,7 +6,7 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { ociLabel, sourceLocation } from "../../core/sources.ts";
+import { ociLabel, sourceLocation } from "../../core/sources/sources.ts";
 import { localRepositoryPath } from "../git/local_read.ts";
 import type { GitOptions } from "../git/command.ts";
 import { RegistryClient } from "../oci/client.ts";

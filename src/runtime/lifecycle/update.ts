@@ -8,7 +8,7 @@
  * any failure puts the old one back).
  */
 
-import { networkList } from "../../core/net_grants.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
 import { join } from "../os/paths.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
 import {
@@ -17,10 +17,10 @@ import {
   type AuditReport,
   auditSkill,
   type Finding,
-} from "../../core/audit.ts";
+} from "../../core/audit/audit.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic } from "../../core/manifest.ts";
-import { findEntry, type RegistryEntry } from "../../core/registry_model.ts";
+import type { Diagnostic } from "../../core/manifest/manifest.ts";
+import { findEntry, type RegistryEntry } from "../../core/records/registry_model.ts";
 import {
   type GitSource,
   isFullSha,
@@ -29,9 +29,9 @@ import {
   type RefRequest,
   type Source,
   validateSubpath,
-} from "../../core/sources.ts";
+} from "../../core/sources/sources.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
-import type { ChangeSummary } from "../../core/changes.ts";
+import type { ChangeSummary } from "../../core/records/changes.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import type { Fetched } from "./fetch_source.ts";
 import {

@@ -11,15 +11,15 @@
  */
 
 import { dirname, join } from "../os/paths.ts";
-import { type ChangeSummary, summarizeChanges } from "../../core/changes.ts";
+import { type ChangeSummary, summarizeChanges } from "../../core/records/changes.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import {
   type RefRequest,
   type Source,
   type Transport,
   validateSubpath,
-} from "../../core/sources.ts";
+} from "../../core/sources/sources.ts";
 import { inContext } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
 import { lstatOrNull, removeIfExists } from "../os/fs.ts";

@@ -5,9 +5,9 @@
  * (a token fetched from the realm, with basic credentials when we have them) or Basic.
  */
 
-import { sha256Hex } from "../../core/digest.ts";
+import { sha256Hex } from "../../core/records/digest.ts";
 import { findCredentials, type RegistryCredentials } from "./credentials.ts";
-import { isLoopbackRegistry } from "../../core/oci_reference.ts";
+import { isLoopbackRegistry } from "../../core/sources/oci_reference.ts";
 
 interface RegistryClientOptions {
   registry: string;

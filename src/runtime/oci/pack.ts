@@ -4,7 +4,7 @@
  * the same files always give the same digest, whoever packs them and when.
  */
 
-import { sha256Hex } from "../../core/digest.ts";
+import { sha256Hex } from "../../core/records/digest.ts";
 
 interface PackedFile {
   /** Relative path, `/` separators. */

@@ -5,10 +5,10 @@
  * index whose entries name each skill.
  */
 
-import { loadFrontMatterYaml, splitSkillMd } from "../../core/frontmatter.ts";
+import { loadFrontMatterYaml, splitSkillMd } from "../../core/manifest/frontmatter.ts";
 import { RegistryClient, sha256Digest } from "./client.ts";
 import { packLayer, readSkillFolder } from "./pack.ts";
-import type { OciReference } from "../../core/oci_reference.ts";
+import type { OciReference } from "../../core/sources/oci_reference.ts";
 
 export const SKILL_ARTIFACT_TYPE = "application/vnd.agentskills.skill.v1";
 export const SKILL_CONFIG_TYPE = "application/vnd.agentskills.skill.config.v1+json";

@@ -13,9 +13,9 @@
  * (which the manifest digest pins); skills are then found in it as in a repository.
  */
 
-import { sha256Hex } from "../../core/digest.ts";
-import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
-import { MAX_SKILL_FILE_BYTES } from "../../core/limits.ts";
+import { sha256Hex } from "../../core/records/digest.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/manifest/names.ts";
+import { MAX_SKILL_FILE_BYTES } from "../../core/manifest/limits.ts";
 import { RegistryClient } from "./client.ts";
 import { INDEX_TYPE, SKILL_ARTIFACT_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";
 
@@ -33,7 +33,7 @@ const NAME_ANNOTATIONS = [
   "org.agent.skill.name",
   "org.opencontainers.image.title",
 ];
-import { type OciReference, parseOciReference } from "../../core/oci_reference.ts";
+import { type OciReference, parseOciReference } from "../../core/sources/oci_reference.ts";
 
 interface PulledSkill {
   name: string;

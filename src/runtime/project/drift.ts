@@ -12,8 +12,8 @@ import {
   type FileDrift,
   type LockedSkill,
   permissionsProblem,
-} from "../../core/lockfile_model.ts";
-import { networkList } from "../../core/net_grants.ts";
+} from "../../core/records/lockfile_model.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import type { LockRead } from "../catalog/scopes.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
@@ -21,7 +21,7 @@ import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks } from "../store/project_records.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { digestOfLocked } from "./lockfile.ts";
-import { publishedSkillKey } from "../../core/names.ts";
+import { publishedSkillKey } from "../../core/manifest/names.ts";
 
 interface Drift {
   /** The skill, or `skills-lock.json` for the file itself. */

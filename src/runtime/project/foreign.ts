@@ -18,9 +18,14 @@ import {
   foreignSkillFolder,
   type LockedSkill,
   withLockedSkill,
-} from "../../core/lockfile_model.ts";
-import { publishedSkillKey } from "../../core/names.ts";
-import { parseSource, type RefRequest, type Source, sourceLocation } from "../../core/sources.ts";
+} from "../../core/records/lockfile_model.ts";
+import { publishedSkillKey } from "../../core/manifest/names.ts";
+import {
+  parseSource,
+  type RefRequest,
+  type Source,
+  sourceLocation,
+} from "../../core/sources/sources.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";

@@ -14,12 +14,12 @@
  * with its lock entry (or registry entry), this user's trust of it and the agents' links.
  */
 
-import { networkList } from "../../core/net_grants.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
 import { join } from "../os/paths.ts";
-import type { AuditReport, Finding } from "../../core/audit.ts";
+import type { AuditReport, Finding } from "../../core/audit/audit.ts";
 import { SkillError } from "../../core/errors.ts";
-import { diffFiles, type LockedSkill, type Lockfile } from "../../core/lockfile_model.ts";
-import { canonicalSkillName, quoteName } from "../../core/names.ts";
+import { diffFiles, type LockedSkill, type Lockfile } from "../../core/records/lockfile_model.ts";
+import { canonicalSkillName, quoteName } from "../../core/manifest/names.ts";
 import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import {
@@ -35,7 +35,7 @@ import {
 import { fileHashes } from "../trust/file_hashes.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import type { AgentName } from "../../core/agents.ts";
-import { withLockedSkill } from "../../core/lockfile_model.ts";
+import { withLockedSkill } from "../../core/records/lockfile_model.ts";
 import {
   linkAdded,
   type LinkOutcome,
@@ -47,8 +47,8 @@ import { beginChange, type Change } from "../lifecycle/change.ts";
 import { type ForeignReport, restoreForeign } from "./foreign.ts";
 import { restoreLocked, type RestoreReport } from "./restore.ts";
 import { readProjectTrust } from "../store/project_records.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
-import { withoutLockedSkill } from "../../core/lockfile_model.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import { withoutLockedSkill } from "../../core/records/lockfile_model.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import {
   describeFiles,

@@ -10,8 +10,8 @@
 
 import { dirname, isAbsolute, join, relative } from "../os/paths.ts";
 import { type AgentName, agentProjectDir, agentUserDir } from "../../core/agents.ts";
-import type { LinkRecord } from "../../core/project_records.ts";
-import { withLink, withoutLinks } from "../../core/project_records.ts";
+import type { LinkRecord } from "../../core/records/project_records.ts";
+import { withLink, withoutLinks } from "../../core/records/project_records.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks, readProjectTrust, updateLinks } from "../store/project_records.ts";

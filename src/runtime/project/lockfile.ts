@@ -1,12 +1,12 @@
 /**
- * `skills-lock.json` on disk (model: core/lockfile_model.ts; reading: catalog/scopes.ts,
+ * `skills-lock.json` on disk (model: core/records/lockfile_model.ts; reading: catalog/scopes.ts,
  * which lists project skills with their lock). Writes are atomic (temp file, fsync, rename)
  * and happen only inside a project transaction (transaction.ts), after the skill folders
  * are in place. Also: the files and digest a skill folder has, as a lock entry records them.
  */
 
 import { join, relative } from "../os/paths.ts";
-import { combineDigest, sha256Hex } from "../../core/digest.ts";
+import { combineDigest, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
   emptyLockfile,
@@ -15,7 +15,7 @@ import {
   type LockedSource,
   type Lockfile,
   LOCKFILE_NAME,
-} from "../../core/lockfile_model.ts";
+} from "../../core/records/lockfile_model.ts";
 import { isWithin } from "../os/fs.ts";
 import { type LockRead, readProjectLock } from "../catalog/scopes.ts";
 import { fileHashes } from "../trust/file_hashes.ts";

@@ -8,8 +8,8 @@
  */
 
 import { describeError } from "../../core/errors.ts";
-import type { LockedSkill } from "../../core/lockfile_model.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { trackedEntry } from "../lifecycle/update.ts";
 import {
   assessSkill,

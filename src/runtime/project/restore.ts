@@ -21,15 +21,15 @@ import {
   type Lockfile,
   permissionsProblem,
   type StatedPermissions,
-} from "../../core/lockfile_model.ts";
-import { networkList } from "../../core/net_grants.ts";
+} from "../../core/records/lockfile_model.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
 import {
   ociSource,
   parseSource,
   type Source,
   sourceLocation,
   validateSubpath,
-} from "../../core/sources.ts";
+} from "../../core/sources/sources.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { GitError } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";

@@ -18,9 +18,13 @@
  */
 
 import { dirname, join } from "../os/paths.ts";
-import { sha256Hex } from "../../core/digest.ts";
+import { sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
-import { type Lockfile, safeRelativePath, serializeLockfile } from "../../core/lockfile_model.ts";
+import {
+  type Lockfile,
+  safeRelativePath,
+  serializeLockfile,
+} from "../../core/records/lockfile_model.ts";
 import {
   array,
   boolean,
@@ -29,7 +33,7 @@ import {
   object,
   string,
   type Validator,
-} from "../../core/validate.ts";
+} from "../../core/manifest/validate.ts";
 import { exists, lstatSyncOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
 import { withRegistryLock } from "../store/registry.ts";
 import {

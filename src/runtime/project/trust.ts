@@ -16,12 +16,12 @@ import {
   type LockedSkill,
   permissionsProblem,
   withLockedSkill,
-} from "../../core/lockfile_model.ts";
-import { networkList } from "../../core/net_grants.ts";
-import { canonicalSkillName } from "../../core/names.ts";
+} from "../../core/records/lockfile_model.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { beginProjectChange } from "./transaction.ts";
-import { withProjectTrust } from "../../core/project_records.ts";
+import { withProjectTrust } from "../../core/records/project_records.ts";
 import { removeIfExists } from "../os/fs.ts";
 import { updateProjectTrust } from "../store/project_records.ts";
 import { gateCachePath } from "../trust/gate.ts";

@@ -10,12 +10,17 @@
  * scope, so the command only shows, asks and renders.
  */
 
-import { networkList } from "../../core/net_grants.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
 import { isAbsolute, resolve } from "../os/paths.ts";
-import type { ChangeSummary } from "../../core/changes.ts";
-import type { Diagnostic } from "../../core/manifest.ts";
-import { type LockedSkill, withLockedSkill } from "../../core/lockfile_model.ts";
-import { ociSource, parseSource, type RefRequest, type Source } from "../../core/sources.ts";
+import type { ChangeSummary } from "../../core/records/changes.ts";
+import type { Diagnostic } from "../../core/manifest/manifest.ts";
+import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile_model.ts";
+import {
+  ociSource,
+  parseSource,
+  type RefRequest,
+  type Source,
+} from "../../core/sources/sources.ts";
 import type { Change } from "../lifecycle/change.ts";
 import {
   describeTracking,
@@ -32,7 +37,7 @@ import {
   type TrackedSkill,
 } from "../lifecycle/update_planner.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { RegistryEntry } from "../../core/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { sourceLabel } from "../lifecycle/fetch_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";

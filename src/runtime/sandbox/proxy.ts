@@ -8,15 +8,15 @@
  * Every decision is made before any connection, on the addresses a name resolves to: a
  * target no grant allows, or a name that resolves to an address that is not public
  * (loopback, private, CGNAT, link-local and metadata, unique-local, the host's own
- * interface addresses: core/ip_ranges.ts) unless a grant names that very address, gets the
+ * interface addresses: core/policy/ip_ranges.ts) unless a grant names that very address, gets the
  * same `403` and never a connection — so the proxy cannot be used to tell open ports from
  * closed ones. The connection then goes to the address that was checked (no second lookup
  * a rebinding DNS could answer differently).
  */
 
 import { join } from "../os/paths.ts";
-import { formatNetGrant, grantFor, type NetPolicy } from "../../core/net_grants.ts";
-import { isPublicAddress, parseIp, sameAddress } from "../../core/ip_ranges.ts";
+import { formatNetGrant, grantFor, type NetPolicy } from "../../core/policy/net_grants.ts";
+import { isPublicAddress, parseIp, sameAddress } from "../../core/policy/ip_ranges.ts";
 
 export interface NetProxy {
   /** The folder holding the socket (bound read-only into the sandbox). */

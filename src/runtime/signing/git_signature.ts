@@ -6,7 +6,7 @@
  * local repository is read in place) can neither pick the signers nor the program run.
  */
 
-import type { Transport } from "../../core/sources.ts";
+import type { Transport } from "../../core/sources/sources.ts";
 import { gitConfigArgs, type GitOptions, runGit } from "../git/command.ts";
 
 function verifyArgv(transport: Transport, allowedSigners: string, verb: string, name: string) {

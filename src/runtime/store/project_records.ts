@@ -1,6 +1,6 @@
 /**
  * `$SKILLS_HOME/project-trust.json` and `$SKILLS_HOME/links.json` on disk (models in
- * core/project_records.ts): read without the lock (a reader sees the old or the new file,
+ * core/records/project_records.ts): read without the lock (a reader sees the old or the new file,
  * never half of one), changed under the registry lock with an atomic replace. A file that
  * does not parse is an error for a change (it would drop other records) and, for a listing,
  * a note with nothing trusted (the safe reading).
@@ -16,7 +16,7 @@ import {
   parseProjectTrust,
   type ProjectTrustDocument,
   serializeRecords,
-} from "../../core/project_records.ts";
+} from "../../core/records/project_records.ts";
 import { writeFileAtomicSync } from "../os/fs.ts";
 import { withRegistryLock } from "./registry.ts";
 

@@ -16,8 +16,8 @@
 
 import { dirname, join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { isValidSkillName } from "../../core/names.ts";
-import { findEntry, type Registry, type RegistryEntry } from "../../core/registry_model.ts";
+import { isValidSkillName } from "../../core/manifest/names.ts";
+import { findEntry, type Registry, type RegistryEntry } from "../../core/records/registry_model.ts";
 import {
   array,
   formatIssue,
@@ -27,7 +27,7 @@ import {
   oneOf,
   string,
   type Validator,
-} from "../../core/validate.ts";
+} from "../../core/manifest/validate.ts";
 import {
   exists,
   lstatOrNull,

@@ -10,9 +10,9 @@
  */
 
 import { join } from "../os/paths.ts";
-import { combineDigest, type FileHash, sha256Hex } from "../../core/digest.ts";
+import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
-import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 import { writeFileAtomic } from "../os/fs.ts";
 
 const MAX_FILES = 20_000;

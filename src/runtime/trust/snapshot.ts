@@ -10,7 +10,7 @@
  * never the listing cache's.
  *
  * Python bytecode (`*.pyc`, `__pycache__/`) is covered by the digest but left out of the
- * copy, and scripts run with PYTHONDONTWRITEBYTECODE (core/env_policy.ts), so Python never
+ * copy, and scripts run with PYTHONDONTWRITEBYTECODE (core/policy/env_policy.ts), so Python never
  * reads bytecode from a skill folder: no sourceless import, no cached `.pyc` standing in for
  * its reviewed source. (A private PYTHONPYCACHEPREFIX would do the same for `__pycache__`
  * but not for sourceless files, and it moves the standard library's caches too: every run
@@ -22,9 +22,9 @@
  */
 
 import { dirname, join } from "../os/paths.ts";
-import { combineDigest, type FileHash, sha256Hex } from "../../core/digest.ts";
+import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
-import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/limits.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
 import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
 import { loadSkillDir, SkillLoadError, type SkillRecord } from "../catalog/loader.ts";
@@ -35,7 +35,7 @@ import {
   removeIfExists,
   writeFileAtomicSync,
 } from "../os/fs.ts";
-import type { Registry } from "../../core/registry_model.ts";
+import type { Registry } from "../../core/records/registry_model.ts";
 import { cachedDigest, listFiles } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
 

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { AUDIT_RULES } from "../../../src/core/audit_rules.ts";
+import { AUDIT_RULES } from "../../../src/core/audit/audit_rules.ts";
 import { auditDir } from "../../../src/runtime/audit/scan.ts";
 import { AUDIT_CORPUS, writeSample } from "../../fixtures/audit_corpus.ts";
 import { REPO_ROOT, tempDir } from "../../helpers/cli.ts";

@@ -12,7 +12,7 @@ import {
   stderrTail,
   trimPartialUtf8,
 } from "../../../src/runtime/exec/runner.ts";
-import { scriptEnvironment } from "../../../src/core/env_policy.ts";
+import { scriptEnvironment } from "../../../src/core/policy/env_policy.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
 import { waitGone } from "../../helpers/processes.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import { MAX_SKILL_FILE_BYTES } from "../../../src/core/limits.ts";
+import { MAX_SKILL_FILE_BYTES } from "../../../src/core/manifest/limits.ts";
 import { cloneRepository, fetchRepository } from "../../../src/runtime/git/fetch.ts";
 import {
   isSafeTreePath,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import { findEntry } from "../../../src/core/registry_model.ts";
-import { parseSource, type Source } from "../../../src/core/sources.ts";
+import { findEntry } from "../../../src/core/records/registry_model.ts";
+import { parseSource, type Source } from "../../../src/core/sources/sources.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
 import { inspectCandidates } from "../../../src/runtime/lifecycle/install.ts";
 import { entriesToRemove } from "../../../src/runtime/lifecycle/remove.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import { parseSource } from "../../../src/core/sources.ts";
+import { parseSource } from "../../../src/core/sources/sources.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
 import { discoverSkills } from "../../../src/runtime/catalog/discover.ts";
 import {

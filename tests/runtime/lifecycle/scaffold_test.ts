@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import { parseSkillMd } from "../../../src/core/manifest.ts";
+import { parseSkillMd } from "../../../src/core/manifest/manifest.ts";
 import { inspectSkillDir } from "../../../src/runtime/catalog/loader.ts";
 import {
   planScaffold,

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseSource } from "../../../src/core/sources.ts";
+import { parseSource } from "../../../src/core/sources/sources.ts";
 import { beginChange } from "../../../src/runtime/lifecycle/change.ts";
 import { assessSkill, type TrackedSkill } from "../../../src/runtime/lifecycle/update_planner.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import type { Manifest } from "../../../src/core/manifest.ts";
-import { findEntry } from "../../../src/core/registry_model.ts";
-import { parseSource } from "../../../src/core/sources.ts";
+import type { Manifest } from "../../../src/core/manifest/manifest.ts";
+import { findEntry } from "../../../src/core/records/registry_model.ts";
+import { parseSource } from "../../../src/core/sources/sources.ts";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
-import { summarizeChanges } from "../../../src/core/changes.ts";
+import { summarizeChanges } from "../../../src/core/records/changes.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
-import type { RefRequest } from "../../../src/core/sources.ts";
+import type { RefRequest } from "../../../src/core/sources/sources.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
 import { inspectCandidates, selectCandidates } from "../../../src/runtime/lifecycle/install.ts";
 import { readRegistry, updateRegistry } from "../../../src/runtime/store/registry.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RegistryClient, sha256Digest } from "../../../src/runtime/oci/client.ts";
-import { parseOciReference } from "../../../src/core/oci_reference.ts";
+import { parseOciReference } from "../../../src/core/sources/oci_reference.ts";
 import { findCredentials } from "../../../src/runtime/oci/credentials.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
 

@@ -7,8 +7,8 @@ import {
   SKILL_ARTIFACT_TYPE,
   SKILL_CONFIG_TYPE,
 } from "../../../src/runtime/oci/publish.ts";
-import { parseOciReference } from "../../../src/core/oci_reference.ts";
-import { sha256Hex } from "../../../src/core/digest.ts";
+import { parseOciReference } from "../../../src/core/sources/oci_reference.ts";
+import { sha256Hex } from "../../../src/core/records/digest.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
 
 async function writeSkill(dir: string, name: string, extra = "") {

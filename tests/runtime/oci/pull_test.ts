@@ -6,7 +6,7 @@ import {
   publishSkills,
 } from "../../../src/runtime/oci/publish.ts";
 import { pullSkills } from "../../../src/runtime/oci/pull.ts";
-import { parseOciReference } from "../../../src/core/oci_reference.ts";
+import { parseOciReference } from "../../../src/core/sources/oci_reference.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
 
 async function writeSkill(dir: string, name: string, body = "") {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { askProxy } from "../../helpers/proxy.ts";
 import { startNetProxy } from "../../../src/runtime/sandbox/proxy.ts";
-import type { NetPolicy } from "../../../src/core/net_grants.ts";
+import type { NetPolicy } from "../../../src/core/policy/net_grants.ts";
 
 function pong() {
   const seen: string[] = [];

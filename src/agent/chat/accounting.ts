@@ -1,0 +1,247 @@
+/**
+ * Token accounting from real requests: the configured provider client builds the request
+ * it would send (same model step as the chat loop), a capturing `fetch` records the body
+ * and answers with an empty response — no network — and the body is tokenized.
+ */
+
+import type { ModelMessage } from "ai";
+import { assistantMessage, type ToolCallRecord, toolResultMessage } from "./chat_loop.ts";
+import { runModelStep } from "./model_step.ts";
+import { captureFetch, createLanguageModel, type ProviderConfig } from "./providers.ts";
+import { countTokens, requestParts, type RequestTokens, requestTokens } from "./tokens.ts";
+import type { ToolDefinition, ToolSurface } from "../surface/tool_surface.ts";
+
+/** How many activations one captured request carries (see measureContext). */
+const ACTIVATION_BATCH = 100;
+
+/** The first user message used when measuring; only its own tokens depend on it. */
+const PROBE_MESSAGE = "Hello";
+
+/** Builds and captures the request for `messages` with the surface's prompt and tools. */
+export async function captureRequestBody(
+  config: ProviderConfig,
+  surface: Pick<ToolSurface, "systemPrompt" | "listTools">,
+  messages: ModelMessage[],
+): Promise<unknown> {
+  const capture = captureFetch(config.format);
+  const model = createLanguageModel(config, capture.fetch);
+  await runModelStep({
+    model,
+    instructions: surface.systemPrompt,
+    messages,
+    tools: surface.listTools(),
+    stream: true,
+    maxRetries: 0,
+  });
+  const first = capture.requests[0];
+  if (first === undefined) throw new Error("the provider client sent no request");
+  return first.body;
+}
+
+/** Tokens of the next request: the fixed overhead and the conversation so far. */
+export async function measureConversation(
+  config: ProviderConfig,
+  surface: Pick<ToolSurface, "systemPrompt" | "listTools">,
+  messages: ModelMessage[],
+): Promise<RequestTokens> {
+  const probe: ModelMessage = { role: "user", content: PROBE_MESSAGE };
+  const withProbe = await captureRequestBody(config, surface, [...messages, probe]);
+  const tokens = requestTokens(withProbe);
+  if (messages.length === 0) {
+    return { ...tokens, conversation: 0, total: tokens.fixed };
+  }
+  // The probe is not part of the conversation: subtract what it adds.
+  const probeOnly = requestTokens(await captureRequestBody(config, surface, [probe]));
+  const conversation = Math.max(0, tokens.conversation - probeOnly.conversation);
+  return { ...tokens, conversation, total: tokens.fixed + conversation };
+}
+
+interface SkillCost {
+  name: string;
+  /**
+   * The skill's share of the fixed overhead: its own catalog entry (prompt element and its
+   * name in the tool schemas); with a single active skill, the total minus the total
+   * without it.
+   */
+  fixed: number;
+  /** What one `activate_skill` call and its result add to the next request. */
+  activation: number;
+  /** Tools mounted by the activation (typed toolsets). */
+  toolsAdded: string[];
+  /** Set when the activation failed (its error envelope was measured). */
+  activationError?: string;
+}
+
+interface ContextReport {
+  model: string;
+  format: ProviderConfig["format"];
+  active: string[];
+  fixed: RequestTokens;
+  tools: string[];
+  skills: SkillCost[];
+}
+
+/**
+ * Measures the fixed overhead with `active` skills, each skill's share of it, and what
+ * each activation adds. `openSurface` builds a fresh surface for a set of active skills.
+ *
+ * Linear in the number of skills: the fixed request is captured once; a skill's share is
+ * the tokens of its own entry (its `<skill>` element in the prompt and its name in the
+ * tool schemas); each activation is measured once, on one shared surface that is rolled
+ * back after every activation, as the messages and tools it adds to a request.
+ */
+export async function measureContext(
+  config: ProviderConfig,
+  active: readonly string[],
+  openSurface: (active: ReadonlySet<string>) => Promise<ToolSurface>,
+): Promise<ContextReport> {
+  const probe: ModelMessage[] = [{ role: "user", content: PROBE_MESSAGE }];
+  const surface = await openSurface(new Set(active));
+  try {
+    const fixed = requestTokens(await captureRequestBody(config, surface, probe));
+    const tools = surface.listTools().map((t) => t.name);
+    const shares = active.length === 1
+      ? [fixed.fixed - await fixedWithout(config, openSurface, probe)]
+      : skillShares(surface, active);
+    // In batches: each batch's activations are measured with one captured request, so the
+    // work stays linear and the garbage of a thousand-skill measurement stays small.
+    const activations: Activation[] = [];
+    const costs: number[] = [];
+    for (let i = 0; i < active.length; i += ACTIVATION_BATCH) {
+      const batch = await activateEach(surface, active.slice(i, i + ACTIVATION_BATCH));
+      activations.push(...batch);
+      costs.push(...await activationCosts(config, probe, batch));
+    }
+    const skills = activations.map((a, index): SkillCost => ({
+      name: a.name,
+      fixed: shares[index]!,
+      activation: costs[index]!,
+      toolsAdded: a.added.map((t) => t.name),
+      ...(a.record.result.success ? {} : { activationError: a.record.result.message }),
+    }));
+    return {
+      model: config.label,
+      format: config.format,
+      active: [...active],
+      fixed,
+      tools,
+      skills,
+    };
+  } finally {
+    await surface.close();
+  }
+}
+
+interface Activation {
+  name: string;
+  record: ToolCallRecord;
+  /** The tools the activation mounted. */
+  added: ToolDefinition[];
+}
+
+/** Activates each skill on `surface` in turn, rolling the surface back after each one. */
+async function activateEach(surface: ToolSurface, active: readonly string[]) {
+  const start = surface.checkpoint();
+  const before = new Set(surface.listTools().map((t) => t.name));
+  // The tool list is copied only when an activation changed it (a skill with toolsets):
+  // with a thousand skills, the activate_skill schema alone is large.
+  let changed = false;
+  const unsubscribe = surface.onToolsChanged(() => changed = true);
+  const activations: Activation[] = [];
+  for (const name of active) {
+    changed = false;
+    const args = { name };
+    const result = await surface.callTool("activate_skill", args);
+    const added = changed ? surface.listTools().filter((t) => !before.has(t.name)) : [];
+    await surface.restore(start);
+    const record = { id: "call_activate", name: "activate_skill", arguments: args, result };
+    activations.push({ name, record: { ...record, duration_ms: 0 }, added });
+  }
+  unsubscribe();
+  return activations;
+}
+
+/**
+ * What each activation adds to the next request: its tool call, its result and the tools
+ * it mounts, in the wire format of the provider. One request carrying every activation is
+ * captured (the provider client's formatting is what counts, and a capture costs a few ms),
+ * then each activation's own messages and tools are counted.
+ */
+async function activationCosts(
+  config: ProviderConfig,
+  probe: ModelMessage[],
+  activations: readonly Activation[],
+): Promise<number[]> {
+  const messages: ModelMessage[] = [...probe];
+  for (const { record } of activations) {
+    const call = { id: record.id, name: record.name, input: record.arguments };
+    messages.push(assistantMessage("", [call]), toolResultMessage([record]));
+  }
+  const mounted = activations.flatMap((a) => a.added);
+  const stub = { systemPrompt: "", listTools: () => mounted };
+  const wire = requestParts(await captureRequestBody(config, stub, messages));
+  if (wire.conversation.length !== probe.length + 2 * activations.length) {
+    throw new Error("the provider client merged activation messages; cannot attribute them");
+  }
+  const head = wire.conversation.slice(0, probe.length);
+  const base = countTokens(JSON.stringify(head));
+  const toolsByName = new Map(wire.tools.map((tool) => [wireToolName(tool), tool]));
+  return activations.map((activation, index) => {
+    const at = probe.length + 2 * index;
+    const own = [...head, ...wire.conversation.slice(at, at + 2)];
+    const tools = activation.added.map((t) => toolsByName.get(t.name)).filter((t) => t);
+    const toolTokens = tools.length === 0 ? 0 : countTokens(JSON.stringify(tools));
+    return countTokens(JSON.stringify(own)) - base + toolTokens;
+  });
+}
+
+/** A tool's name in OpenAI (`{function: {name}}`) or Anthropic (`{name}`) wire format. */
+function wireToolName(tool: unknown): string | undefined {
+  const record = tool as { name?: unknown; function?: { name?: unknown } } | null;
+  const name = record?.function?.name ?? record?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/** The fixed overhead with no skill active (what a single skill's share is measured against). */
+async function fixedWithout(
+  config: ProviderConfig,
+  openSurface: (active: ReadonlySet<string>) => Promise<ToolSurface>,
+  probe: ModelMessage[],
+): Promise<number> {
+  const none = await openSurface(new Set());
+  try {
+    return requestTokens(await captureRequestBody(config, none, probe)).fixed;
+  } finally {
+    await none.close();
+  }
+}
+
+/**
+ * Each skill's own share of the fixed overhead: its `<skill>` element in the system prompt
+ * plus its name wherever a tool schema lists it (the `activate_skill` enum).
+ */
+function skillShares(
+  surface: Pick<ToolSurface, "systemPrompt" | "listTools">,
+  active: readonly string[],
+): number[] {
+  const prompt = surface.systemPrompt;
+  const schemas = JSON.stringify(surface.listTools());
+  return active.map((name) => {
+    let share = 0;
+    const at = prompt.indexOf(`<name>${name}</name>`);
+    if (at !== -1) {
+      const start = prompt.lastIndexOf("<skill>", at);
+      const end = prompt.indexOf("</skill>", at);
+      if (start !== -1 && end !== -1) {
+        share += countTokens(prompt.slice(start, end + "</skill>".length) + "\n");
+      }
+    }
+    const quoted = JSON.stringify(name);
+    let mentions = 0;
+    for (let at = schemas.indexOf(quoted); at !== -1; at = schemas.indexOf(quoted, at + 1)) {
+      mentions++;
+    }
+    share += mentions * countTokens(`${quoted},`);
+    return share;
+  });
+}

@@ -1,0 +1,274 @@
+/**
+ * Model providers through the AI SDK, configured by environment variables:
+ *
+ *   SKILLS_MODEL=provider:model   openai | anthropic | openai-compatible | ollama
+ *   OPENAI_API_KEY / ANTHROPIC_API_KEY / SKILLS_API_KEY
+ *   SKILLS_BASE_URL               base URL override (required for openai-compatible)
+ *
+ * Every provider gets an explicit `fetch`, so requests can be recorded (`--verbose`,
+ * `/context`) or captured without any network (`skills context`).
+ */
+
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import { SkillError } from "../../core/errors.ts";
+import { guardEndpoint } from "./endpoint_guard.ts";
+
+const PROVIDERS = ["openai", "anthropic", "openai-compatible", "ollama"] as const;
+type ProviderName = (typeof PROVIDERS)[number];
+
+/** How the request body is laid out on the wire. */
+type WireFormat = "openai-chat" | "anthropic-messages";
+
+export const OLLAMA_BASE_URL = "http://127.0.0.1:11434/v1";
+
+export interface ProviderConfig {
+  provider: ProviderName;
+  model: string;
+  /** `provider:model`, as given in SKILLS_MODEL. */
+  label: string;
+  /** Undefined: the provider's default endpoint. */
+  baseURL: string | undefined;
+  /** Undefined: none is sent (local servers). */
+  apiKey: string | undefined;
+  format: WireFormat;
+}
+
+const CONFIG_HINT =
+  "Set SKILLS_MODEL=provider:model (e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, " +
+  "ollama:llama3.2, or openai-compatible:<model> with SKILLS_BASE_URL) and the key " +
+  "(OPENAI_API_KEY, ANTHROPIC_API_KEY or SKILLS_API_KEY); see .env.example";
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+interface ResolveOptions {
+  /** Whether a missing key is an error (false for `skills context`, which sends nothing). */
+  requireKey?: boolean;
+}
+
+/** Pure: the effective environment → a provider configuration, or a SkillError saying what to set. */
+export function resolveProviderConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  options: ResolveOptions = {},
+): ProviderConfig {
+  const requireKey = options.requireKey ?? true;
+  const spec = nonEmpty(env.SKILLS_MODEL);
+  if (spec === undefined) {
+    throw new SkillError("usage", "Cannot start a model session: SKILLS_MODEL is not set", {
+      hint: CONFIG_HINT,
+    });
+  }
+  const colon = spec.indexOf(":");
+  const provider = (colon === -1 ? spec : spec.slice(0, colon)).trim().toLowerCase();
+  const model = colon === -1 ? "" : spec.slice(colon + 1).trim();
+  if (!(PROVIDERS as readonly string[]).includes(provider)) {
+    throw new SkillError("usage", `Unknown provider "${provider}" in SKILLS_MODEL="${spec}"`, {
+      hint: `Use one of ${PROVIDERS.join(", ")}, e.g. SKILLS_MODEL=openai:gpt-4o-mini`,
+    });
+  }
+  if (model === "") {
+    throw new SkillError("usage", `SKILLS_MODEL="${spec}" names no model`, {
+      hint: `Write it as provider:model, e.g. SKILLS_MODEL=${provider}:<model-id>`,
+    });
+  }
+  const name = provider as ProviderName;
+  const label = `${name}:${model}`;
+  const baseOverride = nonEmpty(env.SKILLS_BASE_URL)?.replace(/\/+$/, "");
+  const skillsKey = nonEmpty(env.SKILLS_API_KEY);
+  const missingKey = (variable: string): never => {
+    throw new SkillError("usage", `Cannot use ${label}: ${variable} is not set`, {
+      hint: `Set ${variable} (or SKILLS_API_KEY) in the environment or in .env`,
+    });
+  };
+  switch (name) {
+    case "openai": {
+      const apiKey = nonEmpty(env.OPENAI_API_KEY) ?? skillsKey;
+      if (apiKey === undefined && requireKey) missingKey("OPENAI_API_KEY");
+      return { provider: name, model, label, baseURL: baseOverride, apiKey, format: "openai-chat" };
+    }
+    case "anthropic": {
+      const apiKey = nonEmpty(env.ANTHROPIC_API_KEY) ?? skillsKey;
+      if (apiKey === undefined && requireKey) missingKey("ANTHROPIC_API_KEY");
+      return {
+        provider: name,
+        model,
+        label,
+        baseURL: baseOverride,
+        apiKey,
+        format: "anthropic-messages",
+      };
+    }
+    case "openai-compatible": {
+      if (baseOverride === undefined) {
+        throw new SkillError("usage", `Cannot use ${label}: SKILLS_BASE_URL is not set`, {
+          hint: "Set SKILLS_BASE_URL to the server's OpenAI-compatible endpoint, " +
+            "e.g. http://127.0.0.1:8000/v1 (and SKILLS_API_KEY if it needs one)",
+        });
+      }
+      return {
+        provider: name,
+        model,
+        label,
+        baseURL: baseOverride,
+        apiKey: skillsKey,
+        format: "openai-chat",
+      };
+    }
+    case "ollama":
+      return {
+        provider: name,
+        model,
+        label,
+        baseURL: baseOverride ?? OLLAMA_BASE_URL,
+        apiKey: skillsKey,
+        format: "openai-chat",
+      };
+  }
+}
+
+/**
+ * Routes the AI SDK's warnings (unknown model capabilities, unsupported settings) to `log`
+ * — the `--verbose` debug log — instead of the console. Without a logger they are dropped.
+ */
+export function routeSdkWarnings(log?: (message: string) => void): void {
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = log === undefined
+    ? false
+    : (options: { warnings: unknown[]; provider?: string; model?: string }) => {
+      for (const warning of options.warnings) {
+        const text = (warning as { message?: unknown }).message ?? JSON.stringify(warning);
+        log(`model warning (${options.provider ?? "?"}/${options.model ?? "?"}): ${text}`);
+      }
+    };
+}
+
+routeSdkWarnings();
+
+/** Builds the AI SDK language model. Keys and URLs are passed explicitly (never read from Deno.env). */
+export function createLanguageModel(
+  config: ProviderConfig,
+  rawFetch: typeof globalThis.fetch,
+): LanguageModel {
+  const fetch = guardEndpoint(rawFetch);
+  switch (config.provider) {
+    case "openai":
+      return createOpenAI({
+        apiKey: config.apiKey ?? "",
+        baseURL: config.baseURL ?? "https://api.openai.com/v1",
+        fetch,
+      }).chat(config.model);
+    case "anthropic":
+      return createAnthropic({
+        apiKey: config.apiKey ?? "",
+        baseURL: config.baseURL ?? "https://api.anthropic.com/v1",
+        fetch,
+      })(config.model);
+    case "openai-compatible":
+    case "ollama":
+      return createOpenAICompatible({
+        name: config.provider,
+        baseURL: config.baseURL ?? OLLAMA_BASE_URL,
+        ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+        includeUsage: true,
+        fetch,
+      }).chatModel(config.model);
+  }
+}
+
+/** One request as the provider client sent it. */
+interface RecordedRequest {
+  url: string;
+  /** The parsed JSON body (null when it was not JSON). */
+  body: unknown;
+}
+
+/** Wraps `fetch` so every request body is handed to `record` before it is sent. */
+export function recordingFetch(
+  record: (request: RecordedRequest) => void,
+  inner: typeof globalThis.fetch = globalThis.fetch,
+): typeof globalThis.fetch {
+  return (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    record({ url, body: parseBody(init?.body) });
+    return inner(input, init);
+  };
+}
+
+function parseBody(body: unknown): unknown {
+  if (typeof body !== "string") return null;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A `fetch` that records each request and answers with a minimal valid, empty response in
+ * the provider's wire format — no network. Used to measure exactly what would be sent.
+ */
+export function captureFetch(format: WireFormat): {
+  fetch: typeof globalThis.fetch;
+  requests: RecordedRequest[];
+} {
+  const requests: RecordedRequest[] = [];
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const body = parseBody(init?.body);
+    requests.push({ url, body });
+    const stream = (body as { stream?: unknown } | null)?.stream === true;
+    const model = String((body as { model?: unknown } | null)?.model ?? "capture");
+    return Promise.resolve(emptyResponse(format, stream, model));
+  };
+  return { fetch, requests };
+}
+
+function emptyResponse(format: WireFormat, stream: boolean, model: string): Response {
+  const sse = (text: string) =>
+    new Response(text, { headers: { "content-type": "text/event-stream" } });
+  if (format === "openai-chat") {
+    const choice = { index: 0, finish_reason: "stop" };
+    const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    const base = { id: "capture", created: 0, model };
+    if (!stream) {
+      return Response.json({
+        ...base,
+        object: "chat.completion",
+        choices: [{ ...choice, message: { role: "assistant", content: "" } }],
+        usage,
+      });
+    }
+    const chunk = {
+      ...base,
+      object: "chat.completion.chunk",
+      choices: [{ ...choice, delta: { role: "assistant", content: "" } }],
+      usage,
+    };
+    return sse(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
+  }
+  const message = {
+    id: "msg_capture",
+    type: "message",
+    role: "assistant",
+    model,
+    content: [],
+    stop_reason: "end_turn",
+    stop_sequence: null,
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
+  if (!stream) return Response.json(message);
+  const event = (type: string, data: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  return sse(
+    event("message_start", { message: { ...message, stop_reason: null } }) +
+      event("message_delta", {
+        delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { output_tokens: 0 },
+      }) +
+      event("message_stop", {}),
+  );
+}

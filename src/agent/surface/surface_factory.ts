@@ -1,0 +1,44 @@
+/** Opens tool surfaces the same way for `skills chat`, `skills context` and the benchmarks. */
+
+import type { Catalog } from "../../runtime/catalog/catalog.ts";
+import { allowedToolsEnabled } from "./allowed_tools.ts";
+import type { CatalogWatch } from "./catalog_watch.ts";
+import { createToolSurface } from "./tools.ts";
+import type { ToolSurface } from "./tool_surface.ts";
+
+export interface SurfaceFactoryOptions {
+  home: string;
+  catalog: Catalog;
+  env: Readonly<Record<string, string>>;
+  /** Warnings and debug lines (stderr). */
+  log?: (message: string) => void;
+  /** `AGENT_SKILLS=all-untrusted`: untrusted skills' code may run. */
+  allowUntrusted?: boolean;
+  /** The user's directory, shown read-only to sandboxed scripts. */
+  cwd?: string;
+  /** Surfaces follow the catalog as other commands change it (mcp, chat). */
+  catalogWatch?: CatalogWatch;
+}
+
+/** A function that opens a fresh surface for a set of active skills. */
+export function surfaceFactory(
+  options: SurfaceFactoryOptions,
+): (active: ReadonlySet<string>) => Promise<ToolSurface> {
+  const enforceAllowedTools = allowedToolsEnabled(options.env.SKILLS_ALLOWED_TOOLS);
+  return (active) =>
+    createToolSurface({
+      home: options.home,
+      // A watched catalog: the newest view (a new session opens on what is installed now).
+      catalog: options.catalogWatch?.view.catalog ?? options.catalog,
+      active,
+      env: options.env,
+      enforceAllowedTools,
+      // <location> lets a model (or a human reading the transcript) see where a skill lives;
+      // it also makes `skills prompt` output byte-identical to what chat and MCP send.
+      includeLocation: true,
+      allowUntrusted: options.allowUntrusted === true,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.catalogWatch ? { catalogWatch: options.catalogWatch } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+}

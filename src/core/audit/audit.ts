@@ -1,0 +1,674 @@
+/**
+ * The audit engine: applies the rule records of audit_rules.ts to a skill's files (given
+ * as bytes, so the OS stays outside) and reports findings with file, line, rule and the
+ * matched excerpt (control and invisible characters shown escaped). Also what an update
+ * adds compared with the installed version.
+ */
+
+import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "../policy/net_grants.ts";
+import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./audit_code.ts";
+import {
+  AUDIT_MAX_FILE_BYTES,
+  AUDIT_RULES,
+  AUDIT_RULES_VERSION,
+  type AuditRule,
+  type FileKind,
+  SEVERITIES,
+  type Severity,
+} from "./audit_rules.ts";
+
+export interface AuditFile {
+  /** Path inside the skill, `/`-separated (`SKILL.md`, `scripts/run.py`). */
+  path: string;
+  /** The file's bytes (at most AUDIT_MAX_FILE_BYTES of them). */
+  bytes: Uint8Array;
+  /** The file's full size when `bytes` holds only its beginning. */
+  size?: number;
+}
+
+interface AuditInput {
+  files: readonly AuditFile[];
+  /** The skill's name and `permissions.env`, when its manifest could be read. */
+  name?: string | undefined;
+  envPatterns?: readonly string[] | undefined;
+  /** Its `permissions.network`, when its manifest could be read. */
+  network?: NetPolicy | undefined;
+}
+
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  title: string;
+  explanation: string;
+  file: string;
+  line: number;
+  /** The matched text, clipped, with control and invisible characters escaped. */
+  excerpt: string;
+}
+
+export interface AuditReport {
+  rules_version: string;
+  files: number;
+  /** Most severe first, then by file and line. */
+  findings: Finding[];
+  counts: Record<Severity, number>;
+  /** Every distinct URL the skill names (the network-endpoint findings). */
+  endpoints: string[];
+}
+
+const SCRIPT_EXTENSIONS = new Set([
+  "py",
+  "sh",
+  "bash",
+  "zsh",
+  "fish",
+  "js",
+  "mjs",
+  "cjs",
+  "ts",
+  "mts",
+  "rb",
+  "pl",
+  "php",
+  "ps1",
+  "psm1",
+  "bat",
+  "cmd",
+  "lua",
+]);
+const PROSE_EXTENSIONS = new Set(["md", "markdown", "mdx", "txt", "rst"]);
+const EXECUTABLE_EXTENSIONS = new Set([
+  "exe",
+  "dll",
+  "so",
+  "dylib",
+  "pyc",
+  "pyo",
+  "class",
+  "jar",
+  "whl",
+  "node",
+  "wasm",
+  "bin",
+]);
+const EXCERPT_CHARS = 120;
+
+/** Audits one skill. Pure: every byte it looks at is in `input`. */
+export function auditSkill(input: AuditInput): AuditReport {
+  const audit = new SkillAudit(input);
+  for (const file of input.files) audit.add(file);
+  return audit.report();
+}
+
+/**
+ * An audit fed one file at a time, so that a reader never holds a whole skill in memory:
+ * `add` each file (its bytes can be dropped afterwards), then take the `report`.
+ */
+export class SkillAudit {
+  readonly #facts: Pick<AuditInput, "name" | "envPatterns" | "network">;
+  readonly #findings: Finding[] = [];
+  #files = 0;
+
+  constructor(facts: Pick<AuditInput, "name" | "envPatterns" | "network">) {
+    this.#facts = facts;
+  }
+
+  add(file: AuditFile): void {
+    this.#files++;
+    this.#findings.push(...auditFile(file, this.#facts));
+  }
+
+  report(): AuditReport {
+    const findings = [...this.#findings].sort(compareFindings);
+    const counts = { critical: 0, high: 0, medium: 0, info: 0 };
+    for (const f of findings) counts[f.severity]++;
+    const endpoints = [
+      ...new Set(findings.filter((f) => f.rule === "network-endpoint").map((f) => f.excerpt)),
+    ].sort();
+    return { rules_version: AUDIT_RULES_VERSION, files: this.#files, findings, counts, endpoints };
+  }
+}
+
+function compareFindings(a: Finding, b: Finding): number {
+  const s = SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity);
+  if (s !== 0) return s;
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  if (a.line !== b.line) return a.line - b.line;
+  return a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0;
+}
+
+/** A region of a text file read as one kind; `offset` is where it starts in the file. */
+interface Region {
+  kind: FileKind;
+  text: string;
+  offset: number;
+}
+
+function auditFile(
+  file: AuditFile,
+  input: Pick<AuditInput, "name" | "envPatterns" | "network">,
+): Finding[] {
+  const out: Finding[] = [];
+  const text = decodeText(file.bytes);
+  if (text === undefined) {
+    const cls = binaryClass(file);
+    for (const rule of AUDIT_RULES) {
+      if (rule.match.type === "binary" && cls !== "media" && rule.match.classes.includes(cls)) {
+        out.push(finding(rule, file.path, 1, describeBinary(file.bytes)));
+      }
+    }
+    return out;
+  }
+  const lines = lineStarts(text);
+  const lineAt = (offset: number) => lineOf(lines, offset);
+  const regions = regionsOf(file.path, text);
+  // Folded once per region, matched by every rule.
+  const readingsOf = new Map(regions.map((region) => [region, readings(region)]));
+  // A script's comments and docstrings, told apart by a tokenizer (audit_code.ts).
+  const inertOf = new Map<Region, readonly Span[]>();
+  for (const region of regions) {
+    if (region.kind !== "script") continue;
+    const language = codeLanguageOf(file.path, region.text);
+    if (language === undefined) continue;
+    const reading = readCode(language, region.text);
+    // A script that reads its own source can run what its comments hold: none is inert.
+    // (Read as written and with string pieces joined: `"__do" + "c__"` is `__doc__`.)
+    const texts = readingsOf.get(region)!;
+    if (!texts.some((text) => readsOwnSource(text, reading))) inertOf.set(region, reading.inert);
+  }
+  const isInert = (region: Region, index: number) => {
+    const spans = inertOf.get(region);
+    return spans !== undefined && inSpans(spans, index);
+  };
+  /** Rules that fired in code (not in a comment): what the `together` rules combine. */
+  const fired = new Set<string>();
+  const push = (rule: AuditRule, region: Region, at: number, matched: string) => {
+    const inert = isInert(region, at - region.offset);
+    const severity = inert && !HIDING_RULES.has(rule.id)
+      ? commentSeverity(rule.severity)
+      : severityInContext(rule, file.path, region, at - region.offset, matched);
+    out.push(finding(rule, file.path, lineAt(at), matched, false, severity));
+    if (!inert) fired.add(rule.id);
+  };
+  for (const rule of AUDIT_RULES) {
+    const m = rule.match;
+    for (const region of regions) {
+      if (!rule.kinds.includes(region.kind)) continue;
+      if (m.type === "pattern") {
+        // Matched on the text read as a reviewer would (confusables folded, string pieces
+        // joined); reported with the file's own characters. Both keep every offset.
+        // One finding per rule and line, however many of its patterns (or readings) match.
+        const seen = new Set<number>();
+        for (const text of readingsOf.get(region)!) {
+          for (const pattern of m.patterns) {
+            for (const match of text.matchAll(pattern)) {
+              // (Every URL is listed, though: network-endpoint keys by position.)
+              const line = rule.id === "network-endpoint"
+                ? -match.index! - 1
+                : lineAt(region.offset + match.index!);
+              if (seen.has(line)) continue;
+              let matched = region.text.slice(match.index!, match.index! + match[0].length);
+              if (rule.id === "network-endpoint") matched = matched.replace(/[.,;:!?*_~]+$/, "");
+              if (m.unless?.test(matched)) continue;
+              if (rule.id === "prompt-injection" && isAdvisory(text, match.index!, match[0])) {
+                continue;
+              }
+              seen.add(line);
+              push(rule, region, region.offset + match.index!, matched);
+            }
+          }
+        }
+      } else if (m.type === "folded-name") {
+        for (const piece of concatenations(region.text)) {
+          if (!m.names.test(piece.value) || isInert(region, piece.index)) continue;
+          push(rule, region, region.offset + piece.index, piece.source);
+        }
+      } else if (m.type === "html-comment") {
+        for (const match of region.text.matchAll(/<!--([\s\S]*?)(?:-->|$)/g)) {
+          if (!m.pattern.test(match[1]!)) continue;
+          // In a code block or code span the comment is shown as written: nothing is hidden.
+          if (inCode(region.text, match.index!)) continue;
+          // A template's comments guide whoever fills it in ("describe when the agent should
+          // use each tool"): shown, at medium.
+          const severity = TEMPLATE_PATH.test(file.path) ? "medium" : rule.severity;
+          const line = lineAt(region.offset + match.index!);
+          out.push(finding(rule, file.path, line, match[0], false, severity));
+          fired.add(rule.id);
+        }
+      } else if (m.type === "env-permission" && region.kind === "frontmatter") {
+        for (const pattern of broadEnvPatterns(input.name, input.envPatterns ?? [])) {
+          const index = region.text.indexOf(pattern);
+          const at = region.offset + (index === -1 ? 0 : index);
+          out.push(finding(rule, file.path, lineAt(at), `permissions.env: ${pattern}`));
+          fired.add(rule.id);
+        }
+      } else if (m.type === "network-permission" && region.kind === "frontmatter") {
+        for (const grant of input.network?.grants ?? []) {
+          if (!namesNonPublicAddress(grant)) continue;
+          const text = formatNetGrant(grant);
+          const index = region.text.indexOf(grant.host);
+          const at = region.offset + (index === -1 ? 0 : index);
+          out.push(finding(rule, file.path, lineAt(at), `permissions.network: ${text}`));
+          fired.add(rule.id);
+        }
+      } else if (m.type === "minified") {
+        const longest = longestLine(region.text);
+        if (longest.length > m.maxLineLength) {
+          const at = region.offset + longest.start;
+          out.push(finding(rule, file.path, lineAt(at), region.text.slice(at, at + 80)));
+          fired.add(rule.id);
+        }
+      } else if (m.type === "oversized" && region.offset === 0) {
+        if ((file.size ?? file.bytes.length) > m.bytes) {
+          out.push(finding(rule, file.path, 1, `${file.size} bytes`));
+          fired.add(rule.id);
+        }
+      }
+    }
+  }
+  // Rules made of other rules: both fired in this file, and the file is of the right kind.
+  for (const rule of AUDIT_RULES) {
+    const m = rule.match;
+    if (m.type !== "together") continue;
+    if (!regions.some((r) => rule.kinds.includes(r.kind))) continue;
+    if (!m.rules.every((id) => fired.has(id))) continue;
+    const first = out.find((f) => f.rule === m.rules[0])!;
+    out.push(finding(rule, file.path, first.line, first.excerpt, true));
+  }
+  return out;
+}
+
+function finding(
+  rule: AuditRule,
+  file: string,
+  line: number,
+  matched: string,
+  escaped = false,
+  severity: Severity = rule.severity,
+): Finding {
+  return {
+    rule: rule.id,
+    severity,
+    title: rule.title,
+    explanation: rule.explanation,
+    file,
+    line,
+    excerpt: escaped ? matched : excerptOf(matched),
+  };
+}
+
+/** UTF-8 text, or undefined for a binary file (a NUL byte, or bytes that are not UTF-8). */
+function decodeText(bytes: Uint8Array): string | undefined {
+  if (bytes.subarray(0, 8192).includes(0)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    // A file cut at the size cap may end inside a character: judge it without the cut.
+    if (bytes.length < AUDIT_MAX_FILE_BYTES) return undefined;
+    try {
+      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
+        bytes.subarray(0, bytes.length - 4),
+      );
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+const MEDIA_MAGIC: readonly number[][] = [
+  [0x89, 0x50, 0x4e, 0x47], // PNG
+  [0xff, 0xd8, 0xff], // JPEG
+  [0x47, 0x49, 0x46, 0x38], // GIF
+  [0x25, 0x50, 0x44, 0x46], // PDF
+  [0x00, 0x00, 0x01, 0x00], // ICO
+  [0x77, 0x4f, 0x46, 0x46], // WOFF
+  [0x77, 0x4f, 0x46, 0x32], // WOFF2
+  [0x00, 0x01, 0x00, 0x00], // TrueType
+  [0x4f, 0x54, 0x54, 0x4f], // OpenType
+];
+const EXECUTABLE_MAGIC: readonly number[][] = [
+  [0x7f, 0x45, 0x4c, 0x46], // ELF
+  [0xfe, 0xed, 0xfa, 0xce], // Mach-O
+  [0xfe, 0xed, 0xfa, 0xcf],
+  [0xce, 0xfa, 0xed, 0xfe],
+  [0xcf, 0xfa, 0xed, 0xfe],
+  [0xca, 0xfe, 0xba, 0xbe], // Mach-O universal, Java class
+  [0x4d, 0x5a], // PE (MZ)
+  [0x00, 0x61, 0x73, 0x6d], // WebAssembly
+];
+
+function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
+  return magic.every((b, i) => bytes[i] === b);
+}
+
+/** `executable`, `opaque`, or `media` (images, fonts, PDFs: binary, but not code). */
+function binaryClass(file: AuditFile): "executable" | "opaque" | "media" {
+  const ext = extensionOf(file.path);
+  if (EXECUTABLE_EXTENSIONS.has(ext) || EXECUTABLE_MAGIC.some((m) => startsWith(file.bytes, m))) {
+    return "executable";
+  }
+  const riff = startsWith(file.bytes, [0x52, 0x49, 0x46, 0x46]); // WebP, WAV
+  if (riff || MEDIA_MAGIC.some((m) => startsWith(file.bytes, m))) return "media";
+  return "opaque";
+}
+
+function describeBinary(bytes: Uint8Array): string {
+  const head = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+  return `binary, starts with ${head}`;
+}
+
+function extensionOf(path: string): string {
+  const name = path.split("/").pop() ?? "";
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot + 1).toLowerCase();
+}
+
+/** How a text file is read: SKILL.md as front matter + instructions, others by their kind. */
+function regionsOf(path: string, text: string): Region[] {
+  if (path === "SKILL.md") {
+    const fence = /^---[ \t\r]*\n/.exec(text);
+    if (fence !== null) {
+      const close = /^---[ \t\r]*$/m;
+      close.lastIndex = 0;
+      const rest = text.slice(fence[0].length);
+      const end = close.exec(rest);
+      if (end !== null) {
+        const bodyStart = fence[0].length + end.index;
+        return [
+          { kind: "frontmatter", text: rest.slice(0, end.index), offset: fence[0].length },
+          { kind: "instructions", text: text.slice(bodyStart), offset: bodyStart },
+        ];
+      }
+    }
+    return [{ kind: "instructions", text, offset: 0 }];
+  }
+  const ext = extensionOf(path);
+  if (PROSE_EXTENSIONS.has(ext)) return [{ kind: "instructions", text, offset: 0 }];
+  if (SCRIPT_EXTENSIONS.has(ext) || text.startsWith("#!")) {
+    return [{ kind: "script", text, offset: 0 }];
+  }
+  return [{ kind: "text", text, offset: 0 }];
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line of `offset` (binary search over line starts). */
+function lineOf(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+function longestLine(text: string): { start: number; length: number } {
+  let best = { start: 0, length: 0 };
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end - start > best.length) best = { start, length: end - start };
+    start = end + 1;
+  }
+  return best;
+}
+
+/**
+ * `permissions.env` wildcards that do not name the skill: the stem before `*` must start
+ * with a word of the skill's name (`KALSHI_*` in kalshi-markets; not `AWS_*` in pdf).
+ */
+export function broadEnvPatterns(
+  name: string | undefined,
+  patterns: readonly string[],
+): string[] {
+  const words = (name ?? "").toUpperCase().split(/[-_]/).filter((w) => w.length >= 2);
+  return patterns.filter((pattern) => {
+    const star = pattern.indexOf("*");
+    if (star === -1) return false;
+    const stem = pattern.slice(0, star).toUpperCase();
+    return stem.length < 3 || !words.some((word) => stem.startsWith(word));
+  });
+}
+
+/** Escapes what a terminal would not show (or would interpret): `\n`, `\u200b`, `\u{e0041}`. */
+export function escapeInvisible(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (ch === "\n") out += "\\n";
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\r") out += "\\r";
+    else if (isInvisible(code)) {
+      out += code > 0xffff
+        ? `\\u{${code.toString(16)}}`
+        : `\\u${code.toString(16).padStart(4, "0")}`;
+    } else out += ch;
+  }
+  return out;
+}
+
+function isInvisible(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x00ad || code === 0x034f ||
+    code === 0x061c || code === 0x115f || code === 0x1160 || code === 0x180e ||
+    (code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x206f) || code === 0x3164 || (code >= 0xfe00 && code <= 0xfe0f) ||
+    code === 0xfeff || code === 0xffa0 || (code >= 0xe0000 && code <= 0xe007f) ||
+    (code >= 0xe0100 && code <= 0xe01ef);
+}
+
+/** The text tag characters spell (U+E0020–U+E007E map to ASCII), or "" when none. */
+function tagText(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (code >= 0xe0020 && code <= 0xe007e) out += String.fromCharCode(code - 0xe0000);
+  }
+  return out;
+}
+
+function excerptOf(matched: string): string {
+  const chars = [...matched];
+  const clipped = chars.length > EXCERPT_CHARS
+    ? `${chars.slice(0, EXCERPT_CHARS).join("")}…`
+    : matched;
+  const hidden = tagText(matched);
+  const decoded = hidden === "" ? "" : ` (hidden text: "${escapeInvisible(hidden.slice(0, 200))}")`;
+  return escapeInvisible(clipped) + decoded;
+}
+
+function findingKey(f: Finding): string {
+  return `${f.rule}\u0000${f.file}\u0000${f.excerpt}`;
+}
+
+/** What an update adds: new critical or high findings, and every new endpoint. */
+export interface AuditDelta {
+  findings: Finding[];
+  endpoints: string[];
+}
+
+/** Compares two versions of a skill; lines move between versions, so they are not compared. */
+export function auditAdded(before: AuditReport, after: AuditReport): AuditDelta {
+  const known = new Set(before.findings.map(findingKey));
+  const findings = after.findings.filter((f) =>
+    (f.severity === "critical" || f.severity === "high") && !known.has(findingKey(f))
+  );
+  const oldEndpoints = new Set(before.endpoints);
+  return { findings, endpoints: after.endpoints.filter((e) => !oldEndpoints.has(e)) };
+}
+
+/** Critical findings, the ones that refuse an install without --allow-risky. */
+export function criticalFindings(report: Pick<AuditReport, "findings">): Finding[] {
+  return report.findings.filter((f) => f.severity === "critical");
+}
+
+/** `rule file:line`, how a finding is named in the registry and in one-line messages. */
+export function findingLabel(f: Pick<Finding, "rule" | "file" | "line">): string {
+  return `${f.rule} ${f.file}:${f.line}`;
+}
+
+export { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES, type Severity };
+
+// --- Reading text as a reviewer would -------------------------------------------------
+
+/**
+ * Latin look-alikes of Cyrillic and Greek letters (and fullwidth forms), one UTF-16 unit
+ * each, so that offsets in the folded text are offsets in the file.
+ */
+const CONFUSABLES: Record<string, string> = Object.fromEntries(
+  [
+    ["аa", "вb", "сc", "еe", "һh", "іi", "јj", "кk", "мm", "нh", "оo", "рp", "ԛq", "ѕs", "тt"],
+    ["уy", "хx", "ԝw", "ӏl", "АA", "ВB", "СC", "ЕE", "НH", "ІI", "ЈJ", "КK", "МM", "ОO", "РP"],
+    ["ЅS", "ТT", "ХX", "УY", "αa", "εe", "ιi", "κk", "νv", "οo", "ρp", "τt", "υu", "χx", "ΑA"],
+    ["ΒB", "ΕE", "ΗH", "ΙI", "ΚK", "ΜM", "ΝN", "ΟO", "ΡP", "ΤT", "ΥY", "ΧX", "ΖZ", "ɡg", "ı" + "i"],
+  ].flat().map((pair) => [pair[0]!, pair[1]!]),
+);
+
+/** Greek, Cyrillic (and supplement), ɡ, ı and fullwidth ASCII: where confusables live. */
+const CONFUSABLE_RANGE = /[\u0370-\u052F\u0261\u0131\uFF01-\uFF5E]/g;
+
+function foldConfusables(text: string): string {
+  return text.replace(CONFUSABLE_RANGE, (c) => {
+    const code = c.charCodeAt(0);
+    return code >= 0xff01 ? String.fromCharCode(code - 0xfee0) : CONFUSABLES[c] ?? c;
+  });
+}
+
+/** A string literal joined from pieces: `"sys" + "tem"` → `system`, at `index`. */
+interface Concatenation {
+  index: number;
+  source: string;
+  value: string;
+}
+
+const CONCATENATION =
+  /(["'`])([^"'`\\\n]*)\1(?:[ \t]*\+[ \t]*(["'`])([^"'`\\\n]*)\3)+|(["'])([^"'\\\n]*)\5(?:[ \t]+\5?)/g;
+const LITERAL = /(["'`])([^"'`\\\n]*)\1/g;
+
+function concatenations(text: string): Concatenation[] {
+  const out: Concatenation[] = [];
+  for (const m of text.matchAll(CONCATENATION)) {
+    if (!m[0].includes("+")) continue;
+    const value = [...m[0].matchAll(LITERAL)].map((l) => l[2]).join("");
+    out.push({ index: m.index!, source: m[0], value });
+  }
+  return out;
+}
+
+/**
+ * The readings of a region that rules match against, all the same length as the region:
+ * its text, its text with confusables folded, and (for scripts) with string pieces joined
+ * in place (`"sys" + "tem"` read as `"system"` padded with spaces).
+ */
+function readings(region: Region): string[] {
+  const folded = foldConfusables(region.text);
+  const out = folded === region.text ? [region.text] : [region.text, folded];
+  if (region.kind === "script") {
+    const pieces: string[] = [];
+    let last = 0;
+    for (const c of concatenations(folded)) {
+      const quote = c.source[0]!;
+      pieces.push(folded.slice(last, c.index), (quote + c.value + quote).padEnd(c.source.length));
+      last = c.index + c.source.length;
+    }
+    if (pieces.length > 0) out.push(pieces.join("") + folded.slice(last));
+  }
+  return out;
+}
+
+/**
+ * Prompt-injection phrasing that warns about the phrase rather than uses it: quoted, or
+ * after "never", "do not", "such as", "watch for" in the same sentence.
+ */
+function isAdvisory(text: string, index: number, matched: string): boolean {
+  const before = text.slice(Math.max(0, index - 100), index);
+  const sentence = before.split(/[.!?\n]\s/).pop() ?? before;
+  const after = text.slice(index + matched.length, index + matched.length + 2);
+  if (/["'“‘`]\s*$/.test(sentence) && /^\s*["'”’`]|^[^"'”’`]*$/.test(after)) {
+    if (/["'”’`]/.test(text.slice(index + matched.length, index + matched.length + 40))) {
+      return true;
+    }
+  }
+  return /\b(?:never|not|don'?t|avoid|refuse|resist|reject|ignore\s+requests|watch\s+(?:out\s+)?for|beware|detect|flag|such\s+as|e\.g\.|like|phrases?|attempts?\s+to|example)\b[^.!?]*$/i
+    .test(sentence);
+}
+
+/**
+ * Prose inside fenced code blocks, quotations (`> ...`) or inline code spans: examples, not
+ * orders.
+ */
+function quotedAt(text: string, index: number): boolean {
+  let inFence = false;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    const fence = /^\s{0,3}(?:```|~~~)/.test(line);
+    if (index >= start && index <= end) {
+      if (inFence || fence || /^\s{0,3}>/.test(line)) return true;
+      // Inside an inline code span: an odd number of backticks before it on the line.
+      return (line.slice(0, index - start).match(/`/g)?.length ?? 0) % 2 === 1;
+    }
+    if (fence) inFence = !inFence;
+    start = end + 1;
+  }
+  return false;
+}
+
+/**
+ * Rules about characters that hide text: they matter most in comments and strings (Trojan
+ * Source hides code in a comment), so a comment does not lower them.
+ */
+const HIDING_RULES = new Set(["tag-unicode", "bidi-unicode", "invisible-unicode"]);
+
+/** A finding in a script's comment or docstring: nothing runs it, the reviewer still sees it. */
+function commentSeverity(severity: Severity): Severity {
+  return severity === "critical" || severity === "high" ? "medium" : severity;
+}
+
+/** Files a skill fills in or copies (its assets, its templates), not instructions it gives. */
+const TEMPLATE_PATH = /^(?:assets|templates)\/|\/templates?\//;
+
+/** Inside a fenced code block or an inline code span (not a quotation). */
+function inCode(text: string, index: number): boolean {
+  return quotedAt(text, index) && !/^\s{0,3}>/.test(text.slice(text.lastIndexOf("\n", index) + 1));
+}
+
+/** Installers of well-known toolchains, shown in docs as their projects publish them. */
+const KNOWN_INSTALLER =
+  /https?:\/\/(?:astral\.sh\/uv|sh\.rustup\.rs|(?:www\.)?rustup\.rs|deno\.land\/install|bun\.sh\/install|get\.docker\.com|raw\.githubusercontent\.com\/(?:nvm-sh\/nvm|Homebrew\/install|pyenv\/pyenv-installer)\/|install\.python-poetry\.org|pyenv\.run|get\.pnpm\.io|sh\.uv\.dev|foundry\.paradigm\.xyz|cli\.github\.com|fnm\.vercel\.app|nixos\.org\/nix\/install|install\.determinate\.systems|get\.helm\.sh|starship\.rs\/install|(?:www\.)?ollama\.com\/install|claude\.ai\/install|opencode\.ai\/install)/i;
+
+/**
+ * The severity of a finding where it stands. A script's code and SKILL.md's instructions
+ * keep the rule's severity. In documentation, a well-known toolchain's installer one-liner
+ * is information; in a reference document (not SKILL.md), a fenced example or quotation
+ * describes rather than orders (critical and high → medium), and credential paths
+ * named there (detection rules, troubleshooting) are information.
+ */
+function severityInContext(
+  rule: AuditRule,
+  path: string,
+  region: Region,
+  index: number,
+  matched: string,
+): Severity {
+  if (region.kind === "script" || region.kind === "frontmatter") return rule.severity;
+  if (rule.id === "fetch-and-execute" && KNOWN_INSTALLER.test(matched)) return "info";
+  // Templates and data (a Dockerfile, a YAML workflow) are not run by the skill: shown, not
+  // refused.
+  if (region.kind === "text") return rule.severity === "critical" ? "high" : rule.severity;
+  if (path === "SKILL.md") return rule.severity;
+  if (rule.id === "credential-read" || rule.id === "persistence") return "info";
+  if (rule.severity !== "critical" && rule.severity !== "high") return rule.severity;
+  if (!quotedAt(region.text, index)) return rule.severity;
+  // Still shown, never refused: the reviewer sees the example, the install goes ahead.
+  if (rule.severity === "critical" || rule.severity === "high") return "medium";
+  return rule.severity;
+}

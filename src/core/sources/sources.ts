@@ -1,0 +1,472 @@
+/**
+ * Where a skill comes from: pure parsing of `skills add` sources and ref flags. Anything
+ * that could make git do more than fetch a repository is rejected here, before git runs:
+ * option-looking URLs and refs, remote helpers (`ext::`), transports other than
+ * https/ssh/git/file, control characters and credentials embedded in URLs.
+ *
+ * Whether the input names a directory on disk is decided by the caller (the CLI layer)
+ * and passed in as a flag; this module does no I/O.
+ */
+
+import { type PathRules, pathRules } from "../paths.ts";
+
+/** file:// URL paths are POSIX-style on every platform. */
+const POSIX = pathRules("posix", () => "/");
+import { SkillError } from "../errors.ts";
+import { canonicalSkillName, quoteName, skillNameProblem } from "../manifest/names.ts";
+import { parseOciReference } from "./oci_reference.ts";
+
+export type Transport = "https" | "ssh" | "git" | "file";
+
+export interface GitSource {
+  type: "git";
+  /** What git clones: never carries credentials, never starts with `-`. */
+  url: string;
+  transport: Transport;
+  /** Path inside the repository where discovery starts ("" for the root). */
+  subpath: string;
+  /** Canonical skill name selected by `owner/repo@skill`. */
+  skill: string | undefined;
+  /** Ref selected by `#ref`. */
+  ref: string | undefined;
+}
+
+interface LocalSource {
+  type: "local";
+  /** Absolute path of the directory. */
+  path: string;
+  subpath: "";
+  skill: undefined;
+  ref: undefined;
+}
+
+/** A skill (or an index of skills) published to an OCI registry (`skills publish`). */
+export interface OciSource {
+  type: "oci";
+  /** `oci://registry/repository`, without tag or digest: where the artifact lives. */
+  url: string;
+  registry: string;
+  repository: string;
+  /** The skill's folder in a pulled index ("" for the whole artifact). */
+  subpath: string;
+  skill: undefined;
+  /** The tag (`:1.0`) or manifest digest (`@sha256:…`) the reference names. */
+  ref: string | undefined;
+}
+
+export type Source = GitSource | LocalSource | OciSource;
+
+/** Where a source's files come from: the URL (git, OCI) or the directory. */
+export function sourceLocation(source: Source): string {
+  return source.type === "local" ? source.path : source.url;
+}
+
+/** An `oci://registry/repository[:tag|@sha256:…]` source; the reference is checked here. */
+export function ociSource(input: string): OciSource {
+  const reference = parseOciReference(input);
+  return {
+    type: "oci",
+    url: `oci://${reference.registry}/${reference.repository}`,
+    registry: reference.registry,
+    repository: reference.repository,
+    subpath: "",
+    skill: undefined,
+    ref: reference.digest ?? reference.tag,
+  };
+}
+
+interface ParseSourceOptions {
+  /** The caller found a directory with this absolute path for the input. */
+  localDirectory?: string | undefined;
+  /** That directory is a bare git repository: clone it (file://) instead of copying. */
+  localIsBareRepository?: boolean;
+  /** The platform's path rules for `localDirectory` (default: POSIX). */
+  paths?: Pick<PathRules, "isAbsolute" | "normalize">;
+}
+
+/** What to check out: the default branch, a named branch or tag, or any ref / commit. */
+export type RefRequest =
+  | { kind: "default" }
+  | { kind: "branch"; name: string }
+  | { kind: "tag"; name: string }
+  | { kind: "ref"; name: string };
+
+type NamedRef = Exclude<RefRequest, { kind: "default" }>;
+
+const MAX_SOURCE_LENGTH = 2048;
+const MAX_REF_LENGTH = 255;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const GITHUB_OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+const GITHUB_REPO = /^[A-Za-z0-9._-]{1,100}$/;
+const REPO_HINT =
+  "Give the repository (https://github.com/<owner>/<repo>, owner/repo) or a folder in it (…/tree/<ref>/<path>)";
+const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/;
+const SCP_LIKE = /^(?:([^@/:]+)@)?([^@/:]+):(?!\/\/)(.*)$/;
+const HEX_SHA = /^[0-9a-f]{4,64}$/i;
+
+function invalid(input: string, reason: string, hint?: string): SkillError {
+  return new SkillError(
+    "invalid_source",
+    `Invalid source '${quoteName(input)}': ${reason}`,
+    hint === undefined ? {} : { hint },
+  );
+}
+
+const CREDENTIAL_HINT = "Remove the credentials from the URL and let git supply them: " +
+  "`git config --global credential.helper store` (or your platform's helper, e.g. " +
+  "`osxkeychain`, `manager`, `libsecret`), or use an ssh URL with an ssh key";
+
+/** True for a full commit SHA (sha1 or sha256 object name). */
+export function isFullSha(value: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(value);
+}
+
+/** True when a ref could be an (abbreviated) commit SHA. */
+export function looksLikeSha(value: string): boolean {
+  return HEX_SHA.test(value);
+}
+
+/** Validates a branch, tag or commit name the way `git check-ref-format` would; throws. */
+export function validateRef(ref: string, what = "ref"): string {
+  const bad = (reason: string) =>
+    new SkillError("invalid_source", `Invalid ${what} '${quoteName(ref)}': ${reason}`);
+  if (ref.length === 0) throw bad("it is empty");
+  if (ref.length > MAX_REF_LENGTH) throw bad(`it is longer than ${MAX_REF_LENGTH} characters`);
+  if (CONTROL.test(ref)) throw bad("it contains control characters");
+  if (ref.startsWith("-")) throw bad("it starts with '-'");
+  if (/[\s~^:?*[\\]/.test(ref)) throw bad("it contains a space or one of ~ ^ : ? * [ \\");
+  if (ref.includes("..") || ref.includes("@{") || ref === "@") {
+    throw bad("it contains '..' or '@{'");
+  }
+  if (ref.startsWith("/") || ref.endsWith("/") || ref.includes("//")) {
+    throw bad("it has an empty path component");
+  }
+  if (ref.endsWith(".") || ref.split("/").some((c) => c.startsWith(".") || c.endsWith(".lock"))) {
+    throw bad("a component starts with '.' or ends with '.lock'");
+  }
+  return ref;
+}
+
+/** Normalises a path inside a repository; rejects traversal and absolute paths. */
+export function validateSubpath(input: string, subpath: string): string {
+  if (subpath === "") return "";
+  if (CONTROL.test(subpath) || subpath.includes("\\")) {
+    throw invalid(input, "the path inside the repository contains control characters or '\\'");
+  }
+  const parts = subpath.split("/").filter((p) => p !== "");
+  if (subpath.startsWith("/") && parts.length === 0) return "";
+  if (parts.some((p) => p === "." || p === ".." || p === ".git")) {
+    throw invalid(input, "the path inside the repository may not contain '.', '..' or '.git'");
+  }
+  return parts.join("/");
+}
+
+/** Parses a source as typed by the user. Throws `invalid_source` with a hint. */
+export function parseSource(input: string, options: ParseSourceOptions = {}): Source {
+  if (input.length === 0) throw invalid(input, "it is empty");
+  if (input.length > MAX_SOURCE_LENGTH) {
+    throw invalid(input, `it is longer than ${MAX_SOURCE_LENGTH} characters`);
+  }
+  if (CONTROL.test(input)) throw invalid(input, "it contains control characters");
+  if (input.startsWith("-")) {
+    throw invalid(input, "it starts with '-' (it would be read as an option by git)");
+  }
+
+  if (options.localDirectory !== undefined) {
+    const paths = options.paths ?? POSIX;
+    const path = paths.normalize(options.localDirectory);
+    if (!paths.isAbsolute(path)) throw invalid(input, "the local directory path is not absolute");
+    if (options.localIsBareRepository) {
+      return gitSource(`file://${path}`, "file", "", undefined, undefined);
+    }
+    return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
+  }
+
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(input)) {
+    const transport = input.slice(0, input.indexOf("::"));
+    throw invalid(
+      input,
+      `the '${quoteName(transport)}::' remote helper transport is not allowed`,
+      "Use an https://, ssh://, git:// or file:// URL",
+    );
+  }
+
+  if (/^oci:\/\//i.test(input)) return ociSource(input);
+
+  const hash = input.indexOf("#");
+  const base = hash === -1 ? input : input.slice(0, hash);
+  const ref = hash === -1 ? undefined : validateRef(input.slice(hash + 1));
+  if (base.length === 0) throw invalid(input, "it has a ref but no repository");
+
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(base)?.[1]?.toLowerCase();
+  if (scheme !== undefined) return parseUrl(input, base, scheme, ref);
+
+  if (looksLikePath(base)) {
+    throw invalid(
+      input,
+      "no such directory",
+      "Check the path, or use owner/repo for a GitHub repository",
+    );
+  }
+
+  const scp = SCP_LIKE.exec(base);
+  if (scp !== null) return parseScpLike(input, base, scp, ref);
+
+  return parseShorthand(input, base, ref);
+}
+
+function looksLikePath(base: string): boolean {
+  return base === "." || base === ".." || base.startsWith("./") || base.startsWith("../") ||
+    base.startsWith("/") || base.startsWith("~");
+}
+
+function gitSource(
+  url: string,
+  transport: Transport,
+  subpath: string,
+  skill: string | undefined,
+  ref: string | undefined,
+): GitSource {
+  return { type: "git", url, transport, subpath, skill, ref };
+}
+
+function parseUrl(input: string, base: string, scheme: string, ref: string | undefined): Source {
+  if (scheme === "http") {
+    throw invalid(input, "plain http:// is not allowed", "Use the https:// URL of the repository");
+  }
+  if (scheme !== "https" && scheme !== "ssh" && scheme !== "git" && scheme !== "file") {
+    throw invalid(
+      input,
+      `the '${quoteName(scheme)}' transport is not allowed`,
+      "Use an https://, ssh://, git:// or file:// URL",
+    );
+  }
+  // `new URL` resolves `..` and `.` (also as %2e): `…/tree/main/../secret` would silently
+  // become ref `secret`. A repository URL has no business with dot segments; refuse them.
+  const rawPath = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*(\/[^?#]*)?/.exec(base)?.[1] ?? "";
+  if (scheme !== "file" && rawPath.split("/").some((s) => /^(?:\.|%2e){1,2}$/i.test(s))) {
+    throw invalid(input, "its path contains a '.' or '..' segment");
+  }
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw invalid(input, "it is not a valid URL");
+  }
+  if (url.search !== "") throw invalid(input, "a query string ('?') is not allowed");
+  if (url.password !== "" || (url.username !== "" && scheme !== "ssh")) {
+    // Never echo the secret: the message shows the URL with its user info masked.
+    const masked = input.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/]*@/, "$1***@");
+    throw invalid(masked, "credentials in the URL are not allowed", CREDENTIAL_HINT);
+  }
+  const user = decodeURIComponent(url.username);
+  if (user.startsWith("-")) throw invalid(input, "the user name starts with '-'");
+  const host = url.hostname;
+  if (scheme === "file") {
+    if (host !== "" && host !== "localhost") {
+      throw invalid(input, "a file:// URL must name a local path (file:///path)");
+    }
+    const path = decodeURIComponent(url.pathname);
+    if (CONTROL.test(path)) throw invalid(input, "it contains control characters");
+    return gitSource(`file://${POSIX.normalize(path)}`, "file", "", undefined, ref);
+  }
+  const rawHost = /^[a-z]+:\/\/(?:[^@/]*@)?([^/:]*)/i.exec(base)?.[1] ?? host;
+  if (rawHost.startsWith("-") || decodeURIComponent(rawHost).startsWith("-")) {
+    throw invalid(input, "the host name starts with '-' (it would be read as an ssh option)");
+  }
+  if (!HOST.test(host)) throw invalid(input, `'${quoteName(host)}' is not a valid host name`);
+  const path = decodeURIComponent(url.pathname);
+  if (CONTROL.test(path)) throw invalid(input, "it contains control characters");
+  if (path === "/" || path === "") throw invalid(input, "it names no repository");
+
+  const transport = scheme as Transport;
+  if (scheme === "https" && host.toLowerCase() === "github.com") {
+    return parseGitHubPath(input, path, ref) ?? gitSource(base, transport, "", undefined, ref);
+  }
+  // `url.host` keeps a non-default port (self-hosted GitLab on :8443); `hostname` would drop it.
+  if (scheme === "https" && path.includes("/-/")) {
+    return parseGitLabPath(input, url.host, path, ref);
+  }
+  return gitSource(base, transport, "", undefined, ref);
+}
+
+/**
+ * The repository path of a browser URL: `<ref>/<path>` after `tree` names a folder, after
+ * `blob` a file (whose folder is meant). A branch name with slashes is read as its first
+ * segment, as other tools do; use `#ref` and a path for those.
+ */
+function refAndSubpath(
+  input: string,
+  kind: "tree" | "blob",
+  rest: readonly string[],
+  ref: string | undefined,
+): { ref: string; subpath: string } {
+  const [treeRef, ...path] = rest;
+  if (treeRef === undefined) throw invalid(input, `it names no ref after /${kind}/`);
+  if (ref !== undefined) throw invalid(input, `it names a ref twice (/${kind}/<ref> and #ref)`);
+  const folder = kind === "blob" ? path.slice(0, -1) : path;
+  return { ref: validateRef(treeRef), subpath: validateSubpath(input, folder.join("/")) };
+}
+
+/** GitLab (any host): `https://host/group/.../repo/-/(tree|blob)/<ref>/<path>`. */
+function parseGitLabPath(input: string, host: string, path: string, ref: string | undefined) {
+  const marker = path.indexOf("/-/");
+  const repoPath = path.slice(0, marker).replace(/\.git$/, "");
+  const [kind, ...rest] = path.slice(marker + 3).split("/").filter((p) => p !== "");
+  if (repoPath.split("/").filter((p) => p !== "").length < 2) {
+    throw invalid(input, "it names no repository before /-/");
+  }
+  const url = `https://${host}${repoPath}.git`;
+  if (kind !== "tree" && kind !== "blob") {
+    throw invalid(input, `a GitLab /-/${kind ?? ""} page is not a repository`, REPO_HINT);
+  }
+  const at = refAndSubpath(input, kind, rest, ref);
+  return gitSource(url, "https", at.subpath, undefined, at.ref);
+}
+
+/** `https://github.com/owner/repo[.git][/(tree|blob)/<ref>/<path>]`. */
+function parseGitHubPath(input: string, path: string, ref: string | undefined) {
+  const parts = path.split("/").filter((p) => p !== "");
+  const [owner, repoRaw, kind, ...rest] = parts;
+  if (owner !== undefined && repoRaw === undefined) {
+    throw invalid(
+      input,
+      `it names the user or organisation '${quoteName(owner)}', not a repository`,
+      REPO_HINT,
+    );
+  }
+  if (owner === undefined || repoRaw === undefined) return undefined;
+  const repo = repoRaw.replace(/\.git$/, "");
+  if (!GITHUB_OWNER.test(owner) || !GITHUB_REPO.test(repo)) return undefined;
+  const url = `https://github.com/${owner}/${repo}.git`;
+  if (kind === undefined) return gitSource(url, "https", "", undefined, ref);
+  if (kind !== "tree" && kind !== "blob") {
+    throw invalid(input, `a GitHub /${kind} page is not a repository`, REPO_HINT);
+  }
+  const at = refAndSubpath(input, kind, rest, ref);
+  return gitSource(url, "https", at.subpath, undefined, at.ref);
+}
+
+function parseScpLike(
+  input: string,
+  base: string,
+  match: RegExpExecArray,
+  ref: string | undefined,
+): Source {
+  const [, user, host = "", path = ""] = match;
+  if (user !== undefined && user.startsWith("-")) {
+    throw invalid(input, "the user name starts with '-'");
+  }
+  if (host.startsWith("-")) {
+    throw invalid(input, "the host name starts with '-' (it would be read as an ssh option)");
+  }
+  if (!HOST.test(host)) throw invalid(input, `'${quoteName(host)}' is not a valid host name`);
+  if (path === "" || path.startsWith("-")) {
+    throw invalid(input, "the repository path is empty or starts with '-'");
+  }
+  return gitSource(base, "ssh", "", undefined, ref);
+}
+
+/** `owner/repo`, `owner/repo/sub/path`, `owner/repo@skill`, each with an optional `#ref`. */
+function parseShorthand(input: string, base: string, ref: string | undefined): Source {
+  let spec = base;
+  let skill: string | undefined;
+  const at = spec.lastIndexOf("@");
+  if (at !== -1) {
+    const name = spec.slice(at + 1);
+    const problem = skillNameProblem(name);
+    if (problem !== undefined) throw invalid(input, `the skill name after '@' ${problem}`);
+    skill = canonicalSkillName(name);
+    spec = spec.slice(0, at);
+  }
+  const parts = spec.split("/");
+  const [owner, repoRaw, ...rest] = parts;
+  if (owner === undefined || repoRaw === undefined || repoRaw === "") {
+    throw invalid(
+      input,
+      "it is not a URL, a directory or owner/repo",
+      "Use owner/repo (GitHub), an https://, ssh://, git:// or file:// URL, or a directory path",
+    );
+  }
+  const repo = repoRaw.replace(/\.git$/, "");
+  if (!GITHUB_OWNER.test(owner)) {
+    throw invalid(input, `'${quoteName(owner)}' is not a valid GitHub owner`);
+  }
+  if (!GITHUB_REPO.test(repo) || repo === "." || repo === "..") {
+    throw invalid(input, `'${quoteName(repo)}' is not a valid GitHub repository name`);
+  }
+  const subpath = validateSubpath(input, rest.join("/"));
+  return gitSource(`https://github.com/${owner}/${repo}.git`, "https", subpath, skill, ref);
+}
+
+export interface RefFlags {
+  ref?: string | undefined;
+  branch?: string | undefined;
+  tag?: string | undefined;
+}
+
+/**
+ * Combines `--ref/--branch/--tag` with a `#ref` from the source. At most one may be
+ * given (the same value twice is fine). Throws `usage` for conflicts.
+ */
+export function refRequest(flags: RefFlags, fromSource: string | undefined): RefRequest {
+  const given: NamedRef[] = [];
+  if (flags.ref !== undefined) given.push({ kind: "ref", name: validateRef(flags.ref) });
+  if (flags.branch !== undefined) {
+    given.push({ kind: "branch", name: validateRef(flags.branch, "branch") });
+  }
+  if (flags.tag !== undefined) given.push({ kind: "tag", name: validateRef(flags.tag, "tag") });
+  if (given.length > 1) {
+    throw new SkillError("usage", "Give only one of --ref, --branch and --tag");
+  }
+  const flag = given[0];
+  if (fromSource !== undefined) {
+    if (flag !== undefined && flag.name !== fromSource) {
+      throw new SkillError(
+        "usage",
+        `The source names ref '${quoteName(fromSource)}' but --${flag.kind} names '${
+          quoteName(flag.name)
+        }'`,
+      );
+    }
+    return flag ?? { kind: "ref", name: fromSource };
+  }
+  return flag ?? { kind: "default" };
+}
+
+/** A short human description of a source, e.g. for the confirmation prompt. */
+export function describeSource(source: Source): string {
+  if (source.type === "local") return source.path;
+  if (source.type === "oci") return source.ref === undefined ? source.url : ociLabel(source);
+  return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
+}
+
+/**
+ * The argument of `--skill`: a skill name or `*`; returns the canonical name or `*`. A skill
+ * published under a name that is no identifier is selected by its installed name.
+ */
+export function parseSkillSelector(value: string): string {
+  if (value === "*") return "*";
+  const problem = skillNameProblem(value);
+  if (problem !== undefined) {
+    throw new SkillError("usage", `Invalid --skill '${quoteName(value)}': ${problem}`);
+  }
+  return canonicalSkillName(value);
+}
+
+/** `oci://registry/repository:tag` or `…@sha256:…` as the user would write it. */
+export function ociLabel(source: Pick<OciSource, "url" | "ref">, ref = source.ref): string {
+  if (ref === undefined) return source.url;
+  return `${source.url}${ref.startsWith("sha256:") ? "@" : ":"}${ref}`;
+}
+
+/** A commit or manifest digest shortened for a line of output (`3f2a9c1e0b4d`, `sha256:3f2a9c1e0b4d`). */
+export function shortRevision(id: string): string {
+  return id.startsWith("sha256:") ? id.slice(0, 19) : id.slice(0, 12);
+}
+
+/** What the summary calls a source's revision: a git commit, or an OCI manifest digest. */
+export function revisionLabel(source: Pick<Source, "type">): "Commit" | "Manifest" {
+  return source.type === "oci" ? "Manifest" : "Commit";
+}
