@@ -1,10 +1,12 @@
 /** `skills remove <name>...`: confirm, then remove directories and entries atomically. */
 
-import { declined, SkillError, UsageError } from "../../core/errors.ts";
-import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
-import { removeFromProject, removeInstalled } from "../../runtime/project/install.ts";
-import { readProjectLock } from "../../runtime/project/lockfile.ts";
-import { projectSkillDir } from "../../runtime/project/transaction.ts";
+import { declined, UsageError } from "../../core/errors.ts";
+import {
+  removalTargets,
+  removeFromProject,
+  removeInstalled,
+} from "../../runtime/project/install.ts";
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import { canonicalSkillName } from "../../core/manifest/names.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";
@@ -61,18 +63,7 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
   await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
   for (const note of change.recovered) warn(ctx, note);
   // Names the project's skills-lock.json records are the project's (issue 17).
-  const { root } = findProjectRoot(ctx.cwd);
-  const read = readProjectLock(root);
-  const locked = read.state === "ok" ? read.lock.skills : {};
-  const inProject = options.names.filter((n) => Object.hasOwn(locked, n));
-  const others = options.names.filter((n) => !inProject.includes(n));
-  if (options.project && others.length > 0) {
-    throw new SkillError(
-      "not_found",
-      `Cannot remove skill '${others[0]}': skills-lock.json does not record it`,
-      { hint: "Run `skills list` to see the project's skills" },
-    );
-  }
+  const { root, inProject, others } = removalTargets(ctx.cwd, options.names, options.project);
   const project = await confirmProjectRemovals(ctx, options, home, root, inProject);
   if (others.length === 0) {
     if (project.removed.length === 0) throw declined("Nothing was removed");
@@ -120,14 +111,11 @@ async function confirmProjectRemovals(
   options: RemoveOptions,
   home: string,
   root: string,
-  keys: readonly string[],
+  removals: readonly { key: string; entry: LockedSkill; dir: string }[],
 ): Promise<{ removed: string[]; links: string[] }> {
-  if (keys.length === 0) return { removed: [], links: [] };
-  const read = readProjectLock(root);
-  const locked = read.state === "ok" ? read.lock.skills : {};
+  if (removals.length === 0) return { removed: [], links: [] };
   const accepted: string[] = [];
-  for (const key of keys) {
-    const entry = locked[key]!;
+  for (const { key, entry, dir } of removals) {
     ctx.stderr.write(
       `\nSkill '${key}' (project)\n` + fields([
         [
@@ -135,7 +123,7 @@ async function confirmProjectRemovals(
           `${entry.source.url}${entry.source.subpath ? ` (${entry.source.subpath})` : ""}`,
         ],
         ["Commit", entry.commit],
-        ["Path", projectSkillDir(root, key)],
+        ["Path", dir],
       ]),
     );
     const ok = await confirmAction(ctx, `Remove project skill '${key}' and its lock entry?`, {

@@ -306,6 +306,46 @@ export class ProjectInstall implements AsyncDisposable {
   }
 }
 
+/** A locked project skill `skills remove` would remove, with where its folder is. */
+interface ProjectRemoval {
+  key: string;
+  entry: LockedSkill;
+  dir: string;
+}
+
+/**
+ * Which of the `names` given to `skills remove` are the project's (issue 17): those the
+ * lockfile of the project seen from `cwd` records; the others are the user's. With
+ * `--project`, a name the lockfile does not record is `not_found`.
+ */
+export function removalTargets(
+  cwd: string,
+  names: readonly string[],
+  projectOnly: boolean,
+): { root: string; inProject: ProjectRemoval[]; others: string[] } {
+  const { root } = findProjectRoot(cwd);
+  const read = readProjectLock(root);
+  const locked = read.state === "ok" ? read.lock.skills : {};
+  const inProject = names.filter((n) => Object.hasOwn(locked, n));
+  const others = names.filter((n) => !inProject.includes(n));
+  if (projectOnly && others.length > 0) {
+    throw new SkillError(
+      "not_found",
+      `Cannot remove skill '${others[0]}': skills-lock.json does not record it`,
+      { hint: "Run `skills list` to see the project's skills" },
+    );
+  }
+  return {
+    root,
+    inProject: inProject.map((key) => ({
+      key,
+      entry: locked[key]!,
+      dir: projectSkillDir(root, key),
+    })),
+    others,
+  };
+}
+
 /**
  * Removes locked project skills the user confirmed: their folders and lock entries in one
  * project commit; this user's trust of them and the links made for them go too.
