@@ -1,9 +1,9 @@
 /**
- * `skills add <source> --project`: after the fetch and selection `add` does, each selected
- * skill is planned on its own (installed / already installed / refused, as `skills add`),
- * summarised, confirmed, then committed on its own by the project transaction into
- * `<root>/.agents/skills/<name>/` with its `skills-lock.json` entry; the user who confirmed
- * trusts it (in their `$SKILLS_HOME`), and `--agent` links it for those agents.
+ * `skills add <source> --project`, the asking and the rendering: after the fetch and
+ * selection `add` does, runtime/project/install's `ProjectInstall` plans each selected skill
+ * (installed / already installed / refused, as `skills add`); this shows each summary, asks,
+ * and lets it commit each accepted skill into `<root>/.agents/skills/<name>/` with its
+ * `skills-lock.json` entry, then settle (the user's trust, `--agent` links).
  */
 
 import { revisionLabel, shortRevision } from "../core/sources/sources.ts";
@@ -11,16 +11,10 @@ import { describeNetPolicy, NO_NETWORK } from "../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../core/policy/workspace.ts";
 import type { AgentName } from "../core/agents.ts";
 import { type Context, warn } from "../core/io.ts";
-import { withLockedSkill } from "../core/records/lockfile_model.ts";
-import { loadCatalog } from "../runtime/catalog/catalog.ts";
-import { findProjectRoot } from "../runtime/catalog/scopes.ts";
+import { inert } from "../core/terminal_text.ts";
 import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
-import { type Candidate, riskyError } from "../runtime/lifecycle/install.ts";
-import { planProjectInstall, type ProjectPlan } from "../runtime/project/install.ts";
-import { type LinkOutcome, linkSkills } from "../runtime/project/links.ts";
-import { lockfilePath, lockForChange, readProjectLock } from "../runtime/project/lockfile.ts";
-import { beginProjectChange } from "../runtime/project/transaction.ts";
-import { trustInstalled } from "../runtime/project/trust.ts";
+import type { Candidate } from "../runtime/lifecycle/install.ts";
+import { ProjectInstall, type ProjectPlan } from "../runtime/project/install.ts";
 import { auditSummary, findingJson } from "./ui/audit_ui.ts";
 import {
   commitLabel,
@@ -35,6 +29,9 @@ import { writeJson } from "./ui/render.ts";
 
 interface ProjectAddOptions {
   agents: AgentName[];
+  /** `--name NEW` (one skill) and `--name OLD=NEW` (any of several), as for $SKILLS_HOME. */
+  name: string | undefined;
+  renames: ReadonlyMap<string, string>;
   allowRisky: boolean;
   yes: boolean;
   json: boolean;
@@ -47,7 +44,9 @@ function summary(
   lockfile: string,
 ): string {
   const m = plan.candidate.manifest!;
-  return `\nSkill '${plan.canonical}' (project)\n` + fields([
+  return `\nSkill '${plan.canonical}'${
+    plan.name !== m.name ? ` (from '${inert(m.name)}')` : ""
+  } (project)\n` + fields([
     ["Description", m.description],
     [
       "Source",
@@ -76,56 +75,33 @@ export async function addToProject(
   fetched: Fetched,
   selected: readonly Candidate[],
 ): Promise<number> {
-  const { root } = findProjectRoot(ctx.cwd);
-  await using tx = await beginProjectChange(root, home);
-  for (const note of tx.recovered) warn(ctx, note);
-  const lock = lockForChange(readProjectLock(root));
-  const planning = await planProjectInstall(root, lock, fetched, selected, {
+  await using project = await ProjectInstall.open(home, ctx.cwd);
+  for (const note of project.recovered) warn(ctx, note);
+  const planning = await project.plan(fetched, selected, {
+    rename: options.name,
+    renames: options.renames,
     allowRisky: options.allowRisky,
   });
   if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
   const refused: Refused[] = [];
   for (const r of planning.refused) refuse(ctx, refused, r.label, r.error);
-  const lockfile = lockfilePath(root);
+  const lockfile = project.lockfile;
   for (const plan of planning.plans) ctx.stderr.write(summary(ctx, plan, fetched, lockfile));
   // Critical findings nobody accepted: shown above, then refused without a question.
-  const safe: ProjectPlan[] = [];
-  for (const plan of planning.plans) {
-    const error = riskyError([plan], "install", undefined);
-    if (error === undefined) safe.push(plan);
-    else if (selected.length === 1) throw error;
-    else refuse(ctx, refused, plan.canonical, error);
+  for (const { plan, error } of planning.risky) {
+    if (selected.length === 1) throw error;
+    refuse(ctx, refused, plan.canonical, error);
   }
   const at = fetched.commit?.sha ?? "its current files";
-  const installed = await confirmAndCommitEach(ctx, safe, {
+  const installed = await confirmAndCommitEach(ctx, planning.safe, {
     yes: options.yes,
     question: (plan) =>
       `Install skill '${plan.canonical}' into the project from ${
         sourceLabel(fetched.source)
       } at ${at}?`,
-    commit: async (plan) => {
-      const staged = await tx.stageCopy(
-        plan.candidate.dir,
-        plan.canonical,
-        Object.keys(plan.entry.files),
-      );
-      await tx.commit(
-        [{ canonical: plan.canonical, staged }],
-        (current) => withLockedSkill(current, plan.canonical, plan.entry),
-      );
-    },
+    commit: (plan) => project.commit(plan),
   }, refused);
-  // The user confirmed these files: they are trusted by this user, bound to their digest.
-  await trustInstalled(home, root, installed.map((p) => p.canonical));
-  let links: LinkOutcome[] = [];
-  const names = new Set([...installed, ...planning.already].map((p) => p.canonical));
-  if (options.agents.length > 0 && names.size > 0) {
-    const catalog = await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env });
-    const skills = catalog.skills.filter((s) => s.scope === "project" && names.has(s.canonical));
-    links = await linkSkills(home, ctx.env, skills, options.agents, { kind: "project", root }, {
-      copy: false,
-    });
-  }
+  const links = await project.settle(installed, planning.already, options.agents, ctx.env);
   const status = refused.length > 0 || links.some((l) => l.status === "refused") ? 1 : 0;
   if (options.json) {
     writeJson(ctx, {

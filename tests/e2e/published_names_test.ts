@@ -6,10 +6,13 @@
  */
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { z } from "zod";
 import { userHome } from "../helpers/user_home.ts";
 import { connectStdio } from "../helpers/mcp_client.ts";
 import { createRepo, skillMd } from "../fixtures/git_repos.ts";
+import { project } from "../helpers/project.ts";
+import { exists } from "../helpers/wait.ts";
 
 /** A collection laid out as public ones are, with the names people publish. */
 function collection(): Record<string, string> {
@@ -151,4 +154,145 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
     "original-name": "Ahrefs Automation",
   });
   assert.equal(byUri["skill://pdf/SKILL.md"]!.metadata, undefined);
+});
+
+Deno.test("a bulk add into a project refuses twins naming both and renames with --name OLD=NEW, as for $SKILLS_HOME", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "collection", collection());
+  const keys = async () =>
+    Object.fromEntries(Object.entries((await p.lock()).skills).map(([k, e]) => [k, e.name]));
+
+  const first = await p.cli(["add", repo.url, "--skill", "*", "--project", "--yes"]);
+  assert.equal(first.code, 1, "the twins are refused: " + first.stdout + first.stderr);
+  for (const [mine, other] of [["my_tool", "My Tool"], ["My Tool", "my_tool"]]) {
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `Refused '${mine}': Cannot install skill '${mine}' \\(skills/tool-.\\) as 'my-tool': '${other}' \\(skills/tool-.\\) would be installed under the same name`,
+      ),
+    );
+  }
+  assert.match(first.stdout, /hint: Rename one with --name 'My Tool=NEW' \(repeatable\)/);
+  assert.deepEqual(await keys(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    pdf: "pdf",
+  });
+  assert.equal(await exists(join(p.root, ".agents/skills/my-tool")), false);
+
+  const second = await p.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "*",
+    "--project",
+    "--name",
+    "My Tool=my-tool-b",
+    "--name",
+    "data_kit=kit",
+    "--yes",
+  ]);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(
+    second.stdout,
+    /Installed 'my-tool-b' at [0-9a-f]+ into .*\.agents\/skills\/my-tool-b/,
+  );
+  assert.deepEqual(await keys(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    kit: "kit",
+    "my-tool": "my_tool",
+    "my-tool-b": "my-tool-b",
+    pdf: "pdf",
+  });
+  // The renamed folder holds the files as published; skills calls it by its installed name.
+  assert.match(
+    await Deno.readTextFile(join(p.root, ".agents/skills/my-tool-b/SKILL.md")),
+    /name: My Tool/,
+  );
+  const listed = await p.cli(["list", "--json"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  const inProject = (JSON.parse(listed.stdout).skills as { canonical: string; scope: string }[])
+    .filter((s) => s.scope === "project").map((s) => s.canonical).sort();
+  assert.deepEqual(inProject, [
+    "ahrefs-automation",
+    "data-kit",
+    "draft-notes",
+    "kit",
+    "my-tool",
+    "my-tool-b",
+    "pdf",
+  ]);
+
+  // The lockfile restores the renamed folders as they are, with nothing reported.
+  const frozen = await p.cli(["install", "--frozen"]);
+  assert.equal(frozen.code, 0, frozen.stdout + frozen.stderr);
+
+  // The renamed skill follows its source under its installed name.
+  const sha = await repo.commit({
+    "skills/tool-b/SKILL.md": skillMd("My Tool", "What My Tool does, now better."),
+  });
+  const updated = await p.cli(["update", "my-tool-b", "--yes"]);
+  assert.equal(updated.code, 0, updated.stdout + updated.stderr);
+  assert.equal((await p.lock()).skills["my-tool-b"]!.commit, sha);
+  assert.match(
+    await Deno.readTextFile(join(p.root, ".agents/skills/my-tool-b/SKILL.md")),
+    /now better/,
+  );
+
+  // Another repository's 'pdf': the hint spells the rename of just it, which then installs.
+  const other = await createRepo(p.dir, "other", {
+    "skills/pdf/SKILL.md": skillMd("pdf", "Another pdf skill."),
+    "skills/notes/SKILL.md": skillMd("notes", "Notes."),
+  });
+  const clash = await p.cli(["add", other.url, "--skill", "*", "--project", "--yes"]);
+  assert.equal(clash.code, 1, clash.stdout + clash.stderr);
+  assert.match(
+    clash.stdout,
+    /Refused 'pdf': Cannot install skill 'pdf': skills-lock.json records it from /,
+  );
+  assert.match(
+    clash.stdout,
+    /hint: To keep both, add this one under another name with --name 'pdf=NAME'/,
+  );
+  assert.equal((await keys()).notes, "notes", "the rest of the install proceeds");
+  const renamed = await p.cli([
+    "add",
+    other.url,
+    "--skill",
+    "pdf",
+    "--project",
+    "--name",
+    "pdf-other",
+    "--yes",
+  ]);
+  assert.equal(renamed.code, 0, renamed.stdout + renamed.stderr);
+  assert.equal((await keys())["pdf-other"], "pdf-other");
+  assert.equal((await p.lock()).skills["pdf-other"]!.skillPath, "skills/pdf/SKILL.md");
+
+  // SEP-2640 serves the renamed project skill under its installed name, the published one kept.
+  await using mcp = await connectStdio(
+    { SKILLS_HOME: p.home, HOME: p.dir, GIT_CONFIG_GLOBAL: "/dev/null" },
+    p.root,
+    ["--skills", "my-tool-b,pdf-other"],
+  );
+  const served = await mcp.client.request(
+    { method: "skills/list", params: {} },
+    z.looseObject({
+      skills: z.array(z.looseObject({
+        uri: z.string(),
+        frontmatter: z.looseObject({ name: z.string(), metadata: z.optional(z.unknown()) }),
+      })),
+    }),
+  );
+  const byUri = Object.fromEntries(served.skills.map((e) => [e.uri, e.frontmatter]));
+  assert.deepEqual(Object.keys(byUri).sort(), [
+    "skill://my-tool-b/SKILL.md",
+    "skill://pdf-other/SKILL.md",
+  ]);
+  assert.equal(byUri["skill://my-tool-b/SKILL.md"]!.name, "my-tool-b");
+  assert.deepEqual(byUri["skill://my-tool-b/SKILL.md"]!.metadata, { "original-name": "My Tool" });
+  assert.deepEqual(byUri["skill://pdf-other/SKILL.md"]!.metadata, { "original-name": "pdf" });
 });

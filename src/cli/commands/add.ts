@@ -44,8 +44,7 @@ import {
 import { table, writeJson } from "../ui/render.ts";
 import { auditSummary, findingJson } from "../ui/audit_ui.ts";
 import { parseAgentName } from "../../core/agents.ts";
-import { loadCatalog } from "../../runtime/catalog/catalog.ts";
-import { type LinkOutcome, linkSkills } from "../../runtime/project/links.ts";
+import { linkAdded, type LinkOutcome } from "../../runtime/project/links.ts";
 import { addToProject } from "../project_add.ts";
 import { renderLinks } from "../ui/project_ui.ts";
 
@@ -80,12 +79,6 @@ export const { help, parse } = defineCommand(
     const agents = [
       ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
     ];
-    if (values.project && renaming) {
-      throw new UsageError(
-        "--name cannot rename a project skill: its SKILL.md names it for every agent",
-        "Install it without --name, or into $SKILLS_HOME (without --project)",
-      );
-    }
     if (values.list && agents.length > 0) {
       throw new UsageError("--list installs nothing; it takes no --agent");
     }
@@ -232,16 +225,10 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     commit: (plan) => commit([plan]),
     commitAll: commit,
   }, refused);
-  let links: LinkOutcome[] = [];
+  // An installed skill is the user's: it is linked into the agents' user folders.
   const names = new Set([...installed, ...already].map((p) => p.canonical));
-  if (options.agents.length > 0 && names.size > 0) {
-    // An installed skill is the user's: it is linked into the agents' user folders.
-    const catalog = await loadCatalog(home);
-    const skills = catalog.skills.filter((s) => s.scope === "user" && names.has(s.canonical));
-    links = await linkSkills(home, ctx.env, skills, options.agents, { kind: "user" }, {
-      copy: false,
-    });
-  }
+  const where = { scope: { kind: "user" } as const, cwd: ctx.cwd };
+  const links = await linkAdded(home, ctx.env, where, names, options.agents);
   return renderInstalled(ctx, options, { installed, already, refused, links });
 }
 

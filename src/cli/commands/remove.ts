@@ -1,12 +1,12 @@
 /** `skills remove <name>...`: confirm, then remove directories and entries atomically. */
 
-import { declined, SkillError, UsageError } from "../../core/errors.ts";
-import { withoutLockedSkill } from "../../core/records/lockfile_model.ts";
-import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
-import { removeLinksTo } from "../../runtime/project/links.ts";
-import { readProjectLock } from "../../runtime/project/lockfile.ts";
-import { beginProjectChange, projectSkillDir } from "../../runtime/project/transaction.ts";
-import { setProjectTrust } from "../../runtime/project/trust.ts";
+import { declined, UsageError } from "../../core/errors.ts";
+import {
+  removalTargets,
+  removeFromProject,
+  removeInstalled,
+} from "../../runtime/project/install.ts";
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import { canonicalSkillName } from "../../core/manifest/names.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";
@@ -56,19 +56,8 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
   await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
   for (const note of change.recovered) warn(ctx, note);
   // Names the project's skills-lock.json records are the project's (issue 17).
-  const { root } = findProjectRoot(ctx.cwd);
-  const read = readProjectLock(root);
-  const locked = read.state === "ok" ? read.lock.skills : {};
-  const inProject = options.names.filter((n) => Object.hasOwn(locked, n));
-  const others = options.names.filter((n) => !inProject.includes(n));
-  if (options.project && others.length > 0) {
-    throw new SkillError(
-      "not_found",
-      `Cannot remove skill '${others[0]}': skills-lock.json does not record it`,
-      { hint: "Run `skills list` to see the project's skills" },
-    );
-  }
-  const project = await removeFromProject(ctx, options, home, root, inProject);
+  const { root, inProject, others } = removalTargets(ctx.cwd, options.names, options.project);
+  const project = await confirmProjectRemovals(ctx, options, home, root, inProject);
   if (others.length === 0) {
     if (project.removed.length === 0) throw declined("Nothing was removed");
     if (options.json) writeJson(ctx, { removed: project.removed, ...linksField(project.links) });
@@ -87,12 +76,10 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
   if (accepted.length === 0 && project.removed.length === 0) {
     throw declined("Nothing was removed");
   }
-  const dirs = accepted.flatMap((e) => [e.installed_path, realOrSame(e.installed_path)]);
-  const { removed, notes } = accepted.length > 0
-    ? await change.remove(accepted)
-    : { removed: [], notes: [] };
-  for (const note of notes) warn(ctx, note);
-  const links = [...project.links, ...await removeLinksTo(home, dirs)];
+  const user = await removeInstalled(change, home, accepted);
+  for (const note of user.notes) warn(ctx, note);
+  const { removed } = user;
+  const links = [...project.links, ...user.links];
   if (options.json) {
     writeJson(ctx, { removed: [...project.removed, ...removed], ...linksField(links) });
   } else {
@@ -108,31 +95,20 @@ function linksField(links: readonly string[]) {
   return links.length === 0 ? {} : { links_removed: links };
 }
 
-function realOrSame(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /**
- * Removes locked project skills: confirmed one by one, then their folders and lock entries
- * in one project commit; this user's trust of them and the links made for them go too.
+ * Asks about each locked project skill, then removes those confirmed (runtime/project's
+ * `removeFromProject`: folders, lock entries, this user's trust, links).
  */
-async function removeFromProject(
+async function confirmProjectRemovals(
   ctx: Context,
   options: RemoveOptions,
   home: string,
   root: string,
-  keys: readonly string[],
+  removals: readonly { key: string; entry: LockedSkill; dir: string }[],
 ): Promise<{ removed: string[]; links: string[] }> {
-  if (keys.length === 0) return { removed: [], links: [] };
-  const read = readProjectLock(root);
-  const locked = read.state === "ok" ? read.lock.skills : {};
+  if (removals.length === 0) return { removed: [], links: [] };
   const accepted: string[] = [];
-  for (const key of keys) {
-    const entry = locked[key]!;
+  for (const { key, entry, dir } of removals) {
     ctx.stderr.write(
       `\nSkill '${key}' (project)\n` + fields([
         [
@@ -140,7 +116,7 @@ async function removeFromProject(
           `${entry.source.url}${entry.source.subpath ? ` (${entry.source.subpath})` : ""}`,
         ],
         ["Commit", entry.commit],
-        ["Path", projectSkillDir(root, key)],
+        ["Path", dir],
       ]),
     );
     const ok = await confirmAction(ctx, `Remove project skill '${key}' and its lock entry?`, {
@@ -149,27 +125,8 @@ async function removeFromProject(
     });
     if (ok) accepted.push(key);
   }
-  if (accepted.length === 0) return { removed: [], links: [] };
-  const dirs = accepted.map((key) => projectSkillDir(root, key));
-  {
-    await using tx = await beginProjectChange(root, home);
-    for (const note of tx.recovered) warn(ctx, note);
-    await tx.commit(
-      accepted.map((canonical) => ({ canonical, staged: null })),
-      (lock) => accepted.reduce(withoutLockedSkill, lock),
-    );
-  }
-  await setProjectTrust(
-    home,
-    accepted.map((key, i) => ({
-      root,
-      rel: `.agents/skills/${key}`,
-      canonical: key,
-      digest: null,
-      dir: dirs[i]!,
-    })),
-  );
-  const links = await removeLinksTo(home, dirs);
+  const { recovered, links } = await removeFromProject(home, root, accepted);
+  for (const note of recovered) warn(ctx, note);
   if (!options.json) {
     for (const key of accepted) ctx.stdout.write(`Removed project skill '${key}'\n`);
     for (const path of links) ctx.stdout.write(`Removed link ${path}\n`);

@@ -2,14 +2,13 @@
 
 import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
-import { declined, SkillError } from "../../core/errors.ts";
+import { declined } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
-import { currentDigest, trustTarget } from "../../runtime/lifecycle/trust.ts";
+import { currentDigest, inspectForTrust, trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { describeTracking } from "../../runtime/lifecycle/update.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { trustSpec } from "../specs/trust.ts";
@@ -54,15 +53,7 @@ export async function run(options: TrustOptions, ctx: Context): Promise<number> 
   }
   const entry = target.entry;
   const name = entry.name_canonical;
-  const inspected = await inspectSkillDir(entry.installed_path);
-  const errors = inspected.diagnostics.filter((d) => d.level === "error");
-  if (errors.length > 0) {
-    throw new SkillError(
-      "invalid_manifest",
-      `Cannot trust skill '${name}': ${errors.map((e) => e.message).join("; ")}`,
-      { hint: `Run \`skills validate ${entry.installed_path}\` for details` },
-    );
-  }
+  const inspected = await inspectForTrust(name, entry.installed_path);
   const digest = await currentDigest(entry);
   const already = entry.trusted && entry.trusted_digest === digest;
   const result = (trusted: RegistryEntry) => ({

@@ -22,7 +22,7 @@ With --project the skill goes into the project instead: <repo>/.agents/skills/<n
 (the repository root is the nearest folder with .git), recorded in the project's
 skills-lock.json (source, ref, resolved commit, path, the sha256 of every file
 and the permissions you approved) for the team to commit and restore with
-\`skills install\`. A project skill is named by its SKILL.md (no --name). With --agent
+\`skills install\`. --name renames a project skill as it does an installed one. With --agent
 it is also made visible to those agents (see \`skills link\`).`,
   flags: {
     ref: {

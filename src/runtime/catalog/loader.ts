@@ -138,6 +138,20 @@ interface LoadOptions {
 }
 
 /**
+ * A locked project skill installed under another name than its SKILL.md's (`skills add
+ * --project --name OLD=NEW`): its folder is the lockfile key, so that key names it, as the
+ * registry's name does for one in `$SKILLS_HOME`. Undefined for every other skill.
+ */
+function projectRename(
+  project: ProjectSkillInfo | undefined,
+  published: string,
+): { key: string; name: string } | undefined {
+  if (project?.locked === undefined) return undefined;
+  const key = project.rel.slice(project.rel.lastIndexOf("/") + 1);
+  return key === canonicalPublishedName(published) ? undefined : { key, name: project.locked.name };
+}
+
+/**
  * Listing: loads one skill directory (front matter, scripts, resources). Throws
  * SkillLoadError with a short reason when it cannot be used. `root` bounds containment.
  */
@@ -285,9 +299,11 @@ async function readSkill(
     if (!(error instanceof SkillLoadError)) throw error;
     return stop(error.message, dir);
   }
+  const renamed = projectRename(options.project, manifest.name);
   const record: SkillRecord = {
-    name: options.entry?.name ?? manifest.name,
-    canonical: options.entry?.name_canonical ?? canonicalPublishedName(manifest.name),
+    name: options.entry?.name ?? renamed?.name ?? manifest.name,
+    canonical: options.entry?.name_canonical ?? renamed?.key ??
+      canonicalPublishedName(manifest.name),
     dir: realDir,
     skillMdPath,
     origin: options.origin,

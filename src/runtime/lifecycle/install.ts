@@ -220,17 +220,13 @@ export async function planInstall(
   selected: readonly Candidate[],
   options: PlanOptions = {},
 ): Promise<InstallPlanning> {
-  if (options.rename !== undefined && selected.length !== 1) {
-    throw new SkillError("usage", "--name renames a single skill; select exactly one");
-  }
+  const nameOf = installNames(selected, options);
   const registry = await readRegistry(home);
   const now = (options.now ?? new Date()).toISOString();
   const planning: InstallPlanning = { plans: [], already: [], refused: [] };
   const { plans } = planning;
   const refuse = (candidate: Candidate, error: SkillError) =>
     planning.refused.push({ label: candidateLabel(candidate), error });
-  const newNames = resolveRenames(selected, options.renames);
-  const nameOf = (c: Candidate) => options.rename ?? newNames.get(c);
   const twins = twinsOf(selected, nameOf);
   for (const candidate of selected) {
     const invalid = invalidCandidate(candidate, selected.length);
@@ -305,15 +301,30 @@ export async function planInstall(
       // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
       ...(fetched.signed ? { signed: fetched.signed } : {}),
     };
-    const audit = await auditDir(candidate.dir, candidate.manifest);
-    const critical = criticalFindings(audit);
+    const { audit, critical, risky } = await auditCandidate(candidate, options.allowRisky);
     if (critical.length > 0 && options.allowRisky) {
       entry.allowed_risky = acceptance(critical, now);
     }
-    const risky = options.allowRisky ? [] : critical;
     plans.push({ candidate, name, canonical, target, digest, entry, audit, risky });
   }
   return planning;
+}
+
+/**
+ * The name each selected skill is installed under when the user renamed it (`--name NEW` for
+ * the one selected skill, `--name OLD=NEW` for any of several), else undefined: the one rule
+ * for `$SKILLS_HOME` and for a project. A rename that names no selected skill, or several,
+ * is a usage error before anything is planned.
+ */
+export function installNames(
+  selected: readonly Candidate[],
+  options: Pick<PlanOptions, "rename" | "renames">,
+): (c: Candidate) => string | undefined {
+  if (options.rename !== undefined && selected.length !== 1) {
+    throw new SkillError("usage", "--name renames a single skill; select exactly one");
+  }
+  const newNames = resolveRenames(selected, options.renames);
+  return (c) => options.rename ?? newNames.get(c);
 }
 
 /**
@@ -352,7 +363,7 @@ function resolveRenames(
  * `My Skill` are both `my-skill`): each maps to the others' labels. None of them is
  * installed — which one is "the" skill is not for this tool to guess.
  */
-function twinsOf(
+export function twinsOf(
   selected: readonly Candidate[],
   nameOf: (c: Candidate) => string | undefined,
 ): Map<Candidate, Candidate[]> {
@@ -371,7 +382,7 @@ function twinsOf(
   return out;
 }
 
-function twinError(candidate: Candidate, canonical: string, others: readonly Candidate[]) {
+export function twinError(candidate: Candidate, canonical: string, others: readonly Candidate[]) {
   const label = (c: Candidate) => `'${quoteName(candidateLabel(c))}' (${c.rel || "(root)"})`;
   return new SkillError(
     "conflict",
@@ -409,6 +420,19 @@ async function sameInstall(
   return installed.installed_digest === digest || installed.trusted_digest === digest
     ? "same"
     : "moved";
+}
+
+/**
+ * The audit of a planned skill's files, in either scope: its critical findings, and those
+ * that refuse it (`risky`: all of them unless the user accepted them with --allow-risky).
+ */
+export async function auditCandidate(
+  candidate: Candidate,
+  allowRisky: boolean | undefined,
+): Promise<{ audit: AuditReport; critical: Finding[]; risky: Finding[] }> {
+  const audit = await auditDir(candidate.dir, candidate.manifest);
+  const critical = criticalFindings(audit);
+  return { audit, critical, risky: allowRisky === true ? [] : critical };
 }
 
 /** The registry record of critical findings accepted with --allow-risky. */

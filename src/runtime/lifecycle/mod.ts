@@ -5,9 +5,10 @@
  * registry lock and cleanup — for install, update, remove, trust and untrust. Its writing
  * steps run under the lock with the journal (commit.ts, used by change.ts only). Around it:
  * getting a source's files into staging and finding skills in them (fetch_source.ts),
- * choosing and planning an install (install.ts), deciding and staging an update
+ * choosing and planning an install, with the naming rules a project follows too
+ * (install.ts), deciding and staging an update
  * (update.ts; what is outdated, skill by skill and one fetch per remote, is the planner both
- * scopes share: update_planner.ts) — both audit what they would install (runtime/audit) and refuse critical
+ * scopes share, with the `Scope` type: update_planner.ts) — both audit what they would install (runtime/audit) and refuse critical
  * findings the user did not accept with --allow-risky — which entries a removal means
  * (remove.ts), what a trust decision is about (trust.ts), and scaffolding a new skill
  * (scaffold.ts). Front ends (CLI commands, MCP, a library) only parse, ask and render;

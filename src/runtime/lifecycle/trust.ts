@@ -12,6 +12,7 @@ import { bundledSkillNames } from "../catalog/bundled.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import { readRegistry } from "../store/registry.ts";
 import { assertManaged } from "./update.ts";
+import { type InspectResult, inspectSkillDir } from "../catalog/loader.ts";
 
 type TrustTarget =
   | { kind: "bundled"; canonical: string }
@@ -47,4 +48,21 @@ export async function currentDigest(entry: RegistryEntry): Promise<string> {
     }
     throw error;
   }
+}
+
+/**
+ * A skill's folder read in validation mode before anyone trusts it, in either scope: a skill
+ * with errors is refused (`invalid_manifest`, every error named), nothing recorded.
+ */
+export async function inspectForTrust(name: string, dir: string): Promise<InspectResult> {
+  const inspected = await inspectSkillDir(dir);
+  const errors = inspected.diagnostics.filter((d) => d.level === "error");
+  if (errors.length > 0) {
+    throw new SkillError(
+      "invalid_manifest",
+      `Cannot trust skill '${name}': ${errors.map((e) => e.message).join("; ")}`,
+      { hint: `Run \`skills validate ${dir}\` for details` },
+    );
+  }
+  return inspected;
 }

@@ -37,6 +37,7 @@ import type { Fetched } from "./fetch_source.ts";
 import {
   assessSkill,
   copyFolder,
+  followedVersion,
   missingSkillError,
   type PlannerWorkspace,
   readNewVersion,
@@ -235,19 +236,20 @@ async function stageNewVersion(
   const { manifest, warnings, changes } = version;
   const digest = await computeDigest(dir);
   const commit = fetched.commit;
+  const followed = followedVersion(fetched, entry);
   const next: RegistryEntry = {
     ...entry,
     commit_sha: commit?.sha ?? null,
-    branch: commit === null ? entry.branch : commit.branch,
-    tag: commit === null ? entry.tag : commit.tag,
-    ref: commit === null ? entry.ref : commit.ref,
+    branch: followed.branch,
+    tag: followed.tag,
+    ref: followed.ref,
     trusted: entry.trusted,
     trusted_digest: entry.trusted ? digest : null,
     installed_digest: digest,
     approved_network: networkList(manifest.network),
     updated_at: now.toISOString(),
   };
-  if (fetched.signed !== undefined) next.signed = fetched.signed;
+  if (followed.signed !== undefined) next.signed = followed.signed;
   else delete next.signed;
   // Only what the new commit adds is news: findings the installed version already had
   // were reviewed (or accepted) when it was installed.

@@ -28,11 +28,20 @@ import { fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest } from "../oci/pull.ts";
 import type { Fetched } from "./fetch_source.ts";
 
+/**
+ * Where a lifecycle command works: the user's `$SKILLS_HOME` (its registry records the
+ * skills), or a project (its root's `skills-lock.json` records them; the user's home keeps
+ * this user's trust and links).
+ */
+export type Scope =
+  | { kind: "user"; home: string }
+  | { kind: "project"; home: string; root: string };
+
 /** A skill that follows something upstream, as either scope records it. */
 export interface TrackedSkill {
   /** The name commands and messages use (registry canonical name, or lockfile key). */
   name: string;
-  scope: "project" | "user";
+  scope: Scope["kind"];
   /** The whole repository (subpath ""), or the local directory the skill is copied from. */
   source: Source;
   /** The skill's folder inside the repository ("" for its root; "" for a directory). */
@@ -230,4 +239,27 @@ export async function copyFolder(from: string, to: string): Promise<void> {
     }
   };
   await walk(from, to);
+}
+
+/**
+ * What a new version's fetch says about an entry's tracking, in either scope: the branch,
+ * tag and ref of its commit (a directory has none: the entry keeps its own), and who signed
+ * it under a signer policy — never a signer of the old version.
+ */
+export function followedVersion(
+  fetched: Pick<Fetched, "commit" | "signed">,
+  old: { branch: string | null; tag: string | null; ref: string | null },
+): {
+  branch: string | null;
+  tag: string | null;
+  ref: string | null;
+  signed: Fetched["signed"];
+} {
+  const commit = fetched.commit;
+  return {
+    branch: commit === null ? old.branch : commit.branch,
+    tag: commit === null ? old.tag : commit.tag,
+    ref: commit === null ? old.ref : commit.ref,
+    signed: fetched.signed,
+  };
 }

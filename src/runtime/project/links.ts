@@ -18,6 +18,7 @@ import { readLinks, readProjectTrust, updateLinks } from "../store/project_recor
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import { describeFiles } from "./lockfile.ts";
+import { loadCatalog } from "../catalog/catalog.ts";
 
 export type LinkScope = { kind: "project"; root: string } | { kind: "user" };
 
@@ -106,6 +107,25 @@ async function copySkill(from: string, path: string): Promise<void> {
   } finally {
     await removeIfExists(temp);
   }
+}
+
+/**
+ * `skills add --agent` in either scope: links the skills `names` of `scope` (just installed,
+ * or already there) for `agents`, as the catalog seen from `cwd` shows them (a project's
+ * skills are seen from inside the project; the user's need no working directory).
+ */
+export async function linkAdded(
+  home: string,
+  env: Readonly<Record<string, string>>,
+  where: { scope: LinkScope; cwd: string },
+  names: ReadonlySet<string>,
+  agents: readonly AgentName[],
+): Promise<LinkOutcome[]> {
+  if (agents.length === 0 || names.size === 0) return [];
+  const { scope, cwd } = where;
+  const catalog = await loadCatalog(home, scope.kind === "project" ? { cwd, env } : {});
+  const skills = catalog.skills.filter((s) => s.scope === scope.kind && names.has(s.canonical));
+  return await linkSkills(home, env, skills, agents, scope, { copy: false });
 }
 
 /**

@@ -7,6 +7,20 @@
  */
 
 import type { SkillRecord } from "../catalog/loader.ts";
+import { inspectForTrust } from "../lifecycle/trust.ts";
+import { loadCatalog } from "../catalog/catalog.ts";
+import type { InspectResult } from "../catalog/loader.ts";
+import {
+  diffFiles,
+  type FileDrift,
+  type LockedSkill,
+  permissionsProblem,
+  withLockedSkill,
+} from "../../core/records/lockfile_model.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
+import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { fileHashes } from "../trust/file_hashes.ts";
+import { beginProjectChange } from "./transaction.ts";
 import { withProjectTrust } from "../../core/records/project_records.ts";
 import { removeIfExists } from "../os/fs.ts";
 import { updateProjectTrust } from "../store/project_records_file.ts";
@@ -51,7 +65,7 @@ export async function setProjectTrust(
 }
 
 /** The approval `skills trust <name>` records for a project skill of the catalog. */
-export function approvalOf(skill: SkillRecord, digest: string | null): Approval {
+function approvalOf(skill: SkillRecord, digest: string | null): Approval {
   const project = skill.project!;
   return {
     root: project.root,
@@ -85,4 +99,83 @@ export async function trustInstalled(
   }
   await setProjectTrust(home, approvals);
   return approvals.map((a) => a.canonical);
+}
+
+/** The project skill `name` means from `cwd` (it wins over a user skill of that name), if any. */
+export async function projectSkillNamed(
+  home: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  name: string,
+): Promise<SkillRecord | undefined> {
+  const canonical = canonicalSkillName(name);
+  const catalog = await loadCatalog(home, { cwd, env });
+  const skill = catalog.skills.find((s) => s.canonical === canonical);
+  return skill?.scope === "project" ? skill : undefined;
+}
+
+/** What `skills trust` of a project skill would record, read before the user is asked. */
+interface TrustReview {
+  skill: SkillRecord;
+  inspected: InspectResult;
+  digest: string;
+  locked: LockedSkill | undefined;
+  /** How the files differ from the lockfile's (empty when they match or nothing is locked). */
+  drift: FileDrift[];
+  /** What its SKILL.md asks for now. */
+  env: string[];
+  network: string[];
+  /**
+   * The files are the locked ones but the lockfile's permissions differ from what the
+   * SKILL.md asks (a hand edit): trusting records the approval there too.
+   */
+  relock: boolean;
+  /** Trusted with these very files, and the lockfile agrees: nothing to do. */
+  already: boolean;
+}
+
+/**
+ * Reviews a project skill for `skills trust`: valid (else `invalid_manifest`), its digest,
+ * how it stands against the lockfile. Writes nothing.
+ */
+export async function reviewProjectTrust(skill: SkillRecord): Promise<TrustReview> {
+  const name = skill.canonical;
+  const project = skill.project!;
+  const inspected = await inspectForTrust(name, skill.dir);
+  const { digest } = await describeFiles(skill.dir);
+  const locked = project.locked;
+  const drift = locked === undefined ? [] : diffFiles(locked.files, await fileHashes(skill.dir));
+  const env = [...(inspected.manifest?.envPatterns ?? [])];
+  const network = networkList(inspected.manifest?.network);
+  const relock = locked !== undefined && drift.length === 0 &&
+    permissionsProblem(locked.permissions, { env, network }) !== undefined;
+  const already = project.trustedDigest === digest && !relock;
+  return { skill, inspected, digest, locked, drift, env, network, relock, already };
+}
+
+/**
+ * Records the user's approval of a reviewed project skill (in `$SKILLS_HOME`), and, when the
+ * review says so, the permissions its SKILL.md asks for in the lockfile (through the
+ * project's transaction).
+ */
+export async function recordProjectTrust(home: string, review: TrustReview): Promise<void> {
+  const { skill, relock } = review;
+  await setProjectTrust(home, [approvalOf(skill, review.digest)]);
+  if (!relock) return;
+  const name = skill.canonical;
+  await using tx = await beginProjectChange(skill.project!.root, home);
+  await tx.commit([], (lock) => {
+    const entry = lock.skills[name];
+    return entry === undefined ? lock : withLockedSkill(lock, name, {
+      ...entry,
+      permissions: { ...entry.permissions, env: [...review.env], network: review.network },
+    });
+  });
+}
+
+/** Withdraws this user's approval of a project skill; whether it had one. */
+export async function withdrawProjectTrust(home: string, skill: SkillRecord): Promise<boolean> {
+  const was = skill.project?.trustedDigest !== null;
+  if (was) await setProjectTrust(home, [approvalOf(skill, null)]);
+  return was;
 }

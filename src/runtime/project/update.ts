@@ -4,6 +4,10 @@
  * own files changed (one ls-remote and at most one fetch per remote for the whole command);
  * when they did, the new version is validated, its changes summarised, and the lock entry
  * the commit writes is built. The project transaction (transaction.ts) swaps the folder and the entry at once.
+ *
+ * `beginUpdates` is `skills update` for both scopes below the CLI: which names are the
+ * project's and which the user's, and one step per skill (plan, apply, discard) whatever its
+ * scope, so the command only shows, asks and renders.
  */
 
 import { networkList } from "../../core/policy/net_grants.ts";
@@ -18,22 +22,37 @@ import {
   type Source,
 } from "../../core/sources/sources.ts";
 import type { Change } from "../lifecycle/change.ts";
-import { describeTracking } from "../lifecycle/update.ts";
+import {
+  describeTracking,
+  entriesToUpdate,
+  trackedEntry,
+  type UpdatePlan,
+} from "../lifecycle/update.ts";
 import {
   assessSkill,
+  followedVersion,
   missingSkillError,
   readNewVersion,
+  type Scope,
   type TrackedSkill,
 } from "../lifecycle/update_planner.ts";
+import { isSkillError, SkillError } from "../../core/errors.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import { sourceLabel } from "../lifecycle/fetch_source.ts";
+import { saveAuditRecord } from "../audit/record.ts";
+import { findProjectRoot } from "../catalog/scopes.ts";
+import { readProjectLock } from "./lockfile.ts";
+import { beginProjectChange } from "./transaction.ts";
 import { diskDrift } from "./drift.ts";
 import { refreshCopies } from "./links.ts";
 import { describeFiles } from "./lockfile.ts";
 import { type ProjectChange, projectSkillDir } from "./transaction.ts";
+
 import { setProjectTrust } from "./trust.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { readProjectTrust } from "../store/project_records_file.ts";
 
-export interface ProjectUpdatePlan {
+interface ProjectUpdatePlan {
   key: string;
   entry: LockedSkill;
   /** `moved`: the repository moved, the skill's files did not; it is left as it is. */
@@ -83,7 +102,7 @@ export async function lockedDigestOf(dir: string): Promise<string> {
 }
 
 /** Decides and fetches the update of the locked skill `key` (the change owns the fetch). */
-export async function planProjectUpdate(
+async function planProjectUpdate(
   root: string,
   key: string,
   entry: LockedSkill,
@@ -117,11 +136,12 @@ export async function planProjectUpdate(
   const { manifest, warnings, changes } = await readNewVersion(key, dir, current, "locked");
   const { files, digest } = await describeFiles(dir);
   const commit = found.fetched.commit;
+  const followed = followedVersion(found.fetched, entry);
   const next: LockedSkill = {
     ...entry,
-    branch: commit === null ? entry.branch : commit.branch,
-    tag: commit === null ? entry.tag : commit.tag,
-    ref: commit === null ? entry.ref : commit.ref,
+    branch: followed.branch,
+    tag: followed.tag,
+    ref: followed.ref,
     commit: commit?.sha ?? null,
     digest,
     files,
@@ -132,7 +152,7 @@ export async function planProjectUpdate(
     },
   };
   // Who signed the new version (under a signer policy), never a signer of the old one.
-  if (found.fetched.signed !== undefined) next.signed = found.fetched.signed;
+  if (followed.signed !== undefined) next.signed = followed.signed;
   else delete next.signed;
   const sameFiles = digest === entry.digest && sameOnDisk;
   if ((commit === null || commit.sha === entry.commit) && sameFiles) {
@@ -153,7 +173,7 @@ export async function planProjectUpdate(
  * skills do; an untrusted one stays untrusted. Copies `skills link --copy` made of the
  * folder are refreshed; returns notes on those left as they were.
  */
-export async function applyProjectUpdate(
+async function applyProjectUpdate(
   tx: ProjectChange,
   home: string,
   plan: ProjectUpdatePlan,
@@ -187,7 +207,7 @@ export async function applyProjectUpdate(
  * while their own files did not (plans of kind "moved"); no folder moves. An entry another
  * command changed meanwhile is left as it is.
  */
-export async function recordProjectMoved(
+async function recordProjectMoved(
   tx: ProjectChange,
   plans: readonly ProjectUpdatePlan[],
 ): Promise<void> {
@@ -202,4 +222,235 @@ export async function recordProjectMoved(
     }
     return next;
   });
+}
+
+/** One skill's update, whatever its scope: plan it, apply the plan, free what it staged. */
+interface UpdateStep {
+  name: string;
+  scope: Scope["kind"];
+  /** The URL of the skill's repository (or its directory), as the change fetches it. */
+  remote: string | undefined;
+  plan: () => Promise<UpdateView>;
+  /** Applies the plan `plan` returned; returns notes for the user. */
+  apply: () => Promise<string[]>;
+  /** Its swap may wait and be made with the others' (`Updates.applyTogether`). */
+  together?: boolean;
+  discard: () => void;
+}
+
+/** What a step's plan shows: an installed skill's plan, or a project skill's by its key. */
+type UpdateView =
+  | UpdatePlan
+  | Omit<ProjectUpdatePlan, "staged"> & {
+    canonical: string;
+    staged: { changes: ChangeSummary } | undefined;
+  };
+
+/** Which skills `skills update` means, and what it asks of each scope. */
+interface UpdateRequest {
+  /** Canonical names; none means every skill of the scopes asked (`--all`, `--project`). */
+  names: readonly string[];
+  all: boolean;
+  /** `--project`: the project's skills only. */
+  project: boolean;
+  /** `--dry-run`: the project is not touched, not even to recover a dead command's leftovers. */
+  dryRun: boolean;
+  request: RefRequest | undefined;
+  allowRisky: boolean;
+}
+
+/** The steps of one `skills update`, the project's skills first, then the user's. */
+interface Updates extends AsyncDisposable {
+  steps: UpdateStep[];
+  /** Notes about what a dead command had left half done in the project (now recovered). */
+  recovered: readonly string[];
+  /** Records the new commit of every planned skill whose repository moved but files did not. */
+  recordMoved: () => Promise<string[]>;
+  /**
+   * Applies the planned updates of the installed skills `names` (each `together`): all in one
+   * step (one lock, one journal, one registry write), and only if that fails, one by one, so
+   * that one skill's failure does not take the others with it. Per name: notes, or the error.
+   */
+  applyTogether: (names: readonly string[]) => Promise<Map<string, string[] | SkillError>>;
+}
+
+/**
+ * Which names are the project's (issue 17): those its skills-lock.json records (a project
+ * skill wins over an installed one of the same name), all of them with --all or --project.
+ */
+function projectNames(asked: UpdateRequest, locked: Readonly<Record<string, LockedSkill>>) {
+  if (asked.names.length === 0) {
+    return asked.all || asked.project ? Object.keys(locked).sort() : [];
+  }
+  const mine = asked.names.filter((n) => Object.hasOwn(locked, n));
+  const other = asked.names.find((n) => !Object.hasOwn(locked, n));
+  if (asked.project && other !== undefined) {
+    throw new SkillError(
+      "not_found",
+      `Cannot update skill '${other}': skills-lock.json does not record it`,
+      {
+        hint: "Run `skills list` to see the project's skills",
+      },
+    );
+  }
+  return mine;
+}
+
+/**
+ * Opens `skills update` over both scopes seen from `cwd`: the project's locked skills (its
+ * transaction opened unless this is a dry run) and the user's installed ones, through the
+ * command's `change` (which owns fetches and the user's commits).
+ */
+export async function beginUpdates(
+  home: string,
+  cwd: string,
+  change: Change,
+  asked: UpdateRequest,
+): Promise<Updates> {
+  const { root } = findProjectRoot(cwd);
+  const read = readProjectLock(root);
+  if (asked.project && read.state !== "ok") {
+    throw new SkillError("not_found", `No usable skills-lock.json in ${root}`, {
+      hint: read.state === "absent"
+        ? "Record project skills with `skills add <source> --project`"
+        : "Run `skills install` or `skills check` for details",
+    });
+  }
+  const locked = read.state === "ok" ? read.lock.skills : {};
+  const inProject = projectNames(asked, locked);
+  const userNames = asked.names.filter((n) => !inProject.includes(n));
+  const entries = asked.project || (userNames.length === 0 && !asked.all)
+    ? []
+    : await entriesToUpdate(home, userNames);
+  const tx = asked.dryRun || inProject.length === 0
+    ? undefined
+    : await beginProjectChange(root, home);
+  const scope: Scope = { kind: "project", home, root };
+  const project = projectSteps(scope, inProject, { locked, change, tx, request: asked.request });
+  const user = userSteps({ kind: "user", home }, entries, { change, ...asked });
+  return {
+    steps: [...project.steps, ...user.steps],
+    recovered: tx?.recovered ?? [],
+    recordMoved: async () => [...await project.recordMoved(), ...await user.recordMoved()],
+    applyTogether: user.applyTogether!,
+    [Symbol.asyncDispose]: async () => {
+      await tx?.[Symbol.asyncDispose]();
+    },
+  };
+}
+
+interface Steps {
+  steps: UpdateStep[];
+  recordMoved: () => Promise<string[]>;
+  applyTogether?: Updates["applyTogether"];
+}
+
+/** Where a skill is fetched from; undefined when its record is unusable (planning says why). */
+function remoteOf(track: () => TrackedSkill): string | undefined {
+  try {
+    return sourceLabel(track().source);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The locked project skills `keys` (folder and lock entry swapped together). */
+function projectSteps(
+  scope: Extract<Scope, { kind: "project" }>,
+  keys: readonly string[],
+  ws: {
+    locked: Readonly<Record<string, LockedSkill>>;
+    change: Change;
+    tx: ProjectChange | undefined;
+    request: RefRequest | undefined;
+  },
+): Steps {
+  const planned: ProjectUpdatePlan[] = [];
+  const steps = keys.map((key): UpdateStep => {
+    let plan: ProjectUpdatePlan | undefined;
+    return {
+      name: key,
+      scope: scope.kind,
+      remote: remoteOf(() => trackedLocked(scope.root, key, ws.locked[key]!)),
+      plan: async () => {
+        plan = await planProjectUpdate(scope.root, key, ws.locked[key]!, ws.change, {
+          request: ws.request,
+        });
+        planned.push(plan);
+        return { ...plan, canonical: key, staged: plan.staged && { changes: plan.staged.changes } };
+      },
+      apply: () => applyProjectUpdate(ws.tx!, scope.home, plan!),
+      discard: () => {},
+    };
+  });
+  return {
+    steps,
+    recordMoved: async () => {
+      if (ws.tx !== undefined) await recordProjectMoved(ws.tx, planned);
+      return [];
+    },
+  };
+}
+
+/** The installed skills `entries` (swapped in `$SKILLS_HOME` under the registry lock). */
+function userSteps(
+  scope: Extract<Scope, { kind: "user" }>,
+  entries: readonly RegistryEntry[],
+  ws: { change: Change; request: RefRequest | undefined; allowRisky: boolean },
+): Steps {
+  const planned: UpdatePlan[] = [];
+  const plans = new Map<string, UpdatePlan>();
+  /** What follows a swap: the audit record, and copies `skills link --copy` made of it. */
+  const after = async (plan: UpdatePlan) => {
+    const staged = plan.staged!;
+    await saveAuditRecord(scope.home, plan.canonical, staged.digest, staged.audit.report);
+    const folder = { dir: plan.entry.installed_path, trusted: staged.entry.trusted_digest };
+    return (await refreshCopies(scope.home, [folder])).notes;
+  };
+  const steps = entries.map((entry): UpdateStep => {
+    let plan: UpdatePlan | undefined;
+    return {
+      name: entry.name_canonical,
+      scope: scope.kind,
+      together: true,
+      remote: remoteOf(() => trackedEntry(entry)),
+      plan: async () => {
+        plan = await ws.change.planUpdate(entry, {
+          request: ws.request,
+          allowRisky: ws.allowRisky,
+        });
+        planned.push(plan);
+        plans.set(entry.name_canonical, plan);
+        return plan;
+      },
+      apply: async () => [...await ws.change.applyUpdate(plan!), ...await after(plan!)],
+      discard: () => {
+        if (plan) ws.change.discard(plan);
+      },
+    };
+  });
+  const applyTogether = async (names: readonly string[]) => {
+    const chosen = names.map((name) => plans.get(name)!);
+    const results = new Map<string, string[] | SkillError>();
+    try {
+      const notes = await ws.change.applyUpdates(chosen);
+      for (const [i, plan] of chosen.entries()) {
+        results.set(plan.canonical, [...i === 0 ? notes : [], ...await after(plan)]);
+      }
+      return results;
+    } catch (error) {
+      // All or nothing failed (and rolled back): find the culprit by applying each alone.
+      if (!isSkillError(error) || error.code === "cancelled") throw error;
+    }
+    for (const plan of chosen) {
+      try {
+        results.set(plan.canonical, [...await ws.change.applyUpdate(plan), ...await after(plan)]);
+      } catch (error) {
+        if (!isSkillError(error) || error.code === "cancelled") throw error;
+        results.set(plan.canonical, error);
+      }
+    }
+    return results;
+  };
+  return { steps, recordMoved: () => ws.change.recordMoved(planned), applyTogether };
 }

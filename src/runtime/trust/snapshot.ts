@@ -124,12 +124,15 @@ async function registryNow(home: string): Promise<Registry | undefined> {
 
 async function reload(dir: string, skill: SkillRecord): Promise<SkillRecord> {
   try {
-    return await loadSkillDir(dir, Deno.realPathSync(dirname(dir)), {
+    const record = await loadSkillDir(dir, Deno.realPathSync(dirname(dir)), {
       origin: skill.origin,
       trusted: skill.trusted,
       entry: skill.entry,
       rootIsReal: true,
     });
+    // The copy keeps the names the skill was listed under: a project skill installed under
+    // another name (`add --project --name`) is named by its folder, not by its SKILL.md.
+    return { ...record, name: skill.name, canonical: skill.canonical };
   } catch (error) {
     if (!(error instanceof SkillLoadError)) throw error;
     throw new SkillError(
