@@ -13,7 +13,7 @@ import type { AgentName } from "../core/agents.ts";
 import { type Context, warn } from "../core/io.ts";
 import { inert } from "../core/terminal_text.ts";
 import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
-import type { Candidate } from "../runtime/lifecycle/install.ts";
+import type { Candidate } from "../runtime/lifecycle/install_plan.ts";
 import { ProjectInstall, type ProjectPlan } from "../runtime/project/install.ts";
 import { auditSummary, findingJson } from "./ui/audit_ui.ts";
 import {

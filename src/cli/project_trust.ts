@@ -1,7 +1,7 @@
 /**
  * `skills trust` / `skills untrust` of a project skill, the asking and the rendering: the
  * review, the approval (kept in `$SKILLS_HOME/project-trust.json`, bound to the digest of
- * the files reviewed) and the lockfile kept in step are runtime/project/trust's.
+ * the files reviewed) and the lockfile kept in step are runtime/project/approvals'.
  */
 
 import { describeNetPolicy, NO_NETWORK } from "../core/policy/net_grants.ts";
@@ -9,14 +9,14 @@ import { SCRIPT_WRITES_SUMMARY } from "../core/policy/workspace.ts";
 import { declined } from "../core/errors.ts";
 import { type Context, warn } from "../core/io.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
-import { describeTracking } from "../runtime/lifecycle/update.ts";
+import { describeTracking } from "../runtime/lifecycle/update_installed.ts";
 import { describeFileDrift } from "../runtime/project/drift.ts";
 import {
   projectSkillNamed as findProjectSkill,
   recordProjectTrust,
   reviewProjectTrust,
   withdrawProjectTrust,
-} from "../runtime/project/trust.ts";
+} from "../runtime/project/approvals.ts";
 import { confirmAction, fields, listOrNone } from "./ui/lifecycle_ui.ts";
 import { writeJson } from "./ui/render.ts";
 

@@ -411,3 +411,55 @@ Deno.test("the function-length rule refuses a planted long function and hears a 
   const short = ["function short() {", ...body.slice(2), "}"].join("\n");
   assert.deepEqual(longFunctions("short.ts", short), []);
 });
+
+/**
+ * Where one file name is used in src/ for more than one thing: every name once, but for
+ * `mod.ts` and a command's name, which its spec (cli/specs), its module (cli/commands) and
+ * the one runtime module it is named after (runtime/lifecycle/remove.ts) share.
+ */
+function nameClashes(paths: readonly string[], commands: ReadonlySet<string>): string[] {
+  const byName = new Map<string, string[]>();
+  for (const path of paths) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    if (name === "mod.ts") continue;
+    byName.set(name, [...(byName.get(name) ?? []), path]);
+  }
+  const clashes: string[] = [];
+  for (const [name, where] of byName) {
+    const others = commands.has(name.replace(/\.ts$/, ""))
+      ? where.filter((p) => !/^src\/cli\/(commands|specs)\//.test(p))
+      : where;
+    if (others.length > 1) clashes.push(`${name}: ${others.join(", ")}`);
+  }
+  return clashes.sort();
+}
+
+Deno.test("one name per idea: no file name is used in two folders of src/ for different things", () => {
+  const paths = walk(SRC).map((f) => relative(ROOT, f)).filter((p) =>
+    !p.startsWith("src/generated/")
+  );
+  const commands = new Set(
+    [...Deno.readDirSync(join(SRC, "cli", "specs"))].map((e) => e.name.replace(/\.ts$/, "")),
+  );
+  assert.deepEqual(nameClashes(paths, commands), []);
+});
+
+Deno.test("the name rule refuses a name reused for another idea, and keeps a command's trio", () => {
+  const commands = new Set(["remove"]);
+  const paths = [
+    "src/cli/commands/remove.ts",
+    "src/cli/specs/remove.ts",
+    "src/runtime/lifecycle/remove.ts",
+    "src/core/mod.ts",
+    "src/runtime/os/mod.ts",
+    "src/core/paths.ts",
+    "src/runtime/os/paths.ts",
+  ];
+  assert.deepEqual(nameClashes(paths, commands), [
+    "paths.ts: src/core/paths.ts, src/runtime/os/paths.ts",
+  ]);
+  assert.deepEqual(nameClashes([...paths, "src/runtime/project/remove.ts"], commands), [
+    "paths.ts: src/core/paths.ts, src/runtime/os/paths.ts",
+    "remove.ts: src/runtime/lifecycle/remove.ts, src/runtime/project/remove.ts",
+  ]);
+});

@@ -26,7 +26,7 @@ import {
   refuseRisky,
   riskyError,
   selectCandidates,
-} from "../../runtime/lifecycle/install.ts";
+} from "../../runtime/lifecycle/install_plan.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";

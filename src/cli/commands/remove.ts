@@ -14,7 +14,7 @@ import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { entriesToRemove } from "../../runtime/lifecycle/remove.ts";
-import { describeTracking } from "../../runtime/lifecycle/update.ts";
+import { describeTracking } from "../../runtime/lifecycle/update_installed.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { removeSpec } from "../specs/remove.ts";
 import { confirmAction, fields } from "../ui/lifecycle_ui.ts";

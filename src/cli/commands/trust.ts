@@ -9,7 +9,7 @@ import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { currentDigest, inspectForTrust, trustTarget } from "../../runtime/lifecycle/trust.ts";
-import { describeTracking } from "../../runtime/lifecycle/update.ts";
+import { describeTracking } from "../../runtime/lifecycle/update_installed.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { trustSpec } from "../specs/trust.ts";
 import { confirmAction, fields, listOrNone } from "../ui/lifecycle_ui.ts";

@@ -8,7 +8,7 @@ import { describeNetworkList } from "../../core/policy/net_grants.ts";
 import { describeError, type SkillError } from "../../core/errors.ts";
 import type { ChangeSummary } from "../../core/records/changes.ts";
 import type { Context } from "../../core/io.ts";
-import type { UpdatePlan } from "../../runtime/lifecycle/update.ts";
+import type { UpdatePlan } from "../../runtime/lifecycle/update_installed.ts";
 import { shortSha } from "./render.ts";
 import { auditDeltaLines, findingJson } from "./audit_ui.ts";
 

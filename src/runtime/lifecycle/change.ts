@@ -48,8 +48,8 @@ import {
   planInstall,
   type PlanOptions,
   refuseRisky,
-} from "./install.ts";
-import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update.ts";
+} from "./install_plan.ts";
+import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update_installed.ts";
 import { verifySigner } from "./signatures.ts";
 import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
 

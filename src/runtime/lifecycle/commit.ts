@@ -20,8 +20,8 @@ import { exists, removeIfExists } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
 import { isManagedEntry, recoverStale, type Staging, writeIntent } from "../store/staging.ts";
 import { digestCachePath } from "../trust/gate.ts";
-import { collisionError, collisionProblem, type InstallPlan } from "./install.ts";
-import type { UpdatePlan } from "./update.ts";
+import { collisionError, collisionProblem, type InstallPlan } from "./install_plan.ts";
+import type { UpdatePlan } from "./update_installed.ts";
 
 /**
  * Runs `work` under the registry lock on the registry as it is after recovery; returns

@@ -11,7 +11,7 @@ import { findEntry, type RegistryEntry } from "../../core/records/registry_model
 import { bundledSkillNames } from "../catalog/bundled.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import { readRegistry } from "../store/registry.ts";
-import { assertManaged } from "./update.ts";
+import { assertManaged } from "./update_installed.ts";
 import { type InspectResult, inspectSkillDir } from "../catalog/loader.ts";
 
 type TrustTarget =

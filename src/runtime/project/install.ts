@@ -1,6 +1,6 @@
 /**
  * `skills add <source> --project` below the CLI: plan each selected skill on its own, as
- * `skills add` does for `$SKILLS_HOME` (lifecycle/install.ts) — installed into
+ * `skills add` does for `$SKILLS_HOME` (lifecycle/install_plan.ts) — installed into
  * `<root>/.agents/skills/<name>/`, already there (the lockfile records it from this source
  * at this commit and the folder matches: a re-run is a no-op), or refused (invalid, a name
  * clash, locked from elsewhere). Each plan carries the lock entry the commit will write and
@@ -31,7 +31,7 @@ import {
   type PlanOptions,
   twinError,
   twinsOf,
-} from "../lifecycle/install.ts";
+} from "../lifecycle/install_plan.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import type { AgentName } from "../../core/agents.ts";
@@ -58,8 +58,8 @@ import {
   readProjectLock,
 } from "./lockfile.ts";
 import { beginProjectChange, type ProjectChange, projectSkillDir } from "./transaction.ts";
-import { setProjectTrust, trustInstalled } from "./trust.ts";
-import { riskyError } from "../lifecycle/install.ts";
+import { setProjectTrust, trustInstalled } from "./approvals.ts";
+import { riskyError } from "../lifecycle/install_plan.ts";
 
 export interface ProjectPlan {
   candidate: Candidate;

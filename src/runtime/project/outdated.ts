@@ -10,7 +10,7 @@
 import { describeError } from "../../core/errors.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
-import { trackedEntry } from "../lifecycle/update.ts";
+import { trackedEntry } from "../lifecycle/update_installed.ts";
 import {
   assessSkill,
   type PlannerWorkspace,

@@ -27,7 +27,7 @@ import {
   entriesToUpdate,
   trackedEntry,
   type UpdatePlan,
-} from "../lifecycle/update.ts";
+} from "../lifecycle/update_installed.ts";
 import {
   assessSkill,
   followedVersion,
@@ -48,7 +48,7 @@ import { refreshCopies } from "./links.ts";
 import { describeFiles } from "./lockfile.ts";
 import { type ProjectChange, projectSkillDir } from "./transaction.ts";
 
-import { setProjectTrust } from "./trust.ts";
+import { setProjectTrust } from "./approvals.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { readProjectTrust } from "../store/project_records_file.ts";
 

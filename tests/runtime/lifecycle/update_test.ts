@@ -9,7 +9,10 @@ import { summarizeChanges } from "../../../src/core/records/changes.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
 import type { RefRequest } from "../../../src/core/sources/sources.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
-import { inspectCandidates, selectCandidates } from "../../../src/runtime/lifecycle/install.ts";
+import {
+  inspectCandidates,
+  selectCandidates,
+} from "../../../src/runtime/lifecycle/install_plan.ts";
 import { readRegistry, updateRegistry } from "../../../src/runtime/store/registry.ts";
 import { assertRunnable } from "../../../src/runtime/trust/gate.ts";
 import { trustTarget } from "../../../src/runtime/lifecycle/trust.ts";

@@ -47,7 +47,7 @@ import { exists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";
 import { auditDir } from "../audit/scan.ts";
-import { acceptance } from "./install.ts";
+import { acceptance } from "./install_plan.ts";
 
 /** `moved`: the repository moved, the skill's files did not; it is left as it is. */
 type UpdateKind = "up_to_date" | "pinned" | "moved" | "update";
