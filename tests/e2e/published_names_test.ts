@@ -1,5 +1,6 @@
 /**
- * Names as published: a collection whose skills are named `Ahrefs Automation`, `-draft-notes`,
+ * Names as published: a collection whose skills are named `Ahrefs Automation`, `Customer.io
+ * Automation`, `-draft-notes`,
  * `data_kit`, and twins (`my_tool`, `My Tool`) that end up with one name — installed in bulk
  * from a real git repository, renamed with `--name OLD=NEW`, and served by `skills mcp`'s
  * SEP-2640 `skills/list` under the installed names, the published ones in their metadata.
@@ -20,6 +21,7 @@ function collection(): Record<string, string> {
   return {
     "README.md": "# A collection\n",
     "skills/ahrefs/SKILL.md": skill("Ahrefs Automation"),
+    "skills/customer-io/SKILL.md": skill("Customer.io Automation"),
     "skills/draft/SKILL.md": skill("-draft-notes"),
     "skills/data/SKILL.md": skill("data_kit"),
     "skills/tool-a/SKILL.md": skill("my_tool"),
@@ -51,6 +53,7 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
   assert.match(first.stderr, /'-draft-notes' is not a skill identifier .*called as 'draft-notes'/);
   assert.deepEqual(await w.installed(), {
     "ahrefs-automation": "Ahrefs Automation",
+    "customer-io-automation": "Customer.io Automation",
     "data-kit": "data_kit",
     "draft-notes": "-draft-notes",
     pdf: "pdf",
@@ -83,6 +86,7 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
   assert.equal(second.code, 0, second.stdout + second.stderr);
   assert.deepEqual(await w.installed(), {
     "ahrefs-automation": "Ahrefs Automation",
+    "customer-io-automation": "Customer.io Automation",
     "data-kit": "data_kit",
     "draft-notes": "-draft-notes",
     kit: "kit",
@@ -175,6 +179,7 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
   assert.match(first.stdout, /hint: Rename one with --name 'My Tool=NEW' \(repeatable\)/);
   assert.deepEqual(await keys(), {
     "ahrefs-automation": "Ahrefs Automation",
+    "customer-io-automation": "Customer.io Automation",
     "data-kit": "data_kit",
     "draft-notes": "-draft-notes",
     pdf: "pdf",
@@ -200,6 +205,7 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
   );
   assert.deepEqual(await keys(), {
     "ahrefs-automation": "Ahrefs Automation",
+    "customer-io-automation": "Customer.io Automation",
     "data-kit": "data_kit",
     "draft-notes": "-draft-notes",
     kit: "kit",
@@ -218,6 +224,7 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
     .filter((s) => s.scope === "project").map((s) => s.canonical).sort();
   assert.deepEqual(inProject, [
     "ahrefs-automation",
+    "customer-io-automation",
     "data-kit",
     "draft-notes",
     "kit",

@@ -46,8 +46,8 @@ export function canonicalSkillName(value: unknown): string {
 /**
  * The name a skill is installed and called by, from the name it was published with: its
  * canonical form when it is a valid name; otherwise (`Ahrefs Automation`, `-draft`,
- * `my skill_`) the form derived from it — lower case, spaces and `_` to `-`, runs of `-`
- * collapsed, leading and trailing `-` trimmed. Undefined when even that is no valid name
+ * `my skill_`, `Customer.io Automation`) the form derived from it — lower case, spaces, `_` and
+ * `.` to `-`, runs of `-` collapsed, leading and trailing `-` trimmed. Undefined when even that is no valid name
  * (other characters, a reserved or over-long name): such a skill cannot be installed.
  * Valid names are never collapsed, so what is installed keeps the name it has.
  */
@@ -57,7 +57,7 @@ export function publishedSkillKey(value: unknown): string | undefined {
   if (RESERVED.has(value.trim().toLowerCase()) || WINDOWS_DEVICES.test(value.trim())) {
     return undefined;
   }
-  const derived = value.toLowerCase().replace(/[ _]/g, "-").replace(/-{2,}/g, "-").replace(
+  const derived = value.toLowerCase().replace(/[ _.]/g, "-").replace(/-{2,}/g, "-").replace(
     /^-+|-+$/g,
     "",
   );
