@@ -24,9 +24,10 @@ import {
 } from "../../core/records/lockfile_model.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
 import {
+  type GitSource,
   ociSource,
   parseSource,
-  type Source,
+  type ResolvedSource,
   sourceLocation,
   validateSubpath,
 } from "../../core/sources/sources.ts";
@@ -36,6 +37,7 @@ import { trackedCommit } from "../git/fetch.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Change } from "../lifecycle/change.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
+import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { describeFileDrift, diskDrift, unlockedFolders } from "./drift.ts";
 import { digestOfLocked } from "./lockfile.ts";
@@ -98,7 +100,7 @@ export interface Verified {
  * lockfile is the repository's: a local source is never read from inside `$SKILLS_HOME`
  * (the same rule as `skills add`).
  */
-function entrySource(entry: LockedSkill, root: string, home: string): Source {
+function entrySource(entry: LockedSkill, root: string, home: string): ResolvedSource {
   if (entry.source.type === "local") {
     const path = isAbsolute(entry.source.url) ? entry.source.url : resolve(root, entry.source.url);
     if (isWithin(home, path) || isWithin(path, home)) {
@@ -107,12 +109,12 @@ function entrySource(entry: LockedSkill, root: string, home: string): Source {
         `${path} is inside $SKILLS_HOME or contains it; a lockfile does not read from there`,
       );
     }
-    return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
+    return resolveParsed({ type: "local", path, subpath: "", skill: undefined, ref: undefined });
   }
-  if (entry.source.type === "oci") return ociSource(entry.source.url);
+  if (entry.source.type === "oci") return resolveParsed(ociSource(entry.source.url));
   const parsed = parseSource(entry.source.url);
   if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
-  return { ...parsed, subpath: "", skill: undefined, ref: undefined };
+  return resolveParsed({ ...parsed, subpath: "", skill: undefined, ref: undefined });
 }
 
 /** The skill's folder inside a fetch, or null when that path is not there. */
@@ -149,7 +151,7 @@ async function fetchAndVerify(
   const fetches = new Map<string, Promise<Fetched>>();
   for (const { key, entry } of wanted) {
     const at = entry.commit === null ? "" : ` at ${entry.commit.slice(0, 12)}`;
-    let source: Source;
+    let source: ResolvedSource;
     try {
       source = entrySource(entry, ws.root, ws.home);
     } catch (error) {
@@ -215,7 +217,7 @@ async function movedSource(
   ws: RestoreWorkspace,
   key: string,
   entry: LockedSkill,
-  source: Source & { type: "git" },
+  source: GitSource,
 ): Promise<Mismatch> {
   const gone = `locked commit ${entry.commit?.slice(0, 12)} is gone from ${source.url}`;
   const tracking = entry.tag !== null

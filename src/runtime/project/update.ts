@@ -19,7 +19,7 @@ import {
   ociSource,
   parseSource,
   type RefRequest,
-  type Source,
+  type ResolvedSource,
 } from "../../core/sources/sources.ts";
 import type { Change } from "../lifecycle/change.ts";
 import {
@@ -39,6 +39,7 @@ import {
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { sourceLabel } from "../lifecycle/fetch_source.ts";
+import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { readProjectLock } from "./lockfile.ts";
@@ -70,15 +71,15 @@ interface ProjectUpdatePlan {
   };
 }
 
-function sourceOf(entry: LockedSkill, root: string): Source {
+function sourceOf(entry: LockedSkill, root: string): ResolvedSource {
   if (entry.source.type === "local") {
     const path = isAbsolute(entry.source.url) ? entry.source.url : resolve(root, entry.source.url);
-    return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
+    return resolveParsed({ type: "local", path, subpath: "", skill: undefined, ref: undefined });
   }
-  if (entry.source.type === "oci") return ociSource(entry.source.url);
+  if (entry.source.type === "oci") return resolveParsed(ociSource(entry.source.url));
   const parsed = parseSource(entry.source.url);
   if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
-  return { ...parsed, subpath: "", skill: undefined, ref: undefined };
+  return resolveParsed({ ...parsed, subpath: "", skill: undefined, ref: undefined });
 }
 
 /** A locked skill as the update planner sees it (shared with installed skills). */
