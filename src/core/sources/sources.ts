@@ -80,7 +80,7 @@ export interface LocalFolderSource extends ParsedLocalSource {
 }
 
 /** A git repository on this machine (a `file:///` URL, a bare repository's path): read in place. */
-export interface LocalRepositorySource extends ParsedGitSource {
+interface LocalRepositorySource extends ParsedGitSource {
   kind: "local-repository";
   transport: "file";
   /** The repository's path on this machine. */
@@ -88,7 +88,7 @@ export interface LocalRepositorySource extends ParsedGitSource {
 }
 
 /** A repository git clones over its transport (file:// too where it cannot be read in place). */
-export interface RemoteGitSource extends ParsedGitSource {
+interface RemoteGitSource extends ParsedGitSource {
   kind: "remote-git";
 }
 

@@ -34,7 +34,7 @@ interface Whereabouts {
 }
 
 /** What a command's source and flags ask for: the source, the ref to fetch, the skills named. */
-export interface SourceRequest {
+interface SourceRequest {
   source: ResolvedSource;
   request: RefRequest;
   /** `--skill` values, and the skill an `owner/repo@skill` source names (once). */
@@ -68,7 +68,7 @@ export async function resolveRequest(
  * as a git URL, GitHub shorthand or `oci://` reference. A directory inside $SKILLS_HOME (or
  * containing it) is refused.
  */
-export async function resolveSource(
+async function resolveSource(
   input: string,
   cwd: string,
   env: Readonly<Record<string, string>>,
