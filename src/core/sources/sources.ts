@@ -101,8 +101,8 @@ export interface OciSource extends ParsedOciSource {
 export type GitSource = LocalRepositorySource | RemoteGitSource;
 
 /**
- * The older name of `ResolvedSource`, still used by lifecycle/change.ts and install_plan.ts
- * (being merged with the project's transaction elsewhere); new code says `ResolvedSource`.
+ * The older name of `ResolvedSource`, still used by lifecycle/change.ts (being merged with
+ * the project's transaction elsewhere); new code says `ResolvedSource`.
  */
 export type Source = ResolvedSource;
 

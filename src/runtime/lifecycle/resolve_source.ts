@@ -52,7 +52,7 @@ export async function resolveRequest(
   skills: readonly string[],
   where: Whereabouts,
 ): Promise<SourceRequest> {
-  const source = await resolveSource(input, where.cwd, where.env, where.home);
+  const source = await resolveSource(input, where);
   if (source.kind === "local-folder" && Object.values(flags).some((v) => v !== undefined)) {
     throw new UsageError("--ref, --branch and --tag apply to git sources, not to directories");
   }
@@ -70,9 +70,7 @@ export async function resolveRequest(
  */
 async function resolveSource(
   input: string,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-  home: string,
+  { cwd, env, home }: Whereabouts,
 ): Promise<ResolvedSource> {
   if (!input.includes("://") && !/^[A-Za-z][A-Za-z0-9+.-]*::/.test(input)) {
     const expanded = input === "~" || input.startsWith("~/")
