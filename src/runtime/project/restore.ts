@@ -12,7 +12,7 @@
  * anything disagrees, and never changes the lockfile.
  */
 
-import { isAbsolute, join, resolve } from "../os/paths.ts";
+import { join } from "../os/paths.ts";
 import { describeError, SkillError } from "../../core/errors.ts";
 import {
   diffFiles,
@@ -25,8 +25,6 @@ import {
 import { networkList } from "../../core/policy/net_grants.ts";
 import {
   type GitSource,
-  ociSource,
-  parseSource,
   type ResolvedSource,
   sourceLocation,
   validateSubpath,
@@ -37,10 +35,9 @@ import { trackedCommit } from "../git/fetch.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Change } from "../lifecycle/change.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
-import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { describeFileDrift, diskDrift, unlockedFolders } from "./drift.ts";
-import { digestOfLocked } from "./lockfile.ts";
+import { digestOfLocked, sourceOfLocked } from "./lockfile.ts";
 import type { LockChange, ProjectChange } from "./transaction.ts";
 
 type MismatchKind =
@@ -101,20 +98,16 @@ export interface Verified {
  * (the same rule as `skills add`).
  */
 function entrySource(entry: LockedSkill, root: string, home: string): ResolvedSource {
-  if (entry.source.type === "local") {
-    const path = isAbsolute(entry.source.url) ? entry.source.url : resolve(root, entry.source.url);
-    if (isWithin(home, path) || isWithin(path, home)) {
-      throw new SkillError(
-        "invalid_source",
-        `${path} is inside $SKILLS_HOME or contains it; a lockfile does not read from there`,
-      );
-    }
-    return resolveParsed({ type: "local", path, subpath: "", skill: undefined, ref: undefined });
+  const source = sourceOfLocked(entry.source, root);
+  if (
+    source.kind === "local-folder" && (isWithin(home, source.path) || isWithin(source.path, home))
+  ) {
+    throw new SkillError(
+      "invalid_source",
+      `${source.path} is inside $SKILLS_HOME or contains it; a lockfile does not read from there`,
+    );
   }
-  if (entry.source.type === "oci") return resolveParsed(ociSource(entry.source.url));
-  const parsed = parseSource(entry.source.url);
-  if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
-  return resolveParsed({ ...parsed, subpath: "", skill: undefined, ref: undefined });
+  return source;
 }
 
 /** The skill's folder inside a fetch, or null when that path is not there. */
