@@ -3,8 +3,8 @@
  * (`file://` URLs and bare repository paths, not cloned at all: `readLocalRepository`), and
  * from a clone fetch.ts made without checkout, which is then a repository on this machine too
  * (`readRemoteRepository`). This is the top of the git stack (runtime/git/mod.ts): it imports
- * fetch.ts and command.ts, and neither imports it. One `git cat-file --batch` process answers every
- * question: the ref's commit, the trees (walked level by level) and then the blobs, which
+ * fetch.ts and command.ts, and neither imports it. One `git cat-file --batch` process answers
+ * every question: the ref's commit, the trees (walked level by level) and then the blobs, which
  * stream into files. A clone would spawn upload-pack, pack-objects and index-pack, write a
  * pack and then check it out; this does a fraction of the work and writes only the files.
  *
