@@ -4,7 +4,7 @@
  * a read-only preview change and removed with it: nothing is installed.
  */
 
-import { join, relative, resolve } from "../../runtime/os/paths.ts";
+import { join, relative } from "../../runtime/os/paths.ts";
 import { type AuditReport, SEVERITIES, type Severity } from "../../core/audit/engine.ts";
 import { isSkillError, SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
@@ -17,7 +17,7 @@ import { auditDir } from "../../runtime/audit/scan.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
-import { resolveRequest } from "../../runtime/lifecycle/resolve_source.ts";
+import { resolveRequest, typedPath } from "../../runtime/lifecycle/resolve_source.ts";
 import { inspectCandidates, selectCandidates } from "../../runtime/lifecycle/install_plan.ts";
 import { isWithin, lstatOrNull } from "../../runtime/os/fs.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -122,10 +122,7 @@ function renderText(ctx: Context, a: Audited, verbose: boolean): string {
 /** A directory (or folder of skills), an installed or bundled skill, or a source. */
 async function auditTarget(target: string, ctx: Context): Promise<Audited[]> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const expanded = target === "~" || target.startsWith("~/")
-    ? join(ctx.env.HOME ?? "~", target.slice(1))
-    : target;
-  const path = resolve(ctx.cwd, expanded);
+  const path = typedPath(target, ctx.cwd, ctx.env);
   const info = target.includes("://") ? null : await lstatOrNull(path);
   if (info?.isDirectory) {
     const dirs = await skillDirsAt(path);

@@ -73,10 +73,7 @@ async function resolveSource(
   { cwd, env, home }: Whereabouts,
 ): Promise<ResolvedSource> {
   if (!input.includes("://") && !/^[A-Za-z][A-Za-z0-9+.-]*::/.test(input)) {
-    const expanded = input === "~" || input.startsWith("~/")
-      ? join(env.HOME ?? "~", input.slice(1))
-      : input;
-    const path = resolve(cwd, expanded);
+    const path = typedPath(input, cwd, env);
     const info = await Deno.stat(path).catch(() => null);
     if (info?.isDirectory) {
       if (isWithin(path, home) || isWithin(home, path)) {
@@ -93,6 +90,18 @@ async function resolveSource(
     }
   }
   return resolveParsed(parseSource(input));
+}
+
+/** The path a typed source names, `~` being the user's home, relative to `cwd`. */
+export function typedPath(
+  input: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): string {
+  const expanded = input === "~" || input.startsWith("~/")
+    ? join(env.HOME ?? "~", input.slice(1))
+    : input;
+  return resolve(cwd, expanded);
 }
 
 /** A directory git would take for a bare repository (and no skill folder that has a HEAD file). */
