@@ -1,9 +1,10 @@
 /**
  * The house rules of ARCHITECTURE.md, checked on the source tree: the layers import only
  * downwards, runtime subsystems form no circle, `core/` never touches `Deno.*`, subsystem
- * folders (every folder of src/) stay small with a mod.ts header, CLI commands leave the
- * install protocol to the lifecycle, and a command is two files: its spec and its module
- * (help, parse and run from the spec).
+ * folders (every folder of src/) stay small with a mod.ts header, a folder that declares a
+ * stack of modules (runtime/git) keeps to it, CLI commands leave the install protocol to the
+ * lifecycle, and a command is two files: its spec and its module (help, parse and run from
+ * the spec).
  */
 
 import assert from "node:assert/strict";
@@ -76,6 +77,73 @@ Deno.test("every import goes down the layers: core ← runtime ← agent/mcp ←
     }
   }
   assert.deepEqual(violations, []);
+});
+
+/** Each folder whose mod.ts declares `LAYER.stack` (its modules, bottom first), by folder path. */
+async function stacks(): Promise<Map<string, readonly string[]>> {
+  const declared = new Map<string, readonly string[]>();
+  for (const file of walk(SRC).filter((f) => f.endsWith("/mod.ts"))) {
+    const { LAYER } = await import(`file://${file}`);
+    if (LAYER?.stack !== undefined) declared.set(relative(ROOT, dirname(file)), LAYER.stack);
+  }
+  return declared;
+}
+
+/**
+ * Where the imports inside `folder` break its declared stack (bottom first): a module that
+ * imports one at or above itself, or a module the stack does not place.
+ */
+function stackViolations(
+  folder: string,
+  stack: readonly string[],
+  graph: ReadonlyMap<string, readonly string[]>,
+): string[] {
+  const inFolder = (path: string) => dirname(path) === folder && !path.endsWith("/mod.ts");
+  const levelOf = (path: string) => stack.indexOf(path.slice(folder.length + 1, -".ts".length));
+  const violations: string[] = [];
+  for (const [file, targets] of graph) {
+    if (!inFolder(file)) continue;
+    const level = levelOf(file);
+    if (level === -1) {
+      violations.push(`${file} is not in ${folder}'s stack`);
+      continue;
+    }
+    for (const target of targets.filter(inFolder)) {
+      if (levelOf(target) >= level) violations.push(`${file} → ${target} (not below it)`);
+    }
+  }
+  return violations.sort();
+}
+
+Deno.test("a declared stack holds: runtime/git is command ← fetch ← local_read", async () => {
+  const declared = await stacks();
+  assert.deepEqual(declared.get("src/runtime/git"), ["command", "fetch", "local_read"]);
+  const graph = importGraph();
+  const violations = [...declared].flatMap(([folder, stack]) =>
+    stackViolations(folder, stack, graph)
+  );
+  assert.deepEqual(violations, []);
+});
+
+Deno.test("the stack rule refuses a planted upward import and a module out of the stack", () => {
+  const git = "src/runtime/git";
+  const stack = ["command", "fetch", "local_read"];
+  const layered = new Map([
+    [`${git}/command.ts`, ["src/core/errors.ts"]],
+    [`${git}/fetch.ts`, [`${git}/command.ts`]],
+    [`${git}/local_read.ts`, [`${git}/fetch.ts`, `${git}/command.ts`]],
+    [`${git}/mod.ts`, []],
+  ]);
+  assert.deepEqual(stackViolations(git, stack, layered), []);
+  const planted = new Map([
+    ...layered,
+    [`${git}/fetch.ts`, [`${git}/command.ts`, `${git}/local_read.ts`]],
+    [`${git}/sideways.ts`, [`${git}/command.ts`]],
+  ]);
+  assert.deepEqual(stackViolations(git, stack, planted), [
+    `${git}/fetch.ts → ${git}/local_read.ts (not below it)`,
+    `${git}/sideways.ts is not in ${git}'s stack`,
+  ]);
 });
 
 Deno.test("no import circle between source files", () => {

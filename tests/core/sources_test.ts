@@ -3,16 +3,16 @@ import { SkillError } from "../../src/core/errors.ts";
 import {
   isFullSha,
   looksLikeSha,
+  type ParsedSource,
   parseSkillSelector,
   parseSource,
   refRequest,
-  type Source,
   validateRef,
 } from "../../src/core/sources/sources.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 
-const accepted: [string, Partial<Source>][] = [
+const accepted: [string, Partial<ParsedSource>][] = [
   ["owner/repo", {
     type: "git",
     url: "https://github.com/owner/repo.git",

@@ -8,14 +8,14 @@ import { UsageError } from "../../core/errors.ts";
 import {
   parseSkillSelector,
   type RefFlags,
-  refRequest,
   revisionLabel,
   shortRevision,
 } from "../../core/sources/sources.ts";
 import { canonicalSkillName } from "../../core/manifest/names.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { type Fetched, resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
+import { type Fetched, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
+import { resolveRequest } from "../../runtime/lifecycle/resolve_source.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import {
@@ -148,13 +148,12 @@ function parseNames(
 // long because: the add workflow in order (resolve, fetch, select, plan, commit, report) in one change.
 export async function run(options: AddOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const source = await resolveSource(options.source, ctx.cwd, ctx.env, home);
-  if (source.type === "local" && Object.values(options.refs).some((v) => v !== undefined)) {
-    throw new UsageError("--ref, --branch and --tag apply to git sources, not to directories");
-  }
-  const request = refRequest(options.refs, source.ref);
-  const selectors = [...options.skills];
-  if (source.skill !== undefined && !selectors.includes(source.skill)) selectors.push(source.skill);
+  const { source, request, selectors } = await resolveRequest(
+    options.source,
+    options.refs,
+    options.skills,
+    { cwd: ctx.cwd, env: ctx.env, home },
+  );
   const say = progress(ctx);
   // Staging, crash recovery and Ctrl-C rollback are the change's; --list only previews.
   await using change = await beginChange(home, {
@@ -167,7 +166,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const note of change.recovered) warn(ctx, note);
   const fetched = await change.fetch(source, request);
   if (fetched.commit) {
-    say(`${source.type === "oci" ? "Pulled" : "Checked out"} ${commitLabel(fetched)}`);
+    say(`${source.kind === "oci" ? "Pulled" : "Checked out"} ${commitLabel(fetched)}`);
   }
   const candidates = await inspectCandidates(fetched);
   debug(ctx, `found ${candidates.length} skill(s) in ${fetched.base}`);

@@ -4,7 +4,7 @@
  * a read-only preview change and removed with it: nothing is installed.
  */
 
-import { join, relative, resolve } from "../../runtime/os/paths.ts";
+import { join, relative } from "../../runtime/os/paths.ts";
 import { type AuditReport, SEVERITIES, type Severity } from "../../core/audit/engine.ts";
 import { isSkillError, SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
@@ -12,12 +12,12 @@ import { debug, warn } from "../../core/io.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import { isValidSkillName } from "../../core/manifest/names.ts";
 import { renderSarif } from "../../core/audit/sarif.ts";
-import { refRequest } from "../../core/sources/sources.ts";
 import { VERSION } from "../../core/version.ts";
 import { auditDir } from "../../runtime/audit/scan.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
-import { resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
+import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
+import { resolveRequest, typedPath } from "../../runtime/lifecycle/resolve_source.ts";
 import { inspectCandidates, selectCandidates } from "../../runtime/lifecycle/install_plan.ts";
 import { isWithin, lstatOrNull } from "../../runtime/os/fs.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
@@ -122,10 +122,7 @@ function renderText(ctx: Context, a: Audited, verbose: boolean): string {
 /** A directory (or folder of skills), an installed or bundled skill, or a source. */
 async function auditTarget(target: string, ctx: Context): Promise<Audited[]> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const expanded = target === "~" || target.startsWith("~/")
-    ? join(ctx.env.HOME ?? "~", target.slice(1))
-    : target;
-  const path = resolve(ctx.cwd, expanded);
+  const path = typedPath(target, ctx.cwd, ctx.env);
   const info = target.includes("://") ? null : await lstatOrNull(path);
   if (info?.isDirectory) {
     const dirs = await skillDirsAt(path);
@@ -208,18 +205,19 @@ async function auditInstalled(
 }
 
 async function auditSource(target: string, home: string, ctx: Context): Promise<Audited[]> {
-  const source = await resolveSource(target, ctx.cwd, ctx.env, home);
+  const where = { cwd: ctx.cwd, env: ctx.env, home };
+  const { source, request, selectors } = await resolveRequest(target, {}, [], where);
   await using change = await beginChange(home, {
     env: ctx.env,
     signal: ctx.signal,
     progress: progress(ctx),
     preview: true,
   });
-  const fetched = await change.fetch(source, refRequest({}, source.ref));
+  const fetched = await change.fetch(source, request);
   const candidates = await inspectCandidates(fetched);
-  const chosen = source.skill === undefined
+  const chosen = selectors.length === 0
     ? candidates
-    : selectCandidates(candidates, [source.skill], sourceLabel(source));
+    : selectCandidates(candidates, selectors, sourceLabel(source));
   if (chosen.length === 0) {
     throw new SkillError("not_found", `No skills found in ${sourceLabel(source)}`);
   }
@@ -229,7 +227,9 @@ async function auditSource(target: string, home: string, ctx: Context): Promise<
     const facts: Pick<Manifest, "name" | "envPatterns"> | undefined = c.manifest;
     // A directory's files are named from the working directory (like a directory target);
     // a repository's from its root.
-    const local = source.type === "local" ? join(source.path, ...c.rel.split("/")) : undefined;
+    const local = source.kind === "local-folder"
+      ? join(source.path, ...c.rel.split("/"))
+      : undefined;
     out.push({
       name: c.name ?? null,
       label: `${sourceLabel(source)}${c.rel === "" ? "" : ` (${c.rel})`}`,

@@ -1,11 +1,10 @@
 /** `skills publish`: a skill folder (or a folder of skills) pushed to an OCI registry. */
 
 import { resolve } from "node:path";
-import { SkillError, UsageError } from "../../core/errors.ts";
+import { type SkillError, UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { RegistryClient } from "../../runtime/oci/client.ts";
-import { publishSkills } from "../../runtime/oci/publish.ts";
-import { attachSignature, signatureTag } from "../../runtime/oci/signature.ts";
+import { publishSigned, signatureTag } from "../../runtime/oci/signature.ts";
 import { sshSign } from "../../runtime/signing/ssh.ts";
 import { parseOciReference } from "../../core/sources/oci_reference.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
@@ -57,23 +56,13 @@ export async function run(options: PublishOptions, ctx: Context): Promise<number
     registry: target.registry,
     insecureHosts: options.insecureHosts,
   });
-  let result;
-  let signature: { digest: string; via: "referrers" | "tag" } | undefined;
-  try {
-    result = await publishSkills(resolve(ctx.cwd, options.source), target, client);
-    if (options.sign !== undefined) {
-      const signed = await sshSign(resolve(ctx.cwd, options.sign), result.digest);
-      const pushed = await client.getManifest(target.repository, result.digest);
-      signature = await attachSignature(client, target.repository, {
-        digest: result.digest,
-        mediaType: result.mediaType,
-        size: pushed.bytes.length,
-      }, signed);
-    }
-  } catch (error) {
-    if (error instanceof SkillError) throw error;
-    throw new SkillError("io_error", (error as Error).message, { cause: error });
-  }
+  const key = options.sign === undefined ? undefined : resolve(ctx.cwd, options.sign);
+  const { result, signature } = await publishSigned(
+    resolve(ctx.cwd, options.source),
+    target,
+    client,
+    key === undefined ? undefined : (digest) => sshSign(key, digest),
+  );
   if (options.json) {
     writeJson(ctx, signature ? { ...result, signature } : result);
   } else {

@@ -4,8 +4,10 @@
  * option-looking URLs and refs, remote helpers (`ext::`), transports other than
  * https/ssh/git/file, control characters and credentials embedded in URLs.
  *
- * Whether the input names a directory on disk is decided by the caller (the CLI layer)
- * and passed in as a flag; this module does no I/O.
+ * Whether the input names a directory on disk, and whether that directory is a repository,
+ * is decided by the caller (runtime/lifecycle/resolve_source.ts) and passed in as a flag;
+ * this module does no I/O. That caller also gives each parsed source its `kind` once
+ * (`ResolvedSource`), which is what everything after it switches on.
  */
 
 import { type PathRules, pathRules } from "../path_rules.ts";
@@ -18,7 +20,8 @@ import { parseOciReference } from "./oci_reference.ts";
 
 export type Transport = "https" | "ssh" | "git" | "file";
 
-export interface GitSource {
+/** A git repository as the string names it (URL, shorthand, or a bare repository's path). */
+export interface ParsedGitSource {
   type: "git";
   /** What git clones: never carries credentials, never starts with `-`. */
   url: string;
@@ -31,7 +34,8 @@ export interface GitSource {
   ref: string | undefined;
 }
 
-interface LocalSource {
+/** A directory the caller found on disk for the string. */
+export interface ParsedLocalSource {
   type: "local";
   /** Absolute path of the directory. */
   path: string;
@@ -41,7 +45,7 @@ interface LocalSource {
 }
 
 /** A skill (or an index of skills) published to an OCI registry (`skills publish`). */
-export interface OciSource {
+export interface ParsedOciSource {
   type: "oci";
   /** `oci://registry/repository`, without tag or digest: where the artifact lives. */
   url: string;
@@ -54,15 +58,61 @@ export interface OciSource {
   ref: string | undefined;
 }
 
-export type Source = GitSource | LocalSource | OciSource;
+/** What a source string says, before anything decides how it is fetched. */
+export type ParsedSource = ParsedGitSource | ParsedLocalSource | ParsedOciSource;
+
+/**
+ * Where skills come from, resolved once (runtime/lifecycle/resolve_source.ts) into how they
+ * are fetched: the fetcher switches on `kind`, and nothing after the resolution parses the
+ * string or decides the kind again. `type` stays what registry and lockfile records call a
+ * source: a repository on this machine is a git source there too. Registry kinds to come
+ * join this union with their own `kind`.
+ */
+export type ResolvedSource =
+  | LocalFolderSource
+  | LocalRepositorySource
+  | RemoteGitSource
+  | OciSource;
+
+/** A directory on this machine: its files are copied. */
+export interface LocalFolderSource extends ParsedLocalSource {
+  kind: "local-folder";
+}
+
+/** A git repository on this machine (a `file:///` URL, a bare repository's path): read in place. */
+interface LocalRepositorySource extends ParsedGitSource {
+  kind: "local-repository";
+  transport: "file";
+  /** The repository's path on this machine. */
+  path: string;
+}
+
+/** A repository git clones over its transport (file:// too where it cannot be read in place). */
+interface RemoteGitSource extends ParsedGitSource {
+  kind: "remote-git";
+}
+
+/** An artifact in an OCI registry: pulled, every blob and file checked. */
+export interface OciSource extends ParsedOciSource {
+  kind: "oci";
+}
+
+/** Both kinds that git reads: records call either a git source. */
+export type GitSource = LocalRepositorySource | RemoteGitSource;
+
+/**
+ * The older name of `ResolvedSource`, still used by lifecycle/change.ts (being merged with
+ * the project's transaction elsewhere); new code says `ResolvedSource`.
+ */
+export type Source = ResolvedSource;
 
 /** Where a source's files come from: the URL (git, OCI) or the directory. */
-export function sourceLocation(source: Source): string {
+export function sourceLocation(source: ParsedSource): string {
   return source.type === "local" ? source.path : source.url;
 }
 
 /** An `oci://registry/repository[:tag|@sha256:…]` source; the reference is checked here. */
-export function ociSource(input: string): OciSource {
+export function ociSource(input: string): ParsedOciSource {
   const reference = parseOciReference(input);
   return {
     type: "oci",
@@ -163,7 +213,7 @@ export function validateSubpath(input: string, subpath: string): string {
 }
 
 /** Parses a source as typed by the user. Throws `invalid_source` with a hint. */
-export function parseSource(input: string, options: ParseSourceOptions = {}): Source {
+export function parseSource(input: string, options: ParseSourceOptions = {}): ParsedSource {
   if (input.length === 0) throw invalid(input, "it is empty");
   if (input.length > MAX_SOURCE_LENGTH) {
     throw invalid(input, `it is longer than ${MAX_SOURCE_LENGTH} characters`);
@@ -227,11 +277,16 @@ function gitSource(
   subpath: string,
   skill: string | undefined,
   ref: string | undefined,
-): GitSource {
+): ParsedGitSource {
   return { type: "git", url, transport, subpath, skill, ref };
 }
 
-function parseUrl(input: string, base: string, scheme: string, ref: string | undefined): Source {
+function parseUrl(
+  input: string,
+  base: string,
+  scheme: string,
+  ref: string | undefined,
+): ParsedSource {
   if (scheme === "http") {
     throw invalid(input, "plain http:// is not allowed", "Use the https:// URL of the repository");
   }
@@ -353,7 +408,7 @@ function parseScpLike(
   base: string,
   match: RegExpExecArray,
   ref: string | undefined,
-): Source {
+): ParsedSource {
   const [, user, host = "", path = ""] = match;
   if (user !== undefined && user.startsWith("-")) {
     throw invalid(input, "the user name starts with '-'");
@@ -369,7 +424,7 @@ function parseScpLike(
 }
 
 /** `owner/repo`, `owner/repo/sub/path`, `owner/repo@skill`, each with an optional `#ref`. */
-function parseShorthand(input: string, base: string, ref: string | undefined): Source {
+function parseShorthand(input: string, base: string, ref: string | undefined): ParsedSource {
   let spec = base;
   let skill: string | undefined;
   const at = spec.lastIndexOf("@");
@@ -436,7 +491,7 @@ export function refRequest(flags: RefFlags, fromSource: string | undefined): Ref
 }
 
 /** A short human description of a source, e.g. for the confirmation prompt. */
-export function describeSource(source: Source): string {
+export function describeSource(source: ParsedSource): string {
   if (source.type === "local") return source.path;
   if (source.type === "oci") return source.ref === undefined ? source.url : ociLabel(source);
   return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
@@ -456,7 +511,7 @@ export function parseSkillSelector(value: string): string {
 }
 
 /** `oci://registry/repository:tag` or `…@sha256:…` as the user would write it. */
-export function ociLabel(source: Pick<OciSource, "url" | "ref">, ref = source.ref): string {
+export function ociLabel(source: Pick<ParsedOciSource, "url" | "ref">, ref = source.ref): string {
   if (ref === undefined) return source.url;
   return `${source.url}${ref.startsWith("sha256:") ? "@" : ":"}${ref}`;
 }
@@ -467,6 +522,6 @@ export function shortRevision(id: string): string {
 }
 
 /** What the summary calls a source's revision: a git commit, or an OCI manifest digest. */
-export function revisionLabel(source: Pick<Source, "type">): "Commit" | "Manifest" {
+export function revisionLabel(source: Pick<ParsedSource, "type">): "Commit" | "Manifest" {
   return source.type === "oci" ? "Manifest" : "Commit";
 }

@@ -1,10 +1,11 @@
 /**
- * Fetching a repository at a ref with git (see command.ts for how git is run): shallow clones
- * of branches and tags, an exact fetch of a full commit SHA, a full clone + rev-parse for
- * an abbreviated one, and ls-remote to see whether a tracked ref moved. Clones fetch
- * objects only, without blobs over the file-size limit: the clone is then read like any
- * local repository (local_read.ts: path checks, the path and file-size caps, symlinks last,
- * no filters), never checked out.
+ * Cloning a remote repository at a ref with git (see command.ts for how git is run): shallow
+ * clones of branches and tags, an exact fetch of a full commit SHA, a full clone + rev-parse
+ * for an abbreviated one, and ls-remote to see whether a tracked ref moved. Clones fetch
+ * objects only, without blobs over the file-size limit, and are never checked out: what they
+ * return says which commit to read, and local_read.ts (the layer above) writes its files with
+ * every path checked, as for any repository on this machine. This module imports only
+ * command.ts (runtime/git/mod.ts declares the order).
  */
 
 import {
@@ -26,36 +27,34 @@ import {
   runGit,
   withRetries,
 } from "./command.ts";
-import { localRepositoryPath, readLocalRepository } from "./local_read.ts";
-import type { FetchedCommit } from "./command.ts";
-
-export type { FetchedCommit };
 
 /**
- * Fetches `request` of `url` into `dest` (which must not exist): shallow for branches and
- * tags, exactly the commit for a full SHA, a full clone + rev-parse for an abbreviated one.
- * A repository on this machine is read directly instead (local_read.ts).
+ * A clone made in `path` without checkout: which of its commits to read, and how the user
+ * named it (what the read cannot know: the tag a detached clone was asked for, the `--ref`).
  */
-export async function fetchRepository(
-  url: string,
-  transport: Transport,
-  request: RefRequest,
-  dest: string,
-  options: GitOptions,
-): Promise<FetchedCommit> {
-  const local = transport === "file" ? localRepositoryPath(url) : null;
-  if (local !== null) return await readLocalRepository(local, url, request, dest, options);
-  return await cloneRepository(url, transport, request, dest, options);
+export interface Clone {
+  url: string;
+  /** The clone's directory: its `.git` is inside, its files are written there. */
+  path: string;
+  /** The clone's HEAD after a branch or tag clone; the exact commit after a SHA fetch. */
+  read: RefRequest;
+  /** The tag asked for, recorded when the commit read sits on no branch. */
+  tagWhenDetached: string | null;
+  /** The `--ref` (or `#ref`) as given, or null. */
+  ref: string | null;
 }
 
-/** fetchRepository by cloning (every transport; file:// too, though it is read directly). */
+/**
+ * Clones `request` of `url` into `dest` (which must not exist): shallow for branches and
+ * tags, exactly the commit for a full SHA, a full clone + rev-parse for an abbreviated one.
+ */
 export async function cloneRepository(
   url: string,
   transport: Transport,
   request: RefRequest,
   dest: string,
   options: GitOptions,
-): Promise<FetchedCommit> {
+): Promise<Clone> {
   const reset = () => removeIfExists(dest);
   const retry = <T>(work: () => Promise<T>) => withRetries(options, work, reset);
   if (request.kind === "ref" && isFullSha(request.name)) {
@@ -87,14 +86,12 @@ export async function cloneRepository(
     await reset();
     return await fetchAbbreviatedCommit(url, transport, request.name, dest, options);
   }
-  // The clone is a repository on this machine now: its HEAD is read and its files written
-  // like any local repository's.
-  const head = await readLocalRepository(dest, url, { kind: "default" }, dest, options, true);
-  const requested = request.kind === "default" ? null : request.name;
+  // `clone --branch` leaves HEAD on what was asked for: the clone's HEAD is the commit.
   return {
-    sha: head.sha,
-    branch: head.branch,
-    tag: head.branch === null ? requested : null,
+    url,
+    path: dest,
+    read: { kind: "default" },
+    tagWhenDetached: branch ?? null,
     ref: request.kind === "ref" ? request.name : null,
   };
 }
@@ -105,7 +102,7 @@ async function fetchExactCommit(
   sha: string,
   dest: string,
   options: GitOptions,
-): Promise<FetchedCommit> {
+): Promise<Clone> {
   const lower = sha.toLowerCase();
   try {
     await withRetries(options, async () => {
@@ -126,8 +123,7 @@ async function fetchExactCommit(
     await removeIfExists(dest);
     return await fetchAbbreviatedCommit(url, transport, lower, dest, options);
   }
-  await readLocalRepository(dest, url, { kind: "ref", name: lower }, dest, options, true);
-  return { sha: lower, branch: null, tag: null, ref: sha };
+  return { url, path: dest, read: { kind: "ref", name: lower }, tagWhenDetached: null, ref: sha };
 }
 
 async function fetchAbbreviatedCommit(
@@ -136,7 +132,7 @@ async function fetchAbbreviatedCommit(
   prefix: string,
   dest: string,
   options: GitOptions,
-): Promise<FetchedCommit> {
+): Promise<Clone> {
   await withRetries(
     options,
     () =>
@@ -159,11 +155,9 @@ async function fetchAbbreviatedCommit(
       ambiguous ? "Give more characters of the commit SHA" : undefined,
     );
   }
-  await readLocalRepository(dest, url, { kind: "ref", name: sha }, dest, options, true);
-  return { sha, branch: null, tag: null, ref: prefix };
+  return { url, path: dest, read: { kind: "ref", name: sha }, tagWhenDetached: null, ref: prefix };
 }
 
-/** What `branch`/`tag` currently points at upstream (ls-remote), or null if it is gone. */
 /**
  * Every branch and tag of a remote, by full ref name (peeled tags as `refs/tags/x^{}`): one
  * ls-remote answers for all the skills an update checks from that remote.

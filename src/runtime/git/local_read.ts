@@ -1,8 +1,10 @@
 /**
  * Writing a commit's files from git objects: straight out of a repository on this machine
- * (`file://` URLs and bare repository paths, not cloned at all), and from a clone made
- * without checkout, which is then a repository on this machine too. One `git cat-file --batch` process answers every
- * question: the ref's commit, the trees (walked level by level) and then the blobs, which
+ * (`file://` URLs and bare repository paths, not cloned at all: `readLocalRepository`), and
+ * from a clone fetch.ts made without checkout, which is then a repository on this machine too
+ * (`readRemoteRepository`). This is the top of the git stack (runtime/git/mod.ts): it imports
+ * fetch.ts and command.ts, and neither imports it. One `git cat-file --batch` process answers
+ * every question: the ref's commit, the trees (walked level by level) and then the blobs, which
  * stream into files. A clone would spawn upload-pack, pack-objects and index-pack, write a
  * pack and then check it out; this does a fraction of the work and writes only the files.
  *
@@ -18,6 +20,7 @@ import {
   isFullSha,
   looksLikeSha,
   type RefRequest,
+  type Transport,
   validateRef,
 } from "../../core/sources/sources.ts";
 import { SkillError } from "../../core/errors.ts";
@@ -35,18 +38,44 @@ import {
   gitTimeoutMs,
   runGit,
 } from "./command.ts";
+import { type Clone, cloneRepository } from "./fetch.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import { afterDelay } from "../os/timer.ts";
 
 /** More paths than this in one commit is refused (a tree reusing subtrees can multiply). */
 export const MAX_TREE_ENTRIES = 100_000;
 
-/** The local path a `file://` URL names, or null when the fast path does not apply. */
-export function localRepositoryPath(url: string): string | null {
-  if (Deno.build.os === "windows" || !url.startsWith("file:///")) return null;
-  const path = url.slice("file://".length);
-  // Percent-encoded URLs are left to git's own parsing, via a clone.
-  return path.includes("%") ? null : path;
+/**
+ * Clones `request` of a remote (fetch.ts) into `dest` and writes the commit's files there:
+ * a remote repository's files, read like a local one's.
+ */
+export async function readRemoteRepository(
+  url: string,
+  transport: Transport,
+  request: RefRequest,
+  dest: string,
+  options: GitOptions,
+): Promise<FetchedCommit> {
+  return await readClone(await cloneRepository(url, transport, request, dest, options), options);
+}
+
+/** Writes the files of the commit a clone holds into the clone's directory. */
+async function readClone(clone: Clone, options: GitOptions): Promise<FetchedCommit> {
+  // Our clones leave out only blobs over the size limit: a missing blob is one of those.
+  const read = await readLocalRepository(
+    clone.path,
+    clone.url,
+    clone.read,
+    clone.path,
+    options,
+    true,
+  );
+  return {
+    sha: read.sha,
+    branch: read.branch,
+    tag: read.branch === null ? clone.tagWhenDetached : null,
+    ref: clone.ref,
+  };
 }
 
 /** The git directory of a repository path: `<path>/.git` for a work tree, else the path. */

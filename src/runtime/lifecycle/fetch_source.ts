@@ -1,33 +1,31 @@
 /**
- * Getting a source's files into a directory of a change's staging area (change.ts decides
- * where): a git clone (shallow where possible), a read of a repository on this machine, a
- * verified pull from an OCI registry, or a copy of a local directory; then finding the skills
- * in it.
+ * Getting a resolved source's files into a directory of a change's staging area (change.ts
+ * decides where), by its kind (resolve_source.ts decided it once): a copy of a local folder,
+ * a read of a repository on this machine, a clone of a remote read the same way, or a
+ * verified pull from an OCI registry.
  */
 
-import { join, resolve } from "../os/paths.ts";
-import * as PLATFORM_PATHS from "../os/paths.ts";
+import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 import {
   describeSource,
+  type GitSource,
   ociLabel,
   type OciSource,
-  parseSource,
   type RefRequest,
-  type Source,
+  type ResolvedSource,
   sourceLocation,
 } from "../../core/sources/sources.ts";
-import type { GitOptions } from "../git/command.ts";
-import { type FetchedCommit, fetchRepository } from "../git/fetch.ts";
-import { localRepositoryPath } from "../git/local_read.ts";
-import { isWithin, lstatOrNull } from "../os/fs.ts";
+import type { FetchedCommit, GitOptions } from "../git/command.ts";
+import { readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
+import { lstatOrNull } from "../os/fs.ts";
 import { RegistryClient } from "../oci/client.ts";
 import { pullInto } from "../oci/pull.ts";
 import type { Signed } from "../signing/policy.ts";
 
 export interface Fetched {
-  source: Source;
+  source: ResolvedSource;
   /** Root of the fetched tree inside staging (the clone, or the copied directory). */
   root: string;
   /** Where discovery starts: root + the source's subpath. */
@@ -46,79 +44,62 @@ const MAX_COPY_ENTRIES = 20_000;
 /** A local directory copied for an install holds at most this much in all. */
 const MAX_COPY_BYTES = 1024 * 1024 * 1024;
 
-/**
- * Turns what the user typed into a Source: an existing directory is a local source (a bare
- * git repository is cloned via file:// instead of copied); anything else is parsed as a
- * git URL or GitHub shorthand. A directory inside $SKILLS_HOME (or containing it) is refused.
- */
-export async function resolveSource(
-  input: string,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-  home: string,
-): Promise<Source> {
-  if (!input.includes("://") && !/^[A-Za-z][A-Za-z0-9+.-]*::/.test(input)) {
-    const expanded = input === "~" || input.startsWith("~/")
-      ? join(env.HOME ?? "~", input.slice(1))
-      : input;
-    const path = resolve(cwd, expanded);
-    const info = await Deno.stat(path).catch(() => null);
-    if (info?.isDirectory) {
-      if (isWithin(path, home) || isWithin(home, path)) {
-        throw new SkillError(
-          "invalid_source",
-          `Cannot install from ${path}: it is inside $SKILLS_HOME or contains it (${home})`,
-        );
-      }
-      return parseSource(input, {
-        localDirectory: path,
-        localIsBareRepository: await isBareRepository(path),
-        paths: PLATFORM_PATHS,
-      });
-    }
-  }
-  return parseSource(input);
-}
-
-async function isBareRepository(path: string): Promise<boolean> {
-  const [head, objects, refs, skillMd] = await Promise.all(
-    ["HEAD", "objects", "refs", "SKILL.md"].map((n) => lstatOrNull(join(path, n))),
-  );
-  return head?.isFile === true && objects?.isDirectory === true && refs?.isDirectory === true &&
-    skillMd === null;
-}
-
 /** Where a source's files come from, as the user typed it: the URL or the directory. */
-export function sourceLabel(source: Source): string {
+export function sourceLabel(source: ResolvedSource): string {
   return sourceLocation(source);
 }
 
 /** The progress line shown before fetching a source to install. */
-export function fetchAnnouncement(source: Source, request?: RefRequest): string {
-  if (source.type === "local") return `Copying ${source.path} ...`;
-  if (source.type === "oci") {
-    // A restore pulls the lockfile's digest, an update the tag: say which.
-    const named = request === undefined || request.kind === "default" ? source.ref : request.name;
-    return `Pulling ${ociLabel(source, named)} ...`;
+export function fetchAnnouncement(source: ResolvedSource, request?: RefRequest): string {
+  switch (source.kind) {
+    case "local-folder":
+      return `Copying ${source.path} ...`;
+    case "oci": {
+      // A restore pulls the lockfile's digest, an update the tag: say which.
+      const named = request === undefined || request.kind === "default" ? source.ref : request.name;
+      return `Pulling ${ociLabel(source, named)} ...`;
+    }
+    case "local-repository":
+      return `Reading ${describeSource(source)} ...`;
+    case "remote-git":
+      return `Cloning ${describeSource(source)} ...`;
   }
-  // A repository on this machine is read in place (runtime/git/local_read.ts), not cloned.
-  const verb = localRepositoryPath(source.url) ? "Reading" : "Cloning";
-  return `${verb} ${describeSource(source)} ...`;
 }
 
-/** Clones or copies `source` into `root` (a directory that does not exist yet). */
+/** Copies, reads, clones or pulls `source` into `root` (a directory that does not exist yet). */
 export async function fetchInto(
-  source: Source,
+  source: ResolvedSource,
   request: RefRequest,
   root: string,
   git: GitOptions,
 ): Promise<Fetched> {
-  if (source.type === "local") {
-    await copyTree(source.path, root, git.signal);
-    return { source, root, base: root, commit: null };
+  switch (source.kind) {
+    case "local-folder":
+      await copyTree(source.path, root, git.signal);
+      return { source, root, base: root, commit: null };
+    case "oci":
+      return await pullOci(source, request, root);
+    case "local-repository":
+      return await atSubpath(
+        source,
+        root,
+        await readLocalRepository(source.path, source.url, request, root, git),
+      );
+    case "remote-git":
+      return await atSubpath(
+        source,
+        root,
+        await readRemoteRepository(source.url, source.transport, request, root, git),
+      );
   }
-  if (source.type === "oci") return await pullOci(source, request, root);
-  const commit = await fetchRepository(source.url, source.transport, request, root, git);
+}
+
+/** A git fetch whose discovery starts at the source's subpath, which must be a folder. */
+async function atSubpath(
+  source: GitSource,
+  root: string,
+  commit: FetchedCommit,
+): Promise<Fetched> {
   const base = source.subpath === "" ? root : join(root, ...source.subpath.split("/"));
   const info = await lstatOrNull(base);
   if (info === null || !info.isDirectory || info.isSymlink) {

@@ -4,7 +4,10 @@
  * protocol — recovery after dead commands, the staging directory, the intent journal, the
  * registry lock and cleanup — for install, update, remove, trust and untrust. Its writing
  * steps run under the lock with the journal (commit.ts, used by change.ts only). Around it:
- * getting a source's files into staging and finding skills in them (fetch_source.ts),
+ * a source resolved once into its kind — local folder, local repository, remote git, OCI —
+ * from what the user typed or a record's URL (resolve_source.ts: the only place that asks
+ * the filesystem about a source or decides a repository is on this machine), its files got
+ * into staging by a switch on that kind (fetch_source.ts),
  * choosing and planning an install, with the naming rules a project follows too
  * (install.ts), deciding and staging an update
  * (update.ts; what is outdated, skill by skill and one fetch per remote, is the planner both

@@ -7,7 +7,6 @@
 
 import { SkillError } from "../../core/errors.ts";
 import { ociLabel, sourceLocation } from "../../core/sources/sources.ts";
-import { localRepositoryPath } from "../git/local_read.ts";
 import type { GitOptions } from "../git/command.ts";
 import { RegistryClient } from "../oci/client.ts";
 import { findSignatures } from "../oci/signature.ts";
@@ -25,10 +24,10 @@ export async function verifySigner(
 ): Promise<Signed> {
   const source = fetched.source;
   const commit = fetched.commit;
-  if (source.type === "local" || commit === null) {
+  if (source.kind === "local-folder" || commit === null) {
     throw refusal(sourceLocation(source), "a local directory carries no signature", policy);
   }
-  if (source.type === "oci") {
+  if (source.kind === "oci") {
     const client = new RegistryClient({ registry: source.registry });
     let signatures;
     try {
@@ -43,9 +42,13 @@ export async function verifySigner(
     }
     return await requireSigned(policy, signatures, commit.sha, ociLabel(source, commit.sha));
   }
-  // A clone keeps its .git in the fetch; a repository on this machine is read in place.
+  // A repository on this machine is read in place; a clone keeps its .git in the fetch.
   const cloned = await lstatOrNull(join(fetched.root, ".git"));
-  const repository = cloned?.isDirectory ? fetched.root : localRepositoryPath(source.url);
+  const repository = source.kind === "local-repository"
+    ? source.path
+    : cloned?.isDirectory
+    ? fetched.root
+    : null;
   const what = `${source.url} at ${commit.sha.slice(0, 12)}`;
   if (repository === null) throw refusal(what, "its commit could not be read", policy);
   let by: string | undefined;

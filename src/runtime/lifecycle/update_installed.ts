@@ -22,18 +22,19 @@ import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic } from "../../core/manifest/manifest.ts";
 import { findEntry, type RegistryEntry } from "../../core/records/registry_model.ts";
 import {
-  type GitSource,
   isFullSha,
   ociSource,
+  type ParsedGitSource,
   parseSource,
   type RefRequest,
-  type Source,
+  type ResolvedSource,
   validateSubpath,
 } from "../../core/sources/sources.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
 import type { ChangeSummary } from "../../core/records/changes.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import type { Fetched } from "./fetch_source.ts";
+import { resolveParsed } from "./resolve_source.ts";
 import {
   assessSkill,
   copyFolder,
@@ -89,15 +90,17 @@ export function describeTracking(
 }
 
 /** Rebuilds a source from a registry entry (which is untrusted input: validated again). */
-function entrySource(entry: RegistryEntry): Source {
+function entrySource(entry: RegistryEntry): ResolvedSource {
   const subpath = validateSubpath(entry.source.url, entry.source.subpath);
   if (entry.source.type === "local") {
     const path = subpath === "" ? entry.source.url : join(entry.source.url, ...subpath.split("/"));
-    return parseSource(path, { localDirectory: path, paths: PLATFORM_PATHS });
+    return resolveParsed(parseSource(path, { localDirectory: path, paths: PLATFORM_PATHS }));
   }
-  if (entry.source.type === "oci") return { ...ociSource(entry.source.url), subpath };
-  const parsed = parseSource(entry.source.url) as GitSource;
-  return { ...parsed, subpath, skill: undefined, ref: undefined };
+  if (entry.source.type === "oci") {
+    return resolveParsed({ ...ociSource(entry.source.url), subpath });
+  }
+  const parsed = parseSource(entry.source.url) as ParsedGitSource;
+  return resolveParsed({ ...parsed, subpath, skill: undefined, ref: undefined });
 }
 
 export function assertManaged(home: string, entry: RegistryEntry): void {

@@ -16,7 +16,7 @@ import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import {
   type RefRequest,
-  type Source,
+  type ResolvedSource,
   type Transport,
   validateSubpath,
 } from "../../core/sources/sources.ts";
@@ -43,7 +43,7 @@ export interface TrackedSkill {
   name: string;
   scope: Scope["kind"];
   /** The whole repository (subpath ""), or the local directory the skill is copied from. */
-  source: Source;
+  source: ResolvedSource;
   /** The skill's folder inside the repository ("" for its root; "" for a directory). */
   subpath: string;
   branch: string | null;
@@ -60,7 +60,7 @@ export interface PlannerWorkspace {
   /** A remote's branches and tags, asked once per remote for the whole command. */
   remoteRefs(url: string, transport: Transport): Promise<ReadonlyMap<string, string>>;
   /** A source's files at `request`, fetched once per source and ref for the whole command. */
-  fetchShared(source: Source, request: RefRequest): Promise<Fetched>;
+  fetchShared(source: ResolvedSource, request: RefRequest): Promise<Fetched>;
 }
 
 /**

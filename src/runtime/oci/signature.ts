@@ -3,11 +3,14 @@
  * layer is the armored SSH signature over the signed manifest's digest, and whose `subject`
  * names that manifest. Registries with the referrers API index it; for those without (CNCF
  * distribution 2.8, Debian's docker-registry) it is also tagged `sha256-<hex>.sig`, the tag
- * scheme cosign made common. Reading tries the referrers API, then that tag.
+ * scheme cosign made common. Reading tries the referrers API, then that tag. `skills publish`
+ * pushes and signs in one step here (`publishSigned`).
  */
 
+import { SkillError } from "../../core/errors.ts";
+import type { OciReference } from "../../core/sources/oci_reference.ts";
 import { type RegistryClient, sha256Digest } from "./client.ts";
-import { MANIFEST_TYPE } from "./publish.ts";
+import { MANIFEST_TYPE, publishSkills } from "./publish.ts";
 
 const SIGNATURE_ARTIFACT_TYPE = "application/vnd.agentskills.signature.ssh.v1";
 const SIGNATURE_LAYER_TYPE = "application/vnd.agentskills.signature.ssh.v1+pem";
@@ -21,13 +24,47 @@ export function signatureTag(digest: string): string {
   return `${digest.replace(":", "-")}.sig`;
 }
 
+/** Where a published manifest's signature went: its digest, and the referrers API or the tag. */
+type AttachedSignature = { digest: string; via: "referrers" | "tag" };
+
+/**
+ * `skills publish`: the folder's skills pushed to `target` (publish.ts) and, when a signer
+ * is given, the pushed manifest's digest signed and the signature attached. The signer is a
+ * parameter (runtime/signing's `sshSign` with the user's key) so that this folder stays
+ * below signing. Failures that are not ours already say what went wrong: `io_error`.
+ */
+export async function publishSigned(
+  folder: string,
+  target: OciReference,
+  client: RegistryClient,
+  sign?: (digest: string) => Promise<string>,
+): Promise<
+  { result: Awaited<ReturnType<typeof publishSkills>>; signature?: AttachedSignature }
+> {
+  try {
+    const result = await publishSkills(folder, target, client);
+    if (sign === undefined) return { result };
+    const signed = await sign(result.digest);
+    const pushed = await client.getManifest(target.repository, result.digest);
+    const signature = await attachSignature(client, target.repository, {
+      digest: result.digest,
+      mediaType: result.mediaType,
+      size: pushed.bytes.length,
+    }, signed);
+    return { result, signature };
+  } catch (error) {
+    if (error instanceof SkillError) throw error;
+    throw new SkillError("io_error", (error as Error).message, { cause: error });
+  }
+}
+
 /** Attaches `signature` to the manifest `subject`; says which way it can be found. */
-export async function attachSignature(
+async function attachSignature(
   client: RegistryClient,
   repository: string,
   subject: { digest: string; mediaType: string; size: number },
   signature: string,
-): Promise<{ digest: string; via: "referrers" | "tag" }> {
+): Promise<AttachedSignature> {
   const bytes = new TextEncoder().encode(signature);
   const emptyDigest = await client.pushBlob(repository, EMPTY);
   const layerDigest = await client.pushBlob(repository, bytes);

@@ -23,12 +23,13 @@ import { publishedSkillKey } from "../../core/manifest/names.ts";
 import {
   parseSource,
   type RefRequest,
-  type Source,
+  type ResolvedSource,
   sourceLocation,
 } from "../../core/sources/sources.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
+import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { foreignKeys, unlockedFolders } from "./drift.ts";
 import { describeFiles } from "./lockfile.ts";
@@ -50,17 +51,17 @@ export interface ForeignReport extends RestoreReport {
   notes: string[];
 }
 
-function foreignSource(entry: ForeignLockedSkill, root: string): Source {
+function foreignSource(entry: ForeignLockedSkill, root: string): ResolvedSource {
   if (entry.sourceType === "local") {
     const path = isAbsolute(entry.source) ? entry.source : resolve(root, entry.source);
-    return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
+    return resolveParsed({ type: "local", path, subpath: "", skill: undefined, ref: undefined });
   }
   if (!["github", "gitlab", "git"].includes(entry.sourceType)) {
     throw new Error(`sourceType '${entry.sourceType}' cannot be restored by this tool`);
   }
   const parsed = parseSource(entry.source);
   if (parsed.type !== "git") throw new Error(`'${entry.source}' is not a git source`);
-  return { ...parsed, subpath: "", skill: undefined, ref: undefined };
+  return resolveParsed({ ...parsed, subpath: "", skill: undefined, ref: undefined });
 }
 
 /**

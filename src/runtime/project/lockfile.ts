@@ -5,7 +5,7 @@
  * are in place. Also: the files and digest a skill folder has, as a lock entry records them.
  */
 
-import { join, relative } from "../os/paths.ts";
+import { isAbsolute, join, relative, resolve } from "../os/paths.ts";
 import { combineDigest, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
@@ -16,6 +16,8 @@ import {
   type Lockfile,
   LOCKFILE_NAME,
 } from "../../core/records/lockfile_model.ts";
+import { ociSource, parseSource, type ResolvedSource } from "../../core/sources/sources.ts";
+import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { isWithin } from "../os/fs.ts";
 import { type LockRead, readProjectLock } from "../catalog/scopes.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
@@ -86,6 +88,22 @@ export function lockedSource(
   const inside = isWithin(root, source.path);
   const url = inside ? (relative(root, source.path).replaceAll("\\", "/") || ".") : source.path;
   return { type: "local", url, subpath: "" };
+}
+
+/**
+ * The source a lock entry names, read back (the lockfile is untrusted: its URL is parsed
+ * again) and resolved, whole: the entry's subpath is applied after the fetch. A directory
+ * relative to the root is found from the root.
+ */
+export function sourceOfLocked(source: LockedSource, root: string): ResolvedSource {
+  if (source.type === "local") {
+    const path = isAbsolute(source.url) ? source.url : resolve(root, source.url);
+    return resolveParsed({ type: "local", path, subpath: "", skill: undefined, ref: undefined });
+  }
+  if (source.type === "oci") return resolveParsed(ociSource(source.url));
+  const parsed = parseSource(source.url);
+  if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
+  return resolveParsed({ ...parsed, subpath: "", skill: undefined, ref: undefined });
 }
 
 /**

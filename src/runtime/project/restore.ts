@@ -12,7 +12,7 @@
  * anything disagrees, and never changes the lockfile.
  */
 
-import { isAbsolute, join, resolve } from "../os/paths.ts";
+import { join } from "../os/paths.ts";
 import { describeError, SkillError } from "../../core/errors.ts";
 import {
   diffFiles,
@@ -24,9 +24,8 @@ import {
 } from "../../core/records/lockfile_model.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
 import {
-  ociSource,
-  parseSource,
-  type Source,
+  type GitSource,
+  type ResolvedSource,
   sourceLocation,
   validateSubpath,
 } from "../../core/sources/sources.ts";
@@ -38,7 +37,7 @@ import type { Change } from "../lifecycle/change.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { describeFileDrift, diskDrift, unlockedFolders } from "./drift.ts";
-import { digestOfLocked } from "./lockfile.ts";
+import { digestOfLocked, sourceOfLocked } from "./lockfile.ts";
 import type { LockChange, ProjectChange } from "./transaction.ts";
 
 type MismatchKind =
@@ -98,21 +97,17 @@ export interface Verified {
  * lockfile is the repository's: a local source is never read from inside `$SKILLS_HOME`
  * (the same rule as `skills add`).
  */
-function entrySource(entry: LockedSkill, root: string, home: string): Source {
-  if (entry.source.type === "local") {
-    const path = isAbsolute(entry.source.url) ? entry.source.url : resolve(root, entry.source.url);
-    if (isWithin(home, path) || isWithin(path, home)) {
-      throw new SkillError(
-        "invalid_source",
-        `${path} is inside $SKILLS_HOME or contains it; a lockfile does not read from there`,
-      );
-    }
-    return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
+function entrySource(entry: LockedSkill, root: string, home: string): ResolvedSource {
+  const source = sourceOfLocked(entry.source, root);
+  if (
+    source.kind === "local-folder" && (isWithin(home, source.path) || isWithin(source.path, home))
+  ) {
+    throw new SkillError(
+      "invalid_source",
+      `${source.path} is inside $SKILLS_HOME or contains it; a lockfile does not read from there`,
+    );
   }
-  if (entry.source.type === "oci") return ociSource(entry.source.url);
-  const parsed = parseSource(entry.source.url);
-  if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
-  return { ...parsed, subpath: "", skill: undefined, ref: undefined };
+  return source;
 }
 
 /** The skill's folder inside a fetch, or null when that path is not there. */
@@ -149,7 +144,7 @@ async function fetchAndVerify(
   const fetches = new Map<string, Promise<Fetched>>();
   for (const { key, entry } of wanted) {
     const at = entry.commit === null ? "" : ` at ${entry.commit.slice(0, 12)}`;
-    let source: Source;
+    let source: ResolvedSource;
     try {
       source = entrySource(entry, ws.root, ws.home);
     } catch (error) {
@@ -215,7 +210,7 @@ async function movedSource(
   ws: RestoreWorkspace,
   key: string,
   entry: LockedSkill,
-  source: Source & { type: "git" },
+  source: GitSource,
 ): Promise<Mismatch> {
   const gone = `locked commit ${entry.commit?.slice(0, 12)} is gone from ${source.url}`;
   const tracking = entry.tag !== null

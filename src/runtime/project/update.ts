@@ -11,16 +11,10 @@
  */
 
 import { networkList } from "../../core/policy/net_grants.ts";
-import { isAbsolute, resolve } from "../os/paths.ts";
 import type { ChangeSummary } from "../../core/records/changes.ts";
 import type { Diagnostic } from "../../core/manifest/manifest.ts";
 import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile_model.ts";
-import {
-  ociSource,
-  parseSource,
-  type RefRequest,
-  type Source,
-} from "../../core/sources/sources.ts";
+import type { RefRequest } from "../../core/sources/sources.ts";
 import type { Change } from "../lifecycle/change.ts";
 import {
   describeTracking,
@@ -45,7 +39,7 @@ import { readProjectLock } from "./lockfile.ts";
 import { beginProjectChange } from "./transaction.ts";
 import { diskDrift } from "./drift.ts";
 import { refreshCopies } from "./links.ts";
-import { describeFiles } from "./lockfile.ts";
+import { describeFiles, sourceOfLocked } from "./lockfile.ts";
 import { type ProjectChange, projectSkillDir } from "./transaction.ts";
 
 import { setProjectTrust } from "./approvals.ts";
@@ -70,23 +64,12 @@ interface ProjectUpdatePlan {
   };
 }
 
-function sourceOf(entry: LockedSkill, root: string): Source {
-  if (entry.source.type === "local") {
-    const path = isAbsolute(entry.source.url) ? entry.source.url : resolve(root, entry.source.url);
-    return { type: "local", path, subpath: "", skill: undefined, ref: undefined };
-  }
-  if (entry.source.type === "oci") return ociSource(entry.source.url);
-  const parsed = parseSource(entry.source.url);
-  if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
-  return { ...parsed, subpath: "", skill: undefined, ref: undefined };
-}
-
 /** A locked skill as the update planner sees it (shared with installed skills). */
 export function trackedLocked(root: string, key: string, entry: LockedSkill): TrackedSkill {
   return {
     name: key,
     scope: "project",
-    source: sourceOf(entry, root),
+    source: sourceOfLocked(entry.source, root),
     subpath: entry.source.type === "local" ? "" : entry.source.subpath,
     branch: entry.branch,
     tag: entry.tag,

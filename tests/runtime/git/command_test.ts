@@ -11,13 +11,18 @@ import {
   inContext,
   lsRemoteArgv,
 } from "../../../src/runtime/git/command.ts";
-import { cloneRepository, fetchRepository, remoteCommit } from "../../../src/runtime/git/fetch.ts";
+import { remoteCommit } from "../../../src/runtime/git/fetch.ts";
+import { readLocalRepository, readRemoteRepository } from "../../../src/runtime/git/local_read.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, skillFiles } from "../../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../../fixtures/git_https_server.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
+
+/** A file:// repository read in place: how a resolved local repository is fetched. */
+const readInPlace: typeof readRemoteRepository = (url, _transport, request, dest, options) =>
+  readLocalRepository(url.slice("file://".length), url, request, dest, options);
 
 Deno.test("cloneArgv() disables hooks and submodules and puts -- before the URL", () => {
   const argv = cloneArgv("https", "https://h/o/r.git", "/tmp/dest", { branch: "v1" });
@@ -128,9 +133,12 @@ async function fixture(root: string) {
   return { repo, first, second, dev };
 }
 
-type Fetcher = typeof fetchRepository;
+type Fetcher = typeof readRemoteRepository;
 /** Both ways of fetching: a clone (any transport) and the direct read of a local repo. */
-const FETCHERS: [string, Fetcher][] = [["clone", cloneRepository], ["local read", fetchRepository]];
+const FETCHERS: [string, Fetcher][] = [["clone", readRemoteRepository], [
+  "local read",
+  readInPlace,
+]];
 
 for (const [label, fetcher] of FETCHERS) {
   Deno.test(`${label}: the default branch, a branch and tags resolve like git clone --branch`, async () => {
@@ -251,7 +259,7 @@ async function httpsFixture(tmp: string, policy: Parameters<typeof startGitHttps
   return { repo, server, env, url: `${server.origin}/repo.git` };
 }
 
-Deno.test("fetchRepository() over https retries 5xx network errors with backoff, then succeeds", async () => {
+Deno.test("readRemoteRepository() over https retries 5xx network errors with backoff, then succeeds", async () => {
   await using tmp = await tempDir();
   const { repo, server, env, url } = await httpsFixture(
     tmp.path,
@@ -259,7 +267,7 @@ Deno.test("fetchRepository() over https retries 5xx network errors with backoff,
   );
   try {
     const retries: number[] = [];
-    const got = await fetchRepository(url, "https", { kind: "default" }, join(tmp.path, "c"), {
+    const got = await readRemoteRepository(url, "https", { kind: "default" }, join(tmp.path, "c"), {
       env,
       backoffMs: 10,
       onRetry: (attempt, delay) => retries.push(attempt, delay),
@@ -272,7 +280,7 @@ Deno.test("fetchRepository() over https retries 5xx network errors with backoff,
   }
 });
 
-Deno.test("fetchRepository() turns 401 into 'Repository requires authentication' without retrying", async () => {
+Deno.test("readRemoteRepository() turns 401 into 'Repository requires authentication' without retrying", async () => {
   await using tmp = await tempDir();
   const { server, env, url } = await httpsFixture(
     tmp.path,
@@ -281,7 +289,7 @@ Deno.test("fetchRepository() turns 401 into 'Repository requires authentication'
   try {
     await assert.rejects(
       () =>
-        fetchRepository(url, "https", { kind: "default" }, join(tmp.path, "c"), {
+        readRemoteRepository(url, "https", { kind: "default" }, join(tmp.path, "c"), {
           env,
           backoffMs: 10,
         }),
@@ -299,7 +307,7 @@ Deno.test("fetchRepository() turns 401 into 'Repository requires authentication'
   }
 });
 
-Deno.test("fetchRepository() gives up after 3 attempts when the host refuses connections", async () => {
+Deno.test("readRemoteRepository() gives up after 3 attempts when the host refuses connections", async () => {
   await using tmp = await tempDir();
   const listener = Deno.listen({ port: 0, hostname: "127.0.0.1" });
   const port = (listener.addr as Deno.NetAddr).port;
@@ -307,7 +315,7 @@ Deno.test("fetchRepository() gives up after 3 attempts when the host refuses con
   const attempts: number[] = [];
   await assert.rejects(
     () =>
-      fetchRepository(
+      readRemoteRepository(
         `https://127.0.0.1:${port}/r.git`,
         "https",
         { kind: "default" },
@@ -326,7 +334,7 @@ Deno.test("a git command that hangs is killed at the timeout and reported as tim
     const started = Date.now();
     await assert.rejects(
       () =>
-        fetchRepository(url, "https", { kind: "default" }, join(tmp.path, "c"), {
+        readRemoteRepository(url, "https", { kind: "default" }, join(tmp.path, "c"), {
           env,
           timeoutMs: 800,
         }),
@@ -352,7 +360,7 @@ Deno.test("aborting the signal stops git at once", async () => {
     setTimeout(() => controller.abort(new SkillError("cancelled", "Interrupted")), 300);
     await assert.rejects(
       () =>
-        fetchRepository(url, "https", { kind: "default" }, join(tmp.path, "c"), {
+        readRemoteRepository(url, "https", { kind: "default" }, join(tmp.path, "c"), {
           env,
           signal: controller.signal,
         }),

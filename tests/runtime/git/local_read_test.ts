@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { MAX_SKILL_FILE_BYTES } from "../../../src/core/manifest/limits.ts";
-import { cloneRepository, fetchRepository } from "../../../src/runtime/git/fetch.ts";
 import {
   isSafeTreePath,
-  localRepositoryPath,
   MAX_TREE_ENTRIES,
   parseTreeObject,
+  readLocalRepository,
+  readRemoteRepository,
 } from "../../../src/runtime/git/local_read.ts";
+import { localRepositoryPath } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import {
   commitTreeBomb,
@@ -23,6 +24,10 @@ import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
+
+/** A file:// repository read in place: how a resolved local repository is fetched. */
+const readInPlace: typeof readRemoteRepository = (url, _transport, request, dest, options) =>
+  readLocalRepository(url.slice("file://".length), url, request, dest, options);
 
 /** Every path under `root` (but .git) with what a checkout would show: mode and content. */
 async function snapshot(root: string): Promise<Record<string, string>> {
@@ -74,8 +79,8 @@ Deno.test("the local read and our clone give exactly the files git's own checkou
   await git(tmp.path, ["clone", "--quiet", repo.url, viaGit], fixtureGitEnv(tmp.path));
   const viaClone = join(tmp.path, "clone");
   const viaRead = join(tmp.path, "read");
-  const cloned = await cloneRepository(repo.url, "file", { kind: "default" }, viaClone, quick);
-  const read = await fetchRepository(repo.url, "file", { kind: "default" }, viaRead, quick);
+  const cloned = await readRemoteRepository(repo.url, "file", { kind: "default" }, viaClone, quick);
+  const read = await readInPlace(repo.url, "file", { kind: "default" }, viaRead, quick);
   assert.deepEqual(read, cloned);
   const expected = await snapshot(viaGit);
   assert.equal(expected["vendor/inner"], "dir", "the submodule is an empty directory");
@@ -105,7 +110,7 @@ Deno.test("reading a local repository runs none of its filters or hooks", async 
     });
   }
   const dest = join(tmp.path, "dest");
-  await fetchRepository(repo.url, "file", { kind: "default" }, dest, quick);
+  await readInPlace(repo.url, "file", { kind: "default" }, dest, quick);
   assert.ok(await Deno.stat(join(dest, "SKILL.md")));
   assert.equal(await Deno.readTextFile(marker).catch(() => null), null, "nothing ran");
 });
@@ -114,7 +119,7 @@ Deno.test("a work tree repository is read from its .git directory, not its paren
   await using tmp = await tempDir();
   const repo = await createRepo(tmp.path, "worktree", skillFiles("worktree"));
   const dest = join(tmp.path, "dest");
-  const read = await fetchRepository(
+  const read = await readInPlace(
     `file://${repo.work}`,
     "file",
     { kind: "default" },
@@ -127,7 +132,7 @@ Deno.test("a work tree repository is read from its .git directory, not its paren
   await Deno.mkdir(join(repo.work, "plain"));
   await assert.rejects(
     () =>
-      fetchRepository(
+      readInPlace(
         `file://${repo.work}/plain`,
         "file",
         { kind: "default" },
@@ -151,14 +156,14 @@ Deno.test("a tree path that a checkout would refuse stops the read before any wr
   await git(repo.bare, ["update-ref", "refs/heads/main", commit], env);
   const dest = join(tmp.path, "area", "dest");
   await assert.rejects(
-    () => fetchRepository(repo.url, "file", { kind: "default" }, dest, quick),
+    () => readInPlace(repo.url, "file", { kind: "default" }, dest, quick),
     (e: unknown) => e instanceof SkillError && /unsafe path: "\.\."/.test(e.message),
   );
   assert.equal(await Deno.lstat(join(tmp.path, "area")).catch(() => null), null);
 });
 
 for (
-  const [label, fetch] of [["local read", fetchRepository], ["clone", cloneRepository]] as const
+  const [label, fetch] of [["local read", readInPlace], ["clone", readRemoteRepository]] as const
 ) {
   Deno.test(`${label}: a tree that reuses subtrees to multiply its paths is refused`, {
     ignore: SKIP_SLOW,
@@ -210,7 +215,10 @@ Deno.test("a clone never downloads a file over the size limit from a server that
     e.message.includes("assets/huge.bin is over 104857600 bytes (100 MiB) and was not downloaded");
   for (const [n, request] of [[1, { kind: "default" }], [2, { kind: "ref", name: sha }]] as const) {
     const dest = join(tmp.path, `dest${n}`);
-    await assert.rejects(() => cloneRepository(repo.url, "file", request, dest, quick), refused);
+    await assert.rejects(
+      () => readRemoteRepository(repo.url, "file", request, dest, quick),
+      refused,
+    );
     // The pack holds the commits and trees, not 100 MiB of blob (even compressed, the
     // unfiltered clone's pack is over 100 KiB).
     const packed = await git(dest, ["count-objects", "-v"], ENV);
@@ -227,8 +235,7 @@ Deno.test("a local partial clone without a blob is refused, naming the file", as
   const partial = join(tmp.path, "partial-clone");
   await git(tmp.path, ["clone", "--quiet", "--bare", "--filter=blob:none", repo.url, partial], ENV);
   await assert.rejects(
-    () =>
-      fetchRepository(`file://${partial}`, "file", { kind: "default" }, join(tmp.path, "d"), quick),
+    () => readInPlace(`file://${partial}`, "file", { kind: "default" }, join(tmp.path, "d"), quick),
     (e: unknown) =>
       e instanceof SkillError &&
       /file \S+ is missing \(a partial clone without it\)/.test(e.message),
@@ -243,9 +250,9 @@ Deno.test("HEAD is followed in every form a repository keeps it", async () => {
   const second = await repo.commit({ "dev.txt": "dev\n" }, "on dev");
   const env = fixtureGitEnv(tmp.path);
   const read = (n: number) =>
-    fetchRepository(repo.url, "file", { kind: "default" }, join(tmp.path, `r${n}`), quick);
+    readInPlace(repo.url, "file", { kind: "default" }, join(tmp.path, `r${n}`), quick);
   const clone = (n: number) =>
-    cloneRepository(repo.url, "file", { kind: "default" }, join(tmp.path, `c${n}`), quick);
+    readRemoteRepository(repo.url, "file", { kind: "default" }, join(tmp.path, `c${n}`), quick);
 
   // A branch in packed-refs only.
   await git(repo.bare, ["symbolic-ref", "HEAD", "refs/heads/dev"], env);

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { findEntry } from "../../../src/core/records/registry_model.ts";
-import { parseSource, type Source } from "../../../src/core/sources/sources.ts";
+import { parseSource, type ResolvedSource } from "../../../src/core/sources/sources.ts";
+import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
 import { inspectCandidates } from "../../../src/runtime/lifecycle/install_plan.ts";
 import { entriesToRemove } from "../../../src/runtime/lifecycle/remove.ts";
@@ -19,10 +20,10 @@ function begin(home: string, options: { preview?: boolean; signal?: AbortSignal 
 }
 
 /** A skill directory on this machine, as `skills add ./dir` sees it. */
-async function localSkill(root: string, name: string): Promise<Source> {
+async function localSkill(root: string, name: string): Promise<ResolvedSource> {
   const dir = join(root, name);
   await writeTree(dir, skillFiles(name));
-  return parseSource(dir, { localDirectory: dir });
+  return resolveParsed(parseSource(dir, { localDirectory: dir }));
 }
 
 async function names(dir: string): Promise<string[] | null> {
@@ -34,14 +35,14 @@ async function names(dir: string): Promise<string[] | null> {
   }
 }
 
-async function installWith(change: Change, source: Source) {
+async function installWith(change: Change, source: ResolvedSource) {
   const fetched = await change.fetch(source, DEFAULT);
   const plans = await change.planInstall(fetched, await inspectCandidates(fetched));
   await change.commitInstall(plans);
   return plans;
 }
 
-async function installed(home: string, source: Source) {
+async function installed(home: string, source: ResolvedSource) {
   await using change = await begin(home);
   await installWith(change, source);
 }

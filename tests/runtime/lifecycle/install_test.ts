@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { parseSource } from "../../../src/core/sources/sources.ts";
+import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
 import { discoverSkills } from "../../../src/runtime/catalog/discover.ts";
 import {
@@ -83,7 +84,7 @@ Deno.test("planInstall() + commitInstall() install a root skill without .git and
   const home = join(tmp.path, "home");
   {
     await using change = await begin(home);
-    const fetched = await change.fetch(parseSource(repo.url), { kind: "default" });
+    const fetched = await change.fetch(resolveParsed(parseSource(repo.url)), { kind: "default" });
     const candidates = await inspectCandidates(fetched);
     assert.deepEqual(candidates.map((c) => [c.name, c.rel, c.errors.length]), [["solo", "", 0]]);
     assert.deepEqual(candidates[0]!.warnings, [], "the clone directory name is not a warning");
@@ -117,7 +118,7 @@ Deno.test("planInstall() refuses a bundled skill's name unless --name renames it
   const repo = await createRepo(tmp.path, "clash", skillFiles("kalshi-markets"));
   const home = join(tmp.path, "home");
   await using change = await begin(home);
-  const fetched = await change.fetch(parseSource(repo.url), { kind: "default" });
+  const fetched = await change.fetch(resolveParsed(parseSource(repo.url)), { kind: "default" });
   const candidates = await inspectCandidates(fetched);
   await assert.rejects(() => change.planInstall(fetched, candidates), (e: unknown) => {
     assert.ok(e instanceof SkillError);
@@ -136,7 +137,7 @@ Deno.test("commitInstall() re-checks collisions under the lock and then moves no
   const repo = await createRepo(tmp.path, "multi", multiSkillFiles(["one", "two"]));
   const home = join(tmp.path, "home");
   await using change = await begin(home);
-  const fetched = await change.fetch(parseSource(repo.url), { kind: "default" });
+  const fetched = await change.fetch(resolveParsed(parseSource(repo.url)), { kind: "default" });
   const candidates = await inspectCandidates(fetched);
   const plans = await change.planInstall(fetched, selectCandidates(candidates, ["*"], "x"));
   // Another process created `two` after planning.
@@ -158,7 +159,7 @@ Deno.test("planInstall() blocks on validation errors and names the problem", asy
   });
   const home = join(tmp.path, "home");
   await using change = await begin(home);
-  const fetched = await change.fetch(parseSource(repo.url), { kind: "default" });
+  const fetched = await change.fetch(resolveParsed(parseSource(repo.url)), { kind: "default" });
   const candidates = await inspectCandidates(fetched);
   assert.ok(candidates[0]!.errors.length > 0);
   await assert.rejects(
@@ -175,7 +176,7 @@ Deno.test("a local directory is copied with its symlinks, so an escaping one is 
   await Deno.symlink("/etc/passwd", join(dir, "scripts", "passwd.txt"));
   const home = join(tmp.path, "home");
   await using change = await begin(home);
-  const fetched = await change.fetch(parseSource(dir, { localDirectory: dir }), {
+  const fetched = await change.fetch(resolveParsed(parseSource(dir, { localDirectory: dir })), {
     kind: "default",
   });
   const [c] = await inspectCandidates(fetched);
@@ -190,11 +191,11 @@ Deno.test("a name clash with another repository's installed skill: the hint says
   const home = join(tmp.path, "home");
   {
     await using change = await begin(home);
-    const fetched = await change.fetch(parseSource(first.url), { kind: "default" });
+    const fetched = await change.fetch(resolveParsed(parseSource(first.url)), { kind: "default" });
     await change.commitInstall(await change.planInstall(fetched, await inspectCandidates(fetched)));
   }
   await using change = await begin(home);
-  const fetched = await change.fetch(parseSource(second.url), { kind: "default" });
+  const fetched = await change.fetch(resolveParsed(parseSource(second.url)), { kind: "default" });
   const candidates = await inspectCandidates(fetched);
   await assert.rejects(() => change.planInstall(fetched, candidates), (e: unknown) => {
     assert.ok(e instanceof SkillError);

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseSource } from "../../../src/core/sources/sources.ts";
+import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { beginChange } from "../../../src/runtime/lifecycle/change.ts";
 import { assessSkill, type TrackedSkill } from "../../../src/runtime/lifecycle/update_planner.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
@@ -34,7 +35,7 @@ Deno.test("assessSkill() tells a changed skill from one whose repository moved, 
   const tracked = (name: string): TrackedSkill => ({
     name,
     scope: "user",
-    source: parseSource(repo.url),
+    source: resolveParsed(parseSource(repo.url)),
     subpath: `skills/${name}`,
     branch: "main",
     tag: null,

@@ -4,6 +4,7 @@ import { SkillError } from "../../../src/core/errors.ts";
 import type { Manifest } from "../../../src/core/manifest/manifest.ts";
 import { findEntry } from "../../../src/core/records/registry_model.ts";
 import { parseSource } from "../../../src/core/sources/sources.ts";
+import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { summarizeChanges } from "../../../src/core/records/changes.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
@@ -39,9 +40,9 @@ async function install(
   selectors: string[] = [],
   request: RefRequest = { kind: "default" },
 ) {
-  const source = input.startsWith("/")
-    ? parseSource(input, { localDirectory: input })
-    : parseSource(input);
+  const source = resolveParsed(
+    input.startsWith("/") ? parseSource(input, { localDirectory: input }) : parseSource(input),
+  );
   await using change = await begin(home);
   const fetched = await change.fetch(source, request);
   const chosen = selectCandidates(await inspectCandidates(fetched), selectors, input);

@@ -1,0 +1,148 @@
+/**
+ * A source resolved once into how it is fetched (`ResolvedSource`, core/sources): the string
+ * the user typed (`resolveSource`: is it a directory, is that directory a bare repository, is
+ * it inside $SKILLS_HOME?) and a source read back from a registry or lockfile record
+ * (`resolveParsed`). Whether a source is a git repository on this machine — read in place,
+ * never cloned — is decided here and nowhere else (`localRepositoryPath`): the fetcher
+ * (fetch_source.ts), the signer check and the progress lines switch on the kind it gives.
+ */
+
+import { join, resolve } from "../os/paths.ts";
+import * as PLATFORM_PATHS from "../os/paths.ts";
+import { SkillError, UsageError } from "../../core/errors.ts";
+import {
+  type GitSource,
+  type LocalFolderSource,
+  type OciSource,
+  type ParsedGitSource,
+  type ParsedLocalSource,
+  type ParsedOciSource,
+  type ParsedSource,
+  parseSource,
+  type RefFlags,
+  type RefRequest,
+  refRequest,
+  type ResolvedSource,
+} from "../../core/sources/sources.ts";
+import { isWithin, lstatOrNull } from "../os/fs.ts";
+
+/** Where a typed source is looked up: the working directory, `~`'s home, `$SKILLS_HOME`. */
+interface Whereabouts {
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  home: string;
+}
+
+/** What a command's source and flags ask for: the source, the ref to fetch, the skills named. */
+interface SourceRequest {
+  source: ResolvedSource;
+  request: RefRequest;
+  /** `--skill` values, and the skill an `owner/repo@skill` source names (once). */
+  selectors: string[];
+}
+
+/**
+ * Resolves what `skills add` / `skills audit` were given: the source (`resolveSource`), the
+ * ref (`--ref/--branch/--tag` or the source's `#ref`; refused for a directory) and the skills
+ * asked for.
+ */
+export async function resolveRequest(
+  input: string,
+  flags: RefFlags,
+  skills: readonly string[],
+  where: Whereabouts,
+): Promise<SourceRequest> {
+  const source = await resolveSource(input, where);
+  if (source.kind === "local-folder" && Object.values(flags).some((v) => v !== undefined)) {
+    throw new UsageError("--ref, --branch and --tag apply to git sources, not to directories");
+  }
+  const request = refRequest(flags, source.ref);
+  const selectors = [...skills];
+  if (source.skill !== undefined && !selectors.includes(source.skill)) selectors.push(source.skill);
+  return { source, request, selectors };
+}
+
+/**
+ * Turns what the user typed into a source: an existing directory is a local folder (a bare
+ * git repository is a repository read in place instead of copied); anything else is parsed
+ * as a git URL, GitHub shorthand or `oci://` reference. A directory inside $SKILLS_HOME (or
+ * containing it) is refused.
+ */
+async function resolveSource(
+  input: string,
+  { cwd, env, home }: Whereabouts,
+): Promise<ResolvedSource> {
+  if (!input.includes("://") && !/^[A-Za-z][A-Za-z0-9+.-]*::/.test(input)) {
+    const path = typedPath(input, cwd, env);
+    const info = await Deno.stat(path).catch(() => null);
+    if (info?.isDirectory) {
+      if (isWithin(path, home) || isWithin(home, path)) {
+        throw new SkillError(
+          "invalid_source",
+          `Cannot install from ${path}: it is inside $SKILLS_HOME or contains it (${home})`,
+        );
+      }
+      return resolveParsed(parseSource(input, {
+        localDirectory: path,
+        localIsBareRepository: await isBareRepository(path),
+        paths: PLATFORM_PATHS,
+      }));
+    }
+  }
+  return resolveParsed(parseSource(input));
+}
+
+/** The path a typed source names, `~` being the user's home, relative to `cwd`. */
+export function typedPath(
+  input: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): string {
+  const expanded = input === "~" || input.startsWith("~/")
+    ? join(env.HOME ?? "~", input.slice(1))
+    : input;
+  return resolve(cwd, expanded);
+}
+
+/** A directory git would take for a bare repository (and no skill folder that has a HEAD file). */
+async function isBareRepository(path: string): Promise<boolean> {
+  const [head, objects, refs, skillMd] = await Promise.all(
+    ["HEAD", "objects", "refs", "SKILL.md"].map((n) => lstatOrNull(join(path, n))),
+  );
+  return head?.isFile === true && objects?.isDirectory === true && refs?.isDirectory === true &&
+    skillMd === null;
+}
+
+/**
+ * Gives a parsed source its kind: the one place that does. Records (registry entries, lock
+ * entries) come here with the source their URL parses to.
+ */
+export function resolveParsed(parsed: ParsedLocalSource): LocalFolderSource;
+export function resolveParsed(parsed: ParsedOciSource): OciSource;
+export function resolveParsed(parsed: ParsedGitSource): GitSource;
+export function resolveParsed(parsed: ParsedSource): ResolvedSource;
+export function resolveParsed(parsed: ParsedSource): ResolvedSource {
+  switch (parsed.type) {
+    case "local":
+      return { ...parsed, kind: "local-folder" };
+    case "oci":
+      return { ...parsed, kind: "oci" };
+    case "git": {
+      const path = parsed.transport === "file" ? localRepositoryPath(parsed.url) : null;
+      return path === null
+        ? { ...parsed, kind: "remote-git" }
+        : { ...parsed, transport: "file", kind: "local-repository", path };
+    }
+  }
+}
+
+/**
+ * The path a `file:///` URL names when git's objects there can be read in place
+ * (runtime/git/local_read.ts), or null when the repository is cloned instead: on Windows,
+ * for a host, and for percent-encoded URLs, which are left to git's own parsing.
+ */
+export function localRepositoryPath(url: string): string | null {
+  if (Deno.build.os === "windows" || !url.startsWith("file:///")) return null;
+  const path = url.slice("file://".length);
+  return path.includes("%") ? null : path;
+}
