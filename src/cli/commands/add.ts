@@ -17,7 +17,7 @@ import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
 import { type Fetched, resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { beginChange } from "../../runtime/lifecycle/change.ts";
+import { beginChange, scopeOf } from "../../runtime/lifecycle/change.ts";
 import {
   type AlreadyInstalled,
   type Candidate,
@@ -157,12 +157,13 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   if (source.skill !== undefined && !selectors.includes(source.skill)) selectors.push(source.skill);
   const say = progress(ctx);
   // Staging, crash recovery and Ctrl-C rollback are the change's; --list only previews.
-  await using change = await beginChange(home, {
+  // One change of the scope the skills go to: `--project` installs into the project seen
+  // from here (its signer policy applies too), else into $SKILLS_HOME.
+  await using change = await beginChange(scopeOf(home, ctx.cwd, options.project), {
     env: ctx.env,
     signal: ctx.signal,
     progress: say,
     preview: options.list,
-    project: options.project ? findProjectRoot(ctx.cwd).root : undefined,
   });
   for (const note of change.recovered) warn(ctx, note);
   const fetched = await change.fetch(source, request);
@@ -190,7 +191,8 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const c of selected) {
     for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
   }
-  if (options.project) return await addToProject(ctx, options, home, fetched, selected);
+  if (change.inProject()) return await addToProject(ctx, options, change, fetched, selected);
+  if (!change.inUser()) throw new Error("unreachable: a change is of one of the two scopes");
   const planning = await change.planEach(fetched, selected, {
     rename: options.name,
     renames: options.renames,

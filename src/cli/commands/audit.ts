@@ -209,7 +209,7 @@ async function auditInstalled(
 
 async function auditSource(target: string, home: string, ctx: Context): Promise<Audited[]> {
   const source = await resolveSource(target, ctx.cwd, ctx.env, home);
-  await using change = await beginChange(home, {
+  await using change = await beginChange({ kind: "user", home }, {
     env: ctx.env,
     signal: ctx.signal,
     progress: progress(ctx),

@@ -1,6 +1,9 @@
 /**
- * `skills add` below the CLI: inspect what a fetched source contains, choose skills, and
- * plan the install (names, collisions, digests). A Change (change.ts) fetches and commits.
+ * `skills add` below the CLI, in either scope: inspect what a fetched source contains,
+ * choose skills, and plan the install (names, collisions, digests, the audit, the record).
+ * The scope decides only where the folder goes and what records it — a registry entry
+ * (`$SKILLS_HOME`) or a lock entry (a project) — through its ledger. A Change (change.ts)
+ * fetches and commits.
  */
 
 import { networkList } from "../../core/policy/net_grants.ts";
@@ -25,12 +28,24 @@ import { findEntry, type Registry, type RegistryEntry } from "../../core/records
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
-import { computeDigest } from "../trust/file_hashes.ts";
 import { auditDir } from "../audit/scan.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import type { Fetched } from "./fetch_source.ts";
-import { exists, removeIfExists } from "../os/fs.ts";
+import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
+import {
+  diffFiles,
+  type LockedSkill,
+  type LockedSource,
+} from "../../core/records/lockfile_model.ts";
+import {
+  PROJECT_SKILLS_DIR,
+  type ProjectScope,
+  type Scope,
+  type UserScope,
+} from "../../core/records/scope.ts";
+import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
+import { describeFiles, lockedSource, lockForChange, readProjectLock } from "./lockfile.ts";
 
 export interface Candidate {
   /** Path of the skill inside the source (repository-relative), "" for the root. */
@@ -145,19 +160,28 @@ export function invalidCandidate(c: Candidate, selectedCount: number): SkillErro
   });
 }
 
-export interface InstallPlan {
+/** What installing one skill will do, whatever its scope: `entry` is the scope's record. */
+interface PlanOf<E> {
   candidate: Candidate;
-  /** Display name recorded in the registry. */
+  /** Display name recorded (registry entry or lock entry). */
   name: string;
   canonical: string;
+  /** Its folder: `$SKILLS_HOME/<canonical>` or `<root>/.agents/skills/<canonical>`. */
   target: string;
   digest: string;
-  entry: RegistryEntry;
+  entry: E;
   /** The audit of the files that would be installed (shown before asking). */
   audit: AuditReport;
   /** Critical findings not accepted with --allow-risky: the install is refused. */
   risky: Finding[];
 }
+
+/** An install into `$SKILLS_HOME`: its registry entry. */
+export type InstallPlan = PlanOf<RegistryEntry>;
+/** An install into a project: its `skills-lock.json` entry. */
+export type ProjectPlan = PlanOf<LockedSkill>;
+/** The plan a scope's install makes. */
+export type PlanFor<S extends Scope> = S extends UserScope ? InstallPlan : ProjectPlan;
 
 const INSTALLED_CLASH = "a skill with that name is installed";
 
@@ -193,38 +217,63 @@ interface Refusal {
   error: SkillError;
 }
 
-/** Installed already from this source, as this commit (or these files): nothing to do. */
-export interface AlreadyInstalled {
+/** Recorded already from this source, as this commit (or these files): nothing to do. */
+export interface AlreadyInstalled<E = RegistryEntry> {
   canonical: string;
-  entry: RegistryEntry;
+  entry: E;
+  /** Its folder in the scope. */
+  target: string;
 }
 
 /** What an install of a selection will do, skill by skill. */
-export interface InstallPlanning {
-  plans: InstallPlan[];
-  already: AlreadyInstalled[];
+export interface InstallPlanning<P extends PlanOf<unknown> = InstallPlan> {
+  plans: P[];
+  already: AlreadyInstalled<P["entry"]>[];
   refused: Refusal[];
 }
 
 /**
- * Plans each selected skill on its own: an invalid skill or a name clash refuses that skill
- * only (the others still install); a skill installed from the same source at the same
- * commit is already there (a re-run is a no-op). For each plan: VCS data removed, digest
- * computed, files audited (critical findings need --allow-risky, which the entry
- * records), registry entry built. Collisions are checked again under the lock at commit.
- * long because: each candidate's refusals are checked in the order their messages promise.
+ * What a scope decides in an install, and only that: where the skill's folder goes,
+ * whether its name is free there (or the very skill is recorded already), and the record
+ * the commit writes — a registry entry for `$SKILLS_HOME`, a lock entry for a project.
  */
-export async function planInstall(
-  home: string,
+interface InstallLedger<E> {
+  target(canonical: string): string;
+  /** `already`: a re-run, nothing to do; `refused`: the name is taken; undefined: free. */
+  check(
+    candidate: Candidate,
+    canonical: string,
+    renamed: string | undefined,
+    bulkName: string | undefined,
+  ): Promise<{ already: E } | { refused: SkillError } | undefined>;
+  /** The record for a candidate whose VCS data is gone, with its digest. */
+  record(
+    candidate: Candidate & { manifest: Manifest },
+    name: string,
+    canonical: string,
+    critical: readonly Finding[],
+  ): Promise<{ entry: E; digest: string }>;
+}
+
+/**
+ * Plans each selected skill on its own, in either scope: an invalid skill or a name clash
+ * refuses that skill only (the others still install); a skill recorded from the same source
+ * at the same commit is already there (a re-run is a no-op). For each plan: VCS data
+ * removed, digest computed, files audited (critical findings need --allow-risky), the
+ * scope's record built. Collisions are checked again under the lock at commit.
+ */
+export async function planInstall<S extends Scope>(
+  scope: S,
   fetched: Fetched,
   selected: readonly Candidate[],
   options: PlanOptions = {},
-): Promise<InstallPlanning> {
+): Promise<InstallPlanning<PlanFor<S>>> {
   const nameOf = installNames(selected, options);
-  const registry = await readRegistry(home);
-  const now = (options.now ?? new Date()).toISOString();
-  const planning: InstallPlanning = { plans: [], already: [], refused: [] };
-  const { plans } = planning;
+  const ledger =
+    (scope.kind === "user"
+      ? userLedger(scope, await readRegistry(scope.home), fetched, options)
+      : projectLedger(scope, fetched, selected)) as InstallLedger<PlanFor<S>["entry"]>;
+  const planning: InstallPlanning<PlanFor<S>> = { plans: [], already: [], refused: [] };
   const refuse = (candidate: Candidate, error: SkillError) =>
     planning.refused.push({ label: candidateLabel(candidate), error });
   const twins = twinsOf(selected, nameOf);
@@ -234,80 +283,203 @@ export async function planInstall(
       refuse(candidate, invalid!);
       continue;
     }
+    // The folder and the record's key are the installed name.
     const renamed = nameOf(candidate);
     const name = renamed ?? candidate.name!;
     const canonical = renamed !== undefined ? canonicalSkillName(renamed) : candidate.canonical!;
+    const target = ledger.target(canonical);
     const twin = twins.get(candidate);
     if (twin !== undefined) {
       refuse(candidate, twinError(candidate, canonical, twin));
       continue;
     }
-    const installed = findEntry(registry, canonical);
-    if (installed !== undefined && renamed === undefined) {
-      const same = await sameInstall(installed, fetched, candidate);
-      if (same === "same") {
-        planning.already.push({ canonical, entry: installed });
-        continue;
-      }
-      if (same === "moved") {
-        refuse(
-          candidate,
-          new SkillError(
-            "conflict",
-            `Cannot install skill '${
-              quoteName(canonical)
-            }': it is installed from this source at another ${
-              fetched.source.type === "git" ? "commit" : "version"
-            }`,
-            { hint: `Run \`skills update ${canonical}\` to move it` },
-          ),
-        );
-        continue;
-      }
+    const bulkName = selected.length > 1 ? name : undefined;
+    const taken = await ledger.check(candidate, canonical, renamed, bulkName);
+    if (taken !== undefined && "already" in taken) {
+      planning.already.push({ canonical, entry: taken.already, target });
+      continue;
     }
-    const problem = await collisionProblem(home, registry, canonical);
-    if (problem !== undefined) {
-      refuse(
-        candidate,
-        collisionError(canonical, problem, renamed, selected.length > 1 ? name : undefined),
-      );
+    if (taken !== undefined) {
+      refuse(candidate, taken.refused);
       continue;
     }
     await removeIfExists(join(candidate.dir, ".git"));
-    const digest = await computeDigest(candidate.dir);
-    const target = join(home, canonical);
-    const source = fetched.source;
-    const commit = fetched.commit;
-    const entry: RegistryEntry = {
-      name,
-      name_canonical: canonical,
-      source: {
-        type: source.type,
-        url: sourceLocation(source),
-        subpath: candidate.rel,
-      },
-      commit_sha: commit?.sha ?? null,
-      branch: commit?.branch ?? null,
-      tag: commit?.tag ?? null,
-      ref: commit?.ref ?? null,
-      installed_path: target,
-      trusted: true,
-      trusted_digest: digest,
-      installed_digest: digest,
-      // What the user approved with it, shown by info and compared by update's review.
-      approved_network: networkList(candidate.manifest.network),
-      installed_at: now,
-      updated_at: now,
-      // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
-      ...(fetched.signed ? { signed: fetched.signed } : {}),
-    };
     const { audit, critical, risky } = await auditCandidate(candidate, options.allowRisky);
-    if (critical.length > 0 && options.allowRisky) {
-      entry.allowed_risky = acceptance(critical, now);
-    }
-    plans.push({ candidate, name, canonical, target, digest, entry, audit, risky });
+    const manifested = candidate as Candidate & { manifest: Manifest };
+    const { entry, digest } = await ledger.record(manifested, name, canonical, critical);
+    const plan = { candidate, name, canonical, target, digest, entry, audit, risky };
+    planning.plans.push(plan as PlanFor<S>);
   }
   return planning;
+}
+
+/** `$SKILLS_HOME`'s side of an install: the registry, and the names taken in the home. */
+function userLedger(
+  scope: UserScope,
+  registry: Registry,
+  fetched: Fetched,
+  options: PlanOptions,
+): InstallLedger<RegistryEntry> {
+  const now = (options.now ?? new Date()).toISOString();
+  const home = scope.home;
+  return {
+    target: (canonical) => join(home, canonical),
+    check: async (candidate, canonical, renamed, bulkName) => {
+      const installed = findEntry(registry, canonical);
+      if (installed !== undefined && renamed === undefined) {
+        const same = await sameInstall(installed, fetched, candidate);
+        if (same === "same") return { already: installed };
+        if (same === "moved") {
+          const at = fetched.source.type === "git" ? "commit" : "version";
+          return {
+            refused: new SkillError(
+              "conflict",
+              `Cannot install skill '${
+                quoteName(canonical)
+              }': it is installed from this source at another ${at}`,
+              { hint: `Run \`skills update ${canonical}\` to move it` },
+            ),
+          };
+        }
+      }
+      const problem = await collisionProblem(home, registry, canonical);
+      if (problem === undefined) return undefined;
+      return { refused: collisionError(canonical, problem, renamed, bulkName) };
+    },
+    record: async (candidate, name, canonical, critical) => {
+      const digest = await computeDigest(candidate.dir);
+      const { source, commit } = fetched;
+      const entry: RegistryEntry = {
+        name,
+        name_canonical: canonical,
+        source: { type: source.type, url: sourceLocation(source), subpath: candidate.rel },
+        commit_sha: commit?.sha ?? null,
+        branch: commit?.branch ?? null,
+        tag: commit?.tag ?? null,
+        ref: commit?.ref ?? null,
+        installed_path: join(home, canonical),
+        trusted: true,
+        trusted_digest: digest,
+        installed_digest: digest,
+        // What the user approved with it, shown by info and compared by update's review.
+        approved_network: networkList(candidate.manifest.network),
+        installed_at: now,
+        updated_at: now,
+        // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
+        ...(fetched.signed ? { signed: fetched.signed } : {}),
+      };
+      // The registry keeps an acceptance of critical findings; a project's lockfile is
+      // shared, and trust is per user, so nothing keeps one there.
+      if (critical.length > 0 && options.allowRisky) {
+        entry.allowed_risky = acceptance(critical, now);
+      }
+      return { entry, digest };
+    },
+  };
+}
+
+/** A project's side of an install: its lockfile, and the folders in `.agents/skills`. */
+function projectLedger(
+  scope: ProjectScope,
+  fetched: Fetched,
+  selected: readonly Candidate[],
+): InstallLedger<LockedSkill> {
+  const lock = lockForChange(readProjectLock(scope.root));
+  const target = (canonical: string) => join(scope.root, ...PROJECT_SKILLS_DIR, canonical);
+  const source = fetched.source;
+  const lockedSrc = (c: Candidate) =>
+    lockedSource(
+      source.type === "local" ? source : { type: source.type, url: source.url },
+      c.rel,
+      scope.root,
+    );
+  const nameFlag = (c: Candidate) =>
+    selected.length === 1 ? "--name NAME" : `--name '${quoteName(candidateLabel(c))}=NAME'`;
+  return {
+    target,
+    check: async (candidate, canonical) => {
+      const locked = Object.hasOwn(lock.skills, canonical) ? lock.skills[canonical] : undefined;
+      if (locked !== undefined) {
+        return await lockedAlready(locked, lockedSrc(candidate), fetched, target(canonical), {
+          canonical,
+          nameFlag: nameFlag(candidate),
+        });
+      }
+      if (lstatSyncOrNull(target(canonical)) === null) return undefined;
+      return {
+        refused: new SkillError(
+          "conflict",
+          `Cannot install skill '${quoteName(canonical)}': ${target(canonical)} already exists`,
+          {
+            hint:
+              `Remove or rename that folder first, or install this one under another name with ${
+                nameFlag(candidate)
+              }`,
+          },
+        ),
+      };
+    },
+    record: async (candidate, name) => {
+      const { files, digest } = await describeFiles(candidate.dir);
+      const commit = fetched.commit;
+      const entry: LockedSkill = {
+        name,
+        source: lockedSrc(candidate),
+        branch: commit?.branch ?? null,
+        tag: commit?.tag ?? null,
+        ref: commit?.ref ?? null,
+        commit: commit?.sha ?? null,
+        digest,
+        files,
+        permissions: {
+          env: [...candidate.manifest.envPatterns],
+          network: networkList(candidate.manifest.network),
+        },
+        ...(fetched.signed ? { signed: fetched.signed } : {}),
+      };
+      return { entry, digest };
+    },
+  };
+}
+
+/**
+ * A name the lockfile records already: the very skill (same source, same commit, its folder
+ * matching the lock — a re-run), or a refusal saying each way out, as for `$SKILLS_HOME`.
+ */
+async function lockedAlready(
+  locked: LockedSkill,
+  wanted: LockedSource,
+  fetched: Fetched,
+  target: string,
+  naming: { canonical: string; nameFlag: string },
+): Promise<{ already: LockedSkill } | { refused: SkillError }> {
+  const { canonical } = naming;
+  const sameSource = locked.source.type === wanted.type && locked.source.url === wanted.url &&
+    locked.source.subpath === wanted.subpath;
+  const sameCommit = fetched.commit === null || locked.commit === fetched.commit.sha;
+  if (sameSource && sameCommit && await matchesLock(target, locked)) return { already: locked };
+  const keepBoth = `add this one under another name with ${naming.nameFlag}`;
+  const [why, hint] = !sameSource
+    ? [
+      `from ${locked.source.url}`,
+      `To keep both, ${keepBoth}; to replace it, \`skills remove ${canonical}\` first, then add again`,
+    ]
+    : sameCommit
+    ? ["at this commit, but its folder is missing or changed", "Run `skills install`"]
+    : ["at another commit", `Run \`skills update ${canonical}\` to move it`];
+  return {
+    refused: new SkillError(
+      "conflict",
+      `Cannot install skill '${quoteName(canonical)}': skills-lock.json records it ${why}`,
+      { hint },
+    ),
+  };
+}
+
+/** Whether the folder at `target` holds exactly the files `entry` lists. */
+async function matchesLock(target: string, entry: LockedSkill): Promise<boolean> {
+  if (lstatSyncOrNull(target) === null) return false;
+  return diffFiles(entry.files, await fileHashes(target)).length === 0;
 }
 
 /**
@@ -451,8 +623,9 @@ export function acceptance(critical: readonly Finding[], at: string) {
 export function refuseRisky(
   plans: readonly { canonical: string; risky: readonly Finding[] }[],
   action = "install",
+  recordedIn: string | undefined = "the registry",
 ): void {
-  const error = riskyError(plans, action);
+  const error = riskyError(plans, action, recordedIn);
   if (error !== undefined) throw error;
 }
 

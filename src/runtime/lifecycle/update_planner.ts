@@ -31,7 +31,6 @@ import type { Scope } from "../../core/records/scope.ts";
 
 export type { Scope };
 
-
 /** A skill that follows something upstream, as either scope records it. */
 export interface TrackedSkill {
   /** The name commands and messages use (registry canonical name, or lockfile key). */

@@ -31,7 +31,7 @@ import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { foreignKeys, unlockedFolders } from "./drift.ts";
-import { describeFiles } from "./lockfile.ts";
+import { describeFiles } from "../lifecycle/lockfile.ts";
 import {
   type Mismatch,
   type RestoreOptions,
@@ -42,7 +42,7 @@ import {
   type Verified,
   writeVerified,
 } from "./restore.ts";
-import { projectSkillDir } from "./transaction.ts";
+import { projectSkillDir } from "../lifecycle/lockfile.ts";
 
 export interface ForeignReport extends RestoreReport {
   /** Whether this run rewrote skills-lock.json in this tool's format. */
