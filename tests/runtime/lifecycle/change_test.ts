@@ -15,7 +15,7 @@ const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent
 const DEFAULT = { kind: "default" } as const;
 
 function begin(home: string, options: { preview?: boolean; signal?: AbortSignal } = {}) {
-  return beginChange(home, { env: ENV, ...options });
+  return beginChange({ kind: "user", home }, { env: ENV, ...options });
 }
 
 /** A skill directory on this machine, as `skills add ./dir` sees it. */
@@ -207,7 +207,7 @@ Deno.test("one change stages and applies several updates; discard frees each as 
       const [id] = (await names(staging))!;
       assert.ok(await Deno.stat(join(home, ".trash", id!, entry.name_canonical)), "old version");
       change.discard(plan);
-      assert.deepEqual(await names(join(staging, id!)), [".owner", "intent.json"]);
+      assert.deepEqual(await names(join(staging, id!)), [".owner", "journal.json"]);
       assert.deepEqual(await names(join(home, ".trash", id!)), []);
     }
   }

@@ -74,7 +74,7 @@ Deno.test("selectCandidates() picks by manifest name, directory name or '*'", ()
 });
 
 function begin(home: string): Promise<Change> {
-  return beginChange(home, { env: ENV });
+  return beginChange({ kind: "user", home }, { env: ENV });
 }
 
 Deno.test("planInstall() + commitInstall() install a root skill without .git and record it", async () => {

@@ -29,7 +29,7 @@ import {
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
 function begin(home: string): Promise<Change> {
-  return beginChange(home, { env: ENV });
+  return beginChange({ kind: "user", home }, { env: ENV });
 }
 
 /** Installs from a source through the same runtime path `skills add --yes` takes. */
