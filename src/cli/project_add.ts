@@ -11,7 +11,7 @@ import { revisionLabel, shortRevision } from "../core/sources/sources.ts";
 import { describeNetPolicy, NO_NETWORK } from "../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../core/policy/workspace.ts";
 import type { AgentName } from "../core/agents.ts";
-import { type Context, warn } from "../core/io.ts";
+import type { Context } from "../core/io.ts";
 import { inert } from "../core/terminal_text.ts";
 import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
 import type { Candidate, ProjectPlan } from "../runtime/lifecycle/install_plan.ts";

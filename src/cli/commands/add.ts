@@ -1,6 +1,5 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
-import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";

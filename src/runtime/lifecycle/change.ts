@@ -68,7 +68,7 @@ import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update_in
 import { verifySigner } from "./signatures.ts";
 import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
 
-export type { CommitHooks, FolderMove, LockChange };
+export type { LockChange };
 
 interface ChangeOptions {
   /** The user's environment: git gets a filtered copy (and SKILLS_GIT_TIMEOUT from it). */

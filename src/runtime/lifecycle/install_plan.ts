@@ -145,12 +145,12 @@ export function selectCandidates(
 }
 
 /** How a candidate is named in messages: its manifest name, else its folder. */
-export function candidateLabel(c: Candidate): string {
+function candidateLabel(c: Candidate): string {
   return c.name ?? (c.rel === "" ? "(root)" : c.rel);
 }
 
 /** `invalid_manifest` for a candidate that failed validation, each error with its line. */
-export function invalidCandidate(c: Candidate, selectedCount: number): SkillError | undefined {
+function invalidCandidate(c: Candidate, selectedCount: number): SkillError | undefined {
   if (c.errors.length === 0 && c.manifest !== undefined) return undefined;
   const lines = c.errors.map((e) =>
     `${candidateLabel(c)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`
@@ -488,7 +488,7 @@ async function matchesLock(target: string, entry: LockedSkill): Promise<boolean>
  * for `$SKILLS_HOME` and for a project. A rename that names no selected skill, or several,
  * is a usage error before anything is planned.
  */
-export function installNames(
+function installNames(
   selected: readonly Candidate[],
   options: Pick<PlanOptions, "rename" | "renames">,
 ): (c: Candidate) => string | undefined {
@@ -535,7 +535,7 @@ function resolveRenames(
  * `My Skill` are both `my-skill`): each maps to the others' labels. None of them is
  * installed — which one is "the" skill is not for this tool to guess.
  */
-export function twinsOf(
+function twinsOf(
   selected: readonly Candidate[],
   nameOf: (c: Candidate) => string | undefined,
 ): Map<Candidate, Candidate[]> {
@@ -554,7 +554,7 @@ export function twinsOf(
   return out;
 }
 
-export function twinError(candidate: Candidate, canonical: string, others: readonly Candidate[]) {
+function twinError(candidate: Candidate, canonical: string, others: readonly Candidate[]) {
   const label = (c: Candidate) => `'${quoteName(candidateLabel(c))}' (${c.rel || "(root)"})`;
   return new SkillError(
     "conflict",
@@ -598,7 +598,7 @@ async function sameInstall(
  * The audit of a planned skill's files, in either scope: its critical findings, and those
  * that refuse it (`risky`: all of them unless the user accepted them with --allow-risky).
  */
-export async function auditCandidate(
+async function auditCandidate(
   candidate: Candidate,
   allowRisky: boolean | undefined,
 ): Promise<{ audit: AuditReport; critical: Finding[]; risky: Finding[] }> {

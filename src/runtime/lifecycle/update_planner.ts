@@ -28,9 +28,6 @@ import { fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest } from "../oci/pull.ts";
 import type { Fetched } from "./fetch_source.ts";
 import type { Scope } from "../../core/records/scope.ts";
-
-export type { Scope };
-
 /** A skill that follows something upstream, as either scope records it. */
 export interface TrackedSkill {
   /** The name commands and messages use (registry canonical name, or lockfile key). */
