@@ -22,8 +22,6 @@ import {
   type Candidate,
   inspectCandidates,
   type InstallPlan,
-  refuseRisky,
-  riskyError,
   selectCandidates,
 } from "../../runtime/lifecycle/install_plan.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
@@ -205,12 +203,10 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const plan of planning.plans) ctx.stderr.write(summary(ctx, plan, fetched));
   // Critical findings refuse a skill after its summary showed them and before any question:
   // the only one asked for is refused with the error; in a bulk selection, that skill alone.
-  if (planning.plans.length === 1 && selected.length === 1) refuseRisky(planning.plans);
-  const plans: InstallPlan[] = [];
-  for (const plan of planning.plans) {
-    const risky = riskyError([plan]);
-    if (risky === undefined) plans.push(plan);
-    else refuse(ctx, refused, plan.canonical, risky);
+  const { safe: plans, risky } = change.setRiskyApart(planning.plans);
+  for (const { plan, error } of risky) {
+    if (selected.length === 1) throw error;
+    refuse(ctx, refused, plan.canonical, error);
   }
   // One commit for every accepted skill; only if it fails, each on its own, so that one
   // that fails does not take the others with it.

@@ -63,6 +63,7 @@ import {
   type PlanOptions,
   type ProjectPlan,
   refuseRisky,
+  riskyError,
 } from "./install_plan.ts";
 import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update_installed.ts";
 import { verifySigner } from "./signatures.ts";
@@ -221,14 +222,38 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
   }
 
   /**
+   * Sets apart the plans whose critical findings nobody accepted (--allow-risky), each with
+   * the error that refuses it: shown in the summary, then refused instead of asked about.
+   */
+  setRiskyApart(plans: readonly PlanFor<S>[]): {
+    safe: PlanFor<S>[];
+    risky: { plan: PlanFor<S>; error: SkillError }[];
+  } {
+    const safe: PlanFor<S>[] = [];
+    const risky: { plan: PlanFor<S>; error: SkillError }[] = [];
+    for (const plan of plans) {
+      const error = riskyError([plan], "install", this.#acceptanceKeptIn());
+      if (error === undefined) safe.push(plan);
+      else risky.push({ plan, error });
+    }
+    return { safe, risky };
+  }
+
+  /**
+   * Where an acceptance of critical findings is kept: the registry; nowhere for a project
+   * (its lockfile is shared, and trust is per user).
+   */
+  #acceptanceKeptIn(): string | undefined {
+    return this.scope.kind === "user" ? "the registry" : undefined;
+  }
+
+  /**
    * Installs every plan or none, under the registry lock, into the scope: the folders in
    * place, then the registry entries or the lock entries. Returns recovery notes. A plan
    * with critical audit findings nobody accepted (--allow-risky) is refused.
    */
   async commitInstall(plans: readonly PlanFor<S>[]): Promise<string[]> {
-    // Nothing keeps an acceptance for a project (the lockfile is shared, trust per user).
-    const where = this.scope.kind === "user" ? "the registry" : undefined;
-    refuseRisky(plans, "install", where);
+    refuseRisky(plans, "install", this.#acceptanceKeptIn());
     const staging = this.#commitStaging();
     this.#options.signal?.throwIfAborted();
     if (this.scope.kind === "user") {

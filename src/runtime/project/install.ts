@@ -16,13 +16,12 @@ import { SkillError } from "../../core/errors.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { ProjectScope } from "../../core/records/scope.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
-import {
-  type AlreadyInstalled,
-  type Candidate,
-  type InstallPlanning,
-  type PlanOptions,
-  type ProjectPlan,
-  riskyError,
+import type {
+  AlreadyInstalled,
+  Candidate,
+  InstallPlanning,
+  PlanOptions,
+  ProjectPlan,
 } from "../lifecycle/install_plan.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import type { AgentName } from "../../core/agents.ts";
@@ -76,15 +75,7 @@ export class ProjectInstall {
     options: Pick<PlanOptions, "rename" | "renames" | "allowRisky">,
   ): Promise<ProjectAddPlanning> {
     const planning = await this.change.planEach(fetched, selected, options);
-    const risky: ProjectAddPlanning["risky"] = [];
-    const safe: ProjectPlan[] = [];
-    for (const plan of planning.plans) {
-      // Nothing keeps an acceptance for a project: the lockfile is shared, trust is per user.
-      const error = riskyError([plan], "install", undefined);
-      if (error === undefined) safe.push(plan);
-      else risky.push({ plan, error });
-    }
-    return { ...planning, risky, safe };
+    return { ...planning, ...this.change.setRiskyApart(planning.plans) };
   }
 
   /** Moves one accepted skill into `.agents/skills/` and records it in the lockfile. */
