@@ -14,16 +14,17 @@ import {
 import { canonicalSkillName } from "../../core/manifest/names.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { type Fetched, resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
+import {
+  type Candidate,
+  type Fetched,
+  inspectCandidates,
+  resolveSource,
+  selectCandidates,
+  sourceLabel,
+} from "../../runtime/lifecycle/fetch_source.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange, scopeOf } from "../../runtime/lifecycle/change.ts";
-import {
-  type AlreadyInstalled,
-  type Candidate,
-  inspectCandidates,
-  type InstallPlan,
-  selectCandidates,
-} from "../../runtime/lifecycle/install_plan.ts";
+import type { AlreadyInstalled, InstallPlan } from "../../runtime/lifecycle/install_plan.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";

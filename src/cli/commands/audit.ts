@@ -18,7 +18,7 @@ import { auditDir } from "../../runtime/audit/scan.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { resolveSource, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
-import { inspectCandidates, selectCandidates } from "../../runtime/lifecycle/install_plan.ts";
+import { inspectCandidates, selectCandidates } from "../../runtime/lifecycle/fetch_source.ts";
 import { isWithin, lstatOrNull } from "../../runtime/os/fs.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";

@@ -53,9 +53,14 @@ import {
   trustSkill,
   untrustSkill,
 } from "./commit.ts";
-import { fetchAnnouncement, type Fetched, fetchInto, sourceLabel } from "./fetch_source.ts";
 import {
   type Candidate,
+  fetchAnnouncement,
+  type Fetched,
+  fetchInto,
+  sourceLabel,
+} from "./fetch_source.ts";
+import {
   type InstallPlan,
   type InstallPlanning,
   type PlanFor,

@@ -1,6 +1,6 @@
 /**
- * `skills add` below the CLI, in either scope: inspect what a fetched source contains,
- * choose skills, and plan the install (names, collisions, digests, the audit, the record).
+ * `skills add` below the CLI, in either scope: plan the install of the skills chosen from
+ * a fetched source (fetch_source.ts finds and chooses them) (names, collisions, digests, the audit, the record).
  * The scope decides only where the folder goes and what records it — a registry entry
  * (`$SKILLS_HOME`) or a lock entry (a project) — through its ledger. A Change (change.ts)
  * fetches and commits.
@@ -16,21 +16,14 @@ import {
   findingLabel,
 } from "../../core/audit/engine.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import {
-  canonicalSkillName,
-  isValidSkillName,
-  publishedSkillKey,
-  quoteName,
-} from "../../core/manifest/names.ts";
+import type { Manifest } from "../../core/manifest/manifest.ts";
+import { canonicalSkillName, publishedSkillKey, quoteName } from "../../core/manifest/names.ts";
 import { sourceLocation } from "../../core/sources/sources.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/records/registry_model.ts";
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
-import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { auditDir } from "../audit/scan.ts";
-import { discoverSkills } from "../catalog/discover.ts";
-import type { Fetched } from "./fetch_source.ts";
+import { type Candidate, candidateLabel, type Fetched, invalidCandidate } from "./fetch_source.ts";
 import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
 import {
@@ -46,119 +39,6 @@ import {
 } from "../../core/records/scope.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
 import { describeFiles, lockedSource, lockForChange, readProjectLock } from "./lockfile.ts";
-
-export interface Candidate {
-  /** Path of the skill inside the source (repository-relative), "" for the root. */
-  rel: string;
-  dir: string;
-  /** From the manifest; undefined when SKILL.md could not be parsed. */
-  name: string | undefined;
-  canonical: string | undefined;
-  description: string;
-  manifest: Manifest | undefined;
-  scripts: ScriptInfo[];
-  errors: Diagnostic[];
-  warnings: Diagnostic[];
-}
-
-/** Finds and validates every skill in a fetched source. */
-export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> {
-  const found = await discoverSkills(fetched.base);
-  const prefix = fetched.source.subpath;
-  const out: Candidate[] = [];
-  for (const f of found) {
-    const result = await inspectSkillDir(f.dir);
-    const manifest = result.manifest;
-    const rel = [prefix, f.rel].filter((p) => p !== "").join("/");
-    // The directory name of a repository root says nothing about the skill.
-    const warnings = result.diagnostics.filter((d) =>
-      d.level === "warning" && !(f.rel === "" && d.message.includes("differs from the directory"))
-    );
-    // An invalid skill is still named as its SKILL.md names it, so it can be listed and
-    // picked with --skill (and then refused with its errors).
-    const name = manifest?.name ?? result.declaredName;
-    out.push({
-      rel,
-      dir: f.dir,
-      name,
-      canonical: publishedSkillKey(name),
-      description: manifest?.description ?? "",
-      manifest,
-      scripts: result.record?.scripts ?? [],
-      errors: result.diagnostics.filter((d) => d.level === "error"),
-      warnings,
-    });
-  }
-  return out;
-}
-
-function dirKey(rel: string): string | undefined {
-  const last = rel.split("/").pop() ?? "";
-  return isValidSkillName(last) ? canonicalSkillName(last) : undefined;
-}
-
-/**
- * Chooses candidates by canonical name (manifest name or directory name); `*` selects all.
- * With no selectors, a source with exactly one skill selects it; several is a usage error
- * the CLI turns into a question on a terminal.
- */
-export function selectCandidates(
-  candidates: readonly Candidate[],
-  selectors: readonly string[],
-  sourceLabel: string,
-): Candidate[] {
-  if (candidates.length === 0) {
-    throw new SkillError("not_found", `No skills found in ${sourceLabel}`, {
-      hint:
-        "A skill is a directory with a SKILL.md (at the root, in skills/<name>/, or up to 3 levels deep)",
-    });
-  }
-  if (selectors.length === 0) {
-    if (candidates.length === 1) return [...candidates];
-    throw new SkillError(
-      "usage",
-      `${sourceLabel} contains ${candidates.length} skills: ${
-        candidates.map(candidateLabel).join(", ")
-      }`,
-      { hint: "Choose with --skill NAME (repeatable) or --skill '*' for all; --list shows them" },
-    );
-  }
-  if (selectors.includes("*")) return [...candidates];
-  const chosen: Candidate[] = [];
-  for (const wanted of selectors) {
-    const match = candidates.filter((c) => c.canonical === wanted);
-    const hits = match.length > 0 ? match : candidates.filter((c) => dirKey(c.rel) === wanted);
-    if (hits.length === 0) {
-      throw new SkillError("not_found", `Skill '${wanted}' not found in ${sourceLabel}`, {
-        hint: `Available: ${candidates.map(candidateLabel).join(", ")}`,
-      });
-    }
-    if (hits.length > 1) {
-      throw new SkillError(
-        "conflict",
-        `Skill '${wanted}' is ambiguous in ${sourceLabel}: ${hits.map((h) => h.rel).join(", ")}`,
-      );
-    }
-    if (!chosen.includes(hits[0]!)) chosen.push(hits[0]!);
-  }
-  return chosen;
-}
-
-/** How a candidate is named in messages: its manifest name, else its folder. */
-function candidateLabel(c: Candidate): string {
-  return c.name ?? (c.rel === "" ? "(root)" : c.rel);
-}
-
-/** `invalid_manifest` for a candidate that failed validation, each error with its line. */
-function invalidCandidate(c: Candidate, selectedCount: number): SkillError | undefined {
-  if (c.errors.length === 0 && c.manifest !== undefined) return undefined;
-  const lines = c.errors.map((e) =>
-    `${candidateLabel(c)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`
-  );
-  return new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
-    hint: selectedCount === 1 ? "Nothing was installed" : "This skill was not installed",
-  });
-}
 
 /** What installing one skill will do, whatever its scope: `entry` is the scope's record. */
 interface PlanOf<E> {

@@ -15,10 +15,9 @@
 import { SkillError } from "../../core/errors.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { ProjectScope } from "../../core/records/scope.ts";
-import type { Fetched } from "../lifecycle/fetch_source.ts";
+import type { Candidate, Fetched } from "../lifecycle/fetch_source.ts";
 import type {
   AlreadyInstalled,
-  Candidate,
   InstallPlanning,
   PlanOptions,
   ProjectPlan,

@@ -4,7 +4,7 @@ import { SkillError } from "../../../src/core/errors.ts";
 import { findEntry } from "../../../src/core/records/registry_model.ts";
 import { parseSource, type Source } from "../../../src/core/sources/sources.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
-import { inspectCandidates } from "../../../src/runtime/lifecycle/install_plan.ts";
+import { inspectCandidates } from "../../../src/runtime/lifecycle/fetch_source.ts";
 import { entriesToRemove } from "../../../src/runtime/lifecycle/remove.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";

@@ -8,7 +8,7 @@ import {
   type Candidate,
   inspectCandidates,
   selectCandidates,
-} from "../../../src/runtime/lifecycle/install_plan.ts";
+} from "../../../src/runtime/lifecycle/fetch_source.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, multiSkillFiles, skillFiles, skillMd } from "../../fixtures/git_repos.ts";

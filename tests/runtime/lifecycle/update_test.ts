@@ -12,7 +12,7 @@ import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.
 import {
   inspectCandidates,
   selectCandidates,
-} from "../../../src/runtime/lifecycle/install_plan.ts";
+} from "../../../src/runtime/lifecycle/fetch_source.ts";
 import { readRegistry, updateRegistry } from "../../../src/runtime/store/registry.ts";
 import { assertRunnable } from "../../../src/runtime/trust/gate.ts";
 import { trustTarget } from "../../../src/runtime/lifecycle/trust.ts";
