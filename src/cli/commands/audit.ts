@@ -16,9 +16,12 @@ import { VERSION } from "../../core/version.ts";
 import { auditDir } from "../../runtime/audit/scan.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
-import { sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
+import {
+  inspectCandidates,
+  selectCandidates,
+  sourceLabel,
+} from "../../runtime/lifecycle/fetch_source.ts";
 import { resolveRequest, typedPath } from "../../runtime/lifecycle/resolve_source.ts";
-import { inspectCandidates, selectCandidates } from "../../runtime/lifecycle/install_plan.ts";
 import { isWithin, lstatOrNull } from "../../runtime/os/fs.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
@@ -207,7 +210,7 @@ async function auditInstalled(
 async function auditSource(target: string, home: string, ctx: Context): Promise<Audited[]> {
   const where = { cwd: ctx.cwd, env: ctx.env, home };
   const { source, request, selectors } = await resolveRequest(target, {}, [], where);
-  await using change = await beginChange(home, {
+  await using change = await beginChange({ kind: "user", home }, {
     env: ctx.env,
     signal: ctx.signal,
     progress: progress(ctx),
