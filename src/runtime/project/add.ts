@@ -39,7 +39,7 @@ import { linkAdded, type LinkOutcome } from "./links.ts";
 import { trustInstalled } from "./approvals.ts";
 
 /** What `skills add` asked for, beyond the resolved source. */
-export interface AddOptions {
+interface AddOptions {
   home: string;
   /** Where the command runs: the project seen from here, and the agents' links. */
   cwd: string;
@@ -94,7 +94,7 @@ export interface AddAsker {
 }
 
 /** A skill of a bulk install that was not installed, and why (as `add --json` reports it). */
-export interface Refused {
+interface Refused {
   name: string;
   code: string;
   message: string;
