@@ -152,7 +152,7 @@ export async function addSkills(
       settle: async (installed, already) => {
         // The user who confirmed these files trusts them, bound to the digest.
         await trustInstalled(home, root, installed.map((p) => p.canonical));
-        return await links(options, { kind: "project", root }, [...installed, ...already]);
+        return await linkFor(options, { kind: "project", root }, [...installed, ...already]);
       },
     });
     return { kind: "project", lockfile, ...added };
@@ -166,7 +166,7 @@ export async function addSkills(
     },
     together: true,
     // An installed skill is the user's: it is linked into the agents' user folders.
-    settle: (installed, already) => links(options, { kind: "user" }, [...installed, ...already]),
+    settle: (installed, already) => linkFor(options, { kind: "user" }, [...installed, ...already]),
   });
   return { kind: "user", ...added };
 }
@@ -186,7 +186,7 @@ async function choose(
 }
 
 /** Links what is installed in `scope` for the agents `--agent` named. */
-function links(
+function linkFor(
   options: AddOptions,
   scope: { kind: "user" } | { kind: "project"; root: string },
   added: readonly { canonical: string }[],
