@@ -20,13 +20,7 @@ import {
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
-
-/** A pid that certainly belonged to a process that has exited. */
-async function deadPid(): Promise<number> {
-  const child = new Deno.Command("true").spawn();
-  await child.status;
-  return child.pid;
-}
+import { deadPid } from "../../helpers/processes.ts";
 
 /** A staging directory as a killed command leaves it: its owner file is no longer locked. */
 async function deadStagingDir(home: string, id: string): Promise<string> {
