@@ -20,7 +20,8 @@ import { z } from "zod";
 import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { skillMd } from "../agent/fixtures.ts";
-import { connectHttp, envelopeOf, startHttpMcp } from "./http_fixture.ts";
+import { connectHttp, startHttpMcp } from "./http_fixture.ts";
+import { envelopeOf } from "../helpers/mcp_client.ts";
 
 /** A skill folder to install from, outside the skills home. */
 async function writeSource(root: string, name: string): Promise<string> {
