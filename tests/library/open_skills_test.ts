@@ -11,6 +11,7 @@ import { z } from "zod";
 import { defineSkill, openSkills, SkillError, SkillManifestError, skillTool } from "../../mod.ts";
 import { installSkill, skillMd } from "../agent/fixtures.ts";
 import { REPO_ROOT, tempDir } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
@@ -109,12 +110,10 @@ Deno.test(
   async () => {
     await using dir = await tempDir("skills-library-");
     const skillDir = join(dir.path, "echoer");
-    await Deno.mkdir(join(skillDir, "scripts"), { recursive: true });
-    await Deno.writeTextFile(join(skillDir, "SKILL.md"), skillMd("echoer", [], "# Echo"));
-    await Deno.writeTextFile(
-      join(skillDir, "scripts", "echo.py"),
-      "import json, sys\nprint(json.dumps({'args': sys.argv[1:]}))\n",
-    );
+    await writeTree(skillDir, {
+      "SKILL.md": skillMd("echoer", [], "# Echo"),
+      "scripts/echo.py": "import json, sys\nprint(json.dumps({'args': sys.argv[1:]}))\n",
+    });
     const home = join(dir.path, "home");
     const run = { skill_name: "echoer", script_name: "echo", args: ["hi"], json: false };
 
@@ -170,13 +169,10 @@ Deno.test("installed: true serves the trusted installed skills; names pick any, 
 
 Deno.test("a directory of skills with one invalid SKILL.md throws SkillManifestError with its line", async () => {
   await using dir = await tempDir("skills-library-");
-  await Deno.mkdir(join(dir.path, "good"));
-  await Deno.writeTextFile(join(dir.path, "good", "SKILL.md"), skillMd("good", [], "# Good"));
-  await Deno.mkdir(join(dir.path, "bad"));
-  await Deno.writeTextFile(
-    join(dir.path, "bad", "SKILL.md"),
-    "---\nname: bad\ndescription: 42\n---\n\nBody\n",
-  );
+  await writeTree(dir.path, {
+    "good/SKILL.md": skillMd("good", [], "# Good"),
+    "bad/SKILL.md": "---\nname: bad\ndescription: 42\n---\n\nBody\n",
+  });
   await assert.rejects(
     openSkills({ paths: [dir.path], env: ENV, home: "/nonexistent" }),
     (error) => {
