@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { defineSkill, openSkills, SkillError, SkillManifestError, skillTool } from "../../mod.ts";
 import { installSkill, skillMd } from "../agent/fixtures.ts";
-import { REPO_ROOT, tempDir } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { localGraph } from "../helpers/module_graph.ts";
 import { writeTree } from "../helpers/tree.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
@@ -186,18 +187,7 @@ Deno.test("a directory of skills with one invalid SKILL.md throws SkillManifestE
 });
 
 Deno.test("importing mod.ts loads none of the CLI's modules", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", join(REPO_ROOT, "mod.ts")],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    modules: { specifier: string }[];
-  };
-  const local = graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
-    .map((s) => s.slice(`file://${REPO_ROOT}/`.length));
+  const local = await localGraph("mod.ts");
   assert.ok(local.includes("src/agent/surface/tools.ts"), "the graph is read");
   assert.deepEqual(
     local.filter((path) => path.startsWith("src/cli/") || path === "src/main.ts"),

@@ -16,6 +16,7 @@ import { SKIP_SLOW } from "../helpers/quick.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { connectHttp, startHttpMcp, TEST_TOKEN } from "./http_fixture.ts";
 import { envelopeOf } from "../helpers/mcp_client.ts";
+import { initializeRequest } from "../helpers/mcp_stdio.ts";
 import { sha256Digest } from "../helpers/bytes.ts";
 
 const LINUX_ONLY = Deno.build.os !== "linux";
@@ -242,16 +243,7 @@ Deno.test("skills mcp --http refuses foreign origins and hosts, and requests out
       },
       body: JSON.stringify(body),
     });
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  };
+  const initialize = initializeRequest();
   const cases: [Record<string, string>, unknown, number, URL?][] = [
     [{ origin: "https://evil.example" }, initialize, 403],
     [{}, { jsonrpc: "2.0", id: 1, method: "tools/list" }, 400],
