@@ -12,11 +12,7 @@ import { type CliResult, okJson, runCli, tempDir } from "../helpers/cli.ts";
 import { installFixtureSkill, installRunnerSkill } from "../helpers/install_fixture.ts";
 import { realPython } from "../helpers/python.ts";
 import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
-/** Each test in the OS sandbox (where bubblewrap works) and in policy mode. */
-const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
+import { SANDBOX_MODES } from "../helpers/sandbox.ts";
 
 async function polyglot() {
   const dir = await tempDir();
@@ -40,7 +36,7 @@ Deno.test("skills scripts lists shell, Node, Deno and Python scripts with what r
   ]);
 });
 
-for (const [label, mode, where] of MODES) {
+for (const [label, mode, where] of SANDBOX_MODES) {
   Deno.test(
     `${label}: a .sh script runs with bash and --json, and has a work folder of its own`,
     where,

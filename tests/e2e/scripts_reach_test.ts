@@ -11,10 +11,7 @@ import { join } from "node:path";
 import { type CliResult, okJson, runCli, tempDir } from "../helpers/cli.ts";
 import { connectStdio, envelopeOf } from "../helpers/mcp_client.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
-const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
+import { SANDBOX_MODES } from "../helpers/sandbox.ts";
 
 async function officeLab(mode: string) {
   const dir = await tempDir("skills-office-");
@@ -57,7 +54,7 @@ Deno.test("skills scripts lists nested and extension-less scripts with what runs
   ]);
 });
 
-for (const [label, mode, where] of MODES) {
+for (const [label, mode, where] of SANDBOX_MODES) {
   Deno.test(
     `${label}: office/unpack and scripts/office/unpack.py unpack a document into the user's folder`,
     where,

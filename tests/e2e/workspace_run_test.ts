@@ -9,12 +9,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type CliResult, okJson, runCli, tempDir } from "../helpers/cli.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
+import { needsSandbox, SANDBOX_MODES } from "../helpers/sandbox.ts";
 import { git } from "../fixtures/git_repos.ts";
 import { connectStdio, envelopeOf } from "../helpers/mcp_client.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
-const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
 
 async function userProject(mode: string) {
   const dir = await tempDir("skills-ws-");
@@ -42,7 +39,7 @@ async function userProject(mode: string) {
   };
 }
 
-for (const [label, mode, where] of MODES) {
+for (const [label, mode, where] of SANDBOX_MODES) {
   Deno.test(
     `${label}: a packaging script given a relative folder writes its archive into the user's folder`,
     where,
