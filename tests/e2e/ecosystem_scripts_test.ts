@@ -13,6 +13,7 @@ import { installFixtureSkill, installRunnerSkill } from "../helpers/install_fixt
 import { realPython } from "../helpers/python.ts";
 import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
 import { SANDBOX_MODES } from "../helpers/sandbox.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 async function polyglot() {
   const dir = await tempDir();
@@ -130,16 +131,12 @@ for (const [label, mode, where] of SANDBOX_MODES) {
       await using p = await polyglot();
       // A skill laid out like slack-gif-creator: no PEP 723, a requirements.txt at its root.
       const source = join(p.dir.path, "gif-maker");
-      await Deno.mkdir(join(source, "scripts"), { recursive: true });
-      await Deno.writeTextFile(
-        join(source, "SKILL.md"),
-        "---\nname: gif-maker\ndescription: Makes GIFs with the packages in requirements.txt.\n---\n\n# gif-maker\n",
-      );
-      await Deno.writeTextFile(join(source, "requirements.txt"), "imageio>=2.31\n");
-      await Deno.writeTextFile(
-        join(source, "scripts", "make.py"),
-        'import json\nprint(json.dumps({"ran": True}))\n',
-      );
+      await writeTree(source, {
+        "SKILL.md":
+          "---\nname: gif-maker\ndescription: Makes GIFs with the packages in requirements.txt.\n---\n\n# gif-maker\n",
+        "requirements.txt": "imageio>=2.31\n",
+        "scripts/make.py": 'import json\nprint(json.dumps({"ran": True}))\n',
+      });
       await installFixtureSkill(p.home, source);
       const run = (env: Record<string, string>) =>
         runCli(["run", "gif-maker", "make", "--json"], {

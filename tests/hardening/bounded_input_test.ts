@@ -146,15 +146,10 @@ Deno.test("a manifest cannot raise the stdout cap past 16 MiB: run --json stays 
 }, async () => {
   await using root = await tempDir();
   const source = join(root.path, "flood-skill");
-  await Deno.mkdir(join(source, "scripts"), { recursive: true });
-  await Deno.writeTextFile(
-    join(source, "SKILL.md"),
-    skillMd("flood-skill", undefined, "limits:\n  max_output: 268435456\n"),
-  );
-  await Deno.writeTextFile(
-    join(source, "scripts", "flood.py"),
-    pyScript("import sys\nsys.stdout.write('\"' + 'x' * (200 << 20) + '\"')"),
-  );
+  await writeTree(source, {
+    "SKILL.md": skillMd("flood-skill", undefined, "limits:\n  max_output: 268435456\n"),
+    "scripts/flood.py": pyScript("import sys\nsys.stdout.write('\"' + 'x' * (200 << 20) + '\"')"),
+  });
   const home = join(root.path, "home");
   assert.equal((await runCli(["add", source, "--yes"], { env: { SKILLS_HOME: home } })).code, 0);
   const child = spawnCli(["run", "flood-skill", "flood", "--json"], {
