@@ -3,8 +3,8 @@
  * downwards, runtime subsystems form no circle, `core/` never touches `Deno.*`, subsystem
  * folders (every folder of src/) stay small with a mod.ts header, a folder that declares a
  * stack of modules (runtime/git) keeps to it, CLI commands leave the install protocol to the
- * lifecycle, and a command is two files: its spec and its module (help, parse and run from
- * the spec).
+ * lifecycle, a command is two files: its spec and its module (help, parse and run from the
+ * spec), and a test helper is written once (tests/helpers/).
  */
 
 import assert from "node:assert/strict";
@@ -535,5 +535,98 @@ Deno.test("the name rule refuses a name reused for another idea, and keeps a com
   assert.deepEqual(nameClashes([...paths, "src/runtime/project/remove.ts"], commands), [
     "paths.ts: src/core/paths.ts, src/runtime/os/paths.ts",
     "remove.ts: src/runtime/lifecycle/remove.ts, src/runtime/project/remove.ts",
+  ]);
+});
+
+const TESTS = join(ROOT, "tests");
+
+/**
+ * Every top-level function of `source` (declared, or an arrow or function expression bound
+ * to a const, exported or not) with its text, whitespace folded: two files holding the
+ * same text hold one helper twice.
+ */
+function topLevelFunctions(file: string, source: string): { name: string; text: string }[] {
+  const plugin: Deno.lint.Plugin = {
+    name: "house",
+    rules: {
+      "top-level-functions": {
+        create(context) {
+          return {
+            Program(program) {
+              for (const statement of program.body) {
+                const declaration = statement.type === "ExportNamedDeclaration"
+                  ? statement.declaration
+                  : statement;
+                if (declaration?.type === "FunctionDeclaration" && declaration.id) {
+                  context.report({ node: declaration, message: declaration.id.name });
+                } else if (declaration?.type === "VariableDeclaration") {
+                  for (const bound of declaration.declarations) {
+                    const init = bound.init?.type;
+                    if (
+                      bound.id.type === "Identifier" &&
+                      (init === "ArrowFunctionExpression" || init === "FunctionExpression")
+                    ) context.report({ node: bound, message: bound.id.name });
+                  }
+                }
+              }
+            },
+          };
+        },
+      },
+    },
+  };
+  return Deno.lint.runPlugin(plugin, file, source).map((d) => ({
+    name: d.message,
+    text: source.slice(d.range[0], d.range[1]).replace(/\s+/g, " "),
+  }));
+}
+
+/** The functions whose very text stands in more than one file: `name: a.ts, b.ts`. */
+function copiedFunctions(sources: ReadonlyMap<string, string>): string[] {
+  const byText = new Map<string, { name: string; files: Set<string> }>();
+  for (const [file, source] of sources) {
+    for (const { name, text } of topLevelFunctions(file, source)) {
+      const seen = byText.get(text) ?? { name, files: new Set<string>() };
+      seen.files.add(file);
+      byText.set(text, seen);
+    }
+  }
+  return [...byText.values()]
+    .filter(({ files }) => files.size > 1)
+    .map(({ name, files }) => `${name}: ${[...files].sort().join(", ")}`)
+    .sort();
+}
+
+/**
+ * Copies that stand in test files another change is rewriting (the lifecycle and lockfile
+ * tests): the list only shrinks. When one is made a helper of tests/helpers/, the test
+ * below fails until its line here is struck.
+ */
+const KNOWN_COPIES = [
+  "begin: tests/runtime/lifecycle/install_test.ts, tests/runtime/lifecycle/update_test.ts",
+  "ok: tests/e2e/lifecycle_safety_test.ts, tests/e2e/lifecycle_test.ts",
+  "vercelHash: tests/e2e/lockfile_clones_test.ts, tests/e2e/project_lock_test.ts",
+];
+
+Deno.test("a test helper is written once: no function is copied into two test files", () => {
+  const sources = new Map(
+    walk(TESTS).map((file) => [relative(ROOT, file), Deno.readTextFileSync(file)]),
+  );
+  assert.deepEqual(copiedFunctions(sources), KNOWN_COPIES);
+});
+
+Deno.test("the copy rule refuses a planted copied helper and lets a same-named one differ", () => {
+  const helper = "async function home() {\n  return await Deno.makeTempDir();\n}\n";
+  const other = "function home() {\n  return '/tmp/other';\n}\n";
+  const arrow = "export const json = (text: string) =>\n  JSON.parse(text);\n";
+  const sources = new Map([
+    ["tests/a_test.ts", `${helper}${arrow}`],
+    ["tests/b_test.ts", `${helper.replace("\n  ", " ")}Deno.test("x", () => {});\n`],
+    ["tests/c_test.ts", other],
+    ["tests/d_test.ts", "const json = (text: string) => JSON.parse(text);\n"],
+  ]);
+  assert.deepEqual(copiedFunctions(sources), [
+    "home: tests/a_test.ts, tests/b_test.ts",
+    "json: tests/a_test.ts, tests/d_test.ts",
   ]);
 });
