@@ -16,11 +16,12 @@ import {
 } from "../../agent/chat/providers.ts";
 import { Repl, terminalObserver } from "../../agent/chat/repl.ts";
 import { redactSecrets } from "../../agent/chat/provider_errors.ts";
-import { surfaceFactory } from "../../agent/surface/surface_factory.ts";
+import { surfaceFactory, workspaceDir } from "../../agent/surface/surface_factory.ts";
 import { CatalogWatch } from "../../agent/surface/catalog_watch.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../ui/render.ts";
-import { openSession, surfaceOptions, workspaceDir } from "../session.ts";
+import { surfaceOptions } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { modelCanInvoke } from "../../agent/surface/invocation.ts";
@@ -76,7 +77,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
     catalogWatch: watch,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
-    cwd: workspaceDir(ctx, options.workspace),
+    cwd: workspaceDir(ctx.cwd, options.workspace),
     // the surface's log carries runner/toolset debug lines (argv, durations, problems)
     log: (message) => debug(ctx, message),
   });

@@ -9,7 +9,8 @@ import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { mcpSpec } from "../specs/mcp.ts";
-import { openSession, surfaceOptions, workspaceDir } from "../session.ts";
+import { surfaceOptions } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import type { ListenAddress } from "../../mcp/http_guard.ts";
 
 const DEFAULT_SESSION_TIMEOUT_SECONDS = 1800;
@@ -50,7 +51,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   for (const warning of session.activationWarnings) warn(ctx, warning);
   for (const note of session.catalog.notes) debug(ctx, note);
   // Loaded here so the MCP SDK stays off every other command's start-up path.
-  const [{ surfaceFactory }, { serveStdio }, { CatalogWatch }] = await Promise.all([
+  const [{ surfaceFactory, workspaceDir }, { serveStdio }, { CatalogWatch }] = await Promise.all([
     import("../../agent/surface/surface_factory.ts"),
     import("../../mcp/server.ts"),
     import("../../agent/surface/catalog_watch.ts"),
@@ -73,7 +74,7 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
     catalog: session.catalog,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
-    cwd: workspaceDir(ctx, options.workspace),
+    cwd: workspaceDir(ctx.cwd, options.workspace),
     catalogWatch: watch,
     // runner/toolset debug lines (argv, durations, problems), as in `skills chat`
     log: (message) => debug(ctx, message),
