@@ -1,11 +1,11 @@
 /**
  * `skills check`: the doctor — skill status, activation hint, tools, sandbox, home
- * consistency, the project. What it looks at is runtime/doctor's (`examine`); this prints it.
+ * consistency, the project. What it looks at is runtime/inspect's (`examine`); this prints it.
  */
 
 import type { Context } from "../../core/io.ts";
 import { UsageError } from "../../core/errors.ts";
-import { examine } from "../../runtime/doctor/doctor.ts";
+import { examine } from "../../runtime/inspect/doctor.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { checkSpec } from "../specs/check.ts";
 import { doctorText } from "../ui/doctor_ui.ts";

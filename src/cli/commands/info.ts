@@ -4,7 +4,7 @@ import { describeNetworkList } from "../../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";
 import type { Context } from "../../core/io.ts";
-import { skillInfo } from "../../runtime/doctor/skill_info.ts";
+import { skillInfo } from "../../runtime/inspect/skill_info.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { infoSpec } from "../specs/info.ts";
 import { writeJson } from "../ui/render.ts";

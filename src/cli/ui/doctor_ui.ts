@@ -1,15 +1,15 @@
 /**
  * The doctor's text report (`skills check` without `--json`): each check's lines, keyed by
- * the check's id in runtime/doctor/checks.ts — a check without lines here does not compile.
+ * the check's id in runtime/inspect/checks.ts — a check without lines here does not compile.
  * The skills (and what to do about them) come first, the machine after.
  */
 
 import { missingProtections } from "../../core/policy/protections.ts";
 import { VERSION } from "../../core/version.ts";
-import type { CheckId, CheckResults } from "../../runtime/doctor/checks.ts";
-import type { DoctorReport } from "../../runtime/doctor/doctor.ts";
-import type { SandboxReport } from "../../runtime/doctor/sandbox_report.ts";
-import type { SkillRow } from "../../runtime/doctor/skill_states.ts";
+import type { CheckId, CheckResults } from "../../runtime/inspect/checks.ts";
+import type { DoctorReport } from "../../runtime/inspect/doctor.ts";
+import type { SandboxReport } from "../../runtime/inspect/sandbox_report.ts";
+import type { SkillRow } from "../../runtime/inspect/skill_states.ts";
 import { isConsistent } from "../../runtime/store/consistency.ts";
 import { shortSha, style } from "./render.ts";
 

@@ -1,7 +1,7 @@
 /**
  * What most commands start with: the skills home, the catalog, and which skills are active.
  * It lives with the catalog (not in cli/) because workflows below the commands start from it
- * too — the doctor (runtime/doctor) and `skills info` gather from an open session.
+ * too — the doctor (runtime/inspect) and `skills info` gather from an open session.
  */
 
 import { parseActivation, resolveActivation } from "../../core/activation.ts";

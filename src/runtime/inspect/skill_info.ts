@@ -73,7 +73,7 @@ function describeSkill(
 }
 
 /** Everything `skills info` says about one skill. */
-export type SkillInfo = ReturnType<typeof describeSkill>;
+type SkillInfo = ReturnType<typeof describeSkill>;
 
 /** The named skill's info (`not_found` when no skill of that name loaded). */
 export async function skillInfo(ctx: Context, name: string): Promise<SkillInfo> {

@@ -31,13 +31,13 @@ export interface Doctor {
 }
 
 /** What `--repair` did to the home. */
-export interface HomeRepair {
+interface HomeRepair {
   repaired: ConsistencyReport;
   pruned: string[];
 }
 
 /** The home check's result: the registry against the folders, and the clutter. */
-export interface HomeResult {
+interface HomeResult {
   consistency: ConsistencyReport;
   unused: string[];
   repair: HomeRepair | undefined;
@@ -72,7 +72,7 @@ interface DoctorCheck<K extends CheckId> {
 }
 
 /** A check with its result type forgotten, so the rows of different checks share a list. */
-export type AnyCheck = Omit<DoctorCheck<CheckId>, "look" | "healthy" | "json"> & {
+type AnyCheck = Omit<DoctorCheck<CheckId>, "look" | "healthy" | "json"> & {
   look(doctor: Doctor): Promise<unknown>;
   healthy(result: unknown): boolean;
   json(result: unknown, doctor: Doctor): Record<string, unknown>;

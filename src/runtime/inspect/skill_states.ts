@@ -11,10 +11,10 @@ import { type RunState, runStates } from "../trust/gate.ts";
 import { toolsetProblems } from "./toolset_probe.ts";
 
 /** A skill that was never trusted is `ok` here (its `trusted` field says so). */
-export type SkillStatus = "ok" | "modified" | "toolset_error" | "risky" | "error";
+type SkillStatus = "ok" | "modified" | "toolset_error" | "risky" | "error";
 
 /** An installed skill's audit under the current rules (redone when the rules changed). */
-export interface AuditState {
+interface AuditState {
   rules_version: string;
   /** Audited again now: no kept audit, or one made by other rules or for other files. */
   refreshed: boolean;
