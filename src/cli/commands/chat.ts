@@ -17,7 +17,7 @@ import {
 import { Repl, terminalObserver } from "../../agent/chat/repl.ts";
 import { redactSecrets } from "../../agent/chat/provider_errors.ts";
 import { surfaceFactory, workspaceDir } from "../../agent/surface/surface_factory.ts";
-import { CatalogWatch } from "../../agent/surface/catalog_watch.ts";
+import { watchSession } from "../../agent/surface/catalog_watch.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../ui/render.ts";
 import { surfaceOptions } from "../session.ts";
@@ -60,16 +60,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
   await resolveSandbox(ctx.env, session.home, (message) => warn(ctx, message));
   routeSdkWarnings(ctx.verbose ? (message) => debug(ctx, message) : undefined);
   // A long chat sees skills added, updated, trusted or removed meanwhile (before each step).
-  const watch = new CatalogWatch({
-    home: session.home,
-    initial: { catalog: session.catalog, active: session.active },
-    load: async () => {
-      const again = await openSession(ctx, options.skills);
-      for (const warning of again.activationWarnings) debug(ctx, warning);
-      return { catalog: again.catalog, active: again.active };
-    },
-    log: (message) => warn(ctx, message),
-  });
+  const watch = watchSession(ctx, session, options.skills, (message) => warn(ctx, message));
   watch.start();
   const openSurface = surfaceFactory({
     home: session.home,

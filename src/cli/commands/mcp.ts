@@ -51,23 +51,14 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   for (const warning of session.activationWarnings) warn(ctx, warning);
   for (const note of session.catalog.notes) debug(ctx, note);
   // Loaded here so the MCP SDK stays off every other command's start-up path.
-  const [{ surfaceFactory, workspaceDir }, { serveStdio }, { CatalogWatch }] = await Promise.all([
+  const [{ surfaceFactory, workspaceDir }, { serveStdio }, { watchSession }] = await Promise.all([
     import("../../agent/surface/surface_factory.ts"),
     import("../../mcp/server.ts"),
     import("../../agent/surface/catalog_watch.ts"),
   ]);
   const log = (message: string) => ctx.stderr.write(`skills mcp: ${message}\n`);
   // Skills added, updated, trusted or removed meanwhile are served without a restart.
-  const watch = new CatalogWatch({
-    home: session.home,
-    initial: { catalog: session.catalog, active: session.active },
-    load: async () => {
-      const again = await openSession(ctx, options.skills);
-      for (const warning of again.activationWarnings) debug(ctx, warning);
-      return { catalog: again.catalog, active: again.active };
-    },
-    log,
-  });
+  const watch = watchSession(ctx, session, options.skills, log);
   // The same factory `skills chat` and `skills context` open their surface with.
   const openSurface = surfaceFactory({
     home: session.home,
