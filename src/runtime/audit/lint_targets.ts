@@ -10,7 +10,7 @@ import { skillDirsAt } from "../catalog/discover.ts";
 import { resolve } from "../os/paths.ts";
 import { type LintOptions, type LintReport, lintSkillDir } from "./lint.ts";
 
-export interface LintTargetsOptions
+interface LintTargetsOptions
   extends Pick<LintOptions, "home" | "env" | "signal" | "timeoutSeconds" | "countTokens"> {
   /** Where relative folders are read from. */
   cwd: string;
