@@ -10,7 +10,6 @@ import type { CheckId, CheckResults } from "../../runtime/inspect/checks.ts";
 import type { DoctorReport } from "../../runtime/inspect/doctor.ts";
 import type { SandboxReport } from "../../runtime/inspect/sandbox_report.ts";
 import type { SkillRow } from "../../runtime/inspect/skill_states.ts";
-import { isConsistent } from "../../runtime/store/consistency.ts";
 import { shortSha, style } from "./render.ts";
 
 type Style = ReturnType<typeof style>;
@@ -110,7 +109,8 @@ function sandboxLines(sandbox: SandboxReport, { s }: Seen): string[] {
   return out;
 }
 
-function homeLines({ consistency, unused, repair }: CheckResults["home"], { s }: Seen) {
+function homeLines(home: CheckResults["home"], { s }: Seen): string[] {
+  const { consistency, consistent, unused, repair } = home;
   const out = ["", "Home:"];
   if (repair) {
     const { repaired, pruned } = repair;
@@ -118,12 +118,12 @@ function homeLines({ consistency, unused, repair }: CheckResults["home"], { s }:
       `  repaired: ${repaired.missing.length} entries without files dropped, ${repaired.orphans.length} orphans moved to .trash, ${repaired.leftovers.length} leftovers cleared, ${pruned.length} unused files removed`,
     );
   }
-  if (isConsistent(consistency)) out.push(`  ${s.green("✓")} registry and skill directories agree`);
+  if (consistent) out.push(`  ${s.green("✓")} registry and skill directories agree`);
   for (const m of consistency.missing) {
     out.push(`  ${s.red("✗")} registry entry '${m}' has no files`);
   }
   for (const o of consistency.orphans) out.push(`  ${s.red("✗")} orphaned skill directory ${o}`);
-  if (!isConsistent(consistency)) out.push("  Run `skills check --repair` to fix");
+  if (!consistent) out.push("  Run `skills check --repair` to fix");
   if (unused.length > 0) {
     out.push(
       `  ○ ${unused.length} unused file(s) from other versions or removed skills (removed by \`skills check --repair\`)`,

@@ -39,6 +39,8 @@ interface HomeRepair {
 /** The home check's result: the registry against the folders, and the clutter. */
 interface HomeResult {
   consistency: ConsistencyReport;
+  /** The registry and the skill directories agree (nothing missing, no orphans). */
+  consistent: boolean;
   unused: string[];
   repair: HomeRepair | undefined;
 }
@@ -138,12 +140,16 @@ export const CHECKS: readonly AnyCheck[] = [
         pruned: await pruneUnused(session.home, { keepCore }),
       }),
     },
-    look: async ({ session, keepCore, repaired }) => ({
-      consistency: await inspectHome(session.home),
-      unused: await findUnused(session.home, { keepCore }),
-      repair: repaired.get("home") as HomeRepair | undefined,
-    }),
-    healthy: (r) => isConsistent(r.consistency),
+    look: async ({ session, keepCore, repaired }) => {
+      const consistency = await inspectHome(session.home);
+      return {
+        consistency,
+        consistent: isConsistent(consistency),
+        unused: await findUnused(session.home, { keepCore }),
+        repair: repaired.get("home") as HomeRepair | undefined,
+      };
+    },
+    healthy: (r) => r.consistent,
     json: ({ consistency, unused, repair }) => ({
       consistency,
       unused,
