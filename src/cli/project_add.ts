@@ -1,6 +1,7 @@
 /**
  * `skills add <source> --project`, the asking and the rendering: after the fetch and
- * selection `add` does, runtime/project/install's `ProjectInstall` plans each selected skill
+ * selection `add` does in the project's change, runtime/project/install's `ProjectInstall`
+ * plans each selected skill
  * (installed / already installed / refused, as `skills add`); this shows each summary, asks,
  * and lets it commit each accepted skill into `<root>/.agents/skills/<name>/` with its
  * `skills-lock.json` entry, then settle (the user's trust, `--agent` links).
@@ -10,11 +11,13 @@ import { revisionLabel, shortRevision } from "../core/sources/sources.ts";
 import { describeNetPolicy, NO_NETWORK } from "../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../core/policy/workspace.ts";
 import type { AgentName } from "../core/agents.ts";
-import { type Context, warn } from "../core/io.ts";
+import type { Context } from "../core/io.ts";
 import { inert } from "../core/terminal_text.ts";
-import { type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
-import type { Candidate } from "../runtime/lifecycle/install_plan.ts";
-import { ProjectInstall, type ProjectPlan } from "../runtime/project/install.ts";
+import { type Candidate, type Fetched, sourceLabel } from "../runtime/lifecycle/fetch_source.ts";
+import type { ProjectPlan } from "../runtime/lifecycle/install_plan.ts";
+import type { Change } from "../runtime/lifecycle/change.ts";
+import type { ProjectScope } from "../core/records/scope.ts";
+import { ProjectInstall } from "../runtime/project/install.ts";
 import { auditSummary, findingJson } from "./ui/audit_ui.ts";
 import {
   commitLabel,
@@ -71,12 +74,11 @@ function summary(
 export async function addToProject(
   ctx: Context,
   options: ProjectAddOptions,
-  home: string,
+  change: Change<ProjectScope>,
   fetched: Fetched,
   selected: readonly Candidate[],
 ): Promise<number> {
-  await using project = await ProjectInstall.open(home, ctx.cwd);
-  for (const note of project.recovered) warn(ctx, note);
+  const project = new ProjectInstall(change, ctx.cwd);
   const planning = await project.plan(fetched, selected, {
     rename: options.name,
     renames: options.renames,

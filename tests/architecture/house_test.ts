@@ -234,11 +234,17 @@ Deno.test("the folder rule refuses a crowded folder and one without a header", (
   }
 });
 
-Deno.test("CLI commands leave staging and the intent journal to the lifecycle", () => {
-  for (const command of ["add", "update", "remove", "trust", "untrust"]) {
-    const file = join(SRC, "cli", "commands", `${command}.ts`);
+Deno.test("CLI commands leave staging and the journal to the lifecycle", () => {
+  const files = ["add", "update", "remove", "trust", "untrust", "install"].map((command) =>
+    join(SRC, "cli", "commands", `${command}.ts`)
+  );
+  for (const file of [...files, join(SRC, "cli", "project_add.ts")]) {
     const text = Deno.readTextFileSync(file);
-    assert.doesNotMatch(text, /store\/staging\.ts|writeIntent|createStaging|cleanStale/, command);
+    assert.doesNotMatch(
+      text,
+      /store\/(staging|journal|recovery)\.ts|writeJournal|createStaging|cleanStale|commitFolders|stageCopy/,
+      file,
+    );
   }
 });
 

@@ -52,8 +52,10 @@ Deno.test("SIGKILL during add --project never leaves the lockfile and .agents/sk
     // What stays in staging is at most a folder killed before it had an owner (cleared once
     // its grace period is over): never a journal that was not acted on.
     for (const entry of await Array.fromAsync(Deno.readDir(staging)).catch(() => [])) {
-      const journal = join(staging, entry.name, "project-intent.json");
-      assert.equal(await Deno.stat(journal).catch(() => null), null, `run ${run}: ${entry.name}`);
+      for (const file of ["journal.json", "project-intent.json"]) {
+        const journal = join(staging, entry.name, file);
+        assert.equal(await Deno.stat(journal).catch(() => null), null, `run ${run}: ${entry.name}`);
+      }
     }
   }
   console.log(`${interrupted} of ${RUNS} kills landed mid-change`);

@@ -1,6 +1,5 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
-import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";
@@ -14,19 +13,17 @@ import {
 import { canonicalSkillName } from "../../core/manifest/names.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { type Fetched, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
 import { resolveRequest } from "../../runtime/lifecycle/resolve_source.ts";
-import { skillsHome } from "../../runtime/store/home.ts";
-import { beginChange } from "../../runtime/lifecycle/change.ts";
 import {
-  type AlreadyInstalled,
   type Candidate,
+  type Fetched,
   inspectCandidates,
-  type InstallPlan,
-  refuseRisky,
-  riskyError,
   selectCandidates,
-} from "../../runtime/lifecycle/install_plan.ts";
+  sourceLabel,
+} from "../../runtime/lifecycle/fetch_source.ts";
+import { skillsHome } from "../../runtime/store/home.ts";
+import { beginChange, scopeOf } from "../../runtime/lifecycle/change.ts";
+import type { AlreadyInstalled, InstallPlan } from "../../runtime/lifecycle/install_plan.ts";
 import { saveAuditRecord } from "../../runtime/audit/record.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";
@@ -156,12 +153,13 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   );
   const say = progress(ctx);
   // Staging, crash recovery and Ctrl-C rollback are the change's; --list only previews.
-  await using change = await beginChange(home, {
+  // One change of the scope the skills go to: `--project` installs into the project seen
+  // from here (its signer policy applies too), else into $SKILLS_HOME.
+  await using change = await beginChange(scopeOf(home, ctx.cwd, options.project), {
     env: ctx.env,
     signal: ctx.signal,
     progress: say,
     preview: options.list,
-    project: options.project ? findProjectRoot(ctx.cwd).root : undefined,
   });
   for (const note of change.recovered) warn(ctx, note);
   const fetched = await change.fetch(source, request);
@@ -189,7 +187,8 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const c of selected) {
     for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
   }
-  if (options.project) return await addToProject(ctx, options, home, fetched, selected);
+  if (change.inProject()) return await addToProject(ctx, options, change, fetched, selected);
+  if (!change.inUser()) throw new Error("unreachable: a change is of one of the two scopes");
   const planning = await change.planEach(fetched, selected, {
     rename: options.name,
     renames: options.renames,
@@ -203,12 +202,10 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
   for (const plan of planning.plans) ctx.stderr.write(summary(ctx, plan, fetched));
   // Critical findings refuse a skill after its summary showed them and before any question:
   // the only one asked for is refused with the error; in a bulk selection, that skill alone.
-  if (planning.plans.length === 1 && selected.length === 1) refuseRisky(planning.plans);
-  const plans: InstallPlan[] = [];
-  for (const plan of planning.plans) {
-    const risky = riskyError([plan]);
-    if (risky === undefined) plans.push(plan);
-    else refuse(ctx, refused, plan.canonical, risky);
+  const { safe: plans, risky } = change.setRiskyApart(planning.plans);
+  for (const { plan, error } of risky) {
+    if (selected.length === 1) throw error;
+    refuse(ctx, refused, plan.canonical, error);
   }
   // One commit for every accepted skill; only if it fails, each on its own, so that one
   // that fails does not take the others with it.

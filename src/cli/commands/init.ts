@@ -3,7 +3,7 @@
 import { resolve } from "../../runtime/os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
-import { planScaffold, scaffoldName, writeScaffold } from "../../runtime/lifecycle/scaffold.ts";
+import { planScaffold, scaffoldName, writeScaffold } from "../../runtime/authoring/scaffold.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { initSpec } from "../specs/init.ts";
 import { writeJson } from "../ui/render.ts";

@@ -6,7 +6,7 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { readRegistry } from "../../runtime/store/registry.ts";
 import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
-import { readProjectLock } from "../../runtime/project/lockfile.ts";
+import { readProjectLock } from "../../runtime/lifecycle/lockfile.ts";
 import { checkOutdated, type OutdatedCandidate } from "../../runtime/project/outdated.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { outdatedSpec } from "../specs/outdated.ts";
@@ -43,7 +43,7 @@ export async function run(options: OutdatedOptions, ctx: Context): Promise<numbe
   for (const entry of (await readRegistry(home)).skills) candidates.push({ scope: "user", entry });
   // A preview: nothing is recovered or committed; it lends its caches (one ls-remote per
   // remote, one fetch per remote whose branch or tag moved) and removes what it fetched.
-  await using change = await beginChange(home, {
+  await using change = await beginChange({ kind: "user", home }, {
     env: ctx.env,
     signal: ctx.signal,
     progress: options.json ? undefined : progress(ctx),

@@ -53,7 +53,10 @@ function describe(entry: RegistryEntry): string {
 
 export async function run(options: RemoveOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
+  await using change = await beginChange({ kind: "user", home }, {
+    env: ctx.env,
+    signal: ctx.signal,
+  });
   for (const note of change.recovered) warn(ctx, note);
   // Names the project's skills-lock.json records are the project's (issue 17).
   const { root, inProject, others } = removalTargets(ctx.cwd, options.names, options.project);

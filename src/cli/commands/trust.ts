@@ -40,7 +40,10 @@ function state(entry: RegistryEntry, digest: string): string {
 
 export async function run(options: TrustOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
+  await using change = await beginChange({ kind: "user", home }, {
+    env: ctx.env,
+    signal: ctx.signal,
+  });
   for (const note of change.recovered) warn(ctx, note);
   // A project skill of that name wins over an installed one, as everywhere (issue 17).
   const projectSkill = await projectSkillNamed(ctx, home, options.name);

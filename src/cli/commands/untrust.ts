@@ -24,7 +24,10 @@ type UntrustOptions = OptionsOf<typeof parse>;
 
 export async function run(options: UntrustOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  await using change = await beginChange(home, { env: ctx.env, signal: ctx.signal });
+  await using change = await beginChange({ kind: "user", home }, {
+    env: ctx.env,
+    signal: ctx.signal,
+  });
   for (const note of change.recovered) warn(ctx, note);
   const projectSkill = await projectSkillNamed(ctx, home, options.name);
   if (projectSkill !== undefined) {

@@ -61,7 +61,7 @@ type UpdateOptions = OptionsOf<typeof parse>;
 export async function run(options: UpdateOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
   // Staging, crash recovery and Ctrl-C rollback are the change's; --dry-run only previews.
-  await using change = await beginChange(home, {
+  await using change = await beginChange({ kind: "user", home }, {
     env: ctx.env,
     signal: ctx.signal,
     progress: progress(ctx),

@@ -37,8 +37,9 @@ import {
 
 const SKILL_FOLDERS = [[".agents", "skills"], [".claude", "skills"]] as const;
 
-/** Where project skills are installed (`skills add --project`), relative to the root. */
-export const PROJECT_SKILLS_DIR = [".agents", "skills"] as const;
+// Where project skills are installed: decided with the scopes themselves (core/records/scope).
+import { PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
+export { PROJECT_SKILLS_DIR };
 
 export interface ProjectRoot {
   /** The repository root, or (without one) the real working directory. */

@@ -13,8 +13,7 @@ import { isValidSkillName } from "../../core/manifest/names.ts";
 import { auditDir } from "../audit/scan.ts";
 import { skillDirsAt } from "../catalog/discover.ts";
 import { beginChange } from "../lifecycle/change.ts";
-import { sourceLabel } from "../lifecycle/fetch_source.ts";
-import { inspectCandidates, selectCandidates } from "../lifecycle/install_plan.ts";
+import { inspectCandidates, selectCandidates, sourceLabel } from "../lifecycle/fetch_source.ts";
 import { resolveRequest, typedPath } from "../lifecycle/resolve_source.ts";
 import { isWithin, lstatOrNull } from "../os/fs.ts";
 import { join, relative } from "../os/paths.ts";
@@ -130,7 +129,7 @@ async function auditSource(
 ): Promise<Audited[]> {
   const where = { cwd: ctx.cwd, env: ctx.env, home };
   const { source, request, selectors } = await resolveRequest(target, {}, [], where);
-  await using change = await beginChange(home, {
+  await using change = await beginChange({ kind: "user", home }, {
     env: ctx.env,
     signal: ctx.signal,
     progress,

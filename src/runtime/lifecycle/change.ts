@@ -1,57 +1,80 @@
 /**
- * One change to the installed skills — an install, an update, a removal, a trust
- * decision — as one object that owns the crash-safety protocol, so that no front end (the
- * CLI, the MCP server, a library) ever touches staging, intents or the registry lock:
+ * One change to the skills of one scope — the user's `$SKILLS_HOME` or a project — an
+ * install, an update, a restore, a removal, a trust decision, as one object that owns the
+ * crash-safety protocol, so that no front end (the CLI, the MCP server, a library) ever
+ * touches staging, journals or the registry lock:
  *
- *   await using change = await beginChange(home, { env, signal, progress });
+ *   await using change = await beginChange({ kind: "user", home }, { env, signal, progress });
  *   for (const note of change.recovered) warn(note);
  *   const fetched = await change.fetch(source, request);
  *   const plans = await change.planInstall(fetched, selectCandidates(...));
  *   await change.commitInstall(plans);
  *
- * Beginning a change rolls back what dead commands left behind (store/staging.ts). The
- * change stages in one directory of `$SKILLS_HOME/.staging`, created only when something
- * is fetched or moved; each commit takes the registry lock, journals its moves and undoes
- * them on failure (commit.ts). Disposing the change — after success, failure or Ctrl-C —
- * removes its staging and trash, and a `$SKILLS_HOME` it created that stayed empty. A
- * preview (`add --list`, `update --dry-run`) recovers nothing and cannot commit.
+ * The scope decides where records go (the registry, or the project's `skills-lock.json`)
+ * and where the skills' folders are; the protocol is one. Beginning a change rolls back
+ * what dead commands left behind (store/recovery.ts). Fetches stage in
+ * `$SKILLS_HOME/.staging` (clones are no project's files); what is moved into a project
+ * stages in its `.agents/.staging`, on the skills' own filesystem, so a rename moves a
+ * whole folder. Each commit takes the registry lock, journals its moves (store/journal.ts),
+ * writes the scope's record last and undoes its moves on failure (commit.ts). Disposing
+ * the change — after success, failure or Ctrl-C — removes its staging and trash, and the
+ * folders it created that stayed empty. A preview (`add --list`, `update --dry-run`)
+ * recovers nothing and cannot commit.
  */
 
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
+import { withLockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import {
+  PROJECT_SKILLS_DIR,
+  type ProjectScope,
+  type Scope,
+  type UserScope,
+} from "../../core/records/scope.ts";
 import type { RefRequest, Source, Transport } from "../../core/sources/sources.ts";
 import { type GitOptions, inContext } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
-import {
-  cleanStale,
-  createStaging,
-  disposeStaging,
-  removeIfEmpty,
-  type Staging,
-} from "../store/staging.ts";
+import { createStaging, disposeStaging, removeIfEmpty, type Staging } from "../store/staging.ts";
+import { cleanStale, stagingBase } from "../store/recovery.ts";
+import { findProjectRoot } from "../catalog/scopes.ts";
 import {
   applyUpdates,
   asidePath,
+  commitFolders,
+  type CommitHooks,
   commitInstall,
+  type FolderMove,
+  type LockChange,
   recordCommits,
   removeSkills,
+  stageCopy,
   trustSkill,
   untrustSkill,
 } from "./commit.ts";
-import { fetchAnnouncement, type Fetched, fetchInto, sourceLabel } from "./fetch_source.ts";
 import {
   type Candidate,
+  fetchAnnouncement,
+  type Fetched,
+  fetchInto,
+  sourceLabel,
+} from "./fetch_source.ts";
+import {
   type InstallPlan,
   type InstallPlanning,
+  type PlanFor,
   planInstall,
   type PlanOptions,
+  type ProjectPlan,
   refuseRisky,
+  riskyError,
 } from "./install_plan.ts";
 import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update_installed.ts";
 import { verifySigner } from "./signatures.ts";
 import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
+
+export type { LockChange };
 
 interface ChangeOptions {
   /** The user's environment: git gets a filtered copy (and SKILLS_GIT_TIMEOUT from it). */
@@ -63,25 +86,47 @@ interface ChangeOptions {
   /** A read-only preview: no recovery at the start, and every commit refuses. */
   preview?: boolean | undefined;
   /**
-   * The project this change installs into (its root): its signer policy applies on top of
-   * the user's (runtime/signing/policy.ts).
+   * A project whose signer policy applies on top of the user's (runtime/signing/policy.ts)
+   * though this change is the user's (`update --project` fetches through it). A project
+   * scope's own root always applies.
    */
   project?: string | undefined;
 }
 
-/** Starts a change: recovers what dead commands left (unless a preview). */
-export async function beginChange(home: string, options: ChangeOptions): Promise<Change> {
-  return await Change.begin(home, options);
+/**
+ * The scope a command works in: the project seen from `cwd` when `project` is set, else
+ * the user's `$SKILLS_HOME`.
+ */
+export function scopeOf(home: string, cwd: string, project: boolean): Scope {
+  return project
+    ? { kind: "project", home, root: findProjectRoot(cwd).root }
+    : { kind: "user", home };
 }
 
-export class Change implements AsyncDisposable {
+/**
+ * Starts a change in `scope`: recovers what dead commands left (unless a preview) — in the
+ * scope, and in `$SKILLS_HOME`, where every change fetches.
+ */
+export async function beginChange<S extends Scope = UserScope>(
+  scope: S,
+  options: ChangeOptions,
+): Promise<Change<S>> {
+  return await Change.begin(scope, options);
+}
+
+export class Change<S extends Scope = UserScope> implements AsyncDisposable {
+  readonly scope: S;
   readonly home: string;
   /** What recovering after dead commands did at the start, as notes for the user. */
   readonly recovered: readonly string[];
   readonly preview: boolean;
   readonly #options: ChangeOptions;
-  readonly #homeExisted: boolean;
+  /** Folders this change may create and removes again when they stayed empty. */
+  readonly #created: string[];
+  /** Where fetches stage: always `$SKILLS_HOME/.staging`. */
   #staging: Staging | undefined;
+  /** Where folders moved into a project stage (the user scope moves from #staging). */
+  #scopeStaging: Staging | undefined;
   #fetches = 0;
   #disposed = false;
   /** One ls-remote per remote for the whole change (`update --all` of one repo's skills). */
@@ -89,17 +134,46 @@ export class Change implements AsyncDisposable {
   /** One fetch per source and ref for the whole change (update_planner.ts). */
   readonly #shared = new Map<string, { url: string; root: string; fetched: Promise<Fetched> }>();
 
-  private constructor(home: string, options: ChangeOptions, recovered: string[]) {
-    this.home = home;
+  private constructor(scope: S, options: ChangeOptions, recovered: string[], created: string[]) {
+    this.scope = scope;
+    this.home = scope.home;
     this.recovered = recovered;
     this.preview = options.preview === true;
     this.#options = options;
-    this.#homeExisted = lstatSyncOrNull(home) !== null;
+    this.#created = created;
   }
 
-  static async begin(home: string, options: ChangeOptions): Promise<Change> {
-    const recovered = options.preview ? [] : await cleanStale(home);
-    return new Change(home, options, recovered);
+  static async begin<S extends Scope>(scope: S, options: ChangeOptions): Promise<Change<S>> {
+    // The deepest first: disposing removes them in this order when they stayed empty.
+    const created = [
+      ...scope.kind === "project"
+        ? [join(scope.root, ...PROJECT_SKILLS_DIR), stagingBase(scope)]
+        : [],
+      scope.home,
+    ].filter((path) => lstatSyncOrNull(path) === null);
+    const recovered = options.preview ? [] : [
+      ...scope.kind === "project" ? await cleanStale(scope) : [],
+      ...await cleanStale({ kind: "user", home: scope.home }),
+    ];
+    return new Change(scope, options, recovered, created);
+  }
+
+  /** Whether this change writes a project's skills (its lockfile the record). */
+  inProject(): this is Change<ProjectScope> {
+    return this.scope.kind === "project";
+  }
+
+  /** Whether this change writes `$SKILLS_HOME`'s skills (its registry the record). */
+  inUser(): this is Change<UserScope> {
+    return this.scope.kind === "user";
+  }
+
+  /**
+   * A change of another scope for the same command (its environment, Ctrl-C and progress):
+   * `update` writes a project's skills and the user's, each scope through its own change.
+   */
+  async alongside<T extends Scope>(scope: T): Promise<Change<T>> {
+    return await Change.begin(scope, { ...this.#options, project: undefined });
   }
 
   /** Fetches a source to install from (or to preview) into this change's staging. */
@@ -117,7 +191,8 @@ export class Change implements AsyncDisposable {
 
   /** The signer policy this change's fetches must satisfy, read when asked (null: none). */
   signerPolicy(): SignerPolicy | null {
-    return signerPolicy(this.home, this.#options.project);
+    const root = this.scope.kind === "project" ? this.scope.root : this.#options.project;
+    return signerPolicy(this.home, root);
   }
 
   /**
@@ -128,8 +203,8 @@ export class Change implements AsyncDisposable {
     fetched: Fetched,
     selected: readonly Candidate[],
     options: PlanOptions = {},
-  ): Promise<InstallPlanning> {
-    return await planInstall(this.home, fetched, selected, options);
+  ): Promise<InstallPlanning<PlanFor<S>>> {
+    return await planInstall(this.scope, fetched, selected, options);
   }
 
   /** All or nothing: the plans of every chosen candidate, or the first refusal thrown. */
@@ -137,7 +212,7 @@ export class Change implements AsyncDisposable {
     fetched: Fetched,
     selected: readonly Candidate[],
     options: PlanOptions = {},
-  ): Promise<InstallPlan[]> {
+  ): Promise<PlanFor<S>[]> {
     const planning = await this.planEach(fetched, selected, options);
     const invalid = planning.refused.filter((r) => r.error.code === "invalid_manifest");
     if (invalid.length > 1) {
@@ -152,14 +227,81 @@ export class Change implements AsyncDisposable {
   }
 
   /**
-   * Installs every plan or none, under the registry lock. Returns recovery notes. A plan
+   * Sets apart the plans whose critical findings nobody accepted (--allow-risky), each with
+   * the error that refuses it: shown in the summary, then refused instead of asked about.
+   */
+  setRiskyApart(plans: readonly PlanFor<S>[]): {
+    safe: PlanFor<S>[];
+    risky: { plan: PlanFor<S>; error: SkillError }[];
+  } {
+    const safe: PlanFor<S>[] = [];
+    const risky: { plan: PlanFor<S>; error: SkillError }[] = [];
+    for (const plan of plans) {
+      const error = riskyError([plan], "install", this.#acceptanceKeptIn());
+      if (error === undefined) safe.push(plan);
+      else risky.push({ plan, error });
+    }
+    return { safe, risky };
+  }
+
+  /**
+   * Where an acceptance of critical findings is kept: the registry; nowhere for a project
+   * (its lockfile is shared, and trust is per user).
+   */
+  #acceptanceKeptIn(): string | undefined {
+    return this.scope.kind === "user" ? "the registry" : undefined;
+  }
+
+  /**
+   * Installs every plan or none, under the registry lock, into the scope: the folders in
+   * place, then the registry entries or the lock entries. Returns recovery notes. A plan
    * with critical audit findings nobody accepted (--allow-risky) is refused.
    */
-  async commitInstall(plans: readonly InstallPlan[]): Promise<string[]> {
-    refuseRisky(plans);
+  async commitInstall(plans: readonly PlanFor<S>[]): Promise<string[]> {
+    refuseRisky(plans, "install", this.#acceptanceKeptIn());
     const staging = this.#commitStaging();
     this.#options.signal?.throwIfAborted();
-    return await commitInstall(this.home, staging, plans, this.#options.signal);
+    if (this.scope.kind === "user") {
+      const registered = plans as readonly InstallPlan[];
+      return await commitInstall(this.home, staging, registered, this.#options.signal);
+    }
+    const locked = plans as readonly ProjectPlan[];
+    const moves: FolderMove[] = [];
+    for (const plan of locked) {
+      const files = Object.keys(plan.entry.files);
+      moves.push({
+        canonical: plan.canonical,
+        staged: await this.stageCopy(plan.candidate.dir, plan.canonical, files),
+      });
+    }
+    return await this.commitFolders(
+      moves,
+      (lock) => locked.reduce((next, p) => withLockedSkill(next, p.canonical, p.entry), lock),
+    );
+  }
+
+  /**
+   * Copies `files` (relative paths, already verified by the caller) from `from` into this
+   * project change's staging as the new folder of `canonical`, with their modes.
+   */
+  async stageCopy(from: string, canonical: string, files: readonly string[]): Promise<string> {
+    return await stageCopy(this.#scopeStage(), from, canonical, files);
+  }
+
+  /**
+   * Moves every staged folder into the project's `.agents/skills/<canonical>` (the previous
+   * one aside), removes the folders of `staged: null` moves, then writes `next(current
+   * lock)` (or `next.replace`; with `next` null the lockfile is left as it is). All or
+   * nothing; a failure puts every folder back. Returns recovery notes.
+   */
+  async commitFolders(
+    moves: readonly FolderMove[],
+    next: LockChange,
+    hooks: CommitHooks = {},
+  ): Promise<string[]> {
+    this.#assertCanCommit();
+    const staging = this.#scopeStage();
+    return await commitFolders(this.#projectScope(), staging, moves, next, hooks);
   }
 
   /**
@@ -238,7 +380,7 @@ export class Change implements AsyncDisposable {
 
   /** Swaps planned updates in, all or none, in one registry write. Returns recovery notes. */
   async applyUpdates(plans: readonly UpdatePlan[]): Promise<string[]> {
-    this.#assertCanCommit();
+    this.#assertCanCommit("user");
     // Up to date or pinned: nothing to swap.
     const staged = plans.filter((plan) => plan.staged !== undefined);
     if (staged.length === 0) return [];
@@ -253,7 +395,7 @@ export class Change implements AsyncDisposable {
    * their own files did not (plans of kind "moved"); their files are left as they are.
    */
   async recordMoved(plans: readonly UpdatePlan[]): Promise<string[]> {
-    this.#assertCanCommit();
+    this.#assertCanCommit("user");
     const moves = plans.flatMap((p) =>
       p.kind === "moved" && p.newSha !== null ? [{ entry: p.entry, sha: p.newSha }] : []
     );
@@ -277,6 +419,7 @@ export class Change implements AsyncDisposable {
   async remove(
     entries: readonly RegistryEntry[],
   ): Promise<{ removed: string[]; notes: string[] }> {
+    this.#assertCanCommit("user");
     const staging = this.#commitStaging();
     const result = await removeSkills(this.home, staging, entries);
     removeQuietly(staging.trash);
@@ -285,13 +428,13 @@ export class Change implements AsyncDisposable {
 
   /** Records approval of `digest` (computed and shown by the caller). */
   async trust(entry: RegistryEntry, digest: string): Promise<RegistryEntry> {
-    this.#assertCanCommit();
+    this.#assertCanCommit("user");
     return await trustSkill(this.home, entry, digest);
   }
 
   /** Withdraws approval; the skill stays installed but will not run. */
   async untrust(entry: RegistryEntry): Promise<RegistryEntry> {
-    this.#assertCanCommit();
+    this.#assertCanCommit("user");
     return await untrustSkill(this.home, entry);
   }
 
@@ -303,12 +446,13 @@ export class Change implements AsyncDisposable {
     return this.#remoteRefs(url, transport);
   }
 
-  /** Removes the staging area and a `$SKILLS_HOME` this change created that stayed empty. */
+  /** Removes the staging areas, and the folders this change created that stayed empty. */
   [Symbol.asyncDispose](): Promise<void> {
     if (this.#disposed) return Promise.resolve();
     this.#disposed = true;
+    if (this.#scopeStaging !== undefined) disposeStaging(this.#scopeStaging);
     if (this.#staging !== undefined) disposeStaging(this.#staging);
-    if (!this.#homeExisted) removeIfEmpty(this.home);
+    for (const path of this.#created) removeIfEmpty(path);
     return Promise.resolve();
   }
 
@@ -337,11 +481,25 @@ export class Change implements AsyncDisposable {
     };
   }
 
-  /** This change's staging directory, created on first use. */
+  /** This change's staging directory in `$SKILLS_HOME`, created on first use. */
   #stage(): Staging {
     if (this.#disposed) throw new Error("This change is over: it was disposed");
     this.#staging ??= createStaging(this.home);
     return this.#staging;
+  }
+
+  /** The project's staging directory, on the skills' filesystem, created on first use. */
+  #scopeStage(): Staging {
+    if (this.#disposed) throw new Error("This change is over: it was disposed");
+    this.#scopeStaging ??= createStaging(stagingBase(this.#projectScope()));
+    return this.#scopeStaging;
+  }
+
+  #projectScope(): ProjectScope {
+    if (this.scope.kind !== "project") {
+      throw new Error("A change of $SKILLS_HOME does not write a project's lockfile");
+    }
+    return this.scope;
   }
 
   /** A fresh directory path in staging for one fetch (the first is `src`). */
@@ -350,9 +508,13 @@ export class Change implements AsyncDisposable {
     return join(this.#stage().path, n === 1 ? "src" : `src-${n}`);
   }
 
-  #assertCanCommit(): void {
+  /** `kind`: the scope a commit writes the record of (a registry write, a lockfile write). */
+  #assertCanCommit(kind?: Scope["kind"]): void {
     if (this.preview) throw new Error("A preview cannot change the installed skills");
     if (this.#disposed) throw new Error("This change is over: it was disposed");
+    if (kind !== undefined && this.scope.kind !== kind) {
+      throw new Error(`This commit is for the ${kind} scope, not the ${this.scope.kind} scope`);
+    }
   }
 
   #commitStaging(): Staging {

@@ -1,12 +1,20 @@
 /**
- * The steps of a change that write: each runs under the registry lock, first rolls back
- * what dead commands left (recoverStale), re-checks its plan against the registry as it is
- * now, journals its moves (writeIntent) before the first rename, and undoes its own renames
- * if anything fails before the registry is written. Only change.ts calls these: it owns
- * the staging directory whose intent and trash they use.
+ * The steps of a change that write, in either scope: each runs under the registry lock,
+ * first rolls back what dead commands left in its scope (store/recovery), re-checks its plan
+ * against the record as it is now, journals its moves (store/journal) before the first
+ * rename, and undoes its own renames if anything fails before the record — the registry,
+ * or a project's lockfile — is written, last. Only change.ts calls these: it owns the
+ * staging directory whose journal and trash they use.
  */
 
-import { join } from "../os/paths.ts";
+import { dirname, join } from "../os/paths.ts";
+import { sha256Hex } from "../../core/records/digest.ts";
+import {
+  type Lockfile,
+  safeRelativePath,
+  serializeLockfile,
+} from "../../core/records/lockfile_model.ts";
+import type { ProjectScope } from "../../core/records/scope.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
   findEntry,
@@ -16,9 +24,12 @@ import {
   upsertEntry,
 } from "../../core/records/registry_model.ts";
 import { cachedDigest } from "../trust/file_hashes.ts";
-import { exists, removeIfExists } from "../os/fs.ts";
+import { exists, lstatSyncOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
-import { isManagedEntry, recoverStale, type Staging, writeIntent } from "../store/staging.ts";
+import { isManagedEntry, type Staging } from "../store/staging.ts";
+import { LOCKFILE_UNCHANGED, writeJournal } from "../store/journal.ts";
+import { recoverUnderLock, skillFolder } from "../store/recovery.ts";
+import { lockfilePath, lockForChange, readProjectLock, withPeerHashes } from "./lockfile.ts";
 import { digestCachePath } from "../trust/gate.ts";
 import { collisionError, collisionProblem, type InstallPlan } from "./install_plan.ts";
 import type { UpdatePlan } from "./update_installed.ts";
@@ -35,7 +46,7 @@ async function underLock<T>(
   return await withRegistryLock(home, async () => {
     signal?.throwIfAborted();
     const registry = await readRegistry(home);
-    const { notes } = await recoverStale(home, registry);
+    const { notes } = await recoverUnderLock({ kind: "user", home }, registry);
     return { result: await work(registry), notes };
   });
 }
@@ -68,13 +79,15 @@ export async function commitInstall(
       const problem = await collisionProblem(home, registry, plan.canonical);
       if (problem !== undefined) throw collisionError(plan.canonical, problem, undefined);
     }
-    writeIntent(staging, {
-      version: 1,
-      op: "install",
+    writeJournal(staging, {
+      version: 2,
+      scope: "user",
+      lockfile: null,
       items: plans.map((p) => ({
         canonical: p.canonical,
         target: p.target,
         aside: null,
+        movesIn: true,
         updatedAt: p.entry.updated_at,
       })),
     });
@@ -122,13 +135,15 @@ export async function applyUpdates(
         `Cannot update skill '${plan.canonical}': another command changed it meanwhile`,
       );
     }
-    writeIntent(staging, {
-      version: 1,
-      op: "update",
+    writeJournal(staging, {
+      version: 2,
+      scope: "user",
+      lockfile: null,
       items: swaps.map(({ plan, staged, target, aside }) => ({
         canonical: plan.canonical,
         target,
         aside,
+        movesIn: true,
         updatedAt: staged.entry.updated_at,
       })),
     });
@@ -186,9 +201,10 @@ export async function removeSkills(
       canonical: e.name_canonical,
       target: e.installed_path,
       aside: asidePath(staging, managed.has(e.name_canonical) ? e.name_canonical : "unmanaged"),
+      movesIn: false,
       updatedAt: null,
     }));
-    writeIntent(staging, { version: 1, op: "remove", items });
+    writeJournal(staging, { version: 2, scope: "user", lockfile: null, items });
     await Deno.mkdir(staging.trash, { recursive: true });
     const moved: typeof items = [];
     try {
@@ -285,4 +301,132 @@ export async function recordCommits(
     if (next !== registry) writeRegistryUnlocked(home, next);
   });
   return notes;
+}
+
+/** One folder of a project commit: the new one (from stageCopy), or null to remove it. */
+export interface FolderMove {
+  canonical: string;
+  staged: string | null;
+}
+
+/**
+ * What a project commit does to the lockfile: change the current one, replace it outright
+ * (a foreign lockfile converted), or leave it as it is (null).
+ */
+export type LockChange = ((lock: Lockfile) => Lockfile) | { replace: Lockfile } | null;
+
+/** Test hooks: simulate a crash at the worst moment (the folders moved, the lock not). */
+export interface CommitHooks {
+  beforeLockfile?: () => void;
+}
+
+/** The lockfile text a project commit writes last, or null when it leaves it alone. */
+async function nextLockText(
+  scope: ProjectScope,
+  moves: readonly FolderMove[],
+  next: LockChange,
+): Promise<string | null> {
+  if (next === null) return null;
+  const staged = new Map(moves.map((m) => [m.canonical, m.staged]));
+  const lock = typeof next === "function"
+    ? next(lockForChange(readProjectLock(scope.root)))
+    : next.replace;
+  return serializeLockfile(
+    await withPeerHashes(lock, (key) => staged.get(key) ?? skillFolder(scope, key)),
+  );
+}
+
+/**
+ * Moves every staged folder into `<root>/.agents/skills/<canonical>` (the previous one
+ * aside), removes the folders of `staged: null` moves, then writes the lockfile (`next`).
+ * All or nothing: a failure puts every folder back; a crash is rolled back by the next
+ * change unless the lockfile was written (store/recovery).
+ * long because: the journal, the moves and their undo are one protocol, read in one place.
+ */
+export async function commitFolders(
+  scope: ProjectScope,
+  staging: Staging,
+  moves: readonly FolderMove[],
+  next: LockChange,
+  hooks: CommitHooks = {},
+): Promise<string[]> {
+  return await withRegistryLock(scope.home, async () => {
+    const { notes } = await recoverUnderLock(scope, undefined);
+    const text = await nextLockText(scope, moves, next);
+    const items = moves.map((move) => {
+      const target = skillFolder(scope, move.canonical);
+      const hadOld = lstatSyncOrNull(target) !== null;
+      const aside = hadOld ? join(staging.trash, move.canonical) : null;
+      return { canonical: move.canonical, target, aside, staged: move.staged };
+    });
+    const path = lockfilePath(scope.root);
+    const before = await Deno.readTextFile(path).catch(() => "");
+    // A lockfile that does not change cannot tell a finished change from an interrupted
+    // one: such a change completes folder by folder (store/recovery).
+    const lockfile = text === null || text === before ? LOCKFILE_UNCHANGED : await sha256Hex(text);
+    writeJournal(staging, {
+      version: 2,
+      scope: "project",
+      lockfile,
+      items: items.map(({ canonical, target, aside, staged }) => ({
+        canonical,
+        target,
+        aside,
+        movesIn: staged !== null,
+        updatedAt: null,
+      })),
+    });
+    await Deno.mkdir(staging.trash, { recursive: true });
+    await Deno.mkdir(dirname(skillFolder(scope, "_")), { recursive: true });
+    const done: { item: (typeof items)[number]; movedOld: boolean; movedNew: boolean }[] = [];
+    try {
+      for (const item of items) {
+        const step = { item, movedOld: false, movedNew: false };
+        done.push(step);
+        if (item.aside !== null) {
+          await Deno.rename(item.target, item.aside);
+          step.movedOld = true;
+        }
+        if (item.staged !== null) {
+          await Deno.rename(item.staged, item.target);
+          step.movedNew = true;
+        }
+      }
+      hooks.beforeLockfile?.();
+      if (text !== null) writeFileAtomicSync(path, text);
+    } catch (error) {
+      for (const { item, movedOld, movedNew } of done.reverse()) {
+        if (movedNew) await Deno.rename(item.target, item.staged!).catch(() => {});
+        if (movedOld) await Deno.rename(item.aside!, item.target).catch(() => {});
+      }
+      throw error;
+    }
+    return notes;
+  });
+}
+
+/**
+ * Copies `files` (relative paths, already verified by the caller) from `from` into
+ * `staging` as the new folder of `canonical`, with their modes: a project's staging is on
+ * the skills' own disk, so the commit's rename moves a whole folder at once.
+ */
+export async function stageCopy(
+  staging: Staging,
+  from: string,
+  canonical: string,
+  files: readonly string[],
+): Promise<string> {
+  const dest = join(staging.path, "new", canonical);
+  await Deno.mkdir(dest, { recursive: true });
+  for (const rel of files) {
+    if (!safeRelativePath(rel)) throw new SkillError("invalid_path", `Unsafe path: ${rel}`);
+    const src = join(from, ...rel.split("/"));
+    const info = await Deno.lstat(src);
+    if (!info.isFile) throw new SkillError("integrity_mismatch", `Not a regular file: ${rel}`);
+    const to = join(dest, ...rel.split("/"));
+    await Deno.mkdir(dirname(to), { recursive: true });
+    await Deno.copyFile(src, to);
+    if (info.mode !== null) await Deno.chmod(to, info.mode & 0o755);
+  }
+  return dest;
 }

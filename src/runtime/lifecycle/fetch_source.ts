@@ -23,6 +23,14 @@ import { lstatOrNull } from "../os/fs.ts";
 import { RegistryClient } from "../oci/client.ts";
 import { pullInto } from "../oci/pull.ts";
 import type { Signed } from "../signing/policy.ts";
+import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
+import {
+  canonicalSkillName,
+  isValidSkillName,
+  publishedSkillKey,
+} from "../../core/manifest/names.ts";
+import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
+import { discoverSkills } from "../catalog/discover.ts";
 
 export interface Fetched {
   source: ResolvedSource;
@@ -219,4 +227,117 @@ async function copyTree(from: string, to: string, signal?: AbortSignal): Promise
     }
   };
   await walk(from, to);
+}
+
+export interface Candidate {
+  /** Path of the skill inside the source (repository-relative), "" for the root. */
+  rel: string;
+  dir: string;
+  /** From the manifest; undefined when SKILL.md could not be parsed. */
+  name: string | undefined;
+  canonical: string | undefined;
+  description: string;
+  manifest: Manifest | undefined;
+  scripts: ScriptInfo[];
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+/** Finds and validates every skill in a fetched source. */
+export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> {
+  const found = await discoverSkills(fetched.base);
+  const prefix = fetched.source.subpath;
+  const out: Candidate[] = [];
+  for (const f of found) {
+    const result = await inspectSkillDir(f.dir);
+    const manifest = result.manifest;
+    const rel = [prefix, f.rel].filter((p) => p !== "").join("/");
+    // The directory name of a repository root says nothing about the skill.
+    const warnings = result.diagnostics.filter((d) =>
+      d.level === "warning" && !(f.rel === "" && d.message.includes("differs from the directory"))
+    );
+    // An invalid skill is still named as its SKILL.md names it, so it can be listed and
+    // picked with --skill (and then refused with its errors).
+    const name = manifest?.name ?? result.declaredName;
+    out.push({
+      rel,
+      dir: f.dir,
+      name,
+      canonical: publishedSkillKey(name),
+      description: manifest?.description ?? "",
+      manifest,
+      scripts: result.record?.scripts ?? [],
+      errors: result.diagnostics.filter((d) => d.level === "error"),
+      warnings,
+    });
+  }
+  return out;
+}
+
+function dirKey(rel: string): string | undefined {
+  const last = rel.split("/").pop() ?? "";
+  return isValidSkillName(last) ? canonicalSkillName(last) : undefined;
+}
+
+/**
+ * Chooses candidates by canonical name (manifest name or directory name); `*` selects all.
+ * With no selectors, a source with exactly one skill selects it; several is a usage error
+ * the CLI turns into a question on a terminal.
+ */
+export function selectCandidates(
+  candidates: readonly Candidate[],
+  selectors: readonly string[],
+  sourceLabel: string,
+): Candidate[] {
+  if (candidates.length === 0) {
+    throw new SkillError("not_found", `No skills found in ${sourceLabel}`, {
+      hint:
+        "A skill is a directory with a SKILL.md (at the root, in skills/<name>/, or up to 3 levels deep)",
+    });
+  }
+  if (selectors.length === 0) {
+    if (candidates.length === 1) return [...candidates];
+    throw new SkillError(
+      "usage",
+      `${sourceLabel} contains ${candidates.length} skills: ${
+        candidates.map(candidateLabel).join(", ")
+      }`,
+      { hint: "Choose with --skill NAME (repeatable) or --skill '*' for all; --list shows them" },
+    );
+  }
+  if (selectors.includes("*")) return [...candidates];
+  const chosen: Candidate[] = [];
+  for (const wanted of selectors) {
+    const match = candidates.filter((c) => c.canonical === wanted);
+    const hits = match.length > 0 ? match : candidates.filter((c) => dirKey(c.rel) === wanted);
+    if (hits.length === 0) {
+      throw new SkillError("not_found", `Skill '${wanted}' not found in ${sourceLabel}`, {
+        hint: `Available: ${candidates.map(candidateLabel).join(", ")}`,
+      });
+    }
+    if (hits.length > 1) {
+      throw new SkillError(
+        "conflict",
+        `Skill '${wanted}' is ambiguous in ${sourceLabel}: ${hits.map((h) => h.rel).join(", ")}`,
+      );
+    }
+    if (!chosen.includes(hits[0]!)) chosen.push(hits[0]!);
+  }
+  return chosen;
+}
+
+/** How a candidate is named in messages: its manifest name, else its folder. */
+export function candidateLabel(c: Candidate): string {
+  return c.name ?? (c.rel === "" ? "(root)" : c.rel);
+}
+
+/** `invalid_manifest` for a candidate that failed validation, each error with its line. */
+export function invalidCandidate(c: Candidate, selectedCount: number): SkillError | undefined {
+  if (c.errors.length === 0 && c.manifest !== undefined) return undefined;
+  const lines = c.errors.map((e) =>
+    `${candidateLabel(c)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`
+  );
+  return new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
+    hint: selectedCount === 1 ? "Nothing was installed" : "This skill was not installed",
+  });
 }

@@ -1,6 +1,9 @@
 /**
- * `skills add` below the CLI: inspect what a fetched source contains, choose skills, and
- * plan the install (names, collisions, digests). A Change (change.ts) fetches and commits.
+ * `skills add` below the CLI, in either scope: plan the install of the skills chosen from
+ * a fetched source (fetch_source.ts finds and chooses them) (names, collisions, digests, the audit, the record).
+ * The scope decides only where the folder goes and what records it — a registry entry
+ * (`$SKILLS_HOME`) or a lock entry (a project) — through its ledger. A Change (change.ts)
+ * fetches and commits.
  */
 
 import { networkList } from "../../core/policy/net_grants.ts";
@@ -13,151 +16,52 @@ import {
   findingLabel,
 } from "../../core/audit/engine.ts";
 import { SkillError } from "../../core/errors.ts";
-import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import {
-  canonicalSkillName,
-  isValidSkillName,
-  publishedSkillKey,
-  quoteName,
-} from "../../core/manifest/names.ts";
+import type { Manifest } from "../../core/manifest/manifest.ts";
+import { canonicalSkillName, publishedSkillKey, quoteName } from "../../core/manifest/names.ts";
 import { sourceLocation } from "../../core/sources/sources.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/records/registry_model.ts";
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
-import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
-import { computeDigest } from "../trust/file_hashes.ts";
 import { auditDir } from "../audit/scan.ts";
-import { discoverSkills } from "../catalog/discover.ts";
-import type { Fetched } from "./fetch_source.ts";
-import { exists, removeIfExists } from "../os/fs.ts";
+import { type Candidate, candidateLabel, type Fetched, invalidCandidate } from "./fetch_source.ts";
+import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
+import {
+  diffFiles,
+  type LockedSkill,
+  type LockedSource,
+} from "../../core/records/lockfile_model.ts";
+import {
+  PROJECT_SKILLS_DIR,
+  type ProjectScope,
+  type Scope,
+  type UserScope,
+} from "../../core/records/scope.ts";
+import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
+import { describeFiles, lockedSource, lockForChange, readProjectLock } from "./lockfile.ts";
 
-export interface Candidate {
-  /** Path of the skill inside the source (repository-relative), "" for the root. */
-  rel: string;
-  dir: string;
-  /** From the manifest; undefined when SKILL.md could not be parsed. */
-  name: string | undefined;
-  canonical: string | undefined;
-  description: string;
-  manifest: Manifest | undefined;
-  scripts: ScriptInfo[];
-  errors: Diagnostic[];
-  warnings: Diagnostic[];
-}
-
-/** Finds and validates every skill in a fetched source. */
-export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> {
-  const found = await discoverSkills(fetched.base);
-  const prefix = fetched.source.subpath;
-  const out: Candidate[] = [];
-  for (const f of found) {
-    const result = await inspectSkillDir(f.dir);
-    const manifest = result.manifest;
-    const rel = [prefix, f.rel].filter((p) => p !== "").join("/");
-    // The directory name of a repository root says nothing about the skill.
-    const warnings = result.diagnostics.filter((d) =>
-      d.level === "warning" && !(f.rel === "" && d.message.includes("differs from the directory"))
-    );
-    // An invalid skill is still named as its SKILL.md names it, so it can be listed and
-    // picked with --skill (and then refused with its errors).
-    const name = manifest?.name ?? result.declaredName;
-    out.push({
-      rel,
-      dir: f.dir,
-      name,
-      canonical: publishedSkillKey(name),
-      description: manifest?.description ?? "",
-      manifest,
-      scripts: result.record?.scripts ?? [],
-      errors: result.diagnostics.filter((d) => d.level === "error"),
-      warnings,
-    });
-  }
-  return out;
-}
-
-function dirKey(rel: string): string | undefined {
-  const last = rel.split("/").pop() ?? "";
-  return isValidSkillName(last) ? canonicalSkillName(last) : undefined;
-}
-
-/**
- * Chooses candidates by canonical name (manifest name or directory name); `*` selects all.
- * With no selectors, a source with exactly one skill selects it; several is a usage error
- * the CLI turns into a question on a terminal.
- */
-export function selectCandidates(
-  candidates: readonly Candidate[],
-  selectors: readonly string[],
-  sourceLabel: string,
-): Candidate[] {
-  if (candidates.length === 0) {
-    throw new SkillError("not_found", `No skills found in ${sourceLabel}`, {
-      hint:
-        "A skill is a directory with a SKILL.md (at the root, in skills/<name>/, or up to 3 levels deep)",
-    });
-  }
-  if (selectors.length === 0) {
-    if (candidates.length === 1) return [...candidates];
-    throw new SkillError(
-      "usage",
-      `${sourceLabel} contains ${candidates.length} skills: ${
-        candidates.map(candidateLabel).join(", ")
-      }`,
-      { hint: "Choose with --skill NAME (repeatable) or --skill '*' for all; --list shows them" },
-    );
-  }
-  if (selectors.includes("*")) return [...candidates];
-  const chosen: Candidate[] = [];
-  for (const wanted of selectors) {
-    const match = candidates.filter((c) => c.canonical === wanted);
-    const hits = match.length > 0 ? match : candidates.filter((c) => dirKey(c.rel) === wanted);
-    if (hits.length === 0) {
-      throw new SkillError("not_found", `Skill '${wanted}' not found in ${sourceLabel}`, {
-        hint: `Available: ${candidates.map(candidateLabel).join(", ")}`,
-      });
-    }
-    if (hits.length > 1) {
-      throw new SkillError(
-        "conflict",
-        `Skill '${wanted}' is ambiguous in ${sourceLabel}: ${hits.map((h) => h.rel).join(", ")}`,
-      );
-    }
-    if (!chosen.includes(hits[0]!)) chosen.push(hits[0]!);
-  }
-  return chosen;
-}
-
-/** How a candidate is named in messages: its manifest name, else its folder. */
-export function candidateLabel(c: Candidate): string {
-  return c.name ?? (c.rel === "" ? "(root)" : c.rel);
-}
-
-/** `invalid_manifest` for a candidate that failed validation, each error with its line. */
-export function invalidCandidate(c: Candidate, selectedCount: number): SkillError | undefined {
-  if (c.errors.length === 0 && c.manifest !== undefined) return undefined;
-  const lines = c.errors.map((e) =>
-    `${candidateLabel(c)}: ${e.message}${e.line ? ` (line ${e.line})` : ""}`
-  );
-  return new SkillError("invalid_manifest", `Invalid skill: ${lines.join("; ")}`, {
-    hint: selectedCount === 1 ? "Nothing was installed" : "This skill was not installed",
-  });
-}
-
-export interface InstallPlan {
+/** What installing one skill will do, whatever its scope: `entry` is the scope's record. */
+interface PlanOf<E> {
   candidate: Candidate;
-  /** Display name recorded in the registry. */
+  /** Display name recorded (registry entry or lock entry). */
   name: string;
   canonical: string;
+  /** Its folder: `$SKILLS_HOME/<canonical>` or `<root>/.agents/skills/<canonical>`. */
   target: string;
   digest: string;
-  entry: RegistryEntry;
+  entry: E;
   /** The audit of the files that would be installed (shown before asking). */
   audit: AuditReport;
   /** Critical findings not accepted with --allow-risky: the install is refused. */
   risky: Finding[];
 }
+
+/** An install into `$SKILLS_HOME`: its registry entry. */
+export type InstallPlan = PlanOf<RegistryEntry>;
+/** An install into a project: its `skills-lock.json` entry. */
+export type ProjectPlan = PlanOf<LockedSkill>;
+/** The plan a scope's install makes. */
+export type PlanFor<S extends Scope> = S extends UserScope ? InstallPlan : ProjectPlan;
 
 const INSTALLED_CLASH = "a skill with that name is installed";
 
@@ -193,38 +97,63 @@ interface Refusal {
   error: SkillError;
 }
 
-/** Installed already from this source, as this commit (or these files): nothing to do. */
-export interface AlreadyInstalled {
+/** Recorded already from this source, as this commit (or these files): nothing to do. */
+export interface AlreadyInstalled<E = RegistryEntry> {
   canonical: string;
-  entry: RegistryEntry;
+  entry: E;
+  /** Its folder in the scope. */
+  target: string;
 }
 
 /** What an install of a selection will do, skill by skill. */
-export interface InstallPlanning {
-  plans: InstallPlan[];
-  already: AlreadyInstalled[];
+export interface InstallPlanning<P extends PlanOf<unknown> = InstallPlan> {
+  plans: P[];
+  already: AlreadyInstalled<P["entry"]>[];
   refused: Refusal[];
 }
 
 /**
- * Plans each selected skill on its own: an invalid skill or a name clash refuses that skill
- * only (the others still install); a skill installed from the same source at the same
- * commit is already there (a re-run is a no-op). For each plan: VCS data removed, digest
- * computed, files audited (critical findings need --allow-risky, which the entry
- * records), registry entry built. Collisions are checked again under the lock at commit.
- * long because: each candidate's refusals are checked in the order their messages promise.
+ * What a scope decides in an install, and only that: where the skill's folder goes,
+ * whether its name is free there (or the very skill is recorded already), and the record
+ * the commit writes — a registry entry for `$SKILLS_HOME`, a lock entry for a project.
  */
-export async function planInstall(
-  home: string,
+interface InstallLedger<E> {
+  target(canonical: string): string;
+  /** `already`: a re-run, nothing to do; `refused`: the name is taken; undefined: free. */
+  check(
+    candidate: Candidate,
+    canonical: string,
+    renamed: string | undefined,
+    bulkName: string | undefined,
+  ): Promise<{ already: E } | { refused: SkillError } | undefined>;
+  /** The record for a candidate whose VCS data is gone, with its digest. */
+  record(
+    candidate: Candidate & { manifest: Manifest },
+    name: string,
+    canonical: string,
+    critical: readonly Finding[],
+  ): Promise<{ entry: E; digest: string }>;
+}
+
+/**
+ * Plans each selected skill on its own, in either scope: an invalid skill or a name clash
+ * refuses that skill only (the others still install); a skill recorded from the same source
+ * at the same commit is already there (a re-run is a no-op). For each plan: VCS data
+ * removed, digest computed, files audited (critical findings need --allow-risky), the
+ * scope's record built. Collisions are checked again under the lock at commit.
+ */
+export async function planInstall<S extends Scope>(
+  scope: S,
   fetched: Fetched,
   selected: readonly Candidate[],
   options: PlanOptions = {},
-): Promise<InstallPlanning> {
+): Promise<InstallPlanning<PlanFor<S>>> {
   const nameOf = installNames(selected, options);
-  const registry = await readRegistry(home);
-  const now = (options.now ?? new Date()).toISOString();
-  const planning: InstallPlanning = { plans: [], already: [], refused: [] };
-  const { plans } = planning;
+  const ledger =
+    (scope.kind === "user"
+      ? userLedger(scope, await readRegistry(scope.home), fetched, options)
+      : projectLedger(scope, fetched, selected)) as InstallLedger<PlanFor<S>["entry"]>;
+  const planning: InstallPlanning<PlanFor<S>> = { plans: [], already: [], refused: [] };
   const refuse = (candidate: Candidate, error: SkillError) =>
     planning.refused.push({ label: candidateLabel(candidate), error });
   const twins = twinsOf(selected, nameOf);
@@ -234,80 +163,203 @@ export async function planInstall(
       refuse(candidate, invalid!);
       continue;
     }
+    // The folder and the record's key are the installed name.
     const renamed = nameOf(candidate);
     const name = renamed ?? candidate.name!;
     const canonical = renamed !== undefined ? canonicalSkillName(renamed) : candidate.canonical!;
+    const target = ledger.target(canonical);
     const twin = twins.get(candidate);
     if (twin !== undefined) {
       refuse(candidate, twinError(candidate, canonical, twin));
       continue;
     }
-    const installed = findEntry(registry, canonical);
-    if (installed !== undefined && renamed === undefined) {
-      const same = await sameInstall(installed, fetched, candidate);
-      if (same === "same") {
-        planning.already.push({ canonical, entry: installed });
-        continue;
-      }
-      if (same === "moved") {
-        refuse(
-          candidate,
-          new SkillError(
-            "conflict",
-            `Cannot install skill '${
-              quoteName(canonical)
-            }': it is installed from this source at another ${
-              fetched.source.type === "git" ? "commit" : "version"
-            }`,
-            { hint: `Run \`skills update ${canonical}\` to move it` },
-          ),
-        );
-        continue;
-      }
+    const bulkName = selected.length > 1 ? name : undefined;
+    const taken = await ledger.check(candidate, canonical, renamed, bulkName);
+    if (taken !== undefined && "already" in taken) {
+      planning.already.push({ canonical, entry: taken.already, target });
+      continue;
     }
-    const problem = await collisionProblem(home, registry, canonical);
-    if (problem !== undefined) {
-      refuse(
-        candidate,
-        collisionError(canonical, problem, renamed, selected.length > 1 ? name : undefined),
-      );
+    if (taken !== undefined) {
+      refuse(candidate, taken.refused);
       continue;
     }
     await removeIfExists(join(candidate.dir, ".git"));
-    const digest = await computeDigest(candidate.dir);
-    const target = join(home, canonical);
-    const source = fetched.source;
-    const commit = fetched.commit;
-    const entry: RegistryEntry = {
-      name,
-      name_canonical: canonical,
-      source: {
-        type: source.type,
-        url: sourceLocation(source),
-        subpath: candidate.rel,
-      },
-      commit_sha: commit?.sha ?? null,
-      branch: commit?.branch ?? null,
-      tag: commit?.tag ?? null,
-      ref: commit?.ref ?? null,
-      installed_path: target,
-      trusted: true,
-      trusted_digest: digest,
-      installed_digest: digest,
-      // What the user approved with it, shown by info and compared by update's review.
-      approved_network: networkList(candidate.manifest.network),
-      installed_at: now,
-      updated_at: now,
-      // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
-      ...(fetched.signed ? { signed: fetched.signed } : {}),
-    };
     const { audit, critical, risky } = await auditCandidate(candidate, options.allowRisky);
-    if (critical.length > 0 && options.allowRisky) {
-      entry.allowed_risky = acceptance(critical, now);
-    }
-    plans.push({ candidate, name, canonical, target, digest, entry, audit, risky });
+    const manifested = candidate as Candidate & { manifest: Manifest };
+    const { entry, digest } = await ledger.record(manifested, name, canonical, critical);
+    const plan = { candidate, name, canonical, target, digest, entry, audit, risky };
+    planning.plans.push(plan as PlanFor<S>);
   }
   return planning;
+}
+
+/** `$SKILLS_HOME`'s side of an install: the registry, and the names taken in the home. */
+function userLedger(
+  scope: UserScope,
+  registry: Registry,
+  fetched: Fetched,
+  options: PlanOptions,
+): InstallLedger<RegistryEntry> {
+  const now = (options.now ?? new Date()).toISOString();
+  const home = scope.home;
+  return {
+    target: (canonical) => join(home, canonical),
+    check: async (candidate, canonical, renamed, bulkName) => {
+      const installed = findEntry(registry, canonical);
+      if (installed !== undefined && renamed === undefined) {
+        const same = await sameInstall(installed, fetched, candidate);
+        if (same === "same") return { already: installed };
+        if (same === "moved") {
+          const at = fetched.source.type === "git" ? "commit" : "version";
+          return {
+            refused: new SkillError(
+              "conflict",
+              `Cannot install skill '${
+                quoteName(canonical)
+              }': it is installed from this source at another ${at}`,
+              { hint: `Run \`skills update ${canonical}\` to move it` },
+            ),
+          };
+        }
+      }
+      const problem = await collisionProblem(home, registry, canonical);
+      if (problem === undefined) return undefined;
+      return { refused: collisionError(canonical, problem, renamed, bulkName) };
+    },
+    record: async (candidate, name, canonical, critical) => {
+      const digest = await computeDigest(candidate.dir);
+      const { source, commit } = fetched;
+      const entry: RegistryEntry = {
+        name,
+        name_canonical: canonical,
+        source: { type: source.type, url: sourceLocation(source), subpath: candidate.rel },
+        commit_sha: commit?.sha ?? null,
+        branch: commit?.branch ?? null,
+        tag: commit?.tag ?? null,
+        ref: commit?.ref ?? null,
+        installed_path: join(home, canonical),
+        trusted: true,
+        trusted_digest: digest,
+        installed_digest: digest,
+        // What the user approved with it, shown by info and compared by update's review.
+        approved_network: networkList(candidate.manifest.network),
+        installed_at: now,
+        updated_at: now,
+        // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
+        ...(fetched.signed ? { signed: fetched.signed } : {}),
+      };
+      // The registry keeps an acceptance of critical findings; a project's lockfile is
+      // shared, and trust is per user, so nothing keeps one there.
+      if (critical.length > 0 && options.allowRisky) {
+        entry.allowed_risky = acceptance(critical, now);
+      }
+      return { entry, digest };
+    },
+  };
+}
+
+/** A project's side of an install: its lockfile, and the folders in `.agents/skills`. */
+function projectLedger(
+  scope: ProjectScope,
+  fetched: Fetched,
+  selected: readonly Candidate[],
+): InstallLedger<LockedSkill> {
+  const lock = lockForChange(readProjectLock(scope.root));
+  const target = (canonical: string) => join(scope.root, ...PROJECT_SKILLS_DIR, canonical);
+  const source = fetched.source;
+  const lockedSrc = (c: Candidate) =>
+    lockedSource(
+      source.type === "local" ? source : { type: source.type, url: source.url },
+      c.rel,
+      scope.root,
+    );
+  const nameFlag = (c: Candidate) =>
+    selected.length === 1 ? "--name NAME" : `--name '${quoteName(candidateLabel(c))}=NAME'`;
+  return {
+    target,
+    check: async (candidate, canonical) => {
+      const locked = Object.hasOwn(lock.skills, canonical) ? lock.skills[canonical] : undefined;
+      if (locked !== undefined) {
+        return await lockedAlready(locked, lockedSrc(candidate), fetched, target(canonical), {
+          canonical,
+          nameFlag: nameFlag(candidate),
+        });
+      }
+      if (lstatSyncOrNull(target(canonical)) === null) return undefined;
+      return {
+        refused: new SkillError(
+          "conflict",
+          `Cannot install skill '${quoteName(canonical)}': ${target(canonical)} already exists`,
+          {
+            hint:
+              `Remove or rename that folder first, or install this one under another name with ${
+                nameFlag(candidate)
+              }`,
+          },
+        ),
+      };
+    },
+    record: async (candidate, name) => {
+      const { files, digest } = await describeFiles(candidate.dir);
+      const commit = fetched.commit;
+      const entry: LockedSkill = {
+        name,
+        source: lockedSrc(candidate),
+        branch: commit?.branch ?? null,
+        tag: commit?.tag ?? null,
+        ref: commit?.ref ?? null,
+        commit: commit?.sha ?? null,
+        digest,
+        files,
+        permissions: {
+          env: [...candidate.manifest.envPatterns],
+          network: networkList(candidate.manifest.network),
+        },
+        ...(fetched.signed ? { signed: fetched.signed } : {}),
+      };
+      return { entry, digest };
+    },
+  };
+}
+
+/**
+ * A name the lockfile records already: the very skill (same source, same commit, its folder
+ * matching the lock — a re-run), or a refusal saying each way out, as for `$SKILLS_HOME`.
+ */
+async function lockedAlready(
+  locked: LockedSkill,
+  wanted: LockedSource,
+  fetched: Fetched,
+  target: string,
+  naming: { canonical: string; nameFlag: string },
+): Promise<{ already: LockedSkill } | { refused: SkillError }> {
+  const { canonical } = naming;
+  const sameSource = locked.source.type === wanted.type && locked.source.url === wanted.url &&
+    locked.source.subpath === wanted.subpath;
+  const sameCommit = fetched.commit === null || locked.commit === fetched.commit.sha;
+  if (sameSource && sameCommit && await matchesLock(target, locked)) return { already: locked };
+  const keepBoth = `add this one under another name with ${naming.nameFlag}`;
+  const [why, hint] = !sameSource
+    ? [
+      `from ${locked.source.url}`,
+      `To keep both, ${keepBoth}; to replace it, \`skills remove ${canonical}\` first, then add again`,
+    ]
+    : sameCommit
+    ? ["at this commit, but its folder is missing or changed", "Run `skills install`"]
+    : ["at another commit", `Run \`skills update ${canonical}\` to move it`];
+  return {
+    refused: new SkillError(
+      "conflict",
+      `Cannot install skill '${quoteName(canonical)}': skills-lock.json records it ${why}`,
+      { hint },
+    ),
+  };
+}
+
+/** Whether the folder at `target` holds exactly the files `entry` lists. */
+async function matchesLock(target: string, entry: LockedSkill): Promise<boolean> {
+  if (lstatSyncOrNull(target) === null) return false;
+  return diffFiles(entry.files, await fileHashes(target)).length === 0;
 }
 
 /**
@@ -316,7 +368,7 @@ export async function planInstall(
  * for `$SKILLS_HOME` and for a project. A rename that names no selected skill, or several,
  * is a usage error before anything is planned.
  */
-export function installNames(
+function installNames(
   selected: readonly Candidate[],
   options: Pick<PlanOptions, "rename" | "renames">,
 ): (c: Candidate) => string | undefined {
@@ -363,7 +415,7 @@ function resolveRenames(
  * `My Skill` are both `my-skill`): each maps to the others' labels. None of them is
  * installed — which one is "the" skill is not for this tool to guess.
  */
-export function twinsOf(
+function twinsOf(
   selected: readonly Candidate[],
   nameOf: (c: Candidate) => string | undefined,
 ): Map<Candidate, Candidate[]> {
@@ -382,7 +434,7 @@ export function twinsOf(
   return out;
 }
 
-export function twinError(candidate: Candidate, canonical: string, others: readonly Candidate[]) {
+function twinError(candidate: Candidate, canonical: string, others: readonly Candidate[]) {
   const label = (c: Candidate) => `'${quoteName(candidateLabel(c))}' (${c.rel || "(root)"})`;
   return new SkillError(
     "conflict",
@@ -426,7 +478,7 @@ async function sameInstall(
  * The audit of a planned skill's files, in either scope: its critical findings, and those
  * that refuse it (`risky`: all of them unless the user accepted them with --allow-risky).
  */
-export async function auditCandidate(
+async function auditCandidate(
   candidate: Candidate,
   allowRisky: boolean | undefined,
 ): Promise<{ audit: AuditReport; critical: Finding[]; risky: Finding[] }> {
@@ -451,8 +503,9 @@ export function acceptance(critical: readonly Finding[], at: string) {
 export function refuseRisky(
   plans: readonly { canonical: string; risky: readonly Finding[] }[],
   action = "install",
+  recordedIn: string | undefined = "the registry",
 ): void {
-  const error = riskyError(plans, action);
+  const error = riskyError(plans, action, recordedIn);
   if (error !== undefined) throw error;
 }
 

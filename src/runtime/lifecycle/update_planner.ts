@@ -27,16 +27,7 @@ import { inspectSkillDir } from "../catalog/loader.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest } from "../oci/pull.ts";
 import type { Fetched } from "./fetch_source.ts";
-
-/**
- * Where a lifecycle command works: the user's `$SKILLS_HOME` (its registry records the
- * skills), or a project (its root's `skills-lock.json` records them; the user's home keeps
- * this user's trust and links).
- */
-export type Scope =
-  | { kind: "user"; home: string }
-  | { kind: "project"; home: string; root: string };
-
+import type { Scope } from "../../core/records/scope.ts";
 /** A skill that follows something upstream, as either scope records it. */
 export interface TrackedSkill {
   /** The name commands and messages use (registry canonical name, or lockfile key). */

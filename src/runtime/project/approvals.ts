@@ -20,14 +20,14 @@ import {
 import { networkList } from "../../core/policy/net_grants.ts";
 import { canonicalSkillName } from "../../core/manifest/names.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
-import { beginProjectChange } from "./transaction.ts";
+import { beginChange } from "../lifecycle/change.ts";
 import { withProjectTrust } from "../../core/records/project_records.ts";
 import { removeIfExists } from "../os/fs.ts";
 import { updateProjectTrust } from "../store/project_records_file.ts";
 import { gateCachePath } from "../trust/gate.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import { describeFiles } from "./lockfile.ts";
-import { projectSkillDir } from "./transaction.ts";
+import { describeFiles } from "../lifecycle/lockfile.ts";
+import { projectSkillDir } from "../lifecycle/lockfile.ts";
 
 interface Approval {
   root: string;
@@ -163,8 +163,10 @@ export async function recordProjectTrust(home: string, review: TrustReview): Pro
   await setProjectTrust(home, [approvalOf(skill, review.digest)]);
   if (!relock) return;
   const name = skill.canonical;
-  await using tx = await beginProjectChange(skill.project!.root, home);
-  await tx.commit([], (lock) => {
+  const scope = { kind: "project", home, root: skill.project!.root } as const;
+  // Only the lockfile is written: the change fetches nothing, so it needs no environment.
+  await using change = await beginChange(scope, { env: {} });
+  await change.commitFolders([], (lock) => {
     const entry = lock.skills[name];
     return entry === undefined ? lock : withLockedSkill(lock, name, {
       ...entry,

@@ -20,7 +20,7 @@ import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks } from "../store/project_records_file.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
-import { digestOfLocked } from "./lockfile.ts";
+import { digestOfLocked } from "../lifecycle/lockfile.ts";
 import { publishedSkillKey } from "../../core/manifest/names.ts";
 
 interface Drift {

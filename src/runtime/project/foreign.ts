@@ -32,7 +32,7 @@ import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { foreignKeys, unlockedFolders } from "./drift.ts";
-import { describeFiles } from "./lockfile.ts";
+import { describeFiles } from "../lifecycle/lockfile.ts";
 import {
   type Mismatch,
   type RestoreOptions,
@@ -43,7 +43,7 @@ import {
   type Verified,
   writeVerified,
 } from "./restore.ts";
-import { projectSkillDir } from "./transaction.ts";
+import { projectSkillDir } from "../lifecycle/lockfile.ts";
 
 export interface ForeignReport extends RestoreReport {
   /** Whether this run rewrote skills-lock.json in this tool's format. */

@@ -1,11 +1,9 @@
 /**
- * `skills add <source> --project` below the CLI: plan each selected skill on its own, as
- * `skills add` does for `$SKILLS_HOME` (lifecycle/install_plan.ts) — installed into
- * `<root>/.agents/skills/<name>/`, already there (the lockfile records it from this source
- * at this commit and the folder matches: a re-run is a no-op), or refused (invalid, a name
- * clash, locked from elsewhere). Each plan carries the lock entry the commit will write and
- * the audit of its files: critical findings refuse the skill unless the user passed
- * `--allow-risky`, as for `$SKILLS_HOME`.
+ * `skills add <source> --project` below the CLI: the one install planner
+ * (lifecycle/install_plan.ts) plans each selected skill for the project's scope — installed
+ * into `<root>/.agents/skills/<name>/` with its lock entry, already there, or refused — and
+ * the project's change commits it; here the split of what is asked from what is refused,
+ * and what follows (trust, links).
  *
  * `skills install` (`installFromLock`): the project's skills restored from its lockfile (ours
  * or the peer's), trusted on request, copies refreshed.
@@ -14,28 +12,18 @@
  * with its lock entry (or registry entry), this user's trust of it and the agents' links.
  */
 
-import { networkList } from "../../core/policy/net_grants.ts";
-import { join } from "../os/paths.ts";
-import type { AuditReport, Finding } from "../../core/audit/engine.ts";
 import { SkillError } from "../../core/errors.ts";
-import { diffFiles, type LockedSkill, type Lockfile } from "../../core/records/lockfile_model.ts";
-import { canonicalSkillName, quoteName } from "../../core/manifest/names.ts";
-import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
-import type { Fetched } from "../lifecycle/fetch_source.ts";
-import {
-  auditCandidate,
-  type Candidate,
-  candidateLabel,
-  installNames,
-  invalidCandidate,
-  type PlanOptions,
-  twinError,
-  twinsOf,
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
+import type { ProjectScope } from "../../core/records/scope.ts";
+import type { Candidate, Fetched } from "../lifecycle/fetch_source.ts";
+import type {
+  AlreadyInstalled,
+  InstallPlanning,
+  PlanOptions,
+  ProjectPlan,
 } from "../lifecycle/install_plan.ts";
-import { fileHashes } from "../trust/file_hashes.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import type { AgentName } from "../../core/agents.ts";
-import { withLockedSkill } from "../../core/records/lockfile_model.ts";
 import {
   linkAdded,
   type LinkOutcome,
@@ -50,177 +38,11 @@ import { readProjectTrust } from "../store/project_records_file.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { withoutLockedSkill } from "../../core/records/lockfile_model.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import {
-  describeFiles,
-  lockedSource,
-  lockfilePath,
-  lockForChange,
-  readProjectLock,
-} from "./lockfile.ts";
-import { beginProjectChange, type ProjectChange, projectSkillDir } from "./transaction.ts";
+import { lockfilePath, projectSkillDir, readProjectLock } from "../lifecycle/lockfile.ts";
 import { setProjectTrust, trustInstalled } from "./approvals.ts";
-import { riskyError } from "../lifecycle/install_plan.ts";
-
-export interface ProjectPlan {
-  candidate: Candidate;
-  name: string;
-  canonical: string;
-  target: string;
-  digest: string;
-  entry: LockedSkill;
-  /** The audit of the files that would be installed (shown before asking). */
-  audit: AuditReport;
-  /** Critical findings not accepted with --allow-risky: shown, then the skill is refused. */
-  risky: Finding[];
-}
-
-interface ProjectRefusal {
-  label: string;
-  error: SkillError;
-}
-
-interface ProjectPlanning {
-  plans: ProjectPlan[];
-  already: ProjectAlready[];
-  refused: ProjectRefusal[];
-}
-
-/** Locked from this source at this commit, its folder unchanged: a re-run is a no-op. */
-interface ProjectAlready {
-  canonical: string;
-  entry: LockedSkill;
-  target: string;
-}
-
-/** Whether the folder at `target` holds exactly the files `entry` lists. */
-async function matchesLock(target: string, entry: LockedSkill): Promise<boolean> {
-  if (lstatSyncOrNull(target) === null) return false;
-  return diffFiles(entry.files, await fileHashes(target)).length === 0;
-}
-
-/**
- * Plans each selected candidate for the project at `root` whose lock is `lock`.
- * long because: each candidate's refusals are checked in the order their messages promise.
- */
-async function planProjectInstall(
-  root: string,
-  lock: Lockfile,
-  fetched: Fetched,
-  selected: readonly Candidate[],
-  options: Pick<PlanOptions, "rename" | "renames" | "allowRisky"> = {},
-): Promise<ProjectPlanning> {
-  // Names follow the rules of `skills add` for $SKILLS_HOME: renames first, then twins
-  // (two skills that would share a folder) are both refused, each naming the other.
-  const nameOf = installNames(selected, options);
-  const twins = twinsOf(selected, nameOf);
-  const planning: ProjectPlanning = { plans: [], already: [], refused: [] };
-  const refuse = (c: Candidate, error: SkillError) =>
-    planning.refused.push({ label: candidateLabel(c), error });
-  const source = fetched.source;
-  const nameFlag = (c: Candidate) =>
-    selected.length === 1 ? "--name NAME" : `--name '${quoteName(candidateLabel(c))}=NAME'`;
-  for (const candidate of selected) {
-    const invalid = invalidCandidate(candidate, selected.length);
-    if (invalid !== undefined || candidate.manifest === undefined) {
-      refuse(candidate, invalid!);
-      continue;
-    }
-    // The folder and the lockfile key are the installed name; a renamed skill's lock entry
-    // carries the new name, and the catalog names the folder by its key (catalog/loader).
-    const renamed = nameOf(candidate);
-    const name = renamed ?? candidate.name!;
-    const canonical = renamed !== undefined ? canonicalSkillName(renamed) : candidate.canonical!;
-    const target = projectSkillDir(root, canonical);
-    const twin = twins.get(candidate);
-    if (twin !== undefined) {
-      refuse(candidate, twinError(candidate, canonical, twin));
-      continue;
-    }
-    const lockedSrc = lockedSource(
-      source.type === "local" ? source : { type: source.type, url: source.url },
-      candidate.rel,
-      root,
-    );
-    const locked = Object.hasOwn(lock.skills, canonical) ? lock.skills[canonical] : undefined;
-    if (locked !== undefined) {
-      const sameSource = locked.source.type === lockedSrc.type &&
-        locked.source.url === lockedSrc.url && locked.source.subpath === lockedSrc.subpath;
-      const sameCommit = fetched.commit === null || locked.commit === fetched.commit.sha;
-      if (sameSource && sameCommit && await matchesLock(target, locked)) {
-        planning.already.push({ canonical, entry: locked, target });
-        continue;
-      }
-      // As for $SKILLS_HOME: say each way out, --name spelled for just this skill.
-      const keepBoth = `add this one under another name with ${nameFlag(candidate)}`;
-      const [why, hint] = !sameSource
-        ? [
-          `from ${locked.source.url}`,
-          `To keep both, ${keepBoth}; to replace it, \`skills remove ${canonical}\` first, then add again`,
-        ]
-        : sameCommit
-        ? ["at this commit, but its folder is missing or changed", "Run `skills install`"]
-        : ["at another commit", `Run \`skills update ${canonical}\` to move it`];
-      refuse(
-        candidate,
-        new SkillError(
-          "conflict",
-          `Cannot install skill '${quoteName(canonical)}': skills-lock.json records it ${why}`,
-          { hint },
-        ),
-      );
-      continue;
-    }
-    if (lstatSyncOrNull(target) !== null) {
-      refuse(
-        candidate,
-        new SkillError(
-          "conflict",
-          `Cannot install skill '${quoteName(canonical)}': ${target} already exists`,
-          {
-            hint:
-              `Remove or rename that folder first, or install this one under another name with ${
-                nameFlag(candidate)
-              }`,
-          },
-        ),
-      );
-      continue;
-    }
-    await removeIfExists(join(candidate.dir, ".git"));
-    const { files, digest } = await describeFiles(candidate.dir);
-    const commit = fetched.commit;
-    const entry: LockedSkill = {
-      name,
-      source: lockedSrc,
-      branch: commit?.branch ?? null,
-      tag: commit?.tag ?? null,
-      ref: commit?.ref ?? null,
-      commit: commit?.sha ?? null,
-      digest,
-      files,
-      permissions: {
-        env: [...candidate.manifest.envPatterns],
-        network: networkList(candidate.manifest.network),
-      },
-      ...(fetched.signed ? { signed: fetched.signed } : {}),
-    };
-    const { audit, risky } = await auditCandidate(candidate, options.allowRisky);
-    planning.plans.push({
-      candidate,
-      name,
-      canonical,
-      target,
-      digest,
-      entry,
-      audit,
-      risky,
-    });
-  }
-  return planning;
-}
 
 /** What `skills add --project` will do once the user agrees, skill by skill. */
-interface ProjectAddPlanning extends ProjectPlanning {
+interface ProjectAddPlanning extends InstallPlanning<ProjectPlan> {
   /** Plans with critical findings nobody accepted: shown, then refused without a question. */
   risky: { plan: ProjectPlan; error: SkillError }[];
   /** The plans the user is asked about. */
@@ -228,32 +50,21 @@ interface ProjectAddPlanning extends ProjectPlanning {
 }
 
 /**
- * `skills add <source> --project` below the CLI: the project found from the working
- * directory, its transaction open (recovering what a dead command left), the lock read once.
- * The command plans, shows, asks, then commits each accepted plan and settles (trust and
- * links); it never touches the project's files itself.
+ * `skills add <source> --project` below the CLI, over the command's change of the project
+ * (it fetched, and recovered what a dead command left): plan with the one install planner
+ * (lifecycle/install_plan.ts, whose project ledger reads the lock), commit each accepted
+ * plan, settle (trust and links). The command plans, shows, asks; it never touches the
+ * project's files itself.
  */
-export class ProjectInstall implements AsyncDisposable {
-  private constructor(
-    readonly home: string,
-    readonly root: string,
+export class ProjectInstall {
+  constructor(
+    private readonly change: Change<ProjectScope>,
     /** The working directory the catalog is seen from (for the agents' links). */
     private readonly cwd: string,
-    private readonly tx: ProjectChange,
   ) {}
 
-  static async open(home: string, cwd: string): Promise<ProjectInstall> {
-    const { root } = findProjectRoot(cwd);
-    return new ProjectInstall(home, root, cwd, await beginProjectChange(root, home));
-  }
-
-  /** Notes about what a command that died had left half done (now recovered). */
-  get recovered(): readonly string[] {
-    return this.tx.recovered;
-  }
-
   get lockfile(): string {
-    return lockfilePath(this.root);
+    return lockfilePath(this.change.scope.root);
   }
 
   /** Plans each selected skill; critical findings nobody accepted are set apart. */
@@ -262,30 +73,13 @@ export class ProjectInstall implements AsyncDisposable {
     selected: readonly Candidate[],
     options: Pick<PlanOptions, "rename" | "renames" | "allowRisky">,
   ): Promise<ProjectAddPlanning> {
-    const lock = lockForChange(readProjectLock(this.root));
-    const planning = await planProjectInstall(this.root, lock, fetched, selected, options);
-    const risky: ProjectAddPlanning["risky"] = [];
-    const safe: ProjectPlan[] = [];
-    for (const plan of planning.plans) {
-      // Nothing keeps an acceptance for a project: the lockfile is shared, trust is per user.
-      const error = riskyError([plan], "install", undefined);
-      if (error === undefined) safe.push(plan);
-      else risky.push({ plan, error });
-    }
-    return { ...planning, risky, safe };
+    const planning = await this.change.planEach(fetched, selected, options);
+    return { ...planning, ...this.change.setRiskyApart(planning.plans) };
   }
 
   /** Moves one accepted skill into `.agents/skills/` and records it in the lockfile. */
   async commit(plan: ProjectPlan): Promise<void> {
-    const staged = await this.tx.stageCopy(
-      plan.candidate.dir,
-      plan.canonical,
-      Object.keys(plan.entry.files),
-    );
-    await this.tx.commit(
-      [{ canonical: plan.canonical, staged }],
-      (current) => withLockedSkill(current, plan.canonical, plan.entry),
-    );
+    await this.change.commitInstall([plan]);
   }
 
   /**
@@ -294,18 +88,15 @@ export class ProjectInstall implements AsyncDisposable {
    */
   async settle(
     installed: readonly ProjectPlan[],
-    already: readonly ProjectAlready[],
+    already: readonly AlreadyInstalled<LockedSkill>[],
     agents: readonly AgentName[],
     env: Readonly<Record<string, string>>,
   ): Promise<LinkOutcome[]> {
-    await trustInstalled(this.home, this.root, installed.map((p) => p.canonical));
+    const { home, root } = this.change.scope;
+    await trustInstalled(home, root, installed.map((p) => p.canonical));
     const names = new Set([...installed, ...already].map((p) => p.canonical));
-    const where = { scope: { kind: "project", root: this.root } as const, cwd: this.cwd };
-    return await linkAdded(this.home, env, where, names, agents);
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tx[Symbol.asyncDispose]();
+    const where = { scope: { kind: "project", root } as const, cwd: this.cwd };
+    return await linkAdded(home, env, where, names, agents);
   }
 }
 
@@ -362,9 +153,10 @@ export async function removeFromProject(
   const dirs = keys.map((key) => projectSkillDir(root, key));
   let recovered: string[];
   {
-    await using tx = await beginProjectChange(root, home);
-    recovered = [...tx.recovered];
-    await tx.commit(
+    // Nothing is fetched: the change needs no environment.
+    await using change = await beginChange({ kind: "project", home, root }, { env: {} });
+    recovered = [...change.recovered];
+    await change.commitFolders(
       keys.map((canonical) => ({ canonical, staged: null })),
       (lock) => keys.reduce(withoutLockedSkill, lock),
     );
@@ -442,8 +234,13 @@ export async function installFromLock(
   options: InstallFromLockOptions,
 ): Promise<InstallFromLock> {
   const { root } = findProjectRoot(cwd);
-  await using tx = await beginProjectChange(root, home);
-  for (const note of tx.recovered) options.note(note);
+  // One change of the project: it fetches (into `$SKILLS_HOME`'s staging) and writes.
+  await using change = await beginChange({ kind: "project", home, root }, {
+    env: options.env,
+    signal: options.signal,
+    progress: options.progress,
+  });
+  for (const note of change.recovered) options.note(note);
   const read = readProjectLock(root);
   if (read.state === "absent") {
     throw new SkillError("not_found", `No skills-lock.json in ${root}`, {
@@ -455,14 +252,7 @@ export async function installFromLock(
       hint: "Restore it from git (`git checkout -- skills-lock.json`) or fix it by hand",
     });
   }
-  await using change = await beginChange(home, {
-    env: options.env,
-    signal: options.signal,
-    progress: options.progress,
-    project: root,
-  });
-  for (const note of change.recovered) options.note(note);
-  const ws = { root, home, change, tx };
+  const ws = { root, home, change };
   const restoreOptions = { frozen: options.frozen, force: options.force };
   const report: RestoreReport & Partial<ForeignReport> = read.state === "ok"
     ? await restoreLocked(ws, read.lock, restoreOptions)

@@ -17,7 +17,7 @@ import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks, readProjectTrust, updateLinks } from "../store/project_records_file.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
-import { describeFiles } from "./lockfile.ts";
+import { describeFiles } from "../lifecycle/lockfile.ts";
 import { loadCatalog } from "../catalog/catalog.ts";
 
 export type LinkScope = { kind: "project"; root: string } | { kind: "user" };

@@ -1,10 +1,10 @@
 /**
- * runtime/project — skills kept in a project (issue 17): the lockfile `skills-lock.json` at
- * the repository root, written atomically and read as untrusted input (lockfile.ts); the
- * project's own transaction (transaction.ts: staging in `<root>/.agents/.staging` on the
- * skills' filesystem, an intent journal, renames, the lockfile written last, recovery of
- * what a dead command left); `skills add --project` with the naming rules of lifecycle's
- * install.ts, `skills install` from the lockfile, and `skills remove` of both scopes
+ * runtime/project — the workflows of skills kept in a project (issue 17), over the one
+ * lifecycle: a project's changes are lifecycle's `Change` in the project's scope (staging in
+ * `<root>/.agents/.staging`, the journal, the lockfile written last; lifecycle/lockfile.ts
+ * reads and writes `skills-lock.json`); `skills add --project` after lifecycle's one install
+ * planner (install.ts: trust and links once committed), `skills install` from the lockfile,
+ * and `skills remove` of both scopes
  * (install.ts); `skills update` of both scopes, one step per skill whatever its scope
  * (update.ts); restoring the lockfile, verified file by file (restore.ts); lockfile vs disk
  * vs trust (drift.ts); this user's approvals of project skills and `skills trust` of one,

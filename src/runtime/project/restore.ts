@@ -33,12 +33,12 @@ import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { GitError } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
-import type { Change } from "../lifecycle/change.ts";
+import type { Change, LockChange } from "../lifecycle/change.ts";
+import type { ProjectScope } from "../../core/records/scope.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { describeFileDrift, diskDrift, unlockedFolders } from "./drift.ts";
-import { digestOfLocked, sourceOfLocked } from "./lockfile.ts";
-import type { LockChange, ProjectChange } from "./transaction.ts";
+import { digestOfLocked, sourceOfLocked } from "../lifecycle/lockfile.ts";
 
 type MismatchKind =
   | "lock_digest"
@@ -76,12 +76,11 @@ export interface RestoreReport {
   mismatches: Mismatch[];
 }
 
-/** What a restore works with: the lifecycle change fetches, the project change writes. */
+/** What a restore works with: the project's change, which fetches and writes. */
 export interface RestoreWorkspace {
   root: string;
   home: string;
-  change: Change;
-  tx: ProjectChange;
+  change: Change<ProjectScope>;
 }
 
 /** A skill's files fetched and ready to be staged. */
@@ -314,8 +313,8 @@ export async function writeVerified(
   for (const v of verified) {
     moves.push({
       canonical: v.key,
-      staged: await ws.tx.stageCopy(v.base, v.key, Object.keys(v.entry.files)),
+      staged: await ws.change.stageCopy(v.base, v.key, Object.keys(v.entry.files)),
     });
   }
-  await ws.tx.commit(moves, next);
+  await ws.change.commitFolders(moves, next);
 }

@@ -3,7 +3,8 @@
  * installed skills (lifecycle/update_planner.ts) says whether its ref moved and whether its
  * own files changed (one ls-remote and at most one fetch per remote for the whole command);
  * when they did, the new version is validated, its changes summarised, and the lock entry
- * the commit writes is built. The project transaction (transaction.ts) swaps the folder and the entry at once.
+ * the commit writes is built. The project's change (lifecycle/change.ts, project scope) swaps
+ * the folder and the entry at once.
  *
  * `beginUpdates` is `skills update` for both scopes below the CLI: which names are the
  * project's and which the user's, and one step per skill (plan, apply, discard) whatever its
@@ -27,20 +28,18 @@ import {
   followedVersion,
   missingSkillError,
   readNewVersion,
-  type Scope,
   type TrackedSkill,
 } from "../lifecycle/update_planner.ts";
+import type { ProjectScope, Scope, UserScope } from "../../core/records/scope.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { sourceLabel } from "../lifecycle/fetch_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
-import { readProjectLock } from "./lockfile.ts";
-import { beginProjectChange } from "./transaction.ts";
+import { readProjectLock } from "../lifecycle/lockfile.ts";
 import { diskDrift } from "./drift.ts";
 import { refreshCopies } from "./links.ts";
-import { describeFiles, sourceOfLocked } from "./lockfile.ts";
-import { type ProjectChange, projectSkillDir } from "./transaction.ts";
+import { describeFiles, projectSkillDir, sourceOfLocked } from "../lifecycle/lockfile.ts";
 
 import { setProjectTrust } from "./approvals.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
@@ -157,30 +156,31 @@ async function planProjectUpdate(
  * folder are refreshed; returns notes on those left as they were.
  */
 async function applyProjectUpdate(
-  tx: ProjectChange,
+  tx: Change<ProjectScope>,
   home: string,
   plan: ProjectUpdatePlan,
 ): Promise<string[]> {
   const staged = plan.staged;
   if (plan.kind !== "update" || staged === undefined) return [];
   const rel = `${PROJECT_SKILLS_DIR.join("/")}/${plan.key}`;
-  const wasTrusted = readProjectTrust(home).doc.projects[tx.root]?.[rel] !== undefined;
+  const root = tx.scope.root;
+  const wasTrusted = readProjectTrust(home).doc.projects[root]?.[rel] !== undefined;
   const dir = await tx.stageCopy(staged.base, plan.key, Object.keys(staged.entry.files));
-  await tx.commit(
+  await tx.commitFolders(
     [{ canonical: plan.key, staged: dir }],
     (lock) => withLockedSkill(lock, plan.key, staged.entry),
   );
   if (wasTrusted) {
     await setProjectTrust(home, [{
-      root: tx.root,
+      root,
       rel,
       canonical: plan.key,
       digest: staged.entry.digest,
-      dir: projectSkillDir(tx.root, plan.key),
+      dir: projectSkillDir(root, plan.key),
     }]);
   }
   // Copies `skills link --copy` made of the folder show the new files too.
-  const folder = projectSkillDir(tx.root, plan.key);
+  const folder = projectSkillDir(root, plan.key);
   const trusted = wasTrusted ? staged.entry.digest : null;
   return (await refreshCopies(home, [{ dir: folder, trusted }])).notes;
 }
@@ -191,12 +191,12 @@ async function applyProjectUpdate(
  * command changed meanwhile is left as it is.
  */
 async function recordProjectMoved(
-  tx: ProjectChange,
+  tx: Change<ProjectScope>,
   plans: readonly ProjectUpdatePlan[],
 ): Promise<void> {
   const moved = plans.filter((p) => p.kind === "moved" && p.newSha !== null);
   if (moved.length === 0) return;
-  await tx.commit([], (lock) => {
+  await tx.commitFolders([], (lock) => {
     let next = lock;
     for (const plan of moved) {
       const current = next.skills[plan.key];
@@ -305,10 +305,10 @@ export async function beginUpdates(
   const entries = asked.project || (userNames.length === 0 && !asked.all)
     ? []
     : await entriesToUpdate(home, userNames);
-  const tx = asked.dryRun || inProject.length === 0
-    ? undefined
-    : await beginProjectChange(root, home);
-  const scope: Scope = { kind: "project", home, root };
+  const scope: ProjectScope = { kind: "project", home, root };
+  // One change per scope: the project's writes its folders and lockfile; `change` (the
+  // user's) fetches for both and writes the registry.
+  const tx = asked.dryRun || inProject.length === 0 ? undefined : await change.alongside(scope);
   const project = projectSteps(scope, inProject, { locked, change, tx, request: asked.request });
   const user = userSteps({ kind: "user", home }, entries, { change, ...asked });
   return {
@@ -339,12 +339,12 @@ function remoteOf(track: () => TrackedSkill): string | undefined {
 
 /** The locked project skills `keys` (folder and lock entry swapped together). */
 function projectSteps(
-  scope: Extract<Scope, { kind: "project" }>,
+  scope: ProjectScope,
   keys: readonly string[],
   ws: {
     locked: Readonly<Record<string, LockedSkill>>;
     change: Change;
-    tx: ProjectChange | undefined;
+    tx: Change<ProjectScope> | undefined;
     request: RefRequest | undefined;
   },
 ): Steps {
@@ -377,7 +377,7 @@ function projectSteps(
 
 /** The installed skills `entries` (swapped in `$SKILLS_HOME` under the registry lock). */
 function userSteps(
-  scope: Extract<Scope, { kind: "user" }>,
+  scope: UserScope,
   entries: readonly RegistryEntry[],
   ws: { change: Change; request: RefRequest | undefined; allowRisky: boolean },
 ): Steps {

@@ -11,7 +11,8 @@ import { removeEntry } from "../../core/records/registry_model.ts";
 import { isWithin, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { CACHE_DIR, CORE_CACHE_DIR, LEGACY_CORE_DIR, STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, updateRegistry } from "./registry.ts";
-import { listStale, recoverStale } from "./staging.ts";
+import { listStale } from "./staging.ts";
+import { recoverUnderLock } from "./recovery.ts";
 
 export interface ConsistencyReport {
   /** Registry entries whose directory is missing. */
@@ -109,7 +110,7 @@ export async function findUnused(
  */
 export async function repairHome(home: string): Promise<ConsistencyReport> {
   return await updateRegistry(home, async (registry) => {
-    await recoverStale(home, registry, true);
+    await recoverUnderLock({ kind: "user", home }, registry, true);
     const report = await inspectHome(home, registry);
     let next = registry;
     for (const name of report.missing) next = removeEntry(next, name);

@@ -1,12 +1,13 @@
 /**
- * Staging and crash recovery for installs, updates and removals.
+ * Staging directories for installs, updates and removals, in either scope.
  *
- * Every mutating command works in `$SKILLS_HOME/.staging/<pid>-<id>/` (clones, copies)
- * and moves replaced or removed skill directories aside to `$SKILLS_HOME/.trash/<pid>-<id>/`.
- * Before the first rename it writes `intent.json` into its staging directory, under the
- * registry lock. If the process dies, the next mutating command (under the same lock)
- * finds the staging directory of a dead owner and uses the intent to roll back whatever
- * half-finished move it finds, so the registry and the skill directories always agree.
+ * Every change works in `<base>/.staging/<pid>-<id>/` (clones, copies) and moves replaced or
+ * removed skill directories aside to `<base>/.trash/<pid>-<id>/`, where `<base>` is
+ * `$SKILLS_HOME` or a project's `.agents` (store/recovery.stagingBase). Before the first
+ * rename it writes its journal there (journal.ts), under the registry lock. If the process
+ * dies, the next change of that scope finds the staging directory of a dead owner
+ * (`listStale`) and rolls back whatever half-finished move it finds (recovery.ts), so the
+ * records and the skill directories always agree.
  *
  * Ownership: the owner holds an exclusive advisory lock (flock) on `<staging>/.owner` for
  * as long as it runs; the OS releases it when the process dies, even on kill -9. (Deno does
@@ -17,28 +18,10 @@
 import { dirname, join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { isValidSkillName } from "../../core/manifest/names.ts";
-import { findEntry, type Registry, type RegistryEntry } from "../../core/records/registry_model.ts";
-import {
-  array,
-  formatIssue,
-  literal,
-  nullable,
-  object,
-  oneOf,
-  string,
-  type Validator,
-} from "../../core/manifest/validation.ts";
-import {
-  exists,
-  lstatOrNull,
-  lstatSyncOrNull,
-  removeIfExists,
-  writeFileAtomicSync,
-} from "../os/fs.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import { lstatOrNull, lstatSyncOrNull } from "../os/fs.ts";
 import { STAGING_DIR, TRASH_DIR } from "./home.ts";
-import { readRegistry, withRegistryLock } from "./registry.ts";
 
-const INTENT_FILE = "intent.json";
 const OWNER_FILE = ".owner";
 /** A staging directory without an owner file (crash right after mkdir) is stale after this. */
 const OWNERLESS_GRACE_MS = 10_000;
@@ -55,9 +38,9 @@ export interface Staging {
 }
 
 /** Synchronous, like disposeStaging: a few tiny calls on every lifecycle command. */
-export function createStaging(home: string): Staging {
+export function createStaging(base: string): Staging {
   const id = `${Deno.pid}-${crypto.randomUUID().replaceAll("-", "").slice(0, 8)}`;
-  const path = join(home, STAGING_DIR, id);
+  const path = join(base, STAGING_DIR, id);
   // Another command may remove the (empty) staging root between mkdir steps: retry.
   for (let attempt = 0;; attempt++) {
     try {
@@ -77,7 +60,7 @@ export function createStaging(home: string): Staging {
     throw new SkillError("io_error", `Cannot lock the staging directory ${path}`);
   }
   Deno.renameSync(pending, join(path, OWNER_FILE));
-  return { id, path, trash: join(home, TRASH_DIR, id), owner };
+  return { id, path, trash: join(base, TRASH_DIR, id), owner };
 }
 
 /**
@@ -155,10 +138,10 @@ interface StaleEntry {
  * processes are in use and never listed. `includeForeign` also lists names this module did
  * not create (e.g. orphans moved aside by `skills check --repair`).
  */
-export async function listStale(home: string, includeForeign = false): Promise<StaleEntry[]> {
+export async function listStale(base: string, includeForeign = false): Promise<StaleEntry[]> {
   const out: StaleEntry[] = [];
   for (const area of ["staging", "trash"] as const) {
-    const root = join(home, area === "staging" ? STAGING_DIR : TRASH_DIR);
+    const root = join(base, area === "staging" ? STAGING_DIR : TRASH_DIR);
     let entries: Deno.DirEntry[];
     try {
       entries = [...Deno.readDirSync(root)];
@@ -173,7 +156,7 @@ export async function listStale(home: string, includeForeign = false): Promise<S
         continue;
       }
       // A trash directory belongs to the staging directory with the same id.
-      const ownerDir = area === "staging" ? path : join(home, STAGING_DIR, entry.name);
+      const ownerDir = area === "staging" ? path : join(base, STAGING_DIR, entry.name);
       // A directory its owner removed meanwhile is gone, not stale.
       if (!(await ownerAlive(ownerDir)) && lstatSyncOrNull(path) !== null) {
         out.push({ name: entry.name, path, area });
@@ -181,144 +164,4 @@ export async function listStale(home: string, includeForeign = false): Promise<S
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));
-}
-
-interface IntentItem {
-  canonical: string;
-  /** `$SKILLS_HOME/<canonical>`. */
-  target: string;
-  /** Where the previous directory is moved aside (update, remove), else null. */
-  aside: string | null;
-  /** `updated_at` of the entry this command writes (install, update), else null. */
-  updatedAt: string | null;
-}
-
-export interface Intent {
-  version: 1;
-  op: "install" | "update" | "remove";
-  items: IntentItem[];
-}
-
-/** Checked with the core kit (zod costs 10-20 ms of start-up on every lifecycle command). */
-const INTENT: Validator<Intent> = object({
-  version: literal(1),
-  op: oneOf("install", "update", "remove"),
-  items: array(object({
-    canonical: string(),
-    target: string(),
-    aside: nullable(string()),
-    updatedAt: nullable(string()),
-  })),
-});
-
-/** Reads `intent.json` text: the intent, or why not (`intent.json at items.0.target: ...`). */
-export function parseIntent(text: string): { ok: true; intent: Intent } | {
-  ok: false;
-  reason: string;
-} {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `${INTENT_FILE} is not valid JSON (${(error as Error).message})` };
-  }
-  const problem = INTENT(data);
-  return problem === undefined
-    ? { ok: true, intent: data as Intent }
-    : { ok: false, reason: formatIssue(problem, INTENT_FILE) };
-}
-
-/** Must be called under the registry lock, before the first rename. */
-export function writeIntent(staging: Staging, intent: Intent): void {
-  writeFileAtomicSync(join(staging.path, INTENT_FILE), JSON.stringify(intent));
-}
-
-/** The intent of a dead command; undefined when it left none or an unreadable one. */
-async function readIntent(stagingPath: string): Promise<Intent | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(join(stagingPath, INTENT_FILE));
-  } catch {
-    return undefined;
-  }
-  const parsed = parseIntent(text);
-  return parsed.ok ? parsed.intent : undefined;
-}
-
-/**
- * Undoes the half-finished moves of one dead command. The registry is the source of truth:
- * if it already holds what the command meant to write, the command is complete; otherwise
- * every directory goes back where it was. Returns notes for the user. Caller holds the lock.
- */
-async function rollBack(intent: Intent, registry: Registry, stagingPath: string) {
-  const notes: string[] = [];
-  let n = 0;
-  const moveOut = async (path: string) => {
-    await Deno.rename(path, join(stagingPath, `rolled-back-${n++}`));
-  };
-  for (const item of intent.items) {
-    const entry = findEntry(registry, item.canonical);
-    const written = entry !== undefined && item.updatedAt !== null &&
-      entry.updated_at === item.updatedAt && entry.installed_path === item.target;
-    if (intent.op === "install") {
-      if (!written && entry === undefined && await exists(item.target)) {
-        await moveOut(item.target);
-        notes.push(`rolled back the interrupted install of '${item.canonical}'`);
-      }
-    } else if (intent.op === "update") {
-      if (!written && item.aside !== null && await exists(item.aside)) {
-        if (await exists(item.target)) await moveOut(item.target);
-        await Deno.rename(item.aside, item.target);
-        notes.push(`rolled back the interrupted update of '${item.canonical}'`);
-      }
-    } else if (entry !== undefined && item.aside !== null && await exists(item.aside)) {
-      if (!(await exists(item.target))) {
-        await Deno.rename(item.aside, item.target);
-        notes.push(`restored '${item.canonical}' after an interrupted removal`);
-      }
-    }
-  }
-  return notes;
-}
-
-/**
- * Cleans up after commands that died: rolls back their half-finished moves and deletes
- * their staging and trash directories. Must be called under the registry lock; never
- * touches the directories of running commands. Does not change the registry itself.
- */
-export async function recoverStale(
-  home: string,
-  registry: Registry,
-  includeForeign = false,
-): Promise<{ cleaned: string[]; notes: string[] }> {
-  const stale = await listStale(home, includeForeign);
-  const notes: string[] = [];
-  for (const entry of stale.filter((e) => e.area === "staging")) {
-    const intent = await readIntent(entry.path);
-    if (intent !== undefined) notes.push(...await rollBack(intent, registry, entry.path));
-  }
-  const cleaned: string[] = [];
-  // Trash first: a staging directory (holding the intent) must outlive its trash.
-  const ordered = [
-    ...stale.filter((e) => e.area === "trash"),
-    ...stale.filter((e) => e.area === "staging"),
-  ];
-  for (const entry of ordered) {
-    try {
-      await removeIfExists(entry.path);
-      cleaned.push(entry.path);
-    } catch { /* still in use by a dying child process; the next command retries */ }
-  }
-  return { cleaned, notes };
-}
-
-/**
- * What every mutating command does first: if dead commands left anything behind, take the
- * lock and recover. Cheap when there is nothing to do (one directory listing, no lock).
- */
-export async function cleanStale(home: string): Promise<string[]> {
-  if ((await listStale(home)).length === 0) return [];
-  return await withRegistryLock(home, async () => {
-    return (await recoverStale(home, await readRegistry(home))).notes;
-  });
 }

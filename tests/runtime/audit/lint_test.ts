@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type LintOptions, lintSkillDir } from "../../../src/runtime/audit/lint.ts";
-import { planScaffold, writeScaffold } from "../../../src/runtime/lifecycle/scaffold.ts";
+import { planScaffold, writeScaffold } from "../../../src/runtime/authoring/scaffold.ts";
 import { countTokens } from "../../../src/agent/chat/tokens.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { writeSample } from "../../fixtures/audit_corpus.ts";

@@ -5,7 +5,7 @@ import { findEntry } from "../../../src/core/records/registry_model.ts";
 import { parseSource, type ResolvedSource } from "../../../src/core/sources/sources.ts";
 import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
-import { inspectCandidates } from "../../../src/runtime/lifecycle/install_plan.ts";
+import { inspectCandidates } from "../../../src/runtime/lifecycle/fetch_source.ts";
 import { entriesToRemove } from "../../../src/runtime/lifecycle/remove.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";
@@ -16,7 +16,7 @@ const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent
 const DEFAULT = { kind: "default" } as const;
 
 function begin(home: string, options: { preview?: boolean; signal?: AbortSignal } = {}) {
-  return beginChange(home, { env: ENV, ...options });
+  return beginChange({ kind: "user", home }, { env: ENV, ...options });
 }
 
 /** A skill directory on this machine, as `skills add ./dir` sees it. */
@@ -208,7 +208,7 @@ Deno.test("one change stages and applies several updates; discard frees each as 
       const [id] = (await names(staging))!;
       assert.ok(await Deno.stat(join(home, ".trash", id!, entry.name_canonical)), "old version");
       change.discard(plan);
-      assert.deepEqual(await names(join(staging, id!)), [".owner", "intent.json"]);
+      assert.deepEqual(await names(join(staging, id!)), [".owner", "journal.json"]);
       assert.deepEqual(await names(join(home, ".trash", id!)), []);
     }
   }

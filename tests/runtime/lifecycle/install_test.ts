@@ -9,7 +9,7 @@ import {
   type Candidate,
   inspectCandidates,
   selectCandidates,
-} from "../../../src/runtime/lifecycle/install_plan.ts";
+} from "../../../src/runtime/lifecycle/fetch_source.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, multiSkillFiles, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
@@ -75,7 +75,7 @@ Deno.test("selectCandidates() picks by manifest name, directory name or '*'", ()
 });
 
 function begin(home: string): Promise<Change> {
-  return beginChange(home, { env: ENV });
+  return beginChange({ kind: "user", home }, { env: ENV });
 }
 
 Deno.test("planInstall() + commitInstall() install a root skill without .git and record it", async () => {

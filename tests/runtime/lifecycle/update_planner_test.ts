@@ -28,7 +28,7 @@ Deno.test("assessSkill() tells a changed skill from one whose repository moved, 
   const latest = await repo.commit({ "skills/beta/notes.md": "new\n" });
   const progress: string[] = [];
   const home = join(tmp.path, "home");
-  await using change = await beginChange(home, {
+  await using change = await beginChange({ kind: "user", home }, {
     env: ENV,
     progress: (line) => progress.push(line),
   });

@@ -13,7 +13,7 @@ import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.
 import {
   inspectCandidates,
   selectCandidates,
-} from "../../../src/runtime/lifecycle/install_plan.ts";
+} from "../../../src/runtime/lifecycle/fetch_source.ts";
 import { readRegistry, updateRegistry } from "../../../src/runtime/store/registry.ts";
 import { assertRunnable } from "../../../src/runtime/trust/gate.ts";
 import { trustTarget } from "../../../src/runtime/lifecycle/trust.ts";
@@ -30,7 +30,7 @@ import {
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
 function begin(home: string): Promise<Change> {
-  return beginChange(home, { env: ENV });
+  return beginChange({ kind: "user", home }, { env: ENV });
 }
 
 /** Installs from a source through the same runtime path `skills add --yes` takes. */

@@ -8,18 +8,18 @@ import {
 } from "../../../src/core/records/registry_model.ts";
 import { inspectHome, isConsistent, repairHome } from "../../../src/runtime/store/consistency.ts";
 import { readRegistry, writeRegistryUnlocked } from "../../../src/runtime/store/registry.ts";
-import {
-  cleanStale,
-  createStaging,
-  disposeStaging,
-  type Intent,
-  listStale,
-  parseIntent,
-  recoverStale,
-} from "../../../src/runtime/store/staging.ts";
+import { createStaging, disposeStaging, listStale } from "../../../src/runtime/store/staging.ts";
+import { type Intent, parseIntent } from "../../../src/runtime/store/journal.ts";
+import { cleanStale as cleanScope, recoverUnderLock } from "../../../src/runtime/store/recovery.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
+
+/**
+ * These dead commands write `intent.json` by hand, exactly as version 1 of `Change` wrote
+ * it: recovery still reads that format (store/journal.ts) and rolls it back as it did.
+ */
+const cleanStale = (home: string) => cleanScope({ kind: "user", home });
 
 /** A pid that certainly belonged to a process that has exited. */
 async function deadPid(): Promise<number> {
@@ -163,7 +163,7 @@ Deno.test("recovery never touches the staging directory of a running command", a
     const justCreated = join(home, ".staging", `${await deadPid()}-0000aaaa`);
     await Deno.mkdir(justCreated); // no owner file yet: a command between mkdir and lock
     assert.deepEqual((await listStale(home)).map((e) => e.path), [crashed]);
-    const { cleaned } = await recoverStale(home, await readRegistry(home));
+    const { cleaned } = await recoverUnderLock({ kind: "user", home }, await readRegistry(home));
     assert.deepEqual(cleaned, [crashed]);
     assert.ok(await Deno.stat(join(renamed, "clone-in-progress")));
     assert.ok(await Deno.stat(justCreated));

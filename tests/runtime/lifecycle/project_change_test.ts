@@ -1,5 +1,5 @@
 /**
- * The project transaction's crash safety: a command that dies after moving folders into
+ * A change of a project's scope (lifecycle/change.ts), its crash safety: a command that dies after moving folders into
  * `.agents/skills` but before writing skills-lock.json is rolled back by the next one (a
  * real process, ended with exit() at that moment: no cleanup runs, the OS drops its locks);
  * one that died after writing the lockfile is complete; a failure inside a commit puts every
@@ -9,11 +9,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { withLockedSkill } from "../../../src/core/records/lockfile_model.ts";
-import { beginProjectChange } from "../../../src/runtime/project/transaction.ts";
+import { beginChange } from "../../../src/runtime/lifecycle/change.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
 
-const TRANSACTION = new URL("../../../src/runtime/project/transaction.ts", import.meta.url).href;
+const CHANGE = new URL("../../../src/runtime/lifecycle/change.ts", import.meta.url).href;
 const MODEL = new URL("../../../src/core/records/lockfile_model.ts", import.meta.url).href;
 const DIGEST = `sha256:${"d".repeat(64)}`;
 
@@ -46,13 +46,14 @@ async function dieBeforeLockfile(
   version = "1",
 ) {
   const script = `
-    import { beginProjectChange } from ${JSON.stringify(TRANSACTION)};
+    import { beginChange } from ${JSON.stringify(CHANGE)};
     import { withLockedSkill } from ${JSON.stringify(MODEL)};
-    const tx = await beginProjectChange(${JSON.stringify(root)}, ${JSON.stringify(home)});
+    const scope = { kind: "project", root: ${JSON.stringify(root)}, home: ${JSON.stringify(home)} };
+    const tx = await beginChange(scope, { env: {} });
     const staged = await tx.stageCopy(${JSON.stringify(from)}, ${
     JSON.stringify(name)
   }, ["SKILL.md"]);
-    await tx.commit([{ canonical: ${JSON.stringify(name)}, staged }],
+    await tx.commitFolders([{ canonical: ${JSON.stringify(name)}, staged }],
       (lock) => withLockedSkill(lock, ${JSON.stringify(name)}, ${
     JSON.stringify(lockEntry(name, version))
   }),
@@ -71,7 +72,13 @@ async function workspace() {
   const root = join(tmp.path, "app");
   const home = join(tmp.path, "home");
   await Deno.mkdir(join(root, ".git"), { recursive: true });
-  return { tmp, root, home, skill: (name: string) => join(root, ".agents", "skills", name) };
+  return {
+    tmp,
+    root,
+    home,
+    skill: (name: string) => join(root, ".agents", "skills", name),
+    begin: () => beginChange({ kind: "project", root, home }, { env: {} }),
+  };
 }
 
 Deno.test("an install interrupted between the folder moves and the lockfile is rolled back by the next change", async () => {
@@ -82,7 +89,7 @@ Deno.test("an install interrupted between the folder moves and the lockfile is r
   assert.ok(await Deno.stat(join(ws.skill("alpha"), "SKILL.md")), "moved in before the crash");
   assert.equal(await Deno.stat(join(ws.root, "skills-lock.json")).catch(() => null), null);
 
-  await using tx = await beginProjectChange(ws.root, ws.home);
+  await using tx = await ws.begin();
   assert.deepEqual(tx.recovered, ["rolled back the interrupted change of project skill 'alpha'"]);
   assert.equal(await Deno.stat(ws.skill("alpha")).catch(() => null), null, "folder and lock agree");
   assert.deepEqual([...Deno.readDirSync(join(ws.root, ".agents"))].map((e) => e.name), ["skills"]);
@@ -93,9 +100,9 @@ Deno.test("an interrupted update puts the previous folder back", async () => {
   await using _ = ws.tmp;
   const v1 = await source(join(ws.tmp.path, "v1"), skillMd("alpha", "Version one."));
   {
-    await using tx = await beginProjectChange(ws.root, ws.home);
+    await using tx = await ws.begin();
     const staged = await tx.stageCopy(v1, "alpha", ["SKILL.md"]);
-    await tx.commit(
+    await tx.commitFolders(
       [{ canonical: "alpha", staged }],
       (l) => withLockedSkill(l, "alpha", lockEntry("alpha")),
     );
@@ -105,7 +112,7 @@ Deno.test("an interrupted update puts the previous folder back", async () => {
   await dieBeforeLockfile(ws.root, ws.home, v2, "alpha", "2");
   assert.match(await Deno.readTextFile(join(ws.skill("alpha"), "SKILL.md")), /Version two/);
 
-  await using tx = await beginProjectChange(ws.root, ws.home);
+  await using tx = await ws.begin();
   assert.equal(tx.recovered.length, 1);
   assert.match(await Deno.readTextFile(join(ws.skill("alpha"), "SKILL.md")), /Version one/);
   assert.equal(await Deno.readTextFile(join(ws.root, "skills-lock.json")), lockText);
@@ -116,13 +123,13 @@ Deno.test("a commit that fails before the lockfile puts every folder back in pla
   await using _ = ws.tmp;
   const a = await source(join(ws.tmp.path, "a"), skillMd("alpha"));
   const b = await source(join(ws.tmp.path, "b"), skillMd("beta"));
-  await using tx = await beginProjectChange(ws.root, ws.home);
+  await using tx = await ws.begin();
   const moves = [
     { canonical: "alpha", staged: await tx.stageCopy(a, "alpha", ["SKILL.md"]) },
     { canonical: "beta", staged: await tx.stageCopy(b, "beta", ["SKILL.md"]) },
   ];
   await assert.rejects(
-    tx.commit(moves, (l) => l, {
+    tx.commitFolders(moves, (l) => l, {
       beforeLockfile: () => {
         throw new Error("disk full");
       },
@@ -162,7 +169,7 @@ Deno.test("a journal planted in the repository moves nothing outside .agents/ski
   // An ownerless staging folder counts as stale once it is older than the grace period.
   const old = new Date(Date.now() - 60_000);
   await Deno.utime(planted, old, old);
-  await using tx = await beginProjectChange(ws.root, ws.home);
+  await using tx = await ws.begin();
   assert.deepEqual(tx.recovered, []);
   assert.equal(await Deno.readTextFile(join(precious, "keep.txt")), "mine\n");
   assert.equal(await Deno.stat(ws.skill("y")).catch(() => null), null);

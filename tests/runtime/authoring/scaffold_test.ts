@@ -8,7 +8,7 @@ import {
   planScaffold,
   scaffoldName,
   writeScaffold,
-} from "../../../src/runtime/lifecycle/scaffold.ts";
+} from "../../../src/runtime/authoring/scaffold.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 const nameCases: [string, string | "invalid_name"][] = [

@@ -1,7 +1,7 @@
 /**
  * `skills-lock.json` on disk (model: core/records/lockfile_model.ts; reading: catalog/scopes.ts,
  * which lists project skills with their lock). Writes are atomic (temp file, fsync, rename)
- * and happen only inside a project transaction (transaction.ts), after the skill folders
+ * and happen only inside a project-scope change (change.ts, commit.ts), after the skill folders
  * are in place. Also: the files and digest a skill folder has, as a lock entry records them.
  */
 
@@ -19,6 +19,7 @@ import {
 import { ociSource, parseSource, type ResolvedSource } from "../../core/sources/sources.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { isWithin } from "../os/fs.ts";
+import { PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
 import { type LockRead, readProjectLock } from "../catalog/scopes.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 
@@ -26,6 +27,11 @@ export { readProjectLock };
 
 export function lockfilePath(root: string): string {
   return join(root, LOCKFILE_NAME);
+}
+
+/** The folder `skills add --project` installs `canonical` into. */
+export function projectSkillDir(root: string, canonical: string): string {
+  return join(root, ...PROJECT_SKILLS_DIR, canonical);
 }
 
 /** The lock to change: the current one, or an empty one when there is none yet. */
