@@ -3,8 +3,9 @@
  * downwards, runtime subsystems form no circle, `core/` never touches `Deno.*`, subsystem
  * folders (every folder of src/) stay small with a mod.ts header, a folder that declares a
  * stack of modules (runtime/git) keeps to it, CLI commands leave the install protocol to the
- * lifecycle, a command is two files: its spec and its module (help, parse and run from the
- * spec), and a test helper is written once (tests/helpers/).
+ * lifecycle, cli/ holds commands and rendering only (no filesystem, process or network call
+ * of its own, no low-level os/store module), a command is two files: its spec and its module
+ * (help, parse and run from the spec), and a test helper is written once (tests/helpers/).
  */
 
 import assert from "node:assert/strict";
@@ -245,6 +246,114 @@ Deno.test("CLI commands leave staging and the journal to the lifecycle", () => {
       file,
     );
   }
+});
+
+/**
+ * What only runtime does for the CLI: the filesystem, processes and the network called
+ * directly (Deno's APIs, `fetch(`, node's modules for them) — a method named `fetch` of a
+ * runtime object (`change.fetch(`) is a workflow asked, not a call to the network.
+ */
+const EDGE_CALL =
+  /\bDeno\.(?:readFile|readTextFile|readDir|readLink|writeFile|writeTextFile|stat|lstat|realPath|open|create|mkdir|makeTemp\w*|remove|rename|copyFile|symlink|link|chmod|chown|truncate|utime|Command|run|kill|connect\w*|listen\w*|serve\w*|watchFs)(?:Sync)?\b|(?<![.\w])fetch\(|["']node:(?:fs|child_process|net|http|https)(?:\/\w+)?["']/;
+/**
+ * The low-level modules a command would drive itself: files and tool probes (runtime/os),
+ * the registry, lock, staging and records (runtime/store, but for `home.ts`, which only
+ * says where `$SKILLS_HOME` is). A runtime workflow imports them for the command.
+ */
+const LOW_LEVEL_IMPORT =
+  /["'][^"']*runtime\/(?:os\/(?:fs|probe|timer)|store\/(?!home\.ts)\w+)\.ts["']/;
+
+/**
+ * Files of src/cli that may still break the rule, each with why. The commands others are
+ * changing keep their workflow until their own change moves it.
+ */
+const CLI_WORKFLOW_ALLOWED: Readonly<Record<string, string>> = {
+  "src/cli/commands/outdated.ts":
+    "workflow still in the command: moves with outdated's user-scope candidates (it reads the registry itself)",
+};
+
+/**
+ * Where the CLI does workflow work itself, by `path → text` of its files: a direct call of
+ * the filesystem, processes or network, or an import of a low-level os/store module.
+ * Comments are not read; files in `allowed` are skipped.
+ */
+function cliEdgeViolations(
+  files: ReadonlyMap<string, string>,
+  allowed: Readonly<Record<string, string>>,
+): string[] {
+  const violations: string[] = [];
+  for (const [file, text] of files) {
+    if (file in allowed) continue;
+    text.split("\n").forEach((line, i) => {
+      const code = line.replace(/\/\/.*$|^\s*\*.*$|^\s*\/\*.*$/, "");
+      const found = code.match(EDGE_CALL) ?? code.match(LOW_LEVEL_IMPORT);
+      if (found) violations.push(`${file}:${i + 1} ${found[0]}`);
+    });
+  }
+  return violations.sort();
+}
+
+/** Every source file of src/cli (generated registry files included), by path. */
+function cliFiles(): Map<string, string> {
+  return new Map(
+    walk(join(SRC, "cli")).map((f) => [relative(ROOT, f), Deno.readTextFileSync(f)]),
+  );
+}
+
+Deno.test("cli holds commands and rendering: no filesystem, process or network call of its own", () => {
+  const files = cliFiles();
+  assert.deepEqual(cliEdgeViolations(files, CLI_WORKFLOW_ALLOWED), []);
+  // An entry stays only while its file needs it: one that keeps to the rule is removed.
+  for (const file of Object.keys(CLI_WORKFLOW_ALLOWED)) {
+    assert.ok(files.has(file), `${file} is allow-listed but does not exist`);
+    assert.notDeepEqual(
+      cliEdgeViolations(new Map([[file, files.get(file)!]]), {}),
+      [],
+      `${file} keeps to the rule now: remove its entry from CLI_WORKFLOW_ALLOWED`,
+    );
+  }
+});
+
+Deno.test("the cli rule refuses planted filesystem, process, network and store use", () => {
+  const files = new Map([
+    [
+      "src/cli/commands/fine.ts",
+      [
+        'import { skillsHome } from "../../runtime/store/home.ts";',
+        'import { examine } from "../../runtime/inspect/doctor.ts";',
+        "// Deno.readTextFile is the runtime's: said in a comment, not called.",
+        "const fetched = await change.fetch(source, request);",
+      ].join("\n"),
+    ],
+    [
+      "src/cli/commands/planted.ts",
+      [
+        'import { readRegistry } from "../../runtime/store/registry.ts";',
+        "const text = await Deno.readTextFile(path);",
+        'const child = new Deno.Command("git", { args });',
+        'const reply = await fetch("https://example.com");',
+        'const { lstatOrNull } = await import("../../runtime/os/fs.ts");',
+        "const real = Deno.realPathSync(dir);",
+      ].join("\n"),
+    ],
+    ["src/cli/ui/planted_ui.ts", 'import { writeFileSync } from "node:fs";'],
+  ]);
+  assert.deepEqual(cliEdgeViolations(files, {}), [
+    'src/cli/commands/planted.ts:1 "../../runtime/store/registry.ts"',
+    "src/cli/commands/planted.ts:2 Deno.readTextFile",
+    "src/cli/commands/planted.ts:3 Deno.Command",
+    "src/cli/commands/planted.ts:4 fetch(",
+    'src/cli/commands/planted.ts:5 "../../runtime/os/fs.ts"',
+    "src/cli/commands/planted.ts:6 Deno.realPathSync",
+    'src/cli/ui/planted_ui.ts:1 "node:fs"',
+  ]);
+  assert.deepEqual(
+    cliEdgeViolations(files, {
+      "src/cli/commands/planted.ts": "a reason",
+      "src/cli/ui/planted_ui.ts": "another",
+    }),
+    [],
+  );
 });
 
 /**
