@@ -9,7 +9,8 @@
 import { join } from "node:path";
 import type { BenchContext } from "../main.ts";
 import type { BenchRow, Measured } from "../lib.ts";
-import { connectHttp, envelopeOf, startHttpMcp, TEST_TOKEN } from "../../tests/mcp/http_fixture.ts";
+import { connectHttp, startHttpMcp, TEST_TOKEN } from "../../tests/mcp/http_fixture.ts";
+import { envelopeOf } from "../../tests/helpers/mcp_client.ts";
 
 const SESSIONS = 32;
 

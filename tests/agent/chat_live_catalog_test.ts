@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type RecordedLlmRequest, startLlmServer } from "../fixtures/llm_server.ts";
 import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
 import { skillMd } from "./fixtures.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -23,11 +24,7 @@ Deno.test("skills chat sees a skill added by skills add during the turn", async 
   const home = join(dir.path, "home");
   await Deno.mkdir(home, { recursive: true });
   const source = join(dir.path, "late-notes");
-  await Deno.mkdir(source, { recursive: true });
-  await Deno.writeTextFile(
-    join(source, "SKILL.md"),
-    skillMd("late-notes", [], "# Late\n\nLATE-BODY"),
-  );
+  await writeTree(source, { "SKILL.md": skillMd("late-notes", [], "# Late\n\nLATE-BODY") });
   const env = baseEnv({
     SKILLS_HOME: home,
     AGENT_SKILLS: "all",

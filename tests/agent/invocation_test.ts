@@ -17,16 +17,16 @@ import { withLlmServer } from "../fixtures/llm_server.ts";
 import { scriptedChatLoop } from "../helpers/chat_loop.ts";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
 async function skill(root: string, name: string, frontMatter: string, body: string) {
   const dir = join(root, name);
-  await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, "SKILL.md"),
-    `---\nname: ${name}\ndescription: The ${name} skill.\n${frontMatter}---\n\n${body}\n`,
-  );
+  await writeTree(dir, {
+    "SKILL.md":
+      `---\nname: ${name}\ndescription: The ${name} skill.\n${frontMatter}---\n\n${body}\n`,
+  });
   return dir;
 }
 

@@ -3,8 +3,9 @@
  * downwards, runtime subsystems form no circle, `core/` never touches `Deno.*`, subsystem
  * folders (every folder of src/) stay small with a mod.ts header, a folder that declares a
  * stack of modules (runtime/git) keeps to it, CLI commands leave the install protocol to the
- * lifecycle, and a command is two files: its spec and its module (help, parse and run from
- * the spec).
+ * lifecycle, cli/ holds commands and rendering only (no filesystem, process or network call
+ * of its own, no low-level os/store module), a command is two files: its spec and its module
+ * (help, parse and run from the spec), and a test helper is written once (tests/helpers/).
  */
 
 import assert from "node:assert/strict";
@@ -245,6 +246,114 @@ Deno.test("CLI commands leave staging and the journal to the lifecycle", () => {
       file,
     );
   }
+});
+
+/**
+ * What only runtime does for the CLI: the filesystem, processes and the network called
+ * directly (Deno's APIs, `fetch(`, node's modules for them) — a method named `fetch` of a
+ * runtime object (`change.fetch(`) is a workflow asked, not a call to the network.
+ */
+const EDGE_CALL =
+  /\bDeno\.(?:readFile|readTextFile|readDir|readLink|writeFile|writeTextFile|stat|lstat|realPath|open|create|mkdir|makeTemp\w*|remove|rename|copyFile|symlink|link|chmod|chown|truncate|utime|Command|run|kill|connect\w*|listen\w*|serve\w*|watchFs)(?:Sync)?\b|(?<![.\w])fetch\(|["']node:(?:fs|child_process|net|http|https)(?:\/\w+)?["']/;
+/**
+ * The low-level modules a command would drive itself: files and tool probes (runtime/os),
+ * the registry, lock, staging and records (runtime/store, but for `home.ts`, which only
+ * says where `$SKILLS_HOME` is). A runtime workflow imports them for the command.
+ */
+const LOW_LEVEL_IMPORT =
+  /["'][^"']*runtime\/(?:os\/(?:fs|probe|timer)|store\/(?!home\.ts)\w+)\.ts["']/;
+
+/**
+ * Files of src/cli that may still break the rule, each with why. The commands others are
+ * changing keep their workflow until their own change moves it.
+ */
+const CLI_WORKFLOW_ALLOWED: Readonly<Record<string, string>> = {
+  "src/cli/commands/outdated.ts":
+    "workflow still in the command: moves with outdated's user-scope candidates (it reads the registry itself)",
+};
+
+/**
+ * Where the CLI does workflow work itself, by `path → text` of its files: a direct call of
+ * the filesystem, processes or network, or an import of a low-level os/store module.
+ * Comments are not read; files in `allowed` are skipped.
+ */
+function cliEdgeViolations(
+  files: ReadonlyMap<string, string>,
+  allowed: Readonly<Record<string, string>>,
+): string[] {
+  const violations: string[] = [];
+  for (const [file, text] of files) {
+    if (file in allowed) continue;
+    text.split("\n").forEach((line, i) => {
+      const code = line.replace(/\/\/.*$|^\s*\*.*$|^\s*\/\*.*$/, "");
+      const found = code.match(EDGE_CALL) ?? code.match(LOW_LEVEL_IMPORT);
+      if (found) violations.push(`${file}:${i + 1} ${found[0]}`);
+    });
+  }
+  return violations.sort();
+}
+
+/** Every source file of src/cli (generated registry files included), by path. */
+function cliFiles(): Map<string, string> {
+  return new Map(
+    walk(join(SRC, "cli")).map((f) => [relative(ROOT, f), Deno.readTextFileSync(f)]),
+  );
+}
+
+Deno.test("cli holds commands and rendering: no filesystem, process or network call of its own", () => {
+  const files = cliFiles();
+  assert.deepEqual(cliEdgeViolations(files, CLI_WORKFLOW_ALLOWED), []);
+  // An entry stays only while its file needs it: one that keeps to the rule is removed.
+  for (const file of Object.keys(CLI_WORKFLOW_ALLOWED)) {
+    assert.ok(files.has(file), `${file} is allow-listed but does not exist`);
+    assert.notDeepEqual(
+      cliEdgeViolations(new Map([[file, files.get(file)!]]), {}),
+      [],
+      `${file} keeps to the rule now: remove its entry from CLI_WORKFLOW_ALLOWED`,
+    );
+  }
+});
+
+Deno.test("the cli rule refuses planted filesystem, process, network and store use", () => {
+  const files = new Map([
+    [
+      "src/cli/commands/fine.ts",
+      [
+        'import { skillsHome } from "../../runtime/store/home.ts";',
+        'import { examine } from "../../runtime/inspect/doctor.ts";',
+        "// Deno.readTextFile is the runtime's: said in a comment, not called.",
+        "const fetched = await change.fetch(source, request);",
+      ].join("\n"),
+    ],
+    [
+      "src/cli/commands/planted.ts",
+      [
+        'import { readRegistry } from "../../runtime/store/registry.ts";',
+        "const text = await Deno.readTextFile(path);",
+        'const child = new Deno.Command("git", { args });',
+        'const reply = await fetch("https://example.com");',
+        'const { lstatOrNull } = await import("../../runtime/os/fs.ts");',
+        "const real = Deno.realPathSync(dir);",
+      ].join("\n"),
+    ],
+    ["src/cli/ui/planted_ui.ts", 'import { writeFileSync } from "node:fs";'],
+  ]);
+  assert.deepEqual(cliEdgeViolations(files, {}), [
+    'src/cli/commands/planted.ts:1 "../../runtime/store/registry.ts"',
+    "src/cli/commands/planted.ts:2 Deno.readTextFile",
+    "src/cli/commands/planted.ts:3 Deno.Command",
+    "src/cli/commands/planted.ts:4 fetch(",
+    'src/cli/commands/planted.ts:5 "../../runtime/os/fs.ts"',
+    "src/cli/commands/planted.ts:6 Deno.realPathSync",
+    'src/cli/ui/planted_ui.ts:1 "node:fs"',
+  ]);
+  assert.deepEqual(
+    cliEdgeViolations(files, {
+      "src/cli/commands/planted.ts": "a reason",
+      "src/cli/ui/planted_ui.ts": "another",
+    }),
+    [],
+  );
 });
 
 /**
@@ -535,5 +644,98 @@ Deno.test("the name rule refuses a name reused for another idea, and keeps a com
   assert.deepEqual(nameClashes([...paths, "src/runtime/project/remove.ts"], commands), [
     "paths.ts: src/core/paths.ts, src/runtime/os/paths.ts",
     "remove.ts: src/runtime/lifecycle/remove.ts, src/runtime/project/remove.ts",
+  ]);
+});
+
+const TESTS = join(ROOT, "tests");
+
+/**
+ * Every top-level function of `source` (declared, or an arrow or function expression bound
+ * to a const, exported or not) with its text, whitespace folded: two files holding the
+ * same text hold one helper twice.
+ */
+function topLevelFunctions(file: string, source: string): { name: string; text: string }[] {
+  const plugin: Deno.lint.Plugin = {
+    name: "house",
+    rules: {
+      "top-level-functions": {
+        create(context) {
+          return {
+            Program(program) {
+              for (const statement of program.body) {
+                const declaration = statement.type === "ExportNamedDeclaration"
+                  ? statement.declaration
+                  : statement;
+                if (declaration?.type === "FunctionDeclaration" && declaration.id) {
+                  context.report({ node: declaration, message: declaration.id.name });
+                } else if (declaration?.type === "VariableDeclaration") {
+                  for (const bound of declaration.declarations) {
+                    const init = bound.init?.type;
+                    if (
+                      bound.id.type === "Identifier" &&
+                      (init === "ArrowFunctionExpression" || init === "FunctionExpression")
+                    ) context.report({ node: bound, message: bound.id.name });
+                  }
+                }
+              }
+            },
+          };
+        },
+      },
+    },
+  };
+  return Deno.lint.runPlugin(plugin, file, source).map((d) => ({
+    name: d.message,
+    text: source.slice(d.range[0], d.range[1]).replace(/\s+/g, " "),
+  }));
+}
+
+/** The functions whose very text stands in more than one file: `name: a.ts, b.ts`. */
+function copiedFunctions(sources: ReadonlyMap<string, string>): string[] {
+  const byText = new Map<string, { name: string; files: Set<string> }>();
+  for (const [file, source] of sources) {
+    for (const { name, text } of topLevelFunctions(file, source)) {
+      const seen = byText.get(text) ?? { name, files: new Set<string>() };
+      seen.files.add(file);
+      byText.set(text, seen);
+    }
+  }
+  return [...byText.values()]
+    .filter(({ files }) => files.size > 1)
+    .map(({ name, files }) => `${name}: ${[...files].sort().join(", ")}`)
+    .sort();
+}
+
+/**
+ * Copies that stand in test files another change is rewriting (the lifecycle and lockfile
+ * tests): the list only shrinks. When one is made a helper of tests/helpers/, the test
+ * below fails until its line here is struck.
+ */
+const KNOWN_COPIES = [
+  "begin: tests/runtime/lifecycle/install_test.ts, tests/runtime/lifecycle/update_test.ts",
+  "ok: tests/e2e/lifecycle_safety_test.ts, tests/e2e/lifecycle_test.ts",
+  "vercelHash: tests/e2e/lockfile_clones_test.ts, tests/e2e/project_lock_test.ts",
+];
+
+Deno.test("a test helper is written once: no function is copied into two test files", () => {
+  const sources = new Map(
+    walk(TESTS).map((file) => [relative(ROOT, file), Deno.readTextFileSync(file)]),
+  );
+  assert.deepEqual(copiedFunctions(sources), KNOWN_COPIES);
+});
+
+Deno.test("the copy rule refuses a planted copied helper and lets a same-named one differ", () => {
+  const helper = "async function home() {\n  return await Deno.makeTempDir();\n}\n";
+  const other = "function home() {\n  return '/tmp/other';\n}\n";
+  const arrow = "export const json = (text: string) =>\n  JSON.parse(text);\n";
+  const sources = new Map([
+    ["tests/a_test.ts", `${helper}${arrow}`],
+    ["tests/b_test.ts", `${helper.replace("\n  ", " ")}Deno.test("x", () => {});\n`],
+    ["tests/c_test.ts", other],
+    ["tests/d_test.ts", "const json = (text: string) => JSON.parse(text);\n"],
+  ]);
+  assert.deepEqual(copiedFunctions(sources), [
+    "home: tests/a_test.ts, tests/b_test.ts",
+    "json: tests/a_test.ts, tests/d_test.ts",
   ]);
 });

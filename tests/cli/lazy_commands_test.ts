@@ -6,25 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { SPECS } from "../../src/cli/specs/all.ts";
-import { REPO_ROOT } from "../helpers/cli.ts";
-
-/** The repository files in the static module graph of `entry` (as `deno info` walks it). */
-async function localGraph(entry: string): Promise<string[]> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", join(REPO_ROOT, entry)],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    modules: { specifier: string }[];
-  };
-  return graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
-    .map((s) => s.slice(`file://${REPO_ROOT}/`.length));
-}
+import { localGraph } from "../helpers/module_graph.ts";
 
 const commandFiles = (files: string[]) =>
   files.filter((f) => /^src\/cli\/(commands|specs)\//.test(f)).sort();

@@ -1,13 +1,10 @@
 import assert from "node:assert/strict";
 import { runCli } from "../helpers/cli.ts";
 import { startRegistry } from "../helpers/oci_registry.ts";
+import { writeSkillMd } from "../helpers/tree.ts";
 
-async function writeSkill(dir: string, name: string) {
-  await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(
-    `${dir}/SKILL.md`,
-    `---\nname: ${name}\ndescription: Demo ${name}.\n---\n# ${name}\n`,
-  );
+function writeSkill(dir: string, name: string) {
+  return writeSkillMd(dir, `name: ${name}\ndescription: Demo ${name}.`, `# ${name}\n`);
 }
 
 Deno.test("skills publish: pushes a skill, prints its digest, --json; skopeo reads the same digest", async () => {

@@ -15,11 +15,11 @@ import {
 } from "../../src/core/audit/engine.ts";
 import { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES } from "../../src/core/audit/audit_rules.ts";
 import { sampleSkillMd } from "../fixtures/audit_corpus.ts";
+import { utf8 } from "../helpers/bytes.ts";
 
-const encode = (text: string) => new TextEncoder().encode(text);
 const skill = (files: Record<string, string>, name = "sample", env: string[] = []) =>
   auditSkill({
-    files: Object.entries(files).map(([path, text]) => ({ path, bytes: encode(text) })),
+    files: Object.entries(files).map(([path, text]) => ({ path, bytes: utf8(text) })),
     name,
     envPatterns: env,
   });

@@ -2,8 +2,7 @@
 import assert from "node:assert/strict";
 import { parseSkillMd } from "../../src/core/manifest/manifest.ts";
 import { MANIFEST_FIELDS, SPEC_KEYS } from "../../src/core/manifest/manifest_fields.ts";
-
-const encode = (text: string) => new TextEncoder().encode(text);
+import { utf8 } from "../helpers/bytes.ts";
 
 Deno.test("the spec's keys named by strict mode are exactly the table's spec rows", () => {
   const specRows = MANIFEST_FIELDS.filter((f) => f.origin === "spec").map((f) => f.key);
@@ -19,7 +18,7 @@ Deno.test("every row reports a value of the wrong kind on its own line, in both 
     const text = `---\n${lines.join("\n")}\n---\n# Body\n`;
     const line = text.split("\n").indexOf(`${field.key}: ${wrong}`) + 1;
     for (const strict of [false, true]) {
-      const { diagnostics } = await parseSkillMd(encode(text), "SKILL.md", { strict });
+      const { diagnostics } = await parseSkillMd(utf8(text), "SKILL.md", { strict });
       const own = diagnostics.filter((d) => d.line === line && d.message.includes(field.key));
       assert.ok(own.length > 0, `${field.key} (strict: ${strict}): ${JSON.stringify(diagnostics)}`);
     }

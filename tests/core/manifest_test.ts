@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Diagnostic, hasErrors, parseSkillMd } from "../../src/core/manifest/manifest.ts";
+import { utf8 } from "../helpers/bytes.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/manifests", import.meta.url));
-const encode = (text: string) => new TextEncoder().encode(text);
 
 function parseFixture(kind: string, name: string, strict = false) {
   const file = join(FIXTURES, kind, name, "SKILL.md");
@@ -96,7 +96,7 @@ Deno.test("strict mode applies the Agent Skills spec exactly", async () => {
     "---",
     "",
   ].join("\n");
-  const strict = await parseSkillMd(encode(text), "x/SKILL.md", {
+  const strict = await parseSkillMd(utf8(text), "x/SKILL.md", {
     strict: true,
     dirName: "my-skill",
   });
@@ -107,7 +107,7 @@ Deno.test("strict mode applies the Agent Skills spec exactly", async () => {
   assert.match(messages, /'allowed-tools' must be a space-delimited string/);
   assert.match(messages, /'metadata.count' must be a string/);
 
-  const lenient = await parseSkillMd(encode(text), "x/SKILL.md", { dirName: "my-skill" });
+  const lenient = await parseSkillMd(utf8(text), "x/SKILL.md", { dirName: "my-skill" });
   assert.deepEqual(errors(lenient.diagnostics), []);
   const warnings = lenient.diagnostics.map((d) => d.message).join("\n");
   assert.match(warnings, /not portable/);
@@ -135,7 +135,7 @@ Deno.test("default mode accepts every seed field and warns above 500 description
     "---",
     "# Body",
   ].join("\n");
-  const parsed = await parseSkillMd(encode(text), "k/SKILL.md", {
+  const parsed = await parseSkillMd(utf8(text), "k/SKILL.md", {
     cliVersion: "0.1.0",
     dirName: "kalshi-markets",
   });
@@ -152,7 +152,7 @@ Deno.test("default mode accepts every seed field and warns above 500 description
 Deno.test("limits are bounded: timeout in (0, 3600] seconds, max_output a whole 1 KiB-256 MiB", async () => {
   const limitsOf = async (limits: string) => {
     const text = `---\nname: lim\ndescription: d\nlimits: ${limits}\n---\n`;
-    const parsed = await parseSkillMd(encode(text), "lim/SKILL.md", {});
+    const parsed = await parseSkillMd(utf8(text), "lim/SKILL.md", {});
     return { limits: parsed.manifest?.limits, errors: errors(parsed.diagnostics) };
   };
   // Accepted up to 256 MiB, but a manifest gets at most 16 MiB (with a warning).
@@ -182,13 +182,13 @@ Deno.test("limits are bounded: timeout in (0, 3600] seconds, max_output a whole 
 
 Deno.test("max_agent_base_version below the CLI version is refused", async () => {
   const text = "---\nname: old\ndescription: d\nmax_agent_base_version: 0.0.1\n---\n";
-  const parsed = await parseSkillMd(encode(text), "o/SKILL.md", { cliVersion: "0.1.0" });
+  const parsed = await parseSkillMd(utf8(text), "o/SKILL.md", { cliVersion: "0.1.0" });
   assert.match(errors(parsed.diagnostics)[0]?.message ?? "", /supports skills up to 0.0.1/);
 });
 
 Deno.test("a huge front matter read as a bounded prefix fails fast with a clear message", async () => {
   const huge = "---\nname: big\ndescription: d\npad: " + "x".repeat(50 * 1024 * 1024);
-  const prefix = encode(huge.slice(0, 64 * 1024));
+  const prefix = utf8(huge.slice(0, 64 * 1024));
   const started = performance.now();
   const parsed = await parseSkillMd(prefix, "big/SKILL.md", {}, false);
   assert.ok(performance.now() - started < 1000);
@@ -198,7 +198,7 @@ Deno.test("a huge front matter read as a bounded prefix fails fast with a clear 
 Deno.test("deeply nested YAML is refused without crashing", async () => {
   const nested = "---\nname: deep\ndescription: d\nx: " + "[".repeat(5000) + "]".repeat(5000) +
     "\n---\n";
-  const parsed = await parseSkillMd(encode(nested), "deep/SKILL.md", {});
+  const parsed = await parseSkillMd(utf8(nested), "deep/SKILL.md", {});
   assert.equal(parsed.manifest, undefined);
   assert.match(errors(parsed.diagnostics)[0]?.message ?? "", /nest|deep/i);
 });
@@ -243,7 +243,7 @@ Deno.test("default mode reads padded names, scalar licenses and the agents' own 
     "",
     "Body.",
   ].join("\n");
-  const parsed = await parseSkillMd(encode(text), "SKILL.md", {});
+  const parsed = await parseSkillMd(utf8(text), "SKILL.md", {});
   assert.deepEqual(errors(parsed.diagnostics), []);
   assert.equal(parsed.manifest?.name, "pdf");
   assert.equal(parsed.manifest?.license, "2");

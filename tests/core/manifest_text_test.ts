@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { characterCount, parseSkillMd } from "../../src/core/manifest/manifest.ts";
-
-const encode = (text: string) => new TextEncoder().encode(text);
+import { utf8 } from "../helpers/bytes.ts";
 
 async function parse(frontMatter: string) {
-  return await parseSkillMd(encode(`---\n${frontMatter}---\n\nBody.\n`), "SKILL.md");
+  return await parseSkillMd(utf8(`---\n${frontMatter}---\n\nBody.\n`), "SKILL.md");
 }
 
 Deno.test("lengths are counted in characters (code points), not UTF-16 units", async () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { LINT_GUIDE, LINT_GUIDE_ANCHORS, lintGuideFor } from "../../src/core/audit/lint_guide.ts";
 import { REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
 import { anchors } from "./markdown.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 /** Every rule id the lint sources can report (`rule: "x"`, or the description's `at("x", …)`). */
 function rulesInSource(): Set<string> {
@@ -36,11 +37,10 @@ Deno.test("every lint rule links to a section of the guide that exists", () => {
 Deno.test("skills lint says where the guide explains each finding, in text and JSON", async () => {
   await using dir = await tempDir();
   const env = { SKILLS_HOME: join(dir.path, "home") };
-  await Deno.mkdir(join(dir.path, "weather"));
-  await Deno.writeTextFile(
-    join(dir.path, "weather", "SKILL.md"),
-    "---\nname: weather\ndescription: Helps with weather stuff.\n---\n\n# Weather\n\nAsk away.\n",
-  );
+  await writeTree(dir.path, {
+    "weather/SKILL.md":
+      "---\nname: weather\ndescription: Helps with weather stuff.\n---\n\n# Weather\n\nAsk away.\n",
+  });
   const json = await runCli(["lint", "weather", "--no-scripts", "--json"], { cwd: dir.path, env });
   assert.equal(json.code, 0, json.stderr);
   const findings = JSON.parse(json.stdout).skills[0].findings as { rule: string; guide: string }[];

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { startLlmServer } from "../fixtures/llm_server.ts";
 import { installFixtureSkill, installRunnerSkill } from "../helpers/install_fixture.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 const BROKEN = /Skill 'broken' is active but failed to load: .*description/;
 
@@ -16,8 +17,7 @@ async function homeWithBrokenSkill() {
   const home = await tempDir();
   await using source = await tempDir();
   const dir = join(source.path, "broken");
-  await Deno.mkdir(dir);
-  await Deno.writeTextFile(join(dir, "SKILL.md"), "---\nname: broken\n---\n\nNo description.\n");
+  await writeTree(dir, { "SKILL.md": "---\nname: broken\n---\n\nNo description.\n" });
   await installFixtureSkill(home.path, dir);
   return home;
 }

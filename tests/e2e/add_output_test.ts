@@ -3,18 +3,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 Deno.test("skills add names each warning's file and folds a warning several files share", async () => {
   await using dir = await tempDir();
   const skill = join(dir.path, "pdf");
-  await Deno.mkdir(join(skill, "scripts"), { recursive: true });
-  await Deno.writeTextFile(
-    join(skill, "SKILL.md"),
-    "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\nUse the scripts.\n",
-  );
-  for (const name of ["a", "b", "c", "d", "e"]) {
-    await Deno.writeTextFile(join(skill, "scripts", `${name}.py`), "print('x')\n");
-  }
+  const scripts = ["a", "b", "c", "d", "e"].map((name) => [`scripts/${name}.py`, "print('x')\n"]);
+  await writeTree(skill, {
+    "SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\nUse the scripts.\n",
+    ...Object.fromEntries(scripts),
+  });
   const result = await runCli(["add", skill, "--yes"], {
     env: { SKILLS_HOME: join(dir.path, "home") },
   });
@@ -30,11 +28,9 @@ Deno.test("skills add --list names an invalid skill by its declared name, not '?
   await using dir = await tempDir();
   const repo = join(dir.path, "repo");
   for (const [name, extra] of [["good", ""], ["bad-field", "scripts: 42\n"]]) {
-    await Deno.mkdir(join(repo, "skills", name!), { recursive: true });
-    await Deno.writeTextFile(
-      join(repo, "skills", name!, "SKILL.md"),
-      `---\nname: ${name}\ndescription: Skill ${name}.\n${extra}---\n\nBody.\n`,
-    );
+    await writeTree(join(repo, "skills", name!), {
+      "SKILL.md": `---\nname: ${name}\ndescription: Skill ${name}.\n${extra}---\n\nBody.\n`,
+    });
   }
   const result = await runCli(["add", repo, "--list"], {
     env: { SKILLS_HOME: join(dir.path, "home") },

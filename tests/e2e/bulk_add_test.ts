@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRepo, skillFiles } from "../fixtures/git_repos.ts";
 import { userHome } from "../helpers/user_home.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 async function workspace() {
   const ws = await userHome();
@@ -79,11 +80,7 @@ Deno.test("re-adding a skill at the same commit is a no-op; another commit point
 
   // A local directory: the same files are already installed.
   const local = join(ws.dir.path, "local-skill");
-  await Deno.mkdir(local);
-  await Deno.writeTextFile(
-    join(local, "SKILL.md"),
-    "---\nname: mine\ndescription: Mine.\n---\n\nB.\n",
-  );
+  await writeTree(local, { "SKILL.md": "---\nname: mine\ndescription: Mine.\n---\n\nB.\n" });
   assert.equal((await ws.cli(["add", local, "--yes"])).code, 0);
   const localAgain = await ws.cli(["add", local, "--yes"]);
   assert.equal(localAgain.code, 0, localAgain.stderr);

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { installFixtureSkill, installRunnerSkill } from "../helpers/install_fixture.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 Deno.test("a skill edited after it was trusted is ✗ in check, 'changed' in list, with the fix", async () => {
   await using home = await tempDir();
@@ -72,16 +73,12 @@ Deno.test("a skill whose toolset fails to import is ! in check with the import e
   await using home = await tempDir();
   await using source = await tempDir();
   const dir = join(source.path, "broken-tools");
-  await Deno.mkdir(join(dir, "toolsets"), { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, "SKILL.md"),
-    "---\nname: broken-tools\ndescription: A skill whose toolset cannot import.\n" +
+  await writeTree(dir, {
+    "SKILL.md": "---\nname: broken-tools\ndescription: A skill whose toolset cannot import.\n" +
       "toolsets: [toolsets.calc:Calc]\n---\n\n# Broken tools\n",
-  );
-  await Deno.writeTextFile(
-    join(dir, "toolsets", "calc.py"),
-    "import not_installed_anywhere_xyz\n\nclass Calc:\n    def add(self, a: int) -> int:\n        return a\n",
-  );
+    "toolsets/calc.py":
+      "import not_installed_anywhere_xyz\n\nclass Calc:\n    def add(self, a: int) -> int:\n        return a\n",
+  });
   await installFixtureSkill(home.path, dir);
   const env = { SKILLS_HOME: home.path };
   const check = await runCli(["check"], { env });

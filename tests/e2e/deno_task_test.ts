@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { baseEnv, REPO_ROOT, runCli, tempDir } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 async function denoTask(cwd: string, args: string[], env: Record<string, string> = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
@@ -23,11 +24,10 @@ async function denoTask(cwd: string, args: string[], env: Record<string, string>
 Deno.test("deno task skills validate . validates the skill in the user's directory", async () => {
   await using dir = await tempDir();
   const skill = join(dir.path, "my-skill");
-  await Deno.mkdir(skill);
-  await Deno.writeTextFile(
-    join(skill, "SKILL.md"),
-    "---\nname: my-skill\ndescription: A skill in the user's directory.\n---\n\nBody.\n",
-  );
+  await writeTree(skill, {
+    "SKILL.md":
+      "---\nname: my-skill\ndescription: A skill in the user's directory.\n---\n\nBody.\n",
+  });
   const result = await denoTask(skill, ["validate", "."], { SKILLS_HOME: join(dir.path, "home") });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stdout, new RegExp(`✓ my-skill \\(${skill.replaceAll("/", "\\/")}\\)`));
@@ -44,11 +44,9 @@ Deno.test("a skills started elsewhere by a process inside a deno task keeps its 
   const project = join(dir.path, "project");
   await Deno.mkdir(join(project, ".git"), { recursive: true });
   const skill = join(project, ".agents", "skills", "local-one");
-  await Deno.mkdir(skill, { recursive: true });
-  await Deno.writeTextFile(
-    join(skill, "SKILL.md"),
-    "---\nname: local-one\ndescription: A project skill.\n---\n\nBody.\n",
-  );
+  await writeTree(skill, {
+    "SKILL.md": "---\nname: local-one\ndescription: A project skill.\n---\n\nBody.\n",
+  });
   // What a benchmark or another task's `cd sub && skills …` hands down: deno task's
   // variables, naming the directory the task started in, not this one.
   const result = await runCli(["check", "--json"], {

@@ -8,15 +8,12 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { type CliResult, okJson, runCli, tempDir } from "../helpers/cli.ts";
 import { installFixtureSkill, installRunnerSkill } from "../helpers/install_fixture.ts";
 import { realPython } from "../helpers/python.ts";
 import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
-/** Each test in the OS sandbox (where bubblewrap works) and in policy mode. */
-const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
+import { SANDBOX_MODES } from "../helpers/sandbox.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 async function polyglot() {
   const dir = await tempDir();
@@ -27,15 +24,10 @@ async function polyglot() {
   return { dir, home, installed, run, [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose]() };
 }
 
-const json = (result: CliResult) => {
-  assert.equal(result.code, 0, result.stderr);
-  return JSON.parse(result.stdout);
-};
-
 Deno.test("skills scripts lists shell, Node, Deno and Python scripts with what runs them; _modules are not scripts", async () => {
   await using p = await polyglot();
   const listed = await runCli(["scripts", "polyglot", "--json"], { env: { SKILLS_HOME: p.home } });
-  const scripts = json(listed).polyglot as { name: string; interpreter: string }[];
+  const scripts = okJson(listed).polyglot as { name: string; interpreter: string }[];
   assert.deepEqual(scripts.map((s) => [s.name, s.interpreter]), [
     ["check", "deno"],
     ["render", "node"],
@@ -45,7 +37,7 @@ Deno.test("skills scripts lists shell, Node, Deno and Python scripts with what r
   ]);
 });
 
-for (const [label, mode, where] of MODES) {
+for (const [label, mode, where] of SANDBOX_MODES) {
   Deno.test(
     `${label}: a .sh script runs with bash and --json, and has a work folder of its own`,
     where,
@@ -54,7 +46,7 @@ for (const [label, mode, where] of MODES) {
       const version = await new Deno.Command("bash", { args: ["-c", "echo ${BASH_VERSINFO[0]}"] })
         .output();
       assert.deepEqual(
-        json(await p.run(["report", "one", "two", "--json"], { SKILLS_SANDBOX: mode })),
+        okJson(await p.run(["report", "one", "two", "--json"], { SKILLS_SANDBOX: mode })),
         {
           shell: "bash",
           bash_major: Number(new TextDecoder().decode(version.stdout).trim()),
@@ -63,17 +55,17 @@ for (const [label, mode, where] of MODES) {
         },
       );
       // By file name too, extension and all.
-      assert.equal(json(await p.run(["report.sh", "--json"], { SKILLS_SANDBOX: mode })).words, 0);
+      assert.equal(okJson(await p.run(["report.sh", "--json"], { SKILLS_SANDBOX: mode })).words, 0);
     },
   );
 
   Deno.test(`${label}: .mjs runs with node and .ts with deno`, where, async () => {
     await using p = await polyglot();
-    assert.deepEqual(json(await p.run(["render", "a", "--json"], { SKILLS_SANDBOX: mode })), {
+    assert.deepEqual(okJson(await p.run(["render", "a", "--json"], { SKILLS_SANDBOX: mode })), {
       runtime: "node",
       args: ["a"],
     });
-    assert.deepEqual(json(await p.run(["check", "b", "--json"], { SKILLS_SANDBOX: mode })), {
+    assert.deepEqual(okJson(await p.run(["check", "b", "--json"], { SKILLS_SANDBOX: mode })), {
       runtime: "deno",
       typescript: true,
       args: ["b"],
@@ -86,7 +78,7 @@ for (const [label, mode, where] of MODES) {
     async () => {
       await using p = await polyglot();
       assert.deepEqual(
-        json(await p.run(["uses_shared", "Ada", "--json"], { SKILLS_SANDBOX: mode })),
+        okJson(await p.run(["uses_shared", "Ada", "--json"], { SKILLS_SANDBOX: mode })),
         {
           greeting: "hello Ada",
         },
@@ -122,7 +114,7 @@ for (const [label, mode, where] of MODES) {
       // The next run is not refused as modified; writing to the work folder works.
       const again = await p.run(["writes_self", "--json"], env);
       assert.doesNotMatch(again.stdout + again.stderr, /integrity_mismatch/);
-      const work = json(await p.run(["writes_self", "--work-dir", "--json"], env));
+      const work = okJson(await p.run(["writes_self", "--work-dir", "--json"], env));
       assert.match(work.wrote, /skills-work-[^/]+\/out\.txt$/);
       const check = await runCli(["check", "--json"], { env: { SKILLS_HOME: p.home } });
       const polyglotState = JSON.parse(check.stdout).skills.find((s: { name: string }) =>
@@ -139,16 +131,12 @@ for (const [label, mode, where] of MODES) {
       await using p = await polyglot();
       // A skill laid out like slack-gif-creator: no PEP 723, a requirements.txt at its root.
       const source = join(p.dir.path, "gif-maker");
-      await Deno.mkdir(join(source, "scripts"), { recursive: true });
-      await Deno.writeTextFile(
-        join(source, "SKILL.md"),
-        "---\nname: gif-maker\ndescription: Makes GIFs with the packages in requirements.txt.\n---\n\n# gif-maker\n",
-      );
-      await Deno.writeTextFile(join(source, "requirements.txt"), "imageio>=2.31\n");
-      await Deno.writeTextFile(
-        join(source, "scripts", "make.py"),
-        'import json\nprint(json.dumps({"ran": True}))\n',
-      );
+      await writeTree(source, {
+        "SKILL.md":
+          "---\nname: gif-maker\ndescription: Makes GIFs with the packages in requirements.txt.\n---\n\n# gif-maker\n",
+        "requirements.txt": "imageio>=2.31\n",
+        "scripts/make.py": 'import json\nprint(json.dumps({"ran": True}))\n',
+      });
       await installFixtureSkill(p.home, source);
       const run = (env: Record<string, string>) =>
         runCli(["run", "gif-maker", "make", "--json"], {
@@ -172,7 +160,7 @@ for (const [label, mode, where] of MODES) {
       );
       const env = { SKILLS_SANDBOX: mode, PATH: `${bin}:/usr/bin:/bin` };
       const ran = await run(env);
-      assert.deepEqual(json(ran), { ran: true });
+      assert.deepEqual(okJson(ran), { ran: true });
       const argv: string[] = JSON.parse(
         ran.stderr.split("\n").find((l) => l.startsWith("uv-argv "))!.slice("uv-argv ".length),
       );

@@ -8,11 +8,11 @@
  */
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { skillFiles, skillMd } from "../fixtures/git_repos.ts";
 import { project } from "../helpers/project.ts";
 import { writeTree } from "../helpers/tree.ts";
+import { sha256Hex } from "../helpers/bytes.ts";
 
 /** A staging folder of a command that has exited: its `.owner` is no longer locked. */
 async function deadStaging(base: string): Promise<{ id: string; staging: string; trash: string }> {
@@ -26,8 +26,6 @@ async function deadStaging(base: string): Promise<{ id: string; staging: string;
   await Deno.mkdir(trash, { recursive: true });
   return { id, staging, trash };
 }
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
@@ -126,7 +124,7 @@ Deno.test("a project update an older version left before its lockfile (project-i
     join(dead.staging, "project-intent.json"),
     JSON.stringify({
       version: 1,
-      lockfile: sha256(lockText.replace("alpha", "alpha-next")),
+      lockfile: sha256Hex(lockText.replace("alpha", "alpha-next")),
       items: [{
         canonical: "alpha",
         target: folder,
@@ -160,7 +158,7 @@ Deno.test("a project install an older version finished (project-intent.json, loc
     join(dead.staging, "project-intent.json"),
     JSON.stringify({
       version: 1,
-      lockfile: sha256(lockText),
+      lockfile: sha256Hex(lockText),
       items: [{
         canonical: "alpha",
         target: folder,

@@ -12,28 +12,12 @@ import { join } from "node:path";
 import { git } from "../fixtures/git_repos.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { startRegistry, type TestRegistry } from "../helpers/oci_registry.ts";
-import { writeShellSkill } from "../helpers/tree.ts";
+import { readTree, writeShellSkill } from "../helpers/tree.ts";
 import { project } from "../helpers/project.ts";
 
 function writeSkill(dir: string, name: string, description = "A demo skill."): Promise<void> {
   const body = `# ${name}\n\nRun scripts/run.sh.\n`;
   return writeShellSkill(dir, `name: ${name}\ndescription: ${description}`, body);
-}
-
-/** Every file under `dir` (relative path → bytes as text), empty when it does not exist. */
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const walk = async (at: string, rel: string) => {
-    for await (const entry of Deno.readDir(at)) {
-      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory) await walk(join(at, entry.name), path);
-      else out.set(path, await Deno.readTextFile(join(at, entry.name)));
-    }
-  };
-  await walk(dir, "").catch((error) => {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
-  return out;
 }
 
 /** Overwrites a blob in the registry's storage: the registry now serves other bytes. */
@@ -99,12 +83,12 @@ Deno.test("add oci://…:tag installs pinned to the manifest digest; a moved tag
     await writeSkill(join(tmp.path, "demo"), "demo", "The same skill, moved on.");
     const second = await publish(join(tmp.path, "demo"), ref);
     assert.notEqual(second, first);
-    const before = await snapshot(home);
+    const before = await readTree(home);
     const again = await runCli(["add", ref, "--yes"], { env });
     assert.equal(again.code, 1);
     assert.match(again.stderr, /installed from this source at another version/);
     assert.match(again.stderr, /skills update demo/);
-    assert.deepEqual(await snapshot(home), before, "nothing changed");
+    assert.deepEqual(await readTree(home), before, "nothing changed");
 
     const outdated = await runCli(["outdated", "--json"], { env });
     assert.match(outdated.stdout, /"status": "outdated"/);
@@ -200,16 +184,16 @@ Deno.test("add oci:// refuses a tampered layer: registry, skills folder and proj
     assert.equal(keepProject.code, 0, keepProject.stderr);
     await tamperBlob(registry, await layerDigest(registry, "team/demo", digest));
 
-    const home = await snapshot(p.home);
-    const root = await snapshot(join(p.root, ".agents"));
+    const home = await readTree(p.home);
+    const root = await readTree(join(p.root, ".agents"));
     const lock = await Deno.readTextFile(join(p.root, "skills-lock.json"));
     for (const scope of [[], ["--project"]]) {
       const add = await p.cli(["add", `oci://${registry.host}/team/demo:v1`, ...scope, "--yes"]);
       assert.equal(add.code, 1, add.stdout);
       assert.match(add.stderr, /Cannot trust blob sha256:[0-9a-f]{64}.*its bytes hash to/);
     }
-    assert.deepEqual(await snapshot(p.home), home);
-    assert.deepEqual(await snapshot(join(p.root, ".agents")), root);
+    assert.deepEqual(await readTree(p.home), home);
+    assert.deepEqual(await readTree(join(p.root, ".agents")), root);
     assert.equal(await Deno.readTextFile(join(p.root, "skills-lock.json")), lock);
   } finally {
     await registry.close();
@@ -259,7 +243,7 @@ Deno.test("install --frozen restores an OCI lockfile in a fresh clone by digest,
     assert.equal(refused.code, 1, refused.stdout);
     assert.match(refused.stdout + refused.stderr, /demo/);
     assert.match(refused.stdout + refused.stderr, /Cannot trust blob/);
-    assert.deepEqual(await snapshot(join(second, ".agents", "skills")), new Map());
+    assert.deepEqual(await readTree(join(second, ".agents", "skills")), new Map());
     assert.equal(await Deno.readTextFile(join(second, "skills-lock.json")), lock);
   } finally {
     await registry.close();

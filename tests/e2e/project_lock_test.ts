@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { createRepo, git, pyScript, skillFiles, skillMd } from "../fixtures/git_repos.ts";
 import { project } from "../helpers/project.ts";
+import { sha256Hex } from "../helpers/bytes.ts";
 
 const PERMS = "permissions:\n  env: [ALPHA_*]\n";
 
@@ -22,8 +23,6 @@ function collection(): Record<string, string> {
     ...skillFiles("beta", "skills/beta"),
   };
 }
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 Deno.test("add --project writes the skill and its lockfile; install --frozen restores it byte for byte; a second install is a no-op", async () => {
   await using p = await project();
@@ -45,7 +44,7 @@ Deno.test("add --project writes the skill and its lockfile; install --frozen res
   assert.equal(entry.branch, "main");
   assert.deepEqual(entry.permissions, { env: ["ALPHA_*"], network: [] });
   assert.deepEqual(Object.keys(entry.files), ["SKILL.md", "scripts/hello.py"]);
-  assert.equal(entry.files["SKILL.md"], sha256(collection()["skills/alpha/SKILL.md"]!));
+  assert.equal(entry.files["SKILL.md"], sha256Hex(collection()["skills/alpha/SKILL.md"]!));
   assert.match(entry.digest, /^sha256:[0-9a-f]{64}$/);
   const before = await p.files(skillDir);
   const lockText = await Deno.readTextFile(join(p.root, "skills-lock.json"));

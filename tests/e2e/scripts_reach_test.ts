@@ -8,13 +8,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { type CliResult, okJson, runCli, tempDir } from "../helpers/cli.ts";
 import { connectStdio, envelopeOf } from "../helpers/mcp_client.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
-const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
+import { SANDBOX_MODES } from "../helpers/sandbox.ts";
 
 async function officeLab(mode: string) {
   const dir = await tempDir("skills-office-");
@@ -43,17 +40,12 @@ async function officeLab(mode: string) {
   return { dir, home, work, run, [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose]() };
 }
 
-const json = (result: CliResult) => {
-  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-  return JSON.parse(result.stdout);
-};
-
 Deno.test("skills scripts lists nested and extension-less scripts with what runs them", async () => {
   await using lab = await officeLab("auto");
   const listed = await runCli(["scripts", "office-lab", "--json"], {
     env: { SKILLS_HOME: lab.home },
   });
-  const scripts = json(listed)["office-lab"] as { name: string; interpreter: string }[];
+  const scripts = okJson(listed)["office-lab"] as { name: string; interpreter: string }[];
   assert.deepEqual(scripts.map((s) => [s.name, s.interpreter]), [
     ["needs_missing", "python"],
     ["office/unpack", "python"],
@@ -62,14 +54,14 @@ Deno.test("skills scripts lists nested and extension-less scripts with what runs
   ]);
 });
 
-for (const [label, mode, where] of MODES) {
+for (const [label, mode, where] of SANDBOX_MODES) {
   Deno.test(
     `${label}: office/unpack and scripts/office/unpack.py unpack a document into the user's folder`,
     where,
     async () => {
       await using lab = await officeLab(mode);
       for (const [name, out] of [["office/unpack", "a"], ["scripts/office/unpack.py", "b"]]) {
-        const result = json(await lab.run([name!, "report.docx", out!, "--json"]));
+        const result = okJson(await lab.run([name!, "report.docx", out!, "--json"]));
         assert.equal(result.parts, 2, name);
         assert.equal(
           await Deno.readTextFile(join(lab.work, out!, "word", "document.xml")),
@@ -84,7 +76,7 @@ for (const [label, mode, where] of MODES) {
 
   Deno.test(`${label}: an extension-less bash script runs by its #! line`, where, async () => {
     await using lab = await officeLab(mode);
-    assert.deepEqual(json(await lab.run(["task-brief", "x", "--json"])), {
+    assert.deepEqual(okJson(await lab.run(["task-brief", "x", "--json"])), {
       brief: "task in work",
       args: 2,
     });
@@ -112,7 +104,7 @@ for (const [label, mode, where] of MODES) {
     where,
     async () => {
       await using lab = await officeLab(mode);
-      assert.deepEqual(json(await lab.run(["uses_vendored", "--json"])), { answer: 42 });
+      assert.deepEqual(okJson(await lab.run(["uses_vendored", "--json"])), { answer: 42 });
       const missing = await lab.run(["needs_missing"]);
       assert.equal(missing.code, 1, missing.stderr);
       assert.match(

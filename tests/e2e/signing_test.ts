@@ -12,7 +12,7 @@ import { git } from "../fixtures/git_repos.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { startRegistry } from "../helpers/oci_registry.ts";
 import { project } from "../helpers/project.ts";
-import { readTree } from "../helpers/tree.ts";
+import { readTree, writeSkillMd } from "../helpers/tree.ts";
 
 async function keypair(dir: string, name: string): Promise<{ key: string; line: string }> {
   const key = join(dir, name);
@@ -26,12 +26,8 @@ async function keypair(dir: string, name: string): Promise<{ key: string; line: 
   return { key, line: `${name}@example.com ${pub}\n` };
 }
 
-async function writeSkill(dir: string, name: string, body = "Hello."): Promise<void> {
-  await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, "SKILL.md"),
-    `---\nname: ${name}\ndescription: A signed skill.\n---\n# ${name}\n\n${body}\n`,
-  );
+function writeSkill(dir: string, name: string, body = "Hello."): Promise<void> {
+  return writeSkillMd(dir, `name: ${name}\ndescription: A signed skill.`, `# ${name}\n\n${body}\n`);
 }
 
 Deno.test("publish --sign and add under $SKILLS_HOME/allowed_signers: the right signer is accepted and recorded; a wrong key and an unsigned artifact are refused with nothing installed", async () => {

@@ -7,14 +7,11 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
+import { type CliResult, okJson, runCli, tempDir } from "../helpers/cli.ts";
 import { installRunnerSkill } from "../helpers/install_fixture.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
+import { needsSandbox, SANDBOX_MODES } from "../helpers/sandbox.ts";
 import { git } from "../fixtures/git_repos.ts";
 import { connectStdio, envelopeOf } from "../helpers/mcp_client.ts";
-
-const linux = { ignore: Deno.build.os !== "linux" };
-const MODES = [["sandbox", "auto", needsSandbox], ["policy mode", "off", linux]] as const;
 
 async function userProject(mode: string) {
   const dir = await tempDir("skills-ws-");
@@ -42,18 +39,13 @@ async function userProject(mode: string) {
   };
 }
 
-const json = (result: CliResult) => {
-  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-  return JSON.parse(result.stdout);
-};
-
-for (const [label, mode, where] of MODES) {
+for (const [label, mode, where] of SANDBOX_MODES) {
   Deno.test(
     `${label}: a packaging script given a relative folder writes its archive into the user's folder`,
     where,
     async () => {
       await using p = await userProject(mode);
-      const packed = json(await p.run(["package_folder", "my-skill", "--json"]));
+      const packed = okJson(await p.run(["package_folder", "my-skill", "--json"]));
       assert.equal(packed.archive, join(await Deno.realPath(p.project), "my-skill.skill"));
       assert.equal(packed.files, 2);
       assert.ok((await Deno.stat(join(p.project, "my-skill.skill"))).size > 0);
@@ -66,7 +58,7 @@ for (const [label, mode, where] of MODES) {
     async () => {
       await using p = await userProject(mode);
       const result = await p.run(["build_log", "--json"]);
-      const out = json(result);
+      const out = okJson(result);
       assert.equal(out.log, join(await Deno.realPath(p.project), "build.log"));
       assert.match(await Deno.readTextFile(join(p.project, "build.log")), /^build started in /);
       const receipt = JSON.parse(
@@ -88,7 +80,7 @@ for (const [label, mode, where] of MODES) {
     await git(p.project, ["init", "-q"]);
     await git(p.project, ["add", "."]);
     await git(p.project, ["commit", "-qm", "the user's last commit"]);
-    const info = json(await p.run(["repo_info", "--json"]));
+    const info = okJson(await p.run(["repo_info", "--json"]));
     assert.equal(info.top, await Deno.realPath(p.project));
     assert.equal(info.subject, "the user's last commit");
   });

@@ -17,6 +17,7 @@ import {
 } from "../helpers/cli.ts";
 import { samplePeakRss } from "../helpers/processes.ts";
 import { pyScript, skillMd } from "../fixtures/git_repos.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 const MiB = 1024 * 1024;
 
@@ -57,9 +58,10 @@ Deno.test("a local source's 2 GiB sparse file is refused before anything is copi
 }, async () => {
   await using root = await tempDir();
   const source = join(root.path, "huge-skill");
-  await Deno.mkdir(join(source, "scripts"), { recursive: true });
-  await Deno.writeTextFile(join(source, "SKILL.md"), skillMd("huge-skill"));
-  await Deno.writeTextFile(join(source, "scripts", "go.py"), pyScript("print('{}')"));
+  await writeTree(source, {
+    "SKILL.md": skillMd("huge-skill"),
+    "scripts/go.py": pyScript("print('{}')"),
+  });
   const file = await Deno.open(join(source, "assets.bin"), { write: true, create: true });
   await file.truncate(2 * 1024 * MiB); // sparse: takes no space until copied
   file.close();
@@ -82,8 +84,7 @@ Deno.test("a registry.lock symlink is refused, its target untouched", async () =
   await Deno.writeTextFile(target, "keep me\n");
   await Deno.symlink(target, join(home, "registry.lock"));
   const source = join(root.path, "small");
-  await Deno.mkdir(source);
-  await Deno.writeTextFile(join(source, "SKILL.md"), skillMd("small"));
+  await writeTree(source, { "SKILL.md": skillMd("small") });
   const add = await runCli(["add", source, "--yes"], { env: { SKILLS_HOME: home } });
   assert.equal(
     await Deno.readTextFile(target),
@@ -145,15 +146,10 @@ Deno.test("a manifest cannot raise the stdout cap past 16 MiB: run --json stays 
 }, async () => {
   await using root = await tempDir();
   const source = join(root.path, "flood-skill");
-  await Deno.mkdir(join(source, "scripts"), { recursive: true });
-  await Deno.writeTextFile(
-    join(source, "SKILL.md"),
-    skillMd("flood-skill", undefined, "limits:\n  max_output: 268435456\n"),
-  );
-  await Deno.writeTextFile(
-    join(source, "scripts", "flood.py"),
-    pyScript("import sys\nsys.stdout.write('\"' + 'x' * (200 << 20) + '\"')"),
-  );
+  await writeTree(source, {
+    "SKILL.md": skillMd("flood-skill", undefined, "limits:\n  max_output: 268435456\n"),
+    "scripts/flood.py": pyScript("import sys\nsys.stdout.write('\"' + 'x' * (200 << 20) + '\"')"),
+  });
   const home = join(root.path, "home");
   assert.equal((await runCli(["add", source, "--yes"], { env: { SKILLS_HOME: home } })).code, 0);
   const child = spawnCli(["run", "flood-skill", "flood", "--json"], {

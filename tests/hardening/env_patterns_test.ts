@@ -9,15 +9,14 @@ import { join } from "node:path";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
 import { pyScript, skillMd } from "../fixtures/git_repos.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 const DUMP = pyScript("import json, os\nprint(json.dumps(dict(os.environ)))");
 
 async function skillWithEnv(root: string, name: string, patterns: string[]): Promise<string> {
   const dir = join(root, name);
-  await Deno.mkdir(join(dir, "scripts"), { recursive: true });
   const extra = `permissions:\n  env:\n${patterns.map((p) => `    - "${p}"`).join("\n")}\n`;
-  await Deno.writeTextFile(join(dir, "SKILL.md"), skillMd(name, undefined, extra));
-  await Deno.writeTextFile(join(dir, "scripts", "dump.py"), DUMP);
+  await writeTree(dir, { "SKILL.md": skillMd(name, undefined, extra), "scripts/dump.py": DUMP });
   return dir;
 }
 

@@ -7,17 +7,9 @@
 import assert from "node:assert/strict";
 import { tempDir } from "../helpers/cli.ts";
 import { connectHttp, startHttpMcp } from "../mcp/http_fixture.ts";
+import { initializeRequest } from "../helpers/mcp_stdio.ts";
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "flood", version: "1" },
-  },
-});
+const INITIALIZE = JSON.stringify(initializeRequest("flood"));
 
 Deno.test("a flood of idle sessions cannot lock another client out; no token is said at start", {
   ignore: Deno.build.os !== "linux",

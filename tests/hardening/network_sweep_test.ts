@@ -9,21 +9,9 @@
  */
 
 import { askProxy } from "../helpers/proxy.ts";
+import { pongServer } from "../helpers/pong_server.ts";
 import assert from "node:assert/strict";
 import { startNetProxy } from "../../src/runtime/sandbox/proxy.ts";
-
-function pongServer(hostname = "0.0.0.0") {
-  let hits = 0;
-  const server = Deno.serve({ hostname, port: 0, onListen() {} }, () => {
-    hits++;
-    return new Response("pong");
-  });
-  return {
-    port: (server.addr as Deno.NetAddr).port,
-    hits: () => hits,
-    close: () => server.shutdown(),
-  };
-}
 
 /** A port nothing listens on (bound, then released). */
 function closedPort(): number {
@@ -39,7 +27,7 @@ Deno.test(
   "any public host (network: true) reaches no loopback spelling and not this machine's own addresses",
   linux,
   async () => {
-    const server = pongServer();
+    const server = pongServer("0.0.0.0");
     const reasons: string[] = [];
     const proxy = await startNetProxy({ any: true, grants: [] }, {
       onDenied: (_, reason) => reasons.push(reason),
@@ -65,7 +53,7 @@ Deno.test(
         );
         assert.match(answer, /^HTTP\/1\.1 403 Forbidden/, host);
       }
-      assert.equal(server.hits(), 0, "no request reached the server");
+      assert.equal(server.requests, 0, "no request reached the server");
       assert.equal(reasons.length, targets.length);
       for (const reason of reasons) assert.match(reason, /not a public address/);
     } finally {
@@ -113,7 +101,7 @@ Deno.test(
         }
         assert.equal(new Set(answers).size, 1, answers.join("\n---\n"));
         assert.match(answers[0]!, /^HTTP\/1\.1 403 Forbidden/);
-        assert.equal(server.hits(), 0, "nothing was connected to decide");
+        assert.equal(server.requests, 0, "nothing was connected to decide");
       } finally {
         await proxy.close();
       }

@@ -9,27 +9,7 @@ import { join } from "node:path";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
 import { pythonOnlyBin, setupLab } from "./sandbox_helpers.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
-
-/** A loopback HTTP server answering `pong` (and counting requests) for the scope. */
-function pongServer() {
-  let requests = 0;
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    () => {
-      requests++;
-      return new Response("pong");
-    },
-  );
-  const port = (server.addr as Deno.NetAddr).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}/ping`,
-    get requests() {
-      return requests;
-    },
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
-}
+import { pongServer } from "../helpers/pong_server.ts";
 
 Deno.test(
   "a script without declared network reaches no server, not even on loopback",

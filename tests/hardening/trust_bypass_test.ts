@@ -15,6 +15,7 @@ import { SKIP_SLOW } from "../helpers/quick.ts";
 // @ts-types="../../src/generated/bundled_index.d.ts"
 import { BUNDLED_HASH } from "../../src/generated/bundled_index.ts";
 import { VERSION } from "../../src/core/version.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 /** Compiles `source` to a .pyc at `target` (unchecked-hash: Python never compares it). */
 async function compilePyc(source: string, target: string): Promise<void> {
@@ -211,12 +212,10 @@ Deno.test("a directory dropped among the bundled skills is not a trusted core sk
   const env = { SKILLS_HOME: home.path };
   assert.equal((await runCli(["list", "--json"], { env })).code, 0);
   const core = join(home.path, ".cache", "core", `${VERSION}-${BUNDLED_HASH}`);
-  await Deno.mkdir(join(core, "dropped", "scripts"), { recursive: true });
-  await Deno.writeTextFile(join(core, "dropped", "SKILL.md"), skillMd("dropped"));
-  await Deno.writeTextFile(
-    join(core, "dropped", "scripts", "go.py"),
-    pyScript("print('{\"pwned\": true}')"),
-  );
+  await writeTree(join(core, "dropped"), {
+    "SKILL.md": skillMd("dropped"),
+    "scripts/go.py": pyScript("print('{\"pwned\": true}')"),
+  });
   const run = await runCli(["run", "dropped", "go", "--json"], { env });
   assert.doesNotMatch(run.stdout, /pwned/, "the dropped directory ran as a core skill");
   assert.notEqual(run.code, 0);

@@ -4,6 +4,7 @@
  * tests run against the bundled artifact (that is how .ci/run proves the distributable).
  */
 
+import assert from "node:assert/strict";
 import { removeIfExists } from "../../src/runtime/os/fs.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -122,6 +123,12 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stdout: new TextDecoder().decode(output.stdout),
     stderr: new TextDecoder().decode(output.stderr),
   };
+}
+
+/** A run's `--json` output, once the run is known to have succeeded (exit 0). */
+export function okJson(result: CliResult) {
+  assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+  return JSON.parse(result.stdout);
 }
 
 export interface TempDir extends AsyncDisposable {

@@ -31,7 +31,7 @@ export async function connectStdio(
   return { client, [Symbol.asyncDispose]: () => client.close() };
 }
 
-/** A tool result's envelope (its one text content, parsed). */
-export function envelopeOf(result: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse((result.content as { text: string }[])[0]!.text);
+/** A tool result's envelope (its one text content, parsed), over stdio or HTTP. */
+export function envelopeOf(result: unknown): { success: boolean; [key: string]: unknown } {
+  return JSON.parse((result as { content: { text: string }[] }).content[0]!.text);
 }

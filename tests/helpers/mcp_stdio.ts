@@ -9,6 +9,23 @@ import { spawnCli } from "./cli.ts";
 // deno-lint-ignore no-explicit-any
 export type JsonRpcMessage = Record<string, any>;
 
+/**
+ * The JSON-RPC `initialize` request a client opens an MCP session with (id 1), for tests
+ * that speak the protocol by hand over stdio or HTTP.
+ */
+export function initializeRequest(clientName = "t"): JsonRpcMessage {
+  return {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: clientName, version: "1" },
+    },
+  };
+}
+
 /** Newline-delimited JSON read from a byte stream; a partial line waits for the rest. */
 export class JsonLines {
   readonly #reader: ReadableStreamDefaultReader<string>;
@@ -94,16 +111,7 @@ export function spawnMcp(
     sendLine,
     send,
     async initialize(clientName = "t") {
-      await send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: clientName, version: "1" },
-        },
-      });
+      await send(initializeRequest(clientName));
       await lines.responseTo(1);
       await send({ jsonrpc: "2.0", method: "notifications/initialized" });
     },

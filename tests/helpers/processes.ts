@@ -25,6 +25,17 @@ function statFields(pid: number | string): string[] | null {
   }
 }
 
+/**
+ * The pid of a process that has exited and been reaped: what a lock left by a killed
+ * command, or a parent that died, names. (A later process may reuse it; the tests that
+ * use it only need a pid nobody answers to now.)
+ */
+export async function deadPid(): Promise<number> {
+  const child = new Deno.Command("true").spawn();
+  await child.status;
+  return child.pid;
+}
+
 /** Whether `pid` is a live process; a zombie counts as gone (it has already exited). */
 export function alive(pid: number): boolean {
   requireProc();

@@ -30,6 +30,15 @@ if (!works && Deno.build.os === "linux" && Deno.env.get("CI")) {
 export const needsSandbox = { ignore: !works };
 
 /**
+ * Each script test twice: in the OS sandbox (`SKILLS_SANDBOX=auto`, where bubblewrap works)
+ * and in policy mode (`off`): `[label, SKILLS_SANDBOX, Deno.test options]`.
+ */
+export const SANDBOX_MODES = [
+  ["sandbox", "auto", needsSandbox],
+  ["policy mode", "off", { ignore: Deno.build.os !== "linux" }],
+] as const;
+
+/**
  * `text` without the one-line notice `skills` prints where the sandbox cannot work
  * (`auto` falling back to policy mode): tests of other things read the same output
  * on a machine with or without bubblewrap.

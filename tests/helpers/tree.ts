@@ -35,12 +35,21 @@ export async function readTree(root: string): Promise<Map<string, string>> {
 export const RUN_SH = "#!/bin/sh\necho hi\n";
 
 /**
- * A skill folder `dir` with `SKILL.md` (`---\n<frontMatter>\n---\n<body>`) and an executable
+ * A skill folder `dir` holding `SKILL.md` as `---\n<frontMatter>\n---\n<body>`: the one
+ * file every skill needs, which tests of the reader, catalog and publishing each wrote.
+ */
+export async function writeSkillMd(dir: string, frontMatter: string, body: string) {
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, "SKILL.md"), `---\n${frontMatter}\n---\n${body}`);
+}
+
+/**
+ * A skill folder `dir` with `SKILL.md` (see {@link writeSkillMd}) and an executable
  * `scripts/run.sh` that prints "hi".
  */
 export async function writeShellSkill(dir: string, frontMatter: string, body: string) {
+  await writeSkillMd(dir, frontMatter, body);
   await Deno.mkdir(join(dir, "scripts"), { recursive: true });
-  await Deno.writeTextFile(join(dir, "SKILL.md"), `---\n${frontMatter}\n---\n${body}`);
   await Deno.writeTextFile(join(dir, "scripts", "run.sh"), RUN_SH);
   await Deno.chmod(join(dir, "scripts", "run.sh"), 0o755);
 }

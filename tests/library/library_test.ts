@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startLlmServer } from "../fixtures/llm_server.ts";
 import { baseEnv, REPO_ROOT, tempDir } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 /** Every entry under `root` with its kind, size and modification time, sorted. */
 async function snapshot(root: string): Promise<string[]> {
@@ -27,13 +28,6 @@ async function snapshot(root: string): Promise<string[]> {
   };
   await walk(root, "");
   return out.sort();
-}
-
-async function writeTree(root: string, files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    await Deno.mkdir(join(root, path, ".."), { recursive: true });
-    await Deno.writeTextFile(join(root, path), text);
-  }
 }
 
 Deno.test("a program importing only mod.ts: virtual and stored skills, generateText, no disk writes", async () => {

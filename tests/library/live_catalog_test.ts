@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { openSkills } from "../../mod.ts";
 import { installSkill, skillMd } from "../agent/fixtures.ts";
 import { baseEnv, runCli, tempDir } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
@@ -28,8 +29,7 @@ Deno.test("openSkills({ installed: true }) sees skills added and removed while i
 
   // `skills add` of a local folder, a real CLI process, while the handle is open.
   const source = join(dir.path, "late");
-  await Deno.mkdir(source, { recursive: true });
-  await Deno.writeTextFile(join(source, "SKILL.md"), skillMd("late", [], "# Late\n\nLATE-BODY"));
+  await writeTree(source, { "SKILL.md": skillMd("late", [], "# Late\n\nLATE-BODY") });
   const env = baseEnv({ SKILLS_HOME: home });
   const add = await runCli(["add", source, "--yes"], { env, cwd: dir.path });
   assert.equal(add.code, 0, add.stderr);

@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { z } from "zod";
 import { defineSkill, openSkills, SkillError, SkillManifestError, skillTool } from "../../mod.ts";
 import { installSkill, skillMd } from "../agent/fixtures.ts";
-import { REPO_ROOT, tempDir } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { localGraph } from "../helpers/module_graph.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
@@ -109,12 +111,10 @@ Deno.test(
   async () => {
     await using dir = await tempDir("skills-library-");
     const skillDir = join(dir.path, "echoer");
-    await Deno.mkdir(join(skillDir, "scripts"), { recursive: true });
-    await Deno.writeTextFile(join(skillDir, "SKILL.md"), skillMd("echoer", [], "# Echo"));
-    await Deno.writeTextFile(
-      join(skillDir, "scripts", "echo.py"),
-      "import json, sys\nprint(json.dumps({'args': sys.argv[1:]}))\n",
-    );
+    await writeTree(skillDir, {
+      "SKILL.md": skillMd("echoer", [], "# Echo"),
+      "scripts/echo.py": "import json, sys\nprint(json.dumps({'args': sys.argv[1:]}))\n",
+    });
     const home = join(dir.path, "home");
     const run = { skill_name: "echoer", script_name: "echo", args: ["hi"], json: false };
 
@@ -170,13 +170,10 @@ Deno.test("installed: true serves the trusted installed skills; names pick any, 
 
 Deno.test("a directory of skills with one invalid SKILL.md throws SkillManifestError with its line", async () => {
   await using dir = await tempDir("skills-library-");
-  await Deno.mkdir(join(dir.path, "good"));
-  await Deno.writeTextFile(join(dir.path, "good", "SKILL.md"), skillMd("good", [], "# Good"));
-  await Deno.mkdir(join(dir.path, "bad"));
-  await Deno.writeTextFile(
-    join(dir.path, "bad", "SKILL.md"),
-    "---\nname: bad\ndescription: 42\n---\n\nBody\n",
-  );
+  await writeTree(dir.path, {
+    "good/SKILL.md": skillMd("good", [], "# Good"),
+    "bad/SKILL.md": "---\nname: bad\ndescription: 42\n---\n\nBody\n",
+  });
   await assert.rejects(
     openSkills({ paths: [dir.path], env: ENV, home: "/nonexistent" }),
     (error) => {
@@ -190,18 +187,7 @@ Deno.test("a directory of skills with one invalid SKILL.md throws SkillManifestE
 });
 
 Deno.test("importing mod.ts loads none of the CLI's modules", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", join(REPO_ROOT, "mod.ts")],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    modules: { specifier: string }[];
-  };
-  const local = graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
-    .map((s) => s.slice(`file://${REPO_ROOT}/`.length));
+  const local = await localGraph("mod.ts");
   assert.ok(local.includes("src/agent/surface/tools.ts"), "the graph is read");
   assert.deepEqual(
     local.filter((path) => path.startsWith("src/cli/") || path === "src/main.ts"),

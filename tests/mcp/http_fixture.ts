@@ -87,9 +87,3 @@ export async function connectHttp(url: URL, token?: string): Promise<HttpClient>
     },
   };
 }
-
-/** The envelope inside a tool result's text content. */
-export function envelopeOf(result: unknown): { success: boolean; [key: string]: unknown } {
-  const content = (result as { content: { type: string; text: string }[] }).content;
-  return JSON.parse(content[0]!.text);
-}

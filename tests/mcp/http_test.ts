@@ -14,7 +14,10 @@ import { runCli, tempDir } from "../helpers/cli.ts";
 import { descendants, survivors } from "../helpers/processes.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { connectHttp, envelopeOf, startHttpMcp, TEST_TOKEN } from "./http_fixture.ts";
+import { connectHttp, startHttpMcp, TEST_TOKEN } from "./http_fixture.ts";
+import { envelopeOf } from "../helpers/mcp_client.ts";
+import { initializeRequest } from "../helpers/mcp_stdio.ts";
+import { sha256Digest } from "../helpers/bytes.ts";
 
 const LINUX_ONLY = Deno.build.os !== "linux";
 const GREET = "hello_extended__greet_in_language";
@@ -29,13 +32,6 @@ const ListSkillsSchema = z.looseObject({
   nextCursor: z.string().optional(),
 });
 const GetSkillSchema = z.looseObject({ skill: SkillEntrySchema });
-
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-  return `sha256:${
-    Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")
-  }`;
-}
 
 function httpCode(error: unknown): unknown {
   return (error as { code?: unknown }).code;
@@ -91,7 +87,7 @@ Deno.test("skills mcp --http: 401 without the token; with it tools, resources, s
     for (const resource of entry.resources) {
       const path = decodeURIComponent(resource.uri.slice(`skill://${name}/`.length));
       const bytes = await Deno.readFile(join(dirOf(name), path));
-      assert.equal(resource.digest, await sha256(bytes), resource.uri);
+      assert.equal(resource.digest, await sha256Digest(bytes), resource.uri);
       assert.equal(resource.size, bytes.length, resource.uri);
     }
     const got = await a.client.request(
@@ -247,16 +243,7 @@ Deno.test("skills mcp --http refuses foreign origins and hosts, and requests out
       },
       body: JSON.stringify(body),
     });
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  };
+  const initialize = initializeRequest();
   const cases: [Record<string, string>, unknown, number, URL?][] = [
     [{ origin: "https://evil.example" }, initialize, 403],
     [{}, { jsonrpc: "2.0", id: 1, method: "tools/list" }, 400],

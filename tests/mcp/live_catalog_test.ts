@@ -20,14 +20,17 @@ import { z } from "zod";
 import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { skillMd } from "../agent/fixtures.ts";
-import { connectHttp, envelopeOf, startHttpMcp } from "./http_fixture.ts";
+import { connectHttp, startHttpMcp } from "./http_fixture.ts";
+import { envelopeOf } from "../helpers/mcp_client.ts";
+import { writeTree } from "../helpers/tree.ts";
 
 /** A skill folder to install from, outside the skills home. */
 async function writeSource(root: string, name: string): Promise<string> {
   const dir = join(root, "sources", name);
-  await Deno.mkdir(join(dir, "references"), { recursive: true });
-  await Deno.writeTextFile(join(dir, "SKILL.md"), skillMd(name, [], `# ${name}\n\nLIVE-${name}`));
-  await Deno.writeTextFile(join(dir, "references", "notes.md"), "notes\n");
+  await writeTree(dir, {
+    "SKILL.md": skillMd(name, [], `# ${name}\n\nLIVE-${name}`),
+    "references/notes.md": "notes\n",
+  });
   return dir;
 }
 

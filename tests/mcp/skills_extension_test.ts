@@ -18,13 +18,7 @@ import {
 } from "../../src/mcp/skills_extension.ts";
 import { readSkillResource } from "../../src/mcp/resources.ts";
 import { tempDir } from "../helpers/cli.ts";
-
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-  return `sha256:${
-    Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")
-  }`;
-}
+import { sha256Digest } from "../helpers/bytes.ts";
 
 const SKILL_MD = `---
 name: demo
@@ -97,10 +91,14 @@ Deno.test("skills/list returns the front matter verbatim and every served file w
   for (const [i, file] of files.entries()) {
     const onDisk = await Deno.readFile(join(skill.dir, file));
     const resource = entry!.resources[i]!;
-    assert.equal(resource.digest, await sha256(onDisk), file);
+    assert.equal(resource.digest, await sha256Digest(onDisk), file);
     assert.match(resource.digest, /^sha256:[0-9a-f]{64}$/);
     assert.equal(resource.size, onDisk.length, file);
-    assert.equal(await sha256(await servedBytes([skill], resource.uri)), resource.digest, file);
+    assert.equal(
+      await sha256Digest(await servedBytes([skill], resource.uri)),
+      resource.digest,
+      file,
+    );
   }
 
   const got = await handler({ method: "skills/get", params: { uri: "skill://demo/SKILL.md" } });

@@ -9,7 +9,9 @@
  * still checked against its trusted digest on every read (ToolSurface.served).
  */
 
+import { type Context, debug } from "../../core/io.ts";
 import type { Catalog } from "../../runtime/catalog/catalog.ts";
+import { openSession, type Session } from "../../runtime/catalog/catalog_session.ts";
 import { registryPath } from "../../runtime/store/registry.ts";
 import { join } from "../../runtime/os/paths.ts";
 
@@ -137,4 +139,27 @@ export class CatalogWatch {
     this.#timer = undefined;
     this.#listeners.clear();
   }
+}
+
+/**
+ * The watch `skills chat` and `skills mcp` keep over the session they opened (with
+ * `skillsOverride`, their `--skills`): reloaded the same way when the catalog changes, its
+ * activation warnings then only debug lines (they were said at start). Not started yet.
+ */
+export function watchSession(
+  ctx: Context,
+  session: Session,
+  skillsOverride: string | undefined,
+  log: (message: string) => void,
+): CatalogWatch {
+  return new CatalogWatch({
+    home: session.home,
+    initial: { catalog: session.catalog, active: session.active },
+    load: async () => {
+      const again = await openSession(ctx, skillsOverride);
+      for (const warning of again.activationWarnings) debug(ctx, warning);
+      return { catalog: again.catalog, active: again.active };
+    },
+    log,
+  });
 }

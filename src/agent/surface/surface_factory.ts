@@ -1,6 +1,8 @@
 /** Opens tool surfaces the same way for `skills chat`, `skills context` and the benchmarks. */
 
+import { UsageError } from "../../core/errors.ts";
 import type { Catalog } from "../../runtime/catalog/catalog.ts";
+import { resolve } from "../../runtime/os/paths.ts";
 import { allowedToolsEnabled } from "./allowed_tools.ts";
 import type { CatalogWatch } from "./catalog_watch.ts";
 import { createToolSurface } from "./tools.ts";
@@ -41,4 +43,24 @@ export function surfaceFactory(
       ...(options.catalogWatch ? { catalogWatch: options.catalogWatch } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
+}
+
+/**
+ * The workspace of `chat` and `mcp` surfaces: `--workspace DIR` (relative to where the command
+ * runs), or that directory. A folder that is not there is a usage error, said at start.
+ */
+export function workspaceDir(cwd: string, given: string | undefined): string {
+  if (given === undefined) return cwd;
+  const dir = resolve(cwd, given);
+  let isDirectory = false;
+  try {
+    isDirectory = Deno.statSync(dir).isDirectory;
+  } catch { /* reported below */ }
+  if (!isDirectory) {
+    throw new UsageError(
+      `Invalid --workspace '${given}': not a folder`,
+      "Name the folder scripts should run in and may write",
+    );
+  }
+  return dir;
 }

@@ -241,7 +241,7 @@ class SkillToolSurface implements ToolSurface {
     return () => this.#listeners.delete(listener);
   }
 
-  // long because: the one dispatch of every tool call, each tool's arm a few lines, with one error envelope.
+  /** Every tool call: the catalog refreshed, the name checked, then the tool's own arm. */
   async callTool(
     name: string,
     args: unknown,
@@ -250,81 +250,116 @@ class SkillToolSurface implements ToolSurface {
     try {
       // A skill removed or changed since the last look is never served from the old view.
       await this.refresh();
-      if (typeof name !== "string" || !TOOL_NAME.test(name)) {
-        return fail("not_found", `Unknown tool '${quoteName(String(name))}'`);
-      }
-      const known = this.#baseTools.some((t) => t.name === name) || this.#mounted.has(name);
-      if (!known) return fail("not_found", this.#unknownToolMessage(name));
-      if (!this.#allowed(name)) {
-        return fail(
-          TOOL_NOT_ALLOWED,
-          `Tool '${name}' is not allowed by the allowed-tools of skill '${this.#policy?.skill}'`,
-        );
-      }
-      const deps = {
-        home: this.#options.home,
-        env: this.#options.env,
-        signal: options.signal,
-        log: this.#options.log,
-        allowUntrusted: this.#options.allowUntrusted,
-        cwd: this.#options.cwd,
-      };
-      switch (name) {
-        case "activate_skill":
-          return await this.#withArgs(activateArgs(args), (a) => this.#activate(a.name));
-        case "call_skill_tool":
-          return await this.#withArgs(callSkillToolArgs(args), (a) => {
-            const canonical = canonicalSkillName(a.skill);
-            const stored = this.#skills.some((s) => s.canonical === canonical);
-            if (stored) return this.#callToolsetTool(canonical, a.tool, a.input, options);
-            const target = dispatchTarget(canonical, this.#virtual, stored, this.#activated);
-            return "success" in target
-              ? target
-              : callVirtualTool(target, a.tool, a.input, options.signal);
-          });
-        case "read_skill_file":
-          return await this.#withArgs(readFileArgs(args), async (a) => {
-            const skill = this.#activeSkill(a.skill);
-            if ("error" in skill) return skill.error;
-            try {
-              return await readSkillFile(await this.served(skill.record), a.path);
-            } catch (error) {
-              return failFromError(error);
-            }
-          });
-        case "script_list":
-          return await this.#withArgs(scriptListArgs(args), (a) => {
-            if (a.skillName === undefined) {
-              return pathsRelativeToSkills(scriptList(this.#catalog), this.#catalog);
-            }
-            const skill = this.#activeSkill(a.skillName);
-            return "error" in skill ? skill.error : pathsRelativeToSkills(
-              scriptList(this.#catalog, skill.record.canonical),
-              this.#catalog,
-            );
-          });
-        case "script_help":
-          return await this.#withArgs(scriptHelpArgs(args), async (a) => {
-            const skill = this.#activeSkill(a.skillName);
-            if ("error" in skill) return skill.error;
-            return await scriptHelp(this.#catalog, skill.record.canonical, a.scriptName, deps);
-          });
-        case "script_run":
-          return await this.#withArgs(scriptRunArgs(args), async (a) => {
-            const skill = this.#activeSkill(a.skillName);
-            if ("error" in skill) return skill.error;
-            const { canonical } = skill.record;
-            return await scriptRun(this.#catalog, canonical, a.scriptName, a.args, a.json, deps);
-          });
-      }
-      const mounted = this.#mounted.get(name)!;
-      return await this.#withArgs(
-        argumentObject(args),
-        (a) => mounted.host.call(mounted.method, a, options),
-      );
+      return this.#refusedName(name) ?? await this.#dispatch(name, args, options);
     } catch (error) {
       return failFromError(error);
     }
+  }
+
+  /** Why a tool name cannot be called (malformed, unknown, not allowed), or undefined. */
+  #refusedName(name: string): Envelope | undefined {
+    if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+      return fail("not_found", `Unknown tool '${quoteName(String(name))}'`);
+    }
+    const known = this.#baseTools.some((t) => t.name === name) || this.#mounted.has(name);
+    if (!known) return fail("not_found", this.#unknownToolMessage(name));
+    if (!this.#allowed(name)) {
+      return fail(
+        TOOL_NOT_ALLOWED,
+        `Tool '${name}' is not allowed by the allowed-tools of skill '${this.#policy?.skill}'`,
+      );
+    }
+    return undefined;
+  }
+
+  /** One arm a tool: its arguments checked, then its answer; a mounted toolset tool last. */
+  async #dispatch(
+    name: string,
+    args: unknown,
+    options: { signal?: AbortSignal },
+  ): Promise<Envelope> {
+    switch (name) {
+      case "activate_skill":
+        return await this.#withArgs(activateArgs(args), (a) => this.#activate(a.name));
+      case "call_skill_tool":
+        return await this.#withArgs(
+          callSkillToolArgs(args),
+          (a) => this.#callSkillTool(a.skill, a.tool, a.input, options),
+        );
+      case "read_skill_file":
+        return await this.#withArgs(readFileArgs(args), (a) => this.#readFile(a.skill, a.path));
+      case "script_list":
+        return await this.#withArgs(scriptListArgs(args), (a) => this.#scriptList(a.skillName));
+      case "script_help":
+        return await this.#withArgs(scriptHelpArgs(args), async (a) => {
+          const skill = this.#activeSkill(a.skillName);
+          if ("error" in skill) return skill.error;
+          const deps = this.#scriptDeps(options);
+          return await scriptHelp(this.#catalog, skill.record.canonical, a.scriptName, deps);
+        });
+      case "script_run":
+        return await this.#withArgs(scriptRunArgs(args), async (a) => {
+          const skill = this.#activeSkill(a.skillName);
+          if ("error" in skill) return skill.error;
+          const { canonical } = skill.record;
+          const deps = this.#scriptDeps(options);
+          return await scriptRun(this.#catalog, canonical, a.scriptName, a.args, a.json, deps);
+        });
+    }
+    const mounted = this.#mounted.get(name)!;
+    return await this.#withArgs(
+      argumentObject(args),
+      (a) => mounted.host.call(mounted.method, a, options),
+    );
+  }
+
+  /** What a script's help or run needs from this surface's options and the call. */
+  #scriptDeps(options: { signal?: AbortSignal }) {
+    return {
+      home: this.#options.home,
+      env: this.#options.env,
+      signal: options.signal,
+      log: this.#options.log,
+      allowUntrusted: this.#options.allowUntrusted,
+      cwd: this.#options.cwd,
+    };
+  }
+
+  /** `call_skill_tool`: a stored skill's toolset tool, else a skill defined in code. */
+  #callSkillTool(
+    skill: string,
+    tool: string,
+    input: unknown,
+    options: { signal?: AbortSignal },
+  ): Envelope | Promise<Envelope> {
+    const canonical = canonicalSkillName(skill);
+    const stored = this.#skills.some((s) => s.canonical === canonical);
+    if (stored) return this.#callToolsetTool(canonical, tool, input, options);
+    const target = dispatchTarget(canonical, this.#virtual, stored, this.#activated);
+    return "success" in target ? target : callVirtualTool(target, tool, input, options.signal);
+  }
+
+  /** `read_skill_file`: a file of an active skill, read from the copy it is served from. */
+  async #readFile(skillName: string, path: string): Promise<Envelope> {
+    const skill = this.#activeSkill(skillName);
+    if ("error" in skill) return skill.error;
+    try {
+      return await readSkillFile(await this.served(skill.record), path);
+    } catch (error) {
+      return failFromError(error);
+    }
+  }
+
+  /** `script_list`: every skill's scripts, or one active skill's. */
+  #scriptList(skillName: string | undefined): Envelope {
+    if (skillName === undefined) {
+      return pathsRelativeToSkills(scriptList(this.#catalog), this.#catalog);
+    }
+    const skill = this.#activeSkill(skillName);
+    return "error" in skill ? skill.error : pathsRelativeToSkills(
+      scriptList(this.#catalog, skill.record.canonical),
+      this.#catalog,
+    );
   }
 
   activated(): ReadonlySet<string> {

@@ -16,11 +16,12 @@ import {
 } from "../../agent/chat/providers.ts";
 import { Repl, terminalObserver } from "../../agent/chat/repl.ts";
 import { redactSecrets } from "../../agent/chat/provider_errors.ts";
-import { surfaceFactory } from "../../agent/surface/surface_factory.ts";
-import { CatalogWatch } from "../../agent/surface/catalog_watch.ts";
+import { surfaceFactory, workspaceDir } from "../../agent/surface/surface_factory.ts";
+import { watchSession } from "../../agent/surface/catalog_watch.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../ui/render.ts";
-import { openSession, surfaceOptions, workspaceDir } from "../session.ts";
+import { surfaceOptions } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { modelCanInvoke } from "../../agent/surface/invocation.ts";
@@ -59,16 +60,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
   await resolveSandbox(ctx.env, session.home, (message) => warn(ctx, message));
   routeSdkWarnings(ctx.verbose ? (message) => debug(ctx, message) : undefined);
   // A long chat sees skills added, updated, trusted or removed meanwhile (before each step).
-  const watch = new CatalogWatch({
-    home: session.home,
-    initial: { catalog: session.catalog, active: session.active },
-    load: async () => {
-      const again = await openSession(ctx, options.skills);
-      for (const warning of again.activationWarnings) debug(ctx, warning);
-      return { catalog: again.catalog, active: again.active };
-    },
-    log: (message) => warn(ctx, message),
-  });
+  const watch = watchSession(ctx, session, options.skills, (message) => warn(ctx, message));
   watch.start();
   const openSurface = surfaceFactory({
     home: session.home,
@@ -76,7 +68,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
     catalogWatch: watch,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
-    cwd: workspaceDir(ctx, options.workspace),
+    cwd: workspaceDir(ctx.cwd, options.workspace),
     // the surface's log carries runner/toolset debug lines (argv, durations, problems)
     log: (message) => debug(ctx, message),
   });

@@ -13,7 +13,7 @@ import { completionsSpec } from "../specs/completions.ts";
 import { SPECS } from "../specs/all.ts";
 import { completionCommands, renderBash, renderZsh } from "../completions_render.ts";
 import { renderFish } from "../completions_fish.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 
 type Shell = "bash" | "zsh" | "fish";
 

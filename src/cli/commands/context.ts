@@ -19,7 +19,7 @@ import { ENCODING } from "../../agent/chat/tokens.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../ui/render.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 
 export const { help, parse } = defineCommand(
   contextSpec,

@@ -1,12 +1,11 @@
 /** `skills lint <dir>...`: the author's style checks, with the scripts run for real. */
 
-import { resolve } from "../../runtime/os/paths.ts";
 import type { Context } from "../../core/io.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { LintFinding } from "../../core/audit/lint_checks.ts";
 import { lintGuideFor } from "../../core/audit/lint_guide.ts";
-import { skillDirsAt } from "../../runtime/catalog/discover.ts";
-import { type LintReport, lintSkillDir } from "../../runtime/audit/lint.ts";
+import type { LintReport } from "../../runtime/audit/lint.ts";
+import { lintTargets } from "../../runtime/audit/lint_targets.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { lintSpec } from "../specs/lint.ts";
@@ -31,10 +30,10 @@ export const { help, parse } = defineCommand(
       ...flags,
       dirs: positionals,
       scripts: values["no-scripts"] === true
-        ? "no"
+        ? "no" as const
         : values["run-scripts"] === true
-        ? "yes"
-        : "trusted",
+        ? "yes" as const
+        : "trusted" as const,
       timeoutSeconds: values.timeout ?? DEFAULT_TIMEOUT_SECONDS,
     };
   },
@@ -44,17 +43,14 @@ type LintOptions = OptionsOf<typeof parse>;
 
 /**
  * Without an OS sandbox here, scripts under review would run as the user: asked on a
- * terminal, refused (false) otherwise. True when there is a sandbox (nothing to agree to).
+ * terminal, refused (false) otherwise.
  */
-async function agreeToPolicyMode(home: string, ctx: Context): Promise<boolean> {
-  const { sandboxStatus } = await import("../../runtime/exec/sandbox.ts");
-  const status = await sandboxStatus(ctx.env, home);
-  if (status.kind === "bwrap") return true;
+async function agreeUnconfined(ctx: Context, reason: string): Promise<boolean> {
   if (!ctx.isTty) return false;
   const { confirm } = await import("../ui/tty.ts");
   return await confirm(
     ctx,
-    `There is no OS sandbox here (${status.reason}): run the skills' scripts as you, unconfined?`,
+    `There is no OS sandbox here (${reason}): run the skills' scripts as you, unconfined?`,
   );
 }
 
@@ -64,48 +60,17 @@ async function countTokens(text: string): Promise<number> {
   return countTokens(text);
 }
 
-/** The real folders of the skills this user trusted (installed and project ones). */
-async function trustedDirs(home: string, ctx: Context): Promise<Set<string>> {
-  const { loadCatalog } = await import("../../runtime/catalog/catalog.ts");
-  const catalog = await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env });
-  return new Set(
-    catalog.skills.filter((s) => s.trusted && s.origin !== "core").map((s) => s.dir),
-  );
-}
-
-function realDir(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 export async function run(options: LintOptions, ctx: Context): Promise<number> {
-  const home = skillsHome(ctx.env, ctx.cwd);
-  const reports: LintReport[] = [];
-  const trusted = options.scripts === "trusted" ? await trustedDirs(home, ctx) : new Set();
-  let policyModeAgreed: boolean | undefined;
-  for (const dir of options.dirs) {
-    for (const target of await skillDirsAt(resolve(ctx.cwd, dir))) {
-      const runScripts = options.scripts === "yes" ||
-        (options.scripts === "trusted" && trusted.has(realDir(target)));
-      if (runScripts && policyModeAgreed === undefined) {
-        policyModeAgreed = await agreeToPolicyMode(home, ctx);
-      }
-      reports.push(
-        await lintSkillDir(target, {
-          home,
-          env: ctx.env,
-          signal: ctx.signal,
-          runScripts,
-          policyModeAgreed,
-          timeoutSeconds: options.timeoutSeconds,
-          countTokens,
-        }),
-      );
-    }
-  }
+  const reports = await lintTargets(options.dirs, {
+    home: skillsHome(ctx.env, ctx.cwd),
+    env: ctx.env,
+    cwd: ctx.cwd,
+    signal: ctx.signal,
+    scripts: options.scripts,
+    timeoutSeconds: options.timeoutSeconds,
+    countTokens,
+    agreeUnconfined: (reason) => agreeUnconfined(ctx, reason),
+  });
   const hasErrors = (r: LintReport) => r.findings.some((f) => f.level === "error");
   const failed = reports.some(hasErrors);
   if (options.json) {

@@ -9,7 +9,8 @@ import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { mcpSpec } from "../specs/mcp.ts";
-import { openSession, surfaceOptions, workspaceDir } from "../session.ts";
+import { surfaceOptions } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import type { ListenAddress } from "../../mcp/http_guard.ts";
 
 const DEFAULT_SESSION_TIMEOUT_SECONDS = 1800;
@@ -50,30 +51,21 @@ export async function run(options: McpOptions, ctx: Context): Promise<number> {
   for (const warning of session.activationWarnings) warn(ctx, warning);
   for (const note of session.catalog.notes) debug(ctx, note);
   // Loaded here so the MCP SDK stays off every other command's start-up path.
-  const [{ surfaceFactory }, { serveStdio }, { CatalogWatch }] = await Promise.all([
+  const [{ surfaceFactory, workspaceDir }, { serveStdio }, { watchSession }] = await Promise.all([
     import("../../agent/surface/surface_factory.ts"),
     import("../../mcp/server.ts"),
     import("../../agent/surface/catalog_watch.ts"),
   ]);
   const log = (message: string) => ctx.stderr.write(`skills mcp: ${message}\n`);
   // Skills added, updated, trusted or removed meanwhile are served without a restart.
-  const watch = new CatalogWatch({
-    home: session.home,
-    initial: { catalog: session.catalog, active: session.active },
-    load: async () => {
-      const again = await openSession(ctx, options.skills);
-      for (const warning of again.activationWarnings) debug(ctx, warning);
-      return { catalog: again.catalog, active: again.active };
-    },
-    log,
-  });
+  const watch = watchSession(ctx, session, options.skills, log);
   // The same factory `skills chat` and `skills context` open their surface with.
   const openSurface = surfaceFactory({
     home: session.home,
     catalog: session.catalog,
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
-    cwd: workspaceDir(ctx, options.workspace),
+    cwd: workspaceDir(ctx.cwd, options.workspace),
     catalogWatch: watch,
     // runner/toolset debug lines (argv, durations, problems), as in `skills chat`
     log: (message) => debug(ctx, message),

@@ -10,7 +10,7 @@ import { type Context, warn } from "../../core/io.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { promptSpec } from "../specs/prompt.ts";
 import { writeJson } from "../ui/render.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import { modelCanInvoke } from "../../agent/surface/invocation.ts";
 
 const HINT = "Run `skills prompt --help` for usage";

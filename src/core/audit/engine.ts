@@ -144,44 +144,74 @@ interface Region {
   offset: number;
 }
 
-// long because: every rule over one file's regions, sharing the folded readings and inert spans.
+/** Every rule over one file: a binary by its class, a text file region by region. */
 function auditFile(
   file: AuditFile,
   input: Pick<AuditInput, "name" | "envPatterns" | "network">,
 ): Finding[] {
-  const out: Finding[] = [];
   const text = decodeText(file.bytes);
-  if (text === undefined) {
-    const cls = binaryClass(file);
-    for (const rule of AUDIT_RULES) {
-      if (rule.match.type === "binary" && cls !== "media" && rule.match.classes.includes(cls)) {
-        out.push(finding(rule, file.path, 1, describeBinary(file.bytes)));
-      }
+  if (text === undefined) return auditBinary(file);
+  const audit = openFileAudit(file, input, text);
+  for (const rule of AUDIT_RULES) {
+    for (const region of audit.regions) {
+      if (rule.kinds.includes(region.kind)) matchRule(audit, rule, region);
     }
-    return out;
   }
+  addCombinedRules(audit);
+  return audit.out;
+}
+
+/** A file that is not text: only the binary rules for its class (media passes). */
+function auditBinary(file: AuditFile): Finding[] {
+  const out: Finding[] = [];
+  const cls = binaryClass(file);
+  for (const rule of AUDIT_RULES) {
+    if (rule.match.type === "binary" && cls !== "media" && rule.match.classes.includes(cls)) {
+      out.push(finding(rule, file.path, 1, describeBinary(file.bytes)));
+    }
+  }
+  return out;
+}
+
+/**
+ * What every rule over one text file shares, worked out once: its regions, each region's
+ * folded readings, the inert spans (comments, docstrings) of its scripts, the findings so
+ * far and the rules that fired in code.
+ */
+interface FileAudit {
+  file: AuditFile;
+  input: Pick<AuditInput, "name" | "envPatterns" | "network">;
+  regions: Region[];
+  /** Each region read as a reviewer would (confusables folded, string pieces joined). */
+  readingsOf: Map<Region, readonly string[]>;
+  out: Finding[];
+  /** Rules that fired in code (not in a comment): what the `together` rules combine. */
+  fired: Set<string>;
+  lineAt(offset: number): number;
+  /** Whether `index` of the region lies in a comment or docstring of a script. */
+  isInert(region: Region, index: number): boolean;
+  /** A match at file offset `at`, its severity by context (lowered in a comment). */
+  push(rule: AuditRule, region: Region, at: number, matched: string): void;
+  /** A finding that always counts as fired (the permission, layout and size rules). */
+  report(rule: AuditRule, line: number, matched: string, severity?: Severity): void;
+}
+
+function openFileAudit(
+  file: AuditFile,
+  input: Pick<AuditInput, "name" | "envPatterns" | "network">,
+  text: string,
+): FileAudit {
   const lines = lineStarts(text);
   const lineAt = (offset: number) => lineOf(lines, offset);
   const regions = regionsOf(file.path, text);
   // Folded once per region, matched by every rule.
   const readingsOf = new Map(regions.map((region) => [region, readings(region)]));
-  // A script's comments and docstrings, told apart by a tokenizer (audit_code.ts).
-  const inertOf = new Map<Region, readonly Span[]>();
-  for (const region of regions) {
-    if (region.kind !== "script") continue;
-    const language = codeLanguageOf(file.path, region.text);
-    if (language === undefined) continue;
-    const reading = readCode(language, region.text);
-    // A script that reads its own source can run what its comments hold: none is inert.
-    // (Read as written and with string pieces joined: `"__do" + "c__"` is `__doc__`.)
-    const texts = readingsOf.get(region)!;
-    if (!texts.some((text) => readsOwnSource(text, reading))) inertOf.set(region, reading.inert);
-  }
+  const inertOf = inertSpans(file, regions, readingsOf);
   const isInert = (region: Region, index: number) => {
     const spans = inertOf.get(region);
     return spans !== undefined && inSpans(spans, index);
   };
-  /** Rules that fired in code (not in a comment): what the `together` rules combine. */
+  const out: Finding[] = [];
   const fired = new Set<string>();
   const push = (rule: AuditRule, region: Region, at: number, matched: string) => {
     const inert = isInert(region, at - region.offset);
@@ -191,92 +221,154 @@ function auditFile(
     out.push(finding(rule, file.path, lineAt(at), matched, false, severity));
     if (!inert) fired.add(rule.id);
   };
-  for (const rule of AUDIT_RULES) {
-    const m = rule.match;
-    for (const region of regions) {
-      if (!rule.kinds.includes(region.kind)) continue;
-      if (m.type === "pattern") {
-        // Matched on the text read as a reviewer would (confusables folded, string pieces
-        // joined); reported with the file's own characters. Both keep every offset.
-        // One finding per rule and line, however many of its patterns (or readings) match.
-        const seen = new Set<number>();
-        for (const text of readingsOf.get(region)!) {
-          for (const pattern of m.patterns) {
-            for (const match of text.matchAll(pattern)) {
-              // (Every URL is listed, though: network-endpoint keys by position.)
-              const line = rule.id === "network-endpoint"
-                ? -match.index! - 1
-                : lineAt(region.offset + match.index!);
-              if (seen.has(line)) continue;
-              let matched = region.text.slice(match.index!, match.index! + match[0].length);
-              if (rule.id === "network-endpoint") matched = matched.replace(/[.,;:!?*_~]+$/, "");
-              if (m.unless?.test(matched)) continue;
-              if (rule.id === "prompt-injection" && isAdvisory(text, match.index!, match[0])) {
-                continue;
-              }
-              seen.add(line);
-              push(rule, region, region.offset + match.index!, matched);
-            }
-          }
+  const report = (rule: AuditRule, line: number, matched: string, severity?: Severity) => {
+    out.push(finding(rule, file.path, line, matched, false, severity));
+    fired.add(rule.id);
+  };
+  return { file, input, regions, readingsOf, out, fired, lineAt, isInert, push, report };
+}
+
+/**
+ * A script's comments and docstrings, told apart by a tokenizer (audit_code.ts). A script
+ * that reads its own source can run what its comments hold: none is inert then. (Read as
+ * written and with string pieces joined: `"__do" + "c__"` is `__doc__`.)
+ */
+function inertSpans(
+  file: AuditFile,
+  regions: readonly Region[],
+  readingsOf: ReadonlyMap<Region, readonly string[]>,
+): Map<Region, readonly Span[]> {
+  const inertOf = new Map<Region, readonly Span[]>();
+  for (const region of regions) {
+    if (region.kind !== "script") continue;
+    const language = codeLanguageOf(file.path, region.text);
+    if (language === undefined) continue;
+    const reading = readCode(language, region.text);
+    const texts = readingsOf.get(region)!;
+    if (!texts.some((text) => readsOwnSource(text, reading))) inertOf.set(region, reading.inert);
+  }
+  return inertOf;
+}
+
+/** One rule over one region of its kinds, by the way the rule matches. */
+function matchRule(audit: FileAudit, rule: AuditRule, region: Region): void {
+  const m = rule.match;
+  if (m.type === "pattern") matchPatterns(audit, rule, m, region);
+  else if (m.type === "folded-name") matchFoldedNames(audit, rule, m, region);
+  else if (m.type === "html-comment") matchHtmlComments(audit, rule, m, region);
+  else if (m.type === "env-permission" && region.kind === "frontmatter") {
+    matchEnvPermission(audit, rule, region);
+  } else if (m.type === "network-permission" && region.kind === "frontmatter") {
+    matchNetworkPermission(audit, rule, region);
+  } else if (m.type === "minified") {
+    const longest = longestLine(region.text);
+    if (longest.length > m.maxLineLength) {
+      const at = region.offset + longest.start;
+      audit.report(rule, audit.lineAt(at), region.text.slice(at, at + 80));
+    }
+  } else if (m.type === "oversized" && region.offset === 0) {
+    const { file } = audit;
+    if ((file.size ?? file.bytes.length) > m.bytes) audit.report(rule, 1, `${file.size} bytes`);
+  }
+}
+
+type MatchOf<T extends AuditRule["match"]["type"]> = Extract<AuditRule["match"], { type: T }>;
+
+/**
+ * Matched on the text read as a reviewer would (confusables folded, string pieces joined);
+ * reported with the file's own characters. Both keep every offset. One finding per rule
+ * and line, however many of its patterns (or readings) match.
+ */
+function matchPatterns(
+  audit: FileAudit,
+  rule: AuditRule,
+  m: MatchOf<"pattern">,
+  region: Region,
+): void {
+  const seen = new Set<number>();
+  for (const text of audit.readingsOf.get(region)!) {
+    for (const pattern of m.patterns) {
+      for (const match of text.matchAll(pattern)) {
+        // (Every URL is listed, though: network-endpoint keys by position.)
+        const line = rule.id === "network-endpoint"
+          ? -match.index! - 1
+          : audit.lineAt(region.offset + match.index!);
+        if (seen.has(line)) continue;
+        let matched = region.text.slice(match.index!, match.index! + match[0].length);
+        if (rule.id === "network-endpoint") matched = matched.replace(/[.,;:!?*_~]+$/, "");
+        if (m.unless?.test(matched)) continue;
+        if (rule.id === "prompt-injection" && isAdvisory(text, match.index!, match[0])) {
+          continue;
         }
-      } else if (m.type === "folded-name") {
-        for (const piece of concatenations(region.text)) {
-          if (!m.names.test(piece.value) || isInert(region, piece.index)) continue;
-          push(rule, region, region.offset + piece.index, piece.source);
-        }
-      } else if (m.type === "html-comment") {
-        for (const match of region.text.matchAll(/<!--([\s\S]*?)(?:-->|$)/g)) {
-          if (!m.pattern.test(match[1]!)) continue;
-          // In a code block or code span the comment is shown as written: nothing is hidden.
-          if (inCode(region.text, match.index!)) continue;
-          // A template's comments guide whoever fills it in ("describe when the agent should
-          // use each tool"): shown, at medium.
-          const severity = TEMPLATE_PATH.test(file.path) ? "medium" : rule.severity;
-          const line = lineAt(region.offset + match.index!);
-          out.push(finding(rule, file.path, line, match[0], false, severity));
-          fired.add(rule.id);
-        }
-      } else if (m.type === "env-permission" && region.kind === "frontmatter") {
-        for (const pattern of broadEnvPatterns(input.name, input.envPatterns ?? [])) {
-          const index = region.text.indexOf(pattern);
-          const at = region.offset + (index === -1 ? 0 : index);
-          out.push(finding(rule, file.path, lineAt(at), `permissions.env: ${pattern}`));
-          fired.add(rule.id);
-        }
-      } else if (m.type === "network-permission" && region.kind === "frontmatter") {
-        for (const grant of input.network?.grants ?? []) {
-          if (!namesNonPublicAddress(grant)) continue;
-          const text = formatNetGrant(grant);
-          const index = region.text.indexOf(grant.host);
-          const at = region.offset + (index === -1 ? 0 : index);
-          out.push(finding(rule, file.path, lineAt(at), `permissions.network: ${text}`));
-          fired.add(rule.id);
-        }
-      } else if (m.type === "minified") {
-        const longest = longestLine(region.text);
-        if (longest.length > m.maxLineLength) {
-          const at = region.offset + longest.start;
-          out.push(finding(rule, file.path, lineAt(at), region.text.slice(at, at + 80)));
-          fired.add(rule.id);
-        }
-      } else if (m.type === "oversized" && region.offset === 0) {
-        if ((file.size ?? file.bytes.length) > m.bytes) {
-          out.push(finding(rule, file.path, 1, `${file.size} bytes`));
-          fired.add(rule.id);
-        }
+        seen.add(line);
+        audit.push(rule, region, region.offset + match.index!, matched);
       }
     }
   }
-  // Rules made of other rules: both fired in this file, and the file is of the right kind.
+}
+
+/** Names built from pieces (`"__im" + "port__"`), outside comments. */
+function matchFoldedNames(
+  audit: FileAudit,
+  rule: AuditRule,
+  m: MatchOf<"folded-name">,
+  region: Region,
+): void {
+  for (const piece of concatenations(region.text)) {
+    if (!m.names.test(piece.value) || audit.isInert(region, piece.index)) continue;
+    audit.push(rule, region, region.offset + piece.index, piece.source);
+  }
+}
+
+/** HTML comments (hidden when rendered) whose text the rule names. */
+function matchHtmlComments(
+  audit: FileAudit,
+  rule: AuditRule,
+  m: MatchOf<"html-comment">,
+  region: Region,
+): void {
+  for (const match of region.text.matchAll(/<!--([\s\S]*?)(?:-->|$)/g)) {
+    if (!m.pattern.test(match[1]!)) continue;
+    // In a code block or code span the comment is shown as written: nothing is hidden.
+    if (inCode(region.text, match.index!)) continue;
+    // A template's comments guide whoever fills it in ("describe when the agent should
+    // use each tool"): shown, at medium.
+    const severity = TEMPLATE_PATH.test(audit.file.path) ? "medium" : rule.severity;
+    audit.report(rule, audit.lineAt(region.offset + match.index!), match[0], severity);
+  }
+}
+
+/** `permissions.env` patterns broader than the skill's own name. */
+function matchEnvPermission(audit: FileAudit, rule: AuditRule, region: Region): void {
+  const { input } = audit;
+  for (const pattern of broadEnvPatterns(input.name, input.envPatterns ?? [])) {
+    const index = region.text.indexOf(pattern);
+    const at = region.offset + (index === -1 ? 0 : index);
+    audit.report(rule, audit.lineAt(at), `permissions.env: ${pattern}`);
+  }
+}
+
+/** `permissions.network` grants that name a non-public address. */
+function matchNetworkPermission(audit: FileAudit, rule: AuditRule, region: Region): void {
+  for (const grant of audit.input.network?.grants ?? []) {
+    if (!namesNonPublicAddress(grant)) continue;
+    const text = formatNetGrant(grant);
+    const index = region.text.indexOf(grant.host);
+    const at = region.offset + (index === -1 ? 0 : index);
+    audit.report(rule, audit.lineAt(at), `permissions.network: ${text}`);
+  }
+}
+
+/** Rules made of other rules: both fired in this file, and the file is of the right kind. */
+function addCombinedRules(audit: FileAudit): void {
   for (const rule of AUDIT_RULES) {
     const m = rule.match;
     if (m.type !== "together") continue;
-    if (!regions.some((r) => rule.kinds.includes(r.kind))) continue;
-    if (!m.rules.every((id) => fired.has(id))) continue;
-    const first = out.find((f) => f.rule === m.rules[0])!;
-    out.push(finding(rule, file.path, first.line, first.excerpt, true));
+    if (!audit.regions.some((r) => rule.kinds.includes(r.kind))) continue;
+    if (!m.rules.every((id) => audit.fired.has(id))) continue;
+    const first = audit.out.find((f) => f.rule === m.rules[0])!;
+    audit.out.push(finding(rule, audit.file.path, first.line, first.excerpt, true));
   }
-  return out;
 }
 
 function finding(

@@ -59,93 +59,134 @@ const DOC = /\.(?:md|markdown|txt)$/i;
 const CODE = /\.(?:py|m?[jt]s|cjs|cts|sh|bash)$/i;
 const MAX_DOC_BYTES = 1024 * 1024;
 
-// long because: the lint passes over one skill in report order, sharing the parsed SKILL.md and sources.
+/** Every lint pass over one skill directory, in report order, sorted at the end. */
 export async function lintSkillDir(dir: string, options: LintOptions): Promise<LintReport> {
   const loose = await inspectSkillDir(dir);
   const rel = (file: string) => relative(loose.dir, file).replaceAll("\\", "/") || "SKILL.md";
-  const findings: LintFinding[] = loose.diagnostics.filter((d) => d.level === "error").map((d) => ({
-    rule: "invalid",
-    level: "error" as const,
-    file: rel(d.file),
-    ...(d.line === undefined ? {} : { line: d.line }),
-    message: d.message,
-  }));
-  const manifest = loose.manifest;
-  const record = loose.record;
+  let findings = invalidFindings(loose.diagnostics, rel);
+  const { manifest, record } = loose;
   if (manifest === undefined || record === undefined) {
     return { dir: loose.dir, name: manifest?.name ?? null, findings, scriptsRun: false };
   }
   findings.push(...await portability(dir, loose.diagnostics, rel));
-
-  const text = new TextDecoder().decode(Deno.readFileSync(record.skillMdPath));
-  const { parseSkillMd } = await import("../../core/manifest/manifest.ts");
-  const parsed = await parseSkillMd(new TextEncoder().encode(text), "SKILL.md");
-  const lineOf = (key: string) => {
-    const index = text.split("\n").findIndex((l) => l.startsWith(`${key}:`));
-    return index === -1 ? 1 : index + 1;
-  };
-  findings.push(...lintDescription(manifest.description, lineOf("description")));
-  const bytes = new TextEncoder().encode(parsed.body).length;
-  const tokens = needsTokenCount(bytes) ? await options.countTokens(parsed.body) : undefined;
-  findings.push(...lintBody(parsed.body, parsed.bodyLine, tokens));
-
-  const files = skillFiles(loose.dir).filter((f) =>
-    !f.split("/").some((part) => part.startsWith(".") || part === "__pycache__")
-  );
-  findings.push(
-    ...lintMissingFiles(
-      mentionedPaths(parsed.body, parsed.bodyLine),
-      files,
-      besideSkill(loose.dir),
-    ),
-  );
-  const docs = [
-    { path: "SKILL.md", text },
-    ...files.filter((f) => DOC.test(f) && f !== "SKILL.md")
-      .map((path) => ({
-        path,
-        text: new TextDecoder().decode(
-          readPrefixSync(join(loose.dir, ...path.split("/")), MAX_DOC_BYTES).bytes,
-        ),
-      })),
-  ];
-  // Helper modules (utils.py) are not commands: not run, not asked to be mentioned. Every
-  // code file of scripts/ is read, for what imports what (a package's __init__.py too).
-  const sources = new Map(
-    files.filter((f) => f.startsWith("scripts/") && CODE.test(f)).map((f) => [
-      f.slice("scripts/".length),
-      new TextDecoder().decode(
-        readPrefixSync(join(loose.dir, ...f.split("/")), MAX_DOC_BYTES).bytes,
-      ),
-    ]),
-  );
-  for (const script of record.scripts) {
-    if (!sources.has(script.file)) {
-      const bytes = readPrefixSync(script.path, MAX_DOC_BYTES).bytes;
-      sources.set(script.file, new TextDecoder().decode(bytes));
-    }
-  }
-  const byFile = new Map(record.scripts.map((s) => [s.file, s]));
-  const modules = helperModules(
-    [...sources].map(([file, text]) => ({ file, text })),
-    (file) => byFile.has(file) && scriptMentioned(docs, byFile.get(file)!),
-  );
-  const commands = record.scripts.filter((s) => !modules.has(s.file));
-  // A module is imported, never run on its own: it needs no PEP 723 block of its own.
-  const moduleFiles = new Set([...modules.keys()].map((file) => `scripts/${file}`));
-  findings.splice(
-    0,
-    findings.length,
-    ...findings.filter((f) => !(moduleFiles.has(f.file) && /PEP 723/.test(f.message))),
-  );
+  const skillMd = await readSkillMd(record.skillMdPath);
+  const { body, bodyLine } = skillMd.parsed;
+  findings.push(...lintDescription(manifest.description, skillMd.lineOf("description")));
+  const bytes = new TextEncoder().encode(body).length;
+  const tokens = needsTokenCount(bytes) ? await options.countTokens(body) : undefined;
+  findings.push(...lintBody(body, bodyLine, tokens));
+  const files = lintedFiles(loose.dir);
+  const mentioned = mentionedPaths(body, bodyLine);
+  findings.push(...lintMissingFiles(mentioned, files, besideSkill(loose.dir)));
+  const docs = readDocs(loose.dir, files, skillMd.text);
+  const sources = readScriptSources(loose.dir, files, record.scripts);
+  const { commands, modules } = commandsAndModules(record.scripts, sources, docs);
+  findings = withoutModulePep723(findings, modules);
   findings.push(...lintUnreferenced(docs, files, commands));
-  findings.push(...lintNameFolder(manifest.name, basename(loose.dir), lineOf("name")));
+  findings.push(...lintNameFolder(manifest.name, basename(loose.dir), skillMd.lineOf("name")));
   const scripts = options.runScripts
     ? await scriptFindings({ ...record, scripts: commands }, sources, options)
     : undefined;
   findings.push(...scripts?.findings ?? []);
   findings.sort(byFileAndLine);
   return { dir: loose.dir, name: manifest.name, findings, scriptsRun: scripts?.ran === true };
+}
+
+/** What validation refuses, as lint's `invalid` findings (nothing else runs without a manifest). */
+function invalidFindings(
+  diagnostics: readonly Diagnostic[],
+  rel: (file: string) => string,
+): LintFinding[] {
+  return diagnostics.filter((d) => d.level === "error").map((d) => ({
+    rule: "invalid",
+    level: "error" as const,
+    file: rel(d.file),
+    ...(d.line === undefined ? {} : { line: d.line }),
+    message: d.message,
+  }));
+}
+
+/**
+ * SKILL.md as the author wrote it: its text (findings point at its lines, `lineOf` finds a
+ * front matter key's) and its body, parsed without validation.
+ */
+async function readSkillMd(path: string) {
+  const text = new TextDecoder().decode(Deno.readFileSync(path));
+  const { parseSkillMd } = await import("../../core/manifest/manifest.ts");
+  const parsed = await parseSkillMd(new TextEncoder().encode(text), "SKILL.md");
+  const lineOf = (key: string) => {
+    const index = text.split("\n").findIndex((l) => l.startsWith(`${key}:`));
+    return index === -1 ? 1 : index + 1;
+  };
+  return { text, parsed, lineOf };
+}
+
+/** The skill's files lint looks at: hidden files and `__pycache__` are not the author's. */
+function lintedFiles(dir: string): string[] {
+  return skillFiles(dir).filter((f) =>
+    !f.split("/").some((part) => part.startsWith(".") || part === "__pycache__")
+  );
+}
+
+/** SKILL.md and every other document: where scripts must be mentioned. */
+function readDocs(
+  dir: string,
+  files: readonly string[],
+  skillMdText: string,
+): { path: string; text: string }[] {
+  return [
+    { path: "SKILL.md", text: skillMdText },
+    ...files.filter((f) => DOC.test(f) && f !== "SKILL.md")
+      .map((path) => ({ path, text: readTextPrefix(join(dir, ...path.split("/"))) })),
+  ];
+}
+
+/**
+ * Every code file of scripts/ by its path below scripts/, for what imports what (a
+ * package's __init__.py too), and every script the record lists.
+ */
+function readScriptSources(
+  dir: string,
+  files: readonly string[],
+  scripts: SkillRecord["scripts"],
+): Map<string, string> {
+  const sources = new Map(
+    files.filter((f) => f.startsWith("scripts/") && CODE.test(f)).map((f) => [
+      f.slice("scripts/".length),
+      readTextPrefix(join(dir, ...f.split("/"))),
+    ]),
+  );
+  for (const script of scripts) {
+    if (!sources.has(script.file)) sources.set(script.file, readTextPrefix(script.path));
+  }
+  return sources;
+}
+
+function readTextPrefix(path: string): string {
+  return new TextDecoder().decode(readPrefixSync(path, MAX_DOC_BYTES).bytes);
+}
+
+/** Helper modules (utils.py) are not commands: not run, not asked to be mentioned. */
+function commandsAndModules(
+  scripts: SkillRecord["scripts"],
+  sources: ReadonlyMap<string, string>,
+  docs: readonly { path: string; text: string }[],
+) {
+  const byFile = new Map(scripts.map((s) => [s.file, s]));
+  const modules = helperModules(
+    [...sources].map(([file, text]) => ({ file, text })),
+    (file) => byFile.has(file) && scriptMentioned(docs, byFile.get(file)!),
+  );
+  return { commands: scripts.filter((s) => !modules.has(s.file)), modules };
+}
+
+/** A module is imported, never run on its own: it needs no PEP 723 block of its own. */
+function withoutModulePep723(
+  findings: readonly LintFinding[],
+  modules: ReadonlyMap<string, unknown>,
+): LintFinding[] {
+  const moduleFiles = new Set([...modules.keys()].map((file) => `scripts/${file}`));
+  return findings.filter((f) => !(moduleFiles.has(f.file) && /PEP 723/.test(f.message)));
 }
 
 /** How many folders above a skill a path it mentions may be found (plugin, repository). */
@@ -212,95 +253,128 @@ async function portability(
 
 type SkillRecord = Catalog["skills"][number];
 
-/**
- * Runs every script with --help, then with --json alone, through the real runner.
- * long because: each script's --help and --json runs share one sandbox decision and runner setup.
- */
+/** Runs every script with --help, then with --json alone, through the real runner. */
 async function scriptFindings(
   record: SkillRecord,
   sources: ReadonlyMap<string, string>,
   options: LintOptions,
 ): Promise<{ findings: LintFinding[]; ran: boolean }> {
-  const catalog: Catalog = {
-    home: options.home,
-    skills: [record],
-    failures: [],
-    notes: [],
-    shadowed: [],
-    project: undefined,
-  };
-  const out: LintFinding[] = [];
   const sandbox = await sandboxStatus(options.env, options.home);
   if (sandbox.kind !== "bwrap" && options.policyModeAgreed !== true) {
-    const findings = record.scripts.map((script) => ({
-      rule: "script-unchecked",
-      level: "warning" as const,
-      file: `scripts/${script.file}`,
-      message: `\`${script.name}\` was not run: no OS sandbox here (${sandbox.reason}), and ` +
-        "scripts of a skill under review run outside one only when you agree",
-    }));
-    return { findings, ran: false };
+    return { findings: uncheckedScripts(record, sandbox.reason), ran: false };
   }
-  const deps = {
-    home: options.home,
-    env: options.env,
-    signal: options.signal,
-    timeoutSeconds: options.timeoutSeconds,
-    allowUntrusted: true,
-    // The skill's own permissions.network is not honoured under review: nobody approved it.
-    declaredNetwork: false,
+  const review: ScriptReview = {
+    catalog: {
+      home: options.home,
+      skills: [record],
+      failures: [],
+      notes: [],
+      shadowed: [],
+      project: undefined,
+    },
+    canonical: record.canonical,
+    sources,
+    deps: {
+      home: options.home,
+      env: options.env,
+      signal: options.signal,
+      timeoutSeconds: options.timeoutSeconds,
+      allowUntrusted: true,
+      // The skill's own permissions.network is not honoured under review: nobody approved it.
+      declaredNetwork: false,
+    },
   };
-  for (const script of record.scripts) {
-    const file = `scripts/${script.file}`;
-    const firstLine = (text: string) => text.split("\n")[0]!.slice(0, 200);
-    const help = await scriptHelp(catalog, record.canonical, script.name, deps);
-    if (!help.success && help.error === "dependency_unavailable") {
-      // Nothing to judge: the script cannot start on this machine (no uv for its dependencies).
-      out.push({
-        rule: "script-unchecked",
-        level: "warning",
-        file,
-        message: `\`${script.name}\` was not run: ${firstLine(help.message)}`,
-      });
-      continue;
-    }
-    const missing = help.success ? undefined : missingModule(help.message);
-    if (missing !== undefined) {
-      // The script never started: its help is not what failed.
-      const text = sources.get(script.file) ?? "";
-      out.push(missingModuleFinding({ name: script.name, file: script.file, text }, missing));
-      continue;
-    }
-    if (!help.success) {
-      out.push({
-        rule: "script-help",
-        level: "warning",
-        file,
-        message: `\`${script.name} --help\` failed (${help.error}: ${
-          firstLine(help.message)
-        }): scripts should explain their options`,
-      });
-    } else if (help.result.help_text.trim() === "") {
-      out.push({
-        rule: "script-help",
-        level: "warning",
-        file,
-        message: `\`${script.name} --help\` printed nothing: scripts should explain their options`,
-      });
-    }
-    const run = await scriptRun(catalog, record.canonical, script.name, [], true, deps);
-    if (!run.success && (run.error === "parse_error" || run.error === "timeout")) {
-      out.push({
-        rule: "script-json",
-        level: "warning",
-        file,
-        message: run.error === "timeout"
-          ? `\`${script.name} --json\` did not finish within ${options.timeoutSeconds}s`
-          : `\`${script.name} --json\` printed something other than one JSON document (${
-            firstLine(run.message)
-          })`,
-      });
-    }
-  }
+  const out: LintFinding[] = [];
+  for (const script of record.scripts) out.push(...await reviewScript(review, script));
   return { findings: out, ran: true };
+}
+
+/** Without an OS sandbox (and without the user's agreement) no script runs: each says so. */
+function uncheckedScripts(record: SkillRecord, reason: string | undefined): LintFinding[] {
+  return record.scripts.map((script) => ({
+    rule: "script-unchecked",
+    level: "warning" as const,
+    file: `scripts/${script.file}`,
+    message: `\`${script.name}\` was not run: no OS sandbox here (${reason}), and ` +
+      "scripts of a skill under review run outside one only when you agree",
+  }));
+}
+
+/** What every script's runs share: a catalog of the one skill, its sources, the runner's deps. */
+interface ScriptReview {
+  catalog: Catalog;
+  canonical: string;
+  sources: ReadonlyMap<string, string>;
+  deps: Parameters<typeof scriptRun>[5] & Parameters<typeof scriptHelp>[3];
+}
+
+type Script = SkillRecord["scripts"][number];
+
+const firstLine = (text: string) => text.split("\n")[0]!.slice(0, 200);
+
+/**
+ * One script: its --help first; when it cannot start (no uv, a missing module) that is the
+ * one finding, else what its help lacks and then what its --json run printed.
+ */
+async function reviewScript(review: ScriptReview, script: Script): Promise<LintFinding[]> {
+  const { catalog, canonical, deps } = review;
+  const file = `scripts/${script.file}`;
+  const help = await scriptHelp(catalog, canonical, script.name, deps);
+  if (!help.success && help.error === "dependency_unavailable") {
+    // Nothing to judge: the script cannot start on this machine (no uv for its dependencies).
+    return [{
+      rule: "script-unchecked",
+      level: "warning",
+      file,
+      message: `\`${script.name}\` was not run: ${firstLine(help.message)}`,
+    }];
+  }
+  const missing = help.success ? undefined : missingModule(help.message);
+  if (missing !== undefined) {
+    // The script never started: its help is not what failed.
+    const text = review.sources.get(script.file) ?? "";
+    return [missingModuleFinding({ name: script.name, file: script.file, text }, missing)];
+  }
+  const out = helpFindings(script, file, help);
+  const run = await scriptRun(catalog, canonical, script.name, [], true, deps);
+  if (!run.success && (run.error === "parse_error" || run.error === "timeout")) {
+    out.push({
+      rule: "script-json",
+      level: "warning",
+      file,
+      message: run.error === "timeout"
+        ? `\`${script.name} --json\` did not finish within ${deps.timeoutSeconds}s`
+        : `\`${script.name} --json\` printed something other than one JSON document (${
+          firstLine(run.message)
+        })`,
+    });
+  }
+  return out;
+}
+
+/** A script should explain its options: --help failing or printing nothing is a finding. */
+function helpFindings(
+  script: Script,
+  file: string,
+  help: Awaited<ReturnType<typeof scriptHelp>>,
+): LintFinding[] {
+  if (!help.success) {
+    return [{
+      rule: "script-help",
+      level: "warning",
+      file,
+      message: `\`${script.name} --help\` failed (${help.error}: ${
+        firstLine(help.message)
+      }): scripts should explain their options`,
+    }];
+  }
+  if (help.result.help_text.trim() === "") {
+    return [{
+      rule: "script-help",
+      level: "warning",
+      file,
+      message: `\`${script.name} --help\` printed nothing: scripts should explain their options`,
+    }];
+  }
+  return [];
 }

@@ -3,8 +3,10 @@
  * every file a skill ships for the audit rules in core (scan.ts: `auditDir`), the audit
  * result each installed skill keeps under `$SKILLS_HOME/.cache`, redone when the rules
  * change (record.ts), and `skills lint`: the author's checks with the skill's scripts run
- * through the real runner (lint.ts). The rules and their matching are pure (core/audit/engine.ts,
- * core/audit/audit_rules.ts, core/audit/lint_checks.ts); this folder only reads files and runs scripts.
+ * through the real runner (lint.ts), over every skill under the folders given, whose scripts
+ * run when the command says so (lint_targets.ts: the trusted ones by default). The rules and
+ * their matching are pure (core/audit/engine.ts, core/audit/audit_rules.ts,
+ * core/audit/lint_checks.ts); this folder only reads files and runs scripts.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

@@ -176,131 +176,253 @@ export async function inspectSkillDir(
 }
 
 /**
- * The one reader. `validating` is the path as the caller gave it (validation mode), or
- * undefined (listing mode).
- * long because: its phases (manifest, contents, toolsets, metadata) run in order over one folder listing and share its diagnostics.
+ * The one reader, as the list of its phases. `validating` is the path as the caller gave it
+ * (validation mode), or undefined (listing mode). A phase that refuses the skill throws a
+ * {@link Refusal}; {@link Reading.refuse} turns it into listing's error or validation's
+ * diagnostic, so every refusal ends the reading the same way in both modes.
  */
 async function readSkill(
-  { parseSkillMd, hasErrors }: ManifestModule,
+  lib: ManifestModule,
   dir: string,
   root: string,
   options: LoadOptions,
   validating: string | undefined,
 ): Promise<Omit<InspectResult, "dir">> {
-  const diagnostics: Diagnostic[] = [];
-  const result: Omit<InspectResult, "dir"> = {
+  const reading = new Reading(validating);
+  try {
+    checkSkillDirectory(dir, validating);
+    const mdName = manifestFileName(dir);
+    const givenMd = join(dir, mdName);
+    if (validating !== undefined) checkGivenManifest(dir, givenMd, mdName, options, reading);
+    const folder = listContainedFolder(dir, root, mdName, options);
+    const parsed = await parseManifest(lib, folder, givenMd, options, reading);
+    if (parsed === undefined) return reading.result;
+    const manifest = await withAgentPolicy(parsed.manifest!, folder);
+    const warnings = parsed.diagnostics.filter((d) => d.level === "warning");
+    const manifestWarnings = warnings.length;
+    const scripts = findScripts(dir, folder, manifest, warnings);
+    const record = assembleRecord(folder, manifest, scripts, warnings, options);
+    reading.result.record = record;
+    if (validating !== undefined) {
+      reportContentProblems(dir, givenMd, record, warnings.slice(manifestWarnings), reading);
+    }
+    return reading.result;
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    return reading.refuse(error);
+  }
+}
+
+/** Why a skill cannot be read, and the file the diagnostic names. */
+class Refusal extends Error {
+  constructor(message: string, readonly file: string) {
+    super(message);
+  }
+}
+
+/**
+ * One reading's state across its phases: the mode, the diagnostics validation collects and
+ * the result it returns, which keeps what was read before a refusal (the manifest).
+ */
+class Reading {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly result: Omit<InspectResult, "dir"> = {
     manifest: undefined,
     record: undefined,
-    diagnostics,
-  };
-  /** Listing stops at the first problem; validation records it and returns what it has. */
-  const stop = (message: string, file: string) => {
-    if (validating === undefined) throw new SkillLoadError(message);
-    diagnostics.push({ level: "error", file, message });
-    return result;
+    diagnostics: this.diagnostics,
   };
 
+  constructor(readonly validating: string | undefined) {}
+
+  /** Listing stops at the first problem; validation records it and returns what it has. */
+  refuse(refusal: Refusal): Omit<InspectResult, "dir"> {
+    if (this.validating === undefined) throw new SkillLoadError(refusal.message);
+    this.diagnostics.push({ level: "error", file: refusal.file, message: refusal.message });
+    return this.result;
+  }
+}
+
+/** The folder itself, before anything in it is read: there, not a link, a directory. */
+function checkSkillDirectory(dir: string, validating: string | undefined): void {
   const info = lstatKeptOrNull(dir);
   if (info === null) {
-    return stop(
+    throw new Refusal(
       validating === undefined
         ? "skill directory is missing"
         : `directory not found: ${validating}`,
       dir,
     );
   }
-  if (info.isSymlink) return stop("skill directory is a symlink (refused)", dir);
-  if (!info.isDirectory) return stop("not a directory", dir);
-  // Validation reports SKILL.md by the path it was given; listing by the real path. Some
-  // published skills spell it skill.md: read it, and say so when validating.
-  const mdName = lstatKeptOrNull(join(dir, "SKILL.md")) === null &&
+  if (info.isSymlink) throw new Refusal("skill directory is a symlink (refused)", dir);
+  if (!info.isDirectory) throw new Refusal("not a directory", dir);
+}
+
+/** Some published skills spell the manifest skill.md: read it when SKILL.md is absent. */
+function manifestFileName(dir: string): string {
+  return lstatKeptOrNull(join(dir, "SKILL.md")) === null &&
       lstatSyncOrNull(join(dir, LOWER_MANIFEST)) !== null
     ? LOWER_MANIFEST
     : "SKILL.md";
-  const givenMd = join(dir, mdName);
-  if (validating !== undefined) {
-    const md = lstatSyncOrNull(givenMd);
-    if (md === null) return stop("SKILL.md not found", givenMd);
-    if (md.isSymlink) return stop("SKILL.md is a symlink (refused)", givenMd);
-    if (!md.isFile) return stop("SKILL.md is not a regular file", givenMd);
-    if (md.size > MAX_SKILL_MD_BYTES) {
-      return stop(`SKILL.md is ${md.size} bytes (max ${MAX_SKILL_MD_BYTES})`, givenMd);
-    }
-    checkSymlinks(dir, diagnostics);
-    if (mdName === LOWER_MANIFEST) {
-      diagnostics.push({
-        level: options.strict ? "error" : "warning",
-        file: givenMd,
-        message: "the manifest is named skill.md; the Agent Skills specification names it SKILL.md",
-      });
-    }
-  }
+}
 
+/**
+ * Validation only, before the folder is resolved: the SKILL.md at the path the caller gave
+ * (a regular file within the size cap, so it can be read whole), no symlink anywhere in the
+ * skill, and a note when the manifest is spelled skill.md.
+ */
+function checkGivenManifest(
+  dir: string,
+  givenMd: string,
+  mdName: string,
+  options: LoadOptions,
+  reading: Reading,
+): void {
+  const md = lstatSyncOrNull(givenMd);
+  if (md === null) throw new Refusal("SKILL.md not found", givenMd);
+  if (md.isSymlink) throw new Refusal("SKILL.md is a symlink (refused)", givenMd);
+  if (!md.isFile) throw new Refusal("SKILL.md is not a regular file", givenMd);
+  if (md.size > MAX_SKILL_MD_BYTES) {
+    throw new Refusal(`SKILL.md is ${md.size} bytes (max ${MAX_SKILL_MD_BYTES})`, givenMd);
+  }
+  checkSymlinks(dir, reading.diagnostics);
+  if (mdName === LOWER_MANIFEST) {
+    reading.diagnostics.push({
+      level: options.strict ? "error" : "warning",
+      file: givenMd,
+      message: "the manifest is named skill.md; the Agent Skills specification names it SKILL.md",
+    });
+  }
+}
+
+/** The skill folder resolved, proved inside its root, and listed once. */
+interface SkillFolder {
+  /** Real path of the skill directory. */
+  realDir: string;
+  /** Its entries by name: one directory read tells what SKILL.md, scripts/, … are. */
+  children: Map<string, Deno.DirEntry>;
+  /** SKILL.md (or skill.md) under the real path: what listing reads and records. */
+  skillMdPath: string;
+}
+
+/**
+ * Realpath containment bounds the skill by its root, and the one listing of the real
+ * folder is what every later phase asks about its entries (SKILL.md among them).
+ */
+function listContainedFolder(
+  dir: string,
+  root: string,
+  mdName: string,
+  options: LoadOptions,
+): SkillFolder {
   const realRoot = options.rootIsReal ? root : Deno.realPathSync(root);
   // A non-symlink directory directly inside a real root is contained; anything else is resolved.
   const realDir = dirname(dir) === realRoot ? dir : Deno.realPathSync(dir);
-  if (!isWithin(realRoot, realDir)) return stop(`skill directory escapes ${root}`, dir);
-  // One directory read tells us what SKILL.md, scripts/, references/ and assets/ are.
+  if (!isWithin(realRoot, realDir)) throw new Refusal(`skill directory escapes ${root}`, dir);
   const children = new Map<string, Deno.DirEntry>();
   for (const entry of readDirEntries(realDir)) children.set(entry.name, entry);
   const md = children.get(mdName);
-  const skillMdPath = join(realDir, mdName);
-  if (md === undefined) return stop("SKILL.md is missing", dir);
-  if (md.isSymlink) return stop("SKILL.md is a symlink (refused)", dir);
-  if (!md.isFile) return stop("SKILL.md is not a regular file", dir);
+  if (md === undefined) throw new Refusal("SKILL.md is missing", dir);
+  if (md.isSymlink) throw new Refusal("SKILL.md is a symlink (refused)", dir);
+  if (!md.isFile) throw new Refusal("SKILL.md is not a regular file", dir);
+  return { realDir, children, skillMdPath: join(realDir, mdName) };
+}
 
-  // An installed skill's directory is named by its registry entry (`--name` may rename
-  // it), so only unregistered skills are compared with their directory name.
-  const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
-  const validation = {
-    strict: options.strict ?? false,
-    ...(dirName === undefined ? {} : { dirName }),
-    cliVersion: VERSION,
-  };
-  let parsed: ParsedSkillMd;
-  if (validating === undefined) {
-    const { bytes, complete } = readPrefixSync(skillMdPath, MAX_FRONT_MATTER_BYTES);
-    parsed = await parseSkillMd(bytes, skillMdPath, validation, complete);
+/**
+ * The front matter parsed and its fields validated. Listing reads only the bounded prefix
+ * that holds the front matter and throws at the first error; validation reads the whole
+ * file, keeps every diagnostic and what was declared, and answers undefined when the
+ * manifest is unusable (the reading ends with what it found).
+ */
+async function parseManifest(
+  { parseSkillMd, hasErrors }: ManifestModule,
+  folder: SkillFolder,
+  givenMd: string,
+  options: LoadOptions,
+  reading: Reading,
+): Promise<ParsedSkillMd | undefined> {
+  const validation = manifestValidation(folder.realDir, options);
+  if (reading.validating === undefined) {
+    const { bytes, complete } = readPrefixSync(folder.skillMdPath, MAX_FRONT_MATTER_BYTES);
+    const parsed = await parseSkillMd(bytes, folder.skillMdPath, validation, complete);
     if (parsed.manifest === undefined || hasErrors(parsed.diagnostics)) {
       const first = parsed.diagnostics.find((d) => d.level === "error");
       throw new SkillLoadError(`Invalid manifest (${first?.message ?? "unreadable"})`);
     }
-  } else {
-    parsed = await parseSkillMd(Deno.readFileSync(givenMd), givenMd, validation);
-    diagnostics.push(...parsed.diagnostics);
-    result.manifest = parsed.manifest;
-    result.declaredName = parsed.declaredName;
-    if (parsed.manifest === undefined || hasErrors(diagnostics)) return result;
-    if (parsed.body.trim() === "") {
-      diagnostics.push({
-        level: "warning",
-        file: givenMd,
-        line: parsed.bodyLine,
-        message: "SKILL.md has no instructions after the front matter",
-      });
-    }
-    diagnostics.push(...shellOnLoadWarnings(parsed.body, parsed.bodyLine, givenMd));
+    return parsed;
   }
+  const { diagnostics, result } = reading;
+  const parsed = await parseSkillMd(Deno.readFileSync(givenMd), givenMd, validation);
+  diagnostics.push(...parsed.diagnostics);
+  result.manifest = parsed.manifest;
+  result.declaredName = parsed.declaredName;
+  if (parsed.manifest === undefined || hasErrors(diagnostics)) return undefined;
+  if (parsed.body.trim() === "") {
+    diagnostics.push({
+      level: "warning",
+      file: givenMd,
+      line: parsed.bodyLine,
+      message: "SKILL.md has no instructions after the front matter",
+    });
+  }
+  diagnostics.push(...shellOnLoadWarnings(parsed.body, parsed.bodyLine, givenMd));
+  return parsed;
+}
 
-  const manifest = parsed.manifest!;
-  // Codex's agents/openai.yaml may keep the skill from the model (implicit invocation off).
-  if (children.get("agents")?.isDirectory && await codexHidesSkill(realDir)) {
+/**
+ * How the fields are validated. An installed skill's directory is named by its registry
+ * entry (`--name` may rename it), so only unregistered skills are compared with their
+ * directory name.
+ */
+function manifestValidation(realDir: string, options: LoadOptions) {
+  const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
+  return {
+    strict: options.strict ?? false,
+    ...(dirName === undefined ? {} : { dirName }),
+    cliVersion: VERSION,
+  };
+}
+
+/** Codex's agents/openai.yaml may keep the skill from the model (implicit invocation off). */
+async function withAgentPolicy(manifest: Manifest, folder: SkillFolder): Promise<Manifest> {
+  if (folder.children.get("agents")?.isDirectory && await codexHidesSkill(folder.realDir)) {
     manifest.invocation = {
       ...(manifest.invocation ?? { modelInvocable: true, userInvocable: true }),
       modelInvocable: false,
     };
   }
-  const warnings = parsed.diagnostics.filter((d) => d.level === "warning");
-  const manifestWarnings = warnings.length;
-  let scripts: ScriptInfo[];
+  return manifest;
+}
+
+/** The scripts the skill runs; a scripts/ folder that cannot be used refuses the skill. */
+function findScripts(
+  dir: string,
+  folder: SkillFolder,
+  manifest: Manifest,
+  warnings: Diagnostic[],
+): ScriptInfo[] {
+  const { realDir, children, skillMdPath } = folder;
   try {
-    scripts = discoverScripts(realDir, children.get("scripts"), manifest, warnings, skillMdPath);
+    return discoverScripts(realDir, children.get("scripts"), manifest, warnings, skillMdPath);
   } catch (error) {
     if (!(error instanceof SkillLoadError)) throw error;
-    return stop(error.message, dir);
+    throw new Refusal(error.message, dir);
   }
+}
+
+/**
+ * The record every caller reads. Its name is the registry's for an installed skill, the
+ * lockfile key's for a renamed project skill, else the manifest's.
+ */
+function assembleRecord(
+  folder: SkillFolder,
+  manifest: Manifest,
+  scripts: ScriptInfo[],
+  warnings: Diagnostic[],
+  options: LoadOptions,
+): SkillRecord {
+  const { realDir, children, skillMdPath } = folder;
   const renamed = projectRename(options.project, manifest.name);
-  const record: SkillRecord = {
+  return {
     name: options.entry?.name ?? renamed?.name ?? manifest.name,
     canonical: options.entry?.name_canonical ?? renamed?.key ??
       canonicalPublishedName(manifest.name),
@@ -318,16 +440,25 @@ async function readSkill(
     scope: options.scope ?? (options.origin === "core" ? "bundled" : "user"),
     ...(options.project === undefined ? {} : { project: options.project }),
   };
-  result.record = record;
-  if (validating !== undefined) {
-    for (const w of warnings.slice(manifestWarnings)) {
-      // A collision is an error for validate, add and update: the skill is ambiguous.
-      const d = w.message.startsWith(SCRIPT_COLLISION) ? { ...w, level: "error" as const } : w;
-      if (!diagnostics.some((known) => known.message === d.message)) diagnostics.push(d);
-    }
-    checkToolsetsAndScripts(dir, givenMd, record, diagnostics);
+}
+
+/**
+ * Validation only, once the skill loads: what reading its contents warned about (a script
+ * collision is an error here: validate, add and update refuse an ambiguous skill), then the
+ * toolsets and scripts checked against the files.
+ */
+function reportContentProblems(
+  dir: string,
+  givenMd: string,
+  record: SkillRecord,
+  contentWarnings: Diagnostic[],
+  { diagnostics }: Reading,
+): void {
+  for (const w of contentWarnings) {
+    const d = w.message.startsWith(SCRIPT_COLLISION) ? { ...w, level: "error" as const } : w;
+    if (!diagnostics.some((known) => known.message === d.message)) diagnostics.push(d);
   }
-  return result;
+  checkToolsetsAndScripts(dir, givenMd, record, diagnostics);
 }
 
 /** The Codex agent file whose policy the loader reads (its stamp is part of the cache key). */

@@ -4,10 +4,10 @@ import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { findProjectRoot } from "../../../src/runtime/catalog/scopes.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
+import { writeTree } from "../../helpers/tree.ts";
 
-async function writeSkill(dir: string, name: string, description?: string) {
-  await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(join(dir, "SKILL.md"), skillMd(name, description));
+function writeSkill(dir: string, name: string, description?: string) {
+  return writeTree(dir, { "SKILL.md": skillMd(name, description) });
 }
 
 /** A repository root `<tmp>/repo` (a `.git` folder) with a nested `pkg/` and a home. */

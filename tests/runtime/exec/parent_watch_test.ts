@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PARENT_WATCH_SOURCE } from "../../../src/generated/parent_watch_py.ts";
 import { parentWatchDir, parentWatchEnv } from "../../../src/runtime/exec/parent_watch.ts";
 import { tempDir } from "../../helpers/cli.ts";
+import { deadPid } from "../../helpers/processes.ts";
 
 const BASE = { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" };
 
@@ -28,13 +29,6 @@ function python(code: string, env: Record<string, string>, args: string[] = []) 
     detached: true,
   }).spawn();
   return { pid: child.pid, output: () => child.output() };
-}
-
-/** The pid of a process that has exited and been reaped. */
-async function deadPid(): Promise<number> {
-  const child = python("pass", {});
-  await child.output();
-  return child.pid;
 }
 
 Deno.test("parentWatchEnv writes the module once and puts it first on PYTHONPATH", async () => {

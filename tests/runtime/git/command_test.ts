@@ -12,17 +12,14 @@ import {
   lsRemoteArgv,
 } from "../../../src/runtime/git/command.ts";
 import { remoteCommit } from "../../../src/runtime/git/fetch.ts";
-import { readLocalRepository, readRemoteRepository } from "../../../src/runtime/git/local_read.ts";
+import { readRemoteRepository } from "../../../src/runtime/git/local_read.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, skillFiles } from "../../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../../fixtures/git_https_server.ts";
+import { readInPlace } from "../../helpers/git_read.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
-
-/** A file:// repository read in place: how a resolved local repository is fetched. */
-const readInPlace: typeof readRemoteRepository = (url, _transport, request, dest, options) =>
-  readLocalRepository(url.slice("file://".length), url, request, dest, options);
 
 Deno.test("cloneArgv() disables hooks and submodules and puts -- before the URL", () => {
   const argv = cloneArgv("https", "https://h/o/r.git", "/tmp/dest", { branch: "v1" });

@@ -6,7 +6,6 @@ import {
   isSafeTreePath,
   MAX_TREE_ENTRIES,
   parseTreeObject,
-  readLocalRepository,
   readRemoteRepository,
 } from "../../../src/runtime/git/local_read.ts";
 import { localRepositoryPath } from "../../../src/runtime/lifecycle/resolve_source.ts";
@@ -21,13 +20,10 @@ import {
   submoduleRepo,
 } from "../../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
+import { readInPlace } from "../../helpers/git_read.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
-
-/** A file:// repository read in place: how a resolved local repository is fetched. */
-const readInPlace: typeof readRemoteRepository = (url, _transport, request, dest, options) =>
-  readLocalRepository(url.slice("file://".length), url, request, dest, options);
 
 /** Every path under `root` (but .git) with what a checkout would show: mode and content. */
 async function snapshot(root: string): Promise<Record<string, string>> {

@@ -3,8 +3,8 @@ import { RegistryClient, sha256Digest } from "../../../src/runtime/oci/client.ts
 import { parseOciReference } from "../../../src/core/sources/oci_reference.ts";
 import { findCredentials } from "../../../src/runtime/oci/credentials.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
+import { utf8 } from "../../helpers/bytes.ts";
 
-const encode = (text: string) => new TextEncoder().encode(text);
 const assertEquals = (actual: unknown, expected: unknown) =>
   assert.deepStrictEqual(actual, expected);
 const assertStringIncludes = (text: string, part: string) =>
@@ -24,10 +24,10 @@ async function pushImage(
   tag: string,
   layer: Uint8Array,
 ) {
-  const config = encode('{"name":"demo"}');
+  const config = utf8('{"name":"demo"}');
   const configDigest = await client.pushBlob(repository, config);
   const layerDigest = await client.pushBlob(repository, layer);
-  const manifest = encode(JSON.stringify({
+  const manifest = utf8(JSON.stringify({
     schemaVersion: 2,
     mediaType: "application/vnd.oci.image.manifest.v1+json",
     artifactType: "application/vnd.test.skill.v1",
@@ -70,7 +70,7 @@ Deno.test("oci client: monolithic and chunked pushes, pulls verified, skopeo rea
       chunkSize: 1000,
     });
     assert(client.base.startsWith("http://"), "loopback registries may use plain HTTP");
-    const small = encode("small layer");
+    const small = utf8("small layer");
     const big = crypto.getRandomValues(new Uint8Array(4500)); // 5 chunks
     const one = await pushImage(client, "team/demo", "v1", small);
     const two = await pushImage(client, "team/demo", "v2", big);
@@ -96,7 +96,7 @@ Deno.test("oci client: a blob whose bytes changed on disk is refused", async () 
   const registry = await startRegistry();
   try {
     const client = new RegistryClient({ registry: registry.host, credentials: null });
-    const { layerDigest } = await pushImage(client, "team/demo", "v1", encode("original"));
+    const { layerDigest } = await pushImage(client, "team/demo", "v1", utf8("original"));
     const hex = layerDigest.slice("sha256:".length);
     const data = `${registry.dir}/data/docker/registry/v2/blobs/sha256/${
       hex.slice(0, 2)
@@ -120,7 +120,7 @@ Deno.test("oci client: 404 and missing credentials are explained", async () => {
       registry: registry.host,
       credentials: { username: "alice", password: "s3cret" },
     });
-    const { digest } = await pushImage(client, "team/demo", "v1", encode("layer"));
+    const { digest } = await pushImage(client, "team/demo", "v1", utf8("layer"));
     assertEquals((await client.getManifest("team/demo", "v1")).digest, digest);
     const missing = await assertRejects(() => client.getManifest("team/demo", "nope"));
     assertStringIncludes((missing as Error).message, "not found (404)");
@@ -166,7 +166,7 @@ Deno.test("oci client: the Bearer challenge fetches a token from the realm with 
       registry: host,
       credentials: { username: "bob", password: "pw" },
     });
-    const { digest } = await pushImage(client, "team/demo", "v1", encode("layer"));
+    const { digest } = await pushImage(client, "team/demo", "v1", utf8("layer"));
     assertEquals((await client.getManifest("team/demo", digest)).digest, digest);
     assert(seen.some((line) => line.includes("repository:team/demo:pull,push")), seen.join("\n"));
     const wrong = new RegistryClient({
@@ -187,7 +187,7 @@ Deno.test("oci references and credentials", async () => {
     repository: "acme/skills/pdf",
     tag: "1.0",
   });
-  const digest = await sha256Digest(encode("x"));
+  const digest = await sha256Digest(utf8("x"));
   assertEquals(parseOciReference(`oci://127.0.0.1:5000/a@${digest}`).digest, digest);
   for (const bad of ["ghcr.io/a", "oci://ghcr.io", "oci://ghcr.io/A", "oci://ghcr.io/a@sha256:1"]) {
     let threw = false;

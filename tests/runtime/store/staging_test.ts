@@ -14,19 +14,13 @@ import { cleanStale as cleanScope, recoverUnderLock } from "../../../src/runtime
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
+import { deadPid } from "../../helpers/processes.ts";
 
 /**
  * These dead commands write `intent.json` by hand, exactly as version 1 of `Change` wrote
  * it: recovery still reads that format (store/journal.ts) and rolls it back as it did.
  */
 const cleanStale = (home: string) => cleanScope({ kind: "user", home });
-
-/** A pid that certainly belonged to a process that has exited. */
-async function deadPid(): Promise<number> {
-  const child = new Deno.Command("true").spawn();
-  await child.status;
-  return child.pid;
-}
 
 /** A staging directory as a killed command leaves it: its owner file is no longer locked. */
 async function deadStagingDir(home: string, id: string): Promise<string> {

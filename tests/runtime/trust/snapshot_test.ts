@@ -6,15 +6,17 @@ import { verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installFixtureSkill } from "../../helpers/install_fixture.ts";
 import { pyScript, skillMd } from "../../fixtures/git_repos.ts";
+import { writeTree } from "../../helpers/tree.ts";
 
 Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read from the copy", async () => {
   await using tmp = await tempDir();
   const source = join(tmp.path, "copied");
-  await Deno.mkdir(join(source, "scripts", "__pycache__"), { recursive: true });
-  await Deno.writeTextFile(join(source, "SKILL.md"), skillMd("copied"));
-  await Deno.writeTextFile(join(source, "scripts", "go.py"), pyScript("print('{}')"));
-  await Deno.writeTextFile(join(source, "scripts", "__pycache__", "go.cpython-311.pyc"), "x");
-  await Deno.writeTextFile(join(source, "scripts", "lone.pyc"), "x");
+  await writeTree(source, {
+    "SKILL.md": skillMd("copied"),
+    "scripts/go.py": pyScript("print('{}')"),
+    "scripts/__pycache__/go.cpython-311.pyc": "x",
+    "scripts/lone.pyc": "x",
+  });
   const home = join(tmp.path, "home");
   const installed = await installFixtureSkill(home, source);
   // installFixtureSkill leaves __pycache__ behind; put it back: bytecode is covered.
