@@ -149,7 +149,7 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
     entry: RegistryEntry | undefined,
     name: string,
   ): Promise<Loaded> => {
-    const cached = cache.get(dir);
+    const cached = cache.get(dir, entry?.listing);
     if (
       cached !== undefined && cached.name === name &&
       (entry === undefined || cached.canonical === entry.name_canonical)
