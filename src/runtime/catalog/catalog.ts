@@ -138,7 +138,7 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
     found.loaded.forEach(merge);
   }
 
-  const realHome = await Deno.realPath(home).catch(() => home);
+  const realHome = realPathOr(home);
   const cache = CatalogCache.load(home);
   /** A cached record when the directory is unchanged, else a fresh load (then cached). */
   const loadThroughCache = async (
@@ -184,10 +184,10 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
     merge(await loadThroughCache(dir, realHome, source.type, trusted, entry, name));
   }
 
-  let coreRoot = await Deno.realPath(await materializeBundledSkills(home));
+  let coreRoot = Deno.realPathSync(await materializeBundledSkills(home));
   // A bundled skill's directory gone from the copy: write the copy afresh from the binary.
   if (bundledSkillNames().some((name) => lstatSyncOrNull(join(coreRoot, name)) === null)) {
-    coreRoot = await Deno.realPath(await restoreBundledSkills(home));
+    coreRoot = Deno.realPathSync(await restoreBundledSkills(home));
   }
   // Only what the binary bundles: a directory dropped beside them is not a core skill.
   const coreDirs = bundledSkillNames().map((name) => join(coreRoot, name));
@@ -204,6 +204,15 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
   skills.sort(byName);
   failures.sort(byName);
   return { home, skills, failures, notes, shadowed, project, listingStats: cache.stats };
+}
+
+/** `path` resolved, or itself when it cannot be (synchronous: one call, on every command). */
+function realPathOr(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
