@@ -214,10 +214,15 @@ export class CatalogCache {
 
   #fresh(dir: string, cached: unknown): CachedRecord | undefined {
     if (!wellFormed(cached)) return undefined;
-    const seen: [string, Deno.FileInfo][] = [];
-    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, recorder(seen));
+    // Every stat is kept, fresh or not: the digest check of this listing takes the same paths.
+    const stats = this.stats;
+    const lstat = (path: string) => {
+      const info = stats.get(path) ?? Deno.lstatSync(path);
+      stats.set(path, info);
+      return info;
+    };
+    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, lstat);
     if (key === null || key !== cached.key) return undefined;
-    for (const [path, info] of seen) this.stats.set(path, info);
     const { name, canonical, manifest, references, assets, files, warnings } = cached;
     const under = pathsUnder(dir);
     const scripts = cached.scripts.map(({ name, file, language }) => ({
