@@ -16,7 +16,7 @@ import { LANGUAGES, type ScriptLanguage } from "../../core/scripts/script_langua
 import { join, normalize, SEP } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { VERSION } from "../../core/version.ts";
-import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
+import { liteStat, lstatLite, lstatSyncOrNull, type StatLite, writeFileAtomic } from "../os/fs.ts";
 import { dirEntries, keepingDirReads, takeStat } from "./dir_reads.ts";
 import { CODEX_AGENT_FILE, loadSkillDir, type SkillRecord } from "./loader.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
@@ -105,8 +105,8 @@ function pathsUnder(dir: string): (rel: string) => string {
   return (rel) => join(dir, ...rel.split("/"));
 }
 
-function stamp(info: Deno.FileInfo): string {
-  return `${info.mtime?.getTime() ?? 0}:${info.size}`;
+function stamp(info: StatLite): string {
+  return `${info.mtime}:${info.size}`;
 }
 
 /** The freshness key of a skill directory, its manifest, subdirectories and extra files. */
@@ -115,7 +115,7 @@ function freshnessKey(
   manifestFile: string,
   dirs: readonly string[],
   stamped: readonly string[],
-  lstat: (path: string) => Deno.FileInfo = Deno.lstatSync,
+  lstat: (path: string) => StatLite = lstatLite,
 ): string | null {
   try {
     const dirInfo = lstat(dir);
@@ -155,9 +155,9 @@ function subdirectories(dir: string): string[] | null {
 
 /** An lstat that keeps what it saw (`stat`: where it comes from). */
 function recorder(
-  seen: [string, Deno.FileInfo][],
-  stat: (path: string) => Deno.FileInfo = Deno.lstatSync,
-): (path: string) => Deno.FileInfo {
+  seen: [string, StatLite][],
+  stat: (path: string) => StatLite = lstatLite,
+): (path: string) => StatLite {
   return (path) => {
     const info = stat(path);
     seen.push([path, info]);
@@ -171,7 +171,7 @@ export class CatalogCache {
   /** Directories whose record came from their registry entry's listing summary. */
   readonly #fromSummary = new Set<string>();
   /** What fresh lookups stat'ed, by path: the listing's digest check stats the same paths. */
-  readonly stats = new Map<string, Deno.FileInfo>();
+  readonly stats = new Map<string, StatLite>();
   readonly path: string;
 
   private constructor(path: string, entries: Record<string, CachedSkill>) {
@@ -217,7 +217,7 @@ export class CatalogCache {
     // Every stat is kept, fresh or not: the digest check of this listing takes the same paths.
     const stats = this.stats;
     const lstat = (path: string) => {
-      const info = stats.get(path) ?? Deno.lstatSync(path);
+      const info = stats.get(path) ?? lstatLite(path);
       stats.set(path, info);
       return info;
     };
@@ -283,7 +283,7 @@ export class CatalogCache {
 function cacheEntry(
   dir: string,
   record: SkillRecord,
-  stats: Map<string, Deno.FileInfo>,
+  stats: Map<string, StatLite>,
   immutable: boolean,
 ): CachedSkill | undefined {
   const manifestFile = record.skillMdPath.split(/[\\/]/).pop() ?? "";
@@ -299,9 +299,15 @@ function cacheEntry(
   for (const script of record.scripts) {
     if (!script.file.split("/").pop()!.includes(".")) stamped.push(`scripts/${script.file}`);
   }
-  const seen: [string, Deno.FileInfo][] = [];
+  const seen: [string, StatLite][] = [];
   // The loader's stats of the folder and manifest, taken before it read them.
-  const key = freshnessKey(dir, manifestFile, dirs, stamped, recorder(seen, takeStat));
+  const key = freshnessKey(
+    dir,
+    manifestFile,
+    dirs,
+    stamped,
+    recorder(seen, (path) => liteStat(takeStat(path))),
+  );
   if (key === null) return;
   for (const [path, info] of seen) stats.set(path, info);
   // A skill edited within the last two seconds may change again within mtime granularity.

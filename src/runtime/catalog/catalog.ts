@@ -17,7 +17,7 @@ import {
   materializeBundledSkills,
   restoreBundledSkills,
 } from "./bundled.ts";
-import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { isWithin, lstatSyncOrNull, type StatLite } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { keepingDirReads } from "./dir_reads.ts";
 import { readRegistry } from "../store/registry.ts";
@@ -54,7 +54,7 @@ export interface Catalog {
    * The stats the listing cache took of installed skills' folders and manifests, by path:
    * `list` tells each skill's digest state from the same stats instead of taking them twice.
    */
-  listingStats?: ReadonlyMap<string, Deno.FileInfo>;
+  listingStats?: ReadonlyMap<string, StatLite>;
 }
 
 interface CatalogOptions {

@@ -6,6 +6,7 @@
  */
 
 import { dirname, join } from "../os/paths.ts";
+import type { StatLite } from "../os/fs.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { cachedDigest, DigestIndex, uncoveredFiles } from "./file_hashes.ts";
@@ -180,7 +181,7 @@ function stateOf(skill: SkillRecord, actual: string): RunState {
 function settledState(
   skill: SkillRecord,
   index: DigestIndex,
-  stats: ReadonlyMap<string, Deno.FileInfo> | undefined,
+  stats: ReadonlyMap<string, StatLite> | undefined,
 ): RunState | undefined {
   if (skill.origin === "core") return { state: "ok" };
   if (!skill.trusted || trustedDigestOf(skill) === null) {
@@ -197,7 +198,7 @@ function settledState(
 export async function runStates(
   skills: readonly SkillRecord[],
   home: string,
-  stats?: ReadonlyMap<string, Deno.FileInfo>,
+  stats?: ReadonlyMap<string, StatLite>,
 ): Promise<Map<string, RunState>> {
   const states = new Map<string, RunState>();
   const index = DigestIndex.load(digestIndexPath(home));
