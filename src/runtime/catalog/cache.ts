@@ -380,7 +380,7 @@ export async function withListingSummary(
     const dir = entry.installed_path;
     settleStamps(dir);
     const record = await keepingDirReads(() =>
-      loadSkillDir(dir, Deno.realPathSync(home), {
+      loadSkillDir(dir, realHome(home), {
         origin: entry.source.type,
         trusted: entry.trusted && entry.trusted_digest !== null,
         entry,
@@ -396,31 +396,44 @@ export async function withListingSummary(
   }
 }
 
+const realHomes = new Map<string, string>();
+
+/** `home` resolved once per process (an install of a thousand skills asks a thousand times). */
+function realHome(home: string): string {
+  let real = realHomes.get(home);
+  if (real === undefined) realHomes.set(home, real = Deno.realPathSync(home));
+  return real;
+}
+
 /** Dates back (see {@link withListingSummary}) what a listing key of `dir` may stamp. */
 function settleStamps(dir: string): void {
   const settled = Date.now() - SETTLED_AGE_MS;
   const settle = (path: string) => {
-    const info = lstatSyncOrNull(path);
-    if (info === null || !(info.isFile || info.isDirectory)) return;
-    if ((info.mtime?.getTime() ?? 0) > settled) {
+    const info = Deno.lstatSync(path);
+    if ((info.isFile || info.isDirectory) && (info.mtime?.getTime() ?? 0) > settled) {
       Deno.utimeSync(path, info.atime ?? new Date(), new Date(settled));
     }
   };
-  const dirs = subdirectories(dir) ?? [];
-  for (const name of MANIFEST_NAMES) settle(join(dir, name));
-  settle(join(dir, CODEX_AGENT_FILE));
-  // Extension-less scripts are stamped (their `#!` line makes them scripts).
-  for (const sub of ["scripts", ...dirs.filter((d) => d.startsWith("scripts/"))]) {
-    if (sub !== "scripts" && !dirs.includes(sub)) continue;
-    for (
-      const e of lstatSyncOrNull(join(dir, sub))?.isDirectory
-        ? Deno.readDirSync(join(dir, sub))
-        : []
-    ) {
-      if (e.isFile && !e.name.includes(".")) settle(join(dir, sub, e.name));
+  // One walk, by the entries' own types (no stat of a missing file: each costs an error).
+  let folders = 0;
+  const walk = (abs: string, rel: string, depth: number) => {
+    for (const entry of Deno.readDirSync(abs)) {
+      const path = join(abs, entry.name);
+      const sub = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory) {
+        // Past the cache's bounds no summary is kept: nothing more to date.
+        if (++folders > MAX_STAMPED_DIRS || depth >= MAX_DEPTH) return;
+        walk(path, sub, depth + 1);
+        settle(path);
+      } else if (entry.isFile && isStamped(sub)) settle(path);
     }
-  }
-  // Folders last: dating a file back changes no folder's mtime, but keep the order obvious.
-  for (const sub of dirs) settle(join(dir, ...sub.split("/")));
+  };
+  walk(dir, "", 1);
   settle(dir);
+}
+
+/** A file a listing key may stamp: the manifest, the agents file, an extension-less script. */
+function isStamped(rel: string): boolean {
+  return MANIFEST_NAMES.has(rel) || rel === CODEX_AGENT_FILE ||
+    (rel.startsWith("scripts/") && !rel.slice(rel.lastIndexOf("/") + 1).includes("."));
 }
