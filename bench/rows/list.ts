@@ -14,12 +14,16 @@
 import { join } from "node:path";
 import type { BenchContext } from "../main.ts";
 import { type BenchRow, measure, measureAlternately, type Measured } from "../lib.ts";
+import { withListingSummary } from "../../src/runtime/catalog/cache.ts";
 
 const OPENSKILLS = "openskills@1.5.0";
 /** openskills list of 1,000 skills as issue 26 recorded it, for machines without npm. */
 const RECORDED_OPENSKILLS_MS = 184;
 
-/** Writes `count` small installed skills and their registry entries straight to disk. */
+/**
+ * Writes `count` small installed skills and their registry entries straight to disk, the
+ * entries as install records them (with their listing summary).
+ */
 export async function populateHome(home: string, count: number): Promise<void> {
   await Deno.mkdir(home, { recursive: true });
   const skills = [];
@@ -44,20 +48,23 @@ export async function populateHome(home: string, count: number): Promise<void> {
     ) {
       await Deno.utime(path, past, past);
     }
-    skills.push({
-      name,
-      name_canonical: name,
-      source: { type: "git", url: `file:///repos/${name}.git`, subpath: "" },
-      commit_sha: "0123456789abcdef0123456789abcdef01234567",
-      branch: "main",
-      tag: null,
-      ref: null,
-      installed_path: dir,
-      trusted: true,
-      trusted_digest: `sha256:${"0".repeat(64)}`,
-      installed_at: "2026-01-01T00:00:00.000Z",
-      updated_at: "2026-01-01T00:00:00.000Z",
-    });
+    // As install records it: with the listing summary (runtime/catalog/cache.ts).
+    skills.push(
+      await withListingSummary({
+        name,
+        name_canonical: name,
+        source: { type: "git", url: `file:///repos/${name}.git`, subpath: "" },
+        commit_sha: "0123456789abcdef0123456789abcdef01234567",
+        branch: "main",
+        tag: null,
+        ref: null,
+        installed_path: dir,
+        trusted: true,
+        trusted_digest: `sha256:${"0".repeat(64)}`,
+        installed_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+      }, home),
+    );
   }
   await Deno.writeTextFile(
     join(home, "registry.json"),

@@ -37,6 +37,13 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   const { catalog, active } = session;
   const states = await runStates(catalog.skills, session.home, catalog.listingStats);
+  // What each listed skill hides, by its name and folder (most listings hide nothing).
+  const hidden = new Map<string, { scope: string; path: string }[]>();
+  for (const h of catalog.shadowed) {
+    const key = `${h.canonical}\0${h.by.dir}`;
+    hidden.set(key, [...hidden.get(key) ?? [], { scope: h.scope, path: h.dir }]);
+  }
+  const shadowsOf = (canonical: string, path: string) => hidden.get(`${canonical}\0${path}`) ?? [];
   const rows = [
     ...catalog.skills.map((s) => ({
       name: s.name,
@@ -53,6 +60,7 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       path: s.dir,
       status: "ok" as const,
       ...stateFields(states.get(s.canonical)),
+      shadows: shadowsOf(s.canonical, s.dir),
     })),
     ...catalog.failures.map((f) => ({
       name: f.name,
@@ -71,15 +79,9 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       error: f.reason,
       state: "broken" as const,
       state_reason: f.reason,
+      shadows: shadowsOf(f.canonical, f.dir),
     })),
-  ].sort((a, b) => (a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0))
-    .map((row) => ({
-      ...row,
-      shadows: catalog.shadowed.filter((h) =>
-        h.canonical === row.canonical && h.by.dir === row.path
-      )
-        .map((h) => ({ scope: h.scope, path: h.dir })),
-    }));
+  ].sort((a, b) => (a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0));
   const warnings = [...session.activationWarnings, ...catalog.notes];
   // A skill hidden by one of the same name in a scope of higher precedence is never dropped
   // silently: it is listed, with what hides it.

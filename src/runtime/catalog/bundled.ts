@@ -11,7 +11,7 @@ import { dirname, join } from "../os/paths.ts";
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_HASH, BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { VERSION } from "../../core/version.ts";
-import { exists, removeIfExists } from "../os/fs.ts";
+import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
 
 const COMPLETE_MARKER = ".complete";
@@ -23,7 +23,8 @@ export function bundledRootPath(home: string): string {
 /** Returns the directory holding the bundled skills, writing it first if needed. */
 export async function materializeBundledSkills(home: string): Promise<string> {
   const root = bundledRootPath(home);
-  if (await exists(join(root, COMPLETE_MARKER))) return root;
+  // Synchronous: a stat on every command that lists skills.
+  if (lstatSyncOrNull(join(root, COMPLETE_MARKER)) !== null) return root;
   await writeBundledSkills(home, false);
   return root;
 }

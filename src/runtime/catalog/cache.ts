@@ -16,9 +16,10 @@ import { LANGUAGES, type ScriptLanguage } from "../../core/scripts/script_langua
 import { join, normalize, SEP } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { VERSION } from "../../core/version.ts";
-import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
-import { dirEntries, takeStat } from "./dir_reads.ts";
-import { CODEX_AGENT_FILE, type SkillRecord } from "./loader.ts";
+import { liteStat, lstatLite, lstatSyncOrNull, type StatLite, writeFileAtomic } from "../os/fs.ts";
+import { dirEntries, keepingDirReads, takeStat } from "./dir_reads.ts";
+import { CODEX_AGENT_FILE, loadSkillDir, type SkillRecord } from "./loader.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 
 const CACHE_FORMAT = 5;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */
@@ -104,8 +105,8 @@ function pathsUnder(dir: string): (rel: string) => string {
   return (rel) => join(dir, ...rel.split("/"));
 }
 
-function stamp(info: Deno.FileInfo): string {
-  return `${info.mtime?.getTime() ?? 0}:${info.size}`;
+function stamp(info: StatLite): string {
+  return `${info.mtime}:${info.size}`;
 }
 
 /** The freshness key of a skill directory, its manifest, subdirectories and extra files. */
@@ -114,7 +115,7 @@ function freshnessKey(
   manifestFile: string,
   dirs: readonly string[],
   stamped: readonly string[],
-  lstat: (path: string) => Deno.FileInfo = Deno.lstatSync,
+  lstat: (path: string) => StatLite = lstatLite,
 ): string | null {
   try {
     const dirInfo = lstat(dir);
@@ -154,9 +155,9 @@ function subdirectories(dir: string): string[] | null {
 
 /** An lstat that keeps what it saw (`stat`: where it comes from). */
 function recorder(
-  seen: [string, Deno.FileInfo][],
-  stat: (path: string) => Deno.FileInfo = Deno.lstatSync,
-): (path: string) => Deno.FileInfo {
+  seen: [string, StatLite][],
+  stat: (path: string) => StatLite = lstatLite,
+): (path: string) => StatLite {
   return (path) => {
     const info = stat(path);
     seen.push([path, info]);
@@ -167,8 +168,10 @@ function recorder(
 export class CatalogCache {
   #entries: Record<string, CachedSkill>;
   #dirty = false;
+  /** Directories whose record came from their registry entry's listing summary. */
+  readonly #fromSummary = new Set<string>();
   /** What fresh lookups stat'ed, by path: the listing's digest check stats the same paths. */
-  readonly stats = new Map<string, Deno.FileInfo>();
+  readonly stats = new Map<string, StatLite>();
   readonly path: string;
 
   private constructor(path: string, entries: Record<string, CachedSkill>) {
@@ -191,14 +194,35 @@ export class CatalogCache {
     return new CatalogCache(path, {});
   }
 
-  /** The cached record for `dir` if it is still fresh, with its paths inside `dir`. */
-  get(dir: string): CachedRecord | undefined {
-    const cached = this.#entries[dir];
-    if (!Object.hasOwn(this.#entries, dir) || !wellFormed(cached)) return undefined;
-    const seen: [string, Deno.FileInfo][] = [];
-    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, recorder(seen));
+  /**
+   * The record for `dir` if it is still fresh, with its paths inside `dir`: from `summary`
+   * (the listing summary install recorded in the skill's registry entry: see
+   * {@link withListingSummary}) when it is one, else from this cache.
+   */
+  get(dir: string, summary?: unknown): CachedRecord | undefined {
+    const recorded = summaryEntry(summary);
+    if (recorded !== undefined) {
+      const record = this.#fresh(dir, recorded);
+      if (record !== undefined) {
+        this.#fromSummary.add(dir);
+        return record;
+      }
+    }
+    if (!Object.hasOwn(this.#entries, dir)) return undefined;
+    return this.#fresh(dir, this.#entries[dir]);
+  }
+
+  #fresh(dir: string, cached: unknown): CachedRecord | undefined {
+    if (!wellFormed(cached)) return undefined;
+    // Every stat is kept, fresh or not: the digest check of this listing takes the same paths.
+    const stats = this.stats;
+    const lstat = (path: string) => {
+      const info = stats.get(path) ?? lstatLite(path);
+      stats.set(path, info);
+      return info;
+    };
+    const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, lstat);
     if (key === null || key !== cached.key) return undefined;
-    for (const [path, info] of seen) this.stats.set(path, info);
     const { name, canonical, manifest, references, assets, files, warnings } = cached;
     const under = pathsUnder(dir);
     const scripts = cached.scripts.map(({ name, file, language }) => ({
@@ -227,58 +251,17 @@ export class CatalogCache {
    * content-addressed bundled skills), which may be cached at once.
    */
   set(dir: string, record: SkillRecord, immutable = false): void {
-    const manifestFile = record.skillMdPath.split(/[\\/]/).pop() ?? "";
-    if (!MANIFEST_NAMES.has(manifestFile)) return;
-    const dirs = subdirectories(dir);
-    if (dirs === null) return;
-    // Only where agents/ exists: a stat of a missing file costs an error object.
-    const stamped = dirs.includes(CODEX_AGENT_FILE.split("/")[0]!) &&
-        lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile
-      ? [CODEX_AGENT_FILE]
-      : [];
-    // An extension-less script is one by its `#!` line: an edit there must be seen.
-    for (const script of record.scripts) {
-      if (!script.file.split("/").pop()!.includes(".")) stamped.push(`scripts/${script.file}`);
-    }
-    const seen: [string, Deno.FileInfo][] = [];
-    // The loader's stats of the folder and manifest, taken before it read them.
-    const key = freshnessKey(dir, manifestFile, dirs, stamped, recorder(seen, takeStat));
-    if (key === null) return;
-    for (const [path, info] of seen) this.stats.set(path, info);
-    // A skill edited within the last two seconds may change again within mtime granularity.
-    const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
-    if (!immutable && Date.now() - newest < 2000) return;
-    // Only records whose paths are where get() puts them back (inside the key directory).
-    const scriptsPath = join(record.dir, "scripts");
-    if (
-      record.scripts.some((s) =>
-        s.path !== join(scriptsPath, ...s.file.split("/")) || !SCRIPT_FILE.test(s.file)
-      )
-    ) {
-      return;
-    }
-    const { name, canonical, manifest, references, assets, files, warnings } = record;
-    this.#entries[dir] = {
-      key,
-      dirs,
-      stamped,
-      manifestFile,
-      name,
-      canonical,
-      manifest,
-      scripts: record.scripts.map(({ name, file, language }) => ({ name, file, language })),
-      references,
-      assets,
-      files,
-      warnings,
-    };
+    const entry = cacheEntry(dir, record, this.stats, immutable);
+    if (entry === undefined) return;
+    this.#entries[dir] = entry;
     this.#dirty = true;
   }
 
   /** Drops entries for directories no longer listed, then writes if anything changed. */
   async save(keep: ReadonlySet<string>): Promise<void> {
     for (const dir of Object.keys(this.#entries)) {
-      if (!keep.has(dir)) {
+      // A skill whose registry entry holds a fresh summary needs no copy here.
+      if (!keep.has(dir) || this.#fromSummary.has(dir)) {
         delete this.#entries[dir];
         this.#dirty = true;
       }
@@ -290,4 +273,167 @@ export class CatalogCache {
       await writeFileAtomic(this.path, JSON.stringify(file), { durable: false });
     } catch { /* a cache that cannot be written only costs time */ }
   }
+}
+
+/**
+ * A cache entry for `record` (loaded from `dir`), or undefined when it cannot be cached:
+ * too many folders, paths elsewhere, or changed within the last two seconds (unless
+ * `immutable`). `stats`: where the stats of its key are kept.
+ */
+function cacheEntry(
+  dir: string,
+  record: SkillRecord,
+  stats: Map<string, StatLite>,
+  immutable: boolean,
+): CachedSkill | undefined {
+  const manifestFile = record.skillMdPath.split(/[\\/]/).pop() ?? "";
+  if (!MANIFEST_NAMES.has(manifestFile)) return;
+  const dirs = subdirectories(dir);
+  if (dirs === null) return;
+  // Only where agents/ exists: a stat of a missing file costs an error object.
+  const stamped = dirs.includes(CODEX_AGENT_FILE.split("/")[0]!) &&
+      lstatSyncOrNull(join(dir, CODEX_AGENT_FILE))?.isFile
+    ? [CODEX_AGENT_FILE]
+    : [];
+  // An extension-less script is one by its `#!` line: an edit there must be seen.
+  for (const script of record.scripts) {
+    if (!script.file.split("/").pop()!.includes(".")) stamped.push(`scripts/${script.file}`);
+  }
+  const seen: [string, StatLite][] = [];
+  // The loader's stats of the folder and manifest, taken before it read them.
+  const key = freshnessKey(
+    dir,
+    manifestFile,
+    dirs,
+    stamped,
+    recorder(seen, (path) => liteStat(takeStat(path))),
+  );
+  if (key === null) return;
+  for (const [path, info] of seen) stats.set(path, info);
+  // A skill edited within the last two seconds may change again within mtime granularity.
+  const newest = Math.max(...key.split("|").map((p) => Number(p.split(":")[0])));
+  if (!immutable && Date.now() - newest < 2000) return;
+  // Only records whose paths are where get() puts them back (inside the key directory).
+  const scriptsPath = join(record.dir, "scripts");
+  if (
+    record.scripts.some((s) =>
+      s.path !== join(scriptsPath, ...s.file.split("/")) || !SCRIPT_FILE.test(s.file)
+    )
+  ) {
+    return;
+  }
+  const { name, canonical, manifest, references, assets, files, warnings } = record;
+  return {
+    key,
+    dirs,
+    stamped,
+    manifestFile,
+    name,
+    canonical,
+    manifest,
+    scripts: record.scripts.map(({ name, file, language }) => ({ name, file, language })),
+    references,
+    assets,
+    files,
+    warnings,
+  };
+}
+
+/**
+ * The listing summary of an installed skill, kept in its registry entry (`listing`, a JSON
+ * string): what this cache keeps for it, under the same freshness key, written by this
+ * version. Read back by {@link CatalogCache.get} before the cache, so that a listing with
+ * no cache (cleared, or never written) reads no SKILL.md of a skill left as installed. Like
+ * the cache it only ever speeds up listing: a stale one (any stamp changed) is ignored.
+ */
+function summaryEntry(summary: unknown): CachedSkill | undefined {
+  if (typeof summary !== "string") return undefined;
+  try {
+    const parsed = JSON.parse(summary);
+    if (parsed?.format !== CACHE_FORMAT || parsed.version !== VERSION) return undefined;
+    return parsed.skill;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How far back {@link withListingSummary} dates a freshly written skill's stamped paths. */
+const SETTLED_AGE_MS = 3000;
+
+/**
+ * `entry` with the listing summary of the skill it installs (`installed_path`, in place
+ * under `home`), for the registry; without one when the skill cannot be summarised (it
+ * then loads as before). Called once per installed or updated skill as it is recorded.
+ *
+ * A summary is keyed by mtimes, and a change within the clock tick of the key would keep
+ * the key: the cache therefore takes no skill changed in the last two seconds, which at
+ * install is every skill. So the key's own paths (the folder, each subfolder, the manifest,
+ * the extra stamped files) are first dated back a few seconds when newer: any later change
+ * to them then moves the key. Symlinks are never touched (an installed skill holds none).
+ */
+export async function withListingSummary(
+  entry: RegistryEntry,
+  home: string,
+): Promise<RegistryEntry> {
+  const { listing: _stale, ...plain } = entry;
+  try {
+    const dir = entry.installed_path;
+    settleStamps(dir);
+    const record = await keepingDirReads(() =>
+      loadSkillDir(dir, realHome(home), {
+        origin: entry.source.type,
+        trusted: entry.trusted && entry.trusted_digest !== null,
+        entry,
+        rootIsReal: true,
+      })
+    );
+    if (record.name !== entry.name || record.canonical !== entry.name_canonical) return plain;
+    const skill = cacheEntry(dir, record, new Map(), false);
+    if (skill === undefined) return plain;
+    return { ...plain, listing: JSON.stringify({ format: CACHE_FORMAT, version: VERSION, skill }) };
+  } catch {
+    return plain;
+  }
+}
+
+const realHomes = new Map<string, string>();
+
+/** `home` resolved once per process (an install of a thousand skills asks a thousand times). */
+function realHome(home: string): string {
+  let real = realHomes.get(home);
+  if (real === undefined) realHomes.set(home, real = Deno.realPathSync(home));
+  return real;
+}
+
+/** Dates back (see {@link withListingSummary}) what a listing key of `dir` may stamp. */
+function settleStamps(dir: string): void {
+  const settled = Date.now() - SETTLED_AGE_MS;
+  const settle = (path: string) => {
+    const info = Deno.lstatSync(path);
+    if ((info.isFile || info.isDirectory) && (info.mtime?.getTime() ?? 0) > settled) {
+      Deno.utimeSync(path, info.atime ?? new Date(), new Date(settled));
+    }
+  };
+  // One walk, by the entries' own types (no stat of a missing file: each costs an error).
+  let folders = 0;
+  const walk = (abs: string, rel: string, depth: number) => {
+    for (const entry of Deno.readDirSync(abs)) {
+      const path = join(abs, entry.name);
+      const sub = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory) {
+        // Past the cache's bounds no summary is kept: nothing more to date.
+        if (++folders > MAX_STAMPED_DIRS || depth >= MAX_DEPTH) return;
+        walk(path, sub, depth + 1);
+        settle(path);
+      } else if (entry.isFile && isStamped(sub)) settle(path);
+    }
+  };
+  walk(dir, "", 1);
+  settle(dir);
+}
+
+/** A file a listing key may stamp: the manifest, the agents file, an extension-less script. */
+function isStamped(rel: string): boolean {
+  return MANIFEST_NAMES.has(rel) || rel === CODEX_AGENT_FILE ||
+    (rel.startsWith("scripts/") && !rel.slice(rel.lastIndexOf("/") + 1).includes("."));
 }

@@ -17,7 +17,7 @@ import {
   materializeBundledSkills,
   restoreBundledSkills,
 } from "./bundled.ts";
-import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { isWithin, lstatSyncOrNull, type StatLite } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { keepingDirReads } from "./dir_reads.ts";
 import { readRegistry } from "../store/registry.ts";
@@ -54,7 +54,7 @@ export interface Catalog {
    * The stats the listing cache took of installed skills' folders and manifests, by path:
    * `list` tells each skill's digest state from the same stats instead of taking them twice.
    */
-  listingStats?: ReadonlyMap<string, Deno.FileInfo>;
+  listingStats?: ReadonlyMap<string, StatLite>;
 }
 
 interface CatalogOptions {
@@ -138,7 +138,7 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
     found.loaded.forEach(merge);
   }
 
-  const realHome = await Deno.realPath(home).catch(() => home);
+  const realHome = realPathOr(home);
   const cache = CatalogCache.load(home);
   /** A cached record when the directory is unchanged, else a fresh load (then cached). */
   const loadThroughCache = async (
@@ -149,13 +149,14 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
     entry: RegistryEntry | undefined,
     name: string,
   ): Promise<Loaded> => {
-    const cached = cache.get(dir);
+    const cached = cache.get(dir, entry?.listing);
     if (
       cached !== undefined && cached.name === name &&
       (entry === undefined || cached.canonical === entry.name_canonical)
     ) {
-      const scope = origin === "core" ? "bundled" : "user";
-      return { record: { ...cached, origin, trusted, entry, scope } };
+      const scope: SkillScope = origin === "core" ? "bundled" : "user";
+      // A fresh object per lookup: completed in place (a thousand copies less per listing).
+      return { record: Object.assign(cached, { origin, trusted, entry, scope }) };
     }
     const loaded = await load(dir, realRoot, origin, trusted, entry, name);
     // Bundled skills live in a content-addressed directory that never changes.
@@ -184,10 +185,10 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
     merge(await loadThroughCache(dir, realHome, source.type, trusted, entry, name));
   }
 
-  let coreRoot = await Deno.realPath(await materializeBundledSkills(home));
+  let coreRoot = Deno.realPathSync(await materializeBundledSkills(home));
   // A bundled skill's directory gone from the copy: write the copy afresh from the binary.
   if (bundledSkillNames().some((name) => lstatSyncOrNull(join(coreRoot, name)) === null)) {
-    coreRoot = await Deno.realPath(await restoreBundledSkills(home));
+    coreRoot = Deno.realPathSync(await restoreBundledSkills(home));
   }
   // Only what the binary bundles: a directory dropped beside them is not a core skill.
   const coreDirs = bundledSkillNames().map((name) => join(coreRoot, name));
@@ -204,6 +205,15 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
   skills.sort(byName);
   failures.sort(byName);
   return { home, skills, failures, notes, shadowed, project, listingStats: cache.stats };
+}
+
+/** `path` resolved, or itself when it cannot be (synchronous: one call, on every command). */
+function realPathOr(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

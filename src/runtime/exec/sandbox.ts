@@ -82,7 +82,7 @@ export async function planLaunch(
   if (language !== "python") return planOtherLanguage(scriptPath, language, args, env, os);
   let source: string;
   try {
-    source = await Deno.readTextFile(scriptPath);
+    source = Deno.readTextFileSync(scriptPath);
   } catch (error) {
     throw new SkillError(
       "not_found",

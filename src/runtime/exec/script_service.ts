@@ -16,7 +16,7 @@ import {
   type ScriptInfo,
   type SkillRecord,
 } from "../catalog/catalog.ts";
-import { lstatOrNull } from "../os/fs.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
 import {
   checkArgs,
   formatSeconds,
@@ -216,7 +216,7 @@ export async function prepareRun(
   });
   const script = lookup(skill);
   if (script === undefined) throw notFound(skill);
-  const info = await lstatOrNull(script.path);
+  const info = lstatSyncOrNull(script.path);
   if (info === null || !info.isFile || info.isSymlink) {
     throw new SkillError(
       "not_found",

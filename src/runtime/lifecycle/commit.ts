@@ -24,6 +24,7 @@ import {
   upsertEntry,
 } from "../../core/records/registry_model.ts";
 import { cachedDigest } from "../trust/file_hashes.ts";
+import { withListingSummary } from "../catalog/cache.ts";
 import { exists, lstatSyncOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
 import { isManagedEntry, type Staging } from "../store/staging.ts";
@@ -96,7 +97,8 @@ export async function commitInstall(
       for (const plan of plans) {
         await Deno.rename(plan.candidate.dir, plan.target);
         moved.push(plan);
-        registry = upsertEntry(registry, plan.entry);
+        // The listing summary (catalog/cache.ts): a listing then reads no SKILL.md of it.
+        registry = upsertEntry(registry, await withListingSummary(plan.entry, home));
         await removeIfExists(digestCachePath(home, plan.canonical)).catch(() => {});
       }
       writeRegistryUnlocked(home, registry);
@@ -159,7 +161,7 @@ export async function applyUpdates(
         }
         await Deno.rename(swap.staged.dir, swap.target);
         step.movedNew = true;
-        registry = upsertEntry(registry, swap.staged.entry);
+        registry = upsertEntry(registry, await withListingSummary(swap.staged.entry, home));
       }
       writeRegistryUnlocked(home, registry);
     } catch (error) {

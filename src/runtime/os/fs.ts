@@ -21,6 +21,40 @@ export async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
+/**
+ * What a listing keeps of a stat while a command runs: the listing cache's stamp and the
+ * digest index's key need no more. A thousand skills' `Deno.FileInfo`s (four Dates each) kept
+ * alive until the digest check costs the garbage collector more than taking these.
+ */
+export interface StatLite {
+  readonly isFile: boolean;
+  readonly isDirectory: boolean;
+  readonly size: number;
+  /** In ms; 0 when unknown. */
+  readonly mtime: number;
+  /** In ms; null when unknown. */
+  readonly ctime: number | null;
+  readonly dev: number;
+  readonly ino: number | null;
+}
+
+export function liteStat(info: Deno.FileInfo): StatLite {
+  return {
+    isFile: info.isFile,
+    isDirectory: info.isDirectory,
+    size: info.size,
+    mtime: info.mtime?.getTime() ?? 0,
+    ctime: info.ctime?.getTime() ?? null,
+    dev: info.dev,
+    ino: info.ino,
+  };
+}
+
+/** `Deno.lstatSync`, kept as a {@link StatLite}. */
+export function lstatLite(path: string): StatLite {
+  return liteStat(Deno.lstatSync(path));
+}
+
 /** Synchronous lstat for hot paths (listing thousands of skills): no async overhead per call. */
 export function lstatSyncOrNull(path: string): Deno.FileInfo | null {
   try {

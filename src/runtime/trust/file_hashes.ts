@@ -13,7 +13,7 @@ import { join } from "../os/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
-import { writeFileAtomic } from "../os/fs.ts";
+import { lstatLite, type StatLite, writeFileAtomic } from "../os/fs.ts";
 
 const MAX_FILES = 20_000;
 const CACHE_VERSION = 3;
@@ -54,6 +54,12 @@ interface FileStat {
 
 /** Files hashed at once: digests run in parallel, memory stays bounded. */
 const HASH_BATCH = 16;
+
+/** {@link statKey} of a {@link StatLite}: the same string. */
+function liteKey(info: StatLite): string | null {
+  if (info.ino === null || info.ctime === null) return null;
+  return `${info.dev}:${info.ino}:${info.size}:${info.ctime}:${info.mtime}`;
+}
 
 function statKey(info: Deno.FileInfo): string | null {
   if (info.ino === null || info.ctime === null) return null;
@@ -317,7 +323,7 @@ export class DigestIndex {
    * The digest of `root` when its tree still has the recorded keys, by stats alone; `stats`
    * are ones this listing already took (by path), reused instead of taken again.
    */
-  digestOf(root: string, stats?: ReadonlyMap<string, Deno.FileInfo>): string | undefined {
+  digestOf(root: string, stats?: ReadonlyMap<string, StatLite>): string | undefined {
     this.#seen.add(root);
     if (!Object.hasOwn(this.#entries, root)) return undefined;
     const entry = this.#entries[root];
@@ -370,9 +376,9 @@ function unchangedTree(
   root: string,
   dirs: Record<string, string>,
   files: Record<string, string | undefined>,
-  stats?: ReadonlyMap<string, Deno.FileInfo>,
+  stats?: ReadonlyMap<string, StatLite>,
 ): boolean {
-  const lstat = (path: string) => stats?.get(path) ?? Deno.lstatSync(path);
+  const lstat = (path: string) => stats?.get(path) ?? lstatLite(path);
   try {
     if (!Object.hasOwn(dirs, "")) return false;
     // Paths by concatenation: each part was checked (isRelative), and `join` over a
@@ -383,12 +389,12 @@ function unchangedTree(
     for (const [path, key] of Object.entries(dirs)) {
       if (typeof key !== "string" || !isRelative(path, true)) return false;
       const info = lstat(path === "" ? root : under(path));
-      if (!info.isDirectory || statKey(info) !== key) return false;
+      if (!info.isDirectory || liteKey(info) !== key) return false;
     }
     for (const [path, key] of Object.entries(files)) {
       if (typeof key !== "string" || !isRelative(path, false)) return false;
       const info = lstat(under(path));
-      if (!info.isFile || statKey(info) !== key) return false;
+      if (!info.isFile || liteKey(info) !== key) return false;
     }
     return true;
   } catch {

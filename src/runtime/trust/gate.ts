@@ -6,6 +6,7 @@
  */
 
 import { dirname, join } from "../os/paths.ts";
+import type { StatLite } from "../os/fs.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { cachedDigest, DigestIndex, uncoveredFiles } from "./file_hashes.ts";
@@ -88,7 +89,7 @@ async function checkDigest(
   index?: DigestIndex,
 ): Promise<string> {
   const cachePath = gateCachePath(skill, home);
-  await ensureCacheDir(dirname(cachePath));
+  ensureCacheDir(dirname(cachePath));
   return index === undefined
     ? await cachedDigest(dir, cachePath)
     : await index.check(dir, cachePath);
@@ -97,9 +98,11 @@ async function checkDigest(
 /** Cache folders made by this process: `list` of a thousand skills asks a thousand times. */
 const madeCacheDirs = new Set<string>();
 
-async function ensureCacheDir(dir: string): Promise<void> {
+function ensureCacheDir(dir: string): void {
   if (madeCacheDirs.has(dir)) return;
-  await Deno.mkdir(dir, { recursive: true }).catch(() => {});
+  try {
+    Deno.mkdirSync(dir, { recursive: true });
+  } catch { /* the digest cache's write reports it */ }
   madeCacheDirs.add(dir);
 }
 
@@ -133,28 +136,13 @@ export type RunState =
 /**
  * The gate's verdict without running anything: `untrusted` (never approved, or approval
  * withdrawn) or `modified` (files changed since they were trusted: `skills run` would
- * refuse with integrity_mismatch).
+ * refuse with integrity_mismatch). For a skill {@link settledState} could not tell: its
+ * own digest cache is asked.
  */
-async function runState(
-  skill: SkillRecord,
-  home: string,
-  index: DigestIndex,
-  stats: ReadonlyMap<string, Deno.FileInfo> | undefined,
-): Promise<RunState> {
-  const fix =
-    `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
-  if (skill.origin === "core") return { state: "ok" };
-  // Never approved (a fresh clone's project skills, by the thousand): known without hashing.
-  const trustedDigest = trustedDigestOf(skill);
-  if (!skill.trusted || trustedDigest === null) {
-    return { state: "untrusted", reason: "not trusted", fix };
-  }
-  // assertRunnable's comparison, without building an error per changed skill.
+async function runState(skill: SkillRecord, home: string, index: DigestIndex): Promise<RunState> {
   const dir = skill.entry?.installed_path ?? skill.dir;
   try {
-    const actual = index.digestOf(dir, stats) ?? await checkDigest(skill, dir, home, index);
-    if (actual === trustedDigest) return { state: "ok" };
-    return { state: "modified", reason: "files changed since it was trusted", fix };
+    return stateOf(skill, await checkDigest(skill, dir, home, index));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return {
@@ -165,10 +153,42 @@ async function runState(
     }
     // A symlink or special file in the skill: what run refuses as integrity_mismatch.
     if (isSkillError(error) && error.code === "integrity_mismatch") {
-      return { state: "modified", reason: "files changed since it was trusted", fix };
+      return {
+        state: "modified",
+        reason: "files changed since it was trusted",
+        fix: fixFor(skill),
+      };
     }
     throw error;
   }
+}
+
+function fixFor(skill: SkillRecord): string {
+  return `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
+}
+
+/** assertRunnable's comparison, without building an error per changed skill. */
+function stateOf(skill: SkillRecord, actual: string): RunState {
+  if (actual === trustedDigestOf(skill)) return { state: "ok" };
+  return { state: "modified", reason: "files changed since it was trusted", fix: fixFor(skill) };
+}
+
+/**
+ * The state when it is known without hashing or waiting: bundled, never approved (a fresh
+ * clone's project skills, by the thousand), or a digest the index still holds by stats
+ * alone. Undefined: the skill's own digest cache must be asked.
+ */
+function settledState(
+  skill: SkillRecord,
+  index: DigestIndex,
+  stats: ReadonlyMap<string, StatLite> | undefined,
+): RunState | undefined {
+  if (skill.origin === "core") return { state: "ok" };
+  if (!skill.trusted || trustedDigestOf(skill) === null) {
+    return { state: "untrusted", reason: "not trusted", fix: fixFor(skill) };
+  }
+  const actual = index.digestOf(skill.entry?.installed_path ?? skill.dir, stats);
+  return actual === undefined ? undefined : stateOf(skill, actual);
 }
 
 /**
@@ -178,14 +198,20 @@ async function runState(
 export async function runStates(
   skills: readonly SkillRecord[],
   home: string,
-  stats?: ReadonlyMap<string, Deno.FileInfo>,
+  stats?: ReadonlyMap<string, StatLite>,
 ): Promise<Map<string, RunState>> {
   const states = new Map<string, RunState>();
   const index = DigestIndex.load(digestIndexPath(home));
-  const queue = [...skills];
+  // Most skills are told by stats alone, synchronously; the others a few at a time.
+  const queue: SkillRecord[] = [];
+  for (const skill of skills) {
+    const known = settledState(skill, index, stats);
+    if (known !== undefined) states.set(skill.canonical, known);
+    else queue.push(skill);
+  }
   const worker = async () => {
     for (let skill = queue.shift(); skill !== undefined; skill = queue.shift()) {
-      states.set(skill.canonical, await runState(skill, home, index, stats));
+      states.set(skill.canonical, await runState(skill, home, index));
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));

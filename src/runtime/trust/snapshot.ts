@@ -149,7 +149,7 @@ async function verifiedBundled(skill: SkillRecord, home: string): Promise<SkillR
     throw new SkillError("not_found", `Skill '${skill.canonical}' is not a bundled skill`);
   }
   const cache = join(home, RUN_DIR, `bundled-${name}.hashes.json`);
-  await Deno.mkdir(join(home, RUN_DIR), { recursive: true });
+  Deno.mkdirSync(join(home, RUN_DIR), { recursive: true });
   const digestOf = (dir: string) => cachedDigest(dir, cache).catch(() => "");
   let dir = join(await materializeBundledSkills(home), name);
   if (await digestOf(dir) !== expected) {

@@ -218,3 +218,36 @@ Deno.test("scripts in the languages skills ship are found with their language; o
   assert.equal(findScript(skill, "build.sh")?.file, "build.sh");
   assert.equal(findScript(skill, "build.py"), undefined);
 });
+
+Deno.test("the listing summary install records serves a cold listing, and an edit right after install is seen", async () => {
+  await using home = await tempDir();
+  const dir = join(home.path, "summed");
+  // Written just now, as install writes a skill: install dates the key's paths back.
+  await writeSkill(dir, "name: summed\ndescription: first", { "scripts/a.py": "" });
+  const { withListingSummary } = await import("../../../src/runtime/catalog/cache.ts");
+  const entry = await withListingSummary(
+    localEntry("summed", dir, { source: { type: "local", url: "/src/summed", subpath: "" } }),
+    home.path,
+  );
+  assert.equal(typeof entry.listing, "string");
+  await registerEntries(home.path, entry);
+  const cacheFile = join(home.path, ".cache", "catalog.json");
+  assert.equal(findSkill(await loadCatalog(home.path), "summed").manifest.description, "first");
+  // Served from the registry: the listing cache holds no copy of it.
+  assert.doesNotMatch(await Deno.readTextFile(cacheFile), /"first"/);
+  await Deno.remove(cacheFile);
+  assert.equal(findSkill(await loadCatalog(home.path), "summed").manifest.description, "first");
+
+  // Edited within the same second as the install: the dated-back key moves all the same.
+  await Deno.writeTextFile(join(dir, "SKILL.md"), "---\nname: summed\ndescription: other\n---\n");
+  await Deno.writeTextFile(join(dir, "scripts", "b.py"), "");
+  const skill = findSkill(await loadCatalog(home.path), "summed");
+  assert.equal(skill.manifest.description, "other");
+  assert.deepEqual(skill.scripts.map((s) => s.name), ["a", "b"]);
+
+  // A summary that is not this version's, or not a summary, is ignored.
+  for (const listing of ["{ garbage", JSON.stringify({ format: 1, skill: {} }), 42]) {
+    await registerEntries(home.path, { ...entry, listing });
+    assert.equal(findSkill(await loadCatalog(home.path), "summed").manifest.description, "other");
+  }
+});
