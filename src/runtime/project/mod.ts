@@ -5,8 +5,8 @@
  * reads and writes `skills-lock.json`); `skills add --project` after lifecycle's one install
  * planner (install.ts: trust and links once committed), `skills install` from the lockfile,
  * and `skills remove` of both scopes
- * (install.ts); `skills update` of both scopes, one step per skill whatever its scope
- * (update.ts); restoring the lockfile, verified file by file (restore.ts); lockfile vs disk
+ * (install.ts); `skills update` of both scopes, one step per skill whatever its scope,
+ * each planned by lifecycle's one update planner with its scope (update.ts); restoring the lockfile, verified file by file (restore.ts); lockfile vs disk
  * vs trust (drift.ts); this user's approvals of project skills and `skills trust` of one,
  * reviewed, recorded with the lockfile kept in step (trust.ts);
  * links and copies into the folders agents read, copies refreshed after an update or install
