@@ -2,8 +2,8 @@
  * The audit at the points of decision, through the real CLI and real git repositories:
  * `add` shows findings and refuses critical ones without --allow-risky (nothing written),
  * installs and records them with it; `update` shows what the new commit adds (endpoints,
- * critical findings) and refuses new critical ones the same way, in either scope; `check` audits installed
- * skills again when the rules changed.
+ * critical findings) and refuses new critical ones the same way, in either scope; `check`
+ * audits installed skills again when the rules changed.
  */
 
 import assert from "node:assert/strict";
