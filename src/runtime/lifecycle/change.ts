@@ -24,7 +24,7 @@
 
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { withLockedSkill } from "../../core/records/lockfile_model.ts";
+import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import {
   PROJECT_SKILLS_DIR,
@@ -273,17 +273,26 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
       return await commitInstall(this.home, staging, registered, this.#options.signal);
     }
     const locked = plans as readonly ProjectPlan[];
+    return await this.#commitLocked(
+      locked.map((p) => ({ canonical: p.canonical, dir: p.candidate.dir, entry: p.entry })),
+    );
+  }
+
+  /**
+   * A project's commit of new folders: each copied into the project's staging (its files as
+   * its lock entry lists them), then all moved in and their lock entries written, or none.
+   */
+  async #commitLocked(
+    items: readonly { canonical: string; dir: string; entry: LockedSkill }[],
+  ): Promise<string[]> {
     const moves: FolderMove[] = [];
-    for (const plan of locked) {
-      const files = Object.keys(plan.entry.files);
-      moves.push({
-        canonical: plan.canonical,
-        staged: await this.stageCopy(plan.candidate.dir, plan.canonical, files),
-      });
+    for (const { canonical, dir, entry } of items) {
+      const files = Object.keys(entry.files);
+      moves.push({ canonical, staged: await this.stageCopy(dir, canonical, files) });
     }
     return await this.commitFolders(
       moves,
-      (lock) => locked.reduce((next, p) => withLockedSkill(next, p.canonical, p.entry), lock),
+      (lock) => items.reduce((next, i) => withLockedSkill(next, i.canonical, i.entry), lock),
     );
   }
 
@@ -421,19 +430,8 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
       return await applyUpdates(this.home, staging, staged as readonly UpdatePlan[]);
     }
     const locked = staged as readonly ProjectUpdatePlan[];
-    const moves: FolderMove[] = [];
-    for (const plan of locked) {
-      const { dir, entry } = plan.staged!;
-      const files = Object.keys(entry.files);
-      moves.push({
-        canonical: plan.canonical,
-        staged: await this.stageCopy(dir, plan.canonical, files),
-      });
-    }
-    return await this.commitFolders(
-      moves,
-      (lock) =>
-        locked.reduce((next, p) => withLockedSkill(next, p.canonical, p.staged!.entry), lock),
+    return await this.#commitLocked(
+      locked.map((p) => ({ canonical: p.canonical, dir: p.staged!.dir, entry: p.staged!.entry })),
     );
   }
 
