@@ -185,7 +185,7 @@ async function skillFolder(fetched: Fetched, subpathInput: string): Promise<stri
 }
 
 /** The new version has no SKILL.md where the skill was. */
-export function missingSkillError(name: string, subpath: string): SkillError {
+function missingSkillError(name: string, subpath: string): SkillError {
   return new SkillError(
     "not_found",
     `Cannot update skill '${name}': no SKILL.md at '${subpath || "."}' in the new version`,
@@ -205,7 +205,7 @@ interface NewVersion {
  * Reads the new version at `dir` and compares it with the folder in use (`current`): an
  * invalid new version is refused, and `kept` ("installed", "locked") says what stays.
  */
-export async function readNewVersion(
+async function readNewVersion(
   name: string,
   dir: string,
   current: string,
@@ -241,7 +241,7 @@ export async function readNewVersion(
  * as symlinks), so that moving one skill into place never takes another skill's files along.
  * `to` must not exist.
  */
-export async function copyFolder(from: string, to: string): Promise<void> {
+async function copyFolder(from: string, to: string): Promise<void> {
   await Deno.mkdir(dirname(to), { recursive: true });
   const walk = async (src: string, dest: string) => {
     await Deno.mkdir(dest);
@@ -265,7 +265,7 @@ export async function copyFolder(from: string, to: string): Promise<void> {
  * tag and ref of its commit (a directory has none: the entry keeps its own), and who signed
  * it under a signer policy — never a signer of the old version.
  */
-export function followedVersion(
+function followedVersion(
   fetched: Pick<Fetched, "commit" | "signed">,
   old: { branch: string | null; tag: string | null; ref: string | null },
 ): {
@@ -336,7 +336,7 @@ export interface PlanUpdateOptions {
 }
 
 /** What the change lends a plan: its remote and fetch caches, a place to stage into. */
-export interface UpdateWorkspace extends PlannerWorkspace {
+interface UpdateWorkspace extends PlannerWorkspace {
   /** A fresh directory path inside staging (not created yet), only asked for when staging. */
   fetchRoot: () => string;
 }
