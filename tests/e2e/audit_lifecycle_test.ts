@@ -2,8 +2,8 @@
  * The audit at the points of decision, through the real CLI and real git repositories:
  * `add` shows findings and refuses critical ones without --allow-risky (nothing written),
  * installs and records them with it; `update` shows what the new commit adds (endpoints,
- * critical findings) and refuses new critical ones the same way; `check` audits installed
- * skills again when the rules changed.
+ * critical findings) and refuses new critical ones the same way, in either scope; `check`
+ * audits installed skills again when the rules changed.
  */
 
 import assert from "node:assert/strict";
@@ -225,4 +225,36 @@ Deno.test("skills add --project shows the audit, refuses a critical finding with
   assert.equal(accepted.code, 0, accepted.stderr);
   assert.equal(JSON.parse(accepted.stdout).installed[0].audit.counts.critical, 1);
   assert.deepEqual(Object.keys((await p.lock()).skills).sort(), ["clean", "risky"]);
+});
+
+Deno.test("skills update --project shows what the new commit adds and refuses a new critical finding without --allow-risky, as for installed skills", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "collection", skillFiles("clean", "skills/clean"));
+  const add = await p.cli(["add", repo.url, "--project", "--skill", "clean", "--yes"]);
+  assert.equal(add.code, 0, add.stderr);
+  const first = (await p.lock()).skills.clean!.commit;
+  await repo.commit({ "skills/clean/scripts/setup.sh": FETCH_EXEC });
+
+  const refused = await p.cli(["update", "--project", "--yes"]);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stdout, /\+ critical fetch-and-execute scripts\/setup\.sh:2/);
+  assert.match(refused.stdout, /refused without --allow-risky/);
+  assert.match(refused.stderr, /the new version adds 1 critical audit finding/);
+  // The lockfile is shared: no acceptance is recorded there, and the hint does not say so.
+  assert.doesNotMatch(refused.stderr, /recorded in the registry/);
+  assert.equal((await p.lock()).skills.clean!.commit, first);
+  await assert.rejects(
+    Deno.lstat(join(p.root, ".agents", "skills", "clean", "scripts", "setup.sh")),
+    Deno.errors.NotFound,
+  );
+
+  const accepted = await p.cli(["update", "--project", "--yes", "--allow-risky", "--json"]);
+  assert.equal(accepted.code, 0, accepted.stderr);
+  const update = JSON.parse(accepted.stdout).updates[0];
+  assert.equal(update.status, "updated");
+  assert.equal(update.audit.refused, false);
+  assert.deepEqual(update.audit.added.map((f: { rule: string }) => f.rule), ["fetch-and-execute"]);
+  const locked = (await p.lock()).skills.clean!;
+  assert.notEqual(locked.commit, first);
+  assert.equal("allowed_risky" in locked, false);
 });

@@ -172,7 +172,8 @@ async function decide(
     (options.json ? ctx.stderr : ctx.stdout).write(
       render({ name, status: "would_update", plan, error: undefined }, ctx, options.force),
     );
-    return { name, status: "blocked", plan, error: riskyError(name, risky.length) };
+    const error = riskyError(name, risky.length, plan.scope);
+    return { name, status: "blocked", plan, error };
   }
   const preview = render(
     { name, status: "would_update", plan, error: undefined },
@@ -191,12 +192,14 @@ async function decide(
   return { name, status: "updated", plan, error: undefined };
 }
 
-function riskyError(name: string, count: number): SkillError {
+function riskyError(name: string, count: number, scope: PlanView["scope"]): SkillError {
+  // An acceptance is kept in the registry; a project's lockfile is shared, so not there.
+  const recorded = scope === "user" ? " (recorded in the registry)" : "";
   return new SkillError(
     "risky_skill",
     `Cannot update skill '${name}': the new version adds ${count} critical audit finding${
       count === 1 ? "" : "s"
     }`,
-    { hint: "Review them above; to update anyway, pass --allow-risky (recorded in the registry)" },
+    { hint: `Review them above; to update anyway, pass --allow-risky${recorded}` },
   );
 }

@@ -8,7 +8,7 @@ import { describeNetworkList } from "../../core/policy/net_grants.ts";
 import { describeError, type SkillError } from "../../core/errors.ts";
 import type { ChangeSummary } from "../../core/records/changes.ts";
 import type { Context } from "../../core/io.ts";
-import type { UpdatePlan } from "../../runtime/lifecycle/update_installed.ts";
+import type { UpdatePlan } from "../../runtime/lifecycle/update_planner.ts";
 import { shortSha } from "./render.ts";
 import { auditDeltaLines, findingJson } from "./audit_ui.ts";
 
@@ -24,6 +24,8 @@ type Status =
 
 /** What rendering needs of a plan, an installed skill's or a locked project skill's. */
 export interface PlanView {
+  /** The scope whose record it is: only the registry keeps an acceptance of findings. */
+  scope: "user" | "project";
   canonical: string;
   kind: "up_to_date" | "pinned" | "moved" | "update";
   entry: { source: { type: "git" | "local" | "oci"; url: string } };
@@ -31,8 +33,11 @@ export interface PlanView {
   newSha: string | null;
   tracking: string;
   localChanges: boolean;
-  /** An installed skill's plan also carries the new version's audit. */
-  staged?: { changes: ChangeSummary } & Partial<Pick<UserStaged, "audit" | "risky" | "entry">>;
+  /** The new version's changes and audit (an installed skill's record keeps acceptances). */
+  staged?:
+    & { changes: ChangeSummary }
+    & Partial<Pick<UserStaged, "audit" | "risky">>
+    & { entry?: { allowed_risky?: unknown; [extra: string]: unknown } };
 }
 
 type UserStaged = NonNullable<UpdatePlan["staged"]>;

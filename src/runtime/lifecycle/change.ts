@@ -24,7 +24,7 @@
 
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { withLockedSkill } from "../../core/records/lockfile_model.ts";
+import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import {
   PROJECT_SKILLS_DIR,
@@ -70,7 +70,14 @@ import {
   refuseRisky,
   riskyError,
 } from "./install_plan.ts";
-import { planUpdate, type PlanUpdateOptions, type UpdatePlan } from "./update_installed.ts";
+import {
+  planUpdate,
+  type PlanUpdateOptions,
+  type ProjectUpdatePlan,
+  type RecordFor,
+  type UpdatePlan,
+  type UpdatePlanFor,
+} from "./update_planner.ts";
 import { verifySigner } from "./signatures.ts";
 import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
 
@@ -266,17 +273,26 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
       return await commitInstall(this.home, staging, registered, this.#options.signal);
     }
     const locked = plans as readonly ProjectPlan[];
+    return await this.#commitLocked(
+      locked.map((p) => ({ canonical: p.canonical, dir: p.candidate.dir, entry: p.entry })),
+    );
+  }
+
+  /**
+   * A project's commit of new folders: each copied into the project's staging (its files as
+   * its lock entry lists them), then all moved in and their lock entries written, or none.
+   */
+  async #commitLocked(
+    items: readonly { canonical: string; dir: string; entry: LockedSkill }[],
+  ): Promise<string[]> {
     const moves: FolderMove[] = [];
-    for (const plan of locked) {
-      const files = Object.keys(plan.entry.files);
-      moves.push({
-        canonical: plan.canonical,
-        staged: await this.stageCopy(plan.candidate.dir, plan.canonical, files),
-      });
+    for (const { canonical, dir, entry } of items) {
+      const files = Object.keys(entry.files);
+      moves.push({ canonical, staged: await this.stageCopy(dir, canonical, files) });
     }
     return await this.commitFolders(
       moves,
-      (lock) => locked.reduce((next, p) => withLockedSkill(next, p.canonical, p.entry), lock),
+      (lock) => items.reduce((next, i) => withLockedSkill(next, i.canonical, i.entry), lock),
     );
   }
 
@@ -351,6 +367,21 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
 
   /** Decides and (if the skill's files changed) stages the update of one installed skill. */
   async planUpdate(entry: RegistryEntry, options: PlanUpdateOptions = {}): Promise<UpdatePlan> {
+    const user: UserScope = { kind: "user", home: this.home };
+    return await this.planUpdateIn(user, entry.name_canonical, entry, options);
+  }
+
+  /**
+   * Decides and (if the skill's files changed) stages the update of the skill `name` of
+   * `scope` — this change's, or the project's whose skills this change fetches for (`update`
+   * plans both scopes' skills with one command's caches, each scope's change commits them).
+   */
+  async planUpdateIn<T extends Scope>(
+    scope: T,
+    name: string,
+    entry: RecordFor<T>,
+    options: PlanUpdateOptions = {},
+  ): Promise<UpdatePlanFor<T>> {
     let root: string | undefined;
     const workspace = {
       remoteRefs: (url: string, transport: Transport) => this.#remoteRefs(url, transport),
@@ -364,7 +395,7 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
       fetchRoot: () => (root = this.#fetchRoot()),
     };
     try {
-      const plan = await planUpdate(this.home, entry, options, workspace);
+      const plan = await planUpdate(scope, name, entry, options, workspace);
       if (plan.staged === undefined && root !== undefined) removeQuietly(root);
       return plan;
     } catch (error) {
@@ -374,42 +405,75 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
   }
 
   /** Swaps a planned update in, under the registry lock. Returns recovery notes. */
-  async applyUpdate(plan: UpdatePlan): Promise<string[]> {
+  async applyUpdate(plan: UpdatePlanFor<S>): Promise<string[]> {
     return await this.applyUpdates([plan]);
   }
 
-  /** Swaps planned updates in, all or none, in one registry write. Returns recovery notes. */
-  async applyUpdates(plans: readonly UpdatePlan[]): Promise<string[]> {
-    this.#assertCanCommit("user");
+  /**
+   * Swaps planned updates in, all or none, in one write of the scope's record (the
+   * registry, or the lockfile). A plan with new critical findings nobody accepted
+   * (--allow-risky) is refused. Returns recovery notes.
+   */
+  async applyUpdates(plans: readonly UpdatePlanFor<S>[]): Promise<string[]> {
+    this.#assertCanCommit();
     // Up to date or pinned: nothing to swap.
     const staged = plans.filter((plan) => plan.staged !== undefined);
     if (staged.length === 0) return [];
-    refuseRisky(staged.map((p) => ({ canonical: p.canonical, risky: p.staged!.risky })), "update");
-    const staging = this.#stage();
-    this.#options.signal?.throwIfAborted();
-    return await applyUpdates(this.home, staging, staged);
+    refuseRisky(
+      staged.map((p) => ({ canonical: p.canonical, risky: p.staged!.risky })),
+      "update",
+      this.#acceptanceKeptIn(),
+    );
+    if (this.scope.kind === "user") {
+      const staging = this.#stage();
+      this.#options.signal?.throwIfAborted();
+      return await applyUpdates(this.home, staging, staged as readonly UpdatePlan[]);
+    }
+    const locked = staged as readonly ProjectUpdatePlan[];
+    return await this.#commitLocked(
+      locked.map((p) => ({ canonical: p.canonical, dir: p.staged!.dir, entry: p.staged!.entry })),
+    );
   }
 
   /**
-   * Records, in one registry write, the new commits of skills whose repository moved while
-   * their own files did not (plans of kind "moved"); their files are left as they are.
+   * Records, in one write of the scope's record, the new commits of skills whose repository
+   * moved while their own files did not (plans of kind "moved"); their files are left as
+   * they are. An entry another command changed meanwhile is a conflict in `$SKILLS_HOME`,
+   * and left as it is in a lockfile.
    */
-  async recordMoved(plans: readonly UpdatePlan[]): Promise<string[]> {
-    this.#assertCanCommit("user");
-    const moves = plans.flatMap((p) =>
-      p.kind === "moved" && p.newSha !== null ? [{ entry: p.entry, sha: p.newSha }] : []
-    );
-    return await recordCommits(this.home, moves);
+  async recordMoved(plans: readonly UpdatePlanFor<S>[]): Promise<string[]> {
+    this.#assertCanCommit();
+    const moved = plans.filter((p) => p.kind === "moved" && p.newSha !== null);
+    if (this.scope.kind === "user") {
+      const moves = (moved as readonly UpdatePlan[]).flatMap((p) =>
+        p.newSha === null ? [] : [{ entry: p.entry, sha: p.newSha }]
+      );
+      return await recordCommits(this.home, moves);
+    }
+    if (moved.length === 0) return [];
+    return await this.commitFolders([], (lock) => {
+      let next = lock;
+      for (const plan of moved as readonly ProjectUpdatePlan[]) {
+        const current = next.skills[plan.canonical];
+        if (current?.commit !== plan.entry.commit || current.digest !== plan.entry.digest) continue;
+        next = withLockedSkill(next, plan.canonical, { ...current, commit: plan.newSha });
+      }
+      return next;
+    });
   }
 
   /**
    * Frees what a plan staged (the new version when not applied, the old one when applied)
    * without waiting for the end of the change: `update --all` stages one skill at a time.
    */
-  discard(plan: UpdatePlan): void {
+  discard(plan: UpdatePlan | ProjectUpdatePlan): void {
     if (plan.staged === undefined || this.#staging === undefined) return;
     removeQuietly(plan.staged.root);
-    removeQuietly(asidePath(this.#staging, plan.canonical));
+    // An installed skill's previous folder waits in this change's trash; a project's, in
+    // the project change's (removed with it).
+    if (plan.scope === "user" && this.scope.kind === "user") {
+      removeQuietly(asidePath(this.#staging, plan.canonical));
+    }
   }
 
   /**

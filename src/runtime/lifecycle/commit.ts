@@ -33,7 +33,7 @@ import { recoverUnderLock, skillFolder } from "../store/recovery.ts";
 import { lockfilePath, lockForChange, readProjectLock, withPeerHashes } from "./lockfile.ts";
 import { digestCachePath } from "../trust/gate.ts";
 import { collisionError, collisionProblem, type InstallPlan } from "./install_plan.ts";
-import type { UpdatePlan } from "./update_installed.ts";
+import type { UpdatePlan } from "./update_planner.ts";
 
 /**
  * Runs `work` under the registry lock on the registry as it is after recovery; returns

@@ -2,13 +2,15 @@
  * `skills-lock.json` on disk (model: core/records/lockfile_model.ts; reading: catalog/scopes.ts,
  * which lists project skills with their lock). Writes are atomic (temp file, fsync, rename)
  * and happen only inside a project-scope change (change.ts, commit.ts), after the skill folders
- * are in place. Also: the files and digest a skill folder has, as a lock entry records them.
+ * are in place. Also: the files and digest a skill folder has, as a lock entry records them,
+ * and how a locked skill's folder on disk drifted from its entry.
  */
 
 import { isAbsolute, join, relative, resolve } from "../os/paths.ts";
 import { combineDigest, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
+  diffFiles,
   emptyLockfile,
   foreignComputedHash,
   type LockedSkill,
@@ -18,7 +20,7 @@ import {
 } from "../../core/records/lockfile_model.ts";
 import { ociSource, parseSource, type ResolvedSource } from "../../core/sources/sources.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
-import { isWithin } from "../os/fs.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
 import { type LockRead, readProjectLock } from "../catalog/scopes.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
@@ -32,6 +34,13 @@ export function lockfilePath(root: string): string {
 /** The folder `skills add --project` installs `canonical` into. */
 export function projectSkillDir(root: string, canonical: string): string {
   return join(root, ...PROJECT_SKILLS_DIR, canonical);
+}
+
+/** The locked skill's folder on disk compared with its entry: file drift, or null if absent. */
+export async function diskDrift(root: string, key: string, entry: LockedSkill) {
+  const dir = projectSkillDir(root, key);
+  if (lstatSyncOrNull(dir) === null) return null;
+  return diffFiles(entry.files, await fileHashes(dir));
 }
 
 /** The lock to change: the current one, or an empty one when there is none yet. */

@@ -9,14 +9,16 @@
  * lockfile.ts). Around it: a source resolved once into its kind — local folder, local repository, remote
  * git, OCI — from what the user typed or a record's URL (resolve_source.ts: the only place that
  * asks the filesystem about a source or decides a repository is on this machine), its files
- * got into staging by a switch on that kind, and the skills found in them (fetch_source.ts), choosing and planning an install for either scope, the scope deciding
- * only where the folder goes and which record it gets (install_plan.ts), deciding and
- * staging an update
- * (update.ts; what is outdated, skill by skill and one fetch per remote, is the planner both
- * scopes share, with the `Scope` type: update_planner.ts) — both audit what they would install (runtime/audit) and refuse critical
- * findings the user did not accept with --allow-risky — which entries a removal means
- * (remove.ts), and what a trust decision is about (trust.ts). Front ends (CLI commands, MCP, a library) only parse, ask and render;
- * they never touch staging or journals.
+ * got into staging by a switch on that kind, and the skills found in them (fetch_source.ts);
+ * the two planners, each taking the scope and running the same steps for every skill, the
+ * scope deciding only where the folder is and which record the commit writes (a registry
+ * entry or a lock entry): installs, with the naming rules (install_plan.ts), and updates,
+ * with the deciding part `skills outdated` shares — what is outdated, skill by skill and one
+ * fetch per remote (update_planner.ts; the registry's side: update_installed.ts). Both audit
+ * what they would install (runtime/audit) and refuse critical findings the user did not
+ * accept with --allow-risky. Also which entries a removal means (remove.ts), and what a
+ * trust decision is about (trust.ts). Front ends (CLI commands, MCP, a library) only parse,
+ * ask and render; they never touch staging or journals.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

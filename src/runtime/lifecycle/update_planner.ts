@@ -1,20 +1,43 @@
 /**
- * What updating one skill means, whatever its scope — a skill installed in `$SKILLS_HOME`
- * (registry entry) or a project's locked skill (skills-lock.json entry): which ref it follows,
- * whether that ref moved (one ls-remote per remote for the whole command), and when it moved,
- * whether the skill's own folder changed at the new commit. A repository holds many skills
- * and most commits touch few of them, so a moved ref alone says nothing about a skill: the
- * folder's digest at the new commit is compared with the digest recorded for it. The fetch
- * that answers is made once per remote and ref for the whole command, however many skills
- * come from it. `skills outdated` and `skills update` of both scopes ask here; each scope
- * then stages and commits its own way (update.ts, project/update.ts).
+ * `skills update` of one skill below the CLI, whatever its scope — a skill installed in
+ * `$SKILLS_HOME` (registry entry) or a project's locked skill (skills-lock.json entry) —
+ * as one planner, `planUpdate(scope, …)`, in the shape of the install planner
+ * (install_plan.ts). The deciding part: which ref the skill follows, whether that ref moved
+ * (one ls-remote per remote for the whole command), and when it moved, whether the skill's
+ * own folder changed at the new commit. A repository holds many skills and most commits
+ * touch few of them, so a moved ref alone says nothing about a skill: the folder's digest at
+ * the new commit is compared with the digest recorded for it. The fetch that answers is made
+ * once per remote and ref for the whole command, however many skills come from it (and
+ * under a signer policy, verified once: change.ts). When the folder changed, the same steps
+ * for every skill: its folder copied out of that fetch, validated, its changes summarised,
+ * audited (new critical findings refuse it unless accepted with --allow-risky), and the
+ * record the commit writes built. An `UpdateLedger` per scope answers only where the folder
+ * is, how its files compare with the record, and which record — a registry entry or a lock
+ * entry — the commit writes. `skills outdated` asks the deciding part only; a Change
+ * (change.ts) lends the caches and staging and commits either scope's plans.
  */
 
 import { dirname, join } from "../os/paths.ts";
+import * as PLATFORM_PATHS from "../os/paths.ts";
+import { networkList } from "../../core/policy/net_grants.ts";
+import {
+  auditAdded,
+  type AuditDelta,
+  type AuditReport,
+  auditSkill,
+  type Finding,
+} from "../../core/audit/engine.ts";
 import { type ChangeSummary, summarizeChanges } from "../../core/records/changes.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { ProjectScope, Scope, UserScope } from "../../core/records/scope.ts";
 import {
+  isFullSha,
+  ociSource,
+  type ParsedGitSource,
+  parseSource,
   type RefRequest,
   type ResolvedSource,
   type Transport,
@@ -22,12 +45,17 @@ import {
 } from "../../core/sources/sources.ts";
 import { inContext } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
-import { lstatOrNull, removeIfExists } from "../os/fs.ts";
+import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
-import { fileHashes } from "../trust/file_hashes.ts";
+import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest } from "../oci/pull.ts";
+import { auditDir } from "../audit/scan.ts";
 import type { Fetched } from "./fetch_source.ts";
-import type { Scope } from "../../core/records/scope.ts";
+import { acceptance } from "./install_plan.ts";
+import { describeFiles, diskDrift, projectSkillDir, sourceOfLocked } from "./lockfile.ts";
+import { resolveParsed } from "./resolve_source.ts";
+import { assertManaged, describeTracking } from "./update_installed.ts";
+
 /** A skill that follows something upstream, as either scope records it. */
 export interface TrackedSkill {
   /** The name commands and messages use (registry canonical name, or lockfile key). */
@@ -157,7 +185,7 @@ async function skillFolder(fetched: Fetched, subpathInput: string): Promise<stri
 }
 
 /** The new version has no SKILL.md where the skill was. */
-export function missingSkillError(name: string, subpath: string): SkillError {
+function missingSkillError(name: string, subpath: string): SkillError {
   return new SkillError(
     "not_found",
     `Cannot update skill '${name}': no SKILL.md at '${subpath || "."}' in the new version`,
@@ -177,7 +205,7 @@ interface NewVersion {
  * Reads the new version at `dir` and compares it with the folder in use (`current`): an
  * invalid new version is refused, and `kept` ("installed", "locked") says what stays.
  */
-export async function readNewVersion(
+async function readNewVersion(
   name: string,
   dir: string,
   current: string,
@@ -213,7 +241,7 @@ export async function readNewVersion(
  * as symlinks), so that moving one skill into place never takes another skill's files along.
  * `to` must not exist.
  */
-export async function copyFolder(from: string, to: string): Promise<void> {
+async function copyFolder(from: string, to: string): Promise<void> {
   await Deno.mkdir(dirname(to), { recursive: true });
   const walk = async (src: string, dest: string) => {
     await Deno.mkdir(dest);
@@ -237,7 +265,7 @@ export async function copyFolder(from: string, to: string): Promise<void> {
  * tag and ref of its commit (a directory has none: the entry keeps its own), and who signed
  * it under a signer policy — never a signer of the old version.
  */
-export function followedVersion(
+function followedVersion(
   fetched: Pick<Fetched, "commit" | "signed">,
   old: { branch: string | null; tag: string | null; ref: string | null },
 ): {
@@ -253,4 +281,360 @@ export function followedVersion(
     ref: commit === null ? old.ref : commit.ref,
     signed: fetched.signed,
   };
+}
+
+/** `moved`: the repository moved, the skill's files did not; it is left as it is. */
+type UpdateKind = "up_to_date" | "pinned" | "moved" | "update";
+
+/** What updating one skill will do, whatever its scope: `entry` is the scope's record. */
+interface UpdatePlanOf<E> {
+  /** The scope whose record `entry` is. */
+  scope: Scope["kind"];
+  /** The registry's canonical name, or the lockfile's key. */
+  canonical: string;
+  entry: E;
+  kind: UpdateKind;
+  oldSha: string | null;
+  newSha: string | null;
+  /** What the entry follows after the update, e.g. "branch main". */
+  tracking: string;
+  /** The folder's files differ from what its record says (they would be discarded). */
+  localChanges: boolean;
+  /** Only for kind "update". */
+  staged?: {
+    /** What the plan staged in the change's staging (freed with it, or by `discard`). */
+    root: string;
+    /** The new version's folder. */
+    dir: string;
+    digest: string;
+    changes: ChangeSummary;
+    /** The record the commit writes. */
+    entry: E;
+    warnings: Diagnostic[];
+    /** The new version's audit, and what it adds to the folder's in use now. */
+    audit: { report: AuditReport; added: AuditDelta };
+    /** New critical findings not accepted with --allow-risky: the update is refused. */
+    risky: Finding[];
+  };
+}
+
+/** The update of a skill installed in `$SKILLS_HOME`: its registry entry. */
+export type UpdatePlan = UpdatePlanOf<RegistryEntry>;
+/** The update of a project's locked skill: its `skills-lock.json` entry. */
+export type ProjectUpdatePlan = UpdatePlanOf<LockedSkill>;
+/** The plan a scope's update makes. */
+export type UpdatePlanFor<S extends Scope> = S extends UserScope ? UpdatePlan : ProjectUpdatePlan;
+/** The record a scope keeps of a skill. */
+export type RecordFor<S extends Scope> = S extends UserScope ? RegistryEntry : LockedSkill;
+
+export interface PlanUpdateOptions {
+  /** `--ref/--branch/--tag`: move the skill to this ref (also unpins). */
+  request?: RefRequest | undefined;
+  /** `--allow-risky`: accept new critical audit findings (the registry records it). */
+  allowRisky?: boolean | undefined;
+  now?: Date;
+}
+
+/** What the change lends a plan: its remote and fetch caches, a place to stage into. */
+interface UpdateWorkspace extends PlannerWorkspace {
+  /** A fresh directory path inside staging (not created yet), only asked for when staging. */
+  fetchRoot: () => string;
+}
+
+/** The new version as the ledger records it. */
+interface NewRecord {
+  dir: string;
+  manifest: Manifest;
+  followed: ReturnType<typeof followedVersion>;
+  commit: string | null;
+  /** The new version's critical findings, and those it adds (the registry keeps acceptances). */
+  critical: readonly Finding[];
+  added: readonly Finding[];
+}
+
+/**
+ * What a scope decides in an update, and only that: the skill as the deciding part sees it,
+ * where its folder is, how that folder compares with the record, and the record the commit
+ * writes — a registry entry for `$SKILLS_HOME`, a lock entry for a project.
+ */
+interface UpdateLedger<E> {
+  tracked: TrackedSkill;
+  /** Its folder in the scope. */
+  target: string;
+  /** What stays when the new version is refused: the "installed" or the "locked" one. */
+  kept: "installed" | "locked";
+  /** Its path in the source, for the error when the new version has none there. */
+  subpath: string;
+  /** The scope's digest of a folder (registry and lockfile count files the same way). */
+  digestOf(dir: string): Promise<string>;
+  /**
+   * The folder against the record: `edited`, an update would discard those edits;
+   * `restores`, an update puts the recorded files back even when upstream did not change.
+   */
+  onDisk(): Promise<{ edited: boolean; restores: boolean }>;
+  record(next: NewRecord): Promise<{ entry: E; digest: string }>;
+  /** Whether `next` follows what the record follows (else the update records the move). */
+  follows(next: E): boolean;
+}
+
+/**
+ * Decides and stages the update of one skill of `scope`, named `name` there (canonical name
+ * or lockfile key), whose record is `entry`. Whatever it staged belongs to the change that
+ * asked (removed with the change, or when it discards the plan).
+ */
+export async function planUpdate<S extends Scope>(
+  scope: S,
+  name: string,
+  entry: RecordFor<S>,
+  options: PlanUpdateOptions,
+  workspace: UpdateWorkspace,
+): Promise<UpdatePlanFor<S>> {
+  const ledger =
+    (scope.kind === "user"
+      ? userLedger(scope, entry as RegistryEntry, options)
+      : projectLedger(scope as ProjectScope, name, entry as LockedSkill)) as UpdateLedger<
+        RecordFor<S>
+      >;
+  const tracked = ledger.tracked;
+  const { edited, restores } = await ledger.onDisk();
+  const base = {
+    scope: scope.kind,
+    canonical: name,
+    entry,
+    oldSha: tracked.commit,
+    tracking: describeTracking(entry),
+    localChanges: edited,
+  };
+  type Decided = Pick<UpdatePlanOf<RecordFor<S>>, "kind" | "newSha" | "staged"> & {
+    tracking?: string;
+  };
+  const plan = (decided: Decided) => ({ ...base, ...decided }) as UpdatePlanFor<S>;
+  const assessed = await assessSkill(tracked, workspace, {
+    request: options.request,
+    digestOf: (dir) => ledger.digestOf(dir),
+  });
+  if (assessed.status === "pinned") return plan({ kind: "pinned", newSha: tracked.commit });
+  // Up to date upstream: a folder that differs from its record on disk is still restored
+  // where the scope says so (a project's), from the fetch that said it.
+  if (assessed.status === "up_to_date" && (assessed.found === undefined || !restores)) {
+    return plan({ kind: "up_to_date", newSha: assessed.latest });
+  }
+  if (assessed.status === "moved") return plan({ kind: "moved", newSha: assessed.latest });
+  const { fetched, dir } = assessed.found!;
+  if (dir === null) throw missingSkillError(name, ledger.subpath);
+  const staged = await stageNewVersion(name, ledger, fetched, dir, workspace, options);
+  const sameCommit = fetched.commit === null || fetched.commit.sha === tracked.commit;
+  const request = options.request;
+  // Pinned to the same commit again: nothing to do, whatever it followed before.
+  const pinnedAgain = request?.kind === "ref" && isFullSha(request.name) &&
+    tracked.source.type === "git" && fetched.commit !== null;
+  if (
+    sameCommit && staged.digest === tracked.digest && !restores &&
+    (pinnedAgain || ledger.follows(staged.entry))
+  ) {
+    return plan({ kind: "up_to_date", newSha: tracked.commit });
+  }
+  return plan({
+    kind: "update",
+    newSha: fetched.commit?.sha ?? null,
+    tracking: describeTracking(staged.entry),
+    staged,
+  });
+}
+
+/**
+ * The steps of staging a new version, the same in both scopes: the folder copied out of a
+ * repository's shared fetch (a directory's copy or an artifact's pull is the plan's own),
+ * validated, its changes summarised, audited against the folder in use, recorded.
+ */
+async function stageNewVersion<E>(
+  name: string,
+  ledger: UpdateLedger<E>,
+  fetched: Fetched,
+  found: string,
+  workspace: UpdateWorkspace,
+  options: PlanUpdateOptions,
+): Promise<NonNullable<UpdatePlanOf<E>["staged"]>> {
+  // A repository's fetch is shared by all its skills: this one's folder is copied out, so
+  // that moving it into place never takes another skill's files along.
+  let root = fetched.root;
+  let dir = found;
+  if (ledger.tracked.source.type === "git") {
+    root = workspace.fetchRoot();
+    await copyFolder(found, root);
+    dir = root;
+  }
+  const { manifest, warnings, changes } = await readNewVersion(
+    name,
+    dir,
+    ledger.target,
+    ledger.kept,
+  );
+  // Only what the new version adds is news: findings the one in use already had were
+  // reviewed (or accepted) when it was installed.
+  const report = await auditDir(dir, manifest);
+  const before = await auditDir(ledger.target).catch(() => auditSkill({ files: [] }));
+  const added = auditAdded(before, report);
+  const newCritical = added.findings.filter((f) => f.severity === "critical");
+  const { entry, digest } = await ledger.record({
+    dir,
+    manifest,
+    followed: followedVersion(fetched, ledger.tracked),
+    commit: fetched.commit?.sha ?? null,
+    critical: report.findings.filter((f) => f.severity === "critical"),
+    added: newCritical,
+  });
+  const risky = options.allowRisky ? [] : newCritical;
+  return { root, dir, digest, changes, entry, warnings, audit: { report, added }, risky };
+}
+
+/** The signer of the new version (under a signer policy), never a signer of the old one. */
+function withSigner<E extends { [extra: string]: unknown }>(next: E, signed: Fetched["signed"]): E {
+  const record: { [extra: string]: unknown } = next;
+  if (signed !== undefined) record.signed = signed;
+  else delete record.signed;
+  return next;
+}
+
+/** `$SKILLS_HOME`'s side of an update: the registry entry, the folder it names. */
+function userLedger(
+  scope: UserScope,
+  entry: RegistryEntry,
+  options: PlanUpdateOptions,
+): UpdateLedger<RegistryEntry> {
+  assertManaged(scope.home, entry);
+  const tracked = trackedEntry(entry);
+  const target = entry.installed_path;
+  return {
+    tracked,
+    target,
+    kept: "installed",
+    subpath: entry.source.subpath,
+    digestOf: computeDigest,
+    onDisk: async () => ({
+      edited: tracked.digest !== null && await exists(target) &&
+        (await computeDigest(target)) !== tracked.digest,
+      restores: false,
+    }),
+    record: async ({ dir, manifest, followed, commit, critical, added }) => {
+      const digest = await computeDigest(dir);
+      const now = (options.now ?? new Date()).toISOString();
+      const next: RegistryEntry = {
+        ...entry,
+        commit_sha: commit,
+        branch: followed.branch,
+        tag: followed.tag,
+        ref: followed.ref,
+        trusted: entry.trusted,
+        trusted_digest: entry.trusted ? digest : null,
+        installed_digest: digest,
+        approved_network: networkList(manifest.network),
+        updated_at: now,
+      };
+      withSigner(next, followed.signed);
+      // The registry keeps an acceptance of critical findings (a lockfile is shared).
+      if (critical.length === 0) delete next.allowed_risky;
+      else if (added.length > 0 && options.allowRisky) {
+        next.allowed_risky = acceptance(critical, now);
+      }
+      return { entry: next, digest };
+    },
+    follows: (next) =>
+      entry.branch === next.branch && entry.tag === next.tag && entry.ref === next.ref,
+  };
+}
+
+/** A project's side of an update: the lock entry, the folder in `.agents/skills`. */
+function projectLedger(
+  scope: ProjectScope,
+  key: string,
+  entry: LockedSkill,
+): UpdateLedger<LockedSkill> {
+  return {
+    tracked: trackedLocked(scope.root, key, entry),
+    target: projectSkillDir(scope.root, key),
+    kept: "locked",
+    subpath: entry.source.subpath,
+    digestOf: lockedDigestOf,
+    onDisk: async () => {
+      const drift = await diskDrift(scope.root, key, entry);
+      return { edited: drift !== null && drift.length > 0, restores: drift?.length !== 0 };
+    },
+    record: async ({ dir, manifest, followed, commit }) => {
+      const { files, digest } = await describeFiles(dir);
+      const next: LockedSkill = {
+        ...entry,
+        branch: followed.branch,
+        tag: followed.tag,
+        ref: followed.ref,
+        commit,
+        digest,
+        files,
+        permissions: {
+          ...entry.permissions,
+          env: [...manifest.envPatterns],
+          network: networkList(manifest.network),
+        },
+      };
+      return { entry: withSigner(next, followed.signed), digest };
+    },
+    // A lock entry's tracking moves with its files, not on its own.
+    follows: () => true,
+  };
+}
+
+/** Rebuilds a source from a registry entry (which is untrusted input: validated again). */
+function entrySource(entry: RegistryEntry): ResolvedSource {
+  const subpath = validateSubpath(entry.source.url, entry.source.subpath);
+  if (entry.source.type === "local") {
+    const path = subpath === "" ? entry.source.url : join(entry.source.url, ...subpath.split("/"));
+    return resolveParsed(parseSource(path, { localDirectory: path, paths: PLATFORM_PATHS }));
+  }
+  if (entry.source.type === "oci") {
+    return resolveParsed({ ...ociSource(entry.source.url), subpath });
+  }
+  const parsed = parseSource(entry.source.url) as ParsedGitSource;
+  return resolveParsed({ ...parsed, subpath, skill: undefined, ref: undefined });
+}
+
+/** The digest the installed files were recorded with (older entries kept only the trusted one). */
+function installedBaseline(entry: RegistryEntry): string | null {
+  const recorded = (entry as { installed_digest?: unknown }).installed_digest;
+  return typeof recorded === "string" ? recorded : entry.trusted_digest;
+}
+
+/** An installed skill as the deciding part sees it. */
+export function trackedEntry(entry: RegistryEntry): TrackedSkill {
+  const source = entrySource(entry);
+  return {
+    name: entry.name_canonical,
+    scope: "user",
+    source,
+    subpath: source.subpath,
+    branch: entry.branch,
+    tag: entry.tag,
+    ref: entry.ref,
+    commit: entry.commit_sha,
+    digest: installedBaseline(entry),
+  };
+}
+
+/** A locked skill as the deciding part sees it. */
+export function trackedLocked(root: string, key: string, entry: LockedSkill): TrackedSkill {
+  return {
+    name: key,
+    scope: "project",
+    source: sourceOfLocked(entry.source, root),
+    subpath: entry.source.type === "local" ? "" : entry.source.subpath,
+    branch: entry.branch,
+    tag: entry.tag,
+    ref: entry.ref,
+    commit: entry.commit,
+    digest: entry.digest,
+  };
+}
+
+/** The digest a lock entry would record for a folder. */
+export async function lockedDigestOf(dir: string): Promise<string> {
+  return (await describeFiles(dir)).digest;
 }

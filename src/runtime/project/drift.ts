@@ -7,20 +7,13 @@
  */
 
 import { join } from "../os/paths.ts";
-import {
-  diffFiles,
-  type FileDrift,
-  type LockedSkill,
-  permissionsProblem,
-} from "../../core/records/lockfile_model.ts";
+import { type FileDrift, permissionsProblem } from "../../core/records/lockfile_model.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
-import { lstatSyncOrNull } from "../os/fs.ts";
 import type { LockRead } from "../catalog/scopes.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks } from "../store/project_records_file.ts";
-import { fileHashes } from "../trust/file_hashes.ts";
-import { digestOfLocked } from "../lifecycle/lockfile.ts";
+import { digestOfLocked, diskDrift } from "../lifecycle/lockfile.ts";
 import { publishedSkillKey } from "../../core/manifest/names.ts";
 
 interface Drift {
@@ -66,13 +59,6 @@ export function unlockedFolders(
     .filter((e) => !recorded.has(join(folder, e.name)))
     .map((e) => e.name)
     .sort();
-}
-
-/** The locked skill's folder on disk compared with its entry: file drift, or null if absent. */
-export async function diskDrift(root: string, key: string, entry: LockedSkill) {
-  const dir = join(root, ...PROJECT_SKILLS_DIR, key);
-  if (lstatSyncOrNull(dir) === null) return null;
-  return diffFiles(entry.files, await fileHashes(dir));
 }
 
 /**

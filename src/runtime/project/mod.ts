@@ -6,8 +6,8 @@
  * install planner, asking the front end's `AddAsker` and returning what it renders (add.ts:
  * the change, the fetch, the choice, plans, refusals, commits, then trust and links);
  * `skills install` from the lockfile, and `skills remove` of both scopes
- * (install.ts); `skills update` of both scopes, one step per skill whatever its scope
- * (update.ts); restoring the lockfile, verified file by file (restore.ts); lockfile vs disk
+ * (install.ts); `skills update` of both scopes, one step per skill whatever its scope,
+ * each planned by lifecycle's one update planner with its scope (update.ts); restoring the lockfile, verified file by file (restore.ts); lockfile vs disk
  * vs trust (drift.ts); this user's approvals of project skills and `skills trust` of one,
  * reviewed, approved by the front end, recorded with the lockfile kept in step
  * (approvals.ts);

@@ -10,14 +10,15 @@
 import { describeError } from "../../core/errors.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
-import { trackedEntry } from "../lifecycle/update_installed.ts";
 import {
   assessSkill,
+  lockedDigestOf,
   type PlannerWorkspace,
+  trackedEntry,
+  trackedLocked,
   type TrackedSkill,
 } from "../lifecycle/update_planner.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
-import { lockedDigestOf, trackedLocked } from "./update.ts";
 
 /** A skill to check: a project's locked skill or an installed one. */
 export type OutdatedCandidate =

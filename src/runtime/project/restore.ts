@@ -37,8 +37,8 @@ import type { Change, LockChange } from "../lifecycle/change.ts";
 import type { ProjectScope } from "../../core/records/scope.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
-import { describeFileDrift, diskDrift, unlockedFolders } from "./drift.ts";
-import { digestOfLocked, sourceOfLocked } from "../lifecycle/lockfile.ts";
+import { describeFileDrift, unlockedFolders } from "./drift.ts";
+import { digestOfLocked, diskDrift, sourceOfLocked } from "../lifecycle/lockfile.ts";
 
 type MismatchKind =
   | "lock_digest"

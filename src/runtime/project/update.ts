@@ -1,34 +1,24 @@
 /**
- * `skills update <name>` of a locked project skill below the CLI: the planner shared with
- * installed skills (lifecycle/update_planner.ts) says whether its ref moved and whether its
- * own files changed (one ls-remote and at most one fetch per remote for the whole command);
- * when they did, the new version is validated, its changes summarised, and the lock entry
- * the commit writes is built. The project's change (lifecycle/change.ts, project scope) swaps
- * the folder and the entry at once.
- *
- * `beginUpdates` is `skills update` for both scopes below the CLI: which names are the
- * project's and which the user's, and one step per skill (plan, apply, discard) whatever its
- * scope, so the command only shows, asks and renders.
+ * `skills update` for both scopes below the CLI (`beginUpdates`): which names are the
+ * project's and which the user's, and one step per skill (plan, apply, discard) whatever
+ * its scope, so the command only shows, asks and renders. Every skill is planned by the one
+ * update planner (lifecycle/update_planner.ts, with its scope) through the command's change,
+ * which fetches for both; each scope's change commits its plans (the project's folders and
+ * lockfile, the user's folders and registry). Around a commit, what only a scope has: a
+ * project skill this user trusted stays trusted, an installed skill's audit is recorded,
+ * and copies `skills link --copy` made are refreshed.
  */
 
-import { networkList } from "../../core/policy/net_grants.ts";
-import type { ChangeSummary } from "../../core/records/changes.ts";
-import type { Diagnostic } from "../../core/manifest/manifest.ts";
-import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile_model.ts";
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RefRequest } from "../../core/sources/sources.ts";
 import type { Change } from "../lifecycle/change.ts";
+import { entriesToUpdate } from "../lifecycle/update_installed.ts";
 import {
-  describeTracking,
-  entriesToUpdate,
+  type ProjectUpdatePlan,
   trackedEntry,
-  type UpdatePlan,
-} from "../lifecycle/update_installed.ts";
-import {
-  assessSkill,
-  followedVersion,
-  missingSkillError,
-  readNewVersion,
+  trackedLocked,
   type TrackedSkill,
+  type UpdatePlan,
 } from "../lifecycle/update_planner.ts";
 import type { ProjectScope, Scope, UserScope } from "../../core/records/scope.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
@@ -36,124 +26,17 @@ import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { sourceLabel } from "../lifecycle/fetch_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
-import { readProjectLock } from "../lifecycle/lockfile.ts";
-import { diskDrift } from "./drift.ts";
+import { projectSkillDir, readProjectLock } from "../lifecycle/lockfile.ts";
 import { refreshCopies } from "./links.ts";
-import { describeFiles, projectSkillDir, sourceOfLocked } from "../lifecycle/lockfile.ts";
-
 import { setProjectTrust } from "./approvals.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { readProjectTrust } from "../store/project_records_file.ts";
 
-interface ProjectUpdatePlan {
-  key: string;
-  entry: LockedSkill;
-  /** `moved`: the repository moved, the skill's files did not; it is left as it is. */
-  kind: "up_to_date" | "pinned" | "moved" | "update";
-  oldSha: string | null;
-  newSha: string | null;
-  tracking: string;
-  /** The folder's files differ from the lockfile (they would be discarded). */
-  localChanges: boolean;
-  staged?: {
-    base: string;
-    entry: LockedSkill;
-    changes: ChangeSummary;
-    warnings: Diagnostic[];
-  };
-}
-
-/** A locked skill as the update planner sees it (shared with installed skills). */
-export function trackedLocked(root: string, key: string, entry: LockedSkill): TrackedSkill {
-  return {
-    name: key,
-    scope: "project",
-    source: sourceOfLocked(entry.source, root),
-    subpath: entry.source.type === "local" ? "" : entry.source.subpath,
-    branch: entry.branch,
-    tag: entry.tag,
-    ref: entry.ref,
-    commit: entry.commit,
-    digest: entry.digest,
-  };
-}
-
-/** The digest a lock entry would record for a folder. */
-export async function lockedDigestOf(dir: string): Promise<string> {
-  return (await describeFiles(dir)).digest;
-}
-
-/** Decides and fetches the update of the locked skill `key` (the change owns the fetch). */
-async function planProjectUpdate(
-  root: string,
-  key: string,
-  entry: LockedSkill,
-  change: Change,
-  options: { request?: RefRequest | undefined; now?: Date } = {},
-): Promise<ProjectUpdatePlan> {
-  const drift = await diskDrift(root, key, entry);
-  const base = {
-    key,
-    entry,
-    oldSha: entry.commit,
-    tracking: describeTracking(entry),
-    localChanges: drift !== null && drift.length > 0,
-  };
-  const assessed = await assessSkill(trackedLocked(root, key, entry), change, {
-    request: options.request,
-    digestOf: lockedDigestOf,
-  });
-  if (assessed.status === "pinned") return { ...base, kind: "pinned", newSha: entry.commit };
-  // A folder that differs from the lockfile on disk is restored by an update even when
-  // upstream did not change it (as before the planner was shared).
-  const sameOnDisk = drift !== null && drift.length === 0;
-  if (assessed.status === "up_to_date" && (assessed.found === undefined || sameOnDisk)) {
-    return { ...base, kind: "up_to_date", newSha: assessed.latest };
-  }
-  if (assessed.status === "moved") return { ...base, kind: "moved", newSha: assessed.latest };
-  const found = assessed.found!;
-  const dir = found.dir;
-  if (dir === null) throw missingSkillError(key, entry.source.subpath);
-  const current = projectSkillDir(root, key);
-  const { manifest, warnings, changes } = await readNewVersion(key, dir, current, "locked");
-  const { files, digest } = await describeFiles(dir);
-  const commit = found.fetched.commit;
-  const followed = followedVersion(found.fetched, entry);
-  const next: LockedSkill = {
-    ...entry,
-    branch: followed.branch,
-    tag: followed.tag,
-    ref: followed.ref,
-    commit: commit?.sha ?? null,
-    digest,
-    files,
-    permissions: {
-      ...entry.permissions,
-      env: [...manifest.envPatterns],
-      network: networkList(manifest.network),
-    },
-  };
-  // Who signed the new version (under a signer policy), never a signer of the old one.
-  if (followed.signed !== undefined) next.signed = followed.signed;
-  else delete next.signed;
-  const sameFiles = digest === entry.digest && sameOnDisk;
-  if ((commit === null || commit.sha === entry.commit) && sameFiles) {
-    return { ...base, kind: "up_to_date", newSha: entry.commit };
-  }
-  return {
-    ...base,
-    kind: "update",
-    newSha: commit?.sha ?? null,
-    tracking: describeTracking(next),
-    staged: { base: dir, entry: next, changes, warnings },
-  };
-}
-
 /**
- * Swaps a planned update in (folder and lock entry in one commit). A skill this user trusted
- * stays trusted with the new digest — they reviewed and confirmed the update — as installed
- * skills do; an untrusted one stays untrusted. Copies `skills link --copy` made of the
- * folder are refreshed; returns notes on those left as they were.
+ * Swaps a planned update of a locked skill in (folder and lock entry in one commit). A
+ * skill this user trusted stays trusted with the new digest — they reviewed and confirmed
+ * the update — as installed skills do; an untrusted one stays untrusted. Copies `skills
+ * link --copy` made of the folder are refreshed; returns notes on those left as they were.
  */
 async function applyProjectUpdate(
   tx: Change<ProjectScope>,
@@ -162,49 +45,23 @@ async function applyProjectUpdate(
 ): Promise<string[]> {
   const staged = plan.staged;
   if (plan.kind !== "update" || staged === undefined) return [];
-  const rel = `${PROJECT_SKILLS_DIR.join("/")}/${plan.key}`;
+  const rel = `${PROJECT_SKILLS_DIR.join("/")}/${plan.canonical}`;
   const root = tx.scope.root;
   const wasTrusted = readProjectTrust(home).doc.projects[root]?.[rel] !== undefined;
-  const dir = await tx.stageCopy(staged.base, plan.key, Object.keys(staged.entry.files));
-  await tx.commitFolders(
-    [{ canonical: plan.key, staged: dir }],
-    (lock) => withLockedSkill(lock, plan.key, staged.entry),
-  );
+  await tx.applyUpdate(plan);
+  const folder = projectSkillDir(root, plan.canonical);
   if (wasTrusted) {
     await setProjectTrust(home, [{
       root,
       rel,
-      canonical: plan.key,
+      canonical: plan.canonical,
       digest: staged.entry.digest,
-      dir: projectSkillDir(root, plan.key),
+      dir: folder,
     }]);
   }
   // Copies `skills link --copy` made of the folder show the new files too.
-  const folder = projectSkillDir(root, plan.key);
   const trusted = wasTrusted ? staged.entry.digest : null;
   return (await refreshCopies(home, [{ dir: folder, trusted }])).notes;
-}
-
-/**
- * Records, in one lockfile write, the new commits of locked skills whose repository moved
- * while their own files did not (plans of kind "moved"); no folder moves. An entry another
- * command changed meanwhile is left as it is.
- */
-async function recordProjectMoved(
-  tx: Change<ProjectScope>,
-  plans: readonly ProjectUpdatePlan[],
-): Promise<void> {
-  const moved = plans.filter((p) => p.kind === "moved" && p.newSha !== null);
-  if (moved.length === 0) return;
-  await tx.commitFolders([], (lock) => {
-    let next = lock;
-    for (const plan of moved) {
-      const current = next.skills[plan.key];
-      if (current?.commit !== plan.entry.commit || current.digest !== plan.entry.digest) continue;
-      next = withLockedSkill(next, plan.key, { ...current, commit: plan.newSha });
-    }
-    return next;
-  });
 }
 
 /** One skill's update, whatever its scope: plan it, apply the plan, free what it staged. */
@@ -221,13 +78,8 @@ interface UpdateStep {
   discard: () => void;
 }
 
-/** What a step's plan shows: an installed skill's plan, or a project skill's by its key. */
-type UpdateView =
-  | UpdatePlan
-  | Omit<ProjectUpdatePlan, "staged"> & {
-    canonical: string;
-    staged: { changes: ChangeSummary } | undefined;
-  };
+/** What a step's plan shows: an installed skill's plan or a locked one's, by its name. */
+type UpdateView = UpdatePlan | ProjectUpdatePlan;
 
 /** Which skills `skills update` means, and what it asks of each scope. */
 interface UpdateRequest {
@@ -309,7 +161,7 @@ export async function beginUpdates(
   // One change per scope: the project's writes its folders and lockfile; `change` (the
   // user's) fetches for both and writes the registry.
   const tx = asked.dryRun || inProject.length === 0 ? undefined : await change.alongside(scope);
-  const project = projectSteps(scope, inProject, { locked, change, tx, request: asked.request });
+  const project = projectSteps(scope, inProject, { locked, change, tx, ...asked });
   const user = userSteps({ kind: "user", home }, entries, { change, ...asked });
   return {
     steps: [...project.steps, ...user.steps],
@@ -346,6 +198,7 @@ function projectSteps(
     change: Change;
     tx: Change<ProjectScope> | undefined;
     request: RefRequest | undefined;
+    allowRisky: boolean;
   },
 ): Steps {
   const planned: ProjectUpdatePlan[] = [];
@@ -356,20 +209,24 @@ function projectSteps(
       scope: scope.kind,
       remote: remoteOf(() => trackedLocked(scope.root, key, ws.locked[key]!)),
       plan: async () => {
-        plan = await planProjectUpdate(scope.root, key, ws.locked[key]!, ws.change, {
+        plan = await ws.change.planUpdateIn(scope, key, ws.locked[key]!, {
           request: ws.request,
+          allowRisky: ws.allowRisky,
         });
         planned.push(plan);
-        return { ...plan, canonical: key, staged: plan.staged && { changes: plan.staged.changes } };
+        return plan;
       },
       apply: () => applyProjectUpdate(ws.tx!, scope.home, plan!),
-      discard: () => {},
+      discard: () => {
+        if (plan) ws.change.discard(plan);
+      },
     };
   });
   return {
     steps,
     recordMoved: async () => {
-      if (ws.tx !== undefined) await recordProjectMoved(ws.tx, planned);
+      // The lockfile's recovery notes were the project change's to give, at its start.
+      if (ws.tx !== undefined) await ws.tx.recordMoved(planned);
       return [];
     },
   };
