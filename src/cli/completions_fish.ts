@@ -127,7 +127,7 @@ function commandCompletions(cmds: CompletionCommand[], noCommand: string): strin
   return lines;
 }
 
-/** What the positionals complete to, one group of commands per kind (none when no command has it). */
+/** What the positionals complete to: a line per kind some command has. */
 function positionalCompletions(cmds: CompletionCommand[]): string {
   const skillCmds = wordsOf(cmds, (p) => p === "skill").join(" ");
   const scriptCmds = wordsOf(cmds, (p) => p === "skill+script").join(" ");

@@ -47,7 +47,7 @@ interface Serving {
   openSurface(active: ReadonlySet<string>): Promise<ToolSurface>;
   watch: CatalogWatch;
   log: (message: string) => void;
-  /** The stdio server, loaded with the rest so the transports start alike. */
+  /** The stdio server, imported in parallel with the surface modules. */
   serveStdio(options: ServeStdioOptions): Promise<void>;
   /** The skills served with their scopes, for the line that says the server is up. */
   serving: string;

@@ -96,7 +96,7 @@ export async function projectDrift(
   return out;
 }
 
-/** `skills-lock.json` itself: unreadable (an error), or vercel-labs' (a note: install converts it). */
+/** `skills-lock.json` itself: unreadable (an error), or vercel-labs' (a note). */
 function lockfileDrift(lock: LockRead): Drift[] {
   if (lock.state === "invalid") {
     return [{
@@ -178,7 +178,7 @@ async function lockedSkillDrift(
   return out;
 }
 
-/** Folders in `.agents/skills` no entry explains, whichever tool wrote the file (none when unreadable). */
+/** Folders in `.agents/skills` no entry explains, whichever tool wrote the file. */
 function extraDrift(
   root: string,
   home: string,

@@ -233,7 +233,7 @@ async function findEntry(
   return { key, locked, base, at };
 }
 
-/** The entry's source at its ref (or the default branch), fetched once however many entries share it. */
+/** The entry's source at its ref (or default branch), fetched once however many share it. */
 async function fetchOnce(
   ws: RestoreWorkspace,
   entry: ForeignLockedSkill,

@@ -209,7 +209,7 @@ interface Place {
   scope: LinkScope;
 }
 
-/** What was done at a place, and the kind of record to add for it (none when nothing new is ours). */
+/** What was done at a place, and the record to add for it (none when nothing new is ours). */
 interface Placed {
   status: LinkOutcome["status"];
   reason?: string;
