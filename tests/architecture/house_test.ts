@@ -240,7 +240,7 @@ Deno.test("CLI commands leave staging and the journal to the lifecycle", () => {
   const files = ["add", "update", "remove", "trust", "untrust", "install"].map((command) =>
     join(SRC, "cli", "commands", `${command}.ts`)
   );
-  for (const file of [...files, join(SRC, "cli", "project_add.ts")]) {
+  for (const file of [...files, join(SRC, "cli", "ui", "add_ui.ts")]) {
     const text = Deno.readTextFileSync(file);
     assert.doesNotMatch(
       text,

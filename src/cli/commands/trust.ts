@@ -14,7 +14,8 @@ import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { trustSpec } from "../specs/trust.ts";
 import { confirmAction, fields, listOrNone } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
-import { projectSkillNamed, trustProjectSkill } from "../project_trust.ts";
+import { projectSkillNamed, trustProjectSkill } from "../../runtime/project/approvals.ts";
+import { approveOnTerminal, renderProjectTrust } from "../ui/trust_ui.ts";
 
 export const { help, parse } = defineCommand(
   trustSpec,
@@ -46,8 +47,11 @@ export async function run(options: TrustOptions, ctx: Context): Promise<number> 
   });
   for (const note of change.recovered) warn(ctx, note);
   // A project skill of that name wins over an installed one, as everywhere (issue 17).
-  const projectSkill = await projectSkillNamed(ctx, home, options.name);
-  if (projectSkill !== undefined) return await trustProjectSkill(ctx, home, projectSkill, options);
+  const projectSkill = await projectSkillNamed(home, ctx.cwd, ctx.env, options.name);
+  if (projectSkill !== undefined) {
+    const review = await trustProjectSkill(home, projectSkill, approveOnTerminal(ctx, options));
+    return renderProjectTrust(ctx, review, options.json);
+  }
   const target = await trustTarget(home, options.name);
   if (target.kind === "bundled") {
     if (options.json) writeJson(ctx, { name: target.canonical, trusted: true, bundled: true });

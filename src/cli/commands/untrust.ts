@@ -9,7 +9,8 @@ import { trustTarget } from "../../runtime/lifecycle/trust.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { untrustSpec } from "../specs/untrust.ts";
 import { writeJson } from "../ui/render.ts";
-import { projectSkillNamed, untrustProjectSkill } from "../project_trust.ts";
+import { projectSkillNamed, withdrawProjectTrust } from "../../runtime/project/approvals.ts";
+import { renderProjectUntrust } from "../ui/trust_ui.ts";
 
 export const { help, parse } = defineCommand(
   untrustSpec,
@@ -29,9 +30,10 @@ export async function run(options: UntrustOptions, ctx: Context): Promise<number
     signal: ctx.signal,
   });
   for (const note of change.recovered) warn(ctx, note);
-  const projectSkill = await projectSkillNamed(ctx, home, options.name);
+  const projectSkill = await projectSkillNamed(home, ctx.cwd, ctx.env, options.name);
   if (projectSkill !== undefined) {
-    return await untrustProjectSkill(ctx, home, projectSkill, options.json);
+    const was = await withdrawProjectTrust(home, projectSkill);
+    return renderProjectUntrust(ctx, projectSkill.canonical, was, options.json);
   }
   const target = await trustTarget(home, options.name);
   if (target.kind === "bundled") {

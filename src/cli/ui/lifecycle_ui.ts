@@ -5,8 +5,8 @@
  */
 
 import { inert } from "../../core/terminal_text.ts";
-import { declined, isSkillError, SkillError } from "../../core/errors.ts";
-import { type Context, warn } from "../../core/io.ts";
+import { declined, SkillError } from "../../core/errors.ts";
+import type { Context } from "../../core/io.ts";
 import { confirm } from "./tty.ts";
 import type { Fetched } from "../../runtime/lifecycle/fetch_source.ts";
 
@@ -141,69 +141,6 @@ export function warningLines(
     const more = files.length > FOLDED_NAMES ? `, and ${files.length - FOLDED_NAMES} more` : "";
     return `${skill}: ${files.length} files: ${message} (${shown}${more})`;
   });
-}
-
-/** A skill of a bulk install that was not installed, and why (as `add --json` reports it). */
-export interface Refused {
-  name: string;
-  code: string;
-  message: string;
-  hint: string | undefined;
-}
-
-/** A refusal from a SkillError, said on stderr as it happens. */
-export function refuse(ctx: Context, refused: Refused[], name: string, error: SkillError): void {
-  refused.push({ name, code: error.code, message: error.message, hint: error.hint });
-  warn(ctx, `Not installing '${name}': ${error.message}`);
-}
-
-/**
- * Asks about each plan (`question`), then commits the accepted ones: all of them in one
- * step (`commitAll`: one lock, one journal, one registry write however many skills), and
- * only if that fails, one by one, so that a skill that fails does not take the others with
- * it (it joins `refused`), unless it was the only one or the user interrupted. Nothing
- * accepted out of something asked is `declined`.
- */
-export async function confirmAndCommitEach<P extends { canonical: string }>(
-  ctx: Context,
-  plans: readonly P[],
-  options: {
-    yes: boolean;
-    question: (plan: P) => string;
-    commit: (plan: P) => Promise<void>;
-    commitAll?: (plans: readonly P[]) => Promise<void>;
-  },
-  refused: Refused[],
-): Promise<P[]> {
-  const accepted: P[] = [];
-  for (const plan of plans) {
-    const action = `Cannot install skill '${plan.canonical}'`;
-    const ok = await confirmAction(ctx, options.question(plan), { yes: options.yes, action });
-    if (ok) accepted.push(plan);
-  }
-  if (plans.length > 0 && accepted.length === 0) {
-    throw declined("Installation declined; nothing was installed");
-  }
-  if (accepted.length > 1 && options.commitAll !== undefined) {
-    try {
-      await options.commitAll(accepted);
-      return accepted;
-    } catch (error) {
-      // All or nothing failed (and rolled back): find the culprit by committing each alone.
-      if (!isSkillError(error) || error.code === "cancelled") throw error;
-    }
-  }
-  const installed: P[] = [];
-  for (const plan of accepted) {
-    try {
-      await options.commit(plan);
-      installed.push(plan);
-    } catch (error) {
-      if (accepted.length === 1 || !isSkillError(error) || error.code === "cancelled") throw error;
-      refuse(ctx, refused, plan.canonical, error);
-    }
-  }
-  return installed;
 }
 
 /** The commit line of an install summary: `<sha> (branch main)`, or a local directory. */

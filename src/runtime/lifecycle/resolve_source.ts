@@ -34,7 +34,7 @@ interface Whereabouts {
 }
 
 /** What a command's source and flags ask for: the source, the ref to fetch, the skills named. */
-interface SourceRequest {
+export interface SourceRequest {
   source: ResolvedSource;
   request: RefRequest;
   /** `--skill` values, and the skill an `owner/repo@skill` source names (once). */

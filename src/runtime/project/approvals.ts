@@ -6,6 +6,7 @@
  * installed skills.
  */
 
+import { declined } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { inspectForTrust } from "../lifecycle/trust.ts";
 import { loadCatalog } from "../catalog/catalog.ts";
@@ -115,7 +116,7 @@ export async function projectSkillNamed(
 }
 
 /** What `skills trust` of a project skill would record, read before the user is asked. */
-interface TrustReview {
+export interface TrustReview {
   skill: SkillRecord;
   inspected: InspectResult;
   digest: string;
@@ -138,7 +139,7 @@ interface TrustReview {
  * Reviews a project skill for `skills trust`: valid (else `invalid_manifest`), its digest,
  * how it stands against the lockfile. Writes nothing.
  */
-export async function reviewProjectTrust(skill: SkillRecord): Promise<TrustReview> {
+async function reviewProjectTrust(skill: SkillRecord): Promise<TrustReview> {
   const name = skill.canonical;
   const project = skill.project!;
   const inspected = await inspectForTrust(name, skill.dir);
@@ -158,7 +159,7 @@ export async function reviewProjectTrust(skill: SkillRecord): Promise<TrustRevie
  * review says so, the permissions its SKILL.md asks for in the lockfile (through the
  * project's transaction).
  */
-export async function recordProjectTrust(home: string, review: TrustReview): Promise<void> {
+async function recordProjectTrust(home: string, review: TrustReview): Promise<void> {
   const { skill, relock } = review;
   await setProjectTrust(home, [approvalOf(skill, review.digest)]);
   if (!relock) return;
@@ -173,6 +174,23 @@ export async function recordProjectTrust(home: string, review: TrustReview): Pro
       permissions: { ...entry.permissions, env: [...review.env], network: review.network },
     });
   });
+}
+
+/**
+ * `skills trust` of a project skill below the CLI: reviewed, then, unless it is trusted with
+ * these very files already, shown and approved by `approve` (the front end's question;
+ * no is `declined`) and recorded. Returns the review.
+ */
+export async function trustProjectSkill(
+  home: string,
+  skill: SkillRecord,
+  approve: (review: TrustReview) => Promise<boolean>,
+): Promise<TrustReview> {
+  const review = await reviewProjectTrust(skill);
+  if (review.already) return review;
+  if (!await approve(review)) throw declined(`Skill '${skill.canonical}' was not trusted`);
+  await recordProjectTrust(home, review);
+  return review;
 }
 
 /** Withdraws this user's approval of a project skill; whether it had one. */

@@ -1,36 +1,16 @@
 /**
- * `skills add <source> --project` below the CLI: the one install planner
- * (lifecycle/install_plan.ts) plans each selected skill for the project's scope — installed
- * into `<root>/.agents/skills/<name>/` with its lock entry, already there, or refused — and
- * the project's change commits it; here the split of what is asked from what is refused,
- * and what follows (trust, links).
- *
  * `skills install` (`installFromLock`): the project's skills restored from its lockfile (ours
  * or the peer's), trusted on request, copies refreshed.
  *
  * And the way back out, `skills remove`, for both scopes: what the command confirmed leaves
  * with its lock entry (or registry entry), this user's trust of it and the agents' links.
+ * (`skills add` of either scope is add.ts.)
  */
 
 import { SkillError } from "../../core/errors.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
-import type { ProjectScope } from "../../core/records/scope.ts";
-import type { Candidate, Fetched } from "../lifecycle/fetch_source.ts";
-import type {
-  AlreadyInstalled,
-  InstallPlanning,
-  PlanOptions,
-  ProjectPlan,
-} from "../lifecycle/install_plan.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
-import type { AgentName } from "../../core/agents.ts";
-import {
-  linkAdded,
-  type LinkOutcome,
-  refreshCopies,
-  removeLinksTo,
-  trustedProjectFolders,
-} from "./links.ts";
+import { refreshCopies, removeLinksTo, trustedProjectFolders } from "./links.ts";
 import { beginChange, type Change } from "../lifecycle/change.ts";
 import { type ForeignReport, restoreForeign } from "./foreign.ts";
 import { restoreLocked, type RestoreReport } from "./restore.ts";
@@ -38,67 +18,8 @@ import { readProjectTrust } from "../store/project_records_file.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { withoutLockedSkill } from "../../core/records/lockfile_model.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import { lockfilePath, projectSkillDir, readProjectLock } from "../lifecycle/lockfile.ts";
+import { projectSkillDir, readProjectLock } from "../lifecycle/lockfile.ts";
 import { setProjectTrust, trustInstalled } from "./approvals.ts";
-
-/** What `skills add --project` will do once the user agrees, skill by skill. */
-interface ProjectAddPlanning extends InstallPlanning<ProjectPlan> {
-  /** Plans with critical findings nobody accepted: shown, then refused without a question. */
-  risky: { plan: ProjectPlan; error: SkillError }[];
-  /** The plans the user is asked about. */
-  safe: ProjectPlan[];
-}
-
-/**
- * `skills add <source> --project` below the CLI, over the command's change of the project
- * (it fetched, and recovered what a dead command left): plan with the one install planner
- * (lifecycle/install_plan.ts, whose project ledger reads the lock), commit each accepted
- * plan, settle (trust and links). The command plans, shows, asks; it never touches the
- * project's files itself.
- */
-export class ProjectInstall {
-  constructor(
-    private readonly change: Change<ProjectScope>,
-    /** The working directory the catalog is seen from (for the agents' links). */
-    private readonly cwd: string,
-  ) {}
-
-  get lockfile(): string {
-    return lockfilePath(this.change.scope.root);
-  }
-
-  /** Plans each selected skill; critical findings nobody accepted are set apart. */
-  async plan(
-    fetched: Fetched,
-    selected: readonly Candidate[],
-    options: Pick<PlanOptions, "rename" | "renames" | "allowRisky">,
-  ): Promise<ProjectAddPlanning> {
-    const planning = await this.change.planEach(fetched, selected, options);
-    return { ...planning, ...this.change.setRiskyApart(planning.plans) };
-  }
-
-  /** Moves one accepted skill into `.agents/skills/` and records it in the lockfile. */
-  async commit(plan: ProjectPlan): Promise<void> {
-    await this.change.commitInstall([plan]);
-  }
-
-  /**
-   * After the commits: the user who confirmed these files trusts them (in their
-   * `$SKILLS_HOME`, bound to the digest), and `agents` get links to what is now installed.
-   */
-  async settle(
-    installed: readonly ProjectPlan[],
-    already: readonly AlreadyInstalled<LockedSkill>[],
-    agents: readonly AgentName[],
-    env: Readonly<Record<string, string>>,
-  ): Promise<LinkOutcome[]> {
-    const { home, root } = this.change.scope;
-    await trustInstalled(home, root, installed.map((p) => p.canonical));
-    const names = new Set([...installed, ...already].map((p) => p.canonical));
-    const where = { scope: { kind: "project", root } as const, cwd: this.cwd };
-    return await linkAdded(home, env, where, names, agents);
-  }
-}
 
 /** A locked project skill `skills remove` would remove, with where its folder is. */
 interface ProjectRemoval {

@@ -1,0 +1,88 @@
+/**
+ * The add workflow below the CLI (runtime/project/add.ts) driven by an asker that is no
+ * terminal, as the MCP server or the library would supply: it chooses, is shown each
+ * summary, confirms or declines, and gets back what was done, for either scope.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { isSkillError } from "../../../src/core/errors.ts";
+import { resolveRequest } from "../../../src/runtime/lifecycle/resolve_source.ts";
+import { type AddAsker, type AddReview, addSkills } from "../../../src/runtime/project/add.ts";
+import { tempDir } from "../../helpers/cli.ts";
+import { skillMd } from "../../fixtures/git_repos.ts";
+
+async function fixture(path: string) {
+  const home = join(path, "home");
+  const root = join(path, "app");
+  const vendor = join(path, "vendor");
+  await Deno.mkdir(join(root, ".git"), { recursive: true });
+  for (const name of ["alpha", "beta"]) {
+    await Deno.mkdir(join(vendor, "skills", name), { recursive: true });
+    await Deno.writeTextFile(join(vendor, "skills", name, "SKILL.md"), skillMd(name));
+  }
+  return { home, root, vendor };
+}
+
+/** An asker that records what it was told and says yes to the names in `accept`. */
+function recordingAsker(accept: readonly string[], choose?: AddAsker["choose"]) {
+  const reviews: AddReview[] = [];
+  const asked: string[] = [];
+  const asker: AddAsker = {
+    ...(choose === undefined ? {} : { choose }),
+    review: (review) => void reviews.push(review),
+    confirm: (review) => {
+      asked.push(review.plan.canonical);
+      return Promise.resolve(accept.includes(review.plan.canonical));
+    },
+  };
+  return { asker, reviews, asked };
+}
+
+const OPTIONS = { list: false, plan: {}, agents: [], env: {} };
+
+Deno.test("addSkills installs what its asker chose and confirmed into $SKILLS_HOME", async () => {
+  await using tmp = await tempDir();
+  const { home, root, vendor } = await fixture(tmp.path);
+  const resolved = await resolveRequest(vendor, {}, [], { cwd: root, env: {}, home });
+  const { asker, reviews, asked } = recordingAsker(
+    ["beta"],
+    (candidates) => Promise.resolve(candidates.filter((c) => c.canonical === "beta")),
+  );
+  const outcome = await addSkills(resolved, { ...OPTIONS, home, cwd: root, project: false }, asker);
+  assert.equal(outcome.kind, "user");
+  if (outcome.kind !== "user") return;
+  assert.deepEqual(outcome.installed.map((p) => p.canonical), ["beta"]);
+  assert.deepEqual([outcome.already, outcome.refused], [[], []]);
+  assert.deepEqual(reviews.map((r) => [r.scope, r.plan.canonical]), [["user", "beta"]]);
+  assert.deepEqual(asked, ["beta"]);
+  assert.ok((await Deno.stat(join(home, "beta", "SKILL.md"))).isFile);
+  await assert.rejects(Deno.stat(join(home, "alpha")), Deno.errors.NotFound);
+});
+
+Deno.test("addSkills into a project commits only what was confirmed, and nothing when all is declined", async () => {
+  await using tmp = await tempDir();
+  const { home, root, vendor } = await fixture(tmp.path);
+  const resolved = await resolveRequest(vendor, {}, ["*"], { cwd: root, env: {}, home });
+  const options = { ...OPTIONS, home, cwd: root, project: true };
+  const { asker, reviews, asked } = recordingAsker(["alpha"]);
+  const outcome = await addSkills(resolved, options, asker);
+  assert.equal(outcome.kind, "project");
+  if (outcome.kind !== "project") return;
+  assert.equal(outcome.lockfile, join(root, "skills-lock.json"));
+  assert.deepEqual(outcome.installed.map((p) => p.canonical), ["alpha"]);
+  assert.deepEqual(asked, ["alpha", "beta"]);
+  assert.ok(reviews.every((r) => r.scope === "project"));
+  const lock = JSON.parse(await Deno.readTextFile(outcome.lockfile));
+  assert.deepEqual(Object.keys(lock.skills), ["alpha"]);
+
+  const declining = recordingAsker([]);
+  await assert.rejects(
+    addSkills(resolved, options, declining.asker),
+    (error) => isSkillError(error) && error.code === "cancelled",
+  );
+  // alpha is there already: only beta was asked about, and declined.
+  assert.deepEqual(declining.asked, ["beta"]);
+  const after = JSON.parse(await Deno.readTextFile(outcome.lockfile));
+  assert.deepEqual(Object.keys(after.skills), ["alpha"]);
+});
