@@ -119,161 +119,32 @@ function whenSent(response: Response, done: () => void): Response {
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
+/** What every handler of one HTTP server shares: its options, its sessions, its shutdown. */
+interface Served {
+  options: ServeHttpOptions;
+  sessions: Map<string, Session>;
+  /** Set once shutdown begins: a request then gets 503. */
+  closing: boolean;
+}
+
 /**
- * Serves until `signal` aborts; then closes every session and stops listening.
- * long because: the HTTP server's handlers share its session table and shutdown; each is a closure over them.
+ * Serves until `signal` aborts; then closes every session and stops listening. Read as its
+ * phases: listen, sweep idle sessions, wait for the abort, shut down.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<void> {
-  const { log, token, address } = options;
-  const sessions = new Map<string, Session>();
-  let closing = false;
+  const served: Served = { options, sessions: new Map(), closing: false };
+  const http = await listen(served);
+  const sweep = sweepIdle(served);
+  try {
+    await aborted(options.signal);
+  } finally {
+    await shutDown(served, http, sweep);
+  }
+}
 
-  const closeSession = async (id: string, reason: string) => {
-    const session = sessions.get(id);
-    if (session === undefined) return;
-    sessions.delete(id);
-    options.debug?.(`session ${id.slice(0, 8)} closed (${reason})`);
-    await session.server.close().catch(() => {});
-    await session.surface.close().catch((error) =>
-      log(`could not stop the toolsets of a session: ${(error as Error).message}`)
-    );
-  };
-
-  /**
-   * Room for one more session: at the cap, the session idle longest gives way (one client
-   * opening sessions in a loop cannot lock the others out: its own idle sessions go first);
-   * a remote address past its own cap is refused. False when every session is busy.
-   */
-  const makeRoom = async (client: string): Promise<"ok" | "busy" | "client"> => {
-    const loopback = /^(127\.|::1$|::ffff:127\.)/.test(client);
-    const mine = [...sessions.values()].filter((s) => s.client === client);
-    if (!loopback && mine.length >= MAX_SESSIONS_PER_CLIENT) {
-      const idle = mine.filter((s) => s.busy === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
-      if (idle === undefined) return "client";
-      await closeSession(idle.id, "evicted: its client opened another");
-    }
-    if (sessions.size < MAX_SESSIONS) return "ok";
-    const idle = [...sessions.values()].filter((s) => s.busy === 0)
-      .sort((a, b) => a.lastSeen - b.lastSeen)[0];
-    if (idle === undefined) return "busy";
-    await closeSession(idle.id, "evicted: the server is full and it was idle longest");
-    return "ok";
-  };
-
-  /** An `initialize` without a session id: a new server over a new surface. */
-  const openSession = async (
-    request: Request,
-    body: unknown,
-    client: string,
-  ): Promise<Response> => {
-    const surface = await options.openSurface();
-    const server = createMcpServer({ ...options, surface });
-    let session: Session | undefined;
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (id) => {
-        session = {
-          id,
-          server,
-          transport,
-          surface,
-          lastSeen: performance.now(),
-          busy: 0,
-          client,
-        };
-        sessions.set(id, session);
-        options.debug?.(`session ${id.slice(0, 8)} opened (${sessions.size} open)`);
-      },
-      onsessionclosed: (id) => closeSession(id, "ended by the client"),
-    });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body });
-    if (session === undefined) { // initialize was refused: nothing to keep
-      await server.close().catch(() => {});
-      await surface.close();
-    }
-    return response;
-  };
-
-  const handle = async (request: Request, info: Deno.ServeHandlerInfo): Promise<Response> => {
-    const url = new URL(request.url);
-    const rebinding = rebindingProblem(request.headers, address);
-    // The protected-resource metadata is public (RFC 9728), served only with a token.
-    const wellKnown = token === undefined ? undefined : wellKnownResponse(url, MCP_PATH);
-    if (wellKnown !== undefined) {
-      return rebinding === undefined
-        ? wellKnown
-        : jsonRpcError(403, -32000, `Forbidden: ${rebinding}`);
-    }
-    if (url.pathname !== MCP_PATH) {
-      return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
-    }
-    if (closing) return jsonRpcError(503, -32000, "The server is shutting down");
-    if (rebinding !== undefined) return jsonRpcError(403, -32000, `Forbidden: ${rebinding}`);
-    const authorization = request.headers.get("authorization");
-    if (token !== undefined && !hasBearerToken(authorization, token)) {
-      return jsonRpcError(
-        401,
-        -32001,
-        "Unauthorized: send the server's token as 'Authorization: Bearer <token>'",
-        {
-          "www-authenticate": bearerChallenge(
-            new URL(MCP_PATH, url.origin),
-            authorization !== null,
-          ),
-        },
-      );
-    }
-    const id = request.headers.get("mcp-session-id");
-    if (id !== null) {
-      const session = sessions.get(id);
-      if (session === undefined) return jsonRpcError(404, -32001, "Session not found");
-      session.lastSeen = performance.now();
-      const { transport } = session;
-      // A standalone GET stream stays open while the session idles; only POSTs keep it busy.
-      if (request.method !== "POST") return await transport.handleRequest(request);
-      session.busy++;
-      const response = await transport.handleRequest(request).catch((error) => {
-        session.busy--;
-        throw error;
-      });
-      return whenSent(response, () => {
-        session.busy--;
-        session.lastSeen = performance.now();
-      });
-    }
-    if (request.method !== "POST") {
-      return jsonRpcError(400, -32000, "Bad request: start a session with initialize (POST)");
-    }
-    let body: unknown;
-    try {
-      body = await boundedJson(request, MAX_INITIALIZE_BYTES);
-    } catch {
-      return jsonRpcError(413, -32000, "Request body too large");
-    }
-    if (body === undefined) return jsonRpcError(400, -32700, "Parse error");
-    if (!isInitializeRequest(body)) {
-      return jsonRpcError(400, -32000, "Bad request: no valid session id; start with initialize");
-    }
-    const client = (info.remoteAddr as Deno.NetAddr).hostname;
-    const room = await makeRoom(client);
-    if (room === "busy") {
-      return jsonRpcError(
-        503,
-        -32000,
-        `Too many sessions (${MAX_SESSIONS}), all busy; try again later`,
-      );
-    }
-    if (room === "client") {
-      return jsonRpcError(
-        429,
-        -32000,
-        `Too many sessions from ${client} (${MAX_SESSIONS_PER_CLIENT}), all busy; end one first`,
-      );
-    }
-    return await openSession(request, body, client);
-  };
-
+/** `Deno.serve` on the address, told once listening; a tokenless server says who may use it. */
+async function listen(served: Served): Promise<Deno.HttpServer<Deno.NetAddr>> {
+  const { log, token, address } = served.options;
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
   const http = Deno.serve({
     hostname: address.hostname,
@@ -283,36 +154,230 @@ export async function serveHttp(options: ServeHttpOptions): Promise<void> {
       log(`HTTP request failed: ${(error as Error).message}`);
       return jsonRpcError(500, -32603, "Internal error");
     },
-  }, handle);
+  }, (request, info) => handle(served, request, info));
   const bound = await listening;
-  options.onListening?.({ hostname: address.hostname, port: bound.port });
+  served.options.onListening?.({ hostname: address.hostname, port: bound.port });
   if (token === undefined) {
     log(
       "no token: any user or process on this machine can use this server and run its skills' " +
         "scripts (set SKILLS_MCP_TOKEN to require one)",
     );
   }
+  return http;
+}
 
-  const sweep = setInterval(() => {
+/** Closes, now and then, each session with no request for longer than `idleMs`. */
+function sweepIdle(served: Served): ReturnType<typeof setInterval> {
+  const { idleMs } = served.options;
+  return setInterval(() => {
     const now = performance.now();
-    for (const session of sessions.values()) {
-      if (session.busy === 0 && now - session.lastSeen > options.idleMs) {
-        void closeSession(session.id, "idle");
+    for (const session of served.sessions.values()) {
+      if (session.busy === 0 && now - session.lastSeen > idleMs) {
+        void closeSession(served, session.id, "idle");
       }
     }
-  }, Math.max(50, Math.min(options.idleMs / 4, 30_000)));
+  }, Math.max(50, Math.min(idleMs / 4, 30_000)));
+}
 
-  const { promise: aborted, resolve: onAbort } = Promise.withResolvers<void>();
-  if (options.signal.aborted) onAbort();
-  options.signal.addEventListener("abort", () => onAbort(), { once: true });
-  try {
-    await aborted;
-  } finally {
-    closing = true;
-    clearInterval(sweep);
-    const open = sessions.size;
-    await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
-    if (open > 0) log(`closed ${open} session${open === 1 ? "" : "s"}`);
-    await http.shutdown();
+/** Resolves once `signal` aborts (at once if it already has). */
+function aborted(signal: AbortSignal): Promise<void> {
+  const { promise, resolve } = Promise.withResolvers<void>();
+  if (signal.aborted) resolve();
+  signal.addEventListener("abort", () => resolve(), { once: true });
+  return promise;
+}
+
+/** Refuses new requests, closes every session with its toolset processes, stops listening. */
+async function shutDown(
+  served: Served,
+  http: Deno.HttpServer,
+  sweep: ReturnType<typeof setInterval>,
+): Promise<void> {
+  served.closing = true;
+  clearInterval(sweep);
+  const open = served.sessions.size;
+  await Promise.all([...served.sessions.keys()].map((id) => closeSession(served, id, "shutdown")));
+  if (open > 0) served.options.log(`closed ${open} session${open === 1 ? "" : "s"}`);
+  await http.shutdown();
+}
+
+/**
+ * One request, read as its steps: the guards (or the public metadata), then a request of an
+ * open session, else an `initialize` that opens one.
+ */
+async function handle(
+  served: Served,
+  request: Request,
+  info: Deno.ServeHandlerInfo,
+): Promise<Response> {
+  const guarded = guard(served, request);
+  if (guarded !== undefined) return guarded;
+  const id = request.headers.get("mcp-session-id");
+  if (id !== null) return await forward(served, id, request);
+  return await initialize(served, request, info);
+}
+
+/**
+ * The answer before any session is looked at: the protected-resource metadata, or a
+ * refusal (not the endpoint, shutting down, DNS rebinding, no token); undefined to go on.
+ */
+function guard(served: Served, request: Request): Response | undefined {
+  const { token, address } = served.options;
+  const url = new URL(request.url);
+  const rebinding = rebindingProblem(request.headers, address);
+  // The protected-resource metadata is public (RFC 9728), served only with a token.
+  const wellKnown = token === undefined ? undefined : wellKnownResponse(url, MCP_PATH);
+  if (wellKnown !== undefined) {
+    return rebinding === undefined
+      ? wellKnown
+      : jsonRpcError(403, -32000, `Forbidden: ${rebinding}`);
   }
+  if (url.pathname !== MCP_PATH) {
+    return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
+  }
+  if (served.closing) return jsonRpcError(503, -32000, "The server is shutting down");
+  if (rebinding !== undefined) return jsonRpcError(403, -32000, `Forbidden: ${rebinding}`);
+  const authorization = request.headers.get("authorization");
+  if (token !== undefined && !hasBearerToken(authorization, token)) {
+    return jsonRpcError(
+      401,
+      -32001,
+      "Unauthorized: send the server's token as 'Authorization: Bearer <token>'",
+      {
+        "www-authenticate": bearerChallenge(
+          new URL(MCP_PATH, url.origin),
+          authorization !== null,
+        ),
+      },
+    );
+  }
+  return undefined;
+}
+
+/** A request of session `id` to its transport, the session kept busy while a POST answers. */
+async function forward(served: Served, id: string, request: Request): Promise<Response> {
+  const session = served.sessions.get(id);
+  if (session === undefined) return jsonRpcError(404, -32001, "Session not found");
+  session.lastSeen = performance.now();
+  const { transport } = session;
+  // A standalone GET stream stays open while the session idles; only POSTs keep it busy.
+  if (request.method !== "POST") return await transport.handleRequest(request);
+  session.busy++;
+  const response = await transport.handleRequest(request).catch((error) => {
+    session.busy--;
+    throw error;
+  });
+  return whenSent(response, () => {
+    session.busy--;
+    session.lastSeen = performance.now();
+  });
+}
+
+/** A request without a session id: an `initialize` (bounded, parsed) opens one if there is room. */
+async function initialize(
+  served: Served,
+  request: Request,
+  info: Deno.ServeHandlerInfo,
+): Promise<Response> {
+  if (request.method !== "POST") {
+    return jsonRpcError(400, -32000, "Bad request: start a session with initialize (POST)");
+  }
+  let body: unknown;
+  try {
+    body = await boundedJson(request, MAX_INITIALIZE_BYTES);
+  } catch {
+    return jsonRpcError(413, -32000, "Request body too large");
+  }
+  if (body === undefined) return jsonRpcError(400, -32700, "Parse error");
+  if (!isInitializeRequest(body)) {
+    return jsonRpcError(400, -32000, "Bad request: no valid session id; start with initialize");
+  }
+  const client = (info.remoteAddr as Deno.NetAddr).hostname;
+  const room = await makeRoom(served, client);
+  if (room === "busy") {
+    return jsonRpcError(
+      503,
+      -32000,
+      `Too many sessions (${MAX_SESSIONS}), all busy; try again later`,
+    );
+  }
+  if (room === "client") {
+    return jsonRpcError(
+      429,
+      -32000,
+      `Too many sessions from ${client} (${MAX_SESSIONS_PER_CLIENT}), all busy; end one first`,
+    );
+  }
+  return await openSession(served, request, body, client);
+}
+
+/** Forgets session `id` and closes its server and its surface (its toolset processes). */
+async function closeSession(served: Served, id: string, reason: string): Promise<void> {
+  const session = served.sessions.get(id);
+  if (session === undefined) return;
+  served.sessions.delete(id);
+  served.options.debug?.(`session ${id.slice(0, 8)} closed (${reason})`);
+  await session.server.close().catch(() => {});
+  await session.surface.close().catch((error) =>
+    served.options.log(`could not stop the toolsets of a session: ${(error as Error).message}`)
+  );
+}
+
+/**
+ * Room for one more session: at the cap, the session idle longest gives way (one client
+ * opening sessions in a loop cannot lock the others out: its own idle sessions go first);
+ * a remote address past its own cap is refused. False when every session is busy.
+ */
+async function makeRoom(served: Served, client: string): Promise<"ok" | "busy" | "client"> {
+  const { sessions } = served;
+  const loopback = /^(127\.|::1$|::ffff:127\.)/.test(client);
+  const mine = [...sessions.values()].filter((s) => s.client === client);
+  if (!loopback && mine.length >= MAX_SESSIONS_PER_CLIENT) {
+    const idle = mine.filter((s) => s.busy === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
+    if (idle === undefined) return "client";
+    await closeSession(served, idle.id, "evicted: its client opened another");
+  }
+  if (sessions.size < MAX_SESSIONS) return "ok";
+  const idle = [...sessions.values()].filter((s) => s.busy === 0)
+    .sort((a, b) => a.lastSeen - b.lastSeen)[0];
+  if (idle === undefined) return "busy";
+  await closeSession(served, idle.id, "evicted: the server is full and it was idle longest");
+  return "ok";
+}
+
+/** An `initialize` without a session id: a new server over a new surface. */
+async function openSession(
+  served: Served,
+  request: Request,
+  body: unknown,
+  client: string,
+): Promise<Response> {
+  const { options, sessions } = served;
+  const surface = await options.openSurface();
+  const server = createMcpServer({ ...options, surface });
+  let session: Session | undefined;
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => crypto.randomUUID(),
+    onsessioninitialized: (id) => {
+      session = {
+        id,
+        server,
+        transport,
+        surface,
+        lastSeen: performance.now(),
+        busy: 0,
+        client,
+      };
+      sessions.set(id, session);
+      options.debug?.(`session ${id.slice(0, 8)} opened (${sessions.size} open)`);
+    },
+    onsessionclosed: (id) => closeSession(served, id, "ended by the client"),
+  });
+  await server.connect(transport);
+  const response = await transport.handleRequest(request, { parsedBody: body });
+  if (session === undefined) { // initialize was refused: nothing to keep
+    await server.close().catch(() => {});
+    await surface.close();
+  }
+  return response;
 }

@@ -65,13 +65,24 @@ function callParams(params: unknown): { name: string; arguments: unknown } {
   return { name: params.name, arguments: args ?? {} };
 }
 
-// long because: one MCP server's request handlers, each a few lines, registered on one Server.
+/**
+ * One server per MCP connection over `options.surface`, read as its phases: the server and
+ * what it announces, the handlers by what they serve, then the announcements of changes.
+ */
 export function createMcpServer(options: McpServerOptions): Server {
-  const { surface, log } = options;
-  // The active skills as they are now: the catalog follows installs and removals.
-  const skills = () => surface.skills();
-  const server = new Server(
-    { name: "skills", title: "Agent Skills", version: options.version },
+  const server = newServer(options.surface, options.version);
+  serveTools(server, options.surface);
+  serveResources(server, options);
+  serveUnschemed(server, options);
+  announceChanges(server, options.surface, options.log);
+  server.onerror = (error) => options.log(`MCP: ${error.message}`);
+  return server;
+}
+
+/** The server with its capabilities, so a client knows what to ask and to listen for. */
+function newServer(surface: ToolSurface, version: string): Server {
+  return new Server(
+    { name: "skills", title: "Agent Skills", version },
     {
       capabilities: {
         tools: { listChanged: true },
@@ -82,7 +93,10 @@ export function createMcpServer(options: McpServerOptions): Server {
       ...(surface.systemPrompt ? { instructions: surface.systemPrompt } : {}),
     },
   );
+}
 
+/** `tools/list`: the surface's tools as they are now (a toolset mounted adds some). */
+function serveTools(server: Server, surface: ToolSurface): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await surface.refresh(), surface.listTools()).map((tool) => ({
       name: tool.name,
@@ -90,23 +104,37 @@ export function createMcpServer(options: McpServerOptions): Server {
       inputSchema: tool.inputSchema as { type: "object"; [key: string]: unknown },
     })),
   }));
+}
 
-  const callTool = async (params: unknown, signal: AbortSignal): Promise<CallToolResult> => {
-    const { name, arguments: args } = callParams(params);
-    const started = performance.now();
-    let envelope: Envelope;
-    try {
-      envelope = await surface.callTool(name, args, { signal });
-    } catch (error) { // the surface never throws; stay up even if it did
-      envelope = fail("execution_failed", error instanceof Error ? error.message : String(error));
-    }
-    const took = ((performance.now() - started) / 1000).toFixed(2);
-    options.debug?.(
-      `tools/call ${name} → ${envelope.success ? "ok" : envelope.error} in ${took}s`,
-    );
-    return toolResult(envelope);
-  };
+/**
+ * `tools/call`: the surface's envelope as the result, a failure included, so one tool's
+ * trouble never takes the server down; its params are checked first (`callParams`).
+ */
+async function callTool(
+  options: McpServerOptions,
+  params: unknown,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  const { name, arguments: args } = callParams(params);
+  const started = performance.now();
+  let envelope: Envelope;
+  try {
+    envelope = await options.surface.callTool(name, args, { signal });
+  } catch (error) { // the surface never throws; stay up even if it did
+    envelope = fail("execution_failed", error instanceof Error ? error.message : String(error));
+  }
+  const took = ((performance.now() - started) / 1000).toFixed(2);
+  options.debug?.(
+    `tools/call ${name} → ${envelope.success ? "ok" : envelope.error} in ${took}s`,
+  );
+  return toolResult(envelope);
+}
 
+/** `resources/*`: the active skills' files, listed, templated and read whole. */
+function serveResources(server: Server, options: McpServerOptions): void {
+  const { surface } = options;
+  // The active skills as they are now: the catalog follows installs and removals.
+  const skills = () => surface.skills();
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     await surface.refresh();
     return { resources: listSkillResources(skills()) };
@@ -137,21 +165,34 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     return { contents: [read.contents] } satisfies ReadResourceResult;
   });
+}
 
+/**
+ * The SDK has no schemas for skills/*, and its own for tools/call answers a malformed call
+ * with a schema dump: both arrive here, checked by our own code.
+ */
+function serveUnschemed(server: Server, options: McpServerOptions): void {
+  const { surface } = options;
   const extension = skillsExtensionHandler(
-    skills,
+    () => surface.skills(),
     (message) => options.debug?.(message),
     undefined,
     (skill) => surface.served(skill),
   );
-  // The SDK has no schemas for skills/*, and its own for tools/call answers a malformed call
-  // with a schema dump: both arrive here, checked by our own code.
   server.fallbackRequestHandler = (async (request, extra) => {
-    if (request.method === "tools/call") return await callTool(request.params, extra.signal);
+    if (request.method === "tools/call") {
+      return await callTool(options, request.params, extra.signal);
+    }
     await surface.refresh();
     return await extension(request);
   }) as NonNullable<Server["fallbackRequestHandler"]>;
+}
 
+/**
+ * A toolset mounted or a skill added, updated or removed is announced to the client
+ * (`list_changed`), until the server closes.
+ */
+function announceChanges(server: Server, surface: ToolSurface, log: (m: string) => void): void {
   const unsubscribe = surface.onToolsChanged(() => {
     server.sendToolListChanged().catch((error) =>
       log(`could not announce the changed tool list: ${(error as Error).message}`)
@@ -169,8 +210,6 @@ export function createMcpServer(options: McpServerOptions): Server {
     unsubscribeSkills();
     previousOnClose?.();
   };
-  server.onerror = (error) => log(`MCP: ${error.message}`);
-  return server;
 }
 
 export interface ServeStdioOptions extends McpServerOptions {

@@ -63,8 +63,8 @@ export function unlockedFolders(
 
 /**
  * Lockfile vs disk vs trust for the project at `root`. `skills` are the catalog's project
- * skills (for permissions as SKILL.md states them and for trust).
- * long because: the drift kinds are reported in one pass over lockfile entries and folders, in report order.
+ * skills (for permissions as SKILL.md states them and for trust). Read as the drift kinds in
+ * report order: the file itself, each locked skill, folders it does not explain, trust.
  */
 export async function projectDrift(
   root: string,
@@ -72,98 +72,125 @@ export async function projectDrift(
   lock: LockRead,
   skills: readonly SkillRecord[],
 ): Promise<Drift[]> {
-  const out: Drift[] = [];
+  const out: Drift[] = lockfileDrift(lock);
+  const locked = lock.state === "ok" ? lock.lock.skills : {};
+  for (const [key, entry] of Object.entries(locked)) {
+    out.push(...await lockedSkillDrift(root, key, entry, skills));
+  }
+  out.push(...extraDrift(root, home, lock, locked));
+  out.push(...trustDrift(skills));
+  return out;
+}
+
+/** `skills-lock.json` itself: unreadable (an error), or vercel-labs' (a note). */
+function lockfileDrift(lock: LockRead): Drift[] {
   if (lock.state === "invalid") {
-    out.push({
+    return [{
       name: "skills-lock.json",
       kind: "lockfile",
       problem: `it ${lock.reason}`,
       fix: "restore it from git (`git checkout -- skills-lock.json`) or fix it by hand",
       severity: "error",
-    });
+    }];
   }
   if (lock.state === "foreign") {
-    out.push({
+    return [{
       name: "skills-lock.json",
       kind: "lockfile",
       problem: "written by vercel-labs' skills CLI: no commits and no per-file digests",
       fix: "run `skills install` to resolve the commits and record the digests",
       severity: "note",
-    });
+    }];
   }
-  const locked = lock.state === "ok" ? lock.lock.skills : {};
-  for (const [key, entry] of Object.entries(locked)) {
-    if ((await digestOfLocked(entry)) !== entry.digest) {
-      out.push({
-        name: key,
-        kind: "lock_digest",
-        problem: "its digest in skills-lock.json does not add up to its files list (hand edit?)",
-        fix: "restore skills-lock.json from git (`git checkout -- skills-lock.json`)",
-        severity: "error",
-      });
-    }
-    const files = await diskDrift(root, key, entry);
-    if (files === null) {
-      out.push({
-        name: key,
-        kind: "missing",
-        problem: `locked but missing from ${PROJECT_SKILLS_DIR.join("/")}`,
-        fix: "run `skills install`",
-        severity: "error",
-      });
-      continue;
-    }
-    if (files.length > 0) {
-      out.push({
-        name: key,
-        kind: "changed",
-        problem: `files differ from skills-lock.json: ${describeFileDrift(files)}`,
-        fix: "run `skills install --force` to restore the locked files",
-        severity: "error",
-        files,
-      });
-    }
-    const rel = `${PROJECT_SKILLS_DIR.join("/")}/${key}`;
-    const skill = skills.find((s) => s.project?.root === root && s.project.rel === rel);
-    const problem = skill === undefined ? undefined : permissionsProblem(entry.permissions, {
-      env: skill.manifest.envPatterns,
-      network: networkList(skill.manifest.network),
-    });
-    if (problem !== undefined) {
-      out.push({
-        name: key,
-        kind: "permissions",
-        problem,
-        fix: `review it, then \`skills trust ${key}\` records the approval`,
-        severity: "error",
-      });
-    }
-  }
-  if (lock.state === "ok" || lock.state === "foreign") {
-    // A folder no entry explains is reported whichever tool wrote the file.
-    const explained = lock.state === "ok" ? locked : foreignKeys(lock.entries);
-    for (const name of unlockedFolders(root, home, explained)) {
-      out.push({
-        name,
-        kind: "extra",
-        problem: `in ${PROJECT_SKILLS_DIR.join("/")} but not in skills-lock.json`,
-        fix: "record it with `skills add <source> --project`, or remove the folder",
-        severity: "error",
-      });
-    }
-  }
-  for (const skill of skills) {
-    if (skill.scope !== "project" || skill.trusted) continue;
+  return [];
+}
+
+/**
+ * One locked skill: an entry whose digest does not add up, its folder missing or its files
+ * changed, and permissions SKILL.md states beyond the approved ones.
+ */
+async function lockedSkillDrift(
+  root: string,
+  key: string,
+  entry: LockedSkill,
+  skills: readonly SkillRecord[],
+): Promise<Drift[]> {
+  const out: Drift[] = [];
+  if ((await digestOfLocked(entry)) !== entry.digest) {
     out.push({
-      name: skill.canonical,
-      kind: "untrusted",
-      problem: "project skill not trusted by you (its instructions can be read; no code runs)",
-      fix:
-        `review it (\`skills info ${skill.canonical}\`), then \`skills trust ${skill.canonical}\``,
-      severity: "note",
+      name: key,
+      kind: "lock_digest",
+      problem: "its digest in skills-lock.json does not add up to its files list (hand edit?)",
+      fix: "restore skills-lock.json from git (`git checkout -- skills-lock.json`)",
+      severity: "error",
+    });
+  }
+  const files = await diskDrift(root, key, entry);
+  if (files === null) {
+    out.push({
+      name: key,
+      kind: "missing",
+      problem: `locked but missing from ${PROJECT_SKILLS_DIR.join("/")}`,
+      fix: "run `skills install`",
+      severity: "error",
+    });
+    return out;
+  }
+  if (files.length > 0) {
+    out.push({
+      name: key,
+      kind: "changed",
+      problem: `files differ from skills-lock.json: ${describeFileDrift(files)}`,
+      fix: "run `skills install --force` to restore the locked files",
+      severity: "error",
+      files,
+    });
+  }
+  const rel = `${PROJECT_SKILLS_DIR.join("/")}/${key}`;
+  const skill = skills.find((s) => s.project?.root === root && s.project.rel === rel);
+  const problem = skill === undefined ? undefined : permissionsProblem(entry.permissions, {
+    env: skill.manifest.envPatterns,
+    network: networkList(skill.manifest.network),
+  });
+  if (problem !== undefined) {
+    out.push({
+      name: key,
+      kind: "permissions",
+      problem,
+      fix: `review it, then \`skills trust ${key}\` records the approval`,
+      severity: "error",
     });
   }
   return out;
+}
+
+/** Folders in `.agents/skills` no entry explains, whichever tool wrote the file. */
+function extraDrift(
+  root: string,
+  home: string,
+  lock: LockRead,
+  locked: Readonly<Record<string, LockedSkill>>,
+): Drift[] {
+  if (lock.state !== "ok" && lock.state !== "foreign") return [];
+  const explained = lock.state === "ok" ? locked : foreignKeys(lock.entries);
+  return unlockedFolders(root, home, explained).map((name) => ({
+    name,
+    kind: "extra",
+    problem: `in ${PROJECT_SKILLS_DIR.join("/")} but not in skills-lock.json`,
+    fix: "record it with `skills add <source> --project`, or remove the folder",
+    severity: "error",
+  }));
+}
+
+/** Project skills this user has not trusted: expected after a clone, so a note. */
+function trustDrift(skills: readonly SkillRecord[]): Drift[] {
+  return skills.filter((skill) => skill.scope === "project" && !skill.trusted).map((skill) => ({
+    name: skill.canonical,
+    kind: "untrusted",
+    problem: "project skill not trusted by you (its instructions can be read; no code runs)",
+    fix: `review it (\`skills info ${skill.canonical}\`), then \`skills trust ${skill.canonical}\``,
+    severity: "note",
+  }));
 }
 
 /** The folder names a vercel-labs lockfile's entries explain (their canonical names). */

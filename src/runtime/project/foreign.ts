@@ -17,6 +17,7 @@ import {
   type ForeignLockedSkill,
   foreignSkillFolder,
   type LockedSkill,
+  type Lockfile,
   withLockedSkill,
 } from "../../core/records/lockfile_model.ts";
 import { publishedSkillKey } from "../../core/manifest/names.ts";
@@ -123,9 +124,21 @@ const problem = (skill: string, kind: Mismatch["kind"], message: string): Mismat
   blocking: true,
 });
 
+/** A skill of the foreign lockfile as fetched and checked, ready to compare with the disk. */
+interface FoundEntry {
+  key: string;
+  /** Its entry in this tool's format, pinned to the commit found. */
+  locked: LockedSkill;
+  /** The skill's folder in the fetch. */
+  base: string;
+  /** ` at <commit>` for messages, or empty. */
+  at: string;
+}
+
 /**
- * Restores (and, unless frozen, converts) a vercel-labs lockfile.
- * long because: one restore: fetch, verify, compare each entry, then write once or report.
+ * Restores (and, unless frozen, converts) a vercel-labs lockfile, read as its phases: each
+ * entry fetched and checked, then compared with the disk; folders no entry explains; then
+ * one write, or the report of why not.
  */
 export async function restoreForeign(
   ws: RestoreWorkspace,
@@ -147,70 +160,11 @@ export async function restoreForeign(
   const toWrite: Verified[] = [];
   const fetches = new Map<string, Promise<Fetched>>();
   for (const entry of entries) {
-    const key = publishedSkillKey(entry.name);
-    if (key === undefined) {
-      report.mismatches.push(problem(entry.name, "unsupported", "is not a valid skill name"));
-      continue;
-    }
-    let fetched: Fetched;
-    try {
-      const source = foreignSource(entry, ws.root);
-      const request: RefRequest = entry.ref === null
-        ? { kind: "default" }
-        : { kind: "ref", name: entry.ref };
-      const id = `${sourceLocation(source)}\0${entry.ref ?? ""}`;
-      let fetching = fetches.get(id);
-      if (fetching === undefined) {
-        fetching = ws.change.fetch(source, request);
-        fetching.catch(() => {});
-        fetches.set(id, fetching);
-      }
-      fetched = await fetching;
-    } catch (error) {
-      report.mismatches.push(problem(key, "fetch_failed", describeError(error)));
-      continue;
-    }
-    const base = await locate(fetched, entry);
-    if (base === null) {
-      report.mismatches.push(
-        problem(key, "missing", `not found in ${entry.source} (skillPath ${entry.skillPath})`),
-      );
-      continue;
-    }
-    const { files, digest } = await describeFiles(base);
-    const at = fetched.commit === null ? "" : ` at ${fetched.commit.sha.slice(0, 12)}`;
-    if (entry.computedHash !== null && (await foreignHash(base, files)) !== entry.computedHash) {
-      const message =
-        `the files of ${entry.source}${at} differ from the computedHash in skills-lock.json (the source changed since it was written)`;
-      if (options.frozen) report.mismatches.push(problem(key, "changed", message));
-      else report.notes.push(`${key}: ${message}; installing them as found`);
-      if (options.frozen) continue;
-    }
-    const commit = fetched.commit;
-    const folder = base === fetched.root ? "" : base.slice(fetched.root.length + 1);
-    const locked: LockedSkill = {
-      name: entry.name,
-      source: fetched.source.type === "git"
-        ? { type: "git", url: fetched.source.url, subpath: folder.replaceAll("\\", "/") }
-        : { type: "local", url: entry.source, subpath: "" },
-      branch: commit?.branch ?? null,
-      tag: commit?.tag ?? null,
-      ref: entry.ref,
-      commit: commit?.sha ?? null,
-      digest,
-      files,
-      permissions: await lockedPermissions(base),
-    };
-    converted = withLockedSkill(converted, key, locked);
-    const target = projectSkillDir(ws.root, key);
-    const onDisk = await fileHashes(target);
-    if (onDisk.size > 0 && diffFiles(files, onDisk).length === 0) report.present.push(key);
-    else if (onDisk.size > 0 && !options.force) {
-      report.mismatches.push({
-        ...problem(key, "changed", `files on disk differ from its source${at}`),
-        files: diffFiles(files, onDisk),
-      });
-    } else toWrite.push({ key, entry: locked, base });
+    const found = await findEntry(ws, entry, options, report, fetches);
+    if (found === undefined) continue;
+    converted = withLockedSkill(converted, found.key, found.locked);
+    const verified = await compareWithDisk(ws, found, options, report);
+    if (verified !== undefined) toWrite.push(verified);
   }
   for (const name of unlockedFolders(ws.root, ws.home, foreignKeys(entries))) {
     report.mismatches.push({
@@ -218,6 +172,120 @@ export async function restoreForeign(
       blocking: options.frozen,
     });
   }
+  return await writeOrHold(ws, toWrite, converted, options, report);
+}
+
+/**
+ * One entry fetched (each source and ref once per run), its skill located and its files
+ * checked against `computedHash`; undefined, with the reason in `report`, when it cannot be
+ * restored (or, frozen, differs).
+ */
+async function findEntry(
+  ws: RestoreWorkspace,
+  entry: ForeignLockedSkill,
+  options: RestoreOptions,
+  report: ForeignReport,
+  fetches: Map<string, Promise<Fetched>>,
+): Promise<FoundEntry | undefined> {
+  const key = publishedSkillKey(entry.name);
+  if (key === undefined) {
+    report.mismatches.push(problem(entry.name, "unsupported", "is not a valid skill name"));
+    return undefined;
+  }
+  let fetched: Fetched;
+  try {
+    fetched = await fetchOnce(ws, entry, fetches);
+  } catch (error) {
+    report.mismatches.push(problem(key, "fetch_failed", describeError(error)));
+    return undefined;
+  }
+  const base = await locate(fetched, entry);
+  if (base === null) {
+    report.mismatches.push(
+      problem(key, "missing", `not found in ${entry.source} (skillPath ${entry.skillPath})`),
+    );
+    return undefined;
+  }
+  const { files, digest } = await describeFiles(base);
+  const at = fetched.commit === null ? "" : ` at ${fetched.commit.sha.slice(0, 12)}`;
+  if (entry.computedHash !== null && (await foreignHash(base, files)) !== entry.computedHash) {
+    const message =
+      `the files of ${entry.source}${at} differ from the computedHash in skills-lock.json (the source changed since it was written)`;
+    if (options.frozen) report.mismatches.push(problem(key, "changed", message));
+    else report.notes.push(`${key}: ${message}; installing them as found`);
+    if (options.frozen) return undefined;
+  }
+  const commit = fetched.commit;
+  const folder = base === fetched.root ? "" : base.slice(fetched.root.length + 1);
+  const locked: LockedSkill = {
+    name: entry.name,
+    source: fetched.source.type === "git"
+      ? { type: "git", url: fetched.source.url, subpath: folder.replaceAll("\\", "/") }
+      : { type: "local", url: entry.source, subpath: "" },
+    branch: commit?.branch ?? null,
+    tag: commit?.tag ?? null,
+    ref: entry.ref,
+    commit: commit?.sha ?? null,
+    digest,
+    files,
+    permissions: await lockedPermissions(base),
+  };
+  return { key, locked, base, at };
+}
+
+/** The entry's source at its ref (or default branch), fetched once however many share it. */
+async function fetchOnce(
+  ws: RestoreWorkspace,
+  entry: ForeignLockedSkill,
+  fetches: Map<string, Promise<Fetched>>,
+): Promise<Fetched> {
+  const source = foreignSource(entry, ws.root);
+  const request: RefRequest = entry.ref === null
+    ? { kind: "default" }
+    : { kind: "ref", name: entry.ref };
+  const id = `${sourceLocation(source)}\0${entry.ref ?? ""}`;
+  let fetching = fetches.get(id);
+  if (fetching === undefined) {
+    fetching = ws.change.fetch(source, request);
+    fetching.catch(() => {});
+    fetches.set(id, fetching);
+  }
+  return await fetching;
+}
+
+/**
+ * The found skill against its folder on disk: already there, changed there (left unless
+ * `--force`), or to write (returned).
+ */
+async function compareWithDisk(
+  ws: RestoreWorkspace,
+  { key, locked, base, at }: FoundEntry,
+  options: RestoreOptions,
+  report: ForeignReport,
+): Promise<Verified | undefined> {
+  const target = projectSkillDir(ws.root, key);
+  const onDisk = await fileHashes(target);
+  if (onDisk.size > 0 && diffFiles(locked.files, onDisk).length === 0) report.present.push(key);
+  else if (onDisk.size > 0 && !options.force) {
+    report.mismatches.push({
+      ...problem(key, "changed", `files on disk differ from its source${at}`),
+      files: diffFiles(locked.files, onDisk),
+    });
+  } else return { key, entry: locked, base };
+  return undefined;
+}
+
+/**
+ * Nothing is written while a mismatch blocks. Frozen, the skills are written and the
+ * lockfile kept; otherwise the lockfile is replaced by its conversion.
+ */
+async function writeOrHold(
+  ws: RestoreWorkspace,
+  toWrite: Verified[],
+  converted: Lockfile,
+  options: RestoreOptions,
+  report: ForeignReport,
+): Promise<ForeignReport> {
   const blocked = report.mismatches.some((m) => m.blocking);
   if (options.frozen) {
     if (blocked) report.held = toWrite.map((v) => v.key);

@@ -131,8 +131,8 @@ export async function linkAdded(
 /**
  * Links each skill into each agent's folder (agents sharing a folder get one link).
  * Skills must be trusted and unchanged since; anything already at a path that this tool
- * did not make is left alone and refused.
- * long because: each skill-by-agent link decision (make, keep, refuse, copy) and one write of the record.
+ * did not make is left alone and refused. Each place is decided by `placeSkill`; what was
+ * made is recorded in one write.
  */
 export async function linkSkills(
   home: string,
@@ -146,103 +146,170 @@ export async function linkSkills(
   const made: LinkRecord[] = [];
   const out: LinkOutcome[] = [];
   const now = (options.now ?? new Date()).toISOString();
+  const wanted = options.copy ? "copy" : "symlink";
   for (const skill of skills) {
-    const byFolder = new Map<string, AgentName[]>();
-    for (const agent of agents) {
-      const folder = agentFolder(agent, scope, env);
-      byFolder.set(folder, [...(byFolder.get(folder) ?? []), agent]);
-    }
     const digest = trustedDigest(skill);
-    for (const [folder, forAgents] of byFolder) {
+    for (const [folder, forAgents] of agentFolders(agents, scope, env)) {
       const path = join(folder, skill.canonical);
       const agentHome = scope.kind === "project"
         ? scope.root
         : agentUserDir(forAgents[0]!, env, isAbsolute)[0]!;
-      const linkRecord = (kind: "symlink" | "copy"): LinkRecord => ({
-        path,
-        target: skill.dir,
-        skill: skill.canonical,
-        agent: forAgents.join(","),
-        scope: scope.kind,
-        project: scope.kind === "project" ? scope.root : null,
-        mode: kind,
-        digest: digest!,
-        created_at: now,
-      });
-      const outcome = (status: LinkOutcome["status"], reason?: string) =>
-        out.push({
-          skill: skill.canonical,
-          agents: forAgents,
+      const place: Place = { skill, digest, folder, path, agentHome, scope };
+      const { status, reason, record } = await placeSkill(place, recorded, wanted);
+      if (record !== undefined) {
+        made.push({
           path,
-          status,
-          ...(reason ? { reason } : {}),
+          target: skill.dir,
+          skill: skill.canonical,
+          agent: forAgents.join(","),
+          scope: scope.kind,
+          project: scope.kind === "project" ? scope.root : null,
+          mode: record,
+          digest: digest!,
+          created_at: now,
         });
-      const unsafe = agentFolderProblem(folder, scope, agentHome);
-      if (unsafe !== undefined) {
-        outcome("refused", unsafe);
-        continue;
       }
-      if (digest === null) {
-        outcome(
-          "refused",
-          `'${skill.canonical}' is not trusted: run \`skills trust ${skill.canonical}\``,
-        );
-        continue;
-      }
-      if ((await computeDigest(skill.dir)) !== digest) {
-        outcome("refused", `'${skill.canonical}' changed since it was trusted`);
-        continue;
-      }
-      const existing = lstatSyncOrNull(path);
-      const record = recorded.find((l) => l.path === path);
-      const real = existing === null ? null : realOrNull(path);
-      if (existing !== null && !existing.isSymlink && real === skill.dir) {
-        outcome("visible");
-        continue;
-      }
-      const wanted = options.copy ? "copy" : "symlink";
-      if (existing?.isSymlink && real === skill.dir && wanted === "symlink") {
-        if (record === undefined) made.push(linkRecord("symlink"));
-        outcome("already");
-        continue;
-      }
-      if (existing !== null && record === undefined) {
-        outcome("refused", `${path} exists and was not made by skills`);
-        continue;
-      }
-      if (
-        existing !== null && record?.mode === "copy" && wanted === "copy" &&
-        (await computeDigest(path).catch(() => "")) === digest
-      ) {
-        outcome("already");
-        continue;
-      }
-      // Absent, or ours and out of date: made anew.
-      if (existing !== null) await removeIfExists(path);
-      await Deno.mkdir(folder, { recursive: true });
-      let mode: "symlink" | "copy" = wanted;
-      if (mode === "symlink") {
-        const target = scope.kind === "project" && isWithin(scope.root, skill.dir)
-          ? relative(folder, skill.dir)
-          : skill.dir;
-        try {
-          await Deno.symlink(target, path, { type: "dir" });
-        } catch {
-          mode = "copy"; // Windows without the privilege, or a filesystem without links
-        }
-      }
-      if (mode === "copy") await copySkill(skill.dir, path);
-      made.push(linkRecord(mode));
-      outcome(mode === "symlink" ? "linked" : "copied");
+      out.push({
+        skill: skill.canonical,
+        agents: forAgents,
+        path,
+        status,
+        ...(reason ? { reason } : {}),
+      });
     }
   }
-  if (made.length > 0) {
-    await updateLinks(home, (doc) => {
-      for (const link of made) doc = withLink(doc, link);
-      return { doc, result: undefined };
-    });
-  }
+  await recordLinks(home, made);
   return out;
+}
+
+/** The agents by the folder they read skills from (agents sharing one get one link). */
+function agentFolders(
+  agents: readonly AgentName[],
+  scope: LinkScope,
+  env: Readonly<Record<string, string>>,
+): Map<string, AgentName[]> {
+  const byFolder = new Map<string, AgentName[]>();
+  for (const agent of agents) {
+    const folder = agentFolder(agent, scope, env);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), agent]);
+  }
+  return byFolder;
+}
+
+/** One skill at one agent folder: where its link or copy goes and what it is checked against. */
+interface Place {
+  skill: SkillRecord;
+  /** The digest the skill was trusted with, or null. */
+  digest: string | null;
+  folder: string;
+  /** `folder/<skill>`: the link or copy. */
+  path: string;
+  /** Where the folder must stay inside (`agentFolderProblem`). */
+  agentHome: string;
+  scope: LinkScope;
+}
+
+/** What was done at a place, and the record to add for it (none when nothing new is ours). */
+interface Placed {
+  status: LinkOutcome["status"];
+  reason?: string;
+  record?: "symlink" | "copy";
+}
+
+/**
+ * One skill-by-agent decision, in the order that keeps it safe: the folder and the trust
+ * checked, then what is already at the path kept or refused, and only then a link (or a
+ * copy) made.
+ */
+async function placeSkill(
+  place: Place,
+  recorded: readonly LinkRecord[],
+  wanted: "symlink" | "copy",
+): Promise<Placed> {
+  const refused = await refusal(place);
+  if (refused !== undefined) return { status: "refused", reason: refused };
+  const existing = lstatSyncOrNull(place.path);
+  const kept = await keptAsIs(place, existing, recorded, wanted);
+  if (kept !== undefined) return kept;
+  const mode = await makeLink(place, existing !== null, wanted);
+  return { status: mode === "symlink" ? "linked" : "copied", record: mode };
+}
+
+/** Why nothing may be placed: an unsafe agent folder, an untrusted skill, or one changed since. */
+async function refusal(
+  { skill, digest, folder, agentHome, scope }: Place,
+): Promise<string | undefined> {
+  const unsafe = agentFolderProblem(folder, scope, agentHome);
+  if (unsafe !== undefined) return unsafe;
+  if (digest === null) {
+    return `'${skill.canonical}' is not trusted: run \`skills trust ${skill.canonical}\``;
+  }
+  if ((await computeDigest(skill.dir)) !== digest) {
+    return `'${skill.canonical}' changed since it was trusted`;
+  }
+  return undefined;
+}
+
+/**
+ * What is at the path already, if it stays: the skill's own folder (visible), our link or
+ * up-to-date copy (already), or something this tool did not make (refused). Undefined: the
+ * path is absent, or ours and out of date.
+ */
+async function keptAsIs(
+  { skill, digest, path }: Place,
+  existing: Deno.FileInfo | null,
+  recorded: readonly LinkRecord[],
+  wanted: "symlink" | "copy",
+): Promise<Placed | undefined> {
+  const record = recorded.find((l) => l.path === path);
+  const real = existing === null ? null : realOrNull(path);
+  if (existing !== null && !existing.isSymlink && real === skill.dir) return { status: "visible" };
+  if (existing?.isSymlink && real === skill.dir && wanted === "symlink") {
+    return record === undefined ? { status: "already", record: "symlink" } : { status: "already" };
+  }
+  if (existing !== null && record === undefined) {
+    return { status: "refused", reason: `${path} exists and was not made by skills` };
+  }
+  if (
+    existing !== null && record?.mode === "copy" && wanted === "copy" &&
+    (await computeDigest(path).catch(() => "")) === digest
+  ) return { status: "already" };
+  return undefined;
+}
+
+/**
+ * The link made anew (what was there removed first), relative inside a project; a copy when
+ * wanted or where links cannot be made. Returns what was made.
+ */
+async function makeLink(
+  { skill, folder, path, scope }: Place,
+  replacing: boolean,
+  wanted: "symlink" | "copy",
+): Promise<"symlink" | "copy"> {
+  if (replacing) await removeIfExists(path);
+  await Deno.mkdir(folder, { recursive: true });
+  let mode: "symlink" | "copy" = wanted;
+  if (mode === "symlink") {
+    const target = scope.kind === "project" && isWithin(scope.root, skill.dir)
+      ? relative(folder, skill.dir)
+      : skill.dir;
+    try {
+      await Deno.symlink(target, path, { type: "dir" });
+    } catch {
+      mode = "copy"; // Windows without the privilege, or a filesystem without links
+    }
+  }
+  if (mode === "copy") await copySkill(skill.dir, path);
+  return mode;
+}
+
+/** Adds (or replaces) `links` in links.json in one write; none, no write. */
+async function recordLinks(home: string, links: readonly LinkRecord[]): Promise<void> {
+  if (links.length === 0) return;
+  await updateLinks(home, (doc) => {
+    for (const link of links) doc = withLink(doc, link);
+    return { doc, result: undefined };
+  });
 }
 
 /**
@@ -355,12 +422,7 @@ export async function refreshCopies(
     updated.push({ ...link, digest: now });
     refreshed.push(link.path);
   }
-  if (updated.length > 0) {
-    await updateLinks(home, (doc) => {
-      for (const link of updated) doc = withLink(doc, link);
-      return { doc, result: undefined };
-    });
-  }
+  await recordLinks(home, updated);
   return { refreshed, notes };
 }
 
