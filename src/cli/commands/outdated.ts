@@ -3,11 +3,7 @@
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { readRegistry } from "../../runtime/store/registry.ts";
-import { findProjectRoot } from "../../runtime/catalog/scopes.ts";
-import { beginChange } from "../../runtime/lifecycle/change.ts";
-import { readProjectLock } from "../../runtime/lifecycle/lockfile.ts";
-import { checkOutdated, type OutdatedCandidate } from "../../runtime/project/outdated.ts";
+import { outdatedSkills } from "../../runtime/project/outdated.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { outdatedSpec } from "../specs/outdated.ts";
 import { progress } from "../ui/lifecycle_ui.ts";
@@ -31,25 +27,13 @@ export const { help, parse } = defineCommand(
 type OutdatedOptions = OptionsOf<typeof parse>;
 
 export async function run(options: OutdatedOptions, ctx: Context): Promise<number> {
-  const home = skillsHome(ctx.env, ctx.cwd);
-  const candidates: OutdatedCandidate[] = [];
-  const { root } = findProjectRoot(ctx.cwd);
-  const read = readProjectLock(root);
-  if (read.state === "ok") {
-    for (const [key, entry] of Object.entries(read.lock.skills)) {
-      candidates.push({ scope: "project", root, key, entry });
-    }
-  }
-  for (const entry of (await readRegistry(home)).skills) candidates.push({ scope: "user", entry });
-  // A preview: nothing is recovered or committed; it lends its caches (one ls-remote per
-  // remote, one fetch per remote whose branch or tag moved) and removes what it fetched.
-  await using change = await beginChange({ kind: "user", home }, {
+  const results = await outdatedSkills({
+    home: skillsHome(ctx.env, ctx.cwd),
+    cwd: ctx.cwd,
     env: ctx.env,
     signal: ctx.signal,
     progress: options.json ? undefined : progress(ctx),
-    preview: true,
   });
-  const results = await checkOutdated(candidates, change);
   const bad = results.filter((r) => r.status === "outdated" || r.status === "error");
   if (options.json) {
     writeJson(ctx, { outdated: bad.some((r) => r.status === "outdated"), skills: results });

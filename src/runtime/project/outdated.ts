@@ -19,13 +19,17 @@ import {
   type TrackedSkill,
 } from "../lifecycle/update_planner.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
+import { findProjectRoot } from "../catalog/scopes.ts";
+import { beginChange } from "../lifecycle/change.ts";
+import { readProjectLock } from "../lifecycle/lockfile.ts";
+import { readRegistry } from "../store/registry.ts";
 
 /** A skill to check: a project's locked skill or an installed one. */
-export type OutdatedCandidate =
+type OutdatedCandidate =
   | { scope: "project"; root: string; key: string; entry: LockedSkill }
   | { scope: "user"; entry: RegistryEntry };
 
-interface OutdatedResult {
+export interface OutdatedResult {
   name: string;
   scope: "project" | "user";
   url: string;
@@ -38,8 +42,44 @@ interface OutdatedResult {
   error?: string;
 }
 
+/** What `skills outdated` needs from its caller: where it runs, and how it reports progress. */
+export interface OutdatedRequest {
+  home: string;
+  cwd: string;
+  env: Record<string, string>;
+  signal?: AbortSignal | undefined;
+  progress?: ((message: string) => void) | undefined;
+}
+
+/**
+ * `skills outdated`: the skills locked by the project seen from `cwd` (first) and those
+ * installed in `home`, each compared with what its followed branch or tag holds now.
+ */
+export async function outdatedSkills(request: OutdatedRequest): Promise<OutdatedResult[]> {
+  const candidates: OutdatedCandidate[] = [];
+  const { root } = findProjectRoot(request.cwd);
+  const read = readProjectLock(root);
+  if (read.state === "ok") {
+    for (const [key, entry] of Object.entries(read.lock.skills)) {
+      candidates.push({ scope: "project", root, key, entry });
+    }
+  }
+  for (const entry of (await readRegistry(request.home)).skills) {
+    candidates.push({ scope: "user", entry });
+  }
+  // A preview: nothing is recovered or committed; it lends its caches (one ls-remote per
+  // remote, one fetch per remote whose branch or tag moved) and removes what it fetched.
+  await using change = await beginChange({ kind: "user", home: request.home }, {
+    env: request.env,
+    signal: request.signal,
+    progress: request.progress,
+    preview: true,
+  });
+  return await checkOutdated(candidates, change);
+}
+
 /** Compares each skill's files with its followed branch or tag now, one fetch per remote. */
-export async function checkOutdated(
+async function checkOutdated(
   candidates: readonly OutdatedCandidate[],
   workspace: PlannerWorkspace,
 ): Promise<OutdatedResult[]> {
