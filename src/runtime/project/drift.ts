@@ -7,7 +7,11 @@
  */
 
 import { join } from "../os/paths.ts";
-import { type FileDrift, permissionsProblem } from "../../core/records/lockfile_model.ts";
+import {
+  type FileDrift,
+  type LockedSkill,
+  permissionsProblem,
+} from "../../core/records/lockfile_model.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
 import type { LockRead } from "../catalog/scopes.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
