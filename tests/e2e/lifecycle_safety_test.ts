@@ -19,6 +19,7 @@ import {
 } from "../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../fixtures/git_https_server.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";
+import { exitedOk as ok } from "../helpers/cli.ts";
 
 async function workspace() {
   const ws = await userHome();
@@ -35,9 +36,6 @@ async function workspace() {
   };
   return { ...ws, cli, written };
 }
-
-const ok = (r: { code: number; stdout: string; stderr: string }) =>
-  assert.equal(r.code, 0, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
 
 Deno.test("without a terminal and without --yes, skills add shows the summary, refuses and writes nothing", async () => {
   await using ws = await workspace();

@@ -14,6 +14,7 @@ import {
   skillMd,
 } from "../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";
+import { exitedOk as ok } from "../helpers/cli.ts";
 
 interface Registry {
   skills: Record<string, unknown>[];
@@ -27,9 +28,6 @@ async function workspace() {
     (await ws.registry())?.skills.find((s) => s.name_canonical === name);
   return { ...ws, cli, entry };
 }
-
-const ok = (r: { code: number; stdout: string; stderr: string }) =>
-  assert.equal(r.code, 0, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
 
 Deno.test("skills add installs a single-skill repo; list --json and info --json show the resolved commit", async () => {
   await using ws = await workspace();

@@ -8,27 +8,10 @@
  */
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { createRepo, fixtureGitEnv, git, skillFiles, skillMd } from "../fixtures/git_repos.ts";
 import { type LockEntryShape, project } from "../helpers/project.ts";
-
-/** vercel-labs' computedHash, written independently: sorted paths (localeCompare), path then bytes. */
-async function vercelHash(dir: string): Promise<string> {
-  const files: { path: string; bytes: Uint8Array }[] = [];
-  const walk = async (at: string, rel: string) => {
-    for await (const e of Deno.readDir(at)) {
-      const path = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory) await walk(join(at, e.name), path);
-      else files.push({ path, bytes: await Deno.readFile(join(at, e.name)) });
-    }
-  };
-  await walk(dir, "");
-  files.sort((a, b) => a.path.localeCompare(b.path));
-  const hash = createHash("sha256");
-  for (const f of files) hash.update(f.path).update(f.bytes);
-  return hash.digest("hex");
-}
+import { vercelHash } from "../helpers/project.ts";
 
 /** Commits the lockfile in `from` and clones `from` into a new folder of `dir`. */
 async function commitAndClone(from: string, dir: string, name: string): Promise<string> {

@@ -7,11 +7,11 @@
  */
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { createRepo, git, pyScript, skillFiles, skillMd } from "../fixtures/git_repos.ts";
 import { project } from "../helpers/project.ts";
 import { sha256Hex } from "../helpers/bytes.ts";
+import { vercelHash } from "../helpers/project.ts";
 
 const PERMS = "permissions:\n  env: [ALPHA_*]\n";
 
@@ -147,23 +147,6 @@ Deno.test("install --frozen refuses a force-pushed branch: the locked commit is 
   assert.match(result.stdout, /^ {4}~ scripts\/hello\.py$/m);
   assert.equal(await Deno.stat(join(p.root, ".agents", "skills", "alpha")).catch(() => null), null);
 });
-
-/** vercel-labs' computedHash, written independently: sorted paths (localeCompare), path then bytes. */
-async function vercelHash(dir: string): Promise<string> {
-  const files: { path: string; bytes: Uint8Array }[] = [];
-  const walk = async (at: string, rel: string) => {
-    for await (const e of Deno.readDir(at)) {
-      const path = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory) await walk(join(at, e.name), path);
-      else files.push({ path, bytes: await Deno.readFile(join(at, e.name)) });
-    }
-  };
-  await walk(dir, "");
-  files.sort((a, b) => a.path.localeCompare(b.path));
-  const hash = createHash("sha256");
-  for (const f of files) hash.update(f.path).update(f.bytes);
-  return hash.digest("hex");
-}
 
 Deno.test("install reads a vercel-labs skills-lock.json: commits resolved anew (said so), files checked against computedHash", async () => {
   await using p = await project();

@@ -144,3 +144,8 @@ export async function tempDir(prefix = "skills-test-"): Promise<TempDir> {
     [Symbol.asyncDispose]: () => removeIfExists(path).catch(() => {}),
   };
 }
+
+/** Asserts a CLI run exited 0, showing its output when it did not. */
+export function exitedOk(r: { code: number; stdout: string; stderr: string }): void {
+  assert.equal(r.code, 0, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+}

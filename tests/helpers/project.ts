@@ -5,6 +5,7 @@
  */
 
 import { join } from "node:path";
+import { createHash } from "node:crypto";
 import { git } from "../fixtures/git_repos.ts";
 import { type CliResult, runCli, tempDir } from "./cli.ts";
 import { readTree } from "./tree.ts";
@@ -59,4 +60,24 @@ export async function project(): Promise<Project> {
     files: readTree,
     [Symbol.asyncDispose]: () => tmp[Symbol.asyncDispose](),
   };
+}
+
+/**
+ * vercel-labs' `computedHash` of a skill folder, written independently of both CLIs: every
+ * file's path (sorted with localeCompare) then its bytes, in one sha256.
+ */
+export async function vercelHash(dir: string): Promise<string> {
+  const files: { path: string; bytes: Uint8Array }[] = [];
+  const walk = async (at: string, rel: string) => {
+    for await (const e of Deno.readDir(at)) {
+      const path = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory) await walk(join(at, e.name), path);
+      else files.push({ path, bytes: await Deno.readFile(join(at, e.name)) });
+    }
+  };
+  await walk(dir, "");
+  files.sort((a, b) => a.path.localeCompare(b.path));
+  const hash = createHash("sha256");
+  for (const f of files) hash.update(f.path).update(f.bytes);
+  return hash.digest("hex");
 }

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { parseSource } from "../../../src/core/sources/sources.ts";
 import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
-import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
 import { discoverSkills } from "../../../src/runtime/catalog/discover.ts";
 import {
   type Candidate,
@@ -14,8 +13,7 @@ import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, multiSkillFiles, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
 import { writeTree } from "../../helpers/tree.ts";
-
-const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
+import { beginUserChange } from "../../helpers/change.ts";
 
 Deno.test("discoverSkills() finds a root skill and nothing below it", async () => {
   await using tmp = await tempDir();
@@ -74,9 +72,7 @@ Deno.test("selectCandidates() picks by manifest name, directory name or '*'", ()
   );
 });
 
-function begin(home: string): Promise<Change> {
-  return beginChange({ kind: "user", home }, { env: ENV });
-}
+const begin = beginUserChange;
 
 Deno.test("planInstall() + commitInstall() install a root skill without .git and record it", async () => {
   await using tmp = await tempDir();

@@ -9,7 +9,6 @@ import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { summarizeChanges } from "../../../src/core/records/changes.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
 import type { RefRequest } from "../../../src/core/sources/sources.ts";
-import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
 import {
   inspectCandidates,
   selectCandidates,
@@ -26,12 +25,9 @@ import {
   skillFiles,
   skillMd,
 } from "../../fixtures/git_repos.ts";
+import { beginUserChange } from "../../helpers/change.ts";
 
-const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
-
-function begin(home: string): Promise<Change> {
-  return beginChange({ kind: "user", home }, { env: ENV });
-}
+const begin = beginUserChange;
 
 /** Installs from a source through the same runtime path `skills add --yes` takes. */
 async function install(
