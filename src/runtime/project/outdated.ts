@@ -29,7 +29,7 @@ type OutdatedCandidate =
   | { scope: "project"; root: string; key: string; entry: LockedSkill }
   | { scope: "user"; entry: RegistryEntry };
 
-export interface OutdatedResult {
+interface OutdatedResult {
   name: string;
   scope: "project" | "user";
   url: string;
@@ -43,7 +43,7 @@ export interface OutdatedResult {
 }
 
 /** What `skills outdated` needs from its caller: where it runs, and how it reports progress. */
-export interface OutdatedRequest {
+interface OutdatedRequest {
   home: string;
   cwd: string;
   env: Record<string, string>;
