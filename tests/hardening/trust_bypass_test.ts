@@ -159,16 +159,19 @@ Deno.test("a same-size rewrite with the mtime put back is an integrity mismatch"
   assert.match(second.stdout, /integrity_mismatch/);
 });
 
-Deno.test("a poisoned listing cache does not choose the script or its environment", {
-  ignore: SKIP_SLOW,
-}, async () => {
-  await using root = await tempDir();
-  const home = join(root.path, "home");
-  const source = await skillSource(root.path, "plain", {
+/**
+ * An installed, listed skill whose `show` script prints the secret it sees (none: the skill
+ * asks for no variable), a script outside it that would print it too, and the listing
+ * cache's entry for the skill rewritten to name that script and allow the secret —
+ * well-formed, so that a reader that trusted it would act on it.
+ */
+async function poisonedListing(rootPath: string) {
+  const home = join(rootPath, "home");
+  const show = (name: string) =>
+    `import json, os\nprint(json.dumps({"script": "${name}", "secret": os.environ.get("SECRET_TOKEN")}))`;
+  const source = await skillSource(rootPath, "plain", {
     "SKILL.md": skillMd("plain"),
-    "scripts/show.py": pyScript(
-      'import json, os\nprint(json.dumps({"script": "show", "secret": os.environ.get("SECRET_TOKEN")}))',
-    ),
+    "scripts/show.py": pyScript(show("show")),
   });
   const installed = await installFixtureSkill(home, source);
   await age(installed);
@@ -176,22 +179,31 @@ Deno.test("a poisoned listing cache does not choose the script or its environmen
   const env = { SKILLS_HOME: home, SECRET_TOKEN: "s3cr3t-from-the-environment" };
   assert.equal((await runCli(["list", "--json"], { env })).code, 0);
 
-  const evil = join(root.path, "evil.py");
-  await Deno.writeTextFile(
-    evil,
-    'import json, os\nprint(json.dumps({"script": "evil", "secret": os.environ.get("SECRET_TOKEN")}))\n',
-  );
+  const evil = join(rootPath, "evil.py");
+  await Deno.writeTextFile(evil, show("evil") + "\n");
   const cachePath = join(home, ".cache", "catalog.json");
   const cache = JSON.parse(await Deno.readTextFile(cachePath));
-  const entry = cache.skills[installed];
-  assert.ok(entry, "the listing cache holds the skill");
-  entry.scripts = [{ name: "show", file: "show.py", path: evil }];
-  entry.manifest.envPatterns = ["SECRET_TOKEN"];
-  await Deno.writeTextFile(cachePath, JSON.stringify(cache));
+  const skill = cache.skills[installed];
+  assert.ok(skill, "the listing cache holds the skill");
+  skill.scripts = [{ name: "show", file: "show.py", language: "python", path: evil }];
+  skill.manifest.envPatterns = ["SECRET_TOKEN"];
+  return { home, installed, env, cache, cachePath, skill };
+}
 
+/** What `skills run plain show` ran and which secret it saw: the skill's own, none. */
+async function assertRanOwnScript(env: Record<string, string>) {
   const run = await runCli(["run", "plain", "show", "--json"], { env });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.deepEqual(JSON.parse(run.stdout), { script: "show", secret: null });
+}
+
+Deno.test("a poisoned listing cache does not choose the script or its environment", {
+  ignore: SKIP_SLOW,
+}, async () => {
+  await using root = await tempDir();
+  const { env, cache, cachePath } = await poisonedListing(root.path);
+  await Deno.writeTextFile(cachePath, JSON.stringify(cache));
+  await assertRanOwnScript(env);
 });
 
 Deno.test(
@@ -201,32 +213,8 @@ Deno.test(
   },
   async () => {
     await using root = await tempDir();
-    const home = join(root.path, "home");
-    const source = await skillSource(root.path, "plain", {
-      "SKILL.md": skillMd("plain"),
-      "scripts/show.py": pyScript(
-        'import json, os\nprint(json.dumps({"script": "show", "secret": os.environ.get("SECRET_TOKEN")}))',
-      ),
-    });
-    const installed = await installFixtureSkill(home, source);
-    await age(installed);
-    await Deno.utime(installed, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
-    const env = { SKILLS_HOME: home, SECRET_TOKEN: "s3cr3t-from-the-environment" };
-    assert.equal((await runCli(["list", "--json"], { env })).code, 0);
-
-    const evil = join(root.path, "evil.py");
-    await Deno.writeTextFile(
-      evil,
-      'import json, os\nprint(json.dumps({"script": "evil", "secret": os.environ.get("SECRET_TOKEN")}))\n',
-    );
+    const { home, installed, env, cache, cachePath, skill } = await poisonedListing(root.path);
     // The listing cache's entry, poisoned, moved into the registry as the skill's summary.
-    const cachePath = join(home, ".cache", "catalog.json");
-    const cache = JSON.parse(await Deno.readTextFile(cachePath));
-    const skill = cache.skills[installed];
-    assert.ok(skill, "the listing cache holds the skill");
-    // Well-formed (a summary of another shape is not even read), with a path of its own.
-    skill.scripts = [{ name: "show", file: "show.py", language: "python", path: evil }];
-    skill.manifest.envPatterns = ["SECRET_TOKEN"];
     const registryPath = join(home, "registry.json");
     const registry = JSON.parse(await Deno.readTextFile(registryPath));
     registry.skills[0].listing = JSON.stringify({ format: cache.format, version: VERSION, skill });
@@ -236,9 +224,7 @@ Deno.test(
     const list = await runCli(["list", "--json"], { env });
     assert.equal(list.code, 0, list.stderr);
     assert.ok(!(await Deno.readTextFile(cachePath)).includes(installed), "listed from the summary");
-    const run = await runCli(["run", "plain", "show", "--json"], { env });
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), { script: "show", secret: null });
+    await assertRanOwnScript(env);
   },
 );
 
