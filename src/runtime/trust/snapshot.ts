@@ -130,9 +130,16 @@ async function reload(dir: string, skill: SkillRecord): Promise<SkillRecord> {
       entry: skill.entry,
       rootIsReal: true,
     });
-    // The copy keeps the names the skill was listed under: a project skill installed under
-    // another name (`add --project --name`) is named by its folder, not by its SKILL.md.
-    return { ...record, name: skill.name, canonical: skill.canonical };
+    // The copy keeps the names and the scope the skill was listed under: a project skill
+    // installed under another name (`add --project --name`) is named by its folder, not by
+    // its SKILL.md, and stays a project skill (the copy's folder says nothing of either).
+    return {
+      ...record,
+      name: skill.name,
+      canonical: skill.canonical,
+      scope: skill.scope,
+      project: skill.project,
+    };
   } catch (error) {
     if (!(error instanceof SkillLoadError)) throw error;
     throw new SkillError(

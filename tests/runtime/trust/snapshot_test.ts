@@ -5,7 +5,8 @@ import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
 import { verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installFixtureSkill } from "../../helpers/install_fixture.ts";
-import { pyScript, skillMd } from "../../fixtures/git_repos.ts";
+import { createRepo, pyScript, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
+import { project } from "../../helpers/project.ts";
 import { writeTree } from "../../helpers/tree.ts";
 
 Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read from the copy", async () => {
@@ -44,4 +45,20 @@ Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read fro
     await Deno.readTextFile(join(again.dir, "scripts", "go.py")),
     pyScript("print('{}')"),
   );
+});
+
+Deno.test("verifiedSkill() keeps a project skill's scope and names: its copy is no user skill", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "tools", skillFiles("tools"));
+  const added = await p.cli(["add", repo.url, "--project", "--name", "team-tools", "--yes"]);
+  assert.equal(added.code, 0, added.stdout + added.stderr);
+  const env = { SKILLS_HOME: p.home, HOME: p.dir };
+  const catalog = await loadCatalog(p.home, { cwd: p.root, env });
+  const listed = catalog.skills.find((s) => s.canonical === "team-tools")!;
+  assert.equal(listed.scope, "project");
+  const verified = await verifiedSkill(listed, p.home);
+  assert.notEqual(verified.dir, listed.dir, "it runs from its verified copy");
+  assert.equal(verified.scope, "project");
+  assert.equal(verified.canonical, "team-tools");
+  assert.deepEqual(verified.project, listed.project);
 });
