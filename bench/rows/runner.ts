@@ -45,19 +45,22 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
   const floor = await floorScript(ctx.tmp, script);
   const cwd = join(ctx.tmp, "runner-cwd");
   await Deno.mkdir(cwd);
-  const run = (sandbox: string) => ({
-    cmd: ctx.cli.cmd,
-    args: [...ctx.cli.args, "run", "hello-extended", "advanced_greeting", ...ARGS],
+  const run = (sandbox: string, cli = ctx.cli) => ({
+    cmd: cli.cmd,
+    args: [...cli.args, "run", "hello-extended", "advanced_greeting", ...ARGS],
     env: { ...env, SKILLS_SANDBOX: sandbox },
     cwd,
   });
   const linux = Deno.build.os === "linux";
   // A difference of a few milliseconds under a ±30% wobble: more rounds than usual.
   const runs = Math.max(ctx.runs * 2, 15);
-  const [base, policy, sandboxed] = await measureAlternately([
+  // The same runs from the bundle too: its modules come built, as the compiled binary's do,
+  // which tells how much of the cost is loading the sources (informational rows).
+  const [base, policy, bundledPolicy, sandboxed, bundledSandboxed] = await measureAlternately([
     { cmd: Deno.execPath(), args: ["run", "--quiet", "--allow-run=python3", floor], env, cwd },
     run("off"),
-    ...(linux ? [run("required")] : []),
+    run("off", ctx.bundle),
+    ...(linux ? [run("required"), run("required", ctx.bundle)] : []),
   ], runs);
   const floorName = "floor: deno run of a script spawning the same python3 command";
   const judged = (label: string, value: typeof base, budget: number): BenchRow => {
@@ -72,6 +75,15 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
       note: `${Math.round(cost)} ms over the floor; run from an empty folder`,
     };
   };
+  const fromBundle = (label: string, value: typeof base): BenchRow => ({
+    name: `skills run hello-extended advanced_greeting --json, ${label}, dist/skills.js bundle`,
+    value: value!,
+    baselineName: floorName,
+    baseline: base!,
+    target: "informational: the row above with the modules built, as in the binary",
+    pass: null,
+    note: `${Math.round(value!.medianMs - base!.medianMs)} ms over the floor`,
+  });
 
   // Exit 1: the output was cut at the cap and the script stopped.
   const flood = await measure(
@@ -83,7 +95,9 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
 
   return [
     ...(sandboxed ? [judged("in the OS sandbox", sandboxed, 25)] : []),
+    ...(bundledSandboxed ? [fromBundle("in the OS sandbox", bundledSandboxed)] : []),
     judged("policy mode (SKILLS_SANDBOX=off)", policy, 15),
+    fromBundle("policy mode (SKILLS_SANDBOX=off)", bundledPolicy),
     {
       name: "skills run: script printing 1 GiB to stdout (cut at 1 MiB)",
       value: flood,
