@@ -39,7 +39,6 @@ export const { help, parse } = defineCommand(
 
 type InstallOptions = OptionsOf<typeof parse>;
 
-// long because: the install workflow in order (lockfile state, fetch each source, verify, write) in one change.
 export async function run(options: InstallOptions, ctx: Context): Promise<number> {
   const frozen = options.frozen || isCi(ctx.env);
   if (frozen && options.force) {

@@ -32,19 +32,44 @@ function stateFields(state: RunState | undefined) {
   return { state: state.state, state_reason: state.reason };
 }
 
-// long because: one listing in order (catalog, run states from the stats taken once, JSON or table) over one session.
+/**
+ * One listing over one session: the catalog, each skill's run state from the stats the
+ * catalog took (never taken twice), its rows, then JSON or the table.
+ */
 export async function run(options: ListOptions, ctx: Context): Promise<number> {
   const session = await openSession(ctx);
   const { catalog, active } = session;
   const states = await runStates(catalog.skills, session.home, catalog.listingStats);
-  // What each listed skill hides, by its name and folder (most listings hide nothing).
+  const rows = listedRows(catalog, active, states);
+  const warnings = [...session.activationWarnings, ...catalog.notes];
+  const shadowed = shadowedRows(catalog);
+  if (options.json) {
+    writeJson(ctx, { skills: rows, shadowed, warnings });
+    return 0;
+  }
+  writeTable(ctx, catalog, rows, shadowed, warnings);
+  return 0;
+}
+
+/** The session's catalog, as `list` reads it. */
+type Listed = Awaited<ReturnType<typeof openSession>>["catalog"];
+
+/**
+ * A row per loaded or broken skill, sorted by canonical name, each with what it hides:
+ * looked up by its name and folder (most listings hide nothing).
+ */
+function listedRows(
+  catalog: Listed,
+  active: ReadonlySet<string>,
+  states: ReadonlyMap<string, RunState>,
+) {
   const hidden = new Map<string, { scope: string; path: string }[]>();
   for (const h of catalog.shadowed) {
     const key = `${h.canonical}\0${h.by.dir}`;
     hidden.set(key, [...hidden.get(key) ?? [], { scope: h.scope, path: h.dir }]);
   }
   const shadowsOf = (canonical: string, path: string) => hidden.get(`${canonical}\0${path}`) ?? [];
-  const rows = [
+  return [
     ...catalog.skills.map((s) => ({
       name: s.name,
       canonical: s.canonical,
@@ -82,28 +107,42 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
       shadows: shadowsOf(f.canonical, f.dir),
     })),
   ].sort((a, b) => (a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0));
-  const warnings = [...session.activationWarnings, ...catalog.notes];
-  // A skill hidden by one of the same name in a scope of higher precedence is never dropped
-  // silently: it is listed, with what hides it.
-  const shadowed = catalog.shadowed.map((h) => ({
+}
+
+type Row = ReturnType<typeof listedRows>[number];
+
+/**
+ * A skill hidden by one of the same name in a scope of higher precedence is never dropped
+ * silently: it is listed, with what hides it.
+ */
+function shadowedRows(catalog: Listed) {
+  return catalog.shadowed.map((h) => ({
     name: h.canonical,
     scope: h.scope,
     path: h.dir,
     status: "shadowed" as const,
     shadowed_by: { scope: h.by.scope, path: h.by.dir },
   }));
+}
 
-  if (options.json) {
-    writeJson(ctx, { skills: rows, shadowed, warnings });
-    return 0;
-  }
+/**
+ * The listing for a person: the warnings on stderr (but the shadowing notes, which the
+ * Shadowed section says), the table, then what is shadowed and what is broken.
+ */
+function writeTable(
+  ctx: Context,
+  catalog: Listed,
+  rows: readonly Row[],
+  shadowed: ReturnType<typeof shadowedRows>,
+  warnings: readonly string[],
+): void {
   const shadowNotes = new Set(
     catalog.notes.filter((n) => catalog.shadowed.some((h) => n.includes(`(${h.scope}, ${h.dir})`))),
   );
   for (const w of warnings) if (!shadowNotes.has(w)) warn(ctx, w);
   if (rows.length === 0) {
     ctx.stdout.write("No skills found. Install one with `skills add <git-url|owner/repo|path>`.\n");
-    return 0;
+    return;
   }
   ctx.stdout.write(table(
     ["NAME", "VERSION", "SOURCE", "ACTIVE", "TRUSTED", "SCOPE", "SHA", "SCRIPTS", "TOOLSETS"],
@@ -132,5 +171,4 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
     ctx.stdout.write(`\nBroken (not loaded):\n`);
     for (const r of broken) ctx.stdout.write(`  ${r.canonical}: ${r.state_reason}\n`);
   }
-  return 0;
 }

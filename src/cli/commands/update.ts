@@ -55,8 +55,10 @@ export const { help, parse } = defineCommand(
 type UpdateOptions = OptionsOf<typeof parse>;
 
 /**
- * long because: one loop over both scopes (plan, ask, apply) whose steps share the change,
- * the answers and the batch swapped in at the end.
+ * One change over both scopes: the project's skills first, then the installed ones, each
+ * planned, shown and confirmed in turn, the same way whatever its scope. Of several
+ * installed skills, the accepted ones are swapped in together at the end (one registry
+ * write), and said updated then.
  */
 export async function run(options: UpdateOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
@@ -88,35 +90,14 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
   for (const note of updates.recovered) warn(ctx, note);
   const single = steps.length === 1;
   const outcomes: Outcome[] = [];
-  // The project's skills first, then the installed ones: each planned, shown and confirmed
-  // in turn, the same way whatever its scope. Of several installed skills, the accepted ones
-  // are swapped in together at the end (one registry write), and said updated then.
-  const later: { step: (typeof steps)[number]; at: number }[] = [];
+  const later: Waiting[] = [];
   for (const [i, step] of steps.entries()) {
-    let plan: PlanView | undefined;
     let waits = false;
     try {
-      plan = await step.plan();
-      const together = step.together === true && !single;
-      const apply = together
-        ? () => {
-          waits = true;
-          return Promise.resolve([]);
-        }
-        : step.apply;
-      const outcome = await decide(ctx, options, plan, apply);
-      if (single && outcome.error) throw outcome.error;
+      const settled = await settle(ctx, options, step, single);
+      waits = settled.waits;
       if (waits) later.push({ step, at: outcomes.length });
-      else if (!options.json) {
-        ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
-      }
-      outcomes.push(outcome);
-    } catch (error) {
-      waits = false;
-      if (single || !isSkillError(error) || error.code === "cancelled") throw error;
-      const outcome: Outcome = { name: step.name, status: "failed", plan, error };
-      if (!options.json) ctx.stdout.write(render(outcome, ctx));
-      outcomes.push(outcome);
+      outcomes.push(settled.outcome);
     } finally {
       // What it staged is kept until the swap that waits for it.
       if (!waits) step.discard();
@@ -125,19 +106,7 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
       change.releaseShared(new Set(needed));
     }
   }
-  if (later.length > 0) {
-    const results = await updates.applyTogether(later.map(({ step }) => step.name));
-    for (const { step, at } of later) {
-      const result = results.get(step.name)!;
-      const outcome: Outcome = result instanceof SkillError
-        ? { ...outcomes[at]!, status: "failed", error: result }
-        : outcomes[at]!;
-      if (!(result instanceof SkillError)) { for (const note of result) warn(ctx, note); }
-      outcomes[at] = outcome;
-      if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
-      step.discard();
-    }
-  }
+  if (later.length > 0) await swapTogether(ctx, options, updates, later, outcomes);
   // Skills whose repository moved but whose files did not: their new commits, one write each.
   if (!options.dryRun) {
     for (const note of await updates.recordMoved()) warn(ctx, note);
@@ -147,6 +116,71 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
   }
   const bad = outcomes.filter((o) => ["blocked", "failed", "declined"].includes(o.status));
   return bad.length === 0 ? 0 : 1;
+}
+
+type Updates = Awaited<ReturnType<typeof beginUpdates>>;
+type Step = Updates["steps"][number];
+/** A step accepted to be swapped in with the others, and where its outcome stands. */
+type Waiting = { step: Step; at: number };
+
+/**
+ * One step planned, shown, confirmed and applied — or, of several installed skills, kept
+ * for the swap together (`waits`). A failure of one of several is its outcome, said at
+ * once; a single skill's, a cancel or any other error is thrown.
+ */
+async function settle(
+  ctx: Context,
+  options: UpdateOptions,
+  step: Step,
+  single: boolean,
+): Promise<{ outcome: Outcome; waits: boolean }> {
+  let plan: PlanView | undefined;
+  let waits = false;
+  try {
+    plan = await step.plan();
+    const together = step.together === true && !single;
+    const apply = together
+      ? () => {
+        waits = true;
+        return Promise.resolve([]);
+      }
+      : step.apply;
+    const outcome = await decide(ctx, options, plan, apply);
+    if (single && outcome.error) throw outcome.error;
+    if (!waits && !options.json) {
+      ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
+    }
+    return { outcome, waits };
+  } catch (error) {
+    if (single || !isSkillError(error) || error.code === "cancelled") throw error;
+    const outcome: Outcome = { name: step.name, status: "failed", plan, error };
+    if (!options.json) ctx.stdout.write(render(outcome, ctx));
+    return { outcome, waits: false };
+  }
+}
+
+/**
+ * The accepted installed skills swapped in together (one registry write), each outcome
+ * then made final — updated, or failed with the swap's error — said and its staging freed.
+ */
+async function swapTogether(
+  ctx: Context,
+  options: UpdateOptions,
+  updates: Updates,
+  later: readonly Waiting[],
+  outcomes: Outcome[],
+): Promise<void> {
+  const results = await updates.applyTogether(later.map(({ step }) => step.name));
+  for (const { step, at } of later) {
+    const result = results.get(step.name)!;
+    const outcome: Outcome = result instanceof SkillError
+      ? { ...outcomes[at]!, status: "failed", error: result }
+      : outcomes[at]!;
+    if (!(result instanceof SkillError)) { for (const note of result) warn(ctx, note); }
+    outcomes[at] = outcome;
+    if (!options.json) ctx.stdout.write(render(outcome, ctx, options.force, options.dryRun));
+    step.discard();
+  }
 }
 
 async function decide(

@@ -69,142 +69,186 @@ export function loadCatalog(home: string, options: CatalogOptions = {}): Promise
   return keepingDirReads(() => loadEverything(home, options));
 }
 
-// long because: the scopes are read in their shadowing order (project, installed, bundled) into one list, each step deciding what the next may add.
+/**
+ * The scopes read in their shadowing order — the project's, the installed, the bundled —
+ * into one listing, the listing cache saved once all are read, the listing sorted by name.
+ */
 async function loadEverything(home: string, options: CatalogOptions): Promise<Catalog> {
   const registry = await readRegistry(home);
-  const skills: SkillRecord[] = [];
-  const failures: SkillFailure[] = [];
-  const notes: string[] = [];
-  const shadowed: ShadowedSkill[] = [];
-  const winners = new Map<string, { scope: SkillScope; dir: string }>();
-  const load = async (
-    dir: string,
-    realRoot: string,
-    origin: SkillOrigin,
-    trusted: boolean,
-    entry: RegistryEntry | undefined,
-    fallbackName: string,
-  ): Promise<Loaded> => {
-    try {
-      return {
-        record: await loadSkillDir(dir, realRoot, { origin, trusted, entry, rootIsReal: true }),
-      };
-    } catch (error) {
-      const reason = error instanceof SkillLoadError ? error.message : changingReason(error);
-      if (reason === undefined) throw error;
-      const canonical = entry?.name_canonical ??
-        (isValidSkillName(fallbackName) ? canonicalSkillName(fallbackName) : fallbackName);
-      return {
-        failure: {
-          name: entry?.name ?? fallbackName,
-          canonical,
-          dir,
-          origin,
-          trusted,
-          reason,
-          entry,
-          scope: origin === "core" ? "bundled" : "user",
-        },
-      };
-    }
-  };
-  // Project skills win over installed ones, which win over bundled ones: results are
-  // merged in that order, and whatever a name already taken hides is listed as shadowed.
-  const merge = (loaded: Loaded) => {
-    const { canonical, scope, dir } = "record" in loaded ? loaded.record : loaded.failure;
-    const winner = winners.get(canonical);
-    if (winner !== undefined) {
-      shadowed.push({ canonical, scope, dir, by: winner });
-      notes.push(
-        `Skill '${canonical}' (${scope}, ${dir}) is shadowed by the ${winner.scope} skill in ${winner.dir}`,
-      );
-      return;
-    }
-    winners.set(canonical, { scope, dir });
-    if (!("record" in loaded)) {
-      failures.push(loaded.failure);
-      return;
-    }
-    skills.push(loaded.record);
-    for (const w of loaded.record.warnings) {
-      if (w.message.startsWith(SCRIPT_COLLISION)) notes.push(`Skill '${canonical}': ${w.message}`);
-    }
-  };
+  const listing = new Listing();
   let project: Catalog["project"];
   if (options.cwd !== undefined) {
     const found = await loadProjectSkills(home, options.cwd, options.env ?? {});
     project = { root: found.project, lock: found.lock };
-    notes.push(...found.notes);
-    found.loaded.forEach(merge);
+    listing.notes.push(...found.notes);
+    for (const loaded of found.loaded) listing.merge(loaded);
   }
-
   const realHome = realPathOr(home);
   const cache = CatalogCache.load(home);
-  /** A cached record when the directory is unchanged, else a fresh load (then cached). */
-  const loadThroughCache = async (
-    dir: string,
-    realRoot: string,
-    origin: SkillOrigin,
-    trusted: boolean,
-    entry: RegistryEntry | undefined,
-    name: string,
-  ): Promise<Loaded> => {
-    const cached = cache.get(dir, entry?.listing);
-    if (
-      cached !== undefined && cached.name === name &&
-      (entry === undefined || cached.canonical === entry.name_canonical)
-    ) {
-      const scope: SkillScope = origin === "core" ? "bundled" : "user";
-      // A fresh object per lookup: completed in place (a thousand copies less per listing).
-      return { record: Object.assign(cached, { origin, trusted, entry, scope }) };
-    }
-    const loaded = await load(dir, realRoot, origin, trusted, entry, name);
-    // Bundled skills live in a content-addressed directory that never changes.
-    if ("record" in loaded) cache.set(dir, loaded.record, origin === "core");
-    return loaded;
-  };
   // One skill at a time: after the first parse, loading is synchronous filesystem work.
   for (const entry of registry.skills) {
     const trusted = entry.trusted && entry.trusted_digest !== null;
     if (!isWithin(home, entry.installed_path)) {
-      merge({
-        failure: {
-          name: entry.name,
-          canonical: entry.name_canonical,
-          dir: entry.installed_path,
-          origin: entry.source.type,
-          trusted,
-          reason: `installed path is outside ${home}`,
-          entry,
-          scope: "user",
-        },
-      });
+      listing.merge(outsideHome(home, entry, trusted));
       continue;
     }
     const { installed_path: dir, source, name } = entry;
-    merge(await loadThroughCache(dir, realHome, source.type, trusted, entry, name));
+    listing.merge(await loadThroughCache(cache, dir, realHome, source.type, trusted, entry, name));
+  }
+  const coreDirs = await loadBundled(home, cache, listing);
+  await cache.save(new Set([...registry.skills.map((e) => e.installed_path), ...coreDirs]));
+  return listing.sorted(home, project, cache.stats);
+}
+
+/**
+ * The listing as the scopes are merged into it. Project skills win over installed ones,
+ * which win over bundled ones: results are merged in that order, and whatever a name
+ * already taken hides is listed as shadowed.
+ */
+class Listing {
+  readonly skills: SkillRecord[] = [];
+  readonly failures: SkillFailure[] = [];
+  readonly notes: string[] = [];
+  readonly shadowed: ShadowedSkill[] = [];
+  readonly #winners = new Map<string, { scope: SkillScope; dir: string }>();
+
+  merge(loaded: Loaded): void {
+    const { canonical, scope, dir } = "record" in loaded ? loaded.record : loaded.failure;
+    const winner = this.#winners.get(canonical);
+    if (winner !== undefined) {
+      this.shadowed.push({ canonical, scope, dir, by: winner });
+      this.notes.push(
+        `Skill '${canonical}' (${scope}, ${dir}) is shadowed by the ${winner.scope} skill in ${winner.dir}`,
+      );
+      return;
+    }
+    this.#winners.set(canonical, { scope, dir });
+    if (!("record" in loaded)) {
+      this.failures.push(loaded.failure);
+      return;
+    }
+    this.skills.push(loaded.record);
+    for (const w of loaded.record.warnings) {
+      if (w.message.startsWith(SCRIPT_COLLISION)) {
+        this.notes.push(`Skill '${canonical}': ${w.message}`);
+      }
+    }
   }
 
+  /** The catalog: skills and failures sorted by canonical name. */
+  sorted(
+    home: string,
+    project: Catalog["project"],
+    listingStats: ReadonlyMap<string, StatLite>,
+  ): Catalog {
+    const byName = (a: { canonical: string }, b: { canonical: string }) =>
+      a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0;
+    const { skills, failures, notes, shadowed } = this;
+    skills.sort(byName);
+    failures.sort(byName);
+    return { home, skills, failures, notes, shadowed, project, listingStats };
+  }
+}
+
+/** A registry entry whose folder is outside the home: never read, listed as a failure. */
+function outsideHome(home: string, entry: RegistryEntry, trusted: boolean): Loaded {
+  return {
+    failure: {
+      name: entry.name,
+      canonical: entry.name_canonical,
+      dir: entry.installed_path,
+      origin: entry.source.type,
+      trusted,
+      reason: `installed path is outside ${home}`,
+      entry,
+      scope: "user",
+    },
+  };
+}
+
+/**
+ * The bundled skills, merged last: only what the binary bundles (a directory dropped beside
+ * them is not a core skill), the copy written afresh when one of them is gone from it.
+ * Returns their directories (the listing cache keeps them).
+ */
+async function loadBundled(
+  home: string,
+  cache: CatalogCache,
+  listing: Listing,
+): Promise<string[]> {
   let coreRoot = Deno.realPathSync(await materializeBundledSkills(home));
-  // A bundled skill's directory gone from the copy: write the copy afresh from the binary.
   if (bundledSkillNames().some((name) => lstatSyncOrNull(join(coreRoot, name)) === null)) {
     coreRoot = Deno.realPathSync(await restoreBundledSkills(home));
   }
-  // Only what the binary bundles: a directory dropped beside them is not a core skill.
   const coreDirs = bundledSkillNames().map((name) => join(coreRoot, name));
   const bundled = await Promise.all(
     coreDirs.map((dir) =>
-      loadThroughCache(dir, coreRoot, "core", true, undefined, dir.split(/[\\/]/).pop()!)
+      loadThroughCache(cache, dir, coreRoot, "core", true, undefined, dir.split(/[\\/]/).pop()!)
     ),
   );
-  bundled.forEach(merge);
-  await cache.save(new Set([...registry.skills.map((e) => e.installed_path), ...coreDirs]));
+  for (const loaded of bundled) listing.merge(loaded);
+  return coreDirs;
+}
 
-  const byName = (a: { canonical: string }, b: { canonical: string }) =>
-    a.canonical < b.canonical ? -1 : a.canonical > b.canonical ? 1 : 0;
-  skills.sort(byName);
-  failures.sort(byName);
-  return { home, skills, failures, notes, shadowed, project, listingStats: cache.stats };
+/** A cached record when the directory is unchanged, else a fresh load (then cached). */
+async function loadThroughCache(
+  cache: CatalogCache,
+  dir: string,
+  realRoot: string,
+  origin: SkillOrigin,
+  trusted: boolean,
+  entry: RegistryEntry | undefined,
+  name: string,
+): Promise<Loaded> {
+  const cached = cache.get(dir, entry?.listing);
+  if (
+    cached !== undefined && cached.name === name &&
+    (entry === undefined || cached.canonical === entry.name_canonical)
+  ) {
+    const scope: SkillScope = origin === "core" ? "bundled" : "user";
+    // A fresh object per lookup: completed in place (a thousand copies less per listing).
+    return { record: Object.assign(cached, { origin, trusted, entry, scope }) };
+  }
+  const loaded = await loadOne(dir, realRoot, origin, trusted, entry, name);
+  // Bundled skills live in a content-addressed directory that never changes.
+  if ("record" in loaded) cache.set(dir, loaded.record, origin === "core");
+  return loaded;
+}
+
+/**
+ * One skill read from its folder, or the failure that says why it did not load (a skill
+ * changing while read included); any other error is thrown.
+ */
+async function loadOne(
+  dir: string,
+  realRoot: string,
+  origin: SkillOrigin,
+  trusted: boolean,
+  entry: RegistryEntry | undefined,
+  fallbackName: string,
+): Promise<Loaded> {
+  try {
+    return {
+      record: await loadSkillDir(dir, realRoot, { origin, trusted, entry, rootIsReal: true }),
+    };
+  } catch (error) {
+    const reason = error instanceof SkillLoadError ? error.message : changingReason(error);
+    if (reason === undefined) throw error;
+    const canonical = entry?.name_canonical ??
+      (isValidSkillName(fallbackName) ? canonicalSkillName(fallbackName) : fallbackName);
+    return {
+      failure: {
+        name: entry?.name ?? fallbackName,
+        canonical,
+        dir,
+        origin,
+        trusted,
+        reason,
+        entry,
+        scope: origin === "core" ? "bundled" : "user",
+      },
+    };
+  }
 }
 
 /** `path` resolved, or itself when it cannot be (synchronous: one call, on every command). */

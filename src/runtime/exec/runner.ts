@@ -11,7 +11,7 @@ import { dirname } from "../os/paths.ts";
 import { type ErrorCode, SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
-import { type LaunchPlan, planLaunch, spawnLaunch } from "./sandbox.ts";
+import { type LaunchPlan, planLaunch, type SandboxedProcess, spawnLaunch } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { describeNetPolicy } from "../../core/policy/net_grants.ts";
 import { afterDelay, delay } from "../os/timer.ts";
@@ -215,13 +215,13 @@ export async function runScript(request: RunRequest): Promise<RunOutcome> {
   }
 }
 
-// long because: one run's steps in order (plan, spawn, timers, pumps, outcome) share the process and its flags.
+/**
+ * One run in order: the launch planned (nothing started when interrupted meanwhile), the
+ * process spawned and watched (timeout, Ctrl-C, the stdout cap), its exit and its pipes
+ * awaited, what it holds released whatever happened, then the outcome.
+ */
 async function execute(request: RunRequest, started: number): Promise<RunOutcome> {
-  const { limits, signal } = request;
-  checkArgs(request.args);
-  const args = request.json && !request.args.includes("--json")
-    ? [...request.args, "--json"]
-    : [...request.args];
+  const args = launchArgs(request);
   const plan = await planLaunch(
     request.script,
     args,
@@ -232,59 +232,15 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     Deno.build.os,
     request.skill.dir,
   );
-  if (signal?.aborted) throw new SkillError("cancelled", "Interrupted");
-  request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
-  if (request.sandbox !== undefined) {
-    request.log?.(
-      `sandbox: bubblewrap, network ${describeNetPolicy(request.sandbox.network)}${
-        request.sandbox.callerDir ? `, caller directory ${request.sandbox.callerDir}` : ""
-      }`,
-    );
-  }
+  if (request.signal?.aborted) throw new SkillError("cancelled", "Interrupted");
+  logLaunch(request, plan);
   const proc = await spawnLaunch(plan, {
     cwd: request.cwd ?? dirname(request.script.path),
     env: request.env,
     sandbox: request.sandbox,
   });
-
-  let timedOut = false;
-  let aborted = false;
-  let truncated = false;
-  const stop = () => void proc.killTree();
-  const cancelTimer = afterDelay(
-    Math.min(MAX_TIMER_MS, Math.max(1, Math.round(limits.timeoutSeconds * 1000))),
-    () => {
-      timedOut = true;
-      stop();
-    },
-  );
-  const onAbort = () => {
-    aborted = true;
-    stop();
-  };
-  signal?.addEventListener("abort", onAbort, { once: true });
-  if (signal?.aborted) onAbort();
-
-  const out = pump(proc.child.stdout, {
-    cap: limits.maxOutputBytes,
-    keep: request.onStdout === undefined || request.json ? "head" : "none",
-    onChunk: request.onStdout,
-    onCap: () => {
-      truncated = true;
-      // End the direct child at once (the tree kill needs a helper process to start); what
-      // the tree writes meanwhile is drained and dropped.
-      try {
-        proc.child.kill("SIGKILL");
-      } catch { /* already gone */ }
-      stop();
-    },
-  });
-  const err = pump(proc.child.stderr, {
-    cap: Infinity,
-    keep: "tail",
-    onChunk: request.onStderr,
-    onCap: () => {},
-  });
+  const watch = new RunWatch(proc, request);
+  const { out, err } = watch;
   let status: Deno.CommandStatus | undefined;
   try {
     status = await proc.child.status;
@@ -299,12 +255,103 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     }
     await drained;
   } finally {
-    cancelTimer();
-    signal?.removeEventListener("abort", onAbort);
+    watch.end();
     // Never leave a sandbox's work folder behind, even when reading failed.
     if (status === undefined) await proc.killTree();
     await proc.release();
   }
+  return runOutcome(request, plan, status, watch, started);
+}
+
+/** The script's arguments within the limits, `--json` added in JSON mode. */
+function launchArgs(request: RunRequest): string[] {
+  checkArgs(request.args);
+  return request.json && !request.args.includes("--json")
+    ? [...request.args, "--json"]
+    : [...request.args];
+}
+
+/** The command about to start, and the sandbox's network, for `--verbose`. */
+function logLaunch(request: RunRequest, plan: LaunchPlan): void {
+  request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
+  if (request.sandbox !== undefined) {
+    request.log?.(
+      `sandbox: bubblewrap, network ${describeNetPolicy(request.sandbox.network)}${
+        request.sandbox.callerDir ? `, caller directory ${request.sandbox.callerDir}` : ""
+      }`,
+    );
+  }
+}
+
+/**
+ * A started process watched until it ends: the timeout and Ctrl-C stop its whole tree, its
+ * stdout is read up to the cap (past it the process is stopped) and its stderr's tail kept.
+ * Each flag says why it was stopped; `end()` stops the timer and the Ctrl-C listener.
+ */
+class RunWatch {
+  timedOut = false;
+  aborted = false;
+  truncated = false;
+  readonly out: Pump;
+  readonly err: Pump;
+  readonly #cancelTimer: () => void;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort: () => void;
+
+  constructor(proc: SandboxedProcess, request: RunRequest) {
+    const { limits, signal } = request;
+    const stop = () => void proc.killTree();
+    this.#cancelTimer = afterDelay(
+      Math.min(MAX_TIMER_MS, Math.max(1, Math.round(limits.timeoutSeconds * 1000))),
+      () => {
+        this.timedOut = true;
+        stop();
+      },
+    );
+    this.#signal = signal;
+    this.#onAbort = () => {
+      this.aborted = true;
+      stop();
+    };
+    signal?.addEventListener("abort", this.#onAbort, { once: true });
+    if (signal?.aborted) this.#onAbort();
+    this.out = pump(proc.child.stdout, {
+      cap: limits.maxOutputBytes,
+      keep: request.onStdout === undefined || request.json ? "head" : "none",
+      onChunk: request.onStdout,
+      onCap: () => {
+        this.truncated = true;
+        // End the direct child at once (the tree kill needs a helper process to start); what
+        // the tree writes meanwhile is drained and dropped.
+        try {
+          proc.child.kill("SIGKILL");
+        } catch { /* already gone */ }
+        stop();
+      },
+    });
+    this.err = pump(proc.child.stderr, {
+      cap: Infinity,
+      keep: "tail",
+      onChunk: request.onStderr,
+      onCap: () => {},
+    });
+  }
+
+  end(): void {
+    this.#cancelTimer();
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+  }
+}
+
+/** What the run did, from its exit status and the watch; JSON parsed, the error classified. */
+function runOutcome(
+  request: RunRequest,
+  plan: LaunchPlan,
+  status: Deno.CommandStatus,
+  watch: RunWatch,
+  started: number,
+): RunOutcome {
+  const { timedOut, aborted, truncated, out, err } = watch;
   const stopped = timedOut || aborted || truncated;
   const stdoutBytes = out.bytes();
   const stdout = decodeUtf8(truncated ? trimPartialUtf8(stdoutBytes) : stdoutBytes);
@@ -319,7 +366,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     timedOut,
     aborted,
     durationMs: Math.round(performance.now() - started),
-    limits,
+    limits: request.limits,
     parsed: undefined,
     error: null,
   };

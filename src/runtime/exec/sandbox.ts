@@ -68,7 +68,6 @@ interface LaunchScript {
  *   On Windows without uv: plain `python`, or `python -m uv run --script` for dependencies.
  * - `.sh`/`.bash`: bash. `.js`/`.mjs`/`.cjs`: node, else deno. `.ts`: deno. Each found on
  *   PATH (the binary may start only those names), else `dependency_unavailable`.
- * long because: the Python launch order (uv, requirements, python3, Windows) is one decision read top to bottom.
  */
 export async function planLaunch(
   script: LaunchScript,
@@ -80,15 +79,7 @@ export async function planLaunch(
   const scriptPath = script.path;
   const language = script.language ?? "python";
   if (language !== "python") return planOtherLanguage(scriptPath, language, args, env, os);
-  let source: string;
-  try {
-    source = Deno.readTextFileSync(scriptPath);
-  } catch (error) {
-    throw new SkillError(
-      "not_found",
-      `Cannot read script ${scriptPath}: ${(error as Error).message}`,
-    );
-  }
+  const source = readScript(scriptPath);
   // PEP 723 first; a requirements file only for scripts without a block.
   const requirements = hasPep723Block(source) ? undefined : requirementsFile(scriptPath, skillDir);
   const dependencies = pep723Dependencies(source);
@@ -100,31 +91,16 @@ export async function planLaunch(
     scriptPath,
     ...args,
   ];
-  const configuredUv = env.SKILLS_UV?.trim();
-  if (configuredUv) return { command: configuredUv, args: uvArgs, launcher: "uv", fetchesPackages };
-  if (findOnPath("uv", env, os)) {
-    return { command: "uv", args: uvArgs, launcher: "uv", fetchesPackages };
-  }
-
+  const uv = uvCommand(env, os);
+  if (uv !== undefined) return { command: uv, args: uvArgs, launcher: "uv", fetchesPackages };
   const windows = os === "windows";
   const python = env.SKILLS_PYTHON?.trim() || (windows ? "python" : "python3");
   if (!fetchesPackages) {
     return { command: python, args: [scriptPath, ...args], launcher: "python3" };
   }
-  // Without uv, declared packages that already import in this python need no installing.
-  const distributions = Array.isArray(dependencies) && requirements === undefined
-    ? dependencies.map(requirementName)
-    : undefined;
-  let missing: string[] | undefined;
-  if (distributions !== undefined && distributions.every((d) => d !== undefined)) {
-    const wanted = distributions as string[];
-    const unimportable = await missingModules(python, wanted.map(importNameOf), skillDir, env);
-    if (unimportable?.length === 0) {
-      return { command: python, args: [scriptPath, ...args], launcher: "python3" };
-    }
-    if (unimportable !== undefined) {
-      missing = wanted.filter((d) => unimportable.includes(importNameOf(d)));
-    }
+  const missing = await packagesMissing(python, dependencies, requirements, skillDir, env);
+  if (missing === "none") {
+    return { command: python, args: [scriptPath, ...args], launcher: "python3" };
   }
   if (windows) {
     return {
@@ -134,6 +110,64 @@ export async function planLaunch(
       fetchesPackages,
     };
   }
+  throw dependencyUnavailable(scriptPath, python, requirements, dependencies, missing);
+}
+
+/** A Python script's source (its PEP 723 block and the launcher are read from it). */
+function readScript(scriptPath: string): string {
+  try {
+    return Deno.readTextFileSync(scriptPath);
+  } catch (error) {
+    throw new SkillError(
+      "not_found",
+      `Cannot read script ${scriptPath}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** The uv to run with: SKILLS_UV when set, else `uv` when on PATH; undefined without one. */
+function uvCommand(
+  env: Readonly<Record<string, string>>,
+  os: typeof Deno.build.os,
+): string | undefined {
+  const configuredUv = env.SKILLS_UV?.trim();
+  if (configuredUv) return configuredUv;
+  return findOnPath("uv", env, os) ? "uv" : undefined;
+}
+
+/**
+ * Without uv, declared packages that already import in this python need no installing:
+ * `"none"` when every one does; else the ones that do not, or undefined when that cannot
+ * be told (a requirements file, dependencies not read, a name not understood, no answer).
+ */
+async function packagesMissing(
+  python: string,
+  dependencies: ReturnType<typeof pep723Dependencies>,
+  requirements: string | undefined,
+  skillDir: string | undefined,
+  env: Readonly<Record<string, string>>,
+): Promise<"none" | string[] | undefined> {
+  const distributions = Array.isArray(dependencies) && requirements === undefined
+    ? dependencies.map(requirementName)
+    : undefined;
+  if (distributions === undefined || !distributions.every((d) => d !== undefined)) {
+    return undefined;
+  }
+  const wanted = distributions as string[];
+  const unimportable = await missingModules(python, wanted.map(importNameOf), skillDir, env);
+  if (unimportable?.length === 0) return "none";
+  if (unimportable === undefined) return undefined;
+  return wanted.filter((d) => unimportable.includes(importNameOf(d)));
+}
+
+/** Why a Python script cannot start without uv, and what to install (uv, or the packages). */
+function dependencyUnavailable(
+  scriptPath: string,
+  python: string,
+  requirements: string | undefined,
+  dependencies: ReturnType<typeof pep723Dependencies>,
+  missing: string[] | undefined,
+): SkillError {
   const what = requirements !== undefined
     ? `needs the packages listed in ${requirements}`
     : dependencies === "unknown"
@@ -143,7 +177,7 @@ export async function planLaunch(
       missing.join(", ")
     }, not installed for ${python},`
     : `needs ${(dependencies as string[]).join(", ")}`;
-  throw new SkillError(
+  return new SkillError(
     "dependency_unavailable",
     `Cannot run ${scriptPath}: the script ${what} and uv is not installed`,
     {

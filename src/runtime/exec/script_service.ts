@@ -176,9 +176,10 @@ interface PreparedRun {
 }
 
 /**
- * Everything before the script starts: names, the script file, argument limits, trust
- * and integrity, the environment, limits. Throws SkillError.
- * long because: the checks before a script starts, in the order they must pass, each using the one before.
+ * Everything before the script starts, in the order the checks must pass, each using the
+ * one before: the names and the listed script, the arguments, trust and integrity (the
+ * verified copy, where the script is found again), the environment, the workspace, limits,
+ * the receipt, the sandbox. Throws SkillError.
  */
 export async function prepareRun(
   catalog: Catalog,
@@ -189,40 +190,17 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   const listed = findSkill(catalog, skillName);
   const file = canonicalScriptName(scriptName);
-  const notFound = (skill: SkillRecord) =>
-    new SkillError(
-      "not_found",
-      `Script '${quoteName(String(scriptName))}' not found in skill '${skill.canonical}'`,
-      {
-        hint: `Run \`skills scripts ${skill.canonical}\` to see its scripts (a file ` +
-          "elsewhere in the skill runs by its path from the skill root, e.g. resources/deploy.sh)",
-      },
-    );
-  // Listed scripts by name; any other file of a script language by its path in the skill.
-  const asPath = String(scriptName);
-  const lookup = (skill: SkillRecord) =>
-    findScript(skill, file) ?? (asPath.includes("/") ? scriptAtPath(skill.dir, asPath) : undefined);
-  if (lookup(listed) === undefined) throw notFound(listed);
-  if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
-    throw new SkillError("usage", "Script arguments must be a list of strings");
+  if (lookupScript(listed, file, scriptName) === undefined) {
+    throw scriptNotFound(listed, scriptName);
   }
-  const stringArgs = args as string[];
-  checkArgs(stringArgs);
+  const stringArgs = stringArguments(args);
   // Trust, integrity, and the verified private copy the script runs from, described by its
   // own manifest (never the listing cache's). Loaded only when a script runs.
   const { verifiedSkill } = await import("../trust/snapshot.ts");
   const skill = await verifiedSkill(listed, deps.home, {
     allowUntrusted: deps.allowUntrusted === true,
   });
-  const script = lookup(skill);
-  if (script === undefined) throw notFound(skill);
-  const info = lstatSyncOrNull(script.path);
-  if (info === null || !info.isFile || info.isSymlink) {
-    throw new SkillError(
-      "not_found",
-      `Script '${script.name}' of skill '${skill.canonical}' is missing or not a regular file`,
-    );
-  }
+  const script = verifiedScript(skill, file, scriptName);
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
   // Scripts that locate their own files find the verified copy here (or by __file__).
   env.SKILLS_SKILL_DIR = skill.dir;
@@ -234,7 +212,97 @@ export async function prepareRun(
     timeoutSeconds: deps.timeoutSeconds,
     maxOutputBytes: deps.maxOutputBytes,
   }, (message) => deps.log?.(message));
-  const receipt = new ReceiptCollector(
+  const receipt = runReceipt(listed, skill, script, env, workspace);
+  const cwd = workspace.dir ?? dirname(script.path);
+  const sandbox = await sandboxRequestFor(
+    skill,
+    sandboxScope(catalog, listed, skill, cwd, workspace, limits, receipt, deps),
+  );
+  if (sandbox === undefined) policyMode(env, workspace, deps);
+  else receipt.base.sandbox = "bubblewrap";
+  const quarantine = join(
+    ".cache",
+    "quarantine",
+    `${new Date().toISOString().replace(/[:.]/g, "-")}-${skill.canonical}`,
+  );
+  return {
+    skill,
+    script,
+    args: [...stringArgs],
+    env,
+    limits,
+    sandbox,
+    cwd,
+    receipt,
+    quarantine,
+  };
+}
+
+/**
+ * A script of `skill` by what the caller named: a listed script by its name, else any
+ * other file of a script language by its path in the skill.
+ */
+function lookupScript(
+  skill: SkillRecord,
+  file: string,
+  scriptName: string,
+): ScriptInfo | undefined {
+  const asPath = String(scriptName);
+  return findScript(skill, file) ??
+    (asPath.includes("/") ? scriptAtPath(skill.dir, asPath) : undefined);
+}
+
+/** The script named is not one of `skill`'s: where to see them. */
+function scriptNotFound(skill: SkillRecord, scriptName: string): SkillError {
+  return new SkillError(
+    "not_found",
+    `Script '${quoteName(String(scriptName))}' not found in skill '${skill.canonical}'`,
+    {
+      hint: `Run \`skills scripts ${skill.canonical}\` to see its scripts (a file ` +
+        "elsewhere in the skill runs by its path from the skill root, e.g. resources/deploy.sh)",
+    },
+  );
+}
+
+/** The arguments as strings within the limits (a caller's JSON may send anything). */
+function stringArguments(args: readonly unknown[]): string[] {
+  if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
+    throw new SkillError("usage", "Script arguments must be a list of strings");
+  }
+  const stringArgs = args as string[];
+  checkArgs(stringArgs);
+  return stringArgs;
+}
+
+/**
+ * The script found again in the verified copy — the one that runs — and a regular file
+ * there (never a link or a folder put in its place).
+ */
+function verifiedScript(skill: SkillRecord, file: string, scriptName: string): ScriptInfo {
+  const script = lookupScript(skill, file, scriptName);
+  if (script === undefined) throw scriptNotFound(skill, scriptName);
+  const info = lstatSyncOrNull(script.path);
+  if (info === null || !info.isFile || info.isSymlink) {
+    throw new SkillError(
+      "not_found",
+      `Script '${script.name}' of skill '${skill.canonical}' is missing or not a regular file`,
+    );
+  }
+  return script;
+}
+
+/**
+ * The run's receipt, begun: which skill, script and trusted digest, the environment's
+ * names, the workspace (policy mode until the sandbox is known).
+ */
+function runReceipt(
+  listed: SkillRecord,
+  skill: SkillRecord,
+  script: ScriptInfo,
+  env: Record<string, string>,
+  workspace: ResolvedWorkspace,
+): ReceiptCollector {
+  return new ReceiptCollector(
     {
       skill: skill.canonical,
       script: script.name,
@@ -248,8 +316,20 @@ export async function prepareRun(
     },
     workspace.scan,
   );
-  const cwd = workspace.dir ?? dirname(script.path);
-  const sandbox = await sandboxRequestFor(skill, {
+}
+
+/** What the sandbox is asked for this run: the folders, grants, network, limits, the receipt's ears. */
+function sandboxScope(
+  catalog: Catalog,
+  listed: SkillRecord,
+  skill: SkillRecord,
+  cwd: string,
+  workspace: ResolvedWorkspace,
+  limits: RunLimits,
+  receipt: ReceiptCollector,
+  deps: ScriptDeps,
+): Parameters<typeof sandboxRequestFor>[1] {
+  return {
     home: deps.home,
     env: deps.env,
     cwd,
@@ -276,36 +356,28 @@ export async function prepareRun(
     },
     warn: deps.warn,
     log: deps.log,
-  });
-  // Outside the sandbox, the parent watch stops scripts outliving a killed CLI; inside,
-  // bubblewrap's --die-with-parent does (and the watch could not see the CLI's pid).
-  if (sandbox === undefined) {
-    Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
-    // In the sandbox it is set where the directory is shown (sandbox/launch.ts).
-    if (deps.cwd !== undefined) env.SKILLS_CALLER_DIR = deps.cwd;
-    if (workspace.writable && !policyWorkspaceSaid) {
-      policyWorkspaceSaid = true; // once per process: chat and MCP run many scripts
-      deps.warn?.(
-        "policy mode: guarded paths in the workspace cannot be protected; the receipt lists what the script changed",
-      );
-    }
-  } else receipt.base.sandbox = "bubblewrap";
-  const quarantine = join(
-    ".cache",
-    "quarantine",
-    `${new Date().toISOString().replace(/[:.]/g, "-")}-${skill.canonical}`,
-  );
-  return {
-    skill,
-    script,
-    args: [...stringArgs],
-    env,
-    limits,
-    sandbox,
-    cwd,
-    receipt,
-    quarantine,
   };
+}
+
+/**
+ * Policy mode (no sandbox): the parent watch stops scripts outliving a killed CLI (inside,
+ * bubblewrap's --die-with-parent does, and the watch could not see the CLI's pid), the
+ * caller's folder said (in the sandbox it is set where the folder is shown,
+ * sandbox/launch.ts), and once per process that a writable workspace's guards cannot hold.
+ */
+function policyMode(
+  env: Record<string, string>,
+  workspace: ResolvedWorkspace,
+  deps: ScriptDeps,
+): void {
+  Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
+  if (deps.cwd !== undefined) env.SKILLS_CALLER_DIR = deps.cwd;
+  if (workspace.writable && !policyWorkspaceSaid) {
+    policyWorkspaceSaid = true; // once per process: chat and MCP run many scripts
+    deps.warn?.(
+      "policy mode: guarded paths in the workspace cannot be protected; the receipt lists what the script changed",
+    );
+  }
 }
 
 let policyWorkspaceSaid = false;

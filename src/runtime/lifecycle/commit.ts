@@ -343,7 +343,6 @@ async function nextLockText(
  * aside), removes the folders of `staged: null` moves, then writes the lockfile (`next`).
  * All or nothing: a failure puts every folder back; a crash is rolled back by the next
  * change unless the lockfile was written (store/recovery).
- * long because: the journal, the moves and their undo are one protocol, read in one place.
  */
 export async function commitFolders(
   scope: ProjectScope,

@@ -247,8 +247,10 @@ function sandboxEnv(
 /**
  * Prepares the sandboxed form of `command args` (an absolute path or a name found on the
  * caller's PATH) with the script's environment `env`. The caller spawns the result and
- * awaits `dispose()` once the process is gone.
- * long because: one bubblewrap command line built in order, with one dispose for all it made.
+ * awaits `dispose()` once the process is gone. Built in order: the work folder (and, as
+ * root, the uid it is given to), the network policy, the init helper's tools, the mounts,
+ * the skill's cache, the proxy, the folders mapped for the uid, the init command; one
+ * dispose undoes whatever of it was made.
  */
 export async function prepareSandbox(
   command: string,
@@ -271,65 +273,25 @@ export async function prepareSandbox(
     // Root or not, from the folder just made (the probe's answer may be another user's).
     const root = Deno.statSync(workDir).uid === 0;
     request = { ...request, bwrap: { ...request.bwrap, root } };
-    const uid = root ? rootRunUid(request.skillsHome, request.skillKey) : undefined;
-    if (uid !== undefined) {
-      Deno.chownSync(workDir, uid, uid);
-      // bubblewrap enters the working directory before init drops to the uid, as root
-      // without CAP_DAC_OVERRIDE: it may traverse, never list (the folder is out of sight
-      // of every other sandbox anyway, the host's /tmp being replaced).
-      Deno.chmodSync(workDir, 0o711);
-    }
-
+    const uid = root ? giveWorkDir(workDir, request) : undefined;
     let policy = request.network;
     if (traits.uv && traits.fetchesPackages) {
       policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
     }
     const network = allowsNetwork(policy);
-    const tools: InitTools = {
-      prlimit: systemTool("prlimit"),
-      setpriv: systemTool("setpriv"),
-    };
     // A root CLI's writable workspace is mounted idmapped for the uid by init.py.
     const idmapping = root &&
       (request.workspace?.writable === true || (request.grants?.length ?? 0) > 0);
-    if (
-      network || idmapping || tools.prlimit === undefined ||
-      (root && tools.setpriv === undefined)
-    ) {
-      // The Python init helper is needed: a real interpreter rather than a shim if there is one.
-      const candidates = [
-        ...(basename(launcher).startsWith("python") ? [launcher] : []),
-        ...(env.SKILLS_PYTHON?.startsWith("/") ? [env.SKILLS_PYTHON] : []),
-        ...allOnPath("python3", callerEnv),
-      ];
-      tools.python = initPython(candidates);
-      if (tools.python === undefined) throw new Error("no python3 on PATH to start the sandbox");
-    }
-    const executables = [
-      launcher,
-      ...[tools.python, tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
-    ];
-    // uv looks for an interpreter on PATH itself.
-    const pathPython = traits.uv ? findOnPath("python3", callerEnv) : undefined;
-    if (pathPython !== undefined) executables.push(pathPython);
-
-    const plan = mountPlan({ ...request, root }, workDir, executables);
+    const tools = initTools(launcher, env, callerEnv, network || idmapping, root);
+    const plan = mountPlan(
+      { ...request, root },
+      workDir,
+      sandboxExecutables(launcher, tools, traits, callerEnv),
+    );
     // The skill's cache, kept between runs (per skill, so no skill can poison another's
     // packages or data).
     const cache = await skillCacheDir(request.skillsHome, request.skillName, request.skillKey);
-    freshCache(cache, request.skillGeneration);
-    if (uid !== undefined && Deno.statSync(cache).uid !== uid) Deno.chownSync(cache, uid, uid);
-    plan.writable.push(cache);
-    const extraEnv: Record<string, string> = { XDG_CACHE_HOME: cache };
-    if (traits.uv) {
-      // uv's cache inside it; the Pythons uv manages, read-only.
-      extraEnv.UV_CACHE_DIR = join(cache, "uv");
-      const pythons = realDir(
-        callerEnv.UV_PYTHON_INSTALL_DIR ??
-          join(callerEnv.HOME ?? "/nonexistent", ".local/share/uv/python"),
-      );
-      if (pythons !== undefined) plan.readOnly.push(pythons);
-    }
+    const extraEnv = mountCache(cache, plan, uid, request, traits);
     let bridge: { port: number; socket: string } | undefined;
     if (network) {
       const { startNetProxy } = await import("./proxy.ts");
@@ -341,20 +303,8 @@ export async function prepareSandbox(
       plan.readOnly.push(proxy.dir);
       bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
     }
-    // Folders the sandbox's uid writes through an idmapped mount (a root CLI), each with the
-    // `.git` folders pinned inside it.
-    const pinsIn = (dir: string) => (plan.pins ?? []).filter((pin) => isWithin(dir, pin));
-    const mapped = uid === undefined || !idmapping ? [] : [
-      ...(plan.callerWritable && plan.callerDir !== undefined ? [plan.callerDir] : []),
-      ...(request.grants ?? []).map((grant) => grant.dir),
-    ].map((path) => ({ path, pins: pinsIn(path) }));
-    // Only the uid may enter those: bubblewrap (still root) starts in the work folder, and
-    // init enters the real working directory once the mounts are made and it is the uid.
-    let cwd: string | undefined;
-    if (mapped.some(({ path }) => isWithin(path, plan.chdir))) {
-      cwd = plan.chdir;
-      plan.chdir = workDir;
-    }
+    const mapped = uid === undefined || !idmapping ? [] : mappedFolders(plan, request);
+    const cwd = enterAsUid(plan, mapped, workDir);
     const inner = initCommand(
       { limits: request.limits, uid, bridge, cwd, idmap: mapped, command: [launcher, ...args] },
       tools,
@@ -376,4 +326,123 @@ export async function prepareSandbox(
     await dispose();
     throw error;
   }
+}
+
+/** The mount plan of one launch (sandbox/mounts.ts). */
+type MountPlan = ReturnType<typeof mountPlan>;
+
+/**
+ * A root CLI's work folder given to the uid the skill runs as (returned). bubblewrap enters
+ * the working directory before init drops to the uid, as root without CAP_DAC_OVERRIDE: it
+ * may traverse, never list (the folder is out of sight of every other sandbox anyway, the
+ * host's /tmp being replaced).
+ */
+function giveWorkDir(workDir: string, request: SandboxRequest): number {
+  const uid = rootRunUid(request.skillsHome, request.skillKey);
+  Deno.chownSync(workDir, uid, uid);
+  Deno.chmodSync(workDir, 0o711);
+  return uid;
+}
+
+/**
+ * prlimit and setpriv from the system, and the Python init helper when it is needed (a
+ * network, idmapped folders, or a system tool missing): a real interpreter rather than a
+ * shim if there is one.
+ */
+function initTools(
+  launcher: string,
+  env: Readonly<Record<string, string>>,
+  callerEnv: Readonly<Record<string, string>>,
+  needsInit: boolean,
+  root: boolean,
+): InitTools {
+  const tools: InitTools = {
+    prlimit: systemTool("prlimit"),
+    setpriv: systemTool("setpriv"),
+  };
+  if (needsInit || tools.prlimit === undefined || (root && tools.setpriv === undefined)) {
+    const candidates = [
+      ...(basename(launcher).startsWith("python") ? [launcher] : []),
+      ...(env.SKILLS_PYTHON?.startsWith("/") ? [env.SKILLS_PYTHON] : []),
+      ...allOnPath("python3", callerEnv),
+    ];
+    tools.python = initPython(candidates);
+    if (tools.python === undefined) throw new Error("no python3 on PATH to start the sandbox");
+  }
+  return tools;
+}
+
+/** The programs the sandbox shows: the launcher, the init tools, and for uv the python3 on PATH. */
+function sandboxExecutables(
+  launcher: string,
+  tools: InitTools,
+  traits: LauncherTraits,
+  callerEnv: Readonly<Record<string, string>>,
+): string[] {
+  const executables = [
+    launcher,
+    ...[tools.python, tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
+  ];
+  // uv looks for an interpreter on PATH itself.
+  const pathPython = traits.uv ? findOnPath("python3", callerEnv) : undefined;
+  if (pathPython !== undefined) executables.push(pathPython);
+  return executables;
+}
+
+/**
+ * The skill's cache made fresh for its generation, the uid's, and writable; uv's cache
+ * inside it and the Pythons uv manages read-only. Returns the environment that points there.
+ */
+function mountCache(
+  cache: string,
+  plan: MountPlan,
+  uid: number | undefined,
+  request: SandboxRequest,
+  traits: LauncherTraits,
+): Record<string, string> {
+  freshCache(cache, request.skillGeneration);
+  if (uid !== undefined && Deno.statSync(cache).uid !== uid) Deno.chownSync(cache, uid, uid);
+  plan.writable.push(cache);
+  const extraEnv: Record<string, string> = { XDG_CACHE_HOME: cache };
+  if (traits.uv) {
+    extraEnv.UV_CACHE_DIR = join(cache, "uv");
+    const callerEnv = request.callerEnv;
+    const pythons = realDir(
+      callerEnv.UV_PYTHON_INSTALL_DIR ??
+        join(callerEnv.HOME ?? "/nonexistent", ".local/share/uv/python"),
+    );
+    if (pythons !== undefined) plan.readOnly.push(pythons);
+  }
+  return extraEnv;
+}
+
+/**
+ * Folders the sandbox's uid writes through an idmapped mount (a root CLI): the caller's
+ * writable folder and the `--write` grants, each with the `.git` folders pinned inside it.
+ */
+function mappedFolders(
+  plan: MountPlan,
+  request: SandboxRequest,
+): { path: string; pins: string[] }[] {
+  const pinsIn = (dir: string) => (plan.pins ?? []).filter((pin) => isWithin(dir, pin));
+  return [
+    ...(plan.callerWritable && plan.callerDir !== undefined ? [plan.callerDir] : []),
+    ...(request.grants ?? []).map((grant) => grant.dir),
+  ].map((path) => ({ path, pins: pinsIn(path) }));
+}
+
+/**
+ * Only the uid may enter mapped folders: bubblewrap (still root) starts in the work folder,
+ * and init enters the real working directory (returned) once the mounts are made and it is
+ * the uid.
+ */
+function enterAsUid(
+  plan: MountPlan,
+  mapped: readonly { path: string }[],
+  workDir: string,
+): string | undefined {
+  if (!mapped.some(({ path }) => isWithin(path, plan.chdir))) return undefined;
+  const cwd = plan.chdir;
+  plan.chdir = workDir;
+  return cwd;
 }
