@@ -1,11 +1,7 @@
 /**
  * The session options of commands: `--skills` and `--workspace` as chat and mcp receive them.
- * Opening the session itself is runtime/catalog/catalog_session.ts's; it is re-exported here
- * only for list.ts and link.ts, which still import it from this file and move with their own
- * change (then this re-export goes).
+ * Opening the session itself is runtime/catalog/catalog_session.ts's.
  */
-
-export { openSession } from "../runtime/catalog/catalog_session.ts";
 
 /** The surface options (spec.ts's SURFACE_FLAGS) as chat and mcp receive them. */
 export function surfaceOptions(values: { skills?: string; workspace?: string }): {

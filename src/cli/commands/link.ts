@@ -11,7 +11,7 @@ import { renderLinks } from "../ui/project_ui.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { linkSpec } from "../specs/link.ts";
 import { writeJson } from "../ui/render.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 
 export const { help, parse } = defineCommand(
   linkSpec,

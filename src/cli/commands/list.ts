@@ -5,7 +5,7 @@ import { warn } from "../../core/io.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { listSpec } from "../specs/list.ts";
 import { shortSha, table, writeJson } from "../ui/render.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { UsageError } from "../../core/errors.ts";
 
