@@ -100,12 +100,6 @@ export interface OciSource extends ParsedOciSource {
 /** Both kinds that git reads: records call either a git source. */
 export type GitSource = LocalRepositorySource | RemoteGitSource;
 
-/**
- * The older name of `ResolvedSource`, still used by lifecycle/change.ts (being merged with
- * the project's transaction elsewhere); new code says `ResolvedSource`.
- */
-export type Source = ResolvedSource;
-
 /** Where a source's files come from: the URL (git, OCI) or the directory. */
 export function sourceLocation(source: ParsedSource): string {
   return source.type === "local" ? source.path : source.url;

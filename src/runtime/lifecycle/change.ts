@@ -32,7 +32,7 @@ import {
   type Scope,
   type UserScope,
 } from "../../core/records/scope.ts";
-import type { RefRequest, Source, Transport } from "../../core/sources/sources.ts";
+import type { RefRequest, ResolvedSource, Transport } from "../../core/sources/sources.ts";
 import { type GitOptions, inContext } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
@@ -184,7 +184,7 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
   }
 
   /** Fetches a source to install from (or to preview) into this change's staging. */
-  async fetch(source: Source, request: RefRequest): Promise<Fetched> {
+  async fetch(source: ResolvedSource, request: RefRequest): Promise<Fetched> {
     const root = this.#fetchRoot();
     this.#progress(fetchAnnouncement(source, request));
     const fetched = await fetchInto(source, request, root, this.#git()).catch((error) => {
@@ -326,13 +326,13 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
    * the whole change and kept in its staging until the change ends; planners copy a skill's
    * folder out. A directory is copied anew each time.
    */
-  fetchShared(source: Source, request: RefRequest): Promise<Fetched> {
+  fetchShared(source: ResolvedSource, request: RefRequest): Promise<Fetched> {
     // A directory holds one skill and is read anew each time (it may change meanwhile); an
     // artifact is pulled for the skill that names it.
     const key = source.type === "git" ? JSON.stringify([source.url, request]) : undefined;
     const shared = key === undefined ? undefined : this.#shared.get(key);
     if (shared !== undefined) return shared.fetched;
-    const repository: Source = source.type === "git" ? { ...source, subpath: "" } : source;
+    const repository: ResolvedSource = source.type === "git" ? { ...source, subpath: "" } : source;
     const root = this.#fetchRoot();
     this.#progress(
       source.type === "git" ? `Fetching ${source.url} ...` : fetchAnnouncement(repository, request),
@@ -385,7 +385,7 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     let root: string | undefined;
     const workspace = {
       remoteRefs: (url: string, transport: Transport) => this.#remoteRefs(url, transport),
-      fetchShared: async (source: Source, request: RefRequest) => {
+      fetchShared: async (source: ResolvedSource, request: RefRequest) => {
         const fetched = await this.fetchShared(source, request);
         // A directory's copy or an artifact's pull is this plan's own (not shared): freed
         // with the plan.
