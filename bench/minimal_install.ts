@@ -3,7 +3,7 @@
  * the informational floor row of bench/rows/add.ts: the same git reads as `skills add`
  * (one `git cat-file --batch`: HEAD's commit, its trees, its blobs), the files written,
  * each hashed, and a registry written atomically with fsync. It has none of what makes the
- * install safe: no validation, no lock, no intent journal, no staging ownership, no signal
+ * install safe: no validation, no lock, no journal, no staging ownership, no signal
  * handling, no error messages. Usage: minimal_install.ts <bare repo> <home>
  */
 

@@ -145,7 +145,7 @@ async function manyRepo(tmp: string, count: number): Promise<string> {
 
 /**
  * Every skill of a 1,000-skill repository in one command against every skill of a 100-skill
- * one: one lock, one intent journal and one registry write per command, so ≤ 12× (linear,
+ * one: one lock, one journal and one registry write per command, so ≤ 12× (linear,
  * with room for the larger registry) and ≤ 4 s. Each sample installs into a fresh home.
  */
 async function manyRow(ctx: BenchContext): Promise<BenchRow> {
@@ -168,7 +168,7 @@ async function manyRow(ctx: BenchContext): Promise<BenchRow> {
     baseline,
     target: "≤ 12× baseline; ≤ 4 s",
     pass: value.medianMs <= 12 * baseline.medianMs && value.medianMs <= 4000,
-    note: "one commit for every skill: one lock, one intent journal, one registry write",
+    note: "one commit for every skill: one lock, one journal, one registry write",
   };
 }
 
