@@ -21,7 +21,7 @@
  * it does not match.
  */
 
-import { dirname, join } from "../os/paths.ts";
+import { basename, dirname, join } from "../os/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
@@ -39,6 +39,7 @@ import {
 import type { Registry } from "../../core/records/registry_model.ts";
 import { cachedDigest, listFiles } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
+import { copyContents, readCopyContents, writeCopyContents } from "./copy_record.ts";
 
 /** Where verified copies live, under `$SKILLS_HOME`. */
 const RUN_DIR = ".cache/run";
@@ -69,8 +70,8 @@ export async function verifiedSkill(
   try {
     if (skill.origin === "core") return await verifiedBundled(skill, home);
     const checked = (await assertRunnable(skill, home, options))!;
-    const dir = await verifiedCopy(home, skill.canonical, checked.dir, checked.digest);
-    return await reload(dir, skill);
+    const copy = await verifiedCopy(home, skill.canonical, checked.dir, checked.digest);
+    return await reload(copy, skill);
   } catch (error) {
     if (await changedMeanwhile(skill, home, error)) {
       throw new SkillError(
@@ -122,21 +123,50 @@ async function registryNow(home: string): Promise<Registry | undefined> {
   return registry;
 }
 
-async function reload(dir: string, skill: SkillRecord): Promise<SkillRecord> {
+/** A verified copy: its folder, the digest it was just verified to have, its record's file. */
+interface VerifiedCopy {
+  dir: string;
+  digest: string;
+  recordPath: string;
+}
+
+/**
+ * The skill's record read from its verified copy: what the copy's files say (from the record
+ * kept beside it when it is the copy's at this digest, else read and kept), under the names,
+ * scope and trust it was listed with.
+ */
+async function reload(copy: VerifiedCopy, skill: SkillRecord): Promise<SkillRecord> {
   try {
-    const record = await loadSkillDir(dir, Deno.realPathSync(dirname(dir)), {
-      origin: skill.origin,
-      trusted: skill.trusted,
-      entry: skill.entry,
-      rootIsReal: true,
-    });
+    const realDir = join(Deno.realPathSync(dirname(copy.dir)), basename(copy.dir));
+    let contents = readCopyContents(copy.recordPath, realDir, copy.digest);
+    if (contents === undefined) {
+      contents = copyContents(
+        await loadSkillDir(copy.dir, dirname(realDir), {
+          origin: skill.origin,
+          trusted: skill.trusted,
+          entry: skill.entry,
+          rootIsReal: true,
+        }),
+      );
+      writeCopyContents(copy.recordPath, copy.digest, contents);
+    }
     // The copy keeps the names and the scope the skill was listed under: a project skill
     // installed under another name (`add --project --name`) is named by its folder, not by
     // its SKILL.md, and stays a project skill (the copy's folder says nothing of either).
     return {
-      ...record,
       name: skill.name,
       canonical: skill.canonical,
+      dir: contents.dir,
+      skillMdPath: contents.skillMdPath,
+      origin: skill.origin,
+      trusted: skill.trusted,
+      manifest: contents.manifest,
+      scripts: contents.scripts,
+      references: contents.references,
+      assets: contents.assets,
+      files: contents.files,
+      entry: skill.entry,
+      warnings: contents.warnings,
       scope: skill.scope,
       project: skill.project,
     };
@@ -168,7 +198,8 @@ async function verifiedBundled(skill: SkillRecord, home: string): Promise<SkillR
       );
     }
   }
-  return await reload(dir, skill);
+  const recordPath = join(home, RUN_DIR, `bundled-${name}.record.json`);
+  return await reload({ dir, digest: expected, recordPath }, skill);
 }
 
 interface Stamp {
@@ -196,27 +227,34 @@ async function verifiedCopy(
   canonical: string,
   source: string,
   digest: string,
-): Promise<string> {
+): Promise<VerifiedCopy> {
   const base = join(home, RUN_DIR);
   const id = `${canonical}-${digest.replace(/^sha256:/, "").slice(0, 32)}`;
   const dir = join(base, id);
   const stampPath = join(base, `${id}.json`);
   const hashesPath = join(base, `${id}.hashes.json`);
+  const recordPath = join(base, `${id}.record.json`);
+  /** The copy's digest when it is intact, else undefined. */
   const intact = async () => {
     const stamp = readStamp(stampPath);
-    if (stamp === undefined || stamp.digest !== digest) return false;
+    if (stamp === undefined || stamp.digest !== digest) return undefined;
     try {
-      return await cachedDigest(dir, hashesPath) === stamp.run_digest;
+      return await cachedDigest(dir, hashesPath) === stamp.run_digest
+        ? stamp.run_digest
+        : undefined;
     } catch {
-      return false; // missing, or holds a symlink or special file now
+      return undefined; // missing, or holds a symlink or special file now
     }
   };
-  if (await intact()) return dir;
+  const ready = await intact();
+  if (ready !== undefined) return { dir, digest: ready, recordPath };
 
   await Deno.mkdir(base, { recursive: true });
   const staging = join(base, `${id}.tmp-${crypto.randomUUID().slice(0, 8)}`);
+  let runDigest: string;
   try {
     const copied = await copyVerified(source, staging);
+    runDigest = copied.runDigest;
     if (copied.digest !== digest) {
       throw new SkillError(
         "integrity_mismatch",
@@ -230,8 +268,9 @@ async function verifiedCopy(
       { durable: false },
     );
     // A concurrent run may have made the same copy meanwhile: keep it if it is intact.
-    if (!(await intact())) {
+    if ((await intact()) === undefined) {
       await removeIfExists(hashesPath);
+      await removeIfExists(recordPath);
       await removeIfExists(dir);
       try {
         await Deno.rename(staging, dir);
@@ -243,7 +282,7 @@ async function verifiedCopy(
     await removeIfExists(staging);
   }
   await pruneCopies(base, canonical, id).catch(() => {});
-  return dir;
+  return { dir, digest: runDigest, recordPath };
 }
 
 /**
@@ -306,6 +345,7 @@ async function pruneCopies(base: string, canonical: string, keep: string): Promi
     if (stamp === null || now - (stamp.mtime?.getTime() ?? now) < PRUNE_AFTER_MS) continue;
     await removeIfExists(join(base, id));
     await removeIfExists(join(base, `${id}.hashes.json`));
+    await removeIfExists(join(base, `${id}.record.json`));
     await removeIfExists(join(base, entry.name));
   }
 }

@@ -1,0 +1,105 @@
+/**
+ * What a verified copy's own files say (its manifest, scripts, resources), kept beside the
+ * copy as `<id>.record.json` so that a run does not load the manifest parser and the YAML
+ * library (~5 ms, most of it cold code) to read the same verified bytes again.
+ *
+ * The record is used only for the copy it was read from, at the digest the copy was just
+ * verified to have (the stamp's run digest, or a bundled skill's build-time digest), by the
+ * version of skills that wrote it: a copy made again, a changed file, another folder or an
+ * upgrade means the manifest is read again. It lives where the copy's stamp and its
+ * stat-keyed hashes live (`$SKILLS_HOME/.cache/run`), which the verification itself already
+ * relies on: whoever could write a poisoned record there could write a poisoned hashes
+ * cache, or the registry, just as well. Inside the OS sandbox scripts do not see
+ * `$SKILLS_HOME` at all.
+ */
+
+import type { SkillRecord } from "../catalog/loader.ts";
+import { VERSION } from "../../core/version.ts";
+import { writeFileAtomicSync } from "../os/fs.ts";
+
+const RECORD_VERSION = 1;
+
+/** The part of a record that comes from the copy's files (the rest comes from the listing). */
+export type CopyContents = Pick<
+  SkillRecord,
+  "dir" | "skillMdPath" | "manifest" | "scripts" | "references" | "assets" | "files" | "warnings"
+>;
+
+interface Stored {
+  version: number;
+  cli: string;
+  /** The digest the copy's files were verified to have when the record was read. */
+  digest: string;
+  contents: CopyContents;
+}
+
+export function copyContents(record: SkillRecord): CopyContents {
+  const { dir, skillMdPath, manifest, scripts, references, assets, files, warnings } = record;
+  return { dir, skillMdPath, manifest, scripts, references, assets, files, warnings };
+}
+
+/** The stored contents of the copy in `dir` at `digest`, or undefined (absent, stale, malformed). */
+export function readCopyContents(
+  path: string,
+  dir: string,
+  digest: string,
+): CopyContents | undefined {
+  let stored: Stored;
+  try {
+    stored = JSON.parse(Deno.readTextFileSync(path));
+  } catch {
+    return undefined;
+  }
+  if (
+    stored === null || typeof stored !== "object" || stored.version !== RECORD_VERSION ||
+    stored.cli !== VERSION || stored.digest !== digest
+  ) return undefined;
+  const contents = stored.contents;
+  if (
+    contents === null || typeof contents !== "object" || contents.dir !== dir ||
+    typeof contents.skillMdPath !== "string" || !contents.skillMdPath.startsWith(`${dir}/`) ||
+    contents.manifest === null || typeof contents.manifest !== "object" ||
+    ![contents.scripts, contents.references, contents.assets, contents.files, contents.warnings]
+      .every(Array.isArray)
+  ) return undefined;
+  return contents;
+}
+
+/**
+ * Keeps the contents for the next run, when JSON holds them exactly (a manifest value JSON
+ * cannot spell, such as YAML's `.inf`, means the manifest is read again each time).
+ * Best effort: a failed write only costs the next run the parse.
+ */
+export function writeCopyContents(path: string, digest: string, contents: CopyContents): void {
+  try {
+    const text = JSON.stringify(
+      {
+        version: RECORD_VERSION,
+        cli: VERSION,
+        digest,
+        contents,
+      } satisfies Stored,
+    );
+    if (!sameJson(JSON.parse(text).contents, contents)) return;
+    writeFileAtomicSync(path, text, { durable: false });
+  } catch {
+    // read-only home, full disk: the record is read from the copy again next time
+  }
+}
+
+/** Whether `a` (parsed from JSON) is `b` as JSON spells it: undefined members aside. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (typeof b === "number") return a === b;
+  if (b === null || typeof b !== "object") return a === b;
+  if (a === null || typeof a !== "object" || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(b)) {
+    const list = a as unknown[];
+    return list.length === b.length && b.every((item, i) => sameJson(list[i], item));
+  }
+  const prototype = Object.getPrototypeOf(b);
+  if (prototype !== Object.prototype && prototype !== null) return false; // a Date: not JSON
+  const object = a as Record<string, unknown>;
+  const defined = Object.entries(b).filter(([, value]) => value !== undefined);
+  return Object.keys(object).length === defined.length &&
+    defined.every(([key, value]) => Object.hasOwn(object, key) && sameJson(object[key], value));
+}

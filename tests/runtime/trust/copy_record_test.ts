@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
+import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
+import { verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
+import { copyContents, writeCopyContents } from "../../../src/runtime/trust/copy_record.ts";
+import type { SkillRecord } from "../../../src/runtime/catalog/catalog.ts";
+import { tempDir } from "../../helpers/cli.ts";
+import { installFixtureSkill } from "../../helpers/install_fixture.ts";
+import { pyScript, skillMd } from "../../fixtures/git_repos.ts";
+import { writeTree } from "../../helpers/tree.ts";
+
+/** One installed, trusted skill `kept` whose description is `description`. */
+async function installKept(root: string, description: string) {
+  const source = join(root, "kept");
+  await writeTree(source, {
+    "SKILL.md": skillMd("kept", description, "permissions:\n  env: [KEPT_TOKEN]\n"),
+    "scripts/go.py": pyScript("print('{}')"),
+  });
+  const home = join(root, "home");
+  const installed = await installFixtureSkill(home, source);
+  const listed = async () => (await loadCatalog(home)).skills.find((s) => s.canonical === "kept")!;
+  return { home, installed, listed };
+}
+
+/** Trusts the installed files as they are now (what `skills trust` records). */
+async function retrust(home: string, installed: string): Promise<void> {
+  const path = join(home, "registry.json");
+  const registry = JSON.parse(await Deno.readTextFile(path));
+  registry.skills[0].trusted_digest = await computeDigest(installed);
+  await Deno.writeTextFile(path, JSON.stringify(registry));
+}
+
+const recordOf = (skill: SkillRecord) => `${skill.dir}.record.json`;
+
+Deno.test("a run reads its manifest from the record kept beside the verified copy, the same as from the copy", async () => {
+  await using tmp = await tempDir();
+  const { home, listed } = await installKept(tmp.path, "First words.");
+  const first = await verifiedSkill(await listed(), home);
+  const stored = JSON.parse(await Deno.readTextFile(recordOf(first)));
+  assert.equal(stored.contents.manifest.description, "First words.");
+  assert.deepEqual(stored.contents.manifest.envPatterns, ["KEPT_TOKEN"]);
+
+  // The next run takes the record and gets what reading the copy gave.
+  const second = await verifiedSkill(await listed(), home);
+  assert.deepEqual(second, first);
+});
+
+Deno.test("a record of another digest, folder or version is never used: the copy's manifest is read again", async () => {
+  await using tmp = await tempDir();
+  const { home, listed } = await installKept(tmp.path, "Honest words.");
+  const verified = await verifiedSkill(await listed(), home);
+  const path = recordOf(verified);
+  const honest = JSON.parse(await Deno.readTextFile(path));
+  const poisoned = (change: (record: typeof honest) => void) => {
+    const record = structuredClone(honest);
+    record.contents.manifest.description = "Poisoned words.";
+    record.contents.manifest.envPatterns = ["*"];
+    change(record);
+    return JSON.stringify(record);
+  };
+  const cases: Record<string, string> = {
+    "another digest": poisoned((r) => r.digest = `sha256:${"0".repeat(64)}`),
+    "another folder": poisoned((r) => {
+      r.contents.dir = join(tmp.path, "elsewhere");
+      r.contents.skillMdPath = join(tmp.path, "elsewhere", "SKILL.md");
+    }),
+    "another version of skills": poisoned((r) => r.cli = "0.0.0-older"),
+    "another format": poisoned((r) => r.version = 999),
+    "not JSON": "{ half",
+  };
+  for (const [label, text] of Object.entries(cases)) {
+    await Deno.writeTextFile(path, text);
+    const again = await verifiedSkill(await listed(), home);
+    assert.equal(again.manifest.description, "Honest words.", label);
+    assert.deepEqual(again.manifest.envPatterns, ["KEPT_TOKEN"], label);
+    // ...and the record is written again for the next run.
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), honest, label);
+  }
+});
+
+Deno.test("a skill trusted again at new files runs with its new manifest, not the old record", async () => {
+  await using tmp = await tempDir();
+  const { home, installed, listed } = await installKept(tmp.path, "Before the change.");
+  const before = await verifiedSkill(await listed(), home);
+  assert.equal(before.manifest.description, "Before the change.");
+  await Deno.writeTextFile(
+    join(installed, "SKILL.md"),
+    skillMd("kept", "After the change.", "permissions:\n  env: [OTHER_TOKEN]\n"),
+  );
+  await retrust(home, installed);
+  const after = await verifiedSkill(await listed(), home);
+  assert.notEqual(after.dir, before.dir, "a new digest, a new copy");
+  assert.equal(after.manifest.description, "After the change.");
+  assert.deepEqual(after.manifest.envPatterns, ["OTHER_TOKEN"]);
+});
+
+Deno.test("a bundled skill's record is kept too, and gives what its copy says", async () => {
+  await using tmp = await tempDir();
+  const home = join(tmp.path, "home");
+  const listed = async () =>
+    (await loadCatalog(home)).skills.find((s) => s.canonical === "hello-extended")!;
+  const first = await verifiedSkill(await listed(), home);
+  const path = join(home, ".cache", "run", "bundled-hello-extended.record.json");
+  assert.equal(JSON.parse(await Deno.readTextFile(path)).contents.dir, first.dir);
+  assert.deepEqual(await verifiedSkill(await listed(), home), first);
+});
+
+Deno.test("contents JSON cannot spell exactly are not kept (the manifest is read each time)", async () => {
+  await using tmp = await tempDir();
+  const { home, listed } = await installKept(tmp.path, "Plain words.");
+  const contents = copyContents(await verifiedSkill(await listed(), home));
+  const cases: Record<string, unknown> = {
+    "an infinite number": Infinity,
+    "not a number": NaN,
+    "a date": new Date(0),
+  };
+  for (const [label, value] of Object.entries(cases)) {
+    const path = join(tmp.path, `${label}.json`);
+    const odd = structuredClone(contents);
+    (odd.manifest as unknown as Record<string, unknown>).metadata = { value };
+    writeCopyContents(path, "sha256:any", odd);
+    assert.equal(await Deno.lstat(path).then(() => true, () => false), false, label);
+  }
+  const path = join(tmp.path, "plain.json");
+  writeCopyContents(path, "sha256:any", contents);
+  assert.equal((await Deno.lstat(path)).isFile, true);
+});
