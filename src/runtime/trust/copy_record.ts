@@ -20,7 +20,7 @@ import { writeFileAtomicSync } from "../os/fs.ts";
 const RECORD_VERSION = 1;
 
 /** The part of a record that comes from the copy's files (the rest comes from the listing). */
-export type CopyContents = Pick<
+type CopyContents = Pick<
   SkillRecord,
   "dir" | "skillMdPath" | "manifest" | "scripts" | "references" | "assets" | "files" | "warnings"
 >;
