@@ -65,19 +65,45 @@ config = load_config(sys.argv[1])
 command = sys.argv[2:]
 
 
+def libc_calls():
+    """`syscall` and `unshare` of the C library, and the types the calls below take, from
+    the `_ctypes` extension itself: the `ctypes` package around it builds every C type at
+    import (~2 ms, a quarter of this helper's start); these few are all it needs."""
+    import _ctypes
+
+    class Long(_ctypes._SimpleCData):
+        _type_ = "l"
+
+    class UInt64(_ctypes._SimpleCData):
+        _type_ = "Q"
+
+    class Function(_ctypes.CFuncPtr):
+        _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+        _restype_ = Long
+
+    class MountAttr(_ctypes.Structure):
+        _fields_ = [(name, UInt64) for name in ("set", "clear", "propagation", "userns")]
+
+    class Library:
+        _handle = _ctypes.dlopen(None)
+
+    return {
+        "syscall": Function(("syscall", Library)),
+        "unshare": Function(("unshare", Library)),
+        "MountAttr": MountAttr,
+        "byref": _ctypes.byref,
+        "sizeof": _ctypes.sizeof,
+        "get_errno": _ctypes.get_errno,
+    }
+
+
 def idmap_folders(folders, uid):
     """Mounts each folder idmapped (on-disk root ↔ `uid`) over itself, pins included."""
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
-
-    class MountAttr(ctypes.Structure):
-        _fields_ = [(name, ctypes.c_uint64) for name in ("set", "clear", "propagation", "userns")]
+    c = libc_calls()
 
     def checked(result, what):
         if result < 0:
-            err = ctypes.get_errno()
+            err = c["get_errno"]()
             raise OSError(err, "%s: %s" % (what, os.strerror(err)))
         return result
 
@@ -88,7 +114,7 @@ def idmap_folders(folders, uid):
     if pid == 0:
         os.close(ready_r)
         os.close(done_w)
-        os.write(ready_w, b"1" if libc.unshare(0x10000000) == 0 else b"0")  # CLONE_NEWUSER
+        os.write(ready_w, b"1" if c["unshare"](0x10000000) == 0 else b"0")  # CLONE_NEWUSER
         os.read(done_r, 1)
         os._exit(0)
     os.close(ready_w)
@@ -106,11 +132,12 @@ def idmap_folders(folders, uid):
 
     def remount(path):
         # open_tree(CLONE | RECURSIVE | CLOEXEC), idmap its top, move it over the original.
-        tree = checked(libc.syscall(428, -100, path.encode(), 1 | 0x8000 | os.O_CLOEXEC), "open_tree")
-        attr = MountAttr(0x00100000, 0, 0, userns)  # MOUNT_ATTR_IDMAP
-        checked(libc.syscall(442, tree, b"", 0x1000, ctypes.byref(attr), ctypes.sizeof(attr)),
+        syscall = c["syscall"]
+        tree = checked(syscall(428, -100, path.encode(), 1 | 0x8000 | os.O_CLOEXEC), "open_tree")
+        attr = c["MountAttr"](0x00100000, 0, 0, userns)  # MOUNT_ATTR_IDMAP
+        checked(syscall(442, tree, b"", 0x1000, c["byref"](attr), c["sizeof"](attr)),
                 "mount_setattr")
-        checked(libc.syscall(429, tree, b"", -100, path.encode(), 0x4), "move_mount")
+        checked(syscall(429, tree, b"", -100, path.encode(), 0x4), "move_mount")
         os.close(tree)
 
     for folder in folders:
