@@ -9,13 +9,15 @@
  * upgrade means the manifest is read again. It lives where the copy's stamp and its
  * stat-keyed hashes live (`$SKILLS_HOME/.cache/run`), which the verification itself already
  * relies on: whoever could write a poisoned record there could write a poisoned hashes
- * cache, or the registry, just as well. Inside the OS sandbox scripts do not see
- * `$SKILLS_HOME` at all.
+ * cache, or the registry, just as well. Still, a record is used only while what runs stays
+ * in the copy (its manifest in the copy's folder, each script in its `scripts/` folder, as
+ * reading the copy gives them), and inside the OS sandbox scripts do not see `$SKILLS_HOME`.
  */
 
 import type { SkillRecord } from "../catalog/loader.ts";
 import { VERSION } from "../../core/version.ts";
 import { writeFileAtomicSync } from "../os/fs.ts";
+import { dirname, join } from "../os/paths.ts";
 
 const RECORD_VERSION = 1;
 
@@ -57,12 +59,22 @@ export function readCopyContents(
   const contents = stored.contents;
   if (
     contents === null || typeof contents !== "object" || contents.dir !== dir ||
-    typeof contents.skillMdPath !== "string" || !contents.skillMdPath.startsWith(`${dir}/`) ||
+    typeof contents.skillMdPath !== "string" || dirname(contents.skillMdPath) !== dir ||
     contents.manifest === null || typeof contents.manifest !== "object" ||
     ![contents.scripts, contents.references, contents.assets, contents.files, contents.warnings]
-      .every(Array.isArray)
+      .every(Array.isArray) ||
+    !contents.scripts.every((script) => inScripts(script, dir))
   ) return undefined;
   return contents;
+}
+
+/** A script of the copy's own `scripts/` folder, where reading the copy would have found it. */
+function inScripts(script: CopyContents["scripts"][number], dir: string): boolean {
+  if (script === null || typeof script !== "object") return false;
+  const { file, path } = script;
+  return typeof file === "string" && typeof path === "string" &&
+    !file.split("/").some((part) => part === "" || part === "." || part === "..") &&
+    path === join(dir, "scripts", ...file.split("/"));
 }
 
 /**

@@ -126,3 +126,25 @@ Deno.test("contents JSON cannot spell exactly are not kept (the manifest is read
   writeCopyContents(path, "sha256:any", contents);
   assert.equal((await Deno.lstat(path)).isFile, true);
 });
+
+Deno.test("a record naming a script outside the copy's scripts/ folder is never used", async () => {
+  await using tmp = await tempDir();
+  const { home, listed } = await installKept(tmp.path, "Kept words.");
+  const verified = await verifiedSkill(await listed(), home);
+  const path = recordOf(verified);
+  const honest = JSON.parse(await Deno.readTextFile(path));
+  const planted = join(tmp.path, "planted.py");
+  await Deno.writeTextFile(planted, "print('planted')\n");
+  for (
+    const script of [
+      { ...honest.contents.scripts[0], path: planted },
+      { ...honest.contents.scripts[0], file: "../../planted.py", path: planted },
+    ]
+  ) {
+    const record = structuredClone(honest);
+    record.contents.scripts = [script];
+    await Deno.writeTextFile(path, JSON.stringify(record));
+    const again = await verifiedSkill(await listed(), home);
+    assert.equal(again.scripts[0]!.path, join(again.dir, "scripts", "go.py"));
+  }
+});
