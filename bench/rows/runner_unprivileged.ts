@@ -78,7 +78,9 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
       baseline: base!,
       target: "informational: the judged rows run as root, as this machine does",
       pass: null,
-      note: `${Math.round(value!.medianMs - base!.medianMs)} ms over the floor; uid ${UID}`,
+      note: `${
+        Math.round(value!.medianMs - base!.medianMs)
+      } ms over the floor; uid ${UID}, python3 from PATH=${PATH}`,
     });
     return [row("in the OS sandbox", sandboxed), row("policy mode (SKILLS_SANDBOX=off)", policy)];
   } finally {
