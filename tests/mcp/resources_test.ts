@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadSkillDir } from "../../src/runtime/catalog/catalog.ts";
+import { loadSkillDir } from "../../src/runtime/catalog/loader.ts";
 import {
   listSkillResources,
   mimeTypeOf,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { ProtocolError } from "../../src/mcp/protocol_error.ts";
-import { loadSkillDir, type SkillRecord } from "../../src/runtime/catalog/catalog.ts";
+import { loadSkillDir, type SkillRecord } from "../../src/runtime/catalog/loader.ts";
 import {
   ORIGINAL_NAME_KEY,
   type SkillEntry,

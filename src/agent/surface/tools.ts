@@ -14,12 +14,8 @@ import {
   qualifiedToolName,
   quoteName,
 } from "../../core/manifest/names.ts";
-import {
-  type Catalog,
-  listScriptFiles,
-  readSkillBody,
-  type SkillRecord,
-} from "../../runtime/catalog/catalog.ts";
+import { type Catalog, listScriptFiles, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { readSkillBody } from "../../runtime/catalog/loader.ts";
 import {
   scriptHelp,
   scriptList,

@@ -36,7 +36,7 @@ import {
   type Validator,
 } from "../manifest/validation.ts";
 
-export const LOCKFILE_NAME = "skills-lock.json";
+// Its name at a root, LOCKFILE_NAME, is declared with the scopes (scope.ts).
 /** 2: the file vercel-labs' CLI reads too; 1: this tool's fields only (still read). */
 const LOCKFILE_VERSION = 2;
 /** A lockfile larger than this is refused outright (bounded memory). */

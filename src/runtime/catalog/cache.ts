@@ -18,7 +18,8 @@ import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { liteStat, lstatLite, lstatSyncOrNull, type StatLite, writeFileAtomic } from "../os/fs.ts";
 import { dirEntries, keepingDirReads, takeStat } from "./dir_reads.ts";
-import { CODEX_AGENT_FILE, loadSkillDir, type SkillRecord } from "./loader.ts";
+import { CODEX_AGENT_FILE } from "./contents.ts";
+import type { SkillRecord } from "./loader.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 
 const CACHE_FORMAT = 5;
@@ -379,6 +380,8 @@ export async function withListingSummary(
   try {
     const dir = entry.installed_path;
     settleStamps(dir);
+    // Loaded here, not with this module: a listing from the cache never reads a skill.
+    const { loadSkillDir } = await import("./loader.ts");
     const record = await keepingDirReads(() =>
       loadSkillDir(dir, realHome(home), {
         origin: entry.source.type,

@@ -21,17 +21,10 @@ import { isWithin, lstatSyncOrNull, type StatLite } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { keepingDirReads } from "./dir_reads.ts";
 import { readRegistry } from "../store/registry.ts";
-import {
-  loadSkillDir,
-  SCRIPT_COLLISION,
-  type ScriptInfo,
-  type SkillFailure,
-  SkillLoadError,
-  type SkillOrigin,
-  type SkillRecord,
-  type SkillScope,
-} from "./loader.ts";
-import { type Loaded, loadProjectSkills, type LockRead, type ProjectRoot } from "./scopes.ts";
+import { SCRIPT_COLLISION, type ScriptInfo, SkillLoadError } from "./contents.ts";
+import type { SkillFailure, SkillOrigin, SkillRecord, SkillScope } from "./loader.ts";
+import { type Loaded, loadProjectSkills, type ProjectRoot } from "./scopes.ts";
+import type { LockRead } from "./project_lock.ts";
 
 /** A skill hidden by one of the same name in a scope of higher precedence. */
 export interface ShadowedSkill {
@@ -227,6 +220,9 @@ async function loadOne(
   entry: RegistryEntry | undefined,
   fallbackName: string,
 ): Promise<Loaded> {
+  // The loader (22 KB of TypeScript, and what it imports) only when a skill must be read: a
+  // listing from the cache, as a run's usually is, never loads it.
+  const { loadSkillDir } = await import("./loader.ts");
   try {
     return {
       record: await loadSkillDir(dir, realRoot, { origin, trusted, entry, rootIsReal: true }),
@@ -302,5 +298,5 @@ export function findScript(skill: SkillRecord, wanted: string): ScriptInfo | und
 }
 
 export { bundledRootPath };
-export { loadSkillDir, readSkillBody, type ScriptInfo, type SkillRecord } from "./loader.ts";
+export type { ScriptInfo, SkillRecord };
 export { listScriptFiles, scriptAtPath } from "./contents.ts";

@@ -23,6 +23,12 @@ export class SkillLoadError extends Error {}
 /** How a script-name collision warning begins (the catalog lists them as notes). */
 export const SCRIPT_COLLISION = "script names collide:";
 
+/**
+ * The Codex agent file whose policy the loader reads (its stamp is part of the cache key).
+ * Here rather than in loader.ts: the listing cache needs it without loading the loader.
+ */
+export const CODEX_AGENT_FILE = "agents/openai.yaml";
+
 export interface ScriptInfo {
   /** What users and models call it: `status`, `office/unpack` (no extension). */
   name: string;

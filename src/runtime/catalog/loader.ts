@@ -25,6 +25,7 @@ import { isPlainObject } from "../../core/manifest/validation.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { lstatKeptOrNull, readDirEntries } from "./dir_reads.ts";
 import {
+  CODEX_AGENT_FILE,
   discoverScripts,
   listOtherFiles,
   listResources,
@@ -33,8 +34,9 @@ import {
   SkillLoadError,
 } from "./contents.ts";
 
-// Part of what the loader answers, so callers need not know where it is declared.
-export { SCRIPT_COLLISION, type ScriptInfo, SkillLoadError };
+// Part of what the loader answers, so callers need not know where it is declared (modules
+// that must not load the loader import them from contents.ts).
+export { type ScriptInfo, SkillLoadError };
 
 export type SkillOrigin = "core" | "git" | "local" | "oci";
 
@@ -461,8 +463,6 @@ function reportContentProblems(
   checkToolsetsAndScripts(dir, givenMd, record, diagnostics);
 }
 
-/** The Codex agent file whose policy the loader reads (its stamp is part of the cache key). */
-export const CODEX_AGENT_FILE = "agents/openai.yaml";
 const MAX_AGENT_FILE_BYTES = 64 * 1024;
 
 /** Whether `agents/openai.yaml` sets `policy.allow_implicit_invocation: false`. */

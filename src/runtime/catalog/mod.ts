@@ -4,10 +4,10 @@
  * resource names) or in validation mode for validate, add and update previews and trust
  * (the whole SKILL.md, symlinks, toolset modules, PEP 723 blocks, every problem a
  * diagnostic); the catalog of project, installed and bundled skills, with shadowing
- * (catalog.ts); the project scope — the project root, its skill folders up to it, its
- * skills-lock.json read as untrusted input (scopes.ts); the listing cache (cache.ts), the
- * bundled skills materialised from the binary (bundled.ts), and finding skills in a tree, for
- * add and validate alike (discover.ts).
+ * (catalog.ts); the project scope — the project root, its skill folders up to it
+ * (scopes.ts), its skills-lock.json read as untrusted input (project_lock.ts); the listing
+ * cache (cache.ts), the bundled skills materialised from the binary (bundled.ts), and
+ * finding skills in a tree, for add and validate alike (discover.ts).
  *
  * The catalog only describes skills; whether one may run is runtime/trust's question.
  * This file documents the folder and is read by tests/architecture; nothing imports it.

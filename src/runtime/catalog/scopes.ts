@@ -9,7 +9,8 @@
  * project root and folder, bound to a digest). Symlinks in the skill folders are followed
  * only when they alias a skill already known (a link `skills link` made, a folder linked to
  * another skill folder, a user skill); any other is skipped with a note. The project's
- * `skills-lock.json` is read here too, so `list` and `info` can say where a skill is from.
+ * `skills-lock.json` is read here too (project_lock.ts), so `list` and `info` can say where
+ * a skill is from.
  *
  * Loading goes through a listing cache of its own per project root, keyed like the user
  * cache by directory stamps: `skills list` in a project of a thousand skills costs stats.
@@ -17,28 +18,17 @@
 
 import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/manifest/names.ts";
-import {
-  type ForeignLockedSkill,
-  type Lockfile,
-  LOCKFILE_NAME,
-  MAX_LOCKFILE_BYTES,
-  parseLockfileText,
-} from "../../core/records/lockfile_model.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
-import { readLinks, readProjectTrust } from "../store/project_records_file.ts";
 import { CatalogCache } from "./cache.ts";
-import {
-  loadSkillDir,
-  type ProjectSkillInfo,
-  type SkillFailure,
-  SkillLoadError,
-  type SkillRecord,
-} from "./loader.ts";
+import { SkillLoadError } from "./contents.ts";
+import type { ProjectSkillInfo, SkillFailure, SkillRecord } from "./loader.ts";
+import type { LockRead } from "./project_lock.ts";
+import type { LinkRecord } from "../../core/records/project_records.ts";
 
 const SKILL_FOLDERS = [[".agents", "skills"], [".claude", "skills"]] as const;
 
 // Where project skills are installed: decided with the scopes themselves (core/records/scope).
-import { PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
+import { LOCKFILE_NAME, PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
 export { PROJECT_SKILLS_DIR };
 
 export interface ProjectRoot {
@@ -48,13 +38,6 @@ export interface ProjectRoot {
   /** The real working directory the search starts from. */
   from: string;
 }
-
-/** What `skills-lock.json` at a root holds: nothing, this tool's lock, a foreign one. */
-export type LockRead =
-  | { state: "absent"; path: string }
-  | { state: "ok"; path: string; lock: Lockfile }
-  | { state: "foreign"; path: string; entries: ForeignLockedSkill[] }
-  | { state: "invalid"; path: string; reason: string };
 
 /** The nearest ancestor of `cwd` (itself included) holding `.git`, else `cwd` itself. */
 export function findProjectRoot(cwd: string): ProjectRoot {
@@ -72,28 +55,6 @@ export function findProjectRoot(cwd: string): ProjectRoot {
     if (parent === dir) return { root: real, repository: false, from: real };
     dir = parent;
   }
-}
-
-/** Reads `<root>/skills-lock.json` (untrusted: validated, size-capped). */
-export function readProjectLock(root: string): LockRead {
-  const path = join(root, LOCKFILE_NAME);
-  const info = lstatSyncOrNull(path);
-  if (info === null) return { state: "absent", path };
-  if (!info.isFile) return { state: "invalid", path, reason: "is not a regular file" };
-  if (info.size > MAX_LOCKFILE_BYTES) {
-    return { state: "invalid", path, reason: `is larger than ${MAX_LOCKFILE_BYTES} bytes` };
-  }
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch (error) {
-    return { state: "invalid", path, reason: `cannot be read (${(error as Error).message})` };
-  }
-  const parsed = parseLockfileText(text);
-  if (!parsed.ok) return { state: "invalid", path, reason: parsed.reason };
-  return parsed.format === "skills"
-    ? { state: "ok", path, lock: parsed.lock }
-    : { state: "foreign", path, entries: parsed.entries };
 }
 
 /** The folders searched, nearest first: up to the repository root, or below `$HOME`. */
@@ -123,15 +84,13 @@ interface Candidate {
 
 interface Found {
   candidates: Candidate[];
+  /** The symlinks in the skill folders (where they are, the folder holding them). */
+  links: { path: string; folder: string }[];
   notes: string[];
 }
 
-/** Lists the skill directories of every project skill folder, nearest first. */
-function findCandidates(
-  project: ProjectRoot,
-  env: Readonly<Record<string, string>>,
-  home: string,
-): Found {
+/** Lists the skill directories and symlinks of every project skill folder, nearest first. */
+function findCandidates(project: ProjectRoot, env: Readonly<Record<string, string>>): Found {
   const userHome = env.HOME || env.USERPROFILE || undefined;
   const candidates: Candidate[] = [];
   const links: { path: string; folder: string }[] = [];
@@ -177,8 +136,19 @@ function findCandidates(
       }
     }
   }
-  // Links and copies `skills link` made are exports of known skills, not skills of their own.
-  const recorded = readLinks(home).doc.links;
+  return { candidates, links, notes };
+}
+
+/**
+ * The candidates that are skills of their own: links and copies `skills link` made
+ * (`recorded`) are exports of known skills. A symlink that aliases no known skill is
+ * skipped with a note.
+ */
+function withoutExports(
+  { candidates, links, notes }: Found,
+  home: string,
+  recorded: readonly LinkRecord[],
+): Candidate[] {
   const copies = new Set(recorded.filter((l) => l.mode === "copy").map((l) => l.path));
   const known = new Set(candidates.map((c) => c.dir));
   let realHome = home;
@@ -200,7 +170,18 @@ function findCandidates(
       notes.push(`Skipped ${link.path}: a symlink to ${target}, which is not a known skill`);
     }
   }
-  return { candidates: kept, notes };
+  return kept;
+}
+
+/**
+ * The project's lockfile, read when there is one: its reader and the lockfile's model are
+ * loaded only then (a run with no project around never needs them).
+ */
+async function readLock(root: string): Promise<LockRead> {
+  const path = join(root, LOCKFILE_NAME);
+  if (lstatSyncOrNull(path) === null) return { state: "absent", path };
+  const { readProjectLock } = await import("./project_lock.ts");
+  return readProjectLock(root);
 }
 
 /** A short stable hash of a path, to name the project's cache file. */
@@ -230,12 +211,21 @@ export async function loadProjectSkills(
   env: Readonly<Record<string, string>>,
 ): Promise<ProjectLoad> {
   const project = findProjectRoot(cwd);
-  const lock = readProjectLock(project.root);
-  const { candidates, notes } = findCandidates(project, env, home);
+  const lock = await readLock(project.root);
+  const found = findCandidates(project, env);
+  // The link and trust records (and their model) are read only when a skill folder holds
+  // something: a run with no project skills around never loads them.
+  const records = found.candidates.length === 0 && found.links.length === 0
+    ? undefined
+    : await import("../store/project_records_file.ts");
+  const candidates = records === undefined
+    ? found.candidates
+    : withoutExports(found, home, records.readLinks(home).doc.links);
+  const { notes } = found;
   if (lock.state === "invalid") notes.push(`Cannot read ${lock.path}: it ${lock.reason}`);
   const loaded: Loaded[] = [];
-  if (candidates.length === 0) return { project, lock, loaded, notes };
-  const trust = readProjectTrust(home);
+  if (records === undefined || candidates.length === 0) return { project, lock, loaded, notes };
+  const trust = records.readProjectTrust(home);
   if (trust.problem !== undefined) {
     notes.push(`${trust.problem}; project skills count as untrusted`);
   }
@@ -260,6 +250,8 @@ export async function loadProjectSkills(
       });
       continue;
     }
+    // The loader only on a cache miss (see catalog.ts).
+    const { loadSkillDir } = await import("./loader.ts");
     try {
       const record = await loadSkillDir(c.dir, c.folder, {
         origin,

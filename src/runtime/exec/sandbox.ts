@@ -28,8 +28,6 @@ import {
 } from "../../core/scripts/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../../core/scripts/pep723.ts";
-// @ts-types="../../generated/kill_helper_py.d.ts"
-import { KILL_HELPER_SOURCE } from "../../generated/kill_helper_py.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/sandbox_init.ts";
 import { assertSandbox, resolveSandbox } from "../sandbox/mode.ts";
@@ -623,6 +621,10 @@ async function runKillHelper(
   }
   // The helper shares our process group, so it must not watch us (parent_watch.ts).
   const { SKILLS_PARENT_PID: _, ...helperEnv } = env;
+  // Loaded only when a tree must be killed: a script that exits by itself never needs it.
+  const { KILL_HELPER_SOURCE }: typeof import("../../generated/kill_helper_py.d.ts") = await import(
+    "../../generated/kill_helper_py.ts"
+  );
   for (const [command, prefix] of candidates) {
     try {
       // -I: no working directory or script directory on sys.path, no PYTHON* variables, no

@@ -1,6 +1,6 @@
 /**
- * `skills-lock.json` on disk (model: core/records/lockfile_model.ts; reading: catalog/scopes.ts,
- * which lists project skills with their lock). Writes are atomic (temp file, fsync, rename)
+ * `skills-lock.json` on disk (model: core/records/lockfile_model.ts; reading: catalog/project_lock.ts,
+ * with which the catalog lists project skills). Writes are atomic (temp file, fsync, rename)
  * and happen only inside a project-scope change (change.ts, commit.ts), after the skill folders
  * are in place. Also: the files and digest a skill folder has, as a lock entry records them,
  * and how a locked skill's folder on disk drifted from its entry.
@@ -16,13 +16,12 @@ import {
   type LockedSkill,
   type LockedSource,
   type Lockfile,
-  LOCKFILE_NAME,
 } from "../../core/records/lockfile_model.ts";
 import { ociSource, parseSource, type ResolvedSource } from "../../core/sources/sources.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
-import { PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
-import { type LockRead, readProjectLock } from "../catalog/scopes.ts";
+import { LOCKFILE_NAME, PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
+import { type LockRead, readProjectLock } from "../catalog/project_lock.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 
 export { readProjectLock };

@@ -13,7 +13,7 @@ import {
   permissionsProblem,
 } from "../../core/records/lockfile_model.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
-import type { LockRead } from "../catalog/scopes.ts";
+import type { LockRead } from "../catalog/project_lock.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks } from "../store/project_records_file.ts";

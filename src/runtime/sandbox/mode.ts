@@ -21,7 +21,7 @@ import { findOnPath } from "../os/probe.ts";
 import { writeFileAtomicSync } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
-import { type BwrapFeatures, namespaceArgs, parseBwrapVersion } from "./bwrap.ts";
+import type { BwrapFeatures } from "./bwrap.ts";
 
 type SandboxSetting = "auto" | "required" | "off";
 
@@ -147,6 +147,8 @@ async function probe(
   if (cached?.key === key && cached.version !== undefined) {
     return bwrapStatus(setting, { path, version: cached.version, root: cached.root === true });
   }
+  // bwrap.ts only for a probe: policy mode, or a remembered probe, never needs it here.
+  const { namespaceArgs, parseBwrapVersion } = await import("./bwrap.ts");
   const root = currentUid() === 0;
   const version = parseBwrapVersion(await output(path, ["--version"]) ?? "");
   if (version === undefined) {

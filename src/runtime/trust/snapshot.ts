@@ -28,7 +28,8 @@ import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limit
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
 import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
-import { loadSkillDir, SkillLoadError, type SkillRecord } from "../catalog/loader.ts";
+import { SkillLoadError } from "../catalog/contents.ts";
+import type { SkillRecord } from "../catalog/loader.ts";
 import {
   exists,
   lstatOrNull,
@@ -140,6 +141,8 @@ async function reload(copy: VerifiedCopy, skill: SkillRecord): Promise<SkillReco
     const realDir = join(Deno.realPathSync(dirname(copy.dir)), basename(copy.dir));
     let contents = readCopyContents(copy.recordPath, realDir, copy.digest);
     if (contents === undefined) {
+      // The loader only when the copy has no record yet: a run of a kept copy never loads it.
+      const { loadSkillDir } = await import("../catalog/loader.ts");
       contents = copyContents(
         await loadSkillDir(copy.dir, dirname(realDir), {
           origin: skill.origin,

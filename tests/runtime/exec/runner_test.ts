@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import { loadSkillDir, type SkillRecord } from "../../../src/runtime/catalog/catalog.ts";
+import { loadSkillDir, type SkillRecord } from "../../../src/runtime/catalog/loader.ts";
 import {
   checkArgs,
   DEFAULT_MAX_OUTPUT_BYTES,
