@@ -18,12 +18,13 @@ const SOURCE = join(ROOT, "skills", "core");
 const TARGET = join(ROOT, "src", "generated", "bundled_skills.ts");
 /** The hash and skill names alone: every command needs them, few need the file contents. */
 const INDEX_TARGET = join(ROOT, "src", "generated", "bundled_index.ts");
-/** Python helpers embedded as strings: source, generated module, exported name prefix. */
-const PYTHON_HELPERS = [
+/** Helper programs embedded as strings: source, generated module, exported name prefix. */
+const EMBEDDED_HELPERS = [
   ["src/runtime/exec/toolset_host.py", "toolset_host_py.ts", "TOOLSET_HOST"],
   ["src/runtime/exec/parent_watch.py", "parent_watch_py.ts", "PARENT_WATCH"],
   ["src/runtime/exec/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
   ["src/runtime/sandbox/init.py", "sandbox_init_py.ts", "SANDBOX_INIT"],
+  ["src/runtime/sandbox/idmap.pl", "sandbox_idmap_pl.ts", "SANDBOX_IDMAP"],
 ] as const;
 const SKIP = new Set(["__pycache__", ".DS_Store", "node_modules", ".pytest_cache"]);
 
@@ -89,8 +90,8 @@ async function skillDigests(
   return out;
 }
 
-/** The generated module of one Python helper: `<PREFIX>_HASH` and `<PREFIX>_SOURCE`. */
-export async function renderPythonHelperModule(source: string, prefix: string): Promise<string> {
+/** The generated module of one embedded helper: `<PREFIX>_HASH` and `<PREFIX>_SOURCE`. */
+export async function renderHelperModule(source: string, prefix: string): Promise<string> {
   const text = await Deno.readTextFile(join(ROOT, source));
   const digest = (await sha256Hex(text)).slice(0, 16);
   return [
@@ -113,8 +114,8 @@ if (import.meta.main) {
   const bundled = await renderBundledModules();
   await writeIfChanged(INDEX_TARGET, bundled.index);
   await writeIfChanged(TARGET, bundled.files);
-  for (const [source, target, prefix] of PYTHON_HELPERS) {
-    const module = await renderPythonHelperModule(source, prefix);
+  for (const [source, target, prefix] of EMBEDDED_HELPERS) {
+    const module = await renderHelperModule(source, prefix);
     await writeIfChanged(join(ROOT, "src", "generated", target), module);
   }
 }

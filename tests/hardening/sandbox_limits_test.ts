@@ -12,13 +12,26 @@ import { basename, join } from "node:path";
 import { SKIP_SLOW } from "../helpers/quick.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
 
+const root = Deno.uid() === 0;
 for (
-  const [how, env] of [
-    // As root a writable workspace is mounted idmapped by the Python init helper: read-only
-    // here, the util-linux form is what starts.
-    ["prlimit", { SKILLS_READ_ONLY: "1" }],
+  const [how, env, started] of [
+    // Read-only, the util-linux form is what starts, as root or not.
+    ["prlimit", { SKILLS_READ_ONLY: "1" }, /sandbox: .*prlimit --nproc=256/],
+    // As root a writable workspace is mounted idmapped by the Perl helper first, then the
+    // util-linux form enters it as the sandbox's uid (not root: the util-linux form alone).
+    [
+      "the Perl idmap helper, then prlimit",
+      {},
+      root
+        ? /sandbox: \S*perl -f -e <source> .*prlimit --nproc=256/
+        : /sandbox: .*prlimit --nproc=256/,
+    ],
     // Any network grant starts the Python init helper (it relays the proxy) instead.
-    ["the Python init helper", { SKILLS_ALLOW_NET: "example.invalid:443" }],
+    [
+      "the Python init helper",
+      { SKILLS_ALLOW_NET: "example.invalid:443" },
+      /sandbox: \S*python3? -I -S -B -c <source>/,
+    ],
   ] as const
 ) {
   Deno.test(`a fork bomb is stopped by the process limit (${how})`, needsSandbox, async () => {
@@ -35,10 +48,7 @@ for (
     assert.equal(bomb.stopped, true, `forked ${bomb.forked} children unchecked`);
     assert.ok(bomb.forked < 300, `forked ${bomb.forked}`);
     assert.match(bomb.error, /Resource temporarily unavailable/);
-    assert.match(
-      result.stderr,
-      how === "prlimit" ? /sandbox: .*prlimit --nproc=256/ : /<init\.py>/,
-    );
+    assert.match(result.stderr, started);
   });
 }
 

@@ -29,7 +29,7 @@ export interface BwrapFeatures {
   /** `[major, minor, patch]` from `bwrap --version`. */
   version: readonly [number, number, number];
   root: boolean;
-  /** A root CLI's init mounts the workspace idmapped (init.py): it keeps CAP_SYS_ADMIN for that. */
+  /** A root CLI's init mounts the workspace idmapped (idmap.pl, init.py): it keeps CAP_SYS_ADMIN. */
   idmap?: boolean;
 }
 

@@ -13,11 +13,12 @@
  *     its working directory: writable unless read-only was asked for, with guarded paths
  *     read-only and secret files masked (core/policy/workspace.ts); hidden when it is `/`, the
  *     home itself or a folder containing it (the script then starts in its work folder);
- *     as root, the sandbox's uid writes it through an idmapped mount (init.py);
+ *     as root, the sandbox's uid writes it through an idmapped mount (idmap.pl or init.py);
  *   - no network, except the hosts its manifest declares and the user grants, through the
  *     CLI's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY); proxy settings of the user's own
  *     environment never reach it;
- *   - limits: processes, address space, CPU seconds, file size (init.ts: prlimit or init.py).
+ *   - limits: processes, address space, CPU seconds, file size (sandbox_init.ts: prlimit or
+ *     init.py).
  * The mounts themselves are mounts.ts's.
  */
 
@@ -30,7 +31,13 @@ import {
   type NetGrant,
   type NetPolicy,
 } from "../../core/policy/net_grants.ts";
-import { initCommand, type InitTools, type SandboxLimits } from "./sandbox_init.ts";
+import {
+  initCommand,
+  initEnv,
+  type InitTools,
+  perlInit,
+  type SandboxLimits,
+} from "./sandbox_init.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import type { BwrapInfo } from "./mode.ts";
 import { initPython } from "./toolchain.ts";
@@ -279,10 +286,10 @@ export async function prepareSandbox(
       policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
     }
     const network = allowsNetwork(policy);
-    // A root CLI's writable workspace is mounted idmapped for the uid by init.py.
+    // A root CLI's writable workspace is mounted idmapped for the uid by idmap.pl or init.py.
     const idmapping = root &&
       (request.workspace?.writable === true || (request.grants?.length ?? 0) > 0);
-    const tools = initTools(launcher, env, callerEnv, network || idmapping, root);
+    const tools = initTools(launcher, env, callerEnv, { network, idmapping, root });
     const plan = mountPlan(
       { ...request, root },
       workDir,
@@ -305,13 +312,13 @@ export async function prepareSandbox(
     }
     const mapped = uid === undefined || !idmapping ? [] : mappedFolders(plan, request);
     const cwd = enterAsUid(plan, mapped, workDir);
-    const inner = initCommand(
-      { limits: request.limits, uid, bridge, cwd, idmap: mapped, command: [launcher, ...args] },
-      tools,
-    );
+    const launched = [launcher, ...args];
+    const init = { limits: request.limits, uid, bridge, cwd, idmap: mapped, command: launched };
+    const inner = initCommand(init, tools);
+    Object.assign(extraEnv, initEnv(init, tools));
     request.log?.(
       `sandbox: ${
-        inner.slice(0, inner.indexOf(launcher) + 1).map((a) => a.length > 60 ? "<init.py>" : a)
+        inner.slice(0, inner.indexOf(launcher) + 1).map((a) => a.length > 60 ? "<source>" : a)
           .join(" ")
       } …; work folder ${workDir}`,
     );
@@ -345,22 +352,27 @@ function giveWorkDir(workDir: string, request: SandboxRequest): number {
 }
 
 /**
- * prlimit and setpriv from the system, and the Python init helper when it is needed (a
- * network, idmapped folders, or a system tool missing): a real interpreter rather than a
- * shim if there is one.
+ * prlimit and setpriv from the system; for a root CLI's idmapped folders without a network,
+ * the system's Perl when it may run idmap.pl (sandbox_init.perlInit); and the Python init
+ * helper when it is needed (a network, idmapped folders Perl cannot map, or a system tool
+ * missing): a real interpreter rather than a shim if there is one.
  */
 function initTools(
   launcher: string,
   env: Readonly<Record<string, string>>,
   callerEnv: Readonly<Record<string, string>>,
-  needsInit: boolean,
-  root: boolean,
+  needs: { network: boolean; idmapping: boolean; root: boolean },
 ): InitTools {
+  const { network, idmapping, root } = needs;
   const tools: InitTools = {
     prlimit: systemTool("prlimit"),
     setpriv: systemTool("setpriv"),
   };
-  if (needsInit || tools.prlimit === undefined || (root && tools.setpriv === undefined)) {
+  if (idmapping && !network) {
+    tools.perl = perlInit(systemTool("perl"), systemTool("env"), Deno.build.arch, env);
+  }
+  const python = network || (idmapping && tools.perl === undefined);
+  if (python || tools.prlimit === undefined || (root && tools.setpriv === undefined)) {
     const candidates = [
       ...(basename(launcher).startsWith("python") ? [launcher] : []),
       ...(env.SKILLS_PYTHON?.startsWith("/") ? [env.SKILLS_PYTHON] : []),
@@ -381,7 +393,9 @@ function sandboxExecutables(
 ): string[] {
   const executables = [
     launcher,
-    ...[tools.python, tools.prlimit, tools.setpriv].filter((p): p is string => p !== undefined),
+    ...[tools.python, tools.prlimit, tools.setpriv, tools.perl?.path, tools.perl?.env].filter(
+      (p): p is string => p !== undefined,
+    ),
   ];
   // uv looks for an interpreter on PATH itself.
   const pathPython = traits.uv ? findOnPath("python3", callerEnv) : undefined;

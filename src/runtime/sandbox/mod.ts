@@ -4,9 +4,10 @@
  * bubblewrap argv (bwrap.ts, pure), what is hidden, shown and writable (mounts.ts), what
  * of the user's home must stay visible for the interpreter to start (toolchain.ts), one
  * sandboxed launch with its work folder, environment and network (launch.ts), the first
- * command inside, which applies the limits (init.ts: util-linux prlimit, or init.py,
- * embedded by scripts/gen_bundled.ts, which also relays the proxy and, under a root CLI,
- * mounts a writable workspace idmapped for the sandbox's uid), the filtering CONNECT
+ * command inside, which applies the limits (sandbox_init.ts: util-linux prlimit; under a
+ * root CLI idmap.pl first, which mounts a writable workspace idmapped for the sandbox's uid;
+ * or init.py, which does that and also relays the proxy; both embedded by
+ * scripts/gen_bundled.ts), the filtering CONNECT
  * proxy the CLI runs for declared hosts (proxy.ts), and the macOS `sandbox-exec` profile
  * (macos.sb, documented in docs/security.md, not applied automatically).
  *

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { initCommand } from "../../../src/runtime/sandbox/sandbox_init.ts";
+import { initCommand, perlInit } from "../../../src/runtime/sandbox/sandbox_init.ts";
 
 const LIMITS = { processes: 256, memoryBytes: 4096, cpuSeconds: -1, fileSizeBytes: 1024 };
 const TOOLS = {
@@ -59,4 +59,62 @@ Deno.test("initCommand(): a root CLI's idmapped workspace needs init.py, which e
   assert.equal(config.cwd, "/w");
   assert.deepEqual(config.idmap, idmap);
   assert.equal(config.uid, 2000000007);
+});
+
+const PERL = { path: "/usr/bin/perl", env: "/usr/bin/env", unshare: 272 };
+
+Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then setpriv, env -C and prlimit", () => {
+  const idmap = [{ path: "/w", pins: ["/w/.git", "/w/sub/.git"] }, { path: "/g", pins: [] }];
+  const request = { limits: LIMITS, uid: 2000000007, cwd: "/w", idmap, command: ["/x/python3"] };
+  const argv = initCommand(request, { ...TOOLS, perl: PERL });
+  assert.deepEqual(argv.slice(0, 3), ["/usr/bin/perl", "-f", "-e"]);
+  assert.match(argv[3]!, /MOUNT_ATTR_IDMAP/, "the embedded idmap.pl");
+  const split = argv.indexOf("--");
+  assert.deepEqual(argv.slice(4, split), [
+    "272",
+    "2000000007",
+    "/w",
+    "/w/.git",
+    "/w/sub/.git",
+    "/g",
+  ], "each folder then its pins, as init.py maps them");
+  assert.deepEqual(argv.slice(split + 1), [
+    "/usr/bin/setpriv",
+    "--reuid=2000000007",
+    "--regid=2000000007",
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--",
+    "/usr/bin/env",
+    "-C",
+    "/w",
+    "/usr/bin/prlimit",
+    "--nproc=256:256",
+    "--as=4096:4096",
+    "--cpu=unlimited:unlimited",
+    "--fsize=1024:1024",
+    "--core=0:0",
+    "--",
+    "/x/python3",
+  ], "the uid enters the workspace only once it is the uid");
+  // A proxy relay still needs the Python helper, Perl or not.
+  const bridge = { port: 3128, socket: "/tmp/skills-net-1/proxy.sock" };
+  const relayed = initCommand({ ...request, bridge }, { ...TOOLS, perl: PERL });
+  assert.equal(relayed[0], "/usr/bin/python3");
+});
+
+Deno.test("perlInit(): only a system Perl, a known architecture and no PERL* variable", () => {
+  const clean = { PATH: "/usr/bin", HOME: "/root" };
+  assert.deepEqual(perlInit("/usr/bin/perl", "/usr/bin/env", "x86_64", clean), PERL);
+  assert.equal(perlInit("/usr/bin/perl", "/usr/bin/env", "aarch64", clean)?.unshare, 97);
+  assert.equal(perlInit(undefined, "/usr/bin/env", "x86_64", clean), undefined);
+  assert.equal(perlInit("/usr/bin/perl", undefined, "x86_64", clean), undefined);
+  assert.equal(perlInit("/usr/bin/perl", "/usr/bin/env", "riscv64", clean), undefined);
+  for (const name of ["PERL5OPT", "PERL5LIB", "PERLLIB", "perl5db", "PERL_UNICODE"]) {
+    assert.equal(
+      perlInit("/usr/bin/perl", "/usr/bin/env", "x86_64", { ...clean, [name]: "-Mx" }),
+      undefined,
+      `${name}: Perl reads it before idmap.pl runs`,
+    );
+  }
 });
