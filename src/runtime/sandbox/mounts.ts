@@ -166,7 +166,7 @@ export function mountPlan(
     callerDir !== undefined &&
     (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
       hideSecond.some((root) => isWithin(root, callerDir!)) ||
-      // A root CLI's writable workspace is idmapped for the sandbox's uid (idmap.py).
+      // A root CLI's writable workspace is idmapped for the sandbox's uid (idmap.pl, init.py).
       (request.root && !request.workspace?.writable && !readableByOthers(callerDir)))
   ) callerDir = undefined;
   const writable = callerDir !== undefined && request.workspace?.writable === true;
