@@ -8,28 +8,33 @@ const TOOLS = {
   python: "/usr/bin/python3",
 };
 
+/** prlimit with LIMITS, up to the launcher. */
+const PRLIMIT = [
+  "/usr/bin/prlimit",
+  "--nproc=256:256",
+  "--as=4096:4096",
+  "--cpu=unlimited:unlimited",
+  "--fsize=1024:1024",
+  "--core=0:0",
+  "--",
+];
+/** setpriv becoming uid 2000000007, up to what it runs. */
+const DROP = [
+  "/usr/bin/setpriv",
+  "--reuid=2000000007",
+  "--regid=2000000007",
+  "--clear-groups",
+  "--inh-caps=-all",
+  "--",
+];
+
 Deno.test("initCommand(): prlimit (after setpriv as root) when no proxy relay is needed", () => {
-  assert.deepEqual(initCommand({ limits: LIMITS, command: ["/x/python3", "s.py"] }, TOOLS), [
-    "/usr/bin/prlimit",
-    "--nproc=256:256",
-    "--as=4096:4096",
-    "--cpu=unlimited:unlimited",
-    "--fsize=1024:1024",
-    "--core=0:0",
-    "--",
-    "/x/python3",
-    "s.py",
-  ]);
+  assert.deepEqual(
+    initCommand({ limits: LIMITS, command: ["/x/python3", "s.py"] }, TOOLS),
+    [...PRLIMIT, "/x/python3", "s.py"],
+  );
   const root = initCommand({ limits: LIMITS, uid: 2000000007, command: ["/x/python3"] }, TOOLS);
-  assert.deepEqual(root.slice(0, 7), [
-    "/usr/bin/setpriv",
-    "--reuid=2000000007",
-    "--regid=2000000007",
-    "--clear-groups",
-    "--inh-caps=-all",
-    "--",
-    "/usr/bin/prlimit",
-  ]);
+  assert.deepEqual(root, [...DROP, ...PRLIMIT, "/x/python3"]);
 });
 
 Deno.test("initCommand(): the Python helper for the proxy relay, or without util-linux", () => {
@@ -78,25 +83,11 @@ Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then setpriv, en
     "/w/sub/.git",
     "/g",
   ], "each folder then its pins, as init.py maps them");
-  assert.deepEqual(argv.slice(split + 1), [
-    "/usr/bin/setpriv",
-    "--reuid=2000000007",
-    "--regid=2000000007",
-    "--clear-groups",
-    "--inh-caps=-all",
-    "--",
-    "/usr/bin/env",
-    "-C",
-    "/w",
-    "/usr/bin/prlimit",
-    "--nproc=256:256",
-    "--as=4096:4096",
-    "--cpu=unlimited:unlimited",
-    "--fsize=1024:1024",
-    "--core=0:0",
-    "--",
-    "/x/python3",
-  ], "the uid enters the workspace only once it is the uid");
+  assert.deepEqual(
+    argv.slice(split + 1),
+    [...DROP, "/usr/bin/env", "-C", "/w", ...PRLIMIT, "/x/python3"],
+    "the uid enters the workspace only once it is the uid",
+  );
   // A proxy relay still needs the Python helper, Perl or not.
   const bridge = { port: 3128, socket: "/tmp/skills-net-1/proxy.sock" };
   const relayed = initCommand({ ...request, bridge }, { ...TOOLS, perl: PERL });

@@ -33,6 +33,13 @@ async function retrust(home: string, installed: string): Promise<void> {
 
 const recordOf = (skill: SkillRecord) => `${skill.dir}.record.json`;
 
+/** `kept` installed and run once: where its record lies, and the record as written. */
+async function keptRecord(root: string, description: string) {
+  const kept = await installKept(root, description);
+  const path = recordOf(await verifiedSkill(await kept.listed(), kept.home));
+  return { ...kept, path, honest: JSON.parse(await Deno.readTextFile(path)) };
+}
+
 Deno.test("a run reads its manifest from the record kept beside the verified copy, the same as from the copy", async () => {
   await using tmp = await tempDir();
   const { home, listed } = await installKept(tmp.path, "First words.");
@@ -48,10 +55,7 @@ Deno.test("a run reads its manifest from the record kept beside the verified cop
 
 Deno.test("a record of another digest, folder or version is never used: the copy's manifest is read again", async () => {
   await using tmp = await tempDir();
-  const { home, listed } = await installKept(tmp.path, "Honest words.");
-  const verified = await verifiedSkill(await listed(), home);
-  const path = recordOf(verified);
-  const honest = JSON.parse(await Deno.readTextFile(path));
+  const { home, listed, path, honest } = await keptRecord(tmp.path, "Honest words.");
   const poisoned = (change: (record: typeof honest) => void) => {
     const record = structuredClone(honest);
     record.contents.manifest.description = "Poisoned words.";
@@ -129,10 +133,7 @@ Deno.test("contents JSON cannot spell exactly are not kept (the manifest is read
 
 Deno.test("a record naming a script outside the copy's scripts/ folder is never used", async () => {
   await using tmp = await tempDir();
-  const { home, listed } = await installKept(tmp.path, "Kept words.");
-  const verified = await verifiedSkill(await listed(), home);
-  const path = recordOf(verified);
-  const honest = JSON.parse(await Deno.readTextFile(path));
+  const { home, listed, path, honest } = await keptRecord(tmp.path, "Kept words.");
   const planted = join(tmp.path, "planted.py");
   await Deno.writeTextFile(planted, "print('planted')\n");
   for (
