@@ -20,7 +20,7 @@
 
 import { findOnPath } from "../os/probe.ts";
 import { dirname, isAbsolute, join } from "../os/paths.ts";
-import { lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
+import { lstatSyncOrNull, removeWorkFolder } from "../os/fs.ts";
 import {
   allowedPrograms,
   LANGUAGES,
@@ -377,8 +377,7 @@ function spawnWithWorkDir(plan: LaunchPlan, options: SpawnOptions): SandboxedPro
     throw error;
   }
   let released: Promise<void> | undefined;
-  const release = () =>
-    released ??= spawned.release().then(() => removeIfExists(workDir).catch(() => {}));
+  const release = () => released ??= spawned.release().then(() => removeWorkFolder(workDir));
   return { ...spawned, release };
 }
 

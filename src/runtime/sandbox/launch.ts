@@ -23,7 +23,7 @@
  */
 
 import { basename, DELIMITER, join } from "../os/paths.ts";
-import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { isWithin, lstatSyncOrNull, removeWorkFolder } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
 import {
   allowsNetwork,
@@ -274,7 +274,7 @@ export async function prepareSandbox(
   const dispose = () =>
     disposed ??= (async () => {
       await proxy?.close();
-      await Deno.remove(workDir, { recursive: true }).catch(() => {});
+      await removeWorkFolder(workDir);
     })();
   try {
     // Root or not, from the folder just made (the probe's answer may be another user's).
