@@ -2,13 +2,18 @@
  * Token accounting from real requests: the configured provider client builds the request
  * it would send (same model step as the chat loop), a capturing `fetch` records the body
  * and answers with an empty response — no network — and the body is tokenized.
+ *
+ * The tokenizer (o200k_base, ~60 MiB once loaded) is imported only after every request is
+ * captured: loaded at start, its tables are promoted while the captures allocate, and that
+ * survival grows V8's young generation (`skills context` with 1,000 skills peaked at
+ * 213 MiB with it loaded first, 189 MiB with it loaded after the captures).
  */
 
 import type { ModelMessage } from "ai";
 import { assistantMessage, type ToolCallRecord, toolResultMessage } from "./chat_loop.ts";
 import { runModelStep } from "./model_step.ts";
 import { captureFetch, createLanguageModel, type ProviderConfig } from "./providers.ts";
-import { countTokens, requestParts, type RequestTokens, requestTokens } from "./tokens.ts";
+import type { RequestTokens } from "./tokens.ts";
 import type { ToolDefinition, ToolSurface } from "../surface/tool_surface.ts";
 
 /** How many activations one captured request carries (see measureContext). */
@@ -46,6 +51,7 @@ export async function measureConversation(
 ): Promise<RequestTokens> {
   const probe: ModelMessage = { role: "user", content: PROBE_MESSAGE };
   const withProbe = await captureRequestBody(config, surface, [...messages, probe]);
+  const { requestTokens } = await import("./tokens.ts");
   const tokens = requestTokens(withProbe);
   if (messages.length === 0) {
     return { ...tokens, conversation: 0, total: tokens.fixed };
@@ -75,6 +81,8 @@ interface SkillCost {
 interface ContextReport {
   model: string;
   format: ProviderConfig["format"];
+  /** The tokenizer's encoding (`o200k_base`). */
+  encoding: string;
   active: string[];
   fixed: RequestTokens;
   tools: string[];
@@ -88,7 +96,8 @@ interface ContextReport {
  * Linear in the number of skills: the fixed request is captured once; a skill's share is
  * the tokens of its own entry (its `<skill>` element in the prompt and its name in the
  * tool schemas); each activation is measured once, on one shared surface that is rolled
- * back after every activation, as the messages and tools it adds to a request.
+ * back after every activation, as the messages and tools it adds to a request. Every
+ * request is captured before any is counted (see the module's comment).
  */
 export async function measureContext(
   config: ProviderConfig,
@@ -98,20 +107,26 @@ export async function measureContext(
   const probe: ModelMessage[] = [{ role: "user", content: PROBE_MESSAGE }];
   const surface = await openSurface(new Set(active));
   try {
-    const fixed = requestTokens(await captureRequestBody(config, surface, probe));
-    const tools = surface.listTools().map((t) => t.name);
-    const shares = active.length === 1
-      ? [fixed.fixed - await fixedWithout(config, openSurface, probe)]
-      : skillShares(surface, active);
+    const fixedBody = await captureRequestBody(config, surface, probe);
+    const withoutBody = active.length === 1
+      ? await fixedWithoutBody(config, openSurface, probe)
+      : undefined;
     // In batches: each batch's activations are measured with one captured request, so the
     // work stays linear and the garbage of a thousand-skill measurement stays small.
     const activations: Activation[] = [];
-    const costs: number[] = [];
+    const wires: ActivationWire[] = [];
     for (let i = 0; i < active.length; i += ACTIVATION_BATCH) {
       const batch = await activateEach(surface, active.slice(i, i + ACTIVATION_BATCH));
       activations.push(...batch);
-      costs.push(...await activationCosts(config, probe, batch));
+      wires.push(await captureActivations(config, probe, batch));
     }
+    const tokens = await import("./tokens.ts");
+    const fixed = tokens.requestTokens(fixedBody);
+    const tools = surface.listTools().map((t) => t.name);
+    const shares = withoutBody !== undefined
+      ? [fixed.fixed - tokens.requestTokens(withoutBody).fixed]
+      : skillShares(surface, active, tokens.countTokens);
+    const costs = wires.flatMap((wire) => activationCosts(wire, tokens));
     const skills = activations.map((a, index): SkillCost => ({
       name: a.name,
       fixed: shares[index]!,
@@ -122,6 +137,7 @@ export async function measureContext(
     return {
       model: config.label,
       format: config.format,
+      encoding: tokens.ENCODING,
       active: [...active],
       fixed,
       tools,
@@ -161,17 +177,23 @@ async function activateEach(surface: ToolSurface, active: readonly string[]) {
   return activations;
 }
 
+/** A batch of activations and the request that carries them, captured, not yet counted. */
+interface ActivationWire {
+  activations: readonly Activation[];
+  probeLength: number;
+  body: unknown;
+}
+
 /**
- * What each activation adds to the next request: its tool call, its result and the tools
- * it mounts, in the wire format of the provider. One request carrying every activation is
- * captured (the provider client's formatting is what counts, and a capture costs a few ms),
- * then each activation's own messages and tools are counted.
+ * One request carrying every activation of a batch after the probe: its tool call, its
+ * result and the tools it mounts, as the provider client formats them (that formatting is
+ * what counts, and a capture costs a few ms).
  */
-async function activationCosts(
+async function captureActivations(
   config: ProviderConfig,
   probe: ModelMessage[],
   activations: readonly Activation[],
-): Promise<number[]> {
+): Promise<ActivationWire> {
   const messages: ModelMessage[] = [...probe];
   for (const { record } of activations) {
     const call = { id: record.id, name: record.name, input: record.arguments };
@@ -179,15 +201,27 @@ async function activationCosts(
   }
   const mounted = activations.flatMap((a) => a.added);
   const stub = { systemPrompt: "", listTools: () => mounted };
-  const wire = requestParts(await captureRequestBody(config, stub, messages));
-  if (wire.conversation.length !== probe.length + 2 * activations.length) {
+  const body = await captureRequestBody(config, stub, messages);
+  return { activations, probeLength: probe.length, body };
+}
+
+/**
+ * What each activation of a captured batch adds to the next request, in the wire format of
+ * the provider: its own messages and the tools it mounts, counted.
+ */
+function activationCosts(
+  { activations, probeLength, body }: ActivationWire,
+  { countTokens, requestParts }: Pick<typeof import("./tokens.ts"), "countTokens" | "requestParts">,
+): number[] {
+  const wire = requestParts(body);
+  if (wire.conversation.length !== probeLength + 2 * activations.length) {
     throw new Error("the provider client merged activation messages; cannot attribute them");
   }
-  const head = wire.conversation.slice(0, probe.length);
+  const head = wire.conversation.slice(0, probeLength);
   const base = countTokens(JSON.stringify(head));
   const toolsByName = new Map(wire.tools.map((tool) => [wireToolName(tool), tool]));
   return activations.map((activation, index) => {
-    const at = probe.length + 2 * index;
+    const at = probeLength + 2 * index;
     const own = [...head, ...wire.conversation.slice(at, at + 2)];
     const tools = activation.added.map((t) => toolsByName.get(t.name)).filter((t) => t);
     const toolTokens = tools.length === 0 ? 0 : countTokens(JSON.stringify(tools));
@@ -202,15 +236,15 @@ function wireToolName(tool: unknown): string | undefined {
   return typeof name === "string" ? name : undefined;
 }
 
-/** The fixed overhead with no skill active (what a single skill's share is measured against). */
-async function fixedWithout(
+/** The request with no skill active (what a single skill's share is measured against). */
+async function fixedWithoutBody(
   config: ProviderConfig,
   openSurface: (active: ReadonlySet<string>) => Promise<ToolSurface>,
   probe: ModelMessage[],
-): Promise<number> {
+): Promise<unknown> {
   const none = await openSurface(new Set());
   try {
-    return requestTokens(await captureRequestBody(config, none, probe)).fixed;
+    return await captureRequestBody(config, none, probe);
   } finally {
     await none.close();
   }
@@ -223,6 +257,7 @@ async function fixedWithout(
 function skillShares(
   surface: Pick<ToolSurface, "systemPrompt" | "listTools">,
   active: readonly string[],
+  countTokens: (text: string) => number,
 ): number[] {
   const prompt = surface.systemPrompt;
   const schemas = JSON.stringify(surface.listTools());

@@ -15,7 +15,6 @@ import {
   routeSdkWarnings,
 } from "../../agent/chat/providers.ts";
 import { surfaceFactory } from "../../agent/surface/surface_factory.ts";
-import { ENCODING } from "../../agent/chat/tokens.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../ui/render.ts";
@@ -67,7 +66,7 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
       model: report.model,
       model_configured: configured,
       format: report.format,
-      encoding: ENCODING,
+      encoding: report.encoding,
       active: report.active,
       total: report.fixed.fixed,
       system: report.fixed.system,
@@ -88,7 +87,7 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
   for (const message of warnings) warn(ctx, message);
   const source = configured ? config.label : `${config.label} (SKILLS_MODEL not set)`;
   ctx.stdout.write(
-    `Fixed context: ${report.fixed.fixed} tokens (${ENCODING}, request format of ${source})\n` +
+    `Fixed context: ${report.fixed.fixed} tokens (${report.encoding}, request format of ${source})\n` +
       `  system prompt     ${report.fixed.system}\n` +
       `  tool definitions  ${report.fixed.tools} (${report.fixed.toolCount} tools)\n`,
   );
