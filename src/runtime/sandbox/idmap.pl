@@ -1,35 +1,59 @@
 # The sandbox's idmap helper: the first program inside a bubblewrap sandbox that a root CLI
 # starts for a writable workspace when no network is granted (init.py does the same work,
-# and more, in a Python start: the same work took ~4 ms more there, median of 31).
+# and more, in a Python start: the same work took ~4 ms more there, median of 31). It also
+# does what util-linux's setpriv, coreutils' `env -C` and prlimit do in the other forms,
+# itself: three more execs cost ~2.6 ms (median of 40), a few system calls almost nothing.
 #
-# Run as `perl -f -e <this source> <unshare syscall number> <uid> <folder>... -- <command>...`
+# Run as
+#   perl -f -e <this source> <syscalls> <folder>... -- <uid> <nproc> <as> <cpu> <fsize> <cwd>
+#        <command>...
 # with PERL_BADLANG=0 and no other PERL* variable in the environment (runtime/sandbox/
 # sandbox_init.ts decides; without a PERL* variable nothing but this source runs, and `-f`
-# skips a site customisation file). It
+# skips a site customisation file). <syscalls> are this architecture's numbers of unshare,
+# setgroups, setresgid, setresuid, capset, prctl and prlimit64, comma-separated, in that
+# order (the CLI knows its architecture; open_tree and its kin have one number everywhere);
+# each limit is a number or `unlimited`; <cwd> is empty to stay where bubblewrap started. It
 #   1. mounts each folder idmapped (on-disk root <-> `uid`) over itself, in the order given
 #      (a workspace, then the `.git` folders pinned inside it): a recursive clone of what
 #      bubblewrap mounted there, so guarded paths and masked files bound over the folder
 #      stay as they were. Bubblewrap left CAP_SYS_ADMIN for this alone. Without idmapped
 #      mounts (Linux before 5.12, a filesystem without them) a warning, and the folder stays
 #      read-only for the uid;
-#   2. removes PERL_BADLANG (set only so that a locale this system lacks draws no warning
-#      from Perl itself) and executes the command: util-linux's `setpriv`, which becomes the
-#      uid, then `env -C` into the working directory and `prlimit`, as without an idmap.
-# Builtins only (no module is loaded); ships inside the skills binary (scripts/gen_bundled.ts).
+#   2. sets the limits, soft and hard (so nothing inside can raise them again), and no core
+#      files: what `prlimit --nproc --as --cpu --fsize --core=0:0` sets in the other forms;
+#   3. becomes the uid (gid the same, no supplementary groups) with every capability gone,
+#      the inheritable and ambient sets included: what `setpriv --reuid --regid
+#      --clear-groups --inh-caps=-all` does (bubblewrap left CAP_SETUID and CAP_SETGID for
+#      it), then checks that it is that uid, with no group and no capability;
+#   4. enters the working directory as the uid (an idmapped workspace is the uid's alone);
+#   5. removes PERL_BADLANG (set only so that a locale this system lacks draws no warning
+#      from Perl itself) and executes the command.
+# Any failure of steps 2 to 5 ends it with status 126 before the command runs: never a
+# command half-dropped. Builtins only (no module is loaded); ships inside the skills binary
+# (scripts/gen_bundled.ts).
 
-my ($unshare, $uid, @rest) = @ARGV;
+my ($syscalls, @rest) = @ARGV;
 my @folders;
 push @folders, shift @rest while @rest && $rest[0] ne '--';
 shift @rest;
-my @command = @rest;
+my ($uid, $nproc, $as, $cpu, $fsize, $cwd, @command) = @rest;
 
 sub fail {
     print STDERR "skills sandbox: $_[0]\n";
     exit 126;
 }
 
-fail("usage: <unshare> <uid> <folder>... -- <command>...")
-    unless defined $uid && $uid =~ /^[0-9]+$/ && $unshare =~ /^[0-9]+$/ && @command;
+my $limit = qr/^(?:[0-9]{1,19}|unlimited)$/;
+fail("usage: <syscalls> <folder>... -- <uid> <nproc> <as> <cpu> <fsize> <cwd> <command>...")
+    unless defined $syscalls && $syscalls =~ /^[0-9]+(?:,[0-9]+){6}$/
+    && !grep({ !m{^/} } @folders)
+    && defined $uid && $uid =~ /^[1-9][0-9]{0,9}$/
+    && !grep({ !defined || !/$limit/ } $nproc, $as, $cpu, $fsize)
+    && defined $cwd && $cwd =~ m{^(?:/.*)?$}s
+    && @command;
+my ($unshare, $setgroups, $setresgid, $setresuid, $capset, $prctl, $prlimit64) =
+    map { $_ + 0 } split /,/, $syscalls;
+$uid += 0;
 
 # A user namespace whose root is `uid` outside: the mapping of the mounts. Its holder is a
 # child that has only unshared; its namespace file outlives it once opened.
@@ -41,7 +65,7 @@ sub user_namespace {
     if ($pid == 0) {
         close $ready_r;
         close $done_w;
-        syswrite $ready_w, (syscall($unshare + 0, 0x10000000) == 0 ? "1" : "0");  # CLONE_NEWUSER
+        syswrite $ready_w, (syscall($unshare, 0x10000000) == 0 ? "1" : "0");  # CLONE_NEWUSER
         sysread $done_r, my $byte, 1;
         exit 0;
     }
@@ -89,5 +113,40 @@ if (@folders) {
     };
 }
 
+# prlimit64(0: this process, resource, {soft, hard}, no old value); RLIM_INFINITY is ~0.
+for (["processes", 6, $nproc], ["address space", 9, $as], ["cpu time", 0, $cpu],
+    ["file size", 1, $fsize], ["core file size", 4, 0])
+{
+    my ($name, $resource, $value) = @$_;
+    my $n = $value eq "unlimited" ? ~0 : $value + 0;
+    my $rlimit = pack("QQ", $n, $n);
+    syscall($prlimit64, 0, $resource, $rlimit, 0) == 0
+        or fail("cannot set the $name limit to $value: $!");
+}
+
+# Groups first, then the gid, then the uid: each later step takes the capability the one
+# before needs. Leaving uid 0 for good empties the permitted and effective sets; capset
+# (version 3, this process, all sets zero) empties the inheritable one, prctl the ambient.
+syscall($setgroups, 0, 0) == 0 or fail("cannot clear the groups: $!");
+syscall($setresgid, $uid, $uid, $uid) == 0 or fail("cannot become gid $uid: $!");
+syscall($setresuid, $uid, $uid, $uid) == 0 or fail("cannot become uid $uid: $!");
+my $header = pack("LL", 0x20080522, 0);
+my $caps = pack("L6", (0) x 6);
+syscall($capset, $header, $caps) == 0 or fail("cannot clear the capabilities: $!");
+syscall($prctl, 47, 4, 0, 0, 0) == 0 or fail("cannot clear the ambient capabilities: $!");
+
+# Checked, not assumed: the real and effective ids (Perl asks the kernel each time), and
+# `$(`/`$)` are the gid followed by getgroups()'s list, so the gid alone means no group.
+fail("still not uid and gid $uid after dropping privileges")
+    unless $< == $uid && $> == $uid && $( eq "$uid" && $) eq "$uid";
+open(my $status, '<', "/proc/self/status") or fail("cannot read /proc/self/status: $!");
+my %cap = map { /^(Cap(?:Inh|Prm|Eff|Amb)):\s*([0-9a-f]+)$/ ? ($1 => $2) : () } <$status>;
+close $status;
+fail("capabilities left after dropping privileges")
+    unless keys %cap == 4 && !grep { /[^0]/ } values %cap;
+
+if ($cwd ne "") {
+    chdir $cwd or fail("cannot enter the workspace $cwd: $!");
+}
 delete $ENV{PERL_BADLANG};
 exec { $command[0] } @command or fail("cannot start $command[0]: $!");

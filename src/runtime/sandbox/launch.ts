@@ -355,7 +355,8 @@ function giveWorkDir(workDir: string, request: SandboxRequest): number {
  * prlimit and setpriv from the system; for a root CLI's idmapped folders without a network,
  * the system's Perl when it may run idmap.pl (sandbox_init.perlInit); and the Python init
  * helper when it is needed (a network, idmapped folders Perl cannot map, or a system tool
- * missing): a real interpreter rather than a shim if there is one.
+ * missing: the Perl form needs none of them, but with the workspace hidden there is nothing
+ * to map and the util-linux form runs): a real interpreter rather than a shim if there is one.
  */
 function initTools(
   launcher: string,
@@ -369,7 +370,7 @@ function initTools(
     setpriv: systemTool("setpriv"),
   };
   if (idmapping && !network) {
-    tools.perl = perlInit(systemTool("perl"), systemTool("env"), Deno.build.arch, env);
+    tools.perl = perlInit(systemTool("perl"), Deno.build.arch, env);
   }
   const python = network || (idmapping && tools.perl === undefined);
   if (python || tools.prlimit === undefined || (root && tools.setpriv === undefined)) {
@@ -393,7 +394,7 @@ function sandboxExecutables(
 ): string[] {
   const executables = [
     launcher,
-    ...[tools.python, tools.prlimit, tools.setpriv, tools.perl?.path, tools.perl?.env].filter(
+    ...[tools.python, tools.prlimit, tools.setpriv, tools.perl?.path].filter(
       (p): p is string => p !== undefined,
     ),
   ];

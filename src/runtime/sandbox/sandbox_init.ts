@@ -5,13 +5,15 @@
  *   util-linux  `[setpriv --reuid U --regid U --clear-groups --inh-caps=-all --]
  *               prlimit --nproc=N:N --as=M:M --cpu=C:C --fsize=F:F --core=0:0 -- launcher …`
  *               (two tiny execs, ~1 ms: the common case on Linux distributions);
- *   Perl        `perl -f -e <idmap.pl> <unshare> U <folder>… -- setpriv … -- env -C <cwd>
- *               prlimit … -- launcher …`: a root CLI's writable workspace mounted idmapped
- *               for the uid by a Perl start, then the util-linux form entering the
- *               workspace as the uid (~6 ms in all, ~4 ms less than the Python form, which
- *               does the same work; Perl is part of every Debian and Ubuntu system);
- *               used on x86_64 and aarch64 when no network is granted and nothing in the
- *               environment is read by Perl itself (a PERL* variable);
+ *   Perl        `perl -f -e <idmap.pl> <syscalls> <folder>… -- U N M C F <cwd> launcher …`:
+ *               a root CLI's writable workspace mounted idmapped for the uid by a Perl
+ *               start, which then sets the same limits, becomes the uid as setpriv would,
+ *               enters the workspace and executes the launcher itself, with system calls
+ *               (no setpriv, env or prlimit: ~2.6 ms of execs less; the Python form does the
+ *               same work ~4 ms slower; Perl is part of every Debian and Ubuntu system);
+ *               used on x86_64 and aarch64 (whose system call numbers it is given) when no
+ *               network is granted and nothing in the environment is read by Perl itself
+ *               (a PERL* variable);
  *   Python      `python3 -I -S -B -c <init.py> <config> launcher …` (~9 ms: a Python
  *               start), used when the skill may use the network — init.py then also
  *               relays the sandbox's loopback port to the CLI's proxy — or when the forms
@@ -38,33 +40,40 @@ export interface InitTools {
   /** The Python that runs init.py (needed only when the forms above cannot be used). */
   python?: string | undefined;
   /**
-   * The Perl that runs idmap.pl, with `env` (coreutils, for `-C`) and the number of the
-   * `unshare` system call on this architecture: all three, or the Perl form is not used.
+   * The Perl that runs idmap.pl, with the numbers of the system calls it makes on this
+   * architecture (comma-separated, in idmap.pl's order): both, or the Perl form is not used.
    */
-  perl?: { path: string; env: string; unshare: number } | undefined;
+  perl?: { path: string; syscalls: string } | undefined;
 }
 
-/** `unshare(2)`'s number where the Perl form knows it (open_tree and its kin are shared). */
-const UNSHARE_SYSCALL: Partial<Record<string, number>> = { x86_64: 272, aarch64: 97 };
+/**
+ * unshare, setgroups, setresgid, setresuid, capset, prctl and prlimit64, the order
+ * idmap.pl reads them in, where the Perl form knows them (arch/x86/entry/syscalls/
+ * syscall_64.tbl; asm-generic/unistd.h for aarch64). open_tree, move_mount and
+ * mount_setattr have one number on every architecture.
+ */
+const PERL_SYSCALLS: Partial<Record<string, readonly number[]>> = {
+  x86_64: [272, 116, 119, 117, 126, 157, 302],
+  aarch64: [97, 159, 149, 147, 91, 167, 261],
+};
 
 /**
- * The Perl form's interpreter, when it may be used: an absolute `perl` and `env`, an
- * architecture whose `unshare` number is known, and no PERL* variable in the environment the
- * sandbox starts with (Perl reads PERL5OPT, PERL5LIB and the like before any of idmap.pl
- * runs, and it runs with the capabilities the uid is about to lose).
+ * The Perl form's interpreter, when it may be used: an absolute `perl`, an architecture
+ * whose system call numbers are known, and no PERL* variable in the environment the sandbox
+ * starts with (Perl reads PERL5OPT, PERL5LIB and the like before any of idmap.pl runs, and
+ * it runs with the capabilities the uid is about to lose).
  */
 export function perlInit(
   perl: string | undefined,
-  env: string | undefined,
   arch: string,
   environment: Readonly<Record<string, string>>,
 ): InitTools["perl"] {
-  const unshare = UNSHARE_SYSCALL[arch];
-  if (perl === undefined || env === undefined || unshare === undefined) return undefined;
+  const syscalls = PERL_SYSCALLS[arch];
+  if (perl === undefined || syscalls === undefined) return undefined;
   if (Object.keys(environment).some((name) => name.toUpperCase().startsWith("PERL"))) {
     return undefined;
   }
-  return { path: perl, env, unshare };
+  return { path: perl, syscalls: syscalls.join(",") };
 }
 
 /**
@@ -96,17 +105,26 @@ interface InitRequest {
   command: readonly string[];
 }
 
+/** A limit as prlimit and idmap.pl take it: a whole number, or `unlimited`. */
+function rlimitValue(value: number): string {
+  return value < 0 ? "unlimited" : String(Math.floor(value));
+}
+
+/** `soft:hard` for prlimit, both the same: nothing inside can raise the soft one again. */
 function rlimit(value: number): string {
-  const text = value < 0 ? "unlimited" : String(Math.floor(value));
+  const text = rlimitValue(value);
   return `${text}:${text}`;
 }
 
 /** Which form {@link initCommand} takes for `request` with `tools`. */
 function initForm(request: InitRequest, tools: InitTools): "util-linux" | "perl" | "python" {
   const { uid, bridge, cwd, idmap } = request;
-  if (bridge !== undefined || tools.prlimit === undefined) return "python";
-  if (uid !== undefined && tools.setpriv === undefined) return "python";
-  if (!idmap?.length && cwd === undefined) return "util-linux";
+  if (bridge !== undefined) return "python";
+  if (!idmap?.length && cwd === undefined) {
+    const missing = tools.prlimit === undefined ||
+      (uid !== undefined && tools.setpriv === undefined);
+    return missing ? "python" : "util-linux";
+  }
   return uid !== undefined && tools.perl !== undefined ? "perl" : "python";
 }
 
@@ -118,8 +136,8 @@ export function initCommand(request: InitRequest, tools: InitTools): string[] {
   return pythonCommand(request, tools);
 }
 
-/** setpriv (as root), then prlimit, then the launcher; `cwd` entered by `env -C` before prlimit. */
-function utilLinuxCommand(request: InitRequest, tools: InitTools, cwd?: string): string[] {
+/** setpriv (as root), then prlimit, then the launcher. */
+function utilLinuxCommand(request: InitRequest, tools: InitTools): string[] {
   const { limits, uid, command } = request;
   const drop = uid === undefined ? [] : [
     tools.setpriv!,
@@ -131,7 +149,6 @@ function utilLinuxCommand(request: InitRequest, tools: InitTools, cwd?: string):
   ];
   return [
     ...drop,
-    ...(cwd === undefined ? [] : [tools.perl!.env, "-C", cwd]),
     tools.prlimit!,
     `--nproc=${rlimit(limits.processes)}`,
     `--as=${rlimit(limits.memoryBytes)}`,
@@ -143,8 +160,12 @@ function utilLinuxCommand(request: InitRequest, tools: InitTools, cwd?: string):
   ];
 }
 
-/** idmap.pl mounts the folders (each followed by its pins), then the util-linux form runs. */
+/**
+ * idmap.pl mounts the folders (each followed by its pins), sets the limits prlimit would,
+ * becomes the uid as setpriv would, enters `cwd` (empty: stays) and executes the launcher.
+ */
 function perlCommand(request: InitRequest, tools: InitTools): string[] {
+  const { limits, uid, cwd, command } = request;
   const perl = tools.perl!;
   const folders = (request.idmap ?? []).flatMap(({ path, pins }) => [path, ...pins]);
   return [
@@ -152,11 +173,16 @@ function perlCommand(request: InitRequest, tools: InitTools): string[] {
     "-f",
     "-e",
     SANDBOX_IDMAP_SOURCE,
-    String(perl.unshare),
-    String(request.uid),
+    perl.syscalls,
     ...folders,
     "--",
-    ...utilLinuxCommand(request, tools, request.cwd),
+    String(uid),
+    rlimitValue(limits.processes),
+    rlimitValue(limits.memoryBytes),
+    rlimitValue(limits.cpuSeconds),
+    rlimitValue(limits.fileSizeBytes),
+    cwd ?? "",
+    ...command,
   ];
 }
 
