@@ -10,32 +10,23 @@ import { setupLab } from "./sandbox_helpers.ts";
 import { installFixtureSkill, RUNNER_SKILLS } from "../helpers/install_fixture.ts";
 import { basename, join } from "node:path";
 import { SKIP_SLOW } from "../helpers/quick.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
+import { needsSandbox, systemPerl as perl } from "../helpers/sandbox.ts";
 
 const root = Deno.uid() === 0;
-/** Where the Perl form can run (sandbox_init.perlInit): a system Perl, a known architecture. */
-const perl = ["x86_64", "aarch64"].includes(Deno.build.arch) &&
-  ["/usr/bin/perl", "/bin/perl", "/usr/sbin/perl", "/sbin/perl"].some((path) => {
-    try {
-      return Deno.lstatSync(path) !== null;
-    } catch {
-      return false;
-    }
-  });
 for (
   const [how, env, started] of [
     // Read-only, the util-linux form is what starts, as root or not.
     ["prlimit", { SKILLS_READ_ONLY: "1" }, /sandbox: .*prlimit --nproc=256/],
-    // As root a writable workspace is mounted idmapped by the Perl helper first, then the
-    // util-linux form enters it as the sandbox's uid; without Perl, by the Python helper. Not
-    // root: the util-linux form alone.
+    // As root a writable workspace is mounted idmapped by the Perl helper, which then sets
+    // the limits (processes: 256, after the uid) and enters it as the sandbox's uid itself;
+    // without Perl, by the Python helper. Not root: the util-linux form alone.
     [
       "a writable workspace",
       {},
       !root
         ? /sandbox: .*prlimit --nproc=256/
         : perl
-        ? /sandbox: \S*perl -f -e <source> .*prlimit --nproc=256/
+        ? /sandbox: \S*perl -f -e <source> [0-9,]+ .* -- [0-9]+ 256 /
         : /sandbox: \S*python3? -I -S -B -c <source>/,
     ],
     // Any network grant starts the Python init helper (it relays the proxy) instead.

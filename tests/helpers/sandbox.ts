@@ -26,6 +26,19 @@ if (!works && Deno.build.os === "linux" && Deno.env.get("CI")) {
   );
 }
 
+/**
+ * Whether a root CLI's sandbox can take the Perl form here (sandbox_init.perlInit): a system
+ * Perl and an architecture whose system call numbers it knows.
+ */
+export const systemPerl = ["x86_64", "aarch64"].includes(Deno.build.arch) &&
+  ["/usr/bin/perl", "/bin/perl", "/usr/sbin/perl", "/sbin/perl"].some((path) => {
+    try {
+      return Deno.lstatSync(path) !== null;
+    } catch {
+      return false;
+    }
+  });
+
 /** Deno.test options for a test of the OS sandbox itself. */
 export const needsSandbox = { ignore: !works };
 

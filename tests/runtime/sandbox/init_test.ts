@@ -66,9 +66,9 @@ Deno.test("initCommand(): a root CLI's idmapped workspace needs init.py, which e
   assert.equal(config.uid, 2000000007);
 });
 
-const PERL = { path: "/usr/bin/perl", env: "/usr/bin/env", unshare: 272 };
+const PERL = { path: "/usr/bin/perl", syscalls: "272,116,119,117,126,157,302" };
 
-Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then setpriv, env -C and prlimit", () => {
+Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then limits, uid and cwd itself", () => {
   const idmap = [{ path: "/w", pins: ["/w/.git", "/w/sub/.git"] }, { path: "/g", pins: [] }];
   const request = { limits: LIMITS, uid: 2000000007, cwd: "/w", idmap, command: ["/x/python3"] };
   const argv = initCommand(request, { ...TOOLS, perl: PERL });
@@ -76,8 +76,7 @@ Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then setpriv, en
   assert.match(argv[3]!, /MOUNT_ATTR_IDMAP/, "the embedded idmap.pl");
   const split = argv.indexOf("--");
   assert.deepEqual(argv.slice(4, split), [
-    "272",
-    "2000000007",
+    "272,116,119,117,126,157,302",
     "/w",
     "/w/.git",
     "/w/sub/.git",
@@ -85,9 +84,13 @@ Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then setpriv, en
   ], "each folder then its pins, as init.py maps them");
   assert.deepEqual(
     argv.slice(split + 1),
-    [...DROP, "/usr/bin/env", "-C", "/w", ...PRLIMIT, "/x/python3"],
-    "the uid enters the workspace only once it is the uid",
+    ["2000000007", "256", "4096", "unlimited", "1024", "/w", "/x/python3"],
+    "uid, processes, address space, CPU seconds, file size, cwd: no setpriv, env or prlimit",
   );
+  // No util-linux needed; no working directory in the workspace: an empty one (stays).
+  const bare = initCommand({ ...request, cwd: undefined }, { perl: PERL });
+  assert.equal(bare[0], "/usr/bin/perl");
+  assert.deepEqual(bare.slice(-2), ["", "/x/python3"]);
   // A proxy relay still needs the Python helper, Perl or not.
   const bridge = { port: 3128, socket: "/tmp/skills-net-1/proxy.sock" };
   const relayed = initCommand({ ...request, bridge }, { ...TOOLS, perl: PERL });
@@ -96,14 +99,14 @@ Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then setpriv, en
 
 Deno.test("perlInit(): only a system Perl, a known architecture and no PERL* variable", () => {
   const clean = { PATH: "/usr/bin", HOME: "/root" };
-  assert.deepEqual(perlInit("/usr/bin/perl", "/usr/bin/env", "x86_64", clean), PERL);
-  assert.equal(perlInit("/usr/bin/perl", "/usr/bin/env", "aarch64", clean)?.unshare, 97);
-  assert.equal(perlInit(undefined, "/usr/bin/env", "x86_64", clean), undefined);
-  assert.equal(perlInit("/usr/bin/perl", undefined, "x86_64", clean), undefined);
-  assert.equal(perlInit("/usr/bin/perl", "/usr/bin/env", "riscv64", clean), undefined);
+  assert.deepEqual(perlInit("/usr/bin/perl", "x86_64", clean), PERL);
+  assert.equal(perlInit("/usr/bin/perl", "aarch64", clean)?.syscalls, "97,159,149,147,91,167,261");
+  assert.equal(perlInit(undefined, "x86_64", clean), undefined);
+  assert.equal(perlInit("/usr/bin/perl", "riscv64", clean), undefined);
+  assert.equal(perlInit("/usr/bin/perl", "x86", clean), undefined);
   for (const name of ["PERL5OPT", "PERL5LIB", "PERLLIB", "perl5db", "PERL_UNICODE"]) {
     assert.equal(
-      perlInit("/usr/bin/perl", "/usr/bin/env", "x86_64", { ...clean, [name]: "-Mx" }),
+      perlInit("/usr/bin/perl", "x86_64", { ...clean, [name]: "-Mx" }),
       undefined,
       `${name}: Perl reads it before idmap.pl runs`,
     );

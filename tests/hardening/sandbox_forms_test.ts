@@ -1,0 +1,135 @@
+/**
+ * The init forms of a root CLI's sandbox leave a script in the same state (sandbox_init.ts):
+ * idmap.pl, which sets the limits and drops to the uid with system calls of its own, against
+ * setpriv + prlimit (the util-linux form, a read-only workspace) and init.py (the Python
+ * form, chosen here by a PERL* variable the script is given). The same uid and gid, no
+ * groups, no capability left (init.py excepted: it keeps the inheritable set), the same
+ * bounding set and no_new_privs, the same limits, the same working directory; and through the
+ * idmapped workspace, what the script writes is stored as the invoking root's.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { setupLab } from "./sandbox_helpers.ts";
+import { installFixtureSkill } from "../helpers/install_fixture.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { needsSandbox, systemPerl } from "../helpers/sandbox.ts";
+
+const root = Deno.uid() === 0;
+if (Deno.env.get("CI") && root && !needsSandbox.ignore && !systemPerl) {
+  throw new Error("The sandbox forms test must run in CI: install perl (Debian: perl-base)");
+}
+
+/** What the script reports of itself: /proc/self/status and limits lines, its directory. */
+const IDENTITY_SCRIPT = `import json, os, sys
+status = {}
+with open("/proc/self/status") as f:
+    for line in f:
+        name, _, value = line.partition(":")
+        if name in ("Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb",
+                    "NoNewPrivs"):
+            status[name] = " ".join(value.split())
+limits = {}
+with open("/proc/self/limits") as f:
+    for line in f:
+        for name in ("Max processes", "Max address space", "Max cpu time", "Max file size",
+                     "Max core file size"):
+            if line.startswith(name + " "):
+                limits[name] = " ".join(line[len(name):].split())
+written = None
+if len(sys.argv) > 1:
+    with open(sys.argv[1], "w") as f:
+        f.write("written inside the sandbox\\n")
+    written = os.path.abspath(sys.argv[1])
+print(json.dumps({"status": status, "limits": limits, "cwd": os.getcwd(), "written": written}))
+`;
+
+const SKILL_MD = `---
+name: identity-lab
+description: Reports the uid, groups, capabilities, limits and working directory it runs with.
+permissions:
+  env:
+    - PERL_SKILLS_FORM
+---
+
+# Identity lab
+
+Prints what the sandbox left it: for the sandbox forms test only.
+`;
+
+interface Identity {
+  status: Record<string, string>;
+  limits: Record<string, string>;
+  cwd: string;
+  written: string | null;
+}
+
+Deno.test(
+  "a root CLI's sandbox: idmap.pl leaves the script as setpriv + prlimit and init.py do",
+  { ignore: needsSandbox.ignore || !root || !systemPerl },
+  async () => {
+    await using lab = await setupLab();
+    await using source = await tempDir("skills-identity-lab-");
+    await Deno.mkdir(join(source.path, "scripts"));
+    await Deno.writeTextFile(join(source.path, "SKILL.md"), SKILL_MD);
+    await Deno.writeTextFile(join(source.path, "scripts", "identity.py"), IDENTITY_SCRIPT);
+    await installFixtureSkill(lab.home, source.path, { name: "identity-lab" });
+    const limits = { MAX_SCRIPT_MEMORY: String(512 * 1024 * 1024) };
+    const run = async (env: Record<string, string>, started: RegExp, file?: string) => {
+      const args = ["-v", "identity-lab", "identity", ...(file === undefined ? [] : [file])];
+      const result = await lab.run(args, { ...limits, ...env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, started);
+      return JSON.parse(result.stdout) as Identity;
+    };
+    const perl = await run(
+      {},
+      /sandbox: \S*perl -f -e <source> [0-9,]+ \S+ -- [0-9]+ /,
+      "by-perl.txt",
+    );
+    const python = await run(
+      { PERL_SKILLS_FORM: "1" },
+      /sandbox: \S*python3? -I -S -B -c <source>/,
+      "by-python.txt",
+    );
+    const utilLinux = await run(
+      { SKILLS_READ_ONLY: "1" },
+      /sandbox: \S*setpriv --reuid=[0-9]+ .*prlimit --nproc=/,
+    );
+
+    const zero = "0000000000000000";
+    for (const name of ["CapInh", "CapPrm", "CapEff", "CapAmb"]) {
+      assert.equal(perl.status[name], zero, `${name} in the Perl form`);
+      assert.equal(utilLinux.status[name], zero, `${name} in the util-linux form`);
+    }
+    const uid = perl.status.Uid!.split(" ")[0]!;
+    assert.ok(Number(uid) >= 2_000_000_000, `uid ${uid}: the skill's own, not root`);
+    assert.equal(perl.status.Uid, `${uid} ${uid} ${uid} ${uid}`);
+    assert.equal(perl.status.Gid, `${uid} ${uid} ${uid} ${uid}`);
+    assert.equal(perl.status.Groups, "", "no supplementary group");
+    assert.deepEqual(perl.status, utilLinux.status, "the util-linux form's identity");
+    // All but CapInh: init.py leaves the inheritable set bubblewrap gave (CAP_SETUID,
+    // CAP_SETGID, CAP_SYS_ADMIN), which no_new_privs keeps from ever being used; idmap.pl
+    // clears it as setpriv --inh-caps=-all does.
+    for (const name of ["Uid", "Gid", "Groups", "CapPrm", "CapEff", "CapBnd", "CapAmb"]) {
+      assert.equal(perl.status[name], python.status[name], `${name}: the Python form's`);
+    }
+    assert.equal(perl.status.NoNewPrivs, python.status.NoNewPrivs);
+
+    assert.equal(Object.keys(perl.limits).length, 5, JSON.stringify(perl.limits));
+    assert.deepEqual(perl.limits, utilLinux.limits, "the limits prlimit sets");
+    assert.deepEqual(perl.limits, python.limits, "the limits init.py sets");
+    assert.match(perl.limits["Max processes"]!, /^256 256 processes$/);
+    assert.match(perl.limits["Max address space"]!, /^536870912 536870912 bytes$/);
+    assert.match(perl.limits["Max core file size"]!, /^0 0 bytes$/);
+
+    for (const identity of [perl, python, utilLinux]) assert.equal(identity.cwd, lab.callerDir);
+    for (const [identity, name] of [[perl, "by-perl.txt"], [python, "by-python.txt"]] as const) {
+      const path = join(lab.callerDir, name);
+      assert.equal(identity.written, path);
+      const info = await Deno.lstat(path);
+      assert.equal(info.uid, 0, `${name}: stored as the invoking root's (the idmap)`);
+      assert.equal(info.gid, 0, `${name}: stored as the invoking root's group`);
+    }
+  },
+);
