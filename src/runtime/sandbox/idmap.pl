@@ -1,8 +1,9 @@
 # The sandbox's idmap helper: the first program inside a bubblewrap sandbox that a root CLI
 # starts for a writable workspace when no network is granted (init.py does the same work,
 # and more, in a Python start: the same work took ~4 ms more there, median of 31). It also
-# does what util-linux's setpriv, coreutils' `env -C` and prlimit do in the other forms,
-# itself: three more execs cost ~2.6 ms (median of 40), a few system calls almost nothing.
+# does what util-linux's setpriv, coreutils' `env -C` and prlimit did after it, itself: those
+# three execs cost ~2.3 ms from bubblewrap's start to the launcher (median of 41), a few
+# system calls almost nothing.
 #
 # Run as
 #   perl -f -e <this source> <syscalls> <folder>... -- <uid> <nproc> <as> <cpu> <fsize> <cwd>
