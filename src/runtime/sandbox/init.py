@@ -11,7 +11,8 @@ Run as `python3 -I -S -B -c <this source> <config json> <command> [args...]`. It
      that supports idmapped mounts; otherwise a warning, and the folder stays read-only for
      the uid;
   2. as root only: becomes the unprivileged uid/gid the config names (bubblewrap left it
-     CAP_SETUID and CAP_SETGID for that; switching uid drops every capability), then enters
+     CAP_SETUID and CAP_SETGID for that; switching uid empties the permitted and effective
+     capability sets, and the inheritable and ambient ones are emptied next), then enters
      the working directory (an idmapped workspace is the uid's alone);
   3. when the skill may use the network: listens on 127.0.0.1:<port> inside the sandbox
      and relays each connection to the CLI's proxy socket (the only way out of the
@@ -66,7 +67,8 @@ command = sys.argv[2:]
 
 
 def libc_calls():
-    """`syscall` and `unshare` of the C library, and the types the calls below take, from
+    """`syscall`, `unshare`, `capset` and `prctl` of the C library, and the types the calls
+    below take, from
     the `_ctypes` extension itself: the `ctypes` package around it builds every C type at
     import (~2 ms, a quarter of this helper's start); these few are all it needs."""
     import _ctypes
@@ -81,8 +83,18 @@ def libc_calls():
         _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
         _restype_ = Long
 
+    class UInt32(_ctypes._SimpleCData):
+        _type_ = "I"
+
     class MountAttr(_ctypes.Structure):
         _fields_ = [(name, UInt64) for name in ("set", "clear", "propagation", "userns")]
+
+    class CapHeader(_ctypes.Structure):
+        _fields_ = [("version", UInt32), ("pid", UInt32)]
+
+    class CapData(_ctypes.Structure):
+        # _LINUX_CAPABILITY_VERSION_3: two of these (capabilities 0-31 and 32-63).
+        _fields_ = [(name, UInt32) for name in ("effective", "permitted", "inheritable")]
 
     class Library:
         _handle = _ctypes.dlopen(None)
@@ -90,7 +102,11 @@ def libc_calls():
     return {
         "syscall": Function(("syscall", Library)),
         "unshare": Function(("unshare", Library)),
+        "capset": Function(("capset", Library)),
+        "prctl": Function(("prctl", Library)),
         "MountAttr": MountAttr,
+        "CapHeader": CapHeader,
+        "CapData": CapData * 2,
         "byref": _ctypes.byref,
         "sizeof": _ctypes.sizeof,
         "get_errno": _ctypes.get_errno,
@@ -195,6 +211,14 @@ if uid is not None:
         fail("cannot drop privileges: %s" % error)
     if os.getuid() == 0 or os.geteuid() == 0:
         fail("still root after dropping privileges")
+    # The uid switch emptied the permitted and effective sets; the inheritable set bubblewrap
+    # gave (CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN) and the ambient one are emptied here, as
+    # setpriv --inh-caps=-all and idmap.pl do: the script starts with no capability at all.
+    c = libc_calls()
+    if c["capset"](c["byref"](c["CapHeader"](0x20080522, 0)), c["byref"](c["CapData"]())) != 0:
+        fail("cannot clear the inheritable capabilities: %s" % os.strerror(c["get_errno"]()))
+    if c["prctl"](47, 4, 0, 0, 0) != 0:  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+        fail("cannot clear the ambient capabilities: %s" % os.strerror(c["get_errno"]()))
 
 # A root CLI's workspace is idmapped for the uid: only the uid may enter it.
 cwd = config.get("cwd")
