@@ -21,7 +21,8 @@ import { isWithin, lstatSyncOrNull, type StatLite } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { keepingDirReads } from "./dir_reads.ts";
 import { readRegistry } from "../store/registry.ts";
-import { SCRIPT_COLLISION, type ScriptInfo, SkillLoadError } from "./contents.ts";
+import type { ScriptInfo } from "./contents.ts";
+import { SCRIPT_COLLISION, SkillLoadError } from "./load_terms.ts";
 import type { SkillFailure, SkillOrigin, SkillRecord, SkillScope } from "./loader.ts";
 import { type Loaded, loadProjectSkills, type ProjectRoot } from "./scopes.ts";
 import type { LockRead } from "./project_lock.ts";
@@ -299,4 +300,3 @@ export function findScript(skill: SkillRecord, wanted: string): ScriptInfo | und
 
 export { bundledRootPath };
 export type { ScriptInfo, SkillRecord };
-export { listScriptFiles, scriptAtPath } from "./contents.ts";

@@ -12,7 +12,6 @@ import {
   type Catalog,
   findScript,
   findSkill,
-  scriptAtPath,
   type ScriptInfo,
   type SkillRecord,
 } from "../catalog/catalog.ts";
@@ -190,7 +189,7 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   const listed = findSkill(catalog, skillName);
   const file = canonicalScriptName(scriptName);
-  if (lookupScript(listed, file, scriptName) === undefined) {
+  if (await lookupScript(listed, file, scriptName) === undefined) {
     throw scriptNotFound(listed, scriptName);
   }
   const stringArgs = stringArguments(args);
@@ -200,7 +199,7 @@ export async function prepareRun(
   const skill = await verifiedSkill(listed, deps.home, {
     allowUntrusted: deps.allowUntrusted === true,
   });
-  const script = verifiedScript(skill, file, scriptName);
+  const script = await verifiedScript(skill, file, scriptName);
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
   // Scripts that locate their own files find the verified copy here (or by __file__).
   env.SKILLS_SKILL_DIR = skill.dir;
@@ -242,14 +241,17 @@ export async function prepareRun(
  * A script of `skill` by what the caller named: a listed script by its name, else any
  * other file of a script language by its path in the skill.
  */
-function lookupScript(
+async function lookupScript(
   skill: SkillRecord,
   file: string,
   scriptName: string,
-): ScriptInfo | undefined {
+): Promise<ScriptInfo | undefined> {
   const asPath = String(scriptName);
-  return findScript(skill, file) ??
-    (asPath.includes("/") ? scriptAtPath(skill.dir, asPath) : undefined);
+  const listed = findScript(skill, file);
+  if (listed !== undefined || !asPath.includes("/")) return listed;
+  // The skill's walkers only for a name that is a path: a listed script needs none.
+  const { scriptAtPath } = await import("../catalog/contents.ts");
+  return scriptAtPath(skill.dir, asPath);
 }
 
 /** The script named is not one of `skill`'s: where to see them. */
@@ -278,8 +280,12 @@ function stringArguments(args: readonly unknown[]): string[] {
  * The script found again in the verified copy — the one that runs — and a regular file
  * there (never a link or a folder put in its place).
  */
-function verifiedScript(skill: SkillRecord, file: string, scriptName: string): ScriptInfo {
-  const script = lookupScript(skill, file, scriptName);
+async function verifiedScript(
+  skill: SkillRecord,
+  file: string,
+  scriptName: string,
+): Promise<ScriptInfo> {
+  const script = await lookupScript(skill, file, scriptName);
   if (script === undefined) throw scriptNotFound(skill, scriptName);
   const info = lstatSyncOrNull(script.path);
   if (info === null || !info.isFile || info.isSymlink) {
