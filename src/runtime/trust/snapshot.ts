@@ -39,6 +39,7 @@ import {
 } from "../os/fs.ts";
 import type { Registry } from "../../core/records/registry_model.ts";
 import { cachedDigest, listFiles } from "./file_hashes.ts";
+import { assertRunnable } from "./gate.ts";
 import { copyContents, readCopyContents, writeCopyContents } from "./copy_record.ts";
 
 /** Where verified copies live, under `$SKILLS_HOME`. */
@@ -69,9 +70,6 @@ export async function verifiedSkill(
 ): Promise<SkillRecord> {
   try {
     if (skill.origin === "core") return await verifiedBundled(skill, home);
-    // The trust gate only for installed and project skills: a bundled skill is checked
-    // against the digest built into the binary, and never loads it.
-    const { assertRunnable } = await import("./gate.ts");
     const checked = (await assertRunnable(skill, home, options))!;
     const copy = await verifiedCopy(home, skill.canonical, checked.dir, checked.digest);
     return await reload(copy, skill);
