@@ -31,13 +31,6 @@ import { importNameOf, pep723Dependencies, requirementName } from "../../core/sc
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/sandbox_init.ts";
 import { assertSandbox, resolveSandbox } from "../sandbox/mode.ts";
-import {
-  formatNetGrant,
-  mergeNetPolicies,
-  namesNonPublicAddress,
-  NO_NETWORK,
-  parseNetGrants,
-} from "../../core/policy/net_grants.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
 
 export interface LaunchPlan {
@@ -514,6 +507,9 @@ export async function sandboxRequestFor(
   const status = await resolveSandbox(scope.env, scope.home, warn);
   assertSandbox(status);
   if (status.kind !== "bwrap") return undefined;
+  // The policies and the address ranges only for the sandbox: policy mode has no proxy.
+  const { formatNetGrant, mergeNetPolicies, namesNonPublicAddress, NO_NETWORK, parseNetGrants } =
+    await import("../../core/policy/net_grants.ts");
   const fromEnv = parseNetGrants([scope.env.SKILLS_ALLOW_NET ?? ""]);
   if (fromEnv.errors.length > 0) {
     throw new UsageError(
