@@ -14,7 +14,6 @@ import {
   SkillError,
   UsageError,
 } from "../../core/errors.ts";
-import { loadCatalog } from "../../runtime/catalog/catalog.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { formatSeconds } from "../../runtime/exec/runner.ts";
@@ -22,6 +21,7 @@ import {
   executeRun,
   outcomeEnvelope,
   prepareRun,
+  runCatalog,
   type ScriptDeps,
   scriptHelp,
 } from "../../runtime/exec/script_service.ts";
@@ -100,7 +100,7 @@ export const handlesInterrupt = true;
 
 export async function run(options: RunOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const catalog = await loadCatalog(home, { cwd: ctx.cwd, env: ctx.env });
+  const catalog = await runCatalog(home, options.skill, { cwd: ctx.cwd, env: ctx.env });
   const deps: ScriptDeps = {
     home,
     env: ctx.env,

@@ -7,11 +7,17 @@
 import { INTERPRETER_LABEL } from "../../core/scripts/script_language.ts";
 import { type Envelope, fail, failFromError, ok } from "../../core/envelope.ts";
 import { SkillError } from "../../core/errors.ts";
-import { canonicalScriptName, quoteName } from "../../core/manifest/names.ts";
+import {
+  canonicalScriptName,
+  canonicalSkillName,
+  isValidSkillName,
+  quoteName,
+} from "../../core/manifest/names.ts";
 import {
   type Catalog,
   findScript,
   findSkill,
+  loadCatalog,
   type ScriptInfo,
   type SkillRecord,
 } from "../catalog/catalog.ts";
@@ -29,7 +35,12 @@ import {
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
-import { sandboxRequestFor, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
+import {
+  runsWithoutSandbox,
+  sandboxRequestFor,
+  skillGenerationOf,
+  skillKeyOf,
+} from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
@@ -118,6 +129,23 @@ export function scriptList(
   } catch (error) {
     return failFromError(error);
   }
+}
+
+/**
+ * The catalog a run of `skillName` needs, from `cwd`. In policy mode only the installed and
+ * bundled skills of that name are read, with every project skill (they shadow by name): no
+ * sandbox is there to hide the others, and `findSkill` answers as with the whole catalog.
+ * The whole catalog otherwise, and for a name that is no valid one (findSkill says why).
+ */
+export async function runCatalog(
+  home: string,
+  skillName: string,
+  where: { cwd: string; env: Readonly<Record<string, string>> },
+): Promise<Catalog> {
+  const only = isValidSkillName(skillName) && await runsWithoutSandbox(where.env, home)
+    ? canonicalSkillName(skillName)
+    : undefined;
+  return await loadCatalog(home, { ...where, only });
 }
 
 /** Runs the script with `--help`: `{help_text, usage}`. */
