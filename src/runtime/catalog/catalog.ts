@@ -185,7 +185,9 @@ async function loadBundled(
     coreRoot = Deno.realPathSync(await restoreBundledSkills(home));
   }
   const names = bundledSkillNames();
-  const wanted = only === undefined ? names : names.filter((n) => isValidSkillName(n) && canonicalSkillName(n) === only);
+  const wanted = only === undefined
+    ? names
+    : names.filter((n) => isValidSkillName(n) && canonicalSkillName(n) === only);
   const bundled = await Promise.all(
     wanted.map((name) =>
       loadThroughCache(cache, join(coreRoot, name), coreRoot, "core", true, undefined, name)

@@ -35,12 +35,7 @@ import {
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
-import {
-  runsWithoutSandbox,
-  sandboxRequestFor,
-  skillGenerationOf,
-  skillKeyOf,
-} from "./sandbox.ts";
+import { runsWithoutSandbox, sandboxRequestFor, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
