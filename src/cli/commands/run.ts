@@ -30,6 +30,10 @@ import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
+// Trust and the verified copy, which prepareRun imports on demand (other callers of the
+// script service may never run a script), loaded here with the command: every run needs
+// them, and in the command's static graph they cost ~0.5 ms less than a dynamic import.
+import "../../runtime/trust/snapshot.ts";
 
 const HINT = "Run `skills run --help` for usage";
 
