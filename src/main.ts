@@ -5,10 +5,8 @@
 import { COMMAND_INDEX } from "./cli/command_index.ts";
 import { readInvocation, renderTopLevelHelp } from "./cli/commands.ts";
 import { exitCodeFor, isSkillError, osError, SkillError } from "./core/errors.ts";
-import { applyDotenv, MAX_DOTENV_BYTES, parseDotenv } from "./core/policy/dotenv.ts";
 import { VERSION } from "./core/version.ts";
 import { colorWanted, type Context, type Output } from "./core/io.ts";
-import { stdinLineReader } from "./cli/ui/tty.ts";
 
 function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
   const encoder = new TextEncoder();
@@ -30,17 +28,20 @@ function denoOutput(stream: { writeSync(p: Uint8Array): number }): Output {
  * The real environment plus what `./.env` may set (core/policy/dotenv.ts: never what runs or
  * where a credential goes). Only a regular file of bounded size is read, so a FIFO or
  * `/dev/zero` named `.env` cannot hang or exhaust a command. Ignored names are said on
- * stderr.
+ * stderr. The parser loads only when there is a `.env` (most commands start without one).
  */
-function loadEnv(cwd: string, stderr: Output): Record<string, string> {
+async function loadEnv(cwd: string, stderr: Output): Promise<Record<string, string>> {
   const real = Deno.env.toObject();
   const path = `${cwd}/.env`;
   let text: string;
+  let dotenv: typeof import("./core/policy/dotenv.ts");
   try {
     if (!Deno.statSync(path).isFile) {
       stderr.write(`warning: ignoring ${path}: not a regular file\n`);
       return real;
     }
+    dotenv = await import("./core/policy/dotenv.ts");
+    const { MAX_DOTENV_BYTES } = dotenv;
     const file = Deno.openSync(path, { read: true });
     try {
       // Checked again on the open file: the name may have been swapped since the stat.
@@ -63,7 +64,7 @@ function loadEnv(cwd: string, stderr: Output): Record<string, string> {
   } catch {
     return real; // none, or unreadable
   }
-  const { env, ignored } = applyDotenv(real, parseDotenv(text));
+  const { env, ignored } = dotenv.applyDotenv(real, dotenv.parseDotenv(text));
   for (const { name, reason } of ignored) {
     stderr.write(`warning: ignoring ${name} from ${path}: ${reason} (see docs/environment.md)\n`);
   }
@@ -101,6 +102,18 @@ function startedInTaskDirectory(): boolean {
   }
 }
 
+/**
+ * The stdin line reader (cli/ui/tty.ts), loaded at the first line asked for: most commands
+ * never read stdin. One reader for the whole process, so unread bytes are kept between calls.
+ */
+function lazyLineReader(): () => Promise<string | null> {
+  let reader: Promise<() => Promise<string | null>> | undefined;
+  return async () => {
+    reader ??= import("./cli/ui/tty.ts").then((tty) => tty.stdinLineReader());
+    return await (await reader)();
+  };
+}
+
 /** `skills --help`, from the command index (no spec or command module is loaded). */
 export function topLevelHelp(): string {
   return renderTopLevelHelp(COMMAND_INDEX, VERSION);
@@ -127,7 +140,7 @@ export async function main(argv: string[]): Promise<number> {
     "--json",
   );
   const cwd = userDirectory();
-  const env = loadEnv(cwd, stderr);
+  const env = await loadEnv(cwd, stderr);
   const color = colorWanted(env, argv, Deno.stderr.isTerminal());
   const controller = new AbortController();
   const ctx: Context = {
@@ -140,7 +153,7 @@ export async function main(argv: string[]): Promise<number> {
     signal: controller.signal,
     verbose: false, // set from the parsed options below
     color,
-    readLine: stdinLineReader(),
+    readLine: lazyLineReader(),
   };
   try {
     if (invocation.kind === "unknown") throw invocation.error;

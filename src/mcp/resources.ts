@@ -10,7 +10,8 @@
 
 import { type Envelope, fail, failFromError } from "../core/envelope.ts";
 import { canonicalSkillName, quoteName } from "../core/manifest/names.ts";
-import { listScriptFiles, type SkillRecord } from "../runtime/catalog/catalog.ts";
+import type { SkillRecord } from "../runtime/catalog/catalog.ts";
+import { listScriptFiles } from "../runtime/catalog/contents.ts";
 import { readServedFile } from "./skill_files.ts";
 
 const SKILL_URI_SCHEME = "skill://";

@@ -14,7 +14,8 @@ import {
   qualifiedToolName,
   quoteName,
 } from "../../core/manifest/names.ts";
-import { type Catalog, listScriptFiles, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { Catalog, SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { listScriptFiles } from "../../runtime/catalog/contents.ts";
 import { readSkillBody } from "../../runtime/catalog/loader.ts";
 import {
   scriptHelp,

@@ -1,7 +1,7 @@
 /** `skills run` (declaration: see ../spec.ts). */
 
 import { UsageError } from "../../core/errors.ts";
-import { formatNetGrant, parseNetGrant } from "../../core/policy/net_grants.ts";
+import { formatNetGrant, parseNetGrant } from "../../core/policy/grant_syntax.ts";
 import { type CommandSpec, HELP_FLAG, verboseFlag } from "../spec.ts";
 import { keyValue, number } from "../args.ts";
 

@@ -18,7 +18,7 @@ import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { liteStat, lstatLite, lstatSyncOrNull, type StatLite, writeFileAtomic } from "../os/fs.ts";
 import { dirEntries, keepingDirReads, takeStat } from "./dir_reads.ts";
-import { CODEX_AGENT_FILE } from "./contents.ts";
+import { CODEX_AGENT_FILE } from "./load_terms.ts";
 import type { SkillRecord } from "./loader.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 

@@ -21,7 +21,8 @@ import { isWithin, lstatSyncOrNull, type StatLite } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { keepingDirReads } from "./dir_reads.ts";
 import { readRegistry } from "../store/registry.ts";
-import { SCRIPT_COLLISION, type ScriptInfo, SkillLoadError } from "./contents.ts";
+import type { ScriptInfo } from "./contents.ts";
+import { SCRIPT_COLLISION, SkillLoadError } from "./load_terms.ts";
 import type { SkillFailure, SkillOrigin, SkillRecord, SkillScope } from "./loader.ts";
 import { type Loaded, loadProjectSkills, type ProjectRoot } from "./scopes.ts";
 import type { LockRead } from "./project_lock.ts";
@@ -55,6 +56,13 @@ interface CatalogOptions {
   cwd?: string | undefined;
   /** For `$HOME` (where the project search stops without a repository). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * A canonical skill name: of the installed and bundled skills only those of this name are
+   * read (the project's all are, as before). `findSkill` of that name then answers as with
+   * the whole catalog, shadowing and failures included, since a skill's name is its registry
+   * entry's (installed) or its folder's (bundled); the listing cache keeps the others.
+   */
+  only?: string | undefined;
 }
 
 /** Loads everything discoverable. Never throws for one bad skill. */
@@ -80,6 +88,7 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
   const cache = CatalogCache.load(home);
   // One skill at a time: after the first parse, loading is synchronous filesystem work.
   for (const entry of registry.skills) {
+    if (options.only !== undefined && entry.name_canonical !== options.only) continue;
     const trusted = entry.trusted && entry.trusted_digest !== null;
     if (!isWithin(home, entry.installed_path)) {
       listing.merge(outsideHome(home, entry, trusted));
@@ -88,7 +97,7 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
     const { installed_path: dir, source, name } = entry;
     listing.merge(await loadThroughCache(cache, dir, realHome, source.type, trusted, entry, name));
   }
-  const coreDirs = await loadBundled(home, cache, listing);
+  const coreDirs = await loadBundled(home, cache, listing, options.only);
   await cache.save(new Set([...registry.skills.map((e) => e.installed_path), ...coreDirs]));
   return listing.sorted(home, project, cache.stats);
 }
@@ -161,26 +170,31 @@ function outsideHome(home: string, entry: RegistryEntry, trusted: boolean): Load
 
 /**
  * The bundled skills, merged last: only what the binary bundles (a directory dropped beside
- * them is not a core skill), the copy written afresh when one of them is gone from it.
- * Returns their directories (the listing cache keeps them).
+ * them is not a core skill), the copy written afresh when one of them is gone from it; with
+ * `only`, just the one of that name is read. Returns all their directories (the listing
+ * cache keeps them).
  */
 async function loadBundled(
   home: string,
   cache: CatalogCache,
   listing: Listing,
+  only: string | undefined,
 ): Promise<string[]> {
   let coreRoot = Deno.realPathSync(await materializeBundledSkills(home));
   if (bundledSkillNames().some((name) => lstatSyncOrNull(join(coreRoot, name)) === null)) {
     coreRoot = Deno.realPathSync(await restoreBundledSkills(home));
   }
-  const coreDirs = bundledSkillNames().map((name) => join(coreRoot, name));
+  const names = bundledSkillNames();
+  const wanted = only === undefined
+    ? names
+    : names.filter((n) => isValidSkillName(n) && canonicalSkillName(n) === only);
   const bundled = await Promise.all(
-    coreDirs.map((dir) =>
-      loadThroughCache(cache, dir, coreRoot, "core", true, undefined, dir.split(/[\\/]/).pop()!)
+    wanted.map((name) =>
+      loadThroughCache(cache, join(coreRoot, name), coreRoot, "core", true, undefined, name)
     ),
   );
   for (const loaded of bundled) listing.merge(loaded);
-  return coreDirs;
+  return names.map((name) => join(coreRoot, name));
 }
 
 /** A cached record when the directory is unchanged, else a fresh load (then cached). */
@@ -299,4 +313,3 @@ export function findScript(skill: SkillRecord, wanted: string): ScriptInfo | und
 
 export { bundledRootPath };
 export type { ScriptInfo, SkillRecord };
-export { listScriptFiles, scriptAtPath } from "./contents.ts";

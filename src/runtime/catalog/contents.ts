@@ -16,18 +16,7 @@ import {
 } from "../../core/scripts/script_language.ts";
 import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { readDirEntries } from "./dir_reads.ts";
-
-/** A skill that cannot be listed; the message is the short reason shown to users. */
-export class SkillLoadError extends Error {}
-
-/** How a script-name collision warning begins (the catalog lists them as notes). */
-export const SCRIPT_COLLISION = "script names collide:";
-
-/**
- * The Codex agent file whose policy the loader reads (its stamp is part of the cache key).
- * Here rather than in loader.ts: the listing cache needs it without loading the loader.
- */
-export const CODEX_AGENT_FILE = "agents/openai.yaml";
+import { SCRIPT_COLLISION, SkillLoadError } from "./load_terms.ts";
 
 export interface ScriptInfo {
   /** What users and models call it: `status`, `office/unpack` (no extension). */

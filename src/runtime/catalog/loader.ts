@@ -24,18 +24,11 @@ import { VERSION } from "../../core/version.ts";
 import { isPlainObject } from "../../core/manifest/validation.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { lstatKeptOrNull, readDirEntries } from "./dir_reads.ts";
-import {
-  CODEX_AGENT_FILE,
-  discoverScripts,
-  listOtherFiles,
-  listResources,
-  SCRIPT_COLLISION,
-  type ScriptInfo,
-  SkillLoadError,
-} from "./contents.ts";
+import { discoverScripts, listOtherFiles, listResources, type ScriptInfo } from "./contents.ts";
+import { CODEX_AGENT_FILE, SCRIPT_COLLISION, SkillLoadError } from "./load_terms.ts";
 
 // Part of what the loader answers, so callers need not know where it is declared (modules
-// that must not load the loader import them from contents.ts).
+// that must not load the loader import them from load_terms.ts and contents.ts).
 export { type ScriptInfo, SkillLoadError };
 
 export type SkillOrigin = "core" | "git" | "local" | "oci";

@@ -3,7 +3,8 @@
  * skill directory (loader.ts), in listing mode for the catalog (front matter, scripts,
  * resource names) or in validation mode for validate, add and update previews and trust
  * (the whole SKILL.md, symlinks, toolset modules, PEP 723 blocks, every problem a
- * diagnostic); the catalog of project, installed and bundled skills, with shadowing
+ * diagnostic) with its walkers of a skill's files (contents.ts) and what both share with
+ * the rest (load_terms.ts); the catalog of project, installed and bundled skills, with shadowing
  * (catalog.ts); the project scope — the project root, its skill folders up to it
  * (scopes.ts), its skills-lock.json read as untrusted input (project_lock.ts); the listing
  * cache (cache.ts), the bundled skills materialised from the binary (bundled.ts), and

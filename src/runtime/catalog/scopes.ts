@@ -20,7 +20,7 @@ import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/manifest/names.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
-import { SkillLoadError } from "./contents.ts";
+import { SkillLoadError } from "./load_terms.ts";
 import type { ProjectSkillInfo, SkillFailure, SkillRecord } from "./loader.ts";
 import type { LockRead } from "./project_lock.ts";
 import type { LinkRecord } from "../../core/records/project_records.ts";

@@ -13,7 +13,6 @@ import type { Manifest } from "../../core/manifest/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
 import { type LaunchPlan, planLaunch, type SandboxedProcess, spawnLaunch } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
-import { describeNetPolicy } from "../../core/policy/net_grants.ts";
 import { afterDelay, delay } from "../os/timer.ts";
 import type { RunReceipt } from "./receipt.ts";
 
@@ -233,7 +232,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     request.skill.dir,
   );
   if (request.signal?.aborted) throw new SkillError("cancelled", "Interrupted");
-  logLaunch(request, plan);
+  await logLaunch(request, plan);
   const proc = await spawnLaunch(plan, {
     cwd: request.cwd ?? dirname(request.script.path),
     env: request.env,
@@ -272,10 +271,12 @@ function launchArgs(request: RunRequest): string[] {
 }
 
 /** The command about to start, and the sandbox's network, for `--verbose`. */
-function logLaunch(request: RunRequest, plan: LaunchPlan): void {
+async function logLaunch(request: RunRequest, plan: LaunchPlan): Promise<void> {
   request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
-  if (request.sandbox !== undefined) {
-    request.log?.(
+  if (request.sandbox !== undefined && request.log !== undefined) {
+    // Loaded already for the sandbox's request (exec/sandbox.ts); policy mode never needs it.
+    const { describeNetPolicy } = await import("../../core/policy/net_grants.ts");
+    request.log(
       `sandbox: bubblewrap, network ${describeNetPolicy(request.sandbox.network)}${
         request.sandbox.callerDir ? `, caller directory ${request.sandbox.callerDir}` : ""
       }`,

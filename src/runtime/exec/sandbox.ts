@@ -31,13 +31,6 @@ import { importNameOf, pep723Dependencies, requirementName } from "../../core/sc
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/sandbox_init.ts";
 import { assertSandbox, resolveSandbox } from "../sandbox/mode.ts";
-import {
-  formatNetGrant,
-  mergeNetPolicies,
-  namesNonPublicAddress,
-  NO_NETWORK,
-  parseNetGrants,
-} from "../../core/policy/net_grants.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
 
 export interface LaunchPlan {
@@ -476,6 +469,23 @@ export function sandboxStatus(
 }
 
 /**
+ * Whether scripts run here without the OS sandbox (policy mode), as {@link sandboxRequestFor}
+ * will find (the answer is memoised): then no sandbox hides the other skills, and a run may
+ * read only the skill it names. False when that cannot be told yet (SKILLS_SANDBOX invalid:
+ * the run says so where it always has). Nothing is said to the user here.
+ */
+export async function runsWithoutSandbox(
+  env: Readonly<Record<string, string>>,
+  home: string,
+): Promise<boolean> {
+  try {
+    return (await resolveSandbox(env, home)).kind === "policy";
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Who a skill is, for its sandbox cache and a root CLI's uid: scope, folder and source of
  * the skill as listed (not its verified copy, whose folder changes with every version), so
  * a project skill named like a bundled one never shares the bundled one's cache.
@@ -514,6 +524,9 @@ export async function sandboxRequestFor(
   const status = await resolveSandbox(scope.env, scope.home, warn);
   assertSandbox(status);
   if (status.kind !== "bwrap") return undefined;
+  // The policies and the address ranges only for the sandbox: policy mode has no proxy.
+  const { formatNetGrant, mergeNetPolicies, namesNonPublicAddress, NO_NETWORK, parseNetGrants } =
+    await import("../../core/policy/net_grants.ts");
   const fromEnv = parseNetGrants([scope.env.SKILLS_ALLOW_NET ?? ""]);
   if (fromEnv.errors.length > 0) {
     throw new UsageError(

@@ -7,12 +7,17 @@
 import { INTERPRETER_LABEL } from "../../core/scripts/script_language.ts";
 import { type Envelope, fail, failFromError, ok } from "../../core/envelope.ts";
 import { SkillError } from "../../core/errors.ts";
-import { canonicalScriptName, quoteName } from "../../core/manifest/names.ts";
+import {
+  canonicalScriptName,
+  canonicalSkillName,
+  isValidSkillName,
+  quoteName,
+} from "../../core/manifest/names.ts";
 import {
   type Catalog,
   findScript,
   findSkill,
-  scriptAtPath,
+  loadCatalog,
   type ScriptInfo,
   type SkillRecord,
 } from "../catalog/catalog.ts";
@@ -30,7 +35,7 @@ import {
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
-import { sandboxRequestFor, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
+import { runsWithoutSandbox, sandboxRequestFor, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
@@ -121,6 +126,23 @@ export function scriptList(
   }
 }
 
+/**
+ * The catalog a run of `skillName` needs, from `cwd`. In policy mode only the installed and
+ * bundled skills of that name are read, with every project skill (they shadow by name): no
+ * sandbox is there to hide the others, and `findSkill` answers as with the whole catalog.
+ * The whole catalog otherwise, and for a name that is no valid one (findSkill says why).
+ */
+export async function runCatalog(
+  home: string,
+  skillName: string,
+  where: { cwd: string; env: Readonly<Record<string, string>> },
+): Promise<Catalog> {
+  const only = isValidSkillName(skillName) && await runsWithoutSandbox(where.env, home)
+    ? canonicalSkillName(skillName)
+    : undefined;
+  return await loadCatalog(home, { ...where, only });
+}
+
 /** Runs the script with `--help`: `{help_text, usage}`. */
 export async function scriptHelp(
   catalog: Catalog,
@@ -190,7 +212,7 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   const listed = findSkill(catalog, skillName);
   const file = canonicalScriptName(scriptName);
-  if (lookupScript(listed, file, scriptName) === undefined) {
+  if (await lookupScript(listed, file, scriptName) === undefined) {
     throw scriptNotFound(listed, scriptName);
   }
   const stringArgs = stringArguments(args);
@@ -200,7 +222,7 @@ export async function prepareRun(
   const skill = await verifiedSkill(listed, deps.home, {
     allowUntrusted: deps.allowUntrusted === true,
   });
-  const script = verifiedScript(skill, file, scriptName);
+  const script = await verifiedScript(skill, file, scriptName);
   const env = scriptEnvironment(skill, deps.env, deps.extraEnv ?? []);
   // Scripts that locate their own files find the verified copy here (or by __file__).
   env.SKILLS_SKILL_DIR = skill.dir;
@@ -242,14 +264,17 @@ export async function prepareRun(
  * A script of `skill` by what the caller named: a listed script by its name, else any
  * other file of a script language by its path in the skill.
  */
-function lookupScript(
+async function lookupScript(
   skill: SkillRecord,
   file: string,
   scriptName: string,
-): ScriptInfo | undefined {
+): Promise<ScriptInfo | undefined> {
   const asPath = String(scriptName);
-  return findScript(skill, file) ??
-    (asPath.includes("/") ? scriptAtPath(skill.dir, asPath) : undefined);
+  const listed = findScript(skill, file);
+  if (listed !== undefined || !asPath.includes("/")) return listed;
+  // The skill's walkers only for a name that is a path: a listed script needs none.
+  const { scriptAtPath } = await import("../catalog/contents.ts");
+  return scriptAtPath(skill.dir, asPath);
 }
 
 /** The script named is not one of `skill`'s: where to see them. */
@@ -278,8 +303,12 @@ function stringArguments(args: readonly unknown[]): string[] {
  * The script found again in the verified copy — the one that runs — and a regular file
  * there (never a link or a folder put in its place).
  */
-function verifiedScript(skill: SkillRecord, file: string, scriptName: string): ScriptInfo {
-  const script = lookupScript(skill, file, scriptName);
+async function verifiedScript(
+  skill: SkillRecord,
+  file: string,
+  scriptName: string,
+): Promise<ScriptInfo> {
+  const script = await lookupScript(skill, file, scriptName);
   if (script === undefined) throw scriptNotFound(skill, scriptName);
   const info = lstatSyncOrNull(script.path);
   if (info === null || !info.isFile || info.isSymlink) {

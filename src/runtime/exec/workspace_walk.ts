@@ -37,6 +37,11 @@ export interface WorkspaceScan extends WorkspaceGuards {
   changed: string[];
   /** The walk stopped at its bounds: changes deeper or past the cap are not listed. */
   cut: boolean;
+  /**
+   * The names at the workspace's top, lower-cased, when the walk listed all of it: a path
+   * whose first part is none of them does not exist (see {@link mayExist}).
+   */
+  top?: ReadonlySet<string> | undefined;
 }
 
 /** What a run did to the workspace (relative paths, sorted). */
@@ -85,6 +90,10 @@ export function scanWorkspace(dir: string, since?: number): WorkspaceScan {
     } catch {
       continue; // unreadable: nothing of it is shown to the script either
     }
+    // The top is listed first: in full unless it alone holds more entries than the cap.
+    if (prefix === "" && list.length + count <= MAX_ENTRIES) {
+      scan.top = new Set(list.map((entry) => entry.name.toLowerCase()));
+    }
     for (const entry of list) {
       if (++count > MAX_ENTRIES) {
         scan.cut = full = true;
@@ -107,17 +116,29 @@ export function scanWorkspace(dir: string, since?: number): WorkspaceScan {
   }
   if (guards) {
     for (const name of [...GUARDED_FILES, ...GUARDED_DIRS, GUARDED_WORKFLOWS]) {
-      if (lstatSyncOrNull(join(dir, name)) === null) scan.absent.push(name);
+      if (!mayExist(scan, name) || lstatSyncOrNull(join(dir, name)) === null) {
+        scan.absent.push(name);
+      }
     }
     // git makes hooks/ with every repository; one that lacks it must not gain one.
     if (
-      lstatSyncOrNull(join(dir, ".git"))?.isDirectory &&
+      mayExist(scan, ".git") && lstatSyncOrNull(join(dir, ".git"))?.isDirectory &&
       lstatSyncOrNull(join(dir, ".git/hooks")) === null
     ) {
       scan.absent.push(".git/hooks");
     }
   }
   return scan;
+}
+
+/**
+ * Whether `rel` may exist in the walked workspace: false when the walk listed its top in
+ * full and no name there, in any case, is `rel`'s first part; then it need not be asked of
+ * the disk, where a missing path costs an error each (and guarded names are mostly missing).
+ * Any case, so that on a case-insensitive disk `.ENVRC` still counts for `.envrc`.
+ */
+function mayExist(scan: WorkspaceScan, rel: string): boolean {
+  return scan.top === undefined || scan.top.has(rel.split("/")[0]!.toLowerCase());
 }
 
 /** Adds what `path` needs: guarded names read-only, `.git` pinned, secrets hidden. */
@@ -195,10 +216,15 @@ export function workspaceChanges(
       return false; // left in place: listed as created
     }
   };
-  for (const rel of before.absent) {
-    if (lstatSyncOrNull(join(before.dir, rel)) !== null) moveAside(rel);
-  }
+  // Guarded names that were absent and are there now: the walk's top says which may be, the
+  // disk which are (and the walk again, without them, when any was moved).
   let after = scanWorkspace(before.dir, since);
+  let movedTop = false;
+  for (const rel of before.absent) {
+    if (!mayExist(after, rel) || lstatSyncOrNull(join(before.dir, rel)) === null) continue;
+    if (moveAside(rel)) movedTop = true;
+  }
+  if (movedTop) after = scanWorkspace(before.dir, since);
   // A guarded name made anywhere else the walk reaches (`sub/.claude/settings.json`, a
   // nested `.vscode/`): the new guarded entry goes too, shallowest first.
   let movedNested = false;

@@ -28,7 +28,7 @@ import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limit
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
 import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
-import { SkillLoadError } from "../catalog/contents.ts";
+import { SkillLoadError } from "../catalog/load_terms.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import {
   exists,

@@ -5,6 +5,8 @@ import { SkillError } from "../../../src/core/errors.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { localEntry, registerEntries } from "../../helpers/install_fixture.ts";
 import { writeTree } from "../../helpers/tree.ts";
+import { needsSandbox } from "../../helpers/sandbox.ts";
+import { canonicalSkillName } from "../../../src/core/manifest/names.ts";
 
 async function writeSkill(dir: string, frontMatter: string, files: Record<string, string> = {}) {
   await writeTree(dir, { "SKILL.md": `---\n${frontMatter}\n---\n# Body\n`, ...files });
@@ -251,3 +253,84 @@ Deno.test("the listing summary install records serves a cold listing, and an edi
     assert.equal(findSkill(await loadCatalog(home.path), "summed").manifest.description, "other");
   }
 });
+
+/** What findSkill answers for `name`: the skill's scope and folder, or the error it throws. */
+function answerFor(catalog: Awaited<ReturnType<typeof loadCatalog>>, name: string): unknown {
+  try {
+    const skill = findSkill(catalog, name);
+    return { scope: skill.scope, dir: skill.dir, origin: skill.origin };
+  } catch (error) {
+    const e = error as SkillError;
+    return { code: e.code, message: e.message, hint: e.hint };
+  }
+}
+
+Deno.test("a catalog of one name (`only`) answers findSkill as the whole catalog does and reads no other installed or bundled skill", async () => {
+  await using home = await tempDir();
+  await using elsewhere = await tempDir();
+  const cwd = join(elsewhere.path, "work");
+  const env = { HOME: elsewhere.path };
+  // Installed: a plain skill, one shadowing a bundled skill, a broken one, one shadowed by
+  // the project, and an entry outside the home.
+  await writeSkill(join(home.path, "alpha"), "name: alpha\ndescription: installed");
+  await writeSkill(join(home.path, "hello-extended"), "name: hello-extended\ndescription: mine");
+  await writeSkill(join(home.path, "broken"), "name: broken");
+  await writeSkill(join(home.path, "gamma"), "name: gamma\ndescription: installed");
+  for (const name of ["alpha", "hello-extended", "broken", "gamma"]) {
+    await register(home.path, name);
+  }
+  await writeSkill(join(elsewhere.path, "evil"), "name: evil\ndescription: d");
+  await registerEntries(
+    home.path,
+    localEntry("evil", join(elsewhere.path, "evil"), {
+      source: { type: "local", url: "/x", subpath: "" },
+    }),
+  );
+  await writeSkill(join(cwd, ".agents", "skills", "gamma"), "name: gamma\ndescription: project");
+  const whole = await loadCatalog(home.path, { cwd, env });
+  const names = ["alpha", "Hello_Extended", "broken", "gamma", "evil", "kalshi-markets", "nope"];
+  for (const name of names) {
+    const only = await loadCatalog(home.path, { cwd, env, only: canonicalSkillName(name) });
+    assert.deepEqual(answerFor(only, name), answerFor(whole, name), name);
+    const shadowedHere = (c: typeof whole) =>
+      c.shadowed.filter((s) => s.canonical === canonicalSkillName(name));
+    assert.deepEqual(shadowedHere(only), shadowedHere(whole), name);
+    // Of the installed and bundled skills, only the one of that name was read.
+    const others = [...only.skills, ...only.failures].filter((s) =>
+      s.scope !== "project" && s.canonical !== canonicalSkillName(name)
+    );
+    assert.deepEqual(others.map((s) => s.canonical), [], name);
+  }
+  assert.ok(whole.skills.some((s) => s.canonical === "kalshi-markets"), "the whole has the rest");
+});
+
+Deno.test("runCatalog() reads only the named skill in policy mode, and the whole catalog where the sandbox hides the others", async () => {
+  await using home = await tempDir();
+  await using cwd = await tempDir();
+  const { runCatalog } = await import("../../../src/runtime/exec/script_service.ts");
+  const listed = async (sandbox: string, name: string) =>
+    (await runCatalog(home.path, name, {
+      cwd: cwd.path,
+      env: { HOME: cwd.path, PATH: Deno.env.get("PATH") ?? "", SKILLS_SANDBOX: sandbox },
+    })).skills.map((s) => s.canonical);
+  assert.deepEqual(await listed("off", "Hello_Extended"), ["hello-extended"]);
+  // A name that is no valid one, or a setting that is none: the whole catalog, and the run
+  // says what is wrong where it always has.
+  assert.ok((await listed("off", "../x")).includes("kalshi-markets"));
+  assert.ok((await listed("sometimes", "hello-extended")).includes("kalshi-markets"));
+});
+
+Deno.test(
+  "runCatalog() in the OS sandbox reads every skill (the sandbox hides the others)",
+  needsSandbox,
+  async () => {
+    await using home = await tempDir();
+    await using cwd = await tempDir();
+    const { runCatalog } = await import("../../../src/runtime/exec/script_service.ts");
+    const catalog = await runCatalog(home.path, "hello-extended", {
+      cwd: cwd.path,
+      env: { HOME: cwd.path, PATH: Deno.env.get("PATH") ?? "", SKILLS_SANDBOX: "required" },
+    });
+    assert.ok(catalog.skills.some((s) => s.canonical === "kalshi-markets"));
+  },
+);
