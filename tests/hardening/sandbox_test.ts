@@ -268,3 +268,29 @@ Deno.test(
     );
   },
 );
+
+Deno.test(
+  "a sandboxed script cannot read another installed skill that lives elsewhere, even one that fails to load",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    // runner-lab's folder in the home becomes a link to a folder of the workspace (where
+    // the script may otherwise read), and its manifest no longer loads: a run reads
+    // neither it nor any other skill it does not name, yet must hide them all.
+    const vendored = join(lab.callerDir, "vendored-skill");
+    await Deno.rename(lab.otherDir, vendored);
+    await Deno.symlink(vendored, lab.otherDir);
+    await Deno.chmod(vendored, 0o755);
+    const manifest = join(vendored, "SKILL.md");
+    await Deno.writeTextFile(manifest, "---\nname: [not a name\n---\nRunner lab's own words.\n");
+    await Deno.chmod(manifest, 0o644);
+    await Deno.writeTextFile(join(lab.callerDir, "plain.txt"), "a plain file\n");
+    await Deno.chmod(join(lab.callerDir, "plain.txt"), 0o644);
+
+    const ops = [`read:${manifest}`, `read:${join(lab.callerDir, "plain.txt")}`];
+    const seen = await lab.attempt(ops);
+    assert.equal(seen[ops[1]!]!.detail, "a plain file\n", "the workspace beside it is readable");
+    assert.equal(seen[ops[0]!]!.ok, false, `the other skill's folder: ${seen[ops[0]!]!.detail}`);
+    assert.ok(!seen[ops[0]!]!.detail.includes("Runner lab's own words"));
+  },
+);

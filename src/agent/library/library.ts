@@ -101,7 +101,15 @@ async function installedSkills(
 }
 
 function libraryCatalog(home: string, skills: SkillRecord[]): Catalog {
-  return { home, skills, failures: [], notes: [], shadowed: [], project: undefined };
+  return {
+    home,
+    skills,
+    failures: [],
+    notes: [],
+    shadowed: [],
+    project: undefined,
+    installedDirs: [],
+  };
 }
 
 /** Loads the skills and opens the tool surface over them. */

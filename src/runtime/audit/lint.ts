@@ -271,6 +271,7 @@ async function scriptFindings(
       notes: [],
       shadowed: [],
       project: undefined,
+      installedDirs: [],
     },
     canonical: record.canonical,
     sources,

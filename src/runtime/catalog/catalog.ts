@@ -45,6 +45,11 @@ export interface Catalog {
   /** The project seen from the working directory (when one was given) and its lockfile. */
   project: { root: ProjectRoot; lock: LockRead } | undefined;
   /**
+   * Every installed skill's folder as the registry records it, read or not (a catalog of
+   * `only` one name reads one): what a sandbox hides besides the skills it lists.
+   */
+  installedDirs: string[];
+  /**
    * The stats the listing cache took of installed skills' folders and manifests, by path:
    * `list` tells each skill's digest state from the same stats instead of taking them twice.
    */
@@ -99,7 +104,8 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
   }
   const coreDirs = await loadBundled(home, cache, listing, options.only);
   await cache.save(new Set([...registry.skills.map((e) => e.installed_path), ...coreDirs]));
-  return listing.sorted(home, project, cache.stats);
+  const installedDirs = registry.skills.map((entry) => entry.installed_path);
+  return listing.sorted(home, project, installedDirs, cache.stats);
 }
 
 /**
@@ -141,6 +147,7 @@ class Listing {
   sorted(
     home: string,
     project: Catalog["project"],
+    installedDirs: string[],
     listingStats: ReadonlyMap<string, StatLite>,
   ): Catalog {
     const byName = (a: { canonical: string }, b: { canonical: string }) =>
@@ -148,7 +155,7 @@ class Listing {
     const { skills, failures, notes, shadowed } = this;
     skills.sort(byName);
     failures.sort(byName);
-    return { home, skills, failures, notes, shadowed, project, listingStats };
+    return { home, skills, failures, notes, shadowed, project, installedDirs, listingStats };
   }
 }
 

@@ -469,23 +469,6 @@ export function sandboxStatus(
 }
 
 /**
- * Whether scripts run here without the OS sandbox (policy mode), as {@link sandboxRequestFor}
- * will find (the answer is memoised): then no sandbox hides the other skills, and a run may
- * read only the skill it names. False when that cannot be told yet (SKILLS_SANDBOX invalid:
- * the run says so where it always has). Nothing is said to the user here.
- */
-export async function runsWithoutSandbox(
-  env: Readonly<Record<string, string>>,
-  home: string,
-): Promise<boolean> {
-  try {
-    return (await resolveSandbox(env, home)).kind === "policy";
-  } catch {
-    return false;
-  }
-}
-
-/**
  * Who a skill is, for its sandbox cache and a root CLI's uid: scope, folder and source of
  * the skill as listed (not its verified copy, whose folder changes with every version), so
  * a project skill named like a bundled one never shares the bundled one's cache.

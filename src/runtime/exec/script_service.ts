@@ -35,7 +35,7 @@ import {
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
-import { runsWithoutSandbox, sandboxRequestFor, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
+import { sandboxRequestFor, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { UsageError } from "../../core/errors.ts";
@@ -127,20 +127,34 @@ export function scriptList(
 }
 
 /**
- * The catalog a run of `skillName` needs, from `cwd`. In policy mode only the installed and
- * bundled skills of that name are read, with every project skill (they shadow by name): no
- * sandbox is there to hide the others, and `findSkill` answers as with the whole catalog.
- * The whole catalog otherwise, and for a name that is no valid one (findSkill says why).
+ * The catalog a run of `skillName` needs, from `cwd`: of the installed and bundled skills only
+ * those of that name are read, with every project skill (they shadow by name), so that
+ * `findSkill` answers as with the whole catalog. What a sandbox hides needs no reading: the
+ * registry names every installed folder (otherSkillDirs). The whole catalog for a name that
+ * is no valid one (findSkill says why).
  */
 export async function runCatalog(
   home: string,
   skillName: string,
   where: { cwd: string; env: Readonly<Record<string, string>> },
 ): Promise<Catalog> {
-  const only = isValidSkillName(skillName) && await runsWithoutSandbox(where.env, home)
-    ? canonicalSkillName(skillName)
-    : undefined;
+  const only = isValidSkillName(skillName) ? canonicalSkillName(skillName) : undefined;
   return await loadCatalog(home, { ...where, only });
+}
+
+/**
+ * The folders of every skill but `skill` the catalog knows, for the sandbox to hide: those it
+ * read, those that failed to load or were shadowed, and every installed one, read or not.
+ */
+function otherSkillDirs(catalog: Catalog, skill: SkillRecord): string[] {
+  const dirs = new Set([
+    ...catalog.skills.map((s) => s.dir),
+    ...catalog.failures.map((f) => f.dir),
+    ...catalog.shadowed.map((s) => s.dir),
+    ...catalog.installedDirs,
+  ]);
+  dirs.delete(skill.dir);
+  return [...dirs];
 }
 
 /** Runs the script with `--help`: `{help_text, usage}`. */
@@ -373,7 +387,7 @@ function sandboxScope(
     skillGeneration: skillGenerationOf(listed),
     onAllowed: receipt.allowed,
     onDenied: receipt.denied,
-    otherSkills: catalog.skills.filter((s) => s.dir !== skill.dir).map((s) => s.dir),
+    otherSkills: otherSkillDirs(catalog, skill),
     allowNet: deps.allowNet,
     limits: {
       processes: SCRIPT_PROCESSES,

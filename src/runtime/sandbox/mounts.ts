@@ -93,6 +93,21 @@ function dotenvMasks(dir: string, hidden: readonly string[]): string[] {
 }
 
 /** Whether others may list and enter `dir` (a root CLI's sandbox runs as another uid). */
+/**
+ * `dirs` but the plain folders directly in `home`: hiding the home hides them whatever they
+ * hold, so one listing of the home replaces resolving each (a registry of a thousand skills
+ * cost ~10 ms of realpath and stat calls). A symlink there, or any other folder, stays.
+ */
+function beyondHome(dirs: readonly string[], home: string): string[] {
+  const plain = new Set<string>();
+  try {
+    for (const entry of Deno.readDirSync(home)) {
+      if (entry.isDirectory) plain.add(join(home, entry.name));
+    }
+  } catch { /* no listing: every folder is resolved */ }
+  return dirs.filter((dir) => !plain.has(dir));
+}
+
 function readableByOthers(dir: string): boolean {
   try {
     return ((Deno.statSync(dir).mode ?? 0o755) & 0o005) === 0o005;
@@ -155,12 +170,17 @@ export function mountPlan(
   const hideFirst = [...new Set([...homes, realDir("/run"), realDir("/var/run"), runtimeDir])]
     .filter((p): p is string => p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp"));
   const skillDir = request.skillDir;
-  const hideSecond = [
-    ...new Set([realDir(request.skillsHome), ...(request.otherSkills ?? []).map(realDir)]),
-  ].filter((p): p is string =>
+  const hides = (p: string | undefined): p is string =>
     p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp") && p !== skillDir &&
-    !isWithin(skillDir, p)
-  );
+    !isWithin(skillDir, p);
+  const skillsHome = realDir(request.skillsHome);
+  const others = request.otherSkills ?? [];
+  const hideSecond = [
+    ...new Set([
+      skillsHome,
+      ...(hides(skillsHome) ? beyondHome(others, request.skillsHome) : others).map(realDir),
+    ]),
+  ].filter(hides);
   let callerDir = realDir(request.callerDir);
   if (
     callerDir !== undefined &&

@@ -3,9 +3,8 @@ import { join } from "node:path";
 import { findScript, findSkill, loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { SkillError } from "../../../src/core/errors.ts";
 import { tempDir } from "../../helpers/cli.ts";
-import { localEntry, registerEntries } from "../../helpers/install_fixture.ts";
+import { installRunnerSkill, localEntry, registerEntries } from "../../helpers/install_fixture.ts";
 import { writeTree } from "../../helpers/tree.ts";
-import { needsSandbox } from "../../helpers/sandbox.ts";
 import { canonicalSkillName } from "../../../src/core/manifest/names.ts";
 
 async function writeSkill(dir: string, frontMatter: string, files: Record<string, string> = {}) {
@@ -304,33 +303,26 @@ Deno.test("a catalog of one name (`only`) answers findSkill as the whole catalog
   assert.ok(whole.skills.some((s) => s.canonical === "kalshi-markets"), "the whole has the rest");
 });
 
-Deno.test("runCatalog() reads only the named skill in policy mode, and the whole catalog where the sandbox hides the others", async () => {
+Deno.test("runCatalog() reads only the named skill, in policy mode and in the sandbox alike, and names every installed folder", async () => {
   await using home = await tempDir();
   await using cwd = await tempDir();
+  const installed = [await installRunnerSkill(home.path, "runner-lab")];
+  installed.push(await installRunnerSkill(home.path, "runner-limited"));
   const { runCatalog } = await import("../../../src/runtime/exec/script_service.ts");
-  const listed = async (sandbox: string, name: string) =>
-    (await runCatalog(home.path, name, {
+  const read = (sandbox: string, name: string) =>
+    runCatalog(home.path, name, {
       cwd: cwd.path,
       env: { HOME: cwd.path, PATH: Deno.env.get("PATH") ?? "", SKILLS_SANDBOX: sandbox },
-    })).skills.map((s) => s.canonical);
-  assert.deepEqual(await listed("off", "Hello_Extended"), ["hello-extended"]);
-  // A name that is no valid one, or a setting that is none: the whole catalog, and the run
-  // says what is wrong where it always has.
-  assert.ok((await listed("off", "../x")).includes("kalshi-markets"));
-  assert.ok((await listed("sometimes", "hello-extended")).includes("kalshi-markets"));
-});
-
-Deno.test(
-  "runCatalog() in the OS sandbox reads every skill (the sandbox hides the others)",
-  needsSandbox,
-  async () => {
-    await using home = await tempDir();
-    await using cwd = await tempDir();
-    const { runCatalog } = await import("../../../src/runtime/exec/script_service.ts");
-    const catalog = await runCatalog(home.path, "hello-extended", {
-      cwd: cwd.path,
-      env: { HOME: cwd.path, PATH: Deno.env.get("PATH") ?? "", SKILLS_SANDBOX: "required" },
     });
-    assert.ok(catalog.skills.some((s) => s.canonical === "kalshi-markets"));
-  },
-);
+  const listed = async (sandbox: string, name: string) =>
+    (await read(sandbox, name)).skills.map((s) => s.canonical);
+  for (const sandbox of ["off", "required", "sometimes"]) {
+    assert.deepEqual(await listed(sandbox, "Hello_Extended"), ["hello-extended"], sandbox);
+    assert.deepEqual(await listed(sandbox, "runner-lab"), ["runner-lab"], sandbox);
+    // What a sandbox hides needs no reading: the registry names every installed folder.
+    assert.deepEqual((await read(sandbox, "runner-lab")).installedDirs, installed, sandbox);
+  }
+  // A name that is no valid one: the whole catalog, and the run says what is wrong where it
+  // always has.
+  assert.ok((await listed("off", "../x")).includes("kalshi-markets"));
+});
