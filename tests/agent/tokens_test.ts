@@ -11,6 +11,7 @@ import {
   requestParts,
   requestTokens,
 } from "../../src/agent/chat/tokens.ts";
+import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { withLlmServer } from "../fixtures/llm_server.ts";
 import { scriptedChatLoop } from "../helpers/chat_loop.ts";
 import { fakeSurface } from "./fake_surface.ts";
@@ -23,6 +24,22 @@ Deno.test("countTokens() counts o200k_base tokens", () => {
 
 Deno.test("countTokens() counts special-token text as ordinary text instead of throwing", () => {
   assert.ok(countTokens("<|endoftext|>") > 1);
+});
+
+Deno.test("countTokens() counts piece by piece exactly as gpt-tokenizer counts the whole text", () => {
+  const ordinary = { disallowedSpecial: new Set<string>() };
+  const texts = [
+    "a  b   \n\n  c\r\n\t x",
+    "   ",
+    "I'LL say it's 12345678 — naïve café ﬁne Ⅻ",
+    "中文テキスト 😀👍🏽 e\u0301 \ud800 lone \udc00",
+    "<|endoftext|><|im_start|>user<|im_end|>",
+    JSON.stringify({ tools: [{ name: "activate_skill", enum: ["bench-skill-0001", "x"] }] }),
+    "x".repeat(5000) + " " + "9".repeat(50),
+  ];
+  for (const text of [...texts, texts.join("\n")]) {
+    assert.equal(countTokens(text), countO200k(text, ordinary), JSON.stringify(text.slice(0, 40)));
+  }
 });
 
 Deno.test("requestParts() splits an OpenAI chat body into system, tools and conversation", () => {

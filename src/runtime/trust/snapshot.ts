@@ -37,7 +37,7 @@ import {
   removeIfExists,
   writeFileAtomicSync,
 } from "../os/fs.ts";
-import type { Registry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { cachedDigest, listFiles } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
 import { copyContents, readCopyContents, writeCopyContents } from "./copy_record.ts";
@@ -99,29 +99,43 @@ async function changedMeanwhile(
   }
   if (!(error instanceof SkillError) || error.code !== "integrity_mismatch") return false;
   if (skill.entry === undefined) return false;
-  const now = (await registryNow(home))?.skills.find((e) => e.name_canonical === skill.canonical);
+  const now = (await registryStamps(home))?.get(skill.canonical);
   return now === undefined || now.updated_at !== skill.entry.updated_at ||
     now.trusted_digest !== skill.entry.trusted_digest ||
     now.installed_path !== skill.entry.installed_path;
 }
 
-/** The registry as last read, reused while its file is unchanged (size, mtime, inode). */
-let lastRegistry: { key: string; registry: Registry | undefined } | undefined;
+/** What of a registry entry tells that its skill was replaced: when, what was trusted, where. */
+type EntryStamp = Pick<RegistryEntry, "updated_at" | "trusted_digest" | "installed_path">;
+
+/** The registry's stamps as last read, reused while its file is unchanged (size, mtime, inode). */
+let lastStamps: { key: string; stamps: Map<string, EntryStamp> | undefined } | undefined;
 
 /**
- * The registry now. Serving a thousand skills whose files all changed (`context`, MCP) asks
- * once per skill: one parse per version of the file, not one per skill.
+ * Each skill's entry stamp in the registry now (a name's first entry, should one repeat).
+ * Serving a thousand skills whose files all changed (`context`, MCP) asks once per skill:
+ * one parse per version of the file, not one per skill. Only the stamps are kept, not the
+ * whole parsed registry: it would stay in memory as long as the process.
  */
-async function registryNow(home: string): Promise<Registry | undefined> {
+async function registryStamps(home: string): Promise<Map<string, EntryStamp> | undefined> {
   const { readRegistry, registryPath } = await import("../store/registry.ts");
   const info = lstatSyncOrNull(registryPath(home));
   const key = info === null
     ? ""
     : `${registryPath(home)}:${info.size}:${info.mtime?.getTime()}:${info.ino}`;
-  if (key !== "" && lastRegistry?.key === key) return lastRegistry.registry;
+  if (key !== "" && lastStamps?.key === key) return lastStamps.stamps;
   const registry = await readRegistry(home).catch(() => undefined);
-  lastRegistry = { key, registry };
-  return registry;
+  let stamps: Map<string, EntryStamp> | undefined;
+  if (registry !== undefined) {
+    stamps = new Map();
+    for (const { name_canonical, updated_at, trusted_digest, installed_path } of registry.skills) {
+      if (!stamps.has(name_canonical)) {
+        stamps.set(name_canonical, { updated_at, trusted_digest, installed_path });
+      }
+    }
+  }
+  lastStamps = { key, stamps };
+  return stamps;
 }
 
 /** A verified copy: its folder, the digest it was just verified to have, its record's file. */
