@@ -20,20 +20,17 @@ import { formatSeconds } from "../../runtime/exec/runner.ts";
 import {
   executeRun,
   outcomeEnvelope,
-  prepareRun,
-  runCatalog,
+  type PreparedRun,
+  prepareResolved,
   type ScriptDeps,
-  scriptHelp,
-} from "../../runtime/exec/script_service.ts";
+  stringArguments,
+} from "../../runtime/exec/prepared_run.ts";
+import { plannedRun } from "../../runtime/exec/run_plan.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
-// Trust and the verified copy, which prepareRun imports on demand (other callers of the
-// script service may never run a script), loaded here with the command: every run needs
-// them, and in the command's static graph they cost ~0.5 ms less than a dynamic import.
-import "../../runtime/trust/snapshot.ts";
 
 const HINT = "Run `skills run --help` for usage";
 
@@ -103,9 +100,9 @@ export function exitCodeFor(envelope: Envelope): number {
 export const handlesInterrupt = true;
 
 export async function run(options: RunOptions, ctx: Context): Promise<number> {
+  const startedAt = Date.now();
   const home = skillsHome(ctx.env, ctx.cwd);
-  const catalog = await runCatalog(home, options.skill, { cwd: ctx.cwd, env: ctx.env });
-  const deps: ScriptDeps = {
+  const deps: ScriptDeps & { cwd: string } = {
     home,
     env: ctx.env,
     signal: ctx.signal,
@@ -118,16 +115,17 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
     allowNet: options.allowNet,
     warn: (message) => warn(ctx, message),
   };
+  const { prepare, scriptHelp } = await preparation(home, options, deps, startedAt);
   const passStderr = (chunk: Uint8Array) => ctx.stderr.writeBytes(chunk);
   if (options.json) {
     if (options.scriptHelp) {
-      const envelope = await scriptHelp(catalog, options.skill, options.script, deps);
+      const envelope = await scriptHelp();
       return finishJson(ctx, envelope, envelope.success ? envelope.result : undefined);
     }
     let envelope: Envelope;
     let raw: string | undefined;
     try {
-      const prepared = await prepareRun(catalog, options.skill, options.script, options.args, deps);
+      const prepared = await prepare();
       const outcome = await executeRun(prepared, true, deps, { stderr: passStderr });
       envelope = outcomeEnvelope(prepared, outcome, true);
       raw = outcome.stdout;
@@ -138,7 +136,7 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
     return finishJson(ctx, envelope, raw);
   }
 
-  const prepared = await prepareRun(catalog, options.skill, options.script, options.args, deps);
+  const prepared = await prepare();
   const outcome = await executeRun(prepared, false, deps, {
     stdout: (chunk) => ctx.stdout.writeBytes(chunk),
     stderr: passStderr,
@@ -180,6 +178,36 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
     case "parse_error":
       return EXIT_FAILURE; // not reached outside JSON mode
   }
+}
+
+/**
+ * How this run is prepared: from the run plan when it holds (runtime/exec/run_plan.ts: no
+ * catalog, no trust check, none of their modules loaded), else through the catalog — read
+ * here, so that its errors end the command as before — and the full path, which keeps a plan
+ * for the next run. A script's `--help` in JSON mode always goes through the catalog.
+ */
+async function preparation(
+  home: string,
+  options: RunOptions,
+  deps: ScriptDeps & { cwd: string },
+  startedAt: number,
+): Promise<{ prepare: () => Promise<PreparedRun>; scriptHelp: () => Promise<Envelope> }> {
+  const { skill, script, args } = options;
+  const throughCatalog = async () => {
+    const service = await import("../../runtime/exec/script_service.ts");
+    const catalog = await service.runCatalog(home, skill, { cwd: deps.cwd, env: deps.env });
+    return {
+      prepare: () => service.prepareRunAndPlan(catalog, skill, script, args, deps, startedAt),
+      scriptHelp: () => service.scriptHelp(catalog, skill, script, deps),
+    };
+  };
+  const helpWanted = options.json && options.scriptHelp;
+  const planned = helpWanted ? undefined : plannedRun(home, { skill, script }, deps);
+  if (planned === undefined) return await throughCatalog();
+  return {
+    prepare: () => prepareResolved(planned, stringArguments(args), deps),
+    scriptHelp: async () => await (await throughCatalog()).scriptHelp(),
+  };
 }
 
 /**

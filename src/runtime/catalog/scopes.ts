@@ -25,19 +25,26 @@ import type { ProjectSkillInfo, SkillFailure, SkillRecord } from "./loader.ts";
 import type { LockRead } from "./project_lock.ts";
 import type { LinkRecord } from "../../core/records/project_records.ts";
 
-const SKILL_FOLDERS = [[".agents", "skills"], [".claude", "skills"]] as const;
-
 // Where project skills are installed: decided with the scopes themselves (core/records/scope).
-import { LOCKFILE_NAME, PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
+import {
+  LOCKFILE_NAME,
+  PROJECT_SKILL_FOLDERS,
+  PROJECT_SKILLS_DIR,
+  type ProjectProbe,
+  type ProjectRoot,
+  projectRootFrom,
+  projectSearchDirs,
+  userHomeIn,
+} from "../../core/records/scope.ts";
 export { PROJECT_SKILLS_DIR };
+export type { ProjectRoot };
 
-export interface ProjectRoot {
-  /** The repository root, or (without one) the real working directory. */
-  root: string;
-  repository: boolean;
-  /** The real working directory the search starts from. */
-  from: string;
-}
+/** The filesystem as the project search asks it. */
+const PROBE: ProjectProbe = {
+  present: (path) => lstatSyncOrNull(path) !== null,
+  join,
+  dirname,
+};
 
 /** The nearest ancestor of `cwd` (itself included) holding `.git`, else `cwd` itself. */
 export function findProjectRoot(cwd: string): ProjectRoot {
@@ -47,28 +54,7 @@ export function findProjectRoot(cwd: string): ProjectRoot {
   } catch {
     real = cwd;
   }
-  for (let dir = real;;) {
-    if (lstatSyncOrNull(join(dir, ".git")) !== null) {
-      return { root: dir, repository: true, from: real };
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return { root: real, repository: false, from: real };
-    dir = parent;
-  }
-}
-
-/** The folders searched, nearest first: up to the repository root, or below `$HOME`. */
-function searchDirs(start: string, project: ProjectRoot, home: string | undefined): string[] {
-  const dirs: string[] = [];
-  for (let dir = start;;) {
-    if (!project.repository && home !== undefined && dir === home) break;
-    dirs.push(dir);
-    if (project.repository && dir === project.root) break;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return dirs;
+  return projectRootFrom(real, PROBE);
 }
 
 interface Candidate {
@@ -91,14 +77,14 @@ interface Found {
 
 /** Lists the skill directories and symlinks of every project skill folder, nearest first. */
 function findCandidates(project: ProjectRoot, env: Readonly<Record<string, string>>): Found {
-  const userHome = env.HOME || env.USERPROFILE || undefined;
+  const userHome = userHomeIn(env);
   const candidates: Candidate[] = [];
   const links: { path: string; folder: string }[] = [];
   const notes: string[] = [];
   const scanned = new Set<string>();
-  for (const dir of searchDirs(project.from, project, userHome)) {
+  for (const dir of projectSearchDirs(project, userHome, PROBE)) {
     const keyRoot = project.repository ? project.root : dir;
-    for (const parts of SKILL_FOLDERS) {
+    for (const parts of PROJECT_SKILL_FOLDERS) {
       const path = join(dir, ...parts);
       if (lstatSyncOrNull(path) === null) continue;
       let folder: string;

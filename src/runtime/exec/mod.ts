@@ -3,7 +3,9 @@
  * (runtime/sandbox does the isolating) and, in policy mode, the spawn of a child that
  * leads its own process group, with the kill helper that ends its whole tree
  * (sandbox.ts, kill_helper.py); one script run with its limits (runner.ts); the service
- * that resolves, gates and runs a script for the CLI, chat and MCP (script_service.ts);
+ * that resolves and gates a script through the catalog and trust for the CLI, chat and MCP
+ * (script_service.ts), then prepares, runs and reports it (prepared_run.ts); the run plan that
+ * lets the next `skills run` of an unchanged skill skip the catalog and trust (run_plan.ts);
  * the workspace a script runs in, walked before and after (workspace.ts), and the run's
  * receipt (receipt.ts);
  * typed toolsets in an out-of-process Python host (toolset_host.ts, toolset_host.py); and
