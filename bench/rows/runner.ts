@@ -5,6 +5,8 @@
  *   ≤ floor + 15 ms, where the floor is `deno run` of a small script that spawns the same
  *   `python3` command (found on PATH the same way, so a version manager's shim weighs on
  *   both sides) and prints its output: what any Deno CLI that runs the script must pay.
+ *   The skill has run before (bench/lib.ts keepRunPlans): its run plan is kept, as for every
+ *   run of a skill version but its first.
  *   The three are sampled in turn in the same run, from an empty folder: what a workspace
  *   costs (walked before and after a run for guarded paths and the receipt) grows with the
  *   folder the user runs in and has its own row (workspace.ts; in this repository's root,
@@ -19,7 +21,7 @@
 
 import { join } from "node:path";
 import type { BenchContext } from "../main.ts";
-import { type BenchRow, measure, measureAlternately } from "../lib.ts";
+import { type BenchRow, keepRunPlans, measure, measureAlternately } from "../lib.ts";
 import { installRunnerSkill } from "../../tests/helpers/install_fixture.ts";
 
 const ARGS = ["--name", "Ada", "--json"];
@@ -54,13 +56,17 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
   const linux = Deno.build.os === "linux";
   // A difference of a few milliseconds under a ±30% wobble: more rounds than usual.
   const runs = Math.max(ctx.runs * 2, 15);
+  const runsOfSkills = [
+    run("off"),
+    run("off", ctx.bundle),
+    ...(linux ? [run("required"), run("required", ctx.bundle)] : []),
+  ];
+  await keepRunPlans(runsOfSkills);
   // The same runs from the bundle too: its modules come built, as the compiled binary's do,
   // which tells how much of the cost is loading the sources (informational rows).
   const [base, policy, bundledPolicy, sandboxed, bundledSandboxed] = await measureAlternately([
     { cmd: Deno.execPath(), args: ["run", "--quiet", "--allow-run=python3", floor], env, cwd },
-    run("off"),
-    run("off", ctx.bundle),
-    ...(linux ? [run("required"), run("required", ctx.bundle)] : []),
+    ...runsOfSkills,
   ], runs);
   const floorName = "floor: deno run of a script spawning the same python3 command";
   const judged = (label: string, value: typeof base, budget: number): BenchRow => {

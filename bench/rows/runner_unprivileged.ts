@@ -11,7 +11,7 @@
 
 import { join } from "node:path";
 import type { BenchContext } from "../main.ts";
-import { type BenchRow, measureAlternately, sample } from "../lib.ts";
+import { type BenchRow, keepRunPlans, measureAlternately, sample } from "../lib.ts";
 
 const UID = 65534;
 const ARGS = ["--name", "Ada", "--json"];
@@ -67,6 +67,7 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
     const probe = await sample(run("required")).catch(() => undefined);
     if (probe === undefined || probe.code !== 0) return [];
     const runs = Math.max(ctx.runs * 2, 15);
+    await keepRunPlans([run("off"), run("required")]);
     const [base, policy, sandboxed] = await measureAlternately(
       [floor, run("off"), run("required")],
       runs,
