@@ -25,12 +25,7 @@
 import { basename, DELIMITER, join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull, removeWorkFolder } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
-import {
-  allowsNetwork,
-  mergeNetPolicies,
-  type NetGrant,
-  type NetPolicy,
-} from "../../core/policy/net_grants.ts";
+import type { NetGrant, NetPolicy } from "../../core/policy/net_grants.ts";
 import {
   initCommand,
   initEnv,
@@ -283,9 +278,12 @@ export async function prepareSandbox(
     const uid = root ? giveWorkDir(workDir, request) : undefined;
     let policy = request.network;
     if (traits.uv && traits.fetchesPackages) {
+      const { mergeNetPolicies } = await import("../../core/policy/net_grants.ts");
       policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
     }
-    const network = allowsNetwork(policy);
+    // net_grants.allowsNetwork's test, spelled out: a run without a network never loads the
+    // policies (exec/sandbox.ts), and this is all it would need of them.
+    const network = policy.any || policy.grants.length > 0;
     // A root CLI's writable workspace is mounted idmapped for the uid by idmap.pl or init.py.
     const idmapping = root &&
       (request.workspace?.writable === true || (request.grants?.length ?? 0) > 0);
