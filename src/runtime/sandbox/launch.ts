@@ -273,7 +273,8 @@ export async function prepareSandbox(
     })();
   try {
     // Root or not, from the folder just made (the probe's answer may be another user's).
-    const root = Deno.statSync(workDir).uid === 0;
+    const owner = Deno.statSync(workDir).uid ?? undefined;
+    const root = owner === 0;
     request = { ...request, bwrap: { ...request.bwrap, root } };
     const uid = root ? giveWorkDir(workDir, request) : undefined;
     let policy = request.network;
@@ -289,7 +290,7 @@ export async function prepareSandbox(
       (request.workspace?.writable === true || (request.grants?.length ?? 0) > 0);
     const tools = initTools(launcher, env, callerEnv, { network, idmapping, root });
     const plan = mountPlan(
-      { ...request, root },
+      { ...request, root, uid: owner },
       workDir,
       sandboxExecutables(launcher, tools, traits, callerEnv),
     );
