@@ -274,10 +274,14 @@ function launchArgs(request: RunRequest): string[] {
 async function logLaunch(request: RunRequest, plan: LaunchPlan): Promise<void> {
   request.log?.(`exec ${plan.command} ${plan.args.map((a) => JSON.stringify(a)).join(" ")}`);
   if (request.sandbox !== undefined && request.log !== undefined) {
-    // Loaded already for the sandbox's request (exec/sandbox.ts); policy mode never needs it.
-    const { describeNetPolicy } = await import("../../core/policy/net_grants.ts");
+    const network = request.sandbox.network;
+    // describeNetPolicy's "none" without loading the policies: a sandbox that names no host
+    // never needs them (exec/sandbox.ts), and policy mode never does.
+    const described = !network.any && network.grants.length === 0
+      ? "none"
+      : (await import("../../core/policy/net_grants.ts")).describeNetPolicy(network);
     request.log(
-      `sandbox: bubblewrap, network ${describeNetPolicy(request.sandbox.network)}${
+      `sandbox: bubblewrap, network ${described}${
         request.sandbox.callerDir ? `, caller directory ${request.sandbox.callerDir}` : ""
       }`,
     );

@@ -28,6 +28,7 @@ import {
 } from "../../core/scripts/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../../core/scripts/pep723.ts";
+import type { NetPolicy } from "../../core/policy/net_grants.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/sandbox_init.ts";
 import { assertSandbox, resolveSandbox } from "../sandbox/mode.ts";
@@ -507,37 +508,7 @@ export async function sandboxRequestFor(
   const status = await resolveSandbox(scope.env, scope.home, warn);
   assertSandbox(status);
   if (status.kind !== "bwrap") return undefined;
-  // The policies and the address ranges only for the sandbox: policy mode has no proxy.
-  const { formatNetGrant, mergeNetPolicies, namesNonPublicAddress, NO_NETWORK, parseNetGrants } =
-    await import("../../core/policy/net_grants.ts");
-  const fromEnv = parseNetGrants([scope.env.SKILLS_ALLOW_NET ?? ""]);
-  if (fromEnv.errors.length > 0) {
-    throw new UsageError(
-      `Invalid SKILLS_ALLOW_NET: ${fromEnv.errors.join("; ")}`,
-      "Use a comma-separated list of host or host:port, e.g. SKILLS_ALLOW_NET=api.example.com,127.0.0.1:8080",
-    );
-  }
-  const fromFlags = parseNetGrants(scope.allowNet ?? []);
-  const userGrants = [...fromEnv.grants, ...fromFlags.grants];
-  // A skill may not grant itself a local, private or metadata address: only the user may.
-  const declared = scope.declaredNetwork === false
-    ? NO_NETWORK
-    : skill.manifest.network ?? NO_NETWORK;
-  const own = declared.grants.filter((grant) => {
-    if (!namesNonPublicAddress(grant)) return true;
-    const granted = userGrants.some((g) => g.host === grant.host);
-    if (!granted) {
-      warn?.(
-        `${skill.canonical} declares ${formatNetGrant(grant)}, which is not a public address: ` +
-          `it is reached only when you grant it (--allow-net ${formatNetGrant(grant)})`,
-      );
-    }
-    return false;
-  });
-  const network = mergeNetPolicies(
-    { any: declared.any, grants: own },
-    { any: false, grants: userGrants },
-  );
+  const network = await networkPolicy(skill, scope, warn);
   return {
     bwrap: status.bwrap,
     skillDir: skill.dir,
@@ -561,6 +532,59 @@ export async function sandboxRequestFor(
     onAllowed: scope.onAllowed,
     log: scope.log,
   };
+}
+
+/**
+ * The network of a launch: the manifest's hosts (`permissions.network`, unless not honoured)
+ * and the user's grants (SKILLS_ALLOW_NET, `--allow-net`); a skill's own grant of an address
+ * that is not public is dropped with a warning. Throws `usage` for a malformed
+ * SKILLS_ALLOW_NET.
+ */
+async function networkPolicy(
+  skill: Pick<SkillRecord, "manifest" | "canonical">,
+  scope: SandboxScope,
+  warn: (message: string) => void,
+): Promise<NetPolicy> {
+  const declared = scope.declaredNetwork === false ? undefined : skill.manifest.network;
+  const blank = (values: readonly string[]) =>
+    values.every((value) => value.split(",").every((entry) => entry.trim() === ""));
+  if (
+    (declared === undefined || declared.grants.length === 0) &&
+    blank([scope.env.SKILLS_ALLOW_NET ?? "", ...scope.allowNet ?? []])
+  ) {
+    // No host named anywhere: nothing to parse or check. The policies and the address ranges
+    // (three modules, ~0.3 ms) are loaded only for a sandbox that names hosts: policy mode
+    // has no proxy, and most scripts no network.
+    return { any: declared?.any === true, grants: [] };
+  }
+  const { formatNetGrant, mergeNetPolicies, namesNonPublicAddress, parseNetGrants } = await import(
+    "../../core/policy/net_grants.ts"
+  );
+  const fromEnv = parseNetGrants([scope.env.SKILLS_ALLOW_NET ?? ""]);
+  if (fromEnv.errors.length > 0) {
+    throw new UsageError(
+      `Invalid SKILLS_ALLOW_NET: ${fromEnv.errors.join("; ")}`,
+      "Use a comma-separated list of host or host:port, e.g. SKILLS_ALLOW_NET=api.example.com,127.0.0.1:8080",
+    );
+  }
+  const fromFlags = parseNetGrants(scope.allowNet ?? []);
+  const userGrants = [...fromEnv.grants, ...fromFlags.grants];
+  // A skill may not grant itself a local, private or metadata address: only the user may.
+  const own = (declared?.grants ?? []).filter((grant) => {
+    if (!namesNonPublicAddress(grant)) return true;
+    const granted = userGrants.some((g) => g.host === grant.host);
+    if (!granted) {
+      warn(
+        `${skill.canonical} declares ${formatNetGrant(grant)}, which is not a public address: ` +
+          `it is reached only when you grant it (--allow-net ${formatNetGrant(grant)})`,
+      );
+    }
+    return false;
+  });
+  return mergeNetPolicies(
+    { any: declared?.any === true, grants: own },
+    { any: false, grants: userGrants },
+  );
 }
 
 function launchError(plan: LaunchPlan, error: unknown): SkillError {

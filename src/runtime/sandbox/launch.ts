@@ -25,12 +25,7 @@
 import { basename, DELIMITER, join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull, removeWorkFolder } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
-import {
-  allowsNetwork,
-  mergeNetPolicies,
-  type NetGrant,
-  type NetPolicy,
-} from "../../core/policy/net_grants.ts";
+import type { NetGrant, NetPolicy } from "../../core/policy/net_grants.ts";
 import {
   initCommand,
   initEnv,
@@ -278,20 +273,24 @@ export async function prepareSandbox(
     })();
   try {
     // Root or not, from the folder just made (the probe's answer may be another user's).
-    const root = Deno.statSync(workDir).uid === 0;
+    const owner = Deno.statSync(workDir).uid ?? undefined;
+    const root = owner === 0;
     request = { ...request, bwrap: { ...request.bwrap, root } };
     const uid = root ? giveWorkDir(workDir, request) : undefined;
     let policy = request.network;
     if (traits.uv && traits.fetchesPackages) {
+      const { mergeNetPolicies } = await import("../../core/policy/net_grants.ts");
       policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
     }
-    const network = allowsNetwork(policy);
+    // net_grants.allowsNetwork's test, spelled out: a run without a network never loads the
+    // policies (exec/sandbox.ts), and this is all it would need of them.
+    const network = policy.any || policy.grants.length > 0;
     // A root CLI's writable workspace is mounted idmapped for the uid by idmap.pl or init.py.
     const idmapping = root &&
       (request.workspace?.writable === true || (request.grants?.length ?? 0) > 0);
     const tools = initTools(launcher, env, callerEnv, { network, idmapping, root });
     const plan = mountPlan(
-      { ...request, root },
+      { ...request, root, uid: owner },
       workDir,
       sandboxExecutables(launcher, tools, traits, callerEnv),
     );

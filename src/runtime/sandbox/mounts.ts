@@ -31,6 +31,11 @@ interface MountRequest {
   cwd: string;
   /** A root CLI (the sandbox then runs as an unprivileged uid). */
   root: boolean;
+  /**
+   * This process's uid when the caller knows it (the owner of the work folder it just made):
+   * spares {@link currentUid} the file it makes to learn it.
+   */
+  uid?: number | undefined;
 }
 
 export function realDir(path: string | undefined): string | undefined {
@@ -53,11 +58,11 @@ let accountHome: string | undefined | null = null;
  * The home /etc/passwd gives this process's uid: hidden too, so that a HOME pointed
  * elsewhere does not expose the real one (for root, /root).
  */
-function passwdHome(): string | undefined {
+function passwdHome(knownUid: number | undefined): string | undefined {
   if (accountHome !== null) return accountHome;
   accountHome = undefined;
   try {
-    const uid = String(currentUid());
+    const uid = String(knownUid ?? currentUid());
     for (const line of Deno.readTextFileSync("/etc/passwd").split("\n")) {
       const fields = line.split(":");
       if (fields[2] === uid && fields[5]?.startsWith("/")) {
@@ -135,18 +140,18 @@ function closedAncestor(path: string, covered: readonly string[]): string | unde
 }
 
 /**
- * A script starts in the workspace. One that is out of sight but still there (the home or
- * `/`, shown empty or read-only) is still the place, so a write there fails with a reason;
- * one that is not there at all (inside $SKILLS_HOME, or closed to a root CLI's uid) gives
- * way to the work folder.
+ * A script starts in the workspace (`requested`: the caller's directory, by its real path).
+ * One that is out of sight but still there (the home or `/`, shown empty or read-only) is
+ * still the place, so a write there fails with a reason; one that is not there at all
+ * (inside $SKILLS_HOME, or closed to a root CLI's uid) gives way to the work folder.
  */
 function startIn(
   request: MountRequest,
+  requested: string | undefined,
   shown: string | undefined,
   hideFirst: readonly string[],
   workDir: string,
 ): string {
-  const requested = realDir(request.callerDir);
   if (shown !== undefined || requested === undefined || !isWithin(requested, request.cwd)) {
     return request.cwd;
   }
@@ -166,7 +171,9 @@ export function mountPlan(
 ): MountPlan {
   const env = request.callerEnv;
   const runtimeDir = realDir(env.XDG_RUNTIME_DIR);
-  const homes = [realDir(env.HOME), realDir(passwdHome())];
+  const home = realDir(env.HOME);
+  const account = passwdHome(request.uid);
+  const homes = [home, account === env.HOME ? home : realDir(account)];
   const hideFirst = [...new Set([...homes, realDir("/run"), realDir("/var/run"), runtimeDir])]
     .filter((p): p is string => p !== undefined && p !== "/" && !isAncestorOrSame(p, "/tmp"));
   const skillDir = request.skillDir;
@@ -181,7 +188,8 @@ export function mountPlan(
       ...(hides(skillsHome) ? beyondHome(others, request.skillsHome) : others).map(realDir),
     ]),
   ].filter(hides);
-  let callerDir = realDir(request.callerDir);
+  const requested = realDir(request.callerDir);
+  let callerDir = requested;
   if (
     callerDir !== undefined &&
     (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
@@ -241,7 +249,7 @@ export function mountPlan(
     writable: [workDir, ...grants.map((grant) => grant.dir)],
     writableGuards: grants.flatMap((grant) => grant.guards.readOnly),
     writableMasks: grants.flatMap((grant) => grant.guards.secrets),
-    chdir: startIn(request, callerDir, hideFirst, workDir),
+    chdir: startIn(request, requested, callerDir, hideFirst, workDir),
   };
   return plan;
 }

@@ -1,11 +1,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { SkillError } from "../../../src/core/errors.ts";
-import { planLaunch, spawnSandboxed } from "../../../src/runtime/exec/sandbox.ts";
+import { SkillError, UsageError } from "../../../src/core/errors.ts";
+import type { NetPolicy } from "../../../src/core/policy/net_grants.ts";
+import type { SkillRecord } from "../../../src/runtime/catalog/catalog.ts";
+import {
+  planLaunch,
+  sandboxRequestFor,
+  spawnSandboxed,
+} from "../../../src/runtime/exec/sandbox.ts";
 import { findOnPath } from "../../../src/runtime/os/probe.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { alive, waitGone } from "../../helpers/processes.ts";
 import { realPython } from "../../helpers/python.ts";
+import { needsSandbox } from "../../helpers/sandbox.ts";
 
 const NO_DEPS = "# /// script\n# dependencies = []\n# ///\nprint('hi')\n";
 const WITH_DEPS = '# /// script\n# dependencies = ["httpx"]\n# ///\nprint("hi")\n';
@@ -268,3 +275,68 @@ Deno.test("spawnSandboxed() reports a missing launcher as dependency_unavailable
     (error: unknown) => error instanceof SkillError && error.code === "dependency_unavailable",
   );
 });
+
+Deno.test(
+  "sandboxRequestFor(): the network is the manifest's hosts and the user's grants, none when no host is named",
+  needsSandbox,
+  async () => {
+    await using home = await tempDir();
+    const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", SKILLS_SANDBOX: "required" };
+    const warnings: string[] = [];
+    const request = (
+      network: NetPolicy | undefined,
+      scope: { env?: Record<string, string>; allowNet?: string[]; declaredNetwork?: boolean } = {},
+    ) =>
+      sandboxRequestFor(
+        { dir: home.path, canonical: "net-lab", manifest: { network } as SkillRecord["manifest"] },
+        {
+          home: home.path,
+          env: { ...env, ...scope.env },
+          cwd: home.path,
+          skillKey: "key",
+          skillGeneration: "1",
+          allowNet: scope.allowNet,
+          declaredNetwork: scope.declaredNetwork,
+          limits: { processes: 1, memoryBytes: 1, cpuSeconds: 1, fileSizeBytes: 1 },
+          warn: (message) => warnings.push(message),
+        },
+      ).then((r) => r?.network);
+    const api = { host: "api.example.com", port: 443 };
+    assert.deepEqual(await request(undefined), { any: false, grants: [] });
+    assert.deepEqual(await request({ any: true, grants: [] }), { any: true, grants: [] });
+    assert.deepEqual(
+      await request({ any: true, grants: [] }, { declaredNetwork: false }),
+      { any: false, grants: [] },
+    );
+    assert.deepEqual(
+      await request(undefined, { env: { SKILLS_ALLOW_NET: " , " }, allowNet: [""] }),
+      { any: false, grants: [] },
+    );
+    assert.deepEqual(await request({ any: false, grants: [api] }), { any: false, grants: [api] });
+    assert.deepEqual(
+      await request({ any: false, grants: [api] }, { declaredNetwork: false }),
+      { any: false, grants: [] },
+    );
+    assert.deepEqual(
+      await request(undefined, { env: { SKILLS_ALLOW_NET: "api.example.com:443" } }),
+      { any: false, grants: [api] },
+    );
+    assert.deepEqual(await request(undefined, { allowNet: ["api.example.com:443"] }), {
+      any: false,
+      grants: [api],
+    });
+    await assert.rejects(
+      () => request(undefined, { env: { SKILLS_ALLOW_NET: "a b" } }),
+      (error: unknown) =>
+        error instanceof UsageError && /Invalid SKILLS_ALLOW_NET/.test(error.message),
+    );
+    // A skill's own grant of a local address is reached only when the user grants it too.
+    const local = { host: "127.0.0.1", port: 8080 };
+    assert.deepEqual(await request({ any: false, grants: [local] }), { any: false, grants: [] });
+    assert.match(warnings.join("\n"), /declares 127\.0\.0\.1:8080, which is not a public address/);
+    assert.deepEqual(
+      await request({ any: false, grants: [local] }, { allowNet: ["127.0.0.1:8080"] }),
+      { any: false, grants: [local] },
+    );
+  },
+);

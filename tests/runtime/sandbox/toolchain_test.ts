@@ -78,6 +78,33 @@ Deno.test("toolchainMounts() shows install folders under a hidden home, never th
   }
 });
 
+Deno.test("toolchainMounts() knows a conda env, a bare prefix and a venv by their own files", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using dir = await tempDir();
+  const home = await Deno.realPath(dir.path);
+  const binds = (path: string) => toolchainMounts([path], [home]).binds;
+  const conda = await file(join(home, "miniconda3", "envs", "x", "bin", "python3"));
+  await Deno.mkdir(join(home, "miniconda3", "envs", "x", "conda-meta"));
+  assert.deepEqual(binds(conda), [join(home, "miniconda3", "envs", "x")]);
+  // lib/ without a python* folder, or a file named lib: not an interpreter's prefix.
+  const noPython = await file(join(home, "tool", "bin", "python3"));
+  await Deno.mkdir(join(home, "tool", "lib", "node_modules"), { recursive: true });
+  assert.deepEqual(binds(noPython), [noPython]);
+  const libFile = await file(join(home, "odd", "bin", "python3"));
+  await Deno.writeTextFile(join(home, "odd", "lib"), "");
+  assert.deepEqual(binds(libFile), [libFile]);
+  // A venv whose pyvenv.cfg names no base: the venv alone.
+  const venv = await file(join(home, "env", "bin", "python3"));
+  await Deno.writeTextFile(join(home, "env", "pyvenv.cfg"), "version = 3.12\n");
+  assert.deepEqual(binds(venv), [join(home, "env")]);
+  // A pyenv root is known by libexec beside its shims, not by a shims folder alone.
+  const shim = await file(join(home, "shimmed", "shims", "python3"));
+  assert.deepEqual(binds(shim), [shim]);
+  await Deno.mkdir(join(home, "shimmed", "libexec"));
+  assert.deepEqual(binds(shim), [join(home, "shimmed")]);
+});
+
 Deno.test("initPython() prefers a real interpreter over a shim script", {
   ignore: Deno.build.os !== "linux",
 }, async () => {
