@@ -41,6 +41,8 @@ const PLAN_VERSION = 1;
 const SETTLE_MS = 2_000;
 /** A skill with more entries than this is checked in full on every run. */
 const MAX_STAMPS = 2_000;
+/** Plans kept at most (one per skill and script run); the least recently kept go first. */
+const MAX_PLANS = 64;
 
 /** What `skills run` was asked: the skill and script as the user wrote them. */
 interface RunAsked {
@@ -126,8 +128,27 @@ export function keepRunPlan(
     const plan: RunPlan = { version: PLAN_VERSION, key, resolved, stamps };
     Deno.mkdirSync(join(home, PLAN_DIR), { recursive: true });
     writeFileAtomicSync(planPath(home, key), JSON.stringify(plan), { durable: false });
+    prunePlans(join(home, PLAN_DIR));
   } catch (error) {
     facts.log?.(`run plan not kept: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Removes the least recently kept plans past MAX_PLANS: a plan of a skill removed or run no
+ * more never holds again, and one of a home of many skills lists every other skill's folder.
+ */
+function prunePlans(dir: string): void {
+  const plans = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".json"));
+  if (plans.length <= MAX_PLANS) return;
+  const kept = plans.map((e) => {
+    const path = join(dir, e.name);
+    return { path, at: lstatSyncOrNull(path)?.mtime?.getTime() ?? 0 };
+  }).sort((a, b) => a.at - b.at);
+  for (const { path } of kept.slice(0, kept.length - MAX_PLANS)) {
+    try {
+      Deno.removeSync(path);
+    } catch { /* gone already */ }
   }
 }
 
