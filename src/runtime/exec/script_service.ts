@@ -184,8 +184,13 @@ export async function prepareRunAndPlan(
   deps: ScriptDeps & { cwd: string },
   startedAt: number,
 ): Promise<PreparedRun> {
-  const { resolved, stringArgs } = await resolveRun(catalog, skillName, scriptName, args, deps);
-  const listed = findSkill(catalog, skillName);
+  const { resolved, stringArgs, listed } = await resolveRun(
+    catalog,
+    skillName,
+    scriptName,
+    args,
+    deps,
+  );
   keepRunPlan(deps.home, { skill: skillName, script: scriptName }, resolved, {
     installedDir: listed.entry?.installed_path,
     project: listed.scope === "project",
@@ -208,7 +213,7 @@ async function resolveRun(
   scriptName: string,
   args: readonly unknown[],
   deps: ScriptDeps,
-): Promise<{ resolved: ResolvedRun; stringArgs: string[] }> {
+): Promise<{ resolved: ResolvedRun; stringArgs: string[]; listed: SkillRecord }> {
   const listed = findSkill(catalog, skillName);
   const file = canonicalScriptName(scriptName);
   if (await lookupScript(listed, file, scriptName) === undefined) {
@@ -231,7 +236,7 @@ async function resolveRun(
     skillGeneration: skillGenerationOf(listed),
     otherSkills: otherSkillDirs(catalog, skill),
   };
-  return { resolved, stringArgs };
+  return { resolved, stringArgs, listed };
 }
 
 /**
