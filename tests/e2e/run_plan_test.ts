@@ -2,8 +2,8 @@
  * The run plan (src/runtime/exec/run_plan.ts): a second `skills run` of an unchanged skill
  * skips the catalog and the trust check, and prints what the first printed; any change to
  * what the plan was decided from — the installed files, the verified copy, the registry, a
- * project skill appearing in the working directory — takes the full path again and gets its
- * answer. A plan is kept only for files unchanged for two seconds before the command began,
+ * project skill appearing in the working directory, a trusted project skill its repository
+ * changed — takes the full path again and gets its answer. A plan is kept only for files unchanged for two seconds before the command began,
  * so each home here is set up first and the test waits once.
  */
 
@@ -13,6 +13,7 @@ import { type CliResult, runCli, tempDir } from "../helpers/cli.ts";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
 import { pyScript, skillMd } from "../fixtures/git_repos.ts";
 import { writeTree } from "../helpers/tree.ts";
+import { project } from "../helpers/project.ts";
 
 const GREET = pyScript('import json\nprint(json.dumps({"greeting": "hello"}))');
 
@@ -46,7 +47,7 @@ async function lab(root: string): Promise<Lab> {
 const PLAN_USED = "run plan used";
 
 /** Runs `args` until a plan is kept (the first run makes the verified copy, too new to key). */
-async function planned(lab: Lab, args: string[]): Promise<CliResult> {
+async function planned(lab: Pick<Lab, "run">, args: string[]): Promise<CliResult> {
   for (let i = 0; i < 3; i++) {
     const result = await lab.run(args);
     assert.equal(result.code, 0, result.stderr);
@@ -118,7 +119,32 @@ Deno.test("a project skill of the same name shadows the planned one at once", as
   const result = await greeter.run(["greeter", "greet", "--json"]);
   assert.notEqual(result.code, 0);
   assert.equal(JSON.parse(result.stdout).error, "untrusted");
-  assert.match(result.stderr, /run plan not used: project skill folders are visible/);
+  assert.ok(!result.stderr.includes(PLAN_USED));
+});
+
+Deno.test("a trusted project skill is planned, and refused once the repository changes it", async () => {
+  await using p = await project();
+  await writeTree(join(p.root, ".agents", "skills", "gamma"), {
+    "SKILL.md": skillMd("gamma"),
+    "scripts/greet.py": GREET,
+  });
+  const trusted = await p.cli(["trust", "gamma", "--yes"]);
+  assert.equal(trusted.code, 0, trusted.stderr);
+  const gamma = {
+    run: (args: string[]) =>
+      p.cli(["run", "--verbose", ...args], { env: { SKILLS_SANDBOX: "off" } }),
+  };
+  const again = await planned(gamma, ["gamma", "greet", "--json"]);
+  assert.deepEqual(JSON.parse(again.stdout), { greeting: "hello" });
+  // A pull, a branch switch, or someone's commit: the script is not the one approved.
+  await Deno.writeTextFile(
+    join(p.root, ".agents", "skills", "gamma", "scripts", "greet.py"),
+    'print(\'{"greeting": "changed"}\')\n',
+  );
+  const result = await gamma.run(["gamma", "greet", "--json"]);
+  assert.notEqual(result.code, 0);
+  assert.equal(JSON.parse(result.stdout).error, "integrity_mismatch");
+  assert.match(result.stderr, /run plan not used: .*greet\.py changed/);
 });
 
 Deno.test("a removed skill is gone for the plan too", async () => {

@@ -10,13 +10,15 @@
  * mtime, mode; ctime moves on every write, chmod and rename, and only the clock can turn it
  * back): the registry, every folder and file of the skill's installed folder and of the
  * verified copy it runs from (a folder's key moves when an entry is added, removed or
- * renamed). No project skill folder may be visible from the working directory, asked on every
- * run as the project search asks (core/records/scope.ts): a repository can add one at any
- * time, and its skills shadow by name. Each key was settled — unchanged for two seconds —
- * before the command that wrote the plan began, so the files trust verified then are the ones
- * keyed. Anything else, and the run takes the full path through the catalog and trust, which
- * keeps a fresh plan. Nothing about the run itself is kept: the environment, the workspace,
- * the limits and the sandbox are decided anew each time.
+ * renamed). The project in sight of the working directory is asked on every run, as the
+ * catalog's project search asks (core/records/scope.ts): its root and skill folders key the
+ * plan, and where there are skill folders, every folder and file in them is stamped too, with
+ * this user's approvals and links and the project's lockfile — a repository's skills shadow by
+ * name, and it may change any of them at any time. Each key was settled — unchanged for two
+ * seconds — before the command that wrote the plan began, so the files the catalog and trust
+ * read then are the ones keyed. Anything else, and the run takes the full path through the
+ * catalog and trust, which keeps a fresh plan. Nothing about the run itself is kept: the
+ * environment, the workspace, the limits and the sandbox are decided anew each time.
  *
  * A plan is as trusted as the registry beside it: the same folder, the same writers.
  */
@@ -25,6 +27,7 @@ import { VERSION } from "../../core/version.ts";
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_HASH } from "../../generated/bundled_index.ts";
 import {
+  LOCKFILE_NAME,
   PROJECT_SKILL_FOLDERS,
   projectRootFrom,
   projectSearchDirs,
@@ -32,11 +35,11 @@ import {
 } from "../../core/records/scope.ts";
 import { dirname, join } from "../os/paths.ts";
 import { lstatSyncOrNull, writeFileAtomicSync } from "../os/fs.ts";
-import { REGISTRY_FILE } from "../store/home.ts";
+import { LINKS_FILE, PROJECT_TRUST_FILE, REGISTRY_FILE } from "../store/home.ts";
 import type { ResolvedRun } from "./prepared_run.ts";
 
 const PLAN_DIR = join(".cache", "run-plans");
-const PLAN_VERSION = 1;
+const PLAN_VERSION = 2;
 /** A key is kept only when its ctime was this much older than the command that read it. */
 const SETTLE_MS = 2_000;
 /** A skill with more entries than this is checked in full on every run. */
@@ -75,15 +78,10 @@ export function plannedRun(
   asked: RunAsked,
   place: RunPlace,
 ): ResolvedRun | undefined {
-  const key = planKey(asked);
-  const plan = readPlan(planPath(home, key));
-  if (plan === undefined || plan.key !== key) return undefined;
   try {
-    const folders = projectSkillFolders(place.cwd, place.env);
-    if (folders.length > 0) {
-      place.log?.(`run plan not used: project skill folders are visible (${folders[0]})`);
-      return undefined;
-    }
+    const key = planKey(asked, projectSight(place.cwd, place.env));
+    const plan = readPlan(planPath(home, key));
+    if (plan === undefined || plan.key !== key) return undefined;
     for (const [path, then] of plan.stamps) {
       const info = lstatSyncOrNull(path);
       if ((info === null ? null : keyOf(info)) !== then) {
@@ -91,21 +89,19 @@ export function plannedRun(
         return undefined;
       }
     }
+    place.log?.(`run plan used: ${plan.stamps.length} paths unchanged`);
+    return plan.resolved;
   } catch (error) {
     // Unreadable now (permissions): the full path says what is wrong.
     place.log?.(`run plan not used: ${(error as Error).message}`);
     return undefined;
   }
-  place.log?.(`run plan used: ${plan.stamps.length} paths unchanged`);
-  return plan.resolved;
 }
 
 /** What decides whether a resolution may be kept, besides the resolution itself. */
 interface KeepFacts extends RunPlace {
   /** The installed folder trust verified (an installed skill's), if any. */
   installedDir: string | undefined;
-  /** A project skill: never kept (its folders are searched on every run). */
-  project: boolean;
   /** When the command began, before the catalog was read. */
   startedAt: number;
 }
@@ -122,9 +118,10 @@ export function keepRunPlan(
   facts: KeepFacts,
 ): void {
   try {
-    const stamps = planStamps(home, resolved, facts);
+    const sight = projectSight(facts.cwd, facts.env);
+    const stamps = planStamps(home, resolved, sight, facts);
     if (stamps === undefined) return;
-    const key = planKey(asked);
+    const key = planKey(asked, sight);
     const plan: RunPlan = { version: PLAN_VERSION, key, resolved, stamps };
     Deno.mkdirSync(join(home, PLAN_DIR), { recursive: true });
     writeFileAtomicSync(planPath(home, key), JSON.stringify(plan), { durable: false });
@@ -154,16 +151,29 @@ function prunePlans(dir: string): void {
 
 /**
  * The stamps of everything the resolution depended on, or undefined when it may not be kept:
- * a project skill, a project skill folder in sight, a path changed too recently to tell its
- * key from the contents trust read, or too many paths.
+ * a path changed too recently to tell its key from the contents the catalog and trust read,
+ * or too many paths. With project skill folders in sight, every folder and file in them, this
+ * user's approvals and links, and the project's lockfile: all a project's skills are read
+ * (they shadow by name) and a repository may change any of them at any time.
  */
 function planStamps(
   home: string,
   resolved: ResolvedRun,
+  sight: ProjectSight,
   facts: KeepFacts,
 ): [string, string | null][] | undefined {
-  if (facts.project || projectSkillFolders(facts.cwd, facts.env).length > 0) return undefined;
   const stamps: [string, string | null][] = [[join(home, REGISTRY_FILE), null]];
+  if (sight.folders.length > 0) {
+    stamps.push(
+      [join(home, PROJECT_TRUST_FILE), null],
+      [join(home, LINKS_FILE), null],
+      [join(sight.root, LOCKFILE_NAME), null],
+    );
+    for (const [path, real] of sight.folders) {
+      stamps.push([path, null]);
+      if (real !== "") stamps.push(...treeStamps(real));
+    }
+  }
   if (facts.installedDir !== undefined) stamps.push(...treeStamps(facts.installedDir));
   stamps.push(...treeStamps(resolved.skill.dir));
   if (stamps.length > MAX_STAMPS) return undefined;
@@ -197,25 +207,50 @@ function treeStamps(root: string): [string, string | null][] {
   return out;
 }
 
-/** The project skill folders visible from `cwd`, found as the catalog's project search finds them. */
-function projectSkillFolders(cwd: string, env: Readonly<Record<string, string>>): string[] {
+/**
+ * The project as the catalog's project search sees it from `cwd`: its root, whether that is a
+ * repository's, and each skill folder in sight (nearest first) with the real folder it is
+ * ("" when it cannot be resolved: the search skips it). Asked on every run; the plan is keyed
+ * by it.
+ */
+interface ProjectSight {
+  root: string;
+  repository: boolean;
+  folders: [string, string][];
+}
+
+function projectSight(cwd: string, env: Readonly<Record<string, string>>): ProjectSight {
   let from = cwd;
   try {
     from = Deno.realPathSync(cwd);
   } catch { /* searched from where it says, as the catalog does */ }
   const probe = { present: (path: string) => lstatSyncOrNull(path) !== null, join, dirname };
-  const found: string[] = [];
-  for (const dir of projectSearchDirs(projectRootFrom(from, probe), userHomeIn(env), probe)) {
+  const project = projectRootFrom(from, probe);
+  const folders: [string, string][] = [];
+  for (const dir of projectSearchDirs(project, userHomeIn(env), probe)) {
     for (const parts of PROJECT_SKILL_FOLDERS) {
       const path = join(dir, ...parts);
-      if (probe.present(path)) found.push(path);
+      if (!probe.present(path)) continue;
+      let real = "";
+      try {
+        real = Deno.realPathSync(path);
+      } catch { /* a broken link: skipped by the search, and so stamped */ }
+      folders.push([path, real]);
     }
   }
-  return found;
+  return { root: project.root, repository: project.repository, folders };
 }
 
-function planKey(asked: RunAsked): string {
-  return [`v${PLAN_VERSION}`, VERSION, BUNDLED_HASH, asked.skill, asked.script].join("\0");
+function planKey(asked: RunAsked, sight: ProjectSight): string {
+  return [
+    `v${PLAN_VERSION}`,
+    VERSION,
+    BUNDLED_HASH,
+    asked.skill,
+    asked.script,
+    // Without skill folders in sight the project plays no part: one plan for every folder.
+    sight.folders.length === 0 ? "" : JSON.stringify(sight),
+  ].join("\0");
 }
 
 /** The plan's file: a hash of its key names it (the key itself is checked inside). */

@@ -193,7 +193,6 @@ export async function prepareRunAndPlan(
   );
   keepRunPlan(deps.home, { skill: skillName, script: scriptName }, resolved, {
     installedDir: listed.entry?.installed_path,
-    project: listed.scope === "project",
     cwd: deps.cwd,
     env: deps.env,
     startedAt,

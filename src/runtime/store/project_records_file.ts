@@ -19,13 +19,14 @@ import {
 } from "../../core/records/project_records.ts";
 import { writeFileAtomicSync } from "../os/fs.ts";
 import { withRegistryLock } from "./registry.ts";
+import { LINKS_FILE, PROJECT_TRUST_FILE } from "./home.ts";
 
 function projectTrustPath(home: string): string {
-  return join(home, "project-trust.json");
+  return join(home, PROJECT_TRUST_FILE);
 }
 
 function linksPath(home: string): string {
-  return join(home, "links.json");
+  return join(home, LINKS_FILE);
 }
 
 type Read<T> = { doc: T; problem: string | undefined };

@@ -12,6 +12,8 @@ import { prepareRunAndPlan, type ScriptDeps } from "../../../src/runtime/exec/sc
 import { keepRunPlan, plannedRun } from "../../../src/runtime/exec/run_plan.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installRunnerSkill } from "../../helpers/install_fixture.ts";
+import { writeTree } from "../../helpers/tree.ts";
+import { skillMd } from "../../fixtures/git_repos.ts";
 
 const LATER = () => Date.now() + 60_000;
 
@@ -67,17 +69,34 @@ Deno.test("a registry written since, or a file of the skill, ends the plan", asy
   assert.equal(planned(), undefined, "an installed file changed");
 });
 
-Deno.test("a working directory with a project skill folder in sight is never planned", async () => {
+Deno.test("with project skill folders in sight, any change in them ends the plan", async () => {
   await using root = await tempDir();
-  const { cwd, plan, planned } = await lab(root.path);
-  await Deno.mkdir(join(cwd, ".claude", "skills"), { recursive: true });
-  await plan(LATER());
-  assert.equal(planned(), undefined);
-  await Deno.remove(join(cwd, ".claude"), { recursive: true });
-  await plan(LATER());
-  assert.ok(planned(), "kept once the folder is gone");
+  const { home, cwd, plan, planned } = await lab(root.path);
+  const folder = join(cwd, ".claude", "skills");
+  // Someone else's skill, checked into the repository: read for shadowing, never trusted.
+  await writeTree(join(folder, "theirs"), { "SKILL.md": skillMd("theirs") });
+  const replan = async () => {
+    await plan(LATER());
+    assert.ok(planned(), "planned with the folder in sight");
+  };
+  await replan();
+  // Its SKILL.md now names the installed skill: it would shadow it.
+  await Deno.writeTextFile(join(folder, "theirs", "SKILL.md"), skillMd("runner-lab"));
+  assert.equal(planned(), undefined, "a project skill's manifest changed");
+  await Deno.writeTextFile(join(folder, "theirs", "SKILL.md"), skillMd("theirs"));
+  await replan();
+  await writeTree(join(folder, "runner-lab"), { "SKILL.md": skillMd("runner-lab") });
+  assert.equal(planned(), undefined, "a project skill added");
+  await Deno.remove(join(folder, "runner-lab"), { recursive: true });
+  await replan();
+  await Deno.writeTextFile(join(home, "project-trust.json"), '{"version":1,"projects":{}}\n');
+  assert.equal(planned(), undefined, "this user's approvals changed");
+  await replan();
   await Deno.mkdir(join(cwd, ".agents", "skills"), { recursive: true });
-  assert.equal(planned(), undefined, "and not used once one appears");
+  assert.equal(planned(), undefined, "another skill folder came into sight");
+  await replan();
+  await Deno.mkdir(join(cwd, ".git"));
+  assert.equal(planned(), undefined, "the project's root moved (approvals are keyed by it)");
 });
 
 Deno.test("at most 64 plans are kept; the least recently kept go first", async () => {
@@ -88,7 +107,6 @@ Deno.test("at most 64 plans are kept; the least recently kept go first", async (
   for (let i = 0; i < 70; i++) {
     keepRunPlan(home, { skill: "runner-lab", script: `spelling-${i}` }, resolved, {
       installedDir: join(home, "runner-lab"),
-      project: false,
       cwd,
       env,
       startedAt: LATER(),
