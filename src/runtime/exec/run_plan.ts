@@ -42,7 +42,10 @@ const PLAN_DIR = join(".cache", "run-plans");
 const PLAN_VERSION = 2;
 /** A key is kept only when its ctime was this much older than the command that read it. */
 const SETTLE_MS = 2_000;
-/** A skill with more entries than this is checked in full on every run. */
+/**
+ * A run that depends on more paths than this (a skill, its copy, a project's skill folders) is
+ * checked in full every time.
+ */
 const MAX_STAMPS = 2_000;
 /** Plans kept at most (one per skill and script run); the least recently kept go first. */
 const MAX_PLANS = 64;
