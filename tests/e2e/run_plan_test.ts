@@ -57,6 +57,13 @@ async function planned(lab: Pick<Lab, "run">, args: string[]): Promise<CliResult
   throw new Error("no run plan was ever used");
 }
 
+/** Refused as trust refuses a changed skill, the plan not used because `greet.py` changed. */
+function refusedAsChanged(result: CliResult): void {
+  assert.notEqual(result.code, 0);
+  assert.equal(JSON.parse(result.stdout).error, "integrity_mismatch");
+  assert.match(result.stderr, /run plan not used: .*greet\.py changed/);
+}
+
 Deno.test("a second run of an unchanged skill reuses its plan and prints the same", async () => {
   await using root = await tempDir();
   const greeter = await lab(root.path);
@@ -82,10 +89,7 @@ Deno.test("an installed file changed after the plan was kept is refused, as with
   const greeter = await lab(root.path);
   await planned(greeter, ["greeter", "greet", "--json"]);
   await Deno.writeTextFile(join(greeter.installed, "scripts", "greet.py"), "print('changed')\n");
-  const result = await greeter.run(["greeter", "greet", "--json"]);
-  assert.notEqual(result.code, 0);
-  assert.equal(JSON.parse(result.stdout).error, "integrity_mismatch");
-  assert.match(result.stderr, /run plan not used: .*greet\.py changed/);
+  refusedAsChanged(await greeter.run(["greeter", "greet", "--json"]));
 });
 
 Deno.test("a verified copy changed behind the plan's back runs as verified again", async () => {
@@ -141,10 +145,7 @@ Deno.test("a trusted project skill is planned, and refused once the repository c
     join(p.root, ".agents", "skills", "gamma", "scripts", "greet.py"),
     'print(\'{"greeting": "changed"}\')\n',
   );
-  const result = await gamma.run(["gamma", "greet", "--json"]);
-  assert.notEqual(result.code, 0);
-  assert.equal(JSON.parse(result.stdout).error, "integrity_mismatch");
-  assert.match(result.stderr, /run plan not used: .*greet\.py changed/);
+  refusedAsChanged(await gamma.run(["gamma", "greet", "--json"]));
 });
 
 Deno.test("a removed skill is gone for the plan too", async () => {
