@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { tempDir } from "../helpers/cli.ts";
 import { connectHttp, startHttpMcp } from "../mcp/http_fixture.ts";
 import { initializeRequest } from "../helpers/mcp_stdio.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const INITIALIZE = JSON.stringify(initializeRequest("flood"));
 
@@ -16,9 +17,10 @@ Deno.test("a flood of idle sessions cannot lock another client out; no token is 
 }, async () => {
   await using home = await tempDir("skills-mcp-flood-");
   await using server = await startHttpMcp({ SKILLS_HOME: home.path, AGENT_SKILLS: "none" });
-  assert.match(
-    server.stderr(),
-    /no token: any user or process on this machine can use this server/,
+  // Said right after the address the fixture waits for: it may come in the next chunk.
+  await waitFor(
+    () => /no token: any user or process on this machine can use this server/.test(server.stderr()),
+    { what: "the no-token warning", detail: server.stderr },
   );
 
   const flood: string[] = [];
