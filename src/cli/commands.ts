@@ -13,7 +13,10 @@
  * statically analysable `import()` of the program at start-up (all commands and their npm
  * packages, about 9 ms on every command). The bundle and the compiled binary start from
  * src/binary.ts, which registers the literal imports of command_modules.ts instead, so
- * their bundlers embed every command; they load modules lazily without that walk.
+ * their bundlers embed every command; they load modules lazily without that walk. (This
+ * repository's deno.json sets `"unstable": ["lazy-dynamic-imports"]`, which stops the walk
+ * for every literal `import()` under `deno run`; the computed specifier keeps the command
+ * table lazy where that setting does not apply, as in a program that imports this package.)
  */
 
 import { UsageError } from "../core/errors.ts";
