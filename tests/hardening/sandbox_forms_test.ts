@@ -14,6 +14,7 @@ import { setupLab } from "./sandbox_helpers.ts";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
 import { tempDir } from "../helpers/cli.ts";
 import { needsSandbox, systemPerl } from "../helpers/sandbox.ts";
+import { exists } from "../helpers/wait.ts";
 
 const root = Deno.uid() === 0;
 if (Deno.env.get("CI") && root && !needsSandbox.ignore && !systemPerl) {
@@ -21,7 +22,7 @@ if (Deno.env.get("CI") && root && !needsSandbox.ignore && !systemPerl) {
 }
 
 /** What the script reports of itself: /proc/self/status and limits lines, its directory. */
-const IDENTITY_SCRIPT = `import json, os, sys
+const IDENTITY_SCRIPT = `import grp, json, os, pwd, sys
 status = {}
 with open("/proc/self/status") as f:
     for line in f:
@@ -36,12 +37,24 @@ with open("/proc/self/limits") as f:
                      "Max core file size"):
             if line.startswith(name + " "):
                 limits[name] = " ".join(line[len(name):].split())
+try:
+    account = pwd.getpwuid(os.getuid())
+    group = grp.getgrgid(os.getgid())
+    named = {"name": account.pw_name, "home": account.pw_dir, "group": group.gr_name}
+except KeyError:
+    named = None
+try:
+    open("/etc/passwd", "a").close()
+    passwd_writable = True
+except OSError:
+    passwd_writable = False
 written = None
 if len(sys.argv) > 1:
     with open(sys.argv[1], "w") as f:
         f.write("written inside the sandbox\\n")
     written = os.path.abspath(sys.argv[1])
-print(json.dumps({"status": status, "limits": limits, "cwd": os.getcwd(), "written": written}))
+print(json.dumps({"status": status, "limits": limits, "cwd": os.getcwd(), "written": written,
+                  "named": named, "home": os.environ["HOME"], "passwd_writable": passwd_writable}))
 `;
 
 const SKILL_MD = `---
@@ -62,6 +75,10 @@ interface Identity {
   limits: Record<string, string>;
   cwd: string;
   written: string | null;
+  /** What pwd and grp say of the uid and gid (null: no such account). */
+  named: { name: string; home: string; group: string } | null;
+  home: string;
+  passwd_writable: boolean;
 }
 
 Deno.test(
@@ -80,6 +97,9 @@ Deno.test(
       const result = await lab.run(args, { ...limits, ...env });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stderr, started);
+      const accounts = /; accounts (\S+)/.exec(result.stderr)?.[1];
+      assert.ok(accounts !== undefined, "the account files' folder is logged");
+      assert.equal(await exists(accounts), false, "the account files are removed after the run");
       return JSON.parse(result.stdout) as Identity;
     };
     const perl = await run(
@@ -118,7 +138,17 @@ Deno.test(
     assert.match(perl.limits["Max address space"]!, /^536870912 536870912 bytes$/);
     assert.match(perl.limits["Max core file size"]!, /^0 0 bytes$/);
 
-    for (const identity of [perl, python, utilLinux]) assert.equal(identity.cwd, lab.callerDir);
+    for (const identity of [perl, python, utilLinux]) {
+      assert.equal(identity.cwd, lab.callerDir);
+      // A uid no account names breaks git, ssh and Python's pwd, and sends every lookup
+      // through the system's other account sources (accounts.ts).
+      assert.deepEqual(identity.named, {
+        name: "skills-sandbox",
+        home: identity.home,
+        group: "skills-sandbox",
+      });
+      assert.equal(identity.passwd_writable, false, "/etc/passwd stays read-only");
+    }
     for (const [identity, name] of [[perl, "by-perl.txt"], [python, "by-python.txt"]] as const) {
       const path = join(lab.callerDir, name);
       assert.equal(identity.written, path);

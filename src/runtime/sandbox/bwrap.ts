@@ -19,7 +19,8 @@
  *                           its `.git` folders pinned, guarded paths read-only, secret
  *                           files masked
  *   hidden (second)         empty read-only tmpfs over $SKILLS_HOME and other skills
- *   read-only               the interpreter's install folders, the skill, helper files
+ *   read-only               the interpreter's install folders, the skill, helper files;
+ *                           a root CLI's account files naming its uid (accounts.ts)
  *   symlinks                an interpreter's links that lived in a hidden folder
  *   writable                the run's work folder
  */
@@ -60,6 +61,8 @@ export interface MountPlan {
   /** Inside `--write` folders: read-only guarded paths and masked secret files. */
   writableGuards?: string[];
   writableMasks?: string[];
+  /** Bound read-only over /etc/passwd and /etc/group: a root CLI's uid named (accounts.ts). */
+  accounts?: { passwd: string; group: string } | undefined;
   /** The working directory inside the sandbox. */
   chdir: string;
 }
@@ -153,6 +156,10 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
   }
   for (const path of plan.hideSecond) hide(path, "0755", HIDDEN_BYTES);
   for (const path of plan.readOnly) bind("--ro-bind", path, path);
+  if (plan.accounts !== undefined) {
+    args.push("--ro-bind", plan.accounts.passwd, "/etc/passwd");
+    args.push("--ro-bind", plan.accounts.group, "/etc/group");
+  }
   for (const [target, path] of plan.links ?? []) {
     parents(path);
     args.push("--symlink", target, path);

@@ -33,6 +33,7 @@ import {
   perlInit,
   type SandboxLimits,
 } from "./sandbox_init.ts";
+import { type SandboxAccounts, writeSandboxAccounts } from "./accounts.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import type { BwrapInfo } from "./mode.ts";
 import { initPython } from "./toolchain.ts";
@@ -265,11 +266,13 @@ export async function prepareSandbox(
   const launcher = command.startsWith("/") ? command : findOnPath(command, callerEnv) ?? command;
   const workDir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "skills-work-" }));
   let proxy: NetProxy | undefined;
+  let accounts: SandboxAccounts | undefined;
   let disposed: Promise<void> | undefined;
   const dispose = () =>
     disposed ??= (async () => {
       await proxy?.close();
       await removeWorkFolder(workDir);
+      if (accounts !== undefined) await Deno.remove(accounts.dir, { recursive: true });
     })();
   try {
     // Root or not, from the folder just made (the probe's answer may be another user's).
@@ -277,6 +280,7 @@ export async function prepareSandbox(
     const root = owner === 0;
     request = { ...request, bwrap: { ...request.bwrap, root } };
     const uid = root ? giveWorkDir(workDir, request) : undefined;
+    if (uid !== undefined) accounts = writeSandboxAccounts(uid, workDir);
     let policy = request.network;
     if (traits.uv && traits.fetchesPackages) {
       const { mergeNetPolicies } = await import("../../core/policy/net_grants.ts");
@@ -294,6 +298,7 @@ export async function prepareSandbox(
       workDir,
       sandboxExecutables(launcher, tools, traits, callerEnv),
     );
+    plan.accounts = accounts;
     // The skill's cache, kept between runs (per skill, so no skill can poison another's
     // packages or data).
     const cache = await skillCacheDir(request.skillsHome, request.skillName, request.skillKey);
@@ -319,7 +324,7 @@ export async function prepareSandbox(
       `sandbox: ${
         inner.slice(0, inner.indexOf(launcher) + 1).map((a) => a.length > 60 ? "<source>" : a)
           .join(" ")
-      } …; work folder ${workDir}`,
+      } …; work folder ${workDir}${accounts === undefined ? "" : `; accounts ${accounts.dir}`}`,
     );
     return {
       command: request.bwrap.path,

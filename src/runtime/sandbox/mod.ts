@@ -8,7 +8,8 @@
  * root CLI with a writable workspace idmap.pl, which mounts it idmapped for the sandbox's
  * uid, then sets the limits and becomes the uid itself; or init.py, which does that and
  * also relays the proxy; both embedded by scripts/gen_bundled.ts), the filtering CONNECT
- * proxy the CLI runs for declared hosts (proxy.ts), and the macOS `sandbox-exec` profile
+ * proxy the CLI runs for declared hosts (proxy.ts), the account files that name a root
+ * CLI's uid inside (accounts.ts), and the macOS `sandbox-exec` profile
  * (macos.sb, documented in docs/security.md, not applied automatically).
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.

@@ -5,6 +5,7 @@ import {
   namespaceArgs,
   parseBwrapVersion,
 } from "../../../src/runtime/sandbox/bwrap.ts";
+import { withSandboxAccount } from "../../../src/runtime/sandbox/accounts.ts";
 
 const NEW = { version: [0, 8, 0], root: false } as const;
 const ROOT = { version: [0, 8, 0], root: true } as const;
@@ -85,4 +86,26 @@ Deno.test("bwrapArgs(): read-only root, hidden folders, caller, skill, work fold
   );
   const old = bwrapArgs(OLD, PLAN, ["true"]);
   assert.ok(!old.includes("--size") && !old.includes("--perms"), "0.6 has neither");
+});
+
+Deno.test("bwrapArgs(): a root CLI's account files go over /etc/passwd and /etc/group, read-only", () => {
+  const accounts = {
+    passwd: "/tmp/skills-accounts-1/passwd",
+    group: "/tmp/skills-accounts-1/group",
+  };
+  const args = bwrapArgs(ROOT, { ...PLAN, accounts }, ["true"]).join(" ");
+  assert.ok(args.includes(`--ro-bind ${accounts.passwd} /etc/passwd`), args);
+  assert.ok(args.includes(`--ro-bind ${accounts.group} /etc/group`), args);
+  assert.ok(!bwrapArgs(ROOT, PLAN, ["true"]).includes("/etc/passwd"), "none without them");
+});
+
+Deno.test("withSandboxAccount(): the host's entries kept, one line more for the uid", () => {
+  const host = "root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534::/nonexistent:/bin/false";
+  const made = withSandboxAccount(host, "root:x:0:\n", 2_000_000_123, "/tmp/skills-work-1");
+  assert.equal(
+    made.passwd,
+    `${host}\nskills-sandbox:x:2000000123:2000000123:skills sandbox:/tmp/skills-work-1:/usr/sbin/nologin\n`,
+  );
+  assert.equal(made.group, "root:x:0:\nskills-sandbox:x:2000000123:\n");
+  assert.equal(withSandboxAccount("", "", 7, "/w").group, "skills-sandbox:x:7:\n");
 });
