@@ -26,6 +26,8 @@ Deno.test(
       `proc:${DOTENV_SECRET}`,
       "env:OPENAI_API_KEY",
       "read:$SKILLS_SKILL_DIR/SKILL.md",
+      // The skill's cache folder: the plan keeps its name, the full path derives it.
+      "env:XDG_CACHE_HOME",
     ];
     const full = await lab.attempt(ops);
     // A plan is kept once the verified copy the first run made is two seconds old.
@@ -46,5 +48,9 @@ Deno.test(
       assert.ok(!detail.includes(SSH_SECRET) && !detail.includes(ENV_SECRET), `${op} leaked`);
     }
     assert.equal(planned["read:$SKILLS_SKILL_DIR/SKILL.md"]!.ok, true, "its own files are read");
+    assert.match(
+      planned["env:XDG_CACHE_HOME"]!.detail,
+      /\/\.cache\/skills\/sandbox-lab-[0-9a-f]{16}$/,
+    );
   },
 );

@@ -75,6 +75,8 @@ export interface ResolvedRun {
   /** The trusted digest of the skill as listed (null for a bundled one). */
   digest: string | null;
   skillKey: string;
+  /** The skill's cache folder's id (exec/sandbox.ts skillCacheIdOf of the key). */
+  skillCacheId: string;
   skillGeneration: string;
   otherSkills: string[];
 }
@@ -188,6 +190,7 @@ function sandboxScope(
     declaredNetwork: deps.declaredNetwork !== false,
     // Its cache and (as root) its uid belong to this skill of this origin only.
     skillKey: resolved.skillKey,
+    skillCacheId: resolved.skillCacheId,
     skillGeneration: resolved.skillGeneration,
     onAllowed: receipt.allowed,
     onDenied: receipt.denied,

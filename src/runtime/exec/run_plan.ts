@@ -39,7 +39,7 @@ import { LINKS_FILE, PROJECT_TRUST_FILE, REGISTRY_FILE } from "../store/home.ts"
 import type { ResolvedRun } from "./prepared_run.ts";
 
 const PLAN_DIR = join(".cache", "run-plans");
-const PLAN_VERSION = 2;
+const PLAN_VERSION = 3;
 /** A key is kept only when its ctime was this much older than the command that read it. */
 const SETTLE_MS = 2_000;
 /**
@@ -272,7 +272,8 @@ function readPlan(path: string): RunPlan | undefined {
     const { resolved, stamps } = plan ?? {};
     const wellFormed = plan.version === PLAN_VERSION && typeof plan.key === "string" &&
       Array.isArray(stamps) && typeof resolved?.skill?.dir === "string" &&
-      typeof resolved?.script?.path === "string" && Array.isArray(resolved?.otherSkills);
+      typeof resolved?.script?.path === "string" && Array.isArray(resolved?.otherSkills) &&
+      typeof resolved?.skillCacheId === "string";
     return wellFormed ? plan : undefined;
   } catch {
     return undefined; // none yet, or unreadable: the full path

@@ -27,6 +27,7 @@ import {
   type ScriptLanguage,
 } from "../../core/scripts/script_language.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
+import { sha256Hex } from "../../core/records/digest.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../../core/scripts/pep723.ts";
 import type { NetPolicy } from "../../core/policy/net_grants.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
@@ -443,6 +444,8 @@ interface SandboxScope {
   declaredNetwork?: boolean | undefined;
   /** Who the skill is, and which install of it (see SandboxRequest). */
   skillKey: string;
+  /** {@link skillCacheIdOf} the key, when the caller has it already (a run plan). */
+  skillCacheId?: string | undefined;
   skillGeneration: string;
   /** Connections the proxy let through (the run's receipt). */
   onAllowed?: ((target: string) => void) | undefined;
@@ -476,6 +479,15 @@ export function sandboxStatus(
  */
 export function skillKeyOf(skill: Pick<SkillRecord, "scope" | "dir" | "entry">): string {
   return `${skill.scope}\0${skill.dir}\0${skill.entry?.source ?? ""}`;
+}
+
+/**
+ * The name of a skill's cache folder beside its own name: 64 bits of SHA-256 of its key, so
+ * a hostile skill cannot search for a key that lands on another's folder. Kept in the run
+ * plan with the key (WebCrypto's first digest in a process costs ~0.4 ms).
+ */
+export async function skillCacheIdOf(skillKey: string): Promise<string> {
+  return (await sha256Hex(skillKey)).slice(0, 16);
 }
 
 /**
@@ -516,6 +528,7 @@ export async function sandboxRequestFor(
     skillsHome: scope.home,
     skillName: skill.canonical,
     skillKey: scope.skillKey,
+    skillCacheId: scope.skillCacheId ?? await skillCacheIdOf(scope.skillKey),
     skillGeneration: scope.skillGeneration,
     callerDir: scope.callerDir,
     workspace: scope.workspace,

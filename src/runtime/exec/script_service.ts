@@ -22,7 +22,7 @@ import {
   type SkillRecord,
 } from "../catalog/catalog.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
-import { skillGenerationOf, skillKeyOf } from "./sandbox.ts";
+import { skillCacheIdOf, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
 import {
   executeRun,
   outcomeEnvelope,
@@ -226,12 +226,14 @@ async function resolveRun(
     allowUntrusted: deps.allowUntrusted === true,
   });
   const script = await verifiedScript(skill, file, scriptName);
+  // Its cache and (as root) its uid belong to this skill of this origin only.
+  const skillKey = skillKeyOf(listed);
   const resolved: ResolvedRun = {
     skill,
     script,
     digest: listed.entry?.trusted_digest ?? listed.project?.trustedDigest ?? null,
-    // Its cache and (as root) its uid belong to this skill of this origin only.
-    skillKey: skillKeyOf(listed),
+    skillKey,
+    skillCacheId: await skillCacheIdOf(skillKey),
     skillGeneration: skillGenerationOf(listed),
     otherSkills: otherSkillDirs(catalog, skill),
   };

@@ -40,7 +40,6 @@ import { initPython } from "./toolchain.ts";
 import { mountPlan, realDir } from "./mounts.ts";
 import type { NetProxy } from "./proxy.ts";
 import type { WorkspaceGuards } from "../../core/policy/workspace.ts";
-import { sha256Hex } from "../../core/records/digest.ts";
 
 export interface SandboxRequest {
   bwrap: BwrapInfo;
@@ -57,6 +56,8 @@ export interface SandboxRequest {
    * it, so two skills of one name never share either.
    */
   skillKey: string;
+  /** The skill's cache folder's id beside its name (exec/sandbox.ts skillCacheIdOf). */
+  skillCacheId: string;
   /**
    * Which install of it this is (when it was installed or last updated): a cache left by an
    * earlier install — one since replaced, or removed and added again — is emptied first.
@@ -94,14 +95,8 @@ interface LauncherTraits {
  * The skill's own cache folder, kept between runs and writable by that skill's sandboxes
  * only: its XDG_CACHE_HOME (kalshi-markets keeps its market list there) and uv's cache.
  */
-async function skillCacheDir(
-  skillsHome: string,
-  skillName: string,
-  skillKey: string,
-): Promise<string> {
-  // 64 bits of SHA-256: a hostile skill cannot search for a key that lands on another's.
-  const id = (await sha256Hex(skillKey)).slice(0, 16);
-  return join(skillsHome, ".cache", "skills", `${skillName}-${id}`);
+function skillCacheDir(skillsHome: string, skillName: string, skillCacheId: string): string {
+  return join(skillsHome, ".cache", "skills", `${skillName}-${skillCacheId}`);
 }
 
 function fnv1a(text: string): number {
@@ -301,7 +296,7 @@ export async function prepareSandbox(
     plan.accounts = accounts;
     // The skill's cache, kept between runs (per skill, so no skill can poison another's
     // packages or data).
-    const cache = await skillCacheDir(request.skillsHome, request.skillName, request.skillKey);
+    const cache = skillCacheDir(request.skillsHome, request.skillName, request.skillCacheId);
     const extraEnv = mountCache(cache, plan, uid, request, traits);
     let bridge: { port: number; socket: string } | undefined;
     if (network) {
