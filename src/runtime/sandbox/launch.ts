@@ -315,12 +315,7 @@ export async function prepareSandbox(
     const init = { limits: request.limits, uid, bridge, cwd, idmap: mapped, command: launched };
     const inner = initCommand(init, tools);
     Object.assign(extraEnv, initEnv(init, tools));
-    request.log?.(
-      `sandbox: ${
-        inner.slice(0, inner.indexOf(launcher) + 1).map((a) => a.length > 60 ? "<source>" : a)
-          .join(" ")
-      } …; work folder ${workDir}${accounts === undefined ? "" : `; accounts ${accounts.dir}`}`,
-    );
+    request.log?.(launchLine(inner, launcher, workDir, accounts));
     return {
       command: request.bwrap.path,
       args: bwrapArgs({ ...request.bwrap, idmap: mapped.length > 0 }, plan, inner),
@@ -332,6 +327,21 @@ export async function prepareSandbox(
     await dispose();
     throw error;
   }
+}
+
+/** `--verbose`'s line for a launch: the init command up to the launcher, the run's folders. */
+function launchLine(
+  inner: readonly string[],
+  launcher: string,
+  workDir: string,
+  accounts: SandboxAccounts | undefined,
+): string {
+  const shown = inner.slice(0, inner.indexOf(launcher) + 1)
+    .map((a) => a.length > 60 ? "<source>" : a).join(" ");
+  const folders = `work folder ${workDir}${
+    accounts === undefined ? "" : `; accounts ${accounts.dir}`
+  }`;
+  return `sandbox: ${shown} …; ${folders}`;
 }
 
 /** The mount plan of one launch (sandbox/mounts.ts). */
