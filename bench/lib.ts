@@ -117,11 +117,45 @@ export async function keepRunPlans(specs: readonly CommandSpec[]): Promise<void>
   for (const spec of specs) await checkedSample(spec, -1, 0);
 }
 
+/** The CPU time counters of /proc/stat's first line: [idle + iowait, all], off Linux undefined. */
+function cpuTimes(): [number, number] | undefined {
+  try {
+    const fields = Deno.readTextFileSync("/proc/stat").split("\n")[0]!.trim().split(/\s+/)
+      .slice(1, 9).map(Number);
+    return [fields[3]! + fields[4]!, fields.reduce((sum, n) => sum + n, 0)];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Idle share of the CPUs that counts as a settled machine. */
+const SETTLED_IDLE = 0.9;
+
+/**
+ * Waits until the machine is settled — the CPUs at least 90% idle over a quarter second — or
+ * 15 s have passed: the work a row before left running (a registry flushing, 32 sessions'
+ * processes ending, the kernel writing back a thousand skills) is not measured as this
+ * row's. Every measurement starts with it, so a figure and its baseline wait alike.
+ */
+export async function settle(maxMs = 15_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let before = cpuTimes();
+  if (before === undefined) return;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const after = cpuTimes()!;
+    const total = after[1] - before[1];
+    if (total > 0 && (after[0] - before[0]) / total >= SETTLED_IDLE) return;
+    before = after;
+  }
+}
+
 /**
  * Runs `spec` once to warm up, then `runs` times; fails loudly if the command fails. A
  * function gives each run its own spec (run -1 is the warm-up), e.g. a fresh target dir.
  */
 export async function measure(spec: SpecSource, runs = 7, expectCode = 0): Promise<Measured> {
+  await settle();
   const samples: Sample[] = [];
   for (let i = -1; i < runs; i++) {
     const s = await checkedSample(spec, i, expectCode);
@@ -152,6 +186,7 @@ export async function measureAlternately(
   specs: readonly SpecSource[],
   runs = 7,
 ): Promise<Measured[]> {
+  await settle();
   const samples: Sample[][] = specs.map(() => []);
   for (let i = -1; i < runs; i++) {
     for (const [at, spec] of specs.entries()) {
