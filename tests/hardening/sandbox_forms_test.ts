@@ -54,7 +54,8 @@ if len(sys.argv) > 1:
         f.write("written inside the sandbox\\n")
     written = os.path.abspath(sys.argv[1])
 print(json.dumps({"status": status, "limits": limits, "cwd": os.getcwd(), "written": written,
-                  "named": named, "home": os.environ["HOME"], "passwd_writable": passwd_writable}))
+                  "named": named, "home": os.environ["HOME"], "passwd_writable": passwd_writable,
+                  "user": os.environ.get("USER")}))
 `;
 
 const SKILL_MD = `---
@@ -79,6 +80,8 @@ interface Identity {
   named: { name: string; home: string; group: string } | null;
   home: string;
   passwd_writable: boolean;
+  /** $USER as the script sees it. */
+  user: string | null;
 }
 
 Deno.test(
@@ -94,7 +97,7 @@ Deno.test(
     const limits = { MAX_SCRIPT_MEMORY: String(512 * 1024 * 1024) };
     const run = async (env: Record<string, string>, started: RegExp, file?: string) => {
       const args = ["-v", "identity-lab", "identity", ...(file === undefined ? [] : [file])];
-      const result = await lab.run(args, { ...limits, ...env });
+      const result = await lab.run(args, { ...limits, USER: "root", ...env });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stderr, started);
       const accounts = /; accounts (\S+)/.exec(result.stderr)?.[1];
@@ -148,6 +151,7 @@ Deno.test(
         group: "skills-sandbox",
       });
       assert.equal(identity.passwd_writable, false, "/etc/passwd stays read-only");
+      assert.equal(identity.user, "skills-sandbox", "$USER names the account, not root");
     }
     for (const [identity, name] of [[perl, "by-perl.txt"], [python, "by-python.txt"]] as const) {
       const path = join(lab.callerDir, name);

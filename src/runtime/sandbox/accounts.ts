@@ -34,6 +34,17 @@ export function withSandboxAccount(
   };
 }
 
+/**
+ * USER and LOGNAME as the script's environment has them (the caller's, from the base set)
+ * renamed to the account: a script that asks them who it is must not hear "root" from a
+ * process that is not.
+ */
+export function accountNames(env: Readonly<Record<string, string>>): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const name of ["USER", "LOGNAME"]) if (name in env) names[name] = SANDBOX_ACCOUNT;
+  return names;
+}
+
 /** The files to bind over /etc/passwd and /etc/group, and their folder (removed after the run). */
 export interface SandboxAccounts {
   dir: string;

@@ -33,7 +33,7 @@ import {
   perlInit,
   type SandboxLimits,
 } from "./sandbox_init.ts";
-import { type SandboxAccounts, writeSandboxAccounts } from "./accounts.ts";
+import { accountNames, type SandboxAccounts, writeSandboxAccounts } from "./accounts.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import type { BwrapInfo } from "./mode.ts";
 import { initPython } from "./toolchain.ts";
@@ -219,6 +219,7 @@ function sandboxEnv(
   workDir: string,
   callerDir: string | undefined,
   network: boolean,
+  uid: number | undefined,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
@@ -231,6 +232,8 @@ function sandboxEnv(
   delete out.TMP;
   delete out.TEMP;
   out.SKILLS_WORK_DIR = workDir;
+  // A root CLI's sandbox runs as the skill's uid, named in its account files (accounts.ts).
+  if (uid !== undefined) Object.assign(out, accountNames(env));
   if (callerDir !== undefined) out.SKILLS_CALLER_DIR = callerDir;
   else delete out.SKILLS_CALLER_DIR;
   if (network) {
@@ -319,7 +322,7 @@ export async function prepareSandbox(
     return {
       command: request.bwrap.path,
       args: bwrapArgs({ ...request.bwrap, idmap: mapped.length > 0 }, plan, inner),
-      env: { ...sandboxEnv(env, workDir, plan.callerDir, network), ...extraEnv },
+      env: { ...sandboxEnv(env, workDir, plan.callerDir, network, uid), ...extraEnv },
       workDir,
       dispose,
     };
