@@ -18,7 +18,9 @@
  *     CLI's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY); proxy settings of the user's own
  *     environment never reach it;
  *   - limits: processes, address space, CPU seconds, file size (sandbox_init.ts: prlimit or
- *     init.py).
+ *     init.py);
+ *   - as root, a uid of the skill's own, named `skills-sandbox` in /etc/passwd and /etc/group
+ *     and in USER and LOGNAME (accounts.ts).
  * The mounts themselves are mounts.ts's.
  */
 
