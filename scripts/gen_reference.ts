@@ -1,7 +1,8 @@
 /**
  * docs/reference.md, generated from the command specs (src/cli/specs) that the parser, `--help`
  * and the completions read, so the reference cannot say anything `--help` does not:
- * `deno task docs:reference` rewrites it, tests/scripts/reference_test.ts fails when it is stale.
+ * `deno task docs:reference` rewrites it, tests/docs/reference_test.ts fails when it is stale.
+ * The same task rewrites the blocks of other documents rendered from a table (`GENERATED_BLOCKS`).
  * The text goes through `deno fmt` so the committed file is the formatted one.
  */
 
@@ -9,6 +10,7 @@ import { renderTopLevelHelp } from "../src/cli/commands.ts";
 import { COMMAND_INDEX } from "../src/cli/command_index.ts";
 import { renderHelp } from "../src/cli/spec.ts";
 import { SPECS } from "../src/cli/specs/all.ts";
+import { renderAgentTable, renderPeerDifferences } from "../src/core/agents.ts";
 
 /** Where each command is explained at length (the topic documents beside this one). */
 const GUIDE: Record<string, string> = {
@@ -84,8 +86,8 @@ export function referenceSource(): string {
   return `${parts.join("\n\n")}\n`;
 }
 
-/** The reference as committed: the source through `deno fmt`. */
-export async function renderReference(): Promise<string> {
+/** Markdown text through `deno fmt`, as the committed documents are. */
+async function formatMarkdown(text: string): Promise<string> {
   const fmt = new Deno.Command(Deno.execPath(), {
     args: ["fmt", "--ext=md", "-"],
     cwd: new URL("..", import.meta.url),
@@ -94,14 +96,47 @@ export async function renderReference(): Promise<string> {
     stderr: "piped",
   }).spawn();
   const writer = fmt.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(referenceSource()));
+  await writer.write(new TextEncoder().encode(text));
   await writer.close();
   const out = await fmt.output();
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
   return new TextDecoder().decode(out.stdout);
 }
 
+/** The reference as committed: the source through `deno fmt`. */
+export function renderReference(): Promise<string> {
+  return formatMarkdown(referenceSource());
+}
+
+/**
+ * The blocks of other documents rendered from a table (`<!-- generated: NAME -->` … `<!-- end:
+ * NAME -->`): the agents `skills link` knows (src/core/agents.ts), in docs/project-skills.md, and
+ * where the peer CLI writes elsewhere, in docs/compatibility.md.
+ */
+export const GENERATED_BLOCKS: readonly { file: string; name: string; render: () => string }[] = [
+  { file: "docs/project-skills.md", name: "agents", render: renderAgentTable },
+  { file: "docs/compatibility.md", name: "peer-agents", render: renderPeerDifferences },
+];
+
+/** `text` with each of its generated blocks rendered afresh (formatted as the file is). */
+export async function withGeneratedBlocks(file: string, text: string): Promise<string> {
+  let out = text;
+  for (const block of GENERATED_BLOCKS.filter((b) => b.file === file)) {
+    const open = `<!-- generated: ${block.name} -->`;
+    const close = `<!-- end: ${block.name} -->`;
+    const start = out.indexOf(open);
+    const end = out.indexOf(close);
+    if (start < 0 || end < start) throw new Error(`${file} has no ${open} … ${close} block`);
+    out = `${out.slice(0, start + open.length)}\n\n${block.render()}\n\n${out.slice(end)}`;
+  }
+  return await formatMarkdown(out);
+}
+
 if (import.meta.main) {
   const target = new URL("../docs/reference.md", import.meta.url);
   await Deno.writeTextFile(target, await renderReference());
+  for (const file of new Set(GENERATED_BLOCKS.map((b) => b.file))) {
+    const path = new URL(`../${file}`, import.meta.url);
+    await Deno.writeTextFile(path, await withGeneratedBlocks(file, await Deno.readTextFile(path)));
+  }
 }

@@ -5,7 +5,11 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { renderReference } from "../../scripts/gen_reference.ts";
+import {
+  GENERATED_BLOCKS,
+  renderReference,
+  withGeneratedBlocks,
+} from "../../scripts/gen_reference.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";
 import { renderHelp } from "../../src/cli/spec.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
@@ -27,5 +31,15 @@ Deno.test("docs/reference.md holds every command's --help word for word", async 
   for (const spec of SPECS) {
     assert.ok(committed.includes(`## \`skills ${spec.name}\``), spec.name);
     assert.ok(committed.includes(renderHelp(spec).trimEnd()), `${spec.name}'s --help`);
+  }
+});
+
+Deno.test("the documents' blocks rendered from a table (link's agents, the peer's differences) are fresh", async () => {
+  for (const file of new Set(GENERATED_BLOCKS.map((b) => b.file))) {
+    const path = join(REPO_ROOT, file);
+    const committed = await Deno.readTextFile(path);
+    const fresh = await withGeneratedBlocks(file, committed);
+    if (Deno.env.get("UPDATE_SNAPSHOTS") === "1") await Deno.writeTextFile(path, fresh);
+    assert.ok(committed === fresh, `${file} is stale: run \`deno task docs:reference\``);
   }
 });

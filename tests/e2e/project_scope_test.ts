@@ -243,23 +243,31 @@ Deno.test("add --agent links an installed skill into the user's agent folders; -
   assert.match(add.stdout, new RegExp(`^Linked 'alpha' for claude-code: ${claude}$`, "m"));
   assert.equal(Deno.readLinkSync(claude), join(p.home, "alpha"));
 
-  const copy = await p.cli(["link", "alpha", "--agent", "goose", "--global", "--copy", "--json"]);
+  const copy = await p.cli([
+    "link",
+    "alpha",
+    "--agent",
+    "windsurf",
+    "--global",
+    "--copy",
+    "--json",
+  ]);
   assert.equal(copy.code, 0, copy.stderr);
-  const goose = join(p.dir, ".config", "agents", "skills", "alpha");
+  const windsurf = join(p.dir, ".codeium", "windsurf", "skills", "alpha");
   assert.deepEqual(
     JSON.parse(copy.stdout).links.map((l: { status: string; path: string }) => [l.status, l.path]),
     [
-      ["copied", goose],
+      ["copied", windsurf],
     ],
   );
-  assert.ok(!Deno.lstatSync(goose).isSymlink);
+  assert.ok(!Deno.lstatSync(windsurf).isSymlink);
   assert.equal((await p.cli(["check"])).code, 0);
-  const again = await p.cli(["link", "alpha", "--agent", "goose", "--global", "--copy"]);
-  assert.match(again.stdout, /^'alpha' is already linked for goose/m);
+  const again = await p.cli(["link", "alpha", "--agent", "windsurf", "--global", "--copy"]);
+  assert.match(again.stdout, /^'alpha' is already linked for windsurf/m);
 
-  await Deno.writeTextFile(join(goose, "SKILL.md"), "\nEdited in the copy.\n", { append: true });
+  await Deno.writeTextFile(join(windsurf, "SKILL.md"), "\nEdited in the copy.\n", { append: true });
   const check = JSON.parse((await p.cli(["check", "--json"])).stdout);
-  assert.deepEqual(check.links.map((l: { path: string }) => l.path), [goose]);
+  assert.deepEqual(check.links.map((l: { path: string }) => l.path), [windsurf]);
   assert.match(check.links[0].fix, /--copy` to replace the copy with the trusted files/);
   assert.equal(check.healthy, false);
 
@@ -270,9 +278,9 @@ Deno.test("add --agent links an installed skill into the user's agent folders; -
 
   const remove = await p.cli(["remove", "alpha", "--yes", "--json"]);
   assert.equal(remove.code, 0, remove.stderr);
-  assert.deepEqual(JSON.parse(remove.stdout).links_removed.sort(), [claude, goose].sort());
+  assert.deepEqual(JSON.parse(remove.stdout).links_removed.sort(), [claude, windsurf].sort());
   assert.equal(await Deno.lstat(claude).catch(() => null), null);
-  assert.equal(await Deno.lstat(goose).catch(() => null), null);
+  assert.equal(await Deno.lstat(windsurf).catch(() => null), null);
   assert.ok(Deno.statSync(join(p.dir, ".claude", "skills", "mine")).isDirectory, "not ours: kept");
 });
 

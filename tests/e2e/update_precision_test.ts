@@ -200,10 +200,10 @@ Deno.test("copies made by link --copy follow update (both scopes) and install, s
   assert.equal(omega.code, 0, omega.stderr);
   const projectCopy = await p.cli(["link", "alpha", "--agent", "claude-code", "--copy"]);
   assert.equal(projectCopy.code, 0, projectCopy.stderr);
-  const userCopy = await p.cli(["link", "omega", "--agent", "goose", "--global", "--copy"]);
+  const userCopy = await p.cli(["link", "omega", "--agent", "windsurf", "--global", "--copy"]);
   assert.equal(userCopy.code, 0, userCopy.stderr);
   const alphaCopy = join(p.root, ".claude", "skills", "alpha");
-  const omegaCopy = join(p.dir, ".config", "agents", "skills", "omega");
+  const omegaCopy = join(p.dir, ".codeium", "windsurf", "skills", "omega");
   assert.ok(!Deno.lstatSync(alphaCopy).isSymlink && !Deno.lstatSync(omegaCopy).isSymlink);
   const lockAtFirst = await Deno.readTextFile(join(p.root, "skills-lock.json"));
 

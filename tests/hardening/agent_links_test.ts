@@ -40,13 +40,13 @@ Deno.test("link --global still follows the user's own links inside their home", 
   await using p = await project();
   const repo = await createRepo(p.dir, "upstream", skillFiles("alpha"));
   assert.equal((await p.cli(["add", repo.url, "--yes"])).code, 0);
-  // $HOME is p.dir: ~/.config/agents (goose reads ~/.config/agents/skills) is the user's own
-  // link to a folder of their dotfiles, in their home.
-  const dotfiles = join(p.dir, "dotfiles", "agents");
+  // $HOME is p.dir: ~/.codeium/windsurf (Windsurf reads ~/.codeium/windsurf/skills) is the
+  // user's own link to a folder of their dotfiles, in their home.
+  const dotfiles = join(p.dir, "dotfiles", "windsurf");
   await Deno.mkdir(dotfiles, { recursive: true });
-  await Deno.mkdir(join(p.dir, ".config"), { recursive: true });
-  await Deno.symlink(dotfiles, join(p.dir, ".config", "agents"));
-  const link = await p.cli(["link", "alpha", "--agent", "goose", "--global"]);
+  await Deno.mkdir(join(p.dir, ".codeium"), { recursive: true });
+  await Deno.symlink(dotfiles, join(p.dir, ".codeium", "windsurf"));
+  const link = await p.cli(["link", "alpha", "--agent", "windsurf", "--global"]);
   assert.equal(link.code, 0, link.stdout + link.stderr);
   assert.ok(Deno.lstatSync(join(dotfiles, "skills", "alpha")).isSymlink);
 });

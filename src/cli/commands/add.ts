@@ -4,10 +4,11 @@ import { UsageError } from "../../core/errors.ts";
 import { parseSkillSelector, type RefFlags } from "../../core/sources/sources.ts";
 import { canonicalSkillName } from "../../core/manifest/names.ts";
 import type { Context } from "../../core/io.ts";
-import { parseAgentName } from "../../core/agents.ts";
+import { type AgentName, parseAgentWords } from "../../core/agents.ts";
 import { resolveRequest } from "../../runtime/lifecycle/resolve_source.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { addSkills } from "../../runtime/project/add.ts";
+import { detectedAgents } from "../../runtime/project/links.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";
 import { addAsker, renderAdded } from "../ui/add_ui.ts";
@@ -29,7 +30,8 @@ export const { help, parse } = defineCommand(
       yes: false,
       allowRisky: false,
       project: false,
-      agents: [],
+      agents: [] as AgentName[],
+      allDetected: false,
     };
     if (flags.help) return { ...flags, ...empty };
     const source = requireOne("add", positionals, "source");
@@ -40,10 +42,8 @@ export const { help, parse } = defineCommand(
       throw new UsageError("--list installs nothing; it takes no --name or --yes");
     }
     const refs: RefFlags = { ref: values.ref, branch: values.branch, tag: values.tag };
-    const agents = [
-      ...new Set((values.agent ?? []).flatMap((a) => a.split(",")).map(parseAgentName)),
-    ];
-    if (values.list && agents.length > 0) {
+    const { agents, allDetected } = parseAgentWords(values.agent ?? []);
+    if (values.list && (agents.length > 0 || allDetected)) {
       throw new UsageError("--list installs nothing; it takes no --agent");
     }
     return {
@@ -62,6 +62,8 @@ export const { help, parse } = defineCommand(
       project: values.project === true,
       /** `--agent`: link what was installed for these agents. */
       agents,
+      /** `--agent all-detected`: and for the agents installed on this machine. */
+      allDetected,
     };
   },
 );
@@ -125,7 +127,9 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     project: options.project,
     list: options.list,
     plan: { rename: options.name, renames: options.renames, allowRisky: options.allowRisky },
-    agents: options.agents,
+    agents: options.allDetected
+      ? [...new Set([...options.agents, ...detectedAgents(ctx.env)])]
+      : options.agents,
   }, addAsker(ctx, options));
   return renderAdded(ctx, options, outcome);
 }

@@ -52,7 +52,8 @@ it is also made visible to those agents (see \`skills link\`).`,
       type: "string",
       multiple: true,
       value: "AGENT",
-      description: "Also link it for this agent (repeatable): claude-code, codex, gemini, ...",
+      description:
+        "Also link it for this agent (repeatable; `skills link --help` lists them), or all-detected",
     },
     list: { type: "boolean", description: "Show the skills the source contains; install nothing" },
     "allow-risky": {

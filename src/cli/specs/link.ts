@@ -1,5 +1,6 @@
 /** `skills link` (declaration: see ../spec.ts). */
 
+import { renderAgentHelp } from "../../core/agents.ts";
 import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 
 export const linkSpec = {
@@ -25,7 +26,7 @@ files are trusted and the copy was not edited since it was made.`,
       type: "string",
       multiple: true,
       value: "AGENT",
-      description: "An agent to link for (repeatable; see Agents below)",
+      description: "An agent to link for (repeatable; see Agents below), or all-detected",
     },
     global: {
       type: "boolean",
@@ -41,14 +42,7 @@ files are trusted and the copy was not edited since it was made.`,
   sections: [
     {
       title: "Agents",
-      text: `
-  claude-code   .claude/skills      ~/.claude/skills ($CLAUDE_CONFIG_DIR)
-  codex         .agents/skills      ~/.agents/skills
-  gemini        .agents/skills      ~/.agents/skills
-  opencode      .agents/skills      ~/.agents/skills
-  goose         .agents/skills      ~/.config/agents/skills ($XDG_CONFIG_HOME)
-  cursor        .agents/skills      ~/.agents/skills
-  copilot       .agents/skills      ~/.agents/skills`,
+      text: renderAgentHelp(),
     },
     {
       title: "Exit codes",

@@ -9,7 +9,13 @@
  */
 
 import { dirname, isAbsolute, join, relative } from "../os/paths.ts";
-import { type AgentName, agentProjectDir, agentUserDir } from "../../core/agents.ts";
+import {
+  agentDetectDir,
+  type AgentName,
+  agentNames,
+  agentProjectDir,
+  agentUserDir,
+} from "../../core/agents.ts";
 import type { LinkRecord } from "../../core/records/project_records.ts";
 import { withLink, withoutLinks } from "../../core/records/project_records.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
@@ -37,6 +43,16 @@ export function trustedDigest(skill: SkillRecord): string | null {
   if (skill.scope === "project") return skill.project?.trustedDigest ?? null;
   if (skill.scope === "user") return skill.entry?.trusted_digest ?? null;
   return null;
+}
+
+/**
+ * `--agent all-detected`: the agents installed on this machine, told the way the peer CLI tells
+ * them — the agent's own folder (its config or home folder) exists.
+ */
+export function detectedAgents(env: Readonly<Record<string, string>>): AgentName[] {
+  return agentNames().filter((agent) =>
+    lstatSyncOrNull(join(...agentDetectDir(agent, env, isAbsolute))) !== null
+  );
 }
 
 function agentFolder(agent: AgentName, scope: LinkScope, env: Readonly<Record<string, string>>) {
