@@ -172,7 +172,7 @@ const AGENTS = {
 export type AgentName = keyof typeof AGENTS;
 
 /** `--agent all-detected`: every agent whose folder exists on this machine. */
-export const ALL_DETECTED = "all-detected";
+const ALL_DETECTED = "all-detected";
 
 /** The names besides its own that an agent answers to: the peer's, then the aliases. */
 function otherNames(row: AgentRow): string[] {
@@ -223,7 +223,7 @@ export function agentProjectDir(agent: AgentName): readonly string[] {
 }
 
 /** A folder of the table resolved: where it starts (the home or an override) and the path below. */
-export interface ResolvedFolder {
+interface ResolvedFolder {
   start: string;
   path: string[];
 }
