@@ -10,21 +10,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { git } from "../fixtures/git_repos.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
+import { keypair } from "../helpers/keys.ts";
 import { startRegistry } from "../helpers/oci_registry.ts";
 import { project } from "../helpers/project.ts";
 import { readTree, writeSkillMd } from "../helpers/tree.ts";
-
-async function keypair(dir: string, name: string): Promise<{ key: string; line: string }> {
-  const key = join(dir, name);
-  const out = await new Deno.Command("ssh-keygen", {
-    args: ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", key],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  const pub = (await Deno.readTextFile(`${key}.pub`)).split(" ").slice(0, 2).join(" ");
-  return { key, line: `${name}@example.com ${pub}\n` };
-}
 
 function writeSkill(dir: string, name: string, body = "Hello."): Promise<void> {
   return writeSkillMd(dir, `name: ${name}\ndescription: A signed skill.`, `# ${name}\n\n${body}\n`);

@@ -2,13 +2,15 @@
  * Issue 23, item 6: `skills lint <dir>` of a directory nobody trusted runs none of its
  * scripts unless asked (`--run-scripts`); asked, it runs them in the sandbox only — without
  * one (policy mode) it refuses when it cannot ask. The hostile script here writes a marker
- * where the user can see it, which only an unconfined run can do.
+ * where the user can see it, which only an unconfined run can do. A skill the user trusted
+ * runs without asking only while its files match the digest trusted (issue 39).
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { installFixtureSkill } from "../helpers/install_fixture.ts";
+import { project } from "../helpers/project.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
 import { writeTree } from "../helpers/tree.ts";
 
@@ -65,3 +67,42 @@ Deno.test("lint runs the scripts of a skill the user trusted", needsSandbox, asy
   const lint = await runCli(["lint", installed, "--json"], { env: { SKILLS_HOME: home } });
   assert.equal(JSON.parse(lint.stdout).scripts_run, true, lint.stdout);
 });
+
+Deno.test(
+  "lint compares a trusted project skill's files with the trusted digest: changed, its scripts run only with --run-scripts",
+  needsSandbox,
+  async () => {
+    await using p = await project();
+    const dir = join(p.root, ".agents", "skills", "phone-home");
+    await writeTree(dir, {
+      "SKILL.md": "---\nname: phone-home\ndescription: Prints an empty report. Use it to test " +
+        "lint.\n---\n\n# Phone home\n\nRun `scripts/beacon.py`.\n",
+      "scripts/beacon.py": `# /// script\n# dependencies = []\n# ///\n"""Prints an empty ` +
+        `report."""\nimport sys\nif "--help" in sys.argv:\n    print("usage: beacon [--json]")\n` +
+        `else:\n    print("{}")\n`,
+    });
+    const trust = await p.cli(["trust", "phone-home", "--yes"]);
+    assert.equal(trust.code, 0, trust.stderr);
+    const clean = await p.cli(["lint", dir, "--json"]);
+    assert.equal(JSON.parse(clean.stdout).scripts_run, true, clean.stdout);
+
+    // The repository changes the script after the user trusted it (a pull, a checkout).
+    await Deno.writeTextFile(
+      join(dir, "scripts", "beacon.py"),
+      `# /// script\n# dependencies = []\n# ///\n"""Changed."""\nprint("not json")\n`,
+    );
+    const changed = await p.cli(["lint", dir, "--json"]);
+    const report = JSON.parse(changed.stdout);
+    assert.equal(report.scripts_run, false, changed.stdout);
+    assert.match(
+      JSON.stringify(report.skills[0].findings),
+      /files changed since you trusted it.*its scripts were not run/,
+    );
+    // Asked, they run under review as an untrusted skill's, and lint says so.
+    const asked = await p.cli(["lint", dir, "--run-scripts", "--json"]);
+    const review = JSON.parse(asked.stdout);
+    assert.equal(review.scripts_run, true, asked.stdout);
+    assert.match(JSON.stringify(review.skills[0].findings), /ran under review/);
+    assert.match(JSON.stringify(review.skills[0].findings), /printed something other than/);
+  },
+);

@@ -26,8 +26,8 @@ export const lintSpec = {
   portability   what \`validate\` warns about and \`validate --strict\` refuses
 
 A directory without SKILL.md that holds skill directories lints each of them.
-Scripts run only for a skill you trusted (an installed or project skill) or with
---run-scripts, always in the OS sandbox with no network but what you grant
+Scripts run only for a skill you trusted (an installed or project skill) whose
+files have not changed since, or with --run-scripts, always in the OS sandbox with no network but what you grant
 (SKILLS_ALLOW_NET; the skill's own permissions.network is ignored under review).
 Without a sandbox on this machine lint asks first, and runs none when it cannot ask.
 \`skills init\` output lints clean.`,

@@ -3,10 +3,11 @@
  * what only running it shows: each command-line script (helper modules aside, see
  * core/lint.helperModules) is run with `--help`, and with `--json` alone,
  * through the real runner (exec/script_service: the same launcher, environment allowlist,
- * sandbox and timeout as `skills run`) — only when the command says so (a trusted skill, or
- * `--run-scripts`), always in the OS sandbox with no network but what the user grants (the
- * skill's own declared hosts are not honoured: nobody reviewed them), and without a
- * sandbox only when the user agreed (`policyModeAgreed`).
+ * sandbox and timeout as `skills run`) — only when the command says so (a trusted skill
+ * unchanged since it was trusted, run from its verified copy, or `--run-scripts`), always in
+ * the OS sandbox with no network but what the user grants (the skill's own declared hosts
+ * are not honoured: nobody reviewed them), and without a sandbox only when the user agreed
+ * (`policyModeAgreed`).
  */
 
 import { basename, dirname, join, relative } from "../os/paths.ts";
@@ -38,6 +39,11 @@ export interface LintOptions {
   signal?: AbortSignal | undefined;
   /** Run each script with --help and with --json. */
   runScripts: boolean;
+  /**
+   * The catalog's record of this skill when the user trusted it and its files still match:
+   * its scripts then run as `run` runs them, from the verified copy (re-checked there).
+   */
+  trusted?: Catalog["skills"][number] | undefined;
   /** Without a working OS sandbox, scripts run only when the user agreed to policy mode. */
   policyModeAgreed?: boolean;
   /** Per script run. */
@@ -263,30 +269,35 @@ async function scriptFindings(
   if (sandbox.kind !== "bwrap" && options.policyModeAgreed !== true) {
     return { findings: uncheckedScripts(record, sandbox.reason), ran: false };
   }
+  const commands = new Set(record.scripts.map((s) => s.name));
+  const skill = options.trusted === undefined
+    ? record
+    : { ...options.trusted, scripts: options.trusted.scripts.filter((s) => commands.has(s.name)) };
   const review: ScriptReview = {
     catalog: {
       home: options.home,
-      skills: [record],
+      skills: [skill],
       failures: [],
       notes: [],
       shadowed: [],
       project: undefined,
       installedDirs: [],
     },
-    canonical: record.canonical,
+    canonical: skill.canonical,
     sources,
     deps: {
       home: options.home,
       env: options.env,
       signal: options.signal,
       timeoutSeconds: options.timeoutSeconds,
-      allowUntrusted: true,
+      // A skill under review runs as it is; a trusted one only as verified.
+      allowUntrusted: options.trusted === undefined,
       // The skill's own permissions.network is not honoured under review: nobody approved it.
       declaredNetwork: false,
     },
   };
   const out: LintFinding[] = [];
-  for (const script of record.scripts) out.push(...await reviewScript(review, script));
+  for (const script of skill.scripts) out.push(...await reviewScript(review, script));
   return { findings: out, ran: true };
 }
 

@@ -2,12 +2,19 @@
  * `skills lint <dir>...`'s one workflow: every skill under the folders given, linted
  * (lint.ts), with its scripts run when the command says so — always (`--run-scripts`),
  * never (`--no-scripts`), or for the skills this user trusted (installed or project ones,
- * found by their real folders). Without an OS sandbox, the user is asked once, through
- * `agreeUnconfined`, before any script runs as them.
+ * found by their real folders). A trusted skill's files are first compared with the digest
+ * the user trusted, as `run` does: unchanged, its scripts run from the verified copy; changed
+ * (a pull, a checkout, a hostile commit), it is a skill under review again — its scripts run
+ * only with `--run-scripts`, and a finding says why. Without an OS sandbox, the user is asked
+ * once, through `agreeUnconfined`, before any script runs as them.
  */
 
+import { isSkillError } from "../../core/errors.ts";
+import type { LintFinding } from "../../core/audit/lint_checks.ts";
+import type { SkillRecord } from "../catalog/loader.ts";
 import { skillDirsAt } from "../catalog/discover.ts";
 import { resolve } from "../os/paths.ts";
+import { assertRunnable } from "../trust/gate.ts";
 import { type LintOptions, type LintReport, lintSkillDir } from "./lint.ts";
 
 interface LintTargetsOptions
@@ -23,13 +30,42 @@ interface LintTargetsOptions
   agreeUnconfined: (reason: string) => Promise<boolean>;
 }
 
-/** The real folders of the skills this user trusted (installed and project ones). */
-async function trustedDirs(options: LintTargetsOptions): Promise<Set<string>> {
+/** The skills this user trusted (installed and project ones), by their real folders. */
+async function trustedSkills(options: LintTargetsOptions): Promise<Map<string, SkillRecord>> {
   const { loadCatalog } = await import("../catalog/catalog.ts");
   const catalog = await loadCatalog(options.home, { cwd: options.cwd, env: options.env });
-  return new Set(
-    catalog.skills.filter((s) => s.trusted && s.origin !== "core").map((s) => s.dir),
+  return new Map(
+    catalog.skills.filter((s) => s.trusted && s.origin !== "core").map((s) => [s.dir, s]),
   );
+}
+
+/**
+ * A trusted skill as lint may run it: its record when its files still match the digest the
+ * user trusted (`run`'s check), or why it is under review again.
+ */
+async function trustedNow(
+  skill: SkillRecord,
+  home: string,
+): Promise<{ record: SkillRecord } | { changed: string }> {
+  try {
+    await assertRunnable(skill, home, { explain: false });
+    return { record: skill };
+  } catch (error) {
+    if (!isSkillError(error) || error.code !== "integrity_mismatch") throw error;
+    return { changed: error.message };
+  }
+}
+
+/** The finding a trusted skill that changed gets: whether its scripts ran, and how. */
+function changedFinding(changed: string, scripts: LintTargetsOptions["scripts"]): LintFinding {
+  return {
+    rule: "script-unchecked",
+    level: "warning",
+    file: "SKILL.md",
+    message: scripts === "yes"
+      ? `${changed}: its scripts ran under review, as an untrusted skill's`
+      : `${changed}: its scripts were not run (lint with --run-scripts to run them under review)`,
+  };
 }
 
 /** The folder a path names, links resolved; the path itself when it cannot be resolved. */
@@ -55,26 +91,31 @@ export async function lintTargets(
   options: LintTargetsOptions,
 ): Promise<LintReport[]> {
   const reports: LintReport[] = [];
-  const trusted = options.scripts === "trusted" ? await trustedDirs(options) : new Set();
+  const trusted = options.scripts === "no" ? new Map() : await trustedSkills(options);
   let policyModeAgreed: boolean | undefined;
   for (const dir of dirs) {
     for (const target of await skillDirsAt(resolve(options.cwd, dir))) {
-      const runScripts = options.scripts === "yes" ||
-        (options.scripts === "trusted" && trusted.has(realDir(target)));
+      const skill = trusted.get(realDir(target));
+      const now = skill === undefined ? undefined : await trustedNow(skill, options.home);
+      const verified = now !== undefined && "record" in now ? now.record : undefined;
+      const runScripts = options.scripts === "yes" || verified !== undefined;
       if (runScripts && policyModeAgreed === undefined) {
         policyModeAgreed = await agreeToPolicyMode(options);
       }
-      reports.push(
-        await lintSkillDir(target, {
-          home: options.home,
-          env: options.env,
-          signal: options.signal,
-          runScripts,
-          policyModeAgreed,
-          timeoutSeconds: options.timeoutSeconds,
-          countTokens: options.countTokens,
-        }),
-      );
+      const report = await lintSkillDir(target, {
+        home: options.home,
+        env: options.env,
+        signal: options.signal,
+        runScripts,
+        trusted: verified,
+        policyModeAgreed,
+        timeoutSeconds: options.timeoutSeconds,
+        countTokens: options.countTokens,
+      });
+      if (now !== undefined && "changed" in now) {
+        report.findings.unshift(changedFinding(now.changed, options.scripts));
+      }
+      reports.push(report);
     }
   }
   return reports;

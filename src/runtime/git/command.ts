@@ -1,9 +1,9 @@
 /**
  * git, run safely: argv arrays with `--` before positionals (built by pure functions that
  * tests assert), a clean environment (no terminal prompts, no system config, only the
- * transport the source uses), hooks disabled, submodules never fetched, a timeout that
- * kills git's whole process group, and 3 attempts with exponential backoff on network
- * errors only.
+ * transport the source uses, replace refs ignored), hooks disabled, submodules never
+ * fetched, a timeout that kills git's whole process group, and 3 attempts with exponential
+ * backoff on network errors only.
  */
 
 import { SkillError } from "../../core/errors.ts";
@@ -82,6 +82,11 @@ export function gitEnv(
   out.GIT_CONFIG_NOSYSTEM = "1";
   out.GIT_ALLOW_PROTOCOL = transport === "file" ? "file" : "https:ssh:git";
   out.LC_ALL = "C";
+  // `refs/replace/*` in a repository read in place would let it swap any object for another
+  // (a signed commit's tree for a hostile one, an unsigned commit for a signed one): every
+  // read and every signature check sees the objects whose hashes were asked for, never a
+  // stand-in.
+  out.GIT_NO_REPLACE_OBJECTS = "1";
   if (out.GIT_SSH === undefined && out.GIT_SSH_COMMAND === undefined) {
     out.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
   }

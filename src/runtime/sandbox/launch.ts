@@ -111,23 +111,32 @@ function fnv1a(text: string): number {
  * Makes `cache` exist for this install of the skill: one an earlier install left (the skill
  * since updated, or removed and added again) is moved aside and removed, so nothing that
  * version planted — data, uv environments — is served to this one. Moving aside first means
- * a run of the old install that already bound the folder keeps its own.
+ * a run of the old install that already bound the folder keeps its own. Runs that start
+ * together would each find the marker stale and move aside the folder another just made:
+ * the switch is made under a lock of its own, and the marker read again there.
  */
 function freshCache(cache: string, generation: string): void {
   // Beside the folder, not in it: $SKILLS_HOME is hidden from every sandbox, so no script
   // can forge which install its cache belongs to.
   const marker = `${cache}.generation`;
-  let current: string | undefined;
-  try {
-    current = Deno.readTextFileSync(marker);
-  } catch { /* a new cache, or one from before the marker */ }
-  if (current === generation) return;
+  const current = () => {
+    try {
+      return Deno.readTextFileSync(marker);
+    } catch {
+      return undefined; // a new cache, or one from before the marker
+    }
+  };
+  if (current() === generation) return;
+  Deno.mkdirSync(join(cache, ".."), { recursive: true });
+  using lock = Deno.openSync(`${cache}.lock`, { create: true, write: true });
+  lock.lockSync(true);
+  if (current() === generation) return;
   if (lstatSyncOrNull(cache) !== null) {
     const aside = `${cache}.old-${crypto.randomUUID().slice(0, 8)}`;
+    Deno.renameSync(cache, aside);
     try {
-      Deno.renameSync(cache, aside);
       Deno.removeSync(aside, { recursive: true });
-    } catch { /* another run got there first */ }
+    } catch { /* what cannot be removed stays aside, never served again */ }
   }
   Deno.mkdirSync(cache, { recursive: true });
   Deno.writeTextFileSync(marker, generation);

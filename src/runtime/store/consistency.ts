@@ -92,9 +92,12 @@ export async function findUnused(
       unused.push(join(home, CACHE_DIR, name));
     }
   }
-  // Verified copies (runtime/trust/snapshot.ts) of skills no longer installed.
+  // Verified copies (runtime/trust/verified_copy.ts) of skills no longer installed, with
+  // what is kept beside them, copies moved aside and builds left behind.
   for (const name of await namesIn(join(home, CACHE_DIR, "run"))) {
-    const copyOf = /^(.+)-[0-9a-f]{32}(?:\.json|\.hashes\.json)?$/.exec(name)?.[1];
+    const copyOf =
+      /^(.+)-[0-9a-f]{32}(?:\.json|\.hashes\.json|\.record\.json|\.(?:old|tmp)-\d+-[0-9a-f]{8})?$/
+        .exec(name)?.[1];
     if (copyOf !== undefined && !installed.has(copyOf)) {
       unused.push(join(home, CACHE_DIR, "run", name));
     }

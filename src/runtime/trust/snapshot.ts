@@ -3,11 +3,11 @@
  * execution. Checking files and then running them by path leaves a window in which they
  * can be swapped, so code never runs from the installed directory: it runs from a private
  * copy written from exactly the bytes that were hashed (read once, hashed, written), in
- * `$SKILLS_HOME/.cache/run/<skill>-<digest>/`. The copy is made once per trusted digest and
- * re-checked on every run by the same stat-keyed digest as the installed files (a changed
- * or added file means a fresh copy). Its record is loaded from the copy itself, so the
- * manifest that decides the environment, the limits and the scripts is the verified one,
- * never the listing cache's.
+ * `$SKILLS_HOME/.cache/run/<skill>-<digest>/` (verified_copy.ts, safe for runs that make it
+ * at once). The copy is made once per trusted digest and re-checked on every run by the same
+ * stat-keyed digest as the installed files (a changed or added file means a fresh copy). Its
+ * record is loaded from the copy itself, so the manifest that decides the environment, the
+ * limits and the scripts is the verified one, never the listing cache's.
  *
  * Python bytecode (`*.pyc`, `__pycache__/`) is covered by the digest but left out of the
  * copy, and scripts run with PYTHONDONTWRITEBYTECODE (core/policy/env_policy.ts), so Python never
@@ -22,40 +22,22 @@
  */
 
 import { basename, dirname, join } from "../os/paths.ts";
-import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
-import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
 import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
 import { SkillLoadError } from "../catalog/load_terms.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import {
-  exists,
-  lstatOrNull,
-  lstatSyncOrNull,
-  removeIfExists,
-  writeFileAtomicSync,
-} from "../os/fs.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
-import { cachedDigest, listFiles } from "./file_hashes.ts";
+import { cachedDigest } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
 import { copyContents, readCopyContents, writeCopyContents } from "./copy_record.ts";
-
-/** Where verified copies live, under `$SKILLS_HOME`. */
-const RUN_DIR = ".cache/run";
-const STAMP_VERSION = 1;
-/** A copy of an older digest is kept this long (a long-lived toolset host may use it). */
-const PRUNE_AFTER_MS = 10 * 60_000;
+import { RUN_DIR, type VerifiedCopy, verifiedCopy } from "./verified_copy.ts";
 
 interface VerifyOptions {
   /** `AGENT_SKILLS=all-untrusted`: run what is there, still from a private copy. */
   allowUntrusted?: boolean;
-}
-
-/** Python bytecode: covered by a digest, never copied to where code runs. */
-function isBytecode(path: string): boolean {
-  return path.endsWith(".pyc") || path.split("/").includes("__pycache__");
 }
 
 /**
@@ -138,13 +120,6 @@ async function registryStamps(home: string): Promise<Map<string, EntryStamp> | u
   return stamps;
 }
 
-/** A verified copy: its folder, the digest it was just verified to have, its record's file. */
-interface VerifiedCopy {
-  dir: string;
-  digest: string;
-  recordPath: string;
-}
-
 /**
  * The skill's record read from its verified copy: what the copy's files say (from the record
  * kept beside it when it is the copy's at this digest, else read and kept), under the names,
@@ -217,152 +192,4 @@ async function verifiedBundled(skill: SkillRecord, home: string): Promise<SkillR
   }
   const recordPath = join(home, RUN_DIR, `bundled-${name}.record.json`);
   return await reload({ dir, digest: expected, recordPath }, skill);
-}
-
-interface Stamp {
-  /** The digest of the installed files the copy was made from. */
-  digest: string;
-  /** The digest of the copy (its files minus bytecode). */
-  run_digest: string;
-}
-
-function readStamp(path: string): Stamp | undefined {
-  try {
-    const parsed = JSON.parse(Deno.readTextFileSync(path));
-    return parsed?.version === STAMP_VERSION && typeof parsed.digest === "string" &&
-        typeof parsed.run_digest === "string"
-      ? parsed
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The verified copy of `source` (whose files hashed to `digest`), made when missing. */
-async function verifiedCopy(
-  home: string,
-  canonical: string,
-  source: string,
-  digest: string,
-): Promise<VerifiedCopy> {
-  const base = join(home, RUN_DIR);
-  const id = `${canonical}-${digest.replace(/^sha256:/, "").slice(0, 32)}`;
-  const dir = join(base, id);
-  const stampPath = join(base, `${id}.json`);
-  const hashesPath = join(base, `${id}.hashes.json`);
-  const recordPath = join(base, `${id}.record.json`);
-  /** The copy's digest when it is intact, else undefined. */
-  const intact = async () => {
-    const stamp = readStamp(stampPath);
-    if (stamp === undefined || stamp.digest !== digest) return undefined;
-    try {
-      return await cachedDigest(dir, hashesPath) === stamp.run_digest
-        ? stamp.run_digest
-        : undefined;
-    } catch {
-      return undefined; // missing, or holds a symlink or special file now
-    }
-  };
-  const ready = await intact();
-  if (ready !== undefined) return { dir, digest: ready, recordPath };
-
-  await Deno.mkdir(base, { recursive: true });
-  const staging = join(base, `${id}.tmp-${crypto.randomUUID().slice(0, 8)}`);
-  let runDigest: string;
-  try {
-    const copied = await copyVerified(source, staging);
-    runDigest = copied.runDigest;
-    if (copied.digest !== digest) {
-      throw new SkillError(
-        "integrity_mismatch",
-        `Skill '${canonical}' files changed while they were being verified`,
-        { hint: `Run it again; if this persists, review it and run \`skills trust ${canonical}\`` },
-      );
-    }
-    writeFileAtomicSync(
-      stampPath,
-      JSON.stringify({ version: STAMP_VERSION, digest, run_digest: copied.runDigest }),
-      { durable: false },
-    );
-    // A concurrent run may have made the same copy meanwhile: keep it if it is intact.
-    if ((await intact()) === undefined) {
-      await removeIfExists(hashesPath);
-      await removeIfExists(recordPath);
-      await removeIfExists(dir);
-      try {
-        await Deno.rename(staging, dir);
-      } catch (error) {
-        if (!(await exists(dir))) throw error;
-      }
-    }
-  } finally {
-    await removeIfExists(staging);
-  }
-  await pruneCopies(base, canonical, id).catch(() => {});
-  return { dir, digest: runDigest, recordPath };
-}
-
-/**
- * Copies every file of `source` but bytecode into `target`, each read once: the bytes
- * hashed are the bytes written. Returns the digest of everything read (what trust
- * covers) and of what was written. Files are written read-only.
- */
-async function copyVerified(
-  source: string,
-  target: string,
-): Promise<{ digest: string; runDigest: string }> {
-  const files = listFiles(source);
-  const all: FileHash[] = [];
-  const run: FileHash[] = [];
-  Deno.mkdirSync(target, { recursive: true });
-  for (const file of files) {
-    const bytes = Deno.readFileSync(file.abs);
-    if (bytes.length > MAX_SKILL_FILE_BYTES) {
-      throw new SkillError("io_error", `Skill file ${tooLargeMessage(file.path, bytes.length)}`);
-    }
-    const hash = { path: file.path, sha256: await sha256Hex(bytes) };
-    all.push(hash);
-    if (isBytecode(file.path)) continue;
-    const dest = join(target, ...file.path.split("/"));
-    Deno.mkdirSync(dirname(dest), { recursive: true });
-    const mode = (file.mode & 0o111) !== 0 ? 0o555 : 0o444;
-    Deno.writeFileSync(dest, bytes, { createNew: true, mode });
-    run.push(hash);
-  }
-  sealFolders(target);
-  return { digest: await combineDigest(all), runDigest: await combineDigest(run) };
-}
-
-/**
- * Makes every folder of a copy read-only (deepest first), so that a script writing into its
- * own skill fails at once — `EACCES`, or `EROFS` inside the OS sandbox — rather than
- * changing the files it runs from. Root ignores modes; the sandbox binds the copy read-only.
- */
-function sealFolders(root: string): void {
-  if (Deno.build.os === "windows") return;
-  const folders: string[] = [];
-  const walk = (dir: string) => {
-    folders.push(dir);
-    for (const entry of Deno.readDirSync(dir)) {
-      if (entry.isDirectory && !entry.isSymlink) walk(join(dir, entry.name));
-    }
-  };
-  walk(root);
-  for (const dir of folders.reverse()) Deno.chmodSync(dir, 0o555);
-}
-
-/** Removes copies of `canonical` made for other digests, once they are no longer fresh. */
-async function pruneCopies(base: string, canonical: string, keep: string): Promise<void> {
-  const now = Date.now();
-  for (const entry of Deno.readDirSync(base)) {
-    const match = /^(.+)-([0-9a-f]{32})\.json$/.exec(entry.name);
-    if (match === null || match[1] !== canonical || `${match[1]}-${match[2]}` === keep) continue;
-    const id = `${match[1]}-${match[2]}`;
-    const stamp = await lstatOrNull(join(base, entry.name));
-    if (stamp === null || now - (stamp.mtime?.getTime() ?? now) < PRUNE_AFTER_MS) continue;
-    await removeIfExists(join(base, id));
-    await removeIfExists(join(base, `${id}.hashes.json`));
-    await removeIfExists(join(base, `${id}.record.json`));
-    await removeIfExists(join(base, entry.name));
-  }
 }

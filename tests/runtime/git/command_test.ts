@@ -70,6 +70,7 @@ Deno.test("gitEnv() disables prompts and system config, allows only the source's
   assert.equal(env.GIT_CONFIG_NOSYSTEM, "1");
   assert.equal(env.GIT_ALLOW_PROTOCOL, "https:ssh:git");
   assert.equal(env.LC_ALL, "C");
+  assert.equal(env.GIT_NO_REPLACE_OBJECTS, "1");
   for (
     const dropped of [
       "GIT_DIR",

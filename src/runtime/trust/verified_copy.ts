@@ -1,0 +1,277 @@
+/**
+ * The verified private copies code runs from, `$SKILLS_HOME/.cache/run/<skill>-<digest>/`:
+ * written from exactly the bytes that were hashed (read once, hashed, written), and safe when
+ * runs need the same copy at once — `script_run` calls of one MCP server, CLI runs started
+ * together:
+ *
+ * - a copy is built in a folder of its own (`<id>.tmp-<time>-<random>`) and renamed into
+ *   place; renaming a folder onto one that holds files fails, so one build wins and its copy is
+ *   whole the moment it appears;
+ * - a build that lost removes only itself, and uses the copy in place once it verified it;
+ * - a copy in place is never deleted while it may be in use: one that no longer verifies
+ *   (damaged, tampered) is renamed aside; asides, builds a killed process abandoned, and
+ *   copies of other digests no run verified for ten minutes are removed later;
+ * - in one process, runs that need the same copy share one build.
+ */
+
+import { dirname, join } from "../os/paths.ts";
+import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
+import { SkillError } from "../../core/errors.ts";
+import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
+import { lstatOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
+import { cachedDigest, listFiles } from "./file_hashes.ts";
+
+/** Where verified copies live, under `$SKILLS_HOME`. */
+export const RUN_DIR = ".cache/run";
+const STAMP_VERSION = 1;
+/** A copy of another digest is kept this long after a run last verified it. */
+const PRUNE_AFTER_MS = 10 * 60_000;
+/** A copy's stamp is touched when a run uses it and it is older than this. */
+const TOUCH_AFTER_MS = 60_000;
+/** A build no process finished in this long was abandoned (its process was killed). */
+const ABANDONED_AFTER_MS = 60 * 60_000;
+/** Tries at putting a build in place while others keep putting copies there that fail. */
+const PLACE_ATTEMPTS = 3;
+
+/** A verified copy: its folder, the digest it was just verified to have, its record's file. */
+export interface VerifiedCopy {
+  dir: string;
+  digest: string;
+  recordPath: string;
+}
+
+/** The files of one copy: the folder, and beside it its stamp, hashes cache and record. */
+interface CopyPaths {
+  base: string;
+  id: string;
+  dir: string;
+  stamp: string;
+  hashes: string;
+  record: string;
+}
+
+function copyPaths(home: string, canonical: string, digest: string): CopyPaths {
+  const base = join(home, RUN_DIR);
+  const id = `${canonical}-${digest.replace(/^sha256:/, "").slice(0, 32)}`;
+  return {
+    base,
+    id,
+    dir: join(base, id),
+    stamp: join(base, `${id}.json`),
+    hashes: join(base, `${id}.hashes.json`),
+    record: join(base, `${id}.record.json`),
+  };
+}
+
+interface Stamp {
+  /** The digest of the installed files the copy was made from. */
+  digest: string;
+  /** The digest of the copy (its files minus bytecode). */
+  run_digest: string;
+}
+
+function readStamp(path: string): Stamp | undefined {
+  try {
+    const parsed = JSON.parse(Deno.readTextFileSync(path));
+    return parsed?.version === STAMP_VERSION && typeof parsed.digest === "string" &&
+        typeof parsed.run_digest === "string"
+      ? parsed
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Python bytecode: covered by a digest, never copied to where code runs. */
+function isBytecode(path: string): boolean {
+  return path.endsWith(".pyc") || path.split("/").includes("__pycache__");
+}
+
+/** Builds under way in this process, by copy folder: runs that need one share it. */
+const building = new Map<string, Promise<VerifiedCopy>>();
+
+/** The verified copy of `source` (whose files hashed to `digest`), made when missing. */
+export async function verifiedCopy(
+  home: string,
+  canonical: string,
+  source: string,
+  digest: string,
+): Promise<VerifiedCopy> {
+  const paths = copyPaths(home, canonical, digest);
+  const ready = await intact(paths, digest);
+  if (ready !== undefined) return used(paths, ready);
+  let build = building.get(paths.dir);
+  if (build === undefined) {
+    build = buildCopy(paths, canonical, source, digest).finally(() => building.delete(paths.dir));
+    building.set(paths.dir, build);
+  }
+  return await build;
+}
+
+/** The copy's digest when it is in place and intact, else undefined. */
+async function intact(paths: CopyPaths, digest: string): Promise<string | undefined> {
+  const stamp = readStamp(paths.stamp);
+  if (stamp === undefined || stamp.digest !== digest) return undefined;
+  try {
+    return await cachedDigest(paths.dir, paths.hashes) === stamp.run_digest
+      ? stamp.run_digest
+      : undefined;
+  } catch {
+    return undefined; // missing, or holds a symlink or special file now
+  }
+}
+
+/** The copy, its stamp's time moved on (at most once a minute) so pruning sees it in use. */
+function used(paths: CopyPaths, digest: string): VerifiedCopy {
+  try {
+    const mtime = Deno.lstatSync(paths.stamp).mtime?.getTime() ?? 0;
+    const now = Date.now();
+    if (now - mtime > TOUCH_AFTER_MS) Deno.utimeSync(paths.stamp, now / 1000, now / 1000);
+  } catch { /* a stamp another run replaced meanwhile is as fresh */ }
+  return { dir: paths.dir, digest, recordPath: paths.record };
+}
+
+async function buildCopy(
+  paths: CopyPaths,
+  canonical: string,
+  source: string,
+  digest: string,
+): Promise<VerifiedCopy> {
+  await Deno.mkdir(paths.base, { recursive: true });
+  const staging = join(paths.base, `${paths.id}.tmp-${Date.now()}-${randomTag()}`);
+  try {
+    const copied = await copyVerified(source, staging);
+    if (copied.digest !== digest) {
+      throw new SkillError(
+        "integrity_mismatch",
+        `Skill '${canonical}' files changed while they were being verified`,
+        { hint: `Run it again; if this persists, review it and run \`skills trust ${canonical}\`` },
+      );
+    }
+    // The same for every build of this copy (the same bytes): which one writes it last is moot.
+    writeFileAtomicSync(
+      paths.stamp,
+      JSON.stringify({ version: STAMP_VERSION, digest, run_digest: copied.runDigest }),
+      { durable: false },
+    );
+    const runDigest = await place(staging, paths, digest, copied.runDigest, canonical);
+    await pruneCopies(paths.base, canonical, paths.id).catch(() => {});
+    return used(paths, runDigest);
+  } finally {
+    await removeIfExists(staging);
+  }
+}
+
+function randomTag(): string {
+  return crypto.randomUUID().slice(0, 8);
+}
+
+/**
+ * Puts the build in place, or takes the copy another run put there first once it verifies:
+ * the digest of the copy in place. One that does not verify is moved aside, not deleted (a
+ * run may be using it), and the build tried again.
+ */
+async function place(
+  staging: string,
+  paths: CopyPaths,
+  digest: string,
+  runDigest: string,
+  canonical: string,
+): Promise<string> {
+  for (let attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
+    try {
+      await Deno.rename(staging, paths.dir);
+      return runDigest;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+    }
+    const theirs = await intact(paths, digest);
+    if (theirs !== undefined) return theirs;
+    const aside = join(paths.base, `${paths.id}.old-${Date.now()}-${randomTag()}`);
+    await Deno.rename(paths.dir, aside).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+  throw new SkillError(
+    "conflict",
+    `Skill '${canonical}' could not be copied for this run: its copy kept changing`,
+    { hint: "Run it again" },
+  );
+}
+
+/**
+ * Copies every file of `source` but bytecode into `target`, each read once: the bytes
+ * hashed are the bytes written. Returns the digest of everything read (what trust
+ * covers) and of what was written. Files are written read-only.
+ */
+async function copyVerified(
+  source: string,
+  target: string,
+): Promise<{ digest: string; runDigest: string }> {
+  const files = listFiles(source);
+  const all: FileHash[] = [];
+  const run: FileHash[] = [];
+  Deno.mkdirSync(target, { recursive: true });
+  for (const file of files) {
+    const bytes = Deno.readFileSync(file.abs);
+    if (bytes.length > MAX_SKILL_FILE_BYTES) {
+      throw new SkillError("io_error", `Skill file ${tooLargeMessage(file.path, bytes.length)}`);
+    }
+    const hash = { path: file.path, sha256: await sha256Hex(bytes) };
+    all.push(hash);
+    if (isBytecode(file.path)) continue;
+    const dest = join(target, ...file.path.split("/"));
+    Deno.mkdirSync(dirname(dest), { recursive: true });
+    const mode = (file.mode & 0o111) !== 0 ? 0o555 : 0o444;
+    Deno.writeFileSync(dest, bytes, { createNew: true, mode });
+    run.push(hash);
+  }
+  sealFolders(target);
+  return { digest: await combineDigest(all), runDigest: await combineDigest(run) };
+}
+
+/**
+ * Makes every folder of a copy read-only (deepest first), so that a script writing into its
+ * own skill fails at once — `EACCES`, or `EROFS` inside the OS sandbox — rather than
+ * changing the files it runs from. Root ignores modes; the sandbox binds the copy read-only.
+ */
+function sealFolders(root: string): void {
+  if (Deno.build.os === "windows") return;
+  const folders: string[] = [];
+  const walk = (dir: string) => {
+    folders.push(dir);
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isDirectory && !entry.isSymlink) walk(join(dir, entry.name));
+    }
+  };
+  walk(root);
+  for (const dir of folders.reverse()) Deno.chmodSync(dir, 0o555);
+}
+
+/**
+ * Removes, for `canonical`: copies of other digests no run verified for ten minutes (their
+ * stamps' times), copies moved aside that long ago, and builds abandoned an hour ago.
+ */
+async function pruneCopies(base: string, canonical: string, keep: string): Promise<void> {
+  const now = Date.now();
+  for (const entry of Deno.readDirSync(base)) {
+    const left = /^(.+-[0-9a-f]{32})\.(old|tmp)-(\d+)-[0-9a-f]{8}$/.exec(entry.name);
+    if (left !== null && left[1]!.slice(0, -33) === canonical) {
+      const age = now - Number(left[3]);
+      if (age > (left[2] === "old" ? PRUNE_AFTER_MS : ABANDONED_AFTER_MS)) {
+        await removeIfExists(join(base, entry.name));
+      }
+      continue;
+    }
+    const match = /^(.+)-([0-9a-f]{32})\.json$/.exec(entry.name);
+    if (match === null || match[1] !== canonical || `${match[1]}-${match[2]}` === keep) continue;
+    const id = `${match[1]}-${match[2]}`;
+    const stamp = await lstatOrNull(join(base, entry.name));
+    if (stamp === null || now - (stamp.mtime?.getTime() ?? now) < PRUNE_AFTER_MS) continue;
+    await removeIfExists(join(base, id));
+    await removeIfExists(join(base, `${id}.hashes.json`));
+    await removeIfExists(join(base, `${id}.record.json`));
+    await removeIfExists(join(base, entry.name));
+  }
+}
