@@ -4,7 +4,13 @@
 
 import { COMMAND_INDEX } from "./cli/command_index.ts";
 import { readInvocation, renderTopLevelHelp } from "./cli/commands.ts";
-import { exitCodeFor, isSkillError, osError, SkillError } from "./core/errors.ts";
+import {
+  exitCodeFor,
+  isSkillError,
+  missingModuleError,
+  osError,
+  SkillError,
+} from "./core/errors.ts";
 import { VERSION } from "./core/version.ts";
 import { colorWanted, type Context, type Output } from "./core/io.ts";
 
@@ -210,10 +216,12 @@ function installInterruptHandling(ctx: Context, controller: AbortController): vo
 }
 
 function reportError(error: unknown, ctx: Context, json: boolean): number {
-  const skillError = isSkillError(error) ? error : osError(error) ?? new SkillError(
-    "execution_failed",
-    `Unexpected error: ${(error as Error)?.stack ?? String(error)}`,
-  );
+  const skillError = isSkillError(error)
+    ? error
+    : osError(error) ?? missingModuleError(error) ?? new SkillError(
+      "execution_failed",
+      `Unexpected error: ${(error as Error)?.stack ?? String(error)}`,
+    );
   if (json) {
     const message = skillError.hint
       ? `${skillError.message}\n${skillError.hint}`

@@ -1,7 +1,7 @@
 /** The seed-000 tool result envelope: every model-facing tool returns one of these. */
 
 import type { ErrorCode, ToolsetErrorCode } from "./errors.ts";
-import { isSkillError, osError } from "./errors.ts";
+import { isSkillError, missingModuleError, osError } from "./errors.ts";
 
 interface SuccessEnvelope<T = unknown> {
   success: true;
@@ -43,7 +43,7 @@ export function fail(
 
 /** Converts anything thrown into a failure envelope, so nothing throws across the tool boundary. */
 export function failFromError(value: unknown): FailureEnvelope {
-  const known = isSkillError(value) ? value : osError(value);
+  const known = isSkillError(value) ? value : osError(value) ?? missingModuleError(value);
   if (known !== undefined) {
     return fail(known.code, known.hint ? `${known.message}\n${known.hint}` : known.message);
   }

@@ -197,3 +197,30 @@ export function osError(value: unknown): SkillError | undefined {
     : `Cannot ${verb} ${path}: ${known.what}`;
   return new SkillError("io_error", message, { hint: known.hint, cause: value });
 }
+
+/**
+ * A module of this program that is not there (`Module not found "file:///…"`): an
+ * incomplete installation, said as such with what to do, never a stack trace. The modules
+ * under `src/generated/` exist only after `deno task gen` (a fresh clone has none); a
+ * bundle's chunks must sit next to its entry. Undefined for any other value.
+ */
+export function missingModuleError(value: unknown): SkillError | undefined {
+  if (!(value instanceof Error)) return undefined;
+  const match = /Module not found "([^"]+)"/.exec(value.message);
+  if (match === null) return undefined;
+  const url = match[1]!;
+  const path = url.startsWith("file://") ? decodeURIComponent(new URL(url).pathname) : url;
+  const generated = /^(.*)\/src\/generated\/[^/]+$/.exec(path);
+  const hint = generated !== null
+    ? `The generated modules are written by \`deno task gen\`: run it in ${
+      generated[1]
+    }, then run skills again (docs/setup.md)`
+    : /\/bundle\/[^/]+$/.test(path)
+    ? "Copy the bundle's dist/ folder whole (dist/skills.js loads its chunks from dist/bundle/)"
+    : "Reinstall skills (docs/setup.md)";
+  return new SkillError(
+    "execution_failed",
+    `This installation of skills is incomplete: ${path} is missing`,
+    { hint, cause: value },
+  );
+}

@@ -86,6 +86,15 @@ Deno.test("readOnlyHint() explains a write into the skill, not every permission 
     assert.match(readOnlyHint(stderr) ?? "", /SKILLS_WORK_DIR/, stderr);
     assert.equal(scriptFailureHint(stderr), readOnlyHint(stderr));
   }
+  // EROFS is the sandbox's answer; EACCES in the workspace is the file's own mode (a
+  // template copied read-only, as docx's comment.py does): no blame on the sandbox, no --write.
+  assert.match(readOnlyHint(erofs)!, /sandbox refused the write.*--write PATH/s);
+  const mode = readOnlyHint(
+    "PermissionError: [Errno 13] Permission denied: 'unpacked/word/comments.xml'",
+  )!;
+  assert.match(mode, /'unpacked\/word\/comments\.xml' does not let the script write it/);
+  assert.match(mode, /chmod u\+w/);
+  assert.doesNotMatch(mode, /sandbox|--write/);
   assert.equal(
     readOnlyHint("PermissionError: [Errno 13] Permission denied: '/etc/shadow'"),
     undefined,

@@ -93,7 +93,13 @@ export async function installFixtureSkill(
 /** Installs one of tests/fixtures/runner-skills/<name>. */
 export function installRunnerSkill(
   home: string,
-  name: "runner-lab" | "runner-limited" | "polyglot" | "workspace-lab" | "office-lab",
+  name:
+    | "runner-lab"
+    | "runner-limited"
+    | "polyglot"
+    | "workspace-lab"
+    | "office-lab"
+    | "docx-lab",
   options: InstallOptions = {},
 ): Promise<string> {
   return installFixtureSkill(home, join(RUNNER_SKILLS, name), options);

@@ -34,9 +34,11 @@ const SKILL_COPY = /\/\.cache\/run\//;
 
 /**
  * A next step for a script whose write was refused: into its own skill (always
- * read-only: scripts run from a sealed verified copy), or anywhere else the sandbox does
- * not let scripts write (outside the workspace, a guarded path inside it, or a workspace
- * kept read-only).
+ * read-only: scripts run from a verified copy the sandbox mounts read-only, whose folders
+ * are sealed), anywhere else the sandbox does not let scripts write (`EROFS`: outside the
+ * workspace, a guarded path inside it, or a workspace kept read-only), or a file in the
+ * workspace whose own permissions forbid it (`EACCES`: the sandbox never answers that way,
+ * so --write would not help).
  */
 export function readOnlyHint(stderr: string): string | undefined {
   const match = WRITE_REFUSED.exec(stderr);
@@ -46,6 +48,12 @@ export function readOnlyHint(stderr: string): string | undefined {
     return "Scripts cannot change their skill: its folder is read-only. Write to the " +
       "workspace (the working directory), $SKILLS_WORK_DIR (a fresh folder for each run) or " +
       "$XDG_CACHE_HOME (kept between runs), and hand results back on stdout.";
+  }
+  if (match[2] !== undefined) {
+    return `'${path}' does not let the script write it: the file's permissions, or its ` +
+      "folder's, leave out the write bit for the user the script runs as (a file copied " +
+      "with its mode from a read-only place stays read-only). Make it writable (chmod u+w) " +
+      "or write a new file, in the workspace, $SKILLS_WORK_DIR or $XDG_CACHE_HOME.";
   }
   return `The sandbox refused the write to '${path}'. Scripts may write the workspace (the ` +
     "folder you ran skills from, unless it is your home or --read-only / SKILLS_READ_ONLY " +

@@ -329,7 +329,7 @@ export async function prepareSandbox(
     const init = { limits: request.limits, uid, bridge, cwd, idmap: mapped, command: launched };
     const inner = initCommand(init, tools);
     Object.assign(extraEnv, initEnv(init, tools));
-    request.log?.(launchLine(inner, launcher, workDir, accounts));
+    request.log?.(launchLine(inner, launched.length, workDir, accounts));
     return {
       command: request.bwrap.path,
       args: bwrapArgs({ ...request.bwrap, idmap: mapped.length > 0 }, plan, inner),
@@ -343,14 +343,18 @@ export async function prepareSandbox(
   }
 }
 
-/** `--verbose`'s line for a launch: the init command up to the launcher, the run's folders. */
+/**
+ * `--verbose`'s line for a launch: the init command up to the launcher, the run's folders.
+ * The launched command ends `inner`, so the launcher is found by position, never by name:
+ * the Python init form and a Python script may start the same `/usr/bin/python3`.
+ */
 function launchLine(
   inner: readonly string[],
-  launcher: string,
+  launchedLength: number,
   workDir: string,
   accounts: SandboxAccounts | undefined,
 ): string {
-  const shown = inner.slice(0, inner.indexOf(launcher) + 1)
+  const shown = inner.slice(0, inner.length - launchedLength + 1)
     .map((a) => a.length > 60 ? "<source>" : a).join(" ");
   const folders = `work folder ${workDir}${
     accounts === undefined ? "" : `; accounts ${accounts.dir}`

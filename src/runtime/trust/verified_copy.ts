@@ -23,7 +23,8 @@ import { cachedDigest, listFiles } from "./file_hashes.ts";
 
 /** Where verified copies live, under `$SKILLS_HOME`. */
 export const RUN_DIR = ".cache/run";
-const STAMP_VERSION = 1;
+/** 2: files keep their owner's write bit (copies made from them are writable). */
+const STAMP_VERSION = 2;
 /** A copy of another digest is kept this long after a run last verified it. */
 const PRUNE_AFTER_MS = 10 * 60_000;
 /** A copy's stamp is touched when a run uses it and it is older than this. */
@@ -203,7 +204,15 @@ async function place(
 /**
  * Copies every file of `source` but bytecode into `target`, each read once: the bytes
  * hashed are the bytes written. Returns the digest of everything read (what trust
- * covers) and of what was written. Files are written read-only.
+ * covers) and of what was written.
+ *
+ * Files keep their owner's write bit (0644, or 0755 for an executable one) and folders are
+ * sealed read-only: a script that copies a file out of its skill (docx's `comment.py` copies
+ * its XML templates with `shutil.copy`, which copies the mode too) must be able to edit its
+ * copy in the workspace. The copy itself stays unchanged by other means: the sandbox binds
+ * it read-only (`EROFS`, for every uid), sealed folders refuse new, renamed and removed
+ * files, and every run re-checks it by its stat-keyed digest (ctime moves on any write), so
+ * an edited file (possible only outside the sandbox, in policy mode) means a fresh copy.
  */
 async function copyVerified(
   source: string,
@@ -223,7 +232,7 @@ async function copyVerified(
     if (isBytecode(file.path)) continue;
     const dest = join(target, ...file.path.split("/"));
     Deno.mkdirSync(dirname(dest), { recursive: true });
-    const mode = (file.mode & 0o111) !== 0 ? 0o555 : 0o444;
+    const mode = (file.mode & 0o111) !== 0 ? 0o755 : 0o644;
     Deno.writeFileSync(dest, bytes, { createNew: true, mode });
     run.push(hash);
   }

@@ -34,7 +34,9 @@ Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read fro
   const names = [...Deno.readDirSync(join(verified.dir, "scripts"))].map((e) => e.name).sort();
   assert.deepEqual(names, ["go.py"], "bytecode stays out of the copy");
   if (Deno.build.os !== "windows") {
-    assert.equal((await Deno.stat(join(verified.dir, "SKILL.md"))).mode! & 0o222, 0);
+    // Folders sealed; files keep their owner's write bit, so a copy a script makes is writable.
+    assert.equal((await Deno.stat(join(verified.dir, "scripts"))).mode! & 0o777, 0o555);
+    assert.equal((await Deno.stat(join(verified.dir, "SKILL.md"))).mode! & 0o777, 0o644);
   }
   // The second run reuses the copy; an edit to it makes a fresh one.
   assert.equal((await verifiedSkill(skill, home)).dir, verified.dir);
