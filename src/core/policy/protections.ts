@@ -64,7 +64,7 @@ export const PROTECTIONS: readonly Protection[] = [
     label: "secret files in the workspace (.env*, .npmrc, .netrc, …) cannot be read",
     sandbox: true,
     policy: false,
-    test: "hardening/workspace_test.ts",
+    test: "hardening/secret_names_test.ts",
   },
   {
     id: "network",
