@@ -61,7 +61,8 @@ export const PROTECTIONS: readonly Protection[] = [
   },
   {
     id: "secrets",
-    label: "secret files in the workspace (.env*, .npmrc, .netrc, …) cannot be read",
+    label:
+      "secret files in the workspace (.env*, .npmrc, .netrc, …) cannot be read; git configs show no credentials",
     sandbox: true,
     policy: false,
     test: "hardening/secret_names_test.ts",

@@ -67,6 +67,7 @@ export interface MountPlan {
   writableGuards?: string[];
   writableMasks?: string[];
   writableMaskedFolders?: string[];
+  writableShownAs?: ShownAs[];
   /** Bound read-only over /etc/passwd and /etc/group: a root CLI's uid named (accounts.ts). */
   accounts?: { passwd: string; group: string } | undefined;
   /** The working directory inside the sandbox. */
@@ -210,7 +211,11 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
   }
   for (const path of plan.writable) bind("--bind", path, path);
   for (const path of plan.writableGuards ?? []) bind("--ro-bind", path, path);
-  const grantMasks = { files: plan.writableMasks ?? [], folders: plan.writableMaskedFolders };
+  const grantMasks = {
+    files: plan.writableMasks ?? [],
+    folders: plan.writableMaskedFolders,
+    shownAs: plan.writableShownAs,
+  };
   args.push(...readMaskArgs(features, grantMasks, maskSource));
   // The hidden tmpfs mounts were writable only so that mount points could be made in them.
   for (const path of [...plan.hideFirst, ...plan.hideSecond]) args.push("--remount-ro", path);

@@ -11,10 +11,11 @@
 import { join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import type { WorkspaceGuards } from "../../core/policy/workspace.ts";
-import type { MountPlan } from "./bwrap.ts";
+import type { MountPlan, ReadMasks } from "./bwrap.ts";
 import { currentUid } from "./mode.ts";
 import { toolchainMounts } from "./toolchain.ts";
 import { findSecretFiles } from "../masks/secret_files.ts";
+import { sanitizedGitConfigs } from "../masks/clean_git_config.ts";
 
 /** What {@link mountPlan} needs to know of a launch. */
 interface MountRequest {
@@ -77,7 +78,8 @@ function passwdHome(knownUid: number | undefined): string | undefined {
 
 /**
  * What to mask in a folder the sandbox shows (runtime/masks): secret files at any depth, by
- * their real paths so a symlinked one is masked where it points, and folders hidden whole.
+ * their real paths so a symlinked one is masked where it points, folders hidden whole, and
+ * git configs (of the repository it is in, and of those inside) shown without credentials.
  * A target out of sight anyway (hidden, or in the host's /tmp) needs nothing; folders
  * hidden after this one (`skip`: other skills, $SKILLS_HOME) are not searched.
  */
@@ -85,13 +87,17 @@ function shownFolderMasks(
   dir: string,
   hidden: readonly string[],
   skip: readonly string[],
-): { files: string[]; folders: string[] } {
+  skillsHome: string,
+): Required<ReadMasks> {
   const found = findSecretFiles(dir, { skip: skip.filter((p) => isWithin(dir, p)) });
   const visible = (path: string) =>
     isWithin(dir, path) || !hidden.some((root) => isWithin(root, path));
+  const store = join(skillsHome, ".cache", "git-config");
+  const configs = sanitizedGitConfigs(dir, found.gitEntries, store, found.files);
   return {
     files: [...new Set(found.files.filter(visible))],
     folders: [...new Set(found.folders.filter(visible))],
+    shownAs: configs.filter((copy) => visible(copy.target)),
   };
 }
 
@@ -232,10 +238,9 @@ export function mountPlan(
   const varTmp = lstatSyncOrNull("/var/tmp");
   const grants = request.grants ?? [];
   // Secret files are searched wherever a folder is shown, read-only or not (runtime/masks).
-  const shown = callerDir === undefined
-    ? undefined
-    : shownFolderMasks(callerDir, hidden, hideMounts);
-  const granted = grants.map((grant) => shownFolderMasks(grant.dir, hidden, hideMounts));
+  const masksOf = (dir: string) => shownFolderMasks(dir, hidden, hideMounts, request.skillsHome);
+  const shown = callerDir === undefined ? undefined : masksOf(callerDir);
+  const granted = grants.map((grant) => masksOf(grant.dir));
   const plan: MountPlan = {
     hideFirst,
     callerDir,
@@ -243,7 +248,8 @@ export function mountPlan(
     pins: writable ? guards?.pins ?? [] : [],
     guards: writable ? guards?.readOnly ?? [] : [],
     mask: shown === undefined ? [] : [...new Set([...shown.files, ...guards?.secrets ?? []])],
-    maskedFolders: shown?.folders ?? [],
+    maskedFolders: [...shown?.folders ?? []],
+    shownAs: [...shown?.shownAs ?? []],
     varTmp: varTmp?.isDirectory === true && !varTmp.isSymlink,
     hideSecond: hideMounts,
     readOnly,
@@ -252,6 +258,7 @@ export function mountPlan(
     writableGuards: grants.flatMap((grant) => grant.guards.readOnly),
     writableMasks: [...new Set(granted.flatMap((found) => found.files))],
     writableMaskedFolders: granted.flatMap((found) => found.folders),
+    writableShownAs: granted.flatMap((found) => found.shownAs),
     chdir: startIn(request, requested, callerDir, hideFirst, workDir),
   };
   return plan;
