@@ -61,10 +61,11 @@ export const PROTECTIONS: readonly Protection[] = [
   },
   {
     id: "secrets",
-    label: "secret files in the workspace (.env*, .npmrc, .netrc, …) cannot be read",
+    label:
+      "secret files in the workspace (.env*, .npmrc, .netrc, …) cannot be read; git configs show no credentials",
     sandbox: true,
     policy: false,
-    test: "hardening/workspace_test.ts",
+    test: "hardening/secret_names_test.ts",
   },
   {
     id: "network",

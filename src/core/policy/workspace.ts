@@ -8,8 +8,9 @@
  * - guarded (read-only even inside a writable workspace): git hooks and config, submodule
  *   definitions, shell start-up files, direnv's `.envrc`, editor and agent configuration,
  *   CI workflows, MCP server lists and the skills lockfile;
- * - secret (hidden: read as empty files): `.env*`, `.envrc`, `.npmrc`, `.netrc`, `.pypirc`,
- *   `.git-credentials`, `.pgpass`, at any depth the bounded scan reaches.
+ * - secret (hidden): `.env*`, `.envrc`, `.npmrc`, `.netrc`, `.pypirc`, `.git-credentials`,
+ *   `.pgpass`, SSH keys and the like by name, at any depth, writable workspace or not
+ *   (runtime/masks finds them with no entry cap).
  *
  * Pure: the runtime (runtime/sandbox/workspace.ts) walks the folder and applies these.
  */
@@ -47,12 +48,29 @@ export const GUARDED_IN_GIT: readonly string[] = ["hooks", "config", "config.wor
 /** `.github/workflows` runs in CI on the next push. */
 export const GUARDED_WORKFLOWS = ".github/workflows";
 
-const SECRET = /^(?:\.env(?:\..+)?|\.envrc|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass)$/;
-const TEMPLATE = /\.(?:example|sample|template|dist)$/;
+/**
+ * Files that hold credentials by their name alone: dotenv files, direnv's `.envrc`, the
+ * package managers' and git's credential files (`.npmrc`, `.netrc` and Windows' `_netrc`,
+ * `.pypirc`, `.git-credentials`, `.pgpass`, Docker's old `.dockercfg`), SSH private keys by
+ * their default names, and PKCS #12 key stores. Any case: on a case-insensitive disk
+ * `.ENV` is `.env`. Certificates (`*.pem`, `*.crt`) are public and `*.key` is also Keynote's,
+ * so neither is here: a mask that breaks an honest skill is a defect too.
+ */
+const SECRET =
+  /^(?:\.env(?:\..+)?|\.envrc|\.npmrc|[._]netrc|\.pypirc|\.git-credentials|\.pgpass|\.dockercfg|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|.+\.(?:p12|pfx))$/i;
+const TEMPLATE = /\.(?:example|sample|template|dist)$/i;
+
+/** Folders whose whole contents are credentials (a home's, copied into a project). */
+const SECRET_DIRS = /^(?:\.ssh|\.gnupg|\.aws)$/i;
 
 /** Whether a file of this name holds secrets the sandbox hides (templates are not secrets). */
 export function isSecretFileName(name: string): boolean {
   return SECRET.test(name) && !TEMPLATE.test(name);
+}
+
+/** Whether a folder of this name holds only secrets: the sandbox hides it whole. */
+export function isSecretDirName(name: string): boolean {
+  return SECRET_DIRS.test(name);
 }
 
 /** Whether a file or folder of this name is guarded wherever it stands. */

@@ -16,8 +16,9 @@
  *   /tmp, /var/tmp          private tmpfs mounts
  *   hidden (first)          empty read-only tmpfs over the user's home, /run, ...
  *   the workspace           the caller's directory: writable (or read-only when asked),
- *                           its `.git` folders pinned, guarded paths read-only, secret
- *                           files masked
+ *                           its `.git` folders pinned, guarded paths read-only, then its
+ *                           read masks (readMaskArgs): secret files masked, unlistable
+ *                           folders hidden, `.git/config` shown without credentials
  *   hidden (second)         empty read-only tmpfs over $SKILLS_HOME and other skills
  *   read-only               the interpreter's install folders, the skill, helper files;
  *                           a root CLI's account files naming its uid (accounts.ts)
@@ -48,6 +49,10 @@ export interface MountPlan {
   guards?: string[];
   /** Files masked with an empty read-only file (the workspace's secret files). */
   mask: string[];
+  /** Inside the workspace: folders hidden whole (secret folders, folders the search could not list). */
+  maskedFolders?: string[];
+  /** Inside the workspace: files shown as another (a `.git/config` without credentials). */
+  shownAs?: ShownAs[];
   /** Whether the host has /var/tmp (replaced by a private tmpfs like /tmp). */
   varTmp?: boolean;
   /** Hidden after the caller's directory ($SKILLS_HOME, other skills). */
@@ -61,10 +66,49 @@ export interface MountPlan {
   /** Inside `--write` folders: read-only guarded paths and masked secret files. */
   writableGuards?: string[];
   writableMasks?: string[];
+  writableMaskedFolders?: string[];
+  writableShownAs?: ShownAs[];
   /** Bound read-only over /etc/passwd and /etc/group: a root CLI's uid named (accounts.ts). */
   accounts?: { passwd: string; group: string } | undefined;
   /** The working directory inside the sandbox. */
   chdir: string;
+}
+
+/** A file shown at `target` with the contents of `source` (read-only). */
+export interface ShownAs {
+  source: string;
+  target: string;
+}
+
+/**
+ * What a script may not read in a folder it is shown (runtime/masks finds them): secret
+ * files, folders hidden whole, files shown as a sanitized copy. Every path is absolute.
+ */
+export interface ReadMasks {
+  files: readonly string[];
+  folders?: readonly string[] | undefined;
+  shownAs?: readonly ShownAs[] | undefined;
+}
+
+/**
+ * The bubblewrap arguments that apply `masks`, to come after every mount of the folder
+ * they are in (a later mount over the folder — an overlay, an idmapped clone that is not
+ * recursive — must apply them again): each secret file covered by `maskSource` (a device
+ * the sandbox may not open, so a read fails), each hidden folder by an empty read-only
+ * tmpfs, each sanitized copy bound read-only over its original.
+ */
+export function readMaskArgs(
+  features: BwrapFeatures,
+  masks: ReadMasks,
+  maskSource: string,
+): string[] {
+  const args: string[] = [];
+  for (const folder of masks.folders ?? []) {
+    args.push(...tmpfs(features, folder, "0755", HIDDEN_BYTES), "--remount-ro", folder);
+  }
+  for (const file of masks.files) args.push("--ro-bind", maskSource, file);
+  for (const { source, target } of masks.shownAs ?? []) args.push("--ro-bind", source, target);
+  return args;
 }
 
 /** Size caps of the tmpfs mounts (RAM-backed: without a cap a script could fill memory). */
@@ -152,7 +196,8 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
       for (const path of plan.pins ?? []) bind("--bind", path, path);
       for (const path of plan.guards ?? []) bind("--ro-bind", path, path);
     }
-    for (const file of plan.mask) bind("--ro-bind", maskSource, file);
+    const masks = { files: plan.mask, folders: plan.maskedFolders, shownAs: plan.shownAs };
+    args.push(...readMaskArgs(features, masks, maskSource));
   }
   for (const path of plan.hideSecond) hide(path, "0755", HIDDEN_BYTES);
   for (const path of plan.readOnly) bind("--ro-bind", path, path);
@@ -166,7 +211,12 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
   }
   for (const path of plan.writable) bind("--bind", path, path);
   for (const path of plan.writableGuards ?? []) bind("--ro-bind", path, path);
-  for (const file of plan.writableMasks ?? []) bind("--ro-bind", maskSource, file);
+  const grantMasks = {
+    files: plan.writableMasks ?? [],
+    folders: plan.writableMaskedFolders,
+    shownAs: plan.writableShownAs,
+  };
+  args.push(...readMaskArgs(features, grantMasks, maskSource));
   // The hidden tmpfs mounts were writable only so that mount points could be made in them.
   for (const path of [...plan.hideFirst, ...plan.hideSecond]) args.push("--remount-ro", path);
   args.push("--chdir", plan.chdir);

@@ -17,5 +17,5 @@
 
 export const LAYER = {
   owns: "runtime/sandbox",
-  mayImport: ["core", "generated", "runtime/os", "runtime/store"],
+  mayImport: ["core", "generated", "runtime/os", "runtime/store", "runtime/masks"],
 } as const;

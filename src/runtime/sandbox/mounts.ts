@@ -11,9 +11,11 @@
 import { join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import type { WorkspaceGuards } from "../../core/policy/workspace.ts";
-import type { MountPlan } from "./bwrap.ts";
+import type { MountPlan, ReadMasks } from "./bwrap.ts";
 import { currentUid } from "./mode.ts";
 import { toolchainMounts } from "./toolchain.ts";
+import { findSecretFiles } from "../masks/secret_files.ts";
+import { sanitizedGitConfigs } from "../masks/clean_git_config.ts";
 
 /** What {@link mountPlan} needs to know of a launch. */
 interface MountRequest {
@@ -75,26 +77,28 @@ function passwdHome(knownUid: number | undefined): string | undefined {
 }
 
 /**
- * The files to mask for the caller's directory: its `.env` files (what the CLI reads
- * secrets from), by their real paths so a symlinked `.env` is masked where it points. A
- * target out of sight anyway (hidden, or in the host's /tmp) needs nothing.
+ * What to mask in a folder the sandbox shows (runtime/masks): secret files at any depth, by
+ * their real paths so a symlinked one is masked where it points, folders hidden whole, and
+ * git configs (of the repository it is in, and of those inside) shown without credentials.
+ * A target out of sight anyway (hidden, or in the host's /tmp) needs nothing; folders
+ * hidden after this one (`skip`: other skills, $SKILLS_HOME) are not searched.
  */
-function dotenvMasks(dir: string, hidden: readonly string[]): string[] {
-  const files = new Set<string>();
-  try {
-    for (const entry of Deno.readDirSync(dir)) {
-      if (!/^\.env(\..+)?$/.test(entry.name) || /\.(example|sample|template)$/.test(entry.name)) {
-        continue;
-      }
-      try {
-        const real = Deno.realPathSync(join(dir, entry.name));
-        if (!Deno.statSync(real).isFile) continue;
-        if (!isWithin(dir, real) && hidden.some((root) => isWithin(root, real))) continue;
-        files.add(real);
-      } catch { /* dangling: nothing to read */ }
-    }
-  } catch { /* unreadable: nothing bound either */ }
-  return [...files];
+function shownFolderMasks(
+  dir: string,
+  hidden: readonly string[],
+  skip: readonly string[],
+  skillsHome: string,
+): Required<ReadMasks> {
+  const found = findSecretFiles(dir, { skip: skip.filter((p) => isWithin(dir, p)) });
+  const visible = (path: string) =>
+    isWithin(dir, path) || !hidden.some((root) => isWithin(root, path));
+  const store = join(skillsHome, ".cache", "git-config");
+  const configs = sanitizedGitConfigs(dir, found.gitEntries, store, found.files);
+  return {
+    files: [...new Set(found.files.filter(visible))],
+    folders: [...new Set(found.folders.filter(visible))],
+    shownAs: configs.filter((copy) => visible(copy.target)),
+  };
 }
 
 /** Whether others may list and enter `dir` (a root CLI's sandbox runs as another uid). */
@@ -233,22 +237,28 @@ export function mountPlan(
   const guards = request.workspace?.guards;
   const varTmp = lstatSyncOrNull("/var/tmp");
   const grants = request.grants ?? [];
+  // Secret files are searched wherever a folder is shown, read-only or not (runtime/masks).
+  const masksOf = (dir: string) => shownFolderMasks(dir, hidden, hideMounts, request.skillsHome);
+  const shown = callerDir === undefined ? undefined : masksOf(callerDir);
+  const granted = grants.map((grant) => masksOf(grant.dir));
   const plan: MountPlan = {
     hideFirst,
     callerDir,
     callerWritable: writable,
     pins: writable ? guards?.pins ?? [] : [],
     guards: writable ? guards?.readOnly ?? [] : [],
-    mask: callerDir === undefined
-      ? []
-      : [...new Set([...dotenvMasks(callerDir, hidden), ...guards?.secrets ?? []])],
+    mask: shown === undefined ? [] : [...new Set([...shown.files, ...guards?.secrets ?? []])],
+    maskedFolders: [...shown?.folders ?? []],
+    shownAs: [...shown?.shownAs ?? []],
     varTmp: varTmp?.isDirectory === true && !varTmp.isSymlink,
     hideSecond: hideMounts,
     readOnly,
     links: toolchain.links,
     writable: [workDir, ...grants.map((grant) => grant.dir)],
     writableGuards: grants.flatMap((grant) => grant.guards.readOnly),
-    writableMasks: grants.flatMap((grant) => grant.guards.secrets),
+    writableMasks: [...new Set(granted.flatMap((found) => found.files))],
+    writableMaskedFolders: granted.flatMap((found) => found.folders),
+    writableShownAs: granted.flatMap((found) => found.shownAs),
     chdir: startIn(request, requested, callerDir, hideFirst, workDir),
   };
   return plan;

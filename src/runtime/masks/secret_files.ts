@@ -1,0 +1,150 @@
+/**
+ * Secret files by name in a folder a script is shown, found on every sandboxed run, writable
+ * workspace or read-only: every folder is listed (no entry cap, no depth cap) and only the
+ * names and dirent types are read — no stat per entry — so a workspace of 100,000 files is
+ * one pass of `readdir`. What the search must never do is expose: a folder it cannot list
+ * is hidden whole, a symlinked secret is masked by its target (and so is a link whose target
+ * is a secret), and a search that would take longer than {@link SEARCH_BUDGET_MS} refuses
+ * the run rather than show a folder it did not finish. Rules: core/policy/workspace.ts.
+ */
+
+import { SkillError } from "../../core/errors.ts";
+import { isSecretDirName, isSecretFileName } from "../../core/policy/workspace.ts";
+import { isWithin } from "../os/fs.ts";
+import { basename, dirname, resolve } from "../os/paths.ts";
+
+/** How long the search may take before the run is refused (a folder of ~1M entries here). */
+export const SEARCH_BUDGET_MS = 4_000;
+/** More masks than this is no project (each is a mount): the run is refused. */
+export const MAX_MASKS = 4_096;
+
+/** What the sandbox must hide in one shown folder. */
+export interface SecretFinding {
+  /** Secret files, by their real paths (a symlinked one where it points). */
+  files: string[];
+  /** Folders hidden whole: secret folders (`.ssh`), and folders the search could not list. */
+  folders: string[];
+  /** Every `.git` entry found: repository folders, and a worktree's or submodule's `.git` file. */
+  gitEntries: string[];
+  /** Entries listed. */
+  entries: number;
+}
+
+interface SearchOptions {
+  /** Folders inside `dir` hidden anyway (other skills, `$SKILLS_HOME`): not searched. */
+  skip?: readonly string[];
+  budgetMs?: number;
+  /** Milliseconds, monotonic (tests pass a clock that runs out). */
+  clock?: () => number;
+}
+
+/** Refuses the run: the folder cannot be shown without showing what was not searched. */
+function refuse(dir: string, why: string): never {
+  throw new SkillError(
+    "permission_denied",
+    `Cannot show the workspace ${dir} to the script: ${why}, and a secret file there could be read`,
+    {
+      hint:
+        "Run skills from the project's own folder rather than a folder that holds many projects",
+    },
+  );
+}
+
+/**
+ * Searches `dir` (a real path) depth first. `.git` folders are noted, not entered: git's
+ * own files have fixed names, and a user's secret is never among them.
+ */
+export function findSecretFiles(dir: string, options: SearchOptions = {}): SecretFinding {
+  const clock = options.clock ?? (() => performance.now());
+  const budget = options.budgetMs ?? SEARCH_BUDGET_MS;
+  const deadline = clock() + budget;
+  const skip = new Set(options.skip ?? []);
+  const found: SecretFinding = { files: [], folders: [], gitEntries: [], entries: 0 };
+  const stack = [dir];
+  for (let folder = stack.pop(); folder !== undefined; folder = stack.pop()) {
+    if (clock() > deadline) {
+      refuse(
+        dir,
+        `searching it for secret files took over ${budget / 1000} s (${found.entries} entries)`,
+      );
+    }
+    let list: Iterable<Deno.DirEntry>;
+    try {
+      list = Deno.readDirSync(folder);
+    } catch (error) {
+      // Gone since its parent was listed: nothing to show. Anything else: hidden whole.
+      if (!(error instanceof Deno.errors.NotFound)) found.folders.push(folder);
+      continue;
+    }
+    const prefix = folder === "/" ? "/" : `${folder}/`;
+    try {
+      for (const entry of list) {
+        found.entries++;
+        const name = entry.name;
+        // Paths are built only for what is kept: most entries are plain files, dismissed by
+        // their first and last characters before any pattern runs.
+        if (name === ".git") found.gitEntries.push(prefix + name);
+        else if (entry.isDirectory) {
+          const path = prefix + name;
+          if (isSecretDirName(name)) found.folders.push(path);
+          else if (!skip.has(path)) stack.push(path);
+        } else if (entry.isSymlink) linkedSecret(dir, folder, prefix + name, name, found);
+        else if (mayBeSecret(name) && isSecretFileName(name)) found.files.push(prefix + name);
+      }
+    } catch {
+      found.folders.push(folder); // the listing broke off part way: hidden whole
+    }
+  }
+  if (found.files.length + found.folders.length > MAX_MASKS) {
+    refuse(dir, `it holds more than ${MAX_MASKS} secret files and unreadable folders`);
+  }
+  return found;
+}
+
+/**
+ * False for names no secret pattern matches (core/policy/workspace.ts): they start with `.`,
+ * `_` or `id_`, or end in `.p12`/`.pfx`. Kept in step by tests/runtime/masks.
+ */
+export function mayBeSecret(name: string): boolean {
+  const first = name.charCodeAt(0);
+  if (first === 46 || first === 95 || first === 105 || first === 73) return true; // . _ i I
+  const last = name.charCodeAt(name.length - 1) | 0x20;
+  return last === 50 || last === 120; // 2, x (any case)
+}
+
+/**
+ * A symlink is followed only when it may lead to a secret: its name or its target's is a
+ * secret's, or it points out of `dir` (where the search does not go, so a chain may end at
+ * a secret there). Then the file it resolves to is masked, wherever that is; a link inside
+ * to a plain file inside needs nothing (that file is searched in its own place).
+ */
+function linkedSecret(
+  dir: string,
+  folder: string,
+  path: string,
+  name: string,
+  found: SecretFinding,
+): void {
+  let text: string;
+  try {
+    text = Deno.readLinkSync(path);
+  } catch {
+    return;
+  }
+  const lexical = resolve(folder, text);
+  const named = isSecretFileName(name) || isSecretFileName(basename(lexical));
+  if (!named && isWithin(dir, lexical)) return;
+  let real: string;
+  try {
+    real = Deno.realPathSync(path);
+    if (!Deno.statSync(real).isFile) {
+      if (isSecretDirName(basename(real))) found.folders.push(real);
+      return;
+    }
+  } catch {
+    return; // dangling: nothing to read
+  }
+  if (named || isSecretFileName(basename(real)) || isSecretDirName(basename(dirname(real)))) {
+    found.files.push(real);
+  }
+}
