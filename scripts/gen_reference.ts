@@ -33,6 +33,7 @@ const GUIDE: Record<string, string> = {
   prompt: "agents-and-mcp.md",
   mcp: "agents-and-mcp.md",
   init: "writing-skills.md",
+  eval: "writing-skills.md",
   completions: "setup.md",
   publish: "publishing.md",
   install: "project-skills.md",

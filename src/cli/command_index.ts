@@ -106,6 +106,11 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     summary: "Count the tokens of the fixed context",
   },
   {
+    name: "eval",
+    aliases: [],
+    summary: "Measure a skill: outputs with and without it, and triggering",
+  },
+  {
     name: "prompt",
     aliases: [],
     summary: "Print the <available_skills> block",

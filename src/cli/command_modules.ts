@@ -26,6 +26,7 @@ export const COMMAND_MODULES: Readonly<Record<string, CommandLoader>> = {
   call: () => import("./commands/call.ts"),
   chat: () => import("./commands/chat.ts"),
   context: () => import("./commands/context.ts"),
+  eval: () => import("./commands/eval.ts"),
   prompt: () => import("./commands/prompt.ts"),
   mcp: () => import("./commands/mcp.ts"),
   init: () => import("./commands/init.ts"),

@@ -9,6 +9,7 @@ import { chatSpec } from "./chat.ts";
 import { checkSpec } from "./check.ts";
 import { completionsSpec } from "./completions.ts";
 import { contextSpec } from "./context.ts";
+import { evalSpec } from "./eval.ts";
 import { infoSpec } from "./info.ts";
 import { initSpec } from "./init.ts";
 import { installSpec } from "./install.ts";
@@ -49,6 +50,7 @@ export const SPECS: readonly CommandSpec[] = [
   callSpec,
   chatSpec,
   contextSpec,
+  evalSpec,
   promptSpec,
   mcpSpec,
   initSpec,
