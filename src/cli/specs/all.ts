@@ -17,6 +17,7 @@ import { lintSpec } from "./lint.ts";
 import { listSpec } from "./list.ts";
 import { mcpSpec } from "./mcp.ts";
 import { outdatedSpec } from "./outdated.ts";
+import { policySpec } from "./policy.ts";
 import { promptSpec } from "./prompt.ts";
 import { publishSpec } from "./publish.ts";
 import { removeSpec } from "./remove.ts";
@@ -53,4 +54,5 @@ export const SPECS: readonly CommandSpec[] = [
   mcpSpec,
   initSpec,
   completionsSpec,
+  policySpec,
 ];
