@@ -39,6 +39,7 @@ const GUIDE: Record<string, string> = {
   install: "project-skills.md",
   outdated: "project-skills.md",
   link: "project-skills.md",
+  policy: "signatures.md",
 };
 
 const INTRO = `# Command reference

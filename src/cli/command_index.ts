@@ -130,4 +130,9 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     aliases: [],
     summary: "Print shell completions",
   },
+  {
+    name: "policy",
+    aliases: [],
+    summary: "Show the organisation's policy in force and where each rule comes from",
+  },
 ];

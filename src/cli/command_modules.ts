@@ -31,4 +31,5 @@ export const COMMAND_MODULES: Readonly<Record<string, CommandLoader>> = {
   mcp: () => import("./commands/mcp.ts"),
   init: () => import("./commands/init.ts"),
   completions: () => import("./commands/completions.ts"),
+  policy: () => import("./commands/policy.ts"),
 };

@@ -38,6 +38,14 @@ export const ERROR_CODES = [
   "usage",
   // a critical audit finding, refused without --allow-risky (core/audit/engine.ts)
   "risky_skill",
+  // an organisation's policy (core/governance) and signatures (docs/signatures.md): each
+  // refusal its own exit status, so a CI step can tell them apart
+  "policy_denied",
+  "unsigned",
+  "signature_invalid",
+  "signer_not_allowed",
+  "certificate_expired",
+  "attestation_mismatch",
   // allowed-tools enforcement (src/agent/surface/allowed_tools.ts), spelt as that contract has it
   "TOOL_NOT_ALLOWED",
 ] as const;
@@ -62,10 +70,17 @@ export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_TIMEOUT = 124;
 export const EXIT_INTERRUPTED = 130;
+/** Refusals of an organisation's policy and of signatures (docs/signatures.md). */
+export const EXIT_POLICY_DENIED = 20;
+export const EXIT_UNSIGNED = 21;
+export const EXIT_SIGNATURE_INVALID = 22;
+export const EXIT_SIGNER_NOT_ALLOWED = 23;
+export const EXIT_CERTIFICATE_EXPIRED = 24;
+export const EXIT_ATTESTATION_MISMATCH = 25;
 
 /**
  * The exit status each code implies (DESIGN §4.3): usage mistakes 2, timeouts 124, an
- * interruption 130, everything else 1. Complete on purpose, so a new code needs a decision.
+ * interruption 130, a policy or signature refusal 20-25, everything else 1. Complete on purpose, so a new code needs a decision.
  * A thrower may still override it (a declined prompt is `cancelled` but exits 1; SIGTERM
  * exits 143).
  */
@@ -95,6 +110,12 @@ const EXIT_STATUS: Readonly<Record<ErrorCode, number>> = {
   io_error: EXIT_FAILURE,
   risky_skill: EXIT_FAILURE,
   TOOL_NOT_ALLOWED: EXIT_FAILURE,
+  policy_denied: EXIT_POLICY_DENIED,
+  unsigned: EXIT_UNSIGNED,
+  signature_invalid: EXIT_SIGNATURE_INVALID,
+  signer_not_allowed: EXIT_SIGNER_NOT_ALLOWED,
+  certificate_expired: EXIT_CERTIFICATE_EXPIRED,
+  attestation_mismatch: EXIT_ATTESTATION_MISMATCH,
 };
 
 /** The exit status `code` implies. */

@@ -18,6 +18,12 @@ Deno.test("exitCodeFor() maps every code to its documented exit status", () => {
     args_too_large: 2,
     timeout: 124,
     cancelled: 130,
+    policy_denied: 20,
+    unsigned: 21,
+    signature_invalid: 22,
+    signer_not_allowed: 23,
+    certificate_expired: 24,
+    attestation_mismatch: 25,
   };
   for (const code of ERROR_CODES) {
     assert.equal(exitCodeFor(code), special[code] ?? 1, code);

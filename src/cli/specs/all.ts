@@ -18,6 +18,7 @@ import { lintSpec } from "./lint.ts";
 import { listSpec } from "./list.ts";
 import { mcpSpec } from "./mcp.ts";
 import { outdatedSpec } from "./outdated.ts";
+import { policySpec } from "./policy.ts";
 import { promptSpec } from "./prompt.ts";
 import { publishSpec } from "./publish.ts";
 import { removeSpec } from "./remove.ts";
@@ -55,4 +56,5 @@ export const SPECS: readonly CommandSpec[] = [
   mcpSpec,
   initSpec,
   completionsSpec,
+  policySpec,
 ];

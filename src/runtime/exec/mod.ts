@@ -25,5 +25,6 @@ export const LAYER = {
     "runtime/catalog",
     "runtime/trust",
     "runtime/sandbox",
+    "runtime/governance",
   ],
 } as const;

@@ -34,6 +34,7 @@ import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { SandboxLimits } from "../sandbox/sandbox_init.ts";
 import { assertSandbox, resolveSandbox } from "../sandbox/mode.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
+import { enforceLaunchPolicy } from "../governance/enforce.ts";
 
 export interface LaunchPlan {
   command: string;
@@ -513,12 +514,23 @@ export function skillGenerationOf(
  * SKILLS_SANDBOX=required without one, and `usage` for a malformed SKILLS_ALLOW_NET.
  */
 export async function sandboxRequestFor(
-  skill: Pick<SkillRecord, "dir" | "manifest" | "canonical">,
+  skill:
+    & Pick<SkillRecord, "dir" | "manifest" | "canonical">
+    & Partial<Pick<SkillRecord, "entry" | "project">>,
   scope: SandboxScope,
 ): Promise<SandboxRequest | undefined> {
   const warn = scope.warn ?? warnOnStderr;
   const status = await resolveSandbox(scope.env, scope.home, warn);
   assertSandbox(status);
+  // The organisation's policy (runtime/governance): every launch of a skill's code comes here.
+  await enforceLaunchPolicy(skill, {
+    env: scope.env,
+    home: scope.home,
+    callerDir: scope.callerDir,
+    sandboxed: status.kind === "bwrap",
+    declaredNetwork: scope.declaredNetwork !== false,
+    allowNet: scope.allowNet ?? [],
+  });
   if (status.kind !== "bwrap") return undefined;
   const network = await networkPolicy(skill, scope, warn);
   return {

@@ -36,6 +36,7 @@ import type { RefRequest, ResolvedSource, Transport } from "../../core/sources/s
 import { type GitOptions, inContext } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
+import { formatNetGrant } from "../../core/policy/grant_syntax.ts";
 import { createStaging, disposeStaging, removeIfEmpty, type Staging } from "../store/staging.ts";
 import { cleanStale, stagingBase } from "../store/recovery.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
@@ -80,6 +81,13 @@ import {
 } from "./update_planner.ts";
 import { verifySigner } from "./signatures.ts";
 import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
+import type { OrgPolicy } from "../../core/governance/org_policy.ts";
+import {
+  loadOrgPolicy,
+  planRefusal,
+  refuseSigner,
+  refuseSource,
+} from "../governance/install_policy.ts";
 
 export type { LockChange };
 
@@ -98,6 +106,11 @@ interface ChangeOptions {
    * scope's own root always applies.
    */
   project?: string | undefined;
+}
+
+/** A source as records keep it (a directory's path as its URL), for the policy. */
+function recordedSource(source: ResolvedSource): { type: "git" | "local" | "oci"; url: string } {
+  return { type: source.type, url: sourceLabel(source) };
 }
 
 /**
@@ -140,6 +153,8 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
   readonly #remotes = new Map<string, Promise<ReadonlyMap<string, string>>>();
   /** One fetch per source and ref for the whole change (update_planner.ts). */
   readonly #shared = new Map<string, { url: string; root: string; fetched: Promise<Fetched> }>();
+  /** The organisation's policy (runtime/governance), read once when first asked. */
+  #orgPolicy: Promise<OrgPolicy | null> | undefined;
 
   private constructor(scope: S, options: ChangeOptions, recovered: string[], created: string[]) {
     this.scope = scope;
@@ -185,6 +200,9 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
 
   /** Fetches a source to install from (or to preview) into this change's staging. */
   async fetch(source: ResolvedSource, request: RefRequest): Promise<Fetched> {
+    const org = await this.orgPolicy();
+    const what = `install from ${sourceLabel(source)}`;
+    if (org !== null) await refuseSource(org, recordedSource(source), what);
     const root = this.#fetchRoot();
     this.#progress(fetchAnnouncement(source, request));
     const fetched = await fetchInto(source, request, root, this.#git()).catch((error) => {
@@ -193,13 +211,26 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     // A preview installs nothing, so it asks for no signature.
     const policy = this.preview ? null : this.signerPolicy();
     if (policy !== null) fetched.signed = await verifySigner(fetched, policy, this.#git());
+    if (org !== null && !this.preview) await refuseSigner(org, fetched.signed, what);
     return fetched;
   }
 
   /** The signer policy this change's fetches must satisfy, read when asked (null: none). */
   signerPolicy(): SignerPolicy | null {
-    const root = this.scope.kind === "project" ? this.scope.root : this.#options.project;
-    return signerPolicy(this.home, root);
+    return signerPolicy(this.home, this.#projectRoot());
+  }
+
+  /** The project whose files (signers, policy) apply to this change, if any. */
+  #projectRoot(): string | undefined {
+    return this.scope.kind === "project" ? this.scope.root : this.#options.project;
+  }
+
+  /**
+   * The organisation's policy in force for this change (system, user, and the project's
+   * when it writes one), null when no policy file exists; read once.
+   */
+  orgPolicy(): Promise<OrgPolicy | null> {
+    return this.#orgPolicy ??= loadOrgPolicy(this.#options.env, this.home, this.#projectRoot());
   }
 
   /**
@@ -211,7 +242,30 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     selected: readonly Candidate[],
     options: PlanOptions = {},
   ): Promise<InstallPlanning<PlanFor<S>>> {
-    return await planInstall(this.scope, fetched, selected, options);
+    const planning = await planInstall(this.scope, fetched, selected, options);
+    const org = await this.orgPolicy();
+    if (org === null) return planning;
+    const admitted: PlanFor<S>[] = [];
+    for (const plan of planning.plans) {
+      const manifest = plan.candidate.manifest;
+      const error = await planRefusal(
+        org,
+        {
+          canonical: plan.canonical,
+          findings: plan.audit.findings,
+          network: [
+            ...manifest?.network?.any ? ["*"] : [],
+            ...(manifest?.network?.grants ?? []).map(formatNetGrant),
+          ],
+          env: manifest?.envPatterns ?? [],
+        },
+        options.allowRisky === true,
+        "install",
+      );
+      if (error === undefined) admitted.push(plan);
+      else planning.refused.push({ label: plan.canonical, error });
+    }
+    return { ...planning, plans: admitted };
   }
 
   /** All or nothing: the plans of every chosen candidate, or the first refusal thrown. */
@@ -340,8 +394,12 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     // The signer policy is applied to the fetch itself, before any skill's folder is read
     // out of it (a root skill's folder loses the clone's .git, which verify-commit reads).
     const policy = this.preview ? null : this.signerPolicy();
-    const fetched = fetchInto(repository, request, root, this.#git()).then(async (f) => {
+    const what = `install from ${sourceLabel(source)}`;
+    const fetched = this.orgPolicy().then(async (org) => {
+      if (org !== null) await refuseSource(org, recordedSource(source), what);
+      const f = await fetchInto(repository, request, root, this.#git());
       if (policy !== null) f.signed = await verifySigner(f, policy, this.#git());
+      if (org !== null && !this.preview) await refuseSigner(org, f.signed, what);
       return f;
     });
     // A failed fetch is not kept: the next skill asks again and reports its own error.
@@ -397,11 +455,31 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     try {
       const plan = await planUpdate(scope, name, entry, options, workspace);
       if (plan.staged === undefined && root !== undefined) removeQuietly(root);
+      await this.#refuseUpdate(plan, options.allowRisky === true);
       return plan;
     } catch (error) {
       if (root !== undefined) removeQuietly(root);
       throw error;
     }
+  }
+
+  /** Throws the organisation policy's refusal of a staged update's new version, if any. */
+  async #refuseUpdate(plan: UpdatePlanFor<Scope>, allowRisky: boolean): Promise<void> {
+    const org = plan.staged === undefined ? null : await this.orgPolicy();
+    if (org === null || plan.staged === undefined) return;
+    const next = plan.staged.entry as Partial<LockedSkill> & { approved_network?: string[] };
+    const error = await planRefusal(
+      org,
+      {
+        canonical: plan.canonical,
+        findings: plan.staged.audit.report.findings,
+        network: next.approved_network ?? next.permissions?.network ?? [],
+        env: next.permissions?.env ?? [],
+      },
+      allowRisky,
+      "update",
+    );
+    if (error !== undefined) throw error;
   }
 
   /** Swaps a planned update in, under the registry lock. Returns recovery notes. */

@@ -14,6 +14,7 @@ import { refreshCopies, removeLinksTo, trustedProjectFolders } from "./links.ts"
 import { beginChange, type Change } from "../lifecycle/change.ts";
 import { type ForeignReport, restoreForeign } from "./foreign.ts";
 import { restoreLocked, type RestoreReport } from "./restore.ts";
+import { refuseLocked } from "../governance/install_policy.ts";
 import { readProjectTrust } from "../store/project_records_file.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { withoutLockedSkill } from "../../core/records/lockfile_model.ts";
@@ -173,6 +174,9 @@ export async function installFromLock(
       hint: "Restore it from git (`git checkout -- skills-lock.json`) or fix it by hand",
     });
   }
+  // The organisation's policy refuses before anything is fetched or written.
+  const org = await change.orgPolicy();
+  if (org !== null && read.state === "ok") await refuseLocked(org, read.lock);
   const ws = { root, home, change };
   const restoreOptions = { frozen: options.frozen, force: options.force };
   const report: RestoreReport & Partial<ForeignReport> = read.state === "ok"

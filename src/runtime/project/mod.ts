@@ -35,5 +35,6 @@ export const LAYER = {
     "runtime/lifecycle",
     "runtime/audit",
     "runtime/oci",
+    "runtime/governance",
   ],
 } as const;

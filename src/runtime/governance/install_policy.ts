@@ -1,0 +1,75 @@
+/**
+ * The organisation's policy where skills come in — `add`, `update`, `install` (a project's
+ * lockfile), the library's installs — asked by the lifecycle's change (one per command) and
+ * the project restore: the source before anything is fetched, who signed it once it is, and
+ * each planned skill's audit findings, network grants and environment patterns before
+ * anything is written. The checks themselves (core/governance/policy_checks.ts) are loaded
+ * only when a policy file exists.
+ */
+
+import type { OrgPolicy } from "../../core/governance/org_policy.ts";
+import type { SkillError } from "../../core/errors.ts";
+import type { Severity } from "../../core/audit/audit_rules.ts";
+import type { Lockfile } from "../../core/records/lockfile_model.ts";
+import { signerOf } from "./enforce.ts";
+
+export { loadOrgPolicy } from "./policy_files.ts";
+
+type SourceLike = { type: "git" | "local" | "oci"; url: string };
+
+function checks() {
+  return import("../../core/governance/policy_checks.ts");
+}
+
+/** Throws the policy's refusal of installing from `source`, if any. */
+export async function refuseSource(policy: OrgPolicy, source: SourceLike, what: string) {
+  (await checks()).checkSource(policy, source, what);
+}
+
+/** Throws the policy's refusal of what a fetch's signature check found (`signed`), if any. */
+export async function refuseSigner(policy: OrgPolicy, signed: unknown, what: string) {
+  (await checks()).checkSigner(policy, signerOf(signed), what);
+}
+
+/** What the policy looks at in a planned skill. */
+export interface PlannedFacts {
+  canonical: string;
+  findings: readonly { rule: string; severity: Severity; file: string }[];
+  /** Its network grants as records keep them (`*`: any public host). */
+  network: readonly string[];
+  env: readonly string[];
+}
+
+/** The policy's refusal of one planned skill, or undefined. */
+export async function planRefusal(
+  policy: OrgPolicy,
+  facts: PlannedFacts,
+  allowRisky: boolean,
+  action: "install" | "update",
+): Promise<SkillError | undefined> {
+  const c = await checks();
+  const what = `${action} skill '${facts.canonical}'`;
+  try {
+    c.checkNetwork(policy, facts.network, what);
+    c.checkEnv(policy, facts.env, what);
+  } catch (error) {
+    return error as SkillError;
+  }
+  return c.checkFindings(policy, facts.findings, allowRisky, what);
+}
+
+/**
+ * Throws the policy's refusal of the first entry of a project's lockfile it refuses: its
+ * source, its recorded signer, its approved network and environment — before `install`
+ * fetches or writes anything.
+ */
+export async function refuseLocked(policy: OrgPolicy, lock: Lockfile): Promise<void> {
+  const c = await checks();
+  for (const [name, entry] of Object.entries(lock.skills).sort(([a], [b]) => a.localeCompare(b))) {
+    const what = `install skill '${name}' from the lockfile`;
+    c.checkSource(policy, entry.source, what);
+    c.checkSigner(policy, signerOf(entry.signed), what);
+    c.checkNetwork(policy, entry.permissions.network ?? [], what);
+    c.checkEnv(policy, entry.permissions.env, what);
+  }
+}
