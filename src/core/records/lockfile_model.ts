@@ -53,9 +53,11 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export interface LockedSource {
   /**
    * `git`: a clone URL (or GitHub shorthand); `local`: a directory (relative to the root);
-   * `oci`: `oci://registry/repository` (the tag is in `tag`, the digest in `commit`).
+   * `oci`: `oci://registry/repository` (the tag is in `tag`, the digest in `commit`);
+   * `web`: a site with a well-known index (`subpath` the skill's name there) or a file's URL
+   * (the digest of the index entry or of the file in `commit`).
    */
-  type: "git" | "local" | "oci";
+  type: "git" | "local" | "oci" | "web";
   url: string;
   /** The skill's folder inside the repository ("" for the root). */
   subpath: string;
@@ -150,7 +152,11 @@ const FILES = custom<Record<string, string>>("object of sha256 by path", (value)
 
 const ENTRY: Validator<LockedSkill> = object({
   name: text,
-  source: object({ type: oneOf("git", "local", "oci"), url: string({ min: 1 }), subpath: text }),
+  source: object({
+    type: oneOf("git", "local", "oci", "web"),
+    url: string({ min: 1 }),
+    subpath: text,
+  }),
   branch: nullableText,
   tag: nullableText,
   ref: nullableText,
@@ -210,6 +216,9 @@ function entryProblem(key: string, entry: LockedSkill): string | undefined {
   }
   if (entry.source.type === "oci" && (entry.commit === null || !DIGEST.test(entry.commit))) {
     return `skills.${key}.commit: an OCI source needs the manifest digest it resolved to`;
+  }
+  if (entry.source.type === "web" && (entry.commit === null || !DIGEST.test(entry.commit))) {
+    return `skills.${key}.commit: a website source needs the digest it was installed at`;
   }
   if (entry.source.type === "local" && (entry.commit !== null || entry.source.subpath !== "")) {
     return `skills.${key}: a local source has no commit and no subpath`;

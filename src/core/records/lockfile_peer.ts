@@ -19,13 +19,20 @@
  * wherever the peer can fetch one (so it installs exactly what was recorded).
  */
 
+import { webTargetOf } from "../sources/web_source.ts";
+
 /** The peer reads `version`; this is the only version it knows. */
 export const PEER_VERSION = 1;
 
 /** The fields of this tool's entry that the shared form writes under other names. */
 interface PinnedFields {
   name: string;
-  source: { type: "git" | "local" | "oci"; url: string; subpath: string; [extra: string]: unknown };
+  source: {
+    type: "git" | "local" | "oci" | "web";
+    url: string;
+    subpath: string;
+    [extra: string]: unknown;
+  };
   branch: string | null;
   tag: string | null;
   ref: string | null;
@@ -35,7 +42,18 @@ interface PinnedFields {
 }
 
 /** The peer's own names, never kept as extras of this tool's entry. */
-const PEER_FIELDS = ["source", "sourceType", "sourceUrl", "ref", "skillPath", "computedHash"];
+const PEER_FIELDS = [
+  "source",
+  "sourceType",
+  "sourceUrl",
+  "ref",
+  "skillPath",
+  "computedHash",
+  "wellKnownDigest",
+];
+
+/** The peer's `sourceType` of a website: a site's index, or one downloaded file. */
+const WEB_TYPES = new Set(["well-known", "download"]);
 
 /**
  * Whether the peer could ask git for a ref of this URL: its `#ref` is read only on sources
@@ -76,6 +94,14 @@ export function toSharedEntry(entry: PinnedFields): Record<string, unknown> {
     const url = source.url;
     out.source = url === "." || /^(\/|[A-Za-z]:[\\/])/.test(url) ? url : `./${url}`;
     out.sourceType = "local";
+  } else if (source.type === "web") {
+    // The peer's own spelling: a site's index is `well-known` (the host as `source`, the URL
+    // it adds from as `sourceUrl`, the entry's digest as `wellKnownDigest`), a file `download`.
+    const site = webTargetOf(source.url) === "site";
+    out.source = site ? new URL(source.url).hostname.replace(/^www\./, "") : source.url;
+    out.sourceType = site ? "well-known" : "download";
+    out.sourceUrl = source.url;
+    if (site && commit !== null) out.wellKnownDigest = commit;
   } else if (source.type === "oci") {
     // The peer has no OCI sources: it reports this entry as one it cannot install, and
     // keeps it as it is when it rewrites the file.
@@ -129,6 +155,7 @@ export function fromSharedEntry(raw: Record<string, unknown>): Record<string, un
     skillPath,
     pinnedRef,
     sourceExtras,
+    wellKnownDigest: _digest,
     ...rest
   } = raw;
   const local = sourceType === "local";
@@ -145,7 +172,13 @@ export function fromSharedEntry(raw: Record<string, unknown>): Record<string, un
     ...rest,
     source: {
       ...extras,
-      type: local ? "local" : sourceType === "oci" ? "oci" : "git",
+      type: local
+        ? "local"
+        : sourceType === "oci"
+        ? "oci"
+        : WEB_TYPES.has(String(sourceType))
+        ? "web"
+        : "git",
       url,
       subpath,
     },

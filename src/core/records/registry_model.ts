@@ -21,8 +21,11 @@ import {
 const REGISTRY_VERSION = 1;
 
 interface SkillSource {
-  type: "git" | "local" | "oci";
-  /** Clone URL for git, absolute path for local, `oci://registry/repository` for OCI. */
+  type: "git" | "local" | "oci" | "web";
+  /**
+   * Clone URL for git, absolute path for local, `oci://registry/repository` for OCI, the site
+   * or file URL for a website (`web`: its digest in `commit_sha`).
+   */
   url: string;
   /** Path of the skill inside the repository ("" for the root). */
   subpath: string;
@@ -72,7 +75,7 @@ const nullableText = nullable(text);
 
 /** Unknown keys are kept (the default): fields a newer version wrote survive a rewrite. */
 const SOURCE: Validator<SkillSource> = object({
-  type: oneOf("git", "local", "oci"),
+  type: oneOf("git", "local", "oci", "web"),
   url: text,
   subpath: text,
 });

@@ -17,6 +17,9 @@ const POSIX = pathRules("posix", () => "/");
 import { SkillError } from "../errors.ts";
 import { canonicalSkillName, quoteName, skillNameProblem } from "../manifest/names.ts";
 import { parseOciReference } from "./oci_reference.ts";
+import { isLoopbackHost, type ParsedWebSource, webSource, webTargetOf } from "./web_source.ts";
+
+export type { ParsedWebSource };
 
 export type Transport = "https" | "ssh" | "git" | "file";
 
@@ -59,7 +62,7 @@ export interface ParsedOciSource {
 }
 
 /** What a source string says, before anything decides how it is fetched. */
-export type ParsedSource = ParsedGitSource | ParsedLocalSource | ParsedOciSource;
+export type ParsedSource = ParsedGitSource | ParsedLocalSource | ParsedOciSource | ParsedWebSource;
 
 /**
  * Where skills come from, resolved once (runtime/lifecycle/resolve_source.ts) into how they
@@ -72,7 +75,9 @@ export type ResolvedSource =
   | LocalFolderSource
   | LocalRepositorySource
   | RemoteGitSource
-  | OciSource;
+  | OciSource
+  | WellKnownSource
+  | WebFileSource;
 
 /** A directory on this machine: its files are copied. */
 export interface LocalFolderSource extends ParsedLocalSource {
@@ -97,12 +102,37 @@ export interface OciSource extends ParsedOciSource {
   kind: "oci";
 }
 
+/** A website whose well-known index lists skills: each entry downloaded and its digest checked. */
+export interface WellKnownSource extends ParsedWebSource {
+  kind: "well-known";
+}
+
+/** One file on a website, a SKILL.md or an archive, downloaded within limits. */
+export interface WebFileSource extends ParsedWebSource {
+  kind: "web-file";
+  target: "skill-md" | "archive";
+}
+
 /** Both kinds that git reads: records call either a git source. */
 export type GitSource = LocalRepositorySource | RemoteGitSource;
 
 /** Where a source's files come from: the URL (git, OCI) or the directory. */
 export function sourceLocation(source: ParsedSource): string {
   return source.type === "local" ? source.path : source.url;
+}
+
+/**
+ * Whether a parsed https URL could be a website rather than a repository: not GitHub's or
+ * GitLab's, no `.git`, no ref. The resolver asks the site for its index (and keeps the git
+ * reading when there is none).
+ */
+export function mayBeWebsite(source: ParsedSource): source is ParsedGitSource {
+  if (source.type !== "git" || source.transport !== "https" || source.ref !== undefined) {
+    return false;
+  }
+  if (source.subpath !== "" || /\.git$/i.test(source.url)) return false;
+  const host = new URL(source.url).hostname.toLowerCase();
+  return host !== "github.com" && host !== "gitlab.com";
 }
 
 /** An `oci://registry/repository[:tag|@sha256:…]` source; the reference is checked here. */
@@ -281,8 +311,17 @@ function parseUrl(
   scheme: string,
   ref: string | undefined,
 ): ParsedSource {
+  const direct = (scheme === "https" || scheme === "http") && ref === undefined &&
+    directWebFile(base);
+  if (direct || (scheme === "http" && ref === undefined && loopbackUrl(base))) {
+    return webSource(base);
+  }
   if (scheme === "http") {
-    throw invalid(input, "plain http:// is not allowed", "Use the https:// URL of the repository");
+    throw invalid(
+      input,
+      "plain http:// is not allowed (only for a website on a loopback host)",
+      "Use the https:// URL",
+    );
   }
   if (scheme !== "https" && scheme !== "ssh" && scheme !== "git" && scheme !== "file") {
     throw invalid(
@@ -327,7 +366,11 @@ function parseUrl(
   if (!HOST.test(host)) throw invalid(input, `'${quoteName(host)}' is not a valid host name`);
   const path = decodeURIComponent(url.pathname);
   if (CONTROL.test(path)) throw invalid(input, "it contains control characters");
-  if (path === "/" || path === "") throw invalid(input, "it names no repository");
+  if (path === "/" || path === "") {
+    // A site's root names no repository: it may list skills in its well-known index.
+    if (scheme === "https" && ref === undefined) return webSource(base);
+    throw invalid(input, "it names no repository");
+  }
 
   const transport = scheme as Transport;
   if (scheme === "https" && host.toLowerCase() === "github.com") {
@@ -338,6 +381,27 @@ function parseUrl(
     return parseGitLabPath(input, url.host, path, ref);
   }
   return gitSource(base, transport, "", undefined, ref);
+}
+
+/** A URL whose path names a SKILL.md or an archive (`.zip`, `.tar`, `.tar.gz`, `.tgz`). */
+function directWebFile(base: string): boolean {
+  try {
+    const url = new URL(base);
+    // A repository's browser URL of a file (GitHub's, GitLab's `/-/blob/`) is a git source.
+    if (url.hostname === "github.com" && /\/(?:tree|blob)\//.test(url.pathname)) return false;
+    if (url.pathname.includes("/-/")) return false;
+    return webTargetOf(base) !== "site";
+  } catch {
+    return false;
+  }
+}
+
+function loopbackUrl(base: string): boolean {
+  try {
+    return isLoopbackHost(new URL(base).hostname);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -487,6 +551,9 @@ export function refRequest(flags: RefFlags, fromSource: string | undefined): Ref
 /** A short human description of a source, e.g. for the confirmation prompt. */
 export function describeSource(source: ParsedSource): string {
   if (source.type === "local") return source.path;
+  if (source.type === "web") {
+    return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
+  }
   if (source.type === "oci") return source.ref === undefined ? source.url : ociLabel(source);
   return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
 }
@@ -516,6 +583,8 @@ export function shortRevision(id: string): string {
 }
 
 /** What the summary calls a source's revision: a git commit, or an OCI manifest digest. */
-export function revisionLabel(source: Pick<ParsedSource, "type">): "Commit" | "Manifest" {
-  return source.type === "oci" ? "Manifest" : "Commit";
+export function revisionLabel(
+  source: Pick<ParsedSource, "type">,
+): "Commit" | "Manifest" | "Digest" {
+  return source.type === "oci" ? "Manifest" : source.type === "web" ? "Digest" : "Commit";
 }

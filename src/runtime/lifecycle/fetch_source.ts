@@ -16,12 +16,16 @@ import {
   type RefRequest,
   type ResolvedSource,
   sourceLocation,
+  type WebFileSource,
+  type WellKnownSource,
 } from "../../core/sources/sources.ts";
 import type { FetchedCommit, GitOptions } from "../git/command.ts";
 import { readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
 import { lstatOrNull } from "../os/fs.ts";
 import { RegistryClient } from "../oci/client.ts";
 import { pullInto } from "../oci/pull.ts";
+import { archiveLimits } from "../sources_web/entries.ts";
+import { fetchWebFile, fetchWellKnown } from "../sources_web/fetch_web.ts";
 import type { Signed } from "../signing/policy.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import {
@@ -43,6 +47,11 @@ export interface Fetched {
    * resolved to (as `sha`, with the tag followed or the digest pinned); null for directories.
    */
   commit: FetchedCommit | null;
+  /**
+   * A website's index: the digest each skill folder (by its path in the fetch) was fetched
+   * at, each skill its own version (`revisionOf`); `commit` is set when there is one.
+   */
+  revisions?: ReadonlyMap<string, FetchedCommit>;
   /** Who signed it, when a signer policy applied (lifecycle/signatures.ts). */
   signed?: Signed;
 }
@@ -71,7 +80,71 @@ export function fetchAnnouncement(source: ResolvedSource, request?: RefRequest):
       return `Reading ${describeSource(source)} ...`;
     case "remote-git":
       return `Cloning ${describeSource(source)} ...`;
+    case "well-known":
+      return `Reading the skills index of ${describeSource(source)} ...`;
+    case "web-file":
+      return `Downloading ${source.url} ...`;
   }
+}
+
+/** The version a skill of a fetch was fetched at: its own (a site's index), else the fetch's. */
+export function revisionOf(fetched: Fetched, rel: string): FetchedCommit | null {
+  return fetched.revisions?.get(rel) ?? fetched.commit;
+}
+
+/** A website's version of a skill: its digest, nothing to follow. */
+function digestRevision(digest: string): FetchedCommit {
+  return { sha: digest, branch: null, tag: null, ref: null };
+}
+
+/** The digest a restore asks a website for (`--ref sha256:…` from the record), if any. */
+function wantedDigest(request: RefRequest): string | undefined {
+  return request.kind === "ref" && request.name.startsWith("sha256:") ? request.name : undefined;
+}
+
+/** A site's index: each skill in `<root>/<name>/`, its digest checked before it is written. */
+async function fetchSite(
+  source: WellKnownSource,
+  request: RefRequest,
+  root: string,
+  signal?: AbortSignal,
+): Promise<Fetched> {
+  const limits = archiveLimits(Deno.env.toObject());
+  const digests = await fetchWellKnown(
+    source.url,
+    source.subpath,
+    wantedDigest(request),
+    root,
+    limits,
+    signal,
+  );
+  const revisions = new Map([...digests].map(([name, d]) => [name, digestRevision(d)]));
+  const base = source.subpath === "" ? root : join(root, source.subpath);
+  const single = revisions.size === 1 ? [...revisions.values()][0]! : null;
+  return { source, root, base, commit: single, revisions };
+}
+
+/** One file from a website (a SKILL.md, or an archive read within the limits). */
+async function fetchFile(
+  source: WebFileSource,
+  request: RefRequest,
+  root: string,
+  signal?: AbortSignal,
+): Promise<Fetched> {
+  const limits = archiveLimits(Deno.env.toObject());
+  const digest = await fetchWebFile(
+    source.url,
+    source.target,
+    wantedDigest(request),
+    root,
+    limits,
+    signal,
+  );
+  const base = source.subpath === "" ? root : join(root, ...source.subpath.split("/"));
+  if ((await lstatOrNull(base)) === null) {
+    throw new SkillError("not_found", `Path '${source.subpath}' not found in ${source.url}`);
+  }
+  return { source, root, base, commit: digestRevision(digest) };
 }
 
 /** Copies, reads, clones or pulls `source` into `root` (a directory that does not exist yet). */
@@ -99,6 +172,10 @@ export async function fetchInto(
         root,
         await readRemoteRepository(source.url, source.transport, request, root, git),
       );
+    case "well-known":
+      return await fetchSite(source, request, root, git.signal);
+    case "web-file":
+      return await fetchFile(source, request, root, git.signal);
   }
 }
 

@@ -23,7 +23,13 @@ import { findEntry, type Registry, type RegistryEntry } from "../../core/records
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { auditDir } from "../audit/scan.ts";
-import { type Candidate, candidateLabel, type Fetched, invalidCandidate } from "./fetch_source.ts";
+import {
+  type Candidate,
+  candidateLabel,
+  type Fetched,
+  invalidCandidate,
+  revisionOf,
+} from "./fetch_source.ts";
 import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
 import {
@@ -228,7 +234,8 @@ function userLedger(
     },
     record: async (candidate, name, canonical, critical) => {
       const digest = await computeDigest(candidate.dir);
-      const { source, commit } = fetched;
+      const source = fetched.source;
+      const commit = revisionOf(fetched, candidate.rel);
       const entry: RegistryEntry = {
         name,
         name_canonical: canonical,
@@ -301,7 +308,7 @@ function projectLedger(
     },
     record: async (candidate, name) => {
       const { files, digest } = await describeFiles(candidate.dir);
-      const commit = fetched.commit;
+      const commit = revisionOf(fetched, candidate.rel);
       const entry: LockedSkill = {
         name,
         source: lockedSrc(candidate),
@@ -336,7 +343,8 @@ async function lockedAlready(
   const { canonical } = naming;
   const sameSource = locked.source.type === wanted.type && locked.source.url === wanted.url &&
     locked.source.subpath === wanted.subpath;
-  const sameCommit = fetched.commit === null || locked.commit === fetched.commit.sha;
+  const commit = revisionOf(fetched, wanted.subpath);
+  const sameCommit = commit === null || locked.commit === commit.sha;
   if (sameSource && sameCommit && await matchesLock(target, locked)) return { already: locked };
   const keepBoth = `add this one under another name with ${naming.nameFlag}`;
   const [why, hint] = !sameSource
@@ -465,9 +473,8 @@ async function sameInstall(
     installed.source.type !== source.type || installed.source.url !== url ||
     installed.source.subpath !== candidate.rel
   ) return "other";
-  if (fetched.commit !== null) {
-    return installed.commit_sha === fetched.commit.sha ? "same" : "moved";
-  }
+  const commit = revisionOf(fetched, candidate.rel);
+  if (commit !== null) return installed.commit_sha === commit.sha ? "same" : "moved";
   const digest = await computeDigest(candidate.dir);
   return installed.installed_digest === digest || installed.trusted_digest === digest
     ? "same"

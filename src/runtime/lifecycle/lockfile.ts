@@ -18,6 +18,7 @@ import {
   type Lockfile,
 } from "../../core/records/lockfile_model.ts";
 import { ociSource, parseSource, type ResolvedSource } from "../../core/sources/sources.ts";
+import { webSource } from "../../core/sources/web_source.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { LOCKFILE_NAME, PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
@@ -94,7 +95,7 @@ export async function digestOfLocked(entry: LockedSkill): Promise<string> {
  * when it is inside the project (so a clone elsewhere finds it), else absolute.
  */
 export function lockedSource(
-  source: { type: "git" | "oci"; url: string } | { type: "local"; path: string },
+  source: { type: "git" | "oci" | "web"; url: string } | { type: "local"; path: string },
   subpath: string,
   root: string,
 ): LockedSource {
@@ -115,6 +116,7 @@ export function sourceOfLocked(source: LockedSource, root: string): ResolvedSour
     return resolveParsed({ type: "local", path, subpath: "", skill: undefined, ref: undefined });
   }
   if (source.type === "oci") return resolveParsed(ociSource(source.url));
+  if (source.type === "web") return resolveParsed(webSource(source.url, source.subpath));
   const parsed = parseSource(source.url);
   if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
   return resolveParsed({ ...parsed, subpath: "", skill: undefined, ref: undefined });

@@ -7,7 +7,7 @@
  * writing steps run under the lock with the journal and write the scope's record last, the
  * registry or `skills-lock.json` (commit.ts, used by change.ts only; the lockfile on disk:
  * lockfile.ts). Around it: a source resolved once into its kind — local folder, local repository, remote
- * git, OCI — from what the user typed or a record's URL (resolve_source.ts: the only place that
+ * git, OCI, a website's index or file — from what the user typed or a record's URL (resolve_source.ts: the only place that
  * asks the filesystem about a source or decides a repository is on this machine), its files
  * got into staging by a switch on that kind, and the skills found in them (fetch_source.ts);
  * the two planners, each taking the scope and running the same steps for every skill, the
@@ -37,5 +37,6 @@ export const LAYER = {
     "runtime/oci",
     "runtime/signing",
     "runtime/governance",
+    "runtime/sources_web",
   ],
 } as const;

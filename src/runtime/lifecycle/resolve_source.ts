@@ -13,6 +13,7 @@ import { SkillError, UsageError } from "../../core/errors.ts";
 import {
   type GitSource,
   type LocalFolderSource,
+  mayBeWebsite,
   type OciSource,
   type ParsedGitSource,
   type ParsedLocalSource,
@@ -24,6 +25,8 @@ import {
   refRequest,
   type ResolvedSource,
 } from "../../core/sources/sources.ts";
+import { type ParsedWebSource, webSource, webTargetOf } from "../../core/sources/web_source.ts";
+import { findWellKnownIndex } from "../sources_web/fetch_web.ts";
 import { isWithin, lstatOrNull } from "../os/fs.ts";
 
 /** Where a typed source is looked up: the working directory, `~`'s home, `$SKILLS_HOME`. */
@@ -53,12 +56,20 @@ export async function resolveRequest(
   where: Whereabouts,
 ): Promise<SourceRequest> {
   const source = await resolveSource(input, where);
-  if (source.kind === "local-folder" && Object.values(flags).some((v) => v !== undefined)) {
-    throw new UsageError("--ref, --branch and --tag apply to git sources, not to directories");
+  const unversioned = source.kind === "local-folder" || source.type === "web";
+  if (unversioned && Object.values(flags).some((v) => v !== undefined)) {
+    throw new UsageError(
+      "--ref, --branch and --tag apply to git and OCI sources, not to directories or websites",
+    );
   }
   const request = refRequest(flags, source.ref);
   const selectors = [...skills];
   if (source.skill !== undefined && !selectors.includes(source.skill)) selectors.push(source.skill);
+  // One skill of a site's index: only its files are downloaded.
+  const [only] = selectors;
+  if (source.kind === "well-known" && selectors.length === 1 && only !== "*") {
+    return { source: { ...source, subpath: only! }, request, selectors };
+  }
   return { source, request, selectors };
 }
 
@@ -89,7 +100,15 @@ async function resolveSource(
       }));
     }
   }
-  return resolveParsed(parseSource(input));
+  const parsed = parseSource(input);
+  if (mayBeWebsite(parsed)) {
+    // An https URL that names no repository plainly: a site that lists skills is a website;
+    // anything else (no index, no answer) stays the git remote it was read as.
+    const site = webSource(parsed.url);
+    const index = await findWellKnownIndex(site.url).catch(() => null);
+    if (index !== null) return resolveParsed(site);
+  }
+  return resolveParsed(parsed);
 }
 
 /** The path a typed source names, `~` being the user's home, relative to `cwd`. */
@@ -120,6 +139,7 @@ async function isBareRepository(path: string): Promise<boolean> {
 export function resolveParsed(parsed: ParsedLocalSource): LocalFolderSource;
 export function resolveParsed(parsed: ParsedOciSource): OciSource;
 export function resolveParsed(parsed: ParsedGitSource): GitSource;
+export function resolveParsed(parsed: ParsedWebSource): ResolvedSource;
 export function resolveParsed(parsed: ParsedSource): ResolvedSource;
 export function resolveParsed(parsed: ParsedSource): ResolvedSource {
   switch (parsed.type) {
@@ -127,6 +147,12 @@ export function resolveParsed(parsed: ParsedSource): ResolvedSource {
       return { ...parsed, kind: "local-folder" };
     case "oci":
       return { ...parsed, kind: "oci" };
+    case "web": {
+      const target = webTargetOf(parsed.url);
+      return target === "site"
+        ? { ...parsed, kind: "well-known" }
+        : { ...parsed, kind: "web-file", target };
+    }
     case "git": {
       const path = parsed.transport === "file" ? localRepositoryPath(parsed.url) : null;
       return path === null

@@ -24,6 +24,9 @@ export async function verifySigner(
 ): Promise<Signed> {
   const source = fetched.source;
   const commit = fetched.commit;
+  if (source.type === "web") {
+    throw refusal(sourceLocation(source), "a website's files carry no signature", policy);
+  }
   if (source.kind === "local-folder" || commit === null) {
     throw refusal(sourceLocation(source), "a local directory carries no signature", policy);
   }

@@ -7,6 +7,7 @@
 
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
+import { webTargetOf } from "../../core/sources/web_source.ts";
 import { findEntry, type RegistryEntry } from "../../core/records/registry_model.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
 import { readRegistry } from "../store/registry.ts";
@@ -17,6 +18,9 @@ export function describeTracking(
   entry: Pick<RegistryEntry, "source" | "branch" | "tag" | "ref">,
 ): string {
   if (entry.source.type === "local") return `directory ${entry.source.url}`;
+  if (entry.source.type === "web") {
+    return webTargetOf(entry.source.url) === "site" ? "the site's index" : "the file at its URL";
+  }
   if (entry.tag !== null) return `tag ${entry.tag}`;
   if (entry.branch !== null) return `branch ${entry.branch}`;
   if (entry.ref !== null) return `pinned to ${entry.ref}`;

@@ -49,6 +49,8 @@ import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest } from "../oci/pull.ts";
+import { indexedDigest } from "../sources_web/fetch_web.ts";
+import { webSource } from "../../core/sources/web_source.ts";
 import { auditDir } from "../audit/scan.ts";
 import type { Fetched } from "./fetch_source.ts";
 import { acceptance } from "./install_plan.ts";
@@ -159,6 +161,13 @@ export async function assessSkill(
       throw inContext(`Cannot update skill '${skill.name}'`, error);
     });
     if (latest === skill.commit) return { status: "up_to_date", latest };
+  }
+  if (source.kind === "well-known" && options.request === undefined) {
+    // The index gives each skill's digest: asked for without downloading the skill.
+    const latest = await indexedDigest(source.url, source.subpath).catch((error) => {
+      throw inContext(`Cannot update skill '${skill.name}'`, error);
+    });
+    if (latest !== null && latest === skill.commit) return { status: "up_to_date", latest };
   }
   const fetched = await workspace.fetchShared(source, request).catch((error) => {
     throw inContext(`Cannot update skill '${skill.name}'`, error);
@@ -593,6 +602,7 @@ function entrySource(entry: RegistryEntry): ResolvedSource {
   if (entry.source.type === "oci") {
     return resolveParsed({ ...ociSource(entry.source.url), subpath });
   }
+  if (entry.source.type === "web") return resolveParsed(webSource(entry.source.url, subpath));
   const parsed = parseSource(entry.source.url) as ParsedGitSource;
   return resolveParsed({ ...parsed, subpath, skill: undefined, ref: undefined });
 }

@@ -23,6 +23,7 @@ import { findProjectRoot } from "../catalog/scopes.ts";
 import { beginChange } from "../lifecycle/change.ts";
 import { readProjectLock } from "../lifecycle/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
+import { describeTracking } from "../lifecycle/update_installed.ts";
 
 /** A skill to check: a project's locked skill or an installed one. */
 type OutdatedCandidate =
@@ -95,7 +96,13 @@ async function checkOutdated(
       out.push({ ...base, latest: null, tracking: "local directory", status: "local" });
       continue;
     }
-    const follows = tag !== null ? `tag ${tag}` : branch !== null ? `branch ${branch}` : null;
+    const follows = candidate.entry.source.type === "web"
+      ? describeTracking(candidate.entry)
+      : tag !== null
+      ? `tag ${tag}`
+      : branch !== null
+      ? `branch ${branch}`
+      : null;
     if (follows === null) {
       const pinned = `pinned to ${ref ?? current ?? "?"}`;
       out.push({ ...base, latest: null, tracking: pinned, status: "pinned" });
