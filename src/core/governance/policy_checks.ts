@@ -13,10 +13,11 @@ import { SEVERITIES, type Severity } from "../audit/audit_rules.ts";
 import { type NetGrant, parseNetGrant } from "../policy/grant_syntax.ts";
 import type { OrgPolicy, PolicyRule } from "./org_policy.ts";
 import { ruleLabel } from "./org_policy.ts";
+import type { SourceType } from "../records/registry_model.ts";
 
-/** A source as records keep it: `git` URL, `local` path, `oci://registry/repository`. */
+/** A source as records keep it: `git` URL, `local` path, `oci://registry/repository`, `web` URL. */
 export interface SourceLike {
-  type: "git" | "local" | "oci";
+  type: SourceType;
   url: string;
 }
 

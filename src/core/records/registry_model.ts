@@ -20,8 +20,11 @@ import {
 
 const REGISTRY_VERSION = 1;
 
+/** The kinds of source records keep (`type` of a registry entry's or lock entry's source). */
+export type SourceType = "git" | "local" | "oci" | "web";
+
 interface SkillSource {
-  type: "git" | "local" | "oci" | "web";
+  type: SourceType;
   /**
    * Clone URL for git, absolute path for local, `oci://registry/repository` for OCI, the site
    * or file URL for a website (`web`: its digest in `commit_sha`).

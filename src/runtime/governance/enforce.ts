@@ -7,6 +7,7 @@
  * root; nothing else is loaded.
  */
 
+import type { SourceType } from "../../core/records/registry_model.ts";
 import type { NetPolicy } from "../../core/policy/net_grants.ts";
 import { formatNetGrant } from "../../core/policy/grant_syntax.ts";
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";
@@ -23,7 +24,7 @@ export interface LaunchedSkill {
 }
 
 interface SourceRecord {
-  source: { type: "git" | "local" | "oci"; url: string };
+  source: { type: SourceType; url: string };
   [extra: string]: unknown;
 }
 

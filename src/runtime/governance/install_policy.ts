@@ -7,6 +7,7 @@
  * only when a policy file exists.
  */
 
+import type { SourceType } from "../../core/records/registry_model.ts";
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import type { SkillError } from "../../core/errors.ts";
 import type { Severity } from "../../core/audit/audit_rules.ts";
@@ -15,7 +16,7 @@ import { signerOf } from "./enforce.ts";
 
 export { loadOrgPolicy } from "./policy_files.ts";
 
-type SourceLike = { type: "git" | "local" | "oci"; url: string };
+type SourceLike = { type: SourceType; url: string };
 
 function checks() {
   return import("../../core/governance/policy_checks.ts");

@@ -22,6 +22,7 @@
  * recovers nothing and cannot commit.
  */
 
+import type { SourceType } from "../../core/records/registry_model.ts";
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile_model.ts";
@@ -109,7 +110,7 @@ interface ChangeOptions {
 }
 
 /** A source as records keep it (a directory's path as its URL), for the policy. */
-function recordedSource(source: ResolvedSource): { type: "git" | "local" | "oci"; url: string } {
+function recordedSource(source: ResolvedSource): { type: SourceType; url: string } {
   return { type: source.type, url: sourceLabel(source) };
 }
 
