@@ -11,9 +11,45 @@
 import { join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import type { WorkspaceGuards } from "../../core/policy/workspace.ts";
-import type { MountPlan } from "./bwrap.ts";
+import type { MountPlan as BwrapMounts } from "./bwrap.ts";
 import { currentUid } from "./mode.ts";
 import { toolchainMounts } from "./toolchain.ts";
+
+/** A copy-on-write workspace: its engine and the run folder holding its upper layer. */
+export interface WorkspaceOverlay {
+  engine: "overlay" | "fuse-overlayfs";
+  /** The run folder (runtime/workspace/layer.ts): `upper/` and `work/` inside. */
+  layer: string;
+  /** fuse-overlayfs's path, for that engine. */
+  fuse?: string | undefined;
+}
+
+export interface WorkspaceMounts {
+  writable: boolean;
+  guards: WorkspaceGuards;
+  overlay?: WorkspaceOverlay | undefined;
+}
+
+/**
+ * Where the workspace's secret masks are made — the one place that takes the list of secret
+ * files (what finds them is the workspace walk's, and may change without this): bubblewrap
+ * binds them over a plain workspace; over an overlay they must be made after the overlay is
+ * mounted (a mount below a layer does not show through it), so init.py makes them in the
+ * merged view. fuse-overlayfs reads the lower layer through the filesystem like any process,
+ * so there bubblewrap masks the lower layer too: the engine itself never reads a secret.
+ */
+export function placeSecretMasks(
+  masks: readonly string[],
+  overlay: WorkspaceOverlay | undefined,
+): { bwrap: string[]; init: string[] } {
+  if (overlay === undefined) return { bwrap: [...masks], init: [] };
+  return { bwrap: overlay.engine === "fuse-overlayfs" ? [...masks] : [], init: [...masks] };
+}
+
+/** The bubblewrap mounts, and the masks init.py makes over an overlay workspace. */
+export interface MountPlan extends BwrapMounts {
+  overlayMasks: string[];
+}
 
 /** What {@link mountPlan} needs to know of a launch. */
 interface MountRequest {
@@ -22,8 +58,11 @@ interface MountRequest {
   skillDir: string;
   skillsHome: string;
   callerDir?: string | undefined;
-  /** The caller's directory as a workspace: writable or not, and what to guard inside it. */
-  workspace?: { writable: boolean; guards: WorkspaceGuards } | undefined;
+  /**
+   * The caller's directory as a workspace: writable or not, what to guard inside it, and
+   * when it is copy-on-write, its overlay (it is then bound read-only: the lower layer).
+   */
+  workspace?: WorkspaceMounts | undefined;
   /** `--write` folders: writable, with their own guards. */
   grants?: readonly { dir: string; guards: WorkspaceGuards }[] | undefined;
   otherSkills?: readonly string[] | undefined;
@@ -194,10 +233,13 @@ export function mountPlan(
     callerDir !== undefined &&
     (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
       hideSecond.some((root) => isWithin(root, callerDir!)) ||
-      // A root CLI's writable workspace is idmapped for the sandbox's uid (idmap.pl, init.py).
+      // A root CLI's writable workspace is idmapped for the sandbox's uid (init.py).
       (request.root && !request.workspace?.writable && !readableByOthers(callerDir)))
   ) callerDir = undefined;
-  const writable = callerDir !== undefined && request.workspace?.writable === true;
+  const overlay = callerDir === undefined ? undefined : request.workspace?.overlay;
+  // Written directly only without an overlay (policy mode has no sandbox at all).
+  const writable = callerDir !== undefined && request.workspace?.writable === true &&
+    overlay === undefined;
   // Out of sight already (inside another hidden folder, the fresh /tmp or the home) unless
   // the caller's directory shows it again: no mount of its own.
   const shownAgain = (p: string) => callerDir !== undefined && isWithin(callerDir, p);
@@ -233,15 +275,22 @@ export function mountPlan(
   const guards = request.workspace?.guards;
   const varTmp = lstatSyncOrNull("/var/tmp");
   const grants = request.grants ?? [];
+  const masks = placeSecretMasks(
+    callerDir === undefined
+      ? []
+      : [...new Set([...dotenvMasks(callerDir, hidden), ...guards?.secrets ?? []])],
+    overlay,
+  );
   const plan: MountPlan = {
     hideFirst,
     callerDir,
     callerWritable: writable,
     pins: writable ? guards?.pins ?? [] : [],
     guards: writable ? guards?.readOnly ?? [] : [],
-    mask: callerDir === undefined
-      ? []
-      : [...new Set([...dotenvMasks(callerDir, hidden), ...guards?.secrets ?? []])],
+    mask: masks.bwrap,
+    overlayMasks: masks.init,
+    layer: overlay?.layer,
+    fuse: overlay?.engine === "fuse-overlayfs",
     varTmp: varTmp?.isDirectory === true && !varTmp.isSymlink,
     hideSecond: hideMounts,
     readOnly,
