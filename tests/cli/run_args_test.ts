@@ -16,6 +16,7 @@ const base: RunOptions = {
   scriptHelp: false,
   readOnly: false,
   write: [],
+  review: false,
 };
 
 Deno.test("run parse() splits its own options from the script's arguments", () => {

@@ -107,7 +107,7 @@ Deno.test(
     };
     const perl = await run(
       {},
-      /sandbox: \S*perl -f -e <source> [0-9,]+ \S+ -- [0-9]+ /,
+      /sandbox: \S*perl -f -e <source> [0-9,]+ overlay:\S+ .*-- [0-9]+ /,
       "by-perl.txt",
     );
     const python = await run(
@@ -157,7 +157,7 @@ Deno.test(
       const path = join(lab.callerDir, name);
       assert.equal(identity.written, path);
       const info = await Deno.lstat(path);
-      assert.equal(info.uid, 0, `${name}: stored as the invoking root's (the idmap)`);
+      assert.equal(info.uid, 0, `${name}: written as the invoking root (the diff applied)`);
       assert.equal(info.gid, 0, `${name}: stored as the invoking root's group`);
     }
   },

@@ -157,10 +157,13 @@ Deno.test("skills check says which sandbox is in force and why", needsSandbox, a
     { mode: JSON.parse(on.stdout).sandbox.mode, setting: JSON.parse(on.stdout).sandbox.setting },
     { mode: "bwrap", setting: "auto" },
   );
+  // The workspace's overlay engine in force: the kernel's as root, fuse-overlayfs otherwise.
+  const engine = Deno.uid() === 0 ? "overlay" : "fuse-overlayfs";
+  assert.equal(JSON.parse(on.stdout).sandbox.overlay.engine, engine);
   const human = await runCli(["check"], { env });
   assert.match(
     human.stdout,
-    /Sandbox:\n {2}✓ OS sandbox \(SKILLS_SANDBOX=auto\): bubblewrap \d+\.\d+/,
+    /Sandbox:\n {2}✓ OS sandbox \(SKILLS_SANDBOX=auto\): bubblewrap \d+\.\d+.*\n {2}✓ workspace overlay: /,
   );
   const off = await runCli(["check", "--json"], { env: { ...env, SKILLS_SANDBOX: "off" } });
   const { missing: _missing, ...offSandbox } = JSON.parse(off.stdout).sandbox;

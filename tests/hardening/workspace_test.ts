@@ -1,5 +1,5 @@
 /**
- * The workspace a sandboxed script writes in (core/policy/workspace.ts, exec/workspace_walk.ts,
+ * The workspace a sandboxed script writes in (core/policy/workspace.ts, runtime/workspace,
  * sandbox/mounts.ts): writable, yet every guarded path stays as it was, secret files read
  * empty at any depth, a home or `--read-only` workspace is not written, a symlink out of
  * the workspace widens nothing, and guarded paths a script creates are taken away.
@@ -38,7 +38,7 @@ async function plantProject(dir: string): Promise<void> {
 }
 
 Deno.test(
-  "in a writable workspace every guarded path refuses writes, renames and deletes and stays as it was",
+  "in a writable workspace every guarded path a script writes, renames or deletes stays as it was, held back",
   needsSandbox,
   async () => {
     await using lab = await setupLab();
@@ -57,18 +57,34 @@ Deno.test(
       "delete:.bashrc",
       "write:notes.txt",
     ];
-    const seen = await lab.attempt(ops);
-    for (const op of ops.slice(0, -1)) {
-      assert.equal(seen[op]!.ok, false, `${op}: ${seen[op]!.detail}`);
-    }
+    const result = await lab.run(["sandbox-lab", "attempt", ...ops, "--json"]);
+    assert.equal(result.code, 0, result.stderr);
+    const seen = JSON.parse(result.stdout);
     assert.equal(seen["write:notes.txt"]!.ok, true, "the rest of the workspace is writable");
     for (const [rel, text] of Object.entries(GUARDED)) {
       assert.equal(await Deno.readTextFile(join(lab.callerDir, rel)), text, `${rel} changed`);
     }
     assert.equal(await Deno.readTextFile(join(lab.callerDir, ".git/config")), gitConfig);
-    for (const absent of [".git/hooks/post-checkout", ".vscode/settings.json", "mcp.bak"]) {
+    for (const absent of [".git/hooks/post-checkout", ".vscode/settings.json", ".git-old"]) {
       await assert.rejects(Deno.lstat(join(lab.callerDir, absent)), Deno.errors.NotFound, absent);
     }
+    assert.equal(await Deno.readTextFile(join(lab.callerDir, "notes.txt")), "written by a skill\n");
+    const receipt = JSON.parse(
+      result.stderr.split("\n").find((line) => line.startsWith("receipt: "))!.slice(9),
+    );
+    // Every guarded path the script touched is named, held back, never applied (`.envrc` is
+    // a secret file too: masked, it cannot even be written).
+    assert.deepEqual(receipt.files.quarantined, [
+      ".bashrc",
+      ".claude",
+      ".git",
+      ".github/workflows",
+      ".gitmodules",
+      ".idea",
+      ".mcp.json",
+      ".vscode",
+      "skills-lock.json",
+    ]);
   },
 );
 

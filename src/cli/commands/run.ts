@@ -31,6 +31,7 @@ import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
+import type { ApplyPlan } from "../../runtime/workspace/apply.ts";
 
 const HINT = "Run `skills run --help` for usage";
 
@@ -56,6 +57,8 @@ export const { help, parse } = defineCommand(runSpec, ({ values, positionals, re
     readOnly: values["read-only"] === true,
     /** `--write PATH` grants. */
     write: values.write ?? [],
+    /** `--review`: the workspace's diff shown and asked about before it is applied. */
+    review: values.review === true,
   };
   if (options.help) return options;
   const [skill, script] = positionals;
@@ -102,19 +105,7 @@ export const handlesInterrupt = true;
 export async function run(options: RunOptions, ctx: Context): Promise<number> {
   const startedAt = Date.now();
   const home = skillsHome(ctx.env, ctx.cwd);
-  const deps: ScriptDeps & { cwd: string } = {
-    home,
-    env: ctx.env,
-    signal: ctx.signal,
-    log: (message) => debug(ctx, message),
-    extraEnv: options.env,
-    timeoutSeconds: options.timeoutSeconds,
-    cwd: ctx.cwd,
-    readOnly: options.readOnly,
-    write: options.write.map((path) => resolve(ctx.cwd, path)),
-    allowNet: options.allowNet,
-    warn: (message) => warn(ctx, message),
-  };
+  const deps = scriptDeps(options, ctx, home);
   const { prepare, scriptHelp } = await preparation(home, options, deps, startedAt);
   const passStderr = (chunk: Uint8Array) => ctx.stderr.writeBytes(chunk);
   if (options.json) {
@@ -129,7 +120,10 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
       const outcome = await executeRun(prepared, true, deps, { stderr: passStderr });
       envelope = outcomeEnvelope(prepared, outcome, true);
       raw = outcome.stdout;
-      if (outcome.receipt) ctx.stderr.write(`receipt: ${JSON.stringify(outcome.receipt)}\n`);
+      // As in text mode: after a run that changed files or used the network (or --verbose).
+      if (outcome.receipt && (options.verbose || receiptIsNotable(outcome.receipt))) {
+        ctx.stderr.write(`receipt: ${JSON.stringify(outcome.receipt)}\n`);
+      }
     } catch (error) {
       return finishJson(ctx, failFromError(error), undefined, error);
     }
@@ -178,6 +172,32 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
     case "parse_error":
       return EXIT_FAILURE; // not reached outside JSON mode
   }
+}
+
+/** What the run needs of the command: its options and context, as the runtime takes them. */
+function scriptDeps(options: RunOptions, ctx: Context, home: string): ScriptDeps & { cwd: string } {
+  return {
+    home,
+    env: ctx.env,
+    signal: ctx.signal,
+    log: (message) => debug(ctx, message),
+    extraEnv: options.env,
+    timeoutSeconds: options.timeoutSeconds,
+    cwd: ctx.cwd,
+    readOnly: options.readOnly,
+    write: options.write.map((path) => resolve(ctx.cwd, path)),
+    allowNet: options.allowNet,
+    warn: (message) => warn(ctx, message),
+    review: options.review ? (plan) => reviewDiff(ctx, plan) : undefined,
+  };
+}
+
+/** `--review`: the diff the run left, shown on stderr, and the question whether to apply it. */
+async function reviewDiff(ctx: Context, plan: ApplyPlan): Promise<boolean> {
+  const { renderPlan } = await import("../ui/workspace_ui.ts");
+  ctx.stderr.write(renderPlan(plan));
+  const { confirm } = await import("../ui/tty.ts");
+  return await confirm(ctx, "Apply these changes to the workspace?");
 }
 
 /**

@@ -22,17 +22,21 @@ The script sees a cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv'
 settings, ...) plus the variables its skill allowlists in permissions.env, the skill root
 on PYTHONPATH, SKILLS_SKILL_DIR (the skill's verified, read-only folder) and
 SKILLS_WORK_DIR, a fresh folder of its own. Its working directory is this directory, the
-workspace: relative paths in its arguments mean what you meant, and it may write here,
-except guarded paths (.git hooks and config, .gitmodules, shell start-up files, .envrc,
-.vscode/, .idea/, .claude/, .agents/, .github/workflows/, .mcp.json, skills-lock.json),
-which stay read-only. Secret files (.env*, .envrc, .npmrc, .netrc, .pypirc, ...) read as
-empty. Your home, / or a folder holding $SKILLS_HOME as the workspace stay read-only.
+workspace: relative paths in its arguments mean what you meant. It writes a copy-on-write
+layer, never this folder: when it ends, its diff is applied here as you, except guarded
+paths (any .git, hooks, .envrc and shell start-up files, .claude/, .vscode/, .cursor/,
+.mcp.json, package-manager configuration, CI workflows, skills-lock.json), which are held
+back in $SKILLS_HOME/.cache/quarantine/; set-uid bits and device files are dropped. A run
+stopped by a timeout or Ctrl-C changes nothing. Secret files (.env*, .envrc, .npmrc,
+.netrc, .pypirc, ...) cannot be read. Your home, / or a folder holding $SKILLS_HOME as the
+workspace stay read-only.
 Installed skills must be trusted (\`skills trust <skill>\`); bundled skills always are.
 
 On Linux the script runs inside bubblewrap: a read-only filesystem without your home,
 $SKILLS_HOME or other skills; a fresh writable work folder (HOME, TMPDIR and
 SKILLS_WORK_DIR) and a cache folder of the skill's own (XDG_CACHE_HOME); this
-directory as SKILLS_CALLER_DIR, writable as above; no network but the hosts its manifest
+directory as SKILLS_CALLER_DIR, an overlay as above (the kernel's as root, fuse-overlayfs
+otherwise; read-only where neither can be had); no network but the hosts its manifest
 declares (permissions.network) and those you grant; limits on processes, memory, CPU
 time and file size.
 
@@ -90,6 +94,11 @@ besides the hosts its manifest declares (also SKILLS_ALLOW_NET=host,host:port)`,
       type: "boolean",
       description: `Keep the workspace read-only for this run (also SKILLS_READ_ONLY=1)`,
     },
+    review: {
+      type: "boolean",
+      description: `Show what the script changed in the workspace and ask before applying it
+(declined: nothing is written; the changes are discarded)`,
+    },
     write: {
       type: "string",
       multiple: true,
@@ -127,10 +136,10 @@ required: refuse without it; off: policy mode).`,
     {
       title: "Receipt",
       text: `After a run that changed files in the workspace or used the network, one line on
-stderr says what it did (files created, changed, deleted; hosts reached and refused).
-With --json the receipt is on stderr as one JSON line (receipt: {...}); --verbose
-prints it after every run. Guarded paths a script created are moved to
-$SKILLS_HOME/.cache/quarantine/.`,
+stderr says what it did: the diff applied (files created, changed, deleted, at any
+depth), guarded paths held back and where, hosts reached and refused. With --json the
+receipt is on stderr as one JSON line (receipt: {...}) after the same runs; --verbose
+prints it after every run.`,
     },
     {
       title: "Exit codes",

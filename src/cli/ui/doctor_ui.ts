@@ -95,6 +95,10 @@ function sandboxLines(sandbox: SandboxReport, { s }: Seen): string[] {
     ? sandbox.setting === "off" ? "○" : s.yellow("!")
     : s.red("✗");
   out.push(`  ${sandboxMark} ${sandboxLine(sandbox)}`);
+  if (sandbox.overlay !== undefined) {
+    const mark = sandbox.overlay.engine === null ? s.yellow("!") : s.green("✓");
+    out.push(`  ${mark} workspace overlay: ${sandbox.overlay.reason}`);
+  }
   if (sandbox.hint !== undefined && sandbox.mode === "policy" && sandbox.setting !== "off") {
     out.push(`    hint: ${sandbox.hint}`);
   }

@@ -47,17 +47,18 @@ export const PROTECTIONS: readonly Protection[] = [
   },
   {
     id: "read-only",
-    label: "the filesystem is read-only but the workspace, the work folder and the skill's cache",
+    label: "the filesystem is read-only but the work folder and the skill's cache",
     sandbox: true,
     policy: false,
     test: "hardening/sandbox_test.ts",
   },
   {
     id: "guarded-paths",
-    label: "git hooks and config, shell start-up files, editor and agent settings stay read-only",
+    label:
+      "the workspace is copy-on-write: its diff applied as you, any .git, hooks, shell, editor, agent and CI settings held back",
     sandbox: true,
     policy: "guarded paths a run creates are moved to quarantine; changed ones are reported",
-    test: "hardening/workspace_test.ts",
+    test: "hardening/transactional_workspace_test.ts",
   },
   {
     id: "secrets",

@@ -49,6 +49,115 @@ export const GUARDED_IN_GIT: readonly string[] = ["hooks", "config", "config.wor
 export const GUARDED_WORKFLOWS = ".github/workflows";
 
 /**
+ * What a script's diff may never change in the user's folder, by the kind of harm: each
+ * name is matched against every part of a workspace-relative path, at any depth, so a
+ * nested project (`packages/web/.vscode/tasks.json`) is held back as the top one is.
+ * docs/security.md explains each group; {@link heldBackReason} applies them.
+ */
+const HELD_BACK_NAMES: readonly (readonly [reason: string, names: readonly string[]])[] = [
+  // Any `.git` (a folder, or a linked worktree's or submodule's `.git` file): its config
+  // names commands git runs (core.fsmonitor, hooksPath, aliases), its hooks run on commit.
+  ["git", [".git", ".gitmodules", ".gitconfig", ".lfsconfig", ".husky", ".githooks"]],
+  [
+    "agent or editor settings",
+    [
+      ".claude",
+      ".claude.json",
+      ".mcp.json",
+      ".vscode",
+      ".idea",
+      ".cursor",
+      ".cursorrules",
+      ".windsurf",
+      ".zed",
+      ".continue",
+      ".gemini",
+      ".codex",
+      ".devcontainer",
+      ".agents",
+      ".ripgreprc",
+    ],
+  ],
+  [
+    "shell start-up",
+    [
+      ".envrc",
+      ".bashrc",
+      ".bash_profile",
+      ".bash_login",
+      ".bash_logout",
+      ".profile",
+      ".zshrc",
+      ".zshenv",
+      ".zprofile",
+      ".zlogin",
+      ".inputrc",
+    ],
+  ],
+  [
+    "package-manager configuration",
+    [
+      ".npmrc",
+      ".yarnrc",
+      ".yarnrc.yml",
+      ".pnpmfile.cjs",
+      "bunfig.toml",
+      ".bunfig.toml",
+      ".pre-commit-config.yaml",
+      "pip.conf",
+      ".pypirc",
+      "uv.toml",
+      ".mise.toml",
+      "mise.toml",
+      ".tool-versions",
+      ".cargo",
+    ],
+  ],
+  ["CI workflows", [".gitlab-ci.yml", ".circleci", ".buildkite", "azure-pipelines.yml"]],
+  ["the skills lockfile", ["skills-lock.json"]],
+];
+
+const HELD_BACK = new Map<string, string>(
+  HELD_BACK_NAMES.flatMap(([reason, names]) => names.map((name) => [name, reason] as const)),
+);
+
+/**
+ * Why a script's change at `rel` (workspace-relative, `/`-separated) is held back rather
+ * than applied to the user's folder, or undefined when it may be applied. Pure: the same
+ * answer for a file, a folder, a link or a deletion at that path. Names match in any case
+ * (`.GIT` is `.git` on a case-insensitive disk).
+ */
+export function heldBackReason(rel: string): string | undefined {
+  const parts = rel.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    const name = parts[i]!.toLowerCase();
+    const reason = HELD_BACK.get(name);
+    if (reason !== undefined) return reason;
+    // `.github/workflows/` and `.github/actions/` run in CI on the next push.
+    if (name === ".github" && /^(?:workflows|actions)$/i.test(parts[i + 1] ?? "")) {
+      return "CI workflows";
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The guarded part of `rel`: the shortest prefix that makes it held back (`sub/.git` for
+ * `sub/.git/config`), so a quarantine holds whole guarded folders, and the receipt names one
+ * line per folder rather than one per file.
+ */
+export function heldBackRoot(rel: string): string | undefined {
+  const parts = rel.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const prefix = parts.slice(0, i).join("/");
+    if (heldBackReason(prefix) !== undefined) {
+      return prefix;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Files that hold credentials by their name alone: dotenv files, direnv's `.envrc`, the
  * package managers' and git's credential files (`.npmrc`, `.netrc` and Windows' `_netrc`,
  * `.pypirc`, `.git-credentials`, `.pgpass`, Docker's old `.dockercfg`), SSH private keys by
@@ -144,5 +253,6 @@ export function refusedGrant(
 
 /** What a skill's scripts may write, said where a user decides to trust it (add, trust, info). */
 export const SCRIPT_WRITES_SUMMARY =
-  "the folder you run them from (except guarded paths such as .git/hooks, .vscode/, .claude/; " +
-  "never your home; --read-only prevents it), their own work folder and cache";
+  "a copy of the folder you run them from, applied to it after the run (guarded paths such as " +
+  ".git, .vscode/, .claude/ held back; never your home; --read-only prevents it), their own " +
+  "work folder and cache";

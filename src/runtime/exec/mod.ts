@@ -6,8 +6,9 @@
  * that resolves and gates a script through the catalog and trust for the CLI, chat and MCP
  * (script_service.ts), then prepares, runs and reports it (prepared_run.ts); the run plan that
  * lets the next `skills run` of an unchanged skill skip the catalog and trust (run_plan.ts);
- * the workspace a script runs in, walked before and after (workspace.ts), and the run's
- * receipt (receipt.ts);
+ * the workspace's secret files, and in policy mode its walk before and after a run
+ * (workspace_walk.ts); a sandboxed run's copy-on-write workspace from the run's side
+ * (transaction.ts; runtime/workspace applies the diff); and the run's receipt (receipt.ts);
  * typed toolsets in an out-of-process Python host (toolset_host.ts, toolset_host.py); and
  * the parent watch that stops scripts outliving a killed CLI (parent_watch.ts, .py).
  * The .py files are embedded into src/generated/ by scripts/gen_bundled.ts.
@@ -26,5 +27,6 @@ export const LAYER = {
     "runtime/trust",
     "runtime/sandbox",
     "runtime/governance",
+    "runtime/workspace",
   ],
 } as const;

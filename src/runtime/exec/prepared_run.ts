@@ -30,6 +30,16 @@ import { decideWorkspace, refusedGrant } from "../../core/policy/workspace.ts";
 import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace_walk.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
 
+import type { ApplyPlan } from "../workspace/apply.ts";
+import {
+  commitWorkspace,
+  copyOnWrite,
+  openRunLayer,
+  receiptChanges,
+  type RunOverlay,
+  withLayer,
+} from "./transaction.ts";
+
 export interface ScriptDeps {
   home: string;
   /** The caller's effective environment; scripts see only its allowlisted part. */
@@ -62,6 +72,11 @@ export interface ScriptDeps {
   allowNet?: readonly string[] | undefined;
   /** Notices for the user (a missing sandbox, a refused connection); default: stderr. */
   warn?: ((message: string) => void) | undefined;
+  /**
+   * `--review`: shown what the run would change in the workspace, answers whether to apply
+   * it (declined: nothing is written). Without it the diff is applied.
+   */
+  review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
 }
 
 /**
@@ -94,6 +109,8 @@ export interface PreparedRun {
   receipt: ReceiptCollector;
   /** Where guarded paths a run creates are moved, relative to `$SKILLS_HOME`. */
   quarantine: string;
+  /** The copy-on-write workspace's engine: the run's diff is applied after it. */
+  overlay?: RunOverlay | undefined;
 }
 
 /**
@@ -126,12 +143,26 @@ export async function prepareResolved(
   );
   if (sandbox === undefined) policyMode(env, workspace, deps);
   else receipt.base.sandbox = "bubblewrap";
+  const overlay = sandbox === undefined
+    ? undefined
+    : copyOnWrite(sandbox, workspace, receipt, deps.warn);
   const quarantine = join(
     ".cache",
     "quarantine",
     `${new Date().toISOString().replace(/[:.]/g, "-")}-${skill.canonical}`,
   );
-  return { skill, script, args: [...args], env, limits, sandbox, cwd, receipt, quarantine };
+  return {
+    skill,
+    script,
+    args: [...args],
+    env,
+    limits,
+    sandbox,
+    cwd,
+    receipt,
+    quarantine,
+    overlay,
+  };
 }
 
 /** The arguments as strings within the limits (a caller's JSON may send anything). */
@@ -183,6 +214,7 @@ function sandboxScope(
     env: deps.env,
     cwd,
     callerDir: deps.cwd,
+    // The walk's secret files are masked; its guard lists matter only without an overlay.
     workspace: workspace.scan === undefined
       ? { writable: false, guards: { readOnly: [], pins: [], secrets: [] } }
       : { writable: true, guards: workspace.scan },
@@ -305,26 +337,39 @@ export async function executeRun(
   // The kernel stamps change times from a coarse clock (one tick, a few ms, behind): a
   // margin of 50 ms only ever over-reports, by a file changed just before the run.
   const started = Date.now() - 50;
-  const outcome = await runScript({
-    cwd: prepared.cwd,
-    skill: prepared.skill,
-    script: prepared.script,
-    args: prepared.args,
-    env: prepared.env,
-    launcherEnv: launcherSettings(deps.env),
-    limits: prepared.limits,
-    sandbox: prepared.sandbox,
-    json,
-    signal: deps.signal,
-    onStdout: hooks.stdout,
-    onStderr: hooks.stderr,
-    onTrace: deps.onTrace,
-    log: deps.log,
-  });
+  const layer = await openRunLayer(prepared, deps);
+  let outcome: RunOutcome;
+  try {
+    outcome = await runScript({
+      cwd: prepared.cwd,
+      skill: prepared.skill,
+      script: prepared.script,
+      args: prepared.args,
+      env: prepared.env,
+      launcherEnv: launcherSettings(deps.env),
+      limits: prepared.limits,
+      sandbox: withLayer(prepared, layer),
+      json,
+      signal: deps.signal,
+      onStdout: hooks.stdout,
+      onStderr: hooks.stderr,
+      onTrace: deps.onTrace,
+      log: deps.log,
+    });
+  } catch (error) {
+    await layer?.dispose();
+    throw error;
+  }
   const scan = prepared.receipt.scan;
-  const changes = scan === undefined
+  const committed = layer === undefined
+    ? undefined
+    : await commitWorkspace(prepared, outcome, layer, deps);
+  const changes = committed !== undefined
+    ? receiptChanges(committed)
+    : scan === undefined
     ? undefined
     : workspaceChanges(scan, started, join(deps.home, prepared.quarantine));
+  if (outcome.envNames !== undefined) prepared.receipt.base.env = outcome.envNames;
   outcome.receipt = prepared.receipt.finish(
     outcome.exitCode,
     outcome.durationMs,
@@ -371,7 +416,7 @@ export function outcomeEnvelope(
         : "";
       const result = json ? outcome.parsed?.value : outcome.stdout;
       const envelope = ok(result, `Executed ${name} script${note}`);
-      return outcome.receipt ? { ...envelope, receipt: compactReceipt(outcome.receipt) } : envelope;
+      return withReceipt(envelope, outcome.receipt);
     }
     case "cancelled":
       return fail("cancelled", `Script '${name}' was interrupted`);
@@ -407,9 +452,15 @@ export function outcomeEnvelope(
         hint === undefined ? text : `${text}\nhint: ${hint}`,
         details,
       );
-      return outcome.receipt ? { ...envelope, receipt: compactReceipt(outcome.receipt) } : envelope;
+      return withReceipt(envelope, outcome.receipt);
     }
   }
+}
+
+/** The envelope with what the run changed, when it changed anything (compactReceipt). */
+function withReceipt(envelope: Envelope, receipt: RunReceipt | undefined): Envelope {
+  const compact = receipt === undefined ? undefined : compactReceipt(receipt);
+  return compact === undefined ? envelope : { ...envelope, receipt: compact };
 }
 
 /** A failed run whose connections the sandbox refused: name them and the grant. */

@@ -7,6 +7,7 @@
  */
 
 import { isGuardedName } from "../../core/policy/workspace.ts";
+import { inert } from "../../core/terminal_text.ts";
 import { basename } from "../os/paths.ts";
 import type { WorkspaceChanges, WorkspaceScan } from "./workspace_walk.ts";
 
@@ -31,8 +32,12 @@ export interface RunReceipt {
     created: string[];
     changed: string[];
     deleted: string[];
-    /** Guarded paths the run created, moved to `quarantine` afterwards. */
+    /** Guarded paths the run created or changed, held back in `quarantine` (not applied). */
     quarantined: string[];
+    /** Device files, fifos and sockets the run made: never carried over. */
+    dropped?: string[];
+    /** Why none of the run's changes were applied (stopped, declined at review). */
+    discarded?: string;
     /** `$SKILLS_HOME/.cache/quarantine/<run>`, written so (no absolute path). */
     quarantine?: string;
     /** Guarded paths changed where nothing could stop it (policy mode). */
@@ -60,8 +65,8 @@ export class ReceiptCollector {
       env: string[];
       workspace: RunReceipt["workspace"];
     },
-    /** The walk before the run, when the workspace is writable. */
-    readonly scan: WorkspaceScan | undefined,
+    /** The walk before the run, when the workspace is written directly (policy mode). */
+    public scan: WorkspaceScan | undefined,
   ) {}
 
   allowed = (target: string): void => {
@@ -76,7 +81,7 @@ export class ReceiptCollector {
   finish(
     exitCode: number | null,
     durationMs: number,
-    changes: WorkspaceChanges | undefined,
+    changes: (WorkspaceChanges & { dropped?: string[]; discarded?: string }) | undefined,
     quarantine?: string,
   ): RunReceipt {
     const cap = (list: readonly string[]) => list.slice(0, MAX_LISTED);
@@ -92,6 +97,8 @@ export class ReceiptCollector {
         deleted: cap(changes?.deleted ?? []),
         quarantined: changes?.quarantined ?? [],
         ...(changes?.quarantined.length && quarantine ? { quarantine } : {}),
+        ...(changes?.dropped?.length ? { dropped: changes.dropped } : {}),
+        ...(changes?.discarded ? { discarded: changes.discarded } : {}),
         guarded_changed: this.base.sandbox === "policy" ? guarded : [],
         counts: {
           created: changes?.created.length ?? 0,
@@ -119,30 +126,39 @@ function isGuardedPath(rel: string): boolean {
 }
 
 /**
- * The receipt as a tool result carries it to a model: what is empty left out (no empty
- * lists, zero counts, `incomplete: false`), since every token of a tool result is paid for.
+ * The receipt as a tool result carries it to a model: only what the run changed or reached
+ * (files created, changed, deleted, held back; hosts reached and refused) and, when the
+ * workspace was read-only, why — nothing at all after a run that did neither, since every
+ * token of a tool result is paid for. The model knows which skill and script it ran.
  */
-export function compactReceipt(receipt: RunReceipt): Record<string, unknown> {
-  const prune = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.length === 0 ? undefined : value;
-    if (value === null || typeof value !== "object") return value === false ? undefined : value;
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      const kept = prune(inner);
-      if (kept !== undefined && !(key === "counts" && Object.values(inner).every((n) => n === 0))) {
-        out[key] = kept;
-      }
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  };
-  // `workspace.writable: false` says something: kept.
-  return { ...prune(receipt) as Record<string, unknown>, workspace: receipt.workspace };
+export function compactReceipt(receipt: RunReceipt): Record<string, unknown> | undefined {
+  const { files, network } = receipt;
+  const out: Record<string, unknown> = {};
+  const changed: Record<string, unknown> = {};
+  if (files.created.length > 0) changed.created = files.created;
+  if (files.changed.length > 0) changed.changed = files.changed;
+  if (files.deleted.length > 0) changed.deleted = files.deleted;
+  if (files.quarantined.length > 0) changed.held_back = files.quarantined;
+  if (files.guarded_changed.length > 0) changed.guarded_changed = files.guarded_changed;
+  if (files.discarded !== undefined) changed.discarded = files.discarded;
+  const { counts } = files;
+  const listed = files.created.length + files.changed.length + files.deleted.length;
+  if (counts.created + counts.changed + counts.deleted > listed) changed.counts = counts;
+  if (Object.keys(changed).length > 0) out.files = changed;
+  const reached: Record<string, unknown> = {};
+  if (network.connected.length > 0) reached.connected = network.connected;
+  if (network.refused.length > 0) reached.refused = network.refused;
+  if (Object.keys(reached).length > 0) out.network = reached;
+  if (Object.keys(out).length === 0) return undefined;
+  if (!receipt.workspace.writable) out.workspace = receipt.workspace;
+  return out;
 }
 
 /** Whether a receipt has anything to tell in text mode (files or network). */
 export function receiptIsNotable(receipt: RunReceipt): boolean {
-  const { counts, quarantined } = receipt.files;
+  const { counts, quarantined, discarded } = receipt.files;
   return counts.created + counts.changed + counts.deleted + quarantined.length > 0 ||
+    discarded !== undefined ||
     receipt.network.connected.length + receipt.network.refused.length > 0;
 }
 
@@ -152,7 +168,8 @@ export function receiptLine(receipt: RunReceipt): string {
   const { files } = receipt;
   const list = (label: string, paths: string[], count: number) => {
     if (count === 0) return;
-    const shown = paths.slice(0, 3).join(", ");
+    // The script's file names, made inert: no escape sequence of its reaches the terminal.
+    const shown = paths.slice(0, 3).map((path) => inert(path)).join(", ");
     parts.push(`${count} ${label} (${shown}${count > 3 ? ", …" : ""})`);
   };
   list("created", files.created, files.counts.created);
@@ -160,13 +177,20 @@ export function receiptLine(receipt: RunReceipt): string {
   list("deleted", files.deleted, files.counts.deleted);
   if (files.quarantined.length > 0) {
     parts.push(
-      `guarded path${files.quarantined.length === 1 ? "" : "s"} created and moved to ${
-        files.quarantine ?? "quarantine"
-      }: ${files.quarantined.join(", ")}`,
+      `held back ${files.quarantined.length} guarded path${
+        files.quarantined.length === 1 ? "" : "s"
+      } in ${files.quarantine ?? "quarantine"}: ${
+        files.quarantined.map((p) => inert(p)).join(", ")
+      }`,
     );
   }
+  if (files.discarded !== undefined) parts.push(`changes discarded: ${files.discarded}`);
   if (files.guarded_changed.length > 0) {
-    parts.push(`guarded paths changed (policy mode): ${files.guarded_changed.join(", ")}`);
+    parts.push(
+      `guarded paths changed (policy mode): ${
+        files.guarded_changed.map((p) => inert(p)).join(", ")
+      }`,
+    );
   }
   if (receipt.network.connected.length > 0) {
     parts.push(`connected to ${receipt.network.connected.join(", ")}`);

@@ -177,6 +177,8 @@ export interface RunOutcome {
   error: "timeout" | "cancelled" | "parse_error" | "execution_failed" | null;
   /** What the run did (set by exec/script_service). */
   receipt?: RunReceipt | undefined;
+  /** The names of the variables the script started with (the sandbox's own included). */
+  envNames?: string[] | undefined;
 }
 
 /**
@@ -259,7 +261,9 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     if (status === undefined) await proc.killTree();
     await proc.release();
   }
-  return runOutcome(request, plan, status, watch, started);
+  const outcome = runOutcome(request, plan, status, watch, started);
+  outcome.envNames = proc.envNames;
+  return outcome;
 }
 
 /** The script's arguments within the limits, `--json` added in JSON mode. */

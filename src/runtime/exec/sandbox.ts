@@ -278,6 +278,8 @@ function planOtherLanguage(
 export interface SandboxedProcess {
   readonly pid: number;
   readonly child: Deno.ChildProcess;
+  /** The names of the variables the script starts with (the receipt's `env`). */
+  readonly envNames?: string[] | undefined;
   /** Kills the child and every process it started; safe to call more than once. */
   killTree(): Promise<void>;
   /**
@@ -341,7 +343,9 @@ export async function spawnLaunch(
   let released: Promise<void> | undefined;
   const release = () =>
     released ??= child.status.then(() => launch.dispose(), () => launch.dispose());
-  return { pid: child.pid, child, killTree, release };
+  // bubblewrap sets PWD; idmap.pl drops PERL_BADLANG before the script starts.
+  const envNames = [...Object.keys(launch.env).filter((n) => n !== "PERL_BADLANG"), "PWD"];
+  return { pid: child.pid, child, killTree, release, envNames: [...new Set(envNames)] };
 }
 
 /**
@@ -374,7 +378,7 @@ function spawnWithWorkDir(plan: LaunchPlan, options: SpawnOptions): SandboxedPro
   }
   let released: Promise<void> | undefined;
   const release = () => released ??= spawned.release().then(() => removeWorkFolder(workDir));
-  return { ...spawned, release };
+  return { ...spawned, release, envNames: [...Object.keys(options.env), "SKILLS_WORK_DIR"] };
 }
 
 /**

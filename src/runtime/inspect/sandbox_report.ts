@@ -9,6 +9,11 @@ export interface SandboxReport {
   hint?: string;
   /** False when SKILLS_SANDBOX=required cannot be met (scripts would be refused). */
   usable: boolean;
+  /**
+   * The OS sandbox's copy-on-write workspace (runtime/sandbox/overlay.ts): the engine in
+   * force, or why there is none (the workspace is then read-only for scripts).
+   */
+  overlay?: { engine: string | null; reason: string };
 }
 
 export async function sandboxReport(
@@ -29,6 +34,18 @@ export async function sandboxReport(
     usable: status.kind === "bwrap" || status.setting !== "required",
   };
   if (status.kind === "policy" && status.hint !== undefined) report.hint = status.hint;
+  if (status.kind === "bwrap") {
+    const { overlayEngine } = await import("../sandbox/overlay.ts");
+    const choice = overlayEngine(status.bwrap.root);
+    report.overlay = choice.engine === undefined
+      ? { engine: null, reason: `none: the workspace is read-only for scripts (${choice.reason})` }
+      : {
+        engine: choice.engine,
+        reason: choice.engine === "overlay"
+          ? "the kernel's overlayfs (a root CLI), mounted by the sandbox's init helper"
+          : `fuse-overlayfs (${choice.fuse}), through /dev/fuse in the sandbox's user namespace`,
+      };
+  }
   return report;
 }
 
@@ -39,6 +56,7 @@ export function sandboxJson(sandbox: SandboxReport): Record<string, unknown> {
       mode: sandbox.mode,
       setting: sandbox.setting,
       reason: sandbox.reason,
+      ...(sandbox.overlay === undefined ? {} : { overlay: sandbox.overlay }),
       // What this machine's mode does not enforce (docs/security.md).
       missing: missingProtections(sandbox.mode).map((p) => ({
         id: p.id,

@@ -33,7 +33,20 @@ export interface BwrapFeatures {
   root: boolean;
   /** A root CLI's init mounts the workspace idmapped (idmap.pl, init.py): it keeps CAP_SYS_ADMIN. */
   idmap?: boolean;
+  /**
+   * The workspace's overlay engine, mounted by init.py: as root the kernel's overlay, which
+   * keeps (until init drops them) what the overlay's creator needs to copy files up and write
+   * whiteouts — CAP_SYS_ADMIN, CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_CHOWN, CAP_MKNOD; as a user,
+   * fuse-overlayfs, with /dev/fuse and CAP_SYS_ADMIN inside bubblewrap's user namespace.
+   */
+  overlay?: "overlay" | "fuse-overlayfs" | undefined;
 }
+
+/** Where the run folder of an overlay workspace is bound inside (its path never in options). */
+export const LAYER_MOUNT = "/tmp/.skills-layer";
+
+/** What the kernel overlay's creator must hold while init mounts it (dropped before the script). */
+const OVERLAY_CAPS = ["CAP_SYS_ADMIN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_CHOWN", "CAP_MKNOD"];
 
 /** Where things go inside the sandbox; every path is absolute and already resolved. */
 export interface MountPlan {
@@ -72,6 +85,10 @@ export interface MountPlan {
   accounts?: { passwd: string; group: string } | undefined;
   /** The working directory inside the sandbox. */
   chdir: string;
+  /** An overlay workspace's run folder, bound at {@link LAYER_MOUNT} for init.py. */
+  layer?: string | undefined;
+  /** fuse-overlayfs's device, shown inside. */
+  fuse?: boolean | undefined;
 }
 
 /** A file shown at `target` with the contents of `source` (read-only). */
@@ -144,10 +161,17 @@ export function namespaceArgs(features: BwrapFeatures): string[] {
     // No user namespace: the init helper must be able to switch to a real unprivileged uid.
     args.push("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID");
     // Dropped with the others when init becomes the uid, before anything of the skill runs.
-    if (features.idmap) args.push("--cap-add", "CAP_SYS_ADMIN");
+    const caps = features.overlay === "overlay"
+      ? OVERLAY_CAPS
+      : features.idmap
+      ? ["CAP_SYS_ADMIN"]
+      : [];
+    for (const cap of caps) args.push("--cap-add", cap);
   } else {
     args.push("--unshare-user");
     if (atLeast(features.version, 0, 8)) args.push("--disable-userns");
+    // In the user namespace only: fuse-overlayfs's mount; init drops it before the script.
+    if (features.overlay === "fuse-overlayfs") args.push("--cap-add", "CAP_SYS_ADMIN");
   }
   return args;
 }
@@ -162,6 +186,7 @@ function tmpfs(features: BwrapFeatures, path: string, mode: string, bytes: numbe
 /** The mounts, in the order that makes later ones win (see the header). */
 function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  if (plan.fuse) args.push("--dev-bind", "/dev/fuse", "/dev/fuse");
   const roots: string[] = [];
   const made = new Set<string>();
   // bubblewrap makes missing mount points 0700: an unprivileged uid (a root CLI's
@@ -186,6 +211,7 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
     args.push(flag, source, target);
   };
   hide("/tmp", "1777", TMP_BYTES);
+  if (plan.layer !== undefined) args.push("--bind", plan.layer, LAYER_MOUNT);
   if (plan.varTmp) hide("/var/tmp", "1777", TMP_BYTES);
   for (const path of plan.hideFirst) hide(path, "0755", HIDDEN_BYTES);
   if (plan.callerDir !== undefined) {

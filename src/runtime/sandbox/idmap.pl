@@ -8,11 +8,14 @@
 # Run as
 #   perl -f -e <this source> <syscalls> <folder>... -- <uid> <nproc> <as> <cpu> <fsize> <cwd>
 #        <command>...
+# where a folder may also be `overlay:<dir>` (the workspace made copy-on-write),
+# `mask:<file>` (a secret file masked over it) or `hide:<dir>` (a folder hidden over it);
 # with PERL_BADLANG=0 and no other PERL* variable in the environment (runtime/sandbox/
 # sandbox_init.ts decides; without a PERL* variable nothing but this source runs, and `-f`
 # skips a site customisation file). <syscalls> are this architecture's numbers of unshare,
 # setgroups, setresgid, setresuid, capset, prctl and prlimit64, comma-separated, in that
-# order (the CLI knows its architecture; open_tree and its kin have one number everywhere);
+# order, then mount and umount2 (the CLI knows its architecture; open_tree and its kin have one
+# number everywhere);
 # each limit is a number or `unlimited`; <cwd> is empty to stay where bubblewrap started. It
 #   1. mounts each folder idmapped (on-disk root <-> `uid`) over itself, in the order given
 #      (a workspace, then the `.git` folders pinned inside it): a recursive clone of what
@@ -34,8 +37,14 @@
 # (scripts/gen_bundled.ts).
 
 my ($syscalls, @rest) = @ARGV;
-my @folders;
-push @folders, shift @rest while @rest && $rest[0] ne '--';
+my (@folders, $overlay, @masks, @hides);
+while (@rest && $rest[0] ne '--') {
+    my $arg = shift @rest;
+    if ($arg =~ m{^overlay:(/.*)$}s) { $overlay = $1 }
+    elsif ($arg =~ m{^mask:(/.*)$}s) { push @masks, $1 }
+    elsif ($arg =~ m{^hide:(/.*)$}s) { push @hides, $1 }
+    else { push @folders, $arg }
+}
 shift @rest;
 my ($uid, $nproc, $as, $cpu, $fsize, $cwd, @command) = @rest;
 
@@ -46,13 +55,13 @@ sub fail {
 
 my $limit = qr/^(?:[0-9]{1,19}|unlimited)$/;
 fail("usage: <syscalls> <folder>... -- <uid> <nproc> <as> <cpu> <fsize> <cwd> <command>...")
-    unless defined $syscalls && $syscalls =~ /^[0-9]+(?:,[0-9]+){6}$/
+    unless defined $syscalls && $syscalls =~ /^[0-9]+(?:,[0-9]+){8}$/
     && !grep({ !m{^/} } @folders)
     && defined $uid && $uid =~ /^[1-9][0-9]{0,9}$/
     && !grep({ !defined || !/$limit/ } $nproc, $as, $cpu, $fsize)
     && defined $cwd && $cwd =~ m{^(?:/.*)?$}s
     && @command;
-my ($unshare, $setgroups, $setresgid, $setresuid, $capset, $prctl, $prlimit64) =
+my ($unshare, $setgroups, $setresgid, $setresuid, $capset, $prctl, $prlimit64, $mount, $umount2) =
     map { $_ + 0 } split /,/, $syscalls;
 $uid += 0;
 
@@ -90,18 +99,67 @@ sub user_namespace {
     return $namespace;
 }
 
+# open_tree(CLONE | RECURSIVE | CLOEXEC) of `source`, its top idmapped for the namespace
+# `userns`, moved onto `target`.
+sub clone_tree {
+    my ($source, $target, $userns) = @_;
+    my $empty = "";  # syscall() passes strings by address and wants them writable
+    my $tree = syscall(428, -100, $source, 1 | 0x8000 | 0x80000);
+    die "open_tree: $!\n" if $tree < 0;
+    my $attr = pack("Q4", 0x00100000, 0, 0, $userns);  # MOUNT_ATTR_IDMAP
+    syscall(442, $tree, $empty, 0x1000, $attr, length $attr) == 0
+        or die "mount_setattr: $!\n";
+    syscall(429, $tree, $empty, -100, $target, 0x4) == 0 or die "move_mount: $!\n";
+    # The tree's descriptor is close-on-exec: gone when the command starts.
+}
+
 sub idmap_folders {
     my $namespace = user_namespace();
-    my $userns = fileno $namespace;
-    my $empty = "";  # syscall() passes strings by address and wants them writable
-    for my $path (@folders) {
-        # open_tree(CLONE | RECURSIVE | CLOEXEC), idmap its top, move it over the original.
-        my $tree = syscall(428, -100, $path, 1 | 0x8000 | 0x80000);
-        die "open_tree: $!\n" if $tree < 0;
-        my $attr = pack("Q4", 0x00100000, 0, 0, $userns);  # MOUNT_ATTR_IDMAP
-        syscall(442, $tree, $empty, 0x1000, $attr, length $attr) == 0
-            or die "mount_setattr: $!\n";
-        syscall(429, $tree, $empty, -100, $path, 0x4) == 0 or die "move_mount: $!\n";
+    clone_tree($_, $_, fileno $namespace) for @folders;
+}
+
+# The workspace made copy-on-write (what init.py's overlay_workspace does for the kernel's
+# overlay): the folder bubblewrap bound read-only becomes the lower layer, idmapped for the
+# uid at /tmp/.skills-lower; the run folder bound at /tmp/.skills-layer holds the upper and
+# work folders; the overlay is mounted over the folder, then both out of sight.
+my $LOWER = "/tmp/.skills-lower";
+my $LAYER = "/tmp/.skills-layer";
+sub overlay_workspace {
+    my $namespace = user_namespace();
+    mkdir $LOWER, 0700 or die "mkdir $LOWER: $!\n";
+    clone_tree($overlay, $LOWER, fileno $namespace);
+    my ($type, $target) = ("overlay", $overlay);
+    my $options = "lowerdir=$LOWER,upperdir=$LAYER/upper,workdir=$LAYER/work,"
+        . "redirect_dir=off,index=off,metacopy=off";
+    syscall($mount, $type, $target, $type, 2 | 4, $options) == 0  # MS_NOSUID | MS_NODEV
+        or die "mount overlay: $!\n";
+    my ($lower, $layer) = ($LOWER, $LAYER);
+    syscall($umount2, $lower, 2);  # MNT_DETACH
+    rmdir $LOWER;
+    syscall($umount2, $layer, 2);
+}
+
+if (defined $overlay) {
+    eval { overlay_workspace(); 1 } or do {
+        my $why = $@;
+        chomp $why;
+        print STDERR
+            "warning: the workspace is read-only for this run: cannot mount its overlay ($why)\n";
+        rmdir "$LAYER/work/work";  # what the CLI reads as "never mounted"
+    };
+    # Other skills' folders hidden again, then the secret files masked, in the merged view
+    # (after the overlay: a mount below a layer does not show through it). Never a secret
+    # shown: a mask or hide that fails ends the run.
+    for my $path (@hides) {
+        my ($type, $options) = ("tmpfs", "size=4k,mode=755");
+        syscall($mount, $type, $path, $type, 1 | 2 | 4, $options) == 0
+            or fail("cannot hide $path: $!");
+    }
+    for my $path (@masks) {
+        my ($null, $none) = ("/dev/null", "none");
+        syscall($mount, $null, $path, 0, 4096, 0) == 0 or fail("cannot mask $path: $!");
+        syscall($mount, $none, $path, 0, 32 | 4096 | 1 | 2 | 4, 0) == 0
+            or fail("cannot mask $path read-only: $!");
     }
 }
 

@@ -102,6 +102,8 @@ def libc_calls():
     return {
         "syscall": Function(("syscall", Library)),
         "unshare": Function(("unshare", Library)),
+        "mount": Function(("mount", Library)),
+        "umount2": Function(("umount2", Library)),
         "capset": Function(("capset", Library)),
         "prctl": Function(("prctl", Library)),
         "MountAttr": MountAttr,
@@ -113,17 +115,9 @@ def libc_calls():
     }
 
 
-def idmap_folders(folders, uid):
-    """Mounts each folder idmapped (on-disk root ↔ `uid`) over itself, pins included."""
-    c = libc_calls()
-
-    def checked(result, what):
-        if result < 0:
-            err = c["get_errno"]()
-            raise OSError(err, "%s: %s" % (what, os.strerror(err)))
-        return result
-
-    # A user namespace whose root is `uid` outside: the mapping of the mounts.
+def user_namespace(c, uid):
+    """A user namespace whose root is `uid` outside (the mapping of idmapped mounts): its
+    holder is a child that has only unshared; the namespace's file outlives it once opened."""
     ready_r, ready_w = os.pipe()
     done_r, done_w = os.pipe()
     pid = os.fork()
@@ -141,25 +135,164 @@ def idmap_folders(folders, uid):
         for name in ("uid_map", "gid_map"):
             with open("/proc/%d/%s" % (pid, name), "w") as handle:
                 handle.write("0 %d 1\n" % uid)
-        userns = os.open("/proc/%d/ns/user" % pid, os.O_RDONLY | os.O_CLOEXEC)
+        return os.open("/proc/%d/ns/user" % pid, os.O_RDONLY | os.O_CLOEXEC)
     finally:
         os.write(done_w, b"x")
         os.waitpid(pid, 0)
 
-    def remount(path):
-        # open_tree(CLONE | RECURSIVE | CLOEXEC), idmap its top, move it over the original.
-        syscall = c["syscall"]
-        tree = checked(syscall(428, -100, path.encode(), 1 | 0x8000 | os.O_CLOEXEC), "open_tree")
-        attr = c["MountAttr"](0x00100000, 0, 0, userns)  # MOUNT_ATTR_IDMAP
-        checked(syscall(442, tree, b"", 0x1000, c["byref"](attr), c["sizeof"](attr)),
-                "mount_setattr")
-        checked(syscall(429, tree, b"", -100, path.encode(), 0x4), "move_mount")
+
+def checked(c, result, what):
+    if result < 0:
+        err = c["get_errno"]()
+        raise OSError(err, "%s: %s" % (what, os.strerror(err)))
+    return result
+
+
+def clone_tree(c, source, target, userns):
+    """open_tree(CLONE | RECURSIVE | CLOEXEC) of `source`, idmapped for `userns` when given,
+    moved onto `target`."""
+    syscall = c["syscall"]
+    tree = checked(c, syscall(428, -100, source.encode(), 1 | 0x8000 | os.O_CLOEXEC), "open_tree")
+    try:
+        if userns is not None:
+            attr = c["MountAttr"](0x00100000, 0, 0, userns)  # MOUNT_ATTR_IDMAP
+            checked(c, syscall(442, tree, b"", 0x1000, c["byref"](attr), c["sizeof"](attr)),
+                    "mount_setattr")
+        checked(c, syscall(429, tree, b"", -100, target.encode(), 0x4), "move_mount")
+    finally:
         os.close(tree)
 
+
+def idmap_folders(folders, uid):
+    """Mounts each folder idmapped (on-disk root <-> `uid`) over itself, pins included."""
+    c = libc_calls()
+    userns = user_namespace(c, uid)
     for folder in folders:
-        remount(folder["path"])
-        for pin in folder.get("pins", []):
-            remount(pin)
+        for path in [folder["path"]] + folder.get("pins", []):
+            clone_tree(c, path, path, userns)
+
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND = 1, 2, 4, 32, 4096
+MNT_DETACH = 2
+LOWER = "/tmp/.skills-lower"
+
+
+def overlay_workspace(spec, uid):
+    """The workspace made copy-on-write: the user's folder (bound read-only by bubblewrap) the
+    lower layer, the run folder's upper and work folders (bound at spec["layer"]) the others.
+    The kernel's overlay as root (the lower layer idmapped for the uid, so that it may write
+    what root owns, as it could before); fuse-overlayfs otherwise, in a mount namespace of its
+    own. Raises OSError when it cannot be had: the workspace then stays read-only."""
+    c = libc_calls()
+    target = spec["dir"]
+    upper, work = spec["layer"] + "/upper", spec["layer"] + "/work"
+    if spec["engine"] == "overlay":
+        os.mkdir(LOWER, 0o700)
+        clone_tree(c, target, LOWER, None if uid is None else user_namespace(c, uid))
+        options = "lowerdir=%s,upperdir=%s,workdir=%s,redirect_dir=off,index=off,metacopy=off" % (
+            LOWER, upper, work)
+        checked(c, c["mount"](b"overlay", target.encode(), b"overlay", MS_NOSUID | MS_NODEV,
+                              options.encode()), "mount overlay")
+        # The layers out of the script's sight: the overlay holds its own references.
+        c["umount2"](LOWER.encode(), MNT_DETACH)
+        os.rmdir(LOWER)
+        c["umount2"](spec["layer"].encode(), MNT_DETACH)
+        return
+    checked(c, c["unshare"](0x00020000), "unshare the mount namespace")  # CLONE_NEWNS
+    options = "lowerdir=%s,upperdir=%s,workdir=%s" % (target, upper, work)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.execv(spec["fuse"], [spec["fuse"], "-o", options, target])
+        finally:
+            os._exit(127)
+    _, status = os.waitpid(pid, 0)
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        raise OSError("fuse-overlayfs failed (status %d)" % status)
+
+
+def mask_secrets(masks):
+    """Secret files read as empty, over the workspace as the script sees it (after the
+    overlay, so that they hide in the merged view): /dev/null bound read-only onto each. A
+    mask that cannot be made ends the run: never a secret shown."""
+    if not masks:
+        return
+    c = libc_calls()
+    for path in masks:
+        try:
+            checked(c, c["mount"](b"/dev/null", path.encode(), None, MS_BIND, None), "bind")
+            checked(c, c["mount"](b"none", path.encode(), None,
+                                  MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
+                    "remount read-only")
+        except OSError as error:
+            fail("cannot mask %s: %s" % (path, error))
+
+
+def hide_folders(folders):
+    """Folders bubblewrap hid inside the workspace (other skills' folders) hidden again in the
+    merged view: an empty read-only tmpfs over each. A folder that cannot be hidden ends the
+    run."""
+    if not folders:
+        return
+    c = libc_calls()
+    for path in folders:
+        try:
+            checked(c, c["mount"](b"tmpfs", path.encode(), b"tmpfs",
+                                  MS_RDONLY | MS_NOSUID | MS_NODEV, b"size=4k,mode=755"), "tmpfs")
+        except OSError as error:
+            fail("cannot hide %s: %s" % (path, error))
+
+
+def keep_shown(paths):
+    """Files bubblewrap shows sanitized in the workspace (a git config without credentials):
+    before the kernel's overlay hides every mount below it, each view is bound aside, onto a
+    file of this sandbox's private /tmp, to be shown again over the merged view."""
+    c = libc_calls()
+    kept = []
+    for index, path in enumerate(paths):
+        aside = "/tmp/.skills-shown-%d" % index
+        try:
+            os.close(os.open(aside, os.O_CREAT | os.O_WRONLY, 0o400))
+            checked(c, c["mount"](path.encode(), aside.encode(), None, MS_BIND, None), "bind")
+        except OSError as error:
+            fail("cannot keep the sanitized %s: %s" % (path, error))
+        kept.append((aside, path))
+    return kept
+
+
+def show_again(kept):
+    """The sanitized views kept aside, bound read-only over the merged view. One that cannot
+    be shown ends the run: never the original shown."""
+    c = libc_calls()
+    for aside, path in kept:
+        try:
+            checked(c, c["mount"](aside.encode(), path.encode(), None, MS_BIND, None), "bind")
+            checked(c, c["mount"](b"none", path.encode(), None,
+                                  MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
+                    "remount read-only")
+        except OSError as error:
+            fail("cannot show the sanitized %s: %s" % (path, error))
+
+
+overlay = config.get("overlay")
+if overlay:
+    kept = keep_shown(overlay.get("shown", []))
+    try:
+        overlay_workspace(overlay, config.get("uid"))
+    except OSError as error:
+        sys.stderr.write(
+            "warning: the workspace is read-only for this run: cannot mount its overlay (%s)\n"
+            % error
+        )
+        # An engine that got as far as its work folder leaves `work/work`: gone, the CLI
+        # reads an empty work folder as "never mounted" and says so in the receipt.
+        try:
+            os.rmdir(overlay["layer"] + "/work/work")
+        except OSError:
+            pass
+    hide_folders(overlay.get("hide", []))
+    mask_secrets(overlay.get("masks", []))
+    show_again(kept)
 
 
 idmap = config.get("idmap")
@@ -211,6 +344,7 @@ if uid is not None:
         fail("cannot drop privileges: %s" % error)
     if os.getuid() == 0 or os.geteuid() == 0:
         fail("still root after dropping privileges")
+if uid is not None or overlay:
     # The uid switch emptied the permitted and effective sets; the inheritable set bubblewrap
     # gave (CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN) and the ambient one are emptied here, as
     # setpriv --inh-caps=-all and idmap.pl do: the script starts with no capability at all.

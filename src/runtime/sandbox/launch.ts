@@ -31,15 +31,16 @@ import type { NetGrant, NetPolicy } from "../../core/policy/net_grants.ts";
 import {
   initCommand,
   initEnv,
+  type InitOverlay,
   type InitTools,
   perlInit,
   type SandboxLimits,
 } from "./sandbox_init.ts";
 import { accountNames, type SandboxAccounts, writeSandboxAccounts } from "./accounts.ts";
-import { bwrapArgs } from "./bwrap.ts";
+import { bwrapArgs, LAYER_MOUNT } from "./bwrap.ts";
 import type { BwrapInfo } from "./mode.ts";
 import { initPython } from "./toolchain.ts";
-import { mountPlan, realDir } from "./mounts.ts";
+import { mountPlan, realDir, type WorkspaceMounts } from "./mounts.ts";
 import type { NetProxy } from "./proxy.ts";
 import type { WorkspaceGuards } from "../../core/policy/workspace.ts";
 
@@ -67,7 +68,8 @@ export interface SandboxRequest {
   skillGeneration: string;
   /** The caller's directory: the workspace (see the header). */
   callerDir?: string | undefined;
-  workspace?: { writable: boolean; guards: WorkspaceGuards } | undefined;
+  /** The workspace: copy-on-write when it has an overlay (runtime/workspace applies its diff). */
+  workspace?: WorkspaceMounts | undefined;
   /** `--write` folders, writable with their own guards. */
   grants?: readonly { dir: string; guards: WorkspaceGuards }[] | undefined;
   /** Other skill folders to hide (project skills in the caller's tree). */
@@ -290,18 +292,12 @@ export async function prepareSandbox(
     request = { ...request, bwrap: { ...request.bwrap, root } };
     const uid = root ? giveWorkDir(workDir, request) : undefined;
     if (uid !== undefined) accounts = writeSandboxAccounts(uid, workDir);
-    let policy = request.network;
-    if (traits.uv && traits.fetchesPackages) {
-      const { mergeNetPolicies } = await import("../../core/policy/net_grants.ts");
-      policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(callerEnv) });
-    }
-    // net_grants.allowsNetwork's test, spelled out: a run without a network never loads the
-    // policies (exec/sandbox.ts), and this is all it would need of them.
-    const network = policy.any || policy.grants.length > 0;
-    // A root CLI's writable workspace is mounted idmapped for the uid by idmap.pl or init.py.
-    const idmapping = root &&
-      (request.workspace?.writable === true || (request.grants?.length ?? 0) > 0);
-    const tools = initTools(launcher, env, callerEnv, { network, idmapping, root });
+    const { policy, network } = await launchNetwork(request, traits);
+    // A root CLI's `--write` folders are mounted idmapped for the uid, and an overlay
+    // workspace over its idmapped lower layer, by idmap.pl or init.py.
+    const idmapping = root && (request.grants?.length ?? 0) > 0;
+    const overlay = request.workspace?.overlay !== undefined;
+    const tools = initTools(launcher, env, callerEnv, { network, idmapping, root, overlay });
     const plan = mountPlan(
       { ...request, root, uid: owner },
       workDir,
@@ -323,16 +319,18 @@ export async function prepareSandbox(
       plan.readOnly.push(proxy.dir);
       bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
     }
-    const mapped = uid === undefined || !idmapping ? [] : mappedFolders(plan, request);
-    const cwd = enterAsUid(plan, mapped, workDir);
     const launched = [launcher, ...args];
-    const init = { limits: request.limits, uid, bridge, cwd, idmap: mapped, command: launched };
+    const init = initRequest(plan, request, { uid, idmapping, bridge, workDir }, launched);
     const inner = initCommand(init, tools);
     Object.assign(extraEnv, initEnv(init, tools));
     request.log?.(launchLine(inner, launched.length, workDir, accounts));
     return {
       command: request.bwrap.path,
-      args: bwrapArgs({ ...request.bwrap, idmap: mapped.length > 0 }, plan, inner),
+      args: bwrapArgs(
+        { ...request.bwrap, idmap: init.idmap.length > 0, overlay: init.overlay?.engine },
+        plan,
+        inner,
+      ),
       env: { ...sandboxEnv(env, workDir, plan.callerDir, network, uid), ...extraEnv },
       workDir,
       dispose,
@@ -341,6 +339,51 @@ export async function prepareSandbox(
     await dispose();
     throw error;
   }
+}
+
+/**
+ * The launch's network policy (a uv that fetches packages gets its indexes too) and whether
+ * it has any network at all.
+ */
+async function launchNetwork(
+  request: SandboxRequest,
+  traits: LauncherTraits,
+): Promise<{ policy: NetPolicy; network: boolean }> {
+  let policy = request.network;
+  if (traits.uv && traits.fetchesPackages) {
+    const { mergeNetPolicies } = await import("../../core/policy/net_grants.ts");
+    policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(request.callerEnv) });
+  }
+  // net_grants.allowsNetwork's test, spelled out: a run without a network never loads the
+  // policies (exec/sandbox.ts), and this is all it would need of them.
+  return { policy, network: policy.any || policy.grants.length > 0 };
+}
+
+/**
+ * What init does before the launcher: the limits, a root CLI's uid, the proxy relay, the
+ * folders it mounts (idmapped `--write` folders, the workspace's overlay) and where it then
+ * starts (a folder it mounts is entered only once mounted).
+ */
+function initRequest(
+  plan: MountPlan,
+  request: SandboxRequest,
+  run: {
+    uid: number | undefined;
+    idmapping: boolean;
+    bridge: { port: number; socket: string } | undefined;
+    workDir: string;
+  },
+  command: string[],
+) {
+  const { uid, idmapping, bridge, workDir } = run;
+  const mapped = uid === undefined || !idmapping ? [] : mappedFolders(plan, request);
+  const overlay = workspaceOverlay(plan, request, uid);
+  const cwd = enterAfterMounts(
+    plan,
+    [...mapped, ...overlay ? [{ path: overlay.dir }] : []],
+    workDir,
+  );
+  return { limits: request.limits, uid, bridge, cwd, idmap: mapped, overlay, command };
 }
 
 /**
@@ -389,17 +432,19 @@ function initTools(
   launcher: string,
   env: Readonly<Record<string, string>>,
   callerEnv: Readonly<Record<string, string>>,
-  needs: { network: boolean; idmapping: boolean; root: boolean },
+  needs: { network: boolean; idmapping: boolean; root: boolean; overlay: boolean },
 ): InitTools {
-  const { network, idmapping, root } = needs;
+  const { network, idmapping, root, overlay } = needs;
   const tools: InitTools = {
     prlimit: systemTool("prlimit"),
     setpriv: systemTool("setpriv"),
   };
-  if (idmapping && !network) {
+  // The Perl form mounts a root CLI's kernel overlay and idmapped folders; init.py the rest.
+  if ((idmapping || (overlay && root)) && !network) {
     tools.perl = perlInit(systemTool("perl"), Deno.build.arch, env);
   }
-  const python = network || (idmapping && tools.perl === undefined);
+  const python = network || (overlay && !root) ||
+    ((idmapping || overlay) && tools.perl === undefined);
   if (python || tools.prlimit === undefined || (root && tools.setpriv === undefined)) {
     const candidates = [
       ...(basename(launcher).startsWith("python") ? [launcher] : []),
@@ -474,11 +519,42 @@ function mappedFolders(
 }
 
 /**
- * Only the uid may enter mapped folders: bubblewrap (still root) starts in the work folder,
- * and init enters the real working directory (returned) once the mounts are made and it is
- * the uid.
+ * The overlay init.py mounts over the workspace, when the plan shows the workspace and asks
+ * for one: the run folder's upper layer given to a root CLI's uid first (the merged view's top
+ * is the upper layer's), and the secret masks init makes once it is mounted.
  */
-function enterAsUid(
+function workspaceOverlay(
+  plan: MountPlan,
+  request: SandboxRequest,
+  uid: number | undefined,
+): InitOverlay | undefined {
+  const asked = request.workspace?.overlay;
+  if (asked === undefined || plan.callerDir === undefined || plan.layer === undefined) {
+    return undefined;
+  }
+  if (uid !== undefined) Deno.chownSync(join(asked.layer, "upper"), uid, uid);
+  return {
+    engine: asked.engine,
+    dir: plan.callerDir,
+    layer: LAYER_MOUNT,
+    fuse: asked.fuse,
+    masks: plan.overlayMasks,
+    hide: [
+      ...plan.hideSecond.filter((path) =>
+        path !== plan.callerDir && isWithin(plan.callerDir!, path)
+      ),
+      ...plan.overlayHidden,
+    ],
+    shown: plan.overlayShown,
+  };
+}
+
+/**
+ * Folders mounted by init (idmapped `--write` folders, an overlay workspace) are entered only
+ * once they are mounted: bubblewrap starts in the work folder, and init enters the real
+ * working directory (returned) once the mounts are made and, as root, it is the uid.
+ */
+function enterAfterMounts(
   plan: MountPlan,
   mapped: readonly { path: string }[],
   workDir: string,

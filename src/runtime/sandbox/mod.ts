@@ -5,9 +5,11 @@
  * of the user's home must stay visible for the interpreter to start (toolchain.ts), one
  * sandboxed launch with its work folder, environment and network (launch.ts), the first
  * command inside, which applies the limits (sandbox_init.ts: util-linux prlimit; under a
- * root CLI with a writable workspace idmap.pl, which mounts it idmapped for the sandbox's
- * uid, then sets the limits and becomes the uid itself; or init.py, which does that and
- * also relays the proxy; both embedded by scripts/gen_bundled.ts), the filtering CONNECT
+ * root CLI with a writable workspace idmap.pl, which mounts the workspace's kernel overlay
+ * over a lower layer idmapped for the sandbox's uid, masks secrets in the merged view, then
+ * sets the limits and becomes the uid itself; or init.py, which does that, starts an
+ * ordinary user's fuse-overlayfs and relays the proxy; both embedded by
+ * scripts/gen_bundled.ts), the overlay engine in force (overlay.ts), the filtering CONNECT
  * proxy the CLI runs for declared hosts (proxy.ts), the account files that name a root
  * CLI's uid inside (accounts.ts), and the macOS `sandbox-exec` profile
  * (macos.sb, documented in docs/security.md, not applied automatically).

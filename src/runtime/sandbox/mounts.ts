@@ -11,11 +11,54 @@
 import { join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import type { WorkspaceGuards } from "../../core/policy/workspace.ts";
-import type { MountPlan, ReadMasks } from "./bwrap.ts";
+import type { MountPlan as BwrapMounts, ReadMasks } from "./bwrap.ts";
 import { currentUid } from "./mode.ts";
 import { toolchainMounts } from "./toolchain.ts";
 import { findSecretFiles } from "../masks/secret_files.ts";
 import { sanitizedGitConfigs } from "../masks/clean_git_config.ts";
+
+/** A copy-on-write workspace: its engine and the run folder holding its upper layer. */
+export interface WorkspaceOverlay {
+  engine: "overlay" | "fuse-overlayfs";
+  /** The run folder (runtime/workspace/layer.ts): `upper/` and `work/` inside. */
+  layer: string;
+  /** fuse-overlayfs's path, for that engine. */
+  fuse?: string | undefined;
+}
+
+export interface WorkspaceMounts {
+  writable: boolean;
+  guards: WorkspaceGuards;
+  overlay?: WorkspaceOverlay | undefined;
+}
+
+/**
+ * Where the workspace's secret masks are made — the one place that takes the list of secret
+ * files (what finds them is the workspace walk's, and may change without this): bubblewrap
+ * binds them over a plain workspace; over an overlay they must be made after the overlay is
+ * mounted (a mount below a layer does not show through it), so init.py makes them in the
+ * merged view. fuse-overlayfs reads the lower layer through the filesystem like any process,
+ * so there bubblewrap masks the lower layer too: the engine itself never reads a secret.
+ */
+export function placeSecretMasks(
+  masks: readonly string[],
+  overlay: WorkspaceOverlay | undefined,
+): { bwrap: string[]; init: string[] } {
+  if (overlay === undefined) return { bwrap: [...masks], init: [] };
+  return { bwrap: overlay.engine === "fuse-overlayfs" ? [...masks] : [], init: [...masks] };
+}
+
+/** The bubblewrap mounts, and the masks init.py makes over an overlay workspace. */
+export interface MountPlan extends BwrapMounts {
+  overlayMasks: string[];
+  /** Secret folders hidden again over the kernel's overlay (empty for other engines). */
+  overlayHidden: string[];
+  /**
+   * Files bubblewrap shows sanitized (git configs) whose sanitized view init keeps aside
+   * before the kernel's overlay is mounted and binds again over the merged view.
+   */
+  overlayShown: string[];
+}
 
 /** What {@link mountPlan} needs to know of a launch. */
 interface MountRequest {
@@ -24,8 +67,11 @@ interface MountRequest {
   skillDir: string;
   skillsHome: string;
   callerDir?: string | undefined;
-  /** The caller's directory as a workspace: writable or not, and what to guard inside it. */
-  workspace?: { writable: boolean; guards: WorkspaceGuards } | undefined;
+  /**
+   * The caller's directory as a workspace: writable or not, what to guard inside it, and
+   * when it is copy-on-write, its overlay (it is then bound read-only: the lower layer).
+   */
+  workspace?: WorkspaceMounts | undefined;
   /** `--write` folders: writable, with their own guards. */
   grants?: readonly { dir: string; guards: WorkspaceGuards }[] | undefined;
   otherSkills?: readonly string[] | undefined;
@@ -198,10 +244,13 @@ export function mountPlan(
     callerDir !== undefined &&
     (callerDir === "/" || hideFirst.some((root) => isAncestorOrSame(callerDir!, root)) ||
       hideSecond.some((root) => isWithin(root, callerDir!)) ||
-      // A root CLI's writable workspace is idmapped for the sandbox's uid (idmap.pl, init.py).
+      // A root CLI's writable workspace is idmapped for the sandbox's uid (init.py).
       (request.root && !request.workspace?.writable && !readableByOthers(callerDir)))
   ) callerDir = undefined;
-  const writable = callerDir !== undefined && request.workspace?.writable === true;
+  const overlay = callerDir === undefined ? undefined : request.workspace?.overlay;
+  // Written directly only without an overlay (policy mode has no sandbox at all).
+  const writable = callerDir !== undefined && request.workspace?.writable === true &&
+    overlay === undefined;
   // Out of sight already (inside another hidden folder, the fresh /tmp or the home) unless
   // the caller's directory shows it again: no mount of its own.
   const shownAgain = (p: string) => callerDir !== undefined && isWithin(callerDir, p);
@@ -241,15 +290,27 @@ export function mountPlan(
   const masksOf = (dir: string) => shownFolderMasks(dir, hidden, hideMounts, request.skillsHome);
   const shown = callerDir === undefined ? undefined : masksOf(callerDir);
   const granted = grants.map((grant) => masksOf(grant.dir));
+  const masks = placeSecretMasks(
+    shown === undefined ? [] : [...new Set([...shown.files, ...guards?.secrets ?? []])],
+    overlay,
+  );
+  // Over the kernel's overlay, a mount below the lower layer does not show through it: init
+  // hides the secret folders again and shows the sanitized git configs again in the merged view.
+  const again = overlay?.engine === "overlay";
   const plan: MountPlan = {
     hideFirst,
     callerDir,
     callerWritable: writable,
     pins: writable ? guards?.pins ?? [] : [],
     guards: writable ? guards?.readOnly ?? [] : [],
-    mask: shown === undefined ? [] : [...new Set([...shown.files, ...guards?.secrets ?? []])],
+    mask: masks.bwrap,
+    overlayMasks: masks.init,
+    overlayHidden: again ? [...shown?.folders ?? []] : [],
+    overlayShown: again ? (shown?.shownAs ?? []).map(({ target }) => target) : [],
     maskedFolders: [...shown?.folders ?? []],
     shownAs: [...shown?.shownAs ?? []],
+    layer: overlay?.layer,
+    fuse: overlay?.engine === "fuse-overlayfs",
     varTmp: varTmp?.isDirectory === true && !varTmp.isSymlink,
     hideSecond: hideMounts,
     readOnly,

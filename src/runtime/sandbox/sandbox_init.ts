@@ -48,14 +48,14 @@ export interface InitTools {
 }
 
 /**
- * unshare, setgroups, setresgid, setresuid, capset, prctl and prlimit64, the order
+ * unshare, setgroups, setresgid, setresuid, capset, prctl, prlimit64, mount and umount2, the order
  * idmap.pl reads them in, where the Perl form knows them (arch/x86/entry/syscalls/
  * syscall_64.tbl; asm-generic/unistd.h for aarch64). open_tree, move_mount and
  * mount_setattr have one number on every architecture.
  */
 const PERL_SYSCALLS: Partial<Record<string, readonly number[]>> = {
-  x86_64: [272, 116, 119, 117, 126, 157, 302],
-  aarch64: [97, 159, 149, 147, 91, 167, 261],
+  x86_64: [272, 116, 119, 117, 126, 157, 302, 165, 166],
+  aarch64: [97, 159, 149, 147, 91, 167, 261, 40, 39],
 };
 
 /**
@@ -102,8 +102,33 @@ interface InitRequest {
   idmap?: readonly { path: string; pins: readonly string[] }[] | undefined;
   /** Relay 127.0.0.1:port inside to the proxy's socket. */
   bridge?: { port: number; socket: string } | undefined;
+  /** The workspace made an overlay, then its secret files masked (init.py). */
+  overlay?: InitOverlay | undefined;
   /** The launcher (absolute) and its arguments. */
   command: readonly string[];
+}
+
+/**
+ * The copy-on-write workspace init.py mounts before anything else (see init.py's
+ * overlay_workspace): the folder, where the run folder is bound inside, the engine, and the
+ * secret files to mask in the merged view once it is mounted.
+ */
+export interface InitOverlay {
+  engine: "overlay" | "fuse-overlayfs";
+  /** The workspace (the lower layer, and where the merged view is mounted). */
+  dir: string;
+  /** Where the run folder (upper/, work/) is bound inside the sandbox. */
+  layer: string;
+  /** fuse-overlayfs's path (that engine only). */
+  fuse?: string | undefined;
+  masks: readonly string[];
+  /**
+   * Folders inside the workspace bubblewrap hid (other skills, secret folders): hidden again
+   * over the overlay.
+   */
+  hide: readonly string[];
+  /** Files bubblewrap shows sanitized (git configs): shown sanitized again over the overlay. */
+  shown: readonly string[];
 }
 
 /** A limit as prlimit and idmap.pl take it: a whole number, or `unlimited`. */
@@ -121,7 +146,9 @@ function rlimit(value: number): string {
 function initForm(request: InitRequest, tools: InitTools): "util-linux" | "perl" | "python" {
   const { uid, bridge, cwd, idmap } = request;
   if (bridge !== undefined) return "python";
-  if (!idmap?.length && cwd === undefined) {
+  // fuse-overlayfs (an ordinary user) is started by init.py alone.
+  if (request.overlay?.engine === "fuse-overlayfs") return "python";
+  if (!idmap?.length && cwd === undefined && request.overlay === undefined) {
     const missing = tools.prlimit === undefined ||
       (uid !== undefined && tools.setpriv === undefined);
     return missing ? "python" : "util-linux";
@@ -169,12 +196,19 @@ function perlCommand(request: InitRequest, tools: InitTools): string[] {
   const { limits, uid, cwd, command } = request;
   const perl = tools.perl!;
   const folders = (request.idmap ?? []).flatMap(({ path, pins }) => [path, ...pins]);
+  const overlay = request.overlay === undefined ? [] : [
+    `overlay:${request.overlay.dir}`,
+    ...request.overlay.hide.map((path) => `hide:${path}`),
+    ...request.overlay.masks.map((path) => `mask:${path}`),
+    ...request.overlay.shown.map((path) => `shown:${path}`),
+  ];
   return [
     perl.path,
     "-f",
     "-e",
     SANDBOX_IDMAP_SOURCE,
     perl.syscalls,
+    ...overlay,
     ...folders,
     "--",
     String(uid),
@@ -201,6 +235,7 @@ function pythonCommand(request: InitRequest, tools: InitTools): string[] {
     bridge: bridge ?? null,
     cwd: cwd ?? null,
     idmap: idmap?.length ? idmap : null,
+    overlay: request.overlay ?? null,
   };
   if (tools.python === undefined) throw new Error("the sandbox's init helper needs python3");
   return [

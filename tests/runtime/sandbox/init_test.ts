@@ -66,7 +66,7 @@ Deno.test("initCommand(): a root CLI's idmapped workspace needs init.py, which e
   assert.equal(config.uid, 2000000007);
 });
 
-const PERL = { path: "/usr/bin/perl", syscalls: "272,116,119,117,126,157,302" };
+const PERL = { path: "/usr/bin/perl", syscalls: "272,116,119,117,126,157,302,165,166" };
 
 Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then limits, uid and cwd itself", () => {
   const idmap = [{ path: "/w", pins: ["/w/.git", "/w/sub/.git"] }, { path: "/g", pins: [] }];
@@ -76,7 +76,7 @@ Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then limits, uid
   assert.match(argv[3]!, /MOUNT_ATTR_IDMAP/, "the embedded idmap.pl");
   const split = argv.indexOf("--");
   assert.deepEqual(argv.slice(4, split), [
-    "272,116,119,117,126,157,302",
+    "272,116,119,117,126,157,302,165,166",
     "/w",
     "/w/.git",
     "/w/sub/.git",
@@ -100,7 +100,10 @@ Deno.test("initCommand(): with Perl, idmap.pl maps the folders, then limits, uid
 Deno.test("perlInit(): only a system Perl, a known architecture and no PERL* variable", () => {
   const clean = { PATH: "/usr/bin", HOME: "/root" };
   assert.deepEqual(perlInit("/usr/bin/perl", "x86_64", clean), PERL);
-  assert.equal(perlInit("/usr/bin/perl", "aarch64", clean)?.syscalls, "97,159,149,147,91,167,261");
+  assert.equal(
+    perlInit("/usr/bin/perl", "aarch64", clean)?.syscalls,
+    "97,159,149,147,91,167,261,40,39",
+  );
   assert.equal(perlInit(undefined, "x86_64", clean), undefined);
   assert.equal(perlInit("/usr/bin/perl", "riscv64", clean), undefined);
   assert.equal(perlInit("/usr/bin/perl", "x86", clean), undefined);
