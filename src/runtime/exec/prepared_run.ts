@@ -272,6 +272,7 @@ function resolveWorkspace(deps: ScriptDeps): ResolvedWorkspace {
   });
   if (dir === undefined) return { writable: false, grants };
   const decision = decideWorkspace({ dir, home, skillsHome, readOnly });
+  if (decision.warning !== undefined) deps.warn?.(decision.warning);
   return {
     dir,
     writable: decision.writable,
