@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { isPublicAddress, parseIp, sameAddress } from "../../src/core/policy/ip_ranges.ts";
+import {
+  isMetadataAddress,
+  isPublicAddress,
+  parseIp,
+  sameAddress,
+} from "../../src/core/policy/ip_ranges.ts";
 
 Deno.test("isPublicAddress(): private, CGNAT, loopback, link-local, metadata, ULA, mapped and NAT64 forms are not public", () => {
   const notPublic = [
@@ -52,4 +57,35 @@ Deno.test("parseIp() reads IPv4 and IPv6 (compressed, embedded IPv4, zone ids) a
   }
   assert.ok(sameAddress("::ffff:0:1", "::FFFF:0.0.0.1"));
   assert.ok(!sameAddress("127.0.0.1", "::ffff:127.0.0.1"));
+});
+
+Deno.test("isMetadataAddress(): link-local and the clouds' metadata endpoints, in any form; not other private ranges", () => {
+  for (
+    const ip of [
+      "169.254.169.254",
+      "169.254.0.1",
+      "fe80::1",
+      "100.100.100.200",
+      "192.0.0.192",
+      "fd00:ec2::254",
+      "::ffff:169.254.169.254",
+      "64:ff9b::a9fe:a9fe",
+    ]
+  ) {
+    assert.equal(isMetadataAddress(ip), true, ip);
+  }
+  for (
+    const ip of [
+      "10.1.2.3",
+      "127.0.0.1",
+      "192.168.1.10",
+      "172.16.0.1",
+      "fd12::1",
+      "::1",
+      "8.8.8.8",
+      "not-an-ip",
+    ]
+  ) {
+    assert.equal(isMetadataAddress(ip), false, ip);
+  }
 });

@@ -67,22 +67,33 @@ Deno.test("grantFor() matches host, port and wildcard; `any` never counts as nam
       { host: "127.0.0.1", port: 8080 },
     ],
   };
-  assert.deepEqual(grantFor(policy, "API.example.com.", 443), { literal: false });
+  assert.deepEqual(grantFor(policy, "API.example.com.", 443), { literal: false, byUser: false });
   assert.equal(grantFor(policy, "api.example.com", 80), undefined);
-  assert.deepEqual(grantFor(policy, "img.cdn.example", 8443), { literal: false });
+  assert.deepEqual(grantFor(policy, "img.cdn.example", 8443), { literal: false, byUser: false });
   assert.equal(
     grantFor(policy, "cdn.example", 443),
     undefined,
     "the bare domain is not a subdomain",
   );
   assert.equal(grantFor(policy, "evilcdn.example", 443), undefined);
-  assert.deepEqual(grantFor(policy, "127.0.0.1", 8080), { literal: true });
+  assert.deepEqual(grantFor(policy, "127.0.0.1", 8080), { literal: true, byUser: false });
   assert.equal(grantFor(policy, "127.0.0.1", 8081), undefined);
   assert.equal(grantFor(NO_NETWORK, "api.example.com", 443), undefined);
   const any = { any: true, grants: [] };
-  assert.deepEqual(grantFor(any, "127.0.0.1", 22), { literal: false });
-  assert.deepEqual(grantFor(mergeNetPolicies(any, policy), "127.0.0.1", 8080), { literal: true });
+  assert.deepEqual(grantFor(any, "127.0.0.1", 22), { literal: false, byUser: false });
+  assert.deepEqual(grantFor(mergeNetPolicies(any, policy), "127.0.0.1", 8080), {
+    literal: true,
+    byUser: false,
+  });
   assert.equal(allowsNetwork(NO_NETWORK), false);
+  // The user's grant of a name wins over the skill's for the same host.
+  const user = { any: false, grants: [{ host: "registry.corp", port: 443, byUser: true }] };
+  const skill = { any: false, grants: [{ host: "registry.corp" }] };
+  assert.deepEqual(grantFor(mergeNetPolicies(skill, user), "registry.corp", 443), {
+    literal: false,
+    byUser: true,
+  });
+  assert.deepEqual(grantFor(skill, "registry.corp", 443), { literal: false, byUser: false });
   assert.equal(
     describeNetPolicy(mergeNetPolicies(any, policy)),
     "any public host, api.example.com:443, *.cdn.example, 127.0.0.1:8080",

@@ -104,7 +104,7 @@ besides the hosts its manifest declares (also SKILLS_ALLOW_NET=host,host:port)`,
       multiple: true,
       value: "PATH",
       description: `Let the script write folder PATH too (its guarded paths stay read-only;
-never /, your home or $SKILLS_HOME)`,
+never /, a system folder, your home or $SKILLS_HOME)`,
     },
     verbose: verboseFlag("Debug logs on stderr (launcher, argv, duration, exit code, bytes)"),
     help: HELP_FLAG,

@@ -11,6 +11,11 @@ export interface NetGrant {
   host: string;
   /** Undefined: any port. */
   port?: number;
+  /**
+   * Granted by the user (`--allow-net`, SKILLS_ALLOW_NET), not by the skill's manifest: a
+   * name granted so may reach an address that is not public (net_grants.ts grantFor).
+   */
+  byUser?: boolean;
 }
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;

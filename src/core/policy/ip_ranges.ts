@@ -117,3 +117,24 @@ export function sameAddress(a: string, b: string): boolean {
   return x !== undefined && y !== undefined && x.length === y.length &&
     x.every((byte, i) => byte === y[i]);
 }
+
+/** The cloud metadata endpoints outside link-local (Alibaba's, Oracle's, AWS's IPv6). */
+const METADATA = ["100.100.100.200", "192.0.0.192", "fd00:ec2::254"];
+
+/**
+ * Whether an address is link-local (169.254.0.0/16, fe80::/10: where cloud metadata answers
+ * with the machine's credentials) or another cloud's metadata endpoint: a name never reaches
+ * one, not even one the user granted (a skill could have the user grant a name of its own that
+ * resolves there); only a grant naming the address does.
+ */
+export function isMetadataAddress(text: string): boolean {
+  const bytes = parseIp(text);
+  if (bytes === undefined) return false;
+  if (METADATA.some((address) => sameAddress(address, text))) return true;
+  const v4 = bytes.length === 4 ? bytes : embeddedIpv4(bytes);
+  if (v4 !== undefined && !inRange(bytes, [], 127)) {
+    return inRange(v4, [169, 254], 16) ||
+      METADATA.some((address) => sameAddress(address, v4.join(".")));
+  }
+  return inRange(bytes, [0xfe, 0x80], 10);
+}

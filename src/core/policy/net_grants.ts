@@ -97,20 +97,29 @@ function normalizeHost(host: string): string {
 
 /**
  * Whether `host:port` may be reached, and how: `literal` when a grant named the address
- * itself (an IP literal or `localhost`), which alone may reach a local address (see
- * {@link isLocalAddress}); undefined when nothing allows it.
+ * itself (an IP literal or `localhost`), which may reach any address; `byUser` when the user
+ * granted it by name (`--allow-net registry.corp:443`), which may reach a private one (a
+ * company registry on 10.x) but never a metadata address (ip_ranges.isMetadataAddress); a
+ * name the skill declares, or "any public host", reaches public addresses only. The user's
+ * grant wins over the skill's for the same host. Undefined when nothing allows it.
  */
 export function grantFor(
   policy: NetPolicy,
   host: string,
   port: number,
-): { literal: boolean } | undefined {
+): { literal: boolean; byUser: boolean } | undefined {
   const h = normalizeHost(host);
+  let found: NetGrant | undefined;
   for (const grant of policy.grants) {
     if (grant.port !== undefined && grant.port !== port) continue;
-    if (hostMatches(grant.host, h)) return { literal: isAddressLiteral(grant.host) };
+    if (hostMatches(grant.host, h) && (found === undefined || (grant.byUser && !found.byUser))) {
+      found = grant;
+    }
   }
-  return policy.any ? { literal: false } : undefined;
+  if (found !== undefined) {
+    return { literal: isAddressLiteral(found.host), byUser: found.byUser === true };
+  }
+  return policy.any ? { literal: false, byUser: false } : undefined;
 }
 
 function isAddressLiteral(host: string): boolean {

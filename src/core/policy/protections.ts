@@ -39,6 +39,15 @@ export const PROTECTIONS: readonly Protection[] = [
     test: "hardening/process_hygiene_test.ts",
   },
   {
+    id: "planted-startup",
+    label:
+      "Python start-up code a script plants (sitecustomize, usercustomize, .pth) never runs in a later script",
+    sandbox: true,
+    policy:
+      "not from the user site or folders it cannot write; a .pth in a site-packages you can write (a venv, pyenv, uv's cache) still runs",
+    test: "hardening/planted_sitecustomize_test.ts",
+  },
+  {
     id: "hidden-home",
     label: "your home, $SKILLS_HOME and other skills are out of sight",
     sandbox: true,

@@ -214,6 +214,54 @@ interface WorkspaceDecision {
   writable: boolean;
   /** Why the workspace stays read-only (shown by `--verbose`, `info` and the receipt). */
   reason?: string;
+  /** Said on stderr: the user asked for nothing, yet the run differs from what they expect. */
+  warning?: string;
+}
+
+/**
+ * The operating system's folders: what the system boots, runs and configures itself from
+ * (`/boot`, `/etc`, `/usr`, `/bin`, `/sbin`, `/lib*`), its state and queues (`/var`: cron's
+ * spool and package databases are code and trust), its live views (`/proc`, `/sys`, `/dev`,
+ * `/run`), the administrator's home (`/root`) and the folder holding every user's home
+ * (`/home` itself). A write there by a script is a change to the system, and a root CLI would
+ * make it as root: the workspace stays read-only there and a `--write` grant is refused.
+ */
+export const SYSTEM_FOLDERS: readonly string[] = [
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/proc",
+  "/root",
+  "/run",
+  "/sbin",
+  "/sys",
+  "/usr",
+  "/var",
+];
+/** Only the folder itself: each user's home below it is theirs. */
+const SYSTEM_FOLDERS_EXACT: readonly string[] = ["/home"];
+/**
+ * Folders inside the system's that hold users' own files: temporary files (`/var/tmp`, as
+ * `/tmp`), source trees (`/usr/src/app` is the Node and Python images' project folder), web
+ * roots (`/var/www/html`, PHP's). `/opt`, `/srv`, `/mnt` and `/media` are not the system's.
+ */
+const USER_FOLDERS_IN_SYSTEM: readonly string[] = [
+  "/var/tmp",
+  "/usr/src",
+  "/usr/local/src",
+  "/var/www",
+];
+
+/** The system folder `path` (a real path) is or lies in, if it does (see {@link SYSTEM_FOLDERS}). */
+export function systemFolderOf(path: string): string | undefined {
+  if (SYSTEM_FOLDERS_EXACT.includes(path)) return path;
+  if (USER_FOLDERS_IN_SYSTEM.some((user) => path !== user && within(user, path))) return undefined;
+  return SYSTEM_FOLDERS.find((root) => within(root, path));
 }
 
 function within(parent: string, child: string): boolean {
@@ -221,22 +269,27 @@ function within(parent: string, child: string): boolean {
 }
 
 /**
- * Writable unless the user said read-only, or the workspace is `/`, the home (or a folder
- * holding it), or a folder holding `$SKILLS_HOME`. Those three stay read-only even when
+ * Writable unless the user said read-only, or the workspace is `/`, a system folder (said on
+ * stderr: see {@link SYSTEM_FOLDERS}), the home (or a folder holding it), or a folder
+ * holding `$SKILLS_HOME`. Those stay read-only even when
  * asked (see {@link refusedGrant}): a script would reach every project, every dotfile and
  * the trust records at once. The way to write there is a narrower `--write` folder.
  */
 export function decideWorkspace(request: WorkspaceRequest): WorkspaceDecision {
   if (request.readOnly) return { writable: false, reason: "read-only was asked for" };
   const refused = refusedGrant(request.dir, request.skillsHome, request.home);
-  return refused === undefined
-    ? { writable: true }
-    : { writable: false, reason: refused.replace(/^it /, "the workspace ") };
+  if (refused === undefined) return { writable: true };
+  const reason = refused.replace(/^it /, "the workspace ");
+  return !refused.startsWith("it is a system folder") ? { writable: false, reason } : {
+    writable: false,
+    reason,
+    warning: `${reason}: scripts get ${request.dir} read-only (run from a project folder)`,
+  };
 }
 
 /**
  * Why a folder may never be writable for scripts (a `--write PATH` grant or the
- * workspace), or undefined when it may: `/`, the home or a folder holding it, a folder
+ * workspace), or undefined when it may: `/`, a system folder, the home or a folder holding it, a folder
  * holding `$SKILLS_HOME` or one inside it (installed skills and their trust records).
  */
 export function refusedGrant(
@@ -246,6 +299,8 @@ export function refusedGrant(
 ): string | undefined {
   if (path === "/") return "it is /";
   if (home !== undefined && within(path, home)) return "it is your home folder (or holds it)";
+  const system = systemFolderOf(path);
+  if (system !== undefined) return `it is a system folder (${system})`;
   if (within(path, skillsHome)) return "it holds $SKILLS_HOME (installed skills and trust)";
   if (within(skillsHome, path)) return "it is inside $SKILLS_HOME (installed skills and trust)";
   return undefined;

@@ -1,8 +1,10 @@
 """The parent watch, a sitecustomize: written by skills into $SKILLS_HOME/.cache/core/ and put
 first on PYTHONPATH for every Python process it starts (src/runtime/exec/parent_watch.ts). Ends
-this process group once the skills process that started it is gone, then runs the
-sitecustomize this one shadows if it lies in a folder this process cannot write (one a script
-could have planted never runs; nor does a writable usercustomize).
+this process group once the skills process that started it is gone, puts the user
+site-packages back on sys.path without running its `.pth` files' code (skills sets
+PYTHONNOUSERSITE), then runs the sitecustomize this one shadows if it lies in a folder this
+process cannot write (one a script could have planted never runs; nor does a writable
+usercustomize).
 """
 
 import os
@@ -65,6 +67,56 @@ def _skills_parent_watch():
     _thread.start_new_thread(watch, ())
 
 
+def _skills_user_site():
+    # skills starts Python with PYTHONNOUSERSITE=1, so site processed no user site-packages:
+    # a `.pth` file there is code run at every start, and one script could plant it for the
+    # next. The folder is put back where site puts it (before the system's site-packages),
+    # with the folders its `.pth` files name, but never a `.pth` file's `import` lines; and
+    # no usercustomize is imported. Child processes get the variable no more.
+    if os.environ.pop("PYTHONNOUSERSITE", None) != "1":
+        return
+    import site
+    # Where site would not have used it either: a set-uid start, a virtual environment
+    # without the system's site-packages (uv's script environments).
+    if hasattr(os, "geteuid") and (os.geteuid() != os.getuid() or os.getegid() != os.getgid()):
+        return
+    if sys.prefix != sys.base_prefix:
+        try:
+            with open(os.path.join(sys.prefix, "pyvenv.cfg"), encoding="utf-8") as f:
+                config = f.read().lower()
+        except OSError:
+            return
+        if "include-system-site-packages = true" not in config.replace("\t", " "):
+            return
+    try:
+        user = site.getusersitepackages()
+    except Exception:
+        return
+    if not user or not os.path.isdir(user) or user in sys.path:
+        return
+    added = [user]
+    try:
+        names = sorted(n for n in os.listdir(user) if n.endswith(".pth"))
+    except OSError:
+        names = []
+    for name in names:
+        try:
+            with open(os.path.join(user, name), encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            line = line.strip()
+            if not line or line.startswith("#") or line.startswith(("import ", "import\t")):
+                continue
+            folder = os.path.abspath(os.path.join(user, line))
+            if os.path.isdir(folder) and folder not in sys.path and folder not in added:
+                added.append(folder)
+    system = set(p for p in getattr(site, "getsitepackages", lambda: [])())
+    at = next((i for i, p in enumerate(sys.path) if p in system), len(sys.path))
+    sys.path[at:at] = added
+
+
 def _skills_writable(path):
     try:
         return os.access(path or os.curdir, os.W_OK)
@@ -93,4 +145,5 @@ def _skills_chain():
 
 
 _skills_parent_watch()
+_skills_user_site()
 _skills_chain()

@@ -9,7 +9,10 @@
  * The module erases its traces before the script runs (SKILLS_PARENT_PID, its PYTHONPATH
  * entry, its sys.path entry), so the script sees exactly the allowlisted environment, and
  * then runs the `sitecustomize` it shadows, if the interpreter has one in a folder the
- * process cannot write (a planted one never runs). Unix only: Windows
+ * process cannot write (a planted one never runs). Python starts with PYTHONNOUSERSITE=1, so
+ * the user site-packages' `.pth` files — code run at every start, which a script could plant
+ * for the next — are not run; the watch puts the folder back on sys.path (with the folders
+ * those files name) and removes the variable, so packages installed there still import. Unix only: Windows
  * has no process groups to kill this way.
  */
 
@@ -56,5 +59,7 @@ export function parentWatchEnv(
   return {
     PYTHONPATH: inherited ? `${dir}${DELIMITER}${inherited}` : dir,
     SKILLS_PARENT_PID: String(Deno.pid),
+    // The watch puts the user site back without its `.pth` files' code (parent_watch.py).
+    PYTHONNOUSERSITE: "1",
   };
 }

@@ -304,6 +304,7 @@ function resolveWorkspace(deps: ScriptDeps): ResolvedWorkspace {
   });
   if (dir === undefined) return { writable: false, grants };
   const decision = decideWorkspace({ dir, home, skillsHome, readOnly });
+  if (decision.warning !== undefined) deps.warn?.(decision.warning);
   return {
     dir,
     writable: decision.writable,
@@ -463,13 +464,18 @@ function withReceipt(envelope: Envelope, receipt: RunReceipt | undefined): Envel
   return compact === undefined ? envelope : { ...envelope, receipt: compact };
 }
 
-/** A failed run whose connections the sandbox refused: name them and the grant. */
-function refusedConnectionHint(receipt: RunReceipt | undefined): string | undefined {
+/**
+ * A failed run whose connections the sandbox refused: name them and the grant that would
+ * let each through — the one the refusal names when it names one (a name that resolves to a
+ * metadata address needs that address granted, never the name again), else the target.
+ */
+export function refusedConnectionHint(receipt: RunReceipt | undefined): string | undefined {
   const refused = receipt?.network.refused ?? [];
   if (refused.length === 0) return undefined;
   const targets = refused.map((r) => r.target);
+  const grants = refused.map((r) => /\(--allow-net ([^)\s]+)\)$/.exec(r.reason)?.[1] ?? r.target);
   return `The sandbox refused ${targets.join(", ")} (${refused[0]!.reason}). ` +
     `If the script should reach ${targets.length === 1 ? "it" : "them"}, run it with ` +
-    targets.map((t) => `--allow-net ${t}`).join(" ") +
-    ` or set SKILLS_ALLOW_NET=${targets.join(",")}`;
+    grants.map((t) => `--allow-net ${t}`).join(" ") +
+    ` or set SKILLS_ALLOW_NET=${grants.join(",")}`;
 }

@@ -559,6 +559,7 @@ export async function sandboxRequestFor(
       warn?.(`The sandbox refused a connection to ${target}: ${reason}`);
     },
     onAllowed: scope.onAllowed,
+    notice: warn,
     log: scope.log,
   };
 }
@@ -597,7 +598,11 @@ async function networkPolicy(
     );
   }
   const fromFlags = parseNetGrants(scope.allowNet ?? []);
-  const userGrants = [...fromEnv.grants, ...fromFlags.grants];
+  // The user's own: a name granted so may reach a private address (net_grants.grantFor).
+  const userGrants = [...fromEnv.grants, ...fromFlags.grants].map((grant) => ({
+    ...grant,
+    byUser: true,
+  }));
   // A skill may not grant itself a local, private or metadata address: only the user may.
   const own = (declared?.grants ?? []).filter((grant) => {
     if (!namesNonPublicAddress(grant)) return true;

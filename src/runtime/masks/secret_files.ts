@@ -13,8 +13,12 @@ import { isSecretDirName, isSecretFileName } from "../../core/policy/workspace.t
 import { isWithin } from "../os/fs.ts";
 import { basename, dirname, resolve } from "../os/paths.ts";
 
-/** How long the search may take before the run is refused (a folder of ~1M entries here). */
-export const SEARCH_BUDGET_MS = 4_000;
+/**
+ * How long the search may take before the run is refused: ~3 s for a million entries on an
+ * idle 2-core machine, with room for one loaded several times over (a refusal is safe, yet
+ * stops an honest run).
+ */
+export const SEARCH_BUDGET_MS = 10_000;
 /** More masks than this is no project (each is a mount): the run is refused. */
 export const MAX_MASKS = 4_096;
 

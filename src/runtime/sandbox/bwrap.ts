@@ -128,6 +128,15 @@ export function readMaskArgs(
   return args;
 }
 
+/**
+ * The read masks of a plan's workspace (the caller's directory), as {@link readMaskArgs}
+ * applies them: what an engine that mounts over the workspace after bubblewrap's mounts (an
+ * overlay in the init helper) must apply again on top of it.
+ */
+export function workspaceReadMasks(plan: MountPlan): ReadMasks {
+  return { files: plan.mask, folders: plan.maskedFolders, shownAs: plan.shownAs };
+}
+
 /** Size caps of the tmpfs mounts (RAM-backed: without a cap a script could fill memory). */
 const TMP_BYTES = 256 * 1024 * 1024;
 const HIDDEN_BYTES = 1024 * 1024;
@@ -222,8 +231,7 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
       for (const path of plan.pins ?? []) bind("--bind", path, path);
       for (const path of plan.guards ?? []) bind("--ro-bind", path, path);
     }
-    const masks = { files: plan.mask, folders: plan.maskedFolders, shownAs: plan.shownAs };
-    args.push(...readMaskArgs(features, masks, maskSource));
+    args.push(...readMaskArgs(features, workspaceReadMasks(plan), maskSource));
   }
   for (const path of plan.hideSecond) hide(path, "0755", HIDDEN_BYTES);
   for (const path of plan.readOnly) bind("--ro-bind", path, path);

@@ -84,6 +84,8 @@ export interface SandboxRequest {
   onDenied?: ((target: string, reason: string) => void) | undefined;
   /** A connection the proxy let through (target). */
   onAllowed?: ((target: string) => void) | undefined;
+  /** What the user must be told of a connection (a granted name reaching a private address). */
+  notice?: ((message: string) => void) | undefined;
   log?: ((message: string) => void) | undefined;
 }
 
@@ -314,6 +316,7 @@ export async function prepareSandbox(
       proxy = await startNetProxy(policy, {
         onDenied: request.onDenied,
         onAllowed: request.onAllowed,
+        notice: request.notice,
         log: request.log,
       });
       plan.readOnly.push(proxy.dir);

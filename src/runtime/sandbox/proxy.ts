@@ -8,15 +8,21 @@
  * Every decision is made before any connection, on the addresses a name resolves to: a
  * target no grant allows, or a name that resolves to an address that is not public
  * (loopback, private, CGNAT, link-local and metadata, unique-local, the host's own
- * interface addresses: core/policy/ip_ranges.ts) unless a grant names that very address, gets the
- * same `403` and never a connection — so the proxy cannot be used to tell open ports from
+ * interface addresses: core/policy/ip_ranges.ts) unless a grant names that very address — or
+ * the user granted that name and the address is not a metadata one (said on stderr) —, gets
+ * the same `403` and never a connection — so the proxy cannot be used to tell open ports from
  * closed ones. The connection then goes to the address that was checked (no second lookup
  * a rebinding DNS could answer differently).
  */
 
 import { join } from "../os/paths.ts";
 import { formatNetGrant, grantFor, type NetPolicy } from "../../core/policy/net_grants.ts";
-import { isPublicAddress, parseIp, sameAddress } from "../../core/policy/ip_ranges.ts";
+import {
+  isMetadataAddress,
+  isPublicAddress,
+  parseIp,
+  sameAddress,
+} from "../../core/policy/ip_ranges.ts";
 
 export interface NetProxy {
   /** The folder holding the socket (bound read-only into the sandbox). */
@@ -32,6 +38,11 @@ interface ProxyOptions {
   /** Called for every tunnel opened (`host:port`): the run's receipt lists them. */
   onAllowed?: (target: string) => void;
   log?: (message: string) => void;
+  /**
+   * Told once per target and address when a name the user granted reaches an address that is
+   * not public (shown on stderr: the user sees where their grant leads).
+   */
+  notice?: (message: string) => void;
 }
 
 const MAX_HEAD_BYTES = 16 * 1024;
@@ -51,11 +62,20 @@ export async function startNetProxy(
   const listener = Deno.listen({ transport: "unix", path: socketPath });
   await Deno.chmod(socketPath, 0o666);
   const open = new Set<Deno.Conn>();
+  const told = new Set<string>();
+  const said = {
+    ...options,
+    notice: (message: string) => {
+      if (told.has(message)) return;
+      told.add(message);
+      options.notice?.(message);
+    },
+  };
   const serving = (async () => {
     try {
       for await (const conn of listener) {
         open.add(conn);
-        handle(conn, policy, options, open).finally(() => open.delete(conn));
+        handle(conn, policy, said, open).finally(() => open.delete(conn));
       }
     } catch { /* closed */ }
   })();
@@ -201,11 +221,11 @@ async function handle(
     const notPublic = addresses.find((a) =>
       !isPublicAddress(a) || hidden.some((own) => sameAddress(own, a))
     );
-    // Only a grant naming the address itself (an IP literal, `localhost`) reaches one that
-    // is not public; a name that resolves to one is refused outright, whatever else it has.
     if (notPublic !== undefined && !grant.literal) {
-      return await refuse(
-        `resolves to ${notPublic}, which is not a public address; only a grant naming that address reaches it`,
+      const refusal = nameRefusal(target, notPublic, grant.byUser);
+      if (refusal !== undefined) return await refuse(refusal);
+      options.notice?.(
+        `${label} resolves to ${notPublic}, which is not a public address: reached because you granted ${label}`,
       );
     }
     for (const address of addresses) {
@@ -235,6 +255,22 @@ async function handle(
     }
     closeQuietly(conn);
   }
+}
+
+/**
+ * Why a name that resolves to an address that is not public is refused, or undefined when it
+ * is reached: only a grant naming the address itself reaches any address; a name the user
+ * granted reaches a private one, never a metadata one; a name the skill declares (or "any
+ * public host") none. The reason says which grant would reach it, never the one just refused.
+ */
+function nameRefusal(target: Target, address: string, byUser: boolean): string | undefined {
+  const label = formatNetGrant({ host: target.host, port: target.port });
+  if (isMetadataAddress(address)) {
+    const literal = formatNetGrant({ host: address, port: target.port });
+    return `resolves to ${address}, which is not a public address but a link-local or cloud metadata one: only a grant naming that address reaches it (--allow-net ${literal})`;
+  }
+  if (byUser) return undefined;
+  return `resolves to ${address}, which is not a public address: a skill's own declaration never reaches one; grant the name yourself to let it (--allow-net ${label})`;
 }
 
 /** The addresses to try for a target: itself when it is one, else what DNS answers. */

@@ -302,6 +302,8 @@ Deno.test(
         },
       ).then((r) => r?.network);
     const api = { host: "api.example.com", port: 443 };
+    // The user's grants are marked as theirs: a name so granted may reach a private address.
+    const apiByUser = { ...api, byUser: true };
     assert.deepEqual(await request(undefined), { any: false, grants: [] });
     assert.deepEqual(await request({ any: true, grants: [] }), { any: true, grants: [] });
     assert.deepEqual(
@@ -319,11 +321,11 @@ Deno.test(
     );
     assert.deepEqual(
       await request(undefined, { env: { SKILLS_ALLOW_NET: "api.example.com:443" } }),
-      { any: false, grants: [api] },
+      { any: false, grants: [apiByUser] },
     );
     assert.deepEqual(await request(undefined, { allowNet: ["api.example.com:443"] }), {
       any: false,
-      grants: [api],
+      grants: [apiByUser],
     });
     await assert.rejects(
       () => request(undefined, { env: { SKILLS_ALLOW_NET: "a b" } }),
@@ -336,7 +338,7 @@ Deno.test(
     assert.match(warnings.join("\n"), /declares 127\.0\.0\.1:8080, which is not a public address/);
     assert.deepEqual(
       await request({ any: false, grants: [local] }, { allowNet: ["127.0.0.1:8080"] }),
-      { any: false, grants: [local] },
+      { any: false, grants: [{ ...local, byUser: true }] },
     );
   },
 );

@@ -81,3 +81,21 @@ Deno.test("mayBeSecret() lets every secret name through to the patterns", () => 
     assert.ok(!(mayBeSecret(name) && isSecretFileName(name)), name);
   }
 });
+
+Deno.test("findSecretFiles() hides a folder it cannot list, whole", async () => {
+  await using dir = await tempDir();
+  await writeTree(dir.path, { "a/.env": "x", "b/c/.env": "x" });
+  // The folder turns into something that cannot be listed between its parent's listing and
+  // its own (as root nothing is unreadable, so the search's clock does it at the right time).
+  let calls = 0;
+  const found = findSecretFiles(dir.path, {
+    clock: () => {
+      if (++calls === 3) {
+        Deno.removeSync(join(dir.path, "b"), { recursive: true });
+        Deno.writeTextFileSync(join(dir.path, "b"), "no longer a folder");
+      }
+      return 0;
+    },
+  });
+  assert.ok(found.folders.includes(join(dir.path, "b")), JSON.stringify(found));
+});

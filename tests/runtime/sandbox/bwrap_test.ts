@@ -4,6 +4,8 @@ import {
   type MountPlan,
   namespaceArgs,
   parseBwrapVersion,
+  readMaskArgs,
+  workspaceReadMasks,
 } from "../../../src/runtime/sandbox/bwrap.ts";
 import { withSandboxAccount } from "../../../src/runtime/sandbox/accounts.ts";
 
@@ -108,4 +110,36 @@ Deno.test("withSandboxAccount(): the host's entries kept, one line more for the 
   );
   assert.equal(made.group, "root:x:0:\nskills-sandbox:x:2000000123:\n");
   assert.equal(withSandboxAccount("", "", 7, "/w").group, "skills-sandbox:x:7:\n");
+});
+
+Deno.test("readMaskArgs(): hidden folders, masked files and sanitized copies, after the workspace's own mounts", () => {
+  const plan: MountPlan = {
+    ...PLAN,
+    maskedFolders: ["/home/u/project/.ssh"],
+    shownAs: [{
+      source: "/home/u/.agent/skills/.cache/git-config/ab-12",
+      target: "/home/u/project/.git/config",
+    }],
+  };
+  const masks = workspaceReadMasks(plan);
+  assert.deepEqual(readMaskArgs(NEW, masks, "/dev/null"), [
+    "--perms",
+    "0755",
+    "--size",
+    String(1024 * 1024),
+    "--tmpfs",
+    "/home/u/project/.ssh",
+    "--remount-ro",
+    "/home/u/project/.ssh",
+    "--ro-bind",
+    "/dev/null",
+    "/home/u/project/.env",
+    "--ro-bind",
+    "/home/u/.agent/skills/.cache/git-config/ab-12",
+    "/home/u/project/.git/config",
+  ]);
+  const args = bwrapArgs(NEW, plan, ["x"]);
+  const caller = args.indexOf("/home/u/project");
+  const copy = args.indexOf("/home/u/.agent/skills/.cache/git-config/ab-12");
+  assert.ok(caller >= 0 && copy > caller, "applied after the workspace is bound");
 });
