@@ -78,3 +78,52 @@ export async function startRegistry(
     },
   };
 }
+
+const MANIFEST_ACCEPT = [
+  "application/vnd.oci.image.manifest.v1+json",
+  "application/vnd.oci.image.index.v1+json",
+].join(", ");
+
+/**
+ * Copies a manifest (and every blob it names: config and layers, by cross-repository mount)
+ * from `from` to `to`, byte for byte, as anyone with push access to the registry can — the
+ * way a published artifact, or its signature, is copied or tagged anew.
+ */
+export async function copyManifest(
+  host: string,
+  from: { repository: string; reference: string },
+  to: { repository: string; tag: string },
+): Promise<string> {
+  const got = await fetch(`http://${host}/v2/${from.repository}/manifests/${from.reference}`, {
+    headers: { Accept: MANIFEST_ACCEPT },
+  });
+  if (!got.ok) throw new Error(`GET ${from.repository}:${from.reference}: ${got.status}`);
+  const mediaType = got.headers.get("content-type")!;
+  const bytes = new Uint8Array(await got.arrayBuffer());
+  const manifest = JSON.parse(new TextDecoder().decode(bytes));
+  if (to.repository !== from.repository) {
+    const blobs = [manifest.config, ...(manifest.layers ?? [])].filter(Boolean);
+    for (const blob of blobs) {
+      const mounted = await fetch(
+        `http://${host}/v2/${to.repository}/blobs/uploads/?mount=${blob.digest}&from=${from.repository}`,
+        { method: "POST" },
+      );
+      await mounted.body?.cancel();
+      if (mounted.status !== 201) throw new Error(`mount ${blob.digest}: ${mounted.status}`);
+    }
+    for (const child of manifest.manifests ?? []) {
+      await copyManifest(host, { repository: from.repository, reference: child.digest }, {
+        repository: to.repository,
+        tag: child.digest,
+      });
+    }
+  }
+  const put = await fetch(`http://${host}/v2/${to.repository}/manifests/${to.tag}`, {
+    method: "PUT",
+    headers: { "Content-Type": mediaType },
+    body: bytes,
+  });
+  await put.body?.cancel();
+  if (put.status !== 201) throw new Error(`PUT ${to.repository}:${to.tag}: ${put.status}`);
+  return put.headers.get("docker-content-digest")!;
+}

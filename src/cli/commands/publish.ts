@@ -61,7 +61,7 @@ export async function run(options: PublishOptions, ctx: Context): Promise<number
     resolve(ctx.cwd, options.source),
     target,
     client,
-    key === undefined ? undefined : (digest) => sshSign(key, digest),
+    key === undefined ? undefined : (payload) => sshSign(key, payload),
   );
   if (options.json) {
     writeJson(ctx, signature ? { ...result, signature } : result);

@@ -16,10 +16,12 @@ Credentials come from SKILLS_OCI_AUTH (user:token) or ~/.docker/config.json.
 Plain HTTP is used only for loopback registries and hosts named with
 --insecure-registry.
 
-With --sign, the digest printed is signed with \`ssh-keygen -Y sign\` (namespace
-agent-skills-oci) and the signature attached as an OCI 1.1 referrer of it, also
+With --sign, the digest printed is signed together with the registry, repository
+and tag it was published to, with \`ssh-keygen -Y sign\` (namespace
+agent-skills-oci), and the signature attached as an OCI 1.1 referrer of it, also
 tagged sha256-<hex>.sig for registries without the referrers API. \`skills add\`
-checks it against allowed_signers files (see \`skills add --help\`).`,
+checks it against allowed_signers files (see \`skills add --help\`) and refuses it
+for a copy in another repository or under another tag.`,
   flags: {
     sign: {
       type: "string",

@@ -1,6 +1,7 @@
 /**
  * The signer policy applied to a fetch, before anything from it is planned: an OCI artifact
- * needs an SSH signature over its manifest digest (a referrer, or the `.sig` tag), a git
+ * needs an SSH signature (a referrer, or the `.sig` tag) over a payload that binds its
+ * manifest digest to the repository and tag it was pulled from (oci/signature.ts), a git
  * source a signed commit (or tag), by a signer every policy file lists. A local directory
  * carries no signature and is refused under a policy. Without a policy nothing is asked.
  */
@@ -9,7 +10,7 @@ import { SkillError } from "../../core/errors.ts";
 import { ociLabel, sourceLocation } from "../../core/sources/sources.ts";
 import type { GitOptions } from "../git/command.ts";
 import { RegistryClient } from "../oci/client.ts";
-import { findSignatures } from "../oci/signature.ts";
+import { findSignatures, payloadMismatch } from "../oci/signature.ts";
 import { join } from "../os/paths.ts";
 import { lstatOrNull } from "../os/fs.ts";
 import { gitSigner } from "../signing/git_signature.ts";
@@ -43,7 +44,16 @@ export async function verifySigner(
         })`,
       );
     }
-    return await requireSigned(policy, signatures, commit.sha, ociLabel(source, commit.sha));
+    // Only signatures that speak for this repository and tag (or any tag, pulled by digest).
+    const placement = { registry: source.registry, repository: source.repository, tag: commit.tag };
+    const bound = [];
+    let unbound: string | undefined;
+    for (const found of signatures) {
+      const mismatch = payloadMismatch(found, placement, commit.sha);
+      if (mismatch === undefined) bound.push({ signature: found.signature, data: found.payload! });
+      else unbound ??= mismatch;
+    }
+    return await requireSigned(policy, bound, ociLabel(source, commit.tag ?? commit.sha), unbound);
   }
   // A repository on this machine is read in place; a clone keeps its .git in the fetch.
   const cloned = await lstatOrNull(join(fetched.root, ".git"));

@@ -218,6 +218,40 @@ export class RegistryClient {
     return bytes;
   }
 
+  /**
+   * A blob by digest as a stream, for a layer too large to hold: at most `maxBytes` are
+   * read. Its bytes are not hashed here: the reader (unpack.ts) hashes them as they pass and
+   * uses nothing it read unless they match.
+   */
+  async openBlob(
+    repository: string,
+    digest: string,
+    maxBytes = MAX_BLOB_BYTES,
+  ): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.#send(
+      repository,
+      "pull",
+      `/v2/${repository}/blobs/${digest}`,
+      {},
+      `blob ${digest}`,
+    );
+    const where = `${this.#registry}/${repository}`;
+    let total = 0;
+    return (response.body ?? new Blob([]).stream()).pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(piece, controller) {
+          total += piece.length;
+          if (total > maxBytes) {
+            throw new RegistryError(
+              `Cannot trust blob ${digest} of ${where}: it is larger than ${maxBytes} bytes. Refusing it.`,
+            );
+          }
+          controller.enqueue(piece);
+        },
+      }),
+    );
+  }
+
   async hasBlob(
     repository: string,
     digest: string,

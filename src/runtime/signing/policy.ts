@@ -50,20 +50,22 @@ export interface Signed {
 }
 
 /**
- * Checks SSH signatures over `data` (a manifest digest) against every file of the policy;
- * returns who signed, or throws `untrusted` naming `what` and why.
+ * Checks SSH signatures, each over its own `data` (what it says it signs, already checked to
+ * speak for what is installed), against every file of the policy; returns who signed, or
+ * throws `untrusted` naming `what` and why (`unbound`: why the signatures left out spoke for
+ * something else, when none was left).
  */
 export async function requireSigned(
   policy: SignerPolicy,
-  signatures: readonly string[],
-  data: string,
+  signatures: readonly { signature: string; data: string }[],
   what: string,
+  unbound?: string,
 ): Promise<Signed> {
   if (signatures.length === 0) {
-    throw refusal(what, "it is not signed", policy);
+    throw refusal(what, unbound ?? "it is not signed", policy);
   }
   let reason = "";
-  for (const signature of signatures) {
+  for (const { signature, data } of signatures) {
     let by: string | undefined;
     for (const file of policy.files) {
       const result = await sshVerify(file, signature, data);

@@ -1,5 +1,6 @@
 /**
- * SSH signatures with `ssh-keygen -Y`: the data is an OCI manifest digest (`sha256:…`), the
+ * SSH signatures with `ssh-keygen -Y`: the data is the payload `runtime/oci/signature.ts`
+ * writes (the artifact's registry, repository and tag with its manifest digest), the
  * namespace says what was signed, so a signature made for git (namespace `git`) or a file can
  * never stand in for one over a skill. ssh-keygen runs with an empty environment, the key and
  * the signature as files, the data on stdin; nothing is read from the working directory.
