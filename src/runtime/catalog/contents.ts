@@ -205,6 +205,22 @@ export function scriptAtPath(dir: string, rel: string): ScriptInfo | undefined {
   return { name: stem, file: rel, path, language };
 }
 
+/**
+ * A script at the skill root (obra's `find-polluter.sh`, documented as `./find-polluter.sh`),
+ * by its file name or, without extension, by its stem (`find-polluter`, `Find_Polluter`):
+ * the one root-level file of a script language it names, never a guess between two.
+ */
+export function scriptAtRoot(dir: string, name: string): ScriptInfo | undefined {
+  const exact = scriptAtPath(dir, name);
+  if (exact !== undefined || splitScriptFile(name) !== undefined) return exact;
+  const key = (text: string) => text.toLowerCase().replaceAll("_", "-");
+  const named = readDirEntries(dir).filter((entry) => {
+    const split = entry.isFile && !entry.isSymlink ? splitScriptFile(entry.name) : undefined;
+    return split !== undefined && key(split.stem) === key(name);
+  });
+  return named.length === 1 ? scriptAtPath(dir, named[0]!.name) : undefined;
+}
+
 /** At most this many other files are named; the rest are counted. */
 const MAX_OTHER_FILES = 200;
 const LISTED_ELSEWHERE = new Set([

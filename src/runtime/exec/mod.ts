@@ -7,7 +7,7 @@
  * (script_service.ts), then prepares, runs and reports it (prepared_run.ts); the run plan that
  * lets the next `skills run` of an unchanged skill skip the catalog and trust (run_plan.ts);
  * the workspace a script runs in, walked before and after (workspace.ts), and the run's
- * receipt (receipt.ts);
+ * receipt (receipt.ts); a piped stdin handed on to the script, bounded (stdin_feed.ts);
  * typed toolsets in an out-of-process Python host (toolset_host.ts, toolset_host.py); and
  * the parent watch that stops scripts outliving a killed CLI (parent_watch.ts, .py).
  * The .py files are embedded into src/generated/ by scripts/gen_bundled.ts.

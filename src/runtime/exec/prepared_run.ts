@@ -29,6 +29,7 @@ import { dirname, join } from "../os/paths.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace.ts";
 import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace_walk.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
+import { boundedInput, MAX_SCRIPT_STDIN_BYTES } from "./stdin_feed.ts";
 
 export interface ScriptDeps {
   home: string;
@@ -62,6 +63,11 @@ export interface ScriptDeps {
   allowNet?: readonly string[] | undefined;
   /** Notices for the user (a missing sandbox, a refused connection); default: stderr. */
   warn?: ((message: string) => void) | undefined;
+  /**
+   * `skills run`'s own stdin when it is not a terminal, passed to the script (bounded by
+   * MAX_SCRIPT_STDIN_BYTES); absent (a terminal, chat, MCP, the library): stdin is closed.
+   */
+  stdin?: ReadableStream<Uint8Array> | undefined;
 }
 
 /**
@@ -315,6 +321,14 @@ export async function executeRun(
     limits: prepared.limits,
     sandbox: prepared.sandbox,
     json,
+    stdin: deps.stdin === undefined ? undefined : boundedInput(
+      deps.stdin,
+      MAX_SCRIPT_STDIN_BYTES,
+      () =>
+        deps.warn?.(
+          `stdin cut at ${MAX_SCRIPT_STDIN_BYTES} bytes: the script's stdin ended there`,
+        ),
+    ),
     signal: deps.signal,
     onStdout: hooks.stdout,
     onStderr: hooks.stderr,
