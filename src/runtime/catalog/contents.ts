@@ -30,9 +30,13 @@ export interface ScriptInfo {
 }
 
 const MAX_RESOURCE_FILES = 500;
-const MAX_RESOURCE_DEPTH = 4;
-/** How deep the other files of a skill are listed. */
-const MAX_WALK_DEPTH = 8;
+/**
+ * How deep resource folders and a skill's other files are listed: as deep as MCP's
+ * `skills/list` describes a skill (mcp/skill_files.ts), so every shipped file is named
+ * (docx's `scripts/office/schemas/ecma/fouth-edition/*.xsd` are five folders down).
+ */
+const MAX_RESOURCE_DEPTH = 16;
+const MAX_WALK_DEPTH = 16;
 /** Scripts listed per skill, and how deep `scripts/` is searched (`office/helpers/x.py`). */
 const MAX_SCRIPTS = 200;
 const MAX_SCRIPT_DEPTH = 4;
