@@ -142,7 +142,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Global options may precede the command: readInvocation moved them after its name, so
   // these scans of the whole argv see the same words either way.
-  const wantsJson = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined).includes(
+  let wantsJson = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : undefined).includes(
     "--json",
   );
   const cwd = userDirectory();
@@ -160,11 +160,14 @@ export async function main(argv: string[]): Promise<number> {
     verbose: false, // set from the parsed options below
     color,
     readLine: lazyLineReader(),
+    pipedStdin: () => Deno.stdin.isTerminal() ? undefined : Deno.stdin.readable,
   };
   try {
     if (invocation.kind === "unknown") throw invocation.error;
     const module = await invocation.entry.load();
     const options = module.parse(invocation.argv);
+    // Parsed, the command decides: `skills run … --json out.json` is the script's option.
+    wantsJson = options.json === true;
     if (options.help) {
       stdout.write(module.help);
       return 0;

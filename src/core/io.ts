@@ -25,6 +25,11 @@ export interface Context {
   /** Reads one line from stdin (without the newline); null at end of input. */
   readLine(): Promise<string | null>;
   /**
+   * stdin as a stream when it is not a terminal (a pipe, a file, /dev/null), for a command
+   * that hands it on (`skills run` to its script); undefined on a terminal or in tests.
+   */
+  pipedStdin?: () => ReadableStream<Uint8Array> | undefined;
+  /**
    * Commands with `handlesInterrupt` may take Ctrl-C over: while at least one listener is
    * subscribed, Ctrl-C calls the listeners instead of aborting `signal` (a REPL cancels
    * the current turn and keeps running). Returns the unsubscribe function.

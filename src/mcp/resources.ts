@@ -13,6 +13,7 @@ import { canonicalSkillName, quoteName } from "../core/manifest/names.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { listScriptFiles } from "../runtime/catalog/contents.ts";
 import { readServedFile } from "./skill_files.ts";
+import { join } from "../runtime/os/paths.ts";
 
 const SKILL_URI_SCHEME = "skill://";
 
@@ -46,23 +47,80 @@ const MIME_TYPES: Record<string, string> = {
   yml: "application/yaml",
   csv: "text/csv",
   html: "text/html",
+  htm: "text/html",
+  css: "text/css",
   xml: "application/xml",
+  xsd: "application/xml",
+  xsl: "application/xml",
+  rels: "application/xml",
   py: "text/x-python",
   sh: "text/x-shellscript",
   ts: "text/typescript",
   js: "text/javascript",
+  mjs: "text/javascript",
+  cjs: "text/javascript",
   toml: "application/toml",
   png: "image/png",
   jpg: "image/jpeg",
   jpeg: "image/jpeg",
   gif: "image/gif",
+  webp: "image/webp",
+  ico: "image/vnd.microsoft.icon",
+  bmp: "image/bmp",
   svg: "image/svg+xml",
   pdf: "application/pdf",
+  ttf: "font/ttf",
+  otf: "font/otf",
+  woff: "font/woff",
+  woff2: "font/woff2",
+  zip: "application/zip",
+  gz: "application/gzip",
+  tgz: "application/gzip",
+  tar: "application/x-tar",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  mp4: "video/mp4",
+  wasm: "application/wasm",
 };
 
-export function mimeTypeOf(path: string): string {
+/**
+ * A file's media type by its extension; an unknown one is `text/plain` when the file is
+ * text (`LICENSE`, `Makefile`) and `application/octet-stream` when it is not, as `isText`
+ * (the file's first bytes, or its whole content on a read) tells.
+ */
+export function mimeTypeOf(path: string, isText = true): string {
   const ext = path.includes(".") ? path.slice(path.lastIndexOf(".") + 1).toLowerCase() : "";
-  return MIME_TYPES[ext] ?? "text/plain";
+  return MIME_TYPES[ext] ?? (isText ? "text/plain" : "application/octet-stream");
+}
+
+/** Whether a file's first KiB reads as text (UTF-8, no NUL): for an unknown extension only. */
+function looksLikeText(path: string): boolean {
+  try {
+    const file = Deno.openSync(path);
+    try {
+      const head = new Uint8Array(1024);
+      const n = file.readSync(head) ?? 0;
+      const bytes = head.subarray(0, n);
+      if (bytes.includes(0)) return false;
+      // A character cut at the KiB's end is still text.
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, Math.max(0, n - 3)));
+      return true;
+    } finally {
+      file.close();
+    }
+  } catch {
+    return true;
+  }
+}
+
+/** The listed media type: by extension, else by the file's first bytes. */
+function listedMimeType(dir: string, path: string): string {
+  const known = mimeTypeOf(path);
+  if (known !== "text/plain" || path.toLowerCase().endsWith(".txt")) return known;
+  return mimeTypeOf(path, looksLikeText(join(dir, ...path.split("/"))));
 }
 
 export function skillUri(skill: string, path: string): string {
@@ -88,7 +146,7 @@ export function listSkillResources(skills: readonly SkillRecord[]): SkillResourc
         uri: skillUri(skill.canonical, path),
         name: `${skill.canonical}/${path}`,
         title: `${skill.canonical}: ${path}`,
-        mimeType: mimeTypeOf(path),
+        mimeType: listedMimeType(skill.dir, path),
       });
     }
   }
@@ -170,7 +228,7 @@ export async function readSkillResource(
     }
     const served = await readServedFile(verified, parsed.path);
     if ("success" in served) return { ok: false, error: served };
-    const mimeType = mimeTypeOf(parsed.path);
+    const mimeType = mimeTypeOf(parsed.path, served.text !== undefined);
     return {
       ok: true,
       contents: served.text === undefined

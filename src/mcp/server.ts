@@ -11,14 +11,7 @@
 // The SDK's wildcard export maps `x.js` to a missing `x.js.d.ts`, hence the type hints.
 import { Server } from "@modelcontextprotocol/sdk/server";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  type CallToolResult,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Envelope, fail } from "../core/envelope.ts";
 import { isPlainObject } from "../core/manifest/validation.ts";
 import type { ToolSurface } from "../agent/surface/tool_surface.ts";
@@ -71,8 +64,6 @@ function callParams(params: unknown): { name: string; arguments: unknown } {
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const server = newServer(options.surface, options.version);
-  serveTools(server, options.surface);
-  serveResources(server, options);
   serveUnschemed(server, options);
   announceChanges(server, options.surface, options.log);
   server.onerror = (error) => options.log(`MCP: ${error.message}`);
@@ -96,14 +87,40 @@ function newServer(surface: ToolSurface, version: string): Server {
 }
 
 /** `tools/list`: the surface's tools as they are now (a toolset mounted adds some). */
-function serveTools(server: Server, surface: ToolSurface): void {
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await surface.refresh(), surface.listTools()).map((tool) => ({
+async function listTools(surface: ToolSurface, params: unknown) {
+  listParams("tools/list", params);
+  await surface.refresh();
+  return {
+    tools: surface.listTools().map((tool) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema as { type: "object"; [key: string]: unknown },
     })),
-  }));
+  };
+}
+
+/**
+ * The params of a list request (`tools/list`, `resources/list`, …): none, or an object whose
+ * `cursor`, when given, is a string. Checked here rather than by the SDK's schemas, whose
+ * failure is a -32603 with the schema dumped.
+ */
+function listParams(method: string, params: unknown): void {
+  if (params === undefined) return;
+  if (!isPlainObject(params)) throw invalidParams(`${method} params must be an object`);
+  if (params.cursor !== undefined && typeof params.cursor !== "string") {
+    throw invalidParams(`${method} 'cursor' must be a string: the nextCursor of an earlier page`);
+  }
+}
+
+/** The `uri` of a `resources/read` request, checked as `listParams` checks lists. */
+function readParams(params: unknown): string {
+  if (!isPlainObject(params)) {
+    throw invalidParams("resources/read needs params: an object with 'uri'");
+  }
+  if (typeof params.uri !== "string") {
+    throw invalidParams("resources/read params need 'uri', the resource's URI as a string");
+  }
+  return params.uri;
 }
 
 /**
@@ -130,46 +147,55 @@ async function callTool(
   return toolResult(envelope);
 }
 
-/** `resources/*`: the active skills' files, listed, templated and read whole. */
-function serveResources(server: Server, options: McpServerOptions): void {
+/**
+ * `resources/*`: the active skills' files, listed, templated and read whole (the active skills
+ * as they are now: the catalog follows installs and removals). Undefined for another method.
+ */
+async function resourceRequest(
+  options: McpServerOptions,
+  method: string,
+  params: unknown,
+): Promise<Record<string, unknown> | undefined> {
   const { surface } = options;
-  // The active skills as they are now: the catalog follows installs and removals.
-  const skills = () => surface.skills();
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    await surface.refresh();
-    return { resources: listSkillResources(skills()) };
-  });
-
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
-    await surface.refresh();
-    return {
-      resourceTemplates: skills().length === 0 ? [] : [{
-        uriTemplate: "skill://{skill}/{+path}",
-        name: "skill-file",
-        title: "A file of an active skill",
-        // What reads serve (resources.ts, skill_files.ts): any file, whole.
-        description: "Any file of an active skill (SKILL.md, references/…, assets/…, " +
-          "scripts/…), whole: text, or a base64 blob for a binary file; at most 16 MiB",
-      }],
-    };
-  });
-
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    await surface.refresh();
-    const read = await readSkillResource(skills(), request.params.uri, (s) => surface.served(s));
-    if (!read.ok) {
-      const error = read.error as Extract<Envelope, { success: false }>;
-      const code = error.error === "not_found" ? RESOURCE_NOT_FOUND : INVALID_PARAMS;
-      options.debug?.(`resources/read ${request.params.uri} → ${error.error}`);
-      throw new ProtocolError(code, error.message, error);
+  switch (method) {
+    case "resources/list":
+      listParams(method, params);
+      await surface.refresh();
+      return { resources: listSkillResources(surface.skills()) };
+    case "resources/templates/list":
+      listParams(method, params);
+      await surface.refresh();
+      return { resourceTemplates: surface.skills().length === 0 ? [] : [RESOURCE_TEMPLATE] };
+    case "resources/read": {
+      const uri = readParams(params);
+      await surface.refresh();
+      const read = await readSkillResource(surface.skills(), uri, (s) => surface.served(s));
+      if (!read.ok) {
+        const error = read.error as Extract<Envelope, { success: false }>;
+        const code = error.error === "not_found" ? RESOURCE_NOT_FOUND : INVALID_PARAMS;
+        options.debug?.(`resources/read ${uri} → ${error.error}`);
+        throw new ProtocolError(code, error.message, error);
+      }
+      return { contents: [read.contents] } satisfies ReadResourceResult;
     }
-    return { contents: [read.contents] } satisfies ReadResourceResult;
-  });
+  }
+  return undefined;
 }
 
+/** The one resource template: any file of an active skill. */
+const RESOURCE_TEMPLATE = {
+  uriTemplate: "skill://{skill}/{+path}",
+  name: "skill-file",
+  title: "A file of an active skill",
+  // What reads serve (resources.ts, skill_files.ts): any file, whole.
+  description: "Any file of an active skill (SKILL.md, references/…, assets/…, " +
+    "scripts/…), whole: text, or a base64 blob for a binary file; at most 16 MiB",
+};
+
 /**
- * The SDK has no schemas for skills/*, and its own for tools/call answers a malformed call
- * with a schema dump: both arrive here, checked by our own code.
+ * The SDK has no schemas for skills/*, and its own for tools/* and resources/* answer
+ * malformed params with -32603 and a schema dump: all of them arrive here, checked by our
+ * own code (-32602 and one sentence).
  */
 function serveUnschemed(server: Server, options: McpServerOptions): void {
   const { surface } = options;
@@ -183,6 +209,9 @@ function serveUnschemed(server: Server, options: McpServerOptions): void {
     if (request.method === "tools/call") {
       return await callTool(options, request.params, extra.signal);
     }
+    if (request.method === "tools/list") return await listTools(surface, request.params);
+    const resources = await resourceRequest(options, request.method, request.params);
+    if (resources !== undefined) return resources;
     await surface.refresh();
     return await extension(request);
   }) as NonNullable<Server["fallbackRequestHandler"]>;

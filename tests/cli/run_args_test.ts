@@ -66,7 +66,21 @@ Deno.test("run parse() splits its own options from the script's arguments", () =
       args: ["--help"],
       scriptHelp: true,
     }],
-    [["--", "k", "s", "--", "-x"], { skill: "k", script: "s", args: ["--", "-x"] }],
+    // The script's `--` is skills run's: not passed on, and nothing after it is read.
+    [["--", "k", "s", "--", "-x"], { skill: "k", script: "s", args: ["-x"] }],
+    [["k", "s", "--", "--json", "--help"], { skill: "k", script: "s", args: ["--json", "--help"] }],
+    // `--json VALUE` is the script's own option; a bare one (last, or before an option) is ours.
+    [["t", "collect", "nodeapp", "--json", "out/findings.json"], {
+      skill: "t",
+      script: "collect",
+      args: ["nodeapp", "--json", "out/findings.json"],
+    }],
+    [["k", "s", "--json", "--limit", "5"], {
+      skill: "k",
+      script: "s",
+      args: ["--json", "--limit", "5"],
+      json: true,
+    }],
     [["--help"], { help: true }],
     [["k", "-h"], { help: true }],
   ];

@@ -89,6 +89,9 @@ Deno.test("canonicalScriptName() asks for a script by name, or by file when a sc
   assert.equal(canonicalScriptName("scripts/Office/unpack.py"), "scripts/office/unpack.py");
   assert.equal(canonicalScriptName("office/unpack"), "office/unpack");
   assert.equal(canonicalScriptName("resources/deploy.sh"), "resources/deploy.sh");
+  // `./` is the skill root, as instructions write a script there (`./find-polluter.sh`).
+  assert.equal(canonicalScriptName("./Find-Polluter.sh"), "find-polluter.sh");
+  assert.equal(canonicalScriptName("./status"), "status");
   for (
     const bad of [
       "../status",
@@ -97,7 +100,8 @@ Deno.test("canonicalScriptName() asks for a script by name, or by file when a sc
       ".py",
       "a b",
       "x.tar",
-      "./status",
+      "./",
+      "./../status",
       "/etc/passwd",
       "a//b",
       "scripts/.hidden.py",

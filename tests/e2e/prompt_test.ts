@@ -1,6 +1,7 @@
 /**
- * `skills prompt` end to end. The must-show: its output is byte-identical to the block the
- * chat loop sends — checked on the request body a scripted local LLM server records.
+ * `skills prompt` end to end. Its output without locations is byte-identical to the block
+ * the chat loop sends — checked on the request body a scripted local LLM server records —
+ * while the chat loop never sends a host path (the provider sees no folder of this machine).
  */
 
 import assert from "node:assert/strict";
@@ -43,10 +44,10 @@ Deno.test("skills prompt prints the <available_skills> block with SKILL.md locat
   }
 });
 
-Deno.test("skills prompt output is byte-identical to the block skills chat sends", async () => {
+Deno.test("skills prompt --no-location is byte-identical to the block skills chat sends, which names no host path", async () => {
   await using home = await tempDir();
   const env = { SKILLS_HOME: home.path, AGENT_SKILLS: BOTH };
-  const prompt = await runCli(["prompt"], { env });
+  const prompt = await runCli(["prompt", "--no-location"], { env });
   assert.equal(prompt.code, 0, prompt.stderr);
   const block = prompt.stdout.slice(0, -1);
   assert.ok(block.startsWith("<available_skills>\n") && block.endsWith("</available_skills>"));
@@ -60,6 +61,9 @@ Deno.test("skills prompt output is byte-identical to the block skills chat sends
     const system = messages.find((m) => m.role === "system")!.content;
     const start = system.indexOf("<available_skills>");
     assert.equal(system.slice(start), block);
+    // The provider is told no folder of this machine (issue 40: 46 of kalshi's 145 tokens).
+    assert.doesNotMatch(system, /<location>|\/SKILL\.md/);
+    assert.ok(!system.includes(home.path), "no host path reaches the provider");
   });
 });
 

@@ -57,6 +57,38 @@ Deno.test("skills mcp answers malformed tools/call params with -32602 and one re
   assert.equal(ok.result?.isError, false, JSON.stringify(ok));
 });
 
+Deno.test("skills mcp answers malformed list and read params with -32602 and one sentence", async () => {
+  await using s = await serving();
+  await s.server.initialize();
+  for (
+    const [method, params, says] of [
+      ["resources/read", {}, /'uri'/],
+      ["resources/read", { uri: 5 }, /'uri'/],
+      ["resources/read", undefined, /needs params/],
+      ["tools/list", { cursor: 5 }, /'cursor' must be a string/],
+      ["resources/list", { cursor: 5 }, /'cursor' must be a string/],
+      ["resources/templates/list", { cursor: {} }, /'cursor' must be a string/],
+    ] as const
+  ) {
+    const answer = await s.request(method, params);
+    assert.equal(answer.error?.code, -32602, `${method} ${JSON.stringify(answer)}`);
+    const message = String(answer.error.message);
+    assert.match(message, says);
+    assert.doesNotMatch(message, /[\n{[]/, message);
+    assert.ok(message.length < 120, message);
+  }
+  // Well-formed ones still work: with and without a cursor.
+  const tools = await s.request("tools/list", { cursor: "0" });
+  assert.ok(Array.isArray(tools.result?.tools), JSON.stringify(tools));
+  const listed = await s.request("resources/list");
+  const first = listed.result?.resources?.[0]?.uri;
+  assert.equal(typeof first, "string", JSON.stringify(listed));
+  const read = await s.request("resources/read", { uri: first });
+  assert.equal(read.result?.contents?.[0]?.uri, first, JSON.stringify(read));
+  const templates = await s.request("resources/templates/list");
+  assert.equal(templates.result?.resourceTemplates?.length, 1);
+});
+
 Deno.test("skills mcp error messages carry no 'MCP error <code>:' of their own", async () => {
   await using s = await serving();
   await s.server.initialize();

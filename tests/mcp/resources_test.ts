@@ -131,3 +131,41 @@ Deno.test("readSkillResource() applies read_skill_file's containment rules and r
     assert.equal(result.error.success ? "" : result.error.error, code, uri);
   }
 });
+
+Deno.test("every shipped file is a resource at any depth, with its media type (docx's schema tree, a font)", async () => {
+  await using root = await tempDir();
+  const dir = join(root.path, "deep");
+  const files: Record<string, string | Uint8Array> = {
+    "SKILL.md": "---\nname: deep\ndescription: Deep files.\n---\n\nBody\n",
+    "scripts/office/unpack.py": "print('x')\n",
+    "scripts/office/schemas/ecma/fouth-edition/opc-digSig.xsd": "<xsd:schema/>\n",
+    "references/a/b/c/d/e/notes.md": "# Deep\n",
+    "assets/fonts/sub/Inter.ttf": new Uint8Array([0, 1, 0, 0, 0, 0x10, 0x80]),
+    "templates/x/y/z/w/letter.docx": new Uint8Array([0x50, 0x4b, 3, 4, 0]),
+    "LICENSE": "MIT\n",
+    "data/blob": new Uint8Array([0xff, 0, 0xfe]),
+  };
+  for (const [path, content] of Object.entries(files)) {
+    await Deno.mkdir(join(dir, path, ".."), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(join(dir, path), content);
+    else await Deno.writeFile(join(dir, path), content);
+  }
+  const skill = await loadSkillDir(dir, root.path, { origin: "local", trusted: true });
+  const listed = new Map(listSkillResources([skill]).map((r) => [r.uri, r.mimeType]));
+  for (const path of Object.keys(files)) {
+    assert.ok(listed.has(skillUri("deep", path)), `${path} is listed`);
+  }
+  assert.equal(listed.size, Object.keys(files).length);
+  const type = (path: string) => listed.get(skillUri("deep", path));
+  assert.equal(type("assets/fonts/sub/Inter.ttf"), "font/ttf");
+  assert.equal(type("scripts/office/schemas/ecma/fouth-edition/opc-digSig.xsd"), "application/xml");
+  assert.match(type("templates/x/y/z/w/letter.docx")!, /wordprocessingml\.document$/);
+  assert.equal(type("LICENSE"), "text/plain");
+  assert.equal(type("data/blob"), "application/octet-stream");
+  // What activate_skill's <skill_resources> names: the same deep files.
+  assert.ok(skill.references.includes("references/a/b/c/d/e/notes.md"));
+  assert.ok(skill.files.includes("templates/x/y/z/w/letter.docx"));
+  const read = await readSkillResource([skill], skillUri("deep", "data/blob"));
+  assert.ok(read.ok && "blob" in read.contents);
+  assert.equal(read.ok && read.contents.mimeType, "application/octet-stream");
+});

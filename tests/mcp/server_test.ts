@@ -78,7 +78,7 @@ Deno.test("skills mcp serves the chat tool surface unchanged: five tools, same s
   ]);
   // The very definitions the chat loop's surface factory gives for the same skills.
   const catalog = await loadCatalog(s.home);
-  const surface = await surfaceFactory({ home: s.home, catalog, env: {} })(
+  const surface = await surfaceFactory({ home: s.home, catalog, env: {}, location: "resource" })(
     new Set(ACTIVE.split(",")),
   );
   try {
@@ -244,6 +244,11 @@ Deno.test("skills mcp --skills overrides AGENT_SKILLS for tools, instructions an
   );
   assert.match(s.client.getInstructions() ?? "", /<name>kalshi-markets<\/name>/);
   assert.doesNotMatch(s.client.getInstructions() ?? "", /hello-extended/);
+  // Each SKILL.md by the resource a client can read, never a folder of the server's host.
+  const instructions = s.client.getInstructions() ?? "";
+  assert.match(instructions, /<location>skill:\/\/kalshi-markets\/SKILL\.md<\/location>/);
+  assert.ok(!instructions.includes(s.home), "no host path in the instructions");
+  assert.doesNotMatch(instructions, /<location>\//);
   const { resources } = await s.client.listResources();
   assert.ok(resources.every((r) => r.uri.startsWith("skill://kalshi-markets/")));
   const hello = await s.client.callTool({

@@ -20,6 +20,12 @@ export interface SurfaceFactoryOptions {
   cwd?: string;
   /** Surfaces follow the catalog as other commands change it (mcp, chat). */
   catalogWatch?: CatalogWatch;
+  /**
+   * `<location>` in what the model is told: MCP's resource URI (`mcp`: a client can read
+   * it), else none (`chat`: the model activates skills by name). Never a host path: an HTTP
+   * client or a provider would see the server's folders.
+   */
+  location?: "resource";
 }
 
 /** A function that opens a fresh surface for a set of active skills. */
@@ -35,9 +41,7 @@ export function surfaceFactory(
       active,
       env: options.env,
       enforceAllowedTools,
-      // <location> lets a model (or a human reading the transcript) see where a skill lives;
-      // it also makes `skills prompt` output byte-identical to what chat and MCP send.
-      includeLocation: true,
+      ...(options.location ? { includeLocation: options.location } : {}),
       allowUntrusted: options.allowUntrusted === true,
       ...(options.cwd ? { cwd: options.cwd } : {}),
       ...(options.catalogWatch ? { catalogWatch: options.catalogWatch } : {}),

@@ -1,6 +1,7 @@
 /**
  * The system prompt and the `<available_skills>` block (pure). `skills prompt` prints the
- * block rendered here, so it is byte-identical to what the chat loop and MCP clients see.
+ * block rendered here: without `<location>` it is byte-identical to what the chat loop sends;
+ * MCP's instructions name each SKILL.md by its resource URI, never by a host path.
  */
 
 import { markInvisible } from "../../core/terminal_text.ts";
@@ -8,7 +9,7 @@ import { markInvisible } from "../../core/terminal_text.ts";
 interface SkillSummary {
   name: string;
   description: string;
-  /** Absolute path of the skill's SKILL.md (shown as `<location>` when given). */
+  /** Where the skill's SKILL.md is (an absolute path, or `skill://<name>/SKILL.md`). */
   location?: string;
 }
 

@@ -51,8 +51,13 @@ export interface ToolSurfaceOptions {
   env: Readonly<Record<string, string>>;
   /** `SKILLS_ALLOWED_TOOLS=on`: contract the tool list to the activated skill's allowed-tools. */
   enforceAllowedTools?: boolean;
-  /** Include `<location>` (absolute SKILL.md path) in `<available_skills>`. */
-  includeLocation?: boolean;
+  /**
+   * `<location>` in `<available_skills>`: `true` or `"path"`, the absolute SKILL.md path (for
+   * a program on the same machine, as `skills prompt` prints it); `"resource"`, its MCP
+   * resource URI `skill://<name>/SKILL.md` (what an MCP client can read, and no host path);
+   * left out by default (a model activates a skill by its name).
+   */
+  includeLocation?: boolean | "path" | "resource";
   /** Debug/warning lines (stderr). */
   log?: (message: string) => void;
   /**

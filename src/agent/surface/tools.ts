@@ -150,7 +150,7 @@ class SkillToolSurface implements ToolSurface {
       ...offered.map((s) => ({
         name: s.canonical,
         description: s.manifest.description,
-        ...(this.#options.includeLocation ? { location: s.skillMdPath } : {}),
+        ...locationOf(s, this.#options.includeLocation),
       })),
       ...virtual.map((v) => ({ name: v.name, description: v.description })),
     ]);
@@ -718,4 +718,13 @@ function pathsRelativeToSkills<T extends { path: string }>(
     }));
   }
   return { ...envelope, result };
+}
+
+/** A skill's `<location>` as the surface's options ask (ToolSurfaceOptions.includeLocation). */
+function locationOf(
+  skill: SkillRecord,
+  wanted: boolean | "path" | "resource" | undefined,
+): { location?: string } {
+  if (wanted === "resource") return { location: `skill://${skill.canonical}/SKILL.md` };
+  return wanted === true || wanted === "path" ? { location: skill.skillMdPath } : {};
 }

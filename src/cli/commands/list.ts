@@ -1,5 +1,6 @@
 /** `skills list`: every discovered skill, sorted by canonical name. */
 
+import { skillVersion } from "../../core/manifest/semver.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
@@ -73,7 +74,7 @@ function listedRows(
     ...catalog.skills.map((s) => ({
       name: s.name,
       canonical: s.canonical,
-      version: s.manifest.version ?? null,
+      version: skillVersion(s.manifest) ?? null,
       description: s.manifest.description,
       source: s.origin,
       scope: s.scope,

@@ -95,6 +95,7 @@ async function setUpServing(options: McpOptions, ctx: Context, session: Session)
   const watch = watchSession(ctx, session, options.skills, log);
   // The same factory `skills chat` and `skills context` open their surface with.
   const openSurface = surfaceFactory({
+    location: "resource",
     home: session.home,
     catalog: session.catalog,
     allowUntrusted: session.allowUntrusted,

@@ -71,11 +71,31 @@ export const { help, parse } = defineCommand(runSpec, ({ values, positionals, re
   }
   options.skill = skill;
   options.script = script;
-  options.args = rest;
-  if (options.args.includes("--json")) options.json = true;
-  options.scriptHelp = options.args.includes("--help");
+  const read = scriptArguments(rest);
+  options.args = read.args;
+  if (read.json) options.json = true;
+  options.scriptHelp = read.help;
   return options;
 });
+
+/**
+ * What `skills run` reads among the script's arguments, which all go to the script: a bare
+ * `--json` (last, or followed by another option) selects JSON mode, while `--json VALUE` is
+ * the script's own option (Trail of Bits' `collect.py nodeapp --json out/findings.json`);
+ * `--help` asks for the script's help. After a `--` (which is not passed on) nothing is
+ * read: everything there is the script's, as typed.
+ */
+export function scriptArguments(
+  rest: readonly string[],
+): { args: string[]; json: boolean; help: boolean } {
+  const end = rest.indexOf("--");
+  const read = end === -1 ? rest : rest.slice(0, end);
+  const args = end === -1 ? [...rest] : [...read, ...rest.slice(end + 1)];
+  const json = read.some((arg, i) =>
+    arg === "--json" && (i === read.length - 1 || read[i + 1]!.startsWith("-"))
+  );
+  return { args, json, help: read.includes("--help") };
+}
 
 export type RunOptions = OptionsOf<typeof parse>;
 
@@ -189,6 +209,8 @@ function scriptDeps(options: RunOptions, ctx: Context, home: string): ScriptDeps
     allowNet: options.allowNet,
     warn: (message) => warn(ctx, message),
     review: options.review ? (plan) => reviewDiff(ctx, plan) : undefined,
+    // A pipe or a file is the script's to read; a terminal is never read (its stdin closed).
+    stdin: options.scriptHelp ? undefined : ctx.pipedStdin?.(),
   };
 }
 

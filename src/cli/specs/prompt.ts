@@ -13,7 +13,8 @@ system prompt or an AGENTS.md file: each skill's name, description and, as
 AGENT_SKILLS (a,b | all | all-untrusted | none) unless --skills is given.
 
 The XML form is rendered by the same code that builds the system prompt of
-\`skills chat\` and \`skills mcp\`: it is byte-for-byte the block they send.`,
+\`skills chat\` and \`skills mcp\`: with --no-location it is byte-for-byte the block
+chat sends (chat and mcp never send a host path; mcp names skill://<name>/SKILL.md).`,
   flags: {
     skills: {
       type: "string",

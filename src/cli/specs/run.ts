@@ -42,8 +42,14 @@ time and file size.
 
 Everything after <script> is passed to the script. Among those arguments:
   --json         JSON mode: stdout carries exactly one JSON document, the script's
-                 output on success or {"success": false, "error", "message"} on failure
-  --help         Show the script's own help`,
+                 output on success or {"success": false, "error", "message"} on failure.
+                 Only a bare --json (last, or before another option): --json VALUE is
+                 the script's own option, passed on without JSON mode
+  --help         Show the script's own help
+  --             Not passed on; nothing after it is read (all of it is the script's)
+A script at the skill root runs by its file name, ./NAME.sh or its name alone.
+stdin is passed to the script when it is not a terminal (up to 16 MiB; past that the
+script's stdin ends and a warning says so); from a terminal, the script's stdin is empty.`,
   optionsTitle: "Options (before <skill>)",
   flags: {
     timeout: {

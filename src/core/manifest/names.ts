@@ -77,12 +77,14 @@ export function isValidSkillName(value: unknown): value is string {
  * How a script is asked for: `Status`, `status`, `status.py` → `status` or `status.py`;
  * nested ones by their path, `office/unpack` or `scripts/office/unpack.py`; a file
  * elsewhere in the skill by its path from the skill root, `resources/deploy.sh` (lower case;
- * an extension only when one of a script language was given). Every part must be a name
+ * an extension only when one of a script language was given; a leading `./` means the
+ * skill root). Every part must be a name
  * one can type: no `..`, no absolute path, no hidden part. Throws `invalid_name`.
  */
 export function canonicalScriptName(value: unknown): string {
   const text = typeof value === "string" ? value : String(value);
-  const parts = text.split("/");
+  // `./find-polluter.sh`, as a skill's instructions write a script at its root.
+  const parts = text.replace(/^(?:\.\/)+/, "").split("/");
   const invalid = (why: string) =>
     new SkillError("invalid_name", `Invalid script name: '${quoteName(text)}' (${why})`);
   if (parts.length > MAX_SCRIPT_PARTS) throw invalid("is nested too deep");

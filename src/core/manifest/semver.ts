@@ -1,4 +1,22 @@
-/** Just enough semver for `version` fields and min/max version gating. */
+/** Just enough semver for `version` fields and min/max version gating; the version a skill shows. */
+
+/**
+ * The version a skill shows (`list`, `info`): `metadata.version`, the field the authors'
+ * guide recommends and `publish` puts in the OCI version annotation, else the seed's
+ * top-level `version` (publish's precedence). Here, not in manifest.ts, so that `list`
+ * loads no validator for it.
+ */
+export function skillVersion(
+  manifest: {
+    version?: string | undefined;
+    metadata?: Readonly<Record<string, string>> | undefined;
+  },
+): string | undefined {
+  const fromMetadata = manifest.metadata?.version;
+  return typeof fromMetadata === "string" && fromMetadata.trim() !== ""
+    ? fromMetadata
+    : manifest.version;
+}
 
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;

@@ -185,3 +185,30 @@ export function fromSharedEntry(raw: Record<string, unknown>): Record<string, un
     ref: pinnedRef,
   };
 }
+
+/**
+ * What vercel-labs' CLI (1.7.4) copies of a skill into `.agents/skills/<name>` (its
+ * `copyDirectory`): every file but those named `metadata.json`, at any depth, and those in
+ * `.git`, `__pycache__` or `__pypackages__` folders. Its `computedHash` covers the source
+ * folder instead (every regular file outside `.git` and `node_modules` folders), so a skill
+ * it installed lacks files its hash covers; `files` is this tool's listing of the source.
+ */
+export function peerInstalledFiles(
+  files: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, sha] of Object.entries(files)) {
+    const parts = path.split("/");
+    if (parts[parts.length - 1] === "metadata.json") continue;
+    if (parts.slice(0, -1).some((p) => [".git", "__pycache__", "__pypackages__"].includes(p))) {
+      continue;
+    }
+    out[path] = sha;
+  }
+  return out;
+}
+
+/** Whether the peer walks into a folder named `name` for its `computedHash`. */
+export function peerHashesFolder(name: string): boolean {
+  return name !== ".git" && name !== "node_modules";
+}

@@ -22,7 +22,8 @@ import { CODEX_AGENT_FILE } from "./load_terms.ts";
 import type { SkillRecord } from "./loader.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 
-const CACHE_FORMAT = 5;
+/** 6: resource folders and other files listed 16 folders deep (was 4 and 8). */
+const CACHE_FORMAT = 6;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */
 const MAX_STAMPED_DIRS = 64;
 const MAX_DEPTH = 5;

@@ -30,9 +30,13 @@ export interface ScriptInfo {
 }
 
 const MAX_RESOURCE_FILES = 500;
-const MAX_RESOURCE_DEPTH = 4;
-/** How deep the other files of a skill are listed. */
-const MAX_WALK_DEPTH = 8;
+/**
+ * How deep resource folders and a skill's other files are listed: as deep as MCP's
+ * `skills/list` describes a skill (mcp/skill_files.ts), so every shipped file is named
+ * (docx's `scripts/office/schemas/ecma/fouth-edition/*.xsd` are five folders down).
+ */
+const MAX_RESOURCE_DEPTH = 16;
+const MAX_WALK_DEPTH = 16;
 /** Scripts listed per skill, and how deep `scripts/` is searched (`office/helpers/x.py`). */
 const MAX_SCRIPTS = 200;
 const MAX_SCRIPT_DEPTH = 4;
@@ -203,6 +207,22 @@ export function scriptAtPath(dir: string, rel: string): ScriptInfo | undefined {
   if (language === undefined) return undefined;
   const stem = parts.slice(0, -1).concat(split?.stem ?? name).join("/");
   return { name: stem, file: rel, path, language };
+}
+
+/**
+ * A script at the skill root (obra's `find-polluter.sh`, documented as `./find-polluter.sh`),
+ * by its file name or, without extension, by its stem (`find-polluter`, `Find_Polluter`):
+ * the one root-level file of a script language it names, never a guess between two.
+ */
+export function scriptAtRoot(dir: string, name: string): ScriptInfo | undefined {
+  const exact = scriptAtPath(dir, name);
+  if (exact !== undefined || splitScriptFile(name) !== undefined) return exact;
+  const key = (text: string) => text.toLowerCase().replaceAll("_", "-");
+  const named = readDirEntries(dir).filter((entry) => {
+    const split = entry.isFile && !entry.isSymlink ? splitScriptFile(entry.name) : undefined;
+    return split !== undefined && key(split.stem) === key(name);
+  });
+  return named.length === 1 ? scriptAtPath(dir, named[0]!.name) : undefined;
 }
 
 /** At most this many other files are named; the rest are counted. */

@@ -8,7 +8,8 @@
  * lets the next `skills run` of an unchanged skill skip the catalog and trust (run_plan.ts);
  * the workspace's secret files, and in policy mode its walk before and after a run
  * (workspace_walk.ts); a sandboxed run's copy-on-write workspace from the run's side
- * (transaction.ts; runtime/workspace applies the diff); and the run's receipt (receipt.ts);
+ * (transaction.ts; runtime/workspace applies the diff); the run's receipt (receipt.ts); a
+ * piped stdin handed on to the script, bounded (stdin_feed.ts);
  * typed toolsets in an out-of-process Python host (toolset_host.ts, toolset_host.py); and
  * the parent watch that stops scripts outliving a killed CLI (parent_watch.ts, .py).
  * The .py files are embedded into src/generated/ by scripts/gen_bundled.ts.

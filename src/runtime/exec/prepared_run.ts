@@ -29,6 +29,7 @@ import { dirname, join } from "../os/paths.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace.ts";
 import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace_walk.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
+import { boundedInput, MAX_SCRIPT_STDIN_BYTES } from "./stdin_feed.ts";
 
 import type { ApplyPlan } from "../workspace/apply.ts";
 import {
@@ -77,6 +78,11 @@ export interface ScriptDeps {
    * it (declined: nothing is written). Without it the diff is applied.
    */
   review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
+  /**
+   * `skills run`'s own stdin when it is not a terminal, passed to the script (bounded by
+   * MAX_SCRIPT_STDIN_BYTES); absent (a terminal, chat, MCP, the library): stdin is closed.
+   */
+  stdin?: ReadableStream<Uint8Array> | undefined;
 }
 
 /**
@@ -351,6 +357,14 @@ export async function executeRun(
       limits: prepared.limits,
       sandbox: withLayer(prepared, layer),
       json,
+      stdin: deps.stdin === undefined ? undefined : boundedInput(
+        deps.stdin,
+        MAX_SCRIPT_STDIN_BYTES,
+        () =>
+          deps.warn?.(
+            `stdin cut at ${MAX_SCRIPT_STDIN_BYTES} bytes: the script's stdin ended there`,
+          ),
+      ),
       signal: deps.signal,
       onStdout: hooks.stdout,
       onStderr: hooks.stderr,

@@ -12,6 +12,7 @@ import { type ErrorCode, SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
 import { type LaunchPlan, planLaunch, type SandboxedProcess, spawnLaunch } from "./sandbox.ts";
+import { feedStdin } from "./stdin_feed.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { afterDelay, delay } from "../os/timer.ts";
 import type { RunReceipt } from "./receipt.ts";
@@ -143,6 +144,8 @@ export interface RunRequest {
   sandbox?: SandboxRequest | undefined;
   /** JSON mode: append `--json` unless present, and parse stdout. */
   json: boolean;
+  /** Piped into the script as it arrives (exec/stdin_feed.ts); absent: stdin is closed. */
+  stdin?: ReadableStream<Uint8Array> | undefined;
   signal?: AbortSignal | undefined;
   /**
    * Streaming mode: stdout chunks as they arrive (still capped). Outside JSON mode stdout
@@ -239,7 +242,9 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     cwd: request.cwd ?? dirname(request.script.path),
     env: request.env,
     sandbox: request.sandbox,
+    stdin: request.stdin === undefined ? "null" : "piped",
   });
+  const feed = request.stdin === undefined ? undefined : feedStdin(request.stdin, proc.child.stdin);
   const watch = new RunWatch(proc, request);
   const { out, err } = watch;
   let status: Deno.CommandStatus | undefined;
@@ -256,6 +261,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     }
     await drained;
   } finally {
+    feed?.stop();
     watch.end();
     // Never leave a sandbox's work folder behind, even when reading failed.
     if (status === undefined) await proc.killTree();

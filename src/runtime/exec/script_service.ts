@@ -249,12 +249,12 @@ async function lookupScript(
   file: string,
   scriptName: string,
 ): Promise<ScriptInfo | undefined> {
-  const asPath = String(scriptName);
+  const asPath = String(scriptName).replace(/^(?:\.\/)+/, "");
   const listed = findScript(skill, file);
-  if (listed !== undefined || !asPath.includes("/")) return listed;
-  // The skill's walkers only for a name that is a path: a listed script needs none.
-  const { scriptAtPath } = await import("../catalog/contents.ts");
-  return scriptAtPath(skill.dir, asPath);
+  if (listed !== undefined) return listed;
+  // The skill's walkers only for a name no listed script has: a listed script needs none.
+  const { scriptAtPath, scriptAtRoot } = await import("../catalog/contents.ts");
+  return asPath.includes("/") ? scriptAtPath(skill.dir, asPath) : scriptAtRoot(skill.dir, asPath);
 }
 
 /** The script named is not one of `skill`'s: where to see them. */

@@ -5,6 +5,7 @@
  * report is read from.
  */
 
+import { skillVersion } from "../../core/manifest/semver.ts";
 import type { Context } from "../../core/io.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
 import { findSkill, type ShadowedSkill, type SkillRecord } from "../catalog/catalog.ts";
@@ -29,7 +30,7 @@ function describeSkill(
     name: skill.name,
     canonical: skill.canonical,
     description: m.description,
-    version: m.version ?? null,
+    version: skillVersion(m) ?? null,
     author: m.author ?? null,
     license: m.license ?? null,
     repository: m.repository ?? null,

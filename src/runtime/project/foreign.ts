@@ -21,6 +21,8 @@ import {
   withLockedSkill,
 } from "../../core/records/lockfile_model.ts";
 import { publishedSkillKey } from "../../core/manifest/names.ts";
+import { peerHashesFolder, peerInstalledFiles } from "../../core/records/lockfile_peer.ts";
+import { combineDigest } from "../../core/records/digest.ts";
 import {
   parseSource,
   type RefRequest,
@@ -108,12 +110,54 @@ function declaredNames(
   return names;
 }
 
-async function foreignHash(dir: string, files: Record<string, string>): Promise<string> {
-  const list = [];
-  for (const path of Object.keys(files)) {
-    list.push({ path, bytes: await Deno.readFile(join(dir, ...path.split("/"))) });
-  }
+/**
+ * The peer's `computedHash` of a folder, walked as it walks (lockfile_peer.ts): every
+ * regular file (no symlink) outside `.git` and `node_modules` folders — `__pycache__` and
+ * `.pyc` files included, which this tool's own listing leaves out.
+ */
+async function foreignHash(dir: string): Promise<string> {
+  const list: { path: string; bytes: Uint8Array }[] = [];
+  const walk = async (at: string, rel: string) => {
+    for await (const entry of Deno.readDir(at)) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory && peerHashesFolder(entry.name)) await walk(join(at, entry.name), path);
+      else if (entry.isFile) list.push({ path, bytes: await Deno.readFile(join(at, entry.name)) });
+    }
+  };
+  await walk(dir, "");
   return await foreignComputedHash(list);
+}
+
+/**
+ * Entries whose names this tool installs under one folder (`my-tool` and `my_tool`, both
+ * `.agents/skills/my-tool`), each mapped to the others: as `add` does with twins, none of
+ * them is installed (which one is meant is not for this tool to guess); the rest are.
+ */
+function twinEntries(
+  entries: readonly ForeignLockedSkill[],
+): Map<ForeignLockedSkill, ForeignLockedSkill[]> {
+  const byKey = new Map<string, ForeignLockedSkill[]>();
+  for (const entry of entries) {
+    const key = publishedSkillKey(entry.name);
+    if (key !== undefined) byKey.set(key, [...byKey.get(key) ?? [], entry]);
+  }
+  const out = new Map<ForeignLockedSkill, ForeignLockedSkill[]>();
+  for (const group of byKey.values()) {
+    if (group.length < 2) continue;
+    for (const entry of group) out.set(entry, group.filter((other) => other !== entry));
+  }
+  return out;
+}
+
+function twinProblem(entry: ForeignLockedSkill, others: readonly ForeignLockedSkill[]): Mismatch {
+  const key = publishedSkillKey(entry.name)!;
+  return problem(
+    entry.name,
+    "unsupported",
+    `not installed: ${
+      others.map((o) => `'${o.name}'`).join(", ")
+    } would be installed under the same name '${key}' (.agents/skills/${key}); rename one in its source, or remove all but one from skills-lock.json`,
+  );
 }
 
 const problem = (skill: string, kind: Mismatch["kind"], message: string): Mismatch => ({
@@ -159,20 +203,29 @@ export async function restoreForeign(
   let converted = emptyLockfile();
   const toWrite: Verified[] = [];
   const fetches = new Map<string, Promise<Fetched>>();
+  const twins = twinEntries(entries);
+  for (const [entry, others] of twins) {
+    report.mismatches.push({ ...twinProblem(entry, others), blocking: options.frozen });
+  }
   for (const entry of entries) {
+    if (twins.has(entry)) continue;
     const found = await findEntry(ws, entry, options, report, fetches);
     if (found === undefined) continue;
-    converted = withLockedSkill(converted, found.key, found.locked);
     const verified = await compareWithDisk(ws, found, options, report);
+    converted = withLockedSkill(converted, found.key, found.locked);
     if (verified !== undefined) toWrite.push(verified);
   }
-  for (const name of unlockedFolders(ws.root, ws.home, foreignKeys(entries))) {
+  const explained = {
+    ...foreignKeys(entries),
+    ...Object.fromEntries(entries.map((e) => [e.name, true])),
+  };
+  for (const name of unlockedFolders(ws.root, ws.home, explained)) {
     report.mismatches.push({
       ...problem(name, "extra", "in .agents/skills but not in skills-lock.json"),
       blocking: options.frozen,
     });
   }
-  return await writeOrHold(ws, toWrite, converted, options, report);
+  return await writeOrHold(ws, toWrite, twins.size > 0 ? null : converted, options, report);
 }
 
 /**
@@ -208,7 +261,7 @@ async function findEntry(
   }
   const { files, digest } = await describeFiles(base);
   const at = fetched.commit === null ? "" : ` at ${fetched.commit.sha.slice(0, 12)}`;
-  if (entry.computedHash !== null && (await foreignHash(base, files)) !== entry.computedHash) {
+  if (entry.computedHash !== null && (await foreignHash(base)) !== entry.computedHash) {
     const message =
       `the files of ${entry.source}${at} differ from the computedHash in skills-lock.json (the source changed since it was written)`;
     if (options.frozen) report.mismatches.push(problem(key, "changed", message));
@@ -259,14 +312,20 @@ async function fetchOnce(
  */
 async function compareWithDisk(
   ws: RestoreWorkspace,
-  { key, locked, base, at }: FoundEntry,
+  found: FoundEntry,
   options: RestoreOptions,
   report: ForeignReport,
 ): Promise<Verified | undefined> {
+  const { key, locked, base, at } = found;
   const target = projectSkillDir(ws.root, key);
   const onDisk = await fileHashes(target);
+  const asPeerInstalled = peerInstalledFiles(locked.files);
   if (onDisk.size > 0 && diffFiles(locked.files, onDisk).length === 0) report.present.push(key);
-  else if (onDisk.size > 0 && !options.force) {
+  else if (onDisk.size > 0 && diffFiles(asPeerInstalled, onDisk).length === 0) {
+    // Installed by the peer, which leaves metadata.json out: pinned to what is on disk.
+    report.present.push(key);
+    found.locked = await withFiles(locked, asPeerInstalled);
+  } else if (onDisk.size > 0 && !options.force) {
     report.mismatches.push({
       ...problem(key, "changed", `files on disk differ from its source${at}`),
       files: diffFiles(locked.files, onDisk),
@@ -282,7 +341,7 @@ async function compareWithDisk(
 async function writeOrHold(
   ws: RestoreWorkspace,
   toWrite: Verified[],
-  converted: Lockfile,
+  converted: Lockfile | null,
   options: RestoreOptions,
   report: ForeignReport,
 ): Promise<ForeignReport> {
@@ -296,6 +355,15 @@ async function writeOrHold(
     return report;
   }
   if (blocked) return report;
+  if (converted === null) {
+    // Twins are kept in the file as written: converting it would drop them.
+    await writeVerified(ws, toWrite, null);
+    report.restored = toWrite.map((v) => v.key);
+    report.notes.push(
+      "skills-lock.json was left as written: entries that share an installed name cannot be converted",
+    );
+    return report;
+  }
   await writeVerified(ws, toWrite, { replace: converted });
   report.restored = toWrite.map((v) => v.key);
   report.converted = true;
@@ -303,6 +371,14 @@ async function writeOrHold(
     "skills-lock.json was rewritten with the commits and file digests (lockfileVersion 2, still read by vercel-labs' CLI)",
   );
   return report;
+}
+
+/** `locked` describing `files` only (and their digest). */
+async function withFiles(locked: LockedSkill, files: Record<string, string>): Promise<LockedSkill> {
+  const digest = await combineDigest(
+    Object.entries(files).map(([path, sha256]) => ({ path, sha256 })),
+  );
+  return { ...locked, files, digest };
 }
 
 /** What a converted entry approves: what the SKILL.md states now (none when unreadable). */

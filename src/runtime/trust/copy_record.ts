@@ -19,7 +19,8 @@ import { VERSION } from "../../core/version.ts";
 import { writeFileAtomicSync } from "../os/fs.ts";
 import { dirname, join } from "../os/paths.ts";
 
-const RECORD_VERSION = 1;
+/** 2: resource folders and other files listed 16 folders deep (catalog/contents.ts). */
+const RECORD_VERSION = 2;
 
 /** The part of a record that comes from the copy's files (the rest comes from the listing). */
 type CopyContents = Pick<
