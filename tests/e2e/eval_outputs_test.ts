@@ -173,6 +173,15 @@ Deno.test("skills eval --record, then --replay with no server and no key, reprod
       }
       assert.equal(two.get(path), text, path);
     }
+    // the gate over a replay: free, so a CI can re-grade a recording
+    const replay = ["./report-writer", "--replay", "tape"];
+    const noKey = { SKILLS_MODEL: "", OPENAI_API_KEY: "" };
+    const low = await f.eval([...replay, "--min-delta", "0.9"], noKey);
+    assert.equal(low.code, 1);
+    assert.match(low.stderr, /gate failed: delta 83\.3% is below --min-delta 90%/);
+    const benchmark = join(f.root, "report-writer-workspace", "iteration-1", "benchmark.json");
+    const same = await f.eval([...replay, "--against", benchmark, "--max-drop", "0"], noKey);
+    assert.equal(same.code, 0, same.stderr);
     for (const [path, text] of one) {
       if (!path.endsWith("transcript.md")) continue;
       const answer = (t: string) => t.split("## Answer")[1];
