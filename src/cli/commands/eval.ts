@@ -132,7 +132,10 @@ export async function run(options: EvalCommandOptions, ctx: Context): Promise<nu
     const go = await orNotRun(() =>
       confirmAction(ctx, "Continue?", { yes: options.yes, action: "Cannot start the eval" })
     );
-    if (!go) return EXIT_NOT_RUN;
+    if (!go) {
+      ctx.stderr.write("Nothing was sent.\n");
+      return EXIT_NOT_RUN;
+    }
   }
   const progress = progressLine(ctx, plan.queries ? "trigger runs" : "eval runs");
   const outcome = await orNotRun(() =>
