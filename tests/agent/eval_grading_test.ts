@@ -13,6 +13,7 @@ import { retryDelay } from "../../src/agent/eval/model_tape.ts";
 import { evaluateGate, junitXml } from "../../src/agent/eval/ci_gate.ts";
 import { runPool } from "../../src/agent/eval/pool.ts";
 import { callTriggers } from "../../src/agent/eval/trigger_eval.ts";
+import { descriptionOf, MAX_DESCRIPTION } from "../../src/agent/eval/improve.ts";
 import { tempDir } from "../helpers/cli.ts";
 
 Deno.test("parseEvalSet() reads both spellings of the assertion list and names each eval's folder", () => {
@@ -223,4 +224,16 @@ Deno.test("runPool() runs N at a time in order and stops at the first failure", 
     /boom/,
   );
   assert.deepEqual(started, [1, 2]);
+});
+
+Deno.test("descriptionOf(): a revision is unquoted and never over 1,024 characters", () => {
+  assert.equal(
+    descriptionOf('  "Use this skill for sales reports."\n'),
+    "Use this skill for sales reports.",
+  );
+  const long = "Use it for sales. ".repeat(100);
+  const cut = descriptionOf(long);
+  assert.ok(cut.length <= MAX_DESCRIPTION);
+  assert.ok(cut.endsWith("sales."), cut.slice(-20));
+  assert.equal(descriptionOf("x".repeat(2000)).length, MAX_DESCRIPTION);
 });

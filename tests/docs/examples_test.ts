@@ -10,6 +10,8 @@
  *   kalshi-markets reaches a local Kalshi stand-in (tests/fixtures/kalshi_server.ts);
  * - `model`: the chat model is a local fake of OpenAI's API (tests/fixtures/llm_server.ts)
  *   that activates kalshi-markets, runs `status` and answers;
+ * - `eval`: `./report-writer` is a copy of the eval fixture skill (tests/fixtures/eval_skill)
+ *   and the model is the scripted eval model (tests/fixtures/eval_model.ts);
  * - `registry`: `ghcr.io` is a local OCI registry (Debian's docker-registry on loopback, no
  *   login: a `docker login` line is skipped), and `./pdf` and `./skills` are copies of
  *   `owner/repo`'s skills;
@@ -26,6 +28,8 @@ import { startKalshiFixture } from "../fixtures/kalshi_server.ts";
 import { createRepo, fixtureGitEnv, pyScript } from "../fixtures/git_repos.ts";
 import { type LlmReply, type RecordedLlmRequest, startLlmServer } from "../fixtures/llm_server.ts";
 import { startRegistry } from "../helpers/oci_registry.ts";
+import { evalModel } from "../fixtures/eval_model.ts";
+import { EVAL_SKILL_FIXTURE } from "../helpers/eval_fixture.ts";
 import { baseEnv, CLI_FLAGS, cliEntry, REPO_ROOT, tempDir } from "../helpers/cli.ts";
 import {
   type Block,
@@ -67,15 +71,19 @@ export function scriptFor(
     const words = block.marker.split(/\s+/);
     const network = words.includes("network") || words.includes("model");
     const model = words.includes("model");
+    const evalModel = words.includes("eval");
     const oci = words.includes("registry");
     const server = words.includes("server");
     if (oci) out.push('cp -R "$DOCTEST_REPO/skills" ./skills && cp -R ./skills/pdf ./pdf');
+    if (evalModel) out.push('[ -d report-writer ] || cp -R "$DOCTEST_EVAL_SKILL" ./report-writer');
     out.push(
       network
         ? 'export KALSHI_API_BASE="$DOCTEST_KALSHI" SKILLS_ALLOW_NET="$DOCTEST_KALSHI_HOST"'
         : "unset KALSHI_API_BASE SKILLS_ALLOW_NET",
-      model
-        ? 'export SKILLS_MODEL=openai:gpt-4o-mini OPENAI_API_KEY=sk-doctest SKILLS_BASE_URL="$DOCTEST_LLM"'
+      model || evalModel
+        ? `export SKILLS_MODEL=openai:gpt-4o-mini OPENAI_API_KEY=sk-doctest SKILLS_BASE_URL="$${
+          evalModel ? "DOCTEST_EVAL_LLM" : "DOCTEST_LLM"
+        }"`
         : "unset SKILLS_MODEL OPENAI_API_KEY SKILLS_BASE_URL",
     );
     for (const { line, text } of commandLines(block)) {
@@ -163,6 +171,7 @@ async function runDocument(doc: string, blocks: Block[]): Promise<void> {
   await using dir = await tempDir("skills-doctest-");
   const kalshi = await startKalshiFixture();
   const llm = await startLlmServer(Array.from({ length: 200 }, () => modelTurn));
+  const evalLlm = await startLlmServer([], { respond: evalModel });
   const needsRegistry = blocks.some((b) => b.marker.split(/\s+/).includes("registry"));
   const registry = needsRegistry ? await startRegistry() : undefined;
   try {
@@ -198,6 +207,8 @@ async function runDocument(doc: string, blocks: Block[]): Promise<void> {
         DOCTEST_KALSHI: kalshi.baseUrl,
         DOCTEST_KALSHI_HOST: new URL(kalshi.baseUrl).host,
         DOCTEST_LLM: llm.baseUrl,
+        DOCTEST_EVAL_LLM: evalLlm.baseUrl,
+        DOCTEST_EVAL_SKILL: EVAL_SKILL_FIXTURE,
         DOCTEST_REPO: repo.work,
         GIT_CONFIG_PARAMETERS: "'protocol.file.allow'='always'",
       }),
@@ -220,6 +231,7 @@ async function runDocument(doc: string, blocks: Block[]): Promise<void> {
   } finally {
     await kalshi.close();
     await llm.close();
+    await evalLlm.close();
     await registry?.close();
   }
 }

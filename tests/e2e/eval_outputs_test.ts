@@ -161,9 +161,31 @@ Deno.test("skills eval --record, then --replay with no server and no key, reprod
     assert.deepEqual(strip(after.runs), strip(before.runs));
     const one = await filesUnder(join(f.root, "report-writer-workspace", "iteration-1"));
     const two = await filesUnder(join(f.root, "report-writer-workspace", "iteration-2"));
+    // The same outputs, grades, pass rates and (recorded) timings. Transcripts hold the
+    // sandbox's receipts, whose file lists come from a walk of the workspace: compared apart.
     for (const [path, text] of one) {
-      if (path === "benchmark.json") continue; // its timestamp and results path differ
-      assert.equal(two.get(path), text.replaceAll("iteration-1", "iteration-2"), path);
+      if (path === "benchmark.json" || path.endsWith("transcript.md")) continue;
+      if (path.endsWith("grading.json")) {
+        const [a, b] = [JSON.parse(text), JSON.parse(two.get(path)!)];
+        assert.deepEqual(b.assertion_results, a.assertion_results, path);
+        assert.deepEqual(b.summary, a.summary, path);
+        continue;
+      }
+      assert.equal(two.get(path), text, path);
+    }
+    // the gate over a replay: free, so a CI can re-grade a recording
+    const replay = ["./report-writer", "--replay", "tape"];
+    const noKey = { SKILLS_MODEL: "", OPENAI_API_KEY: "" };
+    const low = await f.eval([...replay, "--min-delta", "0.9"], noKey);
+    assert.equal(low.code, 1);
+    assert.match(low.stderr, /gate failed: delta 83\.3% is below --min-delta 90%/);
+    const benchmark = join(f.root, "report-writer-workspace", "iteration-1", "benchmark.json");
+    const same = await f.eval([...replay, "--against", benchmark, "--max-drop", "0"], noKey);
+    assert.equal(same.code, 0, same.stderr);
+    for (const [path, text] of one) {
+      if (!path.endsWith("transcript.md")) continue;
+      const answer = (t: string) => t.split("## Answer")[1];
+      assert.equal(answer(two.get(path)!), answer(text), path);
     }
   });
 });

@@ -196,3 +196,36 @@ async function brokenServer() {
   });
   return { baseUrl: llm.baseUrl, [Symbol.asyncDispose]: () => llm.close() };
 }
+
+Deno.test("skills eval --triggers --improve: revises from train failures only, picks by validation, writes nothing", async () => {
+  await withEvalFixture(async (f) => {
+    const skillMd = await Deno.readTextFile(join(f.skillDir, "SKILL.md"));
+    const r = await f.eval([...TRIGGERS, "--improve", "--runs", "1", "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const doc: Json = JSON.parse(r.stdout);
+    assert.equal(doc.iterations[0].description, doc.original);
+    assert.ok(doc.iterations.length >= 2 && doc.iterations.length <= 5);
+    assert.match(doc.best.description, /earnings/);
+    assert.ok(doc.best.description.length <= 1024);
+    const all = (it: Json) => it.train.passed + it.validation.passed;
+    assert.ok(all(doc.best) > all(doc.iterations[0]), JSON.stringify(doc.iterations));
+    // the reviser saw the train split's failures and never a validation query
+    const queries: Json[] = JSON.parse(
+      await Deno.readTextFile(join(f.skillDir, "evals", "eval_queries.json")),
+    );
+    const report = await f.eval([...TRIGGERS, "--runs", "1", "--json"]);
+    const validation = JSON.parse(report.stdout).results.filter((q: Json) =>
+      q.split === "validation"
+    );
+    const revisions = f.llm.requests.filter((q) => q.text.includes("You revise"));
+    assert.ok(revisions.length >= 1);
+    for (const request of revisions) {
+      for (const q of validation) assert.ok(!request.text.includes(q.query), q.query);
+    }
+    assert.equal(queries.length, 20);
+    // nothing written: SKILL.md as it was, no trigger report from the --improve run
+    assert.equal(await Deno.readTextFile(join(f.skillDir, "SKILL.md")), skillMd);
+    const reports = [...Deno.readDirSync(join(f.root, "report-writer-workspace", "triggers"))];
+    assert.equal(reports.length, 1);
+  });
+});

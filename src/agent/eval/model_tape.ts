@@ -9,11 +9,20 @@
  *   the headers, and no header is kept) is written to `DIR/<scope>.json` with its time;
  * - `--replay DIR`: no network at all; each request is answered from that file in order.
  *
- * A run's timing is kept in its tape too, so a replay reports the recorded times.
+ * A run's timing is kept in its tape too, so a replay reports the recorded times. The model
+ * an eval talks to is the provider `skills chat` uses (SKILLS_MODEL and its key), each run
+ * through its own tape; on `--replay` the provider comes from the recording, so no
+ * configuration, key or network is needed.
  */
 
 import { dirname, join } from "node:path";
+import type { LanguageModel } from "ai";
 import { SkillError } from "../../core/errors.ts";
+import {
+  createLanguageModel,
+  type ProviderConfig,
+  resolveProviderConfig,
+} from "../chat/providers.ts";
 
 const MAX_ATTEMPTS = 5;
 const MAX_WAIT_MS = 60_000;
@@ -191,19 +200,19 @@ async function readTape(dir: string, scope: string): Promise<TapeFile> {
 }
 
 /** What `--record` writes beside the runs: the model, so a replay needs no configuration. */
-export interface TapeMeta {
+interface TapeMeta {
   provider: string;
   model: string;
   format: string;
   kind: "outputs" | "triggers";
 }
 
-export async function writeTapeMeta(dir: string, meta: TapeMeta): Promise<void> {
+async function writeTapeMeta(dir: string, meta: TapeMeta): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(join(dir, "recording.json"), JSON.stringify(meta, null, 2) + "\n");
 }
 
-export async function readTapeMeta(dir: string): Promise<TapeMeta> {
+async function readTapeMeta(dir: string): Promise<TapeMeta> {
   const path = join(dir, "recording.json");
   try {
     return JSON.parse(await Deno.readTextFile(path)) as TapeMeta;
@@ -212,4 +221,45 @@ export async function readTapeMeta(dir: string): Promise<TapeMeta> {
       hint: "Record one first with --record DIR",
     });
   }
+}
+
+export interface EvalModels {
+  provider: ProviderConfig;
+  mode: TapeMode;
+  /** A model whose requests go through the tape of `scope` (one run or one grading). */
+  open(scope: string): Promise<{ model: LanguageModel; tape: ModelTape }>;
+}
+
+export async function evalModels(
+  env: Readonly<Record<string, string | undefined>>,
+  mode: TapeMode,
+  kind: TapeMeta["kind"],
+  hooks: TapeHooks = {},
+): Promise<EvalModels> {
+  let provider: ProviderConfig;
+  if (mode.kind === "replay") {
+    const meta = await readTapeMeta(mode.dir);
+    provider = resolveProviderConfig(
+      { SKILLS_MODEL: `${meta.provider}:${meta.model}`, SKILLS_BASE_URL: "http://127.0.0.1:9/v1" },
+      { requireKey: false },
+    );
+  } else {
+    provider = resolveProviderConfig(env);
+  }
+  if (mode.kind === "record") {
+    await writeTapeMeta(mode.dir, {
+      provider: provider.provider,
+      model: provider.model,
+      format: provider.format,
+      kind,
+    });
+  }
+  return {
+    provider,
+    mode,
+    open: async (scope) => {
+      const tape = await ModelTape.open(scope, mode, hooks);
+      return { model: createLanguageModel(provider, tape.fetch), tape };
+    },
+  };
 }

@@ -24,7 +24,7 @@ import {
   runVerifier,
   type VerifierSetting,
 } from "./grading.ts";
-import type { EvalModels } from "./models.ts";
+import type { EvalModels } from "./model_tape.ts";
 import {
   type Configuration,
   type RunOutcome,

@@ -15,6 +15,9 @@ import type { ProviderConfig } from "../chat/providers.ts";
 import { createToolSurface } from "../surface/tools.ts";
 import type { EvalCase } from "./eval_files.ts";
 
+/** 2000-01-01T00:00:00Z, in seconds. */
+const INPUT_TIME = 946_684_800;
+
 export type Configuration = "with_skill" | "without_skill";
 
 interface RunSetting {
@@ -105,7 +108,12 @@ export async function runOutputCase(
   await Deno.mkdir(outputs, { recursive: true });
   try {
     for (const file of evalCase.files) {
-      await Deno.copyFile(inputFile(skill.dir, file), join(workspace, basename(file)));
+      const target = join(workspace, basename(file));
+      await Deno.copyFile(inputFile(skill.dir, file), target);
+      // An old, fixed time: a file stamped this very second may read as changed by the run
+      // (the workspace walk cannot tell a same-second write), and every run, replays too,
+      // starts from the same files.
+      await Deno.utime(target, INPUT_TIME, INPUT_TIME);
     }
     const before = await snapshot(workspace);
     const skills = configuration === "with_skill" ? [skill] : [];

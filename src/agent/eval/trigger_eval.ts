@@ -14,7 +14,7 @@ import { runModelStep, type StepToolCall } from "../chat/model_step.ts";
 import { createToolSurface } from "../surface/tools.ts";
 import type { ToolSurface } from "../surface/tool_surface.ts";
 import type { TriggerQuery } from "./eval_files.ts";
-import type { EvalModels } from "./models.ts";
+import type { EvalModels } from "./model_tape.ts";
 import { evalCatalog } from "./output_run.ts";
 import { type Progress, runPool } from "./pool.ts";
 import {

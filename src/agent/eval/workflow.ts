@@ -27,16 +27,19 @@ import {
   passRateOf,
 } from "./ci_gate.ts";
 import { resolveProviderConfig } from "../chat/providers.ts";
-import { evalModels } from "./models.ts";
+import { evalModels } from "./model_tape.ts";
 import type { TapeHooks, TapeMode } from "./model_tape.ts";
 import { type Benchmark, CONFIGURATIONS, runOutputEvals } from "./output_eval.ts";
 import type { Progress } from "./pool.ts";
 import { runTriggerEvals, type TriggerReport } from "./trigger_eval.ts";
+import { improveDescription, type Improvement, MAX_ITERATIONS } from "./improve.ts";
 
 export interface EvalOptions {
   /** An installed skill's name or a skill folder (default: the current folder). */
   target: string | undefined;
   triggers: boolean;
+  /** `--improve` (with --triggers): the description loop; nothing is written. */
+  improve: boolean;
   /** `--queries FILE` (default the skill's evals/eval_queries.json). */
   queries: string | undefined;
   /** `--with a,b`: the other skills in the catalog for trigger evals (default the active ones). */
@@ -152,7 +155,8 @@ export async function planEval(given: EvalOptions, ctx: Context): Promise<EvalPl
     const queries = parseQueries(await readJsonFile(file, "the trigger queries"), file);
     const runs = options.runs ?? 3;
     const count = queries.length * runs;
-    return { ...base, queries, runs, count: { runs: count, maxRequests: count } };
+    const maxRequests = options.improve ? count * MAX_ITERATIONS + MAX_ITERATIONS - 1 : count;
+    return { ...base, queries, runs, count: { runs: count, maxRequests } };
   }
   const file = join(skill.dir, "evals", "evals.json");
   const evalSet = parseEvalSet(await readJsonFile(file, "the skill's evals"), file);
@@ -173,12 +177,13 @@ interface EvalHooks {
 }
 
 interface EvalOutcome {
-  kind: "outputs" | "triggers";
+  kind: "outputs" | "triggers" | "improve";
   skill: string;
   /** Where the results were written. */
   written: string;
   benchmark?: Benchmark;
   triggers?: TriggerReport;
+  improvement?: Improvement;
   gate: GateResult;
   /** Model requests sent (0 on replay). */
   requests: number;
@@ -226,6 +231,7 @@ export async function runEval(plan: EvalPlan, hooks: EvalHooks, signal?: AbortSi
   };
   const kind = plan.queries ? "triggers" : "outputs";
   const models = await evalModels(plan.env, tapeMode(options), kind, tapeHooks);
+
   const common = {
     runs: plan.runs,
     jobs: options.jobs,
@@ -236,7 +242,16 @@ export async function runEval(plan: EvalPlan, hooks: EvalHooks, signal?: AbortSi
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
   let outcome: Omit<EvalOutcome, "gate" | "requests">;
-  if (plan.queries) {
+  if (plan.queries && options.improve) {
+    const improvement = await improveDescription({
+      ...common,
+      skill: plan.skill,
+      others: plan.others,
+      queries: plan.queries,
+    });
+    // --improve proposes; it writes nothing (the author applies the description)
+    outcome = { kind: "improve", skill: plan.skill.canonical, written: "", improvement };
+  } else if (plan.queries) {
     const report = await runTriggerEvals({
       ...common,
       skill: plan.skill,
@@ -264,7 +279,7 @@ export async function runEval(plan: EvalPlan, hooks: EvalHooks, signal?: AbortSi
     };
   }
   const gate = evaluateGate({ ...options.gate, against }, outcome.benchmark, outcome.triggers);
-  if (options.junit !== undefined) {
+  if (options.junit !== undefined && outcome.kind !== "improve") {
     await Deno.writeTextFile(
       options.junit,
       junitXml(plan.skill.canonical, outcome.benchmark, outcome.triggers, gate),

@@ -19,6 +19,7 @@ import { defineCommand, type OptionsOf } from "../args.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../ui/render.ts";
 import { openSession } from "../../runtime/catalog/catalog_session.ts";
+import { budgetAgent, type ListingReport, listingReport } from "../../core/listing_budget.ts";
 
 export const { help, parse } = defineCommand(
   contextSpec,
@@ -29,7 +30,18 @@ export const { help, parse } = defineCommand(
         "Run `skills context --help` for usage",
       );
     }
-    return { ...common, skills: values.skills as string | undefined };
+    if (values["context-window"] !== undefined && values.agent === undefined) {
+      throw new UsageError(
+        "--context-window needs --agent",
+        "Run `skills context --help` for usage",
+      );
+    }
+    return {
+      ...common,
+      skills: values.skills as string | undefined,
+      agent: values.agent === undefined ? undefined : budgetAgent(values.agent),
+      contextWindow: values["context-window"],
+    };
   },
 );
 
@@ -61,6 +73,12 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
     .map((s) => s.canonical)
     .filter((name) => session.active.has(name));
   const report = await measureContext(config, active, openSurface);
+  const listing = options.agent === undefined ? undefined : listingReport(
+    options.agent,
+    session.catalog.skills.filter((s) => session.active.has(s.canonical))
+      .map((s) => ({ name: s.canonical, description: s.manifest.description })),
+    options.contextWindow,
+  );
   if (options.json) {
     writeJson(ctx, {
       model: report.model,
@@ -81,6 +99,7 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
         ...(s.activationError === undefined ? {} : { activation_error: s.activationError }),
       })),
       warnings,
+      ...(listing ? { listing } : {}),
     });
     return 0;
   }
@@ -91,6 +110,7 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
       `  system prompt     ${report.fixed.system}\n` +
       `  tool definitions  ${report.fixed.tools} (${report.fixed.toolCount} tools)\n`,
   );
+  if (listing) ctx.stdout.write(renderListing(listing));
   if (report.skills.length === 0) {
     ctx.stdout.write("No active skills (set AGENT_SKILLS or pass --skills a,b).\n");
     return 0;
@@ -110,4 +130,21 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
     ]),
   ));
   return 0;
+}
+
+/** Whether the listing fits the agent's budget, and what it cuts or leaves out. */
+function renderListing(listing: ListingReport): string {
+  const basis = listing.budget_basis === "fallback"
+    ? "its fallback; give --context-window for the share of the window"
+    : "its share of --context-window";
+  const lines = [
+    `${listing.label} listing: ${listing.used_chars} of ${listing.budget_chars} characters (${basis}) — ${
+      listing.fits ? "fits" : "does not fit"
+    }`,
+    ...listing.cut.map((c) =>
+      `  description cut: ${c.name} (${c.chars} characters, ${c.kept} kept)`
+    ),
+    ...listing.omitted.map((name) => `  not listed (past the budget): ${name}`),
+  ];
+  return `${lines.join("\n")}\n`;
 }

@@ -21,7 +21,13 @@ import { evalSpec } from "../specs/eval.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { confirmAction } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
-import { progressLine, renderBenchmark, renderGate, renderTriggers } from "../ui/eval_ui.ts";
+import {
+  progressLine,
+  renderBenchmark,
+  renderGate,
+  renderImprovement,
+  renderTriggers,
+} from "../ui/eval_ui.ts";
 
 export const handlesInterrupt = false;
 
@@ -45,12 +51,20 @@ export const { help, parse } = defineCommand(evalSpec, ({ values, positionals, c
       throw new UsageError(`--${flag} applies to output evals, not --triggers`, HINT);
     }
   }
+  if (values.improve && !values.triggers) throw new UsageError("--improve needs --triggers", HINT);
+  const gateFlags = ["min-recall", "min-precision", "against", "junit", "record"] as const;
+  for (const flag of gateFlags) {
+    if (values.improve && values[flag] !== undefined) {
+      throw new UsageError(`--${flag} does not apply to --improve`, HINT);
+    }
+  }
   if (values["max-drop"] !== undefined && values.against === undefined) {
     throw new UsageError("--max-drop needs --against FILE", HINT);
   }
   const evalOptions: EvalOptions = {
     target: positionals[0],
     triggers: values.triggers === true,
+    improve: values.improve === true,
     queries: values.queries,
     with: values.with?.split(",").map((n) => n.trim()).filter((n) => n !== ""),
     runs: values.runs,
@@ -118,7 +132,10 @@ export async function run(options: EvalCommandOptions, ctx: Context): Promise<nu
     const go = await orNotRun(() =>
       confirmAction(ctx, "Continue?", { yes: options.yes, action: "Cannot start the eval" })
     );
-    if (!go) return EXIT_NOT_RUN;
+    if (!go) {
+      ctx.stderr.write("Nothing was sent.\n");
+      return EXIT_NOT_RUN;
+    }
   }
   const progress = progressLine(ctx, plan.queries ? "trigger runs" : "eval runs");
   const outcome = await orNotRun(() =>
@@ -128,6 +145,11 @@ export async function run(options: EvalCommandOptions, ctx: Context): Promise<nu
         ctx.verbose && ctx.stderr.write(`debug: HTTP ${status}, retrying in ${wait} ms\n`),
     }, ctx.signal)
   ).finally(() => progress.done());
+  if (outcome.improvement) {
+    if (options.json) writeJson(ctx, outcome.improvement);
+    else ctx.stdout.write(renderImprovement(outcome.improvement, ctx.color));
+    return 0;
+  }
   if (options.json) {
     const document = outcome.triggers ?? outcome.benchmark;
     writeJson(ctx, { ...document, results_path: outcome.written, gate: outcome.gate });

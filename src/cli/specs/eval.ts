@@ -51,6 +51,7 @@ Trigger evals (--triggers): each query of eval_queries.json goes to the model --
 times (default 3) with the skill among the other skills (--with, default the active
 ones); a run triggered when the model activates the skill or reads its SKILL.md.
 Precision, recall and F1 for all queries and a fixed 60/40 train/validation split.
+--improve runs the guide's description loop and prints the proposal with its scores.
 
 PATH evaluates that folder as the skill under test: its scripts run in the sandbox without
 a trust step (you are its author). SKILL names an installed skill, which must be trusted.`,
@@ -68,6 +69,11 @@ a trust step (you are its author). SKILL names an installed skill, which must be
       description: "Runs at a time (default 1); 429 answers are retried after Retry-After",
     },
     triggers: { type: "boolean", description: "Trigger evals instead of output evals" },
+    improve: {
+      type: "boolean",
+      description: `With --triggers: revise the description from the train split's failures (at
+most 5 iterations, 1,024 characters), print the best by validation; writes nothing`,
+    },
     queries: {
       type: "string",
       value: "FILE",

@@ -9,6 +9,7 @@ import type { Benchmark } from "../../agent/eval/output_eval.ts";
 import type { TriggerReport } from "../../agent/eval/trigger_eval.ts";
 import type { GateResult } from "../../agent/eval/ci_gate.ts";
 import type { Progress } from "../../agent/eval/pool.ts";
+import type { Improvement } from "../../agent/eval/improve.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { style, table } from "./render.ts";
 
@@ -113,4 +114,23 @@ export function renderGate(gate: GateResult, color: boolean): string {
   const s = style(color);
   if (gate.passed) return `${s.green("gate passed")}: ${gate.checked.join(", ")}\n`;
   return gate.failures.map((f) => `${s.red("gate failed")}: ${f}\n`).join("");
+}
+
+export function renderImprovement(improvement: Improvement, color: boolean): string {
+  const s = style(color);
+  const passed = (m: { passed: number; queries: number }) => `${m.passed}/${m.queries}`;
+  const rows = improvement.iterations.map((it) => [
+    String(it.iteration),
+    passed(it.train),
+    passed(it.validation),
+    `${it.description.length}`,
+    it.description.length > 60 ? `${it.description.slice(0, 57)}…` : it.description,
+  ]);
+  const { best } = improvement;
+  return table(["iteration", "train", "validation", "chars", "description"], rows) +
+    `\n${s.bold(`best: iteration ${best.iteration}`)} (validation ${passed(best.validation)}, ` +
+    `train ${passed(best.train)})\n${inert(best.description)}\n` +
+    s.dim(
+      "Nothing was written: put this description in SKILL.md yourself, then run --triggers again.\n",
+    );
 }
