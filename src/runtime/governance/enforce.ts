@@ -13,7 +13,7 @@ import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import { loadOrgPolicy, projectRootOf } from "./policy_files.ts";
 
 /** What a launch knows of the skill it starts. */
-export interface LaunchedSkill {
+interface LaunchedSkill {
   canonical: string;
   manifest: { envPatterns: readonly string[]; network?: NetPolicy | undefined };
   /** The registry entry of an installed skill: its source and who signed it. */
@@ -27,7 +27,7 @@ interface SourceRecord {
   [extra: string]: unknown;
 }
 
-export interface LaunchFacts {
+interface LaunchFacts {
   env: Readonly<Record<string, string>>;
   home: string;
   /** The caller's folder: the project whose policy applies is seen from there. */

@@ -32,7 +32,7 @@ export async function refuseSigner(policy: OrgPolicy, signed: unknown, what: str
 }
 
 /** What the policy looks at in a planned skill. */
-export interface PlannedFacts {
+interface PlannedFacts {
   canonical: string;
   findings: readonly { rule: string; severity: Severity; file: string }[];
   /** Its network grants as records keep them (`*`: any public host). */

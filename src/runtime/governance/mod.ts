@@ -10,5 +10,5 @@
 
 export const LAYER = {
   owns: "runtime/governance",
-  mayImport: ["core", "runtime/os", "runtime/signing"],
+  mayImport: ["core", "runtime/os", "runtime/signing", "runtime/catalog", "runtime/trust"],
 } as const;
