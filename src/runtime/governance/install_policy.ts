@@ -12,6 +12,7 @@ import type { SkillError } from "../../core/errors.ts";
 import type { Severity } from "../../core/audit/audit_rules.ts";
 import type { Lockfile } from "../../core/records/lockfile_model.ts";
 import { signerOf } from "./enforce.ts";
+import { dirname, resolve } from "../os/paths.ts";
 
 export { loadOrgPolicy } from "./policy_files.ts";
 
@@ -27,8 +28,49 @@ export async function refuseSource(policy: OrgPolicy, source: SourceLike, what: 
 }
 
 /** Throws the policy's refusal of what a fetch's signature check found (`signed`), if any. */
-export async function refuseSigner(policy: OrgPolicy, signed: unknown, what: string) {
+async function refuseSigner(policy: OrgPolicy, signed: unknown, what: string) {
   (await checks()).checkSigner(policy, signerOf(signed), what);
+}
+
+/** What of a fetch the signature checks need: its source and the digest or commit pinned. */
+interface FetchedLike {
+  source: { kind: string; registry?: string; repository?: string };
+  commit: { sha: string } | null;
+  signed?: unknown;
+}
+
+/**
+ * Who signed a fetch, as the policy accepts it: what the SSH signer policy found already, or
+ * else, for an OCI artifact where the policy asks about signatures, its Sigstore signatures
+ * (runtime/sigstore, loaded only then); then the policy's refusal, if any. Returns the signer
+ * to record.
+ */
+export async function admitSigned(
+  policy: OrgPolicy,
+  fetched: FetchedLike,
+  env: Readonly<Record<string, string>>,
+  what: string,
+): Promise<unknown> {
+  let signed = fetched.signed;
+  const asks = policy.layers.some((l) =>
+    l.signaturesRequired?.value === true || (l.signers?.value.length ?? 0) > 0 ||
+    (l.signingKeys?.value.length ?? 0) > 0
+  );
+  const { source, commit } = fetched;
+  if (signed === undefined && asks && source.kind === "oci" && commit !== null) {
+    const { sigstoreSignerOf } = await import("../sigstore/oci_signer.ts");
+    signed = await sigstoreSignerOf(source.registry!, source.repository!, commit.sha, {
+      identities: policy.layers.flatMap((l) => l.signers?.value ?? []).filter((e) =>
+        e.includes("|")
+      ),
+      keyFiles: policy.layers.flatMap((l) =>
+        (l.signingKeys?.value ?? []).map((key) => resolve(dirname(l.file), key))
+      ),
+      env,
+    }, what);
+  }
+  await refuseSigner(policy, signed, what);
+  return signed;
 }
 
 /** What the policy looks at in a planned skill. */

@@ -80,12 +80,12 @@ import {
   type UpdatePlanFor,
 } from "./update_planner.ts";
 import { verifySigner } from "./signatures.ts";
-import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
+import { type Signed, type SignerPolicy, signerPolicy } from "../signing/policy.ts";
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import {
+  admitSigned,
   loadOrgPolicy,
   planRefusal,
-  refuseSigner,
   refuseSource,
 } from "../governance/install_policy.ts";
 
@@ -211,7 +211,9 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     // A preview installs nothing, so it asks for no signature.
     const policy = this.preview ? null : this.signerPolicy();
     if (policy !== null) fetched.signed = await verifySigner(fetched, policy, this.#git());
-    if (org !== null && !this.preview) await refuseSigner(org, fetched.signed, what);
+    if (org !== null && !this.preview) {
+      fetched.signed = await admitSigned(org, fetched, this.#options.env, what) as Signed;
+    }
     return fetched;
   }
 
@@ -399,7 +401,9 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
       if (org !== null) await refuseSource(org, recordedSource(source), what);
       const f = await fetchInto(repository, request, root, this.#git());
       if (policy !== null) f.signed = await verifySigner(f, policy, this.#git());
-      if (org !== null && !this.preview) await refuseSigner(org, f.signed, what);
+      if (org !== null && !this.preview) {
+        f.signed = await admitSigned(org, f, this.#options.env, what) as Signed;
+      }
       return f;
     });
     // A failed fetch is not kept: the next skill asks again and reports its own error.

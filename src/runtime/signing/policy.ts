@@ -46,7 +46,11 @@ export function signerPolicy(home: string, projectRoot?: string): SignerPolicy |
 export interface Signed {
   /** The principal of the allowed-signers line whose key made the signature. */
   by: string;
-  format: "ssh";
+  format: "ssh" | "sigstore";
+  /** A certificate's OIDC issuer (Sigstore keyless). */
+  issuer?: string;
+  /** A key's fingerprint (Sigstore key-based). */
+  key?: string;
 }
 
 /**
