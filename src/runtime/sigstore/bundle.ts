@@ -73,6 +73,15 @@ async function fingerprint(der: Uint8Array): Promise<string> {
 }
 
 type NodeCrypto = typeof import("node:crypto");
+
+/**
+ * A CommonJS package's exports: named on the module under `deno run`, only on its default
+ * export once bundled (scripts/bundle.ts), so both are looked at.
+ */
+function commonJs<T extends object>(module: T, name: keyof T): T {
+  if (module[name] !== undefined) return module;
+  return (module as unknown as { default: T }).default;
+}
 let digestDefaulted = false;
 
 /**
@@ -107,14 +116,16 @@ export async function verifySigstoreBundle(
   trust: SigstoreTrust,
   what: string,
 ): Promise<SigstoreSigner> {
-  const [{ bundleFromJSON }, verify, { TrustedRoot }, nodeCrypto, { Buffer }] = await Promise
-    .all([
-      import("@sigstore/bundle"),
-      import("@sigstore/verify"),
-      import("@sigstore/protobuf-specs"),
-      import("node:crypto"),
-      import("node:buffer"),
-    ]);
+  const [bundleModule, verifyModule, specsModule, nodeCrypto, { Buffer }] = await Promise.all([
+    import("@sigstore/bundle"),
+    import("@sigstore/verify"),
+    import("@sigstore/protobuf-specs"),
+    import("node:crypto"),
+    import("node:buffer"),
+  ]);
+  const { bundleFromJSON } = commonJs(bundleModule, "bundleFromJSON");
+  const verify = commonJs(verifyModule, "Verifier");
+  const { TrustedRoot } = commonJs(specsModule, "TrustedRoot");
   defaultDigestLikeNode(nodeCrypto);
   let bundle;
   let root;
