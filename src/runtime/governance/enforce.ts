@@ -65,10 +65,16 @@ async function checkLaunch(policy: OrgPolicy, skill: LaunchedSkill, facts: Launc
   const entry = skill.entry ?? skill.project?.locked;
   if (entry !== undefined) {
     checks.checkSource(policy, entry.source, what);
-    checks.checkSigner(policy, signerOf(entry.signed), what);
+    checks.checkSigner(policy, signerOf(entry.signed), what, acceptedUnsigned(entry.signed));
   }
   checks.checkNetwork(policy, launchGrants(skill, facts), what);
   checks.checkEnv(policy, skill.manifest.envPatterns, what);
+}
+
+/** Whether a record keeps the user's `--allow-unsigned` acceptance (`signed.format: "none"`). */
+export function acceptedUnsigned(signed: unknown): boolean {
+  const record = signed as { format?: unknown; accepted?: unknown } | undefined;
+  return record?.format === "none" && record.accepted === "--allow-unsigned";
 }
 
 /** The signer a record keeps (`signed`), in the form the policy matches, if it is one. */
@@ -77,7 +83,9 @@ export function signerOf(
 ): { by: string; issuer?: string | undefined; key?: string | undefined } | undefined {
   if (typeof signed !== "object" || signed === null) return undefined;
   const record = signed as Record<string, unknown>;
-  if (typeof record.by !== "string") return undefined;
+  if (typeof record.by !== "string" || record.by === "" || record.format === "none") {
+    return undefined;
+  }
   return {
     by: record.by,
     issuer: typeof record.issuer === "string" ? record.issuer : undefined,

@@ -11,7 +11,7 @@ import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import type { SkillError } from "../../core/errors.ts";
 import type { Severity } from "../../core/audit/audit_rules.ts";
 import type { Lockfile } from "../../core/records/lockfile_model.ts";
-import { signerOf } from "./enforce.ts";
+import { acceptedUnsigned, signerOf } from "./enforce.ts";
 import { dirname, resolve } from "../os/paths.ts";
 
 export { loadOrgPolicy } from "./policy_files.ts";
@@ -28,8 +28,13 @@ export async function refuseSource(policy: OrgPolicy, source: SourceLike, what: 
 }
 
 /** Throws the policy's refusal of what a fetch's signature check found (`signed`), if any. */
-async function refuseSigner(policy: OrgPolicy, signed: unknown, what: string) {
-  (await checks()).checkSigner(policy, signerOf(signed), what);
+async function refuseSigner(
+  policy: OrgPolicy,
+  signed: unknown,
+  what: string,
+  allowUnsigned: boolean,
+) {
+  (await checks()).checkSigner(policy, signerOf(signed), what, allowUnsigned);
 }
 
 /** What of a fetch the signature checks need: its source and the digest or commit pinned. */
@@ -50,6 +55,7 @@ export async function admitSigned(
   fetched: FetchedLike,
   env: Readonly<Record<string, string>>,
   what: string,
+  allowUnsigned = false,
 ): Promise<unknown> {
   let signed = fetched.signed;
   const asks = policy.layers.some((l) =>
@@ -69,7 +75,11 @@ export async function admitSigned(
       env,
     }, what);
   }
-  await refuseSigner(policy, signed, what);
+  await refuseSigner(policy, signed, what, allowUnsigned);
+  // Accepted unsigned where the policy asks for signatures: said so in the record.
+  if (signed === undefined && allowUnsigned && asks) {
+    return { by: "", format: "none", accepted: "--allow-unsigned", at: new Date().toISOString() };
+  }
   return signed;
 }
 
@@ -110,8 +120,27 @@ export async function refuseLocked(policy: OrgPolicy, lock: Lockfile): Promise<v
   for (const [name, entry] of Object.entries(lock.skills).sort(([a], [b]) => a.localeCompare(b))) {
     const what = `install skill '${name}' from the lockfile`;
     c.checkSource(policy, entry.source, what);
-    c.checkSigner(policy, signerOf(entry.signed), what);
+    c.checkSigner(policy, signerOf(entry.signed), what, acceptedUnsigned(entry.signed));
     c.checkNetwork(policy, entry.permissions.network ?? [], what);
     c.checkEnv(policy, entry.permissions.env, what);
   }
+}
+
+/** Who signed, as one comparable label (`issuer|subject`, a principal, `key:…`), if anyone. */
+function signerLabel(signed: unknown): string | undefined {
+  const record = signed as { by?: unknown; issuer?: unknown; format?: unknown } | undefined;
+  if (typeof record?.by !== "string" || record.by === "" || record.format === "none") {
+    return undefined;
+  }
+  return typeof record.issuer === "string" ? `${record.issuer}|${record.by}` : record.by;
+}
+
+/** A change of signer between two records, both signed: trust on first use refuses it. */
+export function signerChange(
+  before: unknown,
+  after: unknown,
+): { from: string; to: string } | undefined {
+  const from = signerLabel(before);
+  const to = signerLabel(after);
+  return from !== undefined && to !== undefined && from !== to ? { from, to } : undefined;
 }
