@@ -217,6 +217,23 @@ export function cosignKeyPair() {
   );
   return {
     pub,
+    /** A key-based bundle whose DSSE envelope carries `payload` (an in-toto statement). */
+    signDsse(payload: Uint8Array): Record<string, unknown> {
+      const type = "application/vnd.in-toto+json";
+      const pae = Buffer.concat([
+        Buffer.from(`DSSEv1 ${type.length} ${type} ${payload.length} `),
+        Buffer.from(payload),
+      ]);
+      return {
+        mediaType: "application/vnd.dev.sigstore.bundle.v0.3+json",
+        verificationMaterial: { publicKey: { hint }, tlogEntries: [] },
+        dsseEnvelope: {
+          payload: b64(payload),
+          payloadType: type,
+          signatures: [{ sig: b64(crypto.sign("sha256", pae, pair.privateKey)), keyid: "" }],
+        },
+      };
+    },
     sign(artifact: Uint8Array): Record<string, unknown> {
       const signature = crypto.sign("sha256", artifact, pair.privateKey);
       const digest = crypto.createHash("sha256").update(artifact).digest();

@@ -17,7 +17,11 @@ export function describeSignature(signed: unknown): string | null {
   }
   const by = text("by");
   if (by === undefined) return null;
-  if (r.format === "sigstore") {
+  if (r.format === "oms") {
+    line = `OpenSSF model signing (skill.oms.sig), ${
+      text("key") !== undefined ? `key ${text("key")}` : `${text("issuer") ?? "?"}|${by}`
+    }, every file's digest matched`;
+  } else if (r.format === "sigstore") {
     line = text("key") !== undefined
       ? `sigstore, key ${text("key")}`
       : `sigstore keyless, ${text("issuer") ?? "?"}|${by} (certificate chain, log entry)`;

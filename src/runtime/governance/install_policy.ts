@@ -12,7 +12,7 @@ import type { SkillError } from "../../core/errors.ts";
 import type { Severity } from "../../core/audit/audit_rules.ts";
 import type { Lockfile } from "../../core/records/lockfile_model.ts";
 import { acceptedUnsigned, signerOf } from "./enforce.ts";
-import { dirname, resolve } from "../os/paths.ts";
+import { dirname, join, resolve } from "../os/paths.ts";
 
 export { loadOrgPolicy } from "./policy_files.ts";
 
@@ -39,6 +39,7 @@ async function refuseSigner(
 
 /** What of a fetch the signature checks need: its source and the digest or commit pinned. */
 interface FetchedLike {
+  root: string;
   source: { kind: string; registry?: string; repository?: string };
   commit: { sha: string } | null;
   signed?: unknown;
@@ -65,19 +66,79 @@ export async function admitSigned(
   const { source, commit } = fetched;
   if (signed === undefined && asks && source.kind === "oci" && commit !== null) {
     const { sigstoreSignerOf } = await import("../sigstore/oci_signer.ts");
-    signed = await sigstoreSignerOf(source.registry!, source.repository!, commit.sha, {
-      identities: policy.layers.flatMap((l) => l.signers?.value ?? []).filter((e) =>
-        e.includes("|")
-      ),
-      keyFiles: policy.layers.flatMap((l) =>
-        (l.signingKeys?.value ?? []).map((key) => resolve(dirname(l.file), key))
-      ),
-      env,
-    }, what);
+    signed = await sigstoreSignerOf(
+      source.registry!,
+      source.repository!,
+      commit.sha,
+      sigstoreAsk(policy, env),
+      what,
+    );
   }
+  // Skills signed one by one (OMS, skill.oms.sig) are checked as each is planned.
+  if (signed === undefined && asks && await carriesOms(fetched.root)) return undefined;
   await refuseSigner(policy, signed, what, allowUnsigned);
   // Accepted unsigned where the policy asks for signatures: said so in the record.
   if (signed === undefined && allowUnsigned && asks) {
+    return { by: "", format: "none", accepted: "--allow-unsigned", at: new Date().toISOString() };
+  }
+  return signed;
+}
+
+/** The identities and key files a policy names for Sigstore signatures. */
+function sigstoreAsk(policy: OrgPolicy, env: Readonly<Record<string, string>>) {
+  return {
+    identities: policy.layers.flatMap((l) => l.signers?.value ?? []).filter((e) => e.includes("|")),
+    keyFiles: policy.layers.flatMap((l) =>
+      (l.signingKeys?.value ?? []).map((key) => resolve(dirname(l.file), key))
+    ),
+    env,
+  };
+}
+
+/** Whether a fetch holds a `skill.oms.sig` in any folder (a few levels down, as skills sit). */
+async function carriesOms(root: string, depth = 4): Promise<boolean> {
+  const { hasOmsSignature } = await import("../sigstore/oms.ts");
+  if (hasOmsSignature(root)) return true;
+  if (depth === 0) return false;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(root)];
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory || entry.name === ".git") continue;
+    if (await carriesOms(join(root, entry.name), depth - 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Who signed one planned skill of a fetch nobody signed as a whole, as the policy accepts it:
+ * its `skill.oms.sig` (runtime/sigstore/oms.ts), or unsigned — refused unless the user's
+ * --allow-unsigned may waive the rule, which is then recorded. Undefined when the policy asks
+ * nothing about signatures.
+ */
+export async function admitSkillSigned(
+  policy: OrgPolicy,
+  dir: string,
+  env: Readonly<Record<string, string>>,
+  what: string,
+  allowUnsigned = false,
+): Promise<Record<string, unknown> | undefined> {
+  const asks = policy.layers.some((l) =>
+    l.signaturesRequired?.value === true || (l.signers?.value.length ?? 0) > 0 ||
+    (l.signingKeys?.value.length ?? 0) > 0
+  );
+  if (!asks) return undefined;
+  const oms = await import("../sigstore/oms.ts");
+  let signed: Record<string, unknown> | undefined;
+  if (oms.hasOmsSignature(dir)) {
+    const { sigstoreTrust } = await import("../sigstore/oci_signer.ts");
+    signed = { ...await oms.verifyOms(dir, await sigstoreTrust(sigstoreAsk(policy, env)), what) };
+  }
+  await refuseSigner(policy, signed, what, allowUnsigned);
+  if (signed === undefined && allowUnsigned) {
     return { by: "", format: "none", accepted: "--allow-unsigned", at: new Date().toISOString() };
   }
   return signed;

@@ -84,6 +84,7 @@ import { type Signed, type SignerPolicy, signerPolicy } from "../signing/policy.
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import {
   admitSigned,
+  admitSkillSigned,
   loadOrgPolicy,
   planRefusal,
   refuseSource,
@@ -261,6 +262,22 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     const admitted: PlanFor<S>[] = [];
     for (const plan of planning.plans) {
       const manifest = plan.candidate.manifest;
+      if (fetched.signed === undefined && !this.preview) {
+        // Nobody signed the fetch as a whole: the skill's own skill.oms.sig, if any.
+        try {
+          const signed = await admitSkillSigned(
+            org,
+            plan.candidate.dir,
+            this.#options.env,
+            `install skill '${plan.canonical}'`,
+            this.#options.allowUnsigned,
+          );
+          if (signed !== undefined) (plan.entry as { signed?: unknown }).signed = signed;
+        } catch (error) {
+          planning.refused.push({ label: plan.canonical, error: error as SkillError });
+          continue;
+        }
+      }
       const error = await planRefusal(
         org,
         {

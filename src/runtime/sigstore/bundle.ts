@@ -33,7 +33,7 @@ export interface SigstoreSigner {
   by: string;
   issuer?: string;
   key?: string;
-  format: "sigstore";
+  format: "sigstore" | "oms";
 }
 
 function invalid(what: string, reason: string): SkillError {
@@ -112,7 +112,8 @@ function defaultDigestLikeNode(nodeCrypto: NodeCrypto): void {
 // long because: one verification in its order — parse, trust material, keyless or each key, the identity — whose steps share the verifier's objects
 export async function verifySigstoreBundle(
   bundleJson: unknown,
-  artifact: Uint8Array,
+  /** The signed bytes of a message signature; a DSSE envelope carries its own payload. */
+  artifact: Uint8Array | undefined,
   trust: SigstoreTrust,
   what: string,
 ): Promise<SigstoreSigner> {
@@ -142,7 +143,7 @@ export async function verifySigstoreBundle(
       `Cannot read the trusted root: ${(error as Error).message}`,
     );
   }
-  const data = Buffer.from(artifact);
+  const data = artifact === undefined ? undefined : Buffer.from(artifact);
   const material = bundle.verificationMaterial.content;
   if (material.$case === "publicKey") {
     if (trust.keys.length === 0) {

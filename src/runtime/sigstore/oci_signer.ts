@@ -33,6 +33,26 @@ async function trustedRoot(env: Readonly<Record<string, string>>): Promise<unkno
   return (await import("./public_good_trusted_root.json", { with: { type: "json" } })).default;
 }
 
+/** What a Sigstore signature is checked against: the root, the identities, the keys read. */
+export async function sigstoreTrust(ask: SigstoreAsk) {
+  const keys = [];
+  for (const file of ask.keyFiles) {
+    try {
+      keys.push(await Deno.readTextFile(file));
+    } catch (error) {
+      throw new SkillError(
+        "policy_denied",
+        `Cannot read the public key ${file}: ${(error as Error).message}`,
+      );
+    }
+  }
+  return {
+    trustedRoot: await trustedRoot(ask.env),
+    identities: ask.identities.length > 0 ? ask.identities : ["*|*"],
+    keys,
+  };
+}
+
 /**
  * The Sigstore signer of `registry/repository@digest`, undefined when nothing is attached;
  * throws the refusal of the first signature when none verifies.
@@ -47,22 +67,7 @@ export async function sigstoreSignerOf(
   const client = new RegistryClient({ registry });
   const found = await findSigstoreSignatures(client, repository, digest);
   if (found.length === 0) return undefined;
-  const keys = [];
-  for (const file of ask.keyFiles) {
-    try {
-      keys.push(await Deno.readTextFile(file));
-    } catch (error) {
-      throw new SkillError(
-        "policy_denied",
-        `Cannot read the public key ${file}: ${(error as Error).message}`,
-      );
-    }
-  }
-  const trust = {
-    trustedRoot: await trustedRoot(ask.env),
-    identities: ask.identities.length > 0 ? ask.identities : ["*|*"],
-    keys,
-  };
+  const trust = await sigstoreTrust(ask);
   let first: unknown;
   for (const signature of found) {
     try {
