@@ -40,6 +40,7 @@ const GUIDE: Record<string, string> = {
   outdated: "project-skills.md",
   link: "project-skills.md",
   policy: "signatures.md",
+  lock: "signatures.md",
 };
 
 const INTRO = `# Command reference

@@ -135,4 +135,9 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     aliases: [],
     summary: "Show the organisation's policy in force and where each rule comes from",
   },
+  {
+    name: "lock",
+    aliases: [],
+    summary: "Export the lockfile as an SBOM; attest and verify the project's skill set",
+  },
 ];

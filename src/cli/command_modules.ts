@@ -32,4 +32,5 @@ export const COMMAND_MODULES: Readonly<Record<string, CommandLoader>> = {
   init: () => import("./commands/init.ts"),
   completions: () => import("./commands/completions.ts"),
   policy: () => import("./commands/policy.ts"),
+  lock: () => import("./commands/lock.ts"),
 };

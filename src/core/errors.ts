@@ -71,12 +71,12 @@ export const EXIT_USAGE = 2;
 export const EXIT_TIMEOUT = 124;
 export const EXIT_INTERRUPTED = 130;
 /** Refusals of an organisation's policy and of signatures (docs/signatures.md). */
-export const EXIT_POLICY_DENIED = 20;
-export const EXIT_UNSIGNED = 21;
-export const EXIT_SIGNATURE_INVALID = 22;
-export const EXIT_SIGNER_NOT_ALLOWED = 23;
-export const EXIT_CERTIFICATE_EXPIRED = 24;
-export const EXIT_ATTESTATION_MISMATCH = 25;
+const EXIT_POLICY_DENIED = 20;
+const EXIT_UNSIGNED = 21;
+const EXIT_SIGNATURE_INVALID = 22;
+const EXIT_SIGNER_NOT_ALLOWED = 23;
+const EXIT_CERTIFICATE_EXPIRED = 24;
+const EXIT_ATTESTATION_MISMATCH = 25;
 
 /**
  * The exit status each code implies (DESIGN §4.3): usage mistakes 2, timeouts 124, an

@@ -227,7 +227,7 @@ complete -p skills
     "sub",
     "kalshi-markets",
     "--yes",
-    "list ls lint link",
+    "list ls lint link lock",
     "advanced_greeting",
     "",
     "complete -F _skills skills",

@@ -29,6 +29,7 @@ export const { help, parse } = defineCommand(
       list: false,
       yes: false,
       allowRisky: false,
+      allowUnsigned: false,
       project: false,
       agents: [] as AgentName[],
       allDetected: false,
@@ -58,6 +59,8 @@ export const { help, parse } = defineCommand(
       list: values.list === true,
       yes: values.yes === true,
       allowRisky: values["allow-risky"] === true,
+      /** `--allow-unsigned`: past the user's and project's signature rules (recorded). */
+      allowUnsigned: values["allow-unsigned"] === true,
       /** `--project`: into `<repo>/.agents/skills`, recorded in skills-lock.json. */
       project: values.project === true,
       /** `--agent`: link what was installed for these agents. */
@@ -126,6 +129,7 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     signal: ctx.signal,
     project: options.project,
     list: options.list,
+    allowUnsigned: options.allowUnsigned,
     plan: { rename: options.name, renames: options.renames, allowRisky: options.allowRisky },
     agents: options.allDetected
       ? [...new Set([...options.agents, ...detectedAgents(ctx.env)])]

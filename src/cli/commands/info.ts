@@ -48,6 +48,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   // An OCI skill is pinned to a manifest digest, a git skill to a commit.
   field(info.source === "oci" ? "Manifest" : "Commit", info.commit_sha);
   field("Signed by", info.signed_by);
+  field("Signature", info.signature === null ? null : inert(info.signature));
   field(
     "Tracking",
     info.tag

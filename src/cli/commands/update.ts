@@ -34,6 +34,8 @@ export const { help, parse } = defineCommand(
       force: values.force === true,
       yes: values.yes === true,
       allowRisky: values["allow-risky"] === true,
+      allowUnsigned: values["allow-unsigned"] === true,
+      acceptSignerChange: values["accept-signer-change"] === true,
     };
     if (flags.help) return base;
     const hint = "Run `skills update --help` for usage";
@@ -70,6 +72,8 @@ export async function run(options: UpdateOptions, ctx: Context): Promise<number>
     preview: options.dryRun,
     // The project's signer policy applies to its skills (--project), on top of the user's.
     project: options.project ? findProjectRoot(ctx.cwd).root : undefined,
+    allowUnsigned: options.allowUnsigned,
+    acceptSignerChange: options.acceptSignerChange,
   });
   for (const note of change.recovered) warn(ctx, note);
   const moving = Object.values(options.refs).some((v) => v !== undefined);

@@ -60,6 +60,11 @@ it is also made visible to those agents (see \`skills link\`).`,
       type: "boolean",
       description: "Install even with critical audit findings (recorded in the registry)",
     },
+    "allow-unsigned": {
+      type: "boolean",
+      description:
+        "Install unsigned where your or the project's policy.yaml requires a signature\n(recorded; the system's policy cannot be waived)",
+    },
     yes: {
       type: "boolean",
       short: "y",

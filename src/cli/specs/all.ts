@@ -16,6 +16,7 @@ import { installSpec } from "./install.ts";
 import { linkSpec } from "./link.ts";
 import { lintSpec } from "./lint.ts";
 import { listSpec } from "./list.ts";
+import { lockSpec } from "./lock.ts";
 import { mcpSpec } from "./mcp.ts";
 import { outdatedSpec } from "./outdated.ts";
 import { policySpec } from "./policy.ts";
@@ -57,4 +58,5 @@ export const SPECS: readonly CommandSpec[] = [
   initSpec,
   completionsSpec,
   policySpec,
+  lockSpec,
 ];

@@ -56,6 +56,16 @@ installed skills and the locked ones; --project only the locked ones.`,
       type: "boolean",
       description: "Update even with new critical audit findings (recorded in the registry)",
     },
+    "allow-unsigned": {
+      type: "boolean",
+      description:
+        "Update to an unsigned version where your or the project's policy.yaml requires\na signature (recorded; the system's policy cannot be waived)",
+    },
+    "accept-signer-change": {
+      type: "boolean",
+      description:
+        "Take a new version signed by another signer than the one recorded at install\n(trust on first use; the acceptance is recorded)",
+    },
     yes: {
       type: "boolean",
       short: "y",

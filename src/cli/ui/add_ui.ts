@@ -5,6 +5,7 @@
  * installed, refused and linked, in text or `--json`).
  */
 
+import { describeSignature } from "../../core/governance/signature_text.ts";
 import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
 import { inert } from "../../core/terminal_text.ts";
@@ -42,8 +43,12 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
     progress: say,
     note: (text) => warn(ctx, text),
     fetched: (fetched) => {
-      if (fetched.commit === null) return;
-      say(`${fetched.source.kind === "oci" ? "Pulled" : "Checked out"} ${commitLabel(fetched)}`);
+      if (fetched.commit !== null) {
+        say(`${fetched.source.kind === "oci" ? "Pulled" : "Checked out"} ${commitLabel(fetched)}`);
+      }
+      // Who signed what was fetched, and how it was verified (runtime/signing, sigstore).
+      const signature = describeSignature(fetched.signed);
+      if (signature !== null) say(`Signature: ${inert(signature)}`);
     },
     found: (fetched, candidates) =>
       debug(ctx, `found ${candidates.length} skill(s) in ${fetched.base}`),

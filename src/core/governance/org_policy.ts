@@ -8,7 +8,8 @@
  * The keys (a policy written today keeps working):
  *
  *   sources:    { allow: [pattern…], deny: [pattern…] }   # deny wins; a non-empty allow admits only matches
- *   signatures: { required: bool, signers: [identity…] } # `issuer|subject`, an SSH principal, `key:SHA256:…`
+ *   signatures: { required: bool, signers: [identity…],  # `issuer|subject`, an SSH principal, `key:SHA256:…`
+ *                 keys: [cosign.pub…] }                 # public keys (PEM files) to check key-based signatures with
  *   audit:      { fail-on: critical|high|medium|info, never-accept: [rule id…] }
  *   network:    { allow: [host[:port]…] }                 # the widest grant a skill or a user may give
  *   env:        { allow: [NAME pattern…] }                # the widest variables a skill may get
@@ -42,6 +43,8 @@ export interface PolicyLayer {
   sourcesDeny?: PolicyRule<string[]>;
   signaturesRequired?: PolicyRule<boolean>;
   signers?: PolicyRule<string[]>;
+  /** Public keys (PEM files, cosign.pub) key-based Sigstore signatures are checked with. */
+  signingKeys?: PolicyRule<string[]>;
   failOn?: PolicyRule<Severity>;
   neverAccept?: PolicyRule<string[]>;
   networkAllow?: PolicyRule<string[]>;
@@ -63,6 +66,7 @@ const KEYS: readonly { section: string; name: string; field: Field; kind: Kind }
   { section: "sources", name: "deny", field: "sourcesDeny", kind: "list" },
   { section: "signatures", name: "required", field: "signaturesRequired", kind: "bool" },
   { section: "signatures", name: "signers", field: "signers", kind: "list" },
+  { section: "signatures", name: "keys", field: "signingKeys", kind: "list" },
   { section: "audit", name: "fail-on", field: "failOn", kind: "severity" },
   { section: "audit", name: "never-accept", field: "neverAccept", kind: "list" },
   { section: "network", name: "allow", field: "networkAllow", kind: "list" },

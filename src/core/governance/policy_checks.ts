@@ -120,21 +120,33 @@ export function signerMatches(entry: string, signer: SignerIdentity): boolean {
 }
 
 /**
- * Refuses what is unsigned where a layer requires signatures (`unsigned`), and a signer a
- * layer's non-empty `signers` list does not name (`signer_not_allowed`).
+ * Refuses what is unsigned where a layer requires signatures (`unsigned`; `allowUnsigned`,
+ * the user's `--allow-unsigned`, waives the user's and the project's requirement, never the
+ * system's), and a signer a layer's non-empty `signers` list does not name
+ * (`signer_not_allowed`).
  */
 export function checkSigner(
   policy: OrgPolicy,
   signer: SignerIdentity | undefined,
   what: string,
+  allowUnsigned = false,
 ): void {
   const required = signatureRequirement(policy);
   if (signer === undefined) {
     if (required === undefined) return;
+    // --allow-unsigned is the user's: it answers the user's and the project's files, never
+    // the system's.
+    const system = policy.layers.find((l) => l.level === "system")?.signaturesRequired;
+    const binding = system?.value === true ? system : required;
+    if (allowUnsigned && binding.file !== system?.file) return;
     throw new SkillError(
       "unsigned",
-      `Cannot ${what}: it is not signed, and ${ruleLabel(required)} requires a signature`,
-      { hint: "Install a signed release, or ask for the policy to change; nothing was installed" },
+      `Cannot ${what}: it is not signed, and ${ruleLabel(binding)} requires a signature`,
+      {
+        hint: binding === system
+          ? "Install a signed release; the system's policy cannot be waived; nothing was installed"
+          : "Install a signed release, or accept it unsigned with --allow-unsigned (recorded); nothing was installed",
+      },
     );
   }
   for (const layer of policy.layers) {

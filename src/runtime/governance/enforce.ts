@@ -14,7 +14,7 @@ import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import { loadOrgPolicy, projectRootOf } from "./policy_files.ts";
 
 /** What a launch knows of the skill it starts. */
-export interface LaunchedSkill {
+interface LaunchedSkill {
   canonical: string;
   manifest: { envPatterns: readonly string[]; network?: NetPolicy | undefined };
   /** The registry entry of an installed skill: its source and who signed it. */
@@ -28,7 +28,7 @@ interface SourceRecord {
   [extra: string]: unknown;
 }
 
-export interface LaunchFacts {
+interface LaunchFacts {
   env: Readonly<Record<string, string>>;
   home: string;
   /** The caller's folder: the project whose policy applies is seen from there. */
@@ -66,10 +66,16 @@ async function checkLaunch(policy: OrgPolicy, skill: LaunchedSkill, facts: Launc
   const entry = skill.entry ?? skill.project?.locked;
   if (entry !== undefined) {
     checks.checkSource(policy, entry.source, what);
-    checks.checkSigner(policy, signerOf(entry.signed), what);
+    checks.checkSigner(policy, signerOf(entry.signed), what, acceptedUnsigned(entry.signed));
   }
   checks.checkNetwork(policy, launchGrants(skill, facts), what);
   checks.checkEnv(policy, skill.manifest.envPatterns, what);
+}
+
+/** Whether a record keeps the user's `--allow-unsigned` acceptance (`signed.format: "none"`). */
+export function acceptedUnsigned(signed: unknown): boolean {
+  const record = signed as { format?: unknown; accepted?: unknown } | undefined;
+  return record?.format === "none" && record.accepted === "--allow-unsigned";
 }
 
 /** The signer a record keeps (`signed`), in the form the policy matches, if it is one. */
@@ -78,7 +84,9 @@ export function signerOf(
 ): { by: string; issuer?: string | undefined; key?: string | undefined } | undefined {
   if (typeof signed !== "object" || signed === null) return undefined;
   const record = signed as Record<string, unknown>;
-  if (typeof record.by !== "string") return undefined;
+  if (typeof record.by !== "string" || record.by === "" || record.format === "none") {
+    return undefined;
+  }
   return {
     by: record.by,
     issuer: typeof record.issuer === "string" ? record.issuer : undefined,

@@ -12,7 +12,8 @@ import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import type { SkillError } from "../../core/errors.ts";
 import type { Severity } from "../../core/audit/audit_rules.ts";
 import type { Lockfile } from "../../core/records/lockfile_model.ts";
-import { signerOf } from "./enforce.ts";
+import { acceptedUnsigned, signerOf } from "./enforce.ts";
+import { dirname, join, resolve } from "../os/paths.ts";
 
 export { loadOrgPolicy } from "./policy_files.ts";
 
@@ -28,12 +29,124 @@ export async function refuseSource(policy: OrgPolicy, source: SourceLike, what: 
 }
 
 /** Throws the policy's refusal of what a fetch's signature check found (`signed`), if any. */
-export async function refuseSigner(policy: OrgPolicy, signed: unknown, what: string) {
-  (await checks()).checkSigner(policy, signerOf(signed), what);
+async function refuseSigner(
+  policy: OrgPolicy,
+  signed: unknown,
+  what: string,
+  allowUnsigned: boolean,
+) {
+  (await checks()).checkSigner(policy, signerOf(signed), what, allowUnsigned);
+}
+
+/** What of a fetch the signature checks need: its source and the digest or commit pinned. */
+interface FetchedLike {
+  root: string;
+  source: { kind: string; registry?: string; repository?: string };
+  commit: { sha: string } | null;
+  signed?: unknown;
+}
+
+/**
+ * Who signed a fetch, as the policy accepts it: what the SSH signer policy found already, or
+ * else, for an OCI artifact where the policy asks about signatures, its Sigstore signatures
+ * (runtime/sigstore, loaded only then); then the policy's refusal, if any. Returns the signer
+ * to record.
+ */
+export async function admitSigned(
+  policy: OrgPolicy,
+  fetched: FetchedLike,
+  env: Readonly<Record<string, string>>,
+  what: string,
+  allowUnsigned = false,
+): Promise<unknown> {
+  let signed = fetched.signed;
+  const asks = policy.layers.some((l) =>
+    l.signaturesRequired?.value === true || (l.signers?.value.length ?? 0) > 0 ||
+    (l.signingKeys?.value.length ?? 0) > 0
+  );
+  const { source, commit } = fetched;
+  if (signed === undefined && asks && source.kind === "oci" && commit !== null) {
+    const { sigstoreSignerOf } = await import("../sigstore/oci_signer.ts");
+    signed = await sigstoreSignerOf(
+      source.registry!,
+      source.repository!,
+      commit.sha,
+      sigstoreAsk(policy, env),
+      what,
+    );
+  }
+  // Skills signed one by one (OMS, skill.oms.sig) are checked as each is planned.
+  if (signed === undefined && asks && await carriesOms(fetched.root)) return undefined;
+  await refuseSigner(policy, signed, what, allowUnsigned);
+  // Accepted unsigned where the policy asks for signatures: said so in the record.
+  if (signed === undefined && allowUnsigned && asks) {
+    return { by: "", format: "none", accepted: "--allow-unsigned", at: new Date().toISOString() };
+  }
+  return signed;
+}
+
+/** The identities and key files a policy names for Sigstore signatures. */
+function sigstoreAsk(policy: OrgPolicy, env: Readonly<Record<string, string>>) {
+  return {
+    identities: policy.layers.flatMap((l) => l.signers?.value ?? []).filter((e) => e.includes("|")),
+    keyFiles: policy.layers.flatMap((l) =>
+      (l.signingKeys?.value ?? []).map((key) => resolve(dirname(l.file), key))
+    ),
+    env,
+  };
+}
+
+/** Whether a fetch holds a `skill.oms.sig` in any folder (a few levels down, as skills sit). */
+async function carriesOms(root: string, depth = 4): Promise<boolean> {
+  const { hasOmsSignature } = await import("../sigstore/oms.ts");
+  if (hasOmsSignature(root)) return true;
+  if (depth === 0) return false;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(root)];
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory || entry.name === ".git") continue;
+    if (await carriesOms(join(root, entry.name), depth - 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Who signed one planned skill of a fetch nobody signed as a whole, as the policy accepts it:
+ * its `skill.oms.sig` (runtime/sigstore/oms.ts), or unsigned — refused unless the user's
+ * --allow-unsigned may waive the rule, which is then recorded. Undefined when the policy asks
+ * nothing about signatures.
+ */
+export async function admitSkillSigned(
+  policy: OrgPolicy,
+  dir: string,
+  env: Readonly<Record<string, string>>,
+  what: string,
+  allowUnsigned = false,
+): Promise<Record<string, unknown> | undefined> {
+  const asks = policy.layers.some((l) =>
+    l.signaturesRequired?.value === true || (l.signers?.value.length ?? 0) > 0 ||
+    (l.signingKeys?.value.length ?? 0) > 0
+  );
+  if (!asks) return undefined;
+  const oms = await import("../sigstore/oms.ts");
+  let signed: Record<string, unknown> | undefined;
+  if (oms.hasOmsSignature(dir)) {
+    const { sigstoreTrust } = await import("../sigstore/oci_signer.ts");
+    signed = { ...await oms.verifyOms(dir, await sigstoreTrust(sigstoreAsk(policy, env)), what) };
+  }
+  await refuseSigner(policy, signed, what, allowUnsigned);
+  if (signed === undefined && allowUnsigned) {
+    return { by: "", format: "none", accepted: "--allow-unsigned", at: new Date().toISOString() };
+  }
+  return signed;
 }
 
 /** What the policy looks at in a planned skill. */
-export interface PlannedFacts {
+interface PlannedFacts {
   canonical: string;
   findings: readonly { rule: string; severity: Severity; file: string }[];
   /** Its network grants as records keep them (`*`: any public host). */
@@ -69,8 +182,27 @@ export async function refuseLocked(policy: OrgPolicy, lock: Lockfile): Promise<v
   for (const [name, entry] of Object.entries(lock.skills).sort(([a], [b]) => a.localeCompare(b))) {
     const what = `install skill '${name}' from the lockfile`;
     c.checkSource(policy, entry.source, what);
-    c.checkSigner(policy, signerOf(entry.signed), what);
+    c.checkSigner(policy, signerOf(entry.signed), what, acceptedUnsigned(entry.signed));
     c.checkNetwork(policy, entry.permissions.network ?? [], what);
     c.checkEnv(policy, entry.permissions.env, what);
   }
+}
+
+/** Who signed, as one comparable label (`issuer|subject`, a principal, `key:…`), if anyone. */
+function signerLabel(signed: unknown): string | undefined {
+  const record = signed as { by?: unknown; issuer?: unknown; format?: unknown } | undefined;
+  if (typeof record?.by !== "string" || record.by === "" || record.format === "none") {
+    return undefined;
+  }
+  return typeof record.issuer === "string" ? `${record.issuer}|${record.by}` : record.by;
+}
+
+/** A change of signer between two records, both signed: trust on first use refuses it. */
+export function signerChange(
+  before: unknown,
+  after: unknown,
+): { from: string; to: string } | undefined {
+  const from = signerLabel(before);
+  const to = signerLabel(after);
+  return from !== undefined && to !== undefined && from !== to ? { from, to } : undefined;
 }

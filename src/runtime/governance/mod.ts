@@ -10,5 +10,12 @@
 
 export const LAYER = {
   owns: "runtime/governance",
-  mayImport: ["core", "runtime/os", "runtime/signing"],
+  mayImport: [
+    "core",
+    "runtime/os",
+    "runtime/signing",
+    "runtime/catalog",
+    "runtime/trust",
+    "runtime/sigstore",
+  ],
 } as const;

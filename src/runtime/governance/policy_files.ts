@@ -17,7 +17,7 @@ import { lstatSyncOrNull } from "../os/fs.ts";
 import { dirname, join } from "../os/paths.ts";
 
 /** Where the system's policy is, unless SKILLS_SYSTEM_POLICY (tests) names another file. */
-export const SYSTEM_POLICY_FILE = "/etc/skills/policy.yaml";
+const SYSTEM_POLICY_FILE = "/etc/skills/policy.yaml";
 const USER_POLICY_FILE = "policy.yaml";
 const PROJECT_POLICY_FILE = [".agents", "policy.yaml"];
 
@@ -32,7 +32,7 @@ export function projectRootOf(dir: string): string {
 }
 
 /** The policy files that may apply, in order (system, user, project), present or not. */
-export function policyPaths(
+function policyPaths(
   env: Readonly<Record<string, string>>,
   home: string,
   projectRoot: string | undefined,
@@ -112,7 +112,7 @@ export async function loadOrgPolicy(
 }
 
 /** What `skills policy` shows: the files looked for, and every rule with where it was written. */
-export interface PolicyReport {
+interface PolicyReport {
   files: { level: PolicyLevel; file: string; present: boolean }[];
   rules: { level: PolicyLevel; key: string; value: unknown; file: string; line: number }[];
 }

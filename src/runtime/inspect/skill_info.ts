@@ -11,11 +11,12 @@ import { networkList } from "../../core/policy/net_grants.ts";
 import { findSkill, type ShadowedSkill, type SkillRecord } from "../catalog/catalog.ts";
 import { openSession } from "../catalog/catalog_session.ts";
 import { agentToolNames } from "./toolset_probe.ts";
+import { describeSignature } from "../../core/governance/signature_text.ts";
 
 /** Who signed it, as the registry or lockfile records it (runtime/signing), else null. */
 function signer(signed: unknown): string | null {
   const by = (signed as { by?: unknown } | undefined)?.by;
-  return typeof by === "string" ? by : null;
+  return typeof by === "string" && by !== "" ? by : null;
 }
 
 function describeSkill(
@@ -50,6 +51,7 @@ function describeSkill(
     tag: skill.entry?.tag ?? locked?.tag ?? null,
     ref: skill.entry?.ref ?? locked?.ref ?? null,
     signed_by: signer(skill.entry?.signed ?? locked?.signed),
+    signature: describeSignature(skill.entry?.signed ?? locked?.signed),
     installed_at: skill.entry?.installed_at ?? null,
     updated_at: skill.entry?.updated_at ?? null,
     trusted: skill.trusted,

@@ -81,13 +81,15 @@ import {
   type UpdatePlanFor,
 } from "./update_planner.ts";
 import { verifySigner } from "./signatures.ts";
-import { type SignerPolicy, signerPolicy } from "../signing/policy.ts";
+import { type Signed, type SignerPolicy, signerPolicy } from "../signing/policy.ts";
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import {
+  admitSigned,
+  admitSkillSigned,
   loadOrgPolicy,
   planRefusal,
-  refuseSigner,
   refuseSource,
+  signerChange,
 } from "../governance/install_policy.ts";
 
 export type { LockChange };
@@ -107,6 +109,10 @@ interface ChangeOptions {
    * scope's own root always applies.
    */
   project?: string | undefined;
+  /** `--allow-unsigned`: an unsigned skill may pass the user's and project's signature rules. */
+  allowUnsigned?: boolean | undefined;
+  /** `--accept-signer-change`: an update signed by another signer than recorded is taken. */
+  acceptSignerChange?: boolean | undefined;
 }
 
 /** A source as records keep it (a directory's path as its URL), for the policy. */
@@ -212,7 +218,15 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     // A preview installs nothing, so it asks for no signature.
     const policy = this.preview ? null : this.signerPolicy();
     if (policy !== null) fetched.signed = await verifySigner(fetched, policy, this.#git());
-    if (org !== null && !this.preview) await refuseSigner(org, fetched.signed, what);
+    if (org !== null && !this.preview) {
+      fetched.signed = await admitSigned(
+        org,
+        fetched,
+        this.#options.env,
+        what,
+        this.#options.allowUnsigned,
+      ) as Signed;
+    }
     return fetched;
   }
 
@@ -249,6 +263,22 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     const admitted: PlanFor<S>[] = [];
     for (const plan of planning.plans) {
       const manifest = plan.candidate.manifest;
+      if (fetched.signed === undefined && !this.preview) {
+        // Nobody signed the fetch as a whole: the skill's own skill.oms.sig, if any.
+        try {
+          const signed = await admitSkillSigned(
+            org,
+            plan.candidate.dir,
+            this.#options.env,
+            `install skill '${plan.canonical}'`,
+            this.#options.allowUnsigned,
+          );
+          if (signed !== undefined) (plan.entry as { signed?: unknown }).signed = signed;
+        } catch (error) {
+          planning.refused.push({ label: plan.canonical, error: error as SkillError });
+          continue;
+        }
+      }
       const error = await planRefusal(
         org,
         {
@@ -400,7 +430,15 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
       if (org !== null) await refuseSource(org, recordedSource(source), what);
       const f = await fetchInto(repository, request, root, this.#git());
       if (policy !== null) f.signed = await verifySigner(f, policy, this.#git());
-      if (org !== null && !this.preview) await refuseSigner(org, f.signed, what);
+      if (org !== null && !this.preview) {
+        f.signed = await admitSigned(
+          org,
+          f,
+          this.#options.env,
+          what,
+          this.#options.allowUnsigned,
+        ) as Signed;
+      }
       return f;
     });
     // A failed fetch is not kept: the next skill asks again and reports its own error.
@@ -464,10 +502,35 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     }
   }
 
-  /** Throws the organisation policy's refusal of a staged update's new version, if any. */
+  /**
+   * Throws the refusal of a staged update's new version, if any: a signer other than the one
+   * recorded (trust on first use, unless --accept-signer-change, then recorded), and the
+   * organisation policy's.
+   */
   async #refuseUpdate(plan: UpdatePlanFor<Scope>, allowRisky: boolean): Promise<void> {
-    const org = plan.staged === undefined ? null : await this.orgPolicy();
-    if (org === null || plan.staged === undefined) return;
+    if (plan.staged === undefined) return;
+    const staged = plan.staged.entry as { signed?: Signed };
+    const change = signerChange((plan.entry as { signed?: unknown }).signed, staged.signed);
+    if (change !== undefined) {
+      if (this.#options.acceptSignerChange !== true) {
+        throw new SkillError(
+          "signer_not_allowed",
+          `Cannot update skill '${plan.canonical}': it was signed by ${change.from} when installed, and its new version by ${change.to}`,
+          {
+            hint:
+              "A new signer may be a takeover: check it, then pass --accept-signer-change (recorded); nothing was updated",
+          },
+        );
+      }
+      staged.signed = {
+        ...staged.signed!,
+        accepted: "--accept-signer-change",
+        previous: change.from,
+        at: new Date().toISOString(),
+      };
+    }
+    const org = await this.orgPolicy();
+    if (org === null) return;
     const next = plan.staged.entry as Partial<LockedSkill> & { approved_network?: string[] };
     const error = await planRefusal(
       org,

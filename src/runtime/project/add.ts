@@ -51,6 +51,8 @@ interface AddOptions {
   project: boolean;
   /** `--list`: a preview of the source's skills; nothing is installed. */
   list: boolean;
+  /** `--allow-unsigned`: past the user's and project's signature rules (recorded). */
+  allowUnsigned?: boolean | undefined;
   /** `--name NEW`, `--name OLD=NEW` and `--allow-risky`, for either scope. */
   plan: Pick<PlanOptions, "rename" | "renames" | "allowRisky">;
   /** `--agent`: link what was installed for these agents. */
@@ -132,6 +134,7 @@ export async function addSkills(
     signal: options.signal,
     progress: asker.progress === undefined ? undefined : (line) => asker.progress!(line),
     preview: options.list,
+    allowUnsigned: options.allowUnsigned,
   });
   for (const note of change.recovered) asker.note?.(note);
   const fetched = await change.fetch(source, request);

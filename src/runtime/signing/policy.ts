@@ -46,7 +46,17 @@ export function signerPolicy(home: string, projectRoot?: string): SignerPolicy |
 export interface Signed {
   /** The principal of the allowed-signers line whose key made the signature. */
   by: string;
-  format: "ssh";
+  /** `none`: unsigned, accepted with --allow-unsigned where a policy asked for a signature. */
+  format: "ssh" | "sigstore" | "oms" | "none";
+  /** A certificate's OIDC issuer (Sigstore keyless). */
+  issuer?: string;
+  /** A key's fingerprint (Sigstore key-based). */
+  key?: string;
+  /** How an unsigned skill or a new signer was accepted (`--allow-unsigned`, …) and when. */
+  accepted?: string;
+  at?: string;
+  /** A signer change accepted at update: who signed before. */
+  previous?: string;
 }
 
 /**

@@ -17,7 +17,7 @@ interface KeygenResult {
   stderr: string;
 }
 
-async function keygen(args: string[], stdin: Uint8Array): Promise<KeygenResult> {
+export async function keygen(args: string[], stdin: Uint8Array): Promise<KeygenResult> {
   let child;
   try {
     child = new Deno.Command("ssh-keygen", {
