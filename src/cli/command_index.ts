@@ -68,7 +68,7 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
   {
     name: "publish",
     aliases: [],
-    summary: "Push a skill (or a folder of skills) to an OCI registry",
+    summary: "Push skills to an OCI registry, or write them as a website's well-known index",
   },
   {
     name: "remove",

@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { ensurePeer } from "../../scripts/peer_cli.ts";
-import { createRepo, fixtureGitEnv, git, skillFiles, skillMd } from "../fixtures/git_repos.ts";
+import { freshClone, peer } from "../helpers/peer.ts";
+import { createRepo, skillFiles, skillMd } from "../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../fixtures/git_https_server.ts";
 import { type LockEntryShape, project } from "../helpers/project.ts";
 
@@ -20,35 +20,6 @@ function collection(): Record<string, string> {
     ...skillFiles("alpha", "skills/alpha"),
     ...skillFiles("beta", "skills/beta"),
   };
-}
-
-/** Runs the peer in `cwd` with a clean environment of its own (no telemetry, no prompts). */
-async function peer(
-  cwd: string,
-  home: string,
-  args: string[],
-  extraEnv: Record<string, string> = {},
-) {
-  const { node, cli } = await ensurePeer();
-  const out = await new Deno.Command(node, {
-    args: [cli, ...args],
-    cwd,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home,
-      DISABLE_TELEMETRY: "1",
-      NO_COLOR: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_TERMINAL_PROMPT: "0",
-      ...extraEnv,
-    },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  return { code: out.code, text };
 }
 
 /** Every file of a folder with its sha256, as a lock entry's `files` lists them. */
@@ -66,16 +37,6 @@ async function hashes(dir: string): Promise<Record<string, string>> {
   };
   await walk(dir, "");
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
-/** Commits the project's skills-lock.json (not its skill folders) and clones the project. */
-async function freshClone(root: string, dir: string): Promise<string> {
-  const env = fixtureGitEnv(dir);
-  await git(root, ["add", "skills-lock.json"], env);
-  await git(root, ["commit", "--quiet", "-m", "lock"], env);
-  const clone = join(dir, "clone");
-  await git(dir, ["clone", "--quiet", root, clone], env);
-  return clone;
 }
 
 Deno.test("vercel-labs' skills CLI restores our skills-lock.json in a fresh clone, byte for byte; ours then reads the file it rewrote", async () => {

@@ -36,6 +36,6 @@ export const LAYER = {
     "runtime/audit",
     "runtime/oci",
     "runtime/signing",
-    "runtime/sources_web",
+    "runtime/web",
   ],
 } as const;

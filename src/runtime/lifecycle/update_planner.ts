@@ -49,7 +49,7 @@ import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest } from "../oci/pull.ts";
-import { indexedDigest } from "../sources_web/fetch_web.ts";
+import { indexedDigest } from "../web/fetch_web.ts";
 import { webSource } from "../../core/sources/web_source.ts";
 import { auditDir } from "../audit/scan.ts";
 import type { Fetched } from "./fetch_source.ts";
