@@ -14,6 +14,7 @@ import { SPECS } from "../src/cli/specs/all.ts";
 const GUIDE: Record<string, string> = {
   list: "installing.md",
   info: "installing.md",
+  why: "installing.md",
   add: "installing.md",
   update: "installing.md",
   remove: "installing.md",

@@ -16,6 +16,11 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     summary: "Show everything about one skill",
   },
   {
+    name: "why",
+    aliases: [],
+    summary: "Show which installed skills require a skill",
+  },
+  {
     name: "validate",
     aliases: [],
     summary: "Validate skill directories",
