@@ -67,6 +67,26 @@ Deno.test("add resolves a diamond to the one tag both ranges allow, closes a cyc
   assert.equal(why.code, 0, why.stderr);
   assert.match(why.stdout, /app → base/);
   assert.match(why.stdout, /app → style → base/);
+
+  const tree = await runCli(["list", "--tree"], { env });
+  assert.equal(tree.code, 0, tree.stderr);
+  assert.match(tree.stdout, /^app\n  base\n  style\n    base\n/m);
+
+  // Activating app makes what it requires available to the model too.
+  const listed = await runCli(["list", "--json"], { env: { ...env, AGENT_SKILLS: "app" } });
+  const active = JSON.parse(listed.stdout).skills.filter((s: { active: boolean }) => s.active)
+    .map((s: { canonical: string }) => s.canonical).sort();
+  assert.deepEqual(active, ["app", "base", "style"]);
+
+  // Removing app shows and removes the dependencies nothing else needs.
+  const remove = await runCli(["remove", "app", "--yes"], { env });
+  assert.equal(remove.code, 0, remove.stderr);
+  assert.match(remove.stderr, /Skill 'base'[\s\S]*a dependency nothing else installed needs/);
+  assert.deepEqual(
+    JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills,
+    [],
+    "app, style and base are gone",
+  );
 });
 
 Deno.test("a conflict names both paths, and a missing or refused dependency installs nothing", async () => {
@@ -141,4 +161,9 @@ Deno.test("a project's closure is locked with requiredBy and install --frozen re
   }
   const why = await p.cli(["why", "style"]);
   assert.match(why.stdout, /app → style/);
+
+  const remove = await p.cli(["remove", "app", "--yes"]);
+  assert.equal(remove.code, 0, remove.stderr);
+  assert.deepEqual((await p.lock()).skills, {}, "the dependencies went with app");
+  assert.deepEqual(await readTree(join(p.root, ".agents", "skills")), new Map());
 });

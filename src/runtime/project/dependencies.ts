@@ -286,6 +286,48 @@ export async function whyInstalled(
   return out;
 }
 
+/**
+ * The dependencies nothing needs once `removing` are gone: skills some other skill required
+ * (their record names who) whose every requirer is being removed, followed down the graph.
+ * A skill recorded with no requirer was asked for by the user and is never taken along.
+ */
+function unneededAfter(
+  requiredBy: ReadonlyMap<string, readonly string[]>,
+  removing: readonly string[],
+): string[] {
+  const gone = new Set(removing);
+  const out: string[] = [];
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [name, by] of requiredBy) {
+      if (gone.has(name) || by.length === 0 || !by.every((n) => gone.has(n))) continue;
+      gone.add(name);
+      out.push(name);
+      grew = true;
+    }
+  }
+  return out;
+}
+
+/** `skills remove` in `$SKILLS_HOME`: the installed dependencies nothing else needs after it. */
+export async function unneededInstalled(
+  home: string,
+  removing: readonly string[],
+): Promise<RegistryEntry[]> {
+  const registry = await readRegistry(home);
+  const map = new Map(registry.skills.map((e) => [e.name_canonical, requiredByOf(e)]));
+  const names = unneededAfter(map, removing);
+  return registry.skills.filter((e) => names.includes(e.name_canonical));
+}
+
+/** `skills remove` in a project: the locked dependencies nothing else needs after it. */
+export function unneededLocked(root: string, removing: readonly string[]): string[] {
+  const read = readProjectLock(root);
+  if (read.state !== "ok") return [];
+  const map = new Map(Object.entries(read.lock.skills).map(([k, e]) => [k, requiredByOf(e)]));
+  return unneededAfter(map, removing);
+}
+
 /** Why an installed skill is there: the skills that require it, up to those asked for. */
 interface WhyChain {
   name: string;
