@@ -42,7 +42,7 @@ async function writeRepos(dir: string) {
   await createRepo(dir, "clash", {
     "SKILL.md": skillMd("clash", `${url("base")} ^2, ${url("style")}`),
   });
-  return { url };
+  return { url, base };
 }
 
 Deno.test("add resolves a diamond to the one tag both ranges allow, closes a cycle, and records who requires what", async () => {
@@ -166,4 +166,26 @@ Deno.test("a project's closure is locked with requiredBy and install --frozen re
   assert.equal(remove.code, 0, remove.stderr);
   assert.deepEqual((await p.lock()).skills, {}, "the dependencies went with app");
   assert.deepEqual(await readTree(join(p.root, ".agents", "skills")), new Map());
+});
+
+Deno.test("update moves a dependency to the highest tag its ranges still allow, never past them", async () => {
+  await using tmp = await tempDir();
+  const { url, base } = await writeRepos(tmp.path);
+  const home = join(tmp.path, "home");
+  const env = { SKILLS_HOME: home, HOME: tmp.path, GIT_CONFIG_GLOBAL: "/dev/null" };
+  assert.equal((await runCli(["add", url("app"), "--yes"], { env })).code, 0);
+  for (const version of ["v1.2.5", "v1.4.0"]) {
+    await base.commit({ "SKILL.md": skillMd("base", undefined, `${version}\n`) });
+    await base.tag(version);
+  }
+  const outdated = await runCli(["outdated", "--json"], { env });
+  const row = JSON.parse(outdated.stdout).skills.find((s: { name: string }) => s.name === "base");
+  assert.equal(row.status, "outdated", outdated.stdout);
+  const update = await runCli(["update", "base", "--yes"], { env });
+  assert.equal(update.code, 0, update.stderr);
+  const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
+  const entry = registry.skills.find((e: { name: string }) => e.name === "base");
+  assert.equal(entry.tag, "v1.2.5", "^1 and ~1.2 allow v1.2.5, not v1.4.0");
+  assert.deepEqual(entry.version_ranges, ["^1", "~1.2"]);
+  assert.match(await Deno.readTextFile(join(home, "base", "SKILL.md")), /v1\.2\.5/);
 });

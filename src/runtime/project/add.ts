@@ -154,7 +154,11 @@ export async function addSkills(
     const lockfile = lockfilePath(root);
     const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
       review: (plan, from) => ({ scope: "project", plan, fetched: from, lockfile }),
-      requiredBy: (plan, names) => Object.assign(plan.entry, { requiredBy: names }),
+      requiredBy: (plan, names, ranges) =>
+        Object.assign(plan.entry, {
+          requiredBy: names,
+          ...(ranges.length > 0 ? { versionRanges: ranges } : {}),
+        }),
       // Each skill on its own; the commit's notes are not shown (as always for a project).
       commit: async (batch) => void await change.commitInstall(batch),
       together: false,
@@ -169,7 +173,11 @@ export async function addSkills(
   if (!change.inUser()) throw new Error("unreachable: a change is of one of the two scopes");
   const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
     review: (plan, from) => ({ scope: "user", plan, fetched: from }),
-    requiredBy: (plan, names) => Object.assign(plan.entry, { required_by: names }),
+    requiredBy: (plan, names, ranges) =>
+      Object.assign(plan.entry, {
+        required_by: names,
+        ...(ranges.length > 0 ? { version_ranges: ranges } : {}),
+      }),
     commit: async (batch) => {
       for (const note of await change.commitInstall(batch)) asker.note?.(note);
       for (const p of batch) await saveAuditRecord(options.home, p.canonical, p.digest, p.audit);
@@ -208,8 +216,8 @@ function linkFor(
 /** What differs between the scopes once the plans are made. */
 interface ScopeSteps<P, E> {
   review(plan: P, fetched: Fetched): AddReview;
-  /** Records in a dependency's entry the skills that require it. */
-  requiredBy(plan: P, names: string[]): void;
+  /** Records in a dependency's entry the skills that require it, and the ranges they ask. */
+  requiredBy(plan: P, names: string[], ranges: string[]): void;
   commit(batch: readonly P[]): Promise<void>;
   /** Whether the accepted plans are committed in one step first (one record write). */
   together: boolean;
@@ -307,7 +315,7 @@ async function planClosure<S extends Scope>(
       );
     }
     for (const plan of planning.plans) {
-      steps.requiredBy(plan, [...member.requiredBy].sort());
+      steps.requiredBy(plan, [...member.requiredBy].sort(), member.ranges);
       asker.review?.(steps.review(plan, member.fetched));
     }
     const { risky } = change.setRiskyApart(planning.plans);
