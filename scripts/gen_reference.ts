@@ -16,6 +16,7 @@ import { renderAgentTable, renderPeerDifferences } from "../src/core/agents.ts";
 const GUIDE: Record<string, string> = {
   list: "installing.md",
   info: "installing.md",
+  why: "installing.md",
   add: "installing.md",
   update: "installing.md",
   remove: "installing.md",

@@ -16,6 +16,11 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     summary: "Show everything about one skill",
   },
   {
+    name: "why",
+    aliases: [],
+    summary: "Show which installed skills require a skill",
+  },
+  {
     name: "validate",
     aliases: [],
     summary: "Validate skill directories",
@@ -68,7 +73,7 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
   {
     name: "publish",
     aliases: [],
-    summary: "Push a skill (or a folder of skills) to an OCI registry",
+    summary: "Push skills to an OCI registry, or write them as a website's well-known index",
   },
   {
     name: "remove",

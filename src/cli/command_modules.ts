@@ -8,6 +8,7 @@ import type { CommandLoader } from "./commands.ts";
 export const COMMAND_MODULES: Readonly<Record<string, CommandLoader>> = {
   list: () => import("./commands/list.ts"),
   info: () => import("./commands/info.ts"),
+  why: () => import("./commands/why.ts"),
   validate: () => import("./commands/validate.ts"),
   audit: () => import("./commands/audit.ts"),
   lint: () => import("./commands/lint.ts"),

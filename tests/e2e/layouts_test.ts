@@ -82,6 +82,47 @@ Deno.test("a marketplace whose plugins sit under metadata.pluginRoot yields thei
   assert.deepEqual(found, ["plugins/formatter/skills/prettify"]);
 });
 
+Deno.test("skills add finds the skills of Codex plugins: .agents/plugins/marketplace.json and .codex-plugin/plugin.json", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "codex-market");
+  const files: Record<string, string> = {
+    ".agents/plugins/marketplace.json": JSON.stringify({
+      name: "fixture-codex",
+      plugins: [
+        { name: "tracker", source: { source: "local", path: "./plugins/tracker" } },
+        { name: "docs", source: { source: "local", path: "./plugins/docs" } },
+        { name: "remote", source: { source: "url", url: "https://example.com/p.git" } },
+        { name: "escape", source: { source: "local", path: "../../elsewhere" } },
+      ],
+    }),
+    // Codex names a folder of skills.
+    "plugins/tracker/.codex-plugin/plugin.json": JSON.stringify({
+      name: "tracker",
+      skills: "./skills/",
+    }),
+    "plugins/tracker/skills/triage/SKILL.md": md("triage"),
+    "plugins/tracker/skills/report/SKILL.md": md("report"),
+    "plugins/docs/.codex-plugin/plugin.json": JSON.stringify({ name: "docs", skills: "./guides/" }),
+    "plugins/docs/guides/style/SKILL.md": md("style"),
+    "plugins/docs/skills/unlisted/SKILL.md": md("unlisted"),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(repo, rel), text);
+  }
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const list = await runCli(["add", repo, "--list", "--json"], { env });
+  assert.equal(list.code, 0, list.stderr);
+  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path).sort();
+  assert.deepEqual(found, [
+    "plugins/docs/guides/style",
+    "plugins/tracker/skills/report",
+    "plugins/tracker/skills/triage",
+  ]);
+  const add = await runCli(["add", repo, "--skill", "triage", "--yes"], { env });
+  assert.equal(add.code, 0, add.stderr);
+});
+
 Deno.test("every file a skill ships is offered: top-level forms.md in info, activation and MCP", async () => {
   await using dir = await tempDir();
   const skill = join(dir.path, "pdf");

@@ -9,10 +9,10 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { createRepo, fixtureGitEnv, git, skillFiles, skillMd } from "../fixtures/git_repos.ts";
+import { freshClone, peer } from "../helpers/peer.ts";
+import { createRepo, skillFiles, skillMd } from "../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../fixtures/git_https_server.ts";
 import { type LockEntryShape, project } from "../helpers/project.ts";
-import { peer } from "../helpers/peer.ts";
 
 function collection(): Record<string, string> {
   return {
@@ -37,16 +37,6 @@ async function hashes(dir: string): Promise<Record<string, string>> {
   };
   await walk(dir, "");
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
-/** Commits the project's skills-lock.json (not its skill folders) and clones the project. */
-async function freshClone(root: string, dir: string): Promise<string> {
-  const env = fixtureGitEnv(dir);
-  await git(root, ["add", "skills-lock.json"], env);
-  await git(root, ["commit", "--quiet", "-m", "lock"], env);
-  const clone = join(dir, "clone");
-  await git(dir, ["clone", "--quiet", root, clone], env);
-  return clone;
 }
 
 Deno.test("vercel-labs' skills CLI restores our skills-lock.json in a fresh clone, byte for byte; ours then reads the file it rewrote", async () => {

@@ -6,20 +6,21 @@ import { warn } from "../../core/io.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { listSpec } from "../specs/list.ts";
 import { shortSha, table, writeJson } from "../ui/render.ts";
-import { openSession } from "../../runtime/catalog/catalog_session.ts";
+import { dependencyGraph, openSession } from "../../runtime/catalog/catalog_session.ts";
+import { inert } from "../../core/terminal_text.ts";
 import { type RunState, runStates } from "../../runtime/trust/gate.ts";
 import { UsageError } from "../../core/errors.ts";
 
 export const { help, parse } = defineCommand(
   listSpec,
-  ({ positionals, common }) => {
+  ({ values, positionals, common }) => {
     if (positionals.length > 0) {
       throw new UsageError(
         `Unexpected argument '${positionals[0]}'`,
         "Run `skills list --help` for usage",
       );
     }
-    return common;
+    return { ...common, tree: values.tree === true };
   },
 );
 
@@ -44,12 +45,43 @@ export async function run(options: ListOptions, ctx: Context): Promise<number> {
   const rows = listedRows(catalog, active, states);
   const warnings = [...session.activationWarnings, ...catalog.notes];
   const shadowed = shadowedRows(catalog);
+  if (options.tree) {
+    const graph = dependencyGraph(catalog);
+    if (options.json) writeJson(ctx, { tree: treeOf(rows.map((r) => r.canonical), graph) });
+    else writeTree(ctx, rows.map((r) => r.canonical), graph);
+    return 0;
+  }
   if (options.json) {
     writeJson(ctx, { skills: rows, shadowed, warnings });
     return 0;
   }
   writeTable(ctx, catalog, rows, shadowed, warnings);
   return 0;
+}
+
+/** A skill and what it requires, down the graph (a cycle stops where it closes). */
+interface TreeNode {
+  name: string;
+  requires: TreeNode[];
+}
+
+/** The skills nothing requires at the top, each with its dependencies below. */
+function treeOf(names: readonly string[], graph: ReadonlyMap<string, string[]>): TreeNode[] {
+  const required = new Set([...graph.values()].flat());
+  const grow = (name: string, above: readonly string[]): TreeNode => ({
+    name,
+    requires: (graph.get(name) ?? []).filter((d) => !above.includes(d)).sort()
+      .map((d) => grow(d, [...above, name])),
+  });
+  return [...new Set(names)].filter((n) => !required.has(n)).sort().map((n) => grow(n, []));
+}
+
+function writeTree(ctx: Context, names: readonly string[], graph: ReadonlyMap<string, string[]>) {
+  const write = (node: TreeNode, indent: string) => {
+    ctx.stdout.write(`${indent}${inert(node.name)}\n`);
+    for (const child of node.requires) write(child, `${indent}  `);
+  };
+  for (const node of treeOf(names, graph)) write(node, "");
 }
 
 /** The session's catalog, as `list` reads it. */

@@ -14,8 +14,19 @@ import { writeJson } from "../ui/render.ts";
 export const { help, parse } = defineCommand(
   publishSpec,
   ({ values, positionals, common }) => {
-    if (common.help) {
-      return { ...common, source: "", target: "", insecureHosts: [], sign: undefined };
+    const wellKnown = typeof values["well-known"] === "string" ? values["well-known"] : undefined;
+    const none = { source: "", target: "", insecureHosts: [], sign: undefined };
+    if (common.help) return { ...common, ...none, wellKnown: undefined, sources: [] };
+    if (wellKnown !== undefined) {
+      if (positionals.length === 0) {
+        throw new UsageError("Missing skill folder", "Run `skills publish --help` for usage");
+      }
+      if (values.sign !== undefined || values["insecure-registry"] !== undefined) {
+        throw new UsageError(
+          "--sign and --insecure-registry apply to OCI registries, not to --well-known",
+        );
+      }
+      return { ...common, ...none, wellKnown, sources: positionals.map(String) };
     }
     if (positionals.length !== 2) {
       throw new UsageError(
@@ -32,6 +43,8 @@ export const { help, parse } = defineCommand(
       target: positionals[1] ?? "",
       insecureHosts: Array.isArray(insecure) ? insecure.map(String) : [],
       sign: typeof values.sign === "string" ? values.sign : undefined,
+      wellKnown: undefined,
+      sources: [],
     };
   },
 );
@@ -39,6 +52,7 @@ export const { help, parse } = defineCommand(
 type PublishOptions = OptionsOf<typeof parse>;
 
 export async function run(options: PublishOptions, ctx: Context): Promise<number> {
+  if (options.wellKnown !== undefined) return await runWellKnown(options.wellKnown, options, ctx);
   let target;
   try {
     target = parseOciReference(options.target);
@@ -77,6 +91,27 @@ export async function run(options: PublishOptions, ctx: Context): Promise<number
         })\n`,
       );
     }
+  }
+  return 0;
+}
+
+/** `--well-known DIR`: the skills written as a static site's index under DIR. */
+async function runWellKnown(
+  dir: string,
+  options: PublishOptions,
+  ctx: Context,
+): Promise<number> {
+  const { publishWellKnown } = await import("../../runtime/web/well_known_site.ts");
+  const result = await publishWellKnown(
+    resolve(ctx.cwd, dir),
+    options.sources.map((source) => resolve(ctx.cwd, source)),
+  );
+  if (options.json) writeJson(ctx, result);
+  else {
+    for (const skill of result.skills) {
+      ctx.stdout.write(`published ${skill.name} ${skill.digest}\n`);
+    }
+    ctx.stdout.write(`${result.index}\n`);
   }
   return 0;
 }

@@ -14,6 +14,7 @@ import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { beginChange } from "../../runtime/lifecycle/change.ts";
 import { entriesToRemove } from "../../runtime/lifecycle/remove.ts";
+import { unneededInstalled, unneededLocked } from "../../runtime/project/dependencies.ts";
 import { describeTracking } from "../../runtime/lifecycle/update_installed.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { removeSpec } from "../specs/remove.ts";
@@ -59,7 +60,12 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
   });
   for (const note of change.recovered) warn(ctx, note);
   // Names the project's skills-lock.json records are the project's (issue 17).
+  // Dependencies nothing else needs go too, each shown and confirmed like the rest.
   const { root, inProject, others } = removalTargets(ctx.cwd, options.names, options.project);
+  const lockedExtra = unneededLocked(root, inProject.map((r) => r.key));
+  if (lockedExtra.length > 0) {
+    inProject.push(...removalTargets(ctx.cwd, lockedExtra, true).inProject);
+  }
   const project = await confirmProjectRemovals(ctx, options, home, root, inProject);
   if (others.length === 0) {
     if (project.removed.length === 0) throw declined("Nothing was removed");
@@ -67,9 +73,14 @@ export async function run(options: RemoveOptions, ctx: Context): Promise<number>
     return project.removed.length === inProject.length ? 0 : 1;
   }
   const entries = await entriesToRemove(home, others);
+  const unneeded = await unneededInstalled(home, entries.map((e) => e.name_canonical));
+  entries.push(...unneeded);
   const accepted: RegistryEntry[] = [];
   for (const entry of entries) {
     ctx.stderr.write(describe(entry));
+    if (unneeded.includes(entry)) {
+      ctx.stderr.write(`  (a dependency nothing else installed needs once the others go)\n`);
+    }
     const ok = await confirmAction(ctx, `Remove skill '${entry.name_canonical}'?`, {
       yes: options.yes,
       action: `Cannot remove skill '${entry.name_canonical}'`,

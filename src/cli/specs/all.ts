@@ -29,11 +29,13 @@ import { trustSpec } from "./trust.ts";
 import { untrustSpec } from "./untrust.ts";
 import { updateSpec } from "./update.ts";
 import { validateSpec } from "./validate.ts";
+import { whySpec } from "./why.ts";
 
 /** Every command, in the order of `skills --help`. */
 export const SPECS: readonly CommandSpec[] = [
   listSpec,
   infoSpec,
+  whySpec,
   validateSpec,
   auditSpec,
   lintSpec,

@@ -7,11 +7,14 @@ export const listSpec = {
   order: 10,
   aliases: ["ls"],
   summary: "List discovered skills",
-  usage: ["list [--json]"],
+  usage: ["list [--json] [--tree]"],
   description: `List every discovered skill — installed ones (from $SKILLS_HOME) and the bundled
 ones — sorted by name, with version, source (core/git/local), whether it is
-active (AGENT_SKILLS), trusted, its commit, and its script and toolset counts.`,
+active (AGENT_SKILLS), trusted, its commit, and its script and toolset counts.
+With --tree, each skill you asked for with the skills it requires below it (the
+closures \`skills add\` installed; see \`skills why\`).`,
   flags: {
+    tree: { type: "boolean", description: "Show which skills require which, as a tree" },
     json: jsonFlag('One JSON document: {"skills": [...], "warnings": [...]}'),
     verbose: verboseFlag(),
     help: HELP_FLAG,

@@ -14,6 +14,7 @@ import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
 import { type Candidate, type Fetched, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
 import type { AddAsker, AddOutcome, AddReview } from "../../runtime/project/add.ts";
+import type { ClosureMember } from "../../runtime/project/dependencies.ts";
 import {
   chooseFromList,
   commitLabel,
@@ -70,6 +71,7 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
       }
     },
     refused: (name, error) => warn(ctx, `Not installing '${name}': ${error.message}`),
+    closure: (members) => ctx.stderr.write(closureSummary(members)),
     review: (review) => ctx.stderr.write(summary(ctx, review)),
     confirm: (review) =>
       confirmAction(ctx, question(review), {
@@ -77,6 +79,39 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
         action: `Cannot install skill '${review.plan.canonical}'`,
       }),
   };
+}
+
+/**
+ * The one summary of what the chosen skills require: every dependency with who requires it
+ * and the version chosen, then the permissions and network grants of them all together.
+ */
+function closureSummary(members: readonly ClosureMember[]): string {
+  const lines = [
+    `\nThis also installs ${members.length} dependenc${members.length === 1 ? "y" : "ies"}:`,
+  ];
+  const env = new Set<string>();
+  const hosts = new Set<string>();
+  for (const m of members) {
+    const version = m.tag ?? m.fetched.commit?.sha.slice(0, 12) ?? "its current files";
+    lines.push(
+      `  ${inert(m.candidate.canonical ?? m.candidate.rel)} (${inert(m.requirement)} at ${
+        inert(version)
+      }) required by ${m.requiredBy.map((t) => inert(t)).join(", ")}`,
+    );
+    for (const pattern of m.candidate.manifest?.envPatterns ?? []) env.add(pattern);
+    const network = m.candidate.manifest?.network;
+    if (network !== undefined) {
+      const described = describeNetPolicy(network);
+      if (described !== "none") hosts.add(described);
+    }
+  }
+  lines.push(
+    `  env permissions of the dependencies: ${[...env].map((t) => inert(t)).join(", ") || "none"}`,
+  );
+  lines.push(
+    `  network of the dependencies: ${[...hosts].map((t) => inert(t)).join("; ") || "none"}`,
+  );
+  return lines.join("\n") + "\n";
 }
 
 function question({ scope, plan, fetched }: AddReview): string {

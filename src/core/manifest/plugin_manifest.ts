@@ -1,11 +1,24 @@
 /**
- * Claude plugin manifests as a map of where skills live: a marketplace
- * (`.claude-plugin/marketplace.json`) lists plugins, each with a `source` folder and an
- * optional `skills` list; a plugin (`.claude-plugin/plugin.json`) may list its `skills`;
- * without a list, a plugin's skills are the folders of its `skills/`. Pure: the caller reads
- * the files. Every path is untrusted input: only relative paths inside the repository are
- * kept.
+ * Plugin manifests as a map of where skills live, Claude Code's and Codex's: a marketplace
+ * (`.claude-plugin/marketplace.json`, Codex's `.agents/plugins/marketplace.json`) lists
+ * plugins, each with a `source` folder (Claude: a path; Codex: `{source: "local", path}`) and
+ * an optional `skills` list; a plugin (`.claude-plugin/plugin.json`, `.codex-plugin/
+ * plugin.json`) may name its `skills` — skill folders, or a folder of skills (Codex writes
+ * `"skills": "./skills/"`); without one, a plugin's skills are the folders of its `skills/`.
+ * Pure: the caller reads the files. Every path is untrusted input: only relative paths inside
+ * the repository are kept; remote plugin sources are skipped.
  */
+
+/** Where marketplaces are, Claude Code's then Codex's. */
+export const MARKETPLACE_FILES = [
+  [".claude-plugin", "marketplace.json"],
+  [".agents", "plugins", "marketplace.json"],
+] as const;
+/** Where a plugin's manifest is, Claude Code's then Codex's. */
+export const PLUGIN_FILES = [
+  [".claude-plugin", "plugin.json"],
+  [".codex-plugin", "plugin.json"],
+] as const;
 
 import { isPlainObject } from "./validation.ts";
 
@@ -62,11 +75,22 @@ export function marketplacePlugins(document: unknown): PluginSkills[] {
   const root = pluginRoot(document);
   if (root === undefined) return [];
   return document.plugins.flatMap((plugin): PluginSkills[] => {
-    if (!isPlainObject(plugin) || typeof plugin.source !== "string") return [];
-    const source = repositoryPath(root, plugin.source);
+    if (!isPlainObject(plugin)) return [];
+    const path = localSource(plugin.source);
+    if (path === undefined) return [];
+    const source = repositoryPath(root, path);
     if (source === undefined) return [];
     return [{ source, skills: skillList(plugin.skills, source) }];
   });
+}
+
+/** A plugin's folder as a marketplace names it: Claude's path, Codex's `{source: "local", path}`. */
+function localSource(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (isPlainObject(value) && value.source === "local" && typeof value.path === "string") {
+    return value.path;
+  }
+  return undefined;
 }
 
 /** The skill folders a plugin document at `source` declares, or undefined. */

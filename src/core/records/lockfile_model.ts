@@ -108,6 +108,8 @@ export interface ForeignLockedSkill {
   /** `owner/repo`, a URL, a path or a package name, depending on `sourceType`. */
   source: string;
   sourceType: string;
+  /** The URL it was added from, when the entry records one (a website's, for `well-known`). */
+  sourceUrl: string | null;
   /** The branch or tag asked for, if any (never a resolved commit). */
   ref: string | null;
   /** The skill's folder (or its SKILL.md) inside the source, if recorded. */
@@ -297,7 +299,14 @@ function checkLock(data: unknown): ParsedLockfile {
 type ForeignDocument = {
   skills: Record<
     string,
-    { source: string; sourceType: string; ref?: string; skillPath?: string; computedHash?: string }
+    {
+      source: string;
+      sourceType: string;
+      sourceUrl?: unknown;
+      ref?: string;
+      skillPath?: string;
+      computedHash?: string;
+    }
   >;
 };
 
@@ -306,6 +315,7 @@ function foreignEntries(data: ForeignDocument): ForeignLockedSkill[] {
     name,
     source: e.source,
     sourceType: e.sourceType,
+    sourceUrl: typeof e.sourceUrl === "string" ? e.sourceUrl : null,
     ref: e.ref ?? null,
     skillPath: e.skillPath ?? null,
     computedHash: e.computedHash ?? null,

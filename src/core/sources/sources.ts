@@ -19,8 +19,6 @@ import { canonicalSkillName, quoteName, skillNameProblem } from "../manifest/nam
 import { parseOciReference } from "./oci_reference.ts";
 import { isLoopbackHost, type ParsedWebSource, webSource, webTargetOf } from "./web_source.ts";
 
-export type { ParsedWebSource };
-
 export type Transport = "https" | "ssh" | "git" | "file";
 
 /** A git repository as the string names it (URL, shorthand, or a bare repository's path). */

@@ -4,7 +4,7 @@
  * index.json`), or a direct URL to a `SKILL.md` or an archive (`.zip`, `.tar`, `.tar.gz`,
  * `.tgz`). Pure: the URL rules (HTTPS, plain HTTP only for a loopback host, no credentials),
  * which kind a URL names, where a site's indexes are, and an index read as untrusted input.
- * Fetching lives in runtime/sources_web.
+ * Fetching lives in runtime/web.
  */
 
 import { SkillError } from "../errors.ts";
@@ -23,12 +23,12 @@ export interface ParsedWebSource {
 }
 
 /** What a web URL names: a SKILL.md, an archive, or a site with a well-known index. */
-export type WebTarget = "skill-md" | "archive" | "site";
+type WebTarget = "skill-md" | "archive" | "site";
 
 /** The discovery schema whose entries carry a type, a URL and a digest. */
 export const DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 /** Where a site lists its skills: the current path first, then the older one. */
-export const WELL_KNOWN_PATHS = [".well-known/agent-skills", ".well-known/skills"] as const;
+const WELL_KNOWN_PATHS = [".well-known/agent-skills", ".well-known/skills"] as const;
 
 const ARCHIVE_SUFFIX = /\.(?:zip|tar|tar\.gz|tgz)$/i;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
@@ -154,6 +154,11 @@ export function parseWellKnownIndex(data: unknown, indexUrl: string): WellKnownI
     }
   });
   return { entries, skipped };
+}
+
+/** Whether a name may stand in an index: the spec's rule (lower case letters, digits, single hyphens). */
+export function isIndexName(name: string): boolean {
+  return INDEX_NAME.test(name);
 }
 
 function commonProblem(raw: Record<string, unknown>): string | undefined {

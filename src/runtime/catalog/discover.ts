@@ -7,7 +7,9 @@ import { basename, dirname, join } from "../os/paths.ts";
 import { lstatOrNull, readPrefixSync } from "../os/fs.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
+  MARKETPLACE_FILES,
   marketplacePlugins,
+  PLUGIN_FILES,
   type PluginSkills,
   pluginSkills,
 } from "../../core/manifest/plugin_manifest.ts";
@@ -30,8 +32,9 @@ interface FoundSkill {
 /**
  * Directories holding a SKILL.md (or skill.md): the base itself (then nothing else), else
  * every one up to three levels down (`skills/<name>/`, `.claude/skills/<name>/`, ...), plus
- * the skills Claude plugin manifests list (`.claude-plugin/marketplace.json` and
- * `plugin.json`: `plugins/<p>/skills/<s>/` is four levels down). A skill directory's own
+ * the skills plugin manifests list (Claude Code's `.claude-plugin/marketplace.json` and
+ * `plugin.json`, Codex's `.agents/plugins/marketplace.json` and `.codex-plugin/plugin.json`:
+ * `plugins/<p>/skills/<s>/` is four levels down). A skill directory's own
  * subdirectories are its content and are not searched; `.git`, `node_modules` and
  * symlinked directories are skipped.
  */
@@ -88,35 +91,45 @@ async function readManifest(path: string): Promise<unknown> {
   }
 }
 
+/** The first of a plugin's manifests (Claude Code's, Codex's) found under `dir`. */
+async function pluginManifest(dir: string): Promise<unknown> {
+  for (const parts of PLUGIN_FILES) {
+    const document = await readManifest(join(dir, ...parts));
+    if (document !== undefined) return document;
+  }
+  return undefined;
+}
+
 /** The skill folders (relative to `base`) that plugin manifests point to. */
 async function pluginSkillDirs(base: string): Promise<string[]> {
-  const plugins: PluginSkills[] = marketplacePlugins(
-    await readManifest(join(base, ".claude-plugin", "marketplace.json")),
-  );
+  const plugins: PluginSkills[] = [];
+  for (const parts of MARKETPLACE_FILES) {
+    plugins.push(...marketplacePlugins(await readManifest(join(base, ...parts))));
+  }
   // A repository that is itself one plugin.
-  if (await lstatOrNull(join(base, ".claude-plugin", "plugin.json"))) {
-    plugins.push({ source: "", skills: undefined });
+  for (const parts of PLUGIN_FILES) {
+    if (await lstatOrNull(join(base, ...parts))) {
+      plugins.push({ source: "", skills: undefined });
+      break;
+    }
   }
   const dirs: string[] = [];
   for (const plugin of plugins) {
     const declared = plugin.skills ??
-      pluginSkills(
-        await readManifest(join(base, plugin.source, ".claude-plugin", "plugin.json")),
-        plugin.source,
-      );
-    if (declared !== undefined) {
-      dirs.push(...declared);
-      continue;
+      pluginSkills(await pluginManifest(join(base, plugin.source)), plugin.source);
+    // A declared path is a skill folder or a folder of skills (`"skills": "./skills/"`).
+    const folders = declared ?? [plugin.source === "" ? "skills" : `${plugin.source}/skills`];
+    for (const folder of folders) {
+      if (folder === "" || await symlinkOnTheWay(base, folder)) continue;
+      dirs.push(folder);
+      try {
+        let count = 0;
+        for await (const entry of Deno.readDir(join(base, folder))) {
+          if (++count > MAX_PLUGIN_SKILLS) break;
+          if (entry.isDirectory && !entry.isSymlink) dirs.push(`${folder}/${entry.name}`);
+        }
+      } catch { /* no such folder */ }
     }
-    const skillsDir = plugin.source === "" ? "skills" : `${plugin.source}/skills`;
-    if (await symlinkOnTheWay(base, skillsDir)) continue;
-    try {
-      let count = 0;
-      for await (const entry of Deno.readDir(join(base, skillsDir))) {
-        if (++count > MAX_PLUGIN_SKILLS) break;
-        if (entry.isDirectory && !entry.isSymlink) dirs.push(`${skillsDir}/${entry.name}`);
-      }
-    } catch { /* no skills/ folder */ }
   }
   return dirs;
 }

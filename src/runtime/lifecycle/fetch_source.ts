@@ -24,8 +24,8 @@ import { readLocalRepository, readRemoteRepository } from "../git/local_read.ts"
 import { lstatOrNull } from "../os/fs.ts";
 import { RegistryClient } from "../oci/client.ts";
 import { pullInto } from "../oci/pull.ts";
-import { archiveLimits } from "../sources_web/entries.ts";
-import { fetchWebFile, fetchWellKnown } from "../sources_web/fetch_web.ts";
+import { archiveLimits } from "../web/entries.ts";
+import { fetchWebFile, fetchWellKnown } from "../web/fetch_web.ts";
 import type { Signed } from "../signing/policy.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import {

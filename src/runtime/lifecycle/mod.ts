@@ -37,6 +37,6 @@ export const LAYER = {
     "runtime/oci",
     "runtime/signing",
     "runtime/governance",
-    "runtime/sources_web",
+    "runtime/web",
   ],
 } as const;

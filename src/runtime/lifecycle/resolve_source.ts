@@ -26,7 +26,7 @@ import {
   type ResolvedSource,
 } from "../../core/sources/sources.ts";
 import { type ParsedWebSource, webSource, webTargetOf } from "../../core/sources/web_source.ts";
-import { findWellKnownIndex } from "../sources_web/fetch_web.ts";
+import { findWellKnownIndex } from "../web/fetch_web.ts";
 import { isWithin, lstatOrNull } from "../os/fs.ts";
 
 /** Where a typed source is looked up: the working directory, `~`'s home, `$SKILLS_HOME`. */

@@ -49,7 +49,8 @@ import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest } from "../oci/pull.ts";
-import { indexedDigest } from "../sources_web/fetch_web.ts";
+import { indexedDigest } from "../web/fetch_web.ts";
+import { bestTag } from "../../core/sources/requirements.ts";
 import { webSource } from "../../core/sources/web_source.ts";
 import { auditDir } from "../audit/scan.ts";
 import type { Fetched } from "./fetch_source.ts";
@@ -74,6 +75,12 @@ export interface TrackedSkill {
   commit: string | null;
   /** The digest recorded for its files (null when none was kept: any move is a change). */
   digest: string | null;
+  /**
+   * The semver ranges the skills that require it ask of its git tags (a dependency's record:
+   * `version_ranges` / `versionRanges`): an update moves it to the highest tag that satisfies
+   * them all, never past them.
+   */
+  ranges?: readonly string[];
 }
 
 /** What a planner borrows from the command's change: its remote and fetch caches. */
@@ -134,7 +141,8 @@ export async function assessSkill(
   workspace: PlannerWorkspace,
   options: AssessOptions,
 ): Promise<Assessment> {
-  const request = followedRef(skill, options.request);
+  const request = await withinRanges(skill, workspace, options) ??
+    followedRef(skill, options.request);
   if (request === null) return { status: "pinned", latest: skill.commit };
   const source = skill.source;
   if (
@@ -180,6 +188,46 @@ export async function assessSkill(
   if (!sameFiles || options.request !== undefined) return { status: "changed", latest, found };
   if (latest === skill.commit) return { status: "up_to_date", latest, found };
   return { status: "moved", latest, found };
+}
+
+/**
+ * A dependency with ranges follows the highest tag of its repository that satisfies them all
+ * (undefined: no ranges, or the user moved it with --ref/--branch/--tag).
+ */
+async function withinRanges(
+  skill: TrackedSkill,
+  workspace: PlannerWorkspace,
+  options: AssessOptions,
+): Promise<RefRequest | undefined> {
+  const source = skill.source;
+  if (!skill.ranges?.length || options.request !== undefined || source.type !== "git") {
+    return undefined;
+  }
+  const refs = await workspace.remoteRefs(source.url, source.transport).catch((error) => {
+    throw inContext(`Cannot update skill '${skill.name}'`, error);
+  });
+  const tags = [...refs.keys()]
+    .filter((name) => name.startsWith("refs/tags/") && !name.endsWith("^{}"))
+    .map((name) => name.slice("refs/tags/".length));
+  const best = bestTag(skill.ranges, tags);
+  if (best === undefined) {
+    throw new SkillError(
+      "not_found",
+      `Cannot update skill '${skill.name}': no tag of ${source.url} satisfies ${
+        skill.ranges.join(" and ")
+      } any more`,
+    );
+  }
+  return { kind: "tag", name: best };
+}
+
+/** The ranges a dependency's record keeps (`version_ranges` / `versionRanges`). */
+function rangesOf(entry: object): string[] | undefined {
+  const raw = (entry as Record<string, unknown>).version_ranges ??
+    (entry as Record<string, unknown>).versionRanges;
+  if (!Array.isArray(raw)) return undefined;
+  const ranges = raw.filter((r): r is string => typeof r === "string");
+  return ranges.length > 0 ? ranges : undefined;
 }
 
 /** The skill's folder in a fetch (root + subpath), or null when it has no SKILL.md there. */
@@ -626,6 +674,7 @@ export function trackedEntry(entry: RegistryEntry): TrackedSkill {
     ref: entry.ref,
     commit: entry.commit_sha,
     digest: installedBaseline(entry),
+    ...(rangesOf(entry) ? { ranges: rangesOf(entry)! } : {}),
   };
 }
 
@@ -641,6 +690,7 @@ export function trackedLocked(root: string, key: string, entry: LockedSkill): Tr
     ref: entry.ref,
     commit: entry.commit,
     digest: entry.digest,
+    ...(rangesOf(entry) ? { ranges: rangesOf(entry)! } : {}),
   };
 }
 

@@ -11,7 +11,7 @@
  * staging, the journal or the records.
  */
 
-import { declined, isSkillError, type SkillError } from "../../core/errors.ts";
+import { declined, isSkillError, SkillError } from "../../core/errors.ts";
 import type { AgentName } from "../../core/agents.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
@@ -36,6 +36,7 @@ import { lockfilePath } from "../lifecycle/lockfile.ts";
 import type { SourceRequest } from "../lifecycle/resolve_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { linkAdded, type LinkOutcome } from "./links.ts";
+import { type ClosureMember, resolveClosure } from "./dependencies.ts";
 import { trustInstalled } from "./approvals.ts";
 
 /** What `skills add` asked for, beyond the resolved source. */
@@ -87,6 +88,11 @@ export interface AddAsker {
   ): Promise<Candidate[] | undefined>;
   /** The skills chosen, before they are planned (their warnings to show). */
   selected?(selected: readonly Candidate[]): void;
+  /**
+   * What the chosen skills require, resolved before any question: one summary of every
+   * dependency (each is then reviewed and confirmed like the skills asked for).
+   */
+  closure?(members: readonly ClosureMember[]): void;
   /** A skill refused, as it happens (the others go on). */
   refused?(name: string, error: SkillError): void;
   /** A plan's summary, shown before any question. */
@@ -144,11 +150,18 @@ export async function addSkills(
   if (options.list) return { kind: "list", fetched, candidates };
   const selected = await choose(candidates, selectors, source, asker);
   asker.selected?.(selected);
+  const closure = await resolveClosure(change, fetched, selected, options);
+  if (closure.length > 0) asker.closure?.(closure);
   if (change.inProject()) {
     const { home, root } = change.scope;
     const lockfile = lockfilePath(root);
-    const added = await installSelected(change, fetched, selected, options, asker, {
-      review: (plan) => ({ scope: "project", plan, fetched, lockfile }),
+    const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
+      review: (plan, from) => ({ scope: "project", plan, fetched: from, lockfile }),
+      requiredBy: (plan, names, ranges) =>
+        Object.assign(plan.entry, {
+          requiredBy: names,
+          ...(ranges.length > 0 ? { versionRanges: ranges } : {}),
+        }),
       // Each skill on its own; the commit's notes are not shown (as always for a project).
       commit: async (batch) => void await change.commitInstall(batch),
       together: false,
@@ -161,8 +174,13 @@ export async function addSkills(
     return { kind: "project", lockfile, ...added };
   }
   if (!change.inUser()) throw new Error("unreachable: a change is of one of the two scopes");
-  const added = await installSelected(change, fetched, selected, options, asker, {
-    review: (plan) => ({ scope: "user", plan, fetched }),
+  const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
+    review: (plan, from) => ({ scope: "user", plan, fetched: from }),
+    requiredBy: (plan, names, ranges) =>
+      Object.assign(plan.entry, {
+        required_by: names,
+        ...(ranges.length > 0 ? { version_ranges: ranges } : {}),
+      }),
     commit: async (batch) => {
       for (const note of await change.commitInstall(batch)) asker.note?.(note);
       for (const p of batch) await saveAuditRecord(options.home, p.canonical, p.digest, p.audit);
@@ -200,7 +218,9 @@ function linkFor(
 
 /** What differs between the scopes once the plans are made. */
 interface ScopeSteps<P, E> {
-  review(plan: P): AddReview;
+  review(plan: P, fetched: Fetched): AddReview;
+  /** Records in a dependency's entry the skills that require it, and the ranges they ask. */
+  requiredBy(plan: P, names: string[], ranges: string[]): void;
   commit(batch: readonly P[]): Promise<void>;
   /** Whether the accepted plans are committed in one step first (one record write). */
   together: boolean;
@@ -208,14 +228,22 @@ interface ScopeSteps<P, E> {
   settle(installed: readonly P[], already: readonly AlreadyInstalled<E>[]): Promise<LinkOutcome[]>;
 }
 
+/** What to install: the skills chosen from the fetch, and the closure of what they require. */
+interface AddSet {
+  fetched: Fetched;
+  selected: readonly Candidate[];
+  closure: readonly ClosureMember[];
+}
+
 /**
  * Plans each selected skill in the change's scope, shows the summaries, refuses what must
- * be refused, asks about the rest, commits what was accepted and settles.
+ * be refused, asks about the rest, commits what was accepted and settles. With dependencies,
+ * the closure is one install: every skill of it planned, shown and confirmed, all committed
+ * together, and any refusal or "no" installs nothing.
  */
 async function installSelected<S extends Scope>(
   change: Change<S>,
-  fetched: Fetched,
-  selected: readonly Candidate[],
+  { fetched, selected, closure }: AddSet,
   options: AddOptions,
   asker: AddAsker,
   steps: ScopeSteps<PlanFor<S>, PlanFor<S>["entry"]>,
@@ -223,30 +251,91 @@ async function installSelected<S extends Scope>(
   const planning = await change.planEach(fetched, selected, options.plan);
   // One skill asked for and refused: the error is the answer, as it always was.
   if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
+  if (closure.length > 0 && planning.refused.length > 0) throw planning.refused[0]!.error;
   const refused: Refused[] = [];
   const refuse = (name: string, error: SkillError) => {
     refused.push({ name, code: error.code, message: error.message, hint: error.hint });
     asker.refused?.(name, error);
   };
   for (const r of planning.refused) refuse(r.label, r.error);
-  for (const plan of planning.plans) asker.review?.(steps.review(plan));
+  for (const plan of planning.plans) asker.review?.(steps.review(plan, fetched));
+  const dependencies = await planClosure(change, closure, options, asker, steps);
   // Critical findings refuse a skill after its summary showed them and before any question:
   // the only one asked for is refused with the error; in a bulk selection, that skill alone.
   const { safe, risky } = change.setRiskyApart(planning.plans);
   for (const { plan, error } of risky) {
-    if (selected.length === 1) throw error;
+    if (selected.length === 1 || closure.length > 0) throw error;
     refuse(plan.canonical, error);
   }
   const accepted: PlanFor<S>[] = [];
   for (const plan of safe) {
-    if (await asker.confirm(steps.review(plan))) accepted.push(plan);
+    if (await asker.confirm(steps.review(plan, fetched))) accepted.push(plan);
   }
   if (safe.length > 0 && accepted.length === 0) {
     throw declined("Installation declined; nothing was installed");
   }
-  const installed = await commitAccepted(accepted, steps, refuse);
-  const links = await steps.settle(installed, planning.already);
-  return { installed, already: planning.already, refused, links };
+  for (const { plan, fetched: from } of dependencies.plans) {
+    if (!(await asker.confirm(steps.review(plan, from)))) {
+      throw declined(`Dependency '${plan.canonical}' declined; nothing was installed`);
+    }
+  }
+  const installed = closure.length > 0
+    ? await commitClosure([...accepted, ...dependencies.plans.map((d) => d.plan)], steps)
+    : await commitAccepted(accepted, steps, refuse);
+  const already = [...planning.already, ...dependencies.already];
+  const links = await steps.settle(installed, already);
+  return { installed, already, refused, links };
+}
+
+/** The dependencies planned: each plan with the fetch it came from, and those already installed. */
+interface ClosurePlans<P, E> {
+  plans: { plan: P; fetched: Fetched }[];
+  already: AlreadyInstalled<E>[];
+}
+
+/**
+ * Plans every dependency like a skill asked for (names, digest, audit) and records who
+ * requires it; a refusal or an unaccepted critical finding refuses the whole install.
+ */
+async function planClosure<S extends Scope>(
+  change: Change<S>,
+  closure: readonly ClosureMember[],
+  options: AddOptions,
+  asker: AddAsker,
+  steps: ScopeSteps<PlanFor<S>, PlanFor<S>["entry"]>,
+): Promise<ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]>> {
+  const out: ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]> = { plans: [], already: [] };
+  for (const member of closure) {
+    const planning = await change.planEach(member.fetched, [member.candidate], {
+      allowRisky: options.plan.allowRisky,
+    });
+    const refusal = planning.refused[0];
+    if (refusal !== undefined) {
+      throw new SkillError(
+        refusal.error.code,
+        `Cannot install ${member.path.join(" → ")}: its dependency ${refusal.error.message}`,
+        { hint: "Nothing was installed" },
+      );
+    }
+    for (const plan of planning.plans) {
+      steps.requiredBy(plan, [...member.requiredBy].sort(), member.ranges);
+      asker.review?.(steps.review(plan, member.fetched));
+    }
+    const { risky } = change.setRiskyApart(planning.plans);
+    if (risky[0] !== undefined) throw risky[0].error;
+    out.plans.push(...planning.plans.map((plan) => ({ plan, fetched: member.fetched })));
+    out.already.push(...planning.already);
+  }
+  return out;
+}
+
+/** Commits a closure in one step: all of it, or (rolled back) none of it. */
+async function commitClosure<P>(
+  plans: readonly P[],
+  steps: Pick<ScopeSteps<P, unknown>, "commit">,
+): Promise<P[]> {
+  await steps.commit(plans);
+  return [...plans];
 }
 
 /**

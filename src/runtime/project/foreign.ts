@@ -31,7 +31,8 @@ import {
 } from "../../core/sources/sources.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
-import type { Fetched } from "../lifecycle/fetch_source.ts";
+import { type Fetched, revisionOf } from "../lifecycle/fetch_source.ts";
+import { webSource } from "../../core/sources/web_source.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { foreignKeys, unlockedFolders } from "./drift.ts";
@@ -58,6 +59,10 @@ function foreignSource(entry: ForeignLockedSkill, root: string): ResolvedSource 
   if (entry.sourceType === "local") {
     const path = isAbsolute(entry.source) ? entry.source : resolve(root, entry.source);
     return resolveParsed({ type: "local", path, subpath: "", skill: undefined, ref: undefined });
+  }
+  if (entry.sourceType === "well-known" || entry.sourceType === "download") {
+    // The host alone (`source`) names no URL: the one it was added from is `sourceUrl`.
+    return resolveParsed(webSource(entry.sourceUrl ?? entry.source));
   }
   if (!["github", "gitlab", "git"].includes(entry.sourceType)) {
     throw new Error(`sourceType '${entry.sourceType}' cannot be restored by this tool`);
@@ -268,12 +273,13 @@ async function findEntry(
     else report.notes.push(`${key}: ${message}; installing them as found`);
     if (options.frozen) return undefined;
   }
-  const commit = fetched.commit;
-  const folder = base === fetched.root ? "" : base.slice(fetched.root.length + 1);
+  const folder = (base === fetched.root ? "" : base.slice(fetched.root.length + 1))
+    .replaceAll("\\", "/");
+  const commit = revisionOf(fetched, folder);
   const locked: LockedSkill = {
     name: entry.name,
-    source: fetched.source.type === "git"
-      ? { type: "git", url: fetched.source.url, subpath: folder.replaceAll("\\", "/") }
+    source: fetched.source.type === "git" || fetched.source.type === "web"
+      ? { type: fetched.source.type, url: fetched.source.url, subpath: folder }
       : { type: "local", url: entry.source, subpath: "" },
     branch: commit?.branch ?? null,
     tag: commit?.tag ?? null,

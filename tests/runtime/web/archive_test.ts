@@ -6,8 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { readArchive } from "../../../src/runtime/sources_web/archive.ts";
-import { type ArchiveLimits, archiveLimits } from "../../../src/runtime/sources_web/entries.ts";
+import { readArchive } from "../../../src/runtime/web/archive.ts";
+import { type ArchiveLimits, archiveLimits } from "../../../src/runtime/web/entries.ts";
 import { SkillError } from "../../../src/core/errors.ts";
 import { gzip, tarBytes, zipBytes } from "../../helpers/archives.ts";
 

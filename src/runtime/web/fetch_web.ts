@@ -26,7 +26,7 @@ import { httpGet, httpGetRequired } from "./http.ts";
 const MAX_INDEX_BYTES = 1024 * 1024;
 
 /** A site's index, found: where it was, and what it lists. */
-export interface FoundIndex {
+interface FoundIndex {
   indexUrl: string;
   index: WellKnownIndex;
 }
@@ -54,7 +54,7 @@ export async function findWellKnownIndex(
 }
 
 /** Per skill folder of the fetch (its index name), the digest it was fetched at. */
-export type Revisions = Map<string, string>;
+type Revisions = Map<string, string>;
 
 async function digestOf(bytes: Uint8Array): Promise<string> {
   return `sha256:${await sha256Hex(bytes)}`;

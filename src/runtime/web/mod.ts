@@ -1,5 +1,5 @@
 /**
- * runtime/sources_web — skills fetched from websites: HTTP GETs that speak HTTPS (plain HTTP
+ * runtime/web — skills fetched from websites: HTTP GETs that speak HTTPS (plain HTTP
  * only to a loopback host), follow redirects under the same rule and stop reading at a limit
  * (http.ts); archives read in memory, every entry checked while it is read — paths, types,
  * sizes and counts bounded, so a hostile archive is refused before anything is written and a
@@ -13,6 +13,6 @@
  */
 
 export const LAYER = {
-  owns: "runtime/sources_web",
-  mayImport: ["core", "runtime/os", "runtime/oci"],
+  owns: "runtime/web",
+  mayImport: ["core", "runtime/os", "runtime/oci", "runtime/catalog"],
 } as const;

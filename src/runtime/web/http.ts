@@ -12,7 +12,7 @@ const MAX_REDIRECTS = 5;
 const TIMEOUT_MS = 30_000;
 
 /** What a GET returned: the bytes, the URL they came from after redirects, the media type. */
-export interface Got {
+interface Got {
   bytes: Uint8Array;
   url: string;
   contentType: string;
