@@ -116,8 +116,9 @@ function closeOf(tokens: readonly Token[], open: number): number {
 // --- imports -----------------------------------------------------------------------------
 
 function readImport(scope: Scope, s: readonly Token[]): boolean {
+  const first = s[0]?.text;
+  if (first !== "import" && first !== "from") return false;
   const words = s.map((t) => t.text);
-  const first = words[0];
   if (scope.language === "python" && (first === "import" || first === "from")) {
     const from = first === "from" ? dotted(words, 1) : "";
     const start = first === "from" ? words.indexOf("import") + 1 : 1;
@@ -325,10 +326,20 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       continue;
     }
     if (s[k - 1]?.text === "." || s[k - 1]?.text === "?.") continue;
+    if (!callFollows(s, k)) continue; // names the dotted chain only for calls
     const { name, end } = dottedAt(scope, s, k);
     if (s[end]?.text !== "(") continue;
     checkCall(scope, s, k, name, end);
   }
+}
+
+/** Whether `a.b.c(` (or `getattr(…)(`, `require("m").x(`, `new X(`) starts at `k`. */
+function callFollows(s: readonly Token[], k: number): boolean {
+  let end = k + 1;
+  if (s[k]!.text === "new") end++;
+  while (s[end]?.text === "." || s[end]?.text === "?.") end += 2;
+  return s[end]?.text === "(" || s[end]?.text === "." || s[k]!.text === "getattr" ||
+    s[k]!.text === "require";
 }
 
 interface Binding {
@@ -340,6 +351,14 @@ interface Binding {
 
 /** The names a statement binds and the tokens of what it binds them to. */
 function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
+  const head = s[0]?.text;
+  if (
+    head !== "for" && head !== "with" && head !== "async" &&
+    !s.some((t) => t.text === "=" || t.text === "+=")
+  ) {
+    mutation(scope, s);
+    return undefined;
+  }
   const words = s.map((t) => t.text);
   if (words[0] === "for") {
     const sep = words.findIndex((w) => w === "in" || w === "of");

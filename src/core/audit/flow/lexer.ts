@@ -20,9 +20,27 @@ export interface Token {
   holes?: Token[][];
 }
 
-const NAME_START = /[A-Za-z_$\u0080-\uffff]/;
-const NAME_PART = /[\w$\u0080-\uffff]/;
-const OPERATORS = ["**", "=>", "==", "!=", "<=", ">=", "+=", "...", "?.", "??", "||", "&&", "//"];
+function isNameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c >= 0x80;
+}
+
+function isNamePart(c: number): boolean {
+  return isNameStart(c) || (c >= 48 && c <= 57);
+}
+const TWO_CHAR_OPS = new Set([
+  "**",
+  "=>",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "+=",
+  "?.",
+  "??",
+  "||",
+  "&&",
+  "//",
+]);
 
 /** Tokens of `text` (a whole script or a hole's code), comments and docstrings left out. */
 export function tokenize(language: Language, text: string, inert: readonly Span[] = []): Token[] {
@@ -39,8 +57,10 @@ export function tokenize(language: Language, text: string, inert: readonly Span[
     }
     if (c === "\n") {
       out.push({ kind: "op", text: "\n", at: i++ });
-    } else if (c === " " || c === "\t" || c === "\r" || c === "\f") i++;
-    else if (c === "\\" && text[i + 1] === "\n") i += 2;
+    } else if (c === " " || c === "\t" || c === "\r" || c === "\f") {
+      while (i < n && (text[i] === " " || text[i] === "\t")) i++;
+      if (text[i] === "\r" || text[i] === "\f") i++;
+    } else if (c === "\\" && text[i + 1] === "\n") i += 2;
     else if (c === "#" && language === "python") i = lineEndOf(text, i);
     else if (c === "/" && language === "javascript" && text[i + 1] === "/") i = lineEndOf(text, i);
     else if (c === "/" && language === "javascript" && text[i + 1] === "*") {
@@ -48,9 +68,9 @@ export function tokenize(language: Language, text: string, inert: readonly Span[
       i = close === -1 ? n : close + 2;
     } else if (c === '"' || c === "'" || (c === "`" && language === "javascript")) {
       i = readString(language, text, i, i, "", out);
-    } else if (NAME_START.test(c)) {
+    } else if (isNameStart(text.charCodeAt(i))) {
       let j = i + 1;
-      while (j < n && NAME_PART.test(text[j]!)) j++;
+      while (j < n && isNamePart(text.charCodeAt(j))) j++;
       const word = text.slice(i, j);
       if (
         language === "python" && j < n && (text[j] === '"' || text[j] === "'") &&
@@ -71,7 +91,11 @@ export function tokenize(language: Language, text: string, inert: readonly Span[
       out.push({ kind: "string", text: text.slice(i, end), at: i });
       i = end;
     } else {
-      const op = OPERATORS.find((o) => text.startsWith(o, i)) ?? c;
+      const op = text.startsWith("...", i)
+        ? "..."
+        : TWO_CHAR_OPS.has(c + (text[i + 1] ?? ""))
+        ? c + text[i + 1]
+        : c;
       out.push({ kind: "op", text: op, at: i });
       i += op.length;
     }

@@ -244,7 +244,8 @@ export function decodesInShell(command: string, args: readonly string[]): boolea
 }
 
 /** The host a URL or a host-like word names, lower case; undefined when none. */
-export function hostOf(text: string): string | undefined {
+export function hostOf(whole: string): string | undefined {
+  const text = whole.length > 2048 ? whole.slice(0, 2048) : whole;
   const url = /\b(?:https?|wss?|ftp|smtp):\/\/(?:[^@/\s]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})/.exec(
     text,
   );
