@@ -34,9 +34,15 @@ export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity):
   const host = note.host;
   if (host === undefined) return "medium";
   if (isDeclared(host, facts.declared)) return "info";
-  const named = note.secrets.every((s) => namesHost(wordsOf(s.slice(4)), host)) ||
+  const named = note.secrets.every((s) => namesHost(wordsOf(secretWords(s)), host)) ||
     namesHost(wordsOf(facts.skill ?? ""), host);
   return named ? "info" : base;
+}
+
+/** The words a secret's label names its owner by: a variable's name, a store's service. */
+function secretWords(label: string): string {
+  if (label.startsWith("store:")) return label.slice(6, label.indexOf("|"));
+  return label.slice(4);
 }
 
 function registrable(host: string): string {

@@ -20,6 +20,7 @@ import {
   type Label,
   persistPath,
   PROCESS_CALLS,
+  secretCommand,
   secretName,
   secretPath,
   SEND_CALLS,
@@ -257,6 +258,12 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         out.add("fetched");
       }
       if (DECODE_CALLS.test(short) || decodesBuffer(tokens, short, end)) out.add("decoded");
+      if (PROCESS_CALLS.test(name) || SHELL_CALLS.test(name)) {
+        // The output of a keychain or cloud-CLI command that prints a secret.
+        const words = tokens.slice(end, closeOf(tokens, end)).filter((t) => t.kind === "string");
+        const store = secretCommand(words.map((t) => t.text).join(" "));
+        if (store !== undefined) out.add(store);
+      }
     }
     if (
       /^decode$/.test(name.split(".").pop()!) &&
@@ -379,10 +386,13 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
     else if (w === ")" || w === "]" || w === "}") depth--;
     else if (depth === 0 && (w === "=" || w === "+=") && k > 0) {
       const left = s.slice(0, k).filter((t) => !/^(?:const|let|var|export|await)$/.test(t.text));
-      if (left[0]?.text === "{" && s[k + 1]?.kind === "name") {
-        const source = dottedAt(scope, s, k + 1);
+      const value = s[k + 1]?.text === "await" ? k + 2 : k + 1;
+      if (left[0]?.text === "{" && s[value]?.kind === "name") {
+        const source = dottedAt(scope, s, value);
         if (source.end === s.length || s[source.end]?.text !== "(") {
+          // `const { execSync } = require("child_process")`: names of a module, not values.
           bindBraces(scope, left.slice(1, -1).map((t) => t.text), source.name, ":");
+          return undefined;
         }
       }
       const { names, container } = targetsOf(left);

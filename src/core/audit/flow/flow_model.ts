@@ -41,7 +41,7 @@ export class FlowSink {
 
   /** A network sink: a flow when a secret is among what it sends. */
   send(at: number, labels: ReadonlySet<Label>, host: string | undefined, via: string): void {
-    const secrets = [...labels].filter((l) => l.startsWith("env:") || l.startsWith("file:"));
+    const secrets = [...labels].filter((l) => /^(?:env|file|store):/.test(l));
     if (secrets.length === 0) return;
     const what = secrets.map(describeSecret).join(", ");
     const inName = DNS.test(via);
@@ -86,5 +86,6 @@ const DNS =
 function describeSecret(label: string): string {
   if (label === "env:*") return "the environment";
   if (label.startsWith("env:")) return `$${label.slice(4)}`;
+  if (label.startsWith("store:")) return `\`${label.slice(label.indexOf("|") + 1)}\``;
   return label.slice(5);
 }

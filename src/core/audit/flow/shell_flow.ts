@@ -17,6 +17,7 @@ import {
   type Label,
   NET_COMMANDS,
   persistPath,
+  secretCommand,
   secretName,
   secretPath,
   SENSITIVE_COMMANDS,
@@ -211,6 +212,8 @@ function outputOf(
   }
   const labels = new Set([...stdin, ...argLabels]);
   if (decodesInShell(name, texts)) labels.add("decoded");
+  const store = secretCommand([name, ...texts].join(" "));
+  if (store !== undefined) labels.add(store);
   if (command.heredoc !== undefined) {
     const secret = secretPath(command.heredoc.trim());
     if (secret !== undefined) labels.add(`file:${secret}`);

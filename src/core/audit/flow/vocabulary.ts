@@ -10,6 +10,7 @@
 export type Label =
   | `env:${string}` // one environment variable (`env:*`: the whole environment)
   | `file:${string}` // a credential file's path or contents
+  | `store:${string}` // what a keychain or cloud-CLI command printed (`store:github`)
   | `persist:${string}` // a path where code persists
   | "fetched" // bytes from the network
   | "decoded"; // bytes decoded from base64, hex, rot13, compression
@@ -43,7 +44,7 @@ const SECRET_FILES = [
 
 /** A path (or the folder) that holds secrets; public keys and plain config do not. */
 const SECRET_PATH =
-  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|gcloud(?:[/\\]|$)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store/;
+  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store/;
 
 /** Where code or access persists after the skill ran. */
 const PERSIST_PATH =
@@ -85,6 +86,37 @@ export function secretPath(path: string): string | undefined {
     if (SECRET_FILES.some((f) => glob.test(f))) return p;
   }
   return SECRET_PATH.test(p) ? p : undefined;
+}
+
+/**
+ * Commands that print a secret from a keychain or a cloud CLI's store: their output is a
+ * credential like a key file's content (`security find-generic-password -w`, `gh auth token`,
+ * `gcloud auth print-access-token`, `aws configure get aws_secret_access_key`, …).
+ */
+const SECRET_COMMAND =
+  /^(?:security\s+(?:find-(?:generic|internet)-password|dump-keychain|export)\b|secret-tool\s+lookup\b|gh\s+auth\s+token\b|gcloud\s+auth\s+(?:print-access-token|print-identity-token|application-default\s+print-access-token)\b|aws\s+(?:configure\s+(?:get|export-credentials)|sts\s+get-session-token|ecr\s+get-login-password)\b|az\s+account\s+get-access-token\b|op\s+(?:read|item\s+get)\b|pass\s+show\b|git\s+credential\s+fill\b|kubectl\s+config\s+view\s+--raw\b|docker-credential-\w+\s+get\b)/;
+
+/** Whose service a store's secret is for: a cloud CLI's token goes to its cloud. */
+const STORE_SERVICE: Readonly<Record<string, string>> = {
+  gh: "github",
+  gcloud: "googleapis google",
+  aws: "amazonaws aws",
+  az: "azure microsoft",
+  kubectl: "",
+  "docker-credential": "docker",
+};
+
+/**
+ * The label of a command line that prints a secret: `store:<service words> <command>` for a
+ * cloud CLI (its token sent to its own cloud is how it is used), `file:<command>` for a
+ * keychain or password manager (its secrets belong to anything).
+ */
+export function secretCommand(line: string): Label | undefined {
+  const m = SECRET_COMMAND.exec(line.trim());
+  if (m === null) return undefined;
+  const tool = m[0].split(/\s+/)[0]!.replace(/^docker-credential-\w+$/, "docker-credential");
+  const service = STORE_SERVICE[tool];
+  return service === undefined || service === "" ? `file:${m[0]}` : `store:${service}|${m[0]}`;
 }
 
 /** The persistence location `path` names, or undefined. */
