@@ -154,3 +154,11 @@ Deno.test("no flow in comments and docstrings, in local use of the environment, 
   const flows = fs.filter((f) => /flow|assembled|persistence-write/.test(f.rule));
   assert.deepEqual(flows, []);
 });
+
+Deno.test("a product's key to its company's host is the honest case too (JIRA_API_TOKEN to atlassian.net)", () => {
+  const fs = findings({
+    "scripts/j.py":
+      "import os, requests\nauth = ('me@acme.dev', os.environ['JIRA_API_TOKEN'])\nrequests.get('https://acme.atlassian.net/rest/api/3/myself', auth=auth)\n",
+  });
+  assert.equal(ruleAt(fs, "secret-flow")[0]?.severity, "info", JSON.stringify(fs));
+});

@@ -59,8 +59,31 @@ function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Products whose API lives under their company's host (`JIRA_API_TOKEN` → atlassian.net). */
+const SERVICE_HOSTS: Readonly<Record<string, string>> = {
+  JIRA: "ATLASSIAN",
+  CONFLUENCE: "ATLASSIAN",
+  BITBUCKET: "ATLASSIAN",
+  TRELLO: "ATLASSIAN",
+  GEMINI: "GOOGLEAPIS",
+  VERTEX: "GOOGLEAPIS",
+  GOOGLE: "GOOGLEAPIS",
+  GCP: "GOOGLEAPIS",
+  YOUTUBE: "GOOGLEAPIS",
+  CLAUDE: "ANTHROPIC",
+  GPT: "OPENAI",
+  AWS: "AMAZONAWS",
+  S3: "AMAZONAWS",
+  OUTLOOK: "MICROSOFT",
+  TEAMS: "MICROSOFT",
+  GRAPH: "MICROSOFT",
+};
+
 function wordsOf(name: string): string[] {
-  return name.toUpperCase().split(/[^A-Z0-9]+/).filter((w) => w.length >= 2 && !GENERIC.has(w));
+  const words = name.toUpperCase().split(/[^A-Z0-9]+/).filter((w) =>
+    w.length >= 2 && !GENERIC.has(w)
+  );
+  return [...words, ...words.flatMap((w) => SERVICE_HOSTS[w] ?? [])];
 }
 
 /**
