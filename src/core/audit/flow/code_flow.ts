@@ -30,6 +30,9 @@ import {
 } from "./vocabulary.ts";
 import type { Span } from "../audit_code.ts";
 
+/** The longest string constant folded; past it a value is unknown. */
+const MAX_VALUE = 4096;
+
 interface Variable {
   labels: Set<Label>;
   /** Its value when made of string constants only. */
@@ -199,7 +202,8 @@ function constantOf(
     else if (t.kind === "string") out += t.text; // Python's implicit concatenation
     else return undefined;
   }
-  return expectValue ? undefined : out;
+  // (A value that doubles on each line, `x = x + x`, stops being folded: no string bomb.)
+  return expectValue || out.length > MAX_VALUE ? undefined : out;
 }
 
 const ENV_HEAD = /^(?:os|posix|process|Deno)\./;
@@ -314,7 +318,10 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       const before = augment ? scope.vars.get(target) : undefined;
       const merged = new Set([...(before?.labels ?? []), ...labels]);
       const entry: Variable = { labels: merged };
-      if (value !== undefined && (!augment || before?.value !== undefined)) {
+      if (
+        value !== undefined && (!augment || before?.value !== undefined) &&
+        (before?.value?.length ?? 0) + value.length <= MAX_VALUE
+      ) {
         entry.value = (before?.value ?? "") + value;
       }
       if (net !== undefined) entry.net = net;

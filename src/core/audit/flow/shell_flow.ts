@@ -8,7 +8,7 @@
  */
 
 import { type Flow, FlowSink } from "./flow_model.ts";
-import { type Command, ShellReader, type ShellVars, type Word } from "./shell_words.ts";
+import { type Command, MAX_VALUE, ShellReader, type ShellVars, type Word } from "./shell_words.ts";
 import {
   decodesInShell,
   EXEC_COMMANDS,
@@ -74,7 +74,7 @@ function run(state: State, text: string, offset: number): { labels: Set<Label>; 
       state.vars.set(name, {
         labels: value.labels,
         assembled: value.assembled,
-        ...(value.known ? { value: value.text } : {}),
+        ...(value.known && value.text.length <= MAX_VALUE ? { value: value.text } : {}),
       });
     }
     const out = command.words.length === 0

@@ -42,6 +42,9 @@ export interface ShellVars {
   get(name: string): { value?: string; labels: Set<Label>; assembled: boolean } | undefined;
 }
 
+/** The longest text a word is folded to; past it the word is unknown. */
+export const MAX_VALUE = 4096;
+
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "<", ">", "(", ")"]);
 
 export class ShellReader {
@@ -230,7 +233,8 @@ export class ShellReader {
     if (v !== undefined) {
       for (const l of v.labels) w.labels.add(l);
       if (v.assembled) w.assembled = true;
-      if (v.value !== undefined) {
+      // (A value that doubles on each line, `x=$x$x`, stops being folded: no string bomb.)
+      if (v.value !== undefined && w.text.length + v.value.length <= MAX_VALUE) {
         w.text += v.value;
         return;
       }
