@@ -37,12 +37,24 @@ export function remoteInstructionSpots(text: string): number[] {
     for (const m of text.matchAll(pattern)) {
       const at = m.index!;
       const passage = passageAround(text, at);
-      if (!urls.some((u) => u >= passage.start && u < passage.end)) continue;
+      if (!anyIn(urls, passage.start, passage.end)) continue;
       if (!RETRIEVE.test(text.slice(passage.start, passage.end))) continue;
       out.push(at);
     }
   }
   return out.sort((a, b) => a - b);
+}
+
+/** Whether a sorted offset lies in `[start, end)` (binary search: long documents stay linear). */
+function anyIn(sorted: readonly number[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]! < end;
 }
 
 /** The section around `at`: up to 600 characters each way, not across a heading. */
