@@ -1,8 +1,10 @@
 /**
- * `skills audit` of a 1,000-file skill (target ≤ 1 s), against `skills validate` of the
- * same skill in the same run: both start the CLI and read the skill; the audit reads every
- * file whole and applies every rule to it. The skill is made of what large skills ship:
- * scripts, Markdown references (with links and URLs) and JSON assets.
+ * `skills audit` of a 1,000-file skill (target ≤ 1 s), and of a collection of 864 skills
+ * (the size of Composio's, target: seconds), each against `skills validate` of the same
+ * input in the same run: both start the CLI and read the skills; the audit reads every file
+ * whole, applies every rule and runs the data-flow analysis of every script. The skills are
+ * made of what real ones ship: scripts, Markdown references (with links and URLs) and JSON
+ * assets.
  */
 
 import { join } from "node:path";
@@ -48,6 +50,51 @@ async function bigSkill(root: string): Promise<string> {
   return dir;
 }
 
+const COLLECTION = 864;
+
+/**
+ * 864 skills as a collection ships them: each a SKILL.md of a few sections naming its API;
+ * every third with a Python script that reads its key and calls that API, every third with a
+ * shell helper, every other with a reference document.
+ */
+async function collection(root: string): Promise<string> {
+  const dir = join(root, "audit-collection");
+  for (let i = 0; i < COLLECTION; i++) {
+    const name = `service-${i}-automation`;
+    const skill = join(dir, name);
+    await Deno.mkdir(join(skill, "scripts"), { recursive: true });
+    await Deno.mkdir(join(skill, "references"), { recursive: true });
+    const body = Array.from(
+      { length: 12 },
+      (_, j) =>
+        `## Step ${j}\n\nCall \`SERVICE_${i}_ACTION_${j}\` with the fields the user gave; see https://docs.service-${i}.com/api/${j} for the parameters. Confirm before deleting anything.\n`,
+    ).join("\n");
+    await Deno.writeTextFile(
+      join(skill, "SKILL.md"),
+      `---\nname: ${name}\ndescription: Automates Service ${i} tasks through its API. Use when the user asks about Service ${i}.\n---\n# Service ${i}\n\n${body}`,
+    );
+    if (i % 3 === 0) {
+      await Deno.writeTextFile(
+        join(skill, "scripts", "call.py"),
+        `import json, os, sys, urllib.request\n\nBASE = "https://api.service-${i}.com/v1"\nkey = os.environ["SERVICE_${i}_API_KEY"]\n\ndef call(path, body):\n    req = urllib.request.Request(BASE + path, data=json.dumps(body).encode(), headers={"Authorization": f"Bearer {key}"})\n    with urllib.request.urlopen(req) as resp:\n        return json.loads(resp.read())\n\nif __name__ == "__main__":\n    print(json.dumps(call(sys.argv[1], json.loads(sys.argv[2]))))\n`,
+      );
+    } else if (i % 3 === 1) {
+      await Deno.writeTextFile(
+        join(skill, "scripts", "list.sh"),
+        `#!/bin/sh\nset -e\nBASE=https://api.service-${i}.com/v1\ncurl -fsS -H "Authorization: Bearer $SERVICE_${i}_TOKEN" "$BASE/items" | jq -r '.items[].id'\n`,
+      );
+    }
+    if (i % 2 === 0) {
+      await Deno.writeTextFile(
+        join(skill, "references", "fields.md"),
+        `# Fields\n\n| field | meaning |\n|---|---|\n` +
+          Array.from({ length: 30 }, (_, j) => `| f${j} | field ${j} of Service ${i} |\n`).join(""),
+      );
+    }
+  }
+  return dir;
+}
+
 export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
   const dir = await bigSkill(ctx.tmp);
   const env = { SKILLS_HOME: join(ctx.tmp, "audit-home") };
@@ -56,7 +103,22 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
     { cmd: ctx.cli.cmd, args: [...ctx.cli.args, "audit", dir, "--fail-on", "none"], env },
     ctx.runs,
   );
+  const many = await collection(ctx.tmp);
+  const pair = await measurePair(
+    { cmd: ctx.cli.cmd, args: [...ctx.cli.args, "validate", many], env },
+    { cmd: ctx.cli.cmd, args: [...ctx.cli.args, "audit", many, "--fail-on", "none"], env },
+    ctx.runs,
+  );
   return [{
+    name: `skills audit, a collection of ${COLLECTION} skills`,
+    value: pair.value,
+    baselineName: "skills validate of it",
+    baseline: pair.baseline,
+    target: "≤ 10 s",
+    pass: pair.value.medianMs <= 10_000,
+    note:
+      "every file of every skill read and matched; the data-flow analysis of every script (a third Python, a third shell)",
+  }, {
     name: `skills audit, one skill of ${FILES} files`,
     value,
     baselineName: "skills validate of it",

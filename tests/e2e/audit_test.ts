@@ -15,6 +15,7 @@ import { createRepo, skillFiles } from "../fixtures/git_repos.ts";
 
 interface JsonFinding {
   rule: string;
+  ast: string;
   severity: string;
   file: string;
   line: number;
@@ -45,6 +46,8 @@ Deno.test("skills audit finds every rule's hostile sample, where expected, and e
   for (const rule of AUDIT_RULES) {
     const audited = skills.find((s) => s.path === `hostile/${rule.id}`)!;
     const expect = AUDIT_CORPUS[rule.id]!.expect;
+    // Every finding names its OWASP Agentic Skills Top 10 category (a field --json added).
+    assert.ok(audited.findings.every((f) => /^AST(?:0[1-9]|10)$/.test(f.ast)), rule.id);
     assert.ok(
       audited.findings.some((f) =>
         f.rule === rule.id && f.file === expect.file && f.line === expect.line &&

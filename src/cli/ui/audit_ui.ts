@@ -72,6 +72,7 @@ export function auditDeltaLines(ctx: Pick<Context, "color">, delta: AuditDelta):
 export function findingJson(f: Finding) {
   return {
     rule: f.rule,
+    ast: f.ast,
     severity: f.severity,
     title: f.title,
     file: f.file,

@@ -12,7 +12,7 @@
  * patterns of audit_rules.ts, on the code this leaves.
  */
 
-type CodeLanguage = "python" | "javascript" | "shell";
+export type CodeLanguage = "python" | "javascript" | "shell";
 
 /** A span `[start, end)` of a file's text. */
 export type Span = readonly [number, number];
@@ -173,7 +173,7 @@ function isPrefix(c: number): boolean {
 }
 
 /** The end of a Python string literal whose opening quote is at `j`. */
-function pythonStringEnd(text: string, j: number): number {
+export function pythonStringEnd(text: string, j: number): number {
   const quote = text[j]!;
   const triple = text.startsWith(quote + quote, j + 1);
   // Jump from quote to quote (or backslash); an unterminated one-line string ends its line.
@@ -256,7 +256,7 @@ function javascriptInert(text: string): Span[] {
 }
 
 /** Whether a `/` at `i` starts a regular expression: judged by what comes before it. */
-function regexAllowed(text: string, i: number): boolean {
+export function regexAllowed(text: string, i: number): boolean {
   let k = i - 1;
   while (k >= 0 && /\s/.test(text[k]!)) k--;
   if (k < 0) return true;
@@ -267,7 +267,7 @@ function regexAllowed(text: string, i: number): boolean {
 }
 
 /** The end of a `'…'` or `"…"` literal starting at `i` (an unterminated one ends its line). */
-function quotedEnd(text: string, i: number, quote: string): number {
+export function quotedEnd(text: string, i: number, quote: string): number {
   let k = i + 1;
   while (k < text.length) {
     const c = text[k]!;
@@ -280,7 +280,7 @@ function quotedEnd(text: string, i: number, quote: string): number {
 }
 
 /** The end of a regular-expression literal at `i` (classes `[…]` may hold a `/`). */
-function regexEnd(text: string, i: number): number {
+export function regexEnd(text: string, i: number): number {
   let k = i + 1;
   let inClass = false;
   while (k < text.length) {

@@ -8,6 +8,9 @@
  * `skills check` audit installed skills again.
  */
 
+import type { AstId } from "./owasp_ast.ts";
+import type { FlowKind } from "./flow/flow_model.ts";
+
 export type Severity = "critical" | "high" | "medium" | "info";
 
 /**
@@ -37,12 +40,21 @@ type Matcher =
   | { type: "folded-name"; names: RegExp }
   /** Both rules fired in the same file (e.g. reads credentials and names an endpoint). */
   | { type: "together"; rules: readonly [string, string] }
+  /**
+   * Prose that has the agent retrieve a URL and obey what comes back (remote_instructions.ts),
+   * or matches one of `patterns`.
+   */
+  | { type: "remote-instructions"; patterns: readonly RegExp[] }
+  /** A data flow of this kind inside a script (flow/: source → sink). */
+  | { type: "flow"; kind: FlowKind }
   /** A file larger than the audit reads: only its first `bytes` were scanned. */
   | { type: "oversized"; bytes: number };
 
 export interface AuditRule {
   /** Stable id (SARIF ruleId, JSON `rule`). */
   id: string;
+  /** The OWASP Agentic Skills Top 10 category the rule detects (owasp_ast.ts). */
+  ast: AstId;
   severity: Severity;
   title: string;
   /** Why this matters, for the reviewer; one or two sentences. */
@@ -63,7 +75,58 @@ const SHELLS = String
 
 export const AUDIT_RULES: readonly AuditRule[] = [
   {
+    id: "secret-flow",
+    ast: "AST01",
+    severity: "critical",
+    title: "Sends secrets off the machine",
+    explanation:
+      "The environment or a credential file flows into a request, socket, DNS name or mail, whatever the names on the way. A single key sent to the host the skill declares (permissions.network, SKILL.md, or the host its name names) is information.",
+    kinds: ["script"],
+    match: { type: "flow", kind: "secret-network" },
+  },
+  {
+    id: "download-exec-flow",
+    ast: "AST02",
+    severity: "critical",
+    title: "Runs what it downloads",
+    explanation:
+      "Data fetched from the network reaches exec, eval, a shell or an interpreter: whoever controls the address decides what runs.",
+    kinds: ["script"],
+    match: { type: "flow", kind: "fetched-exec" },
+  },
+  {
+    id: "decode-exec-flow",
+    ast: "AST01",
+    severity: "critical",
+    title: "Runs what it decodes",
+    explanation:
+      "Decoded data (base64, hex, rot13, compressed) reaches exec, eval, a shell or an interpreter: the code that runs is hidden from the reviewer.",
+    kinds: ["script"],
+    match: { type: "flow", kind: "decoded-exec" },
+  },
+  {
+    id: "assembled-command",
+    ast: "AST01",
+    severity: "critical",
+    title: "Assembles a command name from pieces",
+    explanation:
+      "A downloader, shell or interpreter named through pieces (`c=cu; r=rl; $c$r`) exists to get past reviewers and scanners.",
+    kinds: ["script"],
+    match: { type: "flow", kind: "assembled-name" },
+  },
+  {
+    id: "persistence-write",
+    ast: "AST01",
+    severity: "high",
+    title: "Writes where code persists",
+    explanation:
+      "A write to a shell start-up file, authorized_keys, crontab, a git hook, a systemd or launchd unit, or editor or agent settings keeps code (or access) alive after the skill ran.",
+    kinds: ["script"],
+    match: { type: "flow", kind: "persistence" },
+  },
+  {
     id: "fetch-and-execute",
+    ast: "AST02",
     severity: "critical",
     title: "Downloads code and runs it",
     explanation:
@@ -95,6 +158,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "decode-and-execute",
+    ast: "AST01",
     severity: "critical",
     title: "Decodes hidden code and runs it",
     explanation:
@@ -115,6 +179,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "tag-unicode",
+    ast: "AST01",
     severity: "critical",
     title: "Invisible Unicode tag characters",
     explanation:
@@ -129,6 +194,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "exfiltration-instruction",
+    ast: "AST01",
     severity: "critical",
     title: "Tells the agent to send secrets somewhere",
     explanation:
@@ -143,6 +209,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "credential-exfiltration",
+    ast: "AST01",
     severity: "critical",
     title: "Reads credentials and talks to the network",
     explanation:
@@ -152,6 +219,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "credential-send",
+    ast: "AST01",
     severity: "critical",
     title: "Reads credentials and sends data out",
     explanation:
@@ -161,6 +229,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "obfuscated-call",
+    ast: "AST01",
     severity: "critical",
     title: "Hides which module or call it uses",
     explanation:
@@ -174,6 +243,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "environment-exfiltration",
+    ast: "AST01",
     severity: "critical",
     title: "Sends the environment over the network",
     explanation:
@@ -183,6 +253,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "deserialize-download",
+    ast: "AST02",
     severity: "critical",
     title: "Deserialises data it downloads",
     explanation:
@@ -192,6 +263,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "fetch-and-import",
+    ast: "AST02",
     severity: "critical",
     title: "Imports code from a temporary directory",
     explanation:
@@ -201,6 +273,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "prompt-injection",
+    ast: "AST01",
     severity: "high",
     title: "Prompt-injection phrasing",
     explanation:
@@ -222,6 +295,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "conceal-from-user",
+    ast: "AST01",
     severity: "high",
     title: "Tells the agent to hide something from the user",
     explanation:
@@ -242,13 +316,14 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "remote-instructions",
+    ast: "AST05",
     severity: "high",
     title: "Loads its instructions from the network",
     explanation:
-      "Instructions fetched at run time can change after you reviewed the skill (a rug pull).",
+      "Instructions, rules or prompts fetched from a URL at run time and obeyed are not covered by the digest you trusted: they can change after you reviewed the skill (a rug pull).",
     kinds: PROSE,
     match: {
-      type: "pattern",
+      type: "remote-instructions",
       patterns: [
         // Across lines and sentences: "Fetch https://… first. Then apply all rules from the
         // fetched guidelines."
@@ -258,6 +333,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "hidden-comment-instructions",
+    ast: "AST01",
     severity: "high",
     title: "Instructions hidden in an HTML comment",
     explanation:
@@ -272,6 +348,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "bidi-unicode",
+    ast: "AST04",
     severity: "high",
     title: "Bidirectional control characters",
     explanation:
@@ -281,6 +358,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "invisible-unicode",
+    ast: "AST04",
     severity: "high",
     title: "Invisible Unicode characters",
     explanation:
@@ -301,6 +379,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "shell-on-load",
+    ast: "AST06",
     severity: "high",
     title: "Shell command run when the skill loads",
     explanation:
@@ -310,6 +389,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "frontmatter-hooks",
+    ast: "AST06",
     severity: "high",
     title: "Hooks in the front matter",
     explanation:
@@ -319,6 +399,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "credential-read",
+    ast: "AST03",
     severity: "high",
     title: "Reads credential locations",
     explanation:
@@ -327,7 +408,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "pattern",
       patterns: [
-        /(?<![\w.-])\.(?:ssh|aws|gnupg|azure)(?![\w-])/g,
+        // (Public keys, known hosts and plain configuration hold no secret.)
+        /(?<![\w.-])\.(?:ssh|aws|gnupg|azure)(?![\w-])(?![/\\](?:known_hosts\b|config\b|[\w.-]+\.pub\b))/g,
         // Files that hold credentials in the home folder; `typescript/.npmrc` is a project's.
         /(?<![\w.-])(?<![\w-]\/)\.(?:netrc|git-credentials|npmrc|pypirc)(?![\w-])/g,
         /(?<![\w-])\.config[/\\]gcloud\b|application_default_credentials\.json|(?<![\w.-])\.kube[/\\]config\b|(?<![\w.-])\.docker[/\\]config\.json\b|\/etc\/shadow\b/g,
@@ -341,6 +423,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "persistence",
+    ast: "AST01",
     severity: "high",
     title: "Installs itself to run later",
     explanation:
@@ -356,6 +439,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "destructive-command",
+    ast: "AST03",
     severity: "high",
     title: "Deletes or overwrites broadly",
     explanation:
@@ -372,6 +456,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "exfil-endpoint",
+    ast: "AST01",
     severity: "high",
     title: "Endpoint of a request-capture or paste service",
     explanation:
@@ -387,6 +472,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "broad-env-permission",
+    ast: "AST03",
     severity: "high",
     title: "Environment permission broader than the skill",
     explanation:
@@ -396,6 +482,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "local-network-permission",
+    ast: "AST03",
     severity: "high",
     title: "Network permission for a local, private or metadata address",
     explanation:
@@ -405,6 +492,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "executable-binary",
+    ast: "AST08",
     severity: "high",
     title: "Compiled code",
     explanation:
@@ -414,6 +502,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "allowed-tools-shell",
+    ast: "AST03",
     severity: "medium",
     title: "Pre-approves unrestricted shell",
     explanation:
@@ -426,6 +515,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "ip-endpoint",
+    ast: "AST04",
     severity: "medium",
     title: "Endpoint given as a raw IP address",
     explanation:
@@ -439,6 +529,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "binary-file",
+    ast: "AST08",
     severity: "medium",
     title: "Binary file",
     explanation: "An archive or other opaque file cannot be reviewed as text.",
@@ -447,6 +538,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "minified-code",
+    ast: "AST08",
     severity: "medium",
     title: "Minified or packed code",
     explanation: "Code on very long lines cannot be reviewed; ask for the source.",
@@ -455,6 +547,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "oversized-file",
+    ast: "AST08",
     severity: "medium",
     title: "File too large to audit whole",
     explanation: `Only the first ${
@@ -465,6 +558,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "environment-dump",
+    ast: "AST03",
     severity: "medium",
     title: "Collects the whole environment",
     explanation: "Copying every environment variable takes tokens along with everything else.",
@@ -482,6 +576,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "unsafe-deserialize",
+    ast: "AST06",
     severity: "medium",
     title: "Deserialises with code execution",
     explanation: "pickle, marshal and yaml.load without a safe loader can run code.",
@@ -496,6 +591,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "temp-import",
+    ast: "AST02",
     severity: "medium",
     title: "Imports from a temporary directory",
     explanation: "Code in /tmp was written at run time; it is not part of the reviewed skill.",
@@ -512,6 +608,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "network-send",
+    ast: "AST04",
     severity: "info",
     title: "Sends data over the network",
     explanation: "Where a script posts or uploads data, for the reviewer.",
@@ -527,6 +624,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "network-fetch",
+    ast: "AST04",
     severity: "info",
     title: "Downloads data",
     explanation: "Where a script fetches data from the network, for the reviewer.",
@@ -540,6 +638,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   },
   {
     id: "network-endpoint",
+    ast: "AST04",
     severity: "info",
     title: "Network endpoint",
     explanation: "Where data can go: every URL the skill names, for the reviewer.",
@@ -558,7 +657,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 3;
+const ENGINE_VERSION = 4;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;

@@ -16,6 +16,10 @@ import {
   SEVERITIES,
   type Severity,
 } from "./audit_rules.ts";
+import type { AstId } from "./owasp_ast.ts";
+import { analyzeFlows, type Flow } from "./flow/flow.ts";
+import { remoteInstructionSpots } from "./remote_instructions.ts";
+import { flowExcerpt, type FlowNote, flowSeverity, hostsNamed } from "./flow_findings.ts";
 
 export interface AuditFile {
   /** Path inside the skill, `/`-separated (`SKILL.md`, `scripts/run.py`). */
@@ -37,6 +41,8 @@ interface AuditInput {
 
 export interface Finding {
   rule: string;
+  /** The rule's OWASP Agentic Skills Top 10 category (`AST01`…`AST10`). */
+  ast: AstId;
   severity: Severity;
   title: string;
   explanation: string;
@@ -107,6 +113,9 @@ export function auditSkill(input: AuditInput): AuditReport {
 export class SkillAudit {
   readonly #facts: Pick<AuditInput, "name" | "envPatterns" | "network">;
   readonly #findings: Finding[] = [];
+  /** Secret flows, judged at the end by the hosts the skill declares. */
+  readonly #notes = new Map<Finding, FlowNote>();
+  readonly #declared = new Set<string>();
   #files = 0;
 
   constructor(facts: Pick<AuditInput, "name" | "envPatterns" | "network">) {
@@ -115,11 +124,25 @@ export class SkillAudit {
 
   add(file: AuditFile): void {
     this.#files++;
-    this.#findings.push(...auditFile(file, this.#facts));
+    const { findings, notes } = auditFile(file, this.#facts);
+    this.#findings.push(...findings);
+    for (const [f, note] of notes) this.#notes.set(f, note);
+    if (file.path === "SKILL.md") {
+      for (const host of hostsNamed(new TextDecoder().decode(file.bytes))) this.#declared.add(host);
+    }
   }
 
   report(): AuditReport {
-    const findings = [...this.#findings].sort(compareFindings);
+    for (const grant of this.#facts.network?.grants ?? []) {
+      this.#declared.add(grant.host.toLowerCase());
+    }
+    const judged = this.#findings.map((f) => {
+      const note = this.#notes.get(f);
+      if (note === undefined) return f;
+      const facts = { declared: this.#declared, skill: this.#facts.name };
+      return { ...f, severity: flowSeverity(note, facts, f.severity) };
+    });
+    const findings = judged.sort(compareFindings);
     const counts = { critical: 0, high: 0, medium: 0, info: 0 };
     for (const f of findings) counts[f.severity]++;
     const endpoints = [
@@ -148,17 +171,18 @@ interface Region {
 function auditFile(
   file: AuditFile,
   input: Pick<AuditInput, "name" | "envPatterns" | "network">,
-): Finding[] {
+): { findings: Finding[]; notes: Map<Finding, FlowNote> } {
   const text = decodeText(file.bytes);
-  if (text === undefined) return auditBinary(file);
+  if (text === undefined) return { findings: auditBinary(file), notes: new Map() };
   const audit = openFileAudit(file, input, text);
   for (const rule of AUDIT_RULES) {
     for (const region of audit.regions) {
       if (rule.kinds.includes(region.kind)) matchRule(audit, rule, region);
     }
   }
+  dropTwinFlows(audit);
   addCombinedRules(audit);
-  return audit.out;
+  return { findings: audit.out, notes: audit.notes };
 }
 
 /** A file that is not text: only the binary rules for its class (media passes). */
@@ -187,6 +211,10 @@ interface FileAudit {
   out: Finding[];
   /** Rules that fired in code (not in a comment): what the `together` rules combine. */
   fired: Set<string>;
+  /** Each script region's data flows (flow/). */
+  flowsOf: Map<Region, readonly Flow[]>;
+  /** The flow behind each secret-flow finding. */
+  notes: Map<Finding, FlowNote>;
   lineAt(offset: number): number;
   /** Whether `index` of the region lies in a comment or docstring of a script. */
   isInert(region: Region, index: number): boolean;
@@ -206,7 +234,8 @@ function openFileAudit(
   const regions = regionsOf(file.path, text);
   // Folded once per region, matched by every rule.
   const readingsOf = new Map(regions.map((region) => [region, readings(region)]));
-  const inertOf = inertSpans(file, regions, readingsOf);
+  const flowsOf = new Map<Region, readonly Flow[]>();
+  const inertOf = inertSpans(file, regions, readingsOf, flowsOf);
   const isInert = (region: Region, index: number) => {
     const spans = inertOf.get(region);
     return spans !== undefined && inSpans(spans, index);
@@ -225,7 +254,21 @@ function openFileAudit(
     out.push(finding(rule, file.path, line, matched, false, severity));
     fired.add(rule.id);
   };
-  return { file, input, regions, readingsOf, out, fired, lineAt, isInert, push, report };
+  const notes = new Map<Finding, FlowNote>();
+  return {
+    file,
+    input,
+    regions,
+    readingsOf,
+    out,
+    fired,
+    flowsOf,
+    notes,
+    lineAt,
+    isInert,
+    push,
+    report,
+  };
 }
 
 /**
@@ -237,6 +280,7 @@ function inertSpans(
   file: AuditFile,
   regions: readonly Region[],
   readingsOf: ReadonlyMap<Region, readonly string[]>,
+  flowsOf: Map<Region, readonly Flow[]>,
 ): Map<Region, readonly Span[]> {
   const inertOf = new Map<Region, readonly Span[]>();
   for (const region of regions) {
@@ -245,7 +289,10 @@ function inertSpans(
     if (language === undefined) continue;
     const reading = readCode(language, region.text);
     const texts = readingsOf.get(region)!;
-    if (!texts.some((text) => readsOwnSource(text, reading))) inertOf.set(region, reading.inert);
+    const ownSource = texts.some((text) => readsOwnSource(text, reading));
+    if (!ownSource) inertOf.set(region, reading.inert);
+    // The flows of the code (of the text with string pieces joined, when there is one).
+    flowsOf.set(region, analyzeFlows(language, region.text, ownSource ? [] : reading.inert));
   }
   return inertOf;
 }
@@ -256,7 +303,17 @@ function matchRule(audit: FileAudit, rule: AuditRule, region: Region): void {
   if (m.type === "pattern") matchPatterns(audit, rule, m, region);
   else if (m.type === "folded-name") matchFoldedNames(audit, rule, m, region);
   else if (m.type === "html-comment") matchHtmlComments(audit, rule, m, region);
-  else if (m.type === "env-permission" && region.kind === "frontmatter") {
+  else if (m.type === "flow") matchFlows(audit, rule, m, region);
+  else if (m.type === "remote-instructions") {
+    matchPatterns(audit, rule, { type: "pattern", patterns: m.patterns }, region);
+    const seen = new Set(audit.out.filter((f) => f.rule === rule.id).map((f) => f.line));
+    for (const index of remoteInstructionSpots(region.text)) {
+      const at = region.offset + index;
+      if (seen.has(audit.lineAt(at))) continue;
+      seen.add(audit.lineAt(at));
+      audit.push(rule, region, at, region.text.slice(index, index + 100).split("\n")[0]!);
+    }
+  } else if (m.type === "env-permission" && region.kind === "frontmatter") {
     matchEnvPermission(audit, rule, region);
   } else if (m.type === "network-permission" && region.kind === "frontmatter") {
     matchNetworkPermission(audit, rule, region);
@@ -317,6 +374,39 @@ function matchFoldedNames(
   for (const piece of concatenations(region.text)) {
     if (!m.names.test(piece.value) || audit.isInert(region, piece.index)) continue;
     audit.push(rule, region, region.offset + piece.index, piece.source);
+  }
+}
+
+/** A flow rule and the pattern rule that says the same when both see one line. */
+const TWINS: Readonly<Record<string, string>> = {
+  "download-exec-flow": "fetch-and-execute",
+  "decode-exec-flow": "decode-and-execute",
+  "persistence-write": "persistence",
+};
+
+/** A flow found on a line where its pattern twin already reports it: said once. */
+function dropTwinFlows(audit: FileAudit): void {
+  const lines = new Set(audit.out.map((f) => `${f.rule}:${f.line}`));
+  const kept = audit.out.filter((f) => {
+    const twin = TWINS[f.rule];
+    return twin === undefined || !lines.has(`${twin}:${f.line}`);
+  });
+  audit.out.splice(0, audit.out.length, ...kept);
+}
+
+/** Flows of the rule's kind found in a script region (flow/). */
+function matchFlows(audit: FileAudit, rule: AuditRule, m: MatchOf<"flow">, region: Region): void {
+  for (const flow of audit.flowsOf.get(region) ?? []) {
+    if (flow.kind !== m.kind) continue;
+    const at = region.offset + flow.at;
+    audit.push(rule, region, at, flowExcerpt(region.text, flow));
+    if (flow.kind === "secret-network") {
+      audit.notes.set(audit.out.at(-1)!, {
+        host: flow.host,
+        secrets: flow.secrets,
+        inName: flow.inName,
+      });
+    }
   }
 }
 
@@ -381,6 +471,7 @@ function finding(
 ): Finding {
   return {
     rule: rule.id,
+    ast: rule.ast,
     severity,
     title: rule.title,
     explanation: rule.explanation,

@@ -1,10 +1,13 @@
 /**
  * `skills audit --format sarif`: the findings as one SARIF 2.1.0 log, so CI can upload them
  * to code scanning (GitHub's upload-sarif action). Rules carry a `security-severity`, which
- * code scanning turns into its critical/high/medium/low levels.
+ * code scanning turns into its critical/high/medium/low levels, and relate to their OWASP
+ * Agentic Skills Top 10 category, which the log carries as a taxonomy (`runs[].taxonomies`,
+ * each rule's `relationships`), so that findings can be grouped by AST01…AST10.
  */
 
 import { AUDIT_RULES, type Finding, type Severity } from "./engine.ts";
+import { AST_CATEGORIES, AST_TAXONOMY } from "./owasp_ast.ts";
 
 /** One audited skill: where its files are, as URIs relative to the scan root or absolute. */
 interface SarifTarget {
@@ -35,6 +38,26 @@ function encodePath(path: string): string {
   return path.split("/").map(encodeURIComponent).join("/");
 }
 
+/** The taxonomy component: every AST category, whether a rule of ours detects it or not. */
+function astTaxonomy() {
+  return {
+    name: AST_TAXONOMY.name,
+    organization: AST_TAXONOMY.organization,
+    version: AST_TAXONOMY.version,
+    informationUri: AST_TAXONOMY.informationUri,
+    isComprehensive: true,
+    shortDescription: { text: "Ten security risks of agent skills" },
+    taxa: AST_CATEGORIES.map((c) => ({
+      id: c.id,
+      name: c.name,
+      shortDescription: { text: c.name },
+      fullDescription: { text: c.description },
+    })),
+  };
+}
+
+const TAXONOMY_REF = { name: AST_TAXONOMY.name, index: 0 };
+
 export function renderSarif(targets: readonly SarifTarget[], toolVersion: string): unknown {
   const ruleIndex = new Map(AUDIT_RULES.map((r, i) => [r.id, i]));
   const results = targets.flatMap((target) =>
@@ -56,7 +79,7 @@ export function renderSarif(targets: readonly SarifTarget[], toolVersion: string
         partialFingerprints: {
           "skillsAudit/v1": `${f.rule}:${target.uriPrefix}${f.file}:${f.excerpt}`,
         },
-        properties: { severity: f.severity },
+        properties: { severity: f.severity, ast: f.ast },
       };
     })
   );
@@ -68,6 +91,7 @@ export function renderSarif(targets: readonly SarifTarget[], toolVersion: string
         driver: {
           name: "skills audit",
           version: toolVersion,
+          supportedTaxonomies: [TAXONOMY_REF],
           rules: AUDIT_RULES.map((r) => ({
             id: r.id,
             name: r.id.split("-").map((w) => w[0]!.toUpperCase() + w.slice(1)).join(""),
@@ -75,14 +99,24 @@ export function renderSarif(targets: readonly SarifTarget[], toolVersion: string
             fullDescription: { text: r.explanation },
             help: { text: r.explanation },
             defaultConfiguration: { level: LEVEL[r.severity] },
+            relationships: [{
+              target: {
+                id: r.ast,
+                index: AST_CATEGORIES.findIndex((c) => c.id === r.ast),
+                toolComponent: TAXONOMY_REF,
+              },
+              kinds: ["relevant"],
+            }],
             properties: {
               "security-severity": SECURITY_SEVERITY[r.severity],
-              tags: ["security", "agent-skills"],
+              tags: ["security", "agent-skills", `owasp-${r.ast.toLowerCase()}`],
               severity: r.severity,
+              ast: r.ast,
             },
           })),
         },
       },
+      taxonomies: [astTaxonomy()],
       columnKind: "unicodeCodePoints",
       results,
     }],

@@ -6,6 +6,7 @@
  * recomputed on every check. A cache, so a broken or missing file is simply redone.
  */
 
+import { AST_CATEGORIES } from "../../core/audit/owasp_ast.ts";
 import { join } from "../os/paths.ts";
 import { AUDIT_RULES_VERSION, type AuditReport } from "../../core/audit/engine.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
@@ -31,6 +32,7 @@ interface AuditRecord {
 
 const FINDING = object({
   rule: string(),
+  ast: oneOf(...AST_CATEGORIES.map((c) => c.id)),
   severity: oneOf("critical", "high", "medium", "info"),
   title: string(),
   explanation: string(),

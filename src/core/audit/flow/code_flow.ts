@@ -1,0 +1,656 @@
+/**
+ * Data flow inside one Python or JavaScript/TypeScript script, statement by statement in
+ * the order written: each variable keeps the labels of what was assigned to it (the
+ * environment, a credential file, downloaded or decoded bytes, a persistence path) and, when
+ * it is made of string constants only, its value; imports and aliases are followed back to
+ * the module (`import urllib.request as u`, `getattr(os, "environ")`, `const { env } =
+ * process`). Every call is then checked as a sink: a send with a secret among its arguments,
+ * an exec, a shell or a process given downloaded or decoded data, a write to a persistence
+ * location. Strings handed to a shell are read by shell_flow.ts.
+ */
+
+import { type Flow, FlowSink } from "./flow_model.ts";
+import { type Language, statements, type Token, tokenize } from "./lexer.ts";
+import { analyzeShell } from "./shell_flow.ts";
+import {
+  DECODE_CALLS,
+  EXEC_CALLS,
+  FETCH_CALLS,
+  hostOf,
+  type Label,
+  persistPath,
+  PROCESS_CALLS,
+  secretCommand,
+  secretName,
+  secretPath,
+  SEND_CALLS,
+  SEND_METHODS,
+  SHELL_CALLS,
+  WRITE_CALLS,
+} from "./vocabulary.ts";
+import type { Span } from "../audit_code.ts";
+
+/** The longest string constant folded; past it a value is unknown. */
+const MAX_VALUE = 4096;
+
+interface Variable {
+  labels: Set<Label>;
+  /** Its value when made of string constants only. */
+  value?: string;
+  /** A connection or request object: where it sends. */
+  net?: { host: string | undefined };
+}
+
+/** What the analysis knows while it walks a script. */
+interface Scope {
+  language: Language;
+  aliases: Map<string, string>;
+  vars: Map<string, Variable>;
+  sink: FlowSink;
+}
+
+/** The flows of one script. */
+export function analyzeCode(language: Language, text: string, inert: readonly Span[]): Flow[] {
+  const sink = new FlowSink();
+  const scope: Scope = { language, aliases: new Map(), vars: new Map(), sink };
+  for (const statement of statements(language, tokenize(language, text, inert))) {
+    if (!readImport(scope, statement)) walkStatement(scope, statement);
+  }
+  return sink.flows;
+}
+
+// --- names -------------------------------------------------------------------------------
+
+const MODULE_PREFIX = /^node:/;
+
+/** `a.b.c` starting at token `k` (aliases resolved, `getattr(x, "y")` read as `x.y`). */
+function dottedAt(
+  scope: Scope,
+  tokens: readonly Token[],
+  k: number,
+): { name: string; end: number } {
+  let end = k + 1;
+  let name = tokens[k]!.text;
+  if (name === "new" && tokens[k + 1]?.kind === "name") {
+    const inner = dottedAt(scope, tokens, k + 1);
+    return { name: `new ${inner.name}`, end: inner.end };
+  }
+  if (name === "getattr" && tokens[k + 1]?.text === "(" && tokens[k + 3]?.text === ",") {
+    const target = tokens[k + 2]!;
+    const attr = constantOf(scope, tokens, k + 4, closeOf(tokens, k + 1));
+    if (target.kind === "name" && attr !== undefined && /^\w+$/.test(attr)) {
+      return {
+        name: `${scope.aliases.get(target.text) ?? target.text}.${attr}`,
+        end: closeOf(tokens, k + 1) + 1,
+      };
+    }
+  }
+  if (name === "require" && tokens[k + 1]?.text === "(" && tokens[k + 2]?.kind === "string") {
+    name = tokens[k + 2]!.text.replace(MODULE_PREFIX, "");
+    end = k + 4;
+  } else name = scope.aliases.get(name) ?? name;
+  while (tokens[end]?.text === "." || tokens[end]?.text === "?.") {
+    const part = tokens[end + 1];
+    if (part?.kind !== "name") break;
+    name += "." + part.text;
+    end += 2;
+  }
+  return { name, end };
+}
+
+/** Each statement's bracket pairs, found once (calls ask for them over and over). */
+const PAIRS = new WeakMap<readonly Token[], Int32Array>();
+
+/** The index of the bracket closing the one at `open` (the end when it is not closed). */
+function closeOf(tokens: readonly Token[], open: number): number {
+  let pairs = PAIRS.get(tokens);
+  if (pairs === undefined) {
+    pairs = new Int32Array(tokens.length).fill(tokens.length);
+    const stack: number[] = [];
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k]!.text;
+      if (t === "(" || t === "[" || t === "{") stack.push(k);
+      else if ((t === ")" || t === "]" || t === "}") && stack.length > 0) pairs[stack.pop()!] = k;
+    }
+    PAIRS.set(tokens, pairs);
+  }
+  return pairs[open] ?? tokens.length;
+}
+
+// --- imports -----------------------------------------------------------------------------
+
+function readImport(scope: Scope, s: readonly Token[]): boolean {
+  const first = s[0]?.text;
+  if (first !== "import" && first !== "from") return false;
+  const words = s.map((t) => t.text);
+  if (scope.language === "python" && (first === "import" || first === "from")) {
+    const from = first === "from" ? dotted(words, 1) : "";
+    const start = first === "from" ? words.indexOf("import") + 1 : 1;
+    for (const part of splitCommas(words.slice(start).filter((w) => w !== "(" && w !== ")"))) {
+      const as = part.indexOf("as");
+      const name = part.slice(0, as === -1 ? part.length : as).join("");
+      const full = from === "" ? name : `${from}.${name}`;
+      const local = as === -1 ? (from === "" ? name.split(".")[0]! : name) : part[as + 1]!;
+      if (local !== undefined && !(from === "" && as === -1)) scope.aliases.set(local, full);
+    }
+    return true;
+  }
+  if (scope.language === "javascript" && first === "import" && words.includes("from")) {
+    const module = s[words.lastIndexOf("from") + 1]?.text.replace(MODULE_PREFIX, "") ?? "";
+    const names = words.slice(1, words.lastIndexOf("from"));
+    if (names[0] === "*" && names[1] === "as") scope.aliases.set(names[2]!, module);
+    else if (names[0] !== "{" && names[0] !== undefined) scope.aliases.set(names[0], module);
+    bindBraces(scope, names.slice(names.indexOf("{") + 1, names.indexOf("}")), module, "as");
+    return true;
+  }
+  return false;
+}
+
+function dotted(words: readonly string[], k: number): string {
+  let out = words[k] ?? "";
+  for (let j = k + 1; words[j] === "." && words[j + 1] !== undefined; j += 2) {
+    out += "." + words[j + 1];
+  }
+  return out;
+}
+
+function splitCommas(words: readonly string[]): string[][] {
+  const out: string[][] = [[]];
+  for (const w of words) {
+    if (w === ",") out.push([]);
+    else out.at(-1)!.push(w);
+  }
+  return out.filter((p) => p.length > 0);
+}
+
+/** `{ a, b as c }` (import) or `{ a, b: c }` (destructuring) of `module`. */
+function bindBraces(scope: Scope, inner: readonly string[], module: string, rename: string): void {
+  if (inner.length === 0 || inner.includes("{")) return;
+  for (const part of splitCommas(inner)) {
+    const r = part.indexOf(rename);
+    scope.aliases.set(r === -1 ? part[0]! : part[r + 1]!, `${module}.${part[0]}`);
+  }
+}
+
+// --- values and labels -------------------------------------------------------------------
+
+/** The value of tokens `[from, to)` when they are string constants joined by `+`. */
+function constantOf(
+  scope: Scope,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+): string | undefined {
+  let out = "";
+  let expectValue = true;
+  for (let k = from; k < to; k++) {
+    const t = tokens[k]!;
+    if (expectValue) {
+      if (t.kind === "string" && (t.holes === undefined || t.holes.length === 0)) out += t.text;
+      else if (t.kind === "string") {
+        const holes = t.holes!.map((h) =>
+          h.length === 1 && h[0]!.kind === "name" ? scope.vars.get(h[0]!.text)?.value : undefined
+        );
+        if (holes.some((h) => h === undefined)) return undefined;
+        let i = 0;
+        out += t.text.replace(/\{\}/g, () => holes[i++]!);
+      } else if (t.kind === "name" && scope.vars.get(t.text)?.value !== undefined) {
+        out += scope.vars.get(t.text)!.value;
+      } else return undefined;
+      expectValue = false;
+    } else if (t.text === "+") expectValue = true;
+    else if (t.kind === "string") out += t.text; // Python's implicit concatenation
+    else return undefined;
+  }
+  // (A value that doubles on each line, `x = x + x`, stops being folded: no string bomb.)
+  return expectValue || out.length > MAX_VALUE ? undefined : out;
+}
+
+const ENV_HEAD = /^(?:os|posix|process|Deno)\./;
+const ENV_OBJECTS = /^(?:os\.environ|os\.environb|posix\.environ|process\.env|Deno\.env)$/;
+
+/** The environment label a dotted name starting at `k` reads, with where it ends. */
+function envRead(
+  tokens: readonly Token[],
+  name: string,
+  end: number,
+): Label | undefined {
+  if (!ENV_HEAD.test(name)) return undefined;
+  const call = tokens[end]?.text === "(";
+  const bracket = tokens[end]?.text === "[";
+  const keyAt = call || bracket ? end + 1 : -1;
+  const key = keyAt === -1 || tokens[keyAt]?.kind !== "string" ? undefined : tokens[keyAt]!.text;
+  const named = (v: string | undefined): Label | undefined =>
+    v === undefined ? "env:*" : secretName(v) ? `env:${v}` : undefined;
+  if (/^os\.getenvb?$/.test(name) && call) return named(key);
+  if (/^Deno\.env\.get$/.test(name) && call) return named(key);
+  if (/^Deno\.env\.toObject$/.test(name)) return "env:*";
+  const member = /^process\.env\.(\w+)$/.exec(name);
+  if (member !== null) return named(member[1]);
+  if (/^(?:os\.environ|process\.env)\.get$/.test(name) && call) return named(key);
+  if (ENV_OBJECTS.test(name)) return bracket ? named(key) : "env:*";
+  if (/^(?:os\.environ|process\.env)\.\w+$/.test(name)) return "env:*"; // items(), copy(), …
+  return undefined;
+}
+
+/** Every label the tokens `[from, to)` carry. */
+function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: number): Set<Label> {
+  const out = new Set<Label>();
+  const constants: string[] = [];
+  for (let k = from; k < to; k++) {
+    const t = tokens[k]!;
+    if (t.kind === "string") {
+      constants.push(t.text);
+      pathLabels(t.text, out);
+      for (const hole of t.holes ?? []) {
+        for (const l of labelsOf(scope, hole, 0, hole.length)) out.add(l);
+      }
+      continue;
+    }
+    if (t.kind !== "name" || tokens[k - 1]?.text === "." || tokens[k - 1]?.text === "?.") continue;
+    const { name, end } = dottedAt(scope, tokens, k);
+    const env = envRead(tokens, name, end);
+    if (env !== undefined) out.add(env);
+    const variable = scope.vars.get(name.split(".")[0]!);
+    if (variable !== undefined) {
+      for (const l of variable.labels) out.add(l);
+      if (variable.value !== undefined) constants.push(variable.value);
+    }
+    if (tokens[end]?.text === "(") {
+      const short = name.replace(/^new /, "");
+      if (FETCH_CALLS.test(short) || FETCH_CALLS.test(short.split(".").slice(-2).join("."))) {
+        out.add("fetched");
+      }
+      if (DECODE_CALLS.test(short) || decodesBuffer(tokens, short, end)) out.add("decoded");
+      if (PROCESS_CALLS.test(name) || SHELL_CALLS.test(name)) {
+        // The output of a keychain or cloud-CLI command that prints a secret.
+        const words = tokens.slice(end, closeOf(tokens, end)).filter((t) => t.kind === "string");
+        const store = secretCommand(words.map((t) => t.text).join(" "));
+        if (store !== undefined) out.add(store);
+      }
+    }
+    if (
+      /^decode$/.test(name.split(".").pop()!) &&
+      /rot.?13|hex|base64/.test(tokens[end + 1]?.text ?? "")
+    ) {
+      out.add("decoded");
+    }
+  }
+  pathLabels(constants.join("/"), out);
+  pathLabels(constants.join(""), out);
+  return out;
+}
+
+function decodesBuffer(tokens: readonly Token[], name: string, open: number): boolean {
+  if (name !== "Buffer.from") return false;
+  const close = closeOf(tokens, open);
+  return tokens.slice(open, close).some((t) =>
+    t.kind === "string" && /^(?:base64|base64url|hex)$/.test(t.text)
+  );
+}
+
+function pathLabels(text: string, out: Set<Label>): void {
+  const secret = secretPath(text);
+  if (secret !== undefined) out.add(`file:${secret}`);
+  const persist = persistPath(text);
+  if (persist !== undefined) out.add(`persist:${persist}`);
+}
+
+// --- statements --------------------------------------------------------------------------
+
+/** Names of modules and globals: `os.environ["X"] = …` does not make `os` a variable. */
+const MODULES = /^(?:os|sys|process|Deno|globalThis|window|module|exports|builtins|subprocess)$/;
+
+const MUTATORS =
+  /^(?:append|extend|update|add|push|set|set_content|set_payload|attach|insert|setdefault|write|writelines|put|unshift|concat|assign)$/;
+
+/** One statement: its assignment (or loop, or `with … as`), then its calls as sinks. */
+function walkStatement(scope: Scope, s: readonly Token[]): void {
+  const bound = bindingOf(scope, s);
+  if (bound !== undefined) {
+    const { targets, from, to, augment } = bound;
+    const labels = labelsOf(scope, s, from, to);
+    const value = constantOf(scope, s, from, to);
+    const net = netOf(scope, s, from, to);
+    const alias = to - from >= 1 ? aliasOf(scope, s, from, to) : undefined;
+    for (const target of targets) {
+      if (augment && (scope.aliases.has(target) || MODULES.test(target))) continue;
+      const before = augment ? scope.vars.get(target) : undefined;
+      const merged = new Set([...(before?.labels ?? []), ...labels]);
+      const entry: Variable = { labels: merged };
+      if (
+        value !== undefined && (!augment || before?.value !== undefined) &&
+        (before?.value?.length ?? 0) + value.length <= MAX_VALUE
+      ) {
+        entry.value = (before?.value ?? "") + value;
+      }
+      if (net !== undefined) entry.net = net;
+      scope.vars.set(target, entry);
+      if (alias !== undefined) scope.aliases.set(target, alias);
+      else scope.aliases.delete(target);
+    }
+  }
+  for (let k = 0; k < s.length; k++) {
+    if (s[k]!.kind !== "name") continue;
+    if (s[k - 1]?.text === "." && s[k - 2]?.text === ")" && s[k + 1]?.text === "(") {
+      // A method of a call's result: `Path(p).write_text(…)`, `open(p, "a").write(…)`.
+      if (WRITE_CALLS.test(s[k]!.text)) {
+        scope.sink.persist(s[k]!.at, labelsOf(scope, s, 0, k), s[k]!.text);
+      }
+      continue;
+    }
+    if (s[k - 1]?.text === "." || s[k - 1]?.text === "?.") continue;
+    if (!callFollows(s, k)) continue; // names the dotted chain only for calls
+    const { name, end } = dottedAt(scope, s, k);
+    if (s[end]?.text !== "(") continue;
+    checkCall(scope, s, k, name, end);
+  }
+}
+
+/** Whether `a.b.c(` (or `getattr(…)(`, `require("m").x(`, `new X(`) starts at `k`. */
+function callFollows(s: readonly Token[], k: number): boolean {
+  let end = k + 1;
+  if (s[k]!.text === "new") end++;
+  while (s[end]?.text === "." || s[end]?.text === "?.") end += 2;
+  return s[end]?.text === "(" || s[end]?.text === "." || s[k]!.text === "getattr" ||
+    s[k]!.text === "require";
+}
+
+interface Binding {
+  targets: string[];
+  from: number;
+  to: number;
+  augment: boolean;
+}
+
+/** The names a statement binds and the tokens of what it binds them to. */
+function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
+  const head = s[0]?.text;
+  if (
+    head !== "for" && head !== "with" && head !== "async" &&
+    !s.some((t) => t.text === "=" || t.text === "+=")
+  ) {
+    mutation(scope, s);
+    return undefined;
+  }
+  const words = s.map((t) => t.text);
+  if (words[0] === "for") {
+    const sep = words.findIndex((w) => w === "in" || w === "of");
+    if (sep === -1) return undefined;
+    const targets = s.slice(1, sep).filter((t) =>
+      t.kind === "name" && !/^(?:const|let|var)$/.test(t.text)
+    );
+    return { targets: targets.map((t) => t.text), from: sep + 1, to: s.length, augment: false };
+  }
+  const as = words.lastIndexOf("as");
+  if ((words[0] === "with" || words[0] === "async") && as !== -1 && s[as + 1]?.kind === "name") {
+    return { targets: [s[as + 1]!.text], from: 1, to: as, augment: false };
+  }
+  let depth = 0;
+  for (let k = 0; k < s.length; k++) {
+    const w = words[k]!;
+    if (w === "(" || w === "[" || w === "{") depth++;
+    else if (w === ")" || w === "]" || w === "}") depth--;
+    else if (depth === 0 && (w === "=" || w === "+=") && k > 0) {
+      const left = s.slice(0, k).filter((t) => !/^(?:const|let|var|export|await)$/.test(t.text));
+      const value = s[k + 1]?.text === "await" ? k + 2 : k + 1;
+      if (left[0]?.text === "{" && s[value]?.kind === "name") {
+        const source = dottedAt(scope, s, value);
+        if (source.end === s.length || s[source.end]?.text !== "(") {
+          // `const { execSync } = require("child_process")`: names of a module, not values.
+          bindBraces(scope, left.slice(1, -1).map((t) => t.text), source.name, ":");
+          return undefined;
+        }
+      }
+      const { names, container } = targetsOf(left);
+      return { targets: names, from: k + 1, to: s.length, augment: w === "+=" || container };
+    }
+  }
+  mutation(scope, s);
+  return undefined;
+}
+
+/**
+ * `x`, `a, b`, `[a, b]`: the variables an assignment's left side names; `x[k] = …` and
+ * `x.attr = …` name the container `x`, which takes what went in along with what it had.
+ */
+function targetsOf(left: readonly Token[]): { names: string[]; container: boolean } {
+  const names = left.filter((t, k) =>
+    t.kind === "name" && left[k - 1]?.text !== "." && left[k - 1]?.text !== ":"
+  );
+  if (left[1]?.text === "[" || left[1]?.text === ".") {
+    return { names: names.slice(0, 1).map((t) => t.text), container: true };
+  }
+  return { names: names.map((t) => t.text), container: false };
+}
+
+/** `x.append(y)`, `x.update(y)`, `m.set_content(y)`: `x` takes the labels of `y`. */
+function mutation(scope: Scope, s: readonly Token[]): void {
+  if (s[0]?.kind !== "name" || s[1]?.text !== "." || s[3]?.text !== "(") {
+    const eq = s.findIndex((t) => t.text === "=");
+    if (s[0]?.kind === "name" && s[1]?.text === "[" && eq !== -1) {
+      const v = scope.vars.get(s[0].text);
+      if (v !== undefined) {
+        for (const l of labelsOf(scope, s, eq + 1, s.length)) v.labels.add(l);
+      }
+    }
+    return;
+  }
+  if (!MUTATORS.test(s[2]!.text)) return;
+  const v = scope.vars.get(s[0].text);
+  if (v === undefined) return;
+  for (const l of labelsOf(scope, s, 4, closeOf(s, 3))) v.labels.add(l);
+}
+
+/** A bare module or function reference (`u = urllib.request`, `f = getattr(os, "popen")`). */
+function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
+  let k = from;
+  if (s[k]?.text === "await") k++;
+  if (s[k]?.kind !== "name") return undefined;
+  const { name, end } = dottedAt(scope, s, k);
+  if (end === to) {
+    const known = /^(?:__builtins__|builtins|process|globalThis)$/.test(name) ||
+      EXEC_CALLS.test(name) || SHELL_CALLS.test(name) || SEND_CALLS.test(name) ||
+      DECODE_CALLS.test(name); // `const run = eval`
+    return name.includes(".") || scope.aliases.has(s[k]!.text) || known ? name : undefined;
+  }
+  // `await import("node:child_process")`
+  if (
+    name === "import" && s[end]?.text === "(" && s[end + 1]?.kind === "string" &&
+    closeOf(s, end) === to - 1
+  ) {
+    return s[end + 1]!.text.replace(MODULE_PREFIX, "");
+  }
+  return undefined;
+}
+
+/** Where a connection or request object made by this expression sends, when it is one. */
+function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Variable["net"] {
+  for (let k = from; k < to; k++) {
+    if (s[k]!.kind !== "name" || s[k - 1]?.text === ".") continue;
+    const { name, end } = dottedAt(scope, s, k);
+    if (s[end]?.text === "(" && SEND_CALLS.test(name)) {
+      return { host: hostIn(scope, s, end, closeOf(s, end)) };
+    }
+    const v = scope.vars.get(name.split(".")[0]!);
+    if (v?.net !== undefined && end === to) return v.net;
+  }
+  return undefined;
+}
+
+/** The first host the arguments name (a URL, a host name, a variable holding one). */
+function hostIn(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
+  for (let k = from; k < to; k++) {
+    const t = s[k]!;
+    const text = t.kind === "string"
+      ? t.text
+      : t.kind === "name"
+      ? scope.vars.get(t.text)?.value
+      : undefined;
+    if (text === undefined) {
+      const net = t.kind === "name" ? scope.vars.get(t.text)?.net : undefined;
+      if (net?.host !== undefined) return net.host;
+      continue;
+    }
+    const host = hostOf(text);
+    if (host !== undefined) return host;
+  }
+  return undefined;
+}
+
+// --- sinks -------------------------------------------------------------------------------
+
+function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, open: number): void {
+  const receiver = scope.vars.get(name.split(".")[0]!);
+  const method = name.split(".").pop()!;
+  const short = name.replace(/^new /, "");
+  const send = SEND_CALLS.test(name) || (receiver?.net !== undefined && SEND_METHODS.test(method));
+  const opens = name === "open" || name === "io.open" || name === "codecs.open";
+  const sink = send || opens || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
+    PROCESS_CALLS.test(name) || WRITE_CALLS.test(name);
+  if (!sink) return; // most calls: nothing to work out
+  const close = closeOf(s, open);
+  const args = labelsOf(scope, s, open + 1, close);
+  const at = s[k]!.at;
+  if (send) {
+    const host = hostIn(scope, s, open + 1, close) ?? receiver?.net?.host;
+    scope.sink.send(at, args, host, name);
+  }
+  if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short)) scope.sink.exec(at, args, name);
+  if (SHELL_CALLS.test(name)) shellArgument(scope, s, open, close, at);
+  if (PROCESS_CALLS.test(name)) processCall(scope, s, open, close, at, args);
+  if (opens && writesMode(s, open, close)) {
+    scope.sink.persist(at, args, name);
+  }
+  if (WRITE_CALLS.test(name)) {
+    scope.sink.persist(at, new Set([...args, ...labelsOf(scope, s, Math.max(0, k - 12), k)]), name);
+  }
+}
+
+function writesMode(s: readonly Token[], open: number, close: number): boolean {
+  return s.slice(open + 1, close).some((t) =>
+    t.kind === "string" && /^[rwabxt+]{1,3}$/.test(t.text) && /[wax]/.test(t.text)
+  );
+}
+
+/** The tokens of one argument: `[from, to)` of each comma-separated piece at depth 0. */
+function argumentRanges(s: readonly Token[], open: number, close: number): [number, number][] {
+  const out: [number, number][] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let k = open + 1; k < close; k++) {
+    const t = s[k]!.text;
+    if (t === "(" || t === "[" || t === "{") depth++;
+    else if (t === ")" || t === "]" || t === "}") depth--;
+    else if (t === "," && depth === 0) {
+      out.push([start, k]);
+      start = k + 1;
+    }
+  }
+  if (start < close) out.push([start, close]);
+  return out;
+}
+
+/** `subprocess.run([...])`, `spawn("sh", ["-c", …])`, a Deno `Command("bash", {args})`. */
+function processCall(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+  close: number,
+  at: number,
+  args: Set<Label>,
+): void {
+  const shell = s.slice(open, close).some((t, j) =>
+    t.text === "shell" && s[open + j + 2]?.text === "True"
+  );
+  if (shell) return shellArgument(scope, s, open, close, at);
+  const words = argvWords(scope, s, open, close);
+  if (words.length === 0) return scope.sink.exec(at, args, "process");
+  // `env bash -c …`, `sudo sh -c …`: the program is the first word after the launcher.
+  while (
+    words.length > 1 &&
+    /^(?:env|sudo|nohup|nice|command|exec)$/.test((words[0]!.text ?? "").split("/").pop()!)
+  ) {
+    words.shift();
+  }
+  const program = (words[0]!.text ?? "").split("/").pop()!;
+  const c = words.findIndex((w) => w.text === "-c" || w.text === "-e");
+  if (
+    /^(?:ba|z|da|k)?sh$|^python\d?$|^perl$|^node$/.test(program) && c !== -1 &&
+    words[c + 1] !== undefined
+  ) {
+    const script = words[c + 1]!;
+    scope.sink.exec(at, script.labels, program);
+    if (script.text !== undefined && /sh$/.test(program)) {
+      for (const flow of analyzeShell(script.text, new Map())) scope.sink.add({ ...flow, at });
+    }
+    return;
+  }
+  const line = words.map((w, j) => w.text ?? `\${__w${j}}`).join(" ");
+  const bindings = new Map(words.map((w, j) => [`__w${j}`, w.labels]));
+  for (const flow of analyzeShell(line, bindings)) scope.sink.add({ ...flow, at });
+}
+
+/**
+ * The argv a process call names: the elements of a list argument (`["bash", "-c", x]`,
+ * `{ args: [...] }`), or the arguments themselves (`spawn("sh", …)`), each with its value
+ * when constant and its labels; keyword arguments (`check=True`, `env=…`) are not argv.
+ */
+function argvWords(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+  close: number,
+): { text: string | undefined; labels: Set<Label> }[] {
+  const out: { text: string | undefined; labels: Set<Label> }[] = [];
+  const element = (from: number, to: number) =>
+    out.push({ text: constantOf(scope, s, from, to), labels: labelsOf(scope, s, from, to) });
+  for (const [from, to] of argumentRanges(s, open, close)) {
+    if (s[from + 1]?.text === "=" || s[from + 1]?.text === ":") {
+      if (s[from]?.text !== "args" || s[from + 2]?.text !== "[") continue;
+      for (const [a, b] of argumentRanges(s, from + 2, closeOf(s, from + 2))) element(a, b);
+    } else if (s[from]?.text === "[" || s[from]?.text === "{") {
+      const inner = s[from]!.text === "{"
+        ? s.findIndex((t, j) => j > from && t.text === "[")
+        : from;
+      if (inner === -1 || inner >= to) continue;
+      for (const [a, b] of argumentRanges(s, inner, closeOf(s, inner))) element(a, b);
+    } else element(from, to);
+  }
+  return out;
+}
+
+/** A string given to a shell: its labels run (an exec sink), its text is shell code. */
+function shellArgument(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+  close: number,
+  at: number,
+): void {
+  const [first] = argumentRanges(s, open, close);
+  if (first === undefined) return;
+  scope.sink.exec(at, labelsOf(scope, s, first[0], first[1]), "shell");
+  const bindings = new Map<string, Set<Label>>();
+  let text = "";
+  for (let k = first[0]; k < first[1]; k++) {
+    const t = s[k]!;
+    if (t.kind === "string") {
+      let i = 0;
+      text += t.text.replace(/\{\}/g, () => {
+        const hole = t.holes?.[i++] ?? [];
+        const key = `__h${bindings.size}`;
+        bindings.set(key, labelsOf(scope, hole, 0, hole.length));
+        return `\${${key}}`;
+      });
+    } else if (t.kind === "name" && scope.vars.has(t.text)) {
+      const v = scope.vars.get(t.text)!;
+      const key = `__h${bindings.size}`;
+      bindings.set(key, v.labels);
+      text += v.value ?? `\${${key}}`;
+    }
+  }
+  if (text !== "") {
+    for (const flow of analyzeShell(text, bindings)) scope.sink.add({ ...flow, at });
+  }
+}

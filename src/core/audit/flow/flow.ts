@@ -1,0 +1,21 @@
+/**
+ * The data-flow analysis of one script, by its language: Python and JavaScript/TypeScript
+ * through code_flow.ts, shell through shell_flow.ts. Comments and docstrings (the inert
+ * spans audit_code.ts finds) are not code and carry no flow.
+ */
+
+import type { CodeLanguage, Span } from "../audit_code.ts";
+import { analyzeCode } from "./code_flow.ts";
+import type { Flow } from "./flow_model.ts";
+import { analyzeShell } from "./shell_flow.ts";
+
+export type { Flow, FlowKind } from "./flow_model.ts";
+
+/** The flows of `text`; never throws on malformed code (a script it cannot read has none). */
+export function analyzeFlows(language: CodeLanguage, text: string, inert: readonly Span[]): Flow[] {
+  try {
+    return language === "shell" ? analyzeShell(text) : analyzeCode(language, text, inert);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * What the data-flow analysis reports: a flow is a source reaching a sink (a secret sent off
+ * the machine, downloaded or decoded data executed, a write to a persistence location, a
+ * command name assembled from pieces), at an offset of the script, with what reached it.
+ * FlowSink collects them once per kind and place.
+ */
+
+import type { Label } from "./vocabulary.ts";
+
+export type FlowKind =
+  | "secret-network"
+  | "fetched-exec"
+  | "decoded-exec"
+  | "persistence"
+  | "assembled-name";
+
+export interface Flow {
+  kind: FlowKind;
+  /** Offset in the script's text. */
+  at: number;
+  /** What reached the sink, for the reviewer: `os.environ → stats.lintkit.dev`. */
+  detail: string;
+  /** The secrets that reached a network sink (`env:*`, `env:GITHUB_TOKEN`, `file:~/.ssh/id_*`). */
+  secrets: string[];
+  /** The host a network sink sends to, when the script names it. */
+  host?: string | undefined;
+  /** The secret is part of a name looked up (DNS): it leaves whatever the host. */
+  inName?: boolean;
+}
+
+export class FlowSink {
+  readonly flows: Flow[] = [];
+  readonly #seen = new Set<string>();
+
+  add(flow: Flow): void {
+    const key = `${flow.kind}@${flow.at}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.flows.push(flow);
+  }
+
+  /** A network sink: a flow when a secret is among what it sends. */
+  send(at: number, labels: ReadonlySet<Label>, host: string | undefined, via: string): void {
+    const secrets = [...labels].filter((l) => /^(?:env|file|store):/.test(l));
+    if (secrets.length === 0) return;
+    const what = secrets.map(describeSecret).join(", ");
+    const inName = DNS.test(via);
+    const where = host ?? (inName ? "a DNS name" : "a computed address");
+    this.add({
+      kind: "secret-network",
+      at,
+      detail: `${what} → ${where} (${via})`,
+      secrets,
+      host,
+      inName,
+    });
+  }
+
+  /** An execution sink: a flow when downloaded or decoded data reaches it. */
+  exec(at: number, labels: ReadonlySet<Label>, via: string): void {
+    if (labels.has("fetched")) {
+      this.add({ kind: "fetched-exec", at, detail: `downloaded data → ${via}`, secrets: [] });
+    }
+    if (labels.has("decoded")) {
+      this.add({ kind: "decoded-exec", at, detail: `decoded data → ${via}`, secrets: [] });
+    }
+  }
+
+  /** A write: a flow when its target is a persistence location. */
+  persist(at: number, labels: ReadonlySet<Label>, via: string): void {
+    const path = [...labels].find((l) => l.startsWith("persist:"));
+    if (path === undefined) return;
+    this.add({
+      kind: "persistence",
+      at,
+      detail: `${via} → ${path.slice("persist:".length)}`,
+      secrets: [],
+    });
+  }
+}
+
+/** Lookups whose name is the message: a secret in it leaves through any resolver. */
+const DNS =
+  /(?:gethostbyname\w*|getaddrinfo|gethostbyaddr|resolver\.\w+|dns\.\w+|^dig$|^nslookup$|^host$|^drill$)/;
+
+function describeSecret(label: string): string {
+  if (label === "env:*") return "the environment";
+  if (label.startsWith("env:")) return `$${label.slice(4)}`;
+  if (label.startsWith("store:")) return `\`${label.slice(label.indexOf("|") + 1)}\``;
+  return label.slice(5);
+}

@@ -1,0 +1,302 @@
+/**
+ * Data flow in shell: commands in order, variables folded to their values (`$c$r` is
+ * `curl` when `c=cu; r=rl`), labels carried along pipes, `$(…)` and process substitution
+ * into the next command. Sinks: a network command (curl, wget, nc, dig, …) or `/dev/tcp`
+ * given a secret; a shell, `eval` or interpreter given downloaded or decoded data (on stdin,
+ * as `-c`, or as a file that was downloaded); a write to a persistence location; a command
+ * name assembled from pieces that names a downloader or a shell.
+ */
+
+import { type Flow, FlowSink } from "./flow_model.ts";
+import { type Command, MAX_VALUE, ShellReader, type ShellVars, type Word } from "./shell_words.ts";
+import {
+  decodesInShell,
+  EXEC_COMMANDS,
+  hostOf,
+  ipHost,
+  type Label,
+  NET_COMMANDS,
+  persistPath,
+  secretCommand,
+  secretName,
+  secretPath,
+  SENSITIVE_COMMANDS,
+} from "./vocabulary.ts";
+import { codeOnly, readCode } from "../audit_code.ts";
+
+interface Value {
+  value?: string;
+  labels: Set<Label>;
+  assembled: boolean;
+}
+
+interface State {
+  vars: Map<string, Value>;
+  bindings: ReadonlyMap<string, Set<Label>>;
+  /** Files written with downloaded or decoded data (`curl -o F`, `base64 -d > F`): labels. */
+  downloaded: Map<string, Set<Label>>;
+  sink: FlowSink;
+  depth: number;
+}
+
+/** The flows of a shell script (or a string handed to a shell); `bindings` label `${__h0}`. */
+export function analyzeShell(
+  text: string,
+  bindings: ReadonlyMap<string, Set<Label>> = new Map(),
+): Flow[] {
+  const state: State = {
+    vars: new Map(),
+    bindings,
+    downloaded: new Map(),
+    sink: new FlowSink(),
+    depth: 0,
+  };
+  const code = codeOnly(text, readCode("shell", text));
+  run(state, code, 0);
+  return state.sink.flows;
+}
+
+/** Runs the commands of `text`; returns the labels (and known text) of the last output. */
+function run(state: State, text: string, offset: number): { labels: Set<Label>; text?: string } {
+  if (state.depth > 8) return { labels: new Set() };
+  state.depth++;
+  const vars: ShellVars = { get: (name) => state.vars.get(name) ?? bindingOf(state, name) };
+  const reader = new ShellReader(
+    text,
+    vars,
+    (inner, at) => run(state, inner, offset + at),
+    envLabel,
+  );
+  let stdin = new Set<Label>();
+  let last: { labels: Set<Label>; text?: string } = { labels: new Set() };
+  for (let command = reader.next(); command !== undefined; command = reader.next()) {
+    for (const [name, value] of command.assignments) {
+      state.vars.set(name, {
+        labels: value.labels,
+        assembled: value.assembled,
+        ...(value.known && value.text.length <= MAX_VALUE ? { value: value.text } : {}),
+      });
+    }
+    const out = command.words.length === 0
+      ? { labels: new Set<Label>() }
+      : evaluate(state, command, stdin, offset);
+    stdin = command.piped ? out.labels : new Set();
+    last = out;
+  }
+  state.depth--;
+  return last;
+}
+
+function bindingOf(state: State, name: string): Value | undefined {
+  const labels = state.bindings.get(name);
+  return labels === undefined ? undefined : { labels, assembled: false };
+}
+
+function envLabel(name: string): Label | undefined {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name) || !secretName(name)) return undefined;
+  return `env:${name}`;
+}
+
+const PREFIXES = new Set([
+  "sudo",
+  "command",
+  "exec",
+  "nohup",
+  "time",
+  "nice",
+  "then",
+  "do",
+  "else",
+  "if",
+  "while",
+  "until",
+  "!",
+  "{",
+]);
+
+/** One command with what it reads on stdin: its flows, and what it writes to stdout. */
+function evaluate(
+  state: State,
+  command: Command,
+  stdin: Set<Label>,
+  offset: number,
+): { labels: Set<Label>; text?: string } {
+  let words = command.words;
+  while (
+    words.length > 1 &&
+    (PREFIXES.has(words[0]!.text) || (words[0]!.text === "env" && /=/.test(words[1]!.text)))
+  ) {
+    words = words.slice(words[0]!.text === "env" ? 1 : 1).filter((w, k) =>
+      k > 0 || !/^\w+=/.test(w.text)
+    );
+  }
+  if (words[0]?.text === "for" && words[2]?.text === "in") {
+    const labels = new Set(words.slice(3).flatMap((w) => [...wordLabels(w)]));
+    state.vars.set(words[1]!.text, { labels, assembled: false });
+    return { labels: new Set() };
+  }
+  if (
+    words[0]?.text === "export" || words[0]?.text === "local" || words[0]?.text === "declare" ||
+    words[0]?.text === "readonly"
+  ) {
+    return { labels: new Set() };
+  }
+  const at = offset + command.at;
+  const head = words[0];
+  if (head === undefined) return { labels: new Set() };
+  const name = head.text.split("/").pop() ?? "";
+  const args = words.slice(1);
+  const argLabels = new Set(args.flatMap((w) => [...wordLabels(w)]));
+  if (head.assembled && SENSITIVE_COMMANDS.has(name)) {
+    state.sink.add({
+      kind: "assembled-name",
+      at,
+      detail: `a command name built from pieces runs ${name}`,
+      secrets: [],
+    });
+  }
+  state.sink.exec(at, state.downloaded.get(head.text) ?? new Set(), head.text);
+  // A command line that is itself data: `$(curl …)`, `$(echo … | base64 -d)`.
+  state.sink.exec(at, head.labels, "a command read from data");
+  const out = outputOf(state, name, args, argLabels, stdin, command);
+  if (NET_COMMANDS.has(name)) {
+    const sent = new Set([
+      ...argLabels,
+      ...(/^(?:dig|nslookup|host|drill)$/.test(name) ? [] : stdin),
+    ]);
+    const host = args.map((w) => hostOf(w.text) ?? ipHost(w.text)).find((h) => h !== undefined);
+    state.sink.send(at, sent, host, name);
+    noteDownload(state, name, args);
+  }
+  if (EXEC_COMMANDS.has(name)) execCommand(state, name, args, stdin, at, command);
+  for (const r of command.redirects) {
+    const dev = /^\/dev\/(?:tcp|udp)\/([^/]+)/.exec(r.target.text);
+    if (dev !== null && r.op.startsWith(">")) state.sink.send(at, out.labels, dev[1], "/dev/tcp");
+    if (r.op.startsWith(">")) persistTo(state, at, r.target.text, name);
+    if (r.op.startsWith(">") && (out.labels.has("fetched") || out.labels.has("decoded"))) {
+      state.downloaded.set(r.target.text, out.labels);
+    }
+  }
+  persistCommand(state, name, args, at);
+  return out;
+}
+
+function wordLabels(w: Word): Set<Label> {
+  const out = new Set(w.labels);
+  const path = w.text.replace(/^(?:-\w+=?|[\w-]+=)?@?/, "");
+  const secret = secretPath(path) ?? secretPath(w.text);
+  if (secret !== undefined) out.add(`file:${secret}`);
+  if (/^\/proc\/[^/]+\/environ$/.test(w.text)) out.add("env:*");
+  return out;
+}
+
+/** What a command writes to stdout, by its kind. */
+function outputOf(
+  state: State,
+  name: string,
+  args: readonly Word[],
+  argLabels: Set<Label>,
+  stdin: Set<Label>,
+  command: Command,
+): { labels: Set<Label>; text?: string } {
+  const texts = args.map((w) => w.text);
+  if (
+    (name === "env" || name === "printenv" || name === "set" ||
+      (name === "export" && texts[0] === "-p")) && args.length === 0
+  ) {
+    return { labels: new Set<Label>(["env:*"]) };
+  }
+  if (name === "printenv" && args.length === 0) return { labels: new Set<Label>(["env:*"]) };
+  if (name === "curl" || name === "wget") {
+    return { labels: new Set<Label>(["fetched"]) };
+  }
+  const labels = new Set([...stdin, ...argLabels]);
+  if (decodesInShell(name, texts)) labels.add("decoded");
+  const store = secretCommand([name, ...texts].join(" "));
+  if (store !== undefined) labels.add(store);
+  if (command.heredoc !== undefined) {
+    const secret = secretPath(command.heredoc.trim());
+    if (secret !== undefined) labels.add(`file:${secret}`);
+  }
+  // `printf '%s' cu rl`, `echo curl`: known text for constant folding.
+  if (args.every((w) => w.known) && !args.some((w) => w.fileOf)) {
+    if (name === "echo") {
+      return {
+        labels,
+        text: texts.filter((t) => !/^-[neE]+$/.test(t)).join(" "),
+      };
+    }
+    if (name === "printf" && /^%s$/.test(texts[0] ?? "")) {
+      return { labels, text: texts.slice(1).join("") };
+    }
+  }
+  void state;
+  return { labels };
+}
+
+function noteDownload(state: State, name: string, args: readonly Word[]): void {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!.text;
+    const file = /^-[a-zA-Z]*[oO]$|^--output$|^--output-document$/.test(a)
+      ? args[k + 1]?.text
+      : /^--output(?:-document)?=(.+)$/.exec(a)?.[1];
+    if (file !== undefined && file !== "-") state.downloaded.set(file, new Set<Label>(["fetched"]));
+  }
+  void name;
+}
+
+/** A shell or interpreter: what it runs comes from stdin, `-c`, `eval`'s words or a file. */
+function execCommand(
+  state: State,
+  name: string,
+  args: readonly Word[],
+  stdin: Set<Label>,
+  at: number,
+  command: Command,
+): void {
+  if (name === "eval") {
+    const labels = new Set(args.flatMap((w) => [...w.labels]));
+    state.sink.exec(at, labels, "eval");
+    if (args.every((w) => w.known)) run(state, args.map((w) => w.text).join(" "), at);
+    return;
+  }
+  const c = args.findIndex((w) => w.text === "-c" || w.text === "-e" || w.text === "-Command");
+  if (c !== -1 && args[c + 1] !== undefined) {
+    const script = args[c + 1]!;
+    state.sink.exec(at, script.labels, `${name} -c`);
+    if (script.known && /sh$/.test(name)) run(state, script.text, at);
+    return;
+  }
+  const file = args.find((w) => !w.text.startsWith("-"));
+  if (file === undefined || file.text === "-" || args.some((w) => w.text === "-s")) {
+    state.sink.exec(at, stdin, name);
+    if (command.heredoc !== undefined && /sh$/.test(name)) run(state, command.heredoc, at);
+    return;
+  }
+  if (file.fileOf) state.sink.exec(at, file.labels, `${name} <(…)`);
+  state.sink.exec(at, state.downloaded.get(file.text) ?? new Set(), name);
+}
+
+function persistTo(state: State, at: number, target: string, via: string): void {
+  const path = persistPath(target);
+  if (path !== undefined) state.sink.persist(at, new Set<Label>([`persist:${path}`]), via);
+}
+
+/** `tee`, `cp`/`mv`/`install`/`ln` into a persistence location, `crontab -`, unit enabling. */
+function persistCommand(state: State, name: string, args: readonly Word[], at: number): void {
+  const texts = args.map((w) => w.text);
+  if (name === "tee") {
+    for (const t of texts) {
+      if (!t.startsWith("-")) persistTo(state, at, t, name);
+    }
+  }
+  if (/^(?:cp|mv|install|ln|rsync)$/.test(name) && texts.length >= 2) {
+    persistTo(state, at, texts.at(-1)!, name);
+  }
+  if (name === "crontab" && texts.length > 0 && !texts.some((t) => /^-[lr]$/.test(t))) {
+    state.sink.persist(at, new Set<Label>(["persist:crontab"]), "crontab");
+  }
+  if (name === "git" && texts[0] === "config" && texts.includes("core.hooksPath")) {
+    state.sink.persist(at, new Set<Label>(["persist:core.hooksPath"]), "git config");
+  }
+}

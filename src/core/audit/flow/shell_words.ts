@@ -1,0 +1,267 @@
+/**
+ * Shell text read into pipelines of simple commands whose words are expanded with what the
+ * script assigned before them (constant folding: `c=cu; r=rl; $c$r` is `curl`) and carry
+ * labels (an unassigned `$GITHUB_TOKEN` is the environment; `$(cat ~/.ssh/id_rsa)` is a
+ * credential file). Quoting, `$(…)`, backticks, `<(…)`, `${…}` and heredocs are understood;
+ * control flow is read as a list of commands. shell_flow.ts gives the commands meaning.
+ */
+
+import type { Label } from "./vocabulary.ts";
+
+export interface Word {
+  /** The word with what is known expanded; unknown expansions kept as `$NAME`. */
+  text: string;
+  /** Whether every part of it is known. */
+  known: boolean;
+  /** Built from two or more pieces (`$c$r`, `"c""url"`, a variable that was). */
+  assembled: boolean;
+  labels: Set<Label>;
+  /** `<(…)`: a file whose content is the labels. */
+  fileOf?: boolean;
+}
+
+export interface Redirect {
+  op: string;
+  target: Word;
+}
+
+export interface Command {
+  words: Word[];
+  redirects: Redirect[];
+  at: number;
+  /** Pipes into the next command of its pipeline. */
+  piped: boolean;
+  /** A heredoc's body: what the command reads on stdin. */
+  heredoc?: string;
+}
+
+/** How `$(…)` and `<(…)` are evaluated: the labels (and known text) of their output. */
+export type Substitute = (inner: string, offset: number) => { labels: Set<Label>; text?: string };
+
+export interface ShellVars {
+  get(name: string): { value?: string; labels: Set<Label>; assembled: boolean } | undefined;
+}
+
+/** The longest text a word is folded to; past it the word is unknown. */
+export const MAX_VALUE = 4096;
+
+const META = new Set([" ", "\t", "\n", ";", "&", "|", "<", ">", "(", ")"]);
+
+export class ShellReader {
+  #i = 0;
+  constructor(
+    readonly text: string,
+    readonly vars: ShellVars,
+    readonly substitute: Substitute,
+    readonly envLabel: (name: string) => Label | undefined,
+  ) {}
+
+  /** The next command, or undefined at the end. Assignments are commands without words. */
+  next(): (Command & { assignments: [string, Word][] }) | undefined {
+    const t = this.text;
+    while (this.#i < t.length && /[\s;&|()]/.test(t[this.#i]!)) {
+      if (t[this.#i] === "\n") this.#skipHeredocs();
+      this.#i++;
+    }
+    if (this.#i >= t.length) return undefined;
+    const at = this.#i;
+    const words: Word[] = [];
+    const redirects: Redirect[] = [];
+    const assignments: [string, Word][] = [];
+    let heredoc: string | undefined;
+    while (this.#i < t.length) {
+      const c = t[this.#i]!;
+      if (c === " " || c === "\t" || (c === "\\" && t[this.#i + 1] === "\n")) {
+        this.#i += c === "\\" ? 2 : 1;
+        continue;
+      }
+      if (
+        c === "\n" || c === ";" || c === "&" || c === "|" || c === ")" ||
+        (c === "(" && t[this.#i + 1] !== "(")
+      ) break;
+      const redirect = /^(?:\d?(?:>>|>&?|<<<|<<-?|<>|<(?!\()))/.exec(t.slice(this.#i, this.#i + 4));
+      if (redirect !== null) {
+        this.#i += redirect[0].length;
+        while (t[this.#i] === " " || t[this.#i] === "\t") this.#i++;
+        const target = this.#word();
+        if (redirect[0].startsWith("<<") && !redirect[0].startsWith("<<<")) {
+          this.#pending.push({
+            word: target.text.replace(/^['"]|['"]$/g, ""),
+            tabs: redirect[0].endsWith("-"),
+          });
+        } else redirects.push({ op: redirect[0].replace(/^\d/, ""), target });
+        continue;
+      }
+      const assign = words.length === 0
+        ? /^([A-Za-z_]\w*)(\+?)=/.exec(t.slice(this.#i, this.#i + 80))
+        : null;
+      if (assign !== null) {
+        this.#i += assign[0].length;
+        const value = META.has(t[this.#i] ?? " ") ? blank() : this.#word();
+        assignments.push([assign[1]!, value]);
+        continue;
+      }
+      const before = this.#i;
+      words.push(this.#word());
+      if (this.#i === before) this.#i++; // a character no rule reads (`((`): never stall
+    }
+    const piped = t[this.#i] === "|" && t[this.#i + 1] !== "|";
+    if (this.#pending.length > 0 && t[this.#i] === "\n") heredoc = this.#skipHeredocs();
+    return {
+      words,
+      redirects,
+      at,
+      piped,
+      assignments,
+      ...(heredoc !== undefined ? { heredoc } : {}),
+    };
+  }
+
+  #pending: { word: string; tabs: boolean }[] = [];
+
+  /** Skips (and returns) the heredoc bodies that start after the current line. */
+  #skipHeredocs(): string | undefined {
+    if (this.#pending.length === 0) return undefined;
+    const t = this.text;
+    let k = this.#i + 1;
+    let body = "";
+    for (const { word, tabs } of this.#pending.splice(0)) {
+      while (k < t.length) {
+        const end = t.indexOf("\n", k) === -1 ? t.length : t.indexOf("\n", k);
+        const line = t.slice(k, end);
+        k = end + 1;
+        if ((tabs ? line.replace(/^\t+/, "") : line) === word) break;
+        body += line + "\n";
+      }
+    }
+    this.#i = k - 1;
+    return body;
+  }
+
+  /** One word from the current position, expanded. */
+  #word(): Word {
+    const t = this.text;
+    const w: Word = { text: "", known: true, assembled: false, labels: new Set() };
+    let pieces = 0;
+    while (this.#i < t.length && !META.has(t[this.#i]!)) {
+      const c = t[this.#i]!;
+      if (c === "'") {
+        const close = t.indexOf("'", this.#i + 1);
+        const end = close === -1 ? t.length : close;
+        w.text += t.slice(this.#i + 1, end);
+        this.#i = end + 1;
+        pieces++;
+      } else if (c === '"') {
+        this.#i++;
+        while (this.#i < t.length && t[this.#i] !== '"') {
+          if (t[this.#i] === "\\" && /["\\$`]/.test(t[this.#i + 1] ?? "")) {
+            w.text += t[this.#i + 1];
+            this.#i += 2;
+          } else if (t[this.#i] === "$" || t[this.#i] === "`") this.#expansion(w);
+          else w.text += t[this.#i++];
+        }
+        this.#i++;
+        pieces++;
+      } else if (c === "$" || c === "`") {
+        this.#expansion(w);
+        pieces++;
+      } else if (c === "\\") {
+        w.text += t[this.#i + 1] ?? "";
+        this.#i += 2;
+      } else {
+        const start = this.#i;
+        while (this.#i < t.length && !META.has(t[this.#i]!) && !/['"$`\\]/.test(t[this.#i]!)) {
+          this.#i++;
+        }
+        w.text += t.slice(start, this.#i);
+        pieces++;
+      }
+    }
+    // `<(…)` at the start of a word
+    if (w.text === "" && t[this.#i] === "<" && t[this.#i + 1] === "(") {
+      const close = matchParen(t, this.#i + 1);
+      const out = this.substitute(t.slice(this.#i + 2, close), this.#i + 2);
+      this.#i = close + 1;
+      return {
+        text: "/dev/fd/63",
+        known: false,
+        assembled: false,
+        labels: out.labels,
+        fileOf: true,
+      };
+    }
+    if (pieces >= 2) w.assembled = true;
+    return w;
+  }
+
+  /** `$NAME`, `${NAME…}`, `$(…)`, `` `…` ``, `$((…))` at the current position, into `w`. */
+  #expansion(w: Word): void {
+    const t = this.text;
+    if (
+      t[this.#i] === "`" || (t[this.#i] === "$" && t[this.#i + 1] === "(" && t[this.#i + 2] !== "(")
+    ) {
+      const tick = t[this.#i] === "`";
+      const start = this.#i + (tick ? 1 : 2);
+      const close = tick ? t.indexOf("`", start) : matchParen(t, this.#i + 1);
+      const end = close === -1 ? t.length : close;
+      const out = this.substitute(t.slice(start, end), start);
+      for (const l of out.labels) w.labels.add(l);
+      if (out.text !== undefined) w.text += out.text;
+      else {
+        w.text += "$(…)";
+        w.known = false;
+      }
+      this.#i = end + 1;
+      return;
+    }
+    if (t[this.#i + 1] === "(") {
+      this.#i = matchParen(t, this.#i + 1) + 1;
+      w.known = false;
+      return;
+    }
+    const m = /^\$(?:\{#?([A-Za-z_]\w*|\d|[@*#?$!])([^}]*)\}|([A-Za-z_]\w*|\d|[@*#?$!]))/.exec(
+      t.slice(this.#i, this.#i + 200),
+    );
+    if (m === null) {
+      w.text += "$";
+      this.#i++;
+      return;
+    }
+    this.#i += m[0].length;
+    const name = m[1] ?? m[3]!;
+    const v = this.vars.get(name);
+    if (v !== undefined) {
+      for (const l of v.labels) w.labels.add(l);
+      if (v.assembled) w.assembled = true;
+      // (A value that doubles on each line, `x=$x$x`, stops being folded: no string bomb.)
+      if (v.value !== undefined && w.text.length + v.value.length <= MAX_VALUE) {
+        w.text += v.value;
+        return;
+      }
+    } else {
+      const env = this.envLabel(name);
+      if (env !== undefined) w.labels.add(env);
+    }
+    w.text += `$${name}`;
+    w.known = false;
+  }
+}
+
+function blank(): Word {
+  return { text: "", known: true, assembled: false, labels: new Set() };
+}
+
+/** The index of the `)` closing the `(` at `open`, quotes and nesting respected. */
+export function matchParen(text: string, open: number): number {
+  let depth = 0;
+  for (let k = open; k < text.length; k++) {
+    const c = text[k];
+    if (c === "\\") k++;
+    else if (c === "'") {
+      const close = text.indexOf("'", k + 1);
+      k = close === -1 ? text.length : close;
+    } else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return k;
+  }
+  return text.length;
+}

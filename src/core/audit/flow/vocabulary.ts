@@ -1,0 +1,300 @@
+/**
+ * What the data-flow analysis knows by name: where secrets are (credential and key files,
+ * keychains, browser and cloud CLI stores, by path or by a glob that reaches them), where
+ * code persists (start-up files, authorized_keys, cron, hooks, units, editor and agent
+ * settings), and which calls fetch, decode, send and execute, in Python, JavaScript and
+ * shell. Data, so that docs/reviewing.md can list it and tests can pin it.
+ */
+
+/** Labels a value can carry through the analysis. */
+export type Label =
+  | `env:${string}` // one environment variable (`env:*`: the whole environment)
+  | `file:${string}` // a credential file's path or contents
+  | `store:${string}` // what a keychain or cloud-CLI command printed (`store:github`)
+  | `persist:${string}` // a path where code persists
+  | "fetched" // bytes from the network
+  | "decoded"; // bytes decoded from base64, hex, rot13, compression
+
+/** Credential stores, home-relative, used to test globs (`~/.s?h/id_*` reaches the first). */
+const SECRET_FILES = [
+  ".ssh/id_rsa",
+  ".ssh/id_ed25519",
+  ".ssh/id_ecdsa",
+  ".aws/credentials",
+  ".git-credentials",
+  ".netrc",
+  ".kube/config",
+  ".docker/config.json",
+  ".config/gcloud/application_default_credentials.json",
+  ".config/gcloud/credentials.db",
+  ".azure/msal_token_cache.json",
+  ".config/gh/hosts.yml",
+  ".npmrc",
+  ".pypirc",
+  ".gnupg/private-keys-v1.d/key.key",
+  "Library/Keychains/login.keychain-db",
+  ".config/google-chrome/Default/Login Data",
+  ".config/google-chrome/Default/Cookies",
+  "Library/Application Support/Google/Chrome/Default/Login Data",
+  ".mozilla/firefox/profile/logins.json",
+  ".mozilla/firefox/profile/key4.db",
+  ".password-store/x.gpg",
+  ".vault-token",
+];
+
+/** A path (or the folder) that holds secrets; public keys and plain config do not. */
+const SECRET_PATH =
+  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store/;
+
+/** Where code or access persists after the skill ran. */
+const PERSIST_PATH =
+  /(?:^|[/\\~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xprofile|xinitrc)$|config\.fish$|authorized_keys\d?$|(?:^|\/)etc\/(?:cron|rc\.local|profile\.d|systemd)|\/var\/spool\/cron|\.git[/\\]hooks(?:[/\\]|$)|systemd[/\\](?:user|system)(?:[/\\]|$)|\.(?:service|timer)$|Launch(?:Agents|Daemons)|\.vscode[/\\](?:settings|tasks)\.json$|\.claude[/\\](?:settings(?:\.local)?\.json|commands|agents|hooks)|(?:^|[/\\~])\.cursor[/\\]|Code[/\\]User[/\\]settings\.json$|(?:^|[/\\])\.mcp\.json$|\.gemini[/\\]settings\.json$|\.codex[/\\]config\.toml$|Start Menu[/\\]Programs[/\\]Startup|CurrentVersion[/\\]Run/;
+
+/** Strips what points at a home folder: `~/`, `$HOME/`, `/home/u/`, `/Users/u/`, `/root/`. */
+function homeRelative(path: string): string {
+  return path.replace(
+    /^(?:~|\$\{?HOME\}?|\/home\/[^/]+|\/Users\/[^/]+|\/root|%USERPROFILE%)[/\\]?/,
+    "",
+  );
+}
+
+function globToRegExp(glob: string): RegExp {
+  let out = "";
+  for (let k = 0; k < glob.length; k++) {
+    const c = glob[k]!;
+    if (c === "*") out += glob[k + 1] === "*" ? (k++, ".*") : "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else if (c === "[") {
+      const close = glob.indexOf("]", k);
+      if (close === -1) out += "\\[";
+      else {
+        out += "[" + glob.slice(k + 1, close).replace(/^!/, "^").replace(/\\/g, "\\\\") + "]";
+        k = close;
+      }
+    } else out += c.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`(?:^|/)${out}$`);
+}
+
+/** The secret `path` names (itself, or a store its glob reaches), or undefined. */
+export function secretPath(path: string): string | undefined {
+  const p = path.trim();
+  if (p.length < 4 || p.length > 300 || /\.pub$/.test(p)) return undefined;
+  // A glob that reaches a store: only path-like text (`~/.s?h/id_*`), not any pattern.
+  if (/[*?[]/.test(p) && /^(?:~|\$\{?HOME|\/|\.)/.test(p) && /[/\\]/.test(p) && !/\s/.test(p)) {
+    const glob = globToRegExp(homeRelative(p).replace(/^\/+/, ""));
+    if (SECRET_FILES.some((f) => glob.test(f))) return p;
+  }
+  return SECRET_PATH.test(p) ? p : undefined;
+}
+
+/**
+ * Commands that print a secret from a keychain or a cloud CLI's store: their output is a
+ * credential like a key file's content (`security find-generic-password -w`, `gh auth token`,
+ * `gcloud auth print-access-token`, `aws configure get aws_secret_access_key`, …).
+ */
+const SECRET_COMMAND =
+  /^(?:security\s+(?:find-(?:generic|internet)-password|dump-keychain|export)\b|secret-tool\s+lookup\b|gh\s+auth\s+token\b|gcloud\s+auth\s+(?:print-access-token|print-identity-token|application-default\s+print-access-token)\b|aws\s+(?:configure\s+(?:get|export-credentials)|sts\s+get-session-token|ecr\s+get-login-password)\b|az\s+account\s+get-access-token\b|op\s+(?:read|item\s+get)\b|pass\s+show\b|git\s+credential\s+fill\b|kubectl\s+config\s+view\s+--raw\b|docker-credential-\w+\s+get\b)/;
+
+/** Whose service a store's secret is for: a cloud CLI's token goes to its cloud. */
+const STORE_SERVICE: Readonly<Record<string, string>> = {
+  gh: "github",
+  gcloud: "googleapis google",
+  aws: "amazonaws aws",
+  az: "azure microsoft",
+  kubectl: "",
+  "docker-credential": "docker",
+};
+
+/**
+ * The label of a command line that prints a secret: `store:<service words> <command>` for a
+ * cloud CLI (its token sent to its own cloud is how it is used), `file:<command>` for a
+ * keychain or password manager (its secrets belong to anything).
+ */
+export function secretCommand(line: string): Label | undefined {
+  const m = SECRET_COMMAND.exec(line.trim());
+  if (m === null) return undefined;
+  const tool = m[0].split(/\s+/)[0]!.replace(/^docker-credential-\w+$/, "docker-credential");
+  const service = STORE_SERVICE[tool];
+  return service === undefined || service === "" ? `file:${m[0]}` : `store:${service}|${m[0]}`;
+}
+
+/** The persistence location `path` names, or undefined. */
+export function persistPath(path: string): string | undefined {
+  const p = path.trim();
+  return p.length < 5 || p.length > 300 || !PERSIST_PATH.test(p) ? undefined : p;
+}
+
+/** Environment variables that are not secrets (where a path or a shell starts). */
+export const PLAIN_ENV = new Set([
+  "HOME",
+  "PATH",
+  "PWD",
+  "OLDPWD",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LC_ALL",
+  "TERM",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "EDITOR",
+  "HOSTNAME",
+  "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_DATA_HOME",
+  "XDG_RUNTIME_DIR",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "NODE_ENV",
+  "DEBUG",
+  "CI",
+  "NO_COLOR",
+  "PYTHONPATH",
+  "VIRTUAL_ENV",
+  "CLAUDE_PLUGIN_ROOT",
+  "CLAUDE_PROJECT_DIR",
+  "SKILL_DIR",
+  "RANDOM",
+  "LINENO",
+  "SECONDS",
+  "BASH_SOURCE",
+  "IFS",
+]);
+
+const SECRET_WORD =
+  /^(?:KEY|KEYS|APIKEY|TOKEN|TOKENS|SECRET|SECRETS|PASS|PASSWD|PASSWORD|PASSPHRASE|CRED|CREDS|CREDENTIAL|CREDENTIALS|AUTH|COOKIE|COOKIES|SESSION|PAT|PRIVATE|SIGNING|WEBHOOK|DSN|JWT|BEARER)$/;
+
+/**
+ * Whether a variable's name says it holds a secret (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`,
+ * `DB_PASSWORD`); `VERSION` or `REGION` are configuration. The whole environment always is.
+ */
+export function secretName(name: string): boolean {
+  if (PLAIN_ENV.has(name)) return false;
+  const upper = name.toUpperCase();
+  return upper.split(/[^A-Z0-9]+/).some((w) => SECRET_WORD.test(w)) ||
+    /(?:KEY|TOKEN|SECRET|PASSWORD)$/.test(upper);
+}
+
+/** Calls (last name, or full dotted name) whose result is bytes from the network. */
+export const FETCH_CALLS =
+  /^(?:(?:urllib\.request\.|urllib2\.|request\.)?urlopen|(?:requests|httpx|urllib3|aiohttp|session|client|http|https|axios|got|ky|superagent)\.(?:get|request|post|put|patch|stream|send)|fetch|axios|got|ky|ofetch|\$fetch|requests\.Session\.get|https?\.get|urlretrieve|(?:pool|http)\.request|Deno\.readAll)$/;
+
+/** Calls that decode bytes: base64, hex, rot13 and friends, decompression. */
+export const DECODE_CALLS =
+  /(?:^|\.)(?:b64decode|b32decode|b16decode|a85decode|b85decode|urlsafe_b64decode|standard_b64decode|decodebytes|decodestring|unhexlify|a2b_base64|a2b_hex|fromhex|atob|decompress|inflateSync|gunzipSync|inflateRawSync|brotliDecompressSync)$|^codecs\.decode$|^marshal\.loads$/;
+
+/** Calls that run their argument as code. */
+export const EXEC_CALLS =
+  /^(?:exec|eval|builtins\.exec|builtins\.eval|Function|new Function|vm\.runInNewContext|vm\.runInThisContext|vm\.runInContext|vm\.Script|new vm\.Script|vm\.compileFunction|import|__import__|importlib\.import_module|setTimeout|setInterval|execScript)$/;
+
+/** Calls that hand their (string) argument to a shell. */
+export const SHELL_CALLS =
+  /^(?:os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|pty\.spawn|Bun\.\$)$/;
+
+/** Calls that start a process from an argv list (a shell when shell=True or `sh -c`). */
+export const PROCESS_CALLS =
+  /^(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.exec\w*|os\.spawn\w*|child_process\.(?:spawn|spawnSync|execFile|execFileSync)|Deno\.Command|new Deno\.Command|Deno\.run|Bun\.spawn|Bun\.spawnSync|execa|execa\.sync)$/;
+
+/** Calls that send data off the machine (the first argument or any keyword may carry it). */
+export const SEND_CALLS =
+  /^(?:(?:urllib\.request\.|urllib2\.)?(?:urlopen|Request)|(?:requests|httpx|urllib3|aiohttp|axios|got|ky|superagent)\.\w+|requests|httpx\.Client|http\.client\.HTTPS?Connection|socket\.(?:create_connection|gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(?:resolve|query)|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP(?:_TLS)?|fetch|axios|got|ky|https?\.(?:request|get)|net\.(?:connect|createConnection)|tls\.connect|dns\.(?:lookup|resolve\w*)|dns\.promises\.\w+|Deno\.connect(?:Tls)?|new WebSocket|WebSocket|navigator\.sendBeacon|nodemailer\.createTransport|new XMLHttpRequest)$/;
+
+/** Methods that send through an object a send call made (a connection, a request). */
+export const SEND_METHODS =
+  /^(?:request|send|sendall|sendto|write|end|send_message|sendmail|post|put|patch|get|putrequest|putheader|connect|storbinary|storlines|sendMail|emit)$/;
+
+/** Calls that write a file (a persistence location as their target is a finding). */
+export const WRITE_CALLS =
+  /(?:^|\.)(?:write_text|write_bytes|writeFileSync|writeFile|appendFileSync|appendFile|copyFileSync|copyFile|copy|copy2|copyfile|copytree|writeTextFile|writeTextFileSync|symlink|symlinkSync|rename|move|createWriteStream)$/;
+
+/** Names of commands that reach the network. */
+export const NET_COMMANDS = new Set([
+  "curl",
+  "wget",
+  "nc",
+  "ncat",
+  "netcat",
+  "socat",
+  "telnet",
+  "scp",
+  "sftp",
+  "rsync",
+  "ftp",
+  "mail",
+  "mailx",
+  "sendmail",
+  "mutt",
+  "dig",
+  "nslookup",
+  "host",
+  "drill",
+  "http",
+  "https",
+  "xh",
+  "aria2c",
+]);
+
+/** Names of commands that run code given on stdin, with `-c`/`-e`, or from a file. */
+export const EXEC_COMMANDS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "fish",
+  "python",
+  "python3",
+  "python2",
+  "perl",
+  "ruby",
+  "node",
+  "php",
+  "pwsh",
+  "powershell",
+  "iex",
+  "source",
+  ".",
+  "eval",
+]);
+
+/** Commands whose name, assembled from pieces, hides what runs. */
+export const SENSITIVE_COMMANDS = new Set([...NET_COMMANDS, ...EXEC_COMMANDS, "base64", "xxd"]);
+
+/** Commands that decode their input. */
+export function decodesInShell(command: string, args: readonly string[]): boolean {
+  if (command === "base64" || command === "base32" || command === "basenc") {
+    return args.some((a) => /^-(?:d|D|-decode)$|^-\w*d/.test(a));
+  }
+  if (command === "xxd") return args.some((a) => /^-\w*r/.test(a));
+  if (command === "openssl") return args.some((a) => a === "-d" || a === "base64");
+  return /^(?:gunzip|zcat|uudecode|rev)$/.test(command) ||
+    (command === "tr" && args.some((a) => /A-Za-z|a-zA-Z|N-ZA-M/.test(a)));
+}
+
+/** The host a URL or a host-like word names, lower case; undefined when none. */
+export function hostOf(whole: string): string | undefined {
+  const text = whole.length > 2048 ? whole.slice(0, 2048) : whole;
+  const url = /\b(?:https?|wss?|ftp|smtp):\/\/(?:[^@/\s]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})/.exec(
+    text,
+  );
+  if (url !== null) return url[1]!.toLowerCase();
+  const bare = /^(?:[\w-]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?::\d+)?(?:\/.*)?$/
+    .exec(text.trim());
+  if (
+    bare === null ||
+    /\.(?:json|py|js|ts|sh|md|txt|yml|yaml|toml|csv|html|pkl|zip|gz)$/i.test(bare[1]!)
+  ) {
+    return undefined;
+  }
+  return bare[1]!.toLowerCase();
+}
+
+/** Whether `host` is an IPv4 address (literal in code; not a declared service). */
+export function ipHost(text: string): string | undefined {
+  const m = /(?:^|\/\/|@)((?:\d{1,3}\.){3}\d{1,3})\b/.exec(text);
+  return m === null ? undefined : m[1];
+}

@@ -1,0 +1,133 @@
+/**
+ * From flows (flow/) to findings: the excerpt a reviewer reads, and how severe a secret sent
+ * over the network is. The whole environment or a credential file leaving the machine is
+ * always critical. A single named variable (`OPENWEATHER_API_KEY`) sent to the host the skill
+ * declares — in `permissions.network`, in its SKILL.md, or the host the variable's or the
+ * skill's own name names (`GITHUB_TOKEN` → api.github.com) — is how an honest skill calls its
+ * API: information. To a host the script computes at run time it is medium (shown, not
+ * refused); to any other host, critical.
+ */
+
+import type { Flow } from "./flow/flow.ts";
+import type { Severity } from "./audit_rules.ts";
+
+export interface FlowNote {
+  host: string | undefined;
+  secrets: readonly string[];
+  inName?: boolean | undefined;
+}
+
+interface SkillFacts {
+  /** Hosts the skill declares (permissions.network, URLs and host names in SKILL.md). */
+  declared: ReadonlySet<string>;
+  skill: string | undefined;
+}
+
+/** Words of a variable's name that say nothing about whose secret it is. */
+const GENERIC = new Set(
+  "API KEY KEYS TOKEN TOKENS SECRET SECRETS ACCESS AUTH PASSWORD PASS PWD PAT CLIENT ID PRIVATE BEARER APP URL BASE HOST ENDPOINT USER USERNAME ORG PROJECT ACCOUNT SERVICE V1 V2 PERSONAL REFRESH SESSION CREDENTIALS CREDENTIAL"
+    .split(" "),
+);
+
+export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity): Severity {
+  if (note.inName || note.secrets.some((s) => s === "env:*" || s.startsWith("file:"))) return base;
+  const host = note.host;
+  if (host === undefined) return "medium";
+  if (isDeclared(host, facts.declared)) return "info";
+  const named = note.secrets.every((s) => namesHost(wordsOf(secretWords(s)), host)) ||
+    namesHost(wordsOf(facts.skill ?? ""), host);
+  return named ? "info" : base;
+}
+
+/** The words a secret's label names its owner by: a variable's name, a store's service. */
+function secretWords(label: string): string {
+  if (label.startsWith("store:")) return label.slice(6, label.indexOf("|"));
+  return label.slice(4);
+}
+
+function registrable(host: string): string {
+  return host.split(".").slice(-2).join(".");
+}
+
+function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
+  for (const d of declared) {
+    const bare = d.replace(/^\*\./, "");
+    if (host === bare || host.endsWith("." + bare) || registrable(host) === registrable(bare)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Products whose API lives under their company's host (`JIRA_API_TOKEN` → atlassian.net). */
+const SERVICE_HOSTS: Readonly<Record<string, string>> = {
+  JIRA: "ATLASSIAN",
+  CONFLUENCE: "ATLASSIAN",
+  BITBUCKET: "ATLASSIAN",
+  TRELLO: "ATLASSIAN",
+  GEMINI: "GOOGLEAPIS",
+  VERTEX: "GOOGLEAPIS",
+  GOOGLE: "GOOGLEAPIS",
+  GCP: "GOOGLEAPIS",
+  YOUTUBE: "GOOGLEAPIS",
+  CLAUDE: "ANTHROPIC",
+  GPT: "OPENAI",
+  AWS: "AMAZONAWS",
+  S3: "AMAZONAWS",
+  OUTLOOK: "MICROSOFT",
+  TEAMS: "MICROSOFT",
+  GRAPH: "MICROSOFT",
+};
+
+function wordsOf(name: string): string[] {
+  const words = name.toUpperCase().split(/[^A-Z0-9]+/).filter((w) =>
+    w.length >= 2 && !GENERIC.has(w)
+  );
+  return [...words, ...words.flatMap((w) => SERVICE_HOSTS[w] ?? [])];
+}
+
+/**
+ * Whether a word of the name names a label of the host: starts it (`KALSHI`, `OPENWEATHER`),
+ * is inside it (four letters or more), or abbreviates it (`GH` → github, `HF` → huggingface).
+ */
+function namesHost(words: readonly string[], host: string): boolean {
+  const labels = host.split(".").slice(0, -1);
+  return words.some((word) => {
+    const w = word.toLowerCase();
+    return labels.some((l) =>
+      l.startsWith(w) || (w.length >= 4 && l.includes(w)) || (w.length <= 3 && abbreviates(w, l))
+    );
+  });
+}
+
+function abbreviates(short: string, label: string): boolean {
+  if (short[0] !== label[0]) return false;
+  let k = 0;
+  for (const c of label) if (c === short[k]) k++;
+  return k >= short.length;
+}
+
+/** Hosts a SKILL.md names: every URL's, and bare host names (`api.linear.app`). */
+export function hostsNamed(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\b(?:https?|wss?):\/\/([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g)) {
+    out.add(m[1]!.toLowerCase());
+  }
+  for (
+    const m of text.matchAll(
+      /(?<![\w./@-])((?:[a-z0-9-]+\.)+(?:com|io|dev|org|net|app|ai|co|gov|cloud))\b(?![\w-])/g,
+    )
+  ) {
+    out.add(m[1]!.toLowerCase());
+  }
+  return out;
+}
+
+/** The source line of a flow, clipped, with what flowed where. */
+export function flowExcerpt(text: string, flow: Flow): string {
+  const start = text.lastIndexOf("\n", flow.at - 1) + 1;
+  const end = text.indexOf("\n", flow.at);
+  const line = text.slice(start, end === -1 ? text.length : end).trim();
+  const clipped = line.length > 90 ? `${line.slice(0, 90)}…` : line;
+  return `${clipped} [${flow.detail}]`;
+}
