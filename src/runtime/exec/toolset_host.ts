@@ -327,7 +327,11 @@ export class ToolsetHost {
       log,
     });
     // Inside the sandbox --die-with-parent does the parent watch's job (runner.ts).
-    if (sandbox === undefined) Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
+    if (sandbox === undefined) {
+      Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
+      // -s keeps the user site out already: the watch must not put it back.
+      delete hostEnv.PYTHONNOUSERSITE;
+    }
     const spawned = await spawnLaunch(plan, {
       cwd: skill.dir,
       env: hostEnv,
