@@ -8,7 +8,7 @@
 import { describeError, isSkillError } from "../../core/errors.ts";
 import type { Output } from "../../core/io.ts";
 import { inert } from "../../core/terminal_text.ts";
-import { addUsage, type ChatLoop, emptyUsage, type TurnObserver } from "./chat_loop.ts";
+import { type ChatLoop, emptyUsage, type TurnObserver } from "./chat_loop.ts";
 import type { RequestTokens } from "./tokens.ts";
 import { describeOutcome, describeToolCall, dim } from "./tool_lines.ts";
 import type { ActivationCheckpoint, ToolSurface } from "../surface/tool_surface.ts";
@@ -168,8 +168,12 @@ export class Repl {
     this.#turn = controller;
     this.state = "turn";
     try {
-      const result = await loop.runTurn(text, { signal: controller.signal, observer: printer });
-      addUsage(this.usage, result.usage);
+      // Usage is added per request, so a cancelled turn's completed requests still count.
+      const result = await loop.runTurn(text, {
+        signal: controller.signal,
+        observer: printer,
+        usage: this.usage,
+      });
       if (printer.openLine()) io.stdout.write("\n");
       if (result.finish === "max_steps") {
         io.stderr.write(
