@@ -13,5 +13,12 @@
 
 export const LAYER = {
   owns: "runtime/audit",
-  mayImport: ["core", "runtime/os", "runtime/store", "runtime/catalog", "runtime/exec"],
+  mayImport: [
+    "core",
+    "generated",
+    "runtime/os",
+    "runtime/store",
+    "runtime/catalog",
+    "runtime/exec",
+  ],
 } as const;
