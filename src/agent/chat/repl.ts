@@ -33,6 +33,8 @@ interface ReplOptions {
   onInterrupt?: ((listener: () => void) => () => void) | undefined;
   /** Printed on stderr before the first prompt. */
   banner?: string;
+  /** Installed skills not active in this session: `/<name>` says how to activate one. */
+  inactive?: readonly string[];
 }
 
 type ReplState = "idle" | "turn" | "closed";
@@ -258,6 +260,12 @@ export class Repl {
     }
   }
 
+  /** The installed, inactive skill `/<name>` names (any accepted spelling), if any. */
+  #inactive(name: string): string | undefined {
+    const key = name.toLowerCase().replaceAll("_", "-");
+    return this.#options.inactive?.find((skill) => skill === key);
+  }
+
   /** `/<skill> [arguments]`: the user starts a skill; its content is the message. */
   async #startSkill(name: string, args: string): Promise<"continue"> {
     const { loop } = this.#options;
@@ -265,7 +273,13 @@ export class Repl {
     const startedAt = loop.surface.checkpoint();
     const envelope = await loop.surface.invokeSkill(name, args);
     if (!envelope.success) {
-      if (envelope.error === "not_found") {
+      if (envelope.error === "not_found" && this.#inactive(name) !== undefined) {
+        const skill = this.#inactive(name)!;
+        io.stderr.write(
+          `Skill '${inert(skill)}' is installed but not active in this session: restart with ` +
+            `--skills ${inert(skill)} (or AGENT_SKILLS=${inert(skill)}).\n`,
+        );
+      } else if (envelope.error === "not_found") {
         io.stderr.write(`Unknown command '/${name}'. Type /help for the commands.\n`);
       } else io.stderr.write(`error: ${envelope.message}\n`);
       return "continue";
