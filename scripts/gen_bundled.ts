@@ -5,7 +5,9 @@
  * the toolset host (src/runtime/exec/toolset_host.py → `src/generated/toolset_host_py.ts`),
  * the parent watch (src/runtime/exec/parent_watch.py → `src/generated/parent_watch_py.ts`)
  * the kill helper (src/runtime/exec/kill_helper.py → `src/generated/kill_helper_py.ts`)
- * and the sandbox's init helper (src/runtime/sandbox/init.py → `src/generated/sandbox_init_py.ts`).
+ * the sandbox's init helper (src/runtime/sandbox/init.py → `src/generated/sandbox_init_py.ts`)
+ * and the guide for skill authors (docs/writing-skills.md → `src/generated/writing_guide_md.ts`,
+ * printed by `skills lint --guide`).
  * Writes only when the content changed. Run by `deno task gen` (a dependency of the
  * `skills`, `test`, `bundle` and `compile` tasks).
  */
@@ -25,6 +27,8 @@ const EMBEDDED_HELPERS = [
   ["src/runtime/exec/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
   ["src/runtime/sandbox/init.py", "sandbox_init_py.ts", "SANDBOX_INIT"],
   ["src/runtime/sandbox/idmap.pl", "sandbox_idmap_pl.ts", "SANDBOX_IDMAP"],
+  // The authors' guide, for `skills lint --guide`: a user of the binary has no clone.
+  ["docs/writing-skills.md", "writing_guide_md.ts", "WRITING_GUIDE"],
 ] as const;
 const SKIP = new Set(["__pycache__", ".DS_Store", "node_modules", ".pytest_cache"]);
 

@@ -121,3 +121,38 @@ Deno.test("recordingFetch() records the JSON body and still sends the request", 
   assert.equal(await response.text(), "pong");
   assert.deepEqual(seen, [{ url: "http://example.invalid/x", body: { a: 1 } }]);
 });
+
+Deno.test("resolveProviderConfig() refuses a SKILLS_BASE_URL that is not http(s), with a hint", () => {
+  for (
+    const [url, says] of [
+      ["ftp://example.com/v1", /is not an http:\/\/ or https:\/\/ URL \(ftp\)/],
+      ["not a url", /SKILLS_BASE_URL="not a url" is not a URL/],
+      ["file:///etc/passwd", /\(file\)/],
+    ] as const
+  ) {
+    for (const model of ["openai:gpt-4o-mini", "openai-compatible:local", "ollama:llama3.2"]) {
+      assert.throws(
+        () =>
+          resolveProviderConfig({
+            SKILLS_MODEL: model,
+            SKILLS_BASE_URL: url,
+            OPENAI_API_KEY: "sk-x",
+          }),
+        (error: unknown) => {
+          assert.ok(isSkillError(error));
+          assert.equal(error.code, "usage");
+          assert.match(error.message, says);
+          assert.match(error.hint ?? "", /API root, e\.g\. https:\/\/api\.openai\.com\/v1/);
+          return true;
+        },
+        `${model} ${url}`,
+      );
+    }
+  }
+  const ok = resolveProviderConfig({
+    SKILLS_MODEL: "openai:gpt-4o-mini",
+    SKILLS_BASE_URL: "http://127.0.0.1:8000/v1/",
+    OPENAI_API_KEY: "sk-x",
+  });
+  assert.equal(ok.baseURL, "http://127.0.0.1:8000/v1");
+});

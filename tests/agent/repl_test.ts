@@ -158,6 +158,24 @@ Deno.test("Repl Ctrl-C during a long tool call cancels the turn and keeps the RE
   });
 });
 
+Deno.test("Repl /context keeps the provider usage of a cancelled turn's completed requests", async () => {
+  await withRepl([
+    { toolCalls: [{ name: "echo", arguments: { text: "one" } }] },
+    { toolCalls: [{ name: "slow", arguments: {} }] },
+    { text: "Still here." },
+  ], async ({ repl, surfaces, stdout, stderr }) => {
+    const turn = repl.handleLine("echo, then take your time");
+    await surfaces[0]!.slowStarted;
+    assert.equal(repl.interrupt(), "cancelled");
+    await turn;
+    assert.match(stderr.text(), /\^C turn cancelled\n/);
+    assert.equal(repl.usage.requests, 2, "the two completed requests count");
+    assert.ok(repl.usage.input_tokens > 0);
+    await repl.handleLine("/context");
+    assert.match(stdout.text(), /Reported by the provider this session: 2 requests, /);
+  });
+});
+
 Deno.test("Repl run() reads lines until Ctrl-D and /exit stops reading", async () => {
   await withRepl([{ text: "Pong." }], async (h) => {
     const { repl, input, stdout, stderr, interrupts } = h;

@@ -96,11 +96,19 @@ Deno.test("handlers get the caller's signal; throwing or returning non-JSON stay
     { skill: "probe", tool: "signal", input: {} },
     { toolCallId: "t1", messages: [], context: {} },
   );
+  // No signal from the caller: the handler still gets one (docs/library.md), never aborted.
   assert.deepEqual(output, {
     success: true,
-    result: { aborted: null },
+    result: { aborted: false },
     message: "Called tool 'signal' of skill 'probe'",
   });
+  assert.ok(seen instanceof AbortSignal);
+  assert.deepEqual(
+    (await skills.callTool("call_skill_tool", { skill: "probe", tool: "signal" }))
+      .success,
+    true,
+  );
+  assert.equal(seen?.aborted, false);
 });
 
 Deno.test(

@@ -151,9 +151,13 @@ export class ChatLoop {
     if (surface) this.surface = surface;
   }
 
+  /**
+   * One turn. `options.usage`, when given, gets each provider request's usage as it
+   * completes, so the requests of a turn that is cancelled or fails still count (`/context`).
+   */
   async runTurn(
     input: string,
-    options: { signal?: AbortSignal; observer?: TurnObserver } = {},
+    options: { signal?: AbortSignal; observer?: TurnObserver; usage?: TurnUsage } = {},
   ): Promise<TurnResult> {
     const { signal, observer } = options;
     const before = this.messages;
@@ -165,10 +169,14 @@ export class ChatLoop {
       for (let step = 1; step <= this.maxSteps; step++) {
         if (signal?.aborted) throw cancelledError(signal.reason);
         const outcome = await this.request(messages, signal, observer);
-        usage.input_tokens += outcome.usage.input;
-        usage.output_tokens += outcome.usage.output;
-        usage.total_tokens += outcome.usage.input + outcome.usage.output;
-        usage.requests++;
+        const spent = {
+          input_tokens: outcome.usage.input,
+          output_tokens: outcome.usage.output,
+          total_tokens: outcome.usage.input + outcome.usage.output,
+          requests: 1,
+        };
+        addUsage(usage, spent);
+        if (options.usage !== undefined) addUsage(options.usage, spent);
         observer?.onStepText?.(outcome.text, outcome.toolCalls.length > 0);
         const assistant = assistantMessage(outcome.text, outcome.toolCalls);
         messages.push(assistant);

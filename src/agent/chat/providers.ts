@@ -78,7 +78,7 @@ export function resolveProviderConfig(
   }
   const name = provider as ProviderName;
   const label = `${name}:${model}`;
-  const baseOverride = nonEmpty(env.SKILLS_BASE_URL)?.replace(/\/+$/, "");
+  const baseOverride = checkedBaseUrl(nonEmpty(env.SKILLS_BASE_URL)?.replace(/\/+$/, ""));
   const skillsKey = nonEmpty(env.SKILLS_API_KEY);
   const missingKey = (variable: string): never => {
     throw new SkillError("usage", `Cannot use ${label}: ${variable} is not set`, {
@@ -129,6 +129,32 @@ export function resolveProviderConfig(
         format: "openai-chat",
       };
   }
+}
+
+/**
+ * SKILLS_BASE_URL as given, when it is an http(s) URL; a usage error with the form it takes
+ * otherwise (`ftp://…`, `not a url`), said before any request instead of by the HTTP client.
+ */
+function checkedBaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(value).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme === "http:" || scheme === "https:") return value;
+  const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  throw new SkillError(
+    "usage",
+    scheme === undefined
+      ? `SKILLS_BASE_URL=${shown} is not a URL`
+      : `SKILLS_BASE_URL=${shown} is not an http:// or https:// URL (${scheme.slice(0, -1)})`,
+    {
+      hint: "Set SKILLS_BASE_URL to the provider's API root, e.g. https://api.openai.com/v1 " +
+        "or http://127.0.0.1:8000/v1, or unset it for the provider's default",
+    },
+  );
 }
 
 /**

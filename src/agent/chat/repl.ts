@@ -8,7 +8,7 @@
 import { describeError, isSkillError } from "../../core/errors.ts";
 import type { Output } from "../../core/io.ts";
 import { inert } from "../../core/terminal_text.ts";
-import { addUsage, type ChatLoop, emptyUsage, type TurnObserver } from "./chat_loop.ts";
+import { type ChatLoop, emptyUsage, type TurnObserver } from "./chat_loop.ts";
 import type { RequestTokens } from "./tokens.ts";
 import { describeOutcome, describeToolCall, dim } from "./tool_lines.ts";
 import type { ActivationCheckpoint, ToolSurface } from "../surface/tool_surface.ts";
@@ -33,6 +33,8 @@ interface ReplOptions {
   onInterrupt?: ((listener: () => void) => () => void) | undefined;
   /** Printed on stderr before the first prompt. */
   banner?: string;
+  /** Installed skills not active in this session: `/<name>` says how to activate one. */
+  inactive?: readonly string[];
 }
 
 type ReplState = "idle" | "turn" | "closed";
@@ -168,8 +170,12 @@ export class Repl {
     this.#turn = controller;
     this.state = "turn";
     try {
-      const result = await loop.runTurn(text, { signal: controller.signal, observer: printer });
-      addUsage(this.usage, result.usage);
+      // Usage is added per request, so a cancelled turn's completed requests still count.
+      const result = await loop.runTurn(text, {
+        signal: controller.signal,
+        observer: printer,
+        usage: this.usage,
+      });
       if (printer.openLine()) io.stdout.write("\n");
       if (result.finish === "max_steps") {
         io.stderr.write(
@@ -254,6 +260,12 @@ export class Repl {
     }
   }
 
+  /** The installed, inactive skill `/<name>` names (any accepted spelling), if any. */
+  #inactive(name: string): string | undefined {
+    const key = name.toLowerCase().replaceAll("_", "-");
+    return this.#options.inactive?.find((skill) => skill === key);
+  }
+
   /** `/<skill> [arguments]`: the user starts a skill; its content is the message. */
   async #startSkill(name: string, args: string): Promise<"continue"> {
     const { loop } = this.#options;
@@ -261,7 +273,13 @@ export class Repl {
     const startedAt = loop.surface.checkpoint();
     const envelope = await loop.surface.invokeSkill(name, args);
     if (!envelope.success) {
-      if (envelope.error === "not_found") {
+      if (envelope.error === "not_found" && this.#inactive(name) !== undefined) {
+        const skill = this.#inactive(name)!;
+        io.stderr.write(
+          `Skill '${inert(skill)}' is installed but not active in this session: restart with ` +
+            `--skills ${inert(skill)} (or AGENT_SKILLS=${inert(skill)}).\n`,
+        );
+      } else if (envelope.error === "not_found") {
         io.stderr.write(`Unknown command '/${name}'. Type /help for the commands.\n`);
       } else io.stderr.write(`error: ${envelope.message}\n`);
       return "continue";

@@ -44,8 +44,11 @@ export type JsonSchema = Record<string, unknown>;
 
 /** What a handler receives besides its input. */
 export interface ToolContext {
-  /** Aborted when the caller gives up on the call (e.g. the model request was cancelled). */
-  signal?: AbortSignal | undefined;
+  /**
+   * Aborted when the caller gives up on the call (e.g. the model request was cancelled).
+   * Always given: a signal that never aborts when the caller passed none.
+   */
+  signal: AbortSignal;
 }
 
 /**

@@ -97,6 +97,9 @@ function describe(error: unknown): string {
  * Runs one tool of an activated virtual skill: its input check, then its handler. The
  * result is handed back as JSON data (what the model sees is what the program sees).
  */
+/** The signal of a call whose caller gave none: it never aborts. */
+const NEVER_ABORTED = new AbortController().signal;
+
 export async function callVirtualTool(
   skill: VirtualSkill,
   toolName: string,
@@ -121,7 +124,8 @@ export async function callVirtualTool(
   if (!checked.ok) return fail("invalid_input", `Invalid input for ${label}: ${checked.message}`);
   let value: unknown;
   try {
-    value = await tool.handler(checked.value, { signal });
+    // A handler always gets a signal (docs/library.md): one that never aborts, if none.
+    value = await tool.handler(checked.value, { signal: signal ?? NEVER_ABORTED });
   } catch (error) {
     return fail("execution_failed", `The ${label} failed: ${describe(error)}`);
   }

@@ -29,7 +29,7 @@ export interface VirtualSkillTool {
   /** Checks (and may transform) the input; a failure becomes an `invalid_input` envelope. */
   check(input: unknown): Promise<InputCheck>;
   /** The program's own code; whatever it throws becomes an `execution_failed` envelope. */
-  handler(input: unknown, options: { signal?: AbortSignal | undefined }): unknown;
+  handler(input: unknown, options: { signal: AbortSignal }): unknown;
 }
 
 /** A skill defined in code by a program: nothing of it is on disk. */

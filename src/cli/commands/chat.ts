@@ -107,7 +107,9 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
         return await measureConversation(config, loop.surface, loop.messages);
       },
       onInterrupt: ctx.onInterrupt ?? fallbackInterrupts(ctx),
-      banner: banner(config, skills.map((s) => s.name)) +
+      inactive: session.catalog.skills.map((s) => s.canonical)
+        .filter((name) => !session.active.has(name)),
+      banner: banner(config, skills.map((s) => s.name), session.catalog.skills.length) +
         scopeLine(session.catalog.skills, skills.map((s) => s.name)),
     });
     return await repl.run();
@@ -127,9 +129,18 @@ function scopeLine(
   return `scopes: ${names.map((n) => `${n} (${scope(n)})`).join(", ")}\n`;
 }
 
-function banner(config: ProviderConfig, skills: string[]): string {
+/**
+ * The first line of a session; with nothing active, how to activate what is installed (a
+ * `/<skill>` of an inactive one cannot start it).
+ */
+function banner(config: ProviderConfig, skills: string[], installed = 0): string {
   const active = skills.length === 0 ? "no active skills" : `skills: ${skills.join(", ")}`;
-  return `skills chat — ${config.label}, ${active}. /help for commands, Ctrl-D to exit.\n`;
+  const line = `skills chat — ${config.label}, ${active}. /help for commands, Ctrl-D to exit.\n`;
+  if (skills.length > 0 || installed === 0) return line;
+  return line +
+    `${installed} skill${installed === 1 ? " is" : "s are"} available but none is active: ` +
+    "restart with --skills a,b (or AGENT_SKILLS=a,b; all for every trusted one); " +
+    "`skills list` names them.\n";
 }
 
 /** Without `ctx.onInterrupt`, the context's one-shot signal still cancels one turn. */

@@ -55,7 +55,7 @@ export async function run(options: InitOptions, ctx: Context): Promise<number> {
       (plan.toolset === undefined
         ? ""
         : `  (cd ${path} && python3 -m unittest discover -s tests)\n`) +
-      `The guide for skill authors: docs/writing-skills.md (lint findings link to its sections)\n`,
+      `The guide for skill authors: skills lint --guide (lint findings name its sections)\n`,
   );
   return 0;
 }

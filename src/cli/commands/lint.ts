@@ -17,7 +17,8 @@ export const { help, parse } = defineCommand(
   lintSpec,
   ({ values, positionals, common }) => {
     const flags = common;
-    if (!flags.help && positionals.length === 0) {
+    const guide = values.guide === true;
+    if (!flags.help && !guide && positionals.length === 0) {
       throw new UsageError(
         "Missing skill directory",
         "Run `skills lint <dir>`, e.g. `skills lint .`",
@@ -28,6 +29,7 @@ export const { help, parse } = defineCommand(
     }
     return {
       ...flags,
+      guide,
       dirs: positionals,
       scripts: values["no-scripts"] === true
         ? "no" as const
@@ -61,6 +63,11 @@ async function countTokens(text: string): Promise<number> {
 }
 
 export async function run(options: LintOptions, ctx: Context): Promise<number> {
+  if (options.guide) {
+    const { writingGuide } = await import("../../runtime/audit/guide.ts");
+    ctx.stdout.write(writingGuide());
+    return 0;
+  }
   const reports = await lintTargets(options.dirs, {
     home: skillsHome(ctx.env, ctx.cwd),
     env: ctx.env,

@@ -8,7 +8,7 @@ export const lintSpec = {
   name: "lint",
   order: 50,
   summary: "Check a skill's style for its author",
-  usage: ["lint <dir>... [--run-scripts | --no-scripts] [--timeout S] [--json]"],
+  usage: ["lint <dir>... [--run-scripts | --no-scripts] [--timeout S] [--json]", "lint --guide"],
   description: `Checks for skill authors, beyond what \`skills validate\` requires:
 
   description   says what the skill does and when to use it, in the third
@@ -50,16 +50,21 @@ Without a sandbox on this machine lint asks first, and runs none when it cannot 
       value: "S",
       description: "Seconds per script run (default 10)",
     },
+    guide: {
+      type: "boolean",
+      description: "Print the guide for skill authors (Markdown) that explains every rule",
+    },
     json: jsonFlag('{"clean": bool, "skills": [{path, name, findings: [...]}]}'),
     verbose: verboseFlag(),
     help: HELP_FLAG,
   },
-  positionals: [{ name: "dir", required: true, variadic: true, complete: "path" }],
+  positionals: [{ name: "dir", variadic: true, complete: "path" }],
   sections: [
     {
       title: "Guide",
-      text: `docs/writing-skills.md in the skills repository explains every rule; each
-finding names its section (a "see" line under it, "guide" in --json).`,
+      text: `\`skills lint --guide\` prints the guide for skill authors, which explains every
+rule (docs/writing-skills.md in the skills repository); each finding names its
+section (a "see" line under it, "guide" in --json).`,
     },
     {
       title: "Exit codes",

@@ -16,6 +16,7 @@ export const LAYER = {
   owns: "runtime/audit",
   mayImport: [
     "core",
+    "generated",
     "runtime/os",
     "runtime/store",
     "runtime/catalog",

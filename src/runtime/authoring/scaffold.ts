@@ -134,7 +134,7 @@ function scriptPy(name: string, script: string): string {
 It runs in the user's directory (the workspace): open the paths the user gives as
 given, find files the skill ships from this file (Path(__file__)), write scratch files
 to $SKILLS_WORK_DIR and caches to $XDG_CACHE_HOME. Declare every package it imports in
-the block above. See docs/writing-skills.md in the skills repository.
+the block above. \`skills lint --guide\` prints the guide for skill authors.
 """
 
 from __future__ import annotations
