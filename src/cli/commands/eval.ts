@@ -51,6 +51,9 @@ export const { help, parse } = defineCommand(evalSpec, ({ values, positionals, c
       throw new UsageError(`--${flag} applies to output evals, not --triggers`, HINT);
     }
   }
+  if (values.baseline !== undefined && values.triggers) {
+    throw new UsageError("--baseline applies to output evals, not --triggers", HINT);
+  }
   if (values.improve && !values.triggers) throw new UsageError("--improve needs --triggers", HINT);
   const gateFlags = ["min-recall", "min-precision", "against", "junit", "record"] as const;
   for (const flag of gateFlags) {
@@ -71,6 +74,7 @@ export const { help, parse } = defineCommand(evalSpec, ({ values, positionals, c
     jobs: values.jobs ?? 1,
     maxSteps: values["max-steps"] ?? DEFAULT_MAX_STEPS,
     workspace: values.workspace,
+    baseline: values.baseline,
     record: values.record,
     replay: values.replay,
     gate: {
