@@ -199,7 +199,7 @@ Deno.test("skills eval --baseline PATH: the previous version runs as old_skill, 
     const script = await Deno.readTextFile(join(f.skillDir, "scripts", "summarize.py"));
     await Deno.writeTextFile(
       join(old, "scripts", "summarize.py"),
-      script.replace(/    with open\("report\.md", "w"\) as out:\n.*\n/, ""),
+      script.replace(/ {4}with open\("report\.md", "w"\) as out:\n.*\n/, ""),
     );
     const r = await f.eval([
       "./report-writer",

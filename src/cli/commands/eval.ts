@@ -18,6 +18,7 @@ import { routeSdkWarnings } from "../../agent/chat/providers.ts";
 import { EXIT_GATE_FAILED, EXIT_NOT_RUN } from "../../agent/eval/ci_gate.ts";
 import { type EvalOptions, planEval, runEval } from "../../agent/eval/workflow.ts";
 import { evalSpec } from "../specs/eval.ts";
+import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { confirmAction } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
@@ -126,6 +127,8 @@ export async function run(options: EvalCommandOptions, ctx: Context): Promise<nu
         "without a trust step",
     );
   }
+  // Whether scripts will run in the OS sandbox, said before anything runs (as chat does).
+  await resolveSandbox(ctx.env, plan.home, (message) => warn(ctx, message));
   const { runs, maxRequests } = plan.count;
   if (options.eval.replay === undefined) {
     const what = plan.queries
