@@ -189,3 +189,38 @@ Deno.test("skills eval --record, then --replay with no server and no key, reprod
     }
   });
 });
+
+Deno.test("skills eval --baseline PATH: the previous version runs as old_skill, the delta is against it", async () => {
+  await withEvalFixture(async (f) => {
+    // the old version wrote report.json only
+    const old = join(f.root, "report-writer-old");
+    await Deno.mkdir(join(old, "scripts"), { recursive: true });
+    await Deno.copyFile(join(f.skillDir, "SKILL.md"), join(old, "SKILL.md"));
+    const script = await Deno.readTextFile(join(f.skillDir, "scripts", "summarize.py"));
+    await Deno.writeTextFile(
+      join(old, "scripts", "summarize.py"),
+      script.replace(/ {4}with open\("report\.md", "w"\) as out:\n.*\n/, ""),
+    );
+    const r = await f.eval([
+      "./report-writer",
+      "--baseline",
+      "./report-writer-old",
+      "--yes",
+      "--json",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(doc.run_summary), ["with_skill", "old_skill", "delta"]);
+    assert.equal(doc.run_summary.old_skill.pass_rate.mean, 0.8889);
+    assert.equal(doc.run_summary.delta.pass_rate, 0.1111);
+    const dir = join(doc.results_path, EVAL_DIRS[1]!);
+    const grading = await readJson(join(dir, "old_skill", "run-1", "grading.json"));
+    assert.equal(grading.assertion_results[0].passed, false);
+    assert.match(grading.assertion_results[0].evidence, /No file matching report\.md/);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "eval_metadata.json",
+      "old_skill",
+      "with_skill",
+    ]);
+  });
+});

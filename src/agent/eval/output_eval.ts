@@ -4,7 +4,7 @@
  * out as the agentskills.io guide and Anthropic's skill-creator read it:
  *
  *   iteration-N/eval-<id>-<name>/eval_metadata.json
- *   iteration-N/eval-<id>-<name>/{with_skill,without_skill}/run-<k>/
+ *   iteration-N/eval-<id>-<name>/{with_skill,without_skill|old_skill}/run-<k>/
  *       outputs/  transcript.md  timing.json  grading.json
  *   iteration-N/benchmark.json
  *
@@ -36,6 +36,8 @@ import { type ConfigSummary, configSummary, deltaOf } from "./stats.ts";
 
 interface OutputEvalRequest {
   skill: SkillRecord;
+  /** `--baseline`: the previous version, run as `old_skill` instead of `without_skill`. */
+  baseline?: { skill: SkillRecord; byPath: boolean } | undefined;
   /** The folder holding `iteration-N/` (`<skill>-workspace` unless `--workspace`). */
   workspaceRoot: string;
   evalSet: EvalSet;
@@ -74,7 +76,13 @@ interface RunRecord {
 export interface Benchmark {
   metadata: Record<string, unknown>;
   runs: RunRecord[];
-  run_summary: Record<Configuration, ConfigSummary> & { delta: ReturnType<typeof deltaOf> };
+  /** `with_skill`, the baseline's (`without_skill` or `old_skill`), and `delta`. */
+  run_summary: {
+    with_skill: ConfigSummary;
+    without_skill?: ConfigSummary;
+    old_skill?: ConfigSummary;
+    delta: ReturnType<typeof deltaOf>;
+  };
   notes: string[];
 }
 
@@ -83,7 +91,10 @@ interface OutputEvalResult {
   benchmark: Benchmark;
 }
 
-export const CONFIGURATIONS: readonly Configuration[] = ["with_skill", "without_skill"];
+/** The configurations compared: the skill, and no skill or (`--baseline`) its old version. */
+export function configurations(request: Pick<OutputEvalRequest, "baseline">): Configuration[] {
+  return ["with_skill", request.baseline ? "old_skill" : "without_skill"];
+}
 
 interface Job {
   evalCase: EvalCase;
@@ -184,7 +195,7 @@ export async function runOutputEvals(request: OutputEvalRequest): Promise<Output
       });
     }
     const jobs: Job[] = evalSet.evals.flatMap((evalCase) =>
-      CONFIGURATIONS.flatMap((configuration) =>
+      configurations(request).flatMap((configuration) =>
         Array.from({ length: request.runs }, (_, k) => ({ evalCase, configuration, run: k + 1 }))
       )
     );
@@ -219,13 +230,22 @@ async function runJob(
   const runDir = join(iterationDir, where);
   await Deno.mkdir(runDir, { recursive: true });
   const { model, tape } = await request.models.open(`outputs/${where}`);
-  const outcome = await runOutputCase(evalCase, request.skill, configuration, runDir, {
+  const skills = configuration === "with_skill"
+    ? [request.skill]
+    : configuration === "old_skill"
+    ? [request.baseline!.skill]
+    : [];
+  // The author's folders run without a trust step; an installed version must be trusted.
+  const allowUntrusted = configuration === "old_skill"
+    ? request.baseline!.byPath
+    : request.allowUntrusted;
+  const outcome = await runOutputCase(evalCase, request.skill.dir, skills, runDir, {
     home: request.home,
     env: request.env,
     model,
     provider: request.models.provider,
     maxSteps: request.maxSteps,
-    allowUntrusted: request.allowUntrusted,
+    allowUntrusted,
     signal,
     ...(request.log ? { log: request.log } : {}),
   });
@@ -278,12 +298,14 @@ function benchmarkOf(request: OutputEvalRequest, runs: RunRecord[]): Benchmark {
         tokens: r.result.tokens,
       })),
     );
+  const [, baseline] = configurations(request) as [Configuration, Configuration];
   const withSkill = summaryOf("with_skill");
-  const withoutSkill = summaryOf("without_skill");
+  const withoutSkill = summaryOf(baseline);
   return {
     metadata: {
       skill_name: request.skill.canonical,
       skill_path: request.skill.dir,
+      ...(request.baseline ? { baseline_path: request.baseline.skill.dir } : {}),
       executor_model: request.models.provider.label,
       analyzer_model: request.models.provider.label,
       timestamp: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
@@ -293,7 +315,7 @@ function benchmarkOf(request: OutputEvalRequest, runs: RunRecord[]): Benchmark {
     runs,
     run_summary: {
       with_skill: withSkill,
-      without_skill: withoutSkill,
+      ...(baseline === "old_skill" ? { old_skill: withoutSkill } : { without_skill: withoutSkill }),
       delta: deltaOf(withSkill, withoutSkill),
     },
     notes: [],

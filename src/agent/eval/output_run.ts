@@ -1,7 +1,7 @@
 /**
  * One output-eval run: a fresh workspace holding the eval's input files, the same loop as
  * `skills chat -p` over a tool surface whose catalog holds the skill (or, for the baseline,
- * no skill), scripts sandboxed in that workspace; then the files the run created or changed
+ * no skill, or the previous version of the skill: `old_skill`), scripts sandboxed in that workspace; then the files the run created or changed
  * copied to `outputs/`, and the transcript and `timing.json` written beside them.
  */
 
@@ -18,7 +18,7 @@ import type { EvalCase } from "./eval_files.ts";
 /** 2000-01-01T00:00:00Z, in seconds. */
 const INPUT_TIME = 946_684_800;
 
-export type Configuration = "with_skill" | "without_skill";
+export type Configuration = "with_skill" | "without_skill" | "old_skill";
 
 interface RunSetting {
   home: string;
@@ -95,11 +95,14 @@ async function collectOutputs(
   return written;
 }
 
-/** Runs one eval case in one configuration into `runDir` (created by the caller). */
+/**
+ * Runs one eval case into `runDir` (created by the caller): its input files from the skill
+ * under test's folder, `skills` in the catalog (none for the baseline).
+ */
 export async function runOutputCase(
   evalCase: EvalCase,
-  skill: SkillRecord,
-  configuration: Configuration,
+  skillDir: string,
+  skills: SkillRecord[],
   runDir: string,
   setting: RunSetting,
 ): Promise<RunOutcome> {
@@ -109,14 +112,13 @@ export async function runOutputCase(
   try {
     for (const file of evalCase.files) {
       const target = join(workspace, basename(file));
-      await Deno.copyFile(inputFile(skill.dir, file), target);
+      await Deno.copyFile(inputFile(skillDir, file), target);
       // An old, fixed time: a file stamped this very second may read as changed by the run
       // (the workspace walk cannot tell a same-second write), and every run, replays too,
       // starts from the same files.
       await Deno.utime(target, INPUT_TIME, INPUT_TIME);
     }
     const before = await snapshot(workspace);
-    const skills = configuration === "with_skill" ? [skill] : [];
     const surface = await createToolSurface({
       home: setting.home,
       catalog: evalCatalog(setting.home, skills),

@@ -29,7 +29,7 @@ import {
 import { resolveProviderConfig } from "../chat/providers.ts";
 import { evalModels } from "./model_tape.ts";
 import type { TapeHooks, TapeMode } from "./model_tape.ts";
-import { type Benchmark, CONFIGURATIONS, runOutputEvals } from "./output_eval.ts";
+import { type Benchmark, configurations, runOutputEvals } from "./output_eval.ts";
 import type { Progress } from "./pool.ts";
 import { runTriggerEvals, type TriggerReport } from "./trigger_eval.ts";
 import { improveDescription, type Improvement, MAX_ITERATIONS } from "./improve.ts";
@@ -48,6 +48,8 @@ export interface EvalOptions {
   jobs: number;
   maxSteps: number;
   workspace: string | undefined;
+  /** `--baseline PATH | installed`: the previous version, run as `old_skill`. */
+  baseline: string | undefined;
   record: string | undefined;
   replay: string | undefined;
   gate: Omit<GateOptions, "against"> & { againstFile?: string | undefined };
@@ -62,6 +64,7 @@ interface EvalPlan {
   home: string;
   env: Readonly<Record<string, string>>;
   evalSet?: EvalSet;
+  baseline?: { skill: SkillRecord; byPath: boolean } | undefined;
   queries?: TriggerQuery[];
   others: SkillRecord[];
   runs: number;
@@ -101,6 +104,35 @@ async function skillUnderTest(
     return { skill: skill!, byPath: true };
   }
   return { skill: findSkill(catalog, target), byPath: false };
+}
+
+/** `--baseline`: a folder (the author's, run without a trust step), or the installed version. */
+async function baselineSkill(
+  given: string | undefined,
+  cwd: string,
+  catalog: Catalog,
+  skill: SkillRecord,
+  byPath: boolean,
+): Promise<{ skill: SkillRecord; byPath: boolean } | undefined> {
+  if (given === undefined) return undefined;
+  if (given === "installed") {
+    if (!byPath) {
+      throw new UsageError(
+        "--baseline installed compares a folder with the installed skill of its name",
+        "Evaluate the new version's folder: skills eval ./my-skill --baseline installed",
+      );
+    }
+    return { skill: findSkill(catalog, skill.canonical), byPath: false };
+  }
+  const path = resolve(cwd, given);
+  if (!await isSkillFolder(path)) {
+    throw new UsageError(
+      `Invalid --baseline '${given}': ${path} has no SKILL.md`,
+      "Name the old version's folder, or installed",
+    );
+  }
+  const [old] = await loadStoredSkills(path);
+  return { skill: old!, byPath: true };
 }
 
 function otherSkills(
@@ -161,10 +193,12 @@ export async function planEval(given: EvalOptions, ctx: Context): Promise<EvalPl
   const file = join(skill.dir, "evals", "evals.json");
   const evalSet = parseEvalSet(await readJsonFile(file, "the skill's evals"), file);
   const runs = options.runs ?? 1;
-  const count = evalSet.evals.length * CONFIGURATIONS.length * runs;
+  const baseline = await baselineSkill(options.baseline, ctx.cwd, session.catalog, skill, byPath);
+  const count = evalSet.evals.length * configurations({ baseline }).length * runs;
   return {
     ...base,
     evalSet,
+    baseline,
     runs,
     count: { runs: count, maxRequests: count * (options.maxSteps + 1) },
   };
@@ -269,6 +303,7 @@ export async function runEval(plan: EvalPlan, hooks: EvalHooks, signal?: AbortSi
       evalSet: plan.evalSet!,
       maxSteps: options.maxSteps,
       allowUntrusted: plan.byPath,
+      baseline: plan.baseline,
       ...(hooks.log ? { log: hooks.log } : {}),
     });
     outcome = {

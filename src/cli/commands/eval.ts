@@ -18,6 +18,7 @@ import { routeSdkWarnings } from "../../agent/chat/providers.ts";
 import { EXIT_GATE_FAILED, EXIT_NOT_RUN } from "../../agent/eval/ci_gate.ts";
 import { type EvalOptions, planEval, runEval } from "../../agent/eval/workflow.ts";
 import { evalSpec } from "../specs/eval.ts";
+import { resolveSandbox } from "../../runtime/sandbox/mode.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { confirmAction } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
@@ -51,6 +52,9 @@ export const { help, parse } = defineCommand(evalSpec, ({ values, positionals, c
       throw new UsageError(`--${flag} applies to output evals, not --triggers`, HINT);
     }
   }
+  if (values.baseline !== undefined && values.triggers) {
+    throw new UsageError("--baseline applies to output evals, not --triggers", HINT);
+  }
   if (values.improve && !values.triggers) throw new UsageError("--improve needs --triggers", HINT);
   const gateFlags = ["min-recall", "min-precision", "against", "junit", "record"] as const;
   for (const flag of gateFlags) {
@@ -71,6 +75,7 @@ export const { help, parse } = defineCommand(evalSpec, ({ values, positionals, c
     jobs: values.jobs ?? 1,
     maxSteps: values["max-steps"] ?? DEFAULT_MAX_STEPS,
     workspace: values.workspace,
+    baseline: values.baseline,
     record: values.record,
     replay: values.replay,
     gate: {
@@ -122,6 +127,8 @@ export async function run(options: EvalCommandOptions, ctx: Context): Promise<nu
         "without a trust step",
     );
   }
+  // Whether scripts will run in the OS sandbox, said before anything runs (as chat does).
+  await resolveSandbox(ctx.env, plan.home, (message) => warn(ctx, message));
   const { runs, maxRequests } = plan.count;
   if (options.eval.replay === undefined) {
     const what = plan.queries

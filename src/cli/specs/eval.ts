@@ -90,6 +90,12 @@ most 5 iterations, 1,024 characters), print the best by validation; writes nothi
       value: "DIR",
       description: "Where results go (default: <skill>-workspace)",
     },
+    baseline: {
+      type: "string",
+      value: "PATH|installed",
+      description: `Compare with the previous version (a folder, or the installed skill of the
+same name) instead of no skill; its runs go to old_skill/`,
+    },
     "max-steps": {
       type: "string",
       value: "N",

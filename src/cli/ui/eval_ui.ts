@@ -45,10 +45,11 @@ function meanOf(benchmark: Benchmark, id: string, configuration: string): number
 
 export function renderBenchmark(benchmark: Benchmark, written: string, color: boolean): string {
   const s = style(color);
+  const baselineName = benchmark.run_summary.old_skill ? "old_skill" : "without_skill";
   const ids = [...new Map(benchmark.runs.map((r) => [String(r.eval_id), r.eval_name]))];
   const rows = ids.map(([id, name]) => {
     const withSkill = meanOf(benchmark, id, "with_skill");
-    const without = meanOf(benchmark, id, "without_skill");
+    const without = meanOf(benchmark, id, baselineName);
     return [
       `eval-${id}-${name}`,
       pct(withSkill),
@@ -56,7 +57,8 @@ export function renderBenchmark(benchmark: Benchmark, written: string, color: bo
       signed(withSkill - without, pct(withSkill - without)),
     ];
   });
-  const { with_skill: w, without_skill: o, delta } = benchmark.run_summary;
+  const { with_skill: w, delta } = benchmark.run_summary;
+  const o = benchmark.run_summary.old_skill ?? benchmark.run_summary.without_skill!;
   const sd = (stat: { mean: number; stddev: number }) => `${pct(stat.mean)} ± ${pct(stat.stddev)}`;
   rows.push(
     [
@@ -78,7 +80,8 @@ export function renderBenchmark(benchmark: Benchmark, written: string, color: bo
       signed(delta.time_seconds, delta.time_seconds.toFixed(1)),
     ],
   );
-  return table(["eval", "with skill", "without", "delta"], rows) +
+  const header = baselineName === "old_skill" ? "old skill" : "without";
+  return table(["eval", "with skill", header, "delta"], rows) +
     s.dim(`results: ${inert(written)}\n`);
 }
 
