@@ -45,6 +45,8 @@ export interface PrivateSigstore {
    * (default now): a time after the certificate's end makes it expired at signing.
    */
   sign(artifact: Uint8Array, identity: Identity, signedAt?: Date): Promise<Record<string, unknown>>;
+  /** A leaf certificate for `identity` and its key, as files (what gitsign signs with). */
+  issue(identity: Identity): Promise<{ cert: string; key: string }>;
 }
 
 /** Creates the CA and the log key in `dir`. */
@@ -140,6 +142,10 @@ export async function privateSigstore(dir: string): Promise<PrivateSigstore> {
 
   return {
     trustedRoot,
+    async issue(identity) {
+      await leaf(identity);
+      return { cert: join(dir, `leaf${serial}.pem`), key: join(dir, `leaf${serial}.key`) };
+    },
     // The log integrates an entry a moment after the certificate is issued (whole seconds).
     async sign(artifact, identity, signedAt = new Date(Date.now() + 2000)) {
       const cert = await leaf(identity);

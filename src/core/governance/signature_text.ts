@@ -17,7 +17,9 @@ export function describeSignature(signed: unknown): string | null {
   }
   const by = text("by");
   if (by === undefined) return null;
-  if (r.format === "oms") {
+  if (r.format === "gitsign") {
+    line = `gitsign, ${text("issuer") ?? "?"}|${by} (commit CMS signature, certificate chain)`;
+  } else if (r.format === "oms") {
     line = `OpenSSF model signing (skill.oms.sig), ${
       text("key") !== undefined ? `key ${text("key")}` : `${text("issuer") ?? "?"}|${by}`
     }, every file's digest matched`;

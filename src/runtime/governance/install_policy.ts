@@ -14,6 +14,9 @@ import type { Severity } from "../../core/audit/audit_rules.ts";
 import type { Lockfile } from "../../core/records/lockfile_model.ts";
 import { acceptedUnsigned, signerOf } from "./enforce.ts";
 import { dirname, join, resolve } from "../os/paths.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
+import { gitConfigArgs, runGit } from "../git/command.ts";
+import type { Transport } from "../../core/sources/sources.ts";
 
 export { loadOrgPolicy } from "./policy_files.ts";
 
@@ -41,7 +44,13 @@ async function refuseSigner(
 /** What of a fetch the signature checks need: its source and the digest or commit pinned. */
 interface FetchedLike {
   root: string;
-  source: { kind: string; registry?: string; repository?: string };
+  source: {
+    kind: string;
+    registry?: string;
+    repository?: string;
+    path?: string;
+    transport?: Transport;
+  };
   commit: { sha: string } | null;
   signed?: unknown;
 }
@@ -75,6 +84,9 @@ export async function admitSigned(
       what,
     );
   }
+  if (signed === undefined && asks && commit !== null) {
+    signed = await gitsignOf(fetched, policy, env, what);
+  }
   // Skills signed one by one (OMS, skill.oms.sig) are checked as each is planned.
   if (signed === undefined && asks && await carriesOms(fetched.root)) return undefined;
   await refuseSigner(policy, signed, what, allowUnsigned);
@@ -83,6 +95,50 @@ export async function admitSigned(
     return { by: "", format: "none", accepted: "--allow-unsigned", at: new Date().toISOString() };
   }
   return signed;
+}
+
+/**
+ * The gitsign (CMS) signature of a fetched git commit, verified (runtime/sigstore/gitsign.ts),
+ * or undefined when its commit carries none. The repository is read in place or in the
+ * fetch's clone, with the hardened git of runtime/git.
+ */
+async function gitsignOf(
+  fetched: FetchedLike,
+  policy: OrgPolicy,
+  env: Readonly<Record<string, string>>,
+  what: string,
+): Promise<Record<string, unknown> | undefined> {
+  const { source, commit } = fetched;
+  if (source.kind !== "local-repository" && source.kind !== "remote-git") return undefined;
+  const repository = source.kind === "local-repository"
+    ? source.path
+    : lstatSyncOrNull(join(fetched.root, ".git")) !== null
+    ? fetched.root
+    : undefined;
+  if (repository === undefined || commit === null || source.transport === undefined) {
+    return undefined;
+  }
+  const out = await runGit(
+    [...gitConfigArgs(source.transport), "cat-file", "commit", "--", commit.sha],
+    source.transport,
+    { env },
+    repository,
+  );
+  if (out.code !== 0) return undefined;
+  const gitsign = await import("../sigstore/gitsign.ts");
+  const split = gitsign.splitSignedCommit(out.stdout);
+  if (split === undefined || !gitsign.isCmsSignature(split.signature)) return undefined;
+  const { sigstoreTrust } = await import("../sigstore/oci_signer.ts");
+  const trust = await sigstoreTrust(sigstoreAsk(policy, env));
+  return {
+    ...await gitsign.verifyGitsign(
+      split.signature,
+      split.payload,
+      trust.trustedRoot,
+      trust.identities,
+      what,
+    ),
+  };
 }
 
 /** The identities and key files a policy names for Sigstore signatures. */

@@ -17,5 +17,6 @@ export const LAYER = {
     "runtime/catalog",
     "runtime/trust",
     "runtime/sigstore",
+    "runtime/git",
   ],
 } as const;

@@ -47,7 +47,7 @@ export interface Signed {
   /** The principal of the allowed-signers line whose key made the signature. */
   by: string;
   /** `none`: unsigned, accepted with --allow-unsigned where a policy asked for a signature. */
-  format: "ssh" | "sigstore" | "oms" | "none";
+  format: "ssh" | "sigstore" | "oms" | "gitsign" | "none";
   /** A certificate's OIDC issuer (Sigstore keyless). */
   issuer?: string;
   /** A key's fingerprint (Sigstore key-based). */

@@ -7,7 +7,7 @@
  * public-good trusted root shipped with the binary or one the user names (`bundle`); the
  * signatures of an OCI artifact found the way cosign and ToolHive attach them (`oci_discovery`),
  * and the signer of one (`oci_signer`); OpenSSF Model Signing's `skill.oms.sig` over a skill
- * folder, its file digests held to ours (`oms`).
+ * folder, its file digests held to ours (`oms`); gitsign's CMS commit signatures (`gitsign`).
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */
