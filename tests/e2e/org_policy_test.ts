@@ -231,6 +231,20 @@ Deno.test("network.allow refuses a skill declaring a wider grant at add, and a w
     addWide.stderr,
     /the network grant api\.example\.org is wider than the policy allows, by .*\(network\.allow\)/,
   );
+  // The widest environment pattern a skill may ask for.
+  await Deno.writeTextFile(s.system, "env: { allow: ['ACME_*'] }\n");
+  await writeShellSkill(
+    join(tmp.path, "greedy"),
+    "name: greedy\ndescription: d\npermissions:\n  env: [AWS_*]",
+    "# Greedy\n",
+  );
+  const greedy = await runCli(["add", join(tmp.path, "greedy"), "--yes"], { env: s.env });
+  assert.equal(greedy.code, 20, greedy.stderr);
+  assert.match(
+    greedy.stderr,
+    /the environment pattern AWS_\* is wider than the policy allows, by .*\(env\.allow\)/,
+  );
+  await Deno.writeTextFile(s.system, "network: { allow: ['*.acme.com:443'] }\n");
   // Without the sandbox's proxy nothing would hold a script to the limit: refused.
   const unlimited = await runCli(["run", "runner", "run"], { env: offEnv });
   assert.equal(unlimited.code, 20, unlimited.stderr);
