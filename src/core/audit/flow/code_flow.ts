@@ -42,21 +42,151 @@ interface Variable {
 }
 
 /** What the analysis knows while it walks a script. */
+/**
+ * What a function of the script does with its parameters: which reach a sink (so that a call
+ * passing a secret or downloaded data is a flow at the call), and what its result carries.
+ */
+interface FunctionSummary {
+  sinks: {
+    param: number;
+    kind: "send" | "exec" | "persist";
+    host: string | undefined;
+    via: string;
+  }[];
+  returns: Set<Label>;
+}
+
 interface Scope {
   language: Language;
+  text: string;
   aliases: Map<string, string>;
   vars: Map<string, Variable>;
   sink: FlowSink;
+  functions: Map<string, FunctionSummary>;
+  /** The function whose body is being read (until a statement at column 0). */
+  current?: { name: string; summary: FunctionSummary } | undefined;
 }
 
 /** The flows of one script. */
 export function analyzeCode(language: Language, text: string, inert: readonly Span[]): Flow[] {
   const sink = new FlowSink();
-  const scope: Scope = { language, aliases: new Map(), vars: new Map(), sink };
+  const scope: Scope = {
+    language,
+    text,
+    aliases: new Map(),
+    vars: new Map(),
+    sink,
+    functions: new Map(),
+  };
   for (const statement of statements(language, tokenize(language, text, inert))) {
-    if (!readImport(scope, statement)) walkStatement(scope, statement);
+    if (readImport(scope, statement)) continue;
+    if (enterFunction(scope, statement)) continue;
+    if (columnOf(text, statement[0]!.at) === 0) scope.current = undefined;
+    if (statement[0]!.text === "return" && scope.current !== undefined) {
+      for (const l of labelsOf(scope, statement, 1, statement.length)) {
+        scope.current.summary.returns.add(l);
+      }
+    }
+    walkStatement(scope, statement);
   }
   return sink.flows;
+}
+
+function columnOf(text: string, at: number): number {
+  return at - text.lastIndexOf("\n", at - 1) - 1;
+}
+
+/**
+ * `def name(a, b):`, `function name(a, b) {`, `const name = (a, b) =>`: its parameters are
+ * bound to `param:i` labels so that the sinks they reach make the function's summary.
+ */
+function enterFunction(scope: Scope, s: readonly Token[]): boolean {
+  let k = s[0]?.text === "async" || s[0]?.text === "export" ? 1 : 0;
+  if (s[k]?.text === "async") k++;
+  let name: string | undefined;
+  let open = -1;
+  if ((s[k]?.text === "def" || s[k]?.text === "function") && s[k + 1]?.kind === "name") {
+    name = s[k + 1]!.text;
+    open = s[k + 2]?.text === "(" ? k + 2 : -1;
+  } else if (/^(?:const|let|var)$/.test(s[k]?.text ?? "") && s[k + 2]?.text === "=") {
+    name = s[k + 1]!.text;
+    let j = k + 3;
+    if (s[j]?.text === "async") j++;
+    if (s[j]?.text === "function") j++;
+    open =
+      s[j]?.text === "(" && s[closeOf(s, j) + 1]?.text === "=>" || s[j - 1]?.text === "function"
+        ? j
+        : -1;
+  }
+  if (name === undefined || open === -1 || s[open]?.text !== "(") return false;
+  const summary: FunctionSummary = { sinks: [], returns: new Set() };
+  scope.functions.set(name, summary);
+  scope.current = { name, summary };
+  let index = 0;
+  for (const [from, to] of argumentRanges(s, open, closeOf(s, open))) {
+    const param = s.slice(from, to).find((t) => t.kind === "name");
+    if (param === undefined || param.text === "self" || param.text === "cls") continue;
+    scope.vars.set(param.text, { labels: new Set<Label>([`param:${index++}`]) });
+  }
+  return true;
+}
+
+/** A sink reached: the flow, and the summary of the function it stands in. */
+function reach(
+  scope: Scope,
+  kind: "send" | "exec" | "persist",
+  at: number,
+  labels: ReadonlySet<Label>,
+  host: string | undefined,
+  via: string,
+): void {
+  if (kind === "send") scope.sink.send(at, labels, host, via);
+  else if (kind === "exec") scope.sink.exec(at, labels, via);
+  else scope.sink.persist(at, labels, via);
+  if (scope.current === undefined) return;
+  for (const l of labels) {
+    if (l.startsWith("param:")) {
+      scope.current.summary.sinks.push({ param: Number(l.slice(6)), kind, host, via });
+    }
+  }
+}
+
+/** A call of a function of the script: its summary's sinks get the arguments' labels. */
+function callSummary(
+  scope: Scope,
+  s: readonly Token[],
+  k: number,
+  summary: FunctionSummary,
+  open: number,
+): void {
+  const ranges = argumentRanges(s, open, closeOf(s, open));
+  for (const { param, kind, host, via } of summary.sinks) {
+    const range = ranges[param];
+    if (range === undefined) continue;
+    reach(
+      scope,
+      kind,
+      s[k]!.at,
+      labelsOf(scope, s, range[0], range[1]),
+      host,
+      `${s[k]!.text} → ${via}`,
+    );
+  }
+}
+
+/** What a call of a function of the script returns: its own labels, and its arguments'. */
+function returnLabels(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+  summary: FunctionSummary,
+): Label[] {
+  const ranges = argumentRanges(s, open, closeOf(s, open));
+  return [...summary.returns].flatMap((l): Label[] => {
+    if (!l.startsWith("param:")) return [l];
+    const range = ranges[Number(l.slice(6))];
+    return range === undefined ? [] : [...labelsOf(scope, s, range[0], range[1])];
+  });
 }
 
 // --- names -------------------------------------------------------------------------------
@@ -257,6 +387,10 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       if (variable.value !== undefined) constants.push(variable.value);
     }
     if (tokens[end]?.text === "(") {
+      const own = scope.functions.get(name);
+      if (own !== undefined && own !== scope.current?.summary) {
+        for (const l of returnLabels(scope, tokens, end, own)) out.add(l);
+      }
       const short = name.replace(/^new /, "");
       if (FETCH_CALLS.test(short) || FETCH_CALLS.test(short.split(".").slice(-2).join("."))) {
         out.add("fetched");
@@ -335,7 +469,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
     if (s[k - 1]?.text === "." && s[k - 2]?.text === ")" && s[k + 1]?.text === "(") {
       // A method of a call's result: `Path(p).write_text(…)`, `open(p, "a").write(…)`.
       if (WRITE_CALLS.test(s[k]!.text)) {
-        scope.sink.persist(s[k]!.at, labelsOf(scope, s, 0, k), s[k]!.text);
+        reach(scope, "persist", s[k]!.at, labelsOf(scope, s, 0, k), undefined, s[k]!.text);
       }
       continue;
     }
@@ -449,7 +583,8 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
   if (s[k]?.kind !== "name") return undefined;
   const { name, end } = dottedAt(scope, s, k);
   if (end === to) {
-    const known = /^(?:__builtins__|builtins|process|globalThis)$/.test(name) ||
+    const known = s[k]!.text === "require" || // `const cp = require("child_process")`
+      /^(?:__builtins__|builtins|process|globalThis)$/.test(name) ||
       EXEC_CALLS.test(name) || SHELL_CALLS.test(name) || SEND_CALLS.test(name) ||
       DECODE_CALLS.test(name); // `const run = eval`
     return name.includes(".") || scope.aliases.has(s[k]!.text) || known ? name : undefined;
@@ -506,6 +641,10 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const short = name.replace(/^new /, "");
   const send = SEND_CALLS.test(name) || (receiver?.net !== undefined && SEND_METHODS.test(method));
   const opens = name === "open" || name === "io.open" || name === "codecs.open";
+  const own = scope.functions.get(
+    name.startsWith("self.") || name.startsWith("this.") ? method : name,
+  );
+  if (own !== undefined && own !== scope.current?.summary) callSummary(scope, s, k, own, open);
   const sink = send || opens || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
     PROCESS_CALLS.test(name) || WRITE_CALLS.test(name);
   if (!sink) return; // most calls: nothing to work out
@@ -514,16 +653,23 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const at = s[k]!.at;
   if (send) {
     const host = hostIn(scope, s, open + 1, close) ?? receiver?.net?.host;
-    scope.sink.send(at, args, host, name);
+    reach(scope, "send", at, args, host, name);
   }
-  if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short)) scope.sink.exec(at, args, name);
+  if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short)) {
+    reach(scope, "exec", at, args, undefined, name);
+  }
   if (SHELL_CALLS.test(name)) shellArgument(scope, s, open, close, at);
   if (PROCESS_CALLS.test(name)) processCall(scope, s, open, close, at, args);
-  if (opens && writesMode(s, open, close)) {
-    scope.sink.persist(at, args, name);
-  }
+  if (opens && writesMode(s, open, close)) reach(scope, "persist", at, args, undefined, name);
   if (WRITE_CALLS.test(name)) {
-    scope.sink.persist(at, new Set([...args, ...labelsOf(scope, s, Math.max(0, k - 12), k)]), name);
+    reach(
+      scope,
+      "persist",
+      at,
+      new Set([...args, ...labelsOf(scope, s, Math.max(0, k - 12), k)]),
+      undefined,
+      name,
+    );
   }
 }
 
@@ -565,7 +711,7 @@ function processCall(
   );
   if (shell) return shellArgument(scope, s, open, close, at);
   const words = argvWords(scope, s, open, close);
-  if (words.length === 0) return scope.sink.exec(at, args, "process");
+  if (words.length === 0) return reach(scope, "exec", at, args, undefined, "process");
   // `env bash -c …`, `sudo sh -c …`: the program is the first word after the launcher.
   while (
     words.length > 1 &&
@@ -580,7 +726,7 @@ function processCall(
     words[c + 1] !== undefined
   ) {
     const script = words[c + 1]!;
-    scope.sink.exec(at, script.labels, program);
+    reach(scope, "exec", at, script.labels, undefined, program);
     if (script.text !== undefined && /sh$/.test(program)) {
       for (const flow of analyzeShell(script.text, new Map())) scope.sink.add({ ...flow, at });
     }
@@ -630,7 +776,7 @@ function shellArgument(
 ): void {
   const [first] = argumentRanges(s, open, close);
   if (first === undefined) return;
-  scope.sink.exec(at, labelsOf(scope, s, first[0], first[1]), "shell");
+  reach(scope, "exec", at, labelsOf(scope, s, first[0], first[1]), undefined, "shell");
   const bindings = new Map<string, Set<Label>>();
   let text = "";
   for (let k = first[0]; k < first[1]; k++) {

@@ -12,6 +12,7 @@ export type Label =
   | `file:${string}` // a credential file's path or contents
   | `store:${string}` // what a keychain or cloud-CLI command printed (`store:github`)
   | `persist:${string}` // a path where code persists
+  | `param:${number}` // a parameter of the function being read (for its summary)
   | "fetched" // bytes from the network
   | "decoded"; // bytes decoded from base64, hex, rot13, compression
 
