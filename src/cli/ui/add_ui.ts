@@ -44,7 +44,12 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
     note: (text) => warn(ctx, text),
     fetched: (fetched) => {
       if (fetched.commit === null) return;
-      say(`${fetched.source.kind === "oci" ? "Pulled" : "Checked out"} ${commitLabel(fetched)}`);
+      const verb = fetched.source.kind === "oci"
+        ? "Pulled"
+        : fetched.source.type === "web"
+        ? "Downloaded and verified"
+        : "Checked out";
+      say(`${verb} ${commitLabel(fetched)}`);
     },
     found: (fetched, candidates) =>
       debug(ctx, `found ${candidates.length} skill(s) in ${fetched.base}`),
