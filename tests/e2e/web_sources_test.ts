@@ -72,6 +72,8 @@ Deno.test("add http://127.0.0.1:PORT installs a site's indexed skills with their
     assert.equal(entry.commit_sha, index.skills[i].digest);
   }
   assert.equal(await Deno.readTextFile(join(home, "beta", "references", "guide.md")), "Read me.\n");
+  const info = await runCli(["info", "beta"], { env });
+  assert.match(info.stdout, /^Digest +sha256:[0-9a-f]{64}$/m);
 
   const fresh = await runCli(["outdated", "--json"], { env });
   assert.doesNotMatch(fresh.stdout, /"status": "outdated"/, fresh.stdout);
@@ -147,6 +149,7 @@ Deno.test("the older /.well-known/skills/index.json, a direct SKILL.md URL and a
   ) {
     const add = await runCli(["add", url, "--yes"], { env });
     assert.equal(add.code, 0, `${url}: ${add.stderr}`);
+    assert.match(add.stderr, /Downloaded and verified sha256:[0-9a-f]{12}/);
   }
   assert.equal(await Deno.readTextFile(join(home, "legacy", "notes.md")), "Notes.\n");
   assert.equal((await Deno.stat(join(home, "packed", "run.sh"))).mode! & 0o111, 0o111);

@@ -46,7 +46,11 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
       : info.source,
   );
   // An OCI skill is pinned to a manifest digest, a git skill to a commit.
-  field(info.source === "oci" ? "Manifest" : "Commit", info.commit_sha);
+  // A website's skill is pinned to the digest of what was downloaded.
+  field(
+    info.source === "oci" ? "Manifest" : info.source === "web" ? "Digest" : "Commit",
+    info.commit_sha,
+  );
   field("Signed by", info.signed_by);
   field("Signature", info.signature === null ? null : inert(info.signature));
   field(

@@ -45,7 +45,12 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
     note: (text) => warn(ctx, text),
     fetched: (fetched) => {
       if (fetched.commit !== null) {
-        say(`${fetched.source.kind === "oci" ? "Pulled" : "Checked out"} ${commitLabel(fetched)}`);
+        const verb = fetched.source.kind === "oci"
+          ? "Pulled"
+          : fetched.source.type === "web"
+          ? "Downloaded and verified"
+          : "Checked out";
+        say(`${verb} ${commitLabel(fetched)}`);
       }
       // Who signed what was fetched, and how it was verified (runtime/signing, sigstore).
       const signature = describeSignature(fetched.signed);

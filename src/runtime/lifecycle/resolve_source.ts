@@ -105,7 +105,10 @@ async function resolveSource(
     // An https URL that names no repository plainly: a site that lists skills is a website;
     // anything else (no index, no answer) stays the git remote it was read as.
     const site = webSource(parsed.url);
-    const index = await findWellKnownIndex(site.url).catch(() => null);
+    // Ten seconds, as vercel-labs' CLI allows discovery: a host that does not answer is left
+    // to git, which reports it.
+    const index = await findWellKnownIndex(site.url, AbortSignal.timeout(10_000))
+      .catch(() => null);
     if (index !== null) return resolveParsed(site);
   }
   return resolveParsed(parsed);
