@@ -4,7 +4,8 @@
  * result each installed skill keeps under `$SKILLS_HOME/.cache`, redone when the rules
  * change (record.ts), and `skills lint`: the author's checks with the skill's scripts run
  * through the real runner (lint.ts), over every skill under the folders given, whose scripts
- * run when the command says so (lint_targets.ts: the trusted ones by default). The rules and
+ * run when the command says so (lint_targets.ts: the trusted ones by default), and the guide
+ * for skill authors built in for `skills lint --guide` (guide.ts). The rules and
  * their matching are pure (core/audit/engine.ts, core/audit/audit_rules.ts,
  * core/audit/lint_checks.ts); this folder only reads files and runs scripts.
  *
