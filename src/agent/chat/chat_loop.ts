@@ -68,7 +68,7 @@ export function emptyUsage(): TurnUsage {
   return { input_tokens: 0, output_tokens: 0, total_tokens: 0, requests: 0 };
 }
 
-export function addUsage(into: TurnUsage, from: TurnUsage): void {
+function addUsage(into: TurnUsage, from: TurnUsage): void {
   into.input_tokens += from.input_tokens;
   into.output_tokens += from.output_tokens;
   into.total_tokens += from.total_tokens;

@@ -85,7 +85,7 @@ export const { help, parse } = defineCommand(runSpec, ({ values, positionals, re
  * `--help` asks for the script's help. After a `--` (which is not passed on) nothing is
  * read: everything there is the script's, as typed.
  */
-export function scriptArguments(
+function scriptArguments(
   rest: readonly string[],
 ): { args: string[]; json: boolean; help: boolean } {
   const end = rest.indexOf("--");

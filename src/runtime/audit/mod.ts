@@ -5,7 +5,8 @@
  * change (record.ts), and `skills lint`: the author's checks with the skill's scripts run
  * through the real runner (lint.ts), over every skill under the folders given, whose scripts
  * run when the command says so (lint_targets.ts: by default the trusted ones whose files still
- * match the digest trusted, checked by runtime/trust's gate as `run` checks it). The rules and
+ * match the digest trusted, checked by runtime/trust's gate as `run` checks it), and the guide
+ * for skill authors built in for `skills lint --guide` (guide.ts). The rules and
  * their matching are pure (core/audit/engine.ts, core/audit/audit_rules.ts,
  * core/audit/lint_checks.ts); this folder only reads files and runs scripts.
  *
