@@ -36,6 +36,8 @@ interface Prepared {
 interface Deps {
   home: string;
   warn?: ((message: string) => void) | undefined;
+  /** Where notices go without `warn` (the library's log). */
+  log?: ((message: string) => void) | undefined;
   review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
 }
 
@@ -107,7 +109,7 @@ export async function commitWorkspace(
  * script's: made inert for the terminal.
  */
 function sayCommitted(committed: CommittedChanges, prepared: Prepared, deps: Deps): void {
-  const warn = deps.warn ?? ((message: string) => console.error(`warning: ${message}`));
+  const warn = deps.warn ?? deps.log ?? ((message: string) => console.error(`warning: ${message}`));
   const names = (list: readonly string[]) =>
     list.slice(0, 10).map((rel) => inert(rel)).join(", ") +
     (list.length > 10 ? `, … (${list.length} in all)` : "");
