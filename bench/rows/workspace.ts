@@ -49,6 +49,7 @@ export async function rows(ctx: BenchContext): Promise<BenchRow[]> {
     baseline,
     target: "informational: no worse than the two walks of before (1.7-2.5x)",
     pass: null,
-    note: "secret files found by name before the run; the diff read from the overlay, no walk after",
+    note:
+      "secret files found by name before the run; the diff read from the overlay, no walk after",
   }];
 }
