@@ -73,6 +73,21 @@ export function copyOnWrite(
 let noOverlaySaid = false;
 
 /**
+ * Why a run's diff is not applied at all: it did not end by itself — stopped by its timeout or
+ * Ctrl-C, or killed by SIGKILL or SIGTERM (the OOM killer, `kill`): inside bubblewrap a signal's
+ * death is the exit status 128 + its number. A script that exits on its own, even with an
+ * error, has its diff applied (its partial output is what a user debugs).
+ */
+function discardReason(outcome: RunOutcome): string | undefined {
+  if (outcome.error === "timeout" || outcome.error === "cancelled") {
+    return `the run was stopped (${outcome.error})`;
+  }
+  if (outcome.exitCode === 137) return "the script was killed (SIGKILL)";
+  if (outcome.exitCode === 143) return "the script was killed (SIGTERM)";
+  return undefined;
+}
+
+/**
  * The run's diff committed: discarded when the run was stopped, reviewed when asked, applied
  * otherwise; its loud lines said; the receipt's workspace corrected when the overlay never
  * mounted (the workspace was read-only after all).
@@ -88,9 +103,7 @@ export async function commitWorkspace(
     layer,
     engine: prepared.overlay!.engine,
     quarantine: join(deps.home, prepared.quarantine),
-    discard: outcome.error === "timeout" || outcome.error === "cancelled"
-      ? `the run was stopped (${outcome.error})`
-      : undefined,
+    discard: discardReason(outcome),
     review: deps.review,
   });
   sayCommitted(committed, prepared, deps);
