@@ -103,7 +103,8 @@ export const SURFACE_FLAGS = {
     value: "DIR",
     complete: "directory",
     description: `The folder scripts run in and may write (default: this directory;
-guarded paths stay read-only; SKILLS_READ_ONLY=1 keeps it read-only)`,
+each run's diff applied after it, guarded paths held back; SKILLS_READ_ONLY=1 keeps it
+read-only)`,
   },
 } as const satisfies Record<string, FlagSpec>;
 

@@ -177,8 +177,10 @@ Deno.test(
     await installFixtureSkill(lab.skillsHome, join(RUNNER_SKILLS, "sandbox-lab"));
     await lab.give(lab.home);
     await Deno.writeTextFile(join(lab.cwd, "data.txt"), "the user's data\n");
+    // --verbose: a run that changed nothing prints its receipt only when asked.
     const result = await lab.run([
       "run",
+      "--verbose",
       "sandbox-lab",
       "attempt",
       "write:made.txt",

@@ -80,6 +80,16 @@ sys.stderr.flush()
 time.sleep(60)
 `;
 
+const SELF_KILL = `# /// script
+# dependencies = []
+# ///
+"""Writes, then is killed with SIGKILL (as the OOM killer or kill -9 would) before it ends."""
+import os, signal
+open("half-done.txt", "w").write("written before the kill\\n")
+open("data.txt", "w").write("overwritten before the kill\\n")
+os.kill(os.getpid(), signal.SIGKILL)
+`;
+
 const WRITE = `# /// script
 # dependencies = []
 # ///
@@ -119,6 +129,7 @@ async function setup(): Promise<Lab> {
     "scripts/setuid.py": SETUID,
     "scripts/pth.py": PTH,
     "scripts/slow.py": SLOW,
+    "scripts/self_kill.py": SELF_KILL,
     "scripts/write.py": WRITE,
   });
   const env = { SKILLS_HOME: home, HOME: join(root.path, "user") };
@@ -295,6 +306,17 @@ Deno.test(
     assert.equal(await Deno.readTextFile(join(cwd, "report.txt")), "a report\n");
   },
 );
+
+Deno.test("a script killed with SIGKILL leaves the folder as it was", needsSandbox, async () => {
+  await using lab = await setup();
+  const cwd = await folder(lab, "self-killed");
+  await Deno.writeTextFile(join(cwd, "data.txt"), "the user's data\n");
+  const before = await listing(cwd);
+  const result = await lab.run(["workspace-attacker", "self_kill"], cwd);
+  assert.equal(result.code, 137, result.stderr);
+  assert.match(result.stderr, /changes were discarded: the script was killed \(SIGKILL\)/);
+  assert.equal(await listing(cwd), before);
+});
 
 Deno.test("--review declined writes nothing; accepted applies the diff", needsSandbox, async () => {
   await using lab = await setup();

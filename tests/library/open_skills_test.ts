@@ -224,3 +224,38 @@ Deno.test("openSkills({ workspace }) runs scripts in that folder, which they may
   assert.ok(ran.success, JSON.stringify(ran));
   assert.match(await Deno.readTextFile(join(workspace, "build.log")), /^build started in /);
 });
+
+Deno.test("openSkills({ reviewWorkspace }) is asked before a script's changes are applied", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "home");
+  const workspace = join(dir.path, "project");
+  await Deno.mkdir(workspace);
+  await Deno.chmod(workspace, 0o755);
+  const { installRunnerSkill } = await import("../helpers/install_fixture.ts");
+  await installRunnerSkill(home, "workspace-lab");
+  const asked: string[][] = [];
+  let answer = false;
+  await using skills = await openSkills({
+    installed: ["workspace-lab"],
+    env: ENV,
+    home,
+    workspace,
+    reviewWorkspace: (plan) => {
+      asked.push(plan.created);
+      return Promise.resolve(answer);
+    },
+  });
+  const run = { skill_name: "workspace-lab", script_name: "build_log" };
+  const declined = await skills.callTool("script_run", run);
+  assert.ok(declined.success, JSON.stringify(declined));
+  await assert.rejects(Deno.lstat(join(workspace, "build.log")), Deno.errors.NotFound);
+  answer = true;
+  const applied = await skills.callTool("script_run", run);
+  assert.ok(applied.success, JSON.stringify(applied));
+  assert.match(await Deno.readTextFile(join(workspace, "build.log")), /^build started in /);
+  assert.deepEqual(asked, [["build.log"], ["build.log"]]);
+  // The model is told what changed, and only that.
+  assert.deepEqual((applied as { receipt?: unknown }).receipt, {
+    files: { created: ["build.log"] },
+  });
+});

@@ -20,7 +20,7 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { CATALOG_POLL_MS, CatalogWatch } from "../surface/catalog_watch.ts";
 import { loadStoredSkills } from "./stored_skills.ts";
 import { createToolSurface } from "../surface/tools.ts";
-import type { ToolDefinition, ToolSurface } from "../surface/tool_surface.ts";
+import type { ToolDefinition, ToolSurface, ToolSurfaceOptions } from "../surface/tool_surface.ts";
 import { type SkillDefinition, toVirtualSkill } from "./virtual_skills.ts";
 
 export interface OpenSkillsOptions {
@@ -55,6 +55,12 @@ export interface OpenSkillsOptions {
    * writes only its work folder.
    */
   workspace?: string;
+  /**
+   * Asked before a script's changes to the workspace are applied: shown what the run created,
+   * changed, deleted and held back (`created`, `changed`, `deleted`, `heldBack`), it answers
+   * whether to apply them; false writes nothing. Without it the changes are applied.
+   */
+  reviewWorkspace?: ToolSurfaceOptions["reviewWorkspace"];
   /** Warnings and debug lines (toolset problems, script runs). */
   log?: (message: string) => void;
 }
@@ -169,6 +175,7 @@ export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skill
     enforceAllowedTools: options.enforceAllowedTools === true,
     allowUntrusted: options.allowUntrusted === true,
     ...(options.workspace ? { cwd: options.workspace } : {}),
+    ...(options.reviewWorkspace ? { reviewWorkspace: options.reviewWorkspace } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   return new SkillSet(surface, openedByPath, catalogWatch);

@@ -4,6 +4,7 @@
  * `tools.ts`.
  */
 
+import type { ScriptDeps } from "../../runtime/exec/prepared_run.ts";
 import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { Envelope } from "../../core/envelope.ts";
 import type { Catalog } from "../../runtime/catalog/catalog.ts";
@@ -72,6 +73,13 @@ export interface ToolSurfaceOptions {
   virtualSkills?: readonly VirtualSkill[];
   /** The user's directory: sandboxed scripts see it read-only as SKILLS_CALLER_DIR. */
   cwd?: string;
+  /**
+   * Asked before a script's changes to the workspace are applied (`skills run --review` for a
+   * model's runs): shown what the run created, changed, deleted and held back, it answers
+   * whether to apply them; false discards them (nothing is written). Without it the diff is
+   * applied, and the model gets what changed in the result's receipt.
+   */
+  reviewWorkspace?: ScriptDeps["review"];
   /**
    * The library: a stored skill's toolset tools are documented on activation and called
    * through `call_skill_tool`, never listed one by one, so the tools a program hands to one

@@ -319,6 +319,7 @@ class SkillToolSurface implements ToolSurface {
       log: this.#options.log,
       allowUntrusted: this.#options.allowUntrusted,
       cwd: this.#options.cwd,
+      review: this.#options.reviewWorkspace,
     };
   }
 

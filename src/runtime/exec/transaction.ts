@@ -36,6 +36,8 @@ interface Prepared {
 interface Deps {
   home: string;
   warn?: ((message: string) => void) | undefined;
+  /** Where notices go without `warn` (the library's log). */
+  log?: ((message: string) => void) | undefined;
   review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
 }
 
@@ -71,6 +73,21 @@ export function copyOnWrite(
 let noOverlaySaid = false;
 
 /**
+ * Why a run's diff is not applied at all: it did not end by itself — stopped by its timeout or
+ * Ctrl-C, or killed by SIGKILL or SIGTERM (the OOM killer, `kill`): inside bubblewrap a signal's
+ * death is the exit status 128 + its number. A script that exits on its own, even with an
+ * error, has its diff applied (its partial output is what a user debugs).
+ */
+function discardReason(outcome: RunOutcome): string | undefined {
+  if (outcome.error === "timeout" || outcome.error === "cancelled") {
+    return `the run was stopped (${outcome.error})`;
+  }
+  if (outcome.exitCode === 137) return "the script was killed (SIGKILL)";
+  if (outcome.exitCode === 143) return "the script was killed (SIGTERM)";
+  return undefined;
+}
+
+/**
  * The run's diff committed: discarded when the run was stopped, reviewed when asked, applied
  * otherwise; its loud lines said; the receipt's workspace corrected when the overlay never
  * mounted (the workspace was read-only after all).
@@ -86,9 +103,7 @@ export async function commitWorkspace(
     layer,
     engine: prepared.overlay!.engine,
     quarantine: join(deps.home, prepared.quarantine),
-    discard: outcome.error === "timeout" || outcome.error === "cancelled"
-      ? `the run was stopped (${outcome.error})`
-      : undefined,
+    discard: discardReason(outcome),
     review: deps.review,
   });
   sayCommitted(committed, prepared, deps);
@@ -107,7 +122,7 @@ export async function commitWorkspace(
  * script's: made inert for the terminal.
  */
 function sayCommitted(committed: CommittedChanges, prepared: Prepared, deps: Deps): void {
-  const warn = deps.warn ?? ((message: string) => console.error(`warning: ${message}`));
+  const warn = deps.warn ?? deps.log ?? ((message: string) => console.error(`warning: ${message}`));
   const names = (list: readonly string[]) =>
     list.slice(0, 10).map((rel) => inert(rel)).join(", ") +
     (list.length > 10 ? `, … (${list.length} in all)` : "");

@@ -515,9 +515,13 @@ function mappedFolders(
   request: SandboxRequest,
 ): { path: string; pins: string[] }[] {
   const pinsIn = (dir: string) => (plan.pins ?? []).filter((pin) => isWithin(dir, pin));
+  // A grant inside an overlay workspace is part of it (its writes join the diff): mounting
+  // it idmapped again, inside the merged view, would fail.
+  const overlaid = plan.layer !== undefined ? plan.callerDir : undefined;
   return [
     ...(plan.callerWritable && plan.callerDir !== undefined ? [plan.callerDir] : []),
-    ...(request.grants ?? []).map((grant) => grant.dir),
+    ...(request.grants ?? []).map((grant) => grant.dir)
+      .filter((dir) => overlaid === undefined || !isWithin(overlaid, dir)),
   ].map((path) => ({ path, pins: pinsIn(path) }));
 }
 

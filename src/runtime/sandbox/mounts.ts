@@ -18,7 +18,7 @@ import { findSecretFiles } from "../masks/secret_files.ts";
 import { sanitizedGitConfigs } from "../masks/clean_git_config.ts";
 
 /** A copy-on-write workspace: its engine and the run folder holding its upper layer. */
-export interface WorkspaceOverlay {
+interface WorkspaceOverlay {
   engine: "overlay" | "fuse-overlayfs";
   /** The run folder (runtime/workspace/layer.ts): `upper/` and `work/` inside. */
   layer: string;
@@ -40,7 +40,7 @@ export interface WorkspaceMounts {
  * merged view. fuse-overlayfs reads the lower layer through the filesystem like any process,
  * so there bubblewrap masks the lower layer too: the engine itself never reads a secret.
  */
-export function placeSecretMasks(
+function placeSecretMasks(
   masks: readonly string[],
   overlay: WorkspaceOverlay | undefined,
 ): { bwrap: string[]; init: string[] } {
@@ -49,7 +49,7 @@ export function placeSecretMasks(
 }
 
 /** The bubblewrap mounts, and the masks init.py makes over an overlay workspace. */
-export interface MountPlan extends BwrapMounts {
+interface MountPlan extends BwrapMounts {
   overlayMasks: string[];
   /** Secret folders hidden again over the kernel's overlay (empty for other engines). */
   overlayHidden: string[];

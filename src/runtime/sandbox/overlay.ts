@@ -12,12 +12,12 @@ import { lstatSyncOrNull } from "../os/fs.ts";
 
 export type OverlayEngine = "overlay" | "fuse-overlayfs";
 
-export type EngineChoice =
+type EngineChoice =
   | { engine: OverlayEngine; fuse?: string }
   | { engine: undefined; reason: string };
 
 /** fuse-overlayfs from the system's own folders (never a look-alike from PATH). */
-export function fuseOverlayfsPath(): string | undefined {
+function fuseOverlayfsPath(): string | undefined {
   for (const dir of ["/usr/bin", "/bin", "/usr/local/bin"]) {
     const path = `${dir}/fuse-overlayfs`;
     if (lstatSyncOrNull(path)?.isFile) return path;

@@ -22,7 +22,7 @@ import { heldBackReason, heldBackRoot } from "../../core/policy/workspace.ts";
 import type { LayerDiff } from "./diff.ts";
 
 /** One idempotent operation on the user's folder (workspace-relative paths). */
-export type ApplyOp =
+type ApplyOp =
   | { op: "delete"; rel: string }
   | { op: "dir"; rel: string; mode: number }
   | { op: "file"; rel: string; mode: number }
@@ -53,7 +53,7 @@ export interface ApplyJournal {
 }
 
 /** Whether a link at `rel` pointing at `target` stays inside the workspace. */
-export function linkStaysInside(rel: string, target: string): boolean {
+function linkStaysInside(rel: string, target: string): boolean {
   if (target === "" || isAbsolute(target)) return false;
   const resolved = normalize(join(dirname(rel), target));
   return resolved !== ".." && !resolved.startsWith("../") && !isAbsolute(resolved);

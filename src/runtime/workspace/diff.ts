@@ -19,10 +19,10 @@ import { join } from "../os/paths.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import type { OverlayEngineName } from "./types.ts";
 
-export type Engine = OverlayEngineName;
+type Engine = OverlayEngineName;
 
 /** A file or link the run left at `rel`: `created` when nothing was there before. */
-export interface DiffWrite {
+interface DiffWrite {
   rel: string;
   kind: "file" | "link";
   /** Permission bits as the script left them (set-uid, set-gid and sticky never kept). */
@@ -217,7 +217,7 @@ for path in sys.argv[1:]:
 `;
 
 /** Which of `dirs` carry an opaque xattr, asked of Python (Deno has no xattr calls). */
-export function opaqueFolders(dirs: string[]): Set<string> {
+function opaqueFolders(dirs: string[]): Set<string> {
   const python = ["/usr/bin/python3", "/bin/python3"].find((p) => lstatSyncOrNull(p) !== null) ??
     "python3";
   try {

@@ -30,7 +30,7 @@ export interface CommittedChanges {
   notMounted?: boolean | undefined;
 }
 
-export interface CommitRequest {
+interface CommitRequest {
   workspace: string;
   layer: RunLayer;
   engine: OverlayEngineName;
@@ -100,7 +100,7 @@ function nothing(why: string, plan?: ApplyPlan): CommittedChanges {
 }
 
 /** `3 created, 1 changed, 1 held back`: a plan in a few words. */
-export function describePlan(plan: ApplyPlan): string {
+function describePlan(plan: ApplyPlan): string {
   const parts = [
     [plan.created.length, "created"],
     [plan.changed.length, "changed"],

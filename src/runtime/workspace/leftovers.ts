@@ -14,7 +14,7 @@ import { type ApplyJournal, runJournal } from "./apply.ts";
 export const JOURNAL = "journal.json";
 
 /** What recovery did: folders rolled forward (the workspaces), folders discarded. */
-export interface Recovered {
+interface Recovered {
   applied: string[];
   discarded: number;
 }
