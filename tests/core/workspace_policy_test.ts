@@ -71,6 +71,7 @@ Deno.test("refusedGrant(): --write of a system folder is refused", () => {
     "it is a system folder (/usr)",
   );
   assert.equal(systemFolderOf("/usr/src/app"), undefined);
+});
 
 Deno.test("heldBackReason() holds back any .git at any depth, file or folder", () => {
   for (
