@@ -113,6 +113,12 @@ Deno.test("skills eval: a run that writes outside its workspace or reaches an un
             name: "probe",
             prompt: `PROBE ${escape} ${pong.url}`,
             assertions: ['The output contains "refused"'],
+          }, {
+            // the skill's own folder is in sight of the script, read-only
+            id: 2,
+            name: "probe skill folder",
+            prompt: `PROBE ${join(f.skillDir, "escaped.txt")} ${pong.url}`,
+            assertions: ['The output contains "refused"'],
           }],
         }),
       );
@@ -133,6 +139,17 @@ Deno.test("skills eval: a run that writes outside its workspace or reaches an un
       assert.match(transcript, /"net":"refused: /);
       const grading = await readJson(join(run, "grading.json"));
       assert.equal(grading.summary.pass_rate, 1);
+      await assert.rejects(Deno.stat(join(f.skillDir, "escaped.txt")), Deno.errors.NotFound);
+      const second = join(
+        f.root,
+        "report-writer-workspace",
+        "iteration-1",
+        "eval-2-probe-skill-folder",
+        "with_skill",
+        "run-1",
+      );
+      const secondTranscript = await Deno.readTextFile(join(second, "transcript.md"));
+      assert.match(secondTranscript, /"write":"refused: /);
     });
   } finally {
     await Deno.remove(outside, { recursive: true });
