@@ -11,7 +11,7 @@
 // The SDK's wildcard export maps `x.js` to a missing `x.js.d.ts`, hence the type hints.
 import { Server } from "@modelcontextprotocol/sdk/server";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { type CallToolResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Envelope, fail } from "../core/envelope.ts";
 import { isPlainObject } from "../core/manifest/validation.ts";
 import type { ToolSurface } from "../agent/surface/tool_surface.ts";

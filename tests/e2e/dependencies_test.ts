@@ -70,7 +70,7 @@ Deno.test("add resolves a diamond to the one tag both ranges allow, closes a cyc
 
   const tree = await runCli(["list", "--tree"], { env });
   assert.equal(tree.code, 0, tree.stderr);
-  assert.match(tree.stdout, /^app\n  base\n  style\n    base\n/m);
+  assert.match(tree.stdout, /^app\n {2}base\n {2}style\n {4}base\n/m);
 
   // Activating app makes what it requires available to the model too.
   const listed = await runCli(["list", "--json"], { env: { ...env, AGENT_SKILLS: "app" } });
