@@ -322,7 +322,12 @@ interface ScriptReview {
 
 type Script = SkillRecord["scripts"][number];
 
-const firstLine = (text: string) => text.split("\n")[0]!.slice(0, 200);
+/**
+ * A run's message as a finding shows it: its first line, bounded. The bound leaves room for
+ * the verified copy's path the runner names (~100 characters under a temporary home) and the
+ * reason after it, which is what the author needs.
+ */
+const firstLine = (text: string) => text.split("\n")[0]!.slice(0, 500);
 
 /**
  * One script: its --help first; when it cannot start (no uv, a missing module) that is the
