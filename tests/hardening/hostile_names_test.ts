@@ -74,10 +74,11 @@ for (const [label, argv] of CLI_ENTRY_POINTS) {
       } catch (error) {
         if (error instanceof assert.AssertionError) throw error;
         assert.ok(error instanceof SkillError, `${label} ${JSON.stringify(name)}: ${error}`);
-        // A script may be nested (`office/unpack`): a plain path of typeable parts is a
-        // script name like any other, refused only because no such script exists.
+        // A script may be nested (`office/unpack`) or at the skill root (`./find-polluter.sh`):
+        // a plain path of typeable parts, `./` before it or not, is a script name like any
+        // other, refused only because no such script exists.
         const nestedScript = label === "run (script name)" && error.code === "not_found" &&
-          /^[A-Za-z0-9][\w-]*(\/[A-Za-z0-9][\w-]*)+$/.test(name);
+          /^(?:\.\/)?[A-Za-z0-9][\w-]*(\/[A-Za-z0-9][\w-]*)*$/.test(name);
         assert.ok(
           error.code === "invalid_name" || error.code === "usage" || nestedScript,
           `${label} ${JSON.stringify(name)}: ${error.code} ${error.message}`,

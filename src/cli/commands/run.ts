@@ -210,7 +210,8 @@ function scriptDeps(options: RunOptions, ctx: Context, home: string): ScriptDeps
     warn: (message) => warn(ctx, message),
     review: options.review ? (plan) => reviewDiff(ctx, plan) : undefined,
     // A pipe or a file is the script's to read; a terminal is never read (its stdin closed).
-    stdin: options.scriptHelp ? undefined : ctx.pipedStdin?.(),
+    // Under --review stdin answers the question after the run, so the script gets none.
+    stdin: options.scriptHelp || options.review ? undefined : ctx.pipedStdin?.(),
   };
 }
 

@@ -9,7 +9,8 @@
 #   perl -f -e <this source> <syscalls> <folder>... -- <uid> <nproc> <as> <cpu> <fsize> <cwd>
 #        <command>...
 # where a folder may also be `overlay:<dir>` (the workspace made copy-on-write),
-# `mask:<file>` (a secret file masked over it) or `hide:<dir>` (a folder hidden over it);
+# `mask:<file>` (a secret file masked over it), `hide:<dir>` (a folder hidden over it) or
+# `shown:<file>` (a file bubblewrap shows sanitized, a git config: shown so again over it);
 # with PERL_BADLANG=0 and no other PERL* variable in the environment (runtime/sandbox/
 # sandbox_init.ts decides; without a PERL* variable nothing but this source runs, and `-f`
 # skips a site customisation file). <syscalls> are this architecture's numbers of unshare,
@@ -37,12 +38,13 @@
 # (scripts/gen_bundled.ts).
 
 my ($syscalls, @rest) = @ARGV;
-my (@folders, $overlay, @masks, @hides);
+my (@folders, $overlay, @masks, @hides, @shown);
 while (@rest && $rest[0] ne '--') {
     my $arg = shift @rest;
     if ($arg =~ m{^overlay:(/.*)$}s) { $overlay = $1 }
     elsif ($arg =~ m{^mask:(/.*)$}s) { push @masks, $1 }
     elsif ($arg =~ m{^hide:(/.*)$}s) { push @hides, $1 }
+    elsif ($arg =~ m{^shown:(/.*)$}s) { push @shown, $1 }
     else { push @folders, $arg }
 }
 shift @rest;
@@ -140,6 +142,18 @@ sub overlay_workspace {
 }
 
 if (defined $overlay) {
+    # The sanitized views bubblewrap bound (a git config without credentials), kept aside on a
+    # file of this sandbox's private /tmp before the overlay hides every mount below it.
+    my @kept;
+    for my $i (0 .. $#shown) {
+        my $aside = "/tmp/.skills-shown-$i";
+        open(my $fh, '>', $aside) or fail("cannot keep the sanitized $shown[$i]: $!");
+        close $fh;
+        my $path = $shown[$i];
+        syscall($mount, $path, $aside, 0, 4096, 0) == 0
+            or fail("cannot keep the sanitized $path: $!");
+        push @kept, [$aside, $path];
+    }
     eval { overlay_workspace(); 1 } or do {
         my $why = $@;
         chomp $why;
@@ -160,6 +174,14 @@ if (defined $overlay) {
         syscall($mount, $null, $path, 0, 4096, 0) == 0 or fail("cannot mask $path: $!");
         syscall($mount, $none, $path, 0, 32 | 4096 | 1 | 2 | 4, 0) == 0
             or fail("cannot mask $path read-only: $!");
+    }
+    # The sanitized views shown again over the merged view, read-only (never the original).
+    for my $pair (@kept) {
+        my ($aside, $path) = @$pair;
+        my $none = "none";
+        syscall($mount, $aside, $path, 0, 4096, 0) == 0 or fail("cannot show $path sanitized: $!");
+        syscall($mount, $none, $path, 0, 32 | 4096 | 1 | 2 | 4, 0) == 0
+            or fail("cannot show $path sanitized read-only: $!");
     }
 }
 

@@ -146,10 +146,8 @@ function rlimit(value: number): string {
 function initForm(request: InitRequest, tools: InitTools): "util-linux" | "perl" | "python" {
   const { uid, bridge, cwd, idmap } = request;
   if (bridge !== undefined) return "python";
-  // fuse-overlayfs (an ordinary user) is started by init.py alone, and only init.py keeps a
-  // sanitized git config aside to show it again over the kernel's overlay.
+  // fuse-overlayfs (an ordinary user) is started by init.py alone.
   if (request.overlay?.engine === "fuse-overlayfs") return "python";
-  if ((request.overlay?.shown.length ?? 0) > 0) return "python";
   if (!idmap?.length && cwd === undefined && request.overlay === undefined) {
     const missing = tools.prlimit === undefined ||
       (uid !== undefined && tools.setpriv === undefined);
@@ -202,6 +200,7 @@ function perlCommand(request: InitRequest, tools: InitTools): string[] {
     `overlay:${request.overlay.dir}`,
     ...request.overlay.hide.map((path) => `hide:${path}`),
     ...request.overlay.masks.map((path) => `mask:${path}`),
+    ...request.overlay.shown.map((path) => `shown:${path}`),
   ];
   return [
     perl.path,
