@@ -5,7 +5,7 @@ import type { Context } from "../../core/io.ts";
 import type { ApplyPlan } from "../../runtime/workspace/apply.ts";
 
 /** One line per path (the script's names made inert): created, changed, deleted, held back. */
-export function renderPlan(plan: ApplyPlan): string {
+function renderPlan(plan: ApplyPlan): string {
   const lines: string[] = ["The script's changes to the workspace:"];
   const list = (label: string, paths: readonly string[]) => {
     for (const rel of paths) lines.push(`  ${label.padEnd(10)} ${inert(rel)}`);
