@@ -293,3 +293,36 @@ Deno.test("skills chat reads REPL input from a pipe: slash commands, a turn, end
     assert.match(result.stderr, /Unknown command '\/bogus'\. Type \/help/);
   });
 });
+
+Deno.test("skills chat --review asks before a script's changes reach the workspace", async () => {
+  const buildScript = (): ScriptStep[] => [
+    { toolCalls: [{ name: "activate_skill", arguments: { name: "workspace-lab" } }] },
+    {
+      toolCalls: [{
+        name: "script_run",
+        arguments: { skill_name: "workspace-lab", script_name: "build_log" },
+      }],
+    },
+    (request) => ({ text: `receipt: ${JSON.stringify(lastToolEnvelope(request).receipt)}` }),
+  ];
+  for (const [answer, applied] of [["n", false], ["y", true]] as const) {
+    await withFixtures(buildScript(), async ({ home, env }) => {
+      const { installRunnerSkill } = await import("../helpers/install_fixture.ts");
+      await installRunnerSkill(home, "workspace-lab");
+      await using project = await tempDir("skills-chat-review-");
+      await Deno.chmod(project.path, 0o755);
+      const result = await runCli(["chat", "-p", "Build it", "--review"], {
+        env: env({ AGENT_SKILLS: "workspace-lab" }),
+        cwd: project.path,
+        stdin: `${answer}\n`,
+      });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /created +build\.log/);
+      assert.match(result.stderr, /Apply these changes to the workspace\? \[y\/N\]/);
+      const made = await Deno.lstat(join(project.path, "build.log")).then(() => true, () => false);
+      assert.equal(made, applied, result.stderr);
+      // The model is told what became of the changes.
+      assert.match(result.stdout, applied ? /"created":\["build\.log"\]/ : /declined at review/);
+    });
+  }
+});

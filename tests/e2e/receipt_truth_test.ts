@@ -29,6 +29,13 @@ with open("/proc/self/environ", "rb") as f:
 print(json.dumps(sorted(names)))
 `;
 
+const PWD_PY = `# /// script
+# dependencies = []
+# ///
+import json, os
+print(json.dumps({"PWD": os.environ.get("PWD"), "cwd": os.getcwd()}))
+`;
+
 const WRITE_PY = `# /// script
 # dependencies = []
 # ///
@@ -46,6 +53,7 @@ async function envLab() {
   await Deno.writeTextFile(join(dir, "SKILL.md"), SKILL_MD);
   await Deno.writeTextFile(join(dir, "scripts/names.py"), ENV_PY);
   await Deno.writeTextFile(join(dir, "scripts/write.py"), WRITE_PY);
+  await Deno.writeTextFile(join(dir, "scripts/pwd.py"), PWD_PY);
   await Deno.chmod(p.root, 0o755);
   const trusted = await p.cli(["trust", "env-lab", "--yes"], { cwd: p.root });
   assert.equal(trusted.code, 0, trusted.stderr);
@@ -85,6 +93,10 @@ Deno.test(
       assert.ok(receipt.env.includes(name), name);
     }
     assert.deepEqual(receipt.files.created, [], "the skill's own files are not the run's");
+    // PWD, one of them, names the workspace the script starts in.
+    const pwd = await p.cli(["run", "env-lab", "pwd", "--json"], { cwd: p.root });
+    const root = await Deno.realPath(p.root);
+    assert.deepEqual(JSON.parse(pwd.stdout), { PWD: root, cwd: root });
   },
 );
 

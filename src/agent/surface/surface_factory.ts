@@ -6,7 +6,7 @@ import { resolve } from "../../runtime/os/paths.ts";
 import { allowedToolsEnabled } from "./allowed_tools.ts";
 import type { CatalogWatch } from "./catalog_watch.ts";
 import { createToolSurface } from "./tools.ts";
-import type { ToolSurface } from "./tool_surface.ts";
+import type { ToolSurface, ToolSurfaceOptions } from "./tool_surface.ts";
 
 export interface SurfaceFactoryOptions {
   home: string;
@@ -26,6 +26,8 @@ export interface SurfaceFactoryOptions {
    * client or a provider would see the server's folders.
    */
   location?: "resource";
+  /** `chat --review`: asked before a script's changes to the workspace are applied. */
+  reviewWorkspace?: ToolSurfaceOptions["reviewWorkspace"];
 }
 
 /** A function that opens a fresh surface for a set of active skills. */
@@ -45,6 +47,7 @@ export function surfaceFactory(
       allowUntrusted: options.allowUntrusted === true,
       ...(options.cwd ? { cwd: options.cwd } : {}),
       ...(options.catalogWatch ? { catalogWatch: options.catalogWatch } : {}),
+      ...(options.reviewWorkspace ? { reviewWorkspace: options.reviewWorkspace } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
 }

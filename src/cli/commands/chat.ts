@@ -17,6 +17,8 @@ import {
 import { Repl, terminalObserver } from "../../agent/chat/repl.ts";
 import { redactSecrets } from "../../agent/chat/provider_errors.ts";
 import { surfaceFactory, workspaceDir } from "../../agent/surface/surface_factory.ts";
+import type { ApplyPlan } from "../../runtime/workspace/apply.ts";
+import { askToApply } from "../ui/workspace_ui.ts";
 import { watchSession } from "../../agent/surface/catalog_watch.ts";
 import { chatSpec } from "../specs/chat.ts";
 import { writeJson } from "../ui/render.ts";
@@ -47,6 +49,8 @@ export const { help, parse } = defineCommand(chatSpec, ({ values, positionals, c
     ...surfaceOptions(values),
     prompt,
     maxSteps: values["max-steps"] ?? DEFAULT_MAX_STEPS,
+    /** `--review`: each script's diff shown and asked about before it is applied. */
+    review: values.review === true,
   };
 });
 
@@ -69,6 +73,7 @@ export async function run(options: ChatOptions, ctx: Context): Promise<number> {
     allowUntrusted: session.allowUntrusted,
     env: ctx.env,
     cwd: workspaceDir(ctx.cwd, options.workspace),
+    ...(options.review ? { reviewWorkspace: (plan: ApplyPlan) => askToApply(ctx, plan) } : {}),
     // the surface's log carries runner/toolset debug lines (argv, durations, problems)
     log: (message) => debug(ctx, message),
   });

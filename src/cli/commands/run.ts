@@ -32,6 +32,7 @@ import { writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 import type { ApplyPlan } from "../../runtime/workspace/apply.ts";
+import { askToApply } from "../ui/workspace_ui.ts";
 
 const HINT = "Run `skills run --help` for usage";
 
@@ -208,19 +209,11 @@ function scriptDeps(options: RunOptions, ctx: Context, home: string): ScriptDeps
     write: options.write.map((path) => resolve(ctx.cwd, path)),
     allowNet: options.allowNet,
     warn: (message) => warn(ctx, message),
-    review: options.review ? (plan) => reviewDiff(ctx, plan) : undefined,
+    review: options.review ? (plan: ApplyPlan) => askToApply(ctx, plan) : undefined,
     // A pipe or a file is the script's to read; a terminal is never read (its stdin closed).
     // Under --review stdin answers the question after the run, so the script gets none.
     stdin: options.scriptHelp || options.review ? undefined : ctx.pipedStdin?.(),
   };
-}
-
-/** `--review`: the diff the run left, shown on stderr, and the question whether to apply it. */
-async function reviewDiff(ctx: Context, plan: ApplyPlan): Promise<boolean> {
-  const { renderPlan } = await import("../ui/workspace_ui.ts");
-  ctx.stderr.write(renderPlan(plan));
-  const { confirm } = await import("../ui/tty.ts");
-  return await confirm(ctx, "Apply these changes to the workspace?");
 }
 
 /**

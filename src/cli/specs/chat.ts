@@ -38,6 +38,11 @@ call (name, arguments, result, duration_ms) and token usage`),
       description: "Model requests per turn before giving up (default 12)",
     },
     workspace: SURFACE_FLAGS.workspace,
+    review: {
+      type: "boolean",
+      description: `Before a script's changes to the workspace are applied, show them and ask
+(declined, or no answer: nothing is written; the model is told)`,
+    },
     verbose: verboseFlag("Debug logs on stderr (requests, model warnings)"),
     help: HELP_FLAG,
   },

@@ -10,9 +10,8 @@ import { join } from "../os/paths.ts";
 import { type OverlayEngine, overlayEngine } from "../sandbox/overlay.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import type { ApplyPlan } from "../workspace/apply.ts";
-import { commitRun, type CommittedChanges } from "../workspace/finish.ts";
-import { openLayer, type RunLayer } from "../workspace/layer.ts";
-import { recoverRuns } from "../workspace/leftovers.ts";
+import type { CommittedChanges } from "../workspace/finish.ts";
+import { openLayer, type RunLayer, RUNS_FOLDER } from "../workspace/layer.ts";
 import type { ReceiptCollector } from "./receipt.ts";
 import type { RunOutcome } from "./runner.ts";
 
@@ -98,6 +97,13 @@ export async function commitWorkspace(
   layer: RunLayer,
   deps: Deps,
 ): Promise<CommittedChanges> {
+  // Reading, planning and applying a diff load only when a run wrote something (or was
+  // stopped, or never mounted its overlay): most runs leave an empty upper layer.
+  if (isEmpty(layer.upper) && !isEmpty(layer.work) && discardReason(outcome) === undefined) {
+    await layer.dispose();
+    return { created: [], changed: [], deleted: [], heldBack: [], dropped: [], skipped: [] };
+  }
+  const { commitRun } = await import("../workspace/finish.ts");
   const committed = await commitRun({
     workspace: prepared.overlay!.dir,
     layer,
@@ -165,7 +171,10 @@ export function receiptChanges(changes: CommittedChanges) {
  */
 export async function openRunLayer(prepared: Prepared, deps: Deps): Promise<RunLayer | undefined> {
   if (prepared.overlay === undefined) return undefined;
-  const recovered = await recoverRuns(deps.home);
+  // What a dead run left: looked at only when there is anything at all.
+  const recovered = isEmpty(join(deps.home, RUNS_FOLDER))
+    ? { applied: [] }
+    : await (await import("../workspace/leftovers.ts")).recoverRuns(deps.home);
   for (const workspace of recovered.applied) {
     deps.warn?.(`finished applying an interrupted run's changes to ${workspace}`);
   }
@@ -184,4 +193,12 @@ export function withLayer(
     ...sandbox,
     workspace: { ...sandbox.workspace, overlay: { engine, fuse, layer: layer.dir } },
   };
+}
+
+/** Whether `path` is an empty folder (or none). */
+function isEmpty(path: string): boolean {
+  try {
+    for (const _ of Deno.readDirSync(path)) return false;
+  } catch { /* none */ }
+  return true;
 }

@@ -228,6 +228,7 @@ fail("capabilities left after dropping privileges")
 
 if ($cwd ne "") {
     chdir $cwd or fail("cannot enter the workspace $cwd: $!");
+    $ENV{PWD} = $cwd;  # bubblewrap set it to where it started
 }
 delete $ENV{PERL_BADLANG};
 exec { $command[0] } @command or fail("cannot start $command[0]: $!");

@@ -359,6 +359,7 @@ cwd = config.get("cwd")
 if cwd is not None:
     try:
         os.chdir(cwd)
+        os.environ["PWD"] = cwd  # bubblewrap set it to where it started
     except OSError as error:
         fail("cannot enter the workspace %s: %s" % (cwd, error))
 
