@@ -13,9 +13,9 @@ import { findOnPath } from "../runtime/os/probe.ts";
 import { isLoopbackHost } from "./http_guard.ts";
 
 /** A request body (JSON-RPC) must arrive in full within this long. */
-export const BODY_TIMEOUT_MS = 10_000;
+const BODY_TIMEOUT_MS = 10_000;
 /** A request body larger than this is refused before it is parsed. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * The uid that owns the local TCP socket `clientPort` → `serverPort`, from the text of
