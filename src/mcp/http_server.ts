@@ -6,7 +6,11 @@
  * longer than `idleMs` is closed with its toolset processes, as is one the client ends with
  * DELETE, and every one on shutdown. Requests pass the guards of http_guard.ts first: the
  * bearer token (401, pointing at the protected-resource metadata of resource_metadata.ts),
- * the DNS-rebinding check (403).
+ * the DNS-rebinding check (403). Shares are fair (http_limits.ts): each client — a remote
+ * address, or on loopback the user owning the socket — holds at most
+ * MAX_SESSIONS_PER_CLIENT sessions and makes room only by closing its own idle ones, never
+ * another's; a request body that does not arrive in full within BODY_TIMEOUT_MS is answered
+ * 408 and frees its session.
  */
 
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
@@ -16,6 +20,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server";
 import type { ToolSurface } from "../agent/surface/tool_surface.ts";
 import { hasBearerToken, type ListenAddress, rebindingProblem } from "./http_guard.ts";
+import { type BodyRead, clientIdentity, readBody } from "./http_limits.ts";
 import { createMcpServer, type McpServerOptions } from "./server.ts";
 import { bearerChallenge, wellKnownResponse } from "./resource_metadata.ts";
 
@@ -31,6 +36,8 @@ interface ServeHttpOptions extends Omit<McpServerOptions, "surface"> {
   address: ListenAddress;
   /** The bearer token every request must carry; undefined only on loopback. */
   token: string | undefined;
+  /** The user's environment (its PATH finds python3, which reads who owns a local socket). */
+  env: Readonly<Record<string, string>>;
   /** A fresh tool surface (activation state) for a new session. */
   openSurface(): Promise<ToolSurface>;
   /** A session with no request for this long is closed. */
@@ -49,12 +56,15 @@ interface Session {
   lastSeen: number;
   /** POST responses still streaming (a tool call in progress). */
   busy: number;
-  /** The client's address (its sessions are counted against a per-address cap off loopback). */
+  /** The client's identity (http_limits.clientIdentity): its sessions count against its cap. */
   client: string;
 }
 
-/** Sessions one remote address may hold (LAN clients with the token); loopback shares one. */
-const MAX_SESSIONS_PER_CLIENT = 16;
+/**
+ * Sessions one client may hold: half the table, so no client takes every slot (an MCP host
+ * may well run dozens at once). Local clients whose user cannot be told share the table.
+ */
+const MAX_SESSIONS_PER_CLIENT = 64;
 
 function jsonRpcError(status: number, code: number, message: string, headers = {}): Response {
   return Response.json(
@@ -63,28 +73,11 @@ function jsonRpcError(status: number, code: number, message: string, headers = {
   );
 }
 
-/** The request body as JSON, refusing more than `limit` bytes; undefined when not JSON. */
-async function boundedJson(request: Request, limit: number): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > limit) throw new RangeError("too large");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body ?? new ReadableStream<Uint8Array>()) {
-    size += chunk.length;
-    if (size > limit) throw new RangeError("too large");
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
-  }
+/** The answer to a body refused by size or time. */
+function refusedBody(read: Extract<BodyRead, { refused: unknown }>): Response {
+  return read.refused === "timeout"
+    ? jsonRpcError(408, -32000, "Request timeout: the body did not arrive in time")
+    : jsonRpcError(413, -32000, "Request body too large");
 }
 
 /** `response` with `done` called once its body has been sent or abandoned. */
@@ -125,6 +118,8 @@ interface Served {
   sessions: Map<string, Session>;
   /** Set once shutdown begins: a request then gets 503. */
   closing: boolean;
+  /** The port listened on (a client's socket is found by it). */
+  port: number;
 }
 
 /**
@@ -132,7 +127,7 @@ interface Served {
  * phases: listen, sweep idle sessions, wait for the abort, shut down.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<void> {
-  const served: Served = { options, sessions: new Map(), closing: false };
+  const served: Served = { options, sessions: new Map(), closing: false, port: 0 };
   const http = await listen(served);
   const sweep = sweepIdle(served);
   try {
@@ -156,6 +151,7 @@ async function listen(served: Served): Promise<Deno.HttpServer<Deno.NetAddr>> {
     },
   }, (request, info) => handle(served, request, info));
   const bound = await listening;
+  served.port = bound.port;
   served.options.onListening?.({ hostname: address.hostname, port: bound.port });
   if (token === undefined) {
     log(
@@ -263,10 +259,27 @@ async function forward(served: Served, id: string, request: Request): Promise<Re
   // A standalone GET stream stays open while the session idles; only POSTs keep it busy.
   if (request.method !== "POST") return await transport.handleRequest(request);
   session.busy++;
-  const response = await transport.handleRequest(request).catch((error) => {
+  let read: BodyRead;
+  try {
+    read = await readBody(request);
+  } catch (error) {
     session.busy--;
     throw error;
-  });
+  }
+  if ("refused" in read) {
+    session.busy--;
+    return refusedBody(read);
+  }
+  if (read.json === undefined) {
+    session.busy--;
+    return jsonRpcError(400, -32700, "Parse error");
+  }
+  const response = await transport.handleRequest(request, { parsedBody: read.json }).catch(
+    (error) => {
+      session.busy--;
+      throw error;
+    },
+  );
   return whenSent(response, () => {
     session.busy--;
     session.lastSeen = performance.now();
@@ -282,30 +295,27 @@ async function initialize(
   if (request.method !== "POST") {
     return jsonRpcError(400, -32000, "Bad request: start a session with initialize (POST)");
   }
-  let body: unknown;
-  try {
-    body = await boundedJson(request, MAX_INITIALIZE_BYTES);
-  } catch {
-    return jsonRpcError(413, -32000, "Request body too large");
-  }
+  const read = await readBody(request, MAX_INITIALIZE_BYTES);
+  if ("refused" in read) return refusedBody(read);
+  const body = read.json;
   if (body === undefined) return jsonRpcError(400, -32700, "Parse error");
   if (!isInitializeRequest(body)) {
     return jsonRpcError(400, -32000, "Bad request: no valid session id; start with initialize");
   }
-  const client = (info.remoteAddr as Deno.NetAddr).hostname;
+  const client = await clientIdentity(
+    info.remoteAddr as Deno.NetAddr,
+    served.port,
+    served.options.env,
+  );
   const room = await makeRoom(served, client);
-  if (room === "busy") {
-    return jsonRpcError(
-      503,
-      -32000,
-      `Too many sessions (${MAX_SESSIONS}), all busy; try again later`,
-    );
+  if (room === "full") {
+    return jsonRpcError(503, -32000, `Too many sessions (${MAX_SESSIONS}); try again later`);
   }
   if (room === "client") {
     return jsonRpcError(
       429,
       -32000,
-      `Too many sessions from ${client} (${MAX_SESSIONS_PER_CLIENT}), all busy; end one first`,
+      "Too many sessions from this client, all busy; end one first",
     );
   }
   return await openSession(served, request, body, client);
@@ -324,25 +334,21 @@ async function closeSession(served: Served, id: string, reason: string): Promise
 }
 
 /**
- * Room for one more session: at the cap, the session idle longest gives way (one client
- * opening sessions in a loop cannot lock the others out: its own idle sessions go first);
- * a remote address past its own cap is refused. False when every session is busy.
+ * Room for one more session of `client`: at its own cap, its own session idle longest gives
+ * way (a client opening sessions in a loop replaces its own); refused ("client") when all of
+ * its sessions are busy. Another client's sessions never give way: with every slot taken,
+ * by clients holding at most their share each, the new session waits ("full").
  */
-async function makeRoom(served: Served, client: string): Promise<"ok" | "busy" | "client"> {
+async function makeRoom(served: Served, client: string): Promise<"ok" | "full" | "client"> {
   const { sessions } = served;
-  const loopback = /^(127\.|::1$|::ffff:127\.)/.test(client);
   const mine = [...sessions.values()].filter((s) => s.client === client);
-  if (!loopback && mine.length >= MAX_SESSIONS_PER_CLIENT) {
+  const cap = client === "loopback" ? MAX_SESSIONS : MAX_SESSIONS_PER_CLIENT;
+  if (mine.length >= cap) {
     const idle = mine.filter((s) => s.busy === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
     if (idle === undefined) return "client";
     await closeSession(served, idle.id, "evicted: its client opened another");
   }
-  if (sessions.size < MAX_SESSIONS) return "ok";
-  const idle = [...sessions.values()].filter((s) => s.busy === 0)
-    .sort((a, b) => a.lastSeen - b.lastSeen)[0];
-  if (idle === undefined) return "busy";
-  await closeSession(served, idle.id, "evicted: the server is full and it was idle longest");
-  return "ok";
+  return sessions.size < MAX_SESSIONS ? "ok" : "full";
 }
 
 /** An `initialize` without a session id: a new server over a new surface. */

@@ -124,6 +124,7 @@ async function serveOverHttp(
   await serveHttp({
     address: http.address,
     token: http.token,
+    env: ctx.env,
     // One surface per session: its own activation state and toolset processes.
     openSurface: () => openSurface(watch.view.active),
     idleMs: options.sessionTimeoutSeconds * 1000,

@@ -57,7 +57,7 @@ export function signaturePayload(placement: Placement, digest: string): string {
 }
 
 /** A signature found on a manifest, with the payload it says it signs (undefined: none). */
-export interface FoundSignature {
+interface FoundSignature {
   signature: string;
   payload: string | undefined;
 }

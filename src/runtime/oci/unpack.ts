@@ -15,7 +15,7 @@ const GIB = 1024 * 1024 * 1024;
 /** What one layer may unpack to (the limit a local directory has: 1 GiB in all). */
 export const MAX_LAYER_BYTES = GIB;
 /** What all layers of one pull (an index of skills) may unpack to together. */
-export const MAX_PULL_BYTES = 2 * GIB;
+const MAX_PULL_BYTES = 2 * GIB;
 /** Compressed bytes handed to gunzip at once: deflate inflates them at most ~1000-fold. */
 const IN_BYTES = 16 * 1024;
 /** The pieces gunzip gives out. */
@@ -28,7 +28,7 @@ export interface FileSink {
   open(path: string, executable: boolean): Promise<FileWriter>;
 }
 
-export interface FileWriter {
+interface FileWriter {
   write(piece: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
@@ -63,7 +63,7 @@ function gib(bytes: number): string {
 }
 
 /** One file as the layer held it: its path, sha256 (hex) and whether its owner may run it. */
-export interface UnpackedFile {
+interface UnpackedFile {
   path: string;
   sha256: string;
   executable: boolean;
@@ -73,7 +73,7 @@ export interface UnpackedFile {
 class LimitError extends Error {}
 
 /** Where the layer comes from, for messages: `oci://registry/repository@digest`, and its blob. */
-export interface LayerSource {
+interface LayerSource {
   where: string;
   /** `registry/repository`. */
   repository: string;
