@@ -226,7 +226,7 @@ interface WorkspaceDecision {
  * (`/home` itself). A write there by a script is a change to the system, and a root CLI would
  * make it as root: the workspace stays read-only there and a `--write` grant is refused.
  */
-export const SYSTEM_FOLDERS: readonly string[] = [
+const SYSTEM_FOLDERS: readonly string[] = [
   "/bin",
   "/boot",
   "/dev",

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from "../os/paths.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 
 /** A file shown at `target` with the text of `source`. */
-export interface ShownCopy {
+interface ShownCopy {
   source: string;
   target: string;
 }

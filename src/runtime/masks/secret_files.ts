@@ -18,12 +18,12 @@ import { basename, dirname, resolve } from "../os/paths.ts";
  * idle 2-core machine, with room for one loaded several times over (a refusal is safe, yet
  * stops an honest run).
  */
-export const SEARCH_BUDGET_MS = 10_000;
+const SEARCH_BUDGET_MS = 10_000;
 /** More masks than this is no project (each is a mount): the run is refused. */
-export const MAX_MASKS = 4_096;
+const MAX_MASKS = 4_096;
 
 /** What the sandbox must hide in one shown folder. */
-export interface SecretFinding {
+interface SecretFinding {
   /** Secret files, by their real paths (a symlinked one where it points). */
   files: string[];
   /** Folders hidden whole: secret folders (`.ssh`), and folders the search could not list. */

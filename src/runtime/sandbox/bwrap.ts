@@ -92,7 +92,7 @@ export interface MountPlan {
 }
 
 /** A file shown at `target` with the contents of `source` (read-only). */
-export interface ShownAs {
+interface ShownAs {
   source: string;
   target: string;
 }

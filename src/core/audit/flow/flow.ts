@@ -9,7 +9,7 @@ import { analyzeCode } from "./code_flow.ts";
 import type { Flow } from "./flow_model.ts";
 import { analyzeShell } from "./shell_flow.ts";
 
-export type { Flow, FlowKind } from "./flow_model.ts";
+export type { Flow } from "./flow_model.ts";
 
 /** The flows of `text`; never throws on malformed code (a script it cannot read has none). */
 export function analyzeFlows(language: CodeLanguage, text: string, inert: readonly Span[]): Flow[] {

@@ -20,7 +20,7 @@ export interface Word {
   fileOf?: boolean;
 }
 
-export interface Redirect {
+interface Redirect {
   op: string;
   target: Word;
 }
@@ -36,7 +36,7 @@ export interface Command {
 }
 
 /** How `$(…)` and `<(…)` are evaluated: the labels (and known text) of their output. */
-export type Substitute = (inner: string, offset: number) => { labels: Set<Label>; text?: string };
+type Substitute = (inner: string, offset: number) => { labels: Set<Label>; text?: string };
 
 export interface ShellVars {
   get(name: string): { value?: string; labels: Set<Label>; assembled: boolean } | undefined;
@@ -252,7 +252,7 @@ function blank(): Word {
 }
 
 /** The index of the `)` closing the `(` at `open`, quotes and nesting respected. */
-export function matchParen(text: string, open: number): number {
+function matchParen(text: string, open: number): number {
   let depth = 0;
   for (let k = open; k < text.length; k++) {
     const c = text[k];

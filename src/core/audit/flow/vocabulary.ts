@@ -127,7 +127,7 @@ export function persistPath(path: string): string | undefined {
 }
 
 /** Environment variables that are not secrets (where a path or a shell starts). */
-export const PLAIN_ENV = new Set([
+const PLAIN_ENV = new Set([
   "HOME",
   "PATH",
   "PWD",
