@@ -12,18 +12,13 @@ import { join } from "node:path";
 import { project } from "../helpers/project.ts";
 import { writeShellSkill, writeSkillMd } from "../helpers/tree.ts";
 import { cycloneDx16, spdx23 } from "../helpers/sbom_schemas.ts";
+import { sshKeyPair } from "../helpers/ssh_keys.ts";
 
+/** A fresh SSH key `dir/name` and an allowed-signers file naming it. */
 async function keypair(dir: string, name: string): Promise<{ key: string; signers: string }> {
-  const key = join(dir, name);
-  const out = await new Deno.Command("ssh-keygen", {
-    args: ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", key],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  const pub = (await Deno.readTextFile(`${key}.pub`)).split(" ").slice(0, 2).join(" ");
+  const { key, line } = await sshKeyPair(dir, name);
   const signers = join(dir, `${name}.allowed`);
-  await Deno.writeTextFile(signers, `${name}@example.com ${pub}\n`);
+  await Deno.writeTextFile(signers, line);
   return { key, signers };
 }
 
