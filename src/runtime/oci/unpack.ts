@@ -108,6 +108,7 @@ export async function unpackLayer(
   } catch (error) {
     if (error instanceof LimitError) {
       abandon = true;
+      gunzip.destroy();
       await fed.catch(() => {});
       throw error;
     }
@@ -124,6 +125,7 @@ interface Gunzip {
   write(piece: Uint8Array, done: (error?: Error | null) => void): unknown;
   end(): unknown;
   destroy(error?: Error): unknown;
+  once(event: "close", listener: () => void): unknown;
 }
 
 /**
@@ -138,13 +140,20 @@ async function feed(
   abandoned: () => boolean,
 ): Promise<string> {
   let broken = false;
+  // A write held back for a reader that is gone may never be called back: its close ends it.
+  const closed = new Promise<void>((resolve) => gunzip.once("close", resolve)).then(() => {
+    broken = true;
+  });
   const write = (slice: Uint8Array) =>
-    new Promise<void>((resolve) =>
-      gunzip.write(slice, (error) => {
-        if (error) broken = true;
-        resolve();
-      })
-    );
+    Promise.race([
+      closed,
+      new Promise<void>((resolve) =>
+        gunzip.write(slice, (error) => {
+          if (error) broken = true;
+          resolve();
+        })
+      ),
+    ]);
   try {
     for await (const piece of layer) {
       if (abandoned()) break;
