@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { git } from "../fixtures/git_repos.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
-import { keypair } from "../helpers/keys.ts";
+import { sshKeyPair as keypair } from "../helpers/ssh_keys.ts";
 import { readTree, writeSkillMd } from "../helpers/tree.ts";
 
 const signWith = (key: string) => ["-c", "gpg.format=ssh", "-c", `user.signingkey=${key}.pub`];

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempDir } from "../helpers/cli.ts";
-import { keypair } from "../helpers/keys.ts";
+import { sshKeyPair as keypair } from "../helpers/ssh_keys.ts";
 import { copyManifest, startRegistry } from "../helpers/oci_registry.ts";
 import { readTree, writeSkillMd } from "../helpers/tree.ts";
 
