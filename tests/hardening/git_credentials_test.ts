@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { setupLab } from "./sandbox_helpers.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
+import { needsSandbox, visibleFolder } from "../helpers/sandbox.ts";
 import { git } from "../fixtures/git_repos.ts";
 
 const TOKENS = {
@@ -52,13 +52,6 @@ function assertClean(label: string, text: string): void {
   }
 }
 
-/** A folder outside /tmp and the home (both hidden or private in the sandbox), removed after. */
-async function visibleFolder(): Promise<{ path: string } & AsyncDisposable> {
-  const path = await Deno.makeTempDir({ dir: Deno.cwd(), prefix: ".masks-repo-" });
-  await Deno.chmod(path, 0o755);
-  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
-}
-
 Deno.test(
   "a CI checkout's .git/config reaches the script without its token, and git still works",
   needsSandbox,
@@ -99,7 +92,7 @@ Deno.test(
   needsSandbox,
   async () => {
     await using lab = await setupLab();
-    await using repo = await visibleFolder();
+    await using repo = await visibleFolder(".masks-repo-");
     await checkout(repo.path);
     await Deno.mkdir(join(repo.path, "packages", "web"), { recursive: true });
     await git(repo.path, ["worktree", "add", "-q", join(repo.path, "wt"), "-b", "feature"]);

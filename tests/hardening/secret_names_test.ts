@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Lab, setupLab } from "./sandbox_helpers.ts";
-import { needsSandbox } from "../helpers/sandbox.ts";
+import { needsSandbox, visibleFolder } from "../helpers/sandbox.ts";
 import { writeTree } from "../helpers/tree.ts";
 
 const NESTED: Record<string, string> = {
@@ -86,7 +86,7 @@ Deno.test(
     await using lab = await setupLab();
     // Outside the workspace, where the sandbox shows the filesystem (read-only): not in /tmp,
     // which is private inside.
-    await using visible = await visibleFolder();
+    await using visible = await visibleFolder(".masks-outside-");
     const outside = visible.path;
     await writeTree(outside, {
       "shared/.env": "TOKEN=linked-target-secret",
@@ -110,13 +110,3 @@ Deno.test(
     ], ["--read-only"]);
   },
 );
-
-/** A folder outside /tmp and the home (both hidden or private in the sandbox), removed after. */
-async function visibleFolder(): Promise<{ path: string } & AsyncDisposable> {
-  const path = await Deno.makeTempDir({ dir: Deno.cwd(), prefix: ".masks-outside-" });
-  await Deno.chmod(path, 0o755);
-  return {
-    path,
-    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }),
-  };
-}

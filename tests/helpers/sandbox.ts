@@ -62,3 +62,22 @@ export function withoutSandboxNotice(text: string): string {
     "",
   );
 }
+
+/**
+ * A folder the sandbox shows as the rest of the filesystem (read-only), outside /tmp, /var/tmp
+ * and the home, which the sandbox makes private or hides: below the working directory when it
+ * is such a place, else below /srv (the tests run as root in CI; a clone under /tmp would make
+ * the working directory private too). Removed after.
+ */
+export async function visibleFolder(prefix: string): Promise<{ path: string } & AsyncDisposable> {
+  const cwd = Deno.cwd();
+  const home = Deno.env.get("HOME");
+  const hidden = ["/tmp", "/var/tmp", ...(home ? [home] : [])].some((dir) =>
+    cwd === dir || cwd.startsWith(`${dir}/`)
+  );
+  const parent = hidden ? "/srv" : cwd;
+  await Deno.mkdir(parent, { recursive: true });
+  const path = await Deno.makeTempDir({ dir: parent, prefix });
+  await Deno.chmod(path, 0o755);
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
