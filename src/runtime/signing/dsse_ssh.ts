@@ -7,7 +7,7 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { keygen } from "./ssh.ts";
+import { keygen, sshSignIn } from "./ssh.ts";
 
 /** The `-n` namespace of an attested skill set. */
 const SET_NAMESPACE = "agent-skills-set";
@@ -24,16 +24,8 @@ export function preAuthEncoding(payloadType: string, payload: Uint8Array): Uint8
 }
 
 /** The armored SSH signature of `data` made with the private key at `keyPath`. */
-export async function sshSignBytes(keyPath: string, data: Uint8Array): Promise<string> {
-  const out = await keygen(["-Y", "sign", "-q", "-f", keyPath, "-n", SET_NAMESPACE], data);
-  if (out.code !== 0 || !out.stdout.includes("BEGIN SSH SIGNATURE")) {
-    throw new SkillError(
-      "execution_failed",
-      `Cannot sign with ${keyPath}: ${out.stderr || "ssh-keygen made no signature"}`,
-      { hint: "Give an SSH private key without a passphrase (or load it in ssh-agent)" },
-    );
-  }
-  return out.stdout + "\n";
+export function sshSignBytes(keyPath: string, data: Uint8Array): Promise<string> {
+  return sshSignIn(SET_NAMESPACE, keyPath, data);
 }
 
 /**

@@ -44,11 +44,17 @@ export async function keygen(args: string[], stdin: Uint8Array): Promise<KeygenR
 }
 
 /** Signs `data` with the private key at `keyPath`; returns the armored SSH signature. */
-export async function sshSign(keyPath: string, data: string): Promise<string> {
-  const out = await keygen(
-    ["-Y", "sign", "-q", "-f", keyPath, "-n", SKILL_SIGNATURE_NAMESPACE],
-    new TextEncoder().encode(data),
-  );
+export function sshSign(keyPath: string, data: string): Promise<string> {
+  return sshSignIn(SKILL_SIGNATURE_NAMESPACE, keyPath, new TextEncoder().encode(data));
+}
+
+/** The armored SSH signature of `data` made with the key at `keyPath` in `namespace`. */
+export async function sshSignIn(
+  namespace: string,
+  keyPath: string,
+  data: Uint8Array,
+): Promise<string> {
+  const out = await keygen(["-Y", "sign", "-q", "-f", keyPath, "-n", namespace], data);
   if (out.code !== 0 || !out.stdout.includes("BEGIN SSH SIGNATURE")) {
     throw new SkillError(
       "execution_failed",
