@@ -11,6 +11,7 @@ import { COMMAND_INDEX } from "../src/cli/command_index.ts";
 import { renderHelp } from "../src/cli/spec.ts";
 import { SPECS } from "../src/cli/specs/all.ts";
 import { renderAgentTable, renderPeerDifferences } from "../src/core/agents.ts";
+import { renderTree } from "./gen_tree.ts";
 
 /** Where each command is explained at length (the topic documents beside this one). */
 const GUIDE: Record<string, string> = {
@@ -115,11 +116,13 @@ export function renderReference(): Promise<string> {
 /**
  * The blocks of other documents rendered from a table (`<!-- generated: NAME -->` … `<!-- end:
  * NAME -->`): the agents `skills link` knows (src/core/agents.ts), in docs/project-skills.md, and
- * where the peer CLI writes elsewhere, in docs/compatibility.md.
+ * where the peer CLI writes elsewhere, in docs/compatibility.md; and ARCHITECTURE.md's tree from
+ * each folder's mod.ts header (scripts/gen_tree.ts).
  */
 export const GENERATED_BLOCKS: readonly { file: string; name: string; render: () => string }[] = [
   { file: "docs/project-skills.md", name: "agents", render: renderAgentTable },
   { file: "docs/compatibility.md", name: "peer-agents", render: renderPeerDifferences },
+  { file: "ARCHITECTURE.md", name: "tree", render: () => renderTree() },
 ];
 
 /** `text` with each of its generated blocks rendered afresh (formatted as the file is). */
