@@ -6,6 +6,7 @@ export const addSpec = {
   name: "add",
   order: 90,
   summary: "Install skills from git, an OCI registry or a directory",
+  guide: "installing.md",
   usage: ["add <source> [options]", "add <source> --project [--agent <agent>...] [options]"],
   description: `Install skills from a git repository, an OCI registry or a local directory. The
 source is cloned (shallow where possible; a repository on this machine is read

@@ -6,6 +6,7 @@ export const checkSpec = {
   name: "check",
   order: 60,
   summary: "Diagnose skills, tools and $SKILLS_HOME",
+  guide: "reviewing.md",
   usage: ["check [--repair] [--json]"],
   description: `The doctor: one line per skill (✓ loaded, ○ inactive, ✗ failed to load, with the
 reason), a hint when nothing is active, whether python3, uv and git are available,

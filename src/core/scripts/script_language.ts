@@ -7,8 +7,6 @@
  * requirements.txt) is the launcher's own. Adding a language is adding a row.
  */
 
-export type ScriptLanguage = "python" | "bash" | "node" | "typescript";
-
 interface LanguageSpec {
   /** Lower-case extensions without the dot. */
   extensions: readonly string[];
@@ -25,7 +23,7 @@ interface LanguageSpec {
   install: string;
 }
 
-export const LANGUAGES: Readonly<Record<ScriptLanguage, LanguageSpec>> = {
+export const LANGUAGES = {
   python: {
     extensions: ["py"],
     shebang: ["python"],
@@ -62,7 +60,13 @@ export const LANGUAGES: Readonly<Record<ScriptLanguage, LanguageSpec>> = {
     label: "deno",
     install: "Install Deno (https://deno.com/)",
   },
-};
+} as const satisfies Readonly<Record<string, LanguageSpec>>;
+
+/** A language of the table: `python`, `bash`, `node`, `typescript`. */
+export type ScriptLanguage = keyof typeof LANGUAGES;
+
+/** A program a language's runner starts (`uv`, `python3`, `bash`, …), as the table names it. */
+export type RunnerProgram = (typeof LANGUAGES)[ScriptLanguage]["runners"][number]["program"];
 
 /** Programs the CLI itself starts besides the languages' runners (git, the sandbox, ssh-keygen). */
 const OWN_PROGRAMS = ["git", "bwrap", "ssh-keygen"];
@@ -114,11 +118,3 @@ export function shebangLanguage(firstLine: string): ScriptLanguage | undefined {
   }
   return undefined;
 }
-
-/** What a script of each language is run with, as `skills scripts` shows it. */
-export const INTERPRETER_LABEL: Readonly<Record<ScriptLanguage, string>> = {
-  python: LANGUAGES.python.label,
-  bash: LANGUAGES.bash.label,
-  node: LANGUAGES.node.label,
-  typescript: LANGUAGES.typescript.label,
-};

@@ -4,7 +4,7 @@
  * The three public functions never throw: every failure is a failure envelope.
  */
 
-import { INTERPRETER_LABEL } from "../../core/scripts/script_language.ts";
+import { LANGUAGES } from "../../core/scripts/script_language.ts";
 import { type Envelope, failFromError, ok } from "../../core/envelope.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
@@ -63,7 +63,7 @@ export function scriptList(
       skill.scripts.map((s) => ({
         name: s.name,
         path: s.path,
-        interpreter: INTERPRETER_LABEL[s.language],
+        interpreter: LANGUAGES[s.language].label,
       }));
     if (skillName !== undefined && skillName !== null) {
       const skill = findSkill(catalog, skillName);

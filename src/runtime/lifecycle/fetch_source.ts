@@ -275,7 +275,7 @@ async function pullOci(source: OciSource, request: RefRequest, root: string): Pr
       : "integrity_mismatch";
     throw new SkillError(
       code,
-      // pull.ts already names the artifact in its own refusals.
+      // oci/pull.ts already names the artifact in its own refusals.
       message.startsWith("Cannot install from ")
         ? message
         : `Cannot install from ${ociLabel(source, wanted)}: ${message}`,

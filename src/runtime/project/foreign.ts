@@ -116,7 +116,7 @@ function declaredNames(
 }
 
 /**
- * The peer's `computedHash` of a folder, walked as it walks (lockfile_peer.ts): every
+ * The peer's `computedHash` of a folder, walked as it walks (core/records/lockfile_peer.ts): every
  * regular file (no symlink) outside `.git` and `node_modules` folders — `__pycache__` and
  * `.pyc` files included, which this tool's own listing leaves out.
  */

@@ -5,14 +5,19 @@
  */
 
 import { findOnPath } from "../../os/probe.ts";
-import { LANGUAGES, type ScriptLanguage } from "../../../core/scripts/script_language.ts";
+import {
+  LANGUAGES,
+  type RunnerProgram,
+  type ScriptLanguage,
+} from "../../../core/scripts/script_language.ts";
 import { SkillError } from "../../../core/errors.ts";
 import { planPython, type PythonLaunch } from "./python.ts";
 
 export interface LaunchPlan {
   command: string;
   args: string[];
-  launcher: PythonLaunch["launcher"] | "bash" | "node" | "deno";
+  /** Python's own (uv, python3, `python -m uv`) or a runner of the language table. */
+  launcher: PythonLaunch["launcher"] | RunnerProgram;
   /** uv will fetch packages (PEP 723 dependencies or a requirements file): the index is granted. */
   fetchesPackages?: boolean;
 }
@@ -58,7 +63,7 @@ function planOtherLanguage(
     return {
       command: runner.program,
       args: [...runner.args, scriptPath, ...args],
-      launcher: runner.program as LaunchPlan["launcher"],
+      launcher: runner.program,
     };
   }
   const needed = spec.runners.map((r) => r.program).join(" or ");
