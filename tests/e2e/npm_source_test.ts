@@ -17,8 +17,9 @@ import { startNpmRegistry } from "../helpers/npm_registry.ts";
 import { project } from "../helpers/project.ts";
 import { readTree, writeTree } from "../helpers/tree.ts";
 
-const skillMd = (name: string, note = "First version.") =>
-  `---\nname: ${name}\ndescription: The ${name} skill for tests.\n---\n# ${name}\n\n${note}\n`;
+/** A SKILL.md a package ships. */
+const packagedSkill = (name: string, note = "First version.") =>
+  `---\nname: ${name}\ndescription: The ${name} skill, shipped in an npm package.\n---\n${note}\n`;
 
 /** A package folder: its package.json and files. */
 async function writePackage(
@@ -40,9 +41,9 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
       version: "1.0.0",
       agents: { skills: [{ name: "alpha", path: "./skills/alpha" }] },
     }, {
-      "skills/alpha/SKILL.md": skillMd("alpha"),
+      "skills/alpha/SKILL.md": packagedSkill("alpha"),
       "skills/alpha/references/guide.md": "Guide.\n",
-      "skills/undeclared/SKILL.md": skillMd("undeclared"),
+      "skills/undeclared/SKILL.md": packagedSkill("undeclared"),
       "index.js": "module.exports = 1;\n",
     }),
   );
@@ -51,14 +52,14 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
       name: "agentskills-pkg",
       version: "1.0.0",
       agentskills: { beta: "file:./docs/beta", elsewhere: "github:org/repo/skills/x" },
-    }, { "docs/beta/SKILL.md": skillMd("beta") }),
+    }, { "docs/beta/SKILL.md": packagedSkill("beta") }),
   );
   const layout = (version: string, note: string) =>
     writePackage(join(pkgs, `layout-${version}`), {
       name: "layout-pkg",
       version,
       skills: ["owner/repo@curated"],
-    }, { "skills/gamma/SKILL.md": skillMd("gamma", note) });
+    }, { "skills/gamma/SKILL.md": packagedSkill("gamma", note) });
   await registry.publish(await layout("1.0.0", "First version."));
 
   // The project's .npmrc names the registry and its token; the registry answers nothing without it.
@@ -176,13 +177,13 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
     async () => {
       await registry.publish(
         await writePackage(join(pkgs, "tamper"), { name: "tamper-pkg", version: "1.0.0" }, {
-          "skills/delta/SKILL.md": skillMd("delta"),
+          "skills/delta/SKILL.md": packagedSkill("delta"),
         }),
       );
       const other = await writePackage(join(pkgs, "tamper-other"), {
         name: "tamper-pkg",
         version: "1.0.0",
-      }, { "skills/delta/SKILL.md": skillMd("delta", "Tampered.") });
+      }, { "skills/delta/SKILL.md": packagedSkill("delta", "Tampered.") });
       const packed = await new Deno.Command("npm", {
         args: ["pack", "--pack-destination", p.dir, "--loglevel=error"],
         cwd: other,

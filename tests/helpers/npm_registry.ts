@@ -6,6 +6,7 @@
 
 import { join } from "node:path";
 import { ensureVerdaccio } from "../../scripts/npm_registry.ts";
+import { freePort } from "./oci_registry.ts";
 
 export interface NpmRegistry extends AsyncDisposable {
   /** `http://127.0.0.1:PORT/` */
@@ -18,13 +19,6 @@ export interface NpmRegistry extends AsyncDisposable {
   storage: string;
   /** `npm publish` of a package folder to this registry; throws with npm's output on failure. */
   publish(dir: string): Promise<void>;
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
 }
 
 async function waitUntilUp(url: string, child: Deno.ChildProcess): Promise<void> {
