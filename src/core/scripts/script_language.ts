@@ -2,7 +2,7 @@
  * The languages skills ship scripts in, as one table: a language is one row (its file
  * extensions, the interpreters a `#!` line may name, the programs that run it in order of
  * preference, the label `skills scripts` shows and what to install when none is there).
- * Launching (runtime/exec/sandbox.ts) and the binary's `--allow-run` list (deno.json, checked
+ * Launching (runtime/exec/languages/launch_plan.ts) and the binary's `--allow-run` list (deno.json, checked
  * by tests/architecture) are read from here; Python's dependency handling (uv, PEP 723,
  * requirements.txt) is the launcher's own. Adding a language is adding a row.
  */
@@ -29,7 +29,7 @@ export const LANGUAGES: Readonly<Record<ScriptLanguage, LanguageSpec>> = {
   python: {
     extensions: ["py"],
     shebang: ["python"],
-    // uv first when the script needs packages (runtime/exec/sandbox.ts decides).
+    // uv first when the script needs packages (runtime/exec/languages/python.ts decides).
     runners: [{ program: "uv", args: ["run", "--script"] }, { program: "python3", args: [] }, {
       program: "python",
       args: [],

@@ -23,7 +23,7 @@ import {
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
-import { sandboxRequestFor } from "./sandbox.ts";
+import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace.ts";
@@ -96,7 +96,7 @@ export interface ResolvedRun {
   /** The trusted digest of the skill as listed (null for a bundled one). */
   digest: string | null;
   skillKey: string;
-  /** The skill's cache folder's id (exec/sandbox.ts skillCacheIdOf of the key). */
+  /** The skill's cache folder's id (exec/spawn/skill_identity.ts skillCacheIdOf of the key). */
   skillCacheId: string;
   skillGeneration: string;
   otherSkills: string[];

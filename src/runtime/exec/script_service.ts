@@ -22,7 +22,7 @@ import {
   type SkillRecord,
 } from "../catalog/catalog.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
-import { skillCacheIdOf, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
+import { skillCacheIdOf, skillGenerationOf, skillKeyOf } from "./spawn/skill_identity.ts";
 import {
   executeRun,
   outcomeEnvelope,
