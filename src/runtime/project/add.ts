@@ -353,6 +353,8 @@ async function installSelected<S extends Scope>(
   const installed = closure.length > 0
     ? await commitClosure([...accepted, ...dependencies.plans.map((d) => d.plan)], steps)
     : await commitAccepted(accepted, steps, refuse);
+  // A dependency installed already is required by these skills too (`why`, `remove`).
+  await change.recordRequirers(dependencies.requirers);
   const already = [...planning.already, ...dependencies.already];
   const links = await steps.settle(installed, already);
   return { installed, already, refused, links };
@@ -362,6 +364,8 @@ async function installSelected<S extends Scope>(
 interface ClosurePlans<P, E> {
   plans: { plan: P; fetched: Fetched }[];
   already: AlreadyInstalled<E>[];
+  /** Dependencies installed already, and the skills of this install that require them. */
+  requirers: { canonical: string; requiredBy: string[] }[];
 }
 
 /**
@@ -375,7 +379,11 @@ async function planClosure<S extends Scope>(
   asker: AddAsker,
   steps: ScopeSteps<PlanFor<S>, PlanFor<S>["entry"]>,
 ): Promise<ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]>> {
-  const out: ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]> = { plans: [], already: [] };
+  const out: ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]> = {
+    plans: [],
+    already: [],
+    requirers: [],
+  };
   for (const member of closure) {
     const planning = await change.planEach(member.fetched, [member.candidate], {
       allowRisky: options.plan.allowRisky,
@@ -396,6 +404,9 @@ async function planClosure<S extends Scope>(
     if (risky[0] !== undefined) throw risky[0].error;
     out.plans.push(...planning.plans.map((plan) => ({ plan, fetched: member.fetched })));
     out.already.push(...planning.already);
+    for (const already of planning.already) {
+      out.requirers.push({ canonical: already.canonical, requiredBy: [...member.requiredBy] });
+    }
   }
   return out;
 }

@@ -300,7 +300,9 @@ function unneededAfter(
   for (let grew = true; grew;) {
     grew = false;
     for (const [name, by] of requiredBy) {
-      if (gone.has(name) || by.length === 0 || !by.every((n) => gone.has(n))) continue;
+      // A requirer no longer installed (removed before) needs nothing any more.
+      const needs = by.filter((n) => requiredBy.has(n) && !gone.has(n));
+      if (gone.has(name) || by.length === 0 || needs.length > 0) continue;
       gone.add(name);
       out.push(name);
       grew = true;
@@ -350,7 +352,9 @@ function chainsTo(
 ): string[][] {
   const out: string[][] = [];
   const walk = (at: string, below: string[]) => {
-    const parents = (requiredBy.get(at) ?? []).filter((p) => !below.includes(p));
+    const parents = (requiredBy.get(at) ?? []).filter((p) =>
+      requiredBy.has(p) && !below.includes(p)
+    );
     if (parents.length === 0) {
       out.push([at, ...below]);
       return;
