@@ -93,7 +93,10 @@ function sourceKey(resolved: SourceRequest): string {
 
 /** The requirements a chosen candidate states, each with the path that reached it. */
 function pendingOf(candidate: Candidate, path: readonly string[]): Pending[] {
-  const { requirements, problems } = requirementsOf(candidate.manifest?.metadata);
+  const { requirements, problems } = requirementsOf(
+    candidate.manifest?.metadata,
+    candidate.manifest?.toolhiveRequires,
+  );
   const here = [...path, candidate.canonical ?? candidate.rel];
   if (problems.length > 0) {
     throw new SkillError(
