@@ -132,6 +132,45 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
   );
 
   await t.step(
+    "--from-node-modules adds what the installed packages declare, at their installed version, with no network",
+    async () => {
+      const app = join(p.dir, "node-app");
+      await Deno.mkdir(app, { recursive: true });
+      await git(app, ["init", "--quiet"]);
+      await Deno.writeTextFile(
+        join(app, "package.json"),
+        JSON.stringify({
+          name: "app",
+          private: true,
+          dependencies: { "agentskills-pkg": "^1.0.0" },
+        }),
+      );
+      await Deno.copyFile(join(p.root, ".npmrc"), join(app, ".npmrc"));
+      const npm = await new Deno.Command("npm", {
+        args: ["install", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd: app,
+        env: { npm_config_cache: join(p.dir, "npm-cache") },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.ok(npm.success, new TextDecoder().decode(npm.stderr));
+      // No registry now: the files come from node_modules.
+      await Deno.remove(join(app, ".npmrc"));
+      const add = await cli(["add", "--from-node-modules", "--project", "--yes"], { cwd: app });
+      assert.equal(add.code, 0, add.stderr);
+      const lock = JSON.parse(await Deno.readTextFile(join(app, "skills-lock.json")));
+      assert.deepEqual(Object.keys(lock.skills), ["beta"]);
+      assert.equal(lock.skills.beta.sourceUrl, "npm:agentskills-pkg");
+      assert.equal(lock.skills.beta.tag, "^1.0.0");
+      const hidden = JSON.parse(
+        await Deno.readTextFile(join(app, "node_modules", ".package-lock.json")),
+      );
+      const integrity = hidden.packages["node_modules/agentskills-pkg"].integrity;
+      assert.equal(lock.skills.beta.commit, `1.0.0@${integrity}`);
+    },
+  );
+
+  await t.step(
     "install --frozen restores the lockfile in a fresh clone; a wrong integrity is refused",
     async () => {
       const clone = await freshClone(p.root, p.dir);
