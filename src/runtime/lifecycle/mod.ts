@@ -38,5 +38,6 @@ export const LAYER = {
     "runtime/signing",
     "runtime/governance",
     "runtime/web",
+    "runtime/services",
   ],
 } as const;
