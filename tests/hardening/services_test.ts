@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { alive, deadPid, descendants, survivors } from "../helpers/processes.ts";
 import { needsSandbox } from "../helpers/sandbox.ts";
 import { accepts, freePort, serviceFixture } from "../helpers/services.ts";
+import { installFixtureSkill, RUNNER_SKILLS } from "../helpers/install_fixture.ts";
+import { userLab } from "../helpers/unprivileged.ts";
+import { runCli } from "../helpers/cli.ts";
 
 const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
 
@@ -181,5 +184,62 @@ Deno.test({
     assert.equal(stop.code, 0, stop.stderr);
     assert.match(stop.stdout, /had ended already/);
     assert.ok(alive(Deno.pid), "the reused pid was not signalled");
+  },
+});
+
+Deno.test({
+  name:
+    "as an ordinary user (fuse-overlayfs) a service's --write folder is live and its other writes wait for the stop",
+  ...linuxSandbox,
+  ignore: linuxSandbox.ignore || Deno.uid() !== 0, // the lab drops from root to a user
+  fn: async () => {
+    await using lab = await userLab();
+    await installFixtureSkill(lab.skillsHome, join(RUNNER_SKILLS, "companion-lab"));
+    await Deno.mkdir(join(lab.cwd, ".companion"));
+    await lab.give(lab.home);
+    await lab.give(lab.cwd);
+    const run = (args: string[]) => lab.run(args, { fuse: true });
+    const started = await run([
+      "run",
+      "--background",
+      "--json",
+      "--write",
+      ".companion",
+      "companion-lab",
+      "companion",
+      "--project-dir",
+      ".companion",
+    ]);
+    assert.equal(started.code, 0, started.stderr);
+    const service = JSON.parse(started.stdout);
+    const info = JSON.parse(service.output.split("\n")[0]);
+    try {
+      await Deno.writeTextFile(join(info.screen_dir, "a.html"), "<p>from the agent</p>");
+      assert.match(await (await fetch(service.urls[0])).text(), /from the agent/);
+      const click = await fetch(`${service.urls[0]}click`, { method: "POST", body: "{}" });
+      await click.body?.cancel();
+      assert.match(await Deno.readTextFile(join(info.state_dir, "events")), /"click"/);
+      await assert.rejects(Deno.lstat(join(lab.cwd, "companion.log")), Deno.errors.NotFound);
+    } finally {
+      const stop = await run(["stop", service.id]);
+      assert.equal(stop.code, 0, stop.stderr);
+    }
+    assert.match(await Deno.readTextFile(join(lab.cwd, "companion.log")), /POST \/click/);
+    assert.equal(await accepts(service.ports[0].host), false);
+  },
+});
+
+Deno.test({
+  name: "without the OS sandbox a service is refused, never started unconfined",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const result = await runCli(
+      ["run", "--background", "companion-lab", "companion", "--project-dir", ".companion"],
+      { env: { ...fx.env, SKILLS_SANDBOX: "off" }, cwd: fx.workspace },
+    );
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /services run only inside the sandbox/);
+    assert.deepEqual((await fx.services()).filter((s) => s.status === "running"), []);
   },
 });

@@ -314,6 +314,10 @@ def bind_live(kept):
 overlay = config.get("overlay")
 if overlay:
     kept = keep_shown(overlay.get("shown", []))
+    if config.get("live") and overlay["engine"] != "overlay":
+        # In bubblewrap's user namespace, binds are made in a mount namespace of init's own
+        # (as fuse-overlayfs's mount is: overlay_workspace unshares again, harmlessly).
+        checked(libc_calls(), libc_calls()["unshare"](0x00020000), "unshare the mount namespace")
     live = keep_live(config.get("live") or [], config.get("uid"))
     try:
         overlay_workspace(overlay, config.get("uid"))
