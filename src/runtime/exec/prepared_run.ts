@@ -83,6 +83,12 @@ export interface ScriptDeps {
    * MAX_SCRIPT_STDIN_BYTES); absent (a terminal, chat, MCP, the library): stdin is closed.
    */
   stdin?: ReadableStream<Uint8Array> | undefined;
+  /**
+   * A service (`skills run --background`, runtime/services): its ports relayed through Unix
+   * sockets in `relayDir`, its `--write` folders live, and its diff applied when it is stopped
+   * (by `skills stop`, its idle timeout or its lifetime) rather than discarded. Needs the sandbox.
+   */
+  service?: { relayDir: string; maxPorts: number } | undefined;
 }
 
 /**
@@ -147,8 +153,18 @@ export async function prepareResolved(
     skill,
     sandboxScope(resolved, cwd, workspace, limits, receipt, deps),
   );
+  if (sandbox === undefined && deps.service !== undefined) {
+    throw new SkillError(
+      "dependency_unavailable",
+      `Cannot start '${script.name}' as a service: services run only inside the sandbox (bubblewrap), which is not in force`,
+      { hint: "Install bubblewrap, or run the script in the foreground" },
+    );
+  }
   if (sandbox === undefined) policyMode(env, workspace, deps);
-  else receipt.base.sandbox = "bubblewrap";
+  else {
+    receipt.base.sandbox = "bubblewrap";
+    if (deps.service !== undefined) sandbox.service = deps.service;
+  }
   const overlay = sandbox === undefined
     ? undefined
     : copyOnWrite(sandbox, workspace, receipt, deps.warn);
