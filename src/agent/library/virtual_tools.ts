@@ -8,7 +8,7 @@
  */
 
 import { type Envelope, fail, type FailureEnvelope, ok } from "../../core/envelope.ts";
-import { quoteName } from "../../core/manifest/names.ts";
+import { quoteName } from "../../core/names.ts";
 import { escapeXml, oneLine } from "../surface/system_prompt.ts";
 import type { ToolDefinition, VirtualSkill } from "../surface/tool_surface.ts";
 

@@ -13,7 +13,7 @@ import {
   isValidSkillName,
   qualifiedToolName,
   quoteName,
-} from "../../core/manifest/names.ts";
+} from "../../core/names.ts";
 import type { Catalog, SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { listScriptFiles } from "../../runtime/catalog/contents.ts";
 import { readSkillBody } from "../../runtime/catalog/loader.ts";

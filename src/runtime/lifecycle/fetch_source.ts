@@ -28,11 +28,7 @@ import { archiveLimits } from "../web/entries.ts";
 import { fetchWebFile, fetchWellKnown } from "../web/fetch_web.ts";
 import type { Signed } from "../signing/policy.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import {
-  canonicalSkillName,
-  isValidSkillName,
-  publishedSkillKey,
-} from "../../core/manifest/names.ts";
+import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../../core/names.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 
