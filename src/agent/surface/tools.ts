@@ -50,7 +50,7 @@ import type {
   ToolSurfaceOptions,
   VirtualSkill,
 } from "./tool_surface.ts";
-import { callVirtualTool, dispatchTarget, renderSkillTools } from "../library/virtual_tools.ts";
+import { callVirtualTool, dispatchTarget, renderSkillTools } from "./virtual_tools.ts";
 import { skillToolDefinitions } from "./tool_definitions.ts";
 import { modelCanInvoke, userCanInvoke, withArguments } from "./invocation.ts";
 
