@@ -50,6 +50,8 @@ const FILE_EXTENSIONS = [...SOURCE_EXTENSIONS, "md", "json", "yaml", "txt"];
  * that ends with it, with a module's extension when it has none.
  */
 function resolves(path: string, tree: ReadonlySet<string>, byTail: ReadonlyMap<string, number>) {
+  // Generated modules are git-ignored (and may not be written yet): their scripts exist.
+  if (/^(src\/)?generated(\/|$)/.test(path)) return true;
   const bare = path.replace(/\/$/, "");
   const last = bare.slice(bare.lastIndexOf("/") + 1);
   const dot = last.lastIndexOf(".");

@@ -19,7 +19,7 @@ interface SkillResources {
   tools: readonly string[];
   /** Toolsets that could not be loaded, one line each. */
   problems: readonly string[];
-  /** A virtual skill's `<skill_tools>` block (library/virtual_tools.ts), if it has tools. */
+  /** A virtual skill's `<skill_tools>` block (virtual_tools.ts), if it has tools. */
   skillTools?: string;
 }
 

@@ -71,13 +71,18 @@ export type RunnerProgram = (typeof LANGUAGES)[ScriptLanguage]["runners"][number
 /** Programs the CLI itself starts besides the languages' runners (git, the sandbox, ssh-keygen). */
 const OWN_PROGRAMS = ["git", "bwrap", "ssh-keygen"];
 
-/** Every program name the binary may start: its `--allow-run` list, in a stable order. */
-export function allowedPrograms(): string[] {
-  const programs = [...OWN_PROGRAMS];
+/** Every program a language's runner starts (uv, python3, python, bash, node, deno), once each. */
+export function runnerPrograms(): RunnerProgram[] {
+  const programs: RunnerProgram[] = [];
   for (const spec of Object.values(LANGUAGES)) {
     for (const { program } of spec.runners) if (!programs.includes(program)) programs.push(program);
   }
   return programs;
+}
+
+/** Every program name the binary may start: its `--allow-run` list, in a stable order. */
+export function allowedPrograms(): string[] {
+  return [...OWN_PROGRAMS, ...runnerPrograms().filter((p) => !OWN_PROGRAMS.includes(p))];
 }
 
 const BY_EXTENSION = new Map<string, ScriptLanguage>(

@@ -12,7 +12,7 @@ import {
   canonicalSkillName,
   isValidSkillName,
   quoteName,
-} from "../../core/manifest/names.ts";
+} from "../../core/names.ts";
 import {
   type Catalog,
   findScript,

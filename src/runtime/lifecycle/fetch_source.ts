@@ -30,11 +30,7 @@ import { fetchWebFile, fetchWellKnown } from "../web/fetch_web.ts";
 import { fetchNpmPackage } from "../npm/fetch_npm.ts";
 import type { Signed } from "../signing/policy.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import {
-  canonicalSkillName,
-  isValidSkillName,
-  publishedSkillKey,
-} from "../../core/manifest/names.ts";
+import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../../core/names.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 

@@ -20,7 +20,7 @@ import {
   type Lockfile,
   withLockedSkill,
 } from "../../core/records/lockfile_model.ts";
-import { publishedSkillKey } from "../../core/manifest/names.ts";
+import { publishedSkillKey } from "../../core/names.ts";
 import { peerHashesFolder, peerInstalledFiles } from "../../core/records/lockfile_peer.ts";
 import { combineDigest } from "../../core/records/digest.ts";
 import {
