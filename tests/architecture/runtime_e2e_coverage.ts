@@ -30,7 +30,6 @@ export const RUNTIME_E2E_COVERED: Readonly<Record<string, string>> = {
   "src/runtime/inspect/skill_info.ts": "tests/e2e/cli/catalog_cli_test.ts",
   "src/runtime/inspect/skill_states.ts": "tests/e2e/cli/check_states_test.ts",
   "src/runtime/inspect/toolset_probe.ts": "tests/e2e/cli/check_states_test.ts",
-  "src/runtime/lifecycle/install_plan.ts": "tests/e2e/lifecycle/lifecycle_test.ts",
   "src/runtime/lifecycle/signatures.ts": "tests/e2e/signing/signer_trust_test.ts",
   "src/runtime/lifecycle/update_installed.ts": "tests/e2e/lifecycle/update_output_test.ts",
   "src/runtime/masks/clean_git_config.ts": "tests/hardening/secrets/git_credentials_test.ts",
