@@ -11,7 +11,6 @@ export const RUNTIME_E2E_COVERED: Readonly<Record<string, string>> = {
   "src/runtime/audit/guide.ts": "tests/e2e/audit/lint_test.ts",
   "src/runtime/audit/lint_targets.ts": "tests/e2e/audit/lint_test.ts",
   "src/runtime/catalog/bundled.ts": "tests/hardening/consistency/bundled_race_test.ts",
-  "src/runtime/catalog/catalog_session.ts": "tests/e2e/cli/catalog_cli_test.ts",
   "src/runtime/catalog/contents.ts": "tests/e2e/cli/catalog_cli_test.ts",
   "src/runtime/catalog/dir_reads.ts": "tests/e2e/cli/catalog_cli_test.ts",
   "src/runtime/catalog/load_terms.ts": "tests/e2e/cli/activation_warnings_test.ts",
