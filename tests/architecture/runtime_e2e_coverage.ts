@@ -30,7 +30,6 @@ export const RUNTIME_E2E_COVERED: Readonly<Record<string, string>> = {
   "src/runtime/oci/unpack.ts": "tests/hardening/hostile_input/oci_bombs_test.ts",
   "src/runtime/os/paths.ts": "tests/e2e/project/deno_task_test.ts",
   "src/runtime/os/timer.ts": "tests/e2e/run/run_test.ts",
-  "src/runtime/project/approvals.ts": "tests/e2e/project/project_scope_test.ts",
   "src/runtime/project/dependencies.ts": "tests/e2e/lifecycle/dependencies_test.ts",
   "src/runtime/project/drift.ts": "tests/e2e/project/lockfile_clones_test.ts",
   "src/runtime/project/foreign.ts": "tests/e2e/peer/peer_interop_test.ts",
