@@ -51,6 +51,21 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     summary: "Run a skill script in the sandbox",
   },
   {
+    name: "ps",
+    aliases: [],
+    summary: "List the skills' services that keep running",
+  },
+  {
+    name: "stop",
+    aliases: [],
+    summary: "Stop a service",
+  },
+  {
+    name: "logs",
+    aliases: [],
+    summary: "Show what a service printed",
+  },
+  {
     name: "add",
     aliases: [],
     summary: "Install skills from git, OCI, a website, npm or a directory",

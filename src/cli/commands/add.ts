@@ -2,7 +2,7 @@
 
 import { UsageError } from "../../core/errors.ts";
 import { parseSkillSelector, type RefFlags } from "../../core/sources/sources.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
 import { type AgentName, parseAgentWords } from "../../core/agents.ts";
 import { resolveRequest } from "../../runtime/lifecycle/resolve_source.ts";

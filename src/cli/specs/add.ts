@@ -6,6 +6,7 @@ export const addSpec = {
   name: "add",
   order: 90,
   summary: "Install skills from git, OCI, a website, npm or a directory",
+  guide: "installing.md",
   usage: [
     "add <source> [options]",
     "add <source> --project [--agent <agent>...] [options]",

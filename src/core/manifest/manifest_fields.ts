@@ -6,7 +6,7 @@
  * row here (and, for the seed's fields for running code, seed_fields.ts).
  */
 
-import { publishedSkillKey, skillNameProblem } from "./names.ts";
+import { publishedSkillKey, skillNameProblem } from "../names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
 import { array, isPlainObject, matches, string } from "./validation.ts";
 import { describeType } from "./seed_fields.ts";

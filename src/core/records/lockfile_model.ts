@@ -19,7 +19,7 @@
  */
 
 import { fromSharedEntry, isPinnedEntry, PEER_VERSION, toSharedEntry } from "./lockfile_peer.ts";
-import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../manifest/names.ts";
+import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../names.ts";
 import { isNpmRevision } from "../sources/npm_source.ts";
 import {
   array,

@@ -19,7 +19,7 @@
  */
 
 import { SkillError } from "../errors.ts";
-import { quoteName } from "../manifest/names.ts";
+import { quoteName } from "../names.ts";
 import { compareSemver, parseSemver } from "../manifest/semver.ts";
 import { isPlainObject } from "../manifest/validation.ts";
 import { parseRange, satisfies } from "./requirements.ts";

@@ -15,7 +15,7 @@ import { type PathRules, pathRules } from "../path_rules.ts";
 /** file:// URL paths are POSIX-style on every platform. */
 const POSIX = pathRules("posix", () => "/");
 import { SkillError } from "../errors.ts";
-import { canonicalSkillName, quoteName, skillNameProblem } from "../manifest/names.ts";
+import { canonicalSkillName, quoteName, skillNameProblem } from "../names.ts";
 import { parseOciReference } from "./oci_reference.ts";
 import { isLoopbackHost, type ParsedWebSource, webSource, webTargetOf } from "./web_source.ts";
 import { npmSource, type ParsedNpmSource, parseRevision } from "./npm_source.ts";

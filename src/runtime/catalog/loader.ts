@@ -17,7 +17,7 @@
 import { dirname, join, relative, resolve } from "../os/paths.ts";
 import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../../core/manifest/limits.ts";
-import { canonicalPublishedName } from "../../core/manifest/names.ts";
+import { canonicalPublishedName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";

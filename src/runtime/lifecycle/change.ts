@@ -22,6 +22,7 @@
  * recovers nothing and cannot commit.
  */
 
+import { stopSkillServices } from "../services/control.ts";
 import type { SourceType } from "../../core/records/registry_model.ts";
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
@@ -570,7 +571,10 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     if (this.scope.kind === "user") {
       const staging = this.#stage();
       this.#options.signal?.throwIfAborted();
-      return await applyUpdates(this.home, staging, staged as readonly UpdatePlan[]);
+      const applied = await applyUpdates(this.home, staging, staged as readonly UpdatePlan[]);
+      // A service runs the version it started with: an updated skill's services end.
+      await this.#endServices(staged.map((plan) => plan.canonical));
+      return applied;
     }
     const locked = staged as readonly ProjectUpdatePlan[];
     return await this.#commitLocked(
@@ -653,6 +657,8 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     entries: readonly RegistryEntry[],
   ): Promise<{ removed: string[]; notes: string[] }> {
     this.#assertCanCommit("user");
+    // A skill that is removed keeps nothing running: its services end (their diffs applied) first.
+    await this.#endServices(entries.map((entry) => entry.name_canonical));
     const staging = this.#commitStaging();
     const result = await removeSkills(this.home, staging, entries);
     removeQuietly(staging.trash);
@@ -668,7 +674,17 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
   /** Withdraws approval; the skill stays installed but will not run. */
   async untrust(entry: RegistryEntry): Promise<RegistryEntry> {
     this.#assertCanCommit("user");
-    return await untrustSkill(this.home, entry);
+    const untrusted = await untrustSkill(this.home, entry);
+    // No service outlives the trust it started under.
+    await this.#endServices([entry.name_canonical]);
+    return untrusted;
+  }
+
+  /** Ends the running services of these skills (runtime/services), waiting for each to end. */
+  async #endServices(canonicals: readonly string[]): Promise<void> {
+    for (const canonical of canonicals) {
+      await stopSkillServices(this.home, canonical, this.#options.env);
+    }
   }
 
   /**

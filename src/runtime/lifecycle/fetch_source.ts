@@ -30,11 +30,7 @@ import { fetchWebFile, fetchWellKnown } from "../web/fetch_web.ts";
 import { fetchNpmPackage } from "../npm/fetch_npm.ts";
 import type { Signed } from "../signing/policy.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import {
-  canonicalSkillName,
-  isValidSkillName,
-  publishedSkillKey,
-} from "../../core/manifest/names.ts";
+import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../../core/names.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 
@@ -275,7 +271,7 @@ async function pullOci(source: OciSource, request: RefRequest, root: string): Pr
       : "integrity_mismatch";
     throw new SkillError(
       code,
-      // pull.ts already names the artifact in its own refusals.
+      // oci/pull.ts already names the artifact in its own refusals.
       message.startsWith("Cannot install from ")
         ? message
         : `Cannot install from ${ociLabel(source, wanted)}: ${message}`,

@@ -39,5 +39,6 @@ export const LAYER = {
     "runtime/governance",
     "runtime/web",
     "runtime/npm",
+    "runtime/services",
   ],
 } as const;

@@ -12,7 +12,7 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { canonicalSkillName, quoteName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, quoteName } from "../../core/names.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { readProjectLock } from "../lifecycle/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
