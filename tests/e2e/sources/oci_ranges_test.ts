@@ -7,9 +7,9 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, tempDir } from "../helpers/cli.ts";
-import { startRegistry } from "../helpers/oci_registry.ts";
-import { writeTree } from "../helpers/tree.ts";
+import { runCli, tempDir } from "../../helpers/cli.ts";
+import { startRegistry } from "../../helpers/oci_registry.ts";
+import { writeTree } from "../../helpers/tree.ts";
 
 const versioned = (name: string, version: string, requires?: string) =>
   `---\nname: ${name}\ndescription: The ${name} skill at ${version}, for OCI range tests.\n${

@@ -11,11 +11,11 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { git } from "../fixtures/git_repos.ts";
-import { freshClone, peer } from "../helpers/peer.ts";
-import { startNpmRegistry } from "../helpers/npm_registry.ts";
-import { project } from "../helpers/project.ts";
-import { readTree, writeTree } from "../helpers/tree.ts";
+import { git } from "../../fixtures/git_repos.ts";
+import { freshClone, peer } from "../../helpers/peer.ts";
+import { startNpmRegistry } from "../../helpers/npm_registry.ts";
+import { project } from "../../helpers/project.ts";
+import { readTree, writeTree } from "../../helpers/tree.ts";
 
 /** A SKILL.md a package ships. */
 const packagedSkill = (name: string, note = "First version.") =>
