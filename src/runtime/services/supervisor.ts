@@ -15,6 +15,7 @@ import { join } from "../os/paths.ts";
 import type { ScriptDeps } from "../exec/prepared_run.ts";
 import { startPortRelay } from "./relay.ts";
 import {
+  declaresService,
   readRequest,
   type ServiceRequest,
   type ServiceState,
@@ -188,18 +189,6 @@ async function runService(
     out.close();
     err.close();
   }
-}
-
-/** Whether `permissions.services` names `script` by any name it answers to. */
-export function declaresService(
-  declared: readonly string[],
-  script: { name: string; file: string },
-): boolean {
-  return declared.some((entry) => {
-    const name = entry.replace(/^scripts\//, "");
-    return name === script.name || name === script.file ||
-      name.replace(/\.[A-Za-z0-9]+$/, "") === script.name;
-  });
 }
 
 function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
