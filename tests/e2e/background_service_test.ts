@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { needsSandbox } from "../helpers/sandbox.ts";
 import { accepts, freePort, serviceFixture } from "../helpers/services.ts";
 import { exists, waitFor } from "../helpers/wait.ts";
+import { connectStdio, envelopeOf } from "../helpers/mcp_client.ts";
 
 const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
 
@@ -141,5 +142,38 @@ Deno.test({
     assert.equal(service!.id, started.id);
     assert.equal(service!.status, "ended");
     assert.equal(await accepts(started.ports[0]!.host), false);
+  },
+});
+
+Deno.test({
+  name:
+    "over MCP, with SKILLS_ALLOW_SERVICES=1, a host's model starts the declared companion and stops it",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const env = { ...fx.env, AGENT_SKILLS: "companion-lab" };
+    {
+      await using plain = await connectStdio(env, fx.workspace);
+      const names = (await plain.client.listTools()).tools.map((t) => t.name);
+      assert.ok(!names.includes("service_start"), "no grant, no service tools");
+    }
+    await using session = await connectStdio({ ...env, SKILLS_ALLOW_SERVICES: "1" }, fx.workspace);
+    const call = async (name: string, args: Record<string, unknown>) =>
+      envelopeOf(await session.client.callTool({ name, arguments: args })) as {
+        success: boolean;
+        // deno-lint-ignore no-explicit-any
+        result?: any;
+      };
+    assert.ok((await call("activate_skill", { name: "companion-lab" })).success);
+    const started = await call("service_start", {
+      skill_name: "companion-lab",
+      script_name: "companion",
+      args: ["--project-dir", ".companion"],
+      write: [".companion"],
+    });
+    assert.ok(started.success, JSON.stringify(started));
+    assert.match(await (await fetch(started.result.urls[0])).text(), /Waiting for a screen/);
+    assert.ok((await call("service_stop", { id: started.result.id })).success);
+    assert.equal(await accepts(started.result.ports[0].host), false);
   },
 });
