@@ -108,7 +108,7 @@ Deno.test({
     const ended = await waitFor(async () => {
       const [service] = await fx.services();
       return service?.status === "ended" ? service : undefined;
-    }, { what: "the idle service to end", timeoutMs: 15_000, intervalMs: 300 });
+    }, { what: "the idle service to end", timeoutMs: 25_000, intervalMs: 300 });
     assert.equal(ended.end_reason, "idle timeout");
     assert.equal(await accepts(port), false);
   },
@@ -119,12 +119,12 @@ Deno.test({
   ...linuxSandbox,
   fn: async () => {
     await using fx = await serviceFixture();
-    const started = await fx.startCompanion(["--max-lifetime", "3", "--idle-timeout", "60"]);
+    const started = await fx.startCompanion(["--max-lifetime", "6", "--idle-timeout", "60"]);
     const ended = await waitFor(async () => {
       await (await fetch(started.urls[0]!).catch(() => undefined))?.body?.cancel();
       const [service] = await fx.services();
       return service?.status === "ended" ? service : undefined;
-    }, { what: "the service to reach its lifetime", timeoutMs: 15_000, intervalMs: 300 });
+    }, { what: "the service to reach its lifetime", timeoutMs: 25_000, intervalMs: 300 });
     assert.equal(ended.end_reason, "lifetime reached");
     assert.equal(await accepts(started.ports[0]!.host), false);
   },

@@ -54,8 +54,14 @@ export async function superviseService(
     if (state.status !== "running") return;
     if (Date.now() - lastActive >= request.idleSeconds * 1000) end("idle timeout");
   }, IDLE_CHECK_MS);
-  const relayDir = Deno.makeTempDirSync({ prefix: "skills-ports-" });
-  const relay = startPortRelay(relayDir, (ports) => {
+  // The relay folder the sandbox writes (`shared`) and the supervisor's own (`held`): relay.ts.
+  const relayRoot = Deno.makeTempDirSync({ prefix: "skills-ports-" });
+  Deno.chmodSync(relayRoot, 0o711);
+  const relayDir = join(relayRoot, "shared");
+  const heldDir = join(relayRoot, "held");
+  Deno.mkdirSync(relayDir, { mode: 0o700 });
+  Deno.mkdirSync(heldDir, { mode: 0o700 });
+  const relay = startPortRelay(relayDir, heldDir, (ports) => {
     state.ports = ports;
     save();
   }, touch);
@@ -89,7 +95,7 @@ export async function superviseService(
   } finally {
     clearInterval(idleTimer);
     await relay.close();
-    Deno.removeSync(relayDir, { recursive: true });
+    Deno.removeSync(relayRoot, { recursive: true });
     Object.assign(state, {
       status: "ended",
       ports: [],
