@@ -25,7 +25,7 @@ const INDEX_TARGET = join(ROOT, "src", "generated", "bundled_index.ts");
 const EMBEDDED_HELPERS = [
   ["src/runtime/exec/toolset_host.py", "toolset_host_py.ts", "TOOLSET_HOST"],
   ["src/runtime/exec/parent_watch.py", "parent_watch_py.ts", "PARENT_WATCH"],
-  ["src/runtime/exec/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
+  ["src/runtime/exec/spawn/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
   ["src/runtime/sandbox/init.py", "sandbox_init_py.ts", "SANDBOX_INIT"],
   ["src/runtime/services/service_helper.py", "service_helper_py.ts", "SERVICE_HELPER"],
   ["src/runtime/sandbox/idmap.pl", "sandbox_idmap_pl.ts", "SANDBOX_IDMAP"],

@@ -68,7 +68,7 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
   {
     name: "add",
     aliases: [],
-    summary: "Install skills from git, an OCI registry or a directory",
+    summary: "Install skills from git, OCI, a website, npm or a directory",
   },
   {
     name: "install",

@@ -6,6 +6,7 @@ export const logsSpec = {
   name: "logs",
   order: 86,
   summary: "Show what a service printed",
+  guide: "running-scripts.md",
   usage: ["logs <id> [--json]"],
   description: `Show a service's output: what its script wrote on stdout (here on stdout) and on
 stderr (here on stderr), from its start, running or ended.`,

@@ -6,6 +6,7 @@ export const psSpec = {
   name: "ps",
   order: 82,
   summary: "List the skills' services that keep running",
+  guide: "running-scripts.md",
   usage: ["ps [--all] [--json]"],
   description: `List the services started with \`skills run --background\`: each one's id, skill,
 script, the URLs of its ports on this machine (http://127.0.0.1:PORT/), how long it has

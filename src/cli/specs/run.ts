@@ -11,6 +11,7 @@ export const runSpec = {
   name: "run",
   order: 80,
   summary: "Run a skill script in the sandbox",
+  guide: "running-scripts.md",
   usage: ["run [options] <skill> <script> [script args...]"],
   description: `Run a skill script in the sandbox. <script> is its name (status, office/unpack),
 its path in scripts/ (scripts/office/unpack.py), or the path from the skill root of any

@@ -6,6 +6,7 @@ export const stopSpec = {
   name: "stop",
   order: 84,
   summary: "Stop a service",
+  guide: "running-scripts.md",
   usage: ["stop <id|skill> [--json]"],
   description: `Stop a service started with \`skills run --background\`: the one with that id (or
 the start of it), or every running service of the skill of that name. Its whole

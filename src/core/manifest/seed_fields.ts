@@ -5,7 +5,7 @@
  * their key, so each lands on its line of SKILL.md.
  */
 
-import { canonicalScriptName } from "./names.ts";
+import { canonicalScriptName } from "../names.ts";
 import { isValidEnvPattern, neverForwarded } from "../policy/env_policy.ts";
 import { MAX_MANIFEST_OUTPUT_BYTES } from "./limits.ts";
 import { type NetGrant, type NetPolicy, parseNetGrant } from "../policy/net_grants.ts";

@@ -118,7 +118,7 @@ export const PROTECTIONS: readonly Protection[] = [
       "a service (run --background) is reached only at its loopback ports, writes live only its --write folders, and ends with stop, idle, lifetime, removal, update or untrust",
     sandbox: true,
     policy: "services do not start without the sandbox",
-    test: "hardening/services_test.ts",
+    test: "hardening/sandbox/services_test.ts",
   },
 ];
 

@@ -51,6 +51,7 @@ import {
   type FolderMove,
   type LockChange,
   recordCommits,
+  recordRequirers,
   removeSkills,
   stageCopy,
   trustSkill,
@@ -603,6 +604,32 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
         const current = next.skills[plan.canonical];
         if (current?.commit !== plan.entry.commit || current.digest !== plan.entry.digest) continue;
         next = withLockedSkill(next, plan.canonical, { ...current, commit: plan.newSha });
+      }
+      return next;
+    });
+  }
+
+  /**
+   * Records that installed dependencies are required by more skills (an install whose closure
+   * met them again): one write of the scope's record, no file moves. Only entries some skill
+   * already required are extended; a skill the user asked for is never made a dependency.
+   */
+  async recordRequirers(
+    additions: readonly { canonical: string; requiredBy: readonly string[] }[],
+  ): Promise<string[]> {
+    this.#assertCanCommit();
+    if (this.scope.kind === "user") return await recordRequirers(this.home, additions);
+    if (additions.length === 0) return [];
+    return await this.commitFolders([], (lock) => {
+      let next = lock;
+      for (const { canonical, requiredBy } of additions) {
+        const current = next.skills[canonical];
+        const by = current?.requiredBy;
+        if (current === undefined || !Array.isArray(by) || by.length === 0) continue;
+        const merged = [...new Set([...by, ...requiredBy])].sort();
+        if (merged.length !== by.length) {
+          next = withLockedSkill(next, canonical, { ...current, requiredBy: merged });
+        }
       }
       return next;
     });

@@ -59,7 +59,7 @@ export interface SandboxRequest {
    * it, so two skills of one name never share either.
    */
   skillKey: string;
-  /** The skill's cache folder's id beside its name (exec/sandbox.ts skillCacheIdOf). */
+  /** The skill's cache folder's id beside its name (exec/spawn/skill_identity.ts skillCacheIdOf). */
   skillCacheId: string;
   /**
    * Which install of it this is (when it was installed or last updated): a cache left by an
@@ -95,7 +95,7 @@ export interface SandboxRequest {
   log?: ((message: string) => void) | undefined;
 }
 
-/** How the launcher behaves, as exec/sandbox.ts knows it. */
+/** How the launcher behaves, as exec/spawn/spawn_plan.ts knows it. */
 interface LauncherTraits {
   /** uv: it gets a cache of its own per skill, kept between runs. */
   uv?: boolean;
@@ -376,7 +376,7 @@ async function launchNetwork(
     policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(request.callerEnv) });
   }
   // net_grants.allowsNetwork's test, spelled out: a run without a network never loads the
-  // policies (exec/sandbox.ts), and this is all it would need of them.
+  // policies (exec/spawn/sandbox_request.ts), and this is all it would need of them.
   return { policy, network: policy.any || policy.grants.length > 0 };
 }
 
