@@ -9,5 +9,12 @@
 
 export const LAYER = {
   owns: "agent",
-  mayImport: ["core", "runtime/os", "runtime/store", "runtime/catalog", "runtime/exec"],
+  mayImport: [
+    "core",
+    "runtime/os",
+    "runtime/store",
+    "runtime/catalog",
+    "runtime/exec",
+    "runtime/services",
+  ],
 } as const;

@@ -173,3 +173,15 @@ export interface ServiceRequest {
 export function readRequest(dir: string): ServiceRequest {
   return JSON.parse(Deno.readTextFileSync(join(dir, "request.json"))) as ServiceRequest;
 }
+
+/** Whether `permissions.services` names `script` by any name it answers to. */
+export function declaresService(
+  declared: readonly string[],
+  script: { name: string; file: string },
+): boolean {
+  return declared.some((entry) => {
+    const name = entry.replace(/^scripts\//, "");
+    return name === script.name || name === script.file ||
+      name.replace(/\.[A-Za-z0-9]+$/, "") === script.name;
+  });
+}

@@ -15,6 +15,7 @@ import { join } from "../os/paths.ts";
 import type { ScriptDeps } from "../exec/prepared_run.ts";
 import { startPortRelay } from "./relay.ts";
 import {
+  declaresService,
   readRequest,
   type ServiceRequest,
   type ServiceState,
@@ -53,8 +54,14 @@ export async function superviseService(
     if (state.status !== "running") return;
     if (Date.now() - lastActive >= request.idleSeconds * 1000) end("idle timeout");
   }, IDLE_CHECK_MS);
-  const relayDir = Deno.makeTempDirSync({ prefix: "skills-ports-" });
-  const relay = startPortRelay(relayDir, (ports) => {
+  // The relay folder the sandbox writes (`shared`) and the supervisor's own (`held`): relay.ts.
+  const relayRoot = Deno.makeTempDirSync({ prefix: "skills-ports-" });
+  Deno.chmodSync(relayRoot, 0o711);
+  const relayDir = join(relayRoot, "shared");
+  const heldDir = join(relayRoot, "held");
+  Deno.mkdirSync(relayDir, { mode: 0o700 });
+  Deno.mkdirSync(heldDir, { mode: 0o700 });
+  const relay = startPortRelay(relayDir, heldDir, (ports) => {
     state.ports = ports;
     save();
   }, touch);
@@ -88,7 +95,7 @@ export async function superviseService(
   } finally {
     clearInterval(idleTimer);
     await relay.close();
-    Deno.removeSync(relayDir, { recursive: true });
+    Deno.removeSync(relayRoot, { recursive: true });
     Object.assign(state, {
       status: "ended",
       ports: [],
@@ -188,18 +195,6 @@ async function runService(
     out.close();
     err.close();
   }
-}
-
-/** Whether `permissions.services` names `script` by any name it answers to. */
-export function declaresService(
-  declared: readonly string[],
-  script: { name: string; file: string },
-): boolean {
-  return declared.some((entry) => {
-    const name = entry.replace(/^scripts\//, "");
-    return name === script.name || name === script.file ||
-      name.replace(/\.[A-Za-z0-9]+$/, "") === script.name;
-  });
 }
 
 function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {

@@ -9,9 +9,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { needsSandbox } from "../helpers/sandbox.ts";
-import { accepts, freePort, serviceFixture } from "../helpers/services.ts";
-import { exists, waitFor } from "../helpers/wait.ts";
+import { needsSandbox } from "../../helpers/sandbox.ts";
+import { accepts, freePort, serviceFixture } from "../../helpers/services.ts";
+import { exists, waitFor } from "../../helpers/wait.ts";
+import { connectStdio, envelopeOf } from "../../helpers/mcp_client.ts";
 
 const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
 
@@ -107,7 +108,7 @@ Deno.test({
     const ended = await waitFor(async () => {
       const [service] = await fx.services();
       return service?.status === "ended" ? service : undefined;
-    }, { what: "the idle service to end", timeoutMs: 15_000, intervalMs: 300 });
+    }, { what: "the idle service to end", timeoutMs: 25_000, intervalMs: 300 });
     assert.equal(ended.end_reason, "idle timeout");
     assert.equal(await accepts(port), false);
   },
@@ -118,12 +119,12 @@ Deno.test({
   ...linuxSandbox,
   fn: async () => {
     await using fx = await serviceFixture();
-    const started = await fx.startCompanion(["--max-lifetime", "3", "--idle-timeout", "60"]);
+    const started = await fx.startCompanion(["--max-lifetime", "6", "--idle-timeout", "60"]);
     const ended = await waitFor(async () => {
       await (await fetch(started.urls[0]!).catch(() => undefined))?.body?.cancel();
       const [service] = await fx.services();
       return service?.status === "ended" ? service : undefined;
-    }, { what: "the service to reach its lifetime", timeoutMs: 15_000, intervalMs: 300 });
+    }, { what: "the service to reach its lifetime", timeoutMs: 25_000, intervalMs: 300 });
     assert.equal(ended.end_reason, "lifetime reached");
     assert.equal(await accepts(started.ports[0]!.host), false);
   },
@@ -141,5 +142,38 @@ Deno.test({
     assert.equal(service!.id, started.id);
     assert.equal(service!.status, "ended");
     assert.equal(await accepts(started.ports[0]!.host), false);
+  },
+});
+
+Deno.test({
+  name:
+    "over MCP, with SKILLS_ALLOW_SERVICES=1, a host's model starts the declared companion and stops it",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const env = { ...fx.env, AGENT_SKILLS: "companion-lab" };
+    {
+      await using plain = await connectStdio(env, fx.workspace);
+      const names = (await plain.client.listTools()).tools.map((t) => t.name);
+      assert.ok(!names.includes("service_start"), "no grant, no service tools");
+    }
+    await using session = await connectStdio({ ...env, SKILLS_ALLOW_SERVICES: "1" }, fx.workspace);
+    const call = async (name: string, args: Record<string, unknown>) =>
+      envelopeOf(await session.client.callTool({ name, arguments: args })) as {
+        success: boolean;
+        // deno-lint-ignore no-explicit-any
+        result?: any;
+      };
+    assert.ok((await call("activate_skill", { name: "companion-lab" })).success);
+    const started = await call("service_start", {
+      skill_name: "companion-lab",
+      script_name: "companion",
+      args: ["--project-dir", ".companion"],
+      write: [".companion"],
+    });
+    assert.ok(started.success, JSON.stringify(started));
+    assert.match(await (await fetch(started.result.urls[0])).text(), /Waiting for a screen/);
+    assert.ok((await call("service_stop", { id: started.result.id })).success);
+    assert.equal(await accepts(started.result.ports[0].host), false);
   },
 });
