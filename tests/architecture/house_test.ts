@@ -368,14 +368,14 @@ function commandRuleViolations(cli: string): string[] {
       .map((e) => e.name.slice(0, -3)).sort();
   const specs = names("specs");
   const commands = names("commands");
-  const modules = Deno.readTextFileSync(join(cli, "command_modules.ts"));
-  const index = Deno.readTextFileSync(join(cli, "command_index.ts"));
+  const modules = Deno.readTextFileSync(join(cli, "commands", "all.ts"));
+  const index = Deno.readTextFileSync(join(cli, "registry", "command_index.ts"));
   const problems: string[] = [];
   for (const name of new Set([...specs, ...commands])) {
     if (!specs.includes(name)) problems.push(`commands/${name}.ts has no specs/${name}.ts`);
     if (!commands.includes(name)) problems.push(`specs/${name}.ts has no commands/${name}.ts`);
-    if (!modules.includes(`import("./commands/${name}.ts")`)) {
-      problems.push(`${name} is missing from the generated command_modules.ts`);
+    if (!modules.includes(`import("./${name}.ts")`)) {
+      problems.push(`${name} is missing from the generated commands/all.ts`);
     }
     if (!index.includes(`name: ${JSON.stringify(name)},`)) {
       problems.push(`${name} is missing from the generated command_index.ts`);
@@ -427,9 +427,9 @@ Deno.test("the command rule fails on a planted hand-written parser and an unregi
         Deno.copyFileSync(join(SRC, "cli", dir, entry.name), join(cli, dir, entry.name));
       }
     }
-    for (const file of ["command_modules.ts", "command_index.ts"]) {
-      Deno.copyFileSync(join(SRC, "cli", file), join(cli, file));
-    }
+    Deno.mkdirSync(join(cli, "registry"));
+    const index = join("registry", "command_index.ts");
+    Deno.copyFileSync(join(SRC, "cli", index), join(cli, index));
     assert.deepEqual(commandRuleViolations(cli), []);
 
     // A command that reads its argv by hand again, as commands did before defineCommand.
@@ -458,7 +458,7 @@ export async function run() {
 `,
     );
     assert.deepEqual(commandRuleViolations(cli), [
-      "hello is missing from the generated command_modules.ts",
+      "hello is missing from the generated commands/all.ts",
       "hello is missing from the generated command_index.ts",
       "commands/list.ts: help and parse must come from defineCommand(listSpec, …)",
       "commands/list.ts parses its own arguments (renderHelp()",
@@ -669,14 +669,19 @@ Deno.test("the stale-marker rule refuses a reason on a short function and keeps 
 
 /**
  * Where one file name is used in src/ for more than one thing: every name once, but for
- * `mod.ts` and a command's name, which its spec (cli/specs), its module (cli/commands) and
- * the one runtime module it is named after (runtime/lifecycle/remove.ts) share.
+ * `mod.ts`, the generated `all.ts` of each one-per-command folder (every spec, every
+ * command module) and a command's name, which its spec (cli/specs), its module
+ * (cli/commands) and the one runtime module it is named after (runtime/lifecycle/remove.ts)
+ * share.
  */
 function nameClashes(paths: readonly string[], commands: ReadonlySet<string>): string[] {
   const byName = new Map<string, string[]>();
   for (const path of paths) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     if (name === "mod.ts") continue;
+    if (name === "all.ts" && ONE_PER_COMMAND.includes(path.slice(0, path.lastIndexOf("/")))) {
+      continue;
+    }
     byName.set(name, [...(byName.get(name) ?? []), path]);
   }
   const clashes: string[] = [];
