@@ -10,4 +10,6 @@
 export const LAYER = {
   owns: "agent",
   mayImport: ["core", "runtime/os", "runtime/store", "runtime/catalog", "runtime/exec"],
+  // Its folders, bottom first: each imports only those before it (tests/architecture).
+  folders: ["agent", "agent/surface", "agent/library", "agent/chat", "agent/eval"],
 } as const;

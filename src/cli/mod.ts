@@ -11,3 +11,12 @@
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */
+
+/**
+ * cli may import every layer below it (no `mayImport`); its own folders, bottom first, each
+ * import only those before it (tests/architecture).
+ */
+export const LAYER = {
+  owns: "cli",
+  folders: ["cli/registry", "cli", "cli/specs", "cli/ui", "cli/commands"],
+} as const;
