@@ -17,4 +17,6 @@ export const LAYER = {
     "runtime/exec",
     "runtime/services",
   ],
+  // Its folders, bottom first: each imports only those before it (tests/architecture).
+  folders: ["agent", "agent/surface", "agent/library", "agent/chat", "agent/eval"],
 } as const;
