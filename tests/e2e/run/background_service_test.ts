@@ -80,6 +80,9 @@ Deno.test({
     assert.equal(listed[0].status, "running");
     assert.deepEqual(listed[0].urls, [url]);
     assert.deepEqual(listed[0].live, [join(Deno.realPathSync(fx.workspace), ".companion")]);
+    // The receipt so far: what it wrote outside its live folder, waiting for the stop.
+    assert.deepEqual(listed[0].pending.paths, ["companion.log"]);
+    assert.match(ps.stdout, /written so far, applied when it stops: companion\.log/);
 
     const logs = await fx.cli(["logs", id]);
     assert.match(logs.stdout, /server-started/);
