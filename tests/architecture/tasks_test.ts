@@ -37,8 +37,11 @@ export function runsOf(tasks: Record<string, Task>, name: string, target: string
 const folders = (command: string) => command.split(/\s+/).filter((w) => w.startsWith("tests/"));
 
 Deno.test("deno task ok, test and check each write the generated modules once", () => {
+  // The gate writes only the git-ignored src/generated/ (gen:bundled), once; the committed
+  // copies `deno task gen` rewrites are compared by the tests, never rewritten by them.
   for (const task of ["ok", "test", "check", "test:quick"]) {
-    assert.equal(runsOf(TASKS, task, "gen"), 1, task);
+    assert.equal(runsOf(TASKS, task, "gen:bundled"), 1, task);
+    assert.equal(runsOf(TASKS, task, "gen"), 0, task);
   }
 });
 
