@@ -212,6 +212,31 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
   });
 
   await t.step(
+    "a skill that requires npm:<package> <range> installs the package's skill in range",
+    async () => {
+      const home = join(p.dir, "dependent-home");
+      await Deno.mkdir(home);
+      await Deno.writeTextFile(
+        join(home, ".npmrc"),
+        `registry=${registry.url}\n${registry.prefix}:_authToken=${registry.token}\n`,
+      );
+      const dependent = join(p.dir, "uses-npm");
+      await writeTree(dependent, {
+        "SKILL.md": "---\nname: uses-npm\ndescription: Needs the gamma skill of an npm package.\n" +
+          'metadata:\n  requires: "npm:layout-pkg ^1.0"\n---\nUse gamma.\n',
+      });
+      const env = { HOME: home, SKILLS_HOME: join(home, ".skills") };
+      const add = await cli(["add", dependent, "--yes"], { cwd: p.dir, env });
+      assert.equal(add.code, 0, add.stderr);
+      const entries = JSON.parse(await Deno.readTextFile(join(home, ".skills", "registry.json")));
+      const gamma = entries.skills.find((e: { name: string }) => e.name === "gamma");
+      assert.match(gamma.commit_sha, /^1\.1\.0@sha512-/, "the highest 1.x, not 2.0.0");
+      assert.deepEqual(gamma.required_by, ["uses-npm"]);
+      assert.equal(gamma.tag, "^1.0");
+    },
+  );
+
+  await t.step(
     "a tarball replaced on the registry is refused and nothing is installed",
     async () => {
       await registry.publish(
