@@ -46,9 +46,16 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
       : info.source,
   );
   // An OCI skill is pinned to a manifest digest, a git skill to a commit.
-  // A website's skill is pinned to the digest of what was downloaded.
+  // A website's skill is pinned to the digest of what was downloaded, an npm package's
+  // skill to its version and the tarball's integrity (`1.2.0@sha512-…`).
   field(
-    info.source === "oci" ? "Manifest" : info.source === "web" ? "Digest" : "Commit",
+    info.source === "oci"
+      ? "Manifest"
+      : info.source === "web"
+      ? "Digest"
+      : info.source === "npm"
+      ? "Version"
+      : "Commit",
     info.commit_sha,
   );
   field("Signed by", info.signed_by);

@@ -128,6 +128,11 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
         subpath: "skills/gamma",
       });
       assert.match(gamma.commit_sha, /^1\.0\.0@sha512-/);
+      const info = await cli(["info", "gamma"], {
+        cwd: p.dir,
+        env: { ...env, TEST_NPM_TOKEN: registry.token },
+      });
+      assert.match(info.stdout, /^Version +1\.0\.0@sha512-/m);
     },
   );
 
