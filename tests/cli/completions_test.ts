@@ -228,7 +228,7 @@ complete -p skills
     "sub",
     "kalshi-markets",
     "--yes",
-    "list ls lint link lock",
+    "list ls lint logs link lock",
     "advanced_greeting",
     "",
     "complete -F _skills skills",

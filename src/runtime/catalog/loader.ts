@@ -31,7 +31,7 @@ import { CODEX_AGENT_FILE, SCRIPT_COLLISION, SkillLoadError } from "./load_terms
 // that must not load the loader import them from load_terms.ts and contents.ts).
 export { type ScriptInfo, SkillLoadError };
 
-export type SkillOrigin = "core" | "git" | "local" | "oci" | "web";
+export type SkillOrigin = "core" | "git" | "local" | "oci" | "web" | "npm";
 
 /**
  * Where a skill was found (issue 17): in the project (`.agents/skills`, `.claude/skills`

@@ -48,10 +48,11 @@ import { trackedCommit } from "../git/fetch.ts";
 import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
-import { ociTagDigest } from "../oci/pull.ts";
+import { ociTagDigest, ociTags } from "../oci/pull.ts";
 import { indexedDigest } from "../web/fetch_web.ts";
 import { bestTag } from "../../core/sources/requirements.ts";
 import { webSource } from "../../core/sources/web_source.ts";
+import { npmRecordSource } from "../../core/sources/npm_source.ts";
 import { auditDir } from "../audit/scan.ts";
 import type { Fetched } from "./fetch_source.ts";
 import { acceptance } from "./install_plan.ts";
@@ -200,15 +201,11 @@ async function withinRanges(
   options: AssessOptions,
 ): Promise<RefRequest | undefined> {
   const source = skill.source;
-  if (!skill.ranges?.length || options.request !== undefined || source.type !== "git") {
-    return undefined;
-  }
-  const refs = await workspace.remoteRefs(source.url, source.transport).catch((error) => {
+  const tagged = source.type === "git" || source.type === "oci";
+  if (!skill.ranges?.length || options.request !== undefined || !tagged) return undefined;
+  const tags = await rangeTags(source, workspace).catch((error) => {
     throw inContext(`Cannot update skill '${skill.name}'`, error);
   });
-  const tags = [...refs.keys()]
-    .filter((name) => name.startsWith("refs/tags/") && !name.endsWith("^{}"))
-    .map((name) => name.slice("refs/tags/".length));
   const best = bestTag(skill.ranges, tags);
   if (best === undefined) {
     throw new SkillError(
@@ -219,6 +216,19 @@ async function withinRanges(
     );
   }
   return { kind: "tag", name: best };
+}
+
+/** The tags a dependency's ranges choose among: its git remote's, or its OCI repository's. */
+export async function rangeTags(
+  source: ResolvedSource,
+  workspace: Pick<PlannerWorkspace, "remoteRefs">,
+): Promise<string[]> {
+  if (source.type === "oci") return await ociTags(source.url);
+  if (source.type !== "git") return [];
+  const refs = await workspace.remoteRefs(source.url, source.transport);
+  return [...refs.keys()]
+    .filter((name) => name.startsWith("refs/tags/") && !name.endsWith("^{}"))
+    .map((name) => name.slice("refs/tags/".length));
 }
 
 /** The ranges a dependency's record keeps (`version_ranges` / `versionRanges`). */
@@ -651,6 +661,9 @@ function entrySource(entry: RegistryEntry): ResolvedSource {
     return resolveParsed({ ...ociSource(entry.source.url), subpath });
   }
   if (entry.source.type === "web") return resolveParsed(webSource(entry.source.url, subpath));
+  if (entry.source.type === "npm") {
+    return resolveParsed({ ...npmRecordSource(entry.source.url), subpath });
+  }
   const parsed = parseSource(entry.source.url) as ParsedGitSource;
   return resolveParsed({ ...parsed, subpath, skill: undefined, ref: undefined });
 }

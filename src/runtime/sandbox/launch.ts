@@ -78,6 +78,12 @@ export interface SandboxRequest {
   readOnly?: readonly string[];
   network: NetPolicy;
   limits: SandboxLimits;
+  /**
+   * A service (`skills run --background`, runtime/services): its loopback ports relayed through
+   * Unix sockets in `relayDir` (bound writable), and its `--write` folders inside the overlaid
+   * workspace kept live rather than joining the diff.
+   */
+  service?: { relayDir: string; maxPorts: number } | undefined;
   /** The CLI's own environment: where the home, PATH and the runtime dir are. */
   callerEnv: Readonly<Record<string, string>>;
   /** A connection the proxy refused (target and reason). */
@@ -299,7 +305,9 @@ export async function prepareSandbox(
     // workspace over its idmapped lower layer, by idmap.pl or init.py.
     const idmapping = root && (request.grants?.length ?? 0) > 0;
     const overlay = request.workspace?.overlay !== undefined;
-    const tools = initTools(launcher, env, callerEnv, { network, idmapping, root, overlay });
+    // A service's port relay lives in init.py, as the proxy's bridge does.
+    const relays = network || request.service !== undefined;
+    const tools = initTools(launcher, env, callerEnv, { relays, idmapping, root, overlay });
     const plan = mountPlan(
       { ...request, root, uid: owner },
       workDir,
@@ -322,6 +330,7 @@ export async function prepareSandbox(
       plan.readOnly.push(proxy.dir);
       bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
     }
+    if (request.service !== undefined) showRelayFolder(request.service.relayDir, plan, uid);
     const launched = [launcher, ...args];
     const init = initRequest(plan, request, { uid, idmapping, bridge, workDir }, launched);
     const inner = initCommand(init, tools);
@@ -342,6 +351,15 @@ export async function prepareSandbox(
     await dispose();
     throw error;
   }
+}
+
+/**
+ * A service's relay folder, where init makes a socket per port it listens on: writable inside,
+ * and under a root CLI the uid's (init runs as the uid by then).
+ */
+function showRelayFolder(dir: string, plan: MountPlan, uid: number | undefined): void {
+  if (uid !== undefined) Deno.chownSync(dir, uid, uid);
+  plan.writable.push(dir);
 }
 
 /**
@@ -386,7 +404,21 @@ function initRequest(
     [...mapped, ...overlay ? [{ path: overlay.dir }] : []],
     workDir,
   );
-  return { limits: request.limits, uid, bridge, cwd, idmap: mapped, overlay, command };
+  const service = request.service;
+  const live = service === undefined || overlay === undefined
+    ? []
+    : (request.grants ?? []).map((grant) => grant.dir).filter((dir) => isWithin(overlay.dir, dir));
+  return {
+    limits: request.limits,
+    uid,
+    bridge,
+    cwd,
+    idmap: mapped,
+    overlay,
+    command,
+    relay: service === undefined ? undefined : { dir: service.relayDir, limit: service.maxPorts },
+    live,
+  };
 }
 
 /**
@@ -435,9 +467,10 @@ function initTools(
   launcher: string,
   env: Readonly<Record<string, string>>,
   callerEnv: Readonly<Record<string, string>>,
-  needs: { network: boolean; idmapping: boolean; root: boolean; overlay: boolean },
+  needs: { relays: boolean; idmapping: boolean; root: boolean; overlay: boolean },
 ): InitTools {
-  const { network, idmapping, root, overlay } = needs;
+  // Relaying (the proxy's bridge, a service's ports) is init.py's alone.
+  const { relays: network, idmapping, root, overlay } = needs;
   const tools: InitTools = {
     prlimit: systemTool("prlimit"),
     setpriv: systemTool("setpriv"),
