@@ -18,5 +18,12 @@ export const LAYER = {
     "runtime/services",
   ],
   // Its folders, bottom first: each imports only those before it (tests/architecture).
-  folders: ["agent", "agent/surface", "agent/library", "agent/chat", "agent/eval"],
+  folders: [
+    "agent",
+    "agent/services",
+    "agent/surface",
+    "agent/library",
+    "agent/chat",
+    "agent/eval",
+  ],
 } as const;
