@@ -113,7 +113,7 @@ export async function listServices(
   home: string,
   env: Readonly<Record<string, string>>,
 ): Promise<ListedService[]> {
-  const found: { state: ServiceState; folderBoot: string }[] = [];
+  const found: { state: ServiceState; folderBoot: string; dir: string }[] = [];
   let boots: Deno.DirEntry[] = [];
   try {
     boots = [...Deno.readDirSync(servicesRoot(home))];
@@ -129,14 +129,20 @@ export async function listServices(
       continue;
     }
     for (const entry of ids) {
-      const state = readState(join(servicesRoot(home), bootEntry.name, entry.name));
-      if (state !== undefined) found.push({ state, folderBoot: bootEntry.name });
+      const dir = join(servicesRoot(home), bootEntry.name, entry.name);
+      const state = readState(dir);
+      if (state !== undefined) found.push({ state, folderBoot: bootEntry.name, dir });
     }
   }
   if (found.length === 0) return [];
   const probed = await probe(found.map(({ state }) => state.pid), env);
-  return found.map(({ state, folderBoot }) => asListed(state, probed, folderBoot))
-    .sort((a, b) => b.started_at.localeCompare(a.started_at));
+  return found.map(({ state, folderBoot, dir }) => {
+    const listed = asListed(state, probed, folderBoot);
+    // A supervisor that ended between the read and the probe has written how: read it again.
+    if (listed.alive || state.status === "ended") return listed;
+    const again = readState(dir);
+    return again?.status === "ended" ? { ...again, alive: false } : listed;
+  }).sort((a, b) => b.started_at.localeCompare(a.started_at));
 }
 
 function asListed(state: ServiceState, probed: Probe, folderBoot: string): ListedService {
