@@ -9,8 +9,8 @@
  * stale. Markdown goes through `deno fmt` so the committed file is the formatted one.
  */
 
-import { renderTopLevelHelp } from "../src/cli/registry/command_table.ts";
-import { COMMAND_INDEX } from "../src/cli/registry/command_index.ts";
+import { renderTopLevelHelp } from "../src/cli/command_table/command_table.ts";
+import { COMMAND_INDEX } from "../src/cli/command_table/command_index.ts";
 import { renderHelp } from "../src/cli/spec.ts";
 import { SPECS } from "../src/cli/specs/all.ts";
 import { renderAgentTable, renderPeerDifferences } from "../src/core/agents.ts";

@@ -5,7 +5,7 @@
  */
 
 import { COMMAND_MODULES } from "./cli/commands/all.ts";
-import { useCommandLoaders } from "./cli/registry/command_table.ts";
+import { useCommandLoaders } from "./cli/command_table/command_table.ts";
 import { useYamlLoader } from "./core/manifest/frontmatter.ts";
 import { main } from "./main.ts";
 

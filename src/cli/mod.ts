@@ -2,7 +2,7 @@
  * cli — the command line: one declaration per command (`specs/<name>.ts`) and its run
  * function (`commands/<name>.ts`, with the generated `commands/all.ts` that imports them
  * all for the bundle), the generic parser (`args`), help rendering (`spec`), the command
- * table start-up reads and the lazy loading of command modules (`registry/`), completions,
+ * table start-up reads and the lazy loading of command modules (`command_table/`), completions,
  * the surface options of chat and mcp (`session`), and what commands ask and print
  * (`ui/`). It may import anything below it, but holds commands and
  * rendering only: a command parses, calls one runtime workflow per command with its asker
@@ -18,5 +18,5 @@
  */
 export const LAYER = {
   owns: "cli",
-  folders: ["cli/registry", "cli", "cli/specs", "cli/ui", "cli/commands"],
+  folders: ["cli/command_table", "cli", "cli/specs", "cli/ui", "cli/commands"],
 } as const;

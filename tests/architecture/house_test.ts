@@ -461,7 +461,7 @@ function commandRuleViolations(cli: string): string[] {
   const specs = names("specs");
   const commands = names("commands");
   const modules = Deno.readTextFileSync(join(cli, "commands", "all.ts"));
-  const index = Deno.readTextFileSync(join(cli, "registry", "command_index.ts"));
+  const index = Deno.readTextFileSync(join(cli, "command_table", "command_index.ts"));
   const problems: string[] = [];
   for (const name of new Set([...specs, ...commands])) {
     if (!specs.includes(name)) problems.push(`commands/${name}.ts has no specs/${name}.ts`);
@@ -519,8 +519,8 @@ Deno.test("the command rule fails on a planted hand-written parser and an unregi
         Deno.copyFileSync(join(SRC, "cli", dir, entry.name), join(cli, dir, entry.name));
       }
     }
-    Deno.mkdirSync(join(cli, "registry"));
-    const index = join("registry", "command_index.ts");
+    Deno.mkdirSync(join(cli, "command_table"));
+    const index = join("command_table", "command_index.ts");
     Deno.copyFileSync(join(SRC, "cli", index), join(cli, index));
     assert.deepEqual(commandRuleViolations(cli), []);
 
@@ -794,6 +794,57 @@ Deno.test("one name per idea: no file name is used in two folders of src/ for di
     [...Deno.readDirSync(join(SRC, "cli", "specs"))].map((e) => e.name.replace(/\.ts$/, "")),
   );
   assert.deepEqual(nameClashes(paths, commands), []);
+});
+
+/**
+ * Where a file is named like a folder of src/ that it is not the main module of: a file
+ * `x.ts` beside or away from a folder `x/` says one word for two things (`exec/sandbox.ts`
+ * beside `runtime/sandbox/`). A folder's own main module (`catalog/catalog.ts`) and a
+ * command's name (its spec, its module, the runtime module named after it) are the one idea.
+ */
+function folderClashes(paths: readonly string[], commands: ReadonlySet<string>): string[] {
+  const folders = new Map<string, string[]>();
+  for (const path of paths) {
+    const parts = path.split("/").slice(1, -1);
+    parts.forEach((name, i) => {
+      const folder = `src/${parts.slice(0, i + 1).join("/")}/`;
+      const seen = folders.get(name) ?? [];
+      if (!seen.includes(folder)) folders.set(name, [...seen, folder]);
+    });
+  }
+  const clashes: string[] = [];
+  for (const path of paths) {
+    const parts = path.split("/");
+    const stem = parts.at(-1)!.replace(/\.ts$/, "");
+    const named = folders.get(stem);
+    if (named === undefined || commands.has(stem) || parts.at(-2) === stem) continue;
+    clashes.push(`${path}: named like ${named.join(", ")}`);
+  }
+  return clashes.sort();
+}
+
+Deno.test("one name per idea: no file of src/ is named like a folder it is not the main module of", () => {
+  const paths = walk(SRC).map((f) => relative(ROOT, f)).filter((p) =>
+    !p.startsWith("src/generated/")
+  );
+  const commands = new Set(
+    [...Deno.readDirSync(join(SRC, "cli", "specs"))].map((e) => e.name.replace(/\.ts$/, "")),
+  );
+  assert.deepEqual(folderClashes(paths, commands), []);
+});
+
+Deno.test("the folder-name rule refuses exec/sandbox.ts beside runtime/sandbox/, and keeps a folder's main module", () => {
+  const paths = [
+    "src/runtime/sandbox/launch.ts",
+    "src/runtime/catalog/catalog.ts",
+    "src/runtime/lifecycle/trust.ts",
+    "src/runtime/trust/gate.ts",
+    "src/cli/commands/trust.ts",
+  ];
+  assert.deepEqual(folderClashes(paths, new Set(["trust"])), []);
+  assert.deepEqual(folderClashes([...paths, "src/runtime/exec/sandbox.ts"], new Set(["trust"])), [
+    "src/runtime/exec/sandbox.ts: named like src/runtime/sandbox/",
+  ]);
 });
 
 Deno.test("the name rule refuses a name reused for another idea, and keeps a command's trio", () => {

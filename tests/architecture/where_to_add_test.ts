@@ -36,7 +36,7 @@ const COPIED = [
 const GENERATED = [
   "src/generated/",
   "src/cli/specs/all.ts",
-  "src/cli/registry/command_index.ts",
+  "src/cli/command_table/command_index.ts",
   "src/cli/commands/all.ts",
   "docs/",
   "ARCHITECTURE.md",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { COMMANDS } from "../../src/cli/registry/command_table.ts";
+import { COMMANDS } from "../../src/cli/command_table/command_table.ts";
 import { COMMAND_MODULES } from "../../src/cli/commands/all.ts";
 
 // The bundle and the binary load commands only through COMMAND_MODULES: a command missing

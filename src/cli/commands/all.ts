@@ -1,9 +1,9 @@
 // Generated from the command specs (src/cli/specs/) by scripts/gen_commands.ts (run by
 // `deno task gen`): do not edit.
 // Literal imports of every command module, for the bundle and the compiled binary (see
-// registry/command_table.ts): a bundler embeds exactly what it can see. Keyed like COMMANDS.
+// command_table/command_table.ts): a bundler embeds exactly what it can see. Keyed like COMMANDS.
 
-import type { CommandLoader } from "../registry/command_table.ts";
+import type { CommandLoader } from "../command_table/command_table.ts";
 
 export const COMMAND_MODULES: Readonly<Record<string, CommandLoader>> = {
   list: () => import("./list.ts"),

@@ -1,7 +1,7 @@
 /** `skills info <name>`: manifest, scripts, toolsets, resources, provenance, tool names. */
 
 import { describeNetworkList } from "../../core/policy/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace_rules.ts";
 import { inert } from "../../core/terminal_text.ts";
 import type { Context } from "../../core/io.ts";
 import { skillInfo } from "../../runtime/inspect/skill_info.ts";

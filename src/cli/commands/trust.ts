@@ -1,7 +1,7 @@
 /** `skills trust <name>`: approve an installed skill's current files (bound to their digest). */
 
 import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace_rules.ts";
 import { declined } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";

@@ -7,7 +7,7 @@
 
 import { describeSignature } from "../../core/governance/signature_text.ts";
 import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace_rules.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { revisionLabel, shortRevision } from "../../core/sources/sources.ts";
 import type { Context } from "../../core/io.ts";

@@ -6,7 +6,7 @@
  */
 
 import { describeNetPolicy, NO_NETWORK } from "../../core/policy/net_grants.ts";
-import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace.ts";
+import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace_rules.ts";
 import { type Context, warn } from "../../core/io.ts";
 import { describeTracking } from "../../runtime/lifecycle/update_installed.ts";
 import { describeFileDrift } from "../../runtime/project/drift.ts";

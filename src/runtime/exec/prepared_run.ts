@@ -26,7 +26,7 @@ import { parentWatchEnv } from "./parent_watch.ts";
 import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
-import { decideWorkspace, refusedGrant } from "../../core/policy/workspace.ts";
+import { decideWorkspace, refusedGrant } from "../../core/policy/workspace_rules.ts";
 import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace_walk.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
 import { boundedInput, MAX_SCRIPT_STDIN_BYTES } from "./stdin_feed.ts";

@@ -6,7 +6,7 @@
  * `skills run` prints it (stderr, or with the JSON), `script_run` returns it.
  */
 
-import { isGuardedName } from "../../core/policy/workspace.ts";
+import { isGuardedName } from "../../core/policy/workspace_rules.ts";
 import { inert } from "../../core/terminal_text.ts";
 import { basename } from "../os/paths.ts";
 import type { WorkspaceChanges, WorkspaceScan } from "./workspace_walk.ts";

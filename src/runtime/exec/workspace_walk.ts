@@ -1,5 +1,5 @@
 /**
- * The workspace as a run sees it (rules: core/policy/workspace.ts). One bounded walk before the
+ * The workspace as a run sees it (rules: core/policy/workspace_rules.ts). One bounded walk before the
  * run finds what the sandbox must guard (read-only guarded paths, `.git` folders pinned so
  * they cannot be swapped, secret files hidden) and records every entry's name and kind
  * (no stat: names are enough to tell created and deleted files); a second walk after the
@@ -19,7 +19,7 @@ import {
   isGuardedName,
   isSecretFileName,
   type WorkspaceGuards,
-} from "../../core/policy/workspace.ts";
+} from "../../core/policy/workspace_rules.ts";
 
 /** How far the walk goes: depth, and entries in all (a large monorepo is cut, and says so). */
 const MAX_DEPTH = 6;

@@ -19,7 +19,7 @@ import { fileHashes } from "../trust/file_hashes.ts";
 import { basename, join } from "../os/paths.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";
 import { preAuthEncoding, sshSignBytes, sshVerifyBytes } from "../signing/dsse_ssh.ts";
-import { signerPolicy } from "../signing/policy.ts";
+import { signerPolicy } from "../signing/signer_policy.ts";
 import { loadOrgPolicy, projectRootOf } from "./policy_files.ts";
 
 const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";

@@ -83,7 +83,7 @@ import {
   type UpdatePlanFor,
 } from "./update_planner.ts";
 import { verifySigner } from "./signatures.ts";
-import { type Signed, type SignerPolicy, signerPolicy } from "../signing/policy.ts";
+import { type Signed, type SignerPolicy, signerPolicy } from "../signing/signer_policy.ts";
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import {
   admitSigned,
@@ -106,7 +106,7 @@ interface ChangeOptions {
   /** A read-only preview: no recovery at the start, and every commit refuses. */
   preview?: boolean | undefined;
   /**
-   * A project whose signer policy applies on top of the user's (runtime/signing/policy.ts)
+   * A project whose signer policy applies on top of the user's (runtime/signing/signer_policy.ts)
    * though this change is the user's (`update --project` fetches through it). A project
    * scope's own root always applies.
    */

@@ -28,7 +28,7 @@ import { pullInto } from "../oci/pull.ts";
 import { archiveLimits } from "../web/entries.ts";
 import { fetchWebFile, fetchWellKnown } from "../web/fetch_web.ts";
 import { fetchNpmPackage } from "../npm/fetch_npm.ts";
-import type { Signed } from "../signing/policy.ts";
+import type { Signed } from "../signing/signer_policy.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../../core/names.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";

@@ -256,7 +256,7 @@ function userLedger(
         approved_network: networkList(candidate.manifest.network),
         installed_at: now,
         updated_at: now,
-        // Who signed it, when a signer policy applied (runtime/signing/policy.ts).
+        // Who signed it, when a signer policy applied (runtime/signing/signer_policy.ts).
         ...(fetched.signed ? { signed: fetched.signed } : {}),
       };
       // The registry keeps an acceptance of critical findings; a project's lockfile is

@@ -14,7 +14,12 @@ import { findSignatures, payloadMismatch } from "../oci/signature.ts";
 import { join } from "../os/paths.ts";
 import { lstatOrNull } from "../os/fs.ts";
 import { gitSigner } from "../signing/git_signature.ts";
-import { refusal, requireSigned, type Signed, type SignerPolicy } from "../signing/policy.ts";
+import {
+  refusal,
+  requireSigned,
+  type Signed,
+  type SignerPolicy,
+} from "../signing/signer_policy.ts";
 import type { Fetched } from "./fetch_source.ts";
 
 /** Who signed what was fetched, as the policy accepts it; throws `untrusted` otherwise. */

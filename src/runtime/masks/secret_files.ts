@@ -5,11 +5,11 @@
  * one pass of `readdir`. What the search must never do is expose: a folder it cannot list
  * is hidden whole, a symlinked secret is masked by its target (and so is a link whose target
  * is a secret), and a search that would take longer than {@link SEARCH_BUDGET_MS} refuses
- * the run rather than show a folder it did not finish. Rules: core/policy/workspace.ts.
+ * the run rather than show a folder it did not finish. Rules: core/policy/workspace_rules.ts.
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { isSecretDirName, isSecretFileName } from "../../core/policy/workspace.ts";
+import { isSecretDirName, isSecretFileName } from "../../core/policy/workspace_rules.ts";
 import { isWithin } from "../os/fs.ts";
 import { basename, dirname, resolve } from "../os/paths.ts";
 
@@ -106,7 +106,7 @@ export function findSecretFiles(dir: string, options: SearchOptions = {}): Secre
 }
 
 /**
- * False for names no secret pattern matches (core/policy/workspace.ts): they start with `.`,
+ * False for names no secret pattern matches (core/policy/workspace_rules.ts): they start with `.`,
  * `_` or `id_`, or end in `.p12`/`.pfx`. Kept in step by tests/runtime/masks.
  */
 export function mayBeSecret(name: string): boolean {

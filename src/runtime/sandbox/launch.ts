@@ -11,7 +11,7 @@
  *     kept between runs (XDG_CACHE_HOME, uv's cache);
  *   - the workspace (the caller's directory) at its own path, as SKILLS_CALLER_DIR, and
  *     its working directory: writable unless read-only was asked for, with guarded paths
- *     read-only and secret files masked (core/policy/workspace.ts); hidden when it is `/`, the
+ *     read-only and secret files masked (core/policy/workspace_rules.ts); hidden when it is `/`, the
  *     home itself or a folder containing it (the script then starts in its work folder);
  *     as root, the sandbox's uid writes it through an idmapped mount (idmap.pl or init.py);
  *   - no network, except the hosts its manifest declares and the user grants, through the
@@ -42,7 +42,7 @@ import type { BwrapInfo } from "./mode.ts";
 import { initPython } from "./toolchain.ts";
 import { mountPlan, realDir, type WorkspaceMounts } from "./mounts.ts";
 import type { NetProxy } from "./proxy.ts";
-import type { WorkspaceGuards } from "../../core/policy/workspace.ts";
+import type { WorkspaceGuards } from "../../core/policy/workspace_rules.ts";
 
 export interface SandboxRequest {
   bwrap: BwrapInfo;

@@ -10,7 +10,7 @@
 
 import { join } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
-import type { WorkspaceGuards } from "../../core/policy/workspace.ts";
+import type { WorkspaceGuards } from "../../core/policy/workspace_rules.ts";
 import type { MountPlan as BwrapMounts, ReadMasks } from "./bwrap.ts";
 import { currentUid } from "./mode.ts";
 import { toolchainMounts } from "./toolchain.ts";

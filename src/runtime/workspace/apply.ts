@@ -3,7 +3,7 @@
  * folders, then files, then links, each checked on its way — a path whose parent in the user's
  * folder is not a plain folder (a link, a file) is not written, so no link can redirect a
  * write outside the folder; a link the script made that points outside the folder, an
- * absolute one, is held back. Guarded paths (core/policy/workspace.ts heldBackReason) are
+ * absolute one, is held back. Guarded paths (core/policy/workspace_rules.ts heldBackReason) are
  * never applied: their new content is copied (never renamed: the quarantine may be on
  * another filesystem) to a quarantine folder under `$SKILLS_HOME/.cache/quarantine/`.
  *
@@ -18,7 +18,7 @@
 
 import { basename, dirname, isAbsolute, join, normalize } from "../os/paths.ts";
 import { lstatSyncOrNull, writeFileAtomicSync } from "../os/fs.ts";
-import { heldBackReason, heldBackRoot } from "../../core/policy/workspace.ts";
+import { heldBackReason, heldBackRoot } from "../../core/policy/workspace_rules.ts";
 import type { LayerDiff } from "./diff.ts";
 
 /** One idempotent operation on the user's folder (workspace-relative paths). */

@@ -6,7 +6,7 @@
  * layer is the exact diff (diff.ts reads it: created, changed, deleted files at any depth,
  * whiteouts and opaque folders of both engines); apply.ts applies it to the user's folder as
  * the user — allowed entries written with the user's ownership, guarded ones
- * (core/policy/workspace.ts heldBackReason) copied to a quarantine folder — through a journal
+ * (core/policy/workspace_rules.ts heldBackReason) copied to a quarantine folder — through a journal
  * that the next run rolls forward if the CLI died half way (leftovers.ts).
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.

@@ -5,7 +5,7 @@ import {
   heldBackRoot,
   refusedGrant,
   systemFolderOf,
-} from "../../../src/core/policy/workspace.ts";
+} from "../../../src/core/policy/workspace_rules.ts";
 
 const base = { home: "/home/ana", skillsHome: "/home/ana/.agent/skills", readOnly: false };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { findSecretFiles, mayBeSecret } from "../../../src/runtime/masks/secret_files.ts";
-import { isSecretFileName } from "../../../src/core/policy/workspace.ts";
+import { isSecretFileName } from "../../../src/core/policy/workspace_rules.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { writeTree } from "../../helpers/tree.ts";
 

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { requireSigned, signerPolicy } from "../../../src/runtime/signing/policy.ts";
+import { requireSigned, signerPolicy } from "../../../src/runtime/signing/signer_policy.ts";
 import { sshSign } from "../../../src/runtime/signing/ssh.ts";
 import { isSkillError } from "../../../src/core/errors.ts";
 import { tempDir } from "../../helpers/cli.ts";

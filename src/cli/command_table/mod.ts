@@ -1,5 +1,5 @@
 /**
- * cli/registry — what start-up knows of every command before it loads one: the shape of a
+ * cli/command_table — what start-up knows of every command before it loads one: the shape of a
  * command module (`command_module`), the names, aliases and summaries generated from the
  * specs (`command_index`, written by scripts/gen_commands.ts), and the command table with
  * the global options, how argv selects a command, typo suggestions and the top-level help
