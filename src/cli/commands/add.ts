@@ -2,12 +2,12 @@
 
 import { UsageError } from "../../core/errors.ts";
 import { parseSkillSelector, type RefFlags } from "../../core/sources/sources.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
 import { type AgentName, parseAgentWords } from "../../core/agents.ts";
 import { resolveRequest } from "../../runtime/lifecycle/resolve_source.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { addSkills } from "../../runtime/project/add.ts";
+import { addFromNodeModules, addSkills } from "../../runtime/project/add.ts";
 import { detectedAgents } from "../../runtime/project/links.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";
@@ -33,9 +33,17 @@ export const { help, parse } = defineCommand(
       project: false,
       agents: [] as AgentName[],
       allDetected: false,
+      fromNodeModules: false,
     };
     if (flags.help) return { ...flags, ...empty };
-    const source = requireOne("add", positionals, "source");
+    const fromNodeModules = values["from-node-modules"] === true;
+    if (fromNodeModules && positionals.length > 0) {
+      throw new UsageError("--from-node-modules takes no source: it reads ./node_modules");
+    }
+    if (fromNodeModules && values.list) {
+      throw new UsageError("--from-node-modules installs; it takes no --list");
+    }
+    const source = fromNodeModules ? "" : requireOne("add", positionals, "source");
     const skills = (values.skill ?? []).map(parseSkillSelector);
     const { name, renames } = parseNames(values.name ?? [], skills);
     const renaming = name !== undefined || renames.size > 0;
@@ -67,6 +75,8 @@ export const { help, parse } = defineCommand(
       agents,
       /** `--agent all-detected`: and for the agents installed on this machine. */
       allDetected,
+      /** `--from-node-modules`: the skills the packages of ./node_modules declare. */
+      fromNodeModules,
     };
   },
 );
@@ -117,12 +127,7 @@ function parseNames(
 /** Resolves the source, adds its skills with the terminal as the asker, renders the outcome. */
 export async function run(options: AddOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
-  const resolved = await resolveRequest(options.source, options.refs, options.skills, {
-    cwd: ctx.cwd,
-    env: ctx.env,
-    home,
-  });
-  const outcome = await addSkills(resolved, {
+  const addOptions = {
     home,
     cwd: ctx.cwd,
     env: ctx.env,
@@ -134,6 +139,16 @@ export async function run(options: AddOptions, ctx: Context): Promise<number> {
     agents: options.allDetected
       ? [...new Set([...options.agents, ...detectedAgents(ctx.env)])]
       : options.agents,
-  }, addAsker(ctx, options));
+  };
+  if (options.fromNodeModules) {
+    const outcomes = await addFromNodeModules(options.skills, addOptions, addAsker(ctx, options));
+    return Math.max(0, ...outcomes.map((outcome) => renderAdded(ctx, options, outcome)));
+  }
+  const resolved = await resolveRequest(options.source, options.refs, options.skills, {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    home,
+  });
+  const outcome = await addSkills(resolved, addOptions, addAsker(ctx, options));
   return renderAdded(ctx, options, outcome);
 }

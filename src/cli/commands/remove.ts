@@ -7,7 +7,7 @@ import {
   removeInstalled,
 } from "../../runtime/project/install.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";

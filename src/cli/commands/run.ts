@@ -60,6 +60,10 @@ export const { help, parse } = defineCommand(runSpec, ({ values, positionals, re
     write: values.write ?? [],
     /** `--review`: the workspace's diff shown and asked about before it is applied. */
     review: values.review === true,
+    /** `--background`: started as a service (runtime/services). */
+    background: values.background === true,
+    idleSeconds: values["idle-timeout"],
+    maxSeconds: values["max-lifetime"],
   };
   if (options.help) return options;
   const [skill, script] = positionals;
@@ -69,6 +73,15 @@ export const { help, parse } = defineCommand(runSpec, ({ values, positionals, re
       "Missing script name",
       `Run \`skills scripts ${skill}\` to see the skill's scripts`,
     );
+  }
+  if (options.background && options.review) {
+    throw new UsageError(
+      "--review cannot be used with --background",
+      "A service's diff is applied when it stops; run it in the foreground to review",
+    );
+  }
+  if (!options.background && (options.idleSeconds ?? options.maxSeconds) !== undefined) {
+    throw new UsageError("--idle-timeout and --max-lifetime need --background", HINT);
   }
   options.skill = skill;
   options.script = script;
@@ -126,6 +139,7 @@ export const handlesInterrupt = true;
 export async function run(options: RunOptions, ctx: Context): Promise<number> {
   const startedAt = Date.now();
   const home = skillsHome(ctx.env, ctx.cwd);
+  if (options.background) return await runInBackground(options, ctx, home);
   const deps = scriptDeps(options, ctx, home);
   const { prepare, scriptHelp } = await preparation(home, options, deps, startedAt);
   const passStderr = (chunk: Uint8Array) => ctx.stderr.writeBytes(chunk);
@@ -274,4 +288,53 @@ function finishJson(
   const hint = isSkillError(error) ? error.hint : envelope.details?.hint;
   if (typeof hint === "string" && hint !== "") ctx.stderr.write(`hint: ${hint}\n`);
   return isSkillError(error) ? error.exitCode : exitCodeFor(envelope);
+}
+
+/**
+ * `--background`: the script started as a service (runtime/services/start.ts); once it is up,
+ * what it printed so far, then its id and each URL on the host (stdout: the agent reads them),
+ * or one JSON document with `--json`.
+ */
+async function runInBackground(options: RunOptions, ctx: Context, home: string): Promise<number> {
+  const { serviceLimits, startService } = await import("../../runtime/services/start.ts");
+  const started = await startService({
+    skill: options.skill,
+    script: options.script,
+    args: options.args,
+    cwd: ctx.cwd,
+    env: options.env,
+    allowNet: options.allowNet,
+    write: options.write.map((path) => resolve(ctx.cwd, path)),
+    readOnly: options.readOnly,
+    ...serviceLimits(ctx.env, options),
+  }, { home, env: ctx.env });
+  const { state, urls, output } = started;
+  if (state.declared === false) {
+    warn(
+      ctx,
+      `'${state.script}' is not declared a service by ${state.skill} (permissions.services): it keeps running because you asked`,
+    );
+  }
+  if (options.json) {
+    writeJson(ctx, {
+      id: state.id,
+      skill: state.skill,
+      script: state.script,
+      ports: state.ports,
+      urls,
+      output,
+      live: state.live,
+      idle_seconds: state.idle_seconds,
+      max_seconds: state.max_seconds,
+    });
+    return 0;
+  }
+  if (output !== "") ctx.stdout.write(output.endsWith("\n") ? output : `${output}\n`);
+  ctx.stdout.write(`service ${state.id} running: ${state.skill} ${state.script}\n`);
+  for (const url of urls) ctx.stdout.write(`  ${url}\n`);
+  if (!started.listening) ctx.stdout.write("  (no port yet: skills ps shows it once it listens)\n");
+  ctx.stderr.write(
+    `hint: skills logs ${state.id} shows its output; skills stop ${state.id} ends it\n`,
+  );
+  return 0;
 }

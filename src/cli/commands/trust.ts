@@ -85,6 +85,12 @@ export async function run(options: TrustOptions, ctx: Context): Promise<number> 
       ["Toolsets", listOrNone(m?.toolsets ?? [])],
       ["Env allowed", listOrNone(m?.envPatterns ?? [])],
       ["Network", describeNetPolicy(m?.network ?? NO_NETWORK)],
+      [
+        "Services",
+        m?.services?.length
+          ? `${m.services.join(", ")} (may keep running: skills run --background)`
+          : "none",
+      ],
       ["Writes", SCRIPT_WRITES_SUMMARY],
       ["State", state(entry, digest)],
       ["Digest", digest],

@@ -1,8 +1,8 @@
 /**
- * runtime/exec — running a skill's code: the launch plan, the OS sandbox request for it
- * (runtime/sandbox does the isolating) and, in policy mode, the spawn of a child that
- * leads its own process group, with the kill helper that ends its whole tree
- * (sandbox.ts, kill_helper.py); one script run with its limits (runner.ts); the service
+ * runtime/exec — running a skill's code: the launch plan by language, Python's uv and
+ * PEP 723 (languages/); the OS sandbox request for it (runtime/sandbox does the isolating)
+ * and, in policy mode, the spawn of a child that leads its own process group, with the kill
+ * helper that ends its whole tree (spawn/); one script run with its limits (runner.ts); the service
  * that resolves and gates a script through the catalog and trust for the CLI, chat and MCP
  * (script_service.ts), then prepares, runs and reports it (prepared_run.ts); the run plan that
  * lets the next `skills run` of an unchanged skill skip the catalog and trust (run_plan.ts);
@@ -30,4 +30,6 @@ export const LAYER = {
     "runtime/governance",
     "runtime/workspace",
   ],
+  // Its folders, bottom first: each imports only those before it (tests/architecture).
+  folders: ["runtime/exec/languages", "runtime/exec/spawn", "runtime/exec"],
 } as const;

@@ -9,7 +9,7 @@ import type { AuditReport } from "../../core/audit/engine.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
-import { isValidSkillName } from "../../core/manifest/names.ts";
+import { isValidSkillName } from "../../core/names.ts";
 import { auditDir } from "../audit/scan.ts";
 import { skillDirsAt } from "../catalog/discover.ts";
 import { beginChange } from "../lifecycle/change.ts";
@@ -105,7 +105,7 @@ async function auditInstalled(
       name: skill.canonical,
       label: skill.canonical,
       uriPrefix: fileUri(skill.dir),
-      report: await auditDir(skill.dir, skill.manifest),
+      report: await auditDir(skill.dir, skill.manifest, { home, keep: true }),
     };
   } catch (error) {
     if (!isSkillError(error) || error.code !== "not_found") throw error;
@@ -158,7 +158,7 @@ async function auditSource(
       uriPrefix: local === undefined
         ? (c.rel === "" ? "" : `${c.rel}/`)
         : prefixFor(local, ctx.cwd),
-      report: await auditDir(c.dir, facts),
+      report: await auditDir(c.dir, facts, { home, keep: true }),
     });
   }
   return out;

@@ -16,7 +16,7 @@
  * (which the manifest digest pins); skills are then found in it as in a repository.
  */
 
-import { canonicalSkillName, isValidSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { RegistryClient } from "./client.ts";
 import { type FileSink, MAX_LAYER_BYTES, UnpackBudget, unpackLayer } from "./unpack.ts";
 import { INDEX_TYPE, SKILL_ARTIFACT_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";
@@ -221,6 +221,13 @@ export async function ociTagDigest(url: string, tag: string): Promise<string> {
   const ref = parseOciReference(`${url}:${tag}`);
   const client = new RegistryClient({ registry: ref.registry });
   return (await client.getManifest(ref.repository, tag)).digest;
+}
+
+/** The tags of the repository an `oci://registry/repository` source names (for ranges). */
+export async function ociTags(url: string): Promise<string[]> {
+  const ref = parseOciReference(url);
+  const client = new RegistryClient({ registry: ref.registry });
+  return await client.listTags(ref.repository);
 }
 
 /** An index listing more skills than this is refused (each is a manifest and two blobs). */

@@ -16,7 +16,10 @@ import type { AgentName } from "../../core/agents.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Scope } from "../../core/records/scope.ts";
-import type { ResolvedSource } from "../../core/sources/sources.ts";
+import type { NpmSource, ResolvedSource } from "../../core/sources/sources.ts";
+import { npmSource } from "../../core/sources/npm_source.ts";
+import { packagesWithSkills } from "../npm/node_modules.ts";
+import { join } from "../os/paths.ts";
 import { beginChange, type Change, scopeOf } from "../lifecycle/change.ts";
 import {
   type Candidate,
@@ -122,6 +125,52 @@ export type AddOutcome =
   | { kind: "list"; fetched: Fetched; candidates: Candidate[] }
   | ({ kind: "user" } & Added<InstallPlan, RegistryEntry>)
   | ({ kind: "project"; lockfile: string } & Added<ProjectPlan, LockedSkill>);
+
+/**
+ * `skills add --from-node-modules`: every package of the project's `node_modules` that declares
+ * skills, added as the npm source it is (`npm:<package>` at its installed version, read from
+ * disk with no network), following the range the project's package.json gives it. A package
+ * without a skill `--skill` names is passed over.
+ */
+export async function addFromNodeModules(
+  selectors: readonly string[],
+  options: AddOptions,
+  asker: AddAsker,
+): Promise<AddOutcome[]> {
+  const packages = await packagesWithSkills(options.cwd);
+  if (packages.length === 0) {
+    throw new SkillError(
+      "not_found",
+      `No package in ${join(options.cwd, "node_modules")} declares skills`,
+      {
+        hint:
+          "A package declares skills in package.json (agents.skills, agentskills) or ships skills/<name>/SKILL.md",
+      },
+    );
+  }
+  const outcomes: AddOutcome[] = [];
+  for (const pkg of packages) {
+    const source: NpmSource = {
+      ...npmSource(`npm:${pkg.name}`),
+      kind: "npm",
+      installedDir: pkg.dir,
+      ...(pkg.integrity !== undefined ? { installedIntegrity: pkg.integrity } : {}),
+    };
+    const range = pkg.range ?? "latest";
+    const request = {
+      source,
+      request: { kind: "tag" as const, name: range },
+      selectors: selectors.length > 0 ? [...selectors] : ["*"],
+    };
+    try {
+      outcomes.push(await addSkills(request, options, asker));
+    } catch (error) {
+      if (selectors.length > 0 && isSkillError(error) && error.code === "not_found") continue;
+      throw error;
+    }
+  }
+  return outcomes;
+}
 
 /**
  * Adds the skills `resolved` names to the scope `options` says, asking `asker`; returns
@@ -282,6 +331,8 @@ async function installSelected<S extends Scope>(
   const installed = closure.length > 0
     ? await commitClosure([...accepted, ...dependencies.plans.map((d) => d.plan)], steps)
     : await commitAccepted(accepted, steps, refuse);
+  // A dependency installed already is required by these skills too (`why`, `remove`).
+  await change.recordRequirers(dependencies.requirers);
   const already = [...planning.already, ...dependencies.already];
   const links = await steps.settle(installed, already);
   return { installed, already, refused, links };
@@ -291,6 +342,8 @@ async function installSelected<S extends Scope>(
 interface ClosurePlans<P, E> {
   plans: { plan: P; fetched: Fetched }[];
   already: AlreadyInstalled<E>[];
+  /** Dependencies installed already, and the skills of this install that require them. */
+  requirers: { canonical: string; requiredBy: string[] }[];
 }
 
 /**
@@ -304,7 +357,11 @@ async function planClosure<S extends Scope>(
   asker: AddAsker,
   steps: ScopeSteps<PlanFor<S>, PlanFor<S>["entry"]>,
 ): Promise<ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]>> {
-  const out: ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]> = { plans: [], already: [] };
+  const out: ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]> = {
+    plans: [],
+    already: [],
+    requirers: [],
+  };
   for (const member of closure) {
     const planning = await change.planEach(member.fetched, [member.candidate], {
       allowRisky: options.plan.allowRisky,
@@ -325,6 +382,9 @@ async function planClosure<S extends Scope>(
     if (risky[0] !== undefined) throw risky[0].error;
     out.plans.push(...planning.plans.map((plan) => ({ plan, fetched: member.fetched })));
     out.already.push(...planning.already);
+    for (const already of planning.already) {
+      out.requirers.push({ canonical: already.canonical, requiredBy: [...member.requiredBy] });
+    }
   }
   return out;
 }

@@ -12,7 +12,7 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { canonicalSkillName, quoteName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, quoteName } from "../../core/names.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { readProjectLock } from "../lifecycle/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
@@ -22,6 +22,7 @@ import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { Scope } from "../../core/records/scope.ts";
 import { bestTag, type Requirement, requirementsOf } from "../../core/sources/requirements.ts";
 import { type RefRequest, sourceLocation } from "../../core/sources/sources.ts";
+import { rangeTags } from "../lifecycle/update_planner.ts";
 import type { Change } from "../lifecycle/change.ts";
 import {
   type Candidate,
@@ -93,7 +94,10 @@ function sourceKey(resolved: SourceRequest): string {
 
 /** The requirements a chosen candidate states, each with the path that reached it. */
 function pendingOf(candidate: Candidate, path: readonly string[]): Pending[] {
-  const { requirements, problems } = requirementsOf(candidate.manifest?.metadata);
+  const { requirements, problems } = requirementsOf(
+    candidate.manifest?.metadata,
+    candidate.manifest?.toolhiveRequires,
+  );
   const here = [...path, candidate.canonical ?? candidate.rel];
   if (problems.length > 0) {
     throw new SkillError(
@@ -209,18 +213,19 @@ async function chooseTag<S extends Scope>(
   const asked = ranges.filter((r): r is string => r !== undefined);
   if (asked.length === 0) return null;
   const source = resolved.source;
-  if (source.type !== "git") {
-    throw dependencyError(pending, "has a version range, which applies to git tags only", "usage");
+  if (source.type !== "git" && source.type !== "oci") {
+    throw dependencyError(
+      pending,
+      "has a version range, which applies to git and OCI tags only",
+      "usage",
+    );
   }
   if (resolved.request.kind !== "default") {
     throw dependencyError(pending, "names both a ref and a range", "usage");
   }
-  const refs = await change.remoteRefs(source.url, source.transport).catch((error) => {
+  const tags = await rangeTags(source, change).catch((error) => {
     throw dependencyError(pending, `cannot be reached: ${(error as Error).message}`);
   });
-  const tags = [...refs.keys()]
-    .filter((name) => name.startsWith("refs/tags/") && !name.endsWith("^{}"))
-    .map((name) => name.slice("refs/tags/".length));
   const tag = bestTag(asked, tags);
   if (tag === undefined) {
     throw dependencyError(
@@ -300,7 +305,9 @@ function unneededAfter(
   for (let grew = true; grew;) {
     grew = false;
     for (const [name, by] of requiredBy) {
-      if (gone.has(name) || by.length === 0 || !by.every((n) => gone.has(n))) continue;
+      // A requirer no longer installed (removed before) needs nothing any more.
+      const needs = by.filter((n) => requiredBy.has(n) && !gone.has(n));
+      if (gone.has(name) || by.length === 0 || needs.length > 0) continue;
       gone.add(name);
       out.push(name);
       grew = true;
@@ -350,7 +357,9 @@ function chainsTo(
 ): string[][] {
   const out: string[][] = [];
   const walk = (at: string, below: string[]) => {
-    const parents = (requiredBy.get(at) ?? []).filter((p) => !below.includes(p));
+    const parents = (requiredBy.get(at) ?? []).filter((p) =>
+      requiredBy.has(p) && !below.includes(p)
+    );
     if (parents.length === 0) {
       out.push([at, ...below]);
       return;

@@ -36,5 +36,6 @@ export const LAYER = {
     "runtime/audit",
     "runtime/oci",
     "runtime/governance",
+    "runtime/npm",
   ],
 } as const;

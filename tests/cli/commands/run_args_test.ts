@@ -17,6 +17,9 @@ const base: RunOptions = {
   readOnly: false,
   write: [],
   review: false,
+  background: false,
+  idleSeconds: undefined,
+  maxSeconds: undefined,
 };
 
 Deno.test("run parse() splits its own options from the script's arguments", () => {

@@ -10,7 +10,7 @@ import {
   codeOnly,
   readCode,
   readsOwnSource,
-} from "../../../src/core/audit/audit_code.ts";
+} from "../../../src/core/audit/flow/audit_code.ts";
 
 const code = (language: "python" | "javascript" | "shell", text: string) =>
   codeOnly(text, readCode(language, text));

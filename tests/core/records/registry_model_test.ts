@@ -70,7 +70,7 @@ Deno.test("parseRegistry() names the field at fault, however deep", () => {
     ],
     [
       { version: 1, skills: [{ ...entry("a"), source: { ...entry("a").source, type: "svn" } }] },
-      'does not match the registry schema at skills.0.source.type: expected "git", "local", "oci" or "web", got "svn"',
+      'does not match the registry schema at skills.0.source.type: expected "git", "local", "oci", "web" or "npm", got "svn"',
     ],
     [
       { version: 1, skills: [{ ...entry("a"), trusted: "yes" }] },

@@ -189,3 +189,57 @@ Deno.test("update moves a dependency to the highest tag its ranges still allow, 
   assert.deepEqual(entry.version_ranges, ["^1", "~1.2"]);
   assert.match(await Deno.readTextFile(join(home, "base", "SKILL.md")), /v1\.2\.5/);
 });
+
+Deno.test("a dependency installed already is required by the new skill too, and remove keeps it while anything needs it", async () => {
+  await using tmp = await tempDir();
+  const { url } = await writeRepos(tmp.path);
+  const home = join(tmp.path, "home");
+  const env = { SKILLS_HOME: home, HOME: tmp.path, GIT_CONFIG_GLOBAL: "/dev/null" };
+  assert.equal((await runCli(["add", url("app"), "--yes"], { env })).code, 0);
+  const other = await createRepo(tmp.path, "other", {
+    "SKILL.md": skillMd("other", `${url("base")} ~1.2`),
+  });
+  const add = await runCli(["add", other.url, "--yes"], { env });
+  assert.equal(add.code, 0, add.stderr);
+  const requirers = async (name: string) =>
+    JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills
+      .find((e: { name: string }) => e.name === name)?.required_by;
+  assert.deepEqual(await requirers("base"), ["app", "other", "style"]);
+
+  const why = await runCli(["why", "base"], { env });
+  assert.match(why.stdout, /other → base/);
+
+  const removeApp = await runCli(["remove", "app", "--yes"], { env });
+  assert.equal(removeApp.code, 0, removeApp.stderr);
+  const left = JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills
+    .map((e: { name: string }) => e.name).sort();
+  assert.deepEqual(left, ["base", "other"], "style went with app; other still needs base");
+  assert.match(await Deno.readTextFile(join(home, "base", "SKILL.md")), /v1\.2\.0/);
+
+  const removeOther = await runCli(["remove", "other", "--yes"], { env });
+  assert.equal(removeOther.code, 0, removeOther.stderr);
+  assert.deepEqual(
+    JSON.parse(await Deno.readTextFile(join(home, "registry.json"))).skills,
+    [],
+    "nothing needs base any more",
+  );
+});
+
+Deno.test("in a project, a locked dependency met again gains the new requirer in skills-lock.json", async () => {
+  await using p = await project();
+  const { url } = await writeRepos(p.dir);
+  assert.equal((await p.cli(["add", url("app"), "--project", "--yes"])).code, 0);
+  const other = await createRepo(p.dir, "other", {
+    "SKILL.md": skillMd("other", `${url("base")} ~1.2`),
+  });
+  const add = await p.cli(["add", other.url, "--project", "--yes"]);
+  assert.equal(add.code, 0, add.stderr);
+  const lock = await p.lock();
+  assert.deepEqual(
+    (lock.skills.base as unknown as { requiredBy: string[] }).requiredBy,
+    ["app", "other", "style"],
+  );
+  const removed = await p.cli(["remove", "app", "--project", "--yes"]);
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.deepEqual(Object.keys((await p.lock()).skills).sort(), ["base", "other"]);
+});

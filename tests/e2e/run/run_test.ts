@@ -1,6 +1,6 @@
 /**
  * `skills run` / `skills scripts` end to end: the real CLI with the binary's permission
- * flags (`--allow-run=git,uv,python3,python,bwrap,bash,node,deno,ssh-keygen`), against the runner's test skills.
+ * flags (the `compile` task's, `CLI_FLAGS`), against the runner's test skills.
  */
 
 import assert from "node:assert/strict";

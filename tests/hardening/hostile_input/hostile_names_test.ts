@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { createToolSurface } from "../../../src/agent/surface/tools.ts";
-import { COMMANDS } from "../../../src/cli/commands.ts";
+import { COMMANDS } from "../../../src/cli/registry/command_table.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";
 import { runCli, tempDir } from "../../helpers/cli.ts";
 import { memoryContext } from "../../helpers/context.ts";

@@ -1,4 +1,4 @@
-"""The kill helper: ends a script's whole process tree for the sandbox (sandbox.ts).
+"""The kill helper: ends a script's whole process tree for policy mode (process_group.ts).
 
 Run as `python -c <this source> <root pid>`, where <root pid> leads the session and
 process group the sandbox made for the script. Freezes, then SIGKILLs, every process of

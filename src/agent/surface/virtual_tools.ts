@@ -8,9 +8,9 @@
  */
 
 import { type Envelope, fail, type FailureEnvelope, ok } from "../../core/envelope.ts";
-import { quoteName } from "../../core/manifest/names.ts";
-import { escapeXml, oneLine } from "../surface/system_prompt.ts";
-import type { ToolDefinition, VirtualSkill } from "../surface/tool_surface.ts";
+import { quoteName } from "../../core/names.ts";
+import { escapeXml, oneLine } from "./system_prompt.ts";
+import type { ToolDefinition, VirtualSkill } from "./tool_surface.ts";
 
 /** The dispatcher's definition. Short on purpose: it is sent with every request. */
 export const CALL_SKILL_TOOL: ToolDefinition = {

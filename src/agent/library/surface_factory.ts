@@ -3,10 +3,10 @@
 import { UsageError } from "../../core/errors.ts";
 import type { Catalog } from "../../runtime/catalog/catalog.ts";
 import { resolve } from "../../runtime/os/paths.ts";
-import { allowedToolsEnabled } from "./allowed_tools.ts";
-import type { CatalogWatch } from "./catalog_watch.ts";
-import { createToolSurface } from "./tools.ts";
-import type { ToolSurface, ToolSurfaceOptions } from "./tool_surface.ts";
+import { allowedToolsEnabled } from "../surface/allowed_tools.ts";
+import type { CatalogWatch } from "../surface/catalog_watch.ts";
+import { createToolSurface } from "../surface/tools.ts";
+import type { ToolSurface, ToolSurfaceOptions } from "../surface/tool_surface.ts";
 
 export interface SurfaceFactoryOptions {
   home: string;

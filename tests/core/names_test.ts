@@ -7,8 +7,8 @@ import {
   qualifiedToolName,
   scriptDisplayName,
   skillNameProblem,
-} from "../../../src/core/manifest/names.ts";
-import { SkillError } from "../../../src/core/errors.ts";
+} from "../../src/core/names.ts";
+import { SkillError } from "../../src/core/errors.ts";
 
 Deno.test("canonicalSkillName() lower-cases and maps '_' to '-'", () => {
   const table: [string, string][] = [

@@ -4,8 +4,8 @@
  * path outside a skill root is rejected with `invalid_name`.
  */
 
-import { splitScriptFile } from "../scripts/script_language.ts";
-import { SkillError } from "../errors.ts";
+import { splitScriptFile } from "./scripts/script_language.ts";
+import { SkillError } from "./errors.ts";
 
 const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const RESERVED = new Set([".", "..", "~", "__pycache__"]);
