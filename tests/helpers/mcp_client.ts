@@ -8,6 +8,15 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { baseEnv, cliArgv } from "./cli.ts";
 
+/** The five tools every server of the surface offers (chat, MCP over stdio and HTTP), in order. */
+export const SURFACE_TOOLS = [
+  "activate_skill",
+  "read_skill_file",
+  "script_list",
+  "script_help",
+  "script_run",
+];
+
 export interface StdioSession extends AsyncDisposable {
   client: Client;
 }

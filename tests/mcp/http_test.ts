@@ -15,7 +15,7 @@ import { descendants, survivors } from "../helpers/processes.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { connectHttp, startHttpMcp, TEST_TOKEN } from "./http_fixture.ts";
-import { envelopeOf } from "../helpers/mcp_client.ts";
+import { envelopeOf, SURFACE_TOOLS } from "../helpers/mcp_client.ts";
 import { initializeRequest } from "../helpers/mcp_stdio.ts";
 import { sha256Digest } from "../helpers/bytes.ts";
 
@@ -57,13 +57,7 @@ Deno.test("skills mcp --http: 401 without the token; with it tools, resources, s
     "io.modelcontextprotocol/skills": {},
   });
   const { tools } = await a.client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), [
-    "activate_skill",
-    "read_skill_file",
-    "script_list",
-    "script_help",
-    "script_run",
-  ]);
+  assert.deepEqual(tools.map((t) => t.name), SURFACE_TOOLS);
   const { resources } = await a.client.listResources();
   assert.ok(resources.some((r) => r.uri === "skill://hello-extended/SKILL.md"));
 

@@ -3,6 +3,7 @@
  * bundle with SKILLS_E2E_ARTIFACT) over stdio.
  */
 import assert from "node:assert/strict";
+import { SURFACE_TOOLS } from "../helpers/mcp_client.ts";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -69,13 +70,7 @@ function envelopeOf(result: Awaited<ReturnType<Client["callTool"]>>) {
 Deno.test("skills mcp serves the chat tool surface unchanged: five tools, same schemas", async () => {
   await using s = await connect();
   const { tools } = await s.client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), [
-    "activate_skill",
-    "read_skill_file",
-    "script_list",
-    "script_help",
-    "script_run",
-  ]);
+  assert.deepEqual(tools.map((t) => t.name), SURFACE_TOOLS);
   // The very definitions the chat loop's surface factory gives for the same skills.
   const catalog = await loadCatalog(s.home);
   const surface = await surfaceFactory({ home: s.home, catalog, env: {}, location: "resource" })(

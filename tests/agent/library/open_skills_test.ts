@@ -209,14 +209,20 @@ Deno.test("importing mod.ts loads none of the CLI's modules", async () => {
   );
 });
 
-Deno.test("openSkills({ workspace }) runs scripts in that folder, which they may write", async () => {
-  await using dir = await tempDir();
-  const home = join(dir.path, "home");
-  const workspace = join(dir.path, "project");
+/** A home with the runner's workspace-lab skill, and an empty workspace folder beside it. */
+async function workspaceLab(dir: string): Promise<{ home: string; workspace: string }> {
+  const home = join(dir, "home");
+  const workspace = join(dir, "project");
   await Deno.mkdir(workspace);
   await Deno.chmod(workspace, 0o755);
   const { installRunnerSkill } = await import("../../helpers/install_fixture.ts");
   await installRunnerSkill(home, "workspace-lab");
+  return { home, workspace };
+}
+
+Deno.test("openSkills({ workspace }) runs scripts in that folder, which they may write", async () => {
+  await using dir = await tempDir();
+  const { home, workspace } = await workspaceLab(dir.path);
   await using skills = await openSkills({
     installed: ["workspace-lab"],
     env: ENV,
@@ -233,12 +239,7 @@ Deno.test("openSkills({ workspace }) runs scripts in that folder, which they may
 
 Deno.test("openSkills({ reviewWorkspace }) is asked before a script's changes are applied", async () => {
   await using dir = await tempDir();
-  const home = join(dir.path, "home");
-  const workspace = join(dir.path, "project");
-  await Deno.mkdir(workspace);
-  await Deno.chmod(workspace, 0o755);
-  const { installRunnerSkill } = await import("../../helpers/install_fixture.ts");
-  await installRunnerSkill(home, "workspace-lab");
+  const { home, workspace } = await workspaceLab(dir.path);
   const asked: string[][] = [];
   let answer = false;
   await using skills = await openSkills({

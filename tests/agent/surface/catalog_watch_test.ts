@@ -29,6 +29,21 @@ function activateEnum(tools: { name: string; inputSchema: Record<string, unknown
   return schema.properties.name.enum;
 }
 
+/** The tool surface over `initial`, following the catalog through `watch`. */
+function watchedSurface(
+  home: string,
+  initial: Awaited<ReturnType<typeof loadAll>>,
+  watch: CatalogWatch,
+) {
+  return createToolSurface({
+    home,
+    catalog: initial.catalog,
+    active: initial.active,
+    env: {},
+    catalogWatch: watch,
+  });
+}
+
 Deno.test("a watched surface takes skills added, untrusted and removed meanwhile", async () => {
   await using dir = await tempDir("skills-watch-");
   const home = dir.path;
@@ -40,13 +55,7 @@ Deno.test("a watched surface takes skills added, untrusted and removed meanwhile
     initial,
     load: () => (loads++, loadAll(home)),
   });
-  const surface = await createToolSurface({
-    home,
-    catalog: initial.catalog,
-    active: initial.active,
-    env: {},
-    catalogWatch: watch,
-  });
+  const surface = await watchedSurface(home, initial, watch);
   const heard = { tools: 0, skills: 0 };
   surface.onToolsChanged(() => heard.tools++);
   surface.onSkillsChanged(() => heard.skills++);
@@ -106,13 +115,7 @@ Deno.test("an activated skill updated meanwhile is activated afresh: the new ins
   await installSkill(home, "notes", { "SKILL.md": skillMd("notes", [], "# Notes\n\nVERSION-ONE") });
   const initial = await loadAll(home);
   const watch = new CatalogWatch({ home, initial, load: () => loadAll(home) });
-  const surface = await createToolSurface({
-    home,
-    catalog: initial.catalog,
-    active: initial.active,
-    env: {},
-    catalogWatch: watch,
-  });
+  const surface = await watchedSurface(home, initial, watch);
   try {
     const one = await surface.callTool("activate_skill", { name: "notes" });
     assert.match(String(one.success && one.result), /VERSION-ONE/);

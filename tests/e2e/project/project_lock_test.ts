@@ -15,6 +15,21 @@ import { vercelHash } from "../../helpers/project.ts";
 
 const PERMS = "permissions:\n  env: [ALPHA_*]\n";
 
+/** The lockfile vercel-labs' skills CLI writes for `repo`'s alpha (version 1, no commit). */
+async function vercelAlphaLock(repo: { url: string; work: string }) {
+  return {
+    version: 1,
+    skills: {
+      alpha: {
+        source: repo.url,
+        sourceType: "git",
+        skillPath: "skills/alpha/SKILL.md",
+        computedHash: await vercelHash(join(repo.work, "skills", "alpha")),
+      },
+    },
+  };
+}
+
 /** Two skills in `skills/<name>/`, alpha asking for ALPHA_* variables. */
 function collection(): Record<string, string> {
   return {
@@ -151,18 +166,7 @@ Deno.test("install --frozen refuses a force-pushed branch: the locked commit is 
 Deno.test("install reads a vercel-labs skills-lock.json: commits resolved anew (said so), files checked against computedHash", async () => {
   await using p = await project();
   const repo = await createRepo(p.dir, "upstream", collection());
-  // The format vercel-labs' skills CLI writes into a project (version 1, no commit).
-  const foreign = {
-    version: 1,
-    skills: {
-      alpha: {
-        source: repo.url,
-        sourceType: "git",
-        skillPath: "skills/alpha/SKILL.md",
-        computedHash: await vercelHash(join(repo.work, "skills", "alpha")),
-      },
-    },
-  };
+  const foreign = await vercelAlphaLock(repo);
   const lockPath = join(p.root, "skills-lock.json");
   const foreignText = JSON.stringify(foreign, null, 2) + "\n";
   await Deno.writeTextFile(lockPath, foreignText);
@@ -277,21 +281,7 @@ Deno.test("a project whose skills-lock.json vercel-labs' CLI rewrote: check and 
   // The peer's `add` replaced our file with its format and recorded only alpha.
   await Deno.writeTextFile(
     join(p.root, "skills-lock.json"),
-    JSON.stringify(
-      {
-        version: 1,
-        skills: {
-          alpha: {
-            source: repo.url,
-            sourceType: "git",
-            skillPath: "skills/alpha/SKILL.md",
-            computedHash: await vercelHash(join(repo.work, "skills", "alpha")),
-          },
-        },
-      },
-      null,
-      2,
-    ) + "\n",
+    JSON.stringify(await vercelAlphaLock(repo), null, 2) + "\n",
   );
   const check = await p.cli(["check"]);
   assert.notEqual(check.code, 0, check.stdout);

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { createToolSurface } from "../../../src/agent/surface/tools.ts";
-import { type Context, memoryOutput } from "../../../src/core/io.ts";
 import { COMMANDS } from "../../../src/cli/command_table/command_table.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";
 import { runCli, tempDir } from "../../helpers/cli.ts";
+import { memoryContext } from "../../helpers/context.ts";
 
 /** Refusal codes a hostile name or path may produce; success is never acceptable. */
 const REFUSALS = new Set([
@@ -25,19 +25,8 @@ const REFUSALS = new Set([
   "binary_file",
 ]);
 
-function testContext(home: string): Context {
-  return {
-    env: { SKILLS_HOME: home, HOME: home, PATH: Deno.env.get("PATH") ?? "" },
-    cwd: home,
-    stdout: memoryOutput(),
-    stderr: memoryOutput(),
-    isTty: false,
-    stdoutIsTty: false,
-    signal: new AbortController().signal,
-    verbose: false,
-    color: false,
-    readLine: () => Promise.resolve(null),
-  };
+function testContext(home: string) {
+  return memoryContext({ SKILLS_HOME: home, HOME: home, PATH: Deno.env.get("PATH") ?? "" }, home);
 }
 
 Deno.test(`the corpus holds at least 200 hostile names`, () => {

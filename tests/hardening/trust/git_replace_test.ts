@@ -27,12 +27,18 @@ async function signedRepository(dir: string, key: string): Promise<string> {
   return await git(dir, ["rev-parse", "HEAD"]);
 }
 
-Deno.test("git replace: a signed commit replacing an unsigned tip does not make the tip signed", async () => {
-  await using tmp = await tempDir();
-  const alice = await keypair(tmp.path, "alice");
-  const home = join(tmp.path, "home");
+/** Alice's key pair, and a home in `dir` whose signer policy allows only her. */
+async function aliceSignsFor(dir: string) {
+  const alice = await keypair(dir, "alice");
+  const home = join(dir, "home");
   await Deno.mkdir(home);
   await Deno.writeTextFile(join(home, "allowed_signers"), alice.line);
+  return { alice, home };
+}
+
+Deno.test("git replace: a signed commit replacing an unsigned tip does not make the tip signed", async () => {
+  await using tmp = await tempDir();
+  const { alice, home } = await aliceSignsFor(tmp.path);
   const repo = join(tmp.path, "repo");
   const signed = await signedRepository(repo, alice.key);
   await writeSkill(repo, "Hostile body, never signed.");
@@ -50,10 +56,7 @@ Deno.test("git replace: a signed commit replacing an unsigned tip does not make 
 
 Deno.test("git replace: a signed commit's tree replaced by a hostile one installs the signed files", async () => {
   await using tmp = await tempDir();
-  const alice = await keypair(tmp.path, "alice");
-  const home = join(tmp.path, "home");
-  await Deno.mkdir(home);
-  await Deno.writeTextFile(join(home, "allowed_signers"), alice.line);
+  const { alice, home } = await aliceSignsFor(tmp.path);
   const repo = join(tmp.path, "repo");
   await signedRepository(repo, alice.key);
   await writeSkill(repo, "Hostile body, never signed.");

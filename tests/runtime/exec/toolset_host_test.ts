@@ -19,6 +19,13 @@ import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 
+/** The `limited` skill installed in `home` and its toolset host started. */
+async function limitedHost(home: string): Promise<ToolsetHost> {
+  await installLimited(home);
+  const catalog = await loadCatalog(home);
+  return await ToolsetHost.start(findSkill(catalog, "limited"), { home, env: ENV });
+}
+
 Deno.test("hostLaunchPlan() runs the embedded host with plain python and an argv array", () => {
   const skill = { dir: "/s/hello", manifest: { toolsets: ["toolsets.hello:HelloExtended"] } };
   const plan = hostLaunchPlan(
@@ -191,12 +198,7 @@ Deno.test("ToolsetHost kills a call that times out and restarts on the next call
 
 Deno.test("ToolsetHost cancels a call on abort and survives a crashed host", async () => {
   await using home = await tempDir();
-  await installLimited(home.path);
-  const catalog = await loadCatalog(home.path);
-  const host = await ToolsetHost.start(findSkill(catalog, "limited"), {
-    home: home.path,
-    env: ENV,
-  });
+  const host = await limitedHost(home.path);
   try {
     const controller = new AbortController();
     const pending = host.call("sleep", { seconds: 30 }, { signal: controller.signal });
@@ -218,12 +220,7 @@ Deno.test("ToolsetHost cancels a call on abort and survives a crashed host", asy
 
 Deno.test("ToolsetHost refuses oversized arguments without starting anything", async () => {
   await using home = await tempDir();
-  await installLimited(home.path);
-  const catalog = await loadCatalog(home.path);
-  const host = await ToolsetHost.start(findSkill(catalog, "limited"), {
-    home: home.path,
-    env: ENV,
-  });
+  const host = await limitedHost(home.path);
   try {
     const big = await host.call("ping", { text: "x".repeat(70 * 1024) });
     assert.equal(!big.success && big.error, "args_too_large");
