@@ -1,7 +1,7 @@
 /**
- * `skills add <source>` below the CLI, for either scope: one change of the scope the skills
- * go to (`$SKILLS_HOME`, or with `project` the project seen from `cwd`), the fetch, the
- * skills the source holds and the ones chosen, the one install planner
+ * `skills add <source>` below any front end, for either scope: the source resolved once
+ * (lifecycle/resolve_source.ts), one change of the scope the skills go to (`$SKILLS_HOME`,
+ * or the project seen from `cwd`), the fetch, the skills the source holds and the ones chosen, the one install planner
  * (lifecycle/install_plan.ts) skill by skill, the refusals, each accepted skill committed,
  * then what follows (the user's trust of a project's skills, `--agent` links).
  *
@@ -16,7 +16,7 @@ import type { AgentName } from "../../core/agents.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Scope } from "../../core/records/scope.ts";
-import type { ResolvedSource } from "../../core/sources/sources.ts";
+import type { RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
 import { beginChange, type Change, scopeOf } from "../lifecycle/change.ts";
 import {
   type Candidate,
@@ -33,23 +33,23 @@ import type {
   ProjectPlan,
 } from "../lifecycle/install_plan.ts";
 import { lockfilePath } from "../lifecycle/lockfile.ts";
-import type { SourceRequest } from "../lifecycle/resolve_source.ts";
+import { resolveRequest } from "../lifecycle/resolve_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
-import { linkAdded, type LinkOutcome } from "./links.ts";
+import { detectedAgents, linkAdded, type LinkOutcome } from "../project/links.ts";
 import { type ClosureMember, resolveClosure } from "./dependencies.ts";
-import { trustInstalled } from "./approvals.ts";
+import { trustInstalled } from "../project/approvals.ts";
+import type { ScopeChoice, WorkflowRequest } from "./request.ts";
 
-/** What `skills add` asked for, beyond the resolved source. */
-interface AddOptions {
-  home: string;
-  /** Where the command runs: the project seen from here, and the agents' links. */
-  cwd: string;
-  /** The user's environment (git gets a filtered copy). */
-  env: Readonly<Record<string, string>>;
-  /** Ctrl-C: stops git; whatever was staged is rolled back. */
-  signal?: AbortSignal | undefined;
-  /** `--project`: into `<root>/.agents/skills`, recorded in skills-lock.json. */
-  project: boolean;
+/** What `skills add` asks for: the source as typed, which skills, where, and how. */
+export interface AddRequest extends WorkflowRequest {
+  /** The source as the user typed it (resolved once, here). */
+  source: string;
+  /** `--ref`, `--branch`, `--tag`. */
+  refs: RefFlags;
+  /** `--skill` selectors (`*` for all). */
+  skills: readonly string[];
+  /** `"project"` (`--project`): into `<root>/.agents/skills`, recorded in skills-lock.json. */
+  scope?: ScopeChoice;
   /** `--list`: a preview of the source's skills; nothing is installed. */
   list: boolean;
   /** `--allow-unsigned`: past the user's and project's signature rules (recorded). */
@@ -58,7 +58,12 @@ interface AddOptions {
   plan: Pick<PlanOptions, "rename" | "renames" | "allowRisky">;
   /** `--agent`: link what was installed for these agents. */
   agents: readonly AgentName[];
+  /** `--agent all-detected`: and for the agents installed on this machine. */
+  allDetected?: boolean;
 }
+
+/** What the steps below are given: the request with the agents to link decided. */
+type AddOptions = Omit<AddRequest, "source" | "refs" | "skills">;
 
 /** A plan as the front end shows it before asking, with where it is recorded. */
 export type AddReview =
@@ -66,7 +71,7 @@ export type AddReview =
   | { scope: "project"; plan: ProjectPlan; fetched: Fetched; lockfile: string };
 
 /**
- * What the front end does for `addSkills`: only `confirm` is required; a callback left out
+ * What the front end does for `addWorkflow`: only `confirm` is required; a callback left out
  * is a report nobody shows, and without `choose` the selection rules decide.
  */
 export interface AddAsker {
@@ -117,25 +122,42 @@ interface Added<P, E> {
   links: LinkOutcome[];
 }
 
-/** What `addSkills` did, for the front end to render. */
+/** What `addWorkflow` did, for the front end to render. */
 export type AddOutcome =
   | { kind: "list"; fetched: Fetched; candidates: Candidate[] }
   | ({ kind: "user" } & Added<InstallPlan, RegistryEntry>)
   | ({ kind: "project"; lockfile: string } & Added<ProjectPlan, LockedSkill>);
 
 /**
- * Adds the skills `resolved` names to the scope `options` says, asking `asker`; returns
- * what was done. Any failure or Ctrl-C before a commit leaves everything as it was.
+ * Adds the skills `request` names from its source to the scope it says, asking `asker`;
+ * returns what was done. Any failure or Ctrl-C before a commit leaves everything as it was.
  */
-export async function addSkills(
-  resolved: SourceRequest,
+export async function addWorkflow(request: AddRequest, asker: AddAsker): Promise<AddOutcome> {
+  const { home, cwd, env } = request;
+  const resolved = await resolveRequest(request.source, request.refs, request.skills, {
+    cwd,
+    env,
+    home,
+  });
+  const options: AddOptions = {
+    ...request,
+    agents: request.allDetected
+      ? [...new Set([...request.agents, ...detectedAgents(env)])]
+      : request.agents,
+  };
+  return await addResolved(resolved, options, asker);
+}
+
+/** `addWorkflow` once the source is resolved. */
+async function addResolved(
+  { source, request, selectors }: Awaited<ReturnType<typeof resolveRequest>>,
   options: AddOptions,
   asker: AddAsker,
 ): Promise<AddOutcome> {
-  const { source, request, selectors } = resolved;
+  const project = options.scope === "project";
   // Staging, crash recovery and Ctrl-C rollback are the change's; --list only previews.
   // One change of the scope the skills go to (a project's signer policy applies too).
-  await using change = await beginChange(scopeOf(options.home, options.cwd, options.project), {
+  await using change = await beginChange(scopeOf(options.home, options.cwd, project), {
     env: options.env,
     signal: options.signal,
     progress: asker.progress === undefined ? undefined : (line) => asker.progress!(line),
