@@ -15,6 +15,10 @@ export interface Measured {
   maxMs: number;
   peakRssMiB: number | null;
   runs: number;
+  /** The machine's 1-minute load average when its sampling started (Linux). */
+  load?: number;
+  /** … and when it ended. */
+  loadEnd?: number;
 }
 
 export interface BenchRow {
@@ -23,6 +27,15 @@ export interface BenchRow {
   value: Measured | { tokens: number } | null;
   baselineName: string | null;
   baseline: Measured | null;
+  /**
+   * A second baseline from the same run that no disk can slow down, beside a disk-bound one
+   * (a `git clone` fsyncs its pack): the same clone with `core.fsync=none` into a tmpfs.
+   * Where a row has one, its target must hold against both.
+   */
+  cpuBaselineName?: string;
+  cpuBaseline?: Measured;
+  /** The CPU model (/proc/cpuinfo's model name) the row was measured on. */
+  cpu?: string;
   /** Human-readable target, e.g. "≤ 2× baseline". */
   target: string;
   /** When this row was measured (ISO); rows refreshed alone keep their own date. */
@@ -156,12 +169,13 @@ export async function settle(maxMs = 15_000): Promise<void> {
  */
 export async function measure(spec: SpecSource, runs = 7, expectCode = 0): Promise<Measured> {
   await settle();
+  const load = loadAverage();
   const samples: Sample[] = [];
   for (let i = -1; i < runs; i++) {
     const s = await checkedSample(spec, i, expectCode);
     if (i >= 0) samples.push(s);
   }
-  return summarize(samples, runs);
+  return summarize(samples, runs, load, loadAverage());
 }
 
 /**
@@ -187,6 +201,7 @@ export async function measureAlternately(
   runs = 7,
 ): Promise<Measured[]> {
   await settle();
+  const load = loadAverage();
   const samples: Sample[][] = specs.map(() => []);
   for (let i = -1; i < runs; i++) {
     for (const [at, spec] of specs.entries()) {
@@ -194,10 +209,16 @@ export async function measureAlternately(
       if (i >= 0) samples[at]!.push(s);
     }
   }
-  return samples.map((taken) => summarize(taken, runs));
+  const loadEnd = loadAverage();
+  return samples.map((taken) => summarize(taken, runs, load, loadEnd));
 }
 
-function summarize(samples: readonly Sample[], runs: number): Measured {
+function summarize(
+  samples: readonly Sample[],
+  runs: number,
+  load?: number,
+  loadEnd?: number,
+): Measured {
   const walls = samples.map((s) => s.wallMs);
   const rss = samples.map((s) => s.peakRssKiB).filter((v): v is number => v !== null);
   return {
@@ -206,7 +227,37 @@ function summarize(samples: readonly Sample[], runs: number): Measured {
     maxMs: round(Math.max(...walls)),
     peakRssMiB: rss.length ? round(Math.max(...rss) / 1024) : null,
     runs,
+    ...(load === undefined ? {} : { load }),
+    ...(loadEnd === undefined ? {} : { loadEnd }),
   };
+}
+
+/**
+ * The machine's 1-minute load average now (Linux; undefined elsewhere): on a shared 2-core
+ * machine a load of 15 stretches every figure several times over, so each figure keeps it.
+ */
+export function loadAverage(): number | undefined {
+  try {
+    return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CPU's model name (/proc/cpuinfo), so a figure says which machine made it. */
+export function cpuModel(): string {
+  try {
+    const line = Deno.readTextFileSync("/proc/cpuinfo").split("\n")
+      .find((l) => l.startsWith("model name"));
+    return line?.split(":").slice(1).join(":").trim() || "unknown";
+  } catch {
+    return `unknown (${Deno.build.os}/${Deno.build.arch})`;
+  }
+}
+
+/** `ratio ≤ budget` against the row's baseline and, where it has one, its CPU-bound baseline. */
+export function withinRatio(value: Measured, budget: number, ...baselines: Measured[]): boolean {
+  return baselines.every((b) => value.medianMs <= budget * b.medianMs);
 }
 
 export function round(value: number): number {

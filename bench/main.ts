@@ -8,7 +8,7 @@
  */
 
 import { join } from "node:path";
-import type { BenchRow, Measured } from "./lib.ts";
+import { type BenchRow, cpuModel, loadAverage, type Measured } from "./lib.ts";
 import { CLI_FLAGS } from "../tests/helpers/cli.ts";
 
 export interface BenchContext {
@@ -40,9 +40,18 @@ function fmt(m: BenchRow["value"]): string {
   return `${m.medianMs} ms${rss}`;
 }
 
-function ratio(row: BenchRow): string {
-  if (!row.value || !row.baseline || "tokens" in row.value) return "-";
-  return `${(row.value.medianMs / (row.baseline as Measured).medianMs).toFixed(2)}×`;
+function ratio(row: BenchRow, baseline = row.baseline): string {
+  if (!row.value || !baseline || "tokens" in row.value) return "-";
+  return `${(row.value.medianMs / (baseline as Measured).medianMs).toFixed(2)}×`;
+}
+
+/** The load while a row was sampled: its value's start and end, else its module's start. */
+function loadOf(row: BenchRow): string {
+  const v = row.value && "medianMs" in row.value ? row.value : undefined;
+  if (v?.load !== undefined) {
+    return v.loadEnd === undefined ? `${v.load}` : `${v.load}→${v.loadEnd}`;
+  }
+  return row.load_average === undefined ? "-" : `${row.load_average}`;
 }
 
 interface Results {
@@ -90,18 +99,6 @@ function merged(
   return { ...previous, rows: out };
 }
 
-/**
- * The machine's 1-minute load average when a module starts (Linux), kept with its rows: on
- * a shared 2-core machine, a load of 15 stretches every figure several times over.
- */
-function loadAverage(): number | undefined {
-  try {
-    return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
-  } catch {
-    return undefined;
-  }
-}
-
 async function main() {
   const only = Deno.args[0];
   const tmp = await Deno.makeTempDir({ prefix: "skills-bench-" });
@@ -126,6 +123,7 @@ async function main() {
   }
   const modules = [...all].filter((name) => !only || name.includes(only)).sort();
   const rows: BenchRow[] = [];
+  const cpu = cpuModel();
   const startedAt = new Date().toISOString();
   try {
     for (const name of modules) {
@@ -134,10 +132,13 @@ async function main() {
       const measuredAt = new Date().toISOString();
       const load = loadAverage();
       for (const row of await mod.rows(ctx) as BenchRow[]) {
+        const sampled = row.value && "medianMs" in row.value ? row.value.load : undefined;
+        const at = sampled ?? load;
         rows.push({
           ...row,
           measured_at: measuredAt,
-          ...(load === undefined ? {} : { load_average: load }),
+          ...(at === undefined ? {} : { load_average: at }),
+          cpu,
           module: name,
         });
       }
@@ -145,14 +146,21 @@ async function main() {
   } finally {
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
-  const header = ["what", "value", "baseline", "ratio", "target", "ok"];
+  console.log(
+    `CPU: ${cpu} (${navigator.hardwareConcurrency} cores); load at the end: ${
+      loadAverage() ?? "-"
+    }`,
+  );
+  const header = ["what", "value", "baseline (same run)", "ratio", "target", "ok", "load"];
   const body = rows.map((r) => [
     r.name,
     fmt(r.value),
-    r.baselineName ? `${r.baselineName}: ${fmt(r.baseline)}` : "-",
-    ratio(r),
+    (r.baselineName ? `${r.baselineName}: ${fmt(r.baseline)}` : "-") +
+    (r.cpuBaselineName ? `; ${r.cpuBaselineName}: ${fmt(r.cpuBaseline ?? null)}` : ""),
+    ratio(r) + (r.cpuBaseline ? ` / ${ratio(r, r.cpuBaseline)}` : ""),
     r.target,
     r.pass === null ? "-" : r.pass ? "yes" : "NO",
+    loadOf(r),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ");
@@ -160,6 +168,7 @@ async function main() {
   console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
   for (const b of body) console.log(line(b));
   const machine = {
+    cpu,
     os: Deno.build.os,
     arch: Deno.build.arch,
     cpus: navigator.hardwareConcurrency,

@@ -12,7 +12,7 @@ export const END = "<!-- bench:end -->";
 
 interface Results {
   measured_at: string;
-  machine: { os: string; arch: string; cpus: number; deno: string };
+  machine: { cpu?: string; os: string; arch: string; cpus: number; deno: string };
   rows: BenchRow[];
 }
 
@@ -25,13 +25,21 @@ function value(v: BenchRow["value"]): string {
   }`;
 }
 
-function baseline(row: BenchRow): string {
-  if (row.baselineName === null || row.baseline === null) return "—";
+function against(row: BenchRow, name: string, base: Measured): string {
   const v = row.value;
   const ratio = v !== null && !("tokens" in v)
-    ? ` (${(v.medianMs / row.baseline.medianMs).toFixed(2)}×)`
+    ? ` (${(v.medianMs / base.medianMs).toFixed(2)}×)`
     : "";
-  return `${row.baselineName}: ${Math.round(row.baseline.medianMs)} ms${ratio}`;
+  return `${name}: ${Math.round(base.medianMs)} ms${ratio}`;
+}
+
+/** The baseline and, for a disk-bound one, the CPU-bound baseline measured beside it. */
+function baseline(row: BenchRow): string {
+  if (row.baselineName === null || row.baseline === null) return "—";
+  const first = against(row, row.baselineName, row.baseline);
+  return row.cpuBaselineName && row.cpuBaseline
+    ? `${first}; ${against(row, row.cpuBaselineName, row.cpuBaseline)}`
+    : first;
 }
 
 /**
@@ -51,14 +59,18 @@ export function performanceTable(results: Results): string {
     "",
     "A row's date is when it was measured with its baseline (rows can be refreshed alone).",
     "",
-    "Beside it, where recorded: the machine's 1-minute load average when its module started.",
+    "CPU: the model name in `/proc/cpuinfo` where the row was measured (compare ratios only).",
     "",
-    "| what | measured | baseline (same run) | target | met | date |",
-    "| --- | --- | --- | --- | --- | --- |",
+    "Beside the date: the 1-minute load average when the row's sampling started.",
+    "",
+    "| what | measured | baseline (same run) | target | met | CPU | date |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
     ...results.rows.map((row) =>
-      `| ${row.name.replaceAll("|", "\\|")} | ${value(row.value)} | ${
-        baseline(row)
-      } | ${row.target} | ${row.pass === null ? "—" : row.pass ? "✓" : "✗"} | ${when(row)} |`
+      `| ${row.name.replaceAll("|", "\\|")} | ${value(row.value)} | ${baseline(row)} | ${
+        row.target.replaceAll("|", "\\|")
+      } | ${row.pass === null ? "—" : row.pass ? "✓" : "✗"} | ${row.cpu ?? "not recorded"} | ${
+        when(row)
+      } |`
     ),
   ];
   return lines.join("\n");

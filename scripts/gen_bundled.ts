@@ -6,6 +6,7 @@
  * the parent watch (src/runtime/exec/parent_watch.py → `src/generated/parent_watch_py.ts`)
  * the kill helper (src/runtime/exec/kill_helper.py → `src/generated/kill_helper_py.ts`)
  * the sandbox's init helper (src/runtime/sandbox/init.py → `src/generated/sandbox_init_py.ts`)
+ * the services' helper (src/runtime/services/service_helper.py → `service_helper_py.ts`)
  * and the guide for skill authors (docs/writing-skills.md → `src/generated/writing_guide_md.ts`,
  * printed by `skills lint --guide`).
  * Writes only when the content changed. Run by `deno task gen` (a dependency of the
@@ -24,8 +25,9 @@ const INDEX_TARGET = join(ROOT, "src", "generated", "bundled_index.ts");
 const EMBEDDED_HELPERS = [
   ["src/runtime/exec/toolset_host.py", "toolset_host_py.ts", "TOOLSET_HOST"],
   ["src/runtime/exec/parent_watch.py", "parent_watch_py.ts", "PARENT_WATCH"],
-  ["src/runtime/exec/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
+  ["src/runtime/exec/spawn/kill_helper.py", "kill_helper_py.ts", "KILL_HELPER"],
   ["src/runtime/sandbox/init.py", "sandbox_init_py.ts", "SANDBOX_INIT"],
+  ["src/runtime/services/service_helper.py", "service_helper_py.ts", "SERVICE_HELPER"],
   ["src/runtime/sandbox/idmap.pl", "sandbox_idmap_pl.ts", "SANDBOX_IDMAP"],
   // The authors' guide, for `skills lint --guide`: a user of the binary has no clone.
   ["docs/writing-skills.md", "writing_guide_md.ts", "WRITING_GUIDE"],

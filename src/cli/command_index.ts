@@ -51,9 +51,24 @@ export const COMMAND_INDEX: readonly CommandIndexEntry[] = [
     summary: "Run a skill script in the sandbox",
   },
   {
+    name: "ps",
+    aliases: [],
+    summary: "List the skills' services that keep running",
+  },
+  {
+    name: "stop",
+    aliases: [],
+    summary: "Stop a service",
+  },
+  {
+    name: "logs",
+    aliases: [],
+    summary: "Show what a service printed",
+  },
+  {
     name: "add",
     aliases: [],
-    summary: "Install skills from git, an OCI registry or a directory",
+    summary: "Install skills from git, OCI, a website, npm or a directory",
   },
   {
     name: "install",

@@ -7,7 +7,7 @@
 export function surfaceOptions(values: { skills?: string; workspace?: string }): {
   /** `--skills a,b`, as given (else AGENT_SKILLS decides). */
   skills: string | undefined;
-  /** `--workspace DIR`, as given (see agent/surface/surface_factory.workspaceDir). */
+  /** `--workspace DIR`, as given (see agent/library/surface_factory.workspaceDir). */
   workspace: string | undefined;
 } {
   return { skills: values.skills, workspace: values.workspace };

@@ -56,6 +56,8 @@ export interface CommandSpec {
   aliases?: readonly string[];
   /** One line for the command table. */
   summary: string;
+  /** The document of docs/ that explains it at length (docs/reference.md links to it). */
+  guide: string;
   /** Usage lines, each after `skills `. */
   usage: readonly string[];
   /** The prose after the usage lines. */

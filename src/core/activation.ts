@@ -4,7 +4,7 @@
  * reported, not ignored.
  */
 
-import { canonicalSkillName, isValidSkillName, quoteName } from "./manifest/names.ts";
+import { canonicalSkillName, isValidSkillName, quoteName } from "./names.ts";
 
 type ActivationSpec =
   | { kind: "none" }

@@ -5,7 +5,7 @@
  * names `--agent` accepts are all rendered from it (`renderAgentHelp`, `renderAgentTable`), so a
  * new agent is one row. Where an agent's documentation and vercel-labs' `skills` CLI disagree, the
  * row follows the agent's documentation and says why in `peerDiffers` (docs/compatibility.md
- * lists them; tests/e2e/peer_agents_test.ts holds both tools to it).
+ * lists them; tests/e2e/peer/peer_agents_test.ts holds both tools to it).
  *
  * Agents that read the shared `.agents/skills` in a project read `~/.agents/skills` for the user
  * too (each documents it), which is where the peer puts them; their own user folders

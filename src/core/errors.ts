@@ -25,7 +25,7 @@ export const ERROR_CODES = [
   "invalid_manifest",
   "invalid_source",
   "invalid_arguments",
-  /** A virtual skill tool's input failed its schema (src/agent/library/virtual_tools.ts). */
+  /** A virtual skill tool's input failed its schema (src/agent/surface/virtual_tools.ts). */
   "invalid_input",
   "invalid_path",
   "binary_file",

@@ -1,9 +1,10 @@
 /**
- * core — pure logic, no `Deno.*` (the OS is a parameter): manifests and front matter,
- * names, sources, activation, the environment policy, PEP 723 metadata, path rules,
- * registry records, the project lockfile, project trust and link records, where agents read
- * skills and how much of a skills listing they show, digests, change summaries, envelopes
- * and errors, and the narrow command context (io.ts). Everything here can be tested without touching the machine.
+ * core — pure logic, no `Deno.*` (the OS is a parameter), in subject folders (manifests
+ * and front matter, sources, the policies a script runs under, records, scripts, the audit,
+ * governance) over the files here that every subject uses: errors and envelopes, the names
+ * of skills and scripts (names.ts), path rules, activation, where agents read skills and how
+ * much of a skills listing they show, and the narrow command context (io.ts). Everything
+ * here can be tested without touching the machine.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

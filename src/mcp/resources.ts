@@ -9,7 +9,7 @@
  */
 
 import { type Envelope, fail, failFromError } from "../core/envelope.ts";
-import { canonicalSkillName, quoteName } from "../core/manifest/names.ts";
+import { canonicalSkillName, quoteName } from "../core/names.ts";
 import type { SkillRecord } from "../runtime/catalog/catalog.ts";
 import { listScriptFiles } from "../runtime/catalog/contents.ts";
 import { readServedFile } from "./skill_files.ts";

@@ -48,6 +48,7 @@ Deno.test("completionCommands() takes a spec's flags with shorts and values, the
     order: 1,
     aliases: ["y"],
     summary: "X",
+    guide: "setup.md",
     usage: ["x [--strict]"],
     description: "",
     flags: {

@@ -56,6 +56,7 @@ const DEMO = {
   order: 1,
   aliases: ["dm"],
   summary: "A demo",
+  guide: "setup.md",
   usage: ["demo <skill> <script> [args...]", "demo --list"],
   description: "Does a demo.",
   optionsTitle: "Options (before <skill>)",

@@ -19,6 +19,7 @@ const demoSpec = {
   name: "demo",
   order: 1,
   summary: "A demo",
+  guide: "setup.md",
   usage: ["demo"],
   description: "Demo.",
   flags: {

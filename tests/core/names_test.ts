@@ -7,7 +7,7 @@ import {
   qualifiedToolName,
   scriptDisplayName,
   skillNameProblem,
-} from "../../src/core/manifest/names.ts";
+} from "../../src/core/names.ts";
 import { SkillError } from "../../src/core/errors.ts";
 
 Deno.test("canonicalSkillName() lower-cases and maps '_' to '-'", () => {

@@ -1,7 +1,7 @@
 /**
  * `skills init` starts an author on the guide's walk: its next steps are the guide's checks
  * (validate, lint, audit) and name the guide, and what it writes already does what the guide
- * asks of a new skill (tests/e2e/lint_test.ts: it lints clean, scripts run).
+ * asks of a new skill (tests/e2e/audit/lint_test.ts: it lints clean, scripts run).
  */
 
 import assert from "node:assert/strict";

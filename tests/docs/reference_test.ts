@@ -1,14 +1,20 @@
 /**
- * docs/reference.md is generated from the command specs (scripts/gen_reference.ts), so it says
- * exactly what `--help` says; this fails when a spec changed and the reference was not rewritten.
+ * The committed copies of the tables (scripts/gen_reference.ts, run by `deno task gen`):
+ * docs/reference.md from the command specs, so it says exactly what `--help` says; the help
+ * snapshots; the documents' generated blocks; the `--allow-run` lists. Each test fails while
+ * its copy is stale.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   GENERATED_BLOCKS,
+  HELP_SNAPSHOTS,
+  PROGRAM_LIST_FILES,
+  renderHelpSnapshots,
   renderReference,
   withGeneratedBlocks,
+  withProgramLists,
 } from "../../scripts/gen_reference.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";
 import { renderHelp } from "../../src/cli/spec.ts";
@@ -22,7 +28,7 @@ Deno.test("docs/reference.md is what scripts/gen_reference.ts makes from the spe
   const committed = await Deno.readTextFile(path);
   assert.ok(
     committed === fresh,
-    "docs/reference.md is stale: run `deno task docs:reference` (or UPDATE_SNAPSHOTS=1 deno test -A tests/docs/reference_test.ts)",
+    "docs/reference.md is stale: run `deno task gen` (or UPDATE_SNAPSHOTS=1 deno test -A tests/docs/reference_test.ts)",
   );
 });
 
@@ -40,6 +46,27 @@ Deno.test("the documents' blocks rendered from a table (link's agents, the peer'
     const committed = await Deno.readTextFile(path);
     const fresh = await withGeneratedBlocks(file, committed);
     if (Deno.env.get("UPDATE_SNAPSHOTS") === "1") await Deno.writeTextFile(path, fresh);
-    assert.ok(committed === fresh, `${file} is stale: run \`deno task docs:reference\``);
+    assert.ok(committed === fresh, `${file} is stale: run \`deno task gen\``);
+  }
+});
+
+Deno.test("the help snapshots are each command's --help as deno task gen writes them, and no others", async () => {
+  const dir = join(REPO_ROOT, HELP_SNAPSHOTS);
+  const fresh = renderHelpSnapshots();
+  const committed = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".txt"));
+  assert.deepEqual(committed.sort(), [...fresh.keys()].sort(), "run `deno task gen`");
+  for (const [name, text] of fresh) {
+    assert.ok(
+      (await Deno.readTextFile(join(dir, name))) === text,
+      `${name}: run \`deno task gen\``,
+    );
+  }
+});
+
+Deno.test("every --allow-run list of deno.json and docs/setup.md is the script languages' runners", async () => {
+  for (const file of PROGRAM_LIST_FILES) {
+    const committed = await Deno.readTextFile(join(REPO_ROOT, file));
+    assert.match(committed, /--allow-run=/, file);
+    assert.ok(committed === withProgramLists(committed), `${file} is stale: run \`deno task gen\``);
   }
 });

@@ -11,15 +11,16 @@ import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
-/** Exactly the permission flags `deno task compile` bakes into dist/skills. */
+/**
+ * Exactly the permission flags `deno task compile` bakes into dist/skills, read from that
+ * task (whose `--allow-run` list tests/architecture holds equal to the script languages'
+ * table), so the tests run the CLI as the binary runs.
+ */
 export const CLI_FLAGS = [
   "--quiet",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-sys=hostname,networkInterfaces",
-  "--allow-run=git,uv,python3,python,bwrap,bash,node,deno,ssh-keygen",
+  ...(JSON.parse(Deno.readTextFileSync(join(REPO_ROOT, "deno.json"))).tasks.compile
+    .command as string)
+    .split(/\s+/).filter((part) => part.startsWith("--allow-")),
 ];
 
 export function cliEntry(): string {

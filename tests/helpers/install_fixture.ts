@@ -99,7 +99,8 @@ export function installRunnerSkill(
     | "polyglot"
     | "workspace-lab"
     | "office-lab"
-    | "docx-lab",
+    | "docx-lab"
+    | "companion-lab",
   options: InstallOptions = {},
 ): Promise<string> {
   return installFixtureSkill(home, join(RUNNER_SKILLS, name), options);

@@ -10,7 +10,8 @@ export interface TestRegistry {
   close(): Promise<void>;
 }
 
-function freePort(): number {
+/** A port free on the host's loopback now. */
+export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();

@@ -1,7 +1,7 @@
 /**
  * Whether the OS sandbox can work here: bubblewrap installed and allowed to make its
  * namespaces. Tests of what happens inside the sandbox need it; without it `skills` runs
- * scripts in policy mode (tests/hardening/policy_mode_test.ts covers that). CI installs
+ * scripts in policy mode (tests/hardening/policy_mode/policy_mode_test.ts covers that). CI installs
  * bubblewrap (.ci/run) and must never skip them: there, a missing sandbox fails loudly.
  */
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { z } from "zod";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
-import { installSkill, skillMd } from "../agent/fixtures.ts";
+import { installSkill, skillMd } from "../helpers/installed_skills.ts";
 import { runCli, tempDir } from "../helpers/cli.ts";
 import { descendants, survivors } from "../helpers/processes.ts";
 import { SKIP_SLOW } from "../helpers/quick.ts";

@@ -19,7 +19,7 @@ import {
 import { z } from "zod";
 import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { skillMd } from "../agent/fixtures.ts";
+import { skillMd } from "../helpers/installed_skills.ts";
 import { connectHttp, startHttpMcp } from "./http_fixture.ts";
 import { envelopeOf } from "../helpers/mcp_client.ts";
 import { writeTree } from "../helpers/tree.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { baseEnv, tempDir } from "../helpers/cli.ts";
 import { type JsonRpcMessage, spawnMcp } from "../helpers/mcp_stdio.ts";
-import { installSkill, skillMd } from "../agent/fixtures.ts";
+import { installSkill, skillMd } from "../helpers/installed_skills.ts";
 
 async function serving(
   skills = "hello-extended",

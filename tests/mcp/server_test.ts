@@ -13,7 +13,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { surfaceFactory } from "../../src/agent/surface/surface_factory.ts";
+import { surfaceFactory } from "../../src/agent/library/surface_factory.ts";
 import { loadCatalog } from "../../src/runtime/catalog/catalog.ts";
 import { baseEnv, cliArgv, tempDir } from "../helpers/cli.ts";
 import { spawnMcp } from "../helpers/mcp_stdio.ts";

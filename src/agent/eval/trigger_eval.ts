@@ -8,7 +8,7 @@
  * precision/recall/F1 follow the agentskills.io guide; the per-query keys skill-creator's.
  */
 
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { runModelStep, type StepToolCall } from "../chat/model_step.ts";
 import { createToolSurface } from "../surface/tools.ts";

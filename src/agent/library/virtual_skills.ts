@@ -8,7 +8,7 @@
 
 import { SkillError } from "../../core/errors.ts";
 import { isPlainObject } from "../../core/manifest/validation.ts";
-import { canonicalSkillName, skillNameProblem } from "../../core/manifest/names.ts";
+import { canonicalSkillName, skillNameProblem } from "../../core/names.ts";
 import type { InputCheck, VirtualSkill, VirtualSkillTool } from "../surface/tool_surface.ts";
 
 /** One problem reported by a Standard Schema. */

@@ -7,7 +7,7 @@
 
 import { fail, type FailureEnvelope } from "../../core/envelope.ts";
 import type { ErrorCode } from "../../core/errors.ts";
-import { quoteName } from "../../core/manifest/names.ts";
+import { quoteName } from "../../core/names.ts";
 import {
   anyOf,
   array,

@@ -8,7 +8,7 @@
 
 import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
 import type { ToolDefinition, VirtualSkill } from "./tool_surface.ts";
-import { CALL_SKILL_TOOL } from "../library/virtual_tools.ts";
+import { CALL_SKILL_TOOL } from "./virtual_tools.ts";
 
 /**
  * `offered` names the skills the model may activate itself (the `activate_skill` enum); the

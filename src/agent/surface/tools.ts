@@ -13,7 +13,7 @@ import {
   isValidSkillName,
   qualifiedToolName,
   quoteName,
-} from "../../core/manifest/names.ts";
+} from "../../core/names.ts";
 import type { Catalog, SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { listScriptFiles } from "../../runtime/catalog/contents.ts";
 import { readSkillBody } from "../../runtime/catalog/loader.ts";
@@ -50,7 +50,7 @@ import type {
   ToolSurfaceOptions,
   VirtualSkill,
 } from "./tool_surface.ts";
-import { callVirtualTool, dispatchTarget, renderSkillTools } from "../library/virtual_tools.ts";
+import { callVirtualTool, dispatchTarget, renderSkillTools } from "./virtual_tools.ts";
 import { skillToolDefinitions } from "./tool_definitions.ts";
 import { modelCanInvoke, userCanInvoke, withArguments } from "./invocation.ts";
 

@@ -2,11 +2,11 @@
 
 import { UsageError } from "../../core/errors.ts";
 import { parseSkillSelector, type RefFlags } from "../../core/sources/sources.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
 import { type AgentName, parseAgentWords } from "../../core/agents.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { addWorkflow } from "../../runtime/workflows/add.ts";
+import { addFromNodeModules, addWorkflow } from "../../runtime/workflows/add.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";
 import { addAsker, renderAdded } from "../ui/add_ui.ts";
@@ -31,9 +31,17 @@ export const { help, parse } = defineCommand(
       project: false,
       agents: [] as AgentName[],
       allDetected: false,
+      fromNodeModules: false,
     };
     if (flags.help) return { ...flags, ...empty };
-    const source = requireOne("add", positionals, "source");
+    const fromNodeModules = values["from-node-modules"] === true;
+    if (fromNodeModules && positionals.length > 0) {
+      throw new UsageError("--from-node-modules takes no source: it reads ./node_modules");
+    }
+    if (fromNodeModules && values.list) {
+      throw new UsageError("--from-node-modules installs; it takes no --list");
+    }
+    const source = fromNodeModules ? "" : requireOne("add", positionals, "source");
     const skills = (values.skill ?? []).map(parseSkillSelector);
     const { name, renames } = parseNames(values.name ?? [], skills);
     const renaming = name !== undefined || renames.size > 0;
@@ -65,6 +73,8 @@ export const { help, parse } = defineCommand(
       agents,
       /** `--agent all-detected`: and for the agents installed on this machine. */
       allDetected,
+      /** `--from-node-modules`: the skills the packages of ./node_modules declare. */
+      fromNodeModules,
     };
   },
 );
@@ -112,22 +122,32 @@ function parseNames(
   return { name, renames };
 }
 
-/** Adds the source's skills with the terminal as the asker, renders the outcome. */
+/**
+ * Adds the source's skills (or, with --from-node-modules, those of every package in
+ * ./node_modules) with the terminal as the asker, renders the outcome.
+ */
 export async function run(options: AddOptions, ctx: Context): Promise<number> {
-  const outcome = await addWorkflow({
+  const request = {
     home: skillsHome(ctx.env, ctx.cwd),
     cwd: ctx.cwd,
     env: ctx.env,
     signal: ctx.signal,
-    source: options.source,
-    refs: options.refs,
     skills: options.skills,
-    scope: options.project ? "project" : "user",
+    scope: options.project ? "project" as const : "user" as const,
     list: options.list,
     allowUnsigned: options.allowUnsigned,
     plan: { rename: options.name, renames: options.renames, allowRisky: options.allowRisky },
     agents: options.agents,
     allDetected: options.allDetected,
-  }, addAsker(ctx, options));
+  };
+  const asker = addAsker(ctx, options);
+  if (options.fromNodeModules) {
+    const outcomes = await addFromNodeModules(request, asker);
+    return Math.max(0, ...outcomes.map((outcome) => renderAdded(ctx, options, outcome)));
+  }
+  const outcome = await addWorkflow(
+    { ...request, source: options.source, refs: options.refs },
+    asker,
+  );
   return renderAdded(ctx, options, outcome);
 }

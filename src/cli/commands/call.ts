@@ -11,7 +11,7 @@ import {
   SkillError,
   UsageError,
 } from "../../core/errors.ts";
-import { qualifiedToolName } from "../../core/manifest/names.ts";
+import { qualifiedToolName } from "../../core/names.ts";
 import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";

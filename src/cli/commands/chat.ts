@@ -16,7 +16,7 @@ import {
 } from "../../agent/chat/providers.ts";
 import { Repl, terminalObserver } from "../../agent/chat/repl.ts";
 import { redactSecrets } from "../../agent/chat/provider_errors.ts";
-import { surfaceFactory, workspaceDir } from "../../agent/surface/surface_factory.ts";
+import { surfaceFactory, workspaceDir } from "../../agent/library/surface_factory.ts";
 import type { ApplyPlan } from "../../runtime/workspace/apply.ts";
 import { askToApply } from "../ui/workspace_ui.ts";
 import { watchSession } from "../../agent/surface/catalog_watch.ts";

@@ -14,7 +14,7 @@ import {
   resolveProviderConfig,
   routeSdkWarnings,
 } from "../../agent/chat/providers.ts";
-import { surfaceFactory } from "../../agent/surface/surface_factory.ts";
+import { surfaceFactory } from "../../agent/library/surface_factory.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
 import { table, writeJson } from "../ui/render.ts";

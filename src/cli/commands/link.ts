@@ -4,7 +4,7 @@ import { agentLabel, type AgentName, parseAgentWords } from "../../core/agents.t
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { detectedAgents, type LinkScope, linkSkills } from "../../runtime/project/links.ts";
 import { renderLinks } from "../ui/project_ui.ts";

@@ -86,7 +86,7 @@ async function httpPolicy(
  */
 async function setUpServing(options: McpOptions, ctx: Context, session: Session): Promise<Serving> {
   const [{ surfaceFactory, workspaceDir }, { serveStdio }, { watchSession }] = await Promise.all([
-    import("../../agent/surface/surface_factory.ts"),
+    import("../../agent/library/surface_factory.ts"),
     import("../../mcp/server.ts"),
     import("../../agent/surface/catalog_watch.ts"),
   ]);

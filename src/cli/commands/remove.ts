@@ -1,7 +1,7 @@
 /** `skills remove <name>...`: confirm, then remove directories and entries atomically. */
 
 import { UsageError } from "../../core/errors.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";

@@ -17,15 +17,8 @@ import {
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { formatSeconds } from "../../runtime/exec/runner.ts";
-import {
-  executeRun,
-  outcomeEnvelope,
-  type PreparedRun,
-  prepareResolved,
-  type ScriptDeps,
-  stringArguments,
-} from "../../runtime/exec/prepared_run.ts";
-import { plannedRun } from "../../runtime/exec/run_plan.ts";
+import { executeRun, outcomeEnvelope, type ScriptDeps } from "../../runtime/exec/prepared_run.ts";
+import { runPreparation } from "../../runtime/exec/run_preparation.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../ui/render.ts";
@@ -60,6 +53,10 @@ export const { help, parse } = defineCommand(runSpec, ({ values, positionals, re
     write: values.write ?? [],
     /** `--review`: the workspace's diff shown and asked about before it is applied. */
     review: values.review === true,
+    /** `--background`: started as a service (runtime/services). */
+    background: values.background === true,
+    idleSeconds: values["idle-timeout"],
+    maxSeconds: values["max-lifetime"],
   };
   if (options.help) return options;
   const [skill, script] = positionals;
@@ -69,6 +66,15 @@ export const { help, parse } = defineCommand(runSpec, ({ values, positionals, re
       "Missing script name",
       `Run \`skills scripts ${skill}\` to see the skill's scripts`,
     );
+  }
+  if (options.background && options.review) {
+    throw new UsageError(
+      "--review cannot be used with --background",
+      "A service's diff is applied when it stops; run it in the foreground to review",
+    );
+  }
+  if (!options.background && (options.idleSeconds ?? options.maxSeconds) !== undefined) {
+    throw new UsageError("--idle-timeout and --max-lifetime need --background", HINT);
   }
   options.skill = skill;
   options.script = script;
@@ -126,8 +132,15 @@ export const handlesInterrupt = true;
 export async function run(options: RunOptions, ctx: Context): Promise<number> {
   const startedAt = Date.now();
   const home = skillsHome(ctx.env, ctx.cwd);
+  if (options.background) return await runInBackground(options, ctx, home);
   const deps = scriptDeps(options, ctx, home);
-  const { prepare, scriptHelp } = await preparation(home, options, deps, startedAt);
+  const { prepare, scriptHelp } = await runPreparation({
+    skill: options.skill,
+    script: options.script,
+    args: options.args,
+    scriptHelp: options.json && options.scriptHelp,
+    startedAt,
+  }, deps);
   const passStderr = (chunk: Uint8Array) => ctx.stderr.writeBytes(chunk);
   if (options.json) {
     if (options.scriptHelp) {
@@ -217,36 +230,6 @@ function scriptDeps(options: RunOptions, ctx: Context, home: string): ScriptDeps
 }
 
 /**
- * How this run is prepared: from the run plan when it holds (runtime/exec/run_plan.ts: no
- * catalog, no trust check, none of their modules loaded), else through the catalog — read
- * here, so that its errors end the command as before — and the full path, which keeps a plan
- * for the next run. A script's `--help` in JSON mode always goes through the catalog.
- */
-async function preparation(
-  home: string,
-  options: RunOptions,
-  deps: ScriptDeps & { cwd: string },
-  startedAt: number,
-): Promise<{ prepare: () => Promise<PreparedRun>; scriptHelp: () => Promise<Envelope> }> {
-  const { skill, script, args } = options;
-  const throughCatalog = async () => {
-    const service = await import("../../runtime/exec/script_service.ts");
-    const catalog = await service.runCatalog(home, skill, { cwd: deps.cwd, env: deps.env });
-    return {
-      prepare: () => service.prepareRunAndPlan(catalog, skill, script, args, deps, startedAt),
-      scriptHelp: () => service.scriptHelp(catalog, skill, script, deps),
-    };
-  };
-  const helpWanted = options.json && options.scriptHelp;
-  const planned = helpWanted ? undefined : plannedRun(home, { skill, script }, deps);
-  if (planned === undefined) return await throughCatalog();
-  return {
-    prepare: () => prepareResolved(planned, stringArguments(args), deps),
-    scriptHelp: async () => await (await throughCatalog()).scriptHelp(),
-  };
-}
-
-/**
  * JSON mode output: exactly one document on stdout (the script's own JSON on success, the
  * envelope on failure) and a one-line error (plus hint) on stderr.
  */
@@ -274,4 +257,62 @@ function finishJson(
   const hint = isSkillError(error) ? error.hint : envelope.details?.hint;
   if (typeof hint === "string" && hint !== "") ctx.stderr.write(`hint: ${hint}\n`);
   return isSkillError(error) ? error.exitCode : exitCodeFor(envelope);
+}
+
+/** Seconds a service may stay idle, and live at most, unless the flags or the variables say. */
+const DEFAULT_IDLE_SECONDS = 4 * 3600;
+const DEFAULT_MAX_SECONDS = 24 * 3600;
+
+/**
+ * `--background`: the script started as a service (runtime/services/start.ts); once it is up,
+ * what it printed so far, then its id and each URL on the host (stdout: the agent reads them),
+ * or one JSON document with `--json`.
+ */
+async function runInBackground(options: RunOptions, ctx: Context, home: string): Promise<number> {
+  const { startService } = await import("../../runtime/services/start.ts");
+  const seconds = (flag: number | undefined, name: string, fallback: number) => {
+    const raw = Number(ctx.env[name]);
+    return flag ?? (Number.isFinite(raw) && raw > 0 ? raw : fallback);
+  };
+  const started = await startService({
+    skill: options.skill,
+    script: options.script,
+    args: options.args,
+    cwd: ctx.cwd,
+    env: options.env,
+    allowNet: options.allowNet,
+    write: options.write.map((path) => resolve(ctx.cwd, path)),
+    readOnly: options.readOnly,
+    idleSeconds: seconds(options.idleSeconds, "SKILLS_SERVICE_IDLE", DEFAULT_IDLE_SECONDS),
+    maxSeconds: seconds(options.maxSeconds, "SKILLS_SERVICE_LIFETIME", DEFAULT_MAX_SECONDS),
+  }, { home, env: ctx.env });
+  const { state, urls, output } = started;
+  if (state.declared === false) {
+    warn(
+      ctx,
+      `'${state.script}' is not declared a service by ${state.skill} (permissions.services): it keeps running because you asked`,
+    );
+  }
+  if (options.json) {
+    writeJson(ctx, {
+      id: state.id,
+      skill: state.skill,
+      script: state.script,
+      ports: state.ports,
+      urls,
+      output,
+      live: state.live,
+      idle_seconds: state.idle_seconds,
+      max_seconds: state.max_seconds,
+    });
+    return 0;
+  }
+  if (output !== "") ctx.stdout.write(output.endsWith("\n") ? output : `${output}\n`);
+  ctx.stdout.write(`service ${state.id} running: ${state.skill} ${state.script}\n`);
+  for (const url of urls) ctx.stdout.write(`  ${url}\n`);
+  if (!started.listening) ctx.stdout.write("  (no port yet: skills ps shows it once it listens)\n");
+  ctx.stderr.write(
+    `hint: skills logs ${state.id} shows its output; skills stop ${state.id} ends it\n`,
+  );
+  return 0;
 }

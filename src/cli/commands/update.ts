@@ -1,7 +1,7 @@
 /** `skills update [<name>...|--all]`: review what changed upstream, confirm, swap atomically. */
 
 import { UsageError } from "../../core/errors.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import { type RefFlags, refRequest } from "../../core/sources/sources.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";

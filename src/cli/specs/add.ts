@@ -5,9 +5,15 @@ import { type CommandSpec, HELP_FLAG, jsonFlag, verboseFlag } from "../spec.ts";
 export const addSpec = {
   name: "add",
   order: 90,
-  summary: "Install skills from git, an OCI registry or a directory",
-  usage: ["add <source> [options]", "add <source> --project [--agent <agent>...] [options]"],
-  description: `Install skills from a git repository, an OCI registry or a local directory. The
+  summary: "Install skills from git, OCI, a website, npm or a directory",
+  guide: "installing.md",
+  usage: [
+    "add <source> [options]",
+    "add <source> --project [--agent <agent>...] [options]",
+    "add --from-node-modules [--project] [options]",
+  ],
+  description: `Install skills from a git repository, an OCI registry, a website, an npm package
+or a local directory. The
 source is cloned (shallow where possible; a repository on this machine is read
 without cloning) or pulled (every blob against its digest, every file against the
 artifact's list) into $SKILLS_HOME/.staging, each selected skill is validated, a summary is shown
@@ -56,6 +62,11 @@ it is also made visible to those agents (see \`skills link\`).`,
         "Also link it for this agent (repeatable; `skills link --help` lists them), or all-detected",
     },
     list: { type: "boolean", description: "Show the skills the source contains; install nothing" },
+    "from-node-modules": {
+      type: "boolean",
+      description:
+        "Instead of a source: the skills the packages of ./node_modules declare\n(read from disk, recorded as npm:<package> at the installed version)",
+    },
     "allow-risky": {
       type: "boolean",
       description: "Install even with critical audit findings (recorded in the registry)",
@@ -74,7 +85,7 @@ it is also made visible to those agents (see \`skills link\`).`,
     verbose: verboseFlag(),
     help: HELP_FLAG,
   },
-  positionals: [{ name: "source", required: true, complete: "path" }],
+  positionals: [{ name: "source", required: false, complete: "path" }],
   sections: [
     {
       title: "Sources",
@@ -90,6 +101,12 @@ it is also made visible to those agents (see \`skills link\`).`,
   oci://registry/repo:tag     a skill published to an OCI registry (\`skills publish\`);
                               an index of skills takes --skill; \`update\` follows the tag
   oci://registry/repo@sha256:<digest>   pinned to that manifest
+  npm:<package>[@range]       the skills an npm package declares (package.json agents.skills,
+                              agentskills, or skills/<name>/), from the registry your .npmrc
+                              names, its tarball checked against dist.integrity; scoped
+                              names too (npm:@org/pkg@^1.2); \`update\` follows the range
+  https://example.com         a site's /.well-known/agent-skills/index.json (each digest checked)
+  https://host/…/SKILL.md     one SKILL.md, or an archive (.zip, .tar, .tar.gz, .tgz)
   ./dir, /abs/dir, ~/dir      a local directory (copied; \`skills update\` copies it again)`,
     },
     {

@@ -17,14 +17,17 @@ import { linkSpec } from "./link.ts";
 import { lintSpec } from "./lint.ts";
 import { listSpec } from "./list.ts";
 import { lockSpec } from "./lock.ts";
+import { logsSpec } from "./logs.ts";
 import { mcpSpec } from "./mcp.ts";
 import { outdatedSpec } from "./outdated.ts";
 import { policySpec } from "./policy.ts";
 import { promptSpec } from "./prompt.ts";
+import { psSpec } from "./ps.ts";
 import { publishSpec } from "./publish.ts";
 import { removeSpec } from "./remove.ts";
 import { runSpec } from "./run.ts";
 import { scriptsSpec } from "./scripts.ts";
+import { stopSpec } from "./stop.ts";
 import { trustSpec } from "./trust.ts";
 import { untrustSpec } from "./untrust.ts";
 import { updateSpec } from "./update.ts";
@@ -42,6 +45,9 @@ export const SPECS: readonly CommandSpec[] = [
   checkSpec,
   scriptsSpec,
   runSpec,
+  psSpec,
+  stopSpec,
+  logsSpec,
   addSpec,
   installSpec,
   updateSpec,

@@ -6,6 +6,7 @@ export const auditSpec = {
   name: "audit",
   order: 40,
   summary: "Scan a skill for risky content before trusting it",
+  guide: "reviewing.md",
   usage: ["audit <target> [--format text|json|sarif] [--fail-on LEVEL] [--json]"],
   description: `A static scan of SKILL.md and every file a skill ships, nothing run. Findings are
 grouped by severity (critical, high, medium, info), each with its file, line, rule,

@@ -25,6 +25,7 @@ export const callSpec = {
   name: "call",
   order: 180,
   summary: "Call a typed toolset tool",
+  guide: "agents-and-mcp.md",
   usage: ["call <skill> <tool> [--input JSON] [--json]", "call <skill> --list [--json]"],
   description: `Call one typed toolset tool of a skill directly, without a model. <tool> is the
 method name (greet_in_language) or the qualified tool name an agent sees

@@ -8,6 +8,7 @@ export const chatSpec = {
   name: "chat",
   order: 190,
   summary: "Chat with a model that uses the skills",
+  guide: "agents-and-mcp.md",
   usage: ["chat [--skills a,b] [-p PROMPT] [--json] [--max-steps N]"],
   description: `Chat with a model that uses the active skills. The model sees only the skills' names
 and descriptions until it calls activate_skill; scripts run in the sandbox as with

@@ -6,11 +6,13 @@ export const checkSpec = {
   name: "check",
   order: 60,
   summary: "Diagnose skills, tools and $SKILLS_HOME",
+  guide: "reviewing.md",
   usage: ["check [--repair] [--json]"],
   description: `The doctor: one line per skill (✓ loaded, ○ inactive, ✗ failed to load, with the
-reason), a hint when nothing is active, whether python3, uv and git are available,
-and whether $SKILLS_HOME is consistent (every registry entry has its files, no
-orphaned skill directories, no leftovers from interrupted commands).`,
+reason), a hint when nothing is active, whether python3, uv, git and the runners
+of every script language are available, and whether $SKILLS_HOME is consistent
+(every registry entry has its files, no orphaned skill directories, no leftovers
+from interrupted commands).`,
   flags: {
     repair: {
       type: "boolean",

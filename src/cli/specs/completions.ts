@@ -6,6 +6,7 @@ export const completionsSpec = {
   name: "completions",
   order: 240,
   summary: "Print shell completions",
+  guide: "setup.md",
   usage: ["completions bash|zsh|fish"],
   description: `Print a shell completion script for commands, their flags, installed skill names
 (for <name> arguments and --skills) and a skill's scripts (skills run <skill> <TAB>).

@@ -11,6 +11,7 @@ export const contextSpec = {
   name: "context",
   order: 200,
   summary: "Count the tokens of the fixed context",
+  guide: "agents-and-mcp.md",
   usage: ["context [--skills a,b] [--agent claude-code|codex [--context-window N]] [--json]"],
   description: `Count the tokens (o200k_base) of what \`skills chat\` sends before the first user
 message: the system prompt plus the tool definitions. The figure comes from the request

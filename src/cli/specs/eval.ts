@@ -30,6 +30,7 @@ export const evalSpec = {
   name: "eval",
   order: 205,
   summary: "Measure a skill: outputs with and without it, and triggering",
+  guide: "writing-skills.md",
   usage: [
     "eval [skill | path] [--runs N] [--jobs N] [gate options]",
     "eval [skill | path] --triggers [--queries FILE] [--with a,b] [gate options]",

@@ -6,6 +6,7 @@ export const infoSpec = {
   name: "info",
   order: 20,
   summary: "Show everything about one skill",
+  guide: "installing.md",
   usage: ["info <name> [--json]"],
   description: `Show everything about one skill: manifest fields, description, scripts with
 paths, toolsets, references and assets, source, commit, trust, and the tool names

@@ -6,6 +6,7 @@ export const initSpec = {
   name: "init",
   order: 230,
   summary: "Scaffold a new skill",
+  guide: "writing-skills.md",
   usage: ["init <name> [--dir D] [--with-toolset] [--json]"],
   description: `Scaffold a new skill in <D>/<name> (default: the current directory):
 

@@ -6,6 +6,7 @@ export const installSpec = {
   name: "install",
   order: 100,
   summary: "Restore the project's skills from skills-lock.json",
+  guide: "project-skills.md",
   usage: ["install [--frozen] [--force] [--trust] [--json]"],
   description: `Restore every skill of the project's lockfile (skills-lock.json at the repository
 root) into .agents/skills/<name>/: each is fetched at its locked commit, every

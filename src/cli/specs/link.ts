@@ -7,6 +7,7 @@ export const linkSpec = {
   name: "link",
   order: 150,
   summary: "Make trusted skills visible to your agents",
+  guide: "project-skills.md",
   usage: ["link [<name>...] --agent <agent>... [--global] [--copy] [--json]"],
   description: `Put trusted skills where each agent reads skills: a symlink named like the skill
 in the agent's folder of this project (with --global, of your home), or with

@@ -8,6 +8,7 @@ export const lintSpec = {
   name: "lint",
   order: 50,
   summary: "Check a skill's style for its author",
+  guide: "reviewing.md",
   usage: ["lint <dir>... [--run-scripts | --no-scripts] [--timeout S] [--json]", "lint --guide"],
   description: `Checks for skill authors, beyond what \`skills validate\` requires:
 

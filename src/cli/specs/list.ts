@@ -7,6 +7,7 @@ export const listSpec = {
   order: 10,
   aliases: ["ls"],
   summary: "List discovered skills",
+  guide: "installing.md",
   usage: ["list [--json] [--tree]"],
   description: `List every discovered skill — installed ones (from $SKILLS_HOME) and the bundled
 ones — sorted by name, with version, source (core/git/local), whether it is

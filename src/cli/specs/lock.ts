@@ -8,6 +8,7 @@ export const lockSpec = {
   name: "lock",
   order: 246,
   summary: "Export the lockfile as an SBOM; attest and verify the project's skill set",
+  guide: "signatures.md",
   usage: [
     "lock <action> [options]",
     "lock export --format cyclonedx|spdx [-o FILE]",

@@ -8,6 +8,7 @@ export const mcpSpec = {
   name: "mcp",
   order: 220,
   summary: "Serve the skills over MCP (stdio or HTTP)",
+  guide: "agents-and-mcp.md",
   usage: ["mcp [--skills a,b]", "mcp --http HOST:PORT [--skills a,b] [--session-timeout S]"],
   description: `Serve the active skills to an MCP client over stdio (newline-delimited JSON-RPC on
 stdin/stdout; logs on stderr), or to many clients over HTTP with --http. A client

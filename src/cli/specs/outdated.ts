@@ -6,6 +6,7 @@ export const outdatedSpec = {
   name: "outdated",
   order: 120,
   summary: "List skills whose files changed upstream",
+  guide: "project-skills.md",
   usage: ["outdated [--json]"],
   description: `Ask each remote (one ls-remote per remote) where the branch or tag of every
 locked project skill (skills-lock.json) and every installed skill points now.

@@ -6,6 +6,7 @@ export const policySpec = {
   name: "policy",
   order: 245,
   summary: "Show the organisation's policy in force and where each rule comes from",
+  guide: "signatures.md",
   usage: ["policy [--json]"],
   description: `Print the policy in force here: the files looked for — the system's
 /etc/skills/policy.yaml, the user's $SKILLS_HOME/policy.yaml and the project's

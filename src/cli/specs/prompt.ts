@@ -6,6 +6,7 @@ export const promptSpec = {
   name: "prompt",
   order: 210,
   summary: "Print the <available_skills> block",
+  guide: "agents-and-mcp.md",
   usage: ["prompt [--skills a,b] [--format xml|markdown] [--no-location] [--json]"],
   description: `Print the <available_skills> block for the active skills, for agents that read a
 system prompt or an AGENTS.md file: each skill's name, description and, as

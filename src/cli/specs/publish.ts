@@ -6,6 +6,7 @@ export const publishSpec = {
   name: "publish",
   order: 130,
   summary: "Push skills to an OCI registry, or write them as a website's well-known index",
+  guide: "publishing.md",
   usage: [
     "publish <source> <target> [--sign <key>] [--json]",
     "publish --well-known <dir> <source>... [--json]",

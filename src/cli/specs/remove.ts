@@ -7,6 +7,7 @@ export const removeSpec = {
   order: 140,
   aliases: ["rm", "uninstall"],
   summary: "Remove installed skills",
+  guide: "installing.md",
   usage: ["remove <name>... [--project] [--yes] [--json]"],
   description: `Remove installed skills: their directories and registry entries. Each directory
 is first renamed aside (into $SKILLS_HOME/.trash), then the entry is dropped,

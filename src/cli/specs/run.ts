@@ -11,6 +11,7 @@ export const runSpec = {
   name: "run",
   order: 80,
   summary: "Run a skill script in the sandbox",
+  guide: "running-scripts.md",
   usage: ["run [options] <skill> <script> [script args...]"],
   description: `Run a skill script in the sandbox. <script> is its name (status, office/unpack),
 its path in scripts/ (scripts/office/unpack.py), or the path from the skill root of any
@@ -112,6 +113,35 @@ besides the hosts its manifest declares (also SKILLS_ALLOW_NET=host,host:port)`,
       description: `Let the script write folder PATH too (its guarded paths stay read-only;
 never /, a system folder, your home or $SKILLS_HOME)`,
     },
+    background: {
+      type: "boolean",
+      description: `Start the script as a service that keeps running in its sandbox (see
+"Services" below); returns once it listens, printing its URLs`,
+    },
+    "idle-timeout": {
+      type: "string",
+      value: "S",
+      parse: number({
+        above: 0,
+        max: 7 * 86400,
+        invalid: (text) =>
+          new UsageError(`Invalid --idle-timeout '${text}': expected seconds above 0`, HINT),
+      }),
+      description: `With --background: end the service after S seconds without a connection
+or output (default SKILLS_SERVICE_IDLE, else 14400: 4 hours)`,
+    },
+    "max-lifetime": {
+      type: "string",
+      value: "S",
+      parse: number({
+        above: 0,
+        max: 7 * 86400,
+        invalid: (text) =>
+          new UsageError(`Invalid --max-lifetime '${text}': expected seconds above 0`, HINT),
+      }),
+      description: `With --background: end the service after S seconds whatever it does
+(default SKILLS_SERVICE_LIFETIME, else 86400: a day)`,
+    },
     verbose: verboseFlag("Debug logs on stderr (launcher, argv, duration, exit code, bytes)"),
     help: HELP_FLAG,
   },
@@ -148,6 +178,20 @@ receipt is on stderr as one JSON line (receipt: {...}) after the same runs; --ve
 prints it after every run.`,
     },
     {
+      title: "Services",
+      text: `--background starts the script as a service: it stays in its sandbox (the same
+limits) after the command returns, supervised by a skills process of its own; its
+output goes to logs (skills logs ID). Every TCP port it listens on at the sandbox's
+loopback is served on this machine's 127.0.0.1, at the same port when it is free,
+else at another: the command prints each http://127.0.0.1:PORT/. Folders granted with
+--write are written live (the agent and the service see each other's files there);
+everything else it writes is applied as a run's diff when it stops. It ends with
+skills stop ID, after --idle-timeout without a connection or output, at
+--max-lifetime, or when its skill is removed, updated or untrusted. Skills declare
+the scripts meant to run so in permissions.services; another script needs your
+--background all the same, with a warning. skills ps lists services.`,
+    },
+    {
       title: "Exit codes",
       text: `the script's own; 124 on timeout; 130 when interrupted; 2 for invalid
 names or arguments; 1 for other failures.`,
@@ -158,7 +202,8 @@ names or arguments; 1 for other failures.`,
   skills run kalshi-markets status --json
   skills run kalshi-markets markets --help
   skills run --timeout 10 kalshi-markets search bitcoin --json
-  skills run --allow-net 127.0.0.1:8080 kalshi-markets status --json`,
+  skills run --allow-net 127.0.0.1:8080 kalshi-markets status --json
+  skills run --background --write .companion companion-lab companion --project-dir .companion`,
     },
   ],
 } as const satisfies CommandSpec;

@@ -6,6 +6,7 @@ export const scriptsSpec = {
   name: "scripts",
   order: 70,
   summary: "List a skill's scripts",
+  guide: "running-scripts.md",
   usage: ["scripts [<skill>] [--json]"],
   description: `List the scripts of one skill (matched case- and '_'/'-'-insensitively), or of every
 discovered skill that has scripts: every file under scripts/ (nested ones by their path,

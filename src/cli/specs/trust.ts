@@ -6,6 +6,7 @@ export const trustSpec = {
   name: "trust",
   order: 160,
   summary: "Trust a skill's current files",
+  guide: "installing.md",
   usage: ["trust <name> [--yes] [--json]"],
   description: `Approve an installed skill's current files. The approval is bound to the digest
 of the files (sha256 over the sorted relative paths and each file's hash): before

@@ -6,6 +6,7 @@ export const untrustSpec = {
   name: "untrust",
   order: 170,
   summary: "Withdraw trust from a skill",
+  guide: "installing.md",
   usage: ["untrust <name> [--json]"],
   description: `Withdraw trust from an installed skill. It stays installed and listed, but its
 scripts and toolsets refuse to run (error: untrusted) and AGENT_SKILLS=all no

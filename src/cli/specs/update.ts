@@ -6,6 +6,7 @@ export const updateSpec = {
   name: "update",
   order: 110,
   summary: "Update installed skills",
+  guide: "installing.md",
   usage: ["update [<name>...] [--all] [--project] [options]"],
   description: `Fetch the ref each installed skill tracks (its branch or tag; ls-remote first, so
 nothing is cloned when nothing moved; each remote is fetched once, however many

@@ -6,6 +6,7 @@ export const validateSpec = {
   name: "validate",
   order: 30,
   summary: "Validate skill directories",
+  guide: "reviewing.md",
   usage: ["validate <dir>... [--strict] [--json]"],
   description: `Validate skill directories. A path may be a skill directory, its SKILL.md, or
 any folder that holds skills (a repository root too): skills are found there as

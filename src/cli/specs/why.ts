@@ -6,6 +6,7 @@ export const whySpec = {
   name: "why",
   order: 25,
   summary: "Show which installed skills require a skill",
+  guide: "installing.md",
   usage: ["why <name> [--json]"],
   description: `Show why a skill is installed: every chain of installed skills that require
 it (their metadata.requires or toolhive.requires), from a skill you asked for

@@ -47,7 +47,7 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
       if (fetched.commit !== null) {
         const verb = fetched.source.kind === "oci"
           ? "Pulled"
-          : fetched.source.type === "web"
+          : fetched.source.type === "web" || fetched.source.type === "npm"
           ? "Downloaded and verified"
           : "Checked out";
         say(`${verb} ${commitLabel(fetched)}`);

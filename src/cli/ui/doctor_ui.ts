@@ -5,6 +5,7 @@
  */
 
 import { missingProtections } from "../../core/policy/protections.ts";
+import { LANGUAGES } from "../../core/scripts/script_language.ts";
 import { VERSION } from "../../core/version.ts";
 import type { CheckId, CheckResults } from "../../runtime/inspect/checks.ts";
 import type { DoctorReport } from "../../runtime/inspect/doctor.ts";
@@ -69,15 +70,31 @@ function skillLines({ skills, audits }: CheckResults["skills"], { s, noneActive 
 
 function toolLines(tools: CheckResults["tools"], { s }: Seen): string[] {
   const out = ["", "Tools:"];
+  const found = new Set(tools.filter((t) => t.found).map((t) => t.name));
   for (const t of tools) {
-    const mark = t.found ? s.green("✓") : t.name === "uv" ? "○" : s.red("✗");
+    const note = t.found ? "" : missingToolNote(t.name, found);
+    const mark = t.found ? s.green("✓") : note !== "" ? "○" : s.red("✗");
     const why = t.found ? "" : ` - ${t.detail ?? "unavailable"}`;
-    const note = !t.found && t.name === "uv"
-      ? " (optional: needed only for scripts that declare dependencies)"
-      : "";
     out.push(`  ${mark} ${t.name}${t.version ? ` ${t.version}` : ""}${why}${note}`);
   }
   return out;
+}
+
+/**
+ * Why a missing tool is only optional: uv (scripts without dependencies run on python3), a
+ * runner whose languages another found runner covers, or the runner of a language other than
+ * Python (only the scripts of the languages no other runner serves need it). Empty for
+ * python3 and git.
+ */
+function missingToolNote(name: string, found: ReadonlySet<string>): string {
+  if (name === "uv") return " (optional: needed only for scripts that declare dependencies)";
+  const languages = Object.values(LANGUAGES).filter((l) =>
+    l.runners.some((r) => r.program === name)
+  );
+  if (languages.length === 0 || name === "python3") return "";
+  const unserved = languages.filter((l) => !l.runners.some((r) => found.has(r.program)));
+  if (unserved.length === 0) return " (optional: another runner is found)";
+  return ` (optional: needed only for ${unserved.map((l) => l.label).join(", ")} scripts)`;
 }
 
 function sandboxLine(report: SandboxReport): string {

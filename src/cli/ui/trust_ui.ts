@@ -1,7 +1,7 @@
 /**
  * `skills trust` / `skills untrust` of a skill of either scope, the asking and the rendering:
  * the review shown before the question, and what was recorded. The workflows are
- * runtime/workflows' (trust.ts, untrust.ts); a project skill's review, approval (kept in
+ * `workflows/trust.ts` and `workflows/untrust.ts`; a project skill's review, approval (kept in
  * `$SKILLS_HOME/project-trust.json`, bound to the digest of the files reviewed) and the
  * lockfile kept in step are runtime/project/approvals'.
  */
@@ -64,6 +64,12 @@ function installedReviewText({ entry, inspected, digest }: InstalledReview): str
     ["Toolsets", listOrNone(m?.toolsets ?? [])],
     ["Env allowed", listOrNone(m?.envPatterns ?? [])],
     ["Network", describeNetPolicy(m?.network ?? NO_NETWORK)],
+    [
+      "Services",
+      m?.services?.length
+        ? `${m.services.join(", ")} (may keep running: skills run --background)`
+        : "none",
+    ],
     ["Writes", SCRIPT_WRITES_SUMMARY],
     ["State", trustState(entry, digest)],
     ["Digest", digest],

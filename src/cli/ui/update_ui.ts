@@ -28,7 +28,7 @@ export interface PlanView {
   scope: "user" | "project";
   canonical: string;
   kind: "up_to_date" | "pinned" | "moved" | "update";
-  entry: { source: { type: "git" | "local" | "oci" | "web"; url: string } };
+  entry: { source: { type: "git" | "local" | "oci" | "web" | "npm"; url: string } };
   oldSha: string | null;
   newSha: string | null;
   tracking: string;

@@ -1,7 +1,7 @@
 /**
  * The rules of `skills audit`, as data: one record per rule (id, severity, title, the
  * explanation a reviewer reads, the file kinds it looks at, and its matcher). The engine
- * that applies them is audit.ts; tests/core/audit_corpus.ts holds, for every rule, a
+ * that applies them is engine.ts; tests/core/audit/audit_corpus_test.ts holds, for every rule, a
  * hostile sample that must fire and a benign look-alike that must not.
  *
  * Changing a rule changes AUDIT_RULES_VERSION (a hash of these records), which makes

@@ -6,7 +6,7 @@
  */
 
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "../policy/net_grants.ts";
-import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./audit_code.ts";
+import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./flow/audit_code.ts";
 import {
   AUDIT_MAX_FILE_BYTES,
   AUDIT_RULES,
@@ -272,7 +272,7 @@ function openFileAudit(
 }
 
 /**
- * A script's comments and docstrings, told apart by a tokenizer (audit_code.ts). A script
+ * A script's comments and docstrings, told apart by a tokenizer (flow/audit_code.ts). A script
  * that reads its own source can run what its comments hold: none is inert then. (Read as
  * written and with string pieces joined: `"__do" + "c__"` is `__doc__`.)
  */

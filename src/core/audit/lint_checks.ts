@@ -11,7 +11,7 @@
  */
 
 import { characterCount } from "../manifest/manifest_fields.ts";
-import { codeLanguageOf, codeOnly, readCode } from "./audit_code.ts";
+import { codeLanguageOf, codeOnly, readCode } from "./flow/audit_code.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../scripts/pep723.ts";
 import { missingPythonModule } from "../scripts/script_hints.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Where docs/writing-skills.md explains each `skills lint` rule, so a finding can point its
- * author to the fix. A table of its own (not in lint.ts) so rules and prose evolve apart;
+ * author to the fix. A table of its own (not in lint_checks.ts) so rules and prose evolve apart;
  * tests/docs/lint_guide_test.ts checks every anchor exists and every rule has a row.
  */
 

@@ -38,6 +38,11 @@ export interface Manifest extends TableFields {
   envPatterns: string[];
   /** `permissions.network`: `true` (any public host) or the declared hosts; absent: none. */
   network?: NetPolicy;
+  /**
+   * `permissions.services`: scripts the skill declares may keep running as services (`skills
+   * run --background`), as written (without `scripts/`); absent: none.
+   */
+  services?: string[];
   limits?: SeedLimits;
   /** Fields of the agents that run skills (Claude Code, Codex): see agent_fields.ts. */
   invocation?: Invocation;
@@ -171,11 +176,12 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   readRows("extension");
 
   // The seed's fields for running code (toolsets, scripts, permissions, limits).
-  const { toolsets, scripts, scriptsIgnore, envPatterns, network, limits } = readSeedFields(
-    fm,
-    read.metadata,
-    { error, warn },
-  );
+  const { toolsets, scripts, scriptsIgnore, envPatterns, network, services, limits } =
+    readSeedFields(
+      fm,
+      read.metadata,
+      { error, warn },
+    );
 
   const { name, description } = read;
   if (hasErrors(diagnostics) || name === undefined || description === undefined) {
@@ -192,6 +198,7 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   if (scripts !== undefined) manifest.scripts = scripts;
   if (limits !== undefined) manifest.limits = limits;
   if (network !== undefined) manifest.network = network;
+  if (services !== undefined) manifest.services = services;
   return manifest;
 }
 

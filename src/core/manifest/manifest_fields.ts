@@ -6,7 +6,7 @@
  * row here (and, for the seed's fields for running code, seed_fields.ts).
  */
 
-import { publishedSkillKey, skillNameProblem } from "./names.ts";
+import { publishedSkillKey, skillNameProblem } from "../names.ts";
 import { compareSemver, parseSemver } from "./semver.ts";
 import { array, isPlainObject, matches, string } from "./validation.ts";
 import { describeType } from "./seed_fields.ts";
@@ -25,6 +25,8 @@ export interface TableFields {
   metadata?: Record<string, string>;
   minAgentVersion?: string;
   maxAgentVersion?: string;
+  /** ToolHive's `toolhive.requires`: OCI references, written as one string or a YAML list. */
+  toolhiveRequires?: string[];
 }
 
 /** What a row's rule reads and reports through. */
@@ -260,7 +262,11 @@ function metadata(strict: boolean): FieldRule<"metadata"> {
         continue;
       }
       warn(key, `${message} (not portable)`);
-      if (v !== null && typeof v !== "object") {
+      if (matches(TEXT_LIST, v)) {
+        // A list of text (ToolHive's requires) is kept as its lines, which is how a string
+        // of several values is written (requirements.ts reads either).
+        kept[k] = v.join("\n");
+      } else if (v !== null && typeof v !== "object") {
         // Keep the value as written: `version: 1.0` is "1.0", not "1".
         const meta = asWritten?.[key];
         const written = isPlainObject(meta) ? meta[k] : undefined;
@@ -270,6 +276,19 @@ function metadata(strict: boolean): FieldRule<"metadata"> {
     return kept;
   };
 }
+
+/**
+ * ToolHive's top-level `toolhive.requires`: one OCI reference, several on lines, or (as
+ * ToolHive writes it) a YAML list of them; kept as the list of references.
+ */
+const toolhiveRequires: FieldRule<"toolhiveRequires"> = (value, key, { error }) => {
+  if (matches(TEXT, value)) {
+    return value.split(/[\n,]/).map((r) => r.trim()).filter((r) => r !== "");
+  }
+  if (matches(TEXT_LIST, value)) return value.map((r) => r.trim()).filter((r) => r !== "");
+  error(key, `'${key}' must be an OCI reference or a list of them, got ${describeType(value)}`);
+  return undefined;
+};
 
 /** A row whose value is read alike in both modes. */
 function both<P extends keyof TableFields>(rule: FieldRule<P>) {
@@ -362,6 +381,14 @@ export const MANIFEST_FIELDS: readonly ManifestField[] = [
     origin: "extension",
     ...both(agentVersionBound("max")),
     message: "supports skills up to X (this is Y)",
+  }),
+  row({
+    key: "toolhive.requires",
+    property: "toolhiveRequires",
+    type: "text or list of text",
+    origin: "extension",
+    ...both(toolhiveRequires),
+    message: "'toolhive.requires' must be an OCI reference or a list of them",
   }),
   row({
     key: "author",

@@ -5,7 +5,7 @@
  * their key, so each lands on its line of SKILL.md.
  */
 
-import { canonicalScriptName } from "./names.ts";
+import { canonicalScriptName } from "../names.ts";
 import { isValidEnvPattern, neverForwarded } from "../policy/env_policy.ts";
 import { MAX_MANIFEST_OUTPUT_BYTES } from "./limits.ts";
 import { type NetGrant, type NetPolicy, parseNetGrant } from "../policy/net_grants.ts";
@@ -22,6 +22,8 @@ interface SeedFields {
   scriptsIgnore: string[];
   envPatterns: string[];
   network: NetPolicy | undefined;
+  /** `permissions.services`: scripts that may keep running as services (canonical names). */
+  services: string[] | undefined;
   limits: SeedLimits | undefined;
 }
 
@@ -54,9 +56,9 @@ export function readSeedFields(
   const toolsets = readToolsets(fm, metadata, report);
   const scripts = readScripts(fm, report);
   const scriptsIgnore = textList(fm, "scripts_ignore", report) ?? [];
-  const { envPatterns, network } = readPermissions(fm.permissions, report);
+  const { envPatterns, network, services } = readPermissions(fm.permissions, report);
   const limits = readLimits(fm.limits, report);
-  return { toolsets, scripts, scriptsIgnore, envPatterns, network, limits };
+  return { toolsets, scripts, scriptsIgnore, envPatterns, network, services, limits };
 }
 
 function textList(fm: Record<string, unknown>, key: string, { error }: Report) {
@@ -111,13 +113,14 @@ function readScripts(fm: Record<string, unknown>, report: Report): string[] | un
   return scripts;
 }
 
-/** `permissions`: `env` patterns and `network`. */
+/** `permissions`: `env` patterns, `network` and `services`. */
 function readPermissions(
   permissions: unknown,
   { error, warn }: Report,
-): { envPatterns: string[]; network: NetPolicy | undefined } {
+): { envPatterns: string[]; network: NetPolicy | undefined; services: string[] | undefined } {
   let envPatterns: string[] = [];
   let network: NetPolicy | undefined;
+  let services: string[] | undefined;
   if (permissions !== undefined && permissions !== null) {
     if (!isPlainObject(permissions)) {
       error(
@@ -149,14 +152,34 @@ function readPermissions(
         }
       }
       network = networkPermission(permissions.network, (message) => error("permissions", message));
+      services = servicesPermission(
+        permissions.services,
+        (message) => error("permissions", message),
+      );
       for (const key of Object.keys(permissions)) {
-        if (key !== "env" && key !== "network") {
+        if (key !== "env" && key !== "network" && key !== "services") {
           warn("permissions", `unknown permission '${key}' is ignored`);
         }
       }
     }
   }
-  return { envPatterns, network };
+  return { envPatterns, network, services };
+}
+
+/**
+ * `permissions.services`: the scripts that may keep running in the background (`skills run
+ * --background`), by any name a script answers to; canonical (`start_server.py`) when read.
+ */
+function servicesPermission(
+  value: unknown,
+  error: (message: string) => void,
+): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!matches(TEXT_LIST, value) || value.some((entry) => entry.trim() === "")) {
+    error("'permissions.services' must be a list of script names such as [start_server]");
+    return undefined;
+  }
+  return [...new Set(value.map((entry) => entry.trim().replace(/^scripts\//, "")))];
 }
 
 /** `limits`: `timeout` seconds and `max_output` bytes. */

@@ -3,7 +3,7 @@
  * does not have to import js-yaml (~7 ms). The rule: decline when unsure; js-yaml decides.
  * `parseYamlSubset()` returns exactly what `yaml.load(text, { schema: CORE_SCHEMA,
  * json: false })` returns, or `undefined` for anything outside the subset; a differential
- * test against js-yaml (tests/core/yaml_subset_test.ts) holds it to that.
+ * test against js-yaml (tests/core/manifest/yaml_subset_test.ts) holds it to that.
  *
  * The subset: a block mapping at column 0 whose values are one-line scalars, nested block
  * mappings (`key:` then deeper lines) or block sequences of one-line scalars; blank lines

@@ -4,7 +4,7 @@
  */
 
 import { SkillError } from "../errors.ts";
-import { quoteName } from "../manifest/names.ts";
+import { quoteName } from "../names.ts";
 
 const PATTERN = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 /** A prefix pattern must name this much before its `*` (`KAL*`; `A*` reads every secret). */

@@ -112,6 +112,14 @@ export const PROTECTIONS: readonly Protection[] = [
     policy: "files only (connections are not seen)",
     test: "hardening/workspace_test.ts",
   },
+  {
+    id: "services",
+    label:
+      "a service (run --background) is reached only at its loopback ports, writes live only its --write folders, and ends with stop, idle, lifetime, removal, update or untrust",
+    sandbox: true,
+    policy: "services do not start without the sandbox",
+    test: "hardening/sandbox/services_test.ts",
+  },
 ];
 
 /** The protections a mode lacks, or only approximates (with what it does instead). */

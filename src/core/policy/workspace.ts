@@ -12,7 +12,8 @@
  *   `.pgpass`, SSH keys and the like by name, at any depth, writable workspace or not
  *   (runtime/masks finds them with no entry cap).
  *
- * Pure: the runtime (runtime/sandbox/workspace.ts) walks the folder and applies these.
+ * Pure: the runtime walks the folder (runtime/exec/workspace_walk.ts) and applies these
+ * (runtime/sandbox/mounts.ts, runtime/workspace/apply.ts).
  */
 
 /** Files read-only wherever the scan finds them: a write would run code or redirect secrets. */

@@ -19,7 +19,8 @@
  */
 
 import { fromSharedEntry, isPinnedEntry, PEER_VERSION, toSharedEntry } from "./lockfile_peer.ts";
-import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../manifest/names.ts";
+import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../names.ts";
+import { isNpmRevision } from "../sources/npm_source.ts";
 import {
   array,
   custom,
@@ -45,8 +46,9 @@ const MAX_FILES_PER_SKILL = 20_000;
 const SHA256 = /^[0-9a-f]{64}$/;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const COMMIT = /^[0-9a-f]{40}$/;
-/** A git commit, or the manifest digest an OCI source is pinned to. */
-const COMMIT_OR_DIGEST = /^(?:[0-9a-f]{40}|sha256:[0-9a-f]{64})$/;
+/** A git commit, the manifest digest an OCI source is pinned to, or an npm revision. */
+const COMMIT_OR_DIGEST =
+  /^(?:[0-9a-f]{40}|sha256:[0-9a-f]{64}|\d+\.\d+\.\d+[0-9A-Za-z.+-]*(?:@sha(?:512|384|256|1)-[A-Za-z0-9+/]+={0,2})?)$/;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -55,9 +57,10 @@ export interface LockedSource {
    * `git`: a clone URL (or GitHub shorthand); `local`: a directory (relative to the root);
    * `oci`: `oci://registry/repository` (the tag is in `tag`, the digest in `commit`);
    * `web`: a site with a well-known index (`subpath` the skill's name there) or a file's URL
-   * (the digest of the index entry or of the file in `commit`).
+   * (the digest of the index entry or of the file in `commit`); `npm`: `npm:<package>` (the
+   * range followed in `tag`, `<version>@<integrity>` in `commit`, the folder in `subpath`).
    */
-  type: "git" | "local" | "oci" | "web";
+  type: "git" | "local" | "oci" | "web" | "npm";
   url: string;
   /** The skill's folder inside the repository ("" for the root). */
   subpath: string;
@@ -155,7 +158,7 @@ const FILES = custom<Record<string, string>>("object of sha256 by path", (value)
 const ENTRY: Validator<LockedSkill> = object({
   name: text,
   source: object({
-    type: oneOf("git", "local", "oci", "web"),
+    type: oneOf("git", "local", "oci", "web", "npm"),
     url: string({ min: 1 }),
     subpath: text,
   }),
@@ -221,6 +224,12 @@ function entryProblem(key: string, entry: LockedSkill): string | undefined {
   }
   if (entry.source.type === "web" && (entry.commit === null || !DIGEST.test(entry.commit))) {
     return `skills.${key}.commit: a website source needs the digest it was installed at`;
+  }
+  if (
+    entry.source.type === "npm" &&
+    (entry.commit === null || !isNpmRevision(entry.commit) || !/^npm:/.test(entry.source.url))
+  ) {
+    return `skills.${key}.commit: an npm source needs the version (and integrity) it resolved to`;
   }
   if (entry.source.type === "local" && (entry.commit !== null || entry.source.subpath !== "")) {
     return `skills.${key}: a local source has no commit and no subpath`;

@@ -20,6 +20,7 @@
  */
 
 import { webTargetOf } from "../sources/web_source.ts";
+import { parseRevision } from "../sources/npm_source.ts";
 
 /** The peer reads `version`; this is the only version it knows. */
 export const PEER_VERSION = 1;
@@ -28,7 +29,7 @@ export const PEER_VERSION = 1;
 interface PinnedFields {
   name: string;
   source: {
-    type: "git" | "local" | "oci" | "web";
+    type: "git" | "local" | "oci" | "web" | "npm";
     url: string;
     subpath: string;
     [extra: string]: unknown;
@@ -50,6 +51,8 @@ const PEER_FIELDS = [
   "skillPath",
   "computedHash",
   "wellKnownDigest",
+  "version",
+  "integrity",
 ];
 
 /** The peer's `sourceType` of a website: a site's index, or one downloaded file. */
@@ -102,6 +105,19 @@ export function toSharedEntry(entry: PinnedFields): Record<string, unknown> {
     out.sourceType = site ? "well-known" : "download";
     out.sourceUrl = source.url;
     if (site && commit !== null) out.wellKnownDigest = commit;
+  } else if (source.type === "npm") {
+    // The peer has no registry packages: its only npm type is `node_modules` (a skill synced
+    // from the project's node_modules, pruned when that folder lacks it), which would make
+    // it delete this entry. `npm` is a type it reports it cannot install, and keeps as it is.
+    // `version` and `integrity` are derived from the revision, so they never go stale.
+    out.source = source.url.slice("npm:".length);
+    out.sourceType = "npm";
+    out.sourceUrl = source.url;
+    const revision = commit === null ? undefined : parseRevision(commit);
+    if (revision !== undefined) {
+      out.version = revision.version;
+      if (revision.integrity !== undefined) out.integrity = revision.integrity;
+    }
   } else if (source.type === "oci") {
     // The peer has no OCI sources: it reports this entry as one it cannot install, and
     // keeps it as it is when it rewrites the file.
@@ -156,6 +172,8 @@ export function fromSharedEntry(raw: Record<string, unknown>): Record<string, un
     pinnedRef,
     sourceExtras,
     wellKnownDigest: _digest,
+    version: _version,
+    integrity: _integrity,
     ...rest
   } = raw;
   const local = sourceType === "local";
@@ -176,6 +194,8 @@ export function fromSharedEntry(raw: Record<string, unknown>): Record<string, un
         ? "local"
         : sourceType === "oci"
         ? "oci"
+        : sourceType === "npm"
+        ? "npm"
         : WEB_TYPES.has(String(sourceType))
         ? "web"
         : "git",

@@ -21,7 +21,7 @@ import {
 const REGISTRY_VERSION = 1;
 
 /** The kinds of source records keep (`type` of a registry entry's or lock entry's source). */
-export type SourceType = "git" | "local" | "oci" | "web";
+export type SourceType = "git" | "local" | "oci" | "web" | "npm";
 
 interface SkillSource {
   type: SourceType;
@@ -78,7 +78,7 @@ const nullableText = nullable(text);
 
 /** Unknown keys are kept (the default): fields a newer version wrote survive a rewrite. */
 const SOURCE: Validator<SkillSource> = object({
-  type: oneOf("git", "local", "oci", "web"),
+  type: oneOf("git", "local", "oci", "web", "npm"),
   url: text,
   subpath: text,
 });

@@ -2,12 +2,10 @@
  * The languages skills ship scripts in, as one table: a language is one row (its file
  * extensions, the interpreters a `#!` line may name, the programs that run it in order of
  * preference, the label `skills scripts` shows and what to install when none is there).
- * Launching (runtime/exec/sandbox.ts) and the binary's `--allow-run` list (deno.json, checked
+ * Launching (runtime/exec/languages/launch_plan.ts) and the binary's `--allow-run` list (deno.json, checked
  * by tests/architecture) are read from here; Python's dependency handling (uv, PEP 723,
  * requirements.txt) is the launcher's own. Adding a language is adding a row.
  */
-
-export type ScriptLanguage = "python" | "bash" | "node" | "typescript";
 
 interface LanguageSpec {
   /** Lower-case extensions without the dot. */
@@ -25,11 +23,11 @@ interface LanguageSpec {
   install: string;
 }
 
-export const LANGUAGES: Readonly<Record<ScriptLanguage, LanguageSpec>> = {
+export const LANGUAGES = {
   python: {
     extensions: ["py"],
     shebang: ["python"],
-    // uv first when the script needs packages (runtime/exec/sandbox.ts decides).
+    // uv first when the script needs packages (runtime/exec/languages/python.ts decides).
     runners: [{ program: "uv", args: ["run", "--script"] }, { program: "python3", args: [] }, {
       program: "python",
       args: [],
@@ -62,18 +60,29 @@ export const LANGUAGES: Readonly<Record<ScriptLanguage, LanguageSpec>> = {
     label: "deno",
     install: "Install Deno (https://deno.com/)",
   },
-};
+} as const satisfies Readonly<Record<string, LanguageSpec>>;
+
+/** A language of the table: `python`, `bash`, `node`, `typescript`. */
+export type ScriptLanguage = keyof typeof LANGUAGES;
+
+/** A program a language's runner starts (`uv`, `python3`, `bash`, …), as the table names it. */
+export type RunnerProgram = (typeof LANGUAGES)[ScriptLanguage]["runners"][number]["program"];
 
 /** Programs the CLI itself starts besides the languages' runners (git, the sandbox, ssh-keygen). */
 const OWN_PROGRAMS = ["git", "bwrap", "ssh-keygen"];
 
-/** Every program name the binary may start: its `--allow-run` list, in a stable order. */
-export function allowedPrograms(): string[] {
-  const programs = [...OWN_PROGRAMS];
+/** Every program a language's runner starts (uv, python3, python, bash, node, deno), once each. */
+export function runnerPrograms(): RunnerProgram[] {
+  const programs: RunnerProgram[] = [];
   for (const spec of Object.values(LANGUAGES)) {
     for (const { program } of spec.runners) if (!programs.includes(program)) programs.push(program);
   }
   return programs;
+}
+
+/** Every program name the binary may start: its `--allow-run` list, in a stable order. */
+export function allowedPrograms(): string[] {
+  return [...OWN_PROGRAMS, ...runnerPrograms().filter((p) => !OWN_PROGRAMS.includes(p))];
 }
 
 const BY_EXTENSION = new Map<string, ScriptLanguage>(
@@ -114,11 +123,3 @@ export function shebangLanguage(firstLine: string): ScriptLanguage | undefined {
   }
   return undefined;
 }
-
-/** What a script of each language is run with, as `skills scripts` shows it. */
-export const INTERPRETER_LABEL: Readonly<Record<ScriptLanguage, string>> = {
-  python: LANGUAGES.python.label,
-  bash: LANGUAGES.bash.label,
-  node: LANGUAGES.node.label,
-  typescript: LANGUAGES.typescript.label,
-};

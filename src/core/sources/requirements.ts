@@ -9,8 +9,9 @@
  *   as `skills add` takes it — `owner/repo@skill`, a git URL, `oci://…`, a website — and,
  *   after a space, an optional semver range for sources with versions (a git repository's
  *   tags: `^1.2`, `~1.2.0`, `>=1.0 <2`, `1.x`, `1.2.3`).
- * - `metadata["toolhive.requires"]` (ToolHive's; also its older `skillet.requires`): OCI
- *   references without a scheme, one per line (`ghcr.io/org/base-skill:v1`).
+ * - `toolhive.requires` (ToolHive's; a top-level key of its front matter, and also read under
+ *   `metadata`, with its older `skillet.requires`): OCI references without a scheme, one
+ *   string, one per line, or — as ToolHive writes it — a YAML list (`ghcr.io/org/base:v1`).
  */
 
 import { compareSemver, parseSemver } from "../manifest/semver.ts";
@@ -36,9 +37,19 @@ function entries(text: string): string[] {
 /** The requirements a skill's metadata states, and why any of them cannot be read. */
 export function requirementsOf(
   metadata: Readonly<Record<string, string>> | undefined,
+  toolhive: readonly string[] = [],
 ): { requirements: Requirement[]; problems: string[] } {
   const requirements: Requirement[] = [];
   const problems: string[] = [];
+  for (const reference of toolhive) {
+    if (/\s|:\/\//.test(reference)) {
+      problems.push(`toolhive.requires: '${reference}' is not an OCI reference without a scheme`);
+    } else {requirements.push({
+        source: `oci://${reference}`,
+        range: undefined,
+        field: "toolhive.requires",
+      });}
+  }
   if (metadata === undefined) return { requirements, problems };
   for (const entry of entries(metadata.requires ?? "")) {
     const [source, ...rest] = entry.split(/\s+/);

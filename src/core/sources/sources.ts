@@ -15,9 +15,10 @@ import { type PathRules, pathRules } from "../path_rules.ts";
 /** file:// URL paths are POSIX-style on every platform. */
 const POSIX = pathRules("posix", () => "/");
 import { SkillError } from "../errors.ts";
-import { canonicalSkillName, quoteName, skillNameProblem } from "../manifest/names.ts";
+import { canonicalSkillName, quoteName, skillNameProblem } from "../names.ts";
 import { parseOciReference } from "./oci_reference.ts";
 import { isLoopbackHost, type ParsedWebSource, webSource, webTargetOf } from "./web_source.ts";
+import { npmSource, type ParsedNpmSource, parseRevision } from "./npm_source.ts";
 
 export type Transport = "https" | "ssh" | "git" | "file";
 
@@ -60,7 +61,12 @@ export interface ParsedOciSource {
 }
 
 /** What a source string says, before anything decides how it is fetched. */
-export type ParsedSource = ParsedGitSource | ParsedLocalSource | ParsedOciSource | ParsedWebSource;
+export type ParsedSource =
+  | ParsedGitSource
+  | ParsedLocalSource
+  | ParsedOciSource
+  | ParsedWebSource
+  | ParsedNpmSource;
 
 /**
  * Where skills come from, resolved once (runtime/lifecycle/resolve_source.ts) into how they
@@ -75,7 +81,8 @@ export type ResolvedSource =
   | RemoteGitSource
   | OciSource
   | WellKnownSource
-  | WebFileSource;
+  | WebFileSource
+  | NpmSource;
 
 /** A directory on this machine: its files are copied. */
 export interface LocalFolderSource extends ParsedLocalSource {
@@ -109,6 +116,18 @@ export interface WellKnownSource extends ParsedWebSource {
 export interface WebFileSource extends ParsedWebSource {
   kind: "web-file";
   target: "skill-md" | "archive";
+}
+
+/**
+ * A package of an npm registry: its document read through the user's registry, its tarball
+ * checked against `dist.integrity`; or, from `node_modules`, the package installed there.
+ */
+export interface NpmSource extends ParsedNpmSource {
+  kind: "npm";
+  /** The package's folder in the project's `node_modules` (read from disk, no network). */
+  installedDir?: string;
+  /** The integrity npm's hidden lockfile records for that installed package, if any. */
+  installedIntegrity?: string;
 }
 
 /** Both kinds that git reads: records call either a git source. */
@@ -265,6 +284,7 @@ export function parseSource(input: string, options: ParseSourceOptions = {}): Pa
   }
 
   if (/^oci:\/\//i.test(input)) return ociSource(input);
+  if (/^npm:/i.test(input)) return npmSource(`npm:${input.slice(4)}`);
 
   const hash = input.indexOf("#");
   const base = hash === -1 ? input : input.slice(0, hash);
@@ -553,6 +573,10 @@ export function describeSource(source: ParsedSource): string {
     return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
   }
   if (source.type === "oci") return source.ref === undefined ? source.url : ociLabel(source);
+  if (source.type === "npm") {
+    const at = source.ref === undefined ? source.url : `${source.url}@${source.ref}`;
+    return source.subpath === "" ? at : `${at} (${source.subpath})`;
+  }
   return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
 }
 
@@ -577,12 +601,15 @@ export function ociLabel(source: Pick<ParsedOciSource, "url" | "ref">, ref = sou
 
 /** A commit or manifest digest shortened for a line of output (`3f2a9c1e0b4d`, `sha256:3f2a9c1e0b4d`). */
 export function shortRevision(id: string): string {
+  const npm = parseRevision(id);
+  if (npm !== undefined) return npm.version;
   return id.startsWith("sha256:") ? id.slice(0, 19) : id.slice(0, 12);
 }
 
 /** What the summary calls a source's revision: a git commit, or an OCI manifest digest. */
 export function revisionLabel(
   source: Pick<ParsedSource, "type">,
-): "Commit" | "Manifest" | "Digest" {
+): "Commit" | "Manifest" | "Digest" | "Version" {
+  if (source.type === "npm") return "Version";
   return source.type === "oci" ? "Manifest" : source.type === "web" ? "Digest" : "Commit";
 }

@@ -8,7 +8,7 @@
  */
 
 import { SkillError } from "../errors.ts";
-import { quoteName } from "../manifest/names.ts";
+import { quoteName } from "../names.ts";
 import { isPlainObject } from "../manifest/validation.ts";
 
 /** A website source: a site whose index lists skills, or one file to download. */

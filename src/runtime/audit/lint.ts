@@ -29,7 +29,7 @@ import {
 import { inspectSkillDir } from "../catalog/loader.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { scriptHelp, scriptRun } from "../exec/script_service.ts";
-import { sandboxStatus } from "../exec/sandbox.ts";
+import { sandboxStatus } from "../exec/spawn/sandbox_request.ts";
 import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { skillFiles } from "./scan.ts";
 

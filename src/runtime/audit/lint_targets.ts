@@ -79,7 +79,7 @@ function realDir(path: string): string {
 
 /** True when there is an OS sandbox (nothing to agree to), else what the user answers. */
 async function agreeToPolicyMode(options: LintTargetsOptions): Promise<boolean> {
-  const { sandboxStatus } = await import("../exec/sandbox.ts");
+  const { sandboxStatus } = await import("../exec/spawn/sandbox_request.ts");
   const status = await sandboxStatus(options.env, options.home);
   if (status.kind === "bwrap") return true;
   return await options.agreeUnconfined(status.reason);

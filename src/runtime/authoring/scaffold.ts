@@ -6,7 +6,7 @@
 
 import { dirname, join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { canonicalSkillName, qualifiedToolName, quoteName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, qualifiedToolName, quoteName } from "../../core/names.ts";
 import { lstatOrNull } from "../os/fs.ts";
 
 interface ScaffoldFile {

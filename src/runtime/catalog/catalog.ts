@@ -9,7 +9,7 @@
 
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { canonicalSkillName, isValidSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import {
   bundledRootPath,

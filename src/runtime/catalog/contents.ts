@@ -8,7 +8,7 @@
 import { join, relative } from "../os/paths.ts";
 import { matchesAnyGlob } from "../../core/glob.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import { skillNameProblem } from "../../core/manifest/names.ts";
+import { skillNameProblem } from "../../core/names.ts";
 import {
   type ScriptLanguage,
   shebangLanguage,

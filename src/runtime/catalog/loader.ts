@@ -17,7 +17,7 @@
 import { dirname, join, relative, resolve } from "../os/paths.ts";
 import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../../core/manifest/limits.ts";
-import { canonicalPublishedName } from "../../core/manifest/names.ts";
+import { canonicalPublishedName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import { VERSION } from "../../core/version.ts";
@@ -31,7 +31,7 @@ import { CODEX_AGENT_FILE, SCRIPT_COLLISION, SkillLoadError } from "./load_terms
 // that must not load the loader import them from load_terms.ts and contents.ts).
 export { type ScriptInfo, SkillLoadError };
 
-export type SkillOrigin = "core" | "git" | "local" | "oci" | "web";
+export type SkillOrigin = "core" | "git" | "local" | "oci" | "web" | "npm";
 
 /**
  * Where a skill was found (issue 17): in the project (`.agents/skills`, `.claude/skills`

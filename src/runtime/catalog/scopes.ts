@@ -17,7 +17,7 @@
  */
 
 import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
-import { canonicalSkillName, isValidSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { SkillLoadError } from "./load_terms.ts";

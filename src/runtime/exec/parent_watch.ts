@@ -4,7 +4,7 @@
  * a small `sitecustomize` (parent_watch.py, found through PYTHONPATH) whose thread checks,
  * five times a second, that the skills process that started it still lives; once it is
  * gone, the thread SIGKILLs the whole process group (uv, python and their children). It
- * acts only in a process group that leads its own session, as `spawnSandboxed` makes.
+ * acts only in a process group that leads its own session, as `spawnProcessGroup` (spawn/process_group.ts) makes.
  *
  * The module erases its traces before the script runs (SKILLS_PARENT_PID, its PYTHONPATH
  * entry, its sys.path entry), so the script sees exactly the allowlisted environment, and

@@ -23,7 +23,7 @@ import {
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
-import { sandboxRequestFor } from "./sandbox.ts";
+import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace.ts";
@@ -83,6 +83,12 @@ export interface ScriptDeps {
    * MAX_SCRIPT_STDIN_BYTES); absent (a terminal, chat, MCP, the library): stdin is closed.
    */
   stdin?: ReadableStream<Uint8Array> | undefined;
+  /**
+   * A service (`skills run --background`, runtime/services): its ports relayed through Unix
+   * sockets in `relayDir`, its `--write` folders live, and its diff applied when it is stopped
+   * (by `skills stop`, its idle timeout or its lifetime) rather than discarded. Needs the sandbox.
+   */
+  service?: { relayDir: string; maxPorts: number } | undefined;
 }
 
 /**
@@ -96,7 +102,7 @@ export interface ResolvedRun {
   /** The trusted digest of the skill as listed (null for a bundled one). */
   digest: string | null;
   skillKey: string;
-  /** The skill's cache folder's id (exec/sandbox.ts skillCacheIdOf of the key). */
+  /** The skill's cache folder's id (exec/spawn/skill_identity.ts skillCacheIdOf of the key). */
   skillCacheId: string;
   skillGeneration: string;
   otherSkills: string[];
@@ -147,8 +153,23 @@ export async function prepareResolved(
     skill,
     sandboxScope(resolved, cwd, workspace, limits, receipt, deps),
   );
-  if (sandbox === undefined) policyMode(env, workspace, deps);
-  else receipt.base.sandbox = "bubblewrap";
+  if (sandbox === undefined && deps.service !== undefined) {
+    throw new SkillError(
+      "dependency_unavailable",
+      `Cannot start '${script.name}' as a service: services run only inside the sandbox (bubblewrap), which is not in force`,
+      { hint: "Install bubblewrap, or run the script in the foreground" },
+    );
+  }
+  if (sandbox === undefined) {
+    policyMode(env, workspace, deps);
+    // Policy mode's receipt is two walks, this one and the one after the run.
+    if (workspace.writable && workspace.dir !== undefined) {
+      receipt.scan = scanWorkspace(workspace.dir);
+    }
+  } else {
+    receipt.base.sandbox = "bubblewrap";
+    if (deps.service !== undefined) sandbox.service = deps.service;
+  }
   const overlay = sandbox === undefined
     ? undefined
     : copyOnWrite(sandbox, workspace, receipt, deps.warn);
@@ -202,7 +223,7 @@ function runReceipt(
         ...(workspace.reason ? { reason: workspace.reason } : {}),
       },
     },
-    workspace.scan,
+    undefined, // policy mode's walk, taken once the sandbox is known not to be there
   );
 }
 
@@ -220,10 +241,14 @@ function sandboxScope(
     env: deps.env,
     cwd,
     callerDir: deps.cwd,
-    // The walk's secret files are masked; its guard lists matter only without an overlay.
-    workspace: workspace.scan === undefined
-      ? { writable: false, guards: { readOnly: [], pins: [], secrets: [] } }
-      : { writable: true, guards: workspace.scan },
+    // No walk: the sandbox's own search (runtime/masks, no depth or entry cap) finds every
+    // secret file, and a writable workspace is an overlay whose diff is applied afterwards
+    // with its guarded paths held back, or read-only where no overlay can be had: guard
+    // lists would matter only to a workspace written directly, which a sandbox never is.
+    workspace: {
+      writable: workspace.writable && workspace.dir !== undefined,
+      guards: { readOnly: [], pins: [], secrets: [] },
+    },
     grants: workspace.grants,
     declaredNetwork: deps.declaredNetwork !== false,
     // Its cache and (as root) its uid belong to this skill of this origin only.
@@ -274,8 +299,6 @@ interface ResolvedWorkspace {
   dir?: string | undefined;
   writable: boolean;
   reason?: string | undefined;
-  /** The walk before the run (writable workspaces only). */
-  scan?: WorkspaceScan | undefined;
   grants: { dir: string; guards: WorkspaceScan }[];
 }
 
@@ -315,7 +338,6 @@ function resolveWorkspace(deps: ScriptDeps): ResolvedWorkspace {
     dir,
     writable: decision.writable,
     reason: decision.reason,
-    scan: decision.writable ? scanWorkspace(dir) : undefined,
     grants,
   };
 }

@@ -11,7 +11,9 @@ import { dirname } from "../os/paths.ts";
 import { type ErrorCode, SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
-import { type LaunchPlan, planLaunch, type SandboxedProcess, spawnLaunch } from "./sandbox.ts";
+import { type LaunchPlan, planLaunch } from "./languages/launch_plan.ts";
+import type { LaunchedProcess } from "./spawn/process_group.ts";
+import { spawnLaunch } from "./spawn/spawn_plan.ts";
 import { feedStdin } from "./stdin_feed.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { afterDelay, delay } from "../os/timer.ts";
@@ -140,7 +142,7 @@ export interface RunRequest {
   /** The caller's SKILLS_PYTHON / SKILLS_UV: they choose the launcher, never reach the script. */
   launcherEnv?: Readonly<Record<string, string>> | undefined;
   limits: RunLimits;
-  /** The OS sandbox to run in (see exec/sandbox.sandboxRequestFor); undefined: policy mode. */
+  /** The OS sandbox to run in (see exec/spawn/sandbox_request.ts sandboxRequestFor); undefined: policy mode. */
   sandbox?: SandboxRequest | undefined;
   /** JSON mode: append `--json` unless present, and parse stdout. */
   json: boolean;
@@ -286,7 +288,7 @@ async function logLaunch(request: RunRequest, plan: LaunchPlan): Promise<void> {
   if (request.sandbox !== undefined && request.log !== undefined) {
     const network = request.sandbox.network;
     // describeNetPolicy's "none" without loading the policies: a sandbox that names no host
-    // never needs them (exec/sandbox.ts), and policy mode never does.
+    // never needs them (exec/spawn/sandbox_request.ts), and policy mode never does.
     const described = !network.any && network.grants.length === 0
       ? "none"
       : (await import("../../core/policy/net_grants.ts")).describeNetPolicy(network);
@@ -313,7 +315,7 @@ class RunWatch {
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort: () => void;
 
-  constructor(proc: SandboxedProcess, request: RunRequest) {
+  constructor(proc: LaunchedProcess, request: RunRequest) {
     const { limits, signal } = request;
     const stop = () => void proc.killTree();
     this.#cancelTimer = afterDelay(

@@ -4,7 +4,7 @@
  * The three public functions never throw: every failure is a failure envelope.
  */
 
-import { INTERPRETER_LABEL } from "../../core/scripts/script_language.ts";
+import { LANGUAGES } from "../../core/scripts/script_language.ts";
 import { type Envelope, failFromError, ok } from "../../core/envelope.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
@@ -12,7 +12,7 @@ import {
   canonicalSkillName,
   isValidSkillName,
   quoteName,
-} from "../../core/manifest/names.ts";
+} from "../../core/names.ts";
 import {
   type Catalog,
   findScript,
@@ -22,7 +22,7 @@ import {
   type SkillRecord,
 } from "../catalog/catalog.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
-import { skillCacheIdOf, skillGenerationOf, skillKeyOf } from "./sandbox.ts";
+import { skillCacheIdOf, skillGenerationOf, skillKeyOf } from "./spawn/skill_identity.ts";
 import {
   executeRun,
   outcomeEnvelope,
@@ -63,7 +63,7 @@ export function scriptList(
       skill.scripts.map((s) => ({
         name: s.name,
         path: s.path,
-        interpreter: INTERPRETER_LABEL[s.language],
+        interpreter: LANGUAGES[s.language].label,
       }));
     if (skillName !== undefined && skillName !== null) {
       const skill = findSkill(catalog, skillName);

@@ -27,14 +27,11 @@ import type { SkillRecord } from "../catalog/catalog.ts";
 import { exists, writeFileAtomic } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
-import {
-  type LaunchPlan,
-  type SandboxedProcess,
-  sandboxRequestFor,
-  skillGenerationOf,
-  skillKeyOf,
-  spawnLaunch,
-} from "./sandbox.ts";
+import type { LaunchPlan } from "./languages/launch_plan.ts";
+import type { LaunchedProcess } from "./spawn/process_group.ts";
+import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
+import { skillGenerationOf, skillKeyOf } from "./spawn/skill_identity.ts";
+import { spawnLaunch } from "./spawn/spawn_plan.ts";
 import { verifiedSkill } from "../trust/snapshot.ts";
 import { findOnPath } from "../os/probe.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
@@ -119,7 +116,7 @@ interface Pending {
 
 /** One running host process. */
 class HostProcess {
-  readonly #process: SandboxedProcess;
+  readonly #process: LaunchedProcess;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #pending = new Map<number, Pending>();
   readonly #log: ((message: string) => void) | undefined;
@@ -128,7 +125,7 @@ class HostProcess {
   #stderrTail = "";
   alive = true;
 
-  constructor(process: SandboxedProcess, log: ((message: string) => void) | undefined) {
+  constructor(process: LaunchedProcess, log: ((message: string) => void) | undefined) {
     this.#process = process;
     this.#log = log;
     this.#writer = process.child.stdin.getWriter();

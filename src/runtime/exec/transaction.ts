@@ -38,6 +38,8 @@ interface Deps {
   /** Where notices go without `warn` (the library's log). */
   log?: ((message: string) => void) | undefined;
   review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
+  /** A service: stopping is how it ends, so its diff is applied then (see discardReason). */
+  service?: unknown;
 }
 
 /**
@@ -77,7 +79,9 @@ let noOverlaySaid = false;
  * death is the exit status 128 + its number. A script that exits on its own, even with an
  * error, has its diff applied (its partial output is what a user debugs).
  */
-function discardReason(outcome: RunOutcome): string | undefined {
+function discardReason(outcome: RunOutcome, service: boolean): string | undefined {
+  // A service ends by being stopped (`skills stop`, idle, lifetime): that is its normal end.
+  if (service) return undefined;
   if (outcome.error === "timeout" || outcome.error === "cancelled") {
     return `the run was stopped (${outcome.error})`;
   }
@@ -99,7 +103,8 @@ export async function commitWorkspace(
 ): Promise<CommittedChanges> {
   // Reading, planning and applying a diff load only when a run wrote something (or was
   // stopped, or never mounted its overlay): most runs leave an empty upper layer.
-  if (isEmpty(layer.upper) && !isEmpty(layer.work) && discardReason(outcome) === undefined) {
+  const discard = discardReason(outcome, deps.service !== undefined);
+  if (isEmpty(layer.upper) && !isEmpty(layer.work) && discard === undefined) {
     await layer.dispose();
     return { created: [], changed: [], deleted: [], heldBack: [], dropped: [], skipped: [] };
   }
@@ -109,7 +114,7 @@ export async function commitWorkspace(
     layer,
     engine: prepared.overlay!.engine,
     quarantine: join(deps.home, prepared.quarantine),
-    discard: discardReason(outcome),
+    discard,
     review: deps.review,
   });
   sayCommitted(committed, prepared, deps);

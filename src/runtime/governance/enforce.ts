@@ -1,7 +1,7 @@
 /**
  * The organisation's policy where a skill's code starts — a script of `skills run`, `chat`,
  * `mcp` or the library, a toolset host — asked by the sandbox request every launch goes
- * through (exec/sandbox.ts): where the skill came from and who signed it (its registry
+ * through (exec/spawn/sandbox_request.ts): where the skill came from and who signed it (its registry
  * record), the network it and the user grant, the environment it asks for, and whether the OS
  * sandbox is there. Without a policy file this is three `lstat`s and a walk to the project's
  * root; nothing else is loaded.

@@ -9,7 +9,7 @@ import type { AuditReport } from "../../core/audit/engine.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
-import { isValidSkillName } from "../../core/manifest/names.ts";
+import { isValidSkillName } from "../../core/names.ts";
 import { auditDir } from "../audit/scan.ts";
 import { skillDirsAt } from "../catalog/discover.ts";
 import { beginChange } from "../lifecycle/change.ts";

@@ -8,6 +8,7 @@
 import { type Context, debug } from "../../core/io.ts";
 import type { Session } from "../catalog/catalog_session.ts";
 import { probeTool } from "../os/probe.ts";
+import { runnerPrograms } from "../../core/scripts/script_language.ts";
 import {
   type ConsistencyReport,
   findUnused,
@@ -84,14 +85,20 @@ function check<K extends CheckId>(row: DoctorCheck<K>): AnyCheck {
   return row as unknown as AnyCheck;
 }
 
+/**
+ * The tools a run may need: python3 and uv (or SKILLS_PYTHON, SKILLS_UV) and git first, then
+ * every other runner of the script languages' table, so a language added there is probed.
+ */
 async function toolsCheck({ ctx }: Doctor): Promise<ToolProbe[]> {
-  const python = ctx.env.SKILLS_PYTHON || "python3";
-  const uv = ctx.env.SKILLS_UV || "uv";
-  const tools = await Promise.all([
-    probeTool("python3", python),
-    probeTool("uv", uv),
-    probeTool("git", "git"),
-  ]);
+  const commands: Record<string, string> = {
+    python3: ctx.env.SKILLS_PYTHON || "python3",
+    uv: ctx.env.SKILLS_UV || "uv",
+    git: "git",
+  };
+  for (const program of runnerPrograms()) commands[program] ??= program;
+  const tools = await Promise.all(
+    Object.entries(commands).map(([name, command]) => probeTool(name, command)),
+  );
   for (const t of tools) {
     debug(
       ctx,
@@ -118,7 +125,8 @@ export const CHECKS: readonly AnyCheck[] = [
   }),
   check({
     id: "tools",
-    looksAt: "python3, uv and git on PATH (or SKILLS_PYTHON, SKILLS_UV)",
+    looksAt:
+      "python3, uv, git and every script language's runners on PATH (or SKILLS_PYTHON, SKILLS_UV)",
     look: toolsCheck,
     healthy: () => true,
     json: (tools) => ({ tools }),

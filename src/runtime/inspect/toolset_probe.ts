@@ -4,7 +4,7 @@
  * imported lazily, keeping its module off the start-up path of every command.
  */
 
-import { qualifiedToolName } from "../../core/manifest/names.ts";
+import { qualifiedToolName } from "../../core/names.ts";
 import type { SkillRecord } from "../catalog/catalog.ts";
 import type { RunState } from "../trust/gate.ts";
 

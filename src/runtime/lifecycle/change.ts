@@ -22,6 +22,7 @@
  * recovers nothing and cannot commit.
  */
 
+import { stopSkillServices } from "../services/control.ts";
 import type { SourceType } from "../../core/records/registry_model.ts";
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
@@ -50,6 +51,7 @@ import {
   type FolderMove,
   type LockChange,
   recordCommits,
+  recordRequirers,
   removeSkills,
   stageCopy,
   trustSkill,
@@ -569,7 +571,10 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     if (this.scope.kind === "user") {
       const staging = this.#stage();
       this.#options.signal?.throwIfAborted();
-      return await applyUpdates(this.home, staging, staged as readonly UpdatePlan[]);
+      const applied = await applyUpdates(this.home, staging, staged as readonly UpdatePlan[]);
+      // A service runs the version it started with: an updated skill's services end.
+      await this.#endServices(staged.map((plan) => plan.canonical));
+      return applied;
     }
     const locked = staged as readonly ProjectUpdatePlan[];
     return await this.#commitLocked(
@@ -605,6 +610,32 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
   }
 
   /**
+   * Records that installed dependencies are required by more skills (an install whose closure
+   * met them again): one write of the scope's record, no file moves. Only entries some skill
+   * already required are extended; a skill the user asked for is never made a dependency.
+   */
+  async recordRequirers(
+    additions: readonly { canonical: string; requiredBy: readonly string[] }[],
+  ): Promise<string[]> {
+    this.#assertCanCommit();
+    if (this.scope.kind === "user") return await recordRequirers(this.home, additions);
+    if (additions.length === 0) return [];
+    return await this.commitFolders([], (lock) => {
+      let next = lock;
+      for (const { canonical, requiredBy } of additions) {
+        const current = next.skills[canonical];
+        const by = current?.requiredBy;
+        if (current === undefined || !Array.isArray(by) || by.length === 0) continue;
+        const merged = [...new Set([...by, ...requiredBy])].sort();
+        if (merged.length !== by.length) {
+          next = withLockedSkill(next, canonical, { ...current, requiredBy: merged });
+        }
+      }
+      return next;
+    });
+  }
+
+  /**
    * Frees what a plan staged (the new version when not applied, the old one when applied)
    * without waiting for the end of the change: `update --all` stages one skill at a time.
    */
@@ -626,6 +657,8 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     entries: readonly RegistryEntry[],
   ): Promise<{ removed: string[]; notes: string[] }> {
     this.#assertCanCommit("user");
+    // A skill that is removed keeps nothing running: its services end (their diffs applied) first.
+    await this.#endServices(entries.map((entry) => entry.name_canonical));
     const staging = this.#commitStaging();
     const result = await removeSkills(this.home, staging, entries);
     removeQuietly(staging.trash);
@@ -641,7 +674,17 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
   /** Withdraws approval; the skill stays installed but will not run. */
   async untrust(entry: RegistryEntry): Promise<RegistryEntry> {
     this.#assertCanCommit("user");
-    return await untrustSkill(this.home, entry);
+    const untrusted = await untrustSkill(this.home, entry);
+    // No service outlives the trust it started under.
+    await this.#endServices([entry.name_canonical]);
+    return untrusted;
+  }
+
+  /** Ends the running services of these skills (runtime/services), waiting for each to end. */
+  async #endServices(canonicals: readonly string[]): Promise<void> {
+    for (const canonical of canonicals) {
+      await stopSkillServices(this.home, canonical, this.#options.env);
+    }
   }
 
   /**

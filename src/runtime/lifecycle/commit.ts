@@ -305,6 +305,32 @@ export async function recordCommits(
   return notes;
 }
 
+/**
+ * Adds requirers to installed dependencies (`required_by`) that a new install needs again: one
+ * registry write, no file moves. Only an entry some skill already required is extended — one
+ * the user asked for stays theirs (no requirer), so removing a requirer never takes it along.
+ */
+export async function recordRequirers(
+  home: string,
+  additions: readonly { canonical: string; requiredBy: readonly string[] }[],
+): Promise<string[]> {
+  if (additions.length === 0) return [];
+  const { notes } = await underLock(home, (registry) => {
+    let next = registry;
+    for (const { canonical, requiredBy } of additions) {
+      const current = findEntry(next, canonical);
+      const by = current?.required_by;
+      if (current === undefined || !Array.isArray(by) || by.length === 0) continue;
+      const merged = [...new Set([...by, ...requiredBy])].sort();
+      if (merged.length !== by.length) {
+        next = upsertEntry(next, { ...current, required_by: merged });
+      }
+    }
+    if (next !== registry) writeRegistryUnlocked(home, next);
+  });
+  return notes;
+}
+
 /** One folder of a project commit: the new one (from stageCopy), or null to remove it. */
 export interface FolderMove {
   canonical: string;

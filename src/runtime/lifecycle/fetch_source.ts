@@ -11,6 +11,7 @@ import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limit
 import {
   describeSource,
   type GitSource,
+  type NpmSource,
   ociLabel,
   type OciSource,
   type RefRequest,
@@ -26,13 +27,10 @@ import { RegistryClient } from "../oci/client.ts";
 import { pullInto } from "../oci/pull.ts";
 import { archiveLimits } from "../web/entries.ts";
 import { fetchWebFile, fetchWellKnown } from "../web/fetch_web.ts";
+import { fetchNpmPackage } from "../npm/fetch_npm.ts";
 import type { Signed } from "../signing/policy.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import {
-  canonicalSkillName,
-  isValidSkillName,
-  publishedSkillKey,
-} from "../../core/manifest/names.ts";
+import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../../core/names.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 
@@ -84,6 +82,10 @@ export function fetchAnnouncement(source: ResolvedSource, request?: RefRequest):
       return `Reading the skills index of ${describeSource(source)} ...`;
     case "web-file":
       return `Downloading ${source.url} ...`;
+    case "npm":
+      return source.installedDir !== undefined
+        ? `Reading ${source.url} from node_modules ...`
+        : `Downloading ${describeSource(source)} ...`;
   }
 }
 
@@ -176,7 +178,48 @@ export async function fetchInto(
       return await fetchSite(source, request, root, git.signal);
     case "web-file":
       return await fetchFile(source, request, root, git.signal);
+    case "npm":
+      return await fetchPackage(source, request, root, git);
   }
+}
+
+/**
+ * An npm package's skills (runtime/npm): a record's revision (`--ref <version>@<integrity>`)
+ * restores exactly that, a tag request is the range an update follows, else the source's own
+ * range (or `latest`).
+ */
+async function fetchPackage(
+  source: NpmSource,
+  request: RefRequest,
+  root: string,
+  git: GitOptions,
+): Promise<Fetched> {
+  if (request.kind === "branch") {
+    throw new SkillError(
+      "usage",
+      "An npm package has versions, not branches: use npm:<package>@<range>",
+    );
+  }
+  const revision = request.kind === "ref" ? request.name : undefined;
+  const range = request.kind === "tag" ? request.name : source.ref;
+  const got = await fetchNpmPackage(
+    source,
+    { range, revision },
+    root,
+    archiveLimits(git.env),
+    git.env,
+    git.env.INIT_CWD ?? Deno.cwd(),
+    git.signal,
+  );
+  const base = source.subpath === "" ? root : join(root, ...source.subpath.split("/"));
+  if (source.subpath !== "" && (await lstatOrNull(base)) === null) {
+    throw new SkillError(
+      "not_found",
+      `Skill folder '${source.subpath}' not found in ${source.url}`,
+    );
+  }
+  const commit = { sha: got.revision, branch: null, tag: range ?? "latest", ref: null };
+  return { source, root, base, commit };
 }
 
 /** A git fetch whose discovery starts at the source's subpath, which must be a folder. */
@@ -228,7 +271,7 @@ async function pullOci(source: OciSource, request: RefRequest, root: string): Pr
       : "integrity_mismatch";
     throw new SkillError(
       code,
-      // pull.ts already names the artifact in its own refusals.
+      // oci/pull.ts already names the artifact in its own refusals.
       message.startsWith("Cannot install from ")
         ? message
         : `Cannot install from ${ociLabel(source, wanted)}: ${message}`,

@@ -17,7 +17,7 @@ import {
 } from "../../core/audit/engine.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
-import { canonicalSkillName, publishedSkillKey, quoteName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, publishedSkillKey, quoteName } from "../../core/names.ts";
 import { sourceLocation } from "../../core/sources/sources.ts";
 import { findEntry, type Registry, type RegistryEntry } from "../../core/records/registry_model.ts";
 // @ts-types="../../generated/bundled_index.d.ts"

@@ -19,6 +19,7 @@ import {
 } from "../../core/records/lockfile_model.ts";
 import { ociSource, parseSource, type ResolvedSource } from "../../core/sources/sources.ts";
 import { webSource } from "../../core/sources/web_source.ts";
+import { npmRecordSource } from "../../core/sources/npm_source.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { LOCKFILE_NAME, PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
@@ -95,7 +96,7 @@ export async function digestOfLocked(entry: LockedSkill): Promise<string> {
  * when it is inside the project (so a clone elsewhere finds it), else absolute.
  */
 export function lockedSource(
-  source: { type: "git" | "oci" | "web"; url: string } | { type: "local"; path: string },
+  source: { type: "git" | "oci" | "web" | "npm"; url: string } | { type: "local"; path: string },
   subpath: string,
   root: string,
 ): LockedSource {
@@ -117,6 +118,9 @@ export function sourceOfLocked(source: LockedSource, root: string): ResolvedSour
   }
   if (source.type === "oci") return resolveParsed(ociSource(source.url));
   if (source.type === "web") return resolveParsed(webSource(source.url, source.subpath));
+  if (source.type === "npm") {
+    return resolveParsed({ ...npmRecordSource(source.url), subpath: source.subpath });
+  }
   const parsed = parseSource(source.url);
   if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
   return resolveParsed({ ...parsed, subpath: "", skill: undefined, ref: undefined });

@@ -38,5 +38,7 @@ export const LAYER = {
     "runtime/signing",
     "runtime/governance",
     "runtime/web",
+    "runtime/npm",
+    "runtime/services",
   ],
 } as const;

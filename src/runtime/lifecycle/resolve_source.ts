@@ -56,13 +56,20 @@ export async function resolveRequest(
   where: Whereabouts,
 ): Promise<SourceRequest> {
   const source = await resolveSource(input, where);
-  const unversioned = source.kind === "local-folder" || source.type === "web";
+  const unversioned = source.kind === "local-folder" || source.type === "web" ||
+    source.type === "npm";
   if (unversioned && Object.values(flags).some((v) => v !== undefined)) {
     throw new UsageError(
-      "--ref, --branch and --tag apply to git and OCI sources, not to directories or websites",
+      "--ref, --branch and --tag apply to git and OCI sources, not to directories, websites or npm packages",
+      source.type === "npm"
+        ? "Give an npm package's range after '@': npm:<package>@^1.2"
+        : undefined,
     );
   }
-  const request = refRequest(flags, source.ref);
+  // An npm range (`npm:pkg@^1.2`) is what the install and its updates follow.
+  const request: RefRequest = source.type === "npm"
+    ? { kind: "tag", name: source.ref ?? "latest" }
+    : refRequest(flags, source.ref);
   const selectors = [...skills];
   if (source.skill !== undefined && !selectors.includes(source.skill)) selectors.push(source.skill);
   // One skill of a site's index: only its files are downloaded.
@@ -150,6 +157,8 @@ export function resolveParsed(parsed: ParsedSource): ResolvedSource {
       return { ...parsed, kind: "local-folder" };
     case "oci":
       return { ...parsed, kind: "oci" };
+    case "npm":
+      return { ...parsed, kind: "npm" };
     case "web": {
       const target = webTargetOf(parsed.url);
       return target === "site"

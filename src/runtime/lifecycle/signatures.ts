@@ -28,6 +28,9 @@ export async function verifySigner(
   if (source.type === "web") {
     throw refusal(sourceLocation(source), "a website's files carry no signature", policy);
   }
+  if (source.type === "npm") {
+    throw refusal(sourceLocation(source), "an npm package carries no SSH signature", policy);
+  }
   if (source.kind === "local-folder" || commit === null) {
     throw refusal(sourceLocation(source), "a local directory carries no signature", policy);
   }

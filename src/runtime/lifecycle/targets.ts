@@ -11,7 +11,7 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import { findEntry, type RegistryEntry } from "../../core/records/registry_model.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
 import { computeDigest } from "../trust/file_hashes.ts";

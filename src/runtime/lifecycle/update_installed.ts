@@ -21,6 +21,7 @@ export function describeTracking(
   if (entry.source.type === "web") {
     return webTargetOf(entry.source.url) === "site" ? "the site's index" : "the file at its URL";
   }
+  if (entry.source.type === "npm") return `range ${entry.tag ?? "latest"}`;
   if (entry.tag !== null) return `tag ${entry.tag}`;
   if (entry.branch !== null) return `branch ${entry.branch}`;
   if (entry.ref !== null) return `pinned to ${entry.ref}`;

@@ -52,6 +52,7 @@ import { ociTagDigest } from "../oci/pull.ts";
 import { indexedDigest } from "../web/fetch_web.ts";
 import { bestTag } from "../../core/sources/requirements.ts";
 import { webSource } from "../../core/sources/web_source.ts";
+import { npmRecordSource } from "../../core/sources/npm_source.ts";
 import { auditDir } from "../audit/scan.ts";
 import type { Fetched } from "./fetch_source.ts";
 import { acceptance } from "./install_plan.ts";
@@ -651,6 +652,9 @@ function entrySource(entry: RegistryEntry): ResolvedSource {
     return resolveParsed({ ...ociSource(entry.source.url), subpath });
   }
   if (entry.source.type === "web") return resolveParsed(webSource(entry.source.url, subpath));
+  if (entry.source.type === "npm") {
+    return resolveParsed({ ...npmRecordSource(entry.source.url), subpath });
+  }
   const parsed = parseSource(entry.source.url) as ParsedGitSource;
   return resolveParsed({ ...parsed, subpath, skill: undefined, ref: undefined });
 }

@@ -5,7 +5,7 @@
  * folder it cannot list hidden whole (secret_files.ts); the git configs of the repository it
  * is in and of those inside shown without credentials (clean_git_config.ts, the rules in
  * core/policy/git_config.ts). It finds; runtime/sandbox applies
- * (bwrap.ts `readMaskArgs`, after whatever it mounts on the workspace).
+ * (sandbox/bwrap.ts `readMaskArgs`, after whatever it mounts on the workspace).
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

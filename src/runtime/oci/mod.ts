@@ -5,7 +5,7 @@
  * `WWW-Authenticate` Bearer token flow and basic auth, HTTPS always (plain HTTP only for
  * loopback or a host the user names). Credentials come from an env var or
  * `~/.docker/config.json`, its credential helpers included (credentials.ts). References
- * `oci://registry/repo[:tag|@sha256:…]` are parsed in reference.ts. A skill folder becomes one
+ * `oci://registry/repo[:tag|@sha256:…]` are parsed in core/sources/oci_reference.ts. A skill folder becomes one
  * deterministic tar+gzip layer (pack.ts) and an OCI 1.1 artifact or, for a folder of skills,
  * an index (publish.ts). pull.ts reads it back, every blob and file checked and an index's
  * entries pinned by digest, for add; unpack.ts streams each layer through gunzip and tar with

@@ -16,7 +16,7 @@
  * (which the manifest digest pins); skills are then found in it as in a repository.
  */
 
-import { canonicalSkillName, isValidSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { RegistryClient } from "./client.ts";
 import { type FileSink, MAX_LAYER_BYTES, UnpackBudget, unpackLayer } from "./unpack.ts";
 import { INDEX_TYPE, SKILL_ARTIFACT_TYPE, SKILL_NAME_ANNOTATION } from "./publish.ts";

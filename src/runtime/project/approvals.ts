@@ -19,7 +19,7 @@ import {
   withLockedSkill,
 } from "../../core/records/lockfile_model.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { beginChange } from "../lifecycle/change.ts";
 import { withProjectTrust } from "../../core/records/project_records.ts";

@@ -18,7 +18,7 @@ import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { readLinks } from "../store/project_records_file.ts";
 import { digestOfLocked, diskDrift } from "../lifecycle/lockfile.ts";
-import { publishedSkillKey } from "../../core/manifest/names.ts";
+import { publishedSkillKey } from "../../core/names.ts";
 
 interface Drift {
   /** The skill, or `skills-lock.json` for the file itself. */

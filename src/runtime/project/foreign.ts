@@ -20,7 +20,7 @@ import {
   type Lockfile,
   withLockedSkill,
 } from "../../core/records/lockfile_model.ts";
-import { publishedSkillKey } from "../../core/manifest/names.ts";
+import { publishedSkillKey } from "../../core/names.ts";
 import { peerHashesFolder, peerInstalledFiles } from "../../core/records/lockfile_peer.ts";
 import { combineDigest } from "../../core/records/digest.ts";
 import {
@@ -116,7 +116,7 @@ function declaredNames(
 }
 
 /**
- * The peer's `computedHash` of a folder, walked as it walks (lockfile_peer.ts): every
+ * The peer's `computedHash` of a folder, walked as it walks (core/records/lockfile_peer.ts): every
  * regular file (no symlink) outside `.git` and `node_modules` folders — `__pycache__` and
  * `.pyc` files included, which this tool's own listing leaves out.
  */

@@ -17,7 +17,12 @@ Run as `python3 -I -S -B -c <this source> <config json> <command> [args...]`. It
   3. when the skill may use the network: listens on 127.0.0.1:<port> inside the sandbox
      and relays each connection to the CLI's proxy socket (the only way out of the
      sandbox's network namespace), then runs the command as a child and exits with its
-     status; otherwise it simply execs the command.
+     status; otherwise it simply execs the command;
+  4. for a service (`skills run --background`): keeps the `--write` folders inside the
+     workspace live over its overlay (bound aside before the overlay is mounted, bound back
+     over the merged view), and relays every TCP port the service listens on at the sandbox's
+     loopback through a Unix socket `<port>.sock` in the relay folder, which the CLI's
+     supervisor serves on the host's 127.0.0.1 (nothing else of the network changes).
 Standard library only; ships inside the skills binary (scripts/gen_bundled.ts).
 """
 
@@ -172,7 +177,7 @@ def idmap_folders(folders, uid):
             clone_tree(c, path, path, userns)
 
 
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND = 1, 2, 4, 32, 4096
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC = 1, 2, 4, 32, 4096, 16384
 MNT_DETACH = 2
 LOWER = "/tmp/.skills-lower"
 
@@ -274,9 +279,46 @@ def show_again(kept):
             fail("cannot show the sanitized %s: %s" % (path, error))
 
 
+def keep_live(paths, uid):
+    """A service's `--write` folders inside the workspace, bound aside before the overlay
+    hides them (idmapped for a root CLI's uid), to be bound back over the merged view: the
+    service and the agent see each other's files there while it runs."""
+    c = libc_calls()
+    userns = None if uid is None else user_namespace(c, uid)
+    kept = []
+    for index, path in enumerate(paths):
+        aside = "/tmp/.skills-live-%d" % index
+        try:
+            os.mkdir(aside, 0o700)
+            if userns is None:
+                checked(c, c["mount"](path.encode(), aside.encode(), None, MS_BIND | MS_REC, None),
+                        "bind")
+            else:
+                clone_tree(c, path, aside, userns)
+        except OSError as error:
+            fail("cannot keep %s live: %s" % (path, error))
+        kept.append((aside, path))
+    return kept
+
+
+def bind_live(kept):
+    c = libc_calls()
+    for aside, path in kept:
+        try:
+            checked(c, c["mount"](aside.encode(), path.encode(), None, MS_BIND | MS_REC, None),
+                    "bind")
+        except OSError as error:
+            fail("cannot keep %s live: %s" % (path, error))
+
+
 overlay = config.get("overlay")
 if overlay:
     kept = keep_shown(overlay.get("shown", []))
+    if config.get("live") and overlay["engine"] != "overlay":
+        # In bubblewrap's user namespace, binds are made in a mount namespace of init's own
+        # (as fuse-overlayfs's mount is: overlay_workspace unshares again, harmlessly).
+        checked(libc_calls(), libc_calls()["unshare"](0x00020000), "unshare the mount namespace")
+    live = keep_live(config.get("live") or [], config.get("uid"))
     try:
         overlay_workspace(overlay, config.get("uid"))
     except OSError as error:
@@ -290,6 +332,7 @@ if overlay:
             os.rmdir(overlay["layer"] + "/work/work")
         except OSError:
             pass
+    bind_live(live)
     hide_folders(overlay.get("hide", []))
     mask_secrets(overlay.get("masks", []))
     show_again(kept)
@@ -364,7 +407,8 @@ if cwd is not None:
         fail("cannot enter the workspace %s: %s" % (cwd, error))
 
 bridge = config.get("bridge")
-if bridge is None:
+relay = config.get("relay")
+if bridge is None and relay is None:
     try:
         os.execvp(command[0], command)
     except OSError as error:
@@ -373,18 +417,21 @@ if bridge is None:
 import socket
 import threading
 
-listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-try:
-    listener.bind(("127.0.0.1", bridge["port"]))
-    listener.listen(64)
-except OSError as error:
-    fail("cannot listen on 127.0.0.1:%d: %s" % (bridge["port"], error))
-listener.set_inheritable(False)
+listener = None
+if bridge is not None:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(("127.0.0.1", bridge["port"]))
+        listener.listen(64)
+    except OSError as error:
+        fail("cannot listen on 127.0.0.1:%d: %s" % (bridge["port"], error))
+    listener.set_inheritable(False)
 
 child = os.fork()
 if child == 0:
-    listener.close()
+    if listener is not None:
+        listener.close()
     try:
         os.execvp(command[0], command)
     except OSError as error:
@@ -407,10 +454,10 @@ def pipe(source, target):
             pass
 
 
-def relay(client):
-    upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+def relay_to(client, family, address):
+    upstream = socket.socket(family, socket.SOCK_STREAM)
     try:
-        upstream.connect(bridge["socket"])
+        upstream.connect(address)
     except OSError:
         client.close()
         upstream.close()
@@ -423,16 +470,91 @@ def relay(client):
     upstream.close()
 
 
-def serve():
+def serve(server, family, address):
     while True:
         try:
-            client, _ = listener.accept()
+            client, _ = server.accept()
+        except OSError:
+            if server.fileno() == -1:
+                return  # closed: the port is no longer listened on
+            continue
+        threading.Thread(target=relay_to, args=(client, family, address), daemon=True).start()
+
+
+def loopback_listeners():
+    """{port: (family, address)} of the TCP sockets listening on the sandbox's loopback (or on
+    every address, which inside the sandbox's network is the loopback alone), read from the
+    kernel's tables: the service's own choice of port, found without asking it."""
+    found = {}
+    for table, v6 in (("/proc/net/tcp", False), ("/proc/net/tcp6", True)):
+        try:
+            with open(table) as handle:
+                rows = handle.read().splitlines()[1:]
         except OSError:
             continue
-        threading.Thread(target=relay, args=(client,), daemon=True).start()
+        for row in rows:
+            fields = row.split()
+            if len(fields) < 4 or fields[3] != "0A":  # TCP_LISTEN
+                continue
+            address, _, port_hex = fields[1].partition(":")
+            port = int(port_hex, 16)
+            if bridge is not None and port == bridge["port"]:
+                continue
+            if not v6:
+                ip = ".".join(str(int(address[i:i + 2], 16)) for i in (6, 4, 2, 0))
+                if ip == "0.0.0.0":
+                    ip = "127.0.0.1"
+                if ip.startswith("127."):
+                    found.setdefault(port, (socket.AF_INET, (ip, port)))
+            elif address in ("0" * 32, "0" * 24 + "01000000"):
+                found.setdefault(port, (socket.AF_INET6, ("::1", port)))
+    return found
 
 
-threading.Thread(target=serve, daemon=True).start()
+def watch_ports():
+    """Each loopback port the service listens on relayed through `<relay dir>/<port>.sock`
+    (at most `relay["limit"]`), and its socket removed once the port closes."""
+    served = {}
+    while True:
+        try:
+            listening = loopback_listeners()
+        except Exception:
+            listening = {}
+        for port in list(served):
+            if port not in listening:
+                server = served.pop(port)
+                server.close()
+                try:
+                    os.unlink(os.path.join(relay["dir"], "%d.sock" % port))
+                except OSError:
+                    pass
+        for port, (family, address) in sorted(listening.items()):
+            if port in served or len(served) >= relay["limit"]:
+                continue
+            path = os.path.join(relay["dir"], "%d.sock" % port)
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+                server.bind(path)
+                server.listen(64)
+            except OSError:
+                server.close()
+                continue
+            server.set_inheritable(False)
+            served[port] = server
+            threading.Thread(target=serve, args=(server, family, address), daemon=True).start()
+        threading.Event().wait(0.2)
+
+
+if listener is not None:
+    threading.Thread(
+        target=serve, args=(listener, socket.AF_UNIX, bridge["socket"]), daemon=True
+    ).start()
+if relay is not None:
+    threading.Thread(target=watch_ports, daemon=True).start()
 while True:
     try:
         _, status = os.waitpid(child, 0)

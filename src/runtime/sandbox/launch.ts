@@ -59,7 +59,7 @@ export interface SandboxRequest {
    * it, so two skills of one name never share either.
    */
   skillKey: string;
-  /** The skill's cache folder's id beside its name (exec/sandbox.ts skillCacheIdOf). */
+  /** The skill's cache folder's id beside its name (exec/spawn/skill_identity.ts skillCacheIdOf). */
   skillCacheId: string;
   /**
    * Which install of it this is (when it was installed or last updated): a cache left by an
@@ -78,6 +78,12 @@ export interface SandboxRequest {
   readOnly?: readonly string[];
   network: NetPolicy;
   limits: SandboxLimits;
+  /**
+   * A service (`skills run --background`, runtime/services): its loopback ports relayed through
+   * Unix sockets in `relayDir` (bound writable), and its `--write` folders inside the overlaid
+   * workspace kept live rather than joining the diff.
+   */
+  service?: { relayDir: string; maxPorts: number } | undefined;
   /** The CLI's own environment: where the home, PATH and the runtime dir are. */
   callerEnv: Readonly<Record<string, string>>;
   /** A connection the proxy refused (target and reason). */
@@ -89,7 +95,7 @@ export interface SandboxRequest {
   log?: ((message: string) => void) | undefined;
 }
 
-/** How the launcher behaves, as exec/sandbox.ts knows it. */
+/** How the launcher behaves, as exec/spawn/spawn_plan.ts knows it. */
 interface LauncherTraits {
   /** uv: it gets a cache of its own per skill, kept between runs. */
   uv?: boolean;
@@ -299,7 +305,9 @@ export async function prepareSandbox(
     // workspace over its idmapped lower layer, by idmap.pl or init.py.
     const idmapping = root && (request.grants?.length ?? 0) > 0;
     const overlay = request.workspace?.overlay !== undefined;
-    const tools = initTools(launcher, env, callerEnv, { network, idmapping, root, overlay });
+    // A service's port relay lives in init.py, as the proxy's bridge does.
+    const relays = network || request.service !== undefined;
+    const tools = initTools(launcher, env, callerEnv, { relays, idmapping, root, overlay });
     const plan = mountPlan(
       { ...request, root, uid: owner },
       workDir,
@@ -322,6 +330,7 @@ export async function prepareSandbox(
       plan.readOnly.push(proxy.dir);
       bridge = { port: BRIDGE_PORT, socket: proxy.socketPath };
     }
+    if (request.service !== undefined) showRelayFolder(request.service.relayDir, plan, uid);
     const launched = [launcher, ...args];
     const init = initRequest(plan, request, { uid, idmapping, bridge, workDir }, launched);
     const inner = initCommand(init, tools);
@@ -345,6 +354,15 @@ export async function prepareSandbox(
 }
 
 /**
+ * A service's relay folder, where init makes a socket per port it listens on: writable inside,
+ * and under a root CLI the uid's (init runs as the uid by then).
+ */
+function showRelayFolder(dir: string, plan: MountPlan, uid: number | undefined): void {
+  if (uid !== undefined) Deno.chownSync(dir, uid, uid);
+  plan.writable.push(dir);
+}
+
+/**
  * The launch's network policy (a uv that fetches packages gets its indexes too) and whether
  * it has any network at all.
  */
@@ -358,7 +376,7 @@ async function launchNetwork(
     policy = mergeNetPolicies(policy, { any: false, grants: uvIndexGrants(request.callerEnv) });
   }
   // net_grants.allowsNetwork's test, spelled out: a run without a network never loads the
-  // policies (exec/sandbox.ts), and this is all it would need of them.
+  // policies (exec/spawn/sandbox_request.ts), and this is all it would need of them.
   return { policy, network: policy.any || policy.grants.length > 0 };
 }
 
@@ -386,7 +404,21 @@ function initRequest(
     [...mapped, ...overlay ? [{ path: overlay.dir }] : []],
     workDir,
   );
-  return { limits: request.limits, uid, bridge, cwd, idmap: mapped, overlay, command };
+  const service = request.service;
+  const live = service === undefined || overlay === undefined
+    ? []
+    : (request.grants ?? []).map((grant) => grant.dir).filter((dir) => isWithin(overlay.dir, dir));
+  return {
+    limits: request.limits,
+    uid,
+    bridge,
+    cwd,
+    idmap: mapped,
+    overlay,
+    command,
+    relay: service === undefined ? undefined : { dir: service.relayDir, limit: service.maxPorts },
+    live,
+  };
 }
 
 /**
@@ -435,9 +467,10 @@ function initTools(
   launcher: string,
   env: Readonly<Record<string, string>>,
   callerEnv: Readonly<Record<string, string>>,
-  needs: { network: boolean; idmapping: boolean; root: boolean; overlay: boolean },
+  needs: { relays: boolean; idmapping: boolean; root: boolean; overlay: boolean },
 ): InitTools {
-  const { network, idmapping, root, overlay } = needs;
+  // Relaying (the proxy's bridge, a service's ports) is init.py's alone.
+  const { relays: network, idmapping, root, overlay } = needs;
   const tools: InitTools = {
     prlimit: systemTool("prlimit"),
     setpriv: systemTool("setpriv"),

@@ -104,6 +104,13 @@ interface InitRequest {
   bridge?: { port: number; socket: string } | undefined;
   /** The workspace made an overlay, then its secret files masked (init.py). */
   overlay?: InitOverlay | undefined;
+  /**
+   * A service's port relay (init.py): each loopback port it listens on served as
+   * `<dir>/<port>.sock`, at most `limit` of them.
+   */
+  relay?: { dir: string; limit: number } | undefined;
+  /** A service's `--write` folders inside the overlaid workspace, kept live over it (init.py). */
+  live?: readonly string[] | undefined;
   /** The launcher (absolute) and its arguments. */
   command: readonly string[];
 }
@@ -145,7 +152,7 @@ function rlimit(value: number): string {
 /** Which form {@link initCommand} takes for `request` with `tools`. */
 function initForm(request: InitRequest, tools: InitTools): "util-linux" | "perl" | "python" {
   const { uid, bridge, cwd, idmap } = request;
-  if (bridge !== undefined) return "python";
+  if (bridge !== undefined || request.relay !== undefined) return "python";
   // fuse-overlayfs (an ordinary user) is started by init.py alone.
   if (request.overlay?.engine === "fuse-overlayfs") return "python";
   if (!idmap?.length && cwd === undefined && request.overlay === undefined) {
@@ -236,6 +243,8 @@ function pythonCommand(request: InitRequest, tools: InitTools): string[] {
     cwd: cwd ?? null,
     idmap: idmap?.length ? idmap : null,
     overlay: request.overlay ?? null,
+    relay: request.relay ?? null,
+    live: request.live?.length ? request.live : null,
   };
   if (tools.python === undefined) throw new Error("the sandbox's init helper needs python3");
   return [

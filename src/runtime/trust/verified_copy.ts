@@ -222,6 +222,8 @@ async function copyVerified(
   const all: FileHash[] = [];
   const run: FileHash[] = [];
   Deno.mkdirSync(target, { recursive: true });
+  // Each folder made once: a recursive mkdir per file asked the disk for every parent again.
+  const made = new Set([target]);
   for (const file of files) {
     const bytes = Deno.readFileSync(file.abs);
     if (bytes.length > MAX_SKILL_FILE_BYTES) {
@@ -231,7 +233,11 @@ async function copyVerified(
     all.push(hash);
     if (isBytecode(file.path)) continue;
     const dest = join(target, ...file.path.split("/"));
-    Deno.mkdirSync(dirname(dest), { recursive: true });
+    const folder = dirname(dest);
+    if (!made.has(folder)) {
+      Deno.mkdirSync(folder, { recursive: true });
+      made.add(folder);
+    }
     const mode = (file.mode & 0o111) !== 0 ? 0o755 : 0o644;
     Deno.writeFileSync(dest, bytes, { createNew: true, mode });
     run.push(hash);
@@ -258,29 +264,60 @@ function sealFolders(root: string): void {
   for (const dir of folders.reverse()) Deno.chmodSync(dir, 0o555);
 }
 
+/** How long one listing of the run folder serves the pruning of the copies built after it. */
+const LISTING_FRESH_MS = 10_000;
+
+/** The run folder's entries by the skill they belong to, as last listed, and when. */
+let listing: { base: string; at: number; byCanonical: Map<string, string[]> } | undefined;
+
+/**
+ * The entries of `base` that belong to `canonical`'s copies (`<canonical>-<32 hex>` and what
+ * sits beside it), from one listing of the folder shared by the builds of the next seconds:
+ * a first `context` of 400 skills builds 400 copies, and listing the whole folder (four
+ * entries a skill) for each was quadratic. An entry made after the listing belongs to a build
+ * of now, which pruning leaves alone anyway; a skill's names are handed out once per listing.
+ */
+function entriesOf(base: string, canonical: string): string[] {
+  const now = Date.now();
+  if (listing === undefined || listing.base !== base || now - listing.at > LISTING_FRESH_MS) {
+    const byCanonical = new Map<string, string[]>();
+    for (const entry of Deno.readDirSync(base)) {
+      const owner = /^(.+)-[0-9a-f]{32}(?:\.|$)/.exec(entry.name)?.[1];
+      if (owner === undefined) continue;
+      const names = byCanonical.get(owner);
+      if (names === undefined) byCanonical.set(owner, [entry.name]);
+      else names.push(entry.name);
+    }
+    listing = { base, at: now, byCanonical };
+  }
+  const names = listing.byCanonical.get(canonical) ?? [];
+  listing.byCanonical.delete(canonical);
+  return names;
+}
+
 /**
  * Removes, for `canonical`: copies of other digests no run verified for ten minutes (their
  * stamps' times), copies moved aside that long ago, and builds abandoned an hour ago.
  */
 async function pruneCopies(base: string, canonical: string, keep: string): Promise<void> {
   const now = Date.now();
-  for (const entry of Deno.readDirSync(base)) {
-    const left = /^(.+-[0-9a-f]{32})\.(old|tmp)-(\d+)-[0-9a-f]{8}$/.exec(entry.name);
+  for (const name of entriesOf(base, canonical)) {
+    const left = /^(.+-[0-9a-f]{32})\.(old|tmp)-(\d+)-[0-9a-f]{8}$/.exec(name);
     if (left !== null && left[1]!.slice(0, -33) === canonical) {
       const age = now - Number(left[3]);
       if (age > (left[2] === "old" ? PRUNE_AFTER_MS : ABANDONED_AFTER_MS)) {
-        await removeIfExists(join(base, entry.name));
+        await removeIfExists(join(base, name));
       }
       continue;
     }
-    const match = /^(.+)-([0-9a-f]{32})\.json$/.exec(entry.name);
+    const match = /^(.+)-([0-9a-f]{32})\.json$/.exec(name);
     if (match === null || match[1] !== canonical || `${match[1]}-${match[2]}` === keep) continue;
     const id = `${match[1]}-${match[2]}`;
-    const stamp = await lstatOrNull(join(base, entry.name));
+    const stamp = await lstatOrNull(join(base, name));
     if (stamp === null || now - (stamp.mtime?.getTime() ?? now) < PRUNE_AFTER_MS) continue;
     await removeIfExists(join(base, id));
     await removeIfExists(join(base, `${id}.hashes.json`));
     await removeIfExists(join(base, `${id}.record.json`));
-    await removeIfExists(join(base, entry.name));
+    await removeIfExists(join(base, name));
   }
 }

@@ -1,7 +1,8 @@
 /**
  * GETs from websites for skills: HTTPS only, plain HTTP only to a loopback host (as the OCI
  * client), redirects followed by hand so every hop is held to the same rule, no credentials
- * sent anywhere, a timeout, and the body read up to a limit (a `Content-Length` over it is
+ * sent but the one the caller's `authorization` gives for each hop's own URL (an npm
+ * registry's, decided per URL so a redirect elsewhere carries none), a timeout, and the body read up to a limit (a `Content-Length` over it is
  * refused before a byte is read; a body that grows past it stops there).
  */
 
@@ -24,6 +25,10 @@ interface GetOptions {
   /** What the limit is called in the refusal (e.g. `SKILLS_DOWNLOAD_MAX_BYTES`). */
   limitName?: string;
   signal?: AbortSignal;
+  /** The `Authorization` header for a URL, asked again for every hop (never logged). */
+  authorization?: (url: string) => string | undefined;
+  /** The `Accept` header. */
+  accept?: string;
 }
 
 /** GETs `url`; null on 404 or 410 (nothing there), throws on any other failure. */
@@ -40,7 +45,11 @@ export async function httpGet(url: string, options: GetOptions): Promise<Got | n
     }
     let response: Response;
     try {
-      response = await fetch(current, { redirect: "manual", signal, credentials: "omit" });
+      const headers = new Headers();
+      const auth = options.authorization?.(current);
+      if (auth !== undefined) headers.set("authorization", auth);
+      if (options.accept !== undefined) headers.set("accept", options.accept);
+      response = await fetch(current, { redirect: "manual", signal, credentials: "omit", headers });
     } catch (error) {
       throw new SkillError("io_error", `Cannot reach ${current}: ${(error as Error).message}`, {
         cause: error,

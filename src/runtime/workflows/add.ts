@@ -1,9 +1,11 @@
 /**
  * `skills add <source>` below any front end, for either scope: the source resolved once
  * (lifecycle/resolve_source.ts), one change of the scope the skills go to (`$SKILLS_HOME`,
- * or the project seen from `cwd`), the fetch, the skills the source holds and the ones chosen, the one install planner
- * (lifecycle/install_plan.ts) skill by skill, the refusals, each accepted skill committed,
- * then what follows (the user's trust of a project's skills, `--agent` links).
+ * or the project seen from `cwd`), the fetch, the skills the source holds and the ones
+ * chosen, then (add_steps.ts) the one install planner (lifecycle/install_plan.ts) skill by
+ * skill, the refusals, each accepted skill committed, and what follows (the user's trust of
+ * a project's skills, `--agent` links). `--from-node-modules` does the same for each package
+ * of `./node_modules` that declares skills.
  *
  * The front end supplies an `AddAsker`: it is told what happens (progress, notes, the
  * summaries to show, the refusals as they come), chooses among several skills, and
@@ -11,13 +13,16 @@
  * staging, the journal or the records.
  */
 
-import { declined, isSkillError, SkillError } from "../../core/errors.ts";
+import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { AgentName } from "../../core/agents.ts";
 import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
-import type { Scope } from "../../core/records/scope.ts";
-import type { RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
-import { beginChange, type Change, scopeOf } from "../lifecycle/change.ts";
+import type { NpmSource, RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
+import { npmSource } from "../../core/sources/npm_source.ts";
+import { parseRange } from "../../core/sources/requirements.ts";
+import { packagesWithSkills } from "../npm/node_modules.ts";
+import { join } from "../os/paths.ts";
+import { beginChange, scopeOf } from "../lifecycle/change.ts";
 import {
   type Candidate,
   type Fetched,
@@ -25,20 +30,17 @@ import {
   selectCandidates,
   sourceLabel,
 } from "../lifecycle/fetch_source.ts";
-import type {
-  AlreadyInstalled,
-  InstallPlan,
-  PlanFor,
-  PlanOptions,
-  ProjectPlan,
-} from "../lifecycle/install_plan.ts";
+import type { InstallPlan, PlanOptions, ProjectPlan } from "../lifecycle/install_plan.ts";
 import { lockfilePath } from "../lifecycle/lockfile.ts";
 import { resolveRequest } from "../lifecycle/resolve_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { detectedAgents, linkAdded, type LinkOutcome } from "../project/links.ts";
-import { type ClosureMember, resolveClosure } from "./dependencies.ts";
+import { resolveClosure } from "./dependencies.ts";
 import { trustInstalled } from "../project/approvals.ts";
+import { type AddAsker, type Added, installSelected } from "./add_steps.ts";
 import type { ScopeChoice, WorkflowRequest } from "./request.ts";
+
+export type { AddAsker, AddReview } from "./add_steps.ts";
 
 /** What `skills add` asks for: the source as typed, which skills, where, and how. */
 export interface AddRequest extends WorkflowRequest {
@@ -65,68 +67,79 @@ export interface AddRequest extends WorkflowRequest {
 /** What the steps below are given: the request with the agents to link decided. */
 type AddOptions = Omit<AddRequest, "source" | "refs" | "skills">;
 
-/** A plan as the front end shows it before asking, with where it is recorded. */
-export type AddReview =
-  | { scope: "user"; plan: InstallPlan; fetched: Fetched }
-  | { scope: "project"; plan: ProjectPlan; fetched: Fetched; lockfile: string };
-
-/**
- * What the front end does for `addWorkflow`: only `confirm` is required; a callback left out
- * is a report nobody shows, and without `choose` the selection rules decide.
- */
-export interface AddAsker {
-  /** Progress lines of the fetch. */
-  progress?(message: string): void;
-  /** Notes as they arise (what recovering after a dead command did, a commit's notes). */
-  note?(text: string): void;
-  /** The source was fetched (its revision, if any, is known now). */
-  fetched?(fetched: Fetched): void;
-  /** The skills the source holds, read in validation mode. */
-  found?(fetched: Fetched, candidates: readonly Candidate[]): void;
-  /**
-   * Which of several skills to install when none was asked for by name; undefined when
-   * nobody can be asked (then the selection rules decide).
-   */
-  choose?(
-    candidates: readonly Candidate[],
-    source: ResolvedSource,
-  ): Promise<Candidate[] | undefined>;
-  /** The skills chosen, before they are planned (their warnings to show). */
-  selected?(selected: readonly Candidate[]): void;
-  /**
-   * What the chosen skills require, resolved before any question: one summary of every
-   * dependency (each is then reviewed and confirmed like the skills asked for).
-   */
-  closure?(members: readonly ClosureMember[]): void;
-  /** A skill refused, as it happens (the others go on). */
-  refused?(name: string, error: SkillError): void;
-  /** A plan's summary, shown before any question. */
-  review?(review: AddReview): void;
-  /** Whether to install this plan. */
-  confirm(review: AddReview): Promise<boolean>;
-}
-
-/** A skill of a bulk install that was not installed, and why (as `add --json` reports it). */
-interface Refused {
-  name: string;
-  code: string;
-  message: string;
-  hint: string | undefined;
-}
-
-/** What an install did: installed, already installed (nothing to do), refused, linked. */
-interface Added<P, E> {
-  installed: P[];
-  already: AlreadyInstalled<E>[];
-  refused: Refused[];
-  links: LinkOutcome[];
-}
-
 /** What `addWorkflow` did, for the front end to render. */
 export type AddOutcome =
   | { kind: "list"; fetched: Fetched; candidates: Candidate[] }
   | ({ kind: "user" } & Added<InstallPlan, RegistryEntry>)
   | ({ kind: "project"; lockfile: string } & Added<ProjectPlan, LockedSkill>);
+
+/**
+ * `skills add --from-node-modules`: every package of the project's `node_modules` that declares
+ * skills, added as the npm source it is (`npm:<package>` at its installed version, read from
+ * disk with no network), following the range the project's package.json gives it. A package
+ * without a skill `--skill` names is passed over.
+ */
+export async function addFromNodeModules(
+  request: Omit<AddRequest, "source" | "refs">,
+  asker: AddAsker,
+): Promise<AddOutcome[]> {
+  const selectors = request.skills;
+  const options = addOptions(request);
+  const packages = await packagesWithSkills(options.cwd);
+  if (packages.length === 0) {
+    throw new SkillError(
+      "not_found",
+      `No package in ${join(options.cwd, "node_modules")} declares skills`,
+      {
+        hint:
+          "A package declares skills in package.json (agents.skills, agentskills) or ships skills/<name>/SKILL.md",
+      },
+    );
+  }
+  const ranges = await dependencyRanges(options.cwd);
+  const outcomes: AddOutcome[] = [];
+  for (const pkg of packages) {
+    const source: NpmSource = {
+      ...npmSource(`npm:${pkg.name}`),
+      kind: "npm",
+      installedDir: pkg.dir,
+      ...(pkg.integrity !== undefined ? { installedIntegrity: pkg.integrity } : {}),
+    };
+    const range = ranges.get(pkg.name) ?? "latest";
+    const resolved = {
+      source,
+      request: { kind: "tag" as const, name: range },
+      selectors: selectors.length > 0 ? [...selectors] : ["*"],
+    };
+    try {
+      outcomes.push(await addResolved(resolved, options, asker));
+    } catch (error) {
+      if (selectors.length > 0 && isSkillError(error) && error.code === "not_found") continue;
+      throw error;
+    }
+  }
+  return outcomes;
+}
+
+/** The semver ranges the project's package.json gives its dependencies (others: none). */
+async function dependencyRanges(cwd: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(await Deno.readTextFile(join(cwd, "package.json")));
+  } catch {
+    return out;
+  }
+  if (pkg === null || typeof pkg !== "object") return out;
+  for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
+    const deps = (pkg as Record<string, unknown>)[field];
+    if (deps === null || typeof deps !== "object") continue;
+    for (const [name, range] of Object.entries(deps)) {
+      if (typeof range === "string" && parseRange(range) !== undefined) out.set(name, range);
+    }
+  }
+  return out;
+}
 
 /**
  * Adds the skills `request` names from its source to the scope it says, asking `asker`;
@@ -139,13 +152,17 @@ export async function addWorkflow(request: AddRequest, asker: AddAsker): Promise
     env,
     home,
   });
-  const options: AddOptions = {
+  return await addResolved(resolved, addOptions(request), asker);
+}
+
+/** The request as the steps take it: the agents to link decided (`all-detected` looked up). */
+function addOptions(request: Omit<AddRequest, "source" | "refs" | "skills">): AddOptions {
+  return {
     ...request,
     agents: request.allDetected
-      ? [...new Set([...request.agents, ...detectedAgents(env)])]
+      ? [...new Set([...request.agents, ...detectedAgents(request.env)])]
       : request.agents,
   };
-  return await addResolved(resolved, options, asker);
 }
 
 /** `addWorkflow` once the source is resolved. */
@@ -236,159 +253,4 @@ function linkFor(
 ): Promise<LinkOutcome[]> {
   const names = new Set(added.map((p) => p.canonical));
   return linkAdded(options.home, options.env, { scope, cwd: options.cwd }, names, options.agents);
-}
-
-/** What differs between the scopes once the plans are made. */
-interface ScopeSteps<P, E> {
-  review(plan: P, fetched: Fetched): AddReview;
-  /** Records in a dependency's entry the skills that require it, and the ranges they ask. */
-  requiredBy(plan: P, names: string[], ranges: string[]): void;
-  commit(batch: readonly P[]): Promise<void>;
-  /** Whether the accepted plans are committed in one step first (one record write). */
-  together: boolean;
-  /** After the commits: what follows from them; the links made. */
-  settle(installed: readonly P[], already: readonly AlreadyInstalled<E>[]): Promise<LinkOutcome[]>;
-}
-
-/** What to install: the skills chosen from the fetch, and the closure of what they require. */
-interface AddSet {
-  fetched: Fetched;
-  selected: readonly Candidate[];
-  closure: readonly ClosureMember[];
-}
-
-/**
- * Plans each selected skill in the change's scope, shows the summaries, refuses what must
- * be refused, asks about the rest, commits what was accepted and settles. With dependencies,
- * the closure is one install: every skill of it planned, shown and confirmed, all committed
- * together, and any refusal or "no" installs nothing.
- */
-async function installSelected<S extends Scope>(
-  change: Change<S>,
-  { fetched, selected, closure }: AddSet,
-  options: AddOptions,
-  asker: AddAsker,
-  steps: ScopeSteps<PlanFor<S>, PlanFor<S>["entry"]>,
-): Promise<Added<PlanFor<S>, PlanFor<S>["entry"]>> {
-  const planning = await change.planEach(fetched, selected, options.plan);
-  // One skill asked for and refused: the error is the answer, as it always was.
-  if (selected.length === 1 && planning.refused.length === 1) throw planning.refused[0]!.error;
-  if (closure.length > 0 && planning.refused.length > 0) throw planning.refused[0]!.error;
-  const refused: Refused[] = [];
-  const refuse = (name: string, error: SkillError) => {
-    refused.push({ name, code: error.code, message: error.message, hint: error.hint });
-    asker.refused?.(name, error);
-  };
-  for (const r of planning.refused) refuse(r.label, r.error);
-  for (const plan of planning.plans) asker.review?.(steps.review(plan, fetched));
-  const dependencies = await planClosure(change, closure, options, asker, steps);
-  // Critical findings refuse a skill after its summary showed them and before any question:
-  // the only one asked for is refused with the error; in a bulk selection, that skill alone.
-  const { safe, risky } = change.setRiskyApart(planning.plans);
-  for (const { plan, error } of risky) {
-    if (selected.length === 1 || closure.length > 0) throw error;
-    refuse(plan.canonical, error);
-  }
-  const accepted: PlanFor<S>[] = [];
-  for (const plan of safe) {
-    if (await asker.confirm(steps.review(plan, fetched))) accepted.push(plan);
-  }
-  if (safe.length > 0 && accepted.length === 0) {
-    throw declined("Installation declined; nothing was installed");
-  }
-  for (const { plan, fetched: from } of dependencies.plans) {
-    if (!(await asker.confirm(steps.review(plan, from)))) {
-      throw declined(`Dependency '${plan.canonical}' declined; nothing was installed`);
-    }
-  }
-  const installed = closure.length > 0
-    ? await commitClosure([...accepted, ...dependencies.plans.map((d) => d.plan)], steps)
-    : await commitAccepted(accepted, steps, refuse);
-  const already = [...planning.already, ...dependencies.already];
-  const links = await steps.settle(installed, already);
-  return { installed, already, refused, links };
-}
-
-/** The dependencies planned: each plan with the fetch it came from, and those already installed. */
-interface ClosurePlans<P, E> {
-  plans: { plan: P; fetched: Fetched }[];
-  already: AlreadyInstalled<E>[];
-}
-
-/**
- * Plans every dependency like a skill asked for (names, digest, audit) and records who
- * requires it; a refusal or an unaccepted critical finding refuses the whole install.
- */
-async function planClosure<S extends Scope>(
-  change: Change<S>,
-  closure: readonly ClosureMember[],
-  options: AddOptions,
-  asker: AddAsker,
-  steps: ScopeSteps<PlanFor<S>, PlanFor<S>["entry"]>,
-): Promise<ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]>> {
-  const out: ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]> = { plans: [], already: [] };
-  for (const member of closure) {
-    const planning = await change.planEach(member.fetched, [member.candidate], {
-      allowRisky: options.plan.allowRisky,
-    });
-    const refusal = planning.refused[0];
-    if (refusal !== undefined) {
-      throw new SkillError(
-        refusal.error.code,
-        `Cannot install ${member.path.join(" → ")}: its dependency ${refusal.error.message}`,
-        { hint: "Nothing was installed" },
-      );
-    }
-    for (const plan of planning.plans) {
-      steps.requiredBy(plan, [...member.requiredBy].sort(), member.ranges);
-      asker.review?.(steps.review(plan, member.fetched));
-    }
-    const { risky } = change.setRiskyApart(planning.plans);
-    if (risky[0] !== undefined) throw risky[0].error;
-    out.plans.push(...planning.plans.map((plan) => ({ plan, fetched: member.fetched })));
-    out.already.push(...planning.already);
-  }
-  return out;
-}
-
-/** Commits a closure in one step: all of it, or (rolled back) none of it. */
-async function commitClosure<P>(
-  plans: readonly P[],
-  steps: Pick<ScopeSteps<P, unknown>, "commit">,
-): Promise<P[]> {
-  await steps.commit(plans);
-  return [...plans];
-}
-
-/**
- * Commits the accepted plans: all of them in one step when the scope does so (one lock,
- * one journal, one record write however many skills), and only if that fails, one by one,
- * so that a skill that fails does not take the others with it (it is refused), unless it
- * was the only one or the user interrupted.
- */
-async function commitAccepted<P extends { canonical: string }>(
-  accepted: readonly P[],
-  steps: Pick<ScopeSteps<P, unknown>, "commit" | "together">,
-  refuse: (name: string, error: SkillError) => void,
-): Promise<P[]> {
-  if (accepted.length > 1 && steps.together) {
-    try {
-      await steps.commit(accepted);
-      return [...accepted];
-    } catch (error) {
-      // All or nothing failed (and rolled back): find the culprit by committing each alone.
-      if (!isSkillError(error) || error.code === "cancelled") throw error;
-    }
-  }
-  const installed: P[] = [];
-  for (const plan of accepted) {
-    try {
-      await steps.commit([plan]);
-      installed.push(plan);
-    } catch (error) {
-      if (accepted.length === 1 || !isSkillError(error) || error.code === "cancelled") throw error;
-      refuse(plan.canonical, error);
-    }
-  }
-  return installed;
 }

@@ -12,7 +12,7 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { canonicalSkillName, quoteName } from "../../core/manifest/names.ts";
+import { canonicalSkillName, quoteName } from "../../core/names.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { readProjectLock } from "../lifecycle/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
@@ -93,7 +93,10 @@ function sourceKey(resolved: SourceRequest): string {
 
 /** The requirements a chosen candidate states, each with the path that reached it. */
 function pendingOf(candidate: Candidate, path: readonly string[]): Pending[] {
-  const { requirements, problems } = requirementsOf(candidate.manifest?.metadata);
+  const { requirements, problems } = requirementsOf(
+    candidate.manifest?.metadata,
+    candidate.manifest?.toolhiveRequires,
+  );
   const here = [...path, candidate.canonical ?? candidate.rel];
   if (problems.length > 0) {
     throw new SkillError(
@@ -300,7 +303,9 @@ function unneededAfter(
   for (let grew = true; grew;) {
     grew = false;
     for (const [name, by] of requiredBy) {
-      if (gone.has(name) || by.length === 0 || !by.every((n) => gone.has(n))) continue;
+      // A requirer no longer installed (removed before) needs nothing any more.
+      const needs = by.filter((n) => requiredBy.has(n) && !gone.has(n));
+      if (gone.has(name) || by.length === 0 || needs.length > 0) continue;
       gone.add(name);
       out.push(name);
       grew = true;
@@ -350,7 +355,9 @@ function chainsTo(
 ): string[][] {
   const out: string[][] = [];
   const walk = (at: string, below: string[]) => {
-    const parents = (requiredBy.get(at) ?? []).filter((p) => !below.includes(p));
+    const parents = (requiredBy.get(at) ?? []).filter((p) =>
+      requiredBy.has(p) && !below.includes(p)
+    );
     if (parents.length === 0) {
       out.push([at, ...below]);
       return;

@@ -10,11 +10,12 @@
  * update_steps.ts, outdated.ts, trust.ts, untrust.ts, remove.ts), the request every workflow
  * is given with how a name picks its scope (request.ts), and what skills require of skills
  * (dependencies.ts: the closure `add` resolves before anything is asked, the dependencies
- * `remove` takes along when nothing else needs them, `skills why`); and how `skills run` is
- * prepared, from the run plan or through the catalog of every scope (run.ts). The
- * transaction, the planners, fetching and the records are runtime/lifecycle's; what only a
- * project has (its lockfile restored, drift, this user's approvals, links and copies) is
- * runtime/project's. This folder may import both; neither imports it.
+ * `remove` takes along when nothing else needs them, `skills why`). How `skills run` is
+ * prepared, from the run plan or through the catalog of every scope, is
+ * exec/run_preparation.ts. The transaction, the planners, fetching and the records are
+ * runtime/lifecycle's; what only a project has (its lockfile restored, drift, this user's
+ * approvals, links and copies) is runtime/project's. This folder may import both; neither
+ * imports it.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */
@@ -34,6 +35,6 @@ export const LAYER = {
     "runtime/oci",
     "runtime/governance",
     "runtime/project",
-    "runtime/exec",
+    "runtime/npm",
   ],
 } as const;

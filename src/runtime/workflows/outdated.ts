@@ -104,7 +104,7 @@ async function checkOutdated(
       out.push({ ...base, latest: null, tracking: "local directory", status: "local" });
       continue;
     }
-    const follows = candidate.entry.source.type === "web"
+    const follows = candidate.entry.source.type === "web" || candidate.entry.source.type === "npm"
       ? describeTracking(candidate.entry)
       : tag !== null
       ? `tag ${tag}`

@@ -5,7 +5,7 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { canonicalSkillName } from "../../core/manifest/names.ts";
+import { canonicalSkillName } from "../../core/names.ts";
 
 /** Where a workflow runs and for whom. */
 export interface WorkflowRequest {

@@ -47,7 +47,7 @@ for (const rule of AUDIT_RULES) {
   });
 }
 
-/** The skill tests/hardening/sandbox_test.ts attacks the sandbox with (it reads secrets). */
+/** The skill tests/hardening/sandbox/sandbox_test.ts attacks the sandbox with (it reads secrets). */
 const HOSTILE_FIXTURE = join("runner-skills", "sandbox-lab");
 
 /** Every skill directory (a folder with a SKILL.md) under `root`. */

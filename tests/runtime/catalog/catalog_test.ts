@@ -5,7 +5,7 @@ import { SkillError } from "../../../src/core/errors.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installRunnerSkill, localEntry, registerEntries } from "../../helpers/install_fixture.ts";
 import { writeTree } from "../../helpers/tree.ts";
-import { canonicalSkillName } from "../../../src/core/manifest/names.ts";
+import { canonicalSkillName } from "../../../src/core/names.ts";
 
 async function writeSkill(dir: string, frontMatter: string, files: Record<string, string> = {}) {
   await writeTree(dir, { "SKILL.md": `---\n${frontMatter}\n---\n# Body\n`, ...files });

@@ -3,11 +3,9 @@ import { join } from "node:path";
 import { SkillError, UsageError } from "../../../src/core/errors.ts";
 import type { NetPolicy } from "../../../src/core/policy/net_grants.ts";
 import type { SkillRecord } from "../../../src/runtime/catalog/catalog.ts";
-import {
-  planLaunch,
-  sandboxRequestFor,
-  spawnSandboxed,
-} from "../../../src/runtime/exec/sandbox.ts";
+import { planLaunch } from "../../../src/runtime/exec/languages/launch_plan.ts";
+import { spawnProcessGroup } from "../../../src/runtime/exec/spawn/process_group.ts";
+import { sandboxRequestFor } from "../../../src/runtime/exec/spawn/sandbox_request.ts";
 import { findOnPath } from "../../../src/runtime/os/probe.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { alive, waitGone } from "../../helpers/processes.ts";
@@ -214,10 +212,10 @@ time.sleep(300)
 `;
 
 Deno.test({
-  name: "spawnSandboxed() makes the child a group leader and killTree() kills every descendant",
+  name: "spawnProcessGroup() makes the child a group leader and killTree() kills every descendant",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    const proc = spawnSandboxed(
+    const proc = spawnProcessGroup(
       { command: "python3", args: ["-c", TREE_SCRIPT], launcher: "python3" },
       { cwd: Deno.cwd(), env: { PATH: Deno.env.get("PATH") ?? "/usr/bin", HOME: "/tmp" } },
     );
@@ -245,8 +243,8 @@ Deno.test({
   },
 });
 
-Deno.test("spawnSandboxed() gives the child exactly the environment it is handed", async () => {
-  const proc = spawnSandboxed(
+Deno.test("spawnProcessGroup() gives the child exactly the environment it is handed", async () => {
+  const proc = spawnProcessGroup(
     {
       command: await realPython(),
       args: ["-c", "import json, os; print(json.dumps(sorted(os.environ)))"],
@@ -265,10 +263,10 @@ Deno.test("spawnSandboxed() gives the child exactly the environment it is handed
   assert.deepEqual(names, ["ONLY_THIS", "PATH"]);
 });
 
-Deno.test("spawnSandboxed() reports a missing launcher as dependency_unavailable", () => {
+Deno.test("spawnProcessGroup() reports a missing launcher as dependency_unavailable", () => {
   assert.throws(
     () =>
-      spawnSandboxed(
+      spawnProcessGroup(
         { command: "/nonexistent/uv", args: ["run"], launcher: "uv" },
         { cwd: "/", env: {} },
       ),

@@ -9,7 +9,12 @@ import {
   toolsetHostPath,
 } from "../../../src/runtime/exec/toolset_host.ts";
 import { tempDir } from "../../helpers/cli.ts";
-import { installLimited, installSkill, LIMITED_TOOLSET, skillMd } from "../../agent/fixtures.ts";
+import {
+  installLimited,
+  installSkill,
+  LIMITED_TOOLSET,
+  skillMd,
+} from "../../helpers/installed_skills.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { isSkillError } from "../../../src/core/errors.ts";
-import { type AddAsker, type AddReview, addWorkflow } from "../../../src/runtime/workflows/add.ts";
+import { addWorkflow } from "../../../src/runtime/workflows/add.ts";
+import type { AddAsker, AddReview } from "../../../src/runtime/workflows/add_steps.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
 import { bench } from "../../helpers/workflows.ts";

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { untrustWorkflow } from "../../../src/runtime/workflows/untrust.ts";
+import type { ScopeChoice } from "../../../src/runtime/workflows/request.ts";
 import { bench, coded, projectTrustOf, registryOf } from "../../helpers/workflows.ts";
 
 Deno.test("untrustWorkflow withdraws an installed skill's trust; the skill stays, a second call changes nothing", async () => {
@@ -52,9 +53,10 @@ Deno.test("untrustWorkflow refuses a bundled skill and a name no scope holds, wr
   );
   await assert.rejects(untrustWorkflow({ ...b.request, name: "gamma" }, {}), coded("not_found"));
   // Asked of the project alone, an installed skill is not the project's.
+  const projectOnly: ScopeChoice = "project";
   await assert.rejects(
-    untrustWorkflow({ ...b.request, name: "beta", scope: "project" }, {}),
-    coded("not_found"),
+    untrustWorkflow({ ...b.request, name: "Beta", scope: projectOnly }, {}),
+    (error) => coded("not_found")(error) && /No project skill 'beta' here/.test(String(error)),
   );
   assert.equal(await Deno.readTextFile(join(b.home, "registry.json")), before);
 });

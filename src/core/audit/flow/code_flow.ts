@@ -28,7 +28,7 @@ import {
   SHELL_CALLS,
   WRITE_CALLS,
 } from "./vocabulary.ts";
-import type { Span } from "../audit_code.ts";
+import type { Span } from "./audit_code.ts";
 
 /** The longest string constant folded; past it a value is unknown. */
 const MAX_VALUE = 4096;

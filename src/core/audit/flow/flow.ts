@@ -4,7 +4,7 @@
  * spans audit_code.ts finds) are not code and carry no flow.
  */
 
-import type { CodeLanguage, Span } from "../audit_code.ts";
+import type { CodeLanguage, Span } from "./audit_code.ts";
 import { analyzeCode } from "./code_flow.ts";
 import type { Flow } from "./flow_model.ts";
 import { analyzeShell } from "./shell_flow.ts";

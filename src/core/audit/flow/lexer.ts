@@ -2,11 +2,11 @@
  * Tokens of a Python or JavaScript/TypeScript script for the data-flow analysis: names,
  * string literals with their values (an f-string's or template literal's `{…}`/`${…}` holes
  * tokenized in turn), numbers and punctuation; comments and docstrings are dropped (the
- * tokenizer of audit_code.ts says where they are), and the tokens are cut into statements.
+ * tokenizer of audit_code.ts (beside this file) says where they are), and the tokens are cut into statements.
  * Not a parser: just enough shape to see assignments, calls and their arguments.
  */
 
-import { pythonStringEnd, quotedEnd, regexAllowed, regexEnd, type Span } from "../audit_code.ts";
+import { pythonStringEnd, quotedEnd, regexAllowed, regexEnd, type Span } from "./audit_code.ts";
 
 export type Language = "python" | "javascript";
 

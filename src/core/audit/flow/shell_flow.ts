@@ -22,7 +22,7 @@ import {
   secretPath,
   SENSITIVE_COMMANDS,
 } from "./vocabulary.ts";
-import { codeOnly, readCode } from "../audit_code.ts";
+import { codeOnly, readCode } from "./audit_code.ts";
 
 interface Value {
   value?: string;

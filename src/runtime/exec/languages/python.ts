@@ -1,0 +1,212 @@
+/**
+ * Python's launch: `uv run --script` when uv is there (PEP 723 dependencies or a
+ * requirements file are then installed by uv), else python3 when nothing needs
+ * installing or every declared package already imports, else `dependency_unavailable`
+ * saying what to install.
+ */
+
+import { findOnPath } from "../../os/probe.ts";
+import { dirname, join } from "../../os/paths.ts";
+import { lstatSyncOrNull } from "../../os/fs.ts";
+import { SkillError } from "../../../core/errors.ts";
+import { importNameOf, pep723Dependencies, requirementName } from "../../../core/scripts/pep723.ts";
+
+/** How a Python script is started: uv, a plain python, or (Windows) `python -m uv`. */
+export interface PythonLaunch {
+  command: string;
+  args: string[];
+  launcher: "uv" | "python3" | "python-m-uv";
+  /** uv will fetch packages (PEP 723 dependencies or a requirements file): the index is granted. */
+  fetchesPackages?: boolean;
+}
+
+export const UV_HINT =
+  "Install uv (https://docs.astral.sh/uv/) so `uv run --script` can provide the dependencies, or set SKILLS_UV to its path";
+
+/**
+ * The launch of a Python script: `uv run --script <abs> <args>` when uv is on PATH (or
+ * SKILLS_UV), with `--with-requirements <file>` when the script has no PEP 723 block and a
+ * `requirements.txt` sits in its folder or at the skill root (`skillDir`); else python3
+ * (SKILLS_PYTHON) if nothing needs installing; else `dependency_unavailable` naming what.
+ * On Windows without uv: plain `python`, or `python -m uv run --script` for dependencies.
+ */
+export async function planPython(
+  scriptPath: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  os: typeof Deno.build.os,
+  skillDir: string | undefined,
+): Promise<PythonLaunch> {
+  const source = readScript(scriptPath);
+  // PEP 723 first; a requirements file only for scripts without a block.
+  const requirements = hasPep723Block(source) ? undefined : requirementsFile(scriptPath, skillDir);
+  const dependencies = pep723Dependencies(source);
+  const fetchesPackages = requirements !== undefined || dependencies !== "none";
+  const uvArgs = [
+    "run",
+    ...(requirements === undefined ? [] : ["--no-project", "--with-requirements", requirements]),
+    "--script",
+    scriptPath,
+    ...args,
+  ];
+  const uv = uvCommand(env, os);
+  if (uv !== undefined) return { command: uv, args: uvArgs, launcher: "uv", fetchesPackages };
+  const windows = os === "windows";
+  const python = env.SKILLS_PYTHON?.trim() || (windows ? "python" : "python3");
+  if (!fetchesPackages) {
+    return { command: python, args: [scriptPath, ...args], launcher: "python3" };
+  }
+  const missing = await packagesMissing(python, dependencies, requirements, skillDir, env);
+  if (missing === "none") {
+    return { command: python, args: [scriptPath, ...args], launcher: "python3" };
+  }
+  if (windows) {
+    return {
+      command: python,
+      args: ["-m", "uv", ...uvArgs],
+      launcher: "python-m-uv",
+      fetchesPackages,
+    };
+  }
+  throw dependencyUnavailable(scriptPath, python, requirements, dependencies, missing);
+}
+
+/** A Python script's source (its PEP 723 block and the launcher are read from it). */
+function readScript(scriptPath: string): string {
+  try {
+    return Deno.readTextFileSync(scriptPath);
+  } catch (error) {
+    throw new SkillError(
+      "not_found",
+      `Cannot read script ${scriptPath}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** The uv to run with: SKILLS_UV when set, else `uv` when on PATH; undefined without one. */
+function uvCommand(
+  env: Readonly<Record<string, string>>,
+  os: typeof Deno.build.os,
+): string | undefined {
+  const configuredUv = env.SKILLS_UV?.trim();
+  if (configuredUv) return configuredUv;
+  return findOnPath("uv", env, os) ? "uv" : undefined;
+}
+
+/**
+ * Without uv, declared packages that already import in this python need no installing:
+ * `"none"` when every one does; else the ones that do not, or undefined when that cannot
+ * be told (a requirements file, dependencies not read, a name not understood, no answer).
+ */
+async function packagesMissing(
+  python: string,
+  dependencies: ReturnType<typeof pep723Dependencies>,
+  requirements: string | undefined,
+  skillDir: string | undefined,
+  env: Readonly<Record<string, string>>,
+): Promise<"none" | string[] | undefined> {
+  const distributions = Array.isArray(dependencies) && requirements === undefined
+    ? dependencies.map(requirementName)
+    : undefined;
+  if (distributions === undefined || !distributions.every((d) => d !== undefined)) {
+    return undefined;
+  }
+  const wanted = distributions as string[];
+  const unimportable = await missingModules(python, wanted.map(importNameOf), skillDir, env);
+  if (unimportable?.length === 0) return "none";
+  if (unimportable === undefined) return undefined;
+  return wanted.filter((d) => unimportable.includes(importNameOf(d)));
+}
+
+/** Why a Python script cannot start without uv, and what to install (uv, or the packages). */
+function dependencyUnavailable(
+  scriptPath: string,
+  python: string,
+  requirements: string | undefined,
+  dependencies: ReturnType<typeof pep723Dependencies>,
+  missing: string[] | undefined,
+): SkillError {
+  const what = requirements !== undefined
+    ? `needs the packages listed in ${requirements}`
+    : dependencies === "unknown"
+    ? "declares dependencies this tool cannot read"
+    : missing !== undefined
+    ? `needs the Python package${missing.length === 1 ? "" : "s"} ${
+      missing.join(", ")
+    }, not installed for ${python},`
+    : `needs ${(dependencies as string[]).join(", ")}`;
+  return new SkillError(
+    "dependency_unavailable",
+    `Cannot run ${scriptPath}: the script ${what} and uv is not installed`,
+    {
+      hint: missing === undefined
+        ? UV_HINT
+        : `${UV_HINT}; or install ${
+          missing.length === 1 ? "it" : "them"
+        } for ${python} yourself: ${python} -m pip install ${missing.join(" ")}`,
+    },
+  );
+}
+
+/** Which of these top-level modules `python` cannot import, by name; memoised per process. */
+const probed = new Map<string, Promise<string[] | undefined>>();
+const PROBE = "import importlib.util, json, sys\n" +
+  "if sys.argv[1]: sys.path.insert(0, sys.argv[1])\n" +
+  "print(json.dumps([m for m in sys.argv[2:] if importlib.util.find_spec(m) is None]))";
+
+/**
+ * The modules of `modules` that `python` cannot find, as a script would import them (the
+ * skill root first on sys.path, no user site-packages: a sandboxed script's HOME is its
+ * work folder). Nothing is imported, only looked up. Undefined when python cannot tell.
+ */
+function missingModules(
+  python: string,
+  modules: readonly string[],
+  skillDir: string | undefined,
+  env: Readonly<Record<string, string>>,
+): Promise<string[] | undefined> {
+  const key = [python, skillDir ?? "", ...modules].join("\0");
+  let answer = probed.get(key);
+  if (answer === undefined) {
+    answer = (async () => {
+      try {
+        const out = await new Deno.Command(python, {
+          args: ["-I", "-c", PROBE, skillDir ?? "", ...modules],
+          cwd: "/",
+          env: { PATH: env.PATH ?? "/usr/bin:/bin" },
+          clearEnv: true,
+          stdin: "null",
+          stdout: "piped",
+          stderr: "null",
+          signal: AbortSignal.timeout(10_000),
+        }).output();
+        if (!out.success) return undefined;
+        const list = JSON.parse(new TextDecoder().decode(out.stdout));
+        return Array.isArray(list) && list.every((m) => typeof m === "string") ? list : undefined;
+      } catch {
+        return undefined; // no such python, or it could not answer: uv is needed
+      }
+    })();
+    probed.set(key, answer);
+  }
+  return answer;
+}
+
+/** Whether a Python source has a PEP 723 `# /// script` block (even one without dependencies). */
+function hasPep723Block(source: string): boolean {
+  return /^# \/\/\/ script\r?$/m.test(source);
+}
+
+/**
+ * The `requirements.txt` of a script: in its own folder, else at the skill root. Only a
+ * regular file counts (never a symlink).
+ */
+function requirementsFile(scriptPath: string, skillDir: string | undefined): string | undefined {
+  const folders = [dirname(scriptPath), ...(skillDir === undefined ? [] : [skillDir])];
+  for (const folder of folders) {
+    const candidate = join(folder, "requirements.txt");
+    const info = lstatSyncOrNull(candidate);
+    if (info !== null && info.isFile && !info.isSymlink) return candidate;
+  }
+  return undefined;
+}

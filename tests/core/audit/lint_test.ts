@@ -1,0 +1,242 @@
+/** The author's checks of core/audit/lint_checks.ts, as tables. */
+
+import assert from "node:assert/strict";
+import {
+  helperModules,
+  lintBody,
+  lintDescription,
+  lintMissingFiles,
+  lintNameFolder,
+  lintUnreferenced,
+  MAX_BODY_TOKENS,
+  mentionedPaths,
+  missingModule,
+  needsTokenCount,
+} from "../../../src/core/audit/lint_checks.ts";
+
+const rules = (findings: { rule: string }[]) => findings.map((f) => f.rule);
+
+Deno.test("lintDescription() wants what and when, in the third person, without vague words", () => {
+  const table: [string, string[]][] = [
+    [
+      "Extracts tables and form fields from PDF files. Use when the user asks about a PDF.",
+      [],
+    ],
+    [
+      "Reads Kalshi market data. Use it for questions about prediction market prices.",
+      [],
+    ],
+    ["PDF tool.", ["description-short", "description-when"]],
+    [
+      "I extract tables from PDF files whenever the user asks for the data in them.",
+      ["description-first-person"],
+    ],
+    [
+      "We convert documents to Markdown when a user uploads a Word or PDF file.",
+      ["description-first-person"],
+    ],
+    [
+      "Helps with various document things when the user needs something done with files.",
+      ["description-vague"],
+    ],
+    [
+      "Extracts tables and form fields from PDF files and writes them as CSV files.",
+      ["description-when"],
+    ],
+    // "US" is not "us"; "I/O" is not "I".
+    [
+      "Looks up US holidays and I/O schedules. Use when the user plans a trip or a release.",
+      [],
+    ],
+  ];
+  for (const [description, expected] of table) {
+    assert.deepEqual(rules(lintDescription(description, 3)), expected, description);
+  }
+  assert.equal(lintDescription("PDF tool.", 3)[0]!.line, 3);
+});
+
+Deno.test("lintBody() flags more than 500 lines and, when counted, more than 5,000 tokens", () => {
+  assert.deepEqual(lintBody("line\n".repeat(499), 6, undefined), []);
+  assert.deepEqual(rules(lintBody("line\n".repeat(501), 6, undefined)), ["body-lines"]);
+  assert.deepEqual(rules(lintBody("short", 6, MAX_BODY_TOKENS + 1)), ["body-tokens"]);
+  assert.deepEqual(lintBody("short", 6, MAX_BODY_TOKENS), []);
+  // A token is at least one byte: up to 5,000 bytes need no tokenizer.
+  assert.equal(needsTokenCount(5000), false);
+  assert.equal(needsTokenCount(5001), true);
+});
+
+Deno.test("mentionedPaths() finds link targets and resource paths, not URLs or anchors", () => {
+  const body = [
+    "See [the guide](references/guide.md#setup) and ![logo](./assets/logo.png).",
+    "Run `python scripts/extract.py --help`; read https://example.com/x.md and [top](#top).",
+    "[mail](mailto:a@b.c) [abs](/etc/passwd) [spaced](references/a%20b.md)",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 10), [
+    { path: "references/guide.md", line: 10 },
+    { path: "assets/logo.png", line: 10 },
+    { path: "references/guide.md", line: 10 },
+    { path: "scripts/extract.py", line: 11 },
+    { path: "references/a b.md", line: 12 },
+  ]);
+});
+
+Deno.test("mentionedPaths() skips example paths: code blocks and paths the agent is not told to open", () => {
+  const body = [
+    "Add a `references/citations` section to the report.",
+    "A script such as `scripts/rotate_pdf.py` would take the page number.",
+    "```",
+    "python scripts/example_tool.py",
+    "```",
+    "Run `scripts/real.py` to convert.",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 1), [{ path: "scripts/real.py", line: 6 }]);
+});
+
+Deno.test("mentionedPaths() reads {baseDir}/ as the skill's folder and skips other placeholders", () => {
+  const body = [
+    "Consult [verification]({baseDir}/references/verify.md) first.",
+    "Helpers: [{baseDir}/resources/helpers.py](${CLAUDE_SKILL_DIR}/resources/helpers.py).",
+    "Each generated skill lives at [its folder]({skill-name}/SKILL.md).",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 1), [
+    { path: "references/verify.md", line: 1 },
+    { path: "resources/helpers.py", line: 2 },
+  ]);
+});
+
+Deno.test("lintDescription() ignores quoted requests, code and model ids in the first-person check", () => {
+  const quoted = lintDescription(
+    'Deploys web apps to the cloud. Use when the user says "deploy my app" or asks for `my-config`; works with us.anthropic.claude-3 models.',
+    3,
+  );
+  assert.deepEqual(quoted.filter((f) => f.rule === "description-first-person"), []);
+  const own = lintDescription(
+    "I deploy web apps to the cloud. Use when the user asks to deploy.",
+    3,
+  );
+  assert.equal(own.filter((f) => f.rule === "description-first-person").length, 1);
+});
+
+Deno.test("lintMissingFiles() reports each mentioned file or folder the skill lacks, once", () => {
+  const files = ["SKILL.md", "references/guide.md", "scripts/extract.py"];
+  const mentions = [
+    { path: "references/guide.md", line: 5 },
+    { path: "references", line: 5 },
+    { path: "scripts/missing.py", line: 7 },
+    { path: "scripts/missing.py", line: 9 },
+    { path: "../other/SKILL.md", line: 9 },
+  ];
+  const found = lintMissingFiles(mentions, files);
+  assert.deepEqual(found.map((f) => [f.rule, f.level, f.line]), [["missing-file", "error", 7]]);
+  assert.match(found[0]!.message, /scripts\/missing\.py/);
+  // Found beside the skill (its plugin's scripts/): a warning that says where.
+  const beside = lintMissingFiles(
+    mentions,
+    files,
+    (path) => path === "scripts/missing.py" ? "../../scripts/missing.py" : undefined,
+  );
+  assert.deepEqual(beside.map((f) => [f.rule, f.level, f.line]), [
+    ["file-outside-skill", "warning", 7],
+  ]);
+  assert.match(beside[0]!.message, /not in the skill but at \.\.\/\.\.\/scripts\/missing\.py/);
+});
+
+Deno.test("lintUnreferenced() wants every reference, asset and script mentioned somewhere", () => {
+  const docs = [
+    { path: "SKILL.md", text: "Read references/guide.md. Run `extract` for tables." },
+    { path: "references/guide.md", text: "The palette is in palette.json." },
+  ];
+  const files = [
+    "SKILL.md",
+    "references/guide.md",
+    "references/orphan.md",
+    "assets/palette.json",
+    "scripts/extract.py",
+    "scripts/unused.py",
+    "LICENSE.txt",
+  ];
+  const scripts = [{ file: "extract.py", name: "extract" }, { file: "unused.py", name: "unused" }];
+  assert.deepEqual(lintUnreferenced(docs, files, scripts).map((f) => f.file), [
+    "references/orphan.md",
+    "scripts/unused.py",
+  ]);
+});
+
+Deno.test("lintNameFolder() compares the name with the folder", () => {
+  assert.deepEqual(lintNameFolder("pdf", "pdf", 2), []);
+  assert.deepEqual(rules(lintNameFolder("pdf", "pdf-tools", 2)), ["name-folder"]);
+});
+
+Deno.test("helperModules(): modules are told from commands by guard, imports and top level", () => {
+  const modules = helperModules([
+    {
+      file: "build.py",
+      text: "from utils import slug\nif __name__ == '__main__':\n    print(slug('a'))\n",
+    },
+    { file: "utils.py", text: "import re\n\ndef slug(t):\n    return re.sub('x', '-', t)\n" },
+    // Imported, with a guard, and named by the documents: also a command.
+    { file: "both.py", text: 'def f(): pass\nif __name__ == "__main__":\n    f()\n' },
+    { file: "uses_both.py", text: "import both\nboth.f()\n" },
+    // Imported with a guard (a self-test) but never named: a module.
+    { file: "check.py", text: 'def run(): pass\nif __name__ == "__main__":\n    run()\n' },
+    { file: "package_it.py", text: "from scripts.check import run\nrun()\n" },
+    // A package: its __init__ imports the modules, a command imports the package.
+    { file: "office/validate.py", text: "from validators import V\nV()\n" },
+    {
+      file: "office/validators/__init__.py",
+      text: "from .base import V\nfrom .redline import (\n    R,\n)\nfrom .docx import D\n",
+    },
+    {
+      file: "office/validators/redline.py",
+      text: "R = 1\nif __name__ == '__main__':\n    print(R)\n",
+    },
+    {
+      file: "office/validators/docx.py",
+      text: "D = 1\nif __name__ == '__main__':\n    print(D)\n",
+    },
+    {
+      file: "office/validators/base.py",
+      text: "class V:\n    pass\n\nif __name__ == '__main__':\n    V()\n",
+    },
+    // No guard, but top-level code: a command.
+    { file: "quick.py", text: "import sys\nprint(sys.version)\n" },
+    {
+      file: "cli.py",
+      text: "import argparse\nparser = argparse.ArgumentParser()\nargs = parser.parse_args()\n",
+    },
+    // No guard, nothing imports it, only definitions (a docstring, a multi-line constant).
+    { file: "consts.py", text: '"""Shared."""\nX = {\n    "a": 1,\n}\nY = """\nprint(1)\n"""\n' },
+    { file: "office/pack.py", text: "from helpers.ooxml import NS\nprint(NS)\n" },
+    { file: "office/helpers/ooxml.py", text: "NS = {}\n" },
+    { file: "run.sh", text: '#!/bin/sh\nsource "$(dirname "$0")/lib.sh"\nmain "$@"\n' },
+    { file: "lib.sh", text: "main() { echo hi; }\n" },
+    {
+      file: "report.ts",
+      text: "import { fmt } from './lib/fmt.ts';\nconsole.log(fmt(Deno.args));\n",
+    },
+    { file: "lib/fmt.ts", text: "export const fmt = (a: string[]) => a.join(' ');\n" },
+    { file: "tool.mjs", text: "export function f() {}\nif (import.meta.main) f();\n" },
+  ], (file) => file === "both.py");
+  assert.deepEqual(Object.fromEntries(modules), {
+    "utils.py": "imported by scripts/build.py",
+    "check.py": "imported by scripts/package_it.py",
+    "office/validators/base.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/redline.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/docx.py": "imported by scripts/office/validators/__init__.py",
+    "office/validators/__init__.py": "imported by scripts/office/validate.py",
+    "consts.py": "its top level only imports and defines",
+    "office/helpers/ooxml.py": "imported by scripts/office/pack.py",
+    "lib.sh": "sourced by scripts/run.sh",
+    "lib/fmt.ts": "imported by scripts/report.ts",
+  });
+});
+
+Deno.test("missingModule() reads Python, Node.js and Deno failures", () => {
+  assert.equal(
+    missingModule("Traceback ...\nModuleNotFoundError: No module named 'docx.shared'"),
+    "docx",
+  );
+  assert.equal(missingModule("Error: Cannot find module 'pptxgenjs'\nRequire stack:"), "pptxgenjs");
+  assert.equal(missingModule('error: Relative import path "zod" not prefixed with / or ./'), "zod");
+  assert.equal(missingModule("Script failed with exit code 2\nusage: x"), undefined);
+});

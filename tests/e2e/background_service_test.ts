@@ -1,0 +1,145 @@
+/**
+ * `skills run --background` end to end, on companion-lab (a page server in the layout of a
+ * brainstorming companion): the real CLI starts it in the real sandbox, a host HTTP client
+ * reaches it at the URL the run printed, the agent's screen and the user's clicks pass through
+ * the live `--write` folder, `ps` lists it, `stop` ends it and its port, what it wrote elsewhere
+ * is applied as a diff when it stops; its idle timeout, its lifetime and the removal of its
+ * skill end it.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { needsSandbox } from "../helpers/sandbox.ts";
+import { accepts, freePort, serviceFixture } from "../helpers/services.ts";
+import { exists, waitFor } from "../helpers/wait.ts";
+
+const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
+
+Deno.test({
+  name:
+    "run --background serves the companion on the host: the agent's screen shows, a click reaches the next run, ps lists it, stop ends it",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const port = freePort();
+    // Text mode: what the script printed, then the URL on the host.
+    const run = await fx.cli([
+      "run",
+      "--background",
+      "--write",
+      ".companion",
+      "companion-lab",
+      "companion",
+      "--project-dir",
+      ".companion",
+      "--port",
+      String(port),
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const url = `http://127.0.0.1:${port}/`;
+    assert.match(run.stdout, /"type": "server-started"/);
+    assert.ok(run.stdout.includes(`  ${url}\n`), run.stdout); // the same port: it was free
+    const id = /^service (\w+) running: companion-lab companion$/m.exec(run.stdout)?.[1];
+    assert.ok(id, run.stdout);
+    const info = JSON.parse(run.stdout.split("\n")[0]!);
+
+    // A host client reaches it; the agent's screen (written on the host) is what it serves.
+    assert.match(await (await fetch(url)).text(), /Waiting for a screen/);
+    await Deno.writeTextFile(
+      join(info.screen_dir, "pick.html"),
+      '<h1>Which layout?</h1><button data-choice="grid">Grid</button>',
+    );
+    const page = await (await fetch(url)).text();
+    assert.match(page, /Which layout\?/);
+    assert.match(page, /data-choice="grid"/);
+
+    // The user's click: the service writes the event into its live folder, seen at once on the
+    // host and by the next `skills run` of the skill.
+    const click = await fetch(`${url}click`, {
+      method: "POST",
+      body: JSON.stringify({ choice: "grid" }),
+    });
+    assert.equal(click.status, 200);
+    await click.body?.cancel();
+    const next = await fx.cli(["run", "companion-lab", "events", "--state-dir", info.state_dir]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.deepEqual(JSON.parse(next.stdout).map((e: { choice: string }) => e.choice), ["grid"]);
+
+    // What it writes outside its --write folder waits for its diff.
+    assert.equal(await exists(join(fx.workspace, "companion.log")), false);
+
+    const ps = await fx.cli(["ps"]);
+    assert.equal(ps.code, 0, ps.stderr);
+    assert.match(ps.stdout, new RegExp(`^${id}  companion-lab companion  running`, "m"));
+    assert.ok(ps.stdout.includes(url), ps.stdout);
+    const listed = JSON.parse((await fx.cli(["ps", "--json"])).stdout).services;
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0].id, id);
+    assert.equal(listed[0].status, "running");
+    assert.deepEqual(listed[0].urls, [url]);
+    assert.deepEqual(listed[0].live, [join(Deno.realPathSync(fx.workspace), ".companion")]);
+
+    const logs = await fx.cli(["logs", id]);
+    assert.match(logs.stdout, /server-started/);
+
+    const stop = await fx.cli(["stop", id]);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.match(stop.stdout, new RegExp(`^Stopped ${id}`, "m"));
+    assert.equal(await accepts(port), false, "the port closed");
+    // Its diff applied when it stopped: the requests it noted.
+    assert.match(await Deno.readTextFile(join(fx.workspace, "companion.log")), /POST \/click/);
+    const [ended] = await fx.services();
+    assert.equal(ended!.status, "ended");
+    assert.equal(ended!.end_reason, "stopped");
+    assert.deepEqual(ended!.receipt.files.created, ["companion.log"]);
+    assert.equal((await fx.cli(["ps"])).stdout, "");
+  },
+});
+
+Deno.test({
+  name: "a service that stays idle past --idle-timeout ends, and its port closes",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const started = await fx.startCompanion(["--idle-timeout", "3"]);
+    const port = started.ports[0]!.host;
+    assert.equal(await accepts(port), true);
+    const ended = await waitFor(async () => {
+      const [service] = await fx.services();
+      return service?.status === "ended" ? service : undefined;
+    }, { what: "the idle service to end", timeoutMs: 15_000, intervalMs: 300 });
+    assert.equal(ended.end_reason, "idle timeout");
+    assert.equal(await accepts(port), false);
+  },
+});
+
+Deno.test({
+  name: "a service busy past --max-lifetime ends at its lifetime",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const started = await fx.startCompanion(["--max-lifetime", "3", "--idle-timeout", "60"]);
+    const ended = await waitFor(async () => {
+      await (await fetch(started.urls[0]!).catch(() => undefined))?.body?.cancel();
+      const [service] = await fx.services();
+      return service?.status === "ended" ? service : undefined;
+    }, { what: "the service to reach its lifetime", timeoutMs: 15_000, intervalMs: 300 });
+    assert.equal(ended.end_reason, "lifetime reached");
+    assert.equal(await accepts(started.ports[0]!.host), false);
+  },
+});
+
+Deno.test({
+  name: "removing a skill ends its services",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const started = await fx.startCompanion();
+    const removed = await fx.cli(["remove", "companion-lab", "--yes"]);
+    assert.equal(removed.code, 0, removed.stderr);
+    const [service] = await fx.services();
+    assert.equal(service!.id, started.id);
+    assert.equal(service!.status, "ended");
+    assert.equal(await accepts(started.ports[0]!.host), false);
+  },
+});

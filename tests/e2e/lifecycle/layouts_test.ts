@@ -1,0 +1,170 @@
+/**
+ * Layouts published skills use, reproduced in fixtures written here: Claude plugin
+ * marketplaces (skills four levels down, listed by manifests), a plugin that lists its own
+ * skills, and a lower-case skill.md.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, tempDir } from "../../helpers/cli.ts";
+
+const md = (name: string) => `---\nname: ${name}\ndescription: Skill ${name}.\n---\n\nBody.\n`;
+
+Deno.test("skills add finds skills that Claude plugin manifests list, and skill.md", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "market");
+  const files: Record<string, string> = {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      name: "fixture-market",
+      plugins: [
+        { name: "writer", source: "./plugins/writer" },
+        { name: "tools", source: "./plugins/tools" },
+        { name: "hostile", source: "./", skills: ["../../outside", "/etc"] },
+      ],
+    }),
+    "plugins/writer/skills/drafting/SKILL.md": md("drafting"),
+    "plugins/writer/skills/editing/SKILL.md": md("editing"),
+    "plugins/tools/.claude-plugin/plugin.json": JSON.stringify({
+      name: "tools",
+      skills: ["./custom/linting"],
+    }),
+    "plugins/tools/custom/linting/SKILL.md": md("linting"),
+    "plugins/tools/skills/not-listed/SKILL.md": md("not-listed"),
+    "lower/skill.md": md("lower"),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(repo, rel), text);
+  }
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const list = await runCli(["add", repo, "--list", "--json"], { env });
+  assert.equal(list.code, 0, list.stderr);
+  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path).sort();
+  assert.deepEqual(found, [
+    "lower",
+    "plugins/tools/custom/linting",
+    "plugins/writer/skills/drafting",
+    "plugins/writer/skills/editing",
+  ]);
+  const lower = JSON.parse(list.stdout).skills.find((s: { path: string }) => s.path === "lower");
+  assert.equal(lower.valid, true);
+  assert.match(
+    lower.warnings.join("\n"),
+    /named skill\.md; the Agent Skills specification names it SKILL\.md/,
+  );
+
+  const add = await runCli(["add", repo, "--skill", "lower", "--yes"], { env });
+  assert.equal(add.code, 0, add.stderr);
+  const run = await runCli(["info", "lower", "--json"], { env });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).description, "Skill lower.");
+});
+
+Deno.test("a marketplace whose plugins sit under metadata.pluginRoot yields their skills", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "rooted");
+  const files: Record<string, string> = {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      name: "rooted-market",
+      metadata: { pluginRoot: "./plugins" },
+      plugins: [{ name: "formatter", source: "formatter" }],
+    }),
+    "plugins/formatter/skills/prettify/SKILL.md": md("prettify"),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(repo, rel), text);
+  }
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const list = await runCli(["add", repo, "--list", "--json"], { env });
+  assert.equal(list.code, 0, list.stderr);
+  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path);
+  assert.deepEqual(found, ["plugins/formatter/skills/prettify"]);
+});
+
+Deno.test("skills add finds the skills of Codex plugins: .agents/plugins/marketplace.json and .codex-plugin/plugin.json", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "codex-market");
+  const files: Record<string, string> = {
+    ".agents/plugins/marketplace.json": JSON.stringify({
+      name: "fixture-codex",
+      plugins: [
+        { name: "tracker", source: { source: "local", path: "./plugins/tracker" } },
+        { name: "docs", source: { source: "local", path: "./plugins/docs" } },
+        { name: "remote", source: { source: "url", url: "https://example.com/p.git" } },
+        { name: "escape", source: { source: "local", path: "../../elsewhere" } },
+      ],
+    }),
+    // Codex names a folder of skills.
+    "plugins/tracker/.codex-plugin/plugin.json": JSON.stringify({
+      name: "tracker",
+      skills: "./skills/",
+    }),
+    "plugins/tracker/skills/triage/SKILL.md": md("triage"),
+    "plugins/tracker/skills/report/SKILL.md": md("report"),
+    "plugins/docs/.codex-plugin/plugin.json": JSON.stringify({ name: "docs", skills: "./guides/" }),
+    "plugins/docs/guides/style/SKILL.md": md("style"),
+    "plugins/docs/skills/unlisted/SKILL.md": md("unlisted"),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(repo, rel), text);
+  }
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const list = await runCli(["add", repo, "--list", "--json"], { env });
+  assert.equal(list.code, 0, list.stderr);
+  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path).sort();
+  assert.deepEqual(found, [
+    "plugins/docs/guides/style",
+    "plugins/tracker/skills/report",
+    "plugins/tracker/skills/triage",
+  ]);
+  const add = await runCli(["add", repo, "--skill", "triage", "--yes"], { env });
+  assert.equal(add.code, 0, add.stderr);
+});
+
+Deno.test("every file a skill ships is offered: top-level forms.md in info, activation and MCP", async () => {
+  await using dir = await tempDir();
+  const skill = join(dir.path, "pdf");
+  const files: Record<string, string> = {
+    "SKILL.md":
+      "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\nRead forms.md and reference.md first.\n",
+    "forms.md": "# Forms\n",
+    "reference.md": "# Reference\n",
+    "templates/letter.docx": "PK\u0003\u0004binary",
+    "references/guide.md": "# Guide\n",
+    ".hidden": "x\n",
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(skill, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(skill, rel), text);
+  }
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  assert.equal((await runCli(["add", skill, "--yes"], { env })).code, 0);
+
+  const info = JSON.parse((await runCli(["info", "pdf", "--json"], { env })).stdout);
+  assert.deepEqual(info.files, ["forms.md", "reference.md", "templates/letter.docx"]);
+  assert.deepEqual(info.references, ["references/guide.md"]);
+
+  // What activation tells the model, through the real surface.
+  const { loadCatalog } = await import("../../../src/runtime/catalog/catalog.ts");
+  const { createToolSurface } = await import("../../../src/agent/surface/tools.ts");
+  const surface = await createToolSurface({
+    home: env.SKILLS_HOME,
+    catalog: await loadCatalog(env.SKILLS_HOME),
+    active: new Set(["pdf"]),
+    env: { PATH: Deno.env.get("PATH") ?? "" },
+  });
+  try {
+    const activated = await surface.callTool("activate_skill", { name: "pdf" });
+    assert.match(
+      String(activated.success && activated.result),
+      /other files \(read_skill_file\): forms\.md, reference\.md, templates\/letter\.docx \(binary\)/,
+    );
+    const read = await surface.callTool("read_skill_file", { skill: "pdf", path: "forms.md" });
+    assert.ok(read.success);
+    assert.equal(read.result, "# Forms\n");
+  } finally {
+    await surface.close();
+  }
+});

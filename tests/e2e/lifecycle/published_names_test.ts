@@ -1,0 +1,305 @@
+/**
+ * Names as published: a collection whose skills are named `Ahrefs Automation`, `Customer.io
+ * Automation`, `-draft-notes`,
+ * `data_kit`, and twins (`my_tool`, `My Tool`) that end up with one name — installed in bulk
+ * from a real git repository, renamed with `--name OLD=NEW`, and served by `skills mcp`'s
+ * SEP-2640 `skills/list` under the installed names, the published ones in their metadata.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { z } from "zod";
+import { userHome } from "../../helpers/user_home.ts";
+import { connectStdio } from "../../helpers/mcp_client.ts";
+import { createRepo, skillMd } from "../../fixtures/git_repos.ts";
+import { project } from "../../helpers/project.ts";
+import { exists } from "../../helpers/wait.ts";
+
+/** A collection laid out as public ones are, with the names people publish. */
+function collection(): Record<string, string> {
+  const skill = (name: string) => skillMd(name, `What ${name} does, for tests.`);
+  return {
+    "README.md": "# A collection\n",
+    "skills/ahrefs/SKILL.md": skill("Ahrefs Automation"),
+    "skills/customer-io/SKILL.md": skill("Customer.io Automation"),
+    "skills/draft/SKILL.md": skill("-draft-notes"),
+    "skills/data/SKILL.md": skill("data_kit"),
+    "skills/tool-a/SKILL.md": skill("my_tool"),
+    "skills/tool-b/SKILL.md": skill("My Tool"),
+    "skills/pdf/SKILL.md": skill("pdf"),
+  };
+}
+
+async function workspace() {
+  const ws = await userHome();
+  const installed = async () => {
+    const registry = (await ws.registry())!;
+    return Object.fromEntries(registry.skills.map((e) => [e.name_canonical, e.name]));
+  };
+  return { ...ws, installed };
+}
+
+Deno.test("a bulk install gives every published name a distinct canonical name, refuses twins naming both, and renames on request", async () => {
+  const w = await workspace();
+  await using _dir = w.dir;
+  const repo = await createRepo(w.dir.path, "collection", collection());
+
+  const first = await w.cli(["add", repo.url, "--skill", "*", "--yes"]);
+  assert.equal(first.code, 1, "the twins are refused: " + first.stdout + first.stderr);
+  assert.match(
+    first.stderr,
+    /'Ahrefs Automation' is not a skill identifier .*; it is installed and called as 'ahrefs-automation'/,
+  );
+  assert.match(first.stderr, /'-draft-notes' is not a skill identifier .*called as 'draft-notes'/);
+  assert.deepEqual(await w.installed(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "customer-io-automation": "Customer.io Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    pdf: "pdf",
+  });
+  for (const [mine, other] of [["my_tool", "My Tool"], ["My Tool", "my_tool"]]) {
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `Refused '${mine}': Cannot install skill '${mine}' \\(skills/tool-.\\) as 'my-tool': '${other}' \\(skills/tool-.\\) would be installed under the same name`,
+      ),
+    );
+  }
+
+  // A rename that names no selected skill is a usage error, before anything is written.
+  const unknown = await w.cli(["add", repo.url, "--skill", "*", "--name", "nope=x", "--yes"]);
+  assert.equal(unknown.code, 2, unknown.stderr);
+  assert.match(unknown.stderr, /--name nope=x: no selected skill is named 'nope'/);
+
+  const second = await w.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "*",
+    "--name",
+    "My Tool=my-tool-b",
+    "--name",
+    "data_kit=kit",
+    "--yes",
+  ]);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.deepEqual(await w.installed(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "customer-io-automation": "Customer.io Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    kit: "kit",
+    "my-tool": "my_tool",
+    "my-tool-b": "my-tool-b",
+    pdf: "pdf",
+  });
+
+  // The installed name selects the skill, and plain --name still renames one skill.
+  const one = await w.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "ahrefs-automation",
+    "--name",
+    "ahrefs",
+    "--yes",
+  ]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  assert.equal((await w.installed()).ahrefs, "ahrefs");
+  const several = await w.cli(["add", repo.url, "--skill", "*", "--name", "x", "--yes"]);
+  assert.equal(several.code, 2);
+  assert.match(several.stderr, /--name OLD=NEW/);
+
+  // Another repository's 'pdf' in a bulk install: the hint spells the rename of just it, and
+  // says what `skills update pdf` would do (move the installed one, not install this one).
+  const other = await createRepo(w.dir.path, "other", {
+    "skills/pdf/SKILL.md": skillMd("pdf", "Another pdf skill."),
+    "skills/notes/SKILL.md": skillMd("notes", "Notes."),
+  });
+  const clash = await w.cli(["add", other.url, "--skill", "*", "--yes"]);
+  assert.equal(clash.code, 1, clash.stdout + clash.stderr);
+  assert.equal((await w.installed()).notes, "notes", "the rest of the install proceeds");
+  assert.match(
+    clash.stdout,
+    /Refused 'pdf': Cannot install skill 'pdf': a skill with that name is installed/,
+  );
+  assert.match(
+    clash.stdout,
+    /hint: To keep both, add this one under another name with --name 'pdf=NAME'/,
+  );
+  assert.match(
+    clash.stdout,
+    /`skills update pdf` only updates the installed skill from its own source/,
+  );
+
+  await using mcp = await connectStdio(w.env, w.dir.path, [
+    "--skills",
+    "my-tool-b,ahrefs-automation,pdf",
+  ]);
+  const listed = await mcp.client.request(
+    { method: "skills/list", params: {} },
+    z.looseObject({
+      skills: z.array(z.looseObject({
+        uri: z.string(),
+        frontmatter: z.looseObject({ name: z.string(), metadata: z.optional(z.unknown()) }),
+      })),
+    }),
+  );
+  const byUri = Object.fromEntries(listed.skills.map((e) => [e.uri, e.frontmatter]));
+  assert.deepEqual(Object.keys(byUri).sort(), [
+    "skill://ahrefs-automation/SKILL.md",
+    "skill://my-tool-b/SKILL.md",
+    "skill://pdf/SKILL.md",
+  ]);
+  assert.equal(byUri["skill://my-tool-b/SKILL.md"]!.name, "my-tool-b");
+  assert.deepEqual(byUri["skill://my-tool-b/SKILL.md"]!.metadata, { "original-name": "My Tool" });
+  assert.deepEqual(byUri["skill://ahrefs-automation/SKILL.md"]!.metadata, {
+    "original-name": "Ahrefs Automation",
+  });
+  assert.equal(byUri["skill://pdf/SKILL.md"]!.metadata, undefined);
+});
+
+Deno.test("a bulk add into a project refuses twins naming both and renames with --name OLD=NEW, as for $SKILLS_HOME", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "collection", collection());
+  const keys = async () =>
+    Object.fromEntries(Object.entries((await p.lock()).skills).map(([k, e]) => [k, e.name]));
+
+  const first = await p.cli(["add", repo.url, "--skill", "*", "--project", "--yes"]);
+  assert.equal(first.code, 1, "the twins are refused: " + first.stdout + first.stderr);
+  for (const [mine, other] of [["my_tool", "My Tool"], ["My Tool", "my_tool"]]) {
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `Refused '${mine}': Cannot install skill '${mine}' \\(skills/tool-.\\) as 'my-tool': '${other}' \\(skills/tool-.\\) would be installed under the same name`,
+      ),
+    );
+  }
+  assert.match(first.stdout, /hint: Rename one with --name 'My Tool=NEW' \(repeatable\)/);
+  assert.deepEqual(await keys(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "customer-io-automation": "Customer.io Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    pdf: "pdf",
+  });
+  assert.equal(await exists(join(p.root, ".agents/skills/my-tool")), false);
+
+  const second = await p.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "*",
+    "--project",
+    "--name",
+    "My Tool=my-tool-b",
+    "--name",
+    "data_kit=kit",
+    "--yes",
+  ]);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(
+    second.stdout,
+    /Installed 'my-tool-b' at [0-9a-f]+ into .*\.agents\/skills\/my-tool-b/,
+  );
+  assert.deepEqual(await keys(), {
+    "ahrefs-automation": "Ahrefs Automation",
+    "customer-io-automation": "Customer.io Automation",
+    "data-kit": "data_kit",
+    "draft-notes": "-draft-notes",
+    kit: "kit",
+    "my-tool": "my_tool",
+    "my-tool-b": "my-tool-b",
+    pdf: "pdf",
+  });
+  // The renamed folder holds the files as published; skills calls it by its installed name.
+  assert.match(
+    await Deno.readTextFile(join(p.root, ".agents/skills/my-tool-b/SKILL.md")),
+    /name: My Tool/,
+  );
+  const listed = await p.cli(["list", "--json"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  const inProject = (JSON.parse(listed.stdout).skills as { canonical: string; scope: string }[])
+    .filter((s) => s.scope === "project").map((s) => s.canonical).sort();
+  assert.deepEqual(inProject, [
+    "ahrefs-automation",
+    "customer-io-automation",
+    "data-kit",
+    "draft-notes",
+    "kit",
+    "my-tool",
+    "my-tool-b",
+    "pdf",
+  ]);
+
+  // The lockfile restores the renamed folders as they are, with nothing reported.
+  const frozen = await p.cli(["install", "--frozen"]);
+  assert.equal(frozen.code, 0, frozen.stdout + frozen.stderr);
+
+  // The renamed skill follows its source under its installed name.
+  const sha = await repo.commit({
+    "skills/tool-b/SKILL.md": skillMd("My Tool", "What My Tool does, now better."),
+  });
+  const updated = await p.cli(["update", "my-tool-b", "--yes"]);
+  assert.equal(updated.code, 0, updated.stdout + updated.stderr);
+  assert.equal((await p.lock()).skills["my-tool-b"]!.commit, sha);
+  assert.match(
+    await Deno.readTextFile(join(p.root, ".agents/skills/my-tool-b/SKILL.md")),
+    /now better/,
+  );
+
+  // Another repository's 'pdf': the hint spells the rename of just it, which then installs.
+  const other = await createRepo(p.dir, "other", {
+    "skills/pdf/SKILL.md": skillMd("pdf", "Another pdf skill."),
+    "skills/notes/SKILL.md": skillMd("notes", "Notes."),
+  });
+  const clash = await p.cli(["add", other.url, "--skill", "*", "--project", "--yes"]);
+  assert.equal(clash.code, 1, clash.stdout + clash.stderr);
+  assert.match(
+    clash.stdout,
+    /Refused 'pdf': Cannot install skill 'pdf': skills-lock.json records it from /,
+  );
+  assert.match(
+    clash.stdout,
+    /hint: To keep both, add this one under another name with --name 'pdf=NAME'/,
+  );
+  assert.equal((await keys()).notes, "notes", "the rest of the install proceeds");
+  const renamed = await p.cli([
+    "add",
+    other.url,
+    "--skill",
+    "pdf",
+    "--project",
+    "--name",
+    "pdf-other",
+    "--yes",
+  ]);
+  assert.equal(renamed.code, 0, renamed.stdout + renamed.stderr);
+  assert.equal((await keys())["pdf-other"], "pdf-other");
+  assert.equal((await p.lock()).skills["pdf-other"]!.skillPath, "skills/pdf/SKILL.md");
+
+  // SEP-2640 serves the renamed project skill under its installed name, the published one kept.
+  await using mcp = await connectStdio(
+    { SKILLS_HOME: p.home, HOME: p.dir, GIT_CONFIG_GLOBAL: "/dev/null" },
+    p.root,
+    ["--skills", "my-tool-b,pdf-other"],
+  );
+  const served = await mcp.client.request(
+    { method: "skills/list", params: {} },
+    z.looseObject({
+      skills: z.array(z.looseObject({
+        uri: z.string(),
+        frontmatter: z.looseObject({ name: z.string(), metadata: z.optional(z.unknown()) }),
+      })),
+    }),
+  );
+  const byUri = Object.fromEntries(served.skills.map((e) => [e.uri, e.frontmatter]));
+  assert.deepEqual(Object.keys(byUri).sort(), [
+    "skill://my-tool-b/SKILL.md",
+    "skill://pdf-other/SKILL.md",
+  ]);
+  assert.equal(byUri["skill://my-tool-b/SKILL.md"]!.name, "my-tool-b");
+  assert.deepEqual(byUri["skill://my-tool-b/SKILL.md"]!.metadata, { "original-name": "My Tool" });
+  assert.deepEqual(byUri["skill://pdf-other/SKILL.md"]!.metadata, { "original-name": "pdf" });
+});

@@ -1,0 +1,245 @@
+/**
+ * Services (`skills run --background`) kept within their bounds: from the host a service is
+ * reachable only at the loopback ports relayed for it, nothing of it survives `skills stop`,
+ * withdrawing trust ends it, and a state whose process is gone — dead, or a reboot ago —
+ * never reads as running.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { alive, deadPid, descendants, survivors } from "../../helpers/processes.ts";
+import { needsSandbox } from "../../helpers/sandbox.ts";
+import { accepts, freePort, serviceFixture } from "../../helpers/services.ts";
+import { installFixtureSkill, RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
+import { userLab } from "../../helpers/unprivileged.ts";
+import { runCli } from "../../helpers/cli.ts";
+
+const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
+
+/** Inodes of the sockets `pid` holds open. */
+function socketInodes(pid: number): Set<string> {
+  const inodes = new Set<string>();
+  try {
+    for (const fd of Deno.readDirSync(`/proc/${pid}/fd`)) {
+      try {
+        const target = Deno.readLinkSync(`/proc/${pid}/fd/${fd.name}`);
+        const match = /^socket:\[(\d+)\]$/.exec(target);
+        if (match) inodes.add(match[1]!);
+      } catch { /* closed meanwhile */ }
+    }
+  } catch { /* gone */ }
+  return inodes;
+}
+
+/** `address:port` of each socket of this (the host's) network table owned by `inodes`. */
+function hostSockets(table: string, inodes: Set<string>, listeningOnly: boolean): string[] {
+  const found: string[] = [];
+  for (const row of Deno.readTextFileSync(table).split("\n").slice(1)) {
+    const fields = row.trim().split(/\s+/);
+    if (fields.length < 10 || !inodes.has(fields[9]!)) continue;
+    if (listeningOnly && fields[3] !== "0A") continue;
+    const [address, port] = fields[1]!.split(":");
+    const ip = address!.length === 8
+      ? [6, 4, 2, 0].map((i) => parseInt(address!.slice(i, i + 2), 16)).join(".")
+      : address!;
+    found.push(`${ip}:${parseInt(port!, 16)}`);
+  }
+  return found;
+}
+
+Deno.test({
+  name: "a service is reachable from the host only at its relayed loopback ports",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const udp = freePort();
+    const started = await fx.startCompanion([], ["--extra-udp-port", String(udp)]);
+    const [service] = await fx.services();
+    const tree = [service!.pid as number, ...descendants(service!.pid)];
+    const inodes = new Set(tree.flatMap((pid) => [...socketInodes(pid)]));
+    // Every socket of the service's processes that listens in the host's network: 127.0.0.1 at
+    // a relayed port, nothing else (no other port, no other address, no UDP).
+    const relayed = started.ports.map((port) => `127.0.0.1:${port.host}`);
+    const listening = [
+      ...hostSockets("/proc/net/tcp", inodes, true),
+      ...hostSockets("/proc/net/tcp6", inodes, true),
+    ];
+    assert.deepEqual(listening.sort(), relayed.sort());
+    assert.deepEqual(
+      [
+        ...hostSockets("/proc/net/udp", inodes, false),
+        ...hostSockets("/proc/net/udp6", inodes, false),
+      ],
+      [],
+    );
+    assert.equal(started.ports.length, 1, "the UDP socket inside is not relayed");
+    assert.equal(await accepts(udp), false);
+  },
+});
+
+Deno.test({
+  name: "skills stop leaves no process of the service: its supervisor, sandbox and script end",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const started = await fx.startCompanion();
+    const [service] = await fx.services();
+    const supervisor = service!.pid as number;
+    const tree = [supervisor, ...descendants(supervisor)];
+    // The supervisor holds bubblewrap, which holds the sandbox's init and the script.
+    assert.ok(tree.length >= 3, `processes: ${tree.join(", ")}`);
+    const stop = await fx.cli(["stop", started.id]);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.deepEqual(await survivors(tree, 5_000), []);
+    // Nothing else of its session either (the helper made the supervisor a session leader).
+    const session = [...Deno.readDirSync("/proc")].filter((e) => /^\d+$/.test(e.name))
+      .filter((e) => {
+        try {
+          const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+          return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3] === String(supervisor);
+        } catch {
+          return false;
+        }
+      });
+    assert.deepEqual(session.map((e) => e.name), []);
+    assert.equal(await accepts(started.ports[0]!.host), false);
+  },
+});
+
+Deno.test({
+  name: "untrusting a skill ends its services: none outlives its trust",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const started = await fx.startCompanion();
+    const [service] = await fx.services();
+    const tree = [service!.pid as number, ...descendants(service!.pid)];
+    const untrust = await fx.cli(["untrust", "companion-lab"]);
+    assert.equal(untrust.code, 0, untrust.stderr);
+    const [after] = await fx.services();
+    assert.equal(after!.status, "ended");
+    assert.deepEqual(await survivors(tree, 5_000), []);
+    assert.equal(await accepts(started.ports[0]!.host), false);
+    // And it cannot be started again until trusted again.
+    const again = await fx.cli([
+      "run",
+      "--background",
+      "companion-lab",
+      "companion",
+      "--project-dir",
+      ".companion",
+    ]);
+    assert.notEqual(again.code, 0);
+    assert.match(again.stderr, /trust/i);
+  },
+});
+
+Deno.test({
+  name: "a stale service state (a dead supervisor, another boot) is listed as ended, never running",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const boot = Deno.readTextFileSync("/proc/sys/kernel/random/boot_id").trim();
+    const state = (id: string, bootId: string, pid: number) => ({
+      id,
+      skill: "companion-lab",
+      script: "companion",
+      args: [],
+      cwd: fx.workspace,
+      boot_id: bootId,
+      pid,
+      pid_start: "1",
+      started_at: new Date().toISOString(),
+      status: "running",
+      ports: [{ sandbox: 8080, host: 8080 }],
+      live: [],
+      idle_seconds: 60,
+      max_seconds: 60,
+      last_active_at: new Date().toISOString(),
+    });
+    const write = async (bootId: string, id: string, pid: number) => {
+      const dir = join(fx.home, ".services", bootId, id);
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeTextFile(join(dir, "state.json"), JSON.stringify(state(id, bootId, pid)));
+    };
+    const dead = await deadPid();
+    assert.equal(alive(dead), false);
+    await write(boot, "deadpid001", dead);
+    // A pid alive now (this test's own), but of another boot: a reboot ago.
+    await write("00000000-0000-0000-0000-000000000000", "oldboot001", Deno.pid);
+    // And this boot's live pid with another start time: the pid was reused.
+    await write(boot, "reused0001", Deno.pid);
+
+    const ps = await fx.cli(["ps", "--json"]);
+    assert.equal(ps.code, 0, ps.stderr);
+    assert.deepEqual(JSON.parse(ps.stdout).services, []);
+    const all = Object.fromEntries((await fx.services()).map((s) => [s.id, s]));
+    for (const id of ["deadpid001", "oldboot001", "reused0001"]) {
+      assert.equal(all[id]?.status, "ended", id);
+      assert.deepEqual(all[id]?.urls, [], id);
+    }
+    assert.equal(all.oldboot001!.end_reason, "the machine restarted since");
+    assert.equal(all.deadpid001!.end_reason, "its supervisor is gone (killed or crashed)");
+    const stop = await fx.cli(["stop", "reused0001"]);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.match(stop.stdout, /had ended already/);
+    assert.ok(alive(Deno.pid), "the reused pid was not signalled");
+  },
+});
+
+Deno.test({
+  name:
+    "as an ordinary user (fuse-overlayfs) a service's --write folder is live and its other writes wait for the stop",
+  ...linuxSandbox,
+  ignore: linuxSandbox.ignore || Deno.uid() !== 0, // the lab drops from root to a user
+  fn: async () => {
+    await using lab = await userLab();
+    await installFixtureSkill(lab.skillsHome, join(RUNNER_SKILLS, "companion-lab"));
+    await Deno.mkdir(join(lab.cwd, ".companion"));
+    await lab.give(lab.home);
+    await lab.give(lab.cwd);
+    const run = (args: string[]) => lab.run(args, { fuse: true });
+    const started = await run([
+      "run",
+      "--background",
+      "--json",
+      "--write",
+      ".companion",
+      "companion-lab",
+      "companion",
+      "--project-dir",
+      ".companion",
+    ]);
+    assert.equal(started.code, 0, started.stderr);
+    const service = JSON.parse(started.stdout);
+    const info = JSON.parse(service.output.split("\n")[0]);
+    try {
+      await Deno.writeTextFile(join(info.screen_dir, "a.html"), "<p>from the agent</p>");
+      assert.match(await (await fetch(service.urls[0])).text(), /from the agent/);
+      const click = await fetch(`${service.urls[0]}click`, { method: "POST", body: "{}" });
+      await click.body?.cancel();
+      assert.match(await Deno.readTextFile(join(info.state_dir, "events")), /"click"/);
+      await assert.rejects(Deno.lstat(join(lab.cwd, "companion.log")), Deno.errors.NotFound);
+    } finally {
+      const stop = await run(["stop", service.id]);
+      assert.equal(stop.code, 0, stop.stderr);
+    }
+    assert.match(await Deno.readTextFile(join(lab.cwd, "companion.log")), /POST \/click/);
+    assert.equal(await accepts(service.ports[0].host), false);
+  },
+});
+
+Deno.test({
+  name: "without the OS sandbox a service is refused, never started unconfined",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const result = await runCli(
+      ["run", "--background", "companion-lab", "companion", "--project-dir", ".companion"],
+      { env: { ...fx.env, SKILLS_SANDBOX: "off" }, cwd: fx.workspace },
+    );
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /services run only inside the sandbox/);
+    assert.deepEqual((await fx.services()).filter((s) => s.status === "running"), []);
+  },
+});
