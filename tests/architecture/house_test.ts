@@ -763,7 +763,7 @@ Deno.test("the stale-marker rule refuses a reason on a short function and keeps 
  * Where one file name is used in src/ for more than one thing: every name once, but for
  * `mod.ts`, the generated `all.ts` of each one-per-command folder (every spec, every
  * command module) and a command's name, which its spec (cli/specs), its module
- * (cli/commands) and the one runtime module it is named after (runtime/lifecycle/remove.ts)
+ * (cli/commands) and the one runtime module it is named after (runtime/workflows/remove.ts)
  * share.
  */
 function nameClashes(paths: readonly string[], commands: ReadonlySet<string>): string[] {

@@ -5,10 +5,8 @@ import { parseSkillSelector, type RefFlags } from "../../core/sources/sources.ts
 import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
 import { type AgentName, parseAgentWords } from "../../core/agents.ts";
-import { resolveRequest } from "../../runtime/lifecycle/resolve_source.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { addFromNodeModules, addSkills } from "../../runtime/project/add.ts";
-import { detectedAgents } from "../../runtime/project/links.ts";
+import { addFromNodeModules, addWorkflow } from "../../runtime/workflows/add.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { addSpec } from "../specs/add.ts";
 import { addAsker, renderAdded } from "../ui/add_ui.ts";
@@ -124,31 +122,32 @@ function parseNames(
   return { name, renames };
 }
 
-/** Resolves the source, adds its skills with the terminal as the asker, renders the outcome. */
+/**
+ * Adds the source's skills (or, with --from-node-modules, those of every package in
+ * ./node_modules) with the terminal as the asker, renders the outcome.
+ */
 export async function run(options: AddOptions, ctx: Context): Promise<number> {
-  const home = skillsHome(ctx.env, ctx.cwd);
-  const addOptions = {
-    home,
+  const request = {
+    home: skillsHome(ctx.env, ctx.cwd),
     cwd: ctx.cwd,
     env: ctx.env,
     signal: ctx.signal,
-    project: options.project,
+    skills: options.skills,
+    scope: options.project ? "project" as const : "user" as const,
     list: options.list,
     allowUnsigned: options.allowUnsigned,
     plan: { rename: options.name, renames: options.renames, allowRisky: options.allowRisky },
-    agents: options.allDetected
-      ? [...new Set([...options.agents, ...detectedAgents(ctx.env)])]
-      : options.agents,
+    agents: options.agents,
+    allDetected: options.allDetected,
   };
+  const asker = addAsker(ctx, options);
   if (options.fromNodeModules) {
-    const outcomes = await addFromNodeModules(options.skills, addOptions, addAsker(ctx, options));
+    const outcomes = await addFromNodeModules(request, asker);
     return Math.max(0, ...outcomes.map((outcome) => renderAdded(ctx, options, outcome)));
   }
-  const resolved = await resolveRequest(options.source, options.refs, options.skills, {
-    cwd: ctx.cwd,
-    env: ctx.env,
-    home,
-  });
-  const outcome = await addSkills(resolved, addOptions, addAsker(ctx, options));
+  const outcome = await addWorkflow(
+    { ...request, source: options.source, refs: options.refs },
+    asker,
+  );
   return renderAdded(ctx, options, outcome);
 }

@@ -8,7 +8,7 @@ import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { installFromLock } from "../../runtime/project/install.ts";
+import { installWorkflow } from "../../runtime/workflows/install.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { installSpec } from "../specs/install.ts";
 import { progress } from "../ui/lifecycle_ui.ts";
@@ -46,16 +46,15 @@ export async function run(options: InstallOptions, ctx: Context): Promise<number
       `--force replaces folders; ${options.frozen ? "--frozen" : "CI=true"} changes nothing`,
     );
   }
-  const home = skillsHome(ctx.env, ctx.cwd);
-  const installed = await installFromLock(home, ctx.cwd, {
+  const installed = await installWorkflow({
+    home: skillsHome(ctx.env, ctx.cwd),
+    cwd: ctx.cwd,
+    env: ctx.env,
+    signal: ctx.signal,
     frozen,
     force: options.force,
     trust: options.trust,
-    env: ctx.env,
-    signal: ctx.signal,
-    progress: progress(ctx),
-    note: (text) => warn(ctx, text),
-  });
+  }, { progress: progress(ctx), note: (text) => warn(ctx, text) });
   const { report, blocking, trusted } = installed;
   if (options.json) {
     writeJson(ctx, {

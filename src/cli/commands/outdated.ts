@@ -3,7 +3,7 @@
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
-import { outdatedSkills } from "../../runtime/project/outdated.ts";
+import { outdatedWorkflow } from "../../runtime/workflows/outdated.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { outdatedSpec } from "../specs/outdated.ts";
 import { progress } from "../ui/lifecycle_ui.ts";
@@ -27,13 +27,12 @@ export const { help, parse } = defineCommand(
 type OutdatedOptions = OptionsOf<typeof parse>;
 
 export async function run(options: OutdatedOptions, ctx: Context): Promise<number> {
-  const results = await outdatedSkills({
+  const results = await outdatedWorkflow({
     home: skillsHome(ctx.env, ctx.cwd),
     cwd: ctx.cwd,
     env: ctx.env,
     signal: ctx.signal,
-    progress: options.json ? undefined : progress(ctx),
-  });
+  }, options.json ? {} : { progress: progress(ctx) });
   const bad = results.filter((r) => r.status === "outdated" || r.status === "error");
   if (options.json) {
     writeJson(ctx, { outdated: bad.some((r) => r.status === "outdated"), skills: results });

@@ -17,15 +17,8 @@ import {
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { formatSeconds } from "../../runtime/exec/runner.ts";
-import {
-  executeRun,
-  outcomeEnvelope,
-  type PreparedRun,
-  prepareResolved,
-  type ScriptDeps,
-  stringArguments,
-} from "../../runtime/exec/prepared_run.ts";
-import { plannedRun } from "../../runtime/exec/run_plan.ts";
+import { executeRun, outcomeEnvelope, type ScriptDeps } from "../../runtime/exec/prepared_run.ts";
+import { runPreparation } from "../../runtime/exec/run_preparation.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { runSpec } from "../specs/run.ts";
 import { writeJson } from "../ui/render.ts";
@@ -141,7 +134,13 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
   const home = skillsHome(ctx.env, ctx.cwd);
   if (options.background) return await runInBackground(options, ctx, home);
   const deps = scriptDeps(options, ctx, home);
-  const { prepare, scriptHelp } = await preparation(home, options, deps, startedAt);
+  const { prepare, scriptHelp } = await runPreparation({
+    skill: options.skill,
+    script: options.script,
+    args: options.args,
+    scriptHelp: options.json && options.scriptHelp,
+    startedAt,
+  }, deps);
   const passStderr = (chunk: Uint8Array) => ctx.stderr.writeBytes(chunk);
   if (options.json) {
     if (options.scriptHelp) {
@@ -227,36 +226,6 @@ function scriptDeps(options: RunOptions, ctx: Context, home: string): ScriptDeps
     // A pipe or a file is the script's to read; a terminal is never read (its stdin closed).
     // Under --review stdin answers the question after the run, so the script gets none.
     stdin: options.scriptHelp || options.review ? undefined : ctx.pipedStdin?.(),
-  };
-}
-
-/**
- * How this run is prepared: from the run plan when it holds (runtime/exec/run_plan.ts: no
- * catalog, no trust check, none of their modules loaded), else through the catalog — read
- * here, so that its errors end the command as before — and the full path, which keeps a plan
- * for the next run. A script's `--help` in JSON mode always goes through the catalog.
- */
-async function preparation(
-  home: string,
-  options: RunOptions,
-  deps: ScriptDeps & { cwd: string },
-  startedAt: number,
-): Promise<{ prepare: () => Promise<PreparedRun>; scriptHelp: () => Promise<Envelope> }> {
-  const { skill, script, args } = options;
-  const throughCatalog = async () => {
-    const service = await import("../../runtime/exec/script_service.ts");
-    const catalog = await service.runCatalog(home, skill, { cwd: deps.cwd, env: deps.env });
-    return {
-      prepare: () => service.prepareRunAndPlan(catalog, skill, script, args, deps, startedAt),
-      scriptHelp: () => service.scriptHelp(catalog, skill, script, deps),
-    };
-  };
-  const helpWanted = options.json && options.scriptHelp;
-  const planned = helpWanted ? undefined : plannedRun(home, { skill, script }, deps);
-  if (planned === undefined) return await throughCatalog();
-  return {
-    prepare: () => prepareResolved(planned, stringArguments(args), deps),
-    scriptHelp: async () => await (await throughCatalog()).scriptHelp(),
   };
 }
 

@@ -2,7 +2,7 @@
 
 import { inert } from "../../core/terminal_text.ts";
 import type { Context } from "../../core/io.ts";
-import { whyInstalled } from "../../runtime/project/dependencies.ts";
+import { whyInstalled } from "../../runtime/workflows/dependencies.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { whySpec } from "../specs/why.ts";
 import { writeJson } from "../ui/render.ts";

@@ -1,5 +1,5 @@
 /**
- * `skills add`, the asking and the rendering for either scope: the asker runtime/project/add
+ * `skills add`, the asking and the rendering for either scope: the asker runtime/workflows/add
  * is given (progress, notes, the chooser, each skill's summary, the question before each
  * install) and what is printed of its outcome (`--list`'s table, what was installed, already
  * installed, refused and linked, in text or `--json`).
@@ -13,8 +13,8 @@ import { revisionLabel, shortRevision } from "../../core/sources/sources.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
 import { type Candidate, type Fetched, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
-import type { AddAsker, AddOutcome, AddReview } from "../../runtime/project/add.ts";
-import type { ClosureMember } from "../../runtime/project/dependencies.ts";
+import type { AddAsker, AddOutcome, AddReview } from "../../runtime/workflows/add.ts";
+import type { ClosureMember } from "../../runtime/workflows/dependencies.ts";
 import {
   chooseFromList,
   commitLabel,

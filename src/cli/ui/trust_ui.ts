@@ -1,7 +1,8 @@
 /**
- * `skills trust` / `skills untrust` of a project skill, the asking and the rendering: the
- * review shown before the question, and what was recorded. The review, the approval (kept
- * in `$SKILLS_HOME/project-trust.json`, bound to the digest of the files reviewed) and the
+ * `skills trust` / `skills untrust` of a skill of either scope, the asking and the rendering:
+ * the review shown before the question, and what was recorded. The workflows are
+ * `workflows/trust.ts` and `workflows/untrust.ts`; a project skill's review, approval (kept in
+ * `$SKILLS_HOME/project-trust.json`, bound to the digest of the files reviewed) and the
  * lockfile kept in step are runtime/project/approvals'.
  */
 
@@ -11,22 +12,68 @@ import { type Context, warn } from "../../core/io.ts";
 import { describeTracking } from "../../runtime/lifecycle/update_installed.ts";
 import { describeFileDrift } from "../../runtime/project/drift.ts";
 import type { TrustReview } from "../../runtime/project/approvals.ts";
+import type { UntrustOutcome } from "../../runtime/workflows/untrust.ts";
+import type {
+  InstalledReview,
+  TrustOutcome,
+  TrustQuestion,
+} from "../../runtime/workflows/trust.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import { confirmAction, fields, listOrNone } from "./lifecycle_ui.ts";
 import { writeJson } from "./render.ts";
 
-/** The terminal's approval of a project skill: its review on stderr, then the question. */
+/**
+ * The terminal's approval of a skill of either scope: its review on stderr, then the
+ * question (`--yes` answers it; off a terminal it is refused).
+ */
 export function approveOnTerminal(
   ctx: Context,
   options: { yes: boolean },
-): (review: TrustReview) => Promise<boolean> {
-  return (review) => {
-    const name = review.skill.canonical;
-    ctx.stderr.write(reviewText(review));
-    return confirmAction(ctx, `Trust project skill '${name}' with its current files?`, {
+): (question: TrustQuestion) => Promise<boolean> {
+  return (question) => {
+    const name = question.scope === "project" ? question.review.skill.canonical : question.entry
+      .name_canonical;
+    const which = question.scope === "project" ? "project skill" : "skill";
+    ctx.stderr.write(
+      question.scope === "project" ? reviewText(question.review) : installedReviewText(question),
+    );
+    return confirmAction(ctx, `Trust ${which} '${name}' with its current files?`, {
       yes: options.yes,
       action: `Cannot trust skill '${name}'`,
     });
   };
+}
+
+/** Where an installed skill's trust stands against the digest of its files now. */
+function trustState(entry: RegistryEntry, digest: string): string {
+  if (!entry.trusted || entry.trusted_digest === null) return "not trusted";
+  return entry.trusted_digest === digest
+    ? "trusted (files match)"
+    : "trusted, but the files changed since";
+}
+
+/** An installed skill as `skills trust` shows it before the question. */
+function installedReviewText({ entry, inspected, digest }: InstalledReview): string {
+  const m = inspected.manifest;
+  return `\nSkill '${entry.name_canonical}'\n` + fields([
+    ["Description", m?.description],
+    ["Source", `${entry.source.url}${entry.source.subpath ? ` (${entry.source.subpath})` : ""}`],
+    ["Commit", entry.commit_sha],
+    ["Tracking", describeTracking(entry)],
+    ["Scripts", listOrNone(inspected.record?.scripts.map((s) => s.name) ?? [])],
+    ["Toolsets", listOrNone(m?.toolsets ?? [])],
+    ["Env allowed", listOrNone(m?.envPatterns ?? [])],
+    ["Network", describeNetPolicy(m?.network ?? NO_NETWORK)],
+    [
+      "Services",
+      m?.services?.length
+        ? `${m.services.join(", ")} (may keep running: skills run --background)`
+        : "none",
+    ],
+    ["Writes", SCRIPT_WRITES_SUMMARY],
+    ["State", trustState(entry, digest)],
+    ["Digest", digest],
+  ]);
 }
 
 function reviewText(review: TrustReview): string {
@@ -62,8 +109,24 @@ function reviewText(review: TrustReview): string {
   ]);
 }
 
+/** What `skills trust` did (or found done already), in either scope; the exit status. */
+export function renderTrust(ctx: Context, outcome: TrustOutcome, json: boolean): number {
+  if (outcome.scope === "project") return renderProjectTrust(ctx, outcome.review, json);
+  if (outcome.scope === "bundled") {
+    if (json) writeJson(ctx, { name: outcome.name, trusted: true, bundled: true });
+    else ctx.stdout.write(`'${outcome.name}' is bundled and always trusted\n`);
+    return 0;
+  }
+  const { name, digest, entry, changed } = outcome;
+  if (json) {
+    writeJson(ctx, { name, trusted: entry.trusted, trusted_digest: entry.trusted_digest, changed });
+  } else if (changed) ctx.stdout.write(`Trusted '${name}' (${digest})\n`);
+  else ctx.stdout.write(`'${name}' is already trusted (${digest})\n`);
+  return 0;
+}
+
 /** What `skills trust` of a project skill did (or found done already); the exit status. */
-export function renderProjectTrust(ctx: Context, review: TrustReview, json: boolean): number {
+function renderProjectTrust(ctx: Context, review: TrustReview, json: boolean): number {
   const { digest, locked, drift, relock } = review;
   const name = review.skill.canonical;
   const result = {
@@ -98,16 +161,13 @@ export function renderProjectTrust(ctx: Context, review: TrustReview, json: bool
   return 0;
 }
 
-/** What `skills untrust` of a project skill did: `was`, whether it had an approval. */
-export function renderProjectUntrust(
-  ctx: Context,
-  name: string,
-  was: boolean,
-  json: boolean,
-): number {
-  if (json) writeJson(ctx, { name, scope: "project", trusted: false, changed: was });
-  else {ctx.stdout.write(
-      was ? `Untrusted project skill '${name}'\n` : `'${name}' was not trusted\n`,
-    );}
+/** What `skills untrust` did, in either scope (a project skill's JSON names its scope). */
+export function renderUntrust(ctx: Context, outcome: UntrustOutcome, json: boolean): number {
+  const { name, changed } = outcome;
+  const project = outcome.scope === "project";
+  if (json) {
+    writeJson(ctx, { name, ...(project ? { scope: "project" } : {}), trusted: false, changed });
+  } else if (!changed) ctx.stdout.write(`'${name}' was not trusted\n`);
+  else ctx.stdout.write(project ? `Untrusted project skill '${name}'\n` : `Untrusted '${name}'\n`);
   return 0;
 }

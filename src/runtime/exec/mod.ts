@@ -5,7 +5,8 @@
  * helper that ends its whole tree (spawn/); one script run with its limits (runner.ts); the service
  * that resolves and gates a script through the catalog and trust for the CLI, chat and MCP
  * (script_service.ts), then prepares, runs and reports it (prepared_run.ts); the run plan that
- * lets the next `skills run` of an unchanged skill skip the catalog and trust (run_plan.ts);
+ * lets the next `skills run` of an unchanged skill skip the catalog and trust (run_plan.ts),
+ * and which of the two prepares a `skills run` (run_preparation.ts);
  * the workspace's secret files, and in policy mode its walk before and after a run
  * (workspace_walk.ts); a sandboxed run's copy-on-write workspace from the run's side
  * (transaction.ts; runtime/workspace applies the diff); the run's receipt (receipt.ts); a

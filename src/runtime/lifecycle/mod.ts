@@ -16,9 +16,9 @@
  * with the deciding part `skills outdated` shares — what is outdated, skill by skill and one
  * fetch per remote (update_planner.ts; the registry's side: update_installed.ts). Both audit
  * what they would install (runtime/audit) and refuse critical findings the user did not
- * accept with --allow-risky. Also which entries a removal means (remove.ts), and what a
- * trust decision is about (trust.ts). Front ends (CLI commands, MCP, a library) only parse,
- * ask and render; they never touch staging or journals.
+ * accept with --allow-risky. Also which installed skill a name means for trust, untrust and
+ * remove, and what a trust decision is about (targets.ts). Front ends (CLI commands, MCP, a
+ * library) only parse, ask and render; they never touch staging or journals.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

@@ -8,7 +8,7 @@
 
 import { declined } from "../../core/errors.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { inspectForTrust } from "../lifecycle/trust.ts";
+import { inspectForTrust } from "../lifecycle/targets.ts";
 import { loadCatalog } from "../catalog/catalog.ts";
 import type { InspectResult } from "../catalog/loader.ts";
 import {

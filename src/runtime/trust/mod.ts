@@ -10,7 +10,7 @@
  * (copy_record.ts), so a run parses no manifest the copy's digest already vouches for.
  *
  * Recording or withdrawing trust changes the registry, so it is a lifecycle operation
- * (runtime/lifecycle/trust.ts).
+ * (runtime/lifecycle/targets.ts).
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */
 

@@ -6,7 +6,7 @@ import { parseSource, type ResolvedSource } from "../../../src/core/sources/sour
 import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";
 import { inspectCandidates } from "../../../src/runtime/lifecycle/fetch_source.ts";
-import { entriesToRemove } from "../../../src/runtime/lifecycle/remove.ts";
+import { entriesToRemove } from "../../../src/runtime/lifecycle/targets.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { pyScript, skillFiles, skillMd } from "../../fixtures/git_repos.ts";

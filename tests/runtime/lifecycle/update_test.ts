@@ -15,8 +15,7 @@ import {
 } from "../../../src/runtime/lifecycle/fetch_source.ts";
 import { readRegistry, updateRegistry } from "../../../src/runtime/store/registry.ts";
 import { assertRunnable } from "../../../src/runtime/trust/gate.ts";
-import { trustTarget } from "../../../src/runtime/lifecycle/trust.ts";
-import { entriesToRemove } from "../../../src/runtime/lifecycle/remove.ts";
+import { entriesToRemove, trustTarget } from "../../../src/runtime/lifecycle/targets.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import {
   createRepo,

@@ -1,8 +1,13 @@
 /**
- * Trust records: approval of an installed skill bound to the digest of its files. `trust`
- * hashes the files afresh (never from the cache, currentDigest here); a Change records the
- * digest and re-primes the stat-keyed digest cache that `assertRunnable` uses (commit.ts), or
- * withdraws the approval.
+ * Which installed skill a name means for `skills trust`, `untrust` and `remove`, and what a
+ * trust decision is about. Trust records: approval of an installed skill bound to the digest
+ * of its files. `trust` hashes the files afresh (never from the cache, currentDigest here); a
+ * Change records the digest and re-primes the stat-keyed digest cache that `assertRunnable`
+ * uses (commit.ts), or withdraws the approval. A removal is a Change too (change.ts,
+ * commit.ts): under the registry lock each directory is renamed aside into `.trash` first,
+ * then the entry is dropped; the files are deleted after the lock is released. An
+ * interruption therefore never leaves an entry without files (recovery puts the directory
+ * back while the entry exists) nor files without an entry.
  */
 
 import { SkillError } from "../../core/errors.ts";
@@ -65,4 +70,33 @@ export async function inspectForTrust(name: string, dir: string): Promise<Inspec
     );
   }
   return inspected;
+}
+
+/** The registry entries for `names` (any accepted spelling); bundled or unknown names throw. */
+export async function entriesToRemove(
+  home: string,
+  names: readonly string[],
+): Promise<RegistryEntry[]> {
+  const registry = await readRegistry(home);
+  const out: RegistryEntry[] = [];
+  for (const name of names) {
+    const canonical = canonicalSkillName(name);
+    const entry = findEntry(registry, canonical);
+    if (entry === undefined) {
+      if (bundledSkillNames().includes(canonical)) {
+        throw new SkillError(
+          "permission_denied",
+          `Cannot remove skill '${canonical}': it is bundled`,
+          {
+            hint: "Bundled skills ship with skills itself; deactivate it with AGENT_SKILLS instead",
+          },
+        );
+      }
+      throw new SkillError("not_found", `Cannot remove skill '${canonical}': it is not installed`, {
+        hint: "Run `skills list` to see the installed skills",
+      });
+    }
+    if (!out.includes(entry)) out.push(entry);
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 /**
- * `skills update` for both scopes below the CLI (`beginUpdates`): which names are the
- * project's and which the user's, and one step per skill (plan, apply, discard) whatever
- * its scope, so the command only shows, asks and renders. Every skill is planned by the one
+ * The steps of `skills update` for both scopes (`beginUpdates`, for update.ts): which names
+ * are the project's and which the user's, and one step per skill (plan, apply, discard)
+ * whatever its scope, so the workflow only shows, asks and applies. Every skill is planned by the one
  * update planner (lifecycle/update_planner.ts, with its scope) through the command's change,
  * which fetches for both; each scope's change commits its plans (the project's folders and
  * lockfile, the user's folders and registry). Around a commit, what only a scope has: a
@@ -27,8 +27,9 @@ import { sourceLabel } from "../lifecycle/fetch_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { projectSkillDir, readProjectLock } from "../lifecycle/lockfile.ts";
-import { refreshCopies } from "./links.ts";
-import { setProjectTrust } from "./approvals.ts";
+import { refreshCopies } from "../project/links.ts";
+import { setProjectTrust } from "../project/approvals.ts";
+import type { ScopeChoice } from "./request.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { readProjectTrust } from "../store/project_records_file.ts";
 
@@ -65,7 +66,7 @@ async function applyProjectUpdate(
 }
 
 /** One skill's update, whatever its scope: plan it, apply the plan, free what it staged. */
-interface UpdateStep {
+export interface UpdateStep {
   name: string;
   scope: Scope["kind"];
   /** The URL of the skill's repository (or its directory), as the change fetches it. */
@@ -79,23 +80,23 @@ interface UpdateStep {
 }
 
 /** What a step's plan shows: an installed skill's plan or a locked one's, by its name. */
-type UpdateView = UpdatePlan | ProjectUpdatePlan;
+export type UpdateView = UpdatePlan | ProjectUpdatePlan;
 
 /** Which skills `skills update` means, and what it asks of each scope. */
-interface UpdateRequest {
+interface StepsRequest {
   /** Canonical names; none means every skill of the scopes asked (`--all`, `--project`). */
   names: readonly string[];
   all: boolean;
-  /** `--project`: the project's skills only. */
-  project: boolean;
+  /** `"project"` (`--project`): the project's skills only; `"user"`: the installed ones. */
+  scope?: ScopeChoice;
   /** `--dry-run`: the project is not touched, not even to recover a dead command's leftovers. */
   dryRun: boolean;
-  request: RefRequest | undefined;
+  ref: RefRequest | undefined;
   allowRisky: boolean;
 }
 
 /** The steps of one `skills update`, the project's skills first, then the user's. */
-interface Updates extends AsyncDisposable {
+export interface Updates extends AsyncDisposable {
   steps: UpdateStep[];
   /** Notes about what a dead command had left half done in the project (now recovered). */
   recovered: readonly string[];
@@ -113,13 +114,15 @@ interface Updates extends AsyncDisposable {
  * Which names are the project's (issue 17): those its skills-lock.json records (a project
  * skill wins over an installed one of the same name), all of them with --all or --project.
  */
-function projectNames(asked: UpdateRequest, locked: Readonly<Record<string, LockedSkill>>) {
+function projectNames(asked: StepsRequest, locked: Readonly<Record<string, LockedSkill>>) {
+  if (asked.scope === "user") return [];
+  const project = asked.scope === "project";
   if (asked.names.length === 0) {
-    return asked.all || asked.project ? Object.keys(locked).sort() : [];
+    return asked.all || project ? Object.keys(locked).sort() : [];
   }
   const mine = asked.names.filter((n) => Object.hasOwn(locked, n));
   const other = asked.names.find((n) => !Object.hasOwn(locked, n));
-  if (asked.project && other !== undefined) {
+  if (project && other !== undefined) {
     throw new SkillError(
       "not_found",
       `Cannot update skill '${other}': skills-lock.json does not record it`,
@@ -140,11 +143,12 @@ export async function beginUpdates(
   home: string,
   cwd: string,
   change: Change,
-  asked: UpdateRequest,
+  asked: StepsRequest,
 ): Promise<Updates> {
+  const project = asked.scope === "project";
   const { root } = findProjectRoot(cwd);
   const read = readProjectLock(root);
-  if (asked.project && read.state !== "ok") {
+  if (project && read.state !== "ok") {
     throw new SkillError("not_found", `No usable skills-lock.json in ${root}`, {
       hint: read.state === "absent"
         ? "Record project skills with `skills add <source> --project`"
@@ -154,19 +158,19 @@ export async function beginUpdates(
   const locked = read.state === "ok" ? read.lock.skills : {};
   const inProject = projectNames(asked, locked);
   const userNames = asked.names.filter((n) => !inProject.includes(n));
-  const entries = asked.project || (userNames.length === 0 && !asked.all)
+  const entries = project || (userNames.length === 0 && !asked.all)
     ? []
     : await entriesToUpdate(home, userNames);
   const scope: ProjectScope = { kind: "project", home, root };
   // One change per scope: the project's writes its folders and lockfile; `change` (the
   // user's) fetches for both and writes the registry.
   const tx = asked.dryRun || inProject.length === 0 ? undefined : await change.alongside(scope);
-  const project = projectSteps(scope, inProject, { locked, change, tx, ...asked });
+  const locks = projectSteps(scope, inProject, { locked, change, tx, ...asked });
   const user = userSteps({ kind: "user", home }, entries, { change, ...asked });
   return {
-    steps: [...project.steps, ...user.steps],
+    steps: [...locks.steps, ...user.steps],
     recovered: tx?.recovered ?? [],
-    recordMoved: async () => [...await project.recordMoved(), ...await user.recordMoved()],
+    recordMoved: async () => [...await locks.recordMoved(), ...await user.recordMoved()],
     applyTogether: user.applyTogether!,
     [Symbol.asyncDispose]: async () => {
       await tx?.[Symbol.asyncDispose]();
@@ -197,7 +201,7 @@ function projectSteps(
     locked: Readonly<Record<string, LockedSkill>>;
     change: Change;
     tx: Change<ProjectScope> | undefined;
-    request: RefRequest | undefined;
+    ref: RefRequest | undefined;
     allowRisky: boolean;
   },
 ): Steps {
@@ -210,7 +214,7 @@ function projectSteps(
       remote: remoteOf(() => trackedLocked(scope.root, key, ws.locked[key]!)),
       plan: async () => {
         plan = await ws.change.planUpdateIn(scope, key, ws.locked[key]!, {
-          request: ws.request,
+          request: ws.ref,
           allowRisky: ws.allowRisky,
         });
         planned.push(plan);
@@ -236,7 +240,7 @@ function projectSteps(
 function userSteps(
   scope: UserScope,
   entries: readonly RegistryEntry[],
-  ws: { change: Change; request: RefRequest | undefined; allowRisky: boolean },
+  ws: { change: Change; ref: RefRequest | undefined; allowRisky: boolean },
 ): Steps {
   const planned: UpdatePlan[] = [];
   const plans = new Map<string, UpdatePlan>();
@@ -256,7 +260,7 @@ function userSteps(
       remote: remoteOf(() => trackedEntry(entry)),
       plan: async () => {
         plan = await ws.change.planUpdate(entry, {
-          request: ws.request,
+          request: ws.ref,
           allowRisky: ws.allowRisky,
         });
         planned.push(plan);

@@ -1,6 +1,6 @@
 /**
- * `skills outdated` below the CLI: which locked project skills and installed user skills
- * have new files upstream. It asks the update planner both scopes share
+ * `skills outdated` below any front end: which locked project skills and installed user
+ * skills (either scope alone when asked) have new files upstream. It asks the update planner both scopes share
  * (lifecycle/update_planner.ts): one `git ls-remote` per remote, however many skills it
  * serves; where a followed branch or tag moved, one fetch of that remote and ref, and each
  * skill's own folder compared with the digest recorded for it — a commit elsewhere in the
@@ -24,13 +24,14 @@ import { beginChange } from "../lifecycle/change.ts";
 import { readProjectLock } from "../lifecycle/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
 import { describeTracking } from "../lifecycle/update_installed.ts";
+import type { ScopeChoice, WorkflowRequest } from "./request.ts";
 
 /** A skill to check: a project's locked skill or an installed one. */
 type OutdatedCandidate =
   | { scope: "project"; root: string; key: string; entry: LockedSkill }
   | { scope: "user"; entry: RegistryEntry };
 
-interface OutdatedResult {
+export interface OutdatedResult {
   name: string;
   scope: "project" | "user";
   url: string;
@@ -43,37 +44,44 @@ interface OutdatedResult {
   error?: string;
 }
 
-/** What `skills outdated` needs from its caller: where it runs, and how it reports progress. */
-interface OutdatedRequest {
-  home: string;
-  cwd: string;
-  env: Record<string, string>;
-  signal?: AbortSignal | undefined;
-  progress?: ((message: string) => void) | undefined;
+/** Which scopes `skills outdated` checks: both unless one is asked. */
+export interface OutdatedRequest extends WorkflowRequest {
+  scope?: ScopeChoice;
+}
+
+/** What `skills outdated` tells as it goes: nothing is asked. */
+export interface OutdatedAsker {
+  /** Progress lines of the remotes asked and fetched. */
+  progress?(message: string): void;
 }
 
 /**
  * `skills outdated`: the skills locked by the project seen from `cwd` (first) and those
  * installed in `home`, each compared with what its followed branch or tag holds now.
  */
-export async function outdatedSkills(request: OutdatedRequest): Promise<OutdatedResult[]> {
+export async function outdatedWorkflow(
+  request: OutdatedRequest,
+  asker: OutdatedAsker,
+): Promise<OutdatedResult[]> {
   const candidates: OutdatedCandidate[] = [];
   const { root } = findProjectRoot(request.cwd);
-  const read = readProjectLock(root);
-  if (read.state === "ok") {
+  const read = request.scope === "user" ? undefined : readProjectLock(root);
+  if (read?.state === "ok") {
     for (const [key, entry] of Object.entries(read.lock.skills)) {
       candidates.push({ scope: "project", root, key, entry });
     }
   }
-  for (const entry of (await readRegistry(request.home)).skills) {
-    candidates.push({ scope: "user", entry });
+  if (request.scope !== "project") {
+    for (const entry of (await readRegistry(request.home)).skills) {
+      candidates.push({ scope: "user", entry });
+    }
   }
   // A preview: nothing is recovered or committed; it lends its caches (one ls-remote per
   // remote, one fetch per remote whose branch or tag moved) and removes what it fetched.
   await using change = await beginChange({ kind: "user", home: request.home }, {
     env: request.env,
     signal: request.signal,
-    progress: request.progress,
+    progress: asker.progress === undefined ? undefined : (line) => asker.progress!(line),
     preview: true,
   });
   return await checkOutdated(candidates, change);

@@ -1,33 +1,17 @@
 /**
- * `skills add <source>` below the CLI, for either scope: one change of the scope the skills
- * go to (`$SKILLS_HOME`, or with `project` the project seen from `cwd`), the fetch, the
- * skills the source holds and the ones chosen, the one install planner
- * (lifecycle/install_plan.ts) skill by skill, the refusals, each accepted skill committed,
- * then what follows (the user's trust of a project's skills, `--agent` links).
- *
- * The front end supplies an `AddAsker`: it is told what happens (progress, notes, the
- * summaries to show, the refusals as they come), chooses among several skills, and
- * confirms each install; it renders the `AddOutcome` this returns. It never touches
- * staging, the journal or the records.
+ * The steps of `skills add` once its skills are chosen, the same for either scope
+ * (`installSelected`, for add.ts): each skill planned in the change's scope, its summary
+ * shown, refused or confirmed by the asker, the accepted ones committed (together where the
+ * scope does so, one by one only to find the culprit of a failure), and a closure of
+ * dependencies planned, shown, confirmed and committed as one. What the asker is told and
+ * asked is declared here (`AddAsker`, `AddReview`).
  */
 
 import { declined, isSkillError, SkillError } from "../../core/errors.ts";
-import type { AgentName } from "../../core/agents.ts";
-import type { LockedSkill } from "../../core/records/lockfile_model.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { Scope } from "../../core/records/scope.ts";
-import type { NpmSource, ResolvedSource } from "../../core/sources/sources.ts";
-import { npmSource } from "../../core/sources/npm_source.ts";
-import { packagesWithSkills } from "../npm/node_modules.ts";
-import { join } from "../os/paths.ts";
-import { beginChange, type Change, scopeOf } from "../lifecycle/change.ts";
-import {
-  type Candidate,
-  type Fetched,
-  inspectCandidates,
-  selectCandidates,
-  sourceLabel,
-} from "../lifecycle/fetch_source.ts";
+import type { ResolvedSource } from "../../core/sources/sources.ts";
+import type { Change } from "../lifecycle/change.ts";
+import type { Candidate, Fetched } from "../lifecycle/fetch_source.ts";
 import type {
   AlreadyInstalled,
   InstallPlan,
@@ -35,33 +19,8 @@ import type {
   PlanOptions,
   ProjectPlan,
 } from "../lifecycle/install_plan.ts";
-import { lockfilePath } from "../lifecycle/lockfile.ts";
-import type { SourceRequest } from "../lifecycle/resolve_source.ts";
-import { saveAuditRecord } from "../audit/record.ts";
-import { linkAdded, type LinkOutcome } from "./links.ts";
-import { type ClosureMember, resolveClosure } from "./dependencies.ts";
-import { trustInstalled } from "./approvals.ts";
-
-/** What `skills add` asked for, beyond the resolved source. */
-interface AddOptions {
-  home: string;
-  /** Where the command runs: the project seen from here, and the agents' links. */
-  cwd: string;
-  /** The user's environment (git gets a filtered copy). */
-  env: Readonly<Record<string, string>>;
-  /** Ctrl-C: stops git; whatever was staged is rolled back. */
-  signal?: AbortSignal | undefined;
-  /** `--project`: into `<root>/.agents/skills`, recorded in skills-lock.json. */
-  project: boolean;
-  /** `--list`: a preview of the source's skills; nothing is installed. */
-  list: boolean;
-  /** `--allow-unsigned`: past the user's and project's signature rules (recorded). */
-  allowUnsigned?: boolean | undefined;
-  /** `--name NEW`, `--name OLD=NEW` and `--allow-risky`, for either scope. */
-  plan: Pick<PlanOptions, "rename" | "renames" | "allowRisky">;
-  /** `--agent`: link what was installed for these agents. */
-  agents: readonly AgentName[];
-}
+import type { LinkOutcome } from "../project/links.ts";
+import type { ClosureMember } from "./dependencies.ts";
 
 /** A plan as the front end shows it before asking, with where it is recorded. */
 export type AddReview =
@@ -69,7 +28,7 @@ export type AddReview =
   | { scope: "project"; plan: ProjectPlan; fetched: Fetched; lockfile: string };
 
 /**
- * What the front end does for `addSkills`: only `confirm` is required; a callback left out
+ * What the front end does for `addWorkflow`: only `confirm` is required; a callback left out
  * is a report nobody shows, and without `choose` the selection rules decide.
  */
 export interface AddAsker {
@@ -113,160 +72,15 @@ interface Refused {
 }
 
 /** What an install did: installed, already installed (nothing to do), refused, linked. */
-interface Added<P, E> {
+export interface Added<P, E> {
   installed: P[];
   already: AlreadyInstalled<E>[];
   refused: Refused[];
   links: LinkOutcome[];
 }
 
-/** What `addSkills` did, for the front end to render. */
-export type AddOutcome =
-  | { kind: "list"; fetched: Fetched; candidates: Candidate[] }
-  | ({ kind: "user" } & Added<InstallPlan, RegistryEntry>)
-  | ({ kind: "project"; lockfile: string } & Added<ProjectPlan, LockedSkill>);
-
-/**
- * `skills add --from-node-modules`: every package of the project's `node_modules` that declares
- * skills, added as the npm source it is (`npm:<package>` at its installed version, read from
- * disk with no network), following the range the project's package.json gives it. A package
- * without a skill `--skill` names is passed over.
- */
-export async function addFromNodeModules(
-  selectors: readonly string[],
-  options: AddOptions,
-  asker: AddAsker,
-): Promise<AddOutcome[]> {
-  const packages = await packagesWithSkills(options.cwd);
-  if (packages.length === 0) {
-    throw new SkillError(
-      "not_found",
-      `No package in ${join(options.cwd, "node_modules")} declares skills`,
-      {
-        hint:
-          "A package declares skills in package.json (agents.skills, agentskills) or ships skills/<name>/SKILL.md",
-      },
-    );
-  }
-  const outcomes: AddOutcome[] = [];
-  for (const pkg of packages) {
-    const source: NpmSource = {
-      ...npmSource(`npm:${pkg.name}`),
-      kind: "npm",
-      installedDir: pkg.dir,
-      ...(pkg.integrity !== undefined ? { installedIntegrity: pkg.integrity } : {}),
-    };
-    const range = pkg.range ?? "latest";
-    const request = {
-      source,
-      request: { kind: "tag" as const, name: range },
-      selectors: selectors.length > 0 ? [...selectors] : ["*"],
-    };
-    try {
-      outcomes.push(await addSkills(request, options, asker));
-    } catch (error) {
-      if (selectors.length > 0 && isSkillError(error) && error.code === "not_found") continue;
-      throw error;
-    }
-  }
-  return outcomes;
-}
-
-/**
- * Adds the skills `resolved` names to the scope `options` says, asking `asker`; returns
- * what was done. Any failure or Ctrl-C before a commit leaves everything as it was.
- */
-export async function addSkills(
-  resolved: SourceRequest,
-  options: AddOptions,
-  asker: AddAsker,
-): Promise<AddOutcome> {
-  const { source, request, selectors } = resolved;
-  // Staging, crash recovery and Ctrl-C rollback are the change's; --list only previews.
-  // One change of the scope the skills go to (a project's signer policy applies too).
-  await using change = await beginChange(scopeOf(options.home, options.cwd, options.project), {
-    env: options.env,
-    signal: options.signal,
-    progress: asker.progress === undefined ? undefined : (line) => asker.progress!(line),
-    preview: options.list,
-    allowUnsigned: options.allowUnsigned,
-  });
-  for (const note of change.recovered) asker.note?.(note);
-  const fetched = await change.fetch(source, request);
-  asker.fetched?.(fetched);
-  const candidates = await inspectCandidates(fetched);
-  asker.found?.(fetched, candidates);
-  if (options.list) return { kind: "list", fetched, candidates };
-  const selected = await choose(candidates, selectors, source, asker);
-  asker.selected?.(selected);
-  const closure = await resolveClosure(change, fetched, selected, options);
-  if (closure.length > 0) asker.closure?.(closure);
-  if (change.inProject()) {
-    const { home, root } = change.scope;
-    const lockfile = lockfilePath(root);
-    const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
-      review: (plan, from) => ({ scope: "project", plan, fetched: from, lockfile }),
-      requiredBy: (plan, names, ranges) =>
-        Object.assign(plan.entry, {
-          requiredBy: names,
-          ...(ranges.length > 0 ? { versionRanges: ranges } : {}),
-        }),
-      // Each skill on its own; the commit's notes are not shown (as always for a project).
-      commit: async (batch) => void await change.commitInstall(batch),
-      together: false,
-      settle: async (installed, already) => {
-        // The user who confirmed these files trusts them, bound to the digest.
-        await trustInstalled(home, root, installed.map((p) => p.canonical));
-        return await linkFor(options, { kind: "project", root }, [...installed, ...already]);
-      },
-    });
-    return { kind: "project", lockfile, ...added };
-  }
-  if (!change.inUser()) throw new Error("unreachable: a change is of one of the two scopes");
-  const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
-    review: (plan, from) => ({ scope: "user", plan, fetched: from }),
-    requiredBy: (plan, names, ranges) =>
-      Object.assign(plan.entry, {
-        required_by: names,
-        ...(ranges.length > 0 ? { version_ranges: ranges } : {}),
-      }),
-    commit: async (batch) => {
-      for (const note of await change.commitInstall(batch)) asker.note?.(note);
-      for (const p of batch) await saveAuditRecord(options.home, p.canonical, p.digest, p.audit);
-    },
-    together: true,
-    // An installed skill is the user's: it is linked into the agents' user folders.
-    settle: (installed, already) => linkFor(options, { kind: "user" }, [...installed, ...already]),
-  });
-  return { kind: "user", ...added };
-}
-
-/** The skills to install: asked for by name, chosen by the asker, or the only one. */
-async function choose(
-  candidates: readonly Candidate[],
-  selectors: readonly string[],
-  source: ResolvedSource,
-  asker: AddAsker,
-): Promise<Candidate[]> {
-  if (selectors.length === 0 && candidates.length > 1 && asker.choose !== undefined) {
-    const chosen = await asker.choose(candidates, source);
-    if (chosen !== undefined) return chosen;
-  }
-  return selectCandidates(candidates, selectors, sourceLabel(source));
-}
-
-/** Links what is installed in `scope` for the agents `--agent` named. */
-function linkFor(
-  options: AddOptions,
-  scope: { kind: "user" } | { kind: "project"; root: string },
-  added: readonly { canonical: string }[],
-): Promise<LinkOutcome[]> {
-  const names = new Set(added.map((p) => p.canonical));
-  return linkAdded(options.home, options.env, { scope, cwd: options.cwd }, names, options.agents);
-}
-
 /** What differs between the scopes once the plans are made. */
-interface ScopeSteps<P, E> {
+export interface ScopeSteps<P, E> {
   review(plan: P, fetched: Fetched): AddReview;
   /** Records in a dependency's entry the skills that require it, and the ranges they ask. */
   requiredBy(plan: P, names: string[], ranges: string[]): void;
@@ -290,10 +104,10 @@ interface AddSet {
  * the closure is one install: every skill of it planned, shown and confirmed, all committed
  * together, and any refusal or "no" installs nothing.
  */
-async function installSelected<S extends Scope>(
+export async function installSelected<S extends Scope>(
   change: Change<S>,
   { fetched, selected, closure }: AddSet,
-  options: AddOptions,
+  options: { plan: Pick<PlanOptions, "rename" | "renames" | "allowRisky"> },
   asker: AddAsker,
   steps: ScopeSteps<PlanFor<S>, PlanFor<S>["entry"]>,
 ): Promise<Added<PlanFor<S>, PlanFor<S>["entry"]>> {
@@ -353,7 +167,7 @@ interface ClosurePlans<P, E> {
 async function planClosure<S extends Scope>(
   change: Change<S>,
   closure: readonly ClosureMember[],
-  options: AddOptions,
+  options: { plan: Pick<PlanOptions, "rename" | "renames" | "allowRisky"> },
   asker: AddAsker,
   steps: ScopeSteps<PlanFor<S>, PlanFor<S>["entry"]>,
 ): Promise<ClosurePlans<PlanFor<S>, PlanFor<S>["entry"]>> {

@@ -7,7 +7,7 @@
  * satisfies every range, fetched again when the first choice does not), and a clear refusal
  * naming both paths when no version does, or naming the path to a dependency that cannot be
  * fetched or found. Nothing is written here: `add` plans, shows and commits the closure as one
- * (project/add.ts), and records who requires what (`required_by` in the registry,
+^ * (add.ts), and records who requires what (`required_by` in the registry,
  * `requiredBy` in skills-lock.json), which `skills why` reads back.
  */
 

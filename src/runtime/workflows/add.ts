@@ -1,0 +1,235 @@
+/**
+ * `skills add <source>` below any front end, for either scope: the source resolved once
+ * (lifecycle/resolve_source.ts), one change of the scope the skills go to (`$SKILLS_HOME`,
+ * or the project seen from `cwd`), the fetch, the skills the source holds and the ones
+ * chosen, then (add_steps.ts) the one install planner (lifecycle/install_plan.ts) skill by
+ * skill, the refusals, each accepted skill committed, and what follows (the user's trust of
+ * a project's skills, `--agent` links). `--from-node-modules` does the same for each package
+ * of `./node_modules` that declares skills.
+ *
+ * The front end supplies an `AddAsker`: it is told what happens (progress, notes, the
+ * summaries to show, the refusals as they come), chooses among several skills, and
+ * confirms each install; it renders the `AddOutcome` this returns. It never touches
+ * staging, the journal or the records.
+ */
+
+import { isSkillError, SkillError } from "../../core/errors.ts";
+import type { AgentName } from "../../core/agents.ts";
+import type { LockedSkill } from "../../core/records/lockfile_model.ts";
+import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { NpmSource, RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
+import { npmSource } from "../../core/sources/npm_source.ts";
+import { parseRange } from "../../core/sources/requirements.ts";
+import { packagesWithSkills } from "../npm/node_modules.ts";
+import { join } from "../os/paths.ts";
+import { beginChange, scopeOf } from "../lifecycle/change.ts";
+import {
+  type Candidate,
+  type Fetched,
+  inspectCandidates,
+  selectCandidates,
+  sourceLabel,
+} from "../lifecycle/fetch_source.ts";
+import type { InstallPlan, PlanOptions, ProjectPlan } from "../lifecycle/install_plan.ts";
+import { lockfilePath } from "../lifecycle/lockfile.ts";
+import { resolveRequest } from "../lifecycle/resolve_source.ts";
+import { saveAuditRecord } from "../audit/record.ts";
+import { detectedAgents, linkAdded, type LinkOutcome } from "../project/links.ts";
+import { resolveClosure } from "./dependencies.ts";
+import { trustInstalled } from "../project/approvals.ts";
+import { type AddAsker, type Added, installSelected } from "./add_steps.ts";
+import type { ScopeChoice, WorkflowRequest } from "./request.ts";
+
+export type { AddAsker, AddReview } from "./add_steps.ts";
+
+/** What `skills add` asks for: the source as typed, which skills, where, and how. */
+export interface AddRequest extends WorkflowRequest {
+  /** The source as the user typed it (resolved once, here). */
+  source: string;
+  /** `--ref`, `--branch`, `--tag`. */
+  refs: RefFlags;
+  /** `--skill` selectors (`*` for all). */
+  skills: readonly string[];
+  /** `"project"` (`--project`): into `<root>/.agents/skills`, recorded in skills-lock.json. */
+  scope?: ScopeChoice;
+  /** `--list`: a preview of the source's skills; nothing is installed. */
+  list: boolean;
+  /** `--allow-unsigned`: past the user's and project's signature rules (recorded). */
+  allowUnsigned?: boolean | undefined;
+  /** `--name NEW`, `--name OLD=NEW` and `--allow-risky`, for either scope. */
+  plan: Pick<PlanOptions, "rename" | "renames" | "allowRisky">;
+  /** `--agent`: link what was installed for these agents. */
+  agents: readonly AgentName[];
+  /** `--agent all-detected`: and for the agents installed on this machine. */
+  allDetected?: boolean;
+}
+
+/** What the steps below are given: the request with the agents to link decided. */
+type AddOptions = Omit<AddRequest, "source" | "refs" | "skills">;
+
+/** What `addWorkflow` did, for the front end to render. */
+export type AddOutcome =
+  | { kind: "list"; fetched: Fetched; candidates: Candidate[] }
+  | ({ kind: "user" } & Added<InstallPlan, RegistryEntry>)
+  | ({ kind: "project"; lockfile: string } & Added<ProjectPlan, LockedSkill>);
+
+/**
+ * `skills add --from-node-modules`: every package of the project's `node_modules` that declares
+ * skills, added as the npm source it is (`npm:<package>` at its installed version, read from
+ * disk with no network), following the range the project's package.json gives it. A package
+ * without a skill `--skill` names is passed over.
+ */
+export async function addFromNodeModules(
+  request: Omit<AddRequest, "source" | "refs">,
+  asker: AddAsker,
+): Promise<AddOutcome[]> {
+  const selectors = request.skills;
+  const options = addOptions(request);
+  const packages = await packagesWithSkills(options.cwd);
+  if (packages.length === 0) {
+    throw new SkillError(
+      "not_found",
+      `No package in ${join(options.cwd, "node_modules")} declares skills`,
+      {
+        hint:
+          "A package declares skills in package.json (agents.skills, agentskills) or ships skills/<name>/SKILL.md",
+      },
+    );
+  }
+  const outcomes: AddOutcome[] = [];
+  for (const pkg of packages) {
+    const source: NpmSource = {
+      ...npmSource(`npm:${pkg.name}`),
+      kind: "npm",
+      installedDir: pkg.dir,
+      ...(pkg.integrity !== undefined ? { installedIntegrity: pkg.integrity } : {}),
+    };
+    const range = pkg.range ?? "latest";
+    const resolved = {
+      source,
+      request: { kind: "tag" as const, name: range },
+      selectors: selectors.length > 0 ? [...selectors] : ["*"],
+    };
+    try {
+      outcomes.push(await addResolved(resolved, options, asker));
+    } catch (error) {
+      if (selectors.length > 0 && isSkillError(error) && error.code === "not_found") continue;
+      throw error;
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * Adds the skills `request` names from its source to the scope it says, asking `asker`;
+ * returns what was done. Any failure or Ctrl-C before a commit leaves everything as it was.
+ */
+export async function addWorkflow(request: AddRequest, asker: AddAsker): Promise<AddOutcome> {
+  const { home, cwd, env } = request;
+  const resolved = await resolveRequest(request.source, request.refs, request.skills, {
+    cwd,
+    env,
+    home,
+  });
+  return await addResolved(resolved, addOptions(request), asker);
+}
+
+/** The request as the steps take it: the agents to link decided (`all-detected` looked up). */
+function addOptions(request: Omit<AddRequest, "source" | "refs" | "skills">): AddOptions {
+  return {
+    ...request,
+    agents: request.allDetected
+      ? [...new Set([...request.agents, ...detectedAgents(request.env)])]
+      : request.agents,
+  };
+}
+
+/** `addWorkflow` once the source is resolved. */
+async function addResolved(
+  { source, request, selectors }: Awaited<ReturnType<typeof resolveRequest>>,
+  options: AddOptions,
+  asker: AddAsker,
+): Promise<AddOutcome> {
+  const project = options.scope === "project";
+  // Staging, crash recovery and Ctrl-C rollback are the change's; --list only previews.
+  // One change of the scope the skills go to (a project's signer policy applies too).
+  await using change = await beginChange(scopeOf(options.home, options.cwd, project), {
+    env: options.env,
+    signal: options.signal,
+    progress: asker.progress === undefined ? undefined : (line) => asker.progress!(line),
+    preview: options.list,
+    allowUnsigned: options.allowUnsigned,
+  });
+  for (const note of change.recovered) asker.note?.(note);
+  const fetched = await change.fetch(source, request);
+  asker.fetched?.(fetched);
+  const candidates = await inspectCandidates(fetched);
+  asker.found?.(fetched, candidates);
+  if (options.list) return { kind: "list", fetched, candidates };
+  const selected = await choose(candidates, selectors, source, asker);
+  asker.selected?.(selected);
+  const closure = await resolveClosure(change, fetched, selected, options);
+  if (closure.length > 0) asker.closure?.(closure);
+  if (change.inProject()) {
+    const { home, root } = change.scope;
+    const lockfile = lockfilePath(root);
+    const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
+      review: (plan, from) => ({ scope: "project", plan, fetched: from, lockfile }),
+      requiredBy: (plan, names, ranges) =>
+        Object.assign(plan.entry, {
+          requiredBy: names,
+          ...(ranges.length > 0 ? { versionRanges: ranges } : {}),
+        }),
+      // Each skill on its own; the commit's notes are not shown (as always for a project).
+      commit: async (batch) => void await change.commitInstall(batch),
+      together: false,
+      settle: async (installed, already) => {
+        // The user who confirmed these files trusts them, bound to the digest.
+        await trustInstalled(home, root, installed.map((p) => p.canonical));
+        return await linkFor(options, { kind: "project", root }, [...installed, ...already]);
+      },
+    });
+    return { kind: "project", lockfile, ...added };
+  }
+  if (!change.inUser()) throw new Error("unreachable: a change is of one of the two scopes");
+  const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
+    review: (plan, from) => ({ scope: "user", plan, fetched: from }),
+    requiredBy: (plan, names, ranges) =>
+      Object.assign(plan.entry, {
+        required_by: names,
+        ...(ranges.length > 0 ? { version_ranges: ranges } : {}),
+      }),
+    commit: async (batch) => {
+      for (const note of await change.commitInstall(batch)) asker.note?.(note);
+      for (const p of batch) await saveAuditRecord(options.home, p.canonical, p.digest, p.audit);
+    },
+    together: true,
+    // An installed skill is the user's: it is linked into the agents' user folders.
+    settle: (installed, already) => linkFor(options, { kind: "user" }, [...installed, ...already]),
+  });
+  return { kind: "user", ...added };
+}
+
+/** The skills to install: asked for by name, chosen by the asker, or the only one. */
+async function choose(
+  candidates: readonly Candidate[],
+  selectors: readonly string[],
+  source: ResolvedSource,
+  asker: AddAsker,
+): Promise<Candidate[]> {
+  if (selectors.length === 0 && candidates.length > 1 && asker.choose !== undefined) {
+    const chosen = await asker.choose(candidates, source);
+    if (chosen !== undefined) return chosen;
+  }
+  return selectCandidates(candidates, selectors, sourceLabel(source));
+}
+
+/** Links what is installed in `scope` for the agents `--agent` named. */
+function linkFor(
+  options: AddOptions,
+  scope: { kind: "user" } | { kind: "project"; root: string },
+  added: readonly { canonical: string }[],
+): Promise<LinkOutcome[]> {
+  const names = new Set(added.map((p) => p.canonical));
+  return linkAdded(options.home, options.env, { scope, cwd: options.cwd }, names, options.agents);
+}
