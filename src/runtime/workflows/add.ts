@@ -19,7 +19,6 @@ import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { NpmSource, RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
 import { npmSource } from "../../core/sources/npm_source.ts";
-import { parseRange } from "../../core/sources/requirements.ts";
 import { packagesWithSkills } from "../npm/node_modules.ts";
 import { join } from "../os/paths.ts";
 import { beginChange, scopeOf } from "../lifecycle/change.ts";
