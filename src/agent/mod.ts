@@ -1,8 +1,9 @@
 /**
  * agent — the model-facing side: the tool surface shared by chat, MCP and the library
  * (surface/), skills defined in code and the library's skill set behind the root mod.ts
- * (library/), the system prompt, the chat loop and its REPL, providers and token accounting, and `skills eval`
- * (eval/): the same loop run over a skill's evals and trigger queries.
+ * (library/), the model's service tools (services/), the system prompt, the chat loop and its
+ * REPL, providers and token accounting, and `skills eval` (eval/): the same loop run over a
+ * skill's evals and trigger queries.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

@@ -20,6 +20,17 @@ export const { help, parse } = defineCommand(
 
 type InfoOptions = OptionsOf<typeof parse>;
 
+/**
+ * What a skill is pinned to: an OCI skill to a manifest digest, a git skill to a commit, a
+ * website's skill to the digest of what was downloaded, an npm package's skill to its version
+ * and the tarball's integrity (`1.2.0@sha512-…`).
+ */
+function revisionField(source: string): string {
+  if (source === "oci") return "Manifest";
+  if (source === "web") return "Digest";
+  return source === "npm" ? "Version" : "Commit";
+}
+
 export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   const info = await skillInfo(ctx, options.name);
   if (options.json) {
@@ -45,12 +56,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
       ? `${info.source} ${info.source_url}${info.source_subpath ? ` (${info.source_subpath})` : ""}`
       : info.source,
   );
-  // An OCI skill is pinned to a manifest digest, a git skill to a commit.
-  // A website's skill is pinned to the digest of what was downloaded.
-  field(
-    info.source === "oci" ? "Manifest" : info.source === "web" ? "Digest" : "Commit",
-    info.commit_sha,
-  );
+  field(revisionField(info.source), info.commit_sha);
   field("Signed by", info.signed_by);
   field("Signature", info.signature === null ? null : inert(info.signature));
   field(

@@ -489,7 +489,10 @@ export async function planUpdate<S extends Scope>(
   if (assessed.status === "moved") return plan({ kind: "moved", newSha: assessed.latest });
   const { fetched, dir } = assessed.found!;
   if (dir === null) throw missingSkillError(name, ledger.subpath);
-  const staged = await stageNewVersion(name, ledger, fetched, dir, workspace, options);
+  const staged = await stageNewVersion(name, ledger, fetched, dir, workspace, {
+    ...options,
+    auditHome: scope.home,
+  });
   const sameCommit = fetched.commit === null || fetched.commit.sha === tracked.commit;
   const request = options.request;
   // Pinned to the same commit again: nothing to do, whatever it followed before.
@@ -520,7 +523,7 @@ async function stageNewVersion<E>(
   fetched: Fetched,
   found: string,
   workspace: UpdateWorkspace,
-  options: PlanUpdateOptions,
+  options: PlanUpdateOptions & { auditHome: string },
 ): Promise<NonNullable<UpdatePlanOf<E>["staged"]>> {
   // A repository's fetch is shared by all its skills: this one's folder is copied out, so
   // that moving it into place never takes another skill's files along.
@@ -539,8 +542,13 @@ async function stageNewVersion<E>(
   );
   // Only what the new version adds is news: findings the one in use already had were
   // reviewed (or accepted) when it was installed.
-  const report = await auditDir(dir, manifest);
-  const before = await auditDir(ledger.target).catch(() => auditSkill({ files: [] }));
+  // The user's audit cache (runtime/audit/audit_cache.ts): the version in use was audited at
+  // its install, and the new one shares most of its files.
+  const cached = { home: options.auditHome };
+  const report = await auditDir(dir, manifest, cached);
+  const before = await auditDir(ledger.target, undefined, cached).catch(() =>
+    auditSkill({ files: [] })
+  );
   const added = auditAdded(before, report);
   const newCritical = added.findings.filter((f) => f.severity === "critical");
   const { entry, digest } = await ledger.record({

@@ -92,6 +92,15 @@ function sourceKey(resolved: SourceRequest): string {
   );
 }
 
+/**
+ * The source string a requirement is resolved from: an npm package's range is its own
+ * (`npm:pkg ^1.2` is `npm:pkg@^1.2`: the registry picks the version, as `add` does).
+ */
+function requestedSource(requirement: Requirement): string {
+  const { source, range } = requirement;
+  return /^npm:/.test(source) && range !== undefined ? `${source}@${range}` : source;
+}
+
 /** The requirements a chosen candidate states, each with the path that reached it. */
 function pendingOf(candidate: Candidate, path: readonly string[]): Pending[] {
   const { requirements, problems } = requirementsOf(
@@ -125,11 +134,12 @@ export async function resolveClosure<S extends Scope>(
   const queue: Pending[] = selected.flatMap((c) => pendingOf(c, []));
   while (queue.length > 0) {
     const pending = queue.shift()!;
-    const resolved = await resolveRequest(pending.requirement.source, {}, [], where).catch(
-      (error) => {
-        throw dependencyError(pending, `cannot be read: ${(error as Error).message}`);
-      },
-    );
+    const resolved = await resolveRequest(requestedSource(pending.requirement), {}, [], where)
+      .catch(
+        (error) => {
+          throw dependencyError(pending, `cannot be read: ${(error as Error).message}`);
+        },
+      );
     const parent = pending.path.at(-1)!;
     const known = byKey.get(sourceKey(resolved));
     if (known !== undefined) {
@@ -182,7 +192,10 @@ async function join<S extends Scope>(
   const range = pending.requirement.range;
   if (range === undefined || member.ranges.includes(range)) return;
   const ranges = [...member.ranges, range];
-  const tag = await chooseTag(change, resolved, pending, ranges).catch(() => undefined);
+  // Two ranges on one npm package are not joined: the package is installed at one range.
+  const tag = resolved.source.type === "npm"
+    ? undefined
+    : await chooseTag(change, resolved, pending, ranges).catch(() => undefined);
   if (tag === undefined || tag === null) {
     throw new SkillError(
       "conflict",
@@ -213,6 +226,8 @@ async function chooseTag<S extends Scope>(
   const asked = ranges.filter((r): r is string => r !== undefined);
   if (asked.length === 0) return null;
   const source = resolved.source;
+  // An npm package's range went into its source (requestedSource): its registry resolves it.
+  if (source.type === "npm" && asked.length === 1) return null;
   if (source.type !== "git" && source.type !== "oci") {
     throw dependencyError(
       pending,

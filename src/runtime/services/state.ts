@@ -45,6 +45,8 @@ export interface ServiceState {
   idle_seconds: number;
   max_seconds: number;
   last_active_at: string;
+  /** The overlay's upper layer while it runs: what it wrote outside its live folders so far. */
+  upper?: string | undefined;
   /** Whether its skill declares the script a service (`permissions.services`). */
   declared?: boolean | undefined;
   ended_at?: string | undefined;
@@ -111,7 +113,7 @@ export async function listServices(
   home: string,
   env: Readonly<Record<string, string>>,
 ): Promise<ListedService[]> {
-  const found: { state: ServiceState; folderBoot: string }[] = [];
+  const found: { state: ServiceState; folderBoot: string; dir: string }[] = [];
   let boots: Deno.DirEntry[] = [];
   try {
     boots = [...Deno.readDirSync(servicesRoot(home))];
@@ -127,14 +129,20 @@ export async function listServices(
       continue;
     }
     for (const entry of ids) {
-      const state = readState(join(servicesRoot(home), bootEntry.name, entry.name));
-      if (state !== undefined) found.push({ state, folderBoot: bootEntry.name });
+      const dir = join(servicesRoot(home), bootEntry.name, entry.name);
+      const state = readState(dir);
+      if (state !== undefined) found.push({ state, folderBoot: bootEntry.name, dir });
     }
   }
   if (found.length === 0) return [];
   const probed = await probe(found.map(({ state }) => state.pid), env);
-  return found.map(({ state, folderBoot }) => asListed(state, probed, folderBoot))
-    .sort((a, b) => b.started_at.localeCompare(a.started_at));
+  return found.map(({ state, folderBoot, dir }) => {
+    const listed = asListed(state, probed, folderBoot);
+    // A supervisor that ended between the read and the probe has written how: read it again.
+    if (listed.alive || state.status === "ended") return listed;
+    const again = readState(dir);
+    return again?.status === "ended" ? { ...again, alive: false } : listed;
+  }).sort((a, b) => b.started_at.localeCompare(a.started_at));
 }
 
 function asListed(state: ServiceState, probed: Probe, folderBoot: string): ListedService {
@@ -184,4 +192,37 @@ export function declaresService(
     return name === script.name || name === script.file ||
       name.replace(/\.[A-Za-z0-9]+$/, "") === script.name;
   });
+}
+
+/**
+ * What a running service has written so far outside its live folders (the overlay's upper
+ * layer, applied when it stops): workspace-relative paths of its files, links and deletions,
+ * at most `limit`, and how many in all. Undefined when it has no overlay.
+ */
+export function pendingChanges(
+  state: Pick<ServiceState, "upper">,
+  limit = 20,
+): { paths: string[]; total: number } | undefined {
+  if (state.upper === undefined) return undefined;
+  const paths: string[] = [];
+  let total = 0;
+  const walk = (dir: string, rel: string, depth: number) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory && depth < 32) {
+        walk(join(dir, entry.name), path, depth + 1);
+        continue;
+      }
+      total++;
+      if (paths.length < limit) paths.push(path);
+    }
+  };
+  walk(state.upper, "", 0);
+  return { paths, total };
 }

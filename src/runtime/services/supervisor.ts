@@ -54,14 +54,7 @@ export async function superviseService(
     if (state.status !== "running") return;
     if (Date.now() - lastActive >= request.idleSeconds * 1000) end("idle timeout");
   }, IDLE_CHECK_MS);
-  // The relay folder the sandbox writes (`shared`) and the supervisor's own (`held`): relay.ts.
-  const relayRoot = Deno.makeTempDirSync({ prefix: "skills-ports-" });
-  Deno.chmodSync(relayRoot, 0o711);
-  const relayDir = join(relayRoot, "shared");
-  const heldDir = join(relayRoot, "held");
-  Deno.mkdirSync(relayDir, { mode: 0o700 });
-  Deno.mkdirSync(heldDir, { mode: 0o700 });
-  const relay = startPortRelay(relayDir, heldDir, (ports) => {
+  const { relayRoot, relayDir, relay } = openRelay((ports) => {
     state.ports = ports;
     save();
   }, touch);
@@ -71,6 +64,10 @@ export async function superviseService(
       relayDir,
       log,
       touch,
+      layer: (upper) => {
+        state.upper = upper;
+        save();
+      },
       started: (declared) => {
         touch(); // the idle clock starts with the script, not with its preparation
         state.status = "running";
@@ -87,9 +84,7 @@ export async function superviseService(
     return 0;
   } catch (error) {
     reason ??= "failed to start";
-    state.error = isSkillError(error)
-      ? { code: error.code, message: error.message, hint: error.hint }
-      : { code: "execution_failed", message: String((error as Error)?.message ?? error) };
+    state.error = startError(error);
     log(`error: ${state.error.message}`);
     return 1;
   } finally {
@@ -99,12 +94,37 @@ export async function superviseService(
     Object.assign(state, {
       status: "ended",
       ports: [],
+      upper: undefined,
       ended_at: new Date().toISOString(),
       end_reason: reason,
       last_active_at: new Date(lastActive).toISOString(),
     });
     save();
   }
+}
+
+/**
+ * The port relay's folders — the one the sandbox writes (`shared`), the supervisor's own
+ * (`held`): relay.ts says why both — and the relay watching them.
+ */
+function openRelay(
+  onChange: (ports: ServiceState["ports"]) => void,
+  touch: () => void,
+) {
+  const relayRoot = Deno.makeTempDirSync({ prefix: "skills-ports-" });
+  Deno.chmodSync(relayRoot, 0o711);
+  const relayDir = join(relayRoot, "shared");
+  const heldDir = join(relayRoot, "held");
+  Deno.mkdirSync(relayDir, { mode: 0o700 });
+  Deno.mkdirSync(heldDir, { mode: 0o700 });
+  return { relayRoot, relayDir, relay: startPortRelay(relayDir, heldDir, onChange, touch) };
+}
+
+/** A failure before the script started, as the state records it for the command waiting. */
+function startError(error: unknown): NonNullable<ServiceState["error"]> {
+  return isSkillError(error)
+    ? { code: error.code, message: error.message, hint: error.hint }
+    : { code: "execution_failed", message: String((error as Error)?.message ?? error) };
 }
 
 function initialState(
@@ -137,6 +157,8 @@ interface RunHooks {
   log: (line: string) => void;
   /** Output is activity: the idle clock starts again. */
   touch: () => void;
+  /** The overlay's upper layer, once made (`skills ps` lists what it holds). */
+  layer: (upper: string) => void;
   /** The script is about to start (its checks passed); whether its skill declares it a service. */
   started: (declared: boolean) => void;
 }
@@ -165,7 +187,7 @@ async function runService(
     write: request.write,
     allowNet: request.allowNet,
     warn: (message) => hooks.log(`warning: ${message}`),
-    service: { relayDir: hooks.relayDir, maxPorts: MAX_PORTS },
+    service: { relayDir: hooks.relayDir, maxPorts: MAX_PORTS, onLayer: hooks.layer },
   };
   const service = await import("../exec/script_service.ts");
   const { executeRun } = await import("../exec/prepared_run.ts");

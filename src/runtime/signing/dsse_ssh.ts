@@ -6,7 +6,6 @@
  * `sig` is the armored SSH signature, base64-encoded as DSSE carries every signature.
  */
 
-import { SkillError } from "../../core/errors.ts";
 import { keygen, sshSignIn } from "./ssh.ts";
 
 /** The `-n` namespace of an attested skill set. */

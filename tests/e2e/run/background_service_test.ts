@@ -13,6 +13,7 @@ import { needsSandbox } from "../../helpers/sandbox.ts";
 import { accepts, freePort, serviceFixture } from "../../helpers/services.ts";
 import { exists, waitFor } from "../../helpers/wait.ts";
 import { connectStdio, envelopeOf } from "../../helpers/mcp_client.ts";
+import { RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
 
 const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
 
@@ -79,6 +80,9 @@ Deno.test({
     assert.equal(listed[0].status, "running");
     assert.deepEqual(listed[0].urls, [url]);
     assert.deepEqual(listed[0].live, [join(Deno.realPathSync(fx.workspace), ".companion")]);
+    // The receipt so far: what it wrote outside its live folder, waiting for the stop.
+    assert.deepEqual(listed[0].pending.paths, ["companion.log"]);
+    assert.match(ps.stdout, /written so far, applied when it stops: companion\.log/);
 
     const logs = await fx.cli(["logs", id]);
     assert.match(logs.stdout, /server-started/);
@@ -175,5 +179,36 @@ Deno.test({
     assert.match(await (await fetch(started.result.urls[0])).text(), /Waiting for a screen/);
     assert.ok((await call("service_stop", { id: started.result.id })).success);
     assert.equal(await accepts(started.result.ports[0].host), false);
+  },
+});
+
+Deno.test({
+  name: "updating a skill ends its services: a service runs the version it started with",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    // Installed from a folder of its own, so that the folder can change and update take it.
+    const source = join(fx.home, "..", `${fx.home.split("/").pop()}-source`);
+    await Deno.mkdir(join(source, "scripts"), { recursive: true });
+    const fixture = join(RUNNER_SKILLS, "companion-lab");
+    for (const rel of ["SKILL.md", "scripts/companion.py", "scripts/events.py"]) {
+      await Deno.copyFile(join(fixture, rel), join(source, rel));
+    }
+    try {
+      assert.equal((await fx.cli(["remove", "companion-lab", "--yes"])).code, 0);
+      const added = await fx.cli(["add", source, "--yes"]);
+      assert.equal(added.code, 0, added.stderr);
+      const started = await fx.startCompanion();
+      await Deno.writeTextFile(join(source, "notes.md"), "a new version\n");
+      const updated = await fx.cli(["update", "companion-lab", "--yes"]);
+      assert.equal(updated.code, 0, updated.stderr);
+      assert.match(updated.stdout, /companion-lab: updated/);
+      const [service] = await fx.services();
+      assert.equal(service!.id, started.id);
+      assert.equal(service!.status, "ended");
+      assert.equal(await accepts(started.ports[0]!.host), false);
+    } finally {
+      await Deno.remove(source, { recursive: true });
+    }
   },
 });

@@ -128,6 +128,11 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
         subpath: "skills/gamma",
       });
       assert.match(gamma.commit_sha, /^1\.0\.0@sha512-/);
+      const info = await cli(["info", "gamma"], {
+        cwd: p.dir,
+        env: { ...env, TEST_NPM_TOKEN: registry.token },
+      });
+      assert.match(info.stdout, /^Version +1\.0\.0@sha512-/m);
     },
   );
 
@@ -210,6 +215,31 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
     assert.match(lock.skills.gamma!.commit!, /^1\.1\.0@sha512-/);
     assert.equal((lock.skills.gamma! as unknown as Record<string, unknown>).version, "1.1.0");
   });
+
+  await t.step(
+    "a skill that requires npm:<package> <range> installs the package's skill in range",
+    async () => {
+      const home = join(p.dir, "dependent-home");
+      await Deno.mkdir(home);
+      await Deno.writeTextFile(
+        join(home, ".npmrc"),
+        `registry=${registry.url}\n${registry.prefix}:_authToken=${registry.token}\n`,
+      );
+      const dependent = join(p.dir, "uses-npm");
+      await writeTree(dependent, {
+        "SKILL.md": "---\nname: uses-npm\ndescription: Needs the gamma skill of an npm package.\n" +
+          'metadata:\n  requires: "npm:layout-pkg ^1.0"\n---\nUse gamma.\n',
+      });
+      const env = { HOME: home, SKILLS_HOME: join(home, ".skills") };
+      const add = await cli(["add", dependent, "--yes"], { cwd: p.dir, env });
+      assert.equal(add.code, 0, add.stderr);
+      const entries = JSON.parse(await Deno.readTextFile(join(home, ".skills", "registry.json")));
+      const gamma = entries.skills.find((e: { name: string }) => e.name === "gamma");
+      assert.match(gamma.commit_sha, /^1\.1\.0@sha512-/, "the highest 1.x, not 2.0.0");
+      assert.deepEqual(gamma.required_by, ["uses-npm"]);
+      assert.equal(gamma.tag, "^1.0");
+    },
+  );
 
   await t.step(
     "a tarball replaced on the registry is refused and nothing is installed",
