@@ -21,6 +21,12 @@ interface LanguageSpec {
   label: string;
   /** Said when no runner is on PATH. */
   install: string;
+  /**
+   * Names that start an entry of an install prefix's `lib/` when the prefix is this
+   * language's (`lib/python3.12`, `lib/node_modules`): the sandbox shows such a prefix whole
+   * for its runner (runtime/sandbox/toolchain.ts), not the runner's file alone.
+   */
+  prefixLib?: readonly string[];
 }
 
 export const LANGUAGES = {
@@ -34,6 +40,7 @@ export const LANGUAGES = {
     }],
     label: "python",
     install: "Install Python 3 (or uv), or set SKILLS_PYTHON to the interpreter",
+    prefixLib: ["python"],
   },
   bash: {
     extensions: ["sh", "bash"],
@@ -52,6 +59,7 @@ export const LANGUAGES = {
     }],
     label: "node",
     install: "Install Node.js (https://nodejs.org/) or Deno (https://deno.com/)",
+    prefixLib: ["node_modules"],
   },
   typescript: {
     extensions: ["ts"],

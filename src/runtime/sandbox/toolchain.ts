@@ -18,6 +18,7 @@
 
 import { basename, dirname, join, resolve } from "../os/paths.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { LANGUAGES } from "../../core/scripts/script_language.ts";
 
 /** Folders directly under a hidden one that hold more than one tool (or secrets): never bound whole. */
 const SHARED_FOLDERS = new Set([".local", ".cargo", ".config", ".cache", "bin", ".npm", ".gem"]);
@@ -57,10 +58,25 @@ function namesIn(dir: string): Set<string> | undefined {
 }
 
 /**
- * Whether `root` is an interpreter's install folder, not any folder with a `bin` in it: a
- * venv (pyvenv.cfg), a Python prefix (lib/python3*), pyenv (shims beside libexec) or conda.
+ * What starts an entry of `lib/` in an install prefix of the language whose runner `exe` is
+ * (`python3.12` → python's `python`, `node` → `node_modules`), from the languages' table.
  */
-function installKind(root: string, binName: string): InstallKind | undefined {
+function prefixLibOf(exe: string): string[] {
+  const program = exe.replace(/(?<=[a-z])[\d.]+$/, ""); // python3.12 → python
+  return Object.values(LANGUAGES).flatMap((spec) =>
+    spec.runners.some((r) => r.program.replace(/\d+$/, "") === program)
+      ? [...(spec as { prefixLib?: readonly string[] }).prefixLib ?? []]
+      : []
+  );
+}
+
+/**
+ * Whether `root` is an interpreter's install folder, not any folder with a `bin` in it: a
+ * venv (pyvenv.cfg), a prefix of the runner's language (its `lib/` holds `python3*` for
+ * Python, `node_modules` for Node: the table's `prefixLib`), pyenv (shims beside libexec)
+ * or conda.
+ */
+function installKind(root: string, binName: string, exe: string): InstallKind | undefined {
   const listed = namesIn(root);
   // Unlistable (traversable only): each name looked up instead.
   const has = (name: string) =>
@@ -69,8 +85,9 @@ function installKind(root: string, binName: string): InstallKind | undefined {
   if (has("conda-meta")) return "install";
   if (binName === "shims") return has("libexec") ? "install" : undefined;
   if (!has("lib")) return undefined;
+  const markers = prefixLibOf(exe);
   for (const name of namesIn(join(root, "lib")) ?? []) {
-    if (name.startsWith("python")) return "install";
+    if (markers.some((marker) => name.startsWith(marker))) return "install";
   }
   return undefined;
 }
@@ -91,7 +108,7 @@ function installRoot(
   // interpreter's own prefix is safe to show; ~/.local/bin itself is not.
   if (SHARED_FOLDERS.has(below[0] ?? "") && below.length < 3) return undefined;
   // Last: the only test that reads the filesystem.
-  const kind = installKind(root, basename(dir));
+  const kind = installKind(root, basename(dir), basename(path));
   return kind === undefined ? undefined : { root, kind };
 }
 

@@ -105,6 +105,27 @@ Deno.test("toolchainMounts() knows a conda env, a bare prefix and a venv by thei
   assert.deepEqual(binds(shim), [join(home, "shimmed")]);
 });
 
+Deno.test(
+  "toolchainMounts() shows a Node prefix under a hidden home whole, by the language table's marker",
+  {
+    ignore: Deno.build.os === "windows",
+  },
+  async () => {
+    await using dir = await tempDir();
+    const home = await Deno.realPath(dir.path);
+    const binds = (path: string) => toolchainMounts([path], [home]).binds;
+    // nvm's layout: ~/.nvm/versions/node/v20.11.0/{bin/node,lib/node_modules}.
+    const prefix = join(home, ".nvm", "versions", "node", "v20.11.0");
+    const node = await file(join(prefix, "bin", "node"));
+    assert.deepEqual(binds(node), [node], "no lib/node_modules yet: the file alone");
+    await Deno.mkdir(join(prefix, "lib", "node_modules", "npm"), { recursive: true });
+    assert.deepEqual(binds(node), [prefix]);
+    // The marker is the runner's own language's: a python3 beside lib/node_modules is not shown so.
+    const python = await file(join(prefix, "bin", "python3"));
+    assert.deepEqual(binds(python), [python]);
+  },
+);
+
 Deno.test("initPython() prefers a real interpreter over a shim script", {
   ignore: Deno.build.os !== "linux",
 }, async () => {
