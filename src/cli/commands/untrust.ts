@@ -32,7 +32,7 @@ export async function run(options: UntrustOptions, ctx: Context): Promise<number
   for (const note of change.recovered) warn(ctx, note);
   const projectSkill = await projectSkillNamed(home, ctx.cwd, ctx.env, options.name);
   if (projectSkill !== undefined) {
-    const was = await withdrawProjectTrust(home, projectSkill);
+    const was = await withdrawProjectTrust(home, projectSkill, ctx.env);
     return renderProjectUntrust(ctx, projectSkill.canonical, was, options.json);
   }
   const target = await trustTarget(home, options.name);

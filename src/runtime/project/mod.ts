@@ -37,5 +37,6 @@ export const LAYER = {
     "runtime/oci",
     "runtime/governance",
     "runtime/npm",
+    "runtime/services",
   ],
 } as const;
