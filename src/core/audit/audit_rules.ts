@@ -29,6 +29,8 @@ type Matcher =
   | { type: "env-permission" }
   /** A `permissions.network` entry naming a local, private or metadata address. */
   | { type: "network-permission" }
+  /** `permissions.services`: scripts the skill declares may keep running as services. */
+  | { type: "services-permission" }
   /** A file that is not text: compiled code (`executable`) or any other opaque blob. */
   | { type: "binary"; classes: readonly ("executable" | "opaque")[] }
   /** Code written on very long lines (minified, packed or generated). */
@@ -489,6 +491,16 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       "permissions.network naming localhost, a private address or a cloud metadata endpoint asks to reach your own services or your machine's credentials; the sandbox grants it only when you do (--allow-net).",
     kinds: ["frontmatter"],
     match: { type: "network-permission" },
+  },
+  {
+    id: "declares-services",
+    ast: "AST03",
+    severity: "info",
+    title: "Keeps a process running",
+    explanation:
+      "permissions.services names scripts that may keep running after the command returns (`skills run --background`): a sandboxed process serving loopback ports until stopped, idle or out of lifetime, for the reviewer.",
+    kinds: ["frontmatter"],
+    match: { type: "services-permission" },
   },
   {
     id: "executable-binary",

@@ -38,7 +38,12 @@ interface AuditInput {
   envPatterns?: readonly string[] | undefined;
   /** Its `permissions.network`, when its manifest could be read. */
   network?: NetPolicy | undefined;
+  /** Its `permissions.services` (scripts that may keep running), when its manifest could be read. */
+  services?: readonly string[] | undefined;
 }
+
+/** What the rules read of the manifest besides the files. */
+type ManifestInput = Pick<AuditInput, "name" | "envPatterns" | "network" | "services">;
 
 export interface Finding {
   rule: string;
@@ -112,14 +117,14 @@ export function auditSkill(input: AuditInput): AuditReport {
  * `add` each file (its bytes can be dropped afterwards), then take the `report`.
  */
 export class SkillAudit {
-  readonly #facts: Pick<AuditInput, "name" | "envPatterns" | "network">;
+  readonly #facts: ManifestInput;
   readonly #findings: Finding[] = [];
   /** Secret flows, judged at the end by the hosts the skill declares. */
   readonly #notes = new Map<Finding, FlowNote>();
   readonly #declared = new Set<string>();
   #files = 0;
 
-  constructor(facts: Pick<AuditInput, "name" | "envPatterns" | "network">) {
+  constructor(facts: ManifestInput) {
     this.#facts = facts;
   }
 
@@ -194,7 +199,7 @@ const RULES_BY_ID = new Map(AUDIT_RULES.map((rule) => [rule.id, rule]));
 /** One file's findings without its path, each with its flow note (file_findings.ts). */
 function fileFindings(
   file: AuditFile,
-  input: Pick<AuditInput, "name" | "envPatterns" | "network">,
+  input: ManifestInput,
 ): FileFindings {
   const { findings, notes } = auditFile(file, input);
   return {
@@ -209,7 +214,7 @@ function fileFindings(
 /** Every rule over one file: a binary by its class, a text file region by region. */
 function auditFile(
   file: AuditFile,
-  input: Pick<AuditInput, "name" | "envPatterns" | "network">,
+  input: ManifestInput,
 ): { findings: Finding[]; notes: Map<Finding, FlowNote> } {
   const text = decodeText(file.bytes);
   if (text === undefined) return { findings: auditBinary(file), notes: new Map() };
@@ -243,7 +248,7 @@ function auditBinary(file: AuditFile): Finding[] {
  */
 interface FileAudit {
   file: AuditFile;
-  input: Pick<AuditInput, "name" | "envPatterns" | "network">;
+  input: ManifestInput;
   regions: Region[];
   /** Each region read as a reviewer would (confusables folded, string pieces joined). */
   readingsOf: Map<Region, readonly string[]>;
@@ -265,7 +270,7 @@ interface FileAudit {
 
 function openFileAudit(
   file: AuditFile,
-  input: Pick<AuditInput, "name" | "envPatterns" | "network">,
+  input: ManifestInput,
   text: string,
 ): FileAudit {
   const lines = lineStarts(text);
@@ -356,6 +361,8 @@ function matchRule(audit: FileAudit, rule: AuditRule, region: Region): void {
     matchEnvPermission(audit, rule, region);
   } else if (m.type === "network-permission" && region.kind === "frontmatter") {
     matchNetworkPermission(audit, rule, region);
+  } else if (m.type === "services-permission" && region.kind === "frontmatter") {
+    matchServicesPermission(audit, rule, region);
   } else if (m.type === "minified") {
     const longest = longestLine(region.text);
     if (longest.length > m.maxLineLength) {
@@ -486,6 +493,15 @@ function matchNetworkPermission(audit: FileAudit, rule: AuditRule, region: Regio
     const at = region.offset + (index === -1 ? 0 : index);
     audit.report(rule, audit.lineAt(at), `permissions.network: ${text}`);
   }
+}
+
+/** `permissions.services`: one finding naming the scripts that may keep running. */
+function matchServicesPermission(audit: FileAudit, rule: AuditRule, region: Region): void {
+  const services = audit.input.services ?? [];
+  if (services.length === 0) return;
+  const index = region.text.search(/^\s*services\s*:/m);
+  const at = region.offset + (index === -1 ? 0 : index);
+  audit.report(rule, audit.lineAt(at), `permissions.services: ${services.join(", ")}`);
 }
 
 /** Rules made of other rules: both fired in this file, and the file is of the right kind. */

@@ -53,7 +53,7 @@ export function skillFiles(dir: string): string[] {
 }
 
 /** What the audit needs of a manifest: the name, env and network permissions. */
-type ManifestFacts = Pick<Manifest, "name" | "envPatterns" | "network">;
+type ManifestFacts = Pick<Manifest, "name" | "envPatterns" | "network" | "services">;
 
 /**
  * At most this much is read from one skill in all: past it the skill is refused as too
@@ -88,6 +88,7 @@ export async function auditDir(
     name: facts?.name,
     envPatterns: facts?.envPatterns,
     network: facts?.network,
+    services: facts?.services,
   });
   const cache = await AuditCacheSession.open(options.home, facts?.name ?? basename(dir));
   let total = 0;

@@ -404,7 +404,10 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
   ): Promise<string[]> {
     this.#assertCanCommit();
     const staging = this.#scopeStage();
-    return await commitFolders(this.#projectScope(), staging, moves, next, hooks);
+    const notes = await commitFolders(this.#projectScope(), staging, moves, next, hooks);
+    // A service runs the files it started with: a project skill replaced or removed ends its.
+    await this.#endServices(moves.map((move) => move.canonical));
+    return notes;
   }
 
   /**

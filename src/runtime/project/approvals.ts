@@ -26,6 +26,7 @@ import { withProjectTrust } from "../../core/records/project_records.ts";
 import { removeIfExists } from "../os/fs.ts";
 import { updateProjectTrust } from "../store/project_records_file.ts";
 import { gateCachePath } from "../trust/gate.ts";
+import { stopSkillServices } from "../services/control.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { describeFiles } from "../lifecycle/lockfile.ts";
 import { projectSkillDir } from "../lifecycle/lockfile.ts";
@@ -194,8 +195,14 @@ export async function trustProjectSkill(
 }
 
 /** Withdraws this user's approval of a project skill; whether it had one. */
-export async function withdrawProjectTrust(home: string, skill: SkillRecord): Promise<boolean> {
+export async function withdrawProjectTrust(
+  home: string,
+  skill: SkillRecord,
+  env: Readonly<Record<string, string>>,
+): Promise<boolean> {
   const was = skill.project?.trustedDigest !== null;
   if (was) await setProjectTrust(home, [approvalOf(skill, null)]);
+  // No service outlives the trust it started under (as `untrust` of an installed skill).
+  await stopSkillServices(home, skill.canonical, env);
   return was;
 }

@@ -29,5 +29,6 @@ export const LAYER = {
     "runtime/audit",
     "runtime/oci",
     "runtime/governance",
+    "runtime/services",
   ],
 } as const;

@@ -10,9 +10,12 @@ import { SERVICE_HELPER_SOURCE } from "../../generated/service_helper_py.ts";
 import { SkillError } from "../../core/errors.ts";
 import { findOnPath } from "../os/probe.ts";
 
-/** The python3 the helper runs with (the caller's PATH). */
+/**
+ * The python3 the helper runs with (the caller's PATH; a change that fetches nothing passes
+ * no environment, and still ends services: the helper's own default PATH then).
+ */
 function helperPython(env: Readonly<Record<string, string>>): string {
-  const python = findOnPath("python3", env);
+  const python = findOnPath("python3", { ...env, PATH: env.PATH ?? "/usr/bin:/bin" });
   if (python === undefined) {
     throw new SkillError(
       "dependency_unavailable",

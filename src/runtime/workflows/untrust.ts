@@ -45,7 +45,7 @@ export async function untrustWorkflow(
     ? undefined
     : await projectSkillNamed(home, cwd, env, request.name);
   if (projectSkill !== undefined) {
-    const changed = await withdrawProjectTrust(home, projectSkill);
+    const changed = await withdrawProjectTrust(home, projectSkill, env);
     return { scope: "project", name: projectSkill.canonical, changed };
   }
   if (request.scope === "project") throw notInProject(request.name);

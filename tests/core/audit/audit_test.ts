@@ -132,3 +132,23 @@ Deno.test("a broken SKILL.md is still scanned as text", () => {
     2,
   ]);
 });
+
+Deno.test("a skill declaring services gets one informational finding naming its scripts", () => {
+  const files = {
+    "SKILL.md": sampleSkillMd("# Sample\n", "permissions:\n  services: [serve, watch]\n"),
+    "scripts/serve.py": "print('serving')\n",
+  };
+  const audited = (services?: string[]) =>
+    auditSkill({
+      files: Object.entries(files).map(([path, text]) => ({ path, bytes: utf8(text) })),
+      name: "sample",
+      services,
+    }).findings.filter((f) => f.rule === "declares-services");
+  const [finding, ...more] = audited(["serve", "watch"]);
+  assert.deepEqual(more, []);
+  assert.equal(finding!.severity, "info");
+  assert.equal(finding!.file, "SKILL.md");
+  assert.equal(finding!.line, 5);
+  assert.equal(finding!.excerpt, "permissions.services: serve, watch");
+  assert.deepEqual(audited(), [], "no services declared: nothing to report");
+});

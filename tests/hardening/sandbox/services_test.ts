@@ -145,6 +145,34 @@ Deno.test({
 });
 
 Deno.test({
+  name: "untrusting a project skill ends its services: none outlives its trust in the project",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    // The same skill as the workspace's own project skill (it wins over the installed one).
+    const projectCopy = join(fx.workspace, ".agents", "skills", "companion-lab");
+    await Deno.mkdir(join(fx.workspace, ".git"));
+    await Deno.mkdir(join(fx.workspace, ".agents", "skills"), { recursive: true });
+    const copied = await new Deno.Command("cp", {
+      args: ["-r", join(RUNNER_SKILLS, "companion-lab"), projectCopy],
+    }).output();
+    assert.ok(copied.success);
+    const trust = await fx.cli(["trust", "companion-lab", "--yes"]);
+    assert.equal(trust.code, 0, trust.stderr);
+    assert.match(trust.stdout, /project skill/);
+    const started = await fx.startCompanion();
+    const [service] = await fx.services();
+    const tree = [service!.pid as number, ...descendants(service!.pid)];
+    const untrust = await fx.cli(["untrust", "companion-lab"]);
+    assert.equal(untrust.code, 0, untrust.stderr);
+    const [after] = await fx.services();
+    assert.equal(after!.status, "ended");
+    assert.deepEqual(await survivors(tree, 5_000), []);
+    assert.equal(await accepts(started.ports[0]!.host), false);
+  },
+});
+
+Deno.test({
   name: "a stale service state (a dead supervisor, another boot) is listed as ended, never running",
   ...linuxSandbox,
   fn: async () => {

@@ -86,8 +86,8 @@ Deno.test("trustProjectSkill: a no records nothing; a yes records the digest in 
 Deno.test("withdrawProjectTrust: withdraws an approval and says whether there was one", async () => {
   await using dir = await tempDir();
   const { home, named } = await setUp(dir.path);
-  assert.equal(await withdrawProjectTrust(home, (await named("notes"))!), false);
+  assert.equal(await withdrawProjectTrust(home, (await named("notes"))!, {}), false);
   await trustProjectSkill(home, (await named("notes"))!, () => Promise.resolve(true));
-  assert.equal(await withdrawProjectTrust(home, (await named("notes"))!), true);
+  assert.equal(await withdrawProjectTrust(home, (await named("notes"))!, {}), true);
   assert.equal((await named("notes"))!.trusted, false);
 });
