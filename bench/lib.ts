@@ -255,6 +255,19 @@ export function cpuModel(): string {
   }
 }
 
+/**
+ * A fresh scratch folder on a tmpfs (/dev/shm) where there is one, else under `fallback`: where
+ * the CPU-bound baselines write, so that no disk weighs on them.
+ */
+export function tmpfsDir(fallback: string): string {
+  try {
+    if (Deno.statSync("/dev/shm").isDirectory) {
+      return Deno.makeTempDirSync({ dir: "/dev/shm", prefix: "skills-bench-" });
+    }
+  } catch { /* no tmpfs */ }
+  return Deno.makeTempDirSync({ dir: fallback });
+}
+
 /** `ratio ≤ budget` against the row's baseline and, where it has one, its CPU-bound baseline. */
 export function withinRatio(value: Measured, budget: number, ...baselines: Measured[]): boolean {
   return baselines.every((b) => value.medianMs <= budget * b.medianMs);

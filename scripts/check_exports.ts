@@ -17,7 +17,7 @@
  *
  * Exceptions (kept small on purpose):
  * - src/cli/commands/*.ts: `help`, `parse`, `run`, `handlesInterrupt`, the contract of a
- *   command module, which src/cli/commands.ts loads by a computed specifier;
+ *   command module, which src/cli/registry/command_table.ts loads by a computed specifier;
  * - src/**\/mod.ts: `LAYER`, read by tests/architecture/house_test.ts through import();
  * - src/generated/: written by scripts/gen_bundled.ts, the same exports for every helper;
  * - entry points (their exports are the program's or the library's surface): the deno.json
@@ -31,7 +31,7 @@
 import { dirname, join, relative } from "node:path";
 import { moduleFacts } from "./export_scan.ts";
 
-/** A command module's contract, loaded through a computed specifier by src/cli/commands.ts. */
+/** A command module's contract, loaded through a computed specifier by cli/registry/command_table.ts. */
 const COMMAND_CONTRACT = new Set(["help", "parse", "run", "handlesInterrupt"]);
 const COMMAND_MODULE = /^src\/cli\/commands\/[^/]+\.ts$/;
 

@@ -5,10 +5,10 @@
  *
  * - src/cli/specs/all.ts: every spec in the order of `skills --help` (completions, the
  *   reference, tests);
- * - src/cli/command_index.ts: names, aliases and summaries, all that start-up reads;
- * - src/cli/command_modules.ts: a literal `import()` of each command module, which only
+ * - src/cli/registry/command_index.ts: names, aliases and summaries, all that start-up reads;
+ * - src/cli/commands/all.ts: a literal `import()` of each command module, which only
  *   src/binary.ts imports, so the bundle and `deno compile` embed every command while
- *   `deno run` never walks them (see commands.ts).
+ *   `deno run` never walks them (see registry/command_table.ts).
  *
  * Run by `deno task gen` (a dependency of every task that runs the CLI or the tests);
  * writes only what changed. `--check` writes nothing and exits 1 when a file is stale.
@@ -97,12 +97,12 @@ ${rows.join("\n")}
 }
 
 export function renderModules(found: readonly Found[]): string {
-  const rows = found.map((f) => `  ${f.file}: () => import("./commands/${f.file}.ts"),`);
+  const rows = found.map((f) => `  ${f.file}: () => import("./${f.file}.ts"),`);
   return `${HEADER}
 // Literal imports of every command module, for the bundle and the compiled binary (see
-// commands.ts): a bundler embeds exactly what it can see. Keyed like COMMANDS.
+// registry/command_table.ts): a bundler embeds exactly what it can see. Keyed like COMMANDS.
 
-import type { CommandLoader } from "./commands.ts";
+import type { CommandLoader } from "../registry/command_table.ts";
 
 export const COMMAND_MODULES: Readonly<Record<string, CommandLoader>> = {
 ${rows.join("\n")}
@@ -115,8 +115,8 @@ export async function renderRegistry(cli = CLI): Promise<[string, string][]> {
   const found = await findSpecs(cli);
   return [
     ["src/cli/specs/all.ts", renderAll(found)],
-    ["src/cli/command_index.ts", renderIndex(found)],
-    ["src/cli/command_modules.ts", renderModules(found)],
+    ["src/cli/registry/command_index.ts", renderIndex(found)],
+    ["src/cli/commands/all.ts", renderModules(found)],
   ];
 }
 

@@ -9,8 +9,8 @@
  * stale. Markdown goes through `deno fmt` so the committed file is the formatted one.
  */
 
-import { renderTopLevelHelp } from "../src/cli/commands.ts";
-import { COMMAND_INDEX } from "../src/cli/command_index.ts";
+import { renderTopLevelHelp } from "../src/cli/registry/command_table.ts";
+import { COMMAND_INDEX } from "../src/cli/registry/command_index.ts";
 import { renderHelp } from "../src/cli/spec.ts";
 import { SPECS } from "../src/cli/specs/all.ts";
 import { renderAgentTable, renderPeerDifferences } from "../src/core/agents.ts";
@@ -119,12 +119,28 @@ export function renderHelpSnapshots(): Map<string, string> {
   return snapshots;
 }
 
-/** The files whose `--allow-run=` lists are the binary's: the tasks and the setup guide. */
+/** The files holding the binary's `--allow-run=` list: its tasks and the setup guide. */
 export const PROGRAM_LIST_FILES = ["deno.json", "docs/setup.md"];
 
-/** `text` with every `--allow-run=…` list made the binary's (the languages' runners and ours). */
-export function withProgramLists(text: string): string {
-  return text.replace(/--allow-run=[\w,.-]+/g, `--allow-run=${allowedPrograms().join(",")}`);
+/** The tasks of deno.json that run the CLI with the binary's permissions (not the build's). */
+const BINARY_TASKS = ["skills", "compile"];
+
+/**
+ * `text` (of `file`) with the binary's `--allow-run=…` lists made the languages' runners and
+ * ours: in deno.json the binary's tasks only (a build script keeps its own), elsewhere every
+ * list.
+ */
+export function withProgramLists(file: string, text: string): string {
+  const list = `--allow-run=${allowedPrograms().join(",")}`;
+  const binary = (command: string) => command.replace(/--allow-run=[\w,.-]+/g, list);
+  if (file !== "deno.json") return binary(text);
+  const tasks = JSON.parse(text).tasks as Record<string, { command: string }>;
+  let out = text;
+  for (const task of BINARY_TASKS) {
+    const command = tasks[task]!.command;
+    out = out.replace(JSON.stringify(command), JSON.stringify(binary(command)));
+  }
+  return out;
 }
 
 /** Writes the help snapshots afresh, removing those of commands that are gone. */
@@ -148,7 +164,7 @@ if (import.meta.main) {
   }
   for (const file of PROGRAM_LIST_FILES) {
     const path = new URL(file, root);
-    await Deno.writeTextFile(path, withProgramLists(await Deno.readTextFile(path)));
+    await Deno.writeTextFile(path, withProgramLists(file, await Deno.readTextFile(path)));
   }
   await writeHelpSnapshots(root);
 }

@@ -1,7 +1,7 @@
 /**
  * verdaccio, a real npm registry, installed from npm into a cache folder so the npm-source
  * tests publish to and install from the real thing on a loopback port
- * (tests/e2e/npm_source_test.ts, tests/helpers/npm_registry.ts). The version is pinned.
+ * (tests/e2e/sources/npm_source_test.ts, tests/helpers/npm_registry.ts). The version is pinned.
  *
  *   deno run -A scripts/npm_registry.ts      # install (once; .ci/run does this) and print the path
  *

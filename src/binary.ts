@@ -4,8 +4,8 @@
  * literal specifiers so the bundler embeds them all.
  */
 
-import { COMMAND_MODULES } from "./cli/command_modules.ts";
-import { useCommandLoaders } from "./cli/commands.ts";
+import { COMMAND_MODULES } from "./cli/commands/all.ts";
+import { useCommandLoaders } from "./cli/registry/command_table.ts";
 import { useYamlLoader } from "./core/manifest/frontmatter.ts";
 import { main } from "./main.ts";
 

@@ -2,8 +2,8 @@
  * Entry point: argv → command. The ONLY place that calls Deno.exit (DESIGN §2).
  */
 
-import { COMMAND_INDEX } from "./cli/command_index.ts";
-import { readInvocation, renderTopLevelHelp } from "./cli/commands.ts";
+import { COMMAND_INDEX } from "./cli/registry/command_index.ts";
+import { readInvocation, renderTopLevelHelp } from "./cli/registry/command_table.ts";
 import {
   exitCodeFor,
   isSkillError,

@@ -19,6 +19,7 @@ import {
   measureAlternately,
   type Measured,
   measurePair,
+  tmpfsDir,
   withinRatio,
 } from "../lib.ts";
 import { COLLECTION_SKILLS, writePublicCollection } from "../fixtures/public_collection.ts";
@@ -132,16 +133,6 @@ function cpuCloneSpec(shm: string, url: string, tag: string): (run: number) => C
 
 const CPU_CLONE = "the same clone, core.fsync=none, into tmpfs";
 
-/** A scratch folder on a tmpfs (/dev/shm), else in the bench's scratch folder. */
-function tmpfsScratch(ctx: BenchContext): string {
-  try {
-    if (Deno.statSync("/dev/shm").isDirectory) {
-      return Deno.makeTempDirSync({ dir: "/dev/shm", prefix: "skills-bench-" });
-    }
-  } catch { /* no tmpfs */ }
-  return Deno.makeTempDirSync({ dir: ctx.tmp });
-}
-
 /**
  * `skills add` of `url` against the clone and the CPU-bound clone, sampled in turn; the
  * target holds against both, so neither a slow disk nor a fast one decides it.
@@ -154,7 +145,7 @@ async function row(
   budget = 2.5,
 ): Promise<BenchRow> {
   const tag = name.replace(/\W+/g, "-");
-  const shm = tmpfsScratch(ctx);
+  const shm = tmpfsDir(ctx.tmp);
   const [baseline, cpuBaseline, value] = await measureAlternately([
     cloneSpec(ctx, url, tag),
     cpuCloneSpec(shm, url, tag),

@@ -9,5 +9,14 @@
 
 export const LAYER = {
   owns: "agent",
-  mayImport: ["core", "runtime/os", "runtime/store", "runtime/catalog", "runtime/exec"],
+  mayImport: [
+    "core",
+    "runtime/os",
+    "runtime/store",
+    "runtime/catalog",
+    "runtime/exec",
+    "runtime/services",
+  ],
+  // Its folders, bottom first: each imports only those before it (tests/architecture).
+  folders: ["agent", "agent/surface", "agent/library", "agent/chat", "agent/eval"],
 } as const;

@@ -9,7 +9,7 @@
  */
 
 import { UsageError } from "../core/errors.ts";
-import type { ParsedCommon } from "./command_module.ts";
+import type { ParsedCommon } from "./registry/command_module.ts";
 import { type CommandSpec, COMMON_FLAGS, type PositionalSpec, renderHelp } from "./spec.ts";
 
 interface OptionDef {

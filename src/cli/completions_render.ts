@@ -4,7 +4,7 @@
  * flag values complete to. Bash and zsh here, fish in completions_fish.ts.
  */
 
-import { GLOBAL_FLAGS } from "./commands.ts";
+import { GLOBAL_FLAGS } from "./registry/command_table.ts";
 import { type CommandSpec, COMMON_FLAGS, type FlagSpec } from "./spec.ts";
 
 export interface CompletionFlag {

@@ -2,14 +2,14 @@
  * What a command declaration looks like, and the `--help` text rendered from one. Each
  * command is declared once, as plain data in src/cli/specs/<name>.ts, and everything else
  * is derived from it: its parser (args.ts), its `--help` (renderHelp, below), the command
- * table, top-level help and typo suggestions (commands.ts, through command_index.ts, which
- * is generated from the specs by scripts/gen_commands.ts so that start-up loads none of
+ * table, top-level help and typo suggestions (registry/command_table.ts, through
+ * registry/command_index.ts, which is generated from the specs by scripts/gen_commands.ts so that start-up loads none of
  * them), typed option values (a flag's `parse`, args.ts; the command's options are
  * inferred through `defineCommand`) and the shell completions (completions_render.ts,
  * completions_fish.ts).
  */
 
-import { type FlagLine, flagTable } from "./commands.ts";
+import { type FlagLine, flagTable } from "./registry/command_table.ts";
 
 /** A flag: its label and help line (FlagLine), and how it parses and completes. */
 export interface FlagSpec extends FlagLine {

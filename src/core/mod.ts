@@ -9,4 +9,19 @@
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */
 
-export const LAYER = { owns: "core", mayImport: ["generated"] } as const;
+export const LAYER = {
+  owns: "core",
+  mayImport: ["generated"],
+  // Its folders, bottom first: each imports only those before it (tests/architecture).
+  folders: [
+    "core/scripts",
+    "core",
+    "core/policy",
+    "core/manifest",
+    "core/sources",
+    "core/records",
+    "core/audit/flow",
+    "core/audit",
+    "core/governance",
+  ],
+} as const;

@@ -149,6 +149,98 @@ Deno.test("the stack rule refuses a planted upward import and a module out of th
   ]);
 });
 
+/** `core/audit/flow` → `core`; `runtime/exec/spawn` → `runtime/exec`: whose folders are ordered. */
+function topFolderOf(folder: string): string {
+  const parts = folder.split("/");
+  return parts.slice(0, parts[0] === "runtime" ? 2 : 1).join("/");
+}
+
+/** Each top-level folder's declared order of its folders (`LAYER.folders`, bottom first). */
+async function folderOrders(): Promise<Map<string, readonly string[]>> {
+  const declared = new Map<string, readonly string[]>();
+  for (const file of walk(SRC).filter((f) => f.endsWith("/mod.ts"))) {
+    const { LAYER } = await import(`file://${file}`);
+    if (LAYER?.folders !== undefined) declared.set(LAYER.owns, LAYER.folders);
+  }
+  return declared;
+}
+
+/** Every folder of src/ that holds modules, from src/ (`core/audit/flow`), generated aside. */
+function moduleFolders(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const folders = new Set([...graph.keys()].map((file) => dirname(file).slice("src/".length)));
+  return [...folders].filter((f) => f !== "" && f !== "src" && !f.startsWith("generated"));
+}
+
+/**
+ * Where the folders inside one top-level folder (core, agent, cli, runtime/exec) break the
+ * order it declares: a top-level folder of several folders that declares none or leaves one
+ * out, and an import from a folder to one not below it — so no two of them import each
+ * other, and no circle runs through three.
+ */
+function folderOrderViolations(
+  graph: ReadonlyMap<string, readonly string[]>,
+  orders: ReadonlyMap<string, readonly string[]>,
+): string[] {
+  const problems: string[] = [];
+  const byTop = Map.groupBy(moduleFolders(graph), topFolderOf);
+  for (const [top, folders] of byTop) {
+    const order = orders.get(top);
+    if (order === undefined) {
+      if (folders.length > 1) {
+        problems.push(`${top} holds ${folders.length} folders and declares no order`);
+      }
+      continue;
+    }
+    for (const folder of folders) {
+      if (!order.includes(folder)) problems.push(`${folder} is not in ${top}'s order`);
+    }
+  }
+  const folderOf = (file: string) => dirname(file).slice("src/".length);
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    const order = orders.get(topFolderOf(from));
+    if (order === undefined || !order.includes(from)) continue;
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to === from || topFolderOf(to) !== topFolderOf(from)) continue;
+      if (order.indexOf(to) > order.indexOf(from) || !order.includes(to)) {
+        problems.push(`${file} → ${target} (${to} is not below ${from})`);
+      }
+    }
+  }
+  return problems.sort();
+}
+
+Deno.test("the folders inside core, agent, cli and runtime/exec import only down their declared order", async () => {
+  const orders = await folderOrders();
+  for (const top of ["core", "agent", "cli", "runtime/exec"]) {
+    assert.ok(orders.has(top), `${top} declares the order of its folders`);
+  }
+  assert.deepEqual(folderOrderViolations(importGraph(), orders), []);
+});
+
+Deno.test("the folder-order rule refuses two folders that import each other, and one left out", () => {
+  const orders = new Map([["core", ["core", "core/policy", "core/manifest"]]]);
+  const layered = new Map([
+    ["src/core/errors.ts", []],
+    ["src/core/policy/env_policy.ts", ["src/core/errors.ts"]],
+    ["src/core/manifest/manifest.ts", ["src/core/policy/env_policy.ts", "src/core/errors.ts"]],
+  ]);
+  assert.deepEqual(folderOrderViolations(layered, orders), []);
+  const planted = new Map([
+    ...layered,
+    ["src/core/policy/env_policy.ts", ["src/core/manifest/manifest.ts"]],
+    ["src/core/records/scope.ts", ["src/core/errors.ts"]],
+    ["src/agent/surface/tools.ts", ["src/agent/library/library.ts"]],
+    ["src/agent/library/library.ts", ["src/agent/surface/tools.ts"]],
+  ]);
+  assert.deepEqual(folderOrderViolations(planted, orders), [
+    "agent holds 2 folders and declares no order",
+    "core/records is not in core's order",
+    "src/core/policy/env_policy.ts → src/core/manifest/manifest.ts (core/manifest is not below core/policy)",
+  ]);
+});
+
 Deno.test("no import circle between source files", () => {
   const graph = importGraph();
   const state = new Map<string, "open" | "done">();
@@ -368,14 +460,14 @@ function commandRuleViolations(cli: string): string[] {
       .map((e) => e.name.slice(0, -3)).sort();
   const specs = names("specs");
   const commands = names("commands");
-  const modules = Deno.readTextFileSync(join(cli, "command_modules.ts"));
-  const index = Deno.readTextFileSync(join(cli, "command_index.ts"));
+  const modules = Deno.readTextFileSync(join(cli, "commands", "all.ts"));
+  const index = Deno.readTextFileSync(join(cli, "registry", "command_index.ts"));
   const problems: string[] = [];
   for (const name of new Set([...specs, ...commands])) {
     if (!specs.includes(name)) problems.push(`commands/${name}.ts has no specs/${name}.ts`);
     if (!commands.includes(name)) problems.push(`specs/${name}.ts has no commands/${name}.ts`);
-    if (!modules.includes(`import("./commands/${name}.ts")`)) {
-      problems.push(`${name} is missing from the generated command_modules.ts`);
+    if (!modules.includes(`import("./${name}.ts")`)) {
+      problems.push(`${name} is missing from the generated commands/all.ts`);
     }
     if (!index.includes(`name: ${JSON.stringify(name)},`)) {
       problems.push(`${name} is missing from the generated command_index.ts`);
@@ -427,9 +519,9 @@ Deno.test("the command rule fails on a planted hand-written parser and an unregi
         Deno.copyFileSync(join(SRC, "cli", dir, entry.name), join(cli, dir, entry.name));
       }
     }
-    for (const file of ["command_modules.ts", "command_index.ts"]) {
-      Deno.copyFileSync(join(SRC, "cli", file), join(cli, file));
-    }
+    Deno.mkdirSync(join(cli, "registry"));
+    const index = join("registry", "command_index.ts");
+    Deno.copyFileSync(join(SRC, "cli", index), join(cli, index));
     assert.deepEqual(commandRuleViolations(cli), []);
 
     // A command that reads its argv by hand again, as commands did before defineCommand.
@@ -458,7 +550,7 @@ export async function run() {
 `,
     );
     assert.deepEqual(commandRuleViolations(cli), [
-      "hello is missing from the generated command_modules.ts",
+      "hello is missing from the generated commands/all.ts",
       "hello is missing from the generated command_index.ts",
       "commands/list.ts: help and parse must come from defineCommand(listSpec, …)",
       "commands/list.ts parses its own arguments (renderHelp()",
@@ -669,14 +761,19 @@ Deno.test("the stale-marker rule refuses a reason on a short function and keeps 
 
 /**
  * Where one file name is used in src/ for more than one thing: every name once, but for
- * `mod.ts` and a command's name, which its spec (cli/specs), its module (cli/commands) and
- * the one runtime module it is named after (runtime/workflows/remove.ts) share.
+ * `mod.ts`, the generated `all.ts` of each one-per-command folder (every spec, every
+ * command module) and a command's name, which its spec (cli/specs), its module
+ * (cli/commands) and the one runtime module it is named after (runtime/workflows/remove.ts)
+ * share.
  */
 function nameClashes(paths: readonly string[], commands: ReadonlySet<string>): string[] {
   const byName = new Map<string, string[]>();
   for (const path of paths) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     if (name === "mod.ts") continue;
+    if (name === "all.ts" && ONE_PER_COMMAND.includes(path.slice(0, path.lastIndexOf("/")))) {
+      continue;
+    }
     byName.set(name, [...(byName.get(name) ?? []), path]);
   }
   const clashes: string[] = [];

@@ -54,4 +54,8 @@ export const RUNTIME_E2E_COVERED: Readonly<Record<string, string>> = {
   "src/runtime/workflows/update_steps.ts": "tests/e2e/lifecycle/update_precision_test.ts",
   "src/runtime/workspace/finish.ts": "tests/hardening/workspace/workspace_test.ts",
   "src/runtime/workspace/types.ts": "tests/hardening/workspace/workspace_test.ts",
+  "src/runtime/services/control.ts": "tests/e2e/run/background_service_test.ts",
+  "src/runtime/services/relay.ts": "tests/hardening/sandbox/services_test.ts",
+  "src/runtime/services/start.ts": "tests/e2e/run/background_service_test.ts",
+  "src/runtime/services/supervisor.ts": "tests/e2e/run/background_service_test.ts",
 };

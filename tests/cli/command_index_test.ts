@@ -1,5 +1,5 @@
 /**
- * The command registry (src/cli/specs/all.ts, command_index.ts, command_modules.ts) is
+ * The command registry (src/cli/specs/all.ts, registry/command_index.ts, commands/all.ts) is
  * generated from the spec files by scripts/gen_commands.ts: start-up reads the names,
  * aliases and summaries of command_index.ts instead of loading every spec. These tests fail
  * when a file is stale (`deno task gen` rewrites them) and show the generator refusing a
@@ -7,8 +7,8 @@
  */
 
 import { join } from "node:path";
-import { COMMAND_INDEX } from "../../src/cli/command_index.ts";
-import { COMMAND_MODULES } from "../../src/cli/command_modules.ts";
+import { COMMAND_INDEX } from "../../src/cli/registry/command_index.ts";
+import { COMMAND_MODULES } from "../../src/cli/commands/all.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";
 import { findSpecs, renderRegistry } from "../../scripts/gen_commands.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";

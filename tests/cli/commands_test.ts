@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { COMMANDS } from "../../src/cli/commands.ts";
-import { COMMAND_MODULES } from "../../src/cli/command_modules.ts";
+import { COMMANDS } from "../../src/cli/registry/command_table.ts";
+import { COMMAND_MODULES } from "../../src/cli/commands/all.ts";
 
 // The bundle and the binary load commands only through COMMAND_MODULES: a command missing
 // there would exist under `deno run` and fail in the shipped artifact.

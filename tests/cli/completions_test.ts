@@ -5,7 +5,7 @@ import { UsageError } from "../../src/core/errors.ts";
 import { parse } from "../../src/cli/commands/completions.ts";
 import { completionCommands, renderBash, renderZsh } from "../../src/cli/completions_render.ts";
 import { renderFish } from "../../src/cli/completions_fish.ts";
-import { COMMANDS } from "../../src/cli/commands.ts";
+import { COMMANDS } from "../../src/cli/registry/command_table.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";
 import { type CommandSpec, COMMON_FLAGS, HELP_FLAG } from "../../src/cli/spec.ts";
 import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
@@ -228,7 +228,7 @@ complete -p skills
     "sub",
     "kalshi-markets",
     "--yes",
-    "list ls lint link lock",
+    "list ls lint logs link lock",
     "advanced_greeting",
     "",
     "complete -F _skills skills",

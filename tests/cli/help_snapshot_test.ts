@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMMANDS } from "../../src/cli/commands.ts";
+import { COMMANDS } from "../../src/cli/registry/command_table.ts";
 import { VERSION } from "../../src/core/version.ts";
 import { runCli } from "../helpers/cli.ts";
 import { assertSnapshot } from "../helpers/snapshot.ts";

@@ -1,7 +1,11 @@
 /** `readInvocation()`: global options before the command, aliases, help, typos (pure). */
 import assert from "node:assert/strict";
-import { COMMAND_INDEX } from "../../src/cli/command_index.ts";
-import { editDistance, readInvocation, suggestCommands } from "../../src/cli/commands.ts";
+import { COMMAND_INDEX } from "../../src/cli/registry/command_index.ts";
+import {
+  editDistance,
+  readInvocation,
+  suggestCommands,
+} from "../../src/cli/registry/command_table.ts";
 import type { UsageError } from "../../src/core/errors.ts";
 
 /** The command an argv runs and the arguments it hands to that command's parse(). */

@@ -1,6 +1,6 @@
 /**
  * Start-up stays lazy with a generated registry: `deno run src/main.ts` sees no command
- * module (they are imported by computed paths, see commands.ts), `skills list` loads only
+ * module (they are imported by computed paths, see cli/registry/command_table.ts), `skills list` loads only
  * its own command and spec, and src/binary.ts (the bundle's and the binary's entry) sees
  * every one, so both artifacts embed them all.
  */

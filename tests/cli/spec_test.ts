@@ -2,10 +2,10 @@
 import assert from "node:assert/strict";
 import { DEFAULT_MAX_STEPS } from "../../src/agent/chat/chat_loop.ts";
 import { parseSpec } from "../../src/cli/args.ts";
-import { COMMANDS, findCommand, MISTAKEN_COMMANDS } from "../../src/cli/commands.ts";
+import { COMMANDS, findCommand, MISTAKEN_COMMANDS } from "../../src/cli/registry/command_table.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";
 import { chatSpec } from "../../src/cli/specs/chat.ts";
-import { flagTable } from "../../src/cli/commands.ts";
+import { flagTable } from "../../src/cli/registry/command_table.ts";
 import { type CommandSpec, COMMON_FLAGS, HELP_FLAG, renderHelp } from "../../src/cli/spec.ts";
 
 Deno.test("command names and aliases are unique, and `install` is not one of them", () => {

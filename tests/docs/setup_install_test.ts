@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, REPO_ROOT, tempDir } from "../helpers/cli.ts";
+import { baseEnv, REPO_ROOT, runProgram, tempDir } from "../helpers/cli.ts";
 import { fencedBlocks } from "./markdown.ts";
 
 /** The setup.md block that installs `skills` on PATH, as one shell script. */
@@ -20,30 +20,12 @@ async function installBlock(): Promise<string> {
   return block.lines.join("\n");
 }
 
-async function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(command, {
-    args,
-    cwd,
-    env: baseEnv(env),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-}
-
 /**
  * A fresh clone of this checkout as it stands: `git clone`, then the working tree's changes
  * to tracked files and its new (not ignored) files, so uncommitted work is what is tested.
  */
 async function freshClone(dest: string): Promise<void> {
-  const git = (args: string[], cwd = REPO_ROOT) => run("git", args, cwd, {});
+  const git = (args: string[], cwd = REPO_ROOT) => runProgram("git", args, cwd, {});
   const cloned = await git(["clone", "--quiet", REPO_ROOT, dest]);
   assert.equal(cloned.code, 0, cloned.stderr);
   const diff = await git(["diff", "HEAD", "--binary"]);
@@ -80,20 +62,20 @@ Deno.test("docs/setup.md's deno install block gives a working skills in a fresh 
     PATH: `${join(root, "bin")}:${denoDir}:${baseEnv().PATH}`,
     SKILLS_HOME: home,
   };
-  const installed = await run("bash", ["-euc", await installBlock()], clone, env);
+  const installed = await runProgram("bash", ["-euc", await installBlock()], clone, env);
   assert.equal(installed.code, 0, installed.stderr);
   const skills = join(root, "bin", "skills");
 
-  const list = await run(skills, ["list"], tmp.path, env);
+  const list = await runProgram(skills, ["list"], tmp.path, env);
   assert.equal(list.code, 0, list.stderr);
   assert.match(list.stdout, /hello-extended/);
-  const check = await run(skills, ["check"], tmp.path, env);
+  const check = await runProgram(skills, ["check"], tmp.path, env);
   assert.doesNotMatch(check.stderr, /Module not found|Unexpected error/);
   assert.equal(check.code, 0, check.stderr);
 
   // A generated module gone (a pull without `deno task gen`): said plainly, no stack trace.
   await Deno.remove(join(clone, "src", "generated", "bundled_index.ts"));
-  const broken = await run(skills, ["list"], tmp.path, env);
+  const broken = await runProgram(skills, ["list"], tmp.path, env);
   assert.equal(broken.code, 1);
   assert.match(
     broken.stderr,

@@ -126,6 +126,25 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   };
 }
 
+/** Runs `command` in `cwd` with only the base environment plus `env`; its exit code and output. */
+export async function runProgram(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const output = await new Deno.Command(command, {
+    args,
+    cwd,
+    env: baseEnv(env),
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
 /** A run's `--json` output, once the run is known to have succeeded (exit 0). */
 export function okJson(result: CliResult) {
   assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);

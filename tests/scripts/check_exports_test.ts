@@ -110,15 +110,14 @@ Deno.test("check_exports exempts command contracts, LAYER and entry points, noth
           "export const handlesInterrupt = true;",
           "export interface ListOptions {}",
         ].join("\n"),
-        "src/cli/command_modules.ts":
-          'export const M = { list: () => import("./commands/list.ts") };',
+        "src/cli/commands/all.ts": 'export const M = { list: () => import("./list.ts") };',
         "src/core/mod.ts": "export const LAYER = {};\nexport const OTHER = 1;",
         "src/main.ts": "export function main() {}",
       },
       ["src/main.ts"],
     ),
     [
-      "src/cli/command_modules.ts:M",
+      "src/cli/commands/all.ts:M",
       "src/cli/commands/list.ts:ListOptions",
       "src/core/mod.ts:OTHER",
     ],

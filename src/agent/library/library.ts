@@ -61,6 +61,13 @@ export interface OpenSkillsOptions {
    * whether to apply them; false writes nothing. Without it the changes are applied.
    */
   reviewWorkspace?: ToolSurfaceOptions["reviewWorkspace"];
+  /**
+   * Grants the model services (`service_start`, `service_list`, `service_stop`): the scripts
+   * active skills declare in `permissions.services` keep running in their sandbox, their
+   * loopback ports served on 127.0.0.1, until stopped, idle or at their lifetime. Needs
+   * `workspace`. Default: the environment's SKILLS_ALLOW_SERVICES.
+   */
+  allowServices?: boolean;
   /** Warnings and debug lines (toolset problems, script runs). */
   log?: (message: string) => void;
 }
@@ -176,6 +183,7 @@ export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skill
     allowUntrusted: options.allowUntrusted === true,
     ...(options.workspace ? { cwd: options.workspace } : {}),
     ...(options.reviewWorkspace ? { reviewWorkspace: options.reviewWorkspace } : {}),
+    ...(options.allowServices === undefined ? {} : { allowServices: options.allowServices }),
     ...(options.log ? { log: options.log } : {}),
   });
   return new SkillSet(surface, openedByPath, catalogWatch);

@@ -14,6 +14,10 @@ export const BASELINE_TOOLS: ReadonlySet<string> = new Set([
   "script_help",
   "script_run",
   "call_skill_tool",
+  // Present only with the user's grant of services (agent/services).
+  "service_start",
+  "service_list",
+  "service_stop",
 ]);
 
 export const TOOL_NOT_ALLOWED = "TOOL_NOT_ALLOWED" satisfies ErrorCode;

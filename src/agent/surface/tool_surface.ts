@@ -81,6 +81,12 @@ export interface ToolSurfaceOptions {
    */
   reviewWorkspace?: ScriptDeps["review"];
   /**
+   * The user's grant of services to the model (agent/services: `service_start`, `_list`,
+   * `_stop`, for the scripts active skills declare in `permissions.services`); unset, the
+   * environment's SKILLS_ALLOW_SERVICES decides.
+   */
+  allowServices?: boolean;
+  /**
    * The library: a stored skill's toolset tools are documented on activation and called
    * through `call_skill_tool`, never listed one by one, so the tools a program hands to one
    * AI SDK call (built before any activation) reach them.

@@ -52,6 +52,11 @@ import type {
 } from "./tool_surface.ts";
 import { callVirtualTool, dispatchTarget, renderSkillTools } from "./virtual_tools.ts";
 import { skillToolDefinitions } from "./tool_definitions.ts";
+import {
+  callServiceTool,
+  servicesGranted,
+  serviceToolDefinitions,
+} from "../services/service_tools.ts";
 import { modelCanInvoke, userCanInvoke, withArguments } from "./invocation.ts";
 
 /** OpenAI and Anthropic both limit tool names to 64 characters of `[A-Za-z0-9_-]`. */
@@ -93,6 +98,9 @@ class SkillToolSurface implements ToolSurface {
   readonly #listeners = new Set<() => void>();
   #policy: AllowedToolsPolicy | null = null;
   #closed = false;
+
+  /** The services this surface's model started: the only ones it may stop. */
+  readonly #startedServices = new Set<string>();
 
   constructor(options: ToolSurfaceOptions) {
     this.#options = options;
@@ -146,6 +154,11 @@ class SkillToolSurface implements ToolSurface {
       ...offered.map((s) => s.canonical),
       ...virtual.map((v) => v.name),
     ], this.#options.toolsetsThroughDispatcher === true);
+    // The model's service tools: with the user's grant, for skills that declare services.
+    const declared = this.#skills.some((s) => (s.manifest.services?.length ?? 0) > 0);
+    if (declared && servicesGranted(this.#options.env, this.#options.allowServices)) {
+      this.#baseTools.push(...serviceToolDefinitions());
+    }
     this.#systemPrompt = buildSystemPrompt([
       ...offered.map((s) => ({
         name: s.canonical,
@@ -301,6 +314,16 @@ class SkillToolSurface implements ToolSurface {
           const { canonical } = skill.record;
           const deps = this.#scriptDeps(options);
           return await scriptRun(this.#catalog, canonical, a.scriptName, a.args, a.json, deps);
+        });
+      case "service_start":
+      case "service_list":
+      case "service_stop":
+        return await callServiceTool(name, args, {
+          home: this.#options.home,
+          env: this.#options.env,
+          cwd: this.#options.cwd,
+          activeSkill: (skill) => this.#activeSkill(skill),
+          started: this.#startedServices,
         });
     }
     const mounted = this.#mounted.get(name)!;

@@ -3,7 +3,7 @@
 import { inert } from "../../core/terminal_text.ts";
 import type { Context } from "../../core/io.ts";
 import { listServices } from "../../runtime/services/control.ts";
-import type { ListedService } from "../../runtime/services/state.ts";
+import { type ListedService, pendingChanges } from "../../runtime/services/state.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { psSpec } from "../specs/ps.ts";
@@ -50,6 +50,8 @@ function asJson(service: ListedService) {
     idle_seconds: service.idle_seconds,
     max_seconds: service.max_seconds,
     declared: service.declared ?? null,
+    // The receipt so far: what it wrote outside its live folders, applied when it stops.
+    pending: service.alive ? pendingChanges(service) ?? null : null,
     ended_at: service.ended_at ?? null,
     end_reason: service.end_reason ?? null,
     receipt: service.receipt ?? null,
@@ -92,6 +94,15 @@ function describe(service: ListedService): string {
         : `; writes live: ${service.live.map((dir) => inert(dir)).join(", ")}`
     }`,
   ];
+  const pending = service.alive ? pendingChanges(service, 5) : undefined;
+  if (pending !== undefined && pending.total > 0) {
+    const more = pending.total > pending.paths.length ? `, … (${pending.total} in all)` : "";
+    lines.push(
+      `  written so far, applied when it stops: ${
+        pending.paths.map((p) => inert(p)).join(", ")
+      }${more}`,
+    );
+  }
   const changes = receiptChanges(service.receipt);
   if (changes !== undefined) lines.push(`  applied when it stopped: ${changes}`);
   return `${head}${lines.join("\n")}\n`;

@@ -259,21 +259,13 @@ function finishJson(
   return isSkillError(error) ? error.exitCode : exitCodeFor(envelope);
 }
 
-/** Seconds a service may stay idle, and live at most, unless the flags or the variables say. */
-const DEFAULT_IDLE_SECONDS = 4 * 3600;
-const DEFAULT_MAX_SECONDS = 24 * 3600;
-
 /**
  * `--background`: the script started as a service (runtime/services/start.ts); once it is up,
  * what it printed so far, then its id and each URL on the host (stdout: the agent reads them),
  * or one JSON document with `--json`.
  */
 async function runInBackground(options: RunOptions, ctx: Context, home: string): Promise<number> {
-  const { startService } = await import("../../runtime/services/start.ts");
-  const seconds = (flag: number | undefined, name: string, fallback: number) => {
-    const raw = Number(ctx.env[name]);
-    return flag ?? (Number.isFinite(raw) && raw > 0 ? raw : fallback);
-  };
+  const { serviceLimits, startService } = await import("../../runtime/services/start.ts");
   const started = await startService({
     skill: options.skill,
     script: options.script,
@@ -283,8 +275,7 @@ async function runInBackground(options: RunOptions, ctx: Context, home: string):
     allowNet: options.allowNet,
     write: options.write.map((path) => resolve(ctx.cwd, path)),
     readOnly: options.readOnly,
-    idleSeconds: seconds(options.idleSeconds, "SKILLS_SERVICE_IDLE", DEFAULT_IDLE_SECONDS),
-    maxSeconds: seconds(options.maxSeconds, "SKILLS_SERVICE_LIFETIME", DEFAULT_MAX_SECONDS),
+    ...serviceLimits(ctx.env, options),
   }, { home, env: ctx.env });
   const { state, urls, output } = started;
   if (state.declared === false) {

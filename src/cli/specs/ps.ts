@@ -10,7 +10,8 @@ export const psSpec = {
   usage: ["ps [--all] [--json]"],
   description: `List the services started with \`skills run --background\`: each one's id, skill,
 script, the URLs of its ports on this machine (http://127.0.0.1:PORT/), how long it has
-run and what it may write live. A service is running only while its supervisor process
+run, what it may write live and what it has written so far elsewhere (its receipt so
+far: applied to the workspace when it stops). A service is running only while its supervisor process
 is: one whose process is gone, or that a reboot ended, is listed as ended, never as
 running.`,
   flags: {

@@ -20,6 +20,7 @@ import type { AstId } from "./owasp_ast.ts";
 import { analyzeFlows, type Flow } from "./flow/flow.ts";
 import { remoteInstructionSpots } from "./remote_instructions.ts";
 import { flowExcerpt, type FlowNote, flowSeverity, hostsNamed } from "./flow_findings.ts";
+import { cacheableFile, type FileFindings } from "./file_findings.ts";
 
 export interface AuditFile {
   /** Path inside the skill, `/`-separated (`SKILL.md`, `scripts/run.py`). */
@@ -122,14 +123,35 @@ export class SkillAudit {
     this.#facts = facts;
   }
 
-  add(file: AuditFile): void {
+  /**
+   * Adds one file. `known`: its findings as a cache keeps them (file_findings.ts; never
+   * SKILL.md's, which depend on the manifest too), used instead of reading it again. Returns
+   * the file's findings in that shape, for a cache to keep.
+   */
+  add(file: AuditFile, known?: FileFindings): FileFindings {
     this.#files++;
-    const { findings, notes } = auditFile(file, this.#facts);
-    this.#findings.push(...findings);
-    for (const [f, note] of notes) this.#notes.set(f, note);
+    const found = known !== undefined && cacheableFile(file)
+      ? known
+      : fileFindings(file, this.#facts);
+    for (const stored of found.findings) {
+      const rule = RULES_BY_ID.get(stored.rule)!;
+      const f: Finding = {
+        rule: rule.id,
+        ast: rule.ast,
+        severity: stored.severity,
+        title: rule.title,
+        explanation: rule.explanation,
+        file: file.path,
+        line: stored.line,
+        excerpt: stored.excerpt,
+      };
+      this.#findings.push(f);
+      if (stored.note !== undefined) this.#notes.set(f, stored.note);
+    }
     if (file.path === "SKILL.md") {
       for (const host of hostsNamed(new TextDecoder().decode(file.bytes))) this.#declared.add(host);
     }
+    return found;
   }
 
   report(): AuditReport {
@@ -165,6 +187,23 @@ interface Region {
   kind: FileKind;
   text: string;
   offset: number;
+}
+
+const RULES_BY_ID = new Map(AUDIT_RULES.map((rule) => [rule.id, rule]));
+
+/** One file's findings without its path, each with its flow note (file_findings.ts). */
+function fileFindings(
+  file: AuditFile,
+  input: Pick<AuditInput, "name" | "envPatterns" | "network">,
+): FileFindings {
+  const { findings, notes } = auditFile(file, input);
+  return {
+    findings: findings.map((f) => {
+      const note = notes.get(f);
+      const stored = { rule: f.rule, severity: f.severity, line: f.line, excerpt: f.excerpt };
+      return note === undefined ? stored : { ...stored, note };
+    }),
+  };
 }
 
 /** Every rule over one file: a binary by its class, a text file region by region. */

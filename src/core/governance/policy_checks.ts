@@ -24,10 +24,12 @@ export interface SourceLike {
 /**
  * The one form sources are matched in: `https://host/path` for any git remote (ssh, scp-like
  * and http forms too, `.git` dropped), `file:///path` for anything on this machine,
- * `oci://registry/repository`. Host names in lower case.
+ * `oci://registry/repository`, `npm:<package>` (npm names no host: a pattern names the package,
+ * `npm:@acme/*`, never a git host's). Host names in lower case.
  */
 export function sourceIdentity(source: SourceLike): string {
   if (source.type === "oci") return normalizedUrl(source.url);
+  if (source.type === "npm") return source.url.trim().toLowerCase();
   if (source.type === "local") return `file://${source.url}`;
   let url = source.url.trim();
   const scp = /^[\w.-]+@([^:/]+):(.+)$/.exec(url); // git@github.com:acme/repo.git

@@ -44,6 +44,13 @@ function purlOf(entry: LockedSkill): string | undefined {
     const sub = entry.source.subpath === "" ? "" : `#${entry.source.subpath}`;
     return `pkg:github/${repo.toLowerCase()}@${entry.commit}${sub}`;
   }
+  if (entry.source.type === "npm") {
+    const name = entry.source.url.replace(/^npm:/, "");
+    const version = entry.commit.split("@")[0]!;
+    const path = name.startsWith("@") ? `%40${name.slice(1)}` : name;
+    const sub = entry.source.subpath === "" ? "" : `#${entry.source.subpath}`;
+    return `pkg:npm/${path}@${encodeURIComponent(version)}${sub}`;
+  }
   if (entry.source.type === "oci") {
     const location = entry.source.url.replace(/^oci:\/\//, "");
     const name = location.split("/").pop()!.toLowerCase();

@@ -264,7 +264,7 @@ function metadata(strict: boolean): FieldRule<"metadata"> {
       warn(key, `${message} (not portable)`);
       if (matches(TEXT_LIST, v)) {
         // A list of text (ToolHive's requires) is kept as its lines, which is how a string
-        // of several values is written (requirements.ts reads either).
+        // of several values is written (core/sources/requirements.ts reads either).
         kept[k] = v.join("\n");
       } else if (v !== null && typeof v !== "object") {
         // Keep the value as written: `version: 1.0` is "1.0", not "1".

@@ -118,7 +118,7 @@ export function npmRevision(version: string, integrity: string | undefined): str
 }
 
 /** One version of a package document, as far as an install needs it. */
-export interface PackageVersion {
+interface PackageVersion {
   version: string;
   tarball: string;
   /** The SRI the tarball must match (`dist.integrity`, else `sha1-` from `dist.shasum`). */
@@ -216,7 +216,7 @@ function pinnedOrRanged(
 }
 
 /** A folder of a package that holds a skill, and the field that named it. */
-export interface PackageSkillFolder {
+interface PackageSkillFolder {
   /** Relative to the package root, `/`-separated ("" for a package that is one skill). */
   path: string;
   field: "agents.skills" | "agentskills" | "layout";

@@ -41,7 +41,7 @@ function withSlash(url: string): string {
 }
 
 /** `//host[:port]/path/` of a URL: the key npm files credentials under. */
-export function nerfDart(url: string): string {
+function nerfDart(url: string): string {
   const parsed = new URL(url);
   return `//${parsed.host}${withSlash(parsed.pathname)}`;
 }

@@ -8,7 +8,7 @@
  * - `metadata.requires` (ours): one requirement per line (or comma-separated), each a source
  *   as `skills add` takes it — `owner/repo@skill`, a git URL, `oci://…`, a website — and,
  *   after a space, an optional semver range for sources with versions (a git repository's
- *   tags: `^1.2`, `~1.2.0`, `>=1.0 <2`, `1.x`, `1.2.3`).
+ *   or an OCI repository's tags: `^1.2`, `~1.2.0`, `>=1.0 <2`, `1.x`, `1.2.3`).
  * - `toolhive.requires` (ToolHive's; a top-level key of its front matter, and also read under
  *   `metadata`, with its older `skillet.requires`): OCI references without a scheme, one
  *   string, one per line, or — as ToolHive writes it — a YAML list (`ghcr.io/org/base:v1`).

@@ -95,7 +95,7 @@ export async function installedAudit(
   if (kept !== undefined && kept.rules_version === AUDIT_RULES_VERSION && kept.digest === digest) {
     return { report: kept.report, refreshed: false };
   }
-  const report = await auditDir(entry.installed_path);
+  const report = await auditDir(entry.installed_path, undefined, { home, keep: true });
   await saveAuditRecord(home, entry.name_canonical, digest, report);
   return { report, refreshed: true };
 }

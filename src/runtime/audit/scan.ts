@@ -1,16 +1,32 @@
 /**
  * Reading a skill for the audit: every regular file it ships (`.git` aside), each up to
- * AUDIT_MAX_FILE_BYTES, symlinks never followed, then the rules of core/audit/engine.ts.
+ * AUDIT_MAX_FILE_BYTES, symlinks never followed, then the rules of core/audit/engine.ts on
+ * each file the audit cache (audit_cache.ts) does not already know by its bytes.
  * Synchronous reads: a thousand small files are a thousand tiny calls, where the per-call
  * cost of async ops would dominate.
  */
 
-import { join } from "../os/paths.ts";
+import { basename, join } from "../os/paths.ts";
+import { cacheableFile } from "../../core/audit/file_findings.ts";
+import { AuditCacheSession, fileKey } from "./audit_cache.ts";
 import { type AuditFile, type AuditReport, SkillAudit } from "../../core/audit/engine.ts";
 import { AUDIT_MAX_FILE_BYTES } from "../../core/audit/audit_rules.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
+
+interface AuditOptions {
+  /**
+   * `$SKILLS_HOME`, whose `.cache/audit/` keeps each skill's last audit by its files' bytes
+   * (audit_cache.ts); without it only this process's memory is used.
+   */
+  home?: string | undefined;
+  /**
+   * Keep this audit in that cache (`skills audit`); without it the cache is only read, so
+   * that an install or update that is refused leaves the skills home as it was.
+   */
+  keep?: boolean | undefined;
+}
 
 /** At most this many entries are walked (like validation's bound). */
 const MAX_ENTRIES = 20_000;
@@ -51,7 +67,11 @@ const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
  * otherwise SKILL.md is parsed here, and a broken one only loses the env-permission rule:
  * every file is scanned as text regardless.
  */
-export async function auditDir(dir: string, manifest?: ManifestFacts): Promise<AuditReport> {
+export async function auditDir(
+  dir: string,
+  manifest?: ManifestFacts,
+  options: AuditOptions = {},
+): Promise<AuditReport> {
   const info = lstatSyncOrNull(dir);
   if (info === null || !info.isDirectory || info.isSymlink) {
     throw new SkillError("not_found", `Cannot audit ${dir}: not a directory`);
@@ -69,6 +89,7 @@ export async function auditDir(dir: string, manifest?: ManifestFacts): Promise<A
     envPatterns: facts?.envPatterns,
     network: facts?.network,
   });
+  const cache = await AuditCacheSession.open(options.home, facts?.name ?? basename(dir));
   let total = 0;
   for (const path of paths) {
     const file = read(path);
@@ -81,8 +102,16 @@ export async function auditDir(dir: string, manifest?: ManifestFacts): Promise<A
         } MiB, too much to review`,
       );
     }
-    audit.add(file);
+    if (!cacheableFile(file)) {
+      audit.add(file);
+      continue;
+    }
+    const key = await fileKey(file);
+    const known = cache.get(key);
+    const found = audit.add(file, known);
+    if (known === undefined) cache.set(key, found);
   }
+  if (options.keep === true) cache.save();
   return audit.report();
 }
 

@@ -31,4 +31,6 @@ export const LAYER = {
     "runtime/governance",
     "runtime/workspace",
   ],
+  // Its folders, bottom first: each imports only those before it (tests/architecture).
+  folders: ["runtime/exec/languages", "runtime/exec/spawn", "runtime/exec"],
 } as const;

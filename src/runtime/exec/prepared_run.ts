@@ -88,7 +88,12 @@ export interface ScriptDeps {
    * sockets in `relayDir`, its `--write` folders live, and its diff applied when it is stopped
    * (by `skills stop`, its idle timeout or its lifetime) rather than discarded. Needs the sandbox.
    */
-  service?: { relayDir: string; maxPorts: number } | undefined;
+  service?: {
+    relayDir: string;
+    maxPorts: number;
+    /** The overlay's upper layer once it is made: what the service has written so far. */
+    onLayer?: ((upper: string) => void) | undefined;
+  } | undefined;
 }
 
 /**
@@ -367,6 +372,7 @@ export async function executeRun(
   // margin of 50 ms only ever over-reports, by a file changed just before the run.
   const started = Date.now() - 50;
   const layer = await openRunLayer(prepared, deps);
+  if (layer !== undefined) deps.service?.onLayer?.(layer.upper);
   let outcome: RunOutcome;
   try {
     outcome = await runScript({

@@ -105,7 +105,7 @@ async function auditInstalled(
       name: skill.canonical,
       label: skill.canonical,
       uriPrefix: fileUri(skill.dir),
-      report: await auditDir(skill.dir, skill.manifest),
+      report: await auditDir(skill.dir, skill.manifest, { home, keep: true }),
     };
   } catch (error) {
     if (!isSkillError(error) || error.code !== "not_found") throw error;
@@ -158,7 +158,7 @@ async function auditSource(
       uriPrefix: local === undefined
         ? (c.rel === "" ? "" : `${c.rel}/`)
         : prefixFor(local, ctx.cwd),
-      report: await auditDir(c.dir, facts),
+      report: await auditDir(c.dir, facts, { home, keep: true }),
     });
   }
   return out;

@@ -190,7 +190,11 @@ export async function planInstall<S extends Scope>(
       continue;
     }
     await removeIfExists(join(candidate.dir, ".git"));
-    const { audit, critical, risky } = await auditCandidate(candidate, options.allowRisky);
+    const { audit, critical, risky } = await auditCandidate(
+      candidate,
+      options.allowRisky,
+      scope.home,
+    );
     const manifested = candidate as Candidate & { manifest: Manifest };
     const { entry, digest } = await ledger.record(manifested, name, canonical, critical);
     const plan = { candidate, name, canonical, target, digest, entry, audit, risky };
@@ -488,8 +492,10 @@ async function sameInstall(
 async function auditCandidate(
   candidate: Candidate,
   allowRisky: boolean | undefined,
+  home: string,
 ): Promise<{ audit: AuditReport; critical: Finding[]; risky: Finding[] }> {
-  const audit = await auditDir(candidate.dir, candidate.manifest);
+  // Through the user's audit cache (runtime/audit/audit_cache.ts), in either scope.
+  const audit = await auditDir(candidate.dir, candidate.manifest, { home });
   const critical = criticalFindings(audit);
   return { audit, critical, risky: allowRisky === true ? [] : critical };
 }

@@ -48,7 +48,7 @@ import { trackedCommit } from "../git/fetch.ts";
 import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
-import { ociTagDigest } from "../oci/pull.ts";
+import { ociTagDigest, ociTags } from "../oci/pull.ts";
 import { indexedDigest } from "../web/fetch_web.ts";
 import { bestTag } from "../../core/sources/requirements.ts";
 import { webSource } from "../../core/sources/web_source.ts";
@@ -201,15 +201,11 @@ async function withinRanges(
   options: AssessOptions,
 ): Promise<RefRequest | undefined> {
   const source = skill.source;
-  if (!skill.ranges?.length || options.request !== undefined || source.type !== "git") {
-    return undefined;
-  }
-  const refs = await workspace.remoteRefs(source.url, source.transport).catch((error) => {
+  const tagged = source.type === "git" || source.type === "oci";
+  if (!skill.ranges?.length || options.request !== undefined || !tagged) return undefined;
+  const tags = await rangeTags(source, workspace).catch((error) => {
     throw inContext(`Cannot update skill '${skill.name}'`, error);
   });
-  const tags = [...refs.keys()]
-    .filter((name) => name.startsWith("refs/tags/") && !name.endsWith("^{}"))
-    .map((name) => name.slice("refs/tags/".length));
   const best = bestTag(skill.ranges, tags);
   if (best === undefined) {
     throw new SkillError(
@@ -220,6 +216,19 @@ async function withinRanges(
     );
   }
   return { kind: "tag", name: best };
+}
+
+/** The tags a dependency's ranges choose among: its git remote's, or its OCI repository's. */
+export async function rangeTags(
+  source: ResolvedSource,
+  workspace: Pick<PlannerWorkspace, "remoteRefs">,
+): Promise<string[]> {
+  if (source.type === "oci") return await ociTags(source.url);
+  if (source.type !== "git") return [];
+  const refs = await workspace.remoteRefs(source.url, source.transport);
+  return [...refs.keys()]
+    .filter((name) => name.startsWith("refs/tags/") && !name.endsWith("^{}"))
+    .map((name) => name.slice("refs/tags/".length));
 }
 
 /** The ranges a dependency's record keeps (`version_ranges` / `versionRanges`). */
@@ -480,7 +489,10 @@ export async function planUpdate<S extends Scope>(
   if (assessed.status === "moved") return plan({ kind: "moved", newSha: assessed.latest });
   const { fetched, dir } = assessed.found!;
   if (dir === null) throw missingSkillError(name, ledger.subpath);
-  const staged = await stageNewVersion(name, ledger, fetched, dir, workspace, options);
+  const staged = await stageNewVersion(name, ledger, fetched, dir, workspace, {
+    ...options,
+    auditHome: scope.home,
+  });
   const sameCommit = fetched.commit === null || fetched.commit.sha === tracked.commit;
   const request = options.request;
   // Pinned to the same commit again: nothing to do, whatever it followed before.
@@ -511,7 +523,7 @@ async function stageNewVersion<E>(
   fetched: Fetched,
   found: string,
   workspace: UpdateWorkspace,
-  options: PlanUpdateOptions,
+  options: PlanUpdateOptions & { auditHome: string },
 ): Promise<NonNullable<UpdatePlanOf<E>["staged"]>> {
   // A repository's fetch is shared by all its skills: this one's folder is copied out, so
   // that moving it into place never takes another skill's files along.
@@ -530,8 +542,13 @@ async function stageNewVersion<E>(
   );
   // Only what the new version adds is news: findings the one in use already had were
   // reviewed (or accepted) when it was installed.
-  const report = await auditDir(dir, manifest);
-  const before = await auditDir(ledger.target).catch(() => auditSkill({ files: [] }));
+  // The user's audit cache (runtime/audit/audit_cache.ts): the version in use was audited at
+  // its install, and the new one shares most of its files.
+  const cached = { home: options.auditHome };
+  const report = await auditDir(dir, manifest, cached);
+  const before = await auditDir(ledger.target, undefined, cached).catch(() =>
+    auditSkill({ files: [] })
+  );
   const added = auditAdded(before, report);
   const newCritical = added.findings.filter((f) => f.severity === "critical");
   const { entry, digest } = await ledger.record({

@@ -36,14 +36,14 @@ const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 const ABBREVIATED = "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8";
 
 /** What a fetch of a package gave: its revision and the skill folders written. */
-export interface FetchedPackage {
+interface FetchedPackage {
   /** `<version>@<integrity>` (the version alone for a package read from disk without one). */
   revision: string;
   skills: PackageSkills;
 }
 
 /** What is asked of a package: a range or dist-tag to follow, or a revision a record pins. */
-export interface PackageRequest {
+interface PackageRequest {
   range: string | undefined;
   revision: string | undefined;
 }

@@ -71,6 +71,9 @@ async function readCapped(
   return bytes;
 }
 
+/** A repository's tags read for a range at most (registries page them by 1,000 at most). */
+const MAX_TAGS = 20_000;
+
 export class RegistryClient {
   readonly base: string;
   readonly #registry: string;
@@ -177,6 +180,25 @@ export class RegistryClient {
     return manifests.filter((entry: { digest?: unknown }) =>
       typeof entry?.digest === "string" && /^sha256:[0-9a-f]{64}$/.test(entry.digest)
     );
+  }
+
+  /**
+   * A repository's tags (`/v2/<repo>/tags/list`), following the registry's `Link` pages; at
+   * most `MAX_TAGS` are read, so a registry cannot make a range's resolution run without end.
+   */
+  async listTags(repository: string): Promise<string[]> {
+    const tags: string[] = [];
+    let path: string | null = `/v2/${repository}/tags/list?n=1000`;
+    for (let page = 0; path !== null && page < 20 && tags.length < MAX_TAGS; page++) {
+      const response: Response = await this.#send(repository, "pull", path, {}, "tags", []);
+      const body = await response.json().catch(() => ({}));
+      if (Array.isArray(body?.tags)) {
+        tags.push(...body.tags.filter((t: unknown): t is string => typeof t === "string"));
+      }
+      const next = /<([^>]+)>;\s*rel="?next"?/.exec(response.headers.get("link") ?? "")?.[1];
+      path = next !== undefined && next.startsWith(`/v2/${repository}/tags/list`) ? next : null;
+    }
+    return tags.slice(0, MAX_TAGS);
   }
 
   /** A manifest by tag or digest, or null when the registry has none (404). */

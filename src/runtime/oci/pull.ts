@@ -223,6 +223,13 @@ export async function ociTagDigest(url: string, tag: string): Promise<string> {
   return (await client.getManifest(ref.repository, tag)).digest;
 }
 
+/** The tags of the repository an `oci://registry/repository` source names (for ranges). */
+export async function ociTags(url: string): Promise<string[]> {
+  const ref = parseOciReference(url);
+  const client = new RegistryClient({ registry: ref.registry });
+  return await client.listTags(ref.repository);
+}
+
 /** An index listing more skills than this is refused (each is a manifest and two blobs). */
 const MAX_INDEX_SKILLS = 1000;
 

@@ -4,6 +4,12 @@
  * such socket is served on the host's 127.0.0.1 — at the same port when it is free, else at
  * one the kernel picks — and every connection piped through. Only 127.0.0.1 is ever bound,
  * and only for a socket init made: the sandbox's network is otherwise as it was (none).
+ *
+ * The relay folder is writable inside the sandbox, so a script could swap a `<port>.sock` for a
+ * link to a socket of the host (a container daemon's) for the host to connect to. The host never
+ * connects through that folder: each socket is first hard-linked into a folder of the
+ * supervisor's own (a hard link names the entry itself, never where a symlink points, and no
+ * link crosses the sandbox's bind mount), and only an entry that is a socket there is used.
  */
 
 import { join } from "../os/paths.ts";
@@ -32,6 +38,7 @@ interface Served {
  */
 export function startPortRelay(
   relayDir: string,
+  heldDir: string,
   onChange: (ports: ServicePort[]) => void,
   onActivity: () => void,
 ): PortRelay {
@@ -47,12 +54,15 @@ export function startPortRelay(
     for (const [port, entry] of served) {
       if (present.has(port)) continue;
       stopServing(entry);
+      removeQuietly(join(heldDir, `${port}.sock`));
       served.delete(port);
       changed = true;
     }
     for (const port of present) {
       if (served.has(port)) continue;
-      const entry = serve(port, join(relayDir, `${port}.sock`), onActivity);
+      const held = holdSocket(join(relayDir, `${port}.sock`), join(heldDir, `${port}.sock`));
+      if (held === undefined) continue;
+      const entry = serve(port, held, onActivity);
       if (entry === undefined) continue;
       served.set(port, entry);
       changed = true;
@@ -88,6 +98,27 @@ function socketsIn(dir: string): Set<number> {
     }
   } catch { /* the folder is gone: the service ended */ }
   return ports;
+}
+
+/**
+ * The socket at `shared` hard-linked to `held` (in the supervisor's own folder), returned only
+ * when what it linked is a socket: a symlink planted in the shared folder links as a symlink and
+ * is refused, and nothing in the sandbox can change `held` afterwards.
+ */
+function holdSocket(shared: string, held: string): string | undefined {
+  removeQuietly(held);
+  try {
+    Deno.linkSync(shared, held);
+    if (Deno.lstatSync(held).isSocket) return held;
+  } catch { /* gone meanwhile, or not linkable */ }
+  removeQuietly(held);
+  return undefined;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch { /* none */ }
 }
 
 /** 127.0.0.1:`port` when it is free, else a port the kernel picks; undefined if neither. */

@@ -37,6 +37,28 @@ export interface StartedService {
 
 export type StartRequest = Omit<ServiceRequest, "id">;
 
+/** Seconds a service may stay idle, and live at most, unless asked otherwise. */
+const DEFAULT_IDLE_SECONDS = 4 * 3600;
+const DEFAULT_MAX_SECONDS = 24 * 3600;
+
+/**
+ * A service's idle timeout and lifetime: the flags given, else SKILLS_SERVICE_IDLE and
+ * SKILLS_SERVICE_LIFETIME (seconds), else 4 hours and a day.
+ */
+export function serviceLimits(
+  env: Readonly<Record<string, string>>,
+  given: { idleSeconds?: number | undefined; maxSeconds?: number | undefined } = {},
+): { idleSeconds: number; maxSeconds: number } {
+  const seconds = (flag: number | undefined, name: string, fallback: number) => {
+    const raw = Number(env[name]);
+    return flag ?? (Number.isFinite(raw) && raw > 0 ? raw : fallback);
+  };
+  return {
+    idleSeconds: seconds(given.idleSeconds, "SKILLS_SERVICE_IDLE", DEFAULT_IDLE_SECONDS),
+    maxSeconds: seconds(given.maxSeconds, "SKILLS_SERVICE_LIFETIME", DEFAULT_MAX_SECONDS),
+  };
+}
+
 /** Starts the service and waits until it is up; throws what ended it before it was. */
 export async function startService(
   request: StartRequest,
@@ -56,7 +78,7 @@ export async function startService(
 }
 
 /**
- * The argv that starts this same program: the compiled binary itself, or Deno running this
+ * The argv that starts the skills program: the compiled binary itself, or Deno running its
  * entry (source or bundle) with the binary's own permission flags — never more than it has.
  */
 export function selfArgv(): string[] {
@@ -71,8 +93,23 @@ export function selfArgv(): string[] {
     "--allow-net",
     "--allow-sys=hostname,networkInterfaces",
     `--allow-run=${allowedPrograms().join(",")}`,
-    Deno.mainModule,
+    entryModule(),
   ];
+}
+
+/**
+ * The CLI's entry: src/main.ts beside this module when it is there (a source checkout, and a
+ * program using the library, whose own main module is not ours), else the running main module
+ * (the bundle, whose chunks sit apart from its entry).
+ */
+function entryModule(): string {
+  const main = new URL("../../main.ts", import.meta.url);
+  if (main.protocol === "file:") {
+    try {
+      if (Deno.statSync(main).isFile) return main.href;
+    } catch { /* not a source checkout */ }
+  }
+  return Deno.mainModule;
 }
 
 /** Polls the state until the first port, the end, or the start-up wait. */

@@ -45,6 +45,8 @@ export interface ServiceState {
   idle_seconds: number;
   max_seconds: number;
   last_active_at: string;
+  /** The overlay's upper layer while it runs: what it wrote outside its live folders so far. */
+  upper?: string | undefined;
   /** Whether its skill declares the script a service (`permissions.services`). */
   declared?: boolean | undefined;
   ended_at?: string | undefined;
@@ -172,4 +174,49 @@ export interface ServiceRequest {
 
 export function readRequest(dir: string): ServiceRequest {
   return JSON.parse(Deno.readTextFileSync(join(dir, "request.json"))) as ServiceRequest;
+}
+
+/** Whether `permissions.services` names `script` by any name it answers to. */
+export function declaresService(
+  declared: readonly string[],
+  script: { name: string; file: string },
+): boolean {
+  return declared.some((entry) => {
+    const name = entry.replace(/^scripts\//, "");
+    return name === script.name || name === script.file ||
+      name.replace(/\.[A-Za-z0-9]+$/, "") === script.name;
+  });
+}
+
+/**
+ * What a running service has written so far outside its live folders (the overlay's upper
+ * layer, applied when it stops): workspace-relative paths of its files, links and deletions,
+ * at most `limit`, and how many in all. Undefined when it has no overlay.
+ */
+export function pendingChanges(
+  state: Pick<ServiceState, "upper">,
+  limit = 20,
+): { paths: string[]; total: number } | undefined {
+  if (state.upper === undefined) return undefined;
+  const paths: string[] = [];
+  let total = 0;
+  const walk = (dir: string, rel: string, depth: number) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory && depth < 32) {
+        walk(join(dir, entry.name), path, depth + 1);
+        continue;
+      }
+      total++;
+      if (paths.length < limit) paths.push(path);
+    }
+  };
+  walk(state.upper, "", 0);
+  return { paths, total };
 }

@@ -15,6 +15,7 @@ import { join } from "../os/paths.ts";
 import type { ScriptDeps } from "../exec/prepared_run.ts";
 import { startPortRelay } from "./relay.ts";
 import {
+  declaresService,
   readRequest,
   type ServiceRequest,
   type ServiceState,
@@ -53,8 +54,7 @@ export async function superviseService(
     if (state.status !== "running") return;
     if (Date.now() - lastActive >= request.idleSeconds * 1000) end("idle timeout");
   }, IDLE_CHECK_MS);
-  const relayDir = Deno.makeTempDirSync({ prefix: "skills-ports-" });
-  const relay = startPortRelay(relayDir, (ports) => {
+  const { relayRoot, relayDir, relay } = openRelay((ports) => {
     state.ports = ports;
     save();
   }, touch);
@@ -64,6 +64,10 @@ export async function superviseService(
       relayDir,
       log,
       touch,
+      layer: (upper) => {
+        state.upper = upper;
+        save();
+      },
       started: (declared) => {
         touch(); // the idle clock starts with the script, not with its preparation
         state.status = "running";
@@ -80,24 +84,47 @@ export async function superviseService(
     return 0;
   } catch (error) {
     reason ??= "failed to start";
-    state.error = isSkillError(error)
-      ? { code: error.code, message: error.message, hint: error.hint }
-      : { code: "execution_failed", message: String((error as Error)?.message ?? error) };
+    state.error = startError(error);
     log(`error: ${state.error.message}`);
     return 1;
   } finally {
     clearInterval(idleTimer);
     await relay.close();
-    Deno.removeSync(relayDir, { recursive: true });
+    Deno.removeSync(relayRoot, { recursive: true });
     Object.assign(state, {
       status: "ended",
       ports: [],
+      upper: undefined,
       ended_at: new Date().toISOString(),
       end_reason: reason,
       last_active_at: new Date(lastActive).toISOString(),
     });
     save();
   }
+}
+
+/**
+ * The port relay's folders — the one the sandbox writes (`shared`), the supervisor's own
+ * (`held`): relay.ts says why both — and the relay watching them.
+ */
+function openRelay(
+  onChange: (ports: ServiceState["ports"]) => void,
+  touch: () => void,
+) {
+  const relayRoot = Deno.makeTempDirSync({ prefix: "skills-ports-" });
+  Deno.chmodSync(relayRoot, 0o711);
+  const relayDir = join(relayRoot, "shared");
+  const heldDir = join(relayRoot, "held");
+  Deno.mkdirSync(relayDir, { mode: 0o700 });
+  Deno.mkdirSync(heldDir, { mode: 0o700 });
+  return { relayRoot, relayDir, relay: startPortRelay(relayDir, heldDir, onChange, touch) };
+}
+
+/** A failure before the script started, as the state records it for the command waiting. */
+function startError(error: unknown): NonNullable<ServiceState["error"]> {
+  return isSkillError(error)
+    ? { code: error.code, message: error.message, hint: error.hint }
+    : { code: "execution_failed", message: String((error as Error)?.message ?? error) };
 }
 
 function initialState(
@@ -130,6 +157,8 @@ interface RunHooks {
   log: (line: string) => void;
   /** Output is activity: the idle clock starts again. */
   touch: () => void;
+  /** The overlay's upper layer, once made (`skills ps` lists what it holds). */
+  layer: (upper: string) => void;
   /** The script is about to start (its checks passed); whether its skill declares it a service. */
   started: (declared: boolean) => void;
 }
@@ -158,7 +187,7 @@ async function runService(
     write: request.write,
     allowNet: request.allowNet,
     warn: (message) => hooks.log(`warning: ${message}`),
-    service: { relayDir: hooks.relayDir, maxPorts: MAX_PORTS },
+    service: { relayDir: hooks.relayDir, maxPorts: MAX_PORTS, onLayer: hooks.layer },
   };
   const service = await import("../exec/script_service.ts");
   const { executeRun } = await import("../exec/prepared_run.ts");
@@ -188,18 +217,6 @@ async function runService(
     out.close();
     err.close();
   }
-}
-
-/** Whether `permissions.services` names `script` by any name it answers to. */
-export function declaresService(
-  declared: readonly string[],
-  script: { name: string; file: string },
-): boolean {
-  return declared.some((entry) => {
-    const name = entry.replace(/^scripts\//, "");
-    return name === script.name || name === script.file ||
-      name.replace(/\.[A-Za-z0-9]+$/, "") === script.name;
-  });
 }
 
 function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {

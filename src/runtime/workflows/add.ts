@@ -19,7 +19,6 @@ import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { NpmSource, RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
 import { npmSource } from "../../core/sources/npm_source.ts";
-import { parseRange } from "../../core/sources/requirements.ts";
 import { packagesWithSkills } from "../npm/node_modules.ts";
 import { join } from "../os/paths.ts";
 import { beginChange, scopeOf } from "../lifecycle/change.ts";
@@ -96,7 +95,6 @@ export async function addFromNodeModules(
       },
     );
   }
-  const ranges = await dependencyRanges(options.cwd);
   const outcomes: AddOutcome[] = [];
   for (const pkg of packages) {
     const source: NpmSource = {
@@ -105,7 +103,7 @@ export async function addFromNodeModules(
       installedDir: pkg.dir,
       ...(pkg.integrity !== undefined ? { installedIntegrity: pkg.integrity } : {}),
     };
-    const range = ranges.get(pkg.name) ?? "latest";
+    const range = pkg.range ?? "latest";
     const resolved = {
       source,
       request: { kind: "tag" as const, name: range },
@@ -119,26 +117,6 @@ export async function addFromNodeModules(
     }
   }
   return outcomes;
-}
-
-/** The semver ranges the project's package.json gives its dependencies (others: none). */
-async function dependencyRanges(cwd: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  let pkg: unknown;
-  try {
-    pkg = JSON.parse(await Deno.readTextFile(join(cwd, "package.json")));
-  } catch {
-    return out;
-  }
-  if (pkg === null || typeof pkg !== "object") return out;
-  for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
-    const deps = (pkg as Record<string, unknown>)[field];
-    if (deps === null || typeof deps !== "object") continue;
-    for (const [name, range] of Object.entries(deps)) {
-      if (typeof range === "string" && parseRange(range) !== undefined) out.set(name, range);
-    }
-  }
-  return out;
 }
 
 /**

@@ -22,6 +22,7 @@ import type { LockedSkill } from "../../core/records/lockfile_model.ts";
 import type { Scope } from "../../core/records/scope.ts";
 import { bestTag, type Requirement, requirementsOf } from "../../core/sources/requirements.ts";
 import { type RefRequest, sourceLocation } from "../../core/sources/sources.ts";
+import { rangeTags } from "../lifecycle/update_planner.ts";
 import type { Change } from "../lifecycle/change.ts";
 import {
   type Candidate,
@@ -212,18 +213,19 @@ async function chooseTag<S extends Scope>(
   const asked = ranges.filter((r): r is string => r !== undefined);
   if (asked.length === 0) return null;
   const source = resolved.source;
-  if (source.type !== "git") {
-    throw dependencyError(pending, "has a version range, which applies to git tags only", "usage");
+  if (source.type !== "git" && source.type !== "oci") {
+    throw dependencyError(
+      pending,
+      "has a version range, which applies to git and OCI tags only",
+      "usage",
+    );
   }
   if (resolved.request.kind !== "default") {
     throw dependencyError(pending, "names both a ref and a range", "usage");
   }
-  const refs = await change.remoteRefs(source.url, source.transport).catch((error) => {
+  const tags = await rangeTags(source, change).catch((error) => {
     throw dependencyError(pending, `cannot be reached: ${(error as Error).message}`);
   });
-  const tags = [...refs.keys()]
-    .filter((name) => name.startsWith("refs/tags/") && !name.endsWith("^{}"))
-    .map((name) => name.slice("refs/tags/".length));
   const tag = bestTag(asked, tags);
   if (tag === undefined) {
     throw dependencyError(

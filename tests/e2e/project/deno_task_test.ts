@@ -5,20 +5,12 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, REPO_ROOT, runCli, tempDir } from "../../helpers/cli.ts";
+import { REPO_ROOT, runCli, runProgram, tempDir } from "../../helpers/cli.ts";
 import { writeTree } from "../../helpers/tree.ts";
 
-async function denoTask(cwd: string, args: string[], env: Record<string, string> = {}) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "--config", join(REPO_ROOT, "deno.json"), "skills", ...args],
-    cwd,
-    env: baseEnv(env),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+function denoTask(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const config = ["task", "--quiet", "--config", join(REPO_ROOT, "deno.json"), "skills"];
+  return runProgram(Deno.execPath(), [...config, ...args], cwd, env);
 }
 
 Deno.test("deno task skills validate . validates the skill in the user's directory", async () => {

@@ -11,7 +11,7 @@ import { SkillError } from "../../../src/core/errors.ts";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { createToolSurface } from "../../../src/agent/surface/tools.ts";
 import { type Context, memoryOutput } from "../../../src/core/io.ts";
-import { COMMANDS } from "../../../src/cli/commands.ts";
+import { COMMANDS } from "../../../src/cli/registry/command_table.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";
 import { runCli, tempDir } from "../../helpers/cli.ts";
 

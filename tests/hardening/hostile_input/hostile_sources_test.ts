@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SkillError } from "../../../src/core/errors.ts";
-import { COMMANDS } from "../../../src/cli/commands.ts";
+import { COMMANDS } from "../../../src/cli/registry/command_table.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";
 import { baseEnv, cliArgv, runCli, tempDir } from "../../helpers/cli.ts";
 import { commitTreeBomb, createRepo, git, skillFiles } from "../../fixtures/git_repos.ts";

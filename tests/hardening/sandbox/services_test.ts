@@ -243,3 +243,42 @@ Deno.test({
     assert.deepEqual((await fx.services()).filter((s) => s.status === "running"), []);
   },
 });
+
+Deno.test({
+  name:
+    "a link the service plants in its relay folder never makes the host connect to a host socket",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    // A host socket standing in for a container daemon's: it must never be reached.
+    const daemon = join(fx.home, "daemon.sock");
+    const listener = Deno.listen({ transport: "unix", path: daemon });
+    let reached = 0;
+    const accepting = (async () => {
+      for await (const conn of listener) {
+        reached++;
+        conn.close();
+      }
+    })();
+    const planted = freePort();
+    const started = await fx.startCompanion([], ["--plant-link", `${planted}:${daemon}`]);
+    assert.equal((started.info as { planted?: string[] }).planted?.length, 1, "planted");
+    // Clients on that port (the same number: it was free) while the service swaps its own
+    // socket for the link: none may reach the host's daemon.
+    let connected = 0;
+    const until = Date.now() + 3_000;
+    while (Date.now() < until) {
+      try {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port: planted });
+        connected++;
+        await conn.write(new TextEncoder().encode("GET / HTTP/1.0\r\n\r\n")).catch(() => 0);
+        conn.close();
+      } catch { /* not relayed (yet, or any more) */ }
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    assert.ok(connected > 0, "the service's own socket was relayed at first");
+    assert.equal(reached, 0, "the host connected to its own daemon's socket");
+    listener.close();
+    await accepting.catch(() => {});
+  },
+});

@@ -11,11 +11,11 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { git } from "../fixtures/git_repos.ts";
-import { freshClone } from "../helpers/peer.ts";
-import { startNpmRegistry } from "../helpers/npm_registry.ts";
-import { project } from "../helpers/project.ts";
-import { readTree, writeTree } from "../helpers/tree.ts";
+import { git } from "../../fixtures/git_repos.ts";
+import { freshClone, peer } from "../../helpers/peer.ts";
+import { startNpmRegistry } from "../../helpers/npm_registry.ts";
+import { project } from "../../helpers/project.ts";
+import { readTree, writeTree } from "../../helpers/tree.ts";
 
 /** A SKILL.md a package ships. */
 const packagedSkill = (name: string, note = "First version.") =>
@@ -240,6 +240,20 @@ Deno.test("skills add npm:… installs from a real registry with the .npmrc's to
       assert.match(add.stderr, /its tarball does not match its integrity sha512-/);
       assert.equal(await Deno.readTextFile(join(p.root, "skills-lock.json")), lockBefore);
       await assert.rejects(Deno.stat(join(p.root, ".agents", "skills", "delta")));
+    },
+  );
+
+  await t.step(
+    "vercel-labs' CLI, which has no npm registry source, keeps our npm entries when it adds a skill",
+    async () => {
+      const before = (await p.lock()).skills.alpha;
+      const local = join(p.dir, "peer-skill");
+      await writeTree(local, { "SKILL.md": packagedSkill("peer-added") });
+      const theirs = await peer(p.root, p.dir, ["add", local, "--agent", "codex", "-y"]);
+      assert.equal(theirs.code, 0, theirs.text);
+      const after = await p.lock();
+      assert.deepEqual(after.skills.alpha, before, "spread as it was");
+      assert.ok(after.skills["peer-added"]);
     },
   );
 

@@ -12,14 +12,14 @@
  * Under `deno run` the import specifier is computed on purpose: Deno walks every
  * statically analysable `import()` of the program at start-up (all commands and their npm
  * packages, about 9 ms on every command). The bundle and the compiled binary start from
- * src/binary.ts, which registers the literal imports of command_modules.ts instead, so
+ * src/binary.ts, which registers the literal imports of commands/all.ts instead, so
  * their bundlers embed every command; they load modules lazily without that walk. (This
  * repository's deno.json sets `"unstable": ["lazy-dynamic-imports"]`, which stops the walk
  * for every literal `import()` under `deno run`; the computed specifier keeps the command
  * table lazy where that setting does not apply, as in a program that imports this package.)
  */
 
-import { UsageError } from "../core/errors.ts";
+import { UsageError } from "../../core/errors.ts";
 import type { CommandEntry, CommandIndexEntry, CommandModule } from "./command_module.ts";
 import { COMMAND_INDEX } from "./command_index.ts";
 
@@ -68,7 +68,7 @@ function entry(index: CommandIndexEntry): CommandEntry {
     load: () => {
       const loader = registered?.[index.name];
       if (loader) return loader();
-      const specifier = "./commands/" + index.name + ".ts";
+      const specifier = "../commands/" + index.name + ".ts";
       return import(specifier);
     },
   };

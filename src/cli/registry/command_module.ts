@@ -1,6 +1,6 @@
 /** The shape of a command module: pure parse, then run with a narrow context. */
 
-import type { Context } from "../core/io.ts";
+import type { Context } from "../../core/io.ts";
 
 export interface ParsedCommon {
   help: boolean;

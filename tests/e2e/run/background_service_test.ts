@@ -9,9 +9,11 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { needsSandbox } from "../helpers/sandbox.ts";
-import { accepts, freePort, serviceFixture } from "../helpers/services.ts";
-import { exists, waitFor } from "../helpers/wait.ts";
+import { needsSandbox } from "../../helpers/sandbox.ts";
+import { accepts, freePort, serviceFixture } from "../../helpers/services.ts";
+import { exists, waitFor } from "../../helpers/wait.ts";
+import { connectStdio, envelopeOf } from "../../helpers/mcp_client.ts";
+import { RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
 
 const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
 
@@ -78,6 +80,9 @@ Deno.test({
     assert.equal(listed[0].status, "running");
     assert.deepEqual(listed[0].urls, [url]);
     assert.deepEqual(listed[0].live, [join(Deno.realPathSync(fx.workspace), ".companion")]);
+    // The receipt so far: what it wrote outside its live folder, waiting for the stop.
+    assert.deepEqual(listed[0].pending.paths, ["companion.log"]);
+    assert.match(ps.stdout, /written so far, applied when it stops: companion\.log/);
 
     const logs = await fx.cli(["logs", id]);
     assert.match(logs.stdout, /server-started/);
@@ -107,7 +112,7 @@ Deno.test({
     const ended = await waitFor(async () => {
       const [service] = await fx.services();
       return service?.status === "ended" ? service : undefined;
-    }, { what: "the idle service to end", timeoutMs: 15_000, intervalMs: 300 });
+    }, { what: "the idle service to end", timeoutMs: 25_000, intervalMs: 300 });
     assert.equal(ended.end_reason, "idle timeout");
     assert.equal(await accepts(port), false);
   },
@@ -118,12 +123,12 @@ Deno.test({
   ...linuxSandbox,
   fn: async () => {
     await using fx = await serviceFixture();
-    const started = await fx.startCompanion(["--max-lifetime", "3", "--idle-timeout", "60"]);
+    const started = await fx.startCompanion(["--max-lifetime", "6", "--idle-timeout", "60"]);
     const ended = await waitFor(async () => {
       await (await fetch(started.urls[0]!).catch(() => undefined))?.body?.cancel();
       const [service] = await fx.services();
       return service?.status === "ended" ? service : undefined;
-    }, { what: "the service to reach its lifetime", timeoutMs: 15_000, intervalMs: 300 });
+    }, { what: "the service to reach its lifetime", timeoutMs: 25_000, intervalMs: 300 });
     assert.equal(ended.end_reason, "lifetime reached");
     assert.equal(await accepts(started.ports[0]!.host), false);
   },
@@ -141,5 +146,69 @@ Deno.test({
     assert.equal(service!.id, started.id);
     assert.equal(service!.status, "ended");
     assert.equal(await accepts(started.ports[0]!.host), false);
+  },
+});
+
+Deno.test({
+  name:
+    "over MCP, with SKILLS_ALLOW_SERVICES=1, a host's model starts the declared companion and stops it",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    const env = { ...fx.env, AGENT_SKILLS: "companion-lab" };
+    {
+      await using plain = await connectStdio(env, fx.workspace);
+      const names = (await plain.client.listTools()).tools.map((t) => t.name);
+      assert.ok(!names.includes("service_start"), "no grant, no service tools");
+    }
+    await using session = await connectStdio({ ...env, SKILLS_ALLOW_SERVICES: "1" }, fx.workspace);
+    const call = async (name: string, args: Record<string, unknown>) =>
+      envelopeOf(await session.client.callTool({ name, arguments: args })) as {
+        success: boolean;
+        // deno-lint-ignore no-explicit-any
+        result?: any;
+      };
+    assert.ok((await call("activate_skill", { name: "companion-lab" })).success);
+    const started = await call("service_start", {
+      skill_name: "companion-lab",
+      script_name: "companion",
+      args: ["--project-dir", ".companion"],
+      write: [".companion"],
+    });
+    assert.ok(started.success, JSON.stringify(started));
+    assert.match(await (await fetch(started.result.urls[0])).text(), /Waiting for a screen/);
+    assert.ok((await call("service_stop", { id: started.result.id })).success);
+    assert.equal(await accepts(started.result.ports[0].host), false);
+  },
+});
+
+Deno.test({
+  name: "updating a skill ends its services: a service runs the version it started with",
+  ...linuxSandbox,
+  fn: async () => {
+    await using fx = await serviceFixture();
+    // Installed from a folder of its own, so that the folder can change and update take it.
+    const source = join(fx.home, "..", `${fx.home.split("/").pop()}-source`);
+    await Deno.mkdir(join(source, "scripts"), { recursive: true });
+    const fixture = join(RUNNER_SKILLS, "companion-lab");
+    for (const rel of ["SKILL.md", "scripts/companion.py", "scripts/events.py"]) {
+      await Deno.copyFile(join(fixture, rel), join(source, rel));
+    }
+    try {
+      assert.equal((await fx.cli(["remove", "companion-lab", "--yes"])).code, 0);
+      const added = await fx.cli(["add", source, "--yes"]);
+      assert.equal(added.code, 0, added.stderr);
+      const started = await fx.startCompanion();
+      await Deno.writeTextFile(join(source, "notes.md"), "a new version\n");
+      const updated = await fx.cli(["update", "companion-lab", "--yes"]);
+      assert.equal(updated.code, 0, updated.stderr);
+      assert.match(updated.stdout, /companion-lab: updated/);
+      const [service] = await fx.services();
+      assert.equal(service!.id, started.id);
+      assert.equal(service!.status, "ended");
+      assert.equal(await accepts(started.ports[0]!.host), false);
+    } finally {
+      await Deno.remove(source, { recursive: true });
+    }
   },
 });
