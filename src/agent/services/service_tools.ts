@@ -12,7 +12,7 @@ import { findScript, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { isWithin } from "../../runtime/os/fs.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 
-export const SERVICE_TOOL_NAMES: readonly string[] = [
+const SERVICE_TOOL_NAMES: readonly string[] = [
   "service_start",
   "service_list",
   "service_stop",
@@ -60,7 +60,7 @@ export function serviceToolDefinitions(): ToolDefinition[] {
   ];
 }
 
-export interface ServiceToolContext {
+interface ServiceToolContext {
   home: string;
   env: Readonly<Record<string, string>>;
   /** The session's workspace. */

@@ -23,7 +23,7 @@ type Status =
   | "failed";
 
 /** What rendering needs of a plan, an installed skill's or a locked project skill's. */
-export interface PlanView {
+interface PlanView {
   /** The scope whose record it is: only the registry keeps an acceptance of findings. */
   scope: "user" | "project";
   canonical: string;
@@ -42,7 +42,7 @@ export interface PlanView {
 
 type UserStaged = NonNullable<UpdatePlan["staged"]>;
 
-export interface Outcome {
+interface Outcome {
   name: string;
   status: Status;
   plan: PlanView | undefined;

@@ -17,7 +17,7 @@ import {
 import { plannedRun } from "./run_plan.ts";
 
 /** Which script of which skill, with what, and whether its `--help` is what is asked. */
-export interface RunRequest {
+interface RunRequest {
   skill: string;
   script: string;
   /** The script's arguments, as given. */
@@ -29,7 +29,7 @@ export interface RunRequest {
 }
 
 /** The two things a run may go on to do once its skill and script are found. */
-export interface RunPreparation {
+interface RunPreparation {
   prepare: () => Promise<PreparedRun>;
   scriptHelp: () => Promise<Envelope>;
 }

@@ -47,7 +47,7 @@ export async function findServices(
   });
 }
 
-export interface StopResult {
+interface StopResult {
   id: string;
   skill: string;
   script: string;

@@ -19,7 +19,7 @@ const SOCKET_NAME = /^(\d{1,5})\.sock$/;
 /** How often the relay folder is looked at. */
 const POLL_MS = 150;
 
-export interface PortRelay {
+interface PortRelay {
   /** The ports relayed now. */
   ports(): ServicePort[];
   close(): Promise<void>;

@@ -25,7 +25,7 @@ const STARTUP_WAIT_MS = 20_000;
 const OUTPUT_GRACE_MS = 400;
 const POLL_MS = 100;
 
-export interface StartedService {
+interface StartedService {
   state: ServiceState;
   /** `http://127.0.0.1:PORT/` for each relayed port. */
   urls: string[];
@@ -35,7 +35,7 @@ export interface StartedService {
   listening: boolean;
 }
 
-export type StartRequest = Omit<ServiceRequest, "id">;
+type StartRequest = Omit<ServiceRequest, "id">;
 
 /** Seconds a service may stay idle, and live at most, unless asked otherwise. */
 const DEFAULT_IDLE_SECONDS = 4 * 3600;
@@ -81,7 +81,7 @@ export async function startService(
  * The argv that starts the skills program: the compiled binary itself, or Deno running its
  * entry (source or bundle) with the binary's own permission flags — never more than it has.
  */
-export function selfArgv(): string[] {
+function selfArgv(): string[] {
   if (Deno.build.standalone) return [Deno.execPath()];
   return [
     Deno.execPath(),
@@ -155,7 +155,7 @@ function failedToStay(dir: string, state: ServiceState): never {
   );
 }
 
-export function urlsOf(state: Pick<ServiceState, "ports">): string[] {
+function urlsOf(state: Pick<ServiceState, "ports">): string[] {
   return state.ports.map((port) => `http://127.0.0.1:${port.host}/`);
 }
 

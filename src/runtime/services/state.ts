@@ -15,7 +15,7 @@ import { type Probe, probe } from "./helper.ts";
 export const SUPERVISOR_COMMAND = "__service";
 
 /** Where services keep their folders, under `$SKILLS_HOME`. */
-export const SERVICES_FOLDER = ".services";
+const SERVICES_FOLDER = ".services";
 
 export interface ServicePort {
   /** The port the service listens on inside its sandbox. */
@@ -24,7 +24,7 @@ export interface ServicePort {
   host: number;
 }
 
-export type ServiceStatus = "starting" | "running" | "ended";
+type ServiceStatus = "starting" | "running" | "ended";
 
 export interface ServiceState {
   id: string;

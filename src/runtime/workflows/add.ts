@@ -42,7 +42,7 @@ import type { ScopeChoice, WorkflowRequest } from "./request.ts";
 export type { AddAsker, AddReview } from "./add_steps.ts";
 
 /** What `skills add` asks for: the source as typed, which skills, where, and how. */
-export interface AddRequest extends WorkflowRequest {
+interface AddRequest extends WorkflowRequest {
   /** The source as the user typed it (resolved once, here). */
   source: string;
   /** `--ref`, `--branch`, `--tag`. */

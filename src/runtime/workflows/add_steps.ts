@@ -80,7 +80,7 @@ export interface Added<P, E> {
 }
 
 /** What differs between the scopes once the plans are made. */
-export interface ScopeSteps<P, E> {
+interface ScopeSteps<P, E> {
   review(plan: P, fetched: Fetched): AddReview;
   /** Records in a dependency's entry the skills that require it, and the ranges they ask. */
   requiredBy(plan: P, names: string[], ranges: string[]): void;

@@ -19,7 +19,7 @@ import { trustInstalled } from "../project/approvals.ts";
 import type { WorkflowRequest } from "./request.ts";
 
 /** What `skills install` asks of the project's lockfile. */
-export interface InstallRequest extends WorkflowRequest {
+interface InstallRequest extends WorkflowRequest {
   /** `--frozen` (or CI): nothing is written unless every entry agrees. */
   frozen: boolean;
   /** `--force`: folders that differ are replaced. */
@@ -29,7 +29,7 @@ export interface InstallRequest extends WorkflowRequest {
 }
 
 /** What `skills install` tells as it goes: nothing is asked. */
-export interface InstallAsker {
+interface InstallAsker {
   /** Progress lines of the fetches. */
   progress?(message: string): void;
   /** Notes as they arise (recoveries, conversions, copies left as they were). */
@@ -37,7 +37,7 @@ export interface InstallAsker {
 }
 
 /** What `skills install` did: the restore's report and what followed from it. */
-export interface InstallOutcome {
+interface InstallOutcome {
   root: string;
   lockfile: string;
   format: "skills" | "vercel";

@@ -31,7 +31,7 @@ type OutdatedCandidate =
   | { scope: "project"; root: string; key: string; entry: LockedSkill }
   | { scope: "user"; entry: RegistryEntry };
 
-export interface OutdatedResult {
+interface OutdatedResult {
   name: string;
   scope: "project" | "user";
   url: string;
@@ -45,12 +45,12 @@ export interface OutdatedResult {
 }
 
 /** Which scopes `skills outdated` checks: both unless one is asked. */
-export interface OutdatedRequest extends WorkflowRequest {
+interface OutdatedRequest extends WorkflowRequest {
   scope?: ScopeChoice;
 }
 
 /** What `skills outdated` tells as it goes: nothing is asked. */
-export interface OutdatedAsker {
+interface OutdatedAsker {
   /** Progress lines of the remotes asked and fetched. */
   progress?(message: string): void;
 }

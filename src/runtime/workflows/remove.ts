@@ -20,7 +20,7 @@ import { removeLinksTo } from "../project/links.ts";
 import type { Reports, ScopeChoice, WorkflowRequest } from "./request.ts";
 
 /** Which skills to remove, and from which scope. */
-export interface RemoveRequest extends WorkflowRequest {
+interface RemoveRequest extends WorkflowRequest {
   /** Canonical names. */
   names: readonly string[];
   /**
@@ -41,7 +41,7 @@ export type Removal =
   };
 
 /** What one scope's removals did: the skills removed and the agents' links that went too. */
-export interface Removed {
+interface Removed {
   removed: string[];
   links: string[];
 }

@@ -16,7 +16,7 @@ import { projectSkillNamed, trustProjectSkill, type TrustReview } from "../proje
 import { notInProject, type Reports, type ScopeChoice, type WorkflowRequest } from "./request.ts";
 
 /** Which skill to trust, and in which scope. */
-export interface TrustRequest extends WorkflowRequest {
+interface TrustRequest extends WorkflowRequest {
   name: string;
   /** Undefined: a project skill of that name wins over an installed one. */
   scope?: ScopeChoice;

@@ -12,7 +12,7 @@ import { projectSkillNamed, withdrawProjectTrust } from "../project/approvals.ts
 import { notInProject, type Reports, type ScopeChoice, type WorkflowRequest } from "./request.ts";
 
 /** Which skill to untrust, and in which scope. */
-export interface UntrustRequest extends WorkflowRequest {
+interface UntrustRequest extends WorkflowRequest {
   name: string;
   /** Undefined: a project skill of that name wins over an installed one. */
   scope?: ScopeChoice;

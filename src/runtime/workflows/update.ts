@@ -14,7 +14,6 @@ import { beginChange } from "../lifecycle/change.ts";
 import { beginUpdates, type Updates, type UpdateStep, type UpdateView } from "./update_steps.ts";
 import type { Reports, ScopeChoice, WorkflowRequest } from "./request.ts";
 
-export type { UpdateView } from "./update_steps.ts";
 
 /** Which skills to update, from which scope, and what the user allowed. */
 export interface UpdateRequest extends WorkflowRequest {
@@ -47,7 +46,7 @@ export interface UpdateAsker extends Reports {
 }
 
 /** One skill's outcome. */
-export interface UpdateOutcome {
+interface UpdateOutcome {
   name: string;
   status:
     | "up_to_date"
