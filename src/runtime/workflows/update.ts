@@ -14,7 +14,6 @@ import { beginChange } from "../lifecycle/change.ts";
 import { beginUpdates, type Updates, type UpdateStep, type UpdateView } from "./update_steps.ts";
 import type { Reports, ScopeChoice, WorkflowRequest } from "./request.ts";
 
-
 /** Which skills to update, from which scope, and what the user allowed. */
 export interface UpdateRequest extends WorkflowRequest {
   /** Canonical names; none means every skill of the scope asked (`--all`, or the project's). */
