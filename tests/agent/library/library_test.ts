@@ -74,7 +74,7 @@ Deno.test("a program importing only mod.ts: virtual and stored skills, generateT
         "--allow-env",
         "--allow-net=127.0.0.1",
         "--allow-sys=hostname", // the AI SDK asks for it at import
-        join(REPO_ROOT, "tests", "library", "program.ts"),
+        join(REPO_ROOT, "tests", "agent", "library", "program.ts"),
       ],
       cwd,
       clearEnv: true,
