@@ -83,6 +83,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   field("Path", info.path);
   field("Env allowed", info.permissions.env.join(", "));
   field("Network", describeNetworkList(info.permissions.network));
+  field("Services", info.permissions.services.join(", "));
   field("Writes", SCRIPT_WRITES_SUMMARY);
   field("Allowed tools", info.allowed_tools?.join(" "));
   out.push("", `Scripts (${info.scripts.length}):`);

@@ -127,6 +127,11 @@ function question({ scope, plan, fetched }: AddReview): string {
     : `Install untrusted skill '${plan.canonical}' from ${from} at ${at}?`;
 }
 
+/** The scripts a skill may keep running, said so a reader knows what that means. */
+function servicesLine(services: readonly string[]): string {
+  return `${services.join(", ")} (may keep running: skills run --background)`;
+}
+
 /** A skill's summary before the question: what it is, asks for and ships, and its audit. */
 function summary(ctx: Context, review: AddReview): string {
   const { plan, fetched } = review;
@@ -143,6 +148,7 @@ function summary(ctx: Context, review: AddReview): string {
       ["Toolsets", listOrNone(m.toolsets)],
       ["Env allowed", listOrNone(m.envPatterns)],
       ["Network", describeNetPolicy(m.network ?? NO_NETWORK)],
+      ["Services", m.services?.length ? servicesLine(m.services) : null],
       ["Writes", SCRIPT_WRITES_SUMMARY],
       ["Digest", plan.digest],
       ["Installs to", plan.target],

@@ -86,9 +86,10 @@ export interface LockedSkill {
   files: Record<string, string>;
   /**
    * What the user approved when the skill was locked: `env` patterns, and `network` (`*`
-   * for any public host, then each grant; absent in lockfiles written before it was kept).
+   * for any public host, then each grant; absent in lockfiles written before it was kept),
+   * and `services`: the scripts it may keep running (absent when it declares none).
    */
-  permissions: { env: string[]; network?: string[]; [extra: string]: unknown };
+  permissions: { env: string[]; network?: string[]; services?: string[]; [extra: string]: unknown };
   /**
    * vercel-labs' digest of the files (see {@link foreignComputedHash}), written for that CLI;
    * set when the lockfile is written from the folder whose files the entry lists.
@@ -168,7 +169,11 @@ const ENTRY: Validator<LockedSkill> = object({
   commit: nullable(string({ pattern: COMMIT_OR_DIGEST })),
   digest: string({ pattern: DIGEST }),
   files: FILES,
-  permissions: object({ env: array(text), network: optional(array(text)) }),
+  permissions: object({
+    env: array(text),
+    network: optional(array(text)),
+    services: optional(array(text)),
+  }),
   computedHash: optional(string({ pattern: SHA256 })),
 });
 
@@ -461,4 +466,22 @@ export function foreignSkillFolder(skillPath: string | null): string | undefined
     : trimmed;
   if (folder === "") return "";
   return safeRelativePath(folder) && !folder.split("/").includes(".git") ? folder : undefined;
+}
+
+/**
+ * The `services` a lock entry keeps of a manifest's `permissions.services`: the scripts, or
+ * nothing at all when it declares none (entries written before it was kept read the same).
+ */
+export function declaredServices(
+  services: readonly string[] | undefined,
+): { services?: string[] } {
+  return services === undefined || services.length === 0 ? {} : { services: [...services] };
+}
+
+/** A lock entry's permissions without `services` (an update states them anew). */
+export function withoutServices(
+  permissions: LockedSkill["permissions"],
+): LockedSkill["permissions"] {
+  const { services: _before, ...kept } = permissions;
+  return kept as LockedSkill["permissions"];
 }

@@ -55,6 +55,11 @@ export interface RegistryEntry {
   allowed_risky?: AllowedRisky;
   /** The network grants approved with this version (`*`: any public host); absent before. */
   approved_network?: string[];
+  /**
+   * The scripts its `permissions.services` lets keep running (`skills run --background`),
+   * approved with this version; absent when it declares none.
+   */
+  approved_services?: string[];
   /** Fields written by newer versions are kept, never dropped. */
   [extra: string]: unknown;
 }
@@ -97,6 +102,7 @@ const ENTRY: Validator<RegistryEntry> = object({
   installed_at: text,
   updated_at: text,
   approved_network: optional(array(text)),
+  approved_services: optional(array(text)),
   allowed_risky: optional(object({
     accepted_at: text,
     rules_version: text,
@@ -172,4 +178,13 @@ export function upsertEntry(registry: Registry, entry: RegistryEntry): Registry 
 
 export function removeEntry(registry: Registry, canonical: string): Registry {
   return { ...registry, skills: registry.skills.filter((e) => e.name_canonical !== canonical) };
+}
+
+/** The `approved_services` a registry entry keeps of `permissions.services` (none: absent). */
+export function approvedServices(
+  services: readonly string[] | undefined,
+): { approved_services?: string[] } {
+  return services === undefined || services.length === 0
+    ? {}
+    : { approved_services: [...services] };
 }

@@ -40,7 +40,12 @@ function describeSkill(
     metadata: m.metadata ?? null,
     min_agent_base_version: m.minAgentVersion ?? null,
     max_agent_base_version: m.maxAgentVersion ?? null,
-    permissions: { env: m.envPatterns, network: networkList(m.network) },
+    permissions: {
+      env: m.envPatterns,
+      network: networkList(m.network),
+      // The scripts it may keep running (`skills run --background`), beside its network.
+      services: [...(m.services ?? [])],
+    },
     limits: m.limits ?? null,
     source: skill.origin,
     scope: skill.scope,

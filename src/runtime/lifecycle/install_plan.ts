@@ -19,7 +19,12 @@ import { SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import { canonicalSkillName, publishedSkillKey, quoteName } from "../../core/names.ts";
 import { sourceLocation } from "../../core/sources/sources.ts";
-import { findEntry, type Registry, type RegistryEntry } from "../../core/records/registry_model.ts";
+import {
+  approvedServices,
+  findEntry,
+  type Registry,
+  type RegistryEntry,
+} from "../../core/records/registry_model.ts";
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { auditDir } from "../audit/scan.ts";
@@ -33,6 +38,7 @@ import {
 import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
 import {
+  declaredServices,
   diffFiles,
   type LockedSkill,
   type LockedSource,
@@ -254,6 +260,7 @@ function userLedger(
         installed_digest: digest,
         // What the user approved with it, shown by info and compared by update's review.
         approved_network: networkList(candidate.manifest.network),
+        ...approvedServices(candidate.manifest.services),
         installed_at: now,
         updated_at: now,
         // Who signed it, when a signer policy applied (runtime/signing/signer_policy.ts).
@@ -325,6 +332,7 @@ function projectLedger(
         permissions: {
           env: [...candidate.manifest.envPatterns],
           network: networkList(candidate.manifest.network),
+          ...declaredServices(candidate.manifest.services),
         },
         ...(fetched.signed ? { signed: fetched.signed } : {}),
       };

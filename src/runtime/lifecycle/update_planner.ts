@@ -30,8 +30,12 @@ import {
 import { type ChangeSummary, summarizeChanges } from "../../core/records/changes.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import type { LockedSkill } from "../../core/records/lockfile_model.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import {
+  declaredServices,
+  type LockedSkill,
+  withoutServices,
+} from "../../core/records/lockfile_model.ts";
+import { approvedServices, type RegistryEntry } from "../../core/records/registry_model.ts";
 import type { ProjectScope, Scope, UserScope } from "../../core/records/scope.ts";
 import {
   isFullSha,
@@ -594,8 +598,9 @@ function userLedger(
     record: async ({ dir, manifest, followed, commit, critical, added }) => {
       const digest = await computeDigest(dir);
       const now = (options.now ?? new Date()).toISOString();
+      const { approved_services: _before, ...kept } = entry;
       const next: RegistryEntry = {
-        ...entry,
+        ...kept,
         commit_sha: commit,
         branch: followed.branch,
         tag: followed.tag,
@@ -604,6 +609,7 @@ function userLedger(
         trusted_digest: entry.trusted ? digest : null,
         installed_digest: digest,
         approved_network: networkList(manifest.network),
+        ...approvedServices(manifest.services),
         updated_at: now,
       };
       withSigner(next, followed.signed);
@@ -646,9 +652,10 @@ function projectLedger(
         digest,
         files,
         permissions: {
-          ...entry.permissions,
+          ...withoutServices(entry.permissions),
           env: [...manifest.envPatterns],
           network: networkList(manifest.network),
+          ...declaredServices(manifest.services),
         },
       };
       return { entry: withSigner(next, followed.signed), digest };

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import {
+  declaredServices,
   diffFiles,
   emptyLockfile,
   foreignComputedHash,
@@ -12,6 +13,7 @@ import {
   serializeLockfile,
   withLockedSkill,
   withoutLockedSkill,
+  withoutServices,
 } from "../../../src/core/records/lockfile_model.ts";
 
 const SHA = "a".repeat(64);
@@ -238,4 +240,17 @@ Deno.test("foreignComputedHash() is vercel-labs' algorithm: sorted paths, each p
     expected.update(f.path).update(f.bytes);
   }
   assert.equal(await foreignComputedHash(files), expected.digest("hex"));
+});
+
+Deno.test("a lock entry keeps the scripts declared as services, read back; an update states them anew", () => {
+  const declared = entry({ permissions: { env: [], network: [], ...declaredServices(["serve"]) } });
+  const parsed = parseLockfileText(doc({ "pdf-tools": declared }));
+  assert.ok(parsed.ok && parsed.format === "skills");
+  assert.deepEqual(parsed.lock.skills["pdf-tools"]!.permissions.services, ["serve"]);
+  const wrong = parseLockfileText(
+    doc({ "pdf-tools": entry({ permissions: { env: [], services: "serve" as never } }) }),
+  );
+  assert.equal(wrong.ok, false, "services must be a list of names");
+  assert.deepEqual(declaredServices([]), {}, "none declared: nothing recorded");
+  assert.deepEqual(withoutServices(declared.permissions), { env: [], network: [] });
 });

@@ -19,7 +19,11 @@ Deno.test("skillInfo: the record, the manifest's permissions and scripts, and wh
   const root = join(dir.path, "app");
   await Deno.mkdir(join(root, ".agents", "skills", "notes"), { recursive: true });
   await git(root, ["init", "--quiet"]);
-  const manifest = skillMd("pdf", ["license: MIT", "permissions:", "  env: [PDF_TOKEN]"], "B.");
+  const manifest = skillMd(
+    "pdf",
+    ["license: MIT", "permissions:", "  env: [PDF_TOKEN]", "  services: [split]"],
+    "B.",
+  );
   await installSkill(home, "pdf", { "SKILL.md": manifest, "scripts/split.py": "print(1)\n" }, {
     trusted: true,
   });
@@ -37,6 +41,7 @@ Deno.test("skillInfo: the record, the manifest's permissions and scripts, and wh
   assert.equal(pdf.canonical, "pdf");
   assert.deepEqual([pdf.trusted, pdf.active, pdf.scope, pdf.license], [true, true, "user", "MIT"]);
   assert.deepEqual(pdf.permissions.env, ["PDF_TOKEN"]);
+  assert.deepEqual(pdf.permissions.services, ["split"]);
   assert.deepEqual(pdf.scripts.map((s) => s.name), ["split"]);
   assert.equal(pdf.path, join(home, "pdf"));
 
