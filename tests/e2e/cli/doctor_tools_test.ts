@@ -6,8 +6,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runnerPrograms } from "../../src/core/scripts/script_language.ts";
-import { runCli, tempDir } from "../helpers/cli.ts";
+import { runnerPrograms } from "../../../src/core/scripts/script_language.ts";
+import { runCli, tempDir } from "../../helpers/cli.ts";
 
 /** A PATH folder holding fake `python3` and `git` that print a version, and nothing else. */
 async function fakeTools(dir: string): Promise<void> {
