@@ -128,3 +128,12 @@ export async function copyManifest(
   if (put.status !== 201) throw new Error(`PUT ${to.repository}:${to.tag}: ${put.status}`);
   return put.headers.get("docker-content-digest")!;
 }
+
+/** A folder of two skills, `<root>/pack/alpha` and `<root>/pack/beta`, each written by `write`. */
+export async function writePack(
+  root: string,
+  write: (dir: string, name: string) => Promise<void>,
+): Promise<void> {
+  await write(`${root}/pack/alpha`, "alpha");
+  await write(`${root}/pack/beta`, "beta");
+}

@@ -37,6 +37,14 @@ async function workspace() {
   return { ...ws, cli, written };
 }
 
+/** An HTTPS git server in `dir` serving one skill's repository, whose every answer hangs. */
+async function hangingGitServer(dir: string) {
+  const root = join(dir, "srv");
+  await Deno.mkdir(root);
+  await createRepo(root, "repo", skillFiles("alpha"));
+  return await startGitHttpsServer(root, dir, () => "hang");
+}
+
 Deno.test("without a terminal and without --yes, skills add shows the summary, refuses and writes nothing", async () => {
   await using ws = await workspace();
   const repo = await createRepo(ws.dir.path, "r", skillFiles("alpha"));
@@ -206,10 +214,7 @@ Deno.test(
 
 Deno.test("Ctrl-C during the clone stops git, rolls back and exits 130 with nothing written", async () => {
   await using ws = await workspace();
-  const root = join(ws.dir.path, "srv");
-  await Deno.mkdir(root);
-  await createRepo(root, "repo", skillFiles("alpha"));
-  const server = await startGitHttpsServer(root, ws.dir.path, () => "hang");
+  const server = await hangingGitServer(ws.dir.path);
   try {
     const child = spawnCli(["add", `${server.origin}/repo.git`, "--yes"], {
       cwd: ws.dir.path,
@@ -235,10 +240,7 @@ Deno.test("a git clone that stalls hits SKILLS_GIT_TIMEOUT: exit 124 and nothing
   ignore: SKIP_SLOW,
 }, async () => {
   await using ws = await workspace();
-  const root = join(ws.dir.path, "srv");
-  await Deno.mkdir(root);
-  await createRepo(root, "repo", skillFiles("alpha"));
-  const server = await startGitHttpsServer(root, ws.dir.path, () => "hang");
+  const server = await hangingGitServer(ws.dir.path);
   try {
     const r = await ws.cli(["add", `${server.origin}/repo.git`, "--yes"], {
       GIT_SSL_CAINFO: server.caFile,

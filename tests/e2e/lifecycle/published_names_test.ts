@@ -39,6 +39,14 @@ async function workspace() {
   return { ...ws, installed };
 }
 
+/** What `skills/list` (SEP-2640) answers: each served skill's URI and front matter. */
+const SKILLS_LIST = z.looseObject({
+  skills: z.array(z.looseObject({
+    uri: z.string(),
+    frontmatter: z.looseObject({ name: z.string(), metadata: z.optional(z.unknown()) }),
+  })),
+});
+
 Deno.test("a bulk install gives every published name a distinct canonical name, refuses twins naming both, and renames on request", async () => {
   const w = await workspace();
   await using _dir = w.dir;
@@ -139,12 +147,7 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
   ]);
   const listed = await mcp.client.request(
     { method: "skills/list", params: {} },
-    z.looseObject({
-      skills: z.array(z.looseObject({
-        uri: z.string(),
-        frontmatter: z.looseObject({ name: z.string(), metadata: z.optional(z.unknown()) }),
-      })),
-    }),
+    SKILLS_LIST,
   );
   const byUri = Object.fromEntries(listed.skills.map((e) => [e.uri, e.frontmatter]));
   assert.deepEqual(Object.keys(byUri).sort(), [
@@ -287,12 +290,7 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
   );
   const served = await mcp.client.request(
     { method: "skills/list", params: {} },
-    z.looseObject({
-      skills: z.array(z.looseObject({
-        uri: z.string(),
-        frontmatter: z.looseObject({ name: z.string(), metadata: z.optional(z.unknown()) }),
-      })),
-    }),
+    SKILLS_LIST,
   );
   const byUri = Object.fromEntries(served.skills.map((e) => [e.uri, e.frontmatter]));
   assert.deepEqual(Object.keys(byUri).sort(), [

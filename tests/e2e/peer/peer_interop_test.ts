@@ -13,6 +13,12 @@ import { peer } from "../../helpers/peer.ts";
 import { project } from "../../helpers/project.ts";
 
 /** Commits the project as it is (its .agents/skills too: the team layout) or its lockfile. */
+/** The peer CLI adds every skill of `url` to the project, for codex. */
+async function peerAddsAll(p: { root: string; dir: string }, url: string): Promise<void> {
+  const added = await peer(p.root, p.dir, ["add", url, "--skill", "*", "--agent", "codex", "-y"]);
+  assert.equal(added.code, 0, added.text);
+}
+
 async function commitProject(root: string, dir: string, paths: string[]): Promise<void> {
   const env = fixtureGitEnv(dir);
   await git(root, ["add", ...paths], env);
@@ -29,16 +35,7 @@ Deno.test("install --frozen accepts skills the peer installed without their meta
     "skills/alpha/rules/one.md": "# Rule one\n",
     ...skillFiles("beta", "skills/beta"),
   });
-  const added = await peer(p.root, p.dir, [
-    "add",
-    repo.url,
-    "--skill",
-    "*",
-    "--agent",
-    "codex",
-    "-y",
-  ]);
-  assert.equal(added.code, 0, added.text);
+  await peerAddsAll(p, repo.url);
   await assert.rejects(Deno.stat(join(p.root, ".agents", "skills", "alpha", "metadata.json")));
   await commitProject(p.root, p.dir, ["skills-lock.json", ".agents"]);
 
@@ -76,16 +73,7 @@ Deno.test("a peer lockfile with twin names: the twins are refused by name, the r
     "skills/my_tool/SKILL.md": skillMd("my_tool", "The second tool."),
     ...skillFiles("other", "skills/other"),
   });
-  const added = await peer(p.root, p.dir, [
-    "add",
-    repo.url,
-    "--skill",
-    "*",
-    "--agent",
-    "codex",
-    "-y",
-  ]);
-  assert.equal(added.code, 0, added.text);
+  await peerAddsAll(p, repo.url);
   const written = await Deno.readTextFile(join(p.root, "skills-lock.json"));
   assert.deepEqual(Object.keys(JSON.parse(written).skills).sort(), ["my-tool", "my_tool", "other"]);
   await commitProject(p.root, p.dir, ["skills-lock.json"]);

@@ -19,12 +19,16 @@ function writeSkill(dir: string, name: string, body = "Hello."): Promise<void> {
   return writeSkillMd(dir, `name: ${name}\ndescription: A signed skill.`, `# ${name}\n\n${body}\n`);
 }
 
+/** Two signers' key pairs in `dir`: alice (the one a policy lists) and mallory. */
+async function aliceAndMallory(dir: string) {
+  return { alice: await keypair(dir, "alice"), mallory: await keypair(dir, "mallory") };
+}
+
 Deno.test("publish --sign and add under $SKILLS_HOME/allowed_signers: the right signer is accepted and recorded; a wrong key and an unsigned artifact are refused with nothing installed", async () => {
   const registry = await startRegistry();
   await using tmp = await tempDir();
   try {
-    const alice = await keypair(tmp.path, "alice");
-    const mallory = await keypair(tmp.path, "mallory");
+    const { alice, mallory } = await aliceAndMallory(tmp.path);
     const home = join(tmp.path, "home");
     await Deno.mkdir(home);
     await Deno.writeTextFile(join(home, "allowed_signers"), alice.line);
@@ -108,8 +112,7 @@ Deno.test("a project's .agents/allowed_signers applies to add --project and inst
   const registry = await startRegistry();
   await using p = await project();
   try {
-    const alice = await keypair(p.dir, "alice");
-    const mallory = await keypair(p.dir, "mallory");
+    const { alice, mallory } = await aliceAndMallory(p.dir);
     await Deno.mkdir(join(p.root, ".agents"), { recursive: true });
     await Deno.writeTextFile(join(p.root, ".agents", "allowed_signers"), alice.line);
     await writeSkill(join(p.dir, "demo"), "demo");
@@ -147,8 +150,7 @@ Deno.test("a project's .agents/allowed_signers applies to add --project and inst
 
 Deno.test("git sources under the policy: a commit signed by an allowed key installs, an unsigned one is refused, and the repository's own gpg config is ignored", async () => {
   await using tmp = await tempDir();
-  const alice = await keypair(tmp.path, "alice");
-  const mallory = await keypair(tmp.path, "mallory");
+  const { alice, mallory } = await aliceAndMallory(tmp.path);
   const home = join(tmp.path, "home");
   await Deno.mkdir(home);
   await Deno.writeTextFile(join(home, "allowed_signers"), alice.line);

@@ -78,6 +78,12 @@ async function assertRecovers(ws: Workspace, label: string): Promise<void> {
   }
 }
 
+/** Installs `name` from the workspace's repository unless a run left it installed. */
+async function ensureInstalled(ws: Workspace, name: string): Promise<void> {
+  if (await exists(join(ws.home, name))) return;
+  assert.equal((await cli(ws, ["add", ws.repo.url, "--skill", name, "--yes"])).code, 0);
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await fn();
@@ -120,10 +126,7 @@ Deno.test(
     }
     for (let i = 0; i < 18; i++) {
       const name = NAMES[i % NAMES.length]!;
-      const installed = await exists(join(ws.home, name));
-      if (!installed) {
-        assert.equal((await cli(ws, ["add", ws.repo.url, "--skill", name, "--yes"])).code, 0);
-      }
+      await ensureInstalled(ws, name);
       await ws.repo.commit({ [`skills/${name}/notes-${i}.md`]: `update ${i}\n` });
       await killDuring(ws, ["update", name, "--yes"], updateTime * random() * 1.1);
       await assertRecovers(ws, `update run ${i}`);
@@ -131,10 +134,7 @@ Deno.test(
     }
     for (let i = 0; i < 18; i++) {
       const name = NAMES[i % NAMES.length]!;
-      const installed = await exists(join(ws.home, name));
-      if (!installed) {
-        assert.equal((await cli(ws, ["add", ws.repo.url, "--skill", name, "--yes"])).code, 0);
-      }
+      await ensureInstalled(ws, name);
       await killDuring(ws, ["remove", name, "--yes"], removeTime * random() * 1.1);
       await assertRecovers(ws, `remove run ${i}`);
       runs++;

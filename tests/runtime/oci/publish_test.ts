@@ -9,7 +9,7 @@ import {
 } from "../../../src/runtime/oci/publish.ts";
 import { parseOciReference } from "../../../src/core/sources/oci_reference.ts";
 import { sha256Hex } from "../../../src/core/records/digest.ts";
-import { startRegistry } from "../../helpers/oci_registry.ts";
+import { startRegistry, writePack } from "../../helpers/oci_registry.ts";
 import { writeShellSkill } from "../../helpers/tree.ts";
 
 async function writeSkill(dir: string, name: string, extra = "") {
@@ -74,8 +74,7 @@ Deno.test("publish: a skill becomes an OCI 1.1 artifact, a folder of skills one 
   const registry = await startRegistry();
   const root = await Deno.makeTempDir();
   try {
-    await writeSkill(`${root}/pack/alpha`, "alpha");
-    await writeSkill(`${root}/pack/beta`, "beta");
+    await writePack(root, writeSkill);
     const client = new RegistryClient({ registry: registry.host, credentials: null });
     const single = await publishSkills(
       `${root}/pack/alpha`,

@@ -7,7 +7,7 @@ import {
 } from "../../../src/runtime/oci/publish.ts";
 import { pullSkills } from "../../../src/runtime/oci/pull.ts";
 import { parseOciReference } from "../../../src/core/sources/oci_reference.ts";
-import { startRegistry } from "../../helpers/oci_registry.ts";
+import { startRegistry, writePack } from "../../helpers/oci_registry.ts";
 import { writeShellSkill } from "../../helpers/tree.ts";
 
 function writeSkill(dir: string, name: string, body = "") {
@@ -18,8 +18,7 @@ Deno.test("oci pull: a published skill comes back file for file; an index by --s
   const registry = await startRegistry();
   const root = await Deno.makeTempDir();
   try {
-    await writeSkill(`${root}/pack/alpha`, "alpha");
-    await writeSkill(`${root}/pack/beta`, "beta");
+    await writePack(root, writeSkill);
     const client = new RegistryClient({ registry: registry.host, credentials: null });
     const one = await publishSkills(
       `${root}/pack/alpha`,
