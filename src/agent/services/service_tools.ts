@@ -12,7 +12,8 @@ import { findScript, type SkillRecord } from "../../runtime/catalog/catalog.ts";
 import { isWithin } from "../../runtime/os/fs.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 
-const SERVICE_TOOL_NAMES: readonly string[] = [
+/** The service tools' names (allowed-tools keeps them in the baseline). */
+export const SERVICE_TOOL_NAMES: readonly string[] = [
   "service_start",
   "service_list",
   "service_stop",

@@ -6,6 +6,7 @@
 
 import type { ErrorCode } from "../../core/errors.ts";
 import { globToRegExp } from "../../core/glob.ts";
+import { SERVICE_TOOL_NAMES } from "../services/service_tools.ts";
 
 export const BASELINE_TOOLS: ReadonlySet<string> = new Set([
   "activate_skill",
@@ -15,9 +16,7 @@ export const BASELINE_TOOLS: ReadonlySet<string> = new Set([
   "script_run",
   "call_skill_tool",
   // Present only with the user's grant of services (agent/services).
-  "service_start",
-  "service_list",
-  "service_stop",
+  ...SERVICE_TOOL_NAMES,
 ]);
 
 export const TOOL_NOT_ALLOWED = "TOOL_NOT_ALLOWED" satisfies ErrorCode;
