@@ -6,6 +6,8 @@
 
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName } from "../../core/names.ts";
+import type { SkillRecord } from "../catalog/loader.ts";
+import { projectSkillNamed } from "../project/approvals.ts";
 
 /** Where a workflow runs and for whom. */
 export interface WorkflowRequest {
@@ -32,8 +34,22 @@ export interface Reports {
   note?(text: string): void;
 }
 
+/**
+ * The project skill a name means in the scope chosen: none when the user's scope is named;
+ * the project's skill of that name when it has one; with the project's scope named and no
+ * such skill, `not_found`.
+ */
+export async function chosenProjectSkill(
+  request: WorkflowRequest & { name: string; scope?: ScopeChoice },
+): Promise<SkillRecord | undefined> {
+  if (request.scope === "user") return undefined;
+  const skill = await projectSkillNamed(request.home, request.cwd, request.env, request.name);
+  if (skill === undefined && request.scope === "project") throw notInProject(request.name);
+  return skill;
+}
+
 /** A name asked of the project's scope (`scope: "project"`) that no project skill has. */
-export function notInProject(name: string): SkillError {
+function notInProject(name: string): SkillError {
   return new SkillError("not_found", `No project skill '${canonicalSkillName(name)}' here`, {
     hint: "Run `skills list` to see the project's skills",
   });

@@ -12,8 +12,13 @@ import type { RegistryEntry } from "../../core/records/registry_model.ts";
 import type { InspectResult } from "../catalog/loader.ts";
 import { beginChange } from "../lifecycle/change.ts";
 import { currentDigest, inspectForTrust, trustTarget } from "../lifecycle/targets.ts";
-import { projectSkillNamed, trustProjectSkill, type TrustReview } from "../project/approvals.ts";
-import { notInProject, type Reports, type ScopeChoice, type WorkflowRequest } from "./request.ts";
+import { trustProjectSkill, type TrustReview } from "../project/approvals.ts";
+import {
+  chosenProjectSkill,
+  type Reports,
+  type ScopeChoice,
+  type WorkflowRequest,
+} from "./request.ts";
 
 /** Which skill to trust, and in which scope. */
 interface TrustRequest extends WorkflowRequest {
@@ -56,20 +61,17 @@ export async function trustWorkflow(
   request: TrustRequest,
   asker: TrustAsker,
 ): Promise<TrustOutcome> {
-  const { home, cwd, env } = request;
+  const { home, env } = request;
   await using change = await beginChange({ kind: "user", home }, {
     env,
     signal: request.signal,
   });
   for (const note of change.recovered) asker.note?.(note);
-  const projectSkill = request.scope === "user"
-    ? undefined
-    : await projectSkillNamed(home, cwd, env, request.name);
+  const projectSkill = await chosenProjectSkill(request);
   if (projectSkill !== undefined) {
     const approve = (review: TrustReview) => asker.approve({ scope: "project", review });
     return { scope: "project", review: await trustProjectSkill(home, projectSkill, approve) };
   }
-  if (request.scope === "project") throw notInProject(request.name);
   const target = await trustTarget(home, request.name);
   if (target.kind === "bundled") return { scope: "bundled", name: target.canonical };
   const entry = target.entry;

@@ -8,8 +8,13 @@
 import { SkillError } from "../../core/errors.ts";
 import { beginChange } from "../lifecycle/change.ts";
 import { trustTarget } from "../lifecycle/targets.ts";
-import { projectSkillNamed, withdrawProjectTrust } from "../project/approvals.ts";
-import { notInProject, type Reports, type ScopeChoice, type WorkflowRequest } from "./request.ts";
+import { withdrawProjectTrust } from "../project/approvals.ts";
+import {
+  chosenProjectSkill,
+  type Reports,
+  type ScopeChoice,
+  type WorkflowRequest,
+} from "./request.ts";
 
 /** Which skill to untrust, and in which scope. */
 interface UntrustRequest extends WorkflowRequest {
@@ -35,20 +40,17 @@ export async function untrustWorkflow(
   request: UntrustRequest,
   asker: Reports,
 ): Promise<UntrustOutcome> {
-  const { home, cwd, env } = request;
+  const { home, env } = request;
   await using change = await beginChange({ kind: "user", home }, {
     env,
     signal: request.signal,
   });
   for (const note of change.recovered) asker.note?.(note);
-  const projectSkill = request.scope === "user"
-    ? undefined
-    : await projectSkillNamed(home, cwd, env, request.name);
+  const projectSkill = await chosenProjectSkill(request);
   if (projectSkill !== undefined) {
     const changed = await withdrawProjectTrust(home, projectSkill, env);
     return { scope: "project", name: projectSkill.canonical, changed };
   }
-  if (request.scope === "project") throw notInProject(request.name);
   const target = await trustTarget(home, request.name);
   if (target.kind === "bundled") {
     throw new SkillError(
