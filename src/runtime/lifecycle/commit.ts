@@ -9,11 +9,7 @@
 
 import { dirname, join } from "../os/paths.ts";
 import { sha256Hex } from "../../core/records/digest.ts";
-import {
-  type Lockfile,
-  safeRelativePath,
-  serializeLockfile,
-} from "../../core/records/lockfile_model.ts";
+import { type Lockfile, safeRelativePath, serializeLockfile } from "../../core/records/lockfile.ts";
 import type { ProjectScope } from "../../core/records/scope.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
@@ -22,7 +18,7 @@ import {
   type RegistryEntry,
   removeEntry,
   upsertEntry,
-} from "../../core/records/registry_model.ts";
+} from "../../core/records/registry.ts";
 import { cachedDigest } from "../trust/file_hashes.ts";
 import { withListingSummary } from "../catalog/cache.ts";
 import { exists, lstatSyncOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
@@ -30,7 +26,7 @@ import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/
 import { isManagedEntry, type Staging } from "../store/staging.ts";
 import { LOCKFILE_UNCHANGED, writeJournal } from "../store/journal.ts";
 import { recoverUnderLock, skillFolder } from "../store/recovery.ts";
-import { lockfilePath, lockForChange, readProjectLock, withPeerHashes } from "./lockfile.ts";
+import { lockfilePath, lockForChange, readProjectLock, withPeerHashes } from "./lock_entries.ts";
 import { digestCachePath } from "../trust/gate.ts";
 import { collisionError, collisionProblem, type InstallPlan } from "./install_plan.ts";
 import type { UpdatePlan } from "./update_planner.ts";

@@ -9,8 +9,8 @@
 
 import { join } from "../os/paths.ts";
 import { sha256Hex } from "../../core/records/digest.ts";
-import { safeRelativePath } from "../../core/records/lockfile_model.ts";
-import { findEntry, type Registry } from "../../core/records/registry_model.ts";
+import { safeRelativePath } from "../../core/records/lockfile.ts";
+import { findEntry, type Registry } from "../../core/records/registry.ts";
 import { LOCKFILE_NAME, PROJECT_SKILLS_DIR, type Scope } from "../../core/records/scope.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
 import { type Journal, type JournalItem, LOCKFILE_UNCHANGED, readJournal } from "./journal.ts";

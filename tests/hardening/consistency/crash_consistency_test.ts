@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseRegistry } from "../../../src/core/records/registry_model.ts";
+import { parseRegistry } from "../../../src/core/records/registry.ts";
 import { killAfter, runCli, spawnCli, tempDir } from "../../helpers/cli.ts";
 import { exists } from "../../helpers/wait.ts";
 import { createRepo, multiSkillFiles, type Repo } from "../../fixtures/git_repos.ts";

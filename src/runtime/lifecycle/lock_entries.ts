@@ -1,5 +1,5 @@
 /**
- * `skills-lock.json` on disk (model: core/records/lockfile_model.ts; reading: catalog/project_lock.ts,
+ * `skills-lock.json` on disk (model: core/records/lockfile.ts; reading: store/lockfile.ts,
  * with which the catalog lists project skills). Writes are atomic (temp file, fsync, rename)
  * and happen only inside a project-scope change (change.ts, commit.ts), after the skill folders
  * are in place. Also: the files and digest a skill folder has, as a lock entry records them,
@@ -16,14 +16,14 @@ import {
   type LockedSkill,
   type LockedSource,
   type Lockfile,
-} from "../../core/records/lockfile_model.ts";
+} from "../../core/records/lockfile.ts";
 import { ociSource, parseSource, type ResolvedSource } from "../../core/sources/sources.ts";
 import { webSource } from "../../core/sources/web_source.ts";
 import { npmRecordSource } from "../../core/sources/npm_source.ts";
-import { resolveParsed } from "../lifecycle/resolve_source.ts";
+import { resolveParsed } from "./resolve_source.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { LOCKFILE_NAME, PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
-import { type LockRead, readProjectLock } from "../catalog/project_lock.ts";
+import { type LockRead, readProjectLock } from "../store/lockfile.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 
 export { readProjectLock };

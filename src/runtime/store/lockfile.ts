@@ -1,6 +1,6 @@
 /**
  * Reading a project's `skills-lock.json` (untrusted: validated, size-capped), for the catalog
- * (scopes.ts) and the project workflows. Its own module because the lockfile's model is
+ * (catalog/scopes.ts) and the project workflows. Its own module because the lockfile's model is
  * large: the catalog loads it only when a project has a lockfile, so a run with no project
  * around never compiles it.
  */
@@ -11,7 +11,7 @@ import {
   type Lockfile,
   MAX_LOCKFILE_BYTES,
   parseLockfileText,
-} from "../../core/records/lockfile_model.ts";
+} from "../../core/records/lockfile.ts";
 import { LOCKFILE_NAME } from "../../core/records/scope.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 
