@@ -14,7 +14,6 @@ export const RUNTIME_E2E_COVERED: Readonly<Record<string, string>> = {
   "src/runtime/catalog/contents.ts": "tests/e2e/cli/catalog_cli_test.ts",
   "src/runtime/catalog/dir_reads.ts": "tests/e2e/cli/catalog_cli_test.ts",
   "src/runtime/catalog/load_terms.ts": "tests/e2e/cli/activation_warnings_test.ts",
-  "src/runtime/store/lockfile.ts": "tests/e2e/project/project_lock_test.ts",
   "src/runtime/exec/stdin_feed.ts": "tests/e2e/run/run_test.ts",
   "src/runtime/exec/transaction.ts": "tests/hardening/workspace/transactional_workspace_test.ts",
   "src/runtime/governance/attestation.ts": "tests/e2e/signing/lock_attest_test.ts",

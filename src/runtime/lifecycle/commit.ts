@@ -21,12 +21,18 @@ import {
 } from "../../core/records/registry.ts";
 import { cachedDigest } from "../trust/file_hashes.ts";
 import { withListingSummary } from "../catalog/cache.ts";
-import { exists, lstatSyncOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
+import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
 import { isManagedEntry, type Staging } from "../store/staging.ts";
 import { LOCKFILE_UNCHANGED, writeJournal } from "../store/journal.ts";
 import { recoverUnderLock, skillFolder } from "../store/recovery.ts";
-import { lockfilePath, lockForChange, readProjectLock, withPeerHashes } from "./lock_entries.ts";
+import {
+  lockfileText,
+  lockForChange,
+  readProjectLock,
+  withPeerHashes,
+  writeLockfileText,
+} from "../store/lockfile.ts";
 import { digestCachePath } from "../trust/gate.ts";
 import { collisionError, collisionProblem, type InstallPlan } from "./install_plan.ts";
 import type { UpdatePlan } from "./update_planner.ts";
@@ -382,8 +388,7 @@ export async function commitFolders(
       const aside = hadOld ? join(staging.trash, move.canonical) : null;
       return { canonical: move.canonical, target, aside, staged: move.staged };
     });
-    const path = lockfilePath(scope.root);
-    const before = await Deno.readTextFile(path).catch(() => "");
+    const before = await lockfileText(scope.root);
     // A lockfile that does not change cannot tell a finished change from an interrupted
     // one: such a change completes folder by folder (store/recovery).
     const lockfile = text === null || text === before ? LOCKFILE_UNCHANGED : await sha256Hex(text);
@@ -416,7 +421,7 @@ export async function commitFolders(
         }
       }
       hooks.beforeLockfile?.();
-      if (text !== null) writeFileAtomicSync(path, text);
+      if (text !== null) writeLockfileText(scope.root, text);
     } catch (error) {
       for (const { item, movedOld, movedNew } of done.reverse()) {
         if (movedNew) await Deno.rename(item.target, item.staged!).catch(() => {});

@@ -50,7 +50,8 @@ import {
   type UserScope,
 } from "../../core/records/scope.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
-import { describeFiles, lockedSource, lockForChange, readProjectLock } from "./lock_entries.ts";
+import { describeFiles, lockedSource } from "./lock_entries.ts";
+import { lockForChange, readProjectLock } from "../store/lockfile.ts";
 
 /** What installing one skill will do, whatever its scope: `entry` is the scope's record. */
 interface PlanOf<E> {

@@ -30,7 +30,7 @@ import {
   sourceLabel,
 } from "../lifecycle/fetch_source.ts";
 import type { InstallPlan, PlanOptions, ProjectPlan } from "../lifecycle/install_plan.ts";
-import { lockfilePath } from "../lifecycle/lock_entries.ts";
+import { lockfilePath } from "../store/lockfile.ts";
 import { resolveRequest } from "../lifecycle/resolve_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { detectedAgents, linkAdded, type LinkOutcome } from "../project/links.ts";

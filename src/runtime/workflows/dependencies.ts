@@ -14,7 +14,7 @@
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName, quoteName } from "../../core/names.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
-import { readProjectLock } from "../lifecycle/lock_entries.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
 import { skillsHome } from "../store/home.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";

@@ -14,7 +14,7 @@ import { restoreLocked, type RestoreReport } from "../project/restore.ts";
 import { refuseLocked } from "../governance/install_policy.ts";
 import { readProjectTrust } from "../store/project_records.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import { readProjectLock } from "../lifecycle/lock_entries.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { trustInstalled } from "../project/approvals.ts";
 import type { WorkflowRequest } from "./request.ts";
 

@@ -21,7 +21,7 @@ import {
 import { computeDigest } from "../trust/file_hashes.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { beginChange } from "../lifecycle/change.ts";
-import { readProjectLock } from "../lifecycle/lock_entries.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
 import { describeTracking } from "../lifecycle/update_installed.ts";
 import type { ScopeChoice, WorkflowRequest } from "./request.ts";

@@ -12,7 +12,8 @@ import { type LockedSkill, withoutLockedSkill } from "../../core/records/lockfil
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import { findProjectRoot, PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { beginChange, type Change } from "../lifecycle/change.ts";
-import { projectSkillDir, readProjectLock } from "../lifecycle/lock_entries.ts";
+import { projectSkillDir } from "../lifecycle/lock_entries.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { entriesToRemove } from "../lifecycle/targets.ts";
 import { setProjectTrust } from "../project/approvals.ts";
 import { unneededInstalled, unneededLocked } from "./dependencies.ts";

@@ -16,7 +16,7 @@ import {
   inspectCandidates,
   selectCandidates,
 } from "../../../src/runtime/lifecycle/fetch_source.ts";
-import { readProjectLock } from "../../../src/runtime/lifecycle/lock_entries.ts";
+import { readProjectLock } from "../../../src/runtime/store/lockfile.ts";
 import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
