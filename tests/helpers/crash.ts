@@ -16,14 +16,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseRegistry } from "../../src/core/records/registry_model.ts";
-import { killAfter, runCli, spawnCli } from "./cli.ts";
+import { killAfter, runCli, spawnCli, tempDir } from "./cli.ts";
 import { exists } from "./wait.ts";
+import { SKIP_SLOW } from "./quick.ts";
 import { createRepo, multiSkillFiles, type Repo } from "../fixtures/git_repos.ts";
 
 export const CRASH_NAMES = Array.from({ length: 6 }, (_, i) => `crash-${i}`);
 
 /** Kill runs of each phase (three phases: 54 runs in all). */
-export const RUNS_PER_PHASE = 18;
+const RUNS_PER_PHASE = 18;
 
 export type CrashPhase = "add" | "update" | "remove";
 const PHASES: readonly CrashPhase[] = ["add", "update", "remove"];
@@ -39,7 +40,7 @@ export interface CrashWorkspace {
 }
 
 /** A fresh home and a six-skill repository under `root`, with the kill points of `phase`. */
-export async function crashWorkspace(root: string, phase: CrashPhase): Promise<CrashWorkspace> {
+async function crashWorkspace(root: string, phase: CrashPhase): Promise<CrashWorkspace> {
   const random = (() => {
     let seed = 7; // deterministic spread of kill points, different per run index
     return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -70,7 +71,7 @@ async function hasLeftovers(home: string): Promise<boolean> {
 }
 
 /** Starts a CLI command and SIGKILLs it after `delayMs`. */
-export async function killDuring(
+async function killDuring(
   ws: CrashWorkspace,
   args: string[],
   delayMs: number,
@@ -86,7 +87,7 @@ export async function killDuring(
 }
 
 /** The registry is whole, and after one more command the home is consistent (or repairable). */
-export async function assertRecovers(ws: CrashWorkspace, label: string): Promise<void> {
+async function assertRecovers(ws: CrashWorkspace, label: string): Promise<void> {
   const text = await Deno.readTextFile(join(ws.home, "registry.json")).catch(() => null);
   if (text !== null) {
     const parsed = parseRegistry(text);
@@ -119,15 +120,60 @@ export async function ensureInstalled(ws: CrashWorkspace, name: string): Promise
   assert.equal((await crashCli(ws, ["add", ws.repo.url, "--skill", name, "--yes"])).code, 0);
 }
 
-/** How long `fn` takes when it is not killed, to spread kills over all of it. */
-export async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
-
 /** Whatever survived the phase still works end to end: the home is wholly consistent. */
-export async function assertFinallyConsistent(ws: CrashWorkspace): Promise<void> {
+async function assertFinallyConsistent(ws: CrashWorkspace): Promise<void> {
   const final = JSON.parse((await crashCli(ws, ["check", "--json"])).stdout);
   assert.deepEqual(final.consistency, { missing: [], orphans: [], leftovers: [] });
+}
+
+export interface CrashPhaseRun {
+  phase: CrashPhase;
+  /**
+   * Before the command is timed unkilled on the first skill (installed first, unless the
+   * phase is add): e.g. a new upstream commit for update to fetch.
+   */
+  beforeMeasure?: (ws: CrashWorkspace, first: string) => Promise<unknown>;
+  /** Brings the home to where run `i` can start (installs, new upstream commits). */
+  prepare: (ws: CrashWorkspace, name: string, i: number) => Promise<void>;
+  /** The command run `i` kills. */
+  command: (ws: CrashWorkspace, name: string) => string[];
+  /** How many kills must land mid-change (see the header). */
+  minInterrupted: number;
+}
+
+/** Declares the phase's test: SKIP_SLOW skips it in `deno task test:quick`. */
+export function crashPhaseTest(run: CrashPhaseRun): void {
+  Deno.test(
+    `SIGKILL at random points during ${run.phase} never leaves an inconsistent home`,
+    { ignore: SKIP_SLOW },
+    () => runCrashPhase(run),
+  );
+}
+
+/** One phase: 18 runs of prepare, kill at a random point, assert the home recovers. */
+async function runCrashPhase(run: CrashPhaseRun): Promise<void> {
+  await using dir = await tempDir();
+  const ws = await crashWorkspace(dir.path, run.phase);
+  // How long the command takes when it is not killed, to spread kills over all of it.
+  const first = CRASH_NAMES[0]!;
+  if (run.phase !== "add") await crashCli(ws, ["add", ws.repo.url, "--skill", first, "--yes"]);
+  await run.beforeMeasure?.(ws, first);
+  const started = performance.now();
+  await crashCli(ws, run.command(ws, first));
+  const unkilledMs = performance.now() - started;
+  let runs = 0;
+  for (let i = 0; i < RUNS_PER_PHASE; i++) {
+    const name = CRASH_NAMES[i % CRASH_NAMES.length]!;
+    await run.prepare(ws, name, i);
+    await killDuring(ws, run.command(ws, name), unkilledMs * ws.random() * 1.1);
+    await assertRecovers(ws, `${run.phase} run ${i}`);
+    runs++;
+  }
+  assert.equal(runs, RUNS_PER_PHASE);
+  console.log(`${run.phase}: ${ws.interrupted} of ${runs} kills landed mid-change`);
+  assert.ok(
+    ws.interrupted >= run.minInterrupted,
+    `only ${ws.interrupted} kills landed mid-change`,
+  );
+  await assertFinallyConsistent(ws);
 }
