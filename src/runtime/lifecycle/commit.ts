@@ -24,7 +24,8 @@ import { withListingSummary } from "../catalog/cache.ts";
 import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
 import { isManagedEntry, type Staging } from "../store/staging.ts";
-import { LOCKFILE_UNCHANGED, writeJournal } from "../store/journal.ts";
+import { writeJournal } from "../store/journal.ts";
+import { LOCKFILE_UNCHANGED } from "../../core/records/journal.ts";
 import { recoverUnderLock, skillFolder } from "../store/recovery.ts";
 import {
   lockfileText,

@@ -3,8 +3,8 @@
  * cross-process lock (lock.ts), each record on disk — the model of each in core/records, under
  * the same name — the registry's atomic persistence (registry.ts), a project's
  * `skills-lock.json` (lockfile.ts), this user's approvals of project skills and the agent links
- * `skills link` made (project_records.ts); staging directories of either scope (staging.ts),
- * the one journal format a change writes there, reading the two older ones too (journal.ts),
+ * `skills link` made (project_records.ts), the journal a change writes in its staging,
+ * reading the two older formats too (journal.ts); staging directories of either scope (staging.ts),
  * crash recovery of either scope (recovery.ts), and the consistency check and repair of
  * `skills check` (consistency.ts).
  *

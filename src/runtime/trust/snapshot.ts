@@ -32,7 +32,7 @@ import { lstatSyncOrNull } from "../os/fs.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import { cachedDigest } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
-import { copyContents, readCopyContents, writeCopyContents } from "./copy_record.ts";
+import { copyContents, readCopyContents, writeCopyContents } from "./copy_contents.ts";
 import { RUN_DIR, type VerifiedCopy, verifiedCopy } from "./verified_copy.ts";
 
 interface VerifyOptions {

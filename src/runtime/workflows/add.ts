@@ -32,7 +32,7 @@ import {
 import type { InstallPlan, PlanOptions, ProjectPlan } from "../lifecycle/install_plan.ts";
 import { lockfilePath } from "../store/lockfile.ts";
 import { resolveRequest } from "../lifecycle/resolve_source.ts";
-import { saveAuditRecord } from "../audit/record.ts";
+import { saveAuditRecord } from "../audit/installed_audit.ts";
 import { detectedAgents, linkAdded, type LinkOutcome } from "../project/links.ts";
 import { resolveClosure } from "./dependencies.ts";
 import { trustInstalled } from "../project/approvals.ts";

@@ -24,7 +24,7 @@ import type { ProjectScope, Scope, UserScope } from "../../core/records/scope.ts
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import { sourceLabel } from "../lifecycle/fetch_source.ts";
-import { saveAuditRecord } from "../audit/record.ts";
+import { saveAuditRecord } from "../audit/installed_audit.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { projectSkillDir } from "../lifecycle/lock_entries.ts";
 import { readProjectLock } from "../store/lockfile.ts";
