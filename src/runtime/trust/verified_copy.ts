@@ -18,7 +18,7 @@ import { dirname, join } from "../os/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
-import { lstatOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
+import { lstatOrNull, lstatSyncOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
 import { cachedDigest, listFiles } from "./file_hashes.ts";
 
 /** Where verified copies live, under `$SKILLS_HOME`. */
@@ -138,7 +138,9 @@ async function buildCopy(
   source: string,
   digest: string,
 ): Promise<VerifiedCopy> {
-  await Deno.mkdir(paths.base, { recursive: true });
+  // Synchronous file operations here and below: a first `context` builds hundreds of copies
+  // in a row, and each asynchronous call waited for a worker thread and the event loop.
+  Deno.mkdirSync(paths.base, { recursive: true });
   const staging = join(paths.base, `${paths.id}.tmp-${Date.now()}-${randomTag()}`);
   try {
     const copied = await copyVerified(source, staging);
@@ -159,7 +161,8 @@ async function buildCopy(
     await pruneCopies(paths.base, canonical, paths.id).catch(() => {});
     return used(paths, runDigest);
   } finally {
-    await removeIfExists(staging);
+    // Put in place, the build is gone: only a failed one is left to remove.
+    if (lstatSyncOrNull(staging) !== null) await removeIfExists(staging);
   }
 }
 
@@ -181,7 +184,7 @@ async function place(
 ): Promise<string> {
   for (let attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
     try {
-      await Deno.rename(staging, paths.dir);
+      Deno.renameSync(staging, paths.dir);
       return runDigest;
     } catch (error) {
       const code = (error as { code?: string }).code;
@@ -190,9 +193,11 @@ async function place(
     const theirs = await intact(paths, digest);
     if (theirs !== undefined) return theirs;
     const aside = join(paths.base, `${paths.id}.old-${Date.now()}-${randomTag()}`);
-    await Deno.rename(paths.dir, aside).catch((error) => {
+    try {
+      Deno.renameSync(paths.dir, aside);
+    } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
+    }
   }
   throw new SkillError(
     "conflict",
