@@ -574,7 +574,8 @@ function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
 
 /** Reads the full SKILL.md body (after the front matter) of a loaded skill. */
 export async function readSkillBody(skill: SkillRecord): Promise<string> {
-  const bytes = await Deno.readFile(skill.skillMdPath);
+  // Synchronous: `context` activates a thousand skills in a row, one small file each.
+  const bytes = Deno.readFileSync(skill.skillMdPath);
   const parsed = await (await manifestLib()).parseSkillMd(bytes, skill.skillMdPath, {});
   return parsed.body;
 }
