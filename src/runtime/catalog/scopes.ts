@@ -215,7 +215,8 @@ export async function loadProjectSkills(
   if (trust.problem !== undefined) {
     notes.push(`${trust.problem}; project skills count as untrusted`);
   }
-  const cache = CatalogCache.load(home, `projects/catalog-${pathKey(project.root)}.json`);
+  // Its stats are not kept: the listing's digest check reuses the user scope's only.
+  const cache = CatalogCache.load(home, `projects/catalog-${pathKey(project.root)}.json`, false);
   const lockedSkills = lock.state === "ok" ? lock.lock.skills : {};
   const installedPrefix = `${PROJECT_SKILLS_DIR.join("/")}/`;
   for (const c of candidates) {
