@@ -13,7 +13,8 @@ import { join } from "../os/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
-import { lstatLite, type StatLite, writeFileAtomic } from "../os/fs.ts";
+import type { StatLite } from "../os/fs.ts";
+import { writeFileAtomic } from "../os/fs.ts";
 
 const MAX_FILES = 20_000;
 const CACHE_VERSION = 3;
@@ -413,7 +414,6 @@ function unchangedTree(
   files: Record<string, string | undefined>,
   stats?: ReadonlyMap<string, StatLite>,
 ): boolean {
-  const lstat = (path: string) => stats?.get(path) ?? lstatLite(path);
   try {
     if (!Object.hasOwn(dirs, "")) return false;
     // Paths by concatenation: each part was checked (isRelative), and `join` over a
@@ -421,15 +421,30 @@ function unchangedTree(
     const sep = Deno.build.os === "windows" ? "\\" : "/";
     const under = (path: string) =>
       `${root}${sep}${sep === "/" ? path : path.replaceAll("/", sep)}`;
-    for (const [path, key] of Object.entries(dirs)) {
+    for (const path in dirs) {
+      const key = dirs[path];
       if (typeof key !== "string" || !isRelative(path, true)) return false;
-      const info = lstat(path === "" ? root : under(path));
-      if (!info.isDirectory || liteKey(info) !== key) return false;
+      const at = path === "" ? root : under(path);
+      const seen = stats?.get(at);
+      if (seen !== undefined) {
+        if (!seen.isDirectory || liteKey(seen) !== key) return false;
+      } else {
+        const info = Deno.lstatSync(at);
+        if (!info.isDirectory || statKey(info) !== key) return false;
+      }
     }
-    for (const [path, key] of Object.entries(files)) {
+    // Files one stat each, kept as nothing but the key compared (a real skill has hundreds).
+    for (const path in files) {
+      const key = files[path];
       if (typeof key !== "string" || !isRelative(path, false)) return false;
-      const info = lstat(under(path));
-      if (!info.isFile || liteKey(info) !== key) return false;
+      const at = under(path);
+      const seen = stats?.get(at);
+      if (seen !== undefined) {
+        if (!seen.isFile || liteKey(seen) !== key) return false;
+      } else {
+        const info = Deno.lstatSync(at);
+        if (!info.isFile || statKey(info) !== key) return false;
+      }
     }
     return true;
   } catch {
