@@ -228,7 +228,7 @@ async function linkFor(
   scope: { kind: "user" } | { kind: "project"; root: string },
   added: readonly { canonical: string }[],
 ): Promise<LinkOutcome[]> {
-  if (options.agents.length === 0) return []; // no --agent: links.ts is not even loaded
+  if (options.agents.length === 0) return []; // no --agent: project/links.ts is not loaded
   const names = new Set(added.map((p) => p.canonical));
   const { linkAdded } = await import("../project/links.ts");
   return await linkAdded(
