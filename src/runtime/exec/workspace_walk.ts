@@ -12,6 +12,7 @@
  * to a quarantine folder under `$SKILLS_HOME/.cache/quarantine/` afterwards.
  */
 
+import { folderKey, SETTLED_MS } from "../os/folder_keys.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 import {
@@ -29,15 +30,6 @@ const MAX_DEPTH = 6;
 const MAX_ENTRIES = 20_000;
 /** Folders whose contents are never walked: installed packages, git's object store. */
 const SKIP_CONTENTS = new Set(["node_modules", ".git", "__pycache__", ".venv", "venv"]);
-
-/**
- * How long before the walk a folder must have last changed for its listing to be used again
- * after the run. A change stamps a folder from a coarse clock (a tick, a few ms, behind), and
- * some filesystems keep stamps to the second or two (FAT's mtime): a folder changed within
- * that grain of its `lstat` could change again during the run and keep its stamps. A folder
- * changed this recently is listed again.
- */
-const SETTLED_MS = 5_000;
 
 /** One folder as a walk listed it (entry kinds: `d` folder, `l` symlink, `f` file, `o` other). */
 interface Listing {
@@ -73,30 +65,6 @@ export interface WorkspaceChanges {
   quarantined: string[];
   /** The walk was cut: the lists may be incomplete. */
   incomplete: boolean;
-}
-
-/**
- * What identifies a folder's entries: its change time moves whenever an entry is added,
- * removed or renamed (and when its mtime is set back, which a script can do to mtime and never
- * to ctime); inode and device say it is the same folder, not another moved or mounted there.
- */
-function folderKey(folder: string): string | undefined {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.lstatSync(folder);
-  } catch {
-    return undefined; // listed again after the run, if it can be
-  }
-  const ctime = info.ctime?.getTime();
-  const mtime = info.mtime?.getTime();
-  if (!info.isDirectory || ctime === undefined || mtime === undefined) return undefined;
-  return `${info.dev}:${info.ino}:${ctime}:${mtime}:${info.nlink}:${info.mode}:${info.size}`;
-}
-
-/** Whether a key's stamps (ctime, mtime) are both before `settled`. */
-function settledBy(key: string, settled: number): boolean {
-  const [, , ctime, mtime] = key.split(":");
-  return Number(ctime) < settled && Number(mtime) < settled;
 }
 
 interface WalkOptions {
@@ -161,10 +129,8 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
       const name = names[i]!;
       const sig = kinds[i]!;
       const path = `${folder}/${name}`;
-      if (since !== undefined && sig !== "d") {
-        const info = lstatSyncOrNull(path);
-        const changedAt = Math.max(info?.ctime?.getTime() ?? 0, info?.mtime?.getTime() ?? 0);
-        if (changedAt >= since) scan.changed.push(prefix + name);
+      if (since !== undefined && sig !== "d" && changedSince(path, since)) {
+        scan.changed.push(prefix + name);
       }
       if (guards) guard(scan, path, name, sig);
       if (sig !== "d" || SKIP_CONTENTS.has(name) || (guards && isGuardedName(name, true))) {
@@ -179,6 +145,17 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
 }
 
 /**
+ * Whether the file at `path` changed at or after `since` (ms): its mtime, which a script can
+ * set back, or its ctime, which it cannot — given to the whole second (so it is compared with
+ * `since`'s second: a file changed in the second the run began is listed, never missed).
+ */
+function changedSince(path: string, since: number): boolean {
+  const info = lstatSyncOrNull(path);
+  return (info?.mtime?.getTime() ?? 0) >= since ||
+    (info?.ctime?.getTime() ?? 0) >= since - (since % 1000);
+}
+
+/**
  * One folder's names and kinds: the walk before's listing when the folder's key is the one it
  * had then (nothing was added, removed or renamed in it), else read from the disk — with the
  * key taken before reading when `settled` is given.
@@ -189,11 +166,10 @@ function listFolder(
   settled: number | undefined,
 ): Listing | undefined {
   if (known?.key !== undefined && known.key === folderKey(folder)) return known;
-  // Taken before the listing: an entry added after it moves the folder's stamps past the key.
-  const key = settled === undefined ? undefined : folderKey(folder);
-  const listing: Listing = { names: [], kinds: "" };
-  // A folder changed just before the walk could change again and keep its stamps: no key.
-  if (key !== undefined && settledBy(key, settled!)) listing.key = key;
+  // Taken before the listing, so an entry added after it moves the folder past its key; none
+  // for a folder changed just before the walk, which could change again and keep its stamps.
+  const key = settled === undefined ? undefined : folderKey(folder, settled);
+  const listing: Listing = { names: [], kinds: "", key };
   try {
     for (const entry of Deno.readDirSync(folder)) {
       listing.names.push(entry.name);

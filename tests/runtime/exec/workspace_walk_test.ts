@@ -41,6 +41,14 @@ Deno.test("a guarded name that was there before is not absent, in any case the w
   assert.ok(scanWorkspace(work.path).absent.includes(".git/hooks"));
 });
 
+/**
+ * Waits into the next second: the walk after counts a change from 50 ms before the run, and a
+ * ctime (given to the second) from that second's start; the fixtures made before are older.
+ */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1_060 - (Date.now() % 1_000)));
+}
+
 /** A project of `folders` packages, each `pkgN/src/` with two files, settled for a moment. */
 async function project(root: string, folders = 3): Promise<void> {
   for (let d = 0; d < folders; d++) {
@@ -49,9 +57,7 @@ async function project(root: string, folders = 3): Promise<void> {
     await Deno.writeTextFile(join(src, "a.ts"), "export const a = 1;\n");
     await Deno.writeTextFile(join(src, `only${d}.ts`), "export {};\n");
   }
-  // Stamps come from a coarse clock, and the walk after counts from 50 ms before the run:
-  // let both pass the project's making.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await settle();
 }
 
 /** The folders under `root` listed while `body` runs. */
@@ -127,7 +133,7 @@ Deno.test("in policy mode a guarded folder's files that were there are changed, 
   await Deno.mkdir(join(work.path, ".vscode"));
   await Deno.writeTextFile(join(work.path, ".vscode/settings.json"), "{}\n");
   await Deno.writeTextFile(join(work.path, "main.ts"), "export {};\n");
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await settle();
   const before = snapshotWorkspace(work.path, 0);
   const since = Date.now() - 50;
   await Deno.writeTextFile(join(work.path, ".vscode/settings.json"), '{"x": 1}\n');
@@ -136,4 +142,14 @@ Deno.test("in policy mode a guarded folder's files that were there are changed, 
   const changes = workspaceChanges(before, since);
   assert.deepEqual(changes.changed, [".vscode/settings.json", "main.ts"]);
   assert.deepEqual([changes.created, changes.deleted], [[], []]);
+});
+
+Deno.test("a file changed with its mtime set back is still changed: its ctime cannot be", async () => {
+  await using work = await tempDir();
+  await project(work.path);
+  const before = snapshotWorkspace(work.path, 0);
+  const since = Date.now() - 50;
+  await Deno.writeTextFile(join(work.path, "pkg0/src/a.ts"), "export const a = 9;\n");
+  await Deno.utime(join(work.path, "pkg0/src/a.ts"), new Date(0), new Date(0));
+  assert.deepEqual(workspaceChanges(before, since).changed, ["pkg0/src/a.ts"]);
 });
