@@ -1,6 +1,6 @@
 /**
- * core/records — what is written down about skills: registry entries (`registry_model`), the
- * project lockfile in the form vercel-labs' CLI reads too (`lockfile_model`, `lockfile_peer`),
+ * core/records — what is written down about skills: registry entries (`registry`), the
+ * project lockfile (`lockfile`) in the form vercel-labs' CLI reads too (`peer_lockfile`),
  * this user's project approvals and agent links (`project_records`), content digests
  * (`digest`), what an update changes (`changes`), and the two scopes those records belong
  * to (`scope`).

@@ -20,7 +20,7 @@ import { liteStat, lstatLite, lstatSyncOrNull, type StatLite, writeFileAtomic } 
 import { dirEntries, keepingDirReads, takeStat } from "./dir_reads.ts";
 import { CODEX_AGENT_FILE } from "./load_terms.ts";
 import type { SkillRecord } from "./loader.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 
 /** 6: resource folders and other files listed 16 folders deep (was 4 and 8). */
 const CACHE_FORMAT = 6;

@@ -23,11 +23,11 @@
  */
 
 import { stopSkillServices } from "../services/control.ts";
-import type { SourceType } from "../../core/records/registry_model.ts";
+import type { SourceType } from "../../core/records/registry.ts";
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile_model.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import { type LockedSkill, withLockedSkill } from "../../core/records/lockfile.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import {
   PROJECT_SKILLS_DIR,
   type ProjectScope,

@@ -29,7 +29,7 @@ import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundl
 import { SkillLoadError } from "../catalog/load_terms.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import { cachedDigest } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
 import { copyContents, readCopyContents, writeCopyContents } from "./copy_record.ts";

@@ -15,8 +15,8 @@
 
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { AgentName } from "../../core/agents.ts";
-import type { LockedSkill } from "../../core/records/lockfile_model.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { LockedSkill } from "../../core/records/lockfile.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import type { NpmSource, RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
 import { npmSource } from "../../core/sources/npm_source.ts";
 import { packagesWithSkills } from "../npm/node_modules.ts";
@@ -30,7 +30,7 @@ import {
   sourceLabel,
 } from "../lifecycle/fetch_source.ts";
 import type { InstallPlan, PlanOptions, ProjectPlan } from "../lifecycle/install_plan.ts";
-import { lockfilePath } from "../lifecycle/lockfile.ts";
+import { lockfilePath } from "../store/lockfile.ts";
 import { resolveRequest } from "../lifecycle/resolve_source.ts";
 import { saveAuditRecord } from "../audit/record.ts";
 import { detectedAgents, linkAdded, type LinkOutcome } from "../project/links.ts";

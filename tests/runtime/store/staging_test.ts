@@ -5,7 +5,7 @@ import {
   type Registry,
   type RegistryEntry,
   upsertEntry,
-} from "../../../src/core/records/registry_model.ts";
+} from "../../../src/core/records/registry.ts";
 import { inspectHome, isConsistent, repairHome } from "../../../src/runtime/store/consistency.ts";
 import { readRegistry, writeRegistryUnlocked } from "../../../src/runtime/store/registry.ts";
 import { createStaging, disposeStaging, listStale } from "../../../src/runtime/store/staging.ts";
