@@ -10,7 +10,7 @@
 
 import { type Envelope, fail, failFromError } from "../core/envelope.ts";
 import { canonicalSkillName, quoteName } from "../core/names.ts";
-import type { SkillRecord } from "../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../runtime/catalog/catalog.ts";
 import { listScriptFiles } from "../runtime/catalog/contents.ts";
 import { readServedFile } from "./skill_files.ts";
 import { join } from "../runtime/os/paths.ts";
@@ -128,7 +128,7 @@ export function skillUri(skill: string, path: string): string {
 }
 
 /** Every listed resource of the given (active) skills, SKILL.md first. */
-export function listSkillResources(skills: readonly SkillRecord[]): SkillResource[] {
+export function listSkillResources(skills: readonly LoadedSkill[]): SkillResource[] {
   const out: SkillResource[] = [];
   for (const skill of skills) {
     out.push({
@@ -190,7 +190,7 @@ export function parseSkillUri(uri: string): { skill: string; path: string } | En
 }
 
 /** How a skill's files are served: its verified copy (ToolSurface.served), or as it is. */
-export type ServeSkill = (skill: SkillRecord) => Promise<SkillRecord>;
+export type ServeSkill = (skill: LoadedSkill) => Promise<LoadedSkill>;
 const asItIs: ServeSkill = (skill) => Promise.resolve(skill);
 
 /**
@@ -199,7 +199,7 @@ const asItIs: ServeSkill = (skill) => Promise.resolve(skill);
  * envelopes.
  */
 export async function readSkillResource(
-  skills: readonly SkillRecord[],
+  skills: readonly LoadedSkill[],
   uri: string,
   serve: ServeSkill = asItIs,
 ): Promise<{ ok: true; contents: ResourceContents } | { ok: false; error: Envelope }> {
@@ -220,7 +220,7 @@ export async function readSkillResource(
     };
   }
   try {
-    let verified: SkillRecord;
+    let verified: LoadedSkill;
     try {
       verified = await serve(skill);
     } catch (error) {

@@ -12,7 +12,7 @@
 
 import { join } from "../runtime/os/paths.ts";
 import { fail, type FailureEnvelope } from "../core/envelope.ts";
-import type { SkillRecord } from "../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../runtime/catalog/catalog.ts";
 import { resolveSkillFile } from "../agent/surface/read_skill_file.ts";
 
 /** SEP-2640's per-skill limits: a host must accept skills up to these. */
@@ -39,7 +39,7 @@ function textOf(bytes: Uint8Array): string | undefined {
 
 /** Reads one file of a skill by its relative path, whole; a failure envelope otherwise. */
 export async function readServedFile(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   path: string,
 ): Promise<ServedFile | FailureEnvelope> {
   const resolved = await resolveSkillFile(skill, path);
@@ -57,7 +57,7 @@ export async function readServedFile(
  * files only (symlinks are skipped, as the loader ignores them), no hidden segment. A
  * reason instead when the skill is over SEP-2640's limits.
  */
-export async function servedFilePaths(skill: SkillRecord): Promise<string[] | { refused: string }> {
+export async function servedFilePaths(skill: LoadedSkill): Promise<string[] | { refused: string }> {
   const out: string[] = [];
   let total = 0;
   const walk = async (dir: string, prefix: string, depth: number): Promise<string | undefined> => {

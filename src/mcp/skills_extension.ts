@@ -23,7 +23,7 @@ import {
   string,
   validate,
 } from "../core/manifest/validation.ts";
-import type { SkillRecord } from "../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../runtime/catalog/catalog.ts";
 import { parseSkillUri, skillUri } from "./resources.ts";
 import { readServedFile, servedFilePaths } from "./skill_files.ts";
 import type { ServeSkill } from "./resources.ts";
@@ -57,10 +57,10 @@ const GET_PARAMS = object({ uri: string({ max: 4096 }) });
  * front matter without a name or description).
  */
 async function skillEntry(
-  listed: SkillRecord,
+  listed: LoadedSkill,
   serve: ServeSkill,
 ): Promise<SkillEntry | { refused: string }> {
-  let skill: SkillRecord;
+  let skill: LoadedSkill;
   try {
     skill = await serve(listed); // the verified copy: digests of what was trusted
   } catch (error) {
@@ -148,7 +148,7 @@ interface ExtensionRequest {
  * "method not found", as the SDK answers a method without a handler.
  */
 export function skillsExtensionHandler(
-  served: readonly SkillRecord[] | (() => readonly SkillRecord[]),
+  served: readonly LoadedSkill[] | (() => readonly LoadedSkill[]),
   log: (message: string) => void,
   pageSize = PAGE_SIZE,
   serve: ServeSkill = (skill) => Promise.resolve(skill),

@@ -10,7 +10,7 @@ import { join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { ProtocolError } from "../../src/mcp/protocol_error.ts";
-import { loadSkillDir, type SkillRecord } from "../../src/runtime/catalog/loader.ts";
+import { type LoadedSkill, loadSkillDir } from "../../src/runtime/catalog/loader.ts";
 import {
   ORIGINAL_NAME_KEY,
   type SkillEntry,
@@ -33,7 +33,7 @@ allowed-tools: Read Grep
 # Demo
 `;
 
-async function writeSkill(root: string, name: string, skillMd: string): Promise<SkillRecord> {
+async function writeSkill(root: string, name: string, skillMd: string): Promise<LoadedSkill> {
   const dir = join(root, name);
   await Deno.mkdir(join(dir, "references"), { recursive: true });
   await Deno.mkdir(join(dir, "scripts"));
@@ -55,7 +55,7 @@ async function writeSkill(root: string, name: string, skillMd: string): Promise<
 }
 
 /** The bytes a `resources/read` of `uri` returns (text re-encoded, blob decoded). */
-async function servedBytes(skills: SkillRecord[], uri: string): Promise<Uint8Array> {
+async function servedBytes(skills: LoadedSkill[], uri: string): Promise<Uint8Array> {
   const read = await readSkillResource(skills, uri);
   assert.ok(read.ok, uri);
   return "text" in read.contents
@@ -159,7 +159,7 @@ Deno.test("skills/get and skills/list refuse what they do not serve with invalid
 
 Deno.test("skills/list pages with nextCursor; an entry is never split", async () => {
   await using root = await tempDir();
-  const skills: SkillRecord[] = [];
+  const skills: LoadedSkill[] = [];
   for (const name of ["alpha", "beta", "gamma"]) {
     skills.push(
       await writeSkill(root.path, name, `---\nname: ${name}\ndescription: ${name}.\n---\n\n# X\n`),

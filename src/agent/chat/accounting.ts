@@ -14,7 +14,7 @@
  */
 
 import type { ModelMessage } from "ai";
-import { assistantMessage, type ToolCallRecord, toolResultMessage } from "./chat_loop.ts";
+import { assistantMessage, type CompletedToolCall, toolResultMessage } from "./chat_loop.ts";
 import { runModelStep } from "./model_step.ts";
 import { captureFetch, createLanguageModel, type ProviderConfig } from "./providers.ts";
 import type { RequestTokens } from "./tokens.ts";
@@ -160,7 +160,7 @@ export async function measureContext(
 
 interface Activation {
   name: string;
-  record: ToolCallRecord;
+  record: CompletedToolCall;
   /** The tools the activation mounted. */
   added: ToolDefinition[];
 }

@@ -19,7 +19,7 @@ import type { ToolSurface } from "../surface/tool_surface.ts";
 
 export const DEFAULT_MAX_STEPS = 12;
 
-export interface ToolCallRecord {
+export interface CompletedToolCall {
   id: string;
   name: string;
   /** As the model sent them (the raw text when they were not valid JSON). */
@@ -39,7 +39,7 @@ interface TurnUsage {
 export interface TurnResult {
   /** The text of the last model response. */
   answer: string;
-  toolCalls: ToolCallRecord[];
+  toolCalls: CompletedToolCall[];
   usage: TurnUsage;
   steps: number;
   /** `max_steps`: the model still wanted tools when the bound was reached. */
@@ -51,7 +51,7 @@ export interface TurnObserver {
   /** Called once a step's text is complete and before its tool calls run. */
   onStepText?(text: string, hasToolCalls: boolean): void;
   onToolCallStart?(call: { id: string; name: string; arguments: unknown }): void;
-  onToolCallEnd?(record: ToolCallRecord): void;
+  onToolCallEnd?(record: CompletedToolCall): void;
 }
 
 export interface ChatLoopOptions {
@@ -110,7 +110,7 @@ export function assistantMessage(text: string, calls: readonly StepToolCall[]): 
 }
 
 /** The tool message carrying each call's envelope as JSON text. */
-export function toolResultMessage(records: readonly ToolCallRecord[]): ModelMessage {
+export function toolResultMessage(records: readonly CompletedToolCall[]): ModelMessage {
   return {
     role: "tool",
     content: records.map((record) => ({
@@ -163,7 +163,7 @@ export class ChatLoop {
     const before = this.messages;
     const checkpoint = this.surface.checkpoint();
     const messages: ModelMessage[] = [...before, { role: "user", content: input }];
-    const toolCalls: ToolCallRecord[] = [];
+    const toolCalls: CompletedToolCall[] = [];
     const usage = emptyUsage();
     try {
       for (let step = 1; step <= this.maxSteps; step++) {
@@ -184,7 +184,7 @@ export class ChatLoop {
           this.messages = messages;
           return { answer: outcome.text, toolCalls, usage, steps: step, finish: "answer" };
         }
-        const records: ToolCallRecord[] = [];
+        const records: CompletedToolCall[] = [];
         for (const call of outcome.toolCalls) {
           const record = await this.execute(call, signal, observer);
           toolCalls.push(record);
@@ -228,14 +228,14 @@ export class ChatLoop {
     call: StepToolCall,
     signal: AbortSignal | undefined,
     observer: TurnObserver | undefined,
-  ): Promise<ToolCallRecord> {
+  ): Promise<CompletedToolCall> {
     observer?.onToolCallStart?.({ id: call.id, name: call.name, arguments: call.input });
     const started = performance.now();
     let result = malformedCallEnvelope(call);
     if (result === undefined) {
       result = await this.surface.callTool(call.name, call.input, signal ? { signal } : {});
     }
-    const record: ToolCallRecord = {
+    const record: CompletedToolCall = {
       id: call.id,
       name: call.name,
       arguments: call.input,

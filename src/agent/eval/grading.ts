@@ -15,7 +15,7 @@ import { join } from "node:path";
 import type { LanguageModel } from "ai";
 import { globToRegExp } from "../../core/glob.ts";
 import { scriptRun } from "../../runtime/exec/script_service.ts";
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { runModelStep } from "../chat/model_step.ts";
 import { evalCatalog } from "./output_run.ts";
 
@@ -137,7 +137,7 @@ export async function listVerifiers(skillDir: string): Promise<string[]> {
 }
 
 export interface VerifierSetting {
-  skill: SkillRecord;
+  skill: LoadedSkill;
   home: string;
   env: Readonly<Record<string, string>>;
   allowUntrusted: boolean;

@@ -13,7 +13,7 @@
  */
 
 import { join } from "node:path";
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { type EvalCase, evalDirName, type EvalSet } from "./eval_files.ts";
 import {
   type AssertionResult,
@@ -35,9 +35,9 @@ import { type Progress, runPool } from "./pool.ts";
 import { type ConfigSummary, configSummary, deltaOf } from "./stats.ts";
 
 interface OutputEvalRequest {
-  skill: SkillRecord;
+  skill: LoadedSkill;
   /** `--baseline`: the previous version, run as `old_skill` instead of `without_skill`. */
-  baseline?: { skill: SkillRecord; byPath: boolean } | undefined;
+  baseline?: { skill: LoadedSkill; byPath: boolean } | undefined;
   /** The folder holding `iteration-N/` (`<skill>-workspace` unless `--workspace`). */
   workspaceRoot: string;
   evalSet: EvalSet;

@@ -9,7 +9,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import type { LanguageModel } from "ai";
 import { SkillError } from "../../core/errors.ts";
 import { isWithin } from "../../runtime/os/fs.ts";
-import type { Catalog, SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { Catalog, LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { ChatLoop, type TurnResult } from "../chat/chat_loop.ts";
 import type { ProviderConfig } from "../chat/providers.ts";
 import { createToolSurface } from "../surface/tools.ts";
@@ -40,7 +40,7 @@ export interface RunOutcome {
   timing: Record<string, unknown>;
 }
 
-export function evalCatalog(home: string, skills: SkillRecord[]): Catalog {
+export function evalCatalog(home: string, skills: LoadedSkill[]): Catalog {
   return {
     home,
     skills,
@@ -102,7 +102,7 @@ async function collectOutputs(
 export async function runOutputCase(
   evalCase: EvalCase,
   skillDir: string,
-  skills: SkillRecord[],
+  skills: LoadedSkill[],
   runDir: string,
   setting: RunSetting,
 ): Promise<RunOutcome> {

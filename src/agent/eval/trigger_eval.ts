@@ -9,7 +9,7 @@
  */
 
 import { canonicalSkillName } from "../../core/names.ts";
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { runModelStep, type StepToolCall } from "../chat/model_step.ts";
 import { createToolSurface } from "../surface/tools.ts";
 import type { ToolSurface } from "../surface/tool_surface.ts";
@@ -26,9 +26,9 @@ import {
 } from "./stats.ts";
 
 interface TriggerRequest {
-  skill: SkillRecord;
+  skill: LoadedSkill;
   /** The other skills in the catalog (the competition). */
-  others: SkillRecord[];
+  others: LoadedSkill[];
   queries: TriggerQuery[];
   runs: number;
   jobs: number;
@@ -99,7 +99,7 @@ async function oneRun(
 }
 
 /** The skill as the catalog shows it, with the description under test. */
-function withDescription(skill: SkillRecord, description: string | undefined): SkillRecord {
+function withDescription(skill: LoadedSkill, description: string | undefined): LoadedSkill {
   if (description === undefined) return skill;
   return { ...skill, manifest: { ...skill.manifest, description } };
 }

@@ -9,7 +9,7 @@
 import { basename, dirname, join, resolve } from "node:path";
 import type { Context } from "../../core/io.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
-import { type Catalog, findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { type Catalog, findSkill, type LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import { loadStoredSkills } from "../library/stored_skills.ts";
 import {
@@ -58,15 +58,15 @@ export interface EvalOptions {
 
 interface EvalPlan {
   options: EvalOptions;
-  skill: SkillRecord;
+  skill: LoadedSkill;
   /** The author's folder: its scripts run without a trust step. */
   byPath: boolean;
   home: string;
   env: Readonly<Record<string, string>>;
   evalSet?: EvalSet;
-  baseline?: { skill: SkillRecord; byPath: boolean } | undefined;
+  baseline?: { skill: LoadedSkill; byPath: boolean } | undefined;
   queries?: TriggerQuery[];
-  others: SkillRecord[];
+  others: LoadedSkill[];
   runs: number;
   workspaceRoot: string;
   /** The model the requests go to (`provider:model`), said before anything is sent. */
@@ -91,7 +91,7 @@ async function skillUnderTest(
   target: string | undefined,
   cwd: string,
   catalog: Catalog,
-): Promise<{ skill: SkillRecord; byPath: boolean }> {
+): Promise<{ skill: LoadedSkill; byPath: boolean }> {
   const path = target === undefined ? cwd : resolve(cwd, target);
   if (target === undefined || looksLikePath(target) || await isSkillFolder(path)) {
     if (!await isSkillFolder(path)) {
@@ -111,9 +111,9 @@ async function baselineSkill(
   given: string | undefined,
   cwd: string,
   catalog: Catalog,
-  skill: SkillRecord,
+  skill: LoadedSkill,
   byPath: boolean,
-): Promise<{ skill: SkillRecord; byPath: boolean } | undefined> {
+): Promise<{ skill: LoadedSkill; byPath: boolean } | undefined> {
   if (given === undefined) return undefined;
   if (given === "installed") {
     if (!byPath) {
@@ -139,8 +139,8 @@ function otherSkills(
   names: string[] | undefined,
   catalog: Catalog,
   active: ReadonlySet<string>,
-  skill: SkillRecord,
-): SkillRecord[] {
+  skill: LoadedSkill,
+): LoadedSkill[] {
   const chosen = names === undefined
     ? catalog.skills.filter((s) => active.has(s.canonical))
     : names.map((name) => findSkill(catalog, name));

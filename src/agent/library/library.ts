@@ -14,7 +14,7 @@ import {
   type Catalog,
   findSkill,
   loadCatalog,
-  type SkillRecord,
+  type LoadedSkill,
 } from "../../runtime/catalog/catalog.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { CATALOG_POLL_MS, CatalogWatch } from "../surface/catalog_watch.ts";
@@ -100,7 +100,7 @@ async function installedSkills(
   home: string,
   wanted: true | readonly string[],
   strict = true,
-): Promise<SkillRecord[]> {
+): Promise<LoadedSkill[]> {
   const catalog = await loadCatalog(home);
   if (wanted === true) return catalog.skills.filter((s) => s.trusted);
   if (strict) return wanted.map((name) => findSkill(catalog, name));
@@ -113,7 +113,7 @@ async function installedSkills(
   });
 }
 
-function libraryCatalog(home: string, skills: SkillRecord[]): Catalog {
+function libraryCatalog(home: string, skills: LoadedSkill[]): Catalog {
   return {
     home,
     skills,
@@ -131,7 +131,7 @@ export async function openSkills(options: OpenSkillsOptions = {}): Promise<Skill
   const home = options.home ?? skillsHome(env, Deno.cwd());
   // Definitions first: a mistake in code throws before any disk is read.
   const virtualSkills = await Promise.all((options.skills ?? []).map(toVirtualSkill));
-  const stored: SkillRecord[] = [];
+  const stored: LoadedSkill[] = [];
   for (const path of options.paths ?? []) stored.push(...await loadStoredSkills(path));
   const openedByPath = new Set(stored.map((s) => s.canonical));
   const installed = options.installed;

@@ -10,7 +10,7 @@ import type { Diagnostic } from "../../core/manifest/manifest.ts";
 import { SkillError } from "../../core/errors.ts";
 import { inspectSkillDir } from "../../runtime/catalog/loader.ts";
 import { skillDirsAt } from "../../runtime/catalog/discover.ts";
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../runtime/catalog/catalog.ts";
 
 /** A stored skill that cannot be used: `file` and `line` say where (`invalid_manifest`). */
 export class SkillManifestError extends SkillError {
@@ -35,8 +35,8 @@ export class SkillManifestError extends SkillError {
  * The skills at `path`: itself when it holds a SKILL.md, else the skill directories
  * directly inside it. Throws {@link SkillManifestError} for the first invalid one.
  */
-export async function loadStoredSkills(path: string): Promise<SkillRecord[]> {
-  const records: SkillRecord[] = [];
+export async function loadStoredSkills(path: string): Promise<LoadedSkill[]> {
+  const records: LoadedSkill[] = [];
   for (const dir of await skillDirsAt(path)) {
     const inspected = await inspectSkillDir(dir);
     const errors = inspected.diagnostics.filter((d) => d.level === "error");

@@ -8,7 +8,7 @@
  */
 
 import { type Envelope, fail, failFromError, ok } from "../../core/envelope.ts";
-import { findScript, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { findScript, type LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { isWithin } from "../../runtime/os/fs.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 
@@ -67,7 +67,7 @@ interface ServiceToolContext {
   /** The session's workspace. */
   cwd: string | undefined;
   /** An active stored skill by name, or the envelope saying why not. */
-  activeSkill(name: string): { record: SkillRecord } | { error: Envelope };
+  activeSkill(name: string): { record: LoadedSkill } | { error: Envelope };
   /** The ids this session started (the ones it may stop). */
   started: Set<string>;
 }

@@ -5,13 +5,13 @@
  * the REPL); `user-invocable: false` keeps the user from starting it by name.
  */
 
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../runtime/catalog/catalog.ts";
 
-export function modelCanInvoke(skill: Pick<SkillRecord, "manifest">): boolean {
+export function modelCanInvoke(skill: Pick<LoadedSkill, "manifest">): boolean {
   return skill.manifest.invocation?.modelInvocable !== false;
 }
 
-export function userCanInvoke(skill: Pick<SkillRecord, "manifest">): boolean {
+export function userCanInvoke(skill: Pick<LoadedSkill, "manifest">): boolean {
   return skill.manifest.invocation?.userInvocable !== false;
 }
 

@@ -6,7 +6,7 @@
 
 import { join } from "../../runtime/os/paths.ts";
 import { type Envelope, fail, type FailureEnvelope, ok } from "../../core/envelope.ts";
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { isWithin, readPrefixSync } from "../../runtime/os/fs.ts";
 import { skillFilePath } from "./tool_args.ts";
 
@@ -27,7 +27,7 @@ interface ResolvedFile {
  * `read_skill_file` and the MCP resources (mcp/skill_files.ts).
  */
 export async function resolveSkillFile(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   path: string,
 ): Promise<ResolvedFile | FailureEnvelope> {
   const checked = skillFilePath(path);
@@ -54,7 +54,7 @@ export async function resolveSkillFile(
   return { real, shown, info };
 }
 
-export async function readSkillFile(skill: SkillRecord, path: string): Promise<Envelope> {
+export async function readSkillFile(skill: LoadedSkill, path: string): Promise<Envelope> {
   const resolved = await resolveSkillFile(skill, path);
   if ("success" in resolved) return resolved;
   const { real, shown, info } = resolved;

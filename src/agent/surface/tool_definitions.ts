@@ -6,7 +6,7 @@
  * are sent with every request.
  */
 
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import type { ToolDefinition, VirtualSkill } from "./tool_surface.ts";
 import { CALL_SKILL_TOOL } from "./virtual_tools.ts";
 
@@ -15,7 +15,7 @@ import { CALL_SKILL_TOOL } from "./virtual_tools.ts";
  * others (started only by the user) still bring their tools once started.
  */
 export function skillToolDefinitions(
-  skills: readonly SkillRecord[],
+  skills: readonly LoadedSkill[],
   virtual: readonly VirtualSkill[],
   offered: readonly string[] = [...skills.map((s) => s.canonical), ...virtual.map((v) => v.name)],
   toolsetsThroughDispatcher = false,

@@ -5,7 +5,7 @@
  */
 
 import type { ScriptDeps } from "../../runtime/exec/prepared_run.ts";
-import type { SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import type { Envelope } from "../../core/envelope.ts";
 import type { Catalog } from "../../runtime/catalog/catalog.ts";
 import type { CatalogWatch } from "./catalog_watch.ts";
@@ -136,11 +136,11 @@ export interface ToolSurface {
    * installed, project or bundled one from its verified copy, or a failure when it changed
    * since it was trusted (throws SkillError `integrity_mismatch` or `untrusted`).
    */
-  served(skill: SkillRecord): Promise<SkillRecord>;
+  served(skill: LoadedSkill): Promise<LoadedSkill>;
   /** Subscribes to tool-list changes (toolset tools mounted on activation, a new catalog). */
   onToolsChanged(listener: () => void): () => void;
   /** The active stored skills now (their files are MCP resources). */
-  skills(): readonly SkillRecord[];
+  skills(): readonly LoadedSkill[];
   /**
    * A new catalog (a skill added, updated, trusted or removed meanwhile): the active skills,
    * the system prompt and the tools follow it. An activated skill that was removed or

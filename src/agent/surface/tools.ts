@@ -14,7 +14,7 @@ import {
   qualifiedToolName,
   quoteName,
 } from "../../core/names.ts";
-import type { Catalog, SkillRecord } from "../../runtime/catalog/catalog.ts";
+import type { Catalog, LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { listScriptFiles } from "../../runtime/catalog/contents.ts";
 import { readSkillBody } from "../../runtime/catalog/loader.ts";
 import {
@@ -77,7 +77,7 @@ class SkillToolSurface implements ToolSurface {
   #systemPrompt = "";
   readonly #options: ToolSurfaceOptions;
   /** The active stored skills; replaced when the catalog changes (updateCatalog). */
-  #skills: SkillRecord[] = [];
+  #skills: LoadedSkill[] = [];
   /** Skills defined in code (the library), by canonical name. */
   readonly #virtual: Map<string, VirtualSkill>;
   /** Active skills the model may not start itself (`disable-model-invocation`). */
@@ -169,7 +169,7 @@ class SkillToolSurface implements ToolSurface {
     ]);
   }
 
-  skills(): readonly SkillRecord[] {
+  skills(): readonly LoadedSkill[] {
     return this.#skills;
   }
 
@@ -484,7 +484,7 @@ class SkillToolSurface implements ToolSurface {
 
   #activeSkill(
     name: string,
-  ): { record: SkillRecord } | { error: Envelope } {
+  ): { record: LoadedSkill } | { error: Envelope } {
     let canonical: string;
     try {
       canonical = canonicalSkillName(name);
@@ -595,11 +595,11 @@ class SkillToolSurface implements ToolSurface {
     }
   }
 
-  served(skill: SkillRecord): Promise<SkillRecord> {
+  served(skill: LoadedSkill): Promise<LoadedSkill> {
     return servedSkill(skill, this.#options.home, this.#options.allowUntrusted === true);
   }
 
-  #content(skill: SkillRecord, body: string, tools: string[], problems: string[]): string {
+  #content(skill: LoadedSkill, body: string, tools: string[], problems: string[]): string {
     const dispatched = this.#options.toolsetsThroughDispatcher === true;
     const methods = [...this.#mounted.values()].filter((m) => m.skill === skill.canonical);
     return renderSkillContent(skill.canonical, body, {
@@ -624,7 +624,7 @@ class SkillToolSurface implements ToolSurface {
     });
   }
 
-  async #firstActivation(skill: SkillRecord, args?: string): Promise<Envelope> {
+  async #firstActivation(skill: LoadedSkill, args?: string): Promise<Envelope> {
     const before = this.#toolNames();
     // What the model reads is what was verified: instructions edited after trust are refused.
     const written = await readSkillBody(await this.served(skill));
@@ -639,7 +639,7 @@ class SkillToolSurface implements ToolSurface {
   }
 
   /** Starts the skill's toolset host and mounts its methods as `<skill>__<method>` tools. */
-  async #mountToolsets(skill: SkillRecord): Promise<{ tools: string[]; problems: string[] }> {
+  async #mountToolsets(skill: LoadedSkill): Promise<{ tools: string[]; problems: string[] }> {
     const tools: string[] = [];
     const problems: string[] = [];
     if (skill.manifest.toolsets.length === 0 || this.#closed) return { tools, problems };
@@ -706,7 +706,7 @@ class SkillToolSurface implements ToolSurface {
 }
 
 /** What makes a stored skill the same skill: where it is, its trust, its version and files. */
-function skillStamp(skill: SkillRecord): string {
+function skillStamp(skill: LoadedSkill): string {
   return JSON.stringify([
     skill.canonical,
     skill.dir,
@@ -746,7 +746,7 @@ function pathsRelativeToSkills<T extends { path: string }>(
 
 /** A skill's `<location>` as the surface's options ask (ToolSurfaceOptions.includeLocation). */
 function locationOf(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   wanted: boolean | "path" | "resource" | undefined,
 ): { location?: string } {
   if (wanted === "resource") return { location: `skill://${skill.canonical}/SKILL.md` };

@@ -12,7 +12,7 @@ import {
   UsageError,
 } from "../../core/errors.ts";
 import { qualifiedToolName } from "../../core/names.ts";
-import { findSkill, loadCatalog, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { findSkill, loadCatalog, type LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { ToolsetHost, type ToolsetMethod } from "../../runtime/exec/toolset_host.ts";
@@ -48,7 +48,7 @@ type CallOptions = OptionsOf<typeof parse>;
 
 /** The method a tool name refers to: `greet` or `<skill>__greet`. */
 export function resolveMethod(
-  skill: Pick<SkillRecord, "canonical">,
+  skill: Pick<LoadedSkill, "canonical">,
   methods: readonly ToolsetMethod[],
   tool: string,
 ): ToolsetMethod | undefined {
@@ -106,7 +106,7 @@ export async function run(options: CallOptions, ctx: Context): Promise<number> {
 }
 
 function listTools(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   methods: readonly ToolsetMethod[],
   json: boolean,
   ctx: Context,

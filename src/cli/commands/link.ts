@@ -5,7 +5,7 @@ import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { warn } from "../../core/io.ts";
 import { canonicalSkillName } from "../../core/names.ts";
-import { findSkill, type SkillRecord } from "../../runtime/catalog/catalog.ts";
+import { findSkill, type LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { detectedAgents, type LinkScope, linkSkills } from "../../runtime/project/links.ts";
 import { renderLinks } from "../ui/project_ui.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
@@ -64,7 +64,7 @@ export async function run(options: LinkOptions, ctx: Context): Promise<number> {
     ? { kind: "user" }
     : { kind: "project", root: project.root };
   const wantedScope = scope.kind === "user" ? "user" : "project";
-  const skills: SkillRecord[] = options.names.length > 0
+  const skills: LoadedSkill[] = options.names.length > 0
     ? options.names.map((name) => findSkill(catalog, name))
     : catalog.skills.filter((s) => s.scope === wantedScope && s.trusted);
   if (skills.length === 0) {

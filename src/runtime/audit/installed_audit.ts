@@ -24,7 +24,7 @@ import { writeFileAtomic } from "../os/fs.ts";
 import { CACHE_DIR } from "../store/home.ts";
 import { auditDir } from "./scan.ts";
 
-interface AuditRecord {
+interface KeptAudit {
   rules_version: string;
   digest: string | null;
   report: AuditReport;
@@ -40,7 +40,7 @@ const FINDING = object({
   line: integer({ min: 1 }),
   excerpt: string(),
 });
-const RECORD = object({
+const KEPT_AUDIT = object({
   rules_version: string(),
   digest: nullable(string()),
   report: object({
@@ -52,30 +52,30 @@ const RECORD = object({
   }),
 });
 
-export function auditRecordPath(home: string, canonical: string): string {
+export function installedAuditPath(home: string, canonical: string): string {
   return join(home, CACHE_DIR, `audit-${canonical}.json`);
 }
 
 /** Keeps `report` as the audit of `canonical` at `digest` (best effort: it is a cache). */
-export async function saveAuditRecord(
+export async function saveInstalledAudit(
   home: string,
   canonical: string,
   digest: string | null,
   report: AuditReport,
 ): Promise<void> {
-  const data: AuditRecord = { rules_version: report.rules_version, digest, report };
+  const data: KeptAudit = { rules_version: report.rules_version, digest, report };
   try {
     await Deno.mkdir(join(home, CACHE_DIR), { recursive: true });
-    await writeFileAtomic(auditRecordPath(home, canonical), JSON.stringify(data) + "\n", {
+    await writeFileAtomic(installedAuditPath(home, canonical), JSON.stringify(data) + "\n", {
       durable: false,
     });
   } catch { /* a read-only home: audited again next time */ }
 }
 
-async function readAuditRecord(home: string, canonical: string): Promise<AuditRecord | undefined> {
+async function readInstalledAudit(home: string, canonical: string): Promise<KeptAudit | undefined> {
   try {
-    const data: unknown = JSON.parse(await Deno.readTextFile(auditRecordPath(home, canonical)));
-    return matches(RECORD, data) ? data as AuditRecord : undefined;
+    const data: unknown = JSON.parse(await Deno.readTextFile(installedAuditPath(home, canonical)));
+    return matches(KEPT_AUDIT, data) ? data as KeptAudit : undefined;
   } catch {
     return undefined;
   }
@@ -91,12 +91,12 @@ export async function installedAudit(
   entry: RegistryEntry,
 ): Promise<{ report: AuditReport; refreshed: boolean }> {
   const digest = installedDigest(entry);
-  const kept = await readAuditRecord(home, entry.name_canonical);
+  const kept = await readInstalledAudit(home, entry.name_canonical);
   if (kept !== undefined && kept.rules_version === AUDIT_RULES_VERSION && kept.digest === digest) {
     return { report: kept.report, refreshed: false };
   }
   const report = await auditDir(entry.installed_path, undefined, { home, keep: true });
-  await saveAuditRecord(home, entry.name_canonical, digest, report);
+  await saveInstalledAudit(home, entry.name_canonical, digest, report);
   return { report, refreshed: true };
 }
 

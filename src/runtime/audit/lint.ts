@@ -154,7 +154,7 @@ function readDocs(
 function readScriptSources(
   dir: string,
   files: readonly string[],
-  scripts: SkillRecord["scripts"],
+  scripts: LoadedSkill["scripts"],
 ): Map<string, string> {
   const sources = new Map(
     files.filter((f) => f.startsWith("scripts/") && CODE.test(f)).map((f) => [
@@ -174,7 +174,7 @@ function readTextPrefix(path: string): string {
 
 /** Helper modules (utils.py) are not commands: not run, not asked to be mentioned. */
 function commandsAndModules(
-  scripts: SkillRecord["scripts"],
+  scripts: LoadedSkill["scripts"],
   sources: ReadonlyMap<string, string>,
   docs: readonly { path: string; text: string }[],
 ) {
@@ -257,11 +257,11 @@ async function portability(
   return out;
 }
 
-type SkillRecord = Catalog["skills"][number];
+type LoadedSkill = Catalog["skills"][number];
 
 /** Runs every script with --help, then with --json alone, through the real runner. */
 async function scriptFindings(
-  record: SkillRecord,
+  record: LoadedSkill,
   sources: ReadonlyMap<string, string>,
   options: LintOptions,
 ): Promise<{ findings: LintFinding[]; ran: boolean }> {
@@ -302,7 +302,7 @@ async function scriptFindings(
 }
 
 /** Without an OS sandbox (and without the user's agreement) no script runs: each says so. */
-function uncheckedScripts(record: SkillRecord, reason: string | undefined): LintFinding[] {
+function uncheckedScripts(record: LoadedSkill, reason: string | undefined): LintFinding[] {
   return record.scripts.map((script) => ({
     rule: "script-unchecked",
     level: "warning" as const,
@@ -320,7 +320,7 @@ interface ScriptReview {
   deps: Parameters<typeof scriptRun>[5] & Parameters<typeof scriptHelp>[3];
 }
 
-type Script = SkillRecord["scripts"][number];
+type Script = LoadedSkill["scripts"][number];
 
 /**
  * A run's message as a finding shows it: its first line, bounded. The bound leaves room for

@@ -11,7 +11,7 @@
 
 import { isSkillError } from "../../core/errors.ts";
 import type { LintFinding } from "../../core/audit/lint_checks.ts";
-import type { SkillRecord } from "../catalog/loader.ts";
+import type { LoadedSkill } from "../catalog/loader.ts";
 import { skillDirsAt } from "../catalog/discover.ts";
 import { resolve } from "../os/paths.ts";
 import { assertRunnable } from "../trust/gate.ts";
@@ -31,7 +31,7 @@ interface LintTargetsOptions
 }
 
 /** The skills this user trusted (installed and project ones), by their real folders. */
-async function trustedSkills(options: LintTargetsOptions): Promise<Map<string, SkillRecord>> {
+async function trustedSkills(options: LintTargetsOptions): Promise<Map<string, LoadedSkill>> {
   const { loadCatalog } = await import("../catalog/catalog.ts");
   const catalog = await loadCatalog(options.home, { cwd: options.cwd, env: options.env });
   return new Map(
@@ -44,9 +44,9 @@ async function trustedSkills(options: LintTargetsOptions): Promise<Map<string, S
  * user trusted (`run`'s check), or why it is under review again.
  */
 async function trustedNow(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   home: string,
-): Promise<{ record: SkillRecord } | { changed: string }> {
+): Promise<{ record: LoadedSkill } | { changed: string }> {
   try {
     await assertRunnable(skill, home, { explain: false });
     return { record: skill };

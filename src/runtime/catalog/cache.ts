@@ -19,7 +19,7 @@ import { VERSION } from "../../core/version.ts";
 import { liteStat, lstatLite, lstatSyncOrNull, type StatLite, writeFileAtomic } from "../os/fs.ts";
 import { dirEntries, keepingDirReads, takeStat } from "./dir_reads.ts";
 import { CODEX_AGENT_FILE } from "./load_terms.ts";
-import type { SkillRecord } from "./loader.ts";
+import type { LoadedSkill } from "./loader.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 
 /** 6: resource folders and other files listed 16 folders deep (was 4 and 8). */
@@ -49,8 +49,8 @@ interface CachedSkill {
   warnings: Diagnostic[];
 }
 
-/** A cached record with its paths put back: everything of a SkillRecord but its origin. */
-type CachedRecord = Omit<SkillRecord, "origin" | "trusted" | "entry" | "scope" | "project">;
+/** A cached record with its paths put back: everything of a LoadedSkill but its origin. */
+type RestoredSkill = Omit<LoadedSkill, "origin" | "trusted" | "entry" | "scope" | "project">;
 
 const isString = (value: unknown): value is string => typeof value === "string";
 const isStringList = (value: unknown): value is string[] =>
@@ -211,7 +211,7 @@ export class CatalogCache {
    * (the listing summary install recorded in the skill's registry entry: see
    * {@link withListingSummary}) when it is one, else from this cache.
    */
-  get(dir: string, summary?: unknown): CachedRecord | undefined {
+  get(dir: string, summary?: unknown): RestoredSkill | undefined {
     const recorded = summaryEntry(summary);
     if (recorded !== undefined) {
       const record = this.#fresh(dir, recorded);
@@ -224,7 +224,7 @@ export class CatalogCache {
     return this.#fresh(dir, this.#entries[dir]);
   }
 
-  #fresh(dir: string, cached: unknown): CachedRecord | undefined {
+  #fresh(dir: string, cached: unknown): RestoredSkill | undefined {
     if (!wellFormed(cached)) return undefined;
     // Every stat is kept, fresh or not: the digest check of this listing takes the same paths.
     const stats = this.stats;
@@ -264,7 +264,7 @@ export class CatalogCache {
    * Caches a record. `immutable` marks a directory written once and never changed (the
    * content-addressed bundled skills), which may be cached at once.
    */
-  set(dir: string, record: SkillRecord, immutable = false): void {
+  set(dir: string, record: LoadedSkill, immutable = false): void {
     const entry = cacheEntry(dir, record, this.stats, immutable);
     if (entry === undefined) return;
     this.#entries[dir] = entry;
@@ -296,7 +296,7 @@ export class CatalogCache {
  */
 function cacheEntry(
   dir: string,
-  record: SkillRecord,
+  record: LoadedSkill,
   stats: Map<string, StatLite>,
   immutable: boolean,
 ): CachedSkill | undefined {

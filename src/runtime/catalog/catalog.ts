@@ -23,7 +23,7 @@ import { keepingDirReads } from "./dir_reads.ts";
 import { readRegistry } from "../store/registry.ts";
 import type { ScriptInfo } from "./contents.ts";
 import { SCRIPT_COLLISION, SkillLoadError } from "./load_terms.ts";
-import type { SkillFailure, SkillOrigin, SkillRecord, SkillScope } from "./loader.ts";
+import type { LoadedSkill, SkillFailure, SkillOrigin, SkillScope } from "./loader.ts";
 import { type Loaded, loadProjectSkills, type ProjectRoot } from "./scopes.ts";
 import type { LockRead } from "../store/lockfile.ts";
 
@@ -37,7 +37,7 @@ export interface ShadowedSkill {
 
 export interface Catalog {
   home: string;
-  skills: SkillRecord[];
+  skills: LoadedSkill[];
   failures: SkillFailure[];
   /** Problems that do not belong to one skill (shadowed names, etc.). */
   notes: string[];
@@ -114,7 +114,7 @@ async function loadEverything(home: string, options: CatalogOptions): Promise<Ca
  * already taken hides is listed as shadowed.
  */
 class Listing {
-  readonly skills: SkillRecord[] = [];
+  readonly skills: LoadedSkill[] = [];
   readonly failures: SkillFailure[] = [];
   readonly notes: string[] = [];
   readonly shadowed: ShadowedSkill[] = [];
@@ -288,7 +288,7 @@ function changingReason(error: unknown): string | undefined {
 }
 
 /** Finds a loaded skill by any accepted spelling; throws `invalid_name` / `not_found`. */
-export function findSkill(catalog: Catalog, name: string): SkillRecord {
+export function findSkill(catalog: Catalog, name: string): LoadedSkill {
   const canonical = canonicalSkillName(name);
   const found = catalog.skills.find((s) => s.canonical === canonical);
   if (found) return found;
@@ -309,7 +309,7 @@ export function findSkill(catalog: Catalog, name: string): SkillRecord {
  * scripts one name would call are never listed (the loader's collision rule), so a name
  * without extension finds at most one.
  */
-export function findScript(skill: SkillRecord, wanted: string): ScriptInfo | undefined {
+export function findScript(skill: LoadedSkill, wanted: string): ScriptInfo | undefined {
   const key = (file: string) => file.toLowerCase().replaceAll("_", "-");
   const find = (text: string) =>
     skill.scripts.find((s) => key(s.file) === key(text)) ??
@@ -319,4 +319,4 @@ export function findScript(skill: SkillRecord, wanted: string): ScriptInfo | und
 }
 
 export { bundledRootPath };
-export type { ScriptInfo, SkillRecord };
+export type { LoadedSkill, ScriptInfo };

@@ -238,7 +238,7 @@ const LISTED_ELSEWHERE = new Set([
 ]);
 
 /**
- * The skill's other files (see SkillRecord.files): names only, never contents, symlinks and
+ * The skill's other files (see LoadedSkill.files): names only, never contents, symlinks and
  * hidden entries skipped, at most MAX_OTHER_FILES then `… and N more`.
  */
 export function listOtherFiles(

@@ -52,7 +52,7 @@ export interface ProjectSkillInfo {
   locked: LockedSkill | undefined;
 }
 
-export interface SkillRecord {
+export interface LoadedSkill {
   /** Display name (the registry name for installed skills, else the manifest name). */
   name: string;
   canonical: string;
@@ -97,7 +97,7 @@ export interface InspectResult {
   manifest: Manifest | undefined;
   /** SKILL.md's `name` as written, even when the manifest is invalid. */
   declaredName?: string | undefined;
-  record: SkillRecord | undefined;
+  record: LoadedSkill | undefined;
   diagnostics: Diagnostic[];
 }
 
@@ -154,7 +154,7 @@ export async function loadSkillDir(
   dir: string,
   root: string,
   options: LoadOptions,
-): Promise<SkillRecord> {
+): Promise<LoadedSkill> {
   const read = await readSkill(await manifestLib(), dir, root, options, undefined);
   return read.record!;
 }
@@ -414,7 +414,7 @@ function assembleRecord(
   scripts: ScriptInfo[],
   warnings: Diagnostic[],
   options: LoadOptions,
-): SkillRecord {
+): LoadedSkill {
   const { realDir, children, skillMdPath } = folder;
   const renamed = projectRename(options.project, manifest.name);
   return {
@@ -445,7 +445,7 @@ function assembleRecord(
 function reportContentProblems(
   dir: string,
   givenMd: string,
-  record: SkillRecord,
+  record: LoadedSkill,
   contentWarnings: Diagnostic[],
   { diagnostics }: Reading,
 ): void {
@@ -498,7 +498,7 @@ function shellOnLoadWarnings(body: string, bodyLine: number, file: string): Diag
 function checkToolsetsAndScripts(
   dir: string,
   skillMd: string,
-  record: SkillRecord,
+  record: LoadedSkill,
   diagnostics: Diagnostic[],
 ): void {
   for (const ref of record.manifest.toolsets) {
@@ -582,7 +582,7 @@ let frontMatterModule: FrontMatterModule | undefined;
  * skill's from its verified copy), and `context` reads a thousand bodies in a row. A file
  * that no longer splits (changed since) has no body, as before.
  */
-export async function readSkillBody(skill: SkillRecord): Promise<string> {
+export async function readSkillBody(skill: LoadedSkill): Promise<string> {
   // Synchronous: one small file each, a thousand in a row.
   const bytes = Deno.readFileSync(skill.skillMdPath);
   frontMatterModule ??= await import("../../core/manifest/frontmatter.ts");

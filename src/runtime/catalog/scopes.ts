@@ -21,7 +21,7 @@ import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { SkillLoadError } from "./load_terms.ts";
-import type { ProjectSkillInfo, SkillFailure, SkillRecord, SkillScope } from "./loader.ts";
+import type { LoadedSkill, ProjectSkillInfo, SkillFailure, SkillScope } from "./loader.ts";
 import type { LockRead } from "../store/lockfile.ts";
 import type { LinkRecord } from "../../core/records/project_records.ts";
 
@@ -180,7 +180,7 @@ function pathKey(path: string): string {
   return hash.toString(16).padStart(8, "0");
 }
 
-export type Loaded = { record: SkillRecord } | { failure: SkillFailure };
+export type Loaded = { record: LoadedSkill } | { failure: SkillFailure };
 
 interface ProjectLoad {
   project: ProjectRoot;

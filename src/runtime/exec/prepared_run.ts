@@ -9,7 +9,7 @@
 
 import { type Envelope, fail, ok } from "../../core/envelope.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
-import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
+import type { LoadedSkill, ScriptInfo } from "../catalog/catalog.ts";
 import {
   checkArgs,
   formatSeconds,
@@ -102,7 +102,7 @@ export interface ScriptDeps {
  * sandbox's keys for the skill's cache, and every other skill's folder for the sandbox to hide.
  */
 export interface ResolvedRun {
-  skill: SkillRecord;
+  skill: LoadedSkill;
   script: ScriptInfo;
   /** The trusted digest of the skill as listed (null for a bundled one). */
   digest: string | null;
@@ -114,7 +114,7 @@ export interface ResolvedRun {
 }
 
 export interface PreparedRun {
-  skill: SkillRecord;
+  skill: LoadedSkill;
   script: ScriptInfo;
   args: string[];
   env: Record<string, string>;

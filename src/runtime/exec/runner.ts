@@ -10,7 +10,7 @@
 import { dirname } from "../os/paths.ts";
 import { type ErrorCode, SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
-import type { ScriptInfo, SkillRecord } from "../catalog/catalog.ts";
+import type { LoadedSkill, ScriptInfo } from "../catalog/catalog.ts";
 import { type LaunchPlan, planLaunch } from "./languages/launch_plan.ts";
 import type { LaunchedProcess } from "./spawn/process_group.ts";
 import { spawnLaunch } from "./spawn/spawn_plan.ts";
@@ -133,7 +133,7 @@ export interface RunTrace {
 export interface RunRequest {
   /** Where the script starts (the workspace); default: the script's folder. */
   cwd?: string | undefined;
-  skill: SkillRecord;
+  skill: LoadedSkill;
   script: ScriptInfo;
   /** Arguments as given (validated with {@link checkArgs}). */
   args: readonly string[];

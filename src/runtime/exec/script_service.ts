@@ -18,8 +18,8 @@ import {
   findScript,
   findSkill,
   loadCatalog,
+  type LoadedSkill,
   type ScriptInfo,
-  type SkillRecord,
 } from "../catalog/catalog.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import { skillCacheIdOf, skillGenerationOf, skillKeyOf } from "./spawn/skill_identity.ts";
@@ -59,7 +59,7 @@ export function scriptList(
   skillName?: string | null,
 ): Envelope<Record<string, ScriptEntry[]>> {
   try {
-    const entries = (skill: SkillRecord) =>
+    const entries = (skill: LoadedSkill) =>
       skill.scripts.map((s) => ({
         name: s.name,
         path: s.path,
@@ -106,7 +106,7 @@ export async function runCatalog(
  * The folders of every skill but `skill` the catalog knows, for the sandbox to hide: those it
  * read, those that failed to load or were shadowed, and every installed one, read or not.
  */
-function otherSkillDirs(catalog: Catalog, skill: SkillRecord): string[] {
+function otherSkillDirs(catalog: Catalog, skill: LoadedSkill): string[] {
   const dirs = new Set([
     ...catalog.skills.map((s) => s.dir),
     ...catalog.failures.map((f) => f.dir),
@@ -212,7 +212,7 @@ async function resolveRun(
   scriptName: string,
   args: readonly unknown[],
   deps: ScriptDeps,
-): Promise<{ resolved: ResolvedRun; stringArgs: string[]; listed: SkillRecord }> {
+): Promise<{ resolved: ResolvedRun; stringArgs: string[]; listed: LoadedSkill }> {
   const listed = findSkill(catalog, skillName);
   const file = canonicalScriptName(scriptName);
   if (await lookupScript(listed, file, scriptName) === undefined) {
@@ -245,7 +245,7 @@ async function resolveRun(
  * other file of a script language by its path in the skill.
  */
 async function lookupScript(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   file: string,
   scriptName: string,
 ): Promise<ScriptInfo | undefined> {
@@ -258,7 +258,7 @@ async function lookupScript(
 }
 
 /** The script named is not one of `skill`'s: where to see them. */
-function scriptNotFound(skill: SkillRecord, scriptName: string): SkillError {
+function scriptNotFound(skill: LoadedSkill, scriptName: string): SkillError {
   return new SkillError(
     "not_found",
     `Script '${quoteName(String(scriptName))}' not found in skill '${skill.canonical}'`,
@@ -274,7 +274,7 @@ function scriptNotFound(skill: SkillRecord, scriptName: string): SkillError {
  * there (never a link or a folder put in its place).
  */
 async function verifiedScript(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   file: string,
   scriptName: string,
 ): Promise<ScriptInfo> {
@@ -298,10 +298,10 @@ async function verifiedScript(
  * code never runs), and so is a skill a program opened by path (the library owns it).
  */
 export async function servedSkill(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   home: string,
   allowUntrusted: boolean,
-): Promise<SkillRecord> {
+): Promise<LoadedSkill> {
   const installed = skill.entry !== undefined || skill.project !== undefined ||
     skill.origin === "core";
   if (!installed || !skill.trusted) return skill;

@@ -23,7 +23,7 @@ import {
 } from "../../core/manifest/validation.ts";
 // @ts-types="../../generated/toolset_host_py.d.ts"
 import { TOOLSET_HOST_HASH, TOOLSET_HOST_SOURCE } from "../../generated/toolset_host_py.ts";
-import type { SkillRecord } from "../catalog/catalog.ts";
+import type { LoadedSkill } from "../catalog/catalog.ts";
 import { exists, writeFileAtomic } from "../os/fs.ts";
 import { CORE_CACHE_DIR } from "../store/home.ts";
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
@@ -91,7 +91,7 @@ async function materializeHost(home: string): Promise<string> {
 /** The argv for the host: plain Python (the host is standard library only), never a shell. */
 export function hostLaunchPlan(
   hostPath: string,
-  skill: Pick<SkillRecord, "dir" | "manifest">,
+  skill: Pick<LoadedSkill, "dir" | "manifest">,
   env: Readonly<Record<string, string>>,
   os: typeof Deno.build.os = Deno.build.os,
 ): LaunchPlan {
@@ -255,7 +255,7 @@ class HostProcess {
  * Never throws from `call()`: every problem is an envelope.
  */
 export class ToolsetHost {
-  readonly skill: SkillRecord;
+  readonly skill: LoadedSkill;
   methods: ToolsetMethod[] = [];
   errors: ToolsetLoadError[] = [];
   readonly #options: ToolsetHostOptions;
@@ -264,7 +264,7 @@ export class ToolsetHost {
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  private constructor(skill: SkillRecord, options: ToolsetHostOptions) {
+  private constructor(skill: LoadedSkill, options: ToolsetHostOptions) {
     this.skill = skill;
     this.#options = options;
     const limit = skill.manifest.limits?.timeoutSeconds;
@@ -276,7 +276,7 @@ export class ToolsetHost {
    * Starts the host for `skill` and describes its toolsets. Throws SkillError
    * (`untrusted`, `integrity_mismatch`, `dependency_unavailable`, `execution_failed`, ...).
    */
-  static async start(skill: SkillRecord, options: ToolsetHostOptions): Promise<ToolsetHost> {
+  static async start(skill: LoadedSkill, options: ToolsetHostOptions): Promise<ToolsetHost> {
     const host = new ToolsetHost(skill, options);
     try {
       await host.#spawn();

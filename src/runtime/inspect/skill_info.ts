@@ -8,7 +8,7 @@
 import { skillVersion } from "../../core/manifest/semver.ts";
 import type { Context } from "../../core/io.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
-import { findSkill, type ShadowedSkill, type SkillRecord } from "../catalog/catalog.ts";
+import { findSkill, type LoadedSkill, type ShadowedSkill } from "../catalog/catalog.ts";
 import { openSession } from "../catalog/catalog_session.ts";
 import { agentToolNames } from "./toolset_probe.ts";
 import { describeSignature } from "../../core/governance/signature_text.ts";
@@ -20,7 +20,7 @@ function signer(signed: unknown): string | null {
 }
 
 function describeSkill(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   active: boolean,
   tools: string[],
   shadows: readonly ShadowedSkill[],

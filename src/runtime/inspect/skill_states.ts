@@ -5,7 +5,7 @@
  */
 
 import type { Context } from "../../core/io.ts";
-import type { SkillRecord } from "../catalog/catalog.ts";
+import type { LoadedSkill } from "../catalog/catalog.ts";
 import type { Session } from "../catalog/catalog_session.ts";
 import { type RunState, runStates } from "../trust/gate.ts";
 import { toolsetProblems } from "./toolset_probe.ts";
@@ -57,7 +57,7 @@ function skillStatus(
 }
 
 async function auditStates(
-  skills: readonly SkillRecord[],
+  skills: readonly LoadedSkill[],
   home: string,
 ): Promise<Map<string, AuditState>> {
   const states = new Map<string, AuditState>();

@@ -5,7 +5,7 @@
  */
 
 import { qualifiedToolName } from "../../core/names.ts";
-import type { SkillRecord } from "../catalog/catalog.ts";
+import type { LoadedSkill } from "../catalog/catalog.ts";
 import type { RunState } from "../trust/gate.ts";
 
 /** How long a toolset host may take to start and list its methods. */
@@ -23,7 +23,7 @@ function firstLine(error: unknown): string {
  * with the reason.
  */
 export async function agentToolNames(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   home: string,
   env: Record<string, string>,
 ): Promise<string[]> {
@@ -54,7 +54,7 @@ export async function agentToolNames(
  * even if it lists fine.
  */
 export async function toolsetProblems(
-  skills: readonly SkillRecord[],
+  skills: readonly LoadedSkill[],
   states: ReadonlyMap<string, RunState>,
   home: string,
   env: Record<string, string>,

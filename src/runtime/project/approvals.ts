@@ -7,7 +7,7 @@
  */
 
 import { declined } from "../../core/errors.ts";
-import type { SkillRecord } from "../catalog/loader.ts";
+import type { LoadedSkill } from "../catalog/loader.ts";
 import { inspectForTrust } from "../lifecycle/targets.ts";
 import { loadCatalog } from "../catalog/catalog.ts";
 import type { InspectResult } from "../catalog/loader.ts";
@@ -67,7 +67,7 @@ export async function setProjectTrust(
 }
 
 /** The approval `skills trust <name>` records for a project skill of the catalog. */
-function approvalOf(skill: SkillRecord, digest: string | null): Approval {
+function approvalOf(skill: LoadedSkill, digest: string | null): Approval {
   const project = skill.project!;
   return {
     root: project.root,
@@ -109,7 +109,7 @@ export async function projectSkillNamed(
   cwd: string,
   env: Readonly<Record<string, string>>,
   name: string,
-): Promise<SkillRecord | undefined> {
+): Promise<LoadedSkill | undefined> {
   const canonical = canonicalSkillName(name);
   const catalog = await loadCatalog(home, { cwd, env });
   const skill = catalog.skills.find((s) => s.canonical === canonical);
@@ -118,7 +118,7 @@ export async function projectSkillNamed(
 
 /** What `skills trust` of a project skill would record, read before the user is asked. */
 export interface TrustReview {
-  skill: SkillRecord;
+  skill: LoadedSkill;
   inspected: InspectResult;
   digest: string;
   locked: LockedSkill | undefined;
@@ -140,7 +140,7 @@ export interface TrustReview {
  * Reviews a project skill for `skills trust`: valid (else `invalid_manifest`), its digest,
  * how it stands against the lockfile. Writes nothing.
  */
-async function reviewProjectTrust(skill: SkillRecord): Promise<TrustReview> {
+async function reviewProjectTrust(skill: LoadedSkill): Promise<TrustReview> {
   const name = skill.canonical;
   const project = skill.project!;
   const inspected = await inspectForTrust(name, skill.dir);
@@ -184,7 +184,7 @@ async function recordProjectTrust(home: string, review: TrustReview): Promise<vo
  */
 export async function trustProjectSkill(
   home: string,
-  skill: SkillRecord,
+  skill: LoadedSkill,
   approve: (review: TrustReview) => Promise<boolean>,
 ): Promise<TrustReview> {
   const review = await reviewProjectTrust(skill);
@@ -197,7 +197,7 @@ export async function trustProjectSkill(
 /** Withdraws this user's approval of a project skill; whether it had one. */
 export async function withdrawProjectTrust(
   home: string,
-  skill: SkillRecord,
+  skill: LoadedSkill,
   env: Readonly<Record<string, string>>,
 ): Promise<boolean> {
   const was = skill.project?.trustedDigest !== null;

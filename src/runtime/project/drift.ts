@@ -15,7 +15,7 @@ import {
 import { networkList } from "../../core/policy/net_grants.ts";
 import type { LockRead } from "../store/lockfile.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import type { SkillRecord } from "../catalog/loader.ts";
+import type { LoadedSkill } from "../catalog/loader.ts";
 import { readLinks } from "../store/project_records.ts";
 import { digestOfLocked, diskDrift } from "../lifecycle/lock_entries.ts";
 import { publishedSkillKey } from "../../core/names.ts";
@@ -74,7 +74,7 @@ export async function projectDrift(
   root: string,
   home: string,
   lock: LockRead,
-  skills: readonly SkillRecord[],
+  skills: readonly LoadedSkill[],
 ): Promise<Drift[]> {
   const out: Drift[] = lockfileDrift(lock);
   const locked = lock.state === "ok" ? lock.lock.skills : {};
@@ -117,7 +117,7 @@ async function lockedSkillDrift(
   root: string,
   key: string,
   entry: LockedSkill,
-  skills: readonly SkillRecord[],
+  skills: readonly LoadedSkill[],
 ): Promise<Drift[]> {
   const out: Drift[] = [];
   if ((await digestOfLocked(entry)) !== entry.digest) {
@@ -187,7 +187,7 @@ function extraDrift(
 }
 
 /** Project skills this user has not trusted: expected after a clone, so a note. */
-function trustDrift(skills: readonly SkillRecord[]): Drift[] {
+function trustDrift(skills: readonly LoadedSkill[]): Drift[] {
   return skills.filter((skill) => skill.scope === "project" && !skill.trusted).map((skill) => ({
     name: skill.canonical,
     kind: "untrusted",

@@ -19,7 +19,7 @@ import {
 import type { LinkRecord } from "../../core/records/project_records.ts";
 import { withLink, withoutLinks } from "../../core/records/project_records.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
-import type { SkillRecord } from "../catalog/loader.ts";
+import type { LoadedSkill } from "../catalog/loader.ts";
 import { readLinks, readProjectTrust, updateLinks } from "../store/project_records.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
@@ -38,7 +38,7 @@ export interface LinkOutcome {
 }
 
 /** The digest a skill was trusted with, or null (untrusted, or bundled). */
-export function trustedDigest(skill: SkillRecord): string | null {
+export function trustedDigest(skill: LoadedSkill): string | null {
   if (!skill.trusted) return null;
   if (skill.scope === "project") return skill.project?.trustedDigest ?? null;
   if (skill.scope === "user") return skill.entry?.trusted_digest ?? null;
@@ -153,7 +153,7 @@ export async function linkAdded(
 export async function linkSkills(
   home: string,
   env: Readonly<Record<string, string>>,
-  skills: readonly SkillRecord[],
+  skills: readonly LoadedSkill[],
   agents: readonly AgentName[],
   scope: LinkScope,
   options: { copy: boolean; now?: Date },
@@ -214,7 +214,7 @@ function agentFolders(
 
 /** One skill at one agent folder: where its link or copy goes and what it is checked against. */
 interface Place {
-  skill: SkillRecord;
+  skill: LoadedSkill;
   /** The digest the skill was trusted with, or null. */
   digest: string | null;
   folder: string;

@@ -1,43 +1,43 @@
 /**
  * What a verified copy's own files say (its manifest, scripts, resources), kept beside the
- * copy as `<id>.record.json` so that a run does not load the manifest parser and the YAML
+ * copy (its file still named `<id>.record.json`, as older versions wrote it) so that a run does not load the manifest parser and the YAML
  * library (~5 ms, most of it cold code) to read the same verified bytes again.
  *
- * The record is used only for the copy it was read from, at the digest the copy was just
+ * The contents are used only for the copy it was read from, at the digest the copy was just
  * verified to have (the stamp's run digest, or a bundled skill's build-time digest), by the
  * version of skills that wrote it: a copy made again, a changed file, another folder or an
  * upgrade means the manifest is read again. It lives where the copy's stamp and its
  * stat-keyed hashes live (`$SKILLS_HOME/.cache/run`), which the verification itself already
- * relies on: whoever could write a poisoned record there could write a poisoned hashes
- * cache, or the registry, just as well. Still, a record is used only while what runs stays
+ * relies on: whoever could write poisoned contents there could write a poisoned hashes
+ * cache, or the registry, just as well. Still, they are used only while what runs stays
  * in the copy (its manifest in the copy's folder, each script in its `scripts/` folder, as
  * reading the copy gives them), and inside the OS sandbox scripts do not see `$SKILLS_HOME`.
  */
 
-import type { SkillRecord } from "../catalog/loader.ts";
+import type { LoadedSkill } from "../catalog/loader.ts";
 import { VERSION } from "../../core/version.ts";
 import { writeFileAtomicSync } from "../os/fs.ts";
 import { dirname, join } from "../os/paths.ts";
 
 /** 2: resource folders and other files listed 16 folders deep (catalog/contents.ts). */
-const RECORD_VERSION = 2;
+const CONTENTS_VERSION = 2;
 
-/** The part of a record that comes from the copy's files (the rest comes from the listing). */
+/** The part of a loaded skill that comes from the copy's files (the rest comes from the listing). */
 type CopyContents = Pick<
-  SkillRecord,
+  LoadedSkill,
   "dir" | "skillMdPath" | "manifest" | "scripts" | "references" | "assets" | "files" | "warnings"
 >;
 
 interface Stored {
   version: number;
   cli: string;
-  /** The digest the copy's files were verified to have when the record was read. */
+  /** The digest the copy's files were verified to have when the contents were read. */
   digest: string;
   contents: CopyContents;
 }
 
-export function copyContents(record: SkillRecord): CopyContents {
-  const { dir, skillMdPath, manifest, scripts, references, assets, files, warnings } = record;
+export function copyContents(skill: LoadedSkill): CopyContents {
+  const { dir, skillMdPath, manifest, scripts, references, assets, files, warnings } = skill;
   return { dir, skillMdPath, manifest, scripts, references, assets, files, warnings };
 }
 
@@ -54,7 +54,7 @@ export function readCopyContents(
     return undefined;
   }
   if (
-    stored === null || typeof stored !== "object" || stored.version !== RECORD_VERSION ||
+    stored === null || typeof stored !== "object" || stored.version !== CONTENTS_VERSION ||
     stored.cli !== VERSION || stored.digest !== digest
   ) return undefined;
   const contents = stored.contents;
@@ -87,7 +87,7 @@ export function writeCopyContents(path: string, digest: string, contents: CopyCo
   try {
     const text = JSON.stringify(
       {
-        version: RECORD_VERSION,
+        version: CONTENTS_VERSION,
         cli: VERSION,
         digest,
         contents,
@@ -96,7 +96,7 @@ export function writeCopyContents(path: string, digest: string, contents: CopyCo
     if (!sameJson(JSON.parse(text).contents, contents)) return;
     writeFileAtomicSync(path, text, { durable: false });
   } catch {
-    // read-only home, full disk: the record is read from the copy again next time
+    // read-only home, full disk: the contents are read from the copy again next time
   }
 }
 

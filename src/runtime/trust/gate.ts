@@ -8,7 +8,7 @@
 import { dirname, join } from "../os/paths.ts";
 import type { StatLite } from "../os/fs.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
-import type { SkillRecord } from "../catalog/loader.ts";
+import type { LoadedSkill } from "../catalog/loader.ts";
 import {
   cachedDigest,
   DigestIndex,
@@ -31,14 +31,14 @@ function digestIndexPath(home: string): string {
  * `$SKILLS_HOME/project-trust.json`, keyed by project and folder), and the size+mtime cache
  * is keyed by the skill's directory, since two projects may hold skills of one name.
  */
-function trustedDigestOf(skill: SkillRecord): string | null {
+function trustedDigestOf(skill: LoadedSkill): string | null {
   if (skill.scope === "project") return skill.project?.trustedDigest ?? null;
   return skill.entry?.trusted_digest ?? null;
 }
 
 /** The gate's size+mtime digest cache for `skill` (dropped when trust changes). */
 export function gateCachePath(
-  skill: Pick<SkillRecord, "scope" | "dir" | "canonical">,
+  skill: Pick<LoadedSkill, "scope" | "dir" | "canonical">,
   home: string,
 ): string {
   if (skill.scope !== "project") return digestCachePath(home, skill.canonical);
@@ -70,7 +70,7 @@ interface GateOptions {
  * `integrity_mismatch`. Bundled skills are verified by {@link verifiedSkill} instead.
  */
 export async function assertRunnable(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   home: string,
   options: GateOptions = {},
 ): Promise<{ dir: string; digest: string; read?: ReadFile[] } | undefined> {
@@ -102,7 +102,7 @@ export async function assertRunnable(
 
 /** The digest through the skill's own stat-keyed cache (and into the index, if any). */
 async function checkDigest(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   dir: string,
   home: string,
   index?: DigestIndex,
@@ -158,7 +158,7 @@ export type RunState =
  * refuse with integrity_mismatch). For a skill {@link settledState} could not tell: its
  * own digest cache is asked.
  */
-async function runState(skill: SkillRecord, home: string, index: DigestIndex): Promise<RunState> {
+async function runState(skill: LoadedSkill, home: string, index: DigestIndex): Promise<RunState> {
   const dir = skill.entry?.installed_path ?? skill.dir;
   try {
     return stateOf(skill, await checkDigest(skill, dir, home, index));
@@ -182,12 +182,12 @@ async function runState(skill: SkillRecord, home: string, index: DigestIndex): P
   }
 }
 
-function fixFor(skill: SkillRecord): string {
+function fixFor(skill: LoadedSkill): string {
   return `review it (skills info ${skill.canonical}), then run \`skills trust ${skill.canonical}\``;
 }
 
 /** assertRunnable's comparison, without building an error per changed skill. */
-function stateOf(skill: SkillRecord, actual: string): RunState {
+function stateOf(skill: LoadedSkill, actual: string): RunState {
   if (actual === trustedDigestOf(skill)) return { state: "ok" };
   return { state: "modified", reason: "files changed since it was trusted", fix: fixFor(skill) };
 }
@@ -198,7 +198,7 @@ function stateOf(skill: SkillRecord, actual: string): RunState {
  * alone. Undefined: the skill's own digest cache must be asked.
  */
 function settledState(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   index: DigestIndex,
   stats: ReadonlyMap<string, StatLite> | undefined,
 ): RunState | undefined {
@@ -215,14 +215,14 @@ function settledState(
  * (Catalog.listingStats), so each path is stat'ed once per command.
  */
 export async function runStates(
-  skills: readonly SkillRecord[],
+  skills: readonly LoadedSkill[],
   home: string,
   stats?: ReadonlyMap<string, StatLite>,
 ): Promise<Map<string, RunState>> {
   const states = new Map<string, RunState>();
   const index = DigestIndex.load(digestIndexPath(home));
   // Most skills are told by stats alone, synchronously; the others a few at a time.
-  const queue: SkillRecord[] = [];
+  const queue: LoadedSkill[] = [];
   for (const skill of skills) {
     const known = settledState(skill, index, stats);
     if (known !== undefined) states.set(skill.canonical, known);

@@ -4,7 +4,7 @@
  * cheap), the gate every script and toolset passes before it runs: trusted, and unchanged
  * since it was trusted (gate.ts), and the verified private copy code runs from
  * (verified_copy.ts: built aside and renamed into place, safe for runs that make it at once),
- * with its record read from the copy itself; bundled skills checked against their build-time
+ * the skill loaded from the copy itself; bundled skills checked against their build-time
  * digests (snapshot.ts: `verifiedSkill`, the one boundary between trust and execution),
  * and what the copy's files say kept beside it for the digest it was verified at
  * (copy_contents.ts), so a run parses no manifest the copy's digest already vouches for.

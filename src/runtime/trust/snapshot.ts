@@ -5,8 +5,8 @@
  * copy written from exactly the bytes that were hashed (read once, hashed, written), in
  * `$SKILLS_HOME/.cache/run/<skill>-<digest>/` (verified_copy.ts, safe for runs that make it
  * at once). The copy is made once per trusted digest and re-checked on every run by the same
- * stat-keyed digest as the installed files (a changed or added file means a fresh copy). Its
- * record is loaded from the copy itself, so the manifest that decides the environment, the
+ * stat-keyed digest as the installed files (a changed or added file means a fresh copy). The
+ * loaded skill is read from the copy itself, so the manifest that decides the environment, the
  * limits and the scripts is the verified one, never the listing cache's.
  *
  * Python bytecode (`*.pyc`, `__pycache__/`) is covered by the digest but left out of the
@@ -27,7 +27,7 @@ import { SkillError } from "../../core/errors.ts";
 import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
 import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
 import { SkillLoadError } from "../catalog/load_terms.ts";
-import type { SkillRecord } from "../catalog/loader.ts";
+import type { LoadedSkill } from "../catalog/loader.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import { cachedDigest } from "./file_hashes.ts";
@@ -42,14 +42,14 @@ interface VerifyOptions {
 
 /**
  * The skill as it may run: trusted and unchanged (throws `untrusted`, `integrity_mismatch`),
- * its record read from the verified copy its code runs from. Its `dir`, `skillMdPath` and
+ * loaded from the verified copy its code runs from. Its `dir`, `skillMdPath` and
  * script paths point into that copy.
  */
 export async function verifiedSkill(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   home: string,
   options: VerifyOptions = {},
-): Promise<SkillRecord> {
+): Promise<LoadedSkill> {
   try {
     if (skill.origin === "core") return await verifiedBundled(skill, home);
     const checked = (await assertRunnable(skill, home, { ...options, keepBytes: true }))!;
@@ -78,7 +78,7 @@ export async function verifiedSkill(
  * vanished, or they no longer match while its registry entry has changed since it was read.
  */
 async function changedMeanwhile(
-  skill: SkillRecord,
+  skill: LoadedSkill,
   home: string,
   error: unknown,
 ): Promise<boolean> {
@@ -127,17 +127,19 @@ async function registryStamps(home: string): Promise<Map<string, EntryStamp> | u
 }
 
 /**
- * The skill's record read from its verified copy: what the copy's files say (from the record
+ * The skill loaded from its verified copy: what the copy's files say (from the contents
  * kept beside it when it is the copy's at this digest, else read and kept), under the names,
  * scope and trust it was listed with.
  */
-async function reload(copy: VerifiedCopy, skill: SkillRecord): Promise<SkillRecord> {
+async function reload(copy: VerifiedCopy, skill: LoadedSkill): Promise<LoadedSkill> {
   try {
     const realDir = join(Deno.realPathSync(dirname(copy.dir)), basename(copy.dir));
-    // A copy this process just built has no record yet.
-    let contents = copy.built ? undefined : readCopyContents(copy.recordPath, realDir, copy.digest);
+    // A copy this process just built has no contents kept yet.
+    let contents = copy.built
+      ? undefined
+      : readCopyContents(copy.contentsPath, realDir, copy.digest);
     if (contents === undefined) {
-      // The loader only when the copy has no record yet: a run of a kept copy never loads it.
+      // The loader only when the copy has no contents kept yet: a run of a kept copy never loads it.
       const { loadSkillDir } = await import("../catalog/loader.ts");
       contents = copyContents(
         await loadSkillDir(copy.dir, dirname(realDir), {
@@ -147,7 +149,7 @@ async function reload(copy: VerifiedCopy, skill: SkillRecord): Promise<SkillReco
           rootIsReal: true,
         }),
       );
-      writeCopyContents(copy.recordPath, copy.digest, contents);
+      writeCopyContents(copy.contentsPath, copy.digest, contents);
     }
     // The copy keeps the names and the scope the skill was listed under: a project skill
     // installed under another name (`add --project --name`) is named by its folder, not by
@@ -178,7 +180,7 @@ async function reload(copy: VerifiedCopy, skill: SkillRecord): Promise<SkillReco
   }
 }
 
-async function verifiedBundled(skill: SkillRecord, home: string): Promise<SkillRecord> {
+async function verifiedBundled(skill: LoadedSkill, home: string): Promise<LoadedSkill> {
   const name = skill.dir.split(/[\\/]/).pop() ?? "";
   const expected = Object.hasOwn(BUNDLED_DIGESTS, name) ? BUNDLED_DIGESTS[name] : undefined;
   if (expected === undefined || name !== skill.canonical) {
@@ -197,6 +199,6 @@ async function verifiedBundled(skill: SkillRecord, home: string): Promise<SkillR
       );
     }
   }
-  const recordPath = join(home, RUN_DIR, `bundled-${name}.record.json`);
-  return await reload({ dir, digest: expected, recordPath }, skill);
+  const contentsPath = join(home, RUN_DIR, `bundled-${name}.record.json`);
+  return await reload({ dir, digest: expected, contentsPath }, skill);
 }

@@ -34,23 +34,23 @@ const ABANDONED_AFTER_MS = 60 * 60_000;
 /** Tries at putting a build in place while others keep putting copies there that fail. */
 const PLACE_ATTEMPTS = 3;
 
-/** A verified copy: its folder, the digest it was just verified to have, its record's file. */
+/** A verified copy: its folder, the digest it was just verified to have, its contents' file. */
 export interface VerifiedCopy {
   dir: string;
   digest: string;
-  recordPath: string;
-  /** Built by this call: no record beside it yet. */
+  contentsPath: string;
+  /** Built by this call: no contents kept beside it yet. */
   built?: boolean;
 }
 
-/** The files of one copy: the folder, and beside it its stamp, hashes cache and record. */
+/** The files of one copy: the folder, and beside it its stamp, hashes cache and contents. */
 interface CopyPaths {
   base: string;
   id: string;
   dir: string;
   stamp: string;
   hashes: string;
-  record: string;
+  contents: string;
 }
 
 function copyPaths(home: string, canonical: string, digest: string): CopyPaths {
@@ -62,7 +62,7 @@ function copyPaths(home: string, canonical: string, digest: string): CopyPaths {
     dir: join(base, id),
     stamp: join(base, `${id}.json`),
     hashes: join(base, `${id}.hashes.json`),
-    record: join(base, `${id}.record.json`),
+    contents: join(base, `${id}.record.json`),
   };
 }
 
@@ -137,7 +137,7 @@ function used(paths: CopyPaths, digest: string): VerifiedCopy {
     const now = Date.now();
     if (now - mtime > TOUCH_AFTER_MS) Deno.utimeSync(paths.stamp, now / 1000, now / 1000);
   } catch { /* a stamp another run replaced meanwhile is as fresh */ }
-  return { dir: paths.dir, digest, recordPath: paths.record };
+  return { dir: paths.dir, digest, contentsPath: paths.contents };
 }
 
 async function buildCopy(
@@ -171,7 +171,7 @@ async function buildCopy(
     await pruneCopies(paths.base, canonical, paths.id).catch(() => {});
     // Its stamp was just written: nothing to move on.
     return ours
-      ? { dir: paths.dir, digest: runDigest, recordPath: paths.record, built: true }
+      ? { dir: paths.dir, digest: runDigest, contentsPath: paths.contents, built: true }
       : used(paths, runDigest);
   } finally {
     // Put in place, the build is gone: only a failed or lost one is left to remove.

@@ -31,7 +31,7 @@ import {
 import type { InstallPlan, PlanOptions, ProjectPlan } from "../lifecycle/install_plan.ts";
 import { lockfilePath } from "../store/lockfile.ts";
 import { resolveRequest } from "../lifecycle/resolve_source.ts";
-import { saveAuditRecord } from "../audit/installed_audit.ts";
+import { saveInstalledAudit } from "../audit/installed_audit.ts";
 import type { LinkOutcome } from "../project/links.ts";
 import { resolveClosure } from "./dependencies.ts";
 import { type AddAsker, type Added, installSelected } from "./add_steps.ts";
@@ -199,7 +199,7 @@ async function addResolved(
       }),
     commit: async (batch) => {
       for (const note of await change.commitInstall(batch)) asker.note?.(note);
-      for (const p of batch) await saveAuditRecord(options.home, p.canonical, p.digest, p.audit);
+      for (const p of batch) await saveInstalledAudit(options.home, p.canonical, p.digest, p.audit);
     },
     together: true,
     // An installed skill is the user's: it is linked into the agents' user folders.

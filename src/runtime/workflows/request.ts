@@ -6,7 +6,7 @@
 
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName } from "../../core/names.ts";
-import type { SkillRecord } from "../catalog/loader.ts";
+import type { LoadedSkill } from "../catalog/loader.ts";
 import { projectSkillNamed } from "../project/approvals.ts";
 
 /** Where a workflow runs and for whom. */
@@ -41,7 +41,7 @@ export interface Reports {
  */
 export async function chosenProjectSkill(
   request: WorkflowRequest & { name: string; scope?: ScopeChoice },
-): Promise<SkillRecord | undefined> {
+): Promise<LoadedSkill | undefined> {
   if (request.scope === "user") return undefined;
   const skill = await projectSkillNamed(request.home, request.cwd, request.env, request.name);
   if (skill === undefined && request.scope === "project") throw notInProject(request.name);

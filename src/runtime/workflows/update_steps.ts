@@ -24,7 +24,7 @@ import type { ProjectScope, Scope, UserScope } from "../../core/records/scope.ts
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import { sourceLabel } from "../lifecycle/fetch_source.ts";
-import { saveAuditRecord } from "../audit/installed_audit.ts";
+import { saveInstalledAudit } from "../audit/installed_audit.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { projectSkillDir } from "../lifecycle/lock_entries.ts";
 import { readProjectLock } from "../store/lockfile.ts";
@@ -248,7 +248,7 @@ function userSteps(
   /** What follows a swap: the audit record, and copies `skills link --copy` made of it. */
   const after = async (plan: UpdatePlan) => {
     const staged = plan.staged!;
-    await saveAuditRecord(scope.home, plan.canonical, staged.digest, staged.audit.report);
+    await saveInstalledAudit(scope.home, plan.canonical, staged.digest, staged.audit.report);
     const folder = { dir: plan.entry.installed_path, trusted: staged.entry.trusted_digest };
     return (await refreshCopies(scope.home, [folder])).notes;
   };

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { auditRecordPath, installedAudit } from "../../../src/runtime/audit/installed_audit.ts";
+import { installedAudit, installedAuditPath } from "../../../src/runtime/audit/installed_audit.ts";
 import { localEntry } from "../../helpers/install_fixture.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { writeSample } from "../../fixtures/audit_corpus.ts";
@@ -31,7 +31,7 @@ Deno.test("installedAudit() keeps an audit per digest and rules version, and red
   assert.equal(moved.report.endpoints.length, 2);
 
   // A kept file that is not a valid record is never believed.
-  await Deno.writeTextFile(auditRecordPath(home, "kept"), '{"rules_version": 1}');
+  await Deno.writeTextFile(installedAuditPath(home, "kept"), '{"rules_version": 1}');
   assert.equal(
     (await installedAudit(home, { ...entry, installed_digest: "sha256:two" })).refreshed,
     true,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import { loadSkillDir, type SkillRecord } from "../../../src/runtime/catalog/loader.ts";
+import { type LoadedSkill, loadSkillDir } from "../../../src/runtime/catalog/loader.ts";
 import {
   checkArgs,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -18,7 +18,7 @@ import { RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
 import { waitGone } from "../../helpers/processes.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 
-async function lab(): Promise<SkillRecord> {
+async function lab(): Promise<LoadedSkill> {
   return await loadSkillDir(join(RUNNER_SKILLS, "runner-lab"), RUNNER_SKILLS, {
     origin: "local",
     trusted: true,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError, UsageError } from "../../../src/core/errors.ts";
 import type { NetPolicy } from "../../../src/core/policy/net_grants.ts";
-import type { SkillRecord } from "../../../src/runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../../src/runtime/catalog/catalog.ts";
 import { planLaunch } from "../../../src/runtime/exec/languages/launch_plan.ts";
 import { spawnProcessGroup } from "../../../src/runtime/exec/spawn/process_group.ts";
 import { sandboxRequestFor } from "../../../src/runtime/exec/spawn/sandbox_request.ts";
@@ -286,7 +286,7 @@ Deno.test(
       scope: { env?: Record<string, string>; allowNet?: string[]; declaredNetwork?: boolean } = {},
     ) =>
       sandboxRequestFor(
-        { dir: home.path, canonical: "net-lab", manifest: { network } as SkillRecord["manifest"] },
+        { dir: home.path, canonical: "net-lab", manifest: { network } as LoadedSkill["manifest"] },
         {
           home: home.path,
           env: { ...env, ...scope.env },

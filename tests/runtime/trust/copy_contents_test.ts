@@ -4,7 +4,7 @@ import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
 import { verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
 import { copyContents, writeCopyContents } from "../../../src/runtime/trust/copy_contents.ts";
-import type { SkillRecord } from "../../../src/runtime/catalog/catalog.ts";
+import type { LoadedSkill } from "../../../src/runtime/catalog/catalog.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installFixtureSkill } from "../../helpers/install_fixture.ts";
 import { pyScript, skillMd } from "../../fixtures/git_repos.ts";
@@ -31,7 +31,7 @@ async function retrust(home: string, installed: string): Promise<void> {
   await Deno.writeTextFile(path, JSON.stringify(registry));
 }
 
-const recordOf = (skill: SkillRecord) => `${skill.dir}.record.json`;
+const recordOf = (skill: LoadedSkill) => `${skill.dir}.record.json`;
 
 /** `kept` installed and run once: where its record lies, and the record as written. */
 async function keptRecord(root: string, description: string) {

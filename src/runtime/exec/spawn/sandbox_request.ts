@@ -9,7 +9,7 @@ import type { NetPolicy } from "../../../core/policy/net_grants.ts";
 import type { SandboxRequest } from "../../sandbox/launch.ts";
 import type { SandboxLimits } from "../../sandbox/sandbox_init.ts";
 import { assertSandbox, resolveSandbox } from "../../sandbox/mode.ts";
-import type { SkillRecord } from "../../catalog/catalog.ts";
+import type { LoadedSkill } from "../../catalog/catalog.ts";
 import { enforceLaunchPolicy } from "../../governance/enforce.ts";
 import { skillCacheIdOf } from "./skill_identity.ts";
 
@@ -72,8 +72,8 @@ export function sandboxStatus(
  */
 export async function sandboxRequestFor(
   skill:
-    & Pick<SkillRecord, "dir" | "manifest" | "canonical">
-    & Partial<Pick<SkillRecord, "entry" | "project">>,
+    & Pick<LoadedSkill, "dir" | "manifest" | "canonical">
+    & Partial<Pick<LoadedSkill, "entry" | "project">>,
   scope: SandboxScope,
 ): Promise<SandboxRequest | undefined> {
   const warn = scope.warn ?? warnOnStderr;
@@ -124,7 +124,7 @@ export async function sandboxRequestFor(
  * SKILLS_ALLOW_NET.
  */
 async function networkPolicy(
-  skill: Pick<SkillRecord, "manifest" | "canonical">,
+  skill: Pick<LoadedSkill, "manifest" | "canonical">,
   scope: SandboxScope,
   warn: (message: string) => void,
 ): Promise<NetPolicy> {

@@ -4,14 +4,14 @@
  */
 
 import { sha256Hex } from "../../../core/records/digest.ts";
-import type { SkillRecord } from "../../catalog/catalog.ts";
+import type { LoadedSkill } from "../../catalog/catalog.ts";
 
 /**
  * Who a skill is, for its sandbox cache and a root CLI's uid: scope, folder and source of
  * the skill as listed (not its verified copy, whose folder changes with every version), so
  * a project skill named like a bundled one never shares the bundled one's cache.
  */
-export function skillKeyOf(skill: Pick<SkillRecord, "scope" | "dir" | "entry">): string {
+export function skillKeyOf(skill: Pick<LoadedSkill, "scope" | "dir" | "entry">): string {
   return `${skill.scope}\0${skill.dir}\0${skill.entry?.source ?? ""}`;
 }
 
@@ -30,7 +30,7 @@ export async function skillCacheIdOf(skillKey: string): Promise<string> {
  * a bundled one. A new install (an update, a remove and add) starts with an empty cache.
  */
 export function skillGenerationOf(
-  skill: Pick<SkillRecord, "dir" | "entry" | "project">,
+  skill: Pick<LoadedSkill, "dir" | "entry" | "project">,
 ): string {
   if (skill.entry !== undefined) {
     return `${skill.entry.installed_at}|${skill.entry.updated_at ?? ""}|${
