@@ -15,7 +15,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseRegistry } from "../../src/core/records/registry_model.ts";
+import { parseRegistry } from "../../src/core/records/registry.ts";
 import { killAfter, runCli, spawnCli, tempDir } from "./cli.ts";
 import { exists } from "./wait.ts";
 import { SKIP_SLOW } from "./quick.ts";

@@ -18,8 +18,8 @@ import { dirname, join, relative, resolve } from "../os/paths.ts";
 import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest/manifest.ts";
 import { MAX_FRONT_MATTER_BYTES } from "../../core/manifest/limits.ts";
 import { canonicalPublishedName } from "../../core/names.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
-import type { LockedSkill } from "../../core/records/lockfile_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
+import type { LockedSkill } from "../../core/records/lockfile.ts";
 import { VERSION } from "../../core/version.ts";
 import { isPlainObject } from "../../core/manifest/validation.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
@@ -574,7 +574,8 @@ function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
 
 /** Reads the full SKILL.md body (after the front matter) of a loaded skill. */
 export async function readSkillBody(skill: SkillRecord): Promise<string> {
-  const bytes = await Deno.readFile(skill.skillMdPath);
+  // Synchronous: `context` activates a thousand skills in a row, one small file each.
+  const bytes = Deno.readFileSync(skill.skillMdPath);
   const parsed = await (await manifestLib()).parseSkillMd(bytes, skill.skillMdPath, {});
   return parsed.body;
 }

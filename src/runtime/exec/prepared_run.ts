@@ -27,7 +27,12 @@ import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace_rules.ts";
-import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace_walk.ts";
+import {
+  scanWorkspace,
+  snapshotWorkspace,
+  workspaceChanges,
+  type WorkspaceScan,
+} from "./workspace_walk.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
 import { boundedInput, MAX_SCRIPT_STDIN_BYTES } from "./stdin_feed.ts";
 
@@ -169,7 +174,7 @@ export async function prepareResolved(
     policyMode(env, workspace, deps);
     // Policy mode's receipt is two walks, this one and the one after the run.
     if (workspace.writable && workspace.dir !== undefined) {
-      receipt.scan = scanWorkspace(workspace.dir);
+      receipt.scan = snapshotWorkspace(workspace.dir);
     }
   } else {
     receipt.base.sandbox = "bubblewrap";
