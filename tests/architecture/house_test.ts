@@ -764,6 +764,7 @@ Deno.test("the stale-marker rule refuses a reason on a short function and keeps 
  * `mod.ts`, the generated `all.ts` of each one-per-command folder (every spec, every
  * command module) and a command's name, which its spec (cli/specs), its module
  * (cli/commands) and the one runtime module it is named after (runtime/workflows/remove.ts)
+ * share, and a record's name, which its model (core/records) and its store (runtime/store)
  * share.
  */
 function nameClashes(paths: readonly string[], commands: ReadonlySet<string>): string[] {
@@ -781,9 +782,17 @@ function nameClashes(paths: readonly string[], commands: ReadonlySet<string>): s
     const others = commands.has(name.replace(/\.ts$/, ""))
       ? where.filter((p) => !/^src\/cli\/(commands|specs)\//.test(p))
       : where;
+    if (isRecordPair(others)) continue;
     if (others.length > 1) clashes.push(`${name}: ${others.join(", ")}`);
   }
   return clashes.sort();
+}
+
+/** A record's model and its store, named alike: `core/records/<x>.ts`, `runtime/store/<x>.ts`. */
+function isRecordPair(where: readonly string[]): boolean {
+  const name = where[0]?.slice(where[0].lastIndexOf("/") + 1);
+  return where.length === 2 && where.includes(`src/core/records/${name}`) &&
+    where.includes(`src/runtime/store/${name}`);
 }
 
 Deno.test("one name per idea: no file name is used in two folders of src/ for different things", () => {
@@ -847,7 +856,7 @@ Deno.test("the folder-name rule refuses exec/sandbox.ts beside runtime/sandbox/,
   ]);
 });
 
-Deno.test("the name rule refuses a name reused for another idea, and keeps a command's trio", () => {
+Deno.test("the name rule refuses a name reused for another idea, and keeps a command's trio and a record's pair", () => {
   const commands = new Set(["remove"]);
   const paths = [
     "src/cli/commands/remove.ts",
@@ -861,6 +870,17 @@ Deno.test("the name rule refuses a name reused for another idea, and keeps a com
   assert.deepEqual(nameClashes(paths, commands), [
     "paths.ts: src/core/paths.ts, src/runtime/os/paths.ts",
   ]);
+  const records = ["src/core/records/lockfile.ts", "src/runtime/store/lockfile.ts"];
+  assert.deepEqual(nameClashes([...paths, ...records], commands), [
+    "paths.ts: src/core/paths.ts, src/runtime/os/paths.ts",
+  ]);
+  assert.deepEqual(
+    nameClashes([...paths, ...records, "src/runtime/lifecycle/lockfile.ts"], commands),
+    [
+      "lockfile.ts: src/core/records/lockfile.ts, src/runtime/store/lockfile.ts, src/runtime/lifecycle/lockfile.ts",
+      "paths.ts: src/core/paths.ts, src/runtime/os/paths.ts",
+    ],
+  );
   assert.deepEqual(nameClashes([...paths, "src/runtime/project/remove.ts"], commands), [
     "paths.ts: src/core/paths.ts, src/runtime/os/paths.ts",
     "remove.ts: src/runtime/lifecycle/remove.ts, src/runtime/project/remove.ts",

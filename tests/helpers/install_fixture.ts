@@ -6,7 +6,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RegistryEntry, upsertEntry } from "../../src/core/records/registry_model.ts";
+import { type RegistryEntry, upsertEntry } from "../../src/core/records/registry.ts";
 import { computeDigest } from "../../src/runtime/trust/file_hashes.ts";
 import { updateRegistry } from "../../src/runtime/store/registry.ts";
 

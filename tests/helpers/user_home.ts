@@ -5,7 +5,7 @@
  */
 
 import { join } from "node:path";
-import type { Registry } from "../../src/core/records/registry_model.ts";
+import type { Registry } from "../../src/core/records/registry.ts";
 import { type CliOptions, type CliResult, runCli, type TempDir, tempDir } from "./cli.ts";
 
 export interface UserHome extends AsyncDisposable {

@@ -18,7 +18,7 @@ import type {
   TrustOutcome,
   TrustQuestion,
 } from "../../runtime/workflows/trust.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import { confirmAction, fields, listOrNone } from "./lifecycle_ui.ts";
 import { writeJson } from "./render.ts";
 

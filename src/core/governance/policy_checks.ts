@@ -13,7 +13,7 @@ import { SEVERITIES, type Severity } from "../audit/audit_rules.ts";
 import { type NetGrant, parseNetGrant } from "../policy/grant_syntax.ts";
 import type { OrgPolicy, PolicyRule } from "./org_policy.ts";
 import { ruleLabel } from "./org_policy.ts";
-import type { SourceType } from "../records/registry_model.ts";
+import type { SourceType } from "../records/registry.ts";
 
 /** A source as records keep it: `git` URL, `local` path, `oci://registry/repository`, `web` URL. */
 export interface SourceLike {

@@ -11,7 +11,7 @@
  * their sha256, through CONTAINS relationships.
  */
 
-import type { LockedSkill } from "../records/lockfile_model.ts";
+import type { LockedSkill } from "../records/lockfile.ts";
 
 interface SbomInput {
   /** The project's name (its root folder's). */

@@ -9,7 +9,7 @@
  *   `skills remove` removes exactly those and `skills check` verifies them.
  *
  * Both are untrusted input when read back (validated with the kit), versioned, and written
- * atomically under the registry lock (runtime/store/project_records_file.ts).
+ * atomically under the registry lock (runtime/store/project_records.ts).
  */
 
 import {

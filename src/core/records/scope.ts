@@ -16,7 +16,7 @@ export type ProjectScope = Extract<Scope, { kind: "project" }>;
 export const PROJECT_SKILLS_DIR = [".agents", "skills"] as const;
 
 /**
- * The project lockfile's name at a root (model: lockfile_model.ts). Here, with the scopes, so
+ * The project lockfile's name at a root (model: lockfile.ts). Here, with the scopes, so
  * the catalog can tell whether a project has one without loading the lockfile's model.
  */
 export const LOCKFILE_NAME = "skills-lock.json";

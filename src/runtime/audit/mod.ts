@@ -2,7 +2,7 @@
  * runtime/audit — looking at a skill before trusting it, and helping its author: reading
  * every file a skill ships for the audit rules in core (scan.ts: `auditDir`), the audit
  * result each installed skill keeps under `$SKILLS_HOME/.cache`, redone when the rules
- * change (record.ts), and `skills lint`: the author's checks with the skill's scripts run
+ * change (installed_audit.ts), and `skills lint`: the author's checks with the skill's scripts run
  * through the real runner (lint.ts), over every skill under the folders given, whose scripts
  * run when the command says so (lint_targets.ts: by default the trusted ones whose files still
  * match the digest trusted, checked by runtime/trust's gate as `run` checks it), and the guide

@@ -10,7 +10,7 @@
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import {
   bundledRootPath,
   bundledSkillNames,
@@ -25,7 +25,7 @@ import type { ScriptInfo } from "./contents.ts";
 import { SCRIPT_COLLISION, SkillLoadError } from "./load_terms.ts";
 import type { SkillFailure, SkillOrigin, SkillRecord, SkillScope } from "./loader.ts";
 import { type Loaded, loadProjectSkills, type ProjectRoot } from "./scopes.ts";
-import type { LockRead } from "./project_lock.ts";
+import type { LockRead } from "../store/lockfile.ts";
 
 /** A skill hidden by one of the same name in a scope of higher precedence. */
 export interface ShadowedSkill {

@@ -6,7 +6,7 @@
  * diagnostic) with its walkers of a skill's files (contents.ts) and what both share with
  * the rest (load_terms.ts); the catalog of project, installed and bundled skills, with shadowing
  * (catalog.ts); the project scope — the project root, its skill folders up to it
- * (scopes.ts), its skills-lock.json read as untrusted input (project_lock.ts); the listing
+ * (scopes.ts), its skills-lock.json read as untrusted input (runtime/store/lockfile.ts); the listing
  * cache (cache.ts), the bundled skills materialised from the binary (bundled.ts), and
  * finding skills in a tree, for add and validate alike (discover.ts).
  *

@@ -9,7 +9,7 @@
  * project root and folder, bound to a digest). Symlinks in the skill folders are followed
  * only when they alias a skill already known (a link `skills link` made, a folder linked to
  * another skill folder, a user skill); any other is skipped with a note. The project's
- * `skills-lock.json` is read here too (project_lock.ts), so `list` and `info` can say where
+ * `skills-lock.json` is read here too (store/lockfile.ts), so `list` and `info` can say where
  * a skill is from.
  *
  * Loading goes through a listing cache of its own per project root, keyed like the user
@@ -21,8 +21,8 @@ import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { SkillLoadError } from "./load_terms.ts";
-import type { ProjectSkillInfo, SkillFailure, SkillRecord } from "./loader.ts";
-import type { LockRead } from "./project_lock.ts";
+import type { ProjectSkillInfo, SkillFailure, SkillRecord, SkillScope } from "./loader.ts";
+import type { LockRead } from "../store/lockfile.ts";
 import type { LinkRecord } from "../../core/records/project_records.ts";
 
 // Where project skills are installed: decided with the scopes themselves (core/records/scope).
@@ -166,7 +166,7 @@ function withoutExports(
 async function readLock(root: string): Promise<LockRead> {
   const path = join(root, LOCKFILE_NAME);
   if (lstatSyncOrNull(path) === null) return { state: "absent", path };
-  const { readProjectLock } = await import("./project_lock.ts");
+  const { readProjectLock } = await import("../store/lockfile.ts");
   return readProjectLock(root);
 }
 
@@ -203,7 +203,7 @@ export async function loadProjectSkills(
   // something: a run with no project skills around never loads them.
   const records = found.candidates.length === 0 && found.links.length === 0
     ? undefined
-    : await import("../store/project_records_file.ts");
+    : await import("../store/project_records.ts");
   const candidates = records === undefined
     ? found.candidates
     : withoutExports(found, home, records.readLinks(home).doc.links);
@@ -215,7 +215,8 @@ export async function loadProjectSkills(
   if (trust.problem !== undefined) {
     notes.push(`${trust.problem}; project skills count as untrusted`);
   }
-  const cache = CatalogCache.load(home, `projects/catalog-${pathKey(project.root)}.json`);
+  // Its stats are not kept: the listing's digest check reuses the user scope's only.
+  const cache = CatalogCache.load(home, `projects/catalog-${pathKey(project.root)}.json`, false);
   const lockedSkills = lock.state === "ok" ? lock.lock.skills : {};
   const installedPrefix = `${PROJECT_SKILLS_DIR.join("/")}/`;
   for (const c of candidates) {
@@ -231,8 +232,10 @@ export async function loadProjectSkills(
     const trusted = trustedDigest !== null;
     const cached = cache.get(c.dir);
     if (cached !== undefined) {
+      // A fresh object per lookup: completed in place, as the user scope's (catalog.ts).
+      const scope: SkillScope = "project";
       loaded.push({
-        record: { ...cached, origin, trusted, entry: undefined, scope: "project", project: info },
+        record: Object.assign(cached, { origin, trusted, entry: undefined, scope, project: info }),
       });
       continue;
     }

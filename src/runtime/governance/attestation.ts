@@ -9,12 +9,12 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import type { Lockfile } from "../../core/records/lockfile_model.ts";
+import type { Lockfile } from "../../core/records/lockfile.ts";
 import { PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
 import { VERSION } from "../../core/version.ts";
 import { memberDigests, setDigest, type SetMember } from "../../core/governance/set_digest.ts";
 import { cycloneDx, spdx } from "../../core/governance/sbom.ts";
-import { readProjectLock } from "../catalog/project_lock.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { basename, join } from "../os/paths.ts";
 import { lstatSyncOrNull, writeFileAtomic } from "../os/fs.ts";

@@ -7,7 +7,7 @@
  * root; nothing else is loaded.
  */
 
-import type { SourceType } from "../../core/records/registry_model.ts";
+import type { SourceType } from "../../core/records/registry.ts";
 import type { NetPolicy } from "../../core/policy/net_grants.ts";
 import { formatNetGrant } from "../../core/policy/grant_syntax.ts";
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";

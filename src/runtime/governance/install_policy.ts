@@ -7,11 +7,11 @@
  * only when a policy file exists.
  */
 
-import type { SourceType } from "../../core/records/registry_model.ts";
+import type { SourceType } from "../../core/records/registry.ts";
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import type { SkillError } from "../../core/errors.ts";
 import type { Severity } from "../../core/audit/audit_rules.ts";
-import type { Lockfile } from "../../core/records/lockfile_model.ts";
+import type { Lockfile } from "../../core/records/lockfile.ts";
 import { acceptedUnsigned, signerOf } from "./enforce.ts";
 import { dirname, join, resolve } from "../os/paths.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";

@@ -14,6 +14,7 @@ export const LAYER = {
     "core",
     "runtime/os",
     "runtime/signing",
+    "runtime/store",
     "runtime/catalog",
     "runtime/trust",
     "runtime/sigstore",

@@ -63,7 +63,7 @@ async function auditStates(
   const states = new Map<string, AuditState>();
   const installed = skills.filter((s) => s.origin !== "core" && s.entry !== undefined);
   if (installed.length === 0) return states;
-  const { installedAudit } = await import("../audit/record.ts");
+  const { installedAudit } = await import("../audit/installed_audit.ts");
   const { criticalFindings, findingLabel } = await import("../../core/audit/engine.ts");
   for (const skill of installed) {
     // A skill that cannot be read now is reported by the load and consistency checks.

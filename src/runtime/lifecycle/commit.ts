@@ -9,11 +9,7 @@
 
 import { dirname, join } from "../os/paths.ts";
 import { sha256Hex } from "../../core/records/digest.ts";
-import {
-  type Lockfile,
-  safeRelativePath,
-  serializeLockfile,
-} from "../../core/records/lockfile_model.ts";
+import { type Lockfile, safeRelativePath, serializeLockfile } from "../../core/records/lockfile.ts";
 import type { ProjectScope } from "../../core/records/scope.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
@@ -22,15 +18,22 @@ import {
   type RegistryEntry,
   removeEntry,
   upsertEntry,
-} from "../../core/records/registry_model.ts";
+} from "../../core/records/registry.ts";
 import { cachedDigest } from "../trust/file_hashes.ts";
 import { withListingSummary } from "../catalog/cache.ts";
-import { exists, lstatSyncOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
+import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
 import { isManagedEntry, type Staging } from "../store/staging.ts";
-import { LOCKFILE_UNCHANGED, writeJournal } from "../store/journal.ts";
+import { writeJournal } from "../store/journal.ts";
+import { LOCKFILE_UNCHANGED } from "../../core/records/journal.ts";
 import { recoverUnderLock, skillFolder } from "../store/recovery.ts";
-import { lockfilePath, lockForChange, readProjectLock, withPeerHashes } from "./lockfile.ts";
+import {
+  lockfileText,
+  lockForChange,
+  readProjectLock,
+  withPeerHashes,
+  writeLockfileText,
+} from "../store/lockfile.ts";
 import { digestCachePath } from "../trust/gate.ts";
 import { collisionError, collisionProblem, type InstallPlan } from "./install_plan.ts";
 import type { UpdatePlan } from "./update_planner.ts";
@@ -386,8 +389,7 @@ export async function commitFolders(
       const aside = hadOld ? join(staging.trash, move.canonical) : null;
       return { canonical: move.canonical, target, aside, staged: move.staged };
     });
-    const path = lockfilePath(scope.root);
-    const before = await Deno.readTextFile(path).catch(() => "");
+    const before = await lockfileText(scope.root);
     // A lockfile that does not change cannot tell a finished change from an interrupted
     // one: such a change completes folder by folder (store/recovery).
     const lockfile = text === null || text === before ? LOCKFILE_UNCHANGED : await sha256Hex(text);
@@ -420,7 +422,7 @@ export async function commitFolders(
         }
       }
       hooks.beforeLockfile?.();
-      if (text !== null) writeFileAtomicSync(path, text);
+      if (text !== null) writeLockfileText(scope.root, text);
     } catch (error) {
       for (const { item, movedOld, movedNew } of done.reverse()) {
         if (movedNew) await Deno.rename(item.target, item.staged!).catch(() => {});

@@ -24,7 +24,7 @@ import {
   findEntry,
   type Registry,
   type RegistryEntry,
-} from "../../core/records/registry_model.ts";
+} from "../../core/records/registry.ts";
 // @ts-types="../../generated/bundled_index.d.ts"
 import { BUNDLED_NAMES } from "../../generated/bundled_index.ts";
 import { auditDir } from "../audit/scan.ts";
@@ -42,7 +42,7 @@ import {
   diffFiles,
   type LockedSkill,
   type LockedSource,
-} from "../../core/records/lockfile_model.ts";
+} from "../../core/records/lockfile.ts";
 import {
   PROJECT_SKILLS_DIR,
   type ProjectScope,
@@ -50,7 +50,8 @@ import {
   type UserScope,
 } from "../../core/records/scope.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
-import { describeFiles, lockedSource, lockForChange, readProjectLock } from "./lockfile.ts";
+import { describeFiles, lockedSource } from "./lock_entries.ts";
+import { lockForChange, readProjectLock } from "../store/lockfile.ts";
 
 /** What installing one skill will do, whatever its scope: `entry` is the scope's record. */
 interface PlanOf<E> {

@@ -5,8 +5,8 @@
  * protocol — recovery after dead commands, the staging directories, the journal, the
  * registry lock and cleanup — for install, update, restore, remove, trust and untrust. Its
  * writing steps run under the lock with the journal and write the scope's record last, the
- * registry or `skills-lock.json` (commit.ts, used by change.ts only; the lockfile on disk:
- * lockfile.ts). Around it: a source resolved once into its kind — local folder, local repository, remote
+ * registry or `skills-lock.json` (commit.ts, used by change.ts only; the lockfile on disk is
+ * runtime/store/lockfile.ts; what a lock entry says of a folder and its source: lock_entries.ts). Around it: a source resolved once into its kind — local folder, local repository, remote
  * git, OCI, a website's index or file — from what the user typed or a record's URL (resolve_source.ts: the only place that
  * asks the filesystem about a source or decides a repository is on this machine), its files
  * got into staging by a switch on that kind, and the skills found in them (fetch_source.ts);

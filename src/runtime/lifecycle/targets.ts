@@ -12,7 +12,7 @@
 
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName } from "../../core/names.ts";
-import { findEntry, type RegistryEntry } from "../../core/records/registry_model.ts";
+import { findEntry, type RegistryEntry } from "../../core/records/registry.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
 import { readRegistry } from "../store/registry.ts";

@@ -8,7 +8,7 @@
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { webTargetOf } from "../../core/sources/web_source.ts";
-import { findEntry, type RegistryEntry } from "../../core/records/registry_model.ts";
+import { findEntry, type RegistryEntry } from "../../core/records/registry.ts";
 import { bundledSkillNames } from "../catalog/bundled.ts";
 import { readRegistry } from "../store/registry.ts";
 import { isManagedEntry } from "../store/staging.ts";

@@ -34,8 +34,8 @@ import {
   declaredServices,
   type LockedSkill,
   withoutServices,
-} from "../../core/records/lockfile_model.ts";
-import { approvedServices, type RegistryEntry } from "../../core/records/registry_model.ts";
+} from "../../core/records/lockfile.ts";
+import { approvedServices, type RegistryEntry } from "../../core/records/registry.ts";
 import type { ProjectScope, Scope, UserScope } from "../../core/records/scope.ts";
 import {
   isFullSha,
@@ -60,7 +60,7 @@ import { npmRecordSource } from "../../core/sources/npm_source.ts";
 import { auditDir } from "../audit/scan.ts";
 import type { Fetched } from "./fetch_source.ts";
 import { acceptance } from "./install_plan.ts";
-import { describeFiles, diskDrift, projectSkillDir, sourceOfLocked } from "./lockfile.ts";
+import { describeFiles, diskDrift, projectSkillDir, sourceOfLocked } from "./lock_entries.ts";
 import { resolveParsed } from "./resolve_source.ts";
 import { assertManaged, describeTracking } from "./update_installed.ts";
 

@@ -17,19 +17,19 @@ import {
   type LockedSkill,
   permissionsProblem,
   withLockedSkill,
-} from "../../core/records/lockfile_model.ts";
+} from "../../core/records/lockfile.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { beginChange } from "../lifecycle/change.ts";
 import { withProjectTrust } from "../../core/records/project_records.ts";
 import { removeIfExists } from "../os/fs.ts";
-import { updateProjectTrust } from "../store/project_records_file.ts";
+import { updateProjectTrust } from "../store/project_records.ts";
 import { gateCachePath } from "../trust/gate.ts";
 import { stopSkillServices } from "../services/control.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import { describeFiles } from "../lifecycle/lockfile.ts";
-import { projectSkillDir } from "../lifecycle/lockfile.ts";
+import { describeFiles } from "../lifecycle/lock_entries.ts";
+import { projectSkillDir } from "../lifecycle/lock_entries.ts";
 
 interface Approval {
   root: string;

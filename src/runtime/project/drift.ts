@@ -11,13 +11,13 @@ import {
   type FileDrift,
   type LockedSkill,
   permissionsProblem,
-} from "../../core/records/lockfile_model.ts";
+} from "../../core/records/lockfile.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
-import type { LockRead } from "../catalog/project_lock.ts";
+import type { LockRead } from "../store/lockfile.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { readLinks } from "../store/project_records_file.ts";
-import { digestOfLocked, diskDrift } from "../lifecycle/lockfile.ts";
+import { readLinks } from "../store/project_records.ts";
+import { digestOfLocked, diskDrift } from "../lifecycle/lock_entries.ts";
 import { publishedSkillKey } from "../../core/names.ts";
 
 interface Drift {

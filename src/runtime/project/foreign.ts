@@ -19,9 +19,9 @@ import {
   type LockedSkill,
   type Lockfile,
   withLockedSkill,
-} from "../../core/records/lockfile_model.ts";
+} from "../../core/records/lockfile.ts";
 import { publishedSkillKey } from "../../core/names.ts";
-import { peerHashesFolder, peerInstalledFiles } from "../../core/records/lockfile_peer.ts";
+import { peerHashesFolder, peerInstalledFiles } from "../../core/records/peer_lockfile.ts";
 import { combineDigest } from "../../core/records/digest.ts";
 import {
   parseSource,
@@ -36,7 +36,7 @@ import { webSource } from "../../core/sources/web_source.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { foreignKeys, unlockedFolders } from "./drift.ts";
-import { describeFiles } from "../lifecycle/lockfile.ts";
+import { describeFiles } from "../lifecycle/lock_entries.ts";
 import {
   type Mismatch,
   type RestoreOptions,
@@ -47,7 +47,7 @@ import {
   type Verified,
   writeVerified,
 } from "./restore.ts";
-import { projectSkillDir } from "../lifecycle/lockfile.ts";
+import { projectSkillDir } from "../lifecycle/lock_entries.ts";
 
 export interface ForeignReport extends RestoreReport {
   /** Whether this run rewrote skills-lock.json in this tool's format. */
@@ -116,7 +116,7 @@ function declaredNames(
 }
 
 /**
- * The peer's `computedHash` of a folder, walked as it walks (core/records/lockfile_peer.ts): every
+ * The peer's `computedHash` of a folder, walked as it walks (core/records/peer_lockfile.ts): every
  * regular file (no symlink) outside `.git` and `node_modules` folders — `__pycache__` and
  * `.pyc` files included, which this tool's own listing leaves out.
  */

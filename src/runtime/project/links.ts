@@ -20,10 +20,10 @@ import type { LinkRecord } from "../../core/records/project_records.ts";
 import { withLink, withoutLinks } from "../../core/records/project_records.ts";
 import { isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
-import { readLinks, readProjectTrust, updateLinks } from "../store/project_records_file.ts";
+import { readLinks, readProjectTrust, updateLinks } from "../store/project_records.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { computeDigest } from "../trust/file_hashes.ts";
-import { describeFiles } from "../lifecycle/lockfile.ts";
+import { describeFiles } from "../lifecycle/lock_entries.ts";
 import { loadCatalog } from "../catalog/catalog.ts";
 
 export type LinkScope = { kind: "project"; root: string } | { kind: "user" };

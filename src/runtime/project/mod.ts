@@ -1,7 +1,7 @@
 /**
  * runtime/project — what only a project has (issue 17), over the one lifecycle: a project's
  * changes are lifecycle's `Change` in the project's scope (staging in `<root>/.agents/.staging`,
- * the journal, the lockfile written last; lifecycle/lockfile.ts reads and writes
+ * the journal, the lockfile written last; runtime/store/lockfile.ts reads and writes
  * `skills-lock.json`). Here: restoring the lockfile, verified file by file (restore.ts;
  * vercel-labs' format, foreign.ts); lockfile vs disk vs trust (drift.ts); this user's
  * approvals of project skills and `skills trust` of one, reviewed, approved by the front end,

@@ -21,7 +21,7 @@ import {
   type Lockfile,
   permissionsProblem,
   type StatedPermissions,
-} from "../../core/records/lockfile_model.ts";
+} from "../../core/records/lockfile.ts";
 import { networkList } from "../../core/policy/net_grants.ts";
 import {
   type GitSource,
@@ -38,7 +38,7 @@ import type { ProjectScope } from "../../core/records/scope.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
 import { describeFileDrift, unlockedFolders } from "./drift.ts";
-import { digestOfLocked, diskDrift, sourceOfLocked } from "../lifecycle/lockfile.ts";
+import { digestOfLocked, diskDrift, sourceOfLocked } from "../lifecycle/lock_entries.ts";
 
 type MismatchKind =
   | "lock_digest"

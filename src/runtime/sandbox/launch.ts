@@ -289,9 +289,12 @@ export async function prepareSandbox(
   let disposed: Promise<void> | undefined;
   const dispose = () =>
     disposed ??= (async () => {
-      await proxy?.close();
-      await removeWorkFolder(workDir);
-      if (accounts !== undefined) await Deno.remove(accounts.dir, { recursive: true });
+      // Side by side: the run's output waits on these removals.
+      await Promise.all([
+        proxy?.close(),
+        removeWorkFolder(workDir),
+        accounts === undefined ? undefined : Deno.remove(accounts.dir, { recursive: true }),
+      ]);
     })();
   try {
     // Root or not, from the folder just made (the probe's answer may be another user's).

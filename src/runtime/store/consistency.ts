@@ -6,8 +6,8 @@
  */
 
 import { join } from "../os/paths.ts";
-import type { Registry } from "../../core/records/registry_model.ts";
-import { removeEntry } from "../../core/records/registry_model.ts";
+import type { Registry } from "../../core/records/registry.ts";
+import { removeEntry } from "../../core/records/registry.ts";
 import { isWithin, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { CACHE_DIR, CORE_CACHE_DIR, LEGACY_CORE_DIR, STAGING_DIR, TRASH_DIR } from "./home.ts";
 import { readRegistry, updateRegistry } from "./registry.ts";

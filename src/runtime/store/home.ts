@@ -22,9 +22,9 @@ export function skillsHome(env: Readonly<Record<string, string>>, cwd: string): 
 }
 
 export const REGISTRY_FILE = "registry.json";
-/** This user's approvals of project skills (store/project_records_file.ts). */
+/** This user's approvals of project skills (store/project_records.ts). */
 export const PROJECT_TRUST_FILE = "project-trust.json";
-/** The links and copies `skills link` made (store/project_records_file.ts). */
+/** The links and copies `skills link` made (store/project_records.ts). */
 export const LINKS_FILE = "links.json";
 /**
  * Everything derived and disposable: listing and digest caches, and (under `core/`) the

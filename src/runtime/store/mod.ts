@@ -1,10 +1,12 @@
 /**
  * runtime/store — `$SKILLS_HOME` on disk: where it is and its layout (home.ts), the
- * cross-process lock (lock.ts), the registry's atomic persistence (registry.ts), staging
- * directories of either scope (staging.ts), the one journal format a change writes there,
- * reading the two older ones too (journal.ts), crash recovery of either scope (recovery.ts), the
- * consistency check and repair of `skills check` (consistency.ts), and this user's approvals
- * of project skills and the agent links `skills link` made (core/records/project_records.ts).
+ * cross-process lock (lock.ts), each record on disk — the model of each in core/records, under
+ * the same name — the registry's atomic persistence (registry.ts), a project's
+ * `skills-lock.json` (lockfile.ts), this user's approvals of project skills and the agent links
+ * `skills link` made (project_records.ts), the journal a change writes in its staging,
+ * reading the two older formats too (journal.ts); staging directories of either scope (staging.ts),
+ * crash recovery of either scope (recovery.ts), and the consistency check and repair of
+ * `skills check` (consistency.ts).
  *
  * Commands never drive staging or journals themselves: runtime/lifecycle does.
  * This file documents the folder and is read by tests/architecture; nothing imports it.

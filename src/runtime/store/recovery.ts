@@ -9,12 +9,14 @@
 
 import { join } from "../os/paths.ts";
 import { sha256Hex } from "../../core/records/digest.ts";
-import { safeRelativePath } from "../../core/records/lockfile_model.ts";
-import { findEntry, type Registry } from "../../core/records/registry_model.ts";
-import { LOCKFILE_NAME, PROJECT_SKILLS_DIR, type Scope } from "../../core/records/scope.ts";
+import { safeRelativePath } from "../../core/records/lockfile.ts";
+import { findEntry, type Registry } from "../../core/records/registry.ts";
+import { PROJECT_SKILLS_DIR, type Scope } from "../../core/records/scope.ts";
 import { exists, removeIfExists } from "../os/fs.ts";
-import { type Journal, type JournalItem, LOCKFILE_UNCHANGED, readJournal } from "./journal.ts";
+import { readJournal } from "./journal.ts";
+import { type Journal, type JournalItem, LOCKFILE_UNCHANGED } from "../../core/records/journal.ts";
 import { readRegistry, withRegistryLock } from "./registry.ts";
+import { lockfileText } from "./lockfile.ts";
 import { listStale, removeIfEmpty } from "./staging.ts";
 import { STAGING_DIR, TRASH_DIR } from "./home.ts";
 
@@ -93,7 +95,7 @@ async function undoItem(
 }
 
 async function lockfileHash(root: string): Promise<string> {
-  return await sha256Hex(await Deno.readTextFile(join(root, LOCKFILE_NAME)).catch(() => ""));
+  return await sha256Hex(await lockfileText(root));
 }
 
 /** Rolls back one dead command's journal; returns notes for the user. */

@@ -10,7 +10,7 @@ import {
   parseRegistry,
   type Registry,
   serializeRegistry,
-} from "../../core/records/registry_model.ts";
+} from "../../core/records/registry.ts";
 import { writeFileAtomic, writeFileAtomicSync } from "../os/fs.ts";
 import { REGISTRY_FILE } from "./home.ts";
 import { acquireLock } from "./lock.ts";

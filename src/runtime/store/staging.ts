@@ -18,7 +18,7 @@
 import { dirname, join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { isValidSkillName } from "../../core/names.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import { lstatOrNull, lstatSyncOrNull } from "../os/fs.ts";
 import { STAGING_DIR, TRASH_DIR } from "./home.ts";
 

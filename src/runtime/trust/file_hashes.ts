@@ -13,7 +13,8 @@ import { join } from "../os/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
-import { lstatLite, type StatLite, writeFileAtomic } from "../os/fs.ts";
+import type { StatLite } from "../os/fs.ts";
+import { writeFileAtomic } from "../os/fs.ts";
 
 const MAX_FILES = 20_000;
 const CACHE_VERSION = 3;
@@ -209,11 +210,39 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
   return (await checkedDigest(root, cachePath)).digest;
 }
 
+/** A file a digest check read and hashed: its bytes, kept for the verified copy. */
+export interface ReadFile {
+  /** Relative path with `/` separators. */
+  path: string;
+  /** Permission bits when it was listed (0 when unknown). */
+  mode: number;
+  bytes: Uint8Array;
+  sha256: string;
+}
+
+/** Kept bytes stop here: a larger skill is read again by the copy, file by file. */
+const MAX_KEPT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * {@link cachedDigest}, and when it had to read every file (no cache yet: the first run
+ * after an install), the bytes it hashed, in listing order: the verified copy is written
+ * from them instead of reading the skill a second time (the bytes hashed are the bytes
+ * written either way).
+ */
+export async function digestReading(
+  root: string,
+  cachePath: string,
+): Promise<{ digest: string; read?: ReadFile[] }> {
+  const { digest, read } = await checkedDigest(root, cachePath, true);
+  return read === undefined ? { digest } : { digest, read };
+}
+
 /** {@link cachedDigest}, with the tree's keys when they may stand for the digest. */
 async function checkedDigest(
   root: string,
   cachePath: string,
-): Promise<{ digest: string; tree?: DigestTree }> {
+  keepBytes = false,
+): Promise<{ digest: string; tree?: DigestTree; read?: ReadFile[] }> {
   let cache: Record<string, CacheEntry> = {};
   let cachedCombined: string | undefined;
   let cachedDirs: Record<string, string> | undefined;
@@ -238,14 +267,21 @@ async function checkedDigest(
   const next: Record<string, CacheEntry> = {};
   let changed = Object.keys(cache).length !== files.length;
   const hashes: FileHash[] = [];
+  let read: ReadFile[] | undefined = keepBytes ? [] : undefined;
+  let keptBytes = 0;
   for (const f of files) {
     const hit = cache[f.path];
     let sha: string;
     if (hit !== undefined && f.key !== null && hit.key === f.key) {
       sha = hit.sha256;
+      read = undefined; // not every file read: the copy reads them itself
     } else {
       const hashedAt = Date.now();
-      sha = await hashFile(f.abs);
+      const bytes = Deno.readFileSync(f.abs);
+      sha = await sha256Hex(bytes);
+      keptBytes += bytes.length;
+      if (keptBytes > MAX_KEPT_BYTES) read = undefined;
+      read?.push({ path: f.path, mode: f.mode, bytes, sha256: sha });
       changed = true;
       if (f.key === null || hashedAt - f.ctime < SETTLE_MS) {
         // Not reusable: the next check hashes this file again.
@@ -263,11 +299,11 @@ async function checkedDigest(
   const dirKeys = complete && settled
     ? Object.fromEntries(dirs.map((d) => [d.path, d.key!]))
     : undefined;
-  const treeOf = (digest: string) =>
-    dirKeys === undefined ? { digest } : {
-      digest,
-      tree: { digest, dirs: dirKeys, files: fileKeys(next) },
-    };
+  const treeOf = (digest: string) => ({
+    digest,
+    ...dirKeys === undefined ? {} : { tree: { digest, dirs: dirKeys, files: fileKeys(next) } },
+    ...read === undefined ? {} : { read },
+  });
   // Nothing changed: the digest combined last time stands (listing a thousand skills then
   // costs their stats, not a thousand more hashes).
   if (!changed && cachedCombined !== undefined) return treeOf(cachedCombined);
@@ -378,7 +414,6 @@ function unchangedTree(
   files: Record<string, string | undefined>,
   stats?: ReadonlyMap<string, StatLite>,
 ): boolean {
-  const lstat = (path: string) => stats?.get(path) ?? lstatLite(path);
   try {
     if (!Object.hasOwn(dirs, "")) return false;
     // Paths by concatenation: each part was checked (isRelative), and `join` over a
@@ -386,15 +421,30 @@ function unchangedTree(
     const sep = Deno.build.os === "windows" ? "\\" : "/";
     const under = (path: string) =>
       `${root}${sep}${sep === "/" ? path : path.replaceAll("/", sep)}`;
-    for (const [path, key] of Object.entries(dirs)) {
+    for (const path in dirs) {
+      const key = dirs[path];
       if (typeof key !== "string" || !isRelative(path, true)) return false;
-      const info = lstat(path === "" ? root : under(path));
-      if (!info.isDirectory || liteKey(info) !== key) return false;
+      const at = path === "" ? root : under(path);
+      const seen = stats?.get(at);
+      if (seen !== undefined) {
+        if (!seen.isDirectory || liteKey(seen) !== key) return false;
+      } else {
+        const info = Deno.lstatSync(at);
+        if (!info.isDirectory || statKey(info) !== key) return false;
+      }
     }
-    for (const [path, key] of Object.entries(files)) {
+    // Files one stat each, kept as nothing but the key compared (a real skill has hundreds).
+    for (const path in files) {
+      const key = files[path];
       if (typeof key !== "string" || !isRelative(path, false)) return false;
-      const info = lstat(under(path));
-      if (!info.isFile || liteKey(info) !== key) return false;
+      const at = under(path);
+      const seen = stats?.get(at);
+      if (seen !== undefined) {
+        if (!seen.isFile || liteKey(seen) !== key) return false;
+      } else {
+        const info = Deno.lstatSync(at);
+        if (!info.isFile || statKey(info) !== key) return false;
+      }
     }
     return true;
   } catch {

@@ -7,7 +7,7 @@
  * with its record read from the copy itself; bundled skills checked against their build-time
  * digests (snapshot.ts: `verifiedSkill`, the one boundary between trust and execution),
  * and what the copy's files say kept beside it for the digest it was verified at
- * (copy_record.ts), so a run parses no manifest the copy's digest already vouches for.
+ * (copy_contents.ts), so a run parses no manifest the copy's digest already vouches for.
  *
  * Recording or withdrawing trust changes the registry, so it is a lifecycle operation
  * (runtime/lifecycle/targets.ts).

@@ -29,10 +29,10 @@ import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundl
 import { SkillLoadError } from "../catalog/load_terms.ts";
 import type { SkillRecord } from "../catalog/loader.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import { cachedDigest } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
-import { copyContents, readCopyContents, writeCopyContents } from "./copy_record.ts";
+import { copyContents, readCopyContents, writeCopyContents } from "./copy_contents.ts";
 import { RUN_DIR, type VerifiedCopy, verifiedCopy } from "./verified_copy.ts";
 
 interface VerifyOptions {
@@ -52,8 +52,14 @@ export async function verifiedSkill(
 ): Promise<SkillRecord> {
   try {
     if (skill.origin === "core") return await verifiedBundled(skill, home);
-    const checked = (await assertRunnable(skill, home, options))!;
-    const copy = await verifiedCopy(home, skill.canonical, checked.dir, checked.digest);
+    const checked = (await assertRunnable(skill, home, { ...options, keepBytes: true }))!;
+    const copy = await verifiedCopy(
+      home,
+      skill.canonical,
+      checked.dir,
+      checked.digest,
+      checked.read,
+    );
     return await reload(copy, skill);
   } catch (error) {
     if (await changedMeanwhile(skill, home, error)) {
@@ -128,7 +134,8 @@ async function registryStamps(home: string): Promise<Map<string, EntryStamp> | u
 async function reload(copy: VerifiedCopy, skill: SkillRecord): Promise<SkillRecord> {
   try {
     const realDir = join(Deno.realPathSync(dirname(copy.dir)), basename(copy.dir));
-    let contents = readCopyContents(copy.recordPath, realDir, copy.digest);
+    // A copy this process just built has no record yet.
+    let contents = copy.built ? undefined : readCopyContents(copy.recordPath, realDir, copy.digest);
     if (contents === undefined) {
       // The loader only when the copy has no record yet: a run of a kept copy never loads it.
       const { loadSkillDir } = await import("../catalog/loader.ts");

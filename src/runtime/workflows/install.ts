@@ -12,9 +12,9 @@ import { beginChange } from "../lifecycle/change.ts";
 import { type ForeignReport, restoreForeign } from "../project/foreign.ts";
 import { restoreLocked, type RestoreReport } from "../project/restore.ts";
 import { refuseLocked } from "../governance/install_policy.ts";
-import { readProjectTrust } from "../store/project_records_file.ts";
+import { readProjectTrust } from "../store/project_records.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import { readProjectLock } from "../lifecycle/lockfile.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { trustInstalled } from "../project/approvals.ts";
 import type { WorkflowRequest } from "./request.ts";
 

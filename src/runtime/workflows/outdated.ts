@@ -8,8 +8,8 @@
  */
 
 import { describeError } from "../../core/errors.ts";
-import type { LockedSkill } from "../../core/records/lockfile_model.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { LockedSkill } from "../../core/records/lockfile.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import {
   assessSkill,
   lockedDigestOf,
@@ -21,7 +21,7 @@ import {
 import { computeDigest } from "../trust/file_hashes.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
 import { beginChange } from "../lifecycle/change.ts";
-import { readProjectLock } from "../lifecycle/lockfile.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
 import { describeTracking } from "../lifecycle/update_installed.ts";
 import type { ScopeChoice, WorkflowRequest } from "./request.ts";

@@ -8,11 +8,12 @@
  */
 
 import { declined, SkillError } from "../../core/errors.ts";
-import { type LockedSkill, withoutLockedSkill } from "../../core/records/lockfile_model.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import { type LockedSkill, withoutLockedSkill } from "../../core/records/lockfile.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import { findProjectRoot, PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
 import { beginChange, type Change } from "../lifecycle/change.ts";
-import { projectSkillDir, readProjectLock } from "../lifecycle/lockfile.ts";
+import { projectSkillDir } from "../lifecycle/lock_entries.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { entriesToRemove } from "../lifecycle/targets.ts";
 import { setProjectTrust } from "../project/approvals.ts";
 import { unneededInstalled, unneededLocked } from "./dependencies.ts";

@@ -8,7 +8,7 @@
  */
 
 import { declined } from "../../core/errors.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import type { InspectResult } from "../catalog/loader.ts";
 import { beginChange } from "../lifecycle/change.ts";
 import { currentDigest, inspectForTrust, trustTarget } from "../lifecycle/targets.ts";

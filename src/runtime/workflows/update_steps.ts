@@ -9,7 +9,7 @@
  * and copies `skills link --copy` made are refreshed.
  */
 
-import type { LockedSkill } from "../../core/records/lockfile_model.ts";
+import type { LockedSkill } from "../../core/records/lockfile.ts";
 import type { RefRequest } from "../../core/sources/sources.ts";
 import type { Change } from "../lifecycle/change.ts";
 import { entriesToUpdate } from "../lifecycle/update_installed.ts";
@@ -22,16 +22,17 @@ import {
 } from "../lifecycle/update_planner.ts";
 import type { ProjectScope, Scope, UserScope } from "../../core/records/scope.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import { sourceLabel } from "../lifecycle/fetch_source.ts";
-import { saveAuditRecord } from "../audit/record.ts";
+import { saveAuditRecord } from "../audit/installed_audit.ts";
 import { findProjectRoot } from "../catalog/scopes.ts";
-import { projectSkillDir, readProjectLock } from "../lifecycle/lockfile.ts";
+import { projectSkillDir } from "../lifecycle/lock_entries.ts";
+import { readProjectLock } from "../store/lockfile.ts";
 import { refreshCopies } from "../project/links.ts";
 import { setProjectTrust } from "../project/approvals.ts";
 import type { ScopeChoice } from "./request.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
-import { readProjectTrust } from "../store/project_records_file.ts";
+import { readProjectTrust } from "../store/project_records.ts";
 
 /**
  * Swaps a planned update of a locked skill in (folder and lock entry in one commit). A

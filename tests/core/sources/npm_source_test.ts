@@ -13,7 +13,7 @@ import {
   parseRevision,
   pickVersion,
 } from "../../../src/core/sources/npm_source.ts";
-import { parseLockfileText, serializeLockfile } from "../../../src/core/records/lockfile_model.ts";
+import { parseLockfileText, serializeLockfile } from "../../../src/core/records/lockfile.ts";
 
 Deno.test("parseSource() reads npm:<package>[@range], scoped names too", () => {
   assert.deepEqual(parseSource("npm:left-pad"), {

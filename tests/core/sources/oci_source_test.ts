@@ -1,7 +1,7 @@
 /** The OCI source kind in core: `oci://` sources parsed and checked, OCI lock entries. */
 
 import assert from "node:assert/strict";
-import { parseLockfileText } from "../../../src/core/records/lockfile_model.ts";
+import { parseLockfileText } from "../../../src/core/records/lockfile.ts";
 import { describeSource, parseSource, shortRevision } from "../../../src/core/sources/sources.ts";
 
 const DIGEST = `sha256:${"c".repeat(64)}`;

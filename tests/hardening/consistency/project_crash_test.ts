@@ -11,7 +11,7 @@ import { createRepo, multiSkillFiles } from "../../fixtures/git_repos.ts";
 import { killAfter, spawnCli } from "../../helpers/cli.ts";
 import { project } from "../../helpers/project.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
-import { parseLockfileText } from "../../../src/core/records/lockfile_model.ts";
+import { parseLockfileText } from "../../../src/core/records/lockfile.ts";
 
 const RUNS = 12;
 const NAMES = Array.from({ length: 6 }, (_, i) => `crash-${i}`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
-import { findEntry } from "../../../src/core/records/registry_model.ts";
+import { findEntry } from "../../../src/core/records/registry.ts";
 import { parseSource, type ResolvedSource } from "../../../src/core/sources/sources.ts";
 import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { beginChange, type Change } from "../../../src/runtime/lifecycle/change.ts";

@@ -15,7 +15,7 @@ import {
   trustSkill,
   untrustSkill,
 } from "../../../src/runtime/lifecycle/commit.ts";
-import { findEntry, type RegistryEntry } from "../../../src/core/records/registry_model.ts";
+import { findEntry, type RegistryEntry } from "../../../src/core/records/registry.ts";
 import { createStaging, disposeStaging, type Staging } from "../../../src/runtime/store/staging.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { isSkillError } from "../../../src/core/errors.ts";

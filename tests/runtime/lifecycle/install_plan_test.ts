@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseSource } from "../../../src/core/sources/sources.ts";
-import { emptyRegistry } from "../../../src/core/records/registry_model.ts";
+import { emptyRegistry } from "../../../src/core/records/registry.ts";
 import {
   collisionProblem,
   planInstall,

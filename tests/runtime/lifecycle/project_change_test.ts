@@ -8,13 +8,13 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { withLockedSkill } from "../../../src/core/records/lockfile_model.ts";
+import { withLockedSkill } from "../../../src/core/records/lockfile.ts";
 import { beginChange } from "../../../src/runtime/lifecycle/change.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
 
 const CHANGE = new URL("../../../src/runtime/lifecycle/change.ts", import.meta.url).href;
-const MODEL = new URL("../../../src/core/records/lockfile_model.ts", import.meta.url).href;
+const MODEL = new URL("../../../src/core/records/lockfile.ts", import.meta.url).href;
 const DIGEST = `sha256:${"d".repeat(64)}`;
 
 async function source(dir: string, text: string): Promise<string> {

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { findEntry } from "../../../src/core/records/registry_model.ts";
+import { findEntry } from "../../../src/core/records/registry.ts";
 import type { ProjectScope } from "../../../src/core/records/scope.ts";
 import { parseSource, type ResolvedSource } from "../../../src/core/sources/sources.ts";
 import { beginChange } from "../../../src/runtime/lifecycle/change.ts";
@@ -16,7 +16,7 @@ import {
   inspectCandidates,
   selectCandidates,
 } from "../../../src/runtime/lifecycle/fetch_source.ts";
-import { readProjectLock } from "../../../src/runtime/lifecycle/lockfile.ts";
+import { readProjectLock } from "../../../src/runtime/store/lockfile.ts";
 import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { readRegistry } from "../../../src/runtime/store/registry.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import type { Manifest } from "../../../src/core/manifest/manifest.ts";
-import { findEntry } from "../../../src/core/records/registry_model.ts";
+import { findEntry } from "../../../src/core/records/registry.ts";
 import { parseSource } from "../../../src/core/sources/sources.ts";
 import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  emptyRegistry,
-  parseRegistry,
-  upsertEntry,
-} from "../../../src/core/records/registry_model.ts";
+import { emptyRegistry, parseRegistry, upsertEntry } from "../../../src/core/records/registry.ts";
 import { SkillError } from "../../../src/core/errors.ts";
 import { readRegistry, registryPath, updateRegistry } from "../../../src/runtime/store/registry.ts";
 import { tempDir } from "../../helpers/cli.ts";

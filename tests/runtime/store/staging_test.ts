@@ -5,11 +5,11 @@ import {
   type Registry,
   type RegistryEntry,
   upsertEntry,
-} from "../../../src/core/records/registry_model.ts";
+} from "../../../src/core/records/registry.ts";
 import { inspectHome, isConsistent, repairHome } from "../../../src/runtime/store/consistency.ts";
 import { readRegistry, writeRegistryUnlocked } from "../../../src/runtime/store/registry.ts";
 import { createStaging, disposeStaging, listStale } from "../../../src/runtime/store/staging.ts";
-import { type Intent, parseIntent } from "../../../src/runtime/store/journal.ts";
+import { type Intent, parseIntent } from "../../../src/core/records/journal.ts";
 import { cleanStale as cleanScope, recoverUnderLock } from "../../../src/runtime/store/recovery.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";

@@ -1,36 +1,21 @@
 /**
- * `skills-lock.json` on disk (model: core/records/lockfile_model.ts; reading: catalog/project_lock.ts,
- * with which the catalog lists project skills). Writes are atomic (temp file, fsync, rename)
- * and happen only inside a project-scope change (change.ts, commit.ts), after the skill folders
- * are in place. Also: the files and digest a skill folder has, as a lock entry records them,
- * and how a locked skill's folder on disk drifted from its entry.
+ * What a lock entry says of the world around the file: the files and digest a skill folder
+ * has, as an entry records them, how a locked skill's folder on disk drifted from its entry,
+ * and the source an entry names, both ways. The file itself is read and written by
+ * runtime/store/lockfile.ts (its model: core/records/lockfile.ts).
  */
 
 import { isAbsolute, join, relative, resolve } from "../os/paths.ts";
-import { combineDigest, sha256Hex } from "../../core/records/digest.ts";
+import { combineDigest } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
-import {
-  diffFiles,
-  emptyLockfile,
-  foreignComputedHash,
-  type LockedSkill,
-  type LockedSource,
-  type Lockfile,
-} from "../../core/records/lockfile_model.ts";
+import { diffFiles, type LockedSkill, type LockedSource } from "../../core/records/lockfile.ts";
 import { ociSource, parseSource, type ResolvedSource } from "../../core/sources/sources.ts";
 import { webSource } from "../../core/sources/web_source.ts";
 import { npmRecordSource } from "../../core/sources/npm_source.ts";
-import { resolveParsed } from "../lifecycle/resolve_source.ts";
+import { resolveParsed } from "./resolve_source.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
-import { LOCKFILE_NAME, PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
-import { type LockRead, readProjectLock } from "../catalog/project_lock.ts";
+import { PROJECT_SKILLS_DIR } from "../../core/records/scope.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
-
-export { readProjectLock };
-
-export function lockfilePath(root: string): string {
-  return join(root, LOCKFILE_NAME);
-}
 
 /** The folder `skills add --project` installs `canonical` into. */
 export function projectSkillDir(root: string, canonical: string): string {
@@ -42,22 +27,6 @@ export async function diskDrift(root: string, key: string, entry: LockedSkill) {
   const dir = projectSkillDir(root, key);
   if (lstatSyncOrNull(dir) === null) return null;
   return diffFiles(entry.files, await fileHashes(dir));
-}
-
-/** The lock to change: the current one, or an empty one when there is none yet. */
-export function lockForChange(read: LockRead): Lockfile {
-  if (read.state === "absent") return emptyLockfile();
-  if (read.state === "ok") return read.lock;
-  if (read.state === "foreign") {
-    throw new SkillError(
-      "conflict",
-      `${read.path} has entries vercel-labs' skills CLI wrote (no commits, no file digests)`,
-      { hint: "Run `skills install` first: it resolves the commits and rewrites the lockfile" },
-    );
-  }
-  throw new SkillError("parse_error", `Cannot read ${read.path}: it ${read.reason}`, {
-    hint: "Fix the file (git diff / git checkout it), then run the command again",
-  });
 }
 
 /** What a lock entry records of a folder: every file's sha256 and the skill's digest. */
@@ -124,36 +93,4 @@ export function sourceOfLocked(source: LockedSource, root: string): ResolvedSour
   const parsed = parseSource(source.url);
   if (parsed.type !== "git") throw new Error("unreachable: a URL parses as a git source");
   return resolveParsed({ ...parsed, subpath: "", skill: undefined, ref: undefined });
-}
-
-/**
- * The lock with each entry's `computedHash` — vercel-labs' digest, which that CLI compares
- * when it reads the file — computed from `folderOf(key)` when that folder holds exactly the
- * bytes the entry lists. An entry whose folder differs gets none: a stale hash would tell
- * that CLI the wrong thing, and this tool trusts its own sha256s, not this hash.
- */
-export async function withPeerHashes(
-  lock: Lockfile,
-  folderOf: (key: string) => string,
-): Promise<Lockfile> {
-  const skills: Record<string, LockedSkill> = {};
-  for (const [key, entry] of Object.entries(lock.skills)) {
-    const { computedHash: _stale, ...rest } = entry;
-    const hash = await hashOfListedFiles(folderOf(key), entry.files);
-    skills[key] = hash === undefined ? rest : { ...rest, computedHash: hash };
-  }
-  return { ...lock, skills };
-}
-
-async function hashOfListedFiles(
-  dir: string,
-  files: Readonly<Record<string, string>>,
-): Promise<string | undefined> {
-  const read: { path: string; bytes: Uint8Array }[] = [];
-  for (const [path, sha] of Object.entries(files)) {
-    const bytes = await Deno.readFile(join(dir, ...path.split("/"))).catch(() => undefined);
-    if (bytes === undefined || (await sha256Hex(bytes)) !== sha) return undefined;
-    read.push({ path, bytes });
-  }
-  return await foreignComputedHash(read);
 }

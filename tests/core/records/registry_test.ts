@@ -6,7 +6,7 @@ import {
   removeEntry,
   serializeRegistry,
   upsertEntry,
-} from "../../../src/core/records/registry_model.ts";
+} from "../../../src/core/records/registry.ts";
 
 function entry(name: string): RegistryEntry {
   return {

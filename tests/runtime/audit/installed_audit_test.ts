@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { auditRecordPath, installedAudit } from "../../../src/runtime/audit/record.ts";
+import { auditRecordPath, installedAudit } from "../../../src/runtime/audit/installed_audit.ts";
 import { localEntry } from "../../helpers/install_fixture.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { writeSample } from "../../fixtures/audit_corpus.ts";

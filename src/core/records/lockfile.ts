@@ -9,7 +9,7 @@
  * The file comes from the repository, so it is untrusted input: every field is checked
  * with the validation kit, and every path and name in it again where it is used.
  *
- * The file is shared with vercel-labs' `skills` CLI (see lockfile_peer.ts): this tool writes
+ * The file is shared with vercel-labs' `skills` CLI (see peer_lockfile.ts): this tool writes
  * that CLI's `version: 1` and per-entry fields (`source`, `sourceType`, `sourceUrl`, `ref`,
  * `skillPath`, `computedHash`, a sha256 over the sorted paths and bytes) beside its own,
  * under `lockfileVersion: 2`. A file only that CLI wrote — or one where it rewrote some
@@ -18,7 +18,7 @@
  * (this tool's fields only, `source` an object) are still read.
  */
 
-import { fromSharedEntry, isPinnedEntry, PEER_VERSION, toSharedEntry } from "./lockfile_peer.ts";
+import { fromSharedEntry, isPinnedEntry, PEER_VERSION, toSharedEntry } from "./peer_lockfile.ts";
 import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../names.ts";
 import { isNpmRevision } from "../sources/npm_source.ts";
 import {
@@ -343,7 +343,7 @@ function sortedRecord<T>(input: Readonly<Record<string, T>>): Record<string, T> 
 }
 
 /**
- * The file's text, shared with vercel-labs' CLI (see lockfile_peer.ts): skills and files
+ * The file's text, shared with vercel-labs' CLI (see peer_lockfile.ts): skills and files
  * sorted by key, two-space indent, a final newline.
  */
 export function serializeLockfile(lock: Lockfile): string {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
 import { verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
-import { copyContents, writeCopyContents } from "../../../src/runtime/trust/copy_record.ts";
+import { copyContents, writeCopyContents } from "../../../src/runtime/trust/copy_contents.ts";
 import type { SkillRecord } from "../../../src/runtime/catalog/catalog.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installFixtureSkill } from "../../helpers/install_fixture.ts";

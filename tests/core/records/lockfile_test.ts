@@ -14,7 +14,7 @@ import {
   withLockedSkill,
   withoutLockedSkill,
   withoutServices,
-} from "../../../src/core/records/lockfile_model.ts";
+} from "../../../src/core/records/lockfile.ts";
 
 const SHA = "a".repeat(64);
 const COMMIT = "0123456789abcdef0123456789abcdef01234567";

@@ -9,7 +9,7 @@
 import { AST_CATEGORIES } from "../../core/audit/owasp_ast.ts";
 import { join } from "../os/paths.ts";
 import { AUDIT_RULES_VERSION, type AuditReport } from "../../core/audit/engine.ts";
-import type { RegistryEntry } from "../../core/records/registry_model.ts";
+import type { RegistryEntry } from "../../core/records/registry.ts";
 import {
   array,
   integer,
