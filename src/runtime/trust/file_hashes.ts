@@ -236,23 +236,34 @@ export async function digestReading(
   return read === undefined ? { digest } : { digest, read };
 }
 
+/** What a digest cache file holds for `root`: empty when missing, unreadable or another root's. */
+function readDigestCache(root: string, cachePath: string): {
+  cache: Record<string, CacheEntry>;
+  cachedCombined?: string;
+  cachedDirs?: Record<string, string>;
+} {
+  try {
+    const parsed = JSON.parse(Deno.readTextFileSync(cachePath));
+    if (parsed?.version === CACHE_VERSION && parsed.root === root) {
+      return {
+        cache: parsed.files ?? {},
+        ...typeof parsed.digest === "string" ? { cachedCombined: parsed.digest } : {},
+        ...typeof parsed.dirs === "object" && parsed.dirs !== null
+          ? { cachedDirs: parsed.dirs }
+          : {},
+      };
+    }
+  } catch { /* missing or unreadable cache: hash everything */ }
+  return { cache: {} };
+}
+
 /** {@link cachedDigest}, with the tree's keys when they may stand for the digest. */
 async function checkedDigest(
   root: string,
   cachePath: string,
   keepBytes = false,
 ): Promise<{ digest: string; tree?: DigestTree; read?: ReadFile[] }> {
-  let cache: Record<string, CacheEntry> = {};
-  let cachedCombined: string | undefined;
-  let cachedDirs: Record<string, string> | undefined;
-  try {
-    const parsed = JSON.parse(Deno.readTextFileSync(cachePath));
-    if (parsed?.version === CACHE_VERSION && parsed.root === root) {
-      cache = parsed.files ?? {};
-      if (typeof parsed.digest === "string") cachedCombined = parsed.digest;
-      if (typeof parsed.dirs === "object" && parsed.dirs !== null) cachedDirs = parsed.dirs;
-    }
-  } catch { /* missing or unreadable cache: hash everything */ }
+  const { cache, cachedCombined, cachedDirs } = readDigestCache(root, cachePath);
   const fileKeys = (entries: Record<string, CacheEntry>) =>
     Object.fromEntries(Object.entries(entries).map(([path, entry]) => [path, entry?.key]));
   if (cachedCombined !== undefined && cachedDirs !== undefined) {
