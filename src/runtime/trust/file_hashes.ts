@@ -13,8 +13,7 @@ import { join } from "../os/paths.ts";
 import { combineDigest, type FileHash, sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
-import type { StatLite } from "../os/fs.ts";
-import { writeFileAtomic } from "../os/fs.ts";
+import { lstatLite, type StatLite, writeFileAtomic } from "../os/fs.ts";
 
 const MAX_FILES = 20_000;
 const CACHE_VERSION = 3;
@@ -237,7 +236,7 @@ export async function digestReading(
   return read === undefined ? { digest } : { digest, read };
 }
 
-/** What a skill's digest cache holds for `root`: nothing when it is missing, unreadable or another root's. */
+/** What a digest cache file holds for `root`: empty when missing, unreadable or another root's. */
 function readDigestCache(root: string, cachePath: string): {
   cache: Record<string, CacheEntry>;
   cachedCombined?: string;
@@ -245,15 +244,17 @@ function readDigestCache(root: string, cachePath: string): {
 } {
   try {
     const parsed = JSON.parse(Deno.readTextFileSync(cachePath));
-    if (parsed?.version !== CACHE_VERSION || parsed.root !== root) return { cache: {} };
-    return {
-      cache: parsed.files ?? {},
-      ...typeof parsed.digest === "string" ? { cachedCombined: parsed.digest } : {},
-      ...typeof parsed.dirs === "object" && parsed.dirs !== null ? { cachedDirs: parsed.dirs } : {},
-    };
-  } catch {
-    return { cache: {} }; // missing or unreadable cache: hash everything
-  }
+    if (parsed?.version === CACHE_VERSION && parsed.root === root) {
+      return {
+        cache: parsed.files ?? {},
+        ...typeof parsed.digest === "string" ? { cachedCombined: parsed.digest } : {},
+        ...typeof parsed.dirs === "object" && parsed.dirs !== null
+          ? { cachedDirs: parsed.dirs }
+          : {},
+      };
+    }
+  } catch { /* missing or unreadable cache: hash everything */ }
+  return { cache: {} };
 }
 
 /** {@link cachedDigest}, with the tree's keys when they may stand for the digest. */
@@ -423,6 +424,7 @@ function unchangedTree(
   files: Record<string, string | undefined>,
   stats?: ReadonlyMap<string, StatLite>,
 ): boolean {
+  const lstat = (path: string) => stats?.get(path) ?? lstatLite(path);
   try {
     if (!Object.hasOwn(dirs, "")) return false;
     // Paths by concatenation: each part was checked (isRelative), and `join` over a
@@ -430,30 +432,15 @@ function unchangedTree(
     const sep = Deno.build.os === "windows" ? "\\" : "/";
     const under = (path: string) =>
       `${root}${sep}${sep === "/" ? path : path.replaceAll("/", sep)}`;
-    for (const path in dirs) {
-      const key = dirs[path];
+    for (const [path, key] of Object.entries(dirs)) {
       if (typeof key !== "string" || !isRelative(path, true)) return false;
-      const at = path === "" ? root : under(path);
-      const seen = stats?.get(at);
-      if (seen !== undefined) {
-        if (!seen.isDirectory || liteKey(seen) !== key) return false;
-      } else {
-        const info = Deno.lstatSync(at);
-        if (!info.isDirectory || statKey(info) !== key) return false;
-      }
+      const info = lstat(path === "" ? root : under(path));
+      if (!info.isDirectory || liteKey(info) !== key) return false;
     }
-    // Files one stat each, kept as nothing but the key compared (a real skill has hundreds).
-    for (const path in files) {
-      const key = files[path];
+    for (const [path, key] of Object.entries(files)) {
       if (typeof key !== "string" || !isRelative(path, false)) return false;
-      const at = under(path);
-      const seen = stats?.get(at);
-      if (seen !== undefined) {
-        if (!seen.isFile || liteKey(seen) !== key) return false;
-      } else {
-        const info = Deno.lstatSync(at);
-        if (!info.isFile || statKey(info) !== key) return false;
-      }
+      const info = lstat(under(path));
+      if (!info.isFile || liteKey(info) !== key) return false;
     }
     return true;
   } catch {
