@@ -1,8 +1,9 @@
 /**
  * The gate's tasks (deno.json): `deno task ok` writes the generated modules once, not once per
  * task it runs (each `deno task X` inside a command is a run of its own, with X's
- * dependencies); `deno task test` runs every folder of tests/; `test:quick` runs unit folders
- * only, each of them a folder that exists.
+ * dependencies); `deno task test` runs every folder of tests/, its slowest files named first
+ * (each a file that exists), type-checked by `ok` once; `test:quick` runs unit folders only,
+ * each of them a folder that exists.
  */
 
 import assert from "node:assert/strict";
@@ -53,6 +54,24 @@ Deno.test("deno task test runs every test of tests/; test:quick only unit folder
   for (const folder of quick) {
     assert.ok(!/^tests\/(e2e|hardening)\//.test(folder), folder);
     assert.ok(Deno.statSync(join(REPO_ROOT, folder)).isDirectory, folder);
+  }
+});
+
+Deno.test("deno task test starts its slowest files first, and ok type-checks what test:run does not", () => {
+  const words = TASKS["test:run"]!.command!.split(/\s+/);
+  // deno test sorts the files of a folder by name, but starts files named on the command
+  // line first, in that order: the longest files start first instead of last.
+  const named = words.filter((w) => w.startsWith("tests/") && w.endsWith("_test.ts"));
+  assert.ok(named.length > 0);
+  for (const file of named) assert.ok(Deno.statSync(join(REPO_ROOT, file)).isFile, file);
+  assert.equal(new Set(named).size, named.length);
+  assert.ok(words.indexOf("tests/") > words.indexOf(named.at(-1)!), "the folder comes last");
+  // A type check of every test file before any runs (tens of seconds on one core of a fresh
+  // clone) is check:types' work, which the gate runs once, before the tests.
+  if (words.includes("--no-check")) {
+    assert.equal(runsOf(TASKS, "ok", "check:types"), 1);
+    assert.equal(runsOf(TASKS, "check", "check:types"), 1);
+    assert.ok(folders(TASKS["check:types"]!.command!).includes("tests/"));
   }
 });
 

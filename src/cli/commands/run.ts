@@ -25,7 +25,6 @@ import { writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 import type { ApplyPlan } from "../../runtime/workspace/apply.ts";
-import { askToApply } from "../ui/workspace_ui.ts";
 
 const HINT = "Run `skills run --help` for usage";
 
@@ -222,7 +221,10 @@ function scriptDeps(options: RunOptions, ctx: Context, home: string): ScriptDeps
     write: options.write.map((path) => resolve(ctx.cwd, path)),
     allowNet: options.allowNet,
     warn: (message) => warn(ctx, message),
-    review: options.review ? (plan: ApplyPlan) => askToApply(ctx, plan) : undefined,
+    // The question's module loads only under --review.
+    review: options.review
+      ? async (plan: ApplyPlan) => (await import("../ui/workspace_ui.ts")).askToApply(ctx, plan)
+      : undefined,
     // A pipe or a file is the script's to read; a terminal is never read (its stdin closed).
     // Under --review stdin answers the question after the run, so the script gets none.
     stdin: options.scriptHelp || options.review ? undefined : ctx.pipedStdin?.(),

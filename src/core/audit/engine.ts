@@ -154,7 +154,7 @@ export class SkillAudit {
       if (stored.note !== undefined) this.#notes.set(f, stored.note);
     }
     if (file.path === "SKILL.md") {
-      for (const host of hostsNamed(new TextDecoder().decode(file.bytes))) this.#declared.add(host);
+      for (const host of hostsNamed(UTF8.decode(file.bytes))) this.#declared.add(host);
     }
     return found;
   }
@@ -536,18 +536,20 @@ function finding(
   };
 }
 
+/** One strict decoder for every file: a call without `stream` keeps no state between files. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const UTF8 = new TextDecoder();
+
 /** UTF-8 text, or undefined for a binary file (a NUL byte, or bytes that are not UTF-8). */
 function decodeText(bytes: Uint8Array): string | undefined {
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    return STRICT_UTF8.decode(bytes);
   } catch {
     // A file cut at the size cap may end inside a character: judge it without the cut.
     if (bytes.length < AUDIT_MAX_FILE_BYTES) return undefined;
     try {
-      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
-        bytes.subarray(0, bytes.length - 4),
-      );
+      return STRICT_UTF8.decode(bytes.subarray(0, bytes.length - 4));
     } catch {
       return undefined;
     }

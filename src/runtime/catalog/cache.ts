@@ -13,7 +13,7 @@
  */
 
 import { LANGUAGES, type ScriptLanguage } from "../../core/scripts/script_language.ts";
-import { join, normalize, SEP } from "../os/paths.ts";
+import { join, SEP } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { VERSION } from "../../core/version.ts";
 import { liteStat, lstatLite, lstatSyncOrNull, type StatLite, writeFileAtomic } from "../os/fs.ts";
@@ -55,10 +55,10 @@ type RestoredSkill = Omit<LoadedSkill, "origin" | "trusted" | "entry" | "scope" 
 const isString = (value: unknown): value is string => typeof value === "string";
 const isStringList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every(isString);
-/** A relative path inside the skill: no absolute path, no `..`, no backslash. */
-const isInside = (path: string) =>
-  path !== "" && !path.startsWith("/") && !path.includes("\\") &&
-  !path.split("/").some((s) => s === ".." || s === "");
+/** What a relative path inside the skill never holds: empty, absolute, `..`, a backslash. */
+const NOT_INSIDE = /^$|^\/|\/\/|\/$|\\|(?:^|\/)\.\.(?:\/|$)/;
+/** A relative path inside the skill (one regex: a listing checks thousands of them). */
+const isInside = (path: string) => !NOT_INSIDE.test(path);
 
 /** A script file name as the loader finds them: a name and a script extension, no path. */
 /** A path inside `scripts/`: typeable parts, no `..`, at most a few folders deep. */
@@ -95,13 +95,16 @@ function catalogCachePath(home: string, file: string): string {
   return join(home, ".cache", file);
 }
 
+/** What a normal absolute POSIX path never holds: an empty, `.` or `..` part, a trailing `/`. */
+const NOT_NORMAL = /\/\.{0,2}(?:\/|$)/;
+
 /**
  * `join(dir, …)` of relative paths already checked clean (isInside, SCRIPT_FILE, a manifest
  * name): plain concatenation when `dir` is itself normal, as installed paths are, since a
  * listing of a thousand skills joins thousands of paths. The same strings `join` makes.
  */
 function pathsUnder(dir: string): (rel: string) => string {
-  if (SEP === "/" && dir.length > 1 && !dir.endsWith("/") && normalize(dir) === dir) {
+  if (SEP === "/" && dir.startsWith("/") && dir.length > 1 && !NOT_NORMAL.test(dir)) {
     return (rel) => `${dir}/${rel}`;
   }
   return (rel) => join(dir, ...rel.split("/"));
@@ -174,15 +177,22 @@ export class CatalogCache {
   readonly #fromSummary = new Set<string>();
   /** What fresh lookups stat'ed, by path: the listing's digest check stats the same paths. */
   readonly stats = new Map<string, StatLite>();
+  /** Whether {@link stats} is filled (a listing whose digest check reuses them). */
+  readonly #keepStats: boolean;
   readonly path: string;
 
-  private constructor(path: string, entries: Record<string, CachedSkill>) {
+  private constructor(path: string, entries: Record<string, CachedSkill>, keepStats: boolean) {
     this.path = path;
     this.#entries = entries;
+    this.#keepStats = keepStats;
   }
 
-  /** `file`: one cache per listing (the user scope's, or one per project root). */
-  static load(home: string, file = "catalog.json"): CatalogCache {
+  /**
+   * `file`: one cache per listing (the user scope's, or one per project root). `keepStats`:
+   * off where no digest check follows from them (the project scope: a thousand skills' stats
+   * kept alive to the end of the command only cost the garbage collector).
+   */
+  static load(home: string, file = "catalog.json", keepStats = true): CatalogCache {
     const path = catalogCachePath(home, file);
     try {
       const parsed = JSON.parse(Deno.readTextFileSync(path)) as CacheFile;
@@ -190,10 +200,10 @@ export class CatalogCache {
         parsed?.format === CACHE_FORMAT && parsed.version === VERSION &&
         typeof parsed.skills === "object" && parsed.skills !== null
       ) {
-        return new CatalogCache(path, parsed.skills);
+        return new CatalogCache(path, parsed.skills, keepStats);
       }
     } catch { /* missing or unreadable: start empty */ }
-    return new CatalogCache(path, {});
+    return new CatalogCache(path, {}, keepStats);
   }
 
   /**
@@ -218,11 +228,13 @@ export class CatalogCache {
     if (!wellFormed(cached)) return undefined;
     // Every stat is kept, fresh or not: the digest check of this listing takes the same paths.
     const stats = this.stats;
-    const lstat = (path: string) => {
-      const info = stats.get(path) ?? lstatLite(path);
-      stats.set(path, info);
-      return info;
-    };
+    const lstat = this.#keepStats
+      ? (path: string) => {
+        const info = stats.get(path) ?? lstatLite(path);
+        stats.set(path, info);
+        return info;
+      }
+      : lstatLite;
     const key = freshnessKey(dir, cached.manifestFile, cached.dirs, cached.stamped, lstat);
     if (key === null || key !== cached.key) return undefined;
     const { name, canonical, manifest, references, assets, files, warnings } = cached;

@@ -572,9 +572,25 @@ function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
   walk(root);
 }
 
-/** Reads the full SKILL.md body (after the front matter) of a loaded skill. */
+type FrontMatterModule = typeof import("../../core/manifest/frontmatter.ts");
+let frontMatterModule: FrontMatterModule | undefined;
+
+/**
+ * Reads the full SKILL.md body (after the front matter) of a loaded skill: the text after
+ * the closing `---`, as the manifest parser splits it. Its front matter is not parsed and
+ * validated again: the record it was loaded into already was, from these bytes (a served
+ * skill's from its verified copy), and `context` reads a thousand bodies in a row. A file
+ * that no longer splits (changed since) has no body, as before.
+ */
 export async function readSkillBody(skill: LoadedSkill): Promise<string> {
-  const bytes = await Deno.readFile(skill.skillMdPath);
-  const parsed = await (await manifestLib()).parseSkillMd(bytes, skill.skillMdPath, {});
-  return parsed.body;
+  // Synchronous: one small file each, a thousand in a row.
+  const bytes = Deno.readFileSync(skill.skillMdPath);
+  frontMatterModule ??= await import("../../core/manifest/frontmatter.ts");
+  const { decodeSkillMd, FrontMatterError, splitSkillMd } = frontMatterModule;
+  try {
+    return splitSkillMd(decodeSkillMd(bytes)).body;
+  } catch (error) {
+    if (error instanceof FrontMatterError) return "";
+    throw error;
+  }
 }

@@ -21,7 +21,7 @@ import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { CatalogCache } from "./cache.ts";
 import { SkillLoadError } from "./load_terms.ts";
-import type { LoadedSkill, ProjectSkillInfo, SkillFailure } from "./loader.ts";
+import type { LoadedSkill, ProjectSkillInfo, SkillFailure, SkillScope } from "./loader.ts";
 import type { LockRead } from "../store/lockfile.ts";
 import type { LinkRecord } from "../../core/records/project_records.ts";
 
@@ -215,7 +215,8 @@ export async function loadProjectSkills(
   if (trust.problem !== undefined) {
     notes.push(`${trust.problem}; project skills count as untrusted`);
   }
-  const cache = CatalogCache.load(home, `projects/catalog-${pathKey(project.root)}.json`);
+  // Its stats are not kept: the listing's digest check reuses the user scope's only.
+  const cache = CatalogCache.load(home, `projects/catalog-${pathKey(project.root)}.json`, false);
   const lockedSkills = lock.state === "ok" ? lock.lock.skills : {};
   const installedPrefix = `${PROJECT_SKILLS_DIR.join("/")}/`;
   for (const c of candidates) {
@@ -231,8 +232,10 @@ export async function loadProjectSkills(
     const trusted = trustedDigest !== null;
     const cached = cache.get(c.dir);
     if (cached !== undefined) {
+      // A fresh object per lookup: completed in place, as the user scope's (catalog.ts).
+      const scope: SkillScope = "project";
       loaded.push({
-        record: { ...cached, origin, trusted, entry: undefined, scope: "project", project: info },
+        record: Object.assign(cached, { origin, trusted, entry: undefined, scope, project: info }),
       });
       continue;
     }

@@ -22,24 +22,24 @@ import {
 } from "./runner.ts";
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
-import { parentWatchEnv } from "./parent_watch.ts";
 import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace_rules.ts";
-import { scanWorkspace, workspaceChanges, type WorkspaceScan } from "./workspace_walk.ts";
+import {
+  scanWorkspace,
+  snapshotWorkspace,
+  workspaceChanges,
+  type WorkspaceScan,
+} from "./workspace_walk.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
 import { boundedInput, MAX_SCRIPT_STDIN_BYTES } from "./stdin_feed.ts";
 
 import type { ApplyPlan } from "../workspace/apply.ts";
-import {
-  commitWorkspace,
-  copyOnWrite,
-  openRunLayer,
-  receiptChanges,
-  type RunOverlay,
-  withLayer,
-} from "./transaction.ts";
+// The copy-on-write transaction (and the overlay and run-folder modules under it) loads only
+// for a sandboxed run with a writable workspace, the parent watch only in policy mode: a run
+// loads the modules of its own mode (each module on the path costs start-up time).
+import type { RunOverlay } from "./transaction.ts";
 
 export interface ScriptDeps {
   home: string;
@@ -166,18 +166,18 @@ export async function prepareResolved(
     );
   }
   if (sandbox === undefined) {
-    policyMode(env, workspace, deps);
+    await policyMode(env, workspace, deps);
     // Policy mode's receipt is two walks, this one and the one after the run.
     if (workspace.writable && workspace.dir !== undefined) {
-      receipt.scan = scanWorkspace(workspace.dir);
+      receipt.scan = snapshotWorkspace(workspace.dir);
     }
   } else {
     receipt.base.sandbox = "bubblewrap";
     if (deps.service !== undefined) sandbox.service = deps.service;
   }
-  const overlay = sandbox === undefined
+  const overlay = sandbox === undefined || !workspace.writable || workspace.dir === undefined
     ? undefined
-    : copyOnWrite(sandbox, workspace, receipt, deps.warn);
+    : (await import("./transaction.ts")).copyOnWrite(sandbox, workspace, receipt, deps.warn);
   const quarantine = join(
     ".cache",
     "quarantine",
@@ -283,11 +283,12 @@ function sandboxScope(
  * caller's folder said (in the sandbox it is set where the folder is shown,
  * sandbox/launch.ts), and once per process that a writable workspace's guards cannot hold.
  */
-function policyMode(
+async function policyMode(
   env: Record<string, string>,
   workspace: ResolvedWorkspace,
   deps: ScriptDeps,
-): void {
+): Promise<void> {
+  const { parentWatchEnv } = await import("./parent_watch.ts");
   Object.assign(env, parentWatchEnv(deps.home, env, deps.log));
   if (deps.cwd !== undefined) env.SKILLS_CALLER_DIR = deps.cwd;
   if (workspace.writable && !policyWorkspaceSaid) {
@@ -371,7 +372,8 @@ export async function executeRun(
   // The kernel stamps change times from a coarse clock (one tick, a few ms, behind): a
   // margin of 50 ms only ever over-reports, by a file changed just before the run.
   const started = Date.now() - 50;
-  const layer = await openRunLayer(prepared, deps);
+  const transaction = prepared.overlay === undefined ? undefined : await import("./transaction.ts");
+  const layer = await transaction?.openRunLayer(prepared, deps);
   if (layer !== undefined) deps.service?.onLayer?.(layer.upper);
   let outcome: RunOutcome;
   try {
@@ -383,7 +385,9 @@ export async function executeRun(
       env: prepared.env,
       launcherEnv: launcherSettings(deps.env),
       limits: prepared.limits,
-      sandbox: withLayer(prepared, layer),
+      sandbox: transaction === undefined
+        ? prepared.sandbox
+        : transaction.withLayer(prepared, layer),
       json,
       stdin: deps.stdin === undefined ? undefined : boundedInput(
         deps.stdin,
@@ -404,11 +408,11 @@ export async function executeRun(
     throw error;
   }
   const scan = prepared.receipt.scan;
-  const committed = layer === undefined
+  const committed = layer === undefined || transaction === undefined
     ? undefined
-    : await commitWorkspace(prepared, outcome, layer, deps);
+    : await transaction.commitWorkspace(prepared, outcome, layer, deps);
   const changes = committed !== undefined
-    ? receiptChanges(committed)
+    ? transaction!.receiptChanges(committed)
     : scan === undefined
     ? undefined
     : workspaceChanges(scan, started, join(deps.home, prepared.quarantine));

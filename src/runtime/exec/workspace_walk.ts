@@ -1,14 +1,18 @@
 /**
- * The workspace as a run sees it (rules: core/policy/workspace_rules.ts). One bounded walk before the
- * run finds what the sandbox must guard (read-only guarded paths, `.git` folders pinned so
- * they cannot be swapped, secret files hidden) and records every entry's name and kind
- * (no stat: names are enough to tell created and deleted files); a second walk after the
- * run stats what it finds, and a file whose change time is past the run's start was
- * changed by it (a script can set a file's mtime back, never its ctime).
- * Guarded paths that did not exist and were created during a run are moved to a
- * quarantine folder under `$SKILLS_HOME/.cache/quarantine/` afterwards.
+ * The workspace as a run sees it (rules: core/policy/workspace_rules.ts). A `--write` grant's
+ * walk finds what the sandbox must guard there (read-only guarded paths, `.git` folders pinned
+ * so they cannot be swapped, secret files hidden). Policy mode's walk before a run lists every
+ * folder (names and kinds, no stat of a file: names are enough to tell created and deleted
+ * files) with the folder's own `lstat` taken just before; the walk after the run stats every
+ * file, and one whose change time is past the run's start was changed by it (a script can set
+ * a file's mtime back, never its ctime). A folder is listed again after the run only when its
+ * `lstat` moved: a folder's change time moves whenever an entry is added, removed or renamed
+ * in it, while a file's content changing does not touch its folder — which is why every file
+ * is still stat'ed. Guarded paths that did not exist and were created during a run are moved
+ * to a quarantine folder under `$SKILLS_HOME/.cache/quarantine/` afterwards.
  */
 
+import { folderKey, SETTLED_MS } from "../os/folder_keys.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 import {
@@ -27,12 +31,20 @@ const MAX_ENTRIES = 20_000;
 /** Folders whose contents are never walked: installed packages, git's object store. */
 const SKIP_CONTENTS = new Set(["node_modules", ".git", "__pycache__", ".venv", "venv"]);
 
+/** One folder as a walk listed it (entry kinds: `d` folder, `l` symlink, `f` file, `o` other). */
+interface Listing {
+  names: string[];
+  kinds: string;
+  /** The folder's `lstat` taken before listing it, when its stamps were settled then. */
+  key?: string | undefined;
+}
+
 export interface WorkspaceScan extends WorkspaceGuards {
   dir: string;
   /** Guarded names absent at the workspace's top before the run (relative paths). */
   absent: string[];
-  /** Each entry's kind by relative path: `d` folder, `f` file, `l` symlink. */
-  entries: Map<string, string>;
+  /** Each folder the walk listed, by its relative prefix (`""` the top, `src/`, `src/lib/`). */
+  folders: Map<string, Listing>;
   /** The walk after a run: files changed since it started. */
   changed: string[];
   /** The walk stopped at its bounds: changes deeper or past the cap are not listed. */
@@ -55,80 +67,135 @@ export interface WorkspaceChanges {
   incomplete: boolean;
 }
 
-function kind(entry: { isDirectory: boolean; isSymlink: boolean }): string {
-  return entry.isDirectory ? "d" : entry.isSymlink ? "l" : "f";
+interface WalkOptions {
+  /** Find what the sandbox must guard (a `--write` grant): guarded folders are not entered. */
+  guards?: boolean;
+  /**
+   * Take each folder's key before listing it (policy mode's walk before a run), kept for
+   * folders whose stamps are before this time (ms).
+   */
+  settled?: number;
+  /** The walk after a run: files changed at or after it (ms) are listed. */
+  since?: number;
+  /** The walk before this one: folders whose key did not move are not listed again. */
+  before?: WorkspaceScan;
+}
+
+/** A `--write` grant's folder: what the sandbox must guard there. */
+export function scanWorkspace(dir: string): WorkspaceScan {
+  return walk(dir, { guards: true });
 }
 
 /**
- * Walks `dir` (a real path) within the bounds. With `since`, the walk after a run: files
- * are stat'ed and those changed at or after `since` (ms) are listed in `changed`.
+ * Policy mode's walk before a run: every folder's names and kinds, its key, and the guarded
+ * names absent at the top. Guarded folders are entered like any other, so a change inside one
+ * is a change (listed as guarded), not a file the run seems to have created.
  */
-export function scanWorkspace(dir: string, since?: number): WorkspaceScan {
-  const guards = since === undefined;
+export function snapshotWorkspace(dir: string, settledMs = SETTLED_MS): WorkspaceScan {
+  return walk(dir, { settled: Date.now() - settledMs });
+}
+
+function walk(dir: string, options: WalkOptions): WorkspaceScan {
+  const { guards = false, since, before, settled } = options;
   const scan: WorkspaceScan = {
     dir,
     readOnly: [],
     pins: [],
     secrets: [],
     absent: [],
-    entries: new Map(),
+    folders: new Map(),
     changed: [],
     cut: false,
   };
   let count = 0;
+  let full = false;
   // Breadth first, so the shallow entries (where guarded names matter most) are always seen
-  // before the cap; relative paths by concatenation, stats by the sync call (~5 µs an entry).
+  // before the cap; paths by concatenation, stats by the sync call.
   const queue: [folder: string, prefix: string, depth: number][] = [
     [dir === "/" ? "" : dir, "", 0],
   ];
-  let full = false;
-  for (let next = queue.shift(); next !== undefined && !full; next = queue.shift()) {
-    const [folder, prefix, depth] = next;
-    let list: Deno.DirEntry[];
-    try {
-      list = [...Deno.readDirSync(folder || "/")];
-    } catch {
-      continue; // unreadable: nothing of it is shown to the script either
-    }
+  for (let at = 0; at < queue.length && !full; at++) {
+    const [folder, prefix, depth] = queue[at]!;
+    const listing = listFolder(folder || "/", before?.folders.get(prefix), settled);
+    if (listing === undefined) continue; // unreadable: nothing of it is shown to the script either
+    const { names, kinds } = listing;
     // The top is listed first: in full unless it alone holds more entries than the cap.
-    if (prefix === "" && list.length + count <= MAX_ENTRIES) {
-      scan.top = new Set(list.map((entry) => entry.name.toLowerCase()));
+    if (prefix === "" && names.length <= MAX_ENTRIES) {
+      scan.top = new Set(names.map((name) => name.toLowerCase()));
     }
-    for (const entry of list) {
-      if (++count > MAX_ENTRIES) {
-        scan.cut = full = true;
-        break;
+    if (count + names.length > MAX_ENTRIES) scan.cut = full = true; // this folder is the last
+    scan.folders.set(prefix, listing);
+    for (let i = 0; i < names.length && ++count <= MAX_ENTRIES; i++) {
+      const name = names[i]!;
+      const sig = kinds[i]!;
+      const path = `${folder}/${name}`;
+      if (since !== undefined && sig !== "d" && changedSince(path, since)) {
+        scan.changed.push(prefix + name);
       }
-      const path = `${folder}/${entry.name}`;
-      const rel = `${prefix}${entry.name}`;
-      scan.entries.set(rel, kind(entry));
-      if (since !== undefined && !entry.isDirectory) {
-        const info = lstatSyncOrNull(path);
-        const changedAt = Math.max(info?.ctime?.getTime() ?? 0, info?.mtime?.getTime() ?? 0);
-        if (changedAt >= since) scan.changed.push(rel);
+      if (guards) guard(scan, path, name, sig);
+      if (sig !== "d" || SKIP_CONTENTS.has(name) || (guards && isGuardedName(name, true))) {
+        continue;
       }
-      if (guards) guard(scan, path, entry.name, entry);
-      if (!entry.isDirectory) continue;
-      if (SKIP_CONTENTS.has(entry.name) || (guards && isGuardedName(entry.name, true))) continue;
       if (depth + 1 >= MAX_DEPTH) scan.cut = true;
-      else queue.push([path, `${rel}/`, depth + 1]);
+      else queue.push([path, `${prefix}${name}/`, depth + 1]);
     }
   }
-  if (guards) {
-    for (const name of [...GUARDED_FILES, ...GUARDED_DIRS, GUARDED_WORKFLOWS]) {
-      if (!mayExist(scan, name) || lstatSyncOrNull(join(dir, name)) === null) {
-        scan.absent.push(name);
-      }
-    }
-    // git makes hooks/ with every repository; one that lacks it must not gain one.
-    if (
-      mayExist(scan, ".git") && lstatSyncOrNull(join(dir, ".git"))?.isDirectory &&
-      lstatSyncOrNull(join(dir, ".git/hooks")) === null
-    ) {
-      scan.absent.push(".git/hooks");
-    }
-  }
+  if (guards || settled !== undefined) findAbsent(scan);
   return scan;
+}
+
+/**
+ * Whether the file at `path` changed at or after `since` (ms): its mtime, which a script can
+ * set back, or its ctime, which it cannot — given to the whole second (so it is compared with
+ * `since`'s second: a file changed in the second the run began is listed, never missed).
+ */
+function changedSince(path: string, since: number): boolean {
+  const info = lstatSyncOrNull(path);
+  return (info?.mtime?.getTime() ?? 0) >= since ||
+    (info?.ctime?.getTime() ?? 0) >= since - (since % 1000);
+}
+
+/**
+ * One folder's names and kinds: the walk before's listing when the folder's key is the one it
+ * had then (nothing was added, removed or renamed in it), else read from the disk — with the
+ * key taken before reading when `settled` is given.
+ */
+function listFolder(
+  folder: string,
+  known: Listing | undefined,
+  settled: number | undefined,
+): Listing | undefined {
+  if (known?.key !== undefined && known.key === folderKey(folder)) return known;
+  // Taken before the listing, so an entry added after it moves the folder past its key; none
+  // for a folder changed just before the walk, which could change again and keep its stamps.
+  const key = settled === undefined ? undefined : folderKey(folder, settled);
+  const listing: Listing = { names: [], kinds: "", key };
+  try {
+    for (const entry of Deno.readDirSync(folder)) {
+      listing.names.push(entry.name);
+      listing.kinds += entry.isDirectory ? "d" : entry.isSymlink ? "l" : entry.isFile ? "f" : "o";
+    }
+  } catch {
+    return undefined;
+  }
+  return listing;
+}
+
+/** The guarded names absent at the top (and `.git/hooks` in a repository that lacks it). */
+function findAbsent(scan: WorkspaceScan): void {
+  const dir = scan.dir;
+  for (const name of [...GUARDED_FILES, ...GUARDED_DIRS, GUARDED_WORKFLOWS]) {
+    if (!mayExist(scan, name) || lstatSyncOrNull(join(dir, name)) === null) {
+      scan.absent.push(name);
+    }
+  }
+  // git makes hooks/ with every repository; one that lacks it must not gain one.
+  if (
+    mayExist(scan, ".git") && lstatSyncOrNull(join(dir, ".git"))?.isDirectory &&
+    lstatSyncOrNull(join(dir, ".git/hooks")) === null
+  ) {
+    scan.absent.push(".git/hooks");
+  }
 }
 
 /**
@@ -142,12 +209,8 @@ function mayExist(scan: WorkspaceScan, rel: string): boolean {
 }
 
 /** Adds what `path` needs: guarded names read-only, `.git` pinned, secrets hidden. */
-function guard(
-  scan: WorkspaceScan,
-  path: string,
-  name: string,
-  info: { isFile: boolean; isDirectory: boolean; isSymlink: boolean },
-): void {
+function guard(scan: WorkspaceScan, path: string, name: string, sig: string): void {
+  const info = { isFile: sig === "f", isDirectory: sig === "d", isSymlink: sig === "l" };
   if (info.isSymlink) {
     // A link's target is what a write through it reaches: guard that, if it is inside.
     if (!isGuardedName(name, false) && !isGuardedName(name, true) && !isSecretFileName(name)) {
@@ -216,45 +279,77 @@ export function workspaceChanges(
       return false; // left in place: listed as created
     }
   };
+  const walkAfter = () => walk(before.dir, { since, before });
   // Guarded names that were absent and are there now: the walk's top says which may be, the
   // disk which are (and the walk again, without them, when any was moved).
-  let after = scanWorkspace(before.dir, since);
+  let after = walkAfter();
   let movedTop = false;
   for (const rel of before.absent) {
     if (!mayExist(after, rel) || lstatSyncOrNull(join(before.dir, rel)) === null) continue;
     if (moveAside(rel)) movedTop = true;
   }
-  if (movedTop) after = scanWorkspace(before.dir, since);
+  if (movedTop) after = walkAfter();
   // A guarded name made anywhere else the walk reaches (`sub/.claude/settings.json`, a
   // nested `.vscode/`): the new guarded entry goes too, shallowest first.
   let movedNested = false;
-  for (const rel of after.entries.keys()) {
-    if (before.entries.has(rel)) continue;
+  for (const [rel] of listingDiff(before, after).created) {
     const top = newGuardedTop(rel, before);
     if (top !== undefined && !quarantined.some((q) => isWithinRel(q, top)) && moveAside(top)) {
       movedNested = true;
     }
   }
-  if (movedNested) after = scanWorkspace(before.dir, since);
-  const created: string[] = [];
-  const changed: string[] = [];
-  const deleted: string[] = [];
-  for (const [rel, sig] of after.entries) {
-    if (sig !== "d" && !before.entries.has(rel)) created.push(rel);
-  }
-  for (const rel of after.changed) {
-    if (before.entries.get(rel) === after.entries.get(rel)) changed.push(rel);
-  }
-  for (const [rel, sig] of before.entries) {
-    if (sig !== "d" && !after.entries.has(rel)) deleted.push(rel);
-  }
+  if (movedNested) after = walkAfter();
+  const { created, deleted } = listingDiff(before, after);
+  const fresh = new Set(created.map(([rel]) => rel));
   return {
-    created: created.sort(),
-    changed: changed.sort(),
+    created: created.filter(([, sig]) => sig !== "d").map(([rel]) => rel).sort(),
+    changed: after.changed.filter((rel) => !fresh.has(rel)).sort(),
     deleted: deleted.sort(),
     quarantined: quarantined.sort(),
     incomplete: before.cut || after.cut,
   };
+}
+
+/**
+ * The entries only the walk after has (any kind, with it) and the files and links only the walk
+ * before had, folder by folder (a name that became or stopped being a folder counts as both):
+ * a folder whose listing was used again has neither.
+ */
+function listingDiff(before: WorkspaceScan, after: WorkspaceScan): {
+  created: [rel: string, sig: string][];
+  deleted: string[];
+} {
+  const created: [string, string][] = [];
+  const deleted: string[] = [];
+  const kinds = (listing: Listing | undefined) =>
+    new Map(listing?.names.map((name, i) => [name, listing.kinds[i]!]));
+  const same = (a: string | undefined, b: string) => a !== undefined && (a === "d") === (b === "d");
+  for (const [prefix, now] of after.folders) {
+    const then = before.folders.get(prefix);
+    if (now === then) continue;
+    const had = kinds(then);
+    now.names.forEach((name, i) => {
+      if (!same(had.get(name), now.kinds[i]!)) created.push([prefix + name, now.kinds[i]!]);
+    });
+  }
+  for (const [prefix, then] of before.folders) {
+    const now = after.folders.get(prefix);
+    if (now === then) continue;
+    const has = kinds(now);
+    then.names.forEach((name, i) => {
+      if (then.kinds[i] !== "d" && !same(has.get(name), then.kinds[i]!)) {
+        deleted.push(prefix + name);
+      }
+    });
+  }
+  return { created, deleted };
+}
+
+/** Whether the walk before listed `rel`. */
+function existedBefore(before: WorkspaceScan, rel: string): boolean {
+  const slash = rel.lastIndexOf("/");
+  return before.folders.get(rel.slice(0, slash + 1))?.names.includes(rel.slice(slash + 1)) ??
+    false;
 }
 
 function isWithinRel(parent: string, child: string): boolean {
@@ -275,7 +370,7 @@ function newGuardedTop(rel: string, before: WorkspaceScan): string | undefined {
       (last && isGuardedName(name, false));
     if (!guarded) continue;
     const top = parts.slice(0, name === ".github" ? i + 2 : i + 1).join("/");
-    return before.entries.has(top) ? undefined : top;
+    return existedBefore(before, top) ? undefined : top;
   }
   return undefined;
 }

@@ -22,7 +22,6 @@
  * recovers nothing and cannot commit.
  */
 
-import { stopSkillServices } from "../services/control.ts";
 import type { SourceType } from "../../core/records/registry.ts";
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
@@ -74,15 +73,13 @@ import {
   refuseRisky,
   riskyError,
 } from "./install_plan.ts";
-import {
-  planUpdate,
-  type PlanUpdateOptions,
-  type ProjectUpdatePlan,
-  type RecordFor,
-  type UpdatePlan,
-  type UpdatePlanFor,
+import type {
+  PlanUpdateOptions,
+  ProjectUpdatePlan,
+  RecordFor,
+  UpdatePlan,
+  UpdatePlanFor,
 } from "./update_planner.ts";
-import { verifySigner } from "./signatures.ts";
 import { type Signed, type SignerPolicy, signerPolicy } from "../signing/signer_policy.ts";
 import type { OrgPolicy } from "../../core/governance/org_policy.ts";
 import {
@@ -219,7 +216,7 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     });
     // A preview installs nothing, so it asks for no signature.
     const policy = this.preview ? null : this.signerPolicy();
-    if (policy !== null) fetched.signed = await verifySigner(fetched, policy, this.#git());
+    if (policy !== null) fetched.signed = await verifySigned(fetched, policy, this.#git());
     if (org !== null && !this.preview) {
       fetched.signed = await admitSigned(
         org,
@@ -434,7 +431,7 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
     const fetched = this.orgPolicy().then(async (org) => {
       if (org !== null) await refuseSource(org, recordedSource(source), what);
       const f = await fetchInto(repository, request, root, this.#git());
-      if (policy !== null) f.signed = await verifySigner(f, policy, this.#git());
+      if (policy !== null) f.signed = await verifySigned(f, policy, this.#git());
       if (org !== null && !this.preview) {
         f.signed = await admitSigned(
           org,
@@ -497,6 +494,7 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
       fetchRoot: () => (root = this.#fetchRoot()),
     };
     try {
+      const { planUpdate } = await import("./update_planner.ts");
       const plan = await planUpdate(scope, name, entry, options, workspace);
       if (plan.staged === undefined && root !== undefined) removeQuietly(root);
       await this.#refuseUpdate(plan, options.allowRisky === true);
@@ -685,6 +683,8 @@ export class Change<S extends Scope = UserScope> implements AsyncDisposable {
 
   /** Ends the running services of these skills (runtime/services), waiting for each to end. */
   async #endServices(canonicals: readonly string[]): Promise<void> {
+    if (canonicals.length === 0) return; // a first install: no service to end, nothing loaded
+    const { stopSkillServices } = await import("../services/control.ts");
     for (const canonical of canonicals) {
       await stopSkillServices(this.home, canonical, this.#options.env);
     }
@@ -780,4 +780,17 @@ function removeQuietly(path: string): void {
   try {
     Deno.removeSync(path, { recursive: true });
   } catch { /* gone already */ }
+}
+
+/**
+ * Who signed a fetch (signatures.ts), imported only where a signer policy exists: an add
+ * without one loads none of the signature readers.
+ */
+async function verifySigned(
+  fetched: Fetched,
+  policy: SignerPolicy,
+  git: GitOptions,
+): Promise<Signed> {
+  const { verifySigner } = await import("./signatures.ts");
+  return await verifySigner(fetched, policy, git);
 }

@@ -23,11 +23,9 @@ import {
 import type { FetchedCommit, GitOptions } from "../git/command.ts";
 import { readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
 import { lstatOrNull } from "../os/fs.ts";
-import { RegistryClient } from "../oci/client.ts";
-import { pullInto } from "../oci/pull.ts";
 import { archiveLimits } from "../web/entries.ts";
-import { fetchWebFile, fetchWellKnown } from "../web/fetch_web.ts";
-import { fetchNpmPackage } from "../npm/fetch_npm.ts";
+// The OCI, website and npm fetchers are imported where their kind is met (dynamic import()):
+// an add from git loads none of them, and start-up is a feature.
 import type { Signed } from "../signing/signer_policy.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../../core/names.ts";
@@ -112,6 +110,7 @@ async function fetchSite(
   signal?: AbortSignal,
 ): Promise<Fetched> {
   const limits = archiveLimits(Deno.env.toObject());
+  const { fetchWellKnown } = await import("../web/fetch_web.ts");
   const digests = await fetchWellKnown(
     source.url,
     source.subpath,
@@ -134,6 +133,7 @@ async function fetchFile(
   signal?: AbortSignal,
 ): Promise<Fetched> {
   const limits = archiveLimits(Deno.env.toObject());
+  const { fetchWebFile } = await import("../web/fetch_web.ts");
   const digest = await fetchWebFile(
     source.url,
     source.target,
@@ -202,6 +202,7 @@ async function fetchPackage(
   }
   const revision = request.kind === "ref" ? request.name : undefined;
   const range = request.kind === "tag" ? request.name : source.ref;
+  const { fetchNpmPackage } = await import("../npm/fetch_npm.ts");
   const got = await fetchNpmPackage(
     source,
     { range, revision },
@@ -255,6 +256,10 @@ async function pullOci(source: OciSource, request: RefRequest, root: string): Pr
     repository: source.repository,
     ...(digest ? { digest } : { tag: wanted }),
   };
+  const [{ pullInto }, { RegistryClient }] = await Promise.all([
+    import("../oci/pull.ts"),
+    import("../oci/client.ts"),
+  ]);
   let pulled;
   try {
     pulled = await pullInto(reference, new RegistryClient({ registry: source.registry }), root);

@@ -26,7 +26,6 @@ import {
   type ResolvedSource,
 } from "../../core/sources/sources.ts";
 import { type ParsedWebSource, webSource, webTargetOf } from "../../core/sources/web_source.ts";
-import { findWellKnownIndex } from "../web/fetch_web.ts";
 import { isWithin, lstatOrNull } from "../os/fs.ts";
 
 /** Where a typed source is looked up: the working directory, `~`'s home, `$SKILLS_HOME`. */
@@ -114,6 +113,7 @@ async function resolveSource(
     const site = webSource(parsed.url);
     // Ten seconds, as vercel-labs' CLI allows discovery: a host that does not answer is left
     // to git, which reports it.
+    const { findWellKnownIndex } = await import("../web/fetch_web.ts"); // only for an https site
     const index = await findWellKnownIndex(site.url, AbortSignal.timeout(10_000))
       .catch(() => null);
     if (index !== null) return resolveParsed(site);

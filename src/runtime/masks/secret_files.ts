@@ -2,7 +2,9 @@
  * Secret files by name in a folder a script is shown, found on every sandboxed run, writable
  * workspace or read-only: every folder is listed (no entry cap, no depth cap) and only the
  * names and dirent types are read — no stat per entry — so a workspace of 100,000 files is
- * one pass of `readdir`. What the search must never do is expose: a folder it cannot list
+ * one pass of `readdir`; with a store, a folder whose entries did not change since the last
+ * search is not read again (listing_cache.ts: one `lstat` of it instead), and every name is
+ * judged again all the same. What the search must never do is expose: a folder it cannot list
  * is hidden whole, a symlinked secret is masked by its target (and so is a link whose target
  * is a secret), and a search that would take longer than {@link SEARCH_BUDGET_MS} refuses
  * the run rather than show a folder it did not finish. Rules: core/policy/workspace_rules.ts.
@@ -11,6 +13,7 @@
 import { SkillError } from "../../core/errors.ts";
 import { isSecretDirName, isSecretFileName } from "../../core/policy/workspace_rules.ts";
 import { isWithin } from "../os/fs.ts";
+import { type FolderListing, ListingCache } from "./listing_cache.ts";
 import { basename, dirname, resolve } from "../os/paths.ts";
 
 /**
@@ -37,6 +40,13 @@ interface SecretFinding {
 interface SearchOptions {
   /** Folders inside `dir` hidden anyway (other skills, `$SKILLS_HOME`): not searched. */
   skip?: readonly string[];
+  /**
+   * Where folder listings are kept between searches (listing_cache.ts): a folder whose entries
+   * did not change since the last search is not read again. Every name is still judged.
+   */
+  store?: string;
+  /** How long a folder must have been unchanged for its listing to be kept (tests). */
+  settledMs?: number;
   budgetMs?: number;
   /** Milliseconds, monotonic (tests pass a clock that runs out). */
   clock?: () => number;
@@ -64,6 +74,9 @@ export function findSecretFiles(dir: string, options: SearchOptions = {}): Secre
   const deadline = clock() + budget;
   const skip = new Set(options.skip ?? []);
   const found: SecretFinding = { files: [], folders: [], gitEntries: [], entries: 0 };
+  const cache = options.store === undefined
+    ? undefined
+    : ListingCache.open(options.store, dir, options.settledMs);
   const stack = [dir];
   for (let folder = stack.pop(); folder !== undefined; folder = stack.pop()) {
     if (clock() > deadline) {
@@ -72,37 +85,50 @@ export function findSecretFiles(dir: string, options: SearchOptions = {}): Secre
         `searching it for secret files took over ${budget / 1000} s (${found.entries} entries)`,
       );
     }
-    let list: Iterable<Deno.DirEntry>;
+    let listing: FolderListing;
     try {
-      list = Deno.readDirSync(folder);
+      listing = cache?.list(folder) ?? listOf(folder);
     } catch (error) {
-      // Gone since its parent was listed: nothing to show. Anything else: hidden whole.
+      // Gone since its parent was listed: nothing to show. Anything else (unlistable, or the
+      // listing broke off part way): hidden whole.
       if (!(error instanceof Deno.errors.NotFound)) found.folders.push(folder);
       continue;
     }
     const prefix = folder === "/" ? "/" : `${folder}/`;
-    try {
-      for (const entry of list) {
-        found.entries++;
-        const name = entry.name;
-        // Paths are built only for what is kept: most entries are plain files, dismissed by
-        // their first and last characters before any pattern runs.
-        if (name === ".git") found.gitEntries.push(prefix + name);
-        else if (entry.isDirectory) {
-          const path = prefix + name;
-          if (isSecretDirName(name)) found.folders.push(path);
-          else if (!skip.has(path)) stack.push(path);
-        } else if (entry.isSymlink) linkedSecret(dir, folder, prefix + name, name, found);
-        else if (mayBeSecret(name) && isSecretFileName(name)) found.files.push(prefix + name);
-      }
-    } catch {
-      found.folders.push(folder); // the listing broke off part way: hidden whole
+    const { names, kinds } = listing;
+    found.entries += names.length;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const kind = kinds.charCodeAt(i);
+      // Paths are built only for what is kept: most entries are plain files, dismissed by
+      // their first and last characters before any pattern runs.
+      if (name === ".git") found.gitEntries.push(prefix + name);
+      else if (kind === DIR) {
+        const path = prefix + name;
+        if (isSecretDirName(name)) found.folders.push(path);
+        else if (!skip.has(path)) stack.push(path);
+      } else if (kind === LINK) linkedSecret(dir, folder, prefix + name, name, found);
+      else if (mayBeSecret(name) && isSecretFileName(name)) found.files.push(prefix + name);
     }
   }
+  cache?.save();
   if (found.files.length + found.folders.length > MAX_MASKS) {
     refuse(dir, `it holds more than ${MAX_MASKS} secret files and unreadable folders`);
   }
   return found;
+}
+
+const DIR = "d".charCodeAt(0);
+const LINK = "l".charCodeAt(0);
+
+/** A folder's entries as the cache keeps them, read from the disk. */
+function listOf(folder: string): FolderListing {
+  const listing: FolderListing = { names: [], kinds: "" };
+  for (const entry of Deno.readDirSync(folder)) {
+    listing.names.push(entry.name);
+    listing.kinds += entry.isDirectory ? "d" : entry.isSymlink ? "l" : entry.isFile ? "f" : "o";
+  }
+  return listing;
 }
 
 /**

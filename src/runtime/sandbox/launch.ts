@@ -287,12 +287,7 @@ export async function prepareSandbox(
   let proxy: NetProxy | undefined;
   let accounts: SandboxAccounts | undefined;
   let disposed: Promise<void> | undefined;
-  const dispose = () =>
-    disposed ??= (async () => {
-      await proxy?.close();
-      await removeWorkFolder(workDir);
-      if (accounts !== undefined) await Deno.remove(accounts.dir, { recursive: true });
-    })();
+  const dispose = () => disposed ??= releaseLaunch(proxy, workDir, accounts);
   try {
     // Root or not, from the folder just made (the probe's answer may be another user's).
     const owner = Deno.statSync(workDir).uid ?? undefined;
@@ -351,6 +346,19 @@ export async function prepareSandbox(
     await dispose();
     throw error;
   }
+}
+
+/** What a launch made, released side by side: the run's output waits on these removals. */
+async function releaseLaunch(
+  proxy: NetProxy | undefined,
+  workDir: string,
+  accounts: SandboxAccounts | undefined,
+): Promise<void> {
+  await Promise.all([
+    proxy?.close(),
+    removeWorkFolder(workDir),
+    accounts === undefined ? undefined : Deno.remove(accounts.dir, { recursive: true }),
+  ]);
 }
 
 /**

@@ -135,7 +135,10 @@ function shownFolderMasks(
   skip: readonly string[],
   skillsHome: string,
 ): Required<ReadMasks> {
-  const found = findSecretFiles(dir, { skip: skip.filter((p) => isWithin(dir, p)) });
+  const found = findSecretFiles(dir, {
+    skip: skip.filter((p) => isWithin(dir, p)),
+    store: join(skillsHome, ".cache", "listings"),
+  });
   const visible = (path: string) =>
     isWithin(dir, path) || !hidden.some((root) => isWithin(root, path));
   const store = join(skillsHome, ".cache", "git-config");

@@ -209,22 +209,61 @@ export async function cachedDigest(root: string, cachePath: string): Promise<str
   return (await checkedDigest(root, cachePath)).digest;
 }
 
+/** A file a digest check read and hashed: its bytes, kept for the verified copy. */
+export interface ReadFile {
+  /** Relative path with `/` separators. */
+  path: string;
+  /** Permission bits when it was listed (0 when unknown). */
+  mode: number;
+  bytes: Uint8Array;
+  sha256: string;
+}
+
+/** Kept bytes stop here: a larger skill is read again by the copy, file by file. */
+const MAX_KEPT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * {@link cachedDigest}, and when it had to read every file (no cache yet: the first run
+ * after an install), the bytes it hashed, in listing order: the verified copy is written
+ * from them instead of reading the skill a second time (the bytes hashed are the bytes
+ * written either way).
+ */
+export async function digestReading(
+  root: string,
+  cachePath: string,
+): Promise<{ digest: string; read?: ReadFile[] }> {
+  const { digest, read } = await checkedDigest(root, cachePath, true);
+  return read === undefined ? { digest } : { digest, read };
+}
+
+/** What a digest cache file holds for `root`: empty when missing, unreadable or another root's. */
+function readDigestCache(root: string, cachePath: string): {
+  cache: Record<string, CacheEntry>;
+  cachedCombined?: string;
+  cachedDirs?: Record<string, string>;
+} {
+  try {
+    const parsed = JSON.parse(Deno.readTextFileSync(cachePath));
+    if (parsed?.version === CACHE_VERSION && parsed.root === root) {
+      return {
+        cache: parsed.files ?? {},
+        ...typeof parsed.digest === "string" ? { cachedCombined: parsed.digest } : {},
+        ...typeof parsed.dirs === "object" && parsed.dirs !== null
+          ? { cachedDirs: parsed.dirs }
+          : {},
+      };
+    }
+  } catch { /* missing or unreadable cache: hash everything */ }
+  return { cache: {} };
+}
+
 /** {@link cachedDigest}, with the tree's keys when they may stand for the digest. */
 async function checkedDigest(
   root: string,
   cachePath: string,
-): Promise<{ digest: string; tree?: DigestTree }> {
-  let cache: Record<string, CacheEntry> = {};
-  let cachedCombined: string | undefined;
-  let cachedDirs: Record<string, string> | undefined;
-  try {
-    const parsed = JSON.parse(Deno.readTextFileSync(cachePath));
-    if (parsed?.version === CACHE_VERSION && parsed.root === root) {
-      cache = parsed.files ?? {};
-      if (typeof parsed.digest === "string") cachedCombined = parsed.digest;
-      if (typeof parsed.dirs === "object" && parsed.dirs !== null) cachedDirs = parsed.dirs;
-    }
-  } catch { /* missing or unreadable cache: hash everything */ }
+  keepBytes = false,
+): Promise<{ digest: string; tree?: DigestTree; read?: ReadFile[] }> {
+  const { cache, cachedCombined, cachedDirs } = readDigestCache(root, cachePath);
   const fileKeys = (entries: Record<string, CacheEntry>) =>
     Object.fromEntries(Object.entries(entries).map(([path, entry]) => [path, entry?.key]));
   if (cachedCombined !== undefined && cachedDirs !== undefined) {
@@ -238,14 +277,21 @@ async function checkedDigest(
   const next: Record<string, CacheEntry> = {};
   let changed = Object.keys(cache).length !== files.length;
   const hashes: FileHash[] = [];
+  let read: ReadFile[] | undefined = keepBytes ? [] : undefined;
+  let keptBytes = 0;
   for (const f of files) {
     const hit = cache[f.path];
     let sha: string;
     if (hit !== undefined && f.key !== null && hit.key === f.key) {
       sha = hit.sha256;
+      read = undefined; // not every file read: the copy reads them itself
     } else {
       const hashedAt = Date.now();
-      sha = await hashFile(f.abs);
+      const bytes = Deno.readFileSync(f.abs);
+      sha = await sha256Hex(bytes);
+      keptBytes += bytes.length;
+      if (keptBytes > MAX_KEPT_BYTES) read = undefined;
+      read?.push({ path: f.path, mode: f.mode, bytes, sha256: sha });
       changed = true;
       if (f.key === null || hashedAt - f.ctime < SETTLE_MS) {
         // Not reusable: the next check hashes this file again.
@@ -263,11 +309,11 @@ async function checkedDigest(
   const dirKeys = complete && settled
     ? Object.fromEntries(dirs.map((d) => [d.path, d.key!]))
     : undefined;
-  const treeOf = (digest: string) =>
-    dirKeys === undefined ? { digest } : {
-      digest,
-      tree: { digest, dirs: dirKeys, files: fileKeys(next) },
-    };
+  const treeOf = (digest: string) => ({
+    digest,
+    ...dirKeys === undefined ? {} : { tree: { digest, dirs: dirKeys, files: fileKeys(next) } },
+    ...read === undefined ? {} : { read },
+  });
   // Nothing changed: the digest combined last time stands (listing a thousand skills then
   // costs their stats, not a thousand more hashes).
   if (!changed && cachedCombined !== undefined) return treeOf(cachedCombined);

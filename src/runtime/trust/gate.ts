@@ -9,7 +9,13 @@ import { dirname, join } from "../os/paths.ts";
 import type { StatLite } from "../os/fs.ts";
 import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { LoadedSkill } from "../catalog/loader.ts";
-import { cachedDigest, DigestIndex, uncoveredFiles } from "./file_hashes.ts";
+import {
+  cachedDigest,
+  DigestIndex,
+  digestReading,
+  type ReadFile,
+  uncoveredFiles,
+} from "./file_hashes.ts";
 
 export function digestCachePath(home: string, canonical: string): string {
   return join(home, ".cache", `digest-${canonical}.json`);
@@ -51,6 +57,11 @@ interface GateOptions {
   allowUntrusted?: boolean;
   /** Say why a mismatch is one (legacy trust): skipped when only the verdict matters. */
   explain?: boolean;
+  /**
+   * Return the bytes the check read when it had to read every file (no digest cache yet),
+   * for the verified copy to be written from (trust/snapshot.ts).
+   */
+  keepBytes?: boolean;
 }
 
 /**
@@ -62,7 +73,7 @@ export async function assertRunnable(
   skill: LoadedSkill,
   home: string,
   options: GateOptions = {},
-): Promise<{ dir: string; digest: string } | undefined> {
+): Promise<{ dir: string; digest: string; read?: ReadFile[] } | undefined> {
   if (skill.origin === "core") return undefined;
   const trustedDigest = trustedDigestOf(skill);
   const trusted = skill.trusted && trustedDigest !== null;
@@ -74,11 +85,19 @@ export async function assertRunnable(
   }
   // The registry says where the skill lives; a listing cache never does.
   const dir = skill.entry?.installed_path ?? skill.dir;
-  const actual = await checkDigest(skill, dir, home);
+  let actual: string;
+  let read: ReadFile[] | undefined;
+  if (options.keepBytes === true) {
+    const cachePath = gateCachePath(skill, home);
+    ensureCacheDir(dirname(cachePath));
+    ({ digest: actual, read } = await digestReading(dir, cachePath));
+  } else {
+    actual = await checkDigest(skill, dir, home);
+  }
   if (trusted && actual !== trustedDigest && options.allowUntrusted !== true) {
     throw await mismatchError(skill.canonical, dir, trustedDigest, options.explain);
   }
-  return { dir, digest: actual };
+  return read === undefined ? { dir, digest: actual } : { dir, digest: actual, read };
 }
 
 /** The digest through the skill's own stat-keyed cache (and into the index, if any). */

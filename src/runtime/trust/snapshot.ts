@@ -52,8 +52,14 @@ export async function verifiedSkill(
 ): Promise<LoadedSkill> {
   try {
     if (skill.origin === "core") return await verifiedBundled(skill, home);
-    const checked = (await assertRunnable(skill, home, options))!;
-    const copy = await verifiedCopy(home, skill.canonical, checked.dir, checked.digest);
+    const checked = (await assertRunnable(skill, home, { ...options, keepBytes: true }))!;
+    const copy = await verifiedCopy(
+      home,
+      skill.canonical,
+      checked.dir,
+      checked.digest,
+      checked.read,
+    );
     return await reload(copy, skill);
   } catch (error) {
     if (await changedMeanwhile(skill, home, error)) {
@@ -128,7 +134,10 @@ async function registryStamps(home: string): Promise<Map<string, EntryStamp> | u
 async function reload(copy: VerifiedCopy, skill: LoadedSkill): Promise<LoadedSkill> {
   try {
     const realDir = join(Deno.realPathSync(dirname(copy.dir)), basename(copy.dir));
-    let contents = readCopyContents(copy.contentsPath, realDir, copy.digest);
+    // A copy this process just built has no contents kept yet.
+    let contents = copy.built
+      ? undefined
+      : readCopyContents(copy.contentsPath, realDir, copy.digest);
     if (contents === undefined) {
       // The loader only when the copy has no contents kept yet: a run of a kept copy never loads it.
       const { loadSkillDir } = await import("../catalog/loader.ts");

@@ -19,7 +19,7 @@ import { combineDigest, type FileHash, sha256Hex } from "../../core/records/dige
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 import { lstatOrNull, removeIfExists, writeFileAtomicSync } from "../os/fs.ts";
-import { cachedDigest, listFiles } from "./file_hashes.ts";
+import { cachedDigest, listFiles, type ReadFile } from "./file_hashes.ts";
 
 /** Where verified copies live, under `$SKILLS_HOME`. */
 export const RUN_DIR = ".cache/run";
@@ -39,6 +39,8 @@ export interface VerifiedCopy {
   dir: string;
   digest: string;
   contentsPath: string;
+  /** Built by this call: no contents kept beside it yet. */
+  built?: boolean;
 }
 
 /** The files of one copy: the folder, and beside it its stamp, hashes cache and contents. */
@@ -91,19 +93,25 @@ function isBytecode(path: string): boolean {
 /** Builds under way in this process, by copy folder: runs that need one share it. */
 const building = new Map<string, Promise<VerifiedCopy>>();
 
-/** The verified copy of `source` (whose files hashed to `digest`), made when missing. */
+/**
+ * The verified copy of `source` (whose files hashed to `digest`), made when missing: from
+ * `read`, the bytes the digest check just hashed (every file, in listing order), when given.
+ */
 export async function verifiedCopy(
   home: string,
   canonical: string,
   source: string,
   digest: string,
+  read?: readonly ReadFile[],
 ): Promise<VerifiedCopy> {
   const paths = copyPaths(home, canonical, digest);
   const ready = await intact(paths, digest);
   if (ready !== undefined) return used(paths, ready);
   let build = building.get(paths.dir);
   if (build === undefined) {
-    build = buildCopy(paths, canonical, source, digest).finally(() => building.delete(paths.dir));
+    build = buildCopy(paths, canonical, source, digest, read).finally(() =>
+      building.delete(paths.dir)
+    );
     building.set(paths.dir, build);
   }
   return await build;
@@ -137,11 +145,14 @@ async function buildCopy(
   canonical: string,
   source: string,
   digest: string,
+  read: readonly ReadFile[] | undefined,
 ): Promise<VerifiedCopy> {
-  await Deno.mkdir(paths.base, { recursive: true });
+  // Synchronous file operations here and below: a first `context` builds hundreds of copies
+  // in a row, and each asynchronous call waited for a worker thread and the event loop.
   const staging = join(paths.base, `${paths.id}.tmp-${Date.now()}-${randomTag()}`);
+  let placed = false;
   try {
-    const copied = await copyVerified(source, staging);
+    const copied = await copyVerified(source, staging, read);
     if (copied.digest !== digest) {
       throw new SkillError(
         "integrity_mismatch",
@@ -155,11 +166,16 @@ async function buildCopy(
       JSON.stringify({ version: STAMP_VERSION, digest, run_digest: copied.runDigest }),
       { durable: false },
     );
-    const runDigest = await place(staging, paths, digest, copied.runDigest, canonical);
+    const { runDigest, ours } = await place(staging, paths, digest, copied.runDigest, canonical);
+    placed = ours;
     await pruneCopies(paths.base, canonical, paths.id).catch(() => {});
-    return used(paths, runDigest);
+    // Its stamp was just written: nothing to move on.
+    return ours
+      ? { dir: paths.dir, digest: runDigest, contentsPath: paths.contents, built: true }
+      : used(paths, runDigest);
   } finally {
-    await removeIfExists(staging);
+    // Put in place, the build is gone: only a failed or lost one is left to remove.
+    if (!placed) await removeIfExists(staging);
   }
 }
 
@@ -178,21 +194,23 @@ async function place(
   digest: string,
   runDigest: string,
   canonical: string,
-): Promise<string> {
+): Promise<{ runDigest: string; ours: boolean }> {
   for (let attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
     try {
-      await Deno.rename(staging, paths.dir);
-      return runDigest;
+      Deno.renameSync(staging, paths.dir);
+      return { runDigest, ours: true };
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
     }
     const theirs = await intact(paths, digest);
-    if (theirs !== undefined) return theirs;
+    if (theirs !== undefined) return { runDigest: theirs, ours: false };
     const aside = join(paths.base, `${paths.id}.old-${Date.now()}-${randomTag()}`);
-    await Deno.rename(paths.dir, aside).catch((error) => {
+    try {
+      Deno.renameSync(paths.dir, aside);
+    } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
+    }
   }
   throw new SkillError(
     "conflict",
@@ -217,51 +235,56 @@ async function place(
 async function copyVerified(
   source: string,
   target: string,
+  read?: readonly ReadFile[],
 ): Promise<{ digest: string; runDigest: string }> {
-  const files = listFiles(source);
+  const files = read ?? listFiles(source);
   const all: FileHash[] = [];
   const run: FileHash[] = [];
-  Deno.mkdirSync(target, { recursive: true });
-  // Each folder made once: a recursive mkdir per file asked the disk for every parent again.
+  try {
+    Deno.mkdirSync(target);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    // The run folder itself is missing (the first copy of this home): one recursive mkdir.
+    Deno.mkdirSync(target, { recursive: true });
+  }
+  // Each folder made once, its parent first: a recursive mkdir per file asked the disk for
+  // every parent again.
   const made = new Set([target]);
+  const makeFolder = (folder: string) => {
+    if (made.has(folder)) return;
+    makeFolder(dirname(folder));
+    Deno.mkdirSync(folder);
+    made.add(folder);
+  };
   for (const file of files) {
-    const bytes = Deno.readFileSync(file.abs);
+    const given = "bytes" in file ? file : undefined;
+    const bytes = given?.bytes ?? Deno.readFileSync((file as { abs: string }).abs);
     if (bytes.length > MAX_SKILL_FILE_BYTES) {
       throw new SkillError("io_error", `Skill file ${tooLargeMessage(file.path, bytes.length)}`);
     }
-    const hash = { path: file.path, sha256: await sha256Hex(bytes) };
+    const hash = { path: file.path, sha256: given?.sha256 ?? await sha256Hex(bytes) };
     all.push(hash);
     if (isBytecode(file.path)) continue;
     const dest = join(target, ...file.path.split("/"));
-    const folder = dirname(dest);
-    if (!made.has(folder)) {
-      Deno.mkdirSync(folder, { recursive: true });
-      made.add(folder);
-    }
+    makeFolder(dirname(dest));
     const mode = (file.mode & 0o111) !== 0 ? 0o755 : 0o644;
     Deno.writeFileSync(dest, bytes, { createNew: true, mode });
     run.push(hash);
   }
-  sealFolders(target);
+  sealFolders(made);
   return { digest: await combineDigest(all), runDigest: await combineDigest(run) };
 }
 
 /**
- * Makes every folder of a copy read-only (deepest first), so that a script writing into its
- * own skill fails at once — `EACCES`, or `EROFS` inside the OS sandbox — rather than
- * changing the files it runs from. Root ignores modes; the sandbox binds the copy read-only.
+ * Makes every folder of a copy read-only (deepest first: a folder's path is longer than its
+ * parent's), so that a script writing into its own skill fails at once — `EACCES`, or
+ * `EROFS` inside the OS sandbox — rather than changing the files it runs from. Root ignores
+ * modes; the sandbox binds the copy read-only. The folders are the ones the copy made: no
+ * walk of what it just wrote.
  */
-function sealFolders(root: string): void {
+function sealFolders(folders: ReadonlySet<string>): void {
   if (Deno.build.os === "windows") return;
-  const folders: string[] = [];
-  const walk = (dir: string) => {
-    folders.push(dir);
-    for (const entry of Deno.readDirSync(dir)) {
-      if (entry.isDirectory && !entry.isSymlink) walk(join(dir, entry.name));
-    }
-  };
-  walk(root);
-  for (const dir of folders.reverse()) Deno.chmodSync(dir, 0o555);
+  for (const dir of [...folders].sort((a, b) => b.length - a.length)) Deno.chmodSync(dir, 0o555);
 }
 
 /** How long one listing of the run folder serves the pruning of the copies built after it. */

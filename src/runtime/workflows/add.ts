@@ -19,7 +19,6 @@ import type { LockedSkill } from "../../core/records/lockfile.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import type { NpmSource, RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
 import { npmSource } from "../../core/sources/npm_source.ts";
-import { packagesWithSkills } from "../npm/node_modules.ts";
 import { join } from "../os/paths.ts";
 import { beginChange, scopeOf } from "../lifecycle/change.ts";
 import {
@@ -33,9 +32,8 @@ import type { InstallPlan, PlanOptions, ProjectPlan } from "../lifecycle/install
 import { lockfilePath } from "../store/lockfile.ts";
 import { resolveRequest } from "../lifecycle/resolve_source.ts";
 import { saveInstalledAudit } from "../audit/installed_audit.ts";
-import { detectedAgents, linkAdded, type LinkOutcome } from "../project/links.ts";
+import type { LinkOutcome } from "../project/links.ts";
 import { resolveClosure } from "./dependencies.ts";
-import { trustInstalled } from "../project/approvals.ts";
 import { type AddAsker, type Added, installSelected } from "./add_steps.ts";
 import type { ScopeChoice, WorkflowRequest } from "./request.ts";
 
@@ -83,7 +81,8 @@ export async function addFromNodeModules(
   asker: AddAsker,
 ): Promise<AddOutcome[]> {
   const selectors = request.skills;
-  const options = addOptions(request);
+  const options = await addOptions(request);
+  const { packagesWithSkills } = await import("../npm/node_modules.ts");
   const packages = await packagesWithSkills(options.cwd);
   if (packages.length === 0) {
     throw new SkillError(
@@ -130,17 +129,16 @@ export async function addWorkflow(request: AddRequest, asker: AddAsker): Promise
     env,
     home,
   });
-  return await addResolved(resolved, addOptions(request), asker);
+  return await addResolved(resolved, await addOptions(request), asker);
 }
 
 /** The request as the steps take it: the agents to link decided (`all-detected` looked up). */
-function addOptions(request: Omit<AddRequest, "source" | "refs" | "skills">): AddOptions {
-  return {
-    ...request,
-    agents: request.allDetected
-      ? [...new Set([...request.agents, ...detectedAgents(request.env)])]
-      : request.agents,
-  };
+async function addOptions(
+  request: Omit<AddRequest, "source" | "refs" | "skills">,
+): Promise<AddOptions> {
+  if (!request.allDetected) return { ...request };
+  const { detectedAgents } = await import("../project/links.ts");
+  return { ...request, agents: [...new Set([...request.agents, ...detectedAgents(request.env)])] };
 }
 
 /** `addWorkflow` once the source is resolved. */
@@ -184,6 +182,7 @@ async function addResolved(
       together: false,
       settle: async (installed, already) => {
         // The user who confirmed these files trusts them, bound to the digest.
+        const { trustInstalled } = await import("../project/approvals.ts");
         await trustInstalled(home, root, installed.map((p) => p.canonical));
         return await linkFor(options, { kind: "project", root }, [...installed, ...already]);
       },
@@ -224,11 +223,19 @@ async function choose(
 }
 
 /** Links what is installed in `scope` for the agents `--agent` named. */
-function linkFor(
+async function linkFor(
   options: AddOptions,
   scope: { kind: "user" } | { kind: "project"; root: string },
   added: readonly { canonical: string }[],
 ): Promise<LinkOutcome[]> {
+  if (options.agents.length === 0) return []; // no --agent: project/links.ts is not loaded
   const names = new Set(added.map((p) => p.canonical));
-  return linkAdded(options.home, options.env, { scope, cwd: options.cwd }, names, options.agents);
+  const { linkAdded } = await import("../project/links.ts");
+  return await linkAdded(
+    options.home,
+    options.env,
+    { scope, cwd: options.cwd },
+    names,
+    options.agents,
+  );
 }

@@ -22,7 +22,6 @@ import type { LockedSkill } from "../../core/records/lockfile.ts";
 import type { Scope } from "../../core/records/scope.ts";
 import { bestTag, type Requirement, requirementsOf } from "../../core/sources/requirements.ts";
 import { type RefRequest, sourceLocation } from "../../core/sources/sources.ts";
-import { rangeTags } from "../lifecycle/update_planner.ts";
 import type { Change } from "../lifecycle/change.ts";
 import {
   type Candidate,
@@ -238,6 +237,7 @@ async function chooseTag<S extends Scope>(
   if (resolved.request.kind !== "default") {
     throw dependencyError(pending, "names both a ref and a range", "usage");
   }
+  const { rangeTags } = await import("../lifecycle/update_planner.ts"); // only for requirements
   const tags = await rangeTags(source, change).catch((error) => {
     throw dependencyError(pending, `cannot be reached: ${(error as Error).message}`);
   });

@@ -46,20 +46,10 @@ const SOURCE = {
 
 Deno.test("scriptEnvironment() passes only the base set and the skill's allowlist", () => {
   const env = scriptEnvironment(fakeSkill(["KALSHI_*", "EXTRA_TOKEN"]), SOURCE);
-  assert.deepEqual(env, {
-    PATH: "/usr/bin",
-    HOME: "/home/me",
-    LANG: "C.UTF-8",
-    LC_ALL: "C.UTF-8",
-    TERM: "xterm",
-    TMPDIR: "/tmp",
-    UV_CACHE_DIR: "/cache/uv",
-    KALSHI_API_BASE: "http://127.0.0.1:1",
-    KALSHI_TIMEOUT: "3",
-    EXTRA_TOKEN: "t",
-    PYTHONUTF8: "1",
-    PYTHONDONTWRITEBYTECODE: "1",
-  });
+  // SOURCE minus the secrets and DENO_DIR, plus Python's two settings.
+  const { AWS_SECRET_ACCESS_KEY: _aws, OPENAI_API_KEY: _openai, DENO_DIR: _deno, ...passed } =
+    SOURCE;
+  assert.deepEqual(env, { ...passed, PYTHONUTF8: "1", PYTHONDONTWRITEBYTECODE: "1" });
   const bare = scriptEnvironment(fakeSkill([]), SOURCE);
   assert.equal(bare.KALSHI_API_BASE, undefined);
   assert.equal(bare.AWS_SECRET_ACCESS_KEY, undefined);

@@ -69,6 +69,54 @@ Deno.test("list reports a skill edited after a listing recorded its digest as mo
   assert.equal(JSON.parse(run.stdout).error, "integrity_mismatch");
 });
 
+Deno.test("list tells an edit that keeps the size and the mtime, and a same-size replacement, as modified", async () => {
+  await using home = await tempDir();
+  const installed = await installRunnerSkill(home.path, "runner-lab");
+  const env = { SKILLS_HOME: home.path };
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  const state = async () => {
+    const list = JSON.parse((await runCli(["list", "--json"], { env })).stdout);
+    return list.skills.find((s: { name: string }) => s.name === "runner-lab").state;
+  };
+  assert.equal(await state(), "ok");
+  assert.equal(await state(), "ok", "answered from the recorded stat keys");
+
+  // One byte changed in place, the size kept and the mtime put back (`touch -d`): only the
+  // change time, which no user can set, tells.
+  const script = join(installed, "scripts", "echo_args.py");
+  const before = await Deno.stat(script);
+  const original = await Deno.readTextFile(script);
+  const file = await Deno.open(script, { write: true });
+  await file.write(new TextEncoder().encode(original[0] === "#" ? "x" : "#"));
+  file.close();
+  const touch = await new Deno.Command("touch", {
+    args: ["-d", before.mtime!.toISOString(), script],
+  }).output();
+  assert.ok(touch.success);
+  const after = await Deno.stat(script);
+  assert.equal(after.size, before.size);
+  assert.equal(after.mtime!.getTime(), before.mtime!.getTime());
+  assert.equal(await state(), "modified");
+
+  const trust = await runCli(["trust", "runner-lab", "--yes"], { env });
+  assert.equal(trust.code, 0, trust.stderr);
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  assert.equal(await state(), "ok");
+  assert.equal(await state(), "ok");
+
+  // Another file of the same size and mtime moved over it: a new inode.
+  const trusted = await Deno.readTextFile(script);
+  const mtime = (await Deno.stat(script)).mtime!;
+  const other = join(home.path, "other.py");
+  await Deno.writeTextFile(other, trusted.replace(/./, (c) => c === "#" ? "x" : "#"));
+  await Deno.utime(other, mtime, mtime);
+  await Deno.rename(other, script);
+  assert.equal((await Deno.stat(script)).size, trusted.length);
+  assert.equal(await state(), "modified");
+  const run = await runCli(["run", "runner-lab", "echo_args", "--json"], { env });
+  assert.equal(JSON.parse(run.stdout).error, "integrity_mismatch");
+});
+
 Deno.test("a skill whose toolset fails to import is ! in check with the import error", async () => {
   await using home = await tempDir();
   await using source = await tempDir();

@@ -7,6 +7,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, tempDir } from "../../helpers/cli.ts";
+import { writeTree } from "../../helpers/tree.ts";
+
+/** What `skills add <repo> --list --json` finds (it must exit 0). */
+async function listed(repo: string, env: Record<string, string>) {
+  const list = await runCli(["add", repo, "--list", "--json"], { env });
+  assert.equal(list.code, 0, list.stderr);
+  return JSON.parse(list.stdout) as {
+    skills: { path: string; valid: boolean; warnings: string[] }[];
+  };
+}
 
 const md = (name: string) => `---\nname: ${name}\ndescription: Skill ${name}.\n---\n\nBody.\n`;
 
@@ -32,21 +42,18 @@ Deno.test("skills add finds skills that Claude plugin manifests list, and skill.
     "plugins/tools/skills/not-listed/SKILL.md": md("not-listed"),
     "lower/skill.md": md("lower"),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
-    await Deno.writeTextFile(join(repo, rel), text);
-  }
+  await writeTree(repo, files);
   const env = { SKILLS_HOME: join(dir.path, "home") };
-  const list = await runCli(["add", repo, "--list", "--json"], { env });
-  assert.equal(list.code, 0, list.stderr);
-  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path).sort();
+  const list = await listed(repo, env);
+  const found = list.skills.map((s: { path: string }) => s.path).sort();
   assert.deepEqual(found, [
     "lower",
     "plugins/tools/custom/linting",
     "plugins/writer/skills/drafting",
     "plugins/writer/skills/editing",
   ]);
-  const lower = JSON.parse(list.stdout).skills.find((s: { path: string }) => s.path === "lower");
+  const lower = list.skills.find((s: { path: string }) => s.path === "lower");
+  assert.ok(lower, "lower/skill.md is listed");
   assert.equal(lower.valid, true);
   assert.match(
     lower.warnings.join("\n"),
@@ -71,14 +78,10 @@ Deno.test("a marketplace whose plugins sit under metadata.pluginRoot yields thei
     }),
     "plugins/formatter/skills/prettify/SKILL.md": md("prettify"),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
-    await Deno.writeTextFile(join(repo, rel), text);
-  }
+  await writeTree(repo, files);
   const env = { SKILLS_HOME: join(dir.path, "home") };
-  const list = await runCli(["add", repo, "--list", "--json"], { env });
-  assert.equal(list.code, 0, list.stderr);
-  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path);
+  const list = await listed(repo, env);
+  const found = list.skills.map((s: { path: string }) => s.path);
   assert.deepEqual(found, ["plugins/formatter/skills/prettify"]);
 });
 
@@ -106,14 +109,10 @@ Deno.test("skills add finds the skills of Codex plugins: .agents/plugins/marketp
     "plugins/docs/guides/style/SKILL.md": md("style"),
     "plugins/docs/skills/unlisted/SKILL.md": md("unlisted"),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    await Deno.mkdir(join(repo, rel, ".."), { recursive: true });
-    await Deno.writeTextFile(join(repo, rel), text);
-  }
+  await writeTree(repo, files);
   const env = { SKILLS_HOME: join(dir.path, "home") };
-  const list = await runCli(["add", repo, "--list", "--json"], { env });
-  assert.equal(list.code, 0, list.stderr);
-  const found = JSON.parse(list.stdout).skills.map((s: { path: string }) => s.path).sort();
+  const list = await listed(repo, env);
+  const found = list.skills.map((s: { path: string }) => s.path).sort();
   assert.deepEqual(found, [
     "plugins/docs/guides/style",
     "plugins/tracker/skills/report",
@@ -135,10 +134,7 @@ Deno.test("every file a skill ships is offered: top-level forms.md in info, acti
     "references/guide.md": "# Guide\n",
     ".hidden": "x\n",
   };
-  for (const [rel, text] of Object.entries(files)) {
-    await Deno.mkdir(join(skill, rel, ".."), { recursive: true });
-    await Deno.writeTextFile(join(skill, rel), text);
-  }
+  await writeTree(skill, files);
   const env = { SKILLS_HOME: join(dir.path, "home") };
   assert.equal((await runCli(["add", skill, "--yes"], { env })).code, 0);
 

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { z } from "zod";
 import { userHome } from "../../helpers/user_home.ts";
-import { connectStdio } from "../../helpers/mcp_client.ts";
+import { connectStdio, type StdioSession } from "../../helpers/mcp_client.ts";
 import { createRepo, skillMd } from "../../fixtures/git_repos.ts";
 import { project } from "../../helpers/project.ts";
 import { exists } from "../../helpers/wait.ts";
@@ -30,6 +30,26 @@ function collection(): Record<string, string> {
   };
 }
 
+/** Installed name → published name: the skills whose names clash with none. */
+const UNCLASHED = {
+  "ahrefs-automation": "Ahrefs Automation",
+  "customer-io-automation": "Customer.io Automation",
+  "data-kit": "data_kit",
+  "draft-notes": "-draft-notes",
+  pdf: "pdf",
+};
+
+/** The --name flags that settle the clashes: each twin and data_kit's folder get a name. */
+const RENAMES = ["--name", "My Tool=my-tool-b", "--name", "data_kit=kit"];
+
+/** Installed name → published name once the clashing ones are renamed with RENAMES. */
+const ALL_RENAMED = {
+  ...UNCLASHED,
+  kit: "kit",
+  "my-tool": "my_tool",
+  "my-tool-b": "my-tool-b",
+};
+
 async function workspace() {
   const ws = await userHome();
   const installed = async () => {
@@ -47,6 +67,14 @@ const SKILLS_LIST = z.looseObject({
   })),
 });
 
+/** The front matter `skills/list` serves, by skill URI. */
+async function servedByUri(
+  mcp: StdioSession,
+): Promise<Record<string, z.infer<typeof SKILLS_LIST>["skills"][number]["frontmatter"]>> {
+  const listed = await mcp.client.request({ method: "skills/list", params: {} }, SKILLS_LIST);
+  return Object.fromEntries(listed.skills.map((e) => [e.uri, e.frontmatter]));
+}
+
 Deno.test("a bulk install gives every published name a distinct canonical name, refuses twins naming both, and renames on request", async () => {
   const w = await workspace();
   await using _dir = w.dir;
@@ -59,13 +87,7 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
     /'Ahrefs Automation' is not a skill identifier .*; it is installed and called as 'ahrefs-automation'/,
   );
   assert.match(first.stderr, /'-draft-notes' is not a skill identifier .*called as 'draft-notes'/);
-  assert.deepEqual(await w.installed(), {
-    "ahrefs-automation": "Ahrefs Automation",
-    "customer-io-automation": "Customer.io Automation",
-    "data-kit": "data_kit",
-    "draft-notes": "-draft-notes",
-    pdf: "pdf",
-  });
+  assert.deepEqual(await w.installed(), UNCLASHED);
   for (const [mine, other] of [["my_tool", "My Tool"], ["My Tool", "my_tool"]]) {
     assert.match(
       first.stdout,
@@ -80,28 +102,9 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
   assert.equal(unknown.code, 2, unknown.stderr);
   assert.match(unknown.stderr, /--name nope=x: no selected skill is named 'nope'/);
 
-  const second = await w.cli([
-    "add",
-    repo.url,
-    "--skill",
-    "*",
-    "--name",
-    "My Tool=my-tool-b",
-    "--name",
-    "data_kit=kit",
-    "--yes",
-  ]);
+  const second = await w.cli(["add", repo.url, "--skill", "*", ...RENAMES, "--yes"]);
   assert.equal(second.code, 0, second.stdout + second.stderr);
-  assert.deepEqual(await w.installed(), {
-    "ahrefs-automation": "Ahrefs Automation",
-    "customer-io-automation": "Customer.io Automation",
-    "data-kit": "data_kit",
-    "draft-notes": "-draft-notes",
-    kit: "kit",
-    "my-tool": "my_tool",
-    "my-tool-b": "my-tool-b",
-    pdf: "pdf",
-  });
+  assert.deepEqual(await w.installed(), ALL_RENAMED);
 
   // The installed name selects the skill, and plain --name still renames one skill.
   const one = await w.cli([
@@ -145,11 +148,7 @@ Deno.test("a bulk install gives every published name a distinct canonical name, 
     "--skills",
     "my-tool-b,ahrefs-automation,pdf",
   ]);
-  const listed = await mcp.client.request(
-    { method: "skills/list", params: {} },
-    SKILLS_LIST,
-  );
-  const byUri = Object.fromEntries(listed.skills.map((e) => [e.uri, e.frontmatter]));
+  const byUri = await servedByUri(mcp);
   assert.deepEqual(Object.keys(byUri).sort(), [
     "skill://ahrefs-automation/SKILL.md",
     "skill://my-tool-b/SKILL.md",
@@ -180,42 +179,16 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
     );
   }
   assert.match(first.stdout, /hint: Rename one with --name 'My Tool=NEW' \(repeatable\)/);
-  assert.deepEqual(await keys(), {
-    "ahrefs-automation": "Ahrefs Automation",
-    "customer-io-automation": "Customer.io Automation",
-    "data-kit": "data_kit",
-    "draft-notes": "-draft-notes",
-    pdf: "pdf",
-  });
+  assert.deepEqual(await keys(), UNCLASHED);
   assert.equal(await exists(join(p.root, ".agents/skills/my-tool")), false);
 
-  const second = await p.cli([
-    "add",
-    repo.url,
-    "--skill",
-    "*",
-    "--project",
-    "--name",
-    "My Tool=my-tool-b",
-    "--name",
-    "data_kit=kit",
-    "--yes",
-  ]);
+  const second = await p.cli(["add", repo.url, "--skill", "*", "--project", ...RENAMES, "--yes"]);
   assert.equal(second.code, 0, second.stdout + second.stderr);
   assert.match(
     second.stdout,
     /Installed 'my-tool-b' at [0-9a-f]+ into .*\.agents\/skills\/my-tool-b/,
   );
-  assert.deepEqual(await keys(), {
-    "ahrefs-automation": "Ahrefs Automation",
-    "customer-io-automation": "Customer.io Automation",
-    "data-kit": "data_kit",
-    "draft-notes": "-draft-notes",
-    kit: "kit",
-    "my-tool": "my_tool",
-    "my-tool-b": "my-tool-b",
-    pdf: "pdf",
-  });
+  assert.deepEqual(await keys(), ALL_RENAMED);
   // The renamed folder holds the files as published; skills calls it by its installed name.
   assert.match(
     await Deno.readTextFile(join(p.root, ".agents/skills/my-tool-b/SKILL.md")),
@@ -288,11 +261,7 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
     p.root,
     ["--skills", "my-tool-b,pdf-other"],
   );
-  const served = await mcp.client.request(
-    { method: "skills/list", params: {} },
-    SKILLS_LIST,
-  );
-  const byUri = Object.fromEntries(served.skills.map((e) => [e.uri, e.frontmatter]));
+  const byUri = await servedByUri(mcp);
   assert.deepEqual(Object.keys(byUri).sort(), [
     "skill://my-tool-b/SKILL.md",
     "skill://pdf-other/SKILL.md",

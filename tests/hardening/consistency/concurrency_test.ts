@@ -54,16 +54,20 @@ Deno.test("16 concurrent add/remove/trust/untrust commands end in the serial out
   await using dir = await tempDir();
   const repo = await createRepo(dir.path, "repo", multiSkillFiles([...EXISTING, ...NEW]));
 
-  const serialHome = await prepare(dir.path, repo);
-  for (const args of commands(repo)) {
-    const result = await runCli(args, {
-      env: { SKILLS_HOME: serialHome, GIT_CONFIG_GLOBAL: "/dev/null" },
-      cwd: dir.path,
-    });
-    assert.equal(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
-  }
-
-  const parallelHome = await prepare(dir.path, repo);
+  // The serial run and the preparation of the concurrent one's home (two homes, one
+  // upstream only read) proceed side by side; the 16 concurrent commands start after both.
+  const serialRun = async () => {
+    const home = await prepare(dir.path, repo);
+    for (const args of commands(repo)) {
+      const result = await runCli(args, {
+        env: { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" },
+        cwd: dir.path,
+      });
+      assert.equal(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
+    }
+    return home;
+  };
+  const [serialHome, parallelHome] = await Promise.all([serialRun(), prepare(dir.path, repo)]);
   const results = await Promise.all(
     commands(repo).map((args) =>
       runCli(args, {

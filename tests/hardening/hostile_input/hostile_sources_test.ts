@@ -14,7 +14,12 @@ import { SkillError } from "../../../src/core/errors.ts";
 import { COMMANDS } from "../../../src/cli/command_table/command_table.ts";
 import { HOSTILE_NAMES, HOSTILE_PATHS } from "./hostile_names.ts";
 import { baseEnv, cliArgv, runCli, tempDir } from "../../helpers/cli.ts";
-import { commitTreeBomb, createRepo, git, skillFiles } from "../../fixtures/git_repos.ts";
+import {
+  commitInOnePack,
+  commitTreeBomb,
+  createRepo,
+  skillFiles,
+} from "../../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 Deno.test("skills add refuses every hostile --name and --skill before touching anything", async () => {
@@ -122,14 +127,11 @@ Deno.test("a 10,000-file repository installs within the home only, with capped l
 }, async () => {
   await using dir = await tempDir();
   const repo = await createRepo(dir.path, "big", skillFiles("big"));
-  const assets = join(repo.work, "assets");
-  await Deno.mkdir(assets, { recursive: true });
-  for (let i = 0; i < 10_000; i++) {
-    await Deno.writeTextFile(join(assets, `file-${String(i).padStart(5, "0")}.txt`), `${i}\n`);
-  }
-  await git(repo.work, ["add", "--all"]);
-  await git(repo.work, ["commit", "--quiet", "-m", "ten thousand files"]);
-  await git(repo.work, ["push", "--quiet", "origin", "main"]);
+  const assets = Array.from(
+    { length: 10_000 },
+    (_, i) => [`assets/file-${String(i).padStart(5, "0")}.txt`, `${i}\n`] as const,
+  );
+  await commitInOnePack(repo, assets, "ten thousand files");
   const home = join(dir.path, "home");
   const fakeHome = join(dir.path, "user");
   await Deno.mkdir(fakeHome);

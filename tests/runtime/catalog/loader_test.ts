@@ -4,6 +4,7 @@ import {
   inspectSkillDir,
   loadSkillDir,
   MAX_SKILL_MD_BYTES,
+  readSkillBody,
   SkillLoadError,
 } from "../../../src/runtime/catalog/loader.ts";
 import { skillDirsAt } from "../../../src/runtime/catalog/discover.ts";
@@ -109,4 +110,31 @@ Deno.test("skillDirsAt() names a skill, the skills inside a folder, or the path 
   ]);
   assert.deepEqual(await at("none"), [join(tmp.path, "none")]);
   assert.deepEqual(await at("missing"), [join(tmp.path, "missing")]);
+});
+
+Deno.test("readSkillBody() gives the body the manifest parser splits off, without parsing the front matter again", async () => {
+  await using tmp = await tempDir();
+  const { parseSkillMd } = await import("../../../src/core/manifest/manifest.ts");
+  const texts = [
+    "---\nname: body\ndescription: d\n---\n# Title\n\nText.\n",
+    "---\r\nname: body\r\ndescription: d\r\n---\r\n# CRLF\r\n",
+    "---\nname: body\ndescription: d\n---\nno trailing newline",
+    "---\nname: body\ndescription: d\n---\n\n---\nA rule inside the body\n---\n",
+    "---\nname: body\ndescription: d\n---\n",
+  ];
+  for (const [i, text] of texts.entries()) {
+    const path = join(tmp.path, `SKILL-${i}.md`);
+    await Deno.writeTextFile(path, text);
+    const bytes = await Deno.readFile(path);
+    const expected = (await parseSkillMd(bytes, path, {})).body;
+    const skill = { skillMdPath: path } as Parameters<typeof readSkillBody>[0];
+    assert.equal(await readSkillBody(skill), expected, JSON.stringify(text));
+  }
+  // A file that no longer splits into front matter and body has none.
+  const broken = join(tmp.path, "broken.md");
+  await Deno.writeTextFile(broken, "no front matter\n");
+  assert.equal(
+    await readSkillBody({ skillMdPath: broken } as Parameters<typeof readSkillBody>[0]),
+    "",
+  );
 });

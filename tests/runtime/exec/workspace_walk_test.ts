@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { scanWorkspace, workspaceChanges } from "../../../src/runtime/exec/workspace_walk.ts";
+import {
+  scanWorkspace,
+  snapshotWorkspace,
+  workspaceChanges,
+} from "../../../src/runtime/exec/workspace_walk.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
 Deno.test("guarded names made at the workspace's top after the walk are quarantined, whether the walk listed the top or the disk is asked", async () => {
@@ -35,4 +39,117 @@ Deno.test("a guarded name that was there before is not absent, in any case the w
   assert.ok(scan.absent.includes(".vscode"));
   await Deno.remove(join(work.path, ".git", "hooks"));
   assert.ok(scanWorkspace(work.path).absent.includes(".git/hooks"));
+});
+
+/**
+ * Waits into the next second: the walk after counts a change from 50 ms before the run, and a
+ * ctime (given to the second) from that second's start; the fixtures made before are older.
+ */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1_060 - (Date.now() % 1_000)));
+}
+
+/** A project of `folders` packages, each `pkgN/src/` with two files, settled for a moment. */
+async function project(root: string, folders = 3): Promise<void> {
+  for (let d = 0; d < folders; d++) {
+    const src = join(root, `pkg${d}`, "src");
+    await Deno.mkdir(src, { recursive: true });
+    await Deno.writeTextFile(join(src, "a.ts"), "export const a = 1;\n");
+    await Deno.writeTextFile(join(src, `only${d}.ts`), "export {};\n");
+  }
+  await settle();
+}
+
+/** The folders under `root` listed while `body` runs. */
+function listedDuring<T>(root: string, body: () => T): [T, string[]] {
+  const original = Deno.readDirSync;
+  const listed: string[] = [];
+  Deno.readDirSync = (path: string | URL) => {
+    if (String(path).startsWith(root)) listed.push(String(path).slice(root.length));
+    return original(path);
+  };
+  try {
+    return [body(), listed];
+  } finally {
+    Deno.readDirSync = original;
+  }
+}
+
+Deno.test("a file whose content changed is listed though its folder, unchanged, is not read again", async () => {
+  await using work = await tempDir();
+  await project(work.path);
+  const before = snapshotWorkspace(work.path, 0);
+  const since = Date.now() - 50;
+  // Same length: the folder's stamps, size and links are exactly as they were.
+  await Deno.writeTextFile(join(work.path, "pkg1/src/a.ts"), "export const a = 2;\n");
+  const [changes, listed] = listedDuring(work.path, () => workspaceChanges(before, since));
+  assert.deepEqual(listed, [], "no folder changed: none is listed again");
+  assert.deepEqual(changes.changed, ["pkg1/src/a.ts"]);
+  assert.deepEqual([changes.created, changes.deleted], [[], []]);
+});
+
+Deno.test("files made, removed and renamed in a kept folder are listed: its stamps moved", async () => {
+  await using work = await tempDir();
+  await project(work.path);
+  const before = snapshotWorkspace(work.path, 0);
+  const since = Date.now() - 50;
+  await Deno.writeTextFile(join(work.path, "pkg2/src/new.ts"), "export {};\n");
+  await Deno.remove(join(work.path, "pkg0/src/a.ts"));
+  await Deno.rename(join(work.path, "pkg1/src/a.ts"), join(work.path, "pkg1/src/b.ts"));
+  await Deno.remove(join(work.path, "pkg1/src/only1.ts"));
+  await Deno.mkdir(join(work.path, "pkg1/src/only1.ts")); // a folder where a file was
+  const [changes, listed] = listedDuring(work.path, () => workspaceChanges(before, since));
+  assert.deepEqual(listed.sort(), ["/pkg0/src", "/pkg1/src", "/pkg1/src/only1.ts", "/pkg2/src"]);
+  assert.deepEqual(changes.created, ["pkg1/src/b.ts", "pkg2/src/new.ts"]);
+  assert.deepEqual(changes.changed, []);
+  assert.deepEqual(changes.deleted, ["pkg0/src/a.ts", "pkg1/src/a.ts", "pkg1/src/only1.ts"]);
+});
+
+Deno.test("two folders swapped keep neither's listing: a folder is known by its inode too", async () => {
+  await using work = await tempDir();
+  await project(work.path);
+  const before = snapshotWorkspace(work.path, 0);
+  const since = Date.now() - 50;
+  // The swapped src/ folders are not touched: only their parents' entries move.
+  await Deno.rename(join(work.path, "pkg0/src"), join(work.path, "swap"));
+  await Deno.rename(join(work.path, "pkg1/src"), join(work.path, "pkg0/src"));
+  await Deno.rename(join(work.path, "swap"), join(work.path, "pkg1/src"));
+  const changes = workspaceChanges(before, since);
+  assert.deepEqual(changes.created, ["pkg0/src/only1.ts", "pkg1/src/only0.ts"]);
+  assert.deepEqual(changes.deleted, ["pkg0/src/only0.ts", "pkg1/src/only1.ts"]);
+});
+
+Deno.test("a folder changed just before the walk is listed again after it, whatever its stamps", async () => {
+  await using work = await tempDir();
+  await project(work.path);
+  await Deno.writeTextFile(join(work.path, "pkg0/src/fresh.ts"), "");
+  const before = snapshotWorkspace(work.path); // pkg0/src changed within the settle window
+  const [, listed] = listedDuring(work.path, () => workspaceChanges(before, Date.now() - 50));
+  assert.ok(listed.includes("/pkg0/src"), listed.join(", "));
+});
+
+Deno.test("in policy mode a guarded folder's files that were there are changed, not created", async () => {
+  await using work = await tempDir();
+  await Deno.mkdir(join(work.path, ".vscode"));
+  await Deno.writeTextFile(join(work.path, ".vscode/settings.json"), "{}\n");
+  await Deno.writeTextFile(join(work.path, "main.ts"), "export {};\n");
+  await settle();
+  const before = snapshotWorkspace(work.path, 0);
+  const since = Date.now() - 50;
+  await Deno.writeTextFile(join(work.path, ".vscode/settings.json"), '{"x": 1}\n');
+  await Deno.remove(join(work.path, "main.ts"));
+  await Deno.symlink("/etc/hostname", join(work.path, "main.ts")); // a file become a link
+  const changes = workspaceChanges(before, since);
+  assert.deepEqual(changes.changed, [".vscode/settings.json", "main.ts"]);
+  assert.deepEqual([changes.created, changes.deleted], [[], []]);
+});
+
+Deno.test("a file changed with its mtime set back is still changed: its ctime cannot be", async () => {
+  await using work = await tempDir();
+  await project(work.path);
+  const before = snapshotWorkspace(work.path, 0);
+  const since = Date.now() - 50;
+  await Deno.writeTextFile(join(work.path, "pkg0/src/a.ts"), "export const a = 9;\n");
+  await Deno.utime(join(work.path, "pkg0/src/a.ts"), new Date(0), new Date(0));
+  assert.deepEqual(workspaceChanges(before, since).changed, ["pkg0/src/a.ts"]);
 });

@@ -99,3 +99,66 @@ Deno.test("findSecretFiles() hides a folder it cannot list, whole", async () => 
   });
   assert.ok(found.folders.includes(join(dir.path, "b")), JSON.stringify(found));
 });
+
+/** The folders under `root` listed while `body` runs. */
+function listedDuring<T>(root: string, body: () => T): [T, string[]] {
+  const original = Deno.readDirSync;
+  const listed: string[] = [];
+  Deno.readDirSync = (path: string | URL) => {
+    if (String(path).startsWith(root)) listed.push(String(path).slice(root.length) || "/");
+    return original(path);
+  };
+  try {
+    return [body(), listed];
+  } finally {
+    Deno.readDirSync = original;
+  }
+}
+
+Deno.test("findSecretFiles() with a store lists again only folders whose entries changed, and still finds a secret planted deep", async () => {
+  await using dir = await tempDir();
+  await using store = await tempDir();
+  const tree: Record<string, string> = {};
+  for (let d = 0; d < 20; d++) {
+    for (let f = 0; f < 20; f++) tree[`pkg${d}/src/lib/f${f}.ts`] = "export {};\n";
+  }
+  await writeTree(dir.path, tree);
+  const options = { store: store.path, settledMs: 0 };
+  await new Promise((resolve) => setTimeout(resolve, 20)); // past the clock's tick
+  const [first, listedFirst] = listedDuring(dir.path, () => findSecretFiles(dir.path, options));
+  assert.deepEqual(first.files, []);
+  assert.equal(listedFirst.length, 61, "every folder read the first time");
+  const [again, listedAgain] = listedDuring(dir.path, () => findSecretFiles(dir.path, options));
+  assert.deepEqual(listedAgain, [], "nothing changed: no folder read again");
+  assert.equal(again.entries, first.entries);
+  // A secret planted deep, a file renamed to a secret's name, a link to a secret out there.
+  await Deno.writeTextFile(join(dir.path, "pkg13/src/lib/.env"), "TOKEN=x\n");
+  await Deno.rename(join(dir.path, "pkg4/src/lib/f3.ts"), join(dir.path, "pkg4/src/lib/id_rsa"));
+  const [found, listed] = listedDuring(dir.path, () => findSecretFiles(dir.path, options));
+  assert.deepEqual(listed.sort(), ["/pkg13/src/lib", "/pkg4/src/lib"]);
+  assert.deepEqual(found.files.map((p) => p.slice(dir.path.length + 1)).sort(), [
+    "pkg13/src/lib/.env",
+    "pkg4/src/lib/id_rsa",
+  ]);
+});
+
+Deno.test("findSecretFiles() keeps no listing of a folder changed just before, and ignores a store for another folder or torn", async () => {
+  await using dir = await tempDir();
+  await using store = await tempDir();
+  await writeTree(dir.path, { "a/b/plain.txt": "x" });
+  findSecretFiles(dir.path, { store: store.path }); // everything just made: nothing kept
+  await Deno.writeTextFile(join(dir.path, "a/b/.npmrc"), "x");
+  const [found, listed] = listedDuring(
+    dir.path,
+    () => findSecretFiles(dir.path, { store: store.path }),
+  );
+  assert.equal(listed.length, 3);
+  assert.deepEqual(found.files, [join(dir.path, "a/b/.npmrc")]);
+  for (const name of Deno.readDirSync(store.path)) {
+    const file = join(store.path, name.name);
+    await Deno.writeTextFile(file, '{"version":1,"dir":"/elsewhere","folders":{}}');
+    assert.equal(findSecretFiles(dir.path, { store: store.path, settledMs: 0 }).files.length, 1);
+    await Deno.writeTextFile(file, '{"version":1,"dir":');
+    assert.equal(findSecretFiles(dir.path, { store: store.path, settledMs: 0 }).files.length, 1);
+  }
+});

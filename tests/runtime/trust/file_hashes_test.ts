@@ -6,6 +6,7 @@ import {
   cachedDigest,
   computeDigest,
   DigestIndex,
+  digestReading,
 } from "../../../src/runtime/trust/file_hashes.ts";
 import { tempDir } from "../../helpers/cli.ts";
 
@@ -128,4 +129,31 @@ Deno.test("DigestIndex answers a listing from one file, and never for a skill ch
   const edited = await after.check(dirs[0]!, join(tmp.path, "digest-0.json"));
   assert.notEqual(edited, digests[0]);
   assert.equal(edited, await computeDigest(dirs[0]!));
+});
+
+Deno.test("digestReading() hands over the bytes it hashed only when it read every file", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "skill");
+  await Deno.mkdir(join(dir, "scripts"), { recursive: true });
+  await Deno.writeTextFile(join(dir, "SKILL.md"), "a\n");
+  await Deno.writeTextFile(join(dir, "scripts", "x.py"), "b\n");
+  await Deno.chmod(join(dir, "scripts", "x.py"), 0o755);
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  const cache = join(tmp.path, "digest.json");
+  // No cache yet (the first run after an install): every file read, its bytes kept.
+  const cold = await digestReading(dir, cache);
+  assert.equal(cold.digest, await computeDigest(dir));
+  const decoded = cold.read!.map((
+    f,
+  ) => [f.path, new TextDecoder().decode(f.bytes), f.mode & 0o111]);
+  assert.deepEqual(decoded.sort(), [["SKILL.md", "a\n", 0], ["scripts/x.py", "b\n", 0o111]]);
+  // Answered from the cache: nothing read, nothing handed over (the copy reads for itself).
+  const warm = await digestReading(dir, cache);
+  assert.equal(warm.digest, cold.digest);
+  assert.equal(warm.read, undefined);
+  // One file changed: only it is read, so no complete set of bytes either.
+  await Deno.writeTextFile(join(dir, "SKILL.md"), "changed\n");
+  const partial = await digestReading(dir, cache);
+  assert.equal(partial.digest, await computeDigest(dir));
+  assert.equal(partial.read, undefined);
 });

@@ -49,6 +49,42 @@ Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read fro
   );
 });
 
+Deno.test("verifiedSkill() builds the first copy from the bytes the gate hashed: nested folders made and sealed", async () => {
+  await using tmp = await tempDir();
+  const source = join(tmp.path, "nested");
+  await writeTree(source, {
+    "SKILL.md": skillMd("nested"),
+    "scripts/go.py": pyScript("print('{}')"),
+    "references/deep/deeper/notes.md": "notes\n",
+  });
+  const home = join(tmp.path, "home");
+  const installed = await installFixtureSkill(home, source);
+  const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
+  registry.skills[0].trusted_digest = await computeDigest(installed);
+  await Deno.writeTextFile(join(home, "registry.json"), JSON.stringify(registry));
+  await Deno.remove(join(home, ".cache"), { recursive: true }).catch(() => {});
+
+  const skill = (await loadCatalog(home)).skills.find((s) => s.canonical === "nested")!;
+  const verified = await verifiedSkill(skill, home);
+  assert.equal(
+    await Deno.readTextFile(join(verified.dir, "references", "deep", "deeper", "notes.md")),
+    "notes\n",
+  );
+  assert.equal(await computeDigest(verified.dir), await computeDigest(installed));
+  if (Deno.build.os !== "windows") {
+    for (
+      const folder of ["", "scripts", "references", "references/deep", "references/deep/deeper"]
+    ) {
+      const mode = (await Deno.stat(join(verified.dir, folder))).mode! & 0o777;
+      assert.equal(mode, 0o555, `${folder || "the copy"} is sealed`);
+    }
+  }
+  assert.deepEqual(verified.references, skill.references);
+  // The gate's cache was written by that same pass: the next run answers from stats.
+  assert.ok(Deno.statSync(join(home, ".cache", "digest-nested.json")).isFile);
+  assert.equal((await verifiedSkill(skill, home)).dir, verified.dir);
+});
+
 Deno.test("verifiedSkill() keeps a project skill's scope and names: its copy is no user skill", async () => {
   await using p = await project();
   const repo = await createRepo(p.dir, "tools", skillFiles("tools"));

@@ -24,8 +24,24 @@ function isNameStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c >= 0x80;
 }
 
-function isNamePart(c: number): boolean {
-  return isNameStart(c) || (c >= 48 && c <= 57);
+/*
+ * The runs of characters a token is made of, scanned by the regular-expression engine rather
+ * than a character at a time in JavaScript (the audit runs once per process, before the JIT
+ * has warmed up, where a per-character loop is the tokenizer's whole cost). Each is sticky
+ * (`y`): it matches at `lastIndex` or not at all, and may match nothing.
+ */
+/** What follows a name's first character: isNameStart's characters and digits (UTF-16 units). */
+const NAME_REST = /[A-Za-z0-9_$\u0080-\uffff]*/y;
+/** What follows a number's first digit: word characters and dots (`1_000`, `0x1F`, `1.5e3`). */
+const NUMBER_REST = /[\w.]*/y;
+/** Blanks: spaces and tabs, then at most one carriage return or form feed. */
+const BLANKS = /[ \t]*[\r\f]?/y;
+
+/** Where the run of `sticky` starting at `from` ends. */
+function stickyEnd(sticky: RegExp, text: string, from: number): number {
+  sticky.lastIndex = from;
+  sticky.test(text);
+  return sticky.lastIndex;
 }
 const TWO_CHAR_OPS = new Set([
   "**",
@@ -58,8 +74,7 @@ export function tokenize(language: Language, text: string, inert: readonly Span[
     if (c === "\n") {
       out.push({ kind: "op", text: "\n", at: i++ });
     } else if (c === " " || c === "\t" || c === "\r" || c === "\f") {
-      while (i < n && (text[i] === " " || text[i] === "\t")) i++;
-      if (text[i] === "\r" || text[i] === "\f") i++;
+      i = stickyEnd(BLANKS, text, i);
     } else if (c === "\\" && text[i + 1] === "\n") i += 2;
     else if (c === "#" && language === "python") i = lineEndOf(text, i);
     else if (c === "/" && language === "javascript" && text[i + 1] === "/") i = lineEndOf(text, i);
@@ -69,8 +84,7 @@ export function tokenize(language: Language, text: string, inert: readonly Span[
     } else if (c === '"' || c === "'" || (c === "`" && language === "javascript")) {
       i = readString(language, text, i, i, "", out);
     } else if (isNameStart(text.charCodeAt(i))) {
-      let j = i + 1;
-      while (j < n && isNamePart(text.charCodeAt(j))) j++;
+      const j = stickyEnd(NAME_REST, text, i + 1);
       const word = text.slice(i, j);
       if (
         language === "python" && j < n && (text[j] === '"' || text[j] === "'") &&
@@ -81,9 +95,8 @@ export function tokenize(language: Language, text: string, inert: readonly Span[
         out.push({ kind: "name", text: word, at: i });
         i = j;
       }
-    } else if (/[0-9]/.test(c)) {
-      let j = i + 1;
-      while (j < n && /[\w.]/.test(text[j]!)) j++;
+    } else if (c >= "0" && c <= "9") {
+      const j = stickyEnd(NUMBER_REST, text, i + 1);
       out.push({ kind: "number", text: text.slice(i, j), at: i });
       i = j;
     } else if (c === "/" && language === "javascript" && regexAllowed(text, i)) {

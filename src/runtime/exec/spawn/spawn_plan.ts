@@ -8,7 +8,8 @@ import { removeWorkFolder } from "../../os/fs.ts";
 import { SkillError } from "../../../core/errors.ts";
 import type { SandboxRequest } from "../../sandbox/launch.ts";
 import type { LaunchPlan } from "../languages/launch_plan.ts";
-import { type LaunchedProcess, type SpawnOptions, spawnProcessGroup } from "./process_group.ts";
+// Type-only: the process group (policy mode) and the sandbox each load only in their own mode.
+import type { LaunchedProcess, SpawnOptions } from "./process_group.ts";
 
 /**
  * Spawns `plan` inside the OS sandbox `sandbox` describes (runtime/sandbox), or as
@@ -20,7 +21,7 @@ export async function spawnLaunch(
   plan: LaunchPlan,
   options: SpawnOptions & { sandbox?: SandboxRequest | undefined },
 ): Promise<LaunchedProcess> {
-  if (options.sandbox === undefined) return spawnWithWorkDir(plan, options);
+  if (options.sandbox === undefined) return await spawnWithWorkDir(plan, options);
   const { prepareSandbox } = await import("../../sandbox/launch.ts");
   const uv = plan.launcher === "uv" || plan.launcher === "python-m-uv";
   const request = plan.launcher === "deno"
@@ -79,7 +80,11 @@ function withDenoAddressSpace(request: SandboxRequest): SandboxRequest {
  * Policy mode: {@link spawnProcessGroup} with a fresh work folder of its own as
  * SKILLS_WORK_DIR (as in the sandbox), removed once the process is gone.
  */
-function spawnWithWorkDir(plan: LaunchPlan, options: SpawnOptions): LaunchedProcess {
+async function spawnWithWorkDir(
+  plan: LaunchPlan,
+  options: SpawnOptions,
+): Promise<LaunchedProcess> {
+  const { spawnProcessGroup } = await import("./process_group.ts");
   const workDir = Deno.makeTempDirSync({ prefix: "skills-work-" });
   let spawned: LaunchedProcess;
   try {

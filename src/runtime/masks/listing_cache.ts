@@ -1,0 +1,121 @@
+/**
+ * Folder listings kept between sandboxed runs from one folder, so the secret search reads again
+ * only the folders whose entries changed. A listing is used only while the folder's key
+ * (runtime/os/folder_keys.ts: device, inode, ctime, mtime, links, mode, size) is the one taken
+ * just before it was read, which any entry added, removed or renamed in the folder moves, and
+ * only on filesystems known to stamp folders so; a folder changed within a few seconds of its
+ * listing keeps none. Names and kinds are kept, never conclusions: every name is judged again
+ * by today's rules on every run, and symlinks are followed again. The file lives under
+ * `$SKILLS_HOME/.cache/` (hidden from every sandboxed script); one that is unreadable, torn or
+ * for another folder is ignored, and it holds only the folders the last search listed.
+ */
+
+import { folderKey, SETTLED_MS } from "../os/folder_keys.ts";
+import { join } from "../os/paths.ts";
+
+/** One folder's entries: names, and their kinds (`d` folder, `l` symlink, `f` file, `o` other). */
+export interface FolderListing {
+  names: string[];
+  kinds: string;
+}
+
+interface Kept extends FolderListing {
+  key: string;
+}
+
+/** Past this many entries a search's listings are not kept (the file would outweigh them). */
+const MAX_KEPT_ENTRIES = 500_000;
+const VERSION = 1;
+
+/** A file name for `dir`'s listings: FNV-1a of its path (the file names its folder, checked). */
+function fileFor(store: string, dir: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < dir.length; i++) hash = Math.imul(hash ^ dir.charCodeAt(i), 0x01000193);
+  return join(store, `${(hash >>> 0).toString(16).padStart(8, "0")}-${dir.length}.json`);
+}
+
+function isKept(value: unknown): value is Kept {
+  const kept = value as Kept;
+  return typeof kept?.key === "string" && typeof kept.kinds === "string" &&
+    /^[dlfo]*$/.test(kept.kinds) &&
+    Array.isArray(kept.names) && kept.names.length === kept.kinds.length &&
+    kept.names.every((name) => typeof name === "string" && name !== "" && !name.includes("/"));
+}
+
+export class ListingCache {
+  readonly #file: string;
+  readonly #dir: string;
+  readonly #known: Map<string, Kept>;
+  readonly #now = new Map<string, Kept>();
+  readonly #settled: number;
+  #entries = 0;
+  #changed = false;
+
+  private constructor(file: string, dir: string, known: Map<string, Kept>, settledMs: number) {
+    this.#file = file;
+    this.#dir = dir;
+    this.#known = known;
+    this.#settled = Date.now() - settledMs;
+  }
+
+  /** The listings kept for `dir` under `store` (none when there are none, or they do not check out). */
+  static open(store: string, dir: string, settledMs = SETTLED_MS): ListingCache {
+    const file = fileFor(store, dir);
+    const known = new Map<string, Kept>();
+    try {
+      const data = JSON.parse(Deno.readTextFileSync(file));
+      if (data?.version === VERSION && data.dir === dir && typeof data.folders === "object") {
+        for (const [rel, kept] of Object.entries(data.folders ?? {})) {
+          if (isKept(kept)) known.set(rel, kept);
+        }
+      }
+    } catch { /* none yet, or unreadable: every folder is listed */ }
+    return new ListingCache(file, dir, known, settledMs);
+  }
+
+  /**
+   * The entries of `folder` (a real path inside the cache's folder): the kept listing when the
+   * folder's key is the one it was kept with, else read (errors thrown as `Deno.readDirSync`'s).
+   */
+  list(folder: string): FolderListing {
+    const rel = folder.slice(this.#dir.length);
+    // Taken before any reading: an entry added after it moves the folder past this key.
+    const key = folderKey(folder, this.#settled);
+    const known = this.#known.get(rel);
+    if (known !== undefined && key === known.key) return this.#keep(rel, known);
+    const listing: FolderListing = { names: [], kinds: "" };
+    for (const entry of Deno.readDirSync(folder)) {
+      listing.names.push(entry.name);
+      listing.kinds += entry.isDirectory ? "d" : entry.isSymlink ? "l" : entry.isFile ? "f" : "o";
+    }
+    this.#changed = true;
+    return key === undefined ? listing : this.#keep(rel, { ...listing, key });
+  }
+
+  #keep(rel: string, kept: Kept): Kept {
+    this.#now.set(rel, kept);
+    this.#entries += kept.names.length;
+    return kept;
+  }
+
+  /** Keeps what this search listed, for the next (written aside, then renamed into place). */
+  save(): void {
+    if (!this.#changed && this.#now.size === this.#known.size) return;
+    if (this.#entries > MAX_KEPT_ENTRIES) return;
+    const text = JSON.stringify({
+      version: VERSION,
+      dir: this.#dir,
+      folders: Object.fromEntries(this.#now),
+    });
+    const temp = `${this.#file}.${Deno.pid}.tmp`;
+    try {
+      Deno.mkdirSync(join(this.#file, ".."), { recursive: true, mode: 0o700 });
+      Deno.writeTextFileSync(temp, text, { mode: 0o600 });
+      Deno.renameSync(temp, this.#file);
+    } catch {
+      try {
+        Deno.removeSync(temp);
+      } catch { /* never written */ }
+    }
+  }
+}
