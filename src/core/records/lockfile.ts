@@ -18,7 +18,15 @@
  * (this tool's fields only, `source` an object) are still read.
  */
 
-import { fromSharedEntry, isPinnedEntry, PEER_VERSION, toSharedEntry } from "./peer_lockfile.ts";
+import {
+  foreignEntries,
+  type ForeignLockedSkill,
+  fromSharedEntry,
+  isPinnedEntry,
+  PEER_DOCUMENT,
+  PEER_VERSION,
+  toSharedEntry,
+} from "./peer_lockfile.ts";
 import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../names.ts";
 import { isNpmRevision } from "../sources/npm_source.ts";
 import {
@@ -27,7 +35,6 @@ import {
   formatIssue,
   integer,
   isPlainObject,
-  literal,
   nullable,
   object,
   oneOf,
@@ -105,26 +112,6 @@ export interface Lockfile {
   [extra: string]: unknown;
 }
 
-/** One entry of a lockfile written by vercel-labs' `skills` CLI (project `skills-lock.json`). */
-export interface ForeignLockedSkill {
-  /** The entry's key: the skill's name as that tool installed it. */
-  name: string;
-  /** `owner/repo`, a URL, a path or a package name, depending on `sourceType`. */
-  source: string;
-  sourceType: string;
-  /** The URL it was added from, when the entry records one (a website's, for `well-known`). */
-  sourceUrl: string | null;
-  /** The branch or tag asked for, if any (never a resolved commit). */
-  ref: string | null;
-  /** The skill's folder (or its SKILL.md) inside the source, if recorded. */
-  skillPath: string | null;
-  /**
-   * sha256 over the sorted relative paths and bytes of the installed files; null for an
-   * entry this tool wrote before it recorded one (its `ref` then pins its commit).
-   */
-  computedHash: string | null;
-}
-
 type ParsedLockfile =
   | { ok: true; format: "skills"; lock: Lockfile }
   | { ok: true; format: "vercel"; entries: ForeignLockedSkill[] }
@@ -182,37 +169,6 @@ const LOCKFILE: Validator<Lockfile> = object({
   skills: record(ENTRY),
 });
 
-const FOREIGN_ENTRY = object({
-  source: string({ min: 1 }),
-  sourceType: string({ min: 1 }),
-  ref: optional(text),
-  skillPath: optional(text),
-  computedHash: text,
-});
-
-/** An entry of this tool in a file the peer rewrote: the peer's fields, no hash required. */
-const PINNED_AS_FOREIGN = object({
-  source: string({ min: 1 }),
-  sourceType: string({ min: 1 }),
-  ref: optional(text),
-  skillPath: optional(text),
-  computedHash: optional(text),
-});
-
-const SHARED: Validator<{ version: number; skills: Record<string, unknown> }> = object({
-  version: literal(PEER_VERSION),
-  lockfileVersion: optional(integer({ min: 2 })),
-  skills: record(
-    custom<Record<string, unknown>>(
-      "object",
-      (value) =>
-        isPlainObject(value)
-          ? (isPinnedEntry(value) ? PINNED_AS_FOREIGN : FOREIGN_ENTRY)(value)
-          : { path: [], message: "expected object" },
-    ),
-  ),
-});
-
 /** Checks the parts the kit cannot: keys, the key ↔ name match, source kinds, commits. */
 function entryProblem(key: string, entry: LockedSkill): string | undefined {
   if (!isValidSkillName(key) || canonicalSkillName(key) !== key) {
@@ -267,7 +223,7 @@ export function parseLockfileText(textInput: string): ParsedLockfile {
     };
   }
   if (isPlainObject(data) && version === 1 && !("version" in data)) return parseVersion1(data);
-  const problem = SHARED(data);
+  const problem = PEER_DOCUMENT(data);
   if (problem !== undefined) {
     return {
       ok: false,
@@ -279,7 +235,7 @@ export function parseLockfileText(textInput: string): ParsedLockfile {
   const entries = Object.values(shared.skills);
   if (!entries.every(isPinnedEntry)) {
     // Some entries are the peer's own: read them all as the peer does, commits resolved anew.
-    return { ok: true, format: "vercel", entries: foreignEntries(shared as ForeignDocument) };
+    return { ok: true, format: "vercel", entries: foreignEntries(shared) };
   }
   const { version: _peer, lockfileVersion: _ours, skills: rawSkills, ...extras } = data as Record<
     string,
@@ -308,32 +264,6 @@ function checkLock(data: unknown): ParsedLockfile {
     if (reason !== undefined) return { ok: false, reason: `is invalid at ${reason}` };
   }
   return { ok: true, format: "skills", lock };
-}
-
-type ForeignDocument = {
-  skills: Record<
-    string,
-    {
-      source: string;
-      sourceType: string;
-      sourceUrl?: unknown;
-      ref?: string;
-      skillPath?: string;
-      computedHash?: string;
-    }
-  >;
-};
-
-function foreignEntries(data: ForeignDocument): ForeignLockedSkill[] {
-  return Object.entries(data.skills).map(([name, e]) => ({
-    name,
-    source: e.source,
-    sourceType: e.sourceType,
-    sourceUrl: typeof e.sourceUrl === "string" ? e.sourceUrl : null,
-    ref: e.ref ?? null,
-    skillPath: e.skillPath ?? null,
-    computedHash: e.computedHash ?? null,
-  })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function sortedRecord<T>(input: Readonly<Record<string, T>>): Record<string, T> {
@@ -431,27 +361,6 @@ export function samePatterns(a: readonly string[], b: readonly string[]): boolea
   const left = [...new Set(a)].sort();
   const right = [...new Set(b)].sort();
   return left.length === right.length && left.every((v, i) => v === right[i]);
-}
-
-/**
- * vercel-labs' `computedHash`: sha256 over every file sorted by relative path (with
- * `localeCompare`, as that tool sorts), each contributing its path then its bytes.
- */
-export async function foreignComputedHash(
-  files: readonly { path: string; bytes: Uint8Array }[],
-): Promise<string> {
-  const sorted = [...files].sort((a, b) => a.path.localeCompare(b.path));
-  const encoder = new TextEncoder();
-  const parts = sorted.flatMap((f) => [encoder.encode(f.path), f.bytes]);
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const all = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    all.set(part, offset);
-    offset += part.length;
-  }
-  const hash = await crypto.subtle.digest("SHA-256", all);
-  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * One `skills-lock.json` for two tools: how an entry of this tool's lockfile is written so
- * that vercel-labs' `skills` CLI reads it too, and read back.
+ * that vercel-labs' `skills` CLI reads it too, and read back; and the peer's own file — its
+ * document checked, its entries as it reads them (a lockfile only it wrote, or rewrote), and
+ * its `computedHash`. The lockfile's model (lockfile.ts) reads and writes through these.
  *
  * That CLI reads a file of `{ version: 1, skills: { <name>: entry } }` and, per entry,
  * `source` (`owner/repo`, a URL or a path), `sourceType`, `sourceUrl` (preferred over
@@ -20,6 +22,17 @@
  */
 
 import { webTargetOf } from "../sources/web_source.ts";
+import {
+  custom,
+  integer,
+  isPlainObject,
+  literal,
+  object,
+  optional,
+  record,
+  string,
+  type Validator,
+} from "../manifest/validation.ts";
 import { parseRevision } from "../sources/npm_source.ts";
 
 /** The peer reads `version`; this is the only version it knows. */
@@ -231,4 +244,110 @@ export function peerInstalledFiles(
 /** Whether the peer walks into a folder named `name` for its `computedHash`. */
 export function peerHashesFolder(name: string): boolean {
   return name !== ".git" && name !== "node_modules";
+}
+
+/** One entry of a lockfile written by vercel-labs' `skills` CLI (project `skills-lock.json`). */
+export interface ForeignLockedSkill {
+  /** The entry's key: the skill's name as that tool installed it. */
+  name: string;
+  /** `owner/repo`, a URL, a path or a package name, depending on `sourceType`. */
+  source: string;
+  sourceType: string;
+  /** The URL it was added from, when the entry records one (a website's, for `well-known`). */
+  sourceUrl: string | null;
+  /** The branch or tag asked for, if any (never a resolved commit). */
+  ref: string | null;
+  /** The skill's folder (or its SKILL.md) inside the source, if recorded. */
+  skillPath: string | null;
+  /**
+   * sha256 over the sorted relative paths and bytes of the installed files; null for an
+   * entry this tool wrote before it recorded one (its `ref` then pins its commit).
+   */
+  computedHash: string | null;
+}
+
+const text = string();
+
+/** An entry the peer wrote: its fields, its hash required. */
+const FOREIGN_ENTRY = object({
+  source: string({ min: 1 }),
+  sourceType: string({ min: 1 }),
+  ref: optional(text),
+  skillPath: optional(text),
+  computedHash: text,
+});
+
+/** An entry of this tool in a file the peer rewrote: the peer's fields, no hash required. */
+const PINNED_AS_FOREIGN = object({
+  source: string({ min: 1 }),
+  sourceType: string({ min: 1 }),
+  ref: optional(text),
+  skillPath: optional(text),
+  computedHash: optional(text),
+});
+
+/** The file as the peer reads it: its `version`, and each entry its own or this tool's. */
+export const PEER_DOCUMENT: Validator<{ version: number; skills: Record<string, unknown> }> =
+  object({
+    version: literal(PEER_VERSION),
+    lockfileVersion: optional(integer({ min: 2 })),
+    skills: record(
+      custom<Record<string, unknown>>(
+        "object",
+        (value) =>
+          isPlainObject(value)
+            ? (isPinnedEntry(value) ? PINNED_AS_FOREIGN : FOREIGN_ENTRY)(value)
+            : { path: [], message: "expected object" },
+      ),
+    ),
+  });
+
+/** The peer's file once {@link PEER_DOCUMENT} accepted it. */
+type ForeignDocument = {
+  skills: Record<
+    string,
+    {
+      source: string;
+      sourceType: string;
+      sourceUrl?: unknown;
+      ref?: string;
+      skillPath?: string;
+      computedHash?: string;
+    }
+  >;
+};
+
+/** Every entry of a file the peer wrote (or rewrote), as the peer reads it, sorted by name. */
+export function foreignEntries(data: { skills: Record<string, unknown> }): ForeignLockedSkill[] {
+  const doc = data as ForeignDocument;
+  return Object.entries(doc.skills).map(([name, e]) => ({
+    name,
+    source: e.source,
+    sourceType: e.sourceType,
+    sourceUrl: typeof e.sourceUrl === "string" ? e.sourceUrl : null,
+    ref: e.ref ?? null,
+    skillPath: e.skillPath ?? null,
+    computedHash: e.computedHash ?? null,
+  })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * vercel-labs' `computedHash`: sha256 over every file sorted by relative path (with
+ * `localeCompare`, as that tool sorts), each contributing its path then its bytes.
+ */
+export async function foreignComputedHash(
+  files: readonly { path: string; bytes: Uint8Array }[],
+): Promise<string> {
+  const sorted = [...files].sort((a, b) => a.path.localeCompare(b.path));
+  const encoder = new TextEncoder();
+  const parts = sorted.flatMap((f) => [encoder.encode(f.path), f.bytes]);
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    all.set(part, offset);
+    offset += part.length;
+  }
+  const hash = await crypto.subtle.digest("SHA-256", all);
+  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -13,15 +13,18 @@ import { describeError } from "../../core/errors.ts";
 import {
   diffFiles,
   emptyLockfile,
-  foreignComputedHash,
-  type ForeignLockedSkill,
   foreignSkillFolder,
   type LockedSkill,
   type Lockfile,
   withLockedSkill,
 } from "../../core/records/lockfile.ts";
 import { publishedSkillKey } from "../../core/names.ts";
-import { peerHashesFolder, peerInstalledFiles } from "../../core/records/peer_lockfile.ts";
+import {
+  foreignComputedHash,
+  type ForeignLockedSkill,
+  peerHashesFolder,
+  peerInstalledFiles,
+} from "../../core/records/peer_lockfile.ts";
 import { combineDigest } from "../../core/records/digest.ts";
 import {
   parseSource,

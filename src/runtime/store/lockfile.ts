@@ -15,13 +15,12 @@ import { sha256Hex } from "../../core/records/digest.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
   emptyLockfile,
-  foreignComputedHash,
-  type ForeignLockedSkill,
   type LockedSkill,
   type Lockfile,
   MAX_LOCKFILE_BYTES,
   parseLockfileText,
 } from "../../core/records/lockfile.ts";
+import { foreignComputedHash, type ForeignLockedSkill } from "../../core/records/peer_lockfile.ts";
 import { LOCKFILE_NAME } from "../../core/records/scope.ts";
 import { lstatSyncOrNull, writeFileAtomicSync } from "../os/fs.ts";
 

@@ -4,7 +4,6 @@ import {
   declaredServices,
   diffFiles,
   emptyLockfile,
-  foreignComputedHash,
   foreignSkillFolder,
   type LockedSkill,
   parseLockfileText,
@@ -15,6 +14,7 @@ import {
   withoutLockedSkill,
   withoutServices,
 } from "../../../src/core/records/lockfile.ts";
+import { foreignComputedHash } from "../../../src/core/records/peer_lockfile.ts";
 
 const SHA = "a".repeat(64);
 const COMMIT = "0123456789abcdef0123456789abcdef01234567";
