@@ -10,7 +10,9 @@
  * sequence the single test used: phase k takes draws 18·k to 18·k+17. The single test
  * asked at least 5 of its 54 kills to land mid-change (leaving staging or trash behind);
  * the phases ask it of add (at least 3) and update (at least 2), whose runs are long enough
- * for that — remove is short, and about 1 kill in 18 lands inside it.
+ * for that — remove is short, and about 1 kill in 18 lands inside it. How many land depends
+ * on the machine (a faster add leaves less of its time mid-change), so a phase short of its
+ * minimum after 18 runs goes on, each run asserted the same way, up to 36.
  */
 
 import assert from "node:assert/strict";
@@ -150,7 +152,10 @@ export function crashPhaseTest(run: CrashPhaseRun): void {
   );
 }
 
-/** One phase: 18 runs of prepare, kill at a random point, assert the home recovers. */
+/**
+ * One phase: 18 runs (up to 36 while too few kills land mid-change) of prepare, kill at a
+ * random point, assert the home recovers.
+ */
 async function runCrashPhase(run: CrashPhaseRun): Promise<void> {
   await using dir = await tempDir();
   const ws = await crashWorkspace(dir.path, run.phase);
@@ -162,14 +167,17 @@ async function runCrashPhase(run: CrashPhaseRun): Promise<void> {
   await crashCli(ws, run.command(ws, first));
   const unkilledMs = performance.now() - started;
   let runs = 0;
-  for (let i = 0; i < RUNS_PER_PHASE; i++) {
+  // Past the 18 runs only while too few kills have landed mid-change: where a kill lands
+  // depends on the machine's speed, and a loop whose kills all missed the change proves little.
+  const more = () => ws.interrupted < run.minInterrupted && runs < 2 * RUNS_PER_PHASE;
+  for (let i = 0; i < RUNS_PER_PHASE || more(); i++) {
     const name = CRASH_NAMES[i % CRASH_NAMES.length]!;
     await run.prepare(ws, name, i);
     await killDuring(ws, run.command(ws, name), unkilledMs * ws.random() * 1.1);
     await assertRecovers(ws, `${run.phase} run ${i}`);
     runs++;
   }
-  assert.equal(runs, RUNS_PER_PHASE);
+  assert.ok(runs >= RUNS_PER_PHASE);
   console.log(`${run.phase}: ${ws.interrupted} of ${runs} kills landed mid-change`);
   assert.ok(
     ws.interrupted >= run.minInterrupted,
