@@ -146,13 +146,20 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
 
 /**
  * Whether the file at `path` changed at or after `since` (ms): its mtime, which a script can
- * set back, or its ctime, which it cannot — given to the whole second (so it is compared with
- * `since`'s second: a file changed in the second the run began is listed, never missed).
+ * set back, or its ctime, which it cannot. Deno gives ctime to the whole second, so a ctime in
+ * the second the run began is either a write just before the run (its mtime in that same
+ * second, before `since`) or a change during the run whose mtime was set back out of that
+ * second: the second is listed, the first is not. (A script that sets a file's mtime back to
+ * within the very second the run began, before it, is not told apart: policy mode's receipt
+ * reports, the sandbox's diff is what enforces.)
  */
 function changedSince(path: string, since: number): boolean {
   const info = lstatSyncOrNull(path);
-  return (info?.mtime?.getTime() ?? 0) >= since ||
-    (info?.ctime?.getTime() ?? 0) >= since - (since % 1000);
+  const mtime = info?.mtime?.getTime() ?? 0;
+  const ctime = info?.ctime?.getTime() ?? 0;
+  if (mtime >= since || ctime >= since) return true;
+  const startSecond = since - (since % 1000);
+  return ctime % 1000 === 0 && ctime === startSecond && mtime - (mtime % 1000) !== startSecond;
 }
 
 /**
