@@ -47,18 +47,26 @@ Deno.test("a skill edited after it was trusted is ✗ in check, 'changed' in lis
   assert.equal((await runCli(["check"], { env })).code, 0, "trusting again heals it");
 });
 
-Deno.test("list reports a skill edited after a listing recorded its digest as modified, and run refuses it", async () => {
-  await using home = await tempDir();
-  const installed = await installRunnerSkill(home.path, "runner-lab");
-  const env = { SKILLS_HOME: home.path };
-  // Settled files, as an installed skill's are: listings then keep their digests.
+/**
+ * runner-lab installed in a scratch home and settled (listings then keep its digests), with
+ * its state in `list --json`, twice "ok" before the test changes anything.
+ */
+async function settledRunnerLab(home: string) {
+  const installed = await installRunnerSkill(home, "runner-lab");
+  const env = { SKILLS_HOME: home };
   await new Promise((resolve) => setTimeout(resolve, 2_100));
   const state = async () => {
     const list = JSON.parse((await runCli(["list", "--json"], { env })).stdout);
     return list.skills.find((s: { name: string }) => s.name === "runner-lab").state;
   };
   assert.equal(await state(), "ok");
-  assert.equal(await state(), "ok", "answered from the listing's digests");
+  assert.equal(await state(), "ok", "answered from the listing's digests and stat keys");
+  return { installed, env, state };
+}
+
+Deno.test("list reports a skill edited after a listing recorded its digest as modified, and run refuses it", async () => {
+  await using home = await tempDir();
+  const { installed, env, state } = await settledRunnerLab(home.path);
 
   const script = join(installed, "scripts", "echo_args.py");
   const original = await Deno.readTextFile(script);
@@ -71,15 +79,7 @@ Deno.test("list reports a skill edited after a listing recorded its digest as mo
 
 Deno.test("list tells an edit that keeps the size and the mtime, and a same-size replacement, as modified", async () => {
   await using home = await tempDir();
-  const installed = await installRunnerSkill(home.path, "runner-lab");
-  const env = { SKILLS_HOME: home.path };
-  await new Promise((resolve) => setTimeout(resolve, 2_100));
-  const state = async () => {
-    const list = JSON.parse((await runCli(["list", "--json"], { env })).stdout);
-    return list.skills.find((s: { name: string }) => s.name === "runner-lab").state;
-  };
-  assert.equal(await state(), "ok");
-  assert.equal(await state(), "ok", "answered from the recorded stat keys");
+  const { installed, env, state } = await settledRunnerLab(home.path);
 
   // One byte changed in place, the size kept and the mtime put back (`touch -d`): only the
   // change time, which no user can set, tells.
