@@ -9,18 +9,9 @@ import { describeError, type SkillError } from "../../core/errors.ts";
 import type { ChangeSummary } from "../../core/records/changes.ts";
 import type { Context } from "../../core/io.ts";
 import type { UpdatePlan } from "../../runtime/lifecycle/update_planner.ts";
+import type { UpdateStatus } from "../../runtime/workflows/update.ts";
 import { shortSha } from "./render.ts";
 import { auditDeltaLines, findingJson } from "./audit_ui.ts";
-
-type Status =
-  | "up_to_date"
-  | "pinned"
-  | "moved"
-  | "would_update"
-  | "updated"
-  | "declined"
-  | "blocked"
-  | "failed";
 
 /** What rendering needs of a plan, an installed skill's or a locked project skill's. */
 interface PlanView {
@@ -44,7 +35,7 @@ type UserStaged = NonNullable<UpdatePlan["staged"]>;
 
 interface Outcome {
   name: string;
-  status: Status;
+  status: UpdateStatus;
   plan: PlanView | undefined;
   error: SkillError | undefined;
 }

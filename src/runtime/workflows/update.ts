@@ -44,18 +44,21 @@ export interface UpdateAsker extends Reports {
   settled?(outcome: UpdateOutcome): void;
 }
 
+/** What became of one skill in an update (the `status` of `skills update --json`). */
+export type UpdateStatus =
+  | "up_to_date"
+  | "pinned"
+  | "moved"
+  | "would_update"
+  | "updated"
+  | "declined"
+  | "blocked"
+  | "failed";
+
 /** One skill's outcome. */
 interface UpdateOutcome {
   name: string;
-  status:
-    | "up_to_date"
-    | "pinned"
-    | "moved"
-    | "would_update"
-    | "updated"
-    | "declined"
-    | "blocked"
-    | "failed";
+  status: UpdateStatus;
   plan: UpdateView | undefined;
   error: SkillError | undefined;
 }
