@@ -18,7 +18,12 @@ import { entriesToRemove } from "../lifecycle/targets.ts";
 import { setProjectTrust } from "../project/approvals.ts";
 import { unneededInstalled, unneededLocked } from "./dependencies.ts";
 import { removeLinksTo } from "../project/links.ts";
-import type { Reports, ScopeChoice, WorkflowRequest } from "./request.ts";
+import {
+  beginUserChange,
+  type Reports,
+  type ScopeChoice,
+  type WorkflowRequest,
+} from "./request.ts";
 
 /** Which skills to remove, and from which scope. */
 interface RemoveRequest extends WorkflowRequest {
@@ -72,11 +77,7 @@ export async function removeWorkflow(
   asker: RemoveAsker,
 ): Promise<RemoveOutcome> {
   const { home, cwd } = request;
-  await using change = await beginChange({ kind: "user", home }, {
-    env: request.env,
-    signal: request.signal,
-  });
-  for (const note of change.recovered) asker.note?.(note);
+  await using change = await beginUserChange(request, asker);
   // Names the project's skills-lock.json records are the project's (issue 17).
   // Dependencies nothing else needs go too, each shown and confirmed like the rest.
   const { root, inProject, others } = removalTargets(cwd, request.names, request.scope);

@@ -7,6 +7,7 @@
 import { SkillError } from "../../core/errors.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import type { LoadedSkill } from "../catalog/loader.ts";
+import { beginChange, type Change } from "../lifecycle/change.ts";
 import { projectSkillNamed } from "../project/approvals.ts";
 
 /** Where a workflow runs and for whom. */
@@ -32,6 +33,19 @@ export type ScopeChoice = "user" | "project" | undefined;
 export interface Reports {
   /** Notes as they arise (what recovering after a dead command did, a commit's notes). */
   note?(text: string): void;
+}
+
+/**
+ * A change of the user's scope for `request`: what a command that died left half-done is
+ * recovered first, and the asker is told what that did.
+ */
+export async function beginUserChange(request: WorkflowRequest, asker: Reports): Promise<Change> {
+  const change = await beginChange({ kind: "user", home: request.home }, {
+    env: request.env,
+    signal: request.signal,
+  });
+  for (const note of change.recovered) asker.note?.(note);
+  return change;
 }
 
 /**

@@ -10,10 +10,10 @@
 import { declined } from "../../core/errors.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import type { InspectResult } from "../catalog/loader.ts";
-import { beginChange } from "../lifecycle/change.ts";
 import { currentDigest, inspectForTrust, trustTarget } from "../lifecycle/targets.ts";
 import { trustProjectSkill, type TrustReview } from "../project/approvals.ts";
 import {
+  beginUserChange,
   chosenProjectSkill,
   type Reports,
   type ScopeChoice,
@@ -61,12 +61,8 @@ export async function trustWorkflow(
   request: TrustRequest,
   asker: TrustAsker,
 ): Promise<TrustOutcome> {
-  const { home, env } = request;
-  await using change = await beginChange({ kind: "user", home }, {
-    env,
-    signal: request.signal,
-  });
-  for (const note of change.recovered) asker.note?.(note);
+  const { home } = request;
+  await using change = await beginUserChange(request, asker);
   const projectSkill = await chosenProjectSkill(request);
   if (projectSkill !== undefined) {
     const approve = (review: TrustReview) => asker.approve({ scope: "project", review });

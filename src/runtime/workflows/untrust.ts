@@ -6,10 +6,10 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { beginChange } from "../lifecycle/change.ts";
 import { trustTarget } from "../lifecycle/targets.ts";
 import { withdrawProjectTrust } from "../project/approvals.ts";
 import {
+  beginUserChange,
   chosenProjectSkill,
   type Reports,
   type ScopeChoice,
@@ -41,11 +41,7 @@ export async function untrustWorkflow(
   asker: Reports,
 ): Promise<UntrustOutcome> {
   const { home, env } = request;
-  await using change = await beginChange({ kind: "user", home }, {
-    env,
-    signal: request.signal,
-  });
-  for (const note of change.recovered) asker.note?.(note);
+  await using change = await beginUserChange(request, asker);
   const projectSkill = await chosenProjectSkill(request);
   if (projectSkill !== undefined) {
     const changed = await withdrawProjectTrust(home, projectSkill, env);
