@@ -3,14 +3,12 @@
  * it would send (same model step as the chat loop), a capturing `fetch` records the body
  * and answers with an empty response — no network — and the body is tokenized.
  *
- * The tokenizer (o200k_base, ~50 MiB once loaded) is imported after the fixed request is
- * captured and before the activations; every request is still counted once all are
- * captured. Where it loads sets how far V8's young generation grows, and with it the peak:
- * V8 doubles the young generation once more bytes survived than it holds, and the
- * tokenizer's tables (~20 MiB) all survive. Loaded while the young generation is still
- * small, they double it once; loaded after the activations, whose survivors had already
- * doubled it, they doubled it again (`skills context` with 1,000 skills: median peak RSS
- * 181 MiB loaded here, 184 MiB loaded after the activations).
+ * The tokenizer (o200k_base from the compact vocabulary of ./o200k.ts: ~4 MiB of typed
+ * arrays, indexed on the first count) is imported after the fixed request is captured and
+ * before the activations; every request is still counted once all are captured. Where it
+ * loaded mattered while it was gpt-tokenizer's own tables (~20 MiB of objects that all
+ * survive, doubling V8's young generation once loaded early, twice loaded late: 181 against
+ * 184 MiB of peak RSS for 1,000 skills); typed arrays live outside that heap.
  */
 
 import type { ModelMessage } from "ai";
