@@ -1,6 +1,6 @@
 /**
  * o200k_base token counts from the compact vocabulary `deno task gen` writes
- * (src/generated/o200k_table.ts, built from gpt-tokenizer's own table), exactly as
+ * (src/generated/o200k_table.js, built from gpt-tokenizer's own table), exactly as
  * gpt-tokenizer 4 counts a piece of text. Loading the library costs ~0.5 s of CPU at every
  * start (parsing its 200,000-string array, then building its maps); this table decodes and
  * indexes in milliseconds, and `skills context` with no active skill counts a handful of
@@ -14,7 +14,7 @@
  */
 
 // @ts-types="../../generated/o200k_table.d.ts"
-import { O200K_BYTE_TOKENS, O200K_TABLE, O200K_TOKEN_COUNT } from "../../generated/o200k_table.ts";
+import { O200K_BYTE_TOKENS, O200K_TABLE, O200K_TOKEN_COUNT } from "../../generated/o200k_table.js";
 
 interface Vocabulary {
   /** The table: lengths first, then the tokens' bytes. */

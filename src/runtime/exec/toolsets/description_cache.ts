@@ -25,7 +25,7 @@ export const TOOLSET_CACHE_DIR = `${CACHE_DIR}/toolsets`;
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 
 /** What a toolset host's description depends on (see the module's comment). */
-export interface DescriptionInputs {
+interface DescriptionInputs {
   /** The hash of the embedded host program. */
   host: string;
   /** The digest of the skill's verified files. */
