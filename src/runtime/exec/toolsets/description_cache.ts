@@ -13,13 +13,10 @@
  * it as it validates the host's answer); a missing or malformed one is a miss.
  */
 
-import { join } from "../../os/paths.ts";
-import { CACHE_DIR } from "../../store/home.ts";
-import { writeFileAtomicSync } from "../../os/fs.ts";
-import { sha256HexSync } from "../../../core/records/sha256.ts";
+import { cacheKey, readKeyed, writeKeyed } from "../../store/keyed_cache.ts";
 
-/** Where the descriptions are kept. */
-export const TOOLSET_CACHE_DIR = `${CACHE_DIR}/toolsets`;
+/** Where the descriptions are kept, under `$SKILLS_HOME/.cache/`. */
+const FOLDER = "toolsets";
 
 /** An entry larger than the largest answer a host may send is not read. */
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
@@ -54,7 +51,7 @@ export function descriptionKey(inputs: DescriptionInputs): string | undefined {
   const interpreter = interpreterIdentity(inputs.interpreter);
   if (interpreter === undefined) return undefined;
   const env = Object.entries(inputs.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const material = JSON.stringify([
+  return cacheKey([
     "toolset-description/1",
     inputs.host,
     inputs.digest,
@@ -63,38 +60,21 @@ export function descriptionKey(inputs: DescriptionInputs): string | undefined {
     env,
     inputs.sandbox,
   ]);
-  return sha256HexSync(new TextEncoder().encode(material));
-}
-
-function entryPath(home: string, key: string): string {
-  return join(home, TOOLSET_CACHE_DIR, `${key}.json`);
 }
 
 /** The description kept under `key`, as the document it was; undefined when there is none. */
 export function readDescription(home: string, key: string): Record<string, unknown> | undefined {
-  try {
-    const path = entryPath(home, key);
-    if (Deno.statSync(path).size > MAX_ENTRY_BYTES) return undefined;
-    const entry: unknown = JSON.parse(Deno.readTextFileSync(path));
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return undefined;
-    const { key: kept, description } = entry as Record<string, unknown>;
-    if (kept !== key || description === null || typeof description !== "object") return undefined;
-    return Array.isArray(description) ? undefined : description as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
+  const value = readKeyed(home, FOLDER, key, MAX_ENTRY_BYTES);
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
 }
 
-/** Keeps `description` under `key`. A cache: a failure to write it costs only a later host. */
+/** Keeps `description` under `key`. */
 export function writeDescription(
   home: string,
   key: string,
   description: Record<string, unknown>,
 ): void {
-  try {
-    Deno.mkdirSync(join(home, TOOLSET_CACHE_DIR), { recursive: true });
-    writeFileAtomicSync(entryPath(home, key), JSON.stringify({ key, description }), {
-      durable: false,
-    });
-  } catch { /* the next activation asks the host again */ }
+  writeKeyed(home, FOLDER, key, description);
 }

@@ -13,7 +13,6 @@ import { ToolsetHost } from "../../../../src/runtime/exec/toolset_host.ts";
 import {
   descriptionKey,
   readDescription,
-  TOOLSET_CACHE_DIR,
   writeDescription,
 } from "../../../../src/runtime/exec/toolsets/description_cache.ts";
 import { sandboxStatus } from "../../../../src/runtime/exec/spawn/sandbox_request.ts";
@@ -189,7 +188,7 @@ Deno.test("descriptionKey() moves with every input; an entry is read only under 
   writeDescription(home.path, key, { tools: [{ name: "t" }], errors: [] });
   assert.deepEqual(readDescription(home.path, key), { tools: [{ name: "t" }], errors: [] });
   const other = descriptionKey({ ...inputs, digest: "sha256:2" })!;
-  const dir = join(home.path, TOOLSET_CACHE_DIR);
+  const dir = join(home.path, ".cache", "toolsets");
   await Deno.copyFile(join(dir, `${key}.json`), join(dir, `${other}.json`));
   assert.equal(readDescription(home.path, other), undefined, "copied under another key");
   await Deno.writeTextFile(join(dir, `${key}.json`), "{not json");
