@@ -109,6 +109,8 @@ interface ContextReport {
 
 /** Where `skills context` keeps its reports, under `$SKILLS_HOME/.cache/`. */
 const REPORT_FOLDER = "context";
+/** Reports kept: the last few sets of skills measured (each changed input writes another). */
+const KEEP_REPORTS = 16;
 /** A kept report larger than this is not read (1,000 skills: ~150 KB). */
 const MAX_REPORT_BYTES = 16 * 1024 * 1024;
 
@@ -143,7 +145,7 @@ export async function measureContext(
       : readKeyed(options.home!, REPORT_FOLDER, key, MAX_REPORT_BYTES);
     if (isReport(kept, active)) return kept;
     const report = await countReport(config, active, fixedInputs, activations, without);
-    if (key !== undefined) writeKeyed(options.home!, REPORT_FOLDER, key, report);
+    if (key !== undefined) writeKeyed(options.home!, REPORT_FOLDER, key, report, KEEP_REPORTS);
     return report;
   } finally {
     await surface.close();

@@ -40,12 +40,30 @@ export function readKeyed(
   }
 }
 
-/** Keeps `value` under `key` in `folder`. A cache: a failure to write costs only time later. */
-export function writeKeyed(home: string, folder: string, key: string, value: unknown): void {
+/**
+ * Keeps `value` under `key` in `folder`, then removes the entries past the `keep` most
+ * recently written (an input that changes often leaves no trail of entries nothing reads).
+ * A cache: a failure to write costs only time later.
+ */
+export function writeKeyed(
+  home: string,
+  folder: string,
+  key: string,
+  value: unknown,
+  keep: number,
+): void {
+  const dir = join(home, CACHE_DIR, folder);
   try {
-    Deno.mkdirSync(join(home, CACHE_DIR, folder), { recursive: true });
+    Deno.mkdirSync(dir, { recursive: true });
     writeFileAtomicSync(entryPath(home, folder, key), JSON.stringify({ key, value }), {
       durable: false,
     });
+    const entries = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".json"));
+    if (entries.length <= keep) return;
+    const written = entries.map((e) => {
+      const path = join(dir, e.name);
+      return { path, at: Deno.lstatSync(path).mtime?.getTime() ?? 0 };
+    }).sort((a, b) => b.at - a.at);
+    for (const { path } of written.slice(keep)) Deno.removeSync(path);
   } catch { /* the next run derives it again */ }
 }

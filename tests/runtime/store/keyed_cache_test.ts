@@ -15,7 +15,7 @@ Deno.test("readKeyed() returns a value only under the key it was kept with, and 
   const key = cacheKey(["one"]);
   const other = cacheKey(["two"]);
   assert.equal(readKeyed(home.path, "things", key, 1000), undefined);
-  writeKeyed(home.path, "things", key, { counted: 42 });
+  writeKeyed(home.path, "things", key, { counted: 42 }, 8);
   assert.deepEqual(readKeyed(home.path, "things", key, 1000), { counted: 42 });
   assert.equal(readKeyed(home.path, "things", key, 10), undefined, "larger than allowed");
   const dir = join(home.path, ".cache", "things");
@@ -23,4 +23,21 @@ Deno.test("readKeyed() returns a value only under the key it was kept with, and 
   assert.equal(readKeyed(home.path, "things", other, 1000), undefined, "copied under another key");
   await Deno.writeTextFile(join(dir, `${key}.json`), "{torn");
   assert.equal(readKeyed(home.path, "things", key, 1000), undefined);
+});
+
+Deno.test("writeKeyed() keeps the most recently written entries of a folder and removes the rest", async () => {
+  await using home = await tempDir();
+  const keys = [0, 1, 2, 3].map((i) => cacheKey([i]));
+  for (const [i, key] of keys.entries()) {
+    writeKeyed(home.path, "few", key, i, 2);
+    // Distinct modification times, oldest first.
+    const path = join(home.path, ".cache", "few", `${key}.json`);
+    Deno.utimeSync(path, 1_000 + i, 1_000 + i);
+  }
+  assert.deepEqual(keys.map((key) => readKeyed(home.path, "few", key, 1000)), [
+    undefined,
+    undefined,
+    2,
+    3,
+  ]);
 });

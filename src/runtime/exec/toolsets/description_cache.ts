@@ -18,6 +18,12 @@ import { cacheKey, readKeyed, writeKeyed } from "../../store/keyed_cache.ts";
 /** Where the descriptions are kept, under `$SKILLS_HOME/.cache/`. */
 const FOLDER = "toolsets";
 
+/**
+ * How many descriptions are kept: one per skill with toolsets and environment it ran with,
+ * far more than an honest home holds; past it the oldest go.
+ */
+const KEEP = 4096;
+
 /** An entry larger than the largest answer a host may send is not read. */
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 
@@ -76,5 +82,5 @@ export function writeDescription(
   key: string,
   description: Record<string, unknown>,
 ): void {
-  writeKeyed(home, FOLDER, key, description);
+  writeKeyed(home, FOLDER, key, description, KEEP);
 }
