@@ -183,10 +183,14 @@ Deno.test("skills mcp --http closes idle sessions and ended ones with their tool
     SKILLS_MCP_TOKEN: TEST_TOKEN,
   }, ["--session-timeout", "1", "--verbose"]);
   const activate = { name: "activate_skill", arguments: { name: "hello-extended" } };
+  // A toolset's host starts at its first call (its tool list is kept by the toolset's digest,
+  // so an activation alone may start none): each session calls a toolset tool.
+  const greet = { name: GREET, arguments: { name: "Ada", language: "fr" } };
 
   // DELETE (the client ends the session): its toolset host stops at once.
   const ended = await connectHttp(server.url, TEST_TOKEN);
   await ended.client.callTool(activate);
+  await ended.client.callTool(greet);
   const endedHosts = descendants(server.child.pid);
   assert.ok(endedHosts.length > 0, "a toolset host runs");
   await ended[Symbol.asyncDispose]();
@@ -195,6 +199,7 @@ Deno.test("skills mcp --http closes idle sessions and ended ones with their tool
   // Idle for longer than --session-timeout: closed, and the session id is no longer known.
   await using idle = await connectHttp(server.url, TEST_TOKEN);
   await idle.client.callTool(activate);
+  await idle.client.callTool(greet);
   const idleHosts = descendants(server.child.pid);
   assert.ok(idleHosts.length > 0);
   await waitFor(() => /closed \(idle\)/.test(server.stderr()), {
