@@ -5,8 +5,9 @@
  * the help snapshots (tests/cli/help_snapshots/, which the real CLI's `--help` is tested
  * against); the blocks of other documents rendered from a table (`GENERATED_BLOCKS`); and
  * the binary's `--allow-run` lists in deno.json and docs/setup.md, from the script languages'
- * runners (core/scripts/script_language.ts). tests/docs/reference_test.ts fails while any is
- * stale. Markdown goes through `deno fmt` so the committed file is the formatted one.
+ * runners (core/scripts/script_language.ts); and the audit rules' version in
+ * core/audit/audit_rules.ts, the hash of the rules beside it. tests/docs/reference_test.ts
+ * (tests/core/audit/audit_test.ts for the rules' version) fails while any is stale. Markdown goes through `deno fmt` so the committed file is the formatted one.
  */
 
 import { renderTopLevelHelp } from "../src/cli/command_table/command_table.ts";
@@ -15,6 +16,7 @@ import { renderHelp } from "../src/cli/spec.ts";
 import { SPECS } from "../src/cli/specs/all.ts";
 import { renderAgentTable, renderPeerDifferences } from "../src/core/agents.ts";
 import { allowedPrograms } from "../src/core/scripts/script_language.ts";
+import { rulesDigest } from "../src/core/audit/audit_rules.ts";
 import { renderTree } from "./gen_tree.ts";
 
 const INTRO = `# Command reference
@@ -143,6 +145,17 @@ export function withProgramLists(file: string, text: string): string {
   return out;
 }
 
+/** The file that holds the audit rules' version, written from the rules it hashes. */
+export const RULES_VERSION_FILE = "src/core/audit/audit_rules.ts";
+
+/** `text` (of RULES_VERSION_FILE) with AUDIT_RULES_VERSION the hash of its rules. */
+export function withRulesVersion(text: string): string {
+  return text.replace(
+    /^export const AUDIT_RULES_VERSION = "[^"]*";$/m,
+    `export const AUDIT_RULES_VERSION = "${rulesDigest()}";`,
+  );
+}
+
 /** Writes the help snapshots afresh, removing those of commands that are gone. */
 async function writeHelpSnapshots(root: URL): Promise<void> {
   const dir = new URL(`${HELP_SNAPSHOTS}/`, root);
@@ -166,5 +179,7 @@ if (import.meta.main) {
     const path = new URL(file, root);
     await Deno.writeTextFile(path, withProgramLists(file, await Deno.readTextFile(path)));
   }
+  const rules = new URL(RULES_VERSION_FILE, root);
+  await Deno.writeTextFile(rules, withRulesVersion(await Deno.readTextFile(rules)));
   await writeHelpSnapshots(root);
 }

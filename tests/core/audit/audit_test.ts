@@ -16,6 +16,7 @@ import {
 import {
   AUDIT_RULES,
   AUDIT_RULES_VERSION,
+  rulesDigest,
   SEVERITIES,
 } from "../../../src/core/audit/audit_rules.ts";
 import { sampleSkillMd } from "../../fixtures/audit_corpus.ts";
@@ -49,6 +50,7 @@ Deno.test("every rule record is well formed: unique id, known severity and kinds
 
 Deno.test("the rules version is a hash of the rule records", () => {
   assert.match(AUDIT_RULES_VERSION, /^\d+-[0-9a-f]{8}$/);
+  assert.equal(AUDIT_RULES_VERSION, rulesDigest(), "stale: run deno task gen");
   assert.equal(skill({ "SKILL.md": sampleSkillMd("hi\n") }).rules_version, AUDIT_RULES_VERSION);
 });
 
