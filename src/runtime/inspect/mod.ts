@@ -2,7 +2,8 @@
  * runtime/inspect — the read-only commands' looks at skills and this machine, gathered for a
  * report, each command's one workflow: `skills check` (doctor.ts, its checks as records in
  * checks.ts), `skills info` (skill_info.ts) and `skills audit` (audit_target.ts); the doctor
- * and info start a skill's toolset host to see what it offers (toolset_probe.ts).
+ * starts a skill's toolset host to see that it starts and what it offers, info reads the tool
+ * list kept for it when there is one (toolset_probe.ts).
  *
  *   doctor.ts          `skills check`: `examine` opens the session, repairs when asked and
  *                      lets every check look; the checks are records (checks.ts: what each
@@ -14,7 +15,8 @@
  *   audit_target.ts    `skills audit`: a directory, an installed skill or a source (fetched
  *                      by a lifecycle preview change, removed with it), audited
  *
- * The doctor and info start a skill's toolset host to see what it offers (toolset_probe.ts).
+ * The doctor starts a skill's toolset host to see that it starts and what it offers; info
+ * reads the tool list kept for the same inputs when there is one (toolset_probe.ts).
  * Nothing here changes a skill; only `--repair` has runtime/store repair the home. The text
  * the commands print is theirs (cli/ui/doctor_ui.ts, cli/commands/info.ts, cli/commands/audit.ts).
  * This file documents the folder and is read by tests/architecture; nothing imports it.

@@ -1,6 +1,7 @@
 /**
  * A skill's toolsets, started to see what they offer: the toolset host runs the skill's
- * Python, so this is the one place the doctor and `skills info` start it. The host is
+ * Python, so this is the one place the doctor and `skills info` start it (info reads the
+ * tool list kept for the same inputs when there is one: runtime/exec/toolsets/). The host is
  * imported lazily, keeping its module off the start-up path of every command.
  */
 
