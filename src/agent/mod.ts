@@ -12,6 +12,8 @@ export const LAYER = {
   owns: "agent",
   mayImport: [
     "core",
+    // The o200k_base vocabulary deno task gen writes (agent/chat/o200k.ts).
+    "generated",
     "runtime/os",
     "runtime/store",
     "runtime/catalog",

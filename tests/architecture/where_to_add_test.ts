@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { REPO_ROOT } from "../helpers/cli.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 /** What is copied: the gate's inputs. */
 const COPIED = [
@@ -166,6 +167,9 @@ export function run(options: OptionsOf<typeof parse>, ctx: Context): Promise<num
 Deno.test({
   name:
     "where to add: a command, a script language and an agent, each in at most two hand-written files",
+  // Over a minute alone (a copy of the repository, gen and type checks in it): the whole of
+  // test:quick's budget; deno task test and the gate run it.
+  ignore: SKIP_SLOW,
   async fn() {
     const root = Deno.makeTempDirSync({ prefix: "where-to-add-" });
     try {

@@ -18,11 +18,11 @@ function declaredNames(text: string): string[] {
 Deno.test("each generated module has a committed declaration naming exactly its exports", async () => {
   const modules = [...Deno.readDirSync(GENERATED)]
     .map((e) => e.name)
-    .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))
+    .filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith(".d.ts"))
     .sort();
   assert.ok(modules.length >= 6, `deno task gen wrote ${modules.join(", ")}`);
   for (const module of modules) {
-    const declaration = join(GENERATED, module.replace(/\.ts$/, ".d.ts"));
+    const declaration = join(GENERATED, module.replace(/\.(ts|js)$/, ".d.ts"));
     const declared = declaredNames(await Deno.readTextFile(declaration));
     const real = Object.keys(await import(`file://${join(GENERATED, module)}`)).sort();
     assert.deepEqual(declared, real, module);

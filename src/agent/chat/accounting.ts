@@ -3,22 +3,29 @@
  * it would send (same model step as the chat loop), a capturing `fetch` records the body
  * and answers with an empty response — no network — and the body is tokenized.
  *
- * The tokenizer (o200k_base, ~50 MiB once loaded) is imported after the fixed request is
- * captured and before the activations; every request is still counted once all are
- * captured. Where it loads sets how far V8's young generation grows, and with it the peak:
- * V8 doubles the young generation once more bytes survived than it holds, and the
- * tokenizer's tables (~20 MiB) all survive. Loaded while the young generation is still
- * small, they double it once; loaded after the activations, whose survivors had already
- * doubled it, they doubled it again (`skills context` with 1,000 skills: median peak RSS
- * 181 MiB loaded here, 184 MiB loaded after the activations).
+ * `skills context`'s report is kept (runtime/store/keyed_cache.ts, `.cache/context/`) under
+ * the SHA-256 of everything it is computed from: the provider's configuration, the system
+ * prompt and tool definitions, every activation's result and mounted tools, and the hash of
+ * the code that captures and counts (src/generated/accounting_build.js: this folder and
+ * deno.lock, which pins the AI SDK and the tokenizer). The activations still run — the
+ * skills are checked and read as before — but an unchanged set is counted without loading
+ * the AI SDK (~0.35 s of CPU) or the tokenizer. Anything changed is another key.
+ *
+ * The tokenizer (o200k_base from the compact vocabulary of ./o200k.ts: ~4 MiB of typed
+ * arrays, indexed on the first count) is imported once the requests are captured. Where it
+ * loaded mattered while it was gpt-tokenizer's own tables (~20 MiB of objects that all
+ * survive, doubling V8's young generation once loaded early, twice loaded late: 181 against
+ * 184 MiB of peak RSS for 1,000 skills); typed arrays live outside that heap.
  */
 
 import type { ModelMessage } from "ai";
-import { assistantMessage, type CompletedToolCall, toolResultMessage } from "./chat_loop.ts";
-import { runModelStep } from "./model_step.ts";
-import { captureFetch, createLanguageModel, type ProviderConfig } from "./providers.ts";
+import type { CompletedToolCall } from "./chat_loop.ts";
+import type { ProviderConfig } from "./provider_config.ts";
 import type { RequestTokens } from "./tokens.ts";
 import type { ToolDefinition, ToolSurface } from "../surface/tool_surface.ts";
+// @ts-types="../../generated/accounting_build.d.ts"
+import { ACCOUNTING_BUILD } from "../../generated/accounting_build.js";
+import { cacheKey, readKeyed, writeKeyed } from "../../runtime/store/keyed_cache.ts";
 
 /**
  * How many activations one captured request carries (see measureContext). Each capture
@@ -36,6 +43,9 @@ export async function captureRequestBody(
   surface: Pick<ToolSurface, "systemPrompt" | "listTools">,
   messages: ModelMessage[],
 ): Promise<unknown> {
+  // Here, not at the top: a report kept for these inputs needs no provider client.
+  const { captureFetch, createLanguageModel } = await import("./providers.ts");
+  const { runModelStep } = await import("./model_step.ts");
   const capture = captureFetch(config.format);
   const model = createLanguageModel(config, capture.fetch);
   await runModelStep({
@@ -97,65 +107,132 @@ interface ContextReport {
   skills: SkillCost[];
 }
 
+/** Where `skills context` keeps its reports, under `$SKILLS_HOME/.cache/`. */
+const REPORT_FOLDER = "context";
+/** Reports kept: the last few sets of skills measured (each changed input writes another). */
+const KEEP_REPORTS = 16;
+/** A kept report larger than this is not read (1,000 skills: ~150 KB). */
+const MAX_REPORT_BYTES = 16 * 1024 * 1024;
+
 /**
  * Measures the fixed overhead with `active` skills, each skill's share of it, and what
  * each activation adds. `openSurface` builds a fresh surface for a set of active skills.
+ * With `home`, the report is kept under the digest of its inputs and read back for the same
+ * inputs (see the module's comment).
  *
- * Linear in the number of skills: the fixed request is captured once; a skill's share is
- * the tokens of its own entry (its `<skill>` element in the prompt and its name in the
- * tool schemas); each activation is measured once, on one shared surface that is rolled
- * back after every activation, as the messages and tools it adds to a request. The
- * tokenizer is loaded between the fixed capture and the activations, and every request is
- * counted once all are captured (see the module's comment).
+ * Linear in the number of skills: each activation is run once, on one shared surface that
+ * is rolled back after every activation; the fixed request is captured once; a skill's
+ * share is the tokens of its own entry (its `<skill>` element in the prompt and its name in
+ * the tool schemas); the activations are measured as the messages and tools they add to a
+ * request, one captured request per batch. Every request is counted once all are captured.
  */
 export async function measureContext(
   config: ProviderConfig,
   active: readonly string[],
   openSurface: (active: ReadonlySet<string>) => Promise<ToolSurface>,
+  options: { home?: string } = {},
 ): Promise<ContextReport> {
-  const probe: ModelMessage[] = [{ role: "user", content: PROBE_MESSAGE }];
   const surface = await openSurface(new Set(active));
   try {
-    const fixedBody = await captureRequestBody(config, surface, probe);
-    // Here, not later: see the module's comment.
-    const tokens = await import("./tokens.ts");
-    const withoutBody = active.length === 1
-      ? await fixedWithoutBody(config, openSurface, probe)
-      : undefined;
-    // In batches: each batch's activations are measured with one captured request, so the
-    // work stays linear and the garbage of a thousand-skill measurement stays small.
-    const activations: Activation[] = [];
-    const wires: ActivationWire[] = [];
-    for (let i = 0; i < active.length; i += ACTIVATION_BATCH) {
-      const batch = await activateEach(surface, active.slice(i, i + ACTIVATION_BATCH));
-      activations.push(...batch);
-      wires.push(await captureActivations(config, probe, batch));
-    }
-    const fixed = tokens.requestTokens(fixedBody);
-    const tools = surface.listTools().map((t) => t.name);
-    const shares = withoutBody !== undefined
-      ? [fixed.fixed - tokens.requestTokens(withoutBody).fixed]
-      : skillShares(surface, active, tokens.countTokens);
-    const costs = wires.flatMap((wire) => activationCosts(wire, tokens));
-    const skills = activations.map((a, index): SkillCost => ({
-      name: a.name,
-      fixed: shares[index]!,
-      activation: costs[index]!,
-      toolsAdded: a.added.map((t) => t.name),
-      ...(a.record.result.success ? {} : { activationError: a.record.result.message }),
-    }));
-    return {
-      model: config.label,
-      format: config.format,
-      encoding: tokens.ENCODING,
-      active: [...active],
-      fixed,
-      tools,
-      skills,
-    };
+    const activations = await activateEach(surface, active);
+    const without = active.length === 1 ? await surfaceWithNone(openSurface) : undefined;
+    const fixedInputs = { systemPrompt: surface.systemPrompt, tools: surface.listTools() };
+    const key = options.home === undefined
+      ? undefined
+      : reportKey(config, active, fixedInputs, activations, without);
+    const kept = key === undefined
+      ? undefined
+      : readKeyed(options.home!, REPORT_FOLDER, key, MAX_REPORT_BYTES);
+    if (isReport(kept, active)) return kept;
+    const report = await countReport(config, active, fixedInputs, activations, without);
+    if (key !== undefined) writeKeyed(options.home!, REPORT_FOLDER, key, report, KEEP_REPORTS);
+    return report;
   } finally {
     await surface.close();
   }
+}
+
+/** What a request is built from: the system prompt and the tool definitions. */
+interface FixedInputs {
+  systemPrompt: string;
+  tools: ToolDefinition[];
+}
+
+/** The key of a report: the SHA-256 of everything it is computed from. */
+function reportKey(
+  config: ProviderConfig,
+  active: readonly string[],
+  fixed: FixedInputs,
+  activations: readonly Activation[],
+  without: FixedInputs | undefined,
+): string {
+  return cacheKey([
+    "context-report/1",
+    ACCOUNTING_BUILD,
+    [config.provider, config.model, config.label, config.format, config.baseURL ?? null],
+    PROBE_MESSAGE,
+    active,
+    fixed,
+    activations.map((a) => [a.name, a.record.result, a.added]),
+    without ?? null,
+  ]);
+}
+
+/** Whether a kept value has the report's shape, for the same skills (it is read from disk). */
+function isReport(value: unknown, active: readonly string[]): value is ContextReport {
+  const report = value as Partial<ContextReport> | null | undefined;
+  return typeof report === "object" && report !== null && typeof report.model === "string" &&
+    typeof report.format === "string" && typeof report.encoding === "string" &&
+    Array.isArray(report.active) && report.active.join("\n") === active.join("\n") &&
+    typeof report.fixed === "object" && report.fixed !== null &&
+    Array.isArray(report.tools) && Array.isArray(report.skills) &&
+    report.skills.length === active.length;
+}
+
+/** The report computed: each request captured from the provider client, then counted. */
+async function countReport(
+  config: ProviderConfig,
+  active: readonly string[],
+  fixedInputs: FixedInputs,
+  activations: readonly Activation[],
+  without: FixedInputs | undefined,
+): Promise<ContextReport> {
+  const probe: ModelMessage[] = [{ role: "user", content: PROBE_MESSAGE }];
+  const stub = (inputs: FixedInputs) => ({
+    systemPrompt: inputs.systemPrompt,
+    listTools: () => inputs.tools,
+  });
+  const fixedBody = await captureRequestBody(config, stub(fixedInputs), probe);
+  const withoutBody = without === undefined
+    ? undefined
+    : await captureRequestBody(config, stub(without), probe);
+  // In batches: each batch's activations are measured with one captured request.
+  const wires: ActivationWire[] = [];
+  for (let i = 0; i < activations.length; i += ACTIVATION_BATCH) {
+    wires.push(await captureActivations(config, probe, activations.slice(i, i + ACTIVATION_BATCH)));
+  }
+  const tokens = await import("./tokens.ts");
+  const fixed = tokens.requestTokens(fixedBody);
+  const shares = withoutBody !== undefined
+    ? [fixed.fixed - tokens.requestTokens(withoutBody).fixed]
+    : skillShares(stub(fixedInputs), active, tokens.countTokens);
+  const costs = wires.flatMap((wire) => activationCosts(wire, tokens));
+  const skills = activations.map((a, index): SkillCost => ({
+    name: a.name,
+    fixed: shares[index]!,
+    activation: costs[index]!,
+    toolsAdded: a.added.map((t) => t.name),
+    ...(a.record.result.success ? {} : { activationError: a.record.result.message }),
+  }));
+  return {
+    model: config.label,
+    format: config.format,
+    encoding: tokens.ENCODING,
+    active: [...active],
+    fixed,
+    tools: fixedInputs.tools.map((t) => t.name),
+    skills,
+  };
 }
 
 interface Activation {
@@ -204,6 +281,7 @@ async function captureActivations(
   probe: ModelMessage[],
   activations: readonly Activation[],
 ): Promise<ActivationWire> {
+  const { assistantMessage, toolResultMessage } = await import("./chat_loop.ts");
   const messages: ModelMessage[] = [...probe];
   for (const { record } of activations) {
     const call = { id: record.id, name: record.name, input: record.arguments };
@@ -246,15 +324,13 @@ function wireToolName(tool: unknown): string | undefined {
   return typeof name === "string" ? name : undefined;
 }
 
-/** The request with no skill active (what a single skill's share is measured against). */
-async function fixedWithoutBody(
-  config: ProviderConfig,
+/** The prompt and tools with no skill active (what a single skill's share is measured against). */
+async function surfaceWithNone(
   openSurface: (active: ReadonlySet<string>) => Promise<ToolSurface>,
-  probe: ModelMessage[],
-): Promise<unknown> {
+): Promise<FixedInputs> {
   const none = await openSurface(new Set());
   try {
-    return await captureRequestBody(config, none, probe);
+    return { systemPrompt: none.systemPrompt, tools: none.listTools() };
   } finally {
     await none.close();
   }

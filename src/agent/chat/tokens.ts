@@ -1,6 +1,7 @@
 /**
- * Token accounting with o200k_base (`gpt-tokenizer`). Loaded only by `skills chat` and
- * `skills context` — never on the list/info/run paths.
+ * Token accounting with o200k_base (gpt-tokenizer's split and vocabulary, the latter in the
+ * compact form of ./o200k.ts). Loaded only by `skills chat`, `skills context` and the lint
+ * of a long body — never on the list/info/run paths.
  *
  * Counts are taken from a provider request body as it goes on the wire:
  * - system: the text of the system prompt (OpenAI `system`/`developer` messages, Anthropic
@@ -10,20 +11,16 @@
  * The fixed overhead is system + tools: what is sent before the first user message.
  */
 
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
+import { countPiece } from "./o200k.ts";
 
 export const ENCODING = "o200k_base";
 
-/** Special-token text (`<|endoftext|>`) is counted as ordinary text, never rejected. */
-const ORDINARY = { disallowedSpecial: new Set<string>() };
-
 /**
- * The pieces o200k_base cuts text into before merging each one on its own: gpt-tokenizer
- * takes this expression's matches one after another. Sticky, to take each where the last
- * one ended.
+ * The pieces o200k_base cuts text into before merging each one on its own, taken one after
+ * another as gpt-tokenizer takes them (its expression, global and Unicode-aware).
  */
-const PIECE = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "uy");
+const PIECES = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "gu");
 
 /** Counted pieces, kept across calls: a thousand skills' entries repeat the same pieces. */
 const pieceTokens = new Map<string, number>();
@@ -32,47 +29,22 @@ const pieceTokens = new Map<string, number>();
 const PIECE_MEMO_LIMIT = 20_000;
 
 /**
- * o200k_base tokens of `text`, exactly as gpt-tokenizer counts them. It counts each piece of
- * the split on its own, so the count is the sum of the pieces' counts: counting each
- * distinct piece once leaves ~30 bytes of garbage per token where the library's own loop
- * leaves ~240. That garbage was most of what `skills context` allocated once the tokenizer
- * was loaded (1,000 skills: ~60 MiB, enough to fill a young generation the tokenizer had
- * just doubled: up to 9 MiB more peak RSS). When the split does not run piece after piece,
- * or a piece alone would not split into itself, the library counts the whole text.
+ * o200k_base tokens of `text`, exactly as gpt-tokenizer counts them (special-token text such
+ * as `<|endoftext|>` counted as ordinary text, never rejected): the sum of its pieces'
+ * counts, each distinct piece counted once (./o200k.ts, from the compact vocabulary).
  */
 export function countTokens(text: string): number {
-  if (text === "") return 0;
-  return countByPieces(text) ?? countO200k(text, ORDINARY);
-}
-
-/** The sum of the pieces' counts, or undefined where that would not be the library's. */
-function countByPieces(text: string): number | undefined {
   let total = 0;
-  for (let at = 0; at < text.length;) {
-    const end = pieceEnd(text, at);
-    const count = end === undefined ? undefined : countPiece(text.slice(at, end));
-    if (end === undefined || count === undefined) return undefined;
+  for (const [piece] of text.matchAll(PIECES)) {
+    let count = pieceTokens.get(piece);
+    if (count === undefined) {
+      if (pieceTokens.size >= PIECE_MEMO_LIMIT) pieceTokens.clear();
+      count = countPiece(piece);
+      pieceTokens.set(piece, count);
+    }
     total += count;
-    at = end;
   }
   return total;
-}
-
-/** Where the piece that starts at `at` ends; undefined when none starts there. */
-function pieceEnd(text: string, at: number): number | undefined {
-  PIECE.lastIndex = at;
-  return PIECE.test(text) ? PIECE.lastIndex : undefined;
-}
-
-/** A piece's tokens (the library's count of it alone); undefined when alone it splits. */
-function countPiece(piece: string): number | undefined {
-  const known = pieceTokens.get(piece);
-  if (known !== undefined) return known;
-  if (pieceEnd(piece, 0) !== piece.length) return undefined;
-  if (pieceTokens.size >= PIECE_MEMO_LIMIT) pieceTokens.clear();
-  const count = countO200k(piece, ORDINARY);
-  pieceTokens.set(piece, count);
-  return count;
 }
 
 export interface RequestTokens {

@@ -2,18 +2,20 @@
  * `skills context`: the tokens (o200k_base) of exactly what `skills chat` sends before the
  * first user message — system prompt plus tool definitions — measured on the request the
  * provider client really builds (captured, never sent), in total and per active skill,
- * plus what each skill's activation would add.
+ * plus what each skill's activation would add. The report is kept under the digest of its
+ * inputs (agent/chat/accounting.ts): the same skills, prompt and tools are not counted twice.
  */
 
 import { UsageError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
 import { measureContext } from "../../agent/chat/accounting.ts";
+// The configuration only: the AI SDK loads when a request must be captured (agent/chat/accounting.ts).
 import {
   type ProviderConfig,
   resolveProviderConfig,
   routeSdkWarnings,
-} from "../../agent/chat/providers.ts";
+} from "../../agent/chat/provider_config.ts";
 import { surfaceFactory } from "../../agent/library/surface_factory.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { contextSpec, DEFAULT_MEASURE_MODEL } from "../specs/context.ts";
@@ -72,7 +74,7 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
   const active = session.catalog.skills
     .map((s) => s.canonical)
     .filter((name) => session.active.has(name));
-  const report = await measureContext(config, active, openSurface);
+  const report = await measureContext(config, active, openSurface, { home: session.home });
   const listing = options.agent === undefined ? undefined : listingReport(
     options.agent,
     session.catalog.skills.filter((s) => session.active.has(s.canonical))

@@ -11,7 +11,9 @@
  * (workspace_walk.ts); a sandboxed run's copy-on-write workspace from the run's side
  * (transaction.ts; runtime/workspace applies the diff); the run's receipt (receipt.ts); a
  * piped stdin handed on to the script, bounded (stdin_feed.ts);
- * typed toolsets in an out-of-process Python host (toolset_host.ts, toolset_host.py); and
+ * typed toolsets in an out-of-process Python host (toolset_host.ts, toolset_host.py), whose
+ * tool lists are kept by what decides them, so an unchanged toolset's tools are listed
+ * without starting it (toolsets/); and
  * the parent watch that stops scripts outliving a killed CLI (parent_watch.ts, .py).
  * The .py files are embedded into src/generated/ by scripts/gen_bundled.ts.
  *
@@ -32,5 +34,10 @@ export const LAYER = {
     "runtime/workspace",
   ],
   // Its folders, bottom first: each imports only those before it (tests/architecture).
-  folders: ["runtime/exec/languages", "runtime/exec/spawn", "runtime/exec"],
+  folders: [
+    "runtime/exec/languages",
+    "runtime/exec/spawn",
+    "runtime/exec/toolsets",
+    "runtime/exec",
+  ],
 } as const;

@@ -4,6 +4,12 @@
  * the sandbox (trust and integrity check, env allowlist, own process group) and spoken to
  * over JSON lines. One host process per skill; calls are serialised, each with a timeout
  * that kills the whole tree. A host that dies or is killed is restarted on the next call.
+ *
+ * Starting a host checks the skill (trust, integrity, the launch policy) and learns its
+ * tools; the process itself starts only when the tool list is not known for exactly these
+ * inputs (toolsets/description_cache.ts: the digest of the verified files, the host, the
+ * interpreter, the environment, the sandbox), else at the first call — where the skill is
+ * checked again and the host asked again.
  */
 
 import { isAbsolute, join } from "../os/paths.ts";
@@ -32,7 +38,9 @@ import type { LaunchedProcess } from "./spawn/process_group.ts";
 import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import { skillGenerationOf, skillKeyOf } from "./spawn/skill_identity.ts";
 import { spawnLaunch } from "./spawn/spawn_plan.ts";
-import { verifiedSkill } from "../trust/snapshot.ts";
+import { verifiedSkillAndDigest } from "../trust/snapshot.ts";
+import type { SandboxRequest } from "../sandbox/launch.ts";
+import { descriptionKey, readDescription, writeDescription } from "./toolsets/description_cache.ts";
 import { findOnPath } from "../os/probe.ts";
 import { parentWatchEnv } from "./parent_watch.ts";
 
@@ -61,6 +69,8 @@ interface ToolsetHostOptions {
   allowUntrusted?: boolean;
   /** Notices (a missing sandbox, a refused connection); default: stderr. */
   warn?: (message: string) => void;
+  /** Start the host even when its description is kept: the doctor's check that it starts. */
+  startProcess?: boolean;
 }
 
 const DEFAULT_TOOLSET_TIMEOUT_MS = 60_000;
@@ -79,13 +89,12 @@ export function toolsetHostPath(home: string): string {
   return join(home, CORE_CACHE_DIR, `toolset_host-${TOOLSET_HOST_HASH}.py`);
 }
 
-async function materializeHost(home: string): Promise<string> {
+async function materializeHost(home: string): Promise<void> {
   const path = toolsetHostPath(home);
   if (!(await exists(path))) {
     await Deno.mkdir(join(home, CORE_CACHE_DIR), { recursive: true });
     await writeFileAtomic(path, TOOLSET_HOST_SOURCE);
   }
-  return path;
 }
 
 /** The argv for the host: plain Python (the host is standard library only), never a shell. */
@@ -107,6 +116,16 @@ export function hostLaunchPlan(
     args: ["-B", "-s", hostPath, skill.dir, ...skill.manifest.toolsets],
     launcher: "python3",
   };
+}
+
+/** A host ready to launch: the checked skill, its argv, environment and sandbox. */
+interface Launch {
+  skill: LoadedSkill;
+  plan: LaunchPlan;
+  hostEnv: Record<string, string>;
+  sandbox: SandboxRequest | undefined;
+  /** The key of its description; undefined when the interpreter is no file to identify. */
+  key: string | undefined;
 }
 
 interface Pending {
@@ -273,13 +292,19 @@ export class ToolsetHost {
   }
 
   /**
-   * Starts the host for `skill` and describes its toolsets. Throws SkillError
+   * Checks `skill` and learns its toolsets' tools: from the description kept for exactly
+   * these inputs, else by starting the host and asking it. Throws SkillError
    * (`untrusted`, `integrity_mismatch`, `dependency_unavailable`, `execution_failed`, ...).
    */
   static async start(skill: LoadedSkill, options: ToolsetHostOptions): Promise<ToolsetHost> {
     const host = new ToolsetHost(skill, options);
     try {
-      await host.#spawn();
+      const launch = await host.#prepare();
+      const kept = launch.key === undefined || options.startProcess === true
+        ? undefined
+        : readDescription(options.home, launch.key);
+      if (kept !== undefined) host.#learn(kept);
+      else await host.#spawn(launch);
     } catch (error) {
       await host.close();
       throw error;
@@ -302,13 +327,14 @@ export class ToolsetHost {
     await process?.shutdown();
   }
 
-  async #spawn(): Promise<void> {
+  /** The checked skill and everything its host is launched with, and the key of that. */
+  async #prepare(): Promise<Launch> {
     const { home, env, log } = this.#options;
     // The verified private copy, described by its own manifest (trust/snapshot.ts).
-    const skill = await verifiedSkill(this.skill, home, {
+    const { skill, digest } = await verifiedSkillAndDigest(this.skill, home, {
       allowUntrusted: this.#options.allowUntrusted === true,
     });
-    const hostPath = await materializeHost(home);
+    const hostPath = toolsetHostPath(home);
     const plan = hostLaunchPlan(hostPath, skill, env);
     const hostEnv = scriptEnvironment(skill, env);
     const sandbox = await sandboxRequestFor(skill, {
@@ -323,6 +349,20 @@ export class ToolsetHost {
       warn: this.#options.warn,
       log,
     });
+    const key = descriptionKey({
+      host: TOOLSET_HOST_HASH,
+      digest,
+      toolsets: skill.manifest.toolsets,
+      interpreter: plan.command,
+      env: hostEnv,
+      sandbox: sandbox === undefined ? null : { network: sandbox.network, limits: sandbox.limits },
+    });
+    return { skill, plan, hostEnv, sandbox, key };
+  }
+
+  async #spawn({ skill, plan, hostEnv, sandbox, key }: Launch): Promise<void> {
+    const { home, log } = this.#options;
+    await materializeHost(home);
     // Inside the sandbox --die-with-parent does the parent watch's job (runner.ts).
     if (sandbox === undefined) {
       Object.assign(hostEnv, parentWatchEnv(home, hostEnv, log));
@@ -347,11 +387,27 @@ export class ToolsetHost {
         { exitCode: EXIT_FAILURE },
       );
     }
-    const { methods, errors } = parseDescription(described.document);
+    this.#learn(described.document);
+    // Kept as it was taken: what a later activation reads is what this one mounted.
+    if (key !== undefined) {
+      writeDescription(home, key, {
+        tools: this.methods.map((m) => ({
+          name: m.name,
+          description: m.description,
+          input_schema: m.inputSchema,
+        })),
+        errors: this.errors,
+      });
+    }
+  }
+
+  /** Takes the tools (and the toolsets that failed to load) from a description. */
+  #learn(document: Record<string, unknown>): void {
+    const { methods, errors } = parseDescription(document);
     this.methods = methods;
     this.errors = errors;
     for (const error of errors) {
-      log?.(
+      this.#options.log?.(
         `Toolset ${error.toolset} of skill '${this.skill.canonical}' skipped: ${error.message}`,
       );
     }
@@ -374,7 +430,7 @@ export class ToolsetHost {
       if (signal?.aborted) return fail("cancelled", `Call to ${label} was cancelled`);
       if (this.#process === undefined || !this.#process.alive) {
         await this.#process?.kill();
-        await this.#spawn();
+        await this.#spawn(await this.#prepare());
       }
       const outcome = await this.#withTimeout(
         this.#process!,

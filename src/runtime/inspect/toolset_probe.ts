@@ -67,7 +67,13 @@ export async function toolsetProblems(
   const { ToolsetHost } = await import("../exec/toolset_host.ts");
   for (const skill of withToolsets) {
     try {
-      const host = await ToolsetHost.start(skill, { home, env, timeoutMs: START_TIMEOUT_MS });
+      // Started even when its tool list is kept: the check is that it starts.
+      const host = await ToolsetHost.start(skill, {
+        home,
+        env,
+        timeoutMs: START_TIMEOUT_MS,
+        startProcess: true,
+      });
       await host.close();
       const failed = host.errors.map((e) => `${e.toolset}: ${e.message}`);
       if (failed.length > 0) {

@@ -5,8 +5,9 @@
  * `skills-lock.json` (lockfile.ts), this user's approvals of project skills and the agent links
  * `skills link` made (project_records.ts), the journal a change writes in its staging,
  * reading the two older formats too (journal.ts); staging directories of either scope (staging.ts),
- * crash recovery of either scope (recovery.ts), and the consistency check and repair of
- * `skills check` (consistency.ts).
+ * crash recovery of either scope (recovery.ts), the consistency check and repair of
+ * `skills check` (consistency.ts), and derived data kept under the SHA-256 of what it was
+ * derived from (keyed_cache.ts).
  *
  * Commands never drive staging or journals themselves: runtime/lifecycle does.
  * This file documents the folder and is read by tests/architecture; nothing imports it.

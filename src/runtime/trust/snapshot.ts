@@ -50,6 +50,18 @@ export async function verifiedSkill(
   home: string,
   options: VerifyOptions = {},
 ): Promise<LoadedSkill> {
+  return (await verifiedSkillAndDigest(skill, home, options)).skill;
+}
+
+/**
+ * {@link verifiedSkill} and the digest its copy was verified at: what binds every byte it
+ * runs from (a cache of what those bytes produce is keyed by it, never by a path).
+ */
+export async function verifiedSkillAndDigest(
+  skill: LoadedSkill,
+  home: string,
+  options: VerifyOptions = {},
+): Promise<{ skill: LoadedSkill; digest: string }> {
   try {
     if (skill.origin === "core") return await verifiedBundled(skill, home);
     const checked = (await assertRunnable(skill, home, { ...options, keepBytes: true }))!;
@@ -60,7 +72,7 @@ export async function verifiedSkill(
       checked.digest,
       checked.read,
     );
-    return await reload(copy, skill);
+    return { skill: await reload(copy, skill), digest: copy.digest };
   } catch (error) {
     if (await changedMeanwhile(skill, home, error)) {
       throw new SkillError(
@@ -180,7 +192,10 @@ async function reload(copy: VerifiedCopy, skill: LoadedSkill): Promise<LoadedSki
   }
 }
 
-async function verifiedBundled(skill: LoadedSkill, home: string): Promise<LoadedSkill> {
+async function verifiedBundled(
+  skill: LoadedSkill,
+  home: string,
+): Promise<{ skill: LoadedSkill; digest: string }> {
   const name = skill.dir.split(/[\\/]/).pop() ?? "";
   const expected = Object.hasOwn(BUNDLED_DIGESTS, name) ? BUNDLED_DIGESTS[name] : undefined;
   if (expected === undefined || name !== skill.canonical) {
@@ -200,5 +215,5 @@ async function verifiedBundled(skill: LoadedSkill, home: string): Promise<Loaded
     }
   }
   const contentsPath = join(home, RUN_DIR, `bundled-${name}.record.json`);
-  return await reload({ dir, digest: expected, contentsPath }, skill);
+  return { skill: await reload({ dir, digest: expected, contentsPath }, skill), digest: expected };
 }

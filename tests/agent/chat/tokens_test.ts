@@ -12,7 +12,9 @@ import {
   requestTokens,
 } from "../../../src/agent/chat/tokens.ts";
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { join } from "node:path";
 import { withLlmServer } from "../../fixtures/llm_server.ts";
+import { tempDir } from "../../helpers/cli.ts";
 import { scriptedChatLoop } from "../../helpers/chat_loop.ts";
 import { fakeSurface } from "./fake_surface.ts";
 
@@ -156,4 +158,39 @@ Deno.test("measureContext() is linear: one surface for any number of skills, sha
     Math.abs(report.skills[0]!.fixed - difference) <= 2,
     `${report.skills[0]!.fixed} vs ${difference}`,
   );
+});
+
+Deno.test("measureContext() keeps its report under the digest of its inputs and counts changed inputs again", async () => {
+  await using home = await tempDir();
+  const config = resolveProviderConfig({ SKILLS_MODEL: "openai:m" }, { requireKey: false });
+  const open = (active: ReadonlySet<string>) =>
+    Promise.resolve(fakeSurface({ skills: [...active] }));
+  const counted = await measureContext(config, ["demo", "other"], open);
+  const first = await measureContext(config, ["demo", "other"], open, { home: home.path });
+  assert.deepEqual(first, counted, "what is kept is what is counted");
+  const folder = join(home.path, ".cache", "context");
+  const [entry] = [...Deno.readDirSync(folder)].map((e) => join(folder, e.name));
+  assert.ok(entry !== undefined);
+
+  // The same inputs read the kept report back: no request is built or counted again.
+  const kept = JSON.parse(Deno.readTextFileSync(entry));
+  kept.value.fixed.system = 99_999;
+  Deno.writeTextFileSync(entry, JSON.stringify(kept));
+  const again = await measureContext(config, ["demo", "other"], open, { home: home.path });
+  assert.equal(again.fixed.system, 99_999);
+
+  // Another skill set, another model: another key, counted.
+  const fewer = await measureContext(config, ["demo", "other2"], open, { home: home.path });
+  assert.deepEqual(fewer, await measureContext(config, ["demo", "other2"], open));
+  const other = resolveProviderConfig({ SKILLS_MODEL: "anthropic:m" }, { requireKey: false });
+  const anthropic = await measureContext(other, ["demo", "other"], open, { home: home.path });
+  assert.equal(anthropic.format, "anthropic-messages");
+  assert.notEqual(anthropic.fixed.system, 99_999);
+  assert.equal(Deno.readDirSync(folder).toArray().length, 3);
+
+  // A kept entry that is not a report for these skills is ignored and counted again.
+  kept.value.skills = [];
+  Deno.writeTextFileSync(entry, JSON.stringify(kept));
+  const recounted = await measureContext(config, ["demo", "other"], open, { home: home.path });
+  assert.deepEqual(recounted, counted);
 });

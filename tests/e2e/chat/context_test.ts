@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { fixedOverheadTokens } from "../../../src/agent/chat/tokens.ts";
 import { withLlmServer } from "../../fixtures/llm_server.ts";
+import { join } from "node:path";
 import { runCli, tempDir } from "../../helpers/cli.ts";
+import { installSkill, skillMd } from "../../helpers/installed_skills.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -126,4 +128,33 @@ Deno.test("skills context rejects an invalid SKILLS_MODEL with exit 2", async ()
   });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /error: Unknown provider "nope"/);
+});
+
+Deno.test("skills context --json prints the same bytes from its kept report, and counts a changed skill again", async () => {
+  await using dir = await tempDir();
+  const notes = (body: string) => ({ "SKILL.md": skillMd("notes", [], body) });
+  await installSkill(dir.path, "notes", notes("# Notes\n\nShort."));
+  const env = { SKILLS_HOME: dir.path, AGENT_SKILLS: "all", SKILLS_MODEL: "openai:gpt-test" };
+  const run = async () => {
+    const result = await runCli(["context", "--json"], { env });
+    assert.equal(result.code, 0, result.stderr);
+    return result.stdout;
+  };
+  const kept = () => [...Deno.readDirSync(join(dir.path, ".cache", "context"))].length;
+  const first = await run();
+  assert.equal(kept(), 1);
+  assert.equal(await run(), first, "the kept report, byte for byte");
+  assert.equal(kept(), 1, "the same inputs: the same entry");
+
+  // Updated and trusted again: its activation is counted again, under another key.
+  await installSkill(dir.path, "notes", notes(`# Notes\n\n${"Much longer now. ".repeat(40)}`));
+  const cost = (doc: Json) => doc.skills.find((s: Json) => s.name === "notes").activation;
+  const longer = JSON.parse(await run());
+  assert.ok(cost(longer) > cost(JSON.parse(first)) + 100, JSON.stringify(longer.skills));
+  assert.equal(kept(), 2);
+
+  // Edited without trust: the activation is refused, and that is what is reported.
+  await Deno.writeTextFile(join(dir.path, "notes", "SKILL.md"), skillMd("notes", [], "# Edited"));
+  const edited = JSON.parse(await run()).skills.find((s: Json) => s.name === "notes");
+  assert.match(edited.activation_error, /modified|changed|integrity|trust/i);
 });
