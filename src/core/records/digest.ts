@@ -6,7 +6,7 @@
  * (sha256.ts): WebCrypto's wait for a worker thread cost more than their hashing.
  */
 
-import { sha256HexSync, sha256Sync } from "./sha256.ts";
+import { sha256HexSync } from "./sha256.ts";
 
 export interface FileHash {
   /** Relative path with `/` separators. */
@@ -26,12 +26,6 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   if (bytes.length <= SYNC_HASH_BYTES) return sha256HexSync(bytes);
   return toHex(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-}
-
-/** The 32 bytes of the SHA-256 of `bytes`: in this thread up to SYNC_HASH_BYTES, as sha256Hex. */
-export async function sha256Bytes(bytes: Uint8Array): Promise<Uint8Array> {
-  if (bytes.length <= SYNC_HASH_BYTES) return sha256Sync(bytes);
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
 }
 
 export async function combineDigest(files: readonly FileHash[]): Promise<string> {

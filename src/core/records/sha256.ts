@@ -132,8 +132,8 @@ function compress(state: Int32Array, block: Uint8Array, at: number): void {
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
-/** The SHA-256 state after every block of `bytes` and its padding. */
-function digestState(bytes: Uint8Array): Int32Array {
+/** The hex SHA-256 of `bytes`. */
+export function sha256HexSync(bytes: Uint8Array): string {
   const state = Int32Array.from(INITIAL);
   const whole = bytes.length - (bytes.length % 64);
   for (let at = 0; at < whole; at += 64) compress(state, bytes, at);
@@ -147,12 +147,6 @@ function digestState(bytes: Uint8Array): Int32Array {
   view.setUint32(tail.length - 8, Math.floor(bits / 0x100000000));
   view.setUint32(tail.length - 4, bits >>> 0);
   for (let at = 0; at < tail.length; at += 64) compress(state, tail, at);
-  return state;
-}
-
-/** The hex SHA-256 of `bytes`. */
-export function sha256HexSync(bytes: Uint8Array): string {
-  const state = digestState(bytes);
   let hex = "";
   for (let i = 0; i < 8; i++) {
     const word = state[i]!;
@@ -160,13 +154,4 @@ export function sha256HexSync(bytes: Uint8Array): string {
       HEX[word & 0xff]!;
   }
   return hex;
-}
-
-/** The SHA-256 of `bytes`, its 32 bytes. */
-export function sha256Sync(bytes: Uint8Array): Uint8Array {
-  const state = digestState(bytes);
-  const out = new Uint8Array(32);
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) view.setInt32(i * 4, state[i]!);
-  return out;
 }

@@ -22,7 +22,7 @@
 import { AUDIT_RULES_VERSION } from "../../core/audit/audit_rules.ts";
 import type { AuditFile } from "../../core/audit/engine.ts";
 import { type FileFindings, validFileFindings } from "../../core/audit/file_findings.ts";
-import { sha256Bytes, sha256Hex } from "../../core/records/digest.ts";
+import { sha256Hex } from "../../core/records/digest.ts";
 import { writeFileAtomicSync } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 
@@ -43,15 +43,15 @@ export function auditCacheDir(home: string): string {
 
 /**
  * The key of one file: the SHA-256 of the rules version, its path, its size and the SHA-256
- * of its bytes (hashed where they lie: no copy of a large file). A small file's bytes are
- * hashed in this thread, as the install's digest hashes them next (which then finds the
- * hasher compiled): a WebCrypto call per file runs its JavaScript layer cold.
+ * of its bytes (hashed where they lie: no copy of a large file).
  */
 export async function fileKey(file: AuditFile): Promise<string> {
   const head = encoder.encode(
     `${AUDIT_RULES_VERSION}\0${file.path}\0${file.size ?? file.bytes.length}\0`,
   );
-  const content = await sha256Bytes(file.bytes);
+  const content = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", file.bytes as Uint8Array<ArrayBuffer>),
+  );
   const all = new Uint8Array(head.length + content.length);
   all.set(head);
   all.set(content, head.length);
