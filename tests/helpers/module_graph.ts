@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "./cli.ts";
 
-/** The repository files (relative, `/`-separated) in the static module graph of `entry`. */
-export async function localGraph(entry: string): Promise<string[]> {
+/** Every module specifier (files, npm packages, `node:` modules) in the static graph of `entry`. */
+export async function moduleGraph(entry: string): Promise<string[]> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", join(REPO_ROOT, entry)],
     cwd: REPO_ROOT,
@@ -20,6 +20,11 @@ export async function localGraph(entry: string): Promise<string[]> {
   const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
     modules: { specifier: string }[];
   };
-  return graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file://"))
+  return graph.modules.map((m) => m.specifier);
+}
+
+/** The repository files (relative, `/`-separated) in the static module graph of `entry`. */
+export async function localGraph(entry: string): Promise<string[]> {
+  return (await moduleGraph(entry)).filter((s) => s.startsWith("file://"))
     .map((s) => s.slice(`file://${REPO_ROOT}/`.length));
 }

@@ -11,6 +11,7 @@ import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens } from "../../../src/agent/chat/tokens.ts";
 import { countPiece } from "../../../src/agent/chat/o200k.ts";
 import { REPO_ROOT } from "../../helpers/cli.ts";
+import { moduleGraph } from "../../helpers/module_graph.ts";
 
 const ORDINARY = { disallowedSpecial: new Set<string>() };
 
@@ -102,17 +103,7 @@ Deno.test("countTokens() counts seeded random text of every script as gpt-tokeni
 });
 
 Deno.test("the token counter's module graph holds none of gpt-tokenizer's vocabularies", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", join(REPO_ROOT, "src/agent/chat/tokens.ts")],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    modules: { specifier: string }[];
-  };
-  const specifiers = graph.modules.map((m) => m.specifier);
+  const specifiers = await moduleGraph("src/agent/chat/tokens.ts");
   assert.ok(specifiers.some((s) => s.includes("gpt-tokenizer")), "the split comes from it");
   assert.deepEqual(specifiers.filter((s) => /bpeRanks|\/encoding\//.test(s)), []);
 });
