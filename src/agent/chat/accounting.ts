@@ -242,19 +242,8 @@ interface Activation {
   added: ToolDefinition[];
 }
 
-/**
- * Activates each skill on `surface` in turn, rolling the surface back after each one. The
- * skills with toolsets go last, their hosts asked in the background meanwhile: a first
- * `context` in a fresh home then does not wait on each host in a row. Each activation
- * starts from the same rolled-back surface, so the order changes no result; they are
- * returned in the order of `active`.
- */
+/** Activates each skill on `surface` in turn, rolling the surface back after each one. */
 async function activateEach(surface: ToolSurface, active: readonly string[]) {
-  const preparing = surface.prepareToolsets?.(active) ?? new Set<string>();
-  const order = [
-    ...active.filter((name) => !preparing.has(name)),
-    ...active.filter((name) => preparing.has(name)),
-  ];
   const start = surface.checkpoint();
   const before = new Set(surface.listTools().map((t) => t.name));
   // The tool list is copied only when an activation changed it (a skill with toolsets):
@@ -262,7 +251,7 @@ async function activateEach(surface: ToolSurface, active: readonly string[]) {
   let changed = false;
   const unsubscribe = surface.onToolsChanged(() => changed = true);
   const activations: Activation[] = [];
-  for (const name of order) {
+  for (const name of active) {
     changed = false;
     const args = { name };
     const result = await surface.callTool("activate_skill", args);
@@ -272,8 +261,7 @@ async function activateEach(surface: ToolSurface, active: readonly string[]) {
     activations.push({ name, record: { ...record, duration_ms: 0 }, added });
   }
   unsubscribe();
-  const byName = new Map(activations.map((a) => [a.name, a]));
-  return active.map((name) => byName.get(name)!);
+  return activations;
 }
 
 /** A batch of activations and the request that carries them, captured, not yet counted. */
