@@ -34,6 +34,7 @@ import {
   type Validator,
 } from "../manifest/validation.ts";
 import { parseRevision } from "../sources/npm_source.ts";
+import { sha256Hex } from "./digest.ts";
 
 /** The peer reads `version`; this is the only version it knows. */
 export const PEER_VERSION = 1;
@@ -348,6 +349,5 @@ export async function foreignComputedHash(
     all.set(part, offset);
     offset += part.length;
   }
-  const hash = await crypto.subtle.digest("SHA-256", all);
-  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("");
+  return await sha256Hex(all);
 }
