@@ -7,7 +7,8 @@
  * the binary's `--allow-run` lists in deno.json and docs/setup.md, from the script languages'
  * runners (core/scripts/script_language.ts); and the audit rules' version in
  * core/audit/audit_rules.ts, the hash of the rules beside it. tests/docs/reference_test.ts
- * (tests/core/audit/audit_test.ts for the rules' version) fails while any is stale. Markdown goes through `deno fmt` so the committed file is the formatted one.
+ * (tests/core/audit/audit_test.ts for the rules' version) fails while any is stale.
+ * Markdown goes through `deno fmt` so the committed file is the formatted one.
  */
 
 import { renderTopLevelHelp } from "../src/cli/command_table/command_table.ts";
