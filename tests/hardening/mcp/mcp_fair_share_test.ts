@@ -32,10 +32,12 @@ statuses = [initialize()[0] for _ in range(130)]
 print("flooded ok=%d other=%s" % (statuses.count(200), sorted(set(statuses) - {200})), flush=True)
 sys.stdin.readline()
 
-# Phase 2: every session it may hold, each kept busy by a body that never ends.
+# Phase 2: every session it may hold, each kept busy by a body that never ends. The sessions
+# are opened first, then the bodies begun all at once: begun one by one between the
+# initializes, the first could reach the body timeout on a busy machine before the last began.
+sids = [initialize()[1] for _ in range(64)]
 held = []
-for _ in range(64):
-    status, sid = initialize()
+for sid in sids:
     s = socket.create_connection(("127.0.0.1", port))
     s.sendall(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
                "Accept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\n"
