@@ -47,7 +47,6 @@ export const RUNTIME_E2E_COVERED: Readonly<Record<string, string>> = {
   "src/runtime/store/home.ts": "tests/e2e/lifecycle/home_hygiene_test.ts",
   "src/runtime/store/lock.ts": "tests/hardening/consistency/concurrency_test.ts",
   "src/runtime/store/project_records.ts": "tests/e2e/project/project_lock_test.ts",
-  "src/runtime/trust/verified_copy.ts": "tests/hardening/consistency/verified_copy_race_test.ts",
   "src/runtime/web/fetch_web.ts": "tests/e2e/sources/web_sources_test.ts",
   "src/runtime/web/http.ts": "tests/e2e/sources/web_sources_test.ts",
   "src/runtime/web/tar.ts": "tests/e2e/sources/web_sources_test.ts",

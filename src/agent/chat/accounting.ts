@@ -242,8 +242,19 @@ interface Activation {
   added: ToolDefinition[];
 }
 
-/** Activates each skill on `surface` in turn, rolling the surface back after each one. */
+/**
+ * Activates each skill on `surface` in turn, rolling the surface back after each one. The
+ * skills with toolsets go last, their hosts asked in the background meanwhile: a first
+ * `context` in a fresh home then does not wait on each host in a row. Each activation
+ * starts from the same rolled-back surface, so the order changes no result; they are
+ * returned in the order of `active`.
+ */
 async function activateEach(surface: ToolSurface, active: readonly string[]) {
+  const preparing = surface.prepareToolsets?.(active) ?? new Set<string>();
+  const order = [
+    ...active.filter((name) => !preparing.has(name)),
+    ...active.filter((name) => preparing.has(name)),
+  ];
   const start = surface.checkpoint();
   const before = new Set(surface.listTools().map((t) => t.name));
   // The tool list is copied only when an activation changed it (a skill with toolsets):
@@ -251,7 +262,10 @@ async function activateEach(surface: ToolSurface, active: readonly string[]) {
   let changed = false;
   const unsubscribe = surface.onToolsChanged(() => changed = true);
   const activations: Activation[] = [];
-  for (const name of active) {
+  for (const name of order) {
+    // The activations before the hosts' own are synchronous work: give the event loop a turn
+    // each, so the hosts' pipes are served while the other skills are activated.
+    if (preparing.size > 0) await eventLoopTurn();
     changed = false;
     const args = { name };
     const result = await surface.callTool("activate_skill", args);
@@ -261,7 +275,19 @@ async function activateEach(surface: ToolSurface, active: readonly string[]) {
     activations.push({ name, record: { ...record, duration_ms: 0 }, added });
   }
   unsubscribe();
-  return activations;
+  const byName = new Map(activations.map((a) => [a.name, a]));
+  return active.map((name) => byName.get(name)!);
+}
+
+/**
+ * One turn of the event loop in which I/O under way (a toolset host's process and pipes) is
+ * served: an asynchronous file-system call (~0.01 ms) leaves the runtime idle until it is
+ * answered, and an idle runtime polls its I/O. (A message to a port of our own does not:
+ * the runtime stays busy and polls I/O only every few dozen tasks; a `setTimeout(0)` does,
+ * but costs ~2 ms.) tests/agent/chat/tokens_test.ts holds it to serving a process.
+ */
+async function eventLoopTurn(): Promise<void> {
+  await Deno.realPath("/").catch(() => {});
 }
 
 /** A batch of activations and the request that carries them, captured, not yet counted. */

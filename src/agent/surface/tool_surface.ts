@@ -116,6 +116,12 @@ export interface ToolSurface {
    * state: the chat loop and the REPL read it here.
    */
   activated(): ReadonlySet<string>;
+  /**
+   * Learns the toolsets' tools of these active skills in the background, ahead of their
+   * activations (the same checks and host); returns the names being learned. Optional: a
+   * surface without it activates as usual.
+   */
+  prepareToolsets?(names: readonly string[]): ReadonlySet<string>;
   /** A snapshot of the activations, to restore when a turn is rolled back. */
   checkpoint(): ActivationCheckpoint;
   /**

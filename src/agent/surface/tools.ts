@@ -23,7 +23,7 @@ import {
   scriptRun,
   servedSkill,
 } from "../../runtime/exec/script_service.ts";
-import { ToolsetHost } from "../../runtime/exec/toolset_host.ts";
+import { ToolsetHost, type ToolsetHostOptions } from "../../runtime/exec/toolset_host.ts";
 import {
   type AllowedToolsPolicy,
   decidePolicy,
@@ -93,6 +93,8 @@ class SkillToolSurface implements ToolSurface {
   readonly #activating = new Map<string, Promise<Envelope>>();
   readonly #mounted = new Map<string, MountedTool>();
   readonly #hosts: ToolsetHost[] = [];
+  /** Toolsets being learned ahead of their activations (prepareToolsets), closed with the surface. */
+  readonly #preparing: Promise<void>[] = [];
   /** The allowed-tools policy in force when each checkpoint was taken. */
   readonly #policyAt = new WeakMap<ActivationCheckpoint, AllowedToolsPolicy | null>();
   readonly #listeners = new Set<() => void>();
@@ -404,10 +406,32 @@ class SkillToolSurface implements ToolSurface {
     if (this.#toolNames() !== before) this.#notify();
   }
 
+  /**
+   * Learns the toolsets' tools of these skills in the background — the same checks and the
+   * same host an activation runs — so that a caller activating many skills in turn (`skills
+   * context`) does not wait on each toolset host in a row: each activation takes the answer
+   * (runtime/exec/toolset_host.ts shares a describe under way). A failure here is the
+   * activation's to report. Returns the names whose toolsets are being learned.
+   */
+  prepareToolsets(names: readonly string[]): ReadonlySet<string> {
+    const preparing = new Set<string>();
+    if (this.#closed) return preparing;
+    for (const name of names) {
+      const found = this.#activeSkill(name);
+      if ("error" in found || found.record.manifest.toolsets.length === 0) continue;
+      preparing.add(name);
+      const { log: _log, ...options } = this.#hostOptions(); // its notes are the activation's
+      this.#preparing.push(
+        ToolsetHost.start(found.record, options).then((host) => host.close(), () => {}),
+      );
+    }
+    return preparing;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#unwatch?.();
-    await Promise.allSettled([...this.#activating.values()]);
+    await Promise.allSettled([...this.#activating.values(), ...this.#preparing.splice(0)]);
     await Promise.all(this.#hosts.splice(0).map((host) => host.close()));
   }
 
@@ -645,12 +669,7 @@ class SkillToolSurface implements ToolSurface {
     if (skill.manifest.toolsets.length === 0 || this.#closed) return { tools, problems };
     let host: ToolsetHost;
     try {
-      host = await ToolsetHost.start(skill, {
-        home: this.#options.home,
-        env: this.#options.env,
-        allowUntrusted: this.#options.allowUntrusted === true,
-        ...(this.#options.log ? { log: this.#options.log } : {}),
-      });
+      host = await ToolsetHost.start(skill, this.#hostOptions());
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.#options.log?.(`Toolsets of skill '${skill.canonical}' not loaded: ${reason}`);
@@ -673,6 +692,16 @@ class SkillToolSurface implements ToolSurface {
       tools.push(name);
     }
     return { tools, problems };
+  }
+
+  /** What this surface starts a skill's toolset host with. */
+  #hostOptions(): ToolsetHostOptions {
+    return {
+      home: this.#options.home,
+      env: this.#options.env,
+      allowUntrusted: this.#options.allowUntrusted === true,
+      ...(this.#options.log ? { log: this.#options.log } : {}),
+    };
   }
 
   /** Last activation wins; returns a note for the activation message. Does not notify. */

@@ -58,7 +58,7 @@ interface ToolsetLoadError {
   message: string;
 }
 
-interface ToolsetHostOptions {
+export interface ToolsetHostOptions {
   home: string;
   /** The effective environment; the host receives only the skill's allowlisted part. */
   env: Readonly<Record<string, string>>;
@@ -270,6 +270,13 @@ class HostProcess {
 }
 
 /**
+ * The describes under way in this process, by description key: starts of the same toolsets
+ * with the same inputs (skills context warming a toolset while it activates other skills)
+ * share one host's answer.
+ */
+const describing = new Map<string, Promise<void>>();
+
+/**
  * A skill's toolsets. `start()` loads them and learns their methods; `call()` runs one.
  * Never throws from `call()`: every problem is an envelope.
  */
@@ -300,11 +307,30 @@ export class ToolsetHost {
     const host = new ToolsetHost(skill, options);
     try {
       const launch = await host.#prepare();
-      const kept = launch.key === undefined || options.startProcess === true
-        ? undefined
-        : readDescription(options.home, launch.key);
-      if (kept !== undefined) host.#learn(kept);
-      else await host.#spawn(launch);
+      const { key } = launch;
+      if (key === undefined || options.startProcess === true) {
+        await host.#spawn(launch);
+        return host;
+      }
+      // A host of this process already asking the same toolsets: its answer is kept under
+      // this key, so wait for it rather than start a second host (a failed one is no answer:
+      // this start asks for itself).
+      // (No await between looking and registering below when none is under way: two starts
+      // must not both find none.)
+      const underWay = describing.get(key);
+      if (underWay !== undefined) await underWay.catch(() => {});
+      const kept = readDescription(options.home, key);
+      if (kept !== undefined) {
+        host.#learn(kept);
+      } else {
+        const spawned = host.#spawn(launch);
+        describing.set(key, spawned);
+        try {
+          await spawned;
+        } finally {
+          if (describing.get(key) === spawned) describing.delete(key);
+        }
+      }
     } catch (error) {
       await host.close();
       throw error;

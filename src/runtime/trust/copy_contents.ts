@@ -1,7 +1,8 @@
 /**
- * What a verified copy's own files say (its manifest, scripts, resources), kept beside the
- * copy (its file still named `<id>.record.json`, as older versions wrote it) so that a run does not load the manifest parser and the YAML
- * library (~5 ms, most of it cold code) to read the same verified bytes again.
+ * What a verified copy's own files say (its manifest, scripts, resources), kept in the copy's
+ * stamp (verified_copy.ts; a bundled skill's in `bundled-<name>.record.json`) so that a run
+ * does not load the manifest parser and the YAML library (~5 ms, most of it cold code) to
+ * read the same verified bytes again.
  *
  * The contents are used only for the copy it was read from, at the digest the copy was just
  * verified to have (the stamp's run digest, or a bundled skill's build-time digest), by the
@@ -42,22 +43,17 @@ export function copyContents(skill: LoadedSkill): CopyContents {
 }
 
 /** The stored contents of the copy in `dir` at `digest`, or undefined (absent, stale, malformed). */
-export function readCopyContents(
-  path: string,
+export function checkedContents(
+  stored: unknown,
   dir: string,
   digest: string,
 ): CopyContents | undefined {
-  let stored: Stored;
-  try {
-    stored = JSON.parse(Deno.readTextFileSync(path));
-  } catch {
-    return undefined;
-  }
+  const record = stored as Partial<Stored> | null | undefined;
   if (
-    stored === null || typeof stored !== "object" || stored.version !== CONTENTS_VERSION ||
-    stored.cli !== VERSION || stored.digest !== digest
+    record === null || typeof record !== "object" || record.version !== CONTENTS_VERSION ||
+    record.cli !== VERSION || record.digest !== digest
   ) return undefined;
-  const contents = stored.contents;
+  const contents = record.contents;
   if (
     contents === null || typeof contents !== "object" || contents.dir !== dir ||
     typeof contents.skillMdPath !== "string" || dirname(contents.skillMdPath) !== dir ||
@@ -67,6 +63,15 @@ export function readCopyContents(
     !contents.scripts.every((script) => inScripts(script, dir))
   ) return undefined;
   return contents;
+}
+
+/** The record kept in the file at `path` (a bundled skill's), unchecked; undefined if none. */
+export function readStoredContents(path: string): unknown {
+  try {
+    return JSON.parse(Deno.readTextFileSync(path));
+  } catch {
+    return undefined; // none kept yet, or unreadable: the manifest is read
+  }
 }
 
 /** A script of the copy's own `scripts/` folder, where reading the copy would have found it. */
@@ -79,22 +84,22 @@ function inScripts(script: CopyContents["scripts"][number], dir: string): boolea
 }
 
 /**
- * Keeps the contents for the next run, when JSON holds them exactly (a manifest value JSON
- * cannot spell, such as YAML's `.inf`, means the manifest is read again each time).
- * Best effort: a failed write only costs the next run the parse.
+ * The record that keeps the contents for the next run, when JSON holds them exactly (a
+ * manifest value JSON cannot spell, such as YAML's `.inf`, means the manifest is read again
+ * each time): undefined otherwise.
  */
-export function writeCopyContents(path: string, digest: string, contents: CopyContents): void {
+export function storedContents(digest: string, contents: CopyContents): unknown {
+  const stored: Stored = { version: CONTENTS_VERSION, cli: VERSION, digest, contents };
+  return sameJson(JSON.parse(JSON.stringify(stored)).contents, contents) ? stored : undefined;
+}
+
+/**
+ * Keeps a record from {@link storedContents} in the file at `path`. Best effort: a failed
+ * write only costs the next run the parse.
+ */
+export function writeStoredContents(path: string, stored: unknown): void {
   try {
-    const text = JSON.stringify(
-      {
-        version: CONTENTS_VERSION,
-        cli: VERSION,
-        digest,
-        contents,
-      } satisfies Stored,
-    );
-    if (!sameJson(JSON.parse(text).contents, contents)) return;
-    writeFileAtomicSync(path, text, { durable: false });
+    writeFileAtomicSync(path, JSON.stringify(stored), { durable: false });
   } catch {
     // read-only home, full disk: the contents are read from the copy again next time
   }

@@ -32,7 +32,13 @@ import { lstatSyncOrNull } from "../os/fs.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import { cachedDigest } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
-import { copyContents, readCopyContents, writeCopyContents } from "./copy_contents.ts";
+import {
+  checkedContents,
+  copyContents,
+  readStoredContents,
+  storedContents,
+  writeStoredContents,
+} from "./copy_contents.ts";
 import { RUN_DIR, type VerifiedCopy, verifiedCopy } from "./verified_copy.ts";
 
 interface VerifyOptions {
@@ -140,16 +146,17 @@ async function registryStamps(home: string): Promise<Map<string, EntryStamp> | u
 
 /**
  * The skill loaded from its verified copy: what the copy's files say (from the contents
- * kept beside it when it is the copy's at this digest, else read and kept), under the names,
- * scope and trust it was listed with.
+ * kept with it when they are the copy's at this digest, else read and kept), under the names,
+ * scope and trust it was listed with. A copy without its stamp gets it here, whatever the
+ * reading gives: one file a copy, written once.
  */
 async function reload(copy: VerifiedCopy, skill: LoadedSkill): Promise<LoadedSkill> {
+  let stamped = copy.stamped;
   try {
     const realDir = join(Deno.realPathSync(dirname(copy.dir)), basename(copy.dir));
-    // A copy this process just built has no contents kept yet.
-    let contents = copy.built
+    let contents = copy.kept === undefined
       ? undefined
-      : readCopyContents(copy.contentsPath, realDir, copy.digest);
+      : checkedContents(copy.kept, realDir, copy.digest);
     if (contents === undefined) {
       // The loader only when the copy has no contents kept yet: a run of a kept copy never loads it.
       const { loadSkillDir } = await import("../catalog/loader.ts");
@@ -161,7 +168,8 @@ async function reload(copy: VerifiedCopy, skill: LoadedSkill): Promise<LoadedSki
           rootIsReal: true,
         }),
       );
-      writeCopyContents(copy.contentsPath, copy.digest, contents);
+      copy.keep(storedContents(copy.digest, contents));
+      stamped = true;
     }
     // The copy keeps the names and the scope the skill was listed under: a project skill
     // installed under another name (`add --project --name`) is named by its folder, not by
@@ -189,6 +197,9 @@ async function reload(copy: VerifiedCopy, skill: LoadedSkill): Promise<LoadedSki
       "invalid_manifest",
       `Skill '${skill.canonical}' cannot run: ${error.message}`,
     );
+  } finally {
+    // A manifest that does not load still binds the copy to its digest for the next run.
+    if (!stamped) copy.keep();
   }
 }
 
@@ -214,6 +225,17 @@ async function verifiedBundled(
       );
     }
   }
+  // A bundled skill's copy is checked against the binary's digest, not a stamp: its contents
+  // are kept in a file of their own.
   const contentsPath = join(home, RUN_DIR, `bundled-${name}.record.json`);
-  return { skill: await reload({ dir, digest: expected, contentsPath }, skill), digest: expected };
+  const copy: VerifiedCopy = {
+    dir,
+    digest: expected,
+    kept: readStoredContents(contentsPath),
+    stamped: true,
+    keep(stored?: unknown) {
+      if (stored !== undefined) writeStoredContents(contentsPath, stored);
+    },
+  };
+  return { skill: await reload(copy, skill), digest: expected };
 }

@@ -23,8 +23,11 @@ import { cachedDigest, listFiles, type ReadFile } from "./file_hashes.ts";
 
 /** Where verified copies live, under `$SKILLS_HOME`. */
 export const RUN_DIR = ".cache/run";
-/** 2: files keep their owner's write bit (copies made from them are writable). */
-const STAMP_VERSION = 2;
+/**
+ * 3: the stamp also keeps what the copy's files say (copy_contents.ts), and is written once
+ * the copy is in place. 2: files keep their owner's write bit.
+ */
+const STAMP_VERSION = 3;
 /** A copy of another digest is kept this long after a run last verified it. */
 const PRUNE_AFTER_MS = 10 * 60_000;
 /** A copy's stamp is touched when a run uses it and it is older than this. */
@@ -34,23 +37,32 @@ const ABANDONED_AFTER_MS = 60 * 60_000;
 /** Tries at putting a build in place while others keep putting copies there that fail. */
 const PLACE_ATTEMPTS = 3;
 
-/** A verified copy: its folder, the digest it was just verified to have, its contents' file. */
+/** A verified copy: its folder, the digest it was just verified to have, and its stamp. */
 export interface VerifiedCopy {
   dir: string;
   digest: string;
-  contentsPath: string;
-  /** Built by this call: no contents kept beside it yet. */
-  built?: boolean;
+  /**
+   * What the copy's stamp keeps of its files' contents, as read (unchecked: a caller checks
+   * it against the copy before use); absent when the copy has no stamp yet.
+   */
+  kept?: unknown;
+  /** Whether the copy has its stamp; one that has none gets it from {@link keep}. */
+  stamped: boolean;
+  /**
+   * Writes the copy's stamp, keeping `contents` (what its files say) when given: what binds
+   * the copy to its digest for the next run, which then neither hashes its source nor reads
+   * its manifest again. Best effort: a stamp not written only costs the next run a build.
+   */
+  keep(contents?: unknown): void;
 }
 
-/** The files of one copy: the folder, and beside it its stamp, hashes cache and contents. */
+/** The files of one copy: the folder, and beside it its stamp and hashes cache. */
 interface CopyPaths {
   base: string;
   id: string;
   dir: string;
   stamp: string;
   hashes: string;
-  contents: string;
 }
 
 function copyPaths(home: string, canonical: string, digest: string): CopyPaths {
@@ -62,7 +74,6 @@ function copyPaths(home: string, canonical: string, digest: string): CopyPaths {
     dir: join(base, id),
     stamp: join(base, `${id}.json`),
     hashes: join(base, `${id}.hashes.json`),
-    contents: join(base, `${id}.record.json`),
   };
 }
 
@@ -71,6 +82,8 @@ interface Stamp {
   digest: string;
   /** The digest of the copy (its files minus bytecode). */
   run_digest: string;
+  /** What the copy's files say (copy_contents.ts), when they were kept. */
+  contents?: unknown;
 }
 
 function readStamp(path: string): Stamp | undefined {
@@ -83,6 +96,35 @@ function readStamp(path: string): Stamp | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The copy at `paths`, verified at `runDigest` (made from `digest`), with its stamp if any. */
+function copyAt(
+  paths: CopyPaths,
+  digest: string,
+  runDigest: string,
+  stamp: Stamp | undefined,
+): VerifiedCopy {
+  return {
+    dir: paths.dir,
+    digest: runDigest,
+    stamped: stamp !== undefined,
+    ...stamp?.contents === undefined ? {} : { kept: stamp.contents },
+    keep(contents?: unknown) {
+      try {
+        writeFileAtomicSync(
+          paths.stamp,
+          JSON.stringify({
+            version: STAMP_VERSION,
+            digest,
+            run_digest: runDigest,
+            ...contents === undefined ? {} : { contents },
+          }),
+          { durable: false },
+        );
+      } catch { /* read-only home, full disk: the next run builds the copy again */ }
+    },
+  };
 }
 
 /** Python bytecode: covered by a digest, never copied to where code runs. */
@@ -106,7 +148,7 @@ export async function verifiedCopy(
 ): Promise<VerifiedCopy> {
   const paths = copyPaths(home, canonical, digest);
   const ready = await intact(paths, digest);
-  if (ready !== undefined) return used(paths, ready);
+  if (ready !== undefined) return used(paths, digest, ready);
   let build = building.get(paths.dir);
   if (build === undefined) {
     build = buildCopy(paths, canonical, source, digest, read).finally(() =>
@@ -117,29 +159,36 @@ export async function verifiedCopy(
   return await build;
 }
 
-/** The copy's digest when it is in place and intact, else undefined. */
-async function intact(paths: CopyPaths, digest: string): Promise<string | undefined> {
+/** The copy's stamp when the copy is in place, stamped and intact, else undefined. */
+async function intact(paths: CopyPaths, digest: string): Promise<Stamp | undefined> {
   const stamp = readStamp(paths.stamp);
   if (stamp === undefined || stamp.digest !== digest) return undefined;
+  return await copyDigest(paths) === stamp.run_digest ? stamp : undefined;
+}
+
+/** The digest of the copy in place now (its stat-keyed hashes), or undefined. */
+async function copyDigest(paths: CopyPaths): Promise<string | undefined> {
   try {
-    return await cachedDigest(paths.dir, paths.hashes) === stamp.run_digest
-      ? stamp.run_digest
-      : undefined;
+    return await cachedDigest(paths.dir, paths.hashes);
   } catch {
     return undefined; // missing, or holds a symlink or special file now
   }
 }
 
-/** The copy, its stamp's time moved on (at most once a minute) so pruning sees it in use. */
-function used(paths: CopyPaths, digest: string): VerifiedCopy {
+/** The stamped copy, its stamp's time moved on (at most once a minute) so pruning sees it in use. */
+function used(paths: CopyPaths, digest: string, stamp: Stamp): VerifiedCopy {
   try {
     const mtime = Deno.lstatSync(paths.stamp).mtime?.getTime() ?? 0;
     const now = Date.now();
     if (now - mtime > TOUCH_AFTER_MS) Deno.utimeSync(paths.stamp, now / 1000, now / 1000);
   } catch { /* a stamp another run replaced meanwhile is as fresh */ }
-  return { dir: paths.dir, digest, contentsPath: paths.contents };
+  return copyAt(paths, digest, stamp.run_digest, stamp);
 }
 
+/**
+ * Builds the copy and puts it in place. Its stamp is not written here: the caller keeps it
+ * with what the copy's files say, one file a copy (a first `context` builds hundreds).
+ */
 async function buildCopy(
   paths: CopyPaths,
   canonical: string,
@@ -160,19 +209,12 @@ async function buildCopy(
         { hint: `Run it again; if this persists, review it and run \`skills trust ${canonical}\`` },
       );
     }
-    // The same for every build of this copy (the same bytes): which one writes it last is moot.
-    writeFileAtomicSync(
-      paths.stamp,
-      JSON.stringify({ version: STAMP_VERSION, digest, run_digest: copied.runDigest }),
-      { durable: false },
-    );
-    const { runDigest, ours } = await place(staging, paths, digest, copied.runDigest, canonical);
+    const { stamp, ours } = await place(staging, paths, digest, copied.runDigest, canonical);
     placed = ours;
     await pruneCopies(paths.base, canonical, paths.id).catch(() => {});
-    // Its stamp was just written: nothing to move on.
-    return ours
-      ? { dir: paths.dir, digest: runDigest, contentsPath: paths.contents, built: true }
-      : used(paths, runDigest);
+    return stamp === undefined
+      ? copyAt(paths, digest, copied.runDigest, undefined)
+      : used(paths, digest, stamp);
   } finally {
     // Put in place, the build is gone: only a failed or lost one is left to remove.
     if (!placed) await removeIfExists(staging);
@@ -185,8 +227,9 @@ function randomTag(): string {
 
 /**
  * Puts the build in place, or takes the copy another run put there first once it verifies:
- * the digest of the copy in place. One that does not verify is moved aside, not deleted (a
- * run may be using it), and the build tried again.
+ * by its stamp, or — its build not having stamped it yet — by its files hashing to this
+ * build's digest. One that does not verify is moved aside, not deleted (a run may be using
+ * it), and the build tried again.
  */
 async function place(
   staging: string,
@@ -194,17 +237,18 @@ async function place(
   digest: string,
   runDigest: string,
   canonical: string,
-): Promise<{ runDigest: string; ours: boolean }> {
+): Promise<{ stamp?: Stamp; ours: boolean }> {
   for (let attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
     try {
       Deno.renameSync(staging, paths.dir);
-      return { runDigest, ours: true };
+      return { ours: true };
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
     }
-    const theirs = await intact(paths, digest);
-    if (theirs !== undefined) return { runDigest: theirs, ours: false };
+    const stamp = await intact(paths, digest);
+    if (stamp !== undefined) return { stamp, ours: false };
+    if (await copyDigest(paths) === runDigest) return { ours: false };
     const aside = join(paths.base, `${paths.id}.old-${Date.now()}-${randomTag()}`);
     try {
       Deno.renameSync(paths.dir, aside);
@@ -320,11 +364,13 @@ function entriesOf(base: string, canonical: string): string[] {
 
 /**
  * Removes, for `canonical`: copies of other digests no run verified for ten minutes (their
- * stamps' times), copies moved aside that long ago, and builds abandoned an hour ago.
+ * stamps' times, or the folder's own for a copy whose build was killed before it stamped
+ * it), copies moved aside that long ago, and builds abandoned an hour ago.
  */
 async function pruneCopies(base: string, canonical: string, keep: string): Promise<void> {
   const now = Date.now();
-  for (const name of entriesOf(base, canonical)) {
+  const names = entriesOf(base, canonical);
+  for (const name of names) {
     const left = /^(.+-[0-9a-f]{32})\.(old|tmp)-(\d+)-[0-9a-f]{8}$/.exec(name);
     if (left !== null && left[1]!.slice(0, -33) === canonical) {
       const age = now - Number(left[3]);
@@ -333,14 +379,16 @@ async function pruneCopies(base: string, canonical: string, keep: string): Promi
       }
       continue;
     }
-    const match = /^(.+)-([0-9a-f]{32})\.json$/.exec(name);
-    if (match === null || match[1] !== canonical || `${match[1]}-${match[2]}` === keep) continue;
+    const match = /^(.+)-([0-9a-f]{32})(\.json)?$/.exec(name);
+    if (match === null || match[1] !== canonical) continue;
     const id = `${match[1]}-${match[2]}`;
-    const stamp = await lstatOrNull(join(base, name));
-    if (stamp === null || now - (stamp.mtime?.getTime() ?? now) < PRUNE_AFTER_MS) continue;
+    // A stamped copy goes by its stamp's time: its folder's own entry is left to the stamp's.
+    if (id === keep || (match[3] === undefined && names.includes(`${id}.json`))) continue;
+    const used = await lstatOrNull(join(base, name));
+    if (used === null || now - (used.mtime?.getTime() ?? now) < PRUNE_AFTER_MS) continue;
     await removeIfExists(join(base, id));
     await removeIfExists(join(base, `${id}.hashes.json`));
-    await removeIfExists(join(base, `${id}.record.json`));
-    await removeIfExists(join(base, name));
+    await removeIfExists(join(base, `${id}.record.json`)); // kept apart by older versions
+    await removeIfExists(join(base, `${id}.json`));
   }
 }

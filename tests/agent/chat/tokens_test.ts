@@ -194,3 +194,36 @@ Deno.test("measureContext() keeps its report under the digest of its inputs and 
   const recounted = await measureContext(config, ["demo", "other"], open, { home: home.path });
   assert.deepEqual(recounted, counted);
 });
+
+Deno.test("measureContext() serves the toolset hosts being prepared while it activates the other skills", async () => {
+  const config = resolveProviderConfig({ SKILLS_MODEL: "openai:m" }, { requireKey: false });
+  const names = ["demo", ...Array.from({ length: 100 }, (_, i) => `plain-${i}`)];
+  // Stands in for a toolset host learning its tools: a real process, whose end is I/O the
+  // event loop must serve (in turns: ~30 of them for a process's status). Each plain
+  // activation is synchronous work, as building a verified copy is: 5 ms of it.
+  let prepared = false;
+  let activationsAfter = 0;
+  const report = await measureContext(config, names, (active) => {
+    const surface = fakeSurface({ skills: [...active] });
+    const callTool = surface.callTool.bind(surface);
+    return Promise.resolve({
+      ...surface,
+      callTool(name: string, args: unknown, options?: Parameters<typeof callTool>[2]) {
+        if (prepared) activationsAfter++;
+        const until = performance.now() + 5;
+        while (performance.now() < until) { /* building a copy */ }
+        return callTool(name, args, options);
+      },
+      prepareToolsets(wanted: readonly string[]) {
+        new Deno.Command("true", { stdout: "null", stderr: "null" }).spawn().status
+          .then(() => prepared = true);
+        return new Set(wanted.filter((name) => name === "demo"));
+      },
+    });
+  });
+  assert.equal(report.skills.length, names.length);
+  assert.deepEqual(report.skills.map((s) => s.name), names, "reported in the order given");
+  assert.equal(prepared, true);
+  // Waiting on the host only at its own activation (the last) would leave none after it.
+  assert.ok(activationsAfter >= 5, `${activationsAfter} activations after the host answered`);
+});

@@ -446,3 +446,47 @@ Deno.test("script_list sends each script's path relative to its skill, never a l
     assert.equal(greeting.path, "scripts/advanced_greeting.py");
   }
 });
+
+Deno.test("prepareToolsets learns a toolset's tools ahead of its activation, which then starts no host of its own", async () => {
+  await using dir = await tempDir();
+  const home = dir.path;
+  await installSkill(home, "counted", {
+    "SKILL.md": skillMd("counted", ["toolsets:", "  - tools.counted:Counted"], "# Counted"),
+    "tools/__init__.py": "",
+    "tools/counted.py": [
+      "import sys",
+      'print("TOOLSET-IMPORTED", file=sys.stderr, flush=True)',
+      "",
+      "class Counted:",
+      "    def ping(self, text: str) -> str:",
+      '        """Echo the text."""',
+      "        return text",
+      "",
+    ].join("\n"),
+  });
+  await installSkill(home, "plain", { "SKILL.md": skillMd("plain", [], "# Plain") });
+  const logs: string[] = [];
+  const surface = await createToolSurface({
+    home,
+    catalog: await loadCatalog(home),
+    active: new Set(["counted", "plain"]),
+    env: ENV,
+    log: (message) => logs.push(message),
+  });
+  try {
+    // Only the skill with toolsets is learned; the answer is shared with its activation.
+    assert.deepEqual([...surface.prepareToolsets!(["plain", "counted"])], ["counted"]);
+    const activated = await surface.callTool("activate_skill", { name: "counted" });
+    assert.equal(activated.success, true, JSON.stringify(activated));
+    assert.ok(surface.listTools().some((t) => t.name === "counted__ping"));
+    assert.equal(
+      logs.filter((line) => line.includes("TOOLSET-IMPORTED")).length,
+      0,
+      "the activation took the prepared answer instead of starting a host",
+    );
+    const called = await surface.callTool("counted__ping", { text: "hi" });
+    assert.equal(called.success, true, JSON.stringify(called));
+  } finally {
+    await surface.close();
+  }
+});

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
 import { verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
-import { copyContents, writeCopyContents } from "../../../src/runtime/trust/copy_contents.ts";
+import { copyContents, storedContents } from "../../../src/runtime/trust/copy_contents.ts";
 import type { LoadedSkill } from "../../../src/runtime/catalog/catalog.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installFixtureSkill } from "../../helpers/install_fixture.ts";
@@ -31,20 +31,26 @@ async function retrust(home: string, installed: string): Promise<void> {
   await Deno.writeTextFile(path, JSON.stringify(registry));
 }
 
-const recordOf = (skill: LoadedSkill) => `${skill.dir}.record.json`;
+/** The copy's stamp, which keeps its record (what the copy's files say) under `contents`. */
+const stampOf = (skill: LoadedSkill) => `${skill.dir}.json`;
+const readRecord = async (path: string) => JSON.parse(await Deno.readTextFile(path)).contents;
 
-/** `kept` installed and run once: where its record lies, and the record as written. */
+/** `kept` installed and run once: its stamp's path, and the stamp as written. */
 async function keptRecord(root: string, description: string) {
   const kept = await installKept(root, description);
-  const path = recordOf(await verifiedSkill(await kept.listed(), kept.home));
+  const path = stampOf(await verifiedSkill(await kept.listed(), kept.home));
   return { ...kept, path, honest: JSON.parse(await Deno.readTextFile(path)) };
 }
 
-Deno.test("a run reads its manifest from the record kept beside the verified copy, the same as from the copy", async () => {
+Deno.test("a run reads its manifest from the record kept in the verified copy's stamp, the same as from the copy", async () => {
   await using tmp = await tempDir();
   const { home, listed } = await installKept(tmp.path, "First words.");
   const first = await verifiedSkill(await listed(), home);
-  const stored = JSON.parse(await Deno.readTextFile(recordOf(first)));
+  // One file beside the copy keeps its digests and its record: no other file is written.
+  const beside = [...Deno.readDirSync(dirname(first.dir))].map((e) => e.name)
+    .filter((name) => name.startsWith(basename(first.dir))).sort();
+  assert.deepEqual(beside, [basename(first.dir), `${basename(first.dir)}.json`]);
+  const stored = await readRecord(stampOf(first));
   assert.equal(stored.contents.manifest.description, "First words.");
   assert.deepEqual(stored.contents.manifest.envPatterns, ["KEPT_TOKEN"]);
 
@@ -56,12 +62,12 @@ Deno.test("a run reads its manifest from the record kept beside the verified cop
 Deno.test("a record of another digest, folder or version is never used: the copy's manifest is read again", async () => {
   await using tmp = await tempDir();
   const { home, listed, path, honest } = await keptRecord(tmp.path, "Honest words.");
-  const poisoned = (change: (record: typeof honest) => void) => {
-    const record = structuredClone(honest);
-    record.contents.manifest.description = "Poisoned words.";
-    record.contents.manifest.envPatterns = ["*"];
-    change(record);
-    return JSON.stringify(record);
+  const poisoned = (change: (record: typeof honest.contents) => void) => {
+    const stamp = structuredClone(honest);
+    stamp.contents.contents.manifest.description = "Poisoned words.";
+    stamp.contents.contents.manifest.envPatterns = ["*"];
+    change(stamp.contents);
+    return JSON.stringify(stamp);
   };
   const cases: Record<string, string> = {
     "another digest": poisoned((r) => r.digest = `sha256:${"0".repeat(64)}`),
@@ -78,7 +84,7 @@ Deno.test("a record of another digest, folder or version is never used: the copy
     const again = await verifiedSkill(await listed(), home);
     assert.equal(again.manifest.description, "Honest words.", label);
     assert.deepEqual(again.manifest.envPatterns, ["KEPT_TOKEN"], label);
-    // ...and the record is written again for the next run.
+    // ...and the stamp is written again, with the honest record, for the next run.
     assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), honest, label);
   }
 });
@@ -120,15 +126,11 @@ Deno.test("contents JSON cannot spell exactly are not kept (the manifest is read
     "a date": new Date(0),
   };
   for (const [label, value] of Object.entries(cases)) {
-    const path = join(tmp.path, `${label}.json`);
     const odd = structuredClone(contents);
     (odd.manifest as unknown as Record<string, unknown>).metadata = { value };
-    writeCopyContents(path, "sha256:any", odd);
-    assert.equal(await Deno.lstat(path).then(() => true, () => false), false, label);
+    assert.equal(storedContents("sha256:any", odd), undefined, label);
   }
-  const path = join(tmp.path, "plain.json");
-  writeCopyContents(path, "sha256:any", contents);
-  assert.equal((await Deno.lstat(path)).isFile, true);
+  assert.notEqual(storedContents("sha256:any", contents), undefined);
 });
 
 Deno.test("a record naming a script outside the copy's scripts/ folder is never used", async () => {
@@ -138,13 +140,13 @@ Deno.test("a record naming a script outside the copy's scripts/ folder is never 
   await Deno.writeTextFile(planted, "print('planted')\n");
   for (
     const script of [
-      { ...honest.contents.scripts[0], path: planted },
-      { ...honest.contents.scripts[0], file: "../../planted.py", path: planted },
+      { ...honest.contents.contents.scripts[0], path: planted },
+      { ...honest.contents.contents.scripts[0], file: "../../planted.py", path: planted },
     ]
   ) {
-    const record = structuredClone(honest);
-    record.contents.scripts = [script];
-    await Deno.writeTextFile(path, JSON.stringify(record));
+    const stamp = structuredClone(honest);
+    stamp.contents.contents.scripts = [script];
+    await Deno.writeTextFile(path, JSON.stringify(stamp));
     const again = await verifiedSkill(await listed(), home);
     assert.equal(again.scripts[0]!.path, join(again.dir, "scripts", "go.py"));
   }

@@ -114,6 +114,42 @@ Deno.test("an unchanged toolset's tools are listed without a host; a call starts
   assert.equal(where.result, sandbox.kind === "bwrap" ? "skills-sandbox" : Deno.hostname());
 });
 
+Deno.test("starts of the same toolset at once share one host's answer; a failed one is not shared", async () => {
+  await using home = await tempDir();
+  await installCounted(home.path);
+  // skills context learns a toolset in the background while it activates other skills, then
+  // activates this one: the second start waits for the first one's describe.
+  const [a, b] = await Promise.all([
+    withHost(home.path, ENV, (host) => Promise.resolve(names(host))),
+    withHost(home.path, ENV, (host) => Promise.resolve(names(host))),
+  ]);
+  assert.equal(a.imported + b.imported, 1, "one host imported the toolset");
+  assert.deepEqual(a.result, ["ping", "where"]);
+  assert.deepEqual(b.result, ["ping", "where"]);
+
+  // A host that dies before it answers has no answer to share: each start asks for itself,
+  // and each reports it.
+  await installSkill(home.path, "broken", {
+    "SKILL.md": skillMd("broken", ["toolsets:", "  - tools.broken:Broken"], "# Broken"),
+    "tools/__init__.py": "",
+    "tools/broken.py":
+      'import os, sys\nprint("BROKEN-IMPORTED", file=sys.stderr, flush=True)\nos._exit(3)\n',
+  });
+  const catalog = await loadCatalog(home.path);
+  const logs: string[] = [];
+  const start = () =>
+    ToolsetHost.start(findSkill(catalog, "broken"), {
+      home: home.path,
+      env: ENV,
+      log: (message) => logs.push(message),
+    }).then((host) => host.close(), (error: Error) => error.message);
+  const failures = await Promise.all([start(), start()]);
+  for (const failure of failures) {
+    assert.match(String(failure), /Cannot load the toolsets of skill 'broken'/);
+  }
+  assert.equal(logs.filter((line) => line.includes("BROKEN-IMPORTED")).length, 2);
+});
+
 Deno.test("a toolset changed after its tools were listed is asked again", async () => {
   await using home = await tempDir();
   await installCounted(home.path);
