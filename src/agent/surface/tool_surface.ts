@@ -104,6 +104,13 @@ export interface ActivationCheckpoint {
   readonly activated: readonly string[];
 }
 
+/** What {@link ToolSurface.prepareToolsets} is learning, and when it is done. */
+export interface PreparedToolsets {
+  names: ReadonlySet<string>;
+  /** Settles (never rejects) once every host asked has answered or failed. */
+  done: Promise<void>;
+}
+
 export interface ToolSurface {
   /** Short instructions plus `<available_skills>`; no skill block when nothing is active. */
   readonly systemPrompt: string;
@@ -118,10 +125,11 @@ export interface ToolSurface {
   activated(): ReadonlySet<string>;
   /**
    * Learns the toolsets' tools of these active skills in the background, ahead of their
-   * activations (the same checks and host); returns the names being learned. Optional: a
-   * surface without it activates as usual.
+   * activations (the same checks and host): the names being learned, and when all are
+   * learned (or failed: a failure is the activation's to report). Optional: a surface
+   * without it activates as usual.
    */
-  prepareToolsets?(names: readonly string[]): ReadonlySet<string>;
+  prepareToolsets?(names: readonly string[]): PreparedToolsets;
   /** A snapshot of the activations, to restore when a turn is rolled back. */
   checkpoint(): ActivationCheckpoint;
   /**

@@ -45,6 +45,7 @@ import {
 } from "./tool_args.ts";
 import type {
   ActivationCheckpoint,
+  PreparedToolsets,
   ToolDefinition,
   ToolSurface,
   ToolSurfaceOptions,
@@ -413,19 +414,22 @@ class SkillToolSurface implements ToolSurface {
    * (runtime/exec/toolset_host.ts shares a describe under way). A failure here is the
    * activation's to report. Returns the names whose toolsets are being learned.
    */
-  prepareToolsets(names: readonly string[]): ReadonlySet<string> {
+  prepareToolsets(names: readonly string[]): PreparedToolsets {
     const preparing = new Set<string>();
-    if (this.#closed) return preparing;
-    for (const name of names) {
-      const found = this.#activeSkill(name);
-      if ("error" in found || found.record.manifest.toolsets.length === 0) continue;
-      preparing.add(name);
-      const { log: _log, ...options } = this.#hostOptions(); // its notes are the activation's
-      this.#preparing.push(
-        ToolsetHost.start(found.record, options).then((host) => host.close(), () => {}),
-      );
+    const started: Promise<void>[] = [];
+    if (!this.#closed) {
+      for (const name of names) {
+        const found = this.#activeSkill(name);
+        if ("error" in found || found.record.manifest.toolsets.length === 0) continue;
+        preparing.add(name);
+        const { log: _log, ...options } = this.#hostOptions(); // its notes are the activation's
+        started.push(
+          ToolsetHost.start(found.record, options).then((host) => host.close(), () => {}),
+        );
+      }
     }
-    return preparing;
+    this.#preparing.push(...started);
+    return { names: preparing, done: Promise.all(started).then(() => {}) };
   }
 
   async close(): Promise<void> {

@@ -318,6 +318,9 @@ async function checkedDigest(
   // costs their stats, not a thousand more hashes).
   if (!changed && cachedCombined !== undefined) return treeOf(cachedCombined);
   const digest = await combineDigest(hashes);
+  // Every file too fresh to be trusted by its stat (a skill just installed) and no cache
+  // yet: a cache would hold nothing the next check could use, so none is written.
+  if (Object.keys(next).length === 0 && Object.keys(cache).length === 0) return treeOf(digest);
   await writeFileAtomic(
     cachePath,
     JSON.stringify({

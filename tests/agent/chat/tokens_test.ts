@@ -215,9 +215,11 @@ Deno.test("measureContext() serves the toolset hosts being prepared while it act
         return callTool(name, args, options);
       },
       prepareToolsets(wanted: readonly string[]) {
-        new Deno.Command("true", { stdout: "null", stderr: "null" }).spawn().status
-          .then(() => prepared = true);
-        return new Set(wanted.filter((name) => name === "demo"));
+        const done = new Deno.Command("true", { stdout: "null", stderr: "null" }).spawn().status
+          .then(() => {
+            prepared = true;
+          });
+        return { names: new Set(wanted.filter((name) => name === "demo")), done };
       },
     });
   });

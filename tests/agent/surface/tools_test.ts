@@ -475,8 +475,10 @@ Deno.test("prepareToolsets learns a toolset's tools ahead of its activation, whi
   });
   try {
     // Only the skill with toolsets is learned; the answer is shared with its activation.
-    assert.deepEqual([...surface.prepareToolsets!(["plain", "counted"])], ["counted"]);
+    const prepared = surface.prepareToolsets!(["plain", "counted"]);
+    assert.deepEqual([...prepared.names], ["counted"]);
     const activated = await surface.callTool("activate_skill", { name: "counted" });
+    await prepared.done; // settled: what the activation took was its answer
     assert.equal(activated.success, true, JSON.stringify(activated));
     assert.ok(surface.listTools().some((t) => t.name === "counted__ping"));
     assert.equal(

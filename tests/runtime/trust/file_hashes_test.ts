@@ -53,11 +53,17 @@ Deno.test("cachedDigest() answers from stats alone only while no file or folder 
   await Deno.writeTextFile(join(dir, "SKILL.md"), "a\n");
   await Deno.writeTextFile(join(dir, "scripts", "x.py"), "b\n");
   await Deno.writeTextFile(join(dir, "scripts", "lib", "util.py"), "c\n");
-  // Only keys of settled files and folders are trusted (a change within the timestamp
-  // granularity could keep them): let these settle, as an installed skill's have.
-  await new Promise((resolve) => setTimeout(resolve, 2_100));
   const cache = join(tmp.path, "digest.json");
+  // Only keys of settled files and folders are trusted (a change within the timestamp
+  // granularity could keep them): a cache of files just written would hold nothing the next
+  // check could use, so none is written.
+  const fresh = await cachedDigest(dir, cache);
+  assert.equal(fresh, await computeDigest(dir));
+  assert.equal(await Deno.lstat(cache).then(() => true, () => false), false, "no empty cache");
+  // Let them settle, as an installed skill's have.
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
   const trusted = await cachedDigest(dir, cache);
+  assert.equal(trusted, fresh);
   assert.equal(trusted, await computeDigest(dir));
   const settledCache = await Deno.readTextFile(cache);
   assert.ok(JSON.parse(settledCache).dirs, "the folders' keys are kept");
