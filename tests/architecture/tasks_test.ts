@@ -2,13 +2,14 @@
  * The gate's tasks (deno.json): `deno task ok` writes the generated modules once, not once per
  * task it runs (each `deno task X` inside a command is a run of its own, with X's
  * dependencies); `deno task test` runs every folder of tests/, its slowest files named first
- * (each a file that exists), type-checked by `ok` once; `test:quick` runs unit folders only,
- * each of them a folder that exists.
+ * (each a file that exists), type-checked by `ok` once; `test:quick` runs every unit test
+ * file once, in the shard modules it names.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "../helpers/cli.ts";
+import { QUICK_FOLDERS, QUICK_SHARDS, quickTestFiles, shardFiles } from "../helpers/quick.ts";
 
 interface Task {
   command?: string;
@@ -46,15 +47,28 @@ Deno.test("deno task ok, test and check each write the generated modules once", 
   }
 });
 
-Deno.test("deno task test runs every test of tests/; test:quick only unit folders that exist", () => {
+Deno.test("deno task test runs every test of tests/; test:quick every unit test file once, in its shards", () => {
   assert.equal(runsOf(TASKS, "test", "test:run"), 1);
   assert.ok(folders(TASKS["test:run"]!.command!).includes("tests/"));
+  // test:quick names its shard modules, each importing a share of the unit test files.
   const quick = folders(TASKS["test:quick"]!.command!);
-  assert.ok(quick.length > 0);
-  for (const folder of quick) {
-    assert.ok(!/^tests\/(e2e|hardening)\//.test(folder), folder);
-    assert.ok(Deno.statSync(join(REPO_ROOT, folder)).isDirectory, folder);
+  assert.deepEqual(
+    quick,
+    Array.from({ length: QUICK_SHARDS }, (_, i) => `tests/quick/shard_${i}.ts`),
+  );
+  for (const [index, shard] of quick.entries()) {
+    const text = Deno.readTextFileSync(join(REPO_ROOT, shard));
+    assert.match(text, new RegExp(`await importQuickShard\\(${index}\\);`), shard);
   }
+  for (const folder of QUICK_FOLDERS) {
+    assert.ok(Deno.statSync(join(REPO_ROOT, "tests", folder)).isDirectory, folder);
+  }
+  const files = quickTestFiles(join(REPO_ROOT, "tests"));
+  assert.ok(files.includes("architecture/tasks_test.ts") && files.includes("core/errors_test.ts"));
+  assert.ok(files.every((file) => !/^(e2e|hardening|docs|skills|python)\//.test(file)));
+  // Every file in exactly one shard.
+  const sharded = quick.flatMap((_, index) => shardFiles(files, index));
+  assert.deepEqual(sharded.toSorted(), files);
 });
 
 Deno.test("deno task test starts its slowest files first, and ok type-checks what test:run does not", () => {

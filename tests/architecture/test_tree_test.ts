@@ -29,6 +29,7 @@ const NOT_MIRRORED = [
   "tests/hardening",
   "tests/helpers",
   "tests/python",
+  "tests/quick",
   "tests/scripts",
   "tests/skills",
   "tests/cli/help_snapshots",

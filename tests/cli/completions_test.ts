@@ -9,6 +9,7 @@ import { COMMANDS } from "../../src/cli/command_table/command_table.ts";
 import { SPECS } from "../../src/cli/specs/all.ts";
 import { type CommandSpec, COMMON_FLAGS, HELP_FLAG } from "../../src/cli/spec.ts";
 import { baseEnv, cliArgv, runCli, tempDir } from "../helpers/cli.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 const parseCases: [string[], Record<string, unknown>][] = [
   [["bash"], { shell: "bash", listSkills: false, listScripts: undefined }],
@@ -175,7 +176,9 @@ async function onPath(program: string): Promise<boolean> {
   return false;
 }
 
-Deno.test("completions bash parses and completes commands, flags, skills and scripts", async () => {
+Deno.test("completions bash parses and completes commands, flags, skills and scripts", {
+  ignore: SKIP_SLOW,
+}, async () => {
   const script = await generate("bash");
   await using dir = await tempDir();
   await using home = await tempDir();

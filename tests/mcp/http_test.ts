@@ -37,87 +37,91 @@ function httpCode(error: unknown): unknown {
   return (error as { code?: unknown }).code;
 }
 
-Deno.test("skills mcp --http: 401 without the token; with it tools, resources, skills/list and skills/get", async () => {
-  await using home = await tempDir("skills-mcp-http-");
-  await using server = await startHttpMcp({
-    SKILLS_HOME: home.path,
-    AGENT_SKILLS: "hello-extended,kalshi-markets",
-    SKILLS_MCP_TOKEN: TEST_TOKEN,
-  });
+Deno.test(
+  "skills mcp --http: 401 without the token; with it tools, resources, skills/list and skills/get",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using home = await tempDir("skills-mcp-http-");
+    await using server = await startHttpMcp({
+      SKILLS_HOME: home.path,
+      AGENT_SKILLS: "hello-extended,kalshi-markets",
+      SKILLS_MCP_TOKEN: TEST_TOKEN,
+    });
 
-  await assert.rejects(connectHttp(server.url), (e) => httpCode(e) === 401);
-  await assert.rejects(connectHttp(server.url, `${TEST_TOKEN}x`), (e) => httpCode(e) === 401);
-  const raw = await fetch(server.url, { method: "POST", body: "{}" });
-  assert.equal(raw.status, 401);
-  assert.match(raw.headers.get("www-authenticate") ?? "", /^Bearer /);
-  await raw.body?.cancel();
+    await assert.rejects(connectHttp(server.url), (e) => httpCode(e) === 401);
+    await assert.rejects(connectHttp(server.url, `${TEST_TOKEN}x`), (e) => httpCode(e) === 401);
+    const raw = await fetch(server.url, { method: "POST", body: "{}" });
+    assert.equal(raw.status, 401);
+    assert.match(raw.headers.get("www-authenticate") ?? "", /^Bearer /);
+    await raw.body?.cancel();
 
-  await using a = await connectHttp(server.url, TEST_TOKEN);
-  assert.deepEqual(a.client.getServerCapabilities()?.extensions, {
-    "io.modelcontextprotocol/skills": {},
-  });
-  const { tools } = await a.client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), SURFACE_TOOLS);
-  const { resources } = await a.client.listResources();
-  assert.ok(resources.some((r) => r.uri === "skill://hello-extended/SKILL.md"));
+    await using a = await connectHttp(server.url, TEST_TOKEN);
+    assert.deepEqual(a.client.getServerCapabilities()?.extensions, {
+      "io.modelcontextprotocol/skills": {},
+    });
+    const { tools } = await a.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), SURFACE_TOOLS);
+    const { resources } = await a.client.listResources();
+    assert.ok(resources.some((r) => r.uri === "skill://hello-extended/SKILL.md"));
 
-  const catalog = await loadCatalog(home.path);
-  const dirOf = (name: string) => catalog.skills.find((s) => s.canonical === name)!.dir;
-  const read = await a.client.readResource({ uri: "skill://kalshi-markets/SKILL.md" });
-  assert.equal(
-    (read.contents[0] as { text: string }).text,
-    await Deno.readTextFile(join(dirOf("kalshi-markets"), "SKILL.md")),
-  );
-
-  const listed = await a.client.request({ method: "skills/list", params: {} }, ListSkillsSchema);
-  assert.deepEqual(listed.skills.map((s) => s.uri), [
-    "skill://hello-extended/SKILL.md",
-    "skill://kalshi-markets/SKILL.md",
-  ]);
-  for (const entry of listed.skills) {
-    const name = entry.frontmatter.name;
-    assert.ok(entry.resources.some((r) => r.uri === entry.uri), "SKILL.md is in the manifest");
-    assert.ok(entry.resources.some((r) => r.uri.includes("/scripts/")), "so are the scripts");
-    for (const resource of entry.resources) {
-      const path = decodeURIComponent(resource.uri.slice(`skill://${name}/`.length));
-      const bytes = await Deno.readFile(join(dirOf(name), path));
-      assert.equal(resource.digest, await sha256Digest(bytes), resource.uri);
-      assert.equal(resource.size, bytes.length, resource.uri);
-    }
-    const got = await a.client.request(
-      { method: "skills/get", params: { uri: entry.uri } },
-      GetSkillSchema,
+    const catalog = await loadCatalog(home.path);
+    const dirOf = (name: string) => catalog.skills.find((s) => s.canonical === name)!.dir;
+    const read = await a.client.readResource({ uri: "skill://kalshi-markets/SKILL.md" });
+    assert.equal(
+      (read.contents[0] as { text: string }).text,
+      await Deno.readTextFile(join(dirOf("kalshi-markets"), "SKILL.md")),
     );
-    assert.deepEqual(got.skill, entry);
-  }
-  await assert.rejects(
-    a.client.request(
-      { method: "skills/get", params: { uri: "skill://nope/SKILL.md" } },
-      GetSkillSchema,
-    ),
-    (e) => httpCode(e) === -32602,
-  );
 
-  // One activation state per session: b does not see what a mounted.
-  await using b = await connectHttp(server.url, TEST_TOKEN);
-  const activated = envelopeOf(
-    await a.client.callTool({ name: "activate_skill", arguments: { name: "hello-extended" } }),
-  );
-  assert.ok(activated.success);
-  assert.ok((await a.client.listTools()).tools.some((t) => t.name === GREET));
-  assert.ok(!(await b.client.listTools()).tools.some((t) => t.name === GREET));
-  const run = envelopeOf(
-    await b.client.callTool({
-      name: "script_run",
-      arguments: {
-        skill_name: "hello-extended",
-        script_name: "advanced_greeting",
-        args: ["--name", "Ada"],
-      },
-    }),
-  );
-  assert.ok(run.success, JSON.stringify(run));
-});
+    const listed = await a.client.request({ method: "skills/list", params: {} }, ListSkillsSchema);
+    assert.deepEqual(listed.skills.map((s) => s.uri), [
+      "skill://hello-extended/SKILL.md",
+      "skill://kalshi-markets/SKILL.md",
+    ]);
+    for (const entry of listed.skills) {
+      const name = entry.frontmatter.name;
+      assert.ok(entry.resources.some((r) => r.uri === entry.uri), "SKILL.md is in the manifest");
+      assert.ok(entry.resources.some((r) => r.uri.includes("/scripts/")), "so are the scripts");
+      for (const resource of entry.resources) {
+        const path = decodeURIComponent(resource.uri.slice(`skill://${name}/`.length));
+        const bytes = await Deno.readFile(join(dirOf(name), path));
+        assert.equal(resource.digest, await sha256Digest(bytes), resource.uri);
+        assert.equal(resource.size, bytes.length, resource.uri);
+      }
+      const got = await a.client.request(
+        { method: "skills/get", params: { uri: entry.uri } },
+        GetSkillSchema,
+      );
+      assert.deepEqual(got.skill, entry);
+    }
+    await assert.rejects(
+      a.client.request(
+        { method: "skills/get", params: { uri: "skill://nope/SKILL.md" } },
+        GetSkillSchema,
+      ),
+      (e) => httpCode(e) === -32602,
+    );
+
+    // One activation state per session: b does not see what a mounted.
+    await using b = await connectHttp(server.url, TEST_TOKEN);
+    const activated = envelopeOf(
+      await a.client.callTool({ name: "activate_skill", arguments: { name: "hello-extended" } }),
+    );
+    assert.ok(activated.success);
+    assert.ok((await a.client.listTools()).tools.some((t) => t.name === GREET));
+    assert.ok(!(await b.client.listTools()).tools.some((t) => t.name === GREET));
+    const run = envelopeOf(
+      await b.client.callTool({
+        name: "script_run",
+        arguments: {
+          skill_name: "hello-extended",
+          script_name: "advanced_greeting",
+          args: ["--name", "Ada"],
+        },
+      }),
+    );
+    assert.ok(run.success, JSON.stringify(run));
+  },
+);
 
 Deno.test(
   "skills mcp --http: 32 concurrent sessions each see only their own skill's toolset tools",
@@ -174,7 +178,7 @@ Deno.test(
 );
 
 Deno.test("skills mcp --http closes idle sessions and ended ones with their toolset processes", {
-  ignore: LINUX_ONLY,
+  ignore: LINUX_ONLY || SKIP_SLOW,
 }, async () => {
   await using home = await tempDir("skills-mcp-http-");
   await using server = await startHttpMcp({

@@ -23,6 +23,7 @@ import { skillMd } from "../helpers/installed_skills.ts";
 import { connectHttp, startHttpMcp } from "./http_fixture.ts";
 import { envelopeOf } from "../helpers/mcp_client.ts";
 import { writeTree } from "../helpers/tree.ts";
+import { SKIP_SLOW } from "../helpers/quick.ts";
 
 /** A skill folder to install from, outside the skills home. */
 async function writeSource(root: string, name: string): Promise<string> {
@@ -57,7 +58,9 @@ async function skillsListed(client: Client): Promise<string[]> {
   return listed.skills.map((s) => s.uri);
 }
 
-Deno.test("skills mcp over stdio announces skills add and skills remove run during a session", async () => {
+Deno.test("skills mcp over stdio announces skills add and skills remove run during a session", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using dir = await tempDir("skills-mcp-live-");
   const home = join(dir.path, "home");
   const env = baseEnv({ SKILLS_HOME: home, AGENT_SKILLS: "all" });
@@ -111,25 +114,29 @@ Deno.test("skills mcp over stdio announces skills add and skills remove run duri
   }
 });
 
-Deno.test("skills mcp --http: an open session hears of a skill added meanwhile; a new one starts with it", async () => {
-  await using dir = await tempDir("skills-mcp-live-http-");
-  const home = join(dir.path, "home");
-  const env = baseEnv({ SKILLS_HOME: home, AGENT_SKILLS: "all" });
-  const source = await writeSource(dir.path, "late-notes");
-  await using server = await startHttpMcp(env);
-  await using first = await connectHttp(server.url);
-  const seen = countChanges(first.client);
-  assert.ok(!(await activateNames(first.client)).includes("late-notes"));
+Deno.test(
+  "skills mcp --http: an open session hears of a skill added meanwhile; a new one starts with it",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using dir = await tempDir("skills-mcp-live-http-");
+    const home = join(dir.path, "home");
+    const env = baseEnv({ SKILLS_HOME: home, AGENT_SKILLS: "all" });
+    const source = await writeSource(dir.path, "late-notes");
+    await using server = await startHttpMcp(env);
+    await using first = await connectHttp(server.url);
+    const seen = countChanges(first.client);
+    assert.ok(!(await activateNames(first.client)).includes("late-notes"));
 
-  const add = await runCli(["add", source, "--yes"], { env, cwd: dir.path });
-  assert.equal(add.code, 0, add.stderr);
-  // The notification reaches the session over its standalone GET stream.
-  await waitFor(() => seen.tools > 0 && seen.resources > 0, {
-    what: "list_changed over HTTP",
-    detail: () => server.stderr(),
-  });
-  assert.ok((await activateNames(first.client)).includes("late-notes"));
-  await using second = await connectHttp(server.url);
-  assert.ok((await activateNames(second.client)).includes("late-notes"));
-  assert.ok((await skillsListed(second.client)).includes("skill://late-notes/SKILL.md"));
-});
+    const add = await runCli(["add", source, "--yes"], { env, cwd: dir.path });
+    assert.equal(add.code, 0, add.stderr);
+    // The notification reaches the session over its standalone GET stream.
+    await waitFor(() => seen.tools > 0 && seen.resources > 0, {
+      what: "list_changed over HTTP",
+      detail: () => server.stderr(),
+    });
+    assert.ok((await activateNames(first.client)).includes("late-notes"));
+    await using second = await connectHttp(server.url);
+    assert.ok((await activateNames(second.client)).includes("late-notes"));
+    assert.ok((await skillsListed(second.client)).includes("skill://late-notes/SKILL.md"));
+  },
+);

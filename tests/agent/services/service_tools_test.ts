@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { openSkills } from "../../../mod.ts";
 import { needsSandbox } from "../../helpers/sandbox.ts";
 import { accepts, serviceFixture } from "../../helpers/services.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
 
@@ -40,6 +41,7 @@ Deno.test({
   name:
     "a model starts a declared service, reaches it through the live folder, lists it and stops it",
   ...linuxSandbox,
+  ignore: linuxSandbox.ignore || SKIP_SLOW,
   fn: async () => {
     await using fx = await serviceFixture();
     await using skills = await openSkills({

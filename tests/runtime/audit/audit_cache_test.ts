@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { auditCacheDir, fileKey } from "../../../src/runtime/audit/audit_cache.ts";
 import { AUDIT_RULES, AUDIT_RULES_VERSION } from "../../../src/core/audit/audit_rules.ts";
 import { REPO_ROOT, tempDir } from "../../helpers/cli.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const SCRIPT =
   'import os\nimport urllib.request\nurllib.request.urlopen("https://api.example.com/v1")\n';
@@ -93,7 +94,9 @@ Deno.test("skills audit keeps each file's findings by its bytes; the next proces
   assert.equal(planted?.title, rule.title, "the title is the rule's own");
 });
 
-Deno.test("auditDir() takes a hostile or stale cache entry for a miss and audits the file", async () => {
+Deno.test("auditDir() takes a hostile or stale cache entry for a miss and audits the file", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using home = await tempDir();
   await using work = await tempDir();
   await skill(work.path);

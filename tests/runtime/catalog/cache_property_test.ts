@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { installFixtureSkill } from "../../helpers/install_fixture.ts";
 import { tempDir } from "../../helpers/cli.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 /** A small deterministic PRNG (mulberry32), so a failure can be replayed by its seed. */
 function random(seed: number): () => number {
@@ -48,7 +49,9 @@ async function listing(home: string) {
   }));
 }
 
-Deno.test("the listing cache returns exactly what a cold read returns, under random edits", async () => {
+Deno.test("the listing cache returns exactly what a cold read returns, under random edits", {
+  ignore: SKIP_SLOW,
+}, async () => {
   for (const seed of [1, 2, 3]) {
     const next = random(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;

@@ -17,6 +17,7 @@ import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, skillFiles } from "../../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../../fixtures/git_https_server.ts";
 import { readInPlace } from "../../helpers/git_read.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
@@ -139,7 +140,9 @@ const FETCHERS: [string, Fetcher][] = [["clone", readRemoteRepository], [
 ]];
 
 for (const [label, fetcher] of FETCHERS) {
-  Deno.test(`${label}: the default branch, a branch and tags resolve like git clone --branch`, async () => {
+  Deno.test(`${label}: the default branch, a branch and tags resolve like git clone --branch`, {
+    ignore: SKIP_SLOW && label === "clone", // four clones; the local read runs the same cases
+  }, async () => {
     await using tmp = await tempDir();
     const { repo, first, second, dev } = await fixture(tmp.path);
     const fetch = (request: Parameters<Fetcher>[2], name: string) =>
@@ -185,7 +188,9 @@ for (const [label, fetcher] of FETCHERS) {
     });
   });
 
-  Deno.test(`${label}: a full commit SHA exactly, an abbreviated one resolved`, async () => {
+  Deno.test(`${label}: a full commit SHA exactly, an abbreviated one resolved`, {
+    ignore: SKIP_SLOW && label === "clone",
+  }, async () => {
     await using tmp = await tempDir();
     const { repo, first } = await fixture(tmp.path);
     const full = await fetcher(
@@ -220,7 +225,9 @@ for (const [label, fetcher] of FETCHERS) {
     assert.ok(await Deno.stat(join(tmp.path, "abbrev", "SKILL.md")));
   });
 
-  Deno.test(`${label}: a missing branch, commit or repository is reported by name`, async () => {
+  Deno.test(`${label}: a missing branch, commit or repository is reported by name`, {
+    ignore: SKIP_SLOW && label === "clone",
+  }, async () => {
     await using tmp = await tempDir();
     const { repo } = await fixture(tmp.path);
     const fetch = (url: string, request: Parameters<Fetcher>[2], name: string) =>

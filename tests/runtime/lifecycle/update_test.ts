@@ -25,6 +25,7 @@ import {
   skillMd,
 } from "../../fixtures/git_repos.ts";
 import { beginUserChange } from "../../helpers/change.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 const begin = beginUserChange;
 
@@ -296,7 +297,9 @@ Deno.test("a tampered entry pointing outside $SKILLS_HOME is never moved: update
   assert.ok(await Deno.stat(join(precious, "SKILL.md")), "the outside directory is untouched");
 });
 
-Deno.test("applyUpdates() swaps several skills in one registry write, or none of them", async () => {
+Deno.test("applyUpdates() swaps several skills in one registry write, or none of them", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using tmp = await tempDir();
   const a = await createRepo(tmp.path, "a", skillFiles("alpha"));
   const b = await createRepo(tmp.path, "b", skillFiles("bravo"));

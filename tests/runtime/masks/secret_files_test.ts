@@ -4,30 +4,35 @@ import { findSecretFiles, mayBeSecret } from "../../../src/runtime/masks/secret_
 import { isSecretFileName } from "../../../src/core/policy/workspace_rules.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { writeTree } from "../../helpers/tree.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
-Deno.test("findSecretFiles() finds secrets at any depth, past any number of entries, and notes .git", async () => {
-  await using dir = await tempDir();
-  const deep = "a/b/c/d/e/f/g/h";
-  await writeTree(dir.path, {
-    [`${deep}/.env`]: "x",
-    "svc/.npmrc": "x",
-    "svc/.env.example": "template",
-    "svc/README.md": "plain",
-    "keys/.ssh/config": "x",
-    "repo/.git/config": "[core]\n",
-    "repo/.git/.env": "git's own folder is not searched",
-    "wt/.git": "gitdir: /elsewhere\n",
-  });
-  const many = join(dir.path, "aaa");
-  Deno.mkdirSync(many);
-  for (let i = 0; i < 30_000; i++) Deno.writeTextFileSync(join(many, `f${i}`), "");
-  const found = findSecretFiles(dir.path);
-  const rel = (paths: string[]) => paths.map((p) => p.slice(dir.path.length + 1)).sort();
-  assert.deepEqual(rel(found.files), [`${deep}/.env`, "svc/.npmrc"]);
-  assert.deepEqual(rel(found.folders), ["keys/.ssh"]);
-  assert.deepEqual(rel(found.gitEntries), ["repo/.git", "wt/.git"]);
-  assert.ok(found.entries > 30_000);
-});
+Deno.test(
+  "findSecretFiles() finds secrets at any depth, past any number of entries, and notes .git",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using dir = await tempDir();
+    const deep = "a/b/c/d/e/f/g/h";
+    await writeTree(dir.path, {
+      [`${deep}/.env`]: "x",
+      "svc/.npmrc": "x",
+      "svc/.env.example": "template",
+      "svc/README.md": "plain",
+      "keys/.ssh/config": "x",
+      "repo/.git/config": "[core]\n",
+      "repo/.git/.env": "git's own folder is not searched",
+      "wt/.git": "gitdir: /elsewhere\n",
+    });
+    const many = join(dir.path, "aaa");
+    Deno.mkdirSync(many);
+    for (let i = 0; i < 30_000; i++) Deno.writeTextFileSync(join(many, `f${i}`), "");
+    const found = findSecretFiles(dir.path);
+    const rel = (paths: string[]) => paths.map((p) => p.slice(dir.path.length + 1)).sort();
+    assert.deepEqual(rel(found.files), [`${deep}/.env`, "svc/.npmrc"]);
+    assert.deepEqual(rel(found.folders), ["keys/.ssh"]);
+    assert.deepEqual(rel(found.gitEntries), ["repo/.git", "wt/.git"]);
+    assert.ok(found.entries > 30_000);
+  },
+);
 
 Deno.test("findSecretFiles() refuses the run when the search cannot finish in time", async () => {
   await using dir = await tempDir();

@@ -9,6 +9,7 @@ import {
   digestReading,
 } from "../../../src/runtime/trust/file_hashes.ts";
 import { tempDir } from "../../helpers/cli.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 Deno.test("computeDigest() changes with any file's content or path", async () => {
   await using tmp = await tempDir();
@@ -26,7 +27,9 @@ Deno.test("computeDigest() changes with any file's content or path", async () =>
   assert.notEqual(await computeDigest(dir), edited, "a rename changes the digest");
 });
 
-Deno.test("computeDigest() refuses a file over the size limit before reading it", async () => {
+Deno.test("computeDigest() refuses a file over the size limit before reading it", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using tmp = await tempDir();
   const dir = join(tmp.path, "skill");
   await Deno.mkdir(join(dir, "assets"), { recursive: true });
@@ -45,64 +48,70 @@ Deno.test("computeDigest() refuses a file over the size limit before reading it"
   assert.match(await computeDigest(dir), /^sha256:/, "exactly at the limit is fine");
 });
 
-Deno.test("cachedDigest() answers from stats alone only while no file or folder of the skill changed", async () => {
-  await using tmp = await tempDir();
-  const dir = join(tmp.path, "skill");
-  await Deno.mkdir(join(dir, "scripts", "lib"), { recursive: true });
-  await Deno.mkdir(join(dir, "assets", "empty"), { recursive: true });
-  await Deno.writeTextFile(join(dir, "SKILL.md"), "a\n");
-  await Deno.writeTextFile(join(dir, "scripts", "x.py"), "b\n");
-  await Deno.writeTextFile(join(dir, "scripts", "lib", "util.py"), "c\n");
-  const cache = join(tmp.path, "digest.json");
-  // Only keys of settled files and folders are trusted (a change within the timestamp
-  // granularity could keep them): a cache of files just written would hold nothing the next
-  // check could use, so none is written.
-  const fresh = await cachedDigest(dir, cache);
-  assert.equal(fresh, await computeDigest(dir));
-  assert.equal(await Deno.lstat(cache).then(() => true, () => false), false, "no empty cache");
-  // Let them settle, as an installed skill's have.
-  await new Promise((resolve) => setTimeout(resolve, 2_100));
-  const trusted = await cachedDigest(dir, cache);
-  assert.equal(trusted, fresh);
-  assert.equal(trusted, await computeDigest(dir));
-  const settledCache = await Deno.readTextFile(cache);
-  assert.ok(JSON.parse(settledCache).dirs, "the folders' keys are kept");
-  assert.equal(await cachedDigest(dir, cache), trusted, "unchanged: the same digest");
+Deno.test(
+  "cachedDigest() answers from stats alone only while no file or folder of the skill changed",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using tmp = await tempDir();
+    const dir = join(tmp.path, "skill");
+    await Deno.mkdir(join(dir, "scripts", "lib"), { recursive: true });
+    await Deno.mkdir(join(dir, "assets", "empty"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "SKILL.md"), "a\n");
+    await Deno.writeTextFile(join(dir, "scripts", "x.py"), "b\n");
+    await Deno.writeTextFile(join(dir, "scripts", "lib", "util.py"), "c\n");
+    const cache = join(tmp.path, "digest.json");
+    // Only keys of settled files and folders are trusted (a change within the timestamp
+    // granularity could keep them): a cache of files just written would hold nothing the next
+    // check could use, so none is written.
+    const fresh = await cachedDigest(dir, cache);
+    assert.equal(fresh, await computeDigest(dir));
+    assert.equal(await Deno.lstat(cache).then(() => true, () => false), false, "no empty cache");
+    // Let them settle, as an installed skill's have.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const trusted = await cachedDigest(dir, cache);
+    assert.equal(trusted, fresh);
+    assert.equal(trusted, await computeDigest(dir));
+    const settledCache = await Deno.readTextFile(cache);
+    assert.ok(JSON.parse(settledCache).dirs, "the folders' keys are kept");
+    assert.equal(await cachedDigest(dir, cache), trusted, "unchanged: the same digest");
 
-  /** Each change is made against the cache as it was before it. */
-  const afterChange = async (change: () => Promise<void>, undo: () => Promise<void>) => {
-    await Deno.writeTextFile(cache, settledCache);
-    await change();
-    const seen = await cachedDigest(dir, cache);
-    assert.equal(seen, await computeDigest(dir));
-    await undo();
-    return seen;
-  };
-  const added = (path: string) =>
-    afterChange(
-      () => Deno.writeTextFile(join(dir, path), "new\n"),
-      () => Deno.remove(join(dir, path)),
+    /** Each change is made against the cache as it was before it. */
+    const afterChange = async (change: () => Promise<void>, undo: () => Promise<void>) => {
+      await Deno.writeTextFile(cache, settledCache);
+      await change();
+      const seen = await cachedDigest(dir, cache);
+      assert.equal(seen, await computeDigest(dir));
+      await undo();
+      return seen;
+    };
+    const added = (path: string) =>
+      afterChange(
+        () => Deno.writeTextFile(join(dir, path), "new\n"),
+        () => Deno.remove(join(dir, path)),
+      );
+    assert.notEqual(await added("scripts/lib/extra.py"), trusted, "a file added deep down");
+    assert.notEqual(await added("assets/empty/payload.py"), trusted, "a file in an empty folder");
+    assert.notEqual(await added("sitecustomize.py"), trusted, "a file added at the top");
+    const swapped = await afterChange(async () => {
+      // Same size, written aside and renamed over the original.
+      await Deno.writeTextFile(join(dir, "scripts", "x.tmp"), "z\n");
+      await Deno.rename(join(dir, "scripts", "x.tmp"), join(dir, "scripts", "x.py"));
+    }, () => Deno.writeTextFile(join(dir, "scripts", "x.py"), "b\n"));
+    assert.notEqual(swapped, trusted, "a file replaced by a rename");
+    const gone = await afterChange(
+      () => Deno.remove(join(dir, "scripts", "lib"), { recursive: true }),
+      async () => {
+        await Deno.mkdir(join(dir, "scripts", "lib"));
+        await Deno.writeTextFile(join(dir, "scripts", "lib", "util.py"), "c\n");
+      },
     );
-  assert.notEqual(await added("scripts/lib/extra.py"), trusted, "a file added deep down");
-  assert.notEqual(await added("assets/empty/payload.py"), trusted, "a file in an empty folder");
-  assert.notEqual(await added("sitecustomize.py"), trusted, "a file added at the top");
-  const swapped = await afterChange(async () => {
-    // Same size, written aside and renamed over the original.
-    await Deno.writeTextFile(join(dir, "scripts", "x.tmp"), "z\n");
-    await Deno.rename(join(dir, "scripts", "x.tmp"), join(dir, "scripts", "x.py"));
-  }, () => Deno.writeTextFile(join(dir, "scripts", "x.py"), "b\n"));
-  assert.notEqual(swapped, trusted, "a file replaced by a rename");
-  const gone = await afterChange(
-    () => Deno.remove(join(dir, "scripts", "lib"), { recursive: true }),
-    async () => {
-      await Deno.mkdir(join(dir, "scripts", "lib"));
-      await Deno.writeTextFile(join(dir, "scripts", "lib", "util.py"), "c\n");
-    },
-  );
-  assert.notEqual(gone, trusted, "a folder removed");
-});
+    assert.notEqual(gone, trusted, "a folder removed");
+  },
+);
 
-Deno.test("DigestIndex answers a listing from one file, and never for a skill changed since", async () => {
+Deno.test("DigestIndex answers a listing from one file, and never for a skill changed since", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using tmp = await tempDir();
   const dirs = ["one", "two"].map((name) => join(tmp.path, name));
   for (const dir of dirs) {
@@ -137,7 +146,9 @@ Deno.test("DigestIndex answers a listing from one file, and never for a skill ch
   assert.equal(edited, await computeDigest(dirs[0]!));
 });
 
-Deno.test("digestReading() hands over the bytes it hashed only when it read every file", async () => {
+Deno.test("digestReading() hands over the bytes it hashed only when it read every file", {
+  ignore: SKIP_SLOW,
+}, async () => {
   await using tmp = await tempDir();
   const dir = join(tmp.path, "skill");
   await Deno.mkdir(join(dir, "scripts"), { recursive: true });

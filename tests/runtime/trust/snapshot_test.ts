@@ -8,6 +8,7 @@ import { installFixtureSkill } from "../../helpers/install_fixture.ts";
 import { createRepo, pyScript, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
 import { project } from "../../helpers/project.ts";
 import { writeTree } from "../../helpers/tree.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read from the copy", async () => {
   await using tmp = await tempDir();
@@ -99,32 +100,36 @@ Deno.test("verifiedSkill() keeps a project skill's scope and names: its copy is 
   assert.deepEqual(verified.project, listed.project);
 });
 
-Deno.test("verifiedSkill() called by eight runs at once: every run gets a whole copy, none removed under another", async () => {
-  await using tmp = await tempDir();
-  const files: Record<string, string> = {
-    "SKILL.md": skillMd("wide"),
-    "scripts/go.py": pyScript("print('{}')"),
-  };
-  for (let i = 0; i < 200; i++) files[`references/part-${i}.md`] = `Part ${i}.\n`;
-  await writeTree(join(tmp.path, "wide"), files);
-  const home = join(tmp.path, "home");
-  await installFixtureSkill(home, join(tmp.path, "wide"));
-  const skill = (await loadCatalog(home)).skills.find((s) => s.canonical === "wide")!;
-  const { removeIfExists } = await import("../../../src/runtime/os/fs.ts");
-  for (let round = 0; round < 10; round++) {
-    await removeIfExists(join(home, ".cache", "run"));
-    const runs = await Promise.allSettled(
-      Array.from({ length: 8 }, () => verifiedSkill(skill, home)),
-    );
-    const failed = runs.filter((r) => r.status === "rejected");
-    assert.deepEqual(failed, [], `round ${round}`);
-    for (const run of runs) {
-      const verified = (run as PromiseFulfilledResult<Awaited<ReturnType<typeof verifiedSkill>>>)
-        .value;
-      assert.equal([...Deno.readDirSync(join(verified.dir, "references"))].length, 200);
-      assert.equal(await Deno.readTextFile(verified.scripts[0]!.path), pyScript("print('{}')"));
+Deno.test(
+  "verifiedSkill() called by eight runs at once: every run gets a whole copy, none removed under another",
+  { ignore: SKIP_SLOW },
+  async () => {
+    await using tmp = await tempDir();
+    const files: Record<string, string> = {
+      "SKILL.md": skillMd("wide"),
+      "scripts/go.py": pyScript("print('{}')"),
+    };
+    for (let i = 0; i < 200; i++) files[`references/part-${i}.md`] = `Part ${i}.\n`;
+    await writeTree(join(tmp.path, "wide"), files);
+    const home = join(tmp.path, "home");
+    await installFixtureSkill(home, join(tmp.path, "wide"));
+    const skill = (await loadCatalog(home)).skills.find((s) => s.canonical === "wide")!;
+    const { removeIfExists } = await import("../../../src/runtime/os/fs.ts");
+    for (let round = 0; round < 10; round++) {
+      await removeIfExists(join(home, ".cache", "run"));
+      const runs = await Promise.allSettled(
+        Array.from({ length: 8 }, () => verifiedSkill(skill, home)),
+      );
+      const failed = runs.filter((r) => r.status === "rejected");
+      assert.deepEqual(failed, [], `round ${round}`);
+      for (const run of runs) {
+        const verified = (run as PromiseFulfilledResult<Awaited<ReturnType<typeof verifiedSkill>>>)
+          .value;
+        assert.equal([...Deno.readDirSync(join(verified.dir, "references"))].length, 200);
+        assert.equal(await Deno.readTextFile(verified.scripts[0]!.path), pyScript("print('{}')"));
+      }
+      const left = [...Deno.readDirSync(join(home, ".cache", "run"))].filter((e) => e.isDirectory);
+      assert.equal(left.length, 1, `round ${round}: one copy, no builds left behind`);
     }
-    const left = [...Deno.readDirSync(join(home, ".cache", "run"))].filter((e) => e.isDirectory);
-    assert.equal(left.length, 1, `round ${round}: one copy, no builds left behind`);
-  }
-});
+  },
+);
