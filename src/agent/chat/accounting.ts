@@ -252,9 +252,11 @@ interface Activation {
 async function activateEach(surface: ToolSurface, active: readonly string[]) {
   const prepared = surface.prepareToolsets?.(active);
   const preparing = prepared?.names ?? new Set<string>();
-  // Turns only while a host is being asked: each costs the runtime a hop (~0.1 ms).
+  // Turns only while a host is being asked, and at most one every TURN_EVERY_MS: each costs
+  // the runtime a hop (~0.1-1 ms), more than reading a skill's instructions.
   let asking = preparing.size > 0;
   prepared?.done.then(() => asking = false);
+  let turned = performance.now();
   const order = [
     ...active.filter((name) => !preparing.has(name)),
     ...active.filter((name) => preparing.has(name)),
@@ -267,9 +269,12 @@ async function activateEach(surface: ToolSurface, active: readonly string[]) {
   const unsubscribe = surface.onToolsChanged(() => changed = true);
   const activations: Activation[] = [];
   for (const name of order) {
-    // The activations before the hosts' own are synchronous work: give the event loop a turn
-    // each, so the hosts' pipes are served while the other skills are activated.
-    if (asking) await eventLoopTurn();
+    // The activations before the hosts' own are synchronous work: give the event loop turns
+    // between them, so the hosts' pipes are served while the other skills are activated.
+    if (asking && performance.now() - turned >= TURN_EVERY_MS) {
+      await eventLoopTurn();
+      turned = performance.now();
+    }
     changed = false;
     const args = { name };
     const result = await surface.callTool("activate_skill", args);
@@ -282,6 +287,9 @@ async function activateEach(surface: ToolSurface, active: readonly string[]) {
   const byName = new Map(activations.map((a) => [a.name, a]));
   return active.map((name) => byName.get(name)!);
 }
+
+/** The least time between two turns of the event loop while toolset hosts are asked. */
+const TURN_EVERY_MS = 2;
 
 /**
  * One turn of the event loop in which I/O under way (a toolset host's process and pipes) is

@@ -16,11 +16,12 @@ import {
 } from "../../core/names.ts";
 import type { Catalog, LoadedSkill } from "../../runtime/catalog/catalog.ts";
 import { listScriptFiles } from "../../runtime/catalog/contents.ts";
-import { readSkillBody } from "../../runtime/catalog/loader.ts";
+import { skillBody } from "../../runtime/catalog/loader.ts";
 import {
   scriptHelp,
   scriptList,
   scriptRun,
+  servedInstructions,
   servedSkill,
 } from "../../runtime/exec/script_service.ts";
 import { ToolsetHost, type ToolsetHostOptions } from "../../runtime/exec/toolset_host.ts";
@@ -609,7 +610,7 @@ class SkillToolSurface implements ToolSurface {
         );
       }
       if (this.#activated.has(canonical)) {
-        const body = withArguments(await readSkillBody(await this.served(skill)), args);
+        const body = withArguments(await this.#instructions(skill), args);
         return ok(this.#content(skill, body, [], []), `Started skill '${canonical}'`);
       }
       this.#userStarting = true;
@@ -625,6 +626,12 @@ class SkillToolSurface implements ToolSurface {
 
   served(skill: LoadedSkill): Promise<LoadedSkill> {
     return servedSkill(skill, this.#options.home, this.#options.allowUntrusted === true);
+  }
+
+  /** The body of the skill's SKILL.md as the model may read it: the bytes its trust covers. */
+  async #instructions(skill: LoadedSkill): Promise<string> {
+    const { home, allowUntrusted } = this.#options;
+    return await skillBody(await servedInstructions(skill, home, allowUntrusted === true));
   }
 
   #content(skill: LoadedSkill, body: string, tools: string[], problems: string[]): string {
@@ -655,7 +662,7 @@ class SkillToolSurface implements ToolSurface {
   async #firstActivation(skill: LoadedSkill, args?: string): Promise<Envelope> {
     const before = this.#toolNames();
     // What the model reads is what was verified: instructions edited after trust are refused.
-    const written = await readSkillBody(await this.served(skill));
+    const written = await this.#instructions(skill);
     const body = args === undefined ? written : withArguments(written, args);
     const { tools, problems } = await this.#mountToolsets(skill);
     this.#activated.add(skill.canonical);

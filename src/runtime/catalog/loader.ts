@@ -584,7 +584,11 @@ let frontMatterModule: FrontMatterModule | undefined;
  */
 export async function readSkillBody(skill: LoadedSkill): Promise<string> {
   // Synchronous: one small file each, a thousand in a row.
-  const bytes = Deno.readFileSync(skill.skillMdPath);
+  return await skillBody(Deno.readFileSync(skill.skillMdPath));
+}
+
+/** The Markdown body of a SKILL.md's bytes (front matter stripped; "" when it has none). */
+export async function skillBody(bytes: Uint8Array): Promise<string> {
   frontMatterModule ??= await import("../../core/manifest/frontmatter.ts");
   const { decodeSkillMd, FrontMatterError, splitSkillMd } = frontMatterModule;
   try {

@@ -309,6 +309,24 @@ export async function servedSkill(
   return await verifiedSkill(skill, home, { allowUntrusted });
 }
 
+/**
+ * The bytes of a skill's SKILL.md as a model may read them: a trusted installed, project or
+ * bundled skill's are the bytes its trust covers (trust/snapshot.ts; no copy is made to read
+ * them), else `integrity_mismatch`; an untrusted skill's, or one a program opened by path,
+ * are read as they are, as {@link servedSkill} serves them.
+ */
+export async function servedInstructions(
+  skill: LoadedSkill,
+  home: string,
+  allowUntrusted: boolean,
+): Promise<Uint8Array> {
+  const installed = skill.entry !== undefined || skill.project !== undefined ||
+    skill.origin === "core";
+  if (!installed || !skill.trusted) return Deno.readFileSync(skill.skillMdPath);
+  const { verifiedInstructions } = await import("../trust/snapshot.ts");
+  return await verifiedInstructions(skill, home, { allowUntrusted });
+}
+
 /** The `usage:` paragraph of a help text (argparse wraps it), or its first line. */
 export function usageLine(help: string): string {
   const lines = help.split(/\r?\n/);

@@ -231,9 +231,9 @@ const MAX_KEPT_BYTES = 16 * 1024 * 1024;
 export async function digestReading(
   root: string,
   cachePath: string,
-): Promise<{ digest: string; read?: ReadFile[] }> {
-  const { digest, read } = await checkedDigest(root, cachePath, true);
-  return read === undefined ? { digest } : { digest, read };
+): Promise<{ digest: string; read?: ReadFile[]; hashOf: (path: string) => string | undefined }> {
+  const { digest, read, hashOf } = await checkedDigest(root, cachePath, true);
+  return read === undefined ? { digest, hashOf } : { digest, read, hashOf };
 }
 
 /** What a digest cache file holds for `root`: empty when missing, unreadable or another root's. */
@@ -257,21 +257,37 @@ function readDigestCache(root: string, cachePath: string): {
   return { cache: {} };
 }
 
+const fileKeys = (entries: Record<string, CacheEntry>) =>
+  Object.fromEntries(Object.entries(entries).map(([path, entry]) => [path, entry?.key]));
+
+/** The digest the cache holds, when every folder and file of `root` keeps its cached key. */
+function fromStats(
+  root: string,
+  { cache, cachedCombined, cachedDirs }: ReturnType<typeof readDigestCache>,
+): { digest: string; tree: DigestTree; hashOf: HashOf } | undefined {
+  if (cachedCombined === undefined || cachedDirs === undefined) return undefined;
+  const files = fileKeys(cache);
+  if (!unchangedTree(root, cachedDirs, files)) return undefined;
+  return {
+    digest: cachedCombined,
+    tree: { digest: cachedCombined, dirs: cachedDirs, files },
+    hashOf: (path) => Object.hasOwn(cache, path) ? cache[path]?.sha256 : undefined,
+  };
+}
+
+/** The SHA-256 (hex) a digest check found for one file (relative path, `/`), if it holds one. */
+export type HashOf = (path: string) => string | undefined;
+
 /** {@link cachedDigest}, with the tree's keys when they may stand for the digest. */
 async function checkedDigest(
   root: string,
   cachePath: string,
   keepBytes = false,
-): Promise<{ digest: string; tree?: DigestTree; read?: ReadFile[] }> {
-  const { cache, cachedCombined, cachedDirs } = readDigestCache(root, cachePath);
-  const fileKeys = (entries: Record<string, CacheEntry>) =>
-    Object.fromEntries(Object.entries(entries).map(([path, entry]) => [path, entry?.key]));
-  if (cachedCombined !== undefined && cachedDirs !== undefined) {
-    const files = fileKeys(cache);
-    if (unchangedTree(root, cachedDirs, files)) {
-      return { digest: cachedCombined, tree: { digest: cachedCombined, dirs: cachedDirs, files } };
-    }
-  }
+): Promise<{ digest: string; tree?: DigestTree; read?: ReadFile[]; hashOf: HashOf }> {
+  const cached = readDigestCache(root, cachePath);
+  const unchanged = fromStats(root, cached);
+  if (unchanged !== undefined) return unchanged;
+  const { cache, cachedCombined } = cached;
   const dirs: DirStat[] = [];
   const files = listFiles(root, false, dirs);
   const next: Record<string, CacheEntry> = {};
@@ -309,8 +325,10 @@ async function checkedDigest(
   const dirKeys = complete && settled
     ? Object.fromEntries(dirs.map((d) => [d.path, d.key!]))
     : undefined;
+  const hashOf: HashOf = (path) => hashes.find((hash) => hash.path === path)?.sha256;
   const treeOf = (digest: string) => ({
     digest,
+    hashOf,
     ...dirKeys === undefined ? {} : { tree: { digest, dirs: dirKeys, files: fileKeys(next) } },
     ...read === undefined ? {} : { read },
   });

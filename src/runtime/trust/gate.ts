@@ -13,6 +13,7 @@ import {
   cachedDigest,
   DigestIndex,
   digestReading,
+  type HashOf,
   type ReadFile,
   uncoveredFiles,
 } from "./file_hashes.ts";
@@ -73,7 +74,7 @@ export async function assertRunnable(
   skill: LoadedSkill,
   home: string,
   options: GateOptions = {},
-): Promise<{ dir: string; digest: string; read?: ReadFile[] } | undefined> {
+): Promise<CheckedSkill | undefined> {
   if (skill.origin === "core") return undefined;
   const trustedDigest = trustedDigestOf(skill);
   const trusted = skill.trusted && trustedDigest !== null;
@@ -87,17 +88,33 @@ export async function assertRunnable(
   const dir = skill.entry?.installed_path ?? skill.dir;
   let actual: string;
   let read: ReadFile[] | undefined;
+  let hashOf: HashOf | undefined;
   if (options.keepBytes === true) {
     const cachePath = gateCachePath(skill, home);
     ensureCacheDir(dirname(cachePath));
-    ({ digest: actual, read } = await digestReading(dir, cachePath));
+    ({ digest: actual, read, hashOf } = await digestReading(dir, cachePath));
   } else {
     actual = await checkDigest(skill, dir, home);
   }
   if (trusted && actual !== trustedDigest && options.allowUntrusted !== true) {
     throw await mismatchError(skill.canonical, dir, trustedDigest, options.explain);
   }
-  return read === undefined ? { dir, digest: actual } : { dir, digest: actual, read };
+  return {
+    dir,
+    digest: actual,
+    ...read === undefined ? {} : { read },
+    ...hashOf === undefined ? {} : { hashOf },
+  };
+}
+
+/** What {@link assertRunnable} checked: where, at which digest, and with `keepBytes` what it read. */
+interface CheckedSkill {
+  dir: string;
+  digest: string;
+  /** Every file's bytes, when the check had to read them all. */
+  read?: ReadFile[];
+  /** Each file's hash in the digest checked. */
+  hashOf?: HashOf;
 }
 
 /** The digest through the skill's own stat-keyed cache (and into the index, if any). */

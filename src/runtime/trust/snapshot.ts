@@ -28,7 +28,9 @@ import { BUNDLED_DIGESTS } from "../../generated/bundled_index.ts";
 import { materializeBundledSkills, restoreBundledSkills } from "../catalog/bundled.ts";
 import { SkillLoadError } from "../catalog/load_terms.ts";
 import type { LoadedSkill } from "../catalog/loader.ts";
-import { lstatSyncOrNull } from "../os/fs.ts";
+import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
+import { sha256Hex } from "../../core/records/digest.ts";
+import { MAX_SKILL_FILE_BYTES } from "../../core/manifest/limits.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import { cachedDigest } from "./file_hashes.ts";
 import { assertRunnable } from "./gate.ts";
@@ -80,15 +82,56 @@ export async function verifiedSkillAndDigest(
     );
     return { skill: await reload(copy, skill), digest: copy.digest };
   } catch (error) {
-    if (await changedMeanwhile(skill, home, error)) {
+    throw await conflictIfChanged(skill, home, error);
+  }
+}
+
+/**
+ * The bytes of a trusted skill's SKILL.md as a model may read them: the very bytes its trusted
+ * digest covers — instructions are code too, so one edited after trust is `integrity_mismatch`,
+ * as for a run. Reading needs no verified copy (a copy is what code runs from, made at the
+ * first run): the bytes the digest check hashed, or the file read again and held to its hash
+ * in that check, so a file swapped after the check is refused, not served.
+ */
+export async function verifiedInstructions(
+  skill: LoadedSkill,
+  home: string,
+  options: VerifyOptions = {},
+): Promise<Uint8Array> {
+  if (skill.origin === "core") {
+    return Deno.readFileSync((await verifiedBundled(skill, home)).skill.skillMdPath);
+  }
+  try {
+    const checked = (await assertRunnable(skill, home, { ...options, keepBytes: true }))!;
+    const name = basename(skill.skillMdPath);
+    const kept = checked.read?.find((file) => file.path === name);
+    if (kept !== undefined) return kept.bytes;
+    const { bytes, complete } = readPrefixSync(join(checked.dir, name), MAX_SKILL_FILE_BYTES);
+    const expected = checked.hashOf?.(name);
+    if (!complete || expected === undefined || await sha256Hex(bytes) !== expected) {
       throw new SkillError(
-        "conflict",
-        `Skill '${skill.canonical}' is being changed by another command (add, update or remove)`,
-        { hint: "Run it again once that command has finished" },
+        "integrity_mismatch",
+        `Skill '${skill.canonical}' instructions changed while they were being verified`,
+        {
+          hint:
+            `Run it again; if this persists, review it and run \`skills trust ${skill.canonical}\``,
+        },
       );
     }
-    throw error;
+    return bytes;
+  } catch (error) {
+    throw await conflictIfChanged(skill, home, error);
   }
+}
+
+/** `conflict` when the failure came from another command replacing the skill, else the failure. */
+async function conflictIfChanged(skill: LoadedSkill, home: string, error: unknown) {
+  if (!await changedMeanwhile(skill, home, error)) return error;
+  return new SkillError(
+    "conflict",
+    `Skill '${skill.canonical}' is being changed by another command (add, update or remove)`,
+    { hint: "Run it again once that command has finished" },
+  );
 }
 
 /**

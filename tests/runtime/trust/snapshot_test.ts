@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadCatalog } from "../../../src/runtime/catalog/catalog.ts";
 import { computeDigest } from "../../../src/runtime/trust/file_hashes.ts";
-import { verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
+import { verifiedInstructions, verifiedSkill } from "../../../src/runtime/trust/snapshot.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { installFixtureSkill } from "../../helpers/install_fixture.ts";
 import { createRepo, pyScript, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
@@ -133,3 +133,36 @@ Deno.test(
     }
   },
 );
+
+Deno.test("verifiedInstructions() serves the bytes its digest check hashed, builds no copy, and refuses a SKILL.md that is not them", async () => {
+  await using tmp = await tempDir();
+  const source = join(tmp.path, "told");
+  await writeTree(source, { "SKILL.md": skillMd("told"), "scripts/go.py": pyScript("print(1)") });
+  const home = join(tmp.path, "home");
+  const installed = await installFixtureSkill(home, source);
+  const listed = async () => (await loadCatalog(home)).skills.find((s) => s.canonical === "told")!;
+  const honest = await Deno.readFile(join(installed, "SKILL.md"));
+  assert.deepEqual(await verifiedInstructions(await listed(), home), honest);
+  const runFolder = join(home, ".cache", "run");
+  const copies = await Deno.lstat(runFolder).then(
+    () => [...Deno.readDirSync(runFolder)].map((e) => e.name),
+    () => [], // no run folder at all
+  );
+  assert.deepEqual(copies, [], "reading instructions makes no verified copy: that is a run's");
+
+  // Let the files settle, so that the next check answers from their stats alone and reads
+  // SKILL.md again to serve it.
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  assert.deepEqual(await verifiedInstructions(await listed(), home), honest);
+  const cachePath = join(home, ".cache", "digest-told.json");
+  const cache = JSON.parse(await Deno.readTextFile(cachePath));
+  assert.ok(cache.dirs, "a settled tree: the next check goes by stats");
+  // Stats that vouch for bytes SKILL.md does not hold (a file swapped under unchanged stats):
+  // what would be served is held to the hash, and refused.
+  cache.files["SKILL.md"].sha256 = "0".repeat(64);
+  await Deno.writeTextFile(cachePath, JSON.stringify(cache));
+  await assert.rejects(
+    verifiedInstructions(await listed(), home),
+    (error: unknown) => (error as { code?: string }).code === "integrity_mismatch",
+  );
+});
