@@ -290,6 +290,13 @@ async function verifiedScript(
   return script;
 }
 
+/** Whether a skill is served as verified: trusted, and installed, a project's or bundled. */
+function servedVerified(skill: LoadedSkill): boolean {
+  const installed = skill.entry !== undefined || skill.project !== undefined ||
+    skill.origin === "core";
+  return installed && skill.trusted;
+}
+
 /**
  * The skill as its files may be served to a model or an MCP host: instructions are code
  * too, so a trusted installed, project or bundled skill is read from its verified private
@@ -302,9 +309,7 @@ export async function servedSkill(
   home: string,
   allowUntrusted: boolean,
 ): Promise<LoadedSkill> {
-  const installed = skill.entry !== undefined || skill.project !== undefined ||
-    skill.origin === "core";
-  if (!installed || !skill.trusted) return skill;
+  if (!servedVerified(skill)) return skill;
   const { verifiedSkill } = await import("../trust/snapshot.ts");
   return await verifiedSkill(skill, home, { allowUntrusted });
 }
@@ -320,9 +325,7 @@ export async function servedInstructions(
   home: string,
   allowUntrusted: boolean,
 ): Promise<Uint8Array> {
-  const installed = skill.entry !== undefined || skill.project !== undefined ||
-    skill.origin === "core";
-  if (!installed || !skill.trusted) return Deno.readFileSync(skill.skillMdPath);
+  if (!servedVerified(skill)) return Deno.readFileSync(skill.skillMdPath);
   const { verifiedInstructions } = await import("../trust/snapshot.ts");
   return await verifiedInstructions(skill, home, { allowUntrusted });
 }
