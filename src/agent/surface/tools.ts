@@ -413,7 +413,8 @@ class SkillToolSurface implements ToolSurface {
    * same host an activation runs — so that a caller activating many skills in turn (`skills
    * context`) does not wait on each toolset host in a row: each activation takes the answer
    * (runtime/exec/toolset_host.ts shares a describe under way). A failure here is the
-   * activation's to report. Returns the names whose toolsets are being learned.
+   * activation's to report. Returns the names whose toolsets are being learned, and when
+   * every host asked has answered.
    */
   prepareToolsets(names: readonly string[]): PreparedToolsets {
     const preparing = new Set<string>();

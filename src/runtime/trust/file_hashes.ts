@@ -231,7 +231,7 @@ const MAX_KEPT_BYTES = 16 * 1024 * 1024;
 export async function digestReading(
   root: string,
   cachePath: string,
-): Promise<{ digest: string; read?: ReadFile[]; hashOf: (path: string) => string | undefined }> {
+): Promise<{ digest: string; read?: ReadFile[]; hashOf: HashOf }> {
   const { digest, read, hashOf } = await checkedDigest(root, cachePath, true);
   return read === undefined ? { digest, hashOf } : { digest, read, hashOf };
 }
