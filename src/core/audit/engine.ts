@@ -714,7 +714,12 @@ function tagText(text: string): string {
   return out;
 }
 
+/** Printable ASCII only: nothing to clip by code point, escape or decode. */
+const PLAIN_TEXT = /^[\x20-\x7e]*$/;
+
 function excerptOf(matched: string): string {
+  // Most matches (every URL listed) are short plain text, shown as they are.
+  if (matched.length <= EXCERPT_CHARS && PLAIN_TEXT.test(matched)) return matched;
   const chars = [...matched];
   const clipped = chars.length > EXCERPT_CHARS
     ? `${chars.slice(0, EXCERPT_CHARS).join("")}…`

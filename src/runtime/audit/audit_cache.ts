@@ -31,8 +31,6 @@ const MEMO_ENTRIES = 50_000;
 /** A skill's stored entries past this are not kept (no skill ships more files). */
 const MAX_STORED = 20_000;
 
-const encoder = new TextEncoder();
-
 /** Every file audited in this process, by key. */
 const memo = new Map<string, FileFindings>();
 
@@ -42,20 +40,16 @@ export function auditCacheDir(home: string): string {
 }
 
 /**
- * The key of one file: the SHA-256 of the rules version, its path, its size and the SHA-256
- * of its bytes (hashed where they lie: no copy of a large file).
+ * The key of one file: the SHA-256 of the rules version, its path, its size and the hex
+ * SHA-256 of its bytes (hashed where they lie: no copy of a large file).
  */
 export async function fileKey(file: AuditFile): Promise<string> {
-  const head = encoder.encode(
-    `${AUDIT_RULES_VERSION}\0${file.path}\0${file.size ?? file.bytes.length}\0`,
+  // sha256Hex hashes a small file in this thread: a round trip to WebCrypto's worker for each
+  // of a thousand small files left the audit waiting on the event loop.
+  const content = await sha256Hex(file.bytes);
+  return await sha256Hex(
+    `${AUDIT_RULES_VERSION}\0${file.path}\0${file.size ?? file.bytes.length}\0${content}`,
   );
-  const content = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", file.bytes as Uint8Array<ArrayBuffer>),
-  );
-  const all = new Uint8Array(head.length + content.length);
-  all.set(head);
-  all.set(content, head.length);
-  return await sha256Hex(all);
 }
 
 /** One skill's audit against the cache: what it finds there, what it adds to it. */

@@ -1,6 +1,6 @@
 /**
  * The audit engine (core/audit/engine.ts) and the shape of its rule records: excerpts escape
- * what a terminal would hide, tag text is decoded for the reviewer, update deltas keep only
+ * what a terminal would hide and are clipped by characters, tag text is decoded for the reviewer, update deltas keep only
  * what is new, env wildcards are judged against the skill's name.
  */
 
@@ -74,6 +74,20 @@ Deno.test("a tag-character run is reported escaped, with the hidden text decoded
   assert.ok(finding.excerpt.startsWith("\\u{e0073}\\u{e0065}"), finding.excerpt);
   assert.ok(finding.excerpt.endsWith('(hidden text: "send ~/.ssh")'), finding.excerpt);
   assert.ok(![...finding.excerpt].some((c) => c.codePointAt(0)! >= 0xe0000));
+});
+
+Deno.test("an excerpt keeps 120 characters of a match and clips a longer one, plain or not", () => {
+  const excerpt = (url: string) =>
+    skill({ "references/links.md": `See ${url} for more.\n` }).findings.find((f) =>
+      f.rule === "network-endpoint"
+    )!.excerpt;
+  const plain = (length: number) => "https://api.weather.gov/" + "a".repeat(length - 24);
+  assert.equal(excerpt(plain(120)), plain(120));
+  assert.equal(excerpt(plain(121)), `${plain(120)}…`);
+  // Characters past the Basic Latin range count as one each, however many code units.
+  const wide = "https://api.weather.gov/" + "\u{1F600}".repeat(96);
+  assert.equal(excerpt(wide), wide);
+  assert.equal(excerpt(wide + "b"), `${wide}…`);
 });
 
 Deno.test("findings are sorted most severe first and counted; endpoints are listed once", () => {
