@@ -1,15 +1,15 @@
 /**
  * The gate's tasks (deno.json): `deno task ok` writes the generated modules once, not once per
  * task it runs (each `deno task X` inside a command is a run of its own, with X's
- * dependencies); `deno task test` runs every folder of tests/, its slowest files named first
- * (each a file that exists), type-checked by `ok` once; `test:quick` runs every unit test
- * file once, in the shard modules it names.
+ * dependencies); `deno task test` runs every test file of tests/ once, its slowest files named
+ * first (each a file that exists), the unit files in the shard modules of tests/units/,
+ * type-checked by `ok` once; `test:quick` runs every unit test file once, in those shards.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "../helpers/cli.ts";
-import { QUICK_FOLDERS, QUICK_SHARDS, quickTestFiles, shardFiles } from "../helpers/quick.ts";
+import { shardFiles, UNIT_FOLDERS, UNIT_SHARDS, unitTestFiles } from "../helpers/unit_shards.ts";
 
 interface Task {
   command?: string;
@@ -47,28 +47,60 @@ Deno.test("deno task ok, test and check each write the generated modules once", 
   }
 });
 
-Deno.test("deno task test runs every test of tests/; test:quick every unit test file once, in its shards", () => {
+const SHARDS = Array.from({ length: UNIT_SHARDS }, (_, i) => `tests/units/shard_${i}.ts`);
+
+/** Every test file under tests/, relative to the repository, sorted. */
+function allTestFiles(): string[] {
+  const found: string[] = [];
+  const walk = (relative: string) => {
+    for (const entry of Deno.readDirSync(join(REPO_ROOT, relative))) {
+      const path = `${relative}/${entry.name}`;
+      if (entry.isDirectory) walk(path);
+      else if (entry.isFile && entry.name.endsWith("_test.ts")) found.push(path);
+    }
+  };
+  walk("tests");
+  return found.sort();
+}
+
+/**
+ * The test files a `deno test` command runs, each as often as it runs: a named file once
+ * (deno test runs a file once however it is reached), the files under a named folder, and
+ * the unit files a shard module imports.
+ */
+function filesRunBy(command: string): string[] {
+  const units = unitTestFiles(join(REPO_ROOT, "tests")).map((file) => `tests/${file}`);
+  const reached = new Set<string>();
+  const run: string[] = [];
+  for (const word of folders(command)) {
+    const shard = SHARDS.indexOf(word);
+    if (shard !== -1) run.push(...shardFiles(units, shard));
+    else if (word.endsWith("/")) {
+      for (const file of allTestFiles()) if (file.startsWith(word)) reached.add(file);
+    } else reached.add(word);
+  }
+  return [...run, ...reached].sort();
+}
+
+Deno.test("deno task test runs every test file once; test:quick every unit test file once, in its shards", () => {
   assert.equal(runsOf(TASKS, "test", "test:run"), 1);
-  assert.ok(folders(TASKS["test:run"]!.command!).includes("tests/"));
+  // Every file of tests/ once: named, under a named folder, or in a shard; none twice (a
+  // unit file named on its own besides its shard would run twice).
+  assert.deepEqual(filesRunBy(TASKS["test:run"]!.command!), allTestFiles());
   // test:quick names its shard modules, each importing a share of the unit test files.
   const quick = folders(TASKS["test:quick"]!.command!);
-  assert.deepEqual(
-    quick,
-    Array.from({ length: QUICK_SHARDS }, (_, i) => `tests/quick/shard_${i}.ts`),
-  );
-  for (const [index, shard] of quick.entries()) {
+  assert.deepEqual(quick, SHARDS);
+  for (const [index, shard] of SHARDS.entries()) {
     const text = Deno.readTextFileSync(join(REPO_ROOT, shard));
-    assert.match(text, new RegExp(`await importQuickShard\\(${index}\\);`), shard);
+    assert.match(text, new RegExp(`await importUnitShard\\(${index}\\);`), shard);
   }
-  for (const folder of QUICK_FOLDERS) {
+  for (const folder of UNIT_FOLDERS) {
     assert.ok(Deno.statSync(join(REPO_ROOT, "tests", folder)).isDirectory, folder);
   }
-  const files = quickTestFiles(join(REPO_ROOT, "tests"));
+  const files = unitTestFiles(join(REPO_ROOT, "tests"));
   assert.ok(files.includes("architecture/tasks_test.ts") && files.includes("core/errors_test.ts"));
   assert.ok(files.every((file) => !/^(e2e|hardening|docs|skills|python)\//.test(file)));
-  // Every file in exactly one shard.
-  const sharded = quick.flatMap((_, index) => shardFiles(files, index));
-  assert.deepEqual(sharded.toSorted(), files);
+  assert.deepEqual(filesRunBy(TASKS["test:quick"]!.command!), files.map((f) => `tests/${f}`));
 });
 
 Deno.test("deno task test starts its slowest files first, and ok type-checks what test:run does not", () => {
@@ -79,7 +111,9 @@ Deno.test("deno task test starts its slowest files first, and ok type-checks wha
   assert.ok(named.length > 0);
   for (const file of named) assert.ok(Deno.statSync(join(REPO_ROOT, file)).isFile, file);
   assert.equal(new Set(named).size, named.length);
-  assert.ok(words.indexOf("tests/") > words.indexOf(named.at(-1)!), "the folder comes last");
+  // Then the unit shards, then the folders.
+  assert.ok(words.indexOf(SHARDS[0]!) > words.indexOf(named.at(-1)!), "the shards come after");
+  assert.ok(words.indexOf("tests/e2e/") > words.indexOf(SHARDS.at(-1)!), "the folders come last");
   // A type check of every test file before any runs (tens of seconds on one core of a fresh
   // clone) is check:types' work, which the gate runs once, before the tests.
   if (words.includes("--no-check")) {

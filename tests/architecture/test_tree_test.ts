@@ -29,9 +29,9 @@ const NOT_MIRRORED = [
   "tests/hardening",
   "tests/helpers",
   "tests/python",
-  "tests/quick",
   "tests/scripts",
   "tests/skills",
+  "tests/units",
   "tests/cli/help_snapshots",
 ];
 
