@@ -2,7 +2,7 @@
  * The unit test files (not e2e/, hardening/, docs/, skills/, which spawn the whole CLI), run
  * in a few modules instead of one isolate each: `deno test` gives every module it is handed an
  * isolate that loads and compiles its imports (~0.4 s of CPU each), so 176 files cost ~70 s
- * of CPU in start-ups alone, eight shards ~4 s. Both `deno task test` and `test:quick` run
+ * of CPU in start-ups alone, four shards ~2 s. Both `deno task test` and `test:quick` run
  * the units through tests/units/shard_<i>.ts.
  */
 
@@ -19,11 +19,10 @@ export const UNIT_FOLDERS = [
 ] as const;
 
 /**
- * How many modules the unit test files are shared among (tests/units/shard_<i>.ts): eight,
- * not four, so that the few slow unit tests a shard may draw do not make one shard the last
- * file of the run (four read 63-139 s each in the full run).
+ * How many modules the unit test files are shared among (tests/units/shard_<i>.ts). Eight
+ * were tried: the full run took as long, and `test:quick` 65 s against 57 s with four.
  */
-export const UNIT_SHARDS = 8;
+export const UNIT_SHARDS = 4;
 
 /** Every test file under the unit folders, relative to tests/, sorted. */
 export function unitTestFiles(testsRoot: string): string[] {
