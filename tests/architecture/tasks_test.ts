@@ -9,7 +9,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "../helpers/cli.ts";
-import { shardFiles, UNIT_FOLDERS, UNIT_SHARDS, unitTestFiles } from "../helpers/unit_shards.ts";
+import {
+  shardFiles,
+  testFilesUnder,
+  UNIT_FOLDERS,
+  UNIT_SHARDS,
+  unitTestFiles,
+} from "../helpers/unit_shards.ts";
 
 interface Task {
   command?: string;
@@ -50,18 +56,7 @@ Deno.test("deno task ok, test and check each write the generated modules once", 
 const SHARDS = Array.from({ length: UNIT_SHARDS }, (_, i) => `tests/units/shard_${i}.ts`);
 
 /** Every test file under tests/, relative to the repository, sorted. */
-function allTestFiles(): string[] {
-  const found: string[] = [];
-  const walk = (relative: string) => {
-    for (const entry of Deno.readDirSync(join(REPO_ROOT, relative))) {
-      const path = `${relative}/${entry.name}`;
-      if (entry.isDirectory) walk(path);
-      else if (entry.isFile && entry.name.endsWith("_test.ts")) found.push(path);
-    }
-  };
-  walk("tests");
-  return found.sort();
-}
+const allTestFiles = () => testFilesUnder(REPO_ROOT, ["tests"]);
 
 /**
  * The test files a `deno test` command runs, each as often as it runs: a named file once

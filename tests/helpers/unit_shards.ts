@@ -24,18 +24,23 @@ export const UNIT_FOLDERS = [
  */
 export const UNIT_SHARDS = 4;
 
-/** Every test file under the unit folders, relative to tests/, sorted. */
-export function unitTestFiles(testsRoot: string): string[] {
+/** Every test file (`*_test.ts`) under `folders` of `root`, relative to `root`, sorted. */
+export function testFilesUnder(root: string, folders: readonly string[]): string[] {
   const found: string[] = [];
   const walk = (relative: string) => {
-    for (const entry of Deno.readDirSync(`${testsRoot}/${relative}`)) {
+    for (const entry of Deno.readDirSync(`${root}/${relative}`)) {
       const path = `${relative}/${entry.name}`;
       if (entry.isDirectory) walk(path);
       else if (entry.isFile && entry.name.endsWith("_test.ts")) found.push(path);
     }
   };
-  for (const folder of UNIT_FOLDERS) walk(folder);
+  for (const folder of folders) walk(folder);
   return found.sort();
+}
+
+/** Every test file under the unit folders, relative to tests/, sorted. */
+export function unitTestFiles(testsRoot: string): string[] {
+  return testFilesUnder(testsRoot, UNIT_FOLDERS);
 }
 
 /** The files of shard `index`: every UNIT_SHARDS-th file of the sorted list, from `index`. */
