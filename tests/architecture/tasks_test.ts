@@ -65,13 +65,14 @@ const allTestFiles = () => testFilesUnder(REPO_ROOT, ["tests"]);
  */
 function filesRunBy(command: string): string[] {
   const units = unitTestFiles(join(REPO_ROOT, "tests")).map((file) => `tests/${file}`);
+  const all = allTestFiles();
   const reached = new Set<string>();
   const run: string[] = [];
   for (const word of folders(command)) {
     const shard = SHARDS.indexOf(word);
     if (shard !== -1) run.push(...shardFiles(units, shard));
     else if (word.endsWith("/")) {
-      for (const file of allTestFiles()) if (file.startsWith(word)) reached.add(file);
+      for (const file of all) if (file.startsWith(word)) reached.add(file);
     } else reached.add(word);
   }
   return [...run, ...reached].sort();
