@@ -30,6 +30,7 @@ export const LAYER = {
     "runtime/catalog",
     "runtime/trust",
     "runtime/sandbox",
+    "runtime/masks",
     "runtime/governance",
     "runtime/workspace",
   ],

@@ -169,7 +169,9 @@ export async function prepareResolved(
     await policyMode(env, workspace, deps);
     // Policy mode's receipt is two walks, this one and the one after the run.
     if (workspace.writable && workspace.dir !== undefined) {
-      receipt.scan = snapshotWorkspace(workspace.dir);
+      receipt.scan = snapshotWorkspace(workspace.dir, {
+        store: join(deps.home, ".cache", "policy-listings"),
+      });
     }
   } else {
     receipt.base.sandbox = "bubblewrap";

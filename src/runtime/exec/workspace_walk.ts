@@ -3,7 +3,9 @@
  * walk finds what the sandbox must guard there (read-only guarded paths, `.git` folders pinned
  * so they cannot be swapped, secret files hidden). Policy mode's walk before a run lists every
  * folder (names and kinds, no stat of a file: names are enough to tell created and deleted
- * files) with the folder's own `lstat` taken just before; the walk after the run stats every
+ * files) with the folder's own `lstat` taken just before — a folder whose `lstat` is the one
+ * kept with its listing by the last walk from the same workspace is not read again
+ * (runtime/masks/listing_cache.ts, as the sandbox's secret search does); the walk after the run stats every
  * file, and one whose change time is past the run's start was changed by it (a script can set
  * a file's mtime back, never its ctime). A folder is listed again after the run only when its
  * `lstat` moved: a folder's change time moves whenever an entry is added, removed or renamed
@@ -13,6 +15,7 @@
  */
 
 import { folderKey, SETTLED_MS } from "../os/folder_keys.ts";
+import { ListingCache } from "../masks/listing_cache.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 import {
@@ -79,6 +82,8 @@ interface WalkOptions {
   since?: number;
   /** The walk before this one: folders whose key did not move are not listed again. */
   before?: WorkspaceScan;
+  /** Listings kept from the last walk before a run (keyed as `settled` keys them). */
+  kept?: ListingCache;
 }
 
 /** A `--write` grant's folder: what the sandbox must guard there. */
@@ -89,14 +94,26 @@ export function scanWorkspace(dir: string): WorkspaceScan {
 /**
  * Policy mode's walk before a run: every folder's names and kinds, its key, and the guarded
  * names absent at the top. Guarded folders are entered like any other, so a change inside one
- * is a change (listed as guarded), not a file the run seems to have created.
+ * is a change (listed as guarded), not a file the run seems to have created. With a `store`,
+ * the listings are kept there for the next walk from `dir`, and the last walk's are used where
+ * a folder's key has not moved. The store is the user's: in policy mode a script could rewrite
+ * it, as it could anything else of the user's — policy mode's receipt reports, it guards nothing.
  */
-export function snapshotWorkspace(dir: string, settledMs = SETTLED_MS): WorkspaceScan {
-  return walk(dir, { settled: Date.now() - settledMs });
+export function snapshotWorkspace(
+  dir: string,
+  options: { settledMs?: number; store?: string } = {},
+): WorkspaceScan {
+  const settledMs = options.settledMs ?? SETTLED_MS;
+  const kept = options.store === undefined
+    ? undefined
+    : ListingCache.open(options.store, dir, settledMs);
+  const scan = walk(dir, { settled: Date.now() - settledMs, kept });
+  kept?.save();
+  return scan;
 }
 
 function walk(dir: string, options: WalkOptions): WorkspaceScan {
-  const { guards = false, since, before, settled } = options;
+  const { guards = false, since, before, settled, kept } = options;
   const scan: WorkspaceScan = {
     dir,
     readOnly: [],
@@ -116,7 +133,9 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
   ];
   for (let at = 0; at < queue.length && !full; at++) {
     const [folder, prefix, depth] = queue[at]!;
-    const listing = listFolder(folder || "/", before?.folders.get(prefix), settled);
+    const listing = kept === undefined
+      ? listFolder(folder || "/", before?.folders.get(prefix), settled)
+      : keptListing(kept, folder || "/");
     if (listing === undefined) continue; // unreadable: nothing of it is shown to the script either
     const { names, kinds } = listing;
     // The top is listed first: in full unless it alone holds more entries than the cap.
@@ -186,6 +205,15 @@ function listFolder(
     return undefined;
   }
   return listing;
+}
+
+/** One folder's listing through the kept listings (key and all), or undefined if unreadable. */
+function keptListing(kept: ListingCache, folder: string): Listing | undefined {
+  try {
+    return kept.list(folder);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The guarded names absent at the top (and `.git/hooks` in a repository that lacks it). */

@@ -1,5 +1,6 @@
 /**
- * Folder listings kept between sandboxed runs from one folder, so the secret search reads again
+ * Folder listings kept between runs from one folder, so the sandbox's secret search (and policy
+ * mode's walk before a run, runtime/exec/workspace_walk.ts, in a store of its own) reads again
  * only the folders whose entries changed. A listing is used only while the folder's key
  * (runtime/os/folder_keys.ts: device, inode, ctime, mtime, links, mode, size) is the one taken
  * just before it was read, which any entry added, removed or renamed in the folder moves, and
@@ -75,9 +76,10 @@ export class ListingCache {
 
   /**
    * The entries of `folder` (a real path inside the cache's folder): the kept listing when the
-   * folder's key is the one it was kept with, else read (errors thrown as `Deno.readDirSync`'s).
+   * folder's key is the one it was kept with, else read (errors thrown as `Deno.readDirSync`'s);
+   * with the key it is kept under, when it is kept.
    */
-  list(folder: string): FolderListing {
+  list(folder: string): FolderListing & { key?: string } {
     const rel = folder.slice(this.#dir.length);
     // Taken before any reading: an entry added after it moves the folder past this key.
     const key = folderKey(folder, this.#settled);

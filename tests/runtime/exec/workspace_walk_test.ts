@@ -78,7 +78,7 @@ function listedDuring<T>(root: string, body: () => T): [T, string[]] {
 Deno.test("a file whose content changed is listed though its folder, unchanged, is not read again", async () => {
   await using work = await tempDir();
   await project(work.path);
-  const before = snapshotWorkspace(work.path, 0);
+  const before = snapshotWorkspace(work.path, { settledMs: 0 });
   const since = Date.now() - 50;
   // Same length: the folder's stamps, size and links are exactly as they were.
   await Deno.writeTextFile(join(work.path, "pkg1/src/a.ts"), "export const a = 2;\n");
@@ -91,7 +91,7 @@ Deno.test("a file whose content changed is listed though its folder, unchanged, 
 Deno.test("files made, removed and renamed in a kept folder are listed: its stamps moved", async () => {
   await using work = await tempDir();
   await project(work.path);
-  const before = snapshotWorkspace(work.path, 0);
+  const before = snapshotWorkspace(work.path, { settledMs: 0 });
   const since = Date.now() - 50;
   await Deno.writeTextFile(join(work.path, "pkg2/src/new.ts"), "export {};\n");
   await Deno.remove(join(work.path, "pkg0/src/a.ts"));
@@ -108,7 +108,7 @@ Deno.test("files made, removed and renamed in a kept folder are listed: its stam
 Deno.test("two folders swapped keep neither's listing: a folder is known by its inode too", async () => {
   await using work = await tempDir();
   await project(work.path);
-  const before = snapshotWorkspace(work.path, 0);
+  const before = snapshotWorkspace(work.path, { settledMs: 0 });
   const since = Date.now() - 50;
   // The swapped src/ folders are not touched: only their parents' entries move.
   await Deno.rename(join(work.path, "pkg0/src"), join(work.path, "swap"));
@@ -134,7 +134,7 @@ Deno.test("in policy mode a guarded folder's files that were there are changed, 
   await Deno.writeTextFile(join(work.path, ".vscode/settings.json"), "{}\n");
   await Deno.writeTextFile(join(work.path, "main.ts"), "export {};\n");
   await settle();
-  const before = snapshotWorkspace(work.path, 0);
+  const before = snapshotWorkspace(work.path, { settledMs: 0 });
   const since = Date.now() - 50;
   await Deno.writeTextFile(join(work.path, ".vscode/settings.json"), '{"x": 1}\n');
   await Deno.remove(join(work.path, "main.ts"));
@@ -147,7 +147,7 @@ Deno.test("in policy mode a guarded folder's files that were there are changed, 
 Deno.test("a file written just before the run, in the second it began, is not changed by it", async () => {
   await using work = await tempDir();
   await project(work.path);
-  const before = snapshotWorkspace(work.path, 0);
+  const before = snapshotWorkspace(work.path, { settledMs: 0 });
   const file = join(work.path, "pkg0/src/a.ts");
   let since: number;
   do { // the write and the run's start in one second of the clock (Deno's ctime has no finer grain)
@@ -160,9 +160,32 @@ Deno.test("a file written just before the run, in the second it began, is not ch
 Deno.test("a file changed with its mtime set back is still changed: its ctime cannot be", async () => {
   await using work = await tempDir();
   await project(work.path);
-  const before = snapshotWorkspace(work.path, 0);
+  const before = snapshotWorkspace(work.path, { settledMs: 0 });
   const since = Date.now() - 50;
   await Deno.writeTextFile(join(work.path, "pkg0/src/a.ts"), "export const a = 9;\n");
   await Deno.utime(join(work.path, "pkg0/src/a.ts"), new Date(0), new Date(0));
   assert.deepEqual(workspaceChanges(before, since).changed, ["pkg0/src/a.ts"]);
+});
+
+Deno.test("policy mode's walk before a run reads again only the folders changed since the last one's", async () => {
+  await using work = await tempDir();
+  await using home = await tempDir();
+  await project(work.path);
+  const store = join(home.path, "listings");
+  const walk = () => snapshotWorkspace(work.path, { store, settledMs: 0 });
+  const [, first] = listedDuring(work.path, walk);
+  assert.equal(first.length, 7, first.join(", ")); // the top, three packages, three src/
+  const [, second] = listedDuring(work.path, walk);
+  assert.deepEqual(second, [], "nothing changed: every listing is the kept one");
+  // A file made since: its folder is read again, and the run's changes are told from it.
+  await Deno.writeTextFile(join(work.path, "pkg1/src/later.ts"), "export {};\n");
+  const [before, third] = listedDuring(work.path, walk);
+  assert.deepEqual(third, ["/pkg1/src"]);
+  const since = Date.now() - 50;
+  await Deno.remove(join(work.path, "pkg1/src/later.ts"));
+  await Deno.writeTextFile(join(work.path, "pkg2/src/new.ts"), "export {};\n");
+  const changes = workspaceChanges(before, since);
+  assert.deepEqual([changes.created, changes.deleted], [["pkg2/src/new.ts"], [
+    "pkg1/src/later.ts",
+  ]]);
 });
