@@ -44,7 +44,7 @@ export interface RunReceipt {
     guarded_changed: string[];
     /** Counts (the lists stop at 100 paths each). */
     counts: { created: number; changed: number; deleted: number };
-    /** The walk stopped at its bounds (depth 6, 20,000 entries): lists may be incomplete. */
+    /** The walk stopped at its bound (20,000 entries): lists may be incomplete. */
     incomplete: boolean;
   };
   network: { connected: string[]; refused: { target: string; reason: string }[] };

@@ -14,6 +14,7 @@
  * to a quarantine folder under `$SKILLS_HOME/.cache/quarantine/` afterwards.
  */
 
+import { SkillError } from "../../core/errors.ts";
 import { folderKey, SETTLED_MS } from "../os/folder_keys.ts";
 import { ListingCache } from "../masks/listing_cache.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
@@ -28,9 +29,17 @@ import {
   type WorkspaceGuards,
 } from "../../core/policy/workspace_rules.ts";
 
-/** How far the walk goes: depth, and entries in all (a large monorepo is cut, and says so). */
-const MAX_DEPTH = 6;
+/**
+ * How far policy mode's walk goes: entries in all, at any depth (a large monorepo is cut, and
+ * its receipt says so). Its receipt reports; nothing it guards depends on the walk's reach.
+ */
 const MAX_ENTRIES = 20_000;
+/**
+ * A `--write` grant's walk has no cap: every guarded path in the folder is found, at any depth,
+ * or the grant is refused — after this long, as the sandbox's secret search refuses a folder it
+ * could not finish (runtime/masks/secret_files.ts).
+ */
+const GUARD_BUDGET_MS = 10_000;
 /** Folders whose contents are never walked: installed packages, git's object store. */
 const SKIP_CONTENTS = new Set(["node_modules", ".git", "__pycache__", ".venv", "venv"]);
 
@@ -50,7 +59,7 @@ export interface WorkspaceScan extends WorkspaceGuards {
   folders: Map<string, Listing>;
   /** The walk after a run: files changed since it started. */
   changed: string[];
-  /** The walk stopped at its bounds: changes deeper or past the cap are not listed. */
+  /** The walk stopped at its cap (policy mode only): changes past it are not listed. */
   cut: boolean;
   /**
    * The names at the workspace's top, lower-cased, when the walk listed all of it: a path
@@ -84,11 +93,24 @@ interface WalkOptions {
   before?: WorkspaceScan;
   /** Listings kept from the last walk before a run (keyed as `settled` keys them). */
   kept?: ListingCache;
+  /** With `guards`: how long the walk may take (ms), and its clock (tests pass one that runs out). */
+  budgetMs?: number;
+  clock?: () => number;
 }
 
-/** A `--write` grant's folder: what the sandbox must guard there. */
-export function scanWorkspace(dir: string): WorkspaceScan {
-  return walk(dir, { guards: true });
+/**
+ * A `--write` grant's folder: what the sandbox must guard there, at any depth and with no entry
+ * cap (a guarded path the walk did not reach would be writable); refused past its time budget.
+ */
+export function scanWorkspace(
+  dir: string,
+  options: { budgetMs?: number; clock?: () => number } = {},
+): WorkspaceScan {
+  return walk(dir, {
+    guards: true,
+    budgetMs: options.budgetMs ?? GUARD_BUDGET_MS,
+    clock: options.clock,
+  });
 }
 
 /**
@@ -114,6 +136,9 @@ export function snapshotWorkspace(
 
 function walk(dir: string, options: WalkOptions): WorkspaceScan {
   const { guards = false, since, before, settled, kept } = options;
+  const limit = guards ? Infinity : MAX_ENTRIES;
+  const clock = options.clock ?? (() => performance.now());
+  const deadline = options.budgetMs === undefined ? Infinity : clock() + options.budgetMs;
   const scan: WorkspaceScan = {
     dir,
     readOnly: [],
@@ -126,25 +151,24 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
   };
   let count = 0;
   let full = false;
-  // Breadth first, so the shallow entries (where guarded names matter most) are always seen
-  // before the cap; paths by concatenation, stats by the sync call.
-  const queue: [folder: string, prefix: string, depth: number][] = [
-    [dir === "/" ? "" : dir, "", 0],
-  ];
+  // Breadth first, so the shallow entries are always seen before the cap; paths by
+  // concatenation, stats by the sync call.
+  const queue: [folder: string, prefix: string][] = [[dir === "/" ? "" : dir, ""]];
   for (let at = 0; at < queue.length && !full; at++) {
-    const [folder, prefix, depth] = queue[at]!;
+    if (clock() > deadline) refuseGrant(dir, count, options.budgetMs!);
+    const [folder, prefix] = queue[at]!;
     const listing = kept === undefined
       ? listFolder(folder || "/", before?.folders.get(prefix), settled)
       : keptListing(kept, folder || "/");
     if (listing === undefined) continue; // unreadable: nothing of it is shown to the script either
     const { names, kinds } = listing;
     // The top is listed first: in full unless it alone holds more entries than the cap.
-    if (prefix === "" && names.length <= MAX_ENTRIES) {
+    if (prefix === "" && names.length <= limit) {
       scan.top = new Set(names.map((name) => name.toLowerCase()));
     }
-    if (count + names.length > MAX_ENTRIES) scan.cut = full = true; // this folder is the last
+    if (count + names.length > limit) scan.cut = full = true; // this folder is the last
     scan.folders.set(prefix, listing);
-    for (let i = 0; i < names.length && ++count <= MAX_ENTRIES; i++) {
+    for (let i = 0; i < names.length && ++count <= limit; i++) {
       const name = names[i]!;
       const sig = kinds[i]!;
       const path = `${folder}/${name}`;
@@ -155,12 +179,22 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
       if (sig !== "d" || SKIP_CONTENTS.has(name) || (guards && isGuardedName(name, true))) {
         continue;
       }
-      if (depth + 1 >= MAX_DEPTH) scan.cut = true;
-      else queue.push([path, `${prefix}${name}/`, depth + 1]);
+      queue.push([path, `${prefix}${name}/`]);
     }
   }
   if (guards || settled !== undefined) findAbsent(scan);
   return scan;
+}
+
+/** Refuses a `--write` grant whose guarded paths could not all be found in time. */
+function refuseGrant(dir: string, entries: number, budgetMs: number): never {
+  throw new SkillError(
+    "permission_denied",
+    `Cannot grant --write ${dir}: finding its guarded paths took over ${
+      budgetMs / 1000
+    } s (${entries} entries), and one it did not reach could be written`,
+    { hint: "Grant a narrower folder, e.g. the one the script should write" },
+  );
 }
 
 /**

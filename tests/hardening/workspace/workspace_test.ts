@@ -213,6 +213,44 @@ Deno.test(
 );
 
 Deno.test(
+  "in a --write folder every guarded path stays read-only, however deep: a nested repository's hooks too",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    const granted = join(lab.outside, "monorepo");
+    // A repository nested seven folders down (services/…/app/.git), as monorepos vendor them.
+    const deep = "services/payments/api/internal/v2/app";
+    await writeTree(granted, {
+      ".git/hooks/pre-commit": "#!/bin/sh\necho the user's own hook\n",
+      ".envrc": "export PROJECT=1\n",
+      [`${deep}/.git/hooks/pre-commit`]: "#!/bin/sh\necho the nested repository's hook\n",
+      [`${deep}/.git/config`]: "[core]\n",
+      [`${deep}/.envrc`]: "export NESTED=1\n",
+    });
+    const guarded = [
+      ".git/hooks/pre-commit",
+      ".envrc",
+      `${deep}/.git/hooks/pre-commit`,
+      `${deep}/.git/config`,
+      `${deep}/.envrc`,
+    ];
+    const before = await Promise.all(guarded.map((rel) => Deno.readTextFile(join(granted, rel))));
+    const ops = [...guarded, `${deep}/notes.txt`].map((rel) => `write:${join(granted, rel)}`);
+    const seen = await lab.attempt(ops, {}, ["--write", granted]);
+    for (const rel of guarded) {
+      assert.equal(seen[`write:${join(granted, rel)}`]!.ok, false, `${rel} is read-only`);
+    }
+    assert.equal(
+      seen[`write:${join(granted, `${deep}/notes.txt`)}`]!.ok,
+      true,
+      "the rest is writable",
+    );
+    const after = await Promise.all(guarded.map((rel) => Deno.readTextFile(join(granted, rel))));
+    assert.deepEqual(after, before);
+  },
+);
+
+Deno.test(
   "the sandbox's /var/tmp is private like /tmp",
   needsSandbox,
   async () => {

@@ -189,3 +189,39 @@ Deno.test("policy mode's walk before a run reads again only the folders changed 
     "pkg1/src/later.ts",
   ]]);
 });
+
+Deno.test("a --write grant's walk finds guarded paths at any depth, or refuses the grant past its budget", async () => {
+  await using work = await tempDir();
+  const deep = "a/b/c/d/e/f/g/h/i/j";
+  await Deno.mkdir(join(work.path, deep, ".git/hooks"), { recursive: true });
+  await Deno.mkdir(join(work.path, deep, ".vscode"));
+  const scan = scanWorkspace(work.path);
+  assert.ok(scan.readOnly.includes(join(work.path, deep, ".vscode")), scan.readOnly.join(", "));
+  assert.ok(scan.readOnly.includes(join(work.path, deep, ".git/hooks")));
+  assert.ok(scan.pins.includes(join(work.path, deep, ".git")));
+  assert.equal(scan.cut, false);
+  let now = 0;
+  assert.throws(
+    () => scanWorkspace(work.path, { budgetMs: 5, clock: () => (now += 2) }),
+    (error: Error & { code?: string }) =>
+      error.code === "permission_denied" &&
+      /Cannot grant --write .*guarded paths/.test(error.message),
+  );
+});
+
+Deno.test("policy mode's receipt lists a change ten folders down, complete", async () => {
+  await using work = await tempDir();
+  const deep = "a/b/c/d/e/f/g/h/i/j";
+  await Deno.mkdir(join(work.path, deep), { recursive: true });
+  await Deno.writeTextFile(join(work.path, deep, "kept.txt"), "1\n");
+  await settle();
+  const before = snapshotWorkspace(work.path, { settledMs: 0 });
+  const since = Date.now() - 50;
+  await Deno.writeTextFile(join(work.path, deep, "made.txt"), "new\n");
+  await Deno.writeTextFile(join(work.path, deep, "kept.txt"), "2\n");
+  const changes = workspaceChanges(before, since);
+  assert.deepEqual([changes.created, changes.changed], [[`${deep}/made.txt`], [
+    `${deep}/kept.txt`,
+  ]]);
+  assert.equal(changes.incomplete, false);
+});
