@@ -70,6 +70,14 @@ export const PROTECTIONS: readonly Protection[] = [
     test: "hardening/workspace/transactional_workspace_test.ts",
   },
   {
+    id: "write-grants",
+    label:
+      "a --write folder's guarded paths stay read-only at any depth, and its .git and .github cannot be swapped",
+    sandbox: true,
+    policy: false,
+    test: "hardening/workspace/workspace_test.ts",
+  },
+  {
     id: "secrets",
     label:
       "secret files in the workspace (.env*, .npmrc, .netrc, …) cannot be read; git configs show no credentials",

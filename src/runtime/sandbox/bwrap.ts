@@ -76,6 +76,11 @@ export interface MountPlan {
   links?: [string, string][];
   /** Bound read-write at their own paths (the work folder, the skill's cache, `--write`). */
   writable: string[];
+  /**
+   * Inside `--write` folders: bound onto themselves writable, so they cannot be swapped (a
+   * repository's `.git` for one with the script's hooks), as the workspace's {@link pins}.
+   */
+  writablePins?: string[];
   /** Inside `--write` folders: read-only guarded paths and masked secret files. */
   writableGuards?: string[];
   writableMasks?: string[];
@@ -244,6 +249,7 @@ function mountArgs(features: BwrapFeatures, plan: MountPlan, maskSource: string)
     args.push("--symlink", target, path);
   }
   for (const path of plan.writable) bind("--bind", path, path);
+  for (const path of plan.writablePins ?? []) bind("--bind", path, path);
   for (const path of plan.writableGuards ?? []) bind("--ro-bind", path, path);
   const grantMasks = {
     files: plan.writableMasks ?? [],

@@ -555,15 +555,19 @@ function mappedFolders(
   plan: MountPlan,
   request: SandboxRequest,
 ): { path: string; pins: string[] }[] {
-  const pinsIn = (dir: string) => (plan.pins ?? []).filter((pin) => isWithin(dir, pin));
+  const pinsIn = (dir: string, pins: readonly string[] | undefined) =>
+    (pins ?? []).filter((pin) => isWithin(dir, pin));
   // A grant inside an overlay workspace is part of it (its writes join the diff): mounting
   // it idmapped again, inside the merged view, would fail.
   const overlaid = plan.layer !== undefined ? plan.callerDir : undefined;
   return [
-    ...(plan.callerWritable && plan.callerDir !== undefined ? [plan.callerDir] : []),
+    ...(plan.callerWritable && plan.callerDir !== undefined
+      ? [{ path: plan.callerDir, pins: pinsIn(plan.callerDir, plan.pins) }]
+      : []),
     ...(request.grants ?? []).map((grant) => grant.dir)
-      .filter((dir) => overlaid === undefined || !isWithin(overlaid, dir)),
-  ].map((path) => ({ path, pins: pinsIn(path) }));
+      .filter((dir) => overlaid === undefined || !isWithin(overlaid, dir))
+      .map((path) => ({ path, pins: pinsIn(path, plan.writablePins) })),
+  ];
 }
 
 /**

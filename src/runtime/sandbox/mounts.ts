@@ -319,6 +319,7 @@ export function mountPlan(
     readOnly,
     links: toolchain.links,
     writable: [workDir, ...grants.map((grant) => grant.dir)],
+    writablePins: grants.flatMap((grant) => grant.guards.pins),
     writableGuards: grants.flatMap((grant) => grant.guards.readOnly),
     writableMasks: [...new Set(granted.flatMap((found) => found.files))],
     writableMaskedFolders: granted.flatMap((found) => found.folders),

@@ -14,6 +14,7 @@ import { project } from "../../helpers/project.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { installFixtureSkill, RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
 import { writeTree } from "../../helpers/tree.ts";
+import { userLab } from "../../helpers/unprivileged.ts";
 
 /** Guarded files of a project, with the content each starts with. */
 const GUARDED: Record<string, string> = {
@@ -247,6 +248,68 @@ Deno.test(
     );
     const after = await Promise.all(guarded.map((rel) => Deno.readTextFile(join(granted, rel))));
     assert.deepEqual(after, before);
+  },
+);
+
+/**
+ * A script granted `--write` to a repository tries to swap its `.git` (and `.github`) for ones
+ * carrying its own hook and workflow; `attempt` runs the ops in `granted` and returns its report.
+ */
+async function assertNoSwap(
+  granted: string,
+  attempt: (ops: string[]) => Promise<Record<string, { ok: boolean }>>,
+): Promise<void> {
+  const config = await Deno.readTextFile(join(granted, ".git/config"));
+  const at = (rel: string) => join(granted, rel);
+  const seen = await attempt([
+    `move:${at(".git")}>${at(".git-old")}`,
+    `create:${at(".git/hooks/pre-commit")}`,
+    `move:${at(".github")}>${at(".github-old")}`,
+    `create:${at(".github/workflows/evil.yml")}`,
+    `write:${at("notes.txt")}`,
+  ]);
+  assert.equal(seen[`move:${at(".git")}>${at(".git-old")}`]!.ok, false, "the .git folder stays");
+  assert.equal(seen[`move:${at(".github")}>${at(".github-old")}`]!.ok, false, ".github stays");
+  assert.equal(seen[`write:${at("notes.txt")}`]!.ok, true, "the folder is written");
+  assert.equal(await Deno.readTextFile(join(granted, ".git/config")), config);
+  await assert.rejects(Deno.lstat(join(granted, ".git/hooks/pre-commit")), Deno.errors.NotFound);
+  await assert.rejects(
+    Deno.lstat(join(granted, ".github/workflows/evil.yml")),
+    Deno.errors.NotFound,
+  );
+}
+
+Deno.test(
+  "in a --write folder a repository's .git cannot be swapped for one with the script's hooks",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    const granted = join(lab.outside, "repo");
+    await git(lab.outside, ["init", "-q", "repo"]);
+    await writeTree(granted, { ".github/workflows/ci.yml": "on: push\n" });
+    await assertNoSwap(granted, (ops) => lab.attempt(ops, {}, ["--write", granted]));
+  },
+);
+
+Deno.test(
+  "as an ordinary user too, a --write folder's .git cannot be swapped",
+  { ignore: needsSandbox.ignore || Deno.uid() !== 0 || Deno.build.os !== "linux" },
+  async () => {
+    await using lab = await userLab();
+    await installFixtureSkill(lab.skillsHome, join(RUNNER_SKILLS, "sandbox-lab"));
+    const granted = join(lab.cwd, "repo");
+    await git(lab.cwd, ["init", "-q", "repo"]);
+    await writeTree(granted, { ".github/workflows/ci.yml": "on: push\n" });
+    await lab.give(lab.home);
+    await lab.give(lab.cwd);
+    await assertNoSwap(granted, async (ops) => {
+      const result = await lab.run(
+        ["run", "--write", granted, "sandbox-lab", "attempt", ...ops, "--json"],
+        { fuse: false },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      return JSON.parse(result.stdout);
+    });
   },
 );
 
