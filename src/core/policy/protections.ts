@@ -72,7 +72,7 @@ export const PROTECTIONS: readonly Protection[] = [
   {
     id: "write-grants",
     label:
-      "a --write folder's guarded paths stay read-only at any depth, and its .git and .github cannot be swapped",
+      "a --write folder's guarded paths stay read-only at any depth, its .git and .github cannot be swapped, and guarded paths made there are moved aside after the run",
     sandbox: true,
     policy: false,
     test: "hardening/workspace/workspace_test.ts",

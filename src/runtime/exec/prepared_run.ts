@@ -27,6 +27,7 @@ import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace_rules.ts";
 import {
+  quarantineCreated,
   scanWorkspace,
   snapshotWorkspace,
   workspaceChanges,
@@ -128,6 +129,11 @@ export interface PreparedRun {
   quarantine: string;
   /** The copy-on-write workspace's engine: the run's diff is applied after it. */
   overlay?: RunOverlay | undefined;
+  /**
+   * The `--write` folders the sandbox binds, each with its walk before the run: they are
+   * written directly, so the guarded names a run makes there are moved aside after it.
+   */
+  grants: { dir: string; guards: WorkspaceScan }[];
 }
 
 /**
@@ -196,6 +202,7 @@ export async function prepareResolved(
     receipt,
     quarantine,
     overlay,
+    grants: sandbox === undefined ? [] : workspace.grants,
   };
 }
 
@@ -409,6 +416,7 @@ export async function executeRun(
     await layer?.dispose();
     throw error;
   }
+  holdBackCreated(prepared, deps);
   const scan = prepared.receipt.scan;
   const committed = layer === undefined || transaction === undefined
     ? undefined
@@ -426,6 +434,24 @@ export async function executeRun(
     `$SKILLS_HOME/${prepared.quarantine}`,
   );
   return outcome;
+}
+
+/**
+ * The guarded names a run made in its `--write` folders (an `.envrc`, a `.vscode/`, CI
+ * workflows, at any depth), moved to the run's quarantine, each said on stderr: those folders
+ * are written directly, and a guarded path that was not there before had nothing bound over it.
+ */
+function holdBackCreated(prepared: PreparedRun, deps: ScriptDeps): void {
+  prepared.grants.forEach((grant, i) => {
+    const folder = join(prepared.quarantine, "write", String(i + 1));
+    for (const rel of quarantineCreated(grant.guards, join(deps.home, folder))) {
+      deps.warn?.(
+        `held back: ${
+          join(grant.dir, rel)
+        }, made by the script in a --write folder, was moved to $SKILLS_HOME/${folder}/${rel}`,
+      );
+    }
+  });
 }
 
 /** The user's launcher choices (SKILLS_PYTHON, SKILLS_UV), kept out of the script's env. */

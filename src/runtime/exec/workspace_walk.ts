@@ -335,6 +335,43 @@ export function workspaceChanges(
   since: number,
   quarantine?: string,
 ): WorkspaceChanges {
+  const { after, quarantined } = quarantineNewGuarded(
+    before,
+    () => walk(before.dir, { since, before }),
+    quarantine,
+  );
+  const { created, deleted } = listingDiff(before, after);
+  const fresh = new Set(created.map(([rel]) => rel));
+  return {
+    created: created.filter(([, sig]) => sig !== "d").map(([rel]) => rel).sort(),
+    changed: after.changed.filter((rel) => !fresh.has(rel)).sort(),
+    deleted: deleted.sort(),
+    quarantined: quarantined.sort(),
+    incomplete: before.cut || after.cut,
+  };
+}
+
+/**
+ * After a run with a `--write` grant, which it writes directly: the guarded names the run
+ * created there at any depth (an `.envrc`, a `.vscode/`, `.github/workflows`, `.git/hooks`
+ * where none was), moved under `quarantine` (a fresh folder); their paths relative to the
+ * folder, sorted. `before` is the grant's walk before the run ({@link scanWorkspace}).
+ */
+export function quarantineCreated(before: WorkspaceScan, quarantine: string): string[] {
+  return quarantineNewGuarded(before, () => walk(before.dir, { guards: true }), quarantine)
+    .quarantined.sort();
+}
+
+/**
+ * Moves the guarded names absent from `before` and present in the walk after (`walkAfter`)
+ * under `quarantine`: the ones absent at the top first, then any made deeper, shallowest first;
+ * the walk after is taken again whenever something was moved.
+ */
+function quarantineNewGuarded(
+  before: WorkspaceScan,
+  walkAfter: () => WorkspaceScan,
+  quarantine: string | undefined,
+): { after: WorkspaceScan; quarantined: string[] } {
   const quarantined: string[] = [];
   const moveAside = (rel: string) => {
     if (quarantine === undefined) return false;
@@ -348,7 +385,6 @@ export function workspaceChanges(
       return false; // left in place: listed as created
     }
   };
-  const walkAfter = () => walk(before.dir, { since, before });
   // Guarded names that were absent and are there now: the walk's top says which may be, the
   // disk which are (and the walk again, without them, when any was moved).
   let after = walkAfter();
@@ -368,15 +404,7 @@ export function workspaceChanges(
     }
   }
   if (movedNested) after = walkAfter();
-  const { created, deleted } = listingDiff(before, after);
-  const fresh = new Set(created.map(([rel]) => rel));
-  return {
-    created: created.filter(([, sig]) => sig !== "d").map(([rel]) => rel).sort(),
-    changed: after.changed.filter((rel) => !fresh.has(rel)).sort(),
-    deleted: deleted.sort(),
-    quarantined: quarantined.sort(),
-    incomplete: before.cut || after.cut,
-  };
+  return { after, quarantined };
 }
 
 /**

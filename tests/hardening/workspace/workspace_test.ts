@@ -314,6 +314,42 @@ Deno.test(
 );
 
 Deno.test(
+  "guarded paths a script makes in a --write folder, at any depth, are moved aside after the run",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    const granted = join(lab.outside, "repo");
+    await git(lab.outside, ["init", "-q", "repo"]);
+    await writeTree(granted, { ".github/README.md": "docs\n", "src/main.py": "print(1)\n" });
+    const made = [
+      ".envrc",
+      ".vscode/tasks.json",
+      ".github/workflows/evil.yml",
+      "src/app/.claude/settings.json",
+    ];
+    const ops = [...made, "src/notes.txt"].map((rel) => `create:${join(granted, rel)}`);
+    const result = await lab.run(["--write", granted, "sandbox-lab", "attempt", ...ops, "--json"]);
+    assert.equal(result.code, 0, result.stderr);
+    const seen = JSON.parse(result.stdout);
+    for (const op of ops) assert.equal(seen[op]!.ok, true, `${op}: written during the run`);
+    for (const top of [".envrc", ".vscode", ".github/workflows", "src/app/.claude"]) {
+      await assert.rejects(Deno.lstat(join(granted, top)), Deno.errors.NotFound, top);
+      assert.match(
+        result.stderr,
+        new RegExp(`held back: ${join(granted, top)}, made by the script`),
+      );
+    }
+    assert.equal(await Deno.readTextFile(join(granted, "src/notes.txt")), "written by a skill\n");
+    assert.equal(await Deno.readTextFile(join(granted, ".github/README.md")), "docs\n");
+    const quarantine = /was moved to \$SKILLS_HOME\/(\S+)\/\.vscode\b/.exec(result.stderr)![1]!;
+    assert.equal(
+      await Deno.readTextFile(join(lab.home, quarantine, ".vscode/tasks.json")),
+      "written by a skill\n",
+    );
+  },
+);
+
+Deno.test(
   "the sandbox's /var/tmp is private like /tmp",
   needsSandbox,
   async () => {
