@@ -5,9 +5,10 @@
  * sandbox runtime ("mandatory deny" paths) and Claude Code's dangerous files, plus what our
  * own tool and CI read (docs/security.md says why each is here):
  *
- * - guarded (read-only even inside a writable workspace): git hooks and config, submodule
- *   definitions, shell start-up files, direnv's `.envrc`, editor and agent configuration,
- *   CI workflows, MCP server lists and the skills lockfile;
+ * - guarded (held back from a workspace's diff; read-only, or moved aside when made, in a
+ *   folder written directly): git folders, files and hooks, agent and editor settings, shell
+ *   start-up files, package-manager configuration, CI workflows and the skills lockfile —
+ *   one table, {@link HELD_BACK_NAMES}, for every place;
  * - secret (hidden): `.env*`, `.envrc`, `.npmrc`, `.netrc`, `.pypirc`, `.git-credentials`,
  *   `.pgpass`, SSH keys and the like by name, at any depth, writable workspace or not
  *   (runtime/masks finds them with no entry cap).
@@ -15,30 +16,6 @@
  * Pure: the runtime walks the folder (runtime/exec/workspace_walk.ts) and applies these
  * (runtime/sandbox/mounts.ts, runtime/workspace/apply.ts).
  */
-
-/** Files read-only wherever the scan finds them: a write would run code or redirect secrets. */
-export const GUARDED_FILES: readonly string[] = [
-  ".gitmodules", // clones a hostile submodule on the user's next `git submodule update`
-  ".gitconfig",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".envrc", // direnv runs it on `cd`
-  ".mcp.json", // project MCP servers: commands an agent starts
-  ".claude.json",
-  ".ripgreprc",
-  "skills-lock.json", // what `skills install` restores in CI
-];
-
-/**
- * Folders read-only as a whole wherever the scan finds them: editor tasks run on open,
- * agent settings hold hooks and commands, `.agents/` holds the project's skills.
- */
-export const GUARDED_DIRS: readonly string[] = [".vscode", ".idea", ".claude", ".agents"];
 
 /**
  * Inside a `.git` folder (and each submodule's under `.git/modules/`): hooks run on the
@@ -183,10 +160,24 @@ export function isSecretDirName(name: string): boolean {
   return SECRET_DIRS.test(name);
 }
 
-/** Whether a file or folder of this name is guarded wherever it stands. */
-export function isGuardedName(name: string, isDirectory: boolean): boolean {
-  return isDirectory ? GUARDED_DIRS.includes(name) : GUARDED_FILES.includes(name);
+/**
+ * Whether a file or folder of this name is guarded wherever it stands (any case): the names of
+ * {@link heldBackReason}'s table, so that a folder written directly (a `--write` grant, policy
+ * mode) guards what the copy-on-write workspace's diff holds back.
+ */
+export function isGuardedName(name: string): boolean {
+  return HELD_BACK.has(name.toLowerCase());
 }
+
+/**
+ * The guarded paths that may be absent at a folder's top, for a walk to notice when a run makes
+ * one: every guarded name, and the CI folders inside `.github`.
+ */
+export const GUARDED_AT_TOP: readonly string[] = [
+  ...HELD_BACK.keys(),
+  GUARDED_WORKFLOWS,
+  ".github/actions",
+];
 
 /** What the sandbox must do inside a writable folder (absolute real paths). */
 export interface WorkspaceGuards {

@@ -6,9 +6,8 @@
  * `skills run` prints it (stderr, or with the JSON), `script_run` returns it.
  */
 
-import { isGuardedName } from "../../core/policy/workspace_rules.ts";
+import { heldBackReason } from "../../core/policy/workspace_rules.ts";
 import { inert } from "../../core/terminal_text.ts";
-import { basename } from "../os/paths.ts";
 import type { WorkspaceChanges, WorkspaceScan } from "./workspace_walk.ts";
 
 /** At most this many paths per list; the count says how many there were. */
@@ -115,14 +114,9 @@ export class ReceiptCollector {
   }
 }
 
-/** Whether a workspace-relative path is or lies in a guarded path. */
+/** Whether a workspace-relative path is or lies in a guarded path (what a diff holds back). */
 function isGuardedPath(rel: string): boolean {
-  const parts = rel.split("/");
-  if (parts.some((part, i) => isGuardedName(part, i < parts.length - 1))) return true;
-  if (isGuardedName(basename(rel), false)) return true;
-  const git = parts.indexOf(".git");
-  return git !== -1 && ["hooks", "config"].includes(parts[git + 1] ?? "") ||
-    rel.startsWith(".github/workflows/");
+  return heldBackReason(rel) !== undefined;
 }
 
 /**

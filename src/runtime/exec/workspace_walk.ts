@@ -20,10 +20,9 @@ import { ListingCache } from "../masks/listing_cache.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 import {
-  GUARDED_DIRS,
-  GUARDED_FILES,
+  GUARDED_AT_TOP,
   GUARDED_IN_GIT,
-  GUARDED_WORKFLOWS,
+  heldBackRoot,
   isGuardedName,
   isSecretFileName,
   type WorkspaceGuards,
@@ -176,7 +175,7 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
         scan.changed.push(prefix + name);
       }
       if (guards) guard(scan, path, name, sig);
-      if (sig !== "d" || SKIP_CONTENTS.has(name) || (guards && isGuardedName(name, true))) {
+      if (sig !== "d" || SKIP_CONTENTS.has(name) || (guards && isGuardedName(name))) {
         continue;
       }
       queue.push([path, `${prefix}${name}/`]);
@@ -253,7 +252,7 @@ function keptListing(kept: ListingCache, folder: string): Listing | undefined {
 /** The guarded names absent at the top (and `.git/hooks` in a repository that lacks it). */
 function findAbsent(scan: WorkspaceScan): void {
   const dir = scan.dir;
-  for (const name of [...GUARDED_FILES, ...GUARDED_DIRS, GUARDED_WORKFLOWS]) {
+  for (const name of GUARDED_AT_TOP) {
     if (!mayExist(scan, name) || lstatSyncOrNull(join(dir, name)) === null) {
       scan.absent.push(name);
     }
@@ -279,12 +278,9 @@ function mayExist(scan: WorkspaceScan, rel: string): boolean {
 
 /** Adds what `path` needs: guarded names read-only, `.git` pinned, secrets hidden. */
 function guard(scan: WorkspaceScan, path: string, name: string, sig: string): void {
-  const info = { isFile: sig === "f", isDirectory: sig === "d", isSymlink: sig === "l" };
-  if (info.isSymlink) {
+  if (sig === "l") {
     // A link's target is what a write through it reaches: guard that, if it is inside.
-    if (!isGuardedName(name, false) && !isGuardedName(name, true) && !isSecretFileName(name)) {
-      return;
-    }
+    if (!isGuardedName(name) && !isSecretFileName(name)) return;
     try {
       const target = Deno.realPathSync(path);
       if (!isWithin(scan.dir, target)) return; // outside: read-only or hidden anyway
@@ -293,18 +289,19 @@ function guard(scan: WorkspaceScan, path: string, name: string, sig: string): vo
     } catch { /* dangling: nothing to protect */ }
     return;
   }
-  if (info.isFile && isSecretFileName(name)) scan.secrets.push(path);
-  else if (isGuardedName(name, info.isDirectory)) scan.readOnly.push(path);
-  else if (info.isDirectory && name === ".git") {
+  if (sig === "f" && isSecretFileName(name)) scan.secrets.push(path);
+  else if (sig === "d" && name === ".git") {
+    // Pinned with its hooks and config read-only, not read-only whole: git still works there.
     scan.pins.push(path);
     guardGitDir(scan, path, 0);
-  } else if (info.isDirectory && name === ".github") {
-    const workflows = join(path, "workflows");
-    const found = lstatSyncOrNull(workflows);
-    if (found?.isDirectory && !found.isSymlink) {
-      scan.pins.push(path);
-      scan.readOnly.push(workflows);
-    }
+  } else if (isGuardedName(name)) scan.readOnly.push(path); // a `.git` file among them
+  else if (sig === "d" && name === ".github") {
+    const ci = ["workflows", "actions"].map((inner) => join(path, inner)).filter((inner) => {
+      const found = lstatSyncOrNull(inner);
+      return found?.isDirectory === true && !found.isSymlink;
+    });
+    if (ci.length > 0) scan.pins.push(path);
+    scan.readOnly.push(...ci);
   }
 }
 
@@ -458,16 +455,6 @@ function isWithinRel(parent: string, child: string): boolean {
  * `sub/.vscode` for `sub/.vscode/tasks.json` when `sub/.vscode` did not exist before.
  */
 function newGuardedTop(rel: string, before: WorkspaceScan): string | undefined {
-  const parts = rel.split("/");
-  for (let i = 0; i < parts.length; i++) {
-    const last = i === parts.length - 1;
-    const name = parts[i]!;
-    const guarded = isGuardedName(name, !last) || isGuardedName(name, true) ||
-      (!last && name === ".github" && parts[i + 1] === "workflows") ||
-      (last && isGuardedName(name, false));
-    if (!guarded) continue;
-    const top = parts.slice(0, name === ".github" ? i + 2 : i + 1).join("/");
-    return existedBefore(before, top) ? undefined : top;
-  }
-  return undefined;
+  const top = heldBackRoot(rel);
+  return top === undefined || existedBefore(before, top) ? undefined : top;
 }

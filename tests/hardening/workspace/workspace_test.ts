@@ -350,6 +350,45 @@ Deno.test(
 );
 
 Deno.test(
+  "a --write folder guards what the workspace holds back: a submodule's .git file, husky, pre-commit, cargo",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    const granted = join(lab.outside, "repo");
+    // Paths whose change runs code on the user's next git, commit or build: the workspace's
+    // diff holds each back (core/policy/workspace_rules.ts), and so must a --write folder.
+    const existing: Record<string, string> = {
+      "vendor/lib/.git": "gitdir: ../../.git/modules/lib\n",
+      ".husky/pre-commit": "npm test\n",
+      ".pre-commit-config.yaml": "repos: []\n",
+      ".cargo/config.toml": "[build]\n",
+      ".devcontainer/devcontainer.json": "{}\n",
+    };
+    await writeTree(granted, existing);
+    const made = [".githooks/pre-commit", "src/.git", ".gitlab-ci.yml", ".tool-versions"];
+    const ops = [
+      ...Object.keys(existing).map((rel) => `write:${join(granted, rel)}`),
+      ...made.map((rel) => `create:${join(granted, rel)}`),
+    ];
+    const result = await lab.run(["--write", granted, "sandbox-lab", "attempt", ...ops, "--json"]);
+    assert.equal(result.code, 0, result.stderr);
+    const seen = JSON.parse(result.stdout);
+    for (const rel of Object.keys(existing)) {
+      assert.equal(seen[`write:${join(granted, rel)}`]!.ok, false, `${rel} is read-only`);
+      assert.equal(await Deno.readTextFile(join(granted, rel)), existing[rel], rel);
+    }
+    for (const rel of made) {
+      const top = rel.split("/")[0] === "src" ? rel : rel.split("/")[0]!;
+      await assert.rejects(
+        Deno.lstat(join(granted, top)),
+        Deno.errors.NotFound,
+        `${top} moved aside`,
+      );
+    }
+  },
+);
+
+Deno.test(
   "the sandbox's /var/tmp is private like /tmp",
   needsSandbox,
   async () => {
