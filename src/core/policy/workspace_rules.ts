@@ -23,6 +23,13 @@
  */
 export const GUARDED_IN_GIT: readonly string[] = ["hooks", "config", "config.worktree"];
 
+/**
+ * Inside a `.git` folder, what must not appear where it was not: `hooks/` (git makes it with
+ * every repository, so one without it must not gain one) and `commondir`, which makes git read
+ * its config, hooks and `core.fsmonitor` from the folder it names.
+ */
+export const GUARDED_IF_ABSENT_IN_GIT: readonly string[] = ["hooks", "commondir"];
+
 /** `.github/workflows` runs in CI on the next push. */
 export const GUARDED_WORKFLOWS = ".github/workflows";
 

@@ -21,6 +21,7 @@ import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 import {
   GUARDED_AT_TOP,
+  GUARDED_IF_ABSENT_IN_GIT,
   GUARDED_IN_GIT,
   heldBackRoot,
   isGuardedName,
@@ -181,7 +182,7 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
       queue.push([path, `${prefix}${name}/`]);
     }
   }
-  if (guards || settled !== undefined) findAbsent(scan);
+  if (guards || settled !== undefined) findAbsent(scan, guards);
   return scan;
 }
 
@@ -249,20 +250,31 @@ function keptListing(kept: ListingCache, folder: string): Listing | undefined {
   }
 }
 
-/** The guarded names absent at the top (and `.git/hooks` in a repository that lacks it). */
-function findAbsent(scan: WorkspaceScan): void {
+/**
+ * The guarded names absent at the top, and in policy mode those absent in the top repository's
+ * `.git` (GUARDED_IF_ABSENT_IN_GIT; a `--write` grant's walk notes them for every `.git`).
+ */
+function findAbsent(scan: WorkspaceScan, guards: boolean): void {
   const dir = scan.dir;
   for (const name of GUARDED_AT_TOP) {
     if (!mayExist(scan, name) || lstatSyncOrNull(join(dir, name)) === null) {
       scan.absent.push(name);
     }
   }
-  // git makes hooks/ with every repository; one that lacks it must not gain one.
+  // The top repository's (policy mode's walk; a --write grant's walk notes every one it guards).
   if (
-    mayExist(scan, ".git") && lstatSyncOrNull(join(dir, ".git"))?.isDirectory &&
-    lstatSyncOrNull(join(dir, ".git/hooks")) === null
+    !guards && mayExist(scan, ".git") && lstatSyncOrNull(join(dir, ".git"))?.isDirectory
   ) {
-    scan.absent.push(".git/hooks");
+    noteAbsentInGit(scan, join(dir, ".git"));
+  }
+}
+
+/** The entries of a `.git` folder that must not appear where they were not, as relative paths. */
+function noteAbsentInGit(scan: WorkspaceScan, gitDir: string): void {
+  for (const inner of GUARDED_IF_ABSENT_IN_GIT) {
+    if (lstatSyncOrNull(join(gitDir, inner)) === null) {
+      scan.absent.push(join(gitDir, inner).slice(scan.dir.length + 1));
+    }
   }
 }
 
@@ -310,6 +322,7 @@ function guardGitDir(scan: WorkspaceScan, gitDir: string, depth: number): void {
   for (const inner of GUARDED_IN_GIT) {
     if (lstatSyncOrNull(join(gitDir, inner)) !== null) scan.readOnly.push(join(gitDir, inner));
   }
+  noteAbsentInGit(scan, gitDir);
   if (depth >= 3) return;
   // Submodules' git folders, and linked worktrees' own config (`worktrees/<name>/`).
   for (const folder of ["modules", "worktrees"]) {

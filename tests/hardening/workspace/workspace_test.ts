@@ -389,6 +389,33 @@ Deno.test(
 );
 
 Deno.test(
+  "a repository in a --write folder cannot be pointed at a config the script wrote (.git/commondir)",
+  needsSandbox,
+  async () => {
+    await using lab = await setupLab();
+    const granted = join(lab.outside, "repo");
+    await git(lab.outside, ["init", "-q", "repo"]);
+    await git(lab.outside, ["init", "-q", "repo/vendor/lib"]);
+    // git reads config, hooks and core.fsmonitor from the folder a commondir file names.
+    const ops = [
+      `create:${join(granted, "planted/config")}`,
+      `create:${join(granted, ".git/commondir")}`,
+      `create:${join(granted, "vendor/lib/.git/commondir")}`,
+    ];
+    const result = await lab.run(["--write", granted, "sandbox-lab", "attempt", ...ops, "--json"]);
+    assert.equal(result.code, 0, result.stderr);
+    for (const rel of [".git/commondir", "vendor/lib/.git/commondir"]) {
+      await assert.rejects(Deno.lstat(join(granted, rel)), Deno.errors.NotFound, rel);
+      assert.match(
+        result.stderr,
+        new RegExp(`held back: ${join(granted, rel)}, made by the script`),
+      );
+    }
+    assert.equal(await Deno.readTextFile(join(granted, "planted/config")), "written by a skill\n");
+  },
+);
+
+Deno.test(
   "the sandbox's /var/tmp is private like /tmp",
   needsSandbox,
   async () => {
