@@ -104,10 +104,13 @@ interface WalkOptions {
  */
 export function scanWorkspace(
   dir: string,
-  options: { budgetMs?: number; clock?: () => number } = {},
+  options: { budgetMs?: number; clock?: () => number; settledMs?: number } = {},
 ): WorkspaceScan {
   return walk(dir, {
     guards: true,
+    // Each folder's key too, so the walk after the run (quarantineCreated) lists again only
+    // the folders whose entries changed.
+    settled: Date.now() - (options.settledMs ?? SETTLED_MS),
     budgetMs: options.budgetMs ?? GUARD_BUDGET_MS,
     clock: options.clock,
   });
@@ -368,7 +371,7 @@ export function workspaceChanges(
  * folder, sorted. `before` is the grant's walk before the run ({@link scanWorkspace}).
  */
 export function quarantineCreated(before: WorkspaceScan, quarantine: string): string[] {
-  return quarantineNewGuarded(before, () => walk(before.dir, { guards: true }), quarantine)
+  return quarantineNewGuarded(before, () => walk(before.dir, { guards: true, before }), quarantine)
     .quarantined.sort();
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  quarantineCreated,
   scanWorkspace,
   snapshotWorkspace,
   workspaceChanges,
@@ -224,4 +225,24 @@ Deno.test("policy mode's receipt lists a change ten folders down, complete", asy
     `${deep}/kept.txt`,
   ]]);
   assert.equal(changes.incomplete, false);
+});
+
+Deno.test("after a --write run, only the folders whose entries changed are listed again, and what it made guarded is moved", async () => {
+  await using work = await tempDir();
+  await using quarantine = await tempDir();
+  await project(work.path);
+  const before = scanWorkspace(work.path, { settledMs: 0 });
+  await Deno.mkdir(join(work.path, "pkg1/src/.vscode"));
+  await Deno.writeTextFile(join(work.path, "pkg1/src/.vscode/tasks.json"), "{}\n");
+  await Deno.writeTextFile(join(work.path, "pkg2/src/a.ts"), "export const a = 3;\n");
+  const [moved, listed] = listedDuring(
+    work.path,
+    () => quarantineCreated(before, join(quarantine.path, "q")),
+  );
+  assert.deepEqual(moved, ["pkg1/src/.vscode"]);
+  assert.deepEqual([...new Set(listed)], ["/pkg1/src"], "the other folders' listings are kept");
+  assert.equal(
+    await Deno.readTextFile(join(quarantine.path, "q/pkg1/src/.vscode/tasks.json")),
+    "{}\n",
+  );
 });
