@@ -18,10 +18,16 @@
  */
 
 /**
- * Inside a `.git` folder (and each submodule's under `.git/modules/`): hooks run on the
- * user's next git command, config (and a worktree's `config.worktree`) names commands.
+ * Inside a `.git` folder (and each submodule's under `.git/modules/`, each linked worktree's
+ * under `.git/worktrees/`): hooks run on the user's next git command, config (and a worktree's
+ * `config.worktree`) names commands, and `commondir` names the folder git reads them from.
  */
-export const GUARDED_IN_GIT: readonly string[] = ["hooks", "config", "config.worktree"];
+export const GUARDED_IN_GIT: readonly string[] = [
+  "hooks",
+  "config",
+  "config.worktree",
+  "commondir",
+];
 
 /**
  * Inside a `.git` folder, what must not appear where it was not: `hooks/` (git makes it with

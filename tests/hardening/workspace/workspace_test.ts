@@ -396,14 +396,32 @@ Deno.test(
     const granted = join(lab.outside, "repo");
     await git(lab.outside, ["init", "-q", "repo"]);
     await git(lab.outside, ["init", "-q", "repo/vendor/lib"]);
+    // A linked worktree's git folder names the main one in its own commondir.
+    await git(granted, [
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@t",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "c",
+    ]);
+    await git(granted, ["worktree", "add", "-q", join(lab.outside, "wt")]);
+    const worktreeCommon = join(granted, ".git/worktrees/wt/commondir");
+    const common = await Deno.readTextFile(worktreeCommon);
     // git reads config, hooks and core.fsmonitor from the folder a commondir file names.
     const ops = [
       `create:${join(granted, "planted/config")}`,
       `create:${join(granted, ".git/commondir")}`,
       `create:${join(granted, "vendor/lib/.git/commondir")}`,
+      `write:${worktreeCommon}`,
     ];
     const result = await lab.run(["--write", granted, "sandbox-lab", "attempt", ...ops, "--json"]);
     assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout)[`write:${worktreeCommon}`].ok, false, "read-only");
+    assert.equal(await Deno.readTextFile(worktreeCommon), common);
     for (const rel of [".git/commondir", "vendor/lib/.git/commondir"]) {
       await assert.rejects(Deno.lstat(join(granted, rel)), Deno.errors.NotFound, rel);
       assert.match(
