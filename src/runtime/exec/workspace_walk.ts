@@ -320,13 +320,19 @@ function guard(scan: WorkspaceScan, path: string, name: string, sig: string): vo
   }
 }
 
+/**
+ * How deep submodules' git folders are followed (`modules/a/modules/b/…`): any real nesting,
+ * and no further than a bound a pathological tree cannot turn into a stack overflow.
+ */
+const MAX_GIT_NESTING = 32;
+
 /** A git folder's hooks and config read-only, and those of its submodules (`modules/…`). */
 function guardGitDir(scan: WorkspaceScan, gitDir: string, depth: number): void {
   for (const inner of GUARDED_IN_GIT) {
     if (lstatSyncOrNull(join(gitDir, inner)) !== null) scan.readOnly.push(join(gitDir, inner));
   }
   noteAbsentInGit(scan, gitDir);
-  if (depth >= 3) return;
+  if (depth >= MAX_GIT_NESTING) return;
   // Submodules' git folders, and linked worktrees' own config (`worktrees/<name>/`).
   for (const folder of ["modules", "worktrees"]) {
     let entries: Deno.DirEntry[] = [];

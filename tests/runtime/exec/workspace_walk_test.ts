@@ -246,3 +246,10 @@ Deno.test("after a --write run, only the folders whose entries changed are liste
     "{}\n",
   );
 });
+
+Deno.test("a submodule's hooks are guarded however deeply submodules nest", async () => {
+  await using work = await tempDir();
+  const nested = ".git/" + Array.from({ length: 6 }, (_, i) => `modules/m${i}`).join("/");
+  await Deno.mkdir(join(work.path, nested, "hooks"), { recursive: true });
+  assert.ok(scanWorkspace(work.path).readOnly.includes(join(work.path, nested, "hooks")));
+});
