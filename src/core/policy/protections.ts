@@ -75,7 +75,7 @@ export const PROTECTIONS: readonly Protection[] = [
       "a --write folder's guarded paths stay read-only at any depth, its .git and .github cannot be swapped, and guarded paths made there are moved aside after the run",
     sandbox: true,
     policy: false,
-    test: "hardening/workspace/workspace_test.ts",
+    test: "hardening/workspace/write_grants_test.ts",
   },
   {
     id: "secrets",
