@@ -147,7 +147,7 @@ function homeLines(home: CheckResults["home"], { s }: Seen): string[] {
   if (!consistent) out.push("  Run `skills check --repair` to fix");
   if (unused.length > 0) {
     out.push(
-      `  ○ ${unused.length} unused file(s) from other versions or removed skills (removed by \`skills check --repair\`)`,
+      `  ○ ${unused.length} unused file(s) from other versions, removed skills or folders gone (removed by \`skills check --repair\`)`,
     );
   }
   if (consistency.leftovers.length > 0) {

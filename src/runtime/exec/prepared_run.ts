@@ -26,6 +26,7 @@ import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace_rules.ts";
+import { listingStore } from "../masks/listing_cache.ts";
 import {
   quarantineCreated,
   scanWorkspace,
@@ -176,7 +177,7 @@ export async function prepareResolved(
     // Policy mode's receipt is two walks, this one and the one after the run.
     if (workspace.writable && workspace.dir !== undefined) {
       receipt.scan = snapshotWorkspace(workspace.dir, {
-        store: join(deps.home, ".cache", "policy-listings"),
+        store: listingStore(deps.home, "policy"),
       });
     }
   } else {

@@ -8,6 +8,7 @@
 import { type Context, debug } from "../../core/io.ts";
 import type { Session } from "../catalog/catalog_session.ts";
 import { probeTool } from "../os/probe.ts";
+import { listingsOfGoneFolders } from "../masks/listing_cache.ts";
 import { runnerPrograms } from "../../core/scripts/script_language.ts";
 import {
   type ConsistencyReport,
@@ -114,6 +115,11 @@ async function sandboxCheck({ ctx, session }: Doctor): Promise<SandboxReport> {
   return sandbox;
 }
 
+/** What the home check counts as unused beyond the store's own: kept listings of gone folders. */
+function homeClutter(home: string, keepCore: readonly string[]) {
+  return { keepCore, alsoUnused: listingsOfGoneFolders(home) };
+}
+
 /** The checks, in the order of the `--json` report's fields. */
 export const CHECKS: readonly AnyCheck[] = [
   check({
@@ -145,7 +151,7 @@ export const CHECKS: readonly AnyCheck[] = [
       does: "drops entries without files, moves orphans to .trash, removes unused files",
       run: async ({ session, keepCore }): Promise<HomeRepair> => ({
         repaired: await repairHome(session.home),
-        pruned: await pruneUnused(session.home, { keepCore }),
+        pruned: await pruneUnused(session.home, homeClutter(session.home, keepCore)),
       }),
     },
     look: async ({ session, keepCore, repaired }) => {
@@ -153,7 +159,7 @@ export const CHECKS: readonly AnyCheck[] = [
       return {
         consistency,
         consistent: isConsistent(consistency),
-        unused: await findUnused(session.home, { keepCore }),
+        unused: await findUnused(session.home, homeClutter(session.home, keepCore)),
         repair: repaired.get("home") as HomeRepair | undefined,
       };
     },

@@ -33,6 +33,7 @@ export const LAYER = {
     "runtime/audit",
     "runtime/exec",
     "runtime/sandbox",
+    "runtime/masks",
     "runtime/lifecycle",
     "runtime/project",
   ],

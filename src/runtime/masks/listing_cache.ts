@@ -24,6 +24,50 @@ interface Kept extends FolderListing {
   key: string;
 }
 
+/**
+ * Where each walk keeps its listings, under `$SKILLS_HOME/.cache/`: the sandbox's secret search,
+ * and policy mode's walk before a run (runtime/exec/workspace_walk.ts), which lists other folders.
+ */
+export const LISTING_STORES = { secrets: "listings", policy: "policy-listings" } as const;
+
+/** The folder of one of {@link LISTING_STORES} in `home`. */
+export function listingStore(home: string, walk: keyof typeof LISTING_STORES): string {
+  return join(home, ".cache", LISTING_STORES[walk]);
+}
+
+/**
+ * The kept listings in `home` that serve no folder any more: their folder is gone, or the file
+ * is not one a search could use (torn, another version). `skills check` reports them unused.
+ */
+export function listingsOfGoneFolders(home: string): string[] {
+  const gone: string[] = [];
+  for (const walk of Object.keys(LISTING_STORES) as (keyof typeof LISTING_STORES)[]) {
+    const store = listingStore(home, walk);
+    let names: string[] = [];
+    try {
+      names = [...Deno.readDirSync(store)].filter((e) => e.isFile).map((e) => e.name);
+    } catch { /* none kept */ }
+    for (const name of names) {
+      const file = join(store, name);
+      let dir: unknown;
+      try {
+        const data = JSON.parse(Deno.readTextFileSync(file));
+        dir = data?.version === VERSION && file === fileFor(store, data.dir) ? data.dir : undefined;
+      } catch { /* torn, or a write in progress's temporary file */ }
+      if (typeof dir !== "string" || !isFolder(dir)) gone.push(file);
+    }
+  }
+  return gone.sort();
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
 /** Past this many entries a search's listings are not kept (the file would outweigh them). */
 const MAX_KEPT_ENTRIES = 500_000;
 const VERSION = 1;

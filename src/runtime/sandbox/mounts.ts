@@ -15,6 +15,7 @@ import type { MountPlan as BwrapMounts, ReadMasks } from "./bwrap.ts";
 import { currentUid } from "./mode.ts";
 import { toolchainMounts } from "./toolchain.ts";
 import { findSecretFiles } from "../masks/secret_files.ts";
+import { listingStore } from "../masks/listing_cache.ts";
 import { sanitizedGitConfigs } from "../masks/clean_git_config.ts";
 
 /** A copy-on-write workspace: its engine and the run folder holding its upper layer. */
@@ -137,7 +138,7 @@ function shownFolderMasks(
 ): Required<ReadMasks> {
   const found = findSecretFiles(dir, {
     skip: skip.filter((p) => isWithin(dir, p)),
-    store: join(skillsHome, ".cache", "listings"),
+    store: listingStore(skillsHome, "secrets"),
   });
   const visible = (path: string) =>
     isWithin(dir, path) || !hidden.some((root) => isWithin(root, path));

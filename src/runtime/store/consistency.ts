@@ -26,6 +26,8 @@ export interface ConsistencyReport {
 interface UnusedOptions {
   /** What the running binary materialises under `.cache/core` (everything else there goes). */
   keepCore: readonly string[];
+  /** Unused files the modules that write them found (kept listings of folders now gone). */
+  alsoUnused?: readonly string[];
 }
 
 export function isConsistent(report: ConsistencyReport): boolean {
@@ -104,6 +106,7 @@ export async function findUnused(
   }
   const backup = join(home, "registry.json.bak");
   if (await lstatOrNull(backup)) unused.push(backup);
+  unused.push(...(options.alsoUnused ?? []).filter((path) => isWithin(home, path)));
   return unused.sort();
 }
 

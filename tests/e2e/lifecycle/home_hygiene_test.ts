@@ -61,6 +61,9 @@ Deno.test("skills check reports unused files and --repair removes them, keeping 
     await Deno.mkdir(join(path, ".."), { recursive: true });
     await Deno.writeTextFile(path, "old\n");
   }
+  // Listings kept by runs from two folders, one of them gone since (and one torn).
+  await using work = await tempDir();
+  const [gone, kept] = await keptListings(home, env, work.path);
   const check = await runCli(["check", "--json"], { env });
   const unused: string[] = JSON.parse(check.stdout).unused;
   assert.deepEqual(unused, [
@@ -68,16 +71,21 @@ Deno.test("skills check reports unused files and --repair removes them, keeping 
     join(home, ".cache", "core", "0.0.1-0123456789abcdef"),
     join(home, ".cache", "core", "parent-watch-0000000000000000"),
     join(home, ".cache", "digest-long-removed.json"),
+    ...gone,
     join(home, ".core"),
     join(home, "registry.json.bak"),
   ]);
   const text = await runCli(["check"], { env });
-  assert.match(text.stdout, /○ 6 unused file\(s\) from other versions or removed skills/);
+  assert.match(
+    text.stdout,
+    /○ 8 unused file\(s\) from other versions, removed skills or folders gone/,
+  );
 
   const repair = await runCli(["check", "--repair"], { env });
   assert.equal(repair.code, 0, repair.stdout + repair.stderr);
-  assert.match(repair.stdout, /6 unused files removed/);
-  for (const path of planted) {
+  assert.match(repair.stdout, /8 unused files removed/);
+  assert.ok(await Deno.lstat(kept), "the listing of a folder still there is kept");
+  for (const path of [...planted, ...gone]) {
     assert.equal(await Deno.lstat(path).catch(() => null), null, `${path} removed`);
   }
   const after = JSON.parse((await runCli(["check", "--json"], { env })).stdout);
@@ -90,3 +98,35 @@ Deno.test("skills check reports unused files and --repair removes them, keeping 
   });
   assert.equal(bundled.code, 0, bundled.stderr);
 });
+
+/**
+ * Runs a script in policy mode from two folders in `parent`, so each keeps its listings, then
+ * removes the first folder and tears a third listing: the paths of the two unused ones, and the
+ * live one.
+ */
+async function keptListings(
+  home: string,
+  env: Record<string, string>,
+  parent: string,
+): Promise<[gone: string[], kept: string]> {
+  const store = join(home, ".cache", "policy-listings");
+  const filesIn = async () =>
+    new Set((await Array.fromAsync(Deno.readDir(store))).map((e) => join(store, e.name)));
+  const runFrom = async (cwd: string) => {
+    const run = await runCli(["run", "runner-lab", "echo_args", "--json"], {
+      env: { ...env, SKILLS_SANDBOX: "off" },
+      cwd,
+    });
+    assert.equal(run.code, 0, run.stderr);
+  };
+  const [folder, live] = [join(parent, "gone"), join(parent, "live")];
+  for (const made of [folder, live]) await Deno.mkdir(made);
+  await runFrom(folder);
+  const first = await filesIn();
+  await runFrom(live);
+  const kept = [...await filesIn()].find((file) => !first.has(file))!;
+  await Deno.remove(folder, { recursive: true });
+  const torn = join(store, "0badc0de-9.json");
+  await Deno.writeTextFile(torn, '{"version": 1, "dir": ');
+  return [[...first, torn].sort(), kept];
+}
