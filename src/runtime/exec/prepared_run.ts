@@ -414,6 +414,7 @@ export async function executeRun(
       log: deps.log,
     });
   } catch (error) {
+    holdBackCreated(prepared, deps); // a script stopped part way may have made some already
     await layer?.dispose();
     throw error;
   }

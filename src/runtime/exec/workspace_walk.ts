@@ -1,17 +1,21 @@
 /**
- * The workspace as a run sees it (rules: core/policy/workspace_rules.ts). A `--write` grant's
- * walk finds what the sandbox must guard there (read-only guarded paths, `.git` folders pinned
- * so they cannot be swapped, secret files hidden). Policy mode's walk before a run lists every
- * folder (names and kinds, no stat of a file: names are enough to tell created and deleted
- * files) with the folder's own `lstat` taken just before — a folder whose `lstat` is the one
- * kept with its listing by the last walk from the same workspace is not read again
- * (runtime/masks/listing_cache.ts, as the sandbox's secret search does); the walk after the run stats every
- * file, and one whose change time is past the run's start was changed by it (a script can set
- * a file's mtime back, never its ctime). A folder is listed again after the run only when its
- * `lstat` moved: a folder's change time moves whenever an entry is added, removed or renamed
- * in it, while a file's content changing does not touch its folder — which is why every file
- * is still stat'ed. Guarded paths that did not exist and were created during a run are moved
- * to a quarantine folder under `$SKILLS_HOME/.cache/quarantine/` afterwards.
+ * The folders a run writes directly, as it sees them (rules: core/policy/workspace_rules.ts).
+ *
+ * - A `--write` grant's walk finds what the sandbox must guard there, at any depth: guarded
+ *   paths read-only, `.git` and `.github` folders pinned so they cannot be swapped, secret files
+ *   hidden. After the run, the guarded paths it made there are moved to its quarantine.
+ * - Policy mode's walk before a run lists every folder (names and kinds, no stat of a file:
+ *   names are enough to tell created and deleted files) with the folder's own `lstat` taken just
+ *   before; a folder whose `lstat` is the one kept with its listing by the last walk from the
+ *   same workspace is not read again (runtime/masks/listing_cache.ts, as the sandbox's secret
+ *   search does). The walk after the run stats every file, and one whose change time is past
+ *   the run's start was changed by it (a script can set a file's mtime back, never its ctime).
+ *   A folder is listed again after the run only when its `lstat` moved: a folder's change time
+ *   moves whenever an entry is added, removed or renamed in it, while a file's content changing
+ *   does not touch its folder — which is why every file is still stat'ed.
+ *
+ * Guarded paths that did not exist and were made during a run are moved to a quarantine folder
+ * under `$SKILLS_HOME/.cache/quarantine/` afterwards, in both.
  */
 
 import { SkillError } from "../../core/errors.ts";
