@@ -36,8 +36,8 @@ export const GUARDED_IN_GIT: readonly string[] = [
  */
 export const GUARDED_IF_ABSENT_IN_GIT: readonly string[] = ["hooks", "commondir"];
 
-/** `.github/workflows` runs in CI on the next push. */
-export const GUARDED_WORKFLOWS = ".github/workflows";
+/** The folders of `.github` that run in CI on the next push: workflows and composite actions. */
+export const GITHUB_CI_FOLDERS: readonly string[] = ["workflows", "actions"];
 
 /**
  * What a script's diff may never change in the user's folder, by the kind of harm: each
@@ -124,8 +124,7 @@ export function heldBackReason(rel: string): string | undefined {
     const name = parts[i]!.toLowerCase();
     const reason = HELD_BACK.get(name);
     if (reason !== undefined) return reason;
-    // `.github/workflows/` and `.github/actions/` run in CI on the next push.
-    if (name === ".github" && /^(?:workflows|actions)$/i.test(parts[i + 1] ?? "")) {
+    if (name === ".github" && GITHUB_CI_FOLDERS.includes(parts[i + 1]?.toLowerCase() ?? "")) {
       return "CI workflows";
     }
   }
@@ -188,8 +187,7 @@ export function isGuardedName(name: string): boolean {
  */
 export const GUARDED_AT_TOP: readonly string[] = [
   ...HELD_BACK.keys(),
-  GUARDED_WORKFLOWS,
-  ".github/actions",
+  ...GITHUB_CI_FOLDERS.map((folder) => `.github/${folder}`),
 ];
 
 /** What the sandbox must do inside a writable folder (absolute real paths). */

@@ -24,6 +24,7 @@ import { ListingCache } from "../masks/listing_cache.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 import {
+  GITHUB_CI_FOLDERS,
   GUARDED_AT_TOP,
   GUARDED_IF_ABSENT_IN_GIT,
   GUARDED_IN_GIT,
@@ -315,7 +316,7 @@ function guard(scan: WorkspaceScan, path: string, name: string, sig: string): vo
     guardGitDir(scan, path, 0);
   } else if (isGuardedName(name)) scan.readOnly.push(path); // a `.git` file among them
   else if (sig === "d" && name === ".github") {
-    const ci = ["workflows", "actions"].map((inner) => join(path, inner)).filter((inner) => {
+    const ci = GITHUB_CI_FOLDERS.map((inner) => join(path, inner)).filter((inner) => {
       const found = lstatSyncOrNull(inner);
       return found?.isDirectory === true && !found.isSymlink;
     });
