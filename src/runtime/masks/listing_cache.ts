@@ -28,7 +28,7 @@ interface Kept extends FolderListing {
  * Where each walk keeps its listings, under `$SKILLS_HOME/.cache/`: the sandbox's secret search,
  * and policy mode's walk before a run (runtime/exec/workspace_walk.ts), which lists other folders.
  */
-export const LISTING_STORES = { secrets: "listings", policy: "policy-listings" } as const;
+const LISTING_STORES = { secrets: "listings", policy: "policy-listings" } as const;
 
 /** The folder of one of {@link LISTING_STORES} in `home`. */
 export function listingStore(home: string, walk: keyof typeof LISTING_STORES): string {
