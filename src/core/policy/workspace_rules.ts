@@ -162,6 +162,12 @@ const TEMPLATE = /\.(?:example|sample|template|dist)$/i;
 /** Folders whose whole contents are credentials (a home's, copied into a project). */
 const SECRET_DIRS = /^(?:\.ssh|\.gnupg|\.aws)$/i;
 
+/**
+ * The secret file rules' fingerprint (their patterns, as written): what the secret search keeps
+ * of a listing depends on them, so listings kept under others are read again (runtime/masks).
+ */
+export const SECRET_FILE_RULES = `${SECRET} ${TEMPLATE}`;
+
 /** Whether a file of this name holds secrets the sandbox hides (templates are not secrets). */
 export function isSecretFileName(name: string): boolean {
   return SECRET.test(name) && !TEMPLATE.test(name);

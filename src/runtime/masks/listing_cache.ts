@@ -5,8 +5,11 @@
  * (runtime/os/folder_keys.ts: device, inode, ctime, mtime, links, mode, size) is the one taken
  * just before it was read, which any entry added, removed or renamed in the folder moves, and
  * only on filesystems known to stamp folders so; a folder changed within a few seconds of its
- * listing keeps none. Names and kinds are kept, never conclusions: every name is judged again
- * by today's rules on every run, and symlinks are followed again. The file lives under
+ * listing keeps none. Names and kinds are kept, never conclusions: every name kept is judged
+ * again by today's rules on every run, and symlinks are followed again. A walk may keep only
+ * the entries it can act on ({@link KeptEntries}: the secret search, folders, links and the
+ * names its rules call secret), under the fingerprint of those rules, so listings kept under
+ * other rules are read again. The file lives under
  * `$SKILLS_HOME/.cache/` (hidden from every sandboxed script); one that is unreadable, torn or
  * for another folder is ignored, and it holds only the folders the last search listed.
  */
@@ -18,10 +21,22 @@ import { join } from "../os/paths.ts";
 export interface FolderListing {
   names: string[];
   kinds: string;
+  /** How many entries the folder held, when only some of them were kept. */
+  count?: number;
 }
 
 interface Kept extends FolderListing {
   key: string;
+}
+
+/**
+ * Which entries a walk keeps of each listing: `keep(name, kind)`, and `rules`, a fingerprint of
+ * what `keep` depends on (derived from the rules' own table), kept with the listings. A store
+ * kept under another fingerprint is not used: its folders are read again.
+ */
+export interface KeptEntries {
+  rules: string;
+  keep(name: string, kind: string): boolean;
 }
 
 /**
@@ -84,6 +99,8 @@ function isKept(value: unknown): value is Kept {
   return typeof kept?.key === "string" && typeof kept.kinds === "string" &&
     /^[dlfo]*$/.test(kept.kinds) &&
     Array.isArray(kept.names) && kept.names.length === kept.kinds.length &&
+    (kept.count === undefined ||
+      (Number.isSafeInteger(kept.count) && kept.count >= kept.names.length)) &&
     kept.names.every((name) => typeof name === "string" && name !== "" && !name.includes("/"));
 }
 
@@ -93,35 +110,55 @@ export class ListingCache {
   readonly #known: Map<string, Kept>;
   readonly #now = new Map<string, Kept>();
   readonly #settled: number;
-  #entries = 0;
+  readonly #entries: KeptEntries | undefined;
+  #count = 0;
   #changed = false;
 
-  private constructor(file: string, dir: string, known: Map<string, Kept>, settledMs: number) {
+  private constructor(
+    file: string,
+    dir: string,
+    known: Map<string, Kept>,
+    settledMs: number,
+    entries: KeptEntries | undefined,
+  ) {
     this.#file = file;
     this.#dir = dir;
     this.#known = known;
     this.#settled = Date.now() - settledMs;
+    this.#entries = entries;
   }
 
-  /** The listings kept for `dir` under `store` (none when there are none, or they do not check out). */
-  static open(store: string, dir: string, settledMs = SETTLED_MS): ListingCache {
+  /**
+   * The listings kept for `dir` under `store` (none when there are none, or they do not check
+   * out); `entries`: which entries of each folder to keep (all when not given).
+   */
+  static open(
+    store: string,
+    dir: string,
+    settledMs = SETTLED_MS,
+    entries?: KeptEntries,
+  ): ListingCache {
     const file = fileFor(store, dir);
     const known = new Map<string, Kept>();
     try {
       const data = JSON.parse(Deno.readTextFileSync(file));
-      if (data?.version === VERSION && data.dir === dir && typeof data.folders === "object") {
+      if (
+        data?.version === VERSION && data.dir === dir && typeof data.folders === "object" &&
+        (data.rules ?? "") === (entries?.rules ?? "")
+      ) {
         for (const [rel, kept] of Object.entries(data.folders ?? {})) {
           if (isKept(kept)) known.set(rel, kept);
         }
       }
     } catch { /* none yet, or unreadable: every folder is listed */ }
-    return new ListingCache(file, dir, known, settledMs);
+    return new ListingCache(file, dir, known, settledMs, entries);
   }
 
   /**
    * The entries of `folder` (a real path inside the cache's folder): the kept listing when the
    * folder's key is the one it was kept with, else read (errors thrown as `Deno.readDirSync`'s);
-   * with the key it is kept under, when it is kept.
+   * with the key it is kept under, when it is kept. With {@link KeptEntries}, only the entries
+   * it keeps, and the count of all.
    */
   list(folder: string): FolderListing & { key?: string } {
     const rel = folder.slice(this.#dir.length);
@@ -135,22 +172,38 @@ export class ListingCache {
       listing.kinds += entry.isDirectory ? "d" : entry.isSymlink ? "l" : entry.isFile ? "f" : "o";
     }
     this.#changed = true;
-    return key === undefined ? listing : this.#keep(rel, { ...listing, key });
+    if (key === undefined) return listing;
+    return this.#keep(rel, { ...this.#kept(listing), key });
+  }
+
+  /** What {@link KeptEntries} keeps of a listing just read (all of it when none is given). */
+  #kept(listing: FolderListing): FolderListing {
+    const entries = this.#entries;
+    if (entries === undefined) return listing;
+    const kept: FolderListing = { names: [], kinds: "", count: listing.names.length };
+    for (let i = 0; i < listing.names.length; i++) {
+      const kind = listing.kinds[i]!;
+      if (!entries.keep(listing.names[i]!, kind)) continue;
+      kept.names.push(listing.names[i]!);
+      kept.kinds += kind;
+    }
+    return kept;
   }
 
   #keep(rel: string, kept: Kept): Kept {
     this.#now.set(rel, kept);
-    this.#entries += kept.names.length;
+    this.#count += kept.names.length;
     return kept;
   }
 
   /** Keeps what this search listed, for the next (written aside, then renamed into place). */
   save(): void {
     if (!this.#changed && this.#now.size === this.#known.size) return;
-    if (this.#entries > MAX_KEPT_ENTRIES) return;
+    if (this.#count > MAX_KEPT_ENTRIES) return;
     const text = JSON.stringify({
       version: VERSION,
       dir: this.#dir,
+      ...(this.#entries === undefined ? {} : { rules: this.#entries.rules }),
       folders: Object.fromEntries(this.#now),
     });
     const temp = `${this.#file}.${Deno.pid}.tmp`;

@@ -11,9 +11,13 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
-import { isSecretDirName, isSecretFileName } from "../../core/policy/workspace_rules.ts";
+import {
+  isSecretDirName,
+  isSecretFileName,
+  SECRET_FILE_RULES,
+} from "../../core/policy/workspace_rules.ts";
 import { isWithin } from "../os/fs.ts";
-import { type FolderListing, ListingCache } from "./listing_cache.ts";
+import { type FolderListing, type KeptEntries, ListingCache } from "./listing_cache.ts";
 import { basename, dirname, resolve } from "../os/paths.ts";
 
 /**
@@ -76,7 +80,7 @@ export function findSecretFiles(dir: string, options: SearchOptions = {}): Secre
   const found: SecretFinding = { files: [], folders: [], gitEntries: [], entries: 0 };
   const cache = options.store === undefined
     ? undefined
-    : ListingCache.open(options.store, dir, options.settledMs);
+    : ListingCache.open(options.store, dir, options.settledMs, SEARCHED_ENTRIES);
   const stack = [dir];
   for (let folder = stack.pop(); folder !== undefined; folder = stack.pop()) {
     if (clock() > deadline) {
@@ -96,7 +100,7 @@ export function findSecretFiles(dir: string, options: SearchOptions = {}): Secre
     }
     const prefix = folder === "/" ? "/" : `${folder}/`;
     const { names, kinds } = listing;
-    found.entries += names.length;
+    found.entries += listing.count ?? names.length;
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!;
       const kind = kinds.charCodeAt(i);
@@ -120,6 +124,20 @@ export function findSecretFiles(dir: string, options: SearchOptions = {}): Secre
 
 const DIR = "d".charCodeAt(0);
 const LINK = "l".charCodeAt(0);
+
+/**
+ * What the search keeps of a folder's listing: what it acts on when it meets it again (folders
+ * to enter or hide, links to follow, `.git` entries, secret files), not the plain files that
+ * are most of a project: a kept listing of a 10,000-file project then holds a few hundred names,
+ * not ten thousand to read and judge before every run. Kept under the fingerprint of the secret
+ * file rules: when they change, every folder is read again.
+ */
+const SEARCHED_ENTRIES: KeptEntries = {
+  rules: SECRET_FILE_RULES,
+  keep: (name, kind) =>
+    kind === "d" || kind === "l" || name === ".git" ||
+    (mayBeSecret(name) && isSecretFileName(name)),
+};
 
 /** A folder's entries as the cache keeps them, read from the disk. */
 function listOf(folder: string): FolderListing {

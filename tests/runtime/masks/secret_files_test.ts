@@ -167,3 +167,33 @@ Deno.test("findSecretFiles() keeps no listing of a folder changed just before, a
     assert.equal(findSecretFiles(dir.path, { store: store.path, settledMs: 0 }).files.length, 1);
   }
 });
+
+Deno.test("findSecretFiles() keeps of each listing only what it acts on, with the folder's count; kept under other secret rules, every folder is read again", async () => {
+  await using dir = await tempDir();
+  await using store = await tempDir();
+  await writeTree(dir.path, {
+    "a/plain.ts": "",
+    "a/README.md": "",
+    "a/.env": "TOKEN=x\n",
+    "a/.git": "gitdir: ../.git/worktrees/a\n",
+    "a/sub/x.ts": "",
+  });
+  await Deno.symlink("plain.ts", join(dir.path, "a/link.ts"));
+  const options = { store: store.path, settledMs: 0 };
+  await new Promise((resolve) => setTimeout(resolve, 20)); // past the clock's tick
+  const first = findSecretFiles(dir.path, options);
+  const [file] = [...Deno.readDirSync(store.path)].map((entry) => join(store.path, entry.name));
+  const kept = JSON.parse(await Deno.readTextFile(file!));
+  assert.deepEqual(kept.folders["/a"].names.sort(), [".env", ".git", "link.ts", "sub"]);
+  assert.equal(kept.folders["/a"].count, 6);
+  const [again, listedAgain] = listedDuring(dir.path, () => findSecretFiles(dir.path, options));
+  assert.deepEqual(listedAgain, [], "nothing changed: no folder read again");
+  assert.deepEqual(
+    again,
+    first,
+    "the same finding, and the same count of entries, from kept listings",
+  );
+  await Deno.writeTextFile(file!, JSON.stringify({ ...kept, rules: "rules of another version" }));
+  const [, listed] = listedDuring(dir.path, () => findSecretFiles(dir.path, options));
+  assert.deepEqual(listed.sort(), ["/", "/a", "/a/sub"]);
+});
