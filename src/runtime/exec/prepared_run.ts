@@ -414,8 +414,11 @@ export async function executeRun(
       log: deps.log,
     });
   } catch (error) {
-    holdBackCreated(prepared, deps); // a script stopped part way may have made some already
-    await layer?.dispose();
+    try {
+      holdBackCreated(prepared, deps); // a script stopped part way may have made some already
+    } finally {
+      await layer?.dispose();
+    }
     throw error;
   }
   holdBackCreated(prepared, deps);

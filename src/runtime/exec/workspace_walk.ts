@@ -88,6 +88,11 @@ interface WalkOptions {
   /** Find what the sandbox must guard (a `--write` grant): guarded folders are not entered. */
   guards?: boolean;
   /**
+   * With `guards`, the walk after the run: it goes where the grant's walk went, for listings
+   * only (what to guard was found before the run, and the sandbox is gone).
+   */
+  listingsOnly?: boolean;
+  /**
    * Take each folder's key before listing it (policy mode's walk before a run), kept for
    * folders whose stamps are before this time (ms).
    */
@@ -144,6 +149,7 @@ export function snapshotWorkspace(
 
 function walk(dir: string, options: WalkOptions): WorkspaceScan {
   const { guards = false, since, before, settled, kept } = options;
+  const finding = guards && !options.listingsOnly;
   const limit = guards ? Infinity : MAX_ENTRIES;
   const clock = options.clock ?? (() => performance.now());
   const deadline = options.budgetMs === undefined ? Infinity : clock() + options.budgetMs;
@@ -183,14 +189,14 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
       if (since !== undefined && sig !== "d" && changedSince(path, since)) {
         scan.changed.push(prefix + name);
       }
-      if (guards) guard(scan, path, name, sig);
+      if (finding) guard(scan, path, name, sig);
       if (sig !== "d" || SKIP_CONTENTS.has(name) || (guards && isGuardedName(name))) {
         continue;
       }
       queue.push([path, `${prefix}${name}/`]);
     }
   }
-  if (guards || settled !== undefined) findAbsent(scan, guards);
+  if (finding || settled !== undefined) findAbsent(scan, guards);
   return scan;
 }
 
@@ -382,8 +388,8 @@ export function workspaceChanges(
  * folder, sorted. `before` is the grant's walk before the run ({@link scanWorkspace}).
  */
 export function quarantineCreated(before: WorkspaceScan, quarantine: string): string[] {
-  return quarantineNewGuarded(before, () => walk(before.dir, { guards: true, before }), quarantine)
-    .quarantined.sort();
+  const walkAfter = () => walk(before.dir, { guards: true, listingsOnly: true, before });
+  return quarantineNewGuarded(before, walkAfter, quarantine).quarantined.sort();
 }
 
 /**
