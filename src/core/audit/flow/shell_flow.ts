@@ -72,7 +72,9 @@ function run(state: State, text: string, offset: number): { labels: Set<Label>; 
   for (let command = reader.next(); command !== undefined; command = reader.next()) {
     for (const [name, value] of command.assignments) {
       state.vars.set(name, {
-        labels: value.labels,
+        // A path to a secret keeps its label when part of it is unknown (`"$PWD/.env"`,
+        // `"$HOME/.ssh/id_rsa"`): the word's text keeps `$NAME` where it could not fold.
+        labels: wordLabels(value),
         assembled: value.assembled,
         ...(value.known && value.text.length <= MAX_VALUE ? { value: value.text } : {}),
       });

@@ -43,9 +43,13 @@ const SECRET_FILES = [
   ".vault-token",
 ];
 
-/** A path (or the folder) that holds secrets; public keys and plain config do not. */
+/**
+ * A path (or the folder) that holds secrets; public keys and plain config do not. A project's
+ * `.env` (or `.env.local`, `.env.production`) holds its keys: read and sent, its whole content
+ * leaves, as the environment's would; its `.example` and `.template` copies hold none.
+ */
 const SECRET_PATH =
-  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store/;
+  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store|(?:^|[/\\~])\.env(?:\.(?!(?:example|sample|template|dist|defaults?)$)[\w-]+)?$/;
 
 /** Where code or access persists after the skill ran. */
 const PERSIST_PATH =
