@@ -2,19 +2,32 @@
  * The services tests' fixture: a temp `$SKILLS_HOME` with companion-lab (a page server in the
  * layout of a brainstorming companion, tests/fixtures/runner-skills/companion-lab) trusted, a
  * workspace the sandbox shows with its exchange folder `.companion`, and the CLI run there.
- * Disposing it stops every service still running, so no test leaves a process behind.
+ * Disposing it stops every service still running, so no test leaves a process behind. Also
+ * the companion's run words, and a test declared with a fixture of its own.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type CliResult, runCli, tempDir } from "./cli.ts";
 import { installRunnerSkill } from "./install_fixture.ts";
-import { visibleFolder } from "./sandbox.ts";
+import { needsSandbox, visibleFolder } from "./sandbox.ts";
 
 export { freePort } from "./oci_registry.ts";
 
 /** Debian's python3 first, as a newcomer has it. */
 const PATH = "/usr/bin:/usr/local/bin:/bin";
+
+/** Deno.test options for a services test: services run only in the OS sandbox, on Linux. */
+export const needsServices = {
+  ...needsSandbox,
+  ignore: needsSandbox.ignore || Deno.build.os !== "linux",
+};
+
+/** companion-lab's page server, told to exchange files through the workspace's `.companion`. */
+export const COMPANION = ["companion-lab", "companion", "--project-dir", ".companion"];
+
+/** The flags that make `.companion` the service's live folder: its writes show at once. */
+export const COMPANION_LIVE = ["--write", ".companion"];
 
 export interface ServiceFixture extends AsyncDisposable {
   home: string;
@@ -61,13 +74,9 @@ export async function serviceFixture(): Promise<ServiceFixture> {
         "run",
         "--background",
         "--json",
-        "--write",
-        ".companion",
+        ...COMPANION_LIVE,
         ...flags,
-        "companion-lab",
-        "companion",
-        "--project-dir",
-        ".companion",
+        ...COMPANION,
         ...scriptArgs,
       ]);
       assert.equal(result.code, 0, result.stderr);
@@ -82,6 +91,21 @@ export async function serviceFixture(): Promise<ServiceFixture> {
       await home[Symbol.asyncDispose]();
     },
   };
+}
+
+/**
+ * A test of services, skipped where they cannot run, with a fresh {@link serviceFixture}
+ * that is disposed after it, whatever the test's outcome.
+ */
+export function serviceTest(name: string, fn: (fx: ServiceFixture) => Promise<void>): void {
+  Deno.test({
+    name,
+    ...needsServices,
+    fn: async () => {
+      await using fx = await serviceFixture();
+      await fn(fx);
+    },
+  });
 }
 
 /** Whether something accepts a TCP connection at 127.0.0.1:`port`. */

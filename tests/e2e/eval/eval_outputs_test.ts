@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { okJson } from "../../helpers/cli.ts";
 import { filesUnder, SECRET_KEY, withEvalFixture } from "../../helpers/eval_fixture.ts";
 import { pongServer } from "../../helpers/pong_server.ts";
 
@@ -225,8 +226,7 @@ Deno.test("skills eval --baseline PATH: the previous version runs as old_skill, 
       "--yes",
       "--json",
     ]);
-    assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout);
+    const doc = okJson(r);
     assert.deepEqual(Object.keys(doc.run_summary), ["with_skill", "old_skill", "delta"]);
     assert.equal(doc.run_summary.old_skill.pass_rate.mean, 0.8889);
     assert.equal(doc.run_summary.delta.pass_rate, 0.1111);

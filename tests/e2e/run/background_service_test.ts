@@ -9,31 +9,27 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { needsSandbox } from "../../helpers/sandbox.ts";
-import { accepts, freePort, serviceFixture } from "../../helpers/services.ts";
+import {
+  accepts,
+  COMPANION,
+  COMPANION_LIVE,
+  freePort,
+  serviceTest,
+} from "../../helpers/services.ts";
 import { exists, waitFor } from "../../helpers/wait.ts";
 import { connectStdio, envelopeOf } from "../../helpers/mcp_client.ts";
 import { RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
 
-const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
-
-Deno.test({
-  name:
-    "run --background serves the companion on the host: the agent's screen shows, a click reaches the next run, ps lists it, stop ends it",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest(
+  "run --background serves the companion on the host: the agent's screen shows, a click reaches the next run, ps lists it, stop ends it",
+  async (fx) => {
     const port = freePort();
     // Text mode: what the script printed, then the URL on the host.
     const run = await fx.cli([
       "run",
       "--background",
-      "--write",
-      ".companion",
-      "companion-lab",
-      "companion",
-      "--project-dir",
-      ".companion",
+      ...COMPANION_LIVE,
+      ...COMPANION,
       "--port",
       String(port),
     ]);
@@ -99,13 +95,11 @@ Deno.test({
     assert.deepEqual(ended!.receipt.files.created, ["companion.log"]);
     assert.equal((await fx.cli(["ps"])).stdout, "");
   },
-});
+);
 
-Deno.test({
-  name: "a service that stays idle past --idle-timeout ends, and its port closes",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest(
+  "a service that stays idle past --idle-timeout ends, and its port closes",
+  async (fx) => {
     const started = await fx.startCompanion(["--idle-timeout", "3"]);
     const port = started.ports[0]!.host;
     assert.equal(await accepts(port), true);
@@ -116,45 +110,32 @@ Deno.test({
     assert.equal(ended.end_reason, "idle timeout");
     assert.equal(await accepts(port), false);
   },
-});
+);
 
-Deno.test({
-  name: "a service busy past --max-lifetime ends at its lifetime",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
-    const started = await fx.startCompanion(["--max-lifetime", "6", "--idle-timeout", "60"]);
-    const ended = await waitFor(async () => {
-      await (await fetch(started.urls[0]!).catch(() => undefined))?.body?.cancel();
-      const [service] = await fx.services();
-      return service?.status === "ended" ? service : undefined;
-    }, { what: "the service to reach its lifetime", timeoutMs: 25_000, intervalMs: 300 });
-    assert.equal(ended.end_reason, "lifetime reached");
-    assert.equal(await accepts(started.ports[0]!.host), false);
-  },
-});
-
-Deno.test({
-  name: "removing a skill ends its services",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
-    const started = await fx.startCompanion();
-    const removed = await fx.cli(["remove", "companion-lab", "--yes"]);
-    assert.equal(removed.code, 0, removed.stderr);
+serviceTest("a service busy past --max-lifetime ends at its lifetime", async (fx) => {
+  const started = await fx.startCompanion(["--max-lifetime", "6", "--idle-timeout", "60"]);
+  const ended = await waitFor(async () => {
+    await (await fetch(started.urls[0]!).catch(() => undefined))?.body?.cancel();
     const [service] = await fx.services();
-    assert.equal(service!.id, started.id);
-    assert.equal(service!.status, "ended");
-    assert.equal(await accepts(started.ports[0]!.host), false);
-  },
+    return service?.status === "ended" ? service : undefined;
+  }, { what: "the service to reach its lifetime", timeoutMs: 25_000, intervalMs: 300 });
+  assert.equal(ended.end_reason, "lifetime reached");
+  assert.equal(await accepts(started.ports[0]!.host), false);
 });
 
-Deno.test({
-  name:
-    "over MCP, with SKILLS_ALLOW_SERVICES=1, a host's model starts the declared companion and stops it",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest("removing a skill ends its services", async (fx) => {
+  const started = await fx.startCompanion();
+  const removed = await fx.cli(["remove", "companion-lab", "--yes"]);
+  assert.equal(removed.code, 0, removed.stderr);
+  const [service] = await fx.services();
+  assert.equal(service!.id, started.id);
+  assert.equal(service!.status, "ended");
+  assert.equal(await accepts(started.ports[0]!.host), false);
+});
+
+serviceTest(
+  "over MCP, with SKILLS_ALLOW_SERVICES=1, a host's model starts the declared companion and stops it",
+  async (fx) => {
     const env = { ...fx.env, AGENT_SKILLS: "companion-lab" };
     {
       await using plain = await connectStdio(env, fx.workspace);
@@ -180,13 +161,11 @@ Deno.test({
     assert.ok((await call("service_stop", { id: started.result.id })).success);
     assert.equal(await accepts(started.result.ports[0].host), false);
   },
-});
+);
 
-Deno.test({
-  name: "updating a skill ends its services: a service runs the version it started with",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest(
+  "updating a skill ends its services: a service runs the version it started with",
+  async (fx) => {
     // Installed from a folder of its own, so that the folder can change and update take it.
     const source = join(fx.home, "..", `${fx.home.split("/").pop()}-source`);
     await Deno.mkdir(join(source, "scripts"), { recursive: true });
@@ -211,4 +190,4 @@ Deno.test({
       await Deno.remove(source, { recursive: true });
     }
   },
-});
+);

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { type KalshiFixture, startKalshiFixture } from "../../fixtures/kalshi_server.ts";
-import { type CliResult, runCli, tempDir } from "../../helpers/cli.ts";
+import { type CliResult, okJson, runCli, tempDir } from "../../helpers/cli.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -129,8 +129,7 @@ Deno.test("hello-extended advanced_greeting runs through skills run", async () =
     "formal",
     "--json",
   ]);
-  assert.equal(json.code, 0, json.stderr);
-  const body = JSON.parse(json.stdout);
+  const body = okJson(json);
   assert.match(JSON.stringify(body), /Good day, Ada/);
   const human = await env.run(["run", "Hello_Extended", "Advanced_Greeting", "--name", "Ada"]);
   assert.equal(human.code, 0, human.stderr);

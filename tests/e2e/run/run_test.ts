@@ -5,11 +5,12 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, spawnCli, tempDir } from "../../helpers/cli.ts";
+import { okJson, runCli, spawnCli, tempDir } from "../../helpers/cli.ts";
 import { samplePeakRss, sleeperPids, waitGone } from "../../helpers/processes.ts";
 import { realPython } from "../../helpers/python.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 import { installRunnerSkill } from "../../helpers/install_fixture.ts";
+import { CALLER_ENV, dumpedNames, SET_BY_EVERY_RUN } from "../../helpers/script_env.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -57,34 +58,25 @@ Deno.test("skills run passes only the base set and allowlisted variables to the 
       SKILLS_SANDBOX: "off",
       SKILLS_HOME: dir.path,
       PATH: `${bin}:${SYSTEM_PATH}`,
-      LANG: "C.UTF-8",
-      AWS_SECRET_ACCESS_KEY: "aws-secret",
+      ...CALLER_ENV,
       OPENAI_API_KEY: "sk-secret",
-      RUNNER_MODE: "fast",
       EXTRA_TOKEN: "tok",
       UNRELATED: "x",
     },
   });
-  assert.equal(result.code, 0, result.stderr);
-  const seen: Record<string, string> = JSON.parse(result.stdout);
-  assert.deepEqual(Object.keys(seen).filter((n) => n !== "LC_CTYPE").sort(), [
-    "EXTRA_TOKEN",
-    "HOME",
-    "LANG",
-    "PATH",
-    "PYTHONDONTWRITEBYTECODE",
-    "PYTHONPATH",
-    "PYTHONUTF8",
-    "RUNNER_MODE",
-    "SKILLS_CALLER_DIR",
-    "SKILLS_SKILL_DIR",
-    "SKILLS_WORK_DIR",
-  ]);
+  const seen: Record<string, string> = okJson(result);
+  assert.deepEqual(
+    dumpedNames(seen),
+    [...SET_BY_EVERY_RUN, "EXTRA_TOKEN", "HOME", "LANG", "PATH", "RUNNER_MODE"].sort(),
+  );
   assert.equal(seen.RUNNER_MODE, "fast");
   // The skill root (its verified copy) is importable; the run's own folders are named.
   assert.match(seen.PYTHONPATH!, /\/\.cache\/run\/runner-lab-[0-9a-f]+$/);
   assert.match(seen.SKILLS_WORK_DIR!, /skills-work-/);
-  assert.ok(!result.stdout.includes("aws-secret") && !result.stdout.includes("sk-secret"));
+  assert.ok(
+    !result.stdout.includes(CALLER_ENV.AWS_SECRET_ACCESS_KEY) &&
+      !result.stdout.includes("sk-secret"),
+  );
 });
 
 Deno.test("skills run --env forwards allowlisted names and refuses others", async () => {

@@ -9,11 +9,8 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { installFixtureSkill } from "../../helpers/install_fixture.ts";
-import { type Lab, setupLab } from "../sandbox/sandbox_helpers.ts";
-import { needsSandbox } from "../../helpers/sandbox.ts";
-import { pongServer } from "../../helpers/pong_server.ts";
+import { installAttemptSkill, labTest } from "../sandbox/sandbox_helpers.ts";
+import { type PongServer, pongServer } from "../../helpers/pong_server.ts";
 
 const HOSTS = "/etc/hosts";
 
@@ -34,38 +31,39 @@ async function hostsEntry(address: string): Promise<{ name: string } & AsyncDisp
   };
 }
 
-/** A copy of sandbox-lab named `name` that declares `network` itself. */
-async function declaringSkill(lab: Lab, name: string, network: string): Promise<void> {
-  const source = join(lab.outside, name);
-  await Deno.mkdir(join(source, "scripts"), { recursive: true });
-  await Deno.copyFile(
-    join(lab.labDir, "scripts", "attempt.py"),
-    join(source, "scripts", "attempt.py"),
-  );
-  await Deno.writeTextFile(
-    join(source, "SKILL.md"),
-    `---\nname: ${name}\ndescription: Declares one host by name.\npermissions:\n  network:\n    - ${network}\n---\n\n# ${name}\n`,
-  );
-  await installFixtureSkill(lab.home, source);
+/**
+ * A pong server on loopback under a name of its own, for as long as the result is held: the
+ * grant `name:port` that reaches it and the URL of its page.
+ */
+async function namedPongServer(): Promise<
+  { server: PongServer; grant: string; url: string } & AsyncDisposable
+> {
+  const server = pongServer();
+  let entry: { name: string } & AsyncDisposable;
+  try {
+    entry = await hostsEntry("127.0.0.1");
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  const grant = `${entry.name}:${server.port}`;
+  return {
+    server,
+    grant,
+    url: `http://${grant}/ping`,
+    async [Symbol.asyncDispose]() {
+      await entry[Symbol.asyncDispose]();
+      await server.close();
+    },
+  };
 }
 
-Deno.test(
+labTest(
   "a name the user grants reaches the private address it resolves to, and stderr shows the address",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
-    await using server = pongServer();
-    await using entry = await hostsEntry("127.0.0.1");
-    const grant = `${entry.name}:${server.port}`;
-    const url = `http://${grant}/ping`;
-    const result = await lab.run([
-      "--allow-net",
-      grant,
-      "sandbox-lab",
-      "attempt",
-      `http:${url}`,
-      "--json",
-    ]);
+  async (lab) => {
+    await using named = await namedPongServer();
+    const { grant, url } = named;
+    const result = await lab.runAttempt([`http:${url}`], { flags: ["--allow-net", grant] });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout)[`http:${url}`], { ok: true, detail: "pong" });
     assert.match(
@@ -74,21 +72,20 @@ Deno.test(
         `warning: ${grant} resolves to 127\\.0\\.0\\.1, which is not a public address: reached because you granted ${grant}`,
       ),
     );
-    assert.equal(server.requests, 1);
+    assert.equal(named.server.requests, 1);
   },
 );
 
-Deno.test(
+labTest(
   "the skill's own declaration of that name never reaches it, and the refusal names the grant that would",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
-    await using server = pongServer();
-    await using entry = await hostsEntry("127.0.0.1");
-    const grant = `${entry.name}:${server.port}`;
-    const url = `http://${grant}/ping`;
-    await declaringSkill(lab, "corp-lab", grant);
-    const declared = await lab.run(["corp-lab", "attempt", `http:${url}`, "--json"]);
+  async (lab) => {
+    await using named = await namedPongServer();
+    const { grant, url } = named;
+    await installAttemptSkill(lab, "corp-lab", "Declares one host by name.", [
+      "  network:",
+      `    - ${grant}`,
+    ]);
+    const declared = await lab.runAttempt([`http:${url}`], { skill: "corp-lab" });
     assert.equal(declared.code, 0, declared.stderr);
     assert.equal(JSON.parse(declared.stdout)[`http:${url}`].ok, false);
     assert.match(
@@ -97,35 +94,24 @@ Deno.test(
         `refused a connection to ${grant}: resolves to 127\\.0\\.0\\.1, which is not a public address: a skill's own declaration never reaches one; grant the name yourself to let it \\(--allow-net ${grant}\\)`,
       ),
     );
-    assert.equal(server.requests, 0);
+    assert.equal(named.server.requests, 0);
     // Following that hint works.
-    const granted = await lab.run([
-      "--allow-net",
-      grant,
-      "corp-lab",
-      "attempt",
-      `http:${url}`,
-      "--json",
-    ]);
+    const granted = await lab.runAttempt([`http:${url}`], {
+      skill: "corp-lab",
+      flags: ["--allow-net", grant],
+    });
     assert.deepEqual(JSON.parse(granted.stdout)[`http:${url}`], { ok: true, detail: "pong" });
   },
 );
 
-Deno.test(
+labTest(
   "a name that resolves to a metadata address is refused even when the user grants it",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     await using entry = await hostsEntry("169.254.169.254");
     const grant = `${entry.name}:80`;
-    const result = await lab.run([
-      "--allow-net",
-      grant,
-      "sandbox-lab",
-      "attempt",
-      `http:http://${grant}/latest/meta-data/`,
-      "--json",
-    ]);
+    const result = await lab.runAttempt([`http:http://${grant}/latest/meta-data/`], {
+      flags: ["--allow-net", grant],
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(JSON.parse(result.stdout)[`http:http://${grant}/latest/meta-data/`].ok, false);
     assert.match(

@@ -1,7 +1,9 @@
 /**
  * Shared set-up for the OS sandbox tests: a skills home with the hostile `sandbox-lab`
  * skill (tests/fixtures/runner-skills/sandbox-lab) and another installed skill to spy on,
- * a home directory with planted secrets, and `skills run` against them.
+ * a home directory with planted secrets, and `skills run` against them; a test declared
+ * with a fresh lab of its own, and copies of the lab's attempt script under manifests that
+ * declare what a test needs.
  */
 
 import { join } from "node:path";
@@ -11,6 +13,17 @@ import {
   installRunnerSkill,
   RUNNER_SKILLS,
 } from "../../helpers/install_fixture.ts";
+import { needsSandbox } from "../../helpers/sandbox.ts";
+
+/** How {@link Lab.runAttempt} runs an attempt script. */
+export interface AttemptOptions {
+  /** The skill whose script runs: sandbox-lab, or a copy {@link installAttemptSkill} made. */
+  skill?: string;
+  /** `skills run` flags, before the skill (`--allow-net HOST:PORT`). */
+  flags?: string[];
+  /** Variables besides the lab's. */
+  env?: Record<string, string>;
+}
 
 export interface Lab extends AsyncDisposable {
   /** `$SKILLS_HOME`. */
@@ -26,6 +39,11 @@ export interface Lab extends AsyncDisposable {
   otherDir: string;
   /** `skills run <args>` with the lab's environment (plus `env`), in callerDir by default. */
   run(args: string[], env?: Record<string, string>, options?: { cwd?: string }): Promise<CliResult>;
+  /**
+   * `skills run <flags> <skill> attempt <ops> --json` as it ran: for a test of its exit code or
+   * of what it said on stderr.
+   */
+  runAttempt(ops: string[], options?: AttemptOptions): Promise<CliResult>;
   /** `skills run sandbox-lab attempt <ops> --json`, parsed. */
   attempt(
     ops: string[],
@@ -80,6 +98,10 @@ export async function setupLab(): Promise<Lab> {
   };
   const run = (args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}) =>
     runCli(["run", ...args], { env: { ...baseEnv, ...env }, cwd: options.cwd ?? callerDir });
+  const runAttempt = (
+    ops: string[],
+    { skill = "sandbox-lab", flags = [], env = {} }: AttemptOptions = {},
+  ) => run([...flags, skill, "attempt", ...ops, "--json"], env);
   return {
     home,
     userHome,
@@ -88,8 +110,9 @@ export async function setupLab(): Promise<Lab> {
     labDir,
     otherDir,
     run,
+    runAttempt,
     async attempt(ops, env = {}, flags = []) {
-      const result = await run([...flags, "sandbox-lab", "attempt", ...ops, "--json"], env);
+      const result = await runAttempt(ops, { flags, env });
       if (result.code !== 0) {
         throw new Error(`attempt exited ${result.code}: ${result.stdout}\n${result.stderr}`);
       }
@@ -99,4 +122,47 @@ export async function setupLab(): Promise<Lab> {
       for (const made of dirs) await made[Symbol.asyncDispose]();
     },
   };
+}
+
+/**
+ * A test of the OS sandbox (skipped where bubblewrap cannot work) with a fresh lab, removed
+ * after it whatever the test's outcome.
+ */
+export function labTest(name: string, fn: (lab: Lab) => Promise<void>): void {
+  Deno.test(name, needsSandbox, async () => {
+    await using lab = await setupLab();
+    await fn(lab);
+  });
+}
+
+/**
+ * Installs the skill `name` in the lab's home: sandbox-lab's attempt script under a manifest
+ * of its own, whose `permissions:` block holds the lines `permissions` (indented YAML), for a
+ * test of what a skill's own declaration lets its script do.
+ */
+export async function installAttemptSkill(
+  lab: Lab,
+  name: string,
+  description: string,
+  permissions: string[],
+): Promise<void> {
+  const source = join(lab.outside, name);
+  await Deno.mkdir(join(source, "scripts"), { recursive: true });
+  await Deno.copyFile(
+    join(lab.labDir, "scripts", "attempt.py"),
+    join(source, "scripts", "attempt.py"),
+  );
+  const manifest = [
+    "---",
+    `name: ${name}`,
+    `description: ${description}`,
+    "permissions:",
+    ...permissions,
+    "---",
+    "",
+    `# ${name}`,
+    "",
+  ];
+  await Deno.writeTextFile(join(source, "SKILL.md"), manifest.join("\n"));
+  await installFixtureSkill(lab.home, source);
 }

@@ -6,16 +6,12 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { installFixtureSkill } from "../../helpers/install_fixture.ts";
-import { pythonOnlyBin, setupLab } from "./sandbox_helpers.ts";
-import { needsSandbox } from "../../helpers/sandbox.ts";
+import { installAttemptSkill, labTest, pythonOnlyBin } from "./sandbox_helpers.ts";
 import { pongServer } from "../../helpers/pong_server.ts";
 
-Deno.test(
+labTest(
   "a script without declared network reaches no server, not even on loopback",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     await using server = pongServer();
     const seen = await lab.attempt([`http:${server.url}`, `tcp:127.0.0.1:${server.port}`]);
     assert.equal(seen[`http:${server.url}`]!.ok, false, seen[`http:${server.url}`]!.detail);
@@ -24,85 +20,65 @@ Deno.test(
   },
 );
 
-Deno.test(
-  "SKILLS_ALLOW_NET and --allow-net open exactly the granted host:port",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
-    await using server = pongServer();
-    const grant = `127.0.0.1:${server.port}`;
-    const ops = [`http:${server.url}`, `tcp:${grant}`];
+labTest("SKILLS_ALLOW_NET and --allow-net open exactly the granted host:port", async (lab) => {
+  await using server = pongServer();
+  const grant = `127.0.0.1:${server.port}`;
+  const ops = [`http:${server.url}`, `tcp:${grant}`];
 
-    const viaEnv = await lab.attempt(ops, { SKILLS_ALLOW_NET: `example.com,${grant}` });
-    assert.deepEqual(viaEnv[`http:${server.url}`], { ok: true, detail: "pong" });
-    // Only through the proxy: a raw connection still meets an empty network.
-    assert.equal(viaEnv[`tcp:${grant}`]!.ok, false);
+  const viaEnv = await lab.attempt(ops, { SKILLS_ALLOW_NET: `example.com,${grant}` });
+  assert.deepEqual(viaEnv[`http:${server.url}`], { ok: true, detail: "pong" });
+  // Only through the proxy: a raw connection still meets an empty network.
+  assert.equal(viaEnv[`tcp:${grant}`]!.ok, false);
 
-    const viaFlag = await lab.attempt(ops, {}, ["--allow-net", grant]);
-    assert.deepEqual(viaFlag[`http:${server.url}`], { ok: true, detail: "pong" });
+  const viaFlag = await lab.attempt(ops, {}, ["--allow-net", grant]);
+  assert.deepEqual(viaFlag[`http:${server.url}`], { ok: true, detail: "pong" });
 
-    const otherPort = await lab.run(
-      [
-        "--allow-net",
-        `127.0.0.1:${server.port === 1 ? 2 : server.port - 1}`,
-        "sandbox-lab",
-        "attempt",
-        `http:${server.url}`,
-        "--json",
-      ],
-    );
-    const refused = JSON.parse(otherPort.stdout)[`http:${server.url}`];
-    assert.equal(refused.ok, false);
-    assert.match(refused.detail, /403/);
-    assert.match(
-      otherPort.stderr,
-      new RegExp(`refused a connection to ${grant}: not in the skill's permissions.network`),
-    );
-    assert.equal(server.requests, 2, "only the granted runs reached the server");
+  const otherPort = await lab.runAttempt([`http:${server.url}`], {
+    flags: ["--allow-net", `127.0.0.1:${server.port === 1 ? 2 : server.port - 1}`],
+  });
+  const refused = JSON.parse(otherPort.stdout)[`http:${server.url}`];
+  assert.equal(refused.ok, false);
+  assert.match(refused.detail, /403/);
+  assert.match(
+    otherPort.stderr,
+    new RegExp(`refused a connection to ${grant}: not in the skill's permissions.network`),
+  );
+  assert.equal(server.requests, 2, "only the granted runs reached the server");
 
-    const bad = await lab.run(["--allow-net", "http://x", "sandbox-lab", "attempt"]);
-    assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /Invalid --allow-net/);
-    const badEnv = await lab.run(["sandbox-lab", "attempt"], { SKILLS_ALLOW_NET: "a b" });
-    assert.equal(badEnv.code, 2);
-    assert.match(badEnv.stderr, /Invalid SKILLS_ALLOW_NET/);
-  },
-);
+  const bad = await lab.run(["--allow-net", "http://x", "sandbox-lab", "attempt"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /Invalid --allow-net/);
+  const badEnv = await lab.run(["sandbox-lab", "attempt"], { SKILLS_ALLOW_NET: "a b" });
+  assert.equal(badEnv.code, 2);
+  assert.match(badEnv.stderr, /Invalid SKILLS_ALLOW_NET/);
+});
 
-Deno.test(
+labTest(
   "a loopback host the manifest declares needs the user's grant; the user's proxy settings are not used",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     await using server = pongServer();
-    const source = join(lab.outside, "net-lab");
-    await Deno.mkdir(join(source, "scripts"), { recursive: true });
-    await Deno.copyFile(
-      join(lab.labDir, "scripts", "attempt.py"),
-      join(source, "scripts", "attempt.py"),
-    );
-    await Deno.writeTextFile(
-      join(source, "SKILL.md"),
-      `---\nname: net-lab\ndescription: Declares one loopback host.\npermissions:\n  env: [HTTP_PROXY, NO_PROXY]\n  network:\n    - 127.0.0.1:${server.port}\n---\n\n# net-lab\n`,
-    );
-    await installFixtureSkill(lab.home, source);
+    await installAttemptSkill(lab, "net-lab", "Declares one loopback host.", [
+      "  env: [HTTP_PROXY, NO_PROXY]",
+      "  network:",
+      `    - 127.0.0.1:${server.port}`,
+    ]);
     // A skill may not grant itself a local address: only the user may.
-    const declared = await lab.run(["net-lab", "attempt", `http:${server.url}`, "--json"]);
+    const declared = await lab.runAttempt([`http:${server.url}`], { skill: "net-lab" });
     assert.equal(declared.code, 0, declared.stderr);
     assert.equal(JSON.parse(declared.stdout)[`http:${server.url}`].ok, false);
     assert.match(
       declared.stderr,
       /net-lab declares 127\.0\.0\.1:\d+, which is not a public address/,
     );
-    const result = await lab.run(
-      ["net-lab", "attempt", `http:${server.url}`, "env:NO_PROXY", "env:HTTP_PROXY", "--json"],
+    const result = await lab.runAttempt([`http:${server.url}`, "env:NO_PROXY", "env:HTTP_PROXY"], {
+      skill: "net-lab",
       // Forwarded by the skill's permissions.env, yet replaced inside the sandbox.
-      {
+      env: {
         HTTP_PROXY: "http://127.0.0.1:9",
         NO_PROXY: "127.0.0.1",
         SKILLS_ALLOW_NET: `127.0.0.1:${server.port}`,
       },
-    );
+    });
     assert.equal(result.code, 0, result.stderr);
     const seen = JSON.parse(result.stdout);
     assert.deepEqual(seen[`http:${server.url}`], { ok: true, detail: "pong" });
@@ -112,12 +88,10 @@ Deno.test(
   },
 );
 
-Deno.test(
+labTest(
   "kalshi-markets declares its API host: a stand-in server needs the user's grant",
-  needsSandbox,
-  async () => {
+  async (lab) => {
     const { startKalshiFixture } = await import("../../fixtures/kalshi_server.ts");
-    await using lab = await setupLab();
     const fixture = await startKalshiFixture();
     try {
       const env = { KALSHI_API_BASE: fixture.baseUrl };
@@ -142,11 +116,9 @@ Deno.test(
   },
 );
 
-Deno.test(
+labTest(
   "uv in the sandbox: a cache of its own per skill, the package index only for dependencies",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     const bin = await pythonOnlyBin(lab.outside);
     const python = await Deno.readLink(join(bin, "python3"));
     // A fake uv that reports what it was given, then runs the script with python3.

@@ -6,21 +6,19 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli } from "../../helpers/cli.ts";
+import { okJson, runCli } from "../../helpers/cli.ts";
+import { CALLER_ENV, dumpedNames, SET_BY_EVERY_RUN } from "../../helpers/script_env.ts";
 import {
   DOTENV_SECRET,
   ENV_SECRET,
+  labTest,
   pythonOnlyBin,
-  setupLab,
   SSH_SECRET,
 } from "./sandbox_helpers.ts";
-import { needsSandbox } from "../../helpers/sandbox.ts";
 
-Deno.test(
+labTest(
   "a sandboxed script cannot read ~/.ssh, another skill, the registry or the CLI's secrets",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     const ops = [
       `read:${join(lab.userHome, ".ssh", "id_test")}`,
       `read:${join(lab.otherDir, "SKILL.md")}`,
@@ -50,38 +48,31 @@ Deno.test(
   },
 );
 
-Deno.test(
-  "a sandboxed script sees only its own processes and its own skill",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
-    // It runs from the verified copy of its skill (trust/snapshot.ts): its own files are
-    // where its scripts are (SKILLS_SKILL_DIR), the installed folder is hidden like every
-    // other skill.
-    const seen = await lab.attempt([
-      "read:$SKILLS_SKILL_DIR/SKILL.md",
-      `read:${join(lab.labDir, "SKILL.md")}`,
-      "read:/proc/1/environ",
-      "env:HOME",
-      "env:OPENAI_API_KEY",
-    ]);
-    assert.equal(seen["read:$SKILLS_SKILL_DIR/SKILL.md"]!.ok, true, "its own files are readable");
-    assert.equal(
-      seen[`read:${join(lab.labDir, "SKILL.md")}`]!.ok,
-      false,
-      "the installed folder is not",
-    );
-    assert.ok(!seen["read:/proc/1/environ"]!.detail.includes(ENV_SECRET));
-    assert.notEqual(seen["env:HOME"]!.detail, lab.userHome, "HOME is the work folder");
-    assert.equal(seen["env:OPENAI_API_KEY"]!.ok, false);
-  },
-);
+labTest("a sandboxed script sees only its own processes and its own skill", async (lab) => {
+  // It runs from the verified copy of its skill (trust/snapshot.ts): its own files are
+  // where its scripts are (SKILLS_SKILL_DIR), the installed folder is hidden like every
+  // other skill.
+  const seen = await lab.attempt([
+    "read:$SKILLS_SKILL_DIR/SKILL.md",
+    `read:${join(lab.labDir, "SKILL.md")}`,
+    "read:/proc/1/environ",
+    "env:HOME",
+    "env:OPENAI_API_KEY",
+  ]);
+  assert.equal(seen["read:$SKILLS_SKILL_DIR/SKILL.md"]!.ok, true, "its own files are readable");
+  assert.equal(
+    seen[`read:${join(lab.labDir, "SKILL.md")}`]!.ok,
+    false,
+    "the installed folder is not",
+  );
+  assert.ok(!seen["read:/proc/1/environ"]!.detail.includes(ENV_SECRET));
+  assert.notEqual(seen["env:HOME"]!.detail, lab.userHome, "HOME is the work folder");
+  assert.equal(seen["env:OPENAI_API_KEY"]!.ok, false);
+});
 
-Deno.test(
+labTest(
   "a sandboxed script writes only to its work folder and a private /tmp (workspace read-only)",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     // The workspace (callerDir) is writable by default: tests/hardening/workspace/workspace_test.ts.
     const targets = {
       outside: join(lab.outside, "planted"),
@@ -106,11 +97,9 @@ Deno.test(
   },
 );
 
-Deno.test(
+labTest(
   "the work folder is HOME, TMPDIR and SKILLS_WORK_DIR: writable, fresh, removed",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     const ops = ["env:HOME", "env:TMPDIR", "env:SKILLS_WORK_DIR", "write:~/out.txt"];
     const first = await lab.attempt(ops);
     const work = first["env:SKILLS_WORK_DIR"]!.detail;
@@ -123,11 +112,9 @@ Deno.test(
   },
 );
 
-Deno.test(
+labTest(
   "SKILLS_SANDBOX=required refuses to run without bubblewrap; auto warns and runs",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     // A PATH with python3 but no bwrap.
     const bin = await pythonOnlyBin(lab.outside);
     const refused = await lab.run(["sandbox-lab", "attempt", "env:HOME"], {
@@ -149,8 +136,7 @@ Deno.test(
   },
 );
 
-Deno.test("skills check says which sandbox is in force and why", needsSandbox, async () => {
-  await using lab = await setupLab();
+labTest("skills check says which sandbox is in force and why", async (lab) => {
   const env = { SKILLS_HOME: lab.home };
   const on = await runCli(["check", "--json"], { env });
   assert.deepEqual(
@@ -184,70 +170,48 @@ Deno.test("skills check says which sandbox is in force and why", needsSandbox, a
   assert.match(bad.stderr, /Invalid SKILLS_SANDBOX 'sometimes': expected auto, required or off/);
 });
 
-Deno.test(
+labTest(
   "a sandboxed script's environment: the base set, its allowlist and the sandbox's own",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     const result = await lab.run(["runner-lab", "env_dump", "--json"], {
       // The real interpreter: a version manager's shim would add variables of its own.
       PATH: `${await pythonOnlyBin(lab.outside)}:/usr/bin:/bin`,
-      RUNNER_MODE: "fast",
-      AWS_SECRET_ACCESS_KEY: "aws-secret",
+      ...CALLER_ENV,
       HTTPS_PROXY: "http://127.0.0.1:9",
-      LANG: "C.UTF-8",
     });
-    assert.equal(result.code, 0, result.stderr);
-    const seen: Record<string, string> = JSON.parse(result.stdout);
-    assert.deepEqual(Object.keys(seen).filter((n) => n !== "LC_CTYPE").sort(), [
-      "HOME",
-      "LANG",
-      "PATH",
-      "PWD",
-      "PYTHONDONTWRITEBYTECODE",
-      "PYTHONPATH",
-      "PYTHONUTF8",
-      "RUNNER_MODE",
-      "SKILLS_CALLER_DIR",
-      "SKILLS_SKILL_DIR",
-      "SKILLS_WORK_DIR",
-      "TMPDIR",
-      "XDG_CACHE_HOME",
-    ]);
+    const seen: Record<string, string> = okJson(result);
+    const alsoSet = ["HOME", "LANG", "PATH", "PWD", "RUNNER_MODE", "TMPDIR", "XDG_CACHE_HOME"];
+    assert.deepEqual(dumpedNames(seen), [...SET_BY_EVERY_RUN, ...alsoSet].sort());
     assert.equal(seen.HOME, seen.SKILLS_WORK_DIR);
-    assert.ok(!result.stdout.includes("aws-secret") && !result.stdout.includes(ENV_SECRET));
+    assert.ok(
+      !result.stdout.includes(CALLER_ENV.AWS_SECRET_ACCESS_KEY) &&
+        !result.stdout.includes(ENV_SECRET),
+    );
   },
 );
 
-Deno.test(
-  "a symlinked .env in the caller's directory is masked where it points",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
-    await Deno.remove(join(lab.callerDir, ".env"));
-    await Deno.mkdir(join(lab.callerDir, "config"));
-    await Deno.writeTextFile(join(lab.callerDir, "config", "secrets"), `KEY=${DOTENV_SECRET}\n`);
-    await Deno.symlink("config/secrets", join(lab.callerDir, ".env"));
-    await Deno.writeTextFile(join(lab.userHome, "env"), `KEY=${DOTENV_SECRET}\n`);
-    await Deno.symlink(join(lab.userHome, "env"), join(lab.callerDir, ".env.local"));
-    await Deno.symlink("/nonexistent/env", join(lab.callerDir, ".env.dangling"));
-    const ops = [
-      `read:${join(lab.callerDir, ".env")}`,
-      `read:${join(lab.callerDir, "config", "secrets")}`,
-      `read:${join(lab.callerDir, ".env.local")}`,
-    ];
-    const seen = await lab.attempt(ops);
-    for (const op of ops) {
-      assert.ok(!seen[op]!.detail.includes(DOTENV_SECRET), `${op}: ${seen[op]!.detail}`);
-    }
-  },
-);
+labTest("a symlinked .env in the caller's directory is masked where it points", async (lab) => {
+  await Deno.remove(join(lab.callerDir, ".env"));
+  await Deno.mkdir(join(lab.callerDir, "config"));
+  await Deno.writeTextFile(join(lab.callerDir, "config", "secrets"), `KEY=${DOTENV_SECRET}\n`);
+  await Deno.symlink("config/secrets", join(lab.callerDir, ".env"));
+  await Deno.writeTextFile(join(lab.userHome, "env"), `KEY=${DOTENV_SECRET}\n`);
+  await Deno.symlink(join(lab.userHome, "env"), join(lab.callerDir, ".env.local"));
+  await Deno.symlink("/nonexistent/env", join(lab.callerDir, ".env.dangling"));
+  const ops = [
+    `read:${join(lab.callerDir, ".env")}`,
+    `read:${join(lab.callerDir, "config", "secrets")}`,
+    `read:${join(lab.callerDir, ".env.local")}`,
+  ];
+  const seen = await lab.attempt(ops);
+  for (const op of ops) {
+    assert.ok(!seen[op]!.detail.includes(DOTENV_SECRET), `${op}: ${seen[op]!.detail}`);
+  }
+});
 
-Deno.test(
+labTest(
   "a skill's cache folder (XDG_CACHE_HOME) is kept between its runs and is its own",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     const first = await lab.attempt(["env:XDG_CACHE_HOME"]);
     const cache = first["env:XDG_CACHE_HOME"]!.detail;
     // Named by the skill and keyed by who it is (scope, folder, source): see
@@ -272,11 +236,9 @@ Deno.test(
   },
 );
 
-Deno.test(
+labTest(
   "a sandboxed script cannot read another installed skill that lives elsewhere, even one that fails to load",
-  needsSandbox,
-  async () => {
-    await using lab = await setupLab();
+  async (lab) => {
     // runner-lab's folder in the home becomes a link to a folder of the workspace (where
     // the script may otherwise read), and its manifest no longer loads: a run reads
     // neither it nor any other skill it does not name, yet must hide them all.

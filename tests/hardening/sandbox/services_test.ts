@@ -8,13 +8,39 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { alive, deadPid, descendants, survivors } from "../../helpers/processes.ts";
-import { needsSandbox } from "../../helpers/sandbox.ts";
-import { accepts, freePort, serviceFixture } from "../../helpers/services.ts";
+import {
+  accepts,
+  COMPANION,
+  COMPANION_LIVE,
+  freePort,
+  needsServices,
+  type ServiceFixture,
+  serviceTest,
+} from "../../helpers/services.ts";
 import { installFixtureSkill, RUNNER_SKILLS } from "../../helpers/install_fixture.ts";
 import { userLab } from "../../helpers/unprivileged.ts";
 import { runCli } from "../../helpers/cli.ts";
 
-const linuxSandbox = { ...needsSandbox, ignore: needsSandbox.ignore || Deno.build.os !== "linux" };
+/** The pids of the fixture's one service: its supervisor first, then all it started. */
+async function serviceTree(fx: ServiceFixture): Promise<number[]> {
+  const [service] = await fx.services();
+  return [service!.pid as number, ...descendants(service!.pid)];
+}
+
+/**
+ * Starts the companion and untrusts companion-lab: its service has ended, with no process of
+ * it left and its relayed port closed.
+ */
+async function untrustEndsTheService(fx: ServiceFixture): Promise<void> {
+  const started = await fx.startCompanion();
+  const tree = await serviceTree(fx);
+  const untrust = await fx.cli(["untrust", "companion-lab"]);
+  assert.equal(untrust.code, 0, untrust.stderr);
+  const [after] = await fx.services();
+  assert.equal(after!.status, "ended");
+  assert.deepEqual(await survivors(tree, 5_000), []);
+  assert.equal(await accepts(started.ports[0]!.host), false);
+}
 
 /** The session id in a /proc/<pid>/stat line. */
 function sessionOf(stat: string): string {
@@ -52,15 +78,12 @@ function hostSockets(table: string, inodes: Set<string>, listeningOnly: boolean)
   return found;
 }
 
-Deno.test({
-  name: "a service is reachable from the host only at its relayed loopback ports",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest(
+  "a service is reachable from the host only at its relayed loopback ports",
+  async (fx) => {
     const udp = freePort();
     const started = await fx.startCompanion([], ["--extra-udp-port", String(udp)]);
-    const [service] = await fx.services();
-    const tree = [service!.pid as number, ...descendants(service!.pid)];
+    const tree = await serviceTree(fx);
     const inodes = new Set(tree.flatMap((pid) => [...socketInodes(pid)]));
     // Every socket of the service's processes that listens in the host's network: 127.0.0.1 at
     // a relayed port, nothing else (no other port, no other address, no UDP).
@@ -80,17 +103,14 @@ Deno.test({
     assert.equal(started.ports.length, 1, "the UDP socket inside is not relayed");
     assert.equal(await accepts(udp), false);
   },
-});
+);
 
-Deno.test({
-  name: "skills stop leaves no process of the service: its supervisor, sandbox and script end",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest(
+  "skills stop leaves no process of the service: its supervisor, sandbox and script end",
+  async (fx) => {
     const started = await fx.startCompanion();
-    const [service] = await fx.services();
-    const supervisor = service!.pid as number;
-    const tree = [supervisor, ...descendants(supervisor)];
+    const tree = await serviceTree(fx);
+    const supervisor = tree[0]!;
     // The supervisor holds bubblewrap, which holds the sandbox's init and the script.
     assert.ok(tree.length >= 3, `processes: ${tree.join(", ")}`);
     const supervisorStat = Deno.readTextFileSync(`/proc/${supervisor}/stat`);
@@ -114,41 +134,19 @@ Deno.test({
     assert.deepEqual(inSession.map((e) => e.name), []);
     assert.equal(await accepts(started.ports[0]!.host), false);
   },
+);
+
+serviceTest("untrusting a skill ends its services: none outlives its trust", async (fx) => {
+  await untrustEndsTheService(fx);
+  // And it cannot be started again until trusted again.
+  const again = await fx.cli(["run", "--background", ...COMPANION]);
+  assert.notEqual(again.code, 0);
+  assert.match(again.stderr, /trust/i);
 });
 
-Deno.test({
-  name: "untrusting a skill ends its services: none outlives its trust",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
-    const started = await fx.startCompanion();
-    const [service] = await fx.services();
-    const tree = [service!.pid as number, ...descendants(service!.pid)];
-    const untrust = await fx.cli(["untrust", "companion-lab"]);
-    assert.equal(untrust.code, 0, untrust.stderr);
-    const [after] = await fx.services();
-    assert.equal(after!.status, "ended");
-    assert.deepEqual(await survivors(tree, 5_000), []);
-    assert.equal(await accepts(started.ports[0]!.host), false);
-    // And it cannot be started again until trusted again.
-    const again = await fx.cli([
-      "run",
-      "--background",
-      "companion-lab",
-      "companion",
-      "--project-dir",
-      ".companion",
-    ]);
-    assert.notEqual(again.code, 0);
-    assert.match(again.stderr, /trust/i);
-  },
-});
-
-Deno.test({
-  name: "untrusting a project skill ends its services: none outlives its trust in the project",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest(
+  "untrusting a project skill ends its services: none outlives its trust in the project",
+  async (fx) => {
     // The same skill as the workspace's own project skill (it wins over the installed one).
     const projectCopy = join(fx.workspace, ".agents", "skills", "companion-lab");
     await Deno.mkdir(join(fx.workspace, ".git"));
@@ -160,23 +158,13 @@ Deno.test({
     const trust = await fx.cli(["trust", "companion-lab", "--yes"]);
     assert.equal(trust.code, 0, trust.stderr);
     assert.match(trust.stdout, /project skill/);
-    const started = await fx.startCompanion();
-    const [service] = await fx.services();
-    const tree = [service!.pid as number, ...descendants(service!.pid)];
-    const untrust = await fx.cli(["untrust", "companion-lab"]);
-    assert.equal(untrust.code, 0, untrust.stderr);
-    const [after] = await fx.services();
-    assert.equal(after!.status, "ended");
-    assert.deepEqual(await survivors(tree, 5_000), []);
-    assert.equal(await accepts(started.ports[0]!.host), false);
+    await untrustEndsTheService(fx);
   },
-});
+);
 
-Deno.test({
-  name: "a stale service state (a dead supervisor, another boot) is listed as ended, never running",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest(
+  "a stale service state (a dead supervisor, another boot) is listed as ended, never running",
+  async (fx) => {
     const boot = Deno.readTextFileSync("/proc/sys/kernel/random/boot_id").trim();
     const state = (id: string, bootId: string, pid: number) => ({
       id,
@@ -223,13 +211,13 @@ Deno.test({
     assert.match(stop.stdout, /had ended already/);
     assert.ok(alive(Deno.pid), "the reused pid was not signalled");
   },
-});
+);
 
 Deno.test({
   name:
     "as an ordinary user (fuse-overlayfs) a service's --write folder is live and its other writes wait for the stop",
-  ...linuxSandbox,
-  ignore: linuxSandbox.ignore || Deno.uid() !== 0, // the lab drops from root to a user
+  ...needsServices,
+  ignore: needsServices.ignore || Deno.uid() !== 0, // the lab drops from root to a user
   fn: async () => {
     await using lab = await userLab();
     await installFixtureSkill(lab.skillsHome, join(RUNNER_SKILLS, "companion-lab"));
@@ -237,17 +225,7 @@ Deno.test({
     await lab.give(lab.home);
     await lab.give(lab.cwd);
     const run = (args: string[]) => lab.run(args, { fuse: true });
-    const started = await run([
-      "run",
-      "--background",
-      "--json",
-      "--write",
-      ".companion",
-      "companion-lab",
-      "companion",
-      "--project-dir",
-      ".companion",
-    ]);
+    const started = await run(["run", "--background", "--json", ...COMPANION_LIVE, ...COMPANION]);
     assert.equal(started.code, 0, started.stderr);
     const service = JSON.parse(started.stdout);
     const info = JSON.parse(service.output.split("\n")[0]);
@@ -267,27 +245,19 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "without the OS sandbox a service is refused, never started unconfined",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
-    const result = await runCli(
-      ["run", "--background", "companion-lab", "companion", "--project-dir", ".companion"],
-      { env: { ...fx.env, SKILLS_SANDBOX: "off" }, cwd: fx.workspace },
-    );
-    assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stderr, /services run only inside the sandbox/);
-    assert.deepEqual((await fx.services()).filter((s) => s.status === "running"), []);
-  },
+serviceTest("without the OS sandbox a service is refused, never started unconfined", async (fx) => {
+  const result = await runCli(
+    ["run", "--background", ...COMPANION],
+    { env: { ...fx.env, SKILLS_SANDBOX: "off" }, cwd: fx.workspace },
+  );
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /services run only inside the sandbox/);
+  assert.deepEqual((await fx.services()).filter((s) => s.status === "running"), []);
 });
 
-Deno.test({
-  name:
-    "a link the service plants in its relay folder never makes the host connect to a host socket",
-  ...linuxSandbox,
-  fn: async () => {
-    await using fx = await serviceFixture();
+serviceTest(
+  "a link the service plants in its relay folder never makes the host connect to a host socket",
+  async (fx) => {
     // A host socket standing in for a container daemon's: it must never be reached.
     const daemon = join(fx.home, "daemon.sock");
     const listener = Deno.listen({ transport: "unix", path: daemon });
@@ -319,4 +289,4 @@ Deno.test({
     listener.close();
     await accepting.catch(() => {});
   },
-});
+);
