@@ -1,10 +1,11 @@
 """Unit tests for the hello-extended toolset (skills/core/hello-extended/toolsets/hello.py)."""
 
-import importlib.util
 import sys
 import typing
 import unittest
 from pathlib import Path
+
+from .by_path import load_by_path
 
 # Importing skill files must not leave __pycache__ inside the skill directories.
 sys.dont_write_bytecode = True
@@ -13,15 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MODULE_PATH = ROOT / "skills" / "core" / "hello-extended" / "toolsets" / "hello.py"
 
 
-def load_module():
-    # The skill directory name contains a dash, so import the file by path.
-    spec = importlib.util.spec_from_file_location("hello_extended_toolset", MODULE_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-hello = load_module()
+# The skill directory name contains a dash, so import the file by path.
+hello = load_by_path("hello_extended_toolset", MODULE_PATH)
 
 
 class GreetInLanguageTest(unittest.TestCase):

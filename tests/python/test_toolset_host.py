@@ -1,7 +1,6 @@
 """Unit tests for the toolset host (src/runtime/exec/toolset_host.py)."""
 
 import enum
-import importlib.util
 import io
 import json
 import os
@@ -14,20 +13,15 @@ import unittest
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
 
+from .by_path import load_by_path
+
 sys.dont_write_bytecode = True
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST_PATH = ROOT / "src" / "runtime" / "exec" / "toolset_host.py"
 
 
-def load_host():
-    spec = importlib.util.spec_from_file_location("skills_toolset_host", HOST_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-host = load_host()
+host = load_by_path("skills_toolset_host", HOST_PATH)
 
 
 class Color(enum.Enum):
@@ -327,28 +321,35 @@ class ProtocolTest(unittest.TestCase):
 
 
 class SubprocessTest(unittest.TestCase):
+    def run_host(self, module, source, target, requests):
+        """The host run on its own, as the CLI runs it, in a skill whose toolsets/<module>.py is
+        `source`, with `requests` on its stdin a line each; it must exit 0. Returns the run and
+        the skill folder (removed when the test ends)."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        skill = Path(tmp.name) / "s"
+        (skill / "toolsets").mkdir(parents=True)
+        (skill / "toolsets" / f"{module}.py").write_text(source)
+        done = subprocess.run(
+            [sys.executable, "-B", str(HOST_PATH), str(skill), f"toolsets.{module}:{target}"],
+            input="".join(json.dumps(request) + "\n" for request in requests),
+            capture_output=True,
+            text=True,
+            cwd=skill,
+            timeout=30,
+        )
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done, skill
+
     def test_toolset_stdout_goes_to_stderr_and_no_bytecode_is_written(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            skill = Path(tmp) / "s"
-            (skill / "toolsets").mkdir(parents=True)
-            (skill / "toolsets" / "calc.py").write_text(TOOLSET_SOURCE)
-            requests = "\n".join([
-                json.dumps({"id": 1, "op": "call", "tool": "loud", "arguments": {}}),
-                json.dumps({"id": 2, "op": "call", "tool": "add", "arguments": {"a": 1}}),
-            ]) + "\n"
-            done = subprocess.run(
-                [sys.executable, "-B", str(HOST_PATH), str(skill), "toolsets.calc:Calc"],
-                input=requests,
-                capture_output=True,
-                text=True,
-                cwd=skill,
-                timeout=30,
-            )
-            self.assertEqual(done.returncode, 0, done.stderr)
-            lines = [json.loads(line) for line in done.stdout.splitlines()]
-            self.assertEqual([line["envelope"]["result"] for line in lines], ["quiet", 2])
-            self.assertIn("noise on stdout", done.stderr)
-            self.assertEqual(list(skill.rglob("__pycache__")), [])
+        done, skill = self.run_host("calc", TOOLSET_SOURCE, "Calc", [
+            {"id": 1, "op": "call", "tool": "loud", "arguments": {}},
+            {"id": 2, "op": "call", "tool": "add", "arguments": {"a": 1}},
+        ])
+        lines = [json.loads(line) for line in done.stdout.splitlines()]
+        self.assertEqual([line["envelope"]["result"] for line in lines], ["quiet", 2])
+        self.assertIn("noise on stdout", done.stderr)
+        self.assertEqual(list(skill.rglob("__pycache__")), [])
 
     def test_asyncio_is_imported_only_when_an_async_method_runs(self):
         probe = (
@@ -359,26 +360,12 @@ class SubprocessTest(unittest.TestCase):
             "    async def later(self) -> str:\n"
             "        return 'awaited'\n"
         )
-        with tempfile.TemporaryDirectory() as tmp:
-            skill = Path(tmp) / "s"
-            (skill / "toolsets").mkdir(parents=True)
-            (skill / "toolsets" / "probe.py").write_text(probe)
-            calls = ["loaded", "later", "loaded"]
-            requests = "".join(
-                json.dumps({"id": i, "op": "call", "tool": tool, "arguments": {}}) + "\n"
-                for i, tool in enumerate(calls)
-            )
-            done = subprocess.run(
-                [sys.executable, "-B", str(HOST_PATH), str(skill), "toolsets.probe:Probe"],
-                input=requests,
-                capture_output=True,
-                text=True,
-                cwd=skill,
-                timeout=30,
-            )
-            self.assertEqual(done.returncode, 0, done.stderr)
-            results = [json.loads(line)["envelope"]["result"] for line in done.stdout.splitlines()]
-            self.assertEqual(results, [False, "awaited", True])
+        calls = ["loaded", "later", "loaded"]
+        done, _ = self.run_host("probe", probe, "Probe", [
+            {"id": i, "op": "call", "tool": tool, "arguments": {}} for i, tool in enumerate(calls)
+        ])
+        results = [json.loads(line)["envelope"]["result"] for line in done.stdout.splitlines()]
+        self.assertEqual(results, [False, "awaited", True])
 
 
 if __name__ == "__main__":
