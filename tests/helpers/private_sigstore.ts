@@ -3,8 +3,9 @@
  * authority standing in for Fulcio (openssl: a CA, and leaf certificates carrying an e-mail or
  * URI identity and Fulcio's issuer extension), a log key standing in for Rekor (node:crypto:
  * the signed entry timestamp over the entry, and a checkpoint over a one-entry tree), the
- * trusted root JSON naming both, and bundles (v0.3, hashedrekord) signed over real bytes.
- * Nothing here verifies anything: the product's verifier does.
+ * trusted root JSON naming both, bundles (v0.3, hashedrekord) signed over real bytes, and the
+ * environment a CLI run needs to trust it under a signature policy. Nothing here verifies
+ * anything: the product's verifier does.
  */
 
 import { Buffer } from "node:buffer";
@@ -205,6 +206,32 @@ export async function privateSigstore(dir: string): Promise<PrivateSigstore> {
           signature: b64(signature),
         },
       };
+    },
+  };
+}
+
+/**
+ * The environment of CLI runs that trust `sigstore` under `policy` (a policy.yaml's text): its
+ * trusted root and the policy written into `dir` and named by SKILLS_TRUSTED_ROOT and
+ * SKILLS_SYSTEM_POLICY, with HOME `dir` and the skills home `dir/home` (returned, to look into).
+ */
+export async function trustingEnv(
+  dir: string,
+  sigstore: PrivateSigstore,
+  policy: string,
+): Promise<{ home: string; env: Record<string, string> }> {
+  const root = join(dir, "trusted_root.json");
+  await Deno.writeTextFile(root, JSON.stringify(sigstore.trustedRoot));
+  const policyFile = join(dir, "policy.yaml");
+  await Deno.writeTextFile(policyFile, policy);
+  const home = join(dir, "home");
+  return {
+    home,
+    env: {
+      SKILLS_HOME: home,
+      HOME: dir,
+      SKILLS_SYSTEM_POLICY: policyFile,
+      SKILLS_TRUSTED_ROOT: root,
     },
   };
 }

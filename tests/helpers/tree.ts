@@ -1,10 +1,12 @@
 /**
- * Folders of files for tests: written from a `path → text` map, read back as one (for
+ * Folders of files for tests: written from a `path → text` map (into a temp folder of their
+ * own, or under a given one), read back as one (for
  * "nothing changed" and byte-for-byte comparisons), and the small runnable skill that
  * publishing, pulling and adding tests share.
  */
 
 import { dirname, join } from "node:path";
+import { type TempDir, tempDir } from "./cli.ts";
 
 /** Writes each `relative path → text` under `root`, making folders on the way. */
 export async function writeTree(root: string, files: Record<string, string>): Promise<void> {
@@ -13,6 +15,21 @@ export async function writeTree(root: string, files: Record<string, string>): Pr
     await Deno.mkdir(dirname(path), { recursive: true });
     await Deno.writeTextFile(path, text);
   }
+}
+
+/**
+ * A temp folder holding `files` (see {@link writeTree}), removed at the end of the scope:
+ * `await using dir = await tempTree({ "a/.env": "x" })`.
+ */
+export async function tempTree(files: Record<string, string>): Promise<TempDir> {
+  const dir = await tempDir();
+  try {
+    await writeTree(dir.path, files);
+  } catch (error) {
+    await dir[Symbol.asyncDispose]();
+    throw error;
+  }
+  return dir;
 }
 
 /** Every file under `root` as `relative path → text`; empty when `root` does not exist. */

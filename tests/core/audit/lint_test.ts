@@ -16,6 +16,10 @@ import {
 
 const rules = (findings: { rule: string }[]) => findings.map((f) => f.rule);
 
+/** The scripts helperModules reads, from a `file → text` table. */
+const sources = (table: Record<string, string>) =>
+  Object.entries(table).map(([file, text]) => ({ file, text }));
+
 Deno.test("lintDescription() wants what and when, in the third person, without vague words", () => {
   const table: [string, string[]][] = [
     [
@@ -168,55 +172,38 @@ Deno.test("lintNameFolder() compares the name with the folder", () => {
 });
 
 Deno.test("helperModules(): modules are told from commands by guard, imports and top level", () => {
-  const modules = helperModules([
-    {
-      file: "build.py",
-      text: "from utils import slug\nif __name__ == '__main__':\n    print(slug('a'))\n",
-    },
-    { file: "utils.py", text: "import re\n\ndef slug(t):\n    return re.sub('x', '-', t)\n" },
-    // Imported, with a guard, and named by the documents: also a command.
-    { file: "both.py", text: 'def f(): pass\nif __name__ == "__main__":\n    f()\n' },
-    { file: "uses_both.py", text: "import both\nboth.f()\n" },
-    // Imported with a guard (a self-test) but never named: a module.
-    { file: "check.py", text: 'def run(): pass\nif __name__ == "__main__":\n    run()\n' },
-    { file: "package_it.py", text: "from scripts.check import run\nrun()\n" },
-    // A package: its __init__ imports the modules, a command imports the package.
-    { file: "office/validate.py", text: "from validators import V\nV()\n" },
-    {
-      file: "office/validators/__init__.py",
-      text: "from .base import V\nfrom .redline import (\n    R,\n)\nfrom .docx import D\n",
-    },
-    {
-      file: "office/validators/redline.py",
-      text: "R = 1\nif __name__ == '__main__':\n    print(R)\n",
-    },
-    {
-      file: "office/validators/docx.py",
-      text: "D = 1\nif __name__ == '__main__':\n    print(D)\n",
-    },
-    {
-      file: "office/validators/base.py",
-      text: "class V:\n    pass\n\nif __name__ == '__main__':\n    V()\n",
-    },
-    // No guard, but top-level code: a command.
-    { file: "quick.py", text: "import sys\nprint(sys.version)\n" },
-    {
-      file: "cli.py",
-      text: "import argparse\nparser = argparse.ArgumentParser()\nargs = parser.parse_args()\n",
-    },
-    // No guard, nothing imports it, only definitions (a docstring, a multi-line constant).
-    { file: "consts.py", text: '"""Shared."""\nX = {\n    "a": 1,\n}\nY = """\nprint(1)\n"""\n' },
-    { file: "office/pack.py", text: "from helpers.ooxml import NS\nprint(NS)\n" },
-    { file: "office/helpers/ooxml.py", text: "NS = {}\n" },
-    { file: "run.sh", text: '#!/bin/sh\nsource "$(dirname "$0")/lib.sh"\nmain "$@"\n' },
-    { file: "lib.sh", text: "main() { echo hi; }\n" },
-    {
-      file: "report.ts",
-      text: "import { fmt } from './lib/fmt.ts';\nconsole.log(fmt(Deno.args));\n",
-    },
-    { file: "lib/fmt.ts", text: "export const fmt = (a: string[]) => a.join(' ');\n" },
-    { file: "tool.mjs", text: "export function f() {}\nif (import.meta.main) f();\n" },
-  ], (file) => file === "both.py");
+  const modules = helperModules(
+    sources({
+      "build.py": "from utils import slug\nif __name__ == '__main__':\n    print(slug('a'))\n",
+      "utils.py": "import re\n\ndef slug(t):\n    return re.sub('x', '-', t)\n",
+      // Imported, with a guard, and named by the documents: also a command.
+      "both.py": 'def f(): pass\nif __name__ == "__main__":\n    f()\n',
+      "uses_both.py": "import both\nboth.f()\n",
+      // Imported with a guard (a self-test) but never named: a module.
+      "check.py": 'def run(): pass\nif __name__ == "__main__":\n    run()\n',
+      "package_it.py": "from scripts.check import run\nrun()\n",
+      // A package: its __init__ imports the modules, a command imports the package.
+      "office/validate.py": "from validators import V\nV()\n",
+      "office/validators/__init__.py":
+        "from .base import V\nfrom .redline import (\n    R,\n)\nfrom .docx import D\n",
+      "office/validators/redline.py": "R = 1\nif __name__ == '__main__':\n    print(R)\n",
+      "office/validators/docx.py": "D = 1\nif __name__ == '__main__':\n    print(D)\n",
+      "office/validators/base.py": "class V:\n    pass\n\nif __name__ == '__main__':\n    V()\n",
+      // No guard, but top-level code: a command.
+      "quick.py": "import sys\nprint(sys.version)\n",
+      "cli.py": "import argparse\nparser = argparse.ArgumentParser()\nargs = parser.parse_args()\n",
+      // No guard, nothing imports it, only definitions (a docstring, a multi-line constant).
+      "consts.py": '"""Shared."""\nX = {\n    "a": 1,\n}\nY = """\nprint(1)\n"""\n',
+      "office/pack.py": "from helpers.ooxml import NS\nprint(NS)\n",
+      "office/helpers/ooxml.py": "NS = {}\n",
+      "run.sh": '#!/bin/sh\nsource "$(dirname "$0")/lib.sh"\nmain "$@"\n',
+      "lib.sh": "main() { echo hi; }\n",
+      "report.ts": "import { fmt } from './lib/fmt.ts';\nconsole.log(fmt(Deno.args));\n",
+      "lib/fmt.ts": "export const fmt = (a: string[]) => a.join(' ');\n",
+      "tool.mjs": "export function f() {}\nif (import.meta.main) f();\n",
+    }),
+    (file) => file === "both.py",
+  );
   assert.deepEqual(Object.fromEntries(modules), {
     "utils.py": "imported by scripts/build.py",
     "check.py": "imported by scripts/package_it.py",

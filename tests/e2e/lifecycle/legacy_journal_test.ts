@@ -27,6 +27,22 @@ async function deadStaging(base: string): Promise<{ id: string; staging: string;
   return { id, staging, trash };
 }
 
+/**
+ * Writes the older version's journal `name` into the dead command's `staging` folder as that
+ * version wrote it: `version` 1, the change's own fields, and one item, for `alpha`.
+ */
+async function writeJournal(
+  staging: string,
+  name: "intent.json" | "project-intent.json",
+  change: Record<string, unknown>,
+  item: Record<string, unknown>,
+): Promise<void> {
+  await Deno.writeTextFile(
+    join(staging, name),
+    JSON.stringify({ version: 1, ...change, items: [{ canonical: "alpha", ...item }] }),
+  );
+}
+
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
@@ -44,19 +60,11 @@ Deno.test("an update an older version left half done in $SKILLS_HOME (intent.jso
   const dead = await deadStaging(p.home);
   await Deno.rename(installed, join(dead.trash, "alpha"));
   await writeTree(installed, { "SKILL.md": skillMd("alpha", "Version two, never recorded.") });
-  await Deno.writeTextFile(
-    join(dead.staging, "intent.json"),
-    JSON.stringify({
-      version: 1,
-      op: "update",
-      items: [{
-        canonical: "alpha",
-        target: installed,
-        aside: join(dead.trash, "alpha"),
-        updatedAt: "2099-01-01T00:00:00.000Z",
-      }],
-    }),
-  );
+  await writeJournal(dead.staging, "intent.json", { op: "update" }, {
+    target: installed,
+    aside: join(dead.trash, "alpha"),
+    updatedAt: "2099-01-01T00:00:00.000Z",
+  });
 
   // The next change (a re-run of the same add: nothing to do) recovers first.
   const next = await p.cli(["add", source, "--yes"]);
@@ -81,19 +89,11 @@ Deno.test("an install an older version finished in $SKILLS_HOME (intent.json, en
   );
   // It died after writing the registry, before removing its staging folder.
   const dead = await deadStaging(p.home);
-  await Deno.writeTextFile(
-    join(dead.staging, "intent.json"),
-    JSON.stringify({
-      version: 1,
-      op: "install",
-      items: [{
-        canonical: "alpha",
-        target: join(p.home, "alpha"),
-        aside: null,
-        updatedAt: entry.updated_at,
-      }],
-    }),
-  );
+  await writeJournal(dead.staging, "intent.json", { op: "install" }, {
+    target: join(p.home, "alpha"),
+    aside: null,
+    updatedAt: entry.updated_at,
+  });
   const next = await p.cli(["add", source, "--yes"]);
   assert.equal(next.code, 0, next.stderr);
   assert.doesNotMatch(next.stderr, /rolled back/);
@@ -120,20 +120,14 @@ Deno.test("a project update an older version left before its lockfile (project-i
   const dead = await deadStaging(join(p.root, ".agents"));
   await Deno.rename(folder, join(dead.trash, "alpha"));
   await writeTree(folder, { "SKILL.md": skillMd("alpha", "Version two, never locked.") });
-  await Deno.writeTextFile(
-    join(dead.staging, "project-intent.json"),
-    JSON.stringify({
-      version: 1,
-      lockfile: sha256Hex(lockText.replace("alpha", "alpha-next")),
-      items: [{
-        canonical: "alpha",
-        target: folder,
-        aside: join(dead.trash, "alpha"),
-        staged: join(dead.staging, "new", "alpha"),
-        hadOld: true,
-      }],
-    }),
-  );
+  await writeJournal(dead.staging, "project-intent.json", {
+    lockfile: sha256Hex(lockText.replace("alpha", "alpha-next")),
+  }, {
+    target: folder,
+    aside: join(dead.trash, "alpha"),
+    staged: join(dead.staging, "new", "alpha"),
+    hadOld: true,
+  });
 
   const install = await p.cli(["install", "--frozen"]);
   assert.equal(install.code, 0, install.stdout + install.stderr);
@@ -154,20 +148,12 @@ Deno.test("a project install an older version finished (project-intent.json, loc
   const lockText = await Deno.readTextFile(join(p.root, "skills-lock.json"));
   // It died after the lockfile, before removing its staging: the lockfile is the announced one.
   const dead = await deadStaging(join(p.root, ".agents"));
-  await Deno.writeTextFile(
-    join(dead.staging, "project-intent.json"),
-    JSON.stringify({
-      version: 1,
-      lockfile: sha256Hex(lockText),
-      items: [{
-        canonical: "alpha",
-        target: folder,
-        aside: null,
-        staged: join(dead.staging, "new", "alpha"),
-        hadOld: false,
-      }],
-    }),
-  );
+  await writeJournal(dead.staging, "project-intent.json", { lockfile: sha256Hex(lockText) }, {
+    target: folder,
+    aside: null,
+    staged: join(dead.staging, "new", "alpha"),
+    hadOld: false,
+  });
   const install = await p.cli(["install", "--frozen"]);
   assert.equal(install.code, 0, install.stdout + install.stderr);
   assert.doesNotMatch(install.stderr, /rolled back/);

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { git } from "../../fixtures/git_repos.ts";
 import { runCli, tempDir } from "../../helpers/cli.ts";
-import { type Identity, privateSigstore } from "../../helpers/private_sigstore.ts";
+import { type Identity, privateSigstore, trustingEnv } from "../../helpers/private_sigstore.ts";
 import { readTree, writeShellSkill } from "../../helpers/tree.ts";
 
 const ISSUER = "https://issuer.test.local";
@@ -83,20 +83,11 @@ async function signedRepo(
 Deno.test("gitsign commits under a policy: the right identity installs and is recorded; another identity (23), a changed commit (22), an unsigned one (21) are refused", async () => {
   await using tmp = await tempDir();
   const sigstore = await privateSigstore(tmp.path);
-  const root = join(tmp.path, "trusted_root.json");
-  await Deno.writeTextFile(root, JSON.stringify(sigstore.trustedRoot));
-  const policy = join(tmp.path, "policy.yaml");
-  await Deno.writeTextFile(
-    policy,
+  const { home, env } = await trustingEnv(
+    tmp.path,
+    sigstore,
     `signatures:\n  required: true\n  signers: ["${ISSUER}|alice@example.com"]\n`,
   );
-  const home = join(tmp.path, "home");
-  const env = {
-    SKILLS_HOME: home,
-    HOME: tmp.path,
-    SKILLS_SYSTEM_POLICY: policy,
-    SKILLS_TRUSTED_ROOT: root,
-  };
   const alice: Identity = { san: "email:alice@example.com", issuer: ISSUER };
   const mallory: Identity = { san: "email:mallory@example.com", issuer: ISSUER };
   const good = await signedRepo(tmp.path, "good", await sigstore.issue(alice));

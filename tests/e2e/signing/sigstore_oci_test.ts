@@ -16,7 +16,12 @@ import { join } from "node:path";
 import { runCli, tempDir } from "../../helpers/cli.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
 import { readTree, writeSkillMd } from "../../helpers/tree.ts";
-import { cosignKeyPair, type Identity, privateSigstore } from "../../helpers/private_sigstore.ts";
+import {
+  cosignKeyPair,
+  type Identity,
+  privateSigstore,
+  trustingEnv,
+} from "../../helpers/private_sigstore.ts";
 import { RegistryClient } from "../../../src/runtime/oci/client.ts";
 
 const ISSUER = "https://issuer.test.local";
@@ -96,8 +101,6 @@ Deno.test("Sigstore-signed OCI skills under a policy: identity and key accepted 
   await using tmp = await tempDir();
   try {
     const sigstore = await privateSigstore(tmp.path);
-    const rootFile = join(tmp.path, "trusted_root.json");
-    await Deno.writeTextFile(rootFile, JSON.stringify(sigstore.trustedRoot));
     const cosign = cosignKeyPair();
     await Deno.writeTextFile(join(tmp.path, "cosign.pub"), cosign.pub);
     const fingerprint = `SHA256:${
@@ -105,9 +108,9 @@ Deno.test("Sigstore-signed OCI skills under a policy: identity and key accepted 
         crypto.createPublicKey(cosign.pub).export({ type: "spki", format: "der" }),
       ).digest("base64").replace(/=+$/, "")
     }`;
-    const policy = join(tmp.path, "policy.yaml");
-    await Deno.writeTextFile(
-      policy,
+    const { home, env } = await trustingEnv(
+      tmp.path,
+      sigstore,
       [
         "signatures:",
         "  required: true",
@@ -116,13 +119,6 @@ Deno.test("Sigstore-signed OCI skills under a policy: identity and key accepted 
         "",
       ].join("\n"),
     );
-    const home = join(tmp.path, "home");
-    const env = {
-      SKILLS_HOME: home,
-      HOME: tmp.path,
-      SKILLS_SYSTEM_POLICY: policy,
-      SKILLS_TRUSTED_ROOT: rootFile,
-    };
     const client = new RegistryClient({ registry: registry.host });
     const published: Record<string, string> = {};
     for (const name of ["good", "keyed", "tampered", "mallory", "expired", "plain"]) {

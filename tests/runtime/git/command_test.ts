@@ -16,11 +16,8 @@ import { readRemoteRepository } from "../../../src/runtime/git/local_read.ts";
 import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, skillFiles } from "../../fixtures/git_repos.ts";
 import { startGitHttpsServer } from "../../fixtures/git_https_server.ts";
-import { readInPlace } from "../../helpers/git_read.ts";
+import { GIT_ENV, QUICK_FETCH, readInPlace } from "../../helpers/git_read.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
-
-const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
-const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
 
 Deno.test("cloneArgv() disables hooks and submodules and puts -- before the URL", () => {
   const argv = cloneArgv("https", "https://h/o/r.git", "/tmp/dest", { branch: "v1" });
@@ -146,7 +143,7 @@ for (const [label, fetcher] of FETCHERS) {
     await using tmp = await tempDir();
     const { repo, first, second, dev } = await fixture(tmp.path);
     const fetch = (request: Parameters<Fetcher>[2], name: string) =>
-      fetcher(repo.url, "file", request, join(tmp.path, name), quick);
+      fetcher(repo.url, "file", request, join(tmp.path, name), QUICK_FETCH);
 
     assert.deepEqual(await fetch({ kind: "default" }, "d"), {
       sha: second,
@@ -198,7 +195,7 @@ for (const [label, fetcher] of FETCHERS) {
       "file",
       { kind: "ref", name: first.toUpperCase() },
       join(tmp.path, "full"),
-      quick,
+      QUICK_FETCH,
     );
     assert.deepEqual(full, { sha: first, branch: null, tag: null, ref: first.toUpperCase() });
     if (label === "clone") {
@@ -219,7 +216,7 @@ for (const [label, fetcher] of FETCHERS) {
       "file",
       { kind: "ref", name: abbrev },
       join(tmp.path, "abbrev"),
-      quick,
+      QUICK_FETCH,
     );
     assert.deepEqual(short, { sha: first, branch: null, tag: null, ref: abbrev });
     assert.ok(await Deno.stat(join(tmp.path, "abbrev", "SKILL.md")));
@@ -231,7 +228,7 @@ for (const [label, fetcher] of FETCHERS) {
     await using tmp = await tempDir();
     const { repo } = await fixture(tmp.path);
     const fetch = (url: string, request: Parameters<Fetcher>[2], name: string) =>
-      fetcher(url, "file", request, join(tmp.path, name), quick);
+      fetcher(url, "file", request, join(tmp.path, name), QUICK_FETCH);
     await assert.rejects(
       () => fetch(repo.url, { kind: "branch", name: "nope" }, "x"),
       (e: unknown) => e instanceof GitError && /^branch 'nope' not found$/.test(e.message),
@@ -250,9 +247,18 @@ for (const [label, fetcher] of FETCHERS) {
 Deno.test("remoteCommit() reads a branch head and a peeled annotated tag without cloning", async () => {
   await using tmp = await tempDir();
   const { repo, first, dev } = await fixture(tmp.path);
-  assert.equal(await remoteCommit(repo.url, "file", { kind: "branch", name: "dev" }, quick), dev);
-  assert.equal(await remoteCommit(repo.url, "file", { kind: "tag", name: "v1" }, quick), first);
-  assert.equal(await remoteCommit(repo.url, "file", { kind: "branch", name: "gone" }, quick), null);
+  assert.equal(
+    await remoteCommit(repo.url, "file", { kind: "branch", name: "dev" }, QUICK_FETCH),
+    dev,
+  );
+  assert.equal(
+    await remoteCommit(repo.url, "file", { kind: "tag", name: "v1" }, QUICK_FETCH),
+    first,
+  );
+  assert.equal(
+    await remoteCommit(repo.url, "file", { kind: "branch", name: "gone" }, QUICK_FETCH),
+    null,
+  );
 });
 
 async function httpsFixture(tmp: string, policy: Parameters<typeof startGitHttpsServer>[2]) {
@@ -260,7 +266,7 @@ async function httpsFixture(tmp: string, policy: Parameters<typeof startGitHttps
   await Deno.mkdir(root);
   const repo = await createRepo(root, "repo", skillFiles("alpha"));
   const server = await startGitHttpsServer(root, tmp, policy);
-  const env = { ...ENV, GIT_SSL_CAINFO: server.caFile };
+  const env = { ...GIT_ENV, GIT_SSL_CAINFO: server.caFile };
   return { repo, server, env, url: `${server.origin}/repo.git` };
 }
 
@@ -325,7 +331,7 @@ Deno.test("readRemoteRepository() gives up after 3 attempts when the host refuse
         "https",
         { kind: "default" },
         join(tmp.path, "c"),
-        { env: ENV, backoffMs: 5, onRetry: (a) => attempts.push(a) },
+        { env: GIT_ENV, backoffMs: 5, onRetry: (a) => attempts.push(a) },
       ),
     (e: unknown) => e instanceof GitError && e.kind === "network",
   );

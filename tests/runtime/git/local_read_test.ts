@@ -20,10 +20,7 @@ import {
   submoduleRepo,
 } from "../../fixtures/git_repos.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
-import { readInPlace } from "../../helpers/git_read.ts";
-
-const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent" };
-const quick = { env: ENV, backoffMs: 20, timeoutMs: 20_000 };
+import { GIT_ENV, QUICK_FETCH, readInPlace } from "../../helpers/git_read.ts";
 
 /** Every path under `root` (but .git) with what a checkout would show: mode and content. */
 async function snapshot(root: string): Promise<Record<string, string>> {
@@ -75,8 +72,14 @@ Deno.test("the local read and our clone give exactly the files git's own checkou
   await git(tmp.path, ["clone", "--quiet", repo.url, viaGit], fixtureGitEnv(tmp.path));
   const viaClone = join(tmp.path, "clone");
   const viaRead = join(tmp.path, "read");
-  const cloned = await readRemoteRepository(repo.url, "file", { kind: "default" }, viaClone, quick);
-  const read = await readInPlace(repo.url, "file", { kind: "default" }, viaRead, quick);
+  const cloned = await readRemoteRepository(
+    repo.url,
+    "file",
+    { kind: "default" },
+    viaClone,
+    QUICK_FETCH,
+  );
+  const read = await readInPlace(repo.url, "file", { kind: "default" }, viaRead, QUICK_FETCH);
   assert.deepEqual(read, cloned);
   const expected = await snapshot(viaGit);
   assert.equal(expected["vendor/inner"], "dir", "the submodule is an empty directory");
@@ -106,7 +109,7 @@ Deno.test("reading a local repository runs none of its filters or hooks", async 
     });
   }
   const dest = join(tmp.path, "dest");
-  await readInPlace(repo.url, "file", { kind: "default" }, dest, quick);
+  await readInPlace(repo.url, "file", { kind: "default" }, dest, QUICK_FETCH);
   assert.ok(await Deno.stat(join(dest, "SKILL.md")));
   assert.equal(await Deno.readTextFile(marker).catch(() => null), null, "nothing ran");
 });
@@ -120,7 +123,7 @@ Deno.test("a work tree repository is read from its .git directory, not its paren
     "file",
     { kind: "default" },
     dest,
-    quick,
+    QUICK_FETCH,
   );
   assert.equal(read.sha, await repo.head());
   assert.ok(await Deno.stat(join(dest, "SKILL.md")));
@@ -133,7 +136,7 @@ Deno.test("a work tree repository is read from its .git directory, not its paren
         "file",
         { kind: "default" },
         join(tmp.path, "x"),
-        quick,
+        QUICK_FETCH,
       ),
     (e: unknown) => e instanceof SkillError,
   );
@@ -152,7 +155,7 @@ Deno.test("a tree path that a checkout would refuse stops the read before any wr
   await git(repo.bare, ["update-ref", "refs/heads/main", commit], env);
   const dest = join(tmp.path, "area", "dest");
   await assert.rejects(
-    () => readInPlace(repo.url, "file", { kind: "default" }, dest, quick),
+    () => readInPlace(repo.url, "file", { kind: "default" }, dest, QUICK_FETCH),
     (e: unknown) => e instanceof SkillError && /unsafe path: "\.\."/.test(e.message),
   );
   assert.equal(await Deno.lstat(join(tmp.path, "area")).catch(() => null), null);
@@ -169,7 +172,7 @@ for (
     await commitTreeBomb(repo, tmp.path);
     const dest = join(tmp.path, "area", "dest");
     await assert.rejects(
-      () => fetch(repo.url, "file", { kind: "default" }, dest, quick),
+      () => fetch(repo.url, "file", { kind: "default" }, dest, QUICK_FETCH),
       (e: unknown) =>
         e instanceof SkillError && e.message.includes(`more than ${MAX_TREE_ENTRIES} files`),
     );
@@ -188,7 +191,7 @@ for (
     await Deno.truncate(huge, MAX_SKILL_FILE_BYTES + 1);
     await repo.commit({}, "a huge file");
     await assert.rejects(
-      () => fetch(repo.url, "file", { kind: "default" }, join(tmp.path, "dest"), quick),
+      () => fetch(repo.url, "file", { kind: "default" }, join(tmp.path, "dest"), QUICK_FETCH),
       (e: unknown) =>
         e instanceof SkillError && /huge\.bin is 104857601 bytes; files over/.test(e.message),
     );
@@ -212,12 +215,12 @@ Deno.test("a clone never downloads a file over the size limit from a server that
   for (const [n, request] of [[1, { kind: "default" }], [2, { kind: "ref", name: sha }]] as const) {
     const dest = join(tmp.path, `dest${n}`);
     await assert.rejects(
-      () => readRemoteRepository(repo.url, "file", request, dest, quick),
+      () => readRemoteRepository(repo.url, "file", request, dest, QUICK_FETCH),
       refused,
     );
     // The pack holds the commits and trees, not 100 MiB of blob (even compressed, the
     // unfiltered clone's pack is over 100 KiB).
-    const packed = await git(dest, ["count-objects", "-v"], ENV);
+    const packed = await git(dest, ["count-objects", "-v"], GIT_ENV);
     const kib = Number(/size-pack: (\d+)/.exec(packed)![1]) +
       Number(/^size: (\d+)/m.exec(packed)![1]);
     assert.ok(kib < 64, packed);
@@ -229,9 +232,20 @@ Deno.test("a local partial clone without a blob is refused, naming the file", as
   const repo = await createRepo(tmp.path, "partial", skillFiles("partial"));
   await git(repo.bare, ["config", "uploadpack.allowFilter", "true"], fixtureGitEnv(tmp.path));
   const partial = join(tmp.path, "partial-clone");
-  await git(tmp.path, ["clone", "--quiet", "--bare", "--filter=blob:none", repo.url, partial], ENV);
+  await git(
+    tmp.path,
+    ["clone", "--quiet", "--bare", "--filter=blob:none", repo.url, partial],
+    GIT_ENV,
+  );
   await assert.rejects(
-    () => readInPlace(`file://${partial}`, "file", { kind: "default" }, join(tmp.path, "d"), quick),
+    () =>
+      readInPlace(
+        `file://${partial}`,
+        "file",
+        { kind: "default" },
+        join(tmp.path, "d"),
+        QUICK_FETCH,
+      ),
     (e: unknown) =>
       e instanceof SkillError &&
       /file \S+ is missing \(a partial clone without it\)/.test(e.message),
@@ -246,9 +260,15 @@ Deno.test("HEAD is followed in every form a repository keeps it", async () => {
   const second = await repo.commit({ "dev.txt": "dev\n" }, "on dev");
   const env = fixtureGitEnv(tmp.path);
   const read = (n: number) =>
-    readInPlace(repo.url, "file", { kind: "default" }, join(tmp.path, `r${n}`), quick);
+    readInPlace(repo.url, "file", { kind: "default" }, join(tmp.path, `r${n}`), QUICK_FETCH);
   const clone = (n: number) =>
-    readRemoteRepository(repo.url, "file", { kind: "default" }, join(tmp.path, `c${n}`), quick);
+    readRemoteRepository(
+      repo.url,
+      "file",
+      { kind: "default" },
+      join(tmp.path, `c${n}`),
+      QUICK_FETCH,
+    );
 
   // A branch in packed-refs only.
   await git(repo.bare, ["symbolic-ref", "HEAD", "refs/heads/dev"], env);

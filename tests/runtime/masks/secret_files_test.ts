@@ -3,16 +3,15 @@ import { join } from "node:path";
 import { findSecretFiles, mayBeSecret } from "../../../src/runtime/masks/secret_files.ts";
 import { isSecretFileName } from "../../../src/core/policy/workspace_rules.ts";
 import { tempDir } from "../../helpers/cli.ts";
-import { writeTree } from "../../helpers/tree.ts";
+import { tempTree, writeTree } from "../../helpers/tree.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 Deno.test(
   "findSecretFiles() finds secrets at any depth, past any number of entries, and notes .git",
   { ignore: SKIP_SLOW },
   async () => {
-    await using dir = await tempDir();
     const deep = "a/b/c/d/e/f/g/h";
-    await writeTree(dir.path, {
+    await using dir = await tempTree({
       [`${deep}/.env`]: "x",
       "svc/.npmrc": "x",
       "svc/.env.example": "template",
@@ -35,8 +34,7 @@ Deno.test(
 );
 
 Deno.test("findSecretFiles() refuses the run when the search cannot finish in time", async () => {
-  await using dir = await tempDir();
-  await writeTree(dir.path, { "a/b/.env": "x", "c/d": "x" });
+  await using dir = await tempTree({ "a/b/.env": "x", "c/d": "x" });
   let now = 0;
   assert.throws(
     () => findSecretFiles(dir.path, { budgetMs: 1, clock: () => (now += 5) }),
@@ -47,10 +45,8 @@ Deno.test("findSecretFiles() refuses the run when the search cannot finish in ti
 });
 
 Deno.test("findSecretFiles() leaves folders hidden anyway unsearched and masks a link out by its target", async () => {
-  await using dir = await tempDir();
-  await using out = await tempDir();
-  await writeTree(dir.path, { "skills/other/.env": "x" });
-  await writeTree(out.path, { "token.txt": "x", ".netrc": "x" });
+  await using dir = await tempTree({ "skills/other/.env": "x" });
+  await using out = await tempTree({ "token.txt": "x", ".netrc": "x" });
   Deno.symlinkSync(join(out.path, "token.txt"), join(dir.path, ".envrc"));
   Deno.symlinkSync(join(out.path, ".netrc"), join(dir.path, "notes"));
   Deno.symlinkSync(join(dir.path, "skills"), join(dir.path, "inside")); // a folder inside: nothing
@@ -88,8 +84,7 @@ Deno.test("mayBeSecret() lets every secret name through to the patterns", () => 
 });
 
 Deno.test("findSecretFiles() hides a folder it cannot list, whole", async () => {
-  await using dir = await tempDir();
-  await writeTree(dir.path, { "a/.env": "x", "b/c/.env": "x" });
+  await using dir = await tempTree({ "a/.env": "x", "b/c/.env": "x" });
   // The folder turns into something that cannot be listed between its parent's listing and
   // its own (as root nothing is unreadable, so the search's clock does it at the right time).
   let calls = 0;
@@ -148,9 +143,8 @@ Deno.test("findSecretFiles() with a store lists again only folders whose entries
 });
 
 Deno.test("findSecretFiles() keeps no listing of a folder changed just before, and ignores a store for another folder or torn", async () => {
-  await using dir = await tempDir();
+  await using dir = await tempTree({ "a/b/plain.txt": "x" });
   await using store = await tempDir();
-  await writeTree(dir.path, { "a/b/plain.txt": "x" });
   findSecretFiles(dir.path, { store: store.path }); // everything just made: nothing kept
   await Deno.writeTextFile(join(dir.path, "a/b/.npmrc"), "x");
   const [found, listed] = listedDuring(
@@ -169,9 +163,8 @@ Deno.test("findSecretFiles() keeps no listing of a folder changed just before, a
 });
 
 Deno.test("findSecretFiles() keeps of each listing only what it acts on, with the folder's count; kept under other secret rules, every folder is read again", async () => {
-  await using dir = await tempDir();
   await using store = await tempDir();
-  await writeTree(dir.path, {
+  await using dir = await tempTree({
     "a/plain.ts": "",
     "a/README.md": "",
     "a/.env": "TOKEN=x\n",

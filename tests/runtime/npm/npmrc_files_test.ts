@@ -8,12 +8,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadNpmConfig } from "../../../src/runtime/npm/npmrc_files.ts";
 import { authorizationFor, registryFor } from "../../../src/core/sources/npmrc.ts";
-import { tempDir } from "../../helpers/cli.ts";
-import { writeTree } from "../../helpers/tree.ts";
+import { tempTree } from "../../helpers/tree.ts";
 
 Deno.test("loadNpmConfig() reads the project's .npmrc up to the repository root and the user's", async () => {
-  await using tmp = await tempDir();
-  await writeTree(tmp.path, {
+  await using tmp = await tempTree({
     ".npmrc": "registry=https://above-the-repository.test/\n",
     "home/.npmrc": "registry=https://user.test/\n//user.test/:_authToken=${TOKEN}\n",
     "alt/npmrc": "registry=https://alternative.test/\n",

@@ -10,23 +10,38 @@ import { project } from "../../helpers/project.ts";
 import { writeTree } from "../../helpers/tree.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 
-Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read from the copy", async () => {
-  await using tmp = await tempDir();
-  const source = join(tmp.path, "copied");
+/**
+ * A skill `name` (`SKILL.md`, `scripts/go.py` and the `extra` files) written under `dir` and
+ * installed by installFixtureSkill into `dir/home`: the home and the installed folder.
+ */
+async function installSkill(dir: string, name: string, extra: Record<string, string>) {
+  const source = join(dir, name);
   await writeTree(source, {
-    "SKILL.md": skillMd("copied"),
+    "SKILL.md": skillMd(name),
     "scripts/go.py": pyScript("print('{}')"),
-    "scripts/__pycache__/go.cpython-311.pyc": "x",
-    "scripts/lone.pyc": "x",
+    ...extra,
   });
-  const home = join(tmp.path, "home");
-  const installed = await installFixtureSkill(home, source);
-  // installFixtureSkill leaves __pycache__ behind; put it back: bytecode is covered.
-  await Deno.mkdir(join(installed, "scripts", "__pycache__"));
-  await Deno.writeTextFile(join(installed, "scripts", "__pycache__", "go.cpython-311.pyc"), "x");
+  const home = join(dir, "home");
+  return { home, installed: await installFixtureSkill(home, source) };
+}
+
+/** Makes the installed folder, as it is now, the one the registry trusts: its digest recorded. */
+async function trustAsItIs(home: string, installed: string): Promise<void> {
   const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
   registry.skills[0].trusted_digest = await computeDigest(installed);
   await Deno.writeTextFile(join(home, "registry.json"), JSON.stringify(registry));
+}
+
+Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read from the copy", async () => {
+  await using tmp = await tempDir();
+  const { home, installed } = await installSkill(tmp.path, "copied", {
+    "scripts/__pycache__/go.cpython-311.pyc": "x",
+    "scripts/lone.pyc": "x",
+  });
+  // installFixtureSkill leaves __pycache__ behind; put it back: bytecode is covered.
+  await Deno.mkdir(join(installed, "scripts", "__pycache__"));
+  await Deno.writeTextFile(join(installed, "scripts", "__pycache__", "go.cpython-311.pyc"), "x");
+  await trustAsItIs(home, installed);
 
   const skill = (await loadCatalog(home)).skills.find((s) => s.canonical === "copied")!;
   const verified = await verifiedSkill(skill, home);
@@ -52,17 +67,10 @@ Deno.test("verifiedSkill() runs from a read-only copy without bytecode, read fro
 
 Deno.test("verifiedSkill() builds the first copy from the bytes the gate hashed: nested folders made and sealed", async () => {
   await using tmp = await tempDir();
-  const source = join(tmp.path, "nested");
-  await writeTree(source, {
-    "SKILL.md": skillMd("nested"),
-    "scripts/go.py": pyScript("print('{}')"),
+  const { home, installed } = await installSkill(tmp.path, "nested", {
     "references/deep/deeper/notes.md": "notes\n",
   });
-  const home = join(tmp.path, "home");
-  const installed = await installFixtureSkill(home, source);
-  const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
-  registry.skills[0].trusted_digest = await computeDigest(installed);
-  await Deno.writeTextFile(join(home, "registry.json"), JSON.stringify(registry));
+  await trustAsItIs(home, installed);
   await Deno.remove(join(home, ".cache"), { recursive: true }).catch(() => {});
 
   const skill = (await loadCatalog(home)).skills.find((s) => s.canonical === "nested")!;
@@ -105,14 +113,9 @@ Deno.test(
   { ignore: SKIP_SLOW },
   async () => {
     await using tmp = await tempDir();
-    const files: Record<string, string> = {
-      "SKILL.md": skillMd("wide"),
-      "scripts/go.py": pyScript("print('{}')"),
-    };
-    for (let i = 0; i < 200; i++) files[`references/part-${i}.md`] = `Part ${i}.\n`;
-    await writeTree(join(tmp.path, "wide"), files);
-    const home = join(tmp.path, "home");
-    await installFixtureSkill(home, join(tmp.path, "wide"));
+    const parts: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) parts[`references/part-${i}.md`] = `Part ${i}.\n`;
+    const { home } = await installSkill(tmp.path, "wide", parts);
     const skill = (await loadCatalog(home)).skills.find((s) => s.canonical === "wide")!;
     const { removeIfExists } = await import("../../../src/runtime/os/fs.ts");
     for (let round = 0; round < 10; round++) {
