@@ -31,6 +31,7 @@ import {
   quarantineCreated,
   scanWorkspace,
   snapshotWorkspace,
+  watchWorkspace,
   workspaceChanges,
   type WorkspaceScan,
 } from "./workspace_walk.ts";
@@ -385,6 +386,9 @@ export async function executeRun(
   const transaction = prepared.overlay === undefined ? undefined : await import("./transaction.ts");
   const layer = await transaction?.openRunLayer(prepared, deps);
   if (layer !== undefined) deps.service?.onLayer?.(layer.upper);
+  const scan = prepared.receipt.scan;
+  // Policy mode: what the kernel sees the script touch, so the walk after stats only that.
+  const watch = scan === undefined ? undefined : watchWorkspace(scan);
   let outcome: RunOutcome;
   try {
     outcome = await runScript({
@@ -414,6 +418,7 @@ export async function executeRun(
       log: deps.log,
     });
   } catch (error) {
+    watch?.close();
     try {
       holdBackCreated(prepared, deps); // a script stopped part way may have made some already
     } finally {
@@ -421,8 +426,8 @@ export async function executeRun(
     }
     throw error;
   }
+  const touched = await watch?.settle();
   holdBackCreated(prepared, deps);
-  const scan = prepared.receipt.scan;
   const committed = layer === undefined || transaction === undefined
     ? undefined
     : await transaction.commitWorkspace(prepared, outcome, layer, deps);
@@ -430,7 +435,7 @@ export async function executeRun(
     ? transaction!.receiptChanges(committed)
     : scan === undefined
     ? undefined
-    : workspaceChanges(scan, started, join(deps.home, prepared.quarantine));
+    : workspaceChanges(scan, started, join(deps.home, prepared.quarantine), touched);
   if (outcome.envNames !== undefined) prepared.receipt.base.env = outcome.envNames;
   outcome.receipt = prepared.receipt.finish(
     outcome.exitCode,
