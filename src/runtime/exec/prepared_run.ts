@@ -31,7 +31,6 @@ import {
   quarantineCreated,
   scanWorkspace,
   snapshotWorkspace,
-  watchWorkspace,
   workspaceChanges,
   type WorkspaceScan,
 } from "./workspace_walk.ts";
@@ -386,9 +385,6 @@ export async function executeRun(
   const transaction = prepared.overlay === undefined ? undefined : await import("./transaction.ts");
   const layer = await transaction?.openRunLayer(prepared, deps);
   if (layer !== undefined) deps.service?.onLayer?.(layer.upper);
-  const scan = prepared.receipt.scan;
-  // Policy mode: what the kernel sees the script touch, so the walk after stats only that.
-  const watch = scan === undefined ? undefined : watchWorkspace(scan);
   let outcome: RunOutcome;
   try {
     outcome = await runScript({
@@ -418,7 +414,6 @@ export async function executeRun(
       log: deps.log,
     });
   } catch (error) {
-    watch?.close();
     try {
       holdBackCreated(prepared, deps); // a script stopped part way may have made some already
     } finally {
@@ -426,8 +421,8 @@ export async function executeRun(
     }
     throw error;
   }
-  const touched = await watch?.settle();
   holdBackCreated(prepared, deps);
+  const scan = prepared.receipt.scan;
   const committed = layer === undefined || transaction === undefined
     ? undefined
     : await transaction.commitWorkspace(prepared, outcome, layer, deps);
@@ -435,7 +430,7 @@ export async function executeRun(
     ? transaction!.receiptChanges(committed)
     : scan === undefined
     ? undefined
-    : workspaceChanges(scan, started, join(deps.home, prepared.quarantine), touched);
+    : workspaceChanges(scan, started, join(deps.home, prepared.quarantine));
   if (outcome.envNames !== undefined) prepared.receipt.base.env = outcome.envNames;
   outcome.receipt = prepared.receipt.finish(
     outcome.exitCode,

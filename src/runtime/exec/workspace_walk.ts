@@ -9,12 +9,10 @@
  *   before; a folder whose `lstat` is the one kept with its listing by the last walk from the
  *   same workspace is not read again (runtime/masks/listing_cache.ts, as the sandbox's secret
  *   search does). The walk after the run stats every file, and one whose change time is past
- *   the run's start was changed by it (a script can set a file's mtime back, never its ctime);
- *   on Linux, the kernel's watch of those folders during the run (runtime/os/folder_watch.ts)
- *   narrows that to the files it saw touched, in the folders whose key did not move.
+ *   the run's start was changed by it (a script can set a file's mtime back, never its ctime).
  *   A folder is listed again after the run only when its `lstat` moved: a folder's change time
  *   moves whenever an entry is added, removed or renamed in it, while a file's content changing
- *   does not touch its folder — which is why, without the watch, every file is stat'ed.
+ *   does not touch its folder — which is why every file is still stat'ed.
  *
  * Guarded paths that did not exist and were made during a run are moved to a quarantine folder
  * under `$SKILLS_HOME/.cache/quarantine/` afterwards, in both.
@@ -22,7 +20,6 @@
 
 import { SkillError } from "../../core/errors.ts";
 import { folderKey, SETTLED_MS } from "../os/folder_keys.ts";
-import { type FolderWatch, watchFolders } from "../os/folder_watch.ts";
 import { ListingCache } from "../masks/listing_cache.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
@@ -102,12 +99,6 @@ interface WalkOptions {
   settled?: number;
   /** The walk after a run: files changed at or after it (ms) are listed. */
   since?: number;
-  /**
-   * With `since` and `before`: the entries the kernel saw touched during the run (a watch of
-   * `before`'s folders, {@link watchWorkspace}). In a folder whose key did not move — the same
-   * folder, watched all along, no entry added, removed or renamed — only these are stat'ed.
-   */
-  touched?: ReadonlySet<string>;
   /** The walk before this one: folders whose key did not move are not listed again. */
   before?: WorkspaceScan;
   /** Listings kept from the last walk before a run (keyed as `settled` keys them). */
@@ -156,23 +147,8 @@ export function snapshotWorkspace(
   return scan;
 }
 
-/**
- * Policy mode's watch over the run: every folder the walk before listed, watched alone, so
- * that the walk after stats only the files the kernel saw touched instead of all of them
- * (runtime/os/folder_watch.ts says when it gives no answer and every file is stat'ed). None
- * when the walk before was cut: a folder it did not list would not be watched.
- */
-export function watchWorkspace(before: WorkspaceScan): FolderWatch | undefined {
-  if (before.cut) return undefined;
-  const root = before.dir === "/" ? "" : before.dir;
-  const folders = [...before.folders.keys()].map((prefix) =>
-    prefix === "" ? before.dir : `${root}/${prefix.slice(0, -1)}`
-  );
-  return watchFolders(folders);
-}
-
 function walk(dir: string, options: WalkOptions): WorkspaceScan {
-  const { guards = false, since, before, settled, kept, touched } = options;
+  const { guards = false, since, before, settled, kept } = options;
   const finding = guards && !options.listingsOnly;
   const limit = guards ? Infinity : MAX_ENTRIES;
   const clock = options.clock ?? (() => performance.now());
@@ -200,8 +176,6 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
       : keptListing(kept, folder || "/");
     if (listing === undefined) continue; // unreadable: nothing of it is shown to the script either
     const { names, kinds } = listing;
-    // The walk before's own listing: the folder's key did not move since (listFolder).
-    const watchedAlong = touched !== undefined && listing === before?.folders.get(prefix);
     // The top is listed first: in full unless it alone holds more entries than the cap.
     if (prefix === "" && names.length <= limit) {
       scan.top = new Set(names.map((name) => name.toLowerCase()));
@@ -212,10 +186,7 @@ function walk(dir: string, options: WalkOptions): WorkspaceScan {
       const name = names[i]!;
       const sig = kinds[i]!;
       const path = `${folder}/${name}`;
-      if (
-        since !== undefined && sig !== "d" && (!watchedAlong || touched.has(path)) &&
-        changedSince(path, since)
-      ) {
+      if (since !== undefined && sig !== "d" && changedSince(path, since)) {
         scan.changed.push(prefix + name);
       }
       if (finding) guard(scan, path, name, sig);
@@ -387,18 +358,16 @@ function guardGitDir(scan: WorkspaceScan, gitDir: string, depth: number): void {
 
 /**
  * What changed between `before` and a walk now; guarded names that were absent and exist
- * now are moved under `quarantine` (a fresh folder) and listed as such. With `touched` (what
- * {@link watchWorkspace} saw), a file is stat'ed only if it was touched or its folder moved.
+ * now are moved under `quarantine` (a fresh folder) and listed as such.
  */
 export function workspaceChanges(
   before: WorkspaceScan,
   since: number,
   quarantine?: string,
-  touched?: ReadonlySet<string>,
 ): WorkspaceChanges {
   const { after, quarantined } = quarantineNewGuarded(
     before,
-    () => walk(before.dir, { since, before, touched }),
+    () => walk(before.dir, { since, before }),
     quarantine,
   );
   const { created, deleted } = listingDiff(before, after);

@@ -4,8 +4,7 @@
  * timers, and probing external tools for their versions.
  *
  * Files: paths.ts, fs.ts, timer.ts, probe.ts, folder_keys.ts (whether a folder's entries are
- * the ones a listing of it saw, by its own `lstat`), folder_watch.ts (which entries of some
- * folders a process touched while it ran, from the kernel's inotify).
+ * the ones a listing of it saw, by its own `lstat`).
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */
 

@@ -4,7 +4,6 @@ import {
   quarantineCreated,
   scanWorkspace,
   snapshotWorkspace,
-  watchWorkspace,
   workspaceChanges,
 } from "../../../src/runtime/exec/workspace_walk.ts";
 import { tempDir } from "../../helpers/cli.ts";
@@ -168,43 +167,6 @@ Deno.test("a file changed with its mtime set back is still changed: its ctime ca
   await Deno.utime(join(work.path, "pkg0/src/a.ts"), new Date(0), new Date(0));
   assert.deepEqual(workspaceChanges(before, since).changed, ["pkg0/src/a.ts"]);
 });
-
-Deno.test(
-  "policy mode's watch: the walk after stats only the files the run touched, in folders whose key held, and lists every change",
-  {
-    ignore: Deno.build.os !== "linux",
-  },
-  async () => {
-    await using work = await tempDir();
-    await project(work.path);
-    // Stamped in the future before the run: a stat of it always reads "changed since".
-    const future = new Date(Date.now() + 3_600_000);
-    await Deno.utime(join(work.path, "pkg2/src/a.ts"), future, future);
-    const before = snapshotWorkspace(work.path, { settledMs: 0 });
-    const since = Date.now() - 50;
-    const watch = watchWorkspace(before);
-    assert.ok(watch);
-    // The run, in a process of its own: one file rewritten with its mtime set back, in a folder
-    // nothing else changed in; a file made and one removed in another.
-    const run = await new Deno.Command("sh", {
-      args: [
-        "-c",
-        "echo 'export const a = 7;' > pkg0/src/a.ts; touch -d @0 pkg0/src/a.ts; echo x > pkg1/src/new.ts; rm pkg1/src/only1.ts",
-      ],
-      cwd: work.path,
-    }).output();
-    assert.equal(run.code, 0);
-    const touched = await watch.settle();
-    assert.ok(touched);
-    const watched = workspaceChanges(before, since, undefined, touched);
-    assert.deepEqual(
-      [watched.changed, watched.created, watched.deleted],
-      [["pkg0/src/a.ts"], ["pkg1/src/new.ts"], ["pkg1/src/only1.ts"]],
-    );
-    // Without the watch every file is stat'ed: the same, and the file stamped ahead as well.
-    assert.deepEqual(workspaceChanges(before, since).changed, ["pkg0/src/a.ts", "pkg2/src/a.ts"]);
-  },
-);
 
 Deno.test("policy mode's walk before a run reads again only the folders changed since the last one's", async () => {
   await using work = await tempDir();
