@@ -6,6 +6,8 @@
  * shell. Data, so that docs/reviewing.md can list it and tests can pin it.
  */
 
+import { isSecretFileName } from "../../policy/workspace_rules.ts";
+
 /** Labels a value can carry through the analysis. */
 export type Label =
   | `env:${string}` // one environment variable (`env:*`: the whole environment)
@@ -43,13 +45,20 @@ const SECRET_FILES = [
   ".vault-token",
 ];
 
-/**
- * A path (or the folder) that holds secrets; public keys and plain config do not. A project's
- * `.env` (or `.env.local`, `.env.production`) holds its keys: read and sent, its whole content
- * leaves, as the environment's would; its `.example` and `.template` copies hold none.
- */
+/** A path (or the folder) that holds secrets; public keys and plain config do not. */
 const SECRET_PATH =
-  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store|(?:^|[/\\~])\.env(?:\.(?!(?:example|sample|template|dist|defaults?)$)[\w-]+)?$/;
+  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store/;
+
+/**
+ * A project's `.env` (or `.env.local`, `.env.production`): its keys, read and sent, leave whole,
+ * as the environment's would. Told by the table the sandbox hides secret files by
+ * (core/policy/workspace_rules.ts), so `.env.example` and the other templates are none here
+ * either.
+ */
+function isEnvFile(path: string): boolean {
+  const name = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+  return /^\.env(?:\.|$)/i.test(name) && isSecretFileName(name);
+}
 
 /** Where code or access persists after the skill ran. */
 const PERSIST_PATH =
@@ -90,7 +99,7 @@ export function secretPath(path: string): string | undefined {
     const glob = globToRegExp(homeRelative(p).replace(/^\/+/, ""));
     if (SECRET_FILES.some((f) => glob.test(f))) return p;
   }
-  return SECRET_PATH.test(p) ? p : undefined;
+  return SECRET_PATH.test(p) || isEnvFile(p) ? p : undefined;
 }
 
 /**
