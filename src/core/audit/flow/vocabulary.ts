@@ -56,8 +56,23 @@ const SECRET_PATH =
  * either.
  */
 function isEnvFile(path: string): boolean {
-  const name = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
-  return /^\.env(?:\.|$)/i.test(name) && isSecretFileName(name);
+  const name = lastPart(path);
+  return /^\.env(?:\.|$)/i.test(name) && !/[*?[]/.test(name) && isSecretFileName(name);
+}
+
+/**
+ * A glob whose last part names `.env` and reaches one (`.env*`, `*.env`): the
+ * files it finds are a project's keys. A part without `.env` in it (`*`) is not taken for one.
+ */
+function reachesEnvFile(path: string): boolean {
+  const name = lastPart(path);
+  if (!/[*?[]/.test(name) || !name.includes(".env") || /\s/.test(name)) return false;
+  const glob = globToRegExp(name);
+  return [".env", ".env.local", ".env.production"].some((file) => glob.test(file));
+}
+
+function lastPart(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
 
 /** Where code or access persists after the skill ran. */
@@ -99,7 +114,7 @@ export function secretPath(path: string): string | undefined {
     const glob = globToRegExp(homeRelative(p).replace(/^\/+/, ""));
     if (SECRET_FILES.some((f) => glob.test(f))) return p;
   }
-  return SECRET_PATH.test(p) || isEnvFile(p) ? p : undefined;
+  return SECRET_PATH.test(p) || isEnvFile(p) || reachesEnvFile(p) ? p : undefined;
 }
 
 /**
