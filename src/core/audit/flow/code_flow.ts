@@ -17,6 +17,7 @@ import {
   EXEC_CALLS,
   FETCH_CALLS,
   hostOf,
+  isEnvFileLabel,
   type Label,
   persistPath,
   PROCESS_CALLS,
@@ -363,6 +364,14 @@ function envRead(
   return undefined;
 }
 
+/** The constant key of `x["KEY"]` or `x.get("KEY"…)`, the name's end at `end`. */
+function keyRead(tokens: readonly Token[], end: number): string | undefined {
+  const open = tokens[end]?.text;
+  if (open !== "[" && open !== "(") return undefined;
+  const key = tokens[end + 1];
+  return key?.kind === "string" && /^[A-Za-z_]\w*$/.test(key.text) ? key.text : undefined;
+}
+
 /** Every label the tokens `[from, to)` carry. */
 function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: number): Set<Label> {
   const out = new Set<Label>();
@@ -381,9 +390,15 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     const { name, end } = dottedAt(scope, tokens, k);
     const env = envRead(tokens, name, end);
     if (env !== undefined) out.add(env);
-    const variable = scope.vars.get(name.split(".")[0]!);
+    const base = name.split(".")[0]!;
+    const variable = scope.vars.get(base);
     if (variable !== undefined) {
-      for (const l of variable.labels) out.add(l);
+      // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable.
+      const key = name === base || name === `${base}.get` ? keyRead(tokens, end) : undefined;
+      for (const l of variable.labels) {
+        if (key === undefined || !isEnvFileLabel(l)) out.add(l);
+        else if (secretName(key)) out.add(`env:${key}`);
+      }
       if (variable.value !== undefined) constants.push(variable.value);
     }
     if (tokens[end]?.text === "(") {

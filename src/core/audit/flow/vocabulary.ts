@@ -105,6 +105,16 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`(?:^|/)${out}$`);
 }
 
+/**
+ * Whether a secret's label is a `.env` file's (read whole): one of its keys read by name is then
+ * that variable, as the environment's would be (code_flow.ts).
+ */
+export function isEnvFileLabel(label: string): boolean {
+  if (!label.startsWith("file:")) return false;
+  const path = label.slice("file:".length);
+  return isEnvFile(path) || reachesEnvFile(path);
+}
+
 /** The secret `path` names (itself, or a store its glob reaches), or undefined. */
 export function secretPath(path: string): string | undefined {
   const p = path.trim();
