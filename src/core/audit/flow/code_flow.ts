@@ -340,6 +340,14 @@ function constantOf(
 const ENV_HEAD = /^(?:os|posix|process|Deno)\./;
 const ENV_OBJECTS = /^(?:os\.environ|os\.environb|posix\.environ|process\.env|Deno\.env)$/;
 
+/** The constant key of `x["KEY"]` or `x.get("KEY"…)`, the name ending at `end`. */
+function keyRead(tokens: readonly Token[], end: number): string | undefined {
+  const open = tokens[end]?.text;
+  if (open !== "[" && open !== "(") return undefined;
+  const key = tokens[end + 1];
+  return key?.kind === "string" ? key.text : undefined;
+}
+
 /** The environment label a dotted name starting at `k` reads, with where it ends. */
 function envRead(
   tokens: readonly Token[],
@@ -349,8 +357,7 @@ function envRead(
   if (!ENV_HEAD.test(name)) return undefined;
   const call = tokens[end]?.text === "(";
   const bracket = tokens[end]?.text === "[";
-  const keyAt = call || bracket ? end + 1 : -1;
-  const key = keyAt === -1 || tokens[keyAt]?.kind !== "string" ? undefined : tokens[keyAt]!.text;
+  const key = keyRead(tokens, end);
   const named = (v: string | undefined): Label | undefined =>
     v === undefined ? "env:*" : secretName(v) ? `env:${v}` : undefined;
   if (/^os\.getenvb?$/.test(name) && call) return named(key);
@@ -362,14 +369,6 @@ function envRead(
   if (ENV_OBJECTS.test(name)) return bracket ? named(key) : "env:*";
   if (/^(?:os\.environ|process\.env)\.\w+$/.test(name)) return "env:*"; // items(), copy(), …
   return undefined;
-}
-
-/** The constant key of `x["KEY"]` or `x.get("KEY"…)`, the name's end at `end`. */
-function keyRead(tokens: readonly Token[], end: number): string | undefined {
-  const open = tokens[end]?.text;
-  if (open !== "[" && open !== "(") return undefined;
-  const key = tokens[end + 1];
-  return key?.kind === "string" && /^[A-Za-z_]\w*$/.test(key.text) ? key.text : undefined;
 }
 
 /** Every label the tokens `[from, to)` carry. */

@@ -50,29 +50,18 @@ const SECRET_PATH =
   /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store/;
 
 /**
- * A project's `.env` (or `.env.local`, `.env.production`): its keys, read and sent, leave whole,
- * as the environment's would. Told by the table the sandbox hides secret files by
- * (core/policy/workspace_rules.ts), so `.env.example` and the other templates are none here
- * either.
+ * Whether `path` names a project's `.env` (or `.env.local`, `.env.production`), or is a glob
+ * whose last part reaches one (`.env*`, `*.env`; not `*`, whose last part names none): its keys,
+ * read and sent, leave whole, as the environment's would. Told by the table the sandbox hides
+ * secret files by (core/policy/workspace_rules.ts), so `.env.example` and the other templates
+ * are none here either.
  */
-function isEnvFile(path: string): boolean {
-  const name = lastPart(path);
-  return /^\.env(?:\.|$)/i.test(name) && !/[*?[]/.test(name) && isSecretFileName(name);
-}
-
-/**
- * A glob whose last part names `.env` and reaches one (`.env*`, `*.env`): the
- * files it finds are a project's keys. A part without `.env` in it (`*`) is not taken for one.
- */
-function reachesEnvFile(path: string): boolean {
-  const name = lastPart(path);
-  if (!/[*?[]/.test(name) || !name.includes(".env") || /\s/.test(name)) return false;
+function namesEnvFile(path: string): boolean {
+  const name = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+  if (!/[*?[]/.test(name)) return /^\.env(?:\.|$)/i.test(name) && isSecretFileName(name);
+  if (!name.includes(".env") || /\s/.test(name)) return false;
   const glob = globToRegExp(name);
   return [".env", ".env.local", ".env.production"].some((file) => glob.test(file));
-}
-
-function lastPart(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
 
 /** Where code or access persists after the skill ran. */
@@ -110,9 +99,7 @@ function globToRegExp(glob: string): RegExp {
  * that variable, as the environment's would be (code_flow.ts).
  */
 export function isEnvFileLabel(label: string): boolean {
-  if (!label.startsWith("file:")) return false;
-  const path = label.slice("file:".length);
-  return isEnvFile(path) || reachesEnvFile(path);
+  return label.startsWith("file:") && namesEnvFile(label.slice("file:".length));
 }
 
 /** The secret `path` names (itself, or a store its glob reaches), or undefined. */
@@ -124,7 +111,7 @@ export function secretPath(path: string): string | undefined {
     const glob = globToRegExp(homeRelative(p).replace(/^\/+/, ""));
     if (SECRET_FILES.some((f) => glob.test(f))) return p;
   }
-  return SECRET_PATH.test(p) || isEnvFile(p) || reachesEnvFile(p) ? p : undefined;
+  return SECRET_PATH.test(p) || namesEnvFile(p) ? p : undefined;
 }
 
 /**
