@@ -1,8 +1,7 @@
 /**
  * Folders of files for tests: written from a `path → text` map (into a temp folder of their
- * own, or under a given one), read back as one (for
- * "nothing changed" and byte-for-byte comparisons), and the small runnable skill that
- * publishing, pulling and adding tests share.
+ * own, or under a given one), read back as one (for "nothing changed" and byte-for-byte
+ * comparisons), and the small runnable skill that publishing, pulling and adding tests share.
  */
 
 import { dirname, join } from "node:path";
