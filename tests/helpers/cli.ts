@@ -49,6 +49,24 @@ export interface CliOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The machine's TLS trust, as a login shell there has it: where a proxy inspects TLS (this
+ * workplace's does), its CA is trusted only through these, and a Deno the tests start that
+ * must fetch a package (a fresh clone's first `deno task gen`, tests/docs/setup_install_test.ts)
+ * fails with "invalid peer certificate: UnknownIssuer" without them. Deno reads the first three,
+ * git, curl and Python the rest. Names only: each is passed on only where the machine sets it.
+ */
+export const TLS_TRUST_VARIABLES = [
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "GIT_SSL_CAINFO",
+  "CURL_CA_BUNDLE",
+  "REQUESTS_CA_BUNDLE",
+] as const;
+
 /** The base environment for a spawned CLI: only what a clean shell would have. */
 export function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {
@@ -56,6 +74,10 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
     HOME: Deno.env.get("HOME") ?? "/tmp",
     NO_COLOR: "1",
   };
+  for (const name of TLS_TRUST_VARIABLES) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
   // Deno's module cache lives under HOME by default; keep it when a test moves HOME.
   const denoDir = Deno.env.get("DENO_DIR") ??
     join(Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache"), "deno");
