@@ -188,8 +188,15 @@ async function publicCollectionRepo(tmp: string): Promise<string> {
   return `file://${bare}`;
 }
 
-/** A bare repo of `count` small skills under skills/<name>/ (SKILL.md and one script). */
+/**
+ * A bare repo of `count` small skills under skills/<name>/ (SKILL.md and one script), made
+ * once a run: a second module asking for the same count in the same scratch folder (the
+ * add and first-context rows both use 1,000) gets the one already made, where a second
+ * `git commit` of the same files would fail with nothing to commit.
+ */
 export async function manyRepo(tmp: string, count: number): Promise<string> {
+  const bare = join(tmp, `add-bench-many-${count}.git`);
+  if (await Deno.stat(bare).then(() => true, () => false)) return `file://${bare}`;
   const work = join(tmp, `add-bench-many-${count}`);
   for (let i = 0; i < count; i++) {
     const name = `many-${String(i).padStart(4, "0")}`;
@@ -204,7 +211,6 @@ export async function manyRepo(tmp: string, count: number): Promise<string> {
   await git(work, ["init", "--quiet"]);
   await git(work, ["add", "--all"]);
   await git(work, ["commit", "--quiet", "-m", "many"]);
-  const bare = join(tmp, `add-bench-many-${count}.git`);
   await git(tmp, ["clone", "--quiet", "--bare", work, bare]);
   return `file://${bare}`;
 }
