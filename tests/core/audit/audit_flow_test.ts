@@ -282,3 +282,77 @@ Deno.test("one key of a .env read by name is that variable: to its own API infor
   );
   assert.deepEqual(severityOf(`requests.post("${api}", json=config)`), ["critical"]);
 });
+
+/** A class that keeps one API's client in `self` and asks another API with a prompt. */
+function twoApiClass(prompt: string, extra = ""): string {
+  return [
+    "import os",
+    "import requests",
+    "from openai import OpenAI",
+    "",
+    "",
+    "class Lookup:",
+    "    def __init__(self):",
+    '        self.chat = OpenAI(api_key=os.getenv("PARALLEL_API_KEY"))',
+    "",
+    "    def ask(self, query):",
+    '        key = os.getenv("OPENROUTER_API_KEY")',
+    "        prompt = self.prompt_for(query)",
+    "        return requests.post(",
+    '            "https://openrouter.ai/api/v1/chat/completions",',
+    '            headers={"Authorization": f"Bearer {key}"},',
+    '            json={"messages": [{"role": "user", "content": prompt}]},',
+    "        )",
+    "",
+    prompt,
+    extra,
+  ].join("\n");
+}
+
+Deno.test("a method that never reads self does not carry a key another method kept in self; one that reads it still does", () => {
+  const honest = twoApiClass(
+    '    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
+  );
+  const flows = (text: string) => ruleAt(findings({ "scripts/lookup.py": text }), "secret-flow");
+  // Only OPENROUTER_API_KEY reaches openrouter.ai: its own host, information.
+  assert.deepEqual(flows(honest).map((f) => f.severity), ["info"], JSON.stringify(flows(honest)));
+
+  // The same call where the method returns what self holds: PARALLEL_API_KEY to openrouter.ai.
+  const leaking = twoApiClass(
+    '    def prompt_for(self, query):\n        return f"{query} {self.chat.api_key}"\n',
+  );
+  assert.equal(flows(leaking)[0]?.severity, "critical", JSON.stringify(flows(leaking)));
+
+  // Each way of making `self.prompt_for` something else than the self-free def keeps it carried.
+  const rebinds: Record<string, string> = {
+    "a decorator": twoApiClass(
+      '    @functools.cache\n    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
+    ),
+    "self.prompt_for assigned": twoApiClass(
+      '    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
+      "    def swap(self):\n        self.prompt_for = lambda q: self.chat.api_key\n",
+    ),
+    "setattr by name": twoApiClass(
+      '    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
+      '    def swap(self):\n        setattr(self, "prompt_for", lambda q: self.chat.api_key)\n',
+    ),
+    "a second def that reads self": twoApiClass(
+      '    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
+      "\nclass Other(Lookup):\n    def prompt_for(self, query):\n        return self.chat.api_key\n",
+    ),
+    "__getattr__": twoApiClass(
+      '    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
+      "    def __getattr__(self, name):\n        return self.chat.api_key\n",
+    ),
+  };
+  for (const [how, text] of Object.entries(rebinds)) {
+    assert.equal(flows(text)[0]?.severity, "critical", `${how}: ${JSON.stringify(flows(text))}`);
+  }
+
+  // A class that does not define the method itself (a base elsewhere may read self): carried.
+  const inherited = twoApiClass(
+    "",
+    '\nclass Formatter:\n    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
+  );
+  assert.equal(flows(inherited)[0]?.severity, "critical", JSON.stringify(flows(inherited)));
+});

@@ -66,11 +66,17 @@ interface Scope {
   functions: Map<string, FunctionSummary>;
   /** The function whose body is being read (until a statement at column 0). */
   current?: { name: string; summary: FunctionSummary } | undefined;
+  /** Python methods that never read `self`, as `Class.method`: {@link selfFreeMethods}. */
+  selfFree: ReadonlySet<string>;
+  /** The Python class whose body holds the statement being read ("" outside any). */
+  inClass: string;
 }
 
 /** The flows of one script. */
 export function analyzeCode(language: Language, text: string, inert: readonly Span[]): Flow[] {
   const sink = new FlowSink();
+  const list = statements(language, tokenize(language, text, inert));
+  const classes = language === "python" ? enclosingClasses(text, list) : [];
   const scope: Scope = {
     language,
     text,
@@ -78,8 +84,11 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     vars: new Map(),
     sink,
     functions: new Map(),
+    selfFree: language === "python" ? selfFreeMethods(text, list, classes) : new Set(),
+    inClass: "",
   };
-  for (const statement of statements(language, tokenize(language, text, inert))) {
+  for (const [index, statement] of list.entries()) {
+    scope.inClass = classes[index] ?? "";
     if (readImport(scope, statement)) continue;
     if (enterFunction(scope, statement)) continue;
     if (columnOf(text, statement[0]!.at) === 0) scope.current = undefined;
@@ -95,6 +104,76 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
 
 function columnOf(text: string, at: number): number {
   return at - text.lastIndexOf("\n", at - 1) - 1;
+}
+
+/** Whether a token of `tokens`, or of an f-string hole among them, is `test`'s. */
+function mentions(tokens: readonly Token[], test: (t: Token) => boolean): boolean {
+  return tokens.some((t) => test(t) || (t.holes ?? []).some((hole) => mentions(hole, test)));
+}
+
+/** For each statement, the Python class whose body holds it ("" outside any class). */
+function enclosingClasses(text: string, list: readonly Token[][]): string[] {
+  const open: { column: number; name: string }[] = [];
+  return list.map((s) => {
+    const column = columnOf(text, s[0]!.at);
+    while (open.length > 0 && open[open.length - 1]!.column >= column) open.pop();
+    const inside = open[open.length - 1]?.name ?? "";
+    if (s[0]?.text === "class" && s[1]?.kind === "name") open.push({ column, name: s[1].text });
+    return inside;
+  });
+}
+
+/**
+ * The Python methods, as `Class.method`, a call `self.m(…)` of which in that class's body
+ * can return nothing of the instance: the class defines `m` itself, every `def m` of the
+ * script has a body that never names `self`, none is decorated (a decorator can hand back
+ * a result of its own), the name is used nowhere else than `def m` and `.m(` (no
+ * `self.m = …`, no `m = …` in a class body, no "m" string for getattr or setattr), and no
+ * class of the script answers attributes itself (`__getattr__`).
+ *
+ * Why: `self` is one container to this analysis, so a key one method put into it (a client
+ * built with `api_key=os.getenv("X_API_KEY")`) is carried by whatever any other method
+ * returns — a prompt formatted from its arguments alone then "sends" that key to the other
+ * API. Such a call carries its arguments' labels and its summary's instead; a method that
+ * does read `self` keeps carrying all of it.
+ */
+function selfFreeMethods(text: string, list: readonly Token[][], classes: string[]): Set<string> {
+  const verdict = new Map<string, boolean>();
+  const owners = new Map<string, string[]>();
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    const k = s[0]?.text === "async" ? 1 : 0;
+    if (s[k]?.text !== "def" || s[k + 1]?.kind !== "name") continue;
+    const name = s[k + 1]!.text;
+    const column = columnOf(text, s[0]!.at);
+    let readsSelf = list[i - 1]?.[0]?.text === "@";
+    for (let j = i + 1; j < list.length && !readsSelf; j++) {
+      const body = list[j]!;
+      if (columnOf(text, body[0]!.at) <= column) break;
+      readsSelf = mentions(body, (t) => t.kind === "name" && t.text === "self");
+    }
+    verdict.set(name, (verdict.get(name) ?? true) && !readsSelf);
+    if (classes[i] !== "") owners.set(name, [...owners.get(name) ?? [], classes[i]!]);
+  }
+  if (verdict.has("__getattr__") || verdict.has("__getattribute__")) return new Set();
+  // Any other use of the name (f-strings' holes too) than its definitions and `.m(` calls.
+  const scan = (s: readonly Token[], definition: number) => {
+    for (let at = 0; at < s.length; at++) {
+      const t = s[at]!;
+      const call = t.kind === "name" && s[at - 1]?.text === "." && s[at + 1]?.text === "(";
+      if (at !== definition && !call && verdict.has(t.text)) verdict.set(t.text, false);
+      for (const hole of t.holes ?? []) scan(hole, -1);
+    }
+  };
+  for (const s of list) {
+    const k = s[0]?.text === "async" ? 1 : 0;
+    scan(s, s[k]?.text === "def" ? k + 1 : -1);
+  }
+  return new Set(
+    [...verdict].filter(([, free]) => free).flatMap(([name]) =>
+      (owners.get(name) ?? []).map((owner) => `${owner}.${name}`)
+    ),
+  );
 }
 
 /**
@@ -390,7 +469,16 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     const env = envRead(tokens, name, end);
     if (env !== undefined) out.add(env);
     const base = name.split(".")[0]!;
-    const variable = scope.vars.get(base);
+    const method = base === "self" && tokens[end]?.text === "(" ? name.slice(5) : undefined;
+    const selfFree = method !== undefined && scope.selfFree.has(`${scope.inClass}.${method}`);
+    if (selfFree) {
+      // A method that never reads `self`: its arguments (read on by this loop) and summary.
+      const own = scope.functions.get(method);
+      if (own !== undefined && own !== scope.current?.summary) {
+        for (const l of returnLabels(scope, tokens, end, own)) out.add(l);
+      }
+    }
+    const variable = selfFree ? undefined : scope.vars.get(base);
     if (variable !== undefined) {
       // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable.
       const key = name === base || name === `${base}.get` ? keyRead(tokens, end) : undefined;
