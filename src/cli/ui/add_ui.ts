@@ -70,6 +70,7 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
       );
       return picked.map((i) => candidates[i]!);
     },
+    skippedLinks: (linked) => warn(ctx, skippedLinksLine(linked)),
     selected: (selected) => {
       for (const c of selected) {
         for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
@@ -276,6 +277,14 @@ function renderInstalled(
   const names = [...plans.map((p) => p.canonical), ...already.map((a) => a.canonical)].join(",");
   if (names !== "") ctx.stderr.write(`Activate with: export AGENT_SKILLS=${names}\n`);
   return status;
+}
+
+/** How many folders `--skill '*'` left out as links, the first few named. */
+function skippedLinksLine(linked: readonly Candidate[]): string {
+  const shown = linked.slice(0, 3).map((c) => `${inert(c.rel)} -> ${inert(c.linked ?? "?")}`);
+  const more = linked.length > shown.length ? `, and ${linked.length - shown.length} more` : "";
+  return `Skipped ${linked.length} folder(s) whose SKILL.md is a symlink, never followed ` +
+    `(${shown.join(", ")}${more}); name one with --skill to see it refused`;
 }
 
 /** The audit of an installed skill as `--json` reports it: the findings above info. */

@@ -366,6 +366,22 @@ export interface Candidate {
   scripts: ScriptInfo[];
   errors: Diagnostic[];
   warnings: Diagnostic[];
+  /**
+   * Where its SKILL.md points when that is a symlink (never followed: such a folder is
+   * refused when asked for by name, and left out of `--skill '*'`): a mirror of a skill or
+   * of a command kept for another agent, as some repositories ship (`.gemini/skills/x/`).
+   */
+  linked?: string;
+}
+
+/** The target of a folder's SKILL.md (or skill.md) when it is a symlink. */
+async function manifestLink(dir: string): Promise<string | undefined> {
+  for (const name of ["SKILL.md", "skill.md"]) {
+    const info = await lstatOrNull(join(dir, name));
+    if (info?.isSymlink) return await Deno.readLink(join(dir, name)).catch(() => "?");
+    if (info !== null) return undefined;
+  }
+  return undefined;
 }
 
 /** Finds and validates every skill in a fetched source. */
@@ -384,7 +400,9 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
     // An invalid skill is still named as its SKILL.md names it, so it can be listed and
     // picked with --skill (and then refused with its errors).
     const name = manifest?.name ?? result.declaredName;
+    const linked = await manifestLink(f.dir);
     out.push({
+      ...(linked !== undefined ? { linked } : {}),
       rel,
       dir: f.dir,
       name,

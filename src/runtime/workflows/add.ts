@@ -219,7 +219,14 @@ async function choose(
     const chosen = await asker.choose(candidates, source);
     if (chosen !== undefined) return chosen;
   }
-  return selectCandidates(candidates, selectors, sourceLabel(source));
+  // Every skill: a folder whose SKILL.md is a link is not one (links are never followed), so
+  // it is left out with one line for them all — unless nothing else is there to install.
+  const linked = candidates.filter((c) => c.linked !== undefined);
+  const skipLinks = selectors.includes("*") && linked.length > 0 &&
+    linked.length < candidates.length;
+  if (skipLinks) asker.skippedLinks?.(linked);
+  const pool = skipLinks ? candidates.filter((c) => c.linked === undefined) : candidates;
+  return selectCandidates(pool, selectors, sourceLabel(source));
 }
 
 /** Links what is installed in `scope` for the agents `--agent` named. */

@@ -48,6 +48,11 @@ export interface AddAsker {
     candidates: readonly Candidate[],
     source: ResolvedSource,
   ): Promise<Candidate[] | undefined>;
+  /**
+   * Folders `--skill '*'` left out because their SKILL.md is a symlink (one line for them all,
+   * not a refusal each: a repository's mirror of its skills for another agent).
+   */
+  skippedLinks?(linked: readonly Candidate[]): void;
   /** The skills chosen, before they are planned (their warnings to show). */
   selected?(selected: readonly Candidate[]): void;
   /**

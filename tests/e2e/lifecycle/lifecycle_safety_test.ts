@@ -14,6 +14,7 @@ import {
   hookingGitConfig,
   multiSkillFiles,
   skillFiles,
+  skillMd,
   submoduleRepo,
   symlinkSkillRepo,
 } from "../../fixtures/git_repos.ts";
@@ -122,6 +123,46 @@ Deno.test("a repo whose SKILL.md is a symlink to /etc/passwd is rejected during 
   assert.equal(r.code, 1);
   assert.match(r.stderr, /SKILL\.md is a symlink \(refused\)/);
   assert.deepEqual(await ws.written(), []);
+});
+
+Deno.test("--skill '*' leaves out folders whose SKILL.md is a symlink in one line; named, one is refused", async () => {
+  await using ws = await workspace();
+  // A repository that mirrors its skills and commands for another agent through symlinks
+  // (as alirezarezvani/claude-skills' .gemini/skills/ does), beside the skill itself.
+  const repo = await createRepo(ws.dir.path, "mirrored", {
+    ...skillFiles("alpha", "skills/alpha"),
+    "commands/deploy.md": skillMd("deploy"),
+  });
+  for (
+    const [folder, target] of [["alpha", "skills/alpha/SKILL.md"], ["deploy", "commands/deploy.md"]]
+  ) {
+    await Deno.mkdir(join(repo.work, ".gemini", "skills", folder!), { recursive: true });
+    await Deno.symlink(
+      `../../../${target}`,
+      join(repo.work, ".gemini", "skills", folder!, "SKILL.md"),
+    );
+  }
+  await repo.commit({}, "mirror for gemini");
+
+  const all = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  assert.equal(all.code, 0, all.stderr);
+  assert.deepEqual(JSON.parse(all.stdout).installed.map((i: { name: string }) => i.name), [
+    "alpha",
+  ]);
+  assert.deepEqual(JSON.parse(all.stdout).refused, []);
+  assert.match(
+    all.stderr,
+    /Skipped 2 folder\(s\) whose SKILL\.md is a symlink, never followed \(\.gemini\/skills\/alpha -> \.\.\/\.\.\/\.\.\/skills\/alpha\/SKILL\.md, \.gemini\/skills\/deploy -> /,
+  );
+  assert.doesNotMatch(all.stderr, /Not installing/);
+  assert.deepEqual((await ws.written()).filter((n) => n !== "registry.lock"), [
+    "alpha",
+    "registry.json",
+  ]);
+
+  const named = await ws.cli(["add", repo.url, "--skill", "deploy", "--yes"]);
+  assert.equal(named.code, 1);
+  assert.match(named.stderr, /SKILL\.md is a symlink \(refused\)/);
 });
 
 Deno.test("git hooks never run and submodules are never fetched", async () => {
