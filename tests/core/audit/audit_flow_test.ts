@@ -340,6 +340,19 @@ Deno.test("a method that never reads self does not carry a key another method ke
       '    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
       "\nclass Other(Lookup):\n    def prompt_for(self, query):\n        return self.chat.api_key\n",
     ),
+    "super() in the method": twoApiClass(
+      "    def prompt_for(self, query):\n        return super().secret()\n",
+    ),
+    "locals() in the method": twoApiClass(
+      '    def prompt_for(self, query):\n        return str(locals()["self"].chat.api_key)\n',
+    ),
+    "the caller's frame": twoApiClass(
+      "    def prompt_for(self, query):\n        import sys\n        return str(sys._getframe(1).f_locals)\n",
+    ),
+    "a global": twoApiClass(
+      '    def prompt_for(self, query):\n        return f"{query} {LEAK}"\n',
+      "\nLEAK = None\n",
+    ),
     "__getattr__": twoApiClass(
       '    def prompt_for(self, query):\n        return f"Find papers on: {query}"\n',
       "    def __getattr__(self, name):\n        return self.chat.api_key\n",

@@ -193,11 +193,6 @@ function widen(scope: Scope, n: Narrowing): void {
   });
 }
 
-/** Whether a token of `tokens`, or of an f-string hole among them, is `test`'s. */
-function mentions(tokens: readonly Token[], test: (t: Token) => boolean): boolean {
-  return tokens.some((t) => test(t) || (t.holes ?? []).some((hole) => mentions(hole, test)));
-}
-
 /** For each statement, the Python class whose body holds it ("" outside any class). */
 function enclosingClasses(text: string, list: readonly Token[][]): string[] {
   const open: { column: number; name: string }[] = [];
@@ -210,19 +205,69 @@ function enclosingClasses(text: string, list: readonly Token[][]): string[] {
   });
 }
 
+/** Python's keywords: words of a body that read nothing. */
+const PY_KEYWORDS = new Set(
+  ("False None True and as assert async await break continue del elif else except finally " +
+    "for if in is not or pass raise return try while with yield").split(" "),
+);
+/** Builtins that compute from their arguments alone (no module, frame or global state). */
+const PURE_BUILTINS = new Set(
+  ("str int float bool bytes list dict tuple set frozenset len min max sum sorted reversed " +
+    "range enumerate zip any all abs round repr isinstance ValueError TypeError KeyError")
+    .split(" "),
+);
+
+/**
+ * Whether a method body reads nothing but its parameters: every name in it (f-strings'
+ * holes too) is a parameter, a name the body assigns, an attribute (`q.lower`), a keyword
+ * argument's name, a keyword or a pure builtin. `self` is its first parameter and not one of
+ * them; `super()`, `locals()`, `sys._getframe()`, a module or a global are names of the
+ * world outside and make it no such body.
+ */
+function readsOnlyParameters(def: readonly Token[], body: readonly Token[][]): boolean {
+  const open = def.findIndex((t) => t.text === "(");
+  if (open === -1) return false;
+  const bound = new Set<string>();
+  for (const [from, to] of argumentRanges(def, open, closeOf(def, open))) {
+    const param = def.slice(from, to).find((t) => t.kind === "name");
+    if (param !== undefined && param.text !== "self") bound.add(param.text);
+  }
+  for (const s of body) {
+    const head = s[0]?.text === "for" ? 1 : 0;
+    const eq = s.findIndex((t) => t.text === "=" || t.text === "+=");
+    const targets = s[0]?.text === "for"
+      ? s.slice(1, s.findIndex((t) => t.text === "in"))
+      : s[0]?.text === "with"
+      ? s.slice(s.findIndex((t) => t.text === "as") + 1, -1)
+      : eq > head
+      ? s.slice(0, eq)
+      : [];
+    for (const t of targets) if (t.kind === "name") bound.add(t.text);
+  }
+  const reads = (s: readonly Token[]): boolean =>
+    s.some((t, k) =>
+      (t.kind === "name" && s[k - 1]?.text !== "." &&
+        !(s[k + 1]?.text === "=" && s[k - 1] !== undefined && /[(,]/.test(s[k - 1]!.text)) &&
+        !bound.has(t.text) && !PY_KEYWORDS.has(t.text) && !PURE_BUILTINS.has(t.text)) ||
+      (t.holes ?? []).some(reads)
+    );
+  return !body.some(reads);
+}
+
 /**
  * The Python methods, as `Class.method`, a call `self.m(…)` of which in that class's body
- * can return nothing of the instance: the class defines `m` itself, every `def m` of the
- * script has a body that never names `self`, none is decorated (a decorator can hand back
- * a result of its own), the name is used nowhere else than `def m` and `.m(` (no
- * `self.m = …`, no `m = …` in a class body, no "m" string for getattr or setattr), and no
- * class of the script answers attributes itself (`__getattr__`).
+ * can return nothing of the instance: the class defines `m` itself, the body of every
+ * `def m` of the script reads nothing but its parameters ({@link readsOnlyParameters}),
+ * none is decorated (a decorator can hand back a result of its own), the name is used
+ * nowhere else than `def m` and `.m(` (no `self.m = …`, no `m = …` in a class body, no "m"
+ * string for getattr or setattr), and no class of the script answers attributes itself
+ * (`__getattr__`).
  *
  * Why: `self` is one container to this analysis, so a key one method put into it (a client
  * built with `api_key=os.getenv("X_API_KEY")`) is carried by whatever any other method
  * returns — a prompt formatted from its arguments alone then "sends" that key to the other
- * API. Such a call carries its arguments' labels and its summary's instead; a method that
- * does read `self` keeps carrying all of it.
+ * API. Such a call carries its arguments' labels and its summary's instead; any other
+ * method keeps carrying all of `self`.
  */
 function selfFreeMethods(text: string, list: readonly Token[][], classes: string[]): Set<string> {
   const verdict = new Map<string, boolean>();
@@ -233,13 +278,10 @@ function selfFreeMethods(text: string, list: readonly Token[][], classes: string
     if (s[k]?.text !== "def" || s[k + 1]?.kind !== "name") continue;
     const name = s[k + 1]!.text;
     const column = columnOf(text, s[0]!.at);
-    let readsSelf = list[i - 1]?.[0]?.text === "@";
-    for (let j = i + 1; j < list.length && !readsSelf; j++) {
-      const body = list[j]!;
-      if (columnOf(text, body[0]!.at) <= column) break;
-      readsSelf = mentions(body, (t) => t.kind === "name" && t.text === "self");
-    }
-    verdict.set(name, (verdict.get(name) ?? true) && !readsSelf);
+    let end = i + 1;
+    while (end < list.length && columnOf(text, list[end]![0]!.at) > column) end++;
+    const free = list[i - 1]?.[0]?.text !== "@" && readsOnlyParameters(s, list.slice(i + 1, end));
+    verdict.set(name, (verdict.get(name) ?? true) && free);
     if (classes[i] !== "") owners.set(name, [...owners.get(name) ?? [], classes[i]!]);
   }
   if (verdict.has("__getattr__") || verdict.has("__getattribute__")) return new Set();
