@@ -235,6 +235,7 @@ function renderInstalled(
         path: a.entry.installed_path,
       })),
       refused: refused.map((r) => ({ name: r.name, error: r.code, message: r.message })),
+      ...skippedJson(outcome),
       installed: plans.map((p) => ({
         name: p.entry.name,
         canonical: p.canonical,
@@ -279,6 +280,11 @@ function renderInstalled(
   return status;
 }
 
+/** `skipped_links` for `--json`, present only when `--skill '*'` left folders out. */
+function skippedJson(outcome: { skippedLinks: readonly { path: string; target: string }[] }) {
+  return outcome.skippedLinks.length > 0 ? { skipped_links: outcome.skippedLinks } : {};
+}
+
 /** How many folders `--skill '*'` left out as links, the first few named. */
 function skippedLinksLine(linked: readonly Candidate[]): string {
   const shown = linked.slice(0, 3).map((c) => `${inert(c.rel)} -> ${inert(c.linked ?? "?")}`);
@@ -309,6 +315,7 @@ function renderProjectInstalled(
     writeJson(ctx, {
       scope: "project",
       lockfile,
+      ...skippedJson(outcome),
       installed: installed.map((p) => ({
         name: p.name,
         canonical: p.canonical,

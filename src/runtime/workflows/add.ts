@@ -67,8 +67,13 @@ type AddOptions = Omit<AddRequest, "source" | "refs" | "skills">;
 /** What `addWorkflow` did, for the front end to render. */
 export type AddOutcome =
   | { kind: "list"; fetched: Fetched; candidates: Candidate[] }
-  | ({ kind: "user" } & Added<InstallPlan, RegistryEntry>)
-  | ({ kind: "project"; lockfile: string } & Added<ProjectPlan, LockedSkill>);
+  | ({ kind: "user" } & Added<InstallPlan, RegistryEntry> & Skipped)
+  | ({ kind: "project"; lockfile: string } & Added<ProjectPlan, LockedSkill> & Skipped);
+
+/** The folders `--skill '*'` left out because their SKILL.md is a symlink, with its target. */
+interface Skipped {
+  skippedLinks: { path: string; target: string }[];
+}
 
 /**
  * `skills add --from-node-modules`: every package of the project's `node_modules` that declares
@@ -163,7 +168,7 @@ async function addResolved(
   const candidates = await inspectCandidates(fetched);
   asker.found?.(fetched, candidates);
   if (options.list) return { kind: "list", fetched, candidates };
-  const selected = await choose(candidates, selectors, source, asker);
+  const { selected, skippedLinks } = await choose(candidates, selectors, source, asker);
   asker.selected?.(selected);
   const closure = await resolveClosure(change, fetched, selected, options);
   if (closure.length > 0) asker.closure?.(closure);
@@ -187,7 +192,7 @@ async function addResolved(
         return await linkFor(options, { kind: "project", root }, [...installed, ...already]);
       },
     });
-    return { kind: "project", lockfile, ...added };
+    return { kind: "project", lockfile, ...added, skippedLinks };
   }
   if (!change.inUser()) throw new Error("unreachable: a change is of one of the two scopes");
   const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
@@ -205,7 +210,7 @@ async function addResolved(
     // An installed skill is the user's: it is linked into the agents' user folders.
     settle: (installed, already) => linkFor(options, { kind: "user" }, [...installed, ...already]),
   });
-  return { kind: "user", ...added };
+  return { kind: "user", ...added, skippedLinks };
 }
 
 /** The skills to install: asked for by name, chosen by the asker, or the only one. */
@@ -214,10 +219,10 @@ async function choose(
   selectors: readonly string[],
   source: ResolvedSource,
   asker: AddAsker,
-): Promise<Candidate[]> {
+): Promise<{ selected: Candidate[] } & Skipped> {
   if (selectors.length === 0 && candidates.length > 1 && asker.choose !== undefined) {
     const chosen = await asker.choose(candidates, source);
-    if (chosen !== undefined) return chosen;
+    if (chosen !== undefined) return { selected: chosen, skippedLinks: [] };
   }
   // Every skill: a folder whose SKILL.md is a link is not one (links are never followed), so
   // it is left out with one line for them all — unless nothing else is there to install.
@@ -226,7 +231,10 @@ async function choose(
     linked.length < candidates.length;
   if (skipLinks) asker.skippedLinks?.(linked);
   const pool = skipLinks ? candidates.filter((c) => c.linked === undefined) : candidates;
-  return selectCandidates(pool, selectors, sourceLabel(source));
+  return {
+    selected: selectCandidates(pool, selectors, sourceLabel(source)),
+    skippedLinks: skipLinks ? linked.map((c) => ({ path: c.rel, target: c.linked! })) : [],
+  };
 }
 
 /** Links what is installed in `scope` for the agents `--agent` named. */

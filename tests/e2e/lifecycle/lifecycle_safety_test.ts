@@ -150,6 +150,10 @@ Deno.test("--skill '*' leaves out folders whose SKILL.md is a symlink in one lin
     "alpha",
   ]);
   assert.deepEqual(JSON.parse(all.stdout).refused, []);
+  assert.deepEqual(JSON.parse(all.stdout).skipped_links, [
+    { path: ".gemini/skills/alpha", target: "../../../skills/alpha/SKILL.md" },
+    { path: ".gemini/skills/deploy", target: "../../../commands/deploy.md" },
+  ]);
   assert.match(
     all.stderr,
     /Skipped 2 folder\(s\) whose SKILL\.md is a symlink, never followed \(\.gemini\/skills\/alpha -> \.\.\/\.\.\/\.\.\/skills\/alpha\/SKILL\.md, \.gemini\/skills\/deploy -> /,
