@@ -12,9 +12,10 @@ import {
   createRepo,
   git,
   hookingGitConfig,
+  MIRRORED_LINKS,
+  mirroredSkillRepo,
   multiSkillFiles,
   skillFiles,
-  skillMd,
   submoduleRepo,
   symlinkSkillRepo,
 } from "../../fixtures/git_repos.ts";
@@ -127,22 +128,7 @@ Deno.test("a repo whose SKILL.md is a symlink to /etc/passwd is rejected during 
 
 Deno.test("--skill '*' leaves out folders whose SKILL.md is a symlink in one line; named, one is refused", async () => {
   await using ws = await workspace();
-  // A repository that mirrors its skills and commands for another agent through symlinks
-  // (as alirezarezvani/claude-skills' .gemini/skills/ does), beside the skill itself.
-  const repo = await createRepo(ws.dir.path, "mirrored", {
-    ...skillFiles("alpha", "skills/alpha"),
-    "commands/deploy.md": skillMd("deploy"),
-  });
-  for (
-    const [folder, target] of [["alpha", "skills/alpha/SKILL.md"], ["deploy", "commands/deploy.md"]]
-  ) {
-    await Deno.mkdir(join(repo.work, ".gemini", "skills", folder!), { recursive: true });
-    await Deno.symlink(
-      `../../../${target}`,
-      join(repo.work, ".gemini", "skills", folder!, "SKILL.md"),
-    );
-  }
-  await repo.commit({}, "mirror for gemini");
+  const repo = await mirroredSkillRepo(ws.dir.path, "mirrored");
 
   const all = await ws.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
   assert.equal(all.code, 0, all.stderr);
@@ -150,10 +136,7 @@ Deno.test("--skill '*' leaves out folders whose SKILL.md is a symlink in one lin
     "alpha",
   ]);
   assert.deepEqual(JSON.parse(all.stdout).refused, []);
-  assert.deepEqual(JSON.parse(all.stdout).skipped_links, [
-    { path: ".gemini/skills/alpha", target: "../../../skills/alpha/SKILL.md" },
-    { path: ".gemini/skills/deploy", target: "../../../commands/deploy.md" },
-  ]);
+  assert.deepEqual(JSON.parse(all.stdout).skipped_links, MIRRORED_LINKS);
   assert.match(
     all.stderr,
     /Skipped 2 folder\(s\) whose SKILL\.md is a symlink, never followed \(\.gemini\/skills\/alpha -> \.\.\/\.\.\/\.\.\/skills\/alpha\/SKILL\.md, \.gemini\/skills\/deploy -> /,

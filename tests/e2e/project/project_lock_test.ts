@@ -8,7 +8,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createRepo, git, pyScript, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
+import {
+  createRepo,
+  git,
+  MIRRORED_LINKS,
+  mirroredSkillRepo,
+  pyScript,
+  skillFiles,
+  skillMd,
+} from "../../fixtures/git_repos.ts";
 import { project } from "../../helpers/project.ts";
 import { sha256Hex } from "../../helpers/bytes.ts";
 import { vercelHash } from "../../helpers/project.ts";
@@ -292,4 +300,13 @@ Deno.test("a project whose skills-lock.json vercel-labs' CLI rewrote: check and 
   const frozen = await p.cli(["install", "--frozen"]);
   assert.equal(frozen.code, 1, frozen.stdout + frozen.stderr);
   assert.match(frozen.stdout, /beta: in \.agents\/skills but not in skills-lock\.json/);
+});
+
+Deno.test("add --project --skill '*' leaves symlinked SKILL.md folders out of the lockfile and says which", async () => {
+  await using p = await project();
+  const repo = await mirroredSkillRepo(p.dir, "mirrored");
+  const add = await p.cli(["add", repo.url, "--project", "--skill", "*", "--yes", "--json"]);
+  assert.equal(add.code, 0, add.stderr);
+  assert.deepEqual(JSON.parse(add.stdout).skipped_links, MIRRORED_LINKS);
+  assert.deepEqual(Object.keys((await p.lock()).skills), ["alpha"]);
 });
