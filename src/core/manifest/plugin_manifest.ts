@@ -27,6 +27,12 @@ export interface PluginSkills {
   source: string;
   /** Skill folders relative to the repository; undefined: look in `<source>/skills/`. */
   skills: string[] | undefined;
+  /**
+   * The same plugin read without `metadata.pluginRoot`, where its source already starts with
+   * that folder (`pluginRoot: "./plugins"` beside `source: "./plugins/x"`, as
+   * mrgoonie/claudekit-skills writes it): used when `source` is no folder of the repository.
+   */
+  unrooted?: PluginSkills;
 }
 
 /**
@@ -80,7 +86,11 @@ export function marketplacePlugins(document: unknown): PluginSkills[] {
     if (path === undefined) return [];
     const source = repositoryPath(root, path);
     if (source === undefined) return [];
-    return [{ source, skills: skillList(plugin.skills, source) }];
+    const plain = root === "" ? undefined : repositoryPath(path);
+    const unrooted = plain !== undefined && plain.startsWith(`${root}/`)
+      ? { unrooted: { source: plain, skills: skillList(plugin.skills, plain) } }
+      : {};
+    return [{ source, skills: skillList(plugin.skills, source), ...unrooted }];
   });
 }
 

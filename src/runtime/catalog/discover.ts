@@ -48,7 +48,12 @@ export async function discoverSkills(base: string): Promise<FoundSkill[]> {
     seen.add(rel);
     found.push({ dir: join(base, rel), rel });
   }
-  return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  // A skill folder's subfolders are its content, however they were reached (a plugin may name
+  // a skill and its subfolders): one inside another found skill is not a skill of its own.
+  const outer = found.filter((skill) =>
+    !found.some((other) => other !== skill && skill.rel.startsWith(`${other.rel}/`))
+  );
+  return outer.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
 async function walkForSkills(base: string): Promise<FoundSkill[]> {
@@ -104,7 +109,10 @@ async function pluginManifest(dir: string): Promise<unknown> {
 async function pluginSkillDirs(base: string): Promise<string[]> {
   const plugins: PluginSkills[] = [];
   for (const parts of MARKETPLACE_FILES) {
-    plugins.push(...marketplacePlugins(await readManifest(join(base, ...parts))));
+    for (const plugin of marketplacePlugins(await readManifest(join(base, ...parts)))) {
+      const there = (await lstatOrNull(join(base, plugin.source)))?.isDirectory === true;
+      plugins.push(there || plugin.unrooted === undefined ? plugin : plugin.unrooted);
+    }
   }
   // A repository that is itself one plugin.
   for (const parts of PLUGIN_FILES) {
@@ -119,8 +127,9 @@ async function pluginSkillDirs(base: string): Promise<string[]> {
       pluginSkills(await pluginManifest(join(base, plugin.source)), plugin.source);
     // A declared path is a skill folder or a folder of skills (`"skills": "./skills/"`).
     const folders = declared ?? [plugin.source === "" ? "skills" : `${plugin.source}/skills`];
-    for (const folder of folders) {
-      if (folder === "" || await symlinkOnTheWay(base, folder)) continue;
+    for (const declared of folders) {
+      const folder = declared === "" ? undefined : await realFolderIn(base, declared);
+      if (folder === undefined) continue;
       dirs.push(folder);
       try {
         let count = 0;
@@ -132,6 +141,27 @@ async function pluginSkillDirs(base: string): Promise<string[]> {
     }
   }
   return dirs;
+}
+
+/**
+ * The folder `rel` names inside `base`, as a path with no symlink on it: `rel` itself, or
+ * where its links lead when that is a real folder inside `base` (a plugin whose
+ * `skills/debugging` links to `../../../.claude/skills/debugging`, as mrgoonie/claudekit-skills
+ * ships: Claude Code follows it). Nothing is read through a link: the skills are found and
+ * copied from the real folder. A link that leaves `base`, or a path that does not resolve,
+ * names nothing.
+ */
+async function realFolderIn(base: string, rel: string): Promise<string | undefined> {
+  if (!await symlinkOnTheWay(base, rel)) return rel;
+  try {
+    const root = await Deno.realPath(base);
+    const real = await Deno.realPath(join(base, rel));
+    if (!real.startsWith(`${root}/`) || !(await Deno.lstat(real)).isDirectory) return undefined;
+    const inside = real.slice(root.length + 1);
+    return await symlinkOnTheWay(base, inside) ? undefined : inside;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a folder of `rel` (or `rel` itself) is a symlink: manifests never lead out. */

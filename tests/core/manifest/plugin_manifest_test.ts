@@ -50,6 +50,19 @@ Deno.test("marketplacePlugins() prepends metadata.pluginRoot to relative plugin 
     { source: "plugins/formatter", skills: undefined },
     { source: "plugins/docs", skills: ["plugins/docs/skills/pdf"] },
   ]);
+  // A source that already starts with the root is also offered as written (`unrooted`), for
+  // discovery to use when the doubled path is no folder.
+  assert.deepEqual(
+    marketplacePlugins({
+      metadata: { pluginRoot: "./plugins" },
+      plugins: [{ source: "./plugins/docs", skills: ["./skills/pdf"] }],
+    }),
+    [{
+      source: "plugins/plugins/docs",
+      skills: ["plugins/plugins/docs/skills/pdf"],
+      unrooted: { source: "plugins/docs", skills: ["plugins/docs/skills/pdf"] },
+    }],
+  );
   // A root that leaves the repository, or is not a string, lists nothing / is ignored.
   assert.deepEqual(
     marketplacePlugins({ metadata: { pluginRoot: "../up" }, plugins: [{ source: "x" }] }),

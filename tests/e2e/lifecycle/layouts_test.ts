@@ -85,6 +85,67 @@ Deno.test("a marketplace whose plugins sit under metadata.pluginRoot yields thei
   assert.deepEqual(found, ["plugins/formatter/skills/prettify"]);
 });
 
+Deno.test("plugins whose skill folders link into .claude/skills/ (pluginRoot written into each source) yield the real folders' skills", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "linked");
+  // As mrgoonie/claudekit-skills lays it out: the skills live in .claude/skills/, each plugin's
+  // skills/ entry is a symlink there, and the marketplace writes its pluginRoot into every source.
+  await writeTree(repo, {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      name: "linked-market",
+      metadata: { pluginRoot: "./plugins" },
+      plugins: ["docs", "debug", "escape"].map((n) => ({ name: n, source: `./plugins/${n}` })),
+    }),
+    ...Object.fromEntries(
+      [["docs", "document-skills"], ["debug", "debugging"], ["escape", "outside"]].map((
+        [n, folder],
+      ) => [
+        `plugins/${n}/.claude-plugin/plugin.json`,
+        JSON.stringify({ skills: [`./skills/${folder}`] }),
+      ]),
+    ),
+    ".claude/skills/document-skills/docx/SKILL.md": md("docx"),
+    ".claude/skills/document-skills/pdf/SKILL.md": md("pdf"),
+    // A skill whose subfolders hold skills of their own: they are its content, not skills.
+    ".claude/skills/debugging/SKILL.md": md("debugging"),
+    ".claude/skills/debugging/root-cause/SKILL.md": md("root-cause"),
+  });
+  await writeTree(join(dir.path, "elsewhere"), { "stolen/SKILL.md": md("stolen") });
+  for (
+    const [n, target] of [
+      ["docs", "../../../.claude/skills/document-skills"],
+      ["debug", "../../../.claude/skills/debugging"],
+      ["escape", "../../../../elsewhere"],
+    ]
+  ) {
+    await Deno.mkdir(join(repo, "plugins", n!, "skills"));
+    await Deno.symlink(
+      target!,
+      join(
+        repo,
+        "plugins",
+        n!,
+        "skills",
+        n === "docs" ? "document-skills" : n === "debug" ? "debugging" : "outside",
+      ),
+    );
+  }
+  const list = await listed(repo, { SKILLS_HOME: join(dir.path, "home") });
+  assert.deepEqual(list.skills.map((s) => s.path), [
+    ".claude/skills/debugging",
+    ".claude/skills/document-skills/docx",
+    ".claude/skills/document-skills/pdf",
+  ]);
+
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const add = await runCli(["add", repo, "--skill", "*", "--yes", "--json"], { env });
+  assert.equal(add.code, 0, add.stderr);
+  assert.deepEqual(
+    JSON.parse(add.stdout).installed.map((i: { name: string }) => i.name).sort(),
+    ["debugging", "docx", "pdf"],
+  );
+});
+
 Deno.test("skills add finds the skills of Codex plugins: .agents/plugins/marketplace.json and .codex-plugin/plugin.json", async () => {
   await using dir = await tempDir();
   const repo = join(dir.path, "codex-market");
