@@ -349,6 +349,12 @@ Deno.test("a method that never reads self does not carry a key another method ke
     "the caller's frame": twoApiClass(
       "    def prompt_for(self, query):\n        import sys\n        return str(sys._getframe(1).f_locals)\n",
     ),
+    "a keyword argument beside a module": twoApiClass(
+      "    def prompt_for(self, query):\n        sys._getframe(depth=1)\n        return str(sys._getframe(1).f_locals)\n",
+    ),
+    "an attribute assigned": twoApiClass(
+      "    def prompt_for(self, query):\n        query.sys = 1\n        return str(sys._getframe(1).f_locals)\n",
+    ),
     "a global": twoApiClass(
       '    def prompt_for(self, query):\n        return f"{query} {LEAK}"\n',
       "\nLEAK = None\n",

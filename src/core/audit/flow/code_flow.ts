@@ -233,14 +233,19 @@ function readsOnlyParameters(def: readonly Token[], body: readonly Token[][]): b
     if (param !== undefined && param.text !== "self") bound.add(param.text);
   }
   for (const s of body) {
-    const head = s[0]?.text === "for" ? 1 : 0;
-    const eq = s.findIndex((t) => t.text === "=" || t.text === "+=");
+    // An assignment's `=` is outside every bracket: `f(depth=1)` binds nothing.
+    let depth = 0;
+    const eq = s.findIndex((t) => {
+      if (t.text === "(" || t.text === "[" || t.text === "{") depth++;
+      else if (t.text === ")" || t.text === "]" || t.text === "}") depth--;
+      return depth === 0 && (t.text === "=" || t.text === "+=");
+    });
     const targets = s[0]?.text === "for"
       ? s.slice(1, s.findIndex((t) => t.text === "in"))
       : s[0]?.text === "with"
       ? s.slice(s.findIndex((t) => t.text === "as") + 1, -1)
-      : eq > head
-      ? s.slice(0, eq)
+      : eq > 0
+      ? s.slice(0, eq).filter((t, k, left) => left[k - 1]?.text !== ".")
       : [];
     for (const t of targets) if (t.kind === "name") bound.add(t.text);
   }
