@@ -5,6 +5,9 @@
  * and the sandbox tests hold a run to the same set.
  */
 
+import { forwardsTrust, TLS_TRUST_NAMES } from "../../src/core/policy/env_policy.ts";
+import { baseEnv } from "./cli.ts";
+
 /**
  * Set by every run, whatever the caller's environment holds: Python's fixed settings
  * (core/policy/env_policy.ts), the skill's verified copy on PYTHONPATH, and the folders of
@@ -35,4 +38,16 @@ export const CALLER_ENV = {
  */
 export function dumpedNames(seen: Record<string, string>): string[] {
   return Object.keys(seen).filter((n) => n !== "LC_CTYPE").sort();
+}
+
+/**
+ * The machine's TLS trust variables a script gets from a caller started with `baseEnv`
+ * (core/policy/env_policy.ts `TLS_TRUST_NAMES`): set on a machine behind a TLS-inspecting
+ * proxy, none elsewhere.
+ */
+export function forwardedTrust(): string[] {
+  const env = baseEnv();
+  return TLS_TRUST_NAMES.filter((name) =>
+    env[name] !== undefined && forwardsTrust(name, env[name]!, env.HOME)
+  );
 }

@@ -20,17 +20,17 @@ installed (with the skill's requirements.txt for scripts without a PEP 723 block
 python3 for scripts whose packages need no installing. .sh: bash; .js/.mjs/.cjs: node (or
 deno); .ts: deno; no extension: what its #! line names.
 The script sees a cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's
-settings, ...) plus the variables its skill allowlists in permissions.env, the skill root
-on PYTHONPATH, SKILLS_SKILL_DIR (the skill's verified, read-only folder) and
-SKILLS_WORK_DIR, a fresh folder of its own. Its working directory is this directory, the
-workspace: relative paths in its arguments mean what you meant. It writes a copy-on-write
-layer, never this folder: when it ends, its diff is applied here as you, except guarded
-paths (any .git, hooks, .envrc and shell start-up files, .claude/, .vscode/, .cursor/,
-.mcp.json, package-manager configuration, CI workflows, skills-lock.json), which are held
-back in $SKILLS_HOME/.cache/quarantine/; set-uid bits and device files are dropped. A run
-stopped by a timeout or Ctrl-C changes nothing. Secret files (.env*, .envrc, .npmrc,
-.netrc, .pypirc, ...) cannot be read. Your home, / or a folder holding $SKILLS_HOME as the
-workspace stay read-only.
+settings, your TLS trust such as SSL_CERT_FILE, ...) plus the variables its skill
+allowlists in permissions.env, the skill root on PYTHONPATH, SKILLS_SKILL_DIR (the
+skill's verified, read-only folder) and SKILLS_WORK_DIR, a fresh folder of its own. Its
+working directory is this directory, the workspace: relative paths in its arguments mean
+what you meant. It writes a copy-on-write layer, never this folder: when it ends, its
+diff is applied here as you, except guarded paths (any .git, hooks, .envrc and shell
+start-up files, .claude/, .vscode/, .cursor/, .mcp.json, package-manager configuration,
+CI workflows, skills-lock.json), which are held back in $SKILLS_HOME/.cache/quarantine/;
+set-uid bits and device files are dropped. A run stopped by a timeout or Ctrl-C changes
+nothing. Secret files (.env*, .envrc, .npmrc, .netrc, .pypirc, ...) cannot be read. Your
+home, / or a folder holding $SKILLS_HOME as the workspace stay read-only.
 Installed skills must be trusted (\`skills trust <skill>\`); bundled skills always are.
 
 On Linux the script runs inside bubblewrap: a read-only filesystem without your home,

@@ -105,6 +105,36 @@ function isBaseEnvName(name: string): boolean {
   return BASE_ENV_NAMES.includes(name) || BASE_ENV_PREFIXES.some((p) => name.startsWith(p));
 }
 
+/**
+ * The machine's TLS trust, passed to every script as the caller has it: where a proxy
+ * inspects TLS (as in many organisations), its CA is trusted only through these, and a Node
+ * `fetch`, Python's `requests` or uv's downloads fail with "self-signed certificate in
+ * certificate chain" without them. Paths to certificates the caller already trusts: they
+ * decide no code, and a project's `.env` can never set them (core/policy/dotenv.ts).
+ */
+export const TLS_TRUST_NAMES: readonly string[] = [
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+  "DENO_CERT",
+];
+
+/**
+ * Whether a TLS trust variable is passed on: every path it names (SSL_CERT_DIR may list
+ * several) absolute and outside the caller's home, which the OS sandbox does not show (a
+ * bundle path the script cannot read makes `requests` fail where none would not).
+ */
+export function forwardsTrust(name: string, value: string, home: string | undefined): boolean {
+  if (!TLS_TRUST_NAMES.includes(name)) return false;
+  const paths = name === "SSL_CERT_DIR" ? value.split(":") : [value];
+  return paths.every((path) =>
+    path.startsWith("/") && !path.split("/").includes("..") &&
+    (home === undefined || home === "" || (path !== home && !path.startsWith(`${home}/`)))
+  );
+}
+
 /** What the environment policy needs to know of a skill. */
 export interface EnvSubject {
   canonical: string;
@@ -138,6 +168,7 @@ export function scriptEnvironment(
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
     if (isBaseEnvName(name) || allowed(name)) env[name] = value;
+    else if (forwardsTrust(name, value, source.HOME)) env[name] = value;
   }
   for (const request of extra) {
     const eq = request.indexOf("=");

@@ -3,6 +3,7 @@ import { SkillError } from "../../../src/core/errors.ts";
 import {
   envMatcher,
   type EnvSubject,
+  forwardsTrust,
   isValidEnvPattern,
   scriptEnvironment,
 } from "../../../src/core/policy/env_policy.ts";
@@ -86,4 +87,16 @@ Deno.test("isValidEnvPattern() wants three characters before '*'; envMatcher() n
     assert.ok(!allowed(name), name);
   }
   assert.ok(allowed("MY_TOKEN"));
+});
+
+Deno.test("forwardsTrust(): absolute CA paths outside the caller's home, of the TLS trust names only", () => {
+  const home = "/home/dev";
+  assert.equal(forwardsTrust("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates.crt", home), true);
+  assert.equal(forwardsTrust("SSL_CERT_DIR", "/etc/ssl/certs:/opt/corp/certs", home), true);
+  assert.equal(forwardsTrust("SSL_CERT_DIR", "/etc/ssl/certs:/home/dev/certs", home), false);
+  assert.equal(forwardsTrust("NODE_EXTRA_CA_CERTS", "/home/dev/corp.pem", home), false);
+  assert.equal(forwardsTrust("NODE_EXTRA_CA_CERTS", "/home/devops/corp.pem", home), true);
+  assert.equal(forwardsTrust("REQUESTS_CA_BUNDLE", "certs/corp.pem", home), false);
+  assert.equal(forwardsTrust("CURL_CA_BUNDLE", "/etc/../home/dev/x.pem", home), false);
+  assert.equal(forwardsTrust("NODE_OPTIONS", "/etc/ssl/certs/ca-certificates.crt", home), false);
 });

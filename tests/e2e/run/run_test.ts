@@ -10,7 +10,12 @@ import { samplePeakRss, sleeperPids, waitGone } from "../../helpers/processes.ts
 import { realPython } from "../../helpers/python.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 import { installRunnerSkill } from "../../helpers/install_fixture.ts";
-import { CALLER_ENV, dumpedNames, SET_BY_EVERY_RUN } from "../../helpers/script_env.ts";
+import {
+  CALLER_ENV,
+  dumpedNames,
+  forwardedTrust,
+  SET_BY_EVERY_RUN,
+} from "../../helpers/script_env.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -49,6 +54,29 @@ os.execv(${JSON.stringify(python)}, [${JSON.stringify(python)}, *sys.argv[3:]])
   return bin;
 }
 
+Deno.test("skills run passes the caller's TLS trust to the script, but not a path in the home the sandbox hides", async () => {
+  await using dir = await home();
+  const bin = await binDir(dir.path, false);
+  const callerHome = join(dir.path, "caller");
+  const result = await runCli(["run", "runner-lab", "env_dump", "--json"], {
+    env: {
+      SKILLS_SANDBOX: "off",
+      SKILLS_HOME: dir.path,
+      PATH: `${bin}:${SYSTEM_PATH}`,
+      HOME: callerHome,
+      SSL_CERT_FILE: "/etc/ssl/certs/ca-certificates.crt",
+      SSL_CERT_DIR: "/etc/ssl/certs:/usr/local/share/ca-certificates",
+      NODE_EXTRA_CA_CERTS: join(callerHome, "corp-ca.pem"),
+      REQUESTS_CA_BUNDLE: "certs/relative.pem",
+    },
+  });
+  const seen: Record<string, string> = okJson(result);
+  assert.equal(seen.SSL_CERT_FILE, "/etc/ssl/certs/ca-certificates.crt");
+  assert.equal(seen.SSL_CERT_DIR, "/etc/ssl/certs:/usr/local/share/ca-certificates");
+  assert.equal(seen.NODE_EXTRA_CA_CERTS, undefined);
+  assert.equal(seen.REQUESTS_CA_BUNDLE, undefined);
+});
+
 Deno.test("skills run passes only the base set and allowlisted variables to the script", async () => {
   await using dir = await home();
   const bin = await binDir(dir.path, false);
@@ -67,7 +95,15 @@ Deno.test("skills run passes only the base set and allowlisted variables to the 
   const seen: Record<string, string> = okJson(result);
   assert.deepEqual(
     dumpedNames(seen),
-    [...SET_BY_EVERY_RUN, "EXTRA_TOKEN", "HOME", "LANG", "PATH", "RUNNER_MODE"].sort(),
+    [
+      ...SET_BY_EVERY_RUN,
+      ...forwardedTrust(),
+      "EXTRA_TOKEN",
+      "HOME",
+      "LANG",
+      "PATH",
+      "RUNNER_MODE",
+    ].sort(),
   );
   assert.equal(seen.RUNNER_MODE, "fast");
   // The skill root (its verified copy) is importable; the run's own folders are named.

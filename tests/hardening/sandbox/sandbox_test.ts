@@ -7,7 +7,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { okJson, runCli } from "../../helpers/cli.ts";
-import { CALLER_ENV, dumpedNames, SET_BY_EVERY_RUN } from "../../helpers/script_env.ts";
+import {
+  CALLER_ENV,
+  dumpedNames,
+  forwardedTrust,
+  SET_BY_EVERY_RUN,
+} from "../../helpers/script_env.ts";
 import {
   DOTENV_SECRET,
   ENV_SECRET,
@@ -181,7 +186,10 @@ labTest(
     });
     const seen: Record<string, string> = okJson(result);
     const alsoSet = ["HOME", "LANG", "PATH", "PWD", "RUNNER_MODE", "TMPDIR", "XDG_CACHE_HOME"];
-    assert.deepEqual(dumpedNames(seen), [...SET_BY_EVERY_RUN, ...alsoSet].sort());
+    assert.deepEqual(
+      dumpedNames(seen),
+      [...SET_BY_EVERY_RUN, ...forwardedTrust(), ...alsoSet].sort(),
+    );
     assert.equal(seen.HOME, seen.SKILLS_WORK_DIR);
     assert.ok(
       !result.stdout.includes(CALLER_ENV.AWS_SECRET_ACCESS_KEY) &&
