@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { removeIfExists } from "../../src/runtime/os/fs.ts";
+import { TLS_TRUST_NAMES } from "../../src/core/policy/env_policy.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -53,19 +54,11 @@ export interface CliOptions {
  * The machine's TLS trust, as a login shell there has it: where a proxy inspects TLS (this
  * workplace's does), its CA is trusted only through these, and a Deno the tests start that
  * must fetch a package (a fresh clone's first `deno task gen`, tests/docs/setup_install_test.ts)
- * fails with "invalid peer certificate: UnknownIssuer" without them. Deno reads the first three,
- * git, curl and Python the rest. Names only: each is passed on only where the machine sets it.
+ * fails with "invalid peer certificate: UnknownIssuer" without them. What scripts get
+ * (core/policy/env_policy.ts), plus Deno's CA store choice and git's bundle, which the CLI
+ * itself reads. Names only: each is passed on only where the machine sets it.
  */
-export const TLS_TRUST_VARIABLES = [
-  "DENO_CERT",
-  "DENO_TLS_CA_STORE",
-  "NODE_EXTRA_CA_CERTS",
-  "SSL_CERT_FILE",
-  "SSL_CERT_DIR",
-  "GIT_SSL_CAINFO",
-  "CURL_CA_BUNDLE",
-  "REQUESTS_CA_BUNDLE",
-] as const;
+export const TLS_TRUST_VARIABLES = [...TLS_TRUST_NAMES, "DENO_TLS_CA_STORE", "GIT_SSL_CAINFO"];
 
 /** The base environment for a spawned CLI: only what a clean shell would have. */
 export function baseEnv(extra: Record<string, string> = {}): Record<string, string> {

@@ -3,8 +3,8 @@
  * `skills validate` (in a user's directory) both do it.
  */
 
-import { basename, dirname, join } from "../os/paths.ts";
-import { lstatOrNull, readPrefixSync } from "../os/fs.ts";
+import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
+import { isWithin, lstatOrNull, readPrefixSync } from "../os/fs.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
   MARKETPLACE_FILES,
@@ -27,6 +27,8 @@ interface FoundSkill {
   dir: string;
   /** Path relative to the discovery base, "" for the base itself. */
   rel: string;
+  /** The manifest's file name when it is a symlink (never followed; validation refuses it). */
+  linkedManifest?: string;
 }
 
 /**
@@ -39,21 +41,23 @@ interface FoundSkill {
  * symlinked directories are skipped.
  */
 export async function discoverSkills(base: string): Promise<FoundSkill[]> {
-  if (await isSkillDir(base)) return [{ dir: base, rel: "" }];
+  const root = await skillAt(base, "");
+  if (root !== undefined) return [root];
   const found = await walkForSkills(base);
   const seen = new Set(found.map((skill) => skill.rel));
   for (const rel of await pluginSkillDirs(base)) {
-    if (seen.has(rel) || !await isSkillDir(join(base, rel))) continue;
-    if (await symlinkOnTheWay(base, rel)) continue;
+    if (seen.has(rel) || await symlinkOnTheWay(base, rel)) continue;
+    const skill = await skillAt(join(base, rel), rel);
+    if (skill === undefined) continue;
     seen.add(rel);
-    found.push({ dir: join(base, rel), rel });
+    found.push(skill);
   }
   // A skill folder's subfolders are its content, however they were reached (a plugin may name
   // a skill and its subfolders): one inside another found skill is not a skill of its own.
-  const outer = found.filter((skill) =>
-    !found.some((other) => other !== skill && skill.rel.startsWith(`${other.rel}/`))
-  );
-  return outer.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const insideAnother = (rel: string) =>
+    rel.split("/").slice(0, -1).some((_, i, parts) => seen.has(parts.slice(0, i + 1).join("/")));
+  return found.filter((skill) => !insideAnother(skill.rel))
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
 async function walkForSkills(base: string): Promise<FoundSkill[]> {
@@ -68,7 +72,8 @@ async function walkForSkills(base: string): Promise<FoundSkill[]> {
       if (++visited > MAX_DISCOVERY_DIRS) return;
       const path = join(dir, entry.name);
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (await isSkillDir(path)) found.push({ dir: path, rel: childRel });
+      const skill = await skillAt(path, childRel);
+      if (skill !== undefined) found.push(skill);
       else await walk(path, childRel, depth + 1);
     }
   };
@@ -76,13 +81,15 @@ async function walkForSkills(base: string): Promise<FoundSkill[]> {
   return found;
 }
 
-async function isSkillDir(dir: string): Promise<boolean> {
+/** The skill `dir` holds (a SKILL.md or skill.md), with `rel` its path, or undefined. */
+async function skillAt(dir: string, rel: string): Promise<FoundSkill | undefined> {
   // lstat: a SKILL.md symlink still marks a skill (validation then refuses it).
   for (const name of ["SKILL.md", "skill.md"]) {
     const info = await lstatOrNull(join(dir, name));
-    if (info !== null && !info.isDirectory) return true;
+    if (info === null || info.isDirectory) continue;
+    return info.isSymlink ? { dir, rel, linkedManifest: name } : { dir, rel };
   }
-  return false;
+  return undefined;
 }
 
 /** A manifest's JSON, or undefined when it is missing, too large or not JSON. */
@@ -154,11 +161,13 @@ async function pluginSkillDirs(base: string): Promise<string[]> {
 async function realFolderIn(base: string, rel: string): Promise<string | undefined> {
   if (!await symlinkOnTheWay(base, rel)) return rel;
   try {
+    // Both resolved: the part of `real` under `root` has no symlink left on it.
     const root = await Deno.realPath(base);
     const real = await Deno.realPath(join(base, rel));
-    if (!real.startsWith(`${root}/`) || !(await Deno.lstat(real)).isDirectory) return undefined;
-    const inside = real.slice(root.length + 1);
-    return await symlinkOnTheWay(base, inside) ? undefined : inside;
+    if (real === root || !isWithin(root, real)) return undefined;
+    return (await Deno.lstat(real)).isDirectory
+      ? relative(root, real).split(SEP).join("/")
+      : undefined;
   } catch {
     return undefined;
   }

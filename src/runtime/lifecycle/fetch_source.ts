@@ -374,16 +374,6 @@ export interface Candidate {
   linked?: string;
 }
 
-/** The target of a folder's SKILL.md (or skill.md) when it is a symlink. */
-async function manifestLink(dir: string): Promise<string | undefined> {
-  for (const name of ["SKILL.md", "skill.md"]) {
-    const info = await lstatOrNull(join(dir, name));
-    if (info?.isSymlink) return await Deno.readLink(join(dir, name)).catch(() => "?");
-    if (info !== null) return undefined;
-  }
-  return undefined;
-}
-
 /** Finds and validates every skill in a fetched source. */
 export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> {
   const found = await discoverSkills(fetched.base);
@@ -400,7 +390,9 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
     // An invalid skill is still named as its SKILL.md names it, so it can be listed and
     // picked with --skill (and then refused with its errors).
     const name = manifest?.name ?? result.declaredName;
-    const linked = await manifestLink(f.dir);
+    const linked = f.linkedManifest === undefined
+      ? undefined
+      : await Deno.readLink(join(f.dir, f.linkedManifest)).catch(() => "?");
     out.push({
       ...(linked !== undefined ? { linked } : {}),
       rel,

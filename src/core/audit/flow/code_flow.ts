@@ -245,7 +245,7 @@ function readsOnlyParameters(def: readonly Token[], body: readonly Token[][]): b
       : s[0]?.text === "with"
       ? s.slice(s.findIndex((t) => t.text === "as") + 1, -1)
       : eq > 0
-      ? s.slice(0, eq).filter((t, k, left) => left[k - 1]?.text !== ".")
+      ? s.slice(0, eq).filter((_, k, left) => left[k - 1]?.text !== ".")
       : [];
     for (const t of targets) if (t.kind === "name") bound.add(t.text);
   }
