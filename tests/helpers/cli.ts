@@ -1,13 +1,16 @@
 /**
- * Spawning the real CLI in end-to-end tests. By default the source entry point runs with
- * the binary's permission flags; with SKILLS_E2E_ARTIFACT=/abs/dist/skills.js the same
- * tests run against the bundled artifact (that is how .ci/run proves the distributable).
+ * Spawning the real CLI in end-to-end tests, with the binary's permission flags: the source
+ * entry point, or the bundle SKILLS_E2E_ARTIFACT names. `deno task test` builds the bundle
+ * and runs every test against it (the binary's entry, src/binary.ts, loaded as the binary
+ * loads it: a few chunks instead of a hundred TypeScript modules looked up in Deno's cache,
+ * ~15% of the suite's CPU); .ci/run's second step runs the e2e tests against it again from
+ * an empty folder. A single test file run with plain `deno test` starts the sources.
  */
 
 import assert from "node:assert/strict";
 import { removeIfExists } from "../../src/runtime/os/fs.ts";
 import { TLS_TRUST_NAMES } from "../../src/core/policy/env_policy.ts";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -24,8 +27,36 @@ export const CLI_FLAGS = [
     .split(/\s+/).filter((part) => part.startsWith("--allow-")),
 ];
 
+let entry: string | undefined;
+
+/** The CLI's entry: src/main.ts, or SKILLS_E2E_ARTIFACT (absolute, or relative to the repository). */
 export function cliEntry(): string {
-  return Deno.env.get("SKILLS_E2E_ARTIFACT") ?? join(REPO_ROOT, "src", "main.ts");
+  if (entry !== undefined) return entry;
+  const artifact = Deno.env.get("SKILLS_E2E_ARTIFACT");
+  if (artifact === undefined) return entry = join(REPO_ROOT, "src", "main.ts");
+  entry = resolve(REPO_ROOT, artifact);
+  assertBuiltFromTheseSources(entry);
+  return entry;
+}
+
+/**
+ * A bundle older than a file of src/ would test code that is no longer there, and pass: the
+ * tests refuse it, naming the newer file (`deno task test` and `deno task bundle` rebuild it).
+ */
+function assertBuiltFromTheseSources(artifact: string): void {
+  const built = Deno.statSync(artifact).mtime?.getTime() ?? 0;
+  const walk = (dir: string): void => {
+    for (const item of Deno.readDirSync(dir)) {
+      const path = join(dir, item.name);
+      if (item.isDirectory) walk(path);
+      else if (item.isFile && (Deno.statSync(path).mtime?.getTime() ?? 0) > built) {
+        throw new Error(
+          `${artifact} is older than ${path}: run \`deno task bundle\` (deno task test does)`,
+        );
+      }
+    }
+  };
+  walk(join(REPO_ROOT, "src"));
 }
 
 /**
