@@ -5,6 +5,7 @@
 
 import { SkillError } from "../errors.ts";
 import { quoteName } from "../names.ts";
+import { within } from "./workspace_rules.ts";
 
 const PATTERN = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 /** A prefix pattern must name this much before its `*` (`KAL*`; `A*` reads every secret). */
@@ -129,9 +130,11 @@ export const TLS_TRUST_NAMES: readonly string[] = [
 export function forwardsTrust(name: string, value: string, home: string | undefined): boolean {
   if (!TLS_TRUST_NAMES.includes(name)) return false;
   const paths = name === "SSL_CERT_DIR" ? value.split(":") : [value];
+  // A home of "/" is not hidden by the sandbox (runtime/sandbox/mounts.ts), so it hides nothing.
+  const hidden = home !== undefined && home !== "" && home !== "/" ? home : undefined;
   return paths.every((path) =>
     path.startsWith("/") && !path.split("/").includes("..") &&
-    (home === undefined || home === "" || (path !== home && !path.startsWith(`${home}/`)))
+    (hidden === undefined || !within(hidden, path))
   );
 }
 

@@ -273,7 +273,8 @@ export function systemFolderOf(path: string): string | undefined {
   return SYSTEM_FOLDERS.find((root) => within(root, path));
 }
 
-function within(parent: string, child: string): boolean {
+/** Whether `child` is `parent` or inside it (both absolute and normalized). */
+export function within(parent: string, child: string): boolean {
   return child === parent || parent === "/" || child.startsWith(`${parent}/`);
 }
 

@@ -134,8 +134,8 @@ async function pluginSkillDirs(base: string): Promise<string[]> {
       pluginSkills(await pluginManifest(join(base, plugin.source)), plugin.source);
     // A declared path is a skill folder or a folder of skills (`"skills": "./skills/"`).
     const folders = declared ?? [plugin.source === "" ? "skills" : `${plugin.source}/skills`];
-    for (const declared of folders) {
-      const folder = declared === "" ? undefined : await realFolderIn(base, declared);
+    for (const named of folders) {
+      const folder = named === "" ? undefined : await realFolderIn(base, named);
       if (folder === undefined) continue;
       dirs.push(folder);
       try {

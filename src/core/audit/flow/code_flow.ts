@@ -80,7 +80,9 @@ interface Scope {
 export function analyzeCode(language: Language, text: string, inert: readonly Span[]): Flow[] {
   const sink = new FlowSink();
   const list = statements(language, tokenize(language, text, inert));
-  const classes = language === "python" ? enclosingClasses(text, list) : [];
+  // Each statement's column, which the class, method and `if` blocks are read from.
+  const columns = list.map((statement) => columnOf(text, statement[0]!.at));
+  const classes = language === "python" ? enclosingClasses(list, columns) : [];
   const scope: Scope = {
     language,
     text,
@@ -88,13 +90,13 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     vars: new Map(),
     sink,
     functions: new Map(),
-    selfFree: language === "python" ? selfFreeMethods(text, list, classes) : new Set(),
+    selfFree: language === "python" ? selfFreeMethods(list, classes, columns) : new Set(),
     inClass: "",
   };
   const narrowed: Narrowing[] = [];
   for (const [index, statement] of list.entries()) {
     scope.inClass = classes[index] ?? "";
-    const column = columnOf(text, statement[0]!.at);
+    const column = columns[index]!;
     while (narrowed.length > 0 && narrowed[narrowed.length - 1]!.column >= column) {
       widen(scope, narrowed.pop()!);
     }
@@ -102,7 +104,7 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     if (narrowing !== undefined) narrowed.push({ ...narrowing, column });
     if (readImport(scope, statement)) continue;
     if (enterFunction(scope, statement)) continue;
-    if (columnOf(text, statement[0]!.at) === 0) scope.current = undefined;
+    if (column === 0) scope.current = undefined;
     if (statement[0]!.text === "return" && scope.current !== undefined) {
       for (const l of labelsOf(scope, statement, 1, statement.length)) {
         scope.current.summary.returns.add(l);
@@ -194,10 +196,10 @@ function widen(scope: Scope, n: Narrowing): void {
 }
 
 /** For each statement, the Python class whose body holds it ("" outside any class). */
-function enclosingClasses(text: string, list: readonly Token[][]): string[] {
+function enclosingClasses(list: readonly Token[][], columns: readonly number[]): string[] {
   const open: { column: number; name: string }[] = [];
-  return list.map((s) => {
-    const column = columnOf(text, s[0]!.at);
+  return list.map((s, i) => {
+    const column = columns[i]!;
     while (open.length > 0 && open[open.length - 1]!.column >= column) open.pop();
     const inside = open[open.length - 1]?.name ?? "";
     if (s[0]?.text === "class" && s[1]?.kind === "name") open.push({ column, name: s[1].text });
@@ -274,7 +276,11 @@ function readsOnlyParameters(def: readonly Token[], body: readonly Token[][]): b
  * API. Such a call carries its arguments' labels and its summary's instead; any other
  * method keeps carrying all of `self`.
  */
-function selfFreeMethods(text: string, list: readonly Token[][], classes: string[]): Set<string> {
+function selfFreeMethods(
+  list: readonly Token[][],
+  classes: readonly string[],
+  columns: readonly number[],
+): Set<string> {
   const verdict = new Map<string, boolean>();
   const owners = new Map<string, string[]>();
   for (let i = 0; i < list.length; i++) {
@@ -282,9 +288,8 @@ function selfFreeMethods(text: string, list: readonly Token[][], classes: string
     const k = s[0]?.text === "async" ? 1 : 0;
     if (s[k]?.text !== "def" || s[k + 1]?.kind !== "name") continue;
     const name = s[k + 1]!.text;
-    const column = columnOf(text, s[0]!.at);
     let end = i + 1;
-    while (end < list.length && columnOf(text, list[end]![0]!.at) > column) end++;
+    while (end < list.length && columns[end]! > columns[i]!) end++;
     const free = list[i - 1]?.[0]?.text !== "@" && readsOnlyParameters(s, list.slice(i + 1, end));
     verdict.set(name, (verdict.get(name) ?? true) && free);
     if (classes[i] !== "") owners.set(name, [...owners.get(name) ?? [], classes[i]!]);
