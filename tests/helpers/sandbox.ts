@@ -1,3 +1,6 @@
+import { dirname } from "node:path";
+import { REPO_ROOT } from "./cli.ts";
+
 /**
  * Whether the OS sandbox can work here: bubblewrap installed and allowed to make its
  * namespaces. Tests of what happens inside the sandbox need it; without it `skills` runs
@@ -65,19 +68,34 @@ export function withoutSandboxNotice(text: string): string {
 
 /**
  * A folder the sandbox shows as the rest of the filesystem (read-only), outside /tmp, /var/tmp
- * and the home, which the sandbox makes private or hides: below the working directory when it
- * is such a place, else below /srv (the tests run as root in CI; a clone under /tmp would make
- * the working directory private too). Removed after.
+ * and the home, which the sandbox makes private or hides, and outside the repository: other
+ * tests run the CLI there at the same time (tests/helpers/cli.ts's default working directory),
+ * their sandboxes search it for secret files, and a secret of this folder's that came and
+ * went under one of those searches would fail its mount. Beside the repository when that is
+ * such a place, else below /srv (the tests run as root in CI, where a clone under /tmp or the
+ * home would hide its parent too). Removed after.
  */
 export async function visibleFolder(prefix: string): Promise<{ path: string } & AsyncDisposable> {
-  const cwd = Deno.cwd();
   const home = Deno.env.get("HOME");
-  const hidden = ["/tmp", "/var/tmp", ...(home ? [home] : [])].some((dir) =>
-    cwd === dir || cwd.startsWith(`${dir}/`)
-  );
-  const parent = hidden ? "/srv" : cwd;
-  await Deno.mkdir(parent, { recursive: true });
-  const path = await Deno.makeTempDir({ dir: parent, prefix });
+  const hidden = (dir: string) =>
+    ["/tmp", "/var/tmp", ...(home ? [home] : [])].some((root) =>
+      dir === root || dir.startsWith(`${root}/`)
+    );
+  const beside = dirname(REPO_ROOT);
+  let path: string | undefined;
+  for (const parent of [beside, "/srv"].filter((dir) => dir !== "/" && !hidden(dir))) {
+    try {
+      await Deno.mkdir(parent, { recursive: true });
+      path = await Deno.makeTempDir({ dir: parent, prefix });
+      break;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.PermissionDenied)) throw error;
+    }
+  }
+  if (path === undefined) {
+    throw new Error(`no folder the sandbox shows is writable (${beside}, /srv)`);
+  }
   await Deno.chmod(path, 0o755);
-  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+  const made = path;
+  return { path: made, [Symbol.asyncDispose]: () => Deno.remove(made, { recursive: true }) };
 }
