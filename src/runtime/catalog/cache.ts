@@ -22,8 +22,11 @@ import { CODEX_AGENT_FILE } from "./load_terms.ts";
 import type { LoadedSkill } from "./loader.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 
-/** 6: resource folders and other files listed 16 folders deep (was 4 and 8). */
-const CACHE_FORMAT = 6;
+/**
+ * 6: resource folders and other files listed 16 folders deep (was 4 and 8); 7: the Python
+ * modules of a package below `scripts/` are not scripts (runtime/catalog/contents.ts).
+ */
+const CACHE_FORMAT = 7;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */
 const MAX_STAMPED_DIRS = 64;
 const MAX_DEPTH = 5;

@@ -37,7 +37,7 @@ const MAX_RESOURCE_FILES = 500;
  */
 const MAX_RESOURCE_DEPTH = 16;
 const MAX_WALK_DEPTH = 16;
-/** Scripts listed per skill, and how deep `scripts/` is searched (`office/helpers/x.py`). */
+/** Scripts listed per skill, and how deep `scripts/` is searched (`office/tools/x.py`). */
 const MAX_SCRIPTS = 200;
 const MAX_SCRIPT_DEPTH = 4;
 /** Folders under `scripts/` that hold no scripts of their own. */
@@ -50,6 +50,12 @@ interface Candidate {
   file: string;
   stem: string;
   language: ScriptLanguage;
+  /**
+   * A Python file of a package below `scripts/` (a folder holding `__init__.py`, or one inside
+   * such a folder): a module its scripts import, not a command — listed only when the
+   * manifest's `scripts:` names it.
+   */
+  module?: true;
 }
 
 /**
@@ -71,13 +77,19 @@ function shebangOf(path: string): ScriptLanguage | undefined {
  * {@link MAX_SCRIPT_DEPTH}: a known extension, or none and a `#!` line naming a known
  * interpreter. Names are the path without extension; each part must be a name one can
  * type (letters, digits, `-`, `_`, not leading `_` or `-`), so `_helpers.py`, hidden files
- * and `__pycache__/` are never scripts. Symlinks are never followed.
+ * and `__pycache__/` are never scripts. Symlinks are never followed. The Python files of a
+ * package below `scripts/` (`office/validators/` with its `__init__.py`, as anthropics' docx
+ * ships it) are found as modules: run as files their package imports fail, and the public
+ * skills that ship such packages make them refuse to run directly. `scripts/` itself holding
+ * an `__init__.py` changes nothing: its files are run by path (skill-creator's are).
  */
 function walkScripts(scriptsDir: string, warnings: Diagnostic[]): Candidate[] {
   const found: Candidate[] = [];
   let cut = false;
-  const walk = (dir: string, prefix: string, depth: number) => {
+  const walk = (dir: string, prefix: string, depth: number, inPackage: boolean) => {
     const entries = readDirEntries(dir).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const isPackage = depth > 1 &&
+      (inPackage || entries.some((entry) => entry.isFile && entry.name === "__init__.py"));
     for (const entry of entries) {
       if (entry.isSymlink || entry.name.startsWith(".")) continue;
       const path = join(dir, entry.name);
@@ -85,7 +97,9 @@ function walkScripts(scriptsDir: string, warnings: Diagnostic[]): Candidate[] {
         if (NOT_SCRIPT_FOLDERS.has(entry.name) || skillNameProblem(entry.name) !== undefined) {
           continue;
         }
-        if (depth < MAX_SCRIPT_DEPTH) walk(path, `${prefix}${entry.name}/`, depth + 1);
+        if (depth < MAX_SCRIPT_DEPTH) {
+          walk(path, `${prefix}${entry.name}/`, depth + 1, isPackage);
+        }
         continue;
       }
       if (!entry.isFile) continue;
@@ -98,10 +112,15 @@ function walkScripts(scriptsDir: string, warnings: Diagnostic[]): Candidate[] {
         cut = true;
         return;
       }
-      found.push({ file: `${prefix}${entry.name}`, stem: `${prefix}${stem}`, language });
+      found.push({
+        file: `${prefix}${entry.name}`,
+        stem: `${prefix}${stem}`,
+        language,
+        ...isPackage && language === "python" ? { module: true as const } : {},
+      });
     }
   };
-  walk(scriptsDir, "", 1);
+  walk(scriptsDir, "", 1, false);
   if (cut) {
     warnings.push({
       level: "warning",
@@ -137,6 +156,11 @@ export function discoverScripts(
   /** Files by the name a user or model would call them: `Status.py`, `status.py` are one. */
   const byName = new Map<string, Candidate[]>();
   for (const candidate of walkScripts(scriptsDir, warnings)) {
+    // A package's module is no name a user calls: it collides with nothing.
+    if (candidate.module) {
+      files.set(candidate.file.toLowerCase(), candidate);
+      continue;
+    }
     // `status.py` and `status.sh` are both called `status`: the collision rule covers them,
     // folder by folder (`a/run.py` and `b/run.py` are `a/run` and `b/run`).
     const key = candidate.stem.toLowerCase().replaceAll("_", "-");
@@ -176,7 +200,9 @@ export function discoverScripts(
       } else chosen.push(actual);
     }
   } else {
-    chosen = [...files.values()].filter((c) => !matchesAnyGlob(c.file, manifest.scriptsIgnore));
+    chosen = [...files.values()].filter((c) =>
+      !c.module && !matchesAnyGlob(c.file, manifest.scriptsIgnore)
+    );
   }
   return chosen.sort((a, b) => (a.file < b.file ? -1 : 1)).map((c) => ({
     name: c.stem,

@@ -59,6 +59,47 @@ Deno.test("scripts are discovered minus scripts_ignore, dot-files, directories a
   assert.equal(skill.origin, "local");
 });
 
+Deno.test("a package below scripts/ holds modules, not scripts, unless scripts: names one", async () => {
+  await using home = await tempDir();
+  // As anthropics' docx ships it: scripts/ is itself a package, office/ is a folder of
+  // scripts, office/validators/ and office/helpers/ are packages those scripts import.
+  const docx = {
+    "scripts/__init__.py": "",
+    "scripts/comment.py": "print(1)",
+    "scripts/office/unpack.py": "from validators import DocxSchemaValidator",
+    "scripts/office/run.sh": "#!/bin/sh\n",
+    "scripts/office/validators/__init__.py": "from .docx import DocxSchemaValidator",
+    "scripts/office/validators/docx.py": "from .base import BaseSchemaValidator",
+    "scripts/office/validators/base.py": "class BaseSchemaValidator: pass",
+    "scripts/office/validators/tools/check.sh": "#!/bin/sh\n",
+    "scripts/office/validators/schemas/load.py": "SCHEMAS = {}",
+    "scripts/office/helpers/__init__.py": "",
+    "scripts/office/helpers/merge_runs.py": "def merge_runs(): pass",
+  };
+  await writeSkill(join(home.path, "docx"), "name: docx\ndescription: d", docx);
+  await writeSkill(
+    join(home.path, "named"),
+    "name: named\ndescription: d\nscripts: [comment, office/validators/docx]",
+    docx,
+  );
+  await register(home.path, "docx");
+  await register(home.path, "named");
+  const catalog = await loadCatalog(home.path);
+  const skill = findSkill(catalog, "docx");
+  // The package's Python files (at any depth below it) are modules; its shell scripts and
+  // the files of scripts/ and office/ are scripts.
+  assert.deepEqual(skill.scripts.map((s) => s.name), [
+    "comment",
+    "office/run",
+    "office/unpack",
+    "office/validators/tools/check",
+  ]);
+  assert.equal(findScript(skill, "office/validators/docx"), undefined);
+  assert.deepEqual(skill.warnings, []);
+  const named = findSkill(catalog, "named");
+  assert.deepEqual(named.scripts.map((s) => s.name), ["comment", "office/validators/docx"]);
+});
+
 Deno.test("an explicit scripts list accepts 'x' and 'x.py' and warns about missing ones", async () => {
   await using home = await tempDir();
   await writeSkill(
