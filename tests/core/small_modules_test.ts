@@ -78,6 +78,32 @@ Deno.test("missingPythonModule() reads the top-level module of a ModuleNotFoundE
   assert.equal(scriptFailureHint(traceback), missingModuleHint(traceback));
 });
 
+Deno.test("missingModuleHint() tells a module of the skill's own package from a package to install", () => {
+  // trailofbits' interpreting-culture-index, its package's module run as a file.
+  const own = "Traceback (most recent call last):\n" +
+    '  File "/h/.cache/run/ci-ab12/scripts/culture_index/extract.py", line 20, in <module>\n' +
+    "    from culture_index.models import ExtractionResult\n" +
+    "ModuleNotFoundError: No module named 'culture_index'\n";
+  const hint = missingModuleHint(own)!;
+  assert.match(hint, /'culture_index' is a package the skill ships/);
+  assert.match(hint, /SKILL\.md names/);
+  assert.doesNotMatch(hint, /pip install|uv/);
+  // The same module missing for a script beside the package, or a file merely named like it,
+  // is a package to install.
+  for (
+    const file of ["/h/.cache/run/ci-ab12/scripts/extract_pdf.py", "/w/culture_index.py"]
+  ) {
+    const other = own.replace(/File "[^"]+"/, `File "${file}"`);
+    assert.match(missingModuleHint(other)!, /python3 -m pip install/, file);
+  }
+  // A frame of the standard library's before the failing import names no package of the skill.
+  const stdlib = "Traceback (most recent call last):\n" +
+    '  File "/usr/lib/python3.11/runpy.py", line 198, in _run_module_as_main\n' +
+    '  File "/h/.cache/run/x-ab12/scripts/run.py", line 3, in <module>\n' +
+    "ModuleNotFoundError: No module named 'lib'\n";
+  assert.match(missingModuleHint(stdlib)!, /python3 -m pip install/);
+});
+
 Deno.test("readOnlyHint() explains a write into the skill, not every permission error", () => {
   const erofs = "OSError: [Errno 30] Read-only file system: 'out.json'";
   const relative = "PermissionError: [Errno 13] Permission denied: 'cache/out.json'";

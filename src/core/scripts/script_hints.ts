@@ -14,10 +14,31 @@ export function missingPythonModule(stderr: string): string | undefined {
   return name?.split(".")[0];
 }
 
+/** The files a Python traceback names (`File "…/scripts/pkg/extract.py", line 20`). */
+const TRACEBACK_FILE = /^\s*File "([^"\n]+)", line \d+/gm;
+
+/**
+ * Whether the missing module is a package the failing import sits in — the traceback's last
+ * file, `scripts/culture_index/extract.py` importing `culture_index.models`: one the skill
+ * ships, which resolves when the script that runs is outside it (Python puts the running
+ * script's folder on its path), and which no pip install provides. Only the last file: an
+ * earlier frame in `/usr/lib/…` says nothing of a missing `lib`.
+ */
+function insideOwnPackage(stderr: string, module: string): boolean {
+  const files = [...stderr.matchAll(TRACEBACK_FILE)].map((match) => match[1]!);
+  return files.at(-1)?.split("/").slice(0, -1).includes(module) ?? false;
+}
+
 /** A next step for a script that failed on a missing module, or undefined. */
 export function missingModuleHint(stderr: string): string | undefined {
   const module = missingPythonModule(stderr);
   if (module === undefined) return undefined;
+  if (insideOwnPackage(stderr, module)) {
+    return `'${module}' is a package the skill ships, and the script that failed is one of its ` +
+      `modules: run from inside its folder, it cannot import its own package. Run the script ` +
+      `the skill's SKILL.md names for this (one outside the '${module}' folder), not the ` +
+      `module itself.`;
+  }
   // Aimed at the user, who can act: install uv (which provides what the script declares),
   // or the module for the python3 that runs it. The author's part comes last.
   return `The script needs the Python module '${module}', which is not installed for the ` +
