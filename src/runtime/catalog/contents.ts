@@ -85,6 +85,8 @@ function shebangOf(path: string): ScriptLanguage | undefined {
  */
 function walkScripts(scriptsDir: string, warnings: Diagnostic[]): Candidate[] {
   const found: Candidate[] = [];
+  let scripts = 0;
+  let modules = 0;
   let cut = false;
   const walk = (dir: string, prefix: string, depth: number, inPackage: boolean) => {
     const entries = readDirEntries(dir).sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -108,16 +110,20 @@ function walkScripts(scriptsDir: string, warnings: Diagnostic[]): Candidate[] {
       if (skillNameProblem(stem) !== undefined) continue;
       const language = split?.language ?? (entry.name.includes(".") ? undefined : shebangOf(path));
       if (language === undefined) continue;
-      if (found.length >= MAX_SCRIPTS) {
+      const file = `${prefix}${entry.name}`;
+      if (isPackage && language === "python") {
+        // Counted apart: a package's modules never crowd a script off the list (past the
+        // cap, one is only not nameable in `scripts:`).
+        if (modules++ < MAX_SCRIPTS) {
+          found.push({ file, stem: `${prefix}${stem}`, language, module: true });
+        }
+        continue;
+      }
+      if (scripts++ >= MAX_SCRIPTS) {
         cut = true;
         return;
       }
-      found.push({
-        file: `${prefix}${entry.name}`,
-        stem: `${prefix}${stem}`,
-        language,
-        ...isPackage && language === "python" ? { module: true as const } : {},
-      });
+      found.push({ file, stem: `${prefix}${stem}`, language });
     }
   };
   walk(scriptsDir, "", 1, false);

@@ -100,6 +100,29 @@ Deno.test("a package below scripts/ holds modules, not scripts, unless scripts: 
   assert.deepEqual(named.scripts.map((s) => s.name), ["comment", "office/validators/docx"]);
 });
 
+Deno.test("at most 200 scripts are listed, with a warning; a package's modules count apart", async () => {
+  await using home = await tempDir();
+  const numbered = (count: number, at: (i: number) => string) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [at(i), ""]));
+  await writeSkill(join(home.path, "big-package"), "name: big-package\ndescription: d", {
+    "scripts/lib/__init__.py": "",
+    ...numbered(250, (i) => `scripts/lib/m${String(i).padStart(3, "0")}.py`),
+    "scripts/zz_run.py": "",
+  });
+  await writeSkill(join(home.path, "many"), "name: many\ndescription: d", {
+    ...numbered(201, (i) => `scripts/s${String(i).padStart(3, "0")}.py`),
+  });
+  await register(home.path, "big-package");
+  await register(home.path, "many");
+  const catalog = await loadCatalog(home.path);
+  const big = findSkill(catalog, "big-package");
+  assert.deepEqual(big.scripts.map((s) => s.name), ["zz_run"]);
+  assert.deepEqual(big.warnings, []);
+  const many = findSkill(catalog, "many");
+  assert.equal(many.scripts.length, 200);
+  assert.match(many.warnings.map((w) => w.message).join(), /more than 200 scripts/);
+});
+
 Deno.test("an explicit scripts list accepts 'x' and 'x.py' and warns about missing ones", async () => {
   await using home = await tempDir();
   await writeSkill(
