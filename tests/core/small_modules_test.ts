@@ -5,6 +5,8 @@ import { applyDotenv, parseDotenv } from "../../src/core/policy/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/records/digest.ts";
 import {
   missingModuleHint,
+  missingProgram,
+  missingProgramHint,
   missingPythonModule,
   readOnlyHint,
   scriptFailureHint,
@@ -102,6 +104,31 @@ Deno.test("missingModuleHint() tells a module of the skill's own package from a 
     '  File "/h/.cache/run/x-ab12/scripts/run.py", line 3, in <module>\n' +
     "ModuleNotFoundError: No module named 'lib'\n";
   assert.match(missingModuleHint(stdlib)!, /python3 -m pip install/);
+});
+
+Deno.test("missingProgram() reads the program a script could not start, in each language's words", () => {
+  const python = "Traceback (most recent call last):\n" +
+    '  File "/usr/lib/python3.11/subprocess.py", line 1901, in _execute_child\n' +
+    "FileNotFoundError: [Errno 2] No such file or directory: 'gh'\n";
+  assert.equal(missingProgram(python), "gh");
+  assert.equal(missingProgram("./run.sh: line 4: codeql: command not found\n"), "codeql");
+  assert.equal(missingProgram("sh: 1: soffice: not found\n"), "soffice");
+  assert.equal(missingProgram("Error: spawn semgrep ENOENT\n    at ChildProcess"), "semgrep");
+  assert.equal(
+    missingProgram("error: Uncaught NotFound: Failed to spawn 'yara': entity not found"),
+    "yara",
+  );
+  // A data file the script could not open is no program.
+  assert.equal(
+    missingProgram(
+      'Traceback (most recent call last):\n  File "x.py", line 2, in <module>\n' +
+        "FileNotFoundError: [Errno 2] No such file or directory: 'data.csv'\n",
+    ),
+    undefined,
+  );
+  assert.match(missingProgramHint("gh"), /`gh`, which is not installed on this machine/);
+  assert.match(missingProgramHint("gh", "/home/u/.local/bin/gh", true), /sandbox hides/);
+  assert.doesNotMatch(missingProgramHint("gh", "/usr/bin/gh"), /sandbox hides|not installed/);
 });
 
 Deno.test("readOnlyHint() explains a write into the skill, not every permission error", () => {

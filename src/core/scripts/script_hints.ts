@@ -83,6 +83,39 @@ export function readOnlyHint(stderr: string): string | undefined {
     "grant one more folder with --write PATH.";
 }
 
+/**
+ * A program a script tried to start and could not find, as its language reports it: Python's
+ * subprocess (`FileNotFoundError: … No such file or directory: 'gh'`, raised in
+ * `_execute_child`, so never a data file the script opened), a shell (`gh: command not
+ * found`, dash's `gh: not found`), Node (`spawn gh ENOENT`) and Deno (`Failed to spawn 'gh'`).
+ */
+export function missingProgram(stderr: string): string | undefined {
+  const python = /_execute_child[\s\S]*No such file or directory: '([^'\n]+)'/.exec(stderr);
+  const shell = /: ([A-Za-z0-9._+-]+): (?:command )?not found$/m.exec(stderr);
+  const node = /\bspawn (\S+) ENOENT\b/.exec(stderr);
+  const deno = /Failed to spawn '([^'\n]+)'/.exec(stderr);
+  return (python ?? shell ?? node ?? deno)?.[1];
+}
+
+/**
+ * A next step for a script that could not start `program`: `found` is where the host has it
+ * on the script's PATH, and `hidden` says the sandbox hides that folder (the home, /tmp).
+ */
+export function missingProgramHint(program: string, found?: string, hidden = false): string {
+  if (found !== undefined && hidden) {
+    return `The script runs \`${program}\`, which is installed at ${found}: inside a folder ` +
+      `the sandbox hides from scripts (your home, /tmp). Install it in a system folder ` +
+      `(/usr/local/bin, /usr/bin) for the skill's scripts to find it.`;
+  }
+  if (found !== undefined) {
+    return `The script runs \`${program}\` (${found} on this machine), which it could not ` +
+      `start: check that it runs for you, outside skills.`;
+  }
+  return `The script runs \`${program}\`, which is not installed on this machine (not on ` +
+    `PATH). Install it; the skill's \`compatibility\` field or SKILL.md may say which ` +
+    `version it needs.`;
+}
+
 /** The first hint that applies to a failed script's stderr, or undefined. */
 export function scriptFailureHint(stderr: string): string | undefined {
   return missingModuleHint(stderr) ?? readOnlyHint(stderr) ?? noNetworkHint(stderr);

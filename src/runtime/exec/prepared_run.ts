@@ -21,10 +21,16 @@ import {
   type RunTrace,
 } from "./runner.ts";
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
-import { scriptFailureHint } from "../../core/scripts/script_hints.ts";
+import {
+  missingProgram,
+  missingProgramHint,
+  scriptFailureHint,
+} from "../../core/scripts/script_hints.ts";
 import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
+import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { findOnPath } from "../os/probe.ts";
 import { decideWorkspace, refusedGrant } from "../../core/policy/workspace_rules.ts";
 import { listingStore } from "../masks/listing_cache.ts";
 import {
@@ -524,7 +530,8 @@ export function outcomeEnvelope(
       } else if (outcome.stdout.trim() !== "") {
         details.stdout = excerpt(outcome.stdout, 2000);
       }
-      const hint = refusedConnectionHint(outcome.receipt) ?? scriptFailureHint(tail);
+      const hint = refusedConnectionHint(outcome.receipt) ?? scriptFailureHint(tail) ??
+        missingProgramNote(prepared, tail);
       if (hint !== undefined) details.hint = hint;
       const text = withStderr(message, tail);
       const envelope = fail(
@@ -535,6 +542,35 @@ export function outcomeEnvelope(
       return withReceipt(envelope, outcome.receipt);
     }
   }
+}
+
+/**
+ * A failed script that could not start a program (`gh`, `codeql`, `soffice`): where this
+ * machine has it on the script's PATH, and whether that is a folder the sandbox hides (the
+ * home, /tmp, the runtime folders, $SKILLS_HOME), where a tool installed for the user alone
+ * stays out of the script's sight.
+ */
+function missingProgramNote(prepared: PreparedRun, stderr: string): string | undefined {
+  const program = missingProgram(stderr);
+  if (program === undefined) return undefined;
+  const found = program.includes("/")
+    ? (lstatSyncOrNull(program) === null ? undefined : program)
+    : findOnPath(program, prepared.env);
+  const sandbox = prepared.sandbox;
+  if (found === undefined || sandbox === undefined) return missingProgramHint(program, found);
+  const env = sandbox.callerEnv;
+  const hiddenRoots = [
+    env.HOME,
+    env.XDG_RUNTIME_DIR,
+    "/tmp",
+    "/run",
+    "/var/run",
+    sandbox.skillsHome,
+  ];
+  const hidden = hiddenRoots.some((root) =>
+    root !== undefined && root !== "/" && isWithin(root, found)
+  );
+  return missingProgramHint(program, found, hidden);
 }
 
 /** The envelope with what the run changed, when it changed anything (compactReceipt). */

@@ -9,7 +9,9 @@ import { okJson, runCli, spawnCli, tempDir } from "../../helpers/cli.ts";
 import { samplePeakRss, sleeperPids, waitGone } from "../../helpers/processes.ts";
 import { realPython } from "../../helpers/python.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
-import { installRunnerSkill } from "../../helpers/install_fixture.ts";
+import { installFixtureSkill, installRunnerSkill } from "../../helpers/install_fixture.ts";
+import { needsSandbox } from "../../helpers/sandbox.ts";
+import { writeTree } from "../../helpers/tree.ts";
 import {
   CALLER_ENV,
   dumpedNames,
@@ -438,6 +440,63 @@ Deno.test("skills run names a missing Python module and how to provide it", asyn
   assert.match(body.details.hint, /Python module 'skills_fixture_absent'/);
   assert.match(json.stderr, /^hint: The script needs the Python module 'skills_fixture_absent'/m);
 });
+
+Deno.test(
+  "skills run names a program a script could not start, and the home the sandbox hides it in",
+  needsSandbox,
+  async () => {
+    await using dir = await home();
+    const bin = await binDir(dir.path, false);
+    const source = join(dir.path, "src", "tool-caller");
+    await writeTree(source, {
+      "SKILL.md": "---\nname: tool-caller\ndescription: Runs a command-line tool.\n---\n# Tools\n",
+      "scripts/call.py":
+        "import subprocess, sys\nsubprocess.run([sys.argv[1], '--version'], check=True)\n",
+    });
+    await installFixtureSkill(dir.path, source);
+    // A tool installed for the user alone, as `pipx` or `gh`'s installer put them.
+    const userHome = join(dir.path, "user");
+    const userBin = join(userHome, ".local", "bin");
+    await writeTree(userBin, { "skills-fixture-tool": "#!/bin/sh\necho 1.0\n" });
+    await Deno.chmod(join(userBin, "skills-fixture-tool"), 0o755);
+    const env = (sandbox: string) => ({
+      SKILLS_HOME: dir.path,
+      HOME: userHome,
+      PATH: `${userBin}:${bin}:${SYSTEM_PATH}`,
+      SKILLS_SANDBOX: sandbox,
+    });
+
+    const absent = await runCli(["run", "tool-caller", "call", "skills-fixture-absent"], {
+      env: env("required"),
+    });
+    assert.equal(absent.code, 1);
+    assert.match(
+      absent.stderr,
+      /FileNotFoundError/,
+      "the script's own traceback is passed through",
+    );
+    assert.match(
+      absent.stderr,
+      /^hint: The script runs `skills-fixture-absent`, which is not installed on this machine/m,
+    );
+    const hidden = await runCli(["run", "tool-caller", "call", "skills-fixture-tool", "--json"], {
+      env: env("required"),
+    });
+    assert.equal(hidden.code, 1);
+    assert.match(
+      JSON.parse(hidden.stdout).details.hint,
+      new RegExp(
+        `^The script runs \`skills-fixture-tool\`, which is installed at ${userBin}/skills-fixture-tool: inside a folder the sandbox hides`,
+      ),
+    );
+    // Without the sandbox the same tool is there to run.
+    const policy = await runCli(["run", "tool-caller", "call", "skills-fixture-tool"], {
+      env: env("off"),
+    });
+    assert.equal(policy.code, 0, policy.stderr);
+    assert.match(policy.stdout, /1\.0/);
+  },
+);
 
 Deno.test("skills run and script_run count the same 100 arguments: --json is not one of them", async () => {
   await using dir = await home();
