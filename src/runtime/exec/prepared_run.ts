@@ -87,6 +87,12 @@ export interface ScriptDeps {
    */
   review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
   /**
+   * Set: the run's diff is never applied, and why — an agent's `script_help`, whose `--help`
+   * must not change the user's folder, whatever the script does with it. (Policy mode has no
+   * diff: its scripts write the folder directly.)
+   */
+  discard?: string | undefined;
+  /**
    * `skills run`'s own stdin when it is not a terminal, passed to the script (bounded by
    * MAX_SCRIPT_STDIN_BYTES); absent (a terminal, chat, MCP, the library): stdin is closed.
    */

@@ -117,7 +117,11 @@ function otherSkillDirs(catalog: Catalog, skill: LoadedSkill): string[] {
   return [...dirs];
 }
 
-/** Runs the script with `--help`: `{help_text, usage}`. */
+/**
+ * Runs the script with `--help`: `{help_text, usage}`. Whatever the script writes then is
+ * discarded: asking a script how to use it never changes the user's folder (codeql's
+ * build_log, given `--help`, runs it as a command and writes build.log).
+ */
 export async function scriptHelp(
   catalog: Catalog,
   skillName: string,
@@ -125,8 +129,9 @@ export async function scriptHelp(
   deps: ScriptDeps,
 ): Promise<Envelope<ScriptHelp>> {
   try {
-    const prepared = await prepareRun(catalog, skillName, scriptName, ["--help"], deps);
-    const outcome = await executeRun(prepared, false, deps);
+    const probe = { ...deps, discard: "a --help run changes nothing", review: undefined };
+    const prepared = await prepareRun(catalog, skillName, scriptName, ["--help"], probe);
+    const outcome = await executeRun(prepared, false, probe);
     if (outcome.error !== null) return outcomeEnvelope(prepared, outcome, false) as Envelope<never>;
     const text = outcome.stdout.trim() !== "" ? outcome.stdout : outcome.stderrTail;
     return ok(

@@ -38,6 +38,8 @@ interface Deps {
   /** Where notices go without `warn` (the library's log). */
   log?: ((message: string) => void) | undefined;
   review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
+  /** Set: the diff is never applied, and why (a `--help` probe's). */
+  discard?: string | undefined;
   /** A service: stopping is how it ends, so its diff is applied then (see discardReason). */
   service?: unknown;
 }
@@ -116,6 +118,7 @@ export async function commitWorkspace(
     quarantine: join(deps.home, prepared.quarantine),
     discard,
     review: deps.review,
+    keepNothing: deps.discard,
   });
   sayCommitted(committed, prepared, deps);
   if (committed.notMounted) {

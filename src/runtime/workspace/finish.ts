@@ -40,6 +40,8 @@ interface CommitRequest {
   discard?: string | undefined;
   /** `--review`: shown the plan, answers whether to apply it. */
   review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
+  /** Set: whatever the run wrote is not applied, and why (a `--help` probe's). */
+  keepNothing?: string | undefined;
 }
 
 /** Reads, plans, (asks,) quarantines and applies a run's diff; always removes the run folder. */
@@ -62,6 +64,7 @@ export async function commitRun(request: CommitRequest): Promise<CommittedChange
       skipped: [],
     };
     const anything = plan.ops.length + plan.heldBack.length > 0;
+    if (anything && request.keepNothing !== undefined) return nothing(request.keepNothing, plan);
     if (anything && request.review !== undefined && !await request.review(plan)) {
       return nothing("declined at review", plan);
     }

@@ -12,6 +12,7 @@ import {
 import { tempDir } from "../../helpers/cli.ts";
 import { installRunnerSkill } from "../../helpers/install_fixture.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
+import { needsSandbox } from "../../helpers/sandbox.ts";
 
 interface Fixture extends AsyncDisposable {
   home: string;
@@ -248,6 +249,39 @@ Deno.test("scriptHelp() returns the help text and its usage line", async () => {
   const missing = failure(await scriptHelp(f.catalog, "hello-extended", "nope", f.deps));
   assert.equal(missing.error, "not_found");
 });
+
+Deno.test(
+  "scriptHelp() never changes the workspace: what a script writes when asked for --help is discarded",
+  needsSandbox,
+  async () => {
+    await using f = await fixture();
+    await installRunnerSkill(f.home, "workspace-lab");
+    const catalog = await loadCatalog(f.home);
+    await using workspace = await tempDir();
+    const warnings: string[] = [];
+    const deps: ScriptDeps = {
+      ...f.deps,
+      env: { ...f.deps.env, SKILLS_SANDBOX: "required" },
+      cwd: workspace.path,
+      warn: (message) => warnings.push(message),
+    };
+    // build_log writes ./build.log whatever its arguments, --help included (as codeql's does).
+    const help = await scriptHelp(catalog, "workspace-lab", "build_log", deps);
+    assert.ok(help.success, JSON.stringify(help));
+    assert.match(help.result.help_text, /build\.log/);
+    assert.deepEqual([...Deno.readDirSync(workspace.path)], []);
+    assert.match(
+      warnings.join("\n"),
+      /changes were discarded: a --help run changes nothing \(1 created\); the folder is as it was/,
+    );
+    // Run for real, the same script's file is applied.
+    warnings.length = 0;
+    const run = await scriptRun(catalog, "workspace-lab", "build_log", [], true, deps);
+    assert.ok(run.success, JSON.stringify(run));
+    assert.match(await Deno.readTextFile(join(workspace.path, "build.log")), /build started/);
+    assert.deepEqual(warnings, []);
+  },
+);
 
 Deno.test("usageLine() joins argparse's wrapped usage paragraph", () => {
   const help = "usage: markets.py [-h] [--status {open,closed}]\n" +
