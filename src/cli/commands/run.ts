@@ -17,7 +17,12 @@ import {
 import { type Context, debug, warn } from "../../core/io.ts";
 import { skillsHome } from "../../runtime/store/home.ts";
 import { formatSeconds } from "../../runtime/exec/runner.ts";
-import { executeRun, outcomeEnvelope, type ScriptDeps } from "../../runtime/exec/prepared_run.ts";
+import {
+  executeRun,
+  HELP_RUN,
+  outcomeEnvelope,
+  type ScriptDeps,
+} from "../../runtime/exec/prepared_run.ts";
 import { runPreparation } from "../../runtime/exec/run_preparation.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { runSpec } from "../specs/run.ts";
@@ -225,6 +230,8 @@ function scriptDeps(options: RunOptions, ctx: Context, home: string): ScriptDeps
     review: options.review
       ? async (plan: ApplyPlan) => (await import("../ui/workspace_ui.ts")).askToApply(ctx, plan)
       : undefined,
+    // Asking for the script's help changes nothing, whatever the script does with --help.
+    discard: options.scriptHelp ? HELP_RUN : undefined,
     // A pipe or a file is the script's to read; a terminal is never read (its stdin closed).
     // Under --review stdin answers the question after the run, so the script gets none.
     stdin: options.scriptHelp || options.review ? undefined : ctx.pipedStdin?.(),

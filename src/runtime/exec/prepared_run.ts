@@ -1,3 +1,6 @@
+/** Why a `--help` run's diff is discarded (ScriptDeps.discard). */
+export const HELP_RUN = "a --help run changes nothing";
+
 /**
  * A script run once its skill is resolved: what the catalog and trust decided (the verified
  * skill and script, and what the sandbox must know of the catalog: `ResolvedRun`) turned into
@@ -87,9 +90,9 @@ export interface ScriptDeps {
    */
   review?: ((plan: ApplyPlan) => Promise<boolean>) | undefined;
   /**
-   * Set: the run's diff is never applied, and why — an agent's `script_help`, whose `--help`
-   * must not change the user's folder, whatever the script does with it. (Policy mode has no
-   * diff: its scripts write the folder directly.)
+   * Set: the run's diff is never applied, and why ({@link HELP_RUN}: asking a script for its
+   * help must not change the user's folder, whatever the script does with `--help`). Policy
+   * mode has no diff: its scripts write the folder directly.
    */
   discard?: string | undefined;
   /**

@@ -25,6 +25,7 @@ import { lstatSyncOrNull } from "../os/fs.ts";
 import { skillCacheIdOf, skillGenerationOf, skillKeyOf } from "./spawn/skill_identity.ts";
 import {
   executeRun,
+  HELP_RUN,
   outcomeEnvelope,
   type PreparedRun,
   prepareResolved,
@@ -129,7 +130,7 @@ export async function scriptHelp(
   deps: ScriptDeps,
 ): Promise<Envelope<ScriptHelp>> {
   try {
-    const probe = { ...deps, discard: "a --help run changes nothing", review: undefined };
+    const probe = { ...deps, discard: HELP_RUN, review: undefined };
     const prepared = await prepareRun(catalog, skillName, scriptName, ["--help"], probe);
     const outcome = await executeRun(prepared, false, probe);
     if (outcome.error !== null) return outcomeEnvelope(prepared, outcome, false) as Envelope<never>;

@@ -87,6 +87,29 @@ for (const [label, mode, where] of SANDBOX_MODES) {
   });
 }
 
+/** The entries of `dir`, sorted. */
+function names(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
+}
+
+Deno.test(
+  "skills run <skill> <script> --help changes nothing in the folder, whatever the script does with --help",
+  needsSandbox,
+  async () => {
+    await using p = await userProject("auto");
+    for (const args of [["build_log", "--help"], ["build_log", "--help", "--json"]]) {
+      const result = await p.run(args);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(
+        result.stderr,
+        /the script's changes were discarded: a --help run changes nothing \(1 created\)/,
+        args.join(" "),
+      );
+      assert.deepEqual(names(p.project), ["my-skill"], args.join(" "));
+    }
+  },
+);
+
 Deno.test(
   "skills mcp --workspace DIR: script_run works in DIR; a missing folder is refused at start",
   needsSandbox,
@@ -98,6 +121,13 @@ Deno.test(
         p.dir.path,
         ["--workspace", p.project],
       );
+      // Asked for its help, the script writes build.log all the same: discarded.
+      const help = await session.client.callTool({
+        name: "script_help",
+        arguments: { skill_name: "workspace-lab", script_name: "build_log" },
+      });
+      assert.equal((envelopeOf(help) as { success: boolean }).success, true);
+      assert.deepEqual(names(p.project), ["my-skill"]);
       const called = await session.client.callTool({
         name: "script_run",
         arguments: { skill_name: "workspace-lab", script_name: "build_log" },
