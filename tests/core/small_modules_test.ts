@@ -113,6 +113,9 @@ Deno.test("missingProgram() reads the program a script could not start, in each 
   assert.equal(missingProgram(python), "gh");
   assert.equal(missingProgram("./run.sh: line 4: codeql: command not found\n"), "codeql");
   assert.equal(missingProgram("sh: 1: soffice: not found\n"), "soffice");
+  assert.equal(missingProgram("bash: gh: command not found\n"), "gh");
+  assert.equal(missingProgram("/s/x.sh: 3: yara: not found\n"), "yara");
+  assert.equal(missingProgram("error: config: not found\n"), undefined);
   assert.equal(missingProgram("Error: spawn semgrep ENOENT\n    at ChildProcess"), "semgrep");
   assert.equal(
     missingProgram("error: Uncaught NotFound: Failed to spawn 'yara': entity not found"),

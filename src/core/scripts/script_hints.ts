@@ -91,7 +91,10 @@ export function readOnlyHint(stderr: string): string | undefined {
  */
 export function missingProgram(stderr: string): string | undefined {
   const python = /_execute_child[\s\S]*No such file or directory: '([^'\n]+)'/.exec(stderr);
-  const shell = /: ([A-Za-z0-9._+-]+): (?:command )?not found$/m.exec(stderr);
+  // bash's `x.sh: line 4: gh: command not found` or `bash: gh: …`, dash's `sh: 1: gh: not
+  // found`: after a line number or a shell's name only, never any tool's `x: not found`.
+  const shell = /(?:^|\s)(?:line \d+|\d+|[\w./-]*sh): ([A-Za-z0-9._+-]+): (?:command )?not found$/m
+    .exec(stderr);
   const node = /\bspawn (\S+) ENOENT\b/.exec(stderr);
   const deno = /Failed to spawn '([^'\n]+)'/.exec(stderr);
   return (python ?? shell ?? node ?? deno)?.[1];
