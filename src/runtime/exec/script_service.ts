@@ -263,13 +263,26 @@ async function lookupScript(
   return asPath.includes("/") ? scriptAtPath(skill.dir, asPath) : scriptAtRoot(skill.dir, asPath);
 }
 
-/** The script named is not one of `skill`'s: where to see them. */
+/** Script names a not-found error lists; past them, `skills scripts` lists the rest. */
+const NAMED_SCRIPTS = 12;
+
+/**
+ * The script named is not one of `skill`'s: which ones it has (the first few, so that a model
+ * that guessed a name gets the right one back in the same answer), and where to see them all.
+ */
 function scriptNotFound(skill: LoadedSkill, scriptName: string): SkillError {
+  const names = skill.scripts.map((script) => script.name);
+  const more = names.length - NAMED_SCRIPTS;
+  const has = names.length === 0
+    ? "It has no scripts under scripts/. "
+    : `Its scripts: ${names.slice(0, NAMED_SCRIPTS).join(", ")}${
+      more > 0 ? ` and ${more} more` : ""
+    }. `;
   return new SkillError(
     "not_found",
     `Script '${quoteName(String(scriptName))}' not found in skill '${skill.canonical}'`,
     {
-      hint: `Run \`skills scripts ${skill.canonical}\` to see its scripts (a file ` +
+      hint: `${has}Run \`skills scripts ${skill.canonical}\` to see its scripts (a file ` +
         "elsewhere in the skill runs by its path from the skill root, e.g. resources/deploy.sh)",
     },
   );

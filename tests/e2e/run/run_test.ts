@@ -366,7 +366,10 @@ Deno.test("skills run reports bad names: invalid_name exits 2, unknown script ex
   });
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /error: Script 'xyz' not found in skill 'kalshi-markets'/);
-  assert.match(missing.stderr, /hint: Run `skills scripts kalshi-markets`/);
+  assert.match(
+    missing.stderr,
+    /hint: Its scripts: event, events, market, markets, orderbook, search, series, series_list, status, trades\. Run `skills scripts kalshi-markets`/,
+  );
   const usage = await runCli(["run", "kalshi-markets"], { env: { SKILLS_HOME: dir.path } });
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /error: Missing script name/);

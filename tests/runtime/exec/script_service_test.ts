@@ -10,7 +10,8 @@ import {
   usageLine,
 } from "../../../src/runtime/exec/script_service.ts";
 import { tempDir } from "../../helpers/cli.ts";
-import { installRunnerSkill } from "../../helpers/install_fixture.ts";
+import { installFixtureSkill, installRunnerSkill } from "../../helpers/install_fixture.ts";
+import { writeTree } from "../../helpers/tree.ts";
 import { SKIP_SLOW } from "../../helpers/quick.ts";
 import { needsSandbox } from "../../helpers/sandbox.ts";
 
@@ -85,6 +86,34 @@ Deno.test("scriptList() and scriptRun() report unknown and invalid names", async
   const missing = failure(await scriptRun(f.catalog, "kalshi-markets", "xyz", [], true, f.deps));
   assert.equal(missing.error, "not_found");
   assert.match(missing.message, /^Script 'xyz' not found in skill 'kalshi-markets'/);
+});
+
+Deno.test("a script not found names the skill's scripts: the first twelve, and how many more", async () => {
+  await using f = await fixture();
+  // The hint follows the message, on its own line, as the agents' tools return it.
+  const hintOf = async (catalog: Catalog, skill: string) =>
+    failure(await scriptRun(catalog, skill, "nope", [], true, f.deps)).message.split("\n")[1];
+  assert.match(
+    String(await hintOf(f.catalog, "runner-lab")),
+    /^Its scripts: bad_utf8, chatter, .*, sleeper, stream\. Run `skills scripts runner-lab`/,
+  );
+  const many = join(f.home, "src", "many-tools");
+  await writeTree(many, {
+    "SKILL.md": "---\nname: many-tools\ndescription: Many tools.\n---\n# Many\n",
+    ...Object.fromEntries(
+      Array.from({ length: 14 }, (_, i) => [`scripts/t${String(i).padStart(2, "0")}.py`, ""]),
+    ),
+  });
+  const none = join(f.home, "src", "no-tools");
+  await writeTree(none, { "SKILL.md": "---\nname: no-tools\ndescription: None.\n---\n# None\n" });
+  await installFixtureSkill(f.home, many);
+  await installFixtureSkill(f.home, none);
+  const catalog = await loadCatalog(f.home);
+  assert.match(
+    String(await hintOf(catalog, "many-tools")),
+    /^Its scripts: t00, t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11 and 2 more\. Run/,
+  );
+  assert.match(String(await hintOf(catalog, "no-tools")), /^It has no scripts under scripts\/\./);
 });
 
 Deno.test("scriptRun() returns the parsed JSON and resolves name variants", async () => {
