@@ -1,6 +1,3 @@
-/** Why a `--help` run's diff is discarded (ScriptDeps.discard). */
-export const HELP_RUN = "a --help run changes nothing";
-
 /**
  * A script run once its skill is resolved: what the catalog and trust decided (the verified
  * skill and script, and what the sandbox must know of the catalog: `ResolvedRun`) turned into
@@ -51,6 +48,9 @@ import type { ApplyPlan } from "../workspace/apply.ts";
 // for a sandboxed run with a writable workspace, the parent watch only in policy mode: a run
 // loads the modules of its own mode (each module on the path costs start-up time).
 import type { RunOverlay } from "./transaction.ts";
+
+/** Why a `--help` run's diff is discarded (ScriptDeps.discard). */
+export const HELP_RUN = "a --help run changes nothing";
 
 export interface ScriptDeps {
   home: string;
