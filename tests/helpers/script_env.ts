@@ -48,6 +48,6 @@ export function dumpedNames(seen: Record<string, string>): string[] {
 export function forwardedTrust(): string[] {
   const env = baseEnv();
   return TLS_TRUST_NAMES.filter((name) =>
-    env[name] !== undefined && forwardsTrust(name, env[name]!, env.HOME)
+    env[name] !== undefined && forwardsTrust(name, env[name]!, env)
   );
 }

@@ -5,7 +5,7 @@
 
 import { SkillError } from "../errors.ts";
 import { quoteName } from "../names.ts";
-import { within } from "./workspace_rules.ts";
+import { sandboxHides } from "./workspace_rules.ts";
 
 const PATTERN = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 /** A prefix pattern must name this much before its `*` (`KAL*`; `A*` reads every secret). */
@@ -124,17 +124,18 @@ export const TLS_TRUST_NAMES: readonly string[] = [
 
 /**
  * Whether a TLS trust variable is passed on: every path it names (SSL_CERT_DIR may list
- * several) absolute and outside the caller's home, which the OS sandbox does not show (a
+ * several) absolute and where the OS sandbox shows it (not in the caller's home, /tmp, …: a
  * bundle path the script cannot read makes `requests` fail where none would not).
  */
-export function forwardsTrust(name: string, value: string, home: string | undefined): boolean {
+export function forwardsTrust(
+  name: string,
+  value: string,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   if (!TLS_TRUST_NAMES.includes(name)) return false;
   const paths = name === "SSL_CERT_DIR" ? value.split(":") : [value];
-  // A home of "/" is not hidden by the sandbox (runtime/sandbox/mounts.ts), so it hides nothing.
-  const hidden = home !== undefined && home !== "" && home !== "/" ? home : undefined;
   return paths.every((path) =>
-    path.startsWith("/") && !path.split("/").includes("..") &&
-    (hidden === undefined || !within(hidden, path))
+    path.startsWith("/") && !path.split("/").includes("..") && !sandboxHides(path, env)
   );
 }
 
@@ -171,7 +172,7 @@ export function scriptEnvironment(
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
     if (isBaseEnvName(name) || allowed(name)) env[name] = value;
-    else if (forwardsTrust(name, value, source.HOME)) env[name] = value;
+    else if (forwardsTrust(name, value, source)) env[name] = value;
   }
   for (const request of extra) {
     const eq = request.indexOf("=");

@@ -273,8 +273,22 @@ export function systemFolderOf(path: string): string | undefined {
   return SYSTEM_FOLDERS.find((root) => within(root, path));
 }
 
+/**
+ * Whether the OS sandbox hides `path` (absolute, normalized) from scripts, by the names the
+ * caller's environment gives: its home (a home of `/` hides nothing), its runtime folder,
+ * /run and /var/run, and /tmp (a fresh one inside), as runtime/sandbox/mounts.ts hides them.
+ */
+export function sandboxHides(
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return [env.HOME, env.XDG_RUNTIME_DIR, "/tmp", "/run", "/var/run"].some((root) =>
+    root !== undefined && root !== "" && root !== "/" && within(root, path)
+  );
+}
+
 /** Whether `child` is `parent` or inside it (both absolute and normalized). */
-export function within(parent: string, child: string): boolean {
+function within(parent: string, child: string): boolean {
   return child === parent || parent === "/" || child.startsWith(`${parent}/`);
 }
 

@@ -29,9 +29,9 @@ import {
 import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { dirname, join } from "../os/paths.ts";
-import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { lstatSyncOrNull } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
-import { decideWorkspace, refusedGrant } from "../../core/policy/workspace_rules.ts";
+import { decideWorkspace, refusedGrant, sandboxHides } from "../../core/policy/workspace_rules.ts";
 import { listingStore } from "../masks/listing_cache.ts";
 import {
   quarantineCreated,
@@ -555,9 +555,8 @@ export function outcomeEnvelope(
 
 /**
  * A failed script that could not start a program (`gh`, `codeql`, `soffice`): where this
- * machine has it on the script's PATH, and whether that is a folder the sandbox hides (the
- * home, /tmp, the runtime folders, $SKILLS_HOME), where a tool installed for the user alone
- * stays out of the script's sight.
+ * machine has it on the script's PATH, and whether the sandbox hides that folder (a tool
+ * installed for the user alone, under the home, stays out of the script's sight).
  */
 function missingProgramNote(prepared: PreparedRun, stderr: string): string | undefined {
   const program = missingProgram(stderr);
@@ -565,20 +564,8 @@ function missingProgramNote(prepared: PreparedRun, stderr: string): string | und
   const found = program.includes("/")
     ? (lstatSyncOrNull(program) === null ? undefined : program)
     : findOnPath(program, prepared.env);
-  const sandbox = prepared.sandbox;
-  if (found === undefined || sandbox === undefined) return missingProgramHint(program, found);
-  const env = sandbox.callerEnv;
-  const hiddenRoots = [
-    env.HOME,
-    env.XDG_RUNTIME_DIR,
-    "/tmp",
-    "/run",
-    "/var/run",
-    sandbox.skillsHome,
-  ];
-  const hidden = hiddenRoots.some((root) =>
-    root !== undefined && root !== "/" && isWithin(root, found)
-  );
+  const hidden = found !== undefined && prepared.sandbox !== undefined &&
+    sandboxHides(found, prepared.sandbox.callerEnv);
   return missingProgramHint(program, found, hidden);
 }
 

@@ -90,12 +90,14 @@ Deno.test("isValidEnvPattern() wants three characters before '*'; envMatcher() n
 });
 
 Deno.test("forwardsTrust(): absolute CA paths outside the caller's home, of the TLS trust names only", () => {
-  const home = "/home/dev";
+  const home = { HOME: "/home/dev" };
   assert.equal(forwardsTrust("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates.crt", home), true);
   assert.equal(forwardsTrust("SSL_CERT_DIR", "/etc/ssl/certs:/opt/corp/certs", home), true);
   assert.equal(forwardsTrust("SSL_CERT_DIR", "/etc/ssl/certs:/home/dev/certs", home), false);
   assert.equal(forwardsTrust("NODE_EXTRA_CA_CERTS", "/home/dev/corp.pem", home), false);
   assert.equal(forwardsTrust("NODE_EXTRA_CA_CERTS", "/home/devops/corp.pem", home), true);
+  // The sandbox's /tmp is a fresh one: a bundle there is not the caller's.
+  assert.equal(forwardsTrust("SSL_CERT_FILE", "/tmp/corp-ca.pem", home), false);
   assert.equal(forwardsTrust("REQUESTS_CA_BUNDLE", "certs/corp.pem", home), false);
   assert.equal(forwardsTrust("CURL_CA_BUNDLE", "/etc/../home/dev/x.pem", home), false);
   assert.equal(forwardsTrust("NODE_OPTIONS", "/etc/ssl/certs/ca-certificates.crt", home), false);
