@@ -17,6 +17,7 @@ import { baseEnv, cliArgv, runCli, tempDir } from "../../helpers/cli.ts";
 import {
   commitInOnePack,
   commitTreeBomb,
+  commitZeroFile,
   createRepo,
   skillFiles,
 } from "../../fixtures/git_repos.ts";
@@ -175,11 +176,7 @@ Deno.test("a repository holding a file over 100 MiB is refused before the file i
   const home = join(dir.path, "home");
   const env = { SKILLS_HOME: home, GIT_CONFIG_GLOBAL: "/dev/null" };
   const repo = await createRepo(dir.path, "heavy", skillFiles("heavy"));
-  await Deno.mkdir(join(repo.work, "assets"));
-  const huge = join(repo.work, "assets", "huge.bin");
-  await Deno.writeFile(huge, new Uint8Array(0));
-  await Deno.truncate(huge, 101 * 1024 * 1024); // sparse; git stores it compressed (~100 KB)
-  await repo.commit({}, "a huge asset");
+  await commitZeroFile(repo, "assets/huge.bin", 101 * 1024 * 1024, "a huge asset");
   const before = await snapshot(dir.path);
   const result = await runCli(["add", repo.url, "--yes"], { env, cwd: dir.path });
   assert.equal(result.code, 1, result.stderr);

@@ -12,6 +12,7 @@ import { localRepositoryPath } from "../../../src/runtime/lifecycle/resolve_sour
 import { tempDir } from "../../helpers/cli.ts";
 import {
   commitTreeBomb,
+  commitZeroFile,
   createRepo,
   fixtureGitEnv,
   git,
@@ -186,10 +187,7 @@ for (
   }, async () => {
     await using tmp = await tempDir();
     const repo = await createRepo(tmp.path, "heavy", skillFiles("heavy"));
-    const huge = join(repo.work, "huge.bin");
-    await Deno.writeFile(huge, new Uint8Array(0));
-    await Deno.truncate(huge, MAX_SKILL_FILE_BYTES + 1);
-    await repo.commit({}, "a huge file");
+    await commitZeroFile(repo, "huge.bin", MAX_SKILL_FILE_BYTES + 1, "a huge file");
     await assert.rejects(
       () => fetch(repo.url, "file", { kind: "default" }, join(tmp.path, "dest"), QUICK_FETCH),
       (e: unknown) =>
@@ -203,11 +201,12 @@ Deno.test("a clone never downloads a file over the size limit from a server that
 }, async () => {
   await using tmp = await tempDir();
   const repo = await createRepo(tmp.path, "heavy", skillFiles("heavy"));
-  const huge = join(repo.work, "assets", "huge.bin");
-  await Deno.mkdir(join(repo.work, "assets"));
-  await Deno.writeFile(huge, new Uint8Array(0));
-  await Deno.truncate(huge, MAX_SKILL_FILE_BYTES + 1);
-  const sha = await repo.commit({}, "a huge file");
+  const sha = await commitZeroFile(
+    repo,
+    "assets/huge.bin",
+    MAX_SKILL_FILE_BYTES + 1,
+    "a huge file",
+  );
   await git(repo.bare, ["config", "uploadpack.allowFilter", "true"], fixtureGitEnv(tmp.path));
   const refused = (e: unknown) =>
     e instanceof SkillError &&
