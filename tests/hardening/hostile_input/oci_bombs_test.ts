@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { createGzip } from "node:zlib";
 import { RegistryClient, sha256Digest } from "../../../src/runtime/oci/client.ts";
 import { INDEX_TYPE, SKILL_NAME_ANNOTATION } from "../../../src/runtime/oci/publish.ts";
 import { spawnCli, tempDir } from "../../helpers/cli.ts";
@@ -41,26 +42,34 @@ function ustarHeader(path: string, size: number): Uint8Array<ArrayBuffer> {
 /**
  * A gzip bomb shaped as a skill layer: a SKILL.md, then `count` files of 90 MiB of zeros
  * (each under the 100 MiB a skill file may have), gzipped to about a thousandth of that.
+ * node:zlib, not CompressionStream: the same bytes in a third of the time (~0.6 s a GiB).
  */
 async function bombLayer(count: number): Promise<Uint8Array> {
-  const skillMd = new TextEncoder().encode(
-    "---\nname: bomb\ndescription: Zeros.\n---\n",
-  ) as Uint8Array<ArrayBuffer>;
+  const skillMd = new TextEncoder().encode("---\nname: bomb\ndescription: Zeros.\n---\n");
   const zeros = new Uint8Array(MIB);
-  async function* tar(): AsyncGenerator<Uint8Array<ArrayBuffer>> {
-    yield ustarHeader("SKILL.md", skillMd.length);
-    yield skillMd;
-    yield new Uint8Array(512 - skillMd.length);
-    for (let i = 0; i < count; i++) {
-      yield ustarHeader(`references/zeros-${i}.txt`, 90 * MIB);
-      for (let m = 0; m < 90; m++) yield zeros;
-    }
-    yield new Uint8Array(1024);
+  const gzip = createGzip();
+  const pieces: Uint8Array[] = [];
+  gzip.on("data", (piece: Uint8Array) => pieces.push(piece));
+  const ended = new Promise((resolve, reject) => {
+    gzip.on("end", resolve);
+    gzip.on("error", reject);
+  });
+  gzip.write(ustarHeader("SKILL.md", skillMd.length));
+  gzip.write(skillMd);
+  gzip.write(new Uint8Array(512 - skillMd.length));
+  for (let i = 0; i < count; i++) {
+    gzip.write(ustarHeader(`references/zeros-${i}.txt`, 90 * MIB));
+    for (let m = 0; m < 90; m++) gzip.write(zeros);
   }
-  const gzipped = ReadableStream.from<Uint8Array<ArrayBuffer>>(tar()).pipeThrough(
-    new CompressionStream("gzip"),
-  );
-  return new Uint8Array(await new Response(gzipped).arrayBuffer());
+  gzip.end(new Uint8Array(1024));
+  await ended;
+  const layer = new Uint8Array(pieces.reduce((total, piece) => total + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    layer.set(piece, at);
+    at += piece.length;
+  }
+  return layer;
 }
 
 /** Pushes `layer` with an empty config as a plain image manifest; returns its descriptor. */
