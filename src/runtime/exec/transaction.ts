@@ -156,7 +156,11 @@ function sayCommitted(committed: CommittedChanges, prepared: Prepared, deps: Dep
     warn(`not applied (a link or file stood on the way): ${names(committed.skipped)}`);
   }
   if (committed.discarded !== undefined) {
-    warn(`the script's changes were discarded: ${committed.discarded}; the folder is as it was`);
+    const paths = committed.notWritten ?? [];
+    warn(
+      `the script's changes were discarded: ${committed.discarded}; the folder is as it was` +
+        (paths.length > 0 ? ` (not written: ${names(paths)})` : ""),
+    );
   }
 }
 

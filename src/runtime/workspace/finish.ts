@@ -26,6 +26,8 @@ export interface CommittedChanges {
   skipped: string[];
   /** Why nothing was applied: the run was killed, or the user declined the review. */
   discarded?: string | undefined;
+  /** What a discarded plan would have written, held back or deleted: named to the user. */
+  notWritten?: string[] | undefined;
   /** The overlay was never mounted (the init helper said why): the workspace was read-only. */
   notMounted?: boolean | undefined;
 }
@@ -99,6 +101,9 @@ function nothing(why: string, plan?: ApplyPlan): CommittedChanges {
     dropped: [],
     skipped: [],
     discarded: plan === undefined ? why : `${why} (${describePlan(plan)})`,
+    notWritten: plan === undefined
+      ? undefined
+      : [...plan.created, ...plan.changed, ...plan.deleted, ...plan.heldBack.map((h) => h.rel)],
   };
 }
 

@@ -105,6 +105,7 @@ Deno.test(
         /the script's changes were discarded: a --help run changes nothing \(1 created\)/,
         args.join(" "),
       );
+      assert.match(result.stderr, /the folder is as it was \(not written: build\.log\)/);
       assert.deepEqual(names(p.project), ["my-skill"], args.join(" "));
     }
   },
