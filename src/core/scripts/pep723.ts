@@ -1,6 +1,7 @@
 /**
  * PEP 723 inline script metadata: the `# /// script` block of a Python script, read just
- * far enough to know whether the script needs dependencies (and so `uv`) to run.
+ * far enough to know whether the script needs dependencies (and so `uv`) to run; and the
+ * `requirements.txt` a script without a block may have instead, read as far.
  */
 
 /**
@@ -106,4 +107,25 @@ export function requirementName(requirement: string): string | undefined {
 /** The top-level module a distribution is imported as. */
 export function importNameOf(distribution: string): string {
   return IMPORT_NAMES[distribution] ?? distribution.replaceAll("-", "_");
+}
+
+/**
+ * The requirements a `requirements.txt` lists, one per line (comments, blank lines and
+ * continuations read as pip reads them), or undefined when a line is anything else: an option
+ * (`-r other.txt`, `--index-url`, `--hash`), a URL, a path or an environment marker. Only then does the list say
+ * every package the file would install.
+ */
+export function requirementsTxtEntries(text: string): string[] | undefined {
+  const entries: string[] = [];
+  const lines = text.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  for (const raw of lines) {
+    const line = raw.replace(/(?:^|\s)#.*$/, "").trim();
+    if (line === "") continue;
+    // An environment marker (`; sys_platform == "win32"`) may leave a line out: not told here.
+    if (line.startsWith("-") || /\s-|;/.test(line) || requirementName(line) === undefined) {
+      return undefined;
+    }
+    entries.push(line);
+  }
+  return entries;
 }

@@ -24,7 +24,13 @@ import { VERSION } from "../../core/version.ts";
 import { isPlainObject } from "../../core/manifest/validation.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { lstatKeptOrNull, readDirEntries } from "./dir_reads.ts";
-import { discoverScripts, listOtherFiles, listResources, type ScriptInfo } from "./contents.ts";
+import {
+  discoverScripts,
+  listOtherFiles,
+  listResources,
+  requirementsFile,
+  type ScriptInfo,
+} from "./contents.ts";
 import { CODEX_AGENT_FILE, SCRIPT_COLLISION, SkillLoadError } from "./load_terms.ts";
 
 // Part of what the loader answers, so callers need not know where it is declared (modules
@@ -494,7 +500,10 @@ function shellOnLoadWarnings(body: string, bodyLine: number, file: string): Diag
   return out;
 }
 
-/** Validation: declared toolset modules exist; scripts without PEP 723 run with python3. */
+/**
+ * Validation: declared toolset modules exist; scripts that declare no packages (no PEP 723
+ * block, no requirements.txt) run with python3.
+ */
 function checkToolsetsAndScripts(
   dir: string,
   skillMd: string,
@@ -515,7 +524,7 @@ function checkToolsetsAndScripts(
   for (const script of record.scripts) {
     if (script.language !== "python") continue;
     const head = new TextDecoder().decode(readPrefixSync(script.path, 4096).bytes);
-    if (!head.includes("# /// script")) {
+    if (!head.includes("# /// script") && requirementsFile(script.path, dir) === undefined) {
       diagnostics.push({
         level: "warning",
         file: script.path,

@@ -125,7 +125,7 @@ for (const [label, mode, where] of SANDBOX_MODES) {
   );
 
   Deno.test(
-    `${label}: a requirements.txt goes to uv as --with-requirements; without uv the error names it`,
+    `${label}: a requirements.txt goes to uv as --with-requirements; without uv the error names its packages`,
     where,
     async () => {
       await using p = await polyglot();
@@ -178,9 +178,10 @@ for (const [label, mode, where] of SANDBOX_MODES) {
       assert.equal(noUv.code, 1);
       const envelope = JSON.parse(noUv.stdout);
       assert.equal(envelope.error, "dependency_unavailable");
+      // The package it lists, named, and the file that lists it.
       assert.match(
         envelope.message,
-        /needs the packages listed in \S*requirements\.txt and uv is not installed/,
+        /needs the Python package imageio \(listed in \S*requirements\.txt\), not installed for python3, and uv is not installed/,
       );
     },
   );

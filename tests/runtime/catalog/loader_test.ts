@@ -47,6 +47,9 @@ Deno.test("listing and validation read one skill into the same record", async ()
   assert.deepEqual(await validation(dir), [
     "warning /scripts/bare.py: no PEP 723 '# /// script' block; it will run with plain python3",
   ]);
+  // A requirements.txt declares its packages as well (python.ts hands it to uv).
+  await Deno.writeTextFile(join(dir, "requirements.txt"), "requests\n");
+  assert.deepEqual(await validation(dir), []);
 });
 
 Deno.test("listing stops at the first problem; validation reports each with its file", async () => {

@@ -6,10 +6,15 @@
  */
 
 import { findOnPath } from "../../os/probe.ts";
-import { dirname, join } from "../../os/paths.ts";
-import { lstatSyncOrNull } from "../../os/fs.ts";
+import { readPrefixSync } from "../../os/fs.ts";
 import { SkillError } from "../../../core/errors.ts";
-import { importNameOf, pep723Dependencies, requirementName } from "../../../core/scripts/pep723.ts";
+import {
+  importNameOf,
+  pep723Dependencies,
+  requirementName,
+  requirementsTxtEntries,
+} from "../../../core/scripts/pep723.ts";
+import { requirementsFile } from "../../catalog/contents.ts";
 
 /** How a Python script is started: uv, a plain python, or (Windows) `python -m uv`. */
 export interface PythonLaunch {
@@ -94,9 +99,10 @@ function uvCommand(
 }
 
 /**
- * Without uv, declared packages that already import in this python need no installing:
- * `"none"` when every one does; else the ones that do not, or undefined when that cannot
- * be told (a requirements file, dependencies not read, a name not understood, no answer).
+ * Without uv, declared packages (PEP 723, else the requirements file) that already import in
+ * this python need no installing: `"none"` when every one does; else the ones that do not, or
+ * undefined when that cannot be told (a requirements file with options, dependencies not read,
+ * a name not understood, no answer).
  */
 async function packagesMissing(
   python: string,
@@ -105,9 +111,12 @@ async function packagesMissing(
   skillDir: string | undefined,
   env: Readonly<Record<string, string>>,
 ): Promise<"none" | string[] | undefined> {
-  const distributions = Array.isArray(dependencies) && requirements === undefined
-    ? dependencies.map(requirementName)
+  const declared = requirements !== undefined
+    ? requirementsListed(requirements)
+    : Array.isArray(dependencies)
+    ? dependencies
     : undefined;
+  const distributions = declared?.map(requirementName);
   if (distributions === undefined || !distributions.every((d) => d !== undefined)) {
     return undefined;
   }
@@ -126,14 +135,15 @@ function dependencyUnavailable(
   dependencies: ReturnType<typeof pep723Dependencies>,
   missing: string[] | undefined,
 ): SkillError {
-  const what = requirements !== undefined
+  const listed = requirements === undefined ? "" : ` (listed in ${requirements})`;
+  const what = missing !== undefined
+    ? `needs the Python package${missing.length === 1 ? "" : "s"} ${
+      missing.join(", ")
+    }${listed}, not installed for ${python},`
+    : requirements !== undefined
     ? `needs the packages listed in ${requirements}`
     : dependencies === "unknown"
     ? "declares dependencies this tool cannot read"
-    : missing !== undefined
-    ? `needs the Python package${missing.length === 1 ? "" : "s"} ${
-      missing.join(", ")
-    }, not installed for ${python},`
     : `needs ${(dependencies as string[]).join(", ")}`;
   return new SkillError(
     "dependency_unavailable",
@@ -197,16 +207,12 @@ function hasPep723Block(source: string): boolean {
   return /^# \/\/\/ script\r?$/m.test(source);
 }
 
-/**
- * The `requirements.txt` of a script: in its own folder, else at the skill root. Only a
- * regular file counts (never a symlink).
- */
-function requirementsFile(scriptPath: string, skillDir: string | undefined): string | undefined {
-  const folders = [dirname(scriptPath), ...(skillDir === undefined ? [] : [skillDir])];
-  for (const folder of folders) {
-    const candidate = join(folder, "requirements.txt");
-    const info = lstatSyncOrNull(candidate);
-    if (info !== null && info.isFile && !info.isSymlink) return candidate;
+/** What a requirements file lists (its first 64 KiB); undefined when that cannot be told. */
+function requirementsListed(path: string): string[] | undefined {
+  try {
+    const { bytes, complete } = readPrefixSync(path, 64 * 1024);
+    return complete ? requirementsTxtEntries(new TextDecoder().decode(bytes)) : undefined;
+  } catch {
+    return undefined; // unreadable: uv is needed to tell
   }
-  return undefined;
 }
