@@ -5,6 +5,7 @@ import { applyDotenv, parseDotenv } from "../../src/core/policy/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/records/digest.ts";
 import {
   missingModuleHint,
+  missingNodePackage,
   missingProgram,
   missingProgramHint,
   missingPythonModule,
@@ -104,6 +105,23 @@ Deno.test("missingModuleHint() tells a module of the skill's own package from a 
     '  File "/h/.cache/run/x-ab12/scripts/run.py", line 3, in <module>\n' +
     "ModuleNotFoundError: No module named 'lib'\n";
   assert.match(missingModuleHint(stdlib)!, /python3 -m pip install/);
+});
+
+Deno.test("missingNodePackage() names the npm package a Node script could not import, never a path", () => {
+  const esm =
+    "node:internal/modules/esm/resolve:873\n  throw new ERR_MODULE_NOT_FOUND(packageName, " +
+    "fileURLToPath(base), null);\n\nError [ERR_MODULE_NOT_FOUND]: Cannot find package 'puppeteer' " +
+    "imported from /h/.cache/run/chrome-devtools-00ee/scripts/lib/browser.js\n";
+  assert.equal(missingNodePackage(esm), "puppeteer");
+  assert.match(scriptFailureHint(esm)!, /npm package 'puppeteer'.*installs no npm packages/);
+  const cjs = "Error: Cannot find module '@scope/tool/dist/index.js'\nRequire stack:\n- /s/x.js\n";
+  assert.equal(missingNodePackage(cjs), "@scope/tool");
+  assert.equal(missingNodePackage("Error: Cannot find module 'lodash/fp'\n"), "lodash");
+  // The skill's own missing file, or a built-in: nothing to install.
+  assert.equal(missingNodePackage("Error: Cannot find module './lib/helpers'\n"), undefined);
+  assert.equal(missingNodePackage("Error: Cannot find module '/abs/x.js'\n"), undefined);
+  assert.equal(missingNodePackage("Error: Cannot find module 'node:sqlite'\n"), undefined);
+  assert.equal(scriptFailureHint("Error: Cannot find module './lib/helpers'\n"), undefined);
 });
 
 Deno.test("missingProgram() reads the program a script could not start, in each language's words", () => {

@@ -1,7 +1,8 @@
 /**
  * Next steps for the ways scripts from other people commonly fail, instead of leaving the
  * user with a bare traceback: a third-party module imported without being declared
- * (Python's `ModuleNotFoundError`), a write the sandbox refused (into the skill's own
+ * (Python's `ModuleNotFoundError`), an npm package a Node script imports and nothing
+ * installed, a write the sandbox refused (into the skill's own
  * folder, always read-only, or outside what the workspace lets scripts write), and no
  * network where the skill declares none.
  */
@@ -119,9 +120,32 @@ export function missingProgramHint(program: string, found?: string, hidden = fal
     `version it needs.`;
 }
 
+/**
+ * The npm package a Node script could not import, as Node reports it: `Cannot find package
+ * 'puppeteer' imported from …` (an ES module) or `Cannot find module 'puppeteer'` (require).
+ * A path (`./lib/x`, `/abs`) or a built-in (`node:fs`) is not a package: never named here.
+ */
+export function missingNodePackage(stderr: string): string | undefined {
+  const found = /\bCannot find (?:package|module) '([^'\n]+)'/.exec(stderr)?.[1];
+  if (found === undefined || /^(?:[./]|node:)/.test(found)) return undefined;
+  // `@scope/name/sub` → `@scope/name`, `name/sub` → `name`.
+  return found.split("/").slice(0, found.startsWith("@") ? 2 : 1).join("/");
+}
+
+/** A next step for a Node script that failed on a package it imports, or undefined. */
+export function missingNodePackageHint(stderr: string): string | undefined {
+  const name = missingNodePackage(stderr);
+  if (name === undefined) return undefined;
+  return `The script needs the npm package '${name}', which is not installed beside it: ` +
+    `skills runs a skill's files as they were installed and installs no npm packages for ` +
+    `its scripts (a package.json is not read). Tell the skill's author: a script that ` +
+    `bundles what it imports, or a Deno script with npm: imports, runs as shipped.`;
+}
+
 /** The first hint that applies to a failed script's stderr, or undefined. */
 export function scriptFailureHint(stderr: string): string | undefined {
-  return missingModuleHint(stderr) ?? readOnlyHint(stderr) ?? noNetworkHint(stderr);
+  return missingModuleHint(stderr) ?? missingNodePackageHint(stderr) ?? readOnlyHint(stderr) ??
+    noNetworkHint(stderr);
 }
 
 const NO_NETWORK =
