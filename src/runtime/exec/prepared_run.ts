@@ -539,8 +539,8 @@ export function outcomeEnvelope(
       } else if (outcome.stdout.trim() !== "") {
         details.stdout = excerpt(outcome.stdout, 2000);
       }
-      const hint = refusedConnectionHint(outcome.receipt) ?? scriptFailureHint(tail) ??
-        missingProgramNote(prepared, tail);
+      const hint = refusedConnectionHint(outcome.receipt) ??
+        scriptFailureHint(outcome.stderrEnd) ?? missingProgramNote(prepared, outcome.stderrEnd);
       if (hint !== undefined) details.hint = hint;
       const text = withStderr(message, tail);
       const envelope = fail(

@@ -31,6 +31,11 @@ const MAX_ARGS_BYTES = 4096;
 const STDERR_KEEP_BYTES = 64 * 1024;
 /** How much of the stderr tail goes into error messages. */
 const STDERR_MESSAGE_BYTES = 500;
+/**
+ * How much of it the failure hints read: more than a message shows, since Node and Deno name
+ * what failed above a stack trace of a dozen lines (`Cannot find package 'puppeteer'`).
+ */
+const STDERR_HINT_BYTES = 4096;
 /** After the child exits, how long its pipes may stay open (a leftover grandchild). */
 const PIPE_GRACE_MS = 250;
 /** setTimeout's largest delay (about 24.8 days). */
@@ -171,6 +176,8 @@ export interface RunOutcome {
   bytesErr: number;
   /** The last {@link STDERR_MESSAGE_BYTES} bytes of stderr, decoded. */
   stderrTail: string;
+  /** The last {@link STDERR_HINT_BYTES} bytes of stderr, decoded: what the hints read. */
+  stderrEnd: string;
   truncated: boolean;
   timedOut: boolean;
   aborted: boolean;
@@ -379,6 +386,7 @@ function runOutcome(
     bytesOut: out.total(),
     bytesErr: err.total(),
     stderrTail: stderrTail(err.bytes()),
+    stderrEnd: stderrTail(err.bytes(), STDERR_HINT_BYTES),
     truncated,
     timedOut,
     aborted,

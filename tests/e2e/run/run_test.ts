@@ -444,6 +444,33 @@ Deno.test("skills run names a missing Python module and how to provide it", asyn
   assert.match(json.stderr, /^hint: The script needs the Python module 'skills_fixture_absent'/m);
 });
 
+Deno.test("skills run names the npm package a Node script could not import, above Node's stack", async () => {
+  await using dir = await tempDir();
+  const source = join(dir.path, "src", "browser-kit");
+  await writeTree(source, {
+    "SKILL.md":
+      "---\nname: browser-kit\ndescription: Clicks through pages with an npm package.\n---\n\nRun `scripts/click.mjs`.\n",
+    // What mrgoonie's chrome-devtools ships: a package.json, and no node_modules.
+    "scripts/package.json":
+      '{"type": "module", "dependencies": {"skills-fixture-absent-npm": "^1"}}\n',
+    "scripts/click.mjs": 'import "skills-fixture-absent-npm";\nconsole.log("clicked");\n',
+  });
+  await installFixtureSkill(dir.path, source);
+  const result = await runCli(["run", "browser-kit", "click", "--json"], {
+    env: { SKILLS_HOME: dir.path },
+    cwd: dir.path,
+  });
+  assert.equal(result.code, 1, result.stderr);
+  const body = JSON.parse(result.stdout);
+  // Node names the package above a dozen lines of stack, past the message's stderr excerpt:
+  // the hint reads further back.
+  assert.doesNotMatch(body.message, /Cannot find package/, "Node's stack grew shorter");
+  assert.match(
+    body.details.hint,
+    /npm package 'skills-fixture-absent-npm'.*installs no npm packages/,
+  );
+});
+
 Deno.test(
   "skills run names a program a script could not start, and the home the sandbox hides it in",
   needsSandbox,
