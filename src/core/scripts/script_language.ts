@@ -64,7 +64,9 @@ export const LANGUAGES = {
   typescript: {
     extensions: ["ts"],
     shebang: ["deno"],
-    runners: [{ program: "deno", args: ["run", "--allow-all", "--no-prompt"] }],
+    // Sloppy imports: TypeScript written for Node imports a sibling module under its compiled
+    // `.js` name (the NodeNext convention, as tsc and tsx resolve it), which Deno resolves only so.
+    runners: [{ program: "deno", args: ["run", "--allow-all", "--no-prompt", "--sloppy-imports"] }],
     label: "deno",
     install: "Install Deno (https://deno.com/)",
   },

@@ -471,6 +471,26 @@ Deno.test("skills run names the npm package a Node script could not import, abov
   );
 });
 
+Deno.test("skills run runs a TypeScript script that imports its sibling module as ./x.js, as Node's TypeScript does", async () => {
+  await using dir = await tempDir();
+  const source = join(dir.path, "src", "ts-kit");
+  await writeTree(source, {
+    "SKILL.md":
+      "---\nname: ts-kit\ndescription: Lists things with a TypeScript CLI.\n---\n\nRun `scripts/cli.ts`.\n",
+    // mrgoonie's mcp-management: cli.ts imports './mcp-client.js', compiled or run by tsx.
+    "scripts/cli.ts":
+      'import { count } from "./client.js";\nconsole.log(JSON.stringify({ count: count() }));\n',
+    "scripts/client.ts": "export function count(): number {\n  return 3;\n}\n",
+  });
+  await installFixtureSkill(dir.path, source);
+  const result = await runCli(["run", "ts-kit", "cli", "--json"], {
+    env: { SKILLS_HOME: dir.path },
+    cwd: dir.path,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(okJson(result), { count: 3 });
+});
+
 Deno.test(
   "skills run names a program a script could not start, and the home the sandbox hides it in",
   needsSandbox,
