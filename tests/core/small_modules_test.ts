@@ -117,6 +117,9 @@ Deno.test("missingNodePackage() names the npm package a Node script could not im
   const cjs = "Error: Cannot find module '@scope/tool/dist/index.js'\nRequire stack:\n- /s/x.js\n";
   assert.equal(missingNodePackage(cjs), "@scope/tool");
   assert.equal(missingNodePackage("Error: Cannot find module 'lodash/fp'\n"), "lodash");
+  const deno = 'error: Could not resolve "@modelcontextprotocol/sdk/client/stdio.js", but found ' +
+    "it in a package.json. Deno expects the node_modules/ directory to be up to date.";
+  assert.equal(missingNodePackage(deno), "@modelcontextprotocol/sdk");
   // The skill's own missing file, or a built-in: nothing to install.
   assert.equal(missingNodePackage("Error: Cannot find module './lib/helpers'\n"), undefined);
   assert.equal(missingNodePackage("Error: Cannot find module '/abs/x.js'\n"), undefined);

@@ -122,11 +122,14 @@ export function missingProgramHint(program: string, found?: string, hidden = fal
 
 /**
  * The npm package a Node script could not import, as Node reports it: `Cannot find package
- * 'puppeteer' imported from …` (an ES module) or `Cannot find module 'puppeteer'` (require).
- * A path (`./lib/x`, `/abs`) or a built-in (`node:fs`) is not a package: never named here.
+ * 'puppeteer' imported from …` (an ES module) or `Cannot find module 'puppeteer'` (require);
+ * or as Deno does for a script beside a package.json: `Could not resolve "puppeteer", but found
+ * it in a package.json`. A path (`./lib/x`, `/abs`) or a built-in (`node:fs`) is not a
+ * package: never named here.
  */
 export function missingNodePackage(stderr: string): string | undefined {
-  const found = /\bCannot find (?:package|module) '([^'\n]+)'/.exec(stderr)?.[1];
+  const found = (/\bCannot find (?:package|module) '([^'\n]+)'/.exec(stderr) ??
+    /\bCould not resolve "([^"\n]+)", but found it in a package\.json/.exec(stderr))?.[1];
   if (found === undefined || /^(?:[./]|node:)/.test(found)) return undefined;
   // `@scope/name/sub` → `@scope/name`, `name/sub` → `name`.
   return found.split("/").slice(0, found.startsWith("@") ? 2 : 1).join("/");
