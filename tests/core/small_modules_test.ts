@@ -9,6 +9,7 @@ import {
   missingProgram,
   missingProgramHint,
   missingPythonModule,
+  newerPythonHint,
   readOnlyHint,
   scriptFailureHint,
 } from "../../src/core/scripts/script_hints.ts";
@@ -105,6 +106,20 @@ Deno.test("missingModuleHint() tells a module of the skill's own package from a 
     '  File "/h/.cache/run/x-ab12/scripts/run.py", line 3, in <module>\n' +
     "ModuleNotFoundError: No module named 'lib'\n";
   assert.match(missingModuleHint(stdlib)!, /python3 -m pip install/);
+});
+
+Deno.test("newerPythonHint() speaks of a newer Python for the skill's own file that does not parse, not a library's", () => {
+  const own = '  File "/h/.cache/run/ui-ux-pro-max-4829ff12/scripts/design_system.py", line 437\n' +
+    "    lines.append(f\"- {anti_patterns.replace(' + ', '\\n- ')}\")\n" +
+    "                                                            ^\n" +
+    "SyntaxError: f-string expression part cannot include a backslash\n";
+  assert.match(newerPythonHint(own)!, /newer Python.*SKILLS_PYTHON.*requires-python/s);
+  assert.equal(scriptFailureHint(own), newerPythonHint(own));
+  const library = 'Traceback (most recent call last):\n  File "/h/.cache/run/s-1/scripts/a.py", ' +
+    'line 1, in <module>\n    import odd\n  File "/usr/lib/python3/dist-packages/odd.py", line 3\n' +
+    "    x = = 1\n      ^\nSyntaxError: invalid syntax\n";
+  assert.equal(newerPythonHint(library), undefined);
+  assert.equal(newerPythonHint("ValueError: not a syntax error\n"), undefined);
 });
 
 Deno.test("missingNodePackage() names the npm package a Node script could not import, never a path", () => {

@@ -145,10 +145,26 @@ export function missingNodePackageHint(stderr: string): string | undefined {
     `bundles what it imports, or a Deno script with npm: imports, runs as shipped.`;
 }
 
+/**
+ * A next step for a Python file of the skill that does not parse: `SyntaxError` with the
+ * last file Python names inside the skill's run copy (never a library's), as a script
+ * written for Python 3.12 meets a 3.11 (`f-string expression part cannot include a
+ * backslash`).
+ */
+export function newerPythonHint(stderr: string): string | undefined {
+  if (!/^SyntaxError: /m.test(stderr)) return undefined;
+  const files = [...stderr.matchAll(TRACEBACK_FILE)].map((match) => match[1]!);
+  if (!SKILL_COPY.test(files.at(-1) ?? "")) return undefined;
+  return "The skill's Python does not parse with the python3 that runs it: it is likely " +
+    "written for a newer Python (or has a syntax error). Set SKILLS_PYTHON to a newer " +
+    "python3, or install uv, which runs a script with the Python its PEP 723 block requires " +
+    "(requires-python); if the script does not say, tell its author.";
+}
+
 /** The first hint that applies to a failed script's stderr, or undefined. */
 export function scriptFailureHint(stderr: string): string | undefined {
-  return missingModuleHint(stderr) ?? missingNodePackageHint(stderr) ?? readOnlyHint(stderr) ??
-    noNetworkHint(stderr);
+  return missingModuleHint(stderr) ?? missingNodePackageHint(stderr) ?? newerPythonHint(stderr) ??
+    readOnlyHint(stderr) ?? noNetworkHint(stderr);
 }
 
 const NO_NETWORK =
