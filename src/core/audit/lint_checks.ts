@@ -13,7 +13,7 @@
 import { characterCount } from "../manifest/manifest_fields.ts";
 import { codeLanguageOf, codeOnly, readCode } from "./flow/audit_code.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../scripts/pep723.ts";
-import { missingPythonModule } from "../scripts/script_hints.ts";
+import { missingNodeImport, missingPythonModule } from "../scripts/script_hints.ts";
 
 export interface LintFinding {
   rule: string;
@@ -476,7 +476,7 @@ function onlyDefinitions(text: string): boolean {
 /** The module a failed script's stderr says is missing (Python, Node.js or Deno), if any. */
 export function missingModule(stderr: string): string | undefined {
   return missingPythonModule(stderr) ??
-    /Cannot find (?:module|package) '([^']+)'/.exec(stderr)?.[1] ??
+    missingNodeImport(stderr) ??
     /Module not found "([^"]+)"/.exec(stderr)?.[1] ??
     /Relative import path "([^"]+)" not prefixed/.exec(stderr)?.[1];
 }

@@ -121,22 +121,29 @@ export function missingProgramHint(program: string, found?: string, hidden = fal
 }
 
 /**
- * The npm package a Node script could not import, as Node reports it: `Cannot find package
- * 'puppeteer' imported from …` (an ES module) or `Cannot find module 'puppeteer'` (require);
- * or as Deno does for a script beside a package.json: `Could not resolve "puppeteer", but found
- * it in a package.json`. A path (`./lib/x`, `/abs`) or a built-in (`node:fs`) is not a
- * package: never named here.
+ * What a JavaScript or TypeScript script could not import, as Node reports it: `Cannot find
+ * package 'puppeteer' imported from …` (an ES module) or `Cannot find module './lib/x'`
+ * (require); or as Deno does for a script beside a package.json: `Could not resolve
+ * "puppeteer", but found it in a package.json`.
+ */
+export function missingNodeImport(stderr: string): string | undefined {
+  return (/\bCannot find (?:package|module) '([^'\n]+)'/.exec(stderr) ??
+    /\bCould not resolve "([^"\n]+)", but found it in a package\.json/.exec(stderr))?.[1];
+}
+
+/**
+ * The npm package of {@link missingNodeImport}: a path (`./lib/x`, `/abs`) or a built-in
+ * (`node:fs`) is not a package, and is never named here.
  */
 export function missingNodePackage(stderr: string): string | undefined {
-  const found = (/\bCannot find (?:package|module) '([^'\n]+)'/.exec(stderr) ??
-    /\bCould not resolve "([^"\n]+)", but found it in a package\.json/.exec(stderr))?.[1];
+  const found = missingNodeImport(stderr);
   if (found === undefined || /^(?:[./]|node:)/.test(found)) return undefined;
   // `@scope/name/sub` → `@scope/name`, `name/sub` → `name`.
   return found.split("/").slice(0, found.startsWith("@") ? 2 : 1).join("/");
 }
 
 /** A next step for a Node script that failed on a package it imports, or undefined. */
-export function missingNodePackageHint(stderr: string): string | undefined {
+function missingNodePackageHint(stderr: string): string | undefined {
   const name = missingNodePackage(stderr);
   if (name === undefined) return undefined;
   return `The script needs the npm package '${name}', which is not installed beside it: ` +
