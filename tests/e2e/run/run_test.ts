@@ -444,22 +444,32 @@ Deno.test("skills run names a missing Python module and how to provide it", asyn
   assert.match(json.stderr, /^hint: The script needs the Python module 'skills_fixture_absent'/m);
 });
 
+/**
+ * Installs a skill named `name` made of `files` (SKILL.md written from `description`) into a
+ * fresh home, and runs its `script` with `--json` from there.
+ */
+async function runNewSkill(
+  dir: string,
+  name: string,
+  description: string,
+  files: Record<string, string>,
+  script: string,
+) {
+  const source = join(dir, "src", name);
+  const skillMd = `---\nname: ${name}\ndescription: ${description}\n---\n\nRun its scripts.\n`;
+  await writeTree(source, { "SKILL.md": skillMd, ...files });
+  await installFixtureSkill(dir, source);
+  return await runCli(["run", name, script, "--json"], { env: { SKILLS_HOME: dir }, cwd: dir });
+}
+
 Deno.test("skills run names the npm package a Node script could not import, above Node's stack", async () => {
   await using dir = await tempDir();
-  const source = join(dir.path, "src", "browser-kit");
-  await writeTree(source, {
-    "SKILL.md":
-      "---\nname: browser-kit\ndescription: Clicks through pages with an npm package.\n---\n\nRun `scripts/click.mjs`.\n",
-    // What mrgoonie's chrome-devtools ships: a package.json, and no node_modules.
+  // What mrgoonie's chrome-devtools ships: a package.json, and no node_modules.
+  const result = await runNewSkill(dir.path, "browser-kit", "Clicks through pages.", {
     "scripts/package.json":
       '{"type": "module", "dependencies": {"skills-fixture-absent-npm": "^1"}}\n',
     "scripts/click.mjs": 'import "skills-fixture-absent-npm";\nconsole.log("clicked");\n',
-  });
-  await installFixtureSkill(dir.path, source);
-  const result = await runCli(["run", "browser-kit", "click", "--json"], {
-    env: { SKILLS_HOME: dir.path },
-    cwd: dir.path,
-  });
+  }, "click");
   assert.equal(result.code, 1, result.stderr);
   const body = JSON.parse(result.stdout);
   // Node names the package above a dozen lines of stack, past the message's stderr excerpt:
@@ -473,20 +483,12 @@ Deno.test("skills run names the npm package a Node script could not import, abov
 
 Deno.test("skills run runs a TypeScript script that imports its sibling module as ./x.js, as Node's TypeScript does", async () => {
   await using dir = await tempDir();
-  const source = join(dir.path, "src", "ts-kit");
-  await writeTree(source, {
-    "SKILL.md":
-      "---\nname: ts-kit\ndescription: Lists things with a TypeScript CLI.\n---\n\nRun `scripts/cli.ts`.\n",
-    // mrgoonie's mcp-management: cli.ts imports './mcp-client.js', compiled or run by tsx.
+  // mrgoonie's mcp-management: cli.ts imports './mcp-client.js', compiled or run by tsx.
+  const result = await runNewSkill(dir.path, "ts-kit", "Lists things with a TypeScript CLI.", {
     "scripts/cli.ts":
       'import { count } from "./client.js";\nconsole.log(JSON.stringify({ count: count() }));\n',
     "scripts/client.ts": "export function count(): number {\n  return 3;\n}\n",
-  });
-  await installFixtureSkill(dir.path, source);
-  const result = await runCli(["run", "ts-kit", "cli", "--json"], {
-    env: { SKILLS_HOME: dir.path },
-    cwd: dir.path,
-  });
+  }, "cli");
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(okJson(result), { count: 3 });
 });

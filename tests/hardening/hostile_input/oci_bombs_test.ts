@@ -12,6 +12,7 @@ import { createGzip } from "node:zlib";
 import { RegistryClient, sha256Digest } from "../../../src/runtime/oci/client.ts";
 import { INDEX_TYPE, SKILL_NAME_ANNOTATION } from "../../../src/runtime/oci/publish.ts";
 import { spawnCli, tempDir } from "../../helpers/cli.ts";
+import { concat } from "../../helpers/archives.ts";
 import { startRegistry } from "../../helpers/oci_registry.ts";
 import { readTree } from "../../helpers/tree.ts";
 
@@ -63,13 +64,7 @@ async function bombLayer(count: number): Promise<Uint8Array> {
   }
   gzip.end(new Uint8Array(1024));
   await ended;
-  const layer = new Uint8Array(pieces.reduce((total, piece) => total + piece.length, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    layer.set(piece, at);
-    at += piece.length;
-  }
-  return layer;
+  return concat(pieces);
 }
 
 /** Pushes `layer` with an empty config as a plain image manifest; returns its descriptor. */
