@@ -66,7 +66,11 @@ export const LANGUAGES = {
     shebang: ["deno"],
     // Sloppy imports: TypeScript written for Node imports a sibling module under its compiled
     // `.js` name (the NodeNext convention, as tsc and tsx resolve it), which Deno resolves only so.
-    runners: [{ program: "deno", args: ["run", "--allow-all", "--no-prompt", "--sloppy-imports"] }],
+    // The flag's first spelling: Deno 1.39 and later take it (`--sloppy-imports` only 2.4 on).
+    runners: [{
+      program: "deno",
+      args: ["run", "--allow-all", "--no-prompt", "--unstable-sloppy-imports"],
+    }],
     label: "deno",
     install: "Install Deno (https://deno.com/)",
   },
