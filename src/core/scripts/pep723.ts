@@ -111,9 +111,9 @@ export function importNameOf(distribution: string): string {
 
 /**
  * The requirements a `requirements.txt` lists, one per line (comments, blank lines and
- * continuations read as pip reads them), or undefined when a line is anything else: an option
- * (`-r other.txt`, `--index-url`, `--hash`), a URL, a path or an environment marker. Only then does the list say
- * every package the file would install.
+ * continuations read as pip reads them), or undefined when a line is anything else: an
+ * option (`-r other.txt`, `--index-url`, `--hash`), a URL, a path or an environment marker.
+ * Only a file of plain requirements says every package it would install.
  */
 export function requirementsTxtEntries(text: string): string[] | undefined {
   const entries: string[] = [];
