@@ -179,7 +179,7 @@ export async function main(argv: string[]): Promise<number> {
     if (module.handlesInterrupt) installInterruptHandling(ctx, controller);
     return await module.run(options, ctx);
   } catch (error) {
-    return reportError(error, ctx, wantsJson);
+    return await reportError(error, ctx, wantsJson);
   }
 }
 
@@ -228,7 +228,7 @@ function installInterruptHandling(ctx: Context, controller: AbortController): vo
   }
 }
 
-function reportError(error: unknown, ctx: Context, json: boolean): number {
+async function reportError(error: unknown, ctx: Context, json: boolean): Promise<number> {
   const skillError = isSkillError(error)
     ? error
     : osError(error) ?? missingModuleError(error) ?? new SkillError(
@@ -244,8 +244,11 @@ function reportError(error: unknown, ctx: Context, json: boolean): number {
     );
   }
   const red = ctx.color ? "\x1b[31merror\x1b[0m" : "error";
-  ctx.stderr.write(`${red}: ${skillError.message}\n`);
-  if (skillError.hint) ctx.stderr.write(`hint: ${skillError.hint}\n`);
+  // Messages quote skills (names, paths, manifest values): shown inert, whatever they hold
+  // (loaded here: most runs never fail).
+  const { inert } = await import("./core/terminal_text.ts");
+  ctx.stderr.write(`${red}: ${inert(skillError.message, { multiline: true })}\n`);
+  if (skillError.hint) ctx.stderr.write(`hint: ${inert(skillError.hint, { multiline: true })}\n`);
   return skillError.exitCode;
 }
 

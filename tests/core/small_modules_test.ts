@@ -140,6 +140,10 @@ Deno.test("missingNodePackage() names the npm package a Node script could not im
   assert.equal(missingNodePackage("Error: Cannot find module '/abs/x.js'\n"), undefined);
   assert.equal(missingNodePackage("Error: Cannot find module 'node:sqlite'\n"), undefined);
   assert.equal(scriptFailureHint("Error: Cannot find module './lib/helpers'\n"), undefined);
+  // A hostile script's escape sequence is never repeated in a hint of ours.
+  const hostile = "Error: Cannot find package '\x1b]0;pwned\x07evil' imported from /s/x.js\n";
+  assert.equal(missingNodePackage(hostile), undefined);
+  assert.equal(scriptFailureHint(hostile), undefined);
 });
 
 Deno.test("missingProgram() reads the program a script could not start, in each language's words", () => {
@@ -152,6 +156,7 @@ Deno.test("missingProgram() reads the program a script could not start, in each 
   assert.equal(missingProgram("bash: gh: command not found\n"), "gh");
   assert.equal(missingProgram("/s/x.sh: 3: yara: not found\n"), "yara");
   assert.equal(missingProgram("error: config: not found\n"), undefined);
+  assert.equal(missingProgram("Error: spawn \x1b[2Jgh ENOENT\n"), undefined, "no escapes repeated");
   assert.equal(missingProgram("Error: spawn semgrep ENOENT\n    at ChildProcess"), "semgrep");
   assert.equal(
     missingProgram("error: Uncaught NotFound: Failed to spawn 'yara': entity not found"),

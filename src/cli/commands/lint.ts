@@ -10,6 +10,7 @@ import { skillsHome } from "../../runtime/store/home.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { lintSpec } from "../specs/lint.ts";
 import { style, writeJson } from "../ui/render.ts";
+import { inert } from "../../core/terminal_text.ts";
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
 
@@ -102,7 +103,7 @@ export async function run(options: LintOptions, ctx: Context): Promise<number> {
       : `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${
         warnings === 1 ? "" : "s"
       }`;
-    ctx.stdout.write(`${mark} ${r.name ?? r.dir} (${r.dir}) - ${detail}\n`);
+    ctx.stdout.write(`${mark} ${inert(r.name ?? r.dir)} (${inert(r.dir)}) - ${detail}\n`);
     for (const f of r.findings) {
       ctx.stdout.write(`  ${formatFinding(f)}\n    see ${lintGuideFor(f.rule)}\n`);
     }
@@ -110,7 +111,8 @@ export async function run(options: LintOptions, ctx: Context): Promise<number> {
   return failed ? 1 : 0;
 }
 
+/** A finding's line: its file and message name the skill's own files, shown inert. */
 function formatFinding(f: LintFinding): string {
   const at = f.line === undefined ? f.file : `${f.file}:${f.line}`;
-  return `${at}: ${f.level}: ${f.message} [${f.rule}]`;
+  return `${inert(at)}: ${f.level}: ${inert(f.message)} [${f.rule}]`;
 }

@@ -21,6 +21,7 @@ import { analyzeFlows, type Flow } from "./flow/flow.ts";
 import { remoteInstructionSpots } from "./remote_instructions.ts";
 import { flowExcerpt, type FlowNote, flowSeverity, hostsNamed } from "./flow_findings.ts";
 import { cacheableFile, type FileFindings } from "./file_findings.ts";
+import { inert } from "../terminal_text.ts";
 
 export interface AuditFile {
   /** Path inside the skill, `/`-separated (`SKILL.md`, `scripts/run.py`). */
@@ -755,8 +756,12 @@ export function criticalFindings(report: Pick<AuditReport, "findings">): Finding
 }
 
 /** `rule file:line`, how a finding is named in the registry and in one-line messages. */
+/**
+ * `rule file:line`, for people (summaries, errors, records): the file's name is the skill's,
+ * and a name can hold an escape sequence, so it is shown inert.
+ */
 export function findingLabel(f: Pick<Finding, "rule" | "file" | "line">): string {
-  return `${f.rule} ${f.file}:${f.line}`;
+  return `${f.rule} ${inert(f.file)}:${f.line}`;
 }
 
 export { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES, type Severity };

@@ -98,7 +98,9 @@ export function missingProgram(stderr: string): string | undefined {
     .exec(stderr);
   const node = /\bspawn (\S+) ENOENT\b/.exec(stderr);
   const deno = /Failed to spawn '([^'\n]+)'/.exec(stderr);
-  return (python ?? shell ?? node ?? deno)?.[1];
+  const program = (python ?? shell ?? node ?? deno)?.[1];
+  // A name the hint can repeat: a program or a path, never the script's control characters.
+  return program !== undefined && /^[\w.+\/-]+$/.test(program) ? program : undefined;
 }
 
 /**
@@ -139,7 +141,10 @@ export function missingNodePackage(stderr: string): string | undefined {
   const found = missingNodeImport(stderr);
   if (found === undefined || /^(?:[./]|node:)/.test(found)) return undefined;
   // `@scope/name/sub` → `@scope/name`, `name/sub` → `name`.
-  return found.split("/").slice(0, found.startsWith("@") ? 2 : 1).join("/");
+  const name = found.split("/").slice(0, found.startsWith("@") ? 2 : 1).join("/");
+  // What npm calls a package name; anything else (the script's control characters) is not
+  // repeated in a hint.
+  return /^(?:@[\w.~-]+\/)?[\w.~-]+$/.test(name) ? name : undefined;
 }
 
 /** A next step for a Node script that failed on a package it imports, or undefined. */
