@@ -156,7 +156,12 @@ Deno.test(
           t.includes("__")
         );
         const own = `${name.replace("-", "_")}__whoami`;
-        assert.deepEqual(mounted, [own], `session ${i} sees only its own toolset`);
+        // (The activation says why a toolset did not mount: its problems are in the content.)
+        assert.deepEqual(
+          mounted,
+          [own],
+          `session ${i} sees only its own toolset; activation: ${JSON.stringify(activated)}`,
+        );
         const who = envelopeOf(await client.callTool({ name: own, arguments: {} }));
         assert.deepEqual(who.result, name);
         const other = envelopeOf(
