@@ -243,12 +243,9 @@ async function reportError(error: unknown, ctx: Context, json: boolean): Promise
       `${JSON.stringify({ success: false, error: skillError.code, message }, null, 2)}\n`,
     );
   }
-  const red = ctx.color ? "\x1b[31merror\x1b[0m" : "error";
-  // Messages quote skills (names, paths, manifest values): shown inert, whatever they hold
-  // (loaded here: most runs never fail).
-  const { inert } = await import("./core/terminal_text.ts");
-  ctx.stderr.write(`${red}: ${inert(skillError.message, { multiline: true })}\n`);
-  if (skillError.hint) ctx.stderr.write(`hint: ${inert(skillError.hint, { multiline: true })}\n`);
+  // Loaded here: most runs never fail.
+  const { writeError } = await import("./cli/ui/render.ts");
+  writeError(ctx, skillError.message, skillError.hint);
   return skillError.exitCode;
 }
 

@@ -21,7 +21,7 @@ import type { ApplyPlan } from "../../runtime/workspace/apply.ts";
 import { askToApply } from "../ui/workspace_ui.ts";
 import { watchSession } from "../../agent/surface/catalog_watch.ts";
 import { chatSpec } from "../specs/chat.ts";
-import { writeJson } from "../ui/render.ts";
+import { writeError, writeJson } from "../ui/render.ts";
 import { surfaceOptions } from "../session.ts";
 import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
@@ -202,7 +202,7 @@ async function oneShot(
     ctx.stdout.write("\n");
   }
   if (unfinished) {
-    ctx.stderr.write(`error: ${failure.message}\nhint: ${failure.hint}\n`);
+    writeError(ctx, failure.message, failure.hint);
     return failure.exitCode;
   }
   return 0;

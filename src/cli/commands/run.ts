@@ -26,14 +26,10 @@ import {
 import { runPreparation } from "../../runtime/exec/run_preparation.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { runSpec } from "../specs/run.ts";
-import { writeJson } from "../ui/render.ts";
-import { inert } from "../../core/terminal_text.ts";
+import { writeError, writeHint, writeJson } from "../ui/render.ts";
 import { receiptIsNotable, receiptLine } from "../../runtime/exec/receipt.ts";
 import { resolve } from "../../runtime/os/paths.ts";
 import type { ApplyPlan } from "../../runtime/workspace/apply.ts";
-
-/** Our lines keep their line breaks; every other control is shown as an escape. */
-const MULTILINE = { multiline: true };
 
 const HINT = "Run `skills run --help` for usage";
 
@@ -208,7 +204,7 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
       debug(ctx, `script exited with code ${outcome.exitCode}`);
       const envelope = outcomeEnvelope(prepared, outcome, false);
       const hint = envelope.success ? undefined : envelope.details?.hint;
-      if (typeof hint === "string") ctx.stderr.write(`hint: ${inert(hint, MULTILINE)}\n`);
+      if (typeof hint === "string") writeHint(ctx, hint);
       return exitCodeFor(envelope);
     }
     case "parse_error":
@@ -266,13 +262,9 @@ function finishJson(
   if (output !== null && typeof output === "object" && "error" in output) {
     message += `: ${String((output as { error: unknown }).error)}`;
   }
-  // The message carries the script's own `error` field: shown inert, as every line of ours.
-  const red = ctx.color ? "\x1b[31merror\x1b[0m" : "error";
-  ctx.stderr.write(`${red}: ${inert(message ?? "", MULTILINE)}\n`);
+  // The message carries the script's own `error` field: writeError shows it inert.
   const hint = isSkillError(error) ? error.hint : envelope.details?.hint;
-  if (typeof hint === "string" && hint !== "") {
-    ctx.stderr.write(`hint: ${inert(hint, MULTILINE)}\n`);
-  }
+  writeError(ctx, message ?? "", typeof hint === "string" ? hint : undefined);
   return isSkillError(error) ? error.exitCode : exitCodeFor(envelope);
 }
 

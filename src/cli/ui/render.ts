@@ -7,6 +7,29 @@ export function writeJson(ctx: Pick<Context, "stdout">, value: unknown): void {
   ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** Our own lines keep their breaks; every other control character is shown as an escape. */
+const MULTILINE = { multiline: true };
+
+/**
+ * `error: …` (red where colour is on) and its `hint: …` on stderr, as every command reports
+ * a failure. Messages quote skills (names, paths, manifest values, a script's own `error`):
+ * both are shown inert.
+ */
+export function writeError(
+  ctx: Pick<Context, "stderr" | "color">,
+  message: string,
+  hint?: string,
+): void {
+  const label = ctx.color ? "\x1b[31merror\x1b[0m" : "error";
+  ctx.stderr.write(`${label}: ${inert(message, MULTILINE)}\n`);
+  if (hint !== undefined && hint !== "") writeHint(ctx, hint);
+}
+
+/** `hint: …` on stderr, inert (see {@link writeError}). */
+export function writeHint(ctx: Pick<Context, "stderr">, hint: string): void {
+  ctx.stderr.write(`hint: ${inert(hint, MULTILINE)}\n`);
+}
+
 interface Style {
   dim(text: string): string;
   bold(text: string): string;

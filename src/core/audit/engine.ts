@@ -755,7 +755,6 @@ export function criticalFindings(report: Pick<AuditReport, "findings">): Finding
   return report.findings.filter((f) => f.severity === "critical");
 }
 
-/** `rule file:line`, how a finding is named in the registry and in one-line messages. */
 /**
  * `rule file:line`, for people (summaries, errors, records): the file's name is the skill's,
  * and a name can hold an escape sequence, so it is shown inert.

@@ -18,6 +18,11 @@ export function missingPythonModule(stderr: string): string | undefined {
 /** The files a Python traceback names (`File "…/scripts/pkg/extract.py", line 20`). */
 const TRACEBACK_FILE = /^\s*File "([^"\n]+)", line \d+/gm;
 
+/** The last file a Python traceback names: where the error was raised. */
+function lastTracebackFile(stderr: string): string | undefined {
+  return [...stderr.matchAll(TRACEBACK_FILE)].at(-1)?.[1];
+}
+
 /**
  * Whether the missing module is a package the failing import sits in — the traceback's last
  * file, `scripts/culture_index/extract.py` importing `culture_index.models`: one the skill
@@ -26,8 +31,7 @@ const TRACEBACK_FILE = /^\s*File "([^"\n]+)", line \d+/gm;
  * earlier frame in `/usr/lib/…` says nothing of a missing `lib`.
  */
 function insideOwnPackage(stderr: string, module: string): boolean {
-  const files = [...stderr.matchAll(TRACEBACK_FILE)].map((match) => match[1]!);
-  return files.at(-1)?.split("/").slice(0, -1).includes(module) ?? false;
+  return lastTracebackFile(stderr)?.split("/").slice(0, -1).includes(module) ?? false;
 }
 
 /** A next step for a script that failed on a missing module, or undefined. */
@@ -165,8 +169,7 @@ function missingNodePackageHint(stderr: string): string | undefined {
  */
 export function newerPythonHint(stderr: string): string | undefined {
   if (!/^SyntaxError: /m.test(stderr)) return undefined;
-  const files = [...stderr.matchAll(TRACEBACK_FILE)].map((match) => match[1]!);
-  if (!SKILL_COPY.test(files.at(-1) ?? "")) return undefined;
+  if (!SKILL_COPY.test(lastTracebackFile(stderr) ?? "")) return undefined;
   return "The skill's Python does not parse with the python3 that runs it: it is likely " +
     "written for a newer Python (or has a syntax error). Set SKILLS_PYTHON to a newer " +
     "python3, or install uv, which runs a script with the Python its PEP 723 block requires " +

@@ -378,6 +378,7 @@ function runOutcome(
   const { timedOut, aborted, truncated, out, err } = watch;
   const stopped = timedOut || aborted || truncated;
   const stdoutBytes = out.bytes();
+  const errBytes = err.bytes();
   const stdout = decodeUtf8(truncated ? trimPartialUtf8(stdoutBytes) : stdoutBytes);
   const outcome: RunOutcome = {
     launcher: plan.launcher,
@@ -385,8 +386,8 @@ function runOutcome(
     stdout,
     bytesOut: out.total(),
     bytesErr: err.total(),
-    stderrTail: stderrTail(err.bytes()),
-    stderrEnd: stderrTail(err.bytes(), STDERR_HINT_BYTES),
+    stderrTail: stderrTail(errBytes),
+    stderrEnd: stderrTail(errBytes, STDERR_HINT_BYTES),
     truncated,
     timedOut,
     aborted,
