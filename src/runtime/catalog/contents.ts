@@ -5,7 +5,7 @@
  * file at any depth, bounded. Names only: nothing here reads a file's contents.
  */
 
-import { dirname, join, relative } from "../os/paths.ts";
+import { join, relative } from "../os/paths.ts";
 import { matchesAnyGlob } from "../../core/glob.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { skillNameProblem } from "../../core/names.ts";
@@ -333,21 +333,4 @@ export function listResources(root: string, info: Deno.DirEntry | undefined): st
   };
   walk(root, 1);
   return out;
-}
-
-/**
- * The `requirements.txt` of a script: in its own folder, else at the skill root. Only a
- * regular file counts (never a symlink).
- */
-export function requirementsFile(
-  scriptPath: string,
-  skillDir: string | undefined,
-): string | undefined {
-  const folders = [dirname(scriptPath), ...(skillDir === undefined ? [] : [skillDir])];
-  for (const folder of folders) {
-    const candidate = join(folder, "requirements.txt");
-    const info = lstatSyncOrNull(candidate);
-    if (info !== null && info.isFile && !info.isSymlink) return candidate;
-  }
-  return undefined;
 }

@@ -24,13 +24,8 @@ import { VERSION } from "../../core/version.ts";
 import { isPlainObject } from "../../core/manifest/validation.ts";
 import { isWithin, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { lstatKeptOrNull, readDirEntries } from "./dir_reads.ts";
-import {
-  discoverScripts,
-  listOtherFiles,
-  listResources,
-  requirementsFile,
-  type ScriptInfo,
-} from "./contents.ts";
+import { discoverScripts, listOtherFiles, listResources, type ScriptInfo } from "./contents.ts";
+import { requirementsFile } from "./requirements_file.ts";
 import { CODEX_AGENT_FILE, SCRIPT_COLLISION, SkillLoadError } from "./load_terms.ts";
 
 // Part of what the loader answers, so callers need not know where it is declared (modules

@@ -14,7 +14,7 @@ import {
   requirementName,
   requirementsTxtEntries,
 } from "../../../core/scripts/pep723.ts";
-import { requirementsFile } from "../../catalog/contents.ts";
+import { requirementsFile } from "../../catalog/requirements_file.ts";
 
 /** How a Python script is started: uv, a plain python, or (Windows) `python -m uv`. */
 export interface PythonLaunch {
