@@ -15,16 +15,20 @@ import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
+/** The runtime flags `deno compile` bakes into a binary: its permissions and V8's flags. */
+export const isRuntimeFlag = (part: string) =>
+  part.startsWith("--allow-") || part.startsWith("--v8-flags=");
+
 /**
- * Exactly the permission flags `deno task compile` bakes into dist/skills, read from that
- * task (whose `--allow-run` list tests/architecture holds equal to the script languages'
- * table), so the tests run the CLI as the binary runs.
+ * Exactly the runtime flags `deno task compile` bakes into dist/skills (permissions and V8
+ * flags), read from that task (whose `--allow-run` list tests/architecture holds equal to the
+ * script languages' table), so the tests run the CLI as the binary runs.
  */
 export const CLI_FLAGS = [
   "--quiet",
   ...(JSON.parse(Deno.readTextFileSync(join(REPO_ROOT, "deno.json"))).tasks.compile
     .command as string)
-    .split(/\s+/).filter((part) => part.startsWith("--allow-")),
+    .split(/\s+/).filter(isRuntimeFlag),
 ];
 
 let entry: string | undefined;

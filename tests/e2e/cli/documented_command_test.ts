@@ -9,7 +9,7 @@ import { baseEnv, CLI_FLAGS, cliEntry, REPO_ROOT, tempDir } from "../../helpers/
 
 Deno.test("docs/setup.md's bundle command runs silently where uv is not installed", async () => {
   const readme = await Deno.readTextFile(join(REPO_ROOT, "docs", "setup.md"));
-  const documented = /`deno run ((?:--[a-z-]+(?:=[^\s`]+)? )+)dist\/skills\.js`/.exec(readme);
+  const documented = /`deno run ((?:--[a-z0-9-]+(?:=[^\s`]+)? )+)dist\/skills\.js`/.exec(readme);
   assert.ok(documented, "docs/setup.md documents how to run dist/skills.js");
   const flags = documented[1]!.trim().split(" ");
   assert.deepEqual(flags, CLI_FLAGS, "the tests run the artifact exactly as documented");
