@@ -23,7 +23,7 @@ export const RUNTIME_E2E_COVERED: Readonly<Record<string, string>> = {
   "src/runtime/inspect/audit_target.ts": "tests/e2e/audit/audit_test.ts",
   "src/runtime/inspect/toolset_probe.ts": "tests/e2e/cli/check_states_test.ts",
   "src/runtime/lifecycle/signatures.ts": "tests/e2e/signing/signer_trust_test.ts",
-  "src/runtime/lifecycle/update_installed.ts": "tests/e2e/lifecycle/update_output_test.ts",
+  "src/runtime/lifecycle/update_installed.ts": "tests/e2e/update/update_output_test.ts",
   "src/runtime/masks/clean_git_config.ts": "tests/hardening/secrets/git_credentials_test.ts",
   "src/runtime/oci/pack.ts": "tests/e2e/sources/oci_add_test.ts",
   "src/runtime/oci/unpack.ts": "tests/hardening/hostile_input/oci_bombs_test.ts",
@@ -53,7 +53,7 @@ export const RUNTIME_E2E_COVERED: Readonly<Record<string, string>> = {
   "src/runtime/web/well_known_site.ts": "tests/e2e/peer/web_publish_test.ts",
   "src/runtime/web/zip.ts": "tests/e2e/sources/web_sources_test.ts",
   "src/runtime/workflows/dependencies.ts": "tests/e2e/lifecycle/dependencies_test.ts",
-  "src/runtime/workflows/update_steps.ts": "tests/e2e/lifecycle/update_precision_test.ts",
+  "src/runtime/workflows/update_steps.ts": "tests/e2e/update/update_precision_test.ts",
   "src/runtime/workspace/finish.ts": "tests/hardening/workspace/workspace_test.ts",
   "src/runtime/workspace/types.ts": "tests/hardening/workspace/workspace_test.ts",
 };

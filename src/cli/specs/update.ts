@@ -16,7 +16,11 @@ flagged), confirm, then swap the new version in atomically. A skill whose
 repository moved but whose own folder did not is reported as "repository moved,
 skill unchanged": its files are kept and only its recorded commit moves (in the
 registry or skills-lock.json), without a question. Copies made by
-\`skills link --copy\` are refreshed with the new files. A failing
+\`skills link --copy\` are refreshed with the new files. A skill whose
+folder the repository moved (\`skills/pdf\` → \`plugins/docs/skills/pdf\`) is
+followed to the one skill of the new version whose SKILL.md has its name ("moved
+in its repository", and its new folder recorded); one the repository removed is
+kept as installed, with the command that drops it. A failing
 update (network, invalid new SKILL.md, Ctrl-C) leaves the installed version as it
 was. Skills pinned to a commit are reported and left alone unless --ref moves
 them; skills installed from a directory are copied again from it. Bundled skills

@@ -7,6 +7,7 @@
 import { describeNetworkList } from "../../core/policy/net_grants.ts";
 import { describeError, type SkillError } from "../../core/errors.ts";
 import type { ChangeSummary } from "../../core/records/changes.ts";
+import { inert } from "../../core/terminal_text.ts";
 import type { Context } from "../../core/io.ts";
 import type { UpdatePlan } from "../../runtime/lifecycle/update_planner.ts";
 import type { UpdateStatus } from "../../runtime/workflows/update.ts";
@@ -27,7 +28,7 @@ interface PlanView {
   /** The new version's changes and audit (an installed skill's record keeps acceptances). */
   staged?:
     & { changes: ChangeSummary }
-    & Partial<Pick<UserStaged, "audit" | "risky">>
+    & Partial<Pick<UserStaged, "audit" | "risky" | "moved">>
     & { entry?: { allowed_risky?: unknown; [extra: string]: unknown } };
 }
 
@@ -65,6 +66,13 @@ function renderChanges(changes: ChangeSummary): string[] {
   const flagged = Object.entries(changes.flags).filter(([, v]) => v).map(([k]) => k);
   if (flagged.length > 0) lines.push(`  review: ${flagged.join(", ")} changed`);
   return lines;
+}
+
+/** Where the repository moved the skill's folder, which the update follows (runtime/lifecycle/moved_skill.ts). */
+function movedLine(plan: PlanView): string[] {
+  const moved = plan.staged?.moved;
+  if (moved === undefined) return [];
+  return [`  moved in its repository: ${inert(moved.from || ".")} → ${inert(moved.to || ".")}`];
 }
 
 /** "from <sha> to <sha>", or for a skill copied from a directory, where it is copied from. */
@@ -113,7 +121,12 @@ export function render(
       const head = local
         ? `${o.name}: new files in ${plan?.entry.source.url}`
         : `${o.name}: ${shortSha(plan?.oldSha)} → ${shortSha(plan?.newSha)} (${plan?.tracking})`;
-      const lines = [head, ...renderChanges(plan!.staged!.changes), ...renderAudit(plan!, ctx)];
+      const lines = [
+        head,
+        ...movedLine(plan!),
+        ...renderChanges(plan!.staged!.changes),
+        ...renderAudit(plan!, ctx),
+      ];
       if (plan?.localChanges) {
         lines.push(
           force
@@ -130,8 +143,11 @@ export function render(
     case "declined":
       return `${o.name}: not updated (declined)\n`;
     case "blocked":
-    case "failed":
-      return `${o.name}: ${describeError(o.error)}\n`;
+    case "failed": {
+      // The message can quote the repository (a folder's name, a manifest's field): inert.
+      const hint = o.error?.hint ? `  hint: ${inert(o.error.hint)}\n` : "";
+      return `${o.name}: ${inert(describeError(o.error))}\n${hint}`;
+    }
   }
 }
 
@@ -145,6 +161,7 @@ export function toJson(o: Outcome) {
     tracking: plan?.tracking ?? null,
     local_changes: plan?.localChanges ?? null,
     changes: plan?.staged?.changes ?? null,
+    moved: plan?.staged?.moved ?? null,
     audit: plan?.staged?.audit
       ? {
         rules_version: plan.staged.audit.report.rules_version,
@@ -155,6 +172,8 @@ export function toJson(o: Outcome) {
         allowed_risky: plan.staged.entry?.allowed_risky ?? null,
       }
       : null,
-    error: o.error ? { code: o.error.code, message: o.error.message } : null,
+    error: o.error
+      ? { code: o.error.code, message: o.error.message, hint: o.error.hint ?? null }
+      : null,
   };
 }

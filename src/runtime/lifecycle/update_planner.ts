@@ -111,10 +111,15 @@ type Assessment =
 /** The skill's folder as the new version has it (inside the command's shared fetch). */
 interface FoundSkill {
   fetched: Fetched;
-  /** The folder, or null when the new version has no SKILL.md at the recorded path. */
+  /** The folder, or null when the new version has the skill nowhere. */
   dir: string | null;
   /** Its digest as the scope computes it (null when `dir` is). */
   digest: string | null;
+  /**
+   * Its path in the source: the recorded one, or where the skill moved to in its repository
+   * (moved_skill.ts), which the update records.
+   */
+  subpath: string;
 }
 
 interface AssessOptions {
@@ -122,6 +127,11 @@ interface AssessOptions {
   request?: RefRequest | undefined;
   /** The scope's digest of a folder (registry and lockfile count files the same way). */
   digestOf: (dir: string) => Promise<string>;
+  /**
+   * The folder of the version in use: the name its SKILL.md declares finds the skill in a
+   * repository that moved it (else the skill's own name is looked for).
+   */
+  installedAt?: string | undefined;
 }
 
 /** The ref an update follows: the one asked for, else what the skill records; null if pinned. */
@@ -185,11 +195,11 @@ export async function assessSkill(
   const fetched = await workspace.fetchShared(source, request).catch((error) => {
     throw inContext(`Cannot update skill '${skill.name}'`, error);
   });
-  const dir = await skillFolder(fetched, skill.subpath);
+  const { dir, subpath } = await locate(skill, fetched, options.installedAt);
   const digest = dir === null ? null : await options.digestOf(dir);
-  const found: FoundSkill = { fetched, dir, digest };
+  const found: FoundSkill = { fetched, dir, digest, subpath };
   const latest = fetched.commit?.sha ?? null;
-  const sameFiles = digest !== null && digest === skill.digest;
+  const sameFiles = digest !== null && digest === skill.digest && subpath === skill.subpath;
   if (!sameFiles || options.request !== undefined) return { status: "changed", latest, found };
   if (latest === skill.commit) return { status: "up_to_date", latest, found };
   return { status: "moved", latest, found };
@@ -244,6 +254,28 @@ function rangesOf(entry: object): string[] | undefined {
   return ranges.length > 0 ? ranges : undefined;
 }
 
+/**
+ * The skill's folder in a repository's new version: at its recorded path, else where the
+ * repository moved it (moved_skill.ts); null when it is nowhere.
+ */
+async function locate(
+  skill: TrackedSkill,
+  fetched: Fetched,
+  installedAt: string | undefined,
+): Promise<{ dir: string | null; subpath: string }> {
+  const dir = await skillFolder(fetched, skill.subpath);
+  if (dir !== null || skill.source.type !== "git") return { dir, subpath: skill.subpath };
+  const { declaredName, movedFolder } = await import("./moved_skill.ts");
+  const name = (installedAt === undefined ? undefined : await declaredName(installedAt)) ??
+    skill.name;
+  const moved = await movedFolder(fetched.root, name, {
+    skill: skill.name,
+    was: skill.subpath || ".",
+  });
+  if (moved === undefined) return { dir: null, subpath: skill.subpath };
+  return { dir: await skillFolder(fetched, moved), subpath: moved };
+}
+
 /** The skill's folder in a fetch (root + subpath), or null when it has no SKILL.md there. */
 async function skillFolder(fetched: Fetched, subpathInput: string): Promise<string | null> {
   const subpath = validateSubpath(subpathInput, subpathInput);
@@ -255,12 +287,21 @@ async function skillFolder(fetched: Fetched, subpathInput: string): Promise<stri
   return dir;
 }
 
-/** The new version has no SKILL.md where the skill was. */
-function missingSkillError(name: string, subpath: string): SkillError {
+/** The new version has the skill nowhere: not where it was, not moved (moved_skill.ts). */
+function missingSkillError(
+  name: string,
+  subpath: string,
+  source: ResolvedSource,
+  kept: "installed" | "locked",
+): SkillError {
+  const elsewhere = source.type === "git" ? ", and no skill of its name is elsewhere in it" : "";
+  const remove = kept === "locked" ? `skills remove ${name} --project` : `skills remove ${name}`;
   return new SkillError(
     "not_found",
-    `Cannot update skill '${name}': no SKILL.md at '${subpath || "."}' in the new version`,
-    { hint: "The skill may have moved in its repository; remove it and add it again" },
+    `Cannot update skill '${name}': the new version has no SKILL.md at '${
+      subpath || "."
+    }'${elsewhere}: it was removed upstream`,
+    { hint: `The ${kept} version is kept as it is; \`${remove}\` drops it` },
   );
 }
 
@@ -386,6 +427,8 @@ interface UpdatePlanOf<E> {
     audit: { report: AuditReport; added: AuditDelta };
     /** New critical findings not accepted with --allow-risky: the update is refused. */
     risky: Finding[];
+    /** The skill's folder moved in its repository (moved_skill.ts): the record follows it. */
+    moved?: { from: string; to: string };
   };
 }
 
@@ -415,6 +458,8 @@ interface UpdateWorkspace extends PlannerWorkspace {
 /** The new version as the ledger records it. */
 interface NewRecord {
   dir: string;
+  /** Its new path in the source, when its repository moved it (else the record's stays). */
+  movedTo?: string | undefined;
   manifest: Manifest;
   followed: ReturnType<typeof followedVersion>;
   commit: string | null;
@@ -483,6 +528,7 @@ export async function planUpdate<S extends Scope>(
   const assessed = await assessSkill(tracked, workspace, {
     request: options.request,
     digestOf: (dir) => ledger.digestOf(dir),
+    installedAt: ledger.target,
   });
   if (assessed.status === "pinned") return plan({ kind: "pinned", newSha: tracked.commit });
   // Up to date upstream: a folder that differs from its record on disk is still restored
@@ -491,9 +537,11 @@ export async function planUpdate<S extends Scope>(
     return plan({ kind: "up_to_date", newSha: assessed.latest });
   }
   if (assessed.status === "moved") return plan({ kind: "moved", newSha: assessed.latest });
-  const { fetched, dir } = assessed.found!;
-  if (dir === null) throw missingSkillError(name, ledger.subpath);
-  const staged = await stageNewVersion(name, ledger, fetched, dir, workspace, {
+  const { fetched, dir, subpath } = assessed.found!;
+  if (dir === null) {
+    throw missingSkillError(name, ledger.subpath, tracked.source, ledger.kept);
+  }
+  const staged = await stageNewVersion(name, ledger, { fetched, dir, subpath }, workspace, {
     ...options,
     auditHome: scope.home,
   });
@@ -503,7 +551,7 @@ export async function planUpdate<S extends Scope>(
   const pinnedAgain = request?.kind === "ref" && isFullSha(request.name) &&
     tracked.source.type === "git" && fetched.commit !== null;
   if (
-    sameCommit && staged.digest === tracked.digest && !restores &&
+    sameCommit && staged.digest === tracked.digest && !restores && staged.moved === undefined &&
     (pinnedAgain || ledger.follows(staged.entry))
   ) {
     return plan({ kind: "up_to_date", newSha: tracked.commit });
@@ -524,8 +572,7 @@ export async function planUpdate<S extends Scope>(
 async function stageNewVersion<E>(
   name: string,
   ledger: UpdateLedger<E>,
-  fetched: Fetched,
-  found: string,
+  { fetched, dir: found, subpath }: { fetched: Fetched; dir: string; subpath: string },
   workspace: UpdateWorkspace,
   options: PlanUpdateOptions & { auditHome: string },
 ): Promise<NonNullable<UpdatePlanOf<E>["staged"]>> {
@@ -555,8 +602,10 @@ async function stageNewVersion<E>(
   );
   const added = auditAdded(before, report);
   const newCritical = added.findings.filter((f) => f.severity === "critical");
+  const movedTo = subpath === ledger.tracked.subpath ? undefined : subpath;
   const { entry, digest } = await ledger.record({
     dir,
+    movedTo,
     manifest,
     followed: followedVersion(fetched, ledger.tracked),
     commit: fetched.commit?.sha ?? null,
@@ -564,7 +613,18 @@ async function stageNewVersion<E>(
     added: newCritical,
   });
   const risky = options.allowRisky ? [] : newCritical;
-  return { root, dir, digest, changes, entry, warnings, audit: { report, added }, risky };
+  const moved = movedTo === undefined ? {} : { moved: { from: ledger.subpath, to: movedTo } };
+  return {
+    root,
+    dir,
+    digest,
+    changes,
+    entry,
+    warnings,
+    audit: { report, added },
+    risky,
+    ...moved,
+  };
 }
 
 /** The signer of the new version (under a signer policy), never a signer of the old one. */
@@ -595,12 +655,13 @@ function userLedger(
         (await computeDigest(target)) !== tracked.digest,
       restores: false,
     }),
-    record: async ({ dir, manifest, followed, commit, critical, added }) => {
+    record: async ({ dir, movedTo, manifest, followed, commit, critical, added }) => {
       const digest = await computeDigest(dir);
       const now = (options.now ?? new Date()).toISOString();
       const { approved_services: _before, ...kept } = entry;
       const next: RegistryEntry = {
         ...kept,
+        source: movedTo === undefined ? entry.source : { ...entry.source, subpath: movedTo },
         commit_sha: commit,
         branch: followed.branch,
         tag: followed.tag,
@@ -641,10 +702,11 @@ function projectLedger(
       const drift = await diskDrift(scope.root, key, entry);
       return { edited: drift !== null && drift.length > 0, restores: drift?.length !== 0 };
     },
-    record: async ({ dir, manifest, followed, commit }) => {
+    record: async ({ dir, movedTo, manifest, followed, commit }) => {
       const { files, digest } = await describeFiles(dir);
       const next: LockedSkill = {
         ...entry,
+        source: movedTo === undefined ? entry.source : { ...entry.source, subpath: movedTo },
         branch: followed.branch,
         tag: followed.tag,
         ref: followed.ref,

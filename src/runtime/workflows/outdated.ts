@@ -23,6 +23,7 @@ import { findProjectRoot } from "../catalog/scopes.ts";
 import { beginChange } from "../lifecycle/change.ts";
 import { readProjectLock } from "../store/lockfile.ts";
 import { readRegistry } from "../store/registry.ts";
+import { projectSkillDir } from "../lifecycle/lock_entries.ts";
 import { describeTracking } from "../lifecycle/update_installed.ts";
 import type { ScopeChoice, WorkflowRequest } from "./request.ts";
 
@@ -122,11 +123,16 @@ async function checkOutdated(
         ? trackedLocked(candidate.root, candidate.key, candidate.entry)
         : trackedEntry(candidate.entry);
       const digestOf = candidate.scope === "project" ? lockedDigestOf : computeDigest;
-      const assessed = await assessSkill(skill, workspace, { digestOf });
+      // The version in use names the skill, should its repository have moved its folder.
+      const installedAt = candidate.scope === "project"
+        ? projectSkillDir(candidate.root, candidate.key)
+        : candidate.entry.installed_path;
+      const assessed = await assessSkill(skill, workspace, { digestOf, installedAt });
       const latest = assessed.latest;
       if (assessed.status === "changed" && assessed.found.dir === null) {
         const where = skill.subpath || ".";
-        const error = `the ${tracking} has no SKILL.md at '${where}' any more`;
+        const error =
+          `the ${tracking} has no SKILL.md at '${where}' any more: it was removed upstream`;
         out.push({ ...base, latest, tracking, status: "error", error });
         continue;
       }
