@@ -38,7 +38,7 @@ import {
   gitTimeoutMs,
   runGit,
 } from "./command.ts";
-import { type Clone, cloneRepository } from "./fetch.ts";
+import { type Clone, cloneRepository, remoteRefs } from "./fetch.ts";
 import { lstatSyncOrNull } from "../os/fs.ts";
 import { afterDelay } from "../os/timer.ts";
 
@@ -56,7 +56,16 @@ export async function readRemoteRepository(
   dest: string,
   options: GitOptions,
 ): Promise<FetchedCommit> {
-  return await readClone(await cloneRepository(url, transport, request, dest, options), options);
+  try {
+    return await readClone(await cloneRepository(url, transport, request, dest, options), options);
+  } catch (error) {
+    // A shallow clone of a HEAD that names no commit fetches nothing: the remote's branches,
+    // asked for only then, tell an empty repository from a HEAD no one pushed.
+    if (!(error instanceof HeadWithoutCommit) || request.kind !== "default") throw error;
+    const refs = await remoteRefs(url, transport, options).catch(() => new Map<string, string>());
+    const branches = [...refs.keys()].filter((name) => name.startsWith("refs/heads/"));
+    throw new HeadWithoutCommit(error.headBranch, branches);
+  }
 }
 
 /** Writes the files of the commit a clone holds into the clone's directory. */
@@ -128,7 +137,7 @@ async function resolveCommit(
     const head = readHead(gitDir) ?? await headViaRevParse(gitDir, url, options);
     const found = await commitOf(head.rev);
     if (typeof found === "string") {
-      throw new GitError("ref_not_found", "the repository has no commits");
+      throw new HeadWithoutCommit(head.branch, await localBranches(gitDir, options));
     }
     return { ...found, branch: head.branch, tag: null, ref: null };
   }
@@ -157,6 +166,60 @@ async function resolveCommit(
     );
   }
   return { ...found, branch: null, tag: null, ref: name };
+}
+
+/**
+ * HEAD names no commit. Either the repository is empty, or its HEAD names a branch no one
+ * pushed: `git init --bare` points HEAD at `master` and a team pushes `main` to it, which
+ * `git clone` only warns about, leaving nothing checked out. The branches it has are named,
+ * `main` or `master` first, so the user can pick one.
+ */
+class HeadWithoutCommit extends GitError {
+  readonly headBranch: string | null;
+
+  /** `branches`: full ref names (`refs/heads/main`). */
+  constructor(headBranch: string | null, branches: readonly string[]) {
+    const names = branches.map((ref) => ref.slice("refs/heads/".length))
+      .filter((name) => {
+        try {
+          validateRef(name);
+          return true;
+        } catch {
+          return false; // not a name anyone could pass to --branch
+        }
+      })
+      .sort((a, b) =>
+        Number(b === "main" || b === "master") - Number(a === "main" || a === "master")
+      );
+    const shown = names.slice(0, 5).join(", ") +
+      (names.length > 5 ? `, and ${names.length - 5} more` : "");
+    const head = headBranch === null
+      ? "its HEAD names no commit"
+      : `its HEAD names the branch '${headBranch}', which has no commits`;
+    super(
+      "ref_not_found",
+      names.length === 0 ? "the repository has no commits" : `${head}; its branches: ${shown}`,
+      names.length === 0 ? undefined : `Name the branch to install: --branch ${names[0]}`,
+    );
+    this.headBranch = headBranch;
+  }
+}
+
+/** A repository's own branches (full ref names), asked only when its HEAD names no commit. */
+async function localBranches(gitDir: string, options: GitOptions): Promise<string[]> {
+  const out = await runGit(
+    [
+      ...gitConfigArgs("file"),
+      `--git-dir=${gitDir}`,
+      "for-each-ref",
+      "--count=100",
+      "--format=%(refname)",
+      "refs/heads/",
+    ],
+    "file",
+    options,
+  );
+  return out.code === 0 ? out.stdout.split("\n").filter((line) => line !== "") : [];
 }
 
 interface Head {
@@ -202,7 +265,7 @@ async function headViaRevParse(gitDir: string, url: string, options: GitOptions)
   const [sha, name] = out.stdout.trim().split("\n");
   if (out.code !== 0 || sha === undefined || !isFullSha(sha)) {
     if (/unknown revision|ambiguous argument 'HEAD/.test(out.stderr)) {
-      throw new GitError("ref_not_found", "the repository has no commits");
+      throw new HeadWithoutCommit(null, await localBranches(gitDir, options));
     }
     throw gitFailure("rev-parse", url, out.stderr);
   }

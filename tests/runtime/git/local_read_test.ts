@@ -286,6 +286,48 @@ Deno.test("HEAD is followed in every form a repository keeps it", async () => {
   await assert.rejects(() => read(4), /no commits/);
 });
 
+Deno.test("a HEAD no one pushed names the branches there are, read in place or cloned", async () => {
+  await using tmp = await tempDir();
+  // `git init --bare` points HEAD at master; the team pushed main.
+  const repo = await createRepo(tmp.path, "pushed", skillFiles("pushed"));
+  await git(repo.bare, ["symbolic-ref", "HEAD", "refs/heads/master"], fixtureGitEnv(tmp.path));
+  const empty = join(tmp.path, "empty.git");
+  await git(tmp.path, ["init", "--quiet", "--bare", empty], fixtureGitEnv(tmp.path));
+  const ways = {
+    read: (url: string, n: number) =>
+      readInPlace(url, "file", { kind: "default" }, join(tmp.path, `r${n}`), QUICK_FETCH),
+    clone: (url: string, n: number) =>
+      readRemoteRepository(url, "file", { kind: "default" }, join(tmp.path, `c${n}`), QUICK_FETCH),
+  };
+  for (const [way, fetch] of Object.entries(ways)) {
+    await assert.rejects(() => fetch(repo.url, 1), (error: unknown) => {
+      assert.ok(error instanceof SkillError, way);
+      assert.equal(
+        error.message,
+        "its HEAD names the branch 'master', which has no commits; its branches: main",
+        way,
+      );
+      assert.equal(error.hint, "Name the branch to install: --branch main", way);
+      return true;
+    });
+    await assert.rejects(() => fetch(`file://${empty}`, 2), (error: unknown) => {
+      assert.ok(error instanceof SkillError, way);
+      assert.equal(error.message, "the repository has no commits", way);
+      assert.equal(error.hint, undefined, way);
+      return true;
+    });
+  }
+  // The branch named in the hint installs.
+  const main = await readInPlace(
+    repo.url,
+    "file",
+    { kind: "branch", name: "main" },
+    join(tmp.path, "r3"),
+    QUICK_FETCH,
+  );
+  assert.equal(main.branch, "main");
+});
+
 Deno.test("isSafeTreePath() and parseTreeObject() refuse traversal, .git and control characters", () => {
   for (const path of ["a", "a/b.txt", "skills/x/SKILL.md", ".github/x", "a..b", "...", "é"]) {
     assert.ok(isSafeTreePath(path), path);
