@@ -522,7 +522,12 @@ function parseShorthand(input: string, base: string, ref: string | undefined): P
   }
   const repo = repoRaw.replace(/\.git$/, "");
   if (!GITHUB_OWNER.test(owner)) {
-    throw invalid(input, `'${quoteName(owner)}' is not a valid GitHub owner`);
+    // `github.com/owner/repo`, pasted without its scheme: an owner never holds a dot, a host
+    // does. Not fetched as such (a folder may be named so too): the hint says both ways.
+    const host = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i.test(owner)
+      ? `For a URL write https://${quoteName(spec)}; for a folder here, ./${quoteName(spec)}`
+      : undefined;
+    throw invalid(input, `'${quoteName(owner)}' is not a valid GitHub owner`, host);
   }
   if (!GITHUB_REPO.test(repo) || repo === "." || repo === "..") {
     throw invalid(input, `'${quoteName(repo)}' is not a valid GitHub repository name`);

@@ -162,6 +162,23 @@ Deno.test("parseSource() explains how to use a credential helper for embedded cr
   });
 });
 
+Deno.test("parseSource() of a URL pasted without its scheme says both ways to write it", () => {
+  for (const input of ["github.com/anthropics/skills", "gitlab.com/group/sub/repo"]) {
+    assert.throws(() => parseSource(input), (e: unknown) => {
+      assert.ok(e instanceof SkillError);
+      assert.match(e.message, /is not a valid GitHub owner/);
+      assert.equal(e.hint, `For a URL write https://${input}; for a folder here, ./${input}`);
+      return true;
+    });
+  }
+  // An owner that is no host gets no such hint.
+  assert.throws(() => parseSource("bad_owner!/x"), (e: unknown) => {
+    assert.ok(e instanceof SkillError);
+    assert.equal(e.hint, undefined);
+    return true;
+  });
+});
+
 Deno.test("parseSource() takes a directory the caller found as a local source", () => {
   assert.deepEqual(parseSource("./my-skill", { localDirectory: "/home/u/my-skill" }), {
     type: "local",
