@@ -34,6 +34,17 @@ export interface ParsedGitSource {
   skill: string | undefined;
   /** Ref selected by `#ref`. */
   ref: string | undefined;
+  /**
+   * A browser URL's `<ref>/<path>` (after `/tree/` or `/blob/`): read with its first segment
+   * as the ref, and split again at a longer ref when the remote has no such ref.
+   */
+  browserPath?: BrowserPath | undefined;
+}
+
+/** The segments after `/tree/` or `/blob/` in a browser URL: a ref, then a path. */
+interface BrowserPath {
+  kind: "tree" | "blob";
+  segments: readonly string[];
 }
 
 /** A directory the caller found on disk for the string. */
@@ -425,7 +436,8 @@ function loopbackUrl(base: string): boolean {
 /**
  * The repository path of a browser URL: `<ref>/<path>` after `tree` names a folder, after
  * `blob` a file (whose folder is meant). A branch name with slashes is read as its first
- * segment, as other tools do; use `#ref` and a path for those.
+ * segment at first; the fetch splits it again at the remote's longer ref
+ * (`splitBrowserPath`) when there is no such ref.
  */
 function refAndSubpath(
   input: string,
@@ -440,8 +452,37 @@ function refAndSubpath(
   return { ref: validateRef(treeRef), subpath: validateSubpath(input, folder.join("/")) };
 }
 
+/**
+ * A browser path split at the longest of `refs` (branch and tag names) it starts with, on a
+ * segment boundary: `feature/x/skills/pdf` with a branch `feature/x` is that branch and
+ * `skills/pdf`, as the forge itself reads it. A blob keeps at least its file. Undefined
+ * when no ref fits.
+ */
+export function splitBrowserPath(
+  input: string,
+  path: BrowserPath,
+  refs: Iterable<string>,
+): { ref: string; subpath: string } | undefined {
+  const joined = path.segments.join("/");
+  let best: string | undefined;
+  for (const ref of refs) {
+    const fits = joined === ref || joined.startsWith(`${ref}/`);
+    if (fits && (best === undefined || ref.length > best.length)) best = ref;
+  }
+  if (best === undefined) return undefined;
+  const rest = path.segments.slice(best.split("/").length);
+  if (path.kind === "blob" && rest.length === 0) return undefined;
+  const folder = path.kind === "blob" ? rest.slice(0, -1) : rest;
+  return { ref: validateRef(best), subpath: validateSubpath(input, folder.join("/")) };
+}
+
 /** GitLab (any host): `https://host/group/.../repo/-/(tree|blob)/<ref>/<path>`. */
-function parseGitLabPath(input: string, host: string, path: string, ref: string | undefined) {
+function parseGitLabPath(
+  input: string,
+  host: string,
+  path: string,
+  ref: string | undefined,
+): ParsedGitSource {
   const marker = path.indexOf("/-/");
   const repoPath = path.slice(0, marker).replace(/\.git$/, "");
   const [kind, ...rest] = path.slice(marker + 3).split("/").filter((p) => p !== "");
@@ -453,11 +494,18 @@ function parseGitLabPath(input: string, host: string, path: string, ref: string 
     throw invalid(input, `a GitLab /-/${kind ?? ""} page is not a repository`, REPO_HINT);
   }
   const at = refAndSubpath(input, kind, rest, ref);
-  return gitSource(url, "https", at.subpath, undefined, at.ref);
+  return {
+    ...gitSource(url, "https", at.subpath, undefined, at.ref),
+    browserPath: { kind, segments: rest },
+  };
 }
 
 /** `https://github.com/owner/repo[.git][/(tree|blob)/<ref>/<path>]`. */
-function parseGitHubPath(input: string, path: string, ref: string | undefined) {
+function parseGitHubPath(
+  input: string,
+  path: string,
+  ref: string | undefined,
+): ParsedGitSource | undefined {
   const parts = path.split("/").filter((p) => p !== "");
   const [owner, repoRaw, kind, ...rest] = parts;
   if (owner !== undefined && repoRaw === undefined) {
@@ -476,7 +524,10 @@ function parseGitHubPath(input: string, path: string, ref: string | undefined) {
     throw invalid(input, `a GitHub /${kind} page is not a repository`, REPO_HINT);
   }
   const at = refAndSubpath(input, kind, rest, ref);
-  return gitSource(url, "https", at.subpath, undefined, at.ref);
+  return {
+    ...gitSource(url, "https", at.subpath, undefined, at.ref),
+    browserPath: { kind, segments: rest },
+  };
 }
 
 function parseScpLike(

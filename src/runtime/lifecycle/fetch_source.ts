@@ -17,12 +17,14 @@ import {
   type RefRequest,
   type ResolvedSource,
   sourceLocation,
+  splitBrowserPath,
   type WebFileSource,
   type WellKnownSource,
 } from "../../core/sources/sources.ts";
-import type { FetchedCommit, GitOptions } from "../git/command.ts";
+import { type FetchedCommit, GitError, type GitOptions } from "../git/command.ts";
+import { remoteRefs } from "../git/fetch.ts";
 import { readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
-import { lstatOrNull } from "../os/fs.ts";
+import { lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { archiveLimits } from "../web/entries.ts";
 // The OCI, website and npm fetchers are imported where their kind is met (dynamic import()):
 // an add from git loads none of them, and start-up is a feature.
@@ -163,17 +165,8 @@ export async function fetchInto(
     case "oci":
       return await pullOci(source, request, root);
     case "local-repository":
-      return await atSubpath(
-        source,
-        root,
-        await readLocalRepository(source.path, source.url, request, root, git),
-      );
     case "remote-git":
-      return await atSubpath(
-        source,
-        root,
-        await readRemoteRepository(source.url, source.transport, request, root, git),
-      );
+      return await fetchGit(source, request, root, git);
     case "well-known":
       return await fetchSite(source, request, root, git.signal);
     case "web-file":
@@ -224,6 +217,47 @@ async function fetchPackage(
 }
 
 /** A git fetch whose discovery starts at the source's subpath, which must be a folder. */
+/**
+ * A repository's files at `request`. A browser URL's `/tree/feature/x/skills/pdf` is read
+ * with `feature` as its ref first; when the repository has no such ref, its branches and
+ * tags (one `ls-remote`, only then) say where the ref ends (`splitBrowserPath`), as the
+ * forge reads it, and the read is made again.
+ */
+async function fetchGit(
+  source: GitSource,
+  request: RefRequest,
+  root: string,
+  git: GitOptions,
+): Promise<Fetched> {
+  const read = async (at: GitSource, wanted: RefRequest) =>
+    await atSubpath(
+      at,
+      root,
+      at.kind === "local-repository"
+        ? await readLocalRepository(at.path, at.url, wanted, root, git)
+        : await readRemoteRepository(at.url, at.transport, wanted, root, git),
+    );
+  try {
+    return await read(source, request);
+  } catch (error) {
+    const browser = source.browserPath;
+    const fromUrl = request.kind === "ref" && request.name === source.ref;
+    if (!(error instanceof GitError) || error.kind !== "ref_not_found" || !browser || !fromUrl) {
+      throw error;
+    }
+    const refs = await remoteRefs(source.url, source.transport, git);
+    const names = [...refs.keys()].filter((name) => !name.endsWith("^{}"))
+      .map((name) => name.replace(/^refs\/(?:heads|tags)\//, ""));
+    const split = splitBrowserPath(source.url, browser, names);
+    if (split === undefined) throw error;
+    await removeIfExists(root); // as the first read found it: not there
+    return await read({ ...source, ref: split.ref, subpath: split.subpath }, {
+      kind: "ref",
+      name: split.ref,
+    });
+  }
+}
+
 async function atSubpath(
   source: GitSource,
   root: string,

@@ -7,6 +7,7 @@ import {
   parseSkillSelector,
   parseSource,
   refRequest,
+  splitBrowserPath,
   validateRef,
 } from "../../../src/core/sources/sources.ts";
 
@@ -259,4 +260,40 @@ Deno.test("parseSkillSelector() canonicalises names and keeps '*'", () => {
   assert.equal(parseSkillSelector("*"), "*");
   assert.equal(parseSkillSelector("Kalshi_Markets"), "kalshi-markets");
   assert.throws(() => parseSkillSelector("../x"), /Invalid --skill/);
+});
+
+Deno.test("splitBrowserPath() ends the ref where the longest branch or tag of the remote ends", () => {
+  const tree = { kind: "tree" as const, segments: ["feature", "x", "skills", "pdf"] };
+  const refs = ["main", "feature/x", "feature/x/skills", "v1"];
+  assert.deepEqual(splitBrowserPath("u", tree, refs), { ref: "feature/x/skills", subpath: "pdf" });
+  assert.deepEqual(splitBrowserPath("u", tree, ["feature/x"]), {
+    ref: "feature/x",
+    subpath: "skills/pdf",
+  });
+  // On segment boundaries only: `feat` is no prefix of `feature/x`.
+  assert.equal(splitBrowserPath("u", tree, ["feat", "feature/xy"]), undefined);
+  // The whole path a branch: its root.
+  assert.deepEqual(
+    splitBrowserPath("u", { kind: "tree", segments: ["release", "2.0"] }, [
+      "release/2.0",
+    ]),
+    { ref: "release/2.0", subpath: "" },
+  );
+  // A blob keeps its file, whose folder is meant.
+  const blob = { kind: "blob" as const, segments: ["release", "2.0", "pdf", "SKILL.md"] };
+  assert.deepEqual(splitBrowserPath("u", blob, ["release/2.0"]), {
+    ref: "release/2.0",
+    subpath: "pdf",
+  });
+  assert.equal(splitBrowserPath("u", blob, ["release/2.0/pdf/SKILL.md"]), undefined);
+});
+
+Deno.test("parseSource() keeps a browser URL's path for a ref with slashes", () => {
+  const source = parseSource("https://github.com/o/r/tree/feature/x/skills/pdf");
+  assert.equal(source.type, "git");
+  assert.deepEqual((source as { browserPath?: unknown }).browserPath, {
+    kind: "tree",
+    segments: ["feature", "x", "skills", "pdf"],
+  });
+  assert.equal(source.ref, "feature");
 });
