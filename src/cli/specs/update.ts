@@ -20,7 +20,7 @@ registry or skills-lock.json), without a question. Copies made by
 folder the repository moved (\`skills/pdf\` → \`plugins/docs/skills/pdf\`) is
 followed to the one skill of the new version whose SKILL.md has its name ("moved
 in its repository", and its new folder recorded); one the repository removed is
-kept as installed, with the command that drops it. A failing
+kept as installed, with the commands that drop it or pin it there. A failing
 update (network, invalid new SKILL.md, Ctrl-C) leaves the installed version as it
 was. Skills pinned to a commit are reported and left alone unless --ref moves
 them; skills installed from a directory are copied again from it. Bundled skills

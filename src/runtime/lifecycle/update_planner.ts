@@ -291,17 +291,22 @@ async function skillFolder(fetched: Fetched, subpathInput: string): Promise<stri
 function missingSkillError(
   name: string,
   subpath: string,
-  source: ResolvedSource,
+  tracked: Pick<TrackedSkill, "source" | "commit">,
   kept: "installed" | "locked",
 ): SkillError {
-  const elsewhere = source.type === "git" ? ", and no skill of its name is elsewhere in it" : "";
+  const git = tracked.source.type === "git";
+  const elsewhere = git ? ", and no skill of its name is elsewhere in it" : "";
   const remove = kept === "locked" ? `skills remove ${name} --project` : `skills remove ${name}`;
+  // Pinned where it is, it is left alone by the next updates instead of failing each.
+  const pin = git && tracked.commit !== null
+    ? `, \`skills update ${name} --ref ${tracked.commit.slice(0, 12)}\` pins it there`
+    : "";
   return new SkillError(
     "not_found",
     `Cannot update skill '${name}': the new version has no SKILL.md at '${
       subpath || "."
     }'${elsewhere}: it was removed upstream`,
-    { hint: `The ${kept} version is kept as it is; \`${remove}\` drops it` },
+    { hint: `The ${kept} version is kept as it is: \`${remove}\` drops it${pin}` },
   );
 }
 
@@ -539,7 +544,7 @@ export async function planUpdate<S extends Scope>(
   if (assessed.status === "moved") return plan({ kind: "moved", newSha: assessed.latest });
   const { fetched, dir, subpath } = assessed.found!;
   if (dir === null) {
-    throw missingSkillError(name, ledger.subpath, tracked.source, ledger.kept);
+    throw missingSkillError(name, ledger.subpath, tracked, ledger.kept);
   }
   const staged = await stageNewVersion(name, ledger, { fetched, dir, subpath }, workspace, {
     ...options,

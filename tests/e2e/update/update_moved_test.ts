@@ -66,9 +66,14 @@ Deno.test("update follows a skill its repository moved, and keeps one it removed
     update.stdout,
     /^beta: Cannot update skill 'beta': the new version has no SKILL\.md at 'skills\/beta', and no skill of its name is elsewhere in it: it was removed upstream$/m,
   );
+  const betaCommit = (await ws.registry())!.skills.find((s) => s.name_canonical === "beta")!
+    .commit_sha!.slice(0, 12);
   assert.match(
     update.stdout,
-    /^ {2}hint: The installed version is kept as it is; `skills remove beta` drops it$/m,
+    new RegExp(
+      `^ {2}hint: The installed version is kept as it is: \`skills remove beta\` drops it, \`skills update beta --ref ${betaCommit}\` pins it there$`,
+      "m",
+    ),
   );
 
   // alpha is the moved folder's files, recorded at its new path; beta is as it was.
@@ -79,6 +84,13 @@ Deno.test("update follows a skill its repository moved, and keeps one it removed
   assert.equal(alpha.get("references/guide.md"), "# alpha guide, second edition\n");
   assert.equal(alpha.has("LICENSE.txt"), false, "the old folder's files are not kept");
   assert.deepEqual(await readTree(join(ws.home, "beta")), betaBefore);
+
+  // The pin the hint offers: beta is left alone from then on, and nothing fails.
+  const pinned = await ws.cli(["update", "beta", "--ref", betaCommit, "--yes"]);
+  assert.equal(pinned.code, 0, pinned.stdout + pinned.stderr);
+  const quiet = await ws.cli(["update", "--all", "--yes"]);
+  assert.equal(quiet.code, 0, quiet.stdout + quiet.stderr);
+  assert.match(quiet.stdout, /^beta: pinned to [0-9a-f]{8}; left alone/m);
 
   const again = await ws.cli(["update", "alpha", "--yes"]);
   assert.equal(again.code, 0, again.stderr);
