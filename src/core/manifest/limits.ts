@@ -1,4 +1,10 @@
-/** Size limits shared by modules that must not pull in the YAML parser. */
+/** Size limits and file names shared by modules that must not pull in the YAML parser. */
+
+/**
+ * The manifest's file names, the usual spelling first (the lower-case one some published
+ * skills use second): a skill is a folder holding one.
+ */
+export const MANIFEST_FILES: readonly string[] = ["SKILL.md", "skill.md"];
 
 /** Listing reads at most this much of SKILL.md; front matter must close within it. */
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024;

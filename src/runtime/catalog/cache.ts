@@ -16,6 +16,7 @@ import { LANGUAGES, type ScriptLanguage } from "../../core/scripts/script_langua
 import { join, SEP } from "../os/paths.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { VERSION } from "../../core/version.ts";
+import { MANIFEST_FILES } from "../../core/manifest/limits.ts";
 import { liteStat, lstatLite, lstatSyncOrNull, type StatLite, writeFileAtomic } from "../os/fs.ts";
 import { dirEntries, keepingDirReads, takeStat } from "./dir_reads.ts";
 import { CODEX_AGENT_FILE } from "./load_terms.ts";
@@ -31,7 +32,7 @@ const CACHE_FORMAT = 7;
 const MAX_STAMPED_DIRS = 64;
 const MAX_DEPTH = 5;
 /** The manifest's file names the loader accepts. */
-const MANIFEST_NAMES = new Set(["SKILL.md", "skill.md"]);
+const MANIFEST_NAMES = new Set(MANIFEST_FILES);
 
 interface CachedSkill {
   key: string;

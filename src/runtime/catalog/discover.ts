@@ -5,6 +5,7 @@
 
 import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
 import { isWithin, lstatOrNull, readPrefixSync } from "../os/fs.ts";
+import { MANIFEST_FILES } from "../../core/manifest/limits.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
   MARKETPLACE_FILES,
@@ -84,7 +85,7 @@ async function walkForSkills(base: string): Promise<FoundSkill[]> {
 /** The skill `dir` holds (a SKILL.md or skill.md), with `rel` its path, or undefined. */
 async function skillAt(dir: string, rel: string): Promise<FoundSkill | undefined> {
   // lstat: a SKILL.md symlink still marks a skill (validation then refuses it).
-  for (const name of ["SKILL.md", "skill.md"]) {
+  for (const name of MANIFEST_FILES) {
     const info = await lstatOrNull(join(dir, name));
     if (info === null || info.isDirectory) continue;
     return info.isSymlink ? { dir, rel, linkedManifest: name } : { dir, rel };

@@ -16,7 +16,7 @@
 
 import { dirname, join, relative, resolve } from "../os/paths.ts";
 import type { Diagnostic, Manifest, ParsedSkillMd } from "../../core/manifest/manifest.ts";
-import { MAX_FRONT_MATTER_BYTES } from "../../core/manifest/limits.ts";
+import { MANIFEST_FILES, MAX_FRONT_MATTER_BYTES } from "../../core/manifest/limits.ts";
 import { canonicalPublishedName } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import type { LockedSkill } from "../../core/records/lockfile.ts";
@@ -115,7 +115,7 @@ async function manifestLib(): Promise<ManifestModule> {
 }
 
 /** The lower-case spelling of SKILL.md some published skills use. */
-const LOWER_MANIFEST = "skill.md";
+const LOWER_MANIFEST = MANIFEST_FILES[1]!;
 /** Validation refuses a SKILL.md larger than this outright (bounded memory). */
 export const MAX_SKILL_MD_BYTES = 2 * 1024 * 1024;
 const MAX_WALK_ENTRIES = 20_000;

@@ -19,6 +19,7 @@
 import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
+import { MANIFEST_FILES } from "../../core/manifest/limits.ts";
 import { CatalogCache } from "./cache.ts";
 import { SkillLoadError } from "./load_terms.ts";
 import type { LoadedSkill, ProjectSkillInfo, SkillFailure, SkillScope } from "./loader.ts";
@@ -170,6 +171,31 @@ async function readLock(root: string): Promise<LockRead> {
   return readProjectLock(root);
 }
 
+/** A project skill that could not be loaded, as the catalog lists it. */
+function projectFailure(
+  dir: string,
+  origin: SkillFailure["origin"],
+  trusted: boolean,
+  error: SkillLoadError,
+): SkillFailure {
+  const name = basename(dir);
+  return {
+    name,
+    canonical: isValidSkillName(name) ? canonicalSkillName(name) : name,
+    dir,
+    origin,
+    trusted,
+    reason: error.message,
+    entry: undefined,
+    scope: "project",
+  };
+}
+
+/** Whether a folder holds a manifest (a file or not: a linked one is the loader's to refuse). */
+function hasManifest(dir: string): boolean {
+  return MANIFEST_FILES.some((file) => lstatSyncOrNull(join(dir, file)) !== null);
+}
+
 /** A short stable hash of a path, to name the project's cache file. */
 function pathKey(path: string): string {
   let hash = 0x811c9dc5;
@@ -253,19 +279,11 @@ export async function loadProjectSkills(
       loaded.push({ record });
     } catch (error) {
       if (!(error instanceof SkillLoadError)) throw error;
-      const name = basename(c.dir);
-      loaded.push({
-        failure: {
-          name,
-          canonical: isValidSkillName(name) ? canonicalSkillName(name) : name,
-          dir: c.dir,
-          origin,
-          trusted,
-          reason: error.message,
-          entry: undefined,
-          scope: "project",
-        },
-      });
+      // A folder with no manifest at all that the lockfile does not name is no skill: a
+      // repository's shared helpers (`.claude/skills/common/`) or a folder of skills are
+      // left out, as agents leave them out, not listed as a broken skill each time.
+      if (locked === undefined && !hasManifest(c.dir)) continue;
+      loaded.push({ failure: projectFailure(c.dir, origin, trusted, error) });
     }
   }
   await cache.save(new Set(candidates.map((c) => c.dir)));

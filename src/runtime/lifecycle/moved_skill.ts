@@ -12,13 +12,12 @@
  */
 
 import { SkillError } from "../../core/errors.ts";
+import { MANIFEST_FILES } from "../../core/manifest/limits.ts";
 import { parseSkillMd } from "../../core/manifest/manifest.ts";
 import { discoverSkills } from "../catalog/discover.ts";
 import { lstatOrNull, readPrefixSync } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 
-/** The manifest's file names, as discovery finds them. */
-const MANIFEST_FILES = ["SKILL.md", "skill.md"];
 /** A name is in the front matter at the top: no more of a SKILL.md is read. */
 const NAME_BYTES = 64 * 1024;
 

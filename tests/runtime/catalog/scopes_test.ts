@@ -155,3 +155,48 @@ Deno.test("a project skill is trusted only through this user's project-trust.jso
   assert.equal(broken.skills.find((s) => s.canonical === "alpha")!.trusted, false);
   assert.ok(broken.notes.some((n) => /project skills count as untrusted/.test(n)));
 });
+
+Deno.test("a folder with no manifest in a project's skills folder is no skill, unless the lockfile names it", async () => {
+  const l = await layout();
+  await using _ = l.tmp;
+  const skills = join(l.root, ".claude", "skills");
+  await writeSkill(join(skills, "real"), "real");
+  // As public repositories ship them: shared helpers, and a folder of skills.
+  await writeTree(join(skills, "common"), { "README.md": "shared\n", "helper.py": "x = 1\n" });
+  await writeSkill(join(skills, "document-skills", "pdf"), "pdf");
+  // A manifest that is there but invalid is a broken skill still.
+  await writeTree(join(skills, "invalid"), { "SKILL.md": "# no front matter\n" });
+  // A locked skill whose SKILL.md is gone is broken, not skipped.
+  await writeTree(join(l.root, ".agents", "skills", "gone"), { "notes.md": "left\n" });
+  await Deno.writeTextFile(
+    join(l.root, "skills-lock.json"),
+    JSON.stringify({
+      version: 1,
+      skills: {
+        gone: {
+          source: "file:///nowhere.git",
+          sourceType: "git",
+          sourceUrl: "file:///nowhere.git",
+          skillPath: "skills/gone/SKILL.md",
+          name: "gone",
+          branch: "main",
+          tag: null,
+          pinnedRef: null,
+          commit: "0".repeat(40),
+          digest: `sha256:${"0".repeat(64)}`,
+          files: { "SKILL.md": "0".repeat(64) },
+          permissions: { env: [] },
+        },
+      },
+    }),
+  );
+  const catalog = await loadCatalog(l.home, { cwd: l.root, env: l.env });
+  assert.deepEqual(
+    catalog.skills.filter((s) => s.scope === "project").map((s) => s.canonical),
+    ["real"],
+  );
+  assert.deepEqual(catalog.failures.map((f) => [f.canonical, f.reason]).sort(), [
+    ["gone", "SKILL.md is missing"],
+    ["invalid", "Invalid manifest (SKILL.md must start with YAML front matter ('---' on line 1))"],
+  ]);
+});
