@@ -111,7 +111,8 @@ it is also made visible to those agents (see \`skills link\`).`,
     },
     {
       beforeOptions: true,
-      text: "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep.",
+      text:
+        "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep (5 when none is found within 3).",
     },
     {
       title: "Names",

@@ -17,6 +17,12 @@ import {
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_DISCOVERY_DEPTH = 3;
+/**
+ * How deep the search goes when nothing is found within MAX_DISCOVERY_DEPTH or through a
+ * plugin: a monorepo's `packages/<p>/skills/<s>/` is four levels down, and vercel-labs'
+ * `skills` CLI looks five levels deep then, so a repository it installs from is not empty here.
+ */
+const FALLBACK_DISCOVERY_DEPTH = 5;
 const MAX_DISCOVERY_DIRS = 5_000;
 /** Plugin manifests are small; a larger one is not read. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -37,9 +43,9 @@ interface FoundSkill {
  * every one up to three levels down (`skills/<name>/`, `.claude/skills/<name>/`, ...), plus
  * the skills plugin manifests list (Claude Code's `.claude-plugin/marketplace.json` and
  * `plugin.json`, Codex's `.agents/plugins/marketplace.json` and `.codex-plugin/plugin.json`:
- * `plugins/<p>/skills/<s>/` is four levels down). A skill directory's own
- * subdirectories are its content and are not searched; `.git`, `node_modules` and
- * symlinked directories are skipped.
+ * `plugins/<p>/skills/<s>/` is four levels down); when none is, every one up to five levels
+ * down. A skill directory's own subdirectories are its content and are not searched; `.git`,
+ * `node_modules` and symlinked directories are skipped.
  */
 export async function discoverSkills(base: string): Promise<FoundSkill[]> {
   const root = await skillAt(base, "");
@@ -57,15 +63,19 @@ export async function discoverSkills(base: string): Promise<FoundSkill[]> {
   // a skill and its subfolders): one inside another found skill is not a skill of its own.
   const insideAnother = (rel: string) =>
     rel.split("/").slice(0, -1).some((_, i, parts) => seen.has(parts.slice(0, i + 1).join("/")));
-  return found.filter((skill) => !insideAnother(skill.rel))
-    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const byPath = (a: FoundSkill, b: FoundSkill) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
+  if (found.length === 0) return (await walkForSkills(base, FALLBACK_DISCOVERY_DEPTH)).sort(byPath);
+  return found.filter((skill) => !insideAnother(skill.rel)).sort(byPath);
 }
 
-async function walkForSkills(base: string): Promise<FoundSkill[]> {
+async function walkForSkills(
+  base: string,
+  maxDepth = MAX_DISCOVERY_DEPTH,
+): Promise<FoundSkill[]> {
   const found: FoundSkill[] = [];
   let visited = 0;
   const walk = async (dir: string, rel: string, depth: number) => {
-    if (depth > MAX_DISCOVERY_DEPTH) return;
+    if (depth > maxDepth) return;
     const entries = await Array.fromAsync(Deno.readDir(dir));
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {

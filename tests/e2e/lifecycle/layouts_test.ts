@@ -67,6 +67,27 @@ Deno.test("skills add finds skills that Claude plugin manifests list, and skill.
   assert.equal(JSON.parse(run.stdout).description, "Skill lower.");
 });
 
+Deno.test("a monorepo's skills four and five levels down are found when none is nearer, as the peer finds them", async () => {
+  await using dir = await tempDir();
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const mono = join(dir.path, "mono");
+  await writeTree(mono, {
+    "packages/app/skills/release/SKILL.md": md("release"),
+    "packages/tools/src/skills/lint/SKILL.md": md("lint"),
+    "packages/too/deep/for/the/search/SKILL.md": md("too-deep"),
+    "node_modules/dep/skills/vendored/SKILL.md": md("vendored"),
+  });
+  const found = (await listed(mono, env)).skills.map((s) => s.path).sort();
+  assert.deepEqual(found, ["packages/app/skills/release", "packages/tools/src/skills/lint"]);
+  // A nearer skill is what the repository offers: the deeper ones are not looked for.
+  const mixed = join(dir.path, "mixed");
+  await writeTree(mixed, {
+    "skills/near/SKILL.md": md("near"),
+    "packages/app/skills/release/SKILL.md": md("release"),
+  });
+  assert.deepEqual((await listed(mixed, env)).skills.map((s) => s.path), ["skills/near"]);
+});
+
 Deno.test("a marketplace whose plugins sit under metadata.pluginRoot yields their skills", async () => {
   await using dir = await tempDir();
   const repo = join(dir.path, "rooted");
