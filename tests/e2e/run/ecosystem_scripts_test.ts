@@ -181,7 +181,7 @@ for (const [label, mode, where] of SANDBOX_MODES) {
       // The package it lists, named, and the file that lists it.
       assert.match(
         envelope.message,
-        /needs the Python package imageio \(listed in \S*requirements\.txt\), not installed for python3, and uv is not installed/,
+        /^Cannot run scripts\/make\.py: the script needs the Python package imageio \(listed in requirements\.txt\), not installed for python3, and uv is not installed$/m,
       );
     },
   );

@@ -150,9 +150,11 @@ Deno.test("planLaunch() without uv: a requirements.txt is dependency_unavailable
       assert.ok(error instanceof SkillError);
       assert.equal(error.code, "dependency_unavailable");
       assert.ok(
-        error.message.includes(
-          `needs the packages listed in ${join(dir.path, "requirements.txt")}`,
+        // The skill's own path, not the folder it runs from.
+        error.message.startsWith(
+          "Cannot run gif.py: the script needs the packages listed in requirements.txt",
         ),
+        error.message,
       );
       return true;
     },

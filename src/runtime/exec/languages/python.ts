@@ -7,6 +7,7 @@
 
 import { findOnPath } from "../../os/probe.ts";
 import { readPrefixSync } from "../../os/fs.ts";
+import { isAbsolute, relative } from "../../os/paths.ts";
 import { SkillError } from "../../../core/errors.ts";
 import {
   importNameOf,
@@ -73,7 +74,13 @@ export async function planPython(
       fetchesPackages,
     };
   }
-  throw dependencyUnavailable(scriptPath, python, requirements, dependencies, missing);
+  throw dependencyUnavailable(
+    inSkill(scriptPath, skillDir),
+    python,
+    requirements === undefined ? undefined : inSkill(requirements, skillDir),
+    dependencies,
+    missing,
+  );
 }
 
 /** A Python script's source (its PEP 723 block and the launcher are read from it). */
@@ -125,6 +132,16 @@ async function packagesMissing(
   if (unimportable?.length === 0) return "none";
   if (unimportable === undefined) return undefined;
   return wanted.filter((d) => unimportable.includes(importNameOf(d)));
+}
+
+/**
+ * A path as the skill's own (`scripts/requirements.txt`): the folder a script runs from is
+ * a verified copy under the skills home's cache, whose path says nothing to the user.
+ */
+function inSkill(path: string, skillDir: string | undefined): string {
+  if (skillDir === undefined) return path;
+  const rel = relative(skillDir, path);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }
 
 /** Why a Python script cannot start without uv, and what to install (uv, or the packages). */

@@ -77,7 +77,7 @@ Deno.test("planPython() without uv runs python3 when every package requirements.
       assert.equal(error.code, "dependency_unavailable");
       assert.ok(
         error.message.includes(
-          `needs the Python package no-such-package-xq (listed in ${requirements}), not installed for ${python}, and uv is not installed`,
+          `needs the Python package no-such-package-xq (listed in requirements.txt), not installed for ${python}, and uv is not installed`,
         ),
         error.message,
       );
@@ -92,6 +92,6 @@ Deno.test("planPython() without uv runs python3 when every package requirements.
     () => planPython(script, [], env, "linux", skill.path),
     (error: unknown) =>
       error instanceof SkillError &&
-      error.message.includes(`needs the packages listed in ${requirements} and uv`),
+      error.message.includes(`needs the packages listed in requirements.txt and uv`),
   );
 });
