@@ -633,6 +633,10 @@ export function describeSource(source: ParsedSource): string {
     const at = source.ref === undefined ? source.url : `${source.url}@${source.ref}`;
     return source.subpath === "" ? at : `${at} (${source.subpath})`;
   }
+  // A browser URL's ref and path as given: where the ref ends is known only once fetched.
+  if (source.browserPath !== undefined) {
+    return `${source.url} (${source.browserPath.segments.join("/")})`;
+  }
   return source.subpath === "" ? source.url : `${source.url} (${source.subpath})`;
 }
 

@@ -26,6 +26,11 @@ Deno.test("a browser URL of a branch with slashes installs from that branch and 
 
     const tree = await ws.cli(["add", `${page}/tree/release/2.0/skills/alpha`, "--yes"], { env });
     assert.equal(tree.code, 0, tree.stderr);
+    // Announced with the ref and path as given (where the ref ends is known once fetched).
+    assert.match(
+      tree.stderr,
+      /^Cloning \S+\/group\/collection\.git \(release\/2\.0\/skills\/alpha\) \.\.\.$/m,
+    );
     const entry = (await ws.registry())!.skills.find((s) => s.name_canonical === "alpha")!;
     assert.equal(entry.branch, "release/2.0");
     assert.equal(entry.commit_sha, release);
