@@ -419,9 +419,11 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         // A browser's stores of passwords and cookies (its profile folder alone is where
         // troubleshooting guides send you).
         /\bLogin Data\b|\bkey4\.db\b|\blogins\.json\b|\bcookies\.sqlite\b/gi,
-        // (`cat > x/.env <<EOF`, `cat <<EOF > .env`: a .env written, as setup steps do, not read.)
-        /\b(?:open|read_text|read_bytes|readFile(?:Sync)?|cat(?!\s*(?:>|<<))|source|load_dotenv|dotenv_values|Get-Content|less|head|tail)\b[^\n]{0,60}?(?<![\w-])\.env(?![\w-])/g,
+        /\b(?:open|read_text|read_bytes|readFile(?:Sync)?|cat|source|load_dotenv|dotenv_values|Get-Content|less|head|tail)\b[^\n]{0,60}?(?<![\w-])\.env(?![\w-])/g,
       ],
+      // `cat > x/.env <<EOF`, `cat <<EOF > .env`: the .env is where cat writes (as setup steps
+      // have the user do), not a file it reads. `cat > out .env` reads it, and stays found.
+      unless: /^cat\s*(?:<<-?\s*(['"]?)\w+\1\s*)?>>?\s*[^\s<>|;&]*\.env$/,
     },
   },
   {
@@ -699,4 +701,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "9-d128384b";
+export const AUDIT_RULES_VERSION = "9-86a24200";

