@@ -37,7 +37,7 @@ import type { Change, LockChange } from "../lifecycle/change.ts";
 import type { ProjectScope } from "../../core/records/scope.ts";
 import type { Fetched } from "../lifecycle/fetch_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
-import { describeFileDrift, unlockedFolders } from "./drift.ts";
+import { unlockedFolders } from "./drift.ts";
 import { digestOfLocked, diskDrift, sourceOfLocked } from "../lifecycle/lock_entries.ts";
 
 type MismatchKind =
@@ -53,6 +53,7 @@ type MismatchKind =
 export interface Mismatch {
   skill: string;
   kind: MismatchKind;
+  /** What disagrees; the files are in `files`, which the CLI lists under it, never here too. */
   message: string;
   files: FileDrift[];
   /** Fails the run (everything does under --frozen; an unlocked folder otherwise does not). */
@@ -183,7 +184,7 @@ async function fetchAndVerify(
       out.mismatches.push(mismatch(
         key,
         "changed",
-        `the files of ${label}${at} differ from skills-lock.json: ${describeFileDrift(files)}`,
+        `the files of ${label}${at} differ from skills-lock.json`,
         files,
       ));
       continue;
@@ -228,9 +229,7 @@ async function movedSource(
     const files = base === null
       ? [{ path: "SKILL.md", change: "removed" as const }]
       : diffFiles(entry.files, await fileHashes(base));
-    const where = files.length === 0
-      ? "with the same files"
-      : `where files differ: ${describeFileDrift(files)}`;
+    const where = files.length === 0 ? "with the same files" : "where files differ";
     return mismatch(
       key,
       "moved",
@@ -279,7 +278,7 @@ export async function restoreLocked(
       report.mismatches.push(mismatch(
         key,
         "changed",
-        `files on disk differ from skills-lock.json: ${describeFileDrift(drift)}`,
+        `files on disk differ from skills-lock.json`,
         drift,
       ));
     }

@@ -108,6 +108,7 @@ Deno.test("install --frozen names the skill and file of a tampered file and of a
   assert.equal(tampered.code, 1);
   assert.match(tampered.stdout, /^✗ alpha: files on disk differ from skills-lock.json/m);
   assert.match(tampered.stdout, /^ {4}~ scripts\/hello\.py$/m);
+  assert.equal(tampered.stdout.split("hello.py").length - 1, 1, tampered.stdout);
   assert.doesNotMatch(tampered.stdout, /beta/, "beta matches");
   assert.match(tampered.stderr, /nothing was written \(--frozen\)/);
   assert.match(await Deno.readTextFile(script), /tampered/, "left as it was");
@@ -168,6 +169,8 @@ Deno.test("install --frozen refuses a force-pushed branch: the locked commit is 
   assert.match(result.stdout, /branch 'main' now resolves to [0-9a-f]{12}, where files differ/);
   assert.match(result.stdout, /^ {4}~ SKILL\.md$/m);
   assert.match(result.stdout, /^ {4}~ scripts\/hello\.py$/m);
+  // Each file once: listed under the line, not in it too.
+  assert.equal(result.stdout.split("SKILL.md").length - 1, 1, result.stdout);
   assert.equal(await Deno.stat(join(p.root, ".agents", "skills", "alpha")).catch(() => null), null);
 });
 
