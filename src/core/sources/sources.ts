@@ -297,6 +297,7 @@ export function parseSource(input: string, options: ParseSourceOptions = {}): Pa
   if (/^oci:\/\//i.test(input)) return ociSource(input);
   if (/^npm:/i.test(input)) return npmSource(`npm:${input.slice(4)}`);
 
+  input = withoutPageParts(input);
   const hash = input.indexOf("#");
   const base = hash === -1 ? input : input.slice(0, hash);
   const ref = hash === -1 ? undefined : validateRef(input.slice(hash + 1));
@@ -548,6 +549,28 @@ function parseScpLike(
     throw invalid(input, "the repository path is empty or starts with '-'");
   }
   return gitSource(base, "ssh", "", undefined, ref);
+}
+
+/** What GitHub's pages add to a URL copied from the browser: the tab shown, the plain view. */
+const GITHUB_PAGE_QUERY = new Set(["tab", "plain"]);
+/** Anchors of GitHub's pages (the README, a licence tab, lines of a file): never a ref. */
+const GITHUB_PAGE_ANCHOR = /^(?:readme|[\w.-]+-ov-file|L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?)$/;
+
+/**
+ * A github.com page URL as copied from the browser (`…/skills?tab=readme-ov-file`,
+ * `…#readme`, `…/SKILL.md?plain=1#L12`) without what the page added; any other query or
+ * fragment is left for the parser to refuse or read as `#ref`.
+ */
+function withoutPageParts(input: string): string {
+  const match = /^(https:\/\/(?:www\.)?github\.com\/[^?#]*)(\?[^#]*)?(#.*)?$/i.exec(input);
+  if (match === null) return input;
+  const [, path, query, fragment] = match;
+  const pageQuery = query !== undefined &&
+    [...new URLSearchParams(query).keys()].every((key) => GITHUB_PAGE_QUERY.has(key));
+  const pageAnchor = fragment !== undefined && GITHUB_PAGE_ANCHOR.test(fragment.slice(1));
+  return `${path}${query === undefined || pageQuery ? "" : query}${
+    fragment === undefined || pageAnchor ? "" : fragment
+  }`;
 }
 
 /** `owner/repo`, `owner/repo/sub/path`, `owner/repo@skill`, each with an optional `#ref`. */

@@ -91,7 +91,24 @@ const accepted: [string, Partial<ParsedSource>][] = [
     url: "https://git.corp.com:8443/group/sub/repo.git",
     ref: "v1",
     subpath: "skills/pdf",
+  }], // As copied from GitHub's pages: the tab shown, the plain view, the README and line anchors.
+  ["https://github.com/owner/repo?tab=readme-ov-file", {
+    url: "https://github.com/owner/repo.git",
+    ref: undefined,
+    subpath: "",
   }],
+  ["https://github.com/owner/repo#readme", {
+    url: "https://github.com/owner/repo.git",
+    ref: undefined,
+  }],
+  ["https://github.com/owner/repo?tab=MIT-1-ov-file#readme-ov-file", { ref: undefined }],
+  ["https://github.com/owner/repo/blob/main/skills/pdf/SKILL.md?plain=1#L12-L20", {
+    url: "https://github.com/owner/repo.git",
+    ref: "main",
+    subpath: "skills/pdf",
+  }],
+  // Any other fragment is a ref, as everywhere.
+  ["https://github.com/owner/repo#v2", { ref: "v2" }],
 ];
 
 for (const [input, expected] of accepted) {
@@ -126,6 +143,7 @@ const rejected: [string, RegExp][] = [
   ["owner/repo/../../etc", /may not contain/],
   ["owner/repo@../x", /skill name after '@'/],
   ["https://github.com/owner/repo.git?x=1", /query string/],
+  ["https://github.com/owner/repo?tab=readme&x=1", /query string/],
   ["file://otherhost/srv/x.git", /must name a local path/],
   ["./missing-dir", /no such directory/],
   ["/abs/missing", /no such directory/],
