@@ -551,23 +551,29 @@ function parseScpLike(
   return gitSource(base, "ssh", "", undefined, ref);
 }
 
-/** What GitHub's pages add to a URL copied from the browser: the tab shown, the plain view. */
-const GITHUB_PAGE_QUERY = new Set(["tab", "plain"]);
-/** Anchors of GitHub's pages (the README, a licence tab, lines of a file): never a ref. */
-const GITHUB_PAGE_ANCHOR = /^(?:readme|[\w.-]+-ov-file|L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?)$/;
+/**
+ * What a forge's pages add to a URL copied from the browser: GitHub's tab shown and plain
+ * view, GitLab's `ref_type` on a `/-/tree/` or `/-/blob/` page.
+ */
+const PAGE_QUERY = new Set(["tab", "plain", "ref_type"]);
+/** Anchors of those pages (the README, a licence tab, lines of a file): never a ref. */
+const PAGE_ANCHOR = /^(?:readme|[\w.-]+-ov-file|L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/;
 
 /**
- * A github.com page URL as copied from the browser (`…/skills?tab=readme-ov-file`,
- * `…#readme`, `…/SKILL.md?plain=1#L12`) without what the page added; any other query or
+ * A github.com page URL, or a GitLab `/-/tree/` or `/-/blob/` page on any host, as copied
+ * from the browser (`…/skills?tab=readme-ov-file`, `…#readme`, `…/SKILL.md?plain=1#L12`,
+ * `…/-/tree/main/pdf?ref_type=heads`) without what the page added; any other query or
  * fragment is left for the parser to refuse or read as `#ref`.
  */
 function withoutPageParts(input: string): string {
-  const match = /^(https:\/\/(?:www\.)?github\.com\/[^?#]*)(\?[^#]*)?(#.*)?$/i.exec(input);
+  const match =
+    /^(https:\/\/(?:(?:www\.)?github\.com\/[^?#]*|[^/?#]+\/[^?#]*\/-\/(?:tree|blob)\/[^?#]*))(\?[^#]*)?(#.*)?$/i
+      .exec(input);
   if (match === null) return input;
   const [, path, query, fragment] = match;
   const pageQuery = query !== undefined &&
-    [...new URLSearchParams(query).keys()].every((key) => GITHUB_PAGE_QUERY.has(key));
-  const pageAnchor = fragment !== undefined && GITHUB_PAGE_ANCHOR.test(fragment.slice(1));
+    [...new URLSearchParams(query).keys()].every((key) => PAGE_QUERY.has(key));
+  const pageAnchor = fragment !== undefined && PAGE_ANCHOR.test(fragment.slice(1));
   return `${path}${query === undefined || pageQuery ? "" : query}${
     fragment === undefined || pageAnchor ? "" : fragment
   }`;

@@ -107,6 +107,16 @@ const accepted: [string, Partial<ParsedSource>][] = [
     ref: "main",
     subpath: "skills/pdf",
   }],
+  ["https://gitlab.com/group/repo/-/tree/main/skills/pdf?ref_type=heads", {
+    url: "https://gitlab.com/group/repo.git",
+    ref: "main",
+    subpath: "skills/pdf",
+  }],
+  ["https://git.corp.com:8443/group/repo/-/blob/v1/pdf/SKILL.md?ref_type=tags#L3-5", {
+    url: "https://git.corp.com:8443/group/repo.git",
+    ref: "v1",
+    subpath: "pdf",
+  }],
   // Any other fragment is a ref, as everywhere.
   ["https://github.com/owner/repo#v2", { ref: "v2" }],
 ];
