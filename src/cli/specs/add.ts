@@ -98,6 +98,8 @@ it is also made visible to those agents (see \`skills link\`).`,
   https://host/owner/repo.git also ssh://, git://, file:// and git@host:owner/repo.git
   https://github.com/owner/repo/tree/<ref>/<path>    (also /blob/<ref>/<file>)
   https://gitlab.example/group/repo/-/tree/<ref>/<path> (also /-/blob/)
+  https://codeberg.org/owner/repo/src/branch/<ref>/<path>  Gitea, Forgejo (any host; also
+                              /src/tag/, /src/commit/); Bitbucket's /src/<ref>/<path>
   oci://registry/repo:tag     a skill published to an OCI registry (\`skills publish\`);
                               an index of skills takes --skill; \`update\` follows the tag
   oci://registry/repo@sha256:<digest>   pinned to that manifest

@@ -410,7 +410,38 @@ function parseUrl(
   if (scheme === "https" && path.includes("/-/")) {
     return parseGitLabPath(input, url.host, path, ref);
   }
+  const src = scheme === "https" ? srcPage(url.hostname, path) : undefined;
+  if (src !== undefined) return parseSrcPage(input, url.host, src, ref);
   return gitSource(base, transport, "", undefined, ref);
+}
+
+/**
+ * A `/src/` page: Gitea's, Forgejo's and Codeberg's `/<owner>/<repo>/src/branch/<ref>/…` (also
+ * `tag` and `commit`), on any host, and Bitbucket's `/<workspace>/<repo>/src/<ref>/…`: the
+ * repository's path and what follows the ref's kind.
+ */
+function srcPage(host: string, path: string): { repo: string; rest: string[] } | undefined {
+  const match = /^(\/[^/]+\/[^/]+?)(?:\.git)?\/src\/(?:branch|tag|commit)\/(.+)$/.exec(path) ??
+    (host.toLowerCase() === "bitbucket.org"
+      ? /^(\/[^/]+\/[^/]+?)(?:\.git)?\/src\/(.+)$/.exec(path)
+      : null);
+  if (match === null) return undefined;
+  return { repo: match[1]!, rest: match[2]!.split("/").filter((p) => p !== "") };
+}
+
+/** A `/src/` page's repository, ref and folder (a SKILL.md's page names its folder). */
+function parseSrcPage(
+  input: string,
+  host: string,
+  page: { repo: string; rest: string[] },
+  ref: string | undefined,
+): ParsedGitSource {
+  const kind = /^skill\.md$/i.test(page.rest.at(-1) ?? "") ? "blob" : "tree";
+  const at = refAndSubpath(input, kind, page.rest, ref);
+  return {
+    ...gitSource(`https://${host}${page.repo}.git`, "https", at.subpath, undefined, at.ref),
+    browserPath: { kind, segments: page.rest },
+  };
 }
 
 /** A URL whose path names a SKILL.md or an archive (`.zip`, `.tar`, `.tar.gz`, `.tgz`). */
@@ -420,6 +451,7 @@ function directWebFile(base: string): boolean {
     // A repository's browser URL of a file (GitHub's, GitLab's `/-/blob/`) is a git source.
     if (url.hostname === "github.com" && /\/(?:tree|blob)\//.test(url.pathname)) return false;
     if (url.pathname.includes("/-/")) return false;
+    if (srcPage(url.hostname, url.pathname) !== undefined) return false;
     return webTargetOf(base) !== "site";
   } catch {
     return false;

@@ -117,6 +117,22 @@ const accepted: [string, Partial<ParsedSource>][] = [
     ref: "v1",
     subpath: "pdf",
   }],
+  // Gitea, Forgejo and Codeberg pages on any host, and Bitbucket's.
+  ["https://codeberg.org/owner/repo/src/branch/main/skills/pdf", {
+    url: "https://codeberg.org/owner/repo.git",
+    ref: "main",
+    subpath: "skills/pdf",
+  }],
+  ["https://git.corp.example:3000/owner/repo/src/tag/v1.2/pdf/SKILL.md", {
+    url: "https://git.corp.example:3000/owner/repo.git",
+    ref: "v1.2",
+    subpath: "pdf",
+  }],
+  ["https://bitbucket.org/team/repo/src/main/skills/pdf/", {
+    url: "https://bitbucket.org/team/repo.git",
+    ref: "main",
+    subpath: "skills/pdf",
+  }],
   // Any other fragment is a ref, as everywhere.
   ["https://github.com/owner/repo#v2", { ref: "v2" }],
 ];

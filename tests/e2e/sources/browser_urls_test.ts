@@ -46,6 +46,15 @@ Deno.test("a browser URL of a branch with slashes installs from that branch and 
     assert.equal(blob.code, 0, blob.stderr);
     assert.equal((await ws.registry())!.skills[0]!.branch, "release/2.0");
 
+    // Gitea's, Forgejo's and Codeberg's page of the same folder.
+    assert.equal((await ws.cli(["remove", "alpha", "--yes"])).code, 0);
+    const gitea = await ws.cli(
+      ["add", `${server.origin}/group/collection/src/branch/release/2.0/skills/alpha`, "--yes"],
+      { env },
+    );
+    assert.equal(gitea.code, 0, gitea.stderr);
+    assert.equal((await ws.registry())!.skills[0]!.branch, "release/2.0");
+
     // A path that fits no ref keeps the first reading's error, and leaves nothing behind.
     const none = await ws.cli(["add", `${page}/tree/nightly/x/skills/alpha`, "--yes"], { env });
     assert.equal(none.code, 1);
