@@ -108,8 +108,9 @@ it is also made visible to those agents (see \`skills link\`).`,
                               names, its tarball checked against dist.integrity; scoped
                               names too (npm:@org/pkg@^1.2); \`update\` follows the range
   https://example.com         a site's /.well-known/agent-skills/index.json (each digest checked)
-  https://host/…/SKILL.md     one SKILL.md, or an archive (.zip, .tar, .tar.gz, .tgz)
-  ./dir, /abs/dir, ~/dir      a local directory (copied; \`skills update\` copies it again)`,
+  https://host/…/SKILL.md     one SKILL.md, or an archive (.zip, .skill, .tar, .tar.gz, .tgz)
+  ./dir, /abs/dir, ~/dir      a local directory, or its SKILL.md (copied; \`skills update\`
+                              copies it again); a local archive is unpacked first`,
     },
     {
       beforeOptions: true,

@@ -30,7 +30,8 @@ export const DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/
 /** Where a site lists its skills: the current path first, then the older one. */
 const WELL_KNOWN_PATHS = [".well-known/agent-skills", ".well-known/skills"] as const;
 
-const ARCHIVE_SUFFIX = /\.(?:zip|tar|tar\.gz|tgz)$/i;
+/** An archive by its name; `.skill` is a zip, as Anthropic's skill-creator packages a skill. */
+const ARCHIVE_SUFFIX = /\.(?:zip|skill|tar|tar\.gz|tgz)$/i;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 /** The spec's name rule, which both index formats require. */
 const INDEX_NAME = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}[a-z0-9]$|^[a-z0-9]$/;

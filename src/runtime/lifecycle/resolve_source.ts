@@ -7,7 +7,8 @@
  * (fetch_source.ts), the signer check and the progress lines switch on the kind it gives.
  */
 
-import { join, resolve } from "../os/paths.ts";
+import { basename, dirname, join, resolve } from "../os/paths.ts";
+import { MANIFEST_FILES } from "../../core/manifest/limits.ts";
 import * as PLATFORM_PATHS from "../os/paths.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import {
@@ -90,8 +91,15 @@ async function resolveSource(
   { cwd, env, home }: Whereabouts,
 ): Promise<ResolvedSource> {
   if (!input.includes("://") && !/^[A-Za-z][A-Za-z0-9+.-]*::/.test(input)) {
-    const path = typedPath(input, cwd, env);
-    const info = await Deno.stat(path).catch(() => null);
+    let path = typedPath(input, cwd, env);
+    let info = await Deno.stat(path).catch(() => null);
+    if (info?.isFile) {
+      // A skill's SKILL.md names its folder, as a forge's page of it does.
+      if (!MANIFEST_FILES.includes(basename(path))) throw fileSourceError(input, path);
+      path = dirname(path);
+      info = await Deno.stat(path).catch(() => null);
+      input = path;
+    }
     if (info?.isDirectory) {
       if (isWithin(path, home) || isWithin(home, path)) {
         throw new SkillError(
@@ -119,6 +127,33 @@ async function resolveSource(
     if (index !== null) return resolveParsed(site);
   }
   return resolveParsed(parsed);
+}
+
+/**
+ * A file named as a source: an archive (a `.skill` file, as Anthropic's skill-creator packages
+ * a skill, or a `.zip` or tarball) is unpacked by the user and its folder added — a local
+ * archive is not read in place — and anything else is no source.
+ */
+function fileSourceError(input: string, path: string): SkillError {
+  const name = basename(path);
+  const zip = /\.(?:skill|zip)$/i.test(name);
+  const tar = /\.(?:tar|tar\.gz|tgz)$/i.test(name);
+  if (!zip && !tar) {
+    return new SkillError(
+      "invalid_source",
+      `Invalid source '${input}': it is a file, not a skill's folder`,
+      { hint: "Give the folder that holds the skill's SKILL.md" },
+    );
+  }
+  const unpack = zip ? `unzip ${name} -d skill` : `mkdir skill && tar -xf ${name} -C skill`;
+  return new SkillError(
+    "invalid_source",
+    `Invalid source '${input}': it is an archive; a local archive is not read in place`,
+    {
+      hint:
+        `Unpack it and add the folder: \`${unpack}\`, then \`skills add ./skill\` (or the folder inside it that holds SKILL.md); served over https, \`skills add https://…/${name}\` reads it`,
+    },
+  );
 }
 
 /** The path a typed source names, `~` being the user's home, relative to `cwd`. */

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { git } from "../../fixtures/git_repos.ts";
 import { runCli, tempDir } from "../../helpers/cli.ts";
-import { gzip, tarBytes } from "../../helpers/archives.ts";
+import { gzip, tarBytes, zipBytes } from "../../helpers/archives.ts";
 import { project } from "../../helpers/project.ts";
 import { serveFolder, sha256Digest } from "../../helpers/static_site.ts";
 import { readTree, writeTree } from "../../helpers/tree.ts";
@@ -130,6 +130,12 @@ Deno.test("the older /.well-known/skills/index.json, a direct SKILL.md URL and a
       { path: "packed/run.sh", body: "#!/bin/sh\necho hi\n", mode: 0o755 },
     ])),
   );
+  // A `.skill` file: a zip holding the skill's folder, as Anthropic's skill-creator packages one.
+  const skillFile = await zipBytes([
+    { name: "zipped/SKILL.md", body: skillMd("zipped") },
+    { name: "zipped/notes.md", body: "Zipped notes.\n" },
+  ]);
+  await Deno.writeFile(join(siteDir, "zipped.skill"), skillFile);
   await Deno.writeFile(
     join(siteDir, "evil.tar.gz"),
     await gzip(tarBytes([
@@ -145,6 +151,7 @@ Deno.test("the older /.well-known/skills/index.json, a direct SKILL.md URL and a
       site.url,
       `${site.url}/.well-known/skills/direct/SKILL.md`,
       `${site.url}/pack.tgz`,
+      `${site.url}/zipped.skill`,
     ]
   ) {
     const add = await runCli(["add", url, "--yes"], { env });
@@ -153,6 +160,18 @@ Deno.test("the older /.well-known/skills/index.json, a direct SKILL.md URL and a
   }
   assert.equal(await Deno.readTextFile(join(home, "legacy", "notes.md")), "Notes.\n");
   assert.equal((await Deno.stat(join(home, "packed", "run.sh"))).mode! & 0o111, 0o111);
+  assert.equal(await Deno.readTextFile(join(home, "zipped", "notes.md")), "Zipped notes.\n");
+
+  // The same file on disk is refused with how to unpack it; a SKILL.md's path is its folder.
+  await Deno.writeFile(join(tmp.path, "zipped.skill"), skillFile);
+  const local = await runCli(["add", "./zipped.skill", "--yes"], { env, cwd: tmp.path });
+  assert.equal(local.code, 1);
+  assert.match(local.stderr, /it is an archive; a local archive is not read in place/);
+  assert.match(local.stderr, /hint: Unpack it and add the folder: `unzip zipped\.skill -d skill`/);
+  await writeTree(join(tmp.path, "mine"), { "SKILL.md": skillMd("mine") });
+  const manifest = await runCli(["add", "./mine/SKILL.md", "--yes"], { env, cwd: tmp.path });
+  assert.equal(manifest.code, 0, manifest.stderr);
+  assert.equal(await Deno.readTextFile(join(home, "mine", "SKILL.md")), skillMd("mine"));
   const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
   const packed = registry.skills.find((e: { name: string }) => e.name === "packed");
   assert.deepEqual(packed.source, { type: "web", url: `${site.url}/pack.tgz`, subpath: "" });
