@@ -151,7 +151,7 @@ function fileSourceError(input: string, path: string): SkillError {
     `Invalid source '${input}': it is an archive; a local archive is not read in place`,
     {
       hint:
-        `Unpack it and add the folder: \`${unpack}\`, then \`skills add ./skill\` (or the folder inside it that holds SKILL.md); served over https, \`skills add https://…/${name}\` reads it`,
+        `Unpack it (\`${unpack}\`) and give the folder that holds its SKILL.md; from an https URL it is read as it is`,
     },
   );
 }

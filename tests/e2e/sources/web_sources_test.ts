@@ -167,7 +167,10 @@ Deno.test("the older /.well-known/skills/index.json, a direct SKILL.md URL and a
   const local = await runCli(["add", "./zipped.skill", "--yes"], { env, cwd: tmp.path });
   assert.equal(local.code, 1);
   assert.match(local.stderr, /it is an archive; a local archive is not read in place/);
-  assert.match(local.stderr, /hint: Unpack it and add the folder: `unzip zipped\.skill -d skill`/);
+  assert.match(
+    local.stderr,
+    /hint: Unpack it \(`unzip zipped\.skill -d skill`\) and give the folder/,
+  );
   await writeTree(join(tmp.path, "mine"), { "SKILL.md": skillMd("mine") });
   const manifest = await runCli(["add", "./mine/SKILL.md", "--yes"], { env, cwd: tmp.path });
   assert.equal(manifest.code, 0, manifest.stderr);
