@@ -584,10 +584,16 @@ function parseScpLike(
 }
 
 /**
- * What a forge's pages add to a URL copied from the browser: GitHub's tab shown and plain
- * view, GitLab's `ref_type` on a `/-/tree/` or `/-/blob/` page.
+ * What a forge's pages add to a URL copied from the browser and that cannot change what is
+ * fetched (the repository's URL is made from its path): GitHub's tab shown and plain view,
+ * and GitLab's `ref_type=heads`, which says the ref is a branch, read first anyway. Any other
+ * query is refused, `ref_type=tags` too (a tag of a branch's name would not be read).
  */
-const PAGE_QUERY = new Set(["tab", "plain", "ref_type"]);
+const PAGE_QUERY: Readonly<Record<string, (value: string) => boolean>> = {
+  tab: () => true,
+  plain: () => true,
+  ref_type: (value) => value === "heads",
+};
 /** Anchors of those pages (the README, a licence tab, lines of a file): never a ref. */
 const PAGE_ANCHOR = /^(?:readme|[\w.-]+-ov-file|L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/;
 
@@ -604,7 +610,9 @@ function withoutPageParts(input: string): string {
   if (match === null) return input;
   const [, path, query, fragment] = match;
   const pageQuery = query !== undefined &&
-    [...new URLSearchParams(query).keys()].every((key) => PAGE_QUERY.has(key));
+    [...new URLSearchParams(query)].every(([key, value]) =>
+      Object.hasOwn(PAGE_QUERY, key) && PAGE_QUERY[key]!(value)
+    );
   const pageAnchor = fragment !== undefined && PAGE_ANCHOR.test(fragment.slice(1));
   return `${path}${query === undefined || pageQuery ? "" : query}${
     fragment === undefined || pageAnchor ? "" : fragment

@@ -529,14 +529,25 @@ function checkToolsetsAndScripts(
   }
 }
 
+/** What a Git LFS pointer file starts with: the file's content is stored outside git. */
+const LFS_POINTER = "version https://git-lfs.github.com/spec/v1\n";
+/** A pointer is a few lines (version, `oid sha256:…`, size): no larger file is one. */
+const MAX_LFS_POINTER_BYTES = 512;
+/** Pointers named in the warning; the rest are counted. */
+const LFS_NAMED = 3;
+
 /**
  * Validation: every symlink inside the skill is an error. A skill's digest covers file
  * contents, and a link would make what runs depend on where it points at run time: none
- * is installed, whether it leaves the skill or not (docs/security.md).
+ * is installed, whether it leaves the skill or not (docs/security.md). And a warning for
+ * Git LFS pointers (K-Dense's skills keep their images so): git holds a three-line pointer
+ * where the file should be, and nothing here fetches LFS content, so the skill would get
+ * the pointer.
  */
 function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
   let seen = 0;
   const realRoot = Deno.realPathSync(root);
+  const pointers: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of Deno.readDirSync(dir)) {
       if (++seen > MAX_WALK_ENTRIES) {
@@ -570,10 +581,30 @@ function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
         }
       } else if (entry.isDirectory && entry.name !== ".git") {
         walk(path);
-      }
+      } else if (entry.isFile && isLfsPointer(path)) pointers.push(relative(root, path));
     }
   };
   walk(root);
+  if (pointers.length === 0) return;
+  pointers.sort();
+  const more = pointers.length > LFS_NAMED ? `, and ${pointers.length - LFS_NAMED} more` : "";
+  diagnostics.push({
+    level: "warning",
+    file: join(root, pointers[0]!),
+    message: `${pointers.length} file(s) are Git LFS pointers, not their content (${
+      pointers.slice(0, LFS_NAMED).join(", ")
+    }${more}): the repository stores them with Git LFS, which is not fetched; the skill gets the pointers`,
+  });
+}
+
+/** Whether a file is a Git LFS pointer: small, and starting with the pointer's first line. */
+function isLfsPointer(path: string): boolean {
+  const info = lstatSyncOrNull(path);
+  if (info === null || info.size > MAX_LFS_POINTER_BYTES || info.size < LFS_POINTER.length) {
+    return false;
+  }
+  const head = readPrefixSync(path, LFS_POINTER.length).bytes;
+  return new TextDecoder().decode(head) === LFS_POINTER;
 }
 
 type FrontMatterModule = typeof import("../../core/manifest/frontmatter.ts");

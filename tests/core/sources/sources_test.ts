@@ -112,7 +112,7 @@ const accepted: [string, Partial<ParsedSource>][] = [
     ref: "main",
     subpath: "skills/pdf",
   }],
-  ["https://git.corp.com:8443/group/repo/-/blob/v1/pdf/SKILL.md?ref_type=tags#L3-5", {
+  ["https://git.corp.com:8443/group/repo/-/blob/v1/pdf/SKILL.md?ref_type=heads#L3-5", {
     url: "https://git.corp.com:8443/group/repo.git",
     ref: "v1",
     subpath: "pdf",
@@ -170,6 +170,8 @@ const rejected: [string, RegExp][] = [
   ["owner/repo@../x", /skill name after '@'/],
   ["https://github.com/owner/repo.git?x=1", /query string/],
   ["https://github.com/owner/repo?tab=readme&x=1", /query string/],
+  // A tag page: the tag would not be read if a branch had its name.
+  ["https://gitlab.com/group/repo/-/tree/v1/pdf?ref_type=tags", /query string/],
   ["file://otherhost/srv/x.git", /must name a local path/],
   ["./missing-dir", /no such directory/],
   ["/abs/missing", /no such directory/],

@@ -141,3 +141,25 @@ Deno.test("readSkillBody() gives the body the manifest parser splits off, withou
     "",
   );
 });
+
+Deno.test("validation warns of Git LFS pointers, which hold no content of their own", async () => {
+  await using tmp = await tempDir();
+  const pointer = (oid: string) =>
+    `version https://git-lfs.github.com/spec/v1\noid sha256:${oid.repeat(64)}\nsize 217028\n`;
+  const dir = join(tmp.path, "charts");
+  await writeTree(dir, {
+    "SKILL.md": skillMd("charts"),
+    "assets/a.png": pointer("a"),
+    "assets/b.png": pointer("b"),
+    "examples/c.gif": pointer("c"),
+    "examples/d.zip": pointer("d"),
+    // Text that quotes a pointer, or a note about one, is no pointer.
+    "references/lfs.md": `# LFS\n\n${pointer("e")}`,
+    "notes.txt": `version https://git-lfs.github.com/spec/v1 is the pointer format\n`,
+  });
+  assert.deepEqual(await validation(dir), [
+    "warning /assets/a.png: 4 file(s) are Git LFS pointers, not their content (assets/a.png, assets/b.png, examples/c.gif, and 1 more): the repository stores them with Git LFS, which is not fetched; the skill gets the pointers",
+  ]);
+  // A listing never reads for it (validation only).
+  assert.equal(await listing(dir), "loaded");
+});
