@@ -18,6 +18,8 @@ import { discoverSkills } from "../catalog/discover.ts";
 import { lstatOrNull, readPrefixSync } from "../os/fs.ts";
 import { join } from "../os/paths.ts";
 
+/** Folders of the same name an ambiguity error names; the rest are counted. */
+const MATCHES_NAMED = 5;
 /** A name is in the front matter at the top: no more of a SKILL.md is read. */
 const NAME_BYTES = 64 * 1024;
 
@@ -48,11 +50,12 @@ export async function movedFolder(
     if (await declaredName(found.dir) === name) matches.push(found.rel);
   }
   if (matches.length <= 1) return matches[0];
+  // A repository may hold thousands of that name: a few are named, the rest counted.
+  const named = matches.slice(0, MATCHES_NAMED).map((m) => `'${m || "."}'`).join(", ");
+  const more = matches.length > MATCHES_NAMED ? `, and ${matches.length - MATCHES_NAMED} more` : "";
   throw new SkillError(
     "conflict",
-    `Cannot update skill '${context.skill}': its folder '${context.was}' is gone from the new version, which has ${matches.length} skills named '${name}' (${
-      matches.map((m) => `'${m || "."}'`).join(", ")
-    })`,
+    `Cannot update skill '${context.skill}': its folder '${context.was}' is gone from the new version, which has ${matches.length} skills named '${name}' (${named}${more})`,
     { hint: "Remove it and add the one you want (`skills add <source> --list` shows them)" },
   );
 }

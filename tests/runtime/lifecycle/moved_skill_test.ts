@@ -58,3 +58,23 @@ Deno.test("two skills of that name: neither is chosen, both are named", async ()
     },
   );
 });
+
+Deno.test("many skills of that name: a few are named, the rest counted", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) {
+    files[`copies/c${String(i).padStart(2, "0")}/SKILL.md`] = skillMd("alpha");
+  }
+  await using tree = await tempTree(files);
+  await assert.rejects(
+    () => movedFolder(tree.path, "alpha", context),
+    (error: unknown) => {
+      assert.ok(error instanceof SkillError);
+      assert.match(
+        error.message,
+        /40 skills named 'alpha' \('copies\/c00', .*'copies\/c04', and 35 more\)$/,
+      );
+      assert.ok(error.message.length < 400, error.message);
+      return true;
+    },
+  );
+});
