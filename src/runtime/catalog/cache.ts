@@ -64,7 +64,6 @@ const NOT_INSIDE = /^$|^\/|\/\/|\/$|\\|(?:^|\/)\.\.(?:\/|$)/;
 /** A relative path inside the skill (one regex: a listing checks thousands of them). */
 const isInside = (path: string) => !NOT_INSIDE.test(path);
 
-/** A script file name as the loader finds them: a name and a script extension, no path. */
 /** A path inside `scripts/`: typeable parts, no `..`, at most a few folders deep. */
 const SCRIPT_FILE =
   /^(?:[A-Za-z0-9][A-Za-z0-9_-]*\/){0,4}[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z]+)?$/;

@@ -216,7 +216,6 @@ async function fetchPackage(
   return { source, root, base, commit };
 }
 
-/** A git fetch whose discovery starts at the source's subpath, which must be a folder. */
 /**
  * A repository's files at `request`. A browser URL's `/tree/feature/x/skills/pdf` is read
  * with `feature` as its ref first; when the repository has no such ref, its branches and
@@ -258,6 +257,7 @@ async function fetchGit(
   }
 }
 
+/** A git fetch whose discovery starts at the source's subpath, which must be a folder. */
 async function atSubpath(
   source: GitSource,
   root: string,
