@@ -5,7 +5,15 @@
  */
 
 /** A skill that cannot be listed; the message is the short reason shown to users. */
-export class SkillLoadError extends Error {}
+export class SkillLoadError extends Error {
+  /**
+   * `noManifest`: the folder holds no SKILL.md (nor skill.md) at all — in a project's skills
+   * folder, a folder of helpers rather than a broken skill (catalog/scopes.ts).
+   */
+  constructor(message: string, readonly noManifest = false) {
+    super(message);
+  }
+}
 
 /** How a script-name collision warning begins (the catalog lists them as notes). */
 export const SCRIPT_COLLISION = "script names collide:";

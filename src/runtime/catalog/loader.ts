@@ -211,7 +211,7 @@ async function readSkill(
 
 /** Why a skill cannot be read, and the file the diagnostic names. */
 class Refusal extends Error {
-  constructor(message: string, readonly file: string) {
+  constructor(message: string, readonly file: string, readonly noManifest = false) {
     super(message);
   }
 }
@@ -232,7 +232,9 @@ class Reading {
 
   /** Listing stops at the first problem; validation records it and returns what it has. */
   refuse(refusal: Refusal): Omit<InspectResult, "dir"> {
-    if (this.validating === undefined) throw new SkillLoadError(refusal.message);
+    if (this.validating === undefined) {
+      throw new SkillLoadError(refusal.message, refusal.noManifest);
+    }
     this.diagnostics.push({ level: "error", file: refusal.file, message: refusal.message });
     return this.result;
   }
@@ -264,7 +266,7 @@ function manifestFileName(dir: string): string {
 /**
  * Validation only, before the folder is resolved: the SKILL.md at the path the caller gave
  * (a regular file within the size cap, so it can be read whole), no symlink anywhere in the
- * skill, and a note when the manifest is spelled skill.md.
+ * skill, a note of its Git LFS pointers, and one when the manifest is spelled skill.md.
  */
 function checkGivenManifest(
   dir: string,
@@ -280,7 +282,7 @@ function checkGivenManifest(
   if (md.size > MAX_SKILL_MD_BYTES) {
     throw new Refusal(`SKILL.md is ${md.size} bytes (max ${MAX_SKILL_MD_BYTES})`, givenMd);
   }
-  checkSymlinks(dir, reading.diagnostics);
+  checkEntries(dir, reading.diagnostics);
   if (mdName === LOWER_MANIFEST) {
     reading.diagnostics.push({
       level: options.strict ? "error" : "warning",
@@ -317,7 +319,7 @@ function listContainedFolder(
   const children = new Map<string, Deno.DirEntry>();
   for (const entry of readDirEntries(realDir)) children.set(entry.name, entry);
   const md = children.get(mdName);
-  if (md === undefined) throw new Refusal("SKILL.md is missing", dir);
+  if (md === undefined) throw new Refusal("SKILL.md is missing", dir, true);
   if (md.isSymlink) throw new Refusal("SKILL.md is a symlink (refused)", dir);
   if (!md.isFile) throw new Refusal("SKILL.md is not a regular file", dir);
   return { realDir, children, skillMdPath: join(realDir, mdName) };
@@ -537,14 +539,14 @@ const MAX_LFS_POINTER_BYTES = 512;
 const LFS_NAMED = 3;
 
 /**
- * Validation: every symlink inside the skill is an error. A skill's digest covers file
+ * Validation, over every entry of the skill: every symlink inside it is an error. A skill's digest covers file
  * contents, and a link would make what runs depend on where it points at run time: none
  * is installed, whether it leaves the skill or not (docs/security.md). And a warning for
  * Git LFS pointers (K-Dense's skills keep their images so): git holds a three-line pointer
  * where the file should be, and nothing here fetches LFS content, so the skill would get
  * the pointer.
  */
-function checkSymlinks(root: string, diagnostics: Diagnostic[]): void {
+function checkEntries(root: string, diagnostics: Diagnostic[]): void {
   let seen = 0;
   const realRoot = Deno.realPathSync(root);
   const pointers: string[] = [];

@@ -19,7 +19,6 @@
 import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
 import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
 import { isWithin, lstatSyncOrNull } from "../os/fs.ts";
-import { MANIFEST_FILES } from "../../core/manifest/limits.ts";
 import { CatalogCache } from "./cache.ts";
 import { SkillLoadError } from "./load_terms.ts";
 import type { LoadedSkill, ProjectSkillInfo, SkillFailure, SkillScope } from "./loader.ts";
@@ -191,11 +190,6 @@ function projectFailure(
   };
 }
 
-/** Whether a folder holds a manifest (a file or not: a linked one is the loader's to refuse). */
-function hasManifest(dir: string): boolean {
-  return MANIFEST_FILES.some((file) => lstatSyncOrNull(join(dir, file)) !== null);
-}
-
 /** A short stable hash of a path, to name the project's cache file. */
 function pathKey(path: string): string {
   let hash = 0x811c9dc5;
@@ -282,7 +276,7 @@ export async function loadProjectSkills(
       // A folder with no manifest at all that the lockfile does not name is no skill: a
       // repository's shared helpers (`.claude/skills/common/`) or a folder of skills are
       // left out, as agents leave them out, not listed as a broken skill each time.
-      if (locked === undefined && !hasManifest(c.dir)) continue;
+      if (locked === undefined && error.noManifest) continue;
       loaded.push({ failure: projectFailure(c.dir, origin, trusted, error) });
     }
   }
