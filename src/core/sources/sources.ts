@@ -437,11 +437,7 @@ function parseSrcPage(
   ref: string | undefined,
 ): ParsedGitSource {
   const kind = /^skill\.md$/i.test(page.rest.at(-1) ?? "") ? "blob" : "tree";
-  const at = refAndSubpath(input, kind, page.rest, ref);
-  return {
-    ...gitSource(`https://${host}${page.repo}.git`, "https", at.subpath, undefined, at.ref),
-    browserPath: { kind, segments: page.rest },
-  };
+  return browserSource(input, `https://${host}${page.repo}.git`, kind, page.rest, ref);
 }
 
 /** A URL whose path names a SKILL.md or an archive (`.zip`, `.tar`, `.tar.gz`, `.tgz`). */
@@ -467,22 +463,27 @@ function loopbackUrl(base: string): boolean {
 }
 
 /**
- * The repository path of a browser URL: `<ref>/<path>` after `tree` names a folder, after
- * `blob` a file (whose folder is meant). A branch name with slashes is read as its first
- * segment at first; the fetch splits it again at the remote's longer ref
- * (`splitBrowserPath`) when there is no such ref.
+ * The repository `url` at a browser URL's `<ref>/<path>` (`rest`): after `tree` a folder,
+ * after `blob` a file (whose folder is meant). A branch name with slashes is read as its
+ * first segment at first; `rest` is kept (`browserPath`), and the fetch splits it again at
+ * the remote's longer ref (`splitBrowserPath`) when there is no such ref.
  */
-function refAndSubpath(
+function browserSource(
   input: string,
+  url: string,
   kind: "tree" | "blob",
   rest: readonly string[],
   ref: string | undefined,
-): { ref: string; subpath: string } {
+): ParsedGitSource {
   const [treeRef, ...path] = rest;
   if (treeRef === undefined) throw invalid(input, `it names no ref after /${kind}/`);
   if (ref !== undefined) throw invalid(input, `it names a ref twice (/${kind}/<ref> and #ref)`);
   const folder = kind === "blob" ? path.slice(0, -1) : path;
-  return { ref: validateRef(treeRef), subpath: validateSubpath(input, folder.join("/")) };
+  const at = validateRef(treeRef);
+  return {
+    ...gitSource(url, "https", validateSubpath(input, folder.join("/")), undefined, at),
+    browserPath: { kind, segments: rest },
+  };
 }
 
 /**
@@ -526,11 +527,7 @@ function parseGitLabPath(
   if (kind !== "tree" && kind !== "blob") {
     throw invalid(input, `a GitLab /-/${kind ?? ""} page is not a repository`, REPO_HINT);
   }
-  const at = refAndSubpath(input, kind, rest, ref);
-  return {
-    ...gitSource(url, "https", at.subpath, undefined, at.ref),
-    browserPath: { kind, segments: rest },
-  };
+  return browserSource(input, url, kind, rest, ref);
 }
 
 /** `https://github.com/owner/repo[.git][/(tree|blob)/<ref>/<path>]`. */
@@ -556,11 +553,7 @@ function parseGitHubPath(
   if (kind !== "tree" && kind !== "blob") {
     throw invalid(input, `a GitHub /${kind} page is not a repository`, REPO_HINT);
   }
-  const at = refAndSubpath(input, kind, rest, ref);
-  return {
-    ...gitSource(url, "https", at.subpath, undefined, at.ref),
-    browserPath: { kind, segments: rest },
-  };
+  return browserSource(input, url, kind, rest, ref);
 }
 
 function parseScpLike(
