@@ -81,3 +81,9 @@ export async function filesUnder(dir: string, base = dir, into = new Map<string,
   }
   return into;
 }
+
+/** A JSON file the eval wrote, parsed. */
+// deno-lint-ignore no-explicit-any
+export async function readJson(path: string): Promise<any> {
+  return JSON.parse(await Deno.readTextFile(path));
+}

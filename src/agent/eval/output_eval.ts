@@ -41,6 +41,8 @@ interface OutputEvalRequest {
   /** The folder holding `iteration-N/` (`<skill>-workspace` unless `--workspace`). */
   workspaceRoot: string;
   evalSet: EvalSet;
+  /** The folder the evals' input files are relative to (eval_files.ts). */
+  evalsBase: string;
   runs: number;
   jobs: number;
   maxSteps: number;
@@ -239,7 +241,7 @@ async function runJob(
   const allowUntrusted = configuration === "old_skill"
     ? request.baseline!.byPath
     : request.allowUntrusted;
-  const outcome = await runOutputCase(evalCase, request.skill.dir, skills, runDir, {
+  const outcome = await runOutputCase(evalCase, request.evalsBase, skills, runDir, {
     home: request.home,
     env: request.env,
     model,

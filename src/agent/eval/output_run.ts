@@ -5,7 +5,7 @@
  * copied to `outputs/`, and the transcript and `timing.json` written beside them.
  */
 
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { LanguageModel } from "ai";
 import { SkillError } from "../../core/errors.ts";
 import { isWithin } from "../../runtime/os/fs.ts";
@@ -52,15 +52,22 @@ export function evalCatalog(home: string, skills: LoadedSkill[]): Catalog {
   };
 }
 
-/** An eval's input file, which must stay inside the skill folder (evals.json is data). */
-function inputFile(skillDir: string, file: string): string {
-  const path = resolve(skillDir, file);
-  if (!isWithin(skillDir, path) || path === skillDir) {
+/**
+ * An eval's input file, which must stay inside the folder its evals file names files from
+ * (the skill's; evals.json is data), and where the run's workspace holds it: at the top under
+ * its name, or at its own path when the prompt names its folder ("the code is in
+ * evals/fixtures/api"), as the eval's author wrote the prompt for that layout.
+ */
+function inputFile(base: string, file: string, prompt: string): { from: string; to: string } {
+  const from = resolve(base, file);
+  if (!isWithin(base, from) || from === base) {
     throw new SkillError("invalid_path", `Eval input file '${file}' is outside the skill folder`, {
       hint: "List files by their path inside the skill, e.g. evals/files/data.csv",
     });
   }
-  return path;
+  const inside = relative(base, from).split(sep).join("/");
+  const folder = inside.includes("/") ? inside.slice(0, inside.lastIndexOf("/")) : "";
+  return { from, to: folder !== "" && prompt.includes(folder) ? inside : basename(inside) };
 }
 
 /** Each regular file under `dir`, by relative path, with its bytes. */
@@ -96,12 +103,12 @@ async function collectOutputs(
 }
 
 /**
- * Runs one eval case into `runDir` (created by the caller): its input files from the skill
- * under test's folder, `skills` in the catalog (none for the baseline).
+ * Runs one eval case into `runDir` (created by the caller): its input files from `filesBase`
+ * (the folder its evals file names files from), `skills` in the catalog (none for the baseline).
  */
 export async function runOutputCase(
   evalCase: EvalCase,
-  skillDir: string,
+  filesBase: string,
   skills: LoadedSkill[],
   runDir: string,
   setting: RunSetting,
@@ -111,8 +118,10 @@ export async function runOutputCase(
   await Deno.mkdir(outputs, { recursive: true });
   try {
     for (const file of evalCase.files) {
-      const target = join(workspace, basename(file));
-      await Deno.copyFile(inputFile(skillDir, file), target);
+      const { from, to } = inputFile(filesBase, file, evalCase.prompt);
+      const target = join(workspace, ...to.split("/"));
+      await Deno.mkdir(dirname(target), { recursive: true });
+      await Deno.copyFile(from, target);
       // An old, fixed time: a file stamped this very second may read as changed by the run
       // (the workspace walk cannot tell a same-second write), and every run, replays too,
       // starts from the same files.

@@ -14,8 +14,8 @@ import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import { loadStoredSkills } from "../library/stored_skills.ts";
 import {
   type EvalSet,
-  parseEvalSet,
-  parseQueries,
+  findOutputEvals,
+  findTriggerQueries,
   readJsonFile,
   type TriggerQuery,
 } from "./eval_files.ts";
@@ -42,6 +42,8 @@ export interface EvalOptions {
   improve: boolean;
   /** `--queries FILE` (default the skill's evals/eval_queries.json). */
   queries: string | undefined;
+  /** `--evals FILE` (default the skill's evals/evals.json). */
+  evals: string | undefined;
   /** `--with a,b`: the other skills in the catalog for trigger evals (default the active ones). */
   with: string[] | undefined;
   runs: number | undefined;
@@ -64,6 +66,10 @@ interface EvalPlan {
   home: string;
   env: Readonly<Record<string, string>>;
   evalSet?: EvalSet;
+  /** The folder the evals' input files are relative to (the skill's, or its plugin's). */
+  evalsBase?: string;
+  /** The eval file read, when it is not in the guide's place (said before anything is sent). */
+  evalsFrom?: string | undefined;
   baseline?: { skill: LoadedSkill; byPath: boolean } | undefined;
   queries?: TriggerQuery[];
   others: LoadedSkill[];
@@ -155,6 +161,8 @@ function absolutePaths(options: EvalOptions, cwd: string): EvalOptions {
     junit: at(options.junit),
     record: at(options.record),
     replay: at(options.replay),
+    queries: at(options.queries),
+    evals: at(options.evals),
     gate: { ...options.gate, againstFile: at(options.gate.againstFile) },
   };
 }
@@ -181,23 +189,29 @@ export async function planEval(given: EvalOptions, ctx: Context): Promise<EvalPl
       : [],
   };
   if (options.triggers) {
-    const file = options.queries === undefined
-      ? join(skill.dir, "evals", "eval_queries.json")
-      : resolve(ctx.cwd, options.queries);
-    const queries = parseQueries(await readJsonFile(file, "the trigger queries"), file);
+    const found = await findTriggerQueries(skill.dir, byPath, options.queries);
+    const queries = found.queries;
     const runs = options.runs ?? 3;
     const count = queries.length * runs;
     const maxRequests = options.improve ? count * MAX_ITERATIONS + MAX_ITERATIONS - 1 : count;
-    return { ...base, queries, runs, count: { runs: count, maxRequests } };
+    return {
+      ...base,
+      queries,
+      evalsFrom: found.elsewhere && options.queries === undefined ? found.file : undefined,
+      runs,
+      count: { runs: count, maxRequests },
+    };
   }
-  const file = join(skill.dir, "evals", "evals.json");
-  const evalSet = parseEvalSet(await readJsonFile(file, "the skill's evals"), file);
+  const found = await findOutputEvals(skill.dir, byPath, options.evals);
+  const evalSet = found.evalSet;
   const runs = options.runs ?? 1;
   const baseline = await baselineSkill(options.baseline, ctx.cwd, session.catalog, skill, byPath);
   const count = evalSet.evals.length * configurations({ baseline }).length * runs;
   return {
     ...base,
     evalSet,
+    evalsBase: found.base,
+    evalsFrom: found.elsewhere && options.evals === undefined ? found.file : undefined,
     baseline,
     runs,
     count: { runs: count, maxRequests: count * (options.maxSteps + 1) },
@@ -301,6 +315,7 @@ export async function runEval(plan: EvalPlan, hooks: EvalHooks, signal?: AbortSi
       skill: plan.skill,
       workspaceRoot: plan.workspaceRoot,
       evalSet: plan.evalSet!,
+      evalsBase: plan.evalsBase!,
       maxSteps: options.maxSteps,
       allowUntrusted: plan.byPath,
       baseline: plan.baseline,

@@ -52,6 +52,9 @@ export const { help, parse } = defineCommand(evalSpec, ({ values, positionals, c
       throw new UsageError(`--${flag} applies to output evals, not --triggers`, HINT);
     }
   }
+  if (values.evals !== undefined && values.triggers) {
+    throw new UsageError("--evals names output evals; trigger queries are --queries FILE", HINT);
+  }
   if (values.baseline !== undefined && values.triggers) {
     throw new UsageError("--baseline applies to output evals, not --triggers", HINT);
   }
@@ -70,6 +73,7 @@ export const { help, parse } = defineCommand(evalSpec, ({ values, positionals, c
     triggers: values.triggers === true,
     improve: values.improve === true,
     queries: values.queries,
+    evals: values.evals,
     with: values.with?.split(",").map((n) => n.trim()).filter((n) => n !== ""),
     runs: values.runs,
     jobs: values.jobs ?? 1,
@@ -125,6 +129,13 @@ export async function run(options: EvalCommandOptions, ctx: Context): Promise<nu
       ctx,
       `Evaluating the folder ${plan.skill.dir} as its author: its scripts run in the sandbox ` +
         "without a trust step",
+    );
+  }
+  if (plan.evalsFrom !== undefined) {
+    ctx.stderr.write(
+      `Evals from ${plan.evalsFrom} (the skill has no ${
+        plan.queries ? "evals/eval_queries.json" : "evals/evals.json"
+      }).\n`,
     );
   }
   // Whether scripts will run in the OS sandbox, said before anything runs (as chat does).

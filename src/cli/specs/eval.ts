@@ -32,7 +32,7 @@ export const evalSpec = {
   summary: "Measure a skill: outputs with and without it, and triggering",
   guide: "writing-skills.md",
   usage: [
-    "eval [skill | path] [--runs N] [--jobs N] [gate options]",
+    "eval [skill | path] [--evals FILE] [--runs N] [--jobs N] [gate options]",
     "eval [skill | path] --triggers [--queries FILE] [--with a,b] [gate options]",
   ],
   description: `Measure whether a skill helps, as the agentskills.io guides describe.
@@ -46,7 +46,8 @@ eval-<id>-<name>/{with_skill,without_skill}/run-<k>/ with outputs/, transcript.m
 timing.json and grading.json, and iteration-N/benchmark.json. Each assertion is graded by
 a mechanical check when it is one (file \`x\` exists, \`x\` is valid JSON, the output
 contains "x", the output matches /re/), else by the skill's evals/check_*.py|ts verifiers
-(run in the sandbox), else by the model as a judge that must quote its evidence.
+(run in the sandbox), else by the model as a judge that must quote its evidence; an eval
+with no assertions is judged against its expected_output.
 
 Trigger evals (--triggers): each query of eval_queries.json goes to the model --runs
 times (default 3) with the skill among the other skills (--with, default the active
@@ -55,7 +56,10 @@ Precision, recall and F1 for all queries and a fixed 60/40 train/validation spli
 --improve runs the guide's description loop and prints the proposal with its scores.
 
 PATH evaluates that folder as the skill under test: its scripts run in the sandbox without
-a trust step (you are its author). SKILL names an installed skill, which must be trusted.`,
+a trust step (you are its author), and its evals are also found where published skills
+keep them: evals.json beside SKILL.md, or the evals/ folder or root of the plugin it is
+the one skill of (<plugin>/skills/<name>/). SKILL names an installed skill, which must be
+trusted.`,
   flags: {
     runs: {
       type: "string",
@@ -74,6 +78,12 @@ a trust step (you are its author). SKILL names an installed skill, which must be
       type: "boolean",
       description: `With --triggers: revise the description from the train split's failures (at
 most 5 iterations, 1,024 characters), print the best by validation; writes nothing`,
+    },
+    evals: {
+      type: "string",
+      value: "FILE",
+      description: `The output evals (default: the skill's evals/evals.json); an eval's files are
+relative to the folder holding the file's evals/ folder, or to the file's folder`,
     },
     queries: {
       type: "string",

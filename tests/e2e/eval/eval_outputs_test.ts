@@ -7,13 +7,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { okJson } from "../../helpers/cli.ts";
-import { filesUnder, SECRET_KEY, withEvalFixture } from "../../helpers/eval_fixture.ts";
+import { filesUnder, readJson, SECRET_KEY, withEvalFixture } from "../../helpers/eval_fixture.ts";
 import { pongServer } from "../../helpers/pong_server.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
-
-const readJson = async (path: string): Promise<Json> => JSON.parse(await Deno.readTextFile(path));
 
 const EVAL_DIRS = ["eval-1-best-month", "eval-2-total-revenue", "eval-3-summary-for-the-team"];
 
