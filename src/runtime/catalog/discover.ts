@@ -200,11 +200,18 @@ async function symlinkOnTheWay(base: string, rel: string): Promise<boolean> {
  * The skill directories a path names, for validation: the skill of a `SKILL.md` file; the
  * skills found in a directory the way `skills add` finds them in a source (the directory
  * itself, or skills up to three levels down); else the path itself, so validation says
- * what is wrong with it. Any other file is a usage error.
+ * what is wrong with it. Any other file is a usage error. A symbolic link is read as what it
+ * points to (the path the user typed; links inside a skill are judged, never followed).
  */
 export async function skillDirsAt(path: string): Promise<string[]> {
   const info = await lstatOrNull(path);
   if (info === null) return [path];
+  if (info.isSymlink) {
+    // A link the user names is followed, as their shell follows it (a repository's
+    // `skills/docx -> docx-official`); one that leads nowhere is validated as missing.
+    const real = await Deno.realPath(path).catch(() => null);
+    return real === null ? [path] : await skillDirsAt(real);
+  }
   if (!info.isDirectory) {
     if (basename(path).toLowerCase() === "skill.md") return [dirname(path)];
     throw new SkillError(

@@ -7,8 +7,9 @@
  * A repository is hostile: its skills are listed and their instructions readable, but they
  * are trusted only through `$SKILLS_HOME/project-trust.json` (this user's approvals, by
  * project root and folder, bound to a digest). Symlinks in the skill folders are followed
- * only when they alias a skill already known (a link `skills link` made, a folder linked to
- * another skill folder, a user skill); any other is skipped with a note. The project's
+ * when they alias a skill already known (a link `skills link` made, a folder linked to
+ * another skill folder, a user skill), or lead to a folder elsewhere in the project (a skill
+ * of the project where the link is); any other is skipped with a note. The project's
  * `skills-lock.json` is read here too (store/lockfile.ts), so `list` and `info` can say where
  * a skill is from.
  *
@@ -46,6 +47,10 @@ const PROBE: ProjectProbe = {
   dirname,
 };
 
+function isFolder(path: string): boolean {
+  return lstatSyncOrNull(path)?.isDirectory === true;
+}
+
 /** The nearest ancestor of `cwd` (itself included) holding `.git`, else `cwd` itself. */
 export function findProjectRoot(cwd: string): ProjectRoot {
   let real: string;
@@ -58,7 +63,10 @@ export function findProjectRoot(cwd: string): ProjectRoot {
 }
 
 interface Candidate {
+  /** The skill folder; for a symlink in a skill folder, the link itself until it is followed. */
   dir: string;
+  /** A symlink, followed by {@link withoutExports} (or skipped there). */
+  link?: true;
   /** Where it was found (not resolved): what a recorded copy would be named. */
   path: string;
   /** The real path of the skill folder holding it (containment root). */
@@ -69,9 +77,8 @@ interface Candidate {
 }
 
 interface Found {
+  /** Folders and symlinks of the skill folders, nearest first. */
   candidates: Candidate[];
-  /** The symlinks in the skill folders (where they are, the folder holding them). */
-  links: { path: string; folder: string }[];
   notes: string[];
 }
 
@@ -79,7 +86,6 @@ interface Found {
 function findCandidates(project: ProjectRoot, env: Readonly<Record<string, string>>): Found {
   const userHome = userHomeIn(env);
   const candidates: Candidate[] = [];
-  const links: { path: string; folder: string }[] = [];
   const notes: string[] = [];
   const scanned = new Set<string>();
   for (const dir of projectSearchDirs(project, userHome, PROBE)) {
@@ -113,36 +119,44 @@ function findCandidates(project: ProjectRoot, env: Readonly<Record<string, strin
       for (const entry of entries) {
         if (entry.name.startsWith(".")) continue;
         const at = `${path}${SEP}${entry.name}`;
-        if (entry.isSymlink) links.push({ path: at, folder });
-        else if (entry.isDirectory) {
-          const skillDir = `${folder}${SEP}${entry.name}`;
-          const rel = `${relPrefix}/${entry.name}`;
-          candidates.push({ dir: skillDir, path: at, folder, keyRoot, rel });
+        const rel = `${relPrefix}/${entry.name}`;
+        if (entry.isSymlink) {
+          candidates.push({ dir: at, link: true, path: at, folder, keyRoot, rel });
+        } else if (entry.isDirectory) {
+          candidates.push({ dir: `${folder}${SEP}${entry.name}`, path: at, folder, keyRoot, rel });
         }
       }
     }
   }
-  return { candidates, links, notes };
+  return { candidates, notes };
 }
 
 /**
  * The candidates that are skills of their own: links and copies `skills link` made
- * (`recorded`) are exports of known skills. A symlink that aliases no known skill is
- * skipped with a note.
+ * (`recorded`) are exports of known skills. A symlink to a folder elsewhere in the project
+ * (`.claude/skills/x -> ../../tools/x`, as repositories link their skills into an agent's
+ * folder) is a project skill where the link is: its files are the project's, as a folder's
+ * there would be, and it is trusted only as one, by its path and digest. Any other symlink
+ * (out of the project, to a file, to a folder holding the link) is skipped with a note.
  */
 function withoutExports(
-  { candidates, links, notes }: Found,
+  { candidates, notes }: Found,
   home: string,
   recorded: readonly LinkRecord[],
 ): Candidate[] {
   const copies = new Set(recorded.filter((l) => l.mode === "copy").map((l) => l.path));
-  const known = new Set(candidates.map((c) => c.dir));
+  const known = new Set(candidates.filter((c) => !c.link).map((c) => c.dir));
   let realHome = home;
   try {
     realHome = Deno.realPathSync(home);
   } catch { /* not there yet */ }
-  const kept = copies.size === 0 ? candidates : candidates.filter((c) => !copies.has(c.path));
-  for (const link of links) {
+  const kept: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (!candidate.link) {
+      if (!copies.has(candidate.path)) kept.push(candidate);
+      continue;
+    }
+    const { link: _, ...link } = candidate;
     let target: string;
     try {
       target = Deno.realPathSync(link.path);
@@ -152,9 +166,13 @@ function withoutExports(
     }
     const alias = known.has(target) || isWithin(realHome, target) || isWithin(home, target) ||
       recorded.some((l) => l.path === link.path);
-    if (!alias) {
-      notes.push(`Skipped ${link.path}: a symlink to ${target}, which is not a known skill`);
+    if (alias) continue;
+    if (isWithin(link.keyRoot, target) && !isWithin(target, link.folder) && isFolder(target)) {
+      known.add(target);
+      kept.push({ ...link, dir: target, folder: link.keyRoot });
+      continue;
     }
+    notes.push(`Skipped ${link.path}: a symlink to ${target}, which is not a known skill`);
   }
   return kept;
 }
@@ -221,7 +239,7 @@ export async function loadProjectSkills(
   const found = findCandidates(project, env);
   // The link and trust records (and their model) are read only when a skill folder holds
   // something: a run with no project skills around never loads them.
-  const records = found.candidates.length === 0 && found.links.length === 0
+  const records = found.candidates.length === 0
     ? undefined
     : await import("../store/project_records.ts");
   const candidates = records === undefined

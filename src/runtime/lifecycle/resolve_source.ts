@@ -101,6 +101,12 @@ async function resolveSource(
       input = path;
     }
     if (info?.isDirectory) {
+      // A link the user typed (`./skills/docx -> docx-official`) is installed from the folder
+      // it names, which is also where the check below looks: the copy never follows a link.
+      if ((await Deno.lstat(path)).isSymlink) {
+        path = await Deno.realPath(path);
+        input = path;
+      }
       if (isWithin(path, home) || isWithin(home, path)) {
         throw new SkillError(
           "invalid_source",

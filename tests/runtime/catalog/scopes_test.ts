@@ -65,7 +65,7 @@ Deno.test("project skills: nearer folders win, .agents/skills before .claude/ski
   assert.ok(!outside.skills.some((s) => s.scope === "project"));
 });
 
-Deno.test("a .claude/skills linked to .agents/skills is one folder; symlinks are followed only to known skills", async () => {
+Deno.test("a .claude/skills linked to .agents/skills is one folder; a link out of the project is followed only to a known skill", async () => {
   const l = await layout();
   await using _ = l.tmp;
   await writeSkill(join(l.root, ".agents", "skills", "alpha"), "alpha");
@@ -91,6 +91,33 @@ Deno.test("a .claude/skills linked to .agents/skills is one folder; symlinks are
     catalog.notes.join("\n"),
   );
   assert.ok(!catalog.notes.some((n) => n.includes("alias")), "an alias is not worth a note");
+});
+
+Deno.test("a link in a skill folder to a folder elsewhere in the project is a project skill where the link is", async () => {
+  const l = await layout();
+  await using _ = l.tmp;
+  // As repositories link their skills into an agent's folder (`.codex/skills/x -> ../../x`).
+  await writeSkill(join(l.root, "tools", "gamma"), "gamma", "Kept under tools/.");
+  await Deno.mkdir(join(l.root, ".claude", "skills"), { recursive: true });
+  await Deno.symlink("../../tools/gamma", join(l.root, ".claude", "skills", "gamma"));
+  // A second link to the same folder is the same skill; a link to a folder holding the
+  // skill folder would make a skill of the project itself, and is skipped.
+  await Deno.mkdir(join(l.root, ".agents", "skills"), { recursive: true });
+  await Deno.symlink("../../tools/gamma", join(l.root, ".agents", "skills", "gamma-again"));
+  await Deno.symlink("../..", join(l.root, ".claude", "skills", "whole"));
+  const catalog = await loadCatalog(l.home, { cwd: l.root, env: l.env });
+  const project = catalog.skills.filter((s) => s.scope === "project");
+  assert.deepEqual(project.map((s) => [s.canonical, s.dir, s.project?.rel]), [
+    ["gamma", join(l.root, "tools", "gamma"), ".agents/skills/gamma-again"],
+  ]);
+  assert.equal(project[0]!.trusted, false, "trusted only as a project skill, by approval");
+  assert.deepEqual(catalog.shadowed, []);
+  assert.ok(
+    catalog.notes.some((n) =>
+      /Skipped .*skills\/whole: a symlink to .*repo, which is not a known skill/.test(n)
+    ),
+    catalog.notes.join("\n"),
+  );
 });
 
 Deno.test("a project skill folder that links outside the project is skipped", async () => {
