@@ -15,7 +15,7 @@ import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { auditSpec } from "../specs/audit.ts";
 import { progress } from "../ui/lifecycle_ui.ts";
 import { writeJson } from "../ui/render.ts";
-import { countsLine, findingJson, findingLines } from "../ui/audit_ui.ts";
+import { countsLine, endpointsText, findingJson, findingLines } from "../ui/audit_ui.ts";
 
 type Format = "text" | "json" | "sarif";
 
@@ -93,7 +93,7 @@ function renderText(ctx: Context, a: Audited, verbose: boolean): string {
   const shown = a.report.findings.filter((f) => verbose || f.severity !== "info");
   for (const f of shown) lines.push(...findingLines(ctx, f, "  ", true));
   if (a.report.endpoints.length > 0 && !verbose) {
-    lines.push(`  Endpoints: ${a.report.endpoints.join(", ")}`);
+    lines.push(`  Endpoints: ${endpointsText(a.report.endpoints)}`);
   }
   if (a.report.findings.length === 0) lines.push("  No findings.");
   return lines.join("\n") + "\n";

@@ -45,6 +45,30 @@ export function findingLines(
   return lines;
 }
 
+/** Past this many URLs, a list of them is told by host: what a reviewer can take in. */
+const URLS_LISTED = 8;
+
+/**
+ * The endpoints as one line: every URL when they are few; else their hosts, most named first,
+ * each with how many URLs name it (a document skill's XML namespace names run to dozens of URLs
+ * on a few hosts). `--json` and `skills audit --verbose` keep every URL.
+ */
+export function endpointsText(endpoints: readonly string[]): string {
+  if (endpoints.length <= URLS_LISTED) return endpoints.join(", ");
+  const hosts = new Map<string, number>();
+  for (const url of endpoints) {
+    let host = url;
+    try {
+      host = new URL(url).host;
+    } catch { /* listed as written */ }
+    hosts.set(host, (hosts.get(host) ?? 0) + 1);
+  }
+  const byCount = [...hosts].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0));
+  return `${plural(endpoints.length, "URL")} on ${plural(hosts.size, "host")}: ${
+    byCount.map(([host, n]) => `${host} (${n})`).join(", ")
+  }`;
+}
+
 /**
  * The audit part of an install summary: counts, every critical, high and medium finding,
  * and the endpoints (where data can go).
@@ -54,7 +78,9 @@ export function auditSummary(ctx: Pick<Context, "color">, report: AuditReport): 
   for (const f of report.findings.filter((f) => f.severity !== "info")) {
     lines.push(...findingLines(ctx, f, "    "));
   }
-  if (report.endpoints.length > 0) lines.push(`  Endpoints:   ${report.endpoints.join(", ")}`);
+  if (report.endpoints.length > 0) {
+    lines.push(`  Endpoints:   ${endpointsText(report.endpoints)}`);
+  }
   return lines.join("\n") + "\n";
 }
 
@@ -64,7 +90,9 @@ export function auditDeltaLines(ctx: Pick<Context, "color">, delta: AuditDelta):
     ...delta.findings.map((f) =>
       `  ${paint(ctx, f.severity, `+ ${f.severity}`)} ${findingLabel(f)}: ${f.title}: ${f.excerpt}`
     ),
-    ...delta.endpoints.map((e) => `  + endpoint ${e}`),
+    ...(delta.endpoints.length > URLS_LISTED
+      ? [`  + endpoints ${endpointsText(delta.endpoints)}`]
+      : delta.endpoints.map((e) => `  + endpoint ${e}`)),
   ];
 }
 
