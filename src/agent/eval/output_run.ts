@@ -54,20 +54,43 @@ export function evalCatalog(home: string, skills: LoadedSkill[]): Catalog {
 
 /**
  * An eval's input file, which must stay inside the folder its evals file names files from
- * (the skill's; evals.json is data), and where the run's workspace holds it: at the top under
- * its name, or at its own path when the prompt names its folder ("the code is in
+ * (the skill's; evals.json is data) — where it really is, so that a link in a cloned skill
+ * cannot hand a file of yours to the model — and where the run's workspace holds it: at the
+ * top under its name, or at its own path when the prompt names its folder ("the code is in
  * evals/fixtures/api"), as the eval's author wrote the prompt for that layout.
  */
-function inputFile(base: string, file: string, prompt: string): { from: string; to: string } {
+async function inputFile(
+  base: string,
+  file: string,
+  prompt: string,
+): Promise<{ from: string; to: string }> {
   const from = resolve(base, file);
-  if (!isWithin(base, from) || from === base) {
-    throw new SkillError("invalid_path", `Eval input file '${file}' is outside the skill folder`, {
+  const outside = (why: string) =>
+    new SkillError("invalid_path", `Eval input file '${file}' ${why}`, {
       hint: "List files by their path inside the skill, e.g. evals/files/data.csv",
     });
+  if (!isWithin(base, from) || from === base) throw outside("is outside the skill folder");
+  const real = await Deno.realPath(from).catch(() => null);
+  if (real === null) throw outside(`does not exist in ${base}`);
+  if (!isWithin(await Deno.realPath(base), real) || !(await Deno.lstat(real)).isFile) {
+    throw outside(`leads to ${real}, which is not a file inside ${base}`);
   }
   const inside = relative(base, from).split(sep).join("/");
   const folder = inside.includes("/") ? inside.slice(0, inside.lastIndexOf("/")) : "";
-  return { from, to: folder !== "" && prompt.includes(folder) ? inside : basename(inside) };
+  return {
+    from: real,
+    to: folder !== "" && prompt.includes(folder) ? inside : basename(inside),
+  };
+}
+
+/**
+ * Every eval's input files checked as a run will copy them, before anything is sent: a file
+ * that is missing or leads out of `base` ends the eval while nothing has been spent.
+ */
+export async function checkInputFiles(evals: readonly EvalCase[], base: string): Promise<void> {
+  for (const evalCase of evals) {
+    for (const file of evalCase.files) await inputFile(base, file, evalCase.prompt);
+  }
 }
 
 /** Each regular file under `dir`, by relative path, with its bytes. */
@@ -118,7 +141,7 @@ export async function runOutputCase(
   await Deno.mkdir(outputs, { recursive: true });
   try {
     for (const file of evalCase.files) {
-      const { from, to } = inputFile(filesBase, file, evalCase.prompt);
+      const { from, to } = await inputFile(filesBase, file, evalCase.prompt);
       const target = join(workspace, ...to.split("/"));
       await Deno.mkdir(dirname(target), { recursive: true });
       await Deno.copyFile(from, target);

@@ -30,6 +30,7 @@ import { resolveProviderConfig } from "../chat/providers.ts";
 import { evalModels } from "./model_tape.ts";
 import type { TapeHooks, TapeMode } from "./model_tape.ts";
 import { type Benchmark, configurations, runOutputEvals } from "./output_eval.ts";
+import { checkInputFiles } from "./output_run.ts";
 import type { Progress } from "./pool.ts";
 import { runTriggerEvals, type TriggerReport } from "./trigger_eval.ts";
 import { improveDescription, type Improvement, MAX_ITERATIONS } from "./improve.ts";
@@ -204,6 +205,7 @@ export async function planEval(given: EvalOptions, ctx: Context): Promise<EvalPl
   }
   const found = await findOutputEvals(skill.dir, byPath, options.evals);
   const evalSet = found.evalSet;
+  await checkInputFiles(evalSet.evals, found.base);
   const runs = options.runs ?? 1;
   const baseline = await baselineSkill(options.baseline, ctx.cwd, session.catalog, skill, byPath);
   const count = evalSet.evals.length * configurations({ baseline }).length * runs;

@@ -118,3 +118,30 @@ Deno.test("skills eval PATH --triggers reads a plugin's evals.json of prompts; o
     assert.match(outputs.stderr, /with --triggers reads that file/);
   });
 });
+
+Deno.test("skills eval: an input file that is a link out of the skill's folders is refused, and never reaches the model", async () => {
+  await withEvalFixture(async (f) => {
+    const { plugin } = await asPlugin(f.root, f.skillDir);
+    // A cloned repository's link to a file of yours, named as an eval's input.
+    const secret = join(f.root, "private.txt");
+    await Deno.writeTextFile(secret, "month,revenue\nSECRET-7f3a,1\n");
+    await Deno.symlink(secret, join(plugin, "evals", "fixtures", "q1", "more.csv"));
+    await Deno.writeTextFile(
+      join(plugin, "evals", "evals.json"),
+      JSON.stringify([{
+        prompt: "Here is more.csv. READ more.csv and tell me the best month.",
+        files: ["evals/fixtures/q1/more.csv"],
+        expectations: ['The output contains "March"'],
+      }]),
+    );
+    const r = await f.eval(["./plugin/skills/report-writer", "--yes"]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(
+      r.stderr,
+      /Eval input file 'evals\/fixtures\/q1\/more\.csv' leads to .*private\.txt/,
+    );
+    // Refused while planning: nothing was asked or sent.
+    assert.doesNotMatch(r.stderr, /This eval sends/);
+    assert.equal(f.llm.requests.length, 0);
+  });
+});
