@@ -251,7 +251,22 @@ function checkSkillDirectory(dir: string, validating: string | undefined): void 
       dir,
     );
   }
-  if (info.isSymlink) throw new Refusal("skill directory is a symlink (refused)", dir);
+  if (info.isSymlink) {
+    // A link the user names is followed before it gets here (discover.ts skillDirsAt), unless
+    // it leads nowhere: then that is what is wrong with it.
+    let leadsNowhere = false;
+    try {
+      Deno.statSync(dir);
+    } catch {
+      leadsNowhere = validating !== undefined;
+    }
+    throw new Refusal(
+      leadsNowhere
+        ? `a symbolic link to ${Deno.readLinkSync(dir)}, which does not exist`
+        : "skill directory is a symlink (refused)",
+      dir,
+    );
+  }
   if (!info.isDirectory) throw new Refusal("not a directory", dir);
 }
 

@@ -30,6 +30,12 @@ Deno.test("a skill folder named through a symlink is added, validated and linted
   assert.equal(add.code, 0, add.stderr);
   assert.equal(await Deno.readTextFile(join(home, "docx", "notes.md")), "Notes.\n");
 
+  // A link that leads nowhere says so.
+  await Deno.symlink("gone-official", join(tmp.path, "repo", "skills", "gone"));
+  const dangling = await runCli(["validate", "./repo/skills/gone"], opts);
+  assert.equal(dangling.code, 1);
+  assert.match(dangling.stdout, /error: a symbolic link to gone-official, which does not exist/);
+
   // A link into $SKILLS_HOME is refused for where it leads, not as a missing folder.
   await Deno.symlink(join(home, "docx"), join(tmp.path, "installed"));
   const inside = await runCli(["add", "./installed", "--yes"], opts);
