@@ -206,14 +206,22 @@ function lenientName(value: unknown, key: string, context: FieldContext): string
   return name;
 }
 
+/**
+ * A description as written, without the line break a YAML block scalar (`description: >`)
+ * ends with: formatting of the file, not words an agent should be shown.
+ */
 function strictDescription(value: unknown, key: string, context: FieldContext) {
-  const description = text(1024)(value, key, context);
+  const description = text(1024)(
+    typeof value === "string" ? value.trimEnd() : value,
+    key,
+    context,
+  );
   if (description?.trim() === "") context.error(key, `'${key}' must not be empty`);
   return description;
 }
 
 function lenientDescription(value: unknown, key: string, context: FieldContext) {
-  const description = text()(value, key, context);
+  const description = text()(typeof value === "string" ? value.trimEnd() : value, key, context);
   if (description === undefined) return undefined;
   const length = characterCount(description);
   if (length > 1024) {

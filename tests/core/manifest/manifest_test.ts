@@ -84,6 +84,29 @@ Deno.test("'---' inside a value or in the body does not end the front matter", a
   assert.deepEqual(pdf.manifest?.metadata, { author: "example-org", version: "1.2" });
 });
 
+Deno.test("a description written as a YAML block scalar has no line break at its end", async () => {
+  for (const [style, strict] of [[">", false], ["|", true], [">", true]] as const) {
+    const text = [
+      "---",
+      "name: folded",
+      `description: ${style}`,
+      "  Orchestrates design workflows by routing work",
+      "  in the correct order.",
+      "---",
+      "Body.",
+      "",
+    ].join("\n");
+    const parsed = await parseSkillMd(utf8(text), "SKILL.md", { strict });
+    assert.deepEqual(parsed.diagnostics, [], `${style} strict=${strict}`);
+    assert.equal(
+      parsed.manifest?.description,
+      style === ">"
+        ? "Orchestrates design workflows by routing work in the correct order."
+        : "Orchestrates design workflows by routing work\nin the correct order.",
+    );
+  }
+});
+
 Deno.test("strict mode applies the Agent Skills spec exactly", async () => {
   const text = [
     "---",
