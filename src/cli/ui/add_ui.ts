@@ -275,9 +275,19 @@ function renderInstalled(
       `${plans.length} installed, ${already.length} already installed, ${refused.length} refused\n`,
     );
   }
-  const names = [...plans.map((p) => p.canonical), ...already.map((a) => a.canonical)].join(",");
-  if (names !== "") ctx.stderr.write(`Activate with: export AGENT_SKILLS=${names}\n`);
+  const names = [...plans.map((p) => p.canonical), ...already.map((a) => a.canonical)];
+  if (names.length > 0) ctx.stderr.write(`${activationHint(names)}\n`);
   return status;
+}
+
+/** Past this many skills, the hint names `all` instead of a list no one would type. */
+const NAMES_LISTED = 8;
+
+/** How to activate what was installed: its names, or `all` when they are many. */
+export function activationHint(names: readonly string[]): string {
+  if (names.length <= NAMES_LISTED) return `Activate with: export AGENT_SKILLS=${names.join(",")}`;
+  return `Activate with: export AGENT_SKILLS=all (every trusted skill; ${names.length} were ` +
+    `installed), or name the ones you want: export AGENT_SKILLS=${names[0]},${names[1]}`;
 }
 
 /** `skipped_links` for `--json`, present only when `--skill '*'` left folders out. */
