@@ -8,6 +8,7 @@ import { skillInfo } from "../../runtime/inspect/skill_info.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
 import { infoSpec } from "../specs/info.ts";
 import { writeJson } from "../ui/render.ts";
+import { mcpServersLine } from "../ui/lifecycle_ui.ts";
 
 export const { help, parse } = defineCommand(
   infoSpec,
@@ -84,6 +85,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   field("Env allowed", info.permissions.env.join(", "));
   field("Network", describeNetworkList(info.permissions.network));
   field("Services", info.permissions.services.join(", "));
+  field("MCP servers", info.mcp_servers.length ? mcpServersLine(info.mcp_servers) : null);
   field("Writes", SCRIPT_WRITES_SUMMARY);
   field("Allowed tools", info.allowed_tools?.join(" "));
   out.push("", `Scripts (${info.scripts.length}):`);

@@ -21,6 +21,7 @@ import {
   confirmAction,
   fields,
   listOrNone,
+  mcpServersLine,
   progress,
   warningLines,
 } from "./lifecycle_ui.ts";
@@ -150,6 +151,7 @@ function summary(ctx: Context, review: AddReview): string {
       ["Env allowed", listOrNone(m.envPatterns)],
       ["Network", describeNetPolicy(m.network ?? NO_NETWORK)],
       ["Services", m.services?.length ? servicesLine(m.services) : null],
+      ["MCP servers", m.mcpServers?.length ? mcpServersLine(m.mcpServers) : null],
       ["Writes", SCRIPT_WRITES_SUMMARY],
       ["Digest", plan.digest],
       ["Installs to", plan.target],

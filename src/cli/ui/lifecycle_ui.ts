@@ -111,6 +111,13 @@ export function listOrNone(values: readonly string[]): string {
   return values.length === 0 ? "none" : values.join(", ");
 }
 
+/** The MCP servers a skill says its instructions call, and whose they are to provide. */
+export function mcpServersLine(servers: readonly string[]): string {
+  return `${
+    servers.join(", ")
+  } (its instructions call them; your agent's MCP settings provide them)`;
+}
+
 /** At most this many file names are listed for a warning several files share. */
 const FOLDED_NAMES = 3;
 

@@ -27,6 +27,8 @@ export interface TableFields {
   maxAgentVersion?: string;
   /** ToolHive's `toolhive.requires`: OCI references, written as one string or a YAML list. */
   toolhiveRequires?: string[];
+  /** `requires: {mcp: [...]}`: the MCP servers the skill's instructions call (ComposioHQ's form). */
+  mcpServers?: string[];
 }
 
 /** What a row's rule reads and reports through. */
@@ -298,6 +300,25 @@ const toolhiveRequires: FieldRule<"toolhiveRequires"> = (value, key, { error }) 
   return undefined;
 };
 
+/**
+ * `requires` as ComposioHQ's 832 skills write it, `{mcp: [rube]}`: the MCP servers their
+ * instructions call, kept so that `add` and `info` can say so (nothing here starts one).
+ * Another shape is not read, with a warning: skill dependencies are `metadata.requires`, and
+ * ToolHive's are `toolhive.requires`.
+ */
+const requiredMcpServers: FieldRule<"mcpServers"> = (value, key, { warn }) => {
+  const mcp = isPlainObject(value) ? value.mcp : undefined;
+  const names = matches(TEXT, mcp) ? [mcp] : matches(TEXT_LIST, mcp) ? mcp : undefined;
+  if (names === undefined) {
+    warn(key, `'${key}' is read only as {mcp: [server, ...]}, the MCP servers it calls; ignored`);
+    return undefined;
+  }
+  for (const other of Object.keys(value as object)) {
+    if (other !== "mcp") warn(key, `'${key}.${other}' is not read`);
+  }
+  return names.map((n) => n.trim()).filter((n) => n !== "");
+};
+
 /** A row whose value is read alike in both modes. */
 function both<P extends keyof TableFields>(rule: FieldRule<P>) {
   return { strict: rule, lenient: rule };
@@ -397,6 +418,14 @@ export const MANIFEST_FIELDS: readonly ManifestField[] = [
     origin: "extension",
     ...both(toolhiveRequires),
     message: "'toolhive.requires' must be an OCI reference or a list of them",
+  }),
+  row({
+    key: "requires",
+    property: "mcpServers",
+    type: "mapping: mcp → MCP server names",
+    origin: "extension",
+    ...both(requiredMcpServers),
+    message: "'requires' is read only as {mcp: [server, ...]}, the MCP servers it calls",
   }),
   row({
     key: "author",

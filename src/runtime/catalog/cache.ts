@@ -26,7 +26,8 @@ import type { RegistryEntry } from "../../core/records/registry.ts";
 /**
  * 6: resource folders and other files listed 16 folders deep (was 4 and 8); 7: the Python
  * modules of a package below `scripts/` are not scripts (runtime/catalog/contents.ts); 8: a
- * description without the line break a YAML block scalar ends with (core/manifest).
+ * description without the line break a YAML block scalar ends with, and `requires: {mcp}` read
+ * (core/manifest).
  */
 const CACHE_FORMAT = 8;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */

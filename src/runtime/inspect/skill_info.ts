@@ -46,6 +46,8 @@ function describeSkill(
       // The scripts it may keep running (`skills run --background`), beside its network.
       services: [...(m.services ?? [])],
     },
+    /** What its instructions call (`requires: {mcp: [...]}`): your agent's to provide. */
+    mcp_servers: [...(m.mcpServers ?? [])],
     limits: m.limits ?? null,
     source: skill.origin,
     scope: skill.scope,

@@ -24,3 +24,25 @@ Deno.test("every row reports a value of the wrong kind on its own line, in both 
     }
   }
 });
+
+Deno.test("requires: {mcp: [...]} (ComposioHQ's form) names the MCP servers; another shape is ignored, said so", async () => {
+  const parse = (requires: string) =>
+    parseSkillMd(
+      utf8(`---\nname: brex-automation\ndescription: Automates Brex.\n${requires}\n---\n# Body\n`),
+      "SKILL.md",
+    );
+  for (const form of ["requires:\n  mcp: [rube]", "requires:\n  mcp:\n    - rube"]) {
+    const { manifest, diagnostics } = await parse(form);
+    assert.deepEqual(manifest?.mcpServers, ["rube"]);
+    assert.deepEqual(diagnostics, [], "no 'unknown field' warning for a field we read");
+  }
+  const other = await parse('requires: "acme/skills@base ^1.2"');
+  assert.equal(other.manifest?.mcpServers, undefined);
+  assert.match(
+    other.diagnostics[0]!.message,
+    /'requires' is read only as \{mcp: \[server, \.\.\.\]\}/,
+  );
+  const extra = await parse("requires:\n  mcp: [rube]\n  bins: [jq]");
+  assert.deepEqual(extra.manifest?.mcpServers, ["rube"]);
+  assert.deepEqual(extra.diagnostics.map((d) => d.message), ["'requires.bins' is not read"]);
+});
