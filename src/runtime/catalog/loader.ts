@@ -254,20 +254,29 @@ function checkSkillDirectory(dir: string, validating: string | undefined): void 
   if (info.isSymlink) {
     // A link the user names is followed before it gets here (discover.ts skillDirsAt), unless
     // it leads nowhere: then that is what is wrong with it.
-    let leadsNowhere = false;
-    try {
-      Deno.statSync(dir);
-    } catch {
-      leadsNowhere = validating !== undefined;
-    }
+    const nowhere = validating === undefined ? undefined : danglingTarget(dir);
     throw new Refusal(
-      leadsNowhere
-        ? `a symbolic link to ${Deno.readLinkSync(dir)}, which does not exist`
-        : "skill directory is a symlink (refused)",
+      nowhere === undefined
+        ? "skill directory is a symlink (refused)"
+        : `a symbolic link to ${nowhere}, which does not exist`,
       dir,
     );
   }
   if (!info.isDirectory) throw new Refusal("not a directory", dir);
+}
+
+/** Where the link at `path` points, when that is nowhere; else undefined. */
+function danglingTarget(path: string): string | undefined {
+  try {
+    Deno.statSync(path);
+    return undefined;
+  } catch {
+    try {
+      return Deno.readLinkSync(path);
+    } catch {
+      return undefined; // gone meanwhile
+    }
+  }
 }
 
 /** Some published skills spell the manifest skill.md: read it when SKILL.md is absent. */
