@@ -117,7 +117,7 @@ interface FoundSkill {
   digest: string | null;
   /**
    * Its path in the source: the recorded one, or where the skill moved to in its repository
-   * (moved_skill.ts), which the update records.
+   * (named_skills.ts), which the update records.
    */
   subpath: string;
 }
@@ -256,7 +256,7 @@ function rangesOf(entry: object): string[] | undefined {
 
 /**
  * The skill's folder in a repository's new version: at its recorded path, else where the
- * repository moved it (moved_skill.ts); null when it is nowhere.
+ * repository moved it (named_skills.ts); null when it is nowhere.
  */
 async function locate(
   skill: TrackedSkill,
@@ -265,10 +265,10 @@ async function locate(
 ): Promise<{ dir: string | null; subpath: string }> {
   const dir = await skillFolder(fetched, skill.subpath);
   if (dir !== null || skill.source.type !== "git") return { dir, subpath: skill.subpath };
-  const { declaredName, movedFolder } = await import("./moved_skill.ts");
+  const { declaredName, movedFolder } = await import("./named_skills.ts");
   const name = (installedAt === undefined ? undefined : await declaredName(installedAt)) ??
     skill.name;
-  const moved = await movedFolder(fetched.root, name, {
+  const moved = await movedFolder(fetched, name, {
     skill: skill.name,
     was: skill.subpath || ".",
   });
@@ -287,7 +287,7 @@ async function skillFolder(fetched: Fetched, subpathInput: string): Promise<stri
   return dir;
 }
 
-/** The new version has the skill nowhere: not where it was, not moved (moved_skill.ts). */
+/** The new version has the skill nowhere: not where it was, not moved (named_skills.ts). */
 function missingSkillError(
   name: string,
   subpath: string,
@@ -432,7 +432,7 @@ interface UpdatePlanOf<E> {
     audit: { report: AuditReport; added: AuditDelta };
     /** New critical findings not accepted with --allow-risky: the update is refused. */
     risky: Finding[];
-    /** The skill's folder moved in its repository (moved_skill.ts): the record follows it. */
+    /** The skill's folder moved in its repository (named_skills.ts): the record follows it. */
     moved?: { from: string; to: string };
   };
 }

@@ -32,9 +32,8 @@ import {
   type ResolvedSource,
   sourceLocation,
 } from "../../core/sources/sources.ts";
-import { discoverSkills } from "../catalog/discover.ts";
-import { inspectSkillDir } from "../catalog/loader.ts";
 import { type Fetched, revisionOf } from "../lifecycle/fetch_source.ts";
+import { namedSkills } from "../lifecycle/named_skills.ts";
 import { webSource } from "../../core/sources/web_source.ts";
 import { resolveParsed } from "../lifecycle/resolve_source.ts";
 import { fileHashes } from "../trust/file_hashes.ts";
@@ -85,37 +84,15 @@ async function locate(fetched: Fetched, entry: ForeignLockedSkill): Promise<stri
     const folder = foreignSkillFolder(entry.skillPath);
     return folder === undefined ? null : await skillBase(fetched, folder);
   }
-  const found = await discoverSkills(fetched.root);
+  const found = await namedSkills(fetched);
   if (found.length === 1 && found[0]!.rel === "" && fetched.source.type === "git") {
     return await skillBase(fetched, "");
   }
-  const names = await declaredNames(fetched, found);
-  const declared = found.filter((skill) => names.get(skill.rel) === entry.name);
+  const declared = found.filter((skill) => skill.name === entry.name);
   const named = declared.length > 0
     ? declared
     : found.filter((skill) => basename(skill.dir) === entry.name);
   return named.length === 1 ? await skillBase(fetched, named[0]!.rel) : null;
-}
-
-/** Each found skill's declared name, read once per fetch however many entries ask. */
-const namesByFetch = new WeakMap<Fetched, Promise<Map<string, string | undefined>>>();
-function declaredNames(
-  fetched: Fetched,
-  found: readonly { dir: string; rel: string }[],
-): Promise<Map<string, string | undefined>> {
-  let names = namesByFetch.get(fetched);
-  if (names === undefined) {
-    names = (async () => {
-      const out = new Map<string, string | undefined>();
-      for (const skill of found) {
-        const inspected = await inspectSkillDir(skill.dir);
-        out.set(skill.rel, inspected.manifest?.name ?? inspected.declaredName);
-      }
-      return out;
-    })();
-    namesByFetch.set(fetched, names);
-  }
-  return names;
 }
 
 /**

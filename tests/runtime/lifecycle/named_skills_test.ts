@@ -1,11 +1,11 @@
 /**
- * Finding a skill its repository moved (runtime/lifecycle/moved_skill.ts): by the name its
+ * Finding a skill its repository moved (runtime/lifecycle/named_skills.ts): by the name its
  * SKILL.md declares, among the skills `skills add` would find; none, or several, is no move.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { declaredName, movedFolder } from "../../../src/runtime/lifecycle/moved_skill.ts";
+import { declaredName, movedFolder } from "../../../src/runtime/lifecycle/named_skills.ts";
 import { SkillError } from "../../../src/core/errors.ts";
 import { skillMd } from "../../fixtures/git_repos.ts";
 import { tempTree } from "../../helpers/tree.ts";
@@ -31,15 +31,18 @@ Deno.test("the one skill of that name is where it moved; none is no move", async
     "catalog/tools/alpha-skill/SKILL.md": skillMd("alpha"),
     "catalog/tools/beta/SKILL.md": skillMd("beta"),
   });
-  assert.equal(await movedFolder(tree.path, "alpha", context), "catalog/tools/alpha-skill");
-  assert.equal(await movedFolder(tree.path, "gamma", context), undefined);
+  assert.equal(
+    await movedFolder({ root: tree.path }, "alpha", context),
+    "catalog/tools/alpha-skill",
+  );
+  assert.equal(await movedFolder({ root: tree.path }, "gamma", context), undefined);
 });
 
 Deno.test("a manifest that is a symbolic link names nothing: validation refuses such a skill", async () => {
   await using tree = await tempTree({ "real/SKILL.md": skillMd("alpha") });
   await Deno.mkdir(join(tree.path, "linked"));
   await Deno.symlink(join(tree.path, "real", "SKILL.md"), join(tree.path, "linked", "SKILL.md"));
-  assert.equal(await movedFolder(tree.path, "alpha", context), "real");
+  assert.equal(await movedFolder({ root: tree.path }, "alpha", context), "real");
 });
 
 Deno.test("two skills of that name: neither is chosen, both are named", async () => {
@@ -48,7 +51,7 @@ Deno.test("two skills of that name: neither is chosen, both are named", async ()
     "two/alpha/SKILL.md": skillMd("alpha"),
   });
   await assert.rejects(
-    () => movedFolder(tree.path, "alpha", context),
+    () => movedFolder({ root: tree.path }, "alpha", context),
     (error: unknown) => {
       assert.ok(error instanceof SkillError);
       assert.equal(error.code, "conflict");
@@ -66,7 +69,7 @@ Deno.test("many skills of that name: a few are named, the rest counted", async (
   }
   await using tree = await tempTree(files);
   await assert.rejects(
-    () => movedFolder(tree.path, "alpha", context),
+    () => movedFolder({ root: tree.path }, "alpha", context),
     (error: unknown) => {
       assert.ok(error instanceof SkillError);
       assert.match(
