@@ -68,7 +68,10 @@ function renderChanges(changes: ChangeSummary): string[] {
   return lines;
 }
 
-/** Where the repository moved the skill's folder, which the update follows (runtime/lifecycle/named_skills.ts). */
+/**
+ * Where the repository moved the skill's folder, which the update follows
+ * (runtime/lifecycle/named_skills.ts).
+ */
 function movedLine(plan: PlanView): string[] {
   const moved = plan.staged?.moved;
   if (moved === undefined) return [];

@@ -6,8 +6,8 @@
  */
 
 import { findOnPath } from "../../os/probe.ts";
-import { readPrefixSync } from "../../os/fs.ts";
-import { isAbsolute, relative } from "../../os/paths.ts";
+import { isWithin, readPrefixSync } from "../../os/fs.ts";
+import { relative } from "../../os/paths.ts";
 import { SkillError } from "../../../core/errors.ts";
 import {
   importNameOf,
@@ -139,9 +139,9 @@ async function packagesMissing(
  * a verified copy under the skills home's cache, whose path says nothing to the user.
  */
 function inSkill(path: string, skillDir: string | undefined): string {
-  if (skillDir === undefined) return path;
-  const rel = relative(skillDir, path);
-  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+  return skillDir !== undefined && path !== skillDir && isWithin(skillDir, path)
+    ? relative(skillDir, path)
+    : path;
 }
 
 /** Why a Python script cannot start without uv, and what to install (uv, or the packages). */
