@@ -14,8 +14,9 @@
  * scope deciding only where the folder is and which record the commit writes (a registry
  * entry or a lock entry): installs, with the naming rules (install_plan.ts), and updates,
  * with the deciding part `skills outdated` shares — what is outdated, skill by skill and one
- * fetch per remote (update_planner.ts; the registry's side: update_installed.ts; a skill its
- * repository moved, found again by its name: named_skills.ts). Both audit
+ * fetch per remote (update_planner.ts; the registry's side: update_installed.ts; a skill found
+ * in a fetch by the name its SKILL.md declares — one its repository moved, or a peer lockfile's
+ * entry without its path: named_skills.ts). Both audit
  * what they would install (runtime/audit) and refuse critical findings the user did not
  * accept with --allow-risky. Also which installed skill a name means for trust, untrust and
  * remove, and what a trust decision is about (targets.ts). Front ends (CLI commands, MCP, a
