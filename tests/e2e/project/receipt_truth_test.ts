@@ -60,6 +60,9 @@ async function envLab() {
   return p;
 }
 
+/** A PATH holding only the system's programs (Debian's python3 among them). */
+const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
+
 function receiptLine(stderr: string): string | undefined {
   return stderr.split("\n").find((line) => line.startsWith("receipt: "));
 }
@@ -82,7 +85,13 @@ Deno.test(
   needsSandbox,
   async () => {
     await using p = await envLab();
-    const result = await p.cli(["run", "-v", "env-lab", "names", "--json"], { cwd: p.root });
+    // The system's python3, not a version manager's: a pyenv shim found first on PATH sets
+    // its own variables (PYENV_VERSION, SHLVL, ...) on the way to the interpreter, which are
+    // the shim's and not a variable skills passed.
+    const result = await p.cli(["run", "-v", "env-lab", "names", "--json"], {
+      cwd: p.root,
+      env: { PATH: SYSTEM_PATH },
+    });
     assert.equal(result.code, 0, result.stderr);
     const received: string[] = JSON.parse(result.stdout);
     const receipt = JSON.parse(receiptLine(result.stderr)!.slice(9));
