@@ -2,7 +2,8 @@
  * The gate's tasks (deno.json): `deno task ok` writes the generated modules once, not once per
  * task it runs (each `deno task X` inside a command is a run of its own, with X's
  * dependencies); `deno task test` runs every test file of tests/ once, its slowest files named
- * first (each a file that exists), the unit files in the shard modules of tests/units/,
+ * first (each a file that exists), the unit files in the shard modules of tests/units/, the
+ * other files of the folders that spawn the CLI in those of tests/cli_runs/,
  * type-checked by `ok` once; `test:quick` runs every unit test file once, in those shards.
  */
 
@@ -10,12 +11,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "../helpers/cli.ts";
 import {
+  CLI_FOLDERS,
+  CLI_SHARDS,
+  cliShardedFiles,
+  cliShardFiles,
   shardFiles,
   testFilesUnder,
   UNIT_FOLDERS,
   UNIT_SHARDS,
   unitTestFiles,
-} from "../helpers/unit_shards.ts";
+} from "../helpers/shards.ts";
 
 interface Task {
   command?: string;
@@ -54,6 +59,10 @@ Deno.test("deno task ok, test and check each write the generated modules once", 
 });
 
 const SHARDS = Array.from({ length: UNIT_SHARDS }, (_, i) => `tests/units/shard_${i}.ts`);
+const CLI_SHARD_MODULES = Array.from(
+  { length: CLI_SHARDS },
+  (_, i) => `tests/cli_runs/shard_${i}.ts`,
+);
 
 /** Every test file under tests/, relative to the repository, sorted. */
 const allTestFiles = () => testFilesUnder(REPO_ROOT, ["tests"]);
@@ -65,12 +74,16 @@ const allTestFiles = () => testFilesUnder(REPO_ROOT, ["tests"]);
  */
 function filesRunBy(command: string): string[] {
   const units = unitTestFiles(join(REPO_ROOT, "tests")).map((file) => `tests/${file}`);
+  const cliFiles = cliShardedFiles(join(REPO_ROOT, "tests"), TASKS["test:run"]!.command!)
+    .map((file) => `tests/${file}`);
   const all = allTestFiles();
   const reached = new Set<string>();
   const run: string[] = [];
   for (const word of folders(command)) {
     const shard = SHARDS.indexOf(word);
+    const cliShard = CLI_SHARD_MODULES.indexOf(word);
     if (shard !== -1) run.push(...shardFiles(units, shard));
+    else if (cliShard !== -1) run.push(...cliShardFiles(cliFiles, cliShard));
     else if (word.endsWith("/")) {
       for (const file of all) if (file.startsWith(word)) reached.add(file);
     } else reached.add(word);
@@ -90,7 +103,11 @@ Deno.test("deno task test runs every test file once; test:quick every unit test 
     const text = Deno.readTextFileSync(join(REPO_ROOT, shard));
     assert.match(text, new RegExp(`await importUnitShard\\(${index}\\);`), shard);
   }
-  for (const folder of UNIT_FOLDERS) {
+  for (const [index, shard] of CLI_SHARD_MODULES.entries()) {
+    const text = Deno.readTextFileSync(join(REPO_ROOT, shard));
+    assert.match(text, new RegExp(`await importCliShard\\(${index}\\);`), shard);
+  }
+  for (const folder of [...UNIT_FOLDERS, ...CLI_FOLDERS]) {
     assert.ok(Deno.statSync(join(REPO_ROOT, "tests", folder)).isDirectory, folder);
   }
   const files = unitTestFiles(join(REPO_ROOT, "tests"));
@@ -107,9 +124,16 @@ Deno.test("deno task test starts its slowest files first, and ok type-checks wha
   assert.ok(named.length > 0);
   for (const file of named) assert.ok(Deno.statSync(join(REPO_ROOT, file)).isFile, file);
   assert.equal(new Set(named).size, named.length);
-  // Then the unit shards, then the folders.
+  // Then the unit shards, then the CLI folders' shards.
   assert.ok(words.indexOf(SHARDS[0]!) > words.indexOf(named.at(-1)!), "the shards come after");
-  assert.ok(words.indexOf("tests/e2e/") > words.indexOf(SHARDS.at(-1)!), "the folders come last");
+  assert.ok(
+    words.indexOf(CLI_SHARD_MODULES[0]!) > words.indexOf(SHARDS.at(-1)!),
+    "the CLI folders' shards come last",
+  );
+  // Every named file is one of the CLI folders' (a unit file is in its shard already).
+  for (const file of named) {
+    assert.ok(CLI_FOLDERS.some((folder) => file.startsWith(`tests/${folder}/`)), file);
+  }
   // A type check of every test file before any runs (tens of seconds on one core of a fresh
   // clone) is check:types' work, which the gate runs once, before the tests.
   if (words.includes("--no-check")) {

@@ -23,6 +23,7 @@ const CROWDED_BY_DESIGN: Readonly<Record<string, string>> = {
 /** Test folders that stand for no source folder: the whole CLI run, attacks, docs, data. */
 const NOT_MIRRORED = [
   "tests/architecture",
+  "tests/cli_runs",
   "tests/docs",
   "tests/e2e",
   "tests/fixtures",

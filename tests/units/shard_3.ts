@@ -1,4 +1,4 @@
-/** Shard 3 of the unit test files, in one isolate (tests/helpers/unit_shards.ts). */
-import { importUnitShard } from "../helpers/unit_shards.ts";
+/** Shard 3 of the unit test files, in one isolate (tests/helpers/shards.ts). */
+import { importUnitShard } from "../helpers/shards.ts";
 
 await importUnitShard(3);

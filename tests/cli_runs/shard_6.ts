@@ -1,0 +1,4 @@
+/** Shard 6 of the test files that spawn the CLI, in one isolate (tests/helpers/shards.ts). */
+import { importCliShard } from "../helpers/shards.ts";
+
+await importCliShard(6);
