@@ -3,8 +3,8 @@
  * and descriptions of the available skills within a budget, and a skill past it is not
  * listed at all — the model cannot pick what it never sees. The budgets are the agents'
  * published ones: Claude Code 1 % of the context window (8,000 characters when the window is
- * not known) with each description cut at 1,536 characters; Codex 2 % of the window, or
- * 8,000 characters. Tokens become characters at 4 a token, as both agents' budgets do.
+ * not known) with each description, `when_to_use` appended, cut at 1,536 characters; Codex 2 %
+ * of the window, or 8,000 characters, with the description alone. Tokens become characters at 4 a token, as both agents' budgets do.
  */
 
 import { UsageError } from "./errors.ts";
@@ -17,16 +17,44 @@ interface ListingBudget {
   fallbackChars: number;
   /** Where each description is cut, if the agent cuts them. */
   descriptionChars?: number;
+  /** Whether the agent lists `when_to_use` after the description. */
+  readsWhenToUse?: true;
 }
 
 const BUDGETS = {
-  "claude-code": { label: "Claude Code", share: 0.01, fallbackChars: 8000, descriptionChars: 1536 },
+  "claude-code": {
+    label: "Claude Code",
+    share: 0.01,
+    fallbackChars: 8000,
+    descriptionChars: 1536,
+    readsWhenToUse: true,
+  },
   codex: { label: "Codex", share: 0.02, fallbackChars: 8000 },
 } as const satisfies Record<string, ListingBudget>;
 
 type BudgetAgent = keyof typeof BUDGETS;
 
 const CHARS_PER_TOKEN = 4;
+
+/** What an agent lists of a skill: its description and Claude Code's `when_to_use`. */
+interface ListedFields {
+  description: string;
+  whenToUse?: string | undefined;
+}
+
+/**
+ * What a model reads of a skill before it loads it: the description, then `when_to_use`
+ * when the skill has one (as Claude Code lists it), joined as one text.
+ */
+export function listedDescription(manifest: ListedFields): string {
+  const when = manifest.whenToUse;
+  if (when === undefined) return manifest.description;
+  const description = manifest.description.trimEnd();
+  // "…protocols" + "when encountering bugs" reads on; "…protocols" + "Use when …" is a
+  // sentence of its own.
+  const joint = /[.!?:;]$/.test(description) || !/^[A-Z]/.test(when) ? " " : ". ";
+  return `${description}${joint}${when}`;
+}
 
 export function budgetAgent(name: string): BudgetAgent {
   const key = name.trim().toLowerCase().replace(/^claude$/, "claude-code");
@@ -53,7 +81,7 @@ export interface ListingReport {
 
 export function listingReport(
   agent: BudgetAgent,
-  skills: readonly { name: string; description: string }[],
+  skills: readonly { name: string; manifest: ListedFields }[],
   contextWindowTokens?: number,
 ): ListingReport {
   const budget: ListingBudget = BUDGETS[agent];
@@ -65,12 +93,11 @@ export function listingReport(
   let used = 0;
   for (const skill of [...skills].sort((a, b) => a.name.localeCompare(b.name))) {
     const limit = budget.descriptionChars;
-    const kept = limit !== undefined && skill.description.length > limit
-      ? limit
-      : skill.description.length;
-    if (kept < skill.description.length) {
-      cut.push({ name: skill.name, chars: skill.description.length, kept });
-    }
+    const description = "readsWhenToUse" in budget
+      ? listedDescription(skill.manifest)
+      : skill.manifest.description;
+    const kept = limit !== undefined && description.length > limit ? limit : description.length;
+    if (kept < description.length) cut.push({ name: skill.name, chars: description.length, kept });
     // one line per skill: "- name: description\n"
     const entry = skill.name.length + kept + 5;
     if (used + entry > budgetChars) omitted.push(skill.name);

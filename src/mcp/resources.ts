@@ -10,6 +10,7 @@
 
 import { type Envelope, fail, failFromError } from "../core/envelope.ts";
 import { canonicalSkillName, quoteName } from "../core/names.ts";
+import { listedDescription } from "../core/listing_budget.ts";
 import type { LoadedSkill } from "../runtime/catalog/catalog.ts";
 import { listScriptFiles } from "../runtime/catalog/contents.ts";
 import { readServedFile } from "./skill_files.ts";
@@ -136,7 +137,7 @@ export function listSkillResources(skills: readonly LoadedSkill[]): SkillResourc
       // SEP-2640: a skill's SKILL.md resource is named after the skill itself.
       name: skill.canonical,
       title: `${skill.canonical}: instructions`,
-      description: skill.manifest.description,
+      description: listedDescription(skill.manifest),
       mimeType: "text/markdown",
     });
     const others = skill.files.filter((path) => !path.startsWith("… and "));

@@ -5,8 +5,8 @@ import { budgetAgent, listingReport } from "../../src/core/listing_budget.ts";
 
 Deno.test("listingReport() cuts Claude Code's descriptions at 1,536 characters and omits skills past the budget", () => {
   const skills = [
-    { name: "b-long", description: "x".repeat(2000) },
-    { name: "a-short", description: "Short." },
+    { name: "b-long", manifest: { description: "x".repeat(2000) } },
+    { name: "a-short", manifest: { description: "Short." } },
   ];
   const claude = listingReport("claude-code", skills);
   assert.equal(claude.budget_chars, 8000);
@@ -25,4 +25,17 @@ Deno.test("listingReport() cuts Claude Code's descriptions at 1,536 characters a
   assert.equal(small.used_chars, "a-short".length + "Short.".length + 5);
   assert.equal(budgetAgent("Claude"), "claude-code");
   assert.throws(() => budgetAgent("emacs"), /Unknown agent 'emacs'/);
+});
+
+Deno.test("listingReport(): Claude Code lists when_to_use after the description, Codex the description alone", () => {
+  const skills = [{
+    name: "debugging",
+    manifest: { description: "d".repeat(1000) + ".", whenToUse: "w".repeat(1000) },
+  }];
+  // 1,001 + a space + 1,000 characters: past Claude Code's cut, which the description alone is not.
+  const claude = listingReport("claude-code", skills);
+  assert.deepEqual(claude.cut, [{ name: "debugging", chars: 2002, kept: 1536 }]);
+  const codex = listingReport("codex", skills);
+  assert.deepEqual(codex.cut, []);
+  assert.equal(codex.used_chars, "debugging".length + 1001 + 5);
 });

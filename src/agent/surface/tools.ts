@@ -60,6 +60,7 @@ import {
   serviceToolDefinitions,
 } from "../services/service_tools.ts";
 import { modelCanInvoke, userCanInvoke, withArguments } from "./invocation.ts";
+import { listedDescription } from "../../core/listing_budget.ts";
 
 /** OpenAI and Anthropic both limit tool names to 64 characters of `[A-Za-z0-9_-]`. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -166,7 +167,7 @@ class SkillToolSurface implements ToolSurface {
     this.#systemPrompt = buildSystemPrompt([
       ...offered.map((s) => ({
         name: s.canonical,
-        description: s.manifest.description,
+        description: listedDescription(s.manifest),
         ...locationOf(s, this.#options.includeLocation),
       })),
       ...virtual.map((v) => ({ name: v.name, description: v.description })),

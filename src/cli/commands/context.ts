@@ -78,7 +78,7 @@ export async function run(options: ContextOptions, ctx: Context): Promise<number
   const listing = options.agent === undefined ? undefined : listingReport(
     options.agent,
     session.catalog.skills.filter((s) => session.active.has(s.canonical))
-      .map((s) => ({ name: s.canonical, description: s.manifest.description })),
+      .map((s) => ({ name: s.canonical, manifest: s.manifest })),
     options.contextWindow,
   );
   if (options.json) {

@@ -12,6 +12,7 @@ import { promptSpec } from "../specs/prompt.ts";
 import { writeJson } from "../ui/render.ts";
 import { openSession } from "../../runtime/catalog/catalog_session.ts";
 import { modelCanInvoke } from "../../agent/surface/invocation.ts";
+import { listedDescription } from "../../core/listing_budget.ts";
 
 const HINT = "Run `skills prompt --help` for usage";
 
@@ -45,7 +46,7 @@ export async function run(options: PromptOptions, ctx: Context): Promise<number>
     .filter((s) => session.active.has(s.canonical) && modelCanInvoke(s))
     .map((s) => ({
       name: s.canonical,
-      description: s.manifest.description,
+      description: listedDescription(s.manifest),
       ...(options.location ? { location: s.skillMdPath } : {}),
     }));
   const text = renderAvailableSkills(skills, options.format);

@@ -36,7 +36,15 @@ const VAGUE =
   /\b(?:helps?|helper|assists?|various|stuff|things|etc\b\.?|misc(?:ellaneous)?|utilit(?:y|ies)|and more|deals? with|general[- ]purpose)\b/i;
 
 /** What and when, third person, no vague words, long enough to choose the skill by. */
-export function lintDescription(description: string, line: number): LintFinding[] {
+/**
+ * The description's findings. `whenToUse`: the skill's `when_to_use`, which only some agents
+ * read after the description.
+ */
+export function lintDescription(
+  description: string,
+  line: number,
+  whenToUse?: string,
+): LintFinding[] {
   const out: LintFinding[] = [];
   const at = (rule: string, message: string) =>
     out.push({ rule, level: "warning", file: "SKILL.md", line, message });
@@ -63,7 +71,9 @@ export function lintDescription(description: string, line: number): LintFinding[
   if (!WHEN.test(description)) {
     at(
       "description-when",
-      "'description' does not say when to use the skill (e.g. 'Use when the user asks for …')",
+      whenToUse === undefined
+        ? "'description' does not say when to use the skill (e.g. 'Use when the user asks for …')"
+        : "'description' does not say when to use the skill: 'when_to_use' does, which Claude Code and skills read after it, but Codex and the spec's other agents read 'description' alone",
     );
   }
   const vague = VAGUE.exec(description);

@@ -1,12 +1,13 @@
 /**
  * Front matter fields of the agents that run skills, recognised by name rather than
- * reported as unknown: Claude Code's `disable-model-invocation`, `user-invocable`,
- * `argument-hint`, `model`, `context`, `agent` and `hooks`. The invocation controls are
- * read; the rest is the agent's business (and `hooks`, which run shell on load, are never
- * executed here — `skills audit` reports them).
+ * reported as unknown: Claude Code's `when_to_use`, `disable-model-invocation`,
+ * `user-invocable`, `argument-hint`, `model`, `context`, `agent` and `hooks`. `when_to_use`
+ * and the invocation controls are read; the rest is the agent's business (and `hooks`, which
+ * run shell on load, are never executed here — `skills audit` reports them).
  */
 
 export const AGENT_KEYS: ReadonlySet<string> = new Set([
+  "when_to_use",
   "disable-model-invocation",
   "user-invocable",
   "argument-hint",
@@ -47,4 +48,24 @@ export function readInvocation(
     userInvocable: user !== false,
     ...(typeof hint === "string" ? { argumentHint: hint } : {}),
   };
+}
+
+/**
+ * `when_to_use`: when the model should start the skill, written apart from `description`
+ * (obra/superpowers' first format, and the skills that copied it, say what in one and when
+ * in the other). Claude Code appends it to the description in the listing its model reads;
+ * so does `listedDescription` (core/listing_budget.ts).
+ */
+export function readWhenToUse(
+  fm: Record<string, unknown>,
+  warn: (key: string, message: string) => void,
+): string | undefined {
+  const value = fm.when_to_use;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") {
+    warn("when_to_use", "'when_to_use' must be text; ignored");
+    return undefined;
+  }
+  const text = value.trim();
+  return text === "" ? undefined : text;
 }

@@ -21,7 +21,7 @@ import {
   type TableFields,
 } from "./manifest_fields.ts";
 import { describeType, readSeedFields, type SeedLimits } from "./seed_fields.ts";
-import { AGENT_KEYS, type Invocation, readInvocation } from "./agent_fields.ts";
+import { AGENT_KEYS, type Invocation, readInvocation, readWhenToUse } from "./agent_fields.ts";
 
 /** Counted as the specification counts; re-exported for callers of the manifest module. */
 export { characterCount } from "./manifest_fields.ts";
@@ -46,6 +46,8 @@ export interface Manifest extends TableFields {
   limits?: SeedLimits;
   /** Fields of the agents that run skills (Claude Code, Codex): see agent_fields.ts. */
   invocation?: Invocation;
+  /** `when_to_use` (Claude Code's): when to start the skill, besides the description. */
+  whenToUse?: string;
 }
 
 export interface Diagnostic {
@@ -190,6 +192,8 @@ export function validateFrontMatter(data: unknown, check: Checker): Manifest | u
   const manifest: Manifest = { name, description, toolsets, scriptsIgnore, envPatterns };
   const invocation = readInvocation(fm, (key, message) => warn(key, message));
   if (invocation !== undefined) manifest.invocation = invocation;
+  const whenToUse = readWhenToUse(fm, (key, message) => warn(key, message));
+  if (whenToUse !== undefined) manifest.whenToUse = whenToUse;
   // In the order manifests always had (JSON output shows them), then any newer row's.
   const keys = new Set([...TABLE_ORDER, ...Object.keys(read) as (keyof TableFields)[]]);
   for (const key of keys) {

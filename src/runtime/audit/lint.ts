@@ -77,7 +77,9 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   findings.push(...await portability(dir, loose.diagnostics, rel));
   const skillMd = await readSkillMd(record.skillMdPath);
   const { body, bodyLine } = skillMd.parsed;
-  findings.push(...lintDescription(manifest.description, skillMd.lineOf("description")));
+  findings.push(
+    ...lintDescription(manifest.description, skillMd.lineOf("description"), manifest.whenToUse),
+  );
   const bytes = new TextEncoder().encode(body).length;
   const tokens = needsTokenCount(bytes) ? await options.countTokens(body) : undefined;
   findings.push(...lintBody(body, bodyLine, tokens));

@@ -27,9 +27,9 @@ import type { RegistryEntry } from "../../core/records/registry.ts";
  * 6: resource folders and other files listed 16 folders deep (was 4 and 8); 7: the Python
  * modules of a package below `scripts/` are not scripts (runtime/catalog/contents.ts); 8: a
  * description without the line break a YAML block scalar ends with, and `requires: {mcp}` read
- * (core/manifest).
+ * (core/manifest); 9: `when_to_use` read (core/manifest/agent_fields.ts).
  */
-const CACHE_FORMAT = 8;
+const CACHE_FORMAT = 9;
 /** A skill with more directories than this is not cached (its stamps would cost a read). */
 const MAX_STAMPED_DIRS = 64;
 const MAX_DEPTH = 5;

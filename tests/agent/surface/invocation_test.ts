@@ -149,3 +149,18 @@ Deno.test("skills validate warns about !`command` blocks, which are never run", 
     /SKILL\.md:\d+: warning: a !`command` block: Claude Code runs it when it loads the skill; skills never runs it/,
   );
 });
+
+Deno.test("the model's catalog lists a skill's when_to_use after its description", async () => {
+  await using home = await tempDir();
+  await using source = await tempDir();
+  const dir = await skill(source.path, "invoices", "when_to_use: when invoices arrive\n", "Body.");
+  await installFixtureSkill(home.path, dir);
+  const catalog = await loadCatalog(home.path);
+  const active = new Set(["invoices"]);
+  const surface = await createToolSurface({ home: home.path, catalog, active, env: ENV });
+  try {
+    assert.match(surface.systemPrompt, /The invoices skill\. when invoices arrive/);
+  } finally {
+    await surface.close();
+  }
+});

@@ -57,6 +57,14 @@ Deno.test("lintDescription() wants what and when, in the third person, without v
     assert.deepEqual(rules(lintDescription(description, 3)), expected, description);
   }
   assert.equal(lintDescription("PDF tool.", 3)[0]!.line, 3);
+  // The when in `when_to_use`: still a warning, since only some agents read that field.
+  const split = lintDescription(
+    "Extracts tables and form fields from PDF files and writes them as CSV files.",
+    3,
+    "when a PDF is attached",
+  );
+  assert.deepEqual(rules(split), ["description-when"]);
+  assert.match(split[0]!.message, /'when_to_use' does, which Claude Code and skills read/);
 });
 
 Deno.test("lintBody() flags more than 500 lines and, when counted, more than 5,000 tokens", () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Diagnostic, hasErrors, parseSkillMd } from "../../../src/core/manifest/manifest.ts";
 import { utf8 } from "../../helpers/bytes.ts";
+import { listedDescription } from "../../../src/core/listing_budget.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/manifests", import.meta.url));
 
@@ -257,6 +258,7 @@ Deno.test("default mode reads padded names, scalar licenses and the agents' own 
     "name: ' pdf '",
     "description: Fill forms.",
     "license: 2",
+    "when_to_use: when a form must be filled",
     "disable-model-invocation: true",
     "argument-hint: '[file]'",
     "model: some-model",
@@ -270,6 +272,7 @@ Deno.test("default mode reads padded names, scalar licenses and the agents' own 
   assert.deepEqual(errors(parsed.diagnostics), []);
   assert.equal(parsed.manifest?.name, "pdf");
   assert.equal(parsed.manifest?.license, "2");
+  assert.equal(parsed.manifest?.whenToUse, "when a form must be filled");
   assert.deepEqual(parsed.manifest?.invocation, {
     modelInvocable: false,
     userInvocable: true,
@@ -279,4 +282,22 @@ Deno.test("default mode reads padded names, scalar licenses and the agents' own 
   assert.match(messages, /'name' has surrounding spaces; read as 'pdf'/);
   assert.match(messages, /'license' should be a string, got a number; read as text/);
   assert.doesNotMatch(messages, /unknown field/, "the agents' fields are known by name");
+});
+
+Deno.test("when_to_use is read as text and follows the description in what a model reads", async () => {
+  const parse = (when: string) =>
+    parseSkillMd(
+      utf8(`---\nname: pdf\ndescription: Fills PDF forms\nwhen_to_use: ${when}\n---\n\nBody.\n`),
+      "SKILL.md",
+      {},
+    );
+  const listed = await parse("[forms, invoices]");
+  assert.equal(listed.manifest?.whenToUse, undefined);
+  assert.match(listed.diagnostics.map((d) => d.message).join("\n"), /'when_to_use' must be text/);
+  const lower = (await parse("when a form must be filled")).manifest!;
+  assert.equal(listedDescription(lower), "Fills PDF forms when a form must be filled");
+  const sentence = (await parse("Use when a form must be filled.")).manifest!;
+  assert.equal(listedDescription(sentence), "Fills PDF forms. Use when a form must be filled.");
+  const none = (await parse("''")).manifest!;
+  assert.equal(listedDescription(none), "Fills PDF forms");
 });
