@@ -98,9 +98,9 @@ async function assertRecovers(ws: CrashWorkspace, label: string): Promise<void> 
   // Any mutating command first rolls back what a dead command left half-done.
   const untrust = await crashCli(ws, ["untrust", "--json", "no-such-skill"]);
   assert.equal(untrust.code, 1, `${label}: ${untrust.stderr}`);
-  let check = JSON.parse((await crashCli(ws, ["check", "--json"])).stdout);
+  let check = JSON.parse((await crashCli(ws, ["check", "home", "--json"])).stdout);
   if (check.consistency.missing.length > 0 || check.consistency.orphans.length > 0) {
-    check = JSON.parse((await crashCli(ws, ["check", "--repair", "--json"])).stdout);
+    check = JSON.parse((await crashCli(ws, ["check", "home", "--repair", "--json"])).stdout);
   }
   assert.deepEqual(check.consistency.missing, [], `${label}: entry without files`);
   assert.deepEqual(check.consistency.orphans, [], `${label}: files without entry`);
@@ -124,7 +124,7 @@ export async function ensureInstalled(ws: CrashWorkspace, name: string): Promise
 
 /** Whatever survived the phase still works end to end: the home is wholly consistent. */
 async function assertFinallyConsistent(ws: CrashWorkspace): Promise<void> {
-  const final = JSON.parse((await crashCli(ws, ["check", "--json"])).stdout);
+  const final = JSON.parse((await crashCli(ws, ["check", "home", "--json"])).stdout);
   assert.deepEqual(final.consistency, { missing: [], orphans: [], leftovers: [] });
 }
 

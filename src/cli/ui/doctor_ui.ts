@@ -197,7 +197,10 @@ export function doctorText(report: DoctorReport, color: boolean): string[] {
   const seen: Seen = { s: style(color), noneActive: report.session.active.size === 0 };
   const out: string[] = [`skills ${VERSION}`, `Home: ${report.session.home}`, ""];
   for (const id of Object.keys(LINES) as CheckId[]) {
-    out.push(...(LINES[id] as (r: unknown, seen: Seen) => string[])(report.results[id], seen));
+    const result = report.results[id];
+    // A check not named on the command line did not look.
+    if (result === undefined) continue;
+    out.push(...(LINES[id] as (r: unknown, seen: Seen) => string[])(result, seen));
   }
   return out;
 }

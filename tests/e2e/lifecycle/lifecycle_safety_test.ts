@@ -202,7 +202,7 @@ Deno.test(
 
       // The next command cleans up; then the home must be consistent.
       ok(await ws.cli(["untrust", names[0]!]));
-      const check = JSON.parse((await ws.cli(["check", "--json"])).stdout);
+      const check = JSON.parse((await ws.cli(["check", "home", "--json"])).stdout);
       assert.deepEqual(check.consistency.missing, [], `run ${i}: entry without files`);
       assert.deepEqual(check.consistency.orphans, [], `run ${i}: files without entry`);
       const registry = JSON.parse(await Deno.readTextFile(join(ws.home, "registry.json")));
@@ -213,7 +213,7 @@ Deno.test(
     }
     assert.ok(interrupted >= 1, "at least one kill landed while staging was in use");
     ok(await ws.cli(["add", repo.url, "--skill", names[7]!, "--yes"]));
-    const final = JSON.parse((await ws.cli(["check", "--json"])).stdout);
+    const final = JSON.parse((await ws.cli(["check", "home", "--json"])).stdout);
     assert.deepEqual(final.consistency, { missing: [], orphans: [], leftovers: [] });
   },
 );
