@@ -200,25 +200,47 @@ function withoutModulePep723(
 /** How many folders above a skill a path it mentions may be found (plugin, repository). */
 const OUTSIDE_LEVELS = 3;
 
+/** How many folders beside a skill are looked in for a path it mentions. */
+const SIBLINGS_LOOKED_AT = 1000;
+
 /**
  * Finds a path a skill mentions in a folder above it (`scripts/x.py` of the plugin or
- * repository holding the skill), up to the repository's root; answers where, relative to
- * the skill.
+ * repository holding the skill), up to the repository's root, or else in a skill beside it
+ * (`references/run.md` of the sibling skill its text names, as OpenAI's plugins write); answers
+ * where, relative to the skill.
  */
 function besideSkill(dir: string): (path: string) => string | undefined {
+  let siblings: string[] | undefined;
   return (path) => {
     let folder = dir;
     for (let up = 1; up <= OUTSIDE_LEVELS; up++) {
-      if (lstatSyncOrNull(join(folder, ".git")) !== null) return undefined;
+      if (lstatSyncOrNull(join(folder, ".git")) !== null) break;
       const parent = dirname(folder);
-      if (parent === folder) return undefined;
+      if (parent === folder) break;
       folder = parent;
       if (lstatSyncOrNull(join(folder, ...path.split("/"))) !== null) {
         return `${"../".repeat(up)}${path}`;
       }
     }
-    return undefined;
+    siblings ??= siblingSkills(dir);
+    const holder = siblings.find((name) =>
+      lstatSyncOrNull(join(dirname(dir), name, ...path.split("/"))) !== null
+    );
+    return holder === undefined ? undefined : `../${holder}/${path}`;
   };
+}
+
+/** The skills in the folder that holds `dir` (not `dir` itself), by folder name. */
+function siblingSkills(dir: string): string[] {
+  const out: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(dirname(dir))) {
+      if (out.length >= SIBLINGS_LOOKED_AT) break;
+      if (!entry.isDirectory || entry.name === basename(dir)) continue;
+      if (lstatSyncOrNull(join(dirname(dir), entry.name, "SKILL.md"))?.isFile) out.push(entry.name);
+    }
+  } catch { /* an unreadable parent: no siblings */ }
+  return out.sort();
 }
 
 /** SKILL.md first, then the other files by path; within a file by line. */

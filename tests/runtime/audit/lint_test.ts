@@ -227,3 +227,37 @@ Read [the template]({baseDir}/references/template.md), then run the validator:
   );
   assert.match(report.findings[1]!.message, /references\/gone\.md/);
 });
+
+Deno.test("a path found in a sibling skill (the one its text names) is a warning saying where", async () => {
+  await using tmp = await tempDir();
+  // OpenAI's plugins: swiftui-patterns points at "build-run-debug and its references/run.md".
+  const skills = join(tmp.path, "macos-plugin", "skills");
+  await writeSample(skills, {
+    "patterns/SKILL.md": `---
+name: patterns
+description: Lays out macOS app windows. Use when the user builds a macOS app's windows.
+---
+# Patterns
+
+Use the contract of \`build-run\` and its \`references/run.md\` file. Then open references/gone.md.
+`,
+    "build-run/SKILL.md":
+      "---\nname: build-run\ndescription: Builds and runs macOS apps. Use when the user runs one.\n---\n# Build\n",
+    "build-run/references/run.md": "# Run\n",
+    // A folder that is no skill is not looked in.
+    "notes/references/gone.md": "# Gone\n",
+  });
+  const report = await lintSkillDir(
+    join(skills, "patterns"),
+    options(join(tmp.path, "home"), { runScripts: false }),
+  );
+  assert.deepEqual(report.findings.map((f) => [f.rule, f.level, f.line]), [
+    ["file-outside-skill", "warning", 7],
+    ["missing-file", "error", 7],
+  ]);
+  assert.match(
+    report.findings[0]!.message,
+    /references\/run\.md, which is not in the skill but at \.\.\/build-run\/references\/run\.md: an agent that installs the skill alone will not have it/,
+  );
+  assert.match(report.findings[1]!.message, /references\/gone\.md, which is not in the skill$/);
+});
