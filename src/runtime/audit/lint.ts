@@ -27,6 +27,7 @@ import {
   scriptMentioned,
 } from "../../core/audit/lint_checks.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
+import { CODEX_AGENT_FILE } from "../catalog/load_terms.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { scriptHelp, scriptRun } from "../exec/script_service.ts";
 import { sandboxStatus } from "../exec/spawn/sandbox_request.ts";
@@ -136,7 +137,11 @@ function lintedFiles(dir: string): string[] {
   );
 }
 
-/** SKILL.md and every other document: where scripts must be mentioned. */
+/**
+ * SKILL.md and every other document: where scripts must be mentioned. Codex's
+ * `agents/openai.yaml` is one too: its `icon_small` and `icon_large` name the skill's icons
+ * (`./assets/icon.png`), which no Markdown file mentions.
+ */
 function readDocs(
   dir: string,
   files: readonly string[],
@@ -144,7 +149,7 @@ function readDocs(
 ): { path: string; text: string }[] {
   return [
     { path: "SKILL.md", text: skillMdText },
-    ...files.filter((f) => DOC.test(f) && f !== "SKILL.md")
+    ...files.filter((f) => (DOC.test(f) || f === CODEX_AGENT_FILE) && f !== "SKILL.md")
       .map((path) => ({ path, text: readTextPrefix(join(dir, ...path.split("/"))) })),
   ];
 }

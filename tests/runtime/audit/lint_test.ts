@@ -261,3 +261,22 @@ Use the contract of \`build-run\` and its \`references/run.md\` file. Then open 
   );
   assert.match(report.findings[1]!.message, /references\/gone\.md, which is not in the skill$/);
 });
+
+Deno.test("icons Codex's agents/openai.yaml names are referenced; an asset nothing names is not", async () => {
+  await using tmp = await tempDir();
+  // OpenAI's plugins: 109 of their skills' "unreferenced" files were these icons.
+  const dir = join(tmp.path, "calendar");
+  await writeSample(dir, {
+    "SKILL.md":
+      "---\nname: calendar\ndescription: Finds free slots in a calendar. Use when the user plans a meeting.\n---\n# Calendar\n",
+    "agents/openai.yaml":
+      'interface:\n  display_name: "Calendar"\n  icon_small: "./assets/icon.png"\n  icon_large: "./assets/logo.png"\n',
+    "assets/icon.png": "png\n",
+    "assets/logo.png": "png\n",
+    "assets/spare.png": "png\n",
+  });
+  const report = await lintSkillDir(dir, options(join(tmp.path, "home"), { runScripts: false }));
+  assert.deepEqual(report.findings.map((f) => `${f.rule} ${f.file}`), [
+    "unreferenced-file assets/spare.png",
+  ]);
+});
