@@ -197,6 +197,12 @@ Run \`build\` to make the report, \`office/pack\` to pack it, \`convert\` to con
   assert.equal(report.scriptsRun, true);
 });
 
+/** `skills lint` of `dir` without running its scripts: the findings, and each one's rule, level and line. */
+async function lintWithoutRuns(dir: string, home: string) {
+  const { findings } = await lintSkillDir(dir, options(home, { runScripts: false }));
+  return { findings, where: findings.map((f) => [f.rule, f.level, f.line]) };
+}
+
 Deno.test("a path found beside the skill (its plugin's scripts/) is a warning saying where, not a missing file", async () => {
   await using tmp = await tempDir();
   const plugin = join(tmp.path, "handbook-plugin");
@@ -213,19 +219,16 @@ Read [the template]({baseDir}/references/template.md), then run the validator:
 `,
     "skills/generator/references/template.md": "# Template\n",
   });
-  const report = await lintSkillDir(
+  const { findings, where } = await lintWithoutRuns(
     join(plugin, "skills", "generator"),
-    options(join(tmp.path, "home"), { runScripts: false }),
+    join(tmp.path, "home"),
   );
-  assert.deepEqual(report.findings.map((f) => [f.rule, f.level, f.line]), [
-    ["file-outside-skill", "warning", 8],
-    ["missing-file", "error", 8],
-  ]);
+  assert.deepEqual(where, [["file-outside-skill", "warning", 8], ["missing-file", "error", 8]]);
   assert.match(
-    report.findings[0]!.message,
+    findings[0]!.message,
     /scripts\/validate\.py, which is not in the skill but at \.\.\/\.\.\/scripts\/validate\.py/,
   );
-  assert.match(report.findings[1]!.message, /references\/gone\.md/);
+  assert.match(findings[1]!.message, /references\/gone\.md/);
 });
 
 Deno.test("a path found in a sibling skill (the one its text names) is a warning saying where", async () => {
@@ -247,19 +250,16 @@ Use the contract of \`build-run\` and its \`references/run.md\` file. Then open 
     // A folder that is no skill is not looked in.
     "notes/references/gone.md": "# Gone\n",
   });
-  const report = await lintSkillDir(
+  const { findings, where } = await lintWithoutRuns(
     join(skills, "patterns"),
-    options(join(tmp.path, "home"), { runScripts: false }),
+    join(tmp.path, "home"),
   );
-  assert.deepEqual(report.findings.map((f) => [f.rule, f.level, f.line]), [
-    ["file-outside-skill", "warning", 7],
-    ["missing-file", "error", 7],
-  ]);
+  assert.deepEqual(where, [["file-outside-skill", "warning", 7], ["missing-file", "error", 7]]);
   assert.match(
-    report.findings[0]!.message,
+    findings[0]!.message,
     /references\/run\.md, which is not in the skill but at \.\.\/build-run\/references\/run\.md: an agent that installs the skill alone will not have it/,
   );
-  assert.match(report.findings[1]!.message, /references\/gone\.md, which is not in the skill$/);
+  assert.match(findings[1]!.message, /references\/gone\.md, which is not in the skill$/);
 });
 
 Deno.test("icons Codex's agents/openai.yaml names are referenced; an asset nothing names is not", async () => {
@@ -275,8 +275,8 @@ Deno.test("icons Codex's agents/openai.yaml names are referenced; an asset nothi
     "assets/logo.png": "png\n",
     "assets/spare.png": "png\n",
   });
-  const report = await lintSkillDir(dir, options(join(tmp.path, "home"), { runScripts: false }));
-  assert.deepEqual(report.findings.map((f) => `${f.rule} ${f.file}`), [
+  const { findings } = await lintWithoutRuns(dir, join(tmp.path, "home"));
+  assert.deepEqual(findings.map((f) => `${f.rule} ${f.file}`), [
     "unreferenced-file assets/spare.png",
   ]);
 });
