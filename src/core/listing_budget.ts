@@ -4,7 +4,8 @@
  * listed at all — the model cannot pick what it never sees. The budgets are the agents'
  * published ones: Claude Code 1 % of the context window (8,000 characters when the window is
  * not known) with each description, `when_to_use` appended, cut at 1,536 characters; Codex 2 %
- * of the window, or 8,000 characters, with the description alone. Tokens become characters at 4 a token, as both agents' budgets do.
+ * of the window, or 8,000 characters, with the description alone. Tokens become characters at
+ * 4 a token, as both agents' budgets do.
  */
 
 import { UsageError } from "./errors.ts";

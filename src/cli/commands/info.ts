@@ -46,6 +46,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   };
   field("Name", info.name);
   field("Description", info.description);
+  field("When to use", info.when_to_use);
   field("Version", info.version);
   field("Author", info.author);
   field("License", info.license);

@@ -31,6 +31,8 @@ function describeSkill(
     name: skill.name,
     canonical: skill.canonical,
     description: m.description,
+    /** Claude Code's `when_to_use`: what the model reads after the description. */
+    when_to_use: m.whenToUse ?? null,
     version: skillVersion(m) ?? null,
     author: m.author ?? null,
     license: m.license ?? null,

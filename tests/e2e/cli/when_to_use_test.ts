@@ -44,6 +44,12 @@ Deno.test("when_to_use reaches what the model is told, and lint says which agent
   assert.equal(add.code, 0, add.stderr);
   assert.doesNotMatch(add.stdout + add.stderr, /when_to_use/);
 
+  // info shows it, as a field of its own.
+  const info = okJson(await runCli(["info", "debugging", "--json"], opts));
+  assert.equal(info.when_to_use, WHEN);
+  const text = await runCli(["info", "debugging"], opts);
+  assert.match(text.stdout, new RegExp(`When to use\\s+${WHEN}`));
+
   // What an agent is told of the skill: the description, then when to use it.
   const prompt = await runCli(["prompt", "--skills", "all"], opts);
   assert.equal(prompt.code, 0, prompt.stderr);
