@@ -51,6 +51,11 @@ export interface LintOptions {
   timeoutSeconds: number;
   /** Counts tokens (the tokenizer loads only for a body that could exceed the limit). */
   countTokens: (text: string) => Promise<number>;
+  /**
+   * The folder name agents see, when it is not the real folder's: the link the user named
+   * (`skills/docx -> docx-official` is the skill `docx` to every agent that loads it).
+   */
+  folderName?: string | undefined;
 }
 
 export interface LintReport {
@@ -92,7 +97,8 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   const { commands, modules } = commandsAndModules(record.scripts, sources, docs);
   findings = withoutModulePep723(findings, modules);
   findings.push(...lintUnreferenced(docs, files, commands));
-  findings.push(...lintNameFolder(manifest.name, basename(loose.dir), skillMd.lineOf("name")));
+  const folder = options.folderName ?? basename(loose.dir);
+  findings.push(...lintNameFolder(manifest.name, folder, skillMd.lineOf("name")));
   const scripts = options.runScripts
     ? await scriptFindings({ ...record, scripts: commands }, sources, options)
     : undefined;

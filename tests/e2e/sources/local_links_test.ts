@@ -2,7 +2,8 @@
  * A skill folder the user names through a symbolic link, as repositories keep them
  * (`skills/docx -> docx-official`, a plugin's `skills/x -> ../../../.claude/skills/x`):
  * `add`, `validate` and `lint` read the folder it points to, as the user's shell would,
- * and the checks of where it may come from look at that folder, not at the link.
+ * and the checks of where it may come from look at that folder, not at the link. `lint`'s
+ * name-folder rule compares the name with the link's, the folder agents see.
  */
 
 import assert from "node:assert/strict";
@@ -24,7 +25,17 @@ Deno.test("a skill folder named through a symlink is added, validated and linted
   assert.equal(validate.code, 0, validate.stdout + validate.stderr);
   assert.match(validate.stdout, /✓ docx \(.*skills\/docx-official\)/);
   const lint = await runCli(["lint", "./repo/skills/docx", "--no-scripts", "--json"], opts);
-  assert.equal(JSON.parse(lint.stdout).skills[0].path, real);
+  const linted = JSON.parse(lint.stdout).skills[0];
+  assert.equal(linted.path, real);
+  // Its folder, to every agent that loads it, is the link's name: `docx`, as the skill says.
+  const rules = linted.findings.map((f: { rule: string }) => f.rule);
+  assert.ok(!rules.includes("name-folder"), JSON.stringify(linted.findings));
+  // The real folder named directly: its own name is the folder's.
+  const direct = await runCli(
+    ["lint", "./repo/skills/docx-official", "--no-scripts", "--json"],
+    opts,
+  );
+  assert.match(JSON.stringify(JSON.parse(direct.stdout).skills[0].findings), /"name-folder"/);
 
   const add = await runCli(["add", "./repo/skills/docx", "--yes"], opts);
   assert.equal(add.code, 0, add.stderr);
