@@ -5,7 +5,7 @@ import { resolve } from "../../runtime/os/paths.ts";
 import { formatDiagnostic } from "../../core/manifest/manifest.ts";
 import type { Context } from "../../core/io.ts";
 import { type InspectResult, inspectSkillDir } from "../../runtime/catalog/loader.ts";
-import { skillDirsAt } from "../../runtime/catalog/discover.ts";
+import { linkedFolderName, skillDirsAt } from "../../runtime/catalog/discover.ts";
 import { defineCommand, type OptionsOf } from "../args.ts";
 import { validateSpec } from "../specs/validate.ts";
 import { style, writeJson } from "../ui/render.ts";
@@ -30,8 +30,10 @@ type ValidateOptions = OptionsOf<typeof parse>;
 export async function run(options: ValidateOptions, ctx: Context): Promise<number> {
   const results: InspectResult[] = [];
   for (const dir of options.dirs) {
-    for (const target of await skillDirsAt(resolve(ctx.cwd, dir))) {
-      results.push(await inspectSkillDir(target, { strict: options.strict }));
+    const named = resolve(ctx.cwd, dir);
+    for (const target of await skillDirsAt(named)) {
+      const folderName = linkedFolderName(named, target);
+      results.push(await inspectSkillDir(target, { strict: options.strict, folderName }));
     }
   }
   const valid = results.every((r) => !r.diagnostics.some((d) => d.level === "error"));

@@ -12,9 +12,8 @@
 import { isSkillError } from "../../core/errors.ts";
 import type { LintFinding } from "../../core/audit/lint_checks.ts";
 import type { LoadedSkill } from "../catalog/loader.ts";
-import { skillDirsAt } from "../catalog/discover.ts";
-import { basename, resolve } from "../os/paths.ts";
-import { lstatSyncOrNull } from "../os/fs.ts";
+import { linkedFolderName, skillDirsAt } from "../catalog/discover.ts";
+import { resolve } from "../os/paths.ts";
 import { assertRunnable } from "../trust/gate.ts";
 import { type LintOptions, type LintReport, lintSkillDir } from "./lint.ts";
 
@@ -96,8 +95,6 @@ export async function lintTargets(
   let policyModeAgreed: boolean | undefined;
   for (const dir of dirs) {
     const named = resolve(options.cwd, dir);
-    // A link named to one skill: the skill's folder, to every agent, is the link's name.
-    const linkName = lstatSyncOrNull(named)?.isSymlink ? basename(named) : undefined;
     for (const target of await skillDirsAt(named)) {
       const skill = trusted.get(realDir(target));
       const now = skill === undefined ? undefined : await trustedNow(skill, options.home);
@@ -115,7 +112,7 @@ export async function lintTargets(
         policyModeAgreed,
         timeoutSeconds: options.timeoutSeconds,
         countTokens: options.countTokens,
-        folderName: linkName !== undefined && target === realDir(named) ? linkName : undefined,
+        folderName: linkedFolderName(named, target),
       });
       if (now !== undefined && "changed" in now) {
         report.findings.unshift(changedFinding(now.changed, options.scripts));

@@ -197,6 +197,21 @@ async function symlinkOnTheWay(base: string, rel: string): Promise<boolean> {
 }
 
 /**
+ * The folder name every agent sees for `target`, a skill {@link skillDirsAt} found at
+ * `named`: the name of the link the user named, when `named` is a link to that very skill
+ * (`skills/docx -> docx-official` is the skill `docx`); undefined otherwise (the real
+ * folder's name stands).
+ */
+export function linkedFolderName(named: string, target: string): string | undefined {
+  try {
+    if (!Deno.lstatSync(named).isSymlink || Deno.realPathSync(named) !== target) return undefined;
+  } catch {
+    return undefined;
+  }
+  return basename(named);
+}
+
+/**
  * The skill directories a path names, for validation: the skill of a `SKILL.md` file; the
  * skills found in a directory the way `skills add` finds them in a source (the directory
  * itself, or skills up to three levels down); else the path itself, so validation says

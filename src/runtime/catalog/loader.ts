@@ -131,6 +131,8 @@ interface LoadOptions {
   /** Default: bundled for origin "core", else user. */
   scope?: SkillScope;
   project?: ProjectSkillInfo | undefined;
+  /** The folder name agents see, when not the real folder's (a link the user named). */
+  folderName?: string | undefined;
 }
 
 /**
@@ -163,10 +165,15 @@ export async function loadSkillDir(
 /** Validation: every problem of one skill directory, as diagnostics. */
 export async function inspectSkillDir(
   dirInput: string,
-  options: { strict?: boolean } = {},
+  options: { strict?: boolean; folderName?: string | undefined } = {},
 ): Promise<InspectResult> {
   const dir = resolve(dirInput);
-  const load = { origin: "local", trusted: false, strict: options.strict ?? false } as const;
+  const load = {
+    origin: "local",
+    trusted: false,
+    strict: options.strict ?? false,
+    folderName: options.folderName,
+  } as const;
   const read = await readSkill(await manifestLib(), dir, join(dir, ".."), load, dirInput);
   return { dir, ...read };
 }
@@ -396,7 +403,9 @@ async function parseManifest(
  * directory name.
  */
 function manifestValidation(realDir: string, options: LoadOptions) {
-  const dirName = options.entry === undefined ? realDir.split(/[\\/]/).pop() ?? "" : undefined;
+  const dirName = options.entry === undefined
+    ? options.folderName ?? realDir.split(/[\\/]/).pop() ?? ""
+    : undefined;
   return {
     strict: options.strict ?? false,
     ...(dirName === undefined ? {} : { dirName }),

@@ -3,7 +3,8 @@
  * (`skills/docx -> docx-official`, a plugin's `skills/x -> ../../../.claude/skills/x`):
  * `add`, `validate` and `lint` read the folder it points to, as the user's shell would,
  * and the checks of where it may come from look at that folder, not at the link. `lint`'s
- * name-folder rule compares the name with the link's, the folder agents see.
+ * name-folder rule and `validate --strict` compare the name with the link's, the folder agents
+ * see.
  */
 
 import assert from "node:assert/strict";
@@ -24,6 +25,14 @@ Deno.test("a skill folder named through a symlink is added, validated and linted
   const validate = await runCli(["validate", "./repo/skills/docx"], opts);
   assert.equal(validate.code, 0, validate.stdout + validate.stderr);
   assert.match(validate.stdout, /✓ docx \(.*skills\/docx-official\)/);
+  // --strict holds the name to the folder agents see: the link's.
+  const strict = await runCli(["validate", "--strict", "./repo/skills/docx"], opts);
+  assert.equal(strict.code, 0, strict.stdout + strict.stderr);
+  const strictReal = await runCli(["validate", "--strict", "./repo/skills/docx-official"], opts);
+  assert.match(
+    strictReal.stdout,
+    /'name' \(docx\) must equal the directory name \(docx-official\)/,
+  );
   const lint = await runCli(["lint", "./repo/skills/docx", "--no-scripts", "--json"], opts);
   const linted = JSON.parse(lint.stdout).skills[0];
   assert.equal(linted.path, real);
