@@ -202,5 +202,7 @@ export function doctorText(report: DoctorReport, color: boolean): string[] {
     if (result === undefined) continue;
     out.push(...(LINES[id] as (r: unknown, seen: Seen) => string[])(result, seen));
   }
-  return out;
+  // Each section opens with a blank line; without the skills' lines one would follow the
+  // header's.
+  return out.filter((line, at) => !(line === "" && out[at - 1] === ""));
 }

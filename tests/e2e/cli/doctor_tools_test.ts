@@ -69,6 +69,7 @@ Deno.test("skills check home looks at the home alone: no tool started, the other
   const repaired = await runCli(["check", "home", "--repair"], { env });
   assert.equal(repaired.code, 0, repaired.stdout + repaired.stderr);
   assert.doesNotMatch(repaired.stdout, /python3|Sandbox/);
+  assert.match(repaired.stdout, /^skills \S+\nHome: .*\n\nHome:\n/, "one blank line a section");
   assert.equal(await started(), "");
   // The whole doctor starts them.
   await runCli(["check", "--json"], { env });
