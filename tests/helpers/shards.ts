@@ -88,7 +88,7 @@ export function namedTestFiles(command: string): string[] {
 }
 
 /** deno.json's `test:run` command, whose named files the CLI shards leave out. */
-export function testRunCommand(repoRoot: string): string {
+function testRunCommand(repoRoot: string): string {
   return JSON.parse(Deno.readTextFileSync(join(repoRoot, "deno.json"))).tasks["test:run"].command;
 }
 
