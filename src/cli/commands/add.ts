@@ -1,7 +1,12 @@
 /** `skills add <source>`: clone or copy, discover, validate, summarise, confirm, install. */
 
 import { UsageError } from "../../core/errors.ts";
-import { parseSkillSelector, type RefFlags } from "../../core/sources/sources.ts";
+import {
+  parseSkillSelector,
+  pathSelector,
+  type RefFlags,
+  skillPathSelector,
+} from "../../core/sources/sources.ts";
 import { canonicalSkillName } from "../../core/names.ts";
 import type { Context } from "../../core/io.ts";
 import { type AgentName, parseAgentWords } from "../../core/agents.ts";
@@ -101,8 +106,13 @@ function parseNames(
     }
     if (eq === -1) plain.push(value);
     else {
-      const old = value.slice(0, eq);
-      if (old === "") throw new UsageError(`Invalid --name '${value}': OLD=NEW needs the OLD name`);
+      const given = value.slice(0, eq);
+      if (given === "") {
+        throw new UsageError(`Invalid --name '${value}': OLD=NEW needs the OLD name`);
+      }
+      // OLD may be a skill's path in the source (`preview/pdf=pdf-preview`): of two skills
+      // published under one name, the path tells which is renamed.
+      const old = given.includes("/") ? pathSelector(skillPathSelector(given, "--name")) : given;
       if (renames.has(old)) throw new UsageError(`--name renames '${old}' twice`);
       renames.set(old, next);
     }

@@ -41,8 +41,9 @@ it is also made visible to those agents (see \`skills link\`).`,
     skill: {
       type: "string",
       multiple: true,
-      value: "NAME",
-      description: "Install this skill of a multi-skill source (repeatable; '*' = all)",
+      value: "NAME|PATH",
+      description:
+        "Install this skill of a multi-skill source, by name or by its path there (repeatable; '*' = all)",
     },
     name: {
       type: "string",
@@ -124,7 +125,11 @@ name that is no identifier ('Ahrefs Automation', '-draft') is installed as the
 name derived from it (spaces and '_' to '-', runs of '-' collapsed, leading and
 trailing '-' trimmed), with a warning naming both. Two skills of one install
 that end up with the same name are both refused; rename one with
---name 'OLD=NAME' (repeatable, OLD as published).`,
+--name 'OLD=NAME' (repeatable, OLD as published or the skill's path, such as
+preview/pdf, as --list shows it), or pick one with --skill PATH. Under
+--skill '*', where exactly one of them is the source's own (its plugin manifest
+names it, or it is in the top skills/ folder), that one is installed and the
+others are left out with a warning (--json: skipped_twins).`,
     },
     {
       title: "Signer policy",

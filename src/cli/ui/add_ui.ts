@@ -12,7 +12,12 @@ import { inert } from "../../core/terminal_text.ts";
 import { revisionLabel, shortRevision } from "../../core/sources/sources.ts";
 import type { Context } from "../../core/io.ts";
 import { debug, warn } from "../../core/io.ts";
-import { type Candidate, type Fetched, sourceLabel } from "../../runtime/lifecycle/fetch_source.ts";
+import {
+  type Candidate,
+  type Fetched,
+  pathArgument,
+  sourceLabel,
+} from "../../runtime/lifecycle/fetch_source.ts";
 import type { AddAsker, AddOutcome, AddReview } from "../../runtime/workflows/add.ts";
 import type { ClosureMember } from "../../runtime/workflows/dependencies.ts";
 import {
@@ -72,6 +77,7 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
       return picked.map((i) => candidates[i]!);
     },
     skippedLinks: (linked) => warn(ctx, skippedLinksLine(linked)),
+    skippedTwins: (twins) => warn(ctx, skippedTwinsLine(twins)),
     selected: (selected) => {
       for (const c of selected) {
         for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
@@ -292,9 +298,29 @@ export function activationHint(names: readonly string[]): string {
     `installed), or name the ones you want: export AGENT_SKILLS=${names[0]},${names[1]}`;
 }
 
-/** `skipped_links` for `--json`, present only when `--skill '*'` left folders out. */
-function skippedJson(outcome: { skippedLinks: readonly { path: string; target: string }[] }) {
-  return outcome.skippedLinks.length > 0 ? { skipped_links: outcome.skippedLinks } : {};
+/**
+ * `skipped_links` and `skipped_twins` for `--json`, each present only when `--skill '*'` left
+ * such folders out.
+ */
+function skippedJson(outcome: {
+  skippedLinks: readonly { path: string; target: string }[];
+  skippedTwins: readonly { path: string; kept: string }[];
+}) {
+  return {
+    ...(outcome.skippedLinks.length > 0 ? { skipped_links: outcome.skippedLinks } : {}),
+    ...(outcome.skippedTwins.length > 0 ? { skipped_twins: outcome.skippedTwins } : {}),
+  };
+}
+
+/** The skills `--skill '*'` left out for a same-named one of the source's own, and how to get one. */
+function skippedTwinsLine(twins: ReadonlyMap<Candidate, Candidate>): string {
+  const pairs = [...twins];
+  const shown = pairs.slice(0, 3).map(([c, kept]) => `${inert(c.rel)} (kept ${inert(kept.rel)})`);
+  const more = pairs.length > shown.length ? `, and ${pairs.length - shown.length} more` : "";
+  const [first] = pairs[0]!;
+  return `Skipped ${pairs.length} skill(s) named like one the source names as its own ` +
+    `(its plugin manifest or skills/ folder): ${shown.join(", ")}${more}; install one too ` +
+    `with --skill ${inert(pathArgument(first))} --name ${inert(pathArgument(first))}=NEW`;
 }
 
 /** How many folders `--skill '*'` left out as links, the first few named. */

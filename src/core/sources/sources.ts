@@ -704,15 +704,58 @@ export function describeSource(source: ParsedSource): string {
 
 /**
  * The argument of `--skill`: a skill name or `*`; returns the canonical name or `*`. A skill
- * published under a name that is no identifier is selected by its installed name.
+ * published under a name that is no identifier is selected by its installed name. A path
+ * (`skills/pdf`, as `--list` shows it) picks one folder of the source when two share a name;
+ * it is returned as a normalized path, only ever compared with the paths the source holds.
  */
 export function parseSkillSelector(value: string): string {
   if (value === "*") return "*";
+  if (value.includes("/")) return pathSelector(skillPathSelector(value, "--skill"));
   const problem = skillNameProblem(value);
   if (problem !== undefined) {
     throw new SkillError("usage", `Invalid --skill '${quoteName(value)}': ${problem}`);
   }
   return canonicalSkillName(value);
+}
+
+/** Control characters and backslashes: no folder of a source the CLI lists has them. */
+// deno-lint-ignore no-control-regex
+const UNFIT_IN_PATH = /[\x00-\x1f\x7f\\]/;
+
+/**
+ * A skill's folder in its source as `--skill` and `--name OLD=NEW` take it: `skills/pdf`,
+ * `./skills/pdf/`. Never `..`, never absolute: a path inside the source, or a usage error.
+ */
+export function skillPathSelector(value: string, flag: string): string {
+  const path = value.replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
+  const parts = path.split("/");
+  if (
+    value.startsWith("/") || UNFIT_IN_PATH.test(path) ||
+    parts.some((part) => part === "" || part === "." || part === "..")
+  ) {
+    throw new SkillError(
+      "usage",
+      `Invalid ${flag} '${
+        quoteName(value)
+      }': a skill's path in its source, such as skills/pdf (as --list shows it)`,
+    );
+  }
+  return path;
+}
+
+/** A folder of the source as a selector: its path, `./` before a folder at the top. */
+export function pathSelector(rel: string): string {
+  return rel.includes("/") ? rel : `./${rel}`;
+}
+
+/** Whether a selector (parseSkillSelector's, or a `--name` OLD) names a folder, not a skill. */
+export function isPathSelector(selector: string): boolean {
+  return selector.includes("/");
+}
+
+/** The folder a path selector names, as the source's paths are written (`./pdf` is `pdf`). */
+export function selectedPath(selector: string): string {
+  return selector.startsWith("./") ? selector.slice(2) : selector;
 }
 
 /** `oci://registry/repository:tag` or `…@sha256:…` as the user would write it. */

@@ -36,6 +36,12 @@ interface FoundSkill {
   rel: string;
   /** The manifest's file name when it is a symlink (never followed; validation refuses it). */
   linkedManifest?: string;
+  /**
+   * The tree names this folder as one of its skills: a plugin manifest lists it, or it is a
+   * folder of the top `skills/` (where the specification's layout and every plugin's default
+   * put them), rather than a folder the search alone came upon (`preview/<name>/`).
+   */
+  declared?: true;
 }
 
 /**
@@ -52,12 +58,17 @@ export async function discoverSkills(base: string): Promise<FoundSkill[]> {
   if (root !== undefined) return [root];
   const found = await walkForSkills(base);
   const seen = new Set(found.map((skill) => skill.rel));
-  for (const rel of await pluginSkillDirs(base)) {
+  const named = await pluginSkillDirs(base);
+  for (const rel of named) {
     if (seen.has(rel) || await symlinkOnTheWay(base, rel)) continue;
     const skill = await skillAt(join(base, rel), rel);
     if (skill === undefined) continue;
     seen.add(rel);
     found.push(skill);
+  }
+  const declared = new Set(named);
+  for (const skill of found) {
+    if (declared.has(skill.rel) || /^skills\/[^/]+$/.test(skill.rel)) skill.declared = true;
   }
   // A skill folder's subfolders are its content, however they were reached (a plugin may name
   // a skill and its subfolders): one inside another found skill is not a skill of its own.

@@ -11,11 +11,14 @@ import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limit
 import {
   describeSource,
   type GitSource,
+  isPathSelector,
   type NpmSource,
   ociLabel,
   type OciSource,
+  pathSelector,
   type RefRequest,
   type ResolvedSource,
+  selectedPath,
   sourceLocation,
   splitBrowserPath,
   type WebFileSource,
@@ -406,6 +409,12 @@ export interface Candidate {
    * of a command kept for another agent, as some repositories ship (`.gemini/skills/x/`).
    */
   linked?: string;
+  /**
+   * The source names it as one of its skills (a plugin manifest, or the top `skills/`
+   * folder): of two folders with one name, the one `--skill '*'` installs when the other was
+   * only come upon (runtime/catalog/discover.ts).
+   */
+  declared?: true;
 }
 
 /** Finds and validates every skill in a fetched source. */
@@ -429,6 +438,7 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
       : await Deno.readLink(join(f.dir, f.linkedManifest)).catch(() => "?");
     out.push({
       ...(linked !== undefined ? { linked } : {}),
+      ...(f.declared ? { declared: true as const } : {}),
       rel,
       dir: f.dir,
       name,
@@ -477,6 +487,16 @@ export function selectCandidates(
   if (selectors.includes("*")) return [...candidates];
   const chosen: Candidate[] = [];
   for (const wanted of selectors) {
+    if (isPathSelector(wanted)) {
+      const hit = candidates.find((c) => c.rel === selectedPath(wanted));
+      if (hit === undefined) {
+        throw new SkillError("not_found", `No skill at '${wanted}' in ${sourceLabel}`, {
+          hint: `Skills are at: ${candidates.map((c) => c.rel || "(root)").join(", ")}`,
+        });
+      }
+      if (!chosen.includes(hit)) chosen.push(hit);
+      continue;
+    }
     const match = candidates.filter((c) => c.canonical === wanted);
     const hits = match.length > 0 ? match : candidates.filter((c) => dirKey(c.rel) === wanted);
     if (hits.length === 0) {
@@ -488,11 +508,24 @@ export function selectCandidates(
       throw new SkillError(
         "conflict",
         `Skill '${wanted}' is ambiguous in ${sourceLabel}: ${hits.map((h) => h.rel).join(", ")}`,
+        {
+          hint: `Pick one by its path: ${
+            hits.map((h) => `--skill ${pathArgument(h)}`).join(" or ")
+          }`,
+        },
       );
     }
     if (!chosen.includes(hits[0]!)) chosen.push(hits[0]!);
   }
   return chosen;
+}
+
+/**
+ * A candidate's path as `--skill` and `--name OLD=NEW` take it: `skills/pdf`, or `./pdf` for a
+ * folder at the top (a bare `pdf` is read as a name).
+ */
+export function pathArgument(c: Pick<Candidate, "rel">): string {
+  return pathSelector(c.rel);
 }
 
 /** How a candidate is named in messages: its manifest name, else its folder. */

@@ -18,7 +18,7 @@ import {
 import { SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import { canonicalSkillName, publishedSkillKey, quoteName } from "../../core/names.ts";
-import { sourceLocation } from "../../core/sources/sources.ts";
+import { isPathSelector, selectedPath, sourceLocation } from "../../core/sources/sources.ts";
 import {
   approvedServices,
   findEntry,
@@ -33,6 +33,7 @@ import {
   candidateLabel,
   type Fetched,
   invalidCandidate,
+  pathArgument,
   revisionOf,
 } from "./fetch_source.ts";
 import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
@@ -411,9 +412,13 @@ function resolveRenames(
 ): Map<Candidate, string> {
   const out = new Map<Candidate, string>();
   for (const [old, next] of renames ?? []) {
-    const exact = selected.filter((c) => c.name === old);
+    const exact = isPathSelector(old)
+      ? selected.filter((c) => c.rel === selectedPath(old))
+      : selected.filter((c) => c.name === old);
     const key = publishedSkillKey(old);
-    const hits = exact.length > 0 ? exact : selected.filter((c) => c.canonical === key);
+    const hits = exact.length > 0 || isPathSelector(old)
+      ? exact
+      : selected.filter((c) => c.canonical === key);
     if (hits.length !== 1) {
       throw new SkillError(
         "usage",
@@ -422,8 +427,12 @@ function resolveRenames(
             quoteName(old)
           }'`
           : `--name ${quoteName(old)}=${quoteName(next)}: '${quoteName(old)}' names ${
-            hits.map((h) => `'${quoteName(candidateLabel(h))}'`).join(" and ")
-          }; give the name exactly as published`,
+            hits.map((h) => `'${quoteName(candidateLabel(h))}' (${h.rel || "(root)"})`).join(
+              " and ",
+            )
+          }; give the name exactly as published, or the skill's path (--name ${
+            quoteName(pathArgument(hits[0]!))
+          }=${quoteName(next)})`,
       );
     }
     out.set(hits[0]!, next);
@@ -463,9 +472,10 @@ function twinError(candidate: Candidate, canonical: string, others: readonly Can
       others.map(label).join(", ")
     } would be installed under the same name`,
     {
+      // By path: the name is the very thing they share.
       hint: `Rename one with --name '${
-        quoteName(candidateLabel(candidate))
-      }=NEW' (repeatable), or pick one with --skill`,
+        quoteName(pathArgument(candidate))
+      }=NEW' (repeatable), or pick one with --skill ${quoteName(pathArgument(candidate))}`,
     },
   );
 }

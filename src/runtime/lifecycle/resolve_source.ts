@@ -13,6 +13,7 @@ import * as PLATFORM_PATHS from "../os/paths.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
 import {
   type GitSource,
+  isPathSelector,
   type LocalFolderSource,
   mayBeWebsite,
   type OciSource,
@@ -74,7 +75,9 @@ export async function resolveRequest(
   if (source.skill !== undefined && !selectors.includes(source.skill)) selectors.push(source.skill);
   // One skill of a site's index: only its files are downloaded.
   const [only] = selectors;
-  if (source.kind === "well-known" && selectors.length === 1 && only !== "*") {
+  if (
+    source.kind === "well-known" && selectors.length === 1 && only !== "*" && !isPathSelector(only!)
+  ) {
     return { source: { ...source, subpath: only! }, request, selectors };
   }
   return { source, request, selectors };

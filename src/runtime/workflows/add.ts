@@ -17,7 +17,12 @@ import { isSkillError, SkillError } from "../../core/errors.ts";
 import type { AgentName } from "../../core/agents.ts";
 import type { LockedSkill } from "../../core/records/lockfile.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
-import type { NpmSource, RefFlags, ResolvedSource } from "../../core/sources/sources.ts";
+import {
+  type NpmSource,
+  pathSelector,
+  type RefFlags,
+  type ResolvedSource,
+} from "../../core/sources/sources.ts";
 import { npmSource } from "../../core/sources/npm_source.ts";
 import { join } from "../os/paths.ts";
 import { beginChange, scopeOf } from "../lifecycle/change.ts";
@@ -70,9 +75,14 @@ export type AddOutcome =
   | ({ kind: "user" } & Added<InstallPlan, RegistryEntry> & Skipped)
   | ({ kind: "project"; lockfile: string } & Added<ProjectPlan, LockedSkill> & Skipped);
 
-/** The folders `--skill '*'` left out because their SKILL.md is a symlink, with its target. */
+/**
+ * What `--skill '*'` left out: folders whose SKILL.md is a symlink, with its target; skills
+ * that share their name with the one the source names as its own (`preview/pdf` beside
+ * `skills/pdf`), with that one's path.
+ */
 interface Skipped {
   skippedLinks: { path: string; target: string }[];
+  skippedTwins: { path: string; kept: string }[];
 }
 
 /**
@@ -168,7 +178,13 @@ async function addResolved(
   const candidates = await inspectCandidates(fetched);
   asker.found?.(fetched, candidates);
   if (options.list) return { kind: "list", fetched, candidates };
-  const { selected, skippedLinks } = await choose(candidates, selectors, source, asker);
+  const { selected, ...skipped } = await choose(
+    candidates,
+    selectors,
+    source,
+    asker,
+    new Set(options.plan.renames?.keys()),
+  );
   asker.selected?.(selected);
   const closure = await resolveClosure(change, fetched, selected, options);
   if (closure.length > 0) asker.closure?.(closure);
@@ -192,7 +208,7 @@ async function addResolved(
         return await linkFor(options, { kind: "project", root }, [...installed, ...already]);
       },
     });
-    return { kind: "project", lockfile, ...added, skippedLinks };
+    return { kind: "project", lockfile, ...added, ...skipped };
   }
   if (!change.inUser()) throw new Error("unreachable: a change is of one of the two scopes");
   const added = await installSelected(change, { fetched, selected, closure }, options, asker, {
@@ -210,31 +226,69 @@ async function addResolved(
     // An installed skill is the user's: it is linked into the agents' user folders.
     settle: (installed, already) => linkFor(options, { kind: "user" }, [...installed, ...already]),
   });
-  return { kind: "user", ...added, skippedLinks };
+  return { kind: "user", ...added, ...skipped };
 }
 
-/** The skills to install: asked for by name, chosen by the asker, or the only one. */
+/**
+ * The skills to install: asked for by name or path, chosen by the asker, or the only one.
+ * `renamed`: the `--name OLD=NEW` OLDs (a twin renamed by its path is installed too).
+ */
 async function choose(
   candidates: readonly Candidate[],
   selectors: readonly string[],
   source: ResolvedSource,
   asker: AddAsker,
+  renamed: ReadonlySet<string>,
 ): Promise<{ selected: Candidate[] } & Skipped> {
   if (selectors.length === 0 && candidates.length > 1 && asker.choose !== undefined) {
     const chosen = await asker.choose(candidates, source);
-    if (chosen !== undefined) return { selected: chosen, skippedLinks: [] };
+    if (chosen !== undefined) return { selected: chosen, skippedLinks: [], skippedTwins: [] };
   }
+  const every = selectors.includes("*");
   // Every skill: a folder whose SKILL.md is a link is not one (links are never followed), so
   // it is left out with one line for them all — unless nothing else is there to install.
   const linked = candidates.filter((c) => c.linked !== undefined);
-  const skipLinks = selectors.includes("*") && linked.length > 0 &&
-    linked.length < candidates.length;
+  const skipLinks = every && linked.length > 0 && linked.length < candidates.length;
   if (skipLinks) asker.skippedLinks?.(linked);
-  const pool = skipLinks ? candidates.filter((c) => c.linked === undefined) : candidates;
+  let pool = skipLinks ? candidates.filter((c) => c.linked === undefined) : candidates;
+  const twins = every ? shadowedTwins(pool, renamed) : new Map<Candidate, Candidate>();
+  if (twins.size > 0) {
+    asker.skippedTwins?.(twins);
+    pool = pool.filter((c) => !twins.has(c));
+  }
   return {
     selected: selectCandidates(pool, selectors, sourceLabel(source)),
     skippedLinks: skipLinks ? linked.map((c) => ({ path: c.rel, target: c.linked! })) : [],
+    skippedTwins: [...twins].map(([c, kept]) => ({ path: c.rel, kept: kept.rel })),
   };
+}
+
+/**
+ * Of skills published under one name, where exactly one is the source's own (a plugin
+ * manifest names it, or it is in the top `skills/` folder), the others — each with that
+ * one: `--skill '*'` installs the source's own and leaves out what the search only came upon
+ * (UiPath/skills ships `preview/<name>/` beside `skills/<name>/`). With no such one, none is
+ * preferred and the plan refuses them all (install_plan.ts). A twin `--name` renames by its
+ * path is kept.
+ */
+function shadowedTwins(
+  pool: readonly Candidate[],
+  renamed: ReadonlySet<string>,
+): Map<Candidate, Candidate> {
+  const byName = new Map<string, Candidate[]>();
+  for (const c of pool) {
+    if (c.canonical === undefined || c.manifest === undefined || c.errors.length > 0) continue;
+    byName.set(c.canonical, [...(byName.get(c.canonical) ?? []), c]);
+  }
+  const out = new Map<Candidate, Candidate>();
+  for (const group of byName.values()) {
+    const own = group.filter((c) => c.declared);
+    if (group.length < 2 || own.length !== 1) continue;
+    for (const c of group) {
+      if (!c.declared && !renamed.has(pathSelector(c.rel))) out.set(c, own[0]!);
+    }
+  }
+  return out;
 }
 
 /** Links what is installed in `scope` for the agents `--agent` named. */

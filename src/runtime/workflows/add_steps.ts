@@ -53,6 +53,11 @@ export interface AddAsker {
    * not a refusal each: a repository's mirror of its skills for another agent).
    */
   skippedLinks?(linked: readonly Candidate[]): void;
+  /**
+   * Skills `--skill '*'` left out for the same-named one the source names as its own (each
+   * with that one), one line for them all.
+   */
+  skippedTwins?(twins: ReadonlyMap<Candidate, Candidate>): void;
   /** The skills chosen, before they are planned (their warnings to show). */
   selected?(selected: readonly Candidate[]): void;
   /**

@@ -302,10 +302,17 @@ Deno.test("isFullSha() and looksLikeSha() tell commits from names", () => {
   assert.equal(looksLikeSha("abc"), false);
 });
 
-Deno.test("parseSkillSelector() canonicalises names and keeps '*'", () => {
+Deno.test("parseSkillSelector() canonicalises names, keeps '*' and takes a path inside the source", () => {
   assert.equal(parseSkillSelector("*"), "*");
   assert.equal(parseSkillSelector("Kalshi_Markets"), "kalshi-markets");
-  assert.throws(() => parseSkillSelector("../x"), /Invalid --skill/);
+  // A path is kept as written (it is compared with the source's paths), ./ and a final / dropped.
+  assert.equal(parseSkillSelector("preview/Flow"), "preview/Flow");
+  assert.equal(parseSkillSelector("./skills/pdf/"), "skills/pdf");
+  // A folder at the top keeps its ./ (a bare `pdf` is a name).
+  assert.equal(parseSkillSelector("./pdf"), "./pdf");
+  for (const outside of ["../x", "skills/../../x", "/etc/x", "a//b", "a/./b", "a/b\\c", "a/\nb"]) {
+    assert.throws(() => parseSkillSelector(outside), /Invalid --skill/, outside);
+  }
 });
 
 Deno.test("splitBrowserPath() ends the ref where the longest branch or tag of the remote ends", () => {

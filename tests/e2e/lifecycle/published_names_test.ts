@@ -178,7 +178,11 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
       ),
     );
   }
-  assert.match(first.stdout, /hint: Rename one with --name 'My Tool=NEW' \(repeatable\)/);
+  // By path: a name the two share would not say which.
+  assert.match(
+    first.stdout,
+    /hint: Rename one with --name 'skills\/tool-b=NEW' \(repeatable\), or pick one with --skill skills\/tool-b/,
+  );
   assert.deepEqual(await keys(), UNCLASHED);
   assert.equal(await exists(join(p.root, ".agents/skills/my-tool")), false);
 
@@ -269,4 +273,102 @@ Deno.test("a bulk add into a project refuses twins naming both and renames with 
   assert.equal(byUri["skill://my-tool-b/SKILL.md"]!.name, "my-tool-b");
   assert.deepEqual(byUri["skill://my-tool-b/SKILL.md"]!.metadata, { "original-name": "My Tool" });
   assert.deepEqual(byUri["skill://pdf-other/SKILL.md"]!.metadata, { "original-name": "pdf" });
+});
+
+Deno.test("a preview copy beside the skill the repository ships: '*' installs the shipped one, a path picks or renames the other", async () => {
+  const w = await workspace();
+  await using _dir = w.dir;
+  // UiPath/skills' layout: the repository is one plugin (its skills are skills/<name>/), and
+  // preview/<name>/ holds the next version of three of them under the same names.
+  const repo = await createRepo(w.dir.path, "vendor", {
+    ".claude-plugin/plugin.json": JSON.stringify({ name: "vendor", version: "1.0.0" }),
+    "skills/flow/SKILL.md": skillMd("flow", "Author flows, as shipped."),
+    "skills/case/SKILL.md": skillMd("case", "Author case plans."),
+    "preview/flow/SKILL.md": skillMd("flow", "Author flows, the preview."),
+  });
+
+  const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  assert.equal(all.code, 0, all.stdout + all.stderr);
+  assert.deepEqual(JSON.parse(all.stdout).skipped_twins, [
+    { path: "preview/flow", kept: "skills/flow" },
+  ]);
+  assert.match(all.stderr, /Skipped 1 skill\(s\) named like one the source names as its own/);
+  assert.match(all.stderr, /--skill preview\/flow --name preview\/flow=NEW/);
+  assert.deepEqual(await w.installed(), { case: "case", flow: "flow" });
+  const shipped = (await w.registry())!.skills.find((e) => e.name_canonical === "flow")!;
+  assert.equal(shipped.source.subpath, "skills/flow");
+
+  // The name alone is ambiguous, and the error says how to pick by path.
+  const named = await w.cli(["add", repo.url, "--skill", "flow", "--yes"]);
+  assert.notEqual(named.code, 0);
+  assert.match(named.stderr, /Skill 'flow' is ambiguous in .*: preview\/flow, skills\/flow/);
+  assert.match(named.stderr, /Pick one by its path: --skill preview\/flow or --skill skills\/flow/);
+
+  // The path picks the preview, and --name renames it by the same path (./ and a trailing /
+  // as a shell's completion writes them).
+  const preview = await w.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "./preview/flow/",
+    "--name",
+    "preview/flow=flow-preview",
+    "--yes",
+  ]);
+  assert.equal(preview.code, 0, preview.stdout + preview.stderr);
+  const renamed = (await w.registry())!.skills.find((e) => e.name_canonical === "flow-preview")!;
+  assert.equal(renamed.source.subpath, "preview/flow");
+
+  // A folder at the top is picked as ./<folder> (a bare name is a skill's name).
+  const top = await createRepo(w.dir.path, "top", {
+    "flow/SKILL.md": skillMd("flow", "Author flows, kept at the top."),
+    "skills/flow/SKILL.md": skillMd("flow", "Author flows, as shipped."),
+  });
+  const atTop = await w.cli([
+    "add",
+    top.url,
+    "--skill",
+    "./flow",
+    "--name",
+    "./flow=flow-top",
+    "--yes",
+  ]);
+  assert.equal(atTop.code, 0, atTop.stdout + atTop.stderr);
+  assert.equal(
+    (await w.registry())!.skills.find((e) => e.name_canonical === "flow-top")!.source.subpath,
+    "flow",
+  );
+
+  // A path that leaves the source, or names no skill in it, is refused before anything is read.
+  const outside = await w.cli(["add", repo.url, "--skill", "../flow", "--yes"]);
+  assert.equal(outside.code, 2, outside.stderr);
+  assert.match(outside.stderr, /Invalid --skill '\.\.\/flow': a skill's path in its source/);
+  const none = await w.cli(["add", repo.url, "--skill", "preview/case", "--yes"]);
+  assert.notEqual(none.code, 0);
+  assert.match(
+    none.stderr,
+    /No skill at 'preview\/case' in .*\n.*Skills are at: preview\/flow, skills\/case, skills\/flow/,
+  );
+});
+
+Deno.test("'*' with a preview renamed by its path installs both, into a project too", async () => {
+  await using p = await project();
+  const repo = await createRepo(p.dir, "vendor", {
+    "skills/flow/SKILL.md": skillMd("flow", "Author flows, as shipped."),
+    "preview/flow/SKILL.md": skillMd("flow", "Author flows, the preview."),
+  });
+  const both = await p.cli([
+    "add",
+    repo.url,
+    "--skill",
+    "*",
+    "--name",
+    "preview/flow=flow-next",
+    "--project",
+    "--yes",
+  ]);
+  assert.equal(both.code, 0, both.stdout + both.stderr);
+  assert.doesNotMatch(both.stderr, /Skipped/);
+  const lock = (await p.lock()).skills;
+  assert.deepEqual(Object.keys(lock).sort(), ["flow", "flow-next"]);
 });
