@@ -131,8 +131,9 @@ interface Mention {
 }
 
 const LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+/** A resource folder's path, or a wildcard over its files (`references/agents-*-rules.md`). */
 const RESOURCE_PATH =
-  /(?<![\w./-])((?:\.\/)?(?:scripts|references|assets|templates|examples|toolsets)\/[\w./-]*[\w-])/g;
+  /(?<![\w./*-])((?:\.\/)?(?:scripts|references|assets|templates|examples|toolsets)\/[\w./*-]*[\w*-])/g;
 
 const TOLD_TO_USE =
   /\b(?:run|runs|execute|invoke|call|open|read|reads|see|load|consult|refer\s+to|check|follow|use|using|with|from|in)\b[^.;:!?]*$/i;
@@ -168,10 +169,23 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
       // section" is an example.
       const before = line.slice(Math.max(0, m.index! - 60), m.index!);
       if (!TOLD_TO_USE.test(before)) continue;
+      if (inCodeString(line, m.index!)) continue;
       out.push({ path: normalizeRel(m[1]!), line: firstLine + i });
     }
   });
   return out;
+}
+
+/**
+ * Whether the path at `index` is a string literal of code quoted inline
+ * (`` `import logo from './assets/logo.png'` ``): the user's project's file in an example, not
+ * one of the skill's. A path the text quotes outside code, or puts in backticks alone, is the
+ * skill's.
+ */
+function inCodeString(line: string, index: number): boolean {
+  const ticks = (line.slice(0, index).match(/`/g) ?? []).length;
+  const quote = line[index - 1];
+  return ticks % 2 === 1 && (quote === "'" || quote === '"');
 }
 
 /**
@@ -217,6 +231,19 @@ export function lintMissingFiles(
     if (m.path === "" || present.has(m.path) || folders.has(m.path) || seen.has(m.path)) continue;
     if (m.path.split("/").includes("..")) continue; // outside the skill: not ours to check
     seen.add(m.path);
+    if (m.path.includes("*")) {
+      // A wildcard names the files it matches: a pattern that matches none is the error.
+      const pattern = globPattern(m.path);
+      if (files.some((f) => pattern.test(f)) || [...folders].some((f) => pattern.test(f))) continue;
+      out.push({
+        rule: "missing-file",
+        level: "error",
+        file: "SKILL.md",
+        line: m.line,
+        message: `the body mentions ${m.path}, which matches no file of the skill`,
+      });
+      continue;
+    }
     const found = outside(m.path);
     if (found !== undefined) {
       out.push({
@@ -238,6 +265,14 @@ export function lintMissingFiles(
     });
   }
   return out;
+}
+
+/** A path with `*` (any characters but `/`) and `**` (any, `/` too) as a whole-path pattern. */
+function globPattern(path: string): RegExp {
+  const source = path.split(/(\*\*|\*)/).map((part) =>
+    part === "**" ? ".*" : part === "*" ? "[^/]*" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+  ).join("");
+  return new RegExp(`^${source}$`);
 }
 
 interface Doc {

@@ -153,6 +153,46 @@ Deno.test("lintMissingFiles() reports each mentioned file or folder the skill la
   assert.match(beside[0]!.message, /not in the skill but at \.\.\/\.\.\/scripts\/missing\.py/);
 });
 
+Deno.test("mentionedPaths() skips a path quoted as a string in inline code, an example of the user's code", () => {
+  // UiPath's uipath-coded-apps: the app's asset, imported in the app's own code.
+  const body = [
+    "Import static assets through the bundler (`import logo from './assets/logo.png'`).",
+    "Then run `scripts/build.mjs` and read 'references/guide.md'.",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 1).map((m) => m.path), [
+    "scripts/build.mjs",
+    "references/guide.md",
+  ]);
+});
+
+Deno.test("a wildcard path names the files it matches: whole, and an error only when it matches none", () => {
+  // UiPath's uipath-review: "load … (`references/agents/agents-*-rules.md`)".
+  const body = [
+    "Load the judgment catalog (`references/agents/agents-*-rules.md`).",
+    "Then read references/**/checklist.md and see references/agents/*.yaml.",
+  ].join("\n");
+  const mentions = mentionedPaths(body, 1);
+  assert.deepEqual(mentions.map((m) => m.path), [
+    "references/agents/agents-*-rules.md",
+    "references/**/checklist.md",
+    "references/agents/*.yaml",
+  ]);
+  const files = [
+    "SKILL.md",
+    "references/agents/agents-coded-rules.md",
+    "references/agents/agents-lowcode-rules.md",
+    "references/rpa/deep/checklist.md",
+  ];
+  const found = lintMissingFiles(mentions, files);
+  assert.deepEqual(found.map((f) => [f.rule, f.line, f.message]), [
+    [
+      "missing-file",
+      2,
+      "the body mentions references/agents/*.yaml, which matches no file of the skill",
+    ],
+  ]);
+});
+
 Deno.test("lintUnreferenced() wants every reference, asset and script mentioned somewhere", () => {
   const docs = [
     { path: "SKILL.md", text: "Read references/guide.md. Run `extract` for tables." },
