@@ -9,7 +9,7 @@
 
 import { join } from "node:path";
 import { type BenchRow, cpuModel, loadAverage, type Measured } from "./lib.ts";
-import { CLI_FLAGS } from "../tests/helpers/cli.ts";
+import { BUNDLE_FLAGS, CLI_FLAGS } from "../tests/helpers/cli.ts";
 
 export interface BenchContext {
   repoRoot: string;
@@ -111,7 +111,11 @@ async function main() {
   const ctx: BenchContext = {
     repoRoot,
     cli: { cmd: Deno.execPath(), args: ["run", ...flags, join(repoRoot, "src", "main.ts")] },
-    bundle: { cmd: Deno.execPath(), args: ["run", ...flags, join(repoRoot, "dist", "skills.js")] },
+    // As docs/setup.md documents it (with --no-config).
+    bundle: {
+      cmd: Deno.execPath(),
+      args: ["run", ...BUNDLE_FLAGS, join(repoRoot, "dist", "skills.js")],
+    },
     flags,
     denoDir,
     tmp,

@@ -30,7 +30,7 @@ import { type LlmReply, type RecordedLlmRequest, startLlmServer } from "../fixtu
 import { startRegistry } from "../helpers/oci_registry.ts";
 import { evalModel } from "../fixtures/eval_model.ts";
 import { EVAL_SKILL_FIXTURE } from "../helpers/eval_fixture.ts";
-import { baseEnv, CLI_FLAGS, cliEntry, REPO_ROOT, tempDir } from "../helpers/cli.ts";
+import { baseEnv, cliEntry, entryFlags, REPO_ROOT, tempDir } from "../helpers/cli.ts";
 import {
   type Block,
   commandLines,
@@ -182,7 +182,7 @@ async function runDocument(doc: string, blocks: Block[]): Promise<void> {
     const deno = Deno.execPath();
     await Deno.writeTextFile(
       join(bin!, "skills"),
-      `#!/bin/sh\nexec ${quote(deno)} run ${CLI_FLAGS.join(" ")} ${quote(cliEntry())} "$@"\n`,
+      `#!/bin/sh\nexec ${quote(deno)} run ${entryFlags().join(" ")} ${quote(cliEntry())} "$@"\n`,
       { mode: 0o755 },
     );
     const repo = await ownerRepo(join(dir.path, "remote"));

@@ -31,6 +31,19 @@ export const CLI_FLAGS = [
     .split(/\s+/).filter(isRuntimeFlag),
 ];
 
+/**
+ * The bundle's flags, as docs/setup.md documents its command: the binary's, and `--no-config`.
+ * The bundle imports nothing a deno.json or package.json could map, so Deno need not look for
+ * one in the folder the CLI runs from (a user's project, or this repository: ~5 ms of CPU a
+ * start), as the compiled binary never does. The sources need deno.json's imports.
+ */
+export const BUNDLE_FLAGS = [CLI_FLAGS[0]!, "--no-config", ...CLI_FLAGS.slice(1)];
+
+/** The flags the entry {@link cliEntry} runs with: the bundle's, or the sources'. */
+export function entryFlags(): string[] {
+  return cliEntry().endsWith(join("src", "main.ts")) ? CLI_FLAGS : BUNDLE_FLAGS;
+}
+
 let entry: string | undefined;
 
 /** The CLI's entry: src/main.ts, or SKILLS_E2E_ARTIFACT (absolute, or relative to the repository). */
@@ -115,7 +128,7 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
 
 /** The argv that starts the CLI: `deno run <the binary's flags> <entry> ...args`. */
 export function cliArgv(args: string[]): string[] {
-  return [Deno.execPath(), "run", ...CLI_FLAGS, cliEntry(), ...args];
+  return [Deno.execPath(), "run", ...entryFlags(), cliEntry(), ...args];
 }
 
 export interface SpawnOptions {

@@ -7,7 +7,7 @@
  */
 
 import { join } from "node:path";
-import { CLI_FLAGS, cliEntry, type CliResult } from "./cli.ts";
+import { cliEntry, type CliResult, entryFlags } from "./cli.ts";
 
 export const USER_UID = 65534;
 
@@ -74,7 +74,7 @@ export async function userLab(): Promise<UserLab> {
       const program = [
         Deno.execPath(),
         "run",
-        ...CLI_FLAGS,
+        ...entryFlags(),
         cliEntry(),
         ...args,
       ];

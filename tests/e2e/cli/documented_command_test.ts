@@ -5,14 +5,14 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { baseEnv, CLI_FLAGS, cliEntry, REPO_ROOT, tempDir } from "../../helpers/cli.ts";
+import { baseEnv, BUNDLE_FLAGS, cliEntry, REPO_ROOT, tempDir } from "../../helpers/cli.ts";
 
 Deno.test("docs/setup.md's bundle command runs silently where uv is not installed", async () => {
   const readme = await Deno.readTextFile(join(REPO_ROOT, "docs", "setup.md"));
   const documented = /`deno run ((?:--[a-z0-9-]+(?:=[^\s`]+)? )+)dist\/skills\.js`/.exec(readme);
   assert.ok(documented, "docs/setup.md documents how to run dist/skills.js");
   const flags = documented[1]!.trim().split(" ");
-  assert.deepEqual(flags, CLI_FLAGS, "the tests run the artifact exactly as documented");
+  assert.deepEqual(flags, BUNDLE_FLAGS, "the tests run the artifact exactly as documented");
 
   await using bin = await tempDir();
   // A PATH with git and python3 but no uv, as on a fresh machine.
