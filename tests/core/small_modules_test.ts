@@ -12,6 +12,7 @@ import {
   newerPythonHint,
   readOnlyHint,
   scriptFailureHint,
+  unreachedHostsHint,
 } from "../../src/core/scripts/script_hints.ts";
 import { colorWanted } from "../../src/core/io.ts";
 import { osError } from "../../src/core/errors.ts";
@@ -219,4 +220,22 @@ Deno.test("osError() turns a full disk or a read-only place into io_error with t
   );
   assert.equal(osError(new Error("Connection refused (os error 111)")), undefined);
   assert.equal(osError("text"), undefined);
+});
+
+Deno.test("unreachedHostsHint() names the services a script's URLs reach, never an example or this machine", () => {
+  const script = [
+    'DEPLOY_ENDPOINT="https://claude-skills-deploy.vercel.com/api/deploy"',
+    'curl -s "$DEPLOY_ENDPOINT" https://api.vendor.io:8443/v1 https://claude-skills-deploy.vercel.com/x',
+    "# see http://localhost:3000, https://example.com/x, http://127.0.0.1:9/ and https://docs.test",
+  ].join("\n");
+  assert.equal(
+    unreachedHostsHint("deploy-to-vercel", "resources/deploy.sh", script),
+    "'deploy-to-vercel' declares no network access, so the sandbox gave this run none, and " +
+      "resources/deploy.sh names claude-skills-deploy.vercel.com, api.vendor.io:8443. If the " +
+      "script should reach them, run it with --allow-net claude-skills-deploy.vercel.com " +
+      "--allow-net api.vendor.io:8443 or set " +
+      "SKILLS_ALLOW_NET=claude-skills-deploy.vercel.com,api.vendor.io:8443.",
+  );
+  assert.equal(unreachedHostsHint("x", "scripts/x.py", "print('no url here')"), undefined);
+  assert.equal(unreachedHostsHint("x", "scripts/x.py", "http://localhost:8080/"), undefined);
 });

@@ -177,9 +177,9 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
 }
 
 /**
- * Whether the path at `index` is a string literal of code quoted inline
- * (`` `import logo from './assets/logo.png'` ``): the user's project's file in an example, not
- * one of the skill's. A path the text quotes outside code, or puts in backticks alone, is the
+ * Whether the path at `index` is a string literal of code quoted inline (an app's own
+ * `'./assets/logo.png'` in an import statement between backticks): the user's project's file
+ * in an example, not one of the skill's. A path the text quotes outside code, or puts in backticks alone, is the
  * skill's.
  */
 function inCodeString(line: string, index: number): boolean {

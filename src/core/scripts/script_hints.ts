@@ -192,3 +192,37 @@ function noNetworkHint(stderr: string): string | undefined {
     "(permissions.network). If this script should reach a host, run it with " +
     "--allow-net HOST[:PORT] or set SKILLS_ALLOW_NET=HOST[:PORT].";
 }
+
+/** Hosts a URL in a script names (`https://api.example.com/v1` → `api.example.com`). */
+const NAMED_URL = /\bhttps?:\/\/([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::(\d{1,5}))?(?=[/"'`\s)?#]|$)/g;
+/** Hosts a script names only as examples or for this machine: never a grant to suggest. */
+const NOT_A_SERVICE =
+  /^(?:localhost|[\d.]+|(?:.*\.)?(?:example|test|invalid|local)(?:\.[a-z]+)?)$/i;
+/** Hosts named at most in one hint. */
+const HOSTS_NAMED = 3;
+
+/**
+ * A script that failed in a sandbox given no network at all (its skill declares none, and
+ * no grant was made), whose text names hosts: which ones, and the grant that lets it reach
+ * them. `curl -s` fails with exit 6 and prints nothing, so stderr alone cannot tell; the
+ * script's own URLs can (vercel-labs' deploy-to-vercel posts to its deploy endpoint).
+ */
+export function unreachedHostsHint(
+  skill: string,
+  script: string,
+  text: string,
+): string | undefined {
+  const hosts: string[] = [];
+  for (const m of text.matchAll(NAMED_URL)) {
+    const host = m[1]!.toLowerCase().replace(/\.$/, "");
+    const target = m[2] === undefined || m[2] === "443" || m[2] === "80" ? host : `${host}:${m[2]}`;
+    if (NOT_A_SERVICE.test(host) || hosts.includes(target)) continue;
+    hosts.push(target);
+    if (hosts.length === HOSTS_NAMED) break;
+  }
+  if (hosts.length === 0) return undefined;
+  return `'${skill}' declares no network access, so the sandbox gave this run none, and ` +
+    `${script} names ${hosts.join(", ")}. If the script should reach ` +
+    `${hosts.length === 1 ? "it" : "them"}, run it with ` +
+    `${hosts.map((h) => `--allow-net ${h}`).join(" ")} or set SKILLS_ALLOW_NET=${hosts.join(",")}.`;
+}

@@ -25,11 +25,12 @@ import {
   missingProgram,
   missingProgramHint,
   scriptFailureHint,
+  unreachedHostsHint,
 } from "../../core/scripts/script_hints.ts";
 import { sandboxRequestFor } from "./spawn/sandbox_request.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
-import { dirname, join } from "../os/paths.ts";
-import { lstatSyncOrNull } from "../os/fs.ts";
+import { dirname, join, relative, SEP } from "../os/paths.ts";
+import { lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
 import { findOnPath } from "../os/probe.ts";
 import { decideWorkspace, refusedGrant, sandboxHides } from "../../core/policy/workspace_rules.ts";
 import { listingStore } from "../masks/listing_cache.ts";
@@ -540,7 +541,8 @@ export function outcomeEnvelope(
         details.stdout = excerpt(outcome.stdout, 2000);
       }
       const hint = refusedConnectionHint(outcome.receipt) ??
-        scriptFailureHint(outcome.stderrEnd) ?? missingProgramNote(prepared, outcome.stderrEnd);
+        scriptFailureHint(outcome.stderrEnd) ?? missingProgramNote(prepared, outcome.stderrEnd) ??
+        unreachedHostsNote(prepared);
       if (hint !== undefined) details.hint = hint;
       const text = withStderr(message, tail);
       const envelope = fail(
@@ -567,6 +569,26 @@ function missingProgramNote(prepared: PreparedRun, stderr: string): string | und
   const hidden = found !== undefined && prepared.sandbox !== undefined &&
     sandboxHides(found, prepared.sandbox.callerEnv);
   return missingProgramHint(program, found, hidden);
+}
+
+/** The script's text, as far as a hint reads it: its first 256 KiB. */
+const HINT_READ_BYTES = 256 * 1024;
+
+/**
+ * A failed run in a sandbox with no network at all, whose script names hosts (a failure its
+ * stderr may not explain: `curl -s` prints nothing): the grant that would let it reach them.
+ */
+function unreachedHostsNote(prepared: PreparedRun): string | undefined {
+  const network = prepared.sandbox?.network;
+  if (network === undefined || network.any || network.grants.length > 0) return undefined;
+  try {
+    const { bytes } = readPrefixSync(prepared.script.path, HINT_READ_BYTES);
+    const text = new TextDecoder().decode(bytes);
+    const shown = relative(prepared.skill.dir, prepared.script.path).split(SEP).join("/");
+    return unreachedHostsHint(prepared.skill.canonical, shown, text);
+  } catch {
+    return undefined; // the verified copy is gone: no hint rather than a wrong one
+  }
 }
 
 /** The envelope with what the run changed, when it changed anything (compactReceipt). */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { type CliResult, okJson, runCli, tempDir } from "../../helpers/cli.ts";
 import { connectStdio, envelopeOf } from "../../helpers/mcp_client.ts";
 import { installRunnerSkill } from "../../helpers/install_fixture.ts";
-import { SANDBOX_MODES } from "../../helpers/sandbox.ts";
+import { needsSandbox, SANDBOX_MODES } from "../../helpers/sandbox.ts";
 
 async function officeLab(mode: string) {
   const dir = await tempDir("skills-office-");
@@ -153,3 +153,21 @@ Deno.test("MCP resources/list and activate_skill name every file the skill ships
     );
   }
 });
+
+Deno.test(
+  "a script that fails silently in a sandbox with no network is told which hosts it names and the grant",
+  needsSandbox,
+  async () => {
+    // vercel-labs' deploy-to-vercel: its deploy.sh posts with `curl -s`, which exits 6 and
+    // prints nothing when the host does not resolve; the skill declares no network.
+    await using lab = await officeLab("auto");
+    const failed = await lab.run(["resources/upload.py"]);
+    assert.equal(failed.code, 6, failed.stderr);
+    assert.match(
+      failed.stderr,
+      /hint: 'office-lab' declares no network access, so the sandbox gave this run none, and resources\/upload\.py names uploads\.vendor-cloud\.net\. If the script should reach it, run it with --allow-net uploads\.vendor-cloud\.net or set SKILLS_ALLOW_NET=uploads\.vendor-cloud\.net\./,
+    );
+    const json = await lab.run(["resources/upload.py", "--json"]);
+    assert.match(JSON.parse(json.stdout).details.hint, /--allow-net uploads\.vendor-cloud\.net/);
+  },
+);
