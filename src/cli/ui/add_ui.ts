@@ -78,6 +78,7 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
     },
     skippedLinks: (linked) => warn(ctx, skippedLinksLine(linked)),
     skippedTwins: (twins) => warn(ctx, skippedTwinsLine(twins)),
+    skippedFragments: (fragments) => warn(ctx, skippedFragmentsLine(fragments)),
     selected: (selected) => {
       for (const c of selected) {
         for (const line of warningLines(c.name ?? c.rel, c.dir, c.warnings)) warn(ctx, line);
@@ -305,11 +306,25 @@ export function activationHint(names: readonly string[]): string {
 function skippedJson(outcome: {
   skippedLinks: readonly { path: string; target: string }[];
   skippedTwins: readonly { path: string; kept: string }[];
+  skippedFragments: readonly string[];
 }) {
   return {
     ...(outcome.skippedLinks.length > 0 ? { skipped_links: outcome.skippedLinks } : {}),
     ...(outcome.skippedTwins.length > 0 ? { skipped_twins: outcome.skippedTwins } : {}),
+    ...(outcome.skippedFragments.length > 0
+      ? { skipped_without_front_matter: outcome.skippedFragments }
+      : {}),
   };
+}
+
+/** The folders `--skill '*'` left out as documents named SKILL.md, the first few named. */
+function skippedFragmentsLine(fragments: readonly Candidate[]): string {
+  const shown = fragments.slice(0, 3).map((c) => inert(c.rel));
+  const more = fragments.length > shown.length
+    ? `, and ${fragments.length - shown.length} more`
+    : "";
+  return `Skipped ${fragments.length} folder(s) whose SKILL.md has no front matter, which no ` +
+    `agent loads as a skill (${shown.join(", ")}${more}); name one with --skill to see it refused`;
 }
 
 /** The skills `--skill '*'` left out for a same-named one of the source's own, and how to get one. */

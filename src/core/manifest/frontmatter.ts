@@ -23,10 +23,13 @@ const MAX_YAML_DEPTH = 64;
 export class FrontMatterError extends Error {
   /** 1-based line in SKILL.md, when known. */
   readonly line: number | undefined;
-  constructor(message: string, line?: number) {
+  /** The file has no front matter at all: it does not open with `---`. */
+  readonly absent: boolean;
+  constructor(message: string, line?: number, absent = false) {
     super(message);
     this.name = "FrontMatterError";
     this.line = line;
+    this.absent = absent;
   }
 }
 
@@ -93,7 +96,11 @@ function isFence(line: string): boolean {
 export function splitSkillMd(text: string, complete = true): SplitSkillMd {
   const lines = text.split("\n");
   if (lines.length === 0 || !isFence(lines[0] ?? "")) {
-    throw new FrontMatterError("SKILL.md must start with YAML front matter ('---' on line 1)", 1);
+    throw new FrontMatterError(
+      "SKILL.md must start with YAML front matter ('---' on line 1)",
+      1,
+      true,
+    );
   }
   for (let i = 1; i < lines.length; i++) {
     if (isFence(lines[i] ?? "")) {

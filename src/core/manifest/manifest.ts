@@ -72,6 +72,11 @@ export interface ParsedSkillMd {
   body: string;
   bodyLine: number;
   diagnostics: Diagnostic[];
+  /**
+   * The file has no front matter at all (it does not open with `---`): a document that is
+   * named SKILL.md, such as a fragment a build merges into skills, rather than a broken skill.
+   */
+  noFrontMatter?: true;
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
@@ -107,7 +112,8 @@ export async function parseSkillMd(
           ? { level: "error", file, message: error.message }
           : { level: "error", file, line: error.line, message: error.message },
       );
-      return { manifest: undefined, body: "", bodyLine: 1, diagnostics };
+      const absent = error.absent ? { noFrontMatter: true as const } : {};
+      return { manifest: undefined, body: "", bodyLine: 1, diagnostics, ...absent };
     }
     throw error;
   }

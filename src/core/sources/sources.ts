@@ -718,9 +718,12 @@ export function parseSkillSelector(value: string): string {
   return canonicalSkillName(value);
 }
 
-/** Control characters and backslashes: no folder of a source the CLI lists has them. */
-// deno-lint-ignore no-control-regex
-const UNFIT_IN_PATH = /[\x00-\x1f\x7f\\]/;
+/**
+ * One folder of a skill's path as `--skill` takes it: letters, digits, `.`, `_` and `-`
+ * (`.claude`, `skills`, `uipath-maestro-flow`), never `.` or `..` alone. A folder named
+ * otherwise is picked by its skill's name.
+ */
+const PATH_SEGMENT = /^[A-Za-z0-9._-]{1,255}$/;
 
 /**
  * A skill's folder in its source as `--skill` and `--name OLD=NEW` take it: `skills/pdf`,
@@ -730,8 +733,8 @@ export function skillPathSelector(value: string, flag: string): string {
   const path = value.replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
   const parts = path.split("/");
   if (
-    value.startsWith("/") || UNFIT_IN_PATH.test(path) ||
-    parts.some((part) => part === "" || part === "." || part === "..")
+    value.startsWith("/") ||
+    parts.some((part) => part === "." || part === ".." || !PATH_SEGMENT.test(part))
   ) {
     throw new SkillError(
       "usage",

@@ -98,6 +98,8 @@ export interface InspectResult {
   manifest: Manifest | undefined;
   /** SKILL.md's `name` as written, even when the manifest is invalid. */
   declaredName?: string | undefined;
+  /** SKILL.md has no front matter at all (core/manifest/manifest.ts's ParsedSkillMd). */
+  noFrontMatter?: true;
   record: LoadedSkill | undefined;
   diagnostics: Diagnostic[];
 }
@@ -384,6 +386,7 @@ async function parseManifest(
   diagnostics.push(...parsed.diagnostics);
   result.manifest = parsed.manifest;
   result.declaredName = parsed.declaredName;
+  if (parsed.noFrontMatter) result.noFrontMatter = true;
   if (parsed.manifest === undefined || hasErrors(diagnostics)) return undefined;
   if (parsed.body.trim() === "") {
     diagnostics.push({

@@ -415,6 +415,8 @@ export interface Candidate {
    * only come upon (runtime/catalog/discover.ts).
    */
   declared?: true;
+  /** Its SKILL.md has no front matter at all: `--skill '*'` leaves it out unless declared. */
+  noFrontMatter?: true;
 }
 
 /** Finds and validates every skill in a fetched source. */
@@ -439,6 +441,7 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
     out.push({
       ...(linked !== undefined ? { linked } : {}),
       ...(f.declared ? { declared: true as const } : {}),
+      ...(result.noFrontMatter ? { noFrontMatter: true as const } : {}),
       rel,
       dir: f.dir,
       name,

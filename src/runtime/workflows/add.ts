@@ -83,6 +83,8 @@ export type AddOutcome =
 interface Skipped {
   skippedLinks: { path: string; target: string }[];
   skippedTwins: { path: string; kept: string }[];
+  /** Undeclared folders whose SKILL.md has no front matter (fragments, not skills). */
+  skippedFragments: string[];
 }
 
 /**
@@ -242,7 +244,9 @@ async function choose(
 ): Promise<{ selected: Candidate[] } & Skipped> {
   if (selectors.length === 0 && candidates.length > 1 && asker.choose !== undefined) {
     const chosen = await asker.choose(candidates, source);
-    if (chosen !== undefined) return { selected: chosen, skippedLinks: [], skippedTwins: [] };
+    if (chosen !== undefined) {
+      return { selected: chosen, skippedLinks: [], skippedTwins: [], skippedFragments: [] };
+    }
   }
   const every = selectors.includes("*");
   // Every skill: a folder whose SKILL.md is a link is not one (links are never followed), so
@@ -251,6 +255,17 @@ async function choose(
   const skipLinks = every && linked.length > 0 && linked.length < candidates.length;
   if (skipLinks) asker.skippedLinks?.(linked);
   let pool = skipLinks ? candidates.filter((c) => c.linked === undefined) : candidates;
+  // A SKILL.md with no front matter that the source does not name as a skill is a document of
+  // that name (UiPath/skills' skill-flavors/ fragments, merged into skills by its build), left
+  // out with one line — named, or the only thing there, it is refused with its error.
+  const fragments = every
+    ? pool.filter((c) => c.noFrontMatter && !c.declared && c.linked === undefined)
+    : [];
+  const skipFragments = fragments.length > 0 && fragments.length < pool.length;
+  if (skipFragments) {
+    asker.skippedFragments?.(fragments);
+    pool = pool.filter((c) => !fragments.includes(c));
+  }
   const twins = every ? shadowedTwins(pool, renamed) : new Map<Candidate, Candidate>();
   if (twins.size > 0) {
     asker.skippedTwins?.(twins);
@@ -260,6 +275,7 @@ async function choose(
     selected: selectCandidates(pool, selectors, sourceLabel(source)),
     skippedLinks: skipLinks ? linked.map((c) => ({ path: c.rel, target: c.linked! })) : [],
     skippedTwins: [...twins].map(([c, kept]) => ({ path: c.rel, kept: kept.rel })),
+    skippedFragments: skipFragments ? fragments.map((c) => c.rel) : [],
   };
 }
 
@@ -268,7 +284,7 @@ async function choose(
  * manifest names it, or it is in the top `skills/` folder), the others — each with that
  * one: `--skill '*'` installs the source's own and leaves out what the search only came upon
  * (UiPath/skills ships `preview/<name>/` beside `skills/<name>/`). With no such one, none is
- * preferred and the plan refuses them all (install_plan.ts). A twin `--name` renames by its
+ * preferred and the plan refuses them all (runtime/lifecycle/install_plan.ts). A twin `--name` renames by its
  * path is kept.
  */
 function shadowedTwins(

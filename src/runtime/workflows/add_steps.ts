@@ -58,6 +58,11 @@ export interface AddAsker {
    * with that one), one line for them all.
    */
   skippedTwins?(twins: ReadonlyMap<Candidate, Candidate>): void;
+  /**
+   * Folders `--skill '*'` left out because their SKILL.md has no front matter and the source
+   * does not name them as skills, one line for them all.
+   */
+  skippedFragments?(fragments: readonly Candidate[]): void;
   /** The skills chosen, before they are planned (their warnings to show). */
   selected?(selected: readonly Candidate[]): void;
   /**

@@ -51,6 +51,13 @@ for (const [name, message, line] of BROKEN) {
   });
 }
 
+Deno.test("await parseSkillMd() tells a file with no front matter at all from a broken one", async () => {
+  assert.equal((await parseFixture("broken", "no-front-matter")).noFrontMatter, true);
+  for (const name of ["unclosed-front-matter", "bad-yaml", "missing-fields", "bom"]) {
+    assert.equal((await parseFixture("broken", name)).noFrontMatter, undefined, name);
+  }
+});
+
 Deno.test("await parseSkillMd() reports every wrong type at once, each on its own line", async () => {
   const parsed = await parseFixture("broken", "wrong-types");
   const byLine = new Map(errors(parsed.diagnostics).map((d) => [d.line, d.message]));

@@ -285,13 +285,23 @@ Deno.test("a preview copy beside the skill the repository ships: '*' installs th
     "skills/flow/SKILL.md": skillMd("flow", "Author flows, as shipped."),
     "skills/case/SKILL.md": skillMd("case", "Author case plans."),
     "preview/flow/SKILL.md": skillMd("flow", "Author flows, the preview."),
+    // A flavor: a fragment its build merges into skills/case/SKILL.md, no front matter.
+    "flavors/studio/case/SKILL.md": "<!--flavor:case-budget:start-->\nShorter.\n<!--end-->\n",
   });
 
   const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
   assert.equal(all.code, 0, all.stdout + all.stderr);
-  assert.deepEqual(JSON.parse(all.stdout).skipped_twins, [
-    { path: "preview/flow", kept: "skills/flow" },
-  ]);
+  const report = JSON.parse(all.stdout);
+  assert.deepEqual(report.skipped_twins, [{ path: "preview/flow", kept: "skills/flow" }]);
+  assert.deepEqual(report.skipped_without_front_matter, ["flavors/studio/case"]);
+  assert.match(
+    all.stderr,
+    /Skipped 1 folder\(s\) whose SKILL\.md has no front matter, which no agent loads as a skill \(flavors\/studio\/case\)/,
+  );
+  // Named, the fragment is refused with its error.
+  const fragment = await w.cli(["add", repo.url, "--skill", "flavors/studio/case", "--yes"]);
+  assert.notEqual(fragment.code, 0);
+  assert.match(fragment.stdout + fragment.stderr, /SKILL\.md must start with YAML front matter/);
   assert.match(all.stderr, /Skipped 1 skill\(s\) named like one the source names as its own/);
   assert.match(all.stderr, /--skill preview\/flow --name preview\/flow=NEW/);
   assert.deepEqual(await w.installed(), { case: "case", flow: "flow" });
@@ -347,7 +357,7 @@ Deno.test("a preview copy beside the skill the repository ships: '*' installs th
   assert.notEqual(none.code, 0);
   assert.match(
     none.stderr,
-    /No skill at 'preview\/case' in .*\n.*Skills are at: preview\/flow, skills\/case, skills\/flow/,
+    /No skill at 'preview\/case' in .*\n.*Skills are at: flavors\/studio\/case, preview\/flow, skills\/case, skills\/flow/,
   );
 });
 
