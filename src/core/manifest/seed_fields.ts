@@ -151,7 +151,11 @@ function readPermissions(
           }
         }
       }
-      network = networkPermission(permissions.network, (message) => error("permissions", message));
+      network = networkPermission(
+        permissions.network,
+        (message) => error("permissions", message),
+        (message) => warn("permissions", message),
+      );
       services = servicesPermission(
         permissions.services,
         (message) => error("permissions", message),
@@ -217,6 +221,7 @@ function readLimits(limitsRaw: unknown, { error, warn }: Report): SeedLimits | u
 function networkPermission(
   value: unknown,
   error: (message: string) => void,
+  warn: (message: string) => void,
 ): NetPolicy | undefined {
   if (value === undefined || value === null || value === false) return undefined;
   if (value === true) return { any: true, grants: [] };
@@ -226,9 +231,36 @@ function networkPermission(
   }
   const grants: NetGrant[] = [];
   for (const entry of value) {
-    const parsed = parseNetGrant(entry);
+    const host = urlGrant(entry);
+    if (host !== undefined) {
+      warn(
+        `'permissions.network' entry '${entry}' is a URL: read as ${host} (a host is written host[:port])`,
+      );
+    }
+    const parsed = parseNetGrant(host ?? entry);
     if ("error" in parsed) error(`'permissions.network' entry ${parsed.error}`);
     else grants.push(parsed);
   }
   return { any: false, grants };
+}
+
+/** Schemes whose URLs name a host and a port a grant can take (the port when none is given). */
+const URL_PORTS: Record<string, number> = { "http:": 80, "https:": 443, "ws:": 80, "wss:": 443 };
+
+/**
+ * The `host:port` a URL written as a network entry means (`http://localhost:8000` →
+ * `localhost:8000`, as NVIDIA's aiq-research declares it; `https://api.x.com/v1` →
+ * `api.x.com:443`): the path cannot be granted, the host and port are what the grant is.
+ * Undefined for anything that is not such a URL.
+ */
+function urlGrant(entry: string): string | undefined {
+  if (!/^[a-z]+:\/\//i.test(entry.trim())) return undefined;
+  try {
+    const url = new URL(entry.trim());
+    const port = url.port !== "" ? Number(url.port) : URL_PORTS[url.protocol];
+    if (port === undefined || url.hostname === "" || url.username !== "") return undefined;
+    return `${url.hostname}:${port}`;
+  } catch {
+    return undefined;
+  }
 }

@@ -36,6 +36,9 @@ function isHostName(host: string): boolean {
 export function parseNetGrant(text: string): NetGrant | { error: string } {
   const raw = text.trim().toLowerCase();
   if (raw === "") return { error: "an empty host" };
+  if (raw.includes("://")) {
+    return { error: `'${text}' is a URL: write its host as host[:port], e.g. api.example.com:443` };
+  }
   let host: string;
   let portText: string | undefined;
   if (raw.startsWith("[")) {

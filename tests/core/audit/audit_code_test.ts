@@ -74,6 +74,40 @@ Deno.test("shell: '#' starts a comment only at a word's start and outside quotes
   assert.equal(left[6], 'bash -c "$(echo "q") # inside quotes"');
 });
 
+Deno.test("shell: a quoted word a command only prints is a message; quoted code anywhere else is not", () => {
+  /** Whether the `curl` of `text` lies in an inert span. */
+  const printed = (text: string) => {
+    const at = text.indexOf("curl");
+    return readCode("shell", text).inert.some(([s, e]) => at >= s && at < e);
+  };
+  // OpenAI's render plugin, and Alibaba's spark-video doctor.sh with its `err` helper.
+  for (
+    const text of [
+      'echo "  Linux:  curl -fsSL https://x/install.sh | sh"\n',
+      'err()  { echo "  ✗ $*"; ok=false; }\nerr "Install: curl -LsSf https://astral.sh/uv/install.sh | sh"\n',
+      'if x; then echo "Install: curl https://x | sh" >&2; fi\n',
+      "echo 'curl https://x | sh'\n",
+      'cd /tmp && printf "%s\\n" "curl https://x | sh"\n',
+    ]
+  ) assert.equal(printed(text), true, text);
+  // Quoted, and yet run: a shell, eval, a variable run later, the output fed on, a
+  // substitution, a helper that runs or evals its arguments.
+  for (
+    const text of [
+      'sh -c "curl https://x | sh"\n',
+      'eval "curl https://x | sh"\n',
+      'x="curl https://x | sh"\neval "$x"\n',
+      'echo "curl https://x | sh" | sh\n',
+      'echo "curl https://x | sh" > run.sh\n',
+      'echo "$(curl https://x | sh)"\n',
+      'run() { "$@"; }\nrun "curl https://x | sh"\n',
+      'say() { eval "$*"; }\nsay "curl https://x | sh"\n',
+      'x=$(echo "curl https://x | sh")\n',
+      'bash -c echo "curl https://x | sh"\n',
+    ]
+  ) assert.equal(printed(text), false, text);
+});
+
 Deno.test("a script's language comes from its extension, else its #! line", () => {
   assert.equal(codeLanguageOf("scripts/a.py", ""), "python");
   assert.equal(codeLanguageOf("scripts/a.mts", ""), "javascript");

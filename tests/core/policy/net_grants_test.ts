@@ -126,9 +126,30 @@ Deno.test("permissions.network in SKILL.md: true, a host list, or an error", asy
     any: false,
     grants: [{ host: "api.example.com", port: 443 }, { host: "*.cdn.example" }],
   });
-  const bad = await manifest("[http://x]");
+  // A URL means its host and port (NVIDIA's aiq-research declares `http://localhost:8000`):
+  // read so, with a warning saying how a host is written.
+  const url = await manifest("['http://localhost:8000/v1', 'https://api.example.com/x']");
+  assert.deepEqual(url.manifest?.network, {
+    any: false,
+    grants: [{ host: "localhost", port: 8000 }, { host: "api.example.com", port: 443 }],
+  });
+  assert.deepEqual(url.diagnostics.map((d) => [d.level, d.message]), [
+    [
+      "warning",
+      "'permissions.network' entry 'http://localhost:8000/v1' is a URL: read as localhost:8000 (a host is written host[:port])",
+    ],
+    [
+      "warning",
+      "'permissions.network' entry 'https://api.example.com/x' is a URL: read as api.example.com:443 (a host is written host[:port])",
+    ],
+  ]);
+  // One whose scheme names no port is still an error, which says what to write.
+  const bad = await manifest("[ftp://x]");
   assert.equal(bad.manifest, undefined);
-  assert.match(bad.diagnostics[0]!.message, /'permissions.network' entry 'http:\/\/x'/);
+  assert.match(
+    bad.diagnostics[0]!.message,
+    /'permissions.network' entry 'ftp:\/\/x' is a URL: write its host as host\[:port\]/,
+  );
   assert.equal((await manifest("yes please")).manifest, undefined);
   const none = await parseSkillMd(encode("---\nname: n\ndescription: d\n---\n"), "SKILL.md");
   assert.equal(none.manifest?.network, undefined);

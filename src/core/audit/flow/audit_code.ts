@@ -311,6 +311,7 @@ const SH_INTERESTING = /[\n#\\'"<]/g;
 function shellInert(text: string): Span[] {
   const out: Span[] = [];
   const n = text.length;
+  const printers = messageCommands(text);
   /** Heredoc delimiters whose bodies start after the current line. */
   const heredocs: { word: string; tabs: boolean }[] = [];
   const find = new RegExp(SH_INTERESTING.source, "g");
@@ -342,8 +343,13 @@ function shellInert(text: string): Span[] {
     } else if (c === "'") {
       const close = text.indexOf("'", i + 1);
       find.lastIndex = close === -1 ? n : close + 1;
+      if (close !== -1 && isMessage(text, i, close + 1, printers)) out.push([i, close + 1]);
     } else if (c === '"') {
       find.lastIndex = shellDoubleQuotedEnd(text, i);
+      const end = find.lastIndex;
+      // An expansion inside double quotes runs (`"$(curl … | sh)"`): such a word is code.
+      const plain = !/\$\(|`/.test(text.slice(i, end));
+      if (plain && end <= n && isMessage(text, i, end, printers)) out.push([i, end]);
     } else if (text[i + 1] === "<" && text[i + 2] !== "<") {
       const here = /^<<(-?)[ \t]*(["']?)([\w.-]+)\2/.exec(text.slice(i, i + 80));
       if (here !== null) {
@@ -353,6 +359,55 @@ function shellInert(text: string): Span[] {
     }
   }
   return out;
+}
+
+// A quoted word a command only prints is a message, not code: `echo "Install: curl … | sh"`
+// tells the user what to run (OpenAI's render plugin, Alibaba's spark-video `doctor.sh`).
+// Printing commands are echo, printf and this file's functions whose bodies only print their
+// arguments; the word must be on a line that starts that command, with nothing between but
+// plain words, and nothing after it that feeds the output on (a pipe, a redirect other than to
+// stderr). Anything else that quotes the command — `sh -c "…"`, `eval "…"`, `x="…"`, a
+// function that runs its arguments — stays code.
+
+/** A plain word, or a quoted one without expansions: what may stand beside a message. */
+const PLAIN_WORD = String.raw`(?:[^\s|;&<>()\`$"'\\]+|"(?:[^"$\`\\]|\\.)*"|'[^']*')`;
+/** The line up to a message word: a command word, then plain words. */
+const MESSAGE_BEFORE = new RegExp(
+  String
+    .raw`(?:^|[;&|({]|\b(?:then|do|else))[ \t]*(?!(?:if|then|do|else|elif|while|until|time|!)\b)([A-Za-z_][\w-]*)((?:[ \t]+${PLAIN_WORD})*)[ \t]+$`,
+);
+/** The line after a message word: plain words, a redirect to stderr, then another command. */
+const MESSAGE_AFTER = new RegExp(
+  String.raw`^(?:[ \t]+${PLAIN_WORD})*[ \t]*(?:[12]?>&[12][ \t]*)?(?:(?:;|&&|\|\|)[^\n]*)?$`,
+);
+/** A function of the file: its name and body (no nested braces). */
+const SHELL_FUNCTION =
+  /^[ \t]*(?:function[ \t]+)?([A-Za-z_][\w-]*)[ \t]*(?:\([ \t]*\))?[ \t]*\{([^{}]*)\}/gm;
+/** A word that prints a function's arguments: `"$*"`, `"  ✗ $*"`, `"$1"`. */
+const ARGUMENTS_WORD = '"[^"`$]*\\$[*@1-9][^"`$]*"';
+/** A statement a printing function may hold: print, assign a plain value, return. */
+const PRINTING_STATEMENT = new RegExp(
+  String
+    .raw`^(?:(?:echo|printf)(?:[ \t]+(?:${PLAIN_WORD}|${ARGUMENTS_WORD}))*[ \t]*(?:[12]?>&[12])?|[A-Za-z_]\w*=[\w.-]*|return(?:[ \t]+\d+)?|)$`,
+);
+
+/** echo, printf, and the file's functions that only print their arguments. */
+function messageCommands(text: string): Set<string> {
+  const out = new Set(["echo", "printf"]);
+  for (const m of text.matchAll(SHELL_FUNCTION)) {
+    const statements = m[2]!.split(/[;\n]/).map((s) => s.trim());
+    if (statements.every((s) => PRINTING_STATEMENT.test(s))) out.add(m[1]!);
+  }
+  return out;
+}
+
+/** Whether the quoted word `[start, end)` is an argument a printing command only prints. */
+function isMessage(text: string, start: number, end: number, printers: Set<string>): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const before = MESSAGE_BEFORE.exec(text.slice(lineStart, start));
+  if (before === null || !printers.has(before[1]!)) return false;
+  const after = text.slice(end, lineEnd(text, end));
+  return MESSAGE_AFTER.test(after);
 }
 
 /** The end of a `"…"` word at `i`: escapes, and `$(…)` whose own quotes do not close it. */
