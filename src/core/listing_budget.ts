@@ -98,11 +98,14 @@ export function listingReport(
       ? listedDescription(skill.manifest)
       : skill.manifest.description;
     const kept = limit !== undefined && description.length > limit ? limit : description.length;
-    if (kept < description.length) cut.push({ name: skill.name, chars: description.length, kept });
     // one line per skill: "- name: description\n"
     const entry = skill.name.length + kept + 5;
-    if (used + entry > budgetChars) omitted.push(skill.name);
-    else used += entry;
+    if (used + entry > budgetChars) {
+      omitted.push(skill.name); // not listed at all: where its description would be cut is moot
+      continue;
+    }
+    used += entry;
+    if (kept < description.length) cut.push({ name: skill.name, chars: description.length, kept });
   }
   return {
     agent,

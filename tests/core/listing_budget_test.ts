@@ -22,6 +22,8 @@ Deno.test("listingReport() cuts Claude Code's descriptions at 1,536 characters a
   const small = listingReport("claude-code", skills, 5000);
   assert.equal(small.budget_chars, 200);
   assert.deepEqual(small.omitted, ["b-long"]);
+  // A skill not listed is not also reported as cut (UiPath's long descriptions, 27 skills).
+  assert.deepEqual(small.cut, []);
   assert.equal(small.used_chars, "a-short".length + "Short.".length + 5);
   assert.equal(budgetAgent("Claude"), "claude-code");
   assert.throws(() => budgetAgent("emacs"), /Unknown agent 'emacs'/);
