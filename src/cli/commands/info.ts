@@ -40,9 +40,10 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   }
   const out: string[] = [];
   const field = (label: string, value: string | null | undefined) => {
-    if (value !== null && value !== undefined && value !== "") {
-      out.push(`${label.padEnd(13)} ${value}`);
-    }
+    // One line a field: a YAML block scalar's line breaks (`compatibility: |`) read as spaces,
+    // not as the `\n` the terminal-safe output would print for each.
+    const line = value?.replace(/[ \t]*\r?\n[ \t]*/g, " ").trim();
+    if (line !== undefined && line !== "") out.push(`${label.padEnd(13)} ${line}`);
   };
   field("Name", info.name);
   field("Description", info.description);

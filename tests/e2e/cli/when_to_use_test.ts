@@ -71,3 +71,37 @@ Deno.test("when_to_use reaches what the model is told, and lint says which agent
     JSON.stringify(findings),
   );
 });
+
+Deno.test("info prints a field written as a YAML block scalar on one line, with no `\\n` in it", async () => {
+  await using tmp = await tempDir("skills-info-block-");
+  // NVIDIA's aiq-research (openai/plugins) writes its description and compatibility so.
+  const skill = join(tmp.path, "aiq-lab");
+  await writeTree(skill, {
+    "SKILL.md": [
+      "---",
+      "name: aiq-lab",
+      "description: |",
+      "  Use when asked to run deep research",
+      "  through a reachable research backend.",
+      "compatibility: |",
+      "  Requires Python 3.11+ and network",
+      "  access to a local server.",
+      "---",
+      "",
+      "# AIQ lab",
+      "",
+    ].join("\n"),
+  });
+  const opts = { env: { SKILLS_HOME: join(tmp.path, "home") }, cwd: tmp.path };
+  assert.equal((await runCli(["add", skill, "--yes"], opts)).code, 0);
+  const text = await runCli(["info", "aiq-lab"], opts);
+  assert.match(
+    text.stdout,
+    /Description\s+Use when asked to run deep research through a reachable research backend\.\n/,
+  );
+  assert.match(
+    text.stdout,
+    /Compatibility\s+Requires Python 3\.11\+ and network access to a local server\.\n/,
+  );
+  assert.doesNotMatch(text.stdout, /\\n/);
+});
