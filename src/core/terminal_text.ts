@@ -47,6 +47,15 @@ export function inert(text: string, options: { multiline?: boolean } = {}): stri
   );
 }
 
+/**
+ * `text` on one line: its line breaks, with the blanks around them, read as one space (a
+ * description or compatibility written as a YAML block scalar, `description: |`). For a field
+ * or a table cell, before {@link inert}: what is left of control characters is escaped there.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[ \t]*\r?\n[ \t]*/g, " ").trim();
+}
+
 /** `text` with each invisible character replaced by a visible mark such as `[U+200B]`. */
 export function markInvisible(text: string): string {
   return text.toWellFormed().replace(

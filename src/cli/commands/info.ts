@@ -2,7 +2,7 @@
 
 import { describeNetworkList } from "../../core/policy/net_grants.ts";
 import { SCRIPT_WRITES_SUMMARY } from "../../core/policy/workspace_rules.ts";
-import { inert } from "../../core/terminal_text.ts";
+import { inert, oneLine } from "../../core/terminal_text.ts";
 import type { Context } from "../../core/io.ts";
 import { skillInfo } from "../../runtime/inspect/skill_info.ts";
 import { defineCommand, type OptionsOf, requireOne } from "../args.ts";
@@ -42,7 +42,7 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   const field = (label: string, value: string | null | undefined) => {
     // One line a field: a YAML block scalar's line breaks (`compatibility: |`) read as spaces,
     // not as the `\n` the terminal-safe output would print for each.
-    const line = value?.replace(/[ \t]*\r?\n[ \t]*/g, " ").trim();
+    const line = value === null || value === undefined ? undefined : oneLine(value);
     if (line !== undefined && line !== "") out.push(`${label.padEnd(13)} ${line}`);
   };
   field("Name", info.name);

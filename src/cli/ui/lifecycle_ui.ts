@@ -4,7 +4,7 @@
  * Everything here writes to stderr; stdout stays data.
  */
 
-import { inert } from "../../core/terminal_text.ts";
+import { inert, oneLine } from "../../core/terminal_text.ts";
 import { declined, SkillError } from "../../core/errors.ts";
 import type { Context } from "../../core/io.ts";
 import { confirm } from "./tty.ts";
@@ -104,7 +104,8 @@ export function fields(rows: readonly [string, string | null | undefined][]): st
   const shown = rows.filter(([, v]) => v !== null && v !== undefined && v !== "");
   const width = Math.max(...shown.map(([k]) => k.length)) + 1;
   // Values come from skills (manifest fields): shown inert, never as terminal controls.
-  return shown.map(([k, v]) => `  ${`${k}:`.padEnd(width)} ${inert(v!)}`).join("\n") + "\n";
+  return shown.map(([k, v]) => `  ${`${k}:`.padEnd(width)} ${inert(oneLine(v!))}`).join("\n") +
+    "\n";
 }
 
 export function listOrNone(values: readonly string[]): string {

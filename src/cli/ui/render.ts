@@ -1,6 +1,6 @@
 /** Rendering helpers: JSON documents on stdout, aligned tables, colour that honours NO_COLOR. */
 
-import { inert } from "../../core/terminal_text.ts";
+import { inert, oneLine } from "../../core/terminal_text.ts";
 import type { Context } from "../../core/io.ts";
 
 export function writeJson(ctx: Pick<Context, "stdout">, value: unknown): void {
@@ -52,7 +52,7 @@ export function style(enabled: boolean): Style {
 /** Left-aligned columns separated by two spaces. */
 export function table(header: readonly string[], cells: readonly (readonly string[])[]): string {
   // Cells often hold text from skills (descriptions): shown inert, never as terminal controls.
-  const rows = cells.map((row) => row.map((cell) => inert(cell)));
+  const rows = cells.map((row) => row.map((cell) => inert(oneLine(cell))));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();

@@ -72,7 +72,7 @@ Deno.test("when_to_use reaches what the model is told, and lint says which agent
   );
 });
 
-Deno.test("info prints a field written as a YAML block scalar on one line, with no `\\n` in it", async () => {
+Deno.test("info, add's summary and --list print a field written as a YAML block scalar on one line, with no `\\n` in it", async () => {
   await using tmp = await tempDir("skills-info-block-");
   // NVIDIA's aiq-research (openai/plugins) writes its description and compatibility so.
   const skill = join(tmp.path, "aiq-lab");
@@ -93,7 +93,12 @@ Deno.test("info prints a field written as a YAML block scalar on one line, with 
     ].join("\n"),
   });
   const opts = { env: { SKILLS_HOME: join(tmp.path, "home") }, cwd: tmp.path };
-  assert.equal((await runCli(["add", skill, "--yes"], opts)).code, 0);
+  // The summary add shows before the question, and --list's table, the same way.
+  const listed = await runCli(["add", skill, "--list"], opts);
+  assert.match(listed.stdout, /aiq-lab .*Use when asked to run deep research through a reachable/);
+  const add = await runCli(["add", skill, "--yes"], opts);
+  assert.equal(add.code, 0);
+  assert.match(add.stderr, /Description: Use when asked to run deep research through a reachable/);
   const text = await runCli(["info", "aiq-lab"], opts);
   assert.match(
     text.stdout,
