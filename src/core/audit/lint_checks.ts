@@ -256,12 +256,17 @@ export function lintMissingFiles(
       });
       continue;
     }
+    // The same file name elsewhere in the skill is most often the path mistyped
+    // (`reference/x.md` for `references/x.md`, as K-Dense's neuropixels-analysis writes it).
+    const name = m.path.split("/").pop()!;
+    const alike = files.filter((f) => f.split("/").pop() === name);
     out.push({
       rule: "missing-file",
       level: "error",
       file: "SKILL.md",
       line: m.line,
-      message: `the body mentions ${m.path}, which is not in the skill`,
+      message: `the body mentions ${m.path}, which is not in the skill` +
+        (alike.length === 1 ? `; did you mean ${alike[0]}?` : ""),
     });
   }
   return out;

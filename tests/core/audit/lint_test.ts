@@ -193,6 +193,22 @@ Deno.test("a wildcard path names the files it matches: whole, and an error only 
   ]);
 });
 
+Deno.test("lintMissingFiles() names the skill's file of the same name, the path most often mistyped", () => {
+  // K-Dense's neuropixels-analysis: `reference/standard_workflow.md` for references/.
+  const files = ["SKILL.md", "references/standard_workflow.md", "a/notes.md", "b/notes.md"];
+  const found = lintMissingFiles([
+    { path: "reference/standard_workflow.md", line: 3 },
+    { path: "references/notes.md", line: 4 },
+    { path: "references/absent.md", line: 5 },
+  ], files);
+  assert.deepEqual(found.map((f) => f.message), [
+    "the body mentions reference/standard_workflow.md, which is not in the skill; did you mean references/standard_workflow.md?",
+    // Two of that name: no guess.
+    "the body mentions references/notes.md, which is not in the skill",
+    "the body mentions references/absent.md, which is not in the skill",
+  ]);
+});
+
 Deno.test("lintUnreferenced() wants every reference, asset and script mentioned somewhere", () => {
   const docs = [
     { path: "SKILL.md", text: "Read references/guide.md. Run `extract` for tables." },
