@@ -159,8 +159,9 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
         continue;
       }
       const path = withoutSkillRoot(safeDecode(target.replace(/[#?].*$/, "")));
-      // Another placeholder (`{skill-name}/x.md`, `$PLUGIN_ROOT/x`) cannot be resolved here.
-      if (/[{}$<>%]/.test(path)) continue;
+      // Another placeholder (`{skill-name}/x.md`, `$PLUGIN_ROOT/x`) cannot be resolved here,
+      // nor a bare lower-case word an example links to (`[text](link)`, `(relative-url)`).
+      if (/[{}$<>%]/.test(path) || /^[a-z]+(?:-[a-z]+)*$/.test(path)) continue;
       if (path !== "") out.push({ path: normalizeRel(path), line: firstLine + i });
     }
     for (const m of line.matchAll(RESOURCE_PATH)) {
@@ -272,9 +273,14 @@ export function lintMissingFiles(
   return out;
 }
 
-/** A path with `*` (any characters but `/`) and `**` (any, `/` too) as a whole-path pattern. */
+/**
+ * A path with `*` (any characters but `/`) and `**` (any, `/` too) as a whole-path pattern. In
+ * such a pattern a lone capital between separators is a placeholder too: `module-N-*.md`
+ * (github/awesome-copilot's cli-mastery) is `module-*-*.md`.
+ */
 function globPattern(path: string): RegExp {
-  const source = path.split(/(\*\*|\*)/).map((part) =>
+  const placeholders = path.replace(/(?<=[-_.])[A-Z](?=[-_.])/g, "*");
+  const source = placeholders.split(/(\*\*|\*)/).map((part) =>
     part === "**" ? ".*" : part === "*" ? "[^/]*" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")
   ).join("");
   return new RegExp(`^${source}$`);

@@ -153,6 +153,17 @@ Deno.test("lintMissingFiles() reports each mentioned file or folder the skill la
   assert.match(beside[0]!.message, /not in the skill but at \.\.\/\.\.\/scripts\/missing\.py/);
 });
 
+Deno.test("mentionedPaths() skips a link to a bare lower-case word, an example's placeholder", () => {
+  // github/awesome-copilot's create-llms and md-to-docx, OpenAI's plugins: `[text](relative-url)`.
+  const body =
+    "Write links as [title](relative-url) or [x](path); see [the guide](references/guide.md) " +
+    "and [the licence](LICENSE).";
+  assert.deepEqual([...new Set(mentionedPaths(body, 1).map((m) => m.path))], [
+    "references/guide.md",
+    "LICENSE",
+  ]);
+});
+
 Deno.test("mentionedPaths() skips a path quoted as a string in inline code, an example of the user's code", () => {
   // UiPath's uipath-coded-apps: the app's asset, imported in the app's own code.
   const body = [
@@ -182,7 +193,10 @@ Deno.test("a wildcard path names the files it matches: whole, and an error only 
     "references/agents/agents-coded-rules.md",
     "references/agents/agents-lowcode-rules.md",
     "references/rpa/deep/checklist.md",
+    "references/module-1-slash-commands.md",
   ];
+  // A lone capital between separators is a placeholder (github/awesome-copilot's cli-mastery).
+  assert.deepEqual(lintMissingFiles([{ path: "references/module-N-*.md", line: 9 }], files), []);
   const found = lintMissingFiles(mentions, files);
   assert.deepEqual(found.map((f) => [f.rule, f.line, f.message]), [
     [
