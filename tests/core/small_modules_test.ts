@@ -4,6 +4,7 @@ import { globToRegExp, matchesAnyGlob } from "../../src/core/glob.ts";
 import { applyDotenv, parseDotenv } from "../../src/core/policy/dotenv.ts";
 import { combineDigest, sha256Hex } from "../../src/core/records/digest.ts";
 import {
+  looksLikeNetworkFailure,
   missingModuleHint,
   missingNodePackage,
   missingProgram,
@@ -238,4 +239,15 @@ Deno.test("unreachedHostsHint() names the services a script's URLs reach, never 
   );
   assert.equal(unreachedHostsHint("x", "scripts/x.py", "print('no url here')"), undefined);
   assert.equal(unreachedHostsHint("x", "scripts/x.py", "http://localhost:8080/"), undefined);
+});
+
+Deno.test("looksLikeNetworkFailure(): curl's and wget's exit codes or a connection error, never an argument error", () => {
+  assert.equal(looksLikeNetworkFailure(6, ""), true); // curl -s: could not resolve host
+  assert.equal(
+    looksLikeNetworkFailure(1, "urllib.error.URLError: <urlopen error [Errno -3]>"),
+    true,
+  );
+  assert.equal(looksLikeNetworkFailure(1, "TypeError: fetch failed"), true);
+  assert.equal(looksLikeNetworkFailure(1, "publish.sh: line 7: $2: unbound variable"), false);
+  assert.equal(looksLikeNetworkFailure(2, "usage: upload.py <document>"), false);
 });

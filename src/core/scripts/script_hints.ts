@@ -193,6 +193,24 @@ function noNetworkHint(stderr: string): string | undefined {
     "--allow-net HOST[:PORT] or set SKILLS_ALLOW_NET=HOST[:PORT].";
 }
 
+/**
+ * Exit codes of a failed connection: curl's "could not resolve host" (6), "could not connect"
+ * (7) and "timed out" (28), wget's "network failure" (4).
+ */
+const NETWORK_EXIT_CODES = new Set([4, 6, 7, 28]);
+/** What a failed connection prints in the languages scripts are written in. */
+const NETWORK_ERROR =
+  /\bcurl: \(\d+\)|\bwget: unable|URLError|ConnectionError|ConnectTimeout|socket\.gaierror|fetch failed|\bE(?:CONNREFUSED|NOTFOUND|AI_AGAIN)\b|Could not resolve host/;
+
+/**
+ * Whether a failed script looks like it failed to connect: curl's or wget's exit codes, or a
+ * connection error in its stderr. A script that failed on its arguments (`$2: unbound
+ * variable`) is not told about the network, even when it names a host.
+ */
+export function looksLikeNetworkFailure(exitCode: number | null, stderr: string): boolean {
+  return (exitCode !== null && NETWORK_EXIT_CODES.has(exitCode)) || NETWORK_ERROR.test(stderr);
+}
+
 /** Hosts a URL in a script names (`https://api.example.com/v1` → `api.example.com`). */
 const NAMED_URL = /\bhttps?:\/\/([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::(\d{1,5}))?(?=[/"'`\s)?#]|$)/g;
 /** Hosts a script names only as examples or for this machine: never a grant to suggest. */

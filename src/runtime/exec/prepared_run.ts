@@ -22,6 +22,7 @@ import {
 } from "./runner.ts";
 import { scriptEnvironment } from "../../core/policy/env_policy.ts";
 import {
+  looksLikeNetworkFailure,
   missingProgram,
   missingProgramHint,
   scriptFailureHint,
@@ -542,7 +543,7 @@ export function outcomeEnvelope(
       }
       const hint = refusedConnectionHint(outcome.receipt) ??
         scriptFailureHint(outcome.stderrEnd) ?? missingProgramNote(prepared, outcome.stderrEnd) ??
-        unreachedHostsNote(prepared);
+        unreachedHostsNote(prepared, outcome.exitCode, outcome.stderrEnd);
       if (hint !== undefined) details.hint = hint;
       const text = withStderr(message, tail);
       const envelope = fail(
@@ -578,9 +579,14 @@ const HINT_READ_BYTES = 256 * 1024;
  * A failed run in a sandbox with no network at all, whose script names hosts (a failure its
  * stderr may not explain: `curl -s` prints nothing): the grant that would let it reach them.
  */
-function unreachedHostsNote(prepared: PreparedRun): string | undefined {
+function unreachedHostsNote(
+  prepared: PreparedRun,
+  exitCode: number | null,
+  stderr: string,
+): string | undefined {
   const network = prepared.sandbox?.network;
   if (network === undefined || network.any || network.grants.length > 0) return undefined;
+  if (!looksLikeNetworkFailure(exitCode, stderr)) return undefined;
   try {
     const { bytes } = readPrefixSync(prepared.script.path, HINT_READ_BYTES);
     const text = new TextDecoder().decode(bytes);

@@ -161,13 +161,17 @@ Deno.test(
     // vercel-labs' deploy-to-vercel: its deploy.sh posts with `curl -s`, which exits 6 and
     // prints nothing when the host does not resolve; the skill declares no network.
     await using lab = await officeLab("auto");
-    const failed = await lab.run(["resources/upload.py"]);
+    // Failing on its arguments, it is not told about the network, though it names a host.
+    const usage = await lab.run(["resources/upload.py"]);
+    assert.equal(usage.code, 2, usage.stderr);
+    assert.doesNotMatch(usage.stderr, /network|--allow-net/);
+    const failed = await lab.run(["resources/upload.py", "report.docx"]);
     assert.equal(failed.code, 6, failed.stderr);
     assert.match(
       failed.stderr,
       /hint: 'office-lab' declares no network access, so the sandbox gave this run none, and resources\/upload\.py names uploads\.vendor-cloud\.net\. If the script should reach it, run it with --allow-net uploads\.vendor-cloud\.net or set SKILLS_ALLOW_NET=uploads\.vendor-cloud\.net\./,
     );
-    const json = await lab.run(["resources/upload.py", "--json"]);
+    const json = await lab.run(["resources/upload.py", "--json", "--", "report.docx"]);
     assert.match(JSON.parse(json.stdout).details.hint, /--allow-net uploads\.vendor-cloud\.net/);
   },
 );
