@@ -104,6 +104,9 @@ Deno.test("shell: a quoted word a command only prints is a message; quoted code 
       'say() { eval "$*"; }\nsay "curl https://x | sh"\n',
       'x=$(echo "curl https://x | sh")\n',
       'bash -c echo "curl https://x | sh"\n',
+      // On a line over 1,000 characters nothing is a message: each quoted word reads its line,
+      // and a hostile line of thousands of them cost the square of its length.
+      `echo "curl https://x | sh" ${'"w" '.repeat(300)}\n`,
     ]
   ) assert.equal(printed(text), false, text);
 });

@@ -401,13 +401,27 @@ function messageCommands(text: string): Set<string> {
   return out;
 }
 
+/**
+ * The longest line whose quoted words may be messages. Each word reads its whole line, so a
+ * hostile line of thousands of quoted words would cost the square of its length (a 133 KB line
+ * took 8 s); no one echoes a message that long, and a longer line's words stay code.
+ */
+const MAX_MESSAGE_LINE = 1000;
+
 /** Whether the quoted word `[start, end)` is an argument a printing command only prints. */
 function isMessage(text: string, start: number, end: number, printers: Set<string>): boolean {
-  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  // The line's bounds, looked for no further than the longest line a message may stand on.
+  const windowStart = Math.max(0, start - MAX_MESSAGE_LINE);
+  const head = text.slice(windowStart, start).lastIndexOf("\n");
+  if (head === -1 && windowStart > 0) return false;
+  const lineStart = head === -1 ? 0 : windowStart + head + 1;
+  const limit = lineStart + MAX_MESSAGE_LINE;
+  const tail = text.slice(end, limit).indexOf("\n");
+  if (tail === -1 && limit < text.length) return false;
+  const stop = tail === -1 ? text.length : end + tail;
   const before = MESSAGE_BEFORE.exec(text.slice(lineStart, start));
   if (before === null || !printers.has(before[1]!)) return false;
-  const after = text.slice(end, lineEnd(text, end));
-  return MESSAGE_AFTER.test(after);
+  return MESSAGE_AFTER.test(text.slice(end, stop));
 }
 
 /** The end of a `"…"` word at `i`: escapes, and `$(…)` whose own quotes do not close it. */
