@@ -10,6 +10,7 @@
  *   mentioned); a script that cannot start for a missing module is reported as such.
  */
 
+import { globToRegExp } from "../glob.ts";
 import { characterCount } from "../manifest/manifest_fields.ts";
 import { codeLanguageOf, codeOnly, readCode } from "./flow/audit_code.ts";
 import { importNameOf, pep723Dependencies, requirementName } from "../scripts/pep723.ts";
@@ -35,10 +36,9 @@ const WHEN =
 const VAGUE =
   /\b(?:helps?|helper|assists?|various|stuff|things|etc\b\.?|misc(?:ellaneous)?|utilit(?:y|ies)|and more|deals? with|general[- ]purpose)\b/i;
 
-/** What and when, third person, no vague words, long enough to choose the skill by. */
 /**
- * The description's findings. `whenToUse`: the skill's `when_to_use`, which only some agents
- * read after the description.
+ * What and when, third person, no vague words, long enough to choose the skill by.
+ * `whenToUse`: the skill's `when_to_use`, which only some agents read after the description.
  */
 export function lintDescription(
   description: string,
@@ -180,8 +180,8 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
 /**
  * Whether the path at `index` is a string literal of code quoted inline (an app's own
  * `'./assets/logo.png'` in an import statement between backticks): the user's project's file
- * in an example, not one of the skill's. A path the text quotes outside code, or puts in backticks alone, is the
- * skill's.
+ * in an example, not one of the skill's. A path the text quotes outside code, or puts in
+ * backticks alone, is the skill's.
  */
 function inCodeString(line: string, index: number): boolean {
   const ticks = (line.slice(0, index).match(/`/g) ?? []).length;
@@ -274,16 +274,12 @@ export function lintMissingFiles(
 }
 
 /**
- * A path with `*` (any characters but `/`) and `**` (any, `/` too) as a whole-path pattern. In
- * such a pattern a lone capital between separators is a placeholder too: `module-N-*.md`
- * (github/awesome-copilot's cli-mastery) is `module-*-*.md`.
+ * A wildcard path as a pattern (core/glob.ts: `*` is any characters, a folder's too, which
+ * only matters to whether it matches some file). A lone capital between separators is a
+ * placeholder as well: `module-N-*.md` (github/awesome-copilot's cli-mastery) is `module-*-*.md`.
  */
 function globPattern(path: string): RegExp {
-  const placeholders = path.replace(/(?<=[-_.])[A-Z](?=[-_.])/g, "*");
-  const source = placeholders.split(/(\*\*|\*)/).map((part) =>
-    part === "**" ? ".*" : part === "*" ? "[^/]*" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")
-  ).join("");
-  return new RegExp(`^${source}$`);
+  return globToRegExp(path.replace(/(?<=[-_.])[A-Z](?=[-_.])/g, "*"));
 }
 
 interface Doc {
