@@ -250,4 +250,8 @@ Deno.test("looksLikeNetworkFailure(): curl's and wget's exit codes or a connecti
   assert.equal(looksLikeNetworkFailure(1, "TypeError: fetch failed"), true);
   assert.equal(looksLikeNetworkFailure(1, "publish.sh: line 7: $2: unbound variable"), false);
   assert.equal(looksLikeNetworkFailure(2, "usage: upload.py <document>"), false);
+  // One pattern for both hints: what looks like a failed connection gets the general one too.
+  for (const stderr of ["curl: (6) Could not resolve host: x.io", "socket.gaierror: [Errno -3]"]) {
+    assert.match(scriptFailureHint(stderr)!, /The sandbox gives scripts no network/, stderr);
+  }
 });

@@ -182,12 +182,13 @@ export function scriptFailureHint(stderr: string): string | undefined {
     readOnlyHint(stderr) ?? noNetworkHint(stderr);
 }
 
-const NO_NETWORK =
-  /Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)/;
+/** What a failed connection prints, in the languages and tools scripts are written in. */
+const NETWORK_ERROR =
+  /Temporary failure in name resolution|Name or service not known|Network is unreachable|\bE(?:CONNREFUSED|NOTFOUND|AI_AGAIN)\b|\bcurl: \(\d+\)|\bwget: unable|URLError|ConnectionError|ConnectTimeout|socket\.gaierror|fetch failed|Could not resolve host/;
 
 /** A script that failed to resolve or reach a host: the sandbox gives it no network. */
 function noNetworkHint(stderr: string): string | undefined {
-  if (!NO_NETWORK.test(stderr)) return undefined;
+  if (!NETWORK_ERROR.test(stderr)) return undefined;
   return "The sandbox gives scripts no network except the hosts their skill declares " +
     "(permissions.network). If this script should reach a host, run it with " +
     "--allow-net HOST[:PORT] or set SKILLS_ALLOW_NET=HOST[:PORT].";
@@ -198,9 +199,6 @@ function noNetworkHint(stderr: string): string | undefined {
  * (7) and "timed out" (28), wget's "network failure" (4).
  */
 const NETWORK_EXIT_CODES = new Set([4, 6, 7, 28]);
-/** What a failed connection prints in the languages scripts are written in. */
-const NETWORK_ERROR =
-  /\bcurl: \(\d+\)|\bwget: unable|URLError|ConnectionError|ConnectTimeout|socket\.gaierror|fetch failed|\bE(?:CONNREFUSED|NOTFOUND|AI_AGAIN)\b|Could not resolve host/;
 
 /**
  * Whether a failed script looks like it failed to connect: curl's or wget's exit codes, or a

@@ -541,9 +541,10 @@ export function outcomeEnvelope(
       } else if (outcome.stdout.trim() !== "") {
         details.stdout = excerpt(outcome.stdout, 2000);
       }
+      // The hosts the script names before the general "no network" of scriptFailureHint.
       const hint = refusedConnectionHint(outcome.receipt) ??
-        scriptFailureHint(outcome.stderrEnd) ?? missingProgramNote(prepared, outcome.stderrEnd) ??
-        unreachedHostsNote(prepared, outcome.exitCode, outcome.stderrEnd);
+        unreachedHostsNote(prepared, outcome.exitCode, outcome.stderrEnd) ??
+        scriptFailureHint(outcome.stderrEnd) ?? missingProgramNote(prepared, outcome.stderrEnd);
       if (hint !== undefined) details.hint = hint;
       const text = withStderr(message, tail);
       const envelope = fail(
