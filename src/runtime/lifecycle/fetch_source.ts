@@ -524,6 +524,23 @@ export function selectCandidates(
 }
 
 /**
+ * Valid candidates that would be installed under one name, in groups of two or more: `keyOf`
+ * gives each one's name (undefined: left out of every group).
+ */
+export function sameNameGroups(
+  candidates: readonly Candidate[],
+  keyOf: (c: Candidate) => string | undefined,
+): Candidate[][] {
+  const byName = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const key = keyOf(c);
+    if (key === undefined || c.manifest === undefined || c.errors.length > 0) continue;
+    byName.set(key, [...(byName.get(key) ?? []), c]);
+  }
+  return [...byName.values()].filter((group) => group.length > 1);
+}
+
+/**
  * A candidate's path as `--skill` and `--name OLD=NEW` take it: `skills/pdf`, or `./pdf` for a
  * folder at the top (a bare `pdf` is read as a name).
  */

@@ -35,6 +35,7 @@ import {
   invalidCandidate,
   pathArgument,
   revisionOf,
+  sameNameGroups,
 } from "./fetch_source.ts";
 import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry } from "../store/registry.ts";
@@ -449,16 +450,12 @@ function twinsOf(
   selected: readonly Candidate[],
   nameOf: (c: Candidate) => string | undefined,
 ): Map<Candidate, Candidate[]> {
-  const byName = new Map<string, Candidate[]>();
-  for (const c of selected) {
-    const renamed = nameOf(c);
-    const key = renamed !== undefined ? canonicalSkillName(renamed) : c.canonical;
-    if (key === undefined || c.manifest === undefined || c.errors.length > 0) continue;
-    byName.set(key, [...(byName.get(key) ?? []), c]);
-  }
   const out = new Map<Candidate, Candidate[]>();
-  for (const group of byName.values()) {
-    if (group.length < 2) continue;
+  const keyOf = (c: Candidate) => {
+    const renamed = nameOf(c);
+    return renamed !== undefined ? canonicalSkillName(renamed) : c.canonical;
+  };
+  for (const group of sameNameGroups(selected, keyOf)) {
     for (const c of group) out.set(c, group.filter((other) => other !== c));
   }
   return out;

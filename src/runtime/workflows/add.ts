@@ -30,6 +30,7 @@ import {
   type Candidate,
   type Fetched,
   inspectCandidates,
+  sameNameGroups,
   selectCandidates,
   sourceLabel,
 } from "../lifecycle/fetch_source.ts";
@@ -291,18 +292,13 @@ function shadowedTwins(
   pool: readonly Candidate[],
   renamed: ReadonlySet<string>,
 ): Map<Candidate, Candidate> {
-  const byName = new Map<string, Candidate[]>();
-  for (const c of pool) {
-    if (c.canonical === undefined || c.manifest === undefined || c.errors.length > 0) continue;
-    byName.set(c.canonical, [...(byName.get(c.canonical) ?? []), c]);
-  }
   const out = new Map<Candidate, Candidate>();
-  for (const group of byName.values()) {
+  // A twin renamed by its path is installed under its new name: it is no twin.
+  const keyOf = (c: Candidate) => renamed.has(pathSelector(c.rel)) ? undefined : c.canonical;
+  for (const group of sameNameGroups(pool, keyOf)) {
     const own = group.filter((c) => c.declared);
-    if (group.length < 2 || own.length !== 1) continue;
-    for (const c of group) {
-      if (!c.declared && !renamed.has(pathSelector(c.rel))) out.set(c, own[0]!);
-    }
+    if (own.length !== 1) continue;
+    for (const c of group) if (!c.declared) out.set(c, own[0]!);
   }
   return out;
 }
