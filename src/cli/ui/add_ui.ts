@@ -25,6 +25,7 @@ import {
   commitLabel,
   confirmAction,
   fields,
+  firstFew,
   listOrNone,
   mcpServersLine,
   progress,
@@ -319,31 +320,26 @@ function skippedJson(outcome: {
 
 /** The folders `--skill '*'` left out as documents named SKILL.md, the first few named. */
 function skippedFragmentsLine(fragments: readonly Candidate[]): string {
-  const shown = fragments.slice(0, 3).map((c) => inert(c.rel));
-  const more = fragments.length > shown.length
-    ? `, and ${fragments.length - shown.length} more`
-    : "";
   return `Skipped ${fragments.length} folder(s) whose SKILL.md has no front matter, which no ` +
-    `agent loads as a skill (${shown.join(", ")}${more}); name one with --skill to see it refused`;
+    `agent loads as a skill (${firstFew(fragments.map((c) => inert(c.rel)))}); name one with ` +
+    `--skill to see it refused`;
 }
 
 /** The skills `--skill '*'` left out for a same-named one of the source's own, and how to get one. */
 function skippedTwinsLine(twins: ReadonlyMap<Candidate, Candidate>): string {
   const pairs = [...twins];
-  const shown = pairs.slice(0, 3).map(([c, kept]) => `${inert(c.rel)} (kept ${inert(kept.rel)})`);
-  const more = pairs.length > shown.length ? `, and ${pairs.length - shown.length} more` : "";
+  const shown = firstFew(pairs.map(([c, kept]) => `${inert(c.rel)} (kept ${inert(kept.rel)})`));
   const [first] = pairs[0]!;
   return `Skipped ${pairs.length} skill(s) named like one the source names as its own ` +
-    `(its plugin manifest or skills/ folder): ${shown.join(", ")}${more}; install one too ` +
+    `(its plugin manifest or skills/ folder): ${shown}; install one too ` +
     `with --skill ${inert(pathArgument(first))} --name ${inert(pathArgument(first))}=NEW`;
 }
 
 /** How many folders `--skill '*'` left out as links, the first few named. */
 function skippedLinksLine(linked: readonly Candidate[]): string {
-  const shown = linked.slice(0, 3).map((c) => `${inert(c.rel)} -> ${inert(c.linked ?? "?")}`);
-  const more = linked.length > shown.length ? `, and ${linked.length - shown.length} more` : "";
+  const shown = firstFew(linked.map((c) => `${inert(c.rel)} -> ${inert(c.linked ?? "?")}`));
   return `Skipped ${linked.length} folder(s) whose SKILL.md is a symlink, never followed ` +
-    `(${shown.join(", ")}${more}); name one with --skill to see it refused`;
+    `(${shown}); name one with --skill to see it refused`;
 }
 
 /** The audit of an installed skill as `--json` reports it: the findings above info. */

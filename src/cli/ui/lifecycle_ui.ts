@@ -145,10 +145,14 @@ export function warningLines(
   }
   return [...byMessage].map(([message, files]) => {
     if (files.length === 1) return `${skill}: ${files[0]}: ${message}`;
-    const shown = files.slice(0, FOLDED_NAMES).join(", ");
-    const more = files.length > FOLDED_NAMES ? `, and ${files.length - FOLDED_NAMES} more` : "";
-    return `${skill}: ${files.length} files: ${message} (${shown}${more})`;
+    return `${skill}: ${files.length} files: ${message} (${firstFew(files)})`;
   });
+}
+
+/** The first few of `names`, and how many more there are: `a, b, c, and 4 more`. */
+export function firstFew(names: readonly string[]): string {
+  const more = names.length > FOLDED_NAMES ? `, and ${names.length - FOLDED_NAMES} more` : "";
+  return names.slice(0, FOLDED_NAMES).join(", ") + more;
 }
 
 /** The commit line of an install summary: `<sha> (branch main)`, or a local directory. */
