@@ -3,7 +3,6 @@
 import { UsageError } from "../../core/errors.ts";
 import {
   parseSkillSelector,
-  pathSelector,
   type RefFlags,
   skillPathSelector,
 } from "../../core/sources/sources.ts";
@@ -112,7 +111,7 @@ function parseNames(
       }
       // OLD may be a skill's path in the source (`preview/pdf=pdf-preview`): of two skills
       // published under one name, the path tells which is renamed.
-      const old = given.includes("/") ? pathSelector(skillPathSelector(given, "--name")) : given;
+      const old = given.includes("/") ? skillPathSelector(given, "--name") : given;
       if (renames.has(old)) throw new UsageError(`--name renames '${old}' twice`);
       renames.set(old, next);
     }

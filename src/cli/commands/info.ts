@@ -42,8 +42,8 @@ export async function run(options: InfoOptions, ctx: Context): Promise<number> {
   const field = (label: string, value: string | null | undefined) => {
     // One line a field: a YAML block scalar's line breaks (`compatibility: |`) read as spaces,
     // not as the `\n` the terminal-safe output would print for each.
-    const line = value === null || value === undefined ? undefined : oneLine(value);
-    if (line !== undefined && line !== "") out.push(`${label.padEnd(13)} ${line}`);
+    const line = oneLine(value ?? "");
+    if (line !== "") out.push(`${label.padEnd(13)} ${line}`);
   };
   field("Name", info.name);
   field("Description", info.description);

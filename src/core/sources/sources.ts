@@ -710,7 +710,7 @@ export function describeSource(source: ParsedSource): string {
  */
 export function parseSkillSelector(value: string): string {
   if (value === "*") return "*";
-  if (value.includes("/")) return pathSelector(skillPathSelector(value, "--skill"));
+  if (value.includes("/")) return skillPathSelector(value, "--skill");
   const problem = skillNameProblem(value);
   if (problem !== undefined) {
     throw new SkillError("usage", `Invalid --skill '${quoteName(value)}': ${problem}`);
@@ -726,8 +726,9 @@ export function parseSkillSelector(value: string): string {
 const PATH_SEGMENT = /^[A-Za-z0-9._-]{1,255}$/;
 
 /**
- * A skill's folder in its source as `--skill` and `--name OLD=NEW` take it: `skills/pdf`,
- * `./skills/pdf/`. Never `..`, never absolute: a path inside the source, or a usage error.
+ * A skill's folder in its source as `--skill` and `--name OLD=NEW` take it (`skills/pdf`,
+ * `./skills/pdf/`), as a selector ({@link pathSelector}). Never `..`, never absolute: a path
+ * inside the source, or a usage error.
  */
 export function skillPathSelector(value: string, flag: string): string {
   const path = value.replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
@@ -743,7 +744,7 @@ export function skillPathSelector(value: string, flag: string): string {
       }': a skill's path in its source, such as skills/pdf (as --list shows it)`,
     );
   }
-  return path;
+  return pathSelector(path);
 }
 
 /** A folder of the source as a selector: its path, `./` before a folder at the top. */
