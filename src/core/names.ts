@@ -73,6 +73,11 @@ export function isValidSkillName(value: unknown): value is string {
   return skillNameProblem(value) === undefined;
 }
 
+/** What a user or model calls a script by: `Get_All`, `get-all` and `GET-ALL` are one. */
+export function scriptKey(text: string): string {
+  return text.toLowerCase().replaceAll("_", "-");
+}
+
 /**
  * How a script is asked for: `Status`, `status`, `status.py` → `status` or `status.py`;
  * nested ones by their path, `office/unpack` or `scripts/office/unpack.py`; a file

@@ -9,7 +9,7 @@
 
 import { join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { canonicalSkillName, isValidSkillName } from "../../core/names.ts";
+import { canonicalSkillName, isValidSkillName, scriptKey } from "../../core/names.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import {
   bundledRootPath,
@@ -306,14 +306,13 @@ export function findSkill(catalog: Catalog, name: string): LoadedSkill {
 /**
  * Finds a script of a skill by `status`, `Status` or `status.py` (and `_`/`-` variants):
  * `wanted` is canonicalScriptName's key, with an extension only when one was given. Two
- * scripts one name would call are never listed (the loader's collision rule), so a name
- * without extension finds at most one.
+ * scripts one name would call are never listed by it (the loader's collision rule: they are
+ * called by their file names, or not at all), so a name without extension finds at most one.
  */
 export function findScript(skill: LoadedSkill, wanted: string): ScriptInfo | undefined {
-  const key = (file: string) => file.toLowerCase().replaceAll("_", "-");
   const find = (text: string) =>
-    skill.scripts.find((s) => key(s.file) === key(text)) ??
-      skill.scripts.find((s) => key(s.name) === key(text));
+    skill.scripts.find((s) => scriptKey(s.file) === scriptKey(text)) ??
+      skill.scripts.find((s) => scriptKey(s.name) === scriptKey(text));
   // `scripts/office/unpack.py`, as SKILL.md files write it, is `office/unpack.py`.
   return find(wanted) ?? (wanted.startsWith("scripts/") ? find(wanted.slice(8)) : undefined);
 }

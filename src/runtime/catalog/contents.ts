@@ -8,7 +8,7 @@
 import { join, relative } from "../os/paths.ts";
 import { matchesAnyGlob } from "../../core/glob.ts";
 import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
-import { skillNameProblem } from "../../core/names.ts";
+import { scriptKey, skillNameProblem } from "../../core/names.ts";
 import {
   type ScriptLanguage,
   shebangLanguage,
@@ -138,6 +138,51 @@ function walkScripts(scriptsDir: string, warnings: Diagnostic[]): Candidate[] {
   return found;
 }
 
+/**
+ * Two files one name would call: which one runs would be a guess. When their file names differ
+ * (a launcher `tool.sh` beside the `tool.cjs` it starts), each is listed in `files` to be called
+ * by its file name, and the bare name by neither; when the file names themselves differ only by
+ * case, `_` or `-`, no name tells them apart, so neither is a script and the skill says so.
+ * Returns the scripts called by their file names.
+ */
+function calledByFileName(
+  byName: ReadonlyMap<string, Candidate[]>,
+  files: Map<string, Candidate>,
+  warnings: Diagnostic[],
+  scriptsDir: string,
+): Set<Candidate> {
+  const byFileName = new Set<Candidate>();
+  for (const [key, candidates] of byName) {
+    if (candidates.length === 1) {
+      files.set(candidates[0]!.file.toLowerCase(), candidates[0]!);
+      continue;
+    }
+    const listed = candidates.map((c) => `scripts/${c.file}`).sort().join(", ");
+    const fileKeys = new Set(candidates.map((c) => scriptKey(c.file)));
+    if (fileKeys.size === candidates.length) {
+      for (const candidate of candidates) {
+        files.set(candidate.file.toLowerCase(), candidate);
+        byFileName.add(candidate);
+      }
+      warnings.push({
+        level: "warning",
+        file: scriptsDir,
+        message: `${listed} share the name '${key}': each runs by its file name (${
+          candidates.map((c) => c.file).sort().join(", ")
+        }), '${key}' alone by neither`,
+      });
+    } else {
+      warnings.push({
+        level: "warning",
+        file: scriptsDir,
+        message:
+          `${SCRIPT_COLLISION} ${listed} are all called '${key}'; none of them runs until all but one are renamed`,
+      });
+    }
+  }
+  return byFileName;
+}
+
 export function discoverScripts(
   dir: string,
   scriptsEntry: Deno.DirEntry | undefined,
@@ -169,32 +214,20 @@ export function discoverScripts(
     }
     // `status.py` and `status.sh` are both called `status`: the collision rule covers them,
     // folder by folder (`a/run.py` and `b/run.py` are `a/run` and `b/run`).
-    const key = candidate.stem.toLowerCase().replaceAll("_", "-");
+    const key = scriptKey(candidate.stem);
     byName.set(key, [...byName.get(key) ?? [], candidate]);
   }
-  // Two files one name would call (case, `_` or `-`): which one runs would be a guess, so
-  // neither is a script, and the skill says so.
-  for (const [key, candidates] of byName) {
-    if (candidates.length === 1) files.set(candidates[0]!.file.toLowerCase(), candidates[0]!);
-    else {
-      warnings.push({
-        level: "warning",
-        file: scriptsDir,
-        message: `${SCRIPT_COLLISION} ${
-          candidates.map((c) => `scripts/${c.file}`).sort().join(", ")
-        } are all called '${key}'; none of them runs until all but one are renamed`,
-      });
-    }
-  }
+  const byFileName = calledByFileName(byName, files, warnings, scriptsDir);
   let chosen: Candidate[];
   if (manifest.scripts !== undefined) {
     chosen = [];
     for (const wanted of manifest.scripts) {
-      // `scripts:` names a file (`run.sh`) or, without extension, the script by its name.
-      const key = (text: string) => text.toLowerCase().replaceAll("_", "-");
+      // `scripts:` names a file (`run.sh`) or, without extension, the script by its name —
+      // never one of two that share it (they are called by their file names).
       const actual = files.get(wanted.toLowerCase()) ??
         [...files.values()].find((c) =>
-          splitScriptFile(wanted) === undefined && key(c.stem) === key(wanted)
+          splitScriptFile(wanted) === undefined && !byFileName.has(c) &&
+          scriptKey(c.stem) === scriptKey(wanted)
         );
       if (actual === undefined) {
         warnings.push({
@@ -211,7 +244,7 @@ export function discoverScripts(
     );
   }
   return chosen.sort((a, b) => (a.file < b.file ? -1 : 1)).map((c) => ({
-    name: c.stem,
+    name: byFileName.has(c) ? c.file : c.stem,
     file: c.file,
     path: join(scriptsDir, ...c.file.split("/")),
     language: c.language,
@@ -249,10 +282,9 @@ export function scriptAtPath(dir: string, rel: string): ScriptInfo | undefined {
 export function scriptAtRoot(dir: string, name: string): ScriptInfo | undefined {
   const exact = scriptAtPath(dir, name);
   if (exact !== undefined || splitScriptFile(name) !== undefined) return exact;
-  const key = (text: string) => text.toLowerCase().replaceAll("_", "-");
   const named = readDirEntries(dir).filter((entry) => {
     const split = entry.isFile && !entry.isSymlink ? splitScriptFile(entry.name) : undefined;
-    return split !== undefined && key(split.stem) === key(name);
+    return split !== undefined && scriptKey(split.stem) === scriptKey(name);
   });
   return named.length === 1 ? scriptAtPath(dir, named[0]!.name) : undefined;
 }

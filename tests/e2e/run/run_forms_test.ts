@@ -3,8 +3,9 @@
  * root by its file name, `./` and all, or its name alone (obra's
  * `systematic-debugging/find-polluter.sh`); a script's own `--json PATH` option (Trail of
  * Bits' `collect.py nodeapp --json out/findings.json`) is not JSON mode, while a bare
- * trailing `--json` is, and `--` passes everything through; and a piped stdin reaches the
- * script, bounded.
+ * trailing `--json` is, and `--` passes everything through; a launcher beside the script it
+ * starts (Microsoft's `cs-agent-test.sh` and `.cjs`, Morningstar's `export_report.py` and
+ * `.mjs`) installs, each called by its file name; and a piped stdin reaches the script, bounded.
  */
 
 import assert from "node:assert/strict";
@@ -77,6 +78,32 @@ Deno.test("a script at the skill root runs as NAME.sh, ./NAME.sh and NAME", asyn
   const missing = await lab.run(["./nothing.sh"], env);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Script '\.\/nothing\.sh' not found in skill 'forms-lab'/);
+});
+
+Deno.test("a launcher and the script it starts share a name: the skill installs, each runs by its file name", async () => {
+  await using dir = await tempDir("skills-launcher-");
+  const source = join(dir.path, "launcher-lab");
+  await writeTree(source, {
+    "SKILL.md": "---\nname: launcher-lab\ndescription: A launcher beside the script it starts, " +
+      "for the run-forms tests.\n---\n\nRun `sh scripts/report.sh <target>`.\n",
+    "scripts/report.py": "import sys\nprint('report of', ' '.join(sys.argv[1:]))\n",
+    "scripts/report.sh": '#!/bin/sh\nexec python3 "$(dirname "$0")/report.py" "$@"\n',
+  });
+  const env = { SKILLS_HOME: join(dir.path, "home"), SKILLS_SANDBOX: "off" };
+  const cli = (args: string[]) => runCli(args, { env, cwd: dir.path });
+  const added = await cli(["add", source, "--yes"]);
+  assert.equal(added.code, 0, added.stderr);
+  const listed = JSON.parse(ok(await cli(["scripts", "launcher-lab", "--json"])));
+  assert.deepEqual(listed["launcher-lab"].map((s: { name: string }) => s.name), [
+    "report.py",
+    "report.sh",
+  ]);
+  assert.equal(ok(await cli(["run", "launcher-lab", "report.sh", "app"])), "report of app\n");
+  assert.equal(ok(await cli(["run", "launcher-lab", "scripts/report.py", "x"])), "report of x\n");
+  // The shared name is neither, and the answer names what to call instead.
+  const bare = await cli(["run", "launcher-lab", "report"]);
+  assert.equal(bare.code, 1);
+  assert.match(bare.stderr, /Its scripts: report\.py, report\.sh\./);
 });
 
 Deno.test("a script's own --json PATH is its option; a bare --json is JSON mode; -- passes through", async () => {

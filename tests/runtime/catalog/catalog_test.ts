@@ -250,7 +250,7 @@ Deno.test("a skill installed under another name (--name) loads without a directo
   assert.deepEqual(skill.warnings.map((w) => w.message), []);
 });
 
-Deno.test("scripts in the languages skills ship are found with their language; one name for two files is a collision", async () => {
+Deno.test("scripts in the languages skills ship are found with their language; two files one name would call are called by their file names", async () => {
   await using home = await tempDir();
   await writeSkill(join(home.path, "polyglot"), "name: polyglot\ndescription: d", {
     "scripts/build.sh": "#!/bin/bash\n",
@@ -273,15 +273,20 @@ Deno.test("scripts in the languages skills ship are found with their language; o
       ["fetch", "python"],
       ["legacy", "node"],
       ["render", "node"],
+      ["status.py", "python"],
+      ["status.sh", "bash"],
     ],
   );
   assert.match(
     skill.warnings.map((w) => w.message).join(),
-    /scripts\/status\.py, scripts\/status\.sh are all called 'status'/,
+    /scripts\/status\.py, scripts\/status\.sh share the name 'status': each runs by its file name/,
   );
   assert.equal(findScript(skill, "build")?.file, "build.sh");
   assert.equal(findScript(skill, "build.sh")?.file, "build.sh");
   assert.equal(findScript(skill, "build.py"), undefined);
+  assert.equal(findScript(skill, "status.sh")?.file, "status.sh");
+  assert.equal(findScript(skill, "scripts/status.py")?.file, "status.py");
+  assert.equal(findScript(skill, "status"), undefined);
 });
 
 Deno.test("the listing summary install records serves a cold listing, and an edit right after install is seen", async () => {

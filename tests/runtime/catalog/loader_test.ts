@@ -163,3 +163,46 @@ Deno.test("validation warns of Git LFS pointers, which hold no content of their 
   // A listing never reads for it (validation only).
   assert.equal(await listing(dir), "loaded");
 });
+
+Deno.test("a launcher beside the script it starts: each is a script by its file name, the shared name by neither", async () => {
+  await using root = await tempDir();
+  const dir = join(root.path, "launcher");
+  await writeTree(dir, {
+    "SKILL.md": skillMd("launcher"),
+    "scripts/report.py": pyScript("print('report')"),
+    "scripts/report.sh": '#!/bin/sh\nexec python3 "$(dirname "$0")/report.py" "$@"\n',
+    "scripts/solo.py": pyScript("print('solo')"),
+  });
+  const record = await loadSkillDir(dir, root.path, LOCAL);
+  assert.deepEqual(record.scripts.map((s) => [s.name, s.file]), [
+    ["report.py", "report.py"],
+    ["report.sh", "report.sh"],
+    ["solo", "solo.py"],
+  ]);
+  // Validation passes, and says how the two are called.
+  assert.deepEqual(await validation(dir), [
+    "warning /scripts: scripts/report.py, scripts/report.sh share the name 'report': each runs " +
+    "by its file name (report.py, report.sh), 'report' alone by neither",
+  ]);
+
+  // A manifest's `scripts:` may list either by its file name; the shared name picks neither.
+  await Deno.writeTextFile(
+    join(dir, "SKILL.md"),
+    skillMd("launcher", "d", "scripts: [report.sh, report, solo]\n"),
+  );
+  const listed = await loadSkillDir(dir, root.path, LOCAL);
+  assert.deepEqual(listed.scripts.map((s) => s.name), ["report.sh", "solo"]);
+  assert.ok(
+    (await validation(dir)).includes(
+      "warning /SKILL.md: script 'report' is listed in 'scripts' but scripts/report is missing or not a regular file",
+    ),
+  );
+
+  // File names that differ only by case, `_` or `-` still call one name: neither is a script.
+  await writeTree(dir, { "SKILL.md": skillMd("launcher"), "scripts/Report.sh": "#!/bin/sh\n" });
+  const twins = await validation(dir);
+  assert.ok(
+    twins.some((line) => /^error \/scripts: script names collide: /.test(line)),
+    twins.join("\n"),
+  );
+});
