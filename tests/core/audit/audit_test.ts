@@ -90,6 +90,14 @@ Deno.test("an excerpt keeps 120 characters of a match and clips a longer one, pl
   assert.equal(excerpt(wide + "b"), `${wide}…`);
 });
 
+Deno.test("a URL whose host a template computes is no endpoint; one with a named host is", () => {
+  const report = skill({
+    "scripts/client.js": "const a = `https://${host}/v1`;\n" +
+      "const b = `https://login.${suffix}/token`;\nconst c = 'https://$HOST/upload';\n",
+  });
+  assert.deepEqual(report.endpoints, ["https://$HOST/upload"]);
+});
+
 Deno.test("findings are sorted most severe first and counted; endpoints are listed once", () => {
   const report = skill({
     "SKILL.md": sampleSkillMd(
