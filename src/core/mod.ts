@@ -21,6 +21,7 @@ export const LAYER = {
     "core/sources",
     "core/records",
     "core/audit/flow",
+    "core/audit/literals",
     "core/audit",
     "core/governance",
   ],

@@ -21,6 +21,7 @@ import { analyzeFlows, type Flow } from "./flow/flow.ts";
 import { remoteInstructionSpots } from "./remote_instructions.ts";
 import { flowExcerpt, type FlowNote, flowSeverity, hostsNamed } from "./flow_findings.ts";
 import { cacheableFile, type FileFindings } from "./file_findings.ts";
+import { PatternGate } from "./literals/pattern_gate.ts";
 import { inert } from "../terminal_text.ts";
 
 export interface AuditFile {
@@ -263,6 +264,8 @@ interface FileAudit {
   lineAt(offset: number): number;
   /** Whether `index` of the region lies in a comment or docstring of a script. */
   isInert(region: Region, index: number): boolean;
+  /** Whether `pattern` can match `text`: false when the text lacks literals it requires. */
+  mayMatch(pattern: RegExp, text: string): boolean;
   /** A match at file offset `at`, its severity by context (lowered in a comment). */
   push(rule: AuditRule, region: Region, at: number, matched: string): void;
   /** A finding that always counts as fired (the permission, layout and size rules). */
@@ -300,6 +303,17 @@ function openFileAudit(
     fired.add(rule.id);
   };
   const notes = new Map<Finding, FlowNote>();
+  // Each reading scanned once, for every pattern of every rule (null: not scanned, all run).
+  const literalsOf = new Map<string, Uint8Array | null>();
+  const mayMatch = (pattern: RegExp, text: string) => {
+    let found = literalsOf.get(text);
+    if (found === undefined) {
+      auditedChars += text.length;
+      found = auditedChars > GATE_AFTER_CHARS ? patternGate().scan(text) : null;
+      literalsOf.set(text, found);
+    }
+    return found === null || patternGate().mayMatch(pattern, found);
+  };
   return {
     file,
     input,
@@ -311,9 +325,30 @@ function openFileAudit(
     notes,
     lineAt,
     isInert,
+    mayMatch,
     push,
     report,
   };
+}
+
+/**
+ * Text a process audits before the patterns are gated: building the gate takes ~20 ms and
+ * saves ~100 ns a character (a skill of 40 KB would pay more than it gains; anthropics/skills'
+ * 17 MB and a documentation skill's 47 MB gain seconds).
+ */
+const GATE_AFTER_CHARS = 256 * 1024;
+let auditedChars = 0;
+let gate: PatternGate | undefined;
+
+/** The rules' patterns and their required literals, read once a process. */
+function patternGate(): PatternGate {
+  return gate ??= new PatternGate(
+    AUDIT_RULES.flatMap((rule) =>
+      rule.match.type === "pattern" || rule.match.type === "remote-instructions"
+        ? rule.match.patterns
+        : []
+    ),
+  );
 }
 
 /**
@@ -392,6 +427,7 @@ function matchPatterns(
   const seen = new Set<number>();
   for (const text of audit.readingsOf.get(region)!) {
     for (const pattern of m.patterns) {
+      if (!audit.mayMatch(pattern, text)) continue;
       for (const match of text.matchAll(pattern)) {
         // (Every URL is listed, though: network-endpoint keys by position.)
         const line = rule.id === "network-endpoint"

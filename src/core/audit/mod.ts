@@ -4,7 +4,8 @@
  * (`flow_findings`, over the analysis of flow/, whose tokenizer also tells the engine
  * comments, strings and docstrings from code), lint's checks (`lint_checks`) with the guide
  * section for each (`lint_guide`), instructions fetched at run time (`remote_instructions`),
- * the OWASP Agentic Skills Top 10 every rule names (`owasp_ast`), and SARIF output (`sarif`).
+ * the OWASP Agentic Skills Top 10 every rule names (`owasp_ast`), and SARIF output (`sarif`);
+ * literals/ tells, in one scan of a text, which rule patterns cannot match it.
  *
  * This file documents the folder and is read by tests/architecture; nothing imports it.
  */

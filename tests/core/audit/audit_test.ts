@@ -19,7 +19,7 @@ import {
   rulesDigest,
   SEVERITIES,
 } from "../../../src/core/audit/audit_rules.ts";
-import { sampleSkillMd } from "../../fixtures/audit_corpus.ts";
+import { AUDIT_CORPUS, sampleSkillMd } from "../../fixtures/audit_corpus.ts";
 import { utf8 } from "../../helpers/bytes.ts";
 
 const skill = (files: Record<string, string>, name = "sample", env: string[] = []) =>
@@ -112,6 +112,34 @@ Deno.test("a downloader given nothing to fetch names the practice; given a URL o
     ),
     [1, 3, 4],
   );
+});
+
+Deno.test("past 256 KB of audited text the patterns are gated (core/audit/literals), and every pattern rule still fires on its sample", () => {
+  // A documentation skill's worth of text first: from here on every file is scanned for the
+  // rules' literals, and a pattern whose literals are missing is not run.
+  const filler = "Summarise the quarterly numbers for the team, then file the report.\n";
+  skill({ "SKILL.md": sampleSkillMd("Docs."), "references/guide.md": filler.repeat(5000) });
+  const encode = (files: Record<string, string | Uint8Array>) =>
+    Object.entries(files).map(([path, text]) => ({
+      path,
+      bytes: typeof text === "string" ? utf8(text) : text,
+    }));
+  const gated = AUDIT_RULES.filter((rule) =>
+    rule.match.type === "pattern" || rule.match.type === "remote-instructions"
+  ).map((rule) => rule.id);
+  assert.ok(gated.length > 20);
+  for (const rule of gated) {
+    const samples = AUDIT_CORPUS[rule]!;
+    const fired = auditSkill({ files: encode(samples.fires), name: "sample" }).findings
+      .filter((f) => f.rule === rule);
+    assert.deepEqual(
+      fired.slice(0, 1).map((f) => ({ file: f.file, line: f.line })),
+      [samples.expect],
+      rule,
+    );
+    const quiet = auditSkill({ files: encode(samples.quiet), name: "sample" }).findings;
+    assert.deepEqual(quiet.filter((f) => f.rule === rule), [], `${rule} on its look-alike`);
+  }
 });
 
 Deno.test("findings are sorted most severe first and counted; endpoints are listed once", () => {
