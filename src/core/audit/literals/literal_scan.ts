@@ -10,7 +10,7 @@ const ASCII = 128;
 export class LiteralScan {
   /** Each character's column: 0 for one no literal holds (it sends every state to the root). */
   readonly #column = new Uint8Array(ASCII);
-  readonly #columns: number;
+  readonly #shift: number;
   /** Each state's move on each column, as the row offset of the state moved to. */
   readonly #next: Int32Array;
   readonly #outputs: readonly (readonly number[])[];
@@ -27,7 +27,9 @@ export class LiteralScan {
       }
     }
     for (let c = 65; c <= 90; c++) this.#column[c] = this.#column[c + 32]!;
-    this.#columns = columns;
+    // Rows of a power of two: the scan finds a state from its row with a shift.
+    this.#shift = Math.max(1, Math.ceil(Math.log2(columns)));
+    columns = 1 << this.#shift;
     // The trie: -1 where a state has no child on a column.
     const child: number[] = new Array(columns).fill(-1);
     const outputs: number[][] = [[]];
@@ -54,17 +56,15 @@ export class LiteralScan {
   found(text: string): Uint8Array {
     const next = this.#next;
     const column = this.#column;
-    const columns = this.#columns;
+    const shift = this.#shift;
     const hasOutput = this.#hasOutput;
     const reached = new Uint8Array(hasOutput.length);
     let row = 0;
     for (let i = 0, n = text.length; i < n; i++) {
       const c = text.charCodeAt(i);
       row = c < ASCII ? next[row + column[c]!]! : 0;
-      if (row !== 0) {
-        const state = row / columns;
-        if (hasOutput[state] === 1) reached[state] = 1;
-      }
+      const state = row >> shift;
+      if (hasOutput[state] === 1) reached[state] = 1;
     }
     const found = new Uint8Array(this.#literals);
     for (let state = 0; state < reached.length; state++) {
