@@ -610,11 +610,16 @@ function checkEntries(root: string, diagnostics: Diagnostic[]): void {
             message: `symlink ${rel} points outside the skill (refused)`,
           });
         } else {
+          // `skills add` copies a linked file in its place (lifecycle/fetch_source.ts); a
+          // folder read in place, as a project's or the one validated, holds the link itself.
+          const copied = Deno.lstatSync(target).isFile
+            ? `; skills add installs a copy of ${relative(realRoot, target)} in its place`
+            : "";
           diagnostics.push({
             level: "error",
             file: path,
             message:
-              `symlink ${rel} (refused: a skill holds no symlinks; ship the file itself, or a copy)`,
+              `symlink ${rel} (refused: a skill holds no symlinks; ship the file itself, or a copy${copied})`,
           });
         }
       } else if (entry.isDirectory && entry.name !== ".git") {

@@ -5,7 +5,7 @@
  * verified pull from an OCI registry.
  */
 
-import { join } from "../os/paths.ts";
+import { basename, join } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 import {
@@ -27,7 +27,7 @@ import {
 import { type FetchedCommit, GitError, type GitOptions } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
 import { readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
-import { lstatOrNull, removeIfExists } from "../os/fs.ts";
+import { isWithin, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { archiveLimits } from "../web/entries.ts";
 // The OCI, website and npm fetchers are imported where their kind is met (dynamic import()):
 // an add from git loads none of them, and start-up is a feature.
@@ -154,8 +154,22 @@ async function fetchFile(
   return { source, root, base, commit: digestRevision(digest) };
 }
 
-/** Copies, reads, clones or pulls `source` into `root` (a directory that does not exist yet). */
+/**
+ * Copies, reads, clones or pulls `source` into `root` (a directory that does not exist yet),
+ * its links to its own files replaced by copies (copyLinkedFiles).
+ */
 export async function fetchInto(
+  source: ResolvedSource,
+  request: RefRequest,
+  root: string,
+  git: GitOptions,
+): Promise<Fetched> {
+  const fetched = await fetchTree(source, request, root, git);
+  await copyLinkedFiles(fetched.root);
+  return fetched;
+}
+
+function fetchTree(
   source: ResolvedSource,
   request: RefRequest,
   root: string,
@@ -163,19 +177,59 @@ export async function fetchInto(
 ): Promise<Fetched> {
   switch (source.kind) {
     case "local-folder":
-      await copyTree(source.path, root, git.signal);
-      return { source, root, base: root, commit: null };
+      return copyTree(source.path, root, git.signal)
+        .then(() => ({ source, root, base: root, commit: null }));
     case "oci":
-      return await pullOci(source, request, root);
+      return pullOci(source, request, root);
     case "local-repository":
     case "remote-git":
-      return await fetchGit(source, request, root, git);
+      return fetchGit(source, request, root, git);
     case "well-known":
-      return await fetchSite(source, request, root, git.signal);
+      return fetchSite(source, request, root, git.signal);
     case "web-file":
-      return await fetchFile(source, request, root, git.signal);
+      return fetchFile(source, request, root, git.signal);
     case "npm":
-      return await fetchPackage(source, request, root, git);
+      return fetchPackage(source, request, root, git);
+  }
+}
+
+/** At most this much is written in all as copies of linked files, per fetch. */
+const MAX_LINKED_COPY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A link in a fetched source to a regular file of that same source (Supabase's
+ * `CLAUDE.md -> AGENTS.md`; a file a monorepo's skills share) is replaced by a copy of the
+ * file: an installed skill holds no links (its digest binds bytes, and a link would make what
+ * runs depend on where it points then), and the author's file is there. The tree is this
+ * fetch's own. Any other link stays for validation to refuse — one leading out of the source,
+ * to a folder or nowhere — and so does a linked `SKILL.md`, a second name for another skill
+ * that `add` lists apart. Copies stop at MAX_LINKED_COPY_BYTES in all.
+ */
+async function copyLinkedFiles(root: string): Promise<void> {
+  const links: string[] = [];
+  // Read synchronously: ~9 µs an entry, where an asynchronous walk took twice as long.
+  const walk = (dir: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isSymlink) links.push(path);
+      else if (entry.isDirectory) walk(path);
+    }
+  };
+  walk(root);
+  if (links.length === 0) return;
+  const realRoot = await Deno.realPath(root);
+  let copied = 0;
+  for (const link of links) {
+    if (basename(link).toLowerCase() === "skill.md") continue;
+    const target = await Deno.realPath(link).catch(() => undefined);
+    if (target === undefined || !isWithin(realRoot, target)) continue;
+    const info = await Deno.lstat(target);
+    if (!info.isFile || copied + info.size > MAX_LINKED_COPY_BYTES) continue;
+    copied += info.size;
+    const bytes = await Deno.readFile(target);
+    // The link goes before a byte is written: nothing is written through it.
+    await Deno.remove(link);
+    await Deno.writeFile(link, bytes, { createNew: true, mode: (info.mode ?? 0o644) & 0o777 });
   }
 }
 

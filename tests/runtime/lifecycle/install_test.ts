@@ -180,6 +180,46 @@ Deno.test("a local directory is copied with its symlinks, so an escaping one is 
   assert.ok(c!.errors.some((e) => /points outside the skill/.test(e.message)));
 });
 
+Deno.test("a fetch copies links to the source's own files; links out, to folders, nowhere, and linked manifests stay", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "monorepo");
+  await writeTree(dir, {
+    ...Object.fromEntries(Object.entries(skillFiles("a")).map(([k, v]) => [`skills/a/${k}`, v])),
+    "skills/a/AGENTS.md": "# For agents\n",
+    "common/notes.md": "shared notes\n",
+  });
+  const link = (target: string, path: string) => Deno.symlink(target, join(dir, path));
+  await link("AGENTS.md", "skills/a/CLAUDE.md");
+  await link("../../common/notes.md", "skills/a/shared.md");
+  await link("/etc/hostname", "skills/a/out.md");
+  await link("scripts", "skills/a/tools");
+  await link("missing.md", "skills/a/dangling.md");
+  await link("/etc", "up");
+  await link("../../up/hostname", "skills/a/chain.md");
+  await Deno.mkdir(join(dir, "skills", "b"));
+  await link("../a/SKILL.md", "skills/b/SKILL.md");
+  await using change = await begin(join(tmp.path, "home"));
+  const fetched = await change.fetch(resolveParsed(parseSource(dir, { localDirectory: dir })), {
+    kind: "default",
+  });
+  const at = (path: string) => Deno.lstat(join(fetched.root, path));
+  for (
+    const [path, text] of [["skills/a/CLAUDE.md", "# For agents\n"], [
+      "skills/a/shared.md",
+      "shared notes\n",
+    ]]
+  ) {
+    assert.ok((await at(path!)).isFile, path);
+    assert.equal(await Deno.readTextFile(join(fetched.root, path!)), text);
+  }
+  for (const path of ["out.md", "tools", "dangling.md", "chain.md"]) {
+    assert.ok((await at(`skills/a/${path}`)).isSymlink, path);
+  }
+  assert.ok((await at("skills/b/SKILL.md")).isSymlink, "a linked manifest");
+  // The source itself is untouched.
+  assert.ok((await Deno.lstat(join(dir, "skills", "a", "CLAUDE.md"))).isSymlink);
+});
+
 Deno.test("a name clash with another repository's installed skill: the hint says what --name, remove and update would each do", async () => {
   await using tmp = await tempDir();
   const first = await createRepo(tmp.path, "first", skillFiles("pdf"));
