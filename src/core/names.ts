@@ -46,10 +46,12 @@ export function canonicalSkillName(value: unknown): string {
 /**
  * The name a skill is installed and called by, from the name it was published with: its
  * canonical form when it is a valid name; otherwise (`Ahrefs Automation`, `-draft`,
- * `my skill_`, `Customer.io Automation`) the form derived from it — lower case, spaces, `_` and
- * `.` to `-`, runs of `-` collapsed, leading and trailing `-` trimmed. Undefined when even that is no valid name
- * (other characters, a reserved or over-long name): such a skill cannot be installed.
- * Valid names are never collapsed, so what is installed keeps the name it has.
+ * `my skill_`, `Customer.io Automation`, `Next.js Internationalization (i18n)`) the form
+ * derived from it — lower case, spaces and ASCII punctuation to `-`, runs of `-` collapsed,
+ * leading and trailing `-` trimmed. Undefined when even that is no valid name (a path
+ * separator, a control or non-ASCII character, a reserved or over-long name): such a skill
+ * cannot be installed. Valid names are never collapsed, so what is installed keeps the name
+ * it has.
  */
 export function publishedSkillKey(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
@@ -57,10 +59,9 @@ export function publishedSkillKey(value: unknown): string | undefined {
   if (RESERVED.has(value.trim().toLowerCase()) || WINDOWS_DEVICES.test(value.trim())) {
     return undefined;
   }
-  const derived = value.toLowerCase().replace(/[ _.]/g, "-").replace(/-{2,}/g, "-").replace(
-    /^-+|-+$/g,
-    "",
-  );
+  // Every printable ASCII character but letters, digits and the path separators `/` and `\`.
+  const derived = value.toLowerCase().replace(/[ !-.:-@[\]^_`{-~]/g, "-").replace(/-{2,}/g, "-")
+    .replace(/^-+|-+$/g, "");
   return skillNameProblem(derived) === undefined ? derived : undefined;
 }
 

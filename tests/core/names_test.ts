@@ -136,6 +136,15 @@ Deno.test("publishedSkillKey() derives the installed name from names as publishe
     ["Customer.io Automation", "customer-io-automation"],
     ["...", undefined],
     ["v1.2 notes", "v1-2-notes"],
+    // Display names with ASCII punctuation (HoangNguyen0403/agent-skills-standard).
+    ["Next.js Internationalization (i18n)", "next-js-internationalization-i18n"],
+    ["Android Resources & Localization", "android-resources-localization"],
+    ["Flutter Layer-based Clean Architecture + DDD", "flutter-layer-based-clean-architecture-ddd"],
+    ["C++ Tips: 100% Coverage!", "c-tips-100-coverage"],
+    // A path separator or a control character is never read away.
+    ["Flutter CI/CD", undefined],
+    ["a\\b", undefined],
+    ["evil\u001b[31m", undefined],
     ["a/b", undefined],
     ["../etc", undefined],
     ["Café Tools", undefined],

@@ -122,8 +122,8 @@ it is also made visible to those agents (see \`skills link\`).`,
       title: "Names",
       text: `A skill is installed under its name in lower case with '_' as '-'. A published
 name that is no identifier ('Ahrefs Automation', '-draft') is installed as the
-name derived from it (spaces and '_' to '-', runs of '-' collapsed, leading and
-trailing '-' trimmed), with a warning naming both. Two skills of one install
+name derived from it (spaces and ASCII punctuation but '/' and '\\' to '-', runs
+of '-' collapsed, leading and trailing '-' trimmed), with a warning naming both. Two skills of one install
 that end up with the same name are both refused; rename one with
 --name 'OLD=NAME' (repeatable, OLD as published or the skill's path, such as
 preview/pdf, as --list shows it), or pick one with --skill PATH. Under
