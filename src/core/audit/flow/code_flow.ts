@@ -619,11 +619,16 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     }
     const variable = selfFree ? undefined : scope.vars.get(base);
     if (variable !== undefined) {
-      // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable.
+      // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable,
+      // and so is one member of the whole environment held in a variable (`env.OPENAI_API_KEY`,
+      // `env["X"]`): what is read, not everything it was read from.
       const key = name === base || name === `${base}.get` ? keyRead(tokens, end) : undefined;
+      const member = tokens[end]?.text === "(" ? undefined : /^\w+\.(\w+)$/.exec(name)?.[1];
+      const read = key ?? member;
       for (const l of variable.labels) {
-        if (key === undefined || !isEnvFileLabel(l)) out.add(l);
-        else if (secretName(key)) out.add(`env:${key}`);
+        const one = l === "env:*" ? read : isEnvFileLabel(l) ? key : undefined;
+        if (one === undefined) out.add(l);
+        else if (secretName(one)) out.add(`env:${one}`);
       }
       if (variable.value !== undefined) constants.push(variable.value);
     }
