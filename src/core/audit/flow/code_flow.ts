@@ -44,6 +44,12 @@ interface Variable {
   lines?: true;
   /** A `for` variable over such a file or over `….splitlines()`: one line of it. */
   line?: true;
+  /**
+   * A copy of the whole environment and nothing else (`{ ...process.env }`, `dict(os.environ)`,
+   * `options?.env ?? process.env`): a member of it read by name is that one variable. A
+   * container holding the environment (`{ env: process.env }`) is not one.
+   */
+  environment?: true;
 }
 
 /** What the analysis knows while it walks a script. */
@@ -620,13 +626,21 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     const variable = selfFree ? undefined : scope.vars.get(base);
     if (variable !== undefined) {
       // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable,
-      // and so is one member of the whole environment held in a variable (`env.OPENAI_API_KEY`,
-      // `env["X"]`): what is read, not everything it was read from.
+      // and so is one member of a copy of the environment (`env.OPENAI_API_KEY`, `env["X"]`):
+      // what is read, not everything it was read from.
       const key = name === base || name === `${base}.get` ? keyRead(tokens, end) : undefined;
-      const member = tokens[end]?.text === "(" ? undefined : /^\w+\.(\w+)$/.exec(name)?.[1];
+      // `env.X`, `env.X.trim()`: variable X (`env.items()` is a method of the copy, all of it).
+      const parts = name.split(".");
+      const member = parts.length > 2 || (parts.length === 2 && tokens[end]?.text !== "(")
+        ? /^\w+$/.exec(parts[1]!)?.[0]
+        : undefined;
       const read = key ?? member;
       for (const l of variable.labels) {
-        const one = l === "env:*" ? read : isEnvFileLabel(l) ? key : undefined;
+        const one = l === "env:*" && variable.environment
+          ? read
+          : isEnvFileLabel(l)
+          ? key
+          : undefined;
         if (one === undefined) out.add(l);
         else if (secretName(one)) out.add(`env:${one}`);
       }
@@ -659,6 +673,19 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
   pathLabels(constants.join("/"), out);
   pathLabels(constants.join(""), out);
   return out;
+}
+
+/**
+ * The shapes of an expression that is a copy of the whole environment and nothing else, its
+ * tokens joined: a spread or `dict` of it alone, its `copy()`, or a caller's object with it as
+ * the fallback (what the caller's object holds keeps its own labels).
+ */
+const ENVIRONMENT_COPY =
+  /^(?:\{\.\.\.process\.env\}|Object\.assign\(\{\},process\.env\)|dict\(os\.environ\)|os\.environ\.copy\(\)|\{\*\*os\.environ\}|[\w$]+(?:\??\.[\w$]+)*(?:\?\?|\|\||\bor\b)process\.env)$/;
+
+function isEnvironmentCopy(tokens: readonly Token[], from: number, to: number): boolean {
+  return to - from <= 12 &&
+    ENVIRONMENT_COPY.test(tokens.slice(from, to).map((t) => t.text).join(""));
 }
 
 function decodesBuffer(tokens: readonly Token[], name: string, open: number): boolean {
@@ -706,6 +733,9 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       }
       if (net !== undefined) entry.net = net;
       if (!augment && targets.length === 1) Object.assign(entry, lineShape(scope, s, from, to));
+      if (!augment && targets.length === 1 && isEnvironmentCopy(s, from, to)) {
+        entry.environment = true;
+      }
       scope.vars.set(target, entry);
       if (alias !== undefined) scope.aliases.set(target, alias);
       else scope.aliases.delete(target);
