@@ -60,7 +60,8 @@ function skillList(value: unknown, base: string): string[] | undefined {
   if (items === undefined) return undefined;
   return items.flatMap((item) => {
     const path = typeof item === "string" ? repositoryPath(base, item) : undefined;
-    return path === undefined ? [] : [path];
+    // A skill named by its manifest (`./skills/x/SKILL.md`, levifig's plugin) is its folder.
+    return path === undefined ? [] : [path.replace(/(?:^|\/)skill\.md$/i, "")];
   });
 }
 

@@ -105,6 +105,8 @@ async function walkForSkills(
 
 /** The skill `dir` holds (a SKILL.md or skill.md), with `rel` its path, or undefined. */
 async function skillAt(dir: string, rel: string): Promise<FoundSkill | undefined> {
+  // A path a manifest names may be a file: no folder, no skill.
+  if ((await lstatOrNull(dir))?.isDirectory !== true) return undefined;
   // lstat: a SKILL.md symlink still marks a skill (validation then refuses it).
   for (const name of MANIFEST_FILES) {
     const info = await lstatOrNull(join(dir, name));

@@ -34,6 +34,14 @@ Deno.test("marketplacePlugins() reads local plugins and their skill lists, skipp
   assert.deepEqual(marketplacePlugins({ plugins: "nope" }), []);
   assert.deepEqual(marketplacePlugins(null), []);
   assert.deepEqual(pluginSkills({ skills: "./custom" }, "plugins/x"), ["plugins/x/custom"]);
+  // A skill named by its manifest file is its folder.
+  assert.deepEqual(
+    pluginSkills(
+      { skills: ["./skills/a/SKILL.md", "./skills/b/skill.md", "./SKILL.md"] },
+      "plugins/x",
+    ),
+    ["plugins/x/skills/a", "plugins/x/skills/b", "plugins/x"],
+  );
   assert.equal(pluginSkills({ name: "x" }, "plugins/x"), undefined);
 });
 

@@ -67,6 +67,38 @@ Deno.test("skills add finds skills that Claude plugin manifests list, and skill.
   assert.equal(JSON.parse(run.stdout).description, "Skill lower.");
 });
 
+Deno.test("a plugin that lists its skills by their SKILL.md files yields their folders; a listed file is no skill", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "loaf");
+  await writeTree(repo, {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      name: "fixture-loaf",
+      plugins: [{ name: "loaf", source: "./plugins/loaf" }],
+    }),
+    // levifig's layout: the plugin names each skill by its manifest file.
+    "plugins/loaf/.claude-plugin/plugin.json": JSON.stringify({
+      name: "loaf",
+      skills: ["./skills/go-development/SKILL.md", "./skills/foundations/skill.md", "./README.md"],
+    }),
+    "plugins/loaf/skills/go-development/SKILL.md": md("go-development"),
+    "plugins/loaf/skills/foundations/SKILL.md": md("foundations"),
+    "plugins/loaf/README.md": "# Loaf\n",
+  });
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const found = (await listed(repo, env)).skills.map((s) => s.path).sort();
+  assert.deepEqual(found, [
+    "plugins/loaf/skills/foundations",
+    "plugins/loaf/skills/go-development",
+  ]);
+  const add = await runCli(["add", repo, "--skill", "*", "--yes", "--json"], { env });
+  assert.equal(add.code, 0, add.stderr);
+  const out = JSON.parse(add.stdout);
+  assert.deepEqual(
+    out.installed.map((s: { name: string }) => s.name).sort(),
+    ["foundations", "go-development"],
+  );
+});
+
 Deno.test("a monorepo's skills four and five levels down are found when none is nearer, as the peer finds them", async () => {
   await using dir = await tempDir();
   const env = { SKILLS_HOME: join(dir.path, "home") };
