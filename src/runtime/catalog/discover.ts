@@ -4,7 +4,8 @@
  */
 
 import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
-import { isWithin, lstatOrNull, readPrefixSync } from "../os/fs.ts";
+import { isWithin, lstatOrNull, lstatSyncOrNull, readPrefixSync } from "../os/fs.ts";
+import { decodeSkillMd, FrontMatterError, splitSkillMd } from "../../core/manifest/frontmatter.ts";
 import { MANIFEST_FILES } from "../../core/manifest/limits.ts";
 import { SkillError } from "../../core/errors.ts";
 import {
@@ -55,7 +56,33 @@ interface FoundSkill {
  */
 export async function discoverSkills(base: string): Promise<FoundSkill[]> {
   const root = await skillAt(base, "");
-  if (root !== undefined) return [root];
+  if (root !== undefined && !withoutFrontMatter(root)) return [root];
+  // A SKILL.md at the top with no front matter at all is no manifest (Ryukijano's is a research
+  // log): the skills below are the source's, and with none, the top is reported for what it is.
+  const below = await skillsBelow(base);
+  return below.length === 0 && root !== undefined ? [root] : below;
+}
+
+/** Whether a found skill's SKILL.md (a regular file) holds no front matter at all. */
+function withoutFrontMatter(skill: FoundSkill): boolean {
+  if (skill.linkedManifest !== undefined) return false;
+  for (const name of MANIFEST_FILES) {
+    const path = join(skill.dir, name);
+    if (lstatSyncOrNull(path)?.isFile !== true) continue;
+    try {
+      splitSkillMd(decodeSkillMd(readPrefixSync(path, PREFIX_BYTES).bytes), false);
+      return false;
+    } catch (error) {
+      return error instanceof FrontMatterError && error.absent;
+    }
+  }
+  return false;
+}
+
+/** Enough of a SKILL.md to see whether it opens with front matter. */
+const PREFIX_BYTES = 4096;
+
+async function skillsBelow(base: string): Promise<FoundSkill[]> {
   const found = await walkForSkills(base);
   const seen = new Set(found.map((skill) => skill.rel));
   const named = await pluginSkillDirs(base);

@@ -99,6 +99,29 @@ Deno.test("a plugin that lists its skills by their SKILL.md files yields their f
   );
 });
 
+Deno.test("a SKILL.md at the top without front matter is no manifest: the skills below are found; alone, it is refused", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "log");
+  await writeTree(repo, {
+    // Ryukijano's layout: a research log named SKILL.md at the top, skills in folders below.
+    "SKILL.md": "# Research log\n\n---\n\nNotes.\n",
+    "science_skills/biology/protein-fold/SKILL.md": md("protein-fold"),
+    "science_skills/chemistry/molecule-draw/SKILL.md": md("molecule-draw"),
+  });
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  const found = (await listed(repo, env)).skills.map((s) => s.path).sort();
+  assert.deepEqual(found, [
+    "science_skills/biology/protein-fold",
+    "science_skills/chemistry/molecule-draw",
+  ]);
+  // A folder that holds nothing else is still read as one skill, and refused with its error.
+  const lone = join(dir.path, "lone");
+  await writeTree(lone, { "SKILL.md": "# Not a manifest\n" });
+  const add = await runCli(["add", lone, "--yes"], { env });
+  assert.equal(add.code, 1, add.stdout);
+  assert.match(add.stderr, /SKILL\.md must start with YAML front matter/);
+});
+
 Deno.test("a monorepo's skills four and five levels down are found when none is nearer, as the peer finds them", async () => {
   await using dir = await tempDir();
   const env = { SKILLS_HOME: join(dir.path, "home") };
