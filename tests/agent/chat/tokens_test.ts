@@ -197,7 +197,9 @@ Deno.test("measureContext() keeps its report under the digest of its inputs and 
 
 Deno.test("measureContext() serves the toolset hosts being prepared while it activates the other skills", async () => {
   const config = resolveProviderConfig({ SKILLS_MODEL: "openai:m" }, { requireKey: false });
-  const names = ["demo", ...Array.from({ length: 100 }, (_, i) => `plain-${i}`)];
+  // 300 plain activations: 1.5 s in which the host must answer, enough for a process to start
+  // and end on a machine busy with the whole suite (100 — half a second — was not, once).
+  const names = ["demo", ...Array.from({ length: 300 }, (_, i) => `plain-${i}`)];
   // Stands in for a toolset host learning its tools: a real process, whose end is I/O the
   // event loop must serve (in turns: ~30 of them for a process's status). Each plain
   // activation is synchronous work, as building a verified copy is: 5 ms of it.
