@@ -88,6 +88,9 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
   const named = await pluginSkillDirs(base);
   for (const rel of named) {
     if (seen.has(rel) || await symlinkOnTheWay(base, rel)) continue;
+    // A path a manifest names may be a file: no folder, no skill. (The walk's folders are
+    // folders already.)
+    if ((await lstatOrNull(join(base, rel)))?.isDirectory !== true) continue;
     const skill = await skillAt(join(base, rel), rel);
     if (skill === undefined) continue;
     seen.add(rel);
@@ -132,8 +135,6 @@ async function walkForSkills(
 
 /** The skill `dir` holds (a SKILL.md or skill.md), with `rel` its path, or undefined. */
 async function skillAt(dir: string, rel: string): Promise<FoundSkill | undefined> {
-  // A path a manifest names may be a file: no folder, no skill.
-  if ((await lstatOrNull(dir))?.isDirectory !== true) return undefined;
   // lstat: a SKILL.md symlink still marks a skill (validation then refuses it).
   for (const name of MANIFEST_FILES) {
     const info = await lstatOrNull(join(dir, name));

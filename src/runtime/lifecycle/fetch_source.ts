@@ -165,7 +165,13 @@ export async function fetchInto(
   git: GitOptions,
 ): Promise<Fetched> {
   const fetched = await fetchTree(source, request, root, git);
-  await copyLinkedFiles(fetched.root);
+  // Only a folder's copy and a git tree write links; the other fetchers refuse them.
+  if (
+    source.kind === "local-folder" || source.kind === "local-repository" ||
+    source.kind === "remote-git"
+  ) {
+    await copyLinkedFiles(fetched.root);
+  }
   return fetched;
 }
 
