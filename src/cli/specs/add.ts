@@ -127,9 +127,11 @@ of '-' collapsed, leading and trailing '-' trimmed), with a warning naming both.
 that end up with the same name are both refused; rename one with
 --name 'OLD=NAME' (repeatable, OLD as published or the skill's path, such as
 preview/pdf, as --list shows it), or pick one with --skill PATH. Under
---skill '*', where exactly one of them is the source's own (its plugin manifest
-names it, or it is in the top skills/ folder), that one is installed and the
-others are left out with a warning (--json: skipped_twins).`,
+--skill '*', one is installed and the others are left out with a warning
+(--json: skipped_twins, each with the path kept and why) when exactly one is the
+source's own (its plugin manifest names it, or it is in the top skills/ folder),
+else exactly one is in an agent's folder at the top (.agents/skills/,
+.claude/skills/, ...), or the ones that stand first hold the same bytes.`,
     },
     {
       title: "Signer policy",

@@ -19,6 +19,7 @@ import {
   sourceLabel,
 } from "../../runtime/lifecycle/fetch_source.ts";
 import type { AddAsker, AddOutcome, AddReview } from "../../runtime/workflows/add.ts";
+import type { SkippedTwin } from "../../runtime/workflows/add_steps.ts";
 import type { ClosureMember } from "../../runtime/workflows/dependencies.ts";
 import {
   chooseFromList,
@@ -78,7 +79,7 @@ export function addAsker(ctx: Context, options: AddView): AddAsker {
       return picked.map((i) => candidates[i]!);
     },
     skippedLinks: (linked) => warn(ctx, skippedLinksLine(linked)),
-    skippedTwins: (twins) => warn(ctx, skippedTwinsLine(twins)),
+    skippedTwins: (twins) => skippedTwinsLines(twins).forEach((line) => warn(ctx, line)),
     skippedFragments: (fragments) => warn(ctx, skippedFragmentsLine(fragments)),
     selected: (selected) => {
       for (const c of selected) {
@@ -306,7 +307,7 @@ export function activationHint(names: readonly string[]): string {
  */
 function skippedJson(outcome: {
   skippedLinks: readonly { path: string; target: string }[];
-  skippedTwins: readonly { path: string; kept: string }[];
+  skippedTwins: readonly { path: string; kept: string; because: string }[];
   skippedFragments: readonly string[];
 }) {
   return {
@@ -325,14 +326,29 @@ function skippedFragmentsLine(fragments: readonly Candidate[]): string {
     `--skill to see it refused`;
 }
 
-/** The skills `--skill '*'` left out for a same-named one of the source's own, and how to get one. */
-function skippedTwinsLine(twins: ReadonlyMap<Candidate, Candidate>): string {
-  const pairs = [...twins];
-  const shown = firstFew(pairs.map(([c, kept]) => `${inert(c.rel)} (kept ${inert(kept.rel)})`));
-  const [first] = pairs[0]!;
-  return `Skipped ${pairs.length} skill(s) named like one the source names as its own ` +
-    `(its plugin manifest or skills/ folder): ${shown}; install one too ` +
-    `with --skill ${inert(pathArgument(first))} --name ${inert(pathArgument(first))}=NEW`;
+/** Why a kept twin stands first, as the warning says it. */
+const KEPT_BECAUSE: Record<SkippedTwin["because"], string> = {
+  declared: "named like one the source names as its own (its plugin manifest or skills/ folder)",
+  "agent-folder": "named like one the source keeps in an agent's folder at its top (such as " +
+    ".agents/skills/), found elsewhere by the search",
+  identical: "that are copies of one it installs, file for file and byte for byte",
+};
+
+/** The skills `--skill '*'` left out for same-named ones it installs: a line for each reason. */
+function skippedTwinsLines(twins: ReadonlyMap<Candidate, SkippedTwin>): string[] {
+  const byReason = Map.groupBy(twins, ([, twin]) => twin.because);
+  return [...byReason].map(([because, pairs]) => {
+    const shown = firstFew(
+      pairs.map(([c, { kept }]) => `${inert(c.rel)} (kept ${inert(kept.rel)})`),
+    );
+    const [first] = pairs[0]!;
+    const another = because === "identical"
+      ? ""
+      : `; install one too with --skill ${inert(pathArgument(first))} --name ${
+        inert(pathArgument(first))
+      }=NEW`;
+    return `Skipped ${pairs.length} skill(s) ${KEPT_BECAUSE[because]}: ${shown}${another}`;
+  });
 }
 
 /** How many folders `--skill '*'` left out as links, the first few named. */

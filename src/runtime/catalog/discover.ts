@@ -8,6 +8,7 @@ import { isWithin, lstatOrNull, lstatSyncOrNull, readPrefixSync } from "../os/fs
 import { decodeSkillMd, FrontMatterError, splitSkillMd } from "../../core/manifest/frontmatter.ts";
 import { MANIFEST_FILES } from "../../core/manifest/limits.ts";
 import { SkillError } from "../../core/errors.ts";
+import { agentRows } from "../../core/agents.ts";
 import {
   MARKETPLACE_FILES,
   marketplacePlugins,
@@ -43,6 +44,13 @@ interface FoundSkill {
    * put them), rather than a folder the search alone came upon (`preview/<name>/`).
    */
   declared?: true;
+  /**
+   * A folder of an agent's project skills folder at the tree's top (`.agents/skills/<name>/`,
+   * `.claude/skills/<name>/`, the folders core/agents.ts's table names): the copy the
+   * repository keeps for its own agent — below a declared skill, above one the search only
+   * came upon.
+   */
+  agentFolder?: true;
 }
 
 /**
@@ -97,8 +105,12 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
     found.push(skill);
   }
   const declared = new Set(named);
+  const agentFolders = new Set(agentRows().map(([, row]) => row.project));
   for (const skill of found) {
     if (declared.has(skill.rel) || /^skills\/[^/]+$/.test(skill.rel)) skill.declared = true;
+    else if (agentFolders.has(skill.rel.slice(0, skill.rel.lastIndexOf("/")))) {
+      skill.agentFolder = true;
+    }
   }
   // A skill folder's subfolders are its content, however they were reached (a plugin may name
   // a skill and its subfolders): one inside another found skill is not a skill of its own.

@@ -475,6 +475,12 @@ export interface Candidate {
    * only come upon (runtime/catalog/discover.ts).
    */
   declared?: true;
+  /**
+   * In an agent's skills folder at the source's top (`.agents/skills/<name>`): the copy the
+   * repository keeps for its own agent, preferred by `--skill '*'` over a same-named folder
+   * the search only came upon, not over a declared one.
+   */
+  agentFolder?: true;
   /** Its SKILL.md has no front matter at all: `--skill '*'` leaves it out unless declared. */
   noFrontMatter?: true;
 }
@@ -501,6 +507,7 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
     out.push({
       ...(linked !== undefined ? { linked } : {}),
       ...(f.declared ? { declared: true as const } : {}),
+      ...(f.agentFolder ? { agentFolder: true as const } : {}),
       ...(result.noFrontMatter ? { noFrontMatter: true as const } : {}),
       rel,
       dir: f.dir,

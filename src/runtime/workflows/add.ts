@@ -40,7 +40,7 @@ import { resolveRequest } from "../lifecycle/resolve_source.ts";
 import { saveInstalledAudit } from "../audit/installed_audit.ts";
 import type { LinkOutcome } from "../project/links.ts";
 import { resolveClosure } from "./dependencies.ts";
-import { type AddAsker, type Added, installSelected } from "./add_steps.ts";
+import { type AddAsker, type Added, installSelected, type SkippedTwin } from "./add_steps.ts";
 import type { ScopeChoice, WorkflowRequest } from "./request.ts";
 
 export type { AddAsker, AddReview } from "./add_steps.ts";
@@ -83,7 +83,7 @@ export type AddOutcome =
  */
 interface Skipped {
   skippedLinks: { path: string; target: string }[];
-  skippedTwins: { path: string; kept: string }[];
+  skippedTwins: { path: string; kept: string; because: SkippedTwin["because"] }[];
   /** Undeclared folders whose SKILL.md has no front matter (fragments, not skills). */
   skippedFragments: string[];
 }
@@ -267,7 +267,7 @@ async function choose(
     asker.skippedFragments?.(fragments);
     pool = pool.filter((c) => !fragments.includes(c));
   }
-  const twins = every ? shadowedTwins(pool, renamed) : new Map<Candidate, Candidate>();
+  const twins = every ? await shadowedTwins(pool, renamed) : new Map<Candidate, SkippedTwin>();
   if (twins.size > 0) {
     asker.skippedTwins?.(twins);
     pool = pool.filter((c) => !twins.has(c));
@@ -275,32 +275,60 @@ async function choose(
   return {
     selected: selectCandidates(pool, selectors, sourceLabel(source)),
     skippedLinks: skipLinks ? linked.map((c) => ({ path: c.rel, target: c.linked! })) : [],
-    skippedTwins: [...twins].map(([c, kept]) => ({ path: c.rel, kept: kept.rel })),
+    skippedTwins: [...twins].map(([c, { kept, because }]) => ({
+      path: c.rel,
+      kept: kept.rel,
+      because,
+    })),
     skippedFragments: skipFragments ? fragments.map((c) => c.rel) : [],
   };
 }
 
 /**
- * Of skills published under one name, where exactly one is the source's own (a plugin
- * manifest names it, or it is in the top `skills/` folder), the others — each with that
- * one: `--skill '*'` installs the source's own and leaves out what the search only came upon
- * (UiPath/skills ships `preview/<name>/` beside `skills/<name>/`). With no such one, none is
- * preferred and the plan refuses them all (runtime/lifecycle/install_plan.ts). A twin `--name` renames by its
- * path is kept.
+ * Of skills published under one name, the ones `--skill '*'` leaves out, each with the one it
+ * installs instead and why. The source's own (a plugin manifest names it, or it is in the
+ * top `skills/` folder) comes first, then the copy a repository keeps for its own agent in an
+ * agent's folder at its top (`.agents/skills/<name>`), then what the search only came upon
+ * (UiPath/skills ships `preview/<name>/` beside `skills/<name>/`; mckeeh3's pack keeps
+ * `.agents/skills/<name>` beside older `skills-pack/.agents/skills/<name>`). Where several
+ * stand first, they are one skill only when their files are the same bytes (one digest): the
+ * first by path is installed. Otherwise none is preferred and the plan refuses them all
+ * (runtime/lifecycle/install_plan.ts). A twin `--name` renames by its path is kept.
  */
-function shadowedTwins(
+async function shadowedTwins(
   pool: readonly Candidate[],
   renamed: ReadonlySet<string>,
-): Map<Candidate, Candidate> {
-  const out = new Map<Candidate, Candidate>();
+): Promise<Map<Candidate, SkippedTwin>> {
+  const out = new Map<Candidate, SkippedTwin>();
   // A twin renamed by its path is installed under its new name: it is no twin.
   const keyOf = (c: Candidate) => renamed.has(pathSelector(c.rel)) ? undefined : c.canonical;
+  const standing = (c: Candidate) => c.declared ? 2 : c.agentFolder ? 1 : 0;
   for (const group of sameNameGroups(pool, keyOf)) {
-    const own = group.filter((c) => c.declared);
-    if (own.length !== 1) continue;
-    for (const c of group) if (!c.declared) out.set(c, own[0]!);
+    const first = Math.max(...group.map(standing));
+    const leading = group.filter((c) => standing(c) === first);
+    if (leading.length > 1 && !await sameBytes(leading)) continue;
+    const kept = leading[0]!;
+    for (const c of group) {
+      if (c === kept) continue;
+      const because = standing(c) === first ? "identical" : STANDING_REASON[first]!;
+      out.set(c, { kept, because });
+    }
   }
   return out;
+}
+
+/** Why a twin standing below the kept one was left out, by the kept one's standing. */
+const STANDING_REASON: Record<number, SkippedTwin["because"]> = {
+  2: "declared",
+  1: "agent-folder",
+};
+
+/** Whether the folders hold the same files with the same bytes. */
+async function sameBytes(folders: readonly Candidate[]): Promise<boolean> {
+  const { computeDigest } = await import("../trust/file_hashes.ts");
+  const digests = new Set<string>();
+  for (const c of folders) digests.add(await computeDigest(c.dir));
+  return digests.size === 1;
 }
 
 /** Links what is installed in `scope` for the agents `--agent` named. */

@@ -27,6 +27,17 @@ export type AddReview =
   | { scope: "user"; plan: InstallPlan; fetched: Fetched }
   | { scope: "project"; plan: ProjectPlan; fetched: Fetched; lockfile: string };
 
+/** A skill `--skill '*'` left out for a same-named one: the one installed, and why. */
+export interface SkippedTwin {
+  kept: Candidate;
+  /**
+   * `declared`: the kept one is the source's own (its plugin manifest, or the top `skills/`);
+   * `agent-folder`: the kept one is in an agent's folder at the top (`.agents/skills/`), this
+   * one was only come upon; `identical`: the two hold the same bytes.
+   */
+  because: "declared" | "agent-folder" | "identical";
+}
+
 /**
  * What the front end does for `addWorkflow`: only `confirm` is required; a callback left out
  * is a report nobody shows, and without `choose` the selection rules decide.
@@ -54,10 +65,10 @@ export interface AddAsker {
    */
   skippedLinks?(linked: readonly Candidate[]): void;
   /**
-   * Skills `--skill '*'` left out for the same-named one the source names as its own (each
-   * with that one), one line for them all.
+   * Skills `--skill '*'` left out for a same-named one it installs (each with that one and
+   * why), one line for them all.
    */
-  skippedTwins?(twins: ReadonlyMap<Candidate, Candidate>): void;
+  skippedTwins?(twins: ReadonlyMap<Candidate, SkippedTwin>): void;
   /**
    * Folders `--skill '*'` left out because their SKILL.md has no front matter and the source
    * does not name them as skills, one line for them all.

@@ -292,7 +292,9 @@ Deno.test("a preview copy beside the skill the repository ships: '*' installs th
   const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
   assert.equal(all.code, 0, all.stdout + all.stderr);
   const report = JSON.parse(all.stdout);
-  assert.deepEqual(report.skipped_twins, [{ path: "preview/flow", kept: "skills/flow" }]);
+  assert.deepEqual(report.skipped_twins, [
+    { path: "preview/flow", kept: "skills/flow", because: "declared" },
+  ]);
   assert.deepEqual(report.skipped_without_front_matter, ["flavors/studio/case"]);
   assert.match(
     all.stderr,
@@ -359,6 +361,64 @@ Deno.test("a preview copy beside the skill the repository ships: '*' installs th
     none.stderr,
     /No skill at 'preview\/case' in .*\n.*Skills are at: flavors\/studio\/case, preview\/flow, skills\/case, skills\/flow/,
   );
+});
+
+Deno.test("'*' over a repository that keeps copies for its agents: an agent's folder at the top stands before the search, copies byte for byte are one skill", async () => {
+  const w = await workspace();
+  await using _dir = w.dir;
+  // mckeeh3/akka-ai-skills-pack's layout: the pack's source in pack/skills/, the copies the
+  // repository installed for its own agent in .agents/skills/ (some since edited), and the
+  // same skill kept for two agents.
+  const repo = await createRepo(w.dir.path, "pack", {
+    "pack/skills/notes/SKILL.md": skillMd("notes", "Take notes, as the pack ships them."),
+    ".agents/skills/notes/SKILL.md": skillMd("notes", "Take notes, as this repository uses them."),
+    ".agents/skills/tidy/SKILL.md": skillMd("tidy", "Tidy a folder."),
+    ".agents/skills/tidy/references/rules.md": "# Rules\n",
+    ".claude/skills/tidy/SKILL.md": skillMd("tidy", "Tidy a folder."),
+    ".claude/skills/tidy/references/rules.md": "# Rules\n",
+    // The top skills/ folder still stands before an agent's folder.
+    "skills/flow/SKILL.md": skillMd("flow", "Author flows, as shipped."),
+    ".agents/skills/flow/SKILL.md": skillMd("flow", "Author flows, an older copy."),
+  });
+
+  const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  assert.equal(all.code, 0, all.stdout + all.stderr);
+  assert.deepEqual(JSON.parse(all.stdout).skipped_twins, [
+    { path: ".agents/skills/flow", kept: "skills/flow", because: "declared" },
+    { path: "pack/skills/notes", kept: ".agents/skills/notes", because: "agent-folder" },
+    { path: ".claude/skills/tidy", kept: ".agents/skills/tidy", because: "identical" },
+  ]);
+  assert.match(
+    all.stderr,
+    /Skipped 1 skill\(s\) that are copies of one it installs, file for file/,
+  );
+  assert.match(
+    all.stderr,
+    /Skipped 1 skill\(s\) named like one the source keeps in an agent's folder/,
+  );
+  assert.deepEqual(await w.installed(), { flow: "flow", notes: "notes", tidy: "tidy" });
+  const subpaths = Object.fromEntries(
+    (await w.registry())!.skills.map((e) => [e.name_canonical, e.source.subpath]),
+  );
+  assert.deepEqual(subpaths, {
+    flow: "skills/flow",
+    notes: ".agents/skills/notes",
+    tidy: ".agents/skills/tidy",
+  });
+
+  // Copies kept for two agents that differ by one byte: nothing says which is meant.
+  const apart = await createRepo(w.dir.path, "apart", {
+    ".agents/skills/tidy/SKILL.md": skillMd("tidy", "Tidy a folder."),
+    ".claude/skills/tidy/SKILL.md": skillMd("tidy", "Tidy a folder!"),
+    "skills/other/SKILL.md": skillMd("other", "Something else."),
+  });
+  const refused = await w.cli(["add", apart.url, "--skill", "*", "--yes"]);
+  assert.notEqual(refused.code, 0);
+  assert.match(
+    refused.stdout + refused.stderr,
+    /Cannot install skill 'tidy' \(\.agents\/skills\/tidy\) as 'tidy': 'tidy' \(\.claude\/skills\/tidy\) would be installed under the same name/,
+  );
+  assert.equal((await w.installed()).other, "other");
 });
 
 Deno.test("'*' with a preview renamed by its path installs both, into a project too", async () => {
