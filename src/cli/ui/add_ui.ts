@@ -321,8 +321,10 @@ function skippedJson(outcome: {
 
 /** The folders `--skill '*'` left out as documents named SKILL.md, the first few named. */
 function skippedFragmentsLine(fragments: readonly Candidate[]): string {
-  return `Skipped ${fragments.length} folder(s) whose SKILL.md has no front matter, which no ` +
-    `agent loads as a skill (${firstFew(fragments.map((c) => inert(c.rel)))}); name one with ` +
+  return `Skipped ${fragments.length} folder(s) whose SKILL.md has no front matter, or none ` +
+    `naming a name or a description, which no agent loads as a skill (${
+      firstFew(fragments.map((c) => inert(c.rel)))
+    }); name one with ` +
     `--skill to see it refused`;
 }
 

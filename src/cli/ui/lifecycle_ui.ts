@@ -143,9 +143,10 @@ export function warningLines(
     files.push(where(w));
     byMessage.set(w.message, files);
   }
+  // File names and what a warning quotes (a link's target) are the skill's: shown inert.
   return [...byMessage].map(([message, files]) => {
-    if (files.length === 1) return `${skill}: ${files[0]}: ${message}`;
-    return `${skill}: ${files.length} files: ${message} (${firstFew(files)})`;
+    if (files.length === 1) return inert(`${skill}: ${files[0]}: ${message}`);
+    return inert(`${skill}: ${files.length} files: ${message} (${firstFew(files)})`);
   });
 }
 

@@ -77,6 +77,12 @@ export interface ParsedSkillMd {
    * named SKILL.md, such as a fragment a build merges into skills, rather than a broken skill.
    */
   noFrontMatter?: true;
+  /**
+   * Its front matter names neither a `name` nor a `description` (richfrem's generated wiki
+   * keeps a page `skill.md` with `concept: skill`): a document that claims no skill, rather
+   * than a skill missing one of its two fields.
+   */
+  unnamed?: true;
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
@@ -104,7 +110,16 @@ export async function parseSkillMd(
     });
     const name = isPlainObject(data) ? data.name : undefined;
     const declared = typeof name === "string" ? { declaredName: name } : {};
-    return { manifest, ...declared, body: split.body, bodyLine: split.bodyLine, diagnostics };
+    const claimsNone = !isPlainObject(data) || (!("name" in data) && !("description" in data));
+    const unnamed = manifest === undefined && claimsNone ? { unnamed: true as const } : {};
+    return {
+      manifest,
+      ...declared,
+      ...unnamed,
+      body: split.body,
+      bodyLine: split.bodyLine,
+      diagnostics,
+    };
   } catch (error) {
     if (error instanceof FrontMatterError) {
       diagnostics.push(

@@ -100,6 +100,8 @@ export interface InspectResult {
   declaredName?: string | undefined;
   /** SKILL.md has no front matter at all (core/manifest/manifest.ts's ParsedSkillMd). */
   noFrontMatter?: true;
+  /** SKILL.md's front matter names neither a name nor a description (ParsedSkillMd). */
+  unnamed?: true;
   record: LoadedSkill | undefined;
   diagnostics: Diagnostic[];
 }
@@ -387,6 +389,7 @@ async function parseManifest(
   result.manifest = parsed.manifest;
   result.declaredName = parsed.declaredName;
   if (parsed.noFrontMatter) result.noFrontMatter = true;
+  if (parsed.unnamed) result.unnamed = true;
   if (parsed.manifest === undefined || hasErrors(diagnostics)) return undefined;
   if (parsed.body.trim() === "") {
     diagnostics.push({
@@ -607,14 +610,16 @@ function checkEntries(root: string, diagnostics: Diagnostic[]): void {
           diagnostics.push({
             level: "error",
             file: path,
-            message: `symlink ${rel} points outside the skill (refused)`,
+            message: `symlink ${rel} points outside the skill (refused: skills add installs ` +
+              `a copy of a file of the same source in its place, and leaves out one that leads ` +
+              `out of the source or nowhere)`,
           });
         } else {
           // `skills add` copies a linked file in its place (lifecycle/fetch_source.ts); a
           // folder read in place, as a project's or the one validated, holds the link itself.
           const copied = Deno.lstatSync(target).isFile
             ? `; skills add installs a copy of ${relative(realRoot, target)} in its place`
-            : "";
+            : "; skills add leaves a link to a folder out";
           diagnostics.push({
             level: "error",
             file: path,

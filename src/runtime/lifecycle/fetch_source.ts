@@ -5,7 +5,7 @@
  * verified pull from an OCI registry.
  */
 
-import { basename, join } from "../os/paths.ts";
+import { basename, join, relative, SEP } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
 import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
 import {
@@ -55,6 +55,8 @@ export interface Fetched {
   revisions?: ReadonlyMap<string, FetchedCommit>;
   /** Who signed it, when a signer policy applied (lifecycle/signatures.ts). */
   signed?: Signed;
+  /** Links left out of the fetched tree (settleLinks): each skill's summary names its own. */
+  leftOutLinks?: readonly LeftOutLink[];
 }
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
@@ -156,7 +158,7 @@ async function fetchFile(
 
 /**
  * Copies, reads, clones or pulls `source` into `root` (a directory that does not exist yet),
- * its links to its own files replaced by copies (copyLinkedFiles).
+ * its links settled: copies of its own files, the rest left out (settleLinks).
  */
 export async function fetchInto(
   source: ResolvedSource,
@@ -170,7 +172,8 @@ export async function fetchInto(
     source.kind === "local-folder" || source.kind === "local-repository" ||
     source.kind === "remote-git"
   ) {
-    await copyLinkedFiles(fetched.root);
+    const leftOut = await settleLinks(fetched.root);
+    if (leftOut.length > 0) return { ...fetched, leftOutLinks: leftOut };
   }
   return fetched;
 }
@@ -202,16 +205,29 @@ function fetchTree(
 /** At most this much is written in all as copies of linked files, per fetch. */
 const MAX_LINKED_COPY_BYTES = 64 * 1024 * 1024;
 
+/** A link `add` left out of its copy of a source: where it was, and what it held. */
+interface LeftOutLink {
+  /** Its path in the fetched tree, `/`-separated. */
+  path: string;
+  /** Its text, as `readlink` gives it (never followed). */
+  target: string;
+  why: "out of the source" | "nowhere" | "a folder";
+}
+
 /**
- * A link in a fetched source to a regular file of that same source (Supabase's
+ * An installed skill holds no links: its digest binds bytes, and a link would make what runs
+ * depend on where it points then. In a fetch's own copy of a source, before anything is
+ * validated, audited or digested: a link to a regular file of that same source (Supabase's
  * `CLAUDE.md -> AGENTS.md`; a file a monorepo's skills share) is replaced by a copy of the
- * file: an installed skill holds no links (its digest binds bytes, and a link would make what
- * runs depend on where it points then), and the author's file is there. The tree is this
- * fetch's own. Any other link stays for validation to refuse — one leading out of the source,
- * to a folder or nowhere — and so does a linked `SKILL.md`, a second name for another skill
- * that `add` lists apart. Copies stop at MAX_LINKED_COPY_BYTES in all.
+ * file, the author's bytes; a link that leads out of the source, to nothing or to a folder is
+ * removed, never followed, and returned so each skill's summary names it (richfrem's
+ * spec-kitty skills each hold a link six levels up, out of the repository: the skill works
+ * without it, as the peer installs it). A linked `SKILL.md` stays (a second name for another
+ * skill, which `add` lists apart), and so does a link whose copy would pass
+ * MAX_LINKED_COPY_BYTES in all, for validation to refuse. Every decision is made before
+ * anything changes, so the order of the links changes nothing.
  */
-async function copyLinkedFiles(root: string): Promise<void> {
+async function settleLinks(root: string): Promise<LeftOutLink[]> {
   const links: string[] = [];
   // Read synchronously: ~9 µs an entry, where an asynchronous walk took twice as long.
   const walk = (dir: string) => {
@@ -222,21 +238,38 @@ async function copyLinkedFiles(root: string): Promise<void> {
     }
   };
   walk(root);
-  if (links.length === 0) return;
+  if (links.length === 0) return [];
   const realRoot = await Deno.realPath(root);
+  const copies: { link: string; target: string; mode: number }[] = [];
+  const leftOut: { link: string; why: LeftOutLink["why"] }[] = [];
   let copied = 0;
   for (const link of links) {
     if (basename(link).toLowerCase() === "skill.md") continue;
     const target = await Deno.realPath(link).catch(() => undefined);
-    if (target === undefined || !isWithin(realRoot, target)) continue;
-    const info = await Deno.lstat(target);
-    if (!info.isFile || copied + info.size > MAX_LINKED_COPY_BYTES) continue;
-    copied += info.size;
-    const bytes = await Deno.readFile(target);
-    // The link goes before a byte is written: nothing is written through it.
-    await Deno.remove(link);
-    await Deno.writeFile(link, bytes, { createNew: true, mode: (info.mode ?? 0o644) & 0o777 });
+    if (target === undefined) leftOut.push({ link, why: "nowhere" });
+    else if (!isWithin(realRoot, target)) leftOut.push({ link, why: "out of the source" });
+    else {
+      const info = await Deno.lstat(target);
+      if (!info.isFile) leftOut.push({ link, why: "a folder" });
+      else if (copied + info.size <= MAX_LINKED_COPY_BYTES) {
+        copied += info.size;
+        copies.push({ link, target, mode: (info.mode ?? 0o644) & 0o777 });
+      }
+    }
   }
+  // Bytes are read before any link is touched: a copy never depends on another's removal.
+  const bytes = await Promise.all(copies.map((c) => Deno.readFile(c.target)));
+  const out: LeftOutLink[] = [];
+  for (const { link, why } of leftOut) {
+    const text = await Deno.readLink(link);
+    out.push({ path: relative(root, link).split(SEP).join("/"), target: text, why });
+  }
+  // The link goes before a byte is written: nothing is written through it.
+  for (const { link } of [...copies, ...leftOut]) await Deno.remove(link);
+  for (const [i, c] of copies.entries()) {
+    await Deno.writeFile(c.link, bytes[i]!, { createNew: true, mode: c.mode });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
@@ -483,6 +516,11 @@ export interface Candidate {
   agentFolder?: true;
   /** Its SKILL.md has no front matter at all: `--skill '*'` leaves it out unless declared. */
   noFrontMatter?: true;
+  /**
+   * Its SKILL.md's front matter names neither a name nor a description: a document claiming
+   * no skill, which `--skill '*'` leaves out unless declared, as one with no front matter.
+   */
+  unnamed?: true;
 }
 
 /** Finds and validates every skill in a fetched source. */
@@ -495,9 +533,13 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
     const manifest = result.manifest;
     const rel = [prefix, f.rel].filter((p) => p !== "").join("/");
     // The directory name of a repository root says nothing about the skill.
-    const warnings = result.diagnostics.filter((d) =>
-      d.level === "warning" && !(f.rel === "" && d.message.includes("differs from the directory"))
-    );
+    const warnings = [
+      ...result.diagnostics.filter((d) =>
+        d.level === "warning" &&
+        !(f.rel === "" && d.message.includes("differs from the directory"))
+      ),
+      ...leftOutWarnings(fetched, f.dir),
+    ];
     // An invalid skill is still named as its SKILL.md names it, so it can be listed and
     // picked with --skill (and then refused with its errors).
     const name = manifest?.name ?? result.declaredName;
@@ -509,6 +551,7 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
       ...(f.declared ? { declared: true as const } : {}),
       ...(f.agentFolder ? { agentFolder: true as const } : {}),
       ...(result.noFrontMatter ? { noFrontMatter: true as const } : {}),
+      ...(result.unnamed ? { unnamed: true as const } : {}),
       rel,
       dir: f.dir,
       name,
@@ -521,6 +564,23 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
     });
   }
   return out;
+}
+
+/** A warning for each link the fetch left out of this skill's folder (settleLinks). */
+function leftOutWarnings(fetched: Fetched, dir: string): Diagnostic[] {
+  const links = fetched.leftOutLinks ?? [];
+  if (links.length === 0) return [];
+  const inSkill = relative(fetched.root, dir).split(SEP).filter((p) => p !== "").join("/");
+  const prefix = inSkill === "" ? "" : `${inSkill}/`;
+  return links.filter((link) => link.path.startsWith(prefix)).map((link) => ({
+    level: "warning" as const,
+    file: join(dir, link.path.slice(prefix.length)),
+    message:
+      `a symlink to ${link.target}, leading ${
+        link.why === "a folder" ? "to a folder" : link.why
+      }: left out (a link is never followed or installed; a link to a file of the source is ` +
+      `installed as a copy)`,
+  }));
 }
 
 function dirKey(rel: string): string | undefined {

@@ -256,11 +256,13 @@ async function choose(
   const skipLinks = every && linked.length > 0 && linked.length < candidates.length;
   if (skipLinks) asker.skippedLinks?.(linked);
   let pool = skipLinks ? candidates.filter((c) => c.linked === undefined) : candidates;
-  // A SKILL.md with no front matter that the source does not name as a skill is a document of
-  // that name (UiPath/skills' skill-flavors/ fragments, merged into skills by its build), left
-  // out with one line — named, or the only thing there, it is refused with its error.
+  // A SKILL.md with no front matter, or front matter naming neither a name nor a description,
+  // that the source does not name as a skill is a document of that name (UiPath/skills'
+  // skill-flavors/ fragments, merged into skills by its build; a generated wiki's page
+  // `skill.md`), left out with one line — named, or the only thing there, it is refused with
+  // its error.
   const fragments = every
-    ? pool.filter((c) => c.noFrontMatter && !c.declared && c.linked === undefined)
+    ? pool.filter((c) => (c.noFrontMatter || c.unnamed) && !c.declared && c.linked === undefined)
     : [];
   const skipFragments = fragments.length > 0 && fragments.length < pool.length;
   if (skipFragments) {

@@ -287,6 +287,9 @@ Deno.test("a preview copy beside the skill the repository ships: '*' installs th
     "preview/flow/SKILL.md": skillMd("flow", "Author flows, the preview."),
     // A flavor: a fragment its build merges into skills/case/SKILL.md, no front matter.
     "flavors/studio/case/SKILL.md": "<!--flavor:case-budget:start-->\nShorter.\n<!--end-->\n",
+    // A generated wiki's page about skills: front matter that names no skill.
+    "wiki/pages/skill.md": "---\nconcept: skill\nsource: code\n---\n\n# Skill\n",
+    "wiki/pages/other.md": "# Other\n",
   });
 
   const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
@@ -295,15 +298,18 @@ Deno.test("a preview copy beside the skill the repository ships: '*' installs th
   assert.deepEqual(report.skipped_twins, [
     { path: "preview/flow", kept: "skills/flow", because: "declared" },
   ]);
-  assert.deepEqual(report.skipped_without_front_matter, ["flavors/studio/case"]);
+  assert.deepEqual(report.skipped_without_front_matter, ["flavors/studio/case", "wiki/pages"]);
   assert.match(
     all.stderr,
-    /Skipped 1 folder\(s\) whose SKILL\.md has no front matter, which no agent loads as a skill \(flavors\/studio\/case\)/,
+    /Skipped 2 folder\(s\) whose SKILL\.md has no front matter, or none naming a name or a description, which no agent loads as a skill \(flavors\/studio\/case, wiki\/pages\)/,
   );
-  // Named, the fragment is refused with its error.
+  // Named, the fragment and the page are refused with their errors.
   const fragment = await w.cli(["add", repo.url, "--skill", "flavors/studio/case", "--yes"]);
   assert.notEqual(fragment.code, 0);
   assert.match(fragment.stdout + fragment.stderr, /SKILL\.md must start with YAML front matter/);
+  const page = await w.cli(["add", repo.url, "--skill", "wiki/pages", "--yes"]);
+  assert.notEqual(page.code, 0);
+  assert.match(page.stdout + page.stderr, /missing required field\(s\): name, description/);
   assert.match(all.stderr, /Skipped 1 skill\(s\) named like one the source names as its own/);
   assert.match(all.stderr, /--skill preview\/flow --name preview\/flow=NEW/);
   assert.deepEqual(await w.installed(), { case: "case", flow: "flow" });

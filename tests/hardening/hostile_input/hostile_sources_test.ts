@@ -113,7 +113,7 @@ async function snapshot(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-Deno.test("a repo with a symlink out of the skill is refused; nothing is written outside the home", async () => {
+Deno.test("a repo with a symlink out of the skill: it is left out, never followed; nothing is written outside the home", async () => {
   await using dir = await tempDir();
   const repo = await createRepo(dir.path, "evil", skillFiles("evil"));
   await Deno.symlink("/etc/passwd", join(repo.work, "scripts", "passwd.py"));
@@ -126,14 +126,20 @@ Deno.test("a repo with a symlink out of the skill is refused; nothing is written
     env: { SKILLS_HOME: home, HOME: fakeHome, GIT_CONFIG_GLOBAL: "/dev/null" },
     cwd: dir.path,
   });
-  assert.equal(result.code, 1, result.stderr);
-  assert.match(result.stderr, /symlink .*points outside the skill/);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /passwd\.py: a symlink to \/etc\/passwd, leading out of the source: left out/,
+  );
   const after = (await snapshot(dir.path)).filter((p) => !p.startsWith("home"));
   assert.deepEqual(after, before, "something was written outside $SKILLS_HOME");
-  const installed = JSON.parse(
-    await Deno.readTextFile(join(home, "registry.json")).catch(() => '{"skills":[]}'),
+  // Installed without the link and without a copy of what it points at.
+  await assert.rejects(
+    Deno.lstat(join(home, "evil", "scripts", "passwd.py")),
+    Deno.errors.NotFound,
   );
-  assert.deepEqual(installed.skills, []);
+  const installed = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
+  assert.deepEqual(installed.skills.map((e: { name: string }) => e.name), ["evil"]);
 });
 
 Deno.test("a 10,000-file repository installs within the home only, with capped listings", {

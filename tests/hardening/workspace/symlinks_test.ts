@@ -1,7 +1,8 @@
 /**
  * Issue 23, item 10, as stop 66 settled it: an installed skill holds no symlinks. A link out of
- * the skill is refused by `validate` and by `add` (from a git repository and from a folder), and
- * nothing is installed. A link to a file of the skill itself (Supabase's `CLAUDE.md ->
+ * the skill is refused by `validate`; `add` (from a git repository and from a folder) never
+ * follows it and installs the skill without it, saying so (stop 67: richfrem's spec-kitty skills
+ * were refused whole for a link six levels up, out of their repository). A link to a file of the skill itself (Supabase's `CLAUDE.md ->
  * AGENTS.md`) is refused where the folder is read in place (`validate` says so, and that `add`
  * copies it), and `add` installs a copy of the file in its place: a regular file with the
  * target's bytes, no link.
@@ -22,20 +23,45 @@ async function linkedRepo(root: string, target: string) {
   return repo;
 }
 
-Deno.test("a symlink out of the skill makes it invalid, and add installs nothing", async () => {
+Deno.test("a symlink out of the skill makes it invalid in place; add installs the skill without it, never following it", async () => {
   await using tmp = await tempDir();
   const repo = await linkedRepo(tmp.path, "/etc/hostname");
   const home = join(tmp.path, "home");
   const validated = await runCli(["validate", repo.work], { env: { SKILLS_HOME: home } });
   assert.equal(validated.code, 1, validated.stdout);
   assert.match(validated.stdout, /GUIDE\.md: error: symlink GUIDE\.md points outside the skill/);
-  for (const source of [repo.url, repo.work]) {
-    const added = await runCli(["add", source, "--yes"], { env: { SKILLS_HOME: home } });
-    assert.notEqual(added.code, 0, added.stdout);
-    assert.match(added.stderr, /symlink GUIDE\.md .*refused/);
-    await assert.rejects(Deno.lstat(join(home, "linked")), Deno.errors.NotFound, source);
+  assert.match(validated.stdout, /skills add .* leaves out one that leads out of the source/);
+  const hostname = await Deno.readTextFile("/etc/hostname");
+  for (const [label, source] of [["git", repo.url], ["folder", repo.work]]) {
+    const at = join(tmp.path, `home-${label}`);
+    const added = await runCli(["add", source!, "--yes", "--json"], { env: { SKILLS_HOME: at } });
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(
+      added.stderr,
+      /linked: GUIDE\.md: a symlink to \/etc\/hostname, leading out of the source: left out/,
+    );
+    // Nothing of the link is installed: no link, no copy of what it points at.
+    await assert.rejects(Deno.lstat(join(at, "linked", "GUIDE.md")), Deno.errors.NotFound, label);
+    for await (const file of walkFiles(join(at, "linked"))) {
+      assert.notEqual(await Deno.readTextFile(file), hostname, `${label}: ${file}`);
+    }
+    assert.equal(
+      await Deno.readTextFile(join(at, "linked", "references", "guide.md")),
+      "the guide\n",
+    );
+    const check = await runCli(["check", "home", "--json"], { env: { SKILLS_HOME: at } });
+    assert.equal(check.code, 0, check.stdout);
   }
 });
+
+/** Every regular file below `dir`. */
+async function* walkFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* walkFiles(path);
+    else if (entry.isFile) yield path;
+  }
+}
 
 Deno.test("a symlink to a file of the skill is refused in place, and add installs a copy of the file", async () => {
   await using tmp = await tempDir();

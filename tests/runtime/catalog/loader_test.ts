@@ -78,7 +78,7 @@ Deno.test("listing stops at the first problem; validation reports each with its 
   ]);
   assert.equal(await listing(dir("escape")), "loaded");
   assert.deepEqual(await validation(dir("escape")), [
-    "error /passwd: symlink passwd points outside the skill (refused)",
+    "error /passwd: symlink passwd points outside the skill (refused: skills add installs a copy of a file of the same source in its place, and leaves out one that leads out of the source or nowhere)",
   ]);
   assert.equal(await listing(dir("no-toolset")), "loaded");
   assert.deepEqual(await validation(dir("no-toolset")), [

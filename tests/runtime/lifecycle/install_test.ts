@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { SkillError } from "../../../src/core/errors.ts";
 import { parseSource } from "../../../src/core/sources/sources.ts";
 import { resolveParsed } from "../../../src/runtime/lifecycle/resolve_source.ts";
@@ -165,7 +165,7 @@ Deno.test("planInstall() blocks on validation errors and names the problem", asy
   );
 });
 
-Deno.test("a local directory is copied with its symlinks, so an escaping one is refused", async () => {
+Deno.test("a local directory's link out of it is left out of the copy, never followed, and its skill warns", async () => {
   await using tmp = await tempDir();
   const dir = join(tmp.path, "local-skill");
   await writeTree(dir, skillFiles("local-skill"));
@@ -176,11 +176,17 @@ Deno.test("a local directory is copied with its symlinks, so an escaping one is 
     kind: "default",
   });
   const [c] = await inspectCandidates(fetched);
-  assert.ok((await Deno.lstat(join(c!.dir, "scripts", "passwd.txt"))).isSymlink);
-  assert.ok(c!.errors.some((e) => /points outside the skill/.test(e.message)));
+  await assert.rejects(Deno.lstat(join(c!.dir, "scripts", "passwd.txt")), Deno.errors.NotFound);
+  assert.deepEqual(c!.errors, []);
+  assert.deepEqual(c!.warnings.map((w) => [relative(c!.dir, w.file), w.message]), [[
+    "scripts/passwd.txt",
+    "a symlink to /etc/passwd, leading out of the source: left out (a link is never followed or installed; a link to a file of the source is installed as a copy)",
+  ]]);
+  // The source keeps its link.
+  assert.ok((await Deno.lstat(join(dir, "scripts", "passwd.txt"))).isSymlink);
 });
 
-Deno.test("a fetch copies links to the source's own files; links out, to folders, nowhere, and linked manifests stay", async () => {
+Deno.test("a fetch copies links to the source's own files, leaves out links out, to folders and nowhere, and keeps linked manifests", async () => {
   await using tmp = await tempDir();
   const dir = join(tmp.path, "monorepo");
   await writeTree(dir, {
@@ -196,6 +202,8 @@ Deno.test("a fetch copies links to the source's own files; links out, to folders
   await link("missing.md", "skills/a/dangling.md");
   await link("/etc", "up");
   await link("../../up/hostname", "skills/a/chain.md");
+  // A link through a folder link another link's removal would break: decided first, kept.
+  await link("tools/../AGENTS.md", "skills/a/through.md");
   await Deno.mkdir(join(dir, "skills", "b"));
   await link("../a/SKILL.md", "skills/b/SKILL.md");
   await using change = await begin(join(tmp.path, "home"));
@@ -204,20 +212,36 @@ Deno.test("a fetch copies links to the source's own files; links out, to folders
   });
   const at = (path: string) => Deno.lstat(join(fetched.root, path));
   for (
-    const [path, text] of [["skills/a/CLAUDE.md", "# For agents\n"], [
-      "skills/a/shared.md",
-      "shared notes\n",
-    ]]
+    const [path, text] of [
+      ["skills/a/CLAUDE.md", "# For agents\n"],
+      ["skills/a/shared.md", "shared notes\n"],
+      ["skills/a/through.md", "# For agents\n"],
+    ]
   ) {
     assert.ok((await at(path!)).isFile, path);
     assert.equal(await Deno.readTextFile(join(fetched.root, path!)), text);
   }
-  for (const path of ["out.md", "tools", "dangling.md", "chain.md"]) {
-    assert.ok((await at(`skills/a/${path}`)).isSymlink, path);
+  assert.deepEqual(fetched.leftOutLinks, [
+    { path: "skills/a/chain.md", target: "../../up/hostname", why: "out of the source" },
+    { path: "skills/a/dangling.md", target: "missing.md", why: "nowhere" },
+    { path: "skills/a/out.md", target: "/etc/hostname", why: "out of the source" },
+    { path: "skills/a/tools", target: "scripts", why: "a folder" },
+    { path: "up", target: "/etc", why: "out of the source" },
+  ]);
+  for (const path of ["skills/a/out.md", "skills/a/tools", "skills/a/dangling.md", "up"]) {
+    await assert.rejects(at(path), Deno.errors.NotFound, path);
   }
   assert.ok((await at("skills/b/SKILL.md")).isSymlink, "a linked manifest");
+  const [a] = (await inspectCandidates(fetched)).filter((c) => c.rel === "skills/a");
+  assert.deepEqual(a!.warnings.map((w) => relative(a!.dir, w.file)).sort(), [
+    "chain.md",
+    "dangling.md",
+    "out.md",
+    "tools",
+  ]);
   // The source itself is untouched.
   assert.ok((await Deno.lstat(join(dir, "skills", "a", "CLAUDE.md"))).isSymlink);
+  assert.ok((await Deno.lstat(join(dir, "skills", "a", "out.md"))).isSymlink);
 });
 
 Deno.test("a name clash with another repository's installed skill: the hint says what --name, remove and update would each do", async () => {
