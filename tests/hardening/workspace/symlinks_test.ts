@@ -87,3 +87,23 @@ Deno.test("a symlink to a file of the skill is refused in place, and add install
   // The source is as it was: still a link.
   assert.equal((await Deno.lstat(join(repo.work, "GUIDE.md"))).isSymlink, true);
 });
+
+Deno.test("a left-out link's target is shown inert: an escape sequence in it never reaches the terminal", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "painted");
+  await Deno.mkdir(dir);
+  await Deno.writeTextFile(
+    join(dir, "SKILL.md"),
+    "---\nname: painted\ndescription: A skill with a painted link.\n---\n\n# Painted\n",
+  );
+  await Deno.symlink("/nowhere/\x1b[2K\x1b[1Ainstalled safely", join(dir, "notes.md"));
+  const added = await runCli(["add", dir, "--yes"], {
+    env: { SKILLS_HOME: join(tmp.path, "home") },
+  });
+  assert.equal(added.code, 0, added.stderr);
+  assert.ok(!added.stderr.includes("\x1b"), JSON.stringify(added.stderr));
+  assert.match(
+    added.stderr,
+    /notes\.md: a symlink to \/nowhere\/.*2K.*installed safely, leading nowhere/,
+  );
+});
