@@ -72,8 +72,25 @@ const CODE_AND_PROSE: readonly FileKind[] = ["frontmatter", "instructions", "scr
 /** The largest part of one file the audit reads. */
 export const AUDIT_MAX_FILE_BYTES = 1024 * 1024;
 
-const SHELLS = String
-  .raw`(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi)?sh|python[0-9.]*|node|deno|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`;
+/**
+ * An interpreter at the end of a pipe that reads its program from the pipe. One given its
+ * program another way reads the pipe as data: `curl …/api | python3 -m json.tool` prints JSON
+ * (terrylica's calcom skills), `| python3 -c "…json.load(sys.stdin)…"`, `| node -e …`,
+ * `| perl -ne …`, `| bash -c '…'`, `| python3 parse.py`. Each interpreter's own flags say so:
+ * bash's `-e` is not a program (it still reads the pipe), node's is.
+ */
+const SCRIPT_ARG = String.raw`[ \t]+[\w./-]+\.`;
+const SHELLS = [
+  String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:`,
+  String.raw`(?:ba|z|k|da|fi)?sh\b(?![ \t]+-[a-zA-Z]*c\b)(?!${SCRIPT_ARG}(?:sh|bash)\b)`,
+  String
+    .raw`|python[0-9.]*(?![\w.])(?![ \t]+(?:-[a-zA-Z]+[ \t]+)*-[a-zA-Z]*[cm]\b)(?!${SCRIPT_ARG}py\b)`,
+  String.raw`|node\b(?![ \t]+(?:-[ep]\b|--(?:eval|print)\b))(?!${SCRIPT_ARG}[mc]?[jt]s\b)`,
+  String.raw`|perl\b(?![ \t]+-[a-zA-Z]*[eE]\b)(?!${SCRIPT_ARG}pl\b)`,
+  String.raw`|ruby\b(?![ \t]+-[a-zA-Z]*e\b)(?!${SCRIPT_ARG}rb\b)`,
+  String.raw`|php\b(?![ \t]+-r\b)(?!${SCRIPT_ARG}php\b)`,
+  String.raw`|(?:deno|iex|Invoke-Expression|pwsh|powershell)\b)`,
+].join("");
 
 export const AUDIT_RULES: readonly AuditRule[] = [
   {
@@ -156,7 +173,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         // (`$a$b https://… | sh` with the downloader split over variables).
         // (Unanchored, so that each candidate start is tried once: no quadratic scan of long
         // lines.)
-        /(?:https?:\/\/|\$\{?\w+\}?\$\{?\w+\}?)[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b(?!\S)/g,
+        /(?:https?:\/\/|\$\{?\w+\}?\$\{?\w+\}?)[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b(?!\S)(?![ \t]+-[a-zA-Z]*c\b)/g,
       ],
     },
   },
@@ -705,4 +722,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "12-ed623a5e";
+export const AUDIT_RULES_VERSION = "12-162a59c4";
