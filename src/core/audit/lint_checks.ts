@@ -153,7 +153,8 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
     }
     // A path in a code block is an example, not a file of this skill.
     if (inFence) return;
-    for (const m of line.matchAll(LINK)) {
+    // A link inside a code span is an example of Markdown (`![](...)`), not a link.
+    for (const m of withoutCodeSpans(line).matchAll(LINK)) {
       const target = m[1]!;
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("/")) {
         continue;
@@ -161,7 +162,7 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
       const path = withoutSkillRoot(safeDecode(target.replace(/[#?].*$/, "")));
       // Another placeholder (`{skill-name}/x.md`, `$PLUGIN_ROOT/x`) cannot be resolved here,
       // nor a bare lower-case word an example links to (`[text](link)`, `(relative-url)`).
-      if (/[{}$<>%]/.test(path) || /^[a-z]+(?:-[a-z]+)*$/.test(path)) continue;
+      if (/[{}$<>%…]/.test(path) || /^[a-z]+(?:-[a-z]+)*$|^\.{3,}$/.test(path)) continue;
       if (path !== "") out.push({ path: normalizeRel(path), line: firstLine + i });
     }
     for (const m of line.matchAll(RESOURCE_PATH)) {
@@ -175,6 +176,13 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
     }
   });
   return out;
+}
+
+/** The line with each code span (`` `x` ``, ``` ``x`` ```) blanked, its length kept. */
+function withoutCodeSpans(line: string): string {
+  return line.includes("`")
+    ? line.replace(/(`+)(?!`).*?[^`]\1(?!`)/g, (m) => " ".repeat(m.length))
+    : line;
 }
 
 /**

@@ -104,6 +104,20 @@ Deno.test("mentionedPaths() skips example paths: code blocks and paths the agent
   assert.deepEqual(mentionedPaths(body, 1), [{ path: "scripts/real.py", line: 6 }]);
 });
 
+Deno.test("mentionedPaths() skips a link written inside a code span, and an ellipsis for a target", () => {
+  const body = [
+    // terrylica's issue-create: how an upload looks, not a link of the skill.
+    "Use an HTML `<img>` tag, not `![](...)` markdown, and not ``[x](notes.md)`` either.",
+    "Fill in [the form](...) later; see [the guide](references/guide.md) now.",
+    "`code` then [real](assets/real.png) after it.",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 1), [
+    { path: "references/guide.md", line: 2 },
+    { path: "references/guide.md", line: 2 },
+    { path: "assets/real.png", line: 3 },
+  ]);
+});
+
 Deno.test("mentionedPaths() reads {baseDir}/ as the skill's folder and skips other placeholders", () => {
   const body = [
     "Consult [verification]({baseDir}/references/verify.md) first.",
