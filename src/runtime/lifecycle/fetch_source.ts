@@ -5,9 +5,13 @@
  * verified pull from an OCI registry.
  */
 
-import { basename, join, relative, SEP } from "../os/paths.ts";
+import { basename, dirname, join, relative, SEP } from "../os/paths.ts";
 import { SkillError } from "../../core/errors.ts";
-import { MAX_SKILL_FILE_BYTES, tooLargeMessage } from "../../core/manifest/limits.ts";
+import {
+  MANIFEST_FILES,
+  MAX_SKILL_FILE_BYTES,
+  tooLargeMessage,
+} from "../../core/manifest/limits.ts";
 import {
   describeSource,
   type GitSource,
@@ -27,7 +31,7 @@ import {
 import { type FetchedCommit, GitError, type GitOptions } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
 import { readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
-import { isWithin, lstatOrNull, removeIfExists } from "../os/fs.ts";
+import { isWithin, lstatOrNull, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { archiveLimits } from "../web/entries.ts";
 // The OCI, website and npm fetchers are imported where their kind is met (dynamic import()):
 // an add from git loads none of them, and start-up is a feature.
@@ -219,8 +223,8 @@ interface LeftOutLink {
  * depend on where it points then. In a fetch's own copy of a source, before anything is
  * validated, audited or digested: a link to a regular file of that same source (Supabase's
  * `CLAUDE.md -> AGENTS.md`; a file a monorepo's skills share) is replaced by a copy of the
- * file, the author's bytes; a link that leads out of the source, to nothing or to a folder is
- * removed, never followed, and returned so each skill's summary names it (richfrem's
+ * file, the author's bytes; a link that leads out of the source or to nothing, or to a folder
+ * from inside a skill, is removed, never followed, and returned so each skill's summary names it (richfrem's
  * spec-kitty skills each hold a link six levels up, out of the repository: the skill works
  * without it, as the peer installs it). A linked `SKILL.md` stays (a second name for another
  * skill, which `add` lists apart), and so does a link whose copy would pass
@@ -250,8 +254,11 @@ async function settleLinks(root: string): Promise<LeftOutLink[]> {
     else if (!isWithin(realRoot, target)) leftOut.push({ link, why: "out of the source" });
     else {
       const info = await Deno.lstat(target);
-      if (!info.isFile) leftOut.push({ link, why: "a folder" });
-      else if (copied + info.size <= MAX_LINKED_COPY_BYTES) {
+      if (!info.isFile) {
+        // A folder link outside every skill is how a plugin's skills/ reaches the folders
+        // that hold them (mrgoonie's .claude/skills/): discovery follows it to the real place.
+        if (insideASkill(root, link)) leftOut.push({ link, why: "a folder" });
+      } else if (copied + info.size <= MAX_LINKED_COPY_BYTES) {
         copied += info.size;
         copies.push({ link, target, mode: (info.mode ?? 0o644) & 0o777 });
       }
@@ -270,6 +277,17 @@ async function settleLinks(root: string): Promise<LeftOutLink[]> {
     await Deno.writeFile(c.link, bytes[i]!, { createNew: true, mode: c.mode });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Whether a folder from `path`'s parent up to `root`, both included, holds a SKILL.md. */
+function insideASkill(root: string, path: string): boolean {
+  for (let dir = dirname(path); dir.length >= root.length; dir = dirname(dir)) {
+    if (MANIFEST_FILES.some((name) => lstatSyncOrNull(join(dir, name))?.isFile === true)) {
+      return true;
+    }
+    if (dir === root || dirname(dir) === dir) break;
+  }
+  return false;
 }
 
 /**
