@@ -8,7 +8,8 @@
  * - `metadata.requires` (ours): one requirement per line (or comma-separated), each a source
  *   as `skills add` takes it — `owner/repo@skill`, a git URL, `oci://…`, a website — and,
  *   after a space, an optional semver range for sources with versions (a git repository's
- *   or an OCI repository's tags: `^1.2`, `~1.2.0`, `>=1.0 <2`, `1.x`, `1.2.3`).
+ *   or an OCI repository's tags: `^1.2`, `~1.2.0`, `>=1.0 <2`, `1.x`, `1.2.3`). An entry with
+ *   no `/`, `:` or `@` names no source (`docker`): it is left unread, and `add` says so.
  * - `toolhive.requires` (ToolHive's; a top-level key of its front matter, and also read under
  *   `metadata`, with its older `skillet.requires`): OCI references without a scheme, one
  *   string, one per line, or — as ToolHive writes it — a YAML list (`ghcr.io/org/base:v1`).
@@ -38,9 +39,10 @@ function entries(text: string): string[] {
 export function requirementsOf(
   metadata: Readonly<Record<string, string>> | undefined,
   toolhive: readonly string[] = [],
-): { requirements: Requirement[]; problems: string[] } {
+): { requirements: Requirement[]; problems: string[]; unread: string[] } {
   const requirements: Requirement[] = [];
   const problems: string[] = [];
+  const unread: string[] = [];
   for (const reference of toolhive) {
     if (/\s|:\/\//.test(reference)) {
       problems.push(`toolhive.requires: '${reference}' is not an OCI reference without a scheme`);
@@ -50,9 +52,15 @@ export function requirementsOf(
         field: "toolhive.requires",
       });}
   }
-  if (metadata === undefined) return { requirements, problems };
+  if (metadata === undefined) return { requirements, problems, unread };
   for (const entry of entries(metadata.requires ?? "")) {
     const [source, ...rest] = entry.split(/\s+/);
+    // `metadata` is every tool's free map: a bare word (grahama1970's `requires: docker`, a
+    // program the skill needs) names no source at all, and is another tool's note, not ours.
+    if (!/[/:@]/.test(source!)) {
+      unread.push(entry);
+      continue;
+    }
     const range = rest.length > 0 ? rest.join(" ") : undefined;
     if (range !== undefined && parseRange(range) === undefined) {
       problems.push(`requires: '${entry}' has a range that is not a semver range`);
@@ -73,7 +81,7 @@ export function requirementsOf(
     problems.push(`more than ${MAX_REQUIREMENTS} requirements`);
     requirements.length = MAX_REQUIREMENTS;
   }
-  return { requirements, problems };
+  return { requirements, problems, unread };
 }
 
 type Version = NonNullable<ReturnType<typeof parseSemver>>;

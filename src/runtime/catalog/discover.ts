@@ -18,6 +18,8 @@ import {
 } from "../../core/manifest/plugin_manifest.ts";
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
+/** The folder at a source's top that holds its skills, in the specification's layout. */
+const COLLECTION = "skills";
 const MAX_DISCOVERY_DEPTH = 3;
 /**
  * How deep the search goes when nothing is found within MAX_DISCOVERY_DEPTH or through a
@@ -115,7 +117,10 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
   // A skill folder's subfolders are its content, however they were reached (a plugin may name
   // a skill and its subfolders): one inside another found skill is not a skill of its own.
   const insideAnother = (rel: string) =>
-    rel.split("/").slice(0, -1).some((_, i, parts) => seen.has(parts.slice(0, i + 1).join("/")));
+    rel.split("/").slice(0, -1).some((_, i, parts) => {
+      const ancestor = parts.slice(0, i + 1).join("/");
+      return ancestor !== COLLECTION && seen.has(ancestor);
+    });
   const byPath = (a: FoundSkill, b: FoundSkill) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
   if (found.length === 0) return (await walkForSkills(base, FALLBACK_DISCOVERY_DEPTH)).sort(byPath);
   return found.filter((skill) => !insideAnother(skill.rel)).sort(byPath);
@@ -138,7 +143,9 @@ async function walkForSkills(
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       const skill = await skillAt(path, childRel);
       if (skill !== undefined) found.push(skill);
-      else await walk(path, childRel, depth + 1);
+      // The top skills/ folder is the collection the specification lays out: a SKILL.md left
+      // in it (grahama1970's) does not make the skill folders in it its content.
+      if (skill === undefined || childRel === COLLECTION) await walk(path, childRel, depth + 1);
     }
   };
   await walk(base, "", 1);

@@ -40,6 +40,7 @@ import type { Diagnostic, Manifest } from "../../core/manifest/manifest.ts";
 import { canonicalSkillName, isValidSkillName, publishedSkillKey } from "../../core/names.ts";
 import { inspectSkillDir, type ScriptInfo } from "../catalog/loader.ts";
 import { discoverSkills } from "../catalog/discover.ts";
+import { requirementsOf } from "../../core/sources/requirements.ts";
 
 export interface Fetched {
   source: ResolvedSource;
@@ -557,6 +558,7 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
         !(f.rel === "" && d.message.includes("differs from the directory"))
       ),
       ...leftOutWarnings(fetched, f.dir),
+      ...unreadRequirements(manifest, join(f.dir, "SKILL.md")),
     ];
     // An invalid skill is still named as its SKILL.md names it, so it can be listed and
     // picked with --skill (and then refused with its errors).
@@ -582,6 +584,20 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
     });
   }
   return out;
+}
+
+/** A warning for `metadata.requires` entries that name no skill to install (requirementsOf). */
+function unreadRequirements(manifest: Manifest | undefined, file: string): Diagnostic[] {
+  const { unread } = requirementsOf(manifest?.metadata);
+  if (unread.length === 0) return [];
+  return [{
+    level: "warning",
+    file,
+    message: `metadata.requires: ${
+      unread.map((e) => `'${e}'`).join(", ")
+    } names no skill to install (no owner/repo, URL or scheme): not read as a dependency; ` +
+      `a program the skill needs belongs in 'compatibility'`,
+  }];
 }
 
 /** A warning for each link the fetch left out of this skill's folder (settleLinks). */

@@ -32,7 +32,13 @@ Deno.test("requirementsOf() reads our requires (with ranges) and ToolHive's OCI 
   });
   assert.equal(bad.requirements.length, 0);
   assert.equal(bad.problems.length, 2);
-  assert.deepEqual(requirementsOf(undefined), { requirements: [], problems: [] });
+  assert.deepEqual(requirementsOf(undefined), { requirements: [], problems: [], unread: [] });
+  // grahama1970's `requires: docker`: a program, in the free map every tool shares — no source
+  // of a skill, so not read as one (and no refusal), while a real source beside it still is.
+  const note = requirementsOf({ requires: "docker, acme/skills@base\nffmpeg >=6" });
+  assert.deepEqual(note.problems, []);
+  assert.deepEqual(note.unread, ["docker", "ffmpeg >=6"]);
+  assert.deepEqual(note.requirements.map((r) => r.source), ["acme/skills@base"]);
 });
 
 Deno.test("satisfies() and bestTag() follow npm's range forms on v-prefixed tags", () => {

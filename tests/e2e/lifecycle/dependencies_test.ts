@@ -243,3 +243,18 @@ Deno.test("in a project, a locked dependency met again gains the new requirer in
   assert.equal(removed.code, 0, removed.stderr);
   assert.deepEqual(Object.keys((await p.lock()).skills).sort(), ["base", "other"]);
 });
+
+Deno.test("metadata.requires naming a program, not a skill (grahama1970's `requires: docker`), installs with a warning", async () => {
+  await using tmp = await tempDir();
+  const home = join(tmp.path, "home");
+  const env = { SKILLS_HOME: home, HOME: tmp.path, GIT_CONFIG_GLOBAL: "/dev/null" };
+  const repo = await createRepo(tmp.path, "battle", { "SKILL.md": skillMd("battle", "docker") });
+  const added = await runCli(["add", repo.url, "--yes", "--json"], { env });
+  assert.equal(added.code, 0, added.stderr);
+  assert.match(
+    added.stderr,
+    /battle: SKILL\.md: metadata\.requires: 'docker' names no skill to install \(no owner\/repo, URL or scheme\): not read as a dependency/,
+  );
+  const registry = JSON.parse(await Deno.readTextFile(join(home, "registry.json")));
+  assert.deepEqual(registry.skills.map((e: { name: string }) => e.name), ["battle"]);
+});

@@ -301,3 +301,26 @@ Deno.test("every file a skill ships is offered: top-level forms.md in info, acti
     await surface.close();
   }
 });
+
+Deno.test("a SKILL.md left in the top skills/ folder hides none of the skill folders beside it", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "collection");
+  // grahama1970/agent-skills: skills/ holds 85 skill folders, and one skill's SKILL.md and
+  // script sit in skills/ itself. Elsewhere a skill's subfolders stay its content.
+  await writeTree(repo, {
+    "skills/SKILL.md": md("transcripts"),
+    "skills/transcripts.py": "print('hi')\n",
+    "skills/arxiv/SKILL.md": md("arxiv"),
+    "skills/fetcher/SKILL.md": md("fetcher"),
+    "skills/fetcher/nested/SKILL.md": md("nested"),
+    "tools/debugging/SKILL.md": md("debugging"),
+    "tools/debugging/root-cause/SKILL.md": md("root-cause"),
+  });
+  const list = await listed(repo, { SKILLS_HOME: join(dir.path, "home") });
+  assert.deepEqual(list.skills.map((s) => s.path), [
+    "skills",
+    "skills/arxiv",
+    "skills/fetcher",
+    "tools/debugging",
+  ]);
+});
