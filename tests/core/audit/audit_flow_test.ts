@@ -521,3 +521,30 @@ Deno.test("a parameter of a function written inline is that parameter in its bod
     ["scripts/run.mjs:2", "scripts/run.mjs:3", "scripts/run.py:3"],
   );
 });
+
+Deno.test("a process started from a list variable: downloaded data among its arguments is no command; as its command or -c script it is", () => {
+  const flows = (code: string) =>
+    ruleAt(findings({ "scripts/ops.py": code }), "download-exec-flow").map((f) => f.line);
+  const fetched = "import subprocess, requests\n" +
+    "book = requests.get('https://library.example.net/api/book').json()\n";
+  // grahama1970's ingest-book: a downloaded book's path handed to a local script.
+  assert.deepEqual(
+    flows(
+      fetched + "path = book['file']\ncmd = ['bash', 'scripts/extract.sh', path]\n" +
+        "subprocess.run(cmd, capture_output=True)\n",
+    ),
+    [],
+  );
+  assert.deepEqual(
+    flows(fetched + "cmd = ['bash', '-c', book['script']]\nsubprocess.run(cmd)\n"),
+    [4],
+  );
+  assert.deepEqual(flows(fetched + "cmd = [book['tool'], '--version']\nsubprocess.run(cmd)\n"), [
+    4,
+  ]);
+  // A list changed after it was written is read whole again, as before.
+  assert.deepEqual(
+    flows(fetched + "cmd = ['sh']\ncmd.append(book['script'])\nsubprocess.run(cmd)\n"),
+    [5],
+  );
+});

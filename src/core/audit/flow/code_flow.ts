@@ -50,6 +50,18 @@ interface Variable {
    * container holding the environment (`{ env: process.env }`) is not one.
    */
   environment?: true;
+  /**
+   * A list literal of argv words (`cmd = ["bash", script, path]`), each with its value and
+   * labels: a process started from it has its command in the first words, so downloaded data in
+   * a later one is an argument, not the command. Dropped when the list is changed.
+   */
+  argv?: ArgvWord[];
+}
+
+/** One word of an argv: its value when constant, and what it carries. */
+interface ArgvWord {
+  text: string | undefined;
+  labels: Set<Label>;
 }
 
 /** What the analysis knows while it walks a script. */
@@ -812,6 +824,11 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       if (!augment && targets.length === 1 && isEnvironmentCopy(s, from, to)) {
         entry.environment = true;
       }
+      if (
+        !augment && targets.length === 1 && s[from]?.text === "[" && closeOf(s, from) === to - 1
+      ) {
+        entry.argv = argumentRanges(s, from, to - 1).map(([a, b]) => argvWord(scope, s, a, b));
+      }
       scope.vars.set(target, entry);
       if (alias !== undefined) scope.aliases.set(target, alias);
       else scope.aliases.delete(target);
@@ -919,6 +936,7 @@ function mutation(scope: Scope, s: readonly Token[]): void {
       const v = scope.vars.get(s[0].text);
       if (v !== undefined) {
         for (const l of labelsOf(scope, s, eq + 1, s.length)) v.labels.add(l);
+        delete v.argv;
       }
     }
     return;
@@ -927,6 +945,7 @@ function mutation(scope: Scope, s: readonly Token[]): void {
   const v = scope.vars.get(s[0].text);
   if (v === undefined) return;
   for (const l of labelsOf(scope, s, 4, closeOf(s, 3))) v.labels.add(l);
+  delete v.argv;
 }
 
 /** A bare module or function reference (`u = urllib.request`, `f = getattr(os, "popen")`). */
@@ -1100,10 +1119,16 @@ function argvWords(
   s: readonly Token[],
   open: number,
   close: number,
-): { text: string | undefined; labels: Set<Label> }[] {
-  const out: { text: string | undefined; labels: Set<Label> }[] = [];
-  const element = (from: number, to: number) =>
-    out.push({ text: constantOf(scope, s, from, to), labels: labelsOf(scope, s, from, to) });
+): ArgvWord[] {
+  const out: ArgvWord[] = [];
+  const element = (from: number, to: number) => {
+    // A variable bound to a list literal: its words, as if written here.
+    const listed = to - from === 1 && s[from]!.kind === "name"
+      ? scope.vars.get(s[from]!.text)?.argv
+      : undefined;
+    if (listed !== undefined) out.push(...listed);
+    else out.push(argvWord(scope, s, from, to));
+  };
   for (const [from, to] of argumentRanges(s, open, close)) {
     if (s[from + 1]?.text === "=" || s[from + 1]?.text === ":") {
       if (s[from]?.text !== "args" || s[from + 2]?.text !== "[") continue;
@@ -1117,6 +1142,10 @@ function argvWords(
     } else element(from, to);
   }
   return out;
+}
+
+function argvWord(scope: Scope, s: readonly Token[], from: number, to: number): ArgvWord {
+  return { text: constantOf(scope, s, from, to), labels: labelsOf(scope, s, from, to) };
 }
 
 /** A string given to a shell: its labels run (an exec sink), its text is shell code. */
