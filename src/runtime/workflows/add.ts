@@ -294,7 +294,8 @@ async function choose(
  * (UiPath/skills ships `preview/<name>/` beside `skills/<name>/`; mckeeh3's pack keeps
  * `.agents/skills/<name>` beside older `skills-pack/.agents/skills/<name>`). Where several
  * stand first, they are one skill only when their files are the same bytes (one digest): the
- * first by path is installed. Otherwise none is preferred and the plan refuses them all
+ * one with the shortest path is installed (yigitkonur's `skills/x` beside its plugin's
+ * `plugins/x/skills/x`). Otherwise none is preferred and the plan refuses them all
  * (runtime/lifecycle/install_plan.ts). A twin `--name` renames by its path is kept.
  */
 async function shadowedTwins(
@@ -307,7 +308,7 @@ async function shadowedTwins(
   const standing = (c: Candidate) => c.declared ? 2 : c.agentFolder ? 1 : 0;
   for (const group of sameNameGroups(pool, keyOf)) {
     const first = Math.max(...group.map(standing));
-    const leading = group.filter((c) => standing(c) === first);
+    const leading = group.filter((c) => standing(c) === first).sort(byShortestPath);
     if (leading.length > 1 && !await sameBytes(leading)) continue;
     const kept = leading[0]!;
     for (const c of group) {
@@ -317,6 +318,12 @@ async function shadowedTwins(
     }
   }
   return out;
+}
+
+/** Fewer folders first (`skills/x` before `plugins/x/skills/x`), then by path. */
+function byShortestPath(a: Candidate, b: Candidate): number {
+  const depth = a.rel.split("/").length - b.rel.split("/").length;
+  return depth !== 0 ? depth : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0;
 }
 
 /** Why a twin standing below the kept one was left out, by the kept one's standing. */

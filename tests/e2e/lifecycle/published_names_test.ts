@@ -385,6 +385,9 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
     // The top skills/ folder still stands before an agent's folder.
     "skills/flow/SKILL.md": skillMd("flow", "Author flows, as shipped."),
     ".agents/skills/flow/SKILL.md": skillMd("flow", "Author flows, an older copy."),
+    // Copies the search alone came upon: the one with the shortest path is kept.
+    "aa/vendored/guide/SKILL.md": skillMd("guide", "Guide the reader."),
+    "zz/guide/SKILL.md": skillMd("guide", "Guide the reader."),
   });
 
   const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
@@ -393,21 +396,28 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
     { path: ".agents/skills/flow", kept: "skills/flow", because: "declared" },
     { path: "pack/skills/notes", kept: ".agents/skills/notes", because: "agent-folder" },
     { path: ".claude/skills/tidy", kept: ".agents/skills/tidy", because: "identical" },
+    { path: "aa/vendored/guide", kept: "zz/guide", because: "identical" },
   ]);
   assert.match(
     all.stderr,
-    /Skipped 1 skill\(s\) that are copies of one it installs, file for file/,
+    /Skipped 2 skill\(s\) that are copies of one it installs, file for file/,
   );
   assert.match(
     all.stderr,
     /Skipped 1 skill\(s\) named like one the source keeps in an agent's folder/,
   );
-  assert.deepEqual(await w.installed(), { flow: "flow", notes: "notes", tidy: "tidy" });
+  assert.deepEqual(await w.installed(), {
+    flow: "flow",
+    guide: "guide",
+    notes: "notes",
+    tidy: "tidy",
+  });
   const subpaths = Object.fromEntries(
     (await w.registry())!.skills.map((e) => [e.name_canonical, e.source.subpath]),
   );
   assert.deepEqual(subpaths, {
     flow: "skills/flow",
+    guide: "zz/guide",
     notes: ".agents/skills/notes",
     tidy: ".agents/skills/tidy",
   });
