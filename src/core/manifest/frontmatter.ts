@@ -171,6 +171,14 @@ async function loadWithJsYaml(
       if (line !== undefined && error.mark?.column === 0 && /flow collection/.test(error.reason)) {
         line = unclosedFlowStart(text, line) ?? line;
       }
+      const colon = line === undefined ? undefined : unquotedColon(text, line);
+      if (colon !== undefined) {
+        throw new FrontMatterError(
+          `invalid YAML: ${error.reason}: the value of '${colon.key}' holds ': ' unquoted — ` +
+            `put it in quotes ("…") or write it as a block (${colon.key}: >)`,
+          colon.line + firstLine,
+        );
+      }
       throw new FrontMatterError(
         `invalid YAML: ${error.reason}`,
         line === undefined ? undefined : line + firstLine,
@@ -181,6 +189,23 @@ async function loadWithJsYaml(
     }
     throw error;
   }
+}
+
+/**
+ * The most common broken front matter in published skills (Gamaroff's develop-story): a plain
+ * value holding `: ` (`description: Automates the lifecycle: branch → review`), which YAML reads
+ * as a second key. js-yaml reports it on that line or the next: the key and line, when the
+ * reported line or the one before it is such a `key: value`.
+ */
+function unquotedColon(text: string, reported: number): { key: string; line: number } | undefined {
+  const lines = text.split("\n");
+  for (const at of [reported, reported - 1]) {
+    const match = /^[ \t]*([A-Za-z_][\w.-]*):[ \t]+([^'"|>{\[&*!#\s][^#]*?):[ \t]/.exec(
+      lines[at] ?? "",
+    );
+    if (match !== null) return { key: match[1]!, line: at };
+  }
+  return undefined;
 }
 
 /**

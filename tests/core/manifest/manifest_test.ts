@@ -31,6 +31,12 @@ const BROKEN: [string, RegExp, number | undefined][] = [
   ["list-not-mapping", /must be a YAML mapping, got a list/, 2],
   ["scalar-front-matter", /must be a YAML mapping, got a string/, 2],
   ["duplicate-keys", /invalid YAML: duplicated mapping key/, 4],
+  // Gamaroff's develop-story: the most common broken front matter, named with its fix.
+  [
+    "colon-in-description",
+    /invalid YAML: .*: the value of 'description' holds ': ' unquoted — put it in quotes \("…"\) or write it as a block \(description: >\)/,
+    3,
+  ],
   ["bad-name", /'name' may contain only letters/, 2],
   ["bad-toolset", /toolset 'toolsets\/hello.py' must have the form module.path:ClassName/, 4],
   ["bad-env-pattern", /pattern '\*' is invalid/, 4],
