@@ -116,7 +116,7 @@ it is also made visible to those agents (see \`skills link\`).`,
     {
       beforeOptions: true,
       text:
-        "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep (5 when none is found within 3).",
+        "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep (5 in a tree with no skills/ folder, agent folder or plugin manifest).",
     },
     {
       title: "Names",

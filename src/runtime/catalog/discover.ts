@@ -22,9 +22,9 @@ const SKIP_DIRS = new Set([".git", "node_modules"]);
 const COLLECTION = "skills";
 const MAX_DISCOVERY_DEPTH = 3;
 /**
- * How deep the search goes when nothing is found within MAX_DISCOVERY_DEPTH or through a
- * plugin: a monorepo's `packages/<p>/skills/<s>/` is four levels down, and vercel-labs'
- * `skills` CLI looks five levels deep then, so a repository it installs from is not empty here.
+ * How deep the search goes in a tree with no plugin manifest, top `skills/` folder or agent
+ * folder: a monorepo's `packages/<p>/skills/<s>/` is four levels down, and vercel-labs'
+ * `skills` CLI looks five levels deep then, so what it installs from such a tree is found here.
  */
 const FALLBACK_DISCOVERY_DEPTH = 5;
 const MAX_DISCOVERY_DIRS = 5_000;
@@ -60,8 +60,8 @@ interface FoundSkill {
  * every one up to three levels down (`skills/<name>/`, `.claude/skills/<name>/`, ...), plus
  * the skills plugin manifests list (Claude Code's `.claude-plugin/marketplace.json` and
  * `plugin.json`, Codex's `.agents/plugins/marketplace.json` and `.codex-plugin/plugin.json`:
- * `plugins/<p>/skills/<s>/` is four levels down); when none is, every one up to five levels
- * down. A skill directory's own subdirectories are its content and are not searched; `.git`,
+ * `plugins/<p>/skills/<s>/` is four levels down); when the tree has none of those places
+ * (no plugin manifest, top `skills/` folder or agent folder), every one up to five levels down. A skill directory's own subdirectories are its content and are not searched; `.git`,
  * `node_modules` and symlinked directories are skipped.
  */
 export async function discoverSkills(base: string): Promise<FoundSkill[]> {
@@ -122,7 +122,19 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
       return ancestor !== COLLECTION && seen.has(ancestor);
     });
   const byPath = (a: FoundSkill, b: FoundSkill) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
-  if (found.length === 0) return (await walkForSkills(base, FALLBACK_DISCOVERY_DEPTH)).sort(byPath);
+  // With no place of the layouts that say where skills are (a plugin manifest, the top skills/
+  // folder, an agent's folder), the search goes deeper: peterbamuhigire's skills are
+  // <phase>/<area>/<step>/<skill>/, as deep as the peer looks.
+  const laidOut = named.length > 0 || found.some((skill) => skill.declared || skill.agentFolder);
+  if (!laidOut) {
+    const deeper = await walkForSkills(base, FALLBACK_DISCOVERY_DEPTH);
+    const deeperSeen = new Set(deeper.map((skill) => skill.rel));
+    return deeper.filter((skill) =>
+      !skill.rel.split("/").slice(0, -1).some((_, i, parts) =>
+        deeperSeen.has(parts.slice(0, i + 1).join("/"))
+      )
+    ).sort(byPath);
+  }
   return found.filter((skill) => !insideAnother(skill.rel)).sort(byPath);
 }
 

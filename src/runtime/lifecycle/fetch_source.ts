@@ -635,7 +635,7 @@ export function selectCandidates(
   if (candidates.length === 0) {
     throw new SkillError("not_found", `No skills found in ${sourceLabel}`, {
       hint:
-        "A skill is a directory with a SKILL.md (at the root, in skills/<name>/, or up to 3 levels deep; 5 when none is found within 3)",
+        "A skill is a directory with a SKILL.md (at the root, in skills/<name>/, or up to 3 levels deep; 5 in a tree with no skills/ folder, agent folder or plugin manifest)",
     });
   }
   if (selectors.length === 0) {

@@ -324,3 +324,25 @@ Deno.test("a SKILL.md left in the top skills/ folder hides none of the skill fol
     "tools/debugging",
   ]);
 });
+
+Deno.test("a tree with no plugin manifest, top skills/ or agent folder is searched five levels deep, one with them three", async () => {
+  await using dir = await tempDir();
+  // peterbamuhigire/srs-skills: <phase>/<area>/<step>/<skill>/ beside <phase>/<skill>/.
+  const phases = join(dir.path, "phases");
+  await writeTree(phases, {
+    "01-vision/prd/SKILL.md": md("prd"),
+    "02-requirements/fundamentals/during/05-data-model/SKILL.md": md("data-model"),
+  });
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  assert.deepEqual((await listed(phases, env)).skills.map((s) => s.path), [
+    "01-vision/prd",
+    "02-requirements/fundamentals/during/05-data-model",
+  ]);
+  // With the specification's skills/ folder, a folder four levels down is not searched.
+  const laidOut = join(dir.path, "laid-out");
+  await writeTree(laidOut, {
+    "skills/prd/SKILL.md": md("prd"),
+    "tests/fixtures/skills/sample/SKILL.md": md("sample"),
+  });
+  assert.deepEqual((await listed(laidOut, env)).skills.map((s) => s.path), ["skills/prd"]);
+});
