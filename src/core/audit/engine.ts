@@ -5,6 +5,7 @@
  * adds compared with the installed version.
  */
 
+import { FenceReader } from "./markdown_fences.ts";
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "../policy/net_grants.ts";
 import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./flow/audit_code.ts";
 import {
@@ -890,19 +891,18 @@ function isAdvisory(text: string, index: number, matched: string): boolean {
  * orders.
  */
 function quotedAt(text: string, index: number): boolean {
-  let inFence = false;
+  const fences = new FenceReader();
   let start = 0;
   while (start <= text.length) {
     let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
     const line = text.slice(start, end);
-    const fence = /^\s{0,3}(?:```|~~~)/.test(line);
+    const fenced = fences.read(line);
     if (index >= start && index <= end) {
-      if (inFence || fence || /^\s{0,3}>/.test(line)) return true;
+      if (fenced || /^\s{0,3}>/.test(line)) return true;
       // Inside an inline code span: an odd number of backticks before it on the line.
       return (line.slice(0, index - start).match(/`/g)?.length ?? 0) % 2 === 1;
     }
-    if (fence) inFence = !inFence;
     start = end + 1;
   }
   return false;

@@ -10,6 +10,7 @@
  *   mentioned); a script that cannot start for a missing module is reported as such.
  */
 
+import { FenceReader } from "./markdown_fences.ts";
 import { globToRegExp } from "../glob.ts";
 import { characterCount } from "../manifest/manifest_fields.ts";
 import { codeLanguageOf, codeOnly, readCode } from "./flow/audit_code.ts";
@@ -145,14 +146,10 @@ const TOLD_TO_USE =
 export function mentionedPaths(text: string, firstLine = 1): Mention[] {
   const out: Mention[] = [];
   const lines = text.split("\n");
-  let inFence = false;
+  const fences = new FenceReader();
   lines.forEach((line, i) => {
-    if (/^\s{0,3}(?:```|~~~)/.test(line)) {
-      inFence = !inFence;
-      return;
-    }
     // A path in a code block is an example, not a file of this skill.
-    if (inFence) return;
+    if (fences.read(line)) return;
     // A link inside a code span is an example of Markdown (`![](...)`), not a link.
     for (const m of withoutCodeSpans(line).matchAll(LINK)) {
       const target = m[1]!;

@@ -118,6 +118,32 @@ Deno.test("mentionedPaths() skips a link written inside a code span, and an elli
   ]);
 });
 
+Deno.test("mentionedPaths() closes a fenced block as CommonMark does: a longer or other fence holds shorter ones", () => {
+  const body = [
+    // Gamaroff's qa-review shows a story file, its own code block and links inside.
+    "````markdown",
+    "## Bug Reports",
+    "```",
+    "[Paste logs]",
+    "```",
+    "- [Bug 1](story.8.5.3.bug.1.leak.md)",
+    "````",
+    "~~~",
+    "```",
+    "[inside tildes](notes/tilde.md)",
+    "~~~",
+    "1. A step:",
+    "     ```bash",
+    "     run scripts/example.py",
+    "     ```",
+    "See [the guide](references/guide.md).",
+  ].join("\n");
+  assert.deepEqual(mentionedPaths(body, 1), [
+    { path: "references/guide.md", line: 16 },
+    { path: "references/guide.md", line: 16 },
+  ]);
+});
+
 Deno.test("mentionedPaths() reads {baseDir}/ as the skill's folder and skips other placeholders", () => {
   const body = [
     "Consult [verification]({baseDir}/references/verify.md) first.",
