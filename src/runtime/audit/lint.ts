@@ -208,8 +208,13 @@ function withoutModulePep723(
   return findings.filter((f) => !(moduleFiles.has(f.file) && /PEP 723/.test(f.message)));
 }
 
-/** How many folders above a skill a path it mentions may be found (plugin, repository). */
-const OUTSIDE_LEVELS = 3;
+/**
+ * How many folders above a skill a path it mentions may be found (plugin, repository): the
+ * repository's top is four above a plugin's skill (`plugins/<p>/skills/<s>/`, where
+ * yigitkonur's skills name the repository's `scripts/validate-skills.py`). The walk stops at
+ * a `.git` folder, the repository's top, whatever the count.
+ */
+const OUTSIDE_LEVELS = 4;
 
 /** How many folders beside a skill are looked in for a path it mentions. */
 const SIBLINGS_LOOKED_AT = 1000;

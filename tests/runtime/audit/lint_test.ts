@@ -231,6 +231,32 @@ Read [the template]({baseDir}/references/template.md), then run the validator:
   assert.match(findings[1]!.message, /references\/gone\.md/);
 });
 
+Deno.test("a path at the top of the repository above a plugin's skill is found there, and not past the repository", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "repo");
+  await writeSample(repo, {
+    "scripts/validate-skills.py": "print('ok')\n",
+    "plugins/build/skills/build/SKILL.md": `---
+name: build
+description: Builds the agent. Use when the user asks to build it.
+---
+# Build
+
+Validation passes with \`python3 scripts/validate-skills.py\`; see references/above.md.
+`,
+  });
+  // Beyond the repository's top (its .git), nothing is looked at.
+  await Deno.mkdir(join(repo, ".git"));
+  await writeSample(tmp.path, { "references/above.md": "# Above the repository\n" });
+  const { findings, where } = await lintWithoutRuns(
+    join(repo, "plugins", "build", "skills", "build"),
+    join(tmp.path, "home"),
+  );
+  assert.deepEqual(where, [["file-outside-skill", "warning", 7], ["missing-file", "error", 7]]);
+  assert.match(findings[0]!.message, /at \.\.\/\.\.\/\.\.\/\.\.\/scripts\/validate-skills\.py/);
+  assert.match(findings[1]!.message, /references\/above\.md, which is not in the skill$/);
+});
+
 Deno.test("a path found in a sibling skill (the one its text names) is a warning saying where", async () => {
   await using tmp = await tempDir();
   // OpenAI's plugins: swiftui-patterns points at "build-run-debug and its references/run.md".
