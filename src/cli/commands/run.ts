@@ -4,6 +4,7 @@
  * runs one skill script in the sandbox. Everything after <script> goes to the script.
  */
 
+import type { NetPolicy } from "../../core/policy/net_grants.ts";
 import { type Envelope, failFromError } from "../../core/envelope.ts";
 import {
   EXIT_FAILURE,
@@ -196,7 +197,7 @@ export async function run(options: RunOptions, ctx: Context): Promise<number> {
         `Script '${prepared.script.name}' timed out after ${
           formatSeconds(outcome.limits.timeoutSeconds)
         }`,
-        { exitCode: EXIT_TIMEOUT, hint: "Raise the limit with --timeout S or SCRIPT_TIMEOUT" },
+        { exitCode: EXIT_TIMEOUT, hint: timeoutHint(prepared) },
       );
     case "cancelled":
       throw new SkillError("cancelled", "Interrupted", { exitCode: EXIT_INTERRUPTED });
@@ -315,4 +316,17 @@ async function runInBackground(options: RunOptions, ctx: Context, home: string):
     `hint: skills logs ${state.id} shows its output; skills stop ${state.id} ends it\n`,
   );
   return 0;
+}
+
+/**
+ * What to try after a timeout. In the sandbox without a single host granted, a script that
+ * waits on the network (npm and pip retry a name that does not resolve for minutes) times out
+ * rather than fails: say so, with the grant that lets it through.
+ */
+function timeoutHint(prepared: { sandbox?: { network: NetPolicy } | undefined }): string {
+  const raise = "Raise the limit with --timeout S (before the skill's name) or SCRIPT_TIMEOUT";
+  const network = prepared.sandbox?.network;
+  if (network === undefined || network.any || network.grants.length > 0) return raise;
+  return `${raise}. The script had no network: the skill declares no host, so one that waits ` +
+    `on a download or an API times out here — grant a host for a run with --allow-net HOST`;
 }

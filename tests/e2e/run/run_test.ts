@@ -565,3 +565,32 @@ Deno.test("skills run --timeout 0 is refused with a range that does not include 
   assert.match(result.stderr, /Invalid --timeout '0': expected a number of seconds above 0/);
   assert.doesNotMatch(result.stderr, /between 0 and/);
 });
+
+Deno.test(
+  "a timeout in the sandbox with no host granted says the script had no network, and how to grant one",
+  needsSandbox,
+  async () => {
+    await using dir = await home();
+    const source = join(dir.path, "src", "fetcher");
+    await writeTree(source, {
+      "SKILL.md": "---\nname: fetcher\ndescription: Waits on a registry.\n---\n# Fetcher\n",
+      // npm and pip retry a name that does not resolve for minutes: a wait, not a failure.
+      "scripts/wait.py": "import time\ntime.sleep(30)\n",
+    });
+    await installFixtureSkill(dir.path, source);
+    const env = { SKILLS_HOME: dir.path, SKILLS_SANDBOX: "required" };
+    const offline = await runCli(["run", "--timeout", "1", "fetcher", "wait"], { env });
+    assert.equal(offline.code, 124, offline.stderr);
+    assert.match(
+      offline.stderr,
+      /hint: Raise the limit with --timeout S \(before the skill's name\) or SCRIPT_TIMEOUT\. The script had no network: .* grant a host for a run with --allow-net HOST/,
+    );
+    const granted = await runCli(
+      ["run", "--timeout", "1", "--allow-net", "registry.example.net", "fetcher", "wait"],
+      { env },
+    );
+    assert.equal(granted.code, 124, granted.stderr);
+    assert.match(granted.stderr, /hint: Raise the limit with --timeout S/);
+    assert.doesNotMatch(granted.stderr, /had no network/);
+  },
+);
