@@ -4,7 +4,6 @@
  * runs one skill script in the sandbox. Everything after <script> goes to the script.
  */
 
-import type { NetPolicy } from "../../core/policy/net_grants.ts";
 import { type Envelope, failFromError } from "../../core/envelope.ts";
 import {
   EXIT_FAILURE,
@@ -21,7 +20,9 @@ import { formatSeconds } from "../../runtime/exec/runner.ts";
 import {
   executeRun,
   HELP_RUN,
+  offlineTimeoutNote,
   outcomeEnvelope,
+  type PreparedRun,
   type ScriptDeps,
 } from "../../runtime/exec/prepared_run.ts";
 import { runPreparation } from "../../runtime/exec/run_preparation.ts";
@@ -318,15 +319,9 @@ async function runInBackground(options: RunOptions, ctx: Context, home: string):
   return 0;
 }
 
-/**
- * What to try after a timeout. In the sandbox without a single host granted, a script that
- * waits on the network (npm and pip retry a name that does not resolve for minutes) times out
- * rather than fails: say so, with the grant that lets it through.
- */
-function timeoutHint(prepared: { sandbox?: { network: NetPolicy } | undefined }): string {
+/** What to try after a timeout: a longer limit, and a grant when the script had no network. */
+function timeoutHint(prepared: PreparedRun): string {
   const raise = "Raise the limit with --timeout S (before the skill's name) or SCRIPT_TIMEOUT";
-  const network = prepared.sandbox?.network;
-  if (network === undefined || network.any || network.grants.length > 0) return raise;
-  return `${raise}. The script had no network: the skill declares no host, so one that waits ` +
-    `on a download or an API times out here — grant a host for a run with --allow-net HOST`;
+  const note = offlineTimeoutNote(prepared);
+  return note === undefined ? raise : `${raise}. ${note}`;
 }

@@ -517,12 +517,18 @@ export function outcomeEnvelope(
     }
     case "cancelled":
       return fail("cancelled", `Script '${name}' was interrupted`);
-    case "timeout":
+    case "timeout": {
+      // The note rides in the details a model or program reads; the message stays the fact.
+      const note = offlineTimeoutNote(prepared);
       return fail(
         "timeout",
         withStderr(`Script timed out after ${formatSeconds(outcome.limits.timeoutSeconds)}`, tail),
-        { timeout_seconds: outcome.limits.timeoutSeconds },
+        {
+          timeout_seconds: outcome.limits.timeoutSeconds,
+          ...(note === undefined ? {} : { hint: note }),
+        },
       );
+    }
     case "parse_error": {
       const head = outcome.truncated
         ? `Script output exceeded ${outcome.limits.maxOutputBytes} bytes and was truncated; expected JSON output, got: `
@@ -596,6 +602,21 @@ function unreachedHostsNote(
   } catch {
     return undefined; // the verified copy is gone: no hint rather than a wrong one
   }
+}
+
+/**
+ * After a timeout in the sandbox with no host granted: the script may have waited on the
+ * network it does not have (npm and pip retry a name that does not resolve for minutes, as
+ * yigitkonur's Kernel preflight waited on `npm view`) rather than failed.
+ */
+export function offlineTimeoutNote(
+  prepared: Pick<PreparedRun, "sandbox" | "skill">,
+): string | undefined {
+  const network = prepared.sandbox?.network;
+  if (network === undefined || network.any || network.grants.length > 0) return undefined;
+  return `'${prepared.skill.canonical}' declares no network access, so the sandbox gave this ` +
+    `run none: a script that waits on a download or an API times out here. If it should reach ` +
+    `a host, run it with --allow-net HOST or set SKILLS_ALLOW_NET.`;
 }
 
 /** The envelope with what the run changed, when it changed anything (compactReceipt). */

@@ -214,6 +214,26 @@ Deno.test("scriptRun() times out with the stderr tail: 'Script timed out after N
   assert.equal(env.message, "Script timed out after 2s\nstderr: grandchild started");
 });
 
+Deno.test(
+  "scriptRun() after a timeout in the sandbox with no host granted: the details say the run had no network",
+  needsSandbox,
+  async () => {
+    await using f = await fixture();
+    const sandboxed = { ...f.deps, env: { ...f.deps.env, SKILLS_SANDBOX: "required" } };
+    const slow = failure(await scriptRun(f.catalog, "runner-limited", "slow", [], true, sandboxed));
+    assert.equal(slow.error, "timeout");
+    assert.equal(slow.message, "Script timed out after 1s");
+    assert.match(
+      String(slow.details?.hint),
+      /^'runner-limited' declares no network access, so the sandbox gave this run none: a script that waits on a download or an API times out here\./,
+    );
+    // In policy mode the script had the machine's network: no such note.
+    const policy = { ...f.deps, env: { ...f.deps.env, SKILLS_SANDBOX: "off" } };
+    const open = failure(await scriptRun(f.catalog, "runner-limited", "slow", [], true, policy));
+    assert.equal(open.details?.hint, undefined);
+  },
+);
+
 Deno.test("scriptRun() refuses env requests outside the allowlist: permission_denied", async () => {
   await using f = await fixture();
   const denied = failure(
