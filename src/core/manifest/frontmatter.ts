@@ -25,6 +25,8 @@ export class FrontMatterError extends Error {
   readonly line: number | undefined;
   /** The file has no front matter at all: it does not open with `---`. */
   readonly absent: boolean;
+  /** A plain value holding `: ` made it (unquotedColon): its key and 0-based YAML line. */
+  unquotedColon?: { key: string; yamlLine: number };
   constructor(message: string, line?: number, absent = false) {
     super(message);
     this.name = "FrontMatterError";
@@ -173,11 +175,13 @@ async function loadWithJsYaml(
       }
       const colon = line === undefined ? undefined : unquotedColon(text, line);
       if (colon !== undefined) {
-        throw new FrontMatterError(
+        const refused = new FrontMatterError(
           `invalid YAML: ${error.reason}: the value of '${colon.key}' holds ': ' unquoted — ` +
             `put it in quotes ("…") or write it as a block (${colon.key}: >)`,
           colon.line + firstLine,
         );
+        refused.unquotedColon = { key: colon.key, yamlLine: colon.line };
+        throw refused;
       }
       throw new FrontMatterError(
         `invalid YAML: ${error.reason}`,
@@ -206,6 +210,20 @@ function unquotedColon(text: string, reported: number): { key: string; line: num
     if (match !== null) return { key: match[1]!, line: at };
   }
   return undefined;
+}
+
+/**
+ * The YAML with line `at` (a `key: value` whose plain value holds `: `) written as the one
+ * string its author meant: `key: "value"` (JSON's escapes are YAML's), a trailing comment
+ * dropped, the line count kept.
+ */
+export function quoteValueAt(yaml: string, at: number): string {
+  const lines = yaml.split("\n");
+  const match = /^([ \t]*[A-Za-z_][\w.-]*:)[ \t]+(.*)$/.exec(lines[at] ?? "");
+  if (match === null) return yaml;
+  const value = match[2]!.replace(/[ \t]+#.*$/, "").trimEnd();
+  lines[at] = `${match[1]} ${JSON.stringify(value)}`;
+  return lines.join("\n");
 }
 
 /**

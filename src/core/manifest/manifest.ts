@@ -8,6 +8,7 @@ import {
   decodeSkillMd,
   FrontMatterError,
   loadFrontMatterYaml,
+  quoteValueAt,
   splitSkillMd,
   topLevelKeyLine,
 } from "./frontmatter.ts";
@@ -89,6 +90,44 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.level === "error");
 }
 
+/** At most this many values holding `: ` are read as text in one front matter. */
+const MAX_UNQUOTED_COLONS = 32;
+
+/**
+ * The front matter's data. Outside strict mode, a plain value holding `: ` — the most common
+ * broken front matter in published skills (tuyenivt's 53 Rails and Spring skills, Gamaroff's
+ * develop-story), which Claude Code reads and Codex and the skills CLI skip — is read as the
+ * one string its author meant, with a warning that names the key and the fix; strict mode
+ * refuses it with that message (FrontMatterError).
+ */
+async function loadLeniently(
+  split: { yaml: string; yamlLine: number },
+  file: string,
+  options: ValidationOptions,
+  diagnostics: Diagnostic[],
+): Promise<{ data: unknown; yaml: string }> {
+  let yaml = split.yaml;
+  for (let recovered = 0;; recovered++) {
+    try {
+      return { data: await loadFrontMatterYaml(yaml, split.yamlLine), yaml };
+    } catch (error) {
+      const colon = error instanceof FrontMatterError ? error.unquotedColon : undefined;
+      if (options.strict || colon === undefined || recovered >= MAX_UNQUOTED_COLONS) throw error;
+      const next = quoteValueAt(yaml, colon.yamlLine);
+      if (next === yaml) throw error;
+      yaml = next;
+      diagnostics.push({
+        level: "warning",
+        file,
+        line: colon.yamlLine + split.yamlLine,
+        message: `the value of '${colon.key}' holds ': ' unquoted, which YAML refuses: read as ` +
+          `text here, but Codex and other agents skip the skill — put it in quotes ("…") or ` +
+          `write it as a block (${colon.key}: >)`,
+      });
+    }
+  }
+}
+
 /** Parses and validates SKILL.md bytes. Never throws for bad content: problems become diagnostics. */
 export async function parseSkillMd(
   bytes: Uint8Array,
@@ -100,13 +139,13 @@ export async function parseSkillMd(
   try {
     const text = decodeSkillMd(bytes);
     const split = splitSkillMd(text, complete);
-    const data = await loadFrontMatterYaml(split.yaml, split.yamlLine);
+    const { data, yaml } = await loadLeniently(split, file, options, diagnostics);
     const manifest = validateFrontMatter(data, {
       ...options,
       file,
-      lineOf: (key) => topLevelKeyLine(split.yaml, key, split.yamlLine),
+      lineOf: (key) => topLevelKeyLine(yaml, key, split.yamlLine),
       diagnostics,
-      asWritten: await frontMatterAsWritten(data, split.yaml, split.yamlLine),
+      asWritten: await frontMatterAsWritten(data, yaml, split.yamlLine),
     });
     const name = isPlainObject(data) ? data.name : undefined;
     const declared = typeof name === "string" ? { declaredName: name } : {};

@@ -31,12 +31,7 @@ const BROKEN: [string, RegExp, number | undefined][] = [
   ["list-not-mapping", /must be a YAML mapping, got a list/, 2],
   ["scalar-front-matter", /must be a YAML mapping, got a string/, 2],
   ["duplicate-keys", /invalid YAML: duplicated mapping key/, 4],
-  // Gamaroff's develop-story: the most common broken front matter, named with its fix.
-  [
-    "colon-in-description",
-    /invalid YAML: .*: the value of 'description' holds ': ' unquoted — put it in quotes \("…"\) or write it as a block \(description: >\)/,
-    3,
-  ],
+
   ["bad-name", /'name' may contain only letters/, 2],
   ["bad-toolset", /toolset 'toolsets\/hello.py' must have the form module.path:ClassName/, 4],
   ["bad-env-pattern", /pattern '\*' is invalid/, 4],
@@ -56,6 +51,32 @@ for (const [name, message, line] of BROKEN) {
     if (line !== undefined) assert.equal(found.line, line);
   });
 }
+
+Deno.test("a value holding ': ' unquoted is read as its text with a warning, and refused in strict mode with the fix", async () => {
+  // Gamaroff's develop-story, tuyenivt's 53 skills: the most common broken front matter.
+  const lenient = await parseFixture("broken", "colon-in-description");
+  assert.equal(
+    lenient.manifest?.description,
+    "Automates the story lifecycle: branch, review and merge. Use when a story is ready.",
+  );
+  assert.equal(lenient.manifest?.license, "MIT", "the lines after it are read as before");
+  const warning = lenient.diagnostics.find((d) =>
+    d.level === "warning" && /unquoted/.test(d.message)
+  );
+  assert.equal(warning?.line, 3);
+  assert.match(
+    warning!.message,
+    /^the value of 'description' holds ': ' unquoted, which YAML refuses: read as text here, but Codex and other agents skip the skill — put it in quotes/,
+  );
+  const strict = await parseFixture("broken", "colon-in-description", true);
+  assert.equal(strict.manifest, undefined);
+  const error = errors(strict.diagnostics)[0]!;
+  assert.equal(error.line, 3);
+  assert.match(
+    error.message,
+    /invalid YAML: .*: the value of 'description' holds ': ' unquoted — put it in quotes \("…"\) or write it as a block \(description: >\)/,
+  );
+});
 
 Deno.test("await parseSkillMd() tells a file with no front matter at all from a broken one", async () => {
   assert.equal((await parseFixture("broken", "no-front-matter")).noFrontMatter, true);
