@@ -215,14 +215,25 @@ function unquotedColon(text: string, reported: number): { key: string; line: num
 /**
  * The YAML with line `at` (a `key: value` whose plain value holds `: `) written as the one
  * string its author meant: `key: "value"` (JSON's escapes are YAML's), a trailing comment
- * dropped, the line count kept.
+ * dropped. A plain value goes on over the lines indented deeper than its key, folded with
+ * spaces (joeblackwaslike's descriptions run over nine): those lines are emptied, so the line
+ * count is kept.
  */
 export function quoteValueAt(yaml: string, at: number): string {
   const lines = yaml.split("\n");
-  const match = /^([ \t]*[A-Za-z_][\w.-]*:)[ \t]+(.*)$/.exec(lines[at] ?? "");
+  const match = /^(([ \t]*)[A-Za-z_][\w.-]*:)[ \t]+(.*)$/.exec(lines[at] ?? "");
   if (match === null) return yaml;
-  const value = match[2]!.replace(/[ \t]+#.*$/, "").trimEnd();
-  lines[at] = `${match[1]} ${JSON.stringify(value)}`;
+  const plain = (text: string) => text.replace(/[ \t]+#.*$/, "").trim();
+  const parts = [plain(match[3]!)];
+  let next = at + 1;
+  for (; next < lines.length; next++) {
+    const line = lines[next]!;
+    const indent = /^[ \t]*/.exec(line)![0].length;
+    if (line.trim() === "" || indent <= match[2]!.length || line.trim().startsWith("#")) break;
+    parts.push(plain(line));
+    lines[next] = "";
+  }
+  lines[at] = `${match[1]} ${JSON.stringify(parts.join(" "))}`;
   return lines.join("\n");
 }
 

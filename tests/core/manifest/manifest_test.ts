@@ -78,6 +78,33 @@ Deno.test("a value holding ': ' unquoted is read as its text with a warning, and
   );
 });
 
+Deno.test("a plain value holding ': ' that goes on over deeper lines is read whole, the keys after it kept", async () => {
+  // joeblackwaslike's working-with-pieces: a description over several lines, two colons in it.
+  const text = [
+    "---",
+    "name: pieces",
+    "description: Use when working with the Pieces ecosystem: Pieces OS",
+    "  (local daemon) and the CLI. Invoke for: setting up the MCP server  # why",
+    "  or searching saved snippets.",
+    "metadata:",
+    "  last_updated: 2026-01-01",
+    "---",
+    "# Pieces",
+    "",
+  ].join("\n");
+  const parsed = await parseSkillMd(utf8(text), "SKILL.md", {});
+  assert.equal(
+    parsed.manifest?.description,
+    "Use when working with the Pieces ecosystem: Pieces OS (local daemon) and the CLI. " +
+      "Invoke for: setting up the MCP server or searching saved snippets.",
+  );
+  assert.deepEqual(parsed.manifest?.metadata, { last_updated: "2026-01-01" });
+  assert.deepEqual(
+    parsed.diagnostics.map((d) => [d.level, d.line]),
+    [["warning", 3]],
+  );
+});
+
 Deno.test("await parseSkillMd() tells a file with no front matter at all from a broken one", async () => {
   assert.equal((await parseFixture("broken", "no-front-matter")).noFrontMatter, true);
   for (const name of ["unclosed-front-matter", "bad-yaml", "missing-fields", "bom"]) {
