@@ -123,6 +123,32 @@ function lenientText(value: unknown, key: string, context: FieldContext): string
   return undefined;
 }
 
+/**
+ * Default mode: `compatibility` as a map of agents (`claude-code: true`, `codex: true` —
+ * j4flmao's 249 skills write it so) is read as the text it stands for, with a warning; the
+ * specification's is a sentence of what the skill needs. Other shapes as {@link lenientText}.
+ */
+function lenientCompatibility(
+  value: unknown,
+  key: string,
+  context: FieldContext,
+): string | undefined {
+  if (!isPlainObject(value)) {
+    return matches(TEXT, value) ? text(500)(value, key, context) : lenientText(value, key, context);
+  }
+  const entries = Object.entries(value);
+  if (!entries.every(([, v]) => ["string", "number", "boolean"].includes(typeof v))) {
+    return lenientText(value, key, context);
+  }
+  const written = entries.map(([agent, v]) => `${agent}: ${String(v)}`).join(", ");
+  context.warn(
+    key,
+    `'${key}' is a map of agents; the specification's is a sentence of what the skill needs ` +
+      `(a program, a network); read as text ("${written.slice(0, 80)}")`,
+  );
+  return written.slice(0, 500);
+}
+
 /** A semver version as text: anything else is an error. */
 function semver(value: unknown, key: string, { error }: FieldContext): string | undefined {
   if (!matches(TEXT, value)) {
@@ -355,8 +381,10 @@ export const MANIFEST_FIELDS: readonly ManifestField[] = [
     property: "compatibility",
     type: "text, at most 500 characters",
     origin: "spec",
-    ...both(text(500)),
-    message: "'compatibility' is N characters long (max 500)",
+    strict: text(500),
+    lenient: lenientCompatibility,
+    message:
+      "'compatibility' is N characters long (max 500) / must be a string (default mode reads a map of agents as text)",
   }),
   row({
     key: "license",

@@ -105,6 +105,22 @@ Deno.test("a plain value holding ': ' that goes on over deeper lines is read who
   );
 });
 
+Deno.test("compatibility as a map of agents is read as text with a warning, and refused in strict mode", async () => {
+  // j4flmao/agent-skills: 249 skills write which agents they suit, as a map.
+  const text = "---\nname: pbt\ndescription: Property-based testing. Use when fuzzing.\n" +
+    "compatibility:\n  claude-code: true\n  codex: true\n---\n# PBT\n";
+  const lenient = await parseSkillMd(utf8(text), "SKILL.md", {});
+  assert.equal(lenient.manifest?.compatibility, "claude-code: true, codex: true");
+  assert.deepEqual(lenient.diagnostics.map((d) => [d.level, d.line]), [["warning", 4]]);
+  assert.match(lenient.diagnostics[0]!.message, /'compatibility' is a map of agents/);
+  const strict = await parseSkillMd(utf8(text), "SKILL.md", { strict: true });
+  assert.equal(strict.manifest, undefined);
+  assert.match(
+    errors(strict.diagnostics)[0]!.message,
+    /'compatibility' must be a string, got a mapping/,
+  );
+});
+
 Deno.test("await parseSkillMd() tells a file with no front matter at all from a broken one", async () => {
   assert.equal((await parseFixture("broken", "no-front-matter")).noFrontMatter, true);
   for (const name of ["unclosed-front-matter", "bad-yaml", "missing-fields", "bom"]) {
