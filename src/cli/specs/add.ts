@@ -131,7 +131,9 @@ preview/pdf, as --list shows it), or pick one with --skill PATH. Under
 (--json: skipped_twins, each with the path kept and why) when exactly one is the
 source's own (its plugin manifest names it, or it is in the top skills/ folder),
 else exactly one is in an agent's folder at the top (.agents/skills/,
-.claude/skills/, ...), or the ones that stand first hold the same bytes.`,
+.claude/skills/, ...), else exactly one was found within three levels (not by
+the deeper search of a tree with no layout), or the ones that stand first hold
+the same bytes.`,
     },
     {
       title: "Signer policy",

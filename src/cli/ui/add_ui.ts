@@ -333,6 +333,8 @@ const KEPT_BECAUSE: Record<SkippedTwin["because"], string> = {
   declared: "named like one the source names as its own (its plugin manifest or skills/ folder)",
   "agent-folder": "named like one the source keeps in an agent's folder at its top (such as " +
     ".agents/skills/), found elsewhere by the search",
+  shallower: "named like one found nearer the top, found only by the deeper search of a tree " +
+    "with no skills/ folder, agent folder or plugin manifest",
   identical: "that are copies of one it installs, file for file and byte for byte",
 };
 

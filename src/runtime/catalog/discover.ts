@@ -53,6 +53,11 @@ interface FoundSkill {
    * came upon.
    */
   agentFolder?: true;
+  /**
+   * Found only by the deeper search of a tree with no layout (more than MAX_DISCOVERY_DEPTH
+   * levels down): it fills in names, it never contests one found nearer the top.
+   */
+  deep?: true;
 }
 
 /**
@@ -129,6 +134,9 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
   if (!laidOut) {
     const deeper = await walkForSkills(base, FALLBACK_DISCOVERY_DEPTH);
     const deeperSeen = new Set(deeper.map((skill) => skill.rel));
+    for (const skill of deeper) {
+      if (skill.rel.split("/").length > MAX_DISCOVERY_DEPTH) skill.deep = true;
+    }
     return deeper.filter((skill) =>
       !skill.rel.split("/").slice(0, -1).some((_, i, parts) =>
         deeperSeen.has(parts.slice(0, i + 1).join("/"))

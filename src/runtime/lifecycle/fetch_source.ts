@@ -533,6 +533,11 @@ export interface Candidate {
    * the search only came upon, not over a declared one.
    */
   agentFolder?: true;
+  /**
+   * Found only by the deeper search of a tree with no layout (runtime/catalog/discover.ts):
+   * `--skill '*'` prefers a same-named one found nearer the top.
+   */
+  deep?: true;
   /** Its SKILL.md has no front matter at all: `--skill '*'` leaves it out unless declared. */
   noFrontMatter?: true;
   /**
@@ -570,6 +575,7 @@ export async function inspectCandidates(fetched: Fetched): Promise<Candidate[]> 
       ...(linked !== undefined ? { linked } : {}),
       ...(f.declared ? { declared: true as const } : {}),
       ...(f.agentFolder ? { agentFolder: true as const } : {}),
+      ...(f.deep ? { deep: true as const } : {}),
       ...(result.noFrontMatter ? { noFrontMatter: true as const } : {}),
       ...(result.unnamed ? { unnamed: true as const } : {}),
       rel,

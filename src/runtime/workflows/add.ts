@@ -290,7 +290,9 @@ async function choose(
  * Of skills published under one name, the ones `--skill '*'` leaves out, each with the one it
  * installs instead and why. The source's own (a plugin manifest names it, or it is in the
  * top `skills/` folder) comes first, then the copy a repository keeps for its own agent in an
- * agent's folder at its top (`.agents/skills/<name>`), then what the search only came upon
+ * agent's folder at its top (`.agents/skills/<name>`), then what the search came upon within
+ * three levels, then what only the deeper search of a tree with no layout found (hermes-skills
+ * keeps older editions four levels down under names it uses nearer the top)
  * (UiPath/skills ships `preview/<name>/` beside `skills/<name>/`; mckeeh3's pack keeps
  * `.agents/skills/<name>` beside older `skills-pack/.agents/skills/<name>`). Where several
  * stand first, they are one skill only when their files are the same bytes (one digest): the
@@ -305,7 +307,7 @@ async function shadowedTwins(
   const out = new Map<Candidate, SkippedTwin>();
   // A twin renamed by its path is installed under its new name: it is no twin.
   const keyOf = (c: Candidate) => renamed.has(pathSelector(c.rel)) ? undefined : c.canonical;
-  const standing = (c: Candidate) => c.declared ? 2 : c.agentFolder ? 1 : 0;
+  const standing = (c: Candidate) => c.declared ? 3 : c.agentFolder ? 2 : c.deep ? 0 : 1;
   for (const group of sameNameGroups(pool, keyOf)) {
     const first = Math.max(...group.map(standing));
     const leading = group.filter((c) => standing(c) === first).sort(byShortestPath);
@@ -328,8 +330,9 @@ function byShortestPath(a: Candidate, b: Candidate): number {
 
 /** Why a twin standing below the kept one was left out, by the kept one's standing. */
 const STANDING_REASON: Record<number, SkippedTwin["because"]> = {
-  2: "declared",
-  1: "agent-folder",
+  3: "declared",
+  2: "agent-folder",
+  1: "shallower",
 };
 
 /** Whether the folders hold the same files with the same bytes. */

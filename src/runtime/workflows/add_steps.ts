@@ -33,9 +33,10 @@ export interface SkippedTwin {
   /**
    * `declared`: the kept one is the source's own (its plugin manifest, or the top `skills/`);
    * `agent-folder`: the kept one is in an agent's folder at the top (`.agents/skills/`), this
-   * one was only come upon; `identical`: the two hold the same bytes.
+   * one was only come upon; `shallower`: the kept one was found within three levels, this one
+   * only by the deeper search of a tree with no layout; `identical`: the two hold the same bytes.
    */
-  because: "declared" | "agent-folder" | "identical";
+  because: "declared" | "agent-folder" | "shallower" | "identical";
 }
 
 /**

@@ -437,6 +437,28 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
   assert.equal((await w.installed()).other, "other");
 });
 
+Deno.test("'*' over a tree with no layout: a skill only the deeper search found never contests a name found nearer the top", async () => {
+  const w = await workspace();
+  await using _dir = w.dir;
+  // thcjp/hermes-skills: editions under names it uses nearer the top, four levels down.
+  const repo = await createRepo(w.dir.path, "editions", {
+    "current/guide/SKILL.md": skillMd("guide", "Guide the reader, this edition."),
+    "archive/2025/editions/guide/SKILL.md": skillMd("guide", "Guide the reader, as in 2025."),
+    "archive/2025/editions/atlas/SKILL.md": skillMd("atlas", "Draw the atlas."),
+  });
+  const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  assert.equal(all.code, 0, all.stdout + all.stderr);
+  assert.deepEqual(JSON.parse(all.stdout).skipped_twins, [
+    { path: "archive/2025/editions/guide", kept: "current/guide", because: "shallower" },
+  ]);
+  assert.match(all.stderr, /Skipped 1 skill\(s\) named like one found nearer the top/);
+  assert.deepEqual(await w.installed(), { atlas: "atlas", guide: "guide" });
+  const subpaths = Object.fromEntries(
+    (await w.registry())!.skills.map((e) => [e.name_canonical, e.source.subpath]),
+  );
+  assert.deepEqual(subpaths, { atlas: "archive/2025/editions/atlas", guide: "current/guide" });
+});
+
 Deno.test("'*' with a preview renamed by its path installs both, into a project too", async () => {
   await using p = await project();
   const repo = await createRepo(p.dir, "vendor", {
