@@ -56,7 +56,12 @@ async function workspace() {
     const registry = (await ws.registry())!;
     return Object.fromEntries(registry.skills.map((e) => [e.name_canonical, e.name]));
   };
-  return { ...ws, installed };
+  /** Where in its source each installed skill was found, by installed name. */
+  const subpaths = async () => {
+    const registry = (await ws.registry())!;
+    return Object.fromEntries(registry.skills.map((e) => [e.name_canonical, e.source.subpath]));
+  };
+  return { ...ws, installed, subpaths };
 }
 
 /** What `skills/list` (SEP-2640) answers: each served skill's URI and front matter. */
@@ -412,10 +417,7 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
     notes: "notes",
     tidy: "tidy",
   });
-  const subpaths = Object.fromEntries(
-    (await w.registry())!.skills.map((e) => [e.name_canonical, e.source.subpath]),
-  );
-  assert.deepEqual(subpaths, {
+  assert.deepEqual(await w.subpaths(), {
     flow: "skills/flow",
     guide: "zz/guide",
     notes: ".agents/skills/notes",
@@ -453,10 +455,10 @@ Deno.test("'*' over a tree with no layout: a skill only the deeper search found 
   ]);
   assert.match(all.stderr, /Skipped 1 skill\(s\) named like one found nearer the top/);
   assert.deepEqual(await w.installed(), { atlas: "atlas", guide: "guide" });
-  const subpaths = Object.fromEntries(
-    (await w.registry())!.skills.map((e) => [e.name_canonical, e.source.subpath]),
-  );
-  assert.deepEqual(subpaths, { atlas: "archive/2025/editions/atlas", guide: "current/guide" });
+  assert.deepEqual(await w.subpaths(), {
+    atlas: "archive/2025/editions/atlas",
+    guide: "current/guide",
+  });
 });
 
 Deno.test("'*' with a preview renamed by its path installs both, into a project too", async () => {
