@@ -128,9 +128,11 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
     });
   const byPath = (a: FoundSkill, b: FoundSkill) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
   // With no place of the layouts that say where skills are (a plugin manifest, the top skills/
-  // folder, an agent's folder), the search goes deeper: peterbamuhigire's skills are
-  // <phase>/<area>/<step>/<skill>/, as deep as the peer looks.
-  const laidOut = named.length > 0 || found.some((skill) => skill.declared || skill.agentFolder);
+  // folder, an agent's folder), or nothing found there, the search goes deeper:
+  // peterbamuhigire's skills are <phase>/<area>/<step>/<skill>/, as deep as the peer looks, and
+  // tech-leads-club's marketplace names remote plugins while its skills are five levels down.
+  const laidOut = found.length > 0 &&
+    (named.length > 0 || found.some((skill) => skill.declared || skill.agentFolder));
   if (!laidOut) {
     const deeper = await walkForSkills(base, FALLBACK_DISCOVERY_DEPTH);
     const deeperSeen = new Set(deeper.map((skill) => skill.rel));

@@ -346,3 +346,24 @@ Deno.test("a tree with no plugin manifest, top skills/ or agent folder is search
   });
   assert.deepEqual((await listed(laidOut, env)).skills.map((s) => s.path), ["skills/prd"]);
 });
+
+Deno.test("a plugin manifest whose plugins hold no skill does not stop the deeper search", async () => {
+  await using dir = await tempDir();
+  // tech-leads-club/agent-skills: its marketplace names a local plugin that is an MCP server,
+  // with no skills; its skills are packages/<p>/skills/(<group>)/<skill>/, five levels down.
+  const repo = join(dir.path, "monorepo");
+  await writeTree(repo, {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      name: "club",
+      plugins: [{ name: "catalog-mcp", source: "./packages/mcp" }],
+    }),
+    "packages/mcp/package.json": "{}\n",
+    "packages/catalog/skills/(monitoring)/sentry/SKILL.md": md("sentry"),
+    "packages/catalog/skills/(web)/playwright/SKILL.md": md("playwright"),
+  });
+  const list = await listed(repo, { SKILLS_HOME: join(dir.path, "home") });
+  assert.deepEqual(list.skills.map((s) => s.path), [
+    "packages/catalog/skills/(monitoring)/sentry",
+    "packages/catalog/skills/(web)/playwright",
+  ]);
+});
