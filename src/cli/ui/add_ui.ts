@@ -321,11 +321,10 @@ function skippedJson(outcome: {
 
 /** The folders `--skill '*'` left out as documents named SKILL.md, the first few named. */
 function skippedFragmentsLine(fragments: readonly Candidate[]): string {
+  const shown = firstFew(fragments.map((c) => inert(c.rel)));
   return `Skipped ${fragments.length} folder(s) whose SKILL.md has no front matter, or none ` +
-    `naming a name or a description, which no agent loads as a skill (${
-      firstFew(fragments.map((c) => inert(c.rel)))
-    }); name one with ` +
-    `--skill to see it refused`;
+    `naming a name or a description, which no agent loads as a skill (${shown}); name one ` +
+    `with --skill to see it refused`;
 }
 
 /** Why a kept twin stands first, as the warning says it. */

@@ -177,7 +177,7 @@ async function loadWithJsYaml(
       if (colon !== undefined) {
         const refused = new FrontMatterError(
           `invalid YAML: ${error.reason}: the value of '${colon.key}' holds ': ' unquoted — ` +
-            `put it in quotes ("…") or write it as a block (${colon.key}: >)`,
+            quoteFix(colon.key),
           colon.line + firstLine,
         );
         refused.unquotedColon = { key: colon.key, yamlLine: colon.line };
@@ -210,6 +210,11 @@ function unquotedColon(text: string, reported: number): { key: string; line: num
     if (match !== null) return { key: match[1]!, line: at };
   }
   return undefined;
+}
+
+/** How to write a value holding `: ` so that every YAML parser reads it. */
+export function quoteFix(key: string): string {
+  return `put it in quotes ("…") or write it as a block (${key}: >)`;
 }
 
 /**

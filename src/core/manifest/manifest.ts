@@ -8,6 +8,7 @@ import {
   decodeSkillMd,
   FrontMatterError,
   loadFrontMatterYaml,
+  quoteFix,
   quoteValueAt,
   splitSkillMd,
   topLevelKeyLine,
@@ -121,8 +122,7 @@ async function loadLeniently(
         file,
         line: colon.yamlLine + split.yamlLine,
         message: `the value of '${colon.key}' holds ': ' unquoted, which YAML refuses: read as ` +
-          `text here, but Codex and other agents skip the skill — put it in quotes ("…") or ` +
-          `write it as a block (${colon.key}: >)`,
+          `text here, but Codex and other agents skip the skill — ${quoteFix(colon.key)}`,
       });
     }
   }

@@ -123,6 +123,9 @@ function lenientText(value: unknown, key: string, context: FieldContext): string
   return undefined;
 }
 
+/** `compatibility` as the specification has it: text of at most 500 characters. */
+const compatibilityText = text(500);
+
 /**
  * Default mode: `compatibility` as a map of agents (`claude-code: true`, `codex: true` —
  * j4flmao's 249 skills write it so) is read as the text it stands for, with a warning; the
@@ -134,7 +137,9 @@ function lenientCompatibility(
   context: FieldContext,
 ): string | undefined {
   if (!isPlainObject(value)) {
-    return matches(TEXT, value) ? text(500)(value, key, context) : lenientText(value, key, context);
+    return matches(TEXT, value)
+      ? compatibilityText(value, key, context)
+      : lenientText(value, key, context);
   }
   const entries = Object.entries(value);
   if (!entries.every(([, v]) => ["string", "number", "boolean"].includes(typeof v))) {
@@ -381,7 +386,7 @@ export const MANIFEST_FIELDS: readonly ManifestField[] = [
     property: "compatibility",
     type: "text, at most 500 characters",
     origin: "spec",
-    strict: text(500),
+    strict: compatibilityText,
     lenient: lenientCompatibility,
     message:
       "'compatibility' is N characters long (max 500) / must be a string (default mode reads a map of agents as text)",

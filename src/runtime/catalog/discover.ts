@@ -66,8 +66,9 @@ interface FoundSkill {
  * the skills plugin manifests list (Claude Code's `.claude-plugin/marketplace.json` and
  * `plugin.json`, Codex's `.agents/plugins/marketplace.json` and `.codex-plugin/plugin.json`:
  * `plugins/<p>/skills/<s>/` is four levels down); when the tree has none of those places
- * (no plugin manifest, top `skills/` folder or agent folder), every one up to five levels down. A skill directory's own subdirectories are its content and are not searched; `.git`,
- * `node_modules` and symlinked directories are skipped.
+ * (no plugin manifest, top `skills/` folder or agent folder), or nothing is found there, every
+ * one up to five levels down. A skill directory's own subdirectories are its content and are
+ * not searched; `.git`, `node_modules` and symlinked directories are skipped.
  */
 export async function discoverSkills(base: string): Promise<FoundSkill[]> {
   const root = await skillAt(base, "");
@@ -119,13 +120,6 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
       skill.agentFolder = true;
     }
   }
-  // A skill folder's subfolders are its content, however they were reached (a plugin may name
-  // a skill and its subfolders): one inside another found skill is not a skill of its own.
-  const insideAnother = (rel: string) =>
-    rel.split("/").slice(0, -1).some((_, i, parts) => {
-      const ancestor = parts.slice(0, i + 1).join("/");
-      return ancestor !== COLLECTION && seen.has(ancestor);
-    });
   const byPath = (a: FoundSkill, b: FoundSkill) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
   // With no place of the layouts that say where skills are (a plugin manifest, the top skills/
   // folder, an agent's folder), or nothing found there, the search goes deeper:
@@ -135,17 +129,27 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
     (named.length > 0 || found.some((skill) => skill.declared || skill.agentFolder));
   if (!laidOut) {
     const deeper = await walkForSkills(base, FALLBACK_DISCOVERY_DEPTH);
-    const deeperSeen = new Set(deeper.map((skill) => skill.rel));
     for (const skill of deeper) {
       if (skill.rel.split("/").length > MAX_DISCOVERY_DEPTH) skill.deep = true;
     }
-    return deeper.filter((skill) =>
-      !skill.rel.split("/").slice(0, -1).some((_, i, parts) =>
-        deeperSeen.has(parts.slice(0, i + 1).join("/"))
-      )
-    ).sort(byPath);
+    return outermost(deeper).sort(byPath);
   }
-  return found.filter((skill) => !insideAnother(skill.rel)).sort(byPath);
+  return outermost(found).sort(byPath);
+}
+
+/**
+ * A skill folder's subfolders are its content, however they were reached (a plugin may name a
+ * skill and its subfolders): one inside another found skill is not a skill of its own — but
+ * for the top `skills/` collection, whose own SKILL.md hides nothing beside it.
+ */
+function outermost(found: readonly FoundSkill[]): FoundSkill[] {
+  const seen = new Set(found.map((skill) => skill.rel));
+  const insideAnother = (rel: string) =>
+    rel.split("/").slice(0, -1).some((_, i, parts) => {
+      const ancestor = parts.slice(0, i + 1).join("/");
+      return ancestor !== COLLECTION && seen.has(ancestor);
+    });
+  return found.filter((skill) => !insideAnother(skill.rel));
 }
 
 async function walkForSkills(

@@ -591,9 +591,7 @@ function unreachedHostsNote(
   exitCode: number | null,
   stderr: string,
 ): string | undefined {
-  const network = prepared.sandbox?.network;
-  if (network === undefined || network.any || network.grants.length > 0) return undefined;
-  if (!looksLikeNetworkFailure(exitCode, stderr)) return undefined;
+  if (!ranOffline(prepared) || !looksLikeNetworkFailure(exitCode, stderr)) return undefined;
   try {
     const { bytes } = readPrefixSync(prepared.script.path, HINT_READ_BYTES);
     const text = new TextDecoder().decode(bytes);
@@ -612,11 +610,16 @@ function unreachedHostsNote(
 export function offlineTimeoutNote(
   prepared: Pick<PreparedRun, "sandbox" | "skill">,
 ): string | undefined {
-  const network = prepared.sandbox?.network;
-  if (network === undefined || network.any || network.grants.length > 0) return undefined;
+  if (!ranOffline(prepared)) return undefined;
   return `'${prepared.skill.canonical}' declares no network access, so the sandbox gave this ` +
     `run none: a script that waits on a download or an API times out here. If it should reach ` +
     `a host, run it with --allow-net HOST or set SKILLS_ALLOW_NET.`;
+}
+
+/** Whether the run was sandboxed with no host granted: it had no network at all. */
+function ranOffline(prepared: Pick<PreparedRun, "sandbox">): boolean {
+  const network = prepared.sandbox?.network;
+  return network !== undefined && !network.any && network.grants.length === 0;
 }
 
 /** The envelope with what the run changed, when it changed anything (compactReceipt). */

@@ -288,13 +288,12 @@ async function choose(
 
 /**
  * Of skills published under one name, the ones `--skill '*'` leaves out, each with the one it
- * installs instead and why. The source's own (a plugin manifest names it, or it is in the
- * top `skills/` folder) comes first, then the copy a repository keeps for its own agent in an
- * agent's folder at its top (`.agents/skills/<name>`), then what the search came upon within
- * three levels, then what only the deeper search of a tree with no layout found (hermes-skills
- * keeps older editions four levels down under names it uses nearer the top)
- * (UiPath/skills ships `preview/<name>/` beside `skills/<name>/`; mckeeh3's pack keeps
- * `.agents/skills/<name>` beside older `skills-pack/.agents/skills/<name>`). Where several
+ * installs instead and why. Standing first: the source's own (a plugin manifest names it, or
+ * it is in the top `skills/` folder: UiPath/skills ships `preview/<name>/` beside
+ * `skills/<name>/`); then the copy a repository keeps for its own agent in an agent's folder at
+ * its top (mckeeh3's `.agents/skills/<name>` beside older `skills-pack/.agents/skills/<name>`);
+ * then what the search came upon within three levels; then what only the deeper search of a
+ * tree with no layout found (hermes-skills' older editions four levels down). Where several
  * stand first, they are one skill only when their files are the same bytes (one digest): the
  * one with the shortest path is installed (yigitkonur's `skills/x` beside its plugin's
  * `plugins/x/skills/x`). Otherwise none is preferred and the plan refuses them all

@@ -58,6 +58,9 @@ interface Variable {
   argv?: ArgvWord[];
 }
 
+/** At most this many words in a list literal kept as an argv ({@link Variable.argv}). */
+const MAX_ARGV_WORDS = 64;
+
 /** One word of an argv: its value when constant, and what it carries. */
 interface ArgvWord {
   text: string | undefined;
@@ -820,14 +823,16 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
         entry.value = (before?.value ?? "") + value;
       }
       if (net !== undefined) entry.net = net;
-      if (!augment && targets.length === 1) Object.assign(entry, lineShape(scope, s, from, to));
-      if (!augment && targets.length === 1 && isEnvironmentCopy(s, from, to)) {
-        entry.environment = true;
-      }
-      if (
-        !augment && targets.length === 1 && s[from]?.text === "[" && closeOf(s, from) === to - 1
-      ) {
-        entry.argv = argumentRanges(s, from, to - 1).map(([a, b]) => argvWord(scope, s, a, b));
+      if (!augment && targets.length === 1) {
+        Object.assign(entry, lineShape(scope, s, from, to));
+        if (isEnvironmentCopy(s, from, to)) entry.environment = true;
+        const argv = s[from]?.text === "[" && closeOf(s, from) === to - 1
+          ? argumentRanges(s, from, to - 1)
+          : [];
+        // An argv is short; a data table is not read word by word a second time.
+        if (argv.length > 0 && argv.length <= MAX_ARGV_WORDS) {
+          entry.argv = argv.map(([a, b]) => argvWord(scope, s, a, b));
+        }
       }
       scope.vars.set(target, entry);
       if (alias !== undefined) scope.aliases.set(target, alias);
