@@ -712,9 +712,10 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         for (const l of returnLabels(scope, tokens, end, own)) out.add(l);
       }
     }
-    const variable = selfFree || isInlineParameter(tokens, k, base)
-      ? undefined
-      : scope.vars.get(base);
+    const known = selfFree ? undefined : scope.vars.get(base);
+    // Asked only of a name that is a variable: most names are not, and the statement's inline
+    // functions are then never looked for.
+    const variable = known !== undefined && isInlineParameter(tokens, k, base) ? undefined : known;
     if (variable !== undefined) {
       // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable,
       // and so is one member of a copy of the environment (`env.OPENAI_API_KEY`, `env["X"]`):
