@@ -533,6 +533,20 @@ function inlineParameters(tokens: readonly Token[]): InlineParameter[] {
   return found;
 }
 
+/**
+ * The variable the name at `k` reads: none where it is an inline function's parameter. Asked
+ * of the statement's inline functions only when the name is a variable (most are not).
+ */
+function variableAt(
+  scope: Scope,
+  tokens: readonly Token[],
+  k: number,
+  base: string,
+): Variable | undefined {
+  const known = scope.vars.get(base);
+  return known !== undefined && isInlineParameter(tokens, k, base) ? undefined : known;
+}
+
 /** Whether the name at `k` is a parameter of an inline function whose body holds `k`. */
 function isInlineParameter(tokens: readonly Token[], k: number, name: string): boolean {
   return inlineParameters(tokens).some((p) => p.name === name && p.from <= k && k < p.to);
@@ -712,10 +726,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         for (const l of returnLabels(scope, tokens, end, own)) out.add(l);
       }
     }
-    const known = selfFree ? undefined : scope.vars.get(base);
-    // Asked only of a name that is a variable: most names are not, and the statement's inline
-    // functions are then never looked for.
-    const variable = known !== undefined && isInlineParameter(tokens, k, base) ? undefined : known;
+    const variable = selfFree ? undefined : variableAt(scope, tokens, k, base);
     if (variable !== undefined) {
       // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable,
       // and so is one member of a copy of the environment (`env.OPENAI_API_KEY`, `env["X"]`):
