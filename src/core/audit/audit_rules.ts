@@ -99,7 +99,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     severity: "critical",
     title: "Sends secrets off the machine",
     explanation:
-      "The environment or a credential file flows into a request, socket, DNS name or mail, whatever the names on the way. A single key sent to the host the skill declares (permissions.network, SKILL.md, or the host its name names) is information.",
+      "The environment or a credential file flows into a request, socket, DNS name or mail, whatever the names on the way. A single key sent to the host the skill declares (permissions.network, SKILL.md, the host its name names, or a host of the domain of one it names that the skill calls) is information.",
     kinds: ["script"],
     match: { type: "flow", kind: "secret-network" },
   },
@@ -693,7 +693,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 17;
+const ENGINE_VERSION = 18;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -722,4 +722,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "17-162a59c4";
+export const AUDIT_RULES_VERSION = "18-dbe450cd";

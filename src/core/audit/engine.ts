@@ -166,10 +166,18 @@ export class SkillAudit {
     for (const grant of this.#facts.network?.grants ?? []) {
       this.#declared.add(grant.host.toLowerCase());
     }
+    const facts = {
+      declared: this.#declared,
+      skill: this.#facts.name,
+      named: new Set(
+        this.#findings.filter((f) => f.rule === "network-endpoint").flatMap((
+          f,
+        ) => [...hostsNamed(f.excerpt)]),
+      ),
+    };
     const judged = this.#findings.map((f) => {
       const note = this.#notes.get(f);
       if (note === undefined) return f;
-      const facts = { declared: this.#declared, skill: this.#facts.name };
       return { ...f, severity: flowSeverity(note, facts, f.severity) };
     });
     const findings = judged.sort(compareFindings);

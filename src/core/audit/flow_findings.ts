@@ -3,9 +3,13 @@
  * over the network is. The whole environment or a credential file leaving the machine is
  * always critical. A single named variable (`OPENWEATHER_API_KEY`) sent to the host the skill
  * declares — in `permissions.network`, in its SKILL.md, or the host the variable's or the
- * skill's own name names (`GITHUB_TOKEN` → api.github.com) — is how an honest skill calls its
- * API: information. To a host the script computes at run time it is medium (shown, not
- * refused); to any other host, critical.
+ * skill's own name names (`GITHUB_TOKEN` → api.github.com), or a host of the same domain as one
+ * the skill's files name that the variable's name names (`FRED_API_KEY` → api.stlouisfed.org,
+ * where the skill also calls fred.stlouisfed.org) — is how an honest skill calls its API:
+ * information. To a host the script computes at run time it is medium (shown, not refused); to
+ * any other host, critical. The last reading widens nothing a hostile author lacks: one who
+ * names `fred.evil.example` can send the key there directly, which the name already excuses;
+ * what holds a script to its hosts is the sandbox's network allowlist, not this severity.
  */
 
 import type { Flow } from "./flow/flow.ts";
@@ -21,6 +25,8 @@ interface SkillFacts {
   /** Hosts the skill declares (permissions.network, URLs and host names in SKILL.md). */
   declared: ReadonlySet<string>;
   skill: string | undefined;
+  /** Hosts of every URL in the skill's files (its endpoints). */
+  named?: ReadonlySet<string>;
 }
 
 /** Words of a variable's name that say nothing about whose secret it is. */
@@ -34,8 +40,11 @@ export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity):
   const host = note.host;
   if (host === undefined) return "medium";
   if (isDeclared(host, facts.declared)) return "info";
-  const named = note.secrets.every((s) => namesHost(wordsOf(secretWords(s)), host)) ||
-    namesHost(wordsOf(facts.skill ?? ""), host);
+  const siblings = [...facts.named ?? []].filter((h) => registrable(h) === registrable(host));
+  const named = note.secrets.every((s) => {
+    const words = wordsOf(secretWords(s));
+    return [host, ...siblings].some((h) => namesHost(words, h));
+  }) || namesHost(wordsOf(facts.skill ?? ""), host);
   return named ? "info" : base;
 }
 

@@ -30,7 +30,7 @@ import {
 } from "../../core/sources/sources.ts";
 import { type FetchedCommit, GitError, type GitOptions } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
-import { readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
+import { MAX_TREE_ENTRIES, readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
 import { isWithin, lstatOrNull, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { archiveLimits } from "../web/entries.ts";
 // The OCI, website and npm fetchers are imported where their kind is met (dynamic import()):
@@ -65,7 +65,13 @@ export interface Fetched {
 }
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
-const MAX_COPY_ENTRIES = 20_000;
+/**
+ * A local directory copied for an install holds at most as many entries as a commit's tree
+ * may: a folder is as large as the repository it is a checkout of (an API collection's
+ * reference pages run to 25,000 files), and each skill is still held to its own cap
+ * (catalog/loader.ts) when it is read.
+ */
+const MAX_COPY_ENTRIES = MAX_TREE_ENTRIES;
 /** A local directory copied for an install holds at most this much in all. */
 const MAX_COPY_BYTES = 1024 * 1024 * 1024;
 

@@ -181,6 +181,34 @@ Deno.test("a product's key to its company's host is the honest case too (JIRA_AP
   );
 });
 
+Deno.test("a key sent to a host of the domain whose other host its name names is honest (FRED_API_KEY to api.stlouisfed.org beside fred.stlouisfed.org); without that host, critical", () => {
+  // A public statistics API's layout: the key-free CSV endpoint on fred.<domain>, the keyed
+  // JSON API on api.<domain>, neither in SKILL.md.
+  const client = (csvHost: string) =>
+    [
+      "import os, requests",
+      `CSV = "https://${csvHost}/graph/fredgraph.csv"`,
+      'API = "https://api.stlouisfed.org/fred/series/observations"',
+      "def fetch(series, key):",
+      "    if key:",
+      '        return requests.get(API, params={"series_id": series, "api_key": key})',
+      '    return requests.get(CSV, params={"id": series})',
+      'fetch("GDP", os.environ.get("FRED_API_KEY"))',
+      "",
+    ].join("\n");
+  const honest = ruleAt(
+    findings({ "scripts/fred.py": client("fred.stlouisfed.org") }),
+    "secret-flow",
+  );
+  assert.deepEqual(honest.map((f) => f.severity), ["info"], JSON.stringify(honest));
+  // The sibling must be of the destination's own domain: a FRED host elsewhere excuses nothing.
+  const elsewhere = ruleAt(
+    findings({ "scripts/fred.py": client("fred.fmtstats.io") }),
+    "secret-flow",
+  );
+  assert.deepEqual(elsewhere.map((f) => f.severity), ["critical"], JSON.stringify(elsewhere));
+});
+
 Deno.test("a value that doubles on every line is not folded forever (no string bomb)", () => {
   const lines = (first: string, step: string, n: number) =>
     [first, ...Array.from({ length: n }, () => step)].join("\n");

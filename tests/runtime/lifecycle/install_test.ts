@@ -14,6 +14,7 @@ import { tempDir } from "../../helpers/cli.ts";
 import { createRepo, multiSkillFiles, skillFiles, skillMd } from "../../fixtures/git_repos.ts";
 import { writeTree } from "../../helpers/tree.ts";
 import { beginUserChange } from "../../helpers/change.ts";
+import { SKIP_SLOW } from "../../helpers/quick.ts";
 
 Deno.test("discoverSkills() finds a root skill and nothing below it", async () => {
   await using tmp = await tempDir();
@@ -185,6 +186,32 @@ Deno.test("a local directory's link out of it is left out of the copy, never fol
   // The source keeps its link.
   assert.ok((await Deno.lstat(join(dir, "scripts", "passwd.txt"))).isSymlink);
 });
+
+Deno.test(
+  "a local folder as large as a repository may be (20,100 files beside its skills) is copied whole, as its git tree would be read",
+  {
+    ignore: SKIP_SLOW,
+  },
+  async () => {
+    // An API collection's layout: each API's skill with its reference pages, and the raw
+    // specifications beside them, 25,000 files in all for the repository this follows.
+    await using tmp = await tempDir();
+    const dir = join(tmp.path, "collection");
+    await writeTree(dir, {
+      ...skillFiles("stripe-api", "apis/stripe/stripe-api"),
+      ...skillFiles("slack-api", "apis/slack/slack-api"),
+    });
+    const specs = join(dir, "apis", "stripe", "specs");
+    await Deno.mkdir(specs);
+    for (let i = 0; i < 20_100; i++) Deno.writeFileSync(join(specs, `${i}.json`), new Uint8Array());
+    await using change = await begin(join(tmp.path, "home"));
+    const fetched = await change.fetch(resolveParsed(parseSource(dir, { localDirectory: dir })), {
+      kind: "default",
+    });
+    const found = await inspectCandidates(fetched);
+    assert.deepEqual(found.map((c) => c.name).sort(), ["slack-api", "stripe-api"]);
+  },
+);
 
 Deno.test("a fetch copies links to the source's own files, leaves out links out, to folders and nowhere, and keeps linked manifests", async () => {
   await using tmp = await tempDir();
