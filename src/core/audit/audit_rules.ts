@@ -155,17 +155,23 @@ export const AUDIT_RULES: readonly AuditRule[] = [
       type: "pattern",
       patterns: [
         // A downloader given something to fetch: "curl | bash" with nothing between names the
-        // practice (a heading of getsentry's gha-security-review), it downloads nothing.
+        // practice (a heading of getsentry's gha-security-review), it downloads nothing, and so
+        // does a bare wildcard (an agent's permission rule, `Bash(curl * | bash)` among denials).
         new RegExp(
           String
-            .raw`\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[ \t]*[^\s|][^\n|]*\|\s*${SHELLS}`,
+            .raw`\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[ \t]*(?!\*+[ \t]*\|)[^\s|][^\n|]*\|\s*${SHELLS}`,
           "gi",
         ),
         /\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b/gi,
         /\b(?:(?:ba|z)?sh\s+-c|eval|source)\s+["']?\$\(\s*(?:curl|wget)\b/gi,
-        /\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:DownloadString|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi,
+        // The download as PowerShell writes it, a method (`.DownloadString(`) or a command that
+        // starts a pipeline or an argument: words joined by `|` inside a detection rule's
+        // regular expression (`"iex|downloadstring|invoke-webrequest"`) call nothing.
+        /\b(?:iex|Invoke-Expression)\b[^\n]*(?:\.["']?DownloadString\b|(?<=[\s(])(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b)/gi,
         /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.|request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(/g,
-        /\beval\s*\([^\n]*\bfetch\s*\(/g,
+        // fetch( inside eval's own statement: a minified library is one line, where an eval( and
+        // a fetch( thousands of characters and statements apart are no download run.
+        /\beval\s*\([^\n;{}]*\bfetch\s*\(/g,
         // exec(u.urlopen(url).read()) through an alias, requests.get(...).text, fetch in JS.
         /\b(?:exec|eval)\s*\([^\n]*\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|\w+\.get\(\s*["']https?:)/g,
         /\bnew\s+Function\s*\([^\n]*\bfetch\s*\(/g,
@@ -193,7 +199,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         /\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64\.decodebytes|codecs\.decode|zlib\.decompress|marshal\.loads|bytes\.fromhex|binascii\.unhexlify|atob|Buffer\.from)\s*\(/g,
         /\b(?:exec|eval)\s*\([^\n]*__import__\(\s*['"](?:base64|zlib|codecs|marshal|binascii)['"]\s*\)/g,
         /\bnew\s+Function\s*\(\s*atob\s*\(/g,
-        /\bFromBase64String\b[^\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]*FromBase64String/gi,
+        // `[Convert]::FromBase64String(`, the static method: a detection rule's alternation
+        // (`"iex|frombase64string"`) names it without calling it.
+        /::\s*["']?FromBase64String\b[^\n]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]*::\s*["']?FromBase64String/gi,
         /\b(?:pwsh|powershell)(?:\.exe)?\b[^\n]*\s-(?:e|en|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}/gi,
       ],
     },
@@ -224,7 +232,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "pattern",
       patterns: [
-        /\b(?:send|post|upload|transmit|forward|exfiltrate|copy|submit)\b[^\n]{0,80}(?:\.ssh|\.aws|credentials?|private keys?|api[ _-]?keys?|access[ _-]?tokens?|tokens|secrets?|passwords?|cookies|\.env\b)[^\n]{0,80}?\b(?:to|at|into)\s+(?:https?:\/\/|[\w-]+\.(?:com|net|org|io|sh|site|xyz|app)\b)/gi,
+        // A verb, not the first half of a compound: "the post-refresh runbook", "copy-paste".
+        /\b(?:send|post|upload|transmit|forward|exfiltrate|copy|submit)\b(?!-)[^\n]{0,80}(?:\.ssh|\.aws|credentials?|private keys?|api[ _-]?keys?|access[ _-]?tokens?|tokens|secrets?|passwords?|cookies|\.env\b)[^\n]{0,80}?\b(?:to|at|into)\s+(?:https?:\/\/|[\w-]+\.(?:com|net|org|io|sh|site|xyz|app)\b)/gi,
       ],
     },
   },
@@ -722,4 +731,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "18-dbe450cd";
+export const AUDIT_RULES_VERSION = "18-c69ad102";
