@@ -132,9 +132,14 @@ interface Mention {
 }
 
 const LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
-/** A resource folder's path, or a wildcard over its files (`references/agents-*-rules.md`). */
+/**
+ * A resource folder's path, or a wildcard over its files (`references/agents-*-rules.md`),
+ * which a placeholder writes too (`references/schema-<id>.json`, `assets/{name}.svg`).
+ */
 const RESOURCE_PATH =
-  /(?<![\w./*-])((?:\.\/)?(?:scripts|references|assets|templates|examples|toolsets)\/[\w./*-]*[\w*-])/g;
+  /(?<![\w./*-])((?:\.\/)?(?:scripts|references|assets|templates|examples|toolsets)\/(?:[\w./*-]|<[\w-]+>|\{[\w-]+\})*(?:[\w*-]|<[\w-]+>|\{[\w-]+\}))/g;
+/** A placeholder of a resource path: each stands for any part of a name. */
+const PLACEHOLDER = /<[\w-]+>|\{[\w-]+\}/g;
 
 const TOLD_TO_USE =
   /\b(?:run|runs|execute|invoke|call|open|read|reads|see|load|consult|refer\s+to|check|follow|use|using|with|from|in)\b[^.;:!?]*$/i;
@@ -169,7 +174,7 @@ export function mentionedPaths(text: string, firstLine = 1): Mention[] {
       const before = line.slice(Math.max(0, m.index! - 60), m.index!);
       if (!TOLD_TO_USE.test(before)) continue;
       if (inCodeString(line, m.index!)) continue;
-      out.push({ path: normalizeRel(m[1]!), line: firstLine + i });
+      out.push({ path: normalizeRel(m[1]!.replace(PLACEHOLDER, "*")), line: firstLine + i });
     }
   });
   return out;
@@ -236,6 +241,9 @@ export function lintMissingFiles(
   for (const m of mentions) {
     if (m.path === "" || present.has(m.path) || folders.has(m.path) || seen.has(m.path)) continue;
     if (m.path.split("/").includes("..")) continue; // outside the skill: not ours to check
+    // A folder of dot-name the skill does not have is the user's project's (`.github/`, a
+    // tool's `.dbt-wiki/` the skill writes): a link into it is to a file the agent makes.
+    if (/^\.[^./]/.test(m.path) && !folders.has(m.path.split("/")[0]!)) continue;
     seen.add(m.path);
     if (m.path.includes("*")) {
       // A wildcard names the files it matches: a pattern that matches none is the error.

@@ -247,6 +247,29 @@ Deno.test("a wildcard path names the files it matches: whole, and an error only 
   ]);
 });
 
+Deno.test("a placeholder in a resource path is a wildcard; a link into a dot-folder the skill lacks is the project's file", () => {
+  const body = [
+    "Per-schema definitions live in `references/schema-<id>.json` (one a sector).",
+    "Then read references/schemas/{prefix}/<schema>.md for the operation.",
+    '  "Diagram truncated; see [full lineage](.dbt-wiki/lineage.md) for the whole graph"',
+    "Settings are in [the config](.config/settings.md).",
+  ].join("\n");
+  const mentions = mentionedPaths(body, 1);
+  assert.deepEqual(mentions.map((m) => m.path), [
+    "references/schema-*.json",
+    "references/schemas/*/*.md",
+    ".dbt-wiki/lineage.md",
+    ".config/settings.md",
+  ]);
+  const files = ["SKILL.md", "references/schema-bank.json", ".config/other.md"];
+  // The schemas folder is missing for real; the wiki folder is the one the skill writes in the
+  // user's project; a dot-folder the skill ships is still its own, and checked.
+  assert.deepEqual(lintMissingFiles(mentions, files).map((f) => [f.line, f.message]), [
+    [2, "the body mentions references/schemas/*/*.md, which matches no file of the skill"],
+    [4, "the body mentions .config/settings.md, which is not in the skill"],
+  ]);
+});
+
 Deno.test("lintMissingFiles() names the skill's file of the same name, the path most often mistyped", () => {
   // K-Dense's neuropixels-analysis: `reference/standard_workflow.md` for references/.
   const files = ["SKILL.md", "references/standard_workflow.md", "a/notes.md", "b/notes.md"];
