@@ -460,6 +460,61 @@ Deno.test("a .env read line by line for one key is that key; the whole file, ano
   }
 });
 
+Deno.test("a variable read by a name a loop takes from a list of names is one of those variables; by a name from anywhere else, any", () => {
+  // A token looked up under each of its usual names, then sent to the API they name.
+  const client = (names: string) =>
+    [
+      "import os, urllib.request",
+      "def token():",
+      `    for var in ${names}:`,
+      '        value = os.environ.get(var, "").strip()',
+      "        if value:",
+      "            return value",
+      'req = urllib.request.Request("https://api.github.com/user", headers={"Authorization": token()})',
+      "urllib.request.urlopen(req)",
+      "",
+    ].join("\n");
+  const severities = (names: string) =>
+    ruleAt(findings({ "scripts/gh.py": client(names) }), "secret-flow").map((
+      f,
+    ) => [f.severity, f.excerpt]);
+  const listed = severities('("GH_TOKEN", "GITHUB_TOKEN", "GITHUB_API_KEY")');
+  assert.ok(listed.length > 0, JSON.stringify(listed));
+  for (const [severity, excerpt] of listed) {
+    assert.equal(severity, "info", excerpt);
+    assert.match(excerpt!, /\$GH_TOKEN, \$GITHUB_TOKEN, \$/); // (the excerpt is clipped)
+  }
+  // A list the caller gives, or one with a name that is not a constant: any variable.
+  for (const names of ["sys.argv[1:]", '["GH_TOKEN", os.environ["WHICH"]]']) {
+    const found = severities(names);
+    assert.ok(found.length > 0 && found.every(([s]) => s === "critical"), JSON.stringify(found));
+  }
+});
+
+Deno.test("targets unpacked from as many values each hold their own: two providers' keys, each to its own API", () => {
+  const script = (assign: string) =>
+    [
+      "import os, requests",
+      assign,
+      'if gem:\n    requests.post("https://generativelanguage.googleapis.com/v1/x", params={"key": gem})',
+      'else:\n    requests.post("https://api.anthropic.com/v1/messages", headers={"x-api-key": ant})',
+      "",
+    ].join("\n");
+  const severities = (assign: string) =>
+    ruleAt(findings({ "scripts/review.py": script(assign) }), "secret-flow").map((f) => f.severity);
+  assert.deepEqual(
+    severities('gem, ant = os.environ.get("GEMINI_API_KEY"), os.environ.get("ANTHROPIC_API_KEY")'),
+    ["info", "info"],
+  );
+  // One value for two targets (a pair from one call): each may hold either key.
+  assert.deepEqual(
+    severities(
+      'gem, ant = pick(os.environ.get("GEMINI_API_KEY"), os.environ.get("ANTHROPIC_API_KEY"))',
+    ),
+    ["critical", "critical"],
+  );
+});
+
 Deno.test("one member of a copy of the environment is that variable; the whole copy stays the environment", () => {
   const flows = (files: Record<string, string>) =>
     ruleAt(findings(files), "secret-flow").map((f) => [f.severity, f.excerpt]);

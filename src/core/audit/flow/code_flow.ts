@@ -38,6 +38,12 @@ interface Variable {
   labels: Set<Label>;
   /** Its value when made of string constants only. */
   value?: string;
+  /**
+   * The constants it takes one after another: a `for` variable over a literal list of strings
+   * (`for var in ("GH_TOKEN", "GITHUB_TOKEN"):`), so that `os.environ.get(var)` reads those
+   * variables, not any.
+   */
+  values?: string[];
   /** A connection or request object: where it sends. */
   net?: { host: string | undefined };
   /** A text file `open(…)` with universal newlines: iterating it gives one line at a time. */
@@ -667,35 +673,71 @@ function constantOf(
 const ENV_HEAD = /^(?:os|posix|process|Deno)\./;
 const ENV_OBJECTS = /^(?:os\.environ|os\.environb|posix\.environ|process\.env|Deno\.env)$/;
 
-/** The constant key of `x["KEY"]` or `x.get("KEY"…)`, the name ending at `end`. */
-function keyRead(tokens: readonly Token[], end: number): string | undefined {
+/**
+ * The constant keys of `x["KEY"]` or `x.get("KEY"…)`, the name ending at `end`: the string,
+ * or what a variable given as the key holds (its value, or the constants a loop gives it).
+ */
+function keyRead(scope: Scope, tokens: readonly Token[], end: number): string[] | undefined {
   const open = tokens[end]?.text;
   if (open !== "[" && open !== "(") return undefined;
   const key = tokens[end + 1];
-  return key?.kind === "string" ? key.text : undefined;
+  if (key?.kind === "string") return [key.text];
+  if (key?.kind !== "name" || !/^[),\]]$/.test(tokens[end + 2]?.text ?? "")) return undefined;
+  const variable = scope.vars.get(key.text);
+  return variable?.value !== undefined ? [variable.value] : variable?.values;
 }
 
-/** The environment label a dotted name starting at `k` reads, with where it ends. */
-function envRead(
+/** The environment labels a dotted name starting at `k` reads, the name ending at `end`. */
+function envRead(scope: Scope, tokens: readonly Token[], name: string, end: number): Label[] {
+  if (!ENV_HEAD.test(name)) return [];
+  const call = tokens[end]?.text === "(";
+  const bracket = tokens[end]?.text === "[";
+  const keys = keyRead(scope, tokens, end);
+  const named = (vs: readonly string[] | undefined): Label[] =>
+    vs === undefined ? ["env:*"] : vs.filter(secretName).map((v): Label => `env:${v}`);
+  if (/^os\.getenvb?$/.test(name) && call) return named(keys);
+  if (/^Deno\.env\.get$/.test(name) && call) return named(keys);
+  if (/^Deno\.env\.toObject$/.test(name)) return ["env:*"];
+  const member = /^process\.env\.(\w+)$/.exec(name);
+  if (member !== null) return named([member[1]!]);
+  if (/^(?:os\.environ|process\.env)\.get$/.test(name) && call) return named(keys);
+  if (ENV_OBJECTS.test(name)) return bracket ? named(keys) : ["env:*"];
+  if (/^(?:os\.environ|process\.env)\.\w+$/.test(name)) return ["env:*"]; // items(), copy(), …
+  return [];
+}
+
+/**
+ * The labels a read of `variable` (the dotted `name` ending at `end`) carries into `out`. One
+ * key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable, and so is
+ * one member of a copy of the environment (`env.OPENAI_API_KEY`, `env["X"]`): what is read,
+ * not everything it was read from.
+ */
+function readVariable(
+  scope: Scope,
+  variable: Variable,
   tokens: readonly Token[],
   name: string,
   end: number,
-): Label | undefined {
-  if (!ENV_HEAD.test(name)) return undefined;
-  const call = tokens[end]?.text === "(";
-  const bracket = tokens[end]?.text === "[";
-  const key = keyRead(tokens, end);
-  const named = (v: string | undefined): Label | undefined =>
-    v === undefined ? "env:*" : secretName(v) ? `env:${v}` : undefined;
-  if (/^os\.getenvb?$/.test(name) && call) return named(key);
-  if (/^Deno\.env\.get$/.test(name) && call) return named(key);
-  if (/^Deno\.env\.toObject$/.test(name)) return "env:*";
-  const member = /^process\.env\.(\w+)$/.exec(name);
-  if (member !== null) return named(member[1]);
-  if (/^(?:os\.environ|process\.env)\.get$/.test(name) && call) return named(key);
-  if (ENV_OBJECTS.test(name)) return bracket ? named(key) : "env:*";
-  if (/^(?:os\.environ|process\.env)\.\w+$/.test(name)) return "env:*"; // items(), copy(), …
-  return undefined;
+  out: Set<Label>,
+): void {
+  const parts = name.split(".");
+  const keys = parts.length === 1 || name === `${parts[0]}.get`
+    ? keyRead(scope, tokens, end)
+    : undefined;
+  // `env.X`, `env.X.trim()`: variable X (`env.items()` is a method of the copy, all of it).
+  const member = parts.length > 2 || (parts.length === 2 && tokens[end]?.text !== "(")
+    ? /^\w+$/.exec(parts[1]!)?.[0]
+    : undefined;
+  const read = keys ?? (member === undefined ? undefined : [member]);
+  for (const l of variable.labels) {
+    const ones = l === "env:*" && variable.environment
+      ? read
+      : isEnvFileLabel(l)
+      ? keys
+      : undefined;
+    if (ones === undefined) out.add(l);
+    else for (const one of ones.filter(secretName)) out.add(`env:${one}`);
+  }
 }
 
 /** Every label the tokens `[from, to)` carry. */
@@ -714,8 +756,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     }
     if (t.kind !== "name" || tokens[k - 1]?.text === "." || tokens[k - 1]?.text === "?.") continue;
     const { name, end } = dottedAt(scope, tokens, k);
-    const env = envRead(tokens, name, end);
-    if (env !== undefined) out.add(env);
+    for (const l of envRead(scope, tokens, name, end)) out.add(l);
     const base = name.split(".")[0]!;
     const method = base === "self" && tokens[end]?.text === "(" ? name.slice(5) : undefined;
     const selfFree = method !== undefined && scope.selfFree.has(`${scope.inClass}.${method}`);
@@ -728,25 +769,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     }
     const variable = selfFree ? undefined : variableAt(scope, tokens, k, base);
     if (variable !== undefined) {
-      // One key of a .env read by name (`config["X"]`, `config.get("X")`) is that variable,
-      // and so is one member of a copy of the environment (`env.OPENAI_API_KEY`, `env["X"]`):
-      // what is read, not everything it was read from.
-      const key = name === base || name === `${base}.get` ? keyRead(tokens, end) : undefined;
-      // `env.X`, `env.X.trim()`: variable X (`env.items()` is a method of the copy, all of it).
-      const parts = name.split(".");
-      const member = parts.length > 2 || (parts.length === 2 && tokens[end]?.text !== "(")
-        ? /^\w+$/.exec(parts[1]!)?.[0]
-        : undefined;
-      const read = key ?? member;
-      for (const l of variable.labels) {
-        const one = l === "env:*" && variable.environment
-          ? read
-          : isEnvFileLabel(l)
-          ? key
-          : undefined;
-        if (one === undefined) out.add(l);
-        else if (secretName(one)) out.add(`env:${one}`);
-      }
+      readVariable(scope, variable, tokens, name, end, out);
       if (variable.value !== undefined) constants.push(variable.value);
     }
     if (tokens[end]?.text === "(") {
@@ -818,37 +841,12 @@ const MUTATORS =
 function walkStatement(scope: Scope, s: readonly Token[]): void {
   const bound = bindingOf(scope, s);
   if (bound !== undefined) {
-    const { targets, from, to, augment } = bound;
-    const labels = labelsOf(scope, s, from, to);
-    const value = constantOf(scope, s, from, to);
-    const net = netOf(scope, s, from, to);
-    const alias = to - from >= 1 ? aliasOf(scope, s, from, to) : undefined;
-    for (const target of targets) {
-      if (augment && (scope.aliases.has(target) || MODULES.test(target))) continue;
-      const before = augment ? scope.vars.get(target) : undefined;
-      const merged = new Set([...(before?.labels ?? []), ...labels]);
-      const entry: Variable = { labels: merged };
-      if (
-        value !== undefined && (!augment || before?.value !== undefined) &&
-        (before?.value?.length ?? 0) + value.length <= MAX_VALUE
-      ) {
-        entry.value = (before?.value ?? "") + value;
-      }
-      if (net !== undefined) entry.net = net;
-      if (!augment && targets.length === 1) {
-        Object.assign(entry, lineShape(scope, s, from, to));
-        if (isEnvironmentCopy(s, from, to)) entry.environment = true;
-        const argv = s[from]?.text === "[" && closeOf(s, from) === to - 1
-          ? argumentRanges(s, from, to - 1)
-          : [];
-        // An argv is short; a data table is not read word by word a second time.
-        if (argv.length > 0 && argv.length <= MAX_ARGV_WORDS) {
-          entry.argv = argv.map(([a, b]) => argvWord(scope, s, a, b));
-        }
-      }
-      scope.vars.set(target, entry);
-      if (alias !== undefined) scope.aliases.set(target, alias);
-      else scope.aliases.delete(target);
+    const items = unpacked(s, bound);
+    if (items === undefined) bind(scope, s, bound);
+    else {
+      items.forEach(([from, to], i) => {
+        bind(scope, s, { targets: [bound.targets[i]!], from, to, augment: false });
+      });
     }
   }
   for (let k = 0; k < s.length; k++) {
@@ -868,6 +866,56 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
   }
 }
 
+/**
+ * `gem, ant = os.environ.get("GEMINI_API_KEY"), os.environ.get("ANTHROPIC_API_KEY")`: as many
+ * values as targets, each target bound to its own (not every target to all of them).
+ */
+function unpacked(s: readonly Token[], bound: Binding): [number, number][] | undefined {
+  if (s[0]?.text === "for" || bound.augment || bound.targets.length < 2) return undefined;
+  const items = argumentRanges(s, bound.from - 1, bound.to);
+  return items.length === bound.targets.length ? items : undefined;
+}
+
+/** Binds `targets` to what the tokens `[from, to)` carry and hold. */
+function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
+  const { targets, from, to, augment } = bound;
+  const labels = labelsOf(scope, s, from, to);
+  const value = constantOf(scope, s, from, to);
+  const net = netOf(scope, s, from, to);
+  const alias = to - from >= 1 ? aliasOf(scope, s, from, to) : undefined;
+  for (const target of targets) {
+    if (augment && (scope.aliases.has(target) || MODULES.test(target))) continue;
+    const before = augment ? scope.vars.get(target) : undefined;
+    const merged = new Set([...(before?.labels ?? []), ...labels]);
+    const entry: Variable = { labels: merged };
+    if (
+      value !== undefined && (!augment || before?.value !== undefined) &&
+      (before?.value?.length ?? 0) + value.length <= MAX_VALUE
+    ) {
+      entry.value = (before?.value ?? "") + value;
+    }
+    if (net !== undefined) entry.net = net;
+    if (!augment && targets.length === 1) {
+      Object.assign(entry, lineShape(scope, s, from, to));
+      if (s[0]?.text === "for") {
+        const values = loopConstants(scope, s, from, to);
+        if (values !== undefined) entry.values = values;
+      }
+      if (isEnvironmentCopy(s, from, to)) entry.environment = true;
+      const argv = s[from]?.text === "[" && closeOf(s, from) === to - 1
+        ? argumentRanges(s, from, to - 1)
+        : [];
+      // An argv is short; a data table is not read word by word a second time.
+      if (argv.length > 0 && argv.length <= MAX_ARGV_WORDS) {
+        entry.argv = argv.map(([a, b]) => argvWord(scope, s, a, b));
+      }
+    }
+    scope.vars.set(target, entry);
+    if (alias !== undefined) scope.aliases.set(target, alias);
+    else scope.aliases.delete(target);
+  }
+}
+
 /** Whether `a.b.c(` (or `getattr(…)(`, `require("m").x(`, `new X(`) starts at `k`. */
 function callFollows(s: readonly Token[], k: number): boolean {
   let end = k + 1;
@@ -875,6 +923,24 @@ function callFollows(s: readonly Token[], k: number): boolean {
   while (s[end]?.text === "." || s[end]?.text === "?.") end += 2;
   return s[end]?.text === "(" || s[end]?.text === "." || s[k]!.text === "getattr" ||
     s[k]!.text === "require";
+}
+
+/**
+ * The string constants a `for` walks when it walks a literal list or tuple of them (at most
+ * MAX_ARGV_WORDS): `for var in ("GH_TOKEN", "GITHUB_TOKEN"):`.
+ */
+function loopConstants(
+  scope: Scope,
+  s: readonly Token[],
+  from: number,
+  to: number,
+): string[] | undefined {
+  const end = s[to - 1]?.text === ":" ? to - 1 : to;
+  if (!/^[([]$/.test(s[from]?.text ?? "") || closeOf(s, from) !== end - 1) return undefined;
+  const items = argumentRanges(s, from, end - 1).filter(([a, b]) => b > a); // `("A",)`
+  if (items.length === 0 || items.length > MAX_ARGV_WORDS) return undefined;
+  const values = items.map(([a, b]) => constantOf(scope, s, a, b));
+  return values.every((v) => v !== undefined) ? values as string[] : undefined;
 }
 
 interface Binding {
@@ -898,8 +964,9 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
   if (words[0] === "for") {
     const sep = words.findIndex((w) => w === "in" || w === "of");
     if (sep === -1) return undefined;
+    // JavaScript's declaration words are no targets; in Python `var` is a name like any.
     const targets = s.slice(1, sep).filter((t) =>
-      t.kind === "name" && !/^(?:const|let|var)$/.test(t.text)
+      t.kind === "name" && (scope.language === "python" || !/^(?:const|let|var)$/.test(t.text))
     );
     return { targets: targets.map((t) => t.text), from: sep + 1, to: s.length, augment: false };
   }
