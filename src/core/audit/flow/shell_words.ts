@@ -33,6 +33,11 @@ export interface Command {
   piped: boolean;
   /** A heredoc's body: what the command reads on stdin. */
   heredoc?: string;
+  /**
+   * `(( … ))`: an arithmetic expression, not a command line (its substitutions are still
+   * commands, and are read as such).
+   */
+  arithmetic?: true;
 }
 
 /** How `$(…)` and `<(…)` are evaluated: the labels (and known text) of their output. */
@@ -77,6 +82,8 @@ export class ShellReader {
       }
     }
     const at = this.#i;
+    // The separators just read end with `((`: this command is an arithmetic one.
+    let arithmetic = /\(\([ \t]*$/.test(t.slice(Math.max(0, at - 16), at));
     const words: Word[] = [];
     const redirects: Redirect[] = [];
     const assignments: [string, Word][] = [];
@@ -113,6 +120,7 @@ export class ShellReader {
         assignments.push([assign[1]!, value]);
         continue;
       }
+      if (t.startsWith("((", this.#i)) arithmetic = true; // `if (( … ))`
       const before = this.#i;
       words.push(this.#word());
       if (this.#i === before) this.#i++; // a character no rule reads (`((`): never stall
@@ -135,6 +143,7 @@ export class ShellReader {
       piped,
       assignments,
       ...(heredoc !== undefined ? { heredoc } : {}),
+      ...(arithmetic ? { arithmetic: true as const } : {}),
     };
   }
 
