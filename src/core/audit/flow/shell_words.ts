@@ -64,14 +64,7 @@ export class ShellReader {
   /** The next command, or undefined at the end. Assignments are commands without words. */
   next(): (Command & { assignments: [string, Word][] }) | undefined {
     const t = this.text;
-    while (this.#i < t.length && /[\s;&|()]/.test(t[this.#i]!)) {
-      if (t[this.#i] === "\n") this.#skipHeredocs();
-      // `;;`, `;&` and `;;&` end a clause of a case: its next pattern list follows.
-      if (t[this.#i] === ";" && /[;&]/.test(t[this.#i + 1] ?? "") && this.#cases > 0) {
-        this.#pattern = true;
-      }
-      this.#i++;
-    }
+    this.#skipSeparators();
     if (this.#i >= t.length) return undefined;
     if (this.#pattern) {
       this.#pattern = false;
@@ -145,6 +138,19 @@ export class ShellReader {
       ...(heredoc !== undefined ? { heredoc } : {}),
       ...(arithmetic ? { arithmetic: true as const } : {}),
     };
+  }
+
+  /** Past the separators before a command (blanks, `;`, `&`, `|`, parentheses). */
+  #skipSeparators(): void {
+    const t = this.text;
+    while (this.#i < t.length && /[\s;&|()]/.test(t[this.#i]!)) {
+      if (t[this.#i] === "\n") this.#skipHeredocs();
+      // `;;`, `;&` and `;;&` end a clause of a case: its next pattern list follows.
+      if (t[this.#i] === ";" && /[;&]/.test(t[this.#i + 1] ?? "") && this.#cases > 0) {
+        this.#pattern = true;
+      }
+      this.#i++;
+    }
   }
 
   #pending: { word: string; tabs: boolean }[] = [];
