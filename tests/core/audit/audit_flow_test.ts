@@ -532,6 +532,27 @@ Deno.test("an arithmetic command computes a number from downloaded data, it runs
   ]]);
 });
 
+Deno.test("a keyword argument's name is the call's parameter, not the script's variable of that name", () => {
+  // Two providers: one function keeps its headers in a variable `headers`, the other passes
+  // `headers=` a literal of its own key.
+  const script = [
+    "import os, requests",
+    "def ask_gemini(prompt):",
+    '    headers = {"x-goog-api-key": os.environ["GEMINI_API_KEY"]}',
+    '    return requests.post("https://generativelanguage.googleapis.com/v1/x", headers=headers)',
+    "def ask_claude(prompt):",
+    "    return requests.post(",
+    '        "https://api.anthropic.com/v1/messages",',
+    '        headers={"x-api-key": os.environ["ANTHROPIC_API_KEY"]},',
+    '        json={"messages": [prompt]},',
+    "    )",
+    "",
+  ].join("\n");
+  const flows = ruleAt(findings({ "scripts/ask.py": script }), "secret-flow");
+  assert.deepEqual(flows.map((f) => [f.line, f.severity]), [[4, "info"], [6, "info"]]);
+  assert.doesNotMatch(flows[1]!.excerpt, /GEMINI/);
+});
+
 Deno.test("one member of a copy of the environment is that variable; the whole copy stays the environment", () => {
   const flows = (files: Record<string, string>) =>
     ruleAt(findings(files), "secret-flow").map((f) => [f.severity, f.excerpt]);

@@ -740,6 +740,15 @@ function readVariable(
   }
 }
 
+/**
+ * Whether the name at `k` names a keyword argument (`requests.post(url, headers={…})`): the
+ * parameter of the call, not a variable of the script that happens to share its name.
+ */
+function keywordName(scope: Scope, tokens: readonly Token[], k: number): boolean {
+  return scope.language === "python" && tokens[k + 1]?.text === "=" &&
+    (tokens[k - 1]?.text === "(" || tokens[k - 1]?.text === ",");
+}
+
 /** Every label the tokens `[from, to)` carry. */
 function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: number): Set<Label> {
   const out = new Set<Label>();
@@ -755,6 +764,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       continue;
     }
     if (t.kind !== "name" || tokens[k - 1]?.text === "." || tokens[k - 1]?.text === "?.") continue;
+    if (keywordName(scope, tokens, k)) continue;
     const { name, end } = dottedAt(scope, tokens, k);
     for (const l of envRead(scope, tokens, name, end)) out.add(l);
     const base = name.split(".")[0]!;
