@@ -329,6 +329,8 @@ function skippedFragmentsLine(fragments: readonly Candidate[]): string {
 
 /** Why a kept twin stands first, as the warning says it. */
 const KEPT_BECAUSE: Record<SkippedTwin["because"], string> = {
+  collection: "named like one of the source's top skills/ folder, which every agent's installer " +
+    "reads: a plugin's copy is packaged for that plugin's agent",
   declared: "named like one the source names as its own (its plugin manifest or skills/ folder)",
   "agent-folder": "named like one the source keeps in an agent's folder at its top (such as " +
     ".agents/skills/), found elsewhere by the search",

@@ -61,6 +61,14 @@ interface FoundSkill {
 }
 
 /**
+ * Whether a skill's path in its tree is a folder of the top `skills/`: the specification's
+ * collection, which every agent's installer reads (a plugin's `skills/` is that plugin's).
+ */
+export function inCollection(rel: string): boolean {
+  return /^skills\/[^/]+$/.test(rel);
+}
+
+/**
  * Directories holding a SKILL.md (or skill.md): the base itself (then nothing else), else
  * every one up to three levels down (`skills/<name>/`, `.claude/skills/<name>/`, ...), plus
  * the skills plugin manifests list (Claude Code's `.claude-plugin/marketplace.json` and
@@ -115,7 +123,7 @@ async function skillsBelow(base: string): Promise<FoundSkill[]> {
   const declared = new Set(named);
   const agentFolders = new Set(agentRows().map(([, row]) => row.project));
   for (const skill of found) {
-    if (declared.has(skill.rel) || /^skills\/[^/]+$/.test(skill.rel)) skill.declared = true;
+    if (declared.has(skill.rel) || inCollection(skill.rel)) skill.declared = true;
     else if (agentFolders.has(skill.rel.slice(0, skill.rel.lastIndexOf("/")))) {
       skill.agentFolder = true;
     }

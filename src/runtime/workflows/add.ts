@@ -40,6 +40,7 @@ import { resolveRequest } from "../lifecycle/resolve_source.ts";
 import { saveInstalledAudit } from "../audit/installed_audit.ts";
 import type { LinkOutcome } from "../project/links.ts";
 import { resolveClosure } from "./dependencies.ts";
+import { inCollection } from "../catalog/discover.ts";
 import { type AddAsker, type Added, installSelected, type SkippedTwin } from "./add_steps.ts";
 import type { ScopeChoice, WorkflowRequest } from "./request.ts";
 
@@ -306,7 +307,8 @@ async function shadowedTwins(
   const out = new Map<Candidate, SkippedTwin>();
   // A twin renamed by its path is installed under its new name: it is no twin.
   const keyOf = (c: Candidate) => renamed.has(pathSelector(c.rel)) ? undefined : c.canonical;
-  const standing = (c: Candidate) => c.declared ? 3 : c.agentFolder ? 2 : c.deep ? 0 : 1;
+  const standing = (c: Candidate) =>
+    c.declared ? (inCollection(c.rel) ? 4 : 3) : c.agentFolder ? 2 : c.deep ? 0 : 1;
   for (const group of sameNameGroups(pool, keyOf)) {
     const first = Math.max(...group.map(standing));
     const leading = group.filter((c) => standing(c) === first).sort(byShortestPath);
@@ -314,7 +316,9 @@ async function shadowedTwins(
     const kept = leading[0]!;
     for (const c of group) {
       if (c === kept) continue;
-      const because = standing(c) === first ? "identical" : STANDING_REASON[first]!;
+      // The top skills/ folder before a plugin's copy; before anything else, as declared.
+      const above = first === 4 && standing(c) < 3 ? 3 : first;
+      const because = standing(c) === first ? "identical" : STANDING_REASON[above]!;
       out.set(c, { kept, because });
     }
   }
@@ -329,6 +333,7 @@ function byShortestPath(a: Candidate, b: Candidate): number {
 
 /** Why a twin standing below the kept one was left out, by the kept one's standing. */
 const STANDING_REASON: Record<number, SkippedTwin["because"]> = {
+  4: "collection",
   3: "declared",
   2: "agent-folder",
   1: "shallower",

@@ -36,7 +36,7 @@ export interface SkippedTwin {
    * one was only come upon; `shallower`: the kept one was found within three levels, this one
    * only by the deeper search of a tree with no layout; `identical`: the two hold the same bytes.
    */
-  because: "declared" | "agent-folder" | "shallower" | "identical";
+  because: "collection" | "declared" | "agent-folder" | "shallower" | "identical";
 }
 
 /**

@@ -439,6 +439,36 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
   assert.equal((await w.installed()).other, "other");
 });
 
+Deno.test("'*' over a marketplace that also keeps its skills in the top skills/ folder: that folder stands before a plugin's copy; two plugins' copies are still refused", async () => {
+  const w = await workspace();
+  await using _dir = w.dir;
+  // NeoLabHQ/context-engineering-kit's layout: every skill in skills/ for any agent, and again
+  // in its plugin with Claude Code's own fields; two plugins that each ship an `access` skill.
+  const claudeFields = "argument-hint: Optional flags\nmodel: haiku\n";
+  const repo = await createRepo(w.dir.path, "kit", {
+    ".claude-plugin/marketplace.json": JSON.stringify({
+      name: "kit",
+      plugins: [
+        { name: "git", source: "./plugins/git" },
+        { name: "chat", source: "./plugins/chat" },
+        { name: "mail", source: "./plugins/mail" },
+      ],
+    }),
+    "skills/commit/SKILL.md": skillMd("commit", "Write a commit."),
+    "plugins/git/skills/commit/SKILL.md": skillMd("commit", "Write a commit.", claudeFields),
+    "plugins/chat/skills/access/SKILL.md": skillMd("access", "Grant chat access."),
+    "plugins/mail/skills/access/SKILL.md": skillMd("access", "Grant mail access."),
+  });
+  const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  assert.notEqual(all.code, 0, "the two plugins' access skills are refused");
+  assert.deepEqual(JSON.parse(all.stdout).skipped_twins, [
+    { path: "plugins/git/skills/commit", kept: "skills/commit", because: "collection" },
+  ]);
+  assert.match(all.stderr, /Skipped 1 skill\(s\) named like one of the source's top skills\//);
+  assert.match(all.stdout + all.stderr, /Cannot install skill 'access' \(plugins\/chat\/skills/);
+  assert.deepEqual(await w.subpaths(), { commit: "skills/commit" });
+});
+
 Deno.test("'*' over a tree with no layout: a skill only the deeper search found never contests a name found nearer the top", async () => {
   const w = await workspace();
   await using _dir = w.dir;
