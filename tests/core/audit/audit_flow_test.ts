@@ -429,8 +429,18 @@ Deno.test("a .env read line by line for one key is that key; the whole file, ano
     )),
     "info",
   );
+  // The line trimmed first (an image API's client reading LUMA_API_KEY this way).
+  assert.equal(
+    severity(dotenvLines(
+      'for line in Path(".env").read_text().splitlines():\n    line = line.strip()\n    if line.startswith("OPENROUTER_API_KEY="):\n        key = line.split("=", 1)[1]\n',
+    )),
+    "info",
+  );
 
   const hostile: Record<string, string> = {
+    "the line trimmed and the rest of the file added": dotenvLines(
+      'with open(".env") as f:\n    for line in f:\n        line = line.strip() + f.read()\n        if line.startswith("OPENROUTER_API_KEY="):\n            key = line\n',
+    ),
     "to another host": dotenvLines(
       'with open(".env") as f:\n    for line in f:\n        if line.startswith("OPENROUTER_API_KEY="):\n            key = line.split("=", 1)[1]\n',
       "key",
@@ -551,6 +561,33 @@ Deno.test("a keyword argument's name is the call's parameter, not the script's v
   const flows = ruleAt(findings({ "scripts/ask.py": script }), "secret-flow");
   assert.deepEqual(flows.map((f) => [f.line, f.severity]), [[4, "info"], [6, "info"]]);
   assert.doesNotMatch(flows[1]!.excerpt, /GEMINI/);
+});
+
+Deno.test("a response is not the request: results fetched with one API's key and sent to another carry no key; what a function of the script returns is what its summary says", () => {
+  const script = (helper: string) =>
+    [
+      "import os, requests",
+      helper,
+      'hits = search("/v1/search?q=skills", os.environ["SERPER_API_KEY"])',
+      "requests.post(",
+      '    "https://api.openai.com/v1/chat/completions",',
+      '    headers={"Authorization": os.environ["OPENAI_API_KEY"]},',
+      '    json={"messages": [str(hits)]},',
+      ")",
+      "",
+    ].join("\n");
+  const severities = (helper: string) =>
+    ruleAt(findings({ "scripts/brief.py": script(helper) }), "secret-flow").map((
+      f,
+    ) => [f.line, f.severity]);
+  // The search API's key goes to the search API; the summary of what it found to the model's.
+  const fetching = "def search(path, key):\n" +
+    '    r = requests.get("https://google.serper.dev" + path, headers={"X-API-KEY": key})\n' +
+    "    return r.json()";
+  assert.deepEqual(severities(fetching), [[5, "info"], [6, "info"]]);
+  // A helper that hands back what it was given: the key goes on, to the other API.
+  const echoing = 'def search(path, key):\n    return {"path": path, "auth": key}';
+  assert.deepEqual(severities(echoing), [[5, "critical"]]);
 });
 
 Deno.test("one member of a copy of the environment is that variable; the whole copy stays the environment", () => {

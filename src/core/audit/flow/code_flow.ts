@@ -184,7 +184,7 @@ function narrowToKey(scope: Scope, s: readonly Token[]): Omit<Narrowing, "column
  * What a binding's value is line by line: `open(p)` or `open(p, "r")` with no `newline=`
  * (which could make the whole file one "line"), bound by `with … as f` or `f = …`, is a file
  * of lines; `for x in f:`, `for x in f.readlines():` and `for x in ….splitlines():` bind one
- * line.
+ * line, and so does that line trimmed (`x = x.strip()`).
  */
 function lineShape(
   scope: Scope,
@@ -204,6 +204,10 @@ function lineShape(
       ? { line: true }
       : {};
   }
+  // `line = line.strip()`: the same line, its blanks trimmed (so `startswith` still narrows).
+  const trims = /^[lr]?strip$/.test(s[from + 2]?.text ?? "") && s[from + 1]?.text === "." &&
+    s[from + 3]?.text === "(" && closeOf(s, from + 3) === to - 1;
+  if (trims && scope.vars.get(s[from]?.text ?? "")?.line === true) return { line: true };
   const start = s[from]?.text === "with" ? from + 1 : from;
   const opens = s[start]?.text === "open" && s[start + 1]?.text === "(" &&
     closeOf(s, start + 1) === to - 1;
@@ -749,6 +753,32 @@ function keywordName(scope: Scope, tokens: readonly Token[], k: number): boolean
     (tokens[k - 1]?.text === "(" || tokens[k - 1]?.text === ",");
 }
 
+/**
+ * The constants among a call's arguments (strings, variables holding one), for the path the
+ * whole expression joins; returns the index of the call's closing bracket. For a call whose
+ * result stands for its arguments — a request's response (which is not what was sent: the
+ * send is judged at the call) and a function of the script (its summary maps each parameter
+ * to what it returns) — the arguments' labels are not the result's.
+ */
+function argumentConstants(
+  scope: Scope,
+  tokens: readonly Token[],
+  open: number,
+  constants: string[],
+): number {
+  const close = closeOf(tokens, open);
+  for (let a = open + 1; a < close; a++) {
+    const t = tokens[a]!;
+    const value = t.kind === "string"
+      ? t.text
+      : t.kind === "name"
+      ? scope.vars.get(t.text)?.value
+      : undefined;
+    if (value !== undefined) constants.push(value);
+  }
+  return close;
+}
+
 /** Every label the tokens `[from, to)` carry. */
 function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: number): Set<Label> {
   const out = new Set<Label>();
@@ -782,14 +812,18 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       readVariable(scope, variable, tokens, name, end, out);
       if (variable.value !== undefined) constants.push(variable.value);
     }
+    // Whether what the call returns stands for its arguments (its own labels say them).
+    let returned = false;
     if (tokens[end]?.text === "(") {
       const own = scope.functions.get(name);
       if (own !== undefined && own !== scope.current?.summary) {
         for (const l of returnLabels(scope, tokens, end, own)) out.add(l);
+        returned = true;
       }
       const short = name.replace(/^new /, "");
       if (FETCH_CALLS.test(short) || FETCH_CALLS.test(short.split(".").slice(-2).join("."))) {
         out.add("fetched");
+        returned = true;
       }
       if (DECODE_CALLS.test(short) || decodesBuffer(tokens, short, end)) out.add("decoded");
       if (PROCESS_CALLS.test(name) || SHELL_CALLS.test(name)) {
@@ -805,6 +839,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     ) {
       out.add("decoded");
     }
+    if (returned) k = argumentConstants(scope, tokens, end, constants);
   }
   pathLabels(constants.join("/"), out);
   pathLabels(constants.join(""), out);
