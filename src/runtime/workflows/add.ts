@@ -325,10 +325,20 @@ async function shadowedTwins(
   return out;
 }
 
-/** Fewer folders first (`skills/x` before `plugins/x/skills/x`), then by path. */
+/**
+ * Fewer folders first (`skills/x` before `plugins/x/skills/x`), then a path through no hidden
+ * folder (`x/skill` before a scratch copy in `x/.tmp_skill`, which the source may drop and an
+ * update would then miss), then by path.
+ */
 function byShortestPath(a: Candidate, b: Candidate): number {
   const depth = a.rel.split("/").length - b.rel.split("/").length;
-  return depth !== 0 ? depth : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0;
+  if (depth !== 0) return depth;
+  const hidden = Number(throughHidden(a.rel)) - Number(throughHidden(b.rel));
+  return hidden !== 0 ? hidden : a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0;
+}
+
+function throughHidden(rel: string): boolean {
+  return rel.split("/").some((part) => part.startsWith("."));
 }
 
 /** Why a twin standing below the kept one was left out, by the kept one's standing. */

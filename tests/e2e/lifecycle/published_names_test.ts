@@ -393,6 +393,9 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
     // Copies the search alone came upon: the one with the shortest path is kept.
     "aa/vendored/guide/SKILL.md": skillMd("guide", "Guide the reader."),
     "zz/guide/SKILL.md": skillMd("guide", "Guide the reader."),
+    // A scratch copy in a hidden folder beside the skill, as deep: the skill's own path is kept.
+    "lint/.tmp_lint/SKILL.md": skillMd("lint", "Lint the notes."),
+    "lint/lint/SKILL.md": skillMd("lint", "Lint the notes."),
   });
 
   const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
@@ -402,10 +405,11 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
     { path: "pack/skills/notes", kept: ".agents/skills/notes", because: "agent-folder" },
     { path: ".claude/skills/tidy", kept: ".agents/skills/tidy", because: "identical" },
     { path: "aa/vendored/guide", kept: "zz/guide", because: "identical" },
+    { path: "lint/.tmp_lint", kept: "lint/lint", because: "identical" },
   ]);
   assert.match(
     all.stderr,
-    /Skipped 2 skill\(s\) that are copies of one it installs, file for file/,
+    /Skipped 3 skill\(s\) that are copies of one it installs, file for file/,
   );
   assert.match(
     all.stderr,
@@ -414,12 +418,14 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
   assert.deepEqual(await w.installed(), {
     flow: "flow",
     guide: "guide",
+    lint: "lint",
     notes: "notes",
     tidy: "tidy",
   });
   assert.deepEqual(await w.subpaths(), {
     flow: "skills/flow",
     guide: "zz/guide",
+    lint: "lint/lint",
     notes: ".agents/skills/notes",
     tidy: ".agents/skills/tidy",
   });
