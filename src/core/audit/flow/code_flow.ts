@@ -1136,6 +1136,30 @@ function hostIn(scope: Scope, s: readonly Token[], from: number, to: number): st
 
 // --- sinks -------------------------------------------------------------------------------
 
+/** The timers that run their first argument as code when it is a string. */
+const TIMERS = /^(?:setTimeout|setInterval)$/;
+
+/**
+ * What a timer runs as code: its first argument, unless that is a function written inline
+ * (`setInterval(() => poll(), 1e3)`, as every bundled app writes it), which is code the file
+ * holds, not text; the delay and the callback's own arguments are data.
+ */
+function timerCode(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+  close: number,
+): Set<Label> | undefined {
+  const first = argumentRanges(s, open, close)[0];
+  if (first === undefined) return undefined;
+  const [at, to] = first;
+  const from = s[at]?.text === "async" ? at + 1 : at;
+  // `function …`, `(a) => …`, `a => …`: the whole argument is one function.
+  const arrow = s[from]?.text === "(" ? closeOf(s, from) + 1 : from + 1;
+  const inline = s[from]?.text === "function" || (s[arrow]?.text === "=>" && arrow < to);
+  return inline ? undefined : labelsOf(scope, s, at, to);
+}
+
 function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, open: number): void {
   const receiver = scope.vars.get(name.split(".")[0]!);
   const method = name.split(".").pop()!;
@@ -1157,7 +1181,8 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     reach(scope, "send", at, args, host, name);
   }
   if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short)) {
-    reach(scope, "exec", at, args, undefined, name);
+    const code = TIMERS.test(short) ? timerCode(scope, s, open, close) : args;
+    if (code !== undefined) reach(scope, "exec", at, code, undefined, name);
   }
   if (SHELL_CALLS.test(name)) shellArgument(scope, s, open, close, at);
   if (PROCESS_CALLS.test(name)) processCall(scope, s, open, close, at, args);

@@ -173,10 +173,12 @@ function evaluate(
   }
   if (EXEC_COMMANDS.has(name)) execCommand(state, name, args, stdin, at, command);
   for (const r of command.redirects) {
+    // `2>&1`, `>&2`, `>&-`: a descriptor duplicated or closed, no file (`>& log` is one).
+    if (!r.op.startsWith(">") || (r.op === ">&" && /^(?:\d+|-)$/.test(r.target.text))) continue;
     const dev = /^\/dev\/(?:tcp|udp)\/([^/]+)/.exec(r.target.text);
-    if (dev !== null && r.op.startsWith(">")) state.sink.send(at, out.labels, dev[1], "/dev/tcp");
-    if (r.op.startsWith(">")) persistTo(state, at, r.target.text, name);
-    if (r.op.startsWith(">") && (out.labels.has("fetched") || out.labels.has("decoded"))) {
+    if (dev !== null) state.sink.send(at, out.labels, dev[1], "/dev/tcp");
+    persistTo(state, at, r.target.text, name);
+    if (out.labels.has("fetched") || out.labels.has("decoded")) {
       state.downloaded.set(r.target.text, out.labels);
     }
   }
