@@ -768,15 +768,19 @@ function argumentConstants(
 ): number {
   const close = closeOf(tokens, open);
   for (let a = open + 1; a < close; a++) {
-    const t = tokens[a]!;
-    const value = t.kind === "string"
-      ? t.text
-      : t.kind === "name"
-      ? scope.vars.get(t.text)?.value
-      : undefined;
+    const value = constantText(scope, tokens[a]!);
     if (value !== undefined) constants.push(value);
   }
   return close;
+}
+
+/** A token's constant text: a string's, or the value a variable holds. */
+function constantText(scope: Scope, t: Token): string | undefined {
+  return t.kind === "string"
+    ? t.text
+    : t.kind === "name"
+    ? scope.vars.get(t.text)?.value
+    : undefined;
 }
 
 /** Every label the tokens `[from, to)` carry. */
@@ -1118,11 +1122,7 @@ function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Var
 function hostIn(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
   for (let k = from; k < to; k++) {
     const t = s[k]!;
-    const text = t.kind === "string"
-      ? t.text
-      : t.kind === "name"
-      ? scope.vars.get(t.text)?.value
-      : undefined;
+    const text = constantText(scope, t);
     if (text === undefined) {
       const net = t.kind === "name" ? scope.vars.get(t.text)?.net : undefined;
       if (net?.host !== undefined) return net.host;
