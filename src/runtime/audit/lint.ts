@@ -89,9 +89,11 @@ export async function lintSkillDir(dir: string, options: LintOptions): Promise<L
   const bytes = new TextEncoder().encode(body).length;
   const tokens = needsTokenCount(bytes) ? await options.countTokens(body) : undefined;
   findings.push(...lintBody(body, bodyLine, tokens));
-  const files = lintedFiles(loose.dir);
+  const all = skillFiles(loose.dir);
+  const files = lintedFiles(all);
   const mentioned = mentionedPaths(body, bodyLine);
-  findings.push(...lintMissingFiles(mentioned, files, besideSkill(loose.dir)));
+  // A file the body names is there when it is there, hidden (`assets/.claude/rules/x.md`) too.
+  findings.push(...lintMissingFiles(mentioned, all, besideSkill(loose.dir)));
   const docs = readDocs(loose.dir, files, skillMd.text);
   const sources = readScriptSources(loose.dir, files, record.scripts);
   const { commands, modules } = commandsAndModules(record.scripts, sources, docs);
@@ -136,9 +138,12 @@ async function readSkillMd(path: string) {
   return { text, parsed, lineOf };
 }
 
-/** The skill's files lint looks at: hidden files and `__pycache__` are not the author's. */
-function lintedFiles(dir: string): string[] {
-  return skillFiles(dir).filter((f) =>
+/**
+ * The skill's files lint wants mentioned and reads: hidden files and `__pycache__` are not
+ * the author's documents or scripts.
+ */
+function lintedFiles(all: readonly string[]): string[] {
+  return all.filter((f) =>
     !f.split("/").some((part) => part.startsWith(".") || part === "__pycache__")
   );
 }

@@ -306,3 +306,20 @@ Deno.test("icons Codex's agents/openai.yaml names are referenced; an asset nothi
     "unreferenced-file assets/spare.png",
   ]);
 });
+
+Deno.test("a file the body names in a hidden folder of the skill is there; one it names that is missing is not", async () => {
+  await using tmp = await tempDir();
+  // A project bootstrapper's templates for the project's .claude/rules/, kept as assets.
+  const dir = join(tmp.path, "kickoff");
+  await writeSample(dir, {
+    "SKILL.md":
+      "---\nname: kickoff\ndescription: Sets up a project's agent rules. Use when a project starts.\n---\n" +
+      "# Kickoff\n\nWrite `.claude/rules/api.md` from `assets/.claude/rules/api.md.template`, and\n" +
+      "`.claude/rules/db.md` from `assets/.claude/rules/db.md.template`.\n",
+    "assets/.claude/rules/api.md.template": "# API rules\n",
+  });
+  const { findings } = await lintWithoutRuns(dir, join(tmp.path, "home"));
+  assert.deepEqual(findings.map((f) => `${f.rule} ${f.message}`), [
+    "missing-file the body mentions assets/.claude/rules/db.md.template, which is not in the skill",
+  ]);
+});
