@@ -280,11 +280,19 @@ export function lintMissingFiles(
       file: "SKILL.md",
       line: m.line,
       message: `the body mentions ${m.path}, which is not in the skill` +
-        (alike.length === 1 ? `; did you mean ${alike[0]}?` : ""),
+        (alike.length === 1
+          ? `; did you mean ${alike[0]}?`
+          : WEB_HOST.test(m.path)
+          ? `; a web address needs its https:// (a link without it is a file of the skill)`
+          : ""),
     });
   }
   return out;
 }
+
+/** A path whose first folder is a host name (`docs.claude.com/en/docs/…`): a URL cut short. */
+const WEB_HOST =
+  /^(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|app|co|gov|edu)\//i;
 
 /**
  * A wildcard path as a pattern (core/glob.ts: `*` is any characters, a folder's too, which

@@ -270,6 +270,17 @@ Deno.test("a placeholder in a resource path is a wildcard; a link into a dot-fol
   ]);
 });
 
+Deno.test("a link to a web address without its https:// is a missing file that says so", () => {
+  const mentions = mentionedPaths(
+    "See [the overview](docs.claude.com/en/docs/agent-skills/overview) and [notes](notes.md).\n",
+    1,
+  );
+  assert.deepEqual(lintMissingFiles(mentions, ["SKILL.md"]).map((f) => f.message), [
+    "the body mentions docs.claude.com/en/docs/agent-skills/overview, which is not in the skill; a web address needs its https:// (a link without it is a file of the skill)",
+    "the body mentions notes.md, which is not in the skill",
+  ]);
+});
+
 Deno.test("lintMissingFiles() names the skill's file of the same name, the path most often mistyped", () => {
   // K-Dense's neuropixels-analysis: `reference/standard_workflow.md` for references/.
   const files = ["SKILL.md", "references/standard_workflow.md", "a/notes.md", "b/notes.md"];
