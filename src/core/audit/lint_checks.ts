@@ -36,6 +36,8 @@ const WHEN =
   /\b(?:when(?:ever)?|use (?:it |this (?:skill )?)?(?:for|to|if|on|with)|if (?:the )?(?:user|you|an? agent)|for (?:tasks|requests|questions|work)|triggers?)\b/i;
 const VAGUE =
   /\b(?:helps?|helper|assists?|various|stuff|things|etc\b\.?|misc(?:ellaneous)?|utilit(?:y|ies)|and more|deals? with|general[- ]purpose)\b/i;
+/** Where a description's when starts: "Use when", "Use this skill whenever", "Use it for". */
+const USE_WHEN = /\bUse (?:this(?: skill)? |it )?(?:when(?:ever)?|for|if)\b/i;
 
 /**
  * What and when, third person, no vague words, long enough to choose the skill by.
@@ -77,7 +79,9 @@ export function lintDescription(
         : "'description' does not say when to use the skill: 'when_to_use' does, which Claude Code and skills read after it, but Codex and the spec's other agents read 'description' alone",
     );
   }
-  const vague = VAGUE.exec(description);
+  // What the skill does, not when: "Use when the user needs help choosing a test" is the
+  // user's need, which says when.
+  const vague = VAGUE.exec(description.split(USE_WHEN)[0]!);
   if (vague !== null) {
     at(
       "description-vague",

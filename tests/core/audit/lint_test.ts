@@ -47,6 +47,15 @@ Deno.test("lintDescription() wants what and when, in the third person, without v
       "Extracts tables and form fields from PDF files and writes them as CSV files.",
       ["description-when"],
     ],
+    // A need the user has, in the when: no vague word of what the skill does.
+    [
+      "Selects statistical tests and reports them in APA style. Use when you need help choosing a test for your data.",
+      [],
+    ],
+    [
+      "Helps with statistics. Use when you need help choosing a test for your data.",
+      ["description-vague"],
+    ],
     // "US" is not "us"; "I/O" is not "I".
     [
       "Looks up US holidays and I/O schedules. Use when the user plans a trip or a release.",
