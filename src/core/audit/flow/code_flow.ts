@@ -138,8 +138,10 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     if (readImport(scope, statement)) continue;
     if (enterFunction(scope, statement)) continue;
     if (column === 0) scope.current = undefined;
-    if (statement[0]!.text === "return" && scope.current !== undefined) {
-      for (const l of labelsOf(scope, statement, 1, statement.length)) {
+    // `return x`, and a return after a condition on the same line (`if (c) return x;`).
+    const returns = statement.findIndex((t) => t.text === "return");
+    if (returns !== -1 && scope.current !== undefined) {
+      for (const l of labelsOf(scope, statement, returns + 1, statement.length)) {
         scope.current.summary.returns.add(l);
       }
     }
@@ -382,12 +384,41 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean {
   let variadic = false;
   for (const [from, to] of argumentRanges(s, open, closeOf(s, open))) {
     if (SPREAD.test(s[from]?.text ?? "")) variadic = true;
-    const param = s.slice(from, to).find((t) => t.kind === "name");
+    const at = s.slice(from, to).findIndex((t) => t.kind === "name") + from;
+    const param = at >= from ? s[at]! : undefined;
     if (param === undefined || param.text === "self" || param.text === "cls") continue;
-    scope.vars.set(param.text, { labels: new Set<Label>([`param:${index++}`]) });
+    const entry: Variable = { labels: new Set<Label>([`param:${index++}`]) };
+    const fallback = defaultOf(s, at, to);
+    if (fallback !== undefined) {
+      // What a call that leaves it out reads: `{ env = process.env } = {}`, `key=os.environ`.
+      for (const l of labelsOf(scope, s, fallback[0], fallback[1])) entry.labels.add(l);
+      const value = s.slice(fallback[0], fallback[1]).map((t) => t.text).join("");
+      if (ENV_OBJECTS.test(value) || isEnvironmentCopy(s, fallback[0], fallback[1])) {
+        entry.environment = true; // what the body reads of it is one variable
+      }
+    }
+    scope.vars.set(param.text, entry);
   }
   if (!variadic) summary.arity = index;
   return true;
+}
+
+/**
+ * The tokens of a parameter's default value (`name = value`, in a destructured one too), from
+ * the parameter's name at `at` to the end of the value, before `to`.
+ */
+function defaultOf(s: readonly Token[], at: number, to: number): [number, number] | undefined {
+  if (s[at + 1]?.text !== "=") return undefined;
+  let depth = 0;
+  for (let k = at + 2; k < to; k++) {
+    const t = s[k]!.text;
+    if (t === "(" || t === "[" || t === "{") depth++;
+    else if (t === ")" || t === "]" || t === "}") {
+      if (depth === 0) return [at + 2, k];
+      depth--;
+    } else if (t === "," && depth === 0) return [at + 2, k];
+  }
+  return [at + 2, to];
 }
 
 /** `*args`, `**kwargs`, `...rest`: a parameter or an argument standing for many. */
