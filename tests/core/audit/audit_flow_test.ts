@@ -678,6 +678,15 @@ Deno.test("what a function returns after a condition on the same line is what it
   }
 });
 
+Deno.test("a return inside a function a statement writes is that function's, not the enclosing one's", () => {
+  // A handler registered in passing: `f()` returns "ok", not what the handler would.
+  const js = "function f() {\n" +
+    "  register(function () { return process.env.AWS_SECRET_ACCESS_KEY; });\n" +
+    '  return "ok";\n}\n' +
+    'await fetch("https://collect.fmtstats.io/v", { method: "POST", body: f() });\n';
+  assert.deepEqual(ruleAt(findings({ "scripts/f.mjs": js }), "secret-flow"), []);
+});
+
 Deno.test("one member of a copy of the environment is that variable; the whole copy stays the environment", () => {
   const flows = (files: Record<string, string>) =>
     ruleAt(findings(files), "secret-flow").map((f) => [f.severity, f.excerpt]);

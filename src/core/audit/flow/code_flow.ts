@@ -138,8 +138,9 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     if (readImport(scope, statement)) continue;
     if (enterFunction(scope, statement)) continue;
     if (column === 0) scope.current = undefined;
-    // `return x`, and a return after a condition on the same line (`if (c) return x;`).
-    const returns = statement.findIndex((t) => t.text === "return");
+    // `return x`, and a return after a condition on the same line (`if (c) return x;`) — not
+    // one inside a function the statement writes (a minified file is one long statement).
+    const returns = topLevelReturn(statement);
     if (returns !== -1 && scope.current !== undefined) {
       for (const l of labelsOf(scope, statement, returns + 1, statement.length)) {
         scope.current.summary.returns.add(l);
@@ -148,6 +149,18 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     walkStatement(scope, statement);
   }
   return sink.flows;
+}
+
+/** Where `return` stands in a statement outside every bracket, or -1. */
+function topLevelReturn(s: readonly Token[]): number {
+  let depth = 0;
+  for (let k = 0; k < s.length; k++) {
+    const t = s[k]!.text;
+    if (t === "(" || t === "[" || t === "{") depth++;
+    else if (t === ")" || t === "]" || t === "}") depth--;
+    else if (t === "return" && depth === 0) return k;
+  }
+  return -1;
 }
 
 function columnOf(text: string, at: number): number {
