@@ -59,8 +59,9 @@ export function lintDescription(
     );
   }
   // Quoted requests ("deploy my app"), code and model ids (us.anthropic.*) are not the
-  // description speaking.
-  const own = description
+  // description speaking, nor is the when, which says what the user asks ("Use when users ask
+  // to "critically review" my code").
+  const own = description.split(USE_WHEN)[0]!
     .replace(/"[^"]*"|“[^”]*”|`[^`]*`|(?<![\w])'[^']*'(?![\w])|\b[\w.-]*anthropic\.[\w.:-]*/g, " ");
   const person = FIRST_PERSON.exec(own);
   if (person !== null) {

@@ -47,6 +47,11 @@ Deno.test("lintDescription() wants what and when, in the third person, without v
       "Extracts tables and form fields from PDF files and writes them as CSV files.",
       ["description-when"],
     ],
+    // The user's own words in the when, partly quoted: not the description speaking.
+    [
+      'Reviews code adversarially for correctness and design. Use when users ask to "critically review" my code or a PR.',
+      [],
+    ],
     // A need the user has, in the when: no vague word of what the skill does.
     [
       "Selects statistical tests and reports them in APA style. Use when you need help choosing a test for your data.",
