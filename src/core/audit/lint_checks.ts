@@ -58,10 +58,12 @@ export function lintDescription(
       `'description' is ${length} characters: say what the skill does and when to use it`,
     );
   }
+  // What the skill does, before its when ("Use when users ask to "critically review" my code"
+  // quotes the user; "Use when you need help choosing a test" is the user's need).
+  const what = description.split(USE_WHEN)[0]!;
   // Quoted requests ("deploy my app"), code and model ids (us.anthropic.*) are not the
-  // description speaking, nor is the when, which says what the user asks ("Use when users ask
-  // to "critically review" my code").
-  const own = description.split(USE_WHEN)[0]!
+  // description speaking.
+  const own = what
     .replace(/"[^"]*"|“[^”]*”|`[^`]*`|(?<![\w])'[^']*'(?![\w])|\b[\w.-]*anthropic\.[\w.:-]*/g, " ");
   const person = FIRST_PERSON.exec(own);
   if (person !== null) {
@@ -80,9 +82,7 @@ export function lintDescription(
         : "'description' does not say when to use the skill: 'when_to_use' does, which Claude Code and skills read after it, but Codex and the spec's other agents read 'description' alone",
     );
   }
-  // What the skill does, not when: "Use when the user needs help choosing a test" is the
-  // user's need, which says when.
-  const vague = VAGUE.exec(description.split(USE_WHEN)[0]!);
+  const vague = VAGUE.exec(what);
   if (vague !== null) {
     at(
       "description-vague",

@@ -61,7 +61,13 @@ async function workspace() {
     const registry = (await ws.registry())!;
     return Object.fromEntries(registry.skills.map((e) => [e.name_canonical, e.source.subpath]));
   };
-  return { ...ws, installed, subpaths };
+  /** `add URL --skill '*' --yes --json`, with its JSON report (empty when it printed none). */
+  const addEvery = async (url: string) => {
+    const run = await ws.cli(["add", url, "--skill", "*", "--yes", "--json"]);
+    const report = run.stdout.trim() === "" ? {} : JSON.parse(run.stdout);
+    return { ...run, report };
+  };
+  return { ...ws, installed, subpaths, addEvery };
 }
 
 /** What `skills/list` (SEP-2640) answers: each served skill's URI and front matter. */
@@ -297,9 +303,9 @@ Deno.test("a preview copy beside the skill the repository ships: '*' installs th
     "wiki/pages/other.md": "# Other\n",
   });
 
-  const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  const all = await w.addEvery(repo.url);
   assert.equal(all.code, 0, all.stdout + all.stderr);
-  const report = JSON.parse(all.stdout);
+  const report = all.report;
   assert.deepEqual(report.skipped_twins, [
     { path: "preview/flow", kept: "skills/flow", because: "declared" },
   ]);
@@ -398,9 +404,9 @@ Deno.test("'*' over a repository that keeps copies for its agents: an agent's fo
     "lint/lint/SKILL.md": skillMd("lint", "Lint the notes."),
   });
 
-  const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  const all = await w.addEvery(repo.url);
   assert.equal(all.code, 0, all.stdout + all.stderr);
-  assert.deepEqual(JSON.parse(all.stdout).skipped_twins, [
+  assert.deepEqual(all.report.skipped_twins, [
     { path: ".agents/skills/flow", kept: "skills/flow", because: "declared" },
     { path: "pack/skills/notes", kept: ".agents/skills/notes", because: "agent-folder" },
     { path: ".claude/skills/tidy", kept: ".agents/skills/tidy", because: "identical" },
@@ -465,9 +471,9 @@ Deno.test("'*' over a marketplace that also keeps its skills in the top skills/ 
     "plugins/chat/skills/access/SKILL.md": skillMd("access", "Grant chat access."),
     "plugins/mail/skills/access/SKILL.md": skillMd("access", "Grant mail access."),
   });
-  const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  const all = await w.addEvery(repo.url);
   assert.notEqual(all.code, 0, "the two plugins' access skills are refused");
-  assert.deepEqual(JSON.parse(all.stdout).skipped_twins, [
+  assert.deepEqual(all.report.skipped_twins, [
     { path: "plugins/git/skills/commit", kept: "skills/commit", because: "collection" },
   ]);
   assert.match(all.stderr, /Skipped 1 skill\(s\) named like one of the source's top skills\//);
@@ -484,9 +490,9 @@ Deno.test("'*' over a tree with no layout: a skill only the deeper search found 
     "archive/2025/editions/guide/SKILL.md": skillMd("guide", "Guide the reader, as in 2025."),
     "archive/2025/editions/atlas/SKILL.md": skillMd("atlas", "Draw the atlas."),
   });
-  const all = await w.cli(["add", repo.url, "--skill", "*", "--yes", "--json"]);
+  const all = await w.addEvery(repo.url);
   assert.equal(all.code, 0, all.stdout + all.stderr);
-  assert.deepEqual(JSON.parse(all.stdout).skipped_twins, [
+  assert.deepEqual(all.report.skipped_twins, [
     { path: "archive/2025/editions/guide", kept: "current/guide", because: "shallower" },
   ]);
   assert.match(all.stderr, /Skipped 1 skill\(s\) named like one found nearer the top/);

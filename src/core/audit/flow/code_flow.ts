@@ -153,14 +153,26 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
 
 /** Where `return` stands in a statement outside every bracket, or -1. */
 function topLevelReturn(s: readonly Token[]): number {
-  let depth = 0;
-  for (let k = 0; k < s.length; k++) {
+  const at = outsideBrackets(s, 0, s.length, (t) => t === "return");
+  return at === s.length ? -1 : at;
+}
+
+/**
+ * The first token of `[from, to)` outside every bracket pair opened there (each pair skipped
+ * whole by {@link closeOf}) for which `stop` holds; `to` when none does.
+ */
+function outsideBrackets(
+  s: readonly Token[],
+  from: number,
+  to: number,
+  stop: (text: string) => boolean,
+): number {
+  for (let k = from; k < to; k++) {
     const t = s[k]!.text;
-    if (t === "(" || t === "[" || t === "{") depth++;
-    else if (t === ")" || t === "]" || t === "}") depth--;
-    else if (t === "return" && depth === 0) return k;
+    if (t === "(" || t === "[" || t === "{") k = closeOf(s, k);
+    else if (stop(t)) return k;
   }
-  return -1;
+  return to;
 }
 
 function columnOf(text: string, at: number): number {
@@ -422,16 +434,8 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean {
  */
 function defaultOf(s: readonly Token[], at: number, to: number): [number, number] | undefined {
   if (s[at + 1]?.text !== "=") return undefined;
-  let depth = 0;
-  for (let k = at + 2; k < to; k++) {
-    const t = s[k]!.text;
-    if (t === "(" || t === "[" || t === "{") depth++;
-    else if (t === ")" || t === "]" || t === "}") {
-      if (depth === 0) return [at + 2, k];
-      depth--;
-    } else if (t === "," && depth === 0) return [at + 2, k];
-  }
-  return [at + 2, to];
+  // It ends at a comma, or at the bracket that closes a destructured parameter around it.
+  return [at + 2, outsideBrackets(s, at + 2, to, (t) => /^[,)\]}]$/.test(t))];
 }
 
 /** `*args`, `**kwargs`, `...rest`: a parameter or an argument standing for many. */
@@ -1019,13 +1023,11 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
         if (values !== undefined) entry.values = values;
       }
       if (isEnvironmentCopy(s, from, to)) entry.environment = true;
-      const argv = s[from]?.text === "[" && closeOf(s, from) === to - 1
-        ? argumentRanges(s, from, to - 1)
-        : [];
-      // An argv is short; a data table is not read word by word a second time.
-      if (argv.length > 0 && argv.length <= MAX_ARGV_WORDS) {
-        entry.argv = argv.map(([a, b]) => argvWord(scope, s, a, b));
-      }
+      // A list assigned is an argv; a loop's variable is one item of it.
+      const argv = s[0]?.text !== "for" && s[from]?.text === "["
+        ? literalItems(s, from, to)
+        : undefined;
+      if (argv !== undefined) entry.argv = argv.map(([a, b]) => argvWord(scope, s, a, b));
     }
     scope.vars.set(target, entry);
     if (alias !== undefined) scope.aliases.set(target, alias);
@@ -1043,21 +1045,30 @@ function callFollows(s: readonly Token[], k: number): boolean {
 }
 
 /**
- * The string constants a `for` walks when it walks a literal list or tuple of them (at most
- * MAX_ARGV_WORDS): `for var in ("GH_TOKEN", "GITHUB_TOKEN"):`.
+ * The items of a list or tuple literal that is all of `[from, to)` (a `for`'s `:` aside), at
+ * least one and at most MAX_ARGV_WORDS: an argv is short, and a data table is not read word by
+ * word a second time.
  */
+function literalItems(
+  s: readonly Token[],
+  from: number,
+  to: number,
+): [number, number][] | undefined {
+  const end = s[to - 1]?.text === ":" ? to - 1 : to;
+  if (!/^[([]$/.test(s[from]?.text ?? "") || closeOf(s, from) !== end - 1) return undefined;
+  const items = argumentRanges(s, from, end - 1);
+  return items.length > 0 && items.length <= MAX_ARGV_WORDS ? items : undefined;
+}
+
+/** The string constants a `for` walks over a literal list or tuple of them (`for var in ("A", "B"):`). */
 function loopConstants(
   scope: Scope,
   s: readonly Token[],
   from: number,
   to: number,
 ): string[] | undefined {
-  const end = s[to - 1]?.text === ":" ? to - 1 : to;
-  if (!/^[([]$/.test(s[from]?.text ?? "") || closeOf(s, from) !== end - 1) return undefined;
-  const items = argumentRanges(s, from, end - 1).filter(([a, b]) => b > a); // `("A",)`
-  if (items.length === 0 || items.length > MAX_ARGV_WORDS) return undefined;
-  const values = items.map(([a, b]) => constantOf(scope, s, a, b));
-  return values.every((v) => v !== undefined) ? values as string[] : undefined;
+  const values = literalItems(s, from, to)?.map(([a, b]) => constantOf(scope, s, a, b));
+  return values?.every((v) => v !== undefined) ? values as string[] : undefined;
 }
 
 interface Binding {
