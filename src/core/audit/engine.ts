@@ -19,6 +19,7 @@ import {
 } from "./audit_rules.ts";
 import type { AstId } from "./owasp_ast.ts";
 import { analyzeFlows, type Flow } from "./flow/flow.ts";
+import { isEnvFileLabel } from "./flow/vocabulary.ts";
 import { remoteInstructionSpots } from "./remote_instructions.ts";
 import { flowExcerpt, type FlowNote, flowSeverity, hostsNamed } from "./flow_findings.ts";
 import { cacheableFile, type FileFindings } from "./file_findings.ts";
@@ -264,8 +265,11 @@ interface FileAudit {
   /** Each region read as a reviewer would (confusables folded, string pieces joined). */
   readingsOf: Map<Region, readonly string[]>;
   out: Finding[];
-  /** Rules that fired in code (not in a comment): what the `together` rules combine. */
-  fired: Set<string>;
+  /**
+   * Rules that fired in code (not in a comment), each with the text it matched there: what
+   * the `together` rules combine.
+   */
+  fired: Map<string, string[]>;
   /** Each script region's data flows (flow/). */
   flowsOf: Map<Region, readonly Flow[]>;
   /** The flow behind each secret-flow finding. */
@@ -298,18 +302,23 @@ function openFileAudit(
     return spans !== undefined && inSpans(spans, index);
   };
   const out: Finding[] = [];
-  const fired = new Set<string>();
+  const fired = new Map<string, string[]>();
+  const fire = (id: string, matched: string) => {
+    const list = fired.get(id);
+    if (list === undefined) fired.set(id, [matched]);
+    else list.push(matched);
+  };
   const push = (rule: AuditRule, region: Region, at: number, matched: string) => {
     const inert = isInert(region, at - region.offset);
     const severity = inert && !HIDING_RULES.has(rule.id)
       ? commentSeverity(rule.severity)
       : severityInContext(rule, file.path, region, at - region.offset, matched);
     out.push(finding(rule, file.path, lineAt(at), matched, false, severity));
-    if (!inert) fired.add(rule.id);
+    if (!inert) fire(rule.id, matched);
   };
   const report = (rule: AuditRule, line: number, matched: string, severity?: Severity) => {
     out.push(finding(rule, file.path, line, matched, false, severity));
-    fired.add(rule.id);
+    fire(rule.id, matched);
   };
   const notes = new Map<Finding, FlowNote>();
   // Each reading scanned once, for every pattern of every rule (null: not scanned, all run).
@@ -558,8 +567,30 @@ function addCombinedRules(audit: FileAudit): void {
     if (!audit.regions.some((r) => rule.kinds.includes(r.kind))) continue;
     if (!m.rules.every((id) => audit.fired.has(id))) continue;
     const first = audit.out.find((f) => f.rule === m.rules[0])!;
-    audit.out.push(finding(rule, audit.file.path, first.line, first.excerpt, true));
+    const severity = envReadFollowed(audit, m.rules) ? "high" : rule.severity;
+    audit.out.push(finding(rule, audit.file.path, first.line, first.excerpt, true, severity));
   }
+}
+
+/** A credential read whose file is a project's `.env` (`load_dotenv(".env")`, `cat .env`). */
+const ENV_FILE_READ = /(?<![\w-])\.env$/;
+
+/**
+ * Whether the credentials a combined rule counts are only a project's `.env` (where a skill's
+ * own API keys live), read by a script whose data flows were followed (flow/) and carry none
+ * of that file to the network — its keys read by name are judged there, each by where it
+ * goes. Then the combination is shown, not refused: what reads the file and sends it is
+ * secret-flow's critical finding, found whatever the names on the way. Any other credential
+ * (SSH keys, a cloud's store), or a script in a language whose flows are not followed,
+ * keeps the rule's severity.
+ */
+function envReadFollowed(audit: FileAudit, rules: readonly string[]): boolean {
+  const reads = rules.includes("credential-read") ? audit.fired.get("credential-read") : [];
+  if (reads === undefined || reads.length === 0) return false;
+  if (!reads.every((read) => ENV_FILE_READ.test(read))) return false;
+  const flows = [...audit.flowsOf.values()];
+  return flows.length > 0 &&
+    flows.every((list) => list.every((flow) => !flow.secrets.some(isEnvFileLabel)));
 }
 
 function finding(

@@ -10,7 +10,7 @@
  */
 
 import { type Flow, FlowSink } from "./flow_model.ts";
-import { type Language, statements, type Token, tokenize } from "./lexer.ts";
+import { type Language, opText, statements, type Token, tokenize } from "./lexer.ts";
 import { analyzeShell } from "./shell_flow.ts";
 import {
   DECODE_CALLS,
@@ -153,7 +153,7 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
 
 /** Where `return` stands in a statement outside every bracket, or -1. */
 function topLevelReturn(s: readonly Token[]): number {
-  const at = outsideBrackets(s, 0, s.length, (t) => t === "return");
+  const at = outsideBrackets(s, 0, s.length, (t) => t.kind === "name" && t.text === "return");
   return at === s.length ? -1 : at;
 }
 
@@ -165,12 +165,12 @@ function outsideBrackets(
   s: readonly Token[],
   from: number,
   to: number,
-  stop: (text: string) => boolean,
+  stop: (token: Token) => boolean,
 ): number {
   for (let k = from; k < to; k++) {
-    const t = s[k]!.text;
+    const t = opText(s[k]!);
     if (t === "(" || t === "[" || t === "{") k = closeOf(s, k);
-    else if (stop(t)) return k;
+    else if (stop(s[k]!)) return k;
   }
   return to;
 }
@@ -291,7 +291,7 @@ const PURE_BUILTINS = new Set(
  * world outside and make it no such body.
  */
 function readsOnlyParameters(def: readonly Token[], body: readonly Token[][]): boolean {
-  const open = def.findIndex((t) => t.text === "(");
+  const open = def.findIndex((t) => opText(t) === "(");
   if (open === -1) return false;
   const bound = new Set<string>();
   for (const [from, to] of argumentRanges(def, open, closeOf(def, open))) {
@@ -301,10 +301,11 @@ function readsOnlyParameters(def: readonly Token[], body: readonly Token[][]): b
   for (const s of body) {
     // An assignment's `=` is outside every bracket: `f(depth=1)` binds nothing.
     let depth = 0;
-    const eq = s.findIndex((t) => {
-      if (t.text === "(" || t.text === "[" || t.text === "{") depth++;
-      else if (t.text === ")" || t.text === "]" || t.text === "}") depth--;
-      return depth === 0 && (t.text === "=" || t.text === "+=");
+    const eq = s.findIndex((token) => {
+      const t = opText(token);
+      if (t === "(" || t === "[" || t === "{") depth++;
+      else if (t === ")" || t === "]" || t === "}") depth--;
+      return depth === 0 && (t === "=" || t === "+=");
     });
     const targets = s[0]?.text === "for"
       ? s.slice(1, s.findIndex((t) => t.text === "in"))
@@ -435,7 +436,7 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean {
 function defaultOf(s: readonly Token[], at: number, to: number): [number, number] | undefined {
   if (s[at + 1]?.text !== "=") return undefined;
   // It ends at a comma, or at the bracket that closes a destructured parameter around it.
-  return [at + 2, outsideBrackets(s, at + 2, to, (t) => /^[,)\]}]$/.test(t))];
+  return [at + 2, outsideBrackets(s, at + 2, to, (t) => /^[,)\]}]$/.test(opText(t)))];
 }
 
 /** `*args`, `**kwargs`, `...rest`: a parameter or an argument standing for many. */
@@ -449,7 +450,8 @@ function positionalCall(tokens: readonly Token[], open: number, own: FunctionSum
   const ranges = argumentRanges(tokens, open, closeOf(tokens, open));
   return own.arity !== undefined && ranges.length <= own.arity &&
     ranges.every(([from, to]) =>
-      !SPREAD.test(tokens[from]?.text ?? "") && !tokens.slice(from, to).some((t) => t.text === "=")
+      !SPREAD.test(tokens[from]?.text ?? "") &&
+      !tokens.slice(from, to).some((t) => opText(t) === "=")
     );
 }
 
@@ -560,7 +562,7 @@ function closeOf(tokens: readonly Token[], open: number): number {
     pairs = new Int32Array(tokens.length).fill(tokens.length);
     const stack: number[] = [];
     for (let k = 0; k < tokens.length; k++) {
-      const t = tokens[k]!.text;
+      const t = opText(tokens[k]!);
       if (t === "(" || t === "[" || t === "{") stack.push(k);
       else if ((t === ")" || t === "]" || t === "}") && stack.length > 0) pairs[stack.pop()!] = k;
     }
@@ -594,7 +596,7 @@ function inlineParameters(tokens: readonly Token[]): InlineParameter[] {
     const t = tokens[k]!;
     let names: string[] = [];
     let bodyFrom = k + 1;
-    if (t.text === "=>") {
+    if (opText(t) === "=>") {
       if (tokens[k - 1]?.text === ")") {
         const open = openOf(tokens, k - 1);
         names = tokens.slice(open + 1, k - 1).filter((p, i, list) =>
@@ -602,7 +604,7 @@ function inlineParameters(tokens: readonly Token[]): InlineParameter[] {
         ).map((p) => p.text);
       } else if (tokens[k - 1]?.kind === "name") names = [tokens[k - 1]!.text];
     } else if (t.kind === "name" && t.text === "lambda") {
-      const colon = tokens.findIndex((p, i) => i > k && p.text === ":");
+      const colon = tokens.findIndex((p, i) => i > k && opText(p) === ":");
       if (colon < 0) continue;
       names = tokens.slice(k + 1, colon).filter((p) => p.kind === "name").map((p) => p.text);
       bodyFrom = colon + 1;
@@ -637,7 +639,7 @@ function isInlineParameter(tokens: readonly Token[], k: number, name: string): b
 /** The index of the bracket opening the one that closes at `close` (0 when none does). */
 function openOf(tokens: readonly Token[], close: number): number {
   for (let k = close - 1; k >= 0; k--) {
-    const t = tokens[k]!.text;
+    const t = opText(tokens[k]!);
     if ((t === "(" || t === "[" || t === "{") && closeOf(tokens, k) === close) return k;
   }
   return 0;
@@ -647,7 +649,7 @@ function openOf(tokens: readonly Token[], close: number): number {
 function enclosingEnd(tokens: readonly Token[], from: number): number {
   let depth = 0;
   for (let k = from; k < tokens.length; k++) {
-    const t = tokens[k]!.text;
+    const t = opText(tokens[k]!);
     if (t === "(" || t === "[" || t === "{") depth++;
     else if (t === ")" || t === "]" || t === "}") {
       if (depth === 0) return k;
@@ -1083,7 +1085,7 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
   const head = s[0]?.text;
   if (
     head !== "for" && head !== "with" && head !== "async" &&
-    !s.some((t) => t.text === "=" || t.text === "+=")
+    !s.some((t) => opText(t) === "=" || opText(t) === "+=")
   ) {
     mutation(scope, s);
     return undefined;
@@ -1104,7 +1106,7 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
   }
   let depth = 0;
   for (let k = 0; k < s.length; k++) {
-    const w = words[k]!;
+    const w = opText(s[k]!);
     if (w === "(" || w === "[" || w === "{") depth++;
     else if (w === ")" || w === "]" || w === "}") depth--;
     else if (depth === 0 && (w === "=" || w === "+=") && k > 0) {
@@ -1143,7 +1145,7 @@ function targetsOf(left: readonly Token[]): { names: string[]; container: boolea
 /** `x.append(y)`, `x.update(y)`, `m.set_content(y)`: `x` takes the labels of `y`. */
 function mutation(scope: Scope, s: readonly Token[]): void {
   if (s[0]?.kind !== "name" || s[1]?.text !== "." || s[3]?.text !== "(") {
-    const eq = s.findIndex((t) => t.text === "=");
+    const eq = s.findIndex((t) => opText(t) === "=");
     if (s[0]?.kind === "name" && s[1]?.text === "[" && eq !== -1) {
       const v = scope.vars.get(s[0].text);
       if (v !== undefined) {
@@ -1290,7 +1292,7 @@ function argumentRanges(s: readonly Token[], open: number, close: number): [numb
   let depth = 0;
   let start = open + 1;
   for (let k = open + 1; k < close; k++) {
-    const t = s[k]!.text;
+    const t = opText(s[k]!);
     if (t === "(" || t === "[" || t === "{") depth++;
     else if (t === ")" || t === "]" || t === "}") depth--;
     else if (t === "," && depth === 0) {

@@ -20,6 +20,16 @@ export interface Token {
   holes?: Token[][];
 }
 
+/**
+ * The text of an operator or bracket, "" for any other token: a string literal's value can be
+ * `"="`, `","` or `"("` (`if "=" not in line:`, `",".join(…)`, `print(")")`), which is no
+ * assignment, no argument's end and no bracket. Every scan for structure reads tokens through
+ * this.
+ */
+export function opText(t: Token): string {
+  return t.kind === "op" ? t.text : "";
+}
+
 function isNameStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c >= 0x80;
 }
