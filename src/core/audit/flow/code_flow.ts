@@ -46,6 +46,11 @@ interface Variable {
   values?: string[];
   /** A connection or request object: where it sends. */
   net?: { host: string | undefined };
+  /**
+   * A parameter of the function being read, as its call binds it (any assignment makes a new
+   * variable without this): an environment variable read by it is the one the caller names.
+   */
+  parameter?: number;
   /** A text file `open(…)` with universal newlines: iterating it gives one line at a time. */
   lines?: true;
   /** A `for` variable over such a file or over `….splitlines()`: one line of it. */
@@ -413,7 +418,8 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean {
     const at = s.slice(from, to).findIndex((t) => t.kind === "name") + from;
     const param = at >= from ? s[at]! : undefined;
     if (param === undefined || param.text === "self" || param.text === "cls") continue;
-    const entry: Variable = { labels: new Set<Label>([`param:${index++}`]) };
+    const position = index++;
+    const entry: Variable = { labels: new Set<Label>([`param:${position}`]), parameter: position };
     const fallback = defaultOf(s, at, to);
     if (fallback !== undefined) {
       // What a call that leaves it out reads: `{ env = process.env } = {}`, `key=os.environ`.
@@ -507,10 +513,34 @@ function returnLabels(
 ): Label[] {
   const ranges = argumentRanges(s, open, closeOf(s, open));
   return [...summary.returns].flatMap((l): Label[] => {
+    if (l.startsWith("envparam:")) {
+      return namedByArgument(scope, s, open, summary, l as `envparam:${number}`);
+    }
     if (!l.startsWith("param:")) return [l];
     const range = ranges[Number(l.slice(6))];
     return range === undefined ? [] : [...labelsOf(scope, s, range[0], range[1])];
   });
+}
+
+/**
+ * The environment variable a function returns by the name its caller passes (`envparam:i`):
+ * the variable the argument names when it is a constant passed by position, else any.
+ */
+function namedByArgument(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+  summary: FunctionSummary,
+  label: `envparam:${number}`,
+): Label[] {
+  const range = positionalCall(s, open, summary)
+    ? argumentRanges(s, open, closeOf(s, open))[Number(label.slice(9))]
+    : undefined;
+  const key = range !== undefined && range[1] - range[0] === 1
+    ? constantText(scope, s[range[0]]!)
+    : undefined;
+  if (key === undefined) return ["env:*"];
+  return secretName(key) ? [`env:${key}`] : [];
 }
 
 // --- names -------------------------------------------------------------------------------
@@ -765,14 +795,30 @@ function keyRead(scope: Scope, tokens: readonly Token[], end: number): string[] 
   return variable?.value !== undefined ? [variable.value] : variable?.values;
 }
 
+/**
+ * `os.environ.get(name)` in `def get_env(name):`, `name` as the call bound it: the position of
+ * the parameter, whose argument names the variable (`get_env("ES_API_KEY")`, returnLabels).
+ */
+function parameterKey(scope: Scope, tokens: readonly Token[], end: number): number | undefined {
+  const key = tokens[end + 1];
+  if (scope.current === undefined || key?.kind !== "name") return undefined;
+  if (!/^[),\]]$/.test(opText(tokens[end + 2] ?? key))) return undefined;
+  return scope.vars.get(key.text)?.parameter;
+}
+
 /** The environment labels a dotted name starting at `k` reads, the name ending at `end`. */
 function envRead(scope: Scope, tokens: readonly Token[], name: string, end: number): Label[] {
   if (!ENV_HEAD.test(name)) return [];
   const call = tokens[end]?.text === "(";
   const bracket = tokens[end]?.text === "[";
   const keys = keyRead(scope, tokens, end);
+  const parameter = keys === undefined ? parameterKey(scope, tokens, end) : undefined;
   const named = (vs: readonly string[] | undefined): Label[] =>
-    vs === undefined ? ["env:*"] : vs.filter(secretName).map((v): Label => `env:${v}`);
+    vs !== undefined
+      ? vs.filter(secretName).map((v): Label => `env:${v}`)
+      : parameter !== undefined
+      ? [`envparam:${parameter}`]
+      : ["env:*"];
   if (/^os\.getenvb?$/.test(name) && call) return named(keys);
   if (/^Deno\.env\.get$/.test(name) && call) return named(keys);
   if (/^Deno\.env\.toObject$/.test(name)) return ["env:*"];
@@ -958,7 +1004,7 @@ function pathLabels(text: string, out: Set<Label>): void {
 const MODULES = /^(?:os|sys|process|Deno|globalThis|window|module|exports|builtins|subprocess)$/;
 
 const MUTATORS =
-  /^(?:append|extend|update|add|push|set|set_content|set_payload|attach|insert|setdefault|write|writelines|put|unshift|concat|assign)$/;
+  /^(?:append|extend|update|add|push|set|set_content|set_payload|attach|insert|setdefault|write|writelines|put|unshift|concat|assign|add_header|add_unredirected_header|putheader|setHeader|setRequestHeader)$/;
 
 /** One statement: its assignment (or loop, or `with … as`), then its calls as sinks. */
 function walkStatement(scope: Scope, s: readonly Token[]): void {

@@ -41,7 +41,11 @@ export class FlowSink {
 
   /** A network sink: a flow when a secret is among what it sends. */
   send(at: number, labels: ReadonlySet<Label>, host: string | undefined, via: string): void {
-    const secrets = [...labels].filter((l) => /^(?:env|file|store):/.test(l));
+    // The variable a parameter names, at a sink inside its function: any, as the caller
+    // decides it.
+    const secrets = [
+      ...new Set([...labels].map((l) => l.startsWith("envparam:") ? "env:*" : l)),
+    ].filter((l) => /^(?:env|file|store):/.test(l));
     if (secrets.length === 0) return;
     const what = secrets.map(describeSecret).join(", ");
     const inName = DNS.test(via);

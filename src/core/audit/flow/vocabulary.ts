@@ -15,6 +15,7 @@ export type Label =
   | `store:${string}` // what a keychain or cloud-CLI command printed (`store:github`)
   | `persist:${string}` // a path where code persists
   | `param:${number}` // a parameter of the function being read (for its summary)
+  | `envparam:${number}` // the environment variable that parameter names (returnLabels)
   | "fetched" // bytes from the network
   | "decoded"; // bytes decoded from base64, hex, rot13, compression
 
