@@ -372,8 +372,11 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "html-comment",
       pattern:
-        // Addressed to the agent; a bare "model" in a branch name or a note is not.
-        /\b(?:ignore|disregard)\s+(?:all\s+|any\s+|the\s+|previous|prior|above|instructions|rules)|\b(?:assistant|AI|LLM|model|agent|Claude|GPT)\s*(?:[,:]|must\b|should\b|will\b)|\byou\s+(?:must|should|will|are)\b|\b(?:execute|curl|wget|exfiltrate)\b|\b(?:send|upload)\s+(?:the|all|this|it|your)\b|system\s+prompt/i,
+        // Addressed to the agent; a bare "model" in a branch name or a note is not. Named
+        // with a comma or colon, the agent is addressed where a line or sentence starts
+        // ("AI agent: …", "Note for Claude: …"): "Based on Anthropic's code-simplifier
+        // agent:" credits a source, "any assistant (Claude, Cursor, …)" lists them.
+        /\b(?:ignore|disregard)\s+(?:all\s+|any\s+|the\s+|previous|prior|above|instructions|rules)|(?:^|[\n.!?])\s*(?:(?:a\s+)?(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+)?)?(?:(?:AI|LLM)\s+)?(?:assistant|AI|LLM|model|agent|Claude|GPT)s?\s*[,:]|\b(?:assistant|AI|LLM|model|agent|Claude|GPT)\s*(?:must\b|should\b|will\b)|\byou\s+(?:must|should|will|are)\b|\b(?:execute|curl|wget|exfiltrate)\b|\b(?:send|upload)\s+(?:the|all|this|it|your)\b|system\s+prompt/i,
     },
   },
   {
@@ -438,8 +441,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: {
       type: "pattern",
       patterns: [
-        // (Public keys, known hosts and plain configuration hold no secret.)
-        /(?<![\w.-])\.(?:ssh|aws|gnupg|azure)(?![\w-])(?![/\\](?:known_hosts\b|config\b|[\w.-]+\.pub\b))/g,
+        // (Public keys, known hosts, plain configuration and documents hold no secret: a
+        // project's `.azure/plan.md` is the plan Azure's deployment skills write.)
+        /(?<![\w.-])\.(?:ssh|aws|gnupg|azure)(?![\w-])(?![/\\](?:known_hosts\b|config\b|[\w.-]+\.(?:pub|md)\b))/g,
         // Files that hold credentials in the home folder; `typescript/.npmrc` is a project's.
         /(?<![\w.-])(?<![\w-]\/)\.(?:netrc|git-credentials|npmrc|pypirc)(?![\w-])/g,
         /(?<![\w-])\.config[/\\]gcloud\b|application_default_credentials\.json|(?<![\w.-])\.kube[/\\]config\b|(?<![\w.-])\.docker[/\\]config\.json\b|\/etc\/shadow\b/g,
@@ -702,7 +706,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 28;
+const ENGINE_VERSION = 29;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -731,4 +735,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "28-c69ad102";
+export const AUDIT_RULES_VERSION = "29-aa09a1c7";
