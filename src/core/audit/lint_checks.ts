@@ -32,8 +32,13 @@ const MIN_DESCRIPTION_CHARS = 40;
 
 const FIRST_PERSON =
   /(?:^|[^\w'’/-])(?:I|I'm|I'll|I've|I'd|[Mm]y|[Mm]e|[Ww]e|[Ww]e're|[Oo]ur|[Uu]s)(?![\w'’/-])/;
+/**
+ * A when: "when", "use it for", "if the user", "triggers", and a moment to use or load the skill
+ * ("use immediately after a bug is found", "use this before any creative work", "invoke first
+ * for any LangChain project", "only activate in an MSBuild context").
+ */
 const WHEN =
-  /\b(?:when(?:ever)?|use (?:it |this (?:skill )?)?(?:for|to|if|on|with)|if (?:the )?(?:user|you|an? agent)|for (?:tasks|requests|questions|work)|triggers?)\b/i;
+  /\b(?:when(?:ever)?|use (?:it |this (?:skill )?)?(?:for|to|if|on|with)|if (?:the )?(?:user|you|an? agent)|for (?:tasks|requests|questions|work)|triggers?|(?:use|invoke|load|activate|apply) (?:it |this (?:skill )?)?(?:(?:immediately|only|first|always) )?(?:before|after|once|during|while)|(?:use|invoke|load|activate) (?:it |this (?:skill )?)?(?:first|only) (?:for|in|on|if)|only activate (?:in|for|on|if))\b/i;
 const VAGUE =
   /\b(?:helps?|helper|assists?|various|stuff|things|etc\b\.?|misc(?:ellaneous)?|utilit(?:y|ies)|and more|deals? with|general[- ]purpose)\b/i;
 /** Where a description's when starts: "Use when", "Use this skill whenever", "Use it for". */
@@ -64,7 +69,11 @@ export function lintDescription(
   // Quoted requests ("deploy my app"), code and model ids (us.anthropic.*) are not the
   // description speaking.
   const own = what
-    .replace(/"[^"]*"|“[^”]*”|`[^`]*`|(?<![\w])'[^']*'(?![\w])|\b[\w.-]*anthropic\.[\w.:-]*/g, " ");
+    .replace(
+      // A single-quoted phrase may hold an apostrophe ('I'm new to Expo, where do I start').
+      /"[^"]*"|“[^”]*”|`[^`]*`|(?<![\w])'(?:[^']|'(?=\w))*'(?![\w])|\b[\w.-]*anthropic\.[\w.:-]*/g,
+      " ",
+    );
   const person = FIRST_PERSON.exec(own);
   if (person !== null) {
     at(

@@ -61,6 +61,26 @@ Deno.test("lintDescription() wants what and when, in the third person, without v
       "Helps with statistics. Use when you need help choosing a test for your data.",
       ["description-vague"],
     ],
+    // A moment to use the skill is a when (trailofbits, dotnet, langchain and obra skills).
+    [
+      "Hunts for the other instances of a bug already found. Use immediately after a vulnerability turns up in one file.",
+      [],
+    ],
+    ["Explores intent and design. You MUST use this before any creative work.", []],
+    [
+      "Analyzes MSBuild binary logs of failed builds. Only activate in an MSBuild build context.",
+      [],
+    ],
+    ["Routes framework questions to the right guide. INVOKE FIRST for any LangChain project.", []],
+    // Using a tool is no when.
+    ["Uses Expo DOM components to run web code in a webview on native and web.", [
+      "description-when",
+    ]],
+    // A quoted request holding an apostrophe is the user's words, not the description's.
+    [
+      "Routes every Expo task to its guide. Load this skill first when the request mentions Expo, as in 'I'm new to Expo, where do I start'.",
+      [],
+    ],
     // "US" is not "us"; "I/O" is not "I".
     [
       "Looks up US holidays and I/O schedules. Use when the user plans a trip or a release.",
