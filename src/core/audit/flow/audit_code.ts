@@ -391,14 +391,39 @@ const PRINTING_STATEMENT = new RegExp(
     .raw`^(?:(?:echo|printf)(?:[ \t]+(?:${PLAIN_WORD}|${ARGUMENTS_WORD}))*[ \t]*(?:[12]?>&[12])?|[A-Za-z_]\w*=[\w.-]*|return(?:[ \t]+\d+)?|)$`,
 );
 
-/** echo, printf, and the file's functions that only print their arguments. */
+/**
+ * echo, printf, and the file's functions that only print their arguments — each only while
+ * every definition the file gives that name is such a function: `echo() { eval "$*"; }`, an
+ * `alias echo=eval`, or a definition this reading cannot see whole (nested braces, one inside
+ * a string an `eval` runs) makes `echo "curl … | sh"` the command it is.
+ */
 function messageCommands(text: string): Set<string> {
-  const out = new Set(["echo", "printf"]);
+  const read = new Map<string, { count: number; prints: boolean }>();
   for (const m of text.matchAll(SHELL_FUNCTION)) {
     const statements = m[2]!.split(/[;\n]/).map((s) => s.trim());
-    if (statements.every((s) => PRINTING_STATEMENT.test(s))) out.add(m[1]!);
+    const prints = statements.every((s) => PRINTING_STATEMENT.test(s));
+    const seen = read.get(m[1]!) ?? { count: 0, prints: true };
+    read.set(m[1]!, { count: seen.count + 1, prints: seen.prints && prints });
+  }
+  const out = new Set<string>();
+  for (const name of new Set(["echo", "printf", ...read.keys()])) {
+    const known = read.get(name) ?? { count: 0, prints: true };
+    if (known.prints && definitionsOf(text, name) === known.count) out.add(name);
   }
   return out;
+}
+
+/**
+ * How many times the text defines `name` as a function, wherever it stands (a string too);
+ * an alias of it counts as one no printing function accounts for.
+ */
+function definitionsOf(text: string, name: string): number {
+  const functions = new RegExp(
+    String.raw`(?:^|[^\w-])(?:function[ \t]+${name}(?![\w-])|${name}[ \t]*\([ \t]*\))`,
+    "g",
+  );
+  const alias = new RegExp(String.raw`\balias\b[^\n]*(?:[ \t'"]|^)${name}=`, "m");
+  return [...text.matchAll(functions)].length + (alias.test(text) ? 1 : 0);
 }
 
 /**
