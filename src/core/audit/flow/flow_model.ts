@@ -11,6 +11,7 @@ export type FlowKind =
   | "secret-network"
   | "fetched-exec"
   | "decoded-exec"
+  | "file-exec"
   | "persistence"
   | "assembled-name";
 
@@ -67,6 +68,9 @@ export class FlowSink {
     }
     if (labels.has("decoded")) {
       this.add({ kind: "decoded-exec", at, detail: `decoded data → ${via}`, secrets: [] });
+    }
+    if (labels.has("filetext")) {
+      this.add({ kind: "file-exec", at, detail: `text read from a file → ${via}`, secrets: [] });
     }
   }
 

@@ -17,6 +17,7 @@ export type Label =
   | `param:${number}` // a parameter of the function being read (for its summary)
   | `envparam:${number}` // the environment variable that parameter names (returnLabels)
   | "fetched" // bytes from the network
+  | "filetext" // text read from a file (the script's own, a document, one saved earlier)
   | "decoded"; // bytes decoded from base64, hex, rot13, compression
 
 /** Credential stores, home-relative, used to test globs (`~/.s?h/id_*` reaches the first). */
@@ -209,6 +210,13 @@ export function secretName(name: string): boolean {
 /** Calls (last name, or full dotted name) whose result is bytes from the network. */
 export const FETCH_CALLS =
   /^(?:(?:urllib\.request\.|urllib2\.|request\.)?urlopen|(?:requests|httpx|urllib3|aiohttp|session|client|http|https|axios|got|ky|superagent)\.(?:get|request|post|put|patch|stream|send)|fetch|axios|got|ky|ofetch|\$fetch|requests\.Session\.get|https?\.get|urlretrieve|(?:pool|http)\.request|Deno\.readAll)$/;
+
+/**
+ * Calls (and methods) that read a file's text: what they return, run, is whatever the file
+ * holds — the script's own comments, a document, a download saved earlier.
+ */
+export const READ_CALLS =
+  /^(?:open|read_text|read_bytes|readFileSync|readFile|readTextFile|readTextFileSync)$/;
 
 /** Calls that decode bytes: base64, hex, rot13 and friends, decompression. */
 export const DECODE_CALLS =
