@@ -448,6 +448,12 @@ function matchPatterns(
   region: Region,
 ): void {
   const seen = new Set<number>();
+  /**
+   * Each line's matches lowered where they stand (a comment, an echoed message, a known
+   * installer): they speak for their own text, not for the rest of the line — `echo "try:
+   * curl … | sh"; curl … | sh` runs the second, whatever the first.
+   */
+  const lowered = new Map<number, [number, number][]>();
   for (const text of audit.readingsOf.get(region)!) {
     for (const pattern of m.patterns) {
       if (!audit.mayMatch(pattern, text)) continue;
@@ -457,14 +463,17 @@ function matchPatterns(
           ? -match.index! - 1
           : audit.lineAt(region.offset + match.index!);
         if (seen.has(line)) continue;
-        let matched = region.text.slice(match.index!, match.index! + match[0].length);
+        const [start, end] = [match.index!, match.index! + match[0].length];
+        if (lowered.get(line)?.some(([a, b]) => start < b && a < end)) continue;
+        let matched = region.text.slice(start, end);
         if (rule.id === "network-endpoint") matched = matched.replace(/[.,;:!?*_~]+$/, "");
         if (m.unless?.test(matched)) continue;
         if (rule.id === "prompt-injection" && isAdvisory(text, match.index!, match[0])) {
           continue;
         }
-        seen.add(line);
-        audit.push(rule, region, region.offset + match.index!, matched);
+        audit.push(rule, region, region.offset + start, matched);
+        if (audit.out.at(-1)!.severity === rule.severity) seen.add(line);
+        else lowered.set(line, [...lowered.get(line) ?? [], [start, end]]);
       }
     }
   }
@@ -973,7 +982,25 @@ function inCode(text: string, index: number): boolean {
 
 /** Installers of well-known toolchains, shown in docs as their projects publish them. */
 const KNOWN_INSTALLER =
-  /https?:\/\/(?:astral\.sh\/uv|sh\.rustup\.rs|(?:www\.)?rustup\.rs|deno\.land\/install|bun\.sh\/install|get\.docker\.com|raw\.githubusercontent\.com\/(?:nvm-sh\/nvm|Homebrew\/install|pyenv\/pyenv-installer)\/|install\.python-poetry\.org|pyenv\.run|get\.pnpm\.io|sh\.uv\.dev|foundry\.paradigm\.xyz|cli\.github\.com|fnm\.vercel\.app|nixos\.org\/nix\/install|install\.determinate\.systems|get\.helm\.sh|starship\.rs\/install|(?:www\.)?ollama\.com\/install|claude\.ai\/install|opencode\.ai\/install)/i;
+  /^https?:\/\/(?:astral\.sh\/uv|sh\.rustup\.rs|(?:www\.)?rustup\.rs|deno\.land\/install|bun\.sh\/install|get\.docker\.com|raw\.githubusercontent\.com\/(?:nvm-sh\/nvm|Homebrew\/install|pyenv\/pyenv-installer)\/|install\.python-poetry\.org|pyenv\.run|get\.pnpm\.io|sh\.uv\.dev|foundry\.paradigm\.xyz|cli\.github\.com|fnm\.vercel\.app|nixos\.org\/nix\/install|install\.determinate\.systems|get\.helm\.sh|starship\.rs\/install|(?:www\.)?ollama\.com\/install|claude\.ai\/install|opencode\.ai\/install)/i;
+
+/** A downloader and its flags, or the address a line pipes on: what fetches the script run. */
+const DOWNLOADER = /^(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)$/i;
+
+/**
+ * Whether a download piped to a shell fetches one well-known installer and nothing else: the
+ * words before the pipe are a downloader, its flags (`-LsSf`, `--proto '=https'`, `-o-`) and
+ * one address that starts with a known installer's — any other word (a second address, a
+ * bare `host/path` curl fetches too, a header's text) and it is judged as any download.
+ */
+function knownInstaller(matched: string): boolean {
+  const pipe = matched.indexOf("|");
+  const words = matched.slice(0, pipe === -1 ? matched.length : pipe).trim().split(/\s+/)
+    .map((word) => word.replace(/^["']|["']$/g, ""));
+  if (DOWNLOADER.test(words[0] ?? "")) words.shift();
+  const addresses = words.filter((word) => !/^-|^=https$/.test(word));
+  return addresses.length === 1 && KNOWN_INSTALLER.test(addresses[0]!);
+}
 
 /**
  * The severity of a finding where it stands. A script's code and SKILL.md's instructions
@@ -990,7 +1017,7 @@ function severityInContext(
   matched: string,
 ): Severity {
   if (region.kind === "script" || region.kind === "frontmatter") return rule.severity;
-  if (rule.id === "fetch-and-execute" && KNOWN_INSTALLER.test(matched)) return "info";
+  if (rule.id === "fetch-and-execute" && knownInstaller(matched)) return "info";
   // Templates and data (a Dockerfile, a YAML workflow) are not run by the skill: shown, not
   // refused.
   if (region.kind === "text") return rule.severity === "critical" ? "high" : rule.severity;
