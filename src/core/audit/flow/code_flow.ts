@@ -115,6 +115,8 @@ interface Scope {
   selfFree: ReadonlySet<string>;
   /** The Python class whose body holds the statement being read ("" outside any). */
   inClass: string;
+  /** JavaScript functions the script declares anywhere (declarations are hoisted). */
+  declared: ReadonlySet<string>;
 }
 
 /** The flows of one script. */
@@ -133,6 +135,7 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     functions: new Map(),
     selfFree: language === "python" ? selfFreeMethods(list, classes, columns) : new Set(),
     inClass: "",
+    declared: language === "javascript" ? declaredFunctions(list) : new Set(),
   };
   const narrowed: Narrowing[] = [];
   for (const [index, statement] of list.entries()) {
@@ -157,6 +160,39 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     walkStatement(scope, statement);
   }
   return sink.flows;
+}
+
+/** `function f(`, `async function f(`, `const f = (…) =>`, `const f = function`: their names. */
+function declaredFunctions(list: readonly Token[][]): Set<string> {
+  const out = new Set<string>();
+  for (const s of list) {
+    const k = s.findIndex((t) => t.text === "function" || t.text === "=>");
+    if (k === -1) continue;
+    const name = s[k]!.text === "function" && s[k + 1]?.kind === "name"
+      ? s[k + 1]!.text
+      : /^(?:const|let|var)$/.test(s[0]?.text ?? "") && s[2]?.text === "="
+      ? s[1]?.text
+      : undefined;
+    if (name !== undefined) out.add(name);
+  }
+  return out;
+}
+
+/**
+ * A function of the script turned into its text (`String(f)`, `f.toString()`, `${f}`, `f +
+ * ""`): what its body holds, comments too, as a string — run, it runs what the reviewer read
+ * as a comment.
+ */
+function functionText(scope: Scope, tokens: readonly Token[], k: number): boolean {
+  const t = tokens[k]!;
+  if (t.text === "String" && tokens[k + 1]?.text === "(" && tokens[k + 3]?.text === ")") {
+    return scope.declared.has(tokens[k + 2]?.text ?? "");
+  }
+  if (!scope.declared.has(t.text) || tokens[k + 1]?.text === "(") return false;
+  return (tokens[k + 1]?.text === "." && tokens[k + 2]?.text === "toString") ||
+    (opText(tokens[k + 1] ?? t) === "+" && tokens[k + 2]?.kind === "string") ||
+    (opText(tokens[k - 1] ?? t) === "+" && tokens[k - 2]?.kind === "string") ||
+    (k === 0 && tokens.length === 1); // a template literal's `${f}`
 }
 
 /** Where `return` stands in a statement outside every bracket, or -1. */
@@ -922,6 +958,9 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     }
     // `open(p)`, `io.open(p)`, `Path(p).read_text()`, `fs.readFileSync(p)`: a file's text.
     if (t.kind === "name" && READ_CALLS.test(t.text) && tokens[k + 1]?.text === "(") {
+      out.add("filetext");
+    }
+    if (t.kind === "name" && scope.language === "javascript" && functionText(scope, tokens, k)) {
       out.add("filetext");
     }
     if (t.kind !== "name" || tokens[k - 1]?.text === "." || tokens[k - 1]?.text === "?.") continue;

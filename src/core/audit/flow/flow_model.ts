@@ -70,7 +70,12 @@ export class FlowSink {
       this.add({ kind: "decoded-exec", at, detail: `decoded data → ${via}`, secrets: [] });
     }
     if (labels.has("filetext")) {
-      this.add({ kind: "file-exec", at, detail: `text read from a file → ${via}`, secrets: [] });
+      this.add({
+        kind: "file-exec",
+        at,
+        detail: `text from a file or the script's own source → ${via}`,
+        secrets: [],
+      });
     }
   }
 

@@ -17,7 +17,7 @@ export type Label =
   | `param:${number}` // a parameter of the function being read (for its summary)
   | `envparam:${number}` // the environment variable that parameter names (returnLabels)
   | "fetched" // bytes from the network
-  | "filetext" // text read from a file (the script's own, a document, one saved earlier)
+  | "filetext" // text read from a file (the script's own, a document, one saved earlier) or a function's source
   | "decoded"; // bytes decoded from base64, hex, rot13, compression
 
 /** Credential stores, home-relative, used to test globs (`~/.s?h/id_*` reaches the first). */
