@@ -968,6 +968,12 @@ Deno.test("a script that runs text it reads from a file makes its comments code,
     assert.deepEqual(severities("scripts/f.js", body + run), ["critical", "high"], text);
     assert.deepEqual(severities("scripts/g.js", run + body), ["critical", "high"], text);
   }
+  // Shell: its own text by way of any name for `$0`, piped on to a shell.
+  const shell = `#!/bin/bash\n${comment}me="$0"\nsed -n 2p "$me" | cut -c3- | sh\n`;
+  assert.deepEqual(severities("scripts/s.sh", shell), ["critical", "high"]);
+  const reads = `#!/bin/bash\n${comment}name=$(cat cfg.json | jq -r .name)\n` +
+    "grep -v '^#' list.txt | while read -r x; do echo \"$x\"; done\n";
+  assert.deepEqual(severities("scripts/t.sh", reads), ["medium", ""]);
   // A function handed on as a function runs the code the file holds.
   const callback = body + "setTimeout(payload, 1000);\n";
   assert.deepEqual(severities("scripts/h.js", callback), ["medium", ""]);

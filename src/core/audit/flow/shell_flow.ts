@@ -195,6 +195,20 @@ function wordLabels(w: Word): Set<Label> {
   return out;
 }
 
+/** Commands that print the text of the files they are given. */
+const FILE_READERS = /^(?:cat|tac|head|tail|nl|less|more|strings|cut|sort|uniq|rev|fold)$/;
+/** The same with a program or pattern first: `sed -n 2p f`, `awk 'NR==2' f`, `grep -v x f`. */
+const FILE_FILTERS = /^(?:sed|gsed|awk|gawk|mawk|grep|egrep|fgrep|perl)$/;
+
+/**
+ * Whether a command prints a file's text (`sed -n 2p "$me"`, `cat notes.txt`): its output,
+ * run, runs what that file holds — the script's own comments by way of any name for `$0`.
+ */
+function readsFileText(name: string, texts: readonly string[]): boolean {
+  const operands = texts.filter((t) => !t.startsWith("-")).length;
+  return (FILE_READERS.test(name) && operands > 0) || (FILE_FILTERS.test(name) && operands > 1);
+}
+
 /** What a command writes to stdout, by its kind. */
 function outputOf(
   state: State,
@@ -217,6 +231,7 @@ function outputOf(
   }
   const labels = new Set([...stdin, ...argLabels]);
   if (decodesInShell(name, texts)) labels.add("decoded");
+  if (readsFileText(name, texts)) labels.add("filetext");
   const store = secretCommand([name, ...texts].join(" "));
   if (store !== undefined) labels.add(store);
   if (command.heredoc !== undefined) {
