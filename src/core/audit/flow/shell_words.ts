@@ -284,7 +284,9 @@ export class ShellReader {
       this.#i++;
       return;
     }
-    this.#i += m[0].length;
+    // `${X:-"a } b"}`: the brace that closes it, past any quoted one (a default holding
+    // `:(){ :|:& };:` misread the rest of a script).
+    this.#i = m[1] === undefined ? this.#i + m[0].length : closingBrace(t, this.#i + 1) + 1;
     const name = m[1] ?? m[3]!;
     const v = this.vars.get(name);
     if (v !== undefined) {
@@ -306,6 +308,31 @@ export class ShellReader {
 
 function blank(): Word {
   return { text: "", known: true, assembled: false, labels: new Set() };
+}
+
+/** The longest `${…}` read for its closing brace; past it, the first `}` closes it. */
+const MAX_BRACED = 512;
+
+/**
+ * The index of the `}` closing the `${` whose brace is at `open`: quotes, escapes and nested
+ * `${…}` respected, looked for no further than {@link MAX_BRACED} characters (a hostile file of
+ * unclosed braces must not cost the square of its length).
+ */
+function closingBrace(text: string, open: number): number {
+  const limit = Math.min(text.length, open + MAX_BRACED);
+  let depth = 0;
+  let quote: string | undefined;
+  for (let k = open; k < limit; k++) {
+    const c = text[k];
+    if (c === "\\") k++;
+    else if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return k;
+  }
+  const first = text.indexOf("}", open);
+  return first === -1 ? text.length - 1 : first;
 }
 
 /** The index of the `)` closing the `(` at `open`, quotes and nesting respected. */
