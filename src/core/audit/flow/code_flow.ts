@@ -1504,8 +1504,16 @@ function processCall(
     }
     return;
   }
-  // A shell or an interpreter with no script runs what it is given on stdin.
-  if (INTERPRETER.test(program) && words.every((w, j) => j === 0 || /^-/.test(w.text ?? ""))) {
+  // A shell or an interpreter with no script runs what it is given on stdin — unless told only
+  // to check it (`bash -n`, `node --check`).
+  const checks = words.some((w, j) =>
+    j > 0 && (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(w.text ?? "") && /sh$/.test(program) ||
+      /^(?:--check|-c)$/.test(w.text ?? "") && program === "node")
+  );
+  if (
+    INTERPRETER.test(program) && !checks &&
+    words.every((w, j) => j === 0 || /^-/.test(w.text ?? ""))
+  ) {
     reach(scope, "exec", at, stdinOf(scope, s, open, close), undefined, program);
   }
   const line = words.map((w, j) => w.text ?? `\${__w${j}}`).join(" ");

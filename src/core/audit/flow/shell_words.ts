@@ -81,52 +81,45 @@ export class ShellReader {
     const redirects: Redirect[] = [];
     const assignments: [string, Word][] = [];
     let heredoc: string | undefined;
+    /** `[[` tests open among the words so far. */
+    let tests = 0;
     while (this.#i < t.length) {
       const c = t[this.#i]!;
       if (c === " " || c === "\t" || (c === "\\" && t[this.#i + 1] === "\n")) {
         this.#i += c === "\\" ? 2 : 1;
         continue;
       }
+      // Inside `[[ … ]]` a test's operands: `(`, `|`, `&&`, `<` belong to its expression
+      // (`[[ $x =~ ([a-z]+)\( ]]`), none starts a subshell, a pipe or a redirect.
+      this.#test = tests > 0;
       if (
-        c === "\n" || c === ";" || c === "&" || c === "|" || c === ")" ||
-        (c === "(" && t[this.#i + 1] !== "(")
+        c === "\n" || c === ";" ||
+        (!this.#test && (c === "&" || c === "|" || c === ")" ||
+          (c === "(" && t[this.#i + 1] !== "(")))
       ) break;
-      const redirect = /^(?:\d?(?:>>|>&?|<<<|<<-?|<>|<(?!\()))/.exec(t.slice(this.#i, this.#i + 4));
-      if (redirect !== null) {
-        this.#i += redirect[0].length;
-        while (t[this.#i] === " " || t[this.#i] === "\t") this.#i++;
-        const target = this.#word();
-        if (redirect[0].startsWith("<<") && !redirect[0].startsWith("<<<")) {
-          this.#pending.push({
-            word: target.text.replace(/^['"]|['"]$/g, ""),
-            tabs: redirect[0].endsWith("-"),
-          });
-        } else redirects.push({ op: redirect[0].replace(/^\d/, ""), target });
-        continue;
-      }
+      if (!this.#test && this.#redirect(redirects)) continue;
       const assign = words.length === 0
         ? /^([A-Za-z_]\w*)(\+?)=/.exec(t.slice(this.#i, this.#i + 80))
         : null;
       if (assign !== null) {
         this.#i += assign[0].length;
-        const value = META.has(t[this.#i] ?? " ") ? blank() : this.#word();
+        const value = t[this.#i] === "("
+          ? this.#array()
+          : META.has(t[this.#i] ?? " ")
+          ? blank()
+          : this.#word();
         assignments.push([assign[1]!, value]);
         continue;
       }
       if (t.startsWith("((", this.#i)) arithmetic = true; // `if (( … ))`
       const before = this.#i;
-      words.push(this.#word());
+      const word = this.#word();
+      words.push(word);
+      if (word.text === "[[") tests++;
+      else if (word.text === "]]" && tests > 0) tests--;
       if (this.#i === before) this.#i++; // a character no rule reads (`((`): never stall
     }
-    if (words[0]?.text === "case") {
-      this.#cases++;
-      // `case $x in a) …` on one line: the first pattern was read as a word of this command.
-      const into = words.findIndex((w) => w.text === "in");
-      if (into !== -1 && into < words.length - 1) {
-        words.length = into + 1;
-        if (t[this.#i] === ")") this.#i++;
-      } else this.#pattern = true;
-    } else if (words[0]?.text === "esac" && this.#cases > 0) this.#cases--;
+    this.#caseWords(words);
     const piped = t[this.#i] === "|" && t[this.#i + 1] !== "|";
     if (this.#pending.length > 0 && t[this.#i] === "\n") heredoc = this.#skipHeredocs();
     return {
@@ -138,6 +131,57 @@ export class ShellReader {
       ...(heredoc !== undefined ? { heredoc } : {}),
       ...(arithmetic ? { arithmetic: true as const } : {}),
     };
+  }
+
+  /** A redirect at the current position, read into `redirects` (a heredoc's word kept). */
+  #redirect(redirects: Redirect[]): boolean {
+    const t = this.text;
+    const redirect = /^(?:\d?(?:>>|>&?|<<<|<<-?|<>|<(?!\()))/.exec(t.slice(this.#i, this.#i + 4));
+    if (redirect === null) return false;
+    this.#i += redirect[0].length;
+    while (t[this.#i] === " " || t[this.#i] === "\t") this.#i++;
+    const target = this.#word();
+    if (redirect[0].startsWith("<<") && !redirect[0].startsWith("<<<")) {
+      this.#pending.push({
+        word: target.text.replace(/^['"]|['"]$/g, ""),
+        tabs: redirect[0].endsWith("-"),
+      });
+    } else redirects.push({ op: redirect[0].replace(/^\d/, ""), target });
+    return true;
+  }
+
+  /** `case … in` opens a case (its pattern list next), `esac` closes one. */
+  #caseWords(words: Word[]): void {
+    if (words[0]?.text === "case") {
+      this.#cases++;
+      // `case $x in a) …` on one line: the first pattern was read as a word of this command.
+      const into = words.findIndex((w) => w.text === "in");
+      if (into !== -1 && into < words.length - 1) {
+        words.length = into + 1;
+        if (this.text[this.#i] === ")") this.#i++;
+      } else this.#pattern = true;
+    } else if (words[0]?.text === "esac" && this.#cases > 0) this.#cases--;
+  }
+
+  /**
+   * An array's elements, `X=(a "b c" "$(…)")` or `X+=(…)`, read as words into one value that
+   * carries what each carries: elements, not a command in a subshell.
+   */
+  #array(): Word {
+    const t = this.text;
+    const value: Word = { text: "", known: false, assembled: false, labels: new Set() };
+    this.#i++;
+    while (this.#i < t.length && t[this.#i] !== ")") {
+      if (/\s/.test(t[this.#i]!)) {
+        this.#i++;
+        continue;
+      }
+      const before = this.#i;
+      for (const l of this.#word().labels) value.labels.add(l);
+      if (this.#i === before) this.#i++; // a character no rule reads: never stall
+    }
+    this.#i++;
+    return value;
   }
 
   /** Past the separators before a command (blanks, `;`, `&`, `|`, parentheses). */
@@ -154,6 +198,8 @@ export class ShellReader {
   }
 
   #pending: { word: string; tabs: boolean }[] = [];
+  /** Reading the operands of a `[[ … ]]` test (words only end at blanks there). */
+  #test = false;
   /** How many `case … in` are open, and whether a pattern list comes next. */
   #cases = 0;
   #pattern = false;
@@ -195,12 +241,17 @@ export class ShellReader {
     return body;
   }
 
+  /** Whether `c` ends a word: a blank or an operator, and only a blank inside a test. */
+  #ends(c: string): boolean {
+    return META.has(c) && !(this.#test && /[()|&<>]/.test(c));
+  }
+
   /** One word from the current position, expanded. */
   #word(): Word {
     const t = this.text;
     const w: Word = { text: "", known: true, assembled: false, labels: new Set() };
     let pieces = 0;
-    while (this.#i < t.length && !META.has(t[this.#i]!)) {
+    while (this.#i < t.length && !this.#ends(t[this.#i]!)) {
       const c = t[this.#i]!;
       if (c === "'") {
         const close = t.indexOf("'", this.#i + 1);
@@ -227,7 +278,7 @@ export class ShellReader {
         this.#i += 2;
       } else {
         const start = this.#i;
-        while (this.#i < t.length && !META.has(t[this.#i]!) && !/['"$`\\]/.test(t[this.#i]!)) {
+        while (this.#i < t.length && !this.#ends(t[this.#i]!) && !/['"$`\\]/.test(t[this.#i]!)) {
           this.#i++;
         }
         w.text += t.slice(start, this.#i);
