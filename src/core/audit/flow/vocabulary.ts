@@ -263,6 +263,8 @@ export const NET_COMMANDS = new Set([
   "telnet",
   "scp",
   "sftp",
+  "ssh",
+  "git", // a secret in a remote's address or a header option leaves with it
   "rsync",
   "ftp",
   "mail",
