@@ -998,7 +998,8 @@ function knownInstaller(matched: string): boolean {
   const words = matched.slice(0, pipe === -1 ? matched.length : pipe).trim().split(/\s+/)
     .map((word) => word.replace(/^["']|["']$/g, ""));
   if (DOWNLOADER.test(words[0] ?? "")) words.shift();
-  const addresses = words.filter((word) => !/^-|^=https$/.test(word));
+  // (A Markdown table escapes the pipe: `curl … \| bash` leaves a `\` word.)
+  const addresses = words.filter((word) => !/^-|^=https$|^\\$/.test(word));
   return addresses.length === 1 && KNOWN_INSTALLER.test(addresses[0]!);
 }
 

@@ -397,6 +397,15 @@ Deno.test("a known installer is information only when it is all the command fetc
     }).map((s) => s.split(" ")[1]),
     ["info", "info", "info", "info"],
   );
+  // In a Markdown table, its pipe escaped.
+  assert.deepEqual(
+    severities({
+      "SKILL.md": `${
+        sampleSkillMd("sample")
+      }\n| Fix |\n| --- |\n| \`curl -fsSL https://claude.ai/install.sh \\| bash\` |\n`,
+    }).map((s) => s.split(" ")[1]),
+    ["info"],
+  );
   // A known installer's address named beside another fetch: that fetch runs.
   assert.deepEqual(
     severities({
