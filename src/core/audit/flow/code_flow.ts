@@ -1333,7 +1333,8 @@ function writeOfData(
 }
 
 /**
- * `urlretrieve(url, p)` saves a download at `p`; `runpy.run_path(p)` runs the file at `p` —
+ * `urlretrieve(url, p)` saves a download at `p`; `runpy.run_path(p)`,
+ * `spec_from_file_location(name, p)` and `SourceFileLoader(name, p)` run the file at `p` —
  * downloaded data when it is one of those.
  */
 function savedDownload(scope: Scope, s: readonly Token[], name: string, open: number, at: number) {
@@ -1347,11 +1348,16 @@ function savedDownload(scope: Scope, s: readonly Token[], name: string, open: nu
   if (/(?:^|\.)urlretrieve$/.test(name)) {
     const saved = path(1);
     if (saved !== undefined) noteWritten(scope, saved, new Set(["fetched"]));
-  } else if (/^runpy\.run_path$/.test(name)) {
-    const run = scope.downloaded.get(path(0) ?? "");
+  } else {
+    // `runpy.run_path(p)`, and the module loaders given a file's path second.
+    const run = scope.downloaded.get(path(name === "runpy.run_path" ? 0 : 1) ?? "");
     if (run !== undefined) reach(scope, "exec", at, run, undefined, name);
   }
 }
+
+/** Calls that save a download to a path, or run (or load as a module) the file at one. */
+const SAVES_OR_RUNS_FILE =
+  /(?:^|\.)urlretrieve$|^runpy\.run_path$|^(?:new )?importlib\.(?:util\.spec_from_file_location|machinery\.SourceFileLoader)$/;
 
 /** A file written with downloaded or decoded data: a shell given its path runs that data. */
 function noteWritten(scope: Scope, path: string, labels: ReadonlySet<Label>): void {
@@ -1451,7 +1457,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const runs = EXEC_METHODS.test(method) && name.includes(".");
   const sink = send || opens || runs || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
     PROCESS_CALLS.test(name) || WRITE_CALLS.test(name);
-  if (/(?:^|\.)urlretrieve$|^runpy\.run_path$/.test(name)) {
+  if (SAVES_OR_RUNS_FILE.test(name)) {
     savedDownload(scope, s, name, open, s[k]!.at);
   }
   if (!sink) return; // most calls: nothing to work out
