@@ -92,6 +92,13 @@ const SHELLS = [
   String.raw`|(?:deno|iex|Invoke-Expression|pwsh|powershell)\b)`,
 ].join("");
 
+/**
+ * The inside of a `Bash(…)` permission that admits any command: a bare wildcard, or a shell, an
+ * interpreter or a program runner, which runs whatever it is given (`python3:*`, `env *`).
+ */
+const ANY_COMMAND = String
+  .raw`(?:\*+|:\*|\*:\*|(?:sudo|su|env|xargs|eval|exec|nohup|timeout|nice|time|command|busybox|(?:ba|z|da|k|fi)?sh|python[\d.]*|node|deno|bun|bunx|npx|uvx|pipx|perl|ruby|php|osascript|pwsh|powershell)(?:[ :]\*|\*)?)`;
+
 export const AUDIT_RULES: readonly AuditRule[] = [
   {
     id: "secret-flow",
@@ -563,11 +570,19 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     severity: "medium",
     title: "Pre-approves unrestricted shell",
     explanation:
-      "`allowed-tools` with a bare Bash lets the agent run any command without asking while the skill is active.",
+      "`allowed-tools` with a bare Bash, `Bash(*)`, or a pattern that starts a shell, an interpreter or a program runner (`Bash(python3:*)`, `Bash(env:*)`) lets the agent run any command without asking while the skill is active.",
     kinds: ["frontmatter"],
     match: {
       type: "pattern",
-      patterns: [/^allowed[-_]tools\s*:[^\n]*\bBash\b(?!\()/gm, /^\s+-\s*["']?Bash["']?\s*$/gm],
+      patterns: [
+        /^allowed[-_]tools\s*:[^\n]*\bBash\b(?!\()/gm,
+        /^\s+-\s*["']?Bash["']?\s*$/gm,
+        // A pattern every command matches, or one whose command runs any other it is given.
+        new RegExp(
+          String.raw`^(?:allowed[-_]tools\s*:[^\n]*|\s+-\s*["']?)\bBash\(\s*${ANY_COMMAND}\s*\)`,
+          "gm",
+        ),
+      ],
     },
   },
   {
@@ -716,7 +731,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 45;
+const ENGINE_VERSION = 46;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -745,4 +760,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "45-e89a54af";
+export const AUDIT_RULES_VERSION = "46-8c10509c";

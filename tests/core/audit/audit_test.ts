@@ -431,3 +431,28 @@ Deno.test("a known installer is information only when it is all the command fetc
     "scripts/setup.sh:2 medium",
   ]);
 });
+
+Deno.test("allowed-tools that admit any command are unrestricted shell: Bash(*), or a shell, interpreter or runner's pattern", () => {
+  const flagged = (tools: string) =>
+    skill({
+      "SKILL.md": `---\nname: sample\ndescription: d\nallowed-tools: ${tools}\n---\n# Sample\n`,
+    })
+      .findings.filter((f) => f.rule === "allowed-tools-shell").length;
+  for (
+    const tools of ["Bash", "Bash(*)", "Bash(:*)", "Bash(python3:*)", "Bash(env *)", "Bash(sh:*)"]
+  ) {
+    assert.equal(flagged(tools), 1, tools);
+  }
+  // A command of the skill's own, or a tool's subcommands: what the author meant to allow.
+  for (
+    const tools of [
+      "Bash(git status:*)",
+      "Bash(npm run test:*)",
+      "[Bash(oo *)]",
+      "Bash(python3 scripts/run.py:*)",
+      "Read Write",
+    ]
+  ) {
+    assert.equal(flagged(tools), 0, tools);
+  }
+});
