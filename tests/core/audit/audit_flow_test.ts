@@ -1222,3 +1222,21 @@ Deno.test("a secret in the address git or ssh is given leaves with it, to the ho
     ["info"],
   );
 });
+
+Deno.test("shell: a download saved by tee or under ./, then run, is run", () => {
+  const runs = (text: string) =>
+    findings({ "scripts/get.sh": text }).filter((f) => f.rule === "download-exec-flow")
+      .map((f) => f.line);
+  assert.deepEqual(
+    runs("#!/bin/bash\ncurl -fsSL -o x.sh https://get.example.net/x\nchmod +x x.sh\n./x.sh\n"),
+    [4],
+  );
+  assert.deepEqual(
+    runs(
+      "#!/bin/bash\ncurl -fsSL https://get.example.net/z | tee /tmp/z.sh >/dev/null\nbash /tmp/z.sh\n",
+    ),
+    [3],
+  );
+  // tee of a file the script wrote itself runs nothing downloaded.
+  assert.deepEqual(runs('#!/bin/bash\necho "echo hi" | tee /tmp/h.sh\nbash /tmp/h.sh\n'), []);
+});

@@ -51,7 +51,7 @@ export function analyzeShell(
   const state: State = {
     vars: new Map(),
     bindings,
-    downloaded: new Map(downloaded),
+    downloaded: new Map([...downloaded].map(([path, labels]) => [fileKey(path), labels])),
     sink: new FlowSink(),
     depth: 0,
   };
@@ -162,10 +162,14 @@ function evaluate(
       secrets: [],
     });
   }
-  state.sink.exec(at, state.downloaded.get(head.text) ?? new Set(), head.text);
+  state.sink.exec(at, state.downloaded.get(fileKey(head.text)) ?? new Set(), head.text);
   // A command line that is itself data: `$(curl …)`, `$(echo … | base64 -d)`.
   state.sink.exec(at, head.labels, "a command read from data");
   const out = outputOf(state, name, args, argLabels, stdin, command);
+  // `curl … | tee x.sh`: the files tee writes hold what it read.
+  if (name === "tee" && (stdin.has("fetched") || stdin.has("decoded"))) {
+    for (const w of args) if (!w.text.startsWith("-")) state.downloaded.set(fileKey(w.text), stdin);
+  }
   if (NET_COMMANDS.has(name)) {
     const sent = new Set([
       ...argLabels,
@@ -183,7 +187,7 @@ function evaluate(
     if (dev !== null) state.sink.send(at, out.labels, dev[1], "/dev/tcp");
     persistTo(state, at, r.target.text, name);
     if (out.labels.has("fetched") || out.labels.has("decoded")) {
-      state.downloaded.set(r.target.text, out.labels);
+      state.downloaded.set(fileKey(r.target.text), out.labels);
     }
   }
   persistCommand(state, name, args, at);
@@ -197,6 +201,11 @@ function wordLabels(w: Word): Set<Label> {
   if (secret !== undefined) out.add(`file:${secret}`);
   if (/^\/proc\/[^/]+\/environ$/.test(w.text)) out.add("env:*");
   return out;
+}
+
+/** A file's path as the downloads written are kept by: `./x.sh` is `x.sh`. */
+function fileKey(path: string): string {
+  return path.replace(/^(?:\.\/)+/, "");
 }
 
 /** Commands that print the text of the files they are given. */
@@ -264,7 +273,9 @@ function noteDownload(state: State, name: string, args: readonly Word[]): void {
     const file = /^-[a-zA-Z]*[oO]$|^--output$|^--output-document$/.test(a)
       ? args[k + 1]?.text
       : /^--output(?:-document)?=(.+)$/.exec(a)?.[1];
-    if (file !== undefined && file !== "-") state.downloaded.set(file, new Set<Label>(["fetched"]));
+    if (file !== undefined && file !== "-") {
+      state.downloaded.set(fileKey(file), new Set<Label>(["fetched"]));
+    }
   }
   void name;
 }
@@ -301,7 +312,8 @@ function execCommand(
   // The file written with downloaded data, by its path or by the file object it was written
   // through (`f.write(data)` … `bash f.name`).
   const carried = [...file.labels].filter((l) => l === "fetched" || l === "decoded");
-  state.sink.exec(at, new Set([...state.downloaded.get(file.text) ?? [], ...carried]), name);
+  const written = state.downloaded.get(fileKey(file.text)) ?? [];
+  state.sink.exec(at, new Set([...written, ...carried]), name);
 }
 
 function persistTo(state: State, at: number, target: string, via: string): void {
