@@ -1240,3 +1240,21 @@ Deno.test("shell: a download saved by tee or under ./, then run, is run", () => 
   // tee of a file the script wrote itself runs nothing downloaded.
   assert.deepEqual(runs('#!/bin/bash\necho "echo hi" | tee /tmp/h.sh\nbash /tmp/h.sh\n'), []);
 });
+
+Deno.test("a path object opened for writing by its own open() writes where the path points", () => {
+  const persists = (text: string) =>
+    findings({ "scripts/rc.py": text }).filter((f) => f.rule === "persistence-write").length;
+  assert.equal(
+    persists(
+      'from pathlib import Path\nrc = Path.home().joinpath(".config", "fish", "config.fish")\n' +
+        'rc.open("a").write("set -x PATH /tmp/tools $PATH\\n")\n',
+    ),
+    1,
+  );
+  assert.equal(
+    persists(
+      'from pathlib import Path\nout = Path("report.txt")\nwith out.open("w") as f:\n    f.write("ok")\n',
+    ),
+    0,
+  );
+});

@@ -1449,7 +1449,9 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const method = name.split(".").pop()!;
   const short = name.replace(/^new /, "");
   const send = SEND_CALLS.test(name) || (receiver?.net !== undefined && SEND_METHODS.test(method));
-  const opens = name === "open" || name === "io.open" || name === "codecs.open";
+  // `open(p, "a")`, and a path object's own `p.open("a")` (`Path.home().joinpath(…)`).
+  const opens = name === "open" || name === "io.open" || name === "codecs.open" ||
+    (method === "open" && receiver !== undefined && name.split(".").length === 2);
   const own = scope.functions.get(
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
   );
@@ -1474,7 +1476,10 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   }
   if (SHELL_CALLS.test(name)) shellArgument(scope, s, open, close, at);
   if (PROCESS_CALLS.test(name)) processCall(scope, s, open, close, at, args);
-  if (opens && writesMode(s, open, close)) reach(scope, "persist", at, args, undefined, name);
+  if (opens && writesMode(s, open, close)) {
+    const path = name.includes(".") && receiver !== undefined ? receiver.labels : [];
+    reach(scope, "persist", at, new Set([...args, ...path]), undefined, name);
+  }
   if (opens || WRITE_CALLS.test(name)) writeOfData(scope, s, k, name, open);
   if (WRITE_CALLS.test(name)) {
     reach(
