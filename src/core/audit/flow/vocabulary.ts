@@ -100,6 +100,19 @@ function globToRegExp(glob: string): RegExp {
  * Whether a secret's label is a `.env` file's (read whole): one of its keys read by name is then
  * that variable, as the environment's would be (code_flow.ts).
  */
+/**
+ * The labels of data that runs as code no one reviewed, kept with a file it is written to
+ * (downloaded or decoded bytes): a shell or an interpreter later given that file runs them.
+ */
+export function unreviewedCode(labels: Iterable<Label>): Set<Label> {
+  return new Set([...labels].filter((l) => l === "fetched" || l === "decoded"));
+}
+
+/** A file's path as written files are kept by, wherever they are recorded: `./x.sh` is `x.sh`. */
+export function fileKey(path: string): string {
+  return path.replace(/^(?:\.\/)+/, "");
+}
+
 export function isEnvFileLabel(label: string): boolean {
   return label.startsWith("file:") && namesEnvFile(label.slice("file:".length));
 }
