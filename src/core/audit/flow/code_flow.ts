@@ -621,15 +621,56 @@ function dottedAt(
   if (name === "require" && tokens[k + 1]?.text === "(" && tokens[k + 2]?.kind === "string") {
     name = tokens[k + 2]!.text.replace(MODULE_PREFIX, "");
     end = k + 4;
+  } else if (NAMESPACE_OF.test(name) && tokens[k + 1]?.text === "(") {
+    // `vars(builtins)`, `globals()`: the namespace itself, as a dictionary.
+    const close = closeOf(tokens, k + 1);
+    const inner = tokens[k + 2];
+    if (name !== "vars" && close === k + 2) name = "globals()";
+    else if (name === "vars" && inner?.kind === "name" && close === k + 3) {
+      name = scope.aliases.get(inner.text) ?? inner.text;
+    } else return { name, end };
+    end = close + 1;
   } else name = scope.aliases.get(name) ?? name;
-  while (tokens[end]?.text === "." || tokens[end]?.text === "?.") {
-    const part = tokens[end + 1];
-    if (part?.kind !== "name") break;
-    name += "." + part.text;
-    end += 2;
+  for (;;) {
+    const next = tokens[end]?.text;
+    if (next === "." || next === "?.") {
+      const part = tokens[end + 1];
+      if (part?.kind !== "name") break;
+      // `builtins.__dict__` is the module's namespace: its entries are its attributes.
+      if (part.text !== "__dict__") name += "." + part.text;
+      end += 2;
+    } else if (next === "[" && NAMESPACES.test(name)) {
+      // A namespace's entry read by a constant key is that attribute: `vars(builtins)["exec"]`
+      // is `builtins.exec`, `globalThis["eval"]` is `globalThis.eval`.
+      const close = closeOf(tokens, end);
+      const key = constantOf(scope, tokens, end + 1, close);
+      if (key === undefined || !/^\w+$/.test(key)) break;
+      name += "." + key;
+      end = close + 1;
+    } else if (next === "(" && NATIVE_LIBRARY.test(name)) {
+      // A C library loaded by ctypes (`ctypes.CDLL(None)`): its `system` is the shell's.
+      end = closeOf(tokens, end) + 1;
+      name = "libc";
+    } else break;
+    name = name.replace(/^(?:globals\(\)\.)?__builtins__\b/, "builtins");
   }
   return { name, end };
 }
+
+/** Calls that return a namespace as a dictionary. */
+const NAMESPACE_OF = /^(?:vars|globals|locals)$/;
+
+/**
+ * Names whose entries, read by a constant key, are attributes (the sinks the vocabulary names):
+ * the builtins, the module's globals, the JavaScript global object and the modules that hold
+ * sinks. A plain dictionary's entries stay entries (`headers["Authorization"] = key`).
+ */
+const NAMESPACES =
+  /^(?:builtins|__builtins__|globals\(\)|globalThis|global|window|os|subprocess|child_process|vm|libc)$/;
+
+/** What loads a C library in Python's ctypes (its functions are the C library's). */
+const NATIVE_LIBRARY =
+  /^(?:ctypes\.)?(?:CDLL|PyDLL|cdll\.LoadLibrary|pydll\.LoadLibrary|cdll\.\w+)$/;
 
 /** Each statement's bracket pairs, found once (calls ask for them over and over). */
 const PAIRS = new WeakMap<readonly Token[], Int32Array>();
@@ -653,6 +694,8 @@ function closeOf(tokens: readonly Token[], open: number): number {
 /** A parameter of a function written inline, and the tokens of its body. */
 interface InlineParameter {
   name: string;
+  /** The function's first token: its parameter list's `(`, or its one parameter. */
+  start: number;
   from: number;
   to: number;
 }
@@ -675,13 +718,17 @@ function inlineParameters(tokens: readonly Token[]): InlineParameter[] {
     const t = tokens[k]!;
     let names: string[] = [];
     let bodyFrom = k + 1;
+    let start = k;
     if (opText(t) === "=>") {
       if (tokens[k - 1]?.text === ")") {
-        const open = openOf(tokens, k - 1);
-        names = tokens.slice(open + 1, k - 1).filter((p, i, list) =>
+        start = openOf(tokens, k - 1);
+        names = tokens.slice(start + 1, k - 1).filter((p, i, list) =>
           p.kind === "name" && [undefined, ",", "..."].includes(list[i - 1]?.text)
         ).map((p) => p.text);
-      } else if (tokens[k - 1]?.kind === "name") names = [tokens[k - 1]!.text];
+      } else if (tokens[k - 1]?.kind === "name") {
+        start = k - 1;
+        names = [tokens[k - 1]!.text];
+      }
     } else if (t.kind === "name" && t.text === "lambda") {
       const colon = tokens.findIndex((p, i) => i > k && opText(p) === ":");
       if (colon < 0) continue;
@@ -690,7 +737,7 @@ function inlineParameters(tokens: readonly Token[]): InlineParameter[] {
     }
     if (names.length === 0) continue;
     const to = enclosingEnd(tokens, bodyFrom);
-    for (const name of names) found.push({ name, from: bodyFrom, to });
+    for (const name of names) found.push({ name, start, from: bodyFrom, to });
   }
   INLINE_PARAMETERS.set(tokens, found);
   return found;
@@ -736,6 +783,129 @@ function enclosingEnd(tokens: readonly Token[], from: number): number {
     }
   }
   return tokens.length;
+}
+
+// --- callbacks ---------------------------------------------------------------------------
+
+/** The (name, position) pairs being read, so that `d = d + c` does not read itself forever. */
+const READING = new Set<string>();
+
+/**
+ * What a name inside a JavaScript callback holds when no variable of the script does: a
+ * parameter is given what the callback is called with (`p.then((t) => …)` the promise's
+ * value, `res.on("data", (c) => …)` what `res` carries, `https.get(u, (res) => …)` the
+ * response); a name the callback's body assigns (`let d = ""; … d += c`) holds what it is
+ * assigned, everywhere in that body (its closures run after the assignments).
+ */
+function callbackValue(
+  scope: Scope,
+  tokens: readonly Token[],
+  k: number,
+  name: string,
+): Set<Label> {
+  const out = new Set<Label>();
+  const key = `${name}@${k}`;
+  if (READING.has(key) || READING.size > 64) return out;
+  READING.add(key);
+  try {
+    const around = inlineParameters(tokens).filter((p) => p.from <= k && k < p.to);
+    const own = around.filter((p) => p.name === name).sort((a, b) => b.from - a.from)[0];
+    if (own !== undefined) return callbackInput(scope, tokens, own);
+    for (const body of around) {
+      for (const [from, to] of assignmentsIn(tokens, name, body.from, body.to)) {
+        for (const l of labelsOf(scope, tokens, from, to)) out.add(l);
+      }
+    }
+    return out;
+  } finally {
+    READING.delete(key);
+  }
+}
+
+/** What the first parameter of the inline function `p` is called with, when the call says. */
+function callbackInput(scope: Scope, tokens: readonly Token[], p: InlineParameter): Set<Label> {
+  const none = new Set<Label>();
+  if (tokens[p.start + 1]?.kind === "name" && tokens[p.start + 1]!.text !== p.name) return none;
+  let open = p.start - 1;
+  while (open >= 0 && opText(tokens[open]!) !== "(") {
+    const t = opText(tokens[open]!);
+    if (t === ")" || t === "]" || t === "}") open = openOf(tokens, open);
+    open--;
+  }
+  if (open < 0 || closeOf(tokens, open) < p.to) return none;
+  const callee = tokens[open - 1];
+  if (callee?.kind !== "name") return none;
+  const dot = tokens[open - 2]?.text;
+  if ((dot === "." || dot === "?.") && /^(?:then|on|once|addListener)$/.test(callee.text)) {
+    return labelsOf(scope, tokens, receiverStart(tokens, open - 3), open - 2);
+  }
+  const { name } = dottedAt(scope, tokens, receiverStart(tokens, open - 1));
+  return FETCH_CALLS.test(name) || FETCH_CALLS.test(name.split(".").slice(-2).join("."))
+    ? new Set<Label>(["fetched"])
+    : none;
+}
+
+/**
+ * `p.then(eval)`, `p.then(cp.execSync)`: a function that runs code, handed the promise's value
+ * (the method's name at `k`).
+ */
+function thenRuns(scope: Scope, s: readonly Token[], k: number): void {
+  const [first] = argumentRanges(s, k + 1, closeOf(s, k + 1));
+  if (first === undefined || s[first[0]]?.kind !== "name") return;
+  const { name, end } = dottedAt(scope, s, first[0]);
+  if (end !== first[1] || !(EXEC_CALLS.test(name) || SHELL_CALLS.test(name))) return;
+  const value = labelsOf(scope, s, receiverStart(s, k - 2), k - 1);
+  reach(scope, "exec", s[first[0]]!.at, value, undefined, name);
+}
+
+/** The first token of the member chain ending at `last` (`fetch(u).then(…)`, `res`). */
+function receiverStart(tokens: readonly Token[], last: number): number {
+  let k = last;
+  while (k >= 0) {
+    const t = opText(tokens[k]!);
+    if (t === ")" || t === "]") {
+      // A call's or an index's brackets: what they follow is part of the chain.
+      const open = openOf(tokens, k);
+      if (tokens[open - 1]?.kind !== "name" && opText(tokens[open - 1] ?? tokens[k]!) !== ")") {
+        return open;
+      }
+      k = open - 1;
+      continue;
+    }
+    if (tokens[k]!.kind !== "name") return k + 1;
+    const before = tokens[k - 1]?.text;
+    if (before === "." || before === "?.") k -= 2;
+    else return before === "await" ? k - 1 : k;
+  }
+  return 0;
+}
+
+/** The values assigned to `name` in `[from, to)` (`name = …`, `name += …`, a declaration's). */
+function assignmentsIn(
+  tokens: readonly Token[],
+  name: string,
+  from: number,
+  to: number,
+): [number, number][] {
+  const out: [number, number][] = [];
+  for (let k = from; k < to; k++) {
+    const t = tokens[k]!;
+    if (t.kind !== "name" || t.text !== name || tokens[k - 1]?.text === ".") continue;
+    const op = opText(tokens[k + 1] ?? t);
+    if (op !== "=" && op !== "+=") continue;
+    let end = k + 2;
+    let depth = 0;
+    for (; end < to; end++) {
+      const e = opText(tokens[end]!);
+      if (e === "(" || e === "[" || e === "{") depth++;
+      else if (e === ")" || e === "]" || e === "}") {
+        if (depth === 0) break;
+        depth--;
+      } else if ((e === ";" || e === ",") && depth === 0) break;
+    }
+    out.push([k + 2, end]);
+  }
+  return out;
 }
 
 // --- imports -----------------------------------------------------------------------------
@@ -1007,6 +1177,8 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     if (variable !== undefined) {
       readVariable(scope, variable, tokens, name, end, out);
       if (variable.value !== undefined) constants.push(variable.value);
+    } else if (scope.language === "javascript" && !selfFree) {
+      for (const l of callbackValue(scope, tokens, k, base)) out.add(l);
     }
     // Whether what the call returns stands for its arguments (its own labels say them).
     let returned = false;
@@ -1101,6 +1273,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
         const args = labelsOf(scope, s, k + 2, closeOf(s, k + 1));
         reach(scope, "exec", s[k]!.at, args, undefined, s[k]!.text);
       }
+      if (s[k]!.text === "then") thenRuns(scope, s, k);
       continue;
     }
     // `(0, eval)(code)`: eval called indirectly, as a value in parentheses.
@@ -1182,8 +1355,9 @@ function callFollows(s: readonly Token[], k: number): boolean {
   let end = k + 1;
   if (s[k]!.text === "new") end++;
   while (s[end]?.text === "." || s[end]?.text === "?.") end += 2;
-  return s[end]?.text === "(" || s[end]?.text === "." || s[k]!.text === "getattr" ||
-    s[k]!.text === "require";
+  // `[`: a namespace's entry (`builtins.__dict__["exec"](src)`), read by dottedAt.
+  return s[end]?.text === "(" || s[end]?.text === "." || s[end]?.text === "[" ||
+    s[k]!.text === "getattr" || s[k]!.text === "require";
 }
 
 /**
@@ -1377,7 +1551,7 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
   const { name, end } = dottedAt(scope, s, k);
   if (end === to) {
     const known = s[k]!.text === "require" || // `const cp = require("child_process")`
-      /^(?:__builtins__|builtins|process|globalThis)$/.test(name) ||
+      /^(?:__builtins__|builtins|process|globalThis|libc)$/.test(name) ||
       EXEC_CALLS.test(name) || SHELL_CALLS.test(name) || SEND_CALLS.test(name) ||
       DECODE_CALLS.test(name); // `const run = eval`
     return name.includes(".") || scope.aliases.has(s[k]!.text) || known ? name : undefined;
@@ -1466,6 +1640,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   if (SAVES_OR_RUNS_FILE.test(name)) {
     savedDownload(scope, s, name, open, s[k]!.at);
   }
+  if (method === "then" && name.includes(".")) thenRuns(scope, s, open - 1);
   if (!sink) return; // most calls: nothing to work out
   const close = closeOf(s, open);
   const args = labelsOf(scope, s, open + 1, close);

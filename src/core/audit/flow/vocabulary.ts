@@ -247,7 +247,7 @@ export const EXEC_METHODS = /^(?:runsource|runcode)$/;
 
 /** Calls that hand their (string) argument to a shell. */
 export const SHELL_CALLS =
-  /^(?:os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|pty\.spawn|Bun\.\$)$/;
+  /^(?:os\.system|os\.popen|libc\.system|libc\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|pty\.spawn|Bun\.\$)$/;
 
 /** Calls that start a process from an argv list (a shell when shell=True or `sh -c`). */
 export const PROCESS_CALLS =
