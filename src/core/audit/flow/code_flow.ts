@@ -647,6 +647,13 @@ function dottedAt(
       if (key === undefined || !/^\w+$/.test(key)) break;
       name += "." + key;
       end = close + 1;
+    } else if (next === "(" && MODULE_LOADERS.test(name)) {
+      // `__import__("os")`, `importlib.import_module("os")`: that module, named by a constant.
+      const close = closeOf(tokens, end);
+      const module = constantOf(scope, tokens, end + 1, close);
+      if (module === undefined || !/^[\w.]+$/.test(module)) break;
+      name = scope.aliases.get(module) ?? module;
+      end = close + 1;
     } else if (next === "(" && NATIVE_LIBRARY.test(name)) {
       // A C library loaded by ctypes (`ctypes.CDLL(None)`): its `system` is the shell's.
       end = closeOf(tokens, end) + 1;
@@ -667,6 +674,9 @@ const NAMESPACE_OF = /^(?:vars|globals|locals)$/;
  */
 const NAMESPACES =
   /^(?:builtins|__builtins__|globals\(\)|globalThis|global|window|os|subprocess|child_process|vm|libc)$/;
+
+/** Calls that return the module their constant argument names. */
+const MODULE_LOADERS = /^(?:__import__|importlib\.import_module)$/;
 
 /** What loads a C library in Python's ctypes (its functions are the C library's). */
 const NATIVE_LIBRARY =
@@ -857,6 +867,47 @@ function thenRuns(scope: Scope, s: readonly Token[], k: number): void {
   const value = labelsOf(scope, s, receiverStart(s, k - 2), k - 1);
   reach(scope, "exec", s[first[0]]!.at, value, undefined, name);
 }
+
+/** Functions whose first argument is code or a command line they run. */
+const RUNS_ITS_ARGUMENT =
+  /^(?:exec|eval|builtins\.(?:exec|eval)|(?:globalThis|global|window|self)\.eval)$/;
+
+/**
+ * A function that runs code handed as a value, with the arguments it will be called with, to
+ * a call that calls it: `map(exec, [src])`, `functools.partial(os.system, cmd)()`,
+ * `threading.Thread(target=exec, args=(src,))`, `loop.run_in_executor(None, os.system, cmd)`.
+ * What the call's other arguments carry is run.
+ */
+function handedCodeRunner(scope: Scope, s: readonly Token[], open: number, at: number): void {
+  const close = closeOf(s, open);
+  // Most calls: no argument is a bare name of a code runner (looked for before any reading).
+  let named = false;
+  for (let k = open + 1; k < close && !named; k++) {
+    const t = s[k]!;
+    named = t.kind === "name" && s[k + 1]?.text !== "(" &&
+      RUNNER_NAME.test((scope.aliases.get(t.text) ?? t.text).split(".").pop()!);
+  }
+  if (!named) return;
+  const ranges = argumentRanges(s, open, close);
+  let runner: string | undefined;
+  const rest = new Set<Label>();
+  for (let [from, to] of ranges) {
+    if (s[from]?.kind === "name" && opText(s[from + 1] ?? s[from]!) === "=") from += 2;
+    const first = s[from];
+    if (runner === undefined && first?.kind === "name" && to - from <= 7) {
+      const { name, end } = dottedAt(scope, s, from);
+      if (end === to && (RUNS_ITS_ARGUMENT.test(name) || SHELL_CALLS.test(name))) {
+        runner = name;
+        continue;
+      }
+    }
+    for (const l of labelsOf(scope, s, from, to)) rest.add(l);
+  }
+  if (runner !== undefined && ranges.length > 1) reach(scope, "exec", at, rest, undefined, runner);
+}
+
+/** The last part of a code runner's name (`exec`, `os.system`, `cp.execSync`, an alias). */
+const RUNNER_NAME = /^(?:exec|eval|system|popen|execSync|getoutput|getstatusoutput|spawn|\$)$/;
 
 /** The first token of the member chain ending at `last` (`fetch(u).then(…)`, `res`). */
 function receiverStart(tokens: readonly Token[], last: number): number {
@@ -1641,6 +1692,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     savedDownload(scope, s, name, open, s[k]!.at);
   }
   if (method === "then" && name.includes(".")) thenRuns(scope, s, open - 1);
+  handedCodeRunner(scope, s, open, s[k]!.at);
   if (!sink) return; // most calls: nothing to work out
   const close = closeOf(s, open);
   const args = labelsOf(scope, s, open + 1, close);
