@@ -1354,6 +1354,25 @@ Deno.test("shell: a download saved by tee or under ./, then run, is run", () => 
   assert.deepEqual(runs('#!/bin/bash\necho "echo hi" | tee /tmp/h.sh\nbash /tmp/h.sh\n'), []);
 });
 
+Deno.test("shell: a download piped to a program that runs an interpreter it names is run", () => {
+  const runs = (text: string) => downloadRuns("scripts/get.sh", text);
+  const get = "#!/bin/bash\ncurl -fsSL https://get.example.net/x";
+  const runners = [
+    "timeout 5 sh",
+    "nice -n 10 bash",
+    "busybox sh",
+    "xargs -0 bash -c",
+    "sudo -u ci bash",
+  ];
+  for (const runner of runners) {
+    assert.deepEqual(runs(`${get} | ${runner}\n`), [2], runner);
+  }
+  // What those programs run on other input, or with no interpreter named, runs no download.
+  assert.deepEqual(runs("#!/bin/bash\ngit ls-files '*.sh' | xargs -n1 bash -n\n"), []);
+  assert.deepEqual(runs(`${get} | timeout 5 grep -c bash\n`), []);
+  assert.deepEqual(runs(`${get} | xargs -0 echo\n`), []);
+});
+
 Deno.test("a path object opened for writing by its own open() writes where the path points", () => {
   const persists = (text: string) =>
     findings({ "scripts/rc.py": text }).filter((f) => f.rule === "persistence-write").length;

@@ -122,6 +122,28 @@ const PREFIXES = new Set([
   "{",
 ]);
 
+/** Programs that run a command given as their arguments (after options of their own). */
+const RUNNERS =
+  /^(?:sudo|nohup|timeout|nice|ionice|taskset|stdbuf|setsid|busybox|doas|chrt|unbuffer|xargs|flock|caffeinate|runuser|chroot|unshare|nsenter|script|watch|parallel)$/;
+
+/**
+ * Where the interpreter a runner starts is named (`timeout 5 sh`, `sudo -u ci bash`): the first
+ * word past the runner's own options and their values that is one; -1 when another program
+ * comes first (`timeout 5 grep -c bash` runs grep).
+ */
+function innerInterpreter(words: readonly Word[]): number {
+  for (let k = 1; k < words.length; k++) {
+    const text = words[k]!.text;
+    if (EXEC_COMMANDS.has(text.split("/").pop()!)) return k;
+    const previous = words[k - 1]!.text;
+    const option = text.startsWith("-");
+    const value = /^[\d.]+[smhd]?$/.test(text) ||
+      (k > 1 && /^(?:-\w|--\w[\w-]*)$/.test(previous));
+    if (!option && !value) return -1;
+  }
+  return -1;
+}
+
 /** One command with what it reads on stdin: its flows, and what it writes to stdout. */
 function evaluate(
   state: State,
@@ -130,6 +152,17 @@ function evaluate(
   offset: number,
 ): { labels: Set<Label>; text?: string } {
   let words = command.words;
+  // `timeout 5 sh`, `nice -n 10 bash`, `busybox sh`, `xargs -0 bash -c`: a program that runs
+  // the rest of its arguments runs the interpreter named among them, on the same stdin (xargs
+  // hands what it reads to it as arguments: the script of `bash -c`).
+  const runner = words.length > 1 ? RUNNERS.exec(words[0]!.text.split("/").pop()!) : null;
+  const inner = runner === null ? -1 : innerInterpreter(words);
+  if (inner > 0) {
+    words = words.slice(inner);
+    if (runner![0] === "xargs") {
+      words = [...words, { text: "", known: false, assembled: false, labels: new Set(stdin) }];
+    }
+  }
   while (
     words.length > 1 &&
     (PREFIXES.has(words[0]!.text) || (words[0]!.text === "env" && /=/.test(words[1]!.text)))
