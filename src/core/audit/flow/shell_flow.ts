@@ -127,6 +127,22 @@ const RUNNERS =
   /^(?:sudo|nohup|timeout|nice|ionice|taskset|stdbuf|setsid|busybox|doas|chrt|unbuffer|xargs|flock|caffeinate|runuser|chroot|unshare|nsenter|script|watch|parallel)$/;
 
 /**
+ * `timeout 5 sh`, `nice -n 10 bash`, `busybox sh`, `xargs -0 bash -c`: a program that runs the
+ * rest of its arguments runs the interpreter named among them, on the same stdin (xargs hands
+ * what it reads to it as arguments: the script of `bash -c`). The words from that interpreter
+ * on; `words` as they are otherwise.
+ */
+function throughRunner(words: readonly Word[], stdin: ReadonlySet<Label>): readonly Word[] {
+  const runner = words.length > 1 ? RUNNERS.exec(words[0]!.text.split("/").pop()!) : null;
+  const inner = runner === null ? -1 : innerInterpreter(words);
+  if (inner <= 0) return words;
+  const from = words.slice(inner);
+  return runner![0] === "xargs"
+    ? [...from, { text: "", known: false, assembled: false, labels: new Set(stdin) }]
+    : from;
+}
+
+/**
  * Where the interpreter a runner starts is named (`timeout 5 sh`, `sudo -u ci bash`): the first
  * word past the runner's own options and their values that is one; -1 when another program
  * comes first (`timeout 5 grep -c bash` runs grep).
@@ -151,18 +167,7 @@ function evaluate(
   stdin: Set<Label>,
   offset: number,
 ): { labels: Set<Label>; text?: string } {
-  let words = command.words;
-  // `timeout 5 sh`, `nice -n 10 bash`, `busybox sh`, `xargs -0 bash -c`: a program that runs
-  // the rest of its arguments runs the interpreter named among them, on the same stdin (xargs
-  // hands what it reads to it as arguments: the script of `bash -c`).
-  const runner = words.length > 1 ? RUNNERS.exec(words[0]!.text.split("/").pop()!) : null;
-  const inner = runner === null ? -1 : innerInterpreter(words);
-  if (inner > 0) {
-    words = words.slice(inner);
-    if (runner![0] === "xargs") {
-      words = [...words, { text: "", known: false, assembled: false, labels: new Set(stdin) }];
-    }
-  }
+  let words = throughRunner(command.words, stdin);
   while (
     words.length > 1 &&
     (PREFIXES.has(words[0]!.text) || (words[0]!.text === "env" && /=/.test(words[1]!.text)))
