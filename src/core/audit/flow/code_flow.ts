@@ -675,6 +675,10 @@ const NAMESPACE_OF = /^(?:vars|globals|locals)$/;
 const NAMESPACES =
   /^(?:builtins|__builtins__|globals\(\)|globalThis|global|window|os|subprocess|child_process|vm|libc)$/;
 
+/** Function's constructor reached through a value's: `[].constructor.constructor`. */
+const FUNCTION_CONSTRUCTOR =
+  /(?:^|\.)constructor\.constructor$|^Function(?:\.prototype)?\.constructor$/;
+
 /** Calls that return the module their constant argument names. */
 const MODULE_LOADERS = /^(?:__import__|importlib\.import_module)$/;
 
@@ -1327,6 +1331,15 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       if (s[k]!.text === "then") thenRuns(scope, s, k);
       continue;
     }
+    // `[].constructor.constructor(code)`: Function, reached from a literal's constructor.
+    if (
+      s[k]!.text === "constructor" && s[k - 1]?.text === "." &&
+      s[k - 2]?.text === "constructor" && s[k + 1]?.text === "("
+    ) {
+      const args = labelsOf(scope, s, k + 2, closeOf(s, k + 1));
+      reach(scope, "exec", s[k]!.at, args, undefined, "Function");
+      continue;
+    }
     // `(0, eval)(code)`: eval called indirectly, as a value in parentheses.
     if (s[k]!.text === "eval" && s[k + 1]?.text === ")" && s[k + 2]?.text === "(") {
       reach(
@@ -1358,13 +1371,28 @@ function unpacked(s: readonly Token[], bound: Binding): [number, number][] | und
   return items.length === bound.targets.length ? items : undefined;
 }
 
+/**
+ * `(async () => {}).constructor`, `(function* () {}).constructor`: a function's constructor,
+ * which builds a function from the code it is given, as `Function` does.
+ */
+function functionConstructor(s: readonly Token[], from: number, to: number): string | undefined {
+  if (s[to - 1]?.text !== "constructor" || s[to - 2]?.text !== "." || s[from]?.text !== "(") {
+    return undefined;
+  }
+  if (closeOf(s, from) !== to - 3) return undefined;
+  const inner = s.slice(from + 1, to - 3);
+  return inner.some((t) => opText(t) === "=>" || t.text === "function") ? "Function" : undefined;
+}
+
 /** Binds `targets` to what the tokens `[from, to)` carry and hold. */
 function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
   const { targets, from, to, augment } = bound;
   const labels = labelsOf(scope, s, from, to);
   const value = constantOf(scope, s, from, to);
   const net = netOf(scope, s, from, to);
-  const alias = to - from >= 1 ? aliasOf(scope, s, from, to) : undefined;
+  const alias = to - from >= 1
+    ? functionConstructor(s, from, to) ?? aliasOf(scope, s, from, to)
+    : undefined;
   for (const target of targets) {
     if (augment && (scope.aliases.has(target) || MODULES.test(target))) continue;
     const before = augment ? scope.vars.get(target) : undefined;
@@ -1479,9 +1507,14 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
       const value = s[k + 1]?.text === "await" ? k + 2 : k + 1;
       if (left[0]?.text === "{" && s[value]?.kind === "name") {
         const source = dottedAt(scope, s, value);
-        if (source.end === s.length || s[source.end]?.text !== "(") {
+        // `const { execSync } = await import("node:child_process")`: that module.
+        const loaded = source.name === "import" && s[source.end]?.text === "(" &&
+            s[source.end + 1]?.kind === "string" && closeOf(s, source.end) === source.end + 2
+          ? s[source.end + 1]!.text.replace(MODULE_PREFIX, "")
+          : undefined;
+        if (loaded !== undefined || source.end === s.length || s[source.end]?.text !== "(") {
           // `const { execSync } = require("child_process")`: names of a module, not values.
-          bindBraces(scope, left.slice(1, -1).map((t) => t.text), source.name, ":");
+          bindBraces(scope, left.slice(1, -1).map((t) => t.text), loaded ?? source.name, ":");
           return undefined;
         }
       }
@@ -1685,7 +1718,10 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
   );
   if (own !== undefined && own !== scope.current?.summary) callSummary(scope, s, k, own, open);
-  const runs = EXEC_METHODS.test(method) && name.includes(".");
+  // `eval.call(null, code)`, `[].constructor.constructor(code)`: the runner called another way.
+  const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
+  const runs = (EXEC_METHODS.test(method) && name.includes(".")) ||
+    FUNCTION_CONSTRUCTOR.test(short) || RUNS_ITS_ARGUMENT.test(bound) || SHELL_CALLS.test(bound);
   const sink = send || opens || runs || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
     PROCESS_CALLS.test(name) || WRITE_CALLS.test(name);
   if (SAVES_OR_RUNS_FILE.test(name)) {
