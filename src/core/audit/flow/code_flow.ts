@@ -660,9 +660,14 @@ function dottedAt(
       name = "libc";
     } else break;
     name = name.replace(/^(?:globals\(\)\.)?__builtins__\b/, "builtins");
+    // `globalThis.process.env`, `window["eval"]`: the global object's members are the globals.
+    if (scope.language === "javascript") name = name.replace(GLOBAL_OBJECT, "");
   }
   return { name, end };
 }
+
+/** JavaScript's global object, before the name of one of its members. */
+const GLOBAL_OBJECT = /^(?:globalThis|global|window)\.(?=\w)/;
 
 /** Calls that return a namespace as a dictionary. */
 const NAMESPACE_OF = /^(?:vars|globals|locals)$/;
@@ -673,7 +678,7 @@ const NAMESPACE_OF = /^(?:vars|globals|locals)$/;
  * sinks. A plain dictionary's entries stay entries (`headers["Authorization"] = key`).
  */
 const NAMESPACES =
-  /^(?:builtins|__builtins__|globals\(\)|globalThis|global|window|os|subprocess|child_process|vm|libc)$/;
+  /^(?:builtins|__builtins__|globals\(\)|globalThis|global|window|os|subprocess|child_process|vm|libc|process|Deno)$/;
 
 /** Function's constructor reached through a value's: `[].constructor.constructor`. */
 const FUNCTION_CONSTRUCTOR =
@@ -912,6 +917,19 @@ function handedCodeRunner(scope: Scope, s: readonly Token[], open: number, at: n
 
 /** The last part of a code runner's name (`exec`, `os.system`, `cp.execSync`, an alias). */
 const RUNNER_NAME = /^(?:exec|eval|system|popen|execSync|getoutput|getstatusoutput|spawn|\$)$/;
+
+/**
+ * `socket.create_connection((h, 443)).sendall(data)`: a send method of the connection a send
+ * call returned, at the method's name `k`, sends its arguments where that call connects.
+ */
+function connectionSend(scope: Scope, s: readonly Token[], k: number): void {
+  const open = openOf(s, k - 2);
+  const { name, end } = dottedAt(scope, s, receiverStart(s, open - 1));
+  if (end !== open || !SEND_CALLS.test(name)) return;
+  const args = labelsOf(scope, s, k + 2, closeOf(s, k + 1));
+  const host = hostIn(scope, s, open + 1, k - 2);
+  reach(scope, "send", s[k]!.at, args, host, `${name}().${s[k]!.text}`);
+}
 
 /** The first token of the member chain ending at `last` (`fetch(u).then(…)`, `res`). */
 function receiverStart(tokens: readonly Token[], last: number): number {
@@ -1329,6 +1347,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
         reach(scope, "exec", s[k]!.at, args, undefined, s[k]!.text);
       }
       if (s[k]!.text === "then") thenRuns(scope, s, k);
+      if (SEND_METHODS.test(s[k]!.text)) connectionSend(scope, s, k);
       continue;
     }
     // `[].constructor.constructor(code)`: Function, reached from a literal's constructor.
