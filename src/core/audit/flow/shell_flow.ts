@@ -14,6 +14,8 @@ import {
   EXEC_COMMANDS,
   fileKey,
   hostOf,
+  inlineLanguage,
+  interpreterAfterRunner,
   ipHost,
   type Label,
   NET_COMMANDS,
@@ -135,10 +137,6 @@ function printsVariables(name: string, args: readonly string[]): boolean {
     args.every((a) => /^-[a-zA-Z]*p[a-zA-Z]*$/.test(a));
 }
 
-/** Programs that run a command given as their arguments (after options of their own). */
-const RUNNERS =
-  /^(?:sudo|nohup|timeout|nice|ionice|taskset|stdbuf|setsid|busybox|doas|chrt|unbuffer|xargs|flock|caffeinate|runuser|chroot|unshare|nsenter|script|watch|parallel)$/;
-
 /**
  * `timeout 5 sh`, `nice -n 10 bash`, `busybox sh`, `xargs -0 bash -c`: a program that runs the
  * rest of its arguments runs the interpreter named among them, on the same stdin (xargs hands
@@ -146,31 +144,12 @@ const RUNNERS =
  * on; `words` as they are otherwise.
  */
 function throughRunner(words: readonly Word[], stdin: ReadonlySet<Label>): readonly Word[] {
-  const runner = words.length > 1 ? RUNNERS.exec(words[0]!.text.split("/").pop()!) : null;
-  const inner = runner === null ? -1 : innerInterpreter(words);
+  const inner = interpreterAfterRunner(words.map((w) => w.text));
   if (inner <= 0) return words;
   const from = words.slice(inner);
-  return runner![0] === "xargs"
+  return words[0]!.text.split("/").pop() === "xargs"
     ? [...from, { text: "", known: false, assembled: false, labels: new Set(stdin) }]
     : from;
-}
-
-/**
- * Where the interpreter a runner starts is named (`timeout 5 sh`, `sudo -u ci bash`): the first
- * word past the runner's own options and their values that is one; -1 when another program
- * comes first (`timeout 5 grep -c bash` runs grep).
- */
-function innerInterpreter(words: readonly Word[]): number {
-  for (let k = 1; k < words.length; k++) {
-    const text = words[k]!.text;
-    if (EXEC_COMMANDS.has(text.split("/").pop()!)) return k;
-    const previous = words[k - 1]!.text;
-    const option = text.startsWith("-");
-    const value = /^[\d.]+[smhd]?$/.test(text) ||
-      (k > 1 && /^(?:-\w|--\w[\w-]*)$/.test(previous));
-    if (!option && !value) return -1;
-  }
-  return -1;
 }
 
 /** One command with what it reads on stdin: its flows, and what it writes to stdout. */
@@ -353,7 +332,7 @@ function execCommand(
     state.sink.exec(at, script.labels, `${name} -c`);
     if (script.known && /sh$/.test(name)) run(state, script.text, at);
     // `python3 -c "…"`, `node -e '…'`: code in that language, read as a script of it is.
-    const language = /^python/.test(name) ? "python" : name === "node" ? "javascript" : undefined;
+    const language = inlineLanguage(name);
     if (script.known && language !== undefined && state.inline !== undefined) {
       for (const flow of state.inline(language, script.text)) state.sink.add({ ...flow, at });
     }

@@ -317,6 +317,34 @@ export const EXEC_COMMANDS = new Set([
   "eval",
 ]);
 
+/** Programs that run a command given as their arguments (after options of their own). */
+const RUNNERS =
+  /^(?:sudo|nohup|timeout|nice|ionice|taskset|stdbuf|setsid|busybox|doas|chrt|unbuffer|xargs|flock|caffeinate|runuser|chroot|unshare|nsenter|script|watch|parallel)$/;
+
+/**
+ * Where the interpreter a runner starts is named in a command's words (`timeout 5 sh`,
+ * `sudo -u ci bash`): the first word past the runner's own options and their values that is
+ * one; -1 when the first word is no runner or another program comes first (`timeout 5 grep -c
+ * bash` runs grep).
+ */
+export function interpreterAfterRunner(words: readonly string[]): number {
+  if (words.length < 2 || !RUNNERS.test(words[0]!.split("/").pop()!)) return -1;
+  for (let k = 1; k < words.length; k++) {
+    const text = words[k]!;
+    if (EXEC_COMMANDS.has(text.split("/").pop()!)) return k;
+    const option = text.startsWith("-");
+    const value = /^[\d.]+[smhd]?$/.test(text) ||
+      (k > 1 && /^(?:-\w|--\w[\w-]*)$/.test(words[k - 1]!));
+    if (!option && !value) return -1;
+  }
+  return -1;
+}
+
+/** The language of code an interpreter is handed inline (`python3 -c`, `node -e`), if read. */
+export function inlineLanguage(program: string): "python" | "javascript" | undefined {
+  return /^python/.test(program) ? "python" : program === "node" ? "javascript" : undefined;
+}
+
 /** Commands whose name, assembled from pieces, hides what runs. */
 export const SENSITIVE_COMMANDS = new Set([...NET_COMMANDS, ...EXEC_COMMANDS, "base64", "xxd"]);
 
