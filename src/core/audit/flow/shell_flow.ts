@@ -43,6 +43,18 @@ interface State {
   depth: number;
   /** The flows of code handed to an interpreter on its command line (`python3 -c "…"`). */
   inline?: InlineCode;
+  /** Descriptors `exec` opened for reading (`exec 3< <(curl …)`): what reading them gives. */
+  fds: Map<number, Set<Label>>;
+}
+
+/**
+ * A subshell or `{ …; }` group: what is piped into it reaches each of its commands that has
+ * no pipe of its own (`curl … | (cd /tmp && sh)`), and what its commands print is its output
+ * (`(curl …; echo) | sh`).
+ */
+interface Group {
+  stdin: Set<Label>;
+  out: Set<Label>;
 }
 
 /** Reads code given to an interpreter inline: its flows, in that language. */
@@ -65,6 +77,7 @@ export function analyzeShell(
     sink: new FlowSink(),
     depth: 0,
     inline,
+    fds: new Map(),
   };
   const code = codeOnly(text, readCode("shell", text));
   run(state, code, 0);
@@ -84,7 +97,9 @@ function run(state: State, text: string, offset: number): { labels: Set<Label>; 
   );
   let stdin = new Set<Label>();
   let last: { labels: Set<Label>; text?: string } = { labels: new Set() };
+  const groups: Group[] = [];
   for (let command = reader.next(); command !== undefined; command = reader.next()) {
+    stdin = passGroups(groups, command.groups, stdin);
     for (const [name, value] of command.assignments) {
       state.vars.set(name, {
         // A path to a secret keeps its label when part of it is unknown (`"$PWD/.env"`,
@@ -94,14 +109,41 @@ function run(state: State, text: string, offset: number): { labels: Set<Label>; 
         ...(value.known && value.text.length <= MAX_VALUE ? { value: value.text } : {}),
       });
     }
+    const words = command.words.map((w) => w.text);
+    if (words.length === 1 && words[0] === "}") {
+      const closed = groups.pop();
+      stdin = command.piped && closed !== undefined ? closed.out : new Set();
+      continue;
+    }
+    // No pipe of its own: the group's stdin, or what `exec <` made the script's.
+    const input = stdin.size > 0 ? stdin : groups.at(-1)?.stdin ?? state.fds.get(0) ?? stdin;
+    if (words[0] === "{") groups.push({ stdin: input, out: new Set() });
     const out = command.words.length === 0
       ? { labels: new Set<Label>() }
-      : evaluate(state, command, stdin, offset);
+      : evaluate(state, command, input, offset);
+    for (const group of groups) for (const label of out.labels) group.out.add(label);
     stdin = command.piped ? out.labels : new Set();
     last = out;
   }
   state.depth--;
   return last;
+}
+
+/**
+ * Opens and closes the subshells between two commands (Command.groups); returns the stdin of
+ * the next: a subshell's own, empty, or, piped on after its close, what the subshell printed.
+ */
+function passGroups(open: Group[], groups: string, stdin: Set<Label>): Set<Label> {
+  let closed: Group | undefined;
+  for (const c of groups) {
+    if (c === "(") {
+      open.push({ stdin: stdin.size > 0 ? stdin : open.at(-1)?.stdin ?? stdin, out: new Set() });
+    } else if (c === ")") {
+      closed = open.pop();
+      stdin = new Set();
+    } else stdin = closed?.out ?? new Set();
+  }
+  return stdin;
 }
 
 function bindingOf(state: State, name: string): Value | undefined {
@@ -159,6 +201,7 @@ function evaluate(
   stdin: Set<Label>,
   offset: number,
 ): { labels: Set<Label>; text?: string } {
+  stdin = inputOf(state, command, stdin);
   let words = throughRunner(command.words, stdin);
   while (
     words.length > 1 &&
@@ -225,6 +268,29 @@ function evaluate(
   }
   persistCommand(state, name, args, at);
   return out;
+}
+
+/**
+ * What a command reads on stdin: its pipe's, and what its input redirects give (`< file`, a
+ * downloaded file's code; `<<< word`; `< <(…)`; `<&3`, a descriptor `exec` opened). `exec`
+ * alone keeps the descriptors it opens for the commands after it.
+ */
+function inputOf(state: State, command: Command, stdin: Set<Label>): Set<Label> {
+  const keeps = command.words.length === 1 && command.words[0]!.text === "exec";
+  let input = stdin;
+  for (const r of command.redirects) {
+    const labels = r.op === "<&"
+      ? state.fds.get(parseInt(r.target.text, 10))
+      : r.op === "<" || r.op === "<>"
+      ? new Set([...wordLabels(r.target), ...state.downloaded.get(fileKey(r.target.text)) ?? []])
+      : r.op === "<<<"
+      ? wordLabels(r.target)
+      : undefined;
+    if (labels === undefined) continue;
+    if (keeps) state.fds.set(r.fd ?? 0, labels);
+    else if ((r.fd ?? 0) === 0) input = new Set([...input, ...labels]);
+  }
+  return input;
 }
 
 function wordLabels(w: Word): Set<Label> {

@@ -23,6 +23,8 @@ export interface Word {
 interface Redirect {
   op: string;
   target: Word;
+  /** The descriptor written before the operator (`3<`), when one is. */
+  fd?: number;
 }
 
 export interface Command {
@@ -31,6 +33,12 @@ export interface Command {
   at: number;
   /** Pipes into the next command of its pipeline. */
   piped: boolean;
+  /**
+   * The subshells opened and closed before this command, and a pipe after a close, in order
+   * (`(`, `)`, `|`): `curl … | (cd x && sh)` opens one, `(curl …; echo) | sh` closes one and
+   * pipes its output on.
+   */
+  groups: string;
   /** A heredoc's body: what the command reads on stdin. */
   heredoc?: string;
   /**
@@ -64,7 +72,7 @@ export class ShellReader {
   /** The next command, or undefined at the end. Assignments are commands without words. */
   next(): (Command & { assignments: [string, Word][] }) | undefined {
     const t = this.text;
-    this.#skipSeparators();
+    const groups = this.#skipSeparators();
     if (this.#i >= t.length) return undefined;
     if (this.#pattern) {
       this.#pattern = false;
@@ -127,6 +135,7 @@ export class ShellReader {
       redirects,
       at,
       piped,
+      groups,
       assignments,
       ...(heredoc !== undefined ? { heredoc } : {}),
       ...(arithmetic ? { arithmetic: true as const } : {}),
@@ -136,7 +145,7 @@ export class ShellReader {
   /** A redirect at the current position, read into `redirects` (a heredoc's word kept). */
   #redirect(redirects: Redirect[]): boolean {
     const t = this.text;
-    const redirect = /^(?:\d?(?:>>|>&?|<<<|<<-?|<>|<(?!\()))/.exec(t.slice(this.#i, this.#i + 4));
+    const redirect = /^(\d?)(?:>>|>&?|<<<|<<-?|<>|<&|<(?!\())/.exec(t.slice(this.#i, this.#i + 4));
     if (redirect === null) return false;
     this.#i += redirect[0].length;
     while (t[this.#i] === " " || t[this.#i] === "\t") this.#i++;
@@ -146,7 +155,10 @@ export class ShellReader {
         word: target.text.replace(/^['"]|['"]$/g, ""),
         tabs: redirect[0].endsWith("-"),
       });
-    } else redirects.push({ op: redirect[0].replace(/^\d/, ""), target });
+    } else {
+      const op = redirect[0].slice(redirect[1]!.length);
+      redirects.push({ op, target, ...(redirect[1] ? { fd: Number(redirect[1]) } : {}) });
+    }
     return true;
   }
 
@@ -184,10 +196,18 @@ export class ShellReader {
     return value;
   }
 
-  /** Past the separators before a command (blanks, `;`, `&`, `|`, parentheses). */
-  #skipSeparators(): void {
+  /**
+   * Past the separators before a command (blanks, `;`, `&`, `|`, parentheses); returns the
+   * subshells opened and closed on the way, and a lone `|` after a close (Command.groups).
+   */
+  #skipSeparators(): string {
     const t = this.text;
+    let groups = "";
     while (this.#i < t.length && /[\s;&|()]/.test(t[this.#i]!)) {
+      const c = t[this.#i]!;
+      if (c === "(" || c === ")") groups += c;
+      else if (c === "|" && t[this.#i + 1] === "|") this.#i++; // `||`: no pipe
+      else if (c === "|" && groups.endsWith(")")) groups += c;
       if (t[this.#i] === "\n") this.#skipHeredocs();
       // `;;`, `;&` and `;;&` end a clause of a case: its next pattern list follows.
       if (t[this.#i] === ";" && /[;&]/.test(t[this.#i + 1] ?? "") && this.#cases > 0) {
@@ -195,6 +215,7 @@ export class ShellReader {
       }
       this.#i++;
     }
+    return groups;
   }
 
   #pending: { word: string; tabs: boolean }[] = [];
