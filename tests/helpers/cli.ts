@@ -9,6 +9,7 @@
 
 import assert from "node:assert/strict";
 import { removeIfExists } from "../../src/runtime/os/fs.ts";
+import { SCRATCH_VARIABLE } from "../../scripts/test_run.ts";
 import { TLS_TRUST_NAMES } from "../../src/core/policy/env_policy.ts";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -218,13 +219,18 @@ export interface TempDir extends AsyncDisposable {
   path: string;
 }
 
-/** A temp directory removed at the end of the scope: `await using dir = await tempDir()`. */
+/**
+ * A temp directory removed at the end of the scope: `await using dir = await tempDir()`; in a
+ * run of scripts/test_run.ts, left for the run's one removal of its scratch folder.
+ */
 export async function tempDir(prefix = "skills-test-"): Promise<TempDir> {
   const path = await Deno.makeTempDir({ prefix });
+  const scratch = Deno.env.get(SCRATCH_VARIABLE);
+  const kept = scratch !== undefined && scratch !== "" && path.startsWith(`${scratch}/`);
   return {
     path,
     // Opens read-only folders first (verified run copies are sealed: trust/snapshot.ts).
-    [Symbol.asyncDispose]: () => removeIfExists(path).catch(() => {}),
+    [Symbol.asyncDispose]: () => kept ? Promise.resolve() : removeIfExists(path).catch(() => {}),
   };
 }
 

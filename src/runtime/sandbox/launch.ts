@@ -432,7 +432,9 @@ function initRequest(
 /**
  * `--verbose`'s line for a launch: the init command up to the launcher, the run's folders.
  * The launched command ends `inner`, so the launcher is found by position, never by name:
- * the Python init form and a Python script may start the same `/usr/bin/python3`.
+ * the Python init form and a Python script may start the same `/usr/bin/python3`. The init's
+ * program and its JSON config are elided; its other arguments are paths and numbers, shown
+ * whole however long (by length, a deep workspace's `overlay:DIR` was elided too).
  */
 function launchLine(
   inner: readonly string[],
@@ -441,7 +443,7 @@ function launchLine(
   accounts: SandboxAccounts | undefined,
 ): string {
   const shown = inner.slice(0, inner.length - launchedLength + 1)
-    .map((a) => a.length > 60 ? "<source>" : a).join(" ");
+    .map((a) => a.includes("\n") || /^[{[]/.test(a) ? "<source>" : a).join(" ");
   const folders = `work folder ${workDir}${
     accounts === undefined ? "" : `; accounts ${accounts.dir}`
   }`;
