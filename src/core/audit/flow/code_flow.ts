@@ -171,7 +171,11 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     const narrowing = language === "python" ? narrowToKey(scope, statement) : undefined;
     if (narrowing !== undefined) narrowed.push({ ...narrowing, column });
     if (readImport(scope, statement)) continue;
-    if (enterFunction(scope, statement)) continue;
+    const entered = enterFunction(scope, statement);
+    if (entered !== false) {
+      if (entered !== true) readExpressionBody(scope, statement, entered);
+      continue;
+    }
     if (column === 0) scope.current = undefined;
     // `return x`, and a return after a condition on the same line (`if (c) return x;`) — not
     // one inside a function the statement writes (a minified file is one long statement).
@@ -449,14 +453,18 @@ function selfFreeMethods(
 }
 
 /**
- * `def name(a, b):`, `function name(a, b) {`, `const name = (a, b) =>`: its parameters are
- * bound to `param:i` labels so that the sinks they reach make the function's summary.
+ * `def name(a, b):`, `function name(a, b) {`, `const name = (a, b) =>`, `name = lambda a, b:`:
+ * its parameters are bound to `param:i` labels so that the sinks they reach make the
+ * function's summary. True when the statement starts a function whose body follows; the
+ * statement's range of its body when that is one expression (`(c) => eval(c)`, a lambda's),
+ * read by {@link readExpressionBody}; false when it starts no function.
  */
-function enterFunction(scope: Scope, s: readonly Token[]): boolean {
+function enterFunction(scope: Scope, s: readonly Token[]): boolean | [number, number] {
   let k = s[0]?.text === "async" || s[0]?.text === "export" ? 1 : 0;
   if (s[k]?.text === "async") k++;
   let name: string | undefined;
   let open = -1;
+  let close = -1;
   if ((s[k]?.text === "def" || s[k]?.text === "function") && s[k + 1]?.kind === "name") {
     name = s[k + 1]!.text;
     open = s[k + 2]?.text === "(" ? k + 2 : -1;
@@ -469,14 +477,61 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean {
       s[j]?.text === "(" && s[closeOf(s, j) + 1]?.text === "=>" || s[j - 1]?.text === "function"
         ? j
         : -1;
+  } else if (s[0]?.kind === "name" && s[1]?.text === "=" && s[2]?.text === "lambda") {
+    // `run = lambda c: exec(c)`: the parameters between `lambda` and its `:`.
+    name = s[0]!.text;
+    open = 2;
+    close = s.findIndex((t, j) => j > 2 && opText(t) === ":");
   }
-  if (name === undefined || open === -1 || s[open]?.text !== "(") return false;
+  if (name === undefined || open === -1) return false;
+  if (close === -1) {
+    if (s[open]?.text !== "(") return false;
+    close = closeOf(s, open);
+  }
   const summary: FunctionSummary = { sinks: [], returns: new Set() };
   scope.functions.set(name, summary);
   scope.current = { name, summary };
+  bindParameters(scope, s, summary, open, close);
+  // One expression for its body: after the lambda's `:`, or after an arrow not followed by `{`.
+  const body = s[close]?.text === ":" ? close + 1 : s[close + 1]?.text === "=>" ? close + 2 : -1;
+  if (body === -1 || s[body] === undefined || s[body]!.text === "{") return true;
+  const end = s.at(-1)?.text === ";" ? s.length - 1 : s.length;
+  return body < end ? [body, end] : true;
+}
+
+/**
+ * A function whose body is one expression, read where it is written: its sinks make its
+ * summary and its value what it returns; then the function ends, and its parameters are the
+ * script's variables of those names again.
+ */
+function readExpressionBody(scope: Scope, s: readonly Token[], [from, to]: [number, number]) {
+  const current = scope.current!;
+  const body = s.slice(from, to);
+  for (const l of labelsOf(scope, body, 0, body.length)) current.summary.returns.add(l);
+  walkStatement(scope, body);
+  scope.current = undefined;
+  for (const [name, variable] of PARAMETERS_SHADOWED.get(current.summary) ?? []) {
+    if (variable === undefined) scope.vars.delete(name);
+    else scope.vars.set(name, variable);
+  }
+}
+
+/** What a function's parameters hid of the script's variables of their names, by summary. */
+const PARAMETERS_SHADOWED = new WeakMap<FunctionSummary, Map<string, Variable | undefined>>();
+
+/** Binds the parameters between `open` and `close` (a list's brackets, or a lambda's). */
+function bindParameters(
+  scope: Scope,
+  s: readonly Token[],
+  summary: FunctionSummary,
+  open: number,
+  close: number,
+): void {
+  const shadowed = new Map<string, Variable | undefined>();
+  PARAMETERS_SHADOWED.set(summary, shadowed);
   let index = 0;
   let variadic = false;
-  for (const [from, to] of argumentRanges(s, open, closeOf(s, open))) {
+  for (const [from, to] of argumentRanges(s, open, close)) {
     if (SPREAD.test(s[from]?.text ?? "")) variadic = true;
     const at = s.slice(from, to).findIndex((t) => t.kind === "name") + from;
     const param = at >= from ? s[at]! : undefined;
@@ -492,10 +547,10 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean {
         entry.environment = true; // what the body reads of it is one variable
       }
     }
+    if (!shadowed.has(param.text)) shadowed.set(param.text, scope.vars.get(param.text));
     scope.vars.set(param.text, entry);
   }
   if (!variadic) summary.arity = index;
-  return true;
 }
 
 /**
@@ -825,11 +880,13 @@ function enclosingEnd(tokens: readonly Token[], from: number): number {
 const READING = new Set<string>();
 
 /**
- * What a name inside a JavaScript callback holds when no variable of the script does: a
- * parameter is given what the callback is called with (`p.then((t) => …)` the promise's
- * value, `res.on("data", (c) => …)` what `res` carries, `https.get(u, (res) => …)` the
- * response); a name the callback's body assigns (`let d = ""; … d += c`) holds what it is
- * assigned, everywhere in that body (its closures run after the assignments).
+ * What a name inside a function written inline (a JavaScript callback, a Python lambda) holds
+ * when no variable of the script does: a parameter is given what the function is called with
+ * (`p.then((t) => …)` the promise's value, `res.on("data", (c) => …)` what `res` carries,
+ * `https.get(u, (res) => …)` the response, `((c) => …)(code)` and `(lambda c: …)(src)` the
+ * argument); a name the callback's body assigns (`let d = ""; … d += c`) holds what it is
+ * assigned, everywhere in that body (its closures run after the assignments). A Python
+ * comprehension's variable holds what it walks ({@link comprehensionValue}).
  */
 function callbackValue(
   scope: Scope,
@@ -838,6 +895,7 @@ function callbackValue(
   name: string,
 ): Set<Label> {
   const out = new Set<Label>();
+  if (scope.language === "python") comprehensionValue(scope, tokens, k, name, out);
   const parameters = inlineParameters(tokens);
   if (parameters.length === 0) return out; // most statements: no inline function at all
   const assigned = assignmentsOf(tokens).get(name);
@@ -872,6 +930,64 @@ function callbackValue(
   }
 }
 
+/**
+ * `[exec(s) for s in [src]]`, `{k: f(v) for k, v in pairs}`: the variable a comprehension
+ * around `k` binds holds what its `for … in` walks (into `out`).
+ */
+function comprehensionValue(
+  scope: Scope,
+  tokens: readonly Token[],
+  k: number,
+  name: string,
+  out: Set<Label>,
+): void {
+  for (const c of comprehensionsOf(tokens)) {
+    if (!c.names.has(name) || k < c.open || k > c.close) continue;
+    const key = `c${c.walked[0]}`;
+    if (READING.has(key)) continue;
+    READING.add(key);
+    try {
+      for (const l of labelsOf(scope, tokens, c.walked[0], c.walked[1])) out.add(l);
+    } finally {
+      READING.delete(key);
+    }
+  }
+}
+
+interface Comprehension {
+  names: Set<string>;
+  /** Its brackets. */
+  open: number;
+  close: number;
+  /** What its `for … in` walks. */
+  walked: [number, number];
+}
+
+/** Each statement's comprehensions, found once. */
+const COMPREHENSIONS = new WeakMap<readonly Token[], Comprehension[]>();
+
+function comprehensionsOf(tokens: readonly Token[]): Comprehension[] {
+  let found = COMPREHENSIONS.get(tokens);
+  if (found !== undefined) return found;
+  found = [];
+  for (let j = 0; j < tokens.length; j++) {
+    if (tokens[j]!.text !== "for" || tokens[j]!.kind !== "name") continue;
+    const close = enclosingEnd(tokens, j);
+    const into = tokens.findIndex((t, i) => i > j && t.text === "in" && t.kind === "name");
+    if (close === tokens.length || into === -1 || into > close) continue;
+    const names = tokens.slice(j + 1, into).filter((t) => t.kind === "name").map((t) => t.text);
+    const end = outsideBrackets(tokens, into + 1, close, (t) => /^(?:if|for)$/.test(t.text));
+    found.push({
+      names: new Set(names),
+      open: openOf(tokens, close),
+      close,
+      walked: [into + 1, end],
+    });
+  }
+  COMPREHENSIONS.set(tokens, found);
+  return found;
+}
+
 /** Each statement's inline functions' parameters by name. */
 const PARAMETERS_BY_NAME = new WeakMap<readonly Token[], Map<string, InlineParameter[]>>();
 
@@ -899,6 +1015,12 @@ function callbackInput(scope: Scope, tokens: readonly Token[], p: InlineParamete
   }
   if (open < 0 || closeOf(tokens, open) < p.to) return none;
   const callee = tokens[open - 1];
+  // `((c) => eval(c))(code)`, `(lambda c: exec(c))(src)`: called where it is written.
+  const call = closeOf(tokens, open) + 1;
+  if (open + 1 === p.start && tokens[call]?.text === "(" && callee?.kind !== "name") {
+    const [first] = argumentRanges(tokens, call, closeOf(tokens, call));
+    return first === undefined ? none : labelsOf(scope, tokens, first[0], first[1]);
+  }
   if (callee?.kind !== "name") return none;
   const dot = tokens[open - 2]?.text;
   if ((dot === "." || dot === "?.") && /^(?:then|on|once|addListener)$/.test(callee.text)) {
@@ -1321,7 +1443,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     if (variable !== undefined) {
       readVariable(scope, variable, tokens, name, end, out);
       if (variable.value !== undefined) constants.push(variable.value);
-    } else if (scope.language === "javascript" && !selfFree) {
+    } else if (!selfFree) {
       for (const l of callbackValue(scope, tokens, k, base)) out.add(l);
     }
     // Whether what the call returns stands for its arguments (its own labels say them).
