@@ -22,6 +22,9 @@ export const SCRATCH_VARIABLE = "SKILLS_TEST_SCRATCH";
 export async function runTests(args: readonly string[]): Promise<number> {
   const scratch = await Deno.makeTempDir({ prefix: "skills-test-run-" });
   try {
+    // What /tmp is to the tests: the ones that run as an ordinary user reach their folders
+    // through it and make their own in it.
+    await Deno.chmod(scratch, 0o1777);
     const child = new Deno.Command(Deno.execPath(), {
       args: ["test", ...args],
       env: { TMPDIR: scratch, [SCRATCH_VARIABLE]: scratch },

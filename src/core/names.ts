@@ -12,9 +12,13 @@ const RESERVED = new Set([".", "..", "~", "__pycache__"]);
 /** Windows device names: harmless on POSIX, but a skill directory must work everywhere. */
 const WINDOWS_DEVICES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
-/** Renders a name for an error message without letting control characters through. */
+/**
+ * Renders a name for an error message without letting control characters through, at most 80
+ * characters of it: a longer one keeps its start and its end, which tells one source from
+ * another (`file:///…/base.git`, `…/style.git`), with `…` for what is left out.
+ */
 export function quoteName(value: string): string {
-  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  const shown = value.length > 80 ? `${value.slice(0, 40)}…${value.slice(-39)}` : value;
   return JSON.stringify(shown).slice(1, -1);
 }
 

@@ -5,6 +5,7 @@ import {
   canonicalSkillName,
   publishedSkillKey,
   qualifiedToolName,
+  quoteName,
   scriptDisplayName,
   skillNameProblem,
 } from "../../src/core/names.ts";
@@ -156,4 +157,15 @@ Deno.test("publishedSkillKey() derives the installed name from names as publishe
   for (const [input, expected] of cases) assert.equal(publishedSkillKey(input), expected, input);
   assert.equal(canonicalPublishedName("Ahrefs Automation"), "ahrefs-automation");
   assert.throws(() => canonicalPublishedName("a/b"), /Invalid skill name: 'a\/b'/);
+});
+
+Deno.test("quoteName() shows a long name's start and end, and escapes control characters", () => {
+  const source = `file:///tmp/${"deep/".repeat(20)}base.git`;
+  const shown = quoteName(source);
+  assert.equal(shown.length, 80);
+  assert.ok(shown.startsWith("file:///tmp/deep/"), shown);
+  assert.ok(shown.endsWith("/deep/base.git"), shown);
+  assert.ok(shown.includes("…"));
+  assert.equal(quoteName("short-name"), "short-name");
+  assert.equal(quoteName("a\u001b[31mb"), "a\\u001b[31mb");
 });

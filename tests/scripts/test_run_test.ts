@@ -21,14 +21,15 @@ Deno.test("probe", async () => {
   }
   let left = true;
   try { Deno.statSync(path); } catch { left = false; }
-  console.log(JSON.stringify({ scratch, tmpdir: Deno.env.get("TMPDIR"), path, left }));
+  const mode = scratch === "" ? 0 : Deno.statSync(scratch).mode! & 0o7777;
+  console.log(JSON.stringify({ scratch, tmpdir: Deno.env.get("TMPDIR"), path, left, mode }));
   if (Deno.env.get("PROBE_FAIL") === "1") throw new Error("asked to fail");
 });
 `;
 
 interface ProbeRun {
   code: number;
-  report: { scratch: string; tmpdir: string; path: string; left: boolean };
+  report: { scratch: string; tmpdir: string; path: string; left: boolean; mode: number };
 }
 
 async function probe(dir: string, runner: boolean, fail: boolean): Promise<ProbeRun> {
@@ -67,6 +68,8 @@ Deno.test("the test runner keeps the tests' folders in one scratch folder and re
     // Every temporary folder of the run is inside the scratch folder, itself in TMPDIR.
     assert.ok(report.scratch.startsWith(`${dir.path}/skills-test-run-`), report.scratch);
     assert.equal(report.tmpdir, report.scratch);
+    // Open to every user as /tmp is (sticky): the tests that run as an ordinary user reach it.
+    assert.equal(report.mode, 0o1777);
     assert.ok(report.path.startsWith(`${report.scratch}/`), report.path);
     // tempDir() left its folder for the run's removal, which took it, sealed folder and all.
     assert.equal(report.left, true);
