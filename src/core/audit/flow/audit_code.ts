@@ -12,7 +12,7 @@
  * patterns of audit_rules.ts, on the code this leaves.
  */
 
-export type CodeLanguage = "python" | "javascript" | "shell";
+export type CodeLanguage = "python" | "javascript" | "shell" | "powershell";
 
 /** A span `[start, end)` of a file's text. */
 export type Span = readonly [number, number];
@@ -38,6 +38,8 @@ const BY_EXTENSION: Record<string, CodeLanguage> = {
   sh: "shell",
   bash: "shell",
   zsh: "shell",
+  ps1: "powershell",
+  psm1: "powershell",
 };
 
 /** The language of a script by its extension, else by its `#!` line; undefined otherwise. */
@@ -50,6 +52,7 @@ export function codeLanguageOf(path: string, text: string): CodeLanguage | undef
   const first = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
   if (/\bpython[0-9.]*\b/.test(first)) return "python";
   if (/\b(?:node|nodejs|deno|bun|tsx|ts-node)\b/.test(first)) return "javascript";
+  if (/\b(?:pwsh|powershell)\b/.test(first)) return "powershell";
   if (/\b(?:ba|z|da|k)?sh\b/.test(first)) return "shell";
   return undefined;
 }
@@ -61,6 +64,8 @@ export function readCode(language: CodeLanguage, text: string): CodeReading {
     ? pythonInert(text, strings)
     : language === "javascript"
     ? javascriptInert(text)
+    : language === "powershell"
+    ? powershellInert(text)
     : shellInert(text);
   return { language, inert, strings };
 }
@@ -75,6 +80,8 @@ const READS_OWN_SOURCE: Record<CodeLanguage, RegExp> = {
     /\b(?:open|io\.open|tokenize\.open)\(\s*(?:__file__|sys\.argv\[0\])|__file__\s*\)\s*\.\s*(?:read_text|read_bytes|open)\b|\bgetsource\w*\s*\(|\bgetcomments\s*\(|\b(?:getdoc|get_docstring)\s*\(|\bco_consts\b|\blinecache\b|\.get_source\s*\(|__doc__(?<!(?:description|epilog|usage|help)\s*=\s*__doc__)(?<!print\(\s*__doc__)(?<!exit\(\s*__doc__)/,
   javascript:
     /\b(?:readFileSync|readFile|readTextFile(?:Sync)?)\s*\(\s*(?:__filename|process\.argv\[1\]|import\.meta\.(?:filename|path)|new\s+URL\(\s*import\.meta\.url|fileURLToPath\(\s*import\.meta\.url)|\.toString\(\s*\)\s*\.\s*(?:slice|substring|substr|match|split|replace|matchAll)\s*\(|Function\.prototype\.toString/,
+  powershell:
+    /\b(?:Get-Content|gc|cat|type)\b[^\n|;]*\$(?:PSCommandPath|MyInvocation\.MyCommand\.(?:Path|Definition))|\$MyInvocation\.MyCommand\.ScriptContents|\$MyInvocation\.MyCommand\.ScriptBlock/i,
   shell:
     /\b(?:cat|sed|awk|tail|head|grep|cut|tr|base64|xxd|perl|python3?)\b[^\n|;]*["']?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?(?!\w)|<\s*["']?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?(?!\w)/,
 };
@@ -296,6 +303,50 @@ export function regexEnd(text: string, i: number): number {
         return k;
       }
       k++;
+    }
+  }
+  return text.length;
+}
+
+// --- PowerShell ------------------------------------------------------------------------
+
+/** Where a PowerShell string, here-string or comment starts. */
+const PS_INTERESTING = /<#|#|@"|@'|"|'/g;
+
+/** PowerShell's comments: `# …` where a token may start, and `<# … #>` blocks. */
+function powershellInert(text: string): Span[] {
+  const out: Span[] = [];
+  const find = new RegExp(PS_INTERESTING.source, "g");
+  for (let m = find.exec(text); m !== null; m = find.exec(text)) {
+    const i = m.index;
+    const token = m[0];
+    let end: number;
+    if (token === "<#") {
+      const close = text.indexOf("#>", i + 2);
+      end = close === -1 ? text.length : close + 2;
+      out.push([i, end]);
+    } else if (token === "#") {
+      if (i > 0 && !/[\s;(){}|]/.test(text[i - 1]!)) continue;
+      end = lineEnd(text, i);
+      out.push([i, end]);
+    } else if (token.startsWith("@")) {
+      // A here-string ends at its quote then `@` at the start of a line.
+      const close = text.indexOf(`\n${token[1]}@`, i + 2);
+      end = close === -1 ? text.length : close + 3;
+    } else end = powershellQuotedEnd(text, i, token);
+    find.lastIndex = end;
+  }
+  return out;
+}
+
+/** Past a PowerShell string at `i`: `"…"` (backtick escapes, `""`), `'…'` (`''`). */
+function powershellQuotedEnd(text: string, i: number, quote: string): number {
+  for (let k = i + 1; k < text.length; k++) {
+    const c = text[k];
+    if (quote === '"' && c === "`") k++;
+    else if (c === quote) {
+      if (text[k + 1] === quote) k++;
+      else return k + 1;
     }
   }
   return text.length;

@@ -1,0 +1,328 @@
+/**
+ * Data flow in PowerShell: statements in order (lines and `;`, script blocks' braces read as
+ * separators, as shell_flow.ts reads control flow), `$variables` carrying labels through
+ * assignments and pipelines. Sources: a download (`Invoke-WebRequest`, `iwr`, `irm`,
+ * `.DownloadString(…)`), a decode (`[Convert]::FromBase64String(…)`), a secret variable
+ * (`$env:AWS_SECRET_ACCESS_KEY`), the whole environment (`Get-ChildItem env:`), a credential
+ * file read (`Get-Content ~\.aws\credentials`). Sinks: `Invoke-Expression`/`iex`,
+ * `[scriptblock]::Create(…)`, `powershell -Command …`, `& $x`; a web request or an upload given a
+ * secret; a write to the profile (`$PROFILE`), a Run key or a scheduled task.
+ */
+
+import { type Flow, FlowSink } from "./flow_model.ts";
+import { hostOf, type Label, persistPath, secretName, secretPath } from "./vocabulary.ts";
+
+interface Piece {
+  text: string;
+  at: number;
+  kind: "word" | "string" | "variable" | "op";
+}
+
+interface State {
+  vars: Map<string, Set<Label>>;
+  /** Files a download was saved to (`-OutFile x.ps1`, `.DownloadFile(u, "x.ps1")`). */
+  downloaded: Set<string>;
+  sink: FlowSink;
+}
+
+/** The flows of a PowerShell script whose comments are blanked (audit_code.ts's codeOnly). */
+export function analyzePowerShell(code: string): Flow[] {
+  const state: State = { vars: new Map(), downloaded: new Set(), sink: new FlowSink() };
+  for (const statement of statements(code)) readStatement(statement, state);
+  return state.sink.flows;
+}
+
+/**
+ * Pieces of each statement: split at line ends, `;`, `{` and `}` outside strings and outside a
+ * hashtable (`@{ … }`, whose entries are one value); a line that ends in `|` or a backtick goes
+ * on on the next. Linear in the text: a string is skipped to its end by {@link stringEnd} (an
+ * unterminated one ends the text), never matched by a backtracking expression.
+ */
+function statements(code: string): Piece[][] {
+  const out: Piece[][] = [];
+  let current: Piece[] = [];
+  const end = () => {
+    if (current.length > 0) out.push(current);
+    current = [];
+  };
+  /** The open braces: `h` a hashtable's, `b` a script block's. */
+  const braces: string[] = [];
+  const lexer = new RegExp(LEXER.source, "g");
+  for (let m = lexer.exec(code); m !== null; m = lexer.exec(code)) {
+    let text = m[0];
+    if (/^@?["']$/.test(text)) {
+      lexer.lastIndex = stringEnd(code, m.index, text);
+      text = code.slice(m.index, lexer.lastIndex);
+    }
+    if (/^`\r?\n$/.test(text)) continue;
+    const inTable = braces.at(-1) === "h";
+    if (text === "@{") braces.push("h");
+    else if (text === "{") braces.push("b");
+    else if (text === "}" && braces.pop() !== "h") {
+      end();
+      continue;
+    }
+    if (text === "{" || (!inTable && /^(?:\r?\n|;)$/.test(text))) {
+      if (!(text.endsWith("\n") && current.at(-1)?.text === "|")) end();
+      continue;
+    }
+    if (/^(?:\r?\n|;)$/.test(text)) continue;
+    current.push({ text, at: m.index, kind: kindOf(text) });
+  }
+  end();
+  return out;
+}
+
+/**
+ * PowerShell's pieces: line ends, separators, a string's opening quote (its end is found by
+ * {@link stringEnd}), `${…}` and `$name` variables, `::`, `@{`, operators, and words (a word
+ * may hold dots and colons: a URL, a type, `env:`; a dot that starts one is a member access,
+ * but for a relative path: `.\x.ps1`).
+ */
+const LEXER =
+  /`?\r?\n|[;{}]|@\{|@?["']|\$\{[^}\n]{0,200}\}|\$[\w:]+|::|\.{1,2}[\\/][^\s;{}|=(),[\]&+"'$]*|[|=(),.[\]&+]|[^\s;{}|=(),.[\]&+"'$][^\s;{}|=(),[\]&+"'$]*/g;
+
+/** Past the string whose opening (`"`, `'`, `@"`, `@'`) is at `i`; the text's end when open. */
+function stringEnd(code: string, i: number, open: string): number {
+  if (open.startsWith("@")) {
+    const close = code.indexOf(`\n${open[1]}@`, i + 2);
+    return close === -1 ? code.length : close + 3;
+  }
+  for (let k = i + 1; k < code.length; k++) {
+    const c = code[k];
+    if (open === '"' && c === "`") k++;
+    else if (c === open) {
+      if (code[k + 1] === open) k++;
+      else return k + 1;
+    }
+  }
+  return code.length;
+}
+
+function kindOf(text: string): Piece["kind"] {
+  if (/^[@"']/.test(text) && text !== "@{") return "string";
+  if (text.startsWith("$")) return "variable";
+  return /^(?:::|@\{|[|=(),.[\]&+])$/.test(text) ? "op" : "word";
+}
+
+/** Downloaders: cmdlets, their aliases, and a web client's methods. */
+const DOWNLOAD = /^(?:invoke-webrequest|iwr|invoke-restmethod|irm|curl|wget|start-bitstransfer)$/i;
+const DOWNLOAD_METHOD = /^(?:downloadstring|downloaddata|downloadfile|getstringasync|getasync)$/i;
+/** Sends: the same cmdlets with a body or headers, and a web client's uploads. */
+const UPLOAD_METHOD = /^(?:uploadstring|uploaddata|uploadvalues|postasync|putasync|sendasync)$/i;
+const RUNNERS = /^(?:invoke-expression|iex)$/i;
+const SHELLS = /^(?:powershell|pwsh|cmd)(?:\.exe)?$/i;
+const READERS = /^(?:get-content|gc|cat|type)$/i;
+
+/** One statement: its assignment, then each pipeline stage's sinks, in order. */
+function readStatement(s: Piece[], state: State): void {
+  const { vars } = state;
+  // `$x = …`, `$x += …`, `[string]$x = …`: a variable after nothing but a type.
+  const eq = s.findIndex((p) => p.text === "=");
+  const adds = eq > 1 && s[eq - 1]!.text === "+";
+  const at = adds ? eq - 2 : eq - 1;
+  const assigns = eq > 0 && s[at]?.kind === "variable" &&
+    s.slice(0, at).every((p) => p.kind === "word" || /^[[\].]$/.test(p.text));
+  const target = assigns ? variableName(s[at]!.text) : undefined;
+  let input = new Set<Label>();
+  for (const [a, b] of stages(s, assigns ? eq + 1 : 0)) {
+    input = readStage(s.slice(a, b), input, state);
+  }
+  if (target !== undefined) {
+    vars.set(target, new Set([...(adds ? vars.get(target) ?? [] : []), ...input]));
+  }
+}
+
+/** The ranges of a pipeline's stages from `from` on (`|` outside brackets). */
+function stages(s: readonly Piece[], from: number): [number, number][] {
+  const out: [number, number][] = [];
+  let depth = 0;
+  let start = from;
+  for (let k = from; k < s.length; k++) {
+    const t = s[k]!.text;
+    if (t === "(" || t === "[") depth++;
+    else if (t === ")" || t === "]") depth--;
+    else if (t === "|" && depth <= 0) {
+      out.push([start, k]);
+      start = k + 1;
+    }
+  }
+  out.push([start, s.length]);
+  return out;
+}
+
+/** One stage: its sinks, and what it outputs (what it reads, what its words carry, more). */
+function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> {
+  const { sink } = state;
+  const carried = new Set<Label>();
+  for (const piece of stage) for (const l of piecesLabels(piece, state.vars)) carried.add(l);
+  const sources = sourcesOf(stage);
+  const all = new Set([...input, ...carried, ...sources]);
+  const sent = new Set([...input, ...carried]);
+  const host = stage.map((p) => p.kind === "op" ? undefined : hostOf(unquote(p.text)))
+    .find((h) => h !== undefined);
+  const texts = stage.map((p) => unquote(p.text).toLowerCase());
+  for (const k of commandsOf(stage)) {
+    const name = texts[k]!;
+    const at = stage[k]!.at;
+    const runs = RUNNERS.test(name) || stage[k]!.kind === "variable" ||
+      (SHELLS.test(name) || name === "start-process") && texts.some((t) => INLINE.test(t)) &&
+        texts.some((t) => SHELLS.test(t));
+    if (runs) sink.exec(at, all, name);
+    else if (DOWNLOAD.test(name)) sink.send(at, sent, host, name);
+    else persistence(stage, name, at, sink);
+    // A file a download was saved to, run: `& ./x.ps1`, `.\\x.ps1`, `powershell -File x.ps1`,
+    // `Start-Process x.exe` (`Get-Content x` reads it, and runs nothing).
+    const launches = SHELLS.test(name) ||
+      /^(?:start-process|saps|start|invoke-item|ii)$/.test(name);
+    const file = launches ? stage.slice(k + 1) : [stage[k]!];
+    if (file.some((p) => p.kind !== "op" && state.downloaded.has(fileKey(p.text)))) {
+      sink.exec(at, new Set<Label>(["fetched"]), name);
+    }
+  }
+  const create = memberAt(stage, /^create$/i, "::");
+  if (create !== -1 && /scriptblock$/i.test(stage[create - 3]?.text ?? "")) {
+    sink.exec(stage[create]!.at, all, "[scriptblock]::Create");
+  }
+  const invoke = memberAt(stage, /^invokescript$/i, ".");
+  if (invoke !== -1) sink.exec(stage[invoke]!.at, all, "InvokeScript");
+  const upload = memberAt(stage, UPLOAD_METHOD, ".");
+  if (upload !== -1) sink.send(stage[upload]!.at, sent, host, stage[upload]!.text);
+  savedDownloads(stage, state);
+  return all;
+}
+
+/** `-Command`, `-c`, `-EncodedCommand` of powershell, `/c` of cmd: code given inline. */
+const INLINE = /^(?:-(?:c|command|e|enc|encodedcommand)|\/c)$/i;
+
+/** Notes the files a download stage saves to: `-OutFile x`, `.DownloadFile(u, "x")`. */
+function savedDownloads(stage: readonly Piece[], state: State): void {
+  const out = stage.findIndex((p) => /^-outfile$/i.test(p.text));
+  const names = commandsOf(stage).map((k) => stage[k]!.text.toLowerCase());
+  if (out !== -1 && names.some((n) => DOWNLOAD.test(n)) && stage[out + 1] !== undefined) {
+    state.downloaded.add(fileKey(stage[out + 1]!.text));
+  }
+  const file = memberAt(stage, /^downloadfile$/i, ".");
+  if (file !== -1) {
+    const last = stage.slice(file + 2).findLast((p) => p.kind === "string" || p.kind === "word");
+    if (last !== undefined) state.downloaded.add(fileKey(last.text));
+  }
+}
+
+/** A path as written files are kept by: unquoted, `\` as `/`, no leading `./`. */
+function fileKey(text: string): string {
+  return unquote(text).replace(/\\/g, "/").replace(/^(?:\.\/)+/, "").toLowerCase();
+}
+
+/** Where a stage names a command: its first piece, past `&`/`.`, and the first after `(`. */
+function commandsOf(stage: readonly Piece[]): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < stage.length; k++) {
+    const before = stage[k - 1]?.text;
+    const starts = k === 0 || before === "(" || (k === 1 && /^[&.]$/.test(stage[0]!.text));
+    if (!starts || stage[k]!.kind === "string") continue;
+    if (
+      stage[k]!.kind === "word" ||
+      (stage[k]!.kind === "variable" && k === 1 && /^[&.]$/.test(stage[0]!.text))
+    ) {
+      out.push(k);
+    }
+  }
+  return out;
+}
+
+/**
+ * A member `name` called after `sep` (`.DownloadString(`, `::FromBase64String(`), or -1; a
+ * word holds a chain's dots (`.InvokeCommand.InvokeScript(`), so its last part is the member.
+ */
+function memberAt(stage: readonly Piece[], name: RegExp, sep: "." | "::"): number {
+  return stage.findIndex((p, k) => {
+    if (p.kind !== "word" || stage[k + 1]?.text !== "(") return false;
+    const parts = p.text.split(".");
+    const after = parts.length > 1 ? sep === "." : stage[k - 1]?.text === sep;
+    return after && name.test(parts.at(-1)!);
+  });
+}
+
+/** What a stage brings in: a download, a decode, a credential file, the environment. */
+function sourcesOf(stage: readonly Piece[]): Set<Label> {
+  const out = new Set<Label>();
+  const names = commandsOf(stage).map((k) => stage[k]!.text.toLowerCase());
+  if (names.some((n) => DOWNLOAD.test(n)) || memberAt(stage, DOWNLOAD_METHOD, ".") !== -1) {
+    out.add("fetched");
+  }
+  if (memberAt(stage, /^frombase64string$/i, "::") !== -1) out.add("decoded");
+  if (
+    names.some((n) => READERS.test(n)) ||
+    memberAt(stage, /^readall(?:text|bytes|lines)$/i, "::") !== -1
+  ) {
+    for (const p of stage) {
+      const secret = p.kind === "op" ? undefined : secretPath(windowsPath(unquote(p.text)));
+      if (secret !== undefined) out.add(`file:${secret}`);
+    }
+  }
+  const listsEnv = names.some((n) => /^(?:get-childitem|gci|dir|ls)$/.test(n)) &&
+    stage.some((p) => /^env:\\?$/i.test(unquote(p.text)));
+  if (listsEnv || stage.some((p) => /^getenvironmentvariables$/i.test(p.text))) out.add("env:*");
+  return out;
+}
+
+/** What a piece carries: a variable's labels, a secret variable, a string's expansions. */
+function piecesLabels(piece: Piece, vars: Map<string, Set<Label>>): Set<Label> {
+  const out = new Set<Label>();
+  const names = piece.kind === "variable"
+    ? [piece.text]
+    : piece.kind === "string" && !piece.text.startsWith("'") && !piece.text.startsWith("@'")
+    ? piece.text.match(/\$\{[^}]*\}|\$[\w:]+/g) ?? []
+    : [];
+  for (const raw of names) {
+    const name = variableName(raw);
+    const env = /^env:(\w+)$/i.exec(name);
+    if (env !== null && secretName(env[1]!.toUpperCase())) out.add(`env:${env[1]!.toUpperCase()}`);
+    for (const l of vars.get(name) ?? []) out.add(l);
+  }
+  return out;
+}
+
+/** Writes to the profile, a Run key or a scheduled task. */
+function persistence(stage: readonly Piece[], name: string, at: number, sink: FlowSink): void {
+  const texts = stage.map((p) => unquote(p.text));
+  const writes = /^(?:add-content|set-content|out-file|ac|sc|copy-item|cp|copy|move-item|mv|move)$/i
+    .test(name);
+  if (writes) {
+    if (texts.some((t) => /^\$profile\b/i.test(t))) {
+      sink.persist(at, new Set<Label>(["persist:$PROFILE"]), name);
+    }
+    for (const t of texts.slice(1)) {
+      const path = persistPath(windowsPath(t));
+      if (path !== undefined) sink.persist(at, new Set<Label>([`persist:${path}`]), name);
+    }
+  }
+  if (
+    /^(?:set-itemproperty|new-itemproperty|sp)$/i.test(name) &&
+    texts.some((t) => /\\currentversion\\run(?:once)?\b/i.test(t))
+  ) {
+    sink.persist(at, new Set<Label>(["persist:the Run key"]), name);
+  }
+  const creates = /^schtasks(?:\.exe)?$/i.test(name) && texts.some((t) => /^[/-]create$/i.test(t));
+  if (/^register-scheduledtask$/i.test(name) || creates) {
+    sink.persist(at, new Set<Label>(["persist:a scheduled task"]), name);
+  }
+}
+
+/** `$env:X`, `${env:X}`, `$script:x`: the variable's name, scopes but `env:` dropped. */
+function variableName(text: string): string {
+  const bare = text.replace(/^\$\{?|\}$/g, "");
+  return /^env:/i.test(bare)
+    ? bare
+    : bare.replace(/^(?:script|global|local|private):/i, "").toLowerCase();
+}
+
+function unquote(text: string): string {
+  return text.replace(/^@?["']|["']@?$/g, "");
+}
+
+/** A Windows path as the secret and persistence tables read paths (`~/.aws/credentials`). */
+function windowsPath(text: string): string {
+  return text.replace(/\\/g, "/").replace(/^(?:\$env:USERPROFILE|\$env:HOME|\$HOME)(?=\/)/i, "~");
+}
