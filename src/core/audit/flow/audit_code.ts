@@ -329,23 +329,27 @@ function powershellInert(text: string): Span[] {
       if (i > 0 && !/[\s;(){}|]/.test(text[i - 1]!)) continue;
       end = lineEnd(text, i);
       out.push([i, end]);
-    } else if (token.startsWith("@")) {
-      // A here-string ends at its quote then `@` at the start of a line.
-      const close = text.indexOf(`\n${token[1]}@`, i + 2);
-      end = close === -1 ? text.length : close + 3;
-    } else end = powershellQuotedEnd(text, i, token);
+    } else end = powershellStringEnd(text, i, token);
     find.lastIndex = end;
   }
   return out;
 }
 
-/** Past a PowerShell string at `i`: `"…"` (backtick escapes, `""`), `'…'` (`''`). */
-function powershellQuotedEnd(text: string, i: number, quote: string): number {
+/**
+ * Past the PowerShell string whose opening is at `i`: `"…"` (backtick escapes, `""`), `'…'`
+ * (`''`), a here-string `@"…"@`/`@'…'@` (its quote then `@` at the start of a line); the
+ * text's end when it never closes. One pass: linear in the text.
+ */
+export function powershellStringEnd(text: string, i: number, open: string): number {
+  if (open.startsWith("@")) {
+    const close = text.indexOf(`\n${open[1]}@`, i + 2);
+    return close === -1 ? text.length : close + 3;
+  }
   for (let k = i + 1; k < text.length; k++) {
     const c = text[k];
-    if (quote === '"' && c === "`") k++;
-    else if (c === quote) {
-      if (text[k + 1] === quote) k++;
+    if (open === '"' && c === "`") k++;
+    else if (c === open) {
+      if (text[k + 1] === open) k++;
       else return k + 1;
     }
   }

@@ -5,10 +5,12 @@
  * `.DownloadString(…)`), a decode (`[Convert]::FromBase64String(…)`), a secret variable
  * (`$env:AWS_SECRET_ACCESS_KEY`), the whole environment (`Get-ChildItem env:`), a credential
  * file read (`Get-Content ~\.aws\credentials`). Sinks: `Invoke-Expression`/`iex`,
- * `[scriptblock]::Create(…)`, `powershell -Command …`, `& $x`; a web request or an upload given a
- * secret; a write to the profile (`$PROFILE`), a Run key or a scheduled task.
+ * `[scriptblock]::Create(…)`, `powershell -Command …`, `& $x`, a downloaded file run; a web
+ * request or an upload given a secret; a write to the profile (`$PROFILE`), a Run key or a
+ * scheduled task.
  */
 
+import { powershellStringEnd } from "./audit_code.ts";
 import { type Flow, FlowSink } from "./flow_model.ts";
 import { hostOf, type Label, persistPath, secretName, secretPath } from "./vocabulary.ts";
 
@@ -35,8 +37,9 @@ export function analyzePowerShell(code: string): Flow[] {
 /**
  * Pieces of each statement: split at line ends, `;`, `{` and `}` outside strings and outside a
  * hashtable (`@{ … }`, whose entries are one value); a line that ends in `|` or a backtick goes
- * on on the next. Linear in the text: a string is skipped to its end by {@link stringEnd} (an
- * unterminated one ends the text), never matched by a backtracking expression.
+ * on on the next. Linear in the text: a string is skipped to its end by
+ * {@link powershellStringEnd} (an unterminated one ends the text), never matched by a
+ * backtracking expression.
  */
 function statements(code: string): Piece[][] {
   const out: Piece[][] = [];
@@ -51,7 +54,7 @@ function statements(code: string): Piece[][] {
   for (let m = lexer.exec(code); m !== null; m = lexer.exec(code)) {
     let text = m[0];
     if (/^@?["']$/.test(text)) {
-      lexer.lastIndex = stringEnd(code, m.index, text);
+      lexer.lastIndex = powershellStringEnd(code, m.index, text);
       text = code.slice(m.index, lexer.lastIndex);
     }
     if (/^`\r?\n$/.test(text)) continue;
@@ -75,29 +78,12 @@ function statements(code: string): Piece[][] {
 
 /**
  * PowerShell's pieces: line ends, separators, a string's opening quote (its end is found by
- * {@link stringEnd}), `${…}` and `$name` variables, `::`, `@{`, operators, and words (a word
- * may hold dots and colons: a URL, a type, `env:`; a dot that starts one is a member access,
- * but for a relative path: `.\x.ps1`).
+ * {@link powershellStringEnd}), `${…}` and `$name` variables, `::`, `@{`, operators, and
+ * words (a word may hold dots and colons: a URL, a type, `env:`; a dot that starts one is a
+ * member access, but for a relative path: `.\x.ps1`).
  */
 const LEXER =
   /`?\r?\n|[;{}]|@\{|@?["']|\$\{[^}\n]{0,200}\}|\$[\w:]+|::|\.{1,2}[\\/][^\s;{}|=(),[\]&+"'$]*|[|=(),.[\]&+]|[^\s;{}|=(),.[\]&+"'$][^\s;{}|=(),[\]&+"'$]*/g;
-
-/** Past the string whose opening (`"`, `'`, `@"`, `@'`) is at `i`; the text's end when open. */
-function stringEnd(code: string, i: number, open: string): number {
-  if (open.startsWith("@")) {
-    const close = code.indexOf(`\n${open[1]}@`, i + 2);
-    return close === -1 ? code.length : close + 3;
-  }
-  for (let k = i + 1; k < code.length; k++) {
-    const c = code[k];
-    if (open === '"' && c === "`") k++;
-    else if (c === open) {
-      if (code[k + 1] === open) k++;
-      else return k + 1;
-    }
-  }
-  return code.length;
-}
 
 function kindOf(text: string): Piece["kind"] {
   if (/^[@"']/.test(text) && text !== "@{") return "string";
