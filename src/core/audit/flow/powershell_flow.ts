@@ -24,12 +24,19 @@ interface State {
   vars: Map<string, Set<Label>>;
   /** Files a download was saved to (`-OutFile x.ps1`, `.DownloadFile(u, "x.ps1")`). */
   downloaded: Set<string>;
+  /** Variables assigned one constant string (`$u = "https://…"`): their text, for hosts. */
+  values: Map<string, string>;
   sink: FlowSink;
 }
 
 /** The flows of a PowerShell script whose comments are blanked (audit_code.ts's codeOnly). */
 export function analyzePowerShell(code: string): Flow[] {
-  const state: State = { vars: new Map(), downloaded: new Set(), sink: new FlowSink() };
+  const state: State = {
+    vars: new Map(),
+    downloaded: new Set(),
+    values: new Map(),
+    sink: new FlowSink(),
+  };
   for (const statement of statements(code)) readStatement(statement, state);
   return state.sink.flows;
 }
@@ -116,6 +123,10 @@ function readStatement(s: Piece[], state: State): void {
   }
   if (target !== undefined) {
     vars.set(target, new Set([...(adds ? vars.get(target) ?? [] : []), ...input]));
+    const value = s.length === eq + 2 && s[eq + 1]!.kind === "string" ? s[eq + 1]!.text : "";
+    const constant = !adds && /^(?:'[^]*'|"[^$`]*")$/.test(value);
+    if (constant) state.values.set(target, unquote(value));
+    else state.values.delete(target);
   }
 }
 
@@ -145,7 +156,9 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   const sources = sourcesOf(stage);
   const all = new Set([...input, ...carried, ...sources]);
   const sent = new Set([...input, ...carried]);
-  const host = stage.map((p) => p.kind === "op" ? undefined : hostOf(unquote(p.text)))
+  const textOf = (p: Piece) =>
+    p.kind === "variable" ? state.values.get(variableName(p.text)) ?? "" : unquote(p.text);
+  const host = stage.map((p) => p.kind === "op" ? undefined : hostOf(textOf(p)))
     .find((h) => h !== undefined);
   const texts = stage.map((p) => unquote(p.text).toLowerCase());
   for (const k of commandsOf(stage)) {
