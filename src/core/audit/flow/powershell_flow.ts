@@ -170,7 +170,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
     if (runs) sink.exec(at, all, name);
     else if (DOWNLOAD.test(name)) sink.send(at, sent, host, name);
     else persistence(stage, name, at, sink);
-    // A file a download was saved to, run: `& ./x.ps1`, `.\\x.ps1`, `powershell -File x.ps1`,
+    // A file a download was saved to, run: `& ./x.ps1`, `.\x.ps1`, `powershell -File x.ps1`,
     // `Start-Process x.exe` (`Get-Content x` reads it, and runs nothing).
     const launches = SHELLS.test(name) ||
       /^(?:start-process|saps|start|invoke-item|ii)$/.test(name);
