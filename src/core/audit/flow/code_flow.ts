@@ -1333,6 +1333,12 @@ function envRead(scope: Scope, tokens: readonly Token[], name: string, end: numb
       ? [`envparam:${parameter}`]
       : ["env:*"];
   if (/^os\.getenvb?$/.test(name) && call) return named(keys);
+  // A getter handed as a value (`map(os.getenv, ["AWS_SECRET_ACCESS_KEY"])`): the variables the
+  // strings after it in the same call name, or any.
+  if (/^(?:os\.getenvb?|os\.environ\.get|Deno\.env\.get)$/.test(name) && !call) {
+    const strings = tokens.slice(end, enclosingEnd(tokens, end)).filter((t) => t.kind === "string");
+    return strings.length > 0 ? named(strings.map((t) => t.text)) : ["env:*"];
+  }
   if (/^Deno\.env\.get$/.test(name) && call) return named(keys);
   if (/^Deno\.env\.toObject$/.test(name)) return ["env:*"];
   const member = /^process\.env\.(\w+)$/.exec(name);
