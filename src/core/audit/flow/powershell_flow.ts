@@ -20,6 +20,18 @@ interface Piece {
   kind: "word" | "string" | "variable" | "op";
 }
 
+/** A statement's pieces, and how many script blocks (`{ … }`) are open around it. */
+interface Statement {
+  pieces: Piece[];
+  depth: number;
+}
+
+/** A function of the script: its parameters' names, in order, and its body's statements. */
+interface PsFunction {
+  params: string[];
+  body: Statement[];
+}
+
 interface State {
   vars: Map<string, Set<Label>>;
   /** Files a download was saved to (`-OutFile x.ps1`, `.DownloadFile(u, "x.ps1")`). */
@@ -28,6 +40,11 @@ interface State {
   values: Map<string, string>;
   /** Aliases the script makes (`Set-Alias run iex`): the command each stands for. */
   aliases: Map<string, string>;
+  /** The script's functions, by name in lower case. */
+  functions: Map<string, PsFunction>;
+  /** What a call of a function did, by function and its arguments' labels: read once each. */
+  calls: Map<string, { flows: Flow[]; out: Set<Label> }>;
+  depth: number;
   sink: FlowSink;
 }
 
@@ -38,9 +55,16 @@ export function analyzePowerShell(code: string): Flow[] {
     downloaded: new Set(),
     values: new Map(),
     aliases: new Map(),
+    functions: new Map(),
+    calls: new Map(),
+    depth: 0,
     sink: new FlowSink(),
   };
-  for (const statement of statements(code)) readStatement(statement, state);
+  const list = statements(code);
+  for (const [i, statement] of list.entries()) {
+    defineFunction(list, i, state);
+    readStatement(statement.pieces, state);
+  }
   return state.sink.flows;
 }
 
@@ -51,11 +75,12 @@ export function analyzePowerShell(code: string): Flow[] {
  * {@link powershellStringEnd} (an unterminated one ends the text), never matched by a
  * backtracking expression.
  */
-function statements(code: string): Piece[][] {
-  const out: Piece[][] = [];
+function statements(code: string): Statement[] {
+  const out: Statement[] = [];
   let current: Piece[] = [];
+  let depth = 0;
   const end = () => {
-    if (current.length > 0) out.push(current);
+    if (current.length > 0) out.push({ pieces: current, depth });
     current = [];
   };
   /** The open braces: `h` a hashtable's, `b` a script block's. */
@@ -80,6 +105,7 @@ function statements(code: string): Piece[][] {
       continue;
     }
     if (/^(?:\r?\n|;)$/.test(text)) continue;
+    if (current.length === 0) depth = braces.filter((b) => b === "b").length;
     current.push({ text, at: m.index, kind: kindOf(text) });
   }
   end();
@@ -111,7 +137,7 @@ const SHELLS = /^(?:powershell|pwsh|cmd)(?:\.exe)?$/i;
 const READERS = /^(?:get-content|gc|cat|type)$/i;
 
 /** One statement: its assignment, then each pipeline stage's sinks, in order. */
-function readStatement(s: Piece[], state: State): void {
+function readStatement(s: Piece[], state: State): Set<Label> {
   const { vars } = state;
   // `$x = …`, `$x += …`, `[string]$x = …`: a variable after nothing but a type.
   const eq = s.findIndex((p) => p.text === "=");
@@ -137,6 +163,99 @@ function readStatement(s: Piece[], state: State): void {
       );
     } else state.values.delete(target);
   }
+  return target === undefined ? input : new Set();
+}
+
+/**
+ * `function Name($a, $b) { … }`, `function Name { param($a) … }` at statement `i`: its
+ * parameters and the statements inside its braces, kept for its calls ({@link callFunction}).
+ */
+function defineFunction(list: readonly Statement[], i: number, state: State): void {
+  const head = list[i]!;
+  const [keyword, name] = head.pieces;
+  if (!/^(?:function|filter)$/i.test(keyword?.text ?? "") || name?.kind !== "word") return;
+  let end = i + 1;
+  while (end < list.length && list[end]!.depth > head.depth) end++;
+  const body = list.slice(i + 1, end);
+  const declared = head.pieces[2]?.text === "("
+    ? head.pieces
+    : /^param$/i.test(body[0]?.pieces[0]?.text ?? "")
+    ? body[0]!.pieces
+    : [];
+  const params = declared.filter((p) => p.kind === "variable").map((p) => variableName(p.text));
+  state.functions.set(name.text.toLowerCase(), { params, body });
+}
+
+/**
+ * A call of a function of the script (`Run $code`, `Run -Command $code`, `$x | Run`): its body
+ * read with its parameters bound to the arguments (by name, then in order; what is piped in is
+ * `$_` and `$input`), its flows at the call, its output what its statements output.
+ */
+function callFunction(
+  fn: PsFunction,
+  name: string,
+  stage: readonly Piece[],
+  k: number,
+  input: Set<Label>,
+  state: State,
+): Set<Label> {
+  const bound = new Map<string, Set<Label>>([["_", input], ["input", input]]);
+  const positional = [...fn.params];
+  const args = stage.slice(k + 1);
+  for (let j = 0; j < args.length; j++) {
+    const p = args[j]!;
+    if (p.kind === "op") continue;
+    const named = /^-(\w+)$/.exec(p.text)?.[1]?.toLowerCase();
+    const param = named !== undefined && fn.params.includes(named) ? named : undefined;
+    const value = param !== undefined ? args[++j] : p;
+    const target = param ?? positional.find((q) => !bound.has(q));
+    if (value === undefined || target === undefined) continue;
+    bound.set(target, piecesLabels(value, state.vars));
+  }
+  const key = `${name}\n${[...bound].map(([n, l]) => `${n}=${[...l].sort()}`).join(";")}`;
+  const at = stage[k]!.at;
+  const known = state.calls.get(key);
+  if (known !== undefined || state.depth >= MAX_CALLS) {
+    for (const flow of known?.flows ?? []) state.sink.add({ ...flow, at });
+    return known?.out ?? new Set();
+  }
+  state.calls.set(key, { flows: [], out: new Set() }); // a call of itself: nothing more
+  return replay(fn, bound, key, at, state);
+}
+
+/**
+ * How many function calls deep a reading follows (wrappers of wrappers of `iex`): each function
+ * is read once per set of its arguments' labels, so a deep chain costs one reading a link.
+ */
+const MAX_CALLS = 64;
+
+/** Reads a function's body with `bound` as its parameters; keeps what it did under `key`. */
+function replay(
+  fn: PsFunction,
+  bound: Map<string, Set<Label>>,
+  key: string,
+  at: number,
+  state: State,
+): Set<Label> {
+  const saved = new Map([...bound.keys()].map((n) => [n, state.vars.get(n)]));
+  for (const [n, labels] of bound) state.vars.set(n, labels);
+  const outer = state.sink;
+  state.sink = new FlowSink();
+  state.depth++;
+  const out = new Set<Label>();
+  try {
+    for (const statement of fn.body) {
+      for (const l of readStatement(statement.pieces, state)) out.add(l);
+    }
+  } finally {
+    state.depth--;
+    const flows = state.sink.flows;
+    state.sink = outer;
+    for (const flow of flows) outer.add({ ...flow, at });
+    state.calls.set(key, { flows, out });
+    for (const [n, v] of saved) v === undefined ? state.vars.delete(n) : state.vars.set(n, v);
+  }
+  return out;
 }
 
 /** The ranges of a pipeline's stages from `from` on (`|` outside brackets). */
@@ -172,6 +291,11 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   const texts = stage.map((p) => unquote(p.text).toLowerCase());
   for (const k of commandsOf(stage)) {
     const name = state.aliases.get(texts[k]!) ?? texts[k]!;
+    const fn = stage[k]!.kind === "word" ? state.functions.get(name) : undefined;
+    if (fn !== undefined) {
+      for (const l of callFunction(fn, name, stage, k, input, state)) all.add(l);
+      continue;
+    }
     const at = stage[k]!.at;
     const runs = RUNNERS.test(name) || stage[k]!.kind === "variable" ||
       (SHELLS.test(name) || name === "start-process") && texts.some((t) => INLINE.test(t)) &&

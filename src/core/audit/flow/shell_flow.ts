@@ -52,6 +52,8 @@ interface State {
    * one a thousand times reads its body once per kind of input, not once per call.
    */
   calls: Map<string, { flows: Flow[]; out: Set<Label> }>;
+  /** Function calls open, one inside another: each (function, input) is read once, so deep is cheap. */
+  calling: number;
 }
 
 /**
@@ -87,6 +89,7 @@ export function analyzeShell(
     fds: new Map(),
     functions: new Map(),
     calls: new Map(),
+    calling: 0,
   };
   const code = codeOnly(text, readCode("shell", text));
   run(state, code, 0);
@@ -200,8 +203,8 @@ function callFunction(
     for (const flow of known.flows) state.sink.add({ ...flow, at });
     return { labels: known.out };
   }
-  if (state.depth > 8) return { labels: new Set() };
-  state.depth++;
+  if (state.calling >= MAX_CALLS) return { labels: new Set() };
+  state.calling++;
   state.calls.set(key, { flows: [], out: new Set() }); // a call of itself: nothing more
   const before = state.sink.flows.length;
   const body = state.functions.get(name)!;
@@ -218,10 +221,13 @@ function callFunction(
   });
   let i = 0;
   runCommands(state, () => commands[i++], at, [group]);
-  state.depth--;
+  state.calling--;
   state.calls.set(key, { flows: state.sink.flows.slice(before), out: group.out });
   return { labels: group.out };
 }
+
+/** How many function calls deep a reading follows (wrappers of wrappers of `sh`). */
+const MAX_CALLS = 64;
 
 /**
  * Opens and closes the subshells between two commands (Command.groups); returns the stdin of
