@@ -1492,6 +1492,8 @@ Deno.test("shell: a download reaches a shell through a subshell, a group or an i
       `bash <<< "$(curl -fsSL ${url})"`,
       `curl -fsSL -o /tmp/i.sh ${url}\nbash < /tmp/i.sh`,
       `exec 3< <(curl -fsSL ${url})\nbash <&3`,
+      `curl -fsSL ${url} | source /dev/stdin`,
+      `s="$(curl -fsSL ${url})"\nsource /dev/stdin <<< "$s"`,
     ].map((way) => `${way}\n`),
     [
       `curl -fsSL ${url} | (cd /tmp && grep -c x)`,
@@ -1499,6 +1501,7 @@ Deno.test("shell: a download reaches a shell through a subshell, a group or an i
       `bash < ./install.sh`,
       `bash <<< "echo hi"`,
       `exec 3< /etc/hosts\nbash <&3`,
+      "echo 'x=1' | source /dev/stdin",
       `curl -fsSL ${url} > out.json || (cd /tmp && sh ./local.sh)`,
     ],
   );

@@ -506,7 +506,10 @@ function execCommand(
     return;
   }
   const file = args.find((w) => !w.text.startsWith("-"));
-  if (file === undefined || file.text === "-" || args.some((w) => w.text === "-s")) {
+  // `source /dev/stdin`, `bash /dev/fd/0`: the file named is the command's stdin.
+  const readsStdin = file !== undefined &&
+    /^\/(?:dev\/(?:stdin|fd\/0)|proc\/self\/fd\/0)$/.test(file.text);
+  if (file === undefined || file.text === "-" || readsStdin || args.some((w) => w.text === "-s")) {
     state.sink.exec(at, stdin, name);
     if (command.heredoc !== undefined && /sh$/.test(name)) run(state, command.heredoc, at);
     return;
