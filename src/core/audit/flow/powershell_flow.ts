@@ -12,7 +12,14 @@
 
 import { powershellStringEnd } from "./audit_code.ts";
 import { type Flow, FlowSink } from "./flow_model.ts";
-import { hostOf, type Label, persistPath, secretName, secretPath } from "./vocabulary.ts";
+import {
+  fileKey as keptPath,
+  hostOf,
+  type Label,
+  persistPath,
+  secretName,
+  secretPath,
+} from "./vocabulary.ts";
 
 interface Piece {
   text: string;
@@ -44,7 +51,8 @@ interface State {
   functions: Map<string, PsFunction>;
   /** What a call of a function did, by function and its arguments' labels: read once each. */
   calls: Map<string, { flows: Flow[]; out: Set<Label> }>;
-  depth: number;
+  /** Function calls open, one inside another (at most MAX_CALLS). */
+  calling: number;
   sink: FlowSink;
 }
 
@@ -57,7 +65,7 @@ export function analyzePowerShell(code: string): Flow[] {
     aliases: new Map(),
     functions: new Map(),
     calls: new Map(),
-    depth: 0,
+    calling: 0,
     sink: new FlowSink(),
   };
   const list = statements(code);
@@ -215,7 +223,7 @@ function callFunction(
   const key = `${name}\n${[...bound].map(([n, l]) => `${n}=${[...l].sort()}`).join(";")}`;
   const at = stage[k]!.at;
   const known = state.calls.get(key);
-  if (known !== undefined || state.depth >= MAX_CALLS) {
+  if (known !== undefined || state.calling >= MAX_CALLS) {
     for (const flow of known?.flows ?? []) state.sink.add({ ...flow, at });
     return known?.out ?? new Set();
   }
@@ -241,14 +249,14 @@ function replay(
   for (const [n, labels] of bound) state.vars.set(n, labels);
   const outer = state.sink;
   state.sink = new FlowSink();
-  state.depth++;
+  state.calling++;
   const out = new Set<Label>();
   try {
     for (const statement of fn.body) {
       for (const l of readStatement(statement.pieces, state)) out.add(l);
     }
   } finally {
-    state.depth--;
+    state.calling--;
     const flows = state.sink.flows;
     state.sink = outer;
     for (const flow of flows) outer.add({ ...flow, at });
@@ -281,7 +289,9 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   const { sink } = state;
   const carried = new Set<Label>();
   for (const piece of stage) for (const l of piecesLabels(piece, state.vars)) carried.add(l);
-  const sources = sourcesOf(stage);
+  const commands = commandsOf(stage);
+  const names = commands.map((k) => stage[k]!.text.toLowerCase());
+  const sources = sourcesOf(stage, names);
   const all = new Set([...input, ...carried, ...sources]);
   const sent = new Set([...input, ...carried]);
   const textOf = (p: Piece) =>
@@ -289,7 +299,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   const host = stage.map((p) => p.kind === "op" ? undefined : hostOf(textOf(p)))
     .find((h) => h !== undefined);
   const texts = stage.map((p) => unquote(p.text).toLowerCase());
-  for (const k of commandsOf(stage)) {
+  for (const k of commands) {
     const name = state.aliases.get(texts[k]!) ?? texts[k]!;
     const fn = stage[k]!.kind === "word" ? state.functions.get(name) : undefined;
     if (fn !== undefined) {
@@ -321,7 +331,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   if (invoke !== -1) sink.exec(stage[invoke]!.at, all, stage[invoke]!.text.split(".").pop()!);
   const upload = memberAt(stage, UPLOAD_METHOD, ".");
   if (upload !== -1) sink.send(stage[upload]!.at, sent, host, stage[upload]!.text);
-  savedDownloads(stage, state);
+  savedDownloads(stage, names, state);
   return all;
 }
 
@@ -377,9 +387,8 @@ function closeOf(stage: readonly Piece[], open: number): number {
 const INLINE = /^(?:-(?:c|command|e|enc|encodedcommand)|\/c)$/i;
 
 /** Notes the files a download stage saves to: `-OutFile x`, `.DownloadFile(u, "x")`. */
-function savedDownloads(stage: readonly Piece[], state: State): void {
+function savedDownloads(stage: readonly Piece[], names: readonly string[], state: State): void {
   const out = stage.findIndex((p) => /^-outfile$/i.test(p.text));
-  const names = commandsOf(stage).map((k) => stage[k]!.text.toLowerCase());
   if (out !== -1 && names.some((n) => DOWNLOAD.test(n)) && stage[out + 1] !== undefined) {
     state.downloaded.add(fileKey(stage[out + 1]!.text));
   }
@@ -390,9 +399,9 @@ function savedDownloads(stage: readonly Piece[], state: State): void {
   }
 }
 
-/** A path as written files are kept by: unquoted, `\` as `/`, no leading `./`. */
+/** A path as written files are kept by (vocabulary's fileKey): unquoted, `\` as `/`, any case. */
 function fileKey(text: string): string {
-  return unquote(text).replace(/\\/g, "/").replace(/^(?:\.\/)+/, "").toLowerCase();
+  return keptPath(unquote(text).replace(/\\/g, "/").toLowerCase());
 }
 
 /** Where a stage names a command: its first piece, past `&`/`.`, and the first after `(`. */
@@ -425,10 +434,12 @@ function memberAt(stage: readonly Piece[], name: RegExp, sep: "." | "::"): numbe
   });
 }
 
-/** What a stage brings in: a download, a decode, a credential file, the environment. */
-function sourcesOf(stage: readonly Piece[]): Set<Label> {
+/**
+ * What a stage brings in: a download, a decode, a credential file, the environment (`names`:
+ * the commands it names, in lower case).
+ */
+function sourcesOf(stage: readonly Piece[], names: readonly string[]): Set<Label> {
   const out = new Set<Label>();
-  const names = commandsOf(stage).map((k) => stage[k]!.text.toLowerCase());
   if (names.some((n) => DOWNLOAD.test(n)) || memberAt(stage, DOWNLOAD_METHOD, ".") !== -1) {
     out.add("fetched");
   }
