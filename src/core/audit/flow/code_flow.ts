@@ -457,11 +457,11 @@ function selfFreeMethods(
 /**
  * `def name(a, b):`, `function name(a, b) {`, `const name = (a, b) =>`, `name = lambda a, b:`:
  * its parameters are bound to `param:i` labels so that the sinks they reach make the
- * function's summary. True when the statement starts a function whose body follows; the
- * statement's range of its body when that is one expression (`(c) => eval(c)`, a lambda's),
- * read by {@link readExpressionBody}; false when it starts no function.
+ * function's summary. True when the statement starts a function whose body follows; its body
+ * when that is one expression (`(c) => eval(c)`, a lambda's), read by
+ * {@link readExpressionBody}; false when it starts no function.
  */
-function enterFunction(scope: Scope, s: readonly Token[]): boolean | [number, number] {
+function enterFunction(scope: Scope, s: readonly Token[]): boolean | ExpressionBody {
   let k = s[0]?.text === "async" || s[0]?.text === "export" ? 1 : 0;
   if (s[k]?.text === "async") k++;
   let name: string | undefined;
@@ -493,12 +493,22 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | [number, nu
   const summary: FunctionSummary = { sinks: [], returns: new Set() };
   scope.functions.set(name, summary);
   scope.current = { name, summary };
-  bindParameters(scope, s, summary, open, close);
   // One expression for its body: after the lambda's `:`, or after an arrow not followed by `{`.
-  const body = s[close]?.text === ":" ? close + 1 : s[close + 1]?.text === "=>" ? close + 2 : -1;
-  if (body === -1 || s[body] === undefined || s[body]!.text === "{") return true;
-  const end = s.at(-1)?.text === ";" ? s.length - 1 : s.length;
-  return body < end ? [body, end] : true;
+  const from = s[close]?.text === ":" ? close + 1 : s[close + 1]?.text === "=>" ? close + 2 : -1;
+  const to = s.at(-1)?.text === ";" ? s.length - 1 : s.length;
+  const expression = from !== -1 && from < to && s[from]!.text !== "{";
+  const shadowed = expression ? new Map<string, Variable | undefined>() : undefined;
+  bindParameters(scope, s, summary, [open, close], shadowed);
+  return shadowed === undefined ? true : { range: [from, to], shadowed };
+}
+
+/**
+ * A function's body that is one expression: its range in the statement, and what its
+ * parameters hid of the script's variables of their names (given back when it ends).
+ */
+interface ExpressionBody {
+  range: [number, number];
+  shadowed: Map<string, Variable | undefined>;
 }
 
 /**
@@ -509,7 +519,7 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | [number, nu
 function readExpressionBody(
   scope: Scope,
   s: readonly Token[],
-  [from, to]: [number, number],
+  { range: [from, to], shadowed }: ExpressionBody,
   outer: Scope["current"],
 ) {
   const current = scope.current!;
@@ -517,25 +527,23 @@ function readExpressionBody(
   for (const l of labelsOf(scope, body, 0, body.length)) current.summary.returns.add(l);
   walkStatement(scope, body);
   scope.current = outer;
-  for (const [name, variable] of PARAMETERS_SHADOWED.get(current.summary) ?? []) {
+  for (const [name, variable] of shadowed) {
     if (variable === undefined) scope.vars.delete(name);
     else scope.vars.set(name, variable);
   }
 }
 
-/** What a function's parameters hid of the script's variables of their names, by summary. */
-const PARAMETERS_SHADOWED = new WeakMap<FunctionSummary, Map<string, Variable | undefined>>();
-
-/** Binds the parameters between `open` and `close` (a list's brackets, or a lambda's). */
+/**
+ * Binds the parameters between `open` and `close` (a list's brackets, or a lambda's); notes in
+ * `shadowed`, when given, the script's variables they hide.
+ */
 function bindParameters(
   scope: Scope,
   s: readonly Token[],
   summary: FunctionSummary,
-  open: number,
-  close: number,
+  [open, close]: [number, number],
+  shadowed?: Map<string, Variable | undefined>,
 ): void {
-  const shadowed = new Map<string, Variable | undefined>();
-  PARAMETERS_SHADOWED.set(summary, shadowed);
   let index = 0;
   let variadic = false;
   for (const [from, to] of argumentRanges(s, open, close)) {
@@ -554,7 +562,9 @@ function bindParameters(
         entry.environment = true; // what the body reads of it is one variable
       }
     }
-    if (!shadowed.has(param.text)) shadowed.set(param.text, scope.vars.get(param.text));
+    if (shadowed !== undefined && !shadowed.has(param.text)) {
+      shadowed.set(param.text, scope.vars.get(param.text));
+    }
     scope.vars.set(param.text, entry);
   }
   if (!variadic) summary.arity = index;
