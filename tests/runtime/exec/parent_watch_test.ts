@@ -122,3 +122,20 @@ print(child.pid)`,
     Deno.kill(orphan, "SIGKILL");
   }
 });
+
+Deno.test("the watch imports no module a plain Python start does not: every script pays for what it loads", async () => {
+  await using home = await tempDir();
+  const modules = async (env: Record<string, string>) => {
+    const out = await python("import sys; print('\\n'.join(sorted(sys.modules)))", env).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    return new TextDecoder().decode(out.stdout).trim().split("\n");
+  };
+  const plain = new Set(await modules({ PYTHONDONTWRITEBYTECODE: "1" }));
+  const watched = await modules({ PYTHONDONTWRITEBYTECODE: "1", ...parentWatchEnv(home.path, {}) });
+  // The watch itself (where the interpreter has no sitecustomize of its own), and modules
+  // built into the interpreter, nothing to find or compile, that its thread uses.
+  const own = new Set(["sitecustomize", "_thread", "time"]);
+  const added = watched.filter((name) => !plain.has(name) && !own.has(name));
+  // importlib.util alone once brought contextlib, collections, functools and types: ~4 ms.
+  assert.deepEqual(added, []);
+});
