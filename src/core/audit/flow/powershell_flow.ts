@@ -1,7 +1,9 @@
 /**
- * Data flow in PowerShell: statements in order (lines and `;`, script blocks' braces read as
- * separators, as shell_flow.ts reads control flow), `$variables` carrying labels through
- * assignments and pipelines. Sources: a download (`Invoke-WebRequest`, `iwr`, `irm`,
+ * Data flow in PowerShell: statements in order (powershell_statements.ts; a script block's
+ * statements read in place, as shell_flow.ts reads control flow), `$variables` carrying labels
+ * through assignments and pipelines, and calls: a function of the script, a script block
+ * (`& $block $x`, `$block.Invoke($x)`, `… | ForEach-Object { … }`, `Invoke-Command { … }
+ * -ArgumentList $x`, a job's) or a class's method read with what it is given (`$args` too). Sources: a download (`Invoke-WebRequest`, `iwr`, `irm`,
  * `.DownloadString(…)`), a decode (`[Convert]::FromBase64String(…)`), a secret variable
  * (`$env:AWS_SECRET_ACCESS_KEY`), the whole environment (`Get-ChildItem env:`), a credential
  * file read (`Get-Content ~\.aws\credentials`). Sinks: `Invoke-Expression`/`iex`,
@@ -10,8 +12,18 @@
  * scheduled task.
  */
 
-import { powershellStringEnd } from "./audit_code.ts";
 import { type Flow, FlowSink } from "./flow_model.ts";
+import {
+  blockFunction,
+  closeOf,
+  type Piece,
+  type PsFunction,
+  type Statement,
+  statements,
+  unquote,
+  variableName,
+  variablesIn,
+} from "./powershell_statements.ts";
 import {
   fileKey as keptPath,
   hostOf,
@@ -20,24 +32,6 @@ import {
   secretName,
   secretPath,
 } from "./vocabulary.ts";
-
-interface Piece {
-  text: string;
-  at: number;
-  kind: "word" | "string" | "variable" | "op";
-}
-
-/** A statement's pieces, and how many script blocks (`{ … }`) are open around it. */
-interface Statement {
-  pieces: Piece[];
-  depth: number;
-}
-
-/** A function of the script: its parameters' names, in order, and its body's statements. */
-interface PsFunction {
-  params: string[];
-  body: Statement[];
-}
 
 interface State {
   vars: Map<string, Set<Label>>;
@@ -49,10 +43,25 @@ interface State {
   aliases: Map<string, string>;
   /** The script's functions, by name in lower case. */
   functions: Map<string, PsFunction>;
+  /** Variables assigned a script block (`$run = { param($c) … }`): the block. */
+  blocks: Map<string, PsFunction>;
+  /**
+   * The methods of the script's classes, by name in lower case (a class's constructor as
+   * `new`): every class's method of that name, since `$x.Go()` does not say whose it is; and
+   * by `class::name`, for `[Class]::Go()`.
+   */
+  methods: Map<string, PsFunction[]>;
   /** What a call of a function did, by function and its arguments' labels: read once each. */
   calls: Map<string, { flows: Flow[]; out: Set<Label> }>;
   /** Function calls open, one inside another (at most MAX_CALLS). */
   calling: number;
+  /**
+   * How many more statements calls may read (bodies read again for their calls, a call one
+   * more): a bound in proportion to the script, so that blocks nested in blocks, each run
+   * where it stands, or methods of one name in many classes, cannot make the reading
+   * quadratic.
+   */
+  budget: number;
   sink: FlowSink;
 }
 
@@ -64,75 +73,20 @@ export function analyzePowerShell(code: string): Flow[] {
     values: new Map(),
     aliases: new Map(),
     functions: new Map(),
+    blocks: new Map(),
+    methods: new Map(),
     calls: new Map(),
     calling: 0,
+    budget: 0,
     sink: new FlowSink(),
   };
   const list = statements(code);
+  state.budget = list.length * CALL_BUDGET + 4_096;
   for (const [i, statement] of list.entries()) {
-    defineFunction(list, i, state);
+    defineFunction(statement, list[i + 1], state);
     readStatement(statement.pieces, state);
   }
   return state.sink.flows;
-}
-
-/**
- * Pieces of each statement: split at line ends, `;`, `{` and `}` outside strings and outside a
- * hashtable (`@{ … }`, whose entries are one value); a line that ends in `|` or a backtick goes
- * on on the next. Linear in the text: a string is skipped to its end by
- * {@link powershellStringEnd} (an unterminated one ends the text), never matched by a
- * backtracking expression.
- */
-function statements(code: string): Statement[] {
-  const out: Statement[] = [];
-  let current: Piece[] = [];
-  let depth = 0;
-  const end = () => {
-    if (current.length > 0) out.push({ pieces: current, depth });
-    current = [];
-  };
-  /** The open braces: `h` a hashtable's, `b` a script block's. */
-  const braces: string[] = [];
-  const lexer = new RegExp(LEXER.source, "g");
-  for (let m = lexer.exec(code); m !== null; m = lexer.exec(code)) {
-    let text = m[0];
-    if (/^@?["']$/.test(text)) {
-      lexer.lastIndex = powershellStringEnd(code, m.index, text);
-      text = code.slice(m.index, lexer.lastIndex);
-    }
-    if (/^`\r?\n$/.test(text)) continue;
-    const inTable = braces.at(-1) === "h";
-    if (text === "@{") braces.push("h");
-    else if (text === "{") braces.push("b");
-    else if (text === "}" && braces.pop() !== "h") {
-      end();
-      continue;
-    }
-    if (text === "{" || (!inTable && /^(?:\r?\n|;)$/.test(text))) {
-      if (!(text.endsWith("\n") && current.at(-1)?.text === "|")) end();
-      continue;
-    }
-    if (/^(?:\r?\n|;)$/.test(text)) continue;
-    if (current.length === 0) depth = braces.filter((b) => b === "b").length;
-    current.push({ text, at: m.index, kind: kindOf(text) });
-  }
-  end();
-  return out;
-}
-
-/**
- * PowerShell's pieces: line ends, separators, a string's opening quote (its end is found by
- * {@link powershellStringEnd}), `${…}` and `$name` variables, `::`, `@{`, operators, and
- * words (a word may hold dots and colons: a URL, a type, `env:`; a dot that starts one is a
- * member access, but for a relative path: `.\x.ps1`).
- */
-const LEXER =
-  /`?\r?\n|[;{}]|@\{|@?["']|\$\{[^}\n]{0,200}\}|\$[\w:]+|::|\.{1,2}[\\/][^\s;{}|=(),[\]&+"'$]*|[|=(),.[\]&+]|[^\s;{}|=(),.[\]&+"'$][^\s;{}|=(),[\]&+"'$]*/g;
-
-function kindOf(text: string): Piece["kind"] {
-  if (/^[@"']/.test(text) && text !== "@{") return "string";
-  if (text.startsWith("$")) return "variable";
-  return /^(?:::|@\{|[|=(),.[\]&+])$/.test(text) ? "op" : "word";
 }
 
 /** Downloaders: cmdlets, their aliases, and a web client's methods. */
@@ -154,14 +108,22 @@ function readStatement(s: Piece[], state: State): Set<Label> {
   const assigns = eq > 0 && s[at]?.kind === "variable" &&
     s.slice(0, at).every((p) => p.kind === "word" || /^[[\].]$/.test(p.text));
   const target = assigns ? variableName(s[at]!.text) : undefined;
+  // `foreach ($x in <expression>) { … }`: the loop's variable holds what the expression gives.
+  if (
+    /^foreach$/i.test(s[0]?.text ?? "") && s[1]?.text === "(" && s[2]?.kind === "variable" &&
+    /^in$/i.test(s[3]?.text ?? "")
+  ) vars.set(variableName(s[2].text), argumentLabels(s.slice(3, closeOf(s, 1) + 1), state));
   let input = new Set<Label>();
   for (const [a, b] of stages(s, assigns ? eq + 1 : 0)) {
     input = readStage(s.slice(a, b), input, state);
   }
   if (target !== undefined) {
     vars.set(target, new Set([...(adds ? vars.get(target) ?? [] : []), ...input]));
-    // One constant string, or constant strings joined with `+` (`"ie" + "x"`).
     const rhs = s.slice(eq + 1);
+    if (rhs.length === 1 && rhs[0]!.kind === "block") {
+      state.blocks.set(target, blockFunction(rhs[0]!));
+    } else state.blocks.delete(target);
+    // One constant string, or constant strings joined with `+` (`"ie" + "x"`).
     const constant = !adds && rhs.length % 2 === 1 &&
       rhs.every((p, i) => i % 2 === 1 ? p.text === "+" : /^(?:'[^]*'|"[^$`]*")$/.test(p.text));
     if (constant) {
@@ -175,60 +137,126 @@ function readStatement(s: Piece[], state: State): Set<Label> {
 }
 
 /**
- * `function Name($a, $b) { … }`, `function Name { param($a) … }` at statement `i`: its
- * parameters and the statements inside its braces, kept for its calls ({@link callFunction}).
+ * `function Name($a, $b) { … }`, `function Name { param($a) … }` (the block on the line after
+ * it, too): its parameters and its block's statements, kept for its calls ({@link callFunction}).
  */
-function defineFunction(list: readonly Statement[], i: number, state: State): void {
-  const head = list[i]!;
-  const [keyword, name] = head.pieces;
-  if (!/^(?:function|filter)$/i.test(keyword?.text ?? "") || name?.kind !== "word") return;
-  let end = i + 1;
-  while (end < list.length && list[end]!.depth > head.depth) end++;
-  const body = list.slice(i + 1, end);
-  const declared = head.pieces[2]?.text === "("
-    ? head.pieces
-    : /^param$/i.test(body[0]?.pieces[0]?.text ?? "")
-    ? body[0]!.pieces
-    : [];
-  const params = declared.filter((p) => p.kind === "variable").map((p) => variableName(p.text));
-  state.functions.set(name.text.toLowerCase(), { params, body });
+function defineFunction(statement: Statement, next: Statement | undefined, state: State): void {
+  const [keyword, name, after] = statement.pieces;
+  const kind = keyword?.text.toLowerCase();
+  if (!/^(?:function|filter|class)$/.test(kind ?? "") || name?.kind !== "word") return;
+  const block = statement.pieces.find((p) => p.kind === "block") ??
+    (next?.pieces[0]?.kind === "block" ? next.pieces[0] : undefined);
+  if (block === undefined) return;
+  if (kind === "class") return defineMethods(name.text, block, state);
+  const key = name.text.toLowerCase();
+  const { params, body } = blockFunction(block);
+  const declared = after?.text === "("
+    ? variablesIn(statement.pieces.slice(2, closeOf(statement.pieces, 2)))
+    : params;
+  state.functions.set(key, { key, params: declared, body });
 }
 
 /**
- * A call of a function of the script (`Run $code`, `Run -Command $code`, `$x | Run`): its body
- * read with its parameters bound to the arguments (by name, then in order; what is piped in is
- * `$_` and `$input`), its flows at the call, its output what its statements output.
+ * A class's methods and constructor: `[type] Name([type]$a) { … }`, `static`/`hidden` before;
+ * the constructor (named as the class) kept as `new` (`[Name]::new($x)`).
+ */
+function defineMethods(className: string, block: Piece, state: State): void {
+  for (const { pieces } of blockFunction(block).body) {
+    let k = 0;
+    for (
+      let t = pieces[0]?.text;
+      t === "[" || /^(?:static|hidden)$/i.test(t ?? "");
+      t = pieces[k]?.text
+    ) {
+      const type = t === "[" ? pieces.findIndex((p, j) => j > k && p.text === "]") : k;
+      if (type === -1) break;
+      k = type + 1;
+    }
+    const [name, open] = [pieces[k], pieces[k + 1]];
+    const close = open?.text === "(" ? closeOf(pieces, k + 1) : -1;
+    const body = pieces[close + 1];
+    if (name?.kind !== "word" || close === -1 || body?.kind !== "block") continue;
+    const method = name.text.toLowerCase() === className.toLowerCase()
+      ? "new"
+      : name.text.toLowerCase();
+    const fn = { ...blockFunction(body), params: variablesIn(pieces.slice(k + 2, close)) };
+    for (const key of [method, `${className.toLowerCase()}::${method}`]) {
+      state.methods.set(key, [...state.methods.get(key) ?? [], fn]);
+    }
+  }
+}
+
+/**
+ * A call of a function of the script or of a script block (`Run $code`, `Run -Command $code`,
+ * `$x | Run`, `& $block $code`): its body read with its parameters bound to the arguments (by
+ * name, then in order; the rest are `$args`; what is piped in is `$_`, `$PSItem` and
+ * `$input`), its flows at the call, its output what its statements output.
  */
 function callFunction(
   fn: PsFunction,
-  name: string,
-  stage: readonly Piece[],
-  k: number,
+  args: readonly Piece[][],
   input: Set<Label>,
+  at: number | undefined,
   state: State,
 ): Set<Label> {
-  const bound = new Map<string, Set<Label>>([["_", input], ["input", input]]);
-  const positional = [...fn.params];
-  const args = stage.slice(k + 1);
+  // The budget spent: no more calls are read (a hostile script's, by construction).
+  if (state.budget <= 0) return new Set();
+  const bound = new Map<string, Set<Label>>([["_", input], ["psitem", input], ["input", input]]);
+  const rest = new Set<Label>();
   for (let j = 0; j < args.length; j++) {
-    const p = args[j]!;
-    if (p.kind === "op") continue;
-    const named = /^-(\w+)$/.exec(p.text)?.[1]?.toLowerCase();
-    const param = named !== undefined && fn.params.includes(named) ? named : undefined;
-    const value = param !== undefined ? args[++j] : p;
-    const target = param ?? positional.find((q) => !bound.has(q));
-    if (value === undefined || target === undefined) continue;
-    bound.set(target, piecesLabels(value, state.vars));
+    const named = args[j]!.length === 1
+      ? /^-(\w+)$/.exec(args[j]![0]!.text)?.[1]?.toLowerCase()
+      : undefined;
+    // A switch or a common parameter (`-Verbose`): no value of the function's.
+    if (named !== undefined && !fn.params.includes(named)) continue;
+    const value = named !== undefined ? args[++j] : args[j];
+    if (value === undefined) continue;
+    const labels = argumentLabels(value, state);
+    const target = named ?? fn.params.find((q) => !bound.has(q));
+    if (target !== undefined) bound.set(target, labels);
+    else for (const l of labels) rest.add(l);
   }
-  const key = `${name}\n${[...bound].map(([n, l]) => `${n}=${[...l].sort()}`).join(";")}`;
-  const at = stage[k]!.at;
+  bound.set("args", rest);
+  const key = `${fn.key}\n${[...bound].map(([n, l]) => `${n}=${[...l].sort()}`).join(";")}`;
   const known = state.calls.get(key);
-  if (known !== undefined || state.calling >= MAX_CALLS) {
-    for (const flow of known?.flows ?? []) state.sink.add({ ...flow, at });
+  state.budget--;
+  if (known !== undefined || state.calling >= MAX_CALLS || fn.body.length > state.budget) {
+    for (const flow of known?.flows ?? []) {
+      state.sink.add(at === undefined ? flow : { ...flow, at });
+    }
     return known?.out ?? new Set();
   }
   state.calls.set(key, { flows: [], out: new Set() }); // a call of itself: nothing more
+  state.budget -= fn.body.length;
   return replay(fn, bound, key, at, state);
+}
+
+/**
+ * A command's arguments: each a piece, or a bracketed expression (`(irm $u)`), whose
+ * commands are read for what they bring; `[type]` casts and commas are no arguments.
+ */
+function argumentsOf(pieces: readonly Piece[]): Piece[][] {
+  const out: Piece[][] = [];
+  for (let j = 0; j < pieces.length; j++) {
+    const p = pieces[j]!;
+    if (p.text === "(") {
+      const close = closeOf(pieces, j);
+      out.push(pieces.slice(j, close + 1));
+      j = close;
+    } else if (p.text === "[") {
+      while (j < pieces.length && pieces[j]!.text !== "]") j++;
+    } else if (p.kind !== "op") out.push([p]);
+  }
+  return out;
+}
+
+/** What an argument carries: a piece's labels, or what a bracketed expression outputs. */
+function argumentLabels(arg: readonly Piece[], state: State): Set<Label> {
+  if (arg.length === 1) return piecesLabels(arg[0]!, state.vars);
+  const inner = arg.slice(1, -1);
+  let out = new Set<Label>();
+  for (const [a, b] of stages(inner, 0)) out = readStage(inner.slice(a, b), out, state);
+  return out;
 }
 
 /**
@@ -237,12 +265,15 @@ function callFunction(
  */
 const MAX_CALLS = 64;
 
+/** Statements calls may read again, for each statement of the script ({@link State.budget}). */
+const CALL_BUDGET = 8;
+
 /** Reads a function's body with `bound` as its parameters; keeps what it did under `key`. */
 function replay(
   fn: PsFunction,
   bound: Map<string, Set<Label>>,
   key: string,
-  at: number,
+  at: number | undefined,
   state: State,
 ): Set<Label> {
   const saved = new Map([...bound.keys()].map((n) => [n, state.vars.get(n)]));
@@ -259,7 +290,7 @@ function replay(
     state.calling--;
     const flows = state.sink.flows;
     state.sink = outer;
-    for (const flow of flows) outer.add({ ...flow, at });
+    for (const flow of flows) outer.add(at === undefined ? flow : { ...flow, at });
     state.calls.set(key, { flows, out });
     for (const [n, v] of saved) v === undefined ? state.vars.delete(n) : state.vars.set(n, v);
   }
@@ -300,10 +331,13 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
     .find((h) => h !== undefined);
   const texts = stage.map((p) => unquote(p.text).toLowerCase());
   for (const k of commands) {
+    const piece = stage[k]!;
     const name = state.aliases.get(texts[k]!) ?? texts[k]!;
-    const fn = stage[k]!.kind === "word" ? state.functions.get(name) : undefined;
+    const fn = piece.kind === "word" ? state.functions.get(name) : blockAt(piece, state);
     if (fn !== undefined) {
-      for (const l of callFunction(fn, name, stage, k, input, state)) all.add(l);
+      const args = argumentsOf(stage.slice(k + 1));
+      const at = piece.kind === "block" ? undefined : piece.at;
+      for (const l of callFunction(fn, args, input, at, state)) all.add(l);
       continue;
     }
     const at = stage[k]!.at;
@@ -323,6 +357,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
     }
   }
   computedCommand(stage, all, state);
+  blocksRun(stage, input, all, state);
   const create = memberAt(stage, /^create$/i, "::");
   if (create !== -1 && /scriptblock$/i.test(stage[create - 3]?.text ?? "")) {
     sink.exec(stage[create]!.at, all, "[scriptblock]::Create");
@@ -333,6 +368,82 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   if (upload !== -1) sink.send(stage[upload]!.at, sent, host, stage[upload]!.text);
   savedDownloads(stage, names, state);
   return all;
+}
+
+/** Pipeline commands that run a script block on each input: `… | % { iex $_ }`. */
+const EACH = /^(?:foreach-object|%|foreach|where-object|where|\?)$/;
+/** Commands that run a script block they are given, with `-ArgumentList`'s values. */
+const BLOCK_RUNNERS = /^(?:invoke-command|icm|start-job|sajb|start-threadjob)$/;
+/** A script block's own methods that run it: `$block.Invoke($x)`. */
+const BLOCK_METHODS = /^invoke(?:returnasis|withcontext)?$/i;
+
+/** A script block, written in place or held by a variable (`$run = { … }`). */
+function blockAt(piece: Piece | undefined, state: State): PsFunction | undefined {
+  if (piece?.kind === "block") return blockFunction(piece);
+  return piece?.kind === "variable" ? state.blocks.get(variableName(piece.text)) : undefined;
+}
+
+/**
+ * The script blocks a stage runs, read with what they are given (their output joins the
+ * stage's): a `ForEach-Object`'s on its input, an `Invoke-Command`'s or a job's with its
+ * `-ArgumentList`, a block's `.Invoke(…)` with the call's arguments.
+ */
+function blocksRun(stage: readonly Piece[], input: Set<Label>, all: Set<Label>, state: State) {
+  const run = (fn: PsFunction, args: Piece[][], from: Set<Label>, by: Piece) => {
+    // A block written in place keeps its flows where they are; a held one's are at the call.
+    const at = by.kind === "block" ? undefined : by.at;
+    for (const l of callFunction(fn, args, from, at, state)) all.add(l);
+  };
+  const first = unquote(stage[0]?.text ?? "").toLowerCase();
+  const command = state.aliases.get(first) ?? first;
+  // (`foreach ($x in $list) { … }` is the loop statement, read in readStatement.)
+  if (EACH.test(command) && stage[1]?.text !== "(") {
+    for (const p of stage) if (p.kind === "block") run(blockFunction(p), [], input, p);
+  }
+  if (BLOCK_RUNNERS.test(command)) {
+    const named = stage.findIndex((p) => /^-scriptblock$/i.test(p.text));
+    const given = named === -1 ? stage.find((p) => p.kind === "block") : stage[named + 1];
+    const fn = blockAt(given, state);
+    const valuesOf = (flag: RegExp) => {
+      const at = stage.findIndex((p) => flag.test(p.text));
+      let end = at + 1;
+      while (end < stage.length && !/^-[a-z]/i.test(stage[end]!.text)) end++;
+      return at === -1 ? [] : argumentsOf(stage.slice(at + 1, end));
+    };
+    const piped = new Set(input);
+    for (const arg of valuesOf(/^-inputobject$/i)) {
+      for (const l of argumentLabels(arg, state)) piped.add(l);
+    }
+    const by = given?.kind === "block" ? given : stage[0]!;
+    if (fn !== undefined) run(fn, valuesOf(/^-(?:argumentlist|args)$/i), piped, by);
+  }
+  for (let k = 0; k + 3 < stage.length; k++) {
+    const fn = stage[k + 1]!.text === "." && BLOCK_METHODS.test(stage[k + 2]!.text) &&
+        stage[k + 3]!.text === "("
+      ? blockAt(stage[k], state)
+      : undefined;
+    if (fn !== undefined) {
+      run(fn, argumentsOf(stage.slice(k + 4, closeOf(stage, k + 3))), input, stage[k]!);
+    }
+  }
+  // A method of the script's classes: `[Runner]::Go($c)`, `$r.Go($c)`, `[Runner]::new($c)`.
+  for (let k = 1; k + 1 < stage.length; k++) {
+    const piece = stage[k]!;
+    if (piece.kind !== "word" || stage[k + 1]!.text !== "(") continue;
+    const parts = piece.text.split(".");
+    const member = parts.length > 1 || /^(?:::|\.)$/.test(stage[k - 1]!.text);
+    const method = parts.at(-1)!.toLowerCase();
+    // `[Runner]::Go(…)` names its class (a class not the script's is .NET's); `$r.Go(…)`
+    // could be any class's Go.
+    const fns = !member
+      ? undefined
+      : stage[k - 1]!.text === "::" && stage[k - 2]?.text === "]"
+      ? state.methods.get(`${stage[k - 3]?.text.toLowerCase()}::${method}`)
+      : state.methods.get(method);
+    for (const fn of state.budget > 0 ? fns ?? [] : []) {
+      run(fn, argumentsOf(stage.slice(k + 2, closeOf(stage, k + 1))), input, piece);
+    }
+  }
 }
 
 /**
@@ -373,16 +484,6 @@ function computedCommand(stage: readonly Piece[], all: Set<Label>, state: State)
   }
 }
 
-/** The `)` that closes the `(` at `open` (the stage's end when none does). */
-function closeOf(stage: readonly Piece[], open: number): number {
-  let depth = 0;
-  for (let k = open; k < stage.length; k++) {
-    if (stage[k]!.text === "(") depth++;
-    else if (stage[k]!.text === ")" && --depth === 0) return k;
-  }
-  return stage.length;
-}
-
 /** `-Command`, `-c`, `-EncodedCommand` of powershell, `/c` of cmd: code given inline. */
 const INLINE = /^(?:-(?:c|command|e|enc|encodedcommand)|\/c)$/i;
 
@@ -411,10 +512,8 @@ function commandsOf(stage: readonly Piece[]): number[] {
     const before = stage[k - 1]?.text;
     const starts = k === 0 || before === "(" || (k === 1 && /^[&.]$/.test(stage[0]!.text));
     if (!starts || stage[k]!.kind === "string") continue;
-    if (
-      stage[k]!.kind === "word" ||
-      (stage[k]!.kind === "variable" && k === 1 && /^[&.]$/.test(stage[0]!.text))
-    ) {
+    const called = stage[k]!.kind === "variable" || stage[k]!.kind === "block";
+    if (stage[k]!.kind === "word" || (called && k === 1 && /^[&.]$/.test(stage[0]!.text))) {
       out.push(k);
     }
   }
@@ -500,18 +599,6 @@ function persistence(stage: readonly Piece[], name: string, at: number, sink: Fl
   if (/^register-scheduledtask$/i.test(name) || creates) {
     sink.persist(at, new Set<Label>(["persist:a scheduled task"]), name);
   }
-}
-
-/** `$env:X`, `${env:X}`, `$script:x`: the variable's name, scopes but `env:` dropped. */
-function variableName(text: string): string {
-  const bare = text.replace(/^\$\{?|\}$/g, "");
-  return /^env:/i.test(bare)
-    ? bare
-    : bare.replace(/^(?:script|global|local|private):/i, "").toLowerCase();
-}
-
-function unquote(text: string): string {
-  return text.replace(/^@?["']|["']@?$/g, "");
 }
 
 /** A Windows path as the secret and persistence tables read paths (`~/.aws/credentials`). */
