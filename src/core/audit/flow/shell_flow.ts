@@ -357,6 +357,7 @@ function evaluate(
     noteDownload(state, name, args);
   }
   if (EXEC_COMMANDS.has(name)) execCommand(state, name, args, stdin, at, command);
+  if (AWKS.test(name)) awkRuns(state, name, args, stdin, at);
   for (const r of command.redirects) {
     // `2>&1`, `>&2`, `>&-`: a descriptor duplicated or closed, no file (`>& log` is one).
     if (!r.op.startsWith(">") || (r.op === ">&" && /^(?:\d+|-)$/.test(r.target.text))) continue;
@@ -369,6 +370,30 @@ function evaluate(
   }
   persistCommand(state, name, args, at);
   return out;
+}
+
+/** awk and its kin. */
+const AWKS = /^(?:awk|gawk|mawk|nawk)$/;
+/** An awk program that runs commands: `system(…)`, or what it prints piped to a shell. */
+const AWK_RUNS = /\bsystem\s*\(|\|\s*"\s*(?:\S*\/)?(?:ba|z|da|k)?sh\b/;
+
+/**
+ * `curl … | awk '{ system($0) }'`: an awk program that runs commands runs what it reads, on
+ * stdin or from the files it is given (one a download wrote). A program read from a file
+ * (`-f`) is not seen here.
+ */
+function awkRuns(state: State, name: string, args: readonly Word[], stdin: Set<Label>, at: number) {
+  let program = 0;
+  while (program < args.length && args[program]!.text.startsWith("-")) {
+    if (args[program]!.text === "-f") return;
+    program += /^-[vF]$/.test(args[program]!.text) ? 2 : 1;
+  }
+  if (program >= args.length || !AWK_RUNS.test(args[program]!.text)) return;
+  const input = new Set(stdin);
+  for (const w of args.slice(program + 1)) {
+    for (const l of state.downloaded.get(fileKey(w.text)) ?? []) input.add(l);
+  }
+  state.sink.exec(at, input, name);
 }
 
 /**

@@ -241,17 +241,17 @@ export const EXEC_CALLS =
 
 /**
  * Methods that run their argument as code whatever their receiver is called (Python's
- * `code.InteractiveInterpreter().runsource(src)`).
+ * `code.InteractiveInterpreter().runsource(src)`, Node's `new Module(id)._compile(src, file)`).
  */
-export const EXEC_METHODS = /^(?:runsource|runcode)$/;
+export const EXEC_METHODS = /^(?:runsource|runcode|_compile)$/;
 
 /** Calls that hand their (string) argument to a shell. */
 export const SHELL_CALLS =
-  /^(?:os\.system|os\.popen|libc\.system|libc\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|pty\.spawn|Bun\.\$)$/;
+  /^(?:os\.system|os\.popen|libc\.system|libc\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|Bun\.\$)$/;
 
 /** Calls that start a process from an argv list (a shell when shell=True or `sh -c`). */
 export const PROCESS_CALLS =
-  /^(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.exec\w*|os\.spawn\w*|child_process\.(?:spawn|spawnSync|execFile|execFileSync)|Deno\.Command|new Deno\.Command|Deno\.run|Bun\.spawn|Bun\.spawnSync|execa|execa\.sync)$/;
+  /^(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.exec\w*|os\.spawn\w*|os\.posix_spawnp?|pty\.spawn|child_process\.(?:spawn|spawnSync|execFile|execFileSync)|Deno\.Command|new Deno\.Command|Deno\.run|Bun\.spawn|Bun\.spawnSync|execa|execa\.sync)$/;
 
 /** Calls that send data off the machine (the first argument or any keyword may carry it). */
 export const SEND_CALLS =
