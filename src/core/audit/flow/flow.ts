@@ -20,7 +20,12 @@ export function analyzeFlows(language: CodeLanguage, text: string, inert: readon
       return analyzePowerShell(codeOnly(text, readCode(language, text)));
     }
     return language === "shell"
-      ? analyzeShell(text, undefined, undefined, (inline, code) => analyzeCode(inline, code, []))
+      ? analyzeShell(
+        text,
+        undefined,
+        undefined,
+        (inline, code, stdin) => analyzeCode(inline, code, [], stdin),
+      )
       : analyzeCode(language, text, inert);
   } catch {
     return [];

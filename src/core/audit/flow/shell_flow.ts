@@ -39,6 +39,14 @@ interface State {
   bindings: ReadonlyMap<string, Set<Label>>;
   /** Files written with downloaded or decoded data (`curl -o F`, `base64 -d > F`): labels. */
   downloaded: Map<string, Set<Label>>;
+  /**
+   * Folders a download filled (`git clone URL DIR`, `tar -xzf x.tgz -C DIR` of a downloaded
+   * archive), each ending in `/`: every file under one holds what was downloaded. At most
+   * MAX_FOLDERS, so a lookup stays cheap.
+   */
+  folders: string[];
+  /** Whether the script has `cd`-ed into such a folder: its relative paths are under it. */
+  inFolder: boolean;
   sink: FlowSink;
   depth: number;
   /** The flows of code handed to an interpreter on its command line (`python3 -c "…"`). */
@@ -66,8 +74,15 @@ interface Group {
   out: Set<Label>;
 }
 
-/** Reads code given to an interpreter inline: its flows, in that language. */
-export type InlineCode = (language: "python" | "javascript", text: string) => Flow[];
+/**
+ * Reads code given to an interpreter inline: its flows, in that language; `stdin`, what the
+ * interpreter reads on stdin (a pipe's download, which the code may read and run).
+ */
+export type InlineCode = (
+  language: "python" | "javascript",
+  text: string,
+  stdin?: ReadonlySet<Label>,
+) => Flow[];
 
 /**
  * The flows of a shell script (or a string handed to a shell); `bindings` label `${__h0}`, and
@@ -83,6 +98,8 @@ export function analyzeShell(
     vars: new Map(),
     bindings,
     downloaded: new Map(downloaded),
+    folders: [],
+    inFolder: false,
     sink: new FlowSink(),
     depth: 0,
     inline,
@@ -339,7 +356,9 @@ function evaluate(
       secrets: [],
     });
   }
-  state.sink.exec(at, state.downloaded.get(fileKey(head.text)) ?? new Set(), head.text);
+  // A command's name is a file's path only with a slash in it (`./x`; `x` is looked up on PATH).
+  const file = head.text.includes("/") ? downloadedFile(state, head.text) : undefined;
+  state.sink.exec(at, file ?? state.downloaded.get(fileKey(head.text)) ?? new Set(), head.text);
   // A command line that is itself data: `$(curl …)`, `$(echo … | base64 -d)`.
   state.sink.exec(at, head.labels, "a command read from data");
   const out = outputOf(state, name, args, argLabels, stdin, command);
@@ -356,6 +375,7 @@ function evaluate(
     state.sink.send(at, sent, host, name);
     noteDownload(state, name, args);
   }
+  noteFolder(state, name, args, stdin);
   if (EXEC_COMMANDS.has(name)) execCommand(state, name, args, stdin, at, command);
   if (AWKS.test(name)) awkRuns(state, name, args, stdin, at);
   for (const r of command.redirects) {
@@ -391,7 +411,7 @@ function awkRuns(state: State, name: string, args: readonly Word[], stdin: Set<L
   if (program >= args.length || !AWK_RUNS.test(args[program]!.text)) return;
   const input = new Set(stdin);
   for (const w of args.slice(program + 1)) {
-    for (const l of state.downloaded.get(fileKey(w.text)) ?? []) input.add(l);
+    for (const l of downloadedFile(state, w.text) ?? []) input.add(l);
   }
   state.sink.exec(at, input, name);
 }
@@ -408,7 +428,7 @@ function inputOf(state: State, command: Command, stdin: Set<Label>): Set<Label> 
     const labels = r.op === "<&"
       ? state.fds.get(parseInt(r.target.text, 10))
       : r.op === "<" || r.op === "<>"
-      ? new Set([...wordLabels(r.target), ...state.downloaded.get(fileKey(r.target.text)) ?? []])
+      ? new Set([...wordLabels(r.target), ...downloadedFile(state, r.target.text) ?? []])
       : r.op === "<<<"
       ? wordLabels(r.target)
       : undefined;
@@ -503,6 +523,76 @@ function noteDownload(state: State, name: string, args: readonly Word[]): void {
   void name;
 }
 
+/** How many downloaded folders a script's reading keeps (State.folders). */
+const MAX_FOLDERS = 64;
+
+/**
+ * What the file at `path` holds, when a download or a decode wrote it: itself, or a file under
+ * a folder a download filled.
+ */
+function downloadedFile(state: State, path: string): Set<Label> | undefined {
+  const key = fileKey(path);
+  const written = state.downloaded.get(key);
+  if (written !== undefined || state.folders.length === 0) return written;
+  const relative = !/^[/~$]/.test(key);
+  return state.folders.some((folder) => key.startsWith(folder)) || (state.inFolder && relative)
+    ? new Set<Label>(["fetched"])
+    : undefined;
+}
+
+/**
+ * Folders a command fills with downloaded files: `git clone <remote> [DIR]` (DIR, or the
+ * repository's name), `tar -x … -C DIR` of a downloaded archive (or one piped in), `unzip
+ * <downloaded> -d DIR`.
+ */
+function noteFolder(state: State, name: string, args: readonly Word[], stdin: Set<Label>) {
+  const texts = args.map((w) => w.text);
+  const operands = (from: number, valued: RegExp) => {
+    const out: string[] = [];
+    for (let k = from; k < texts.length; k++) {
+      if (valued.test(texts[k]!)) k++;
+      else if (!texts[k]!.startsWith("-")) out.push(texts[k]!);
+    }
+    return out;
+  };
+  let folder: string | undefined;
+  if (name === "cd") {
+    state.inFolder = texts[0] !== undefined && downloadedFile(state, `${texts[0]}/`) !== undefined;
+    return;
+  }
+  if (name === "git" && texts.includes("clone")) {
+    const [url, dir] = operands(
+      texts.indexOf("clone") + 1,
+      /^-(?:b|o|c|j|-branch|-origin|-depth|-config|-filter|-jobs|-reference|-template|-separate-git-dir)$/,
+    );
+    const remote = url !== undefined && /^(?:https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/.test(url);
+    if (remote) folder = dir ?? url.replace(/\/+$/, "").split(/[/:]/).pop()!.replace(/\.git$/, "");
+  } else if (
+    name === "tar" && /^-?[a-z]*x/.test(texts[0] ?? "") ||
+    name === "tar" && texts.includes("--extract")
+  ) {
+    const f = texts.findIndex((t) => /^-?[a-z]*f$/.test(t) || t === "--file");
+    const archive = f === -1 ? "-" : texts[f + 1] ?? "-";
+    const fetched = archive === "-"
+      ? unreviewedCode(stdin).size > 0
+      : downloadedFile(state, archive) !== undefined;
+    const c = texts.findIndex((t) => t === "-C" || t === "--directory");
+    const dir = c !== -1
+      ? texts[c + 1]
+      : texts.find((t) => t.startsWith("--directory="))?.slice(12);
+    if (fetched && dir !== undefined) folder = dir;
+  } else if (name === "unzip") {
+    const [archive] = operands(0, /^-d$/);
+    const d = texts.indexOf("-d");
+    if (archive !== undefined && d !== -1 && downloadedFile(state, archive) !== undefined) {
+      folder = texts[d + 1];
+    }
+  }
+  if (folder === undefined || folder === "" || state.folders.length >= MAX_FOLDERS) return;
+  const key = fileKey(folder).replace(/\/*$/, "/");
+  if (key !== "/" && !state.folders.includes(key)) state.folders.push(key);
+}
+
 /** A shell or interpreter: what it runs comes from stdin, `-c`, `eval`'s words or a file. */
 function execCommand(
   state: State,
@@ -526,7 +616,9 @@ function execCommand(
     // `python3 -c "…"`, `node -e '…'`: code in that language, read as a script of it is.
     const language = inlineLanguage(name);
     if (script.known && language !== undefined && state.inline !== undefined) {
-      for (const flow of state.inline(language, script.text)) state.sink.add({ ...flow, at });
+      for (const flow of state.inline(language, script.text, stdin)) {
+        state.sink.add({ ...flow, at });
+      }
     }
     return;
   }
@@ -542,7 +634,7 @@ function execCommand(
   if (file.fileOf) state.sink.exec(at, file.labels, `${name} <(…)`);
   // The file written with downloaded data, by its path or by the file object it was written
   // through (`f.write(data)` … `bash f.name`).
-  const written = state.downloaded.get(fileKey(file.text)) ?? [];
+  const written = downloadedFile(state, file.text) ?? [];
   state.sink.exec(at, new Set([...written, ...unreviewedCode(file.labels)]), name);
 }
 

@@ -319,7 +319,7 @@ export const EXEC_COMMANDS = new Set([
 
 /** Programs that run a command given as their arguments (after options of their own). */
 const RUNNERS =
-  /^(?:sudo|nohup|timeout|nice|ionice|taskset|stdbuf|setsid|busybox|doas|chrt|unbuffer|xargs|flock|caffeinate|runuser|chroot|unshare|nsenter|script|watch|parallel)$/;
+  /^(?:env|sudo|nohup|timeout|nice|ionice|taskset|stdbuf|setsid|busybox|doas|chrt|unbuffer|xargs|flock|caffeinate|runuser|chroot|unshare|nsenter|script|watch|parallel)$/;
 
 /**
  * Where the interpreter a runner starts is named in a command's words (`timeout 5 sh`,
@@ -333,7 +333,9 @@ export function interpreterAfterRunner(words: readonly string[]): number {
     const text = words[k]!;
     if (EXEC_COMMANDS.has(text.split("/").pop()!)) return k;
     const option = text.startsWith("-");
-    const value = /^[\d.]+[smhd]?$/.test(text) ||
+    // A duration (`timeout 5`), an option's value, a variable set for the command (`env
+    // -i PATH=/bin sh`, `sudo HOME=/x sh`).
+    const value = /^[\d.]+[smhd]?$/.test(text) || /^[A-Za-z_]\w*=/.test(text) ||
       (k > 1 && /^(?:-\w|--\w[\w-]*)$/.test(words[k - 1]!));
     if (!option && !value) return -1;
   }
