@@ -53,6 +53,11 @@ interface Variable {
   /** A connection or request object: where it sends. */
   net?: { host: string | undefined };
   /**
+   * The host of the address it holds, read off the constant it starts with when the rest is
+   * computed (`u = "https://h.example/x?k=" + key`): a request to it goes to that host.
+   */
+  host?: string;
+  /**
    * A parameter of the function being read, as its call binds it (any assignment makes a new
    * variable without this): an environment variable read by it is the one the caller names.
    */
@@ -874,6 +879,19 @@ function variableAt(
   return known !== undefined && isInlineParameter(tokens, k, base) ? undefined : known;
 }
 
+/**
+ * The attribute a dotted name reads, when the script assigned it (`self.key` in
+ * `self.key.strip()`): the longest such prefix of two parts or more.
+ */
+function attributeOf(scope: Scope, name: string): Variable | undefined {
+  const parts = name.split(".");
+  for (let n = parts.length; n >= 2; n--) {
+    const attribute = scope.vars.get(parts.slice(0, n).join("."));
+    if (attribute !== undefined) return attribute;
+  }
+  return undefined;
+}
+
 /** Whether the name at `k` is a parameter of an inline function whose body holds `k`. */
 function isInlineParameter(tokens: readonly Token[], k: number, name: string): boolean {
   return inlineParameters(tokens).some((p) => p.name === name && p.from <= k && k < p.to);
@@ -1497,7 +1515,9 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         for (const l of returnLabels(scope, tokens, end, own)) out.add(l);
       }
     }
-    const variable = selfFree ? undefined : variableAt(scope, tokens, k, base);
+    const variable = selfFree
+      ? undefined
+      : attributeOf(scope, name) ?? variableAt(scope, tokens, k, base);
     if (variable !== undefined) {
       readVariable(scope, variable, tokens, name, end, out);
       if (variable.value !== undefined) constants.push(variable.value);
@@ -1586,6 +1606,11 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       items.forEach(([from, to], i) => {
         bind(scope, s, { targets: [bound.targets[i]!], from, to, augment: false });
       });
+    }
+    if (bound.attribute !== undefined) {
+      // Its first assignment makes it (with a constant's value and host); later ones add to it.
+      const augment = scope.vars.has(bound.attribute);
+      bind(scope, s, { targets: [bound.attribute], from: bound.from, to: bound.to, augment });
     }
   }
   if (scope.language === "javascript") importedInCallback(scope, s);
@@ -1687,7 +1712,10 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
     if (augment && (scope.aliases.has(target) || MODULES.test(target))) continue;
     const before = augment ? scope.vars.get(target) : undefined;
     const merged = new Set([...(before?.labels ?? []), ...labels]);
-    const entry: Variable = { labels: merged };
+    // `ws.onopen = …`, `x += …`: still the connection, process or file it was.
+    const { net: keptNet, feeds: keptFeeds, writes: keptWrites, host: keptHost } = before ?? {};
+    const entry: Variable = { labels: merged, net: keptNet, feeds: keptFeeds, writes: keptWrites };
+    if (keptHost !== undefined) entry.host = keptHost;
     if (
       value !== undefined && (!augment || before?.value !== undefined) &&
       (before?.value?.length ?? 0) + value.length <= MAX_VALUE
@@ -1695,6 +1723,10 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
       entry.value = (before?.value ?? "") + value;
     }
     if (net !== undefined) entry.net = net;
+    else if (value === undefined && !augment && s[from] !== undefined) {
+      const host = hostOf(constantText(scope, s[from]!) ?? "");
+      if (host !== undefined) entry.host = host;
+    }
     if (feeds !== undefined) entry.feeds = feeds;
     const writes = augment ? undefined : writtenPath(scope, s, from);
     if (writes !== undefined) entry.writes = writes;
@@ -1762,6 +1794,12 @@ interface Binding {
   from: number;
   to: number;
   augment: boolean;
+  /**
+   * `self.key = …`, `obj.a.b = …`: the attribute itself, which takes what every assignment
+   * to it gives (besides its container `self`): reading `self.key` back gives that, not all
+   * that went into `self`.
+   */
+  attribute?: string;
 }
 
 /** The names a statement binds and the tokens of what it binds them to. */
@@ -1810,7 +1848,18 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
         }
       }
       const { names, container } = targetsOf(left);
-      return { targets: names, from: k + 1, to: s.length, augment: w === "+=" || container };
+      const attribute = left.length >= 3 && left.every((t, j) =>
+          j % 2 === 0 ? t.kind === "name" : t.text === "."
+        )
+        ? left.map((t) => t.text).join("")
+        : undefined;
+      return {
+        targets: names,
+        from: k + 1,
+        to: s.length,
+        augment: w === "+=" || container,
+        ...(attribute === undefined ? {} : { attribute }),
+      };
     }
   }
   mutation(scope, s);
@@ -2012,8 +2061,9 @@ function hostIn(scope: Scope, s: readonly Token[], from: number, to: number): st
     const t = s[k]!;
     const text = constantText(scope, t);
     if (text === undefined) {
-      const net = t.kind === "name" ? scope.vars.get(t.text)?.net : undefined;
-      if (net?.host !== undefined) return net.host;
+      const v = t.kind === "name" ? scope.vars.get(t.text) : undefined;
+      const host = v?.net?.host ?? v?.host;
+      if (host !== undefined) return host;
       continue;
     }
     const host = hostOf(text);

@@ -552,8 +552,20 @@ function sourcesOf(stage: readonly Piece[], names: readonly string[]): Set<Label
       if (secret !== undefined) out.add(`file:${secret}`);
     }
   }
-  const listsEnv = names.some((n) => /^(?:get-childitem|gci|dir|ls)$/.test(n)) &&
-    stage.some((p) => /^env:\\?$/i.test(unquote(p.text)));
+  // `Get-Item env:NAME`, `Get-Content env:NAME`, `[Environment]::GetEnvironmentVariable("NAME")`:
+  // that variable (`env:*` and `env:` alone: all of them).
+  const envItems = names.some((n) =>
+    /^(?:get-item|gi|get-content|gc|cat|type|get-childitem|gci|dir|ls)$/.test(n)
+  );
+  const getter = memberAt(stage, /^getenvironmentvariable$/i, "::");
+  for (const p of envItems ? stage : getter === -1 ? [] : stage.slice(getter + 2, getter + 3)) {
+    const named = envItems ? /^env:\\?(\w+)$/i.exec(unquote(p.text))?.[1] : unquote(p.text);
+    if (named !== undefined && p.kind !== "op" && secretName(named.toUpperCase())) {
+      out.add(`env:${named.toUpperCase()}`);
+    }
+  }
+  const listsEnv = names.some((n) => /^(?:get-childitem|gci|dir|ls|get-item|gi)$/.test(n)) &&
+    stage.some((p) => /^env:(?:\\|\\?\*)?$/i.test(unquote(p.text)));
   if (listsEnv || stage.some((p) => /^getenvironmentvariables$/i.test(p.text))) out.add("env:*");
   return out;
 }

@@ -444,7 +444,10 @@ function wordLabels(w: Word): Set<Label> {
   const path = w.text.replace(/^(?:-\w+=?|[\w-]+=)?@?/, "");
   const secret = secretPath(path) ?? secretPath(w.text);
   if (secret !== undefined) out.add(`file:${secret}`);
-  if (/^\/proc\/[^/]+\/environ$/.test(w.text)) out.add("env:*");
+  // `/proc/self/environ`, also as a file an option or a form field names (`-F f=@…`).
+  if (/^\/proc\/[^/]+\/environ$/.test(path) || /^\/proc\/[^/]+\/environ$/.test(w.text)) {
+    out.add("env:*");
+  }
   return out;
 }
 
