@@ -1472,6 +1472,26 @@ function constantText(scope: Scope, t: Token): string | undefined {
     : undefined;
 }
 
+/**
+ * A file's text read at `k` (`open(p)`, `io.open(p)`, `Path(p).read_text()`,
+ * `fs.readFileSync(p)`, a JavaScript function's own source): `filetext`, and what a download
+ * the script wrote there holds.
+ */
+function fileTextLabels(scope: Scope, tokens: readonly Token[], k: number, out: Set<Label>): void {
+  const t = tokens[k]!;
+  if (t.kind === "name" && READ_CALLS.test(t.text) && tokens[k + 1]?.text === "(") {
+    out.add("filetext");
+    // A file the script wrote a download to, read back (`open(p)`, `Path(p).read_text()`).
+    for (const at of [k + 2, k - 3]) {
+      const path = tokens[at]?.kind === "string" ? fileKey(tokens[at]!.text) : "";
+      for (const l of scope.downloaded.get(path) ?? []) out.add(l);
+    }
+  }
+  if (t.kind === "name" && scope.language === "javascript" && functionText(scope, tokens, k)) {
+    out.add("filetext");
+  }
+}
+
 /** Every label the tokens `[from, to)` carry. */
 function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: number): Set<Label> {
   const out = new Set<Label>();
@@ -1486,18 +1506,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       }
       continue;
     }
-    // `open(p)`, `io.open(p)`, `Path(p).read_text()`, `fs.readFileSync(p)`: a file's text.
-    if (t.kind === "name" && READ_CALLS.test(t.text) && tokens[k + 1]?.text === "(") {
-      out.add("filetext");
-      // A file the script wrote a download to, read back (`open(p)`, `Path(p).read_text()`).
-      for (const at of [k + 2, k - 3]) {
-        const path = tokens[at]?.kind === "string" ? fileKey(tokens[at]!.text) : "";
-        for (const l of scope.downloaded.get(path) ?? []) out.add(l);
-      }
-    }
-    if (t.kind === "name" && scope.language === "javascript" && functionText(scope, tokens, k)) {
-      out.add("filetext");
-    }
+    fileTextLabels(scope, tokens, k, out);
     if (t.kind !== "name" || tokens[k - 1]?.text === "." || tokens[k - 1]?.text === "?.") continue;
     if (keywordName(scope, tokens, k)) continue;
     const { name, end } = dottedAt(scope, tokens, k);
