@@ -1973,6 +1973,49 @@ Deno.test("shell: code handed to python3 -c or node -e is read as code of that l
   );
 });
 
+Deno.test("persistence the long way round: a start-up file in a variable of a partly known path, edited in place, or opened from a path expression; the loader's preload list", () => {
+  const persists = (file: string, text: string) =>
+    ruleAt(findings({ [file]: text }), "persistence-write").map((f) => f.line);
+  assert.deepEqual(
+    persists("scripts/a.sh", `#!/bin/bash\nrc="$HOME/.bashrc"\necho 'export X=1' >> "$rc"\n`),
+    [3],
+  );
+  assert.deepEqual(persists("scripts/b.sh", "#!/bin/bash\nsed -i '$a export X=1' ~/.bashrc\n"), [
+    2,
+  ]);
+  assert.deepEqual(
+    persists("scripts/c.sh", "#!/bin/bash\necho /tmp/x.so >> /etc/ld.so.preload\n"),
+    [2],
+  );
+  assert.deepEqual(
+    persists(
+      "scripts/d.py",
+      'from pathlib import Path\n(Path.home() / ".bashrc").open("a").write("x")\n',
+    ),
+    [2],
+  );
+  assert.deepEqual(
+    persists(
+      "scripts/e.py",
+      'from pathlib import Path\nPath("~/.zshrc").expanduser().open("a").write("x")\n',
+    ),
+    [2],
+  );
+  // The same commands on a project's own files persist nothing.
+  assert.deepEqual(persists("scripts/f.sh", "#!/bin/bash\nsed -i 's/a/b/' config.yaml\n"), []);
+  assert.deepEqual(
+    persists("scripts/g.sh", `#!/bin/bash\nout="$PWD/build.log"\necho ok >> "$out"\n`),
+    [],
+  );
+  assert.deepEqual(
+    persists(
+      "scripts/h.py",
+      'from pathlib import Path\n(Path("out") / "x.txt").open("w").write("x")\n',
+    ),
+    [],
+  );
+});
+
 Deno.test("a path object opened for writing by its own open() writes where the path points", () => {
   const persists = (text: string) =>
     findings({ "scripts/rc.py": text }).filter((f) => f.rule === "persistence-write").length;

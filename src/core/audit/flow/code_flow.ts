@@ -1628,7 +1628,9 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
     if (FEED_METHOD.test(s[k]!.text)) feedsStdin(scope, s, k);
     if (s[k - 1]?.text === "." && s[k - 2]?.text === ")" && s[k + 1]?.text === "(") {
       // A method of a call's result: `Path(p).write_text(…)`, `open(p, "a").write(…)`.
-      if (WRITE_CALLS.test(s[k]!.text)) {
+      // And a path so made opened for writing: `(Path.home() / ".bashrc").open("a")`.
+      const opened = s[k]!.text === "open" && writesMode(s, k + 1, closeOf(s, k + 1));
+      if (WRITE_CALLS.test(s[k]!.text) || opened) {
         reach(scope, "persist", s[k]!.at, labelsOf(scope, s, 0, k), undefined, s[k]!.text);
         writeOfData(scope, s, k, s[k]!.text, k + 1);
       }

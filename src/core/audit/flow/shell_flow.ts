@@ -30,6 +30,8 @@ import { codeOnly, readCode } from "./audit_code.ts";
 
 interface Value {
   value?: string;
+  /** Its text where part of it is unknown, `$NAME` kept there (`"$HOME/.bashrc"`). */
+  partial?: string;
   labels: Set<Label>;
   assembled: boolean;
 }
@@ -147,7 +149,11 @@ function runCommands(
         // `"$HOME/.ssh/id_rsa"`): the word's text keeps `$NAME` where it could not fold.
         labels: wordLabels(value),
         assembled: value.assembled,
-        ...(value.known && value.text.length <= MAX_VALUE ? { value: value.text } : {}),
+        ...(value.text.length > MAX_VALUE
+          ? {}
+          : value.known
+          ? { value: value.text }
+          : { partial: value.text }),
       });
     }
     const words = command.words.map((w) => w.text);
@@ -662,5 +668,9 @@ function persistCommand(state: State, name: string, args: readonly Word[], at: n
   }
   if (name === "git" && texts[0] === "config" && texts.includes("core.hooksPath")) {
     state.sink.persist(at, new Set<Label>(["persist:core.hooksPath"]), "git config");
+  }
+  // A file edited in place (`sed -i '$a …' ~/.bashrc`, `perl -pi -e … ~/.zshrc`).
+  if (/^(?:sed|gsed|perl)$/.test(name) && texts.some((t) => /^-[a-zA-Z]*i/.test(t))) {
+    for (const t of texts.slice(1)) if (!t.startsWith("-")) persistTo(state, at, t, name);
   }
 }

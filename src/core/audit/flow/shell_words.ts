@@ -52,7 +52,9 @@ export interface Command {
 type Substitute = (inner: string, offset: number) => { labels: Set<Label>; text?: string };
 
 export interface ShellVars {
-  get(name: string): { value?: string; labels: Set<Label>; assembled: boolean } | undefined;
+  get(
+    name: string,
+  ): { value?: string; partial?: string; labels: Set<Label>; assembled: boolean } | undefined;
 }
 
 /** The longest text a word is folded to; past it the word is unknown. */
@@ -367,6 +369,12 @@ export class ShellReader {
       // (A value that doubles on each line, `x=$x$x`, stops being folded: no string bomb.)
       if (v.value !== undefined && w.text.length + v.value.length <= MAX_VALUE) {
         w.text += v.value;
+        return;
+      }
+      // Partly known (`rc="$HOME/.bashrc"`): its text, unknown all the same.
+      if (v.partial !== undefined && w.text.length + v.partial.length <= MAX_VALUE) {
+        w.text += v.partial;
+        w.known = false;
         return;
       }
     } else {
