@@ -2001,6 +2001,9 @@ Deno.test("persistence the long way round: a start-up file in a variable of a pa
     ),
     [2],
   );
+  // Claude Code's settings written through a variable; a backup copy beside them is no setting.
+  const settings = '#!/bin/bash\nS="$HOME/.claude/settings.json"\ncp "$S" "$S.bak.$(date +%s)"\n';
+  assert.deepEqual(persists("scripts/s.sh", `${settings}echo '{}' > "$S"\n`), [4]);
   // The same commands on a project's own files persist nothing.
   assert.deepEqual(persists("scripts/f.sh", "#!/bin/bash\nsed -i 's/a/b/' config.yaml\n"), []);
   assert.deepEqual(

@@ -68,7 +68,7 @@ function namesEnvFile(path: string): boolean {
 
 /** Where code or access persists after the skill ran. */
 const PERSIST_PATH =
-  /(?:^|[/\\~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xprofile|xinitrc)$|config\.fish$|authorized_keys\d?$|(?:^|\/)etc\/(?:cron|rc\.local|profile\.d|systemd)|\/var\/spool\/cron|\.git[/\\]hooks(?:[/\\]|$)|systemd[/\\](?:user|system)(?:[/\\]|$)|\.(?:service|timer)$|Launch(?:Agents|Daemons)|\.vscode[/\\](?:settings|tasks)\.json$|\.claude[/\\](?:settings(?:\.local)?\.json|commands|agents|hooks)|(?:^|[/\\~])\.cursor[/\\]|Code[/\\]User[/\\]settings\.json$|(?:^|[/\\])\.mcp\.json$|\.gemini[/\\]settings\.json$|\.codex[/\\]config\.toml$|Start Menu[/\\]Programs[/\\]Startup|CurrentVersion[/\\]Run|(?:^|\/)etc\/ld\.so\.preload$|(?:^|\/)etc\/sudoers(?:\.d)?(?:\/|$)|autostart[/\\][^/\\]+\.desktop$/;
+  /(?:^|[/\\~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xprofile|xinitrc)$|config\.fish$|authorized_keys\d?$|(?:^|\/)etc\/(?:cron|rc\.local|profile\.d|systemd)|\/var\/spool\/cron|\.git[/\\]hooks(?:[/\\]|$)|systemd[/\\](?:user|system)(?:[/\\]|$)|\.(?:service|timer)$|Launch(?:Agents|Daemons)|\.vscode[/\\](?:settings|tasks)\.json$|\.claude[/\\](?:settings(?:\.local)?\.json$|commands|agents|hooks)|(?:^|[/\\~])\.cursor[/\\]|Code[/\\]User[/\\]settings\.json$|(?:^|[/\\])\.mcp\.json$|\.gemini[/\\]settings\.json$|\.codex[/\\]config\.toml$|Start Menu[/\\]Programs[/\\]Startup|CurrentVersion[/\\]Run|(?:^|\/)etc\/ld\.so\.preload$|(?:^|\/)etc\/sudoers(?:\.d)?(?:\/|$)|autostart[/\\][^/\\]+\.desktop$/;
 
 /** Strips what points at a home folder: `~/`, `$HOME/`, `/home/u/`, `/Users/u/`, `/root/`. */
 function homeRelative(path: string): string {
