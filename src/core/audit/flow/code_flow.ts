@@ -1492,6 +1492,24 @@ function fileTextLabels(scope: Scope, tokens: readonly Token[], k: number, out: 
   }
 }
 
+/** `[::-1]` at `k`: Python's slice that reads a sequence backwards. */
+function reversedSlice(tokens: readonly Token[], k: number): boolean {
+  const texts = tokens.slice(k, k + 6).map((t) => t.text).join("");
+  return texts.startsWith("[::-1]");
+}
+
+/** `.split("").reverse().join("")` from `k`: a method chain on a literal that reverses it. */
+function reversedChain(tokens: readonly Token[], k: number): boolean {
+  for (
+    let j = k;
+    tokens[j]?.text === "." && tokens[j + 2]?.text === "(";
+    j = closeOf(tokens, j + 2) + 1
+  ) {
+    if (tokens[j + 1]!.text === "reverse") return true;
+  }
+  return false;
+}
+
 /** Every label the tokens `[from, to)` carry. */
 function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: number): Set<Label> {
   const out = new Set<Label>();
@@ -1501,6 +1519,10 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     if (t.kind === "string") {
       constants.push(t.text);
       pathLabels(t.text, out);
+      // Text spelt in escapes (`"\x63\x6f…"`), or a literal read backwards (`"…"[::-1]`).
+      if (t.coded || reversedSlice(tokens, k + 1) || reversedChain(tokens, k + 1)) {
+        out.add("decoded");
+      }
       for (const hole of t.holes ?? []) {
         for (const l of labelsOf(scope, hole, 0, hole.length)) out.add(l);
       }
@@ -1547,6 +1569,12 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         returned = true;
       }
       if (DECODE_CALLS.test(short) || decodesBuffer(tokens, short, end)) out.add("decoded");
+      // `map(chr, codes)`: a decoder handed to map; `….reverse()`: text spelt backwards.
+      const handed = name === "map" && tokens[end + 2]?.text === "," &&
+        DECODE_CALLS.test(tokens[end + 1]?.text ?? "");
+      if (handed || (name.endsWith(".reverse") && tokens[end + 1]?.text === ")")) {
+        out.add("decoded");
+      }
       if (PROCESS_CALLS.test(name) || SHELL_CALLS.test(name)) {
         processOutput(scope, tokens, end, out);
       }

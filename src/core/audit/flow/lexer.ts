@@ -18,6 +18,8 @@ export interface Token {
   at: number;
   /** An f-string's or template literal's holes, each tokenized. */
   holes?: Token[][];
+  /** A string whose source spells four characters or more in a row by code (`"\x63\x6f…"`). */
+  coded?: true;
 }
 
 /**
@@ -163,9 +165,20 @@ function readString(
         k = close;
       } else value += ch;
     }
-    out.push({ kind: "string", text: raw ? value : unescape(value), at: start, holes });
+    out.push({
+      kind: "string",
+      text: raw ? value : unescape(value),
+      at: start,
+      holes,
+      ...coded(raw ? "" : value),
+    });
   } else {
-    out.push({ kind: "string", text: raw ? body : unescape(body), at: start });
+    out.push({
+      kind: "string",
+      text: raw ? body : unescape(body),
+      at: start,
+      ...coded(raw ? "" : body),
+    });
   }
   return end;
 }
@@ -190,7 +203,7 @@ function readTemplate(text: string, q: number, out: Token[]): number {
       k = close + 1;
     } else value += text[k++];
   }
-  out.push({ kind: "string", text: unescape(value), at: q, holes });
+  out.push({ kind: "string", text: unescape(value), at: q, holes, ...coded(value) });
   return Math.min(text.length, k + 1);
 }
 
@@ -207,6 +220,13 @@ function matchingBrace(text: string, open: number): number {
     }
   }
   return text.length;
+}
+
+/** Four characters or more in a row spelt by code in a string's source. */
+const CODED = /(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){4}/;
+
+function coded(source: string): { coded?: true } {
+  return CODED.test(source) ? { coded: true } : {};
 }
 
 function unescape(value: string): string {

@@ -351,7 +351,8 @@ function evaluate(
   // `(( $(…) >= 90 ))` computes a number: no word of it is a command to run.
   if (head === undefined || command.arithmetic) return { labels: new Set() };
   if (state.functions.has(head.text)) return callFunction(state, head.text, stdin, at);
-  const name = head.text.split("/").pop() ?? "";
+  // `$SHELL`, `$BASH`: the user's shell, whichever it is.
+  const name = /^\$\{?(?:SHELL|BASH)\}?$/.test(head.text) ? "sh" : head.text.split("/").pop() ?? "";
   const args = words.slice(1);
   const argLabels = new Set(args.flatMap((w) => [...wordLabels(w)]));
   if (head.assembled && SENSITIVE_COMMANDS.has(name)) {

@@ -293,6 +293,15 @@ export class ShellReader {
         }
         this.#i++;
         pieces++;
+      } else if (c === "$" && t[this.#i + 1] === "'") {
+        // `$'\x63url'`: ANSI-C quoting, its escapes decoded; a name spelt in codes is assembled.
+        let end = this.#i + 2;
+        while (end < t.length && t[end] !== "'") end += t[end] === "\\" ? 2 : 1;
+        const { text, coded } = ansiC(t.slice(this.#i + 2, Math.min(end, t.length)));
+        w.text += text;
+        if (coded) w.assembled = true;
+        this.#i = end + 1;
+        pieces++;
       } else if (c === "$" || c === "`") {
         this.#expansion(w);
         pieces++;
@@ -384,6 +393,38 @@ export class ShellReader {
     w.text += `$${name}`;
     w.known = false;
   }
+}
+
+/** The escapes of ANSI-C quoting (`$'…'`). */
+const ANSI_C: Readonly<Record<string, string>> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
+
+/** The text of a `$'…'` body, and whether it spells characters by code (`\x63`, `\143`, `\u…`). */
+function ansiC(body: string): { text: string; coded: boolean } {
+  let coded = false;
+  const text = body.replace(
+    /\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|[^])/g,
+    (_, e: string) => {
+      if (!/^[xuU0-7]/.test(e) || e.length === 1 && /[xuU]/.test(e)) return ANSI_C[e] ?? `\\${e}`;
+      coded = true;
+      const code = /^[0-7]/.test(e) ? parseInt(e, 8) : parseInt(e.slice(1), 16);
+      return String.fromCodePoint(Math.min(code, 0x10ffff));
+    },
+  );
+  return { text, coded };
 }
 
 function blank(): Word {

@@ -233,11 +233,11 @@ export const READ_CALLS =
 
 /** Calls that decode bytes: base64, hex, rot13 and friends, decompression. */
 export const DECODE_CALLS =
-  /(?:^|\.)(?:b64decode|b32decode|b16decode|a85decode|b85decode|urlsafe_b64decode|standard_b64decode|decodebytes|decodestring|unhexlify|a2b_base64|a2b_hex|fromhex|atob|decompress|inflateSync|gunzipSync|inflateRawSync|brotliDecompressSync)$|^codecs\.decode$|^marshal\.loads$/;
+  /(?:^|\.)(?:b64decode|b32decode|b16decode|a85decode|b85decode|urlsafe_b64decode|standard_b64decode|decodebytes|decodestring|unhexlify|a2b_base64|a2b_hex|fromhex|atob|decompress|inflateSync|gunzipSync|inflateRawSync|brotliDecompressSync)$|^codecs\.decode$|^marshal\.loads$|^(?:chr|unichr)$|^String\.from(?:CharCode|CodePoint)$/;
 
 /** Calls that run their argument as code. */
 export const EXEC_CALLS =
-  /^(?:exec|eval|builtins\.exec|builtins\.eval|(?:globalThis|global|window|self)\.eval|Function|new Function|vm\.runInNewContext|vm\.runInThisContext|vm\.runInContext|vm\.Script|new vm\.Script|vm\.compileFunction|Worker|worker_threads\.Worker|import|__import__|importlib\.import_module|setTimeout|setInterval|execScript)$/;
+  /^(?:exec|eval|builtins\.exec|builtins\.eval|__builtins__\.exec|__builtins__\.eval|(?:globalThis|global|window|self)\.eval|Function|new Function|vm\.runInNewContext|vm\.runInThisContext|vm\.runInContext|vm\.Script|new vm\.Script|vm\.compileFunction|Worker|worker_threads\.Worker|import|__import__|importlib\.import_module|setTimeout|setInterval|execScript)$/;
 
 /**
  * Methods that run their argument as code whatever their receiver is called (Python's
