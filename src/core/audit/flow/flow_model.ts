@@ -94,7 +94,7 @@ export class FlowSink {
 
 /** Lookups whose name is the message: a secret in it leaves through any resolver. */
 const DNS =
-  /(?:gethostbyname\w*|getaddrinfo|gethostbyaddr|resolver\.\w+|dns\.\w+|^dig$|^nslookup$|^host$|^drill$)/;
+  /(?:gethostbyname\w*|getaddrinfo|gethostbyaddr|resolver\.\w+|dns\.\w+|^dig$|^nslookup$|^host$|^drill$|^resolve-dnsname$)/;
 
 function describeSecret(label: string): string {
   if (label === "env:*") return "the environment";

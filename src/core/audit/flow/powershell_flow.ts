@@ -39,6 +39,11 @@ interface State {
   downloaded: Set<string>;
   /** Variables assigned one constant string (`$u = "https://…"`): their text, for hosts. */
   values: Map<string, string>;
+  /**
+   * Variables assigned a string with expansions (`$u = "https://h.example/x?k=$env:K"`): the
+   * host its literal start names.
+   */
+  hosts: Map<string, string>;
   /** Aliases the script makes (`Set-Alias run iex`): the command each stands for. */
   aliases: Map<string, string>;
   /** The script's functions, by name in lower case. */
@@ -71,6 +76,7 @@ export function analyzePowerShell(code: string): Flow[] {
     vars: new Map(),
     downloaded: new Set(),
     values: new Map(),
+    hosts: new Map(),
     aliases: new Map(),
     functions: new Map(),
     blocks: new Map(),
@@ -95,6 +101,8 @@ const DOWNLOAD_METHOD = /^(?:downloadstring|downloaddata|downloadfile|getstringa
 /** Sends: the same cmdlets with a body or headers, and a web client's uploads. */
 const UPLOAD_METHOD = /^(?:uploadstring|uploaddata|uploadvalues|postasync|putasync|sendasync)$/i;
 const RUNNERS = /^(?:invoke-expression|iex)$/i;
+/** A name looked up is sent to the resolvers on the way (`Resolve-DnsName "$k.example.org"`). */
+const DNS_LOOKUPS = /^(?:resolve-dnsname|nslookup)$/i;
 const SHELLS = /^(?:powershell|pwsh|cmd)(?:\.exe)?$/i;
 const READERS = /^(?:get-content|gc|cat|type)$/i;
 
@@ -132,6 +140,11 @@ function readStatement(s: Piece[], state: State): Set<Label> {
         rhs.filter((p) => p.kind === "string").map((p) => unquote(p.text)).join(""),
       );
     } else state.values.delete(target);
+    const start = rhs.length === 1 && rhs[0]!.kind === "string"
+      ? hostOf(unquote(rhs[0]!.text))
+      : undefined;
+    if (start !== undefined) state.hosts.set(target, start);
+    else state.hosts.delete(target);
   }
   return target === undefined ? input : new Set();
 }
@@ -326,7 +339,9 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   const all = new Set([...input, ...carried, ...sources]);
   const sent = new Set([...input, ...carried]);
   const textOf = (p: Piece) =>
-    p.kind === "variable" ? state.values.get(variableName(p.text)) ?? "" : unquote(p.text);
+    p.kind === "variable"
+      ? state.values.get(variableName(p.text)) ?? state.hosts.get(variableName(p.text)) ?? ""
+      : unquote(p.text);
   const host = stage.map((p) => p.kind === "op" ? undefined : hostOf(textOf(p)))
     .find((h) => h !== undefined);
   const texts = stage.map((p) => unquote(p.text).toLowerCase());
@@ -345,7 +360,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
       (SHELLS.test(name) || name === "start-process") && texts.some((t) => INLINE.test(t)) &&
         texts.some((t) => SHELLS.test(t));
     if (runs) sink.exec(at, all, name);
-    else if (DOWNLOAD.test(name)) sink.send(at, sent, host, name);
+    else if (DOWNLOAD.test(name) || DNS_LOOKUPS.test(name)) sink.send(at, sent, host, name);
     else persistence(stage, name, at, sink);
     // A file a download was saved to, run: `& ./x.ps1`, `.\x.ps1`, `powershell -File x.ps1`,
     // `Start-Process x.exe` (`Get-Content x` reads it, and runs nothing).

@@ -373,15 +373,7 @@ function evaluate(
   if (name === "tee" && unreviewedCode(stdin).size > 0) {
     for (const w of args) if (!w.text.startsWith("-")) state.downloaded.set(fileKey(w.text), stdin);
   }
-  if (NET_COMMANDS.has(name)) {
-    const sent = new Set([
-      ...argLabels,
-      ...(/^(?:dig|nslookup|host|drill)$/.test(name) ? [] : stdin),
-    ]);
-    const host = args.map((w) => hostOf(w.text) ?? ipHost(w.text)).find((h) => h !== undefined);
-    state.sink.send(at, sent, host, name);
-    noteDownload(state, name, args);
-  }
+  netCommand(state, name, args, argLabels, stdin, at);
   noteFolder(state, name, args, stdin);
   if (EXEC_COMMANDS.has(name)) execCommand(state, name, args, stdin, at, command);
   if (AWKS.test(name)) awkRuns(state, name, args, stdin, at);
@@ -397,6 +389,36 @@ function evaluate(
   }
   persistCommand(state, name, args, at);
   return out;
+}
+
+/**
+ * A command that reaches the network sends its arguments and what it reads on stdin (a DNS
+ * lookup only its arguments) to the host its words name; `openssl s_client -connect host:443`
+ * is a TLS client writing its stdin there. A downloader's saved file is noted.
+ */
+function netCommand(
+  state: State,
+  name: string,
+  args: readonly Word[],
+  argLabels: Set<Label>,
+  stdin: Set<Label>,
+  at: number,
+): void {
+  if (!NET_COMMANDS.has(name) && !(name === "openssl" && args[0]?.text === "s_client")) return;
+  const sent = new Set([
+    ...argLabels,
+    ...(/^(?:dig|nslookup|host|drill)$/.test(name) ? [] : stdin),
+  ]);
+  const host = args.map((w) => hostOf(w.text) ?? ipHost(w.text) ?? socketHost(w.text))
+    .find((h) => h !== undefined);
+  state.sink.send(at, sent, host, name);
+  noteDownload(state, name, args);
+}
+
+/** The host of a socat-style address (`TCP:host:443`, `OPENSSL:host:443`, `UDP4:host:53`). */
+function socketHost(text: string): string | undefined {
+  const m = /^(?:TCP|UDP|SCTP|OPENSSL|SSL)[46]?(?:-CONNECT|-SENDTO)?:([^:,\s]+):\d+/i.exec(text);
+  return m === null ? undefined : hostOf(m[1]!) ?? ipHost(m[1]!);
 }
 
 /** awk and its kin. */

@@ -255,7 +255,7 @@ export const PROCESS_CALLS =
 
 /** Calls that send data off the machine (the first argument or any keyword may carry it). */
 export const SEND_CALLS =
-  /^(?:(?:urllib\.request\.|urllib2\.)?(?:urlopen|Request)|(?:requests|httpx|urllib3|aiohttp|axios|got|ky|superagent)\.\w+|requests|httpx\.Client|http\.client\.HTTPS?Connection|socket\.(?:create_connection|gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(?:resolve|query)|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP(?:_TLS)?|fetch|axios|got|ky|https?\.(?:request|get)|net\.(?:connect|createConnection)|tls\.connect|dns\.(?:lookup|resolve\w*)|dns\.promises\.\w+|Deno\.connect(?:Tls)?|new WebSocket|WebSocket|navigator\.sendBeacon|nodemailer\.createTransport|new XMLHttpRequest|webbrowser\.open(?:_new(?:_tab)?)?)$/;
+  /^(?:(?:urllib\.request\.|urllib2\.)?(?:urlopen|Request)|(?:requests|httpx|urllib3|aiohttp|axios|got|ky|superagent)\.\w+|requests|httpx\.Client|http\.client\.HTTPS?Connection|socket\.(?:create_connection|gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(?:resolve|query)|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP(?:_TLS)?|fetch|axios|got|ky|https?\.(?:request|get)|net\.(?:connect|createConnection)|tls\.connect|dgram\.createSocket|dns\.(?:lookup|resolve\w*)|dns\.promises\.\w+|Deno\.connect(?:Tls)?|new WebSocket|WebSocket|navigator\.sendBeacon|nodemailer\.createTransport|new XMLHttpRequest|webbrowser\.open(?:_new(?:_tab)?)?)$/;
 
 /** Methods that send through an object a send call made (a connection, a request). */
 export const SEND_METHODS =
@@ -292,6 +292,7 @@ export const NET_COMMANDS = new Set([
   "https",
   "xh",
   "aria2c",
+  "ping", // its `-p` pattern is bytes of the packets it sends
 ]);
 
 /** Names of commands that run code given on stdin, with `-c`/`-e`, or from a file. */
