@@ -662,6 +662,28 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     },
   },
   {
+    id: "remote-package-install",
+    ast: "AST02",
+    severity: "high",
+    title: "Installs a package from an address at run time",
+    explanation:
+      "A package installed from a repository or an archive's URL (`pip install git+https://…`, `npm install https://…/x.tgz`) runs its install code from a place the skill's digest does not cover, which can change after you review the skill.",
+    kinds: ["script"],
+    match: {
+      type: "pattern",
+      patterns: [
+        // pip, pipx, uv: a VCS address or an archive's URL (an index's address is no package).
+        /\b(?:pip3?|pipx|uv|uvx)["'\s,]+(?:pip["'\s,]+|tool["'\s,]+)?(?:install|run|add)\b[^\n;|&]*?["'\s,@=](?:git|hg|svn|bzr)\+[a-z]+:\/\//g,
+        /\b(?:pip3?|pipx|uv)["'\s,]+(?:pip["'\s,]+|tool["'\s,]+)?(?:install|run|add)\b[^\n;|&]*?["'\s,@=]https?:\/\/[^\s"']+\.(?:whl|tar\.gz|tgz|zip)\b/g,
+        /\buvx\b[^\n;|&]*?--from["'\s,=]+(?:git\+|https?:\/\/)/g,
+        // npm and its kin, npx: a git address, a hosted repository, an archive's URL.
+        /\b(?:npm|pnpm|yarn|bun)["'\s,]+(?:install|i|add)\b[^\n;|&]*?["'\s,](?:git\+[a-z]+:|git:\/\/|github:|gitlab:|bitbucket:|https?:\/\/[^\s"']+\.(?:tgz|tar\.gz)\b)/g,
+        /\b(?:npx|bunx|pnpm["'\s,]+dlx)\b[^\n;|&]*?["'\s,](?:git\+[a-z]+:|github:|https?:\/\/[^\s"']+\.(?:tgz|tar\.gz)\b)/g,
+        /\bcargo["'\s,]+install\b[^\n;|&]*?["'\s,]--git\b/g,
+      ],
+    },
+  },
+  {
     id: "temp-import",
     ast: "AST02",
     severity: "medium",
@@ -760,4 +782,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "78-8c10509c";
+export const AUDIT_RULES_VERSION = "78-58d3445c";
