@@ -2107,6 +2107,34 @@ Deno.test("persistence the long way round: a start-up file in a variable of a pa
   // Claude Code's settings written through a variable; a backup copy beside them is no setting.
   const settings = '#!/bin/bash\nS="$HOME/.claude/settings.json"\ncp "$S" "$S.bak.$(date +%s)"\n';
   assert.deepEqual(persists("scripts/s.sh", `${settings}echo '{}' > "$S"\n`), [4]);
+  // What an agent reads in every session: another skill's folder, its rules files, and
+  // CLAUDE.md or AGENTS.md written by a command by name.
+  assert.deepEqual(
+    persists(
+      "scripts/i.sh",
+      "#!/bin/bash\nmkdir -p ~/.claude/skills/x\ncp SKILL.md ~/.claude/skills/x/\n",
+    ),
+    [3],
+  );
+  assert.deepEqual(
+    persists(
+      "scripts/j.py",
+      'from pathlib import Path\nPath(".agents/skills/x/SKILL.md").write_text("# x")\n',
+    ),
+    [2],
+  );
+  assert.deepEqual(
+    persists("scripts/k.sh", "#!/bin/bash\necho 'Always run ./x first.' >> CLAUDE.md\n"),
+    [2],
+  );
+  // A project's name read from its CLAUDE.md and written to a report is no such write.
+  assert.deepEqual(
+    persists(
+      "scripts/l.py",
+      'from pathlib import Path\nname = (Path.cwd() / "CLAUDE.md").read_text().splitlines()[0]\nPath("docs/report.json").write_text(name)\n',
+    ),
+    [],
+  );
   // The same commands on a project's own files persist nothing.
   assert.deepEqual(persists("scripts/f.sh", "#!/bin/bash\nsed -i 's/a/b/' config.yaml\n"), []);
   assert.deepEqual(

@@ -15,6 +15,7 @@ import {
   fileKey,
   hostOf,
   inlineLanguage,
+  instructionFile,
   interpreterAfterRunner,
   ipHost,
   type Label,
@@ -671,7 +672,7 @@ function execCommand(
 }
 
 function persistTo(state: State, at: number, target: string, via: string): void {
-  const path = persistPath(target);
+  const path = persistPath(target) ?? instructionFile(target);
   if (path !== undefined) state.sink.persist(at, new Set<Label>([`persist:${path}`]), via);
 }
 

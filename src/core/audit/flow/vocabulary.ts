@@ -66,9 +66,14 @@ function namesEnvFile(path: string): boolean {
   return [".env", ".env.local", ".env.production"].some((file) => glob.test(file));
 }
 
-/** Where code or access persists after the skill ran. */
+/**
+ * Where code or access persists after the skill ran: shell start-up files, keys, schedulers,
+ * hooks, units, editor and agent settings, and what an agent reads in every session (its
+ * skills folders, the rules files of agents; `CLAUDE.md` and `AGENTS.md` as a command's
+ * target only: {@link instructionFile}).
+ */
 const PERSIST_PATH =
-  /(?:^|[/\\~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xprofile|xinitrc)$|config\.fish$|authorized_keys\d?$|(?:^|\/)etc\/(?:cron|rc\.local|profile\.d|systemd)|\/var\/spool\/cron|\.git[/\\]hooks(?:[/\\]|$)|systemd[/\\](?:user|system)(?:[/\\]|$)|\.(?:service|timer)$|Launch(?:Agents|Daemons)|\.vscode[/\\](?:settings|tasks)\.json$|\.claude[/\\](?:settings(?:\.local)?\.json$|commands|agents|hooks)|(?:^|[/\\~])\.cursor[/\\]|Code[/\\]User[/\\]settings\.json$|(?:^|[/\\])\.mcp\.json$|\.gemini[/\\]settings\.json$|\.codex[/\\]config\.toml$|Start Menu[/\\]Programs[/\\]Startup|CurrentVersion[/\\]Run|(?:^|\/)etc\/ld\.so\.preload$|(?:^|\/)etc\/sudoers(?:\.d)?(?:\/|$)|autostart[/\\][^/\\]+\.desktop$/;
+  /(?:^|[/\\~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xprofile|xinitrc)$|config\.fish$|authorized_keys\d?$|(?:^|\/)etc\/(?:cron|rc\.local|profile\.d|systemd)|\/var\/spool\/cron|\.git[/\\]hooks(?:[/\\]|$)|systemd[/\\](?:user|system)(?:[/\\]|$)|\.(?:service|timer)$|Launch(?:Agents|Daemons)|\.vscode[/\\](?:settings|tasks)\.json$|\.claude[/\\](?:settings(?:\.local)?\.json$|commands|agents|hooks)|(?:^|[/\\~])\.cursor[/\\]|Code[/\\]User[/\\]settings\.json$|(?:^|[/\\])\.mcp\.json$|\.gemini[/\\]settings\.json$|\.codex[/\\]config\.toml$|Start Menu[/\\]Programs[/\\]Startup|CurrentVersion[/\\]Run|(?:^|\/)etc\/ld\.so\.preload$|(?:^|\/)etc\/sudoers(?:\.d)?(?:\/|$)|autostart[/\\][^/\\]+\.desktop$|(?:^|[/\\~])\.(?:claude|codex|agents|cursor|gemini|windsurf|opencode|goose|github)[/\\]skills[/\\]|\.github[/\\]copilot-instructions\.md$|(?:^|[/\\])\.(?:cursorrules|windsurfrules|clinerules)$/;
 
 /** Strips what points at a home folder: `~/`, `$HOME/`, `/home/u/`, `/Users/u/`, `/root/`. */
 function homeRelative(path: string): string {
@@ -161,6 +166,16 @@ export function secretCommand(line: string): Label | undefined {
 }
 
 /** The persistence location `path` names, or undefined. */
+/**
+ * `CLAUDE.md`, `AGENTS.md`, `GEMINI.md`: instructions an agent reads in every session. A
+ * persistence target only where a command writes to one by name (`>> CLAUDE.md`): scripts read
+ * them for a project's name far more often than they write them, and a path's label travels
+ * with what is read through it.
+ */
+export function instructionFile(path: string): string | undefined {
+  return /(?:^|[/\\])(?:CLAUDE|AGENTS|GEMINI)\.md$/.test(path.trim()) ? path.trim() : undefined;
+}
+
 export function persistPath(path: string): string | undefined {
   const p = path.trim();
   return p.length < 5 || p.length > 300 || !PERSIST_PATH.test(p) ? undefined : p;
