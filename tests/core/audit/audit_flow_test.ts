@@ -1902,6 +1902,23 @@ Deno.test("a key sent is judged by where it goes: an address held in a variable,
   ]);
   assert.deepEqual(py(`requests.post("${post}", json=self.__dict__)`), ["critical"]);
   assert.deepEqual(py(`requests.post("${post}", data=self.b)`), ["critical"]);
+  // A session's headers and credentials go with each request it makes.
+  const session = (line: string, url: string) =>
+    secretSeverities(
+      "scripts/s.py",
+      `import os, requests\ns = requests.Session()\n${line}\ns.get("${url}")\n`,
+    );
+  assert.deepEqual(session('s.headers.update({"X-K": os.environ["GITHUB_TOKEN"]})', post), [
+    "critical",
+  ]);
+  assert.deepEqual(session('s.auth = ("me", os.environ["GITHUB_TOKEN"])', post), ["critical"]);
+  assert.deepEqual(
+    session(
+      's.headers.update({"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"]})',
+      "https://api.openai.com/v1/models",
+    ),
+    ["info"],
+  );
 });
 
 Deno.test("code spelt by character codes, backwards or in escapes, and run, is decoded data run", () => {

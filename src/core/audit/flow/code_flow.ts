@@ -1932,8 +1932,22 @@ function targetsOf(left: readonly Token[]): { names: string[]; container: boolea
   return { names: names.map((t) => t.text), container: false };
 }
 
-/** `x.append(y)`, `x.update(y)`, `m.set_content(y)`: `x` takes the labels of `y`. */
+/**
+ * `x.append(y)`, `x.update(y)`, `m.set_content(y)`, `s.headers.update(y)`: `x` (and the
+ * attribute changed) takes the labels of `y`.
+ */
 function mutation(scope: Scope, s: readonly Token[]): void {
+  // `s.headers.update({...})`: an attribute's content changed, the object holding it too.
+  if (
+    s[0]?.kind === "name" && s[1]?.text === "." && s[2]?.kind === "name" && s[3]?.text === "." &&
+    MUTATORS.test(s[4]?.text ?? "") && s[5]?.text === "("
+  ) {
+    const added = labelsOf(scope, s, 6, closeOf(s, 5));
+    for (const name of [s[0].text, `${s[0].text}.${s[2].text}`]) {
+      for (const l of added) scope.vars.get(name)?.labels.add(l);
+    }
+    return;
+  }
   if (s[0]?.kind !== "name" || s[1]?.text !== "." || s[3]?.text !== "(") {
     const eq = s.findIndex((t) => opText(t) === "=");
     if (s[0]?.kind === "name" && s[1]?.text === "[" && eq !== -1) {
@@ -2196,7 +2210,10 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const at = s[k]!.at;
   if (send) {
     const host = hostIn(scope, s, open + 1, close) ?? receiver?.net?.host;
-    reach(scope, "send", at, args, host, name);
+    // A session's own headers and credentials go with each request it makes
+    // (`s.headers.update({...key})`, `s.auth = (u, key)`, then `s.get(url)`).
+    const carried = receiver?.net !== undefined && name.includes(".") ? receiver.labels : [];
+    reach(scope, "send", at, new Set([...args, ...carried]), host, name);
   }
   if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short) || runs) {
     const code = TIMERS.test(short) ? timerCode(scope, s, open, close) : args;
