@@ -397,7 +397,8 @@ function evaluate(
 /**
  * A command that reaches the network sends its arguments and what it reads on stdin (a DNS
  * lookup only its arguments) to the host its words name; `openssl s_client -connect host:443`
- * is a TLS client writing its stdin there. A downloader's saved file is noted.
+ * is a TLS client writing its stdin there, and a cloud CLI's upload sends the files it names
+ * (`aws s3 cp ~/.ssh/id_rsa s3://…`). A downloader's saved file is noted.
  */
 function netCommand(
   state: State,
@@ -407,16 +408,33 @@ function netCommand(
   stdin: Set<Label>,
   at: number,
 ): void {
-  if (!NET_COMMANDS.has(name) && !(name === "openssl" && args[0]?.text === "s_client")) return;
+  const texts = args.map((w) => w.text);
+  const client = name === "openssl" && texts[0] === "s_client";
+  if (!NET_COMMANDS.has(name) && !client && !CLOUD_UPLOAD.test(`${name} ${texts.join(" ")}`)) {
+    return;
+  }
   const sent = new Set([
     ...argLabels,
     ...(/^(?:dig|nslookup|host|drill)$/.test(name) ? [] : stdin),
   ]);
   const host = args.map((w) => hostOf(w.text) ?? ipHost(w.text) ?? socketHost(w.text))
-    .find((h) => h !== undefined);
+    .find((h) => h !== undefined) ?? CLOUD_HOSTS[name];
   state.sink.send(at, sent, host, name);
   noteDownload(state, name, args);
 }
+
+/** Cloud and hosting CLIs' uploads: the files they are given leave the machine. */
+const CLOUD_UPLOAD =
+  /^(?:aws s3 (?:cp|mv|sync)|gsutil (?:cp|mv|rsync)|gcloud storage (?:cp|mv|rsync)|az storage (?:blob|file) upload|rclone (?:copy|copyto|move|sync)|gh (?:gist create|release upload|api))\b/;
+
+/** Where a cloud CLI sends what it uploads, when its words name no host. */
+const CLOUD_HOSTS: Readonly<Record<string, string>> = {
+  aws: "s3.amazonaws.com",
+  gsutil: "storage.googleapis.com",
+  gcloud: "storage.googleapis.com",
+  az: "blob.core.windows.net",
+  gh: "api.github.com",
+};
 
 /** The host of a socat-style address (`TCP:host:443`, `OPENSSL:host:443`, `UDP4:host:53`). */
 function socketHost(text: string): string | undefined {
