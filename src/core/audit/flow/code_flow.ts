@@ -884,6 +884,7 @@ function variableAt(
  * `self.key.strip()`): the longest such prefix of two parts or more.
  */
 function attributeOf(scope: Scope, name: string): Variable | undefined {
+  if (!name.includes(".")) return undefined;
   const parts = name.split(".");
   for (let n = parts.length; n >= 2; n--) {
     const attribute = scope.vars.get(parts.slice(0, n).join("."));
@@ -1494,6 +1495,7 @@ function fileTextLabels(scope: Scope, tokens: readonly Token[], k: number, out: 
 
 /** `[::-1]` at `k`: Python's slice that reads a sequence backwards. */
 function reversedSlice(tokens: readonly Token[], k: number): boolean {
+  if (tokens[k]?.text !== "[") return false;
   const texts = tokens.slice(k, k + 6).map((t) => t.text).join("");
   return texts.startsWith("[::-1]");
 }
@@ -1765,9 +1767,13 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
     const before = augment ? scope.vars.get(target) : undefined;
     const merged = new Set([...(before?.labels ?? []), ...labels]);
     // `ws.onopen = …`, `x += …`: still the connection, process or file it was.
-    const { net: keptNet, feeds: keptFeeds, writes: keptWrites, host: keptHost } = before ?? {};
-    const entry: Variable = { labels: merged, net: keptNet, feeds: keptFeeds, writes: keptWrites };
-    if (keptHost !== undefined) entry.host = keptHost;
+    const entry: Variable = {
+      labels: merged,
+      net: before?.net,
+      feeds: before?.feeds,
+      writes: before?.writes,
+      host: before?.host,
+    };
     if (
       value !== undefined && (!augment || before?.value !== undefined) &&
       (before?.value?.length ?? 0) + value.length <= MAX_VALUE
@@ -2246,19 +2252,24 @@ function writesMode(s: readonly Token[], open: number, close: number): boolean {
 
 /** The tokens of one argument: `[from, to)` of each comma-separated piece at depth 0. */
 function argumentRanges(s: readonly Token[], open: number, close: number): [number, number][] {
+  return splitAt(s, open + 1, close, ",");
+}
+
+/** The `[from, to)` ranges of the tokens `[from, to)` split at `sep` outside brackets. */
+function splitAt(s: readonly Token[], from: number, to: number, sep: string): [number, number][] {
   const out: [number, number][] = [];
   let depth = 0;
-  let start = open + 1;
-  for (let k = open + 1; k < close; k++) {
+  let start = from;
+  for (let k = from; k < to; k++) {
     const t = opText(s[k]!);
     if (t === "(" || t === "[" || t === "{") depth++;
     else if (t === ")" || t === "]" || t === "}") depth--;
-    else if (t === "," && depth === 0) {
+    else if (t === sep && depth === 0) {
       out.push([start, k]);
       start = k + 1;
     }
   }
-  if (start < close) out.push([start, close]);
+  if (start < to) out.push([start, to]);
   return out;
 }
 
@@ -2500,7 +2511,7 @@ function shellLine(
     return `\${${key}}`;
   };
   let text = "";
-  for (const [a, b] of topLevelParts(s, from, to, "+")) {
+  for (const [a, b] of splitAt(s, from, to, "+").filter(([a, b]) => b > a)) {
     const t = s[a]!;
     const formatted = t.kind === "string" &&
       (opText(s[a + 1] ?? t) === "%" || (s[a + 1]?.text === "." && s[a + 2]?.text === "format"));
@@ -2518,29 +2529,6 @@ function shellLine(
     } else text += hole(labelsOf(scope, s, a, b));
   }
   return { text, bindings };
-}
-
-/** The `[from, to)` ranges of `[from, to)` split at `sep` outside brackets. */
-function topLevelParts(
-  s: readonly Token[],
-  from: number,
-  to: number,
-  sep: string,
-): [number, number][] {
-  const out: [number, number][] = [];
-  let depth = 0;
-  let start = from;
-  for (let k = from; k < to; k++) {
-    const t = opText(s[k]!);
-    if (t === "(" || t === "[" || t === "{") depth++;
-    else if (t === ")" || t === "]" || t === "}") depth--;
-    else if (t === sep && depth === 0) {
-      if (k > start) out.push([start, k]);
-      start = k + 1;
-    }
-  }
-  if (to > start) out.push([start, to]);
-  return out;
 }
 
 /** A string given to a shell: its labels run (an exec sink), its text is shell code. */

@@ -408,11 +408,10 @@ function netCommand(
   stdin: Set<Label>,
   at: number,
 ): void {
-  const texts = args.map((w) => w.text);
-  const client = name === "openssl" && texts[0] === "s_client";
-  if (!NET_COMMANDS.has(name) && !client && !CLOUD_UPLOAD.test(`${name} ${texts.join(" ")}`)) {
-    return;
-  }
+  const client = name === "openssl" && args[0]?.text === "s_client";
+  const upload = CLOUD_CLIS.test(name) &&
+    CLOUD_UPLOAD.test(`${name} ${args.map((w) => w.text).join(" ")}`);
+  if (!NET_COMMANDS.has(name) && !client && !upload) return;
   const sent = new Set([
     ...argLabels,
     ...(/^(?:dig|nslookup|host|drill)$/.test(name) ? [] : stdin),
@@ -423,7 +422,8 @@ function netCommand(
   noteDownload(state, name, args);
 }
 
-/** Cloud and hosting CLIs' uploads: the files they are given leave the machine. */
+/** Cloud and hosting CLIs, and their uploads: the files those are given leave the machine. */
+const CLOUD_CLIS = /^(?:aws|gsutil|gcloud|az|rclone|gh)$/;
 const CLOUD_UPLOAD =
   /^(?:aws s3 (?:cp|mv|sync)|gsutil (?:cp|mv|rsync)|gcloud storage (?:cp|mv|rsync)|az storage (?:blob|file) upload|rclone (?:copy|copyto|move|sync)|gh (?:gist create|release upload|api))\b/;
 
@@ -614,7 +614,7 @@ function downloadedFile(state: State, path: string): Set<Label> | undefined {
 /**
  * Folders a command fills with downloaded files: `git clone <remote> [DIR]` (DIR, or the
  * repository's name), `tar -x … -C DIR` of a downloaded archive (or one piped in), `unzip
- * <downloaded> -d DIR`.
+ * <downloaded> -d DIR`; and whether a `cd` enters one (State.inFolder).
  */
 function noteFolder(state: State, name: string, args: readonly Word[], stdin: Set<Label>) {
   const texts = args.map((w) => w.text);
