@@ -39,13 +39,56 @@ export function socketOwner(
 }
 
 /**
+ * A read whose result is shared by the callers waiting for it, each given one that started
+ * after it asked: a caller joins the read that starts next, never one already under way
+ * (which may have read before the caller's connection existed). However many ask at once,
+ * two reads serve them all.
+ */
+export function sharedFreshReads<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  let queued: Promise<T> | undefined;
+  const start = (): Promise<T> => {
+    const reading = read();
+    running = reading;
+    const done = () => {
+      if (running === reading) running = undefined;
+    };
+    reading.then(done, done);
+    return reading;
+  };
+  const settled = () => {};
+  return () => {
+    if (running === undefined) return start();
+    return queued ??= running.then(settled, settled).then(() => {
+      queued = undefined;
+      return start();
+    });
+  };
+}
+
+/** The shared reader of the socket tables, by the python3 that reads them. */
+const tableReaders = new Map<string, () => Promise<string>>();
+
+/**
  * The socket tables (/proc/net/tcp and tcp6, one after the other), read by the system's
  * python3 (isolated, from `/`): Deno lets a program read /proc only with every permission,
- * which the binary does not have.
+ * which the binary does not have. A burst of sessions shares its reads (sharedFreshReads): a
+ * client that opens a hundred at once no longer starts a hundred processes.
  */
-async function socketTables(env: Readonly<Record<string, string>>): Promise<string> {
+function socketTables(env: Readonly<Record<string, string>>): Promise<string> {
   const python = findOnPath("python3", env);
-  if (python === undefined) return "";
+  if (python === undefined) return Promise.resolve("");
+  let reader = tableReaders.get(python);
+  if (reader === undefined) {
+    tableReaders.set(
+      python,
+      reader = sharedFreshReads(() => readTables(python)),
+    );
+  }
+  return reader();
+}
+
+async function readTables(python: string): Promise<string> {
   const read = "import sys\nfor t in ('/proc/net/tcp', '/proc/net/tcp6'):\n" +
     "    try: sys.stdout.write(open(t).read())\n    except OSError: pass\n";
   try {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readBody, socketOwner } from "../../src/mcp/http_limits.ts";
+import { readBody, sharedFreshReads, socketOwner } from "../../src/mcp/http_limits.ts";
 
 const TABLE =
   `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
@@ -36,4 +36,47 @@ Deno.test("readBody() answers a body that never ends with a timeout, and bounds 
   assert.deepEqual(big, { refused: "too-large" });
   const fine = await readBody(new Request("http://x/mcp", { method: "POST", body: '{"a":1}' }));
   assert.deepEqual(fine, { json: { a: 1 } });
+});
+
+Deno.test("sharedFreshReads() serves a burst with two reads, each caller's begun after it asked", async () => {
+  const starts: number[] = [];
+  let release = () => {};
+  const read = sharedFreshReads(() => {
+    starts.push(performance.now());
+    const index = starts.length;
+    return new Promise<number>((resolve) => {
+      release = () => resolve(index);
+    });
+  });
+  const asked: number[] = [];
+  const answers: Promise<number>[] = [];
+  const ask = () => {
+    asked.push(performance.now());
+    answers.push(read());
+  };
+  ask(); // starts read 1
+  for (let i = 0; i < 49; i++) ask(); // all wait for read 2: read 1 began before they asked
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  release();
+  await answers[0];
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(starts.length, 2, "the 49 callers share one read, begun after read 1 ended");
+  release();
+  const results = await Promise.all(answers);
+  assert.deepEqual(results, [1, ...Array(49).fill(2)]);
+  for (let i = 0; i < asked.length; i++) {
+    assert.ok(
+      starts[results[i]! - 1]! >= asked[i]!,
+      `caller ${i} got a read begun before it asked`,
+    );
+  }
+  // Nothing under way: the next caller starts its own read at once, and a failed read is
+  // no one's but its callers'.
+  const failing = sharedFreshReads(() => Promise.reject(new Error("no table")));
+  await assert.rejects(failing(), /no table/);
+  await assert.rejects(failing(), /no table/);
+  ask();
+  assert.equal(starts.length, 3);
+  release();
+  assert.equal(await answers.at(-1), 3);
 });
