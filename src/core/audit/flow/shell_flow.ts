@@ -35,6 +35,8 @@ interface Value {
   partial?: string;
   labels: Set<Label>;
   assembled: boolean;
+  /** What `${!name}` reads through it: a `for` loop's variable over names written out. */
+  indirect?: ReadonlySet<Label>;
 }
 
 interface State {
@@ -75,6 +77,8 @@ interface State {
 interface Group {
   stdin: Set<Label>;
   out: Set<Label>;
+  /** A loop's body (`do` … `done`). */
+  loop?: boolean;
 }
 
 /**
@@ -111,8 +115,14 @@ export function analyzeShell(
     calls: new Map(),
     calling: 0,
   };
-  const code = codeOnly(text, readCode("shell", text));
-  run(state, code, 0);
+  const reading = readCode("shell", text);
+  // A message that prints a variable (`echo "$TOKEN"`) is read: printed on the terminal it
+  // sends nothing, but inside a group or loop whose output is piped on (`{ echo "$TOKEN"; } |
+  // curl …`) it is what is sent. Its words still count as a message for the pattern rules.
+  const inert = reading.inert.filter(([start, end]) =>
+    !(text[start] === '"' && text.slice(start, end).includes("$"))
+  );
+  run(state, codeOnly(text, { ...reading, inert }), 0);
   return state.sink.flows;
 }
 
@@ -165,10 +175,15 @@ function runCommands(
     }
     // No pipe of its own: the group's stdin, or what `exec <` made the script's.
     const input = stdin.size > 0 ? stdin : groups.at(-1)?.stdin ?? state.fds.get(0) ?? stdin;
+    // A loop's body is a group too: `for …; do env; done | curl …` pipes what it printed.
+    const loopEnd = words[0] === "done" && words.length === 1 && groups.at(-1)?.loop === true;
+    const body = loopEnd ? groups.pop() : undefined;
     if (words[0] === "{") groups.push({ stdin: input, out: new Set() });
-    const out = command.words.length === 0
+    if (words[0] === "do") groups.push({ stdin: input, out: new Set(), loop: true });
+    let out = command.words.length === 0
       ? { labels: new Set<Label>() }
       : evaluate(state, command, input, offset);
+    if (body !== undefined) out = { labels: new Set([...out.labels, ...body.out]) };
     for (const group of groups) for (const label of out.labels) group.out.add(label);
     stdin = command.piped ? out.labels : new Set();
     last = out;
@@ -318,6 +333,20 @@ function throughRunner(words: readonly Word[], stdin: ReadonlySet<Label>): reado
     : from;
 }
 
+/**
+ * `for v in items`: v holds what the items carry; `${!v}` reads the variables they name
+ * (`for v in GITHUB_TOKEN NPM_TOKEN`), any at all where a name is data (`$(compgen -v)`).
+ */
+function loopVariable(state: State, name: string, items: readonly Word[]): void {
+  const labels = new Set(items.flatMap((w) => [...wordLabels(w)]));
+  const indirect = new Set<Label>(
+    items.flatMap((w) =>
+      !w.known ? ["env:*" as const] : w.text.split(/\s+/).flatMap((n) => envLabel(n) ?? [])
+    ),
+  );
+  state.vars.set(name, { labels, assembled: false, indirect });
+}
+
 /** One command with what it reads on stdin: its flows, and what it writes to stdout. */
 function evaluate(
   state: State,
@@ -336,8 +365,7 @@ function evaluate(
     );
   }
   if (words[0]?.text === "for" && words[2]?.text === "in") {
-    const labels = new Set(words.slice(3).flatMap((w) => [...wordLabels(w)]));
-    state.vars.set(words[1]!.text, { labels, assembled: false });
+    loopVariable(state, words[1]!.text, words.slice(3));
     return { labels: new Set() };
   }
   if (

@@ -54,7 +54,15 @@ type Substitute = (inner: string, offset: number) => { labels: Set<Label>; text?
 export interface ShellVars {
   get(
     name: string,
-  ): { value?: string; partial?: string; labels: Set<Label>; assembled: boolean } | undefined;
+  ):
+    | {
+      value?: string;
+      partial?: string;
+      labels: Set<Label>;
+      assembled: boolean;
+      indirect?: ReadonlySet<Label>;
+    }
+    | undefined;
 }
 
 /** The longest text a word is folded to; past it the word is unknown. */
@@ -359,6 +367,15 @@ export class ShellReader {
       w.known = false;
       return;
     }
+    // `${!v}`: the variable whose name v holds.
+    const indirect = /^\$\{!([A-Za-z_]\w*|\d)\}/.exec(t.slice(this.#i, this.#i + 200));
+    if (indirect !== null) {
+      this.#i += indirect[0].length;
+      for (const l of this.#indirectLabels(indirect[1]!)) w.labels.add(l);
+      w.text += "$(…)";
+      w.known = false;
+      return;
+    }
     const m = /^\$(?:\{#?([A-Za-z_]\w*|\d|[@*#?$!])([^}]*)\}|([A-Za-z_]\w*|\d|[@*#?$!]))/.exec(
       t.slice(this.#i, this.#i + 200),
     );
@@ -392,6 +409,20 @@ export class ShellReader {
     }
     w.text += `$${name}`;
     w.known = false;
+  }
+
+  /**
+   * What `${!name}` reads: the variable name's value names; those a `for` loop over written
+   * names gives it; any variable at all where the name is data (`for v in $(compgen -v)`, a
+   * parameter, a line read): the whole environment.
+   */
+  #indirectLabels(name: string): ReadonlySet<Label> {
+    const v = this.vars.get(name);
+    if (v?.value !== undefined) {
+      const env = /^[A-Za-z_]\w*$/.test(v.value) ? this.envLabel(v.value) : undefined;
+      return new Set(env === undefined ? [] : [env]);
+    }
+    return v?.indirect ?? new Set<Label>(["env:*"]);
   }
 }
 
