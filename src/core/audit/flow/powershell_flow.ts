@@ -351,8 +351,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
     p.kind === "variable"
       ? state.values.get(variableName(p.text)) ?? state.hosts.get(variableName(p.text)) ?? ""
       : unquote(p.text);
-  const host = stage.map((p) => p.kind === "op" ? undefined : hostOf(textOf(p)))
-    .find((h) => h !== undefined);
+  const host = stageHost(stage, textOf);
   const texts = stage.map((p) => unquote(p.text).toLowerCase());
   for (const k of commands) {
     const piece = stage[k]!;
@@ -436,6 +435,30 @@ function socketSend(
   if (/^connect$/i.test(stage[method]!.text) && host !== undefined) state.sockets.set(name, host);
   const to = host ?? state.sockets.get(name);
   state.sink.send(stage[method]!.at, sent, to, `${receiver.text}.${stage[method]!.text}`);
+}
+
+/**
+ * Where a stage's request goes: its `-Uri` (`-Url`), else the first address written as an
+ * argument of its own, outside any hashtable, block or parentheses (`-Headers @{ Origin =
+ * "https://…" }` names no destination), else the first host any piece names.
+ */
+function stageHost(stage: readonly Piece[], textOf: (p: Piece) => string): string | undefined {
+  const uri = stage.findIndex((p) => p.kind === "word" && /^-(?:uri|url):?$/i.test(p.text));
+  const named = uri === -1 || stage[uri + 1] === undefined
+    ? undefined
+    : hostOf(textOf(stage[uri + 1]!));
+  if (named !== undefined) return named;
+  let depth = 0;
+  for (const p of stage) {
+    if (/^@?[({[]$/.test(p.text)) depth++;
+    else if (/^[)}\]]$/.test(p.text)) depth = Math.max(0, depth - 1);
+    else if (depth === 0 && p.kind !== "op" && /^[a-z][\w+.-]*:\/\//i.test(textOf(p))) {
+      const host = hostOf(textOf(p));
+      if (host !== undefined) return host;
+    }
+  }
+  return stage.map((p) => p.kind === "op" ? undefined : hostOf(textOf(p)))
+    .find((h) => h !== undefined);
 }
 
 /** Pipeline commands that run a script block on each input: `… | % { iex $_ }`. */
