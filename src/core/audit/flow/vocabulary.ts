@@ -383,7 +383,9 @@ export function decodesInShell(command: string, args: readonly string[]): boolea
 /** The host a URL or a host-like word names, lower case; undefined when none. */
 export function hostOf(whole: string): string | undefined {
   const text = whole.length > 2048 ? whole.slice(0, 2048) : whole;
-  const url = /\b(?:https?|wss?|ftp|smtp):\/\/(?:[^@/\s]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})/.exec(
+  // A backslash ends the authority as a slash does (WHATWG URLs, so fetch and Node: the host of
+  // `https://drop.example\@api.github.com/` is drop.example), never part of a user name.
+  const url = /\b(?:https?|wss?|ftp|smtp):\/\/(?:[^@/\\\s]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})/.exec(
     text,
   );
   if (url !== null) return url[1]!.toLowerCase();
