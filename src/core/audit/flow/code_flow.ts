@@ -2091,7 +2091,7 @@ const RAW_SENDS =
 
 /** The connection a variable among the arguments of the call opened at `open` holds. */
 function wrappedNet(scope: Scope, s: readonly Token[], open: number): Variable["net"] {
-  for (let a = open + 1; a < closeOf(s, open); a++) {
+  for (let a = open + 1, close = closeOf(s, open); a < close; a++) {
     const net = s[a]!.kind === "name" && s[a - 1]?.text !== "."
       ? scope.vars.get(s[a]!.text)?.net
       : undefined;
@@ -2113,7 +2113,6 @@ function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Var
     if (s[end]?.text === "(" && SEND_CALLS.test(name)) {
       return { host: hostIn(scope, s, end, closeOf(s, end)) };
     }
-
     const v = scope.vars.get(name.split(".")[0]!);
     if (v?.net !== undefined && end === to) return v.net;
   }
@@ -2181,10 +2180,9 @@ function feedsStdin(scope: Scope, s: readonly Token[], k: number): void {
   reach(scope, "exec", s[k]!.at, args, undefined, `${program}'s stdin`);
 }
 
-/** The first host the arguments name (a URL, a host name, a variable holding one). */
 /**
  * Where a send call's request goes: its `url` argument by name (`url=…`, `{ url: … }`,
- * `hostname`, `host`, `baseURL`), else its first argument, else any host its arguments name.
+ * `hostname`, `host`, `baseURL`), else its first argument; undefined when neither names one.
  * An address elsewhere in the call (a header's `Origin`, a body's link, a keyword written
  * first) is not where it goes: naming the skill's declared host there hides nothing.
  */
@@ -2193,7 +2191,6 @@ function destinationHost(
   s: readonly Token[],
   open: number,
   close: number,
-  anyHost = true,
 ): string | undefined {
   const args = argumentRanges(s, open, close);
   const named = (from: number, to: number, sep: string) => {
@@ -2220,7 +2217,7 @@ function destinationHost(
       : hostIn(scope, s, a, b);
     if (host !== undefined) return host;
   }
-  return anyHost ? hostIn(scope, s, open + 1, close) : undefined;
+  return undefined;
 }
 
 /** The names a request's destination is given by. */
@@ -2231,6 +2228,7 @@ function unquoted(text: string): string {
   return text.replace(/^(["'`])(.*)\1$/, "$2");
 }
 
+/** The first host the arguments name (a URL, a host name, a variable holding one). */
 function hostIn(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
   for (let k = from; k < to; k++) {
     const t = s[k]!;
@@ -2315,7 +2313,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     // A connection made for one host (`http.client.HTTPSConnection(h)`, a client's `base_url`)
     // sends there unless the call's own address says otherwise; an address elsewhere in the
     // call (`c.request("POST", "https://declared/…")`, a header) does not.
-    const host = connected ?? destinationHost(scope, s, open, close, false) ??
+    const host = connected ?? destinationHost(scope, s, open, close) ??
       receiver?.net?.host ?? hostIn(scope, s, open + 1, close);
     // A session's own headers and credentials go with each request it makes
     // (`s.headers.update({...key})`, `s.auth = (u, key)`, then `s.get(url)`).

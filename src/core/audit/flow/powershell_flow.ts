@@ -347,10 +347,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   const sources = sourcesOf(stage, names);
   const all = new Set([...input, ...carried, ...sources]);
   const sent = new Set([...input, ...carried]);
-  const textOf = (p: Piece) =>
-    p.kind === "variable"
-      ? state.values.get(variableName(p.text)) ?? state.hosts.get(variableName(p.text)) ?? ""
-      : unquote(p.text);
+  const textOf = (p: Piece) => pieceText(p, state);
   const host = stageHost(stage, textOf);
   const texts = stage.map((p) => unquote(p.text).toLowerCase());
   for (const k of commands) {
@@ -394,6 +391,13 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
   return all;
 }
 
+/** A piece's text: a string unquoted, a variable's constant value or the host it holds. */
+function pieceText(p: Piece, state: State): string {
+  if (p.kind !== "variable") return unquote(p.text);
+  const name = variableName(p.text);
+  return state.values.get(name) ?? state.hosts.get(name) ?? "";
+}
+
 /** A socket's type, made with `New-Object` or `[…]::new`. */
 const SOCKET_TYPE = /(?:^|\.)(?:TcpClient|UdpClient|Socket|ClientWebSocket)$/i;
 /** What sends through a socket, its stream or a writer over it; `Connect` names its host. */
@@ -404,13 +408,9 @@ const SOCKET_SEND =
 function socketOf(rhs: readonly Piece[], state: State): { host: string | undefined } | undefined {
   if (rhs.some((p) => p.kind === "word" && SOCKET_TYPE.test(p.text))) {
     const host = rhs.map((p) =>
-      p.kind === "string"
-        ? hostOf(unquote(p.text))
-        : p.kind === "variable"
-        ? state.hosts.get(variableName(p.text)) ??
-          hostOf(state.values.get(variableName(p.text)) ?? "")
-        : undefined
-    ).find((h) => h !== undefined);
+      p.kind === "string" || p.kind === "variable" ? hostOf(pieceText(p, state)) : undefined
+    )
+      .find((h) => h !== undefined);
     return { host };
   }
   const over = rhs.find((p) => p.kind === "variable" && state.sockets.has(variableName(p.text)));

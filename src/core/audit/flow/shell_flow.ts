@@ -447,17 +447,14 @@ function netCommand(
   // The addresses it is given as words of their own (`curl -H "Origin: https://a" https://b`
   // goes to b): each of them, since curl sends to every URL it is given; else the first host
   // any word names.
+  const hostIn = (text: string) => hostOf(text) ?? ipHost(text) ?? socketHost(text);
+  const ownWord = (text: string) => !/:\/\//.test(text) || /^[a-z][\w+.-]*:\/\//i.test(text);
   const hosts = new Set(
-    args.map((w) => /:\/\//.test(w.text) && !/^[a-z][\w+.-]*:\/\//i.test(w.text) ? undefined : w)
-      .map((w) =>
-        w === undefined ? undefined : hostOf(w.text) ?? ipHost(w.text) ?? socketHost(w.text)
-      )
-      .filter((h) => h !== undefined),
+    args.filter((w) => ownWord(w.text)).map((w) => hostIn(w.text)).filter((h) => h !== undefined),
   );
   if (hosts.size === 0) {
-    const named = args.map((w) => hostOf(w.text) ?? ipHost(w.text) ?? socketHost(w.text))
-      .find((h) => h !== undefined) ?? CLOUD_HOSTS[name];
-    state.sink.send(at, sent, named, name);
+    const named = args.map((w) => hostIn(w.text)).find((h) => h !== undefined);
+    state.sink.send(at, sent, named ?? CLOUD_HOSTS[name], name);
   }
   for (const host of hosts) state.sink.send(at, sent, host, name);
   noteDownload(state, name, args);
