@@ -21,7 +21,7 @@ import {
 } from "../../core/records/registry.ts";
 import { cachedDigest } from "../trust/file_hashes.ts";
 import { withListingSummary } from "../catalog/cache.ts";
-import { exists, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
+import { exists, FILES_PER_TURN, lstatSyncOrNull, nextTurn, removeIfExists } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
 import { isManagedEntry, type Staging } from "../store/staging.ts";
 import { writeJournal } from "../store/journal.ts";
@@ -446,16 +446,23 @@ export async function stageCopy(
   files: readonly string[],
 ): Promise<string> {
   const dest = join(staging.path, "new", canonical);
-  await Deno.mkdir(dest, { recursive: true });
-  for (const rel of files) {
+  Deno.mkdirSync(dest, { recursive: true });
+  // Sync calls, with a turn of the event loop now and then: see copyTree (fetch_source.ts).
+  const made = new Set([dest]);
+  for (const [at, rel] of files.entries()) {
+    if (at > 0 && at % FILES_PER_TURN === 0) await nextTurn();
     if (!safeRelativePath(rel)) throw new SkillError("invalid_path", `Unsafe path: ${rel}`);
     const src = join(from, ...rel.split("/"));
-    const info = await Deno.lstat(src);
+    const info = Deno.lstatSync(src);
     if (!info.isFile) throw new SkillError("integrity_mismatch", `Not a regular file: ${rel}`);
     const to = join(dest, ...rel.split("/"));
-    await Deno.mkdir(dirname(to), { recursive: true });
-    await Deno.copyFile(src, to);
-    if (info.mode !== null) await Deno.chmod(to, info.mode & 0o755);
+    const folder = dirname(to);
+    if (!made.has(folder)) {
+      Deno.mkdirSync(folder, { recursive: true });
+      made.add(folder);
+    }
+    Deno.copyFileSync(src, to);
+    if (info.mode !== null) Deno.chmodSync(to, info.mode & 0o755);
   }
   return dest;
 }

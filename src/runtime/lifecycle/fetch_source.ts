@@ -31,7 +31,14 @@ import {
 import { type FetchedCommit, GitError, type GitOptions } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
 import { MAX_TREE_ENTRIES, readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
-import { isWithin, lstatOrNull, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
+import {
+  FILES_PER_TURN,
+  isWithin,
+  lstatOrNull,
+  lstatSyncOrNull,
+  nextTurn,
+  removeIfExists,
+} from "../os/fs.ts";
 import { archiveLimits } from "../web/entries.ts";
 // The OCI, website and npm fetchers are imported where their kind is met (dynamic import()):
 // an add from git loads none of them, and start-up is a feature.
@@ -480,29 +487,36 @@ async function copyTree(from: string, to: string, signal?: AbortSignal): Promise
       );
     }
   };
+  // Sync calls, one folder at a time: an awaited call per file costs a hand-off to Deno's
+  // thread pool and back, which made a folder of 20,000 files take seconds. A turn of the
+  // event loop every few hundred entries lets Ctrl-C abort `signal` meanwhile.
   const walk = async (src: string, dest: string) => {
     signal?.throwIfAborted();
-    await Deno.mkdir(dest);
-    for await (const entry of Deno.readDir(src)) {
+    Deno.mkdirSync(dest);
+    for (const entry of Deno.readDirSync(src)) {
       if (++count > MAX_COPY_ENTRIES) {
         throw new SkillError(
           "io_error",
           `Cannot copy ${from}: more than ${MAX_COPY_ENTRIES} files`,
         );
       }
+      if (count % FILES_PER_TURN === 0) {
+        await nextTurn();
+        signal?.throwIfAborted();
+      }
       if (entry.isDirectory && SKIP_DIRS.has(entry.name)) continue;
       const s = join(src, entry.name);
       const d = join(dest, entry.name);
-      if (entry.isSymlink) await Deno.symlink(await Deno.readLink(s), d);
+      if (entry.isSymlink) Deno.symlinkSync(Deno.readLinkSync(s), d);
       else if (entry.isDirectory) await walk(s, d);
       else if (entry.isFile) {
-        const info = await Deno.lstat(s);
+        const info = Deno.lstatSync(s);
         checkSize(s, info.size);
-        await Deno.copyFile(s, d);
+        Deno.copyFileSync(s, d);
         // A file that grew while being copied is caught here, at most one copy late.
-        const copied = await Deno.lstat(d);
+        const copied = Deno.lstatSync(d);
         if (copied.size > MAX_SKILL_FILE_BYTES) checkSize(s, copied.size);
-        if (info.mode !== null) await Deno.chmod(d, info.mode & 0o777);
+        if (info.mode !== null) Deno.chmodSync(d, info.mode & 0o777);
       }
     }
   };

@@ -49,7 +49,7 @@ import {
 } from "../../core/sources/sources.ts";
 import { inContext } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
-import { exists, lstatOrNull, removeIfExists } from "../os/fs.ts";
+import { exists, FILES_PER_TURN, lstatOrNull, nextTurn, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest, ociTags } from "../oci/pull.ts";
@@ -359,18 +359,21 @@ async function readNewVersion(
  * `to` must not exist.
  */
 async function copyFolder(from: string, to: string): Promise<void> {
-  await Deno.mkdir(dirname(to), { recursive: true });
+  Deno.mkdirSync(dirname(to), { recursive: true });
+  // Sync calls, with a turn of the event loop now and then: see copyTree (fetch_source.ts).
+  let count = 0;
   const walk = async (src: string, dest: string) => {
-    await Deno.mkdir(dest);
-    for await (const entry of Deno.readDir(src)) {
+    Deno.mkdirSync(dest);
+    for (const entry of Deno.readDirSync(src)) {
+      if (++count % FILES_PER_TURN === 0) await nextTurn();
       const s = join(src, entry.name);
       const d = join(dest, entry.name);
-      if (entry.isSymlink) await Deno.symlink(await Deno.readLink(s), d);
+      if (entry.isSymlink) Deno.symlinkSync(Deno.readLinkSync(s), d);
       else if (entry.isDirectory) await walk(s, d);
       else if (entry.isFile) {
-        await Deno.copyFile(s, d);
-        const mode = (await Deno.lstat(s)).mode;
-        if (mode !== null) await Deno.chmod(d, mode & 0o777);
+        Deno.copyFileSync(s, d);
+        const mode = Deno.lstatSync(s).mode;
+        if (mode !== null) Deno.chmodSync(d, mode & 0o777);
       }
     }
   };

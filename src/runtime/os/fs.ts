@@ -141,6 +141,18 @@ export function writeFileAtomic(
   return new Promise((resolve) => resolve(writeFileAtomicSync(path, data, options)));
 }
 
+/** Files a run of sync file calls handles between two turns of the event loop ({@link nextTurn}). */
+export const FILES_PER_TURN = 256;
+
+/**
+ * Resolves on a later turn of the event loop (a timer, not a microtask): a long run of sync
+ * file calls awaits it now and then, so signals, timers and other requests are served
+ * meanwhile without each file paying a trip through Deno's thread pool.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /**
  * Removes a run's work folder, most often left empty: an empty one in one synchronous call
  * (no round trip through Deno's thread pool, ~0.5 ms on every run), a filled one as
