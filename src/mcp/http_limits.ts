@@ -11,6 +11,7 @@
 
 import { findOnPath } from "../runtime/os/probe.ts";
 import { isLoopbackHost } from "./http_guard.ts";
+import { SocketTableReader } from "./socket_tables.ts";
 
 /** A request body (JSON-RPC) must arrive in full within this long. */
 const BODY_TIMEOUT_MS = 10_000;
@@ -70,41 +71,19 @@ export function sharedFreshReads<T>(read: () => Promise<T>): () => Promise<T> {
 const tableReaders = new Map<string, () => Promise<string>>();
 
 /**
- * The socket tables (/proc/net/tcp and tcp6, one after the other), read by the system's
- * python3 (isolated, from `/`): Deno lets a program read /proc only with every permission,
- * which the binary does not have. A burst of sessions shares its reads (sharedFreshReads): a
- * client that opens a hundred at once no longer starts a hundred processes.
+ * The socket tables, read by the server's one python3 (socket_tables.ts). A burst of sessions
+ * also shares its reads (sharedFreshReads), which keeps the reads one at a time, as that
+ * reader needs them.
  */
 function socketTables(env: Readonly<Record<string, string>>): Promise<string> {
   const python = findOnPath("python3", env);
   if (python === undefined) return Promise.resolve("");
   let reader = tableReaders.get(python);
   if (reader === undefined) {
-    tableReaders.set(
-      python,
-      reader = sharedFreshReads(() => readTables(python)),
-    );
+    const process = new SocketTableReader(python);
+    tableReaders.set(python, reader = sharedFreshReads(() => process.read()));
   }
   return reader();
-}
-
-async function readTables(python: string): Promise<string> {
-  const read = "import sys\nfor t in ('/proc/net/tcp', '/proc/net/tcp6'):\n" +
-    "    try: sys.stdout.write(open(t).read())\n    except OSError: pass\n";
-  try {
-    const out = await new Deno.Command(python, {
-      args: ["-I", "-S", "-c", read],
-      cwd: "/",
-      clearEnv: true,
-      env: { LC_ALL: "C" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    return out.success ? new TextDecoder().decode(out.stdout) : "";
-  } catch {
-    return "";
-  }
 }
 
 /**

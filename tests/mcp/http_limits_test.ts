@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { readBody, sharedFreshReads, socketOwner } from "../../src/mcp/http_limits.ts";
+import { SocketTableReader } from "../../src/mcp/socket_tables.ts";
+import { findOnPath } from "../../src/runtime/os/probe.ts";
 
 const TABLE =
   `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
@@ -79,4 +81,59 @@ Deno.test("sharedFreshReads() serves a burst with two reads, each caller's begun
   assert.equal(starts.length, 3);
   release();
   assert.equal(await answers.at(-1), 3);
+});
+
+const python = findOnPath("python3", Deno.env.toObject());
+
+Deno.test({
+  name: "one python3 reads the socket tables for every session, and each read is fresh",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    assert.ok(python !== undefined, "python3 is on PATH");
+    const reader = new SocketTableReader(python);
+    try {
+      const server = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const port = server.addr.port;
+      try {
+        // Connections made between reads: each read must see the one made just before it.
+        for (let round = 0; round < 20; round++) {
+          const client = await Deno.connect({ hostname: "127.0.0.1", port });
+          const accepted = await server.accept();
+          try {
+            const tables = await reader.read();
+            assert.match(tables, /local_address/);
+            const uid = socketOwner(tables, client.localAddr.port, port);
+            assert.equal(uid, Deno.uid(), `round ${round}: the client's socket and its owner`);
+          } finally {
+            client.close();
+            accepted.close();
+          }
+        }
+      } finally {
+        server.close();
+      }
+      assert.equal(reader.started, 1, "twenty reads, one process");
+    } finally {
+      reader.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a reader that died is started again; with no python3 a read is empty",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const reader = new SocketTableReader(python!);
+    try {
+      assert.match(await reader.read(), /local_address/);
+      reader.close();
+      assert.match(await reader.read(), /local_address/);
+      assert.equal(reader.started, 2);
+    } finally {
+      reader.close();
+    }
+    const missing = new SocketTableReader("/nonexistent/python3");
+    assert.equal(await missing.read(), "");
+    missing.close();
+  },
 });

@@ -20,6 +20,21 @@ import { initializeRequest } from "../helpers/mcp_stdio.ts";
 import { sha256Digest } from "../helpers/bytes.ts";
 
 const LINUX_ONLY = Deno.build.os !== "linux";
+
+/** Whether `pid` is the server's reader of the socket tables (src/mcp/socket_tables.ts). */
+function isTableReader(pid: number): boolean {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).includes("/proc/net/tcp");
+  } catch {
+    return false;
+  }
+}
+
+/** The server's processes split: its sessions' toolset hosts, and its reader of the socket tables. */
+function serverChildren(server: number): { hosts: number[]; readers: number[] } {
+  const all = descendants(server);
+  return { hosts: all.filter((p) => !isTableReader(p)), readers: all.filter(isTableReader) };
+}
 const GREET = "hello_extended__greet_in_language";
 
 const SkillEntrySchema = z.object({
@@ -169,12 +184,14 @@ Deno.test(
         );
         assert.equal(other.error, "not_found");
       }));
-      // Ctrl-C with every session open: each session's toolset host is stopped.
-      const hosts = descendants(server.child.pid);
+      // Ctrl-C with every session open: each session's toolset host is stopped, and the one
+      // process that told the 32 sessions' clients apart ends with the server.
+      const { hosts, readers } = serverChildren(server.child.pid);
       assert.ok(hosts.length >= 32, `${hosts.length} toolset processes for 32 sessions`);
+      assert.equal(readers.length, 1, "one reader of the socket tables for 32 sessions");
       const status = await server.stop("SIGINT");
       assert.equal(status.code, 130, server.stderr());
-      assert.deepEqual(await survivors(hosts, 10_000), []);
+      assert.deepEqual(await survivors([...hosts, ...readers], 10_000), []);
       assert.match(server.stderr(), /closed 32 sessions/);
     } finally {
       await Promise.allSettled(clients.map((c) => c.client.close()));
@@ -200,7 +217,7 @@ Deno.test("skills mcp --http closes idle sessions and ended ones with their tool
   const ended = await connectHttp(server.url, TEST_TOKEN);
   await ended.client.callTool(activate);
   await ended.client.callTool(greet);
-  const endedHosts = descendants(server.child.pid);
+  const endedHosts = serverChildren(server.child.pid).hosts;
   assert.ok(endedHosts.length > 0, "a toolset host runs");
   await ended[Symbol.asyncDispose]();
   assert.deepEqual(await survivors(endedHosts), []);
@@ -209,7 +226,7 @@ Deno.test("skills mcp --http closes idle sessions and ended ones with their tool
   await using idle = await connectHttp(server.url, TEST_TOKEN);
   await idle.client.callTool(activate);
   await idle.client.callTool(greet);
-  const idleHosts = descendants(server.child.pid);
+  const idleHosts = serverChildren(server.child.pid).hosts;
   assert.ok(idleHosts.length > 0);
   await waitFor(() => /closed \(idle\)/.test(server.stderr()), {
     what: "the idle session to be closed",

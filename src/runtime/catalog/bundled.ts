@@ -46,12 +46,14 @@ async function writeBundledSkills(home: string, replace: boolean): Promise<void>
     "../../generated/bundled_skills.ts"
   );
   try {
+    // Sync calls: a few dozen small files, written on a fresh home's first command, where an
+    // awaited call per file would add a trip through Deno's thread pool each.
     for (const [relPath, text] of Object.entries(BUNDLED_FILES)) {
       const path = join(staging, relPath);
-      await Deno.mkdir(dirname(path), { recursive: true });
-      await Deno.writeTextFile(path, text, { mode: relPath.endsWith(".py") ? 0o755 : 0o644 });
+      Deno.mkdirSync(dirname(path), { recursive: true });
+      Deno.writeTextFileSync(path, text, { mode: relPath.endsWith(".py") ? 0o755 : 0o644 });
     }
-    await Deno.writeTextFile(join(staging, COMPLETE_MARKER), `${VERSION} ${BUNDLED_HASH}\n`);
+    Deno.writeTextFileSync(join(staging, COMPLETE_MARKER), `${VERSION} ${BUNDLED_HASH}\n`);
     const moveAside = async () => {
       // Moved aside, then removed: never removed in place, where another process may be
       // renaming its own copy in.

@@ -12,6 +12,7 @@
  */
 
 import { join } from "../os/paths.ts";
+import { FILES_PER_TURN, nextTurn } from "../os/fs.ts";
 import { SkillError } from "../../core/errors.ts";
 import { authorizationFor, registryFor } from "../../core/sources/npmrc.ts";
 import {
@@ -159,12 +160,15 @@ export async function fetchNpmPackage(
       ].join("; "),
     });
   }
-  await Deno.mkdir(root, { recursive: true });
+  Deno.mkdirSync(root, { recursive: true });
+  // Sync calls, with a turn of the event loop now and then (runtime/os/fs.ts, nextTurn).
+  let written = 0;
   for (const file of got.files) {
     if (!skills.folders.some((f) => f.path === "" || file.path.startsWith(`${f.path}/`))) continue;
+    if (++written % FILES_PER_TURN === 0) await nextTurn();
     const parts = file.path.split("/");
-    await Deno.mkdir(join(root, ...parts.slice(0, -1)), { recursive: true });
-    await Deno.writeFile(join(root, ...parts), file.bytes, {
+    Deno.mkdirSync(join(root, ...parts.slice(0, -1)), { recursive: true });
+    Deno.writeFileSync(join(root, ...parts), file.bytes, {
       createNew: true,
       mode: file.executable ? 0o755 : 0o644,
     });
