@@ -34,7 +34,7 @@ export class SocketTableReader {
   #pending = new Uint8Array(0);
   #started = 0;
 
-  constructor(readonly python: string) {}
+  constructor(readonly python: string, readonly timeoutMs = READ_TIMEOUT_MS) {}
 
   /** How many reader processes were started (one, unless one failed). */
   get started(): number {
@@ -66,7 +66,7 @@ export class SocketTableReader {
     if (this.#child === undefined) this.#start();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("socket tables: no answer")), READ_TIMEOUT_MS);
+      timer = setTimeout(() => reject(new Error("socket tables: no answer")), this.timeoutMs);
     });
     try {
       await this.#writer!.write(new Uint8Array([10]));

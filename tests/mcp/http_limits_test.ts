@@ -137,3 +137,25 @@ Deno.test({
     missing.close();
   },
 });
+
+Deno.test({
+  name:
+    "a reader that never answers gives up at its timeout: the read is empty, and the next starts afresh",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const silent = `${dir}/python3`;
+      await Deno.writeTextFile(silent, "#!/bin/sh\nexec sleep 30\n", { mode: 0o755 });
+      const reader = new SocketTableReader(silent, 200);
+      const started = performance.now();
+      assert.equal(await reader.read(), "");
+      assert.ok(performance.now() - started < 5_000, "gave up at its timeout");
+      assert.equal(await reader.read(), "");
+      assert.equal(reader.started, 2, "the silent reader was dropped, and another one asked");
+      reader.close();
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
