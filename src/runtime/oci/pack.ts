@@ -5,6 +5,7 @@
  */
 
 import { sha256Hex } from "../../core/records/digest.ts";
+import { FILES_PER_TURN, nextTurn } from "../os/fs.ts";
 
 interface PackedFile {
   /** Relative path, `/` separators. */
@@ -21,8 +22,9 @@ interface SkillLayer {
 /** Reads a skill folder; symlinks and special files are refused, never followed. */
 export async function readSkillFolder(root: string): Promise<PackedFile[]> {
   const files: PackedFile[] = [];
+  // Sync calls, with a turn of the event loop now and then (runtime/os/fs.ts, nextTurn).
   async function walk(relative: string): Promise<void> {
-    for await (const entry of Deno.readDir(relative ? `${root}/${relative}` : root)) {
+    for (const entry of Deno.readDirSync(relative ? `${root}/${relative}` : root)) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.name === ".git") continue;
       if (entry.isSymlink) {
@@ -32,10 +34,11 @@ export async function readSkillFolder(root: string): Promise<PackedFile[]> {
       }
       if (entry.isDirectory) await walk(path);
       else if (entry.isFile) {
-        const info = await Deno.stat(`${root}/${path}`);
+        if (files.length > 0 && files.length % FILES_PER_TURN === 0) await nextTurn();
+        const info = Deno.statSync(`${root}/${path}`);
         files.push({
           path,
-          bytes: await Deno.readFile(`${root}/${path}`),
+          bytes: Deno.readFileSync(`${root}/${path}`),
           executable: ((info.mode ?? 0) & 0o100) !== 0,
         });
       }
