@@ -124,6 +124,11 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
   const denoDir = Deno.env.get("DENO_DIR") ??
     join(Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache"), "deno");
   env.DENO_DIR = denoDir;
+  // Under deno task test, the run's scratch folder (scripts/test_run.ts) is the CLI's TMPDIR
+  // too: what a CLI a test kills leaves (a run's work folder, the sandbox's account files)
+  // goes with the scratch at the end instead of piling up in /tmp.
+  const scratch = Deno.env.get("SKILLS_TEST_SCRATCH");
+  if (scratch) env.TMPDIR = scratch;
   return { ...env, ...extra };
 }
 

@@ -51,3 +51,12 @@ export function forwardedTrust(): string[] {
     env[name] !== undefined && forwardsTrust(name, env[name]!, env)
   );
 }
+
+/**
+ * The base set's variables (core/policy/env_policy.ts) a caller started with `baseEnv` has
+ * besides PATH and HOME, which a policy-mode script gets from it: TMPDIR under deno task test
+ * (the run's scratch folder), none elsewhere.
+ */
+export function forwardedBase(): string[] {
+  return baseEnv().TMPDIR === undefined ? [] : ["TMPDIR"];
+}

@@ -15,6 +15,7 @@ import { writeTree } from "../../helpers/tree.ts";
 import {
   CALLER_ENV,
   dumpedNames,
+  forwardedBase,
   forwardedTrust,
   SET_BY_EVERY_RUN,
 } from "../../helpers/script_env.ts";
@@ -100,6 +101,7 @@ Deno.test("skills run passes only the base set and allowlisted variables to the 
     [
       ...SET_BY_EVERY_RUN,
       ...forwardedTrust(),
+      ...forwardedBase(),
       "EXTRA_TOKEN",
       "HOME",
       "LANG",
