@@ -9,8 +9,9 @@
  * it hands out a new one: `recently_deleted()`), a removal after each test makes every file the
  * tests after it create dearer, and the suite's system time grew with it. The tests' own
  * folders (`tempDir()` of tests/helpers/cli.ts) are left for this removal when
- * `SKILLS_TEST_SCRATCH` names the folder they are in; a test that removes a folder to check
- * what happens then still does.
+ * `SKILLS_TEST_SCRATCH` names the folder they are in, and the CLIs they start get it as their
+ * `TMPDIR` (`baseEnv()`), so what a killed CLI leaves goes too; a test that removes a folder to
+ * check what happens then still does.
  */
 
 import { removeIfExists } from "../src/runtime/os/fs.ts";
