@@ -21,7 +21,7 @@ import {
 } from "../../core/records/registry.ts";
 import { cachedDigest } from "../trust/file_hashes.ts";
 import { withListingSummary } from "../catalog/cache.ts";
-import { exists, FILES_PER_TURN, lstatSyncOrNull, nextTurn, removeIfExists } from "../os/fs.ts";
+import { exists, fileTurns, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { readRegistry, withRegistryLock, writeRegistryUnlocked } from "../store/registry.ts";
 import { isManagedEntry, type Staging } from "../store/staging.ts";
 import { writeJournal } from "../store/journal.ts";
@@ -448,9 +448,10 @@ export async function stageCopy(
   const dest = join(staging.path, "new", canonical);
   Deno.mkdirSync(dest, { recursive: true });
   // Sync calls, with a turn of the event loop now and then: see copyTree (fetch_source.ts).
+  const turn = fileTurns();
   const made = new Set([dest]);
-  for (const [at, rel] of files.entries()) {
-    if (at > 0 && at % FILES_PER_TURN === 0) await nextTurn();
+  for (const rel of files) {
+    await turn();
     if (!safeRelativePath(rel)) throw new SkillError("invalid_path", `Unsafe path: ${rel}`);
     const src = join(from, ...rel.split("/"));
     const info = Deno.lstatSync(src);

@@ -31,14 +31,7 @@ import {
 import { type FetchedCommit, GitError, type GitOptions } from "../git/command.ts";
 import { remoteRefs } from "../git/fetch.ts";
 import { MAX_TREE_ENTRIES, readLocalRepository, readRemoteRepository } from "../git/local_read.ts";
-import {
-  FILES_PER_TURN,
-  isWithin,
-  lstatOrNull,
-  lstatSyncOrNull,
-  nextTurn,
-  removeIfExists,
-} from "../os/fs.ts";
+import { fileTurns, isWithin, lstatOrNull, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import { archiveLimits } from "../web/entries.ts";
 // The OCI, website and npm fetchers are imported where their kind is met (dynamic import()):
 // an add from git loads none of them, and start-up is a feature.
@@ -471,6 +464,7 @@ async function copyTree(from: string, to: string, signal?: AbortSignal): Promise
     throw new SkillError("not_found", `Directory not found: ${from}`);
   }
   let count = 0;
+  const turn = fileTurns();
   let bytes = 0;
   /** Sizes are checked before a byte is copied (a sparse 2 GiB file costs nothing to stat). */
   const checkSize = (path: string, size: number) => {
@@ -500,10 +494,8 @@ async function copyTree(from: string, to: string, signal?: AbortSignal): Promise
           `Cannot copy ${from}: more than ${MAX_COPY_ENTRIES} files`,
         );
       }
-      if (count % FILES_PER_TURN === 0) {
-        await nextTurn();
-        signal?.throwIfAborted();
-      }
+      await turn();
+      signal?.throwIfAborted();
       if (entry.isDirectory && SKIP_DIRS.has(entry.name)) continue;
       const s = join(src, entry.name);
       const d = join(dest, entry.name);

@@ -49,7 +49,7 @@ import {
 } from "../../core/sources/sources.ts";
 import { inContext } from "../git/command.ts";
 import { trackedCommit } from "../git/fetch.ts";
-import { exists, FILES_PER_TURN, lstatOrNull, nextTurn, removeIfExists } from "../os/fs.ts";
+import { exists, fileTurns, lstatOrNull, removeIfExists } from "../os/fs.ts";
 import { inspectSkillDir } from "../catalog/loader.ts";
 import { computeDigest, fileHashes } from "../trust/file_hashes.ts";
 import { ociTagDigest, ociTags } from "../oci/pull.ts";
@@ -361,11 +361,11 @@ async function readNewVersion(
 async function copyFolder(from: string, to: string): Promise<void> {
   Deno.mkdirSync(dirname(to), { recursive: true });
   // Sync calls, with a turn of the event loop now and then: see copyTree (fetch_source.ts).
-  let count = 0;
+  const turn = fileTurns();
   const walk = async (src: string, dest: string) => {
     Deno.mkdirSync(dest);
     for (const entry of Deno.readDirSync(src)) {
-      if (++count % FILES_PER_TURN === 0) await nextTurn();
+      await turn();
       const s = join(src, entry.name);
       const d = join(dest, entry.name);
       if (entry.isSymlink) Deno.symlinkSync(Deno.readLinkSync(s), d);

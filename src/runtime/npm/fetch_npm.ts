@@ -12,7 +12,7 @@
  */
 
 import { join } from "../os/paths.ts";
-import { FILES_PER_TURN, nextTurn } from "../os/fs.ts";
+import { fileTurns } from "../os/fs.ts";
 import { SkillError } from "../../core/errors.ts";
 import { authorizationFor, registryFor } from "../../core/sources/npmrc.ts";
 import {
@@ -161,11 +161,11 @@ export async function fetchNpmPackage(
     });
   }
   Deno.mkdirSync(root, { recursive: true });
-  // Sync calls, with a turn of the event loop now and then (runtime/os/fs.ts, nextTurn).
-  let written = 0;
+  // Sync calls, with a turn of the event loop now and then (runtime/os/fs.ts, fileTurns).
+  const turn = fileTurns();
   for (const file of got.files) {
     if (!skills.folders.some((f) => f.path === "" || file.path.startsWith(`${f.path}/`))) continue;
-    if (++written % FILES_PER_TURN === 0) await nextTurn();
+    await turn();
     const parts = file.path.split("/");
     Deno.mkdirSync(join(root, ...parts.slice(0, -1)), { recursive: true });
     Deno.writeFileSync(join(root, ...parts), file.bytes, {

@@ -5,7 +5,7 @@
  */
 
 import { sha256Hex } from "../../core/records/digest.ts";
-import { FILES_PER_TURN, nextTurn } from "../os/fs.ts";
+import { fileTurns } from "../os/fs.ts";
 
 interface PackedFile {
   /** Relative path, `/` separators. */
@@ -22,7 +22,8 @@ interface SkillLayer {
 /** Reads a skill folder; symlinks and special files are refused, never followed. */
 export async function readSkillFolder(root: string): Promise<PackedFile[]> {
   const files: PackedFile[] = [];
-  // Sync calls, with a turn of the event loop now and then (runtime/os/fs.ts, nextTurn).
+  // Sync calls, with a turn of the event loop now and then (runtime/os/fs.ts, fileTurns).
+  const turn = fileTurns();
   async function walk(relative: string): Promise<void> {
     for (const entry of Deno.readDirSync(relative ? `${root}/${relative}` : root)) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
@@ -34,7 +35,7 @@ export async function readSkillFolder(root: string): Promise<PackedFile[]> {
       }
       if (entry.isDirectory) await walk(path);
       else if (entry.isFile) {
-        if (files.length > 0 && files.length % FILES_PER_TURN === 0) await nextTurn();
+        await turn();
         const info = Deno.statSync(`${root}/${path}`);
         files.push({
           path,

@@ -141,16 +141,19 @@ export function writeFileAtomic(
   return new Promise((resolve) => resolve(writeFileAtomicSync(path, data, options)));
 }
 
-/** Files a run of sync file calls handles between two turns of the event loop ({@link nextTurn}). */
-export const FILES_PER_TURN = 256;
+/** Files a run of sync file calls handles between two turns of the event loop. */
+const FILES_PER_TURN = 256;
 
 /**
- * Resolves on a later turn of the event loop (a timer, not a microtask): a long run of sync
- * file calls awaits it now and then, so signals, timers and other requests are served
- * meanwhile without each file paying a trip through Deno's thread pool.
+ * For a long run of sync file calls (a copy, a folder read): called once per file, it gives
+ * a later turn of the event loop (a timer, not a microtask) every FILES_PER_TURN files, so
+ * signals, timers and other requests are served meanwhile without each file paying a trip
+ * through Deno's thread pool; `await` what it returns.
  */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+export function fileTurns(): () => Promise<void> | undefined {
+  let files = 0;
+  return () =>
+    ++files % FILES_PER_TURN === 0 ? new Promise((resolve) => setTimeout(resolve, 0)) : undefined;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from "../../core/agents.ts";
 import type { LinkRecord } from "../../core/records/project_records.ts";
 import { withLink, withoutLinks } from "../../core/records/project_records.ts";
-import { FILES_PER_TURN, isWithin, lstatSyncOrNull, nextTurn, removeIfExists } from "../os/fs.ts";
+import { fileTurns, isWithin, lstatSyncOrNull, removeIfExists } from "../os/fs.ts";
 import type { LoadedSkill } from "../catalog/loader.ts";
 import { readLinks, readProjectTrust, updateLinks } from "../store/project_records.ts";
 import { PROJECT_SKILLS_DIR } from "../catalog/scopes.ts";
@@ -113,9 +113,10 @@ async function copySkill(from: string, path: string): Promise<void> {
   const { files } = await describeFiles(from);
   const temp = join(dirname(path), `.${crypto.randomUUID().slice(0, 8)}.skills-link-tmp`);
   try {
-    // Sync calls, with a turn of the event loop now and then (runtime/os/fs.ts, nextTurn).
-    for (const [at, rel] of Object.keys(files).entries()) {
-      if (at > 0 && at % FILES_PER_TURN === 0) await nextTurn();
+    // Sync calls, with a turn of the event loop now and then (runtime/os/fs.ts, fileTurns).
+    const turn = fileTurns();
+    for (const rel of Object.keys(files)) {
+      await turn();
       const to = join(temp, ...rel.split("/"));
       Deno.mkdirSync(dirname(to), { recursive: true });
       Deno.copyFileSync(join(from, ...rel.split("/")), to);
