@@ -80,8 +80,13 @@ function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** Products whose API lives under their company's host (`JIRA_API_TOKEN` → atlassian.net). */
-const SERVICE_HOSTS: Readonly<Record<string, string>> = {
+/**
+ * What a word of a key's name stands for, as the host its API answers on is named: a product's
+ * company (`JIRA_API_TOKEN` → atlassian.net), or the product a short name abbreviates
+ * (`GH_TOKEN` is GitHub's) — the one way a name of three letters or fewer names the host a
+ * script sends to (see {@link namesHost}).
+ */
+const STANDS_FOR: Readonly<Record<string, string>> = {
   JIRA: "ATLASSIAN",
   CONFLUENCE: "ATLASSIAN",
   BITBUCKET: "ATLASSIAN",
@@ -98,13 +103,6 @@ const SERVICE_HOSTS: Readonly<Record<string, string>> = {
   OUTLOOK: "MICROSOFT",
   TEAMS: "MICROSOFT",
   GRAPH: "MICROSOFT",
-};
-
-/**
- * Short names keys go by, and the product each stands for (`GH_TOKEN` is GitHub's): the one way
- * a name of three letters or fewer names the host a script sends to (see {@link namesHost}).
- */
-const ABBREVIATIONS: Readonly<Record<string, string>> = {
   GH: "GITHUB",
   GL: "GITLAB",
   HF: "HUGGINGFACE",
@@ -120,16 +118,13 @@ function wordsOf(name: string): string[] {
   const words = name.toUpperCase().split(/[^A-Z0-9]+/).filter((w) =>
     w.length >= 2 && !GENERIC.has(w)
   );
-  return [
-    ...words,
-    ...words.flatMap((w) => SERVICE_HOSTS[w] ?? []),
-    ...words.flatMap((w) => ABBREVIATIONS[w] ?? []),
-  ];
+  return [...words, ...words.flatMap((w) => STANDS_FOR[w] ?? [])];
 }
 
 /**
  * Whether a word of the name names a label of the host: starts it (`KALSHI`, `OPENWEATHER`),
- * is inside it (four letters or more), or abbreviates it (`GH` → github, `HF` → huggingface).
+ * is inside it (four letters or more), or, for a host the skill's files name, abbreviates it
+ * (`GH` → github, `HF` → huggingface).
  */
 function namesHost(words: readonly string[], host: string, anyLabel: boolean): boolean {
   // Else only the name the host was registered under: any subdomain of a domain one owns is
@@ -138,7 +133,7 @@ function namesHost(words: readonly string[], host: string, anyLabel: boolean): b
   return words.some((word) => {
     const w = word.toLowerCase();
     // A short word is the whole registered name of the host a script sends to, or stands for a
-    // product by ABBREVIATIONS: `gh` starts and abbreviates any name one can register
+    // product by STANDS_FOR: `gh` starts and abbreviates any name one can register
     // (`ghcollect.example`), so by itself it says nothing of whose API that is.
     if (w.length <= 3 && !anyLabel) return labels.includes(w);
     return labels.some((l) =>

@@ -25,6 +25,7 @@ import {
   type Label,
   persistPath,
   PROCESS_CALLS,
+  RAW_SENDS,
   READ_CALLS,
   secretCommand,
   secretName,
@@ -2084,10 +2085,6 @@ function builtUrlHost(
   );
   return name === "URL" ? hosts[0] ?? hosts[1] : hosts[0];
 }
-
-/** Sends through a connection whose arguments are the message, not its destination. */
-const RAW_SENDS =
-  /^(?:send|sendall|write|end|sendmail|send_message|sendMail|storbinary|storlines|exec_command|invoke_shell|run|sudo|putfo|emit)$/;
 
 /** The connection a variable among the arguments of the call opened at `open` holds. */
 function wrappedNet(scope: Scope, s: readonly Token[], open: number): Variable["net"] {

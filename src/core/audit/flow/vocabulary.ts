@@ -279,6 +279,13 @@ export const SEND_CALLS =
 export const SEND_METHODS =
   /^(?:request|send|sendall|sendto|write|end|send_message|sendmail|post|put|patch|get|putrequest|putheader|connect|storbinary|storlines|sendMail|emit|exec_command|invoke_shell|run|sudo|putfo)$/;
 
+/**
+ * The SEND_METHODS whose arguments are the message, not its destination (a mail, a socket's
+ * bytes, an SSH command): they go where their connection goes, whatever address they hold.
+ */
+export const RAW_SENDS =
+  /^(?:send|sendall|write|end|sendmail|send_message|sendMail|storbinary|storlines|exec_command|invoke_shell|run|sudo|putfo|emit)$/;
+
 /** Calls that write a file (a persistence location as their target is a finding). */
 export const WRITE_CALLS =
   /^Bun\.write$|(?:^|\.)(?:write_text|write_bytes|writeFileSync|writeFile|appendFileSync|appendFile|copyFileSync|copyFile|copy|copy2|copyfile|copytree|writeTextFile|writeTextFileSync|symlink|symlinkSync|rename|move|createWriteStream)$/;
