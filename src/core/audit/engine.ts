@@ -170,11 +170,6 @@ export class SkillAudit {
     const facts = {
       declared: this.#declared,
       skill: this.#facts.name,
-      named: new Set(
-        this.#findings.filter((f) => f.rule === "network-endpoint").flatMap((
-          f,
-        ) => [...hostsNamed(f.excerpt)]),
-      ),
     };
     const judged = this.#findings.map((f) => {
       const note = this.#notes.get(f);

@@ -1,15 +1,20 @@
 /**
  * From flows (flow/) to findings: the excerpt a reviewer reads, and how severe a secret sent
  * over the network is. The whole environment or a credential file leaving the machine is
- * always critical. A single named variable (`OPENWEATHER_API_KEY`) sent to the host the skill
- * declares — in `permissions.network`, in its SKILL.md, or the host the variable's or the
- * skill's own name names (`GITHUB_TOKEN` → api.github.com), or a host of the same domain as one
- * the skill's files name that the variable's name names (`FRED_API_KEY` → api.stlouisfed.org,
- * where the skill also calls fred.stlouisfed.org) — is how an honest skill calls its API:
- * information. To a host the script computes at run time it is medium (shown, not refused); to
- * any other host, critical. The last reading widens nothing a hostile author lacks: one who
- * names `fred.evil.example` can send the key there directly, which the name already excuses;
- * what holds a script to its hosts is the sandbox's network allowlist, not this severity.
+ * always critical. A single named variable (`OPENWEATHER_API_KEY`) sent to a host the skill
+ * declares — in `permissions.network` or in its SKILL.md — or to a domain registered under the
+ * very name the variable's or the skill's own name gives (`GITHUB_TOKEN` → api.github.com,
+ * `NEWS_API_KEY` → newsapi.org), or under a name that word is known to stand for
+ * ({@link STANDS_FOR}: `GH_TOKEN` → api.github.com, `DATADOG_API_KEY` → api.datadoghq.com), is
+ * how an honest skill calls its API: information. To a host the script computes at run time it
+ * is medium (shown, not refused); to any other host, critical.
+ *
+ * The match is equality, never a prefix or a part: whoever registers `openai-keys.com`,
+ * `myopenai.io` or `ghcollect.com`, or makes `openai.drop.com` under a domain of theirs, gets
+ * a name that starts with, holds or abbreviates the key's word, so none of those says whose API
+ * the host is. An honest skill whose API answers on another name declares it, which puts the
+ * host in front of the reviewer. What holds a script to its hosts is the sandbox's network
+ * allowlist; this severity is what the reviewer is told.
  */
 
 import type { Flow } from "./flow/flow.ts";
@@ -25,8 +30,6 @@ interface SkillFacts {
   /** Hosts the skill declares (permissions.network, URLs and host names in SKILL.md). */
   declared: ReadonlySet<string>;
   skill: string | undefined;
-  /** Hosts of every URL in the skill's files (its endpoints). */
-  named?: ReadonlySet<string>;
 }
 
 /** Words of a variable's name that say nothing about whose secret it is. */
@@ -40,13 +43,9 @@ export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity):
   const host = note.host;
   if (host === undefined) return "medium";
   if (isDeclared(host, facts.declared)) return "info";
-  const siblings = [...facts.named ?? []].filter((h) => registrable(h) === registrable(host));
-  const named = note.secrets.every((s) => {
-    const words = wordsOf(secretWords(s));
-    // A host the skill's files name counts by any label (they declare it anyway); the host the
-    // script sends to only by its domain's.
-    return namesHost(words, host, false) || siblings.some((h) => namesHost(words, h, true));
-  }) || namesHost(wordsOf(facts.skill ?? ""), host, false);
+  const owner = registeredName(host);
+  const named = note.secrets.every((s) => ownerNames(secretWords(s)).has(owner)) ||
+    ownerNames(facts.skill ?? "").has(owner);
   return named ? "info" : base;
 }
 
@@ -70,6 +69,15 @@ function registrable(host: string): string {
   return labels.slice(-1 - suffix).join(".");
 }
 
+/**
+ * The name a host's domain was registered under, without its suffix or hyphens (`openmeteo`
+ * of `api.open-meteo.com`): a subdomain is anyone's to make under a domain they own
+ * (`openai.drop.com`, `api.openai.com.drop.com`), so only this name says whose host it is.
+ */
+function registeredName(host: string): string {
+  return registrable(host.toLowerCase()).split(".")[0]!.replaceAll("-", "");
+}
+
 function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
   for (const d of declared) {
     const bare = d.replace(/^\*\./, "");
@@ -81,72 +89,69 @@ function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
 }
 
 /**
- * What a word of a key's name stands for, as the host its API answers on is named: a product's
- * company (`JIRA_API_TOKEN` → atlassian.net), or the product a short name abbreviates
- * (`GH_TOKEN` is GitHub's) — the one way a name of three letters or fewer names the host a
- * script sends to (see {@link namesHost}).
+ * The names a word of a key's name is known to stand for, each a domain its vendor
+ * registered: a product's company (`JIRA_API_TOKEN` → atlassian.net), the product a short name
+ * abbreviates (`GH_TOKEN` is GitHub's), and a vendor's API on a name longer than its own
+ * (`DATADOG_API_KEY` → datadoghq.com, `FRED_API_KEY` → stlouisfed.org). Facts, not guesses:
+ * a name not here names its owner only by being that owner's registered name.
  */
-const STANDS_FOR: Readonly<Record<string, string>> = {
-  JIRA: "ATLASSIAN",
-  CONFLUENCE: "ATLASSIAN",
-  BITBUCKET: "ATLASSIAN",
-  TRELLO: "ATLASSIAN",
-  GEMINI: "GOOGLEAPIS",
-  VERTEX: "GOOGLEAPIS",
-  GOOGLE: "GOOGLEAPIS",
-  GCP: "GOOGLEAPIS",
-  YOUTUBE: "GOOGLEAPIS",
-  CLAUDE: "ANTHROPIC",
-  GPT: "OPENAI",
-  AWS: "AMAZONAWS",
-  S3: "AMAZONAWS",
-  OUTLOOK: "MICROSOFT",
-  TEAMS: "MICROSOFT",
-  GRAPH: "MICROSOFT",
-  GH: "GITHUB",
-  GL: "GITLAB",
-  HF: "HUGGINGFACE",
-  DD: "DATADOG",
-  NPM: "NPMJS",
-  CF: "CLOUDFLARE",
-  AV: "ALPHAVANTAGE",
-  CMC: "COINMARKETCAP",
-  FMP: "FINANCIALMODELINGPREP",
+const STANDS_FOR: Readonly<Record<string, readonly string[]>> = {
+  JIRA: ["ATLASSIAN"],
+  CONFLUENCE: ["ATLASSIAN"],
+  BITBUCKET: ["ATLASSIAN"],
+  TRELLO: ["ATLASSIAN"],
+  GEMINI: ["GOOGLEAPIS"],
+  VERTEX: ["GOOGLEAPIS"],
+  GOOGLE: ["GOOGLEAPIS", "GOOGLEUSERCONTENT"],
+  GCP: ["GOOGLEAPIS"],
+  YOUTUBE: ["GOOGLEAPIS"],
+  CLAUDE: ["ANTHROPIC"],
+  GPT: ["OPENAI"],
+  AWS: ["AMAZONAWS"],
+  S3: ["AMAZONAWS"],
+  AZURE: ["WINDOWS"],
+  OUTLOOK: ["MICROSOFT"],
+  TEAMS: ["MICROSOFT"],
+  GRAPH: ["MICROSOFT"],
+  GITHUB: ["GITHUBUSERCONTENT", "GHCR"],
+  GH: ["GITHUB", "GITHUBUSERCONTENT", "GHCR"],
+  GL: ["GITLAB"],
+  HF: ["HUGGINGFACE"],
+  DATADOG: ["DATADOGHQ"],
+  DD: ["DATADOG", "DATADOGHQ"],
+  OPENWEATHER: ["OPENWEATHERMAP"],
+  SHOPIFY: ["MYSHOPIFY"],
+  HUBSPOT: ["HUBAPI"],
+  DROPBOX: ["DROPBOXAPI"],
+  POSTMARK: ["POSTMARKAPP"],
+  FRED: ["STLOUISFED"],
+  NPM: ["NPMJS"],
+  CF: ["CLOUDFLARE"],
+  AV: ["ALPHAVANTAGE"],
+  CMC: ["COINMARKETCAP"],
+  FMP: ["FINANCIALMODELINGPREP"],
 };
 
-function wordsOf(name: string): string[] {
-  const words = name.toUpperCase().split(/[^A-Z0-9]+/).filter((w) =>
-    w.length >= 2 && !GENERIC.has(w)
-  );
-  return [...words, ...words.flatMap((w) => STANDS_FOR[w] ?? [])];
-}
-
 /**
- * Whether a word of the name names a label of the host: starts it (`KALSHI`, `OPENWEATHER`),
- * is inside it (four letters or more), or, for a host the skill's files name, abbreviates it
- * (`GH` → github, `HF` → huggingface).
+ * The registered names a key's (or a skill's) name gives its owner by, lower case: each run
+ * of its words that holds one not in {@link GENERIC}, joined (`NEWS_API_KEY` → `news`,
+ * `newsapi`, `newsapikey`; `ALPHA_VANTAGE_KEY` → `alphavantage`), and what each such word
+ * stands for.
  */
-function namesHost(words: readonly string[], host: string, anyLabel: boolean): boolean {
-  // Else only the name the host was registered under: any subdomain of a domain one owns is
-  // free to make (`openai.drop.example`, `api.openai.com.drop.example`).
-  const labels = anyLabel ? host.split(".").slice(0, -1) : [registrable(host).split(".")[0]!];
-  return words.some((word) => {
-    const w = word.toLowerCase();
-    // A short word is the whole registered name of the host a script sends to, or stands for a
-    // product by STANDS_FOR: `gh` starts and abbreviates any name one can register
-    // (`ghcollect.example`), so by itself it says nothing of whose API that is.
-    if (w.length <= 3 && !anyLabel) return labels.includes(w);
-    return labels.some((l) =>
-      l.startsWith(w) || (w.length >= 4 && l.includes(w)) || (w.length <= 3 && abbreviates(w, l))
-    );
-  });
-}
-
-function abbreviates(short: string, label: string): boolean {
-  if (short[0] !== label[0]) return false;
-  let k = 0;
-  for (const c of label) if (c === short[k]) k++;
-  return k >= short.length;
+function ownerNames(name: string): Set<string> {
+  const parts = name.toUpperCase().split(/[^A-Z0-9]+/).filter((p) => p !== "").slice(0, 8);
+  const telling = (p: string) => p.length >= 2 && !GENERIC.has(p);
+  const out = new Set<string>();
+  for (let i = 0; i < parts.length; i++) {
+    for (let j = i + 1; j <= parts.length; j++) {
+      const run = parts.slice(i, j);
+      if (run.some(telling)) out.add(run.join("").toLowerCase());
+    }
+    if (telling(parts[i]!)) {
+      for (const owner of STANDS_FOR[parts[i]!] ?? []) out.add(owner.toLowerCase());
+    }
+  }
+  return out;
 }
 
 /** Hosts a SKILL.md names: every URL's, and bare host names (`api.linear.app`). */
