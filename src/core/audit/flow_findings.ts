@@ -2,19 +2,18 @@
  * From flows (flow/) to findings: the excerpt a reviewer reads, and how severe a secret sent
  * over the network is. The whole environment or a credential file leaving the machine is
  * always critical. A single named variable (`OPENWEATHER_API_KEY`) sent to a host the skill
- * declares — in `permissions.network` or in its SKILL.md — or to a domain registered under the
- * very name the variable's or the skill's own name gives (`GITHUB_TOKEN` → api.github.com,
- * `NEWS_API_KEY` → newsapi.org), or under a name that word is known to stand for
- * ({@link STANDS_FOR}: `GH_TOKEN` → api.github.com, `DATADOG_API_KEY` → api.datadoghq.com), is
- * how an honest skill calls its API: information. To a host the script computes at run time it
- * is medium (shown, not refused); to any other host, critical.
+ * declares — in `permissions.network` or in its SKILL.md — or to the domain its name names
+ * (a known vendor's domains, `GH_TOKEN` → api.github.com; else a domain registered under the
+ * very words of the variable's or the skill's own name, `NEWS_API_KEY` → newsapi.org) is how
+ * an honest skill calls its API: information. To a host the script computes at run time it is
+ * medium (shown, not refused); to any other host, critical.
  *
- * The match is equality, never a prefix or a part: whoever registers `openai-keys.com`,
- * `myopenai.io` or `ghcollect.com`, or makes `openai.drop.com` under a domain of theirs, gets
- * a name that starts with, holds or abbreviates the key's word, so none of those says whose API
- * the host is. An honest skill whose API answers on another name declares it, which puts the
- * host in front of the reviewer. What holds a script to its hosts is the sandbox's network
- * allowlist; this severity is what the reviewer is told.
+ * The match is equality, never a prefix, a part or a subdomain: whoever registers
+ * `openai-keys.com`, `myopenai.io` or `ghcollect.com`, or makes `openai.drop.com` under a domain
+ * of theirs, gets a name that starts with, holds or abbreviates the key's word, so none of those
+ * says whose API the host is. An honest skill whose API answers on another name declares it,
+ * which puts the host in front of the reviewer. What holds a script to its hosts is the
+ * sandbox's network allowlist; this severity is what the reviewer is told.
  */
 
 import type { Flow } from "./flow/flow.ts";
@@ -43,9 +42,8 @@ export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity):
   const host = note.host;
   if (host === undefined) return "medium";
   if (isDeclared(host, facts.declared)) return "info";
-  const owner = registeredName(host);
-  const named = note.secrets.every((s) => ownerNames(secretWords(s)).has(owner)) ||
-    ownerNames(facts.skill ?? "").has(owner);
+  const named = note.secrets.every((s) => namesOwner(secretWords(s), host)) ||
+    namesOwner(facts.skill ?? "", host);
   return named ? "info" : base;
 }
 
@@ -69,15 +67,6 @@ function registrable(host: string): string {
   return labels.slice(-1 - suffix).join(".");
 }
 
-/**
- * The name a host's domain was registered under, without its suffix or hyphens (`openmeteo`
- * of `api.open-meteo.com`): a subdomain is anyone's to make under a domain they own
- * (`openai.drop.com`, `api.openai.com.drop.com`), so only this name says whose host it is.
- */
-function registeredName(host: string): string {
-  return registrable(host.toLowerCase()).split(".")[0]!.replaceAll("-", "");
-}
-
 function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
   for (const d of declared) {
     const bare = d.replace(/^\*\./, "");
@@ -89,69 +78,81 @@ function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
 }
 
 /**
- * The names a word of a key's name is known to stand for, each a domain its vendor
- * registered: a product's company (`JIRA_API_TOKEN` → atlassian.net), the product a short name
- * abbreviates (`GH_TOKEN` is GitHub's), and a vendor's API on a name longer than its own
- * (`DATADOG_API_KEY` → datadoghq.com, `FRED_API_KEY` → stlouisfed.org). Facts, not guesses:
- * a name not here names its owner only by being that owner's registered name.
+ * The domains a word of a key's name stands for, each registered by the vendor it names: the
+ * vendor's own (`OPENAI` → openai.com), a product's company (`JIRA` → atlassian.net), the
+ * product a short name abbreviates (`GH` → github.com), and where a vendor's API answers on a
+ * longer name (`DATADOG` → datadoghq.com, `FRED` → stlouisfed.org). A name holding one of these
+ * words names exactly these domains, so `OPENAI_API_KEY` names neither `openai.xyz` nor
+ * `openaiapi.com`; a name holding none names a domain registered under its words (see
+ * {@link namesOwner}).
  */
-const STANDS_FOR: Readonly<Record<string, readonly string[]>> = {
-  JIRA: ["ATLASSIAN"],
-  CONFLUENCE: ["ATLASSIAN"],
-  BITBUCKET: ["ATLASSIAN"],
-  TRELLO: ["ATLASSIAN"],
-  GEMINI: ["GOOGLEAPIS"],
-  VERTEX: ["GOOGLEAPIS"],
-  GOOGLE: ["GOOGLEAPIS", "GOOGLEUSERCONTENT"],
-  GCP: ["GOOGLEAPIS"],
-  YOUTUBE: ["GOOGLEAPIS"],
-  CLAUDE: ["ANTHROPIC"],
-  GPT: ["OPENAI"],
-  AWS: ["AMAZONAWS"],
-  S3: ["AMAZONAWS"],
-  AZURE: ["WINDOWS"],
-  OUTLOOK: ["MICROSOFT"],
-  TEAMS: ["MICROSOFT"],
-  GRAPH: ["MICROSOFT"],
-  GITHUB: ["GITHUBUSERCONTENT", "GHCR"],
-  GH: ["GITHUB", "GITHUBUSERCONTENT", "GHCR"],
-  GL: ["GITLAB"],
-  HF: ["HUGGINGFACE"],
-  DATADOG: ["DATADOGHQ"],
-  DD: ["DATADOG", "DATADOGHQ"],
-  OPENWEATHER: ["OPENWEATHERMAP"],
-  SHOPIFY: ["MYSHOPIFY"],
-  HUBSPOT: ["HUBAPI"],
-  DROPBOX: ["DROPBOXAPI"],
-  POSTMARK: ["POSTMARKAPP"],
-  FRED: ["STLOUISFED"],
-  NPM: ["NPMJS"],
-  CF: ["CLOUDFLARE"],
-  AV: ["ALPHAVANTAGE"],
-  CMC: ["COINMARKETCAP"],
-  FMP: ["FINANCIALMODELINGPREP"],
+const VENDOR_DOMAINS: Readonly<Record<string, readonly string[]>> = {
+  OPENAI: ["openai.com"],
+  GPT: ["openai.com"],
+  ANTHROPIC: ["anthropic.com"],
+  CLAUDE: ["anthropic.com"],
+  GITHUB: ["github.com", "githubusercontent.com", "ghcr.io"],
+  GH: ["github.com", "githubusercontent.com", "ghcr.io"],
+  GITLAB: ["gitlab.com"],
+  GL: ["gitlab.com"],
+  GOOGLE: ["googleapis.com", "googleusercontent.com", "google.com"],
+  GCP: ["googleapis.com"],
+  GEMINI: ["googleapis.com"],
+  VERTEX: ["googleapis.com"],
+  YOUTUBE: ["googleapis.com", "youtube.com"],
+  AWS: ["amazonaws.com", "amazon.com", "on.aws"],
+  S3: ["amazonaws.com"],
+  AZURE: ["azure.com", "windows.net", "microsoft.com"],
+  OUTLOOK: ["microsoft.com", "office.com", "outlook.com"],
+  TEAMS: ["microsoft.com"],
+  GRAPH: ["microsoft.com"],
+  JIRA: ["atlassian.net", "atlassian.com"],
+  CONFLUENCE: ["atlassian.net", "atlassian.com"],
+  BITBUCKET: ["bitbucket.org", "atlassian.net", "atlassian.com"],
+  TRELLO: ["trello.com", "atlassian.net", "atlassian.com"],
+  HUGGINGFACE: ["huggingface.co"],
+  HF: ["huggingface.co"],
+  DATADOG: ["datadoghq.com", "datadoghq.eu"],
+  DD: ["datadoghq.com", "datadoghq.eu"],
+  NPM: ["npmjs.org", "npmjs.com"],
+  CLOUDFLARE: ["cloudflare.com"],
+  CF: ["cloudflare.com"],
+  STRIPE: ["stripe.com"],
+  SLACK: ["slack.com"],
+  DISCORD: ["discord.com", "discordapp.com"],
+  OPENWEATHER: ["openweathermap.org"],
+  SHOPIFY: ["shopify.com", "myshopify.com"],
+  HUBSPOT: ["hubapi.com", "hubspot.com"],
+  DROPBOX: ["dropboxapi.com", "dropbox.com"],
+  POSTMARK: ["postmarkapp.com"],
+  FRED: ["stlouisfed.org"],
+  ALPHAVANTAGE: ["alphavantage.co"],
+  AV: ["alphavantage.co"],
+  CMC: ["coinmarketcap.com"],
+  FMP: ["financialmodelingprep.com"],
 };
 
 /**
- * The registered names a key's (or a skill's) name gives its owner by, lower case: each run
- * of its words that holds one not in {@link GENERIC}, joined (`NEWS_API_KEY` → `news`,
- * `newsapi`, `newsapikey`; `ALPHA_VANTAGE_KEY` → `alphavantage`), and what each such word
- * stands for.
+ * Whether a key's (or a skill's) name names the owner of `host`: by {@link VENDOR_DOMAINS}
+ * where one of its words (or a run of them, joined: `HUGGING_FACE`) is there; else when a run
+ * of its words that holds one not in {@link GENERIC}, joined, is the very name the host's
+ * domain was registered under (`KALSHI_API_KEY` → kalshi.com, `NEWS_API_KEY` → newsapi.org,
+ * `OPEN_METEO_KEY` → open-meteo.com).
  */
-function ownerNames(name: string): Set<string> {
+function namesOwner(name: string, host: string): boolean {
+  const domain = registrable(host.toLowerCase());
   const parts = name.toUpperCase().split(/[^A-Z0-9]+/).filter((p) => p !== "").slice(0, 8);
   const telling = (p: string) => p.length >= 2 && !GENERIC.has(p);
-  const out = new Set<string>();
+  const runs: string[] = [];
   for (let i = 0; i < parts.length; i++) {
     for (let j = i + 1; j <= parts.length; j++) {
-      const run = parts.slice(i, j);
-      if (run.some(telling)) out.add(run.join("").toLowerCase());
-    }
-    if (telling(parts[i]!)) {
-      for (const owner of STANDS_FOR[parts[i]!] ?? []) out.add(owner.toLowerCase());
+      if (parts.slice(i, j).some(telling)) runs.push(parts.slice(i, j).join(""));
     }
   }
-  return out;
+  const vendors = runs.flatMap((run) => VENDOR_DOMAINS[run] ?? []);
+  if (vendors.length > 0) return vendors.includes(domain);
+  const registered = domain.split(".")[0]!.replaceAll("-", "");
+  return runs.some((run) => run.toLowerCase() === registered);
 }
 
 /** Hosts a SKILL.md names: every URL's, and bare host names (`api.linear.app`). */

@@ -216,7 +216,7 @@ Deno.test("a product's key to its company's host is the honest case too (JIRA_AP
   );
 });
 
-Deno.test("FRED_API_KEY to api.stlouisfed.org is honest by what FRED stands for, beside fred.stlouisfed.org or not; a fred. subdomain of another domain is critical", () => {
+Deno.test("FRED_API_KEY to api.stlouisfed.org is honest as FRED's vendor domain, beside fred.stlouisfed.org or not; a fred. subdomain of another domain is critical", () => {
   // A public statistics API's layout: the key-free CSV endpoint on fred.<domain>, the keyed
   // JSON API on api.<domain>, neither in SKILL.md.
   const client = (csvHost: string, apiHost: string) =>
@@ -2465,10 +2465,10 @@ Deno.test("a backslash ends a URL's host as fetch reads it: no user name hides t
 });
 
 Deno.test("a key's own API is told by the domain a host was registered under, not by a subdomain anyone can make", () => {
-  const severity = (host: string) =>
+  const severity = (host: string, key = "OPENAI_API_KEY") =>
     secretSeverities(
       "scripts/k.py",
-      `import os, requests\nrequests.post("https://${host}/v1", headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"]})\n`,
+      `import os, requests\nrequests.post("https://${host}/v1", headers={"Authorization": "Bearer " + os.environ["${key}"]})\n`,
     );
   // Real suffixes as well as reserved ones: a host a script names is listed among the skill's
   // endpoints, and that listing gives it no say in whose API it is.
@@ -2482,9 +2482,13 @@ Deno.test("a key's own API is told by the domain a host was registered under, no
   ) {
     assert.deepEqual(severity(host), ["critical"], host);
   }
-  for (const host of ["api.openai.com", "openai.com", "api.openai.co.uk"]) {
+  for (const host of ["api.openai.com", "openai.com"]) {
     assert.deepEqual(severity(host), ["info"], host);
   }
+  // A name no vendor table holds names its domain under any suffix, a country's `co.uk` too;
+  // a subdomain of someone else's `.co.uk` domain is still not its.
+  assert.deepEqual(severity("api.kalshi.co.uk", "KALSHI_API_KEY"), ["info"]);
+  assert.deepEqual(severity("kalshi.drop.co.uk", "KALSHI_API_KEY"), ["critical"]);
   // A declared host under a country's `co.uk` covers its own domain, not every `.co.uk` one.
   const declared = (host: string) =>
     ruleAt(
@@ -2498,7 +2502,7 @@ Deno.test("a key's own API is told by the domain a host was registered under, no
   assert.deepEqual(declared("in.drop.co.uk"), ["critical"]);
 });
 
-Deno.test("a key names its own API only by the very name a domain was registered under, or one its word is known to stand for: look-alikes are critical", () => {
+Deno.test("a key names its own API only by its vendor's domains or the very name a domain was registered under: look-alikes are critical", () => {
   const severity = (name: string, host: string) =>
     secretSeverities(
       "scripts/k.py",
@@ -2509,7 +2513,16 @@ Deno.test("a key names its own API only by the very name a domain was registered
     GH_TOKEN: ["ghcollect.example", "gather-hub.example", "ghcollect.com", "gh.drop.io"],
     HF_TOKEN: ["hfstore.example", "hfstore.io"],
     NPM_TOKEN: ["npmstats.example", "npmstats.dev"],
-    OPENAI_API_KEY: ["openai-keys.com", "openaikeys.com", "myopenai.io", "api.openai-proxy.net"],
+    OPENAI_API_KEY: [
+      "openai-keys.com",
+      "openaikeys.com",
+      "myopenai.io",
+      "api.openai-proxy.net",
+      // A known vendor's key names that vendor's domains only: not its name under another
+      // suffix, nor the key's words run together.
+      "api.openai.xyz",
+      "openaiapi.com",
+    ],
     STRIPE_SECRET_KEY: ["stripe-verify.net", "stripecheck.com"],
     ANTHROPIC_API_KEY: ["anthropic-proxy.dev"],
     DATADOG_API_KEY: ["datadog-intake.com"],
@@ -2524,6 +2537,9 @@ Deno.test("a key names its own API only by the very name a domain was registered
     EXA_API_KEY: "api.exa.ai",
     AWS_SECRET_ACCESS_KEY: "s3.amazonaws.com",
     NEWS_API_KEY: "newsapi.org",
+    HUGGING_FACE_TOKEN: "huggingface.co",
+    AZURE_OPENAI_API_KEY: "my-resource.openai.azure.com",
+    KALSHI_API_KEY: "api.elections.kalshi.com",
     ALPHA_VANTAGE_KEY: "www.alphavantage.co",
     OPEN_METEO_KEY: "api.open-meteo.com",
     OPENWEATHER_API_KEY: "api.openweathermap.org",
