@@ -5,7 +5,7 @@
  * adds compared with the installed version.
  */
 
-import { FenceReader } from "./markdown_fences.ts";
+import { FenceReader, shownText } from "./markdown_fences.ts";
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "../policy/net_grants.ts";
 import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./flow/audit_code.ts";
 import {
@@ -158,7 +158,8 @@ export class SkillAudit {
       if (stored.note !== undefined) this.#notes.set(f, stored.note);
     }
     if (file.path === "SKILL.md") {
-      for (const host of hostsNamed(UTF8.decode(file.bytes))) this.#declared.add(host);
+      const shown = shownText(UTF8.decode(file.bytes));
+      for (const host of hostsNamed(shown)) this.#declared.add(host);
     }
     return found;
   }

@@ -41,9 +41,15 @@ export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity):
   if (note.inName || note.secrets.some((s) => s === "env:*" || s.startsWith("file:"))) return base;
   const host = note.host;
   if (host === undefined) return "medium";
-  if (isDeclared(host, facts.declared)) return "info";
-  const named = note.secrets.every((s) => namesOwner(secretWords(s), host)) ||
-    namesOwner(facts.skill ?? "", host);
+  const owners = note.secrets.map((s) => ownerOf(secretWords(s), host));
+  if (isDeclared(host, facts.declared)) {
+    // A known vendor's key sent to another host the skill declares (an OpenAI-compatible API
+    // given `OPENAI_API_KEY`): declared, so not refused, but the reviewer is shown whose key
+    // goes where.
+    return owners.includes("other vendor") ? "medium" : "info";
+  }
+  const named = owners.every((o) => o === "owner") ||
+    ownerOf(facts.skill ?? "", host) === "owner";
   return named ? "info" : base;
 }
 
@@ -84,7 +90,7 @@ function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
  * longer name (`DATADOG` → datadoghq.com, `FRED` → stlouisfed.org). A name holding one of these
  * words names exactly these domains, so `OPENAI_API_KEY` names neither `openai.xyz` nor
  * `openaiapi.com`; a name holding none names a domain registered under its words (see
- * {@link namesOwner}).
+ * {@link ownerOf}).
  */
 const VENDOR_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   OPENAI: ["openai.com"],
@@ -133,13 +139,13 @@ const VENDOR_DOMAINS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Whether a key's (or a skill's) name names the owner of `host`: by {@link VENDOR_DOMAINS}
- * where one of its words (or a run of them, joined: `HUGGING_FACE`) is there; else when a run
- * of its words that holds one not in {@link GENERIC}, joined, is the very name the host's
- * domain was registered under (`KALSHI_API_KEY` → kalshi.com, `NEWS_API_KEY` → newsapi.org,
+ * Whether a key's (or a skill's) name names `host`'s owner, a known vendor other than it, or
+ * no one it can tell: by {@link VENDOR_DOMAINS} where one of its words (or a run of them,
+ * joined: `HUGGING_FACE`) is there; else the owner when a run of its words that holds one not
+ * in {@link GENERIC}, joined, is the very name the host's domain was registered under (`KALSHI_API_KEY` → kalshi.com, `NEWS_API_KEY` → newsapi.org,
  * `OPEN_METEO_KEY` → open-meteo.com).
  */
-function namesOwner(name: string, host: string): boolean {
+function ownerOf(name: string, host: string): "owner" | "other vendor" | "unknown" {
   const domain = registrable(host.toLowerCase());
   const parts = name.toUpperCase().split(/[^A-Z0-9]+/).filter((p) => p !== "").slice(0, 8);
   const telling = (p: string) => p.length >= 2 && !GENERIC.has(p);
@@ -150,9 +156,9 @@ function namesOwner(name: string, host: string): boolean {
     }
   }
   const vendors = runs.flatMap((run) => VENDOR_DOMAINS[run] ?? []);
-  if (vendors.length > 0) return vendors.includes(domain);
+  if (vendors.length > 0) return vendors.includes(domain) ? "owner" : "other vendor";
   const registered = domain.split(".")[0]!.replaceAll("-", "");
-  return runs.some((run) => run.toLowerCase() === registered);
+  return runs.some((run) => run.toLowerCase() === registered) ? "owner" : "unknown";
 }
 
 /** Hosts a SKILL.md names: every URL's, and bare host names (`api.linear.app`). */

@@ -26,3 +26,61 @@ export class FenceReader {
     return true;
   }
 }
+
+/**
+ * A Markdown text as a reader of its rendering meets it: HTML comments outside code blanked
+ * out, and link reference definitions nothing refers to, which render as nothing. What the
+ * audit counts as declared by a SKILL.md (the hosts it names) must be what a reviewer reading
+ * it is shown: `<!-- https://drop.example -->` declares nothing.
+ */
+export function shownText(text: string): string {
+  const fences = new FenceReader();
+  const lines: string[] = [];
+  let inComment = false;
+  for (const line of text.split("\n")) {
+    if (!inComment && fences.read(line)) {
+      lines.push(line);
+      continue;
+    }
+    let shown = "";
+    let rest = line;
+    while (rest !== "") {
+      if (inComment) {
+        const end = rest.indexOf("-->");
+        if (end === -1) break;
+        rest = rest.slice(end + 3);
+        inComment = false;
+        continue;
+      }
+      const open = commentOutsideCode(shown, rest);
+      if (open === -1) {
+        shown += rest;
+        break;
+      }
+      shown += rest.slice(0, open);
+      rest = rest.slice(open + 4);
+      inComment = true;
+    }
+    lines.push(shown);
+  }
+  const body = lines.filter((l) => !REFERENCE_DEFINITION.test(l)).join("\n").toLowerCase();
+  return lines.map((l) => {
+    const label = REFERENCE_DEFINITION.exec(l)?.[1];
+    return label === undefined || body.includes(`[${label.toLowerCase()}]`) ? l : "";
+  }).join("\n");
+}
+
+/** `[label]: destination`, a link reference definition (up to three spaces of indent). */
+const REFERENCE_DEFINITION = /^ {0,3}\[([^\]]+)\]:\s*\S/;
+
+/** Where `rest` opens an HTML comment outside an inline code span, given the line before it. */
+function commentOutsideCode(before: string, rest: string): number {
+  let from = 0;
+  for (;;) {
+    const at = rest.indexOf("<!--", from);
+    if (at === -1) return -1;
+    const ticks = (before + rest.slice(0, at)).match(/`/g)?.length ?? 0;
+    if (ticks % 2 === 0) return at;
+    from = at + 4;
+  }
+}
