@@ -21,7 +21,13 @@ import type { AstId } from "./owasp_ast.ts";
 import { analyzeFlows, type Flow } from "./flow/flow.ts";
 import { isEnvFileLabel } from "./flow/vocabulary.ts";
 import { remoteInstructionSpots } from "./remote_instructions.ts";
-import { flowExcerpt, type FlowNote, flowSeverity, hostsNamed } from "./flow_findings.ts";
+import {
+  EXCERPT_CHARS,
+  flowExcerpt,
+  type FlowNote,
+  flowSeverity,
+  hostsNamed,
+} from "./flow_findings.ts";
 import { cacheableFile, type FileFindings } from "./file_findings.ts";
 import { PatternGate } from "./literals/pattern_gate.ts";
 import { inert } from "../terminal_text.ts";
@@ -107,7 +113,6 @@ const EXECUTABLE_EXTENSIONS = new Set([
   "wasm",
   "bin",
 ]);
-const EXCERPT_CHARS = 120;
 
 /** Audits one skill. Pure: every byte it looks at is in `input`. */
 export function auditSkill(input: AuditInput): AuditReport {

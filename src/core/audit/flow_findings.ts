@@ -177,11 +177,19 @@ export function hostsNamed(text: string): Set<string> {
   return out;
 }
 
-/** The source line of a flow, clipped, with what flowed where. */
+/**
+ * The source line of a flow, clipped, with what flowed where. The line gives way to the flow:
+ * an excerpt is cut at {@link EXCERPT_CHARS} characters, and the host a secret goes to is what
+ * the reviewer must read whole (`api.openai.com%2edrop.com` is drop.com's).
+ */
 export function flowExcerpt(text: string, flow: Flow): string {
   const start = text.lastIndexOf("\n", flow.at - 1) + 1;
   const end = text.indexOf("\n", flow.at);
   const line = text.slice(start, end === -1 ? text.length : end).trim();
-  const clipped = line.length > 90 ? `${line.slice(0, 90)}…` : line;
+  const room = Math.max(30, Math.min(90, EXCERPT_CHARS - flow.detail.length - 4));
+  const clipped = line.length > room ? `${line.slice(0, room)}…` : line;
   return `${clipped} [${flow.detail}]`;
 }
+
+/** The characters of a finding's excerpt shown before it is cut. */
+export const EXCERPT_CHARS = 120;

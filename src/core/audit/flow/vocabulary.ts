@@ -390,12 +390,8 @@ export function decodesInShell(command: string, args: readonly string[]): boolea
 /** The host a URL or a host-like word names, lower case; undefined when none. */
 export function hostOf(whole: string): string | undefined {
   const text = whole.length > 2048 ? whole.slice(0, 2048) : whole;
-  // A backslash ends the authority as a slash does (WHATWG URLs, so fetch and Node: the host of
-  // `https://drop.example\@api.github.com/` is drop.example), never part of a user name.
-  const url = /\b(?:https?|wss?|ftp|smtp):\/\/(?:[^@/\\\s]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})/.exec(
-    text,
-  );
-  if (url !== null) return url[1]!.toLowerCase();
+  const url = /\b(?:https?|wss?|ftp|smtp):\/\//i.exec(text);
+  if (url !== null) return urlHost(text.slice(url.index + url[0].length));
   // `host`, `user@host:22/x`, and scp's and rsync's `user@host:path`.
   const bare = /^(?:[\w-]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?::\d+)?(?:[/:].*)?$/
     .exec(text.trim());
@@ -406,6 +402,32 @@ export function hostOf(whole: string): string | undefined {
     return undefined;
   }
   return bare[1]!.toLowerCase();
+}
+
+/**
+ * The host of a URL's authority (`rest` starts after `://`), as the clients that send read it:
+ * a tab or a line break inside is dropped, and a backslash ends the authority as a slash does
+ * (WHATWG URLs, so fetch and Node: the host of `https://drop.example\\@api.github.com/` is
+ * drop.example). A plain `user@host:port` is read as written; anything else in it (a percent
+ * escape, a full-width or ideographic dot, a second `@`) by the WHATWG parser, which decodes
+ * `api.openai.com%2edrop.com` and `api.openai.com．drop.com` to a host of drop.com, as fetch
+ * sends them; Python's IDNA codec splits labels on those dots too. An authority a template
+ * fills in (`{region}.api.example.com`, `${host}`) names no host: undefined, computed.
+ */
+function urlHost(rest: string): string | undefined {
+  const authority = /^[^/?#\\\s"'`<>()[\],;|^]*/.exec(rest.replace(/[\t\n\r]/g, ""))![0];
+  const plain = /^(?:[^@]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d*)?$/.exec(authority);
+  if (plain !== null) return plain[1]!.toLowerCase();
+  if (authority === "" || /[{}$]/.test(authority)) return undefined;
+  let host: string;
+  try {
+    host = new URL(`https://${authority}/`).hostname;
+  } catch {
+    return undefined;
+  }
+  // (`api.example.com.` is the same host, written as a fully qualified name.)
+  const bare = host.replace(/\.$/, "");
+  return /^[a-z0-9.-]+\.[a-z]{2,}$/.test(bare) ? bare : undefined;
 }
 
 /** Whether `host` is an IPv4 address (literal in code; not a declared service). */
