@@ -6,6 +6,7 @@
  */
 
 import { FenceReader, shownText } from "./markdown_fences.ts";
+import type { HostOwner } from "../policy/host_owners.ts";
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "../policy/net_grants.ts";
 import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./flow/audit_code.ts";
 import {
@@ -114,11 +115,15 @@ const EXECUTABLE_EXTENSIONS = new Set([
   "bin",
 ]);
 
-/** Audits one skill. Pure: every byte it looks at is in `input`. */
-export function auditSkill(input: AuditInput): AuditReport {
+/**
+ * Audits one skill. Pure: every byte it looks at is in `input`. Without `owner`
+ * (core/policy/host_owners.ts `hostOwner`), a secret sent to a host only the Public Suffix List
+ * can judge keeps the severity it was found with.
+ */
+export function auditSkill(input: AuditInput, owner?: (host: string) => HostOwner): AuditReport {
   const audit = new SkillAudit(input);
   for (const file of input.files) audit.add(file);
-  return audit.report();
+  return audit.report(owner);
 }
 
 /**
@@ -169,13 +174,23 @@ export class SkillAudit {
     return found;
   }
 
-  report(): AuditReport {
+  /**
+   * Hosts the last {@link report} judged without knowing who owns them (see `owner` there):
+   * when any, the caller loads core/policy/host_owners.ts and asks for the report again.
+   */
+  readonly unjudged = new Set<string>();
+
+  /** The findings, each secret sent judged by where it goes (`owner`: see {@link unjudged}). */
+  report(owner?: (host: string) => HostOwner): AuditReport {
     for (const grant of this.#facts.network?.grants ?? []) {
       this.#declared.add(grant.host.toLowerCase());
     }
+    this.unjudged.clear();
     const facts = {
       declared: this.#declared,
       skill: this.#facts.name,
+      owner,
+      unjudged: this.unjudged,
     };
     const judged = this.#findings.map((f) => {
       const note = this.#notes.get(f);

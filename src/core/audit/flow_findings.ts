@@ -18,6 +18,7 @@
 
 import type { Flow } from "./flow/flow.ts";
 import type { Severity } from "./audit_rules.ts";
+import type { HostOwner } from "../policy/host_owners.ts";
 
 export interface FlowNote {
   host: string | undefined;
@@ -29,6 +30,14 @@ interface SkillFacts {
   /** Hosts the skill declares (permissions.network, URLs and host names in SKILL.md). */
   declared: ReadonlySet<string>;
   skill: string | undefined;
+  /**
+   * Who owns a host (core/policy/host_owners.ts), which the caller loads only when a judgement
+   * needs it: the Public Suffix List costs ~15 ms to load, and most skills send no secret or
+   * send it where a faster rule already tells. Without it, a host that needs it is judged as
+   * neither declared nor owned — the severity stays as found — and is added to `unjudged`.
+   */
+  owner: ((host: string) => HostOwner) | undefined;
+  unjudged: Set<string>;
 }
 
 /** Words of a variable's name that say nothing about whose secret it is. */
@@ -41,15 +50,15 @@ export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity):
   if (note.inName || note.secrets.some((s) => s === "env:*" || s.startsWith("file:"))) return base;
   const host = note.host;
   if (host === undefined) return "medium";
-  const owners = note.secrets.map((s) => ownerOf(secretWords(s), host));
-  if (isDeclared(host, facts.declared)) {
+  const names = note.secrets.map(secretWords);
+  if (isDeclared(host, facts)) {
     // A known vendor's key sent to another host the skill declares (an OpenAI-compatible API
     // given `OPENAI_API_KEY`): declared, so not refused, but the reviewer is shown whose key
     // goes where.
-    return owners.includes("other vendor") ? "medium" : "info";
+    return names.some((n) => vendorOf(n, host) === "other vendor") ? "medium" : "info";
   }
-  const named = owners.every((o) => o === "owner") ||
-    ownerOf(facts.skill ?? "", host) === "owner";
+  const named = names.every((n) => ownerOf(n, host, facts) === "owner") ||
+    ownerOf(facts.skill ?? "", host, facts) === "owner";
   return named ? "info" : base;
 }
 
@@ -60,27 +69,23 @@ function secretWords(label: string): string {
 }
 
 /**
- * The domain a host was registered under: the label before its public suffix and the suffix
- * (`kalshi.com` of `api.elections.kalshi.com`; `example.co.uk` of `api.example.co.uk`, a
- * country's `co.`, `com.`, `org.`… counted into the suffix).
+ * A declared host covers itself, its subdomains and the rest of the domain it was registered
+ * under: a declared `api.example.co.uk` covers `example.co.uk`, not every `.co.uk` host, and a
+ * declared `acme.vercel.app` covers no other customer's site on that platform.
  */
-function registrable(host: string): string {
-  const labels = host.split(".");
-  const suffix = labels.length > 2 && labels.at(-1)!.length === 2 &&
-      /^(?:co|com|net|org|gov|ac|edu|ne|or|go)$/.test(labels.at(-2)!)
-    ? 2
-    : 1;
-  return labels.slice(-1 - suffix).join(".");
+function isDeclared(host: string, facts: SkillFacts): boolean {
+  const bares = [...facts.declared].map((d) => d.replace(/^\*\./, ""));
+  if (bares.some((bare) => host === bare || host.endsWith("." + bare))) return true;
+  const owner = ownerLookup(host, facts);
+  if (owner === undefined) return false;
+  const domain = owner(host).domain;
+  return bares.some((bare) => owner(bare).domain === domain);
 }
 
-function isDeclared(host: string, declared: ReadonlySet<string>): boolean {
-  for (const d of declared) {
-    const bare = d.replace(/^\*\./, "");
-    if (host === bare || host.endsWith("." + bare) || registrable(host) === registrable(bare)) {
-      return true;
-    }
-  }
-  return false;
+/** `facts.owner`, or undefined with `host` noted as unjudged. */
+function ownerLookup(host: string, facts: SkillFacts): SkillFacts["owner"] {
+  if (facts.owner === undefined) facts.unjudged.add(host);
+  return facts.owner;
 }
 
 /**
@@ -145,8 +150,31 @@ const VENDOR_DOMAINS: Readonly<Record<string, readonly string[]>> = {
  * in {@link GENERIC}, joined, is the very name the host's domain was registered under (`KALSHI_API_KEY` → kalshi.com, `NEWS_API_KEY` → newsapi.org,
  * `OPEN_METEO_KEY` → open-meteo.com).
  */
-function ownerOf(name: string, host: string): "owner" | "other vendor" | "unknown" {
-  const domain = registrable(host.toLowerCase());
+function ownerOf(name: string, host: string, facts: SkillFacts): Owner {
+  const vendor = vendorOf(name, host);
+  if (vendor !== "unknown") return vendor;
+  const lookup = ownerLookup(host, facts);
+  if (lookup === undefined) return "unknown";
+  // A customer's site on a shared platform is that customer's: `netlify` of `x.netlify.app`
+  // or `vercel` of `x.vercel.app` is not the name anyone registered there.
+  const owner = lookup(host.toLowerCase());
+  if (owner.onPlatform) return "unknown";
+  const registered = owner.name.replaceAll("-", "");
+  return nameRuns(name).some((run) => run.toLowerCase() === registered) ? "owner" : "unknown";
+}
+
+type Owner = "owner" | "other vendor" | "unknown";
+
+/** {@link ownerOf} by {@link VENDOR_DOMAINS} alone: "unknown" when the name holds no vendor. */
+function vendorOf(name: string, host: string): Owner {
+  const vendors = nameRuns(name).flatMap((run) => VENDOR_DOMAINS[run] ?? []);
+  if (vendors.length === 0) return "unknown";
+  const bare = host.toLowerCase();
+  return vendors.some((d) => bare === d || bare.endsWith("." + d)) ? "owner" : "other vendor";
+}
+
+/** Each run of a name's words that holds one not in {@link GENERIC}, joined, upper case. */
+function nameRuns(name: string): string[] {
   const parts = name.toUpperCase().split(/[^A-Z0-9]+/).filter((p) => p !== "").slice(0, 8);
   const telling = (p: string) => p.length >= 2 && !GENERIC.has(p);
   const runs: string[] = [];
@@ -155,10 +183,7 @@ function ownerOf(name: string, host: string): "owner" | "other vendor" | "unknow
       if (parts.slice(i, j).some(telling)) runs.push(parts.slice(i, j).join(""));
     }
   }
-  const vendors = runs.flatMap((run) => VENDOR_DOMAINS[run] ?? []);
-  if (vendors.length > 0) return vendors.includes(domain) ? "owner" : "other vendor";
-  const registered = domain.split(".")[0]!.replaceAll("-", "");
-  return runs.some((run) => run.toLowerCase() === registered) ? "owner" : "unknown";
+  return runs;
 }
 
 /** Hosts a SKILL.md names: every URL's, and bare host names (`api.linear.app`). */

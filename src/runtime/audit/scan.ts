@@ -113,7 +113,10 @@ export async function auditDir(
     if (known === undefined) cache.set(key, found);
   }
   if (options.keep === true) cache.save();
-  return audit.report();
+  const report = audit.report();
+  if (audit.unjudged.size === 0) return report;
+  const { hostOwner } = await import("../../core/policy/host_owners.ts");
+  return audit.report(hostOwner);
 }
 
 async function manifestFacts(skillMd: AuditFile): Promise<ManifestFacts | undefined> {

@@ -10,6 +10,7 @@
 
 import assert from "node:assert/strict";
 import { auditSkill } from "../../../src/core/audit/engine.ts";
+import { hostOwner } from "../../../src/core/policy/host_owners.ts";
 import {
   type Family,
   LABELLED_CORPUS,
@@ -23,7 +24,7 @@ function audit(files: Record<string, string>) {
   return auditSkill({
     files: Object.entries(files).map(([path, text]) => ({ path, bytes: encoder.encode(text) })),
     name: "sample",
-  });
+  }, hostOwner);
 }
 
 interface Row {

@@ -20,6 +20,7 @@ import {
   SEVERITIES,
 } from "../../../src/core/audit/audit_rules.ts";
 import { AUDIT_CORPUS, sampleSkillMd } from "../../fixtures/audit_corpus.ts";
+import { hostOwner } from "../../../src/core/policy/host_owners.ts";
 import { utf8 } from "../../helpers/bytes.ts";
 
 const skill = (files: Record<string, string>, name = "sample", env: string[] = []) =>
@@ -27,7 +28,7 @@ const skill = (files: Record<string, string>, name = "sample", env: string[] = [
     files: Object.entries(files).map(([path, text]) => ({ path, bytes: utf8(text) })),
     name,
     envPatterns: env,
-  });
+  }, hostOwner);
 
 Deno.test("every rule record is well formed: unique id, known severity and kinds, global patterns", () => {
   const ids = AUDIT_RULES.map((r) => r.id);
