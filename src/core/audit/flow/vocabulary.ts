@@ -270,7 +270,7 @@ export const PROCESS_CALLS =
 
 /** Calls that send data off the machine (the first argument or any keyword may carry it). */
 export const SEND_CALLS =
-  /^(?:(?:urllib\.request\.|urllib2\.)?(?:urlopen|Request)|(?:requests|httpx|urllib3|aiohttp|axios|got|ky|superagent)\.\w+|requests|httpx\.Client|http\.client\.HTTPS?Connection|socket\.(?:socket|create_connection|gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(?:resolve|query)|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP(?:_TLS)?|paramiko\.(?:SSHClient|Transport|SFTPClient\.from_transport)|telnetlib\.Telnet|asyncio\.open_connection|fabric\.Connection|pysftp\.Connection|asyncssh\.connect|fetch|axios|got|ky|https?\.(?:request|get)|net\.(?:connect|createConnection)|(?:new )?net\.Socket|tls\.connect|dgram\.createSocket|dns\.(?:lookup|resolve\w*)|dns\.promises\.\w+|Deno\.connect(?:Tls)?|new WebSocket|WebSocket|navigator\.sendBeacon|nodemailer\.createTransport|new XMLHttpRequest|webbrowser\.open(?:_new(?:_tab)?)?)$/;
+  /^(?:(?:urllib\.request\.|urllib2\.)?(?:urlopen|Request)|(?:requests|httpx|urllib3|aiohttp|axios|got|ky|superagent|undici)\.\w+|requests|httpx\.Client|http\.client\.HTTPS?Connection|socket\.(?:socket|create_connection|gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(?:resolve|query)|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP(?:_TLS)?|paramiko\.(?:SSHClient|Transport|SFTPClient\.from_transport)|telnetlib\.Telnet|asyncio\.open_connection|fabric\.Connection|pysftp\.Connection|asyncssh\.connect|fetch|axios|got|ky|https?\.(?:request|get)|net\.(?:connect|createConnection)|(?:new )?net\.Socket|tls\.connect|dgram\.createSocket|dns\.(?:lookup|resolve\w*)|dns\.promises\.\w+|Deno\.connect(?:Tls)?|new WebSocket|WebSocket|navigator\.sendBeacon|nodemailer\.createTransport|new XMLHttpRequest|webbrowser\.open(?:_new(?:_tab)?)?)$/;
 
 /**
  * Methods that send through an object a send call made (a connection, a request); an SSH
@@ -318,6 +318,23 @@ export const NET_COMMANDS = new Set([
   "xh",
   "aria2c",
   "ping", // its `-p` pattern is bytes of the packets it sends
+  // A URL opener or a browser fetches the address it is given, a query's secret with it.
+  "xdg-open",
+  "open",
+  "gio",
+  "sensible-browser",
+  "x-www-browser",
+  "www-browser",
+  "firefox",
+  "chromium",
+  "chromium-browser",
+  "google-chrome",
+  "lynx",
+  "w3m",
+  "links",
+  // An index's address (`--index-url https://user:$TOKEN@host/simple`) is where pip sends it.
+  "pip",
+  "pip3",
 ]);
 
 /** Names of commands that run code given on stdin, with `-c`/`-e`, or from a file. */
