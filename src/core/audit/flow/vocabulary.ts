@@ -45,11 +45,19 @@ const SECRET_FILES = [
   ".mozilla/firefox/profile/key4.db",
   ".password-store/x.gpg",
   ".vault-token",
+  ".bash_history",
+  ".zsh_history",
+  ".python_history",
+  ".psql_history",
+  ".mysql_history",
+  ".cargo/credentials.toml",
+  ".terraform.d/credentials.tfrc.json",
+  ".gem/credentials",
 ];
 
 /** A path (or the folder) that holds secrets; public keys and plain config do not. */
 const SECRET_PATH =
-  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store/;
+  /(?:^|[/\\~])\.ssh(?:[/\\](?!(?:config|known_hosts\w*|authorized_keys|[\w.-]+\.pub)$)[\w.*?-]+)?[/\\]?$|\.aws[/\\]credentials|\.git-credentials|(?:^|[/\\~])\.netrc$|\.kube[/\\]config$|(?:^|[/\\~])\.kube[/\\]?$|\.docker[/\\]config\.json|\.config[/\\]gcloud(?:[/\\]|$)|[/\\]gcloud[/\\](?:credentials|access_tokens|legacy_credentials|application_default)|(?:^|[/\\~])\.azure(?:[/\\]|$)|\.config[/\\]gh[/\\]hosts\.yml|(?:^|[/\\~])\.(?:npmrc|pypirc|vault-token)$|(?:^|[/\\~])\.gnupg|\.keychain(?:-db)?$|[/\\]Keychains(?:[/\\]|$)|Login Data$|[/\\]Cookies$|key4\.db$|logins\.json$|\.password-store|(?:^|[/\\~])\.(?:bash|zsh|sh|python|psql|mysql|node_repl|sqlite)_history$|\.cargo[/\\]credentials(?:\.toml)?$|\.terraform\.d[/\\]credentials\.tfrc\.json$|\.gem[/\\]credentials$/;
 
 /**
  * Whether `path` names a project's `.env` (or `.env.local`, `.env.production`), or is a glob
