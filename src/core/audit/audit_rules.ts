@@ -665,9 +665,9 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: "remote-package-install",
     ast: "AST02",
     severity: "high",
-    title: "Installs a package from an address at run time",
+    title: "Installs or runs code from an address at run time",
     explanation:
-      "A package installed from a repository or an archive's URL (`pip install git+https://…`, `npm install https://…/x.tgz`) runs its install code from a place the skill's digest does not cover, which can change after you review the skill.",
+      "A package installed from a repository or an archive's URL (`pip install git+https://…`, `npm install https://…/x.tgz`), or a program or module run from a URL (`deno run https://…`, `import(\"https://…\")`), runs code from a place the skill's digest does not cover, which can change after you review the skill.",
     kinds: ["script"],
     match: {
       type: "pattern",
@@ -680,6 +680,12 @@ export const AUDIT_RULES: readonly AuditRule[] = [
         /\b(?:npm|pnpm|yarn|bun)["'\s,]+(?:install|i|add)\b[^\n;|&]*?["'\s,](?:git\+[a-z]+:|git:\/\/|github:|gitlab:|bitbucket:|https?:\/\/[^\s"']+\.(?:tgz|tar\.gz)\b)/g,
         /\b(?:npx|bunx|pnpm["'\s,]+dlx)\b[^\n;|&]*?["'\s,](?:git\+[a-z]+:|github:|https?:\/\/[^\s"']+\.(?:tgz|tar\.gz)\b)/g,
         /\bcargo["'\s,]+install\b[^\n;|&]*?["'\s,]--git\b/g,
+        // Deno runs a program, and a module imports one, straight from an address.
+        // (The program is the first word after the flags: a URL given to a local one is data.)
+        /\bdeno["'\s,]+(?:run|install|compile)(?:["'\s,]+-[^\s"',]*)*["'\s,]+["']?https?:\/\//g,
+        /\bimport\s*\(\s*["'`]https?:\/\//g,
+        /(?:^|[\s;])(?:import|export)\b[^\n;]*?\bfrom\s*["']https?:\/\//gm,
+        /^\s*import\s+["']https?:\/\//gm,
       ],
     },
   },
@@ -753,7 +759,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 102;
+const ENGINE_VERSION = 103;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -782,4 +788,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "102-58d3445c";
+export const AUDIT_RULES_VERSION = "103-12b8c351";

