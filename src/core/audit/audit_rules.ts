@@ -35,6 +35,8 @@ type Matcher =
   | { type: "binary"; classes: readonly ("executable" | "opaque")[] }
   /** Code written on very long lines (minified, packed or generated). */
   | { type: "minified"; maxLineLength: number }
+  /** A script in a language the flow analysis (flow/) does not read. */
+  | { type: "unread-script" }
   /**
    * A string built by concatenating literals (`"sys" + "tem"`, `'child_' + 'process'`)
    * whose joined value matches `names`: the author hid which module or call it is.
@@ -618,6 +620,16 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     match: { type: "minified", maxLineLength: 1000 },
   },
   {
+    id: "unread-script",
+    ast: "AST08",
+    severity: "medium",
+    title: "Script in a language the audit does not follow",
+    explanation:
+      "The audit follows data (a secret to the network, a download to a shell) through Python, shell, JavaScript, TypeScript and PowerShell. This script is in another language: what it reads, sends and runs is not shown, so read it before you trust the skill.",
+    kinds: ["script"],
+    match: { type: "unread-script" },
+  },
+  {
     id: "oversized-file",
     ast: "AST08",
     severity: "medium",
@@ -759,7 +771,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 103;
+const ENGINE_VERSION = 104;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -788,4 +800,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "103-12b8c351";
+export const AUDIT_RULES_VERSION = "104-f3cc4eb4";

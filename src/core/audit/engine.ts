@@ -98,6 +98,24 @@ const SCRIPT_EXTENSIONS = new Set([
   "bat",
   "cmd",
   "lua",
+  // Languages a skill's scripts are run in with a command of their own (`go run`, `Rscript`,
+  // `swift`, `dotnet script`): scripts the audit does not follow (unread-script).
+  "go",
+  "rs",
+  "swift",
+  "cs",
+  "csx",
+  "java",
+  "kt",
+  "kts",
+  "r",
+  "jl",
+  "ex",
+  "exs",
+  "groovy",
+  "scala",
+  "dart",
+  "tcl",
 ]);
 const PROSE_EXTENSIONS = new Set(["md", "markdown", "mdx", "txt", "rst"]);
 const EXECUTABLE_EXTENSIONS = new Set([
@@ -444,6 +462,12 @@ function matchRule(audit: FileAudit, rule: AuditRule, region: Region): void {
       const at = region.offset + longest.start;
       audit.report(rule, audit.lineAt(at), region.text.slice(at, at + 80));
     }
+  } else if (m.type === "unread-script" && !audit.flowsOf.has(region)) {
+    // What it is, as its file says: the `#!` line, or the extension.
+    const end = region.text.indexOf("\n");
+    const first = end === -1 ? region.text : region.text.slice(0, end);
+    const what = first.startsWith("#!") ? first.slice(0, 80) : `.${extensionOf(audit.file.path)}`;
+    audit.report(rule, 1, what);
   } else if (m.type === "oversized" && region.offset === 0) {
     const { file } = audit;
     if ((file.size ?? file.bytes.length) > m.bytes) audit.report(rule, 1, `${file.size} bytes`);

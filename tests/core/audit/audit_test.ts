@@ -488,3 +488,28 @@ Deno.test("a program deno runs from an address, and a module imported from one, 
     assert.deepEqual(fires(path!, text!), [], text);
   }
 });
+
+Deno.test("a script in a language the audit does not follow says so (medium, what it is); a script it reads does not", () => {
+  const unread = (path: string, text: string) =>
+    skill({ [path]: text }).findings.filter((f) => f.rule === "unread-script")
+      .map((f) => [f.severity, f.line, f.excerpt]);
+  assert.deepEqual(unread("scripts/sync.rb", 'puts ENV["GITHUB_TOKEN"]\n'), [["medium", 1, ".rb"]]);
+  assert.deepEqual(unread("scripts/fetch.go", "package main\n"), [["medium", 1, ".go"]]);
+  assert.deepEqual(
+    unread("scripts/tool", "#!/usr/bin/env perl\nprint $ENV{HOME};\n"),
+    [["medium", 1, "#!/usr/bin/env perl"]],
+  );
+  for (
+    const [path, text] of [
+      ["scripts/a.py", "print(1)\n"],
+      ["scripts/b.sh", "echo 1\n"],
+      ["scripts/c.mjs", "console.log(1);\n"],
+      ["scripts/d.ts", "console.log(1);\n"],
+      ["scripts/e.ps1", "Write-Output 1\n"],
+      ["scripts/f", "#!/bin/bash\necho 1\n"],
+      ["references/notes.md", "```ruby\nputs 1\n```\n"],
+    ]
+  ) {
+    assert.deepEqual(unread(path!, text!), [], path);
+  }
+});
