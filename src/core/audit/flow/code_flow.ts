@@ -2239,6 +2239,18 @@ function destinationHost(
   return undefined;
 }
 
+/** Whether an argument of the call opening at `open` is a send function, not called there. */
+function handsSendFunction(scope: Scope, s: readonly Token[], open: number): boolean {
+  for (const [a, b] of argumentRanges(s, open, closeOf(s, open))) {
+    // A keyword's value (`target=requests.post`) or the argument itself.
+    const from = s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "=" ? a + 2 : a;
+    if (s[from]?.kind !== "name") continue;
+    const { name, end } = dottedAt(scope, s, from);
+    if (end === b && SEND_CALLS.test(name)) return true;
+  }
+  return false;
+}
+
 /** The names a request's destination is given by. */
 const DESTINATION_KEY = /^(?:url|uri|hostname|host|baseURL|base_url|href)$/;
 /** The names a request's proxy is given by (requests' `proxies`, httpx's and aiohttp's `proxy`). */
@@ -2304,16 +2316,23 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const own = scope.functions.get(
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
   );
+  // `fetch.call(null, url, init)`, `Reflect.apply(fetch, null, [url, init])`: the client
+  // called another way, its arguments shifted.
+  const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
+  const applied = name === "Reflect.apply" ? s[open + 1]?.text ?? "" : bound;
+  // `Thread(target=requests.post, kwargs={"data": key})`, `pool.submit(requests.post, url,
+  // data=key)`, `partial(requests.post, url)`: a client handed as a value is called with what
+  // comes with it.
+  const handed = own === undefined && handsSendFunction(scope, s, open);
   // A function of the script's own shadows the client of that name (`def fetch(series, key)`
   // in Python): what it sends is what its body sends, read through its summary.
-  const send = (own === undefined && SEND_CALLS.test(name)) ||
-    (receiver?.net !== undefined && SEND_METHODS.test(method));
+  const send = (own === undefined && (SEND_CALLS.test(name) || SEND_CALLS.test(applied))) ||
+    handed || (receiver?.net !== undefined && SEND_METHODS.test(method));
   // `open(p, "a")`, and a path object's own `p.open("a")` (`Path.home().joinpath(…)`).
   const opens = name === "open" || name === "io.open" || name === "codecs.open" ||
     (method === "open" && receiver !== undefined && name.split(".").length === 2);
   if (own !== undefined && own !== scope.current?.summary) callSummary(scope, s, k, own, open);
   // `eval.call(null, code)`, `[].constructor.constructor(code)`: the runner called another way.
-  const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
   const runs = (EXEC_METHODS.test(method) && name.includes(".")) ||
     FUNCTION_CONSTRUCTOR.test(short) || runsItsArgument(bound);
   const sink = send || opens || runs || EXEC_CALLS.test(short) || SHELL_CALLS.test(name) ||
