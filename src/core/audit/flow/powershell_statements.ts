@@ -104,16 +104,17 @@ export function statements(code: string): Statement[] {
 
 /**
  * PowerShell's pieces: line ends, separators, a string's opening quote (its end is found by
- * {@link powershellStringEnd}), `${…}` and `$name` variables, `::`, `@{`, operators, and
+ * {@link powershellStringEnd}), `${…}` and `$name` variables, `@name` splats, `::`, `@{`, operators, and
  * words (a word may hold dots and colons: a URL, a type, `env:`; a dot that starts one is a
  * member access, but for a relative path: `.\x.ps1`).
  */
 const LEXER =
-  /`?\r?\n|[;{}]|@\{|@?["']|\$\{[^}\n]{0,200}\}|\$[\w:]+|::|\.{1,2}[\\/][^\s;{}|=(),[\]&+"'$]*|[|=(),.[\]&+]|[^\s;{}|=(),.[\]&+"'$][^\s;{}|=(),[\]&+"'$]*/g;
+  /`?\r?\n|[;{}]|@\{|@?["']|\$\{[^}\n]{0,200}\}|\$[\w:]+|@\w+\b(?![.:\\/])|::|\.{1,2}[\\/][^\s;{}|=(),[\]&+"'$]*|[|=(),.[\]&+]|[^\s;{}|=(),.[\]&+"'$][^\s;{}|=(),[\]&+"'$]*/g;
 
 function kindOf(text: string): Piece["kind"] {
+  // `$name`, and `@name` splatting a variable's hashtable into a command's parameters.
+  if (text.startsWith("$") || /^@\w/.test(text)) return "variable";
   if (/^[@"']/.test(text) && text !== "@{") return "string";
-  if (text.startsWith("$")) return "variable";
   return /^(?:::|@\{|[|=(),.[\]&+])$/.test(text) ? "op" : "word";
 }
 
@@ -147,7 +148,7 @@ export function closeOf(stage: readonly Piece[], open: number): number {
  * variable): the variable's name, scopes but `env:` dropped.
  */
 export function variableName(text: string): string {
-  const bare = text.replace(/^\$\{?|\}$/g, "");
+  const bare = text.replace(/^[$@]\{?|\}$/g, "");
   return /^env:/i.test(bare)
     ? bare
     : bare.replace(/^(?:script|global|local|private|using):/i, "").toLowerCase();
