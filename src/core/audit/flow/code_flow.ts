@@ -857,6 +857,15 @@ function inlineParameters(tokens: readonly Token[]): InlineParameter[] {
       if (colon < 0) continue;
       names = tokens.slice(k + 1, colon).filter((p) => p.kind === "name").map((p) => p.text);
       bodyFrom = colon + 1;
+    } else if (t.kind === "name" && t.text === "for" && k > 0) {
+      // A comprehension's `for line in …` binds `line` in its whole bracket, the element
+      // before it included: not the `line` a function elsewhere read a file into.
+      const end = enclosingEnd(tokens, k);
+      const within = tokens.findIndex((p, i) => i > k && i < end && p.text === "in");
+      if (within < 0) continue;
+      names = tokens.slice(k + 1, within).filter((p) => p.kind === "name").map((p) => p.text);
+      start = openOf(tokens, end);
+      bodyFrom = start + 1;
     }
     if (names.length === 0) continue;
     const to = enclosingEnd(tokens, bodyFrom);
@@ -1826,6 +1835,9 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
       }
     }
     scope.vars.set(target, entry);
+    // A container that takes a value (`o.key = process.env.X`, `x += …`) stays what it was:
+    // only a name assigned whole becomes another name for what it is given.
+    if (augment) continue;
     if (alias !== undefined) scope.aliases.set(target, alias);
     else scope.aliases.delete(target);
   }
