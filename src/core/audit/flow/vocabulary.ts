@@ -260,7 +260,7 @@ export const DECODE_CALLS =
 
 /** Calls that run their argument as code. */
 export const EXEC_CALLS =
-  /^(?:exec|eval|builtins\.exec|builtins\.eval|__builtins__\.exec|__builtins__\.eval|(?:globalThis|global|window|self)\.eval|Function|new Function|vm\.runInNewContext|vm\.runInThisContext|vm\.runInContext|vm\.Script|new vm\.Script|vm\.compileFunction|Worker|worker_threads\.Worker|import|__import__|importlib\.import_module|setTimeout|setInterval|execScript)$/;
+  /^(?:exec|eval|builtins\.exec|builtins\.eval|__builtins__\.exec|__builtins__\.eval|(?:globalThis|global|window|self)\.eval|Function|new Function|vm\.runInNewContext|vm\.runInThisContext|vm\.runInContext|vm\.Script|new vm\.Script|vm\.compileFunction|Worker|worker_threads\.Worker|import|__import__|importlib\.import_module|setTimeout|setInterval|execScript|WebAssembly\.(?:instantiate|instantiateStreaming|compile|compileStreaming)|new WebAssembly\.Module)$/;
 
 /**
  * Methods that run their argument as code whatever their receiver is called (Python's
@@ -408,6 +408,12 @@ export function decodesInShell(command: string, args: readonly string[]): boolea
   }
   if (command === "xxd") return args.some((a) => /^-\w*r/.test(a));
   if (command === "openssl") return args.some((a) => a === "-d" || a === "base64");
+  // `printf '\x65\x63…'`, `echo -e '\0145…'`: text spelt in escapes is decoded as it prints.
+  const escapes = /\\(?:x[0-9a-fA-F]|[0-7]{3}|0[0-7]{1,3}|u[0-9a-fA-F]{4})/;
+  if (command === "printf") return escapes.test(args[0] ?? "");
+  if (command === "echo" && args.some((a) => /^-\w*e/.test(a))) {
+    return args.some((a) => escapes.test(a));
+  }
   return /^(?:gunzip|zcat|uudecode|rev)$/.test(command) ||
     (command === "tr" && args.some((a) => /A-Za-z|a-zA-Z|N-ZA-M/.test(a)));
 }
