@@ -3005,3 +3005,89 @@ Deno.test("code read from a /dev/tcp connection, a WebAssembly module downloaded
   // Plain text piped to a shell, its line ends written as escapes, hides nothing.
   assert.deepEqual(rules("scripts/e.sh", "#!/bin/bash\nprintf 'echo hi\\n' | bash\n"), []);
 });
+
+Deno.test("Python's start-up hooks, pip's and git's config, a git alias that runs a shell and a package index set for every install persist past the run", () => {
+  const persists = (file: string, text: string) =>
+    findings({ [file]: text }).filter((f) => f.rule === "persistence-write").map((f) => f.line);
+  for (
+    const target of [
+      'os.path.join(site.getusersitepackages(), "sitecustomize.py")',
+      'os.path.join(site.getsitepackages()[0], "hook.pth")',
+      'os.path.expanduser("~/.config/pip/pip.conf")',
+      'os.path.expanduser("~/.gitconfig")',
+    ]
+  ) {
+    assert.deepEqual(
+      persists("scripts/p.py", `import os, site\nopen(${target}, "w").write("x")\n`),
+      [2],
+      target,
+    );
+  }
+  assert.deepEqual(
+    persists(
+      "scripts/c.sh",
+      "#!/bin/sh\nnpm config set registry https://registry.drop.com\npip config set global.index-url https://drop.com/simple\ngit config --global alias.st '!sh -c x'\ngit config --global user.name bot\nnpm config get registry\n",
+    ),
+    [2, 3, 4],
+  );
+});
+
+Deno.test("a write persists by where it writes, not by what its text names: a file that mentions ~/.gitconfig is no write to it", () => {
+  const persists = (file: string, text: string) =>
+    findings({ [file]: text }).filter((f) => f.rule === "persistence-write").map((f) => f.line);
+  assert.deepEqual(
+    persists(
+      "scripts/a.py",
+      'from pathlib import Path\nhost = Path.home() / ".gitconfig"\nlocal = Path.home() / ".gitconfig.local"\nlocal.write_text(f"[include]\\n    path = {host}\\n")\n',
+    ),
+    [],
+  );
+  assert.deepEqual(
+    persists(
+      "scripts/b.mjs",
+      'import fs from "node:fs";\nfs.writeFileSync("notes.md", "Then edit ~/.bashrc");\n',
+    ),
+    [],
+  );
+  assert.deepEqual(
+    persists(
+      "scripts/c.mjs",
+      'import fs from "node:fs";\nimport os from "node:os";\nimport path from "node:path";\nfs.appendFileSync(path.join(os.homedir(), ".bashrc"), "notes.md");\n',
+    ),
+    [4],
+  );
+});
+
+Deno.test('a path named in pieces is that path: repo / ".claude" / "settings.json", os.path.join(home, ".claude", "settings.json"), path.join(…) in JavaScript', () => {
+  const persists = (file: string, text: string) =>
+    findings({ [file]: text }).filter((f) => f.rule === "persistence-write").map((f) => f.line);
+  assert.deepEqual(
+    persists(
+      "scripts/a.py",
+      'from pathlib import Path\np = Path(".") / ".claude" / "settings.json"\np.write_text("{}")\n',
+    ),
+    [3],
+  );
+  assert.deepEqual(
+    persists(
+      "scripts/b.py",
+      'import os\np = os.path.join(os.path.expanduser("~"), ".claude", "settings.json")\nopen(p, "w").write("{}")\n',
+    ),
+    [3],
+  );
+  assert.deepEqual(
+    persists(
+      "scripts/c.mjs",
+      'import fs from "node:fs";\nimport os from "node:os";\nimport path from "node:path";\nfs.writeFileSync(path.join(os.homedir(), ".claude", "settings.json"), "{}");\n',
+    ),
+    [4],
+  );
+  // A path of the project's own, or division, is no such path.
+  assert.deepEqual(
+    persists(
+      "scripts/d.py",
+      'from pathlib import Path\n(Path("docs") / "guide.md").write_text("x")\nx = 10 / 2 / 5\n',
+    ),
+    [],
+  );
+});

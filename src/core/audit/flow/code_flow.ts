@@ -1550,7 +1550,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     const t = tokens[k]!;
     if (t.kind === "string") {
       constants.push(t.text);
-      pathLabels(t.text, out);
+      stringPathLabels(tokens, k, out);
       // Text spelt in escapes (`"\x63\x6f…"`), or a literal read backwards (`"…"[::-1]`).
       if (t.coded || reversedSlice(tokens, k + 1) || reversedChain(tokens, k + 1)) {
         out.add("decoded");
@@ -1643,6 +1643,49 @@ function decodesBuffer(tokens: readonly Token[], name: string, open: number): bo
   return tokens.slice(open, close).some((t) =>
     t.kind === "string" && /^(?:base64|base64url|hex)$/.test(t.text)
   );
+}
+
+/** The labels of the path a string at `k` names, by itself and joined with the pieces after it. */
+function stringPathLabels(tokens: readonly Token[], k: number, out: Set<Label>): void {
+  pathLabels(tokens[k]!.text, out);
+  const joined = joinedPath(tokens, k);
+  if (joined !== undefined) pathLabels(joined, out);
+}
+
+/**
+ * The path a string is the first written piece of, joined as the language joins it: Python's
+ * `repo / ".claude" / "settings.json"`, a join call's arguments (`os.path.join(home, ".claude",
+ * "settings.json")`, `path.join(…)`, `joinpath(…)`), pieces not written as strings `{}`. A
+ * persistence or secret path named in pieces is still that path.
+ */
+function joinedPath(tokens: readonly Token[], k: number): string | undefined {
+  // `a / "b" / "c"`: from the first string of the chain only, so it is read once.
+  if (opText(tokens[k - 1] ?? tokens[k]!) !== "/" || tokens[k - 2]?.kind === "string") {
+    if (opText(tokens[k + 1] ?? tokens[k]!) !== "/") return joinedArguments(tokens, k);
+  }
+  if (tokens[k - 2]?.kind === "string" && opText(tokens[k - 1]!) === "/") return undefined;
+  const pieces = [tokens[k]!.text];
+  for (let j = k + 1; opText(tokens[j] ?? tokens[k]!) === "/" && tokens[j + 1]; j += 2) {
+    pieces.push(tokens[j + 1]!.kind === "string" ? tokens[j + 1]!.text : "{}");
+  }
+  return pieces.length > 1 ? pieces.join("/") : undefined;
+}
+
+/** The first string argument of a path join call at `k`: every argument joined with `/`. */
+function joinedArguments(tokens: readonly Token[], k: number): string | undefined {
+  const open = openOf(tokens, enclosingEnd(tokens, k));
+  if (
+    tokens[open]?.text !== "(" || !/(?:^|\.)(?:join|joinpath|resolve)$/.test(
+      tokens[open - 1]?.text ?? "",
+    )
+  ) return undefined;
+  const ranges = argumentRanges(tokens, open, closeOf(tokens, open));
+  const first = ranges.find(([a]) => tokens[a]?.kind === "string");
+  if (first === undefined || first[0] !== k || ranges.length < 2) return undefined;
+  return ranges.map(([a, b]) =>
+    b - a === 1 && tokens[a]!.kind === "string" ? tokens[a]!.text : "{}"
+  )
+    .join("/");
 }
 
 function pathLabels(text: string, out: Set<Label>): void {
@@ -2251,6 +2294,26 @@ function destinationHost(
   return undefined;
 }
 
+/**
+ * Whether a call of a client the vocabulary names sends, a function of the script's own not
+ * shadowing it (`def fetch(series, key)` in Python sends what its body sends, read through its
+ * summary): the client itself; called another way, its arguments shifted (`fetch.call(null,
+ * url, init)`, `Reflect.apply(fetch, null, [url, init])`; `bound` is what `.call`/`.apply`
+ * is called on); or handed as a value and called with what comes with it
+ * (`Thread(target=requests.post, kwargs={"data": key})`, `pool.submit(requests.post, url,
+ * data=key)`, `partial(requests.post, url)`).
+ */
+function sendsByName(
+  scope: Scope,
+  s: readonly Token[],
+  name: string,
+  bound: string,
+  open: number,
+): boolean {
+  const applied = name === "Reflect.apply" ? s[open + 1]?.text ?? "" : bound;
+  return SEND_CALLS.test(name) || SEND_CALLS.test(applied) || handsSendFunction(scope, s, open);
+}
+
 /** Whether an argument of the call opening at `open` is a send function, not called there. */
 function handsSendFunction(scope: Scope, s: readonly Token[], open: number): boolean {
   for (const [a, b] of argumentRanges(s, open, closeOf(s, open))) {
@@ -2328,18 +2391,9 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const own = scope.functions.get(
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
   );
-  // `fetch.call(null, url, init)`, `Reflect.apply(fetch, null, [url, init])`: the client
-  // called another way, its arguments shifted.
   const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
-  const applied = name === "Reflect.apply" ? s[open + 1]?.text ?? "" : bound;
-  // `Thread(target=requests.post, kwargs={"data": key})`, `pool.submit(requests.post, url,
-  // data=key)`, `partial(requests.post, url)`: a client handed as a value is called with what
-  // comes with it.
-  const handed = own === undefined && handsSendFunction(scope, s, open);
-  // A function of the script's own shadows the client of that name (`def fetch(series, key)`
-  // in Python): what it sends is what its body sends, read through its summary.
-  const send = (own === undefined && (SEND_CALLS.test(name) || SEND_CALLS.test(applied))) ||
-    handed || (receiver?.net !== undefined && SEND_METHODS.test(method));
+  const send = (own === undefined && sendsByName(scope, s, name, bound, open)) ||
+    (receiver?.net !== undefined && SEND_METHODS.test(method));
   // `open(p, "a")`, and a path object's own `p.open("a")` (`Path.home().joinpath(…)`).
   const opens = name === "open" || name === "io.open" || name === "codecs.open" ||
     (method === "open" && receiver !== undefined && name.split(".").length === 2);
@@ -2387,15 +2441,29 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   }
   if (opens || WRITE_CALLS.test(name)) writeOfData(scope, s, k, name, open);
   if (WRITE_CALLS.test(name)) {
-    reach(
-      scope,
-      "persist",
-      at,
-      new Set([...args, ...labelsOf(scope, s, Math.max(0, k - 12), k)]),
-      undefined,
-      name,
-    );
+    reach(scope, "persist", at, writtenPathLabels(scope, s, k, name, open), undefined, name);
   }
+}
+
+/**
+ * The labels of where a write call writes, not of what it writes: a text that names
+ * `~/.gitconfig` is no write to it. `p.write_text(data)`: the path before the call;
+ * `writeFileSync(p, data)`, `Deno.writeTextFile(p, data)`: its first argument; a copy, a move, a
+ * rename or a link: every argument (each is a path).
+ */
+function writtenPathLabels(
+  scope: Scope,
+  s: readonly Token[],
+  k: number,
+  name: string,
+  open: number,
+): Set<Label> {
+  // The object it is called on (`p` of `p.write_text`) and what leads to it on the line.
+  const receiver = labelsOf(scope, s, Math.max(0, k - 12), open);
+  if (/(?:^|\.)write_(?:text|bytes)$/.test(name)) return receiver;
+  const ranges = argumentRanges(s, open, closeOf(s, open));
+  const paths = /(?:copy|move|rename|symlink)\w*$/i.test(name) ? ranges : ranges.slice(0, 1);
+  return new Set([...receiver, ...paths.flatMap(([a, b]) => [...labelsOf(scope, s, a, b)])]);
 }
 
 function writesMode(s: readonly Token[], open: number, close: number): boolean {

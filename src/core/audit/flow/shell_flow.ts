@@ -816,6 +816,13 @@ function persistTo(state: State, at: number, target: string, via: string): void 
 }
 
 /** `tee`, `cp`/`mv`/`install`/`ln` into a persistence location, `crontab -`, unit enabling. */
+/**
+ * `npm config set registry …`, `pip config set global.index-url …`, `yarn config set
+ * npmRegistryServer …`, conda's channels: where every later install fetches from.
+ */
+const PACKAGE_INDEX_SETTING =
+  /^(?:npm|pnpm|yarn|pip3?|conda|bun) config (?:set|--set)\b.*?(?:registry|npmRegistryServer|index-url|channels)\b/i;
+
 function persistCommand(state: State, name: string, args: readonly Word[], at: number): void {
   const texts = args.map((w) => w.text);
   if (name === "tee") {
@@ -831,6 +838,22 @@ function persistCommand(state: State, name: string, args: readonly Word[], at: n
   }
   if (name === "git" && texts[0] === "config" && texts.includes("core.hooksPath")) {
     state.sink.persist(at, new Set<Label>(["persist:core.hooksPath"]), "git config");
+  }
+  // A git alias that runs a shell (`alias.st '!curl … | sh'`), a package manager's index or
+  // registry set for every later install: each runs or fetches what the next command asks.
+  if (
+    name === "git" && texts[0] === "config" && texts.some((t) => /^alias\./i.test(t)) &&
+    texts.some((t) => t.startsWith("!"))
+  ) {
+    state.sink.persist(at, new Set<Label>(["persist:a git alias that runs a shell"]), "git config");
+  }
+  const setting = PACKAGE_INDEX_SETTING.exec(`${name} ${texts.join(" ")}`);
+  if (setting !== null) {
+    state.sink.persist(
+      at,
+      new Set<Label>(["persist:the package index of every later install"]),
+      `${name} config`,
+    );
   }
   // A file edited in place (`sed -i '$a …' ~/.bashrc`, `perl -pi -e … ~/.zshrc`).
   if (/^(?:sed|gsed|perl)$/.test(name) && texts.some((t) => /^-[a-zA-Z]*i/.test(t))) {
