@@ -36,51 +36,50 @@ export class FenceReader {
 export function shownText(text: string): string {
   const fences = new FenceReader();
   const lines: string[] = [];
-  let inComment = false;
+  const state = { inComment: false };
   for (const line of text.split("\n")) {
-    if (!inComment && fences.read(line)) {
-      lines.push(line);
-      continue;
-    }
-    let shown = "";
-    let rest = line;
-    while (rest !== "") {
-      if (inComment) {
-        const end = rest.indexOf("-->");
-        if (end === -1) break;
-        rest = rest.slice(end + 3);
-        inComment = false;
-        continue;
-      }
-      const open = commentOutsideCode(shown, rest);
-      if (open === -1) {
-        shown += rest;
-        break;
-      }
-      shown += rest.slice(0, open);
-      rest = rest.slice(open + 4);
-      inComment = true;
-    }
-    lines.push(shown);
+    lines.push(!state.inComment && fences.read(line) ? line : shownLine(line, state));
   }
-  const body = lines.filter((l) => !REFERENCE_DEFINITION.test(l)).join("\n").toLowerCase();
+  // Every `[label]` the text refers to, read once: a definition of none renders as nothing.
+  const used = new Set<string>();
+  for (const line of lines) {
+    if (REFERENCE_DEFINITION.test(line)) continue;
+    for (const m of line.matchAll(/\[([^\]]+)\]/g)) used.add(m[1]!.toLowerCase());
+  }
   return lines.map((l) => {
     const label = REFERENCE_DEFINITION.exec(l)?.[1];
-    return label === undefined || body.includes(`[${label.toLowerCase()}]`) ? l : "";
+    return label === undefined || used.has(label.toLowerCase()) ? l : "";
   }).join("\n");
 }
 
 /** `[label]: destination`, a link reference definition (up to three spaces of indent). */
 const REFERENCE_DEFINITION = /^ {0,3}\[([^\]]+)\]:\s*\S/;
 
-/** Where `rest` opens an HTML comment outside an inline code span, given the line before it. */
-function commentOutsideCode(before: string, rest: string): number {
-  let from = 0;
-  for (;;) {
-    const at = rest.indexOf("<!--", from);
-    if (at === -1) return -1;
-    const ticks = (before + rest.slice(0, at)).match(/`/g)?.length ?? 0;
-    if (ticks % 2 === 0) return at;
-    from = at + 4;
+/**
+ * A line outside fences with its HTML comments taken out (`state.inComment` carries one over
+ * line ends), but for a `<!--` inside an inline code span, shown as written. One pass: the
+ * backticks before each `<!--` are counted as the line is read, not again for each.
+ */
+function shownLine(line: string, state: { inComment: boolean }): string {
+  let shown = "";
+  let ticks = 0;
+  let i = 0;
+  while (i < line.length) {
+    if (state.inComment) {
+      const end = line.indexOf("-->", i);
+      if (end === -1) return shown;
+      i = end + 3;
+      state.inComment = false;
+      continue;
+    }
+    const at = line.indexOf("<!--", i);
+    const upto = at === -1 ? line.length : at;
+    for (let j = i; j < upto; j++) if (line.charCodeAt(j) === 96) ticks++;
+    if (at === -1) return shown + line.slice(i);
+    const inCode = ticks % 2 === 1;
+    shown += line.slice(i, inCode ? at + 4 : at);
+    i = at + 4;
+    state.inComment = !inCode;
   }
+  return shown;
 }

@@ -3119,3 +3119,27 @@ Deno.test("a callback is handed what it walks: [key].forEach((v) => fetch(â€¦vâ€
     ["critical"],
   );
 });
+
+Deno.test("a statement of thousands of strings (a data table, a long join or / chain) is read in time, each string a few steps", () => {
+  const strings = Array.from({ length: 20_000 }, (_, i) => `"s${i}"`);
+  const started = performance.now();
+  const fs = findings({
+    "scripts/table.py": `import os\nTABLE = [${strings.join(", ")}]\nP = os.path.join(${
+      strings.join(", ")
+    })\nQ = "a" / ${strings.join(" / ")}\n`,
+  });
+  assert.ok(performance.now() - started < 5000, `${performance.now() - started} ms`);
+  assert.ok(Array.isArray(fs));
+});
+
+Deno.test("a SKILL.md built to be slow to render (comment openers in code spans, thousands of link definitions) is read in time", () => {
+  const body = [
+    "x `<!--` ".repeat(60_000),
+    ...Array.from({ length: 10_000 }, (_, i) => `[d${i}]: https://h${i}.example.com`),
+    "See [d1].",
+    "word ".repeat(20_000),
+  ].join("\n");
+  const started = performance.now();
+  findings({ "SKILL.md": `---\nname: sample\ndescription: d\n---\n# Sample\n\n${body}\n` });
+  assert.ok(performance.now() - started < 5000, `${performance.now() - started} ms`);
+});

@@ -1676,15 +1676,33 @@ function joinedPath(tokens: readonly Token[], k: number): string | undefined {
   }
   if (tokens[k - 2]?.kind === "string" && opText(tokens[k - 1]!) === "/") return undefined;
   const pieces = [tokens[k]!.text];
-  for (let j = k + 1; opText(tokens[j] ?? tokens[k]!) === "/" && tokens[j + 1]; j += 2) {
+  for (
+    let j = k + 1;
+    opText(tokens[j] ?? tokens[k]!) === "/" && tokens[j + 1] && pieces.length < MAX_PIECES;
+    j += 2
+  ) {
     pieces.push(tokens[j + 1]!.kind === "string" ? tokens[j + 1]!.text : "{}");
   }
   return pieces.length > 1 ? pieces.join("/") : undefined;
 }
 
+/**
+ * The pieces of a path read, and the tokens looked back for its join call: a path has a
+ * handful, and a statement of thousands of strings (a data table) costs each a few steps.
+ */
+const MAX_PIECES = 16;
+
 /** The first string argument of a path join call at `k`: every argument joined with `/`. */
 function joinedArguments(tokens: readonly Token[], k: number): string | undefined {
-  const open = openOf(tokens, enclosingEnd(tokens, k));
+  let open = -1;
+  for (let j = k - 1, depth = 0; j >= Math.max(0, k - 2 * MAX_PIECES); j--) {
+    const t = opText(tokens[j]!);
+    if (t === ")" || t === "]" || t === "}") depth++;
+    else if ((t === "(" || t === "[" || t === "{") && depth-- === 0) {
+      open = j;
+      break;
+    }
+  }
   if (
     tokens[open]?.text !== "(" || !/(?:^|\.)(?:join|joinpath|resolve)$/.test(
       tokens[open - 1]?.text ?? "",
