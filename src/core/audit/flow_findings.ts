@@ -38,6 +38,8 @@ interface SkillFacts {
    */
   owner: ((host: string) => HostOwner) | undefined;
   unjudged: Set<string>;
+  /** The domains the declared hosts were registered under, read once per report. */
+  declaredDomains?: Set<string>;
 }
 
 /** Words of a variable's name that say nothing about whose secret it is. */
@@ -78,8 +80,8 @@ function isDeclared(host: string, facts: SkillFacts): boolean {
   if (bares.some((bare) => host === bare || host.endsWith("." + bare))) return true;
   const owner = ownerLookup(host, facts);
   if (owner === undefined) return false;
-  const domain = owner(host).domain;
-  return bares.some((bare) => owner(bare).domain === domain);
+  facts.declaredDomains ??= new Set(bares.map((bare) => owner(bare).domain));
+  return facts.declaredDomains.has(owner(host).domain);
 }
 
 /** `facts.owner`, or undefined with `host` noted as unjudged. */
