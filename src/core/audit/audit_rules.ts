@@ -108,8 +108,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     severity: "critical",
     title: "Sends secrets off the machine",
     explanation:
-      "The environment or a credential file flows into a request, socket, DNS name or mail, whatever the names on the way. A single key sent to the host the skill declares (permissions.network, SKILL.md, the host its name names, or a host of the domain of one it names that the skill calls) is information.",
-    kinds: ["script"],
+      "The environment or a credential file flows into a request, socket, DNS name or mail, whatever the names on the way, in a script or in a shell block the skill's documents give. A single key sent to a host the skill declares (permissions.network, or shown in SKILL.md) or to its own vendor's domain (the one its name names) is information.",
+    kinds: ["script", "instructions"],
     match: { type: "flow", kind: "secret-network" },
   },
   {
@@ -119,7 +119,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     title: "Runs what it downloads",
     explanation:
       "Data fetched from the network reaches exec, eval, a shell or an interpreter: whoever controls the address decides what runs.",
-    kinds: ["script"],
+    kinds: ["script", "instructions"],
     match: { type: "flow", kind: "fetched-exec" },
   },
   {
@@ -129,7 +129,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     title: "Runs what it decodes",
     explanation:
       "Decoded data (base64, hex, rot13, compressed) reaches exec, eval, a shell or an interpreter: the code that runs is hidden from the reviewer.",
-    kinds: ["script"],
+    kinds: ["script", "instructions"],
     match: { type: "flow", kind: "decoded-exec" },
   },
   {
@@ -159,7 +159,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     title: "Writes where code persists",
     explanation:
       "A write to a shell start-up file, authorized_keys, crontab, a git hook, a systemd or launchd unit, or editor or agent settings keeps code (or access) alive after the skill ran.",
-    kinds: ["script"],
+    kinds: ["script", "instructions"],
     match: { type: "flow", kind: "persistence" },
   },
   {
@@ -771,7 +771,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 111;
+const ENGINE_VERSION = 112;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -800,4 +800,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "111-f3cc4eb4";
+export const AUDIT_RULES_VERSION = "112-046d9464";

@@ -418,6 +418,11 @@ function inertSpans(
 ): Map<Region, readonly Span[]> {
   const inertOf = new Map<Region, readonly Span[]>();
   for (const region of regions) {
+    if (region.kind === "instructions") {
+      const flows = commandFlows(region.text);
+      if (flows.length > 0) flowsOf.set(region, flows);
+      continue;
+    }
     if (region.kind !== "script") continue;
     const language = codeLanguageOf(file.path, region.text);
     if (language === undefined) continue;
@@ -432,6 +437,51 @@ function inertSpans(
     }
   }
   return inertOf;
+}
+
+/**
+ * The flows of the shell commands a document gives in its fenced `bash`, `sh`, `shell`, `zsh`
+ * or `console` blocks: an agent runs what SKILL.md tells it to, so `env | curl -d @- …` there
+ * is the same flow as in a script. A `console` block's prompts (`$ `) and output lines are
+ * blanked, which keeps every offset.
+ */
+function commandFlows(text: string): Flow[] {
+  const fences = new FenceReader();
+  const out: Flow[] = [];
+  let block: { console: boolean; start: number; lines: string[] } | undefined;
+  let offset = 0;
+  for (const line of text.split("\n")) {
+    const fenced = fences.read(line);
+    if (block !== undefined && !fenced) {
+      out.push(...blockFlows(block));
+      block = undefined;
+    } else if (block === undefined && fenced) {
+      const info = /^\s*(?:`{3,}|~{3,})\s*(\w+)/.exec(line)?.[1]?.toLowerCase() ?? "";
+      if (/^(?:bash|sh|shell|zsh|console|terminal)$/.test(info)) {
+        block = { console: info === "console" || info === "terminal", start: -1, lines: [] };
+      } else block = { console: false, start: -2, lines: [] }; // another language: skipped
+    } else if (block !== undefined && block.start !== -2) {
+      if (block.start === -1) block.start = offset;
+      // A document's `<folder>`, `<your-token>` is a blank to fill, not a redirect.
+      const filled = line.replace(/<([A-Za-z][\w.-]*)>/g, "_$1_");
+      block.lines.push(
+        !block.console
+          ? filled
+          : /^\s*\$ /.test(filled)
+          ? filled.replace("$", " ")
+          : " ".repeat(filled.length),
+      );
+    }
+    offset += line.length + 1;
+  }
+  if (block !== undefined) out.push(...blockFlows(block));
+  return out;
+}
+
+function blockFlows(block: { start: number; lines: string[] }): Flow[] {
+  if (block.start < 0 || block.lines.length === 0) return [];
+  return analyzeFlows("shell", block.lines.join("\n"), [])
+    .map((flow) => ({ ...flow, at: flow.at + block.start }));
 }
 
 /** One rule over one region of its kinds, by the way the rule matches. */
@@ -560,6 +610,7 @@ function matchFlows(audit: FileAudit, rule: AuditRule, m: MatchOf<"flow">, regio
         host: flow.host,
         secrets: flow.secrets,
         inName: flow.inName,
+        inDocument: region.kind === "instructions",
       });
     }
   }

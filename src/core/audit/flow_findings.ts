@@ -24,6 +24,8 @@ export interface FlowNote {
   host: string | undefined;
   secrets: readonly string[];
   inName?: boolean | undefined;
+  /** In a command a document gives (a shell block of SKILL.md), not in a script. */
+  inDocument?: boolean | undefined;
 }
 
 interface SkillFacts {
@@ -51,7 +53,9 @@ const GENERIC = new Set(
 export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity): Severity {
   if (note.inName || note.secrets.some((s) => s === "env:*" || s.startsWith("file:"))) return base;
   const host = note.host;
-  if (host === undefined) return "medium";
+  // A document's `$ES_URL`, `<your-host>`: the endpoint the user fills in, so information; a
+  // script's address computed at run time is shown (medium).
+  if (host === undefined) return note.inDocument ? "info" : "medium";
   const names = note.secrets.map(secretWords);
   if (isDeclared(host, facts)) {
     // A known vendor's key sent to another host the skill declares (an OpenAI-compatible API

@@ -450,6 +450,9 @@ function netCommand(
   const upload = CLOUD_CLIS.test(name) &&
     CLOUD_UPLOAD.test(`${name} ${args.map((w) => w.text).join(" ")}`);
   if (!NET_COMMANDS.has(name) && !client && !upload) return;
+  // git reaches the network only to fetch, push or clone (`git log -- '*.env'` sends nothing).
+  // (Any word: `git -C repo push …` names its subcommand after a global option's value.)
+  if (name === "git" && !args.some((w) => GIT_NETWORK.test(w.text))) return;
   const sent = new Set([
     ...argLabels,
     ...(/^(?:dig|nslookup|host|drill)$/.test(name) ? [] : stdin),
@@ -459,11 +462,15 @@ function netCommand(
   // any word names.
   const hostIn = (text: string) => hostOf(text) ?? ipHost(text) ?? socketHost(text);
   const ownWord = (text: string) => !/:\/\//.test(text) || /^[a-z][\w+.-]*:\/\//i.test(text);
+  // A word after a flag is that flag's value (`-u user@company.com:$TOKEN`, `--data-binary
+  // @test.wav`): an address of its own only when it says so (`-x http://proxy:8080`).
+  const flagValue = (i: number) =>
+    args[i - 1]?.text.startsWith("-") === true && !/:\/\//.test(args[i]!.text);
   // curl's `--connect-to a:443:b:443` and `--resolve a:443:addr` keep `a` in the URL and the
   // TLS name but take the connection to b or addr: that is where the bytes go.
   const redirects = name === "curl" ? curlRedirects(args.map((w) => w.text)) : undefined;
   const hosts = new Set(
-    args.filter((w, i) => ownWord(w.text) && !redirects?.values.has(i))
+    args.filter((w, i) => ownWord(w.text) && !flagValue(i) && !redirects?.values.has(i))
       .map((w) => hostIn(w.text)).filter((h) => h !== undefined),
   );
   for (const [from, to] of redirects?.hosts ?? []) {
@@ -514,6 +521,10 @@ function curlRedirects(
   }
   return values.size === 0 ? undefined : { hosts: out, values };
 }
+
+/** git's subcommands that reach a remote. */
+const GIT_NETWORK =
+  /^(?:clone|fetch|pull|push|ls-remote|submodule|remote|archive|send-email|request-pull)$/;
 
 /** The environment variables curl and wget take a proxy from. */
 const PROXY_VARIABLES = ["http_proxy", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"];
@@ -611,7 +622,10 @@ function inputOf(state: State, command: Command, stdin: Set<Label>): Set<Label> 
 function wordLabels(w: Word): Set<Label> {
   const out = new Set(w.labels);
   const path = w.text.replace(/^(?:-\w+=?|[\w-]+=)?@?/, "");
-  const secret = secretPath(path) ?? secretPath(w.text);
+  // A URL's path names a file on that server (`http://target/.ssh/id_rsa`), not one here.
+  const secret = /^[a-z][\w+.-]*:\/\//i.test(path)
+    ? undefined
+    : secretPath(path) ?? secretPath(w.text);
   if (secret !== undefined) out.add(`file:${secret}`);
   // `/proc/self/environ`, also as a file an option or a form field names (`-F f=@…`).
   if (/^\/proc\/[^/]+\/environ$/.test(path) || /^\/proc\/[^/]+\/environ$/.test(w.text)) {
