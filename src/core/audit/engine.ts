@@ -8,7 +8,14 @@
 import { FenceReader, shownText } from "./markdown_fences.ts";
 import type { HostOwner } from "../policy/host_owners.ts";
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "../policy/net_grants.ts";
-import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./flow/audit_code.ts";
+import {
+  type CodeLanguage,
+  codeLanguageOf,
+  inSpans,
+  readCode,
+  readsOwnSource,
+  type Span,
+} from "./flow/audit_code.ts";
 import {
   AUDIT_MAX_FILE_BYTES,
   AUDIT_RULES,
@@ -440,15 +447,16 @@ function inertSpans(
 }
 
 /**
- * The flows of the shell commands a document gives in its fenced `bash`, `sh`, `shell`, `zsh`
- * or `console` blocks: an agent runs what SKILL.md tells it to, so `env | curl -d @- …` there
- * is the same flow as in a script. A `console` block's prompts (`$ `) and output lines are
- * blanked, which keeps every offset.
+ * The flows of the code a document gives in its fenced blocks, in the languages the analysis
+ * reads (`bash`, `sh`, `console`, `python`, `js`, `ts`, `powershell`, …): an agent runs what
+ * SKILL.md tells it to, so `env | curl -d @- …` there is the same flow as in a script. A
+ * `console` block's prompts (`$ `) and output lines are blanked and a shell block's
+ * `<placeholder>` filled, which keeps every offset; comments carry no flow, as in a script.
  */
 function commandFlows(text: string): Flow[] {
   const fences = new FenceReader();
   const out: Flow[] = [];
-  let block: { console: boolean; start: number; lines: string[] } | undefined;
+  let block: DocumentBlock | undefined;
   let offset = 0;
   for (const line of text.split("\n")) {
     const fenced = fences.read(line);
@@ -457,20 +465,15 @@ function commandFlows(text: string): Flow[] {
       block = undefined;
     } else if (block === undefined && fenced) {
       const info = /^\s*(?:`{3,}|~{3,})\s*(\w+)/.exec(line)?.[1]?.toLowerCase() ?? "";
-      if (/^(?:bash|sh|shell|zsh|console|terminal)$/.test(info)) {
-        block = { console: info === "console" || info === "terminal", start: -1, lines: [] };
-      } else block = { console: false, start: -2, lines: [] }; // another language: skipped
-    } else if (block !== undefined && block.start !== -2) {
+      block = {
+        language: BLOCK_LANGUAGES[info],
+        console: /^(?:console|terminal)$/.test(info),
+        start: -1,
+        lines: [],
+      };
+    } else if (block?.language !== undefined) {
       if (block.start === -1) block.start = offset;
-      // A document's `<folder>`, `<your-token>` is a blank to fill, not a redirect.
-      const filled = line.replace(/<([A-Za-z][\w.-]*)>/g, "_$1_");
-      block.lines.push(
-        !block.console
-          ? filled
-          : /^\s*\$ /.test(filled)
-          ? filled.replace("$", " ")
-          : " ".repeat(filled.length),
-      );
+      block.lines.push(blockLine(block, line));
     }
     offset += line.length + 1;
   }
@@ -478,9 +481,49 @@ function commandFlows(text: string): Flow[] {
   return out;
 }
 
-function blockFlows(block: { start: number; lines: string[] }): Flow[] {
-  if (block.start < 0 || block.lines.length === 0) return [];
-  return analyzeFlows("shell", block.lines.join("\n"), [])
+interface DocumentBlock {
+  /** Undefined for a language the analysis does not read: the block is skipped. */
+  language: CodeLanguage | undefined;
+  console: boolean;
+  start: number;
+  lines: string[];
+}
+
+/** The languages of a fence's info string the flow analysis reads. */
+const BLOCK_LANGUAGES: Readonly<Record<string, CodeLanguage>> = {
+  bash: "shell",
+  sh: "shell",
+  shell: "shell",
+  zsh: "shell",
+  console: "shell",
+  terminal: "shell",
+  python: "python",
+  py: "python",
+  python3: "python",
+  javascript: "javascript",
+  js: "javascript",
+  mjs: "javascript",
+  typescript: "javascript",
+  ts: "javascript",
+  node: "javascript",
+  powershell: "powershell",
+  ps1: "powershell",
+  pwsh: "powershell",
+};
+
+/** A block's line as its code: a console's prompt set aside, a shell's blank filled. */
+function blockLine(block: DocumentBlock, line: string): string {
+  if (block.language !== "shell") return line;
+  // A document's `<folder>`, `<your-token>` is a blank to fill, not a redirect.
+  const filled = line.replace(/<([A-Za-z][\w.-]*)>/g, "_$1_");
+  if (!block.console) return filled;
+  return /^\s*\$ /.test(filled) ? filled.replace("$", " ") : " ".repeat(filled.length);
+}
+
+function blockFlows(block: DocumentBlock): Flow[] {
+  if (block.language === undefined || block.start < 0 || block.lines.length === 0) return [];
+  const code = block.lines.join("\n");
+  return analyzeFlows(block.language, code, readCode(block.language, code).inert)
     .map((flow) => ({ ...flow, at: flow.at + block.start }));
 }
 
