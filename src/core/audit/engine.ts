@@ -474,6 +474,8 @@ function commandFlows(text: string): Flow[] {
     } else if (block?.language !== undefined) {
       if (block.start === -1) block.start = offset;
       block.lines.push(blockLine(block, line));
+    } else if (block === undefined && line.includes("`")) {
+      out.push(...inlineCommandFlows(line, offset));
     }
     offset += line.length + 1;
   }
@@ -519,6 +521,31 @@ function blockLine(block: DocumentBlock, line: string): string {
   if (!block.console) return filled;
   return /^\s*\$ /.test(filled) ? filled.replace("$", " ") : " ".repeat(filled.length);
 }
+
+/**
+ * The flows of the commands a line of prose gives in code spans (`Run \`curl -d @~/.aws/…
+ * https://…\` first`): a span of words, read as one shell line, at its place in the text.
+ */
+function inlineCommandFlows(line: string, offset: number): Flow[] {
+  const out: Flow[] = [];
+  for (const m of line.matchAll(/(?<!`)`([^`\n]*\s[^`\n]*)`(?!`)/g)) {
+    const code = blockLine({ language: "shell", console: false, start: 0, lines: [] }, m[1]!);
+    const at = offset + m.index! + 1;
+    for (const flow of analyzeFlows("shell", code, [])) {
+      const placed = { ...flow, at: flow.at + at };
+      IN_PROSE.add(placed);
+      out.push(placed);
+    }
+  }
+  return out;
+}
+
+/**
+ * Flows of a command said in a code span of prose: as often an example, a payload in a table or
+ * a warning (`never run \`ln -s … ~/.codex/skills/…\``) as an order, so shown (medium at
+ * most), never refused.
+ */
+const IN_PROSE = new WeakSet<Flow>();
 
 function blockFlows(block: DocumentBlock): Flow[] {
   if (block.language === undefined || block.start < 0 || block.lines.length === 0) return [];
@@ -648,6 +675,10 @@ function matchFlows(audit: FileAudit, rule: AuditRule, m: MatchOf<"flow">, regio
     if (flow.kind !== m.kind) continue;
     const at = region.offset + flow.at;
     audit.push(rule, region, at, flowExcerpt(region.text, flow));
+    const pushed = audit.out.at(-1)!;
+    if (IN_PROSE.has(flow) && SEVERITIES.indexOf(pushed.severity) < SEVERITIES.indexOf("medium")) {
+      pushed.severity = "medium";
+    }
     if (flow.kind === "secret-network") {
       audit.notes.set(audit.out.at(-1)!, {
         host: flow.host,
