@@ -10,7 +10,7 @@
  */
 
 import { type Flow, FlowSink } from "./flow_model.ts";
-import { type Language, opText, statements, type Token, tokenize } from "./lexer.ts";
+import { BLOCK_HEADS, type Language, opText, statements, type Token, tokenize } from "./lexer.ts";
 import { analyzeShell, type InlineCode } from "./shell_flow.ts";
 import {
   DECODE_CALLS,
@@ -130,6 +130,8 @@ interface Scope {
   vars: Map<string, Variable>;
   sink: FlowSink;
   functions: Map<string, FunctionSummary>;
+  /** JavaScript methods the script defines (`send(v) {` in a class): {@link enterFunction}. */
+  methods: Set<string>;
   /** The function whose body is being read (until a statement at column 0). */
   current?: { name: string; summary: FunctionSummary } | undefined;
   /** Python methods that never read `self`, as `Class.method`: {@link selfFreeMethods}. */
@@ -172,6 +174,7 @@ export function analyzeCode(
     vars: new Map(),
     sink,
     functions: new Map(),
+    methods: new Set(),
     selfFree: language === "python" ? selfFreeMethods(list, classes, columns) : new Set(),
     inClass: "",
     declared: language === "javascript" ? declaredFunctions(list) : new Set(),
@@ -496,6 +499,18 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | ExpressionB
       s[j]?.text === "(" && s[closeOf(s, j) + 1]?.text === "=>" || s[j - 1]?.text === "function"
         ? j
         : -1;
+  } else if (scope.language === "javascript" && BLOCK_HEADS.has(s)) {
+    // A class's or an object's method, `async send(v) {`: a function by its name, which a call
+    // `x.send(…)` of it reaches (checkCall).
+    const m = s.findIndex((t) => !/^(?:async|static|get|set|\*)$/.test(t.text));
+    if (
+      s[m]?.kind === "name" && !JS_KEYWORDS.has(s[m]!.text) && s[m + 1]?.text === "(" &&
+      closeOf(s, m + 1) === s.length - 1
+    ) {
+      name = s[m]!.text;
+      open = m + 1;
+      scope.methods.add(name);
+    }
   } else if (s[0]?.kind === "name" && s[1]?.text === "=" && s[2]?.text === "lambda") {
     // `run = lambda c: exec(c)`: the parameters between `lambda` and its `:`.
     name = s[0]!.text;
@@ -1784,6 +1799,11 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
         reach(scope, "exec", s[k]!.at, args, undefined, s[k]!.text);
       }
       if (s[k]!.text === "then") thenRuns(scope, s, k);
+      // A method the script defines, on an object just made (`new Up().send(key)`).
+      const method = scope.methods.has(s[k]!.text) ? scope.functions.get(s[k]!.text) : undefined;
+      if (method !== undefined && method !== scope.current?.summary) {
+        callSummary(scope, s, k, method, k + 1);
+      }
       if (SEND_METHODS.test(s[k]!.text)) connectionSend(scope, s, k);
       continue;
     }
@@ -2355,6 +2375,22 @@ function handsSendFunction(scope: Scope, s: readonly Token[], open: number): boo
   return false;
 }
 
+/** JavaScript's words a `name(…) {` head starts with that make it no method. */
+const JS_KEYWORDS = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "with",
+  "function",
+  "return",
+  "else",
+  "do",
+  "try",
+  "class",
+]);
+
 /** The names a request's destination is given by. */
 const DESTINATION_KEY = /^(?:url|uri|hostname|host|baseURL|base_url|href)$/;
 /** The names a request's proxy is given by (requests' `proxies`, httpx's and aiohttp's `proxy`). */
@@ -2419,7 +2455,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   }
   const own = scope.functions.get(
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
-  );
+  ) ?? (name.includes(".") && scope.methods.has(method) ? scope.functions.get(method) : undefined);
   const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
   const send = (own === undefined && sendsByName(scope, s, name, bound, open)) ||
     (receiver?.net !== undefined && SEND_METHODS.test(method));

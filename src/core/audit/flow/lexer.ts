@@ -245,6 +245,9 @@ const MAX_STATEMENT = 400;
 const PY_BLOCK = /^(?:with|for|async|if|elif|else|while|try|except|finally|def|class)$/;
 const JS_BLOCK_BEFORE = new Set([")", "=>", "else", "try", "do", "finally", "{", "}", ";"]);
 
+/** JavaScript statements a `{` block follows (`async send(v)` of a class's method, `if (x)`). */
+export const BLOCK_HEADS = new WeakSet<readonly Token[]>();
+
 /**
  * The statements of a token list: Python's lines (brackets joined, a block header's `:`
  * ending its statement), JavaScript's `;`, lines and block braces (object literals kept).
@@ -277,6 +280,7 @@ export function statements(language: Language, tokens: readonly Token[]): Token[
       current.push(t);
       end();
     } else if (s === "{" && language === "javascript" && depth === 0 && isBlock(current)) {
+      if (current.length > 0) BLOCK_HEADS.add(current);
       end();
     } else if (s === "}" && language === "javascript" && depth === 0) end();
     else {
