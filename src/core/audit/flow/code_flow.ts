@@ -1765,7 +1765,8 @@ function taggedShell(scope: Scope, s: readonly Token[], k: number): void {
 const FEED_METHOD = /^(?:communicate|write|end|writelines)$/;
 
 /** One statement: its assignment (or loop, or `with … as`), then its calls as sinks. */
-function walkStatement(scope: Scope, s: readonly Token[]): void {
+/** What a statement assigns, to each name it binds (an attribute and a class field too). */
+function bindStatement(scope: Scope, s: readonly Token[]): void {
   const bound = bindingOf(scope, s);
   if (bound !== undefined) {
     const items = unpacked(s, bound);
@@ -1780,7 +1781,24 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       const augment = scope.vars.has(bound.attribute);
       bind(scope, s, { targets: [bound.attribute], from: bound.from, to: bound.to, augment });
     }
+    // A JavaScript class field (`key = process.env.X;` in a class body, no declaration word):
+    // what its methods read back as `this.key`.
+    if (
+      scope.language === "javascript" && s[0]?.kind === "name" && opText(s[1] ?? s[0]) === "=" &&
+      bound.targets.length === 1 && bound.targets[0] === s[0].text
+    ) {
+      bind(scope, s, {
+        targets: [`this.${s[0].text}`],
+        from: bound.from,
+        to: bound.to,
+        augment: false,
+      });
+    }
   }
+}
+
+function walkStatement(scope: Scope, s: readonly Token[]): void {
+  bindStatement(scope, s);
   if (scope.language === "javascript") importedInCallback(scope, s);
   for (let k = 0; k < s.length; k++) {
     if (s[k]!.kind !== "name") continue;
