@@ -8,14 +8,8 @@
 import { FenceReader, shownText } from "./markdown_fences.ts";
 import type { HostOwner } from "../policy/host_owners.ts";
 import { formatNetGrant, namesNonPublicAddress, type NetPolicy } from "../policy/net_grants.ts";
-import {
-  type CodeLanguage,
-  codeLanguageOf,
-  inSpans,
-  readCode,
-  readsOwnSource,
-  type Span,
-} from "./flow/audit_code.ts";
+import { codeLanguageOf, inSpans, readCode, readsOwnSource, type Span } from "./flow/audit_code.ts";
+import { documentFlows, saidInProse } from "./document_code.ts";
 import {
   AUDIT_MAX_FILE_BYTES,
   AUDIT_RULES,
@@ -426,7 +420,7 @@ function inertSpans(
   const inertOf = new Map<Region, readonly Span[]>();
   for (const region of regions) {
     if (region.kind === "instructions") {
-      const flows = commandFlows(region.text);
+      const flows = documentFlows(region.text);
       if (flows.length > 0) flowsOf.set(region, flows);
       continue;
     }
@@ -444,114 +438,6 @@ function inertSpans(
     }
   }
   return inertOf;
-}
-
-/**
- * The flows of the code a document gives in its fenced blocks, in the languages the analysis
- * reads (`bash`, `sh`, `console`, `python`, `js`, `ts`, `powershell`, …): an agent runs what
- * SKILL.md tells it to, so `env | curl -d @- …` there is the same flow as in a script. A
- * `console` block's prompts (`$ `) and output lines are blanked and a shell block's
- * `<placeholder>` filled, which keeps every offset; comments carry no flow, as in a script.
- */
-function commandFlows(text: string): Flow[] {
-  const fences = new FenceReader();
-  const out: Flow[] = [];
-  let block: DocumentBlock | undefined;
-  let offset = 0;
-  for (const line of text.split("\n")) {
-    const fenced = fences.read(line);
-    if (block !== undefined && !fenced) {
-      out.push(...blockFlows(block));
-      block = undefined;
-    } else if (block === undefined && fenced) {
-      const info = /^\s*(?:`{3,}|~{3,})\s*(\w+)/.exec(line)?.[1]?.toLowerCase() ?? "";
-      block = {
-        language: BLOCK_LANGUAGES[info],
-        console: /^(?:console|terminal)$/.test(info),
-        start: -1,
-        lines: [],
-      };
-    } else if (block?.language !== undefined) {
-      if (block.start === -1) block.start = offset;
-      block.lines.push(blockLine(block, line));
-    } else if (block === undefined && line.includes("`")) {
-      out.push(...inlineCommandFlows(line, offset));
-    }
-    offset += line.length + 1;
-  }
-  if (block !== undefined) out.push(...blockFlows(block));
-  return out;
-}
-
-interface DocumentBlock {
-  /** Undefined for a language the analysis does not read: the block is skipped. */
-  language: CodeLanguage | undefined;
-  console: boolean;
-  start: number;
-  lines: string[];
-}
-
-/** The languages of a fence's info string the flow analysis reads. */
-const BLOCK_LANGUAGES: Readonly<Record<string, CodeLanguage>> = {
-  bash: "shell",
-  sh: "shell",
-  shell: "shell",
-  zsh: "shell",
-  console: "shell",
-  terminal: "shell",
-  python: "python",
-  py: "python",
-  python3: "python",
-  javascript: "javascript",
-  js: "javascript",
-  mjs: "javascript",
-  typescript: "javascript",
-  ts: "javascript",
-  node: "javascript",
-  powershell: "powershell",
-  ps1: "powershell",
-  pwsh: "powershell",
-};
-
-/** A block's line as its code: a console's prompt set aside, a shell's blank filled. */
-function blockLine(block: DocumentBlock, line: string): string {
-  if (block.language !== "shell") return line;
-  // A document's `<folder>`, `<your-token>` is a blank to fill, not a redirect.
-  const filled = line.replace(/<([A-Za-z][\w.-]*)>/g, "_$1_");
-  if (!block.console) return filled;
-  return /^\s*\$ /.test(filled) ? filled.replace("$", " ") : " ".repeat(filled.length);
-}
-
-/**
- * The flows of the commands a line of prose gives in code spans (`Run \`curl -d @~/.aws/…
- * https://…\` first`): a span of words, read as one shell line, at its place in the text.
- */
-function inlineCommandFlows(line: string, offset: number): Flow[] {
-  const out: Flow[] = [];
-  for (const m of line.matchAll(/(?<!`)`([^`\n]*\s[^`\n]*)`(?!`)/g)) {
-    const code = blockLine({ language: "shell", console: false, start: 0, lines: [] }, m[1]!);
-    const at = offset + m.index! + 1;
-    for (const flow of analyzeFlows("shell", code, [])) {
-      const placed = { ...flow, at: flow.at + at };
-      IN_PROSE.add(placed);
-      out.push(placed);
-    }
-  }
-  return out;
-}
-
-/**
- * Flows of a command said in a code span of prose: as often an example, a payload in a table or
- * a warning (`never run \`ln -s … ~/.codex/skills/…\``) as an order, so shown (medium at
- * most), never refused.
- */
-const IN_PROSE = new WeakSet<Flow>();
-
-function blockFlows(block: DocumentBlock): Flow[] {
-  if (block.language === undefined || block.start < 0 || block.lines.length === 0) return [];
-  const code = block.lines.join("\n");
-  return analyzeFlows(block.language, code, readCode(block.language, code).inert)
-    .map((flow) => ({ ...flow, at: flow.at + block.start }));
 }
 
 /** One rule over one region of its kinds, by the way the rule matches. */
@@ -676,11 +562,11 @@ function matchFlows(audit: FileAudit, rule: AuditRule, m: MatchOf<"flow">, regio
     const at = region.offset + flow.at;
     audit.push(rule, region, at, flowExcerpt(region.text, flow));
     const pushed = audit.out.at(-1)!;
-    if (IN_PROSE.has(flow) && SEVERITIES.indexOf(pushed.severity) < SEVERITIES.indexOf("medium")) {
+    if (saidInProse(flow) && SEVERITIES.indexOf(pushed.severity) < SEVERITIES.indexOf("medium")) {
       pushed.severity = "medium";
     }
     if (flow.kind === "secret-network") {
-      audit.notes.set(audit.out.at(-1)!, {
+      audit.notes.set(pushed, {
         host: flow.host,
         secrets: flow.secrets,
         inName: flow.inName,

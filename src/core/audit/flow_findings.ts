@@ -105,13 +105,9 @@ function ownerLookup(host: string, facts: SkillFacts): SkillFacts["owner"] {
  */
 const VENDOR_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   OPENAI: ["openai.com"],
-  GPT: ["openai.com"],
   ANTHROPIC: ["anthropic.com"],
-  CLAUDE: ["anthropic.com"],
   GITHUB: ["github.com", "githubusercontent.com", "ghcr.io"],
-  GH: ["github.com", "githubusercontent.com", "ghcr.io"],
   GITLAB: ["gitlab.com"],
-  GL: ["gitlab.com"],
   GOOGLE: ["googleapis.com", "googleusercontent.com", "google.com"],
   GCP: ["googleapis.com"],
   GEMINI: ["googleapis.com"],
@@ -128,12 +124,9 @@ const VENDOR_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   BITBUCKET: ["bitbucket.org", "atlassian.net", "atlassian.com"],
   TRELLO: ["trello.com", "atlassian.net", "atlassian.com"],
   HUGGINGFACE: ["huggingface.co"],
-  HF: ["huggingface.co"],
   DATADOG: ["datadoghq.com", "datadoghq.eu"],
-  DD: ["datadoghq.com", "datadoghq.eu"],
   NPM: ["npmjs.org", "npmjs.com"],
   CLOUDFLARE: ["cloudflare.com"],
-  CF: ["cloudflare.com"],
   STRIPE: ["stripe.com"],
   SLACK: ["slack.com"],
   DISCORD: ["discord.com", "discordapp.com"],
@@ -144,17 +137,29 @@ const VENDOR_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   POSTMARK: ["postmarkapp.com"],
   FRED: ["stlouisfed.org"],
   ALPHAVANTAGE: ["alphavantage.co"],
-  AV: ["alphavantage.co"],
   CMC: ["coinmarketcap.com"],
   FMP: ["financialmodelingprep.com"],
+};
+
+/** Short names and products that stand for a vendor of {@link VENDOR_DOMAINS} (`GH` GitHub). */
+const STANDS_FOR: Readonly<Record<string, string>> = {
+  GPT: "OPENAI",
+  CLAUDE: "ANTHROPIC",
+  GH: "GITHUB",
+  GL: "GITLAB",
+  HF: "HUGGINGFACE",
+  DD: "DATADOG",
+  CF: "CLOUDFLARE",
+  AV: "ALPHAVANTAGE",
 };
 
 /**
  * Whether a key's (or a skill's) name names `host`'s owner, a known vendor other than it, or
  * no one it can tell: by {@link VENDOR_DOMAINS} where one of its words (or a run of them,
  * joined: `HUGGING_FACE`) is there; else the owner when a run of its words that holds one not
- * in {@link GENERIC}, joined, is the very name the host's domain was registered under (`KALSHI_API_KEY` → kalshi.com, `NEWS_API_KEY` → newsapi.org,
- * `OPEN_METEO_KEY` → open-meteo.com).
+ * in {@link GENERIC}, joined, is the very name the host's domain was registered under
+ * (`KALSHI_API_KEY` → kalshi.com, `NEWS_API_KEY` → newsapi.org, `OPEN_METEO_KEY` →
+ * open-meteo.com).
  */
 function ownerOf(name: string, host: string, facts: SkillFacts): Owner {
   const vendor = vendorOf(name, host);
@@ -173,7 +178,7 @@ type Owner = "owner" | "other vendor" | "unknown";
 
 /** {@link ownerOf} by {@link VENDOR_DOMAINS} alone: "unknown" when the name holds no vendor. */
 function vendorOf(name: string, host: string): Owner {
-  const vendors = nameRuns(name).flatMap((run) => VENDOR_DOMAINS[run] ?? []);
+  const vendors = nameRuns(name).flatMap((run) => VENDOR_DOMAINS[STANDS_FOR[run] ?? run] ?? []);
   if (vendors.length === 0) return "unknown";
   const bare = host.toLowerCase();
   return vendors.some((d) => bare === d || bare.endsWith("." + d)) ? "owner" : "other vendor";

@@ -1287,6 +1287,27 @@ function readImport(scope: Scope, s: readonly Token[]): boolean {
   return false;
 }
 
+/** JavaScript's words a `name(…) {` head starts with that make it no method. */
+const JS_KEYWORDS = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "with",
+  "function",
+  "return",
+  "else",
+  "do",
+  "try",
+  "class",
+]);
+
+/** A JavaScript method the script defines (`send(v) {` in a class or an object): its summary. */
+function definedMethod(scope: Scope, name: string): FunctionSummary | undefined {
+  return scope.methods.has(name) ? scope.functions.get(name) : undefined;
+}
+
 /**
  * `import helper` (or `from helper import x`) after the script wrote downloaded or decoded
  * data to `helper.py` or `helper/__init__.py`: the module that runs is that data (Python
@@ -1685,11 +1706,10 @@ function stringPathLabels(tokens: readonly Token[], k: number, out: Set<Label>):
  * persistence or secret path named in pieces is still that path.
  */
 function joinedPath(tokens: readonly Token[], k: number): string | undefined {
+  const afterSlash = opText(tokens[k - 1] ?? tokens[k]!) === "/";
   // `a / "b" / "c"`: from the first string of the chain only, so it is read once.
-  if (opText(tokens[k - 1] ?? tokens[k]!) !== "/" || tokens[k - 2]?.kind === "string") {
-    if (opText(tokens[k + 1] ?? tokens[k]!) !== "/") return joinedArguments(tokens, k);
-  }
-  if (tokens[k - 2]?.kind === "string" && opText(tokens[k - 1]!) === "/") return undefined;
+  if (afterSlash && tokens[k - 2]?.kind === "string") return undefined;
+  if (!afterSlash && opText(tokens[k + 1] ?? tokens[k]!) !== "/") return joinedArguments(tokens, k);
   const pieces = [tokens[k]!.text];
   for (
     let j = k + 1;
@@ -1719,10 +1739,10 @@ function joinedArguments(tokens: readonly Token[], k: number): string | undefine
     }
   }
   if (
-    tokens[open]?.text !== "(" || !/(?:^|\.)(?:join|joinpath|resolve)$/.test(
-      tokens[open - 1]?.text ?? "",
-    )
-  ) return undefined;
+    tokens[open]?.text !== "(" || !/^(?:join|joinpath|resolve)$/.test(tokens[open - 1]?.text ?? "")
+  ) {
+    return undefined;
+  }
   const ranges = argumentRanges(tokens, open, closeOf(tokens, open));
   const first = ranges.find(([a]) => tokens[a]?.kind === "string");
   if (first === undefined || first[0] !== k || ranges.length < 2) return undefined;
@@ -1764,7 +1784,6 @@ function taggedShell(scope: Scope, s: readonly Token[], k: number): void {
 /** The methods that write a process's stdin (feedsStdin). */
 const FEED_METHOD = /^(?:communicate|write|end|writelines)$/;
 
-/** One statement: its assignment (or loop, or `with … as`), then its calls as sinks. */
 /** What a statement assigns, to each name it binds (an attribute and a class field too). */
 function bindStatement(scope: Scope, s: readonly Token[]): void {
   const bound = bindingOf(scope, s);
@@ -1797,6 +1816,7 @@ function bindStatement(scope: Scope, s: readonly Token[]): void {
   }
 }
 
+/** One statement: its assignment (or loop, or `with … as`), then its calls as sinks. */
 function walkStatement(scope: Scope, s: readonly Token[]): void {
   bindStatement(scope, s);
   if (scope.language === "javascript") importedInCallback(scope, s);
@@ -1818,7 +1838,7 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       }
       if (s[k]!.text === "then") thenRuns(scope, s, k);
       // A method the script defines, on an object just made (`new Up().send(key)`).
-      const method = scope.methods.has(s[k]!.text) ? scope.functions.get(s[k]!.text) : undefined;
+      const method = definedMethod(scope, s[k]!.text);
       if (method !== undefined && method !== scope.current?.summary) {
         callSummary(scope, s, k, method, k + 1);
       }
@@ -2393,22 +2413,6 @@ function handsSendFunction(scope: Scope, s: readonly Token[], open: number): boo
   return false;
 }
 
-/** JavaScript's words a `name(…) {` head starts with that make it no method. */
-const JS_KEYWORDS = new Set([
-  "if",
-  "for",
-  "while",
-  "switch",
-  "catch",
-  "with",
-  "function",
-  "return",
-  "else",
-  "do",
-  "try",
-  "class",
-]);
-
 /** The names a request's destination is given by. */
 const DESTINATION_KEY = /^(?:url|uri|hostname|host|baseURL|base_url|href)$/;
 /** The names a request's proxy is given by (requests' `proxies`, httpx's and aiohttp's `proxy`). */
@@ -2473,7 +2477,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   }
   const own = scope.functions.get(
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
-  ) ?? (name.includes(".") && scope.methods.has(method) ? scope.functions.get(method) : undefined);
+  ) ?? (name.includes(".") ? definedMethod(scope, method) : undefined);
   const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
   const send = (own === undefined && sendsByName(scope, s, name, bound, open)) ||
     (receiver?.net !== undefined && SEND_METHODS.test(method));
@@ -2666,7 +2670,7 @@ function processOutput(scope: Scope, tokens: readonly Token[], open: number, out
   // `env`, `printenv`, `set` or `export -p`: the whole environment; `printenv X`: that one.
   if (DUMPS_ENVIRONMENT.test(words.trim())) out.add("env:*");
   const printed = /^(?:\S*\/)?printenv((?:\s+\w+)+)$/.exec(words.trim());
-  for (const name of printed?.[1]!.trim().split(/\s+/) ?? []) {
+  for (const name of printed?.[1]?.trim().split(/\s+/) ?? []) {
     if (secretName(name)) out.add(`env:${name}`);
   }
 }

@@ -829,7 +829,6 @@ function persistTo(state: State, at: number, target: string, via: string): void 
   if (path !== undefined) state.sink.persist(at, new Set<Label>([`persist:${path}`]), via);
 }
 
-/** `tee`, `cp`/`mv`/`install`/`ln` into a persistence location, `crontab -`, unit enabling. */
 /**
  * `npm config set registry …`, `pip config set global.index-url …`, `yarn config set
  * npmRegistryServer …`, conda's channels: where every later install fetches from.
@@ -837,6 +836,7 @@ function persistTo(state: State, at: number, target: string, via: string): void 
 const PACKAGE_INDEX_SETTING =
   /^(?:npm|pnpm|yarn|pip3?|conda|bun) config (?:set|--set)\b.*?(?:registry|npmRegistryServer|index-url|channels)\b/i;
 
+/** `tee`, `cp`/`mv`/`install`/`ln` into a persistence location, `crontab -`, unit enabling. */
 function persistCommand(state: State, name: string, args: readonly Word[], at: number): void {
   const texts = args.map((w) => w.text);
   if (name === "tee") {

@@ -77,9 +77,9 @@ function namesEnvFile(path: string): boolean {
 /**
  * Where code or access persists after the skill ran: shell start-up files, keys, schedulers,
  * hooks, units, editor and agent settings, Python's start-up hooks (`sitecustomize.py`, a
- * `.pth` file), pip's index and git's config (its aliases and hooks run commands), and what an agent reads in every session (its
- * skills folders, the rules files of agents; `CLAUDE.md` and `AGENTS.md` as a command's
- * target only: {@link instructionFile}).
+ * `.pth` file), pip's index and git's config (its aliases and hooks run commands), and what an
+ * agent reads in every session (its skills folders, the rules files of agents; `CLAUDE.md` and
+ * `AGENTS.md` as a command's target only: {@link instructionFile}).
  */
 const PERSIST_PATH =
   /(?:^|[/\\~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xprofile|xinitrc)$|config\.fish$|authorized_keys\d?$|(?:^|\/)etc\/(?:cron|rc\.local|profile\.d|systemd)|\/var\/spool\/cron|\.git[/\\]hooks(?:[/\\]|$)|systemd[/\\](?:user|system)(?:[/\\]|$)|\.(?:service|timer)$|Launch(?:Agents|Daemons)|\.vscode[/\\](?:settings|tasks)\.json$|\.claude[/\\](?:settings(?:\.local)?\.json$|commands|agents|hooks)|(?:^|[/\\~])\.cursor[/\\]|Code[/\\]User[/\\]settings\.json$|(?:^|[/\\])\.mcp\.json$|\.gemini[/\\]settings\.json$|\.codex[/\\]config\.toml$|Start Menu[/\\]Programs[/\\]Startup|CurrentVersion[/\\]Run|(?:^|\/)etc\/ld\.so\.preload$|(?:^|\/)etc\/sudoers(?:\.d)?(?:\/|$)|autostart[/\\][^/\\]+\.desktop$|(?:^|[/\\~])\.(?:claude|codex|agents|cursor|gemini|windsurf|opencode|goose|github)[/\\]skills[/\\]|\.github[/\\]copilot-instructions\.md$|(?:^|[/\\])\.(?:cursorrules|windsurfrules|clinerules)$|(?:^|[/\\])(?:site|user)customize\.py$|\.pth$|(?:^|[/\\~])\.(?:pip[/\\]pip\.conf|config[/\\]pip[/\\]pip\.conf)$|(?:^|[/\\])pip\.ini$|(?:^|[/\\~])\.gitconfig$|\.config[/\\]git[/\\]config$/;
