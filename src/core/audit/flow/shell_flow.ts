@@ -13,11 +13,13 @@ import {
   decodesInShell,
   EXEC_COMMANDS,
   fileKey,
+  heldByFile,
   hostOf,
   inlineLanguage,
   instructionFile,
   interpreterAfterRunner,
   ipHost,
+  isSecret,
   type Label,
   NET_COMMANDS,
   persistPath,
@@ -393,7 +395,7 @@ function evaluate(
   // `$SHELL`, `$BASH`: the user's shell, whichever it is.
   const name = /^\$\{?(?:SHELL|BASH)\}?$/.test(head.text) ? "sh" : head.text.split("/").pop() ?? "";
   const args = words.slice(1);
-  const argLabels = new Set(args.flatMap((w) => [...wordLabels(w)]));
+  const argLabels = new Set(args.flatMap((w) => [...wordLabels(w), ...heldSecret(state, w)]));
   if (head.assembled && SENSITIVE_COMMANDS.has(name)) {
     state.sink.add({
       kind: "assembled-name",
@@ -409,8 +411,11 @@ function evaluate(
   state.sink.exec(at, head.labels, "a command read from data");
   const out = outputOf(state, name, args, argLabels, stdin, command);
   // `curl … | tee x.sh`: the files tee writes hold what it read.
-  if (name === "tee" && unreviewedCode(stdin).size > 0) {
-    for (const w of args) if (!w.text.startsWith("-")) state.downloaded.set(fileKey(w.text), stdin);
+  if (name === "tee" && heldByFile(stdin).size > 0) {
+    const held = heldByFile(stdin);
+    for (const w of args) {
+      if (!/^(?:-|\/dev\/)/.test(w.text)) state.downloaded.set(fileKey(w.text), held);
+    }
   }
   netCommand(state, name, args, argLabels, stdin, at);
   noteFolder(state, name, args, stdin);
@@ -418,18 +423,34 @@ function evaluate(
   if (AWKS.test(name)) awkRuns(state, name, args, stdin, at);
   // What the command `find` runs prints is what find prints.
   if (name === "find") { for (const l of findExec(state, args, at)) out.labels.add(l); }
+  writeRedirects(state, command, out.labels, name, at);
+  persistCommand(state, name, args, at);
+  return out;
+}
+
+/**
+ * Where a command's output redirects write (`> f`, `>> f`, `> /dev/tcp/host/80`): a connection
+ * is sent what it prints, a persistence path is written, and a file keeps what it prints.
+ */
+function writeRedirects(
+  state: State,
+  command: Command,
+  printed: ReadonlySet<Label>,
+  name: string,
+  at: number,
+): void {
   for (const r of command.redirects) {
     // `2>&1`, `>&2`, `>&-`: a descriptor duplicated or closed, no file (`>& log` is one).
     if (!r.op.startsWith(">") || (r.op === ">&" && /^(?:\d+|-)$/.test(r.target.text))) continue;
     const dev = /^\/dev\/(?:tcp|udp)\/([^/]+)/.exec(r.target.text);
-    if (dev !== null) state.sink.send(at, out.labels, dev[1], "/dev/tcp");
+    if (dev !== null) state.sink.send(at, printed, dev[1], "/dev/tcp");
     persistTo(state, at, r.target.text, name);
-    if (unreviewedCode(out.labels).size > 0) {
-      state.downloaded.set(fileKey(r.target.text), out.labels);
-    }
+    // What the command prints goes to the file its stdout is sent to (`> f`, `1>> f`), not to
+    // one its stderr is (`2> f`); a device keeps nothing (`> /dev/null`).
+    if ((r.fd ?? 1) !== 1 || r.target.text.startsWith("/dev/")) continue;
+    const held = heldByFile(printed);
+    if (held.size > 0) state.downloaded.set(fileKey(r.target.text), held);
   }
-  persistCommand(state, name, args, at);
-  return out;
 }
 
 /**
@@ -619,9 +640,23 @@ function inputOf(state: State, command: Command, stdin: Set<Label>): Set<Label> 
   return input;
 }
 
+/** The path a word names as a file: itself, or an option's or a form field's (`-F f=@p`). */
+function wordPath(w: Word): string {
+  return w.text.replace(/^(?:-\w+=?|[\w-]+=)?@?/, "");
+}
+
+/**
+ * The secret a file the script wrote holds, when a word names that file (`curl -T /tmp/k`,
+ * `-d @/tmp/k`, `scp /tmp/k host:`): what a command given it reads or uploads.
+ */
+function heldSecret(state: State, w: Word): Label[] {
+  const held = downloadedFile(state, wordPath(w)) ?? state.downloaded.get(fileKey(w.text));
+  return [...held ?? []].filter(isSecret);
+}
+
 function wordLabels(w: Word): Set<Label> {
   const out = new Set(w.labels);
-  const path = w.text.replace(/^(?:-\w+=?|[\w-]+=)?@?/, "");
+  const path = wordPath(w);
   // A URL's path names a file on that server (`http://target/.ssh/id_rsa`), not one here.
   const secret = /^[a-z][\w+.-]*:\/\//i.test(path)
     ? undefined
@@ -761,7 +796,7 @@ function noteFolder(state: State, name: string, args: readonly Word[], stdin: Se
     const archive = f === -1 ? "-" : texts[f + 1] ?? "-";
     const fetched = archive === "-"
       ? unreviewedCode(stdin).size > 0
-      : downloadedFile(state, archive) !== undefined;
+      : unreviewedCode(downloadedFile(state, archive) ?? []).size > 0;
     const c = texts.findIndex((t) => t === "-C" || t === "--directory");
     const dir = c !== -1
       ? texts[c + 1]
@@ -770,7 +805,10 @@ function noteFolder(state: State, name: string, args: readonly Word[], stdin: Se
   } else if (name === "unzip") {
     const [archive] = operands(0, /^-d$/);
     const d = texts.indexOf("-d");
-    if (archive !== undefined && d !== -1 && downloadedFile(state, archive) !== undefined) {
+    if (
+      archive !== undefined && d !== -1 &&
+      unreviewedCode(downloadedFile(state, archive) ?? []).size > 0
+    ) {
       folder = texts[d + 1];
     }
   }

@@ -111,10 +111,6 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /**
- * Whether a secret's label is a `.env` file's (read whole): one of its keys read by name is then
- * that variable, as the environment's would be (code_flow.ts).
- */
-/**
  * The labels of data that runs as code no one reviewed, kept with a file it is written to
  * (downloaded or decoded bytes): a shell or an interpreter later given that file runs them.
  */
@@ -122,11 +118,29 @@ export function unreviewedCode(labels: Iterable<Label>): Set<Label> {
   return new Set([...labels].filter((l) => l === "fetched" || l === "decoded"));
 }
 
+/**
+ * What a file keeps of the data written to it: code no one reviewed ({@link unreviewedCode}),
+ * and a secret (`echo "$KEY" > /tmp/k`), which whatever later reads or uploads that file by its
+ * path (`curl -T /tmp/k`, `scp /tmp/k host:`, `files={"f": open("/tmp/k", "rb")}`) sends.
+ */
+export function heldByFile(labels: Iterable<Label>): Set<Label> {
+  return new Set([...labels].filter((l) => l === "fetched" || l === "decoded" || isSecret(l)));
+}
+
+/** Whether a label is a secret's: a variable's, a credential file's or store's, or a parameter's. */
+export function isSecret(label: Label): boolean {
+  return /^(?:env|envparam|file|store):/.test(label);
+}
+
 /** A file's path as written files are kept by, wherever they are recorded: `./x.sh` is `x.sh`. */
 export function fileKey(path: string): string {
   return path.replace(/^(?:\.\/)+/, "");
 }
 
+/**
+ * Whether a secret's label is a `.env` file's (read whole): one of its keys read by name is then
+ * that variable, as the environment's would be (code_flow.ts).
+ */
 export function isEnvFileLabel(label: string): boolean {
   return label.startsWith("file:") && namesEnvFile(label.slice("file:".length));
 }
