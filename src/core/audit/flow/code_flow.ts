@@ -2548,11 +2548,15 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   if (receiver?.net !== undefined && /^(?:open|connect)$/.test(method) && name.includes(".")) {
     receiver.net = { host: hostIn(scope, s, open + 1, closeOf(s, open)) ?? receiver.net.host };
   }
-  const own = scope.functions.get(
+  const exact = scope.functions.get(
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
-  ) ?? (name.includes(".") ? definedMethod(scope, method) : undefined);
+  );
+  // A method of the script's classes by its name alone (`u.send(…)`) may be that method: its
+  // summary applies, but it shadows no client of the same name (`axios.post(…)` still sends
+  // beside a class's own `post`).
+  const own = exact ?? (name.includes(".") ? definedMethod(scope, method) : undefined);
   const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
-  const send = (own === undefined && sendsByName(scope, s, name, bound, open)) ||
+  const send = (exact === undefined && sendsByName(scope, s, name, bound, open)) ||
     (receiver?.net !== undefined && SEND_METHODS.test(method));
   // `open(p, "a")`, and a path object's own `p.open("a")` (`Path.home().joinpath(…)`).
   const opens = name === "open" || name === "io.open" || name === "codecs.open" ||
