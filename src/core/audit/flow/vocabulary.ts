@@ -285,11 +285,11 @@ export const EXEC_METHODS = /^(?:runsource|runcode|_compile)$/;
 
 /** Calls that hand their (string) argument to a shell. */
 export const SHELL_CALLS =
-  /^(?:os\.system|os\.popen|libc\.system|libc\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|Bun\.\$|execa\.execaCommand(?:Sync)?)$/;
+  /^(?:os\.system|os\.popen|libc\.system|libc\.popen|commands\.getoutput|asyncio\.create_subprocess_shell|subprocess\.getoutput|subprocess\.getstatusoutput|child_process\.exec|child_process\.execSync|Bun\.\$|execa\.execaCommand(?:Sync)?)$/;
 
 /** Calls that start a process from an argv list (a shell when shell=True or `sh -c`). */
 export const PROCESS_CALLS =
-  /^(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.exec\w*|os\.spawn\w*|os\.posix_spawnp?|pty\.spawn|child_process\.(?:spawn|spawnSync|execFile|execFileSync)|Deno\.Command|new Deno\.Command|Deno\.run|Bun\.spawn|Bun\.spawnSync|execa|execa\.sync|execa\.execa(?:Sync|Node)?)$/;
+  /^(?:subprocess\.(?:run|call|check_call|check_output|Popen)|asyncio\.create_subprocess_exec|os\.exec\w*|os\.spawn\w*|os\.posix_spawnp?|pty\.spawn|child_process\.(?:spawn|spawnSync|execFile|execFileSync)|Deno\.Command|new Deno\.Command|Deno\.run|Bun\.spawn|Bun\.spawnSync|execa|execa\.sync|execa\.execa(?:Sync|Node)?)$/;
 
 /** Calls that send data off the machine (the first argument or any keyword may carry it). */
 export const SEND_CALLS =
