@@ -148,7 +148,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     severity: "critical",
     title: "Assembles a command name from pieces",
     explanation:
-      "A downloader, shell or interpreter named through pieces (`c=cu; r=rl; $c$r`) exists to get past reviewers and scanners.",
+      "A downloader, shell or interpreter named through pieces (`c=cu; r=rl; $c$r`), or a function looked up by a name decoded at run time (`globalThis[atob(…)]`, `getattr(builtins, b64decode(…))`), exists to get past reviewers and scanners.",
     kinds: ["script"],
     match: { type: "flow", kind: "assembled-name" },
   },
@@ -771,7 +771,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 119;
+const ENGINE_VERSION = 120;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -800,4 +800,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "119-046d9464";
+export const AUDIT_RULES_VERSION = "120-4947a707";

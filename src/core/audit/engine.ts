@@ -571,6 +571,7 @@ function matchFlows(audit: FileAudit, rule: AuditRule, m: MatchOf<"flow">, regio
         secrets: flow.secrets,
         inName: flow.inName,
         inDocument: region.kind === "instructions",
+        hidden: flow.hidden,
       });
     }
   }

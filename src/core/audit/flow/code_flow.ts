@@ -671,8 +671,9 @@ function reach(
   labels: ReadonlySet<Label>,
   host: string | undefined,
   via: string,
+  hidden = false,
 ): void {
-  if (kind === "send") scope.sink.send(at, labels, host, via);
+  if (kind === "send") scope.sink.send(at, labels, host, via, hidden);
   else if (kind === "exec") scope.sink.exec(at, labels, via);
   else scope.sink.persist(at, labels, via);
   if (scope.current === undefined) return;
@@ -788,6 +789,7 @@ function dottedAt(
   if (name === "getattr" && tokens[k + 1]?.text === "(" && tokens[k + 3]?.text === ",") {
     const target = tokens[k + 2]!;
     const attr = constantOf(scope, tokens, k + 4, closeOf(tokens, k + 1));
+    if (attr === undefined) decodedName(scope, tokens, k + 4, closeOf(tokens, k + 1));
     if (target.kind === "name" && attr !== undefined && /^\w+$/.test(attr)) {
       return {
         name: `${scope.aliases.get(target.text) ?? target.text}.${attr}`,
@@ -823,6 +825,7 @@ function dottedAt(
       // is `builtins.exec`, `globalThis["eval"]` is `globalThis.eval`.
       const close = closeOf(tokens, end);
       const key = constantOf(scope, tokens, end + 1, close);
+      if (key === undefined) decodedName(scope, tokens, end + 1, close);
       if (key === undefined || !/^\w+$/.test(key)) break;
       name += "." + key;
       end = close + 1;
@@ -860,6 +863,21 @@ function kept(scope: Scope, target: string, labels: ReadonlySet<Label>): Iterabl
   const out = [...labels].filter((l) => !l.startsWith("param:"));
   if (out.length < labels.size) scope.paramFields.add(field ?? "");
   return out;
+}
+
+/**
+ * A namespace's entry or an attribute looked up by a name decoded at run time, the tokens
+ * `[from, to)` (`globalThis[atob("ZXZhbA==")]`, `getattr(builtins, b64decode(…).decode())`):
+ * which function runs is hidden from whoever reads the script.
+ */
+function decodedName(scope: Scope, tokens: readonly Token[], from: number, to: number): void {
+  if (from >= to || !labelsOf(scope, tokens, from, to).has("decoded")) return;
+  scope.sink.add({
+    kind: "assembled-name",
+    at: tokens[from]!.at,
+    detail: "a function looked up by a name decoded at run time",
+    secrets: [],
+  });
 }
 
 /**
@@ -2371,6 +2389,14 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
       DECODE_CALLS.test(name); // `const run = eval`
     return name.includes(".") || scope.aliases.has(s[k]!.text) || known ? name : undefined;
   }
+  // `eval("requests.post")`: the function a constant expression names.
+  if (
+    name === "eval" && s[end]?.text === "(" && s[end + 1]?.kind === "string" &&
+    closeOf(s, end) === to - 1 && /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(s[end + 1]!.text)
+  ) {
+    const [head, ...rest] = s[end + 1]!.text.split(".");
+    return [scope.aliases.get(head!) ?? head, ...rest].join(".");
+  }
   // `await import("node:child_process")`
   if (
     name === "import" && s[end]?.text === "(" && s[end + 1]?.kind === "string" &&
@@ -2577,6 +2603,20 @@ function handsSendFunction(scope: Scope, s: readonly Token[], open: number): boo
   return false;
 }
 
+/**
+ * Whether the address a send call is given (its `url` keyword, or its first argument) is built
+ * from decoded data (`base64.b64decode(…)`, a string read backwards, character codes): a
+ * destination the script hides from its reader.
+ */
+function hiddenDestination(scope: Scope, s: readonly Token[], open: number, close: number) {
+  for (const [a, b] of argumentRanges(s, open, close)) {
+    const keyword = s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "=";
+    if (keyword && !DESTINATION_KEY.test(s[a]!.text)) continue;
+    return labelsOf(scope, s, keyword ? a + 2 : a, b).has("decoded");
+  }
+  return false;
+}
+
 /** The names a request's destination is given by. */
 const DESTINATION_KEY =
   /^(?:url|uri|hostname|host|href|baseURL|baseUrl|base_url|api_base|endpoint|endpoint_url|azure_endpoint)$/;
@@ -2707,7 +2747,8 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     // A session's own headers and credentials go with each request it makes
     // (`s.headers.update({...key})`, `s.auth = (u, key)`, then `s.get(url)`).
     const carried = receiver?.net !== undefined && name.includes(".") ? receiver.labels : [];
-    reach(scope, "send", at, new Set([...args, ...carried]), host, name);
+    const hidden = host === undefined && hiddenDestination(scope, s, open, close);
+    reach(scope, "send", at, new Set([...args, ...carried]), host, name, hidden);
   }
   if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short) || runs) {
     const code = TIMERS.test(short) ? timerCode(scope, s, open, close) : args;

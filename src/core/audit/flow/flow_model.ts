@@ -27,6 +27,11 @@ export interface Flow {
   host?: string | undefined;
   /** The secret is part of a name looked up (DNS): it leaves whatever the host. */
   inName?: boolean;
+  /**
+   * The address was built from decoded data (`base64.b64decode(…)`, a string read backwards):
+   * a destination the script hides from whoever reads it.
+   */
+  hidden?: boolean;
 }
 
 export class FlowSink {
@@ -46,7 +51,13 @@ export class FlowSink {
   }
 
   /** A network sink: a flow when a secret is among what it sends. */
-  send(at: number, labels: ReadonlySet<Label>, host: string | undefined, via: string): void {
+  send(
+    at: number,
+    labels: ReadonlySet<Label>,
+    host: string | undefined,
+    via: string,
+    hidden = false,
+  ): void {
     // The variable a parameter names, at a sink inside its function: any, as the caller
     // decides it.
     const secrets = [
@@ -63,6 +74,7 @@ export class FlowSink {
       secrets,
       host,
       inName,
+      ...(hidden ? { hidden } : {}),
     });
   }
 
