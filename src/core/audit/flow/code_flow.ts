@@ -178,17 +178,33 @@ interface Scope {
   baseUrls: boolean;
   /** The fields of `self` or `this` a method set from one of its parameters ({@link kept}). */
   paramFields: Set<string>;
+  /**
+   * What the script prints (`print(…)`, `console.log(…)`, `sys.stdout.write(…)`), collected for
+   * code a shell hands an interpreter inline, whose output the shell pipes on.
+   */
+  printed?: Set<Label> | undefined;
 }
 
 /** Code a shell string or an argv hands an interpreter inline (`python3 -c "…"`), read as such. */
-const INLINE_CODE: InlineCode = (language, text, stdin) => analyzeCode(language, text, [], stdin);
+export const INLINE_CODE: InlineCode = {
+  flows: (language, text, stdin) => analyzeCode(language, text, [], stdin),
+  printed: (language, text) => {
+    const printed = new Set<Label>();
+    analyzeCode(language, text, [], new Set(), printed);
+    return printed;
+  },
+};
 
-/** The flows of one script; `stdin`, what it reads on stdin when that is known. */
+/**
+ * The flows of one script; `stdin`, what it reads on stdin when that is known; `printed`, when
+ * given, collects what it prints ({@link Scope.printed}).
+ */
 export function analyzeCode(
   language: Language,
   text: string,
   inert: readonly Span[],
   stdin: ReadonlySet<Label> = new Set(),
+  printed?: Set<Label>,
 ): Flow[] {
   const sink = new FlowSink();
   const list = statements(language, tokenize(language, text, inert));
@@ -210,6 +226,7 @@ export function analyzeCode(
     stdin,
     baseUrls: BASE_URL_WORD.test(text),
     paramFields: new Set(),
+    printed,
   };
   const narrowed: Narrowing[] = [];
   for (const [index, statement] of list.entries()) {
@@ -1707,6 +1724,47 @@ function reversedChain(tokens: readonly Token[], k: number): boolean {
   return false;
 }
 
+/**
+ * The call of `name` at `k` (its `(` at `end`) decodes: base64, hex, rot13, character codes
+ * handed to `map` (`map(chr, codes)`), a list reversed (`….reverse()`); "concealed" too when
+ * what it decodes is the script's own constants.
+ */
+function decodedCall(
+  scope: Scope,
+  tokens: readonly Token[],
+  name: string,
+  k: number,
+  end: number,
+  out: Set<Label>,
+): void {
+  const short = name.replace(/^new /, "");
+  const handed = name === "map" && tokens[end + 2]?.text === "," &&
+    DECODE_CALLS.test(tokens[end + 1]?.text ?? "");
+  const reversed = name.endsWith(".reverse") && tokens[end + 1]?.text === ")";
+  if (
+    !DECODE_CALLS.test(short) && !decodesBuffer(tokens, short, end) &&
+    !codecDecode(name, tokens, end) && !handed && !reversed
+  ) return;
+  out.add("decoded");
+  if (fromNowhere(scope, tokens, reversed ? k : end + 1, end)) out.add("concealed");
+}
+
+/**
+ * Whether what is decoded, the tokens from `from` to the call's close (or to `to`), is the
+ * script's own constants — literals, names bound to constants, a decoder handed on
+ * (`map(chr, [100, 114])`) — written so that nobody reads them ("concealed"), not what the user
+ * gives (a cloud ID from the environment, an argument).
+ */
+function fromNowhere(scope: Scope, tokens: readonly Token[], from: number, to: number): boolean {
+  const close = tokens[to]?.text === "(" ? closeOf(tokens, to) : to;
+  for (let k = from; k < close; k++) {
+    const t = tokens[k]!;
+    if (t.kind !== "name" || tokens[k - 1]?.text === "." || DECODE_CALLS.test(t.text)) continue;
+    if (scope.vars.get(t.text)?.value === undefined) return false;
+  }
+  return true;
+}
+
 /** `x.decode("rot13")`, `.decode("hex")`, `.decode("base64")`: Python 2's codecs by name. */
 function codecDecode(name: string, tokens: readonly Token[], end: number): boolean {
   return /(?:^|\.)decode$/.test(name) && /rot.?13|hex|base64/.test(tokens[end + 1]?.text ?? "");
@@ -1723,7 +1781,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       stringPathLabels(tokens, k, out);
       // Text spelt in escapes (`"\x63\x6f…"`), or a literal read backwards (`"…"[::-1]`).
       if (t.coded || reversedSlice(tokens, k + 1) || reversedChain(tokens, k + 1)) {
-        out.add("decoded");
+        out.add("decoded").add("concealed");
       }
       for (const hole of t.holes ?? []) {
         for (const l of labelsOf(scope, hole, 0, hole.length)) out.add(l);
@@ -1771,18 +1829,7 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         out.add("fetched");
         returned = true;
       }
-      if (
-        DECODE_CALLS.test(short) || decodesBuffer(tokens, short, end) ||
-        codecDecode(name, tokens, end)
-      ) {
-        out.add("decoded");
-      }
-      // `map(chr, codes)`: a decoder handed to map; `….reverse()`: text spelt backwards.
-      const handed = name === "map" && tokens[end + 2]?.text === "," &&
-        DECODE_CALLS.test(tokens[end + 1]?.text ?? "");
-      if (handed || (name.endsWith(".reverse") && tokens[end + 1]?.text === ")")) {
-        out.add("decoded");
-      }
+      decodedCall(scope, tokens, name, k, end, out);
       if (PROCESS_CALLS.test(name) || SHELL_CALLS.test(name)) {
         processOutput(scope, tokens, end, out);
       }
@@ -2605,17 +2652,22 @@ function handsSendFunction(scope: Scope, s: readonly Token[], open: number): boo
 
 /**
  * Whether the address a send call is given (its `url` keyword, or its first argument) is built
- * from decoded data (`base64.b64decode(…)`, a string read backwards, character codes): a
- * destination the script hides from its reader.
+ * from the script's own constants decoded (`base64.b64decode("…")`, a string read backwards,
+ * character codes): a destination the script hides from its reader. An address decoded from
+ * what the user gives (a cloud ID from the environment) hides nothing.
  */
 function hiddenDestination(scope: Scope, s: readonly Token[], open: number, close: number) {
   for (const [a, b] of argumentRanges(s, open, close)) {
     const keyword = s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "=";
     if (keyword && !DESTINATION_KEY.test(s[a]!.text)) continue;
-    return labelsOf(scope, s, keyword ? a + 2 : a, b).has("decoded");
+    return labelsOf(scope, s, keyword ? a + 2 : a, b).has("concealed");
   }
   return false;
 }
+
+/** The calls that print: Python's and JavaScript's ways to write to stdout. */
+const PRINT_CALLS =
+  /^(?:print|pprint|pprint\.pprint|sys\.stdout\.write|sys\.stdout\.buffer\.write|console\.(?:log|info|dir)|process\.stdout\.write)$/;
 
 /** The names a request's destination is given by. */
 const DESTINATION_KEY =
@@ -2727,6 +2779,9 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     savedDownload(scope, s, name, open, s[k]!.at);
   }
   if (method === "then" && name.includes(".")) thenRuns(scope, s, open - 1);
+  if (scope.printed !== undefined && PRINT_CALLS.test(name)) {
+    for (const l of labelsOf(scope, s, open + 1, closeOf(s, open))) scope.printed.add(l);
+  }
   handedCodeRunner(scope, s, open, s[k]!.at);
   if (!sink) return; // most calls: nothing to work out
   const close = closeOf(s, open);
@@ -2857,7 +2912,9 @@ function processCall(
     const language = inlineLanguage(program);
     if (script.text !== undefined && language !== undefined) {
       const stdin = stdinOf(scope, s, open, close);
-      for (const flow of INLINE_CODE(language, script.text, stdin)) scope.sink.add({ ...flow, at });
+      for (const flow of INLINE_CODE.flows(language, script.text, stdin)) {
+        scope.sink.add({ ...flow, at });
+      }
     }
     return;
   }

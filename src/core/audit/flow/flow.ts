@@ -5,7 +5,7 @@
  */
 
 import type { CodeLanguage, Span } from "./audit_code.ts";
-import { analyzeCode } from "./code_flow.ts";
+import { analyzeCode, INLINE_CODE } from "./code_flow.ts";
 import type { Flow } from "./flow_model.ts";
 import { analyzeShell } from "./shell_flow.ts";
 import { analyzePowerShell } from "./powershell_flow.ts";
@@ -20,12 +20,7 @@ export function analyzeFlows(language: CodeLanguage, text: string, inert: readon
       return analyzePowerShell(codeOnly(text, readCode(language, text)));
     }
     return language === "shell"
-      ? analyzeShell(
-        text,
-        undefined,
-        undefined,
-        (inline, code, stdin) => analyzeCode(inline, code, [], stdin),
-      )
+      ? analyzeShell(text, undefined, undefined, INLINE_CODE)
       : analyzeCode(language, text, inert);
   } catch {
     return [];

@@ -87,11 +87,12 @@ interface Group {
  * Reads code given to an interpreter inline: its flows, in that language; `stdin`, what the
  * interpreter reads on stdin (a pipe's download, which the code may read and run).
  */
-export type InlineCode = (
-  language: "python" | "javascript",
-  text: string,
-  stdin?: ReadonlySet<Label>,
-) => Flow[];
+export interface InlineCode {
+  /** The flows of code handed to an interpreter inline (`python3 -c "…"`). */
+  flows(language: "python" | "javascript", text: string, stdin?: ReadonlySet<Label>): Flow[];
+  /** What that code prints: the interpreter's output, piped on or captured by `$(…)`. */
+  printed(language: "python" | "javascript", text: string): Set<Label>;
+}
 
 /**
  * The flows of a shell script (or a string handed to a shell); `bindings` label `${__h0}`, and
@@ -706,7 +707,7 @@ function outputOf(
   if (name === "curl" || name === "wget") {
     return { labels: new Set<Label>(["fetched"]) };
   }
-  const labels = new Set([...stdin, ...argLabels]);
+  const labels = new Set([...stdin, ...argLabels, ...inlinePrinted(state, name, args)]);
   if (decodesInShell(name, texts)) labels.add("decoded");
   if (readsFileText(name, texts)) labels.add("filetext");
   const store = secretCommand([name, ...texts].join(" "));
@@ -729,6 +730,26 @@ function outputOf(
   }
   void state;
   return { labels };
+}
+
+/**
+ * What code handed to an interpreter inline prints (`python3 -c 'print(os.environ["K"])'`,
+ * `node -e '…'`), read as a script of its language; an awk program prints the variables it
+ * reads from ENVIRON (`ENVIRON["K"]`; all of them when it walks or computes the name).
+ */
+function inlinePrinted(state: State, name: string, args: readonly Word[]): Label[] {
+  if (AWKS.test(name)) {
+    const program = args.find((w) => !w.text.startsWith("-"))?.text ?? "";
+    if (!program.includes("ENVIRON")) return [];
+    const named = [...program.matchAll(/ENVIRON\[\s*"(\w+)"\s*\]/g)];
+    const all = program.replace(/ENVIRON\[\s*"\w+"\s*\]/g, "").includes("ENVIRON");
+    return all ? ["env:*"] : named.flatMap((m) => envLabel(m[1]!) ?? []);
+  }
+  const c = args.findIndex((w) => w.text === "-c" || w.text === "-e");
+  const script = c === -1 ? undefined : args[c + 1];
+  const language = inlineLanguage(name);
+  if (script === undefined || !script.known || language === undefined) return [];
+  return [...state.inline?.printed(language, script.text) ?? []];
 }
 
 function noteDownload(state: State, name: string, args: readonly Word[]): void {
@@ -840,7 +861,7 @@ function execCommand(
     // `python3 -c "…"`, `node -e '…'`: code in that language, read as a script of it is.
     const language = inlineLanguage(name);
     if (script.known && language !== undefined && state.inline !== undefined) {
-      for (const flow of state.inline(language, script.text, stdin)) {
+      for (const flow of state.inline.flows(language, script.text, stdin)) {
         state.sink.add({ ...flow, at });
       }
     }

@@ -18,7 +18,8 @@ export type Label =
   | `envparam:${number}` // the environment variable that parameter names (returnLabels)
   | "fetched" // bytes from the network
   | "filetext" // text read from a file (the script's own, a document, one saved earlier) or a function's source
-  | "decoded"; // bytes decoded from base64, hex, rot13, compression
+  | "decoded" // bytes decoded from base64, hex, rot13, compression
+  | "concealed"; // decoded from the script's own constants: text its author wrote hidden
 
 /** Credential stores, home-relative, used to test globs (`~/.s?h/id_*` reaches the first). */
 const SECRET_FILES = [
