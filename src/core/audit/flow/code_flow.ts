@@ -1517,8 +1517,13 @@ function constantOf(
   for (let k = from; k < to; k++) {
     const t = tokens[k]!;
     if (expectValue) {
-      if (t.kind === "string" && (t.holes === undefined || t.holes.length === 0)) out += t.text;
-      else if (t.kind === "string") {
+      const method = t.kind === "string" ? stringMethod(scope, tokens, k) : undefined;
+      if (method !== undefined) {
+        out += method.value;
+        k = method.end - 1;
+      } else if (t.kind === "string" && (t.holes === undefined || t.holes.length === 0)) {
+        out += t.text;
+      } else if (t.kind === "string") {
         const holes = t.holes!.map((h) =>
           h.length === 1 && h[0]!.kind === "name" ? scope.vars.get(h[0]!.text)?.value : undefined
         );
@@ -1535,6 +1540,37 @@ function constantOf(
   }
   // (A value that doubles on each line, `x = x + x`, stops being folded: no string bomb.)
   return expectValue || out.length > MAX_VALUE ? undefined : out;
+}
+
+/**
+ * A string literal's `join` of a literal list of constants, or its `format` of constants, at
+ * `k` (`"".join(["https://", "drop", ".com"])`, `"https://{}.{}".format("drop", "com")`): the
+ * text it makes, and the token after the call.
+ */
+function stringMethod(
+  scope: Scope,
+  tokens: readonly Token[],
+  k: number,
+): { value: string; end: number } | undefined {
+  const method = tokens[k + 2]?.text;
+  if (tokens[k + 1]?.text !== "." || tokens[k + 3]?.text !== "(") return undefined;
+  if (method !== "join" && method !== "format") return undefined;
+  const close = closeOf(tokens, k + 3);
+  const list = method === "join" ? tokens[k + 4] : undefined;
+  const ranges = list === undefined
+    ? argumentRanges(tokens, k + 3, close)
+    : /^[[(]$/.test(list.text) && closeOf(tokens, k + 4) === close - 1
+    ? argumentRanges(tokens, k + 4, close - 1)
+    : undefined;
+  const values = ranges?.map(([a, b]) => constantOf(scope, tokens, a, b));
+  if (values === undefined || values.some((v) => v === undefined)) return undefined;
+  const parts = values as string[];
+  let i = 0;
+  const value = method === "join"
+    ? parts.join(tokens[k]!.text)
+    : tokens[k]!.text.replace(/\{(\d*)\}/g, (_, n: string) =>
+      parts[n === "" ? i++ : Number(n)] ?? "");
+  return { value, end: close + 1 };
 }
 
 const ENV_HEAD = /^(?:os|posix|process|Deno)\./;
