@@ -142,7 +142,7 @@ Deno.test("auditDir() takes a hostile or stale cache entry for a miss and audits
   assert.ok(changed.some((f) => f.file === "scripts/fetch.py"), "the changed file is audited");
 });
 
-Deno.test("a secret flow read back from the cache keeps what judged it: an address hidden in decoded data stays critical", async () => {
+Deno.test("a secret flow read back from the cache keeps what judged it: a hidden address stays critical, a reference's reader-filled address information", async () => {
   await using home = await tempDir();
   await using work = await tempDir();
   await skill(
@@ -156,4 +156,16 @@ Deno.test("a secret flow read back from the cache keeps what judged it: an addre
   assert.deepEqual(severity(first), ["critical"]);
   // The next process reads the file's findings back, and judges the flow the same way.
   assert.deepEqual(severity(await auditElsewhere(work.path, home.path)), ["critical"]);
+  // A reference's command sending a key to the address the reader fills in is information,
+  // read back as well.
+  await Deno.mkdir(join(work.path, "references"));
+  await Deno.writeTextFile(
+    join(work.path, "references", "api.md"),
+    '# API\n\n```bash\ncurl -H "Authorization: ApiKey $ES_API_KEY" "$ES_URL/_search"\n```\n',
+  );
+  const inReference = (fs: Awaited<ReturnType<typeof auditElsewhere>>) =>
+    fs.filter((f) => f.rule === "secret-flow" && f.file === "references/api.md")
+      .map((f) => (f as { severity?: string }).severity);
+  assert.deepEqual(inReference(await auditElsewhere(work.path, home.path, true)), ["info"]);
+  assert.deepEqual(inReference(await auditElsewhere(work.path, home.path)), ["info"]);
 });
