@@ -21,35 +21,70 @@ export function documentFlows(text: string): Flow[] {
   const out: Flow[] = [];
   let block: DocumentBlock | undefined;
   let offset = 0;
+  let blank = true;
   for (const line of text.split("\n")) {
     const fenced = fences.read(line);
-    if (block !== undefined && !fenced) {
+    const indented = !fenced && /^(?: {4}|\t)/.test(line);
+    // An indented block ends at a line neither indented nor blank; a fenced one at its close.
+    const ends = block?.indented ? fenced || (!indented && line.trim() !== "") : !fenced;
+    if (block !== undefined && ends) {
       out.push(...blockFlows(block));
       block = undefined;
-    } else if (block === undefined && fenced) {
-      const info = /^\s*(?:`{3,}|~{3,})\s*(\w+)/.exec(line)?.[1]?.toLowerCase() ?? "";
-      block = {
-        language: BLOCK_LANGUAGES[info],
-        console: /^(?:console|terminal)$/.test(info),
-        start: -1,
-        lines: [],
-      };
+    }
+    if (block === undefined && fenced) {
+      const info = /^\s*(?:`{3,}|~{3,})\s*(\w*)/.exec(line)?.[1]?.toLowerCase() ?? "";
+      const loose = UNLABELLED.test(info);
+      block = newBlock(loose ? "shell" : BLOCK_LANGUAGES[info], info, loose, false);
+    } else if (block === undefined && indented && blank && line.trim() !== "") {
+      // An indented code block (after a blank line, four spaces in): code, unlabelled.
+      block = newBlock("shell", "", true, true);
+      block.start = offset;
+      block.lines.push(blockLine(block, line));
     } else if (block?.language !== undefined) {
       if (block.start === -1) block.start = offset;
       block.lines.push(blockLine(block, line));
     } else if (block === undefined && line.includes("`")) {
       out.push(...inlineCommandFlows(line, offset));
     }
+    blank = line.trim() === "";
     offset += line.length + 1;
   }
   if (block !== undefined) out.push(...blockFlows(block));
   return out;
 }
 
+function newBlock(
+  language: CodeLanguage | undefined,
+  info: string,
+  loose: boolean,
+  indented: boolean,
+): DocumentBlock {
+  return {
+    language,
+    console: /^(?:console|terminal)$/.test(info),
+    loose,
+    indented,
+    start: -1,
+    lines: [],
+  };
+}
+
+/**
+ * A fence that says nothing of its language (no info string, `text`, `plain`): as often a
+ * command to run as output or a file's listing, so read as shell, its flows shown at medium at
+ * most ({@link saidInProse}); an author cannot hide a command from the audit by leaving it
+ * unlabelled. An indented code block is read the same way.
+ */
+const UNLABELLED = /^(?:|text|txt|plain|plaintext|none)$/;
+
 interface DocumentBlock {
   /** Undefined for a language the analysis does not read: the block is skipped. */
   language: CodeLanguage | undefined;
   console: boolean;
+  /** A block that does not say it is code ({@link UNLABELLED}, an indented block). */
+  loose: boolean;
+  /** An indented code block, which ends at the first line not indented. */
+  indented: boolean;
   start: number;
   lines: string[];
 }
@@ -123,5 +158,9 @@ function blockFlows(block: DocumentBlock): Flow[] {
   if (block.language === undefined || block.start < 0 || block.lines.length === 0) return [];
   const code = block.lines.join("\n");
   return analyzeFlows(block.language, code, readCode(block.language, code).inert)
-    .map((flow) => ({ ...flow, at: flow.at + block.start }));
+    .map((flow) => {
+      const placed = { ...flow, at: flow.at + block.start };
+      if (block.loose) IN_PROSE.add(placed);
+      return placed;
+    });
 }

@@ -1816,6 +1816,20 @@ function fromNowhere(scope: Scope, tokens: readonly Token[], from: number, to: n
   return true;
 }
 
+/**
+ * `s.recv(4096)`, `conn.read()`, `ws.recv()`: what a connection of the script receives
+ * (a variable holding one, {@link Variable.net}) is downloaded data.
+ */
+function receivesOnConnection(scope: Scope, name: string): boolean {
+  const parts = name.split(".");
+  return parts.length === 2 && RECEIVE_METHODS.test(parts[1]!) &&
+    scope.vars.get(parts[0]!)?.net !== undefined;
+}
+
+/** The methods that read what a connection receives. */
+const RECEIVE_METHODS =
+  /^(?:recv|recvfrom|recv_into|recvmsg|read|readline|readlines|read_until|getresponse)$/;
+
 /** `x.decode("rot13")`, `.decode("hex")`, `.decode("base64")`: Python 2's codecs by name. */
 function codecDecode(name: string, tokens: readonly Token[], end: number): boolean {
   return /(?:^|\.)decode$/.test(name) && /rot.?13|hex|base64/.test(tokens[end + 1]?.text ?? "");
@@ -1879,7 +1893,10 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
         returned = positionalCall(tokens, end, own);
       }
       const short = name.replace(/^new /, "");
-      if (FETCH_CALLS.test(short) || FETCH_CALLS.test(short.split(".").slice(-2).join("."))) {
+      if (
+        FETCH_CALLS.test(short) || FETCH_CALLS.test(short.split(".").slice(-2).join(".")) ||
+        receivesOnConnection(scope, name)
+      ) {
         out.add("fetched");
         returned = true;
       }
