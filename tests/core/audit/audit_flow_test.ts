@@ -3742,3 +3742,20 @@ Deno.test("a SKILL.md block that does not say it is code (no language, text, ind
     [],
   );
 });
+
+Deno.test("the hooks a repository's tools run on their own persist: pre-commit's config, husky's hooks, .git/config, an npm install script", () => {
+  const persists = (file: string, text: string) =>
+    ruleAt(findings({ [file]: text }), "persistence-write").map((f) => f.severity);
+  for (
+    const [file, text] of [
+      ["scripts/a.sh", "#!/bin/sh\nnpm pkg set scripts.postinstall='node /tmp/x.js'\n"],
+      ["scripts/a.sh", "#!/bin/sh\necho 'node /tmp/x.js' > .husky/pre-commit\n"],
+      ["scripts/a.py", "open('.pre-commit-config.yaml', 'w').write('repos: []')\n"],
+      ["scripts/a.py", "open('.git/config', 'a').write('[core]\\nhooksPath = /tmp/h\\n')\n"],
+    ]
+  ) assert.deepEqual(persists(file!, text!), ["high"], text);
+  // A script a user runs by name is no hook, nor is direnv's `.envrc`, which runs only once the
+  // user allows its new text (`direnv allow`).
+  assert.deepEqual(persists("scripts/a.sh", "#!/bin/sh\nnpm pkg set scripts.test='vitest'\n"), []);
+  assert.deepEqual(persists("scripts/a.sh", "#!/bin/sh\necho 'python3 /tmp/x.py' > .envrc\n"), []);
+});

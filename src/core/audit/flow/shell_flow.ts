@@ -928,6 +928,14 @@ function persistCommand(state: State, name: string, args: readonly Word[], at: n
       `${name} config`,
     );
   }
+  // A package's install script (`npm pkg set scripts.postinstall=…`): run by every later
+  // `npm install` of it, in the user's project.
+  if (
+    /^(?:npm|pnpm)$/.test(name) && texts[0] === "pkg" && texts[1] === "set" &&
+    texts.some((t) => /^scripts\.(?:pre|post)?(?:install|prepare)\b/.test(t))
+  ) {
+    state.sink.persist(at, new Set<Label>(["persist:a package's install script"]), `${name} pkg`);
+  }
   // A file edited in place (`sed -i '$a …' ~/.bashrc`, `perl -pi -e … ~/.zshrc`).
   if (/^(?:sed|gsed|perl)$/.test(name) && texts.some((t) => /^-[a-zA-Z]*i/.test(t))) {
     for (const t of texts.slice(1)) if (!t.startsWith("-")) persistTo(state, at, t, name);

@@ -78,12 +78,14 @@ function namesEnvFile(path: string): boolean {
 /**
  * Where code or access persists after the skill ran: shell start-up files, keys, schedulers,
  * hooks, units, editor and agent settings, Python's start-up hooks (`sitecustomize.py`, a
- * `.pth` file), pip's index and git's config (its aliases and hooks run commands), and what an
+ * `.pth` file), pip's index and git's config (its aliases and hooks run commands), the hooks a
+ * repository's tools run on their own (pre-commit's config, husky's hooks; not direnv's `.envrc`,
+ * which runs only once the user allows its new text), and what an
  * agent reads in every session (its skills folders, the rules files of agents; `CLAUDE.md` and
  * `AGENTS.md` as a command's target only: {@link instructionFile}).
  */
 const PERSIST_PATH =
-  /(?:^|[/\\~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xprofile|xinitrc)$|config\.fish$|authorized_keys\d?$|(?:^|\/)etc\/(?:cron|rc\.local|profile\.d|systemd)|\/var\/spool\/cron|\.git[/\\]hooks(?:[/\\]|$)|systemd[/\\](?:user|system)(?:[/\\]|$)|\.(?:service|timer)$|Launch(?:Agents|Daemons)|\.vscode[/\\](?:settings|tasks)\.json$|\.claude[/\\](?:settings(?:\.local)?\.json$|commands|agents|hooks)|(?:^|[/\\~])\.cursor[/\\]|Code[/\\]User[/\\]settings\.json$|(?:^|[/\\])\.mcp\.json$|\.gemini[/\\]settings\.json$|\.codex[/\\]config\.toml$|Start Menu[/\\]Programs[/\\]Startup|CurrentVersion[/\\]Run|(?:^|\/)etc\/ld\.so\.preload$|(?:^|\/)etc\/sudoers(?:\.d)?(?:\/|$)|autostart[/\\][^/\\]+\.desktop$|(?:^|[/\\~])\.(?:claude|codex|agents|cursor|gemini|windsurf|opencode|goose|github)[/\\]skills[/\\]|\.github[/\\]copilot-instructions\.md$|(?:^|[/\\])\.(?:cursorrules|windsurfrules|clinerules)$|(?:^|[/\\])(?:site|user)customize\.py$|\.pth$|(?:^|[/\\~])\.(?:pip[/\\]pip\.conf|config[/\\]pip[/\\]pip\.conf)$|(?:^|[/\\])pip\.ini$|(?:^|[/\\~])\.gitconfig$|\.config[/\\]git[/\\]config$/;
+  /(?:^|[/\\~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xprofile|xinitrc)$|config\.fish$|authorized_keys\d?$|(?:^|\/)etc\/(?:cron|rc\.local|profile\.d|systemd)|\/var\/spool\/cron|\.git[/\\]hooks(?:[/\\]|$)|systemd[/\\](?:user|system)(?:[/\\]|$)|\.(?:service|timer)$|Launch(?:Agents|Daemons)|\.vscode[/\\](?:settings|tasks)\.json$|\.claude[/\\](?:settings(?:\.local)?\.json$|commands|agents|hooks)|(?:^|[/\\~])\.cursor[/\\]|Code[/\\]User[/\\]settings\.json$|(?:^|[/\\])\.mcp\.json$|\.gemini[/\\]settings\.json$|\.codex[/\\]config\.toml$|Start Menu[/\\]Programs[/\\]Startup|CurrentVersion[/\\]Run|(?:^|\/)etc\/ld\.so\.preload$|(?:^|\/)etc\/sudoers(?:\.d)?(?:\/|$)|autostart[/\\][^/\\]+\.desktop$|(?:^|[/\\~])\.(?:claude|codex|agents|cursor|gemini|windsurf|opencode|goose|github)[/\\]skills[/\\]|\.github[/\\]copilot-instructions\.md$|(?:^|[/\\])\.(?:cursorrules|windsurfrules|clinerules)$|(?:^|[/\\])(?:site|user)customize\.py$|\.pth$|(?:^|[/\\~])\.(?:pip[/\\]pip\.conf|config[/\\]pip[/\\]pip\.conf)$|(?:^|[/\\])pip\.ini$|(?:^|[/\\~])\.gitconfig$|\.config[/\\]git[/\\]config$|(?:^|[/\\])\.git[/\\]config$|(?:^|[/\\])\.pre-commit-config\.ya?ml$|(?:^|[/\\])\.husky[/\\][\w.-]+$/;
 
 /** Strips what points at a home folder: `~/`, `$HOME/`, `/home/u/`, `/Users/u/`, `/root/`. */
 function homeRelative(path: string): string {
