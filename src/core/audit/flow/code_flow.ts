@@ -239,7 +239,9 @@ export function analyzeCode(
     while (narrowed.length > 0 && narrowed[narrowed.length - 1]!.column >= column) {
       widen(scope, narrowed.pop()!);
     }
-    const narrowing = language === "python" ? narrowToKey(scope, statement) : undefined;
+    const narrowing = language === "python"
+      ? narrowToKey(scope, statement) ?? narrowToFile(scope, statement)
+      : undefined;
     if (narrowing !== undefined) narrowed.push({ ...narrowing, column });
     if (readImport(scope, statement)) continue;
     const outer = scope.current;
@@ -328,6 +330,8 @@ function columnOf(text: string, at: number): number {
 interface Narrowing {
   name: string;
   before: Variable;
+  /** What the narrowing gave the variable inside the block, taken back after it. */
+  added?: Label;
   /** The `if`'s column: the block ends at the first statement at or left of it. */
   column: number;
 }
@@ -398,10 +402,49 @@ function lineShape(
 /** After the block: the variable holds the whole file again, with what the block added. */
 function widen(scope: Scope, n: Narrowing): void {
   const now = scope.vars.get(n.name);
+  if (n.added !== undefined) {
+    // A name narrowed to a file: as the block left it, less what the test gave it.
+    const labels = new Set([...(now ?? n.before).labels].filter((l) => l !== n.added));
+    scope.vars.set(n.name, { ...(now ?? n.before), labels });
+    return;
+  }
   scope.vars.set(n.name, {
     ...n.before,
     labels: new Set([...n.before.labels, ...(now?.labels ?? [])]),
   });
+}
+
+/**
+ * `if f.startswith(".env"):`, `if name.endswith(".pem"):`, `if f == "id_rsa":` — a name the
+ * script tests against a credential file's (a file a walk of a folder found, say): inside the
+ * block that variable names such a file, so what opens a path made with it reads that secret
+ * (`open(os.path.join(root, f)).read()` sent on).
+ */
+function narrowToFile(scope: Scope, s: readonly Token[]): Omit<Narrowing, "column"> | undefined {
+  const words = s.map((t) => t.text);
+  if (words[0] !== "if" || s[1]?.kind !== "name" || words.at(-1) !== ":") return undefined;
+  const test = words.length === 8 && words[2] === "." && words[4] === "(" && words[6] === ")"
+    ? words[3]
+    : words.length === 5 && words[2] === "=="
+    ? "=="
+    : undefined;
+  const constant = s[test === "==" ? 3 : 5];
+  if (test === undefined || constant?.kind !== "string") return undefined;
+  const c = constant.text;
+  // An SSH key's name (`id_…`) is one under ~/.ssh; any other name is judged as written.
+  const key = /^id_\w*$/.test(c) ? "~/.ssh/" : "";
+  const path = test === "startswith"
+    ? secretPath(`${key}${c}*`)
+    : test === "endswith"
+    ? secretPath(`*${c}`)
+    : test === "=="
+    ? secretPath(`${key}${c}`)
+    : undefined;
+  const before = scope.vars.get(words[1]!);
+  if (path === undefined || before === undefined) return undefined;
+  const added: Label = `file:${path}`;
+  scope.vars.set(words[1]!, { ...before, labels: new Set([...before.labels, added]) });
+  return { name: words[1]!, before, added };
 }
 
 /** For each statement, the Python class whose body holds it ("" outside any class). */
