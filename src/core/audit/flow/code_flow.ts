@@ -850,17 +850,8 @@ function dottedAt(
     const inner = dottedAt(scope, tokens, k + 1);
     return { name: `new ${inner.name}`, end: inner.end };
   }
-  if (name === "getattr" && tokens[k + 1]?.text === "(" && tokens[k + 3]?.text === ",") {
-    const target = tokens[k + 2]!;
-    const attr = constantOf(scope, tokens, k + 4, closeOf(tokens, k + 1));
-    if (attr === undefined) decodedName(scope, tokens, k + 4, closeOf(tokens, k + 1));
-    if (target.kind === "name" && attr !== undefined && /^\w+$/.test(attr)) {
-      return {
-        name: `${scope.aliases.get(target.text) ?? target.text}.${attr}`,
-        end: closeOf(tokens, k + 1) + 1,
-      };
-    }
-  }
+  const looked = attributeLookup(scope, tokens, k, name);
+  if (looked !== undefined) return looked;
   if (name === "require" && tokens[k + 1]?.text === "(" && tokens[k + 2]?.kind === "string") {
     name = tokens[k + 2]!.text.replace(MODULE_PREFIX, "");
     end = k + 4;
@@ -884,6 +875,11 @@ function dottedAt(
       // `builtins.__dict__` is the module's namespace: its entries are its attributes.
       if (part.text !== "__dict__") name += "." + part.text;
       end += 2;
+    } else if (next === "[" && !NAMESPACES.test(name) && moduleEntry(scope, tokens, name, end)) {
+      // A module's function read by a constant key: `axios[m]` with `m = "po" + "st"`.
+      const close = closeOf(tokens, end);
+      name += "." + constantOf(scope, tokens, end + 1, close);
+      end = close + 1;
     } else if (next === "[" && NAMESPACES.test(name)) {
       // A namespace's entry read by a constant key is that attribute: `vars(builtins)["exec"]`
       // is `builtins.exec`, `globalThis["eval"]` is `globalThis.eval`.
@@ -949,6 +945,34 @@ function decodedName(scope: Scope, tokens: readonly Token[], from: number, to: n
 }
 
 /**
+ * `getattr(target, "name")`, and JavaScript's `Reflect.get(target, "name")`, at `k`: the
+ * attribute a constant names (`requests.post`); a name decoded at run time is noted
+ * ({@link decodedName}).
+ */
+function attributeLookup(
+  scope: Scope,
+  tokens: readonly Token[],
+  k: number,
+  name: string,
+): { name: string; end: number } | undefined {
+  const reflected = name === "Reflect" && tokens[k + 1]?.text === "." &&
+      tokens[k + 2]?.text === "get"
+    ? 2
+    : 0;
+  const open = k + reflected + 1;
+  if ((name !== "getattr" && reflected === 0) || tokens[open]?.text !== "(") return undefined;
+  if (tokens[open + 2]?.text !== ",") return undefined;
+  const target = tokens[open + 1]!;
+  const attr = constantOf(scope, tokens, open + 3, closeOf(tokens, open));
+  if (attr === undefined) decodedName(scope, tokens, open + 3, closeOf(tokens, open));
+  if (target.kind !== "name" || attr === undefined || !/^\w+$/.test(attr)) return undefined;
+  return {
+    name: `${scope.aliases.get(target.text) ?? target.text}.${attr}`,
+    end: closeOf(tokens, open) + 1,
+  };
+}
+
+/**
  * An entry of a container of functions ({@link containerEntries}) read at `end`: by its key
  * (`senders.up`, `senders["a"]`, `senders[0]`), or by a computed one (`senders[k]`).
  */
@@ -969,6 +993,22 @@ function containerEntry(
   const close = closeOf(tokens, end);
   const key = constantOf(scope, tokens, end + 1, close);
   return { name: scope.aliases.get(`${name}.${key}`) ?? any, end: close + 1 };
+}
+
+/**
+ * Whether `name[key]` at `end`, with a constant key, is a function the vocabulary names
+ * (`axios["post"]`, `cp[m]` with `m = "exec" + "Sync"`): that function, as `name.key` would be.
+ * A plain dictionary's entries stay entries (`headers["Authorization"]`).
+ */
+function moduleEntry(scope: Scope, tokens: readonly Token[], name: string, end: number): boolean {
+  const key = constantOf(scope, tokens, end + 1, closeOf(tokens, end));
+  return key !== undefined && /^\w+$/.test(key) && isSink(`${name}.${key}`);
+}
+
+/** Whether `name` is a function the vocabulary names: one that sends, runs, starts or decodes. */
+function isSink(name: string): boolean {
+  return SEND_CALLS.test(name) || EXEC_CALLS.test(name) || SHELL_CALLS.test(name) ||
+    PROCESS_CALLS.test(name) || DECODE_CALLS.test(name);
 }
 
 /** JavaScript's global object, before the name of one of its members. */
@@ -2565,6 +2605,21 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
       EXEC_CALLS.test(name) || SHELL_CALLS.test(name) || SEND_CALLS.test(name) ||
       DECODE_CALLS.test(name); // `const run = eval`
     return name.includes(".") || scope.aliases.has(s[k]!.text) || known ? name : undefined;
+  }
+  // `axios.post.bind(axios)`, `functools.partial(requests.post, url)`: the function itself,
+  // bound (what it was given then is read where it is given).
+  if (name.endsWith(".bind") && s[end]?.text === "(" && closeOf(s, end) === to - 1) {
+    const fn = name.slice(0, -".bind".length);
+    if (isSink(fn)) return fn;
+  }
+  if (
+    /^(?:functools\.)?partial$/.test(name) && s[end]?.text === "(" && closeOf(s, end) === to - 1
+  ) {
+    const [first] = argumentRanges(s, end, to - 1);
+    const inner = first !== undefined && s[first[0]]?.kind === "name"
+      ? dottedAt(scope, s, first[0])
+      : undefined;
+    if (inner !== undefined && inner.end === first![1] && isSink(inner.name)) return inner.name;
   }
   // `eval("requests.post")`: the function a constant expression names.
   if (
