@@ -35,6 +35,7 @@ import {
   SEND_CALLS,
   SEND_METHODS,
   SHELL_CALLS,
+  shellQuoted,
   WRITE_CALLS,
 } from "./vocabulary.ts";
 import type { Span } from "./audit_code.ts";
@@ -116,16 +117,16 @@ interface ArgvWord {
 
 /** What the analysis knows while it walks a script. */
 /**
- * What a function of the script does with its parameters: which reach a sink (so that a call
- * passing a secret or downloaded data is a flow at the call), and what its result carries.
- */
-/**
  * The label of what a method reads of its object (`self.key`, `this.key`): a sink it reaches
  * is the object's, and a call `obj.m(…)` gives it what `obj` holds (`c = C(key)` holds the
  * key its constructor was given).
  */
 const RECEIVER = "param:-1";
 
+/**
+ * What a function of the script does with its parameters: which reach a sink (so that a call
+ * passing a secret or downloaded data is a flow at the call), and what its result carries.
+ */
 interface FunctionSummary {
   sinks: {
     param: number;
@@ -189,13 +190,9 @@ interface Scope {
 }
 
 /** Code a shell string or an argv hands an interpreter inline (`python3 -c "…"`), read as such. */
-export const INLINE_CODE: InlineCode = {
-  flows: (language, text, stdin) => analyzeCode(language, text, [], stdin),
-  printed: (language, text) => {
-    const printed = new Set<Label>();
-    analyzeCode(language, text, [], new Set(), printed);
-    return printed;
-  },
+export const INLINE_CODE: InlineCode = (language, text, stdin) => {
+  const printed = new Set<Label>();
+  return { flows: analyzeCode(language, text, [], stdin, printed), printed };
 };
 
 /**
@@ -1929,7 +1926,9 @@ function labelsOf(scope: Scope, tokens: readonly Token[], from: number, to: numb
       stringPathLabels(tokens, k, out);
       // A file the script wrote a secret to, named: what reads or uploads it by that name
       // (`sftp.put("/tmp/k", …)`, `fs.createReadStream("k.txt")`) carries the secret.
-      for (const l of scope.downloaded.get(fileKey(t.text)) ?? []) if (isSecret(l)) out.add(l);
+      if (scope.downloaded.size > 0) {
+        for (const l of scope.downloaded.get(fileKey(t.text)) ?? []) if (isSecret(l)) out.add(l);
+      }
       // Text spelt in escapes (`"\x63\x6f…"`), or a literal read backwards (`"…"[::-1]`).
       if (t.coded || reversedSlice(tokens, k + 1) || reversedChain(tokens, k + 1)) {
         out.add("decoded").add("concealed");
@@ -2323,10 +2322,10 @@ function containerEntries(
     const alias = aliasOf(scope, s, start, b);
     if (alias === undefined) continue;
     out.set(key, alias);
-    const sink = SEND_CALLS.test(alias) || EXEC_CALLS.test(alias) || SHELL_CALLS.test(alias) ||
-      DECODE_CALLS.test(alias);
-    if (sink && !sinks) out.set("[]", alias);
-    sinks ||= sink;
+    if (!sinks && isSink(alias)) {
+      out.set("[]", alias);
+      sinks = true;
+    }
   }
   if (out.size > 0 && !out.has("[]")) out.set("[]", out.values().next().value!);
   return out.size > 0 ? out : undefined;
@@ -2723,7 +2722,7 @@ function stdinProgram(scope: Scope, s: readonly Token[], open: number): Feed | u
   if (words.length === 0) return undefined;
   if (runsStdin(program, words.map((w) => w.text ?? ""))) return { program };
   if (words.some((w) => w.text === undefined)) return undefined;
-  return { program, line: words.map((w) => `'${w.text!.replaceAll("'", `'\\''`)}'`).join(" ") };
+  return { program, line: words.map((w) => shellQuoted(w.text!)).join(" ") };
 }
 
 /**
@@ -3115,7 +3114,7 @@ function processCall(
     const language = inlineLanguage(program);
     if (script.text !== undefined && language !== undefined) {
       const stdin = stdinOf(scope, s, open, close);
-      for (const flow of INLINE_CODE.flows(language, script.text, stdin)) {
+      for (const flow of INLINE_CODE(language, script.text, stdin).flows) {
         scope.sink.add({ ...flow, at });
       }
     }

@@ -5,7 +5,7 @@
  * FlowSink collects them once per kind and place.
  */
 
-import type { Label } from "./vocabulary.ts";
+import { isSecret, type Label } from "./vocabulary.ts";
 
 export type FlowKind =
   | "secret-network"
@@ -62,7 +62,7 @@ export class FlowSink {
     // decides it.
     const secrets = [
       ...new Set([...labels].map((l) => l.startsWith("envparam:") ? "env:*" : l)),
-    ].filter((l) => /^(?:env|file|store):/.test(l));
+    ].filter(isSecret);
     if (secrets.length === 0) return;
     const what = secrets.map(describeSecret).join(", ");
     const inName = DNS.test(via);

@@ -27,6 +27,7 @@ import {
   secretName,
   secretPath,
   SENSITIVE_COMMANDS,
+  shellQuoted,
   unreviewedCode,
 } from "./vocabulary.ts";
 import { codeOnly, readCode } from "./audit_code.ts";
@@ -56,8 +57,13 @@ interface State {
   inFolder: boolean;
   sink: FlowSink;
   depth: number;
-  /** The flows of code handed to an interpreter on its command line (`python3 -c "…"`). */
+  /** The reader of code handed to an interpreter on its command line (`python3 -c "…"`). */
   inline?: InlineCode;
+  /**
+   * Each such code's reading, by the word that holds it: a command's output (what the code
+   * prints) and its flows come from one reading.
+   */
+  readings: WeakMap<Word, InlineReading>;
   /** Descriptors `exec` opened for reading (`exec 3< <(curl …)`): what reading them gives. */
   fds: Map<number, Set<Label>>;
   /** The script's functions (`f() { …; }`): their bodies' commands, `{` to `}`. */
@@ -87,11 +93,16 @@ interface Group {
  * Reads code given to an interpreter inline: its flows, in that language; `stdin`, what the
  * interpreter reads on stdin (a pipe's download, which the code may read and run).
  */
-export interface InlineCode {
-  /** The flows of code handed to an interpreter inline (`python3 -c "…"`). */
-  flows(language: "python" | "javascript", text: string, stdin?: ReadonlySet<Label>): Flow[];
-  /** What that code prints: the interpreter's output, piped on or captured by `$(…)`. */
-  printed(language: "python" | "javascript", text: string): Set<Label>;
+export type InlineCode = (
+  language: "python" | "javascript",
+  text: string,
+  stdin?: ReadonlySet<Label>,
+) => InlineReading;
+
+/** Code handed to an interpreter inline, read: its flows, and what it prints (its output). */
+interface InlineReading {
+  flows: Flow[];
+  printed: Set<Label>;
 }
 
 /**
@@ -113,6 +124,7 @@ export function analyzeShell(
     sink: new FlowSink(),
     depth: 0,
     inline,
+    readings: new WeakMap(),
     fds: new Map(),
     functions: new Map(),
     calls: new Map(),
@@ -332,21 +344,20 @@ function printsVariables(name: string, args: readonly string[]): boolean {
  */
 function throughRunner(words: readonly Word[], stdin: ReadonlySet<Label>): readonly Word[] {
   const inner = interpreterAfterRunner(words.map((w) => w.text));
-  if (inner <= 0) {
-    return words[0]?.text.split("/").pop() === "xargs" ? xargsCommand(words, stdin) : words;
-  }
-  const from = words.slice(inner);
-  return words[0]!.text.split("/").pop() === "xargs"
-    ? [...from, { text: "", known: false, assembled: false, labels: new Set(stdin) }]
-    : from;
+  if (words[0]?.text.split("/").pop() === "xargs") return xargsCommand(words, stdin, inner);
+  return inner <= 0 ? words : words.slice(inner);
 }
 
 /**
- * `xargs [options] command args…`: the command, run with what xargs reads as arguments — in the
- * place `-I X` names (`xargs -I{} curl -F f=@{} …`), else after its own. `words` when xargs names
- * no command.
+ * `xargs [options] command args…`: the command (from `inner` when an interpreter was found
+ * there), run with what xargs reads as arguments — in the place `-I X` names
+ * (`xargs -I{} curl -F f=@{} …`), else after its own. `words` when xargs names no command.
  */
-function xargsCommand(words: readonly Word[], stdin: ReadonlySet<Label>): readonly Word[] {
+function xargsCommand(
+  words: readonly Word[],
+  stdin: ReadonlySet<Label>,
+  inner: number,
+): readonly Word[] {
   let k = 1;
   let replace: string | undefined;
   while (k < words.length && words[k]!.text.startsWith("-")) {
@@ -355,6 +366,7 @@ function xargsCommand(words: readonly Word[], stdin: ReadonlySet<Label>): readon
     else if (option.startsWith("-I")) replace = option.slice(2);
     k += /^-[IndPLsaEe]$/.test(option) ? 2 : 1;
   }
+  if (inner > 0) k = inner;
   if (k >= words.length) return words;
   const read = (w: Word): Word => ({ ...w, labels: new Set([...w.labels, ...stdin]) });
   const command = words.slice(k);
@@ -612,7 +624,7 @@ function findExec(state: State, args: readonly Word[], at: number): Set<Label> {
   // `{}` as the file it stands for, a downloaded one by its path (`find /tmp -name x.sh`).
   const found = foundPath(args, false);
   const words = args.slice(exec + 1, end === -1 ? undefined : end)
-    .map((w) => `'${w.text.replaceAll("{}", found).replaceAll("'", "'\\''")}'`);
+    .map((w) => shellQuoted(w.text.replaceAll("{}", found)));
   return words.length > 0 ? run(state, words.join(" "), at).labels : new Set();
 }
 
@@ -691,8 +703,7 @@ function wordPath(w: Word): string {
  * `-d @/tmp/k`, `scp /tmp/k host:`): what a command given it reads or uploads.
  */
 function heldSecret(state: State, w: Word): Label[] {
-  const held = downloadedFile(state, wordPath(w)) ?? state.downloaded.get(fileKey(w.text));
-  return [...held ?? []].filter(isSecret);
+  return [...downloadedFile(state, wordPath(w)) ?? []].filter(isSecret);
 }
 
 function wordLabels(w: Word): Set<Label> {
@@ -747,7 +758,7 @@ function outputOf(
   if (name === "curl" || name === "wget") {
     return { labels: new Set<Label>(["fetched"]) };
   }
-  const labels = new Set([...stdin, ...argLabels, ...inlinePrinted(state, name, args)]);
+  const labels = new Set([...stdin, ...argLabels, ...inlinePrinted(state, name, args, stdin)]);
   if (decodesInShell(name, texts)) labels.add("decoded");
   if (readsFileText(name, texts)) labels.add("filetext");
   const store = secretCommand([name, ...texts].join(" "));
@@ -777,7 +788,12 @@ function outputOf(
  * `node -e '…'`), read as a script of its language; an awk program prints the variables it
  * reads from ENVIRON (`ENVIRON["K"]`; all of them when it walks or computes the name).
  */
-function inlinePrinted(state: State, name: string, args: readonly Word[]): Label[] {
+function inlinePrinted(
+  state: State,
+  name: string,
+  args: readonly Word[],
+  stdin: ReadonlySet<Label>,
+): Label[] {
   if (AWKS.test(name)) {
     const program = args.find((w) => !w.text.startsWith("-"))?.text ?? "";
     if (!program.includes("ENVIRON")) return [];
@@ -785,11 +801,35 @@ function inlinePrinted(state: State, name: string, args: readonly Word[]): Label
     const all = program.replace(/ENVIRON\[\s*"\w+"\s*\]/g, "").includes("ENVIRON");
     return all ? ["env:*"] : named.flatMap((m) => envLabel(m[1]!) ?? []);
   }
-  const c = args.findIndex((w) => w.text === "-c" || w.text === "-e");
-  const script = c === -1 ? undefined : args[c + 1];
+  return [...inlineReading(state, name, args, stdin)?.printed ?? []];
+}
+
+/** The word of an interpreter's command line holding code given inline (`-c`, `-e`, `-Command`). */
+function inlineScript(args: readonly Word[]): Word | undefined {
+  const c = args.findIndex((w) => w.text === "-c" || w.text === "-e" || w.text === "-Command");
+  return c === -1 ? undefined : args[c + 1];
+}
+
+/**
+ * The reading of the code `python3 -c`, `node -e` is given inline, in its language, on the
+ * command's stdin: once per command, for its output and its flows (State.readings).
+ */
+function inlineReading(
+  state: State,
+  name: string,
+  args: readonly Word[],
+  stdin: ReadonlySet<Label>,
+): InlineReading | undefined {
+  const script = inlineScript(args);
   const language = inlineLanguage(name);
-  if (script === undefined || !script.known || language === undefined) return [];
-  return [...state.inline?.printed(language, script.text) ?? []];
+  if (script === undefined || !script.known || language === undefined) return undefined;
+  if (state.inline === undefined) return undefined;
+  let reading = state.readings.get(script);
+  if (reading === undefined) {
+    reading = state.inline(language, script.text, stdin);
+    state.readings.set(script, reading);
+  }
+  return reading;
 }
 
 function noteDownload(state: State, name: string, args: readonly Word[]): void {
@@ -893,17 +933,13 @@ function execCommand(
     if (args.every((w) => w.known)) run(state, args.map((w) => w.text).join(" "), at);
     return;
   }
-  const c = args.findIndex((w) => w.text === "-c" || w.text === "-e" || w.text === "-Command");
-  if (c !== -1 && args[c + 1] !== undefined) {
-    const script = args[c + 1]!;
+  const script = inlineScript(args);
+  if (script !== undefined) {
     state.sink.exec(at, script.labels, `${name} -c`);
     if (script.known && /sh$/.test(name)) run(state, script.text, at);
     // `python3 -c "…"`, `node -e '…'`: code in that language, read as a script of it is.
-    const language = inlineLanguage(name);
-    if (script.known && language !== undefined && state.inline !== undefined) {
-      for (const flow of state.inline.flows(language, script.text, stdin)) {
-        state.sink.add({ ...flow, at });
-      }
+    for (const flow of inlineReading(state, name, args, stdin)?.flows ?? []) {
+      state.sink.add({ ...flow, at });
     }
     return;
   }

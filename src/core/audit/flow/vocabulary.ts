@@ -135,6 +135,11 @@ export function isSecret(label: Label): boolean {
   return /^(?:env|envparam|file|store):/.test(label);
 }
 
+/** `text` as one shell word, single-quoted: what a command line rebuilt from an argv holds. */
+export function shellQuoted(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
 /** A file's path as written files are kept by, wherever they are recorded: `./x.sh` is `x.sh`. */
 export function fileKey(path: string): string {
   return path.replace(/^(?:\.\/)+/, "");
