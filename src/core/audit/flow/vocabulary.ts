@@ -15,6 +15,7 @@ export type Label =
   | `store:${string}` // what a keychain or cloud-CLI command printed (`store:github`)
   | `persist:${string}` // a path where code persists
   | `param:${number}` // a parameter of the function being read (for its summary)
+  | `closure:${number}` // a parameter of the function around a nested one being read
   | `envparam:${number}` // the environment variable that parameter names (returnLabels)
   | "fetched" // bytes from the network
   | "filetext" // text read from a file (the script's own, a document, one saved earlier) or a function's source
