@@ -663,13 +663,19 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     ast: "AST06",
     severity: "medium",
     title: "Deserialises with code execution",
-    explanation: "pickle, marshal and yaml.load without a safe loader can run code.",
+    explanation:
+      "pickle (and what unpickles: shelve, jsonpickle, pandas' read_pickle, torch.load with weights_only=False, numpy.load with allow_pickle=True), marshal and yaml.load without a safe loader can run code.",
     kinds: ["script"],
     match: {
       type: "pattern",
       patterns: [
         /\b(?:pickle|cPickle|marshal|dill|cloudpickle|joblib|shelve)\.loads?\s*\(/g,
         /\byaml\.(?:unsafe_)?load\s*\((?![^\n)]*Loader\s*=\s*(?:yaml\.)?SafeLoader)/g,
+        // pickle by another name: a shelf, jsonpickle, pandas' pickles, and the loaders that
+        // unpickle only when told to (torch since 2.6, numpy since 1.16.3).
+        /\b(?:shelve\.open|jsonpickle\.decode|(?:pd|pandas)\.read_pickle)\s*\(/g,
+        /\btorch\.load\s*\([^\n)]*\bweights_only\s*=\s*False\b/g,
+        /\b(?:np|numpy)\.load\s*\([^\n)]*\ballow_pickle\s*=\s*True\b/g,
       ],
     },
   },
@@ -800,4 +806,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "133-4947a707";
+export const AUDIT_RULES_VERSION = "133-8a23e8fe";

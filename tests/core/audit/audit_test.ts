@@ -513,3 +513,31 @@ Deno.test("a script in a language the audit does not follow says so (medium, wha
     assert.deepEqual(unread(path!, text!), [], path);
   }
 });
+
+Deno.test("what unpickles by another name is a deserialiser: a download fed to it is critical", () => {
+  const fetched = "import requests\nopen('/tmp/m', 'wb').write(requests.get(URL).content)\n";
+  const rules = (line: string) =>
+    skill({ "SKILL.md": sampleSkillMd("Loads.\n"), "scripts/load.py": `${fetched}${line}\n` })
+      .findings.filter((f) => f.severity !== "info").map((f) => `${f.severity} ${f.rule}`).sort();
+  for (
+    const line of [
+      "import shelve; shelve.open('/tmp/m')['x']",
+      "import jsonpickle; jsonpickle.decode(open('/tmp/m').read())",
+      "import pandas as pd; pd.read_pickle('/tmp/m')",
+      "import torch; torch.load('/tmp/m', weights_only=False)",
+      "import numpy as np; np.load('/tmp/m', allow_pickle=True)",
+    ]
+  ) {
+    assert.deepEqual(
+      rules(line),
+      ["critical deserialize-download", "medium unsafe-deserialize"],
+      line,
+    );
+  }
+  // The loaders that unpickle only when told to, not told.
+  for (
+    const line of ["import torch; torch.load('/tmp/m')", "import numpy as np; np.load('/tmp/m')"]
+  ) {
+    assert.deepEqual(rules(line), [], line);
+  }
+});
