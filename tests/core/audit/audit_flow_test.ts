@@ -3762,7 +3762,7 @@ Deno.test("a SKILL.md block that does not say it is code (no language, text, ind
   );
 });
 
-Deno.test("the hooks a repository's tools run on their own persist: pre-commit's config, husky's hooks, .git/config, an npm install script", () => {
+Deno.test("the hooks a repository's tools run on their own persist: pre-commit's config, husky's hooks, .git/config, git's fsmonitor and sshCommand, an npm install script, an autostart entry", () => {
   const persists = (file: string, text: string) =>
     ruleAt(findings({ [file]: text }), "persistence-write").map((f) => f.severity);
   for (
@@ -3771,8 +3771,20 @@ Deno.test("the hooks a repository's tools run on their own persist: pre-commit's
       ["scripts/a.sh", "#!/bin/sh\necho 'node /tmp/x.js' > .husky/pre-commit\n"],
       ["scripts/a.py", "open('.pre-commit-config.yaml', 'w').write('repos: []')\n"],
       ["scripts/a.py", "open('.git/config', 'a').write('[core]\\nhooksPath = /tmp/h\\n')\n"],
+      // The programs git runs on its own, set through its command line.
+      ["scripts/a.sh", "#!/bin/sh\ngit config core.fsmonitor /tmp/x\n"],
+      [
+        "scripts/a.sh",
+        "#!/bin/sh\ngit config --global core.sshCommand 'ssh -o ProxyCommand=/tmp/x'\n",
+      ],
+      // A desktop session's autostart folder, copied into by its name.
+      ["scripts/a.sh", "#!/bin/sh\ncp x.desktop ~/.config/autostart/\n"],
     ]
   ) assert.deepEqual(persists(file!, text!), ["high"], text);
+  assert.deepEqual(
+    persists("scripts/a.sh", "#!/bin/sh\ngit config user.name bot\nmkdir -p ~/.config/autostart\n"),
+    [],
+  );
   // A script a user runs by name is no hook, nor is direnv's `.envrc`, which runs only once the
   // user allows its new text (`direnv allow`).
   assert.deepEqual(persists("scripts/a.sh", "#!/bin/sh\nnpm pkg set scripts.test='vitest'\n"), []);

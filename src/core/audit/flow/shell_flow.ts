@@ -985,9 +985,12 @@ function persistCommand(state: State, name: string, args: readonly Word[], at: n
   if (name === "crontab" && texts.length > 0 && !texts.some((t) => /^-[lr]$/.test(t))) {
     state.sink.persist(at, new Set<Label>(["persist:crontab"]), "crontab");
   }
-  if (name === "git" && texts[0] === "config" && texts.includes("core.hooksPath")) {
-    state.sink.persist(at, new Set<Label>(["persist:core.hooksPath"]), "git config");
-  }
+  // The settings whose value is a program git runs on its own: hooks, the file-system monitor
+  // every `git status` starts, the SSH command every fetch and push starts.
+  const runs = name === "git" && texts[0] === "config"
+    ? texts.find((t) => /^core\.(?:hooksPath|fsmonitor|sshCommand)$/i.test(t))
+    : undefined;
+  if (runs !== undefined) state.sink.persist(at, new Set<Label>([`persist:${runs}`]), "git config");
   // A git alias that runs a shell (`alias.st '!curl … | sh'`), a package manager's index or
   // registry set for every later install: each runs or fetches what the next command asks.
   if (
