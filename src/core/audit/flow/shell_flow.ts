@@ -240,8 +240,11 @@ function callFunction(
   name: string,
   stdin: Set<Label>,
   at: number,
+  args: readonly Word[],
 ): { labels: Set<Label> } {
-  const key = `${name}\n${[...stdin].sort().join("\n")}`;
+  // What each argument carries: the body's `$1`, `"${2}"`, `$@` carry it where they are used.
+  const positional = args.map((w) => [...wordLabels(w), ...heldSecret(state, w)]);
+  const key = `${name}\n${[...stdin].sort().join("\n")}\n${JSON.stringify(positional)}`;
   const known = state.calls.get(key);
   if (known !== undefined) {
     for (const flow of known.flows) state.sink.add({ ...flow, at });
@@ -260,7 +263,7 @@ function callFunction(
       at: 0,
       assignments: [],
       groups: i === 0 ? "" : command.groups,
-      words: command.words.slice(open + 1),
+      words: command.words.slice(open + 1).flatMap((w) => withArguments(w, args, positional)),
     };
   });
   let i = 0;
@@ -268,6 +271,25 @@ function callFunction(
   state.calling--;
   state.calls.set(key, { flows: state.sink.flows.slice(before), out: group.out });
   return { labels: group.out };
+}
+
+/** A positional parameter the body of a function reads as written: `$1`, `${2}`, `$@`, `$*`. */
+const POSITIONAL = /\$\{?([1-9]|[@*])\}?/g;
+
+/**
+ * `w` with the call's arguments where it reads them: a word that is one of them (`"$1"`, `"$@"`)
+ * is those words, as written at the call; within a word (`"X-Key: $1"`), what they carry.
+ */
+function withArguments(w: Word, args: readonly Word[], positional: readonly Label[][]): Word[] {
+  if (args.length === 0 || !w.text.includes("$")) return [w];
+  const whole = /^\$\{?([1-9]|[@*])\}?$/.exec(w.text)?.[1];
+  if (whole !== undefined) return /^\d$/.test(whole) ? [args[Number(whole) - 1] ?? w] : [...args];
+  const labels = new Set(w.labels);
+  for (const [, n] of w.text.matchAll(POSITIONAL)) {
+    const carried = /^\d$/.test(n!) ? positional[Number(n) - 1] ?? [] : positional.flat();
+    for (const l of carried) labels.add(l);
+  }
+  return [labels.size === w.labels.size ? w : { ...w, labels }];
 }
 
 /**
@@ -428,7 +450,9 @@ function evaluate(
   const head = words[0];
   // `(( $(…) >= 90 ))` computes a number: no word of it is a command to run.
   if (head === undefined || command.arithmetic) return { labels: new Set() };
-  if (state.functions.has(head.text)) return callFunction(state, head.text, stdin, at);
+  if (state.functions.has(head.text)) {
+    return callFunction(state, head.text, stdin, at, words.slice(1));
+  }
   // `$SHELL`, `$BASH`: the user's shell, whichever it is.
   const name = /^\$\{?(?:SHELL|BASH)\}?$/.test(head.text) ? "sh" : head.text.split("/").pop() ?? "";
   const args = words.slice(1);
