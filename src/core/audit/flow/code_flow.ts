@@ -1031,7 +1031,16 @@ function dottedAt(
       name = name.replace(GLOBAL_OBJECT, "");
     }
   }
-  return { name, end };
+  return { name: classAttribute(scope, name), end };
+}
+
+/** `C.post` or, in a method of `C`, `self.post`: the function the class's attribute names. */
+function classAttribute(scope: Scope, name: string): string {
+  if (scope.language !== "python" || !name.includes(".")) return name;
+  const own = name.startsWith("self.") || name.startsWith("cls.")
+    ? `${scope.inClass}.${name.slice(name.indexOf(".") + 1)}`
+    : name;
+  return scope.aliases.get(own) ?? name;
 }
 
 /**
@@ -2477,6 +2486,11 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
     if (augment) continue;
     if (alias !== undefined) scope.aliases.set(target, alias);
     else scope.aliases.delete(target);
+    // A class's attribute (`post = requests.post` in `class C:`): `C.post`, and `self.post`
+    // in its methods, is that function.
+    if (alias !== undefined && scope.inClass !== "") {
+      scope.aliases.set(`${scope.inClass}.${target}`, alias);
+    }
     bindEntries(scope, target, entries);
   }
 }
@@ -2796,7 +2810,8 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
     if (isSink(fn)) return fn;
   }
   if (
-    /^(?:functools\.)?partial$/.test(name) && s[end]?.text === "(" && closeOf(s, end) === to - 1
+    /^(?:(?:functools\.)?partial|staticmethod|classmethod)$/.test(name) && s[end]?.text === "(" &&
+    closeOf(s, end) === to - 1
   ) {
     const [first] = argumentRanges(s, end, to - 1);
     const inner = first !== undefined && s[first[0]]?.kind === "name"
