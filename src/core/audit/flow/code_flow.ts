@@ -275,7 +275,7 @@ export function analyzeCode(
       }
       const made = statement.length === returns + 2 && statement[returns + 1]!.kind === "name"
         ? scope.functions.get(statement[returns + 1]!.text)
-        : undefined;
+        : arrowMade(scope, statement, returns + 1, statement.length);
       if (made !== undefined && made !== scope.current.summary) scope.current.summary.made = made;
     }
     walkStatement(scope, statement);
@@ -769,6 +769,7 @@ function readExpressionBody(
   const current = scope.current!;
   const body = s.slice(from, to);
   for (const l of labelsOf(scope, body, 0, body.length)) current.summary.returns.add(l);
+  current.summary.made ??= arrowMade(scope, body, 0, body.length);
   walkStatement(scope, body);
   scope.current = outer;
   for (const [name, variable] of shadowed) {
@@ -2373,6 +2374,42 @@ function calledInParentheses(s: readonly Token[], k: number, end: number): boole
   if (s[end]?.text !== ")" || s[end + 1]?.text !== "(") return false;
   const open = openOf(s, end);
   return s[open]?.text === "(" && (open === k - 1 || (open < k && s[k - 1]?.text === ","));
+}
+
+/** The name an arrow function a factory returns is read under ({@link arrowMade}). */
+const ARROW_MADE = "(arrow)";
+
+/**
+ * The arrow function of one expression that the tokens `[from, to)` are, read as a function of
+ * its own (`(d) => fetch(…, { body: d })` returned by `const make = () => …` or `return …`): its
+ * summary, for the factory's {@link FunctionSummary.made}.
+ */
+function arrowMade(
+  scope: Scope,
+  s: readonly Token[],
+  from: number,
+  to: number,
+): FunctionSummary | undefined {
+  const head = s[from]?.text === "async" ? from + 1 : from;
+  if (scope.language !== "javascript" || s[head]?.text !== "(") return undefined;
+  const arrow = closeOf(s, head) + 1;
+  if (arrow >= to || opText(s[arrow]!) !== "=>" || s[arrow + 1]?.text === "{") return undefined;
+  const at = s[from]!.at;
+  const declared: Token[] = [
+    { kind: "name", text: "const", at },
+    { kind: "name", text: ARROW_MADE, at },
+    { kind: "op", text: "=", at },
+    ...s.slice(from, to),
+  ];
+  const outer = scope.current;
+  const before = scope.functions.get(ARROW_MADE);
+  const entered = enterFunction(scope, declared);
+  const made = scope.functions.get(ARROW_MADE);
+  if (before === undefined) scope.functions.delete(ARROW_MADE);
+  else scope.functions.set(ARROW_MADE, before);
+  if (typeof entered === "object") readExpressionBody(scope, declared, entered, outer);
+  scope.current = outer;
+  return entered === false ? undefined : made;
 }
 
 /** `send = make()`: the function a factory of the script's returns ({@link FunctionSummary.made}). */
