@@ -257,7 +257,7 @@ export function analyzeCode(
     if (narrowing !== undefined) narrowed.push({ ...narrowing, column });
     if (readImport(scope, statement)) continue;
     const outer = scope.current;
-    const params = outer === undefined ? [] : parameterVariables(scope);
+    const params = outer === undefined || !startsDef(statement) ? [] : parameterVariables(scope);
     const entered = enterFunction(scope, statement);
     if (entered !== false) {
       // A one-expression function ends with its statement: the function around it goes on.
@@ -330,6 +330,11 @@ class Enclosing {
       this.#column = this.#stack.at(-1)?.column ?? 0;
     }
   }
+}
+
+/** Whether the statement begins a Python function: `def f(…):`, `async def f(…):`. */
+function startsDef(s: readonly Token[]): boolean {
+  return s[0]?.text === "def" || (s[0]?.text === "async" && s[1]?.text === "def");
 }
 
 /** The variables that are the current function's parameters, by name. */
