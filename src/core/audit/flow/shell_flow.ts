@@ -274,7 +274,16 @@ function callFunction(
 }
 
 /** A positional parameter the body of a function reads as written: `$1`, `${2}`, `$@`, `$*`. */
-const POSITIONAL = /\$\{?([1-9]|[@*])\}?/g;
+const POSITIONAL = String.raw`\$\{?([1-9]|[@*])\}?`;
+const POSITIONAL_IN = new RegExp(POSITIONAL, "g");
+const POSITIONAL_WORD = new RegExp(`^${POSITIONAL}$`);
+
+/** The items of `list` the parameter `n` (`1`…`9`, `@`, `*`) stands for; `missing` past its end. */
+function named<T>(list: readonly T[], n: string, missing: T[] = []): T[] {
+  if (n === "@" || n === "*") return [...list];
+  const item = list[Number(n) - 1];
+  return item === undefined ? missing : [item];
+}
 
 /**
  * `w` with the call's arguments where it reads them: a word that is one of them (`"$1"`, `"$@"`)
@@ -282,12 +291,11 @@ const POSITIONAL = /\$\{?([1-9]|[@*])\}?/g;
  */
 function withArguments(w: Word, args: readonly Word[], positional: readonly Label[][]): Word[] {
   if (args.length === 0 || !w.text.includes("$")) return [w];
-  const whole = /^\$\{?([1-9]|[@*])\}?$/.exec(w.text)?.[1];
-  if (whole !== undefined) return /^\d$/.test(whole) ? [args[Number(whole) - 1] ?? w] : [...args];
+  const whole = POSITIONAL_WORD.exec(w.text)?.[1];
+  if (whole !== undefined) return named(args, whole, [w]);
   const labels = new Set(w.labels);
-  for (const [, n] of w.text.matchAll(POSITIONAL)) {
-    const carried = /^\d$/.test(n!) ? positional[Number(n) - 1] ?? [] : positional.flat();
-    for (const l of carried) labels.add(l);
+  for (const [, n] of w.text.matchAll(POSITIONAL_IN)) {
+    for (const l of named(positional, n!).flat()) labels.add(l);
   }
   return [labels.size === w.labels.size ? w : { ...w, labels }];
 }
