@@ -389,7 +389,10 @@ interface StreamHooks {
   stderr?: (chunk: Uint8Array) => void;
 }
 
-/** Runs a prepared script (streaming when hooks are given). Throws only before it starts. */
+/**
+ * Runs a prepared script (streaming when hooks are given). Throws only before it starts, or
+ * after a failed help run that started without packages it declares (runner.ts).
+ */
 export async function executeRun(
   prepared: PreparedRun,
   json: boolean,
@@ -416,6 +419,7 @@ export async function executeRun(
         ? prepared.sandbox
         : transaction.withLayer(prepared, layer),
       json,
+      help: deps.discard === HELP_RUN,
       stdin: deps.stdin === undefined ? undefined : boundedInput(
         deps.stdin,
         MAX_SCRIPT_STDIN_BYTES,

@@ -151,6 +151,8 @@ export interface RunRequest {
   sandbox?: SandboxRequest | undefined;
   /** JSON mode: append `--json` unless present, and parse stdout. */
   json: boolean;
+  /** The run asks the script for its help: it runs even with declared packages missing. */
+  help?: boolean | undefined;
   /** Piped into the script as it arrives (exec/stdin_feed.ts); absent: stdin is closed. */
   stdin?: ReadableStream<Uint8Array> | undefined;
   signal?: AbortSignal | undefined;
@@ -195,7 +197,8 @@ export interface RunOutcome {
 
 /**
  * Runs the script. Throws SkillError for problems before it starts (args_too_large,
- * dependency_unavailable, cancelled); everything after is described by the outcome.
+ * dependency_unavailable, cancelled), and the dependency_unavailable a failed help run
+ * started without its packages would have had; everything else after is the outcome.
  */
 export async function runScript(request: RunRequest): Promise<RunOutcome> {
   const started = performance.now();
@@ -244,6 +247,7 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     },
     Deno.build.os,
     request.skill.dir,
+    request.help,
   );
   if (request.signal?.aborted) throw new SkillError("cancelled", "Interrupted");
   await logLaunch(request, plan);
@@ -277,6 +281,8 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     await proc.release();
   }
   const outcome = runOutcome(request, plan, status, watch, started);
+  // A help run without the packages it declares that failed: the refusal it would have had.
+  if (plan.unmet !== undefined && outcome.error === "execution_failed") throw plan.unmet;
   outcome.envNames = proc.envNames;
   return outcome;
 }

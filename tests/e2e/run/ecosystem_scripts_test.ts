@@ -2,8 +2,8 @@
  * Scripts as published skills ship them, through the real CLI, in the OS sandbox and in
  * policy mode: `.sh` run with bash, `.mjs` with node, `.ts` with deno; Python scripts that
  * import each other from the skill root; a requirements.txt handed to uv (a fake one that
- * records its argv), or named when uv is missing; and a script writing into its own folder,
- * which fails with a hint and never locks the skill out.
+ * records its argv), or named when uv is missing (a help run shows the usage all the same); and
+ * a script writing into its own folder, which fails with a hint and never locks the skill out.
  */
 
 import assert from "node:assert/strict";
@@ -125,7 +125,7 @@ for (const [label, mode, where] of SANDBOX_MODES) {
   );
 
   Deno.test(
-    `${label}: a requirements.txt goes to uv as --with-requirements; without uv the error names its packages`,
+    `${label}: a requirements.txt goes to uv as --with-requirements; without uv the error names its packages, and a help run shows the usage all the same`,
     where,
     async () => {
       await using p = await polyglot();
@@ -136,6 +136,10 @@ for (const [label, mode, where] of SANDBOX_MODES) {
           "---\nname: gif-maker\ndescription: Makes GIFs with the packages in requirements.txt.\n---\n\n# gif-maker\n",
         "requirements.txt": "imageio>=2.31\n",
         "scripts/make.py": 'import json\nprint(json.dumps({"ran": True}))\n',
+        // Its usage before the import the work needs, as many scripts are written.
+        "scripts/frames.py":
+          'import argparse\nargparse.ArgumentParser(description="Joins frames into a GIF.").parse_args()\nimport imageio\n',
+        "scripts/eager.py": "import imageio\n",
       });
       await installFixtureSkill(p.home, source);
       const run = (env: Record<string, string>) =>
@@ -182,6 +186,21 @@ for (const [label, mode, where] of SANDBOX_MODES) {
       assert.match(
         envelope.message,
         /^Cannot run scripts\/make\.py: the script needs the Python package imageio \(listed in requirements\.txt\), not installed for python3, and uv is not installed$/m,
+      );
+
+      // Asked for its help, the script runs all the same (an agent learns it from its usage),
+      // and one whose help needs the package too gets the same refusal.
+      const help = (script: string) =>
+        runCli(["run", "gif-maker", script, "--help", "--json"], {
+          env: { SKILLS_HOME: p.home, SKILLS_SANDBOX: mode, PATH: "/usr/bin:/bin" },
+          cwd: p.dir.path,
+        });
+      assert.match(okJson(await help("frames")).help_text, /Joins frames into a GIF\./);
+      const eager = JSON.parse((await help("eager")).stdout);
+      assert.equal(eager.error, "dependency_unavailable");
+      assert.match(
+        eager.message,
+        /^Cannot run scripts\/eager\.py: the script needs the Python package imageio \(listed in requirements\.txt\)/,
       );
     },
   );

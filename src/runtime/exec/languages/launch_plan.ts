@@ -20,6 +20,8 @@ export interface LaunchPlan {
   launcher: PythonLaunch["launcher"] | RunnerProgram;
   /** uv will fetch packages (PEP 723 dependencies or a requirements file): the index is granted. */
   fetchesPackages?: boolean;
+  /** A help run started without packages it declares: raised if it fails (python.ts). */
+  unmet?: SkillError;
 }
 
 /** The script to launch: its absolute path and language (catalog/contents.ts). */
@@ -33,6 +35,7 @@ interface LaunchScript {
  * - Python: uv, or python3 when nothing needs installing ({@link planPython}).
  * - `.sh`/`.bash`: bash. `.js`/`.mjs`/`.cjs`: node, else deno. `.ts`: deno. Each found on
  *   PATH (the binary may start only those names), else `dependency_unavailable`.
+ * `help`: the run asks the script for its help (python.ts runs it even with packages missing).
  */
 export async function planLaunch(
   script: LaunchScript,
@@ -40,10 +43,11 @@ export async function planLaunch(
   env: Readonly<Record<string, string>>,
   os: typeof Deno.build.os = Deno.build.os,
   skillDir?: string,
+  help = false,
 ): Promise<LaunchPlan> {
   const language = script.language ?? "python";
   if (language !== "python") return planOtherLanguage(script.path, language, args, env, os);
-  return await planPython(script.path, args, env, os, skillDir);
+  return await planPython(script.path, args, env, os, skillDir, help);
 }
 
 /**

@@ -24,6 +24,11 @@ export interface PythonLaunch {
   launcher: "uv" | "python3" | "python-m-uv";
   /** uv will fetch packages (PEP 723 dependencies or a requirements file): the index is granted. */
   fetchesPackages?: boolean;
+  /**
+   * A help run started with packages it declares missing (see {@link planPython}'s `help`):
+   * the refusal it would have had, raised if the run fails.
+   */
+  unmet?: SkillError;
 }
 
 export const UV_HINT =
@@ -35,6 +40,9 @@ export const UV_HINT =
  * `requirements.txt` sits in its folder or at the skill root (`skillDir`); else python3
  * (SKILLS_PYTHON) if nothing needs installing; else `dependency_unavailable` naming what.
  * On Windows without uv: plain `python`, or `python -m uv run --script` for dependencies.
+ * `help`: the run asks the script for its help, and runs even with packages missing, since
+ * many scripts print their usage before they import what the work needs (an agent reads it to
+ * learn the script); the refusal is kept as `unmet`, for the run to raise if it fails.
  */
 export async function planPython(
   scriptPath: string,
@@ -42,6 +50,7 @@ export async function planPython(
   env: Readonly<Record<string, string>>,
   os: typeof Deno.build.os,
   skillDir: string | undefined,
+  help = false,
 ): Promise<PythonLaunch> {
   const source = readScript(scriptPath);
   // PEP 723 first; a requirements file only for scripts without a block.
@@ -74,13 +83,17 @@ export async function planPython(
       fetchesPackages,
     };
   }
-  throw dependencyUnavailable(
+  const refusal = dependencyUnavailable(
     inSkill(scriptPath, skillDir),
     python,
     requirements === undefined ? undefined : inSkill(requirements, skillDir),
     dependencies,
     missing,
   );
+  if (help) {
+    return { command: python, args: [scriptPath, ...args], launcher: "python3", unmet: refusal };
+  }
+  throw refusal;
 }
 
 /** A Python script's source (its PEP 723 block and the launcher are read from it). */

@@ -95,3 +95,32 @@ Deno.test("planPython() without uv runs python3 when every package requirements.
       error.message.includes(`needs the packages listed in requirements.txt and uv`),
   );
 });
+
+Deno.test("planPython() of a help run starts python3 though a declared package is missing, keeping the refusal for a failed run", async () => {
+  await using skill = await tempDir();
+  await Deno.mkdir(join(skill.path, "scripts"));
+  const script = join(skill.path, "scripts", "make.py");
+  await Deno.writeTextFile(
+    script,
+    "# /// script\n# dependencies = ['no-such-package-xq']\n# ///\n",
+  );
+  const python = await realPython();
+  const env = { PATH: "/nonexistent", SKILLS_PYTHON: python };
+  const refused = await planPython(script, ["--help"], env, "linux", skill.path).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  assert.ok(refused instanceof SkillError && refused.code === "dependency_unavailable");
+  const help = await planPython(script, ["--help"], env, "linux", skill.path, true);
+  assert.deepEqual([help.command, help.args, help.launcher], [
+    python,
+    [script, "--help"],
+    "python3",
+  ]);
+  // The same refusal, message and hint, for the run to raise if the help fails.
+  assert.deepEqual([help.unmet?.code, help.unmet?.message, help.unmet?.hint], [
+    refused.code,
+    refused.message,
+    refused.hint,
+  ]);
+});
