@@ -163,7 +163,7 @@ export async function main(argv: string[]): Promise<number> {
     verbose: false, // set from the parsed options below
     color,
     readLine: lazyLineReader(),
-    pipedStdin: () => Deno.stdin.isTerminal() ? undefined : Deno.stdin.readable,
+    pipedStdin: () => Deno.stdin.isTerminal() ? undefined : Deno.stdin,
   };
   try {
     if (invocation.kind === "unknown") throw invocation.error;

@@ -25,16 +25,24 @@ export interface Context {
   /** Reads one line from stdin (without the newline); null at end of input. */
   readLine(): Promise<string | null>;
   /**
-   * stdin as a stream when it is not a terminal (a pipe, a file, /dev/null), for a command
-   * that hands it on (`skills run` to its script); undefined on a terminal or in tests.
+   * stdin when it is not a terminal (a pipe, a file, /dev/null), for a command that hands it
+   * on (`skills run` to its script); undefined on a terminal or in tests.
    */
-  pipedStdin?: () => ReadableStream<Uint8Array> | undefined;
+  pipedStdin?: () => StdinReader | undefined;
   /**
    * Commands with `handlesInterrupt` may take Ctrl-C over: while at least one listener is
    * subscribed, Ctrl-C calls the listeners instead of aborting `signal` (a REPL cancels
    * the current turn and keeps running). Returns the unsubscribe function.
    */
   onInterrupt?: (listener: () => void) => () => void;
+}
+
+/**
+ * A stdin handed on, read by its own calls (Deno.stdin is one): into `p`, the bytes read, or
+ * null at its end.
+ */
+export interface StdinReader {
+  read(p: Uint8Array): Promise<number | null>;
 }
 
 /** Writes debug lines to stderr when `--verbose` is on. */

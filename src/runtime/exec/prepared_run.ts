@@ -9,6 +9,7 @@
 
 import { type Envelope, fail, ok } from "../../core/envelope.ts";
 import { SkillError, UsageError } from "../../core/errors.ts";
+import type { StdinReader } from "../../core/io.ts";
 import type { LoadedSkill, ScriptInfo } from "../catalog/catalog.ts";
 import {
   checkArgs,
@@ -43,7 +44,7 @@ import {
   type WorkspaceScan,
 } from "./workspace_walk.ts";
 import { compactReceipt, ReceiptCollector, type RunReceipt } from "./receipt.ts";
-import { boundedInput, MAX_SCRIPT_STDIN_BYTES } from "./stdin_feed.ts";
+import { MAX_SCRIPT_STDIN_BYTES } from "./stdin_feed.ts";
 
 import type { ApplyPlan } from "../workspace/apply.ts";
 // The copy-on-write transaction (and the overlay and run-folder modules under it) loads only
@@ -101,7 +102,7 @@ export interface ScriptDeps {
    * `skills run`'s own stdin when it is not a terminal, passed to the script (bounded by
    * MAX_SCRIPT_STDIN_BYTES); absent (a terminal, chat, MCP, the library): stdin is closed.
    */
-  stdin?: ReadableStream<Uint8Array> | undefined;
+  stdin?: StdinReader | undefined;
   /**
    * A service (`skills run --background`, runtime/services): its ports relayed through Unix
    * sockets in `relayDir`, its `--write` folders live, and its diff applied when it is stopped
@@ -420,14 +421,11 @@ export async function executeRun(
         : transaction.withLayer(prepared, layer),
       json,
       help: deps.discard === HELP_RUN,
-      stdin: deps.stdin === undefined ? undefined : boundedInput(
-        deps.stdin,
-        MAX_SCRIPT_STDIN_BYTES,
-        () =>
-          deps.warn?.(
-            `stdin cut at ${MAX_SCRIPT_STDIN_BYTES} bytes: the script's stdin ended there`,
-          ),
-      ),
+      stdin: deps.stdin,
+      onStdinCut: () =>
+        deps.warn?.(
+          `stdin cut at ${MAX_SCRIPT_STDIN_BYTES} bytes: the script's stdin ended there`,
+        ),
       signal: deps.signal,
       onStdout: hooks.stdout,
       onStderr: hooks.stderr,

@@ -9,12 +9,13 @@
 
 import { dirname } from "../os/paths.ts";
 import { type ErrorCode, SkillError } from "../../core/errors.ts";
+import type { StdinReader } from "../../core/io.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import type { LoadedSkill, ScriptInfo } from "../catalog/catalog.ts";
 import { type LaunchPlan, planLaunch } from "./languages/launch_plan.ts";
 import type { LaunchedProcess } from "./spawn/process_group.ts";
 import { spawnLaunch } from "./spawn/spawn_plan.ts";
-import { feedStdin } from "./stdin_feed.ts";
+import { feedStdin, MAX_SCRIPT_STDIN_BYTES } from "./stdin_feed.ts";
 import type { SandboxRequest } from "../sandbox/launch.ts";
 import { afterDelay, delay } from "../os/timer.ts";
 import type { RunReceipt } from "./receipt.ts";
@@ -153,8 +154,13 @@ export interface RunRequest {
   json: boolean;
   /** The run asks the script for its help: it runs even with declared packages missing. */
   help?: boolean | undefined;
-  /** Piped into the script as it arrives (exec/stdin_feed.ts); absent: stdin is closed. */
-  stdin?: ReadableStream<Uint8Array> | undefined;
+  /**
+   * Piped into the script as it arrives, up to MAX_SCRIPT_STDIN_BYTES (exec/stdin_feed.ts);
+   * absent: stdin is closed.
+   */
+  stdin?: StdinReader | undefined;
+  /** Called once when the stdin is cut at its bound. */
+  onStdinCut?: (() => void) | undefined;
   signal?: AbortSignal | undefined;
   /**
    * Streaming mode: stdout chunks as they arrive (still capped). Outside JSON mode stdout
@@ -257,7 +263,9 @@ async function execute(request: RunRequest, started: number): Promise<RunOutcome
     sandbox: request.sandbox,
     stdin: request.stdin === undefined ? "null" : "piped",
   });
-  const feed = request.stdin === undefined ? undefined : feedStdin(request.stdin, proc.child.stdin);
+  const feed = request.stdin === undefined
+    ? undefined
+    : feedStdin(request.stdin, proc.child.stdin, MAX_SCRIPT_STDIN_BYTES, request.onStdinCut);
   const watch = new RunWatch(proc, request);
   const { out, err } = watch;
   let status: Deno.CommandStatus | undefined;

@@ -6,46 +6,44 @@
  * script's stdin is closed.
  */
 
+import type { StdinReader } from "../../core/io.ts";
+
 /** The most a script reads from `skills run`'s stdin (16 MiB). */
 export const MAX_SCRIPT_STDIN_BYTES = 16 * 1024 * 1024;
+/** How much is read from the input at a time. */
+const CHUNK_BYTES = 64 * 1024;
 
 /**
- * `input` up to `maxBytes`; past that the stream ends and `onCut` is called once (the rest
- * is left unread).
- */
-export function boundedInput(
-  input: ReadableStream<Uint8Array>,
-  maxBytes: number,
-  onCut: () => void,
-): ReadableStream<Uint8Array> {
-  let passed = 0;
-  return input.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        const room = maxBytes - passed;
-        if (chunk.length <= room) {
-          passed += chunk.length;
-          controller.enqueue(chunk);
-          return;
-        }
-        if (room > 0) controller.enqueue(chunk.subarray(0, room));
-        passed = maxBytes;
-        onCut();
-        controller.terminate();
-      },
-    }),
-  );
-}
-
-/**
- * Copies `input` into the child's stdin in the background; `stop()` ends the copy (the
- * script has exited). A script that exits or closes its stdin unread is no error.
+ * Copies `input` into the child's stdin in the background, up to `maxBytes`: past that the
+ * child's stdin is closed and `onCut` called once (the rest is left unread). `stop()` ends the
+ * copy (the script has exited). The input is read by its own calls, not as a stream: a
+ * stream of Deno's stdin with a transform to bound it cost a run ~10 ms before its script
+ * started. A script that exits or closes its stdin unread is no error.
  */
 export function feedStdin(
-  input: ReadableStream<Uint8Array>,
+  input: StdinReader,
   stdin: WritableStream<Uint8Array>,
+  maxBytes: number,
+  onCut?: () => void,
 ): { stop(): void } {
-  const controller = new AbortController();
-  input.pipeTo(stdin, { signal: controller.signal }).catch(() => {});
-  return { stop: () => controller.abort() };
+  let stopped = false;
+  const writer = stdin.getWriter();
+  const copy = async () => {
+    let passed = 0;
+    while (!stopped) {
+      const chunk = new Uint8Array(CHUNK_BYTES);
+      const read = await input.read(chunk);
+      if (read === null || stopped) break;
+      const room = maxBytes - passed;
+      if (room > 0) await writer.write(chunk.subarray(0, Math.min(read, room)));
+      passed += Math.min(read, room);
+      if (read > room) {
+        onCut?.();
+        break;
+      }
+    }
+    await writer.close();
+  };
+  copy().catch(() => {});
+  return { stop: () => void (stopped = true) };
 }
