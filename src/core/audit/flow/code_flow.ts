@@ -355,14 +355,25 @@ function decorated(scope: Scope, s: readonly Token[]): boolean {
   return true;
 }
 
+/**
+ * The token after a `function` at `k`, past the `*` of a generator (`function* g(`); `k + 1`
+ * for any other token.
+ */
+function generatorStar(s: readonly Token[], k: number): number {
+  return s[k]?.text === "function" && s[k + 1] !== undefined && opText(s[k + 1]!) === "*"
+    ? k + 2
+    : k + 1;
+}
+
 /** `function f(`, `async function f(`, `const f = (…) =>`, `const f = function`: their names. */
 function declaredFunctions(list: readonly Token[][]): Set<string> {
   const out = new Set<string>();
   for (const s of list) {
     const k = s.findIndex((t) => t.text === "function" || t.text === "=>");
     if (k === -1) continue;
-    const name = s[k]!.text === "function" && s[k + 1]?.kind === "name"
-      ? s[k + 1]!.text
+    const n = generatorStar(s, k);
+    const name = s[k]!.text === "function" && s[n]?.kind === "name"
+      ? s[n]!.text
       : /^(?:const|let|var)$/.test(s[0]?.text ?? "") && s[2]?.text === "="
       ? s[1]?.text
       : undefined;
@@ -388,9 +399,17 @@ function functionText(scope: Scope, tokens: readonly Token[], k: number): boolea
     (k === 0 && tokens.length === 1); // a template literal's `${f}`
 }
 
-/** Where `return` stands in a statement outside every bracket, or -1. */
+/**
+ * Where `return` stands in a statement outside every bracket, or -1; `yield` too: what a
+ * generator yields is what a call of it gives its caller (`for k in gen()`, `next(gen())`).
+ */
 function topLevelReturn(s: readonly Token[]): number {
-  const at = outsideBrackets(s, 0, s.length, (t) => t.kind === "name" && t.text === "return");
+  const at = outsideBrackets(
+    s,
+    0,
+    s.length,
+    (t) => t.kind === "name" && (t.text === "return" || t.text === "yield"),
+  );
   return at === s.length ? -1 : at;
 }
 
@@ -697,18 +716,17 @@ function enterFunction(scope: Scope, s: readonly Token[]): boolean | ExpressionB
   let open = -1;
   let close = -1;
   let method = false;
-  if ((s[k]?.text === "def" || s[k]?.text === "function") && s[k + 1]?.kind === "name") {
-    name = s[k + 1]!.text;
-    open = s[k + 2]?.text === "(" ? k + 2 : -1;
+  const n = generatorStar(s, k);
+  if ((s[k]?.text === "def" || s[k]?.text === "function") && s[n]?.kind === "name") {
+    name = s[n]!.text;
+    open = s[n + 1]?.text === "(" ? n + 1 : -1;
   } else if (/^(?:const|let|var)$/.test(s[k]?.text ?? "") && s[k + 2]?.text === "=") {
     name = s[k + 1]!.text;
     let j = k + 3;
     if (s[j]?.text === "async") j++;
-    if (s[j]?.text === "function") j++;
-    open =
-      s[j]?.text === "(" && s[closeOf(s, j) + 1]?.text === "=>" || s[j - 1]?.text === "function"
-        ? j
-        : -1;
+    const expression = s[j]?.text === "function";
+    if (expression) j = generatorStar(s, j);
+    open = s[j]?.text === "(" && s[closeOf(s, j) + 1]?.text === "=>" || expression ? j : -1;
   } else if (scope.language === "javascript" && BLOCK_HEADS.has(s)) {
     // A class's or an object's method, `async send(v) {`: a function by its name, which a call
     // `x.send(…)` of it reaches (checkCall).
@@ -2534,6 +2552,21 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
       scope.aliases.set(`${scope.inClass}.${target}`, alias);
     }
     bindEntries(scope, target, entries);
+    if (s[from]?.kind === "name" && s[from + 1]?.text === "(" && closeOf(s, from + 1) === to - 1) {
+      instanceAttributes(scope, s[from]!.text, target);
+    }
+  }
+}
+
+/**
+ * `c = C()`: what each attribute of the class names (`C.post`, a client's function), the
+ * object's attribute of that name does too (`c.post`).
+ */
+function instanceAttributes(scope: Scope, cls: string, target: string): void {
+  if (scope.language !== "python") return;
+  const prefix = `${cls}.`;
+  for (const [name, alias] of [...scope.aliases]) {
+    if (name.startsWith(prefix)) scope.aliases.set(`${target}.${name.slice(prefix.length)}`, alias);
   }
 }
 
