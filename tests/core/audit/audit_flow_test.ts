@@ -4064,7 +4064,7 @@ Deno.test("what a generator yields is what its call gives: for … in gen(), nex
         "scripts/a.mjs",
         `const g = function* () {\n  yield ${jsKey};\n};\nfor (const k of g()) {\n  ${jsSend}\n}\n`,
       ],
-    ]
+    ] as [string, string][]
   ) assert.deepEqual(secretSeverities(path, text), ["critical"], text);
   // A generator that yields no secret sends none.
   assert.deepEqual(
