@@ -17,8 +17,9 @@ export const runSpec = {
 its path in scripts/ (scripts/office/unpack.py), or the path from the skill root of any
 file in a script language (resources/deploy.sh). Python: \`uv run --script\` when uv is
 installed (with the skill's requirements.txt for scripts without a PEP 723 block), else
-python3 for scripts whose packages need no installing. .sh: bash; .js/.mjs/.cjs: node (or
-deno); .ts: deno; no extension: what its #! line names.
+python3 for scripts whose packages need no installing, and for --help (a script's usage often
+comes before its imports). .sh: bash; .js/.mjs/.cjs: node (or deno); .ts: deno; no
+extension: what its #! line names.
 The script sees a cleared environment (PATH, HOME, LANG, LC_*, TERM, TMPDIR, uv's
 settings, your TLS trust such as SSL_CERT_FILE, ...) plus the variables its skill
 allowlists in permissions.env, the skill root on PYTHONPATH, SKILLS_SKILL_DIR (the
