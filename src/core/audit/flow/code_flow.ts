@@ -2961,6 +2961,16 @@ function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Var
     if (s[end]?.text === "(" && SEND_CALLS.test(name)) {
       return { host: hostIn(scope, s, end, closeOf(s, end)) };
     }
+    // `partial(requests.post, url)`: a send function bound to an address sends there.
+    if (s[end]?.text === "(" && /^(?:functools\.)?partial$/.test(name)) {
+      const [fn, ...bound] = argumentRanges(s, end, closeOf(s, end));
+      const sender = fn !== undefined && s[fn[0]]?.kind === "name"
+        ? dottedAt(scope, s, fn[0])
+        : undefined;
+      if (sender?.end === fn![1] && SEND_CALLS.test(sender.name) && bound.length > 0) {
+        return { host: hostIn(scope, s, bound[0]![0], bound.at(-1)![1]) };
+      }
+    }
     const v = scope.vars.get(name.split(".")[0]!);
     if (v?.net !== undefined && end === to) return v.net;
     // What a connection's method makes is on that connection (`sftp = ssh.open_sftp()`).
@@ -3301,7 +3311,8 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
     // sends there unless the call's own address says otherwise; an address elsewhere in the
     // call (`c.request("POST", "https://declared/…")`, a header) does not.
     const host = connected ?? destinationHost(scope, s, open, close) ??
-      receiver?.net?.host ?? hostIn(scope, s, open + 1, close);
+      receiver?.net?.host ?? scope.vars.get(s[k]!.text)?.net?.host ??
+      hostIn(scope, s, open + 1, close);
     // A session's own headers and credentials go with each request it makes
     // (`s.headers.update({...key})`, `s.auth = (u, key)`, then `s.get(url)`).
     const carried = receiver?.net !== undefined && name.includes(".") ? receiver.labels : [];
