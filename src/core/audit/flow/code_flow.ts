@@ -1603,8 +1603,44 @@ function connectionSend(scope: Scope, s: readonly Token[], k: number): void {
   // (`urllib3.PoolManager().request("POST", url, body=…)`).
   const host =
     (on !== undefined && !SEND_CALLS.test(name) ? on.host : hostIn(scope, s, open + 1, k - 2)) ??
-      destinationHost(scope, s, k + 1, closeOf(s, k + 1), true);
+      (s[k]!.text === "sendto"
+        ? sendtoHost(scope, s, k)
+        : destinationHost(scope, s, k + 1, closeOf(s, k + 1), true));
   reach(scope, "send", s[k]!.at, args, host, `${name}().${s[k]!.text}`);
+}
+
+/**
+ * Where a send call at `k` (its arguments opening at `open`) goes. A mail, a socket's bytes, an
+ * SSH command go where their connection goes, whatever address the message holds
+ * (`sendmail("bot@declared.example", …)` through another host's server); a datagram's
+ * `sendto(data, (host, port))` to its address, whatever host its data names; an HTTP client's
+ * request to the address it is given. A connection made for one host
+ * (`http.client.HTTPSConnection(h)`, a client's `base_url`, a `partial` bound to an address)
+ * sends there unless the call's own address says otherwise; an address elsewhere in the call
+ * (`c.request("POST", "https://declared/…")`, a header) does not.
+ */
+function sentTo(
+  scope: Scope,
+  s: readonly Token[],
+  k: number,
+  receiver: Variable | undefined,
+  method: string,
+  open: number,
+): string | undefined {
+  const close = closeOf(s, open);
+  if (receiver?.net?.host !== undefined && RAW_SENDS.test(method)) return receiver.net.host;
+  if (method === "sendto") return sendtoHost(scope, s, open - 1) ?? receiver?.net?.host;
+  return destinationHost(scope, s, open, close) ?? receiver?.net?.host ??
+    scope.vars.get(s[k]!.text)?.net?.host ?? hostIn(scope, s, open + 1, close);
+}
+
+/**
+ * `sendto(data, (host, port))`: the host of its last argument, the address, never of the
+ * data before it (which may name any host).
+ */
+function sendtoHost(scope: Scope, s: readonly Token[], k: number): string | undefined {
+  const address = argumentRanges(s, k + 1, closeOf(s, k + 1)).at(-1);
+  return address === undefined ? undefined : hostIn(scope, s, address[0], address[1]);
 }
 
 /** The first token of the member chain ending at `last` (`fetch(u).then(…)`, `res`). */
@@ -3301,18 +3337,7 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   const args = labelsOf(scope, s, open + 1, close);
   const at = s[k]!.at;
   if (send) {
-    // A mail, a socket's bytes, an SSH command go where their connection goes, whatever
-    // address the message holds (`sendmail("bot@declared.example", …)` through another host's
-    // server); an HTTP client's request goes to the address it is given.
-    const connected = receiver?.net?.host !== undefined && RAW_SENDS.test(method)
-      ? receiver.net.host
-      : undefined;
-    // A connection made for one host (`http.client.HTTPSConnection(h)`, a client's `base_url`)
-    // sends there unless the call's own address says otherwise; an address elsewhere in the
-    // call (`c.request("POST", "https://declared/…")`, a header) does not.
-    const host = connected ?? destinationHost(scope, s, open, close) ??
-      receiver?.net?.host ?? scope.vars.get(s[k]!.text)?.net?.host ??
-      hostIn(scope, s, open + 1, close);
+    const host = sentTo(scope, s, k, receiver, method, open);
     // A session's own headers and credentials go with each request it makes
     // (`s.headers.update({...key})`, `s.auth = (u, key)`, then `s.get(url)`).
     const carried = receiver?.net !== undefined && name.includes(".") ? receiver.labels : [];
