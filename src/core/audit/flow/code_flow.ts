@@ -2906,6 +2906,22 @@ function noteWritten(scope: Scope, path: string, labels: ReadonlySet<Label>): vo
   if (held.size > 0) scope.downloaded.set(fileKey(path), held);
 }
 
+/**
+ * `partial(f, …)`, `staticmethod(f)` with their arguments opening at `open`: the function `f`
+ * when the first argument is one, by its name (aliases resolved), and the argument ranges bound
+ * after it.
+ */
+function wrappedFunction(
+  scope: Scope,
+  s: readonly Token[],
+  open: number,
+): { name: string; bound: [number, number][] } | undefined {
+  const [fn, ...bound] = argumentRanges(s, open, closeOf(s, open));
+  if (fn === undefined || s[fn[0]]?.kind !== "name") return undefined;
+  const inner = dottedAt(scope, s, fn[0]);
+  return inner.end === fn[1] ? { name: inner.name, bound } : undefined;
+}
+
 /** A bare module or function reference (`u = urllib.request`, `f = getattr(os, "popen")`). */
 function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
   let k = from;
@@ -2929,11 +2945,8 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
     /^(?:(?:functools\.)?partial|staticmethod|classmethod)$/.test(name) && s[end]?.text === "(" &&
     closeOf(s, end) === to - 1
   ) {
-    const [first] = argumentRanges(s, end, to - 1);
-    const inner = first !== undefined && s[first[0]]?.kind === "name"
-      ? dottedAt(scope, s, first[0])
-      : undefined;
-    if (inner !== undefined && inner.end === first![1] && isSink(inner.name)) return inner.name;
+    const wrapped = wrappedFunction(scope, s, end);
+    if (wrapped !== undefined && isSink(wrapped.name)) return wrapped.name;
   }
   // `eval("requests.post")`: the function a constant expression names.
   if (
@@ -2999,11 +3012,9 @@ function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Var
     }
     // `partial(requests.post, url)`: a send function bound to an address sends there.
     if (s[end]?.text === "(" && /^(?:functools\.)?partial$/.test(name)) {
-      const [fn, ...bound] = argumentRanges(s, end, closeOf(s, end));
-      const sender = fn !== undefined && s[fn[0]]?.kind === "name"
-        ? dottedAt(scope, s, fn[0])
-        : undefined;
-      if (sender?.end === fn![1] && SEND_CALLS.test(sender.name) && bound.length > 0) {
+      const wrapped = wrappedFunction(scope, s, end);
+      if (wrapped !== undefined && SEND_CALLS.test(wrapped.name) && wrapped.bound.length > 0) {
+        const { bound } = wrapped;
         return { host: hostIn(scope, s, bound[0]![0], bound.at(-1)![1]) };
       }
     }
