@@ -5,7 +5,7 @@
  */
 
 import type { AuditDelta, AuditReport, Finding, Severity } from "../../core/audit/engine.ts";
-import { findingLabel } from "../../core/audit/engine.ts";
+import { findingLabel } from "../../core/audit/file_findings.ts";
 import type { Context } from "../../core/io.ts";
 import { style } from "./render.ts";
 

@@ -32,7 +32,6 @@ import {
 } from "./flow_findings.ts";
 import { cacheableFile, type FileFindings } from "./file_findings.ts";
 import { PatternGate } from "./literals/pattern_gate.ts";
-import { inert } from "../terminal_text.ts";
 
 export interface AuditFile {
   /** Path inside the skill, `/`-separated (`SKILL.md`, `scripts/run.py`). */
@@ -892,20 +891,7 @@ export function auditAdded(before: AuditReport, after: AuditReport): AuditDelta 
   return { findings, endpoints: after.endpoints.filter((e) => !oldEndpoints.has(e)) };
 }
 
-/** Critical findings, the ones that refuse an install without --allow-risky. */
-export function criticalFindings(report: Pick<AuditReport, "findings">): Finding[] {
-  return report.findings.filter((f) => f.severity === "critical");
-}
-
-/**
- * `rule file:line`, for people (summaries, errors, records): the file's name is the skill's,
- * and a name can hold an escape sequence, so it is shown inert.
- */
-export function findingLabel(f: Pick<Finding, "rule" | "file" | "line">): string {
-  return `${f.rule} ${inert(f.file)}:${f.line}`;
-}
-
-export { AUDIT_RULES, AUDIT_RULES_VERSION, SEVERITIES, type Severity };
+export { AUDIT_RULES, SEVERITIES, type Severity };
 
 // --- Reading text as a reviewer would -------------------------------------------------
 

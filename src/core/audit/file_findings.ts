@@ -6,10 +6,15 @@
  * the file decided — its rule, severity, line, excerpt and secret-flow note — and its title,
  * explanation and category are the rule's own, looked up again: a cache read back is checked
  * field by field and can only name rules that exist.
+ *
+ * Also what a reader of a report needs without the engine, whose flow analysis is most of the
+ * audit's code and loads only when a skill is audited (runtime/audit/scan.ts): which findings
+ * refuse an install, and how a finding is named for people.
  */
 
 import { AUDIT_RULES, SEVERITIES, type Severity } from "./audit_rules.ts";
 import type { FlowNote } from "./flow_findings.ts";
+import { inert } from "../terminal_text.ts";
 
 interface StoredFinding {
   rule: string;
@@ -84,4 +89,19 @@ export function validFileFindings(value: unknown): FileFindings | undefined {
     out.push(checked);
   }
   return { findings: out };
+}
+
+/** Critical findings, the ones that refuse an install without --allow-risky. */
+export function criticalFindings<F extends { severity: Severity }>(
+  report: { findings: readonly F[] },
+): F[] {
+  return report.findings.filter((f) => f.severity === "critical");
+}
+
+/**
+ * `rule file:line`, for people (summaries, errors, records): the file's name is the skill's,
+ * and a name can hold an escape sequence, so it is shown inert.
+ */
+export function findingLabel(f: { rule: string; file: string; line: number }): string {
+  return `${f.rule} ${inert(f.file)}:${f.line}`;
 }

@@ -8,7 +8,8 @@
 
 import { AST_CATEGORIES } from "../../core/audit/owasp_ast.ts";
 import { join } from "../os/paths.ts";
-import { AUDIT_RULES_VERSION, type AuditReport } from "../../core/audit/engine.ts";
+import type { AuditReport } from "../../core/audit/engine.ts";
+import { AUDIT_RULES_VERSION } from "../../core/audit/audit_rules.ts";
 import type { RegistryEntry } from "../../core/records/registry.ts";
 import {
   array,

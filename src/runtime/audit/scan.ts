@@ -9,7 +9,7 @@
 import { basename, join } from "../os/paths.ts";
 import { cacheableFile } from "../../core/audit/file_findings.ts";
 import { AuditCacheSession, fileKey } from "./audit_cache.ts";
-import { type AuditFile, type AuditReport, SkillAudit } from "../../core/audit/engine.ts";
+import type { AuditFile, AuditReport } from "../../core/audit/engine.ts";
 import { AUDIT_MAX_FILE_BYTES } from "../../core/audit/audit_rules.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
@@ -84,6 +84,10 @@ export async function auditDir(
   const paths = skillFiles(dir);
   const facts = manifest ??
     (paths.includes("SKILL.md") ? await manifestFacts(read("SKILL.md")) : undefined);
+  // The engine (its flow analysis is most of the audit's code) loads when a skill is audited:
+  // a command that audits nothing (`add --list`, `remove`, an add whose fetch fails) never
+  // loads it (tests/cli/lazy_commands_test.ts).
+  const { SkillAudit } = await import("../../core/audit/engine.ts");
   const audit = new SkillAudit({
     name: facts?.name,
     envPatterns: facts?.envPatterns,

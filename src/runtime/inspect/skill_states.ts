@@ -64,7 +64,7 @@ async function auditStates(
   const installed = skills.filter((s) => s.origin !== "core" && s.entry !== undefined);
   if (installed.length === 0) return states;
   const { installedAudit } = await import("../audit/installed_audit.ts");
-  const { criticalFindings, findingLabel } = await import("../../core/audit/engine.ts");
+  const { criticalFindings, findingLabel } = await import("../../core/audit/file_findings.ts");
   for (const skill of installed) {
     // A skill that cannot be read now is reported by the load and consistency checks.
     const audited = await installedAudit(home, skill.entry!).catch(() => undefined);

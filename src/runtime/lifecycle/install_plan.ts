@@ -8,13 +8,9 @@
 
 import { networkList } from "../../core/policy/net_grants.ts";
 import { join } from "../os/paths.ts";
-import {
-  AUDIT_RULES_VERSION,
-  type AuditReport,
-  criticalFindings,
-  type Finding,
-  findingLabel,
-} from "../../core/audit/engine.ts";
+import type { AuditReport, Finding } from "../../core/audit/engine.ts";
+import { AUDIT_RULES_VERSION } from "../../core/audit/audit_rules.ts";
+import { criticalFindings, findingLabel } from "../../core/audit/file_findings.ts";
 import { SkillError } from "../../core/errors.ts";
 import type { Manifest } from "../../core/manifest/manifest.ts";
 import { canonicalSkillName, publishedSkillKey, quoteName } from "../../core/names.ts";

@@ -9,10 +9,9 @@ import {
   auditAdded,
   auditSkill,
   broadEnvPatterns,
-  criticalFindings,
   escapeInvisible,
-  findingLabel,
 } from "../../../src/core/audit/engine.ts";
+import { criticalFindings, findingLabel } from "../../../src/core/audit/file_findings.ts";
 import {
   AUDIT_RULES,
   AUDIT_RULES_VERSION,
