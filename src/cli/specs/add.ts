@@ -116,7 +116,7 @@ it is also made visible to those agents (see \`skills link\`).`,
     {
       beforeOptions: true,
       text:
-        "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep (5 in a tree with no skills/ folder, agent folder or plugin manifest).",
+        "Skills are found at the root (SKILL.md), in skills/<name>/, or up to 3 levels deep (5 in a tree with no skills/ folder, agent folder or plugin manifest). A SKILL.md at the root makes the source one skill, whose folders are its files: add a folder inside it with a SKILL.md of its own by giving it after the source (owner/repo/skills/<name>).",
     },
     {
       title: "Names",

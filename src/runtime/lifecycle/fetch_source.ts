@@ -673,7 +673,8 @@ export function selectCandidates(
       const hit = candidates.find((c) => c.rel === selectedPath(wanted));
       if (hit === undefined) {
         throw new SkillError("not_found", `No skill at '${wanted}' in ${sourceLabel}`, {
-          hint: `Skills are at: ${candidates.map((c) => c.rel || "(root)").join(", ")}`,
+          hint: `Skills are at: ${candidates.map((c) => c.rel || "(root)").join(", ")}` +
+            insideRootSkill(candidates, (rel) => rel === selectedPath(wanted)),
         });
       }
       if (!chosen.includes(hit)) chosen.push(hit);
@@ -683,7 +684,8 @@ export function selectCandidates(
     const hits = match.length > 0 ? match : candidates.filter((c) => dirKey(c.rel) === wanted);
     if (hits.length === 0) {
       throw new SkillError("not_found", `Skill '${wanted}' not found in ${sourceLabel}`, {
-        hint: `Available: ${candidates.map(candidateLabel).join(", ")}`,
+        hint: `Available: ${candidates.map(candidateLabel).join(", ")}` +
+          insideRootSkill(candidates, (rel) => dirKey(rel) === wanted),
       });
     }
     if (hits.length > 1) {
@@ -700,6 +702,48 @@ export function selectCandidates(
     if (!chosen.includes(hits[0]!)) chosen.push(hits[0]!);
   }
   return chosen;
+}
+
+/** How deep below a root skill a folder holding a SKILL.md is looked for (only on a miss). */
+const NESTED_DEPTH = 4;
+
+/**
+ * When the only skill found is the source's root, a `--skill` that named none of it may mean a
+ * folder inside it with a SKILL.md of its own (a collection whose root SKILL.md describes the
+ * collection, its skills under skills/): the root is one skill and those folders are its
+ * files, as the peer CLI reads it too, so nothing else is offered — the hint says where the
+ * folder is and how to add it as the source. Empty when there is none.
+ */
+function insideRootSkill(
+  candidates: readonly Candidate[],
+  matches: (rel: string) => boolean,
+): string {
+  const root = candidates.length === 1 && candidates[0]!.rel === "" ? candidates[0] : undefined;
+  if (root === undefined) return "";
+  const found: string[] = [];
+  const walk = (dir: string, rel: string, depth: number) => {
+    if (depth > NESTED_DEPTH || found.length > 0) return;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory || entry.isSymlink || entry.name === ".git") continue;
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      const folder = join(dir, entry.name);
+      if (matches(path) && lstatSyncOrNull(join(folder, "SKILL.md"))?.isFile) found.push(path);
+      else walk(folder, path, depth + 1);
+    }
+  };
+  walk(root.dir, "", 1);
+  if (found.length === 0) return "";
+  const [path] = found;
+  return `. ${path}/SKILL.md is inside the skill at the root (${
+    candidateLabel(root)
+  }), whose folders are its own files: to add that folder as a skill of its own, give it after ` +
+    `the source (owner/repo/${path}, or ./path/to/repo/${path})`;
 }
 
 /**

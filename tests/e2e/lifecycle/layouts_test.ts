@@ -367,3 +367,35 @@ Deno.test("a plugin manifest whose plugins hold no skill does not stop the deepe
     "packages/catalog/skills/(web)/playwright",
   ]);
 });
+
+Deno.test("a collection whose root is a skill: --skill naming a folder inside it says where that folder is and how to add it", async () => {
+  await using dir = await tempDir();
+  const repo = join(dir.path, "collection");
+  // A root SKILL.md describing the collection, its skills under skills/ and a template: the
+  // root is one skill (the peer CLI reads it so too), and a name inside it is not offered.
+  await writeTree(repo, {
+    "SKILL.md": md("collection"),
+    "skills/tool-design/SKILL.md": md("tool-design"),
+    "skills/evaluation/SKILL.md": md("evaluation"),
+    "template/SKILL.md": md("template-skill"),
+  });
+  const env = { SKILLS_HOME: join(dir.path, "home") };
+  assert.deepEqual((await listed(repo, env)).skills.map((s) => s.path), [""]);
+  for (const selector of ["tool-design", "skills/tool-design"]) {
+    const add = await runCli(["add", repo, "--skill", selector, "--yes"], { env });
+    assert.equal(add.code, 1, add.stderr);
+    assert.match(
+      add.stderr,
+      /skills\/tool-design\/SKILL\.md is inside the skill at the root \(collection\)/,
+    );
+    assert.match(add.stderr, /give it after the source \(owner\/repo\/skills\/tool-design/);
+  }
+  const none = await runCli(["add", repo, "--skill", "missing", "--yes"], { env });
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /hint: Available: collection\n/);
+  // What the hint says works: the folder as the source.
+  const add = await runCli(["add", join(repo, "skills", "tool-design"), "--yes"], { env });
+  assert.equal(add.code, 0, add.stderr);
+  const info = await runCli(["info", "tool-design", "--json"], { env });
+  assert.equal(JSON.parse(info.stdout).description, "Skill tool-design.");
+});
