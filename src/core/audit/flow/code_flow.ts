@@ -2695,13 +2695,32 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
       scope.aliases.set(`${scope.inClass}.${target}`, alias);
     }
     bindEntries(scope, target, entries);
-    // `c = C()`, JavaScript's `const c = new C()`.
-    const cls = s[from]?.text === "new" ? from + 1 : from;
-    if (s[cls]?.kind === "name" && s[cls + 1]?.text === "(" && closeOf(s, cls + 1) === to - 1) {
-      instanceAttributes(scope, s[cls]!.text, target);
-    }
+    madeObject(scope, s, from, to, target);
   }
 }
+
+/**
+ * An object the statement makes whole and binds to `target`: an object of a class of the
+ * script's (`c = C()`, `const c = new C()`: instanceAttributes), or urllib's opener, whose
+ * `open(url, data)` is `urlopen`'s (`opener = urllib.request.build_opener(handler)`).
+ */
+function madeObject(
+  scope: Scope,
+  s: readonly Token[],
+  from: number,
+  to: number,
+  target: string,
+): void {
+  const at = s[from]?.text === "new" ? from + 1 : from;
+  if (s[at]?.kind !== "name") return;
+  const { name, end } = dottedAt(scope, s, at);
+  if (s[end]?.text !== "(" || closeOf(s, end) !== to - 1) return;
+  if (OPENER_FACTORY.test(name)) scope.aliases.set(`${target}.open`, "urllib.request.urlopen");
+  else if (end === at + 1) instanceAttributes(scope, s[at]!.text, target);
+}
+
+/** urllib's openers: `build_opener(…)` and `OpenerDirector()`, Python 3's and 2's. */
+const OPENER_FACTORY = /^(?:urllib\.request\.|urllib2\.)?(?:build_opener|OpenerDirector)$/;
 
 /**
  * `c = C()`: what each attribute of the class names (`C.post`, a client's function), the
@@ -3027,6 +3046,10 @@ function wrappedFunction(
 
 /** A bare module or function reference (`u = urllib.request`, `f = getattr(os, "popen")`). */
 function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): string | undefined {
+  // `(None or requests.post)`: what the brackets hold.
+  if (s[from]?.text === "(" && closeOf(s, from) === to - 1) {
+    return aliasOf(scope, s, from + 1, to - 1);
+  }
   let k = from;
   if (s[k]?.text === "await") k++;
   if (s[k]?.kind !== "name") return undefined;
@@ -3065,6 +3088,36 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
     closeOf(s, end) === to - 1
   ) {
     return s[end + 1]!.text.replace(MODULE_PREFIX, "");
+  }
+  return chosenAlias(scope, s, from, to);
+}
+
+/**
+ * A value chosen between others (`undefined || fetch`, `c ? fetch : null`, `None or
+ * requests.post`, `requests.post if c else None`): the first of them that is a client's
+ * function, a code runner or a decoder, as it may be the one chosen.
+ */
+function chosenAlias(scope: Scope, s: readonly Token[], from: number, to: number) {
+  const parts: [number, number][] = [];
+  let start = from;
+  for (let k = from; k < to; k++) {
+    const t = opText(s[k]!);
+    if (t === "(" || t === "[" || t === "{") {
+      k = closeOf(s, k);
+      continue;
+    }
+    const word = s[k]!.kind === "name" && scope.language === "python" &&
+      /^(?:or|and|if|else)$/.test(s[k]!.text);
+    if (word || (s[k]!.kind === "op" && /^(?:\|\||\?\?|&&|\?|:)$/.test(t))) {
+      parts.push([start, k]);
+      start = k + 1;
+    }
+  }
+  if (parts.length === 0) return undefined;
+  parts.push([start, to]);
+  for (const [a, b] of parts) {
+    const alias = b > a ? aliasOf(scope, s, a, b) : undefined;
+    if (alias !== undefined && isSink(alias)) return alias;
   }
   return undefined;
 }
