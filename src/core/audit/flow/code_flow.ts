@@ -1195,7 +1195,13 @@ function containerEntry(
   const next = tokens[end]?.text;
   if ((next === "." || next === "?.") && tokens[end + 1]?.kind === "name") {
     const entry = scope.aliases.get(`${name}.${tokens[end + 1]!.text}`);
-    return entry === undefined ? undefined : { name: entry, end: end + 2 };
+    if (entry !== undefined) return { name: entry, end: end + 2 };
+    // A dictionary's `get(key)`: the entry of that key, as `senders[key]` reads it.
+    if (tokens[end + 1]!.text !== "get" || tokens[end + 2]?.text !== "(") return undefined;
+    const close = closeOf(tokens, end + 2);
+    const [key] = argumentRanges(tokens, end + 2, close);
+    const constant = key === undefined ? undefined : constantOf(scope, tokens, key[0], key[1]);
+    return { name: scope.aliases.get(`${name}.${constant}`) ?? any, end: close + 1 };
   }
   if (next !== "[") return undefined;
   const close = closeOf(tokens, end);
@@ -2596,7 +2602,17 @@ function madeBy(
  * values as targets, each target bound to its own (not every target to all of them).
  */
 function unpacked(s: readonly Token[], bound: Binding): [number, number][] | undefined {
-  if (s[0]?.text === "for" || bound.augment || bound.targets.length < 2) return undefined;
+  if (s[0]?.text === "for" || bound.augment) return undefined;
+  // `const [a, send] = [1, fetch]`, `[send] = [requests.post]`: a list pattern from a list.
+  const left = s.findIndex((t) => !/^(?:const|let|var)$/.test(t.text));
+  if (
+    s[left]?.text === "[" && s[bound.from]?.text === "[" &&
+    closeOf(s, bound.from) === bound.to - 1
+  ) {
+    const items = argumentRanges(s, bound.from, bound.to - 1);
+    return items.length === bound.targets.length ? items : undefined;
+  }
+  if (bound.targets.length < 2) return undefined;
   const items = argumentRanges(s, bound.from - 1, bound.to);
   return items.length === bound.targets.length ? items : undefined;
 }
@@ -3052,7 +3068,9 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
   }
   let k = from;
   if (s[k]?.text === "await") k++;
-  if (s[k]?.kind !== "name") return undefined;
+  if (s[k]?.kind !== "name") {
+    return literalEntry(scope, s, k, to) ?? chosenAlias(scope, s, from, to);
+  }
   const { name, end } = dottedAt(scope, s, k);
   if (end === to) {
     const known = s[k]!.text === "require" || // `const cp = require("child_process")`
@@ -3090,6 +3108,32 @@ function aliasOf(scope: Scope, s: readonly Token[], from: number, to: number): s
     return s[end + 1]!.text.replace(MODULE_PREFIX, "");
   }
   return chosenAlias(scope, s, from, to);
+}
+
+/**
+ * An entry of a container literal read in place (`[requests.post][0]`,
+ * `{"p": requests.post}["p"]`, `{"p": requests.post}.get("p")`, `{ f: fetch }.f`): that
+ * entry, or by a key not known the first that sends, runs or decodes ({@link containerEntries}).
+ */
+function literalEntry(scope: Scope, s: readonly Token[], from: number, to: number) {
+  if (s[from]?.text !== "[" && s[from]?.text !== "{") return undefined;
+  const close = closeOf(s, from);
+  const entries = containerEntries(scope, s, from, close + 1);
+  if (entries === undefined) return undefined;
+  const next = s[close + 1]?.text;
+  let key: string | undefined;
+  if (next === "[" && closeOf(s, close + 1) === to - 1) {
+    key = constantOf(scope, s, close + 2, to - 1);
+  } else if (next === "." && s[close + 2]?.kind === "name" && close + 3 === to) {
+    key = s[close + 2]!.text;
+  } else if (
+    next === "." && s[close + 2]?.text === "get" && s[close + 3]?.text === "(" &&
+    closeOf(s, close + 3) === to - 1
+  ) {
+    const [first] = argumentRanges(s, close + 3, to - 1);
+    key = first === undefined ? undefined : constantOf(scope, s, first[0], first[1]);
+  } else return undefined;
+  return entries.get(key ?? "[]") ?? entries.get("[]");
 }
 
 /**
