@@ -777,7 +777,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
 export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "info"];
 
 /** Changes whenever the matching code changes in a way the rule records do not show. */
-const ENGINE_VERSION = 149;
+const ENGINE_VERSION = 150;
 
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -806,4 +806,4 @@ export function rulesDigest(): string {
  * warmed up cost every command that loads the rules ~4 ms; tests/core/audit/audit_test.ts
  * fails while it is stale.
  */
-export const AUDIT_RULES_VERSION = "149-8a23e8fe";
+export const AUDIT_RULES_VERSION = "150-8a23e8fe";

