@@ -182,6 +182,10 @@ Deno.test("policy mode's walk before a run reads again only the folders changed 
   await Deno.writeTextFile(join(work.path, "pkg1/src/later.ts"), "export {};\n");
   const [before, third] = listedDuring(work.path, walk);
   assert.deepEqual(third, ["/pkg1/src"]);
+  // File times move by the kernel's clock tick (a few ms): a folder changed twice within one
+  // tick keeps its key. A real run keys only folders settled for SETTLED_MS; this walk keys
+  // them all (settledMs: 0), so the run's changes start a tick after the walk.
+  await new Promise((resolve) => setTimeout(resolve, 25));
   const since = Date.now() - 50;
   await Deno.remove(join(work.path, "pkg1/src/later.ts"));
   await Deno.writeTextFile(join(work.path, "pkg2/src/new.ts"), "export {};\n");
